@@ -77,4 +77,5 @@ export CUDA_HEADERS_13000="$deps/headers/13000"
 export CUDA_LIBRARY_PATH="$deps/driver/lib"
 export LD_LIBRARY_PATH="$deps/driver/lib:$deps/clang/root/usr/lib/x86_64-linux-gnu\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
 export LIBCLANG_PATH="$deps/clang/lib"
+export BINDGEN_EXTRA_CLANG_ARGS="-resource-dir=$(ls -d "$deps"/clang/root/usr/lib/clang/*.*.* | head -n 1)"
 ENV

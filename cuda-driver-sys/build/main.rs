@@ -1,0 +1,219 @@
+//! Finds `libcuda` and tells Cargo how to link it; with the `bindgen` feature, also generates
+//! the bindings from the local CUDA headers.
+//!
+//! Search order (the first directory holding the library wins):
+//! 1. `CUDA_LIBRARY_PATH`, a directory;
+//! 2. a toolkit root from `CUDA_PATH`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR`, `CUDA_HOME` (its
+//!    `lib64`, `lib`, `targets/<arch>-linux/lib`, `lib/x64` on Windows);
+//! 3. `pkg-config` (the toolkit's `cuda-<major>.<minor>.pc`, "CUDA Driver Library");
+//! 4. the usual places: the system library directories, `/usr/local/nvidia/lib64`,
+//!    `/usr/lib/wsl/lib`, then the toolkit's stub libraries (`<toolkit>/lib64/stubs`,
+//!    `<toolkit>/targets/<arch>-linux/lib/stubs`).
+//!
+//! A directory with `libcuda.so` links `-lcuda`; one with only `libcuda.so.1` (a driver without
+//! the development symlink) links that file verbatim. Where nothing is found the script warns and
+//! still asks for `-lcuda`, so `cargo check`, `cargo doc` and docs.rs work.
+
+use std::env;
+use std::path::{Path, PathBuf};
+
+const ROOT_VARS: [&str; 4] = [
+    "CUDA_PATH",
+    "CUDA_ROOT",
+    "CUDA_TOOLKIT_ROOT_DIR",
+    "CUDA_HOME",
+];
+
+fn main() {
+    println!("cargo:rerun-if-changed=build");
+    for var in ["CUDA_LIBRARY_PATH", "CUDA_INCLUDE_PATH"]
+        .iter()
+        .chain(&ROOT_VARS)
+    {
+        println!("cargo:rerun-if-env-changed={var}");
+    }
+    let target_os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+    let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+    let roots: Vec<PathBuf> = ROOT_VARS
+        .iter()
+        .filter_map(|v| env::var_os(v))
+        .map(PathBuf::from)
+        .collect();
+
+    let mut searched = Vec::new();
+    let found = find_library(&target_os, &arch, &roots, &mut searched);
+    match &found {
+        Some(lib) => {
+            println!("cargo:rustc-link-search=native={}", lib.dir.display());
+            println!("cargo:rustc-link-lib=dylib{}", lib.link_arg);
+            println!("cargo:lib_dir={}", lib.dir.display());
+        }
+        None => {
+            println!(
+                "cargo:warning=cuda-driver-sys: libcuda not found; linking will ask for -lcuda. \
+                 Searched, in order: {}. Set CUDA_LIBRARY_PATH to the directory holding \
+                 libcuda.so (or libcuda.so.1), or CUDA_PATH to a toolkit root.",
+                searched.join(", ")
+            );
+            println!("cargo:rustc-link-lib=dylib=cuda");
+        }
+    }
+    if let Some(include) = include_dir(&roots) {
+        println!("cargo:include_dir={}", include.display());
+    }
+    println!("cargo:version={}", selected_version());
+
+    #[cfg(feature = "bindgen")]
+    generate(&roots);
+}
+
+struct Found {
+    dir: PathBuf,
+    /// What follows `rustc-link-lib=dylib`: `=cuda`, or `:+verbatim=libcuda.so.1`.
+    link_arg: &'static str,
+}
+
+fn find_library(
+    os: &str,
+    arch: &str,
+    roots: &[PathBuf],
+    searched: &mut Vec<String>,
+) -> Option<Found> {
+    let arch_dir = if arch == "aarch64" {
+        "sbsa-linux"
+    } else {
+        "x86_64-linux"
+    };
+    let try_dir = |dir: &Path, searched: &mut Vec<String>| -> Option<Found> {
+        searched.push(dir.display().to_string());
+        let link_arg = if os == "windows" {
+            dir.join("cuda.lib").is_file().then_some("=cuda")
+        } else if dir.join("libcuda.so").exists() {
+            Some("=cuda")
+        } else if dir.join("libcuda.so.1").exists() {
+            Some(":+verbatim=libcuda.so.1")
+        } else {
+            None
+        }?;
+        Some(Found {
+            dir: dir.to_path_buf(),
+            link_arg,
+        })
+    };
+    // 1. An explicit directory.
+    if let Some(dir) = env::var_os("CUDA_LIBRARY_PATH") {
+        if let Some(f) = try_dir(Path::new(&dir), searched) {
+            return Some(f);
+        }
+    }
+    // 2. Toolkit roots.
+    for root in roots {
+        let subdirs: &[&str] = if os == "windows" {
+            &["lib/x64"]
+        } else {
+            &["lib64", "lib"]
+        };
+        for sub in subdirs
+            .iter()
+            .map(|s| root.join(s))
+            .chain([root.join("targets").join(arch_dir).join("lib")])
+        {
+            if let Some(f) = try_dir(&sub, searched) {
+                return Some(f);
+            }
+        }
+    }
+    // 3. pkg-config: the toolkit ships one `cuda-<major>.<minor>.pc` per version.
+    for minor in (0..=9)
+        .rev()
+        .map(|m| format!("cuda-13.{m}"))
+        .chain((0..=9).rev().map(|m| format!("cuda-12.{m}")))
+    {
+        if let Ok(lib) = pkg_config::Config::new()
+            .cargo_metadata(false)
+            .env_metadata(false)
+            .probe(&minor)
+        {
+            for dir in lib.link_paths {
+                if let Some(f) = try_dir(&dir, searched) {
+                    return Some(f);
+                }
+            }
+        }
+    }
+    searched.push("pkg-config cuda-13.9 .. cuda-12.0".into());
+    // 4. The usual places; stubs last.
+    let mut usual: Vec<PathBuf> = if os == "windows" {
+        vec![]
+    } else {
+        let multiarch = format!("/usr/lib/{arch}-linux-gnu");
+        [
+            multiarch.as_str(),
+            "/usr/lib64",
+            "/usr/lib",
+            "/usr/local/nvidia/lib64",
+            "/usr/lib/wsl/lib",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect()
+    };
+    for root in roots
+        .iter()
+        .cloned()
+        .chain([PathBuf::from("/usr/local/cuda")])
+    {
+        usual.push(root.join("lib64").join("stubs"));
+        usual.push(
+            root.join("targets")
+                .join(arch_dir)
+                .join("lib")
+                .join("stubs"),
+        );
+    }
+    usual.iter().find_map(|d| try_dir(d, searched))
+}
+
+fn include_dir(roots: &[PathBuf]) -> Option<PathBuf> {
+    env::var_os("CUDA_INCLUDE_PATH")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(roots.iter().map(|r| r.join("include")))
+        .chain([PathBuf::from("/usr/local/cuda/include")])
+        .find(|d| d.join("cuda.h").is_file())
+}
+
+/// The header version the features select (newest wins).
+fn selected_version() -> &'static str {
+    if env::var_os("CARGO_FEATURE_CUDA_13000").is_some() {
+        "13000"
+    } else if env::var_os("CARGO_FEATURE_CUDA_12090").is_some() {
+        "12090"
+    } else {
+        "12000"
+    }
+}
+
+#[cfg(feature = "bindgen")]
+fn generate(roots: &[PathBuf]) {
+    let Some(include_dir) = include_dir(roots) else {
+        panic!(
+            "cuda-driver-sys (feature bindgen): no cuda.h found. Set CUDA_INCLUDE_PATH to the \
+             directory holding cuda.h and cudaTypedefs.h, or CUDA_PATH to a toolkit root."
+        );
+    };
+    let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR"));
+    for h in ["cuda.h", "cudaTypedefs.h"] {
+        println!("cargo:rerun-if-changed={}", include_dir.join(h).display());
+    }
+    let c_compiler = cc::Build::new().get_compiler().path().to_path_buf();
+    let opts = cuda_driver_sys_generator::Options {
+        include_dir,
+        out_dir,
+        c_compiler,
+        regenerate_hint: "cargo build --features bindgen (cuda-driver-sys's build script)".into(),
+    };
+    if let Err(e) = cuda_driver_sys_generator::generate(&opts) {
+        panic!("cuda-driver-sys (feature bindgen): {e}");
+    }
+}

@@ -1,0 +1,873 @@
+//! Generates the bindings of `cuda-driver-sys` from one CUDA toolkit's `cuda.h` and
+//! `cudaTypedefs.h`.
+//!
+//! Used in two places, with the same code: `ci/regenerate.sh` (through this crate's binary) writes
+//! the committed files under `cuda-driver-sys/src/generated/v<VERSION>/`, and `cuda-driver-sys`'s
+//! build script writes them into `OUT_DIR` under its `bindgen` feature.
+//!
+//! What it writes, per header version:
+//! - `bindings.rs`: bindgen's translation of every type, function, enum and integer macro. Enums
+//!   are `#[repr(transparent)]` newtypes with associated constants, so no value from the driver is
+//!   ever stored in a Rust `enum`. Functions are the union of what the header declares normally and
+//!   under `CUDA_API_PER_THREAD_DEFAULT_STREAM`; types include the legacy `_v1` types and `PFN_*`
+//!   typedefs the header only declares under `__CUDA_API_VERSION_INTERNAL`.
+//! - `names.rs`: the C spellings. `cuda.h` renames functions by macro (`cuCtxCreate` →
+//!   `cuCtxCreate_v2`); each such name is re-exported as exactly the symbol the macro names, in
+//!   both stream modes. Also the unversioned `PFN_cuX` macros, every enumerator at top level, and
+//!   the macro constants bindgen cannot translate (pointer casts, aliases of enumerators).
+//! - `entry.rs`: one typed `EntryPoint` per versioned `PFN_*` typedef, and one per C spelling.
+//! - `linked.rs`: a list, for tests only, of every C spelling with its linked address.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::LazyLock;
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, ToTokens};
+
+/// What to generate from and where to write it.
+pub struct Options {
+    /// A directory holding `cuda.h` and `cudaTypedefs.h`.
+    pub include_dir: PathBuf,
+    /// Where the generated files go (created if missing).
+    pub out_dir: PathBuf,
+    /// The C compiler used as a preprocessor (`cc`, `gcc`, `clang`): its `-E -P` output resolves
+    /// the header's renaming macros exactly as a C program sees them.
+    pub c_compiler: PathBuf,
+    /// How to regenerate, written at the top of every generated file.
+    pub regenerate_hint: String,
+}
+
+/// A summary of one generation, for logs.
+#[derive(Debug)]
+pub struct Summary {
+    pub cuda_version: u32,
+    pub functions: usize,
+    pub c_spellings: usize,
+    pub pfn_typedefs: usize,
+    pub enumerators: usize,
+    pub macro_constants: usize,
+    /// C spellings whose `PFN_*` version was derived from the signature (the header has no
+    /// `PFN_cuX` macro for them).
+    pub derived_pfn_versions: usize,
+}
+
+/// Runs the whole generation. Errors say what in the header could not be handled.
+pub fn generate(opts: &Options) -> Result<Summary, String> {
+    let cuda_h = read(&opts.include_dir.join("cuda.h"))?;
+    let typedefs_h = read(&opts.include_dir.join("cudaTypedefs.h"))?;
+    let cuda_version = cuda_version(&cuda_h)?;
+
+    // Functions as a C program sees them, in both stream modes.
+    let normal = parse(&run_bindgen(&opts.include_dir, &[], &BTreeSet::new())?)?;
+    let per_thread = parse(&run_bindgen(
+        &opts.include_dir,
+        &["-DCUDA_API_PER_THREAD_DEFAULT_STREAM"],
+        &BTreeSet::new(),
+    )?)?;
+    let wanted: BTreeSet<String> = normal
+        .functions
+        .keys()
+        .chain(per_thread.functions.keys())
+        .cloned()
+        .collect();
+
+    // Everything, legacy types and PFN typedefs included, from the driver's own internal view;
+    // minus the legacy functions whose names the C spellings take over.
+    let internal_defines = [
+        "-D__CUDA_API_VERSION_INTERNAL",
+        "-D__CUDA_API_VERSION_INTERNAL_ODR",
+    ];
+    let probe = parse(&run_bindgen(
+        &opts.include_dir,
+        &internal_defines,
+        &BTreeSet::new(),
+    )?)?;
+    let legacy: BTreeSet<String> = probe
+        .functions
+        .keys()
+        .filter(|f| !wanted.contains(*f))
+        .cloned()
+        .collect();
+    let bindings_src = run_bindgen(&opts.include_dir, &internal_defines, &legacy)?;
+    let bindings = parse(&bindings_src)?;
+    for f in &wanted {
+        if !bindings.functions.contains_key(f) {
+            return Err(format!(
+                "function {f} is declared by cuda.h but missing from the internal view"
+            ));
+        }
+    }
+
+    // Macro expansions, as the preprocessor sees them in each mode.
+    let mut macro_names = object_like_macros(&cuda_h);
+    macro_names.extend(object_like_macros(&typedefs_h));
+    let exp_normal = expand_macros(opts, &macro_names, &[])?;
+    let exp_pt = expand_macros(
+        opts,
+        &macro_names,
+        &["-DCUDA_API_PER_THREAD_DEFAULT_STREAM"],
+    )?;
+
+    let header = file_header(cuda_version, &opts.regenerate_hint);
+    let names = gen_names(
+        &bindings,
+        &macro_names,
+        &exp_normal,
+        &exp_pt,
+        &normal,
+        &per_thread,
+    )?;
+    let entries = gen_entries(&bindings, &names)?;
+
+    std::fs::create_dir_all(&opts.out_dir)
+        .map_err(|e| format!("{}: {e}", opts.out_dir.display()))?;
+    let write = |name: &str, body: &str| {
+        let path = opts.out_dir.join(name);
+        std::fs::write(&path, format!("{header}{body}"))
+            .map_err(|e| format!("{}: {e}", path.display()))
+    };
+    write("bindings.rs", &bindings_src)?;
+    write("names.rs", &format_tokens(names.tokens.clone())?)?;
+    write("entry.rs", &format_tokens(entries.tokens)?)?;
+    write("linked.rs", &gen_linked(&names, &entries.c_spelling))?;
+
+    Ok(Summary {
+        cuda_version,
+        functions: bindings.functions.len(),
+        c_spellings: names.functions.len(),
+        pfn_typedefs: bindings.pfns.len(),
+        enumerators: names.enumerators,
+        macro_constants: names.macro_constants,
+        derived_pfn_versions: entries.derived,
+    })
+}
+
+fn read(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+fn file_header(version: u32, hint: &str) -> String {
+    format!(
+        "// @generated by cuda-driver-sys-generator from CUDA {}.{} cuda.h and cudaTypedefs.h \
+         (CUDA_VERSION {version}).\n// Do not edit by hand. To regenerate: {hint}\n\n",
+        version / 1000,
+        version % 1000 / 10
+    )
+}
+
+fn cuda_version(cuda_h: &str) -> Result<u32, String> {
+    let re = regex::Regex::new(r"(?m)^#define CUDA_VERSION (\d+)").unwrap();
+    re.captures(cuda_h)
+        .and_then(|c| c[1].parse().ok())
+        .ok_or_else(|| "cuda.h defines no CUDA_VERSION".to_string())
+}
+
+fn format_tokens(tokens: TokenStream) -> Result<String, String> {
+    let file: syn::File =
+        syn::parse2(tokens).map_err(|e| format!("generated code does not parse: {e}"))?;
+    Ok(prettyplease::unparse(&file))
+}
+
+// ---------------------------------------------------------------------------------------------
+// bindgen
+
+fn run_bindgen(
+    include: &Path,
+    defines: &[&str],
+    blocked: &BTreeSet<String>,
+) -> Result<String, String> {
+    let wrapper = "#include <cuda.h>\n#include <cudaTypedefs.h>\n";
+    let mut builder = bindgen::Builder::default()
+        .header_contents("cuda_driver_sys_wrapper.h", wrapper)
+        .clang_arg(format!("-I{}", include.display()))
+        .clang_args(defines.iter().copied())
+        .allowlist_file(".*[/\\\\]cuda\\.h")
+        .allowlist_file(".*[/\\\\]cudaTypedefs\\.h")
+        .use_core()
+        .ctypes_prefix("::core::ffi")
+        .default_enum_style(bindgen::EnumVariation::NewType {
+            is_bitfield: false,
+            is_global: false,
+        })
+        .prepend_enum_name(false)
+        .derive_default(true)
+        .derive_debug(true)
+        .derive_copy(true)
+        .derive_eq(true)
+        .derive_hash(true)
+        .derive_partialeq(true)
+        .impl_debug(false)
+        .layout_tests(false)
+        .generate_comments(false)
+        .merge_extern_blocks(true)
+        .must_use_type("cudaError_enum")
+        .must_use_type("CUresult");
+    for f in blocked {
+        builder = builder.blocklist_function(format!("^{f}$"));
+    }
+    let bindings = builder
+        .generate()
+        .map_err(|e| format!("bindgen failed on {}: {e}", include.display()))?;
+    Ok(bindings.to_string())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading bindgen's output back
+
+struct Parsed {
+    /// Function name → its declaration.
+    functions: BTreeMap<String, syn::ForeignItemFn>,
+    /// `pub type A = B;` for every non-PFN alias.
+    aliases: BTreeMap<String, syn::Type>,
+    /// `PFN_*` typedef name → the bare function type inside its `Option<...>`.
+    pfns: BTreeMap<String, syn::TypeBareFn>,
+    /// Newtype enum name → its constants (name, value tokens).
+    enums: BTreeMap<String, Vec<String>>,
+    /// Top-level `pub const NAME: TYPE` (macro constants bindgen translated).
+    consts: BTreeMap<String, syn::Type>,
+}
+
+fn parse(src: &str) -> Result<Parsed, String> {
+    let file = syn::parse_file(src).map_err(|e| format!("bindgen output does not parse: {e}"))?;
+    let mut p = Parsed {
+        functions: BTreeMap::new(),
+        aliases: BTreeMap::new(),
+        pfns: BTreeMap::new(),
+        enums: BTreeMap::new(),
+        consts: BTreeMap::new(),
+    };
+    let mut newtypes = BTreeSet::new();
+    for item in &file.items {
+        match item {
+            syn::Item::ForeignMod(m) => {
+                for fi in &m.items {
+                    if let syn::ForeignItem::Fn(f) = fi {
+                        p.functions.insert(f.sig.ident.to_string(), f.clone());
+                    }
+                }
+            }
+            syn::Item::Type(t) => {
+                let name = t.ident.to_string();
+                if name.starts_with("PFN_") {
+                    let inner = option_inner(&t.ty)
+                        .ok_or_else(|| format!("{name} is not an Option<fn> typedef"))?;
+                    p.pfns.insert(name, inner);
+                } else {
+                    p.aliases.insert(name, (*t.ty).clone());
+                }
+            }
+            syn::Item::Struct(s) => {
+                let is_newtype = s.attrs.iter().any(|a| {
+                    a.path().is_ident("repr")
+                        && a.to_token_stream().to_string().contains("transparent")
+                });
+                if is_newtype {
+                    newtypes.insert(s.ident.to_string());
+                }
+            }
+            syn::Item::Impl(i) => {
+                let ty = i.self_ty.to_token_stream().to_string();
+                for ii in &i.items {
+                    if let syn::ImplItem::Const(c) = ii {
+                        p.enums
+                            .entry(ty.clone())
+                            .or_default()
+                            .push(c.ident.to_string());
+                    }
+                }
+            }
+            syn::Item::Const(c) => {
+                p.consts.insert(c.ident.to_string(), (*c.ty).clone());
+            }
+            // bindgen writes `typedef enum X_enum {..} X;` as `pub use self::X_enum as X;`.
+            syn::Item::Use(u) => {
+                if let syn::UseTree::Path(path) = &u.tree {
+                    if let syn::UseTree::Rename(r) = &*path.tree {
+                        let target: syn::Type = syn::parse_str(&r.ident.to_string()).unwrap();
+                        p.aliases.insert(r.rename.to_string(), target);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    p.enums.retain(|k, _| newtypes.contains(k));
+    Ok(p)
+}
+
+fn option_inner(ty: &syn::Type) -> Option<syn::TypeBareFn> {
+    let syn::Type::Path(tp) = ty else { return None };
+    let last = tp.path.segments.last()?;
+    if last.ident != "Option" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        syn::GenericArgument::Type(syn::Type::BareFn(f)) => Some(f.clone()),
+        _ => None,
+    }
+}
+
+impl Parsed {
+    /// A type with every typedef resolved, as a string: two signatures with the same canonical
+    /// text have the same ABI.
+    fn canonical(&self, ty: &syn::Type) -> String {
+        match ty {
+            syn::Type::Path(tp) if tp.qself.is_none() && tp.path.segments.len() == 1 => {
+                let name = tp.path.segments[0].ident.to_string();
+                match self.aliases.get(&name) {
+                    Some(t) => self.canonical(t),
+                    None => name,
+                }
+            }
+            syn::Type::Ptr(p) => format!(
+                "*{} {}",
+                if p.mutability.is_some() {
+                    "mut"
+                } else {
+                    "const"
+                },
+                self.canonical(&p.elem)
+            ),
+            other => other.to_token_stream().to_string(),
+        }
+    }
+
+    fn fn_signature(&self, f: &syn::ForeignItemFn) -> String {
+        let args: Vec<String> = f
+            .sig
+            .inputs
+            .iter()
+            .map(|a| match a {
+                syn::FnArg::Typed(t) => self.canonical(&t.ty),
+                syn::FnArg::Receiver(_) => unreachable!("extern functions have no receiver"),
+            })
+            .collect();
+        format!("({}) -> {}", args.join(", "), self.ret(&f.sig.output))
+    }
+
+    fn pfn_signature(&self, f: &syn::TypeBareFn) -> String {
+        let args: Vec<String> = f.inputs.iter().map(|a| self.canonical(&a.ty)).collect();
+        format!("({}) -> {}", args.join(", "), self.ret(&f.output))
+    }
+
+    fn ret(&self, r: &syn::ReturnType) -> String {
+        match r {
+            syn::ReturnType::Default => "()".into(),
+            syn::ReturnType::Type(_, t) => self.canonical(t),
+        }
+    }
+
+    /// Which typedef names an enum type: `CUresult` for `cudaError_enum`, the enum itself where
+    /// none does.
+    fn enum_display_names(&self) -> BTreeMap<String, String> {
+        let mut names: BTreeMap<String, String> =
+            self.enums.keys().map(|k| (k.clone(), k.clone())).collect();
+        for (alias, ty) in &self.aliases {
+            let target = ty.to_token_stream().to_string();
+            if let Some(n) = names.get_mut(&target) {
+                if n == &target {
+                    *n = alias.clone();
+                }
+            }
+        }
+        names
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Macros
+
+fn object_like_macros(header: &str) -> BTreeSet<String> {
+    let re = regex::Regex::new(r"(?m)^\s*#\s*define\s+([A-Za-z_]\w*)(\s|$)").unwrap();
+    re.captures_iter(header).map(|c| c[1].to_string()).collect()
+}
+
+/// Expands each macro through the C preprocessor, with the header included as a C program
+/// includes it. A macro not defined in this mode expands to its own name.
+fn expand_macros(
+    opts: &Options,
+    names: &BTreeSet<String>,
+    defines: &[&str],
+) -> Result<BTreeMap<String, String>, String> {
+    let dir = opts.out_dir.join(".preprocess");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let probe = dir.join("probe.c");
+    let mut src = String::from("#include <cuda.h>\n#include <cudaTypedefs.h>\n");
+    for n in names {
+        writeln!(src, "__cuda_driver_sys_macro__ \"{n}\" {n}").unwrap();
+    }
+    std::fs::write(&probe, src).map_err(|e| format!("{}: {e}", probe.display()))?;
+    let out = Command::new(&opts.c_compiler)
+        .args(["-E", "-P"])
+        .arg(format!("-I{}", opts.include_dir.display()))
+        .args(defines)
+        .arg(&probe)
+        .output()
+        .map_err(|e| {
+            format!(
+                "cannot run the C preprocessor {}: {e}",
+                opts.c_compiler.display()
+            )
+        })?;
+    std::fs::remove_dir_all(&dir).ok();
+    if !out.status.success() {
+        return Err(format!(
+            "the C preprocessor {} failed: {}",
+            opts.c_compiler.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let re = regex::Regex::new(r#"^__cuda_driver_sys_macro__ "(\w+)" ?(.*)$"#).unwrap();
+    let mut map = BTreeMap::new();
+    for line in text.lines() {
+        if let Some(c) = re.captures(line) {
+            map.insert(c[1].to_string(), c[2].trim().to_string());
+        }
+    }
+    if map.len() != names.len() {
+        return Err(format!(
+            "the preprocessor expanded {} of {} macros",
+            map.len(),
+            names.len()
+        ));
+    }
+    Ok(map)
+}
+
+/// Macros that are no constants of the API: include guards, calling conventions, attribute and
+/// versioning helpers, feature-test markers. Anything else the generator cannot translate is an
+/// error, so a new kind of macro in a new header is never dropped silently.
+fn is_non_constant_macro(name: &str, expansion: &str) -> bool {
+    name.starts_with("__")
+        || expansion.is_empty()
+        || matches!(
+            name,
+            "CUDAAPI" | "CUDA_CB" | "CUDATYPEDEFS_H" | "CU_UUID_HAS_BEEN_DEFINED"
+        )
+        || expansion.starts_with("__attribute__")
+}
+
+// ---------------------------------------------------------------------------------------------
+// names.rs
+
+struct Names {
+    tokens: TokenStream,
+    /// C spelling → (symbol in the normal mode, symbol in the per-thread mode). A symbol may be
+    /// a hand-written inline (`cuGetProcAddress_v2_ptsz`).
+    functions: BTreeMap<String, (String, String)>,
+    /// `PFN_cuX` macro → (typedef in the normal mode, in the per-thread mode), where the header
+    /// has such macros.
+    pfn_macros: BTreeMap<String, (String, String)>,
+    enumerators: usize,
+    macro_constants: usize,
+    /// PFN macros of the header that name no type.
+    broken: Vec<String>,
+}
+
+/// `cuda.h`'s static inline functions, written by hand in `cuda-driver-sys`.
+const HAND_WRITTEN_INLINES: &[&str] = &["cuGetProcAddress_v2_ptsz"];
+
+fn is_ident(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !s.starts_with(|c: char| c.is_ascii_digit())
+}
+
+fn gen_names(
+    b: &Parsed,
+    macros: &BTreeSet<String>,
+    exp_n: &BTreeMap<String, String>,
+    exp_p: &BTreeMap<String, String>,
+    normal: &Parsed,
+    per_thread: &Parsed,
+) -> Result<Names, String> {
+    let mut out = TokenStream::new();
+    let mut functions = BTreeMap::new();
+    let mut pfn_macros = BTreeMap::new();
+    let mut handled = BTreeSet::new();
+    let mut broken = Vec::new();
+    let declared =
+        |f: &str, p: &Parsed| p.functions.contains_key(f) || HAND_WRITTEN_INLINES.contains(&f);
+
+    // Every function a C program can call by name, with the symbol the call reaches.
+    for f in normal.functions.keys() {
+        functions.insert(f.clone(), (f.clone(), f.clone()));
+    }
+    for m in macros {
+        let (n, p) = (&exp_n[m], &exp_p[m]);
+        let n_fn = is_ident(n) && declared(n, normal);
+        let p_fn = is_ident(p) && declared(p, per_thread);
+        if m.starts_with("PFN_") {
+            // Header typos make some macros unusable in C as well (12.x:
+            // `PFN_cuGraphBatchMemOpNodeSetParams _v11070`, `PFN_cuStreamGetId_v12000_v12000`):
+            // such a macro is recorded and not bound.
+            let typedef = |e: &str| is_ident(e) && b.pfns.contains_key(e);
+            if typedef(n) && typedef(p) {
+                pfn_macros.insert(m.clone(), (n.clone(), p.clone()));
+            } else if !typedef(n) {
+                broken.push(format!("`{m}` expands to `{n}`"));
+            } else {
+                broken.push(format!("`{m}` expands to `{p}` in the per-thread mode"));
+            }
+            handled.insert(m.clone());
+            continue;
+        }
+        if !(n_fn || p_fn) {
+            continue;
+        }
+        // A name that is a function in one mode only keeps its own symbol in the other.
+        let n_sym = if n_fn { n.clone() } else { m.clone() };
+        let p_sym = if p_fn { p.clone() } else { m.clone() };
+        if !declared(&n_sym, normal) && !declared(&p_sym, per_thread) {
+            return Err(format!("macro {m} names no declared function ({n} / {p})"));
+        }
+        functions.insert(m.clone(), (n_sym, p_sym));
+        handled.insert(m.clone());
+    }
+    // The per-thread mode's own names (cuMemcpy_ptds, ...) are callable by those names too.
+    for f in per_thread.functions.keys() {
+        functions.entry(f.clone()).or_insert((f.clone(), f.clone()));
+    }
+
+    let path_of = |sym: &str| -> TokenStream {
+        let id = format_ident!("{sym}");
+        if HAND_WRITTEN_INLINES.contains(&sym) {
+            quote!(crate::inline::#id)
+        } else {
+            quote!(bindings::#id)
+        }
+    };
+    for (c_name, (n_sym, p_sym)) in &functions {
+        let id = format_ident!("{c_name}");
+        let (pn, pp) = (path_of(n_sym), path_of(p_sym));
+        if n_sym == p_sym {
+            if n_sym != c_name {
+                out.extend(quote! { pub use #pn as #id; });
+            }
+            continue;
+        }
+        if n_sym != c_name {
+            out.extend(quote! {
+                #[cfg(not(feature = "per-thread-default-stream"))]
+                pub use #pn as #id;
+            });
+        }
+        if p_sym != c_name {
+            out.extend(quote! {
+                #[cfg(feature = "per-thread-default-stream")]
+                pub use #pp as #id;
+            });
+        }
+    }
+    for (m, (n, p)) in &pfn_macros {
+        let (id, tn, tp) = (
+            format_ident!("{m}"),
+            format_ident!("{n}"),
+            format_ident!("{p}"),
+        );
+        if n == p {
+            out.extend(quote! { pub type #id = #tn; });
+        } else {
+            out.extend(quote! {
+                #[cfg(not(feature = "per-thread-default-stream"))]
+                pub type #id = #tn;
+                #[cfg(feature = "per-thread-default-stream")]
+                pub type #id = #tp;
+            });
+        }
+    }
+
+    // Every enumerator at top level, as C spells it, typed with the C typedef's name.
+    let display = b.enum_display_names();
+    let mut enumerators = 0;
+    let mut enum_of: BTreeMap<String, String> = BTreeMap::new();
+    for (ty, consts) in &b.enums {
+        let tname = format_ident!("{}", display[ty]);
+        for c in consts {
+            let id = format_ident!("{c}");
+            out.extend(quote! { pub const #id: #tname = #tname::#id; });
+            enum_of.insert(c.clone(), display[ty].clone());
+            enumerators += 1;
+        }
+    }
+
+    // Macro constants bindgen could not translate.
+    let cast_re = regex::Regex::new(
+        r"^\(\(\s*(\w+)\s*(\*?)\s*\)\s*\(?\s*(-?\s*(?:0[xX][0-9a-fA-F]+|\d+))\s*\)?\s*\)$",
+    )
+    .unwrap();
+    let mut macro_constants = 0;
+    for m in macros {
+        if handled.contains(m) || b.consts.contains_key(m) || enum_of.contains_key(m) {
+            continue;
+        }
+        let e = &exp_n[m];
+        if e == m || is_non_constant_macro(m, e) || functions.contains_key(m) {
+            continue;
+        }
+        let id = format_ident!("{m}");
+        if let Some(c) = cast_re.captures(e) {
+            let value: TokenStream = c[3].replace(' ', "").parse().unwrap();
+            let ty: TokenStream = match (&c[1], &c[2]) {
+                ("void", "*") => quote!(*mut ::core::ffi::c_void),
+                (t, "") if b.aliases.contains_key(t) => {
+                    let t = format_ident!("{t}");
+                    quote!(#t)
+                }
+                (t, s) => return Err(format!("macro {m} = {e}: cast to {t}{s} is not handled")),
+            };
+            out.extend(quote! { pub const #id: #ty = #value as #ty; });
+        } else if let Some(t) = enum_of.get(e) {
+            let (t, v) = (format_ident!("{t}"), format_ident!("{e}"));
+            out.extend(quote! { pub const #id: #t = #t::#v; });
+        } else if let Some(t) = b.consts.get(e) {
+            let v = format_ident!("{e}");
+            out.extend(quote! { pub const #id: #t = #v; });
+        } else {
+            return Err(format!(
+                "macro {m} expands to `{e}`, which the generator cannot translate"
+            ));
+        }
+        macro_constants += 1;
+    }
+    Ok(Names {
+        tokens: out,
+        functions,
+        pfn_macros,
+        enumerators,
+        macro_constants,
+        broken,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// entry.rs
+
+struct Entries {
+    tokens: TokenStream,
+    /// C spelling → its versioned typedef, per stream mode (normal, per-thread).
+    c_spelling: BTreeMap<String, (String, String)>,
+    derived: usize,
+}
+
+/// `PFN_cuMemcpyHtoD_v7000_ptds` → ("cuMemcpyHtoD", 7000, Some("ptds")).
+fn split_pfn(name: &str) -> Option<(String, u32, Option<String>)> {
+    static RE: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"^PFN_(cu\w+)_v(\d+)(?:_(ptds|ptsz))?$").unwrap());
+    let c = RE.captures(name)?;
+    Some((
+        c[1].to_string(),
+        c[2].parse().ok()?,
+        c.get(3).map(|m| m.as_str().to_string()),
+    ))
+}
+
+static VERSION_SUFFIX: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(r"_v(\d+)$").unwrap());
+
+/// The ordinal of an ABI variant from its symbol: `cuCtxCreate` 1, `cuCtxCreate_v2` 2, ...
+fn symbol_ordinal(sym: &str) -> usize {
+    let sym = sym.trim_end_matches("_ptds").trim_end_matches("_ptsz");
+    VERSION_SUFFIX
+        .captures(sym)
+        .and_then(|c| c[1].parse().ok())
+        .unwrap_or(1)
+}
+
+fn gen_entries(b: &Parsed, names: &Names) -> Result<Entries, String> {
+    let mut out = quote! {
+        use super::*;
+        use crate::EntryPoint;
+    };
+    // Versioned typedefs, grouped by the base name cuGetProcAddress takes.
+    let mut by_base: BTreeMap<String, Vec<(u32, String)>> = BTreeMap::new();
+    let mut all = Vec::new();
+    for name in b.pfns.keys() {
+        let Some((base, version, pt)) = split_pfn(name) else {
+            return Err(format!(
+                "typedef {name} does not read as PFN_<symbol>_v<version>"
+            ));
+        };
+        let id = format_ident!("{}", &name[4..]);
+        let ty = format_ident!("{name}");
+        let sym = syn::LitCStr::new(
+            &std::ffi::CString::new(base.clone()).unwrap(),
+            proc_macro2::Span::call_site(),
+        );
+        let lit = proc_macro2::Literal::i32_unsuffixed(version as i32);
+        let ctor = if pt.is_some() {
+            quote!(new_per_thread)
+        } else {
+            quote!(new)
+        };
+        out.extend(quote! {
+            pub const #id: EntryPoint<#ty> = unsafe { EntryPoint::#ctor(#sym, #lit) };
+        });
+        all.push(id);
+        if pt.is_none() {
+            by_base
+                .entry(base)
+                .or_default()
+                .push((version, name.clone()));
+        }
+    }
+    for v in by_base.values_mut() {
+        v.sort();
+    }
+
+    let pfn_sig: BTreeMap<&String, String> = b
+        .pfns
+        .iter()
+        .map(|(k, f)| (k, b.pfn_signature(f)))
+        .collect();
+    // C spelling → typedef: the header's PFN_cuX macro where it has one; otherwise (CUDA 13
+    // headers have none) the typedef whose signature is the linked symbol's, the n-th ABI
+    // variant for the symbol's _vN suffix where several share it.
+    let derive = |c_name: &str, sym: &str| -> Result<Option<String>, String> {
+        let Some(f) = b.functions.get(sym) else {
+            return Ok(None);
+        };
+        let sig = b.fn_signature(f);
+        let base = sym.trim_end_matches("_ptds").trim_end_matches("_ptsz");
+        let base = VERSION_SUFFIX.replace(base, "").to_string();
+        let candidates = by_base.get(&base).or_else(|| by_base.get(c_name));
+        let Some(cands) = candidates else {
+            return Ok(None);
+        };
+        let matching: Vec<&(u32, String)> =
+            cands.iter().filter(|(_, t)| pfn_sig[t] == sig).collect();
+        match matching.len() {
+            0 => Ok(None),
+            1 => Ok(Some(matching[0].1.clone())),
+            _ => {
+                let k = symbol_ordinal(sym);
+                match cands.get(k - 1) {
+                    Some((_, t)) if pfn_sig[t] == sig => Ok(Some(t.clone())),
+                    _ => Err(format!(
+                        "{c_name} ({sym}): several typedefs match {sig} and none is variant {k}"
+                    )),
+                }
+            }
+        }
+    };
+    // In the per-thread mode: the same ABI variant's _ptds/_ptsz typedef.
+    let per_thread_variant = |n: &String, n_sym: &str, p_sym: &str| -> String {
+        if p_sym == n_sym {
+            return n.clone();
+        }
+        let pt = if p_sym.ends_with("_ptsz") {
+            "ptsz"
+        } else {
+            "ptds"
+        };
+        b.pfns
+            .keys()
+            .find(|k| {
+                split_pfn(k).is_some_and(|(base, _, s)| {
+                    s.as_deref() == Some(pt) && n.starts_with(&format!("PFN_{base}_v"))
+                }) && pfn_sig[*k] == pfn_sig[n]
+            })
+            .cloned()
+            .unwrap_or_else(|| n.clone())
+    };
+    let mut c_spelling = BTreeMap::new();
+    let mut derived = 0;
+    let mut disagreements = Vec::new();
+    for (c_name, (n_sym, p_sym)) in &names.functions {
+        let from_macro = names.pfn_macros.get(&format!("PFN_{c_name}"));
+        let (n, p) = match (derive(c_name, n_sym)?, from_macro) {
+            (Some(d), Some((n, p))) if &d == n => (n.clone(), p.clone()),
+            (Some(d), Some((n, _))) => {
+                // The header's PFN macro names another ABI than the function macro (12.0:
+                // PFN_cuCtxCreate is the _v3 type, cuCtxCreate is cuCtxCreate_v2): the entry
+                // follows the linked symbol, so that it calls what the C spelling calls.
+                disagreements.push(format!(
+                    "`PFN_{c_name}` is `{n}`, but `{c_name}` links `{n_sym}`, whose type is `{d}`"
+                ));
+                let p = per_thread_variant(&d, n_sym, p_sym);
+                (d, p)
+            }
+            (None, Some((n, p))) => (n.clone(), p.clone()),
+            (Some(d), None) => {
+                derived += 1;
+                let p = per_thread_variant(&d, n_sym, p_sym);
+                (d, p)
+            }
+            (None, None) => continue,
+        };
+        c_spelling.insert(c_name.clone(), (n, p));
+    }
+    for (c_name, (n, p)) in &c_spelling {
+        let id = format_ident!("{c_name}");
+        if all.iter().any(|a| a == c_name) {
+            continue; // a C spelling that is itself a versioned name (cuCtxCreate_v3 has none)
+        }
+        let (en, ep) = (format_ident!("{}", &n[4..]), format_ident!("{}", &p[4..]));
+        let (tn, tp) = (format_ident!("{n}"), format_ident!("{p}"));
+        if n == p {
+            out.extend(quote! { pub const #id: EntryPoint<#tn> = #en; });
+        } else {
+            out.extend(quote! {
+                #[cfg(not(feature = "per-thread-default-stream"))]
+                pub const #id: EntryPoint<#tn> = #en;
+                #[cfg(feature = "per-thread-default-stream")]
+                pub const #id: EntryPoint<#tp> = #ep;
+            });
+        }
+    }
+    let notes: Vec<String> = names.broken.iter().cloned().chain(disagreements).collect();
+    out.extend(quote! {
+        /// Defects of this header that the bindings work around: `PFN_*` macros that name no type
+        /// (not bound), and `PFN_cuX` macros that name another ABI than the function `cuX` links
+        /// (the entry point [`cuX`](self) follows the linked function).
+        pub const HEADER_NOTES: &[&str] = &[#(#notes),*];
+    });
+    let count = proc_macro2::Literal::usize_unsuffixed(all.len());
+    out.extend(quote! {
+        /// Every versioned entry point of `cudaTypedefs.h`: symbol, version and stream mode.
+        pub const ALL: [crate::EntryPointInfo; #count] = [#(#all.info()),*];
+    });
+    Ok(Entries {
+        tokens: out,
+        c_spelling,
+        derived,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// linked.rs
+
+fn gen_linked(names: &Names, c_spelling: &BTreeMap<String, (String, String)>) -> String {
+    let mut s = String::from(
+        "// For tests: every C spelling, the address the linker gives it, and the entry point of\n\
+         // the typedef whose signature it has (None: cudaTypedefs.h has no typedef for it).\n[\n",
+    );
+    for (c_name, (n_sym, p_sym)) in &names.functions {
+        let (en, ep) = match c_spelling.get(c_name) {
+            Some((n, p)) => (
+                format!("Some(entry::{}.info())", &n[4..]),
+                format!("Some(entry::{}.info())", &p[4..]),
+            ),
+            None => ("None".into(), "None".into()),
+        };
+        if n_sym == p_sym {
+            writeln!(
+                s,
+                "    (c\"{c_name}\", c\"{n_sym}\", {c_name} as *const c_void, {en}),"
+            )
+            .unwrap();
+        } else {
+            writeln!(s, "    #[cfg(not(feature = \"per-thread-default-stream\"))]\n    (c\"{c_name}\", c\"{n_sym}\", {c_name} as *const c_void, {en}),").unwrap();
+            writeln!(s, "    #[cfg(feature = \"per-thread-default-stream\")]\n    (c\"{c_name}\", c\"{p_sym}\", {c_name} as *const c_void, {ep}),").unwrap();
+        }
+    }
+    s.push_str("]\n");
+    s
+}

@@ -1,0 +1,39 @@
+//! `cuda.h`'s `static inline` functions, which are no library symbols, written in Rust.
+
+use core::ffi::{c_char, c_int, c_void};
+
+use crate::bindings::cuGetProcAddress_v2;
+use crate::{
+    cuuint64_t, CUdriverProcAddressQueryResult, CUresult, CU_GET_PROC_ADDRESS_LEGACY_STREAM,
+    CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
+};
+
+/// `cuGetProcAddress` as a program built with `CUDA_API_PER_THREAD_DEFAULT_STREAM` sees it: when
+/// `flags` asks for neither stream mode, it asks for the per-thread one, then calls
+/// [`cuGetProcAddress_v2`]. The C spelling `cuGetProcAddress` is this function under the
+/// `per-thread-default-stream` feature.
+///
+/// ```no_run
+/// use cuda_driver_sys::{inline::cuGetProcAddress_v2_ptsz, CUdriverProcAddressQueryResult};
+/// let (mut f, mut status) = (core::ptr::null_mut(), CUdriverProcAddressQueryResult(0));
+/// let code = unsafe { cuGetProcAddress_v2_ptsz(c"cuMemcpyHtoD".as_ptr(), &mut f, 7000, 0, &mut status) };
+/// # let _ = code;
+/// ```
+///
+/// # Safety
+/// As for [`cuGetProcAddress_v2`]: `symbol` NUL-terminated, the out-pointers valid for writes.
+pub unsafe extern "C" fn cuGetProcAddress_v2_ptsz(
+    symbol: *const c_char,
+    funcPtr: *mut *mut c_void,
+    driverVersion: c_int,
+    mut flags: cuuint64_t,
+    symbolStatus: *mut CUdriverProcAddressQueryResult,
+) -> CUresult {
+    let proc_address_mask = (CU_GET_PROC_ADDRESS_LEGACY_STREAM.0
+        | CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM.0)
+        as cuuint64_t;
+    if flags & proc_address_mask == 0 {
+        flags |= CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM.0 as cuuint64_t;
+    }
+    cuGetProcAddress_v2(symbol, funcPtr, driverVersion, flags, symbolStatus)
+}

@@ -1,0 +1,132 @@
+//! Raw FFI bindings to the CUDA Driver API: every type, function, enum and constant of `cuda.h`,
+//! every `PFN_*` typedef of `cudaTypedefs.h`, linked directly against `libcuda`.
+//!
+//! C code ports line for line:
+//!
+//! ```no_run
+//! use cuda_driver_sys::*;
+//!
+//! unsafe {
+//!     let code = cuInit(0);
+//!     if code != CUresult::CUDA_SUCCESS {
+//!         let mut err_message = core::ptr::null();
+//!         let _ = cuGetErrorString(code, &mut err_message);
+//!         return;
+//!     }
+//!     let mut ctx: CUcontext = core::ptr::null_mut();
+//!     // `cuCtxCreate` is the symbol cuda.h's macro selects (`cuCtxCreate_v2` for CUDA 12).
+//!     let _ = cuCtxCreate(&mut ctx, CU_CTX_SCHED_AUTO.0, 0);
+//! }
+//! ```
+//!
+//! # What is here
+//! - **Functions** under their real symbols (`cuCtxCreate_v2`, `cuMemcpyHtoD_v2_ptds`) and under
+//!   their C spellings (`cuCtxCreate`, `cuMemcpyHtoD`), each bound to exactly the symbol the
+//!   selected header's macro names, so a call reaches what the same C call reaches.
+//! - **Enums** as `#[repr(transparent)]` newtypes over the C integer with associated constants
+//!   (`CUresult::CUDA_SUCCESS`), and every enumerator at top level (`CUDA_SUCCESS`). A value the
+//!   headers do not know, from a newer driver, is an ordinary value, never undefined behaviour.
+//!   [`CUresult`] is `#[must_use]`: a result thrown away is a warning.
+//! - **Macro constants**, the pointer-valued ones too ([`CU_LAUNCH_PARAM_BUFFER_POINTER`],
+//!   [`CU_STREAM_PER_THREAD`], [`CU_DEVICE_CPU`]).
+//! - **`PFN_*` typedefs**, the versioned ones (`PFN_cuMemAlloc_v3020`, and the legacy
+//!   `PFN_cuMemAlloc_v2000` the header declares only internally) and the unversioned macros
+//!   (`PFN_cuMemAlloc`) where the header has them.
+//! - **A typed `cuGetProcAddress`**: [`entry`] holds one [`EntryPoint`] per typedef, which
+//!   returns a non-null function pointer of exactly that typedef's type.
+//!
+//! # Features
+//! - `cuda-12000` (default), `cuda-12090`, `cuda-13000`: the minimum driver the build runs on; each
+//!   selects the bindings generated from that exact header, so every function linked exists in
+//!   that driver. When several are on, the newest wins.
+//! - `per-thread-default-stream`: C's `CUDA_API_PER_THREAD_DEFAULT_STREAM`. The C spellings (and
+//!   `PFN_*` macros) bind to the `_ptds`/`_ptsz` variants, and [`cuGetProcAddress`] turns the
+//!   default flag into the per-thread one, as the header's inline does.
+//! - `bindgen`: generate the bindings at build time from your own `cuda.h` (see the README).
+//!
+//! # Linking
+//! The build script looks for `libcuda` in `CUDA_LIBRARY_PATH`, then under a toolkit root
+//! (`CUDA_PATH`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR`, `CUDA_HOME`), then through `pkg-config`, then
+//! in the usual places, and says what it searched when it finds nothing. Dependent `-sys` crates
+//! read `DEP_CUDA_LIB_DIR`, `DEP_CUDA_INCLUDE_DIR` (when known) and `DEP_CUDA_VERSION`.
+#![no_std]
+#![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
+#![allow(clippy::all)]
+
+// The generated files of the selected header version (see `ci/regenerate.sh`), or with the
+// `bindgen` feature those the build script wrote from the local headers.
+#[cfg(feature = "bindgen")]
+macro_rules! generated {
+    ($file:literal) => {
+        include!(concat!(env!("OUT_DIR"), "/", $file));
+    };
+}
+#[cfg(all(not(feature = "bindgen"), feature = "cuda-13000"))]
+macro_rules! generated {
+    ($file:literal) => {
+        include!(concat!("generated/v13000/", $file));
+    };
+}
+#[cfg(all(
+    not(feature = "bindgen"),
+    feature = "cuda-12090",
+    not(feature = "cuda-13000")
+))]
+macro_rules! generated {
+    ($file:literal) => {
+        include!(concat!("generated/v12090/", $file));
+    };
+}
+#[cfg(all(
+    not(feature = "bindgen"),
+    feature = "cuda-12000",
+    not(any(feature = "cuda-12090", feature = "cuda-13000"))
+))]
+macro_rules! generated {
+    ($file:literal) => {
+        include!(concat!("generated/v12000/", $file));
+    };
+}
+#[cfg(not(any(
+    feature = "bindgen",
+    feature = "cuda-12000",
+    feature = "cuda-12090",
+    feature = "cuda-13000"
+)))]
+compile_error!(
+    "cuda-driver-sys: enable one of the features cuda-12000, cuda-12090, cuda-13000 (or bindgen)"
+);
+
+/// bindgen's translation of `cuda.h` and `cudaTypedefs.h`, re-exported at the crate root.
+// Under `per-thread-default-stream` the C spellings shadow some legacy-stream symbols (as the
+// header's macros do in C), which are then unused here. bindgen derives `PartialEq` for structs
+// holding callbacks, as C compares them.
+#[allow(dead_code, unpredictable_function_pointer_comparisons)]
+mod bindings {
+    generated!("bindings.rs");
+}
+pub use bindings::*;
+
+// The C spellings, every enumerator at top level, and the macro constants bindgen cannot
+// translate. Explicit re-exports here shadow the glob above where a C spelling takes over a
+// legacy symbol's name (`cuStreamQuery` under `per-thread-default-stream`).
+generated!("names.rs");
+
+/// One typed [`EntryPoint`] per `PFN_*` typedef, named like the typedef without `PFN_`
+/// (`entry::cuMemAlloc_v3020`), and one per C spelling (`entry::cuMemAlloc`) at the version whose
+/// ABI the linked function has.
+///
+/// ```no_run
+/// use cuda_driver_sys::entry;
+///
+/// // A `unsafe extern "C" fn(*mut CUdeviceptr, usize) -> CUresult`, never null.
+/// let mem_alloc = entry::cuMemAlloc_v3020.get().expect("cuMemAlloc in this driver");
+/// # let _ = mem_alloc;
+/// ```
+pub mod entry {
+    generated!("entry.rs");
+}
+
+pub mod inline;
+mod proc_address;
+pub use proc_address::{EntryPoint, EntryPointInfo, ProcAddressError, ProcAddressErrorKind};

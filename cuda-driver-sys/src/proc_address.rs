@@ -1,0 +1,229 @@
+//! The typed `cuGetProcAddress` helper.
+
+use core::ffi::{c_int, c_void, CStr};
+use core::fmt;
+use core::marker::PhantomData;
+use core::ptr::{self, NonNull};
+
+use crate::{
+    cuGetProcAddress, cuuint64_t, CUdriverProcAddressQueryResult, CUdriverProcAddress_flags,
+    CUresult, CU_GET_PROC_ADDRESS_DEFAULT, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
+};
+
+/// What identifies a driver entry point for `cuGetProcAddress`: the base symbol name (`"cuMemAlloc"`,
+/// never `"cuMemAlloc_v2"`), the CUDA version whose ABI is wanted, and whether it is the
+/// per-thread default-stream variant (`PFN_*_ptds` / `_ptsz`).
+///
+/// ```
+/// let info = cuda_driver_sys::entry::cuMemcpyHtoD_v7000_ptds.info();
+/// assert_eq!((info.symbol.to_str(), info.version, info.per_thread), (Ok("cuMemcpyHtoD"), 7000, true));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EntryPointInfo {
+    /// The name `cuGetProcAddress` takes.
+    pub symbol: &'static CStr,
+    /// The CUDA version (`1000 * major + 10 * minor`) whose ABI of `symbol` is wanted.
+    pub version: c_int,
+    /// The per-thread default-stream variant: [`EntryPoint::get`] asks for it with
+    /// `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.
+    pub per_thread: bool,
+}
+
+impl EntryPointInfo {
+    /// Looks the entry point up with `flags`, untyped: a non-null pointer, or why there is none.
+    ///
+    /// ```no_run
+    /// use cuda_driver_sys::{entry, CU_GET_PROC_ADDRESS_DEFAULT};
+    /// let p = entry::cuInit_v2000.info().lookup(CU_GET_PROC_ADDRESS_DEFAULT);
+    /// println!("{p:?}");
+    /// ```
+    pub fn lookup(
+        self,
+        flags: CUdriverProcAddress_flags,
+    ) -> Result<NonNull<c_void>, ProcAddressError> {
+        // Both outputs initialised: for a version above the driver's, the driver writes neither.
+        let mut pfn: *mut c_void = ptr::null_mut();
+        let mut status = CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SUCCESS;
+        let error = |kind| ProcAddressError {
+            entry: self,
+            flags,
+            kind,
+        };
+        // SAFETY: `symbol` is NUL-terminated and both out-pointers are valid for writes.
+        let code = unsafe {
+            cuGetProcAddress(
+                self.symbol.as_ptr(),
+                &mut pfn,
+                self.version,
+                flags.0 as cuuint64_t,
+                &mut status,
+            )
+        };
+        if code != CUresult::CUDA_SUCCESS {
+            return Err(error(ProcAddressErrorKind::Driver(code)));
+        }
+        match status {
+            CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SUCCESS => {
+                NonNull::new(pfn).ok_or(error(ProcAddressErrorKind::Null))
+            }
+            CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND => {
+                Err(error(ProcAddressErrorKind::SymbolNotFound))
+            }
+            CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT => {
+                Err(error(ProcAddressErrorKind::VersionNotSufficient))
+            }
+            other => Err(error(ProcAddressErrorKind::UnknownStatus(other))),
+        }
+    }
+
+    /// The flags [`EntryPoint::get`] uses: per-thread for a `_ptds`/`_ptsz` typedef, else the
+    /// default (which the `per-thread-default-stream` feature turns into per-thread, as C does).
+    pub fn default_flags(self) -> CUdriverProcAddress_flags {
+        if self.per_thread {
+            CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM
+        } else {
+            CU_GET_PROC_ADDRESS_DEFAULT
+        }
+    }
+}
+
+/// A driver entry point whose function pointer type is `P`, the `PFN_*` typedef (an
+/// `Option<unsafe extern "C" fn(..)>`) of that symbol at that version. Only the generated
+/// constants in [`entry`](crate::entry) exist, so a symbol and version cannot be paired with a
+/// wrong pointer type by mistake.
+///
+/// ```no_run
+/// use cuda_driver_sys::{entry, CUdeviceptr, CUresult};
+///
+/// let mem_alloc = entry::cuMemAlloc.get()?; // the ABI `cuMemAlloc` links to
+/// let mut p: CUdeviceptr = 0;
+/// let code = unsafe { mem_alloc(&mut p, 1 << 20) };
+/// assert!(code == CUresult::CUDA_SUCCESS || code == CUresult::CUDA_ERROR_NOT_INITIALIZED);
+/// # Ok::<(), cuda_driver_sys::ProcAddressError>(())
+/// ```
+pub struct EntryPoint<P> {
+    info: EntryPointInfo,
+    pfn: PhantomData<P>,
+}
+
+impl<P> Clone for EntryPoint<P> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<P> Copy for EntryPoint<P> {}
+impl<P> fmt::Debug for EntryPoint<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("EntryPoint").field(&self.info).finish()
+    }
+}
+
+impl<P> EntryPoint<P> {
+    /// An entry point of `symbol` at `version`.
+    ///
+    /// # Safety
+    /// `P` must be `Option<F>`, `F` the `unsafe extern "C" fn` type that the driver's
+    /// `cuGetProcAddress(symbol, version)` function has.
+    pub const unsafe fn new(symbol: &'static CStr, version: c_int) -> Self {
+        EntryPoint {
+            info: EntryPointInfo {
+                symbol,
+                version,
+                per_thread: false,
+            },
+            pfn: PhantomData,
+        }
+    }
+
+    /// As [`new`](Self::new), for the per-thread default-stream variant.
+    ///
+    /// # Safety
+    /// As for [`new`](Self::new), with the per-thread flag.
+    pub const unsafe fn new_per_thread(symbol: &'static CStr, version: c_int) -> Self {
+        EntryPoint {
+            info: EntryPointInfo {
+                symbol,
+                version,
+                per_thread: true,
+            },
+            pfn: PhantomData,
+        }
+    }
+
+    /// Symbol, version and stream mode.
+    pub const fn info(&self) -> EntryPointInfo {
+        self.info
+    }
+}
+
+impl<F: Copy> EntryPoint<Option<F>> {
+    /// The function, looked up with [`EntryPointInfo::default_flags`].
+    pub fn get(self) -> Result<F, ProcAddressError> {
+        self.get_with_flags(self.info.default_flags())
+    }
+
+    /// The function, looked up with `flags` (`CU_GET_PROC_ADDRESS_DEFAULT`,
+    /// `_LEGACY_STREAM`, `_PER_THREAD_DEFAULT_STREAM`).
+    pub fn get_with_flags(self, flags: CUdriverProcAddress_flags) -> Result<F, ProcAddressError> {
+        const { assert!(size_of::<Option<F>>() == size_of::<*mut c_void>()) };
+        let p = self.info.lookup(flags)?;
+        // SAFETY: by `new`'s contract `Option<F>` is the nullable function pointer type of this
+        // symbol at this version, which has the layout of a pointer; `p` is non-null.
+        let f: Option<F> = unsafe { core::mem::transmute_copy(&p.as_ptr()) };
+        f.ok_or(ProcAddressError {
+            entry: self.info,
+            flags,
+            kind: ProcAddressErrorKind::Null,
+        })
+    }
+}
+
+/// Why `cuGetProcAddress` gave no function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProcAddressError {
+    /// What was asked for.
+    pub entry: EntryPointInfo,
+    /// The flags it was asked with.
+    pub flags: CUdriverProcAddress_flags,
+    /// What the driver answered.
+    pub kind: ProcAddressErrorKind,
+}
+
+/// The outcomes of `cuGetProcAddress` other than a function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProcAddressErrorKind {
+    /// The driver has no such symbol (`CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND`).
+    SymbolNotFound,
+    /// The symbol exists, not at this version (`CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT`).
+    VersionNotSufficient,
+    /// The call failed: `CUDA_ERROR_INVALID_VALUE` for a version above the driver's.
+    Driver(CUresult),
+    /// A status this crate does not know, from a newer driver.
+    UnknownStatus(CUdriverProcAddressQueryResult),
+    /// Success reported with a null pointer.
+    Null,
+}
+
+impl fmt::Display for ProcAddressError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let EntryPointInfo {
+            symbol, version, ..
+        } = self.entry;
+        write!(
+            f,
+            "cuGetProcAddress({symbol:?}, {version}, flags {}): ",
+            self.flags.0
+        )?;
+        match self.kind {
+            ProcAddressErrorKind::SymbolNotFound => f.write_str("symbol not found in this driver"),
+            ProcAddressErrorKind::VersionNotSufficient => {
+                f.write_str("the driver has the symbol, but not at this version")
+            }
+            ProcAddressErrorKind::Driver(code) => write!(f, "failed with CUresult {}", code.0),
+            ProcAddressErrorKind::UnknownStatus(s) => write!(f, "unknown status {}", s.0),
+            ProcAddressErrorKind::Null => f.write_str("success with a null pointer"),
+        }
+    }
+}
+
+impl core::error::Error for ProcAddressError {}

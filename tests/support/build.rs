@@ -45,16 +45,25 @@ fn main() {
         build.compile("cuda_driver_workspace_c");
     }
 
-    // The C twins of the examples: one executable each.
+    // The C twins of the examples: one executable each. The posts' programs are CUDA 12 code
+    // (`cuCtxCreate` with three arguments, unversioned `PFN_*` macros), which the CUDA 13 header
+    // no longer accepts, so the twins (and the examples) are built for the 12.x headers only.
     let twins = out.join("c-twins");
     std::fs::create_dir_all(&twins).unwrap();
+    let twin_sources = if version == "13000" {
+        Vec::new()
+    } else {
+        list(&manifest.join("examples"), "cpp")
+    };
     let compiler = cc::Build::new().cpp(true).get_compiler();
     let lib_dir = env::var("DEP_CUDA_LIB_DIR").ok();
-    for src in list(&manifest.join("examples"), "cpp") {
+    for src in twin_sources {
         let name = src.file_stem().unwrap().to_string_lossy().into_owned();
         let exe = twins.join(&name);
         let mut cmd = compiler.to_command();
-        cmd.arg("-O2").arg("-std=c++17").arg(format!("-I{}", headers.display()));
+        cmd.arg("-O2")
+            .arg("-std=c++17")
+            .arg(format!("-I{}", headers.display()));
         if per_thread {
             cmd.arg("-DCUDA_API_PER_THREAD_DEFAULT_STREAM");
         }
@@ -63,7 +72,9 @@ fn main() {
             Some(dir) => cmd.arg(format!("-L{dir}")).arg(format!("-Wl,-rpath,{dir}")),
             None => &mut cmd,
         };
-        cmd.arg(link_cuda_arg(lib_dir.as_deref())).arg("-ldl").arg("-lpthread");
+        cmd.arg(link_cuda_arg(lib_dir.as_deref()))
+            .arg("-ldl")
+            .arg("-lpthread");
         run(&mut cmd, &format!("C twin {}", src.display()));
     }
     println!("cargo:rustc-env=C_TWIN_DIR={}", twins.display());
@@ -75,7 +86,10 @@ fn main() {
 /// `-lcuda` where the development symlink exists, else the versioned file itself.
 fn link_cuda_arg(lib_dir: Option<&str>) -> String {
     match lib_dir {
-        Some(dir) if !Path::new(dir).join("libcuda.so").exists() && Path::new(dir).join("libcuda.so.1").exists() => {
+        Some(dir)
+            if !Path::new(dir).join("libcuda.so").exists()
+                && Path::new(dir).join("libcuda.so.1").exists() =>
+        {
             "-l:libcuda.so.1".into()
         }
         _ => "-lcuda".into(),
@@ -112,6 +126,11 @@ fn list(dir: &Path, ext: &str) -> Vec<PathBuf> {
 }
 
 fn run(cmd: &mut Command, what: &str) {
-    let status = cmd.status().unwrap_or_else(|e| panic!("{what}: cannot run the C compiler: {e}"));
-    assert!(status.success(), "{what}: the C compiler failed ({status}): {cmd:?}");
+    let status = cmd
+        .status()
+        .unwrap_or_else(|e| panic!("{what}: cannot run the C compiler: {e}"));
+    assert!(
+        status.success(),
+        "{what}: the C compiler failed ({status}): {cmd:?}"
+    );
 }

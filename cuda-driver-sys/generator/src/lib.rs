@@ -757,15 +757,14 @@ fn gen_entries(b: &Parsed, names: &Names) -> Result<Entries, String> {
             }
         }
     };
-    // In the per-thread mode: the same ABI variant's _ptds/_ptsz typedef.
-    let per_thread_variant = |n: &String, n_sym: &str, p_sym: &str| -> String {
-        if p_sym == n_sym {
+    // The per-thread typedef (`_ptds`/`_ptsz`) of the same ABI variant as `n`, for a symbol with
+    // that suffix; `n` itself for any other symbol.
+    let stream_variant = |n: &String, sym: &str| -> String {
+        let Some(pt) = ["ptds", "ptsz"]
+            .into_iter()
+            .find(|s| sym.ends_with(&format!("_{s}")))
+        else {
             return n.clone();
-        }
-        let pt = if p_sym.ends_with("_ptsz") {
-            "ptsz"
-        } else {
-            "ptds"
         };
         b.pfns
             .keys()
@@ -791,14 +790,12 @@ fn gen_entries(b: &Parsed, names: &Names) -> Result<Entries, String> {
                 disagreements.push(format!(
                     "`PFN_{c_name}` is `{n}`, but `{c_name}` links `{n_sym}`, whose type is `{d}`"
                 ));
-                let p = per_thread_variant(&d, n_sym, p_sym);
-                (d, p)
+                (stream_variant(&d, n_sym), stream_variant(&d, p_sym))
             }
             (None, Some((n, p))) => (n.clone(), p.clone()),
             (Some(d), None) => {
                 derived += 1;
-                let p = per_thread_variant(&d, n_sym, p_sym);
-                (d, p)
+                (stream_variant(&d, n_sym), stream_variant(&d, p_sym))
             }
             (None, None) => continue,
         };
@@ -846,28 +843,27 @@ fn gen_entries(b: &Parsed, names: &Names) -> Result<Entries, String> {
 
 fn gen_linked(names: &Names, c_spelling: &BTreeMap<String, (String, String)>) -> String {
     let mut s = String::from(
-        "// For tests: every C spelling, the address the linker gives it, and the entry point of\n\
-         // the typedef whose signature it has (None: cudaTypedefs.h has no typedef for it).\n[\n",
+        "// For tests: every C spelling as `(name, linked symbol, function, entry point)`, the entry\n\
+         // point of the typedef whose signature the function has (None: cudaTypedefs.h has none).\n\
+         // The including test defines `linked_functions!`, which may or may not take addresses.\n\
+         linked_functions! {\n",
     );
     for (c_name, (n_sym, p_sym)) in &names.functions {
+        let entry = |t: Option<&String>| match t {
+            Some(t) => format!("Some(entry::{}.info())", &t[4..]),
+            None => "None".into(),
+        };
         let (en, ep) = match c_spelling.get(c_name) {
-            Some((n, p)) => (
-                format!("Some(entry::{}.info())", &n[4..]),
-                format!("Some(entry::{}.info())", &p[4..]),
-            ),
-            None => ("None".into(), "None".into()),
+            Some((n, p)) => (entry(Some(n)), entry(Some(p))),
+            None => (entry(None), entry(None)),
         };
         if n_sym == p_sym {
-            writeln!(
-                s,
-                "    (c\"{c_name}\", c\"{n_sym}\", {c_name} as *const c_void, {en}),"
-            )
-            .unwrap();
+            writeln!(s, "    (c\"{c_name}\", c\"{n_sym}\", {c_name}, {en}),").unwrap();
         } else {
-            writeln!(s, "    #[cfg(not(feature = \"per-thread-default-stream\"))]\n    (c\"{c_name}\", c\"{n_sym}\", {c_name} as *const c_void, {en}),").unwrap();
-            writeln!(s, "    #[cfg(feature = \"per-thread-default-stream\")]\n    (c\"{c_name}\", c\"{p_sym}\", {c_name} as *const c_void, {ep}),").unwrap();
+            writeln!(s, "    #[cfg(not(feature = \"per-thread-default-stream\"))]\n    (c\"{c_name}\", c\"{n_sym}\", {c_name}, {en}),").unwrap();
+            writeln!(s, "    #[cfg(feature = \"per-thread-default-stream\")]\n    (c\"{c_name}\", c\"{p_sym}\", {c_name}, {ep}),").unwrap();
         }
     }
-    s.push_str("]\n");
+    s.push_str("}\n");
     s
 }

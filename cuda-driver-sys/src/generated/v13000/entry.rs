@@ -2070,8 +2070,10 @@ pub const cuEventRecord: EntryPoint<PFN_cuEventRecord_v7000_ptsz> = cuEventRecor
 pub const cuEventRecordWithFlags: EntryPoint<PFN_cuEventRecordWithFlags_v11010> = cuEventRecordWithFlags_v11010;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuEventRecordWithFlags: EntryPoint<PFN_cuEventRecordWithFlags_v11010_ptsz> = cuEventRecordWithFlags_v11010_ptsz;
-pub const cuEventRecordWithFlags_ptsz: EntryPoint<PFN_cuEventRecordWithFlags_v11010> = cuEventRecordWithFlags_v11010;
-pub const cuEventRecord_ptsz: EntryPoint<PFN_cuEventRecord_v2000> = cuEventRecord_v2000;
+pub const cuEventRecordWithFlags_ptsz: EntryPoint<
+    PFN_cuEventRecordWithFlags_v11010_ptsz,
+> = cuEventRecordWithFlags_v11010_ptsz;
+pub const cuEventRecord_ptsz: EntryPoint<PFN_cuEventRecord_v7000_ptsz> = cuEventRecord_v7000_ptsz;
 pub const cuEventSynchronize: EntryPoint<PFN_cuEventSynchronize_v2000> = cuEventSynchronize_v2000;
 pub const cuExternalMemoryGetMappedBuffer: EntryPoint<
     PFN_cuExternalMemoryGetMappedBuffer_v10000,
@@ -2218,8 +2220,8 @@ pub const cuGraphInstantiateWithParams: EntryPoint<
     PFN_cuGraphInstantiateWithParams_v12000_ptsz,
 > = cuGraphInstantiateWithParams_v12000_ptsz;
 pub const cuGraphInstantiateWithParams_ptsz: EntryPoint<
-    PFN_cuGraphInstantiateWithParams_v12000,
-> = cuGraphInstantiateWithParams_v12000;
+    PFN_cuGraphInstantiateWithParams_v12000_ptsz,
+> = cuGraphInstantiateWithParams_v12000_ptsz;
 pub const cuGraphKernelNodeCopyAttributes: EntryPoint<
     PFN_cuGraphKernelNodeCopyAttributes_v11000,
 > = cuGraphKernelNodeCopyAttributes_v11000;
@@ -2245,7 +2247,7 @@ pub const cuGraphKernelNodeSetParams_v2: EntryPoint<
 pub const cuGraphLaunch: EntryPoint<PFN_cuGraphLaunch_v10000> = cuGraphLaunch_v10000;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuGraphLaunch: EntryPoint<PFN_cuGraphLaunch_v10000_ptsz> = cuGraphLaunch_v10000_ptsz;
-pub const cuGraphLaunch_ptsz: EntryPoint<PFN_cuGraphLaunch_v10000> = cuGraphLaunch_v10000;
+pub const cuGraphLaunch_ptsz: EntryPoint<PFN_cuGraphLaunch_v10000_ptsz> = cuGraphLaunch_v10000_ptsz;
 pub const cuGraphMemAllocNodeGetParams: EntryPoint<
     PFN_cuGraphMemAllocNodeGetParams_v11040,
 > = cuGraphMemAllocNodeGetParams_v11040;
@@ -2291,12 +2293,14 @@ pub const cuGraphRetainUserObject: EntryPoint<PFN_cuGraphRetainUserObject_v11030
 pub const cuGraphUpload: EntryPoint<PFN_cuGraphUpload_v11010> = cuGraphUpload_v11010;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuGraphUpload: EntryPoint<PFN_cuGraphUpload_v11010_ptsz> = cuGraphUpload_v11010_ptsz;
-pub const cuGraphUpload_ptsz: EntryPoint<PFN_cuGraphUpload_v11010> = cuGraphUpload_v11010;
+pub const cuGraphUpload_ptsz: EntryPoint<PFN_cuGraphUpload_v11010_ptsz> = cuGraphUpload_v11010_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuGraphicsMapResources: EntryPoint<PFN_cuGraphicsMapResources_v3000> = cuGraphicsMapResources_v3000;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuGraphicsMapResources: EntryPoint<PFN_cuGraphicsMapResources_v7000_ptsz> = cuGraphicsMapResources_v7000_ptsz;
-pub const cuGraphicsMapResources_ptsz: EntryPoint<PFN_cuGraphicsMapResources_v3000> = cuGraphicsMapResources_v3000;
+pub const cuGraphicsMapResources_ptsz: EntryPoint<
+    PFN_cuGraphicsMapResources_v7000_ptsz,
+> = cuGraphicsMapResources_v7000_ptsz;
 pub const cuGraphicsResourceGetMappedMipmappedArray: EntryPoint<
     PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000,
 > = cuGraphicsResourceGetMappedMipmappedArray_v5000;
@@ -2322,8 +2326,8 @@ pub const cuGraphicsUnmapResources: EntryPoint<
     PFN_cuGraphicsUnmapResources_v7000_ptsz,
 > = cuGraphicsUnmapResources_v7000_ptsz;
 pub const cuGraphicsUnmapResources_ptsz: EntryPoint<
-    PFN_cuGraphicsUnmapResources_v3000,
-> = cuGraphicsUnmapResources_v3000;
+    PFN_cuGraphicsUnmapResources_v7000_ptsz,
+> = cuGraphicsUnmapResources_v7000_ptsz;
 pub const cuGraphicsUnregisterResource: EntryPoint<
     PFN_cuGraphicsUnregisterResource_v3000,
 > = cuGraphicsUnregisterResource_v3000;
@@ -2361,15 +2365,15 @@ pub const cuLaunchCooperativeKernelMultiDevice: EntryPoint<
     PFN_cuLaunchCooperativeKernelMultiDevice_v9000,
 > = cuLaunchCooperativeKernelMultiDevice_v9000;
 pub const cuLaunchCooperativeKernel_ptsz: EntryPoint<
-    PFN_cuLaunchCooperativeKernel_v9000,
-> = cuLaunchCooperativeKernel_v9000;
+    PFN_cuLaunchCooperativeKernel_v9000_ptsz,
+> = cuLaunchCooperativeKernel_v9000_ptsz;
 pub const cuLaunchGrid: EntryPoint<PFN_cuLaunchGrid_v2000> = cuLaunchGrid_v2000;
 pub const cuLaunchGridAsync: EntryPoint<PFN_cuLaunchGridAsync_v2000> = cuLaunchGridAsync_v2000;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuLaunchHostFunc: EntryPoint<PFN_cuLaunchHostFunc_v10000> = cuLaunchHostFunc_v10000;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuLaunchHostFunc: EntryPoint<PFN_cuLaunchHostFunc_v10000_ptsz> = cuLaunchHostFunc_v10000_ptsz;
-pub const cuLaunchHostFunc_ptsz: EntryPoint<PFN_cuLaunchHostFunc_v10000> = cuLaunchHostFunc_v10000;
+pub const cuLaunchHostFunc_ptsz: EntryPoint<PFN_cuLaunchHostFunc_v10000_ptsz> = cuLaunchHostFunc_v10000_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuLaunchKernel: EntryPoint<PFN_cuLaunchKernel_v4000> = cuLaunchKernel_v4000;
 #[cfg(feature = "per-thread-default-stream")]
@@ -2378,8 +2382,8 @@ pub const cuLaunchKernel: EntryPoint<PFN_cuLaunchKernel_v7000_ptsz> = cuLaunchKe
 pub const cuLaunchKernelEx: EntryPoint<PFN_cuLaunchKernelEx_v11060> = cuLaunchKernelEx_v11060;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuLaunchKernelEx: EntryPoint<PFN_cuLaunchKernelEx_v11060_ptsz> = cuLaunchKernelEx_v11060_ptsz;
-pub const cuLaunchKernelEx_ptsz: EntryPoint<PFN_cuLaunchKernelEx_v11060> = cuLaunchKernelEx_v11060;
-pub const cuLaunchKernel_ptsz: EntryPoint<PFN_cuLaunchKernel_v4000> = cuLaunchKernel_v4000;
+pub const cuLaunchKernelEx_ptsz: EntryPoint<PFN_cuLaunchKernelEx_v11060_ptsz> = cuLaunchKernelEx_v11060_ptsz;
+pub const cuLaunchKernel_ptsz: EntryPoint<PFN_cuLaunchKernel_v7000_ptsz> = cuLaunchKernel_v7000_ptsz;
 pub const cuLibraryEnumerateKernels: EntryPoint<PFN_cuLibraryEnumerateKernels_v12040> = cuLibraryEnumerateKernels_v12040;
 pub const cuLibraryGetGlobal: EntryPoint<PFN_cuLibraryGetGlobal_v12000> = cuLibraryGetGlobal_v12000;
 pub const cuLibraryGetKernel: EntryPoint<PFN_cuLibraryGetKernel_v12000> = cuLibraryGetKernel_v12000;
@@ -2414,12 +2418,14 @@ pub const cuMemAlloc: EntryPoint<PFN_cuMemAlloc_v3020> = cuMemAlloc_v3020;
 pub const cuMemAllocAsync: EntryPoint<PFN_cuMemAllocAsync_v11020> = cuMemAllocAsync_v11020;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemAllocAsync: EntryPoint<PFN_cuMemAllocAsync_v11020_ptsz> = cuMemAllocAsync_v11020_ptsz;
-pub const cuMemAllocAsync_ptsz: EntryPoint<PFN_cuMemAllocAsync_v11020> = cuMemAllocAsync_v11020;
+pub const cuMemAllocAsync_ptsz: EntryPoint<PFN_cuMemAllocAsync_v11020_ptsz> = cuMemAllocAsync_v11020_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemAllocFromPoolAsync: EntryPoint<PFN_cuMemAllocFromPoolAsync_v11020> = cuMemAllocFromPoolAsync_v11020;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemAllocFromPoolAsync: EntryPoint<PFN_cuMemAllocFromPoolAsync_v11020_ptsz> = cuMemAllocFromPoolAsync_v11020_ptsz;
-pub const cuMemAllocFromPoolAsync_ptsz: EntryPoint<PFN_cuMemAllocFromPoolAsync_v11020> = cuMemAllocFromPoolAsync_v11020;
+pub const cuMemAllocFromPoolAsync_ptsz: EntryPoint<
+    PFN_cuMemAllocFromPoolAsync_v11020_ptsz,
+> = cuMemAllocFromPoolAsync_v11020_ptsz;
 pub const cuMemAllocHost: EntryPoint<PFN_cuMemAllocHost_v3020> = cuMemAllocHost_v3020;
 pub const cuMemAllocHost_v2: EntryPoint<PFN_cuMemAllocHost_v3020> = cuMemAllocHost_v3020;
 pub const cuMemAllocManaged: EntryPoint<PFN_cuMemAllocManaged_v6000> = cuMemAllocManaged_v6000;
@@ -2433,8 +2439,8 @@ pub const cuMemBatchDecompressAsync: EntryPoint<
     PFN_cuMemBatchDecompressAsync_v12060_ptsz,
 > = cuMemBatchDecompressAsync_v12060_ptsz;
 pub const cuMemBatchDecompressAsync_ptsz: EntryPoint<
-    PFN_cuMemBatchDecompressAsync_v12060,
-> = cuMemBatchDecompressAsync_v12060;
+    PFN_cuMemBatchDecompressAsync_v12060_ptsz,
+> = cuMemBatchDecompressAsync_v12060_ptsz;
 pub const cuMemCreate: EntryPoint<PFN_cuMemCreate_v10020> = cuMemCreate_v10020;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemDiscardAndPrefetchBatchAsync: EntryPoint<
@@ -2445,13 +2451,15 @@ pub const cuMemDiscardAndPrefetchBatchAsync: EntryPoint<
     PFN_cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz,
 > = cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz;
 pub const cuMemDiscardAndPrefetchBatchAsync_ptsz: EntryPoint<
-    PFN_cuMemDiscardAndPrefetchBatchAsync_v13000,
-> = cuMemDiscardAndPrefetchBatchAsync_v13000;
+    PFN_cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz,
+> = cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemDiscardBatchAsync: EntryPoint<PFN_cuMemDiscardBatchAsync_v13000> = cuMemDiscardBatchAsync_v13000;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemDiscardBatchAsync: EntryPoint<PFN_cuMemDiscardBatchAsync_v13000_ptsz> = cuMemDiscardBatchAsync_v13000_ptsz;
-pub const cuMemDiscardBatchAsync_ptsz: EntryPoint<PFN_cuMemDiscardBatchAsync_v13000> = cuMemDiscardBatchAsync_v13000;
+pub const cuMemDiscardBatchAsync_ptsz: EntryPoint<
+    PFN_cuMemDiscardBatchAsync_v13000_ptsz,
+> = cuMemDiscardBatchAsync_v13000_ptsz;
 pub const cuMemExportToShareableHandle: EntryPoint<
     PFN_cuMemExportToShareableHandle_v10020,
 > = cuMemExportToShareableHandle_v10020;
@@ -2460,7 +2468,7 @@ pub const cuMemFree: EntryPoint<PFN_cuMemFree_v3020> = cuMemFree_v3020;
 pub const cuMemFreeAsync: EntryPoint<PFN_cuMemFreeAsync_v11020> = cuMemFreeAsync_v11020;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemFreeAsync: EntryPoint<PFN_cuMemFreeAsync_v11020_ptsz> = cuMemFreeAsync_v11020_ptsz;
-pub const cuMemFreeAsync_ptsz: EntryPoint<PFN_cuMemFreeAsync_v11020> = cuMemFreeAsync_v11020;
+pub const cuMemFreeAsync_ptsz: EntryPoint<PFN_cuMemFreeAsync_v11020_ptsz> = cuMemFreeAsync_v11020_ptsz;
 pub const cuMemFreeHost: EntryPoint<PFN_cuMemFreeHost_v2000> = cuMemFreeHost_v2000;
 pub const cuMemFree_v2: EntryPoint<PFN_cuMemFree_v3020> = cuMemFree_v3020;
 pub const cuMemGetAccess: EntryPoint<PFN_cuMemGetAccess_v10020> = cuMemGetAccess_v10020;
@@ -2496,7 +2504,7 @@ pub const cuMemMap: EntryPoint<PFN_cuMemMap_v10020> = cuMemMap_v10020;
 pub const cuMemMapArrayAsync: EntryPoint<PFN_cuMemMapArrayAsync_v11010> = cuMemMapArrayAsync_v11010;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemMapArrayAsync: EntryPoint<PFN_cuMemMapArrayAsync_v11010_ptsz> = cuMemMapArrayAsync_v11010_ptsz;
-pub const cuMemMapArrayAsync_ptsz: EntryPoint<PFN_cuMemMapArrayAsync_v11010> = cuMemMapArrayAsync_v11010;
+pub const cuMemMapArrayAsync_ptsz: EntryPoint<PFN_cuMemMapArrayAsync_v11010_ptsz> = cuMemMapArrayAsync_v11010_ptsz;
 pub const cuMemPoolCreate: EntryPoint<PFN_cuMemPoolCreate_v11020> = cuMemPoolCreate_v11020;
 pub const cuMemPoolDestroy: EntryPoint<PFN_cuMemPoolDestroy_v11020> = cuMemPoolDestroy_v11020;
 pub const cuMemPoolExportPointer: EntryPoint<PFN_cuMemPoolExportPointer_v11020> = cuMemPoolExportPointer_v11020;
@@ -2517,12 +2525,14 @@ pub const cuMemPrefetchAsync: EntryPoint<PFN_cuMemPrefetchAsync_v12020> = cuMemP
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemPrefetchAsync: EntryPoint<PFN_cuMemPrefetchAsync_v12020_ptsz> = cuMemPrefetchAsync_v12020_ptsz;
 pub const cuMemPrefetchAsync_v2: EntryPoint<PFN_cuMemPrefetchAsync_v12020> = cuMemPrefetchAsync_v12020;
-pub const cuMemPrefetchAsync_v2_ptsz: EntryPoint<PFN_cuMemPrefetchAsync_v12020> = cuMemPrefetchAsync_v12020;
+pub const cuMemPrefetchAsync_v2_ptsz: EntryPoint<PFN_cuMemPrefetchAsync_v12020_ptsz> = cuMemPrefetchAsync_v12020_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemPrefetchBatchAsync: EntryPoint<PFN_cuMemPrefetchBatchAsync_v13000> = cuMemPrefetchBatchAsync_v13000;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemPrefetchBatchAsync: EntryPoint<PFN_cuMemPrefetchBatchAsync_v13000_ptsz> = cuMemPrefetchBatchAsync_v13000_ptsz;
-pub const cuMemPrefetchBatchAsync_ptsz: EntryPoint<PFN_cuMemPrefetchBatchAsync_v13000> = cuMemPrefetchBatchAsync_v13000;
+pub const cuMemPrefetchBatchAsync_ptsz: EntryPoint<
+    PFN_cuMemPrefetchBatchAsync_v13000_ptsz,
+> = cuMemPrefetchBatchAsync_v13000_ptsz;
 pub const cuMemRangeGetAttribute: EntryPoint<PFN_cuMemRangeGetAttribute_v8000> = cuMemRangeGetAttribute_v8000;
 pub const cuMemRangeGetAttributes: EntryPoint<PFN_cuMemRangeGetAttributes_v8000> = cuMemRangeGetAttributes_v8000;
 pub const cuMemRelease: EntryPoint<PFN_cuMemRelease_v10020> = cuMemRelease_v10020;
@@ -2545,15 +2555,15 @@ pub const cuMemcpy2DAsync: EntryPoint<PFN_cuMemcpy2DAsync_v3020> = cuMemcpy2DAsy
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpy2DAsync: EntryPoint<PFN_cuMemcpy2DAsync_v7000_ptsz> = cuMemcpy2DAsync_v7000_ptsz;
 pub const cuMemcpy2DAsync_v2: EntryPoint<PFN_cuMemcpy2DAsync_v3020> = cuMemcpy2DAsync_v3020;
-pub const cuMemcpy2DAsync_v2_ptsz: EntryPoint<PFN_cuMemcpy2DAsync_v3020> = cuMemcpy2DAsync_v3020;
+pub const cuMemcpy2DAsync_v2_ptsz: EntryPoint<PFN_cuMemcpy2DAsync_v7000_ptsz> = cuMemcpy2DAsync_v7000_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpy2DUnaligned: EntryPoint<PFN_cuMemcpy2DUnaligned_v3020> = cuMemcpy2DUnaligned_v3020;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpy2DUnaligned: EntryPoint<PFN_cuMemcpy2DUnaligned_v7000_ptds> = cuMemcpy2DUnaligned_v7000_ptds;
 pub const cuMemcpy2DUnaligned_v2: EntryPoint<PFN_cuMemcpy2DUnaligned_v3020> = cuMemcpy2DUnaligned_v3020;
-pub const cuMemcpy2DUnaligned_v2_ptds: EntryPoint<PFN_cuMemcpy2DUnaligned_v3020> = cuMemcpy2DUnaligned_v3020;
+pub const cuMemcpy2DUnaligned_v2_ptds: EntryPoint<PFN_cuMemcpy2DUnaligned_v7000_ptds> = cuMemcpy2DUnaligned_v7000_ptds;
 pub const cuMemcpy2D_v2: EntryPoint<PFN_cuMemcpy2D_v3020> = cuMemcpy2D_v3020;
-pub const cuMemcpy2D_v2_ptds: EntryPoint<PFN_cuMemcpy2D_v3020> = cuMemcpy2D_v3020;
+pub const cuMemcpy2D_v2_ptds: EntryPoint<PFN_cuMemcpy2D_v7000_ptds> = cuMemcpy2D_v7000_ptds;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpy3D: EntryPoint<PFN_cuMemcpy3D_v3020> = cuMemcpy3D_v3020;
 #[cfg(feature = "per-thread-default-stream")]
@@ -2563,13 +2573,15 @@ pub const cuMemcpy3DAsync: EntryPoint<PFN_cuMemcpy3DAsync_v3020> = cuMemcpy3DAsy
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpy3DAsync: EntryPoint<PFN_cuMemcpy3DAsync_v7000_ptsz> = cuMemcpy3DAsync_v7000_ptsz;
 pub const cuMemcpy3DAsync_v2: EntryPoint<PFN_cuMemcpy3DAsync_v3020> = cuMemcpy3DAsync_v3020;
-pub const cuMemcpy3DAsync_v2_ptsz: EntryPoint<PFN_cuMemcpy3DAsync_v3020> = cuMemcpy3DAsync_v3020;
+pub const cuMemcpy3DAsync_v2_ptsz: EntryPoint<PFN_cuMemcpy3DAsync_v7000_ptsz> = cuMemcpy3DAsync_v7000_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpy3DBatchAsync: EntryPoint<PFN_cuMemcpy3DBatchAsync_v13000> = cuMemcpy3DBatchAsync_v13000;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpy3DBatchAsync: EntryPoint<PFN_cuMemcpy3DBatchAsync_v13000_ptsz> = cuMemcpy3DBatchAsync_v13000_ptsz;
 pub const cuMemcpy3DBatchAsync_v2: EntryPoint<PFN_cuMemcpy3DBatchAsync_v13000> = cuMemcpy3DBatchAsync_v13000;
-pub const cuMemcpy3DBatchAsync_v2_ptsz: EntryPoint<PFN_cuMemcpy3DBatchAsync_v13000> = cuMemcpy3DBatchAsync_v13000;
+pub const cuMemcpy3DBatchAsync_v2_ptsz: EntryPoint<
+    PFN_cuMemcpy3DBatchAsync_v13000_ptsz,
+> = cuMemcpy3DBatchAsync_v13000_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpy3DPeer: EntryPoint<PFN_cuMemcpy3DPeer_v4000> = cuMemcpy3DPeer_v4000;
 #[cfg(feature = "per-thread-default-stream")]
@@ -2578,27 +2590,27 @@ pub const cuMemcpy3DPeer: EntryPoint<PFN_cuMemcpy3DPeer_v7000_ptds> = cuMemcpy3D
 pub const cuMemcpy3DPeerAsync: EntryPoint<PFN_cuMemcpy3DPeerAsync_v4000> = cuMemcpy3DPeerAsync_v4000;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpy3DPeerAsync: EntryPoint<PFN_cuMemcpy3DPeerAsync_v7000_ptsz> = cuMemcpy3DPeerAsync_v7000_ptsz;
-pub const cuMemcpy3DPeerAsync_ptsz: EntryPoint<PFN_cuMemcpy3DPeerAsync_v4000> = cuMemcpy3DPeerAsync_v4000;
-pub const cuMemcpy3DPeer_ptds: EntryPoint<PFN_cuMemcpy3DPeer_v4000> = cuMemcpy3DPeer_v4000;
+pub const cuMemcpy3DPeerAsync_ptsz: EntryPoint<PFN_cuMemcpy3DPeerAsync_v7000_ptsz> = cuMemcpy3DPeerAsync_v7000_ptsz;
+pub const cuMemcpy3DPeer_ptds: EntryPoint<PFN_cuMemcpy3DPeer_v7000_ptds> = cuMemcpy3DPeer_v7000_ptds;
 pub const cuMemcpy3D_v2: EntryPoint<PFN_cuMemcpy3D_v3020> = cuMemcpy3D_v3020;
-pub const cuMemcpy3D_v2_ptds: EntryPoint<PFN_cuMemcpy3D_v3020> = cuMemcpy3D_v3020;
+pub const cuMemcpy3D_v2_ptds: EntryPoint<PFN_cuMemcpy3D_v7000_ptds> = cuMemcpy3D_v7000_ptds;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyAsync: EntryPoint<PFN_cuMemcpyAsync_v4000> = cuMemcpyAsync_v4000;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyAsync: EntryPoint<PFN_cuMemcpyAsync_v7000_ptsz> = cuMemcpyAsync_v7000_ptsz;
-pub const cuMemcpyAsync_ptsz: EntryPoint<PFN_cuMemcpyAsync_v4000> = cuMemcpyAsync_v4000;
+pub const cuMemcpyAsync_ptsz: EntryPoint<PFN_cuMemcpyAsync_v7000_ptsz> = cuMemcpyAsync_v7000_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyAtoA: EntryPoint<PFN_cuMemcpyAtoA_v3020> = cuMemcpyAtoA_v3020;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyAtoA: EntryPoint<PFN_cuMemcpyAtoA_v7000_ptds> = cuMemcpyAtoA_v7000_ptds;
 pub const cuMemcpyAtoA_v2: EntryPoint<PFN_cuMemcpyAtoA_v3020> = cuMemcpyAtoA_v3020;
-pub const cuMemcpyAtoA_v2_ptds: EntryPoint<PFN_cuMemcpyAtoA_v3020> = cuMemcpyAtoA_v3020;
+pub const cuMemcpyAtoA_v2_ptds: EntryPoint<PFN_cuMemcpyAtoA_v7000_ptds> = cuMemcpyAtoA_v7000_ptds;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyAtoD: EntryPoint<PFN_cuMemcpyAtoD_v3020> = cuMemcpyAtoD_v3020;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyAtoD: EntryPoint<PFN_cuMemcpyAtoD_v7000_ptds> = cuMemcpyAtoD_v7000_ptds;
 pub const cuMemcpyAtoD_v2: EntryPoint<PFN_cuMemcpyAtoD_v3020> = cuMemcpyAtoD_v3020;
-pub const cuMemcpyAtoD_v2_ptds: EntryPoint<PFN_cuMemcpyAtoD_v3020> = cuMemcpyAtoD_v3020;
+pub const cuMemcpyAtoD_v2_ptds: EntryPoint<PFN_cuMemcpyAtoD_v7000_ptds> = cuMemcpyAtoD_v7000_ptds;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyAtoH: EntryPoint<PFN_cuMemcpyAtoH_v3020> = cuMemcpyAtoH_v3020;
 #[cfg(feature = "per-thread-default-stream")]
@@ -2608,21 +2620,21 @@ pub const cuMemcpyAtoHAsync: EntryPoint<PFN_cuMemcpyAtoHAsync_v3020> = cuMemcpyA
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyAtoHAsync: EntryPoint<PFN_cuMemcpyAtoHAsync_v7000_ptsz> = cuMemcpyAtoHAsync_v7000_ptsz;
 pub const cuMemcpyAtoHAsync_v2: EntryPoint<PFN_cuMemcpyAtoHAsync_v3020> = cuMemcpyAtoHAsync_v3020;
-pub const cuMemcpyAtoHAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyAtoHAsync_v3020> = cuMemcpyAtoHAsync_v3020;
+pub const cuMemcpyAtoHAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyAtoHAsync_v7000_ptsz> = cuMemcpyAtoHAsync_v7000_ptsz;
 pub const cuMemcpyAtoH_v2: EntryPoint<PFN_cuMemcpyAtoH_v3020> = cuMemcpyAtoH_v3020;
-pub const cuMemcpyAtoH_v2_ptds: EntryPoint<PFN_cuMemcpyAtoH_v3020> = cuMemcpyAtoH_v3020;
+pub const cuMemcpyAtoH_v2_ptds: EntryPoint<PFN_cuMemcpyAtoH_v7000_ptds> = cuMemcpyAtoH_v7000_ptds;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyBatchAsync: EntryPoint<PFN_cuMemcpyBatchAsync_v13000> = cuMemcpyBatchAsync_v13000;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyBatchAsync: EntryPoint<PFN_cuMemcpyBatchAsync_v13000_ptsz> = cuMemcpyBatchAsync_v13000_ptsz;
 pub const cuMemcpyBatchAsync_v2: EntryPoint<PFN_cuMemcpyBatchAsync_v13000> = cuMemcpyBatchAsync_v13000;
-pub const cuMemcpyBatchAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyBatchAsync_v13000> = cuMemcpyBatchAsync_v13000;
+pub const cuMemcpyBatchAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyBatchAsync_v13000_ptsz> = cuMemcpyBatchAsync_v13000_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyDtoA: EntryPoint<PFN_cuMemcpyDtoA_v3020> = cuMemcpyDtoA_v3020;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyDtoA: EntryPoint<PFN_cuMemcpyDtoA_v7000_ptds> = cuMemcpyDtoA_v7000_ptds;
 pub const cuMemcpyDtoA_v2: EntryPoint<PFN_cuMemcpyDtoA_v3020> = cuMemcpyDtoA_v3020;
-pub const cuMemcpyDtoA_v2_ptds: EntryPoint<PFN_cuMemcpyDtoA_v3020> = cuMemcpyDtoA_v3020;
+pub const cuMemcpyDtoA_v2_ptds: EntryPoint<PFN_cuMemcpyDtoA_v7000_ptds> = cuMemcpyDtoA_v7000_ptds;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyDtoD: EntryPoint<PFN_cuMemcpyDtoD_v3020> = cuMemcpyDtoD_v3020;
 #[cfg(feature = "per-thread-default-stream")]
@@ -2632,9 +2644,9 @@ pub const cuMemcpyDtoDAsync: EntryPoint<PFN_cuMemcpyDtoDAsync_v3020> = cuMemcpyD
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyDtoDAsync: EntryPoint<PFN_cuMemcpyDtoDAsync_v7000_ptsz> = cuMemcpyDtoDAsync_v7000_ptsz;
 pub const cuMemcpyDtoDAsync_v2: EntryPoint<PFN_cuMemcpyDtoDAsync_v3020> = cuMemcpyDtoDAsync_v3020;
-pub const cuMemcpyDtoDAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyDtoDAsync_v3020> = cuMemcpyDtoDAsync_v3020;
+pub const cuMemcpyDtoDAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyDtoDAsync_v7000_ptsz> = cuMemcpyDtoDAsync_v7000_ptsz;
 pub const cuMemcpyDtoD_v2: EntryPoint<PFN_cuMemcpyDtoD_v3020> = cuMemcpyDtoD_v3020;
-pub const cuMemcpyDtoD_v2_ptds: EntryPoint<PFN_cuMemcpyDtoD_v3020> = cuMemcpyDtoD_v3020;
+pub const cuMemcpyDtoD_v2_ptds: EntryPoint<PFN_cuMemcpyDtoD_v7000_ptds> = cuMemcpyDtoD_v7000_ptds;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyDtoH: EntryPoint<PFN_cuMemcpyDtoH_v3020> = cuMemcpyDtoH_v3020;
 #[cfg(feature = "per-thread-default-stream")]
@@ -2644,9 +2656,9 @@ pub const cuMemcpyDtoHAsync: EntryPoint<PFN_cuMemcpyDtoHAsync_v3020> = cuMemcpyD
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyDtoHAsync: EntryPoint<PFN_cuMemcpyDtoHAsync_v7000_ptsz> = cuMemcpyDtoHAsync_v7000_ptsz;
 pub const cuMemcpyDtoHAsync_v2: EntryPoint<PFN_cuMemcpyDtoHAsync_v3020> = cuMemcpyDtoHAsync_v3020;
-pub const cuMemcpyDtoHAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyDtoHAsync_v3020> = cuMemcpyDtoHAsync_v3020;
+pub const cuMemcpyDtoHAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyDtoHAsync_v7000_ptsz> = cuMemcpyDtoHAsync_v7000_ptsz;
 pub const cuMemcpyDtoH_v2: EntryPoint<PFN_cuMemcpyDtoH_v3020> = cuMemcpyDtoH_v3020;
-pub const cuMemcpyDtoH_v2_ptds: EntryPoint<PFN_cuMemcpyDtoH_v3020> = cuMemcpyDtoH_v3020;
+pub const cuMemcpyDtoH_v2_ptds: EntryPoint<PFN_cuMemcpyDtoH_v7000_ptds> = cuMemcpyDtoH_v7000_ptds;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyHtoA: EntryPoint<PFN_cuMemcpyHtoA_v3020> = cuMemcpyHtoA_v3020;
 #[cfg(feature = "per-thread-default-stream")]
@@ -2656,9 +2668,9 @@ pub const cuMemcpyHtoAAsync: EntryPoint<PFN_cuMemcpyHtoAAsync_v3020> = cuMemcpyH
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyHtoAAsync: EntryPoint<PFN_cuMemcpyHtoAAsync_v7000_ptsz> = cuMemcpyHtoAAsync_v7000_ptsz;
 pub const cuMemcpyHtoAAsync_v2: EntryPoint<PFN_cuMemcpyHtoAAsync_v3020> = cuMemcpyHtoAAsync_v3020;
-pub const cuMemcpyHtoAAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyHtoAAsync_v3020> = cuMemcpyHtoAAsync_v3020;
+pub const cuMemcpyHtoAAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyHtoAAsync_v7000_ptsz> = cuMemcpyHtoAAsync_v7000_ptsz;
 pub const cuMemcpyHtoA_v2: EntryPoint<PFN_cuMemcpyHtoA_v3020> = cuMemcpyHtoA_v3020;
-pub const cuMemcpyHtoA_v2_ptds: EntryPoint<PFN_cuMemcpyHtoA_v3020> = cuMemcpyHtoA_v3020;
+pub const cuMemcpyHtoA_v2_ptds: EntryPoint<PFN_cuMemcpyHtoA_v7000_ptds> = cuMemcpyHtoA_v7000_ptds;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyHtoD: EntryPoint<PFN_cuMemcpyHtoD_v3020> = cuMemcpyHtoD_v3020;
 #[cfg(feature = "per-thread-default-stream")]
@@ -2668,9 +2680,9 @@ pub const cuMemcpyHtoDAsync: EntryPoint<PFN_cuMemcpyHtoDAsync_v3020> = cuMemcpyH
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyHtoDAsync: EntryPoint<PFN_cuMemcpyHtoDAsync_v7000_ptsz> = cuMemcpyHtoDAsync_v7000_ptsz;
 pub const cuMemcpyHtoDAsync_v2: EntryPoint<PFN_cuMemcpyHtoDAsync_v3020> = cuMemcpyHtoDAsync_v3020;
-pub const cuMemcpyHtoDAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyHtoDAsync_v3020> = cuMemcpyHtoDAsync_v3020;
+pub const cuMemcpyHtoDAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyHtoDAsync_v7000_ptsz> = cuMemcpyHtoDAsync_v7000_ptsz;
 pub const cuMemcpyHtoD_v2: EntryPoint<PFN_cuMemcpyHtoD_v3020> = cuMemcpyHtoD_v3020;
-pub const cuMemcpyHtoD_v2_ptds: EntryPoint<PFN_cuMemcpyHtoD_v3020> = cuMemcpyHtoD_v3020;
+pub const cuMemcpyHtoD_v2_ptds: EntryPoint<PFN_cuMemcpyHtoD_v7000_ptds> = cuMemcpyHtoD_v7000_ptds;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyPeer: EntryPoint<PFN_cuMemcpyPeer_v4000> = cuMemcpyPeer_v4000;
 #[cfg(feature = "per-thread-default-stream")]
@@ -2679,9 +2691,9 @@ pub const cuMemcpyPeer: EntryPoint<PFN_cuMemcpyPeer_v7000_ptds> = cuMemcpyPeer_v
 pub const cuMemcpyPeerAsync: EntryPoint<PFN_cuMemcpyPeerAsync_v4000> = cuMemcpyPeerAsync_v4000;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyPeerAsync: EntryPoint<PFN_cuMemcpyPeerAsync_v7000_ptsz> = cuMemcpyPeerAsync_v7000_ptsz;
-pub const cuMemcpyPeerAsync_ptsz: EntryPoint<PFN_cuMemcpyPeerAsync_v4000> = cuMemcpyPeerAsync_v4000;
-pub const cuMemcpyPeer_ptds: EntryPoint<PFN_cuMemcpyPeer_v4000> = cuMemcpyPeer_v4000;
-pub const cuMemcpy_ptds: EntryPoint<PFN_cuMemcpy_v4000> = cuMemcpy_v4000;
+pub const cuMemcpyPeerAsync_ptsz: EntryPoint<PFN_cuMemcpyPeerAsync_v7000_ptsz> = cuMemcpyPeerAsync_v7000_ptsz;
+pub const cuMemcpyPeer_ptds: EntryPoint<PFN_cuMemcpyPeer_v7000_ptds> = cuMemcpyPeer_v7000_ptds;
+pub const cuMemcpy_ptds: EntryPoint<PFN_cuMemcpy_v7000_ptds> = cuMemcpy_v7000_ptds;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemsetD16: EntryPoint<PFN_cuMemsetD16_v3020> = cuMemsetD16_v3020;
 #[cfg(feature = "per-thread-default-stream")]
@@ -2690,9 +2702,9 @@ pub const cuMemsetD16: EntryPoint<PFN_cuMemsetD16_v7000_ptds> = cuMemsetD16_v700
 pub const cuMemsetD16Async: EntryPoint<PFN_cuMemsetD16Async_v3020> = cuMemsetD16Async_v3020;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemsetD16Async: EntryPoint<PFN_cuMemsetD16Async_v7000_ptsz> = cuMemsetD16Async_v7000_ptsz;
-pub const cuMemsetD16Async_ptsz: EntryPoint<PFN_cuMemsetD16Async_v3020> = cuMemsetD16Async_v3020;
+pub const cuMemsetD16Async_ptsz: EntryPoint<PFN_cuMemsetD16Async_v7000_ptsz> = cuMemsetD16Async_v7000_ptsz;
 pub const cuMemsetD16_v2: EntryPoint<PFN_cuMemsetD16_v3020> = cuMemsetD16_v3020;
-pub const cuMemsetD16_v2_ptds: EntryPoint<PFN_cuMemsetD16_v3020> = cuMemsetD16_v3020;
+pub const cuMemsetD16_v2_ptds: EntryPoint<PFN_cuMemsetD16_v7000_ptds> = cuMemsetD16_v7000_ptds;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemsetD2D16: EntryPoint<PFN_cuMemsetD2D16_v3020> = cuMemsetD2D16_v3020;
 #[cfg(feature = "per-thread-default-stream")]
@@ -2701,9 +2713,9 @@ pub const cuMemsetD2D16: EntryPoint<PFN_cuMemsetD2D16_v7000_ptds> = cuMemsetD2D1
 pub const cuMemsetD2D16Async: EntryPoint<PFN_cuMemsetD2D16Async_v3020> = cuMemsetD2D16Async_v3020;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemsetD2D16Async: EntryPoint<PFN_cuMemsetD2D16Async_v7000_ptsz> = cuMemsetD2D16Async_v7000_ptsz;
-pub const cuMemsetD2D16Async_ptsz: EntryPoint<PFN_cuMemsetD2D16Async_v3020> = cuMemsetD2D16Async_v3020;
+pub const cuMemsetD2D16Async_ptsz: EntryPoint<PFN_cuMemsetD2D16Async_v7000_ptsz> = cuMemsetD2D16Async_v7000_ptsz;
 pub const cuMemsetD2D16_v2: EntryPoint<PFN_cuMemsetD2D16_v3020> = cuMemsetD2D16_v3020;
-pub const cuMemsetD2D16_v2_ptds: EntryPoint<PFN_cuMemsetD2D16_v3020> = cuMemsetD2D16_v3020;
+pub const cuMemsetD2D16_v2_ptds: EntryPoint<PFN_cuMemsetD2D16_v7000_ptds> = cuMemsetD2D16_v7000_ptds;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemsetD2D32: EntryPoint<PFN_cuMemsetD2D32_v3020> = cuMemsetD2D32_v3020;
 #[cfg(feature = "per-thread-default-stream")]
@@ -2712,9 +2724,9 @@ pub const cuMemsetD2D32: EntryPoint<PFN_cuMemsetD2D32_v7000_ptds> = cuMemsetD2D3
 pub const cuMemsetD2D32Async: EntryPoint<PFN_cuMemsetD2D32Async_v3020> = cuMemsetD2D32Async_v3020;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemsetD2D32Async: EntryPoint<PFN_cuMemsetD2D32Async_v7000_ptsz> = cuMemsetD2D32Async_v7000_ptsz;
-pub const cuMemsetD2D32Async_ptsz: EntryPoint<PFN_cuMemsetD2D32Async_v3020> = cuMemsetD2D32Async_v3020;
+pub const cuMemsetD2D32Async_ptsz: EntryPoint<PFN_cuMemsetD2D32Async_v7000_ptsz> = cuMemsetD2D32Async_v7000_ptsz;
 pub const cuMemsetD2D32_v2: EntryPoint<PFN_cuMemsetD2D32_v3020> = cuMemsetD2D32_v3020;
-pub const cuMemsetD2D32_v2_ptds: EntryPoint<PFN_cuMemsetD2D32_v3020> = cuMemsetD2D32_v3020;
+pub const cuMemsetD2D32_v2_ptds: EntryPoint<PFN_cuMemsetD2D32_v7000_ptds> = cuMemsetD2D32_v7000_ptds;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemsetD2D8: EntryPoint<PFN_cuMemsetD2D8_v3020> = cuMemsetD2D8_v3020;
 #[cfg(feature = "per-thread-default-stream")]
@@ -2723,9 +2735,9 @@ pub const cuMemsetD2D8: EntryPoint<PFN_cuMemsetD2D8_v7000_ptds> = cuMemsetD2D8_v
 pub const cuMemsetD2D8Async: EntryPoint<PFN_cuMemsetD2D8Async_v3020> = cuMemsetD2D8Async_v3020;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemsetD2D8Async: EntryPoint<PFN_cuMemsetD2D8Async_v7000_ptsz> = cuMemsetD2D8Async_v7000_ptsz;
-pub const cuMemsetD2D8Async_ptsz: EntryPoint<PFN_cuMemsetD2D8Async_v3020> = cuMemsetD2D8Async_v3020;
+pub const cuMemsetD2D8Async_ptsz: EntryPoint<PFN_cuMemsetD2D8Async_v7000_ptsz> = cuMemsetD2D8Async_v7000_ptsz;
 pub const cuMemsetD2D8_v2: EntryPoint<PFN_cuMemsetD2D8_v3020> = cuMemsetD2D8_v3020;
-pub const cuMemsetD2D8_v2_ptds: EntryPoint<PFN_cuMemsetD2D8_v3020> = cuMemsetD2D8_v3020;
+pub const cuMemsetD2D8_v2_ptds: EntryPoint<PFN_cuMemsetD2D8_v7000_ptds> = cuMemsetD2D8_v7000_ptds;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemsetD32: EntryPoint<PFN_cuMemsetD32_v3020> = cuMemsetD32_v3020;
 #[cfg(feature = "per-thread-default-stream")]
@@ -2734,9 +2746,9 @@ pub const cuMemsetD32: EntryPoint<PFN_cuMemsetD32_v7000_ptds> = cuMemsetD32_v700
 pub const cuMemsetD32Async: EntryPoint<PFN_cuMemsetD32Async_v3020> = cuMemsetD32Async_v3020;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemsetD32Async: EntryPoint<PFN_cuMemsetD32Async_v7000_ptsz> = cuMemsetD32Async_v7000_ptsz;
-pub const cuMemsetD32Async_ptsz: EntryPoint<PFN_cuMemsetD32Async_v3020> = cuMemsetD32Async_v3020;
+pub const cuMemsetD32Async_ptsz: EntryPoint<PFN_cuMemsetD32Async_v7000_ptsz> = cuMemsetD32Async_v7000_ptsz;
 pub const cuMemsetD32_v2: EntryPoint<PFN_cuMemsetD32_v3020> = cuMemsetD32_v3020;
-pub const cuMemsetD32_v2_ptds: EntryPoint<PFN_cuMemsetD32_v3020> = cuMemsetD32_v3020;
+pub const cuMemsetD32_v2_ptds: EntryPoint<PFN_cuMemsetD32_v7000_ptds> = cuMemsetD32_v7000_ptds;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemsetD8: EntryPoint<PFN_cuMemsetD8_v3020> = cuMemsetD8_v3020;
 #[cfg(feature = "per-thread-default-stream")]
@@ -2745,9 +2757,9 @@ pub const cuMemsetD8: EntryPoint<PFN_cuMemsetD8_v7000_ptds> = cuMemsetD8_v7000_p
 pub const cuMemsetD8Async: EntryPoint<PFN_cuMemsetD8Async_v3020> = cuMemsetD8Async_v3020;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemsetD8Async: EntryPoint<PFN_cuMemsetD8Async_v7000_ptsz> = cuMemsetD8Async_v7000_ptsz;
-pub const cuMemsetD8Async_ptsz: EntryPoint<PFN_cuMemsetD8Async_v3020> = cuMemsetD8Async_v3020;
+pub const cuMemsetD8Async_ptsz: EntryPoint<PFN_cuMemsetD8Async_v7000_ptsz> = cuMemsetD8Async_v7000_ptsz;
 pub const cuMemsetD8_v2: EntryPoint<PFN_cuMemsetD8_v3020> = cuMemsetD8_v3020;
-pub const cuMemsetD8_v2_ptds: EntryPoint<PFN_cuMemsetD8_v3020> = cuMemsetD8_v3020;
+pub const cuMemsetD8_v2_ptds: EntryPoint<PFN_cuMemsetD8_v7000_ptds> = cuMemsetD8_v7000_ptds;
 pub const cuMipmappedArrayCreate: EntryPoint<PFN_cuMipmappedArrayCreate_v5000> = cuMipmappedArrayCreate_v5000;
 pub const cuMipmappedArrayDestroy: EntryPoint<PFN_cuMipmappedArrayDestroy_v5000> = cuMipmappedArrayDestroy_v5000;
 pub const cuMipmappedArrayGetLevel: EntryPoint<PFN_cuMipmappedArrayGetLevel_v5000> = cuMipmappedArrayGetLevel_v5000;
@@ -2816,24 +2828,26 @@ pub const cuSignalExternalSemaphoresAsync: EntryPoint<
     PFN_cuSignalExternalSemaphoresAsync_v10000_ptsz,
 > = cuSignalExternalSemaphoresAsync_v10000_ptsz;
 pub const cuSignalExternalSemaphoresAsync_ptsz: EntryPoint<
-    PFN_cuSignalExternalSemaphoresAsync_v10000,
-> = cuSignalExternalSemaphoresAsync_v10000;
+    PFN_cuSignalExternalSemaphoresAsync_v10000_ptsz,
+> = cuSignalExternalSemaphoresAsync_v10000_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamAddCallback: EntryPoint<PFN_cuStreamAddCallback_v5000> = cuStreamAddCallback_v5000;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamAddCallback: EntryPoint<PFN_cuStreamAddCallback_v7000_ptsz> = cuStreamAddCallback_v7000_ptsz;
-pub const cuStreamAddCallback_ptsz: EntryPoint<PFN_cuStreamAddCallback_v5000> = cuStreamAddCallback_v5000;
+pub const cuStreamAddCallback_ptsz: EntryPoint<PFN_cuStreamAddCallback_v7000_ptsz> = cuStreamAddCallback_v7000_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamAttachMemAsync: EntryPoint<PFN_cuStreamAttachMemAsync_v6000> = cuStreamAttachMemAsync_v6000;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamAttachMemAsync: EntryPoint<PFN_cuStreamAttachMemAsync_v7000_ptsz> = cuStreamAttachMemAsync_v7000_ptsz;
-pub const cuStreamAttachMemAsync_ptsz: EntryPoint<PFN_cuStreamAttachMemAsync_v6000> = cuStreamAttachMemAsync_v6000;
+pub const cuStreamAttachMemAsync_ptsz: EntryPoint<
+    PFN_cuStreamAttachMemAsync_v7000_ptsz,
+> = cuStreamAttachMemAsync_v7000_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamBatchMemOp: EntryPoint<PFN_cuStreamBatchMemOp_v11070> = cuStreamBatchMemOp_v11070;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamBatchMemOp: EntryPoint<PFN_cuStreamBatchMemOp_v11070_ptsz> = cuStreamBatchMemOp_v11070_ptsz;
 pub const cuStreamBatchMemOp_v2: EntryPoint<PFN_cuStreamBatchMemOp_v11070> = cuStreamBatchMemOp_v11070;
-pub const cuStreamBatchMemOp_v2_ptsz: EntryPoint<PFN_cuStreamBatchMemOp_v11070> = cuStreamBatchMemOp_v11070;
+pub const cuStreamBatchMemOp_v2_ptsz: EntryPoint<PFN_cuStreamBatchMemOp_v11070_ptsz> = cuStreamBatchMemOp_v11070_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamBeginCapture: EntryPoint<PFN_cuStreamBeginCapture_v10010> = cuStreamBeginCapture_v10010;
 #[cfg(feature = "per-thread-default-stream")]
@@ -2847,15 +2861,19 @@ pub const cuStreamBeginCaptureToGraph: EntryPoint<
     PFN_cuStreamBeginCaptureToGraph_v12030_ptsz,
 > = cuStreamBeginCaptureToGraph_v12030_ptsz;
 pub const cuStreamBeginCaptureToGraph_ptsz: EntryPoint<
-    PFN_cuStreamBeginCaptureToGraph_v12030,
-> = cuStreamBeginCaptureToGraph_v12030;
+    PFN_cuStreamBeginCaptureToGraph_v12030_ptsz,
+> = cuStreamBeginCaptureToGraph_v12030_ptsz;
 pub const cuStreamBeginCapture_v2: EntryPoint<PFN_cuStreamBeginCapture_v10010> = cuStreamBeginCapture_v10010;
-pub const cuStreamBeginCapture_v2_ptsz: EntryPoint<PFN_cuStreamBeginCapture_v10010> = cuStreamBeginCapture_v10010;
+pub const cuStreamBeginCapture_v2_ptsz: EntryPoint<
+    PFN_cuStreamBeginCapture_v10010_ptsz,
+> = cuStreamBeginCapture_v10010_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamCopyAttributes: EntryPoint<PFN_cuStreamCopyAttributes_v11000> = cuStreamCopyAttributes_v11000;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamCopyAttributes: EntryPoint<PFN_cuStreamCopyAttributes_v11000_ptsz> = cuStreamCopyAttributes_v11000_ptsz;
-pub const cuStreamCopyAttributes_ptsz: EntryPoint<PFN_cuStreamCopyAttributes_v11000> = cuStreamCopyAttributes_v11000;
+pub const cuStreamCopyAttributes_ptsz: EntryPoint<
+    PFN_cuStreamCopyAttributes_v11000_ptsz,
+> = cuStreamCopyAttributes_v11000_ptsz;
 pub const cuStreamCreate: EntryPoint<PFN_cuStreamCreate_v2000> = cuStreamCreate_v2000;
 pub const cuStreamCreateWithPriority: EntryPoint<PFN_cuStreamCreateWithPriority_v5050> = cuStreamCreateWithPriority_v5050;
 pub const cuStreamDestroy: EntryPoint<PFN_cuStreamDestroy_v4000> = cuStreamDestroy_v4000;
@@ -2864,71 +2882,71 @@ pub const cuStreamDestroy_v2: EntryPoint<PFN_cuStreamDestroy_v4000> = cuStreamDe
 pub const cuStreamEndCapture: EntryPoint<PFN_cuStreamEndCapture_v10000> = cuStreamEndCapture_v10000;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamEndCapture: EntryPoint<PFN_cuStreamEndCapture_v10000_ptsz> = cuStreamEndCapture_v10000_ptsz;
-pub const cuStreamEndCapture_ptsz: EntryPoint<PFN_cuStreamEndCapture_v10000> = cuStreamEndCapture_v10000;
+pub const cuStreamEndCapture_ptsz: EntryPoint<PFN_cuStreamEndCapture_v10000_ptsz> = cuStreamEndCapture_v10000_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetAttribute: EntryPoint<PFN_cuStreamGetAttribute_v11000> = cuStreamGetAttribute_v11000;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetAttribute: EntryPoint<PFN_cuStreamGetAttribute_v11000_ptsz> = cuStreamGetAttribute_v11000_ptsz;
-pub const cuStreamGetAttribute_ptsz: EntryPoint<PFN_cuStreamGetAttribute_v11000> = cuStreamGetAttribute_v11000;
+pub const cuStreamGetAttribute_ptsz: EntryPoint<PFN_cuStreamGetAttribute_v11000_ptsz> = cuStreamGetAttribute_v11000_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetCaptureInfo: EntryPoint<PFN_cuStreamGetCaptureInfo_v12030> = cuStreamGetCaptureInfo_v12030;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetCaptureInfo: EntryPoint<PFN_cuStreamGetCaptureInfo_v12030_ptsz> = cuStreamGetCaptureInfo_v12030_ptsz;
 pub const cuStreamGetCaptureInfo_v3: EntryPoint<PFN_cuStreamGetCaptureInfo_v12030> = cuStreamGetCaptureInfo_v12030;
 pub const cuStreamGetCaptureInfo_v3_ptsz: EntryPoint<
-    PFN_cuStreamGetCaptureInfo_v12030,
-> = cuStreamGetCaptureInfo_v12030;
+    PFN_cuStreamGetCaptureInfo_v12030_ptsz,
+> = cuStreamGetCaptureInfo_v12030_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetCtx: EntryPoint<PFN_cuStreamGetCtx_v9020> = cuStreamGetCtx_v9020;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetCtx: EntryPoint<PFN_cuStreamGetCtx_v9020_ptsz> = cuStreamGetCtx_v9020_ptsz;
-pub const cuStreamGetCtx_ptsz: EntryPoint<PFN_cuStreamGetCtx_v9020> = cuStreamGetCtx_v9020;
+pub const cuStreamGetCtx_ptsz: EntryPoint<PFN_cuStreamGetCtx_v9020_ptsz> = cuStreamGetCtx_v9020_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetCtx_v2: EntryPoint<PFN_cuStreamGetCtx_v12050> = cuStreamGetCtx_v12050;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetCtx_v2: EntryPoint<PFN_cuStreamGetCtx_v12050_ptsz> = cuStreamGetCtx_v12050_ptsz;
-pub const cuStreamGetCtx_v2_ptsz: EntryPoint<PFN_cuStreamGetCtx_v12050> = cuStreamGetCtx_v12050;
+pub const cuStreamGetCtx_v2_ptsz: EntryPoint<PFN_cuStreamGetCtx_v12050_ptsz> = cuStreamGetCtx_v12050_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetDevice: EntryPoint<PFN_cuStreamGetDevice_v12080> = cuStreamGetDevice_v12080;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetDevice: EntryPoint<PFN_cuStreamGetDevice_v12080_ptsz> = cuStreamGetDevice_v12080_ptsz;
-pub const cuStreamGetDevice_ptsz: EntryPoint<PFN_cuStreamGetDevice_v12080> = cuStreamGetDevice_v12080;
+pub const cuStreamGetDevice_ptsz: EntryPoint<PFN_cuStreamGetDevice_v12080_ptsz> = cuStreamGetDevice_v12080_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetFlags: EntryPoint<PFN_cuStreamGetFlags_v5050> = cuStreamGetFlags_v5050;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetFlags: EntryPoint<PFN_cuStreamGetFlags_v7000_ptsz> = cuStreamGetFlags_v7000_ptsz;
-pub const cuStreamGetFlags_ptsz: EntryPoint<PFN_cuStreamGetFlags_v5050> = cuStreamGetFlags_v5050;
+pub const cuStreamGetFlags_ptsz: EntryPoint<PFN_cuStreamGetFlags_v7000_ptsz> = cuStreamGetFlags_v7000_ptsz;
 pub const cuStreamGetGreenCtx: EntryPoint<PFN_cuStreamGetGreenCtx_v12040> = cuStreamGetGreenCtx_v12040;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetId: EntryPoint<PFN_cuStreamGetId_v12000> = cuStreamGetId_v12000;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetId: EntryPoint<PFN_cuStreamGetId_v12000_ptsz> = cuStreamGetId_v12000_ptsz;
-pub const cuStreamGetId_ptsz: EntryPoint<PFN_cuStreamGetId_v12000> = cuStreamGetId_v12000;
+pub const cuStreamGetId_ptsz: EntryPoint<PFN_cuStreamGetId_v12000_ptsz> = cuStreamGetId_v12000_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetPriority: EntryPoint<PFN_cuStreamGetPriority_v5050> = cuStreamGetPriority_v5050;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetPriority: EntryPoint<PFN_cuStreamGetPriority_v7000_ptsz> = cuStreamGetPriority_v7000_ptsz;
-pub const cuStreamGetPriority_ptsz: EntryPoint<PFN_cuStreamGetPriority_v5050> = cuStreamGetPriority_v5050;
+pub const cuStreamGetPriority_ptsz: EntryPoint<PFN_cuStreamGetPriority_v7000_ptsz> = cuStreamGetPriority_v7000_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamIsCapturing: EntryPoint<PFN_cuStreamIsCapturing_v10000> = cuStreamIsCapturing_v10000;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamIsCapturing: EntryPoint<PFN_cuStreamIsCapturing_v10000_ptsz> = cuStreamIsCapturing_v10000_ptsz;
-pub const cuStreamIsCapturing_ptsz: EntryPoint<PFN_cuStreamIsCapturing_v10000> = cuStreamIsCapturing_v10000;
+pub const cuStreamIsCapturing_ptsz: EntryPoint<PFN_cuStreamIsCapturing_v10000_ptsz> = cuStreamIsCapturing_v10000_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamQuery: EntryPoint<PFN_cuStreamQuery_v2000> = cuStreamQuery_v2000;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamQuery: EntryPoint<PFN_cuStreamQuery_v7000_ptsz> = cuStreamQuery_v7000_ptsz;
-pub const cuStreamQuery_ptsz: EntryPoint<PFN_cuStreamQuery_v2000> = cuStreamQuery_v2000;
+pub const cuStreamQuery_ptsz: EntryPoint<PFN_cuStreamQuery_v7000_ptsz> = cuStreamQuery_v7000_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamSetAttribute: EntryPoint<PFN_cuStreamSetAttribute_v11000> = cuStreamSetAttribute_v11000;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamSetAttribute: EntryPoint<PFN_cuStreamSetAttribute_v11000_ptsz> = cuStreamSetAttribute_v11000_ptsz;
-pub const cuStreamSetAttribute_ptsz: EntryPoint<PFN_cuStreamSetAttribute_v11000> = cuStreamSetAttribute_v11000;
+pub const cuStreamSetAttribute_ptsz: EntryPoint<PFN_cuStreamSetAttribute_v11000_ptsz> = cuStreamSetAttribute_v11000_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamSynchronize: EntryPoint<PFN_cuStreamSynchronize_v2000> = cuStreamSynchronize_v2000;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamSynchronize: EntryPoint<PFN_cuStreamSynchronize_v7000_ptsz> = cuStreamSynchronize_v7000_ptsz;
-pub const cuStreamSynchronize_ptsz: EntryPoint<PFN_cuStreamSynchronize_v2000> = cuStreamSynchronize_v2000;
+pub const cuStreamSynchronize_ptsz: EntryPoint<PFN_cuStreamSynchronize_v7000_ptsz> = cuStreamSynchronize_v7000_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamUpdateCaptureDependencies: EntryPoint<
     PFN_cuStreamUpdateCaptureDependencies_v12030,
@@ -2941,37 +2959,41 @@ pub const cuStreamUpdateCaptureDependencies_v2: EntryPoint<
     PFN_cuStreamUpdateCaptureDependencies_v12030,
 > = cuStreamUpdateCaptureDependencies_v12030;
 pub const cuStreamUpdateCaptureDependencies_v2_ptsz: EntryPoint<
-    PFN_cuStreamUpdateCaptureDependencies_v12030,
-> = cuStreamUpdateCaptureDependencies_v12030;
+    PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz,
+> = cuStreamUpdateCaptureDependencies_v12030_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWaitEvent: EntryPoint<PFN_cuStreamWaitEvent_v3020> = cuStreamWaitEvent_v3020;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWaitEvent: EntryPoint<PFN_cuStreamWaitEvent_v7000_ptsz> = cuStreamWaitEvent_v7000_ptsz;
-pub const cuStreamWaitEvent_ptsz: EntryPoint<PFN_cuStreamWaitEvent_v3020> = cuStreamWaitEvent_v3020;
+pub const cuStreamWaitEvent_ptsz: EntryPoint<PFN_cuStreamWaitEvent_v7000_ptsz> = cuStreamWaitEvent_v7000_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWaitValue32: EntryPoint<PFN_cuStreamWaitValue32_v11070> = cuStreamWaitValue32_v11070;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWaitValue32: EntryPoint<PFN_cuStreamWaitValue32_v11070_ptsz> = cuStreamWaitValue32_v11070_ptsz;
 pub const cuStreamWaitValue32_v2: EntryPoint<PFN_cuStreamWaitValue32_v11070> = cuStreamWaitValue32_v11070;
-pub const cuStreamWaitValue32_v2_ptsz: EntryPoint<PFN_cuStreamWaitValue32_v11070> = cuStreamWaitValue32_v11070;
+pub const cuStreamWaitValue32_v2_ptsz: EntryPoint<PFN_cuStreamWaitValue32_v11070_ptsz> = cuStreamWaitValue32_v11070_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWaitValue64: EntryPoint<PFN_cuStreamWaitValue64_v11070> = cuStreamWaitValue64_v11070;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWaitValue64: EntryPoint<PFN_cuStreamWaitValue64_v11070_ptsz> = cuStreamWaitValue64_v11070_ptsz;
 pub const cuStreamWaitValue64_v2: EntryPoint<PFN_cuStreamWaitValue64_v11070> = cuStreamWaitValue64_v11070;
-pub const cuStreamWaitValue64_v2_ptsz: EntryPoint<PFN_cuStreamWaitValue64_v11070> = cuStreamWaitValue64_v11070;
+pub const cuStreamWaitValue64_v2_ptsz: EntryPoint<PFN_cuStreamWaitValue64_v11070_ptsz> = cuStreamWaitValue64_v11070_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWriteValue32: EntryPoint<PFN_cuStreamWriteValue32_v11070> = cuStreamWriteValue32_v11070;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWriteValue32: EntryPoint<PFN_cuStreamWriteValue32_v11070_ptsz> = cuStreamWriteValue32_v11070_ptsz;
 pub const cuStreamWriteValue32_v2: EntryPoint<PFN_cuStreamWriteValue32_v11070> = cuStreamWriteValue32_v11070;
-pub const cuStreamWriteValue32_v2_ptsz: EntryPoint<PFN_cuStreamWriteValue32_v11070> = cuStreamWriteValue32_v11070;
+pub const cuStreamWriteValue32_v2_ptsz: EntryPoint<
+    PFN_cuStreamWriteValue32_v11070_ptsz,
+> = cuStreamWriteValue32_v11070_ptsz;
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWriteValue64: EntryPoint<PFN_cuStreamWriteValue64_v11070> = cuStreamWriteValue64_v11070;
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWriteValue64: EntryPoint<PFN_cuStreamWriteValue64_v11070_ptsz> = cuStreamWriteValue64_v11070_ptsz;
 pub const cuStreamWriteValue64_v2: EntryPoint<PFN_cuStreamWriteValue64_v11070> = cuStreamWriteValue64_v11070;
-pub const cuStreamWriteValue64_v2_ptsz: EntryPoint<PFN_cuStreamWriteValue64_v11070> = cuStreamWriteValue64_v11070;
+pub const cuStreamWriteValue64_v2_ptsz: EntryPoint<
+    PFN_cuStreamWriteValue64_v11070_ptsz,
+> = cuStreamWriteValue64_v11070_ptsz;
 pub const cuSurfObjectCreate: EntryPoint<PFN_cuSurfObjectCreate_v5000> = cuSurfObjectCreate_v5000;
 pub const cuSurfObjectDestroy: EntryPoint<PFN_cuSurfObjectDestroy_v5000> = cuSurfObjectDestroy_v5000;
 pub const cuSurfObjectGetResourceDesc: EntryPoint<
@@ -3045,8 +3067,8 @@ pub const cuWaitExternalSemaphoresAsync: EntryPoint<
     PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz,
 > = cuWaitExternalSemaphoresAsync_v10000_ptsz;
 pub const cuWaitExternalSemaphoresAsync_ptsz: EntryPoint<
-    PFN_cuWaitExternalSemaphoresAsync_v10000,
-> = cuWaitExternalSemaphoresAsync_v10000;
+    PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz,
+> = cuWaitExternalSemaphoresAsync_v10000_ptsz;
 /// Defects of this header that the bindings work around: `PFN_*` macros that name no type
 /// (not bound), and `PFN_cuX` macros that name another ABI than the function `cuX` links
 /// (the entry point [`cuX`](self) follows the linked function).

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The test command of the workspace (README: "the tests"); `.ci/run` calls it. It runs on a machine
+# with no GPU and no CUDA: what it needs it fetches into target/ci-deps/ (ci/fetch-deps.sh): the
+# pinned CUDA header wheels, Debian's real NVIDIA driver library (535, CUDA 12.2: cuInit answers
+# CUDA_ERROR_NO_DEVICE) and libclang for the regeneration check.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { printf '\n=== %s\n' "$*"; }
+
+step "fetch headers, driver library and libclang into target/ci-deps"
+eval "$(ci/fetch-deps.sh)"
+# What the tests require of Debian's driver library without a GPU (tests/driver.rs).
+export CUDA_DRIVER_EXPECT_VERSION=12020 CUDA_DRIVER_EXPECT_NO_DEVICE=1
+export CARGO_TERM_COLOR=never RUST_BACKTRACE=1
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+# The posts' programs (examples/) are CUDA 12 code: they build against the 12.x headers only.
+for v in 12000 12090 13000; do
+  features=(--no-default-features --features "cuda-$v")
+  targets=(--all-targets)
+  [ "$v" = 13000 ] && targets=(--lib --tests --benches)
+  step "clippy, cuda-$v"
+  cargo clippy --workspace "${targets[@]}" "${features[@]}" -- -D warnings
+  step "tests, cuda-$v"
+  cargo test -p cuda-driver-sys "${features[@]}" --tests
+  cargo test "${features[@]}" "${targets[@]}"
+done
+step "clippy and tests, cuda-12000 with per-thread-default-stream"
+cargo clippy --workspace --all-targets --features per-thread-default-stream -- -D warnings
+cargo test --features per-thread-default-stream --all-targets
+cargo test -p cuda-driver-sys --features per-thread-default-stream --tests
+
+step "doc tests and cargo doc (warnings denied)"
+cargo test --workspace --doc
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
+
+step "the committed bindings are what the pinned headers give"
+ci/regenerate.sh --check
+
+step "the committed PTX is what NVRTC 12.0 gives, and ptxas 12.0 accepts it"
+ci/gen-ptx.sh --check
+
+echo
+echo "ci/test.sh: all checks passed"

@@ -210,13 +210,10 @@ fn every_versioned_typedef_resolves_or_says_why() {
         );
         let outcome = match info.lookup(info.default_flags()) {
             Ok(_) if info.version <= driver => "resolved",
-            Ok(_) => "above the driver's version, resolved (as the 535 driver does)",
             Err(ProcAddressError {
-                kind: ProcAddressErrorKind::Driver(code),
+                kind: ProcAddressErrorKind::DriverTooOld { .. },
                 ..
-            }) if info.version > driver && code == CUDA_ERROR_INVALID_VALUE => {
-                "above the driver's version (CUDA_ERROR_INVALID_VALUE)"
-            }
+            }) if info.version > driver => "above the driver's version (refused)",
             Err(ProcAddressError {
                 kind: ProcAddressErrorKind::VersionNotSufficient,
                 ..
@@ -273,26 +270,23 @@ fn typed_helper_reports_the_three_outcomes() {
     assert_eq!(e.kind, ProcAddressErrorKind::VersionNotSufficient, "{e}");
     println!("{e}");
 
-    // A version above the driver's: the 580 driver rejects the call with
-    // CUDA_ERROR_INVALID_VALUE and writes neither output; the 535 driver answers as for its own
-    // version. Either way the helper gives a clear answer, never a dangling pointer.
+    // A version above the driver's: refused by the helper. The raw call shows why: the 580
+    // driver answers CUDA_ERROR_INVALID_VALUE, the 535 driver its own newest variant, which for
+    // cuCtxCreate at 12050 is cuCtxCreate_v3, not the _v4 the typedef describes.
     let future = unsafe { EntryPoint::<PFN_cuInit_v2000>::new(c"cuInit", driver + 10) };
-    match future.get() {
-        Err(e) => {
-            assert_eq!(
-                e.kind,
-                ProcAddressErrorKind::Driver(CUDA_ERROR_INVALID_VALUE),
-                "{e}"
-            );
-            println!("{e}");
-        }
-        Ok(f) => {
-            assert_eq!(f as *const c_void, dlsym(c"cuInit"));
-            println!(
-                "cuGetProcAddress(\"cuInit\", {}): this driver ({driver}) accepts it",
-                driver + 10
-            );
-        }
+    let e = future.get().unwrap_err();
+    assert_eq!(e.kind, ProcAddressErrorKind::DriverTooOld { driver }, "{e}");
+    println!("{e}");
+    let (mut raw, mut status) = (std::ptr::null_mut(), CUdriverProcAddressQueryResult(99));
+    let code =
+        unsafe { cuGetProcAddress(c"cuCtxCreate".as_ptr(), &mut raw, 12050, 0, &mut status) };
+    println!("raw cuGetProcAddress(\"cuCtxCreate\", 12050) on driver {driver}: {code:?} {status:?} {raw:?}");
+    if driver < 12050 && code == CUDA_SUCCESS {
+        assert_eq!(
+            raw as *const c_void,
+            dlsym(c"cuCtxCreate_v3"),
+            "the reason for the refusal"
+        );
     }
 
     // The version picks the ABI: cuCtxCreate at 3020 is cuCtxCreate_v2, at 11040 cuCtxCreate_v3.

@@ -4,10 +4,12 @@ use core::ffi::{c_int, c_void, CStr};
 use core::fmt;
 use core::marker::PhantomData;
 use core::ptr::{self, NonNull};
+use core::sync::atomic::{AtomicI32, Ordering};
 
 use crate::{
-    cuGetProcAddress, cuuint64_t, CUdriverProcAddressQueryResult, CUdriverProcAddress_flags,
-    CUresult, CU_GET_PROC_ADDRESS_DEFAULT, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
+    cuDriverGetVersion, cuGetProcAddress, cuuint64_t, CUdriverProcAddressQueryResult,
+    CUdriverProcAddress_flags, CUresult, CU_GET_PROC_ADDRESS_DEFAULT,
+    CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
 };
 
 /// What identifies a driver entry point for `cuGetProcAddress`: the base symbol name (`"cuMemAlloc"`,
@@ -41,14 +43,21 @@ impl EntryPointInfo {
         self,
         flags: CUdriverProcAddress_flags,
     ) -> Result<NonNull<c_void>, ProcAddressError> {
-        // Both outputs initialised: for a version above the driver's, the driver writes neither.
-        let mut pfn: *mut c_void = ptr::null_mut();
-        let mut status = CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SUCCESS;
         let error = |kind| ProcAddressError {
             entry: self,
             flags,
             kind,
         };
+        // A version above the driver's is refused here: the 535 driver answers it with its own
+        // newest variant (cuCtxCreate at 12050 gives cuCtxCreate_v3, not _v4), whose signature
+        // is not the typedef's.
+        let driver = driver_version().map_err(|code| error(ProcAddressErrorKind::Driver(code)))?;
+        if self.version > driver {
+            return Err(error(ProcAddressErrorKind::DriverTooOld { driver }));
+        }
+        // Both outputs initialised: for a version above the driver's, a driver may write neither.
+        let mut pfn: *mut c_void = ptr::null_mut();
+        let mut status = CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SUCCESS;
         // SAFETY: `symbol` is NUL-terminated and both out-pointers are valid for writes.
         let code = unsafe {
             cuGetProcAddress(
@@ -178,6 +187,23 @@ impl<F: Copy> EntryPoint<Option<F>> {
     }
 }
 
+/// `cuDriverGetVersion`, asked once per process.
+fn driver_version() -> Result<c_int, CUresult> {
+    static VERSION: AtomicI32 = AtomicI32::new(0);
+    let v = VERSION.load(Ordering::Relaxed);
+    if v != 0 {
+        return Ok(v);
+    }
+    let mut v = 0;
+    // SAFETY: a valid out-pointer.
+    let code = unsafe { cuDriverGetVersion(&mut v) };
+    if code != CUresult::CUDA_SUCCESS {
+        return Err(code);
+    }
+    VERSION.store(v, Ordering::Relaxed);
+    Ok(v)
+}
+
 /// Why `cuGetProcAddress` gave no function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ProcAddressError {
@@ -196,7 +222,14 @@ pub enum ProcAddressErrorKind {
     SymbolNotFound,
     /// The symbol exists, not at this version (`CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT`).
     VersionNotSufficient,
-    /// The call failed: `CUDA_ERROR_INVALID_VALUE` for a version above the driver's.
+    /// The version asked for is above the running driver's (`cuDriverGetVersion`): refused
+    /// without asking, since drivers answer it differently (the 535 driver with its newest
+    /// variant, whose type may not be the typedef's; the 580 one with `CUDA_ERROR_INVALID_VALUE`).
+    DriverTooOld {
+        /// The driver's version.
+        driver: c_int,
+    },
+    /// `cuGetProcAddress` or `cuDriverGetVersion` failed.
     Driver(CUresult),
     /// A status this crate does not know, from a newer driver.
     UnknownStatus(CUdriverProcAddressQueryResult),
@@ -218,6 +251,12 @@ impl fmt::Display for ProcAddressError {
             ProcAddressErrorKind::SymbolNotFound => f.write_str("symbol not found in this driver"),
             ProcAddressErrorKind::VersionNotSufficient => {
                 f.write_str("the driver has the symbol, but not at this version")
+            }
+            ProcAddressErrorKind::DriverTooOld { driver } => {
+                write!(
+                    f,
+                    "the driver's version is {driver}, below the version asked for"
+                )
             }
             ProcAddressErrorKind::Driver(code) => write!(f, "failed with CUresult {}", code.0),
             ProcAddressErrorKind::UnknownStatus(s) => write!(f, "unknown status {}", s.0),

@@ -32,6 +32,24 @@ cargo clippy --workspace --all-targets --features per-thread-default-stream -- -
 cargo test --features per-thread-default-stream --all-targets
 cargo test -p cuda-driver-sys --features per-thread-default-stream --tests
 
+step "table-only: a cuda-13000 binary imports no driver symbol but the table's, and runs on the 535 driver"
+table_only=(--no-default-features --features cuda-13000,table-only --test table)
+cargo clippy "${table_only[@]}" -- -D warnings
+cargo test "${table_only[@]}"
+bin=$(cargo test "${table_only[@]}" --no-run 2>&1 | sed -n 's/.*Executable tests\/table.rs (\(.*\))$/\1/p')
+[ -x "$bin" ] || { echo "table-only test binary not found"; exit 1; }
+imports=$(nm -D --undefined-only "$bin" | awk '{print $NF}' | grep '^cu' | sort | tr '\n' ' ')
+echo "driver symbols imported by $bin: $imports"
+needed=$(readelf -d "$bin")
+[[ "$needed" == *"[libcuda.so.1]"* ]] || { echo "the binary does not load libcuda.so.1"; exit 1; }
+for s in $imports; do
+  case "$s" in
+    cuGetProcAddress_v2|cuDriverGetVersion|cuGetErrorName|cuGetErrorString) ;;
+    *) echo "table-only binary imports $s"; exit 1 ;;
+  esac
+done
+case " $imports" in *" cuGetProcAddress_v2 "*) ;; *) echo "no cuGetProcAddress_v2 import: the check saw nothing"; exit 1 ;; esac
+
 step "doc tests and cargo doc (warnings denied)"
 cargo test --workspace --doc
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps

@@ -36,7 +36,7 @@ fn main() {
     let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let roots: Vec<PathBuf> = ROOT_VARS
         .iter()
-        .filter_map(|v| env::var_os(v))
+        .filter_map(env::var_os)
         .map(PathBuf::from)
         .collect();
 

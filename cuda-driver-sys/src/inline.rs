@@ -2,7 +2,7 @@
 
 use core::ffi::{c_char, c_int, c_void};
 
-use crate::bindings::cuGetProcAddress_v2;
+use crate::functions::cuGetProcAddress_v2;
 use crate::{
     cuuint64_t, CUdriverProcAddressQueryResult, CUresult, CU_GET_PROC_ADDRESS_LEGACY_STREAM,
     CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,

@@ -34,6 +34,8 @@
 //!   (`PFN_cuMemAlloc`) where the header has them.
 //! - **A typed `cuGetProcAddress`**: [`entry`] holds one [`EntryPoint`] per typedef, which
 //!   returns a non-null function pointer of exactly that typedef's type.
+//! - **A driver-entry [`table`]**: every function resolved through `cuGetProcAddress` on first
+//!   use, so one binary starts on every driver and uses what it has.
 //!
 //! # Features
 //! - `cuda-12000` (default), `cuda-12090`, `cuda-13000`: the minimum driver the build runs on; each
@@ -42,6 +44,9 @@
 //! - `per-thread-default-stream`: C's `CUDA_API_PER_THREAD_DEFAULT_STREAM`. The C spellings (and
 //!   `PFN_*` macros) bind to the `_ptds`/`_ptsz` variants, and [`cuGetProcAddress`] turns the
 //!   default flag into the per-thread one, as the header's inline does.
+//! - `table-only`: link nothing but `cuGetProcAddress_v2`, `cuDriverGetVersion`,
+//!   `cuGetErrorName` and `cuGetErrorString`; every other function is reached through
+//!   [`table()`]. A binary built with `cuda-13000` then starts on a 12.x driver.
 //! - `bindgen`: generate the bindings at build time from your own `cuda.h` (see the README).
 //!
 //! # Linking
@@ -97,19 +102,37 @@ compile_error!(
     "cuda-driver-sys: enable one of the features cuda-12000, cuda-12090, cuda-13000 (or bindgen)"
 );
 
-/// bindgen's translation of `cuda.h` and `cudaTypedefs.h`, re-exported at the crate root.
-// Under `per-thread-default-stream` the C spellings shadow some legacy-stream symbols (as the
-// header's macros do in C), which are then unused here. bindgen derives `PartialEq` for structs
-// holding callbacks, as C compares them.
-#[allow(dead_code, unpredictable_function_pointer_comparisons)]
+/// bindgen's translation of `cuda.h` and `cudaTypedefs.h` (types, constants, `PFN_*`),
+/// re-exported at the crate root. bindgen derives `PartialEq` for structs holding callbacks.
+#[allow(unpredictable_function_pointer_comparisons)]
 mod bindings {
     generated!("bindings.rs");
 }
 pub use bindings::*;
 
-// The C spellings, every enumerator at top level, and the macro constants bindgen cannot
-// translate. Explicit re-exports here shadow the glob above where a C spelling takes over a
-// legacy symbol's name (`cuStreamQuery` under `per-thread-default-stream`).
+/// The functions, under their real symbols. Under `per-thread-default-stream` the C spellings
+/// shadow some legacy-stream symbols (as the header's macros do in C), which are then unused;
+/// under `table-only` all but four are unused, and so never linked.
+#[allow(dead_code)]
+mod functions {
+    use crate::bindings::*;
+    generated!("functions.rs");
+}
+#[cfg(not(feature = "table-only"))]
+pub use functions::*;
+// The C spellings of functions. Explicit re-exports shadow the glob above where a C spelling
+// takes over a legacy symbol's name (`cuStreamQuery` under `per-thread-default-stream`).
+#[cfg(not(feature = "table-only"))]
+generated!("function_names.rs");
+#[cfg(all(feature = "table-only", not(feature = "per-thread-default-stream")))]
+pub use functions::cuGetProcAddress_v2 as cuGetProcAddress;
+#[cfg(feature = "table-only")]
+pub use functions::{cuDriverGetVersion, cuGetErrorName, cuGetErrorString, cuGetProcAddress_v2};
+#[cfg(all(feature = "table-only", feature = "per-thread-default-stream"))]
+pub use inline::cuGetProcAddress_v2_ptsz as cuGetProcAddress;
+
+// The unversioned `PFN_*` macros, every enumerator at top level, and the macro constants
+// bindgen cannot translate.
 generated!("names.rs");
 
 /// One typed [`EntryPoint`] per `PFN_*` typedef, named like the typedef without `PFN_`
@@ -130,3 +153,5 @@ pub mod entry {
 pub mod inline;
 mod proc_address;
 pub use proc_address::{EntryPoint, EntryPointInfo, ProcAddressError, ProcAddressErrorKind};
+pub mod table;
+pub use table::{table, DriverTable, StreamMode, TableEntry};

@@ -129,8 +129,18 @@ pub fn generate(opts: &Options) -> Result<Summary, String> {
         std::fs::write(&path, format!("{header}{body}"))
             .map_err(|e| format!("{}: {e}", path.display()))
     };
-    write("bindings.rs", &bindings_src)?;
+    let (types_src, functions_src) = split_functions(&bindings_src)?;
+    write("bindings.rs", &types_src)?;
+    write("functions.rs", &functions_src)?;
     write("names.rs", &format_tokens(names.tokens.clone())?)?;
+    write(
+        "function_names.rs",
+        &format_tokens(names.function_tokens.clone())?,
+    )?;
+    write(
+        "table.rs",
+        &format_tokens(gen_table(&bindings, &names, &entries.c_spelling)?)?,
+    )?;
     write("entry.rs", &format_tokens(entries.tokens)?)?;
     write("linked.rs", &gen_linked(&names, &entries.c_spelling))?;
 
@@ -458,7 +468,10 @@ fn is_non_constant_macro(name: &str, expansion: &str) -> bool {
 // names.rs
 
 struct Names {
+    /// `PFN_cuX` aliases, enumerators, macro constants.
     tokens: TokenStream,
+    /// The C spellings of functions.
+    function_tokens: TokenStream,
     /// C spelling → (symbol in the normal mode, symbol in the per-thread mode). A symbol may be
     /// a hand-written inline (`cuGetProcAddress_v2_ptsz`).
     functions: BTreeMap<String, (String, String)>,
@@ -541,26 +554,27 @@ fn gen_names(
         if HAND_WRITTEN_INLINES.contains(&sym) {
             quote!(crate::inline::#id)
         } else {
-            quote!(bindings::#id)
+            quote!(functions::#id)
         }
     };
+    let mut fn_out = TokenStream::new();
     for (c_name, (n_sym, p_sym)) in &functions {
         let id = format_ident!("{c_name}");
         let (pn, pp) = (path_of(n_sym), path_of(p_sym));
         if n_sym == p_sym {
             if n_sym != c_name {
-                out.extend(quote! { pub use #pn as #id; });
+                fn_out.extend(quote! { pub use #pn as #id; });
             }
             continue;
         }
         if n_sym != c_name {
-            out.extend(quote! {
+            fn_out.extend(quote! {
                 #[cfg(not(feature = "per-thread-default-stream"))]
                 pub use #pn as #id;
             });
         }
         if p_sym != c_name {
-            out.extend(quote! {
+            fn_out.extend(quote! {
                 #[cfg(feature = "per-thread-default-stream")]
                 pub use #pp as #id;
             });
@@ -639,6 +653,7 @@ fn gen_names(
     }
     Ok(Names {
         tokens: out,
+        function_tokens: fn_out,
         functions,
         pfn_macros,
         enumerators,
@@ -840,6 +855,119 @@ fn gen_entries(b: &Parsed, names: &Names) -> Result<Entries, String> {
 
 // ---------------------------------------------------------------------------------------------
 // linked.rs
+
+// ---------------------------------------------------------------------------------------------
+// functions.rs, table.rs
+
+/// bindgen's output without its `extern` block, and the `extern` block alone: a `table-only`
+/// build re-exports none of the functions but the four the table needs.
+fn split_functions(src: &str) -> Result<(String, String), String> {
+    let file = syn::parse_file(src).map_err(|e| format!("bindgen output does not parse: {e}"))?;
+    let (functions, types): (Vec<syn::Item>, Vec<syn::Item>) = file
+        .items
+        .into_iter()
+        .partition(|i| matches!(i, syn::Item::ForeignMod(_)));
+    let unparse = |items| {
+        prettyplease::unparse(&syn::File {
+            shebang: None,
+            attrs: vec![],
+            items,
+        })
+    };
+    Ok((unparse(types), unparse(functions)))
+}
+
+/// The driver-entry table: one slot per C spelling a program calls (not the symbols the macros
+/// name, which are the same functions), each a method with the function's signature.
+fn gen_table(
+    b: &Parsed,
+    names: &Names,
+    c_spelling: &BTreeMap<String, (String, String)>,
+) -> Result<TokenStream, String> {
+    let targets: BTreeSet<&String> = names
+        .functions
+        .iter()
+        .flat_map(|(c, (n, p))| [n, p].into_iter().filter(move |s| *s != c))
+        .collect();
+    let mut methods = TokenStream::new();
+    let mut entries = Vec::new();
+    for (c_name, (n_sym, _)) in &names.functions {
+        if targets.contains(c_name) {
+            continue;
+        }
+        let Some((n, p)) = c_spelling.get(c_name) else {
+            return Err(format!(
+                "{c_name} has no PFN typedef: the table cannot type it"
+            ));
+        };
+        let Some(decl) = b.functions.get(n_sym).or_else(|| b.functions.get(c_name)) else {
+            return Err(format!("{c_name}: no declaration of {n_sym}"));
+        };
+        if b.pfn_signature(&b.pfns[n]) != b.pfn_signature(&b.pfns[p]) {
+            return Err(format!("{c_name}: {n} and {p} differ"));
+        }
+        let index = proc_macro2::Literal::usize_unsuffixed(entries.len());
+        let id = format_ident!("{c_name}");
+        let (en, ep) = (format_ident!("{}", &n[4..]), format_ident!("{}", &p[4..]));
+        let inputs = &decl.sig.inputs;
+        let args: Vec<&syn::Pat> = inputs
+            .iter()
+            .map(|a| match a {
+                syn::FnArg::Typed(t) => &*t.pat,
+                syn::FnArg::Receiver(_) => unreachable!("extern functions have no receiver"),
+            })
+            .collect();
+        if args
+            .iter()
+            .any(|a| a.to_token_stream().to_string() == "driver_fn")
+        {
+            return Err(format!("{c_name} has a parameter named driver_fn"));
+        }
+        if b.ret(&decl.sig.output) != b.canonical(&syn::parse_quote!(CUresult)) {
+            return Err(format!("{c_name} does not return CUresult"));
+        }
+        let doc = format!(
+            " `{c_name}` through `cuGetProcAddress(\"{}\", {})` (`{n}`); `CUDA_ERROR_NOT_FOUND` \
+             where the driver has no such function.",
+            split_pfn(n).map(|x| x.0).unwrap_or_default(),
+            split_pfn(n).map(|x| x.1).unwrap_or_default(),
+        );
+        methods.extend(quote! {
+            #[doc = #doc]
+            ///
+            /// # Safety
+            /// As for the C function.
+            #[inline]
+            pub unsafe fn #id(&self, #inputs) -> CUresult {
+                match self.resolve(#index, entry::#en) {
+                    Some(driver_fn) => driver_fn(#(#args),*),
+                    None => CUresult::CUDA_ERROR_NOT_FOUND,
+                }
+            }
+        });
+        entries.push(quote! {
+            TableEntry { name: #c_name, legacy: entry::#en.info(), per_thread: entry::#ep.info() }
+        });
+    }
+    let count = proc_macro2::Literal::usize_unsuffixed(entries.len());
+    Ok(quote! {
+        /// What each slot of [`DriverTable`] resolves: the C spelling, and its entry point in
+        /// each stream mode.
+        pub const TABLE_ENTRIES: [TableEntry; #count] = [#(#entries),*];
+
+        /// The driver functions of this header, one slot each, resolved through
+        /// `cuGetProcAddress` at each function's own version on first use (lock-free after it),
+        /// or all at once with [`DriverTable::resolve_all`].
+        pub struct DriverTable {
+            pub(crate) mode: StreamMode,
+            pub(crate) slots: [Slot; #count],
+        }
+
+        impl DriverTable {
+            #methods
+        }
+    })
+}
 
 fn gen_linked(names: &Names, c_spelling: &BTreeMap<String, (String, String)>) -> String {
     let mut s = String::from(

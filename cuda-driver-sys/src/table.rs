@@ -1,0 +1,196 @@
+//! The driver-entry table: every driver function of the selected header, resolved through
+//! `cuGetProcAddress` on first use, so one binary starts on every driver and uses what that
+//! driver has.
+//!
+//! A binary that links a driver symbol directly fails to start on a driver without it
+//! (`undefined symbol: cuCtxCreate_v4`), even if it never calls it. Through the table, each
+//! function is looked up at the version whose ABI its C spelling has (never one global "latest"),
+//! and a function the driver lacks returns `CUDA_ERROR_NOT_FOUND` when called; the table never
+//! calls a null pointer and never panics. With the crate's `table-only` feature nothing but
+//! `cuGetProcAddress_v2`, `cuDriverGetVersion`, `cuGetErrorName` and `cuGetErrorString` is linked.
+//!
+//! ```
+//! use cuda_driver_sys::{table, CUresult};
+//!
+//! let t = table();
+//! let mut version = 0;
+//! assert_eq!(unsafe { t.cuDriverGetVersion(&mut version) }, CUresult::CUDA_SUCCESS);
+//! // What this driver provides, and why the rest is missing:
+//! for (name, status) in t.entries() {
+//!     if let Err(e) = status {
+//!         println!("{name}: {e}");
+//!     }
+//! }
+//! ```
+
+use core::ffi::c_void;
+use core::ptr::{self, NonNull};
+use core::sync::atomic::{AtomicPtr, Ordering};
+
+use crate::bindings::*;
+use crate::{entry, EntryPoint, EntryPointInfo, ProcAddressError};
+use crate::{CU_GET_PROC_ADDRESS_LEGACY_STREAM, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM};
+
+generated!("table.rs");
+
+/// Which default stream the table's functions use: the legacy `NULL` stream, or the per-thread
+/// default stream (`_ptds`/`_ptsz` variants, C's `CUDA_API_PER_THREAD_DEFAULT_STREAM`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StreamMode {
+    /// The legacy default stream.
+    Legacy,
+    /// The per-thread default stream.
+    PerThread,
+}
+
+impl StreamMode {
+    /// The mode this crate was built for: [`PerThread`](Self::PerThread) under the
+    /// `per-thread-default-stream` feature, else [`Legacy`](Self::Legacy).
+    pub const BUILD: StreamMode = if cfg!(feature = "per-thread-default-stream") {
+        StreamMode::PerThread
+    } else {
+        StreamMode::Legacy
+    };
+
+    fn flags(self) -> CUdriverProcAddress_flags {
+        match self {
+            StreamMode::Legacy => CU_GET_PROC_ADDRESS_LEGACY_STREAM,
+            StreamMode::PerThread => CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
+        }
+    }
+}
+
+/// One function of the table: its C spelling, and the entry point it resolves in each mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableEntry {
+    /// The C spelling (`"cuCtxCreate"`).
+    pub name: &'static str,
+    /// Its entry point with the legacy default stream.
+    pub legacy: EntryPointInfo,
+    /// Its entry point with the per-thread default stream (the same where the function has no
+    /// stream semantics).
+    pub per_thread: EntryPointInfo,
+}
+
+/// A resolved slot: null until first use, then the function or [`MISSING`].
+pub(crate) struct Slot(AtomicPtr<c_void>);
+
+/// What a slot holds once the driver has said it has no such function.
+const MISSING: *mut c_void = ptr::dangling_mut::<c_void>();
+
+static DEFAULT: DriverTable = DriverTable::new(StreamMode::BUILD);
+
+/// The process-wide table, in the stream mode the crate was built for.
+///
+/// ```
+/// let mut v = 0;
+/// let code = unsafe { cuda_driver_sys::table().cuDriverGetVersion(&mut v) };
+/// assert_eq!(code, cuda_driver_sys::CUDA_SUCCESS);
+/// ```
+pub fn table() -> &'static DriverTable {
+    &DEFAULT
+}
+
+impl DriverTable {
+    /// An empty table in `mode`; nothing is looked up before first use.
+    ///
+    /// ```
+    /// use cuda_driver_sys::{DriverTable, StreamMode};
+    /// static PER_THREAD: DriverTable = DriverTable::new(StreamMode::PerThread);
+    /// let mut v = 0;
+    /// let _ = unsafe { PER_THREAD.cuDriverGetVersion(&mut v) };
+    /// ```
+    pub const fn new(mode: StreamMode) -> Self {
+        DriverTable {
+            mode,
+            slots: [const { Slot(AtomicPtr::new(ptr::null_mut())) }; TABLE_ENTRIES.len()],
+        }
+    }
+
+    /// The stream mode the table resolves for.
+    pub fn mode(&self) -> StreamMode {
+        self.mode
+    }
+
+    /// The entry point a function resolves in this table's mode.
+    pub fn entry_of(&self, e: &TableEntry) -> EntryPointInfo {
+        match self.mode {
+            StreamMode::Legacy => e.legacy,
+            StreamMode::PerThread => e.per_thread,
+        }
+    }
+
+    /// The function of slot `index`, typed as `_type`'s typedef; `None` where the driver lacks it.
+    #[inline(always)]
+    fn resolve<F: Copy>(&self, index: usize, _type: EntryPoint<Option<F>>) -> Option<F> {
+        const { assert!(size_of::<F>() == size_of::<*mut c_void>()) };
+        let mut p = self.slots[index].0.load(Ordering::Acquire);
+        if p.is_null() {
+            p = self.resolve_slow(index);
+        }
+        // SAFETY: the slot holds what `cuGetProcAddress` gave for this function's entry point,
+        // whose typedef `F` is (the generated methods pass that entry point's constant).
+        (p != MISSING).then(|| unsafe { core::mem::transmute_copy::<*mut c_void, F>(&p) })
+    }
+
+    #[cold]
+    fn resolve_slow(&self, index: usize) -> *mut c_void {
+        let p = self
+            .lookup(&TABLE_ENTRIES[index])
+            .map_or(MISSING, NonNull::as_ptr);
+        // Threads racing here store the same value.
+        self.slots[index].0.store(p, Ordering::Release);
+        p
+    }
+
+    fn lookup(&self, e: &TableEntry) -> Result<NonNull<c_void>, ProcAddressError> {
+        self.entry_of(e).lookup(self.mode.flags())
+    }
+
+    /// Resolves every slot now; returns how many functions the driver provides.
+    pub fn resolve_all(&self) -> usize {
+        (0..TABLE_ENTRIES.len())
+            .filter(|&i| {
+                let p = self.slots[i].0.load(Ordering::Acquire);
+                let p = if p.is_null() { self.resolve_slow(i) } else { p };
+                p != MISSING
+            })
+            .count()
+    }
+
+    /// The function `name` (a C spelling) as this table resolves it, or why the driver has none.
+    /// `None` where the header has no such function.
+    ///
+    /// ```
+    /// let t = cuda_driver_sys::table();
+    /// assert!(t.pointer("cuInit").unwrap().is_ok());
+    /// assert!(t.pointer("cuNoSuchFunction").is_none());
+    /// ```
+    pub fn pointer(&self, name: &str) -> Option<Result<NonNull<c_void>, ProcAddressError>> {
+        let index = TABLE_ENTRIES.iter().position(|e| e.name == name)?;
+        let p = self.slots[index].0.load(Ordering::Acquire);
+        let p = if p.is_null() {
+            self.resolve_slow(index)
+        } else {
+            p
+        };
+        Some(if p == MISSING {
+            Err(self.lookup(&TABLE_ENTRIES[index]).unwrap_err())
+        } else {
+            Ok(NonNull::new(p).expect("slots hold non-null pointers"))
+        })
+    }
+
+    /// Every function of the table with what this driver provides: the pointer, or the error
+    /// with the function's name and the version asked for. Resolves every slot.
+    pub fn entries(
+        &self,
+    ) -> impl Iterator<Item = (&'static str, Result<NonNull<c_void>, ProcAddressError>)> + '_ {
+        TABLE_ENTRIES.iter().map(|e| {
+            (
+                e.name,
+                self.pointer(e.name).expect("every entry has a slot"),
+            )
+        })
+    }
+}

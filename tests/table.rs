@@ -180,3 +180,111 @@ fn table_is_safe_from_many_threads() {
         "{counts:?}"
     );
 }
+
+/// `vector_add` (appendix L's host program) through the table: on a GPU every element is checked
+/// on the host; without one, the error path is what C sees.
+#[test]
+fn vector_add_through_the_table() {
+    let t = table();
+    let code = unsafe { t.cuInit(0) };
+    if std::env::var_os("CUDA_DRIVER_EXPECT_NO_DEVICE").is_some() {
+        assert_eq!(code, CUDA_ERROR_NO_DEVICE);
+        let mut dev: CUdevice = 0;
+        assert_eq!(
+            unsafe { t.cuDeviceGet(&mut dev, 0) },
+            CUDA_ERROR_NOT_INITIALIZED
+        );
+        return;
+    }
+    assert_eq!(code, CUDA_SUCCESS);
+    let ptx_path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/kernels/vector_add.ptx"
+    );
+    let ptx_path = std::env::var("CUDA_KERNELS_DIR")
+        .map_or(ptx_path.to_string(), |d| format!("{d}/vector_add.ptx"));
+    let ptx = std::ffi::CString::new(std::fs::read(&ptx_path).expect("vector_add.ptx")).unwrap();
+    let check = |code: CUresult, what: &str| assert_eq!(code, CUDA_SUCCESS, "{what}");
+    unsafe {
+        let mut device: CUdevice = 0;
+        check(t.cuDeviceGet(&mut device, 0), "cuDeviceGet");
+        // The primary context: the same call in every header version (cuCtxCreate is not).
+        let mut ctx: CUcontext = std::ptr::null_mut();
+        check(
+            t.cuDevicePrimaryCtxRetain(&mut ctx, device),
+            "cuDevicePrimaryCtxRetain",
+        );
+        check(t.cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+        let mut module: CUmodule = std::ptr::null_mut();
+        check(
+            t.cuModuleLoadData(&mut module, ptx.as_ptr().cast()),
+            "cuModuleLoadData",
+        );
+        let mut vec_add: CUfunction = std::ptr::null_mut();
+        check(
+            t.cuModuleGetFunction(&mut vec_add, module, c"VecAdd".as_ptr()),
+            "cuModuleGetFunction",
+        );
+        let n: i32 = 1 << 20;
+        let size = n as usize * size_of::<f32>();
+        let h_a: Vec<f32> = (0..n).map(|i| i as f32).collect();
+        let h_b: Vec<f32> = (0..n).map(|i| (2 * i) as f32 + 0.5).collect();
+        let mut h_c = vec![0f32; n as usize];
+        let (mut d_a, mut d_b, mut d_c): (CUdeviceptr, CUdeviceptr, CUdeviceptr) = (0, 0, 0);
+        check(t.cuMemAlloc(&mut d_a, size), "cuMemAlloc");
+        check(t.cuMemAlloc(&mut d_b, size), "cuMemAlloc");
+        check(t.cuMemAlloc(&mut d_c, size), "cuMemAlloc");
+        check(
+            t.cuMemcpyHtoD(d_a, h_a.as_ptr().cast(), size),
+            "cuMemcpyHtoD",
+        );
+        check(
+            t.cuMemcpyHtoD(d_b, h_b.as_ptr().cast(), size),
+            "cuMemcpyHtoD",
+        );
+        let threads_per_block = 256;
+        let blocks = (n as u32).div_ceil(threads_per_block);
+        let mut args: [*mut c_void; 4] = [
+            (&mut d_a as *mut CUdeviceptr).cast(),
+            (&mut d_b as *mut CUdeviceptr).cast(),
+            (&mut d_c as *mut CUdeviceptr).cast(),
+            (&n as *const i32).cast_mut().cast(),
+        ];
+        check(
+            t.cuLaunchKernel(
+                vec_add,
+                blocks,
+                1,
+                1,
+                threads_per_block,
+                1,
+                1,
+                0,
+                std::ptr::null_mut(),
+                args.as_mut_ptr(),
+                std::ptr::null_mut(),
+            ),
+            "cuLaunchKernel",
+        );
+        check(
+            t.cuMemcpyDtoH(h_c.as_mut_ptr().cast(), d_c, size),
+            "cuMemcpyDtoH",
+        );
+        let wrong = (0..n as usize)
+            .filter(|&i| h_c[i] != h_a[i] + h_b[i])
+            .count();
+        println!(
+            "vector_add through the table: {} of {n} elements correct",
+            n as usize - wrong
+        );
+        assert_eq!(wrong, 0);
+        for p in [d_a, d_b, d_c] {
+            check(t.cuMemFree(p), "cuMemFree");
+        }
+        check(t.cuModuleUnload(module), "cuModuleUnload");
+        check(
+            t.cuDevicePrimaryCtxRelease(device),
+            "cuDevicePrimaryCtxRelease",
+        );
+    }
+}

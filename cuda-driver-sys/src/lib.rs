@@ -34,7 +34,7 @@
 //!   (`PFN_cuMemAlloc`) where the header has them.
 //! - **A typed `cuGetProcAddress`**: [`entry`] holds one [`EntryPoint`] per typedef, which
 //!   returns a non-null function pointer of exactly that typedef's type.
-//! - **A driver-entry [`table`]**: every function resolved through `cuGetProcAddress` on first
+//! - **A driver-entry [`mod@table`]**: every function resolved through `cuGetProcAddress` on first
 //!   use, so one binary starts on every driver and uses what it has.
 //!
 //! # Features

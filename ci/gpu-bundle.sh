@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Builds, on this machine (release, x86-64), everything the GPU pass runs, into one folder that a
+# GPU machine with the NVIDIA driver and no Rust toolchain runs with one command:
+#
+#   ci/gpu-bundle.sh [DIR]          # default DIR: target/gpu-bundle
+#   DIR/run.sh [OUT]                # on the GPU machine; logs go to OUT (default: DIR/out)
+#
+# The folder holds: the ten examples and their C twins, the PTX they load, the test binaries
+# (example parity, the driver and table tests for every header version, with every function
+# linked directly since the GPU machine's driver is newer than every header), and the benchmark.
+# run.sh prints one line per example (parity, results checked), runs every example and twin under
+# compute-sanitizer, runs the benchmark twice, and exits non-zero on any failure.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+out=${1:-target/gpu-bundle}
+eval "$(ci/fetch-deps.sh)"
+rm -rf "$out" && mkdir -p "$out"/{bin,examples,c-twins,tests}
+cp -r examples/kernels "$out/kernels"
+
+# Test binaries of one feature set: cargo's JSON messages name each executable.
+build_tests() { # tag features... -- cargo args...
+  local tag=$1; shift
+  cargo test --release --no-run --message-format=json "$@" 2>/dev/null |
+    python3 -c '
+import json, sys, shutil, os
+tag, dest = sys.argv[1], sys.argv[2]
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == ["test"]:
+        shutil.copy(m["executable"], os.path.join(dest, m["target"]["name"] + "-" + tag))
+        print("  test", m["target"]["name"] + "-" + tag)
+' "$tag" "$out/tests"
+}
+
+echo "building examples, C twins and tests (cuda-12000)"
+cargo build --release --examples
+cp $(find target/release/examples -maxdepth 1 -type f -executable ! -name '*-*') "$out/examples/"
+twins=$(cargo build --release --message-format=json 2>/dev/null | python3 -c '
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "build-script-executed" and "cuda-driver-workspace" in m["package_id"]:
+        print(m["out_dir"] + "/c-twins")
+' | tail -n 1)
+cp "$twins"/* "$out/c-twins/"
+build_tests 12000 --test examples_parity --test driver --test table --features link-every-function
+echo "building tests for the 12.9 and 13.0 headers"
+build_tests 12090 --test driver --test table --no-default-features --features cuda-12090,link-every-function
+build_tests 13000 --test driver --test table --no-default-features --features cuda-13000,link-every-function
+build_tests 13000-table-only --test table --no-default-features --features cuda-13000,table-only
+build_tests 12000-pt --test driver --test table --test examples_parity --features per-thread-default-stream,link-every-function
+echo "building the benchmark"
+bench=$(cargo bench --no-run --bench driver --message-format=json 2>/dev/null | python3 -c '
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable"):
+        print(m["executable"])
+')
+cp "$bench" "$out/bin/bench-driver"
+cp ci/gpu-run.sh "$out/run.sh"
+du -sh "$out"

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Runs the bundle that ci/gpu-bundle.sh built, on a machine with NVIDIA GPUs (copied there as
+# run.sh). One command: ./run.sh [OUT]. Prints one line per check and a summary; exits non-zero
+# on any failure. Logs of every step go to OUT.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:-$here/out}
+mkdir -p "$out"
+export CUDA_EXAMPLES_DIR="$here/examples" CUDA_C_TWIN_DIR="$here/c-twins" CUDA_KERNELS_DIR="$here/kernels"
+export CUDA_EXPECT_GPU=1 CUDA_CACHE_DISABLE=1
+failures=()
+run() { # name command...: runs, logs to $out/name.log, prints one line
+  local name=$1; shift
+  if "$@" >"$out/$name.log" 2>&1; then
+    printf '%-44s ok\n' "$name"
+  else
+    printf '%-44s FAILED (exit %s; %s)\n' "$name" "$?" "$out/$name.log"
+    failures+=("$name")
+  fi
+}
+
+echo "== machine"
+nvidia-smi --query-gpu=index,name,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv | tee "$out/gpus.csv"
+date -u +"%Y-%m-%dT%H:%M:%SZ" | tee "$out/date"
+
+echo "== tests (each test binary; logs in $out)"
+for t in "$here"/tests/*; do
+  run "$(basename "$t")" "$t" --test-threads 1 --nocapture
+done
+grep -h 'parity ok\|PARITY\|Result\|C spellings:\|table of the\|resolved\|vector_add through' "$out"/*.log | sed 's/^/  /' | head -80
+
+echo "== compute-sanitizer: every example and its C twin (memcheck with leak check; racecheck for the kernels)"
+if command -v compute-sanitizer >/dev/null; then
+  for e in "$here"/examples/*; do
+    name=$(basename "$e")
+    for side in rust c; do
+      bin=$e; [ "$side" = c ] && bin="$here/c-twins/$name"
+      [ -x "$bin" ] || continue
+      run "memcheck-$name-$side" compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 "$bin" "$here/kernels"
+      grep -h 'ERROR SUMMARY\|LEAK SUMMARY' "$out/memcheck-$name-$side.log" | sed "s/^/    /"
+    done
+    case "$name" in vector_add|ptx_jit|ptx_link|param_buffer|context_independent_loading)
+      run "racecheck-$name" compute-sanitizer --tool racecheck --error-exitcode 3 "$e" "$here/kernels"
+      grep -h 'RACECHECK SUMMARY\|ERROR SUMMARY' "$out/racecheck-$name.log" | sed "s/^/    /" ;;
+    esac
+  done
+else
+  echo "compute-sanitizer not found"; failures+=(compute-sanitizer)
+fi
+
+echo "== benchmark, two passes"
+if [ -x "$here/bin/bench-driver" ]; then
+  run bench "$here/bin/bench-driver" --passes 2
+  cat "$out/bench.log"
+fi
+
+echo
+if [ ${#failures[@]} -eq 0 ]; then
+  echo "gpu-run: all passed"
+else
+  echo "gpu-run: ${#failures[@]} failed: ${failures[*]}"
+  exit 1
+fi

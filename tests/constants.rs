@@ -1,0 +1,111 @@
+//! Every constant the crate exports, against the C compiler: each enumerator of each enum (as the
+//! newtype's associated constant and at top level), every integer macro constant bindgen
+//! translated, and the macro constants `names.rs` adds (pointer casts such as
+//! `CU_LAUNCH_PARAM_BUFFER_POINTER`, `CU_DEVICE_CPU`, aliases of enumerators).
+//!
+//! `tests/support/layout.rs` generates the C side from the committed bindings: the C compiler
+//! evaluates `(unsigned long long)NAME` (`(uintptr_t)NAME` for pointers) against the same header,
+//! as a C program includes it (with `CUDA_API_PER_THREAD_DEFAULT_STREAM` under the
+//! `per-thread-default-stream` feature). No driver function is called or referenced.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::CStr;
+
+include!(concat!(env!("OUT_DIR"), "/constants_probe.rs"));
+
+use constants_probe::*;
+
+fn c_values() -> BTreeMap<&'static str, i128> {
+    // SAFETY: the C probe fills exactly `cuda_driver_workspace_constants_len()` entries, whose
+    // names are NUL-terminated literals.
+    unsafe {
+        let n = cuda_driver_workspace_constants_len() as usize;
+        let mut v: Vec<CConstant> = Vec::with_capacity(n);
+        cuda_driver_workspace_constants(v.as_mut_ptr());
+        v.set_len(n);
+        v.iter()
+            .map(|c| {
+                let name = CStr::from_ptr(c.name).to_str().unwrap();
+                let value = if c.negative != 0 {
+                    c.bits as i64 as i128
+                } else {
+                    c.bits as i128
+                };
+                (name, value)
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn constants_match_the_c_compiler() {
+    let version = env!("CUDA_HEADER_VERSION");
+    assert_eq!(
+        VERSION, version,
+        "the probe was generated for another header version"
+    );
+    let c = c_values();
+    let rust = constants();
+    let mut bad = Vec::new();
+    let mut counts = [0usize; 4];
+    let mut pointers = 0;
+    let mut enums = BTreeSet::new();
+    for k in &rust {
+        counts[k.kind as usize] += 1;
+        pointers += usize::from(k.pointer);
+        if k.kind == 0 {
+            enums.insert(k.rust.split("::").next().unwrap());
+        }
+        match c.get(k.c) {
+            Some(&v) if v == k.value => {}
+            Some(&v) => bad.push(format!(
+                "{} (C `{}`): C {v} ({v:#x}), Rust {} ({:#x})",
+                k.rust, k.c, k.value, k.value
+            )),
+            None => bad.push(format!("{}: no C entry for `{}`", k.rust, k.c)),
+        }
+    }
+
+    // Every enumerator and enum the header defines is in the bindings.
+    let rust_enumerators: BTreeSet<&str> =
+        rust.iter().filter(|k| k.kind == 0).map(|k| k.c).collect();
+    for e in HEADER_ENUMERATORS {
+        if !rust_enumerators.contains(e) {
+            bad.push(format!(
+                "enumerator {e} of the header is not in the bindings"
+            ));
+        }
+    }
+    if HEADER_ENUMERATORS.len() != counts[0] {
+        bad.push(format!(
+            "the header defines {} enumerators, the bindings have {}",
+            HEADER_ENUMERATORS.len(),
+            counts[0]
+        ));
+    }
+    if HEADER_ENUMS != RUST_ENUMS || enums.len() > RUST_ENUMS {
+        bad.push(format!(
+            "the header defines {HEADER_ENUMS} enums, the bindings have {RUST_ENUMS} newtypes"
+        ));
+    }
+
+    println!(
+        "CUDA {version} constants: compared {} enumerators of {} enums ({} in the header), {} \
+         top-level enumerator spellings, {} macro constants of bindgen and {} of names.rs \
+         ({pointers} of them pointers), {} in all.",
+        counts[0],
+        enums.len(),
+        HEADER_ENUMS,
+        counts[1],
+        counts[2],
+        counts[3],
+        rust.len()
+    );
+    assert!(counts[0] > 0 && counts[2] > 0, "nothing was compared");
+    assert!(
+        bad.is_empty(),
+        "{} constants differ between the bindings and the C compiler (CUDA {version}):\n  {}",
+        bad.len(),
+        bad.join("\n  ")
+    );
+}

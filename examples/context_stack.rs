@@ -1,0 +1,62 @@
+// Ports 000_c1fa1a8379f4e9c9.txt, section 1.3 (CUcontext), the same program as
+// 003_0fb4f74d196ab567.txt section 4: two contexts on the per-thread context stack (cuCtxCreate,
+// cuCtxGetCurrent, cuCtxPushCurrent, cuCtxPopCurrent, cuCtxDestroy), then the primary context
+// (cuDevicePrimaryCtxRetain / cuDevicePrimaryCtxRelease). C twin: context_stack.cpp.
+// CUDA 13.0 headers: cuCtxCreate becomes cuCtxCreate_v4 (4 arguments); this file builds against
+// the 12.x headers only (features cuda-12000, cuda-12090).
+#![allow(non_snake_case)] // the post's names: ctxA, ctxB
+
+#[path = "common/mod.rs"]
+mod common;
+
+use std::ptr;
+
+use common::p;
+use cuda_check::check_driver;
+// CUDA driver API (cuda.h)
+use cuda_driver_sys::*;
+
+fn main() {
+    // check the driver's initialisation
+    check_driver!(unsafe { cuInit(0) });
+    // create contexts for the device
+    let mut ctxA: CUcontext = ptr::null_mut(); // CUcontext is *mut CUctx_st
+    let mut ctxB: CUcontext = ptr::null_mut();
+    let device: CUdevice = 0;
+    check_driver!(unsafe { cuCtxCreate(&mut ctxA, CU_CTX_SCHED_AUTO.0, device) }); // creates ctxA on the device and pushes it
+    check_driver!(unsafe { cuCtxCreate(&mut ctxB, CU_CTX_SCHED_AUTO.0, device) });
+    println!("ctxA = {}", p(ctxA));
+    println!("ctxB = {}", p(ctxB));
+    /*  context stack:
+       ctxB -- top <--- current_context
+       ctxA
+       ...
+    */
+    // the current context
+    let mut current_context: CUcontext = ptr::null_mut();
+    check_driver!(unsafe { cuCtxGetCurrent(&mut current_context) }); // ctxB, the last one created
+    println!("current_context = {}", p(current_context));
+    // push a context
+    check_driver!(unsafe { cuCtxPushCurrent(ctxA) });
+    check_driver!(unsafe { cuCtxGetCurrent(&mut current_context) }); // the top of the stack
+    println!("after pushing, current_context = {}", p(current_context));
+    /*  context stack:
+        ctxA -- top <--- current_context
+        ctxB
+        ...
+    */
+    // pop the current context
+    let mut popped_ctx: CUcontext = ptr::null_mut();
+    check_driver!(unsafe { cuCtxPopCurrent(&mut popped_ctx) }); // pops ctxA into popped_ctx
+    check_driver!(unsafe { cuCtxGetCurrent(&mut current_context) }); // the top of the stack
+    println!("after poping, popped_ctx = {}", p(popped_ctx)); // ctxA
+    println!("after poping, current_context = {}", p(current_context)); // ctxB
+
+    check_driver!(unsafe { cuCtxDestroy(ctxA) });
+    check_driver!(unsafe { cuCtxDestroy(ctxB) });
+
+    // better: the device's primary context, one per device, what the runtime API uses
+    check_driver!(unsafe { cuDevicePrimaryCtxRetain(&mut ctxA, device) });
+    println!("ctxA = {}", p(ctxA));
+    check_driver!(unsafe { cuDevicePrimaryCtxRelease(device) });
+}

@@ -1,0 +1,601 @@
+//! Output parity of every example (`examples/<name>.rs`) with its C twin (`examples/<name>.cpp`).
+//!
+//! Each test runs the C twin (built by the root build script into `env!("C_TWIN_DIR")`) and the
+//! Rust example (built by the test itself, once, with `cargo build --examples` and the test's own
+//! features and profile, into `target/<profile>/examples/`) with the same
+//! argument, the kernels folder, and `CUDA_CACHE_DISABLE=1` (so that `ptx_link` compiles its PTX on
+//! each run and prints the same info log), and requires the same exit code and the same stdout,
+//! compared in full, line by line, after normalising only:
+//!
+//! 1. non-null pointer values: every `0x[0-9a-f]+` becomes `0xPTR` (C's `%p` of null, `(nil)`, is
+//!    left as it is);
+//! 2. `check_driver` reports: a report begins with `<file>.cpp:<line>  ` (C's `__FILE__` and
+//!    `__LINE__`) or `<file>.rs:<line>  ` (Rust's `file!()`, `line!()`) and ends with ` failed. `,
+//!    possibly several lines further on (a long Rust expression may be printed over several lines).
+//!    The whole is one line `<file>:<line>  <callee>(…) failed. `, where `<callee>` is the
+//!    expression text before its first `(`. The file and line necessarily differ; so does the
+//!    expression text, which is C on one side (`cuCtxCreate(&ctxA, CU_CTX_SCHED_AUTO, device)`) and
+//!    Rust on the other (`cuCtxCreate(&mut ctxA, CU_CTX_SCHED_AUTO.0, device)`). What is kept is
+//!    which function failed, in which order, and the `code = ..., message = ...` line after it;
+//! 3. `ptx_link`'s wall time: the number in `Link completed in <t>ms. Linker Output:` becomes `<T>`;
+//! 4. the JIT's `Compile time = <t> ms`: the number becomes `<T>`.
+//!
+//! Without a GPU every example takes its error path and the outputs must still be identical. On a
+//! GPU (`cuInit(0)` succeeds here, or `CUDA_EXPECT_GPU=1` says one must be there) each example and
+//! its twin must also exit with 0, and those that check their results must print `Result = PASS`.
+//!
+//! One test per example; run with `--nocapture` to see a line per example
+//! (`<name>: parity ok (<N> lines)[, Result = PASS]`). On a mismatch the test prints a diff of the
+//! normalised outputs (`-` C twin, `+` Rust example) and fails.
+//!
+//! The compiled test binary can be carried to another machine (a GPU machine without cargo) with
+//! the example binaries, the twins and the kernels; these variables say where they are there:
+//! `CUDA_EXAMPLES_DIR` (the Rust examples, used as they are, no cargo needed; default: built into
+//! `target/<profile>/examples` as said above), `CUDA_C_TWIN_DIR` (the twins; default: the build script's
+//! `C_TWIN_DIR`), `CUDA_KERNELS_DIR` (the argument; default: `examples/kernels` of this checkout).
+//! `CUDA_PARITY_TIMEOUT_S` limits each program's run (default 120 s).
+
+// The posts' programs are CUDA 12 code: with the CUDA 13.0 header `cuCtxCreate` is the four-argument
+// `cuCtxCreate_v4` and the unversioned `PFN_*` macros of the posts are gone, so the build script
+// builds no C twins for 13.0 (and the examples are for the 12.x headers); nothing to compare there.
+#![cfg(not(feature = "cuda-13000"))]
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// Every example: (name, whether it checks its results and prints `Result = PASS|FAIL`).
+const EXAMPLES: &[(&str, bool)] = &[
+    ("driver_init", false),
+    ("check_driver", false),
+    ("context_stack", false),
+    ("memory_alloc", false),
+    ("vector_add", true),
+    ("ptx_jit", true),
+    ("ptx_link", true),
+    ("param_buffer", true),
+    ("proc_address", true),
+    ("context_independent_loading", true),
+];
+
+macro_rules! parity_tests {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                parity(stringify!($name));
+            }
+        )*
+    };
+}
+
+parity_tests!(
+    driver_init,
+    check_driver,
+    context_stack,
+    memory_alloc,
+    vector_add,
+    ptx_jit,
+    ptx_link,
+    param_buffer,
+    proc_address,
+    context_independent_loading,
+);
+
+/// The twins built are exactly the examples tested here (a new twin needs its test).
+#[test]
+fn every_twin_has_a_parity_test() {
+    let dir = twin_dir();
+    let mut twins: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list the C twins in {}: {e}", dir.display()))
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    twins.sort();
+    let mut names: Vec<String> = EXAMPLES.iter().map(|(n, _)| n.to_string()).collect();
+    names.sort();
+    assert_eq!(
+        twins,
+        names,
+        "the C twins in {} are not the examples this test compares",
+        dir.display()
+    );
+}
+
+/// The folder of the Rust examples' executables: `CUDA_EXAMPLES_DIR`, taken as it is, or else
+/// `target/<profile>/examples` of this test's own build, where they are first built (once per test
+/// run) with this test's features, by `cargo build --examples`: `cargo test --test examples_parity`
+/// builds no example, and `cargo test --all-targets` builds them as test harnesses
+/// (`examples/<name>-<hash>`), not as the programs (`examples/<name>`).
+fn examples_dir() -> Result<PathBuf, String> {
+    if let Some(dir) = std::env::var_os("CUDA_EXAMPLES_DIR") {
+        return Ok(dir.into());
+    }
+    static BUILT: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    BUILT.get_or_init(build_examples).clone()
+}
+
+/// `cargo build --examples` into this test's target folder and profile, with its features (every
+/// feature of the root package is listed here: a new one must be added).
+fn build_examples() -> Result<PathBuf, String> {
+    // target/<profile>/deps/examples_parity-<hash>
+    let exe = std::env::current_exe().map_err(|e| format!("the test's own path: {e}"))?;
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .ok_or_else(|| format!("{} is not in target/<profile>/deps", exe.display()))?;
+    let target_dir = profile_dir
+        .parent()
+        .ok_or_else(|| format!("{} is not in a target folder", profile_dir.display()))?;
+    let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
+        Some("debug") => "dev",
+        Some(other) => other,
+        None => return Err(format!("no profile in {}", profile_dir.display())),
+    };
+    let features: Vec<&str> = [
+        ("cuda-12000", cfg!(feature = "cuda-12000")),
+        ("cuda-12090", cfg!(feature = "cuda-12090")),
+        (
+            "per-thread-default-stream",
+            cfg!(feature = "per-thread-default-stream"),
+        ),
+        ("link-every-function", cfg!(feature = "link-every-function")),
+        ("table-only", cfg!(feature = "table-only")),
+    ]
+    .into_iter()
+    .filter_map(|(name, on)| on.then_some(name))
+    .collect();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
+    let mut cmd = Command::new(&cargo);
+    cmd.args(["build", "--examples", "--manifest-path"])
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"))
+        .arg("--target-dir")
+        .arg(target_dir)
+        .args(["--profile", profile, "--no-default-features", "--features"])
+        .arg(features.join(","));
+    let output = cmd.output().map_err(|e| {
+        format!(
+            "cannot run {} to build the examples: {e} (set CUDA_EXAMPLES_DIR to a folder holding \
+             them where there is no cargo)",
+            Path::new(&cargo).display()
+        )
+    })?;
+    if !output.status.success() {
+        return Err(format!(
+            "building the examples failed ({}): {cmd:?}\n{}",
+            describe_status(output.status),
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    Ok(profile_dir.join("examples"))
+}
+
+fn twin_dir() -> PathBuf {
+    std::env::var_os("CUDA_C_TWIN_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| env!("C_TWIN_DIR").into())
+}
+
+fn kernels_dir() -> PathBuf {
+    std::env::var_os("CUDA_KERNELS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/examples/kernels").into())
+}
+
+fn timeout() -> Duration {
+    let secs = std::env::var("CUDA_PARITY_TIMEOUT_S")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(120);
+    Duration::from_secs(secs)
+}
+
+/// Whether this machine has a GPU the examples must succeed on.
+fn gpu_expected() -> bool {
+    static GPU: OnceLock<bool> = OnceLock::new();
+    *GPU.get_or_init(|| {
+        if std::env::var("CUDA_EXPECT_GPU").is_ok_and(|v| v == "1") {
+            return true;
+        }
+        // SAFETY: cuInit takes flags only.
+        let code = unsafe { cuda_driver_sys::cuInit(0) };
+        code == cuda_driver_sys::CUresult::CUDA_SUCCESS
+    })
+}
+
+struct Run {
+    status: ExitStatus,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn describe_status(&self) -> String {
+        describe_status(self.status)
+    }
+}
+
+fn describe_status(status: ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exit code {code}"),
+        (None, Some(signal)) => format!("killed by signal {signal}"),
+        (None, None) => format!("{status}"),
+    }
+}
+
+/// Runs `exe kernels` with `CUDA_CACHE_DISABLE=1`, under the time limit.
+fn run(what: &str, exe: &Path, kernels: &Path) -> Result<Run, String> {
+    let mut child = Command::new(exe)
+        .arg(kernels)
+        .env("CUDA_CACHE_DISABLE", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{what}: cannot run {}: {e}", exe.display()))?;
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = out.read_to_end(&mut v);
+        v
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = err.read_to_end(&mut v);
+        v
+    });
+    let deadline = Instant::now() + timeout();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if Instant::now() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "{what}: {} did not finish within {:?} (killed; CUDA_PARITY_TIMEOUT_S sets the limit)",
+                    exe.display(),
+                    timeout()
+                ));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => return Err(format!("{what}: waiting for {}: {e}", exe.display())),
+        }
+    };
+    let stdout = String::from_utf8_lossy(&out_reader.join().unwrap()).into_owned();
+    let stderr = String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned();
+    Ok(Run {
+        status,
+        stdout,
+        stderr,
+    })
+}
+
+/// The normalised lines of an output (see the module documentation for the rules).
+fn normalise(stdout: &str) -> Vec<String> {
+    let lines: Vec<&str> = stdout.lines().collect();
+    let mut out = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        if let Some((consumed, line)) = check_driver_report(&lines[i..]) {
+            out.push(line);
+            i += consumed;
+            continue;
+        }
+        let line = normalise_pointers(lines[i]);
+        let line = normalise_wall_time(&line);
+        out.push(normalise_compile_time(&line));
+        i += 1;
+    }
+    out
+}
+
+/// Rule 2: a report `<file>.{cpp,rs}:<line>  <expression> failed. ` (the expression perhaps over
+/// several lines) as `<file>:<line>  <callee>(…) failed. `, and how many lines it took.
+fn check_driver_report(lines: &[&str]) -> Option<(usize, String)> {
+    const FAILED: &str = " failed. ";
+    let first = lines[0];
+    let (location, rest) = first.split_once("  ")?;
+    let (file, line) = location.rsplit_once(':')?;
+    let file_ok = !file.is_empty()
+        && !file.contains(char::is_whitespace)
+        && (file.ends_with(".cpp") || file.ends_with(".rs"));
+    if !file_ok || line.is_empty() || !line.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    // The expression ends on the first line that ends with " failed. " (at most a few lines on).
+    let mut expression = String::from(rest);
+    let mut consumed = 1;
+    while !expression.ends_with(FAILED) {
+        if consumed == lines.len() || consumed > 8 {
+            return None;
+        }
+        expression.push(' ');
+        expression.push_str(lines[consumed]);
+        consumed += 1;
+    }
+    let expression = &expression[..expression.len() - FAILED.len()];
+    let callee = expression.split('(').next().unwrap_or("").trim();
+    Some((consumed, format!("<file>:<line>  {callee}(…){FAILED}")))
+}
+
+/// Rule 1: `0x[0-9a-f]+` as `0xPTR`.
+fn normalise_pointers(line: &str) -> String {
+    let bytes = line.as_bytes();
+    let mut out = String::with_capacity(line.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i..].starts_with(b"0x") && bytes.get(i + 2).is_some_and(|b| is_lower_hex(*b)) {
+            let mut j = i + 2;
+            while j < bytes.len() && is_lower_hex(bytes[j]) {
+                j += 1;
+            }
+            out.push_str("0xPTR");
+            i = j;
+        } else {
+            let c = line[i..].chars().next().unwrap();
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
+}
+
+fn is_lower_hex(b: u8) -> bool {
+    b.is_ascii_digit() || (b'a'..=b'f').contains(&b)
+}
+
+/// Rule 3: `Link completed in <t>ms. Linker Output:` as `Link completed in <T>ms. Linker Output:`.
+fn normalise_wall_time(line: &str) -> String {
+    const HEAD: &str = "Link completed in ";
+    const TAIL: &str = "ms. Linker Output:";
+    if let Some(number) = line.strip_prefix(HEAD).and_then(|r| r.strip_suffix(TAIL)) {
+        if number.parse::<f64>().is_ok() {
+            return format!("{HEAD}<T>{TAIL}");
+        }
+    }
+    line.to_string()
+}
+
+/// Rule 4: `Compile time = <t> ms` as `Compile time = <T> ms`.
+fn normalise_compile_time(line: &str) -> String {
+    const HEAD: &str = "Compile time = ";
+    const TAIL: &str = " ms";
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(at) = rest.find(HEAD) {
+        let after = &rest[at + HEAD.len()..];
+        match after.find(TAIL) {
+            Some(end) if after[..end].parse::<f64>().is_ok() => {
+                out.push_str(&rest[..at]);
+                out.push_str(HEAD);
+                out.push_str("<T>");
+                rest = &after[end..];
+            }
+            _ => {
+                out.push_str(&rest[..at + HEAD.len()]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A line diff of `c` (`-`) and `rust` (`+`) by longest common subsequence, the differing lines
+/// with two lines of context, at most `limit` lines.
+fn diff(c: &[String], rust: &[String], limit: usize) -> String {
+    let (n, m) = (c.len(), rust.len());
+    // lcs[i][j]: the LCS length of c[i..] and rust[j..].
+    let mut lcs = vec![vec![0usize; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lcs[i][j] = if c[i] == rust[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    // The edit script: (' ' | '-' | '+', line number in its file, text).
+    let mut script: Vec<(char, usize, &str)> = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < n || j < m {
+        if i < n && j < m && c[i] == rust[j] {
+            script.push((' ', i + 1, &c[i]));
+            i += 1;
+            j += 1;
+        } else if i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]) {
+            script.push(('-', i + 1, &c[i]));
+            i += 1;
+        } else {
+            script.push(('+', j + 1, &rust[j]));
+            j += 1;
+        }
+    }
+    let changed: Vec<bool> = script.iter().map(|(k, _, _)| *k != ' ').collect();
+    let near_change = |k: usize| {
+        let lo = k.saturating_sub(2);
+        let hi = (k + 2).min(script.len() - 1);
+        changed[lo..=hi].iter().any(|&c| c)
+    };
+    let mut out = String::new();
+    let mut printed = 0;
+    let mut skipped = false;
+    for (k, (kind, line, text)) in script.iter().enumerate() {
+        if !near_change(k) {
+            skipped = true;
+            continue;
+        }
+        if skipped {
+            out.push_str("  ...\n");
+            skipped = false;
+        }
+        if printed == limit {
+            out.push_str("  ... (more differences)\n");
+            break;
+        }
+        out.push_str(&format!("{kind} {line:>4} | {text}\n"));
+        printed += 1;
+    }
+    out
+}
+
+fn result_pass(lines: &[String]) -> bool {
+    lines.iter().any(|l| l == "Result = PASS")
+}
+
+/// Runs the twin and the example `name` and compares them; panics with every difference found.
+fn parity(name: &str) {
+    let checks_results = EXAMPLES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, checks)| *checks)
+        .expect("the example is in EXAMPLES");
+    let twin = twin_dir().join(name);
+    let example = examples_dir()
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .join(name);
+    let kernels = kernels_dir();
+    let mut missing = Vec::new();
+    if !twin.is_file() {
+        missing.push(format!(
+            "the C twin {} (built by the root build script from examples/{name}.cpp; \
+             CUDA_C_TWIN_DIR sets the folder)",
+            twin.display()
+        ));
+    }
+    if !example.is_file() {
+        missing.push(format!(
+            "the example {} (`cargo build --example {name}`; CUDA_EXAMPLES_DIR sets the folder)",
+            example.display()
+        ));
+    }
+    if !kernels.is_dir() {
+        missing.push(format!(
+            "the kernels folder {} (CUDA_KERNELS_DIR sets it)",
+            kernels.display()
+        ));
+    }
+    assert!(missing.is_empty(), "{name}: missing {}", missing.join("; "));
+
+    let c = run("C twin", &twin, &kernels).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let rust = run("Rust example", &example, &kernels).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let c_lines = normalise(&c.stdout);
+    let rust_lines = normalise(&rust.stdout);
+
+    let mut problems = Vec::new();
+    if c_lines != rust_lines {
+        problems.push(format!(
+            "stdout differs after normalisation (- C twin, + Rust example):\n{}",
+            diff(&c_lines, &rust_lines, 40)
+        ));
+    }
+    if c.status.code() != rust.status.code() || c.status.code().is_none() {
+        problems.push(format!(
+            "exit status: C twin {}, Rust example {}",
+            c.describe_status(),
+            rust.describe_status()
+        ));
+    }
+    let gpu = gpu_expected();
+    if gpu {
+        for (who, run, lines) in [
+            ("C twin", &c, &c_lines),
+            ("Rust example", &rust, &rust_lines),
+        ] {
+            if run.status.code() != Some(0) {
+                problems.push(format!(
+                    "on a GPU the {who} must exit with 0, not {}",
+                    run.describe_status()
+                ));
+            }
+            if checks_results && !result_pass(lines) {
+                problems.push(format!("on a GPU the {who} must print `Result = PASS`"));
+            }
+        }
+    }
+    if !problems.is_empty() {
+        let stderr = |who: &str, r: &Run| {
+            if r.stderr.is_empty() {
+                String::new()
+            } else {
+                format!("\n{who} stderr:\n{}", r.stderr)
+            }
+        };
+        panic!(
+            "{name}: parity FAILED (C twin {}, Rust example {})\n{}{}{}",
+            twin.display(),
+            example.display(),
+            problems.join("\n"),
+            stderr("C twin", &c),
+            stderr("Rust example", &rust)
+        );
+    }
+
+    let results = if !checks_results {
+        String::new()
+    } else if result_pass(&rust_lines) {
+        ", Result = PASS".to_string()
+    } else if gpu {
+        unreachable!("checked above")
+    } else {
+        ", no `Result = PASS` (no GPU: error path)".to_string()
+    };
+    println!(
+        "{name}: parity ok ({} lines, {}){results}",
+        rust_lines.len(),
+        describe_status(rust.status)
+    );
+}
+
+/// The normalisation rules themselves.
+mod normalisation {
+    use super::*;
+
+    fn owned(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn check_driver_reports() {
+        let c = "/w/examples/context_stack.cpp:32  cuCtxCreate(&ctxA, CU_CTX_SCHED_AUTO, device) failed. \n  code = CUDA_ERROR_NOT_INITIALIZED, message = initialization error\n";
+        let rust = "examples/context_stack.rs:28  cuCtxCreate(&mut ctxA,\nCU_CTX_SCHED_AUTO.0, device) failed. \n  code = CUDA_ERROR_NOT_INITIALIZED, message = initialization error\n";
+        let want = owned(&[
+            "<file>:<line>  cuCtxCreate(…) failed. ",
+            "  code = CUDA_ERROR_NOT_INITIALIZED, message = initialization error",
+        ]);
+        assert_eq!(normalise(c), want);
+        assert_eq!(normalise(rust), want);
+        // Not a report: no .cpp/.rs location, or no " failed. " end.
+        assert_eq!(normalise("a:1  b failed. "), owned(&["a:1  b failed. "]));
+        assert_eq!(normalise("x.rs:1  f(a)\n"), owned(&["x.rs:1  f(a)"]));
+    }
+
+    #[test]
+    fn pointers_and_times() {
+        assert_eq!(
+            normalise("ctxA = 0x55d0c0ffee00, ctxB = (nil)\npfn = 0x7f53a52d5660"),
+            owned(&["ctxA = 0xPTR, ctxB = (nil)", "pfn = 0xPTR"])
+        );
+        assert_eq!(
+            normalise(
+                "Link completed in 12.345678ms. Linker Output:\ninfo    : Compile time = 0.042 ms"
+            ),
+            owned(&[
+                "Link completed in <T>ms. Linker Output:",
+                "info    : Compile time = <T> ms"
+            ])
+        );
+    }
+
+    #[test]
+    fn diff_shows_the_differing_lines() {
+        let d = diff(&owned(&["a", "b", "c"]), &owned(&["a", "x", "c"]), 10);
+        assert!(d.contains("-    2 | b") && d.contains("+    2 | x"), "{d}");
+    }
+}

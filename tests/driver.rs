@@ -158,7 +158,7 @@ fn every_c_spelling_is_the_symbol_cu_get_proc_address_returns() {
             continue;
         }
         match entry.lookup(flags) {
-            Ok(p) if p.as_ptr() as *const c_void == linked => matched += 1,
+            Ok(p) if std::ptr::eq(p.as_ptr(), linked) => matched += 1,
             Ok(p) => failures.push(format!(
                 "{name}: linked {:?} at {linked:?}, cuGetProcAddress({:?}, {}) gives {p:?}",
                 row.symbol, entry.symbol, entry.version

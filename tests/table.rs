@@ -64,7 +64,7 @@ fn table_resolves_what_the_driver_has_and_names_the_rest() {
         let linked = dlsym(symbol);
         match status {
             // The table's pointer is the directly linked symbol's.
-            Ok(p) if p.as_ptr() as *const c_void == linked => resolved += 1,
+            Ok(p) if std::ptr::eq(p.as_ptr(), linked) => resolved += 1,
             Ok(p) => failures.push(format!("{name}: table {p:?}, {symbol:?} at {linked:?}")),
             // Not in this driver: the symbol is absent too.
             Err(e) if linked.is_null() => missing.push(format!("{name} ({e})")),

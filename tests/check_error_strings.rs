@@ -304,6 +304,111 @@ fn lookups_agree_with_c_on_undefined_values_too() {
 }
 
 /// The C twin of the `check_driver` example really prints (printf, not snprintf) what the macro
+/// reports for the same failing `cuInit(0)`, after its own file and line. Not under `table-only`,
+/// which links no `cuInit`, nor for the 13.0 header, against which the posts' programs (and so
+/// the twins) do not compile (`cuCtxCreate` takes four arguments there).
+#[cfg(not(any(feature = "table-only", feature = "cuda-13000")))]
+#[test]
+fn c_twin_prints_the_same_report() {
+    let twin = Path::new(env!("C_TWIN_DIR")).join("check_driver");
+    assert!(
+        twin.exists(),
+        "no C twin {} for the CUDA {} header: the build script builds one for every 12.x header",
+        twin.display(),
+        env!("CUDA_HEADER_VERSION")
+    );
+    let out = std::process::Command::new(&twin)
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}", twin.display()));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let Err(err) = try_driver!(unsafe { cuInit(0) }) else {
+        // A GPU: cuInit succeeds on both sides, and neither reports it.
+        assert!(!stdout.contains("cuInit(0) failed"), "twin printed {stdout:?}");
+        return;
+    };
+    let rust = format!("{err}\n");
+        let c = String::from_utf8(c_report(value, err.expr(), err.file(), err.line())).unwrap();
+        let expected_c = format!(
+            "{}:{}  code failed. \n  code = {}, message = {}\n",
+            err.file(),
+            err.line(),
+            show(c_name),
+            show(c_message)
+        );
+        assert_eq!(c, expected_c, "C's report of {enumerator}");
+        let expected_rust = match (c_name, c_message) {
+            (Some(_), Some(_)) => c.clone(),
+            _ => c
+                .replace(
+                    "code = (null)",
+                    &format!("code = <unknown CUresult {value}>"),
+                )
+                .replace(
+                    "message = (null)",
+                    &format!("message = <no message for CUresult {value}>"),
+                ),
+        };
+        if rust != expected_rust {
+            failures.push(format!(
+                "{enumerator} = {value}: Rust reports {rust:?}, C {c:?}"
+            ));
+        }
+    }
+    println!(
+        "CUDA {} header: compared {} CUresult codes with C (driver {version}: {} known, {} unknown{}{})",
+        env!("CUDA_HEADER_VERSION"),
+        codes.len(),
+        known.len(),
+        unknown.len(),
+        if unknown.is_empty() { String::new() } else { format!(": {}", unknown.join(", ")) },
+        if renamed.is_empty() { String::new() } else { format!("; named otherwise: {}", renamed.join(", ")) },
+    );
+    assert!(
+        failures.is_empty(),
+        "{} codes differ from C:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        known.len() >= 80,
+        "the driver knows only {} codes",
+        known.len()
+    );
+}
+
+#[test]
+fn lookups_agree_with_c_on_undefined_values_too() {
+    let mut values: Vec<u32> = (0..=1_100).collect();
+    values.extend([10_000, 65_535, 1 << 31, u32::MAX - 1, u32::MAX]);
+    let mut unknown = 0;
+    for &value in &values {
+        let code = CUresult(value);
+        assert_eq!(
+            error_name(code),
+            c_lookup(c_error_name, value).0,
+            "name of {value}"
+        );
+        assert_eq!(
+            error_string(code),
+            c_lookup(c_error_string, value).0,
+            "message of {value}"
+        );
+        if error_name(code).is_none() {
+            unknown += 1;
+            let err = try_driver!(code).unwrap_err();
+            assert!(err.to_string().ends_with(&format!(
+                "code = <unknown CUresult {value}>, message = <no message for CUresult {value}>"
+            )));
+        }
+    }
+    println!(
+        "{} values compared with C, {unknown} unknown to the driver",
+        values.len()
+    );
+    assert!(unknown >= 1_000);
+}
+
+/// The C twin of the `check_driver` example really prints (printf, not snprintf) what the macro
 /// reports for the same failing `cuInit(0)`, after its own file and line. (Not under `table-only`,
 /// which links no `cuInit`; nothing to compare where a GPU makes `cuInit` succeed.)
 #[cfg(not(feature = "table-only"))]

@@ -15,7 +15,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 out=${1:-target/gpu-bundle}
 eval "$(ci/fetch-deps.sh)"
-rm -rf "$out" && mkdir -p "$out"/{bin,examples,c-twins,tests}
+rm -rf "$out" && mkdir -p "$out"/{bin,tests}
 cp -r examples/kernels "$out/kernels"
 
 # Test binaries of one feature set: cargo's JSON messages name each executable.
@@ -33,17 +33,28 @@ for line in sys.stdin:
 ' "$tag" "$out/tests"
 }
 
-echo "building examples, C twins and tests (cuda-12000)"
-cargo build --release --examples
-cp $(find target/release/examples -maxdepth 1 -type f -executable ! -name '*-*') "$out/examples/"
-twins=$(cargo build --release --message-format=json 2>/dev/null | python3 -c '
-import json, sys
+# The examples and their C twins of one feature set, into examples$suffix/ and c-twins$suffix/.
+build_examples() { # suffix cargo-args...
+  local suffix=$1; shift
+  mkdir -p "$out/examples$suffix" "$out/c-twins$suffix"
+  cargo build --release --examples --message-format=json "$@" 2>/dev/null | python3 -c '
+import json, sys, shutil, os
+dest = sys.argv[1]
 for line in sys.stdin:
     m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == ["example"]:
+        shutil.copy(m["executable"], os.path.join(dest, "examples" + sys.argv[2], m["target"]["name"]))
     if m.get("reason") == "build-script-executed" and "cuda-driver-workspace" in m["package_id"]:
-        print(m["out_dir"] + "/c-twins")
-' | tail -n 1)
-cp "$twins"/* "$out/c-twins/"
+        twins = os.path.join(m["out_dir"], "c-twins")
+        for t in os.listdir(twins):
+            shutil.copy(os.path.join(twins, t), os.path.join(dest, "c-twins" + sys.argv[2], t))
+' "$out" "$suffix"
+  echo "  examples$suffix: $(ls "$out/examples$suffix" | wc -l), c-twins$suffix: $(ls "$out/c-twins$suffix" | wc -l)"
+}
+
+echo "building examples and C twins (cuda-12000; and with per-thread-default-stream)"
+build_examples ""
+build_examples -pt --features per-thread-default-stream
 build_tests 12000 --test examples_parity --test driver --test table --features link-every-function
 echo "building tests for the 12.9 and 13.0 headers"
 build_tests 12090 --test driver --test table --no-default-features --features cuda-12090,link-every-function

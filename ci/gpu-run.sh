@@ -6,7 +6,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/out}
 mkdir -p "$out"
-export CUDA_EXAMPLES_DIR="$here/examples" CUDA_C_TWIN_DIR="$here/c-twins" CUDA_KERNELS_DIR="$here/kernels"
+export CUDA_KERNELS_DIR="$here/kernels"
 export CUDA_EXPECT_GPU=1 CUDA_CACHE_DISABLE=1
 failures=()
 run() { # name command...: runs, logs to $out/name.log, prints one line
@@ -25,7 +25,9 @@ date -u +"%Y-%m-%dT%H:%M:%SZ" | tee "$out/date"
 
 echo "== tests (each test binary; logs in $out)"
 for t in "$here"/tests/*; do
-  run "$(basename "$t")" "$t" --test-threads 1 --nocapture
+  suffix=""; case "$t" in *-pt) suffix=-pt ;; esac
+  CUDA_EXAMPLES_DIR="$here/examples$suffix" CUDA_C_TWIN_DIR="$here/c-twins$suffix" \
+    run "$(basename "$t")" "$t" --test-threads 1 --nocapture
 done
 grep -h 'parity ok\|PARITY\|Result\|C spellings:\|table of the\|resolved\|vector_add through' "$out"/*.log | sed 's/^/  /' | head -80
 

@@ -38,7 +38,10 @@ if command -v compute-sanitizer >/dev/null; then
     for side in rust c; do
       bin=$e; [ "$side" = c ] && bin="$here/c-twins/$name"
       [ -x "$bin" ] || continue
-      run "memcheck-$name-$side" compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 "$bin" "$here/kernels"
+      # ptx_jit loads a deliberately broken PTX: memcheck reports that CUDA_ERROR_INVALID_PTX as
+      # an API error, so for it API errors are not counted (memory errors and leaks still are).
+      api=(); [ "$name" = ptx_jit ] && api=(--report-api-errors no)
+      run "memcheck-$name-$side" compute-sanitizer --tool memcheck --leak-check full "${api[@]}" --error-exitcode 3 "$bin" "$here/kernels"
       grep -h 'ERROR SUMMARY\|LEAK SUMMARY' "$out/memcheck-$name-$side.log" | sed "s/^/    /"
     done
     case "$name" in vector_add|ptx_jit|ptx_link|param_buffer|context_independent_loading)

@@ -39,7 +39,42 @@ impl EntryPointInfo {
     /// let p = entry::cuInit_v2000.info().lookup(CU_GET_PROC_ADDRESS_DEFAULT);
     /// println!("{p:?}");
     /// ```
+    #[inline]
     pub fn lookup(
+        self,
+        flags: CUdriverProcAddress_flags,
+    ) -> Result<NonNull<c_void>, ProcAddressError> {
+        // The fast path: the driver's version known and not below this entry's, the symbol found.
+        // Everything else (and every error's classification) is in the cold path.
+        let driver = DRIVER_VERSION.load(Ordering::Relaxed);
+        if driver != 0 && self.version <= driver {
+            let mut pfn: *mut c_void = ptr::null_mut();
+            let mut status = CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SUCCESS;
+            // SAFETY: `symbol` is NUL-terminated and both out-pointers are valid for writes.
+            let code = unsafe {
+                cuGetProcAddress(
+                    self.symbol.as_ptr(),
+                    &mut pfn,
+                    self.version,
+                    flags.0 as cuuint64_t,
+                    &mut status,
+                )
+            };
+            if code == CUresult::CUDA_SUCCESS
+                && status == CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SUCCESS
+            {
+                if let Some(p) = NonNull::new(pfn) {
+                    return Ok(p);
+                }
+            }
+        }
+        self.lookup_cold(flags)
+    }
+
+    /// The whole lookup, with the reason for every failure.
+    #[cold]
+    #[inline(never)]
+    fn lookup_cold(
         self,
         flags: CUdriverProcAddress_flags,
     ) -> Result<NonNull<c_void>, ProcAddressError> {
@@ -167,12 +202,14 @@ impl<P> EntryPoint<P> {
 
 impl<F: Copy> EntryPoint<Option<F>> {
     /// The function, looked up with [`EntryPointInfo::default_flags`].
+    #[inline]
     pub fn get(self) -> Result<F, ProcAddressError> {
         self.get_with_flags(self.info.default_flags())
     }
 
     /// The function, looked up with `flags` (`CU_GET_PROC_ADDRESS_DEFAULT`,
     /// `_LEGACY_STREAM`, `_PER_THREAD_DEFAULT_STREAM`).
+    #[inline]
     pub fn get_with_flags(self, flags: CUdriverProcAddress_flags) -> Result<F, ProcAddressError> {
         const { assert!(size_of::<Option<F>>() == size_of::<*mut c_void>()) };
         let p = self.info.lookup(flags)?;
@@ -188,9 +225,10 @@ impl<F: Copy> EntryPoint<Option<F>> {
 }
 
 /// `cuDriverGetVersion`, asked once per process.
+static DRIVER_VERSION: AtomicI32 = AtomicI32::new(0);
+
 fn driver_version() -> Result<c_int, CUresult> {
-    static VERSION: AtomicI32 = AtomicI32::new(0);
-    let v = VERSION.load(Ordering::Relaxed);
+    let v = DRIVER_VERSION.load(Ordering::Relaxed);
     if v != 0 {
         return Ok(v);
     }
@@ -200,7 +238,7 @@ fn driver_version() -> Result<c_int, CUresult> {
     if code != CUresult::CUDA_SUCCESS {
         return Err(code);
     }
-    VERSION.store(v, Ordering::Relaxed);
+    DRIVER_VERSION.store(v, Ordering::Relaxed);
     Ok(v)
 }
 

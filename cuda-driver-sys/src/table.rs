@@ -124,16 +124,28 @@ impl DriverTable {
     #[inline(always)]
     fn resolve<F: Copy>(&self, index: usize, _type: EntryPoint<Option<F>>) -> Option<F> {
         const { assert!(size_of::<F>() == size_of::<*mut c_void>()) };
+        let p = self.slots[index].0.load(Ordering::Acquire);
+        // One compare for both unresolved (null) and missing (1): neither is a function.
+        let p = if p.addr() > MISSING.addr() {
+            p
+        } else {
+            self.resolve_cold(index)?
+        };
+        // SAFETY: the slot holds what `cuGetProcAddress` gave for this function's entry point,
+        // whose typedef `F` is (the generated methods pass that entry point's constant).
+        Some(unsafe { core::mem::transmute_copy::<*mut c_void, F>(&p) })
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn resolve_cold(&self, index: usize) -> Option<*mut c_void> {
         let mut p = self.slots[index].0.load(Ordering::Acquire);
         if p.is_null() {
             p = self.resolve_slow(index);
         }
-        // SAFETY: the slot holds what `cuGetProcAddress` gave for this function's entry point,
-        // whose typedef `F` is (the generated methods pass that entry point's constant).
-        (p != MISSING).then(|| unsafe { core::mem::transmute_copy::<*mut c_void, F>(&p) })
+        (p != MISSING).then_some(p)
     }
 
-    #[cold]
     fn resolve_slow(&self, index: usize) -> *mut c_void {
         let p = self
             .lookup(&TABLE_ENTRIES[index])

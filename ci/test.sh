@@ -50,6 +50,9 @@ for s in $imports; do
 done
 case " $imports" in *" cuGetProcAddress_v2 "*) ;; *) echo "no cuGetProcAddress_v2 import: the check saw nothing"; exit 1 ;; esac
 
+step "a crate depending on cuda-driver-sys builds with no CUDA and no libclang"
+ci/dependent-check.sh
+
 step "doc tests and cargo doc (warnings denied)"
 cargo test --workspace --doc
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps

@@ -48,18 +48,7 @@ impl EntryPointInfo {
         // Everything else (and every error's classification) is in the cold path.
         let driver = DRIVER_VERSION.load(Ordering::Relaxed);
         if driver != 0 && self.version <= driver {
-            let mut pfn: *mut c_void = ptr::null_mut();
-            let mut status = CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SUCCESS;
-            // SAFETY: `symbol` is NUL-terminated and both out-pointers are valid for writes.
-            let code = unsafe {
-                cuGetProcAddress(
-                    self.symbol.as_ptr(),
-                    &mut pfn,
-                    self.version,
-                    flags.0 as cuuint64_t,
-                    &mut status,
-                )
-            };
+            let (code, status, pfn) = self.raw(flags);
             if code == CUresult::CUDA_SUCCESS
                 && status == CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SUCCESS
             {
@@ -90,19 +79,7 @@ impl EntryPointInfo {
         if self.version > driver {
             return Err(error(ProcAddressErrorKind::DriverTooOld { driver }));
         }
-        // Both outputs initialised: for a version above the driver's, a driver may write neither.
-        let mut pfn: *mut c_void = ptr::null_mut();
-        let mut status = CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SUCCESS;
-        // SAFETY: `symbol` is NUL-terminated and both out-pointers are valid for writes.
-        let code = unsafe {
-            cuGetProcAddress(
-                self.symbol.as_ptr(),
-                &mut pfn,
-                self.version,
-                flags.0 as cuuint64_t,
-                &mut status,
-            )
-        };
+        let (code, status, pfn) = self.raw(flags);
         if code != CUresult::CUDA_SUCCESS {
             return Err(error(ProcAddressErrorKind::Driver(code)));
         }
@@ -118,6 +95,28 @@ impl EntryPointInfo {
             }
             other => Err(error(ProcAddressErrorKind::UnknownStatus(other))),
         }
+    }
+
+    /// The raw call: its result, the status and the pointer, both initialised first (for a
+    /// version above its own, a driver may write neither).
+    #[inline]
+    fn raw(
+        self,
+        flags: CUdriverProcAddress_flags,
+    ) -> (CUresult, CUdriverProcAddressQueryResult, *mut c_void) {
+        let mut pfn: *mut c_void = ptr::null_mut();
+        let mut status = CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SUCCESS;
+        // SAFETY: `symbol` is NUL-terminated and both out-pointers are valid for writes.
+        let code = unsafe {
+            cuGetProcAddress(
+                self.symbol.as_ptr(),
+                &mut pfn,
+                self.version,
+                flags.0 as cuuint64_t,
+                &mut status,
+            )
+        };
+        (code, status, pfn)
     }
 
     /// The flags [`EntryPoint::get`] uses: per-thread for a `_ptds`/`_ptsz` typedef, else the

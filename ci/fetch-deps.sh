@@ -45,8 +45,10 @@ apt_download() { # dest pkg...
   local dest=$1; shift
   local state="$deps/apt"
   mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$dest"
+  # As the invoking user, not apt's `_apt` sandbox user: the files are ours, under target/.
   local opts=(-o "Dir::Etc::SourceList=$root/ci/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-              -o "Dir::State::Lists=$state/lists" -o "Dir::Cache=$state/cache" -o Debug::NoLocking=1)
+              -o "Dir::State::Lists=$state/lists" -o "Dir::Cache=$state/cache" -o Debug::NoLocking=1
+              -o APT::Sandbox::User="$(id -un)")
   if [ ! -f "$state/updated" ]; then
     apt-get "${opts[@]}" update >&2 && touch "$state/updated"
   fi
@@ -58,6 +60,11 @@ if [ ! -e "$deps/driver/lib/libcuda.so.1" ]; then
   apt_download "$deps/driver/debs" libcuda1 libnvidia-ptxjitcompiler1
   for f in "$deps"/driver/debs/*.deb; do dpkg -x "$f" "$deps/driver/root"; done
   ln -sfn root/usr/lib/x86_64-linux-gnu/nvidia/current "$deps/driver/lib"
+  if [ ! -e "$deps/driver/lib/libcuda.so.1" ]; then
+    log "FAILED: no libcuda.so.1 from libcuda1 (bookworm non-free, ci/apt/sources.list); see apt's messages above"
+    rm -rf "$deps/driver"
+    exit 1
+  fi
 fi
 if [ ! -e "$deps/clang/lib/libclang.so.1" ]; then
   log "downloading libclang1-14 and libclang-common-14-dev (bookworm main)"
@@ -68,6 +75,11 @@ if [ ! -e "$deps/clang/lib/libclang.so.1" ]; then
   (cd "$deps/clang/debs" && apt-get download "${pkgs[@]}" >&2 2>/dev/null || (apt-get update >&2 && cd "$deps/clang/debs" && apt-get download "${pkgs[@]}" >&2))
   for f in "$deps"/clang/debs/*.deb; do dpkg -x "$f" "$deps/clang/root"; done
   ln -sfn root/usr/lib/llvm-14/lib "$deps/clang/lib"
+  if [ ! -e "$deps/clang/lib/libclang.so.1" ]; then
+    log "FAILED: no libclang.so.1 from libclang1-14 (bookworm main); see apt's messages above"
+    rm -rf "$deps/clang"
+    exit 1
+  fi
 fi
 
 cat <<ENV

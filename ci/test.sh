@@ -29,7 +29,8 @@ for v in 12000 12090 13000; do
   cargo clippy --workspace "${targets[@]}" "${features[@]}" -- -D warnings
   step "tests, cuda-$v"
   cargo test -p cuda-driver-sys "${features[@]}" --tests
-  cargo test "${features[@]}" "${targets[@]}"
+  # --nocapture: the ABI tests print what they compared (counts per version) into the CI log.
+  cargo test "${features[@]}" "${targets[@]}" -- --nocapture
 done
 step "clippy and tests, cuda-12000 with per-thread-default-stream"
 cargo clippy --workspace --all-targets --features per-thread-default-stream -- -D warnings

@@ -5,7 +5,7 @@
 //! 1. `CUDA_LIBRARY_PATH`, a directory;
 //! 2. a toolkit root from `CUDA_PATH`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR`, `CUDA_HOME` (its
 //!    `lib64`, `lib`, `targets/<arch>-linux/lib`, `lib/x64` on Windows);
-//! 3. `pkg-config` (the toolkit's `cuda-<major>.<minor>.pc`, "CUDA Driver Library");
+//! 3. the `pkg-config` tool (the toolkit's `cuda-<major>.<minor>.pc`, "CUDA Driver Library");
 //! 4. the usual places: the system library directories, `/usr/local/nvidia/lib64`,
 //!    `/usr/lib/wsl/lib`, then the toolkit's stub libraries (`<toolkit>/lib64/stubs`,
 //!    `<toolkit>/targets/<arch>-linux/lib/stubs`).
@@ -26,10 +26,15 @@ const ROOT_VARS: [&str; 4] = [
 
 fn main() {
     println!("cargo:rerun-if-changed=build");
-    for var in ["CUDA_LIBRARY_PATH", "CUDA_INCLUDE_PATH"]
-        .iter()
-        .chain(&ROOT_VARS)
-    {
+    let pkg_config_vars = [
+        "PKG_CONFIG",
+        "PKG_CONFIG_PATH",
+        "PKG_CONFIG_LIBDIR",
+        "PKG_CONFIG_SYSROOT_DIR",
+        "PKG_CONFIG_ALLOW_CROSS",
+    ];
+    let watched = ["CUDA_LIBRARY_PATH", "CUDA_INCLUDE_PATH"];
+    for var in watched.iter().chain(&ROOT_VARS).chain(&pkg_config_vars) {
         println!("cargo:rerun-if-env-changed={var}");
     }
     let target_os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
@@ -124,17 +129,13 @@ fn find_library(
         }
     }
     // 3. pkg-config: the toolkit ships one `cuda-<major>.<minor>.pc` per version.
-    for minor in (0..=9)
+    let names = (0..=9)
         .rev()
         .map(|m| format!("cuda-13.{m}"))
-        .chain((0..=9).rev().map(|m| format!("cuda-12.{m}")))
-    {
-        if let Ok(lib) = pkg_config::Config::new()
-            .cargo_metadata(false)
-            .env_metadata(false)
-            .probe(&minor)
-        {
-            for dir in lib.link_paths {
+        .chain((0..=9).rev().map(|m| format!("cuda-12.{m}")));
+    for name in names {
+        for dir in pkg_config_lib_dirs(&name) {
+            for dir in [dir.clone(), dir.join("stubs")] {
                 if let Some(f) = try_dir(&dir, searched) {
                     return Some(f);
                 }
@@ -172,6 +173,31 @@ fn find_library(
         );
     }
     usual.iter().find_map(|d| try_dir(d, searched))
+}
+
+/// The `-L` directories of `pkg-config --libs-only-L NAME` (the `pkg-config` tool, or
+/// `$PKG_CONFIG`, which read `PKG_CONFIG_PATH` and friends); none when cross-compiling unless
+/// `PKG_CONFIG_ALLOW_CROSS=1`, as the `pkg-config` crate does.
+fn pkg_config_lib_dirs(name: &str) -> Vec<PathBuf> {
+    let cross = env::var("HOST").ok() != env::var("TARGET").ok();
+    if cross && env::var_os("PKG_CONFIG_ALLOW_CROSS").is_none_or(|v| v != "1") {
+        return Vec::new();
+    }
+    let tool = env::var_os("PKG_CONFIG").unwrap_or_else(|| "pkg-config".into());
+    let Ok(out) = std::process::Command::new(tool)
+        .args(["--libs-only-L", name])
+        .output()
+    else {
+        return Vec::new();
+    };
+    if !out.status.success() {
+        return Vec::new();
+    }
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .filter_map(|arg| arg.strip_prefix("-L"))
+        .map(PathBuf::from)
+        .collect()
 }
 
 fn include_dir(roots: &[PathBuf]) -> Option<PathBuf> {

@@ -206,9 +206,12 @@ fn run_bindgen(
         .derive_default(true)
         .derive_debug(true)
         .derive_copy(true)
-        .derive_eq(true)
-        .derive_hash(true)
-        .derive_partialeq(true)
+        // Enum newtypes always get PartialEq, Eq and Hash (matching, map keys); structs get only
+        // Debug, Copy, Clone and Default, as C's (comparing their callbacks means little, and
+        // the derives would cost every dependent's build).
+        .derive_eq(false)
+        .derive_hash(false)
+        .derive_partialeq(false)
         .impl_debug(false)
         .layout_tests(false)
         .generate_comments(false)

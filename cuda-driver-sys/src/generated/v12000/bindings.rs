@@ -165,13 +165,13 @@ pub struct CUuserObject_st {
 }
 pub type CUuserObject = *mut CUuserObject_st;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUuuid_st {
     pub bytes: [::core::ffi::c_char; 16usize],
 }
 pub type CUuuid = CUuuid_st;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUipcEventHandle_st {
     pub reserved: [::core::ffi::c_char; 64usize],
 }
@@ -187,7 +187,7 @@ impl Default for CUipcEventHandle_st {
 pub type CUipcEventHandle_v1 = CUipcEventHandle_st;
 pub type CUipcEventHandle = CUipcEventHandle_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUipcMemHandle_st {
     pub reserved: [::core::ffi::c_char; 64usize],
 }
@@ -467,7 +467,7 @@ impl Default for CUstreamBatchMemOpParams_union_CUstreamMemOpWriteValueParams_st
     }
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUstreamBatchMemOpParams_union_CUstreamMemOpFlushRemoteWritesParams_st {
     pub operation: CUstreamBatchMemOpType,
     pub flags: ::core::ffi::c_uint,
@@ -482,7 +482,7 @@ impl Default for CUstreamBatchMemOpParams_union_CUstreamMemOpFlushRemoteWritesPa
     }
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUstreamBatchMemOpParams_union_CUstreamMemOpMemoryBarrierParams_st {
     pub operation: CUstreamBatchMemOpType,
     pub flags: ::core::ffi::c_uint,
@@ -508,7 +508,7 @@ impl Default for CUstreamBatchMemOpParams_union {
 pub type CUstreamBatchMemOpParams_v1 = CUstreamBatchMemOpParams_union;
 pub type CUstreamBatchMemOpParams = CUstreamBatchMemOpParams_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_BATCH_MEM_OP_NODE_PARAMS_st {
     pub ctx: CUcontext,
     pub count: ::core::ffi::c_uint,
@@ -1026,7 +1026,7 @@ impl CUdevice_attribute_enum {
 pub struct CUdevice_attribute_enum(pub ::core::ffi::c_uint);
 pub use self::CUdevice_attribute_enum as CUdevice_attribute;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUdevprop_st {
     pub maxThreadsPerBlock: ::core::ffi::c_int,
     pub maxThreadsDim: [::core::ffi::c_int; 3usize],
@@ -1475,7 +1475,7 @@ impl CUaccessProperty_enum {
 pub struct CUaccessProperty_enum(pub ::core::ffi::c_uint);
 pub use self::CUaccessProperty_enum as CUaccessProperty;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, PartialEq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUaccessPolicyWindow_st {
     pub base_ptr: *mut ::core::ffi::c_void,
     pub num_bytes: usize,
@@ -1495,7 +1495,7 @@ impl Default for CUaccessPolicyWindow_st {
 pub type CUaccessPolicyWindow_v1 = CUaccessPolicyWindow_st;
 pub type CUaccessPolicyWindow = CUaccessPolicyWindow_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_KERNEL_NODE_PARAMS_st {
     pub func: CUfunction,
     pub gridDimX: ::core::ffi::c_uint,
@@ -1519,7 +1519,7 @@ impl Default for CUDA_KERNEL_NODE_PARAMS_st {
 }
 pub type CUDA_KERNEL_NODE_PARAMS_v1 = CUDA_KERNEL_NODE_PARAMS_st;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_KERNEL_NODE_PARAMS_v2_st {
     pub func: CUfunction,
     pub gridDimX: ::core::ffi::c_uint,
@@ -1546,7 +1546,7 @@ impl Default for CUDA_KERNEL_NODE_PARAMS_v2_st {
 pub type CUDA_KERNEL_NODE_PARAMS_v2 = CUDA_KERNEL_NODE_PARAMS_v2_st;
 pub type CUDA_KERNEL_NODE_PARAMS = CUDA_KERNEL_NODE_PARAMS_v2;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_MEMSET_NODE_PARAMS_st {
     pub dst: CUdeviceptr,
     pub pitch: usize,
@@ -1558,7 +1558,7 @@ pub struct CUDA_MEMSET_NODE_PARAMS_st {
 pub type CUDA_MEMSET_NODE_PARAMS_v1 = CUDA_MEMSET_NODE_PARAMS_st;
 pub type CUDA_MEMSET_NODE_PARAMS = CUDA_MEMSET_NODE_PARAMS_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_HOST_NODE_PARAMS_st {
     pub fn_: CUhostFn,
     pub userData: *mut ::core::ffi::c_void,
@@ -1629,7 +1629,7 @@ impl CUgraphInstantiateResult_enum {
 pub struct CUgraphInstantiateResult_enum(pub ::core::ffi::c_uint);
 pub use self::CUgraphInstantiateResult_enum as CUgraphInstantiateResult;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_GRAPH_INSTANTIATE_PARAMS_st {
     pub flags: cuuint64_t,
     pub hUploadStream: CUstream,
@@ -1692,7 +1692,7 @@ impl CUlaunchMemSyncDomain_enum {
 pub struct CUlaunchMemSyncDomain_enum(pub ::core::ffi::c_uint);
 pub use self::CUlaunchMemSyncDomain_enum as CUlaunchMemSyncDomain;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUlaunchMemSyncDomainMap_st {
     pub default_: ::core::ffi::c_uchar,
     pub remote: ::core::ffi::c_uchar,
@@ -1753,14 +1753,14 @@ pub union CUlaunchAttributeValue_union {
     pub memSyncDomain: CUlaunchMemSyncDomain,
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUlaunchAttributeValue_union__bindgen_ty_1 {
     pub x: ::core::ffi::c_uint,
     pub y: ::core::ffi::c_uint,
     pub z: ::core::ffi::c_uint,
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUlaunchAttributeValue_union__bindgen_ty_2 {
     pub event: CUevent,
     pub flags: ::core::ffi::c_int,
@@ -1803,7 +1803,7 @@ impl Default for CUlaunchAttribute_st {
 }
 pub type CUlaunchAttribute = CUlaunchAttribute_st;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUlaunchConfig_st {
     pub gridDimX: ::core::ffi::c_uint,
     pub gridDimY: ::core::ffi::c_uint,
@@ -1905,7 +1905,7 @@ impl CUexecAffinityType_enum {
 pub struct CUexecAffinityType_enum(pub ::core::ffi::c_uint);
 pub use self::CUexecAffinityType_enum as CUexecAffinityType;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUexecAffinitySmCount_st {
     pub val: ::core::ffi::c_uint,
 }
@@ -1956,7 +1956,7 @@ impl CUlibraryOption_enum {
 pub struct CUlibraryOption_enum(pub ::core::ffi::c_uint);
 pub use self::CUlibraryOption_enum as CUlibraryOption;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUlibraryHostUniversalFunctionAndDataTable_st {
     pub functionTable: *mut ::core::ffi::c_void,
     pub functionWindowSize: usize,
@@ -2126,7 +2126,7 @@ pub type CUoccupancyB2DSize = ::core::option::Option<
     unsafe extern "C" fn(blockSize: ::core::ffi::c_int) -> usize,
 >;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_MEMCPY2D_st {
     pub srcXInBytes: usize,
     pub srcY: usize,
@@ -2157,7 +2157,7 @@ impl Default for CUDA_MEMCPY2D_st {
 pub type CUDA_MEMCPY2D_v2 = CUDA_MEMCPY2D_st;
 pub type CUDA_MEMCPY2D = CUDA_MEMCPY2D_v2;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_MEMCPY3D_st {
     pub srcXInBytes: usize,
     pub srcY: usize,
@@ -2197,7 +2197,7 @@ impl Default for CUDA_MEMCPY3D_st {
 pub type CUDA_MEMCPY3D_v2 = CUDA_MEMCPY3D_st;
 pub type CUDA_MEMCPY3D = CUDA_MEMCPY3D_v2;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_MEMCPY3D_PEER_st {
     pub srcXInBytes: usize,
     pub srcY: usize,
@@ -2237,7 +2237,7 @@ impl Default for CUDA_MEMCPY3D_PEER_st {
 pub type CUDA_MEMCPY3D_PEER_v1 = CUDA_MEMCPY3D_PEER_st;
 pub type CUDA_MEMCPY3D_PEER = CUDA_MEMCPY3D_PEER_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_ARRAY_DESCRIPTOR_st {
     pub Width: usize,
     pub Height: usize,
@@ -2256,7 +2256,7 @@ impl Default for CUDA_ARRAY_DESCRIPTOR_st {
 pub type CUDA_ARRAY_DESCRIPTOR_v2 = CUDA_ARRAY_DESCRIPTOR_st;
 pub type CUDA_ARRAY_DESCRIPTOR = CUDA_ARRAY_DESCRIPTOR_v2;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_ARRAY3D_DESCRIPTOR_st {
     pub Width: usize,
     pub Height: usize,
@@ -2277,7 +2277,7 @@ impl Default for CUDA_ARRAY3D_DESCRIPTOR_st {
 pub type CUDA_ARRAY3D_DESCRIPTOR_v2 = CUDA_ARRAY3D_DESCRIPTOR_st;
 pub type CUDA_ARRAY3D_DESCRIPTOR = CUDA_ARRAY3D_DESCRIPTOR_v2;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_ARRAY_SPARSE_PROPERTIES_st {
     pub tileExtent: CUDA_ARRAY_SPARSE_PROPERTIES_st__bindgen_ty_1,
     pub miptailFirstLevel: ::core::ffi::c_uint,
@@ -2286,7 +2286,7 @@ pub struct CUDA_ARRAY_SPARSE_PROPERTIES_st {
     pub reserved: [::core::ffi::c_uint; 4usize],
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_ARRAY_SPARSE_PROPERTIES_st__bindgen_ty_1 {
     pub width: ::core::ffi::c_uint,
     pub height: ::core::ffi::c_uint,
@@ -2295,7 +2295,7 @@ pub struct CUDA_ARRAY_SPARSE_PROPERTIES_st__bindgen_ty_1 {
 pub type CUDA_ARRAY_SPARSE_PROPERTIES_v1 = CUDA_ARRAY_SPARSE_PROPERTIES_st;
 pub type CUDA_ARRAY_SPARSE_PROPERTIES = CUDA_ARRAY_SPARSE_PROPERTIES_v1;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
     pub size: usize,
     pub alignment: usize,
@@ -2320,7 +2320,7 @@ pub union CUDA_RESOURCE_DESC_st__bindgen_ty_1 {
     pub reserved: CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_5,
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_1 {
     pub hArray: CUarray,
 }
@@ -2334,7 +2334,7 @@ impl Default for CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_1 {
     }
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_2 {
     pub hMipmappedArray: CUmipmappedArray,
 }
@@ -2348,7 +2348,7 @@ impl Default for CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_2 {
     }
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_3 {
     pub devPtr: CUdeviceptr,
     pub format: CUarray_format,
@@ -2365,7 +2365,7 @@ impl Default for CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_3 {
     }
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_4 {
     pub devPtr: CUdeviceptr,
     pub format: CUarray_format,
@@ -2384,7 +2384,7 @@ impl Default for CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_4 {
     }
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_5 {
     pub reserved: [::core::ffi::c_int; 32usize],
 }
@@ -2409,7 +2409,7 @@ impl Default for CUDA_RESOURCE_DESC_st {
 pub type CUDA_RESOURCE_DESC_v1 = CUDA_RESOURCE_DESC_st;
 pub type CUDA_RESOURCE_DESC = CUDA_RESOURCE_DESC_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, PartialEq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_TEXTURE_DESC_st {
     pub addressMode: [CUaddress_mode; 3usize],
     pub filterMode: CUfilter_mode,
@@ -2545,7 +2545,7 @@ impl CUresourceViewFormat_enum {
 pub struct CUresourceViewFormat_enum(pub ::core::ffi::c_uint);
 pub use self::CUresourceViewFormat_enum as CUresourceViewFormat;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_RESOURCE_VIEW_DESC_st {
     pub format: CUresourceViewFormat,
     pub width: usize,
@@ -2570,7 +2570,7 @@ pub type CUDA_RESOURCE_VIEW_DESC_v1 = CUDA_RESOURCE_VIEW_DESC_st;
 pub type CUDA_RESOURCE_VIEW_DESC = CUDA_RESOURCE_VIEW_DESC_v1;
 #[repr(C)]
 #[repr(align(64))]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUtensorMap_st {
     pub opaque: [cuuint64_t; 16usize],
 }
@@ -2693,7 +2693,7 @@ impl CUtensorMapFloatOOBfill_enum {
 pub struct CUtensorMapFloatOOBfill_enum(pub ::core::ffi::c_uint);
 pub use self::CUtensorMapFloatOOBfill_enum as CUtensorMapFloatOOBfill;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st {
     pub p2pToken: ::core::ffi::c_ulonglong,
     pub vaSpaceToken: ::core::ffi::c_uint,
@@ -2716,7 +2716,7 @@ impl CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum {
 pub struct CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum(pub ::core::ffi::c_uint);
 pub use self::CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum as CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_LAUNCH_PARAMS_st {
     pub function: CUfunction,
     pub gridDimX: ::core::ffi::c_uint,
@@ -2787,7 +2787,7 @@ pub union CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st__bindgen_ty_1 {
     pub nvSciBufObject: *const ::core::ffi::c_void,
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st__bindgen_ty_1__bindgen_ty_1 {
     pub handle: *mut ::core::ffi::c_void,
     pub name: *const ::core::ffi::c_void,
@@ -2822,7 +2822,7 @@ impl Default for CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st {
 pub type CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1 = CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st;
 pub type CUDA_EXTERNAL_MEMORY_HANDLE_DESC = CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st {
     pub offset: ::core::ffi::c_ulonglong,
     pub size: ::core::ffi::c_ulonglong,
@@ -2832,7 +2832,7 @@ pub struct CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st {
 pub type CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1 = CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st;
 pub type CUDA_EXTERNAL_MEMORY_BUFFER_DESC = CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st {
     pub offset: ::core::ffi::c_ulonglong,
     pub arrayDesc: CUDA_ARRAY3D_DESCRIPTOR,
@@ -2902,7 +2902,7 @@ pub union CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st__bindgen_ty_1 {
     pub nvSciSyncObj: *const ::core::ffi::c_void,
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st__bindgen_ty_1__bindgen_ty_1 {
     pub handle: *mut ::core::ffi::c_void,
     pub name: *const ::core::ffi::c_void,
@@ -2952,7 +2952,7 @@ pub struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st__bindgen_ty_1 {
     pub reserved: [::core::ffi::c_uint; 12usize],
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st__bindgen_ty_1__bindgen_ty_1 {
     pub value: ::core::ffi::c_ulonglong,
 }
@@ -2972,7 +2972,7 @@ impl Default for CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st__bindgen_ty_1__bindgen
     }
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st__bindgen_ty_1__bindgen_ty_3 {
     pub key: ::core::ffi::c_ulonglong,
 }
@@ -3012,7 +3012,7 @@ pub struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st__bindgen_ty_1 {
     pub reserved: [::core::ffi::c_uint; 10usize],
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st__bindgen_ty_1__bindgen_ty_1 {
     pub value: ::core::ffi::c_ulonglong,
 }
@@ -3032,7 +3032,7 @@ impl Default for CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st__bindgen_ty_1__bindgen_t
     }
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st__bindgen_ty_1__bindgen_ty_3 {
     pub key: ::core::ffi::c_ulonglong,
     pub timeoutMs: ::core::ffi::c_uint,
@@ -3058,7 +3058,7 @@ impl Default for CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st {
 pub type CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 = CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st;
 pub type CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS = CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st {
     pub extSemArray: *mut CUexternalSemaphore,
     pub paramsArray: *const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS,
@@ -3076,7 +3076,7 @@ impl Default for CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st {
 pub type CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 = CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st;
 pub type CUDA_EXT_SEM_SIGNAL_NODE_PARAMS = CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_st {
     pub extSemArray: *mut CUexternalSemaphore,
     pub paramsArray: *const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS,
@@ -3256,7 +3256,7 @@ pub union CUarrayMapInfo_st__bindgen_ty_2 {
     pub miptail: CUarrayMapInfo_st__bindgen_ty_2__bindgen_ty_2,
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUarrayMapInfo_st__bindgen_ty_2__bindgen_ty_1 {
     pub level: ::core::ffi::c_uint,
     pub layer: ::core::ffi::c_uint,
@@ -3268,7 +3268,7 @@ pub struct CUarrayMapInfo_st__bindgen_ty_2__bindgen_ty_1 {
     pub extentDepth: ::core::ffi::c_uint,
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUarrayMapInfo_st__bindgen_ty_2__bindgen_ty_2 {
     pub layer: ::core::ffi::c_uint,
     pub offset: ::core::ffi::c_ulonglong,
@@ -3309,7 +3309,7 @@ impl Default for CUarrayMapInfo_st {
 pub type CUarrayMapInfo_v1 = CUarrayMapInfo_st;
 pub type CUarrayMapInfo = CUarrayMapInfo_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUmemLocation_st {
     pub type_: CUmemLocationType,
     pub id: ::core::ffi::c_int,
@@ -3338,7 +3338,7 @@ impl CUmemAllocationCompType_enum {
 pub struct CUmemAllocationCompType_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemAllocationCompType_enum as CUmemAllocationCompType;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUmemAllocationProp_st {
     pub type_: CUmemAllocationType,
     pub requestedHandleTypes: CUmemAllocationHandleType,
@@ -3347,7 +3347,7 @@ pub struct CUmemAllocationProp_st {
     pub allocFlags: CUmemAllocationProp_st__bindgen_ty_1,
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUmemAllocationProp_st__bindgen_ty_1 {
     pub compressionType: ::core::ffi::c_uchar,
     pub gpuDirectRDMACapable: ::core::ffi::c_uchar,
@@ -3366,7 +3366,7 @@ impl Default for CUmemAllocationProp_st {
 pub type CUmemAllocationProp_v1 = CUmemAllocationProp_st;
 pub type CUmemAllocationProp = CUmemAllocationProp_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUmemAccessDesc_st {
     pub location: CUmemLocation,
     pub flags: CUmemAccess_flags,
@@ -3416,7 +3416,7 @@ impl CUgraphExecUpdateResult_enum {
 pub struct CUgraphExecUpdateResult_enum(pub ::core::ffi::c_uint);
 pub use self::CUgraphExecUpdateResult_enum as CUgraphExecUpdateResult;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUgraphExecUpdateResultInfo_st {
     pub result: CUgraphExecUpdateResult,
     pub errorNode: CUgraphNode,
@@ -3464,7 +3464,7 @@ impl CUmemPool_attribute_enum {
 pub struct CUmemPool_attribute_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemPool_attribute_enum as CUmemPool_attribute;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUmemPoolProps_st {
     pub allocType: CUmemAllocationType,
     pub handleTypes: CUmemAllocationHandleType,
@@ -3484,7 +3484,7 @@ impl Default for CUmemPoolProps_st {
 pub type CUmemPoolProps_v1 = CUmemPoolProps_st;
 pub type CUmemPoolProps = CUmemPoolProps_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUmemPoolPtrExportData_st {
     pub reserved: [::core::ffi::c_uchar; 64usize],
 }
@@ -3500,7 +3500,7 @@ impl Default for CUmemPoolPtrExportData_st {
 pub type CUmemPoolPtrExportData_v1 = CUmemPoolPtrExportData_st;
 pub type CUmemPoolPtrExportData = CUmemPoolPtrExportData_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_MEM_ALLOC_NODE_PARAMS_st {
     pub poolProps: CUmemPoolProps,
     pub accessDescs: *const CUmemAccessDesc,
@@ -3685,7 +3685,7 @@ pub struct CUmoduleLoadingMode_enum(pub ::core::ffi::c_uint);
 pub use self::CUmoduleLoadingMode_enum as CUmoduleLoadingMode;
 pub type CUdeviceptr_v1 = ::core::ffi::c_uint;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_MEMCPY2D_v1_st {
     pub srcXInBytes: ::core::ffi::c_uint,
     pub srcY: ::core::ffi::c_uint,
@@ -3715,7 +3715,7 @@ impl Default for CUDA_MEMCPY2D_v1_st {
 }
 pub type CUDA_MEMCPY2D_v1 = CUDA_MEMCPY2D_v1_st;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_MEMCPY3D_v1_st {
     pub srcXInBytes: ::core::ffi::c_uint,
     pub srcY: ::core::ffi::c_uint,
@@ -3754,7 +3754,7 @@ impl Default for CUDA_MEMCPY3D_v1_st {
 }
 pub type CUDA_MEMCPY3D_v1 = CUDA_MEMCPY3D_v1_st;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_ARRAY_DESCRIPTOR_v1_st {
     pub Width: ::core::ffi::c_uint,
     pub Height: ::core::ffi::c_uint,
@@ -3772,7 +3772,7 @@ impl Default for CUDA_ARRAY_DESCRIPTOR_v1_st {
 }
 pub type CUDA_ARRAY_DESCRIPTOR_v1 = CUDA_ARRAY_DESCRIPTOR_v1_st;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_ARRAY3D_DESCRIPTOR_v1_st {
     pub Width: ::core::ffi::c_uint,
     pub Height: ::core::ffi::c_uint,

@@ -195,13 +195,13 @@ pub struct CUgreenCtx_st {
 }
 pub type CUgreenCtx = *mut CUgreenCtx_st;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUuuid_st {
     pub bytes: [::core::ffi::c_char; 16usize],
 }
 pub type CUuuid = CUuuid_st;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUmemFabricHandle_st {
     pub data: [::core::ffi::c_uchar; 64usize],
 }
@@ -217,7 +217,7 @@ impl Default for CUmemFabricHandle_st {
 pub type CUmemFabricHandle_v1 = CUmemFabricHandle_st;
 pub type CUmemFabricHandle = CUmemFabricHandle_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUipcEventHandle_st {
     pub reserved: [::core::ffi::c_char; 64usize],
 }
@@ -233,7 +233,7 @@ impl Default for CUipcEventHandle_st {
 pub type CUipcEventHandle_v1 = CUipcEventHandle_st;
 pub type CUipcEventHandle = CUipcEventHandle_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUipcMemHandle_st {
     pub reserved: [::core::ffi::c_char; 64usize],
 }
@@ -516,7 +516,7 @@ impl Default for CUstreamBatchMemOpParams_union_CUstreamMemOpWriteValueParams_st
     }
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUstreamBatchMemOpParams_union_CUstreamMemOpFlushRemoteWritesParams_st {
     pub operation: CUstreamBatchMemOpType,
     pub flags: ::core::ffi::c_uint,
@@ -531,7 +531,7 @@ impl Default for CUstreamBatchMemOpParams_union_CUstreamMemOpFlushRemoteWritesPa
     }
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUstreamBatchMemOpParams_union_CUstreamMemOpMemoryBarrierParams_st {
     pub operation: CUstreamBatchMemOpType,
     pub flags: ::core::ffi::c_uint,
@@ -557,7 +557,7 @@ impl Default for CUstreamBatchMemOpParams_union {
 pub type CUstreamBatchMemOpParams_v1 = CUstreamBatchMemOpParams_union;
 pub type CUstreamBatchMemOpParams = CUstreamBatchMemOpParams_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st {
     pub ctx: CUcontext,
     pub count: ::core::ffi::c_uint,
@@ -576,7 +576,7 @@ impl Default for CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st {
 pub type CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 = CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st;
 pub type CUDA_BATCH_MEM_OP_NODE_PARAMS = CUDA_BATCH_MEM_OP_NODE_PARAMS_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st {
     pub ctx: CUcontext,
     pub count: ::core::ffi::c_uint,
@@ -636,7 +636,7 @@ pub union CUasyncNotificationInfo_st__bindgen_ty_1 {
     pub overBudget: CUasyncNotificationInfo_st__bindgen_ty_1__bindgen_ty_1,
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUasyncNotificationInfo_st__bindgen_ty_1__bindgen_ty_1 {
     pub bytesOverBudget: ::core::ffi::c_ulonglong,
 }
@@ -1213,7 +1213,7 @@ impl CUdevice_attribute_enum {
 pub struct CUdevice_attribute_enum(pub ::core::ffi::c_uint);
 pub use self::CUdevice_attribute_enum as CUdevice_attribute;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUdevprop_st {
     pub maxThreadsPerBlock: ::core::ffi::c_int,
     pub maxThreadsDim: [::core::ffi::c_int; 3usize],
@@ -1700,7 +1700,7 @@ impl CUaccessProperty_enum {
 pub struct CUaccessProperty_enum(pub ::core::ffi::c_uint);
 pub use self::CUaccessProperty_enum as CUaccessProperty;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, PartialEq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUaccessPolicyWindow_st {
     pub base_ptr: *mut ::core::ffi::c_void,
     pub num_bytes: usize,
@@ -1720,7 +1720,7 @@ impl Default for CUaccessPolicyWindow_st {
 pub type CUaccessPolicyWindow_v1 = CUaccessPolicyWindow_st;
 pub type CUaccessPolicyWindow = CUaccessPolicyWindow_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_KERNEL_NODE_PARAMS_st {
     pub func: CUfunction,
     pub gridDimX: ::core::ffi::c_uint,
@@ -1744,7 +1744,7 @@ impl Default for CUDA_KERNEL_NODE_PARAMS_st {
 }
 pub type CUDA_KERNEL_NODE_PARAMS_v1 = CUDA_KERNEL_NODE_PARAMS_st;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_KERNEL_NODE_PARAMS_v2_st {
     pub func: CUfunction,
     pub gridDimX: ::core::ffi::c_uint,
@@ -1771,7 +1771,7 @@ impl Default for CUDA_KERNEL_NODE_PARAMS_v2_st {
 pub type CUDA_KERNEL_NODE_PARAMS_v2 = CUDA_KERNEL_NODE_PARAMS_v2_st;
 pub type CUDA_KERNEL_NODE_PARAMS = CUDA_KERNEL_NODE_PARAMS_v2;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_KERNEL_NODE_PARAMS_v3_st {
     pub func: CUfunction,
     pub gridDimX: ::core::ffi::c_uint,
@@ -1797,7 +1797,7 @@ impl Default for CUDA_KERNEL_NODE_PARAMS_v3_st {
 }
 pub type CUDA_KERNEL_NODE_PARAMS_v3 = CUDA_KERNEL_NODE_PARAMS_v3_st;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_MEMSET_NODE_PARAMS_st {
     pub dst: CUdeviceptr,
     pub pitch: usize,
@@ -1809,7 +1809,7 @@ pub struct CUDA_MEMSET_NODE_PARAMS_st {
 pub type CUDA_MEMSET_NODE_PARAMS_v1 = CUDA_MEMSET_NODE_PARAMS_st;
 pub type CUDA_MEMSET_NODE_PARAMS = CUDA_MEMSET_NODE_PARAMS_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_MEMSET_NODE_PARAMS_v2_st {
     pub dst: CUdeviceptr,
     pub pitch: usize,
@@ -1830,7 +1830,7 @@ impl Default for CUDA_MEMSET_NODE_PARAMS_v2_st {
 }
 pub type CUDA_MEMSET_NODE_PARAMS_v2 = CUDA_MEMSET_NODE_PARAMS_v2_st;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_HOST_NODE_PARAMS_st {
     pub fn_: CUhostFn,
     pub userData: *mut ::core::ffi::c_void,
@@ -1847,7 +1847,7 @@ impl Default for CUDA_HOST_NODE_PARAMS_st {
 pub type CUDA_HOST_NODE_PARAMS_v1 = CUDA_HOST_NODE_PARAMS_st;
 pub type CUDA_HOST_NODE_PARAMS = CUDA_HOST_NODE_PARAMS_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_HOST_NODE_PARAMS_v2_st {
     pub fn_: CUhostFn,
     pub userData: *mut ::core::ffi::c_void,
@@ -1878,7 +1878,7 @@ impl CUgraphConditionalNodeType_enum {
 pub struct CUgraphConditionalNodeType_enum(pub ::core::ffi::c_uint);
 pub use self::CUgraphConditionalNodeType_enum as CUgraphConditionalNodeType;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_CONDITIONAL_NODE_PARAMS {
     pub handle: CUgraphConditionalHandle,
     pub type_: CUgraphConditionalNodeType,
@@ -1944,7 +1944,7 @@ impl CUgraphDependencyType_enum {
 pub struct CUgraphDependencyType_enum(pub ::core::ffi::c_uint);
 pub use self::CUgraphDependencyType_enum as CUgraphDependencyType;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUgraphEdgeData_st {
     pub from_port: ::core::ffi::c_uchar,
     pub to_port: ::core::ffi::c_uchar,
@@ -1977,7 +1977,7 @@ impl CUgraphInstantiateResult_enum {
 pub struct CUgraphInstantiateResult_enum(pub ::core::ffi::c_uint);
 pub use self::CUgraphInstantiateResult_enum as CUgraphInstantiateResult;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_GRAPH_INSTANTIATE_PARAMS_st {
     pub flags: cuuint64_t,
     pub hUploadStream: CUstream,
@@ -2040,7 +2040,7 @@ impl CUlaunchMemSyncDomain_enum {
 pub struct CUlaunchMemSyncDomain_enum(pub ::core::ffi::c_uint);
 pub use self::CUlaunchMemSyncDomain_enum as CUlaunchMemSyncDomain;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUlaunchMemSyncDomainMap_st {
     pub default_: ::core::ffi::c_uchar,
     pub remote: ::core::ffi::c_uchar,
@@ -2117,14 +2117,14 @@ pub union CUlaunchAttributeValue_union {
     pub sharedMemCarveout: ::core::ffi::c_uint,
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUlaunchAttributeValue_union__bindgen_ty_1 {
     pub x: ::core::ffi::c_uint,
     pub y: ::core::ffi::c_uint,
     pub z: ::core::ffi::c_uint,
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUlaunchAttributeValue_union__bindgen_ty_2 {
     pub event: CUevent,
     pub flags: ::core::ffi::c_int,
@@ -2140,7 +2140,7 @@ impl Default for CUlaunchAttributeValue_union__bindgen_ty_2 {
     }
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUlaunchAttributeValue_union__bindgen_ty_3 {
     pub event: CUevent,
     pub flags: ::core::ffi::c_int,
@@ -2155,14 +2155,14 @@ impl Default for CUlaunchAttributeValue_union__bindgen_ty_3 {
     }
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUlaunchAttributeValue_union__bindgen_ty_4 {
     pub x: ::core::ffi::c_uint,
     pub y: ::core::ffi::c_uint,
     pub z: ::core::ffi::c_uint,
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUlaunchAttributeValue_union__bindgen_ty_5 {
     pub deviceUpdatable: ::core::ffi::c_int,
     pub devNode: CUgraphDeviceNode,
@@ -2204,7 +2204,7 @@ impl Default for CUlaunchAttribute_st {
 }
 pub type CUlaunchAttribute = CUlaunchAttribute_st;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUlaunchConfig_st {
     pub gridDimX: ::core::ffi::c_uint,
     pub gridDimY: ::core::ffi::c_uint,
@@ -2306,7 +2306,7 @@ impl CUexecAffinityType_enum {
 pub struct CUexecAffinityType_enum(pub ::core::ffi::c_uint);
 pub use self::CUexecAffinityType_enum as CUexecAffinityType;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUexecAffinitySmCount_st {
     pub val: ::core::ffi::c_uint,
 }
@@ -2354,7 +2354,7 @@ impl CUcigDataType_enum {
 pub struct CUcigDataType_enum(pub ::core::ffi::c_uint);
 pub use self::CUcigDataType_enum as CUcigDataType;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUctxCigParam_st {
     pub sharedDataType: CUcigDataType,
     pub sharedData: *mut ::core::ffi::c_void,
@@ -2370,7 +2370,7 @@ impl Default for CUctxCigParam_st {
 }
 pub type CUctxCigParam = CUctxCigParam_st;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUctxCreateParams_st {
     pub execAffinityParams: *mut CUexecAffinityParam,
     pub numExecAffinityParams: ::core::ffi::c_int,
@@ -2400,7 +2400,7 @@ impl CUlibraryOption_enum {
 pub struct CUlibraryOption_enum(pub ::core::ffi::c_uint);
 pub use self::CUlibraryOption_enum as CUlibraryOption;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUlibraryHostUniversalFunctionAndDataTable_st {
     pub functionTable: *mut ::core::ffi::c_void,
     pub functionWindowSize: usize,
@@ -2580,7 +2580,7 @@ pub type CUoccupancyB2DSize = ::core::option::Option<
     unsafe extern "C" fn(blockSize: ::core::ffi::c_int) -> usize,
 >;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_MEMCPY2D_st {
     pub srcXInBytes: usize,
     pub srcY: usize,
@@ -2611,7 +2611,7 @@ impl Default for CUDA_MEMCPY2D_st {
 pub type CUDA_MEMCPY2D_v2 = CUDA_MEMCPY2D_st;
 pub type CUDA_MEMCPY2D = CUDA_MEMCPY2D_v2;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_MEMCPY3D_st {
     pub srcXInBytes: usize,
     pub srcY: usize,
@@ -2651,7 +2651,7 @@ impl Default for CUDA_MEMCPY3D_st {
 pub type CUDA_MEMCPY3D_v2 = CUDA_MEMCPY3D_st;
 pub type CUDA_MEMCPY3D = CUDA_MEMCPY3D_v2;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_MEMCPY3D_PEER_st {
     pub srcXInBytes: usize,
     pub srcY: usize,
@@ -2691,7 +2691,7 @@ impl Default for CUDA_MEMCPY3D_PEER_st {
 pub type CUDA_MEMCPY3D_PEER_v1 = CUDA_MEMCPY3D_PEER_st;
 pub type CUDA_MEMCPY3D_PEER = CUDA_MEMCPY3D_PEER_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_MEMCPY_NODE_PARAMS_st {
     pub flags: ::core::ffi::c_int,
     pub reserved: ::core::ffi::c_int,
@@ -2709,7 +2709,7 @@ impl Default for CUDA_MEMCPY_NODE_PARAMS_st {
 }
 pub type CUDA_MEMCPY_NODE_PARAMS = CUDA_MEMCPY_NODE_PARAMS_st;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_ARRAY_DESCRIPTOR_st {
     pub Width: usize,
     pub Height: usize,
@@ -2728,7 +2728,7 @@ impl Default for CUDA_ARRAY_DESCRIPTOR_st {
 pub type CUDA_ARRAY_DESCRIPTOR_v2 = CUDA_ARRAY_DESCRIPTOR_st;
 pub type CUDA_ARRAY_DESCRIPTOR = CUDA_ARRAY_DESCRIPTOR_v2;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_ARRAY3D_DESCRIPTOR_st {
     pub Width: usize,
     pub Height: usize,
@@ -2749,7 +2749,7 @@ impl Default for CUDA_ARRAY3D_DESCRIPTOR_st {
 pub type CUDA_ARRAY3D_DESCRIPTOR_v2 = CUDA_ARRAY3D_DESCRIPTOR_st;
 pub type CUDA_ARRAY3D_DESCRIPTOR = CUDA_ARRAY3D_DESCRIPTOR_v2;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_ARRAY_SPARSE_PROPERTIES_st {
     pub tileExtent: CUDA_ARRAY_SPARSE_PROPERTIES_st__bindgen_ty_1,
     pub miptailFirstLevel: ::core::ffi::c_uint,
@@ -2758,7 +2758,7 @@ pub struct CUDA_ARRAY_SPARSE_PROPERTIES_st {
     pub reserved: [::core::ffi::c_uint; 4usize],
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_ARRAY_SPARSE_PROPERTIES_st__bindgen_ty_1 {
     pub width: ::core::ffi::c_uint,
     pub height: ::core::ffi::c_uint,
@@ -2767,7 +2767,7 @@ pub struct CUDA_ARRAY_SPARSE_PROPERTIES_st__bindgen_ty_1 {
 pub type CUDA_ARRAY_SPARSE_PROPERTIES_v1 = CUDA_ARRAY_SPARSE_PROPERTIES_st;
 pub type CUDA_ARRAY_SPARSE_PROPERTIES = CUDA_ARRAY_SPARSE_PROPERTIES_v1;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
     pub size: usize,
     pub alignment: usize,
@@ -2792,7 +2792,7 @@ pub union CUDA_RESOURCE_DESC_st__bindgen_ty_1 {
     pub reserved: CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_5,
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_1 {
     pub hArray: CUarray,
 }
@@ -2806,7 +2806,7 @@ impl Default for CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_1 {
     }
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_2 {
     pub hMipmappedArray: CUmipmappedArray,
 }
@@ -2820,7 +2820,7 @@ impl Default for CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_2 {
     }
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_3 {
     pub devPtr: CUdeviceptr,
     pub format: CUarray_format,
@@ -2837,7 +2837,7 @@ impl Default for CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_3 {
     }
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_4 {
     pub devPtr: CUdeviceptr,
     pub format: CUarray_format,
@@ -2856,7 +2856,7 @@ impl Default for CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_4 {
     }
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_5 {
     pub reserved: [::core::ffi::c_int; 32usize],
 }
@@ -2881,7 +2881,7 @@ impl Default for CUDA_RESOURCE_DESC_st {
 pub type CUDA_RESOURCE_DESC_v1 = CUDA_RESOURCE_DESC_st;
 pub type CUDA_RESOURCE_DESC = CUDA_RESOURCE_DESC_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, PartialEq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_TEXTURE_DESC_st {
     pub addressMode: [CUaddress_mode; 3usize],
     pub filterMode: CUfilter_mode,
@@ -3017,7 +3017,7 @@ impl CUresourceViewFormat_enum {
 pub struct CUresourceViewFormat_enum(pub ::core::ffi::c_uint);
 pub use self::CUresourceViewFormat_enum as CUresourceViewFormat;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_RESOURCE_VIEW_DESC_st {
     pub format: CUresourceViewFormat,
     pub width: usize,
@@ -3042,7 +3042,7 @@ pub type CUDA_RESOURCE_VIEW_DESC_v1 = CUDA_RESOURCE_VIEW_DESC_st;
 pub type CUDA_RESOURCE_VIEW_DESC = CUDA_RESOURCE_VIEW_DESC_v1;
 #[repr(C)]
 #[repr(align(64))]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUtensorMap_st {
     pub opaque: [cuuint64_t; 16usize],
 }
@@ -3195,7 +3195,7 @@ impl CUtensorMapIm2ColWideMode_enum {
 pub struct CUtensorMapIm2ColWideMode_enum(pub ::core::ffi::c_uint);
 pub use self::CUtensorMapIm2ColWideMode_enum as CUtensorMapIm2ColWideMode;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st {
     pub p2pToken: ::core::ffi::c_ulonglong,
     pub vaSpaceToken: ::core::ffi::c_uint,
@@ -3218,7 +3218,7 @@ impl CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum {
 pub struct CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum(pub ::core::ffi::c_uint);
 pub use self::CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum as CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_LAUNCH_PARAMS_st {
     pub function: CUfunction,
     pub gridDimX: ::core::ffi::c_uint,
@@ -3289,7 +3289,7 @@ pub union CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st__bindgen_ty_1 {
     pub nvSciBufObject: *const ::core::ffi::c_void,
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st__bindgen_ty_1__bindgen_ty_1 {
     pub handle: *mut ::core::ffi::c_void,
     pub name: *const ::core::ffi::c_void,
@@ -3324,7 +3324,7 @@ impl Default for CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st {
 pub type CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1 = CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st;
 pub type CUDA_EXTERNAL_MEMORY_HANDLE_DESC = CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st {
     pub offset: ::core::ffi::c_ulonglong,
     pub size: ::core::ffi::c_ulonglong,
@@ -3334,7 +3334,7 @@ pub struct CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st {
 pub type CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1 = CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st;
 pub type CUDA_EXTERNAL_MEMORY_BUFFER_DESC = CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st {
     pub offset: ::core::ffi::c_ulonglong,
     pub arrayDesc: CUDA_ARRAY3D_DESCRIPTOR,
@@ -3404,7 +3404,7 @@ pub union CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st__bindgen_ty_1 {
     pub nvSciSyncObj: *const ::core::ffi::c_void,
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st__bindgen_ty_1__bindgen_ty_1 {
     pub handle: *mut ::core::ffi::c_void,
     pub name: *const ::core::ffi::c_void,
@@ -3454,7 +3454,7 @@ pub struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st__bindgen_ty_1 {
     pub reserved: [::core::ffi::c_uint; 12usize],
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st__bindgen_ty_1__bindgen_ty_1 {
     pub value: ::core::ffi::c_ulonglong,
 }
@@ -3474,7 +3474,7 @@ impl Default for CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st__bindgen_ty_1__bindgen
     }
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st__bindgen_ty_1__bindgen_ty_3 {
     pub key: ::core::ffi::c_ulonglong,
 }
@@ -3514,7 +3514,7 @@ pub struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st__bindgen_ty_1 {
     pub reserved: [::core::ffi::c_uint; 10usize],
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st__bindgen_ty_1__bindgen_ty_1 {
     pub value: ::core::ffi::c_ulonglong,
 }
@@ -3534,7 +3534,7 @@ impl Default for CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st__bindgen_ty_1__bindgen_t
     }
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st__bindgen_ty_1__bindgen_ty_3 {
     pub key: ::core::ffi::c_ulonglong,
     pub timeoutMs: ::core::ffi::c_uint,
@@ -3560,7 +3560,7 @@ impl Default for CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st {
 pub type CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 = CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st;
 pub type CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS = CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st {
     pub extSemArray: *mut CUexternalSemaphore,
     pub paramsArray: *const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS,
@@ -3578,7 +3578,7 @@ impl Default for CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st {
 pub type CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 = CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st;
 pub type CUDA_EXT_SEM_SIGNAL_NODE_PARAMS = CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st {
     pub extSemArray: *mut CUexternalSemaphore,
     pub paramsArray: *const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS,
@@ -3595,7 +3595,7 @@ impl Default for CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st {
 }
 pub type CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2 = CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_st {
     pub extSemArray: *mut CUexternalSemaphore,
     pub paramsArray: *const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS,
@@ -3613,7 +3613,7 @@ impl Default for CUDA_EXT_SEM_WAIT_NODE_PARAMS_st {
 pub type CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 = CUDA_EXT_SEM_WAIT_NODE_PARAMS_st;
 pub type CUDA_EXT_SEM_WAIT_NODE_PARAMS = CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st {
     pub extSemArray: *mut CUexternalSemaphore,
     pub paramsArray: *const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS,
@@ -3813,7 +3813,7 @@ pub union CUarrayMapInfo_st__bindgen_ty_2 {
     pub miptail: CUarrayMapInfo_st__bindgen_ty_2__bindgen_ty_2,
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUarrayMapInfo_st__bindgen_ty_2__bindgen_ty_1 {
     pub level: ::core::ffi::c_uint,
     pub layer: ::core::ffi::c_uint,
@@ -3825,7 +3825,7 @@ pub struct CUarrayMapInfo_st__bindgen_ty_2__bindgen_ty_1 {
     pub extentDepth: ::core::ffi::c_uint,
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUarrayMapInfo_st__bindgen_ty_2__bindgen_ty_2 {
     pub layer: ::core::ffi::c_uint,
     pub offset: ::core::ffi::c_ulonglong,
@@ -3866,7 +3866,7 @@ impl Default for CUarrayMapInfo_st {
 pub type CUarrayMapInfo_v1 = CUarrayMapInfo_st;
 pub type CUarrayMapInfo = CUarrayMapInfo_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUmemLocation_st {
     pub type_: CUmemLocationType,
     pub id: ::core::ffi::c_int,
@@ -3895,7 +3895,7 @@ impl CUmemAllocationCompType_enum {
 pub struct CUmemAllocationCompType_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemAllocationCompType_enum as CUmemAllocationCompType;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUmemAllocationProp_st {
     pub type_: CUmemAllocationType,
     pub requestedHandleTypes: CUmemAllocationHandleType,
@@ -3904,7 +3904,7 @@ pub struct CUmemAllocationProp_st {
     pub allocFlags: CUmemAllocationProp_st__bindgen_ty_1,
 }
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUmemAllocationProp_st__bindgen_ty_1 {
     pub compressionType: ::core::ffi::c_uchar,
     pub gpuDirectRDMACapable: ::core::ffi::c_uchar,
@@ -3935,7 +3935,7 @@ impl CUmulticastGranularity_flags_enum {
 pub struct CUmulticastGranularity_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUmulticastGranularity_flags_enum as CUmulticastGranularity_flags;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUmulticastObjectProp_st {
     pub numDevices: ::core::ffi::c_uint,
     pub size: usize,
@@ -3945,7 +3945,7 @@ pub struct CUmulticastObjectProp_st {
 pub type CUmulticastObjectProp_v1 = CUmulticastObjectProp_st;
 pub type CUmulticastObjectProp = CUmulticastObjectProp_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUmemAccessDesc_st {
     pub location: CUmemLocation,
     pub flags: CUmemAccess_flags,
@@ -3995,7 +3995,7 @@ impl CUgraphExecUpdateResult_enum {
 pub struct CUgraphExecUpdateResult_enum(pub ::core::ffi::c_uint);
 pub use self::CUgraphExecUpdateResult_enum as CUgraphExecUpdateResult;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUgraphExecUpdateResultInfo_st {
     pub result: CUgraphExecUpdateResult,
     pub errorNode: CUgraphNode,
@@ -4043,7 +4043,7 @@ impl CUmemPool_attribute_enum {
 pub struct CUmemPool_attribute_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemPool_attribute_enum as CUmemPool_attribute;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUmemPoolProps_st {
     pub allocType: CUmemAllocationType,
     pub handleTypes: CUmemAllocationHandleType,
@@ -4065,7 +4065,7 @@ impl Default for CUmemPoolProps_st {
 pub type CUmemPoolProps_v1 = CUmemPoolProps_st;
 pub type CUmemPoolProps = CUmemPoolProps_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUmemPoolPtrExportData_st {
     pub reserved: [::core::ffi::c_uchar; 64usize],
 }
@@ -4112,7 +4112,7 @@ impl CUmemcpySrcAccessOrder_enum {
 pub struct CUmemcpySrcAccessOrder_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemcpySrcAccessOrder_enum as CUmemcpySrcAccessOrder;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUmemcpyAttributes_st {
     pub srcAccessOrder: CUmemcpySrcAccessOrder,
     pub srcLocHint: CUmemLocation,
@@ -4146,7 +4146,7 @@ impl CUmemcpy3DOperandType_enum {
 pub struct CUmemcpy3DOperandType_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemcpy3DOperandType_enum as CUmemcpy3DOperandType;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUoffset3D_st {
     pub x: usize,
     pub y: usize,
@@ -4155,7 +4155,7 @@ pub struct CUoffset3D_st {
 pub type CUoffset3D_v1 = CUoffset3D_st;
 pub type CUoffset3D = CUoffset3D_v1;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUextent3D_st {
     pub width: usize,
     pub height: usize,
@@ -4176,7 +4176,7 @@ pub union CUmemcpy3DOperand_st__bindgen_ty_1 {
     pub array: CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2,
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1 {
     pub ptr: CUdeviceptr,
     pub rowLength: usize,
@@ -4193,7 +4193,7 @@ impl Default for CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1 {
     }
 }
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2 {
     pub array: CUarray,
     pub offset: CUoffset3D,
@@ -4248,7 +4248,7 @@ impl Default for CUDA_MEMCPY3D_BATCH_OP_st {
 pub type CUDA_MEMCPY3D_BATCH_OP_v1 = CUDA_MEMCPY3D_BATCH_OP_st;
 pub type CUDA_MEMCPY3D_BATCH_OP = CUDA_MEMCPY3D_BATCH_OP_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
     pub poolProps: CUmemPoolProps,
     pub accessDescs: *const CUmemAccessDesc,
@@ -4268,7 +4268,7 @@ impl Default for CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
 pub type CUDA_MEM_ALLOC_NODE_PARAMS_v1 = CUDA_MEM_ALLOC_NODE_PARAMS_v1_st;
 pub type CUDA_MEM_ALLOC_NODE_PARAMS = CUDA_MEM_ALLOC_NODE_PARAMS_v1;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_MEM_ALLOC_NODE_PARAMS_v2_st {
     pub poolProps: CUmemPoolProps,
     pub accessDescs: *const CUmemAccessDesc,
@@ -4287,7 +4287,7 @@ impl Default for CUDA_MEM_ALLOC_NODE_PARAMS_v2_st {
 }
 pub type CUDA_MEM_ALLOC_NODE_PARAMS_v2 = CUDA_MEM_ALLOC_NODE_PARAMS_v2_st;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUDA_MEM_FREE_NODE_PARAMS_st {
     pub dptr: CUdeviceptr,
 }
@@ -4323,7 +4323,7 @@ impl CUgraphChildGraphNodeOwnership_enum {
 pub struct CUgraphChildGraphNodeOwnership_enum(pub ::core::ffi::c_uint);
 pub use self::CUgraphChildGraphNodeOwnership_enum as CUgraphChildGraphNodeOwnership;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_CHILD_GRAPH_NODE_PARAMS_st {
     pub graph: CUgraph,
     pub ownership: CUgraphChildGraphNodeOwnership,
@@ -4339,7 +4339,7 @@ impl Default for CUDA_CHILD_GRAPH_NODE_PARAMS_st {
 }
 pub type CUDA_CHILD_GRAPH_NODE_PARAMS = CUDA_CHILD_GRAPH_NODE_PARAMS_st;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_EVENT_RECORD_NODE_PARAMS_st {
     pub event: CUevent,
 }
@@ -4354,7 +4354,7 @@ impl Default for CUDA_EVENT_RECORD_NODE_PARAMS_st {
 }
 pub type CUDA_EVENT_RECORD_NODE_PARAMS = CUDA_EVENT_RECORD_NODE_PARAMS_st;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_EVENT_WAIT_NODE_PARAMS_st {
     pub event: CUevent,
 }
@@ -4576,7 +4576,7 @@ impl CUprocessState_enum {
 pub struct CUprocessState_enum(pub ::core::ffi::c_uint);
 pub use self::CUprocessState_enum as CUprocessState;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUcheckpointLockArgs_st {
     pub timeoutMs: ::core::ffi::c_uint,
     pub reserved0: ::core::ffi::c_uint,
@@ -4584,19 +4584,19 @@ pub struct CUcheckpointLockArgs_st {
 }
 pub type CUcheckpointLockArgs = CUcheckpointLockArgs_st;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUcheckpointCheckpointArgs_st {
     pub reserved: [cuuint64_t; 8usize],
 }
 pub type CUcheckpointCheckpointArgs = CUcheckpointCheckpointArgs_st;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUcheckpointRestoreArgs_st {
     pub reserved: [cuuint64_t; 8usize],
 }
 pub type CUcheckpointRestoreArgs = CUcheckpointRestoreArgs_st;
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUcheckpointUnlockArgs_st {
     pub reserved: [cuuint64_t; 8usize],
 }
@@ -4632,7 +4632,7 @@ impl CUmemDecompressAlgorithm_enum {
 pub struct CUmemDecompressAlgorithm_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemDecompressAlgorithm_enum as CUmemDecompressAlgorithm;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUmemDecompressParams_st {
     pub srcNumBytes: usize,
     pub dstNumBytes: usize,
@@ -4753,7 +4753,7 @@ impl CUdevResourceType {
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUdevResourceType(pub ::core::ffi::c_uint);
 #[repr(C)]
-#[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Default, Copy, Clone)]
 pub struct CUdevSmResource_st {
     pub smCount: ::core::ffi::c_uint,
 }
@@ -4816,7 +4816,7 @@ pub type CUlogsCallback = ::core::option::Option<
 pub type CUlogIterator = ::core::ffi::c_uint;
 pub type CUdeviceptr_v1 = ::core::ffi::c_uint;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_MEMCPY2D_v1_st {
     pub srcXInBytes: ::core::ffi::c_uint,
     pub srcY: ::core::ffi::c_uint,
@@ -4846,7 +4846,7 @@ impl Default for CUDA_MEMCPY2D_v1_st {
 }
 pub type CUDA_MEMCPY2D_v1 = CUDA_MEMCPY2D_v1_st;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_MEMCPY3D_v1_st {
     pub srcXInBytes: ::core::ffi::c_uint,
     pub srcY: ::core::ffi::c_uint,
@@ -4885,7 +4885,7 @@ impl Default for CUDA_MEMCPY3D_v1_st {
 }
 pub type CUDA_MEMCPY3D_v1 = CUDA_MEMCPY3D_v1_st;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_ARRAY_DESCRIPTOR_v1_st {
     pub Width: ::core::ffi::c_uint,
     pub Height: ::core::ffi::c_uint,
@@ -4903,7 +4903,7 @@ impl Default for CUDA_ARRAY_DESCRIPTOR_v1_st {
 }
 pub type CUDA_ARRAY_DESCRIPTOR_v1 = CUDA_ARRAY_DESCRIPTOR_v1_st;
 #[repr(C)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone)]
 pub struct CUDA_ARRAY3D_DESCRIPTOR_v1_st {
     pub Width: ::core::ffi::c_uint,
     pub Height: ::core::ffi::c_uint,

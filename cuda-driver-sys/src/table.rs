@@ -139,11 +139,28 @@ impl DriverTable {
     #[cold]
     #[inline(never)]
     fn resolve_cold(&self, index: usize) -> Option<*mut c_void> {
-        let mut p = self.slots[index].0.load(Ordering::Acquire);
-        if p.is_null() {
-            p = self.resolve_slow(index);
-        }
+        let p = self.slot(index);
         (p != MISSING).then_some(p)
+    }
+
+    /// Slot `index`, resolved now if it was not yet: the function, or [`MISSING`].
+    fn slot(&self, index: usize) -> *mut c_void {
+        let p = self.slots[index].0.load(Ordering::Acquire);
+        if p.is_null() {
+            self.resolve_slow(index)
+        } else {
+            p
+        }
+    }
+
+    /// Slot `index` as a pointer, or why the driver has no such function.
+    fn status(&self, index: usize) -> Result<NonNull<c_void>, ProcAddressError> {
+        let p = self.slot(index);
+        if p == MISSING {
+            Err(self.lookup(&TABLE_ENTRIES[index]).unwrap_err())
+        } else {
+            Ok(NonNull::new(p).expect("slots hold non-null pointers"))
+        }
     }
 
     fn resolve_slow(&self, index: usize) -> *mut c_void {
@@ -162,11 +179,7 @@ impl DriverTable {
     /// Resolves every slot now; returns how many functions the driver provides.
     pub fn resolve_all(&self) -> usize {
         (0..TABLE_ENTRIES.len())
-            .filter(|&i| {
-                let p = self.slots[i].0.load(Ordering::Acquire);
-                let p = if p.is_null() { self.resolve_slow(i) } else { p };
-                p != MISSING
-            })
+            .filter(|&i| self.slot(i) != MISSING)
             .count()
     }
 
@@ -180,17 +193,7 @@ impl DriverTable {
     /// ```
     pub fn pointer(&self, name: &str) -> Option<Result<NonNull<c_void>, ProcAddressError>> {
         let index = TABLE_ENTRIES.iter().position(|e| e.name == name)?;
-        let p = self.slots[index].0.load(Ordering::Acquire);
-        let p = if p.is_null() {
-            self.resolve_slow(index)
-        } else {
-            p
-        };
-        Some(if p == MISSING {
-            Err(self.lookup(&TABLE_ENTRIES[index]).unwrap_err())
-        } else {
-            Ok(NonNull::new(p).expect("slots hold non-null pointers"))
-        })
+        Some(self.status(index))
     }
 
     /// Every function of the table with what this driver provides: the pointer, or the error
@@ -198,11 +201,9 @@ impl DriverTable {
     pub fn entries(
         &self,
     ) -> impl Iterator<Item = (&'static str, Result<NonNull<c_void>, ProcAddressError>)> + '_ {
-        TABLE_ENTRIES.iter().map(|e| {
-            (
-                e.name,
-                self.pointer(e.name).expect("every entry has a slot"),
-            )
-        })
+        TABLE_ENTRIES
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.name, self.status(i)))
     }
 }

@@ -18,13 +18,10 @@ mod layout;
 fn main() {
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap());
     let out = PathBuf::from(env::var_os("OUT_DIR").unwrap());
-    let version = if env::var_os("CARGO_FEATURE_CUDA_13000").is_some() {
-        "13000"
-    } else if env::var_os("CARGO_FEATURE_CUDA_12090").is_some() {
-        "12090"
-    } else {
-        "12000"
-    };
+    // The header version cuda-driver-sys selected (its features, newest wins), as it tells
+    // dependents: the C side compiles against the header the bindings came from.
+    let version = env::var("DEP_CUDA_VERSION").expect("DEP_CUDA_VERSION from cuda-driver-sys");
+    let version = version.as_str();
     let per_thread = env::var_os("CARGO_FEATURE_PER_THREAD_DEFAULT_STREAM").is_some();
     let headers = header_dir(&manifest, version);
     println!("cargo:rustc-env=CUDA_HEADER_DIR={}", headers.display());

@@ -11,15 +11,14 @@ use std::ffi::{c_void, CStr};
 
 use cuda_driver_sys::*;
 
+mod common;
+use common::{dlsym, header_version};
+
 fn driver_version() -> i32 {
     let mut v = 0;
     let code = unsafe { cuDriverGetVersion(&mut v) };
     assert_eq!(code, CUDA_SUCCESS, "cuDriverGetVersion");
     v
-}
-
-fn header_version() -> i32 {
-    env!("CUDA_HEADER_VERSION").parse().unwrap()
 }
 
 #[test]
@@ -99,15 +98,6 @@ fn linked() -> Vec<Linked> {
         env!("CUDA_HEADER_VERSION"),
         "/linked.rs"
     ))
-}
-
-/// The driver library as the process loaded it.
-fn dlsym(symbol: &CStr) -> *const c_void {
-    unsafe {
-        let lib = libc::dlopen(c"libcuda.so.1".as_ptr(), libc::RTLD_NOW | libc::RTLD_NOLOAD);
-        assert!(!lib.is_null(), "libcuda.so.1 is not loaded in this process");
-        libc::dlsym(lib, symbol.as_ptr()) as *const c_void
-    }
 }
 
 /// C spellings whose linked address cannot equal a driver address, with the reason.

@@ -8,23 +8,13 @@ use std::ffi::{c_void, CStr};
 use cuda_driver_sys::table::TABLE_ENTRIES;
 use cuda_driver_sys::*;
 
-fn header_version() -> i32 {
-    env!("CUDA_HEADER_VERSION").parse().unwrap()
-}
+mod common;
+use common::{dlsym, header_version};
 
 fn driver_version(t: &DriverTable) -> i32 {
     let mut v = 0;
     assert_eq!(unsafe { t.cuDriverGetVersion(&mut v) }, CUDA_SUCCESS);
     v
-}
-
-/// The driver library as the process loaded it.
-fn dlsym(symbol: &CStr) -> *const c_void {
-    unsafe {
-        let lib = libc::dlopen(c"libcuda.so.1".as_ptr(), libc::RTLD_NOW | libc::RTLD_NOLOAD);
-        assert!(!lib.is_null(), "libcuda.so.1 is not loaded in this process");
-        libc::dlsym(lib, symbol.as_ptr()) as *const c_void
-    }
 }
 
 // The generated list of C spellings with the symbol each links, names only (no address taken).

@@ -1,0 +1,17 @@
+//! Helpers shared by the tests that run against the real driver library (`driver.rs`, `table.rs`).
+
+use std::ffi::{c_void, CStr};
+
+/// The header version the bindings (and this build's C side) come from, e.g. 12000.
+pub fn header_version() -> i32 {
+    env!("CUDA_HEADER_VERSION").parse().unwrap()
+}
+
+/// `symbol` in the driver library as the process loaded it; null where the library lacks it.
+pub fn dlsym(symbol: &CStr) -> *const c_void {
+    unsafe {
+        let lib = libc::dlopen(c"libcuda.so.1".as_ptr(), libc::RTLD_NOW | libc::RTLD_NOLOAD);
+        assert!(!lib.is_null(), "libcuda.so.1 is not loaded in this process");
+        libc::dlsym(lib, symbol.as_ptr()) as *const c_void
+    }
+}

@@ -18,37 +18,42 @@ eval "$(ci/fetch-deps.sh)"
 rm -rf "$out" && mkdir -p "$out"/{bin,tests}
 cp -r examples/kernels "$out/kernels"
 
-# Test binaries of one feature set: cargo's JSON messages name each executable.
-build_tests() { # tag features... -- cargo args...
-  local tag=$1; shift
-  cargo test --release --no-run --message-format=json "$@" 2>/dev/null |
-    python3 -c '
-import json, sys, shutil, os
-tag, dest = sys.argv[1], sys.argv[2]
+# cargo's JSON messages on stdin, one line per artifact: `KIND NAME PATH` for each executable
+# (KIND: test, example, bench), `out-dir cuda-driver-workspace DIR` for the root build script.
+artifacts() {
+  python3 -c '
+import json, sys
 for line in sys.stdin:
     m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == ["test"]:
-        shutil.copy(m["executable"], os.path.join(dest, m["target"]["name"] + "-" + tag))
-        print("  test", m["target"]["name"] + "-" + tag)
-' "$tag" "$out/tests"
+    if m.get("reason") == "compiler-artifact" and m.get("executable"):
+        print(m["target"]["kind"][0], m["target"]["name"], m["executable"])
+    if m.get("reason") == "build-script-executed" and "cuda-driver-workspace" in m["package_id"]:
+        print("out-dir", "cuda-driver-workspace", m["out_dir"])
+'
+}
+
+# Test binaries of one feature set, into tests/<name>-<tag>.
+build_tests() { # tag cargo-args...
+  local tag=$1; shift
+  cargo test --release --no-run --message-format=json "$@" 2>/dev/null | artifacts |
+    while read -r kind name path; do
+      [ "$kind" = test ] || continue
+      cp "$path" "$out/tests/$name-$tag"
+      echo "  test $name-$tag"
+    done
 }
 
 # The examples and their C twins of one feature set, into examples$suffix/ and c-twins$suffix/.
 build_examples() { # suffix cargo-args...
   local suffix=$1; shift
   mkdir -p "$out/examples$suffix" "$out/c-twins$suffix"
-  cargo build --release --examples --message-format=json "$@" 2>/dev/null | python3 -c '
-import json, sys, shutil, os
-dest = sys.argv[1]
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == ["example"]:
-        shutil.copy(m["executable"], os.path.join(dest, "examples" + sys.argv[2], m["target"]["name"]))
-    if m.get("reason") == "build-script-executed" and "cuda-driver-workspace" in m["package_id"]:
-        twins = os.path.join(m["out_dir"], "c-twins")
-        for t in os.listdir(twins):
-            shutil.copy(os.path.join(twins, t), os.path.join(dest, "c-twins" + sys.argv[2], t))
-' "$out" "$suffix"
+  cargo build --release --examples --message-format=json "$@" 2>/dev/null | artifacts |
+    while read -r kind name path; do
+      case "$kind" in
+        example) cp "$path" "$out/examples$suffix/$name" ;;
+        out-dir) cp "$path"/c-twins/* "$out/c-twins$suffix/" ;;
+      esac
+    done
   echo "  examples$suffix: $(ls "$out/examples$suffix" | wc -l), c-twins$suffix: $(ls "$out/c-twins$suffix" | wc -l)"
 }
 
@@ -72,13 +77,8 @@ CUDA_LIBRARY_PATH="$stub" build_tests 13000 --test driver --test table --no-defa
 build_tests 13000-table-only --test table --no-default-features --features cuda-13000,table-only
 build_tests 12000-pt --test driver --test table --test examples_parity --features per-thread-default-stream,link-every-function
 echo "building the benchmark"
-bench=$(cargo bench --no-run --bench driver --message-format=json 2>/dev/null | python3 -c '
-import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable"):
-        print(m["executable"])
-')
+bench=$(cargo bench --no-run --bench driver --message-format=json 2>/dev/null | artifacts |
+  awk '$1 == "bench" { print $3 }')
 cp "$bench" "$out/bin/bench-driver"
 cp ci/gpu-run.sh "$out/run.sh"
 du -sh "$out"

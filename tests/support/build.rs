@@ -208,14 +208,19 @@ fn list(dir: &Path, ext: &str) -> Vec<PathBuf> {
 }
 
 fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
+    let line = std::iter::once(cmd.get_program())
+        .chain(cmd.get_args())
+        .map(|a| a.to_string_lossy())
+        .collect::<Vec<_>>()
+        .join(" ");
     let status = cmd
         .status()
-        .map_err(|e| format!("{what}: cannot run the C++ compiler ({e}): {cmd:?}"))?;
+        .map_err(|e| format!("{what}: cannot run the C++ compiler ({e}): {line}"))?;
     if status.success() {
         Ok(())
     } else {
         Err(format!(
-            "{what}: the C++ compiler failed ({status}): {cmd:?}"
+            "{what}: the C++ compiler failed ({status}; its messages are above): {line}"
         ))
     }
 }

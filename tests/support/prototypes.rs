@@ -53,10 +53,15 @@ use crate::c_header::{c_tokens, header_lines, is_c_ident, skip_parens};
 pub struct Inputs {
     /// The header version, `12000`.
     pub version: String,
+    /// `functions.rs`: the `extern` block of every function symbol.
     pub functions: String,
+    /// `bindings.rs`: types, typedefs (`PFN_*` among them), constants.
     pub bindings: String,
+    /// `function_names.rs`: the C spellings of functions, per stream mode.
     pub function_names: String,
+    /// `names.rs`: the `PFN_cuX` spellings (and constants, not read here).
     pub names: String,
+    /// `src/inline.rs`: the header's `static inline` functions in Rust.
     pub inline: String,
 }
 
@@ -102,7 +107,9 @@ impl Inputs {
 
 /// The C++ compiler and the directory holding `cuda.h` and `cudaTypedefs.h`.
 pub struct Cxx {
+    /// `g++` or what `$CXX` names (the build script asks the `cc` crate).
     pub compiler: PathBuf,
+    /// The directory holding the headers the bindings were generated from.
     pub headers: PathBuf,
 }
 
@@ -162,18 +169,22 @@ impl View {
 /// Checked entries of one kind, and how many the bindings declare.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Count {
+    /// Entries the probe has an assertion for.
     pub checked: usize,
+    /// Entries the bindings have.
     pub declared: usize,
 }
 
 /// One compiled unit of the probe.
 #[derive(Clone, Debug)]
 pub struct Unit {
+    /// `legacy-stream`, `per-thread-stream` or `internal`.
     pub view: String,
     /// The generated C++ file.
     pub path: String,
     /// `static_assert`s in it.
     pub assertions: usize,
+    /// g++ accepted it.
     pub compiled: bool,
     /// Not compiled again: the same text as a unit known to compile (see [`run`]).
     pub reused: bool,
@@ -190,6 +201,7 @@ pub struct Report {
     pub header_functions: usize,
     /// Functions of `inline.rs`, against the header's `static inline` functions.
     pub inline: Count,
+    /// `static inline` functions `cuda.h` defines in either stream mode.
     pub header_inline: usize,
     /// `PFN_*` typedefs of `bindings.rs`.
     pub pfn_typedefs: Count,
@@ -199,6 +211,7 @@ pub struct Report {
     pub typedefs: Count,
     /// C spellings (`function_names.rs` and the `PFN_cuX` of `names.rs`): legacy, per-thread mode.
     pub spellings: [Count; 2],
+    /// The three compiled units.
     pub units: Vec<Unit>,
     /// Milliseconds spent reading the header and compiling the probe.
     pub millis: u64,

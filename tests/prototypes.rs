@@ -34,7 +34,7 @@ fn prototypes_match_the_header() {
     if !report.problems.is_empty() {
         let units: Vec<&str> = report.units.iter().map(|u| u.path.as_str()).collect();
         panic!(
-            "the bindings of CUDA {VERSION} differ from cuda.h/cudaTypedefs.h ({} problems; the probe: {}):\n{}",
+            "the bindings of CUDA {VERSION} differ from cuda.h/cudaTypedefs.h ({} problem(s); the probe: {}):\n{}",
             report.problems.len(),
             units.join(", "),
             report.problems.join("\n")
@@ -215,8 +215,9 @@ fn mutations_are_rejected() {
         control.problems
     );
     println!(
-        "mutations of the CUDA {VERSION} bindings (control, unchanged: accepted, {} functions)",
-        control.functions.checked
+        "mutations of the CUDA {VERSION} bindings (control, unchanged: accepted, {} functions, {:.2} s)",
+        control.functions.checked,
+        control.millis as f64 / 1000.0
     );
 
     // Each mutation on its own copy, all at once (most of the time is the compiler's).

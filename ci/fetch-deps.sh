@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # Fetches, into target/ci-deps/ and never into the system, what the tests need on a machine with no
 # CUDA and no GPU:
-#   headers/<V>/       cuda.h and cudaTypedefs.h from the pinned PyPI wheels (V = 12000, 12090, 13000)
+#   headers/<V>/       cuda.h and cudaTypedefs.h from the pinned PyPI wheels (V = 12000, 12090, 13000),
+#                      with the interop headers of the same wheel (cudaGL.h, cudaEGL.h, cudaVDPAU.h,
+#                      their typedef headers, cudaProfilerTypedefs.h) and cudaProfiler.h from the
+#                      nvidia-cuda-profiler-api wheel of the same CUDA release
+#   interop/include/   the GL, EGL, KHR and VDPAU headers the interop headers include (Debian bookworm
+#                      libgl-dev, libegl-dev, libvdpau-dev): for generating and checking the bindings
+#                      only; no OpenGL, EGL or VDPAU library is used at build or run time
 #   driver/            the real NVIDIA driver library (Debian bookworm non-free libcuda1 535.x)
 #   clang/             libclang for bindgen (Debian libclang1-14 + libclang-common-14-dev)
 # and prints the environment to use them (`eval "$(ci/fetch-deps.sh)"`). Idempotent: what is
@@ -20,8 +26,8 @@ declare -A wheel=(
 )
 for v in 12000 12090 13000; do
   dir="$deps/headers/$v"
-  [ -f "$dir/cuda.h" ] && [ -f "$dir/cudaTypedefs.h" ] && continue
-  log "downloading ${wheel[$v]} for cuda.h and cudaTypedefs.h"
+  [ -f "$dir/cuda.h" ] && [ -f "$dir/cudaTypedefs.h" ] && [ -f "$dir/cudaGL.h" ] && continue
+  log "downloading ${wheel[$v]} for cuda.h, cudaTypedefs.h and the interop headers"
   tmp=$(mktemp -d)
   python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.11 \
     --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux1_x86_64 \
@@ -32,12 +38,43 @@ import sys, zipfile, os
 whl, out = sys.argv[1], sys.argv[2]
 with zipfile.ZipFile(whl) as z:
     for n in z.namelist():
-        if os.path.basename(n) in ("cuda.h", "cudaTypedefs.h") and "/include/" in n:
+        if os.path.basename(n) in ("cuda.h", "cudaTypedefs.h", "cudaGL.h", "cudaGLTypedefs.h",
+                                   "cudaEGL.h", "cudaEGLTypedefs.h", "cudaVDPAU.h",
+                                   "cudaVDPAUTypedefs.h", "cudaProfilerTypedefs.h") and "/include/" in n:
             with open(os.path.join(out, os.path.basename(n)), "wb") as f:
                 f.write(z.read(n))
 PY
   rm -rf "$tmp"
-  [ -f "$dir/cuda.h" ] && [ -f "$dir/cudaTypedefs.h" ] || { log "no headers in ${wheel[$v]}"; exit 1; }
+  [ -f "$dir/cuda.h" ] && [ -f "$dir/cudaTypedefs.h" ] && [ -f "$dir/cudaGL.h" ] || { log "no headers in ${wheel[$v]}"; exit 1; }
+done
+
+# cudaProfiler.h is not in the runtime wheel but in nvidia-cuda-profiler-api(-cu12), whose
+# releases do not always match the runtime's patch number: the release of the same CUDA minor
+# version (the header is the same in all of them).
+declare -A profiler_wheel=(
+  [12000]="nvidia-cuda-profiler-api-cu12==12.0.140"
+  [12090]="nvidia-cuda-profiler-api-cu12==12.9.79"
+  [13000]="nvidia-cuda-profiler-api==13.0.85"
+)
+for v in "${!profiler_wheel[@]}"; do
+  dir="$deps/headers/$v"
+  [ -f "$dir/cudaProfiler.h" ] && continue
+  log "downloading ${profiler_wheel[$v]} for cudaProfiler.h"
+  tmp=$(mktemp -d)
+  python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.11 \
+    --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux1_x86_64 \
+    -d "$tmp" "${profiler_wheel[$v]}" >&2
+  python3 - "$tmp"/*.whl "$dir" <<'PY'
+import sys, zipfile, os
+whl, out = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(whl) as z:
+    for n in z.namelist():
+        if os.path.basename(n) == "cudaProfiler.h" and "/include/" in n:
+            with open(os.path.join(out, "cudaProfiler.h"), "wb") as f:
+                f.write(z.read(n))
+PY
+  rm -rf "$tmp"
+  [ -f "$dir/cudaProfiler.h" ] || { log "no cudaProfiler.h in ${profiler_wheel[$v]}"; exit 1; }
 done
 
 # --- Debian packages (driver library, libclang) --------------------------------------------------
@@ -81,6 +118,23 @@ if [ ! -e "$deps/clang/lib/libclang.so.1" ]; then
     exit 1
   fi
 fi
+# The OpenGL, EGL (with KHR/khrplatform.h) and VDPAU headers cudaGL.h, cudaEGL.h and cudaVDPAU.h
+# include: Debian bookworm main, the system's own sources, as for libclang.
+if [ ! -f "$deps/interop/include/vdpau/vdpau.h" ] || [ ! -f "$deps/interop/include/EGL/eglext.h" ]; then
+  log "downloading libgl-dev, libegl-dev and libvdpau-dev (bookworm main) for their headers"
+  rm -rf "$deps/interop" && mkdir -p "$deps/interop/debs"
+  (cd "$deps/interop/debs" && apt-get download libgl-dev libegl-dev libvdpau-dev >&2 2>/dev/null \
+    || (apt-get update >&2 && cd "$deps/interop/debs" && apt-get download libgl-dev libegl-dev libvdpau-dev >&2))
+  for f in "$deps"/interop/debs/*.deb; do dpkg -x "$f" "$deps/interop/root"; done
+  ln -sfn root/usr/include "$deps/interop/include"
+  for h in GL/gl.h KHR/khrplatform.h EGL/egl.h EGL/eglext.h vdpau/vdpau.h; do
+    if [ ! -f "$deps/interop/include/$h" ]; then
+      log "FAILED: no $h from libgl-dev/libegl-dev/libvdpau-dev (bookworm main); see apt's messages above"
+      rm -rf "$deps/interop"
+      exit 1
+    fi
+  done
+fi
 
 cat <<ENV
 export CUDA_HEADERS_12000="$deps/headers/12000"
@@ -89,5 +143,6 @@ export CUDA_HEADERS_13000="$deps/headers/13000"
 export CUDA_LIBRARY_PATH="$deps/driver/lib"
 export LD_LIBRARY_PATH="$deps/driver/lib:$deps/clang/root/usr/lib/x86_64-linux-gnu\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
 export LIBCLANG_PATH="$deps/clang/lib"
+export CUDA_INTEROP_INCLUDE="$deps/interop/include"
 export BINDGEN_EXTRA_CLANG_ARGS="-resource-dir=$(ls -d "$deps"/clang/root/usr/lib/clang/*.*.* | head -n 1)"
 ENV

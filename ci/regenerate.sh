@@ -2,8 +2,10 @@
 # Regenerates every committed file of cuda-driver-sys/src/generated/ from the pinned headers.
 #   ci/regenerate.sh           rewrite the committed files
 #   ci/regenerate.sh --check   regenerate into a temporary folder and fail on any difference
-# The headers come from the pinned PyPI wheels and libclang from Debian (ci/fetch-deps.sh), so the
-# output is the same on every machine.
+# Also the modules of the other driver-API headers (profiler, OpenGL, EGL, VDPAU; --interop names
+# where the OpenGL, EGL and VDPAU headers are). The headers come from the pinned PyPI wheels and
+# Debian packages, and libclang from Debian (ci/fetch-deps.sh), so the output is the same on every
+# machine.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -19,7 +21,7 @@ else
 fi
 for v in 12000 12090 13000; do
   var="CUDA_HEADERS_$v"
-  "$gen" --include "${!var}" --out "$out/v$v" --cc "${CC:-cc}"
+  "$gen" --include "${!var}" --interop "$CUDA_INTEROP_INCLUDE" --out "$out/v$v" --cc "${CC:-cc}"
 done
 if [ "${1:-}" = "--check" ]; then
   if ! diff -r "$committed" "$out" >/tmp/regenerate.diff; then

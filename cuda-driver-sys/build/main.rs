@@ -239,8 +239,19 @@ fn generate(roots: &[PathBuf]) {
         println!("cargo:rerun-if-changed={}", include_dir.join(h).display());
     }
     let c_compiler = cc::Build::new().get_compiler().path().to_path_buf();
+    // The interop modules need the OpenGL, EGL and VDPAU headers their CUDA headers include:
+    // CUDA_INTEROP_INCLUDE, else the system's (libgl-dev, libegl-dev, libvdpau-dev).
+    let modules = ["PROFILER", "GL", "EGL", "VDPAU"]
+        .iter()
+        .any(|m| env::var_os(format!("CARGO_FEATURE_{m}")).is_some());
+    println!("cargo:rerun-if-env-changed=CUDA_INTEROP_INCLUDE");
+    let interop_include = modules.then(|| {
+        env::var_os("CUDA_INTEROP_INCLUDE")
+            .map_or_else(|| PathBuf::from("/usr/include"), PathBuf::from)
+    });
     let opts = cuda_driver_sys_generator::Options {
         include_dir,
+        interop_include,
         out_dir,
         c_compiler,
         regenerate_hint: "cargo build --features bindgen (cuda-driver-sys's build script)".into(),

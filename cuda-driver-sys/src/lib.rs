@@ -47,6 +47,10 @@
 //! - `table-only`: link nothing but `cuGetProcAddress_v2`, `cuDriverGetVersion`,
 //!   `cuGetErrorName` and `cuGetErrorString`; every other function is reached through
 //!   [`table()`]. A binary built with `cuda-13000` then starts on a 12.x driver.
+//! - `profiler`, `gl`, `egl`, `vdpau`: the other driver-API headers (`cudaProfiler.h`,
+//!   `cudaGL.h`, `cudaEGL.h`, `cudaVDPAU.h`, each with its typedef header) as the modules
+//!   [`profiler`], [`gl`], [`egl`], [`vdpau`], re-exported at the top level. The Direct3D
+//!   headers (Windows only) are not bound.
 //! - `bindgen`: generate the bindings at build time from your own `cuda.h` (see the README).
 //!
 //! # Linking
@@ -149,6 +153,104 @@ generated!("names.rs");
 pub mod entry {
     generated!("entry.rs");
 }
+
+/// One module per other driver-API header and its typedef header, built like the crate root
+/// from `cuda.h`: types, functions under their real symbols and C spellings, `PFN_*` typedefs and
+/// macros, enumerators, and typed entry points (`gl::entry::cuGraphicsGLRegisterBuffer`).
+macro_rules! interop_module {
+    ($(#[$doc:meta])* $name:ident, $feature:literal, $bindings:literal, $functions:literal,
+     $function_names:literal, $names:literal, $entry:literal) => {
+        $(#[$doc])*
+        #[cfg(feature = $feature)]
+        pub mod $name {
+            #[allow(unused_imports)]
+            use crate::bindings::*;
+
+            /// bindgen's translation of the header pair, re-exported here. `cuda.h`'s types are
+            /// the crate's; those of other APIs (OpenGL, EGL, VDPAU) are bound from their own
+            /// headers, with their C sizes.
+            #[allow(unpredictable_function_pointer_comparisons)]
+            mod bindings {
+                #[allow(unused_imports)]
+                use crate::bindings::*;
+                generated!($bindings);
+            }
+            pub use bindings::*;
+
+            /// The functions, under their real symbols.
+            #[allow(dead_code)]
+            mod functions {
+                use super::bindings::*;
+                use crate::bindings::*;
+                generated!($functions);
+            }
+            #[cfg(not(feature = "table-only"))]
+            pub use functions::*;
+            // The C spellings (`cuGLCtxCreate` is `cuGLCtxCreate_v2`).
+            #[cfg(not(feature = "table-only"))]
+            generated!($function_names);
+            // The unversioned `PFN_*` macros, every enumerator at top level, macro constants.
+            generated!($names);
+
+            /// One typed [`EntryPoint`](crate::EntryPoint) per `PFN_*` typedef of the typedef
+            /// header and one per C spelling, as [`crate::entry`] for `cuda.h`.
+            pub mod entry {
+                generated!($entry);
+            }
+        }
+        #[cfg(feature = $feature)]
+        pub use $name::*;
+    };
+}
+
+interop_module!(
+    /// `cudaProfiler.h` and `cudaProfilerTypedefs.h` (feature `profiler`): `cuProfilerStart` and
+    /// `cuProfilerStop` delimit the capture range of Nsight Systems (`nsys profile
+    /// --capture-range=cudaProfilerApi`) and Nsight Compute (`ncu --profile-from-start off`).
+    ///
+    /// ```no_run
+    /// use cuda_driver_sys::*;
+    ///
+    /// unsafe {
+    ///     let _ = cuProfilerStart();
+    ///     // ... the work to profile ...
+    ///     let _ = cuProfilerStop();
+    /// }
+    /// ```
+    profiler, "profiler", "profiler_bindings.rs", "profiler_functions.rs",
+    "profiler_function_names.rs", "profiler_names.rs", "profiler_entry.rs"
+);
+interop_module!(
+    /// `cudaGL.h` and `cudaGLTypedefs.h` (feature `gl`): OpenGL interop. `GLuint` and `GLenum`
+    /// are bound from `GL/gl.h`; no OpenGL library is needed to build or link.
+    ///
+    /// ```no_run
+    /// use cuda_driver_sys::*;
+    ///
+    /// # let buffer: GLuint = 1; // a buffer object of the current OpenGL context
+    /// unsafe {
+    ///     let mut resource: CUgraphicsResource = core::ptr::null_mut();
+    ///     let _ = cuGraphicsGLRegisterBuffer(&mut resource, buffer, 0);
+    /// }
+    /// ```
+    gl, "gl", "gl_bindings.rs", "gl_functions.rs", "gl_function_names.rs", "gl_names.rs",
+    "gl_entry.rs"
+);
+interop_module!(
+    /// `cudaEGL.h` and `cudaEGLTypedefs.h` (feature `egl`): EGL image, stream and sync interop.
+    /// `EGLImageKHR`, `EGLStreamKHR`, `EGLSyncKHR` and the other EGL types are bound from
+    /// `EGL/egl.h` and `EGL/eglext.h` (with `EGL_NO_X11`: the native types without Xlib, the same
+    /// sizes); no EGL library is needed to build or link.
+    egl, "egl", "egl_bindings.rs", "egl_functions.rs", "egl_function_names.rs", "egl_names.rs",
+    "egl_entry.rs"
+);
+interop_module!(
+    /// `cudaVDPAU.h` and `cudaVDPAUTypedefs.h` (feature `vdpau`): VDPAU interop. `VdpDevice`,
+    /// `VdpGetProcAddress`, the surface handles and `VdpStatus` are bound from `vdpau/vdpau.h`;
+    /// no VDPAU library is needed to build or link.
+    vdpau, "vdpau", "vdpau_bindings.rs", "vdpau_functions.rs", "vdpau_function_names.rs",
+    "vdpau_names.rs", "vdpau_entry.rs"
+);
 
 pub mod inline;
 mod proc_address;

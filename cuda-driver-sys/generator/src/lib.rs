@@ -29,8 +29,13 @@ use quote::{format_ident, quote, ToTokens};
 
 /// What to generate from and where to write it.
 pub struct Options {
-    /// A directory holding `cuda.h` and `cudaTypedefs.h`.
+    /// A directory holding `cuda.h` and `cudaTypedefs.h` (and, for [`MODULES`], the interop
+    /// headers: `cudaGL.h`, `cudaProfiler.h`, ... with their typedef headers).
     pub include_dir: PathBuf,
+    /// Where the OpenGL, EGL (and KHR) and VDPAU headers are (`GL/gl.h`, `EGL/eglext.h`,
+    /// `vdpau/vdpau.h`): with it, every module of [`MODULES`] is generated too; without it, only
+    /// `cuda.h`'s files.
+    pub interop_include: Option<PathBuf>,
     /// Where the generated files go (created if missing).
     pub out_dir: PathBuf,
     /// The C compiler used as a preprocessor (`cc`, `gcc`, `clang`): its `-E -P` output resolves
@@ -38,6 +43,93 @@ pub struct Options {
     pub c_compiler: PathBuf,
     /// How to regenerate, written at the top of every generated file.
     pub regenerate_hint: String,
+}
+
+/// One driver-API header and its typedef header, generated into one set of files.
+pub struct HeaderSet {
+    /// The module of `cuda-driver-sys` (and the feature) it becomes, and the prefix of its files
+    /// (`gl` → `gl_bindings.rs`, ...); empty for `cuda.h`, whose files have no prefix.
+    pub module: &'static str,
+    /// The header and its typedef header: their items are what the set binds.
+    pub headers: [&'static str; 2],
+    /// What a C program includes before them (`cudaVDPAU.h` does not include `vdpau/vdpau.h`).
+    pub prelude: &'static [&'static str],
+    /// Preprocessor definitions for the foreign headers (`EGL_NO_X11`: EGL's native types without
+    /// Xlib, the same sizes).
+    pub defines: &'static [&'static str],
+}
+
+/// `cuda.h` and `cudaTypedefs.h`.
+pub const CORE: HeaderSet = HeaderSet {
+    module: "",
+    headers: ["cuda.h", "cudaTypedefs.h"],
+    prelude: &[],
+    defines: &[],
+};
+
+/// The other driver-API headers, each bound as an optional module of `cuda-driver-sys`. Their
+/// items from other APIs (`GLuint`, `EGLImageKHR`, `VdpDevice`, ...) are bound from those APIs'
+/// own headers; `cuda.h`'s items are not repeated (the modules use the crate's).
+pub const MODULES: [HeaderSet; 4] = [
+    HeaderSet {
+        module: "profiler",
+        headers: ["cudaProfiler.h", "cudaProfilerTypedefs.h"],
+        prelude: &[],
+        defines: &[],
+    },
+    HeaderSet {
+        module: "gl",
+        headers: ["cudaGL.h", "cudaGLTypedefs.h"],
+        prelude: &["GL/gl.h"],
+        defines: &[],
+    },
+    HeaderSet {
+        module: "egl",
+        headers: ["cudaEGL.h", "cudaEGLTypedefs.h"],
+        prelude: &[],
+        defines: &["-DEGL_NO_X11"],
+    },
+    HeaderSet {
+        module: "vdpau",
+        headers: ["cudaVDPAU.h", "cudaVDPAUTypedefs.h"],
+        prelude: &["vdpau/vdpau.h"],
+        defines: &[],
+    },
+];
+
+impl HeaderSet {
+    fn is_core(&self) -> bool {
+        self.module.is_empty()
+    }
+
+    /// The file `name` of this set (`gl_bindings.rs`).
+    pub fn file(&self, name: &str) -> String {
+        if self.is_core() {
+            name.to_string()
+        } else {
+            format!("{}_{name}", self.module)
+        }
+    }
+
+    /// What the bindings are generated from: the headers as a C program includes them.
+    fn wrapper(&self) -> String {
+        let mut w = String::from("#include <cuda.h>\n");
+        for h in self.prelude.iter().chain(&self.headers) {
+            if *h != "cuda.h" {
+                writeln!(w, "#include <{h}>").unwrap();
+            }
+        }
+        w
+    }
+
+    fn clang_args(&self, opts: &Options) -> Vec<String> {
+        let mut args = vec![format!("-I{}", opts.include_dir.display())];
+        if let Some(dir) = &opts.interop_include {
+            args.push(format!("-I{}", dir.display()));
+        }
+        args.extend(self.defines.iter().map(|d| d.to_string()));
+        args
+    }
 }
 
 /// A summary of one generation, for logs.
@@ -52,21 +144,51 @@ pub struct Summary {
     /// C spellings whose `PFN_*` version was derived from the signature (the header has no
     /// `PFN_cuX` macro for them).
     pub derived_pfn_versions: usize,
+    /// The same for each module of [`MODULES`] generated.
+    pub modules: Vec<(&'static str, Summary)>,
 }
 
-/// Runs the whole generation. Errors say what in the header could not be handled.
+/// Runs the whole generation: `cuda.h`'s files, and with [`Options::interop_include`] those of
+/// every module of [`MODULES`]. Errors say what in the header could not be handled.
 pub fn generate(opts: &Options) -> Result<Summary, String> {
+    let (mut summary, core) = generate_set(opts, &CORE, None)?;
+    if opts.interop_include.is_some() {
+        for set in &MODULES {
+            let (s, _) = generate_set(opts, set, Some(&core))?;
+            summary.modules.push((set.module, s));
+        }
+    }
+    Ok(summary)
+}
+
+/// Generates the files of one header set. A module's items name `cuda.h`'s types, which `core`
+/// (the parsed `cuda.h` bindings) resolves when signatures are compared.
+fn generate_set(
+    opts: &Options,
+    set: &HeaderSet,
+    core: Option<&Parsed>,
+) -> Result<(Summary, Parsed), String> {
     let cuda_h = read(&opts.include_dir.join("cuda.h"))?;
-    let typedefs_h = read(&opts.include_dir.join("cudaTypedefs.h"))?;
+    let header_h = read(&opts.include_dir.join(set.headers[0]))?;
+    let typedefs_h = read(&opts.include_dir.join(set.headers[1]))?;
     let cuda_version = cuda_version(&cuda_h)?;
+    let with_core = |mut p: Parsed| {
+        if let Some(core) = core {
+            for (k, v) in &core.aliases {
+                p.aliases.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+        p
+    };
 
     // Functions as a C program sees them, in both stream modes.
-    let normal = parse(&run_bindgen(&opts.include_dir, &[], &BTreeSet::new())?)?;
-    let per_thread = parse(&run_bindgen(
-        &opts.include_dir,
+    let normal = with_core(parse(&run_bindgen(opts, set, &[], &BTreeSet::new())?)?);
+    let per_thread = with_core(parse(&run_bindgen(
+        opts,
+        set,
         &["-DCUDA_API_PER_THREAD_DEFAULT_STREAM"],
         &BTreeSet::new(),
-    )?)?;
+    )?)?);
     let wanted: BTreeSet<String> = normal
         .functions
         .keys()
@@ -81,7 +203,8 @@ pub fn generate(opts: &Options) -> Result<Summary, String> {
         "-D__CUDA_API_VERSION_INTERNAL_ODR",
     ];
     let probe = parse(&run_bindgen(
-        &opts.include_dir,
+        opts,
+        set,
         &internal_defines,
         &BTreeSet::new(),
     )?)?;
@@ -91,27 +214,29 @@ pub fn generate(opts: &Options) -> Result<Summary, String> {
         .filter(|f| !wanted.contains(*f))
         .cloned()
         .collect();
-    let bindings_src = run_bindgen(&opts.include_dir, &internal_defines, &legacy)?;
-    let bindings = parse(&bindings_src)?;
+    let bindings_src = run_bindgen(opts, set, &internal_defines, &legacy)?;
+    let bindings = with_core(parse(&bindings_src)?);
     for f in &wanted {
         if !bindings.functions.contains_key(f) {
             return Err(format!(
-                "function {f} is declared by cuda.h but missing from the internal view"
+                "function {f} is declared by {} but missing from the internal view",
+                set.headers[0]
             ));
         }
     }
 
     // Macro expansions, as the preprocessor sees them in each mode.
-    let mut macro_names = object_like_macros(&cuda_h);
+    let mut macro_names = object_like_macros(&header_h);
     macro_names.extend(object_like_macros(&typedefs_h));
-    let exp_normal = expand_macros(opts, &macro_names, &[])?;
+    let exp_normal = expand_macros(opts, set, &macro_names, &[])?;
     let exp_pt = expand_macros(
         opts,
+        set,
         &macro_names,
         &["-DCUDA_API_PER_THREAD_DEFAULT_STREAM"],
     )?;
 
-    let header = file_header(cuda_version, &opts.regenerate_hint);
+    let header = file_header(set, cuda_version, &opts.regenerate_hint);
     let names = gen_names(
         &bindings,
         &macro_names,
@@ -125,7 +250,7 @@ pub fn generate(opts: &Options) -> Result<Summary, String> {
     std::fs::create_dir_all(&opts.out_dir)
         .map_err(|e| format!("{}: {e}", opts.out_dir.display()))?;
     let write = |name: &str, body: &str| {
-        let path = opts.out_dir.join(name);
+        let path = opts.out_dir.join(set.file(name));
         std::fs::write(&path, format!("{header}{body}"))
             .map_err(|e| format!("{}: {e}", path.display()))
     };
@@ -137,14 +262,16 @@ pub fn generate(opts: &Options) -> Result<Summary, String> {
         "function_names.rs",
         &format_tokens(names.function_tokens.clone())?,
     )?;
-    write(
-        "table.rs",
-        &format_tokens(gen_table(&bindings, &names, &entries.c_spelling)?)?,
-    )?;
+    if set.is_core() {
+        write(
+            "table.rs",
+            &format_tokens(gen_table(&bindings, &names, &entries.c_spelling)?)?,
+        )?;
+    }
     write("entry.rs", &format_tokens(entries.tokens)?)?;
     write("linked.rs", &gen_linked(&names, &entries.c_spelling))?;
 
-    Ok(Summary {
+    let summary = Summary {
         cuda_version,
         functions: bindings.functions.len(),
         c_spellings: names.functions.len(),
@@ -152,19 +279,23 @@ pub fn generate(opts: &Options) -> Result<Summary, String> {
         enumerators: names.enumerators,
         macro_constants: names.macro_constants,
         derived_pfn_versions: entries.derived,
-    })
+        modules: Vec::new(),
+    };
+    Ok((summary, bindings))
 }
 
 fn read(path: &Path) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
-fn file_header(version: u32, hint: &str) -> String {
+fn file_header(set: &HeaderSet, version: u32, hint: &str) -> String {
     format!(
-        "// @generated by cuda-driver-sys-generator from CUDA {}.{} cuda.h and cudaTypedefs.h \
+        "// @generated by cuda-driver-sys-generator from CUDA {}.{} {} and {} \
          (CUDA_VERSION {version}).\n// Do not edit by hand. To regenerate: {hint}\n\n",
         version / 1000,
-        version % 1000 / 10
+        version % 1000 / 10,
+        set.headers[0],
+        set.headers[1],
     )
 }
 
@@ -184,18 +315,31 @@ fn format_tokens(tokens: TokenStream) -> Result<String, String> {
 // ---------------------------------------------------------------------------------------------
 // bindgen
 
+/// The regex bindgen matches a header's path with.
+fn file_regex(header: &str) -> String {
+    format!(".*[/\\\\]{}", regex::escape(header))
+}
+
 fn run_bindgen(
-    include: &Path,
+    opts: &Options,
+    set: &HeaderSet,
     defines: &[&str],
     blocked: &BTreeSet<String>,
 ) -> Result<String, String> {
-    let wrapper = "#include <cuda.h>\n#include <cudaTypedefs.h>\n";
     let mut builder = bindgen::Builder::default()
-        .header_contents("cuda_driver_sys_wrapper.h", wrapper)
-        .clang_arg(format!("-I{}", include.display()))
-        .clang_args(defines.iter().copied())
-        .allowlist_file(".*[/\\\\]cuda\\.h")
-        .allowlist_file(".*[/\\\\]cudaTypedefs\\.h")
+        .header_contents("cuda_driver_sys_wrapper.h", &set.wrapper())
+        .clang_args(set.clang_args(opts))
+        .clang_args(defines.iter().copied());
+    for h in set.headers {
+        builder = builder.allowlist_file(file_regex(h));
+    }
+    if !set.is_core() {
+        // cuda.h's items are the crate's own; a module names them, never repeats them.
+        builder = builder
+            .blocklist_file(file_regex(CORE.headers[0]))
+            .blocklist_file(file_regex(CORE.headers[1]));
+    }
+    builder = builder
         .use_core()
         .ctypes_prefix("::core::ffi")
         .default_enum_style(bindgen::EnumVariation::NewType {
@@ -221,9 +365,13 @@ fn run_bindgen(
     for f in blocked {
         builder = builder.blocklist_function(format!("^{f}$"));
     }
-    let bindings = builder
-        .generate()
-        .map_err(|e| format!("bindgen failed on {}: {e}", include.display()))?;
+    let bindings = builder.generate().map_err(|e| {
+        format!(
+            "bindgen failed on {} in {}: {e}",
+            set.headers[0],
+            opts.include_dir.display()
+        )
+    })?;
     Ok(bindings.to_string())
 }
 
@@ -405,20 +553,21 @@ fn object_like_macros(header: &str) -> BTreeSet<String> {
 /// includes it. A macro not defined in this mode expands to its own name.
 fn expand_macros(
     opts: &Options,
+    set: &HeaderSet,
     names: &BTreeSet<String>,
     defines: &[&str],
 ) -> Result<BTreeMap<String, String>, String> {
     let dir = opts.out_dir.join(".preprocess");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let probe = dir.join("probe.c");
-    let mut src = String::from("#include <cuda.h>\n#include <cudaTypedefs.h>\n");
+    let mut src = set.wrapper();
     for n in names {
         writeln!(src, "__cuda_driver_sys_macro__ \"{n}\" {n}").unwrap();
     }
     std::fs::write(&probe, src).map_err(|e| format!("{}: {e}", probe.display()))?;
     let out = Command::new(&opts.c_compiler)
         .args(["-E", "-P"])
-        .arg(format!("-I{}", opts.include_dir.display()))
+        .args(set.clang_args(opts))
         .args(defines)
         .arg(&probe)
         .output()

@@ -55,11 +55,15 @@ fn prototypes_match_the_header() {
     assert_eq!(report.units.len(), 3);
     assert!(report.units.iter().all(|u| u.compiled && u.assertions > 0));
     // Every versioned typedef has its typed entry point in the crate: the same count, from the
-    // crate itself rather than the probe's reading of bindings.rs.
-    assert_eq!(
-        report.pfn_typedefs.declared,
-        cuda_driver_sys::entry::ALL.len()
-    );
+    // crate itself rather than the probe's reading of bindings.rs (and of the interop modules'
+    // files, which the probe reads with cuda.h's).
+    use cuda_driver_sys::{egl, entry, gl, profiler, vdpau};
+    let entries = entry::ALL.len()
+        + profiler::entry::ALL.len()
+        + gl::entry::ALL.len()
+        + egl::entry::ALL.len()
+        + vdpau::entry::ALL.len();
+    assert_eq!(report.pfn_typedefs.declared, entries);
 }
 
 /// A deliberate change to one item of one committed file.
@@ -203,6 +207,7 @@ fn mutations_are_rejected() {
     let cxx = Cxx {
         compiler: env!("PROTOTYPES_CXX").into(),
         headers: env!("CUDA_HEADER_DIR").into(),
+        interop: env!("CUDA_INTEROP_DIR").into(),
     };
     let scratch = Path::new(env!("OUT_DIR")).join("prototype-mutations");
     let committed = Inputs::read(sys, VERSION).unwrap_or_else(|e| panic!("{e}"));

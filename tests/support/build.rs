@@ -50,14 +50,26 @@ fn main() {
             return;
         }
     };
+    println!("cargo:rerun-if-env-changed=CUDA_INTEROP_INCLUDE");
+    let interop = match c_header::interop_dir(root) {
+        Ok(dir) => dir,
+        Err(message) => {
+            println!("cargo::error={message}");
+            return;
+        }
+    };
     println!("cargo:rustc-env=CUDA_HEADER_DIR={}", headers.display());
+    println!("cargo:rustc-env=CUDA_INTEROP_DIR={}", interop.display());
     println!("cargo:rustc-env=CUDA_HEADER_VERSION={version}");
 
     // The C helpers of the tests, and the generated probes.
     let mut c_files: Vec<PathBuf> = list(&manifest.join("support/c"), "c");
-    c_files.extend(layout::generate(root, &out, version, &headers));
+    c_files.extend(layout::generate(root, &out, version, &headers, &interop));
     let mut build = cc::Build::new();
-    build.include(&headers).warnings(false);
+    build.include(&headers).include(&interop).warnings(false);
+    for d in c_header::FOREIGN_DEFINES {
+        build.define(d, None);
+    }
     if per_thread {
         build.define("CUDA_API_PER_THREAD_DEFAULT_STREAM", None);
     }
@@ -66,7 +78,7 @@ fn main() {
     }
     build.compile("cuda_driver_tests_c");
 
-    prototype_probe(root, &out, version, &headers);
+    prototype_probe(root, &out, version, &headers, &interop);
 
     // The C twins of the examples: one executable each, for every header version (the twins
     // port the posts to CUDA 13 where its header changed a function, as the examples do).
@@ -107,7 +119,7 @@ fn main() {
 /// Generates and compiles the prototype probe, and embeds its report (counts and problems) for
 /// `tests/prototypes.rs`. A mismatch fails that test, not the build; the test of deliberate
 /// mutations (same file) runs the probe again, with the compiler and headers exported here.
-fn prototype_probe(root: &Path, out: &Path, version: &str, headers: &Path) {
+fn prototype_probe(root: &Path, out: &Path, version: &str, headers: &Path, interop: &Path) {
     let sys = root.join("cuda-driver-sys");
     let cxx = prototypes::Cxx {
         compiler: cc::Build::new()
@@ -116,6 +128,7 @@ fn prototype_probe(root: &Path, out: &Path, version: &str, headers: &Path) {
             .path()
             .to_path_buf(),
         headers: headers.to_path_buf(),
+        interop: interop.to_path_buf(),
     };
     println!("cargo:rustc-env=PROTOTYPES_CXX={}", cxx.compiler.display());
     println!("cargo:rustc-env=CUDA_DRIVER_SYS_DIR={}", sys.display());

@@ -26,7 +26,10 @@ use std::path::{Path, PathBuf};
 
 use quote::ToTokens;
 
-use crate::c_header::{c_tokens, header_lines, is_c_ident, skip_parens};
+use crate::c_header::{
+    c_tokens, header_lines, is_c_ident, lines_of, skip_parens, FOREIGN_DEFINES, FOREIGN_HEADERS,
+    INCLUDES, SETS,
+};
 
 /// The defines the bindings were generated with (see the generator).
 const INTERNAL_DEFINES: [&str; 2] = [
@@ -36,7 +39,13 @@ const INTERNAL_DEFINES: [&str; 2] = [
 
 /// Writes the C probe sources into `out` and returns them, for the C helpers' library; writes the
 /// Rust halves next to them.
-pub fn generate(manifest: &Path, out: &Path, version: &str, headers: &Path) -> Vec<PathBuf> {
+pub fn generate(
+    manifest: &Path,
+    out: &Path,
+    version: &str,
+    headers: &Path,
+    interop: &Path,
+) -> Vec<PathBuf> {
     let dir = manifest
         .join("cuda-driver-sys/src/generated")
         .join(format!("v{version}"));
@@ -54,14 +63,26 @@ pub fn generate(manifest: &Path, out: &Path, version: &str, headers: &Path) -> V
             )
         })
     };
-    let bindings_src = read_generated("bindings.rs");
-    let names_src = read_generated("names.rs");
-    for h in ["cuda.h", "cudaTypedefs.h"] {
-        println!("cargo:rerun-if-changed={}", headers.join(h).display());
-    }
+    // cuda.h's files and those of the interop modules (gl_bindings.rs, ...), as one model: the
+    // modules are re-exported at the crate root, as their headers are included in one C program.
+    let concat = |name: &str| -> String {
+        SETS.iter()
+            .map(|p| read_generated(&format!("{p}{name}")))
+            .collect()
+    };
+    let bindings_src = concat("bindings.rs");
+    let names_src = concat("names.rs");
+    println!("cargo:rerun-if-changed={}", headers.display());
 
     let model = Model::parse(&bindings_src, &names_src);
-    let header = HeaderDecls::scan(&preprocess(out, headers));
+    let expanded = preprocess(out, headers, interop);
+    let mut header = HeaderDecls::scan(&header_lines(&expanded));
+    // What the bindings bind from the other APIs' headers (`VdpStatus` of vdpau.h) counts as
+    // defined by the header too, where those headers define it.
+    header.adopt(
+        HeaderDecls::scan(&lines_of(&expanded, &FOREIGN_HEADERS)),
+        &model,
+    );
     let naming = Naming::resolve(&model, &header);
 
     let layout_c = out.join("layout_probe.c");
@@ -434,21 +455,22 @@ fn record(union: bool, fields: impl Iterator<Item = (syn::Ident, syn::Type)>) ->
 
 /// Runs the C preprocessor over `cuda.h` and `cudaTypedefs.h` with the defines of the bindings,
 /// and returns what came from those two files.
-fn preprocess(out: &Path, headers: &Path) -> String {
+fn preprocess(out: &Path, headers: &Path, interop: &Path) -> String {
     let src = out.join("layout_probe_header.c");
     let mut text = String::new();
-    for d in INTERNAL_DEFINES {
+    for d in INTERNAL_DEFINES.iter().chain(&FOREIGN_DEFINES) {
         writeln!(text, "#define {d} 1").unwrap();
     }
-    text.push_str("#include <cuda.h>\n#include <cudaTypedefs.h>\n");
+    text.push_str(INCLUDES);
     write(&src, &text);
     let mut build = cc::Build::new();
     build
         .include(headers)
+        .include(interop)
         .file(&src)
         .warnings(false)
         .cargo_metadata(false);
-    header_lines(&String::from_utf8_lossy(&build.expand()))
+    String::from_utf8_lossy(&build.expand()).into_owned()
 }
 
 /// One struct, union or enum definition (with a body) in the header.
@@ -462,6 +484,8 @@ struct CDef {
 
 struct HeaderDecls {
     defs: Vec<CDef>,
+    /// Typedefs of function types (not of pointers to functions).
+    function_typedefs: BTreeSet<String>,
     /// Every enumerator the header defines.
     enumerators: Vec<String>,
 }
@@ -561,7 +585,63 @@ impl HeaderDecls {
                 nested: depth[i] > 0,
             });
         }
-        HeaderDecls { defs, enumerators }
+        // `typedef VdpStatus VdpGetProcAddress(...);`: a function type, which bindgen binds as
+        // the pointer to it (`Option<unsafe extern "C" fn>`), the type C programs pass.
+        let mut function_typedefs = BTreeSet::new();
+        for i in 0..t.len() {
+            if t[i] != "typedef" || depth[i] != 0 {
+                continue;
+            }
+            let mut j = i + 1;
+            while j < t.len() && !matches!(t[j].as_str(), ";" | "(" | "{") {
+                j += 1;
+            }
+            if j < t.len() && t[j] == "(" && is_c_ident(&t[j - 1]) && j - 1 > i + 1 {
+                let k = skip_parens(&t, j);
+                if k < t.len() && t[k] == ";" {
+                    function_typedefs.insert(t[j - 1].clone());
+                }
+            }
+        }
+        HeaderDecls {
+            defs,
+            enumerators,
+            function_typedefs,
+        }
+    }
+
+    /// Takes over the definitions of `foreign` that the bindings have (by tag or typedef name),
+    /// with their enumerators.
+    fn adopt(&mut self, foreign: HeaderDecls, m: &Model) {
+        self.function_typedefs.extend(
+            foreign
+                .function_typedefs
+                .iter()
+                .filter(|n| m.aliases.contains_key(*n))
+                .cloned(),
+        );
+        for d in foreign.defs {
+            let names = [d.tag.as_deref(), d.typedef.as_deref()];
+            let bound = names.iter().flatten().find(|n| {
+                if d.keyword == "enum" {
+                    m.enums.contains_key(**n)
+                } else {
+                    m.records.contains_key(**n)
+                }
+            });
+            let Some(bound) = bound else { continue };
+            if d.keyword == "enum" {
+                let consts = &m.enums[*bound].1;
+                self.enumerators.extend(
+                    foreign
+                        .enumerators
+                        .iter()
+                        .filter(|e| consts.contains(e))
+                        .cloned(),
+                );
+            }
+            self.defs.push(d);
+        }
     }
 
     fn tag(&self, keyword: &str, name: &str) -> bool {
@@ -698,8 +778,6 @@ impl Naming {
 const C_PRELUDE: &str = r#"#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include <cuda.h>
-#include <cudaTypedefs.h>
 
 /* 1 signed integer, 2 unsigned integer or bool, 3 floating point, 0 anything else (pointers,
    records, arrays). An enum is its compatible integer type. */
@@ -864,6 +942,7 @@ fn layout_probe(
         writeln!(c, "#define {d} 1").unwrap();
     }
     c.push_str(C_PRELUDE);
+    c.push_str(INCLUDES);
     c.push_str(
         "typedef struct { const char *path, *c_path; unsigned long long offset, size, align, class_; } cdsys_field;\n\
          typedef struct { const char *name, *c_type; unsigned long long kind, size, align, measured; const cdsys_field *fields; unsigned long long nfields; } cdsys_record;\n\
@@ -1081,7 +1160,13 @@ fn layout_probe(
                 continue;
             }
         }
-        add(name, name, 0, m.class_expr(ty), "", &mut c_types);
+        // A function type's binding is the pointer to it.
+        let c_type = if h.function_typedefs.contains(name) {
+            format!("{name} *")
+        } else {
+            name.clone()
+        };
+        add(name, &c_type, 0, m.class_expr(ty), "", &mut c_types);
         ntypes += 1;
     }
     for (name, target) in &m.enum_typedefs {
@@ -1208,6 +1293,7 @@ fn constants_probe(m: &Model, h: &HeaderDecls, version: &str, c_names: &str) -> 
     )
     .unwrap();
     c.push_str(C_PRELUDE);
+    c.push_str(INCLUDES);
     c.push_str(
         "typedef struct { const char *name; unsigned long long bits; unsigned long long negative; } cdsys_constant;\n\
          typedef struct { const char *name, *c_type; unsigned long long kind, size, align, class_; } cdsys_typedef;\n",

@@ -162,12 +162,25 @@ pub fn generate(opts: &Options) -> Result<Summary, String> {
 }
 
 /// Generates the files of one header set. A module's items name `cuda.h`'s types, which `core`
-/// (the parsed `cuda.h` bindings) resolves when signatures are compared.
+/// (the parsed `cuda.h` bindings, and bindgen's text of them) resolves when signatures are
+/// compared; `cuda.h`'s items that bindgen emits again for a module are dropped from it.
 fn generate_set(
     opts: &Options,
     set: &HeaderSet,
-    core: Option<&Parsed>,
-) -> Result<(Summary, Parsed), String> {
+    core: Option<&(Parsed, String)>,
+) -> Result<(Summary, (Parsed, String)), String> {
+    let run_bindgen = |opts: &Options,
+                       set: &HeaderSet,
+                       defines: &[&str],
+                       blocked: &BTreeSet<String>|
+     -> Result<String, String> {
+        let src = run_bindgen(opts, set, defines, blocked)?;
+        match core {
+            Some((_, core_src)) => strip_core(&src, core_src),
+            None => Ok(src),
+        }
+    };
+    let core = core.map(|c| &c.0);
     let cuda_h = read(&opts.include_dir.join("cuda.h"))?;
     let header_h = read(&opts.include_dir.join(set.headers[0]))?;
     let typedefs_h = read(&opts.include_dir.join(set.headers[1]))?;
@@ -281,7 +294,7 @@ fn generate_set(
         derived_pfn_versions: entries.derived,
         modules: Vec::new(),
     };
-    Ok((summary, bindings))
+    Ok((summary, (bindings, bindings_src)))
 }
 
 fn read(path: &Path) -> Result<String, String> {
@@ -333,12 +346,6 @@ fn run_bindgen(
     for h in set.headers {
         builder = builder.allowlist_file(file_regex(h));
     }
-    if !set.is_core() {
-        // cuda.h's items are the crate's own; a module names them, never repeats them.
-        builder = builder
-            .blocklist_file(file_regex(CORE.headers[0]))
-            .blocklist_file(file_regex(CORE.headers[1]));
-    }
     builder = builder
         .use_core()
         .ctypes_prefix("::core::ffi")
@@ -373,6 +380,61 @@ fn run_bindgen(
         )
     })?;
     Ok(bindings.to_string())
+}
+
+/// The name an item of bindgen's output defines (for an `impl`, its type's).
+fn item_name(item: &syn::Item) -> Option<String> {
+    Some(match item {
+        syn::Item::Struct(s) => s.ident.to_string(),
+        syn::Item::Union(u) => u.ident.to_string(),
+        syn::Item::Type(t) => t.ident.to_string(),
+        syn::Item::Const(c) => c.ident.to_string(),
+        syn::Item::Enum(e) => e.ident.to_string(),
+        syn::Item::Fn(f) => f.sig.ident.to_string(),
+        syn::Item::Impl(i) => format!("impl {}", i.self_ty.to_token_stream()),
+        syn::Item::Use(u) => format!("use {}", u.tree.to_token_stream()),
+        _ => return None,
+    })
+}
+
+/// A module's bindgen output without `cuda.h`'s items, which bindgen emits again where the
+/// module's items use them (`CUresult`, `CUarray`): the module uses the crate's. bindgen is not
+/// told to leave them out (a blocklisted type is one it cannot derive `Copy` for, which would
+/// change how the module's unions are written); each item dropped must be exactly `cuda.h`'s.
+fn strip_core(src: &str, core_src: &str) -> Result<String, String> {
+    let parse =
+        |s: &str| syn::parse_file(s).map_err(|e| format!("bindgen output does not parse: {e}"));
+    let core = parse(core_src)?;
+    let core_items: BTreeMap<String, Vec<String>> =
+        core.items.iter().fold(BTreeMap::new(), |mut m, i| {
+            if let Some(n) = item_name(i) {
+                m.entry(n)
+                    .or_default()
+                    .push(i.to_token_stream().to_string());
+            }
+            m
+        });
+    let mut file = parse(src)?;
+    let mut err = None;
+    file.items.retain(|i| {
+        let Some(name) = item_name(i) else {
+            return true;
+        };
+        match core_items.get(&name) {
+            None => true,
+            Some(texts) if texts.contains(&i.to_token_stream().to_string()) => false,
+            Some(_) => {
+                err = Some(format!(
+                    "the module's `{name}` differs from cuda.h's item of that name"
+                ));
+                true
+            }
+        }
+    });
+    match err {
+        Some(e) => Err(e),
+        None => Ok(prettyplease::unparse(&file)),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

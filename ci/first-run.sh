@@ -21,7 +21,7 @@ cd "$root"
 driver=${CUDA_LIBRARY_PATH:?the driver library folder (ci/fetch-deps.sh sets CUDA_LIBRARY_PATH)}
 stub=${CUDA_STUB_LIBRARY_PATH:?a stub libcuda folder (ci/stub-libcuda.sh)}
 headers_12090=${CUDA_HEADERS_12090:?the 12.9 headers (ci/fetch-deps.sh sets CUDA_HEADERS_12090)}
-examples=(driver_init check_driver context_stack memory_alloc vector_add ptx_jit ptx_link
+examples=(driver_init check_driver context_stack memory_alloc vector_add profiler ptx_jit ptx_link
           param_buffer proc_address context_independent_loading)
 [ "$(ls examples/*.cpp | wc -l)" = "${#examples[@]}" ] ||
   { echo "first-run: examples/*.cpp and this script's list differ"; exit 1; }

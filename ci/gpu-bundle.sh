@@ -8,7 +8,9 @@
 # The folder holds: the ten examples and their C twins for each header version (examples-<tag>/,
 # c-twins-<tag>/ with the parity test binary tests/examples_parity-<tag>), the PTX they load, the
 # driver and table tests for every header version (every function linked directly, since the GPU
-# machine's driver is newer than every header), and the benchmark.
+# machine's driver is newer than every header), the interop headers' tests (interop-<tag>: the
+# profiler, OpenGL, EGL and VDPAU entry points; gl_interop-12000: OpenGL interop through headless
+# EGL, with the EGL/OpenGL loaders it needs as Debian packages in gl-debs/), and the benchmark.
 # run.sh prints one line per example (parity, results checked), runs every example and twin under
 # compute-sanitizer, runs the benchmark twice, and exits non-zero on any failure.
 set -euo pipefail
@@ -76,11 +78,16 @@ build_examples 12000-pt --features per-thread-default-stream,link-every-function
 CUDA_LIBRARY_PATH="$stub" build_examples 12090 --no-default-features --features cuda-12090,link-every-function
 CUDA_LIBRARY_PATH="$stub" build_examples 13000 --no-default-features --features cuda-13000,link-every-function
 echo "building the driver and table tests of every header"
-build_tests 12000 --test driver --test table --features link-every-function
-CUDA_LIBRARY_PATH="$stub" build_tests 12090 --test driver --test table --no-default-features --features cuda-12090,link-every-function
-CUDA_LIBRARY_PATH="$stub" build_tests 13000 --test driver --test table --no-default-features --features cuda-13000,link-every-function
+build_tests 12000 --test driver --test table --test interop --test gl_interop --features link-every-function
+CUDA_LIBRARY_PATH="$stub" build_tests 12090 --test driver --test table --test interop --no-default-features --features cuda-12090,link-every-function
+CUDA_LIBRARY_PATH="$stub" build_tests 13000 --test driver --test table --test interop --no-default-features --features cuda-13000,link-every-function
 build_tests 13000-table-only --test table --no-default-features --features cuda-13000,table-only
-build_tests 12000-pt --test driver --test table --features per-thread-default-stream,link-every-function
+build_tests 12000-pt --test driver --test table --test interop --features per-thread-default-stream,link-every-function
+# The GPU machine has no EGL/OpenGL loaders of its own (glvnd; the NVIDIA driver brings its EGL
+# vendor library): run.sh unpacks these when ldconfig does not know libEGL.so.1.
+echo "downloading the EGL/OpenGL loaders for gl_interop (bookworm amd64)"
+mkdir -p "$out/gl-debs"
+(cd "$out/gl-debs" && apt-get -oAPT::Architecture=amd64 download libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 >&2)
 echo "building the benchmark"
 bench=$(cargo bench --no-run --bench driver --message-format=json 2>/dev/null | artifacts |
   awk '$1 == "bench" { print $3 }')

@@ -29,7 +29,32 @@ for t in "$here"/tests/*; do
   CUDA_EXAMPLES_DIR="$here/examples-$tag" CUDA_C_TWIN_DIR="$here/c-twins-$tag" \
     run "$(basename "$t")" "$t" --test-threads 1 --nocapture
 done
-grep -h 'parity ok\|PARITY\|Result\|C spellings:\|table of the\|resolved\|vector_add through' "$out"/*.log | sed 's/^/  /' | head -80
+grep -h 'parity ok\|PARITY\|Result\|C spellings:\|C spellings;\|table of the\|resolved\|vector_add through' "$out"/*.log | sed 's/^/  /' | head -100
+
+echo "== OpenGL interop through headless EGL (tests/gl_interop-12000 --ignored)"
+# The loaders: the machine's, else the carried Debian packages (unpacked into /, as the device
+# notes say; nothing else is unpacked there). The NVIDIA EGL vendor file where the driver has one.
+if ! ldconfig -p | grep -q 'libEGL.so.1'; then
+  for f in "$here"/gl-debs/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+fi
+for j in /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json /usr/share/glvnd/egl_vendor.d/10_nvidia.json; do
+  [ -f "$j" ] && { export __EGL_VENDOR_LIBRARY_FILENAMES=$j; break; }
+done
+run gl_interop "$here/tests/gl_interop-12000" --ignored --test-threads 1 --nocapture
+grep -h 'EGL \|OpenGL \|GL buffer\|panicked\|failed' "$out/gl_interop.log" | sed 's/^/  /'
+
+echo "== profiler: nsys / ncu over examples-12000/profiler (capture range cuProfilerStart..Stop)"
+if command -v nsys >/dev/null; then
+  run nsys-profiler nsys profile --capture-range=cudaProfilerApi --capture-range-end=stop \
+    --stats=true -o "$out/profiler-nsys" --force-overwrite true "$here/examples-12000/profiler" "$here/kernels"
+  grep -h 'VecAdd\|capture\|Capture\|cuda_gpu_kern_sum\|Result' "$out/nsys-profiler.log" | sed 's/^/  /' | head -20
+elif command -v ncu >/dev/null; then
+  run ncu-profiler ncu --profile-from-start off "$here/examples-12000/profiler" "$here/kernels"
+  grep -h 'VecAdd\|==PROF==\|Result' "$out/ncu-profiler.log" | sed 's/^/  /' | head -20
+else
+  echo "  neither nsys nor ncu on this machine: profiler ran only as an example (parity above)"
+fi
 
 echo "== compute-sanitizer: every example and its C twin of each header (memcheck with leak check; racecheck for the kernels)"
 if command -v compute-sanitizer >/dev/null; then

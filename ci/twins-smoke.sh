@@ -16,7 +16,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 eval "$(ci/fetch-deps.sh)"
-names=(driver_init check_driver context_stack memory_alloc vector_add ptx_jit ptx_link param_buffer
+names=(driver_init check_driver context_stack memory_alloc vector_add profiler ptx_jit ptx_link param_buffer
        proc_address context_independent_loading)
 bin="$root/target/twins"
 out="${1:-$bin/out}"

@@ -81,7 +81,7 @@ echo "building the driver and table tests of every header"
 build_tests 12000 --test driver --test table --test interop --test gl_interop --features link-every-function
 CUDA_LIBRARY_PATH="$stub" build_tests 12090 --test driver --test table --test interop --no-default-features --features cuda-12090,link-every-function
 CUDA_LIBRARY_PATH="$stub" build_tests 13000 --test driver --test table --test interop --no-default-features --features cuda-13000,link-every-function
-build_tests 13000-table-only --test table --no-default-features --features cuda-13000,table-only
+CUDA_LIBRARY_PATH="$stub" build_tests 13000-table-only --test table --no-default-features --features cuda-13000,table-only
 build_tests 12000-pt --test driver --test table --test interop --features per-thread-default-stream,link-every-function
 # The GPU machine has no EGL/OpenGL loaders of its own (glvnd; the NVIDIA driver brings its EGL
 # vendor library): run.sh unpacks these when ldconfig does not know libEGL.so.1.

@@ -21,6 +21,7 @@ cd "$root"
 driver=${CUDA_LIBRARY_PATH:?the driver library folder (ci/fetch-deps.sh sets CUDA_LIBRARY_PATH)}
 stub=${CUDA_STUB_LIBRARY_PATH:?a stub libcuda folder (ci/stub-libcuda.sh)}
 headers_12090=${CUDA_HEADERS_12090:?the 12.9 headers (ci/fetch-deps.sh sets CUDA_HEADERS_12090)}
+interop=${CUDA_INTEROP_INCLUDE:?the GL/EGL/VDPAU headers (ci/fetch-deps.sh sets CUDA_INTEROP_INCLUDE)}
 examples=(driver_init check_driver context_stack memory_alloc vector_add profiler ptx_jit ptx_link
           param_buffer proc_address context_independent_loading)
 [ "$(ls examples/*.cpp | wc -l)" = "${#examples[@]}" ] ||
@@ -79,9 +80,12 @@ if grep -q 'panicked\|RUST_BACKTRACE' "$work/cargo-test.log"; then
 fi
 
 echo "--- a toolkit root in CUDA_PATH (include/cuda.h of the 12.9 header) builds the 12.9 twins"
+# A toolkit's include/ has the interop headers too (cudaGL.h, cudaProfiler.h, ...), which the
+# tests compile; the GL/EGL/VDPAU headers they include are the system's (libgl-dev, ...), here
+# through CUDA_INTEROP_INCLUDE.
 mkdir -p "$work/toolkit/include"
-cp "$headers_12090"/cuda.h "$headers_12090"/cudaTypedefs.h "$work/toolkit/include/"
-(cd "$work/repo" && "${fresh_env[@]}" "CUDA_PATH=$work/toolkit" \
+cp "$headers_12090"/cuda*.h "$work/toolkit/include/"
+(cd "$work/repo" && "${fresh_env[@]}" "CUDA_PATH=$work/toolkit" "CUDA_INTEROP_INCLUDE=$interop" \
   cargo test -q --no-default-features --features cuda-12090 --test examples_parity -- \
   --test-threads 1 --nocapture 2>&1 | grep -v '^$')
 find "$work/target" -path '*cuda-driver-tests*/out/c-twins/*' -type f | sed 's/^/  twin built: /' | head -3

@@ -110,13 +110,18 @@ mod bindings {
 }
 pub use bindings::*;
 
-/// The functions, under their real symbols. Under `per-thread-default-stream` the C spellings
-/// shadow some legacy-stream symbols (as the header's macros do in C), which are then unused;
-/// under `table-only` all but four are unused, and so never linked.
+/// The functions, under their real symbols: linked (`functions.rs`), or under `dynamic-loading`
+/// calling through pointers resolved on first use (`dynamic.rs`). Under
+/// `per-thread-default-stream` the C spellings shadow some legacy-stream symbols (as the header's
+/// macros do in C), which are then unused; under `table-only` all but four are unused, and so
+/// never linked.
 #[allow(dead_code)]
 mod functions {
     use crate::bindings::*;
+    #[cfg(not(feature = "dynamic-loading"))]
     generated!("functions.rs");
+    #[cfg(feature = "dynamic-loading")]
+    generated!("dynamic.rs");
 }
 #[cfg(not(feature = "table-only"))]
 pub use functions::*;
@@ -151,6 +156,7 @@ pub mod entry {
 }
 
 pub mod inline;
+pub mod loader;
 mod proc_address;
 pub use proc_address::{EntryPoint, EntryPointInfo, ProcAddressError, ProcAddressErrorKind};
 pub mod table;

@@ -1914,7 +1914,7 @@ pub struct DriverTable {
     pub(crate) slots: [Slot; 380],
 }
 impl DriverTable {
-    /// `cuArray3DCreate` through `cuGetProcAddress("cuArray3DCreate", 3020)` (`PFN_cuArray3DCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArray3DCreate` through `cuGetProcAddress("cuArray3DCreate", 3020)` (`PFN_cuArray3DCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -1925,11 +1925,11 @@ impl DriverTable {
         pAllocateArray: *const CUDA_ARRAY3D_DESCRIPTOR,
     ) -> CUresult {
         match self.resolve(0, entry::cuArray3DCreate_v3020) {
-            Some(driver_fn) => driver_fn(pHandle, pAllocateArray),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pHandle, pAllocateArray),
+            Err(code) => code,
         }
     }
-    /// `cuArray3DGetDescriptor` through `cuGetProcAddress("cuArray3DGetDescriptor", 3020)` (`PFN_cuArray3DGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArray3DGetDescriptor` through `cuGetProcAddress("cuArray3DGetDescriptor", 3020)` (`PFN_cuArray3DGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -1940,11 +1940,11 @@ impl DriverTable {
         hArray: CUarray,
     ) -> CUresult {
         match self.resolve(1, entry::cuArray3DGetDescriptor_v3020) {
-            Some(driver_fn) => driver_fn(pArrayDescriptor, hArray),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pArrayDescriptor, hArray),
+            Err(code) => code,
         }
     }
-    /// `cuArrayCreate` through `cuGetProcAddress("cuArrayCreate", 3020)` (`PFN_cuArrayCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArrayCreate` through `cuGetProcAddress("cuArrayCreate", 3020)` (`PFN_cuArrayCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -1955,22 +1955,22 @@ impl DriverTable {
         pAllocateArray: *const CUDA_ARRAY_DESCRIPTOR,
     ) -> CUresult {
         match self.resolve(2, entry::cuArrayCreate_v3020) {
-            Some(driver_fn) => driver_fn(pHandle, pAllocateArray),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pHandle, pAllocateArray),
+            Err(code) => code,
         }
     }
-    /// `cuArrayDestroy` through `cuGetProcAddress("cuArrayDestroy", 2000)` (`PFN_cuArrayDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArrayDestroy` through `cuGetProcAddress("cuArrayDestroy", 2000)` (`PFN_cuArrayDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuArrayDestroy(&self, hArray: CUarray) -> CUresult {
         match self.resolve(3, entry::cuArrayDestroy_v2000) {
-            Some(driver_fn) => driver_fn(hArray),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hArray),
+            Err(code) => code,
         }
     }
-    /// `cuArrayGetDescriptor` through `cuGetProcAddress("cuArrayGetDescriptor", 3020)` (`PFN_cuArrayGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArrayGetDescriptor` through `cuGetProcAddress("cuArrayGetDescriptor", 3020)` (`PFN_cuArrayGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -1981,11 +1981,11 @@ impl DriverTable {
         hArray: CUarray,
     ) -> CUresult {
         match self.resolve(4, entry::cuArrayGetDescriptor_v3020) {
-            Some(driver_fn) => driver_fn(pArrayDescriptor, hArray),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pArrayDescriptor, hArray),
+            Err(code) => code,
         }
     }
-    /// `cuArrayGetMemoryRequirements` through `cuGetProcAddress("cuArrayGetMemoryRequirements", 11060)` (`PFN_cuArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArrayGetMemoryRequirements` through `cuGetProcAddress("cuArrayGetMemoryRequirements", 11060)` (`PFN_cuArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -1997,11 +1997,11 @@ impl DriverTable {
         device: CUdevice,
     ) -> CUresult {
         match self.resolve(5, entry::cuArrayGetMemoryRequirements_v11060) {
-            Some(driver_fn) => driver_fn(memoryRequirements, array, device),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(memoryRequirements, array, device),
+            Err(code) => code,
         }
     }
-    /// `cuArrayGetPlane` through `cuGetProcAddress("cuArrayGetPlane", 11020)` (`PFN_cuArrayGetPlane_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArrayGetPlane` through `cuGetProcAddress("cuArrayGetPlane", 11020)` (`PFN_cuArrayGetPlane_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2013,11 +2013,11 @@ impl DriverTable {
         planeIdx: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(6, entry::cuArrayGetPlane_v11020) {
-            Some(driver_fn) => driver_fn(pPlaneArray, hArray, planeIdx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pPlaneArray, hArray, planeIdx),
+            Err(code) => code,
         }
     }
-    /// `cuArrayGetSparseProperties` through `cuGetProcAddress("cuArrayGetSparseProperties", 11010)` (`PFN_cuArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArrayGetSparseProperties` through `cuGetProcAddress("cuArrayGetSparseProperties", 11010)` (`PFN_cuArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2028,11 +2028,11 @@ impl DriverTable {
         array: CUarray,
     ) -> CUresult {
         match self.resolve(7, entry::cuArrayGetSparseProperties_v11010) {
-            Some(driver_fn) => driver_fn(sparseProperties, array),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(sparseProperties, array),
+            Err(code) => code,
         }
     }
-    /// `cuCtxAttach` through `cuGetProcAddress("cuCtxAttach", 2000)` (`PFN_cuCtxAttach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxAttach` through `cuGetProcAddress("cuCtxAttach", 2000)` (`PFN_cuCtxAttach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2043,11 +2043,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(8, entry::cuCtxAttach_v2000) {
-            Some(driver_fn) => driver_fn(pctx, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pctx, flags),
+            Err(code) => code,
         }
     }
-    /// `cuCtxCreate` through `cuGetProcAddress("cuCtxCreate", 3020)` (`PFN_cuCtxCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxCreate` through `cuGetProcAddress("cuCtxCreate", 3020)` (`PFN_cuCtxCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2059,11 +2059,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(9, entry::cuCtxCreate_v3020) {
-            Some(driver_fn) => driver_fn(pctx, flags, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pctx, flags, dev),
+            Err(code) => code,
         }
     }
-    /// `cuCtxCreate_v3` through `cuGetProcAddress("cuCtxCreate", 11040)` (`PFN_cuCtxCreate_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxCreate_v3` through `cuGetProcAddress("cuCtxCreate", 11040)` (`PFN_cuCtxCreate_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2077,44 +2077,44 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(10, entry::cuCtxCreate_v11040) {
-            Some(driver_fn) => driver_fn(pctx, paramsArray, numParams, flags, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pctx, paramsArray, numParams, flags, dev),
+            Err(code) => code,
         }
     }
-    /// `cuCtxDestroy` through `cuGetProcAddress("cuCtxDestroy", 4000)` (`PFN_cuCtxDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxDestroy` through `cuGetProcAddress("cuCtxDestroy", 4000)` (`PFN_cuCtxDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxDestroy(&self, ctx: CUcontext) -> CUresult {
         match self.resolve(11, entry::cuCtxDestroy_v4000) {
-            Some(driver_fn) => driver_fn(ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ctx),
+            Err(code) => code,
         }
     }
-    /// `cuCtxDetach` through `cuGetProcAddress("cuCtxDetach", 2000)` (`PFN_cuCtxDetach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxDetach` through `cuGetProcAddress("cuCtxDetach", 2000)` (`PFN_cuCtxDetach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxDetach(&self, ctx: CUcontext) -> CUresult {
         match self.resolve(12, entry::cuCtxDetach_v2000) {
-            Some(driver_fn) => driver_fn(ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ctx),
+            Err(code) => code,
         }
     }
-    /// `cuCtxDisablePeerAccess` through `cuGetProcAddress("cuCtxDisablePeerAccess", 4000)` (`PFN_cuCtxDisablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxDisablePeerAccess` through `cuGetProcAddress("cuCtxDisablePeerAccess", 4000)` (`PFN_cuCtxDisablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxDisablePeerAccess(&self, peerContext: CUcontext) -> CUresult {
         match self.resolve(13, entry::cuCtxDisablePeerAccess_v4000) {
-            Some(driver_fn) => driver_fn(peerContext),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(peerContext),
+            Err(code) => code,
         }
     }
-    /// `cuCtxEnablePeerAccess` through `cuGetProcAddress("cuCtxEnablePeerAccess", 4000)` (`PFN_cuCtxEnablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxEnablePeerAccess` through `cuGetProcAddress("cuCtxEnablePeerAccess", 4000)` (`PFN_cuCtxEnablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2125,11 +2125,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(14, entry::cuCtxEnablePeerAccess_v4000) {
-            Some(driver_fn) => driver_fn(peerContext, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(peerContext, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetApiVersion` through `cuGetProcAddress("cuCtxGetApiVersion", 3020)` (`PFN_cuCtxGetApiVersion_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetApiVersion` through `cuGetProcAddress("cuCtxGetApiVersion", 3020)` (`PFN_cuCtxGetApiVersion_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2140,44 +2140,44 @@ impl DriverTable {
         version: *mut ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(15, entry::cuCtxGetApiVersion_v3020) {
-            Some(driver_fn) => driver_fn(ctx, version),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ctx, version),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetCacheConfig` through `cuGetProcAddress("cuCtxGetCacheConfig", 3020)` (`PFN_cuCtxGetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetCacheConfig` through `cuGetProcAddress("cuCtxGetCacheConfig", 3020)` (`PFN_cuCtxGetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxGetCacheConfig(&self, pconfig: *mut CUfunc_cache) -> CUresult {
         match self.resolve(16, entry::cuCtxGetCacheConfig_v3020) {
-            Some(driver_fn) => driver_fn(pconfig),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pconfig),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetCurrent` through `cuGetProcAddress("cuCtxGetCurrent", 4000)` (`PFN_cuCtxGetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetCurrent` through `cuGetProcAddress("cuCtxGetCurrent", 4000)` (`PFN_cuCtxGetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxGetCurrent(&self, pctx: *mut CUcontext) -> CUresult {
         match self.resolve(17, entry::cuCtxGetCurrent_v4000) {
-            Some(driver_fn) => driver_fn(pctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pctx),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetDevice` through `cuGetProcAddress("cuCtxGetDevice", 2000)` (`PFN_cuCtxGetDevice_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetDevice` through `cuGetProcAddress("cuCtxGetDevice", 2000)` (`PFN_cuCtxGetDevice_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxGetDevice(&self, device: *mut CUdevice) -> CUresult {
         match self.resolve(18, entry::cuCtxGetDevice_v2000) {
-            Some(driver_fn) => driver_fn(device),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetExecAffinity` through `cuGetProcAddress("cuCtxGetExecAffinity", 11040)` (`PFN_cuCtxGetExecAffinity_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetExecAffinity` through `cuGetProcAddress("cuCtxGetExecAffinity", 11040)` (`PFN_cuCtxGetExecAffinity_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2188,22 +2188,22 @@ impl DriverTable {
         type_: CUexecAffinityType,
     ) -> CUresult {
         match self.resolve(19, entry::cuCtxGetExecAffinity_v11040) {
-            Some(driver_fn) => driver_fn(pExecAffinity, type_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pExecAffinity, type_),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetFlags` through `cuGetProcAddress("cuCtxGetFlags", 7000)` (`PFN_cuCtxGetFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetFlags` through `cuGetProcAddress("cuCtxGetFlags", 7000)` (`PFN_cuCtxGetFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxGetFlags(&self, flags: *mut ::core::ffi::c_uint) -> CUresult {
         match self.resolve(20, entry::cuCtxGetFlags_v7000) {
-            Some(driver_fn) => driver_fn(flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(flags),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetId` through `cuGetProcAddress("cuCtxGetId", 12000)` (`PFN_cuCtxGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetId` through `cuGetProcAddress("cuCtxGetId", 12000)` (`PFN_cuCtxGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2214,22 +2214,22 @@ impl DriverTable {
         ctxId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(21, entry::cuCtxGetId_v12000) {
-            Some(driver_fn) => driver_fn(ctx, ctxId),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ctx, ctxId),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetLimit` through `cuGetProcAddress("cuCtxGetLimit", 3010)` (`PFN_cuCtxGetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetLimit` through `cuGetProcAddress("cuCtxGetLimit", 3010)` (`PFN_cuCtxGetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxGetLimit(&self, pvalue: *mut usize, limit: CUlimit) -> CUresult {
         match self.resolve(22, entry::cuCtxGetLimit_v3010) {
-            Some(driver_fn) => driver_fn(pvalue, limit),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pvalue, limit),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetSharedMemConfig` through `cuGetProcAddress("cuCtxGetSharedMemConfig", 4020)` (`PFN_cuCtxGetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetSharedMemConfig` through `cuGetProcAddress("cuCtxGetSharedMemConfig", 4020)` (`PFN_cuCtxGetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2239,11 +2239,11 @@ impl DriverTable {
         pConfig: *mut CUsharedconfig,
     ) -> CUresult {
         match self.resolve(23, entry::cuCtxGetSharedMemConfig_v4020) {
-            Some(driver_fn) => driver_fn(pConfig),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pConfig),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetStreamPriorityRange` through `cuGetProcAddress("cuCtxGetStreamPriorityRange", 5050)` (`PFN_cuCtxGetStreamPriorityRange_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetStreamPriorityRange` through `cuGetProcAddress("cuCtxGetStreamPriorityRange", 5050)` (`PFN_cuCtxGetStreamPriorityRange_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2254,110 +2254,110 @@ impl DriverTable {
         greatestPriority: *mut ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(24, entry::cuCtxGetStreamPriorityRange_v5050) {
-            Some(driver_fn) => driver_fn(leastPriority, greatestPriority),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(leastPriority, greatestPriority),
+            Err(code) => code,
         }
     }
-    /// `cuCtxPopCurrent` through `cuGetProcAddress("cuCtxPopCurrent", 4000)` (`PFN_cuCtxPopCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxPopCurrent` through `cuGetProcAddress("cuCtxPopCurrent", 4000)` (`PFN_cuCtxPopCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxPopCurrent(&self, pctx: *mut CUcontext) -> CUresult {
         match self.resolve(25, entry::cuCtxPopCurrent_v4000) {
-            Some(driver_fn) => driver_fn(pctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pctx),
+            Err(code) => code,
         }
     }
-    /// `cuCtxPushCurrent` through `cuGetProcAddress("cuCtxPushCurrent", 4000)` (`PFN_cuCtxPushCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxPushCurrent` through `cuGetProcAddress("cuCtxPushCurrent", 4000)` (`PFN_cuCtxPushCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxPushCurrent(&self, ctx: CUcontext) -> CUresult {
         match self.resolve(26, entry::cuCtxPushCurrent_v4000) {
-            Some(driver_fn) => driver_fn(ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ctx),
+            Err(code) => code,
         }
     }
-    /// `cuCtxResetPersistingL2Cache` through `cuGetProcAddress("cuCtxResetPersistingL2Cache", 11000)` (`PFN_cuCtxResetPersistingL2Cache_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxResetPersistingL2Cache` through `cuGetProcAddress("cuCtxResetPersistingL2Cache", 11000)` (`PFN_cuCtxResetPersistingL2Cache_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxResetPersistingL2Cache(&self) -> CUresult {
         match self.resolve(27, entry::cuCtxResetPersistingL2Cache_v11000) {
-            Some(driver_fn) => driver_fn(),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(),
+            Err(code) => code,
         }
     }
-    /// `cuCtxSetCacheConfig` through `cuGetProcAddress("cuCtxSetCacheConfig", 3020)` (`PFN_cuCtxSetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxSetCacheConfig` through `cuGetProcAddress("cuCtxSetCacheConfig", 3020)` (`PFN_cuCtxSetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxSetCacheConfig(&self, config: CUfunc_cache) -> CUresult {
         match self.resolve(28, entry::cuCtxSetCacheConfig_v3020) {
-            Some(driver_fn) => driver_fn(config),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(config),
+            Err(code) => code,
         }
     }
-    /// `cuCtxSetCurrent` through `cuGetProcAddress("cuCtxSetCurrent", 4000)` (`PFN_cuCtxSetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxSetCurrent` through `cuGetProcAddress("cuCtxSetCurrent", 4000)` (`PFN_cuCtxSetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxSetCurrent(&self, ctx: CUcontext) -> CUresult {
         match self.resolve(29, entry::cuCtxSetCurrent_v4000) {
-            Some(driver_fn) => driver_fn(ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ctx),
+            Err(code) => code,
         }
     }
-    /// `cuCtxSetLimit` through `cuGetProcAddress("cuCtxSetLimit", 3010)` (`PFN_cuCtxSetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxSetLimit` through `cuGetProcAddress("cuCtxSetLimit", 3010)` (`PFN_cuCtxSetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxSetLimit(&self, limit: CUlimit, value: usize) -> CUresult {
         match self.resolve(30, entry::cuCtxSetLimit_v3010) {
-            Some(driver_fn) => driver_fn(limit, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(limit, value),
+            Err(code) => code,
         }
     }
-    /// `cuCtxSetSharedMemConfig` through `cuGetProcAddress("cuCtxSetSharedMemConfig", 4020)` (`PFN_cuCtxSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxSetSharedMemConfig` through `cuGetProcAddress("cuCtxSetSharedMemConfig", 4020)` (`PFN_cuCtxSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxSetSharedMemConfig(&self, config: CUsharedconfig) -> CUresult {
         match self.resolve(31, entry::cuCtxSetSharedMemConfig_v4020) {
-            Some(driver_fn) => driver_fn(config),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(config),
+            Err(code) => code,
         }
     }
-    /// `cuCtxSynchronize` through `cuGetProcAddress("cuCtxSynchronize", 2000)` (`PFN_cuCtxSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxSynchronize` through `cuGetProcAddress("cuCtxSynchronize", 2000)` (`PFN_cuCtxSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxSynchronize(&self) -> CUresult {
         match self.resolve(32, entry::cuCtxSynchronize_v2000) {
-            Some(driver_fn) => driver_fn(),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(),
+            Err(code) => code,
         }
     }
-    /// `cuDestroyExternalMemory` through `cuGetProcAddress("cuDestroyExternalMemory", 10000)` (`PFN_cuDestroyExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDestroyExternalMemory` through `cuGetProcAddress("cuDestroyExternalMemory", 10000)` (`PFN_cuDestroyExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuDestroyExternalMemory(&self, extMem: CUexternalMemory) -> CUresult {
         match self.resolve(33, entry::cuDestroyExternalMemory_v10000) {
-            Some(driver_fn) => driver_fn(extMem),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(extMem),
+            Err(code) => code,
         }
     }
-    /// `cuDestroyExternalSemaphore` through `cuGetProcAddress("cuDestroyExternalSemaphore", 10000)` (`PFN_cuDestroyExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDestroyExternalSemaphore` through `cuGetProcAddress("cuDestroyExternalSemaphore", 10000)` (`PFN_cuDestroyExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2367,11 +2367,11 @@ impl DriverTable {
         extSem: CUexternalSemaphore,
     ) -> CUresult {
         match self.resolve(34, entry::cuDestroyExternalSemaphore_v10000) {
-            Some(driver_fn) => driver_fn(extSem),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(extSem),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceCanAccessPeer` through `cuGetProcAddress("cuDeviceCanAccessPeer", 4000)` (`PFN_cuDeviceCanAccessPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceCanAccessPeer` through `cuGetProcAddress("cuDeviceCanAccessPeer", 4000)` (`PFN_cuDeviceCanAccessPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2383,11 +2383,11 @@ impl DriverTable {
         peerDev: CUdevice,
     ) -> CUresult {
         match self.resolve(35, entry::cuDeviceCanAccessPeer_v4000) {
-            Some(driver_fn) => driver_fn(canAccessPeer, dev, peerDev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(canAccessPeer, dev, peerDev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceComputeCapability` through `cuGetProcAddress("cuDeviceComputeCapability", 2000)` (`PFN_cuDeviceComputeCapability_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceComputeCapability` through `cuGetProcAddress("cuDeviceComputeCapability", 2000)` (`PFN_cuDeviceComputeCapability_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2399,11 +2399,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(36, entry::cuDeviceComputeCapability_v2000) {
-            Some(driver_fn) => driver_fn(major, minor, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(major, minor, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGet` through `cuGetProcAddress("cuDeviceGet", 2000)` (`PFN_cuDeviceGet_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGet` through `cuGetProcAddress("cuDeviceGet", 2000)` (`PFN_cuDeviceGet_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2414,11 +2414,11 @@ impl DriverTable {
         ordinal: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(37, entry::cuDeviceGet_v2000) {
-            Some(driver_fn) => driver_fn(device, ordinal),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device, ordinal),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetAttribute` through `cuGetProcAddress("cuDeviceGetAttribute", 2000)` (`PFN_cuDeviceGetAttribute_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetAttribute` through `cuGetProcAddress("cuDeviceGetAttribute", 2000)` (`PFN_cuDeviceGetAttribute_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2430,11 +2430,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(38, entry::cuDeviceGetAttribute_v2000) {
-            Some(driver_fn) => driver_fn(pi, attrib, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pi, attrib, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetByPCIBusId` through `cuGetProcAddress("cuDeviceGetByPCIBusId", 4010)` (`PFN_cuDeviceGetByPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetByPCIBusId` through `cuGetProcAddress("cuDeviceGetByPCIBusId", 4010)` (`PFN_cuDeviceGetByPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2445,22 +2445,22 @@ impl DriverTable {
         pciBusId: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(39, entry::cuDeviceGetByPCIBusId_v4010) {
-            Some(driver_fn) => driver_fn(dev, pciBusId),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dev, pciBusId),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetCount` through `cuGetProcAddress("cuDeviceGetCount", 2000)` (`PFN_cuDeviceGetCount_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetCount` through `cuGetProcAddress("cuDeviceGetCount", 2000)` (`PFN_cuDeviceGetCount_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuDeviceGetCount(&self, count: *mut ::core::ffi::c_int) -> CUresult {
         match self.resolve(40, entry::cuDeviceGetCount_v2000) {
-            Some(driver_fn) => driver_fn(count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(count),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetDefaultMemPool` through `cuGetProcAddress("cuDeviceGetDefaultMemPool", 11020)` (`PFN_cuDeviceGetDefaultMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetDefaultMemPool` through `cuGetProcAddress("cuDeviceGetDefaultMemPool", 11020)` (`PFN_cuDeviceGetDefaultMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2471,11 +2471,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(41, entry::cuDeviceGetDefaultMemPool_v11020) {
-            Some(driver_fn) => driver_fn(pool_out, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool_out, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetExecAffinitySupport` through `cuGetProcAddress("cuDeviceGetExecAffinitySupport", 11040)` (`PFN_cuDeviceGetExecAffinitySupport_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetExecAffinitySupport` through `cuGetProcAddress("cuDeviceGetExecAffinitySupport", 11040)` (`PFN_cuDeviceGetExecAffinitySupport_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2487,11 +2487,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(42, entry::cuDeviceGetExecAffinitySupport_v11040) {
-            Some(driver_fn) => driver_fn(pi, type_, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pi, type_, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetGraphMemAttribute` through `cuGetProcAddress("cuDeviceGetGraphMemAttribute", 11040)` (`PFN_cuDeviceGetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetGraphMemAttribute` through `cuGetProcAddress("cuDeviceGetGraphMemAttribute", 11040)` (`PFN_cuDeviceGetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2503,11 +2503,11 @@ impl DriverTable {
         value: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(43, entry::cuDeviceGetGraphMemAttribute_v11040) {
-            Some(driver_fn) => driver_fn(device, attr, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device, attr, value),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetLuid` through `cuGetProcAddress("cuDeviceGetLuid", 10000)` (`PFN_cuDeviceGetLuid_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetLuid` through `cuGetProcAddress("cuDeviceGetLuid", 10000)` (`PFN_cuDeviceGetLuid_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2519,11 +2519,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(44, entry::cuDeviceGetLuid_v10000) {
-            Some(driver_fn) => driver_fn(luid, deviceNodeMask, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(luid, deviceNodeMask, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetMemPool` through `cuGetProcAddress("cuDeviceGetMemPool", 11020)` (`PFN_cuDeviceGetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetMemPool` through `cuGetProcAddress("cuDeviceGetMemPool", 11020)` (`PFN_cuDeviceGetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2534,11 +2534,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(45, entry::cuDeviceGetMemPool_v11020) {
-            Some(driver_fn) => driver_fn(pool, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetName` through `cuGetProcAddress("cuDeviceGetName", 2000)` (`PFN_cuDeviceGetName_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetName` through `cuGetProcAddress("cuDeviceGetName", 2000)` (`PFN_cuDeviceGetName_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2550,11 +2550,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(46, entry::cuDeviceGetName_v2000) {
-            Some(driver_fn) => driver_fn(name, len, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(name, len, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetNvSciSyncAttributes` through `cuGetProcAddress("cuDeviceGetNvSciSyncAttributes", 10020)` (`PFN_cuDeviceGetNvSciSyncAttributes_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetNvSciSyncAttributes` through `cuGetProcAddress("cuDeviceGetNvSciSyncAttributes", 10020)` (`PFN_cuDeviceGetNvSciSyncAttributes_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2566,11 +2566,11 @@ impl DriverTable {
         flags: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(47, entry::cuDeviceGetNvSciSyncAttributes_v10020) {
-            Some(driver_fn) => driver_fn(nvSciSyncAttrList, dev, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(nvSciSyncAttrList, dev, flags),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetP2PAttribute` through `cuGetProcAddress("cuDeviceGetP2PAttribute", 8000)` (`PFN_cuDeviceGetP2PAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetP2PAttribute` through `cuGetProcAddress("cuDeviceGetP2PAttribute", 8000)` (`PFN_cuDeviceGetP2PAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2583,11 +2583,11 @@ impl DriverTable {
         dstDevice: CUdevice,
     ) -> CUresult {
         match self.resolve(48, entry::cuDeviceGetP2PAttribute_v8000) {
-            Some(driver_fn) => driver_fn(value, attrib, srcDevice, dstDevice),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(value, attrib, srcDevice, dstDevice),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetPCIBusId` through `cuGetProcAddress("cuDeviceGetPCIBusId", 4010)` (`PFN_cuDeviceGetPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetPCIBusId` through `cuGetProcAddress("cuDeviceGetPCIBusId", 4010)` (`PFN_cuDeviceGetPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2599,11 +2599,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(49, entry::cuDeviceGetPCIBusId_v4010) {
-            Some(driver_fn) => driver_fn(pciBusId, len, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pciBusId, len, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetProperties` through `cuGetProcAddress("cuDeviceGetProperties", 2000)` (`PFN_cuDeviceGetProperties_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetProperties` through `cuGetProcAddress("cuDeviceGetProperties", 2000)` (`PFN_cuDeviceGetProperties_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2614,11 +2614,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(50, entry::cuDeviceGetProperties_v2000) {
-            Some(driver_fn) => driver_fn(prop, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(prop, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetTexture1DLinearMaxWidth` through `cuGetProcAddress("cuDeviceGetTexture1DLinearMaxWidth", 11010)` (`PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetTexture1DLinearMaxWidth` through `cuGetProcAddress("cuDeviceGetTexture1DLinearMaxWidth", 11010)` (`PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2631,22 +2631,22 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(51, entry::cuDeviceGetTexture1DLinearMaxWidth_v11010) {
-            Some(driver_fn) => driver_fn(maxWidthInElements, format, numChannels, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(maxWidthInElements, format, numChannels, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetUuid` through `cuGetProcAddress("cuDeviceGetUuid", 9020)` (`PFN_cuDeviceGetUuid_v9020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetUuid` through `cuGetProcAddress("cuDeviceGetUuid", 9020)` (`PFN_cuDeviceGetUuid_v9020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuDeviceGetUuid(&self, uuid: *mut CUuuid, dev: CUdevice) -> CUresult {
         match self.resolve(52, entry::cuDeviceGetUuid_v9020) {
-            Some(driver_fn) => driver_fn(uuid, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(uuid, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetUuid_v2` through `cuGetProcAddress("cuDeviceGetUuid", 11040)` (`PFN_cuDeviceGetUuid_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetUuid_v2` through `cuGetProcAddress("cuDeviceGetUuid", 11040)` (`PFN_cuDeviceGetUuid_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2657,22 +2657,22 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(53, entry::cuDeviceGetUuid_v11040) {
-            Some(driver_fn) => driver_fn(uuid, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(uuid, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGraphMemTrim` through `cuGetProcAddress("cuDeviceGraphMemTrim", 11040)` (`PFN_cuDeviceGraphMemTrim_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGraphMemTrim` through `cuGetProcAddress("cuDeviceGraphMemTrim", 11040)` (`PFN_cuDeviceGraphMemTrim_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuDeviceGraphMemTrim(&self, device: CUdevice) -> CUresult {
         match self.resolve(54, entry::cuDeviceGraphMemTrim_v11040) {
-            Some(driver_fn) => driver_fn(device),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device),
+            Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxGetState` through `cuGetProcAddress("cuDevicePrimaryCtxGetState", 7000)` (`PFN_cuDevicePrimaryCtxGetState_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevicePrimaryCtxGetState` through `cuGetProcAddress("cuDevicePrimaryCtxGetState", 7000)` (`PFN_cuDevicePrimaryCtxGetState_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2684,33 +2684,33 @@ impl DriverTable {
         active: *mut ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(55, entry::cuDevicePrimaryCtxGetState_v7000) {
-            Some(driver_fn) => driver_fn(dev, flags, active),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dev, flags, active),
+            Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxRelease` through `cuGetProcAddress("cuDevicePrimaryCtxRelease", 11000)` (`PFN_cuDevicePrimaryCtxRelease_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevicePrimaryCtxRelease` through `cuGetProcAddress("cuDevicePrimaryCtxRelease", 11000)` (`PFN_cuDevicePrimaryCtxRelease_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuDevicePrimaryCtxRelease(&self, dev: CUdevice) -> CUresult {
         match self.resolve(56, entry::cuDevicePrimaryCtxRelease_v11000) {
-            Some(driver_fn) => driver_fn(dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dev),
+            Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxReset` through `cuGetProcAddress("cuDevicePrimaryCtxReset", 11000)` (`PFN_cuDevicePrimaryCtxReset_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevicePrimaryCtxReset` through `cuGetProcAddress("cuDevicePrimaryCtxReset", 11000)` (`PFN_cuDevicePrimaryCtxReset_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuDevicePrimaryCtxReset(&self, dev: CUdevice) -> CUresult {
         match self.resolve(57, entry::cuDevicePrimaryCtxReset_v11000) {
-            Some(driver_fn) => driver_fn(dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dev),
+            Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxRetain` through `cuGetProcAddress("cuDevicePrimaryCtxRetain", 7000)` (`PFN_cuDevicePrimaryCtxRetain_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevicePrimaryCtxRetain` through `cuGetProcAddress("cuDevicePrimaryCtxRetain", 7000)` (`PFN_cuDevicePrimaryCtxRetain_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2721,11 +2721,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(58, entry::cuDevicePrimaryCtxRetain_v7000) {
-            Some(driver_fn) => driver_fn(pctx, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pctx, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxSetFlags` through `cuGetProcAddress("cuDevicePrimaryCtxSetFlags", 11000)` (`PFN_cuDevicePrimaryCtxSetFlags_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevicePrimaryCtxSetFlags` through `cuGetProcAddress("cuDevicePrimaryCtxSetFlags", 11000)` (`PFN_cuDevicePrimaryCtxSetFlags_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2736,11 +2736,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(59, entry::cuDevicePrimaryCtxSetFlags_v11000) {
-            Some(driver_fn) => driver_fn(dev, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dev, flags),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceSetGraphMemAttribute` through `cuGetProcAddress("cuDeviceSetGraphMemAttribute", 11040)` (`PFN_cuDeviceSetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceSetGraphMemAttribute` through `cuGetProcAddress("cuDeviceSetGraphMemAttribute", 11040)` (`PFN_cuDeviceSetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2752,11 +2752,11 @@ impl DriverTable {
         value: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(60, entry::cuDeviceSetGraphMemAttribute_v11040) {
-            Some(driver_fn) => driver_fn(device, attr, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device, attr, value),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceSetMemPool` through `cuGetProcAddress("cuDeviceSetMemPool", 11020)` (`PFN_cuDeviceSetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceSetMemPool` through `cuGetProcAddress("cuDeviceSetMemPool", 11020)` (`PFN_cuDeviceSetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2767,22 +2767,22 @@ impl DriverTable {
         pool: CUmemoryPool,
     ) -> CUresult {
         match self.resolve(61, entry::cuDeviceSetMemPool_v11020) {
-            Some(driver_fn) => driver_fn(dev, pool),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dev, pool),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceTotalMem` through `cuGetProcAddress("cuDeviceTotalMem", 3020)` (`PFN_cuDeviceTotalMem_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceTotalMem` through `cuGetProcAddress("cuDeviceTotalMem", 3020)` (`PFN_cuDeviceTotalMem_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuDeviceTotalMem(&self, bytes: *mut usize, dev: CUdevice) -> CUresult {
         match self.resolve(62, entry::cuDeviceTotalMem_v3020) {
-            Some(driver_fn) => driver_fn(bytes, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(bytes, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDriverGetVersion` through `cuGetProcAddress("cuDriverGetVersion", 2020)` (`PFN_cuDriverGetVersion_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDriverGetVersion` through `cuGetProcAddress("cuDriverGetVersion", 2020)` (`PFN_cuDriverGetVersion_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2792,11 +2792,11 @@ impl DriverTable {
         driverVersion: *mut ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(63, entry::cuDriverGetVersion_v2020) {
-            Some(driver_fn) => driver_fn(driverVersion),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(driverVersion),
+            Err(code) => code,
         }
     }
-    /// `cuEventCreate` through `cuGetProcAddress("cuEventCreate", 2000)` (`PFN_cuEventCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventCreate` through `cuGetProcAddress("cuEventCreate", 2000)` (`PFN_cuEventCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2807,22 +2807,22 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(64, entry::cuEventCreate_v2000) {
-            Some(driver_fn) => driver_fn(phEvent, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phEvent, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuEventDestroy` through `cuGetProcAddress("cuEventDestroy", 4000)` (`PFN_cuEventDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventDestroy` through `cuGetProcAddress("cuEventDestroy", 4000)` (`PFN_cuEventDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuEventDestroy(&self, hEvent: CUevent) -> CUresult {
         match self.resolve(65, entry::cuEventDestroy_v4000) {
-            Some(driver_fn) => driver_fn(hEvent),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hEvent),
+            Err(code) => code,
         }
     }
-    /// `cuEventElapsedTime` through `cuGetProcAddress("cuEventElapsedTime", 2000)` (`PFN_cuEventElapsedTime_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventElapsedTime` through `cuGetProcAddress("cuEventElapsedTime", 2000)` (`PFN_cuEventElapsedTime_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2834,33 +2834,33 @@ impl DriverTable {
         hEnd: CUevent,
     ) -> CUresult {
         match self.resolve(66, entry::cuEventElapsedTime_v2000) {
-            Some(driver_fn) => driver_fn(pMilliseconds, hStart, hEnd),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pMilliseconds, hStart, hEnd),
+            Err(code) => code,
         }
     }
-    /// `cuEventQuery` through `cuGetProcAddress("cuEventQuery", 2000)` (`PFN_cuEventQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventQuery` through `cuGetProcAddress("cuEventQuery", 2000)` (`PFN_cuEventQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuEventQuery(&self, hEvent: CUevent) -> CUresult {
         match self.resolve(67, entry::cuEventQuery_v2000) {
-            Some(driver_fn) => driver_fn(hEvent),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hEvent),
+            Err(code) => code,
         }
     }
-    /// `cuEventRecord` through `cuGetProcAddress("cuEventRecord", 2000)` (`PFN_cuEventRecord_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventRecord` through `cuGetProcAddress("cuEventRecord", 2000)` (`PFN_cuEventRecord_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuEventRecord(&self, hEvent: CUevent, hStream: CUstream) -> CUresult {
         match self.resolve(68, entry::cuEventRecord_v2000) {
-            Some(driver_fn) => driver_fn(hEvent, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hEvent, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuEventRecordWithFlags` through `cuGetProcAddress("cuEventRecordWithFlags", 11010)` (`PFN_cuEventRecordWithFlags_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventRecordWithFlags` through `cuGetProcAddress("cuEventRecordWithFlags", 11010)` (`PFN_cuEventRecordWithFlags_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2872,22 +2872,22 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(69, entry::cuEventRecordWithFlags_v11010) {
-            Some(driver_fn) => driver_fn(hEvent, hStream, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hEvent, hStream, flags),
+            Err(code) => code,
         }
     }
-    /// `cuEventSynchronize` through `cuGetProcAddress("cuEventSynchronize", 2000)` (`PFN_cuEventSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventSynchronize` through `cuGetProcAddress("cuEventSynchronize", 2000)` (`PFN_cuEventSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuEventSynchronize(&self, hEvent: CUevent) -> CUresult {
         match self.resolve(70, entry::cuEventSynchronize_v2000) {
-            Some(driver_fn) => driver_fn(hEvent),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hEvent),
+            Err(code) => code,
         }
     }
-    /// `cuExternalMemoryGetMappedBuffer` through `cuGetProcAddress("cuExternalMemoryGetMappedBuffer", 10000)` (`PFN_cuExternalMemoryGetMappedBuffer_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuExternalMemoryGetMappedBuffer` through `cuGetProcAddress("cuExternalMemoryGetMappedBuffer", 10000)` (`PFN_cuExternalMemoryGetMappedBuffer_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2899,11 +2899,11 @@ impl DriverTable {
         bufferDesc: *const CUDA_EXTERNAL_MEMORY_BUFFER_DESC,
     ) -> CUresult {
         match self.resolve(71, entry::cuExternalMemoryGetMappedBuffer_v10000) {
-            Some(driver_fn) => driver_fn(devPtr, extMem, bufferDesc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(devPtr, extMem, bufferDesc),
+            Err(code) => code,
         }
     }
-    /// `cuExternalMemoryGetMappedMipmappedArray` through `cuGetProcAddress("cuExternalMemoryGetMappedMipmappedArray", 10000)` (`PFN_cuExternalMemoryGetMappedMipmappedArray_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuExternalMemoryGetMappedMipmappedArray` through `cuGetProcAddress("cuExternalMemoryGetMappedMipmappedArray", 10000)` (`PFN_cuExternalMemoryGetMappedMipmappedArray_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2915,11 +2915,11 @@ impl DriverTable {
         mipmapDesc: *const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC,
     ) -> CUresult {
         match self.resolve(72, entry::cuExternalMemoryGetMappedMipmappedArray_v10000) {
-            Some(driver_fn) => driver_fn(mipmap, extMem, mipmapDesc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mipmap, extMem, mipmapDesc),
+            Err(code) => code,
         }
     }
-    /// `cuFlushGPUDirectRDMAWrites` through `cuGetProcAddress("cuFlushGPUDirectRDMAWrites", 11030)` (`PFN_cuFlushGPUDirectRDMAWrites_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFlushGPUDirectRDMAWrites` through `cuGetProcAddress("cuFlushGPUDirectRDMAWrites", 11030)` (`PFN_cuFlushGPUDirectRDMAWrites_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2930,11 +2930,11 @@ impl DriverTable {
         scope: CUflushGPUDirectRDMAWritesScope,
     ) -> CUresult {
         match self.resolve(73, entry::cuFlushGPUDirectRDMAWrites_v11030) {
-            Some(driver_fn) => driver_fn(target, scope),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(target, scope),
+            Err(code) => code,
         }
     }
-    /// `cuFuncGetAttribute` through `cuGetProcAddress("cuFuncGetAttribute", 2020)` (`PFN_cuFuncGetAttribute_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncGetAttribute` through `cuGetProcAddress("cuFuncGetAttribute", 2020)` (`PFN_cuFuncGetAttribute_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2946,11 +2946,11 @@ impl DriverTable {
         hfunc: CUfunction,
     ) -> CUresult {
         match self.resolve(74, entry::cuFuncGetAttribute_v2020) {
-            Some(driver_fn) => driver_fn(pi, attrib, hfunc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pi, attrib, hfunc),
+            Err(code) => code,
         }
     }
-    /// `cuFuncGetModule` through `cuGetProcAddress("cuFuncGetModule", 11000)` (`PFN_cuFuncGetModule_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncGetModule` through `cuGetProcAddress("cuFuncGetModule", 11000)` (`PFN_cuFuncGetModule_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2961,11 +2961,11 @@ impl DriverTable {
         hfunc: CUfunction,
     ) -> CUresult {
         match self.resolve(75, entry::cuFuncGetModule_v11000) {
-            Some(driver_fn) => driver_fn(hmod, hfunc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hmod, hfunc),
+            Err(code) => code,
         }
     }
-    /// `cuFuncSetAttribute` through `cuGetProcAddress("cuFuncSetAttribute", 9000)` (`PFN_cuFuncSetAttribute_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncSetAttribute` through `cuGetProcAddress("cuFuncSetAttribute", 9000)` (`PFN_cuFuncSetAttribute_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2977,11 +2977,11 @@ impl DriverTable {
         value: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(76, entry::cuFuncSetAttribute_v9000) {
-            Some(driver_fn) => driver_fn(hfunc, attrib, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, attrib, value),
+            Err(code) => code,
         }
     }
-    /// `cuFuncSetBlockShape` through `cuGetProcAddress("cuFuncSetBlockShape", 2000)` (`PFN_cuFuncSetBlockShape_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncSetBlockShape` through `cuGetProcAddress("cuFuncSetBlockShape", 2000)` (`PFN_cuFuncSetBlockShape_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2994,11 +2994,11 @@ impl DriverTable {
         z: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(77, entry::cuFuncSetBlockShape_v2000) {
-            Some(driver_fn) => driver_fn(hfunc, x, y, z),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, x, y, z),
+            Err(code) => code,
         }
     }
-    /// `cuFuncSetCacheConfig` through `cuGetProcAddress("cuFuncSetCacheConfig", 3000)` (`PFN_cuFuncSetCacheConfig_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncSetCacheConfig` through `cuGetProcAddress("cuFuncSetCacheConfig", 3000)` (`PFN_cuFuncSetCacheConfig_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3009,11 +3009,11 @@ impl DriverTable {
         config: CUfunc_cache,
     ) -> CUresult {
         match self.resolve(78, entry::cuFuncSetCacheConfig_v3000) {
-            Some(driver_fn) => driver_fn(hfunc, config),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, config),
+            Err(code) => code,
         }
     }
-    /// `cuFuncSetSharedMemConfig` through `cuGetProcAddress("cuFuncSetSharedMemConfig", 4020)` (`PFN_cuFuncSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncSetSharedMemConfig` through `cuGetProcAddress("cuFuncSetSharedMemConfig", 4020)` (`PFN_cuFuncSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3024,11 +3024,11 @@ impl DriverTable {
         config: CUsharedconfig,
     ) -> CUresult {
         match self.resolve(79, entry::cuFuncSetSharedMemConfig_v4020) {
-            Some(driver_fn) => driver_fn(hfunc, config),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, config),
+            Err(code) => code,
         }
     }
-    /// `cuFuncSetSharedSize` through `cuGetProcAddress("cuFuncSetSharedSize", 2000)` (`PFN_cuFuncSetSharedSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncSetSharedSize` through `cuGetProcAddress("cuFuncSetSharedSize", 2000)` (`PFN_cuFuncSetSharedSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3039,11 +3039,11 @@ impl DriverTable {
         bytes: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(80, entry::cuFuncSetSharedSize_v2000) {
-            Some(driver_fn) => driver_fn(hfunc, bytes),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, bytes),
+            Err(code) => code,
         }
     }
-    /// `cuGetErrorName` through `cuGetProcAddress("cuGetErrorName", 6000)` (`PFN_cuGetErrorName_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGetErrorName` through `cuGetProcAddress("cuGetErrorName", 6000)` (`PFN_cuGetErrorName_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3054,11 +3054,11 @@ impl DriverTable {
         pStr: *mut *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(81, entry::cuGetErrorName_v6000) {
-            Some(driver_fn) => driver_fn(error, pStr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(error, pStr),
+            Err(code) => code,
         }
     }
-    /// `cuGetErrorString` through `cuGetProcAddress("cuGetErrorString", 6000)` (`PFN_cuGetErrorString_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGetErrorString` through `cuGetProcAddress("cuGetErrorString", 6000)` (`PFN_cuGetErrorString_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3069,11 +3069,11 @@ impl DriverTable {
         pStr: *mut *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(82, entry::cuGetErrorString_v6000) {
-            Some(driver_fn) => driver_fn(error, pStr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(error, pStr),
+            Err(code) => code,
         }
     }
-    /// `cuGetExportTable` through `cuGetProcAddress("cuGetExportTable", 3000)` (`PFN_cuGetExportTable_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGetExportTable` through `cuGetProcAddress("cuGetExportTable", 3000)` (`PFN_cuGetExportTable_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3084,11 +3084,11 @@ impl DriverTable {
         pExportTableId: *const CUuuid,
     ) -> CUresult {
         match self.resolve(83, entry::cuGetExportTable_v3000) {
-            Some(driver_fn) => driver_fn(ppExportTable, pExportTableId),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ppExportTable, pExportTableId),
+            Err(code) => code,
         }
     }
-    /// `cuGetProcAddress` through `cuGetProcAddress("cuGetProcAddress", 12000)` (`PFN_cuGetProcAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGetProcAddress` through `cuGetProcAddress("cuGetProcAddress", 12000)` (`PFN_cuGetProcAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3102,11 +3102,11 @@ impl DriverTable {
         symbolStatus: *mut CUdriverProcAddressQueryResult,
     ) -> CUresult {
         match self.resolve(84, entry::cuGetProcAddress_v12000) {
-            Some(driver_fn) => driver_fn(symbol, pfn, cudaVersion, flags, symbolStatus),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(symbol, pfn, cudaVersion, flags, symbolStatus),
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddBatchMemOpNode` through `cuGetProcAddress("cuGraphAddBatchMemOpNode", 11070)` (`PFN_cuGraphAddBatchMemOpNode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddBatchMemOpNode` through `cuGetProcAddress("cuGraphAddBatchMemOpNode", 11070)` (`PFN_cuGraphAddBatchMemOpNode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3120,13 +3120,13 @@ impl DriverTable {
         nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(85, entry::cuGraphAddBatchMemOpNode_v11070) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddChildGraphNode` through `cuGetProcAddress("cuGraphAddChildGraphNode", 10000)` (`PFN_cuGraphAddChildGraphNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddChildGraphNode` through `cuGetProcAddress("cuGraphAddChildGraphNode", 10000)` (`PFN_cuGraphAddChildGraphNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3140,13 +3140,13 @@ impl DriverTable {
         childGraph: CUgraph,
     ) -> CUresult {
         match self.resolve(86, entry::cuGraphAddChildGraphNode_v10000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, childGraph)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddDependencies` through `cuGetProcAddress("cuGraphAddDependencies", 10000)` (`PFN_cuGraphAddDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddDependencies` through `cuGetProcAddress("cuGraphAddDependencies", 10000)` (`PFN_cuGraphAddDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3159,11 +3159,11 @@ impl DriverTable {
         numDependencies: usize,
     ) -> CUresult {
         match self.resolve(87, entry::cuGraphAddDependencies_v10000) {
-            Some(driver_fn) => driver_fn(hGraph, from, to, numDependencies),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, from, to, numDependencies),
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddEmptyNode` through `cuGetProcAddress("cuGraphAddEmptyNode", 10000)` (`PFN_cuGraphAddEmptyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddEmptyNode` through `cuGetProcAddress("cuGraphAddEmptyNode", 10000)` (`PFN_cuGraphAddEmptyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3176,13 +3176,13 @@ impl DriverTable {
         numDependencies: usize,
     ) -> CUresult {
         match self.resolve(88, entry::cuGraphAddEmptyNode_v10000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddEventRecordNode` through `cuGetProcAddress("cuGraphAddEventRecordNode", 11010)` (`PFN_cuGraphAddEventRecordNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddEventRecordNode` through `cuGetProcAddress("cuGraphAddEventRecordNode", 11010)` (`PFN_cuGraphAddEventRecordNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3196,13 +3196,13 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self.resolve(89, entry::cuGraphAddEventRecordNode_v11010) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, event)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddEventWaitNode` through `cuGetProcAddress("cuGraphAddEventWaitNode", 11010)` (`PFN_cuGraphAddEventWaitNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddEventWaitNode` through `cuGetProcAddress("cuGraphAddEventWaitNode", 11010)` (`PFN_cuGraphAddEventWaitNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3216,13 +3216,13 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self.resolve(90, entry::cuGraphAddEventWaitNode_v11010) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, event)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddExternalSemaphoresSignalNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresSignalNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresSignalNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddExternalSemaphoresSignalNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresSignalNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresSignalNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3236,13 +3236,13 @@ impl DriverTable {
         nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(91, entry::cuGraphAddExternalSemaphoresSignalNode_v11020) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddExternalSemaphoresWaitNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresWaitNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresWaitNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddExternalSemaphoresWaitNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresWaitNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresWaitNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3256,13 +3256,13 @@ impl DriverTable {
         nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(92, entry::cuGraphAddExternalSemaphoresWaitNode_v11020) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddHostNode` through `cuGetProcAddress("cuGraphAddHostNode", 10000)` (`PFN_cuGraphAddHostNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddHostNode` through `cuGetProcAddress("cuGraphAddHostNode", 10000)` (`PFN_cuGraphAddHostNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3276,13 +3276,13 @@ impl DriverTable {
         nodeParams: *const CUDA_HOST_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(93, entry::cuGraphAddHostNode_v10000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddKernelNode` through `cuGetProcAddress("cuGraphAddKernelNode", 12000)` (`PFN_cuGraphAddKernelNode_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddKernelNode` through `cuGetProcAddress("cuGraphAddKernelNode", 12000)` (`PFN_cuGraphAddKernelNode_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3296,13 +3296,13 @@ impl DriverTable {
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(94, entry::cuGraphAddKernelNode_v12000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddMemAllocNode` through `cuGetProcAddress("cuGraphAddMemAllocNode", 11040)` (`PFN_cuGraphAddMemAllocNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddMemAllocNode` through `cuGetProcAddress("cuGraphAddMemAllocNode", 11040)` (`PFN_cuGraphAddMemAllocNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3316,13 +3316,13 @@ impl DriverTable {
         nodeParams: *mut CUDA_MEM_ALLOC_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(95, entry::cuGraphAddMemAllocNode_v11040) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddMemFreeNode` through `cuGetProcAddress("cuGraphAddMemFreeNode", 11040)` (`PFN_cuGraphAddMemFreeNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddMemFreeNode` through `cuGetProcAddress("cuGraphAddMemFreeNode", 11040)` (`PFN_cuGraphAddMemFreeNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3336,13 +3336,13 @@ impl DriverTable {
         dptr: CUdeviceptr,
     ) -> CUresult {
         match self.resolve(96, entry::cuGraphAddMemFreeNode_v11040) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, dptr)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddMemcpyNode` through `cuGetProcAddress("cuGraphAddMemcpyNode", 10000)` (`PFN_cuGraphAddMemcpyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddMemcpyNode` through `cuGetProcAddress("cuGraphAddMemcpyNode", 10000)` (`PFN_cuGraphAddMemcpyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3357,7 +3357,7 @@ impl DriverTable {
         ctx: CUcontext,
     ) -> CUresult {
         match self.resolve(97, entry::cuGraphAddMemcpyNode_v10000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     phGraphNode,
                     hGraph,
@@ -3367,10 +3367,10 @@ impl DriverTable {
                     ctx,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddMemsetNode` through `cuGetProcAddress("cuGraphAddMemsetNode", 10000)` (`PFN_cuGraphAddMemsetNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddMemsetNode` through `cuGetProcAddress("cuGraphAddMemsetNode", 10000)` (`PFN_cuGraphAddMemsetNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3385,7 +3385,7 @@ impl DriverTable {
         ctx: CUcontext,
     ) -> CUresult {
         match self.resolve(98, entry::cuGraphAddMemsetNode_v10000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     phGraphNode,
                     hGraph,
@@ -3395,10 +3395,10 @@ impl DriverTable {
                     ctx,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphBatchMemOpNodeGetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeGetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeGetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphBatchMemOpNodeGetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeGetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeGetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3409,11 +3409,11 @@ impl DriverTable {
         nodeParams_out: *mut CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(99, entry::cuGraphBatchMemOpNodeGetParams_v11070) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3424,11 +3424,11 @@ impl DriverTable {
         nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(100, entry::cuGraphBatchMemOpNodeSetParams_v11070) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphChildGraphNodeGetGraph` through `cuGetProcAddress("cuGraphChildGraphNodeGetGraph", 10000)` (`PFN_cuGraphChildGraphNodeGetGraph_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphChildGraphNodeGetGraph` through `cuGetProcAddress("cuGraphChildGraphNodeGetGraph", 10000)` (`PFN_cuGraphChildGraphNodeGetGraph_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3439,11 +3439,11 @@ impl DriverTable {
         phGraph: *mut CUgraph,
     ) -> CUresult {
         match self.resolve(101, entry::cuGraphChildGraphNodeGetGraph_v10000) {
-            Some(driver_fn) => driver_fn(hNode, phGraph),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, phGraph),
+            Err(code) => code,
         }
     }
-    /// `cuGraphClone` through `cuGetProcAddress("cuGraphClone", 10000)` (`PFN_cuGraphClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphClone` through `cuGetProcAddress("cuGraphClone", 10000)` (`PFN_cuGraphClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3454,11 +3454,11 @@ impl DriverTable {
         originalGraph: CUgraph,
     ) -> CUresult {
         match self.resolve(102, entry::cuGraphClone_v10000) {
-            Some(driver_fn) => driver_fn(phGraphClone, originalGraph),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phGraphClone, originalGraph),
+            Err(code) => code,
         }
     }
-    /// `cuGraphCreate` through `cuGetProcAddress("cuGraphCreate", 10000)` (`PFN_cuGraphCreate_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphCreate` through `cuGetProcAddress("cuGraphCreate", 10000)` (`PFN_cuGraphCreate_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3469,11 +3469,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(103, entry::cuGraphCreate_v10000) {
-            Some(driver_fn) => driver_fn(phGraph, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phGraph, flags),
+            Err(code) => code,
         }
     }
-    /// `cuGraphDebugDotPrint` through `cuGetProcAddress("cuGraphDebugDotPrint", 11030)` (`PFN_cuGraphDebugDotPrint_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphDebugDotPrint` through `cuGetProcAddress("cuGraphDebugDotPrint", 11030)` (`PFN_cuGraphDebugDotPrint_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3485,33 +3485,33 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(104, entry::cuGraphDebugDotPrint_v11030) {
-            Some(driver_fn) => driver_fn(hGraph, path, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, path, flags),
+            Err(code) => code,
         }
     }
-    /// `cuGraphDestroy` through `cuGetProcAddress("cuGraphDestroy", 10000)` (`PFN_cuGraphDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphDestroy` through `cuGetProcAddress("cuGraphDestroy", 10000)` (`PFN_cuGraphDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuGraphDestroy(&self, hGraph: CUgraph) -> CUresult {
         match self.resolve(105, entry::cuGraphDestroy_v10000) {
-            Some(driver_fn) => driver_fn(hGraph),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph),
+            Err(code) => code,
         }
     }
-    /// `cuGraphDestroyNode` through `cuGetProcAddress("cuGraphDestroyNode", 10000)` (`PFN_cuGraphDestroyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphDestroyNode` through `cuGetProcAddress("cuGraphDestroyNode", 10000)` (`PFN_cuGraphDestroyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuGraphDestroyNode(&self, hNode: CUgraphNode) -> CUresult {
         match self.resolve(106, entry::cuGraphDestroyNode_v10000) {
-            Some(driver_fn) => driver_fn(hNode),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode),
+            Err(code) => code,
         }
     }
-    /// `cuGraphEventRecordNodeGetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeGetEvent", 11010)` (`PFN_cuGraphEventRecordNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphEventRecordNodeGetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeGetEvent", 11010)` (`PFN_cuGraphEventRecordNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3522,11 +3522,11 @@ impl DriverTable {
         event_out: *mut CUevent,
     ) -> CUresult {
         match self.resolve(107, entry::cuGraphEventRecordNodeGetEvent_v11010) {
-            Some(driver_fn) => driver_fn(hNode, event_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, event_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3537,11 +3537,11 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self.resolve(108, entry::cuGraphEventRecordNodeSetEvent_v11010) {
-            Some(driver_fn) => driver_fn(hNode, event),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, event),
+            Err(code) => code,
         }
     }
-    /// `cuGraphEventWaitNodeGetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeGetEvent", 11010)` (`PFN_cuGraphEventWaitNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphEventWaitNodeGetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeGetEvent", 11010)` (`PFN_cuGraphEventWaitNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3552,11 +3552,11 @@ impl DriverTable {
         event_out: *mut CUevent,
     ) -> CUresult {
         match self.resolve(109, entry::cuGraphEventWaitNodeGetEvent_v11010) {
-            Some(driver_fn) => driver_fn(hNode, event_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, event_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3567,11 +3567,11 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self.resolve(110, entry::cuGraphEventWaitNodeSetEvent_v11010) {
-            Some(driver_fn) => driver_fn(hNode, event),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, event),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphExecBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphExecBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphExecBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphExecBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3583,11 +3583,11 @@ impl DriverTable {
         nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(111, entry::cuGraphExecBatchMemOpNodeSetParams_v11070) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecChildGraphNodeSetParams` through `cuGetProcAddress("cuGraphExecChildGraphNodeSetParams", 11010)` (`PFN_cuGraphExecChildGraphNodeSetParams_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecChildGraphNodeSetParams` through `cuGetProcAddress("cuGraphExecChildGraphNodeSetParams", 11010)` (`PFN_cuGraphExecChildGraphNodeSetParams_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3599,22 +3599,22 @@ impl DriverTable {
         childGraph: CUgraph,
     ) -> CUresult {
         match self.resolve(112, entry::cuGraphExecChildGraphNodeSetParams_v11010) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, childGraph),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, childGraph),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecDestroy` through `cuGetProcAddress("cuGraphExecDestroy", 10000)` (`PFN_cuGraphExecDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecDestroy` through `cuGetProcAddress("cuGraphExecDestroy", 10000)` (`PFN_cuGraphExecDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuGraphExecDestroy(&self, hGraphExec: CUgraphExec) -> CUresult {
         match self.resolve(113, entry::cuGraphExecDestroy_v10000) {
-            Some(driver_fn) => driver_fn(hGraphExec),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphExecEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphExecEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3626,11 +3626,11 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self.resolve(114, entry::cuGraphExecEventRecordNodeSetEvent_v11010) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, event),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, event),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphExecEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphExecEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3642,11 +3642,11 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self.resolve(115, entry::cuGraphExecEventWaitNodeSetEvent_v11010) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, event),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, event),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3660,11 +3660,11 @@ impl DriverTable {
         match self
             .resolve(116, entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020)
         {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3678,11 +3678,11 @@ impl DriverTable {
         match self
             .resolve(117, entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020)
         {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecGetFlags` through `cuGetProcAddress("cuGraphExecGetFlags", 12000)` (`PFN_cuGraphExecGetFlags_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecGetFlags` through `cuGetProcAddress("cuGraphExecGetFlags", 12000)` (`PFN_cuGraphExecGetFlags_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3693,11 +3693,11 @@ impl DriverTable {
         flags: *mut cuuint64_t,
     ) -> CUresult {
         match self.resolve(118, entry::cuGraphExecGetFlags_v12000) {
-            Some(driver_fn) => driver_fn(hGraphExec, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, flags),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecHostNodeSetParams` through `cuGetProcAddress("cuGraphExecHostNodeSetParams", 10020)` (`PFN_cuGraphExecHostNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecHostNodeSetParams` through `cuGetProcAddress("cuGraphExecHostNodeSetParams", 10020)` (`PFN_cuGraphExecHostNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3709,11 +3709,11 @@ impl DriverTable {
         nodeParams: *const CUDA_HOST_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(119, entry::cuGraphExecHostNodeSetParams_v10020) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecKernelNodeSetParams` through `cuGetProcAddress("cuGraphExecKernelNodeSetParams", 12000)` (`PFN_cuGraphExecKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecKernelNodeSetParams` through `cuGetProcAddress("cuGraphExecKernelNodeSetParams", 12000)` (`PFN_cuGraphExecKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3725,11 +3725,11 @@ impl DriverTable {
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(120, entry::cuGraphExecKernelNodeSetParams_v12000) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphExecMemcpyNodeSetParams", 10020)` (`PFN_cuGraphExecMemcpyNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphExecMemcpyNodeSetParams", 10020)` (`PFN_cuGraphExecMemcpyNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3742,11 +3742,11 @@ impl DriverTable {
         ctx: CUcontext,
     ) -> CUresult {
         match self.resolve(121, entry::cuGraphExecMemcpyNodeSetParams_v10020) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, copyParams, ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, copyParams, ctx),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecMemsetNodeSetParams` through `cuGetProcAddress("cuGraphExecMemsetNodeSetParams", 10020)` (`PFN_cuGraphExecMemsetNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecMemsetNodeSetParams` through `cuGetProcAddress("cuGraphExecMemsetNodeSetParams", 10020)` (`PFN_cuGraphExecMemsetNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3759,11 +3759,11 @@ impl DriverTable {
         ctx: CUcontext,
     ) -> CUresult {
         match self.resolve(122, entry::cuGraphExecMemsetNodeSetParams_v10020) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, memsetParams, ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, memsetParams, ctx),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecUpdate` through `cuGetProcAddress("cuGraphExecUpdate", 12000)` (`PFN_cuGraphExecUpdate_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecUpdate` through `cuGetProcAddress("cuGraphExecUpdate", 12000)` (`PFN_cuGraphExecUpdate_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3775,11 +3775,11 @@ impl DriverTable {
         resultInfo: *mut CUgraphExecUpdateResultInfo,
     ) -> CUresult {
         match self.resolve(123, entry::cuGraphExecUpdate_v12000) {
-            Some(driver_fn) => driver_fn(hGraphExec, hGraph, resultInfo),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hGraph, resultInfo),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresSignalNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExternalSemaphoresSignalNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3792,11 +3792,11 @@ impl DriverTable {
         match self
             .resolve(124, entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020)
         {
-            Some(driver_fn) => driver_fn(hNode, params_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, params_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3809,11 +3809,11 @@ impl DriverTable {
         match self
             .resolve(125, entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020)
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresWaitNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExternalSemaphoresWaitNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3825,11 +3825,11 @@ impl DriverTable {
     ) -> CUresult {
         match self.resolve(126, entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020)
         {
-            Some(driver_fn) => driver_fn(hNode, params_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, params_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3841,11 +3841,11 @@ impl DriverTable {
     ) -> CUresult {
         match self.resolve(127, entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020)
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphGetEdges` through `cuGetProcAddress("cuGraphGetEdges", 10000)` (`PFN_cuGraphGetEdges_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphGetEdges` through `cuGetProcAddress("cuGraphGetEdges", 10000)` (`PFN_cuGraphGetEdges_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3858,11 +3858,11 @@ impl DriverTable {
         numEdges: *mut usize,
     ) -> CUresult {
         match self.resolve(128, entry::cuGraphGetEdges_v10000) {
-            Some(driver_fn) => driver_fn(hGraph, from, to, numEdges),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, from, to, numEdges),
+            Err(code) => code,
         }
     }
-    /// `cuGraphGetNodes` through `cuGetProcAddress("cuGraphGetNodes", 10000)` (`PFN_cuGraphGetNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphGetNodes` through `cuGetProcAddress("cuGraphGetNodes", 10000)` (`PFN_cuGraphGetNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3874,11 +3874,11 @@ impl DriverTable {
         numNodes: *mut usize,
     ) -> CUresult {
         match self.resolve(129, entry::cuGraphGetNodes_v10000) {
-            Some(driver_fn) => driver_fn(hGraph, nodes, numNodes),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, nodes, numNodes),
+            Err(code) => code,
         }
     }
-    /// `cuGraphGetRootNodes` through `cuGetProcAddress("cuGraphGetRootNodes", 10000)` (`PFN_cuGraphGetRootNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphGetRootNodes` through `cuGetProcAddress("cuGraphGetRootNodes", 10000)` (`PFN_cuGraphGetRootNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3890,11 +3890,11 @@ impl DriverTable {
         numRootNodes: *mut usize,
     ) -> CUresult {
         match self.resolve(130, entry::cuGraphGetRootNodes_v10000) {
-            Some(driver_fn) => driver_fn(hGraph, rootNodes, numRootNodes),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, rootNodes, numRootNodes),
+            Err(code) => code,
         }
     }
-    /// `cuGraphHostNodeGetParams` through `cuGetProcAddress("cuGraphHostNodeGetParams", 10000)` (`PFN_cuGraphHostNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphHostNodeGetParams` through `cuGetProcAddress("cuGraphHostNodeGetParams", 10000)` (`PFN_cuGraphHostNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3905,11 +3905,11 @@ impl DriverTable {
         nodeParams: *mut CUDA_HOST_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(131, entry::cuGraphHostNodeGetParams_v10000) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphHostNodeSetParams` through `cuGetProcAddress("cuGraphHostNodeSetParams", 10000)` (`PFN_cuGraphHostNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphHostNodeSetParams` through `cuGetProcAddress("cuGraphHostNodeSetParams", 10000)` (`PFN_cuGraphHostNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3920,11 +3920,11 @@ impl DriverTable {
         nodeParams: *const CUDA_HOST_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(132, entry::cuGraphHostNodeSetParams_v10000) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphInstantiate` through `cuGetProcAddress("cuGraphInstantiateWithFlags", 11040)` (`PFN_cuGraphInstantiateWithFlags_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphInstantiate` through `cuGetProcAddress("cuGraphInstantiateWithFlags", 11040)` (`PFN_cuGraphInstantiateWithFlags_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3936,11 +3936,11 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(133, entry::cuGraphInstantiateWithFlags_v11040) {
-            Some(driver_fn) => driver_fn(phGraphExec, hGraph, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phGraphExec, hGraph, flags),
+            Err(code) => code,
         }
     }
-    /// `cuGraphInstantiateWithParams` through `cuGetProcAddress("cuGraphInstantiateWithParams", 12000)` (`PFN_cuGraphInstantiateWithParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphInstantiateWithParams` through `cuGetProcAddress("cuGraphInstantiateWithParams", 12000)` (`PFN_cuGraphInstantiateWithParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3952,11 +3952,11 @@ impl DriverTable {
         instantiateParams: *mut CUDA_GRAPH_INSTANTIATE_PARAMS,
     ) -> CUresult {
         match self.resolve(134, entry::cuGraphInstantiateWithParams_v12000) {
-            Some(driver_fn) => driver_fn(phGraphExec, hGraph, instantiateParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phGraphExec, hGraph, instantiateParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeCopyAttributes` through `cuGetProcAddress("cuGraphKernelNodeCopyAttributes", 11000)` (`PFN_cuGraphKernelNodeCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphKernelNodeCopyAttributes` through `cuGetProcAddress("cuGraphKernelNodeCopyAttributes", 11000)` (`PFN_cuGraphKernelNodeCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3967,11 +3967,11 @@ impl DriverTable {
         src: CUgraphNode,
     ) -> CUresult {
         match self.resolve(135, entry::cuGraphKernelNodeCopyAttributes_v11000) {
-            Some(driver_fn) => driver_fn(dst, src),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dst, src),
+            Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeGetAttribute` through `cuGetProcAddress("cuGraphKernelNodeGetAttribute", 11000)` (`PFN_cuGraphKernelNodeGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphKernelNodeGetAttribute` through `cuGetProcAddress("cuGraphKernelNodeGetAttribute", 11000)` (`PFN_cuGraphKernelNodeGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3983,11 +3983,11 @@ impl DriverTable {
         value_out: *mut CUkernelNodeAttrValue,
     ) -> CUresult {
         match self.resolve(136, entry::cuGraphKernelNodeGetAttribute_v11000) {
-            Some(driver_fn) => driver_fn(hNode, attr, value_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, attr, value_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeGetParams` through `cuGetProcAddress("cuGraphKernelNodeGetParams", 12000)` (`PFN_cuGraphKernelNodeGetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphKernelNodeGetParams` through `cuGetProcAddress("cuGraphKernelNodeGetParams", 12000)` (`PFN_cuGraphKernelNodeGetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3998,11 +3998,11 @@ impl DriverTable {
         nodeParams: *mut CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(137, entry::cuGraphKernelNodeGetParams_v12000) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeSetAttribute` through `cuGetProcAddress("cuGraphKernelNodeSetAttribute", 11000)` (`PFN_cuGraphKernelNodeSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphKernelNodeSetAttribute` through `cuGetProcAddress("cuGraphKernelNodeSetAttribute", 11000)` (`PFN_cuGraphKernelNodeSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4014,11 +4014,11 @@ impl DriverTable {
         value: *const CUkernelNodeAttrValue,
     ) -> CUresult {
         match self.resolve(138, entry::cuGraphKernelNodeSetAttribute_v11000) {
-            Some(driver_fn) => driver_fn(hNode, attr, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, attr, value),
+            Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeSetParams` through `cuGetProcAddress("cuGraphKernelNodeSetParams", 12000)` (`PFN_cuGraphKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphKernelNodeSetParams` through `cuGetProcAddress("cuGraphKernelNodeSetParams", 12000)` (`PFN_cuGraphKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4029,11 +4029,11 @@ impl DriverTable {
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(139, entry::cuGraphKernelNodeSetParams_v12000) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphLaunch` through `cuGetProcAddress("cuGraphLaunch", 10000)` (`PFN_cuGraphLaunch_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphLaunch` through `cuGetProcAddress("cuGraphLaunch", 10000)` (`PFN_cuGraphLaunch_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4044,11 +4044,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(140, entry::cuGraphLaunch_v10000) {
-            Some(driver_fn) => driver_fn(hGraph, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuGraphMemAllocNodeGetParams` through `cuGetProcAddress("cuGraphMemAllocNodeGetParams", 11040)` (`PFN_cuGraphMemAllocNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphMemAllocNodeGetParams` through `cuGetProcAddress("cuGraphMemAllocNodeGetParams", 11040)` (`PFN_cuGraphMemAllocNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4059,11 +4059,11 @@ impl DriverTable {
         params_out: *mut CUDA_MEM_ALLOC_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(141, entry::cuGraphMemAllocNodeGetParams_v11040) {
-            Some(driver_fn) => driver_fn(hNode, params_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, params_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphMemFreeNodeGetParams` through `cuGetProcAddress("cuGraphMemFreeNodeGetParams", 11040)` (`PFN_cuGraphMemFreeNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphMemFreeNodeGetParams` through `cuGetProcAddress("cuGraphMemFreeNodeGetParams", 11040)` (`PFN_cuGraphMemFreeNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4074,11 +4074,11 @@ impl DriverTable {
         dptr_out: *mut CUdeviceptr,
     ) -> CUresult {
         match self.resolve(142, entry::cuGraphMemFreeNodeGetParams_v11040) {
-            Some(driver_fn) => driver_fn(hNode, dptr_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, dptr_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphMemcpyNodeGetParams` through `cuGetProcAddress("cuGraphMemcpyNodeGetParams", 10000)` (`PFN_cuGraphMemcpyNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphMemcpyNodeGetParams` through `cuGetProcAddress("cuGraphMemcpyNodeGetParams", 10000)` (`PFN_cuGraphMemcpyNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4089,11 +4089,11 @@ impl DriverTable {
         nodeParams: *mut CUDA_MEMCPY3D,
     ) -> CUresult {
         match self.resolve(143, entry::cuGraphMemcpyNodeGetParams_v10000) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphMemcpyNodeSetParams", 10000)` (`PFN_cuGraphMemcpyNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphMemcpyNodeSetParams", 10000)` (`PFN_cuGraphMemcpyNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4104,11 +4104,11 @@ impl DriverTable {
         nodeParams: *const CUDA_MEMCPY3D,
     ) -> CUresult {
         match self.resolve(144, entry::cuGraphMemcpyNodeSetParams_v10000) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphMemsetNodeGetParams` through `cuGetProcAddress("cuGraphMemsetNodeGetParams", 10000)` (`PFN_cuGraphMemsetNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphMemsetNodeGetParams` through `cuGetProcAddress("cuGraphMemsetNodeGetParams", 10000)` (`PFN_cuGraphMemsetNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4119,11 +4119,11 @@ impl DriverTable {
         nodeParams: *mut CUDA_MEMSET_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(145, entry::cuGraphMemsetNodeGetParams_v10000) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphMemsetNodeSetParams` through `cuGetProcAddress("cuGraphMemsetNodeSetParams", 10000)` (`PFN_cuGraphMemsetNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphMemsetNodeSetParams` through `cuGetProcAddress("cuGraphMemsetNodeSetParams", 10000)` (`PFN_cuGraphMemsetNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4134,11 +4134,11 @@ impl DriverTable {
         nodeParams: *const CUDA_MEMSET_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(146, entry::cuGraphMemsetNodeSetParams_v10000) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphNodeFindInClone` through `cuGetProcAddress("cuGraphNodeFindInClone", 10000)` (`PFN_cuGraphNodeFindInClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeFindInClone` through `cuGetProcAddress("cuGraphNodeFindInClone", 10000)` (`PFN_cuGraphNodeFindInClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4150,11 +4150,11 @@ impl DriverTable {
         hClonedGraph: CUgraph,
     ) -> CUresult {
         match self.resolve(147, entry::cuGraphNodeFindInClone_v10000) {
-            Some(driver_fn) => driver_fn(phNode, hOriginalNode, hClonedGraph),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phNode, hOriginalNode, hClonedGraph),
+            Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetDependencies` through `cuGetProcAddress("cuGraphNodeGetDependencies", 10000)` (`PFN_cuGraphNodeGetDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeGetDependencies` through `cuGetProcAddress("cuGraphNodeGetDependencies", 10000)` (`PFN_cuGraphNodeGetDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4166,11 +4166,11 @@ impl DriverTable {
         numDependencies: *mut usize,
     ) -> CUresult {
         match self.resolve(148, entry::cuGraphNodeGetDependencies_v10000) {
-            Some(driver_fn) => driver_fn(hNode, dependencies, numDependencies),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, dependencies, numDependencies),
+            Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetDependentNodes` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 10000)` (`PFN_cuGraphNodeGetDependentNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeGetDependentNodes` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 10000)` (`PFN_cuGraphNodeGetDependentNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4182,11 +4182,11 @@ impl DriverTable {
         numDependentNodes: *mut usize,
     ) -> CUresult {
         match self.resolve(149, entry::cuGraphNodeGetDependentNodes_v10000) {
-            Some(driver_fn) => driver_fn(hNode, dependentNodes, numDependentNodes),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, dependentNodes, numDependentNodes),
+            Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetEnabled` through `cuGetProcAddress("cuGraphNodeGetEnabled", 11060)` (`PFN_cuGraphNodeGetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeGetEnabled` through `cuGetProcAddress("cuGraphNodeGetEnabled", 11060)` (`PFN_cuGraphNodeGetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4198,11 +4198,11 @@ impl DriverTable {
         isEnabled: *mut ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(150, entry::cuGraphNodeGetEnabled_v11060) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, isEnabled),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, isEnabled),
+            Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetType` through `cuGetProcAddress("cuGraphNodeGetType", 10000)` (`PFN_cuGraphNodeGetType_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeGetType` through `cuGetProcAddress("cuGraphNodeGetType", 10000)` (`PFN_cuGraphNodeGetType_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4213,11 +4213,11 @@ impl DriverTable {
         type_: *mut CUgraphNodeType,
     ) -> CUresult {
         match self.resolve(151, entry::cuGraphNodeGetType_v10000) {
-            Some(driver_fn) => driver_fn(hNode, type_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, type_),
+            Err(code) => code,
         }
     }
-    /// `cuGraphNodeSetEnabled` through `cuGetProcAddress("cuGraphNodeSetEnabled", 11060)` (`PFN_cuGraphNodeSetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeSetEnabled` through `cuGetProcAddress("cuGraphNodeSetEnabled", 11060)` (`PFN_cuGraphNodeSetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4229,11 +4229,11 @@ impl DriverTable {
         isEnabled: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(152, entry::cuGraphNodeSetEnabled_v11060) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, isEnabled),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, isEnabled),
+            Err(code) => code,
         }
     }
-    /// `cuGraphReleaseUserObject` through `cuGetProcAddress("cuGraphReleaseUserObject", 11030)` (`PFN_cuGraphReleaseUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphReleaseUserObject` through `cuGetProcAddress("cuGraphReleaseUserObject", 11030)` (`PFN_cuGraphReleaseUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4245,11 +4245,11 @@ impl DriverTable {
         count: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(153, entry::cuGraphReleaseUserObject_v11030) {
-            Some(driver_fn) => driver_fn(graph, object, count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(graph, object, count),
+            Err(code) => code,
         }
     }
-    /// `cuGraphRemoveDependencies` through `cuGetProcAddress("cuGraphRemoveDependencies", 10000)` (`PFN_cuGraphRemoveDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphRemoveDependencies` through `cuGetProcAddress("cuGraphRemoveDependencies", 10000)` (`PFN_cuGraphRemoveDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4262,11 +4262,11 @@ impl DriverTable {
         numDependencies: usize,
     ) -> CUresult {
         match self.resolve(154, entry::cuGraphRemoveDependencies_v10000) {
-            Some(driver_fn) => driver_fn(hGraph, from, to, numDependencies),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, from, to, numDependencies),
+            Err(code) => code,
         }
     }
-    /// `cuGraphRetainUserObject` through `cuGetProcAddress("cuGraphRetainUserObject", 11030)` (`PFN_cuGraphRetainUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphRetainUserObject` through `cuGetProcAddress("cuGraphRetainUserObject", 11030)` (`PFN_cuGraphRetainUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4279,11 +4279,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(155, entry::cuGraphRetainUserObject_v11030) {
-            Some(driver_fn) => driver_fn(graph, object, count, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(graph, object, count, flags),
+            Err(code) => code,
         }
     }
-    /// `cuGraphUpload` through `cuGetProcAddress("cuGraphUpload", 11010)` (`PFN_cuGraphUpload_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphUpload` through `cuGetProcAddress("cuGraphUpload", 11010)` (`PFN_cuGraphUpload_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4294,11 +4294,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(156, entry::cuGraphUpload_v11010) {
-            Some(driver_fn) => driver_fn(hGraph, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsMapResources` through `cuGetProcAddress("cuGraphicsMapResources", 3000)` (`PFN_cuGraphicsMapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsMapResources` through `cuGetProcAddress("cuGraphicsMapResources", 3000)` (`PFN_cuGraphicsMapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4310,11 +4310,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(157, entry::cuGraphicsMapResources_v3000) {
-            Some(driver_fn) => driver_fn(count, resources, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(count, resources, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsResourceGetMappedMipmappedArray` through `cuGetProcAddress("cuGraphicsResourceGetMappedMipmappedArray", 5000)` (`PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsResourceGetMappedMipmappedArray` through `cuGetProcAddress("cuGraphicsResourceGetMappedMipmappedArray", 5000)` (`PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4325,11 +4325,11 @@ impl DriverTable {
         resource: CUgraphicsResource,
     ) -> CUresult {
         match self.resolve(158, entry::cuGraphicsResourceGetMappedMipmappedArray_v5000) {
-            Some(driver_fn) => driver_fn(pMipmappedArray, resource),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pMipmappedArray, resource),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsResourceGetMappedPointer` through `cuGetProcAddress("cuGraphicsResourceGetMappedPointer", 3020)` (`PFN_cuGraphicsResourceGetMappedPointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsResourceGetMappedPointer` through `cuGetProcAddress("cuGraphicsResourceGetMappedPointer", 3020)` (`PFN_cuGraphicsResourceGetMappedPointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4341,11 +4341,11 @@ impl DriverTable {
         resource: CUgraphicsResource,
     ) -> CUresult {
         match self.resolve(159, entry::cuGraphicsResourceGetMappedPointer_v3020) {
-            Some(driver_fn) => driver_fn(pDevPtr, pSize, resource),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pDevPtr, pSize, resource),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsResourceSetMapFlags` through `cuGetProcAddress("cuGraphicsResourceSetMapFlags", 6050)` (`PFN_cuGraphicsResourceSetMapFlags_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsResourceSetMapFlags` through `cuGetProcAddress("cuGraphicsResourceSetMapFlags", 6050)` (`PFN_cuGraphicsResourceSetMapFlags_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4356,11 +4356,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(160, entry::cuGraphicsResourceSetMapFlags_v6050) {
-            Some(driver_fn) => driver_fn(resource, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(resource, flags),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsSubResourceGetMappedArray` through `cuGetProcAddress("cuGraphicsSubResourceGetMappedArray", 3000)` (`PFN_cuGraphicsSubResourceGetMappedArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsSubResourceGetMappedArray` through `cuGetProcAddress("cuGraphicsSubResourceGetMappedArray", 3000)` (`PFN_cuGraphicsSubResourceGetMappedArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4373,11 +4373,11 @@ impl DriverTable {
         mipLevel: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(161, entry::cuGraphicsSubResourceGetMappedArray_v3000) {
-            Some(driver_fn) => driver_fn(pArray, resource, arrayIndex, mipLevel),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pArray, resource, arrayIndex, mipLevel),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsUnmapResources` through `cuGetProcAddress("cuGraphicsUnmapResources", 3000)` (`PFN_cuGraphicsUnmapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsUnmapResources` through `cuGetProcAddress("cuGraphicsUnmapResources", 3000)` (`PFN_cuGraphicsUnmapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4389,11 +4389,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(162, entry::cuGraphicsUnmapResources_v3000) {
-            Some(driver_fn) => driver_fn(count, resources, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(count, resources, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsUnregisterResource` through `cuGetProcAddress("cuGraphicsUnregisterResource", 3000)` (`PFN_cuGraphicsUnregisterResource_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsUnregisterResource` through `cuGetProcAddress("cuGraphicsUnregisterResource", 3000)` (`PFN_cuGraphicsUnregisterResource_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4403,11 +4403,11 @@ impl DriverTable {
         resource: CUgraphicsResource,
     ) -> CUresult {
         match self.resolve(163, entry::cuGraphicsUnregisterResource_v3000) {
-            Some(driver_fn) => driver_fn(resource),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(resource),
+            Err(code) => code,
         }
     }
-    /// `cuImportExternalMemory` through `cuGetProcAddress("cuImportExternalMemory", 10000)` (`PFN_cuImportExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuImportExternalMemory` through `cuGetProcAddress("cuImportExternalMemory", 10000)` (`PFN_cuImportExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4418,11 +4418,11 @@ impl DriverTable {
         memHandleDesc: *const CUDA_EXTERNAL_MEMORY_HANDLE_DESC,
     ) -> CUresult {
         match self.resolve(164, entry::cuImportExternalMemory_v10000) {
-            Some(driver_fn) => driver_fn(extMem_out, memHandleDesc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(extMem_out, memHandleDesc),
+            Err(code) => code,
         }
     }
-    /// `cuImportExternalSemaphore` through `cuGetProcAddress("cuImportExternalSemaphore", 10000)` (`PFN_cuImportExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuImportExternalSemaphore` through `cuGetProcAddress("cuImportExternalSemaphore", 10000)` (`PFN_cuImportExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4433,33 +4433,33 @@ impl DriverTable {
         semHandleDesc: *const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC,
     ) -> CUresult {
         match self.resolve(165, entry::cuImportExternalSemaphore_v10000) {
-            Some(driver_fn) => driver_fn(extSem_out, semHandleDesc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(extSem_out, semHandleDesc),
+            Err(code) => code,
         }
     }
-    /// `cuInit` through `cuGetProcAddress("cuInit", 2000)` (`PFN_cuInit_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuInit` through `cuGetProcAddress("cuInit", 2000)` (`PFN_cuInit_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuInit(&self, Flags: ::core::ffi::c_uint) -> CUresult {
         match self.resolve(166, entry::cuInit_v2000) {
-            Some(driver_fn) => driver_fn(Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(Flags),
+            Err(code) => code,
         }
     }
-    /// `cuIpcCloseMemHandle` through `cuGetProcAddress("cuIpcCloseMemHandle", 4010)` (`PFN_cuIpcCloseMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuIpcCloseMemHandle` through `cuGetProcAddress("cuIpcCloseMemHandle", 4010)` (`PFN_cuIpcCloseMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuIpcCloseMemHandle(&self, dptr: CUdeviceptr) -> CUresult {
         match self.resolve(167, entry::cuIpcCloseMemHandle_v4010) {
-            Some(driver_fn) => driver_fn(dptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr),
+            Err(code) => code,
         }
     }
-    /// `cuIpcGetEventHandle` through `cuGetProcAddress("cuIpcGetEventHandle", 4010)` (`PFN_cuIpcGetEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuIpcGetEventHandle` through `cuGetProcAddress("cuIpcGetEventHandle", 4010)` (`PFN_cuIpcGetEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4470,11 +4470,11 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self.resolve(168, entry::cuIpcGetEventHandle_v4010) {
-            Some(driver_fn) => driver_fn(pHandle, event),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pHandle, event),
+            Err(code) => code,
         }
     }
-    /// `cuIpcGetMemHandle` through `cuGetProcAddress("cuIpcGetMemHandle", 4010)` (`PFN_cuIpcGetMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuIpcGetMemHandle` through `cuGetProcAddress("cuIpcGetMemHandle", 4010)` (`PFN_cuIpcGetMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4485,11 +4485,11 @@ impl DriverTable {
         dptr: CUdeviceptr,
     ) -> CUresult {
         match self.resolve(169, entry::cuIpcGetMemHandle_v4010) {
-            Some(driver_fn) => driver_fn(pHandle, dptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pHandle, dptr),
+            Err(code) => code,
         }
     }
-    /// `cuIpcOpenEventHandle` through `cuGetProcAddress("cuIpcOpenEventHandle", 4010)` (`PFN_cuIpcOpenEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuIpcOpenEventHandle` through `cuGetProcAddress("cuIpcOpenEventHandle", 4010)` (`PFN_cuIpcOpenEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4500,11 +4500,11 @@ impl DriverTable {
         handle: CUipcEventHandle,
     ) -> CUresult {
         match self.resolve(170, entry::cuIpcOpenEventHandle_v4010) {
-            Some(driver_fn) => driver_fn(phEvent, handle),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phEvent, handle),
+            Err(code) => code,
         }
     }
-    /// `cuIpcOpenMemHandle` through `cuGetProcAddress("cuIpcOpenMemHandle", 11000)` (`PFN_cuIpcOpenMemHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuIpcOpenMemHandle` through `cuGetProcAddress("cuIpcOpenMemHandle", 11000)` (`PFN_cuIpcOpenMemHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4516,11 +4516,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(171, entry::cuIpcOpenMemHandle_v11000) {
-            Some(driver_fn) => driver_fn(pdptr, handle, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pdptr, handle, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuKernelGetAttribute` through `cuGetProcAddress("cuKernelGetAttribute", 12000)` (`PFN_cuKernelGetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuKernelGetAttribute` through `cuGetProcAddress("cuKernelGetAttribute", 12000)` (`PFN_cuKernelGetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4533,11 +4533,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(172, entry::cuKernelGetAttribute_v12000) {
-            Some(driver_fn) => driver_fn(pi, attrib, kernel, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pi, attrib, kernel, dev),
+            Err(code) => code,
         }
     }
-    /// `cuKernelGetFunction` through `cuGetProcAddress("cuKernelGetFunction", 12000)` (`PFN_cuKernelGetFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuKernelGetFunction` through `cuGetProcAddress("cuKernelGetFunction", 12000)` (`PFN_cuKernelGetFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4548,11 +4548,11 @@ impl DriverTable {
         kernel: CUkernel,
     ) -> CUresult {
         match self.resolve(173, entry::cuKernelGetFunction_v12000) {
-            Some(driver_fn) => driver_fn(pFunc, kernel),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pFunc, kernel),
+            Err(code) => code,
         }
     }
-    /// `cuKernelSetAttribute` through `cuGetProcAddress("cuKernelSetAttribute", 12000)` (`PFN_cuKernelSetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuKernelSetAttribute` through `cuGetProcAddress("cuKernelSetAttribute", 12000)` (`PFN_cuKernelSetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4565,11 +4565,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(174, entry::cuKernelSetAttribute_v12000) {
-            Some(driver_fn) => driver_fn(attrib, val, kernel, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(attrib, val, kernel, dev),
+            Err(code) => code,
         }
     }
-    /// `cuKernelSetCacheConfig` through `cuGetProcAddress("cuKernelSetCacheConfig", 12000)` (`PFN_cuKernelSetCacheConfig_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuKernelSetCacheConfig` through `cuGetProcAddress("cuKernelSetCacheConfig", 12000)` (`PFN_cuKernelSetCacheConfig_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4581,22 +4581,22 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(175, entry::cuKernelSetCacheConfig_v12000) {
-            Some(driver_fn) => driver_fn(kernel, config, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(kernel, config, dev),
+            Err(code) => code,
         }
     }
-    /// `cuLaunch` through `cuGetProcAddress("cuLaunch", 2000)` (`PFN_cuLaunch_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunch` through `cuGetProcAddress("cuLaunch", 2000)` (`PFN_cuLaunch_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuLaunch(&self, f: CUfunction) -> CUresult {
         match self.resolve(176, entry::cuLaunch_v2000) {
-            Some(driver_fn) => driver_fn(f),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(f),
+            Err(code) => code,
         }
     }
-    /// `cuLaunchCooperativeKernel` through `cuGetProcAddress("cuLaunchCooperativeKernel", 9000)` (`PFN_cuLaunchCooperativeKernel_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchCooperativeKernel` through `cuGetProcAddress("cuLaunchCooperativeKernel", 9000)` (`PFN_cuLaunchCooperativeKernel_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4615,7 +4615,7 @@ impl DriverTable {
         kernelParams: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(177, entry::cuLaunchCooperativeKernel_v9000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     f,
                     gridDimX,
@@ -4629,10 +4629,10 @@ impl DriverTable {
                     kernelParams,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuLaunchCooperativeKernelMultiDevice` through `cuGetProcAddress("cuLaunchCooperativeKernelMultiDevice", 9000)` (`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchCooperativeKernelMultiDevice` through `cuGetProcAddress("cuLaunchCooperativeKernelMultiDevice", 9000)` (`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4644,11 +4644,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(178, entry::cuLaunchCooperativeKernelMultiDevice_v9000) {
-            Some(driver_fn) => driver_fn(launchParamsList, numDevices, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(launchParamsList, numDevices, flags),
+            Err(code) => code,
         }
     }
-    /// `cuLaunchGrid` through `cuGetProcAddress("cuLaunchGrid", 2000)` (`PFN_cuLaunchGrid_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchGrid` through `cuGetProcAddress("cuLaunchGrid", 2000)` (`PFN_cuLaunchGrid_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4660,11 +4660,11 @@ impl DriverTable {
         grid_height: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(179, entry::cuLaunchGrid_v2000) {
-            Some(driver_fn) => driver_fn(f, grid_width, grid_height),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(f, grid_width, grid_height),
+            Err(code) => code,
         }
     }
-    /// `cuLaunchGridAsync` through `cuGetProcAddress("cuLaunchGridAsync", 2000)` (`PFN_cuLaunchGridAsync_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchGridAsync` through `cuGetProcAddress("cuLaunchGridAsync", 2000)` (`PFN_cuLaunchGridAsync_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4677,11 +4677,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(180, entry::cuLaunchGridAsync_v2000) {
-            Some(driver_fn) => driver_fn(f, grid_width, grid_height, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(f, grid_width, grid_height, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuLaunchHostFunc` through `cuGetProcAddress("cuLaunchHostFunc", 10000)` (`PFN_cuLaunchHostFunc_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchHostFunc` through `cuGetProcAddress("cuLaunchHostFunc", 10000)` (`PFN_cuLaunchHostFunc_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4693,11 +4693,11 @@ impl DriverTable {
         userData: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(181, entry::cuLaunchHostFunc_v10000) {
-            Some(driver_fn) => driver_fn(hStream, fn_, userData),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, fn_, userData),
+            Err(code) => code,
         }
     }
-    /// `cuLaunchKernel` through `cuGetProcAddress("cuLaunchKernel", 4000)` (`PFN_cuLaunchKernel_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchKernel` through `cuGetProcAddress("cuLaunchKernel", 4000)` (`PFN_cuLaunchKernel_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4717,7 +4717,7 @@ impl DriverTable {
         extra: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(182, entry::cuLaunchKernel_v4000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     f,
                     gridDimX,
@@ -4732,10 +4732,10 @@ impl DriverTable {
                     extra,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuLaunchKernelEx` through `cuGetProcAddress("cuLaunchKernelEx", 11060)` (`PFN_cuLaunchKernelEx_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchKernelEx` through `cuGetProcAddress("cuLaunchKernelEx", 11060)` (`PFN_cuLaunchKernelEx_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4748,11 +4748,11 @@ impl DriverTable {
         extra: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(183, entry::cuLaunchKernelEx_v11060) {
-            Some(driver_fn) => driver_fn(config, f, kernelParams, extra),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(config, f, kernelParams, extra),
+            Err(code) => code,
         }
     }
-    /// `cuLibraryGetGlobal` through `cuGetProcAddress("cuLibraryGetGlobal", 12000)` (`PFN_cuLibraryGetGlobal_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryGetGlobal` through `cuGetProcAddress("cuLibraryGetGlobal", 12000)` (`PFN_cuLibraryGetGlobal_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4765,11 +4765,11 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(184, entry::cuLibraryGetGlobal_v12000) {
-            Some(driver_fn) => driver_fn(dptr, bytes, library, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytes, library, name),
+            Err(code) => code,
         }
     }
-    /// `cuLibraryGetKernel` through `cuGetProcAddress("cuLibraryGetKernel", 12000)` (`PFN_cuLibraryGetKernel_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryGetKernel` through `cuGetProcAddress("cuLibraryGetKernel", 12000)` (`PFN_cuLibraryGetKernel_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4781,11 +4781,11 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(185, entry::cuLibraryGetKernel_v12000) {
-            Some(driver_fn) => driver_fn(pKernel, library, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pKernel, library, name),
+            Err(code) => code,
         }
     }
-    /// `cuLibraryGetManaged` through `cuGetProcAddress("cuLibraryGetManaged", 12000)` (`PFN_cuLibraryGetManaged_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryGetManaged` through `cuGetProcAddress("cuLibraryGetManaged", 12000)` (`PFN_cuLibraryGetManaged_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4798,11 +4798,11 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(186, entry::cuLibraryGetManaged_v12000) {
-            Some(driver_fn) => driver_fn(dptr, bytes, library, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytes, library, name),
+            Err(code) => code,
         }
     }
-    /// `cuLibraryGetModule` through `cuGetProcAddress("cuLibraryGetModule", 12000)` (`PFN_cuLibraryGetModule_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryGetModule` through `cuGetProcAddress("cuLibraryGetModule", 12000)` (`PFN_cuLibraryGetModule_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4813,11 +4813,11 @@ impl DriverTable {
         library: CUlibrary,
     ) -> CUresult {
         match self.resolve(187, entry::cuLibraryGetModule_v12000) {
-            Some(driver_fn) => driver_fn(pMod, library),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pMod, library),
+            Err(code) => code,
         }
     }
-    /// `cuLibraryGetUnifiedFunction` through `cuGetProcAddress("cuLibraryGetUnifiedFunction", 12000)` (`PFN_cuLibraryGetUnifiedFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryGetUnifiedFunction` through `cuGetProcAddress("cuLibraryGetUnifiedFunction", 12000)` (`PFN_cuLibraryGetUnifiedFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4829,11 +4829,11 @@ impl DriverTable {
         symbol: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(188, entry::cuLibraryGetUnifiedFunction_v12000) {
-            Some(driver_fn) => driver_fn(fptr, library, symbol),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(fptr, library, symbol),
+            Err(code) => code,
         }
     }
-    /// `cuLibraryLoadData` through `cuGetProcAddress("cuLibraryLoadData", 12000)` (`PFN_cuLibraryLoadData_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryLoadData` through `cuGetProcAddress("cuLibraryLoadData", 12000)` (`PFN_cuLibraryLoadData_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4850,7 +4850,7 @@ impl DriverTable {
         numLibraryOptions: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(189, entry::cuLibraryLoadData_v12000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     library,
                     code,
@@ -4862,10 +4862,10 @@ impl DriverTable {
                     numLibraryOptions,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuLibraryLoadFromFile` through `cuGetProcAddress("cuLibraryLoadFromFile", 12000)` (`PFN_cuLibraryLoadFromFile_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryLoadFromFile` through `cuGetProcAddress("cuLibraryLoadFromFile", 12000)` (`PFN_cuLibraryLoadFromFile_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4882,7 +4882,7 @@ impl DriverTable {
         numLibraryOptions: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(190, entry::cuLibraryLoadFromFile_v12000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     library,
                     fileName,
@@ -4894,21 +4894,21 @@ impl DriverTable {
                     numLibraryOptions,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuLibraryUnload` through `cuGetProcAddress("cuLibraryUnload", 12000)` (`PFN_cuLibraryUnload_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryUnload` through `cuGetProcAddress("cuLibraryUnload", 12000)` (`PFN_cuLibraryUnload_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuLibraryUnload(&self, library: CUlibrary) -> CUresult {
         match self.resolve(191, entry::cuLibraryUnload_v12000) {
-            Some(driver_fn) => driver_fn(library),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(library),
+            Err(code) => code,
         }
     }
-    /// `cuLinkAddData` through `cuGetProcAddress("cuLinkAddData", 6050)` (`PFN_cuLinkAddData_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLinkAddData` through `cuGetProcAddress("cuLinkAddData", 6050)` (`PFN_cuLinkAddData_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4925,7 +4925,7 @@ impl DriverTable {
         optionValues: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(192, entry::cuLinkAddData_v6050) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     state,
                     type_,
@@ -4937,10 +4937,10 @@ impl DriverTable {
                     optionValues,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuLinkAddFile` through `cuGetProcAddress("cuLinkAddFile", 6050)` (`PFN_cuLinkAddFile_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLinkAddFile` through `cuGetProcAddress("cuLinkAddFile", 6050)` (`PFN_cuLinkAddFile_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4955,13 +4955,13 @@ impl DriverTable {
         optionValues: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(193, entry::cuLinkAddFile_v6050) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(state, type_, path, numOptions, options, optionValues)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuLinkComplete` through `cuGetProcAddress("cuLinkComplete", 5050)` (`PFN_cuLinkComplete_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLinkComplete` through `cuGetProcAddress("cuLinkComplete", 5050)` (`PFN_cuLinkComplete_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4973,11 +4973,11 @@ impl DriverTable {
         sizeOut: *mut usize,
     ) -> CUresult {
         match self.resolve(194, entry::cuLinkComplete_v5050) {
-            Some(driver_fn) => driver_fn(state, cubinOut, sizeOut),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(state, cubinOut, sizeOut),
+            Err(code) => code,
         }
     }
-    /// `cuLinkCreate` through `cuGetProcAddress("cuLinkCreate", 6050)` (`PFN_cuLinkCreate_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLinkCreate` through `cuGetProcAddress("cuLinkCreate", 6050)` (`PFN_cuLinkCreate_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4990,33 +4990,33 @@ impl DriverTable {
         stateOut: *mut CUlinkState,
     ) -> CUresult {
         match self.resolve(195, entry::cuLinkCreate_v6050) {
-            Some(driver_fn) => driver_fn(numOptions, options, optionValues, stateOut),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(numOptions, options, optionValues, stateOut),
+            Err(code) => code,
         }
     }
-    /// `cuLinkDestroy` through `cuGetProcAddress("cuLinkDestroy", 5050)` (`PFN_cuLinkDestroy_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLinkDestroy` through `cuGetProcAddress("cuLinkDestroy", 5050)` (`PFN_cuLinkDestroy_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuLinkDestroy(&self, state: CUlinkState) -> CUresult {
         match self.resolve(196, entry::cuLinkDestroy_v5050) {
-            Some(driver_fn) => driver_fn(state),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(state),
+            Err(code) => code,
         }
     }
-    /// `cuMemAddressFree` through `cuGetProcAddress("cuMemAddressFree", 10020)` (`PFN_cuMemAddressFree_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAddressFree` through `cuGetProcAddress("cuMemAddressFree", 10020)` (`PFN_cuMemAddressFree_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemAddressFree(&self, ptr: CUdeviceptr, size: usize) -> CUresult {
         match self.resolve(197, entry::cuMemAddressFree_v10020) {
-            Some(driver_fn) => driver_fn(ptr, size),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ptr, size),
+            Err(code) => code,
         }
     }
-    /// `cuMemAddressReserve` through `cuGetProcAddress("cuMemAddressReserve", 10020)` (`PFN_cuMemAddressReserve_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAddressReserve` through `cuGetProcAddress("cuMemAddressReserve", 10020)` (`PFN_cuMemAddressReserve_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5030,11 +5030,11 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(198, entry::cuMemAddressReserve_v10020) {
-            Some(driver_fn) => driver_fn(ptr, size, alignment, addr, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ptr, size, alignment, addr, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemAdvise` through `cuGetProcAddress("cuMemAdvise", 8000)` (`PFN_cuMemAdvise_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAdvise` through `cuGetProcAddress("cuMemAdvise", 8000)` (`PFN_cuMemAdvise_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5047,11 +5047,11 @@ impl DriverTable {
         device: CUdevice,
     ) -> CUresult {
         match self.resolve(199, entry::cuMemAdvise_v8000) {
-            Some(driver_fn) => driver_fn(devPtr, count, advice, device),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(devPtr, count, advice, device),
+            Err(code) => code,
         }
     }
-    /// `cuMemAlloc` through `cuGetProcAddress("cuMemAlloc", 3020)` (`PFN_cuMemAlloc_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAlloc` through `cuGetProcAddress("cuMemAlloc", 3020)` (`PFN_cuMemAlloc_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5062,11 +5062,11 @@ impl DriverTable {
         bytesize: usize,
     ) -> CUresult {
         match self.resolve(200, entry::cuMemAlloc_v3020) {
-            Some(driver_fn) => driver_fn(dptr, bytesize),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytesize),
+            Err(code) => code,
         }
     }
-    /// `cuMemAllocAsync` through `cuGetProcAddress("cuMemAllocAsync", 11020)` (`PFN_cuMemAllocAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAllocAsync` through `cuGetProcAddress("cuMemAllocAsync", 11020)` (`PFN_cuMemAllocAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5078,11 +5078,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(201, entry::cuMemAllocAsync_v11020) {
-            Some(driver_fn) => driver_fn(dptr, bytesize, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytesize, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemAllocFromPoolAsync` through `cuGetProcAddress("cuMemAllocFromPoolAsync", 11020)` (`PFN_cuMemAllocFromPoolAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAllocFromPoolAsync` through `cuGetProcAddress("cuMemAllocFromPoolAsync", 11020)` (`PFN_cuMemAllocFromPoolAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5095,11 +5095,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(202, entry::cuMemAllocFromPoolAsync_v11020) {
-            Some(driver_fn) => driver_fn(dptr, bytesize, pool, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytesize, pool, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemAllocHost` through `cuGetProcAddress("cuMemAllocHost", 3020)` (`PFN_cuMemAllocHost_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAllocHost` through `cuGetProcAddress("cuMemAllocHost", 3020)` (`PFN_cuMemAllocHost_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5110,11 +5110,11 @@ impl DriverTable {
         bytesize: usize,
     ) -> CUresult {
         match self.resolve(203, entry::cuMemAllocHost_v3020) {
-            Some(driver_fn) => driver_fn(pp, bytesize),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pp, bytesize),
+            Err(code) => code,
         }
     }
-    /// `cuMemAllocManaged` through `cuGetProcAddress("cuMemAllocManaged", 6000)` (`PFN_cuMemAllocManaged_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAllocManaged` through `cuGetProcAddress("cuMemAllocManaged", 6000)` (`PFN_cuMemAllocManaged_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5126,11 +5126,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(204, entry::cuMemAllocManaged_v6000) {
-            Some(driver_fn) => driver_fn(dptr, bytesize, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytesize, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemAllocPitch` through `cuGetProcAddress("cuMemAllocPitch", 3020)` (`PFN_cuMemAllocPitch_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAllocPitch` through `cuGetProcAddress("cuMemAllocPitch", 3020)` (`PFN_cuMemAllocPitch_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5144,13 +5144,13 @@ impl DriverTable {
         ElementSizeBytes: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(205, entry::cuMemAllocPitch_v3020) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(dptr, pPitch, WidthInBytes, Height, ElementSizeBytes)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuMemCreate` through `cuGetProcAddress("cuMemCreate", 10020)` (`PFN_cuMemCreate_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemCreate` through `cuGetProcAddress("cuMemCreate", 10020)` (`PFN_cuMemCreate_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5163,11 +5163,11 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(206, entry::cuMemCreate_v10020) {
-            Some(driver_fn) => driver_fn(handle, size, prop, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(handle, size, prop, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemExportToShareableHandle` through `cuGetProcAddress("cuMemExportToShareableHandle", 10020)` (`PFN_cuMemExportToShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemExportToShareableHandle` through `cuGetProcAddress("cuMemExportToShareableHandle", 10020)` (`PFN_cuMemExportToShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5180,22 +5180,22 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(207, entry::cuMemExportToShareableHandle_v10020) {
-            Some(driver_fn) => driver_fn(shareableHandle, handle, handleType, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(shareableHandle, handle, handleType, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemFree` through `cuGetProcAddress("cuMemFree", 3020)` (`PFN_cuMemFree_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemFree` through `cuGetProcAddress("cuMemFree", 3020)` (`PFN_cuMemFree_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemFree(&self, dptr: CUdeviceptr) -> CUresult {
         match self.resolve(208, entry::cuMemFree_v3020) {
-            Some(driver_fn) => driver_fn(dptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr),
+            Err(code) => code,
         }
     }
-    /// `cuMemFreeAsync` through `cuGetProcAddress("cuMemFreeAsync", 11020)` (`PFN_cuMemFreeAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemFreeAsync` through `cuGetProcAddress("cuMemFreeAsync", 11020)` (`PFN_cuMemFreeAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5206,22 +5206,22 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(209, entry::cuMemFreeAsync_v11020) {
-            Some(driver_fn) => driver_fn(dptr, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemFreeHost` through `cuGetProcAddress("cuMemFreeHost", 2000)` (`PFN_cuMemFreeHost_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemFreeHost` through `cuGetProcAddress("cuMemFreeHost", 2000)` (`PFN_cuMemFreeHost_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemFreeHost(&self, p: *mut ::core::ffi::c_void) -> CUresult {
         match self.resolve(210, entry::cuMemFreeHost_v2000) {
-            Some(driver_fn) => driver_fn(p),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(p),
+            Err(code) => code,
         }
     }
-    /// `cuMemGetAccess` through `cuGetProcAddress("cuMemGetAccess", 10020)` (`PFN_cuMemGetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetAccess` through `cuGetProcAddress("cuMemGetAccess", 10020)` (`PFN_cuMemGetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5233,11 +5233,11 @@ impl DriverTable {
         ptr: CUdeviceptr,
     ) -> CUresult {
         match self.resolve(211, entry::cuMemGetAccess_v10020) {
-            Some(driver_fn) => driver_fn(flags, location, ptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(flags, location, ptr),
+            Err(code) => code,
         }
     }
-    /// `cuMemGetAddressRange` through `cuGetProcAddress("cuMemGetAddressRange", 3020)` (`PFN_cuMemGetAddressRange_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetAddressRange` through `cuGetProcAddress("cuMemGetAddressRange", 3020)` (`PFN_cuMemGetAddressRange_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5249,11 +5249,11 @@ impl DriverTable {
         dptr: CUdeviceptr,
     ) -> CUresult {
         match self.resolve(212, entry::cuMemGetAddressRange_v3020) {
-            Some(driver_fn) => driver_fn(pbase, psize, dptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pbase, psize, dptr),
+            Err(code) => code,
         }
     }
-    /// `cuMemGetAllocationGranularity` through `cuGetProcAddress("cuMemGetAllocationGranularity", 10020)` (`PFN_cuMemGetAllocationGranularity_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetAllocationGranularity` through `cuGetProcAddress("cuMemGetAllocationGranularity", 10020)` (`PFN_cuMemGetAllocationGranularity_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5265,11 +5265,11 @@ impl DriverTable {
         option: CUmemAllocationGranularity_flags,
     ) -> CUresult {
         match self.resolve(213, entry::cuMemGetAllocationGranularity_v10020) {
-            Some(driver_fn) => driver_fn(granularity, prop, option),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(granularity, prop, option),
+            Err(code) => code,
         }
     }
-    /// `cuMemGetAllocationPropertiesFromHandle` through `cuGetProcAddress("cuMemGetAllocationPropertiesFromHandle", 10020)` (`PFN_cuMemGetAllocationPropertiesFromHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetAllocationPropertiesFromHandle` through `cuGetProcAddress("cuMemGetAllocationPropertiesFromHandle", 10020)` (`PFN_cuMemGetAllocationPropertiesFromHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5280,11 +5280,11 @@ impl DriverTable {
         handle: CUmemGenericAllocationHandle,
     ) -> CUresult {
         match self.resolve(214, entry::cuMemGetAllocationPropertiesFromHandle_v10020) {
-            Some(driver_fn) => driver_fn(prop, handle),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(prop, handle),
+            Err(code) => code,
         }
     }
-    /// `cuMemGetHandleForAddressRange` through `cuGetProcAddress("cuMemGetHandleForAddressRange", 11070)` (`PFN_cuMemGetHandleForAddressRange_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetHandleForAddressRange` through `cuGetProcAddress("cuMemGetHandleForAddressRange", 11070)` (`PFN_cuMemGetHandleForAddressRange_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5298,22 +5298,22 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(215, entry::cuMemGetHandleForAddressRange_v11070) {
-            Some(driver_fn) => driver_fn(handle, dptr, size, handleType, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(handle, dptr, size, handleType, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemGetInfo` through `cuGetProcAddress("cuMemGetInfo", 3020)` (`PFN_cuMemGetInfo_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetInfo` through `cuGetProcAddress("cuMemGetInfo", 3020)` (`PFN_cuMemGetInfo_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemGetInfo(&self, free: *mut usize, total: *mut usize) -> CUresult {
         match self.resolve(216, entry::cuMemGetInfo_v3020) {
-            Some(driver_fn) => driver_fn(free, total),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(free, total),
+            Err(code) => code,
         }
     }
-    /// `cuMemHostAlloc` through `cuGetProcAddress("cuMemHostAlloc", 2020)` (`PFN_cuMemHostAlloc_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemHostAlloc` through `cuGetProcAddress("cuMemHostAlloc", 2020)` (`PFN_cuMemHostAlloc_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5325,11 +5325,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(217, entry::cuMemHostAlloc_v2020) {
-            Some(driver_fn) => driver_fn(pp, bytesize, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pp, bytesize, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemHostGetDevicePointer` through `cuGetProcAddress("cuMemHostGetDevicePointer", 3020)` (`PFN_cuMemHostGetDevicePointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemHostGetDevicePointer` through `cuGetProcAddress("cuMemHostGetDevicePointer", 3020)` (`PFN_cuMemHostGetDevicePointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5341,11 +5341,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(218, entry::cuMemHostGetDevicePointer_v3020) {
-            Some(driver_fn) => driver_fn(pdptr, p, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pdptr, p, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemHostGetFlags` through `cuGetProcAddress("cuMemHostGetFlags", 2030)` (`PFN_cuMemHostGetFlags_v2030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemHostGetFlags` through `cuGetProcAddress("cuMemHostGetFlags", 2030)` (`PFN_cuMemHostGetFlags_v2030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5356,11 +5356,11 @@ impl DriverTable {
         p: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(219, entry::cuMemHostGetFlags_v2030) {
-            Some(driver_fn) => driver_fn(pFlags, p),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pFlags, p),
+            Err(code) => code,
         }
     }
-    /// `cuMemHostRegister` through `cuGetProcAddress("cuMemHostRegister", 6050)` (`PFN_cuMemHostRegister_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemHostRegister` through `cuGetProcAddress("cuMemHostRegister", 6050)` (`PFN_cuMemHostRegister_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5372,22 +5372,22 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(220, entry::cuMemHostRegister_v6050) {
-            Some(driver_fn) => driver_fn(p, bytesize, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(p, bytesize, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemHostUnregister` through `cuGetProcAddress("cuMemHostUnregister", 4000)` (`PFN_cuMemHostUnregister_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemHostUnregister` through `cuGetProcAddress("cuMemHostUnregister", 4000)` (`PFN_cuMemHostUnregister_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemHostUnregister(&self, p: *mut ::core::ffi::c_void) -> CUresult {
         match self.resolve(221, entry::cuMemHostUnregister_v4000) {
-            Some(driver_fn) => driver_fn(p),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(p),
+            Err(code) => code,
         }
     }
-    /// `cuMemImportFromShareableHandle` through `cuGetProcAddress("cuMemImportFromShareableHandle", 10020)` (`PFN_cuMemImportFromShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemImportFromShareableHandle` through `cuGetProcAddress("cuMemImportFromShareableHandle", 10020)` (`PFN_cuMemImportFromShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5399,11 +5399,11 @@ impl DriverTable {
         shHandleType: CUmemAllocationHandleType,
     ) -> CUresult {
         match self.resolve(222, entry::cuMemImportFromShareableHandle_v10020) {
-            Some(driver_fn) => driver_fn(handle, osHandle, shHandleType),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(handle, osHandle, shHandleType),
+            Err(code) => code,
         }
     }
-    /// `cuMemMap` through `cuGetProcAddress("cuMemMap", 10020)` (`PFN_cuMemMap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemMap` through `cuGetProcAddress("cuMemMap", 10020)` (`PFN_cuMemMap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5417,11 +5417,11 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(223, entry::cuMemMap_v10020) {
-            Some(driver_fn) => driver_fn(ptr, size, offset, handle, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ptr, size, offset, handle, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemMapArrayAsync` through `cuGetProcAddress("cuMemMapArrayAsync", 11010)` (`PFN_cuMemMapArrayAsync_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemMapArrayAsync` through `cuGetProcAddress("cuMemMapArrayAsync", 11010)` (`PFN_cuMemMapArrayAsync_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5433,11 +5433,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(224, entry::cuMemMapArrayAsync_v11010) {
-            Some(driver_fn) => driver_fn(mapInfoList, count, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mapInfoList, count, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolCreate` through `cuGetProcAddress("cuMemPoolCreate", 11020)` (`PFN_cuMemPoolCreate_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolCreate` through `cuGetProcAddress("cuMemPoolCreate", 11020)` (`PFN_cuMemPoolCreate_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5448,22 +5448,22 @@ impl DriverTable {
         poolProps: *const CUmemPoolProps,
     ) -> CUresult {
         match self.resolve(225, entry::cuMemPoolCreate_v11020) {
-            Some(driver_fn) => driver_fn(pool, poolProps),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool, poolProps),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolDestroy` through `cuGetProcAddress("cuMemPoolDestroy", 11020)` (`PFN_cuMemPoolDestroy_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolDestroy` through `cuGetProcAddress("cuMemPoolDestroy", 11020)` (`PFN_cuMemPoolDestroy_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemPoolDestroy(&self, pool: CUmemoryPool) -> CUresult {
         match self.resolve(226, entry::cuMemPoolDestroy_v11020) {
-            Some(driver_fn) => driver_fn(pool),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolExportPointer` through `cuGetProcAddress("cuMemPoolExportPointer", 11020)` (`PFN_cuMemPoolExportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolExportPointer` through `cuGetProcAddress("cuMemPoolExportPointer", 11020)` (`PFN_cuMemPoolExportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5474,11 +5474,11 @@ impl DriverTable {
         ptr: CUdeviceptr,
     ) -> CUresult {
         match self.resolve(227, entry::cuMemPoolExportPointer_v11020) {
-            Some(driver_fn) => driver_fn(shareData_out, ptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(shareData_out, ptr),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolExportToShareableHandle` through `cuGetProcAddress("cuMemPoolExportToShareableHandle", 11020)` (`PFN_cuMemPoolExportToShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolExportToShareableHandle` through `cuGetProcAddress("cuMemPoolExportToShareableHandle", 11020)` (`PFN_cuMemPoolExportToShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5491,11 +5491,11 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(228, entry::cuMemPoolExportToShareableHandle_v11020) {
-            Some(driver_fn) => driver_fn(handle_out, pool, handleType, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(handle_out, pool, handleType, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolGetAccess` through `cuGetProcAddress("cuMemPoolGetAccess", 11020)` (`PFN_cuMemPoolGetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolGetAccess` through `cuGetProcAddress("cuMemPoolGetAccess", 11020)` (`PFN_cuMemPoolGetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5507,11 +5507,11 @@ impl DriverTable {
         location: *mut CUmemLocation,
     ) -> CUresult {
         match self.resolve(229, entry::cuMemPoolGetAccess_v11020) {
-            Some(driver_fn) => driver_fn(flags, memPool, location),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(flags, memPool, location),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolGetAttribute` through `cuGetProcAddress("cuMemPoolGetAttribute", 11020)` (`PFN_cuMemPoolGetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolGetAttribute` through `cuGetProcAddress("cuMemPoolGetAttribute", 11020)` (`PFN_cuMemPoolGetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5523,11 +5523,11 @@ impl DriverTable {
         value: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(230, entry::cuMemPoolGetAttribute_v11020) {
-            Some(driver_fn) => driver_fn(pool, attr, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool, attr, value),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolImportFromShareableHandle` through `cuGetProcAddress("cuMemPoolImportFromShareableHandle", 11020)` (`PFN_cuMemPoolImportFromShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolImportFromShareableHandle` through `cuGetProcAddress("cuMemPoolImportFromShareableHandle", 11020)` (`PFN_cuMemPoolImportFromShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5540,11 +5540,11 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(231, entry::cuMemPoolImportFromShareableHandle_v11020) {
-            Some(driver_fn) => driver_fn(pool_out, handle, handleType, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool_out, handle, handleType, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolImportPointer` through `cuGetProcAddress("cuMemPoolImportPointer", 11020)` (`PFN_cuMemPoolImportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolImportPointer` through `cuGetProcAddress("cuMemPoolImportPointer", 11020)` (`PFN_cuMemPoolImportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5556,11 +5556,11 @@ impl DriverTable {
         shareData: *mut CUmemPoolPtrExportData,
     ) -> CUresult {
         match self.resolve(232, entry::cuMemPoolImportPointer_v11020) {
-            Some(driver_fn) => driver_fn(ptr_out, pool, shareData),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ptr_out, pool, shareData),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolSetAccess` through `cuGetProcAddress("cuMemPoolSetAccess", 11020)` (`PFN_cuMemPoolSetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolSetAccess` through `cuGetProcAddress("cuMemPoolSetAccess", 11020)` (`PFN_cuMemPoolSetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5572,11 +5572,11 @@ impl DriverTable {
         count: usize,
     ) -> CUresult {
         match self.resolve(233, entry::cuMemPoolSetAccess_v11020) {
-            Some(driver_fn) => driver_fn(pool, map, count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool, map, count),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolSetAttribute` through `cuGetProcAddress("cuMemPoolSetAttribute", 11020)` (`PFN_cuMemPoolSetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolSetAttribute` through `cuGetProcAddress("cuMemPoolSetAttribute", 11020)` (`PFN_cuMemPoolSetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5588,11 +5588,11 @@ impl DriverTable {
         value: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(234, entry::cuMemPoolSetAttribute_v11020) {
-            Some(driver_fn) => driver_fn(pool, attr, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool, attr, value),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolTrimTo` through `cuGetProcAddress("cuMemPoolTrimTo", 11020)` (`PFN_cuMemPoolTrimTo_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolTrimTo` through `cuGetProcAddress("cuMemPoolTrimTo", 11020)` (`PFN_cuMemPoolTrimTo_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5603,11 +5603,11 @@ impl DriverTable {
         minBytesToKeep: usize,
     ) -> CUresult {
         match self.resolve(235, entry::cuMemPoolTrimTo_v11020) {
-            Some(driver_fn) => driver_fn(pool, minBytesToKeep),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool, minBytesToKeep),
+            Err(code) => code,
         }
     }
-    /// `cuMemPrefetchAsync` through `cuGetProcAddress("cuMemPrefetchAsync", 8000)` (`PFN_cuMemPrefetchAsync_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPrefetchAsync` through `cuGetProcAddress("cuMemPrefetchAsync", 8000)` (`PFN_cuMemPrefetchAsync_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5620,11 +5620,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(236, entry::cuMemPrefetchAsync_v8000) {
-            Some(driver_fn) => driver_fn(devPtr, count, dstDevice, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(devPtr, count, dstDevice, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemRangeGetAttribute` through `cuGetProcAddress("cuMemRangeGetAttribute", 8000)` (`PFN_cuMemRangeGetAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemRangeGetAttribute` through `cuGetProcAddress("cuMemRangeGetAttribute", 8000)` (`PFN_cuMemRangeGetAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5638,11 +5638,11 @@ impl DriverTable {
         count: usize,
     ) -> CUresult {
         match self.resolve(237, entry::cuMemRangeGetAttribute_v8000) {
-            Some(driver_fn) => driver_fn(data, dataSize, attribute, devPtr, count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(data, dataSize, attribute, devPtr, count),
+            Err(code) => code,
         }
     }
-    /// `cuMemRangeGetAttributes` through `cuGetProcAddress("cuMemRangeGetAttributes", 8000)` (`PFN_cuMemRangeGetAttributes_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemRangeGetAttributes` through `cuGetProcAddress("cuMemRangeGetAttributes", 8000)` (`PFN_cuMemRangeGetAttributes_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5657,24 +5657,24 @@ impl DriverTable {
         count: usize,
     ) -> CUresult {
         match self.resolve(238, entry::cuMemRangeGetAttributes_v8000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(data, dataSizes, attributes, numAttributes, devPtr, count)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuMemRelease` through `cuGetProcAddress("cuMemRelease", 10020)` (`PFN_cuMemRelease_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemRelease` through `cuGetProcAddress("cuMemRelease", 10020)` (`PFN_cuMemRelease_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemRelease(&self, handle: CUmemGenericAllocationHandle) -> CUresult {
         match self.resolve(239, entry::cuMemRelease_v10020) {
-            Some(driver_fn) => driver_fn(handle),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(handle),
+            Err(code) => code,
         }
     }
-    /// `cuMemRetainAllocationHandle` through `cuGetProcAddress("cuMemRetainAllocationHandle", 11000)` (`PFN_cuMemRetainAllocationHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemRetainAllocationHandle` through `cuGetProcAddress("cuMemRetainAllocationHandle", 11000)` (`PFN_cuMemRetainAllocationHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5685,11 +5685,11 @@ impl DriverTable {
         addr: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(240, entry::cuMemRetainAllocationHandle_v11000) {
-            Some(driver_fn) => driver_fn(handle, addr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(handle, addr),
+            Err(code) => code,
         }
     }
-    /// `cuMemSetAccess` through `cuGetProcAddress("cuMemSetAccess", 10020)` (`PFN_cuMemSetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemSetAccess` through `cuGetProcAddress("cuMemSetAccess", 10020)` (`PFN_cuMemSetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5702,22 +5702,22 @@ impl DriverTable {
         count: usize,
     ) -> CUresult {
         match self.resolve(241, entry::cuMemSetAccess_v10020) {
-            Some(driver_fn) => driver_fn(ptr, size, desc, count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ptr, size, desc, count),
+            Err(code) => code,
         }
     }
-    /// `cuMemUnmap` through `cuGetProcAddress("cuMemUnmap", 10020)` (`PFN_cuMemUnmap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemUnmap` through `cuGetProcAddress("cuMemUnmap", 10020)` (`PFN_cuMemUnmap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemUnmap(&self, ptr: CUdeviceptr, size: usize) -> CUresult {
         match self.resolve(242, entry::cuMemUnmap_v10020) {
-            Some(driver_fn) => driver_fn(ptr, size),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ptr, size),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy` through `cuGetProcAddress("cuMemcpy", 4000)` (`PFN_cuMemcpy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy` through `cuGetProcAddress("cuMemcpy", 4000)` (`PFN_cuMemcpy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5729,22 +5729,22 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(243, entry::cuMemcpy_v4000) {
-            Some(driver_fn) => driver_fn(dst, src, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dst, src, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy2D` through `cuGetProcAddress("cuMemcpy2D", 3020)` (`PFN_cuMemcpy2D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy2D` through `cuGetProcAddress("cuMemcpy2D", 3020)` (`PFN_cuMemcpy2D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemcpy2D(&self, pCopy: *const CUDA_MEMCPY2D) -> CUresult {
         match self.resolve(244, entry::cuMemcpy2D_v3020) {
-            Some(driver_fn) => driver_fn(pCopy),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy2DAsync` through `cuGetProcAddress("cuMemcpy2DAsync", 3020)` (`PFN_cuMemcpy2DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy2DAsync` through `cuGetProcAddress("cuMemcpy2DAsync", 3020)` (`PFN_cuMemcpy2DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5755,33 +5755,33 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(245, entry::cuMemcpy2DAsync_v3020) {
-            Some(driver_fn) => driver_fn(pCopy, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy2DUnaligned` through `cuGetProcAddress("cuMemcpy2DUnaligned", 3020)` (`PFN_cuMemcpy2DUnaligned_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy2DUnaligned` through `cuGetProcAddress("cuMemcpy2DUnaligned", 3020)` (`PFN_cuMemcpy2DUnaligned_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemcpy2DUnaligned(&self, pCopy: *const CUDA_MEMCPY2D) -> CUresult {
         match self.resolve(246, entry::cuMemcpy2DUnaligned_v3020) {
-            Some(driver_fn) => driver_fn(pCopy),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy3D` through `cuGetProcAddress("cuMemcpy3D", 3020)` (`PFN_cuMemcpy3D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy3D` through `cuGetProcAddress("cuMemcpy3D", 3020)` (`PFN_cuMemcpy3D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemcpy3D(&self, pCopy: *const CUDA_MEMCPY3D) -> CUresult {
         match self.resolve(247, entry::cuMemcpy3D_v3020) {
-            Some(driver_fn) => driver_fn(pCopy),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy3DAsync` through `cuGetProcAddress("cuMemcpy3DAsync", 3020)` (`PFN_cuMemcpy3DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy3DAsync` through `cuGetProcAddress("cuMemcpy3DAsync", 3020)` (`PFN_cuMemcpy3DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5792,22 +5792,22 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(248, entry::cuMemcpy3DAsync_v3020) {
-            Some(driver_fn) => driver_fn(pCopy, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy3DPeer` through `cuGetProcAddress("cuMemcpy3DPeer", 4000)` (`PFN_cuMemcpy3DPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy3DPeer` through `cuGetProcAddress("cuMemcpy3DPeer", 4000)` (`PFN_cuMemcpy3DPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemcpy3DPeer(&self, pCopy: *const CUDA_MEMCPY3D_PEER) -> CUresult {
         match self.resolve(249, entry::cuMemcpy3DPeer_v4000) {
-            Some(driver_fn) => driver_fn(pCopy),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy3DPeerAsync` through `cuGetProcAddress("cuMemcpy3DPeerAsync", 4000)` (`PFN_cuMemcpy3DPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy3DPeerAsync` through `cuGetProcAddress("cuMemcpy3DPeerAsync", 4000)` (`PFN_cuMemcpy3DPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5818,11 +5818,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(250, entry::cuMemcpy3DPeerAsync_v4000) {
-            Some(driver_fn) => driver_fn(pCopy, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyAsync` through `cuGetProcAddress("cuMemcpyAsync", 4000)` (`PFN_cuMemcpyAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyAsync` through `cuGetProcAddress("cuMemcpyAsync", 4000)` (`PFN_cuMemcpyAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5835,11 +5835,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(251, entry::cuMemcpyAsync_v4000) {
-            Some(driver_fn) => driver_fn(dst, src, ByteCount, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dst, src, ByteCount, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoA` through `cuGetProcAddress("cuMemcpyAtoA", 3020)` (`PFN_cuMemcpyAtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyAtoA` through `cuGetProcAddress("cuMemcpyAtoA", 3020)` (`PFN_cuMemcpyAtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5853,13 +5853,13 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(252, entry::cuMemcpyAtoA_v3020) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(dstArray, dstOffset, srcArray, srcOffset, ByteCount)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoD` through `cuGetProcAddress("cuMemcpyAtoD", 3020)` (`PFN_cuMemcpyAtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyAtoD` through `cuGetProcAddress("cuMemcpyAtoD", 3020)` (`PFN_cuMemcpyAtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5872,11 +5872,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(253, entry::cuMemcpyAtoD_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, srcArray, srcOffset, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, srcArray, srcOffset, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoH` through `cuGetProcAddress("cuMemcpyAtoH", 3020)` (`PFN_cuMemcpyAtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyAtoH` through `cuGetProcAddress("cuMemcpyAtoH", 3020)` (`PFN_cuMemcpyAtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5889,11 +5889,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(254, entry::cuMemcpyAtoH_v3020) {
-            Some(driver_fn) => driver_fn(dstHost, srcArray, srcOffset, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstHost, srcArray, srcOffset, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoHAsync` through `cuGetProcAddress("cuMemcpyAtoHAsync", 3020)` (`PFN_cuMemcpyAtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyAtoHAsync` through `cuGetProcAddress("cuMemcpyAtoHAsync", 3020)` (`PFN_cuMemcpyAtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5907,13 +5907,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(255, entry::cuMemcpyAtoHAsync_v3020) {
-            Some(driver_fn) => {
-                driver_fn(dstHost, srcArray, srcOffset, ByteCount, hStream)
-            }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstHost, srcArray, srcOffset, ByteCount, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoA` through `cuGetProcAddress("cuMemcpyDtoA", 3020)` (`PFN_cuMemcpyDtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyDtoA` through `cuGetProcAddress("cuMemcpyDtoA", 3020)` (`PFN_cuMemcpyDtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5926,11 +5924,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(256, entry::cuMemcpyDtoA_v3020) {
-            Some(driver_fn) => driver_fn(dstArray, dstOffset, srcDevice, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstArray, dstOffset, srcDevice, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoD` through `cuGetProcAddress("cuMemcpyDtoD", 3020)` (`PFN_cuMemcpyDtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyDtoD` through `cuGetProcAddress("cuMemcpyDtoD", 3020)` (`PFN_cuMemcpyDtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5942,11 +5940,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(257, entry::cuMemcpyDtoD_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, srcDevice, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, srcDevice, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoDAsync` through `cuGetProcAddress("cuMemcpyDtoDAsync", 3020)` (`PFN_cuMemcpyDtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyDtoDAsync` through `cuGetProcAddress("cuMemcpyDtoDAsync", 3020)` (`PFN_cuMemcpyDtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5959,11 +5957,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(258, entry::cuMemcpyDtoDAsync_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, srcDevice, ByteCount, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, srcDevice, ByteCount, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoH` through `cuGetProcAddress("cuMemcpyDtoH", 3020)` (`PFN_cuMemcpyDtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyDtoH` through `cuGetProcAddress("cuMemcpyDtoH", 3020)` (`PFN_cuMemcpyDtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5975,11 +5973,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(259, entry::cuMemcpyDtoH_v3020) {
-            Some(driver_fn) => driver_fn(dstHost, srcDevice, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstHost, srcDevice, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoHAsync` through `cuGetProcAddress("cuMemcpyDtoHAsync", 3020)` (`PFN_cuMemcpyDtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyDtoHAsync` through `cuGetProcAddress("cuMemcpyDtoHAsync", 3020)` (`PFN_cuMemcpyDtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5992,11 +5990,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(260, entry::cuMemcpyDtoHAsync_v3020) {
-            Some(driver_fn) => driver_fn(dstHost, srcDevice, ByteCount, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstHost, srcDevice, ByteCount, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoA` through `cuGetProcAddress("cuMemcpyHtoA", 3020)` (`PFN_cuMemcpyHtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyHtoA` through `cuGetProcAddress("cuMemcpyHtoA", 3020)` (`PFN_cuMemcpyHtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6009,11 +6007,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(261, entry::cuMemcpyHtoA_v3020) {
-            Some(driver_fn) => driver_fn(dstArray, dstOffset, srcHost, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstArray, dstOffset, srcHost, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoAAsync` through `cuGetProcAddress("cuMemcpyHtoAAsync", 3020)` (`PFN_cuMemcpyHtoAAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyHtoAAsync` through `cuGetProcAddress("cuMemcpyHtoAAsync", 3020)` (`PFN_cuMemcpyHtoAAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6027,13 +6025,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(262, entry::cuMemcpyHtoAAsync_v3020) {
-            Some(driver_fn) => {
-                driver_fn(dstArray, dstOffset, srcHost, ByteCount, hStream)
-            }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstArray, dstOffset, srcHost, ByteCount, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoD` through `cuGetProcAddress("cuMemcpyHtoD", 3020)` (`PFN_cuMemcpyHtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyHtoD` through `cuGetProcAddress("cuMemcpyHtoD", 3020)` (`PFN_cuMemcpyHtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6045,11 +6041,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(263, entry::cuMemcpyHtoD_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, srcHost, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, srcHost, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoDAsync` through `cuGetProcAddress("cuMemcpyHtoDAsync", 3020)` (`PFN_cuMemcpyHtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyHtoDAsync` through `cuGetProcAddress("cuMemcpyHtoDAsync", 3020)` (`PFN_cuMemcpyHtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6062,11 +6058,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(264, entry::cuMemcpyHtoDAsync_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, srcHost, ByteCount, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, srcHost, ByteCount, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyPeer` through `cuGetProcAddress("cuMemcpyPeer", 4000)` (`PFN_cuMemcpyPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyPeer` through `cuGetProcAddress("cuMemcpyPeer", 4000)` (`PFN_cuMemcpyPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6080,13 +6076,13 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(265, entry::cuMemcpyPeer_v4000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(dstDevice, dstContext, srcDevice, srcContext, ByteCount)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyPeerAsync` through `cuGetProcAddress("cuMemcpyPeerAsync", 4000)` (`PFN_cuMemcpyPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyPeerAsync` through `cuGetProcAddress("cuMemcpyPeerAsync", 4000)` (`PFN_cuMemcpyPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6101,7 +6097,7 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(266, entry::cuMemcpyPeerAsync_v4000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     dstDevice,
                     dstContext,
@@ -6111,10 +6107,10 @@ impl DriverTable {
                     hStream,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD16` through `cuGetProcAddress("cuMemsetD16", 3020)` (`PFN_cuMemsetD16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD16` through `cuGetProcAddress("cuMemsetD16", 3020)` (`PFN_cuMemsetD16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6126,11 +6122,11 @@ impl DriverTable {
         N: usize,
     ) -> CUresult {
         match self.resolve(267, entry::cuMemsetD16_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, us, N),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, us, N),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD16Async` through `cuGetProcAddress("cuMemsetD16Async", 3020)` (`PFN_cuMemsetD16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD16Async` through `cuGetProcAddress("cuMemsetD16Async", 3020)` (`PFN_cuMemsetD16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6143,11 +6139,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(268, entry::cuMemsetD16Async_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, us, N, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, us, N, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD2D16` through `cuGetProcAddress("cuMemsetD2D16", 3020)` (`PFN_cuMemsetD2D16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD2D16` through `cuGetProcAddress("cuMemsetD2D16", 3020)` (`PFN_cuMemsetD2D16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6161,11 +6157,11 @@ impl DriverTable {
         Height: usize,
     ) -> CUresult {
         match self.resolve(269, entry::cuMemsetD2D16_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, dstPitch, us, Width, Height),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, dstPitch, us, Width, Height),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD2D16Async` through `cuGetProcAddress("cuMemsetD2D16Async", 3020)` (`PFN_cuMemsetD2D16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD2D16Async` through `cuGetProcAddress("cuMemsetD2D16Async", 3020)` (`PFN_cuMemsetD2D16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6180,11 +6176,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(270, entry::cuMemsetD2D16Async_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, dstPitch, us, Width, Height, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, dstPitch, us, Width, Height, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD2D32` through `cuGetProcAddress("cuMemsetD2D32", 3020)` (`PFN_cuMemsetD2D32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD2D32` through `cuGetProcAddress("cuMemsetD2D32", 3020)` (`PFN_cuMemsetD2D32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6198,11 +6194,11 @@ impl DriverTable {
         Height: usize,
     ) -> CUresult {
         match self.resolve(271, entry::cuMemsetD2D32_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, dstPitch, ui, Width, Height),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, dstPitch, ui, Width, Height),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD2D32Async` through `cuGetProcAddress("cuMemsetD2D32Async", 3020)` (`PFN_cuMemsetD2D32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD2D32Async` through `cuGetProcAddress("cuMemsetD2D32Async", 3020)` (`PFN_cuMemsetD2D32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6217,11 +6213,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(272, entry::cuMemsetD2D32Async_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, dstPitch, ui, Width, Height, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, dstPitch, ui, Width, Height, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD2D8` through `cuGetProcAddress("cuMemsetD2D8", 3020)` (`PFN_cuMemsetD2D8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD2D8` through `cuGetProcAddress("cuMemsetD2D8", 3020)` (`PFN_cuMemsetD2D8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6235,11 +6231,11 @@ impl DriverTable {
         Height: usize,
     ) -> CUresult {
         match self.resolve(273, entry::cuMemsetD2D8_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, dstPitch, uc, Width, Height),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, dstPitch, uc, Width, Height),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD2D8Async` through `cuGetProcAddress("cuMemsetD2D8Async", 3020)` (`PFN_cuMemsetD2D8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD2D8Async` through `cuGetProcAddress("cuMemsetD2D8Async", 3020)` (`PFN_cuMemsetD2D8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6254,11 +6250,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(274, entry::cuMemsetD2D8Async_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, dstPitch, uc, Width, Height, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, dstPitch, uc, Width, Height, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD32` through `cuGetProcAddress("cuMemsetD32", 3020)` (`PFN_cuMemsetD32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD32` through `cuGetProcAddress("cuMemsetD32", 3020)` (`PFN_cuMemsetD32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6270,11 +6266,11 @@ impl DriverTable {
         N: usize,
     ) -> CUresult {
         match self.resolve(275, entry::cuMemsetD32_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, ui, N),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, ui, N),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD32Async` through `cuGetProcAddress("cuMemsetD32Async", 3020)` (`PFN_cuMemsetD32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD32Async` through `cuGetProcAddress("cuMemsetD32Async", 3020)` (`PFN_cuMemsetD32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6287,11 +6283,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(276, entry::cuMemsetD32Async_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, ui, N, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, ui, N, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD8` through `cuGetProcAddress("cuMemsetD8", 3020)` (`PFN_cuMemsetD8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD8` through `cuGetProcAddress("cuMemsetD8", 3020)` (`PFN_cuMemsetD8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6303,11 +6299,11 @@ impl DriverTable {
         N: usize,
     ) -> CUresult {
         match self.resolve(277, entry::cuMemsetD8_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, uc, N),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, uc, N),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD8Async` through `cuGetProcAddress("cuMemsetD8Async", 3020)` (`PFN_cuMemsetD8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD8Async` through `cuGetProcAddress("cuMemsetD8Async", 3020)` (`PFN_cuMemsetD8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6320,11 +6316,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(278, entry::cuMemsetD8Async_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, uc, N, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, uc, N, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayCreate` through `cuGetProcAddress("cuMipmappedArrayCreate", 5000)` (`PFN_cuMipmappedArrayCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMipmappedArrayCreate` through `cuGetProcAddress("cuMipmappedArrayCreate", 5000)` (`PFN_cuMipmappedArrayCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6336,11 +6332,11 @@ impl DriverTable {
         numMipmapLevels: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(279, entry::cuMipmappedArrayCreate_v5000) {
-            Some(driver_fn) => driver_fn(pHandle, pMipmappedArrayDesc, numMipmapLevels),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pHandle, pMipmappedArrayDesc, numMipmapLevels),
+            Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayDestroy` through `cuGetProcAddress("cuMipmappedArrayDestroy", 5000)` (`PFN_cuMipmappedArrayDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMipmappedArrayDestroy` through `cuGetProcAddress("cuMipmappedArrayDestroy", 5000)` (`PFN_cuMipmappedArrayDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6350,11 +6346,11 @@ impl DriverTable {
         hMipmappedArray: CUmipmappedArray,
     ) -> CUresult {
         match self.resolve(280, entry::cuMipmappedArrayDestroy_v5000) {
-            Some(driver_fn) => driver_fn(hMipmappedArray),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hMipmappedArray),
+            Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayGetLevel` through `cuGetProcAddress("cuMipmappedArrayGetLevel", 5000)` (`PFN_cuMipmappedArrayGetLevel_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMipmappedArrayGetLevel` through `cuGetProcAddress("cuMipmappedArrayGetLevel", 5000)` (`PFN_cuMipmappedArrayGetLevel_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6366,11 +6362,11 @@ impl DriverTable {
         level: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(281, entry::cuMipmappedArrayGetLevel_v5000) {
-            Some(driver_fn) => driver_fn(pLevelArray, hMipmappedArray, level),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pLevelArray, hMipmappedArray, level),
+            Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayGetMemoryRequirements` through `cuGetProcAddress("cuMipmappedArrayGetMemoryRequirements", 11060)` (`PFN_cuMipmappedArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMipmappedArrayGetMemoryRequirements` through `cuGetProcAddress("cuMipmappedArrayGetMemoryRequirements", 11060)` (`PFN_cuMipmappedArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6382,11 +6378,11 @@ impl DriverTable {
         device: CUdevice,
     ) -> CUresult {
         match self.resolve(282, entry::cuMipmappedArrayGetMemoryRequirements_v11060) {
-            Some(driver_fn) => driver_fn(memoryRequirements, mipmap, device),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(memoryRequirements, mipmap, device),
+            Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayGetSparseProperties` through `cuGetProcAddress("cuMipmappedArrayGetSparseProperties", 11010)` (`PFN_cuMipmappedArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMipmappedArrayGetSparseProperties` through `cuGetProcAddress("cuMipmappedArrayGetSparseProperties", 11010)` (`PFN_cuMipmappedArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6397,11 +6393,11 @@ impl DriverTable {
         mipmap: CUmipmappedArray,
     ) -> CUresult {
         match self.resolve(283, entry::cuMipmappedArrayGetSparseProperties_v11010) {
-            Some(driver_fn) => driver_fn(sparseProperties, mipmap),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(sparseProperties, mipmap),
+            Err(code) => code,
         }
     }
-    /// `cuModuleGetFunction` through `cuGetProcAddress("cuModuleGetFunction", 2000)` (`PFN_cuModuleGetFunction_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleGetFunction` through `cuGetProcAddress("cuModuleGetFunction", 2000)` (`PFN_cuModuleGetFunction_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6413,11 +6409,11 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(284, entry::cuModuleGetFunction_v2000) {
-            Some(driver_fn) => driver_fn(hfunc, hmod, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, hmod, name),
+            Err(code) => code,
         }
     }
-    /// `cuModuleGetGlobal` through `cuGetProcAddress("cuModuleGetGlobal", 3020)` (`PFN_cuModuleGetGlobal_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleGetGlobal` through `cuGetProcAddress("cuModuleGetGlobal", 3020)` (`PFN_cuModuleGetGlobal_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6430,11 +6426,11 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(285, entry::cuModuleGetGlobal_v3020) {
-            Some(driver_fn) => driver_fn(dptr, bytes, hmod, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytes, hmod, name),
+            Err(code) => code,
         }
     }
-    /// `cuModuleGetLoadingMode` through `cuGetProcAddress("cuModuleGetLoadingMode", 11070)` (`PFN_cuModuleGetLoadingMode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleGetLoadingMode` through `cuGetProcAddress("cuModuleGetLoadingMode", 11070)` (`PFN_cuModuleGetLoadingMode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6444,11 +6440,11 @@ impl DriverTable {
         mode: *mut CUmoduleLoadingMode,
     ) -> CUresult {
         match self.resolve(286, entry::cuModuleGetLoadingMode_v11070) {
-            Some(driver_fn) => driver_fn(mode),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mode),
+            Err(code) => code,
         }
     }
-    /// `cuModuleGetSurfRef` through `cuGetProcAddress("cuModuleGetSurfRef", 3000)` (`PFN_cuModuleGetSurfRef_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleGetSurfRef` through `cuGetProcAddress("cuModuleGetSurfRef", 3000)` (`PFN_cuModuleGetSurfRef_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6460,11 +6456,11 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(287, entry::cuModuleGetSurfRef_v3000) {
-            Some(driver_fn) => driver_fn(pSurfRef, hmod, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pSurfRef, hmod, name),
+            Err(code) => code,
         }
     }
-    /// `cuModuleGetTexRef` through `cuGetProcAddress("cuModuleGetTexRef", 2000)` (`PFN_cuModuleGetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleGetTexRef` through `cuGetProcAddress("cuModuleGetTexRef", 2000)` (`PFN_cuModuleGetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6476,11 +6472,11 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(288, entry::cuModuleGetTexRef_v2000) {
-            Some(driver_fn) => driver_fn(pTexRef, hmod, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pTexRef, hmod, name),
+            Err(code) => code,
         }
     }
-    /// `cuModuleLoad` through `cuGetProcAddress("cuModuleLoad", 2000)` (`PFN_cuModuleLoad_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleLoad` through `cuGetProcAddress("cuModuleLoad", 2000)` (`PFN_cuModuleLoad_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6491,11 +6487,11 @@ impl DriverTable {
         fname: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(289, entry::cuModuleLoad_v2000) {
-            Some(driver_fn) => driver_fn(module, fname),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(module, fname),
+            Err(code) => code,
         }
     }
-    /// `cuModuleLoadData` through `cuGetProcAddress("cuModuleLoadData", 2000)` (`PFN_cuModuleLoadData_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleLoadData` through `cuGetProcAddress("cuModuleLoadData", 2000)` (`PFN_cuModuleLoadData_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6506,11 +6502,11 @@ impl DriverTable {
         image: *const ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(290, entry::cuModuleLoadData_v2000) {
-            Some(driver_fn) => driver_fn(module, image),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(module, image),
+            Err(code) => code,
         }
     }
-    /// `cuModuleLoadDataEx` through `cuGetProcAddress("cuModuleLoadDataEx", 2010)` (`PFN_cuModuleLoadDataEx_v2010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleLoadDataEx` through `cuGetProcAddress("cuModuleLoadDataEx", 2010)` (`PFN_cuModuleLoadDataEx_v2010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6524,13 +6520,11 @@ impl DriverTable {
         optionValues: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(291, entry::cuModuleLoadDataEx_v2010) {
-            Some(driver_fn) => {
-                driver_fn(module, image, numOptions, options, optionValues)
-            }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(module, image, numOptions, options, optionValues),
+            Err(code) => code,
         }
     }
-    /// `cuModuleLoadFatBinary` through `cuGetProcAddress("cuModuleLoadFatBinary", 2000)` (`PFN_cuModuleLoadFatBinary_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleLoadFatBinary` through `cuGetProcAddress("cuModuleLoadFatBinary", 2000)` (`PFN_cuModuleLoadFatBinary_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6541,22 +6535,22 @@ impl DriverTable {
         fatCubin: *const ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(292, entry::cuModuleLoadFatBinary_v2000) {
-            Some(driver_fn) => driver_fn(module, fatCubin),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(module, fatCubin),
+            Err(code) => code,
         }
     }
-    /// `cuModuleUnload` through `cuGetProcAddress("cuModuleUnload", 2000)` (`PFN_cuModuleUnload_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleUnload` through `cuGetProcAddress("cuModuleUnload", 2000)` (`PFN_cuModuleUnload_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuModuleUnload(&self, hmod: CUmodule) -> CUresult {
         match self.resolve(293, entry::cuModuleUnload_v2000) {
-            Some(driver_fn) => driver_fn(hmod),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hmod),
+            Err(code) => code,
         }
     }
-    /// `cuOccupancyAvailableDynamicSMemPerBlock` through `cuGetProcAddress("cuOccupancyAvailableDynamicSMemPerBlock", 10020)` (`PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyAvailableDynamicSMemPerBlock` through `cuGetProcAddress("cuOccupancyAvailableDynamicSMemPerBlock", 10020)` (`PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6569,11 +6563,11 @@ impl DriverTable {
         blockSize: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(294, entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020) {
-            Some(driver_fn) => driver_fn(dynamicSmemSize, func, numBlocks, blockSize),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dynamicSmemSize, func, numBlocks, blockSize),
+            Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxActiveBlocksPerMultiprocessor` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyMaxActiveBlocksPerMultiprocessor` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6587,11 +6581,11 @@ impl DriverTable {
     ) -> CUresult {
         match self.resolve(295, entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050)
         {
-            Some(driver_fn) => driver_fn(numBlocks, func, blockSize, dynamicSMemSize),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(numBlocks, func, blockSize, dynamicSMemSize),
+            Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 7000)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 7000)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6610,13 +6604,13 @@ impl DriverTable {
                 entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(numBlocks, func, blockSize, dynamicSMemSize, flags)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxActiveClusters` through `cuGetProcAddress("cuOccupancyMaxActiveClusters", 11070)` (`PFN_cuOccupancyMaxActiveClusters_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyMaxActiveClusters` through `cuGetProcAddress("cuOccupancyMaxActiveClusters", 11070)` (`PFN_cuOccupancyMaxActiveClusters_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6628,11 +6622,11 @@ impl DriverTable {
         config: *const CUlaunchConfig,
     ) -> CUresult {
         match self.resolve(297, entry::cuOccupancyMaxActiveClusters_v11070) {
-            Some(driver_fn) => driver_fn(numClusters, func, config),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(numClusters, func, config),
+            Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxPotentialBlockSize` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSize", 6050)` (`PFN_cuOccupancyMaxPotentialBlockSize_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyMaxPotentialBlockSize` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSize", 6050)` (`PFN_cuOccupancyMaxPotentialBlockSize_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6647,7 +6641,7 @@ impl DriverTable {
         blockSizeLimit: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(298, entry::cuOccupancyMaxPotentialBlockSize_v6050) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     minGridSize,
                     blockSize,
@@ -6657,10 +6651,10 @@ impl DriverTable {
                     blockSizeLimit,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxPotentialBlockSizeWithFlags` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSizeWithFlags", 7000)` (`PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyMaxPotentialBlockSizeWithFlags` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSizeWithFlags", 7000)` (`PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6676,7 +6670,7 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(299, entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     minGridSize,
                     blockSize,
@@ -6687,10 +6681,10 @@ impl DriverTable {
                     flags,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxPotentialClusterSize` through `cuGetProcAddress("cuOccupancyMaxPotentialClusterSize", 11070)` (`PFN_cuOccupancyMaxPotentialClusterSize_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyMaxPotentialClusterSize` through `cuGetProcAddress("cuOccupancyMaxPotentialClusterSize", 11070)` (`PFN_cuOccupancyMaxPotentialClusterSize_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6702,11 +6696,11 @@ impl DriverTable {
         config: *const CUlaunchConfig,
     ) -> CUresult {
         match self.resolve(300, entry::cuOccupancyMaxPotentialClusterSize_v11070) {
-            Some(driver_fn) => driver_fn(clusterSize, func, config),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(clusterSize, func, config),
+            Err(code) => code,
         }
     }
-    /// `cuParamSetSize` through `cuGetProcAddress("cuParamSetSize", 2000)` (`PFN_cuParamSetSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuParamSetSize` through `cuGetProcAddress("cuParamSetSize", 2000)` (`PFN_cuParamSetSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6717,11 +6711,11 @@ impl DriverTable {
         numbytes: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(301, entry::cuParamSetSize_v2000) {
-            Some(driver_fn) => driver_fn(hfunc, numbytes),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, numbytes),
+            Err(code) => code,
         }
     }
-    /// `cuParamSetTexRef` through `cuGetProcAddress("cuParamSetTexRef", 2000)` (`PFN_cuParamSetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuParamSetTexRef` through `cuGetProcAddress("cuParamSetTexRef", 2000)` (`PFN_cuParamSetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6733,11 +6727,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(302, entry::cuParamSetTexRef_v2000) {
-            Some(driver_fn) => driver_fn(hfunc, texunit, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, texunit, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuParamSetf` through `cuGetProcAddress("cuParamSetf", 2000)` (`PFN_cuParamSetf_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuParamSetf` through `cuGetProcAddress("cuParamSetf", 2000)` (`PFN_cuParamSetf_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6749,11 +6743,11 @@ impl DriverTable {
         value: f32,
     ) -> CUresult {
         match self.resolve(303, entry::cuParamSetf_v2000) {
-            Some(driver_fn) => driver_fn(hfunc, offset, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, offset, value),
+            Err(code) => code,
         }
     }
-    /// `cuParamSeti` through `cuGetProcAddress("cuParamSeti", 2000)` (`PFN_cuParamSeti_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuParamSeti` through `cuGetProcAddress("cuParamSeti", 2000)` (`PFN_cuParamSeti_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6765,11 +6759,11 @@ impl DriverTable {
         value: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(304, entry::cuParamSeti_v2000) {
-            Some(driver_fn) => driver_fn(hfunc, offset, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, offset, value),
+            Err(code) => code,
         }
     }
-    /// `cuParamSetv` through `cuGetProcAddress("cuParamSetv", 2000)` (`PFN_cuParamSetv_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuParamSetv` through `cuGetProcAddress("cuParamSetv", 2000)` (`PFN_cuParamSetv_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6782,11 +6776,11 @@ impl DriverTable {
         numbytes: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(305, entry::cuParamSetv_v2000) {
-            Some(driver_fn) => driver_fn(hfunc, offset, ptr, numbytes),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, offset, ptr, numbytes),
+            Err(code) => code,
         }
     }
-    /// `cuPointerGetAttribute` through `cuGetProcAddress("cuPointerGetAttribute", 4000)` (`PFN_cuPointerGetAttribute_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuPointerGetAttribute` through `cuGetProcAddress("cuPointerGetAttribute", 4000)` (`PFN_cuPointerGetAttribute_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6798,11 +6792,11 @@ impl DriverTable {
         ptr: CUdeviceptr,
     ) -> CUresult {
         match self.resolve(306, entry::cuPointerGetAttribute_v4000) {
-            Some(driver_fn) => driver_fn(data, attribute, ptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(data, attribute, ptr),
+            Err(code) => code,
         }
     }
-    /// `cuPointerGetAttributes` through `cuGetProcAddress("cuPointerGetAttributes", 7000)` (`PFN_cuPointerGetAttributes_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuPointerGetAttributes` through `cuGetProcAddress("cuPointerGetAttributes", 7000)` (`PFN_cuPointerGetAttributes_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6815,11 +6809,11 @@ impl DriverTable {
         ptr: CUdeviceptr,
     ) -> CUresult {
         match self.resolve(307, entry::cuPointerGetAttributes_v7000) {
-            Some(driver_fn) => driver_fn(numAttributes, attributes, data, ptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(numAttributes, attributes, data, ptr),
+            Err(code) => code,
         }
     }
-    /// `cuPointerSetAttribute` through `cuGetProcAddress("cuPointerSetAttribute", 6000)` (`PFN_cuPointerSetAttribute_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuPointerSetAttribute` through `cuGetProcAddress("cuPointerSetAttribute", 6000)` (`PFN_cuPointerSetAttribute_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6831,11 +6825,11 @@ impl DriverTable {
         ptr: CUdeviceptr,
     ) -> CUresult {
         match self.resolve(308, entry::cuPointerSetAttribute_v6000) {
-            Some(driver_fn) => driver_fn(value, attribute, ptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(value, attribute, ptr),
+            Err(code) => code,
         }
     }
-    /// `cuSignalExternalSemaphoresAsync` through `cuGetProcAddress("cuSignalExternalSemaphoresAsync", 10000)` (`PFN_cuSignalExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuSignalExternalSemaphoresAsync` through `cuGetProcAddress("cuSignalExternalSemaphoresAsync", 10000)` (`PFN_cuSignalExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6848,11 +6842,11 @@ impl DriverTable {
         stream: CUstream,
     ) -> CUresult {
         match self.resolve(309, entry::cuSignalExternalSemaphoresAsync_v10000) {
-            Some(driver_fn) => driver_fn(extSemArray, paramsArray, numExtSems, stream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(extSemArray, paramsArray, numExtSems, stream),
+            Err(code) => code,
         }
     }
-    /// `cuStreamAddCallback` through `cuGetProcAddress("cuStreamAddCallback", 5000)` (`PFN_cuStreamAddCallback_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamAddCallback` through `cuGetProcAddress("cuStreamAddCallback", 5000)` (`PFN_cuStreamAddCallback_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6865,11 +6859,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(310, entry::cuStreamAddCallback_v5000) {
-            Some(driver_fn) => driver_fn(hStream, callback, userData, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, callback, userData, flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamAttachMemAsync` through `cuGetProcAddress("cuStreamAttachMemAsync", 6000)` (`PFN_cuStreamAttachMemAsync_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamAttachMemAsync` through `cuGetProcAddress("cuStreamAttachMemAsync", 6000)` (`PFN_cuStreamAttachMemAsync_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6882,11 +6876,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(311, entry::cuStreamAttachMemAsync_v6000) {
-            Some(driver_fn) => driver_fn(hStream, dptr, length, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, dptr, length, flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamBatchMemOp` through `cuGetProcAddress("cuStreamBatchMemOp", 11070)` (`PFN_cuStreamBatchMemOp_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamBatchMemOp` through `cuGetProcAddress("cuStreamBatchMemOp", 11070)` (`PFN_cuStreamBatchMemOp_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6899,11 +6893,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(312, entry::cuStreamBatchMemOp_v11070) {
-            Some(driver_fn) => driver_fn(stream, count, paramArray, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, count, paramArray, flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamBeginCapture` through `cuGetProcAddress("cuStreamBeginCapture", 10010)` (`PFN_cuStreamBeginCapture_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamBeginCapture` through `cuGetProcAddress("cuStreamBeginCapture", 10010)` (`PFN_cuStreamBeginCapture_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6914,11 +6908,11 @@ impl DriverTable {
         mode: CUstreamCaptureMode,
     ) -> CUresult {
         match self.resolve(313, entry::cuStreamBeginCapture_v10010) {
-            Some(driver_fn) => driver_fn(hStream, mode),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, mode),
+            Err(code) => code,
         }
     }
-    /// `cuStreamCopyAttributes` through `cuGetProcAddress("cuStreamCopyAttributes", 11000)` (`PFN_cuStreamCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamCopyAttributes` through `cuGetProcAddress("cuStreamCopyAttributes", 11000)` (`PFN_cuStreamCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6929,11 +6923,11 @@ impl DriverTable {
         srcStream: CUstream,
     ) -> CUresult {
         match self.resolve(314, entry::cuStreamCopyAttributes_v11000) {
-            Some(driver_fn) => driver_fn(dstStream, srcStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstStream, srcStream),
+            Err(code) => code,
         }
     }
-    /// `cuStreamCreate` through `cuGetProcAddress("cuStreamCreate", 2000)` (`PFN_cuStreamCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamCreate` through `cuGetProcAddress("cuStreamCreate", 2000)` (`PFN_cuStreamCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6944,11 +6938,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(315, entry::cuStreamCreate_v2000) {
-            Some(driver_fn) => driver_fn(phStream, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phStream, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamCreateWithPriority` through `cuGetProcAddress("cuStreamCreateWithPriority", 5050)` (`PFN_cuStreamCreateWithPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamCreateWithPriority` through `cuGetProcAddress("cuStreamCreateWithPriority", 5050)` (`PFN_cuStreamCreateWithPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6960,22 +6954,22 @@ impl DriverTable {
         priority: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(316, entry::cuStreamCreateWithPriority_v5050) {
-            Some(driver_fn) => driver_fn(phStream, flags, priority),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phStream, flags, priority),
+            Err(code) => code,
         }
     }
-    /// `cuStreamDestroy` through `cuGetProcAddress("cuStreamDestroy", 4000)` (`PFN_cuStreamDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamDestroy` through `cuGetProcAddress("cuStreamDestroy", 4000)` (`PFN_cuStreamDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuStreamDestroy(&self, hStream: CUstream) -> CUresult {
         match self.resolve(317, entry::cuStreamDestroy_v4000) {
-            Some(driver_fn) => driver_fn(hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream),
+            Err(code) => code,
         }
     }
-    /// `cuStreamEndCapture` through `cuGetProcAddress("cuStreamEndCapture", 10000)` (`PFN_cuStreamEndCapture_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamEndCapture` through `cuGetProcAddress("cuStreamEndCapture", 10000)` (`PFN_cuStreamEndCapture_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6986,11 +6980,11 @@ impl DriverTable {
         phGraph: *mut CUgraph,
     ) -> CUresult {
         match self.resolve(318, entry::cuStreamEndCapture_v10000) {
-            Some(driver_fn) => driver_fn(hStream, phGraph),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, phGraph),
+            Err(code) => code,
         }
     }
-    /// `cuStreamGetAttribute` through `cuGetProcAddress("cuStreamGetAttribute", 11000)` (`PFN_cuStreamGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetAttribute` through `cuGetProcAddress("cuStreamGetAttribute", 11000)` (`PFN_cuStreamGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7002,11 +6996,11 @@ impl DriverTable {
         value: *mut CUstreamAttrValue,
     ) -> CUresult {
         match self.resolve(319, entry::cuStreamGetAttribute_v11000) {
-            Some(driver_fn) => driver_fn(hStream, attr, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, attr, value),
+            Err(code) => code,
         }
     }
-    /// `cuStreamGetCaptureInfo` through `cuGetProcAddress("cuStreamGetCaptureInfo", 11030)` (`PFN_cuStreamGetCaptureInfo_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetCaptureInfo` through `cuGetProcAddress("cuStreamGetCaptureInfo", 11030)` (`PFN_cuStreamGetCaptureInfo_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7021,7 +7015,7 @@ impl DriverTable {
         numDependencies_out: *mut usize,
     ) -> CUresult {
         match self.resolve(320, entry::cuStreamGetCaptureInfo_v11030) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     hStream,
                     captureStatus_out,
@@ -7031,10 +7025,10 @@ impl DriverTable {
                     numDependencies_out,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuStreamGetCtx` through `cuGetProcAddress("cuStreamGetCtx", 9020)` (`PFN_cuStreamGetCtx_v9020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetCtx` through `cuGetProcAddress("cuStreamGetCtx", 9020)` (`PFN_cuStreamGetCtx_v9020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7045,11 +7039,11 @@ impl DriverTable {
         pctx: *mut CUcontext,
     ) -> CUresult {
         match self.resolve(321, entry::cuStreamGetCtx_v9020) {
-            Some(driver_fn) => driver_fn(hStream, pctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, pctx),
+            Err(code) => code,
         }
     }
-    /// `cuStreamGetFlags` through `cuGetProcAddress("cuStreamGetFlags", 5050)` (`PFN_cuStreamGetFlags_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetFlags` through `cuGetProcAddress("cuStreamGetFlags", 5050)` (`PFN_cuStreamGetFlags_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7060,11 +7054,11 @@ impl DriverTable {
         flags: *mut ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(322, entry::cuStreamGetFlags_v5050) {
-            Some(driver_fn) => driver_fn(hStream, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamGetId` through `cuGetProcAddress("cuStreamGetId", 12000)` (`PFN_cuStreamGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetId` through `cuGetProcAddress("cuStreamGetId", 12000)` (`PFN_cuStreamGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7075,11 +7069,11 @@ impl DriverTable {
         streamId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(323, entry::cuStreamGetId_v12000) {
-            Some(driver_fn) => driver_fn(hStream, streamId),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, streamId),
+            Err(code) => code,
         }
     }
-    /// `cuStreamGetPriority` through `cuGetProcAddress("cuStreamGetPriority", 5050)` (`PFN_cuStreamGetPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetPriority` through `cuGetProcAddress("cuStreamGetPriority", 5050)` (`PFN_cuStreamGetPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7090,11 +7084,11 @@ impl DriverTable {
         priority: *mut ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(324, entry::cuStreamGetPriority_v5050) {
-            Some(driver_fn) => driver_fn(hStream, priority),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, priority),
+            Err(code) => code,
         }
     }
-    /// `cuStreamIsCapturing` through `cuGetProcAddress("cuStreamIsCapturing", 10000)` (`PFN_cuStreamIsCapturing_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamIsCapturing` through `cuGetProcAddress("cuStreamIsCapturing", 10000)` (`PFN_cuStreamIsCapturing_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7105,22 +7099,22 @@ impl DriverTable {
         captureStatus: *mut CUstreamCaptureStatus,
     ) -> CUresult {
         match self.resolve(325, entry::cuStreamIsCapturing_v10000) {
-            Some(driver_fn) => driver_fn(hStream, captureStatus),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, captureStatus),
+            Err(code) => code,
         }
     }
-    /// `cuStreamQuery` through `cuGetProcAddress("cuStreamQuery", 2000)` (`PFN_cuStreamQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamQuery` through `cuGetProcAddress("cuStreamQuery", 2000)` (`PFN_cuStreamQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuStreamQuery(&self, hStream: CUstream) -> CUresult {
         match self.resolve(326, entry::cuStreamQuery_v2000) {
-            Some(driver_fn) => driver_fn(hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream),
+            Err(code) => code,
         }
     }
-    /// `cuStreamSetAttribute` through `cuGetProcAddress("cuStreamSetAttribute", 11000)` (`PFN_cuStreamSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamSetAttribute` through `cuGetProcAddress("cuStreamSetAttribute", 11000)` (`PFN_cuStreamSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7132,22 +7126,22 @@ impl DriverTable {
         param: *const CUstreamAttrValue,
     ) -> CUresult {
         match self.resolve(327, entry::cuStreamSetAttribute_v11000) {
-            Some(driver_fn) => driver_fn(hStream, attr, param),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, attr, param),
+            Err(code) => code,
         }
     }
-    /// `cuStreamSynchronize` through `cuGetProcAddress("cuStreamSynchronize", 2000)` (`PFN_cuStreamSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamSynchronize` through `cuGetProcAddress("cuStreamSynchronize", 2000)` (`PFN_cuStreamSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuStreamSynchronize(&self, hStream: CUstream) -> CUresult {
         match self.resolve(328, entry::cuStreamSynchronize_v2000) {
-            Some(driver_fn) => driver_fn(hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream),
+            Err(code) => code,
         }
     }
-    /// `cuStreamUpdateCaptureDependencies` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 11030)` (`PFN_cuStreamUpdateCaptureDependencies_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamUpdateCaptureDependencies` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 11030)` (`PFN_cuStreamUpdateCaptureDependencies_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7160,11 +7154,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(329, entry::cuStreamUpdateCaptureDependencies_v11030) {
-            Some(driver_fn) => driver_fn(hStream, dependencies, numDependencies, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, dependencies, numDependencies, flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamWaitEvent` through `cuGetProcAddress("cuStreamWaitEvent", 3020)` (`PFN_cuStreamWaitEvent_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWaitEvent` through `cuGetProcAddress("cuStreamWaitEvent", 3020)` (`PFN_cuStreamWaitEvent_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7176,11 +7170,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(330, entry::cuStreamWaitEvent_v3020) {
-            Some(driver_fn) => driver_fn(hStream, hEvent, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, hEvent, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamWaitValue32` through `cuGetProcAddress("cuStreamWaitValue32", 11070)` (`PFN_cuStreamWaitValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWaitValue32` through `cuGetProcAddress("cuStreamWaitValue32", 11070)` (`PFN_cuStreamWaitValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7193,11 +7187,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(331, entry::cuStreamWaitValue32_v11070) {
-            Some(driver_fn) => driver_fn(stream, addr, value, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, addr, value, flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamWaitValue64` through `cuGetProcAddress("cuStreamWaitValue64", 11070)` (`PFN_cuStreamWaitValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWaitValue64` through `cuGetProcAddress("cuStreamWaitValue64", 11070)` (`PFN_cuStreamWaitValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7210,11 +7204,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(332, entry::cuStreamWaitValue64_v11070) {
-            Some(driver_fn) => driver_fn(stream, addr, value, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, addr, value, flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamWriteValue32` through `cuGetProcAddress("cuStreamWriteValue32", 11070)` (`PFN_cuStreamWriteValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWriteValue32` through `cuGetProcAddress("cuStreamWriteValue32", 11070)` (`PFN_cuStreamWriteValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7227,11 +7221,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(333, entry::cuStreamWriteValue32_v11070) {
-            Some(driver_fn) => driver_fn(stream, addr, value, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, addr, value, flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamWriteValue64` through `cuGetProcAddress("cuStreamWriteValue64", 11070)` (`PFN_cuStreamWriteValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWriteValue64` through `cuGetProcAddress("cuStreamWriteValue64", 11070)` (`PFN_cuStreamWriteValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7244,11 +7238,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(334, entry::cuStreamWriteValue64_v11070) {
-            Some(driver_fn) => driver_fn(stream, addr, value, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, addr, value, flags),
+            Err(code) => code,
         }
     }
-    /// `cuSurfObjectCreate` through `cuGetProcAddress("cuSurfObjectCreate", 5000)` (`PFN_cuSurfObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuSurfObjectCreate` through `cuGetProcAddress("cuSurfObjectCreate", 5000)` (`PFN_cuSurfObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7259,22 +7253,22 @@ impl DriverTable {
         pResDesc: *const CUDA_RESOURCE_DESC,
     ) -> CUresult {
         match self.resolve(335, entry::cuSurfObjectCreate_v5000) {
-            Some(driver_fn) => driver_fn(pSurfObject, pResDesc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pSurfObject, pResDesc),
+            Err(code) => code,
         }
     }
-    /// `cuSurfObjectDestroy` through `cuGetProcAddress("cuSurfObjectDestroy", 5000)` (`PFN_cuSurfObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuSurfObjectDestroy` through `cuGetProcAddress("cuSurfObjectDestroy", 5000)` (`PFN_cuSurfObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuSurfObjectDestroy(&self, surfObject: CUsurfObject) -> CUresult {
         match self.resolve(336, entry::cuSurfObjectDestroy_v5000) {
-            Some(driver_fn) => driver_fn(surfObject),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(surfObject),
+            Err(code) => code,
         }
     }
-    /// `cuSurfObjectGetResourceDesc` through `cuGetProcAddress("cuSurfObjectGetResourceDesc", 5000)` (`PFN_cuSurfObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuSurfObjectGetResourceDesc` through `cuGetProcAddress("cuSurfObjectGetResourceDesc", 5000)` (`PFN_cuSurfObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7285,11 +7279,11 @@ impl DriverTable {
         surfObject: CUsurfObject,
     ) -> CUresult {
         match self.resolve(337, entry::cuSurfObjectGetResourceDesc_v5000) {
-            Some(driver_fn) => driver_fn(pResDesc, surfObject),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pResDesc, surfObject),
+            Err(code) => code,
         }
     }
-    /// `cuSurfRefGetArray` through `cuGetProcAddress("cuSurfRefGetArray", 3000)` (`PFN_cuSurfRefGetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuSurfRefGetArray` through `cuGetProcAddress("cuSurfRefGetArray", 3000)` (`PFN_cuSurfRefGetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7300,11 +7294,11 @@ impl DriverTable {
         hSurfRef: CUsurfref,
     ) -> CUresult {
         match self.resolve(338, entry::cuSurfRefGetArray_v3000) {
-            Some(driver_fn) => driver_fn(phArray, hSurfRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phArray, hSurfRef),
+            Err(code) => code,
         }
     }
-    /// `cuSurfRefSetArray` through `cuGetProcAddress("cuSurfRefSetArray", 3000)` (`PFN_cuSurfRefSetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuSurfRefSetArray` through `cuGetProcAddress("cuSurfRefSetArray", 3000)` (`PFN_cuSurfRefSetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7316,11 +7310,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(339, entry::cuSurfRefSetArray_v3000) {
-            Some(driver_fn) => driver_fn(hSurfRef, hArray, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hSurfRef, hArray, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuTensorMapEncodeIm2col` through `cuGetProcAddress("cuTensorMapEncodeIm2col", 12000)` (`PFN_cuTensorMapEncodeIm2col_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTensorMapEncodeIm2col` through `cuGetProcAddress("cuTensorMapEncodeIm2col", 12000)` (`PFN_cuTensorMapEncodeIm2col_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7344,7 +7338,7 @@ impl DriverTable {
         oobFill: CUtensorMapFloatOOBfill,
     ) -> CUresult {
         match self.resolve(340, entry::cuTensorMapEncodeIm2col_v12000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     tensorMap,
                     tensorDataType,
@@ -7363,10 +7357,10 @@ impl DriverTable {
                     oobFill,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuTensorMapEncodeTiled` through `cuGetProcAddress("cuTensorMapEncodeTiled", 12000)` (`PFN_cuTensorMapEncodeTiled_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTensorMapEncodeTiled` through `cuGetProcAddress("cuTensorMapEncodeTiled", 12000)` (`PFN_cuTensorMapEncodeTiled_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7387,7 +7381,7 @@ impl DriverTable {
         oobFill: CUtensorMapFloatOOBfill,
     ) -> CUresult {
         match self.resolve(341, entry::cuTensorMapEncodeTiled_v12000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     tensorMap,
                     tensorDataType,
@@ -7403,10 +7397,10 @@ impl DriverTable {
                     oobFill,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuTensorMapReplaceAddress` through `cuGetProcAddress("cuTensorMapReplaceAddress", 12000)` (`PFN_cuTensorMapReplaceAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTensorMapReplaceAddress` through `cuGetProcAddress("cuTensorMapReplaceAddress", 12000)` (`PFN_cuTensorMapReplaceAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7417,11 +7411,11 @@ impl DriverTable {
         globalAddress: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(342, entry::cuTensorMapReplaceAddress_v12000) {
-            Some(driver_fn) => driver_fn(tensorMap, globalAddress),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(tensorMap, globalAddress),
+            Err(code) => code,
         }
     }
-    /// `cuTexObjectCreate` through `cuGetProcAddress("cuTexObjectCreate", 5000)` (`PFN_cuTexObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexObjectCreate` through `cuGetProcAddress("cuTexObjectCreate", 5000)` (`PFN_cuTexObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7434,22 +7428,22 @@ impl DriverTable {
         pResViewDesc: *const CUDA_RESOURCE_VIEW_DESC,
     ) -> CUresult {
         match self.resolve(343, entry::cuTexObjectCreate_v5000) {
-            Some(driver_fn) => driver_fn(pTexObject, pResDesc, pTexDesc, pResViewDesc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pTexObject, pResDesc, pTexDesc, pResViewDesc),
+            Err(code) => code,
         }
     }
-    /// `cuTexObjectDestroy` through `cuGetProcAddress("cuTexObjectDestroy", 5000)` (`PFN_cuTexObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexObjectDestroy` through `cuGetProcAddress("cuTexObjectDestroy", 5000)` (`PFN_cuTexObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuTexObjectDestroy(&self, texObject: CUtexObject) -> CUresult {
         match self.resolve(344, entry::cuTexObjectDestroy_v5000) {
-            Some(driver_fn) => driver_fn(texObject),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(texObject),
+            Err(code) => code,
         }
     }
-    /// `cuTexObjectGetResourceDesc` through `cuGetProcAddress("cuTexObjectGetResourceDesc", 5000)` (`PFN_cuTexObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexObjectGetResourceDesc` through `cuGetProcAddress("cuTexObjectGetResourceDesc", 5000)` (`PFN_cuTexObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7460,11 +7454,11 @@ impl DriverTable {
         texObject: CUtexObject,
     ) -> CUresult {
         match self.resolve(345, entry::cuTexObjectGetResourceDesc_v5000) {
-            Some(driver_fn) => driver_fn(pResDesc, texObject),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pResDesc, texObject),
+            Err(code) => code,
         }
     }
-    /// `cuTexObjectGetResourceViewDesc` through `cuGetProcAddress("cuTexObjectGetResourceViewDesc", 5000)` (`PFN_cuTexObjectGetResourceViewDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexObjectGetResourceViewDesc` through `cuGetProcAddress("cuTexObjectGetResourceViewDesc", 5000)` (`PFN_cuTexObjectGetResourceViewDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7475,11 +7469,11 @@ impl DriverTable {
         texObject: CUtexObject,
     ) -> CUresult {
         match self.resolve(346, entry::cuTexObjectGetResourceViewDesc_v5000) {
-            Some(driver_fn) => driver_fn(pResViewDesc, texObject),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pResViewDesc, texObject),
+            Err(code) => code,
         }
     }
-    /// `cuTexObjectGetTextureDesc` through `cuGetProcAddress("cuTexObjectGetTextureDesc", 5000)` (`PFN_cuTexObjectGetTextureDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexObjectGetTextureDesc` through `cuGetProcAddress("cuTexObjectGetTextureDesc", 5000)` (`PFN_cuTexObjectGetTextureDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7490,33 +7484,33 @@ impl DriverTable {
         texObject: CUtexObject,
     ) -> CUresult {
         match self.resolve(347, entry::cuTexObjectGetTextureDesc_v5000) {
-            Some(driver_fn) => driver_fn(pTexDesc, texObject),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pTexDesc, texObject),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefCreate` through `cuGetProcAddress("cuTexRefCreate", 2000)` (`PFN_cuTexRefCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefCreate` through `cuGetProcAddress("cuTexRefCreate", 2000)` (`PFN_cuTexRefCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuTexRefCreate(&self, pTexRef: *mut CUtexref) -> CUresult {
         match self.resolve(348, entry::cuTexRefCreate_v2000) {
-            Some(driver_fn) => driver_fn(pTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefDestroy` through `cuGetProcAddress("cuTexRefDestroy", 2000)` (`PFN_cuTexRefDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefDestroy` through `cuGetProcAddress("cuTexRefDestroy", 2000)` (`PFN_cuTexRefDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuTexRefDestroy(&self, hTexRef: CUtexref) -> CUresult {
         match self.resolve(349, entry::cuTexRefDestroy_v2000) {
-            Some(driver_fn) => driver_fn(hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetAddress` through `cuGetProcAddress("cuTexRefGetAddress", 3020)` (`PFN_cuTexRefGetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetAddress` through `cuGetProcAddress("cuTexRefGetAddress", 3020)` (`PFN_cuTexRefGetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7527,11 +7521,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(350, entry::cuTexRefGetAddress_v3020) {
-            Some(driver_fn) => driver_fn(pdptr, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pdptr, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetAddressMode` through `cuGetProcAddress("cuTexRefGetAddressMode", 2000)` (`PFN_cuTexRefGetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetAddressMode` through `cuGetProcAddress("cuTexRefGetAddressMode", 2000)` (`PFN_cuTexRefGetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7543,11 +7537,11 @@ impl DriverTable {
         dim: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(351, entry::cuTexRefGetAddressMode_v2000) {
-            Some(driver_fn) => driver_fn(pam, hTexRef, dim),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pam, hTexRef, dim),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetArray` through `cuGetProcAddress("cuTexRefGetArray", 2000)` (`PFN_cuTexRefGetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetArray` through `cuGetProcAddress("cuTexRefGetArray", 2000)` (`PFN_cuTexRefGetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7558,11 +7552,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(352, entry::cuTexRefGetArray_v2000) {
-            Some(driver_fn) => driver_fn(phArray, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phArray, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetBorderColor` through `cuGetProcAddress("cuTexRefGetBorderColor", 8000)` (`PFN_cuTexRefGetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetBorderColor` through `cuGetProcAddress("cuTexRefGetBorderColor", 8000)` (`PFN_cuTexRefGetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7573,11 +7567,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(353, entry::cuTexRefGetBorderColor_v8000) {
-            Some(driver_fn) => driver_fn(pBorderColor, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pBorderColor, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetFilterMode` through `cuGetProcAddress("cuTexRefGetFilterMode", 2000)` (`PFN_cuTexRefGetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetFilterMode` through `cuGetProcAddress("cuTexRefGetFilterMode", 2000)` (`PFN_cuTexRefGetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7588,11 +7582,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(354, entry::cuTexRefGetFilterMode_v2000) {
-            Some(driver_fn) => driver_fn(pfm, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pfm, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetFlags` through `cuGetProcAddress("cuTexRefGetFlags", 2000)` (`PFN_cuTexRefGetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetFlags` through `cuGetProcAddress("cuTexRefGetFlags", 2000)` (`PFN_cuTexRefGetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7603,11 +7597,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(355, entry::cuTexRefGetFlags_v2000) {
-            Some(driver_fn) => driver_fn(pFlags, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pFlags, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetFormat` through `cuGetProcAddress("cuTexRefGetFormat", 2000)` (`PFN_cuTexRefGetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetFormat` through `cuGetProcAddress("cuTexRefGetFormat", 2000)` (`PFN_cuTexRefGetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7619,11 +7613,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(356, entry::cuTexRefGetFormat_v2000) {
-            Some(driver_fn) => driver_fn(pFormat, pNumChannels, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pFormat, pNumChannels, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetMaxAnisotropy` through `cuGetProcAddress("cuTexRefGetMaxAnisotropy", 5000)` (`PFN_cuTexRefGetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetMaxAnisotropy` through `cuGetProcAddress("cuTexRefGetMaxAnisotropy", 5000)` (`PFN_cuTexRefGetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7634,11 +7628,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(357, entry::cuTexRefGetMaxAnisotropy_v5000) {
-            Some(driver_fn) => driver_fn(pmaxAniso, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pmaxAniso, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmapFilterMode` through `cuGetProcAddress("cuTexRefGetMipmapFilterMode", 5000)` (`PFN_cuTexRefGetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetMipmapFilterMode` through `cuGetProcAddress("cuTexRefGetMipmapFilterMode", 5000)` (`PFN_cuTexRefGetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7649,11 +7643,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(358, entry::cuTexRefGetMipmapFilterMode_v5000) {
-            Some(driver_fn) => driver_fn(pfm, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pfm, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmapLevelBias` through `cuGetProcAddress("cuTexRefGetMipmapLevelBias", 5000)` (`PFN_cuTexRefGetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetMipmapLevelBias` through `cuGetProcAddress("cuTexRefGetMipmapLevelBias", 5000)` (`PFN_cuTexRefGetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7664,11 +7658,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(359, entry::cuTexRefGetMipmapLevelBias_v5000) {
-            Some(driver_fn) => driver_fn(pbias, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pbias, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefGetMipmapLevelClamp", 5000)` (`PFN_cuTexRefGetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefGetMipmapLevelClamp", 5000)` (`PFN_cuTexRefGetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7680,13 +7674,13 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(360, entry::cuTexRefGetMipmapLevelClamp_v5000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(pminMipmapLevelClamp, pmaxMipmapLevelClamp, hTexRef)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmappedArray` through `cuGetProcAddress("cuTexRefGetMipmappedArray", 5000)` (`PFN_cuTexRefGetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetMipmappedArray` through `cuGetProcAddress("cuTexRefGetMipmappedArray", 5000)` (`PFN_cuTexRefGetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7697,11 +7691,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(361, entry::cuTexRefGetMipmappedArray_v5000) {
-            Some(driver_fn) => driver_fn(phMipmappedArray, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phMipmappedArray, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetAddress` through `cuGetProcAddress("cuTexRefSetAddress", 3020)` (`PFN_cuTexRefSetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetAddress` through `cuGetProcAddress("cuTexRefSetAddress", 3020)` (`PFN_cuTexRefSetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7714,11 +7708,11 @@ impl DriverTable {
         bytes: usize,
     ) -> CUresult {
         match self.resolve(362, entry::cuTexRefSetAddress_v3020) {
-            Some(driver_fn) => driver_fn(ByteOffset, hTexRef, dptr, bytes),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ByteOffset, hTexRef, dptr, bytes),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetAddress2D` through `cuGetProcAddress("cuTexRefSetAddress2D", 4010)` (`PFN_cuTexRefSetAddress2D_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetAddress2D` through `cuGetProcAddress("cuTexRefSetAddress2D", 4010)` (`PFN_cuTexRefSetAddress2D_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7731,11 +7725,11 @@ impl DriverTable {
         Pitch: usize,
     ) -> CUresult {
         match self.resolve(363, entry::cuTexRefSetAddress2D_v4010) {
-            Some(driver_fn) => driver_fn(hTexRef, desc, dptr, Pitch),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, desc, dptr, Pitch),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetAddressMode` through `cuGetProcAddress("cuTexRefSetAddressMode", 2000)` (`PFN_cuTexRefSetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetAddressMode` through `cuGetProcAddress("cuTexRefSetAddressMode", 2000)` (`PFN_cuTexRefSetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7747,11 +7741,11 @@ impl DriverTable {
         am: CUaddress_mode,
     ) -> CUresult {
         match self.resolve(364, entry::cuTexRefSetAddressMode_v2000) {
-            Some(driver_fn) => driver_fn(hTexRef, dim, am),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, dim, am),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetArray` through `cuGetProcAddress("cuTexRefSetArray", 2000)` (`PFN_cuTexRefSetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetArray` through `cuGetProcAddress("cuTexRefSetArray", 2000)` (`PFN_cuTexRefSetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7763,11 +7757,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(365, entry::cuTexRefSetArray_v2000) {
-            Some(driver_fn) => driver_fn(hTexRef, hArray, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, hArray, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetBorderColor` through `cuGetProcAddress("cuTexRefSetBorderColor", 8000)` (`PFN_cuTexRefSetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetBorderColor` through `cuGetProcAddress("cuTexRefSetBorderColor", 8000)` (`PFN_cuTexRefSetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7778,11 +7772,11 @@ impl DriverTable {
         pBorderColor: *mut f32,
     ) -> CUresult {
         match self.resolve(366, entry::cuTexRefSetBorderColor_v8000) {
-            Some(driver_fn) => driver_fn(hTexRef, pBorderColor),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, pBorderColor),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetFilterMode` through `cuGetProcAddress("cuTexRefSetFilterMode", 2000)` (`PFN_cuTexRefSetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetFilterMode` through `cuGetProcAddress("cuTexRefSetFilterMode", 2000)` (`PFN_cuTexRefSetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7793,11 +7787,11 @@ impl DriverTable {
         fm: CUfilter_mode,
     ) -> CUresult {
         match self.resolve(367, entry::cuTexRefSetFilterMode_v2000) {
-            Some(driver_fn) => driver_fn(hTexRef, fm),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, fm),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetFlags` through `cuGetProcAddress("cuTexRefSetFlags", 2000)` (`PFN_cuTexRefSetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetFlags` through `cuGetProcAddress("cuTexRefSetFlags", 2000)` (`PFN_cuTexRefSetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7808,11 +7802,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(368, entry::cuTexRefSetFlags_v2000) {
-            Some(driver_fn) => driver_fn(hTexRef, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetFormat` through `cuGetProcAddress("cuTexRefSetFormat", 2000)` (`PFN_cuTexRefSetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetFormat` through `cuGetProcAddress("cuTexRefSetFormat", 2000)` (`PFN_cuTexRefSetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7824,11 +7818,11 @@ impl DriverTable {
         NumPackedComponents: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(369, entry::cuTexRefSetFormat_v2000) {
-            Some(driver_fn) => driver_fn(hTexRef, fmt, NumPackedComponents),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, fmt, NumPackedComponents),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetMaxAnisotropy` through `cuGetProcAddress("cuTexRefSetMaxAnisotropy", 5000)` (`PFN_cuTexRefSetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetMaxAnisotropy` through `cuGetProcAddress("cuTexRefSetMaxAnisotropy", 5000)` (`PFN_cuTexRefSetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7839,11 +7833,11 @@ impl DriverTable {
         maxAniso: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(370, entry::cuTexRefSetMaxAnisotropy_v5000) {
-            Some(driver_fn) => driver_fn(hTexRef, maxAniso),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, maxAniso),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmapFilterMode` through `cuGetProcAddress("cuTexRefSetMipmapFilterMode", 5000)` (`PFN_cuTexRefSetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetMipmapFilterMode` through `cuGetProcAddress("cuTexRefSetMipmapFilterMode", 5000)` (`PFN_cuTexRefSetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7854,11 +7848,11 @@ impl DriverTable {
         fm: CUfilter_mode,
     ) -> CUresult {
         match self.resolve(371, entry::cuTexRefSetMipmapFilterMode_v5000) {
-            Some(driver_fn) => driver_fn(hTexRef, fm),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, fm),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmapLevelBias` through `cuGetProcAddress("cuTexRefSetMipmapLevelBias", 5000)` (`PFN_cuTexRefSetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetMipmapLevelBias` through `cuGetProcAddress("cuTexRefSetMipmapLevelBias", 5000)` (`PFN_cuTexRefSetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7869,11 +7863,11 @@ impl DriverTable {
         bias: f32,
     ) -> CUresult {
         match self.resolve(372, entry::cuTexRefSetMipmapLevelBias_v5000) {
-            Some(driver_fn) => driver_fn(hTexRef, bias),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, bias),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefSetMipmapLevelClamp", 5000)` (`PFN_cuTexRefSetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefSetMipmapLevelClamp", 5000)` (`PFN_cuTexRefSetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7885,13 +7879,11 @@ impl DriverTable {
         maxMipmapLevelClamp: f32,
     ) -> CUresult {
         match self.resolve(373, entry::cuTexRefSetMipmapLevelClamp_v5000) {
-            Some(driver_fn) => {
-                driver_fn(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp)
-            }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmappedArray` through `cuGetProcAddress("cuTexRefSetMipmappedArray", 5000)` (`PFN_cuTexRefSetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetMipmappedArray` through `cuGetProcAddress("cuTexRefSetMipmappedArray", 5000)` (`PFN_cuTexRefSetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7903,11 +7895,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(374, entry::cuTexRefSetMipmappedArray_v5000) {
-            Some(driver_fn) => driver_fn(hTexRef, hMipmappedArray, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, hMipmappedArray, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuThreadExchangeStreamCaptureMode` through `cuGetProcAddress("cuThreadExchangeStreamCaptureMode", 10010)` (`PFN_cuThreadExchangeStreamCaptureMode_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuThreadExchangeStreamCaptureMode` through `cuGetProcAddress("cuThreadExchangeStreamCaptureMode", 10010)` (`PFN_cuThreadExchangeStreamCaptureMode_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7917,11 +7909,11 @@ impl DriverTable {
         mode: *mut CUstreamCaptureMode,
     ) -> CUresult {
         match self.resolve(375, entry::cuThreadExchangeStreamCaptureMode_v10010) {
-            Some(driver_fn) => driver_fn(mode),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mode),
+            Err(code) => code,
         }
     }
-    /// `cuUserObjectCreate` through `cuGetProcAddress("cuUserObjectCreate", 11030)` (`PFN_cuUserObjectCreate_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuUserObjectCreate` through `cuGetProcAddress("cuUserObjectCreate", 11030)` (`PFN_cuUserObjectCreate_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7935,13 +7927,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(376, entry::cuUserObjectCreate_v11030) {
-            Some(driver_fn) => {
-                driver_fn(object_out, ptr, destroy, initialRefcount, flags)
-            }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(object_out, ptr, destroy, initialRefcount, flags),
+            Err(code) => code,
         }
     }
-    /// `cuUserObjectRelease` through `cuGetProcAddress("cuUserObjectRelease", 11030)` (`PFN_cuUserObjectRelease_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuUserObjectRelease` through `cuGetProcAddress("cuUserObjectRelease", 11030)` (`PFN_cuUserObjectRelease_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7952,11 +7942,11 @@ impl DriverTable {
         count: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(377, entry::cuUserObjectRelease_v11030) {
-            Some(driver_fn) => driver_fn(object, count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(object, count),
+            Err(code) => code,
         }
     }
-    /// `cuUserObjectRetain` through `cuGetProcAddress("cuUserObjectRetain", 11030)` (`PFN_cuUserObjectRetain_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuUserObjectRetain` through `cuGetProcAddress("cuUserObjectRetain", 11030)` (`PFN_cuUserObjectRetain_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7967,11 +7957,11 @@ impl DriverTable {
         count: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(378, entry::cuUserObjectRetain_v11030) {
-            Some(driver_fn) => driver_fn(object, count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(object, count),
+            Err(code) => code,
         }
     }
-    /// `cuWaitExternalSemaphoresAsync` through `cuGetProcAddress("cuWaitExternalSemaphoresAsync", 10000)` (`PFN_cuWaitExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuWaitExternalSemaphoresAsync` through `cuGetProcAddress("cuWaitExternalSemaphoresAsync", 10000)` (`PFN_cuWaitExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7984,8 +7974,8 @@ impl DriverTable {
         stream: CUstream,
     ) -> CUresult {
         match self.resolve(379, entry::cuWaitExternalSemaphoresAsync_v10000) {
-            Some(driver_fn) => driver_fn(extSemArray, paramsArray, numExtSems, stream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(extSemArray, paramsArray, numExtSems, stream),
+            Err(code) => code,
         }
     }
 }

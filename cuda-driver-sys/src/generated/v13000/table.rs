@@ -2259,7 +2259,7 @@ pub struct DriverTable {
     pub(crate) slots: [Slot; 449],
 }
 impl DriverTable {
-    /// `cuArray3DCreate` through `cuGetProcAddress("cuArray3DCreate", 3020)` (`PFN_cuArray3DCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArray3DCreate` through `cuGetProcAddress("cuArray3DCreate", 3020)` (`PFN_cuArray3DCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2270,11 +2270,11 @@ impl DriverTable {
         pAllocateArray: *const CUDA_ARRAY3D_DESCRIPTOR,
     ) -> CUresult {
         match self.resolve(0, entry::cuArray3DCreate_v3020) {
-            Some(driver_fn) => driver_fn(pHandle, pAllocateArray),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pHandle, pAllocateArray),
+            Err(code) => code,
         }
     }
-    /// `cuArray3DGetDescriptor` through `cuGetProcAddress("cuArray3DGetDescriptor", 3020)` (`PFN_cuArray3DGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArray3DGetDescriptor` through `cuGetProcAddress("cuArray3DGetDescriptor", 3020)` (`PFN_cuArray3DGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2285,11 +2285,11 @@ impl DriverTable {
         hArray: CUarray,
     ) -> CUresult {
         match self.resolve(1, entry::cuArray3DGetDescriptor_v3020) {
-            Some(driver_fn) => driver_fn(pArrayDescriptor, hArray),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pArrayDescriptor, hArray),
+            Err(code) => code,
         }
     }
-    /// `cuArrayCreate` through `cuGetProcAddress("cuArrayCreate", 3020)` (`PFN_cuArrayCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArrayCreate` through `cuGetProcAddress("cuArrayCreate", 3020)` (`PFN_cuArrayCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2300,22 +2300,22 @@ impl DriverTable {
         pAllocateArray: *const CUDA_ARRAY_DESCRIPTOR,
     ) -> CUresult {
         match self.resolve(2, entry::cuArrayCreate_v3020) {
-            Some(driver_fn) => driver_fn(pHandle, pAllocateArray),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pHandle, pAllocateArray),
+            Err(code) => code,
         }
     }
-    /// `cuArrayDestroy` through `cuGetProcAddress("cuArrayDestroy", 2000)` (`PFN_cuArrayDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArrayDestroy` through `cuGetProcAddress("cuArrayDestroy", 2000)` (`PFN_cuArrayDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuArrayDestroy(&self, hArray: CUarray) -> CUresult {
         match self.resolve(3, entry::cuArrayDestroy_v2000) {
-            Some(driver_fn) => driver_fn(hArray),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hArray),
+            Err(code) => code,
         }
     }
-    /// `cuArrayGetDescriptor` through `cuGetProcAddress("cuArrayGetDescriptor", 3020)` (`PFN_cuArrayGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArrayGetDescriptor` through `cuGetProcAddress("cuArrayGetDescriptor", 3020)` (`PFN_cuArrayGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2326,11 +2326,11 @@ impl DriverTable {
         hArray: CUarray,
     ) -> CUresult {
         match self.resolve(4, entry::cuArrayGetDescriptor_v3020) {
-            Some(driver_fn) => driver_fn(pArrayDescriptor, hArray),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pArrayDescriptor, hArray),
+            Err(code) => code,
         }
     }
-    /// `cuArrayGetMemoryRequirements` through `cuGetProcAddress("cuArrayGetMemoryRequirements", 11060)` (`PFN_cuArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArrayGetMemoryRequirements` through `cuGetProcAddress("cuArrayGetMemoryRequirements", 11060)` (`PFN_cuArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2342,11 +2342,11 @@ impl DriverTable {
         device: CUdevice,
     ) -> CUresult {
         match self.resolve(5, entry::cuArrayGetMemoryRequirements_v11060) {
-            Some(driver_fn) => driver_fn(memoryRequirements, array, device),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(memoryRequirements, array, device),
+            Err(code) => code,
         }
     }
-    /// `cuArrayGetPlane` through `cuGetProcAddress("cuArrayGetPlane", 11020)` (`PFN_cuArrayGetPlane_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArrayGetPlane` through `cuGetProcAddress("cuArrayGetPlane", 11020)` (`PFN_cuArrayGetPlane_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2358,11 +2358,11 @@ impl DriverTable {
         planeIdx: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(6, entry::cuArrayGetPlane_v11020) {
-            Some(driver_fn) => driver_fn(pPlaneArray, hArray, planeIdx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pPlaneArray, hArray, planeIdx),
+            Err(code) => code,
         }
     }
-    /// `cuArrayGetSparseProperties` through `cuGetProcAddress("cuArrayGetSparseProperties", 11010)` (`PFN_cuArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArrayGetSparseProperties` through `cuGetProcAddress("cuArrayGetSparseProperties", 11010)` (`PFN_cuArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2373,11 +2373,11 @@ impl DriverTable {
         array: CUarray,
     ) -> CUresult {
         match self.resolve(7, entry::cuArrayGetSparseProperties_v11010) {
-            Some(driver_fn) => driver_fn(sparseProperties, array),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(sparseProperties, array),
+            Err(code) => code,
         }
     }
-    /// `cuCheckpointProcessCheckpoint` through `cuGetProcAddress("cuCheckpointProcessCheckpoint", 12080)` (`PFN_cuCheckpointProcessCheckpoint_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCheckpointProcessCheckpoint` through `cuGetProcAddress("cuCheckpointProcessCheckpoint", 12080)` (`PFN_cuCheckpointProcessCheckpoint_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2388,11 +2388,11 @@ impl DriverTable {
         args: *mut CUcheckpointCheckpointArgs,
     ) -> CUresult {
         match self.resolve(8, entry::cuCheckpointProcessCheckpoint_v12080) {
-            Some(driver_fn) => driver_fn(pid, args),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pid, args),
+            Err(code) => code,
         }
     }
-    /// `cuCheckpointProcessGetRestoreThreadId` through `cuGetProcAddress("cuCheckpointProcessGetRestoreThreadId", 12080)` (`PFN_cuCheckpointProcessGetRestoreThreadId_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCheckpointProcessGetRestoreThreadId` through `cuGetProcAddress("cuCheckpointProcessGetRestoreThreadId", 12080)` (`PFN_cuCheckpointProcessGetRestoreThreadId_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2403,11 +2403,11 @@ impl DriverTable {
         tid: *mut ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(9, entry::cuCheckpointProcessGetRestoreThreadId_v12080) {
-            Some(driver_fn) => driver_fn(pid, tid),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pid, tid),
+            Err(code) => code,
         }
     }
-    /// `cuCheckpointProcessGetState` through `cuGetProcAddress("cuCheckpointProcessGetState", 12080)` (`PFN_cuCheckpointProcessGetState_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCheckpointProcessGetState` through `cuGetProcAddress("cuCheckpointProcessGetState", 12080)` (`PFN_cuCheckpointProcessGetState_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2418,11 +2418,11 @@ impl DriverTable {
         state: *mut CUprocessState,
     ) -> CUresult {
         match self.resolve(10, entry::cuCheckpointProcessGetState_v12080) {
-            Some(driver_fn) => driver_fn(pid, state),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pid, state),
+            Err(code) => code,
         }
     }
-    /// `cuCheckpointProcessLock` through `cuGetProcAddress("cuCheckpointProcessLock", 12080)` (`PFN_cuCheckpointProcessLock_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCheckpointProcessLock` through `cuGetProcAddress("cuCheckpointProcessLock", 12080)` (`PFN_cuCheckpointProcessLock_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2433,11 +2433,11 @@ impl DriverTable {
         args: *mut CUcheckpointLockArgs,
     ) -> CUresult {
         match self.resolve(11, entry::cuCheckpointProcessLock_v12080) {
-            Some(driver_fn) => driver_fn(pid, args),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pid, args),
+            Err(code) => code,
         }
     }
-    /// `cuCheckpointProcessRestore` through `cuGetProcAddress("cuCheckpointProcessRestore", 12080)` (`PFN_cuCheckpointProcessRestore_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCheckpointProcessRestore` through `cuGetProcAddress("cuCheckpointProcessRestore", 12080)` (`PFN_cuCheckpointProcessRestore_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2448,11 +2448,11 @@ impl DriverTable {
         args: *mut CUcheckpointRestoreArgs,
     ) -> CUresult {
         match self.resolve(12, entry::cuCheckpointProcessRestore_v12080) {
-            Some(driver_fn) => driver_fn(pid, args),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pid, args),
+            Err(code) => code,
         }
     }
-    /// `cuCheckpointProcessUnlock` through `cuGetProcAddress("cuCheckpointProcessUnlock", 12080)` (`PFN_cuCheckpointProcessUnlock_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCheckpointProcessUnlock` through `cuGetProcAddress("cuCheckpointProcessUnlock", 12080)` (`PFN_cuCheckpointProcessUnlock_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2463,11 +2463,11 @@ impl DriverTable {
         args: *mut CUcheckpointUnlockArgs,
     ) -> CUresult {
         match self.resolve(13, entry::cuCheckpointProcessUnlock_v12080) {
-            Some(driver_fn) => driver_fn(pid, args),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pid, args),
+            Err(code) => code,
         }
     }
-    /// `cuCoredumpGetAttribute` through `cuGetProcAddress("cuCoredumpGetAttribute", 12010)` (`PFN_cuCoredumpGetAttribute_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCoredumpGetAttribute` through `cuGetProcAddress("cuCoredumpGetAttribute", 12010)` (`PFN_cuCoredumpGetAttribute_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2479,11 +2479,11 @@ impl DriverTable {
         size: *mut usize,
     ) -> CUresult {
         match self.resolve(14, entry::cuCoredumpGetAttribute_v12010) {
-            Some(driver_fn) => driver_fn(attrib, value, size),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(attrib, value, size),
+            Err(code) => code,
         }
     }
-    /// `cuCoredumpGetAttributeGlobal` through `cuGetProcAddress("cuCoredumpGetAttributeGlobal", 12010)` (`PFN_cuCoredumpGetAttributeGlobal_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCoredumpGetAttributeGlobal` through `cuGetProcAddress("cuCoredumpGetAttributeGlobal", 12010)` (`PFN_cuCoredumpGetAttributeGlobal_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2495,11 +2495,11 @@ impl DriverTable {
         size: *mut usize,
     ) -> CUresult {
         match self.resolve(15, entry::cuCoredumpGetAttributeGlobal_v12010) {
-            Some(driver_fn) => driver_fn(attrib, value, size),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(attrib, value, size),
+            Err(code) => code,
         }
     }
-    /// `cuCoredumpSetAttribute` through `cuGetProcAddress("cuCoredumpSetAttribute", 12010)` (`PFN_cuCoredumpSetAttribute_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCoredumpSetAttribute` through `cuGetProcAddress("cuCoredumpSetAttribute", 12010)` (`PFN_cuCoredumpSetAttribute_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2511,11 +2511,11 @@ impl DriverTable {
         size: *mut usize,
     ) -> CUresult {
         match self.resolve(16, entry::cuCoredumpSetAttribute_v12010) {
-            Some(driver_fn) => driver_fn(attrib, value, size),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(attrib, value, size),
+            Err(code) => code,
         }
     }
-    /// `cuCoredumpSetAttributeGlobal` through `cuGetProcAddress("cuCoredumpSetAttributeGlobal", 12010)` (`PFN_cuCoredumpSetAttributeGlobal_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCoredumpSetAttributeGlobal` through `cuGetProcAddress("cuCoredumpSetAttributeGlobal", 12010)` (`PFN_cuCoredumpSetAttributeGlobal_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2527,11 +2527,11 @@ impl DriverTable {
         size: *mut usize,
     ) -> CUresult {
         match self.resolve(17, entry::cuCoredumpSetAttributeGlobal_v12010) {
-            Some(driver_fn) => driver_fn(attrib, value, size),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(attrib, value, size),
+            Err(code) => code,
         }
     }
-    /// `cuCtxAttach` through `cuGetProcAddress("cuCtxAttach", 2000)` (`PFN_cuCtxAttach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxAttach` through `cuGetProcAddress("cuCtxAttach", 2000)` (`PFN_cuCtxAttach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2542,11 +2542,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(18, entry::cuCtxAttach_v2000) {
-            Some(driver_fn) => driver_fn(pctx, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pctx, flags),
+            Err(code) => code,
         }
     }
-    /// `cuCtxCreate` through `cuGetProcAddress("cuCtxCreate", 12050)` (`PFN_cuCtxCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxCreate` through `cuGetProcAddress("cuCtxCreate", 12050)` (`PFN_cuCtxCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2559,44 +2559,44 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(19, entry::cuCtxCreate_v12050) {
-            Some(driver_fn) => driver_fn(pctx, ctxCreateParams, flags, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pctx, ctxCreateParams, flags, dev),
+            Err(code) => code,
         }
     }
-    /// `cuCtxDestroy` through `cuGetProcAddress("cuCtxDestroy", 4000)` (`PFN_cuCtxDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxDestroy` through `cuGetProcAddress("cuCtxDestroy", 4000)` (`PFN_cuCtxDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxDestroy(&self, ctx: CUcontext) -> CUresult {
         match self.resolve(20, entry::cuCtxDestroy_v4000) {
-            Some(driver_fn) => driver_fn(ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ctx),
+            Err(code) => code,
         }
     }
-    /// `cuCtxDetach` through `cuGetProcAddress("cuCtxDetach", 2000)` (`PFN_cuCtxDetach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxDetach` through `cuGetProcAddress("cuCtxDetach", 2000)` (`PFN_cuCtxDetach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxDetach(&self, ctx: CUcontext) -> CUresult {
         match self.resolve(21, entry::cuCtxDetach_v2000) {
-            Some(driver_fn) => driver_fn(ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ctx),
+            Err(code) => code,
         }
     }
-    /// `cuCtxDisablePeerAccess` through `cuGetProcAddress("cuCtxDisablePeerAccess", 4000)` (`PFN_cuCtxDisablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxDisablePeerAccess` through `cuGetProcAddress("cuCtxDisablePeerAccess", 4000)` (`PFN_cuCtxDisablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxDisablePeerAccess(&self, peerContext: CUcontext) -> CUresult {
         match self.resolve(22, entry::cuCtxDisablePeerAccess_v4000) {
-            Some(driver_fn) => driver_fn(peerContext),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(peerContext),
+            Err(code) => code,
         }
     }
-    /// `cuCtxEnablePeerAccess` through `cuGetProcAddress("cuCtxEnablePeerAccess", 4000)` (`PFN_cuCtxEnablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxEnablePeerAccess` through `cuGetProcAddress("cuCtxEnablePeerAccess", 4000)` (`PFN_cuCtxEnablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2607,11 +2607,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(23, entry::cuCtxEnablePeerAccess_v4000) {
-            Some(driver_fn) => driver_fn(peerContext, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(peerContext, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuCtxFromGreenCtx` through `cuGetProcAddress("cuCtxFromGreenCtx", 12040)` (`PFN_cuCtxFromGreenCtx_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxFromGreenCtx` through `cuGetProcAddress("cuCtxFromGreenCtx", 12040)` (`PFN_cuCtxFromGreenCtx_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2622,11 +2622,11 @@ impl DriverTable {
         hCtx: CUgreenCtx,
     ) -> CUresult {
         match self.resolve(24, entry::cuCtxFromGreenCtx_v12040) {
-            Some(driver_fn) => driver_fn(pContext, hCtx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pContext, hCtx),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetApiVersion` through `cuGetProcAddress("cuCtxGetApiVersion", 3020)` (`PFN_cuCtxGetApiVersion_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetApiVersion` through `cuGetProcAddress("cuCtxGetApiVersion", 3020)` (`PFN_cuCtxGetApiVersion_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2637,33 +2637,33 @@ impl DriverTable {
         version: *mut ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(25, entry::cuCtxGetApiVersion_v3020) {
-            Some(driver_fn) => driver_fn(ctx, version),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ctx, version),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetCacheConfig` through `cuGetProcAddress("cuCtxGetCacheConfig", 3020)` (`PFN_cuCtxGetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetCacheConfig` through `cuGetProcAddress("cuCtxGetCacheConfig", 3020)` (`PFN_cuCtxGetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxGetCacheConfig(&self, pconfig: *mut CUfunc_cache) -> CUresult {
         match self.resolve(26, entry::cuCtxGetCacheConfig_v3020) {
-            Some(driver_fn) => driver_fn(pconfig),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pconfig),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetCurrent` through `cuGetProcAddress("cuCtxGetCurrent", 4000)` (`PFN_cuCtxGetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetCurrent` through `cuGetProcAddress("cuCtxGetCurrent", 4000)` (`PFN_cuCtxGetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxGetCurrent(&self, pctx: *mut CUcontext) -> CUresult {
         match self.resolve(27, entry::cuCtxGetCurrent_v4000) {
-            Some(driver_fn) => driver_fn(pctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pctx),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetDevResource` through `cuGetProcAddress("cuCtxGetDevResource", 12040)` (`PFN_cuCtxGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetDevResource` through `cuGetProcAddress("cuCtxGetDevResource", 12040)` (`PFN_cuCtxGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2675,22 +2675,22 @@ impl DriverTable {
         type_: CUdevResourceType,
     ) -> CUresult {
         match self.resolve(28, entry::cuCtxGetDevResource_v12040) {
-            Some(driver_fn) => driver_fn(hCtx, resource, type_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hCtx, resource, type_),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetDevice` through `cuGetProcAddress("cuCtxGetDevice", 2000)` (`PFN_cuCtxGetDevice_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetDevice` through `cuGetProcAddress("cuCtxGetDevice", 2000)` (`PFN_cuCtxGetDevice_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxGetDevice(&self, device: *mut CUdevice) -> CUresult {
         match self.resolve(29, entry::cuCtxGetDevice_v2000) {
-            Some(driver_fn) => driver_fn(device),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetDevice_v2` through `cuGetProcAddress("cuCtxGetDevice", 13000)` (`PFN_cuCtxGetDevice_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetDevice_v2` through `cuGetProcAddress("cuCtxGetDevice", 13000)` (`PFN_cuCtxGetDevice_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2701,11 +2701,11 @@ impl DriverTable {
         ctx: CUcontext,
     ) -> CUresult {
         match self.resolve(30, entry::cuCtxGetDevice_v13000) {
-            Some(driver_fn) => driver_fn(device, ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device, ctx),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetExecAffinity` through `cuGetProcAddress("cuCtxGetExecAffinity", 11040)` (`PFN_cuCtxGetExecAffinity_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetExecAffinity` through `cuGetProcAddress("cuCtxGetExecAffinity", 11040)` (`PFN_cuCtxGetExecAffinity_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2716,22 +2716,22 @@ impl DriverTable {
         type_: CUexecAffinityType,
     ) -> CUresult {
         match self.resolve(31, entry::cuCtxGetExecAffinity_v11040) {
-            Some(driver_fn) => driver_fn(pExecAffinity, type_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pExecAffinity, type_),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetFlags` through `cuGetProcAddress("cuCtxGetFlags", 7000)` (`PFN_cuCtxGetFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetFlags` through `cuGetProcAddress("cuCtxGetFlags", 7000)` (`PFN_cuCtxGetFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxGetFlags(&self, flags: *mut ::core::ffi::c_uint) -> CUresult {
         match self.resolve(32, entry::cuCtxGetFlags_v7000) {
-            Some(driver_fn) => driver_fn(flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(flags),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetId` through `cuGetProcAddress("cuCtxGetId", 12000)` (`PFN_cuCtxGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetId` through `cuGetProcAddress("cuCtxGetId", 12000)` (`PFN_cuCtxGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2742,22 +2742,22 @@ impl DriverTable {
         ctxId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(33, entry::cuCtxGetId_v12000) {
-            Some(driver_fn) => driver_fn(ctx, ctxId),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ctx, ctxId),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetLimit` through `cuGetProcAddress("cuCtxGetLimit", 3010)` (`PFN_cuCtxGetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetLimit` through `cuGetProcAddress("cuCtxGetLimit", 3010)` (`PFN_cuCtxGetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxGetLimit(&self, pvalue: *mut usize, limit: CUlimit) -> CUresult {
         match self.resolve(34, entry::cuCtxGetLimit_v3010) {
-            Some(driver_fn) => driver_fn(pvalue, limit),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pvalue, limit),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetSharedMemConfig` through `cuGetProcAddress("cuCtxGetSharedMemConfig", 4020)` (`PFN_cuCtxGetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetSharedMemConfig` through `cuGetProcAddress("cuCtxGetSharedMemConfig", 4020)` (`PFN_cuCtxGetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2767,11 +2767,11 @@ impl DriverTable {
         pConfig: *mut CUsharedconfig,
     ) -> CUresult {
         match self.resolve(35, entry::cuCtxGetSharedMemConfig_v4020) {
-            Some(driver_fn) => driver_fn(pConfig),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pConfig),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetStreamPriorityRange` through `cuGetProcAddress("cuCtxGetStreamPriorityRange", 5050)` (`PFN_cuCtxGetStreamPriorityRange_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetStreamPriorityRange` through `cuGetProcAddress("cuCtxGetStreamPriorityRange", 5050)` (`PFN_cuCtxGetStreamPriorityRange_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2782,154 +2782,154 @@ impl DriverTable {
         greatestPriority: *mut ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(36, entry::cuCtxGetStreamPriorityRange_v5050) {
-            Some(driver_fn) => driver_fn(leastPriority, greatestPriority),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(leastPriority, greatestPriority),
+            Err(code) => code,
         }
     }
-    /// `cuCtxPopCurrent` through `cuGetProcAddress("cuCtxPopCurrent", 4000)` (`PFN_cuCtxPopCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxPopCurrent` through `cuGetProcAddress("cuCtxPopCurrent", 4000)` (`PFN_cuCtxPopCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxPopCurrent(&self, pctx: *mut CUcontext) -> CUresult {
         match self.resolve(37, entry::cuCtxPopCurrent_v4000) {
-            Some(driver_fn) => driver_fn(pctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pctx),
+            Err(code) => code,
         }
     }
-    /// `cuCtxPushCurrent` through `cuGetProcAddress("cuCtxPushCurrent", 4000)` (`PFN_cuCtxPushCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxPushCurrent` through `cuGetProcAddress("cuCtxPushCurrent", 4000)` (`PFN_cuCtxPushCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxPushCurrent(&self, ctx: CUcontext) -> CUresult {
         match self.resolve(38, entry::cuCtxPushCurrent_v4000) {
-            Some(driver_fn) => driver_fn(ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ctx),
+            Err(code) => code,
         }
     }
-    /// `cuCtxRecordEvent` through `cuGetProcAddress("cuCtxRecordEvent", 12050)` (`PFN_cuCtxRecordEvent_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxRecordEvent` through `cuGetProcAddress("cuCtxRecordEvent", 12050)` (`PFN_cuCtxRecordEvent_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxRecordEvent(&self, hCtx: CUcontext, hEvent: CUevent) -> CUresult {
         match self.resolve(39, entry::cuCtxRecordEvent_v12050) {
-            Some(driver_fn) => driver_fn(hCtx, hEvent),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hCtx, hEvent),
+            Err(code) => code,
         }
     }
-    /// `cuCtxResetPersistingL2Cache` through `cuGetProcAddress("cuCtxResetPersistingL2Cache", 11000)` (`PFN_cuCtxResetPersistingL2Cache_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxResetPersistingL2Cache` through `cuGetProcAddress("cuCtxResetPersistingL2Cache", 11000)` (`PFN_cuCtxResetPersistingL2Cache_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxResetPersistingL2Cache(&self) -> CUresult {
         match self.resolve(40, entry::cuCtxResetPersistingL2Cache_v11000) {
-            Some(driver_fn) => driver_fn(),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(),
+            Err(code) => code,
         }
     }
-    /// `cuCtxSetCacheConfig` through `cuGetProcAddress("cuCtxSetCacheConfig", 3020)` (`PFN_cuCtxSetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxSetCacheConfig` through `cuGetProcAddress("cuCtxSetCacheConfig", 3020)` (`PFN_cuCtxSetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxSetCacheConfig(&self, config: CUfunc_cache) -> CUresult {
         match self.resolve(41, entry::cuCtxSetCacheConfig_v3020) {
-            Some(driver_fn) => driver_fn(config),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(config),
+            Err(code) => code,
         }
     }
-    /// `cuCtxSetCurrent` through `cuGetProcAddress("cuCtxSetCurrent", 4000)` (`PFN_cuCtxSetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxSetCurrent` through `cuGetProcAddress("cuCtxSetCurrent", 4000)` (`PFN_cuCtxSetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxSetCurrent(&self, ctx: CUcontext) -> CUresult {
         match self.resolve(42, entry::cuCtxSetCurrent_v4000) {
-            Some(driver_fn) => driver_fn(ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ctx),
+            Err(code) => code,
         }
     }
-    /// `cuCtxSetFlags` through `cuGetProcAddress("cuCtxSetFlags", 12010)` (`PFN_cuCtxSetFlags_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxSetFlags` through `cuGetProcAddress("cuCtxSetFlags", 12010)` (`PFN_cuCtxSetFlags_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxSetFlags(&self, flags: ::core::ffi::c_uint) -> CUresult {
         match self.resolve(43, entry::cuCtxSetFlags_v12010) {
-            Some(driver_fn) => driver_fn(flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(flags),
+            Err(code) => code,
         }
     }
-    /// `cuCtxSetLimit` through `cuGetProcAddress("cuCtxSetLimit", 3010)` (`PFN_cuCtxSetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxSetLimit` through `cuGetProcAddress("cuCtxSetLimit", 3010)` (`PFN_cuCtxSetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxSetLimit(&self, limit: CUlimit, value: usize) -> CUresult {
         match self.resolve(44, entry::cuCtxSetLimit_v3010) {
-            Some(driver_fn) => driver_fn(limit, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(limit, value),
+            Err(code) => code,
         }
     }
-    /// `cuCtxSetSharedMemConfig` through `cuGetProcAddress("cuCtxSetSharedMemConfig", 4020)` (`PFN_cuCtxSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxSetSharedMemConfig` through `cuGetProcAddress("cuCtxSetSharedMemConfig", 4020)` (`PFN_cuCtxSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxSetSharedMemConfig(&self, config: CUsharedconfig) -> CUresult {
         match self.resolve(45, entry::cuCtxSetSharedMemConfig_v4020) {
-            Some(driver_fn) => driver_fn(config),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(config),
+            Err(code) => code,
         }
     }
-    /// `cuCtxSynchronize` through `cuGetProcAddress("cuCtxSynchronize", 2000)` (`PFN_cuCtxSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxSynchronize` through `cuGetProcAddress("cuCtxSynchronize", 2000)` (`PFN_cuCtxSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxSynchronize(&self) -> CUresult {
         match self.resolve(46, entry::cuCtxSynchronize_v2000) {
-            Some(driver_fn) => driver_fn(),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(),
+            Err(code) => code,
         }
     }
-    /// `cuCtxSynchronize_v2` through `cuGetProcAddress("cuCtxSynchronize", 13000)` (`PFN_cuCtxSynchronize_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxSynchronize_v2` through `cuGetProcAddress("cuCtxSynchronize", 13000)` (`PFN_cuCtxSynchronize_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxSynchronize_v2(&self, ctx: CUcontext) -> CUresult {
         match self.resolve(47, entry::cuCtxSynchronize_v13000) {
-            Some(driver_fn) => driver_fn(ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ctx),
+            Err(code) => code,
         }
     }
-    /// `cuCtxWaitEvent` through `cuGetProcAddress("cuCtxWaitEvent", 12050)` (`PFN_cuCtxWaitEvent_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxWaitEvent` through `cuGetProcAddress("cuCtxWaitEvent", 12050)` (`PFN_cuCtxWaitEvent_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxWaitEvent(&self, hCtx: CUcontext, hEvent: CUevent) -> CUresult {
         match self.resolve(48, entry::cuCtxWaitEvent_v12050) {
-            Some(driver_fn) => driver_fn(hCtx, hEvent),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hCtx, hEvent),
+            Err(code) => code,
         }
     }
-    /// `cuDestroyExternalMemory` through `cuGetProcAddress("cuDestroyExternalMemory", 10000)` (`PFN_cuDestroyExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDestroyExternalMemory` through `cuGetProcAddress("cuDestroyExternalMemory", 10000)` (`PFN_cuDestroyExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuDestroyExternalMemory(&self, extMem: CUexternalMemory) -> CUresult {
         match self.resolve(49, entry::cuDestroyExternalMemory_v10000) {
-            Some(driver_fn) => driver_fn(extMem),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(extMem),
+            Err(code) => code,
         }
     }
-    /// `cuDestroyExternalSemaphore` through `cuGetProcAddress("cuDestroyExternalSemaphore", 10000)` (`PFN_cuDestroyExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDestroyExternalSemaphore` through `cuGetProcAddress("cuDestroyExternalSemaphore", 10000)` (`PFN_cuDestroyExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2939,11 +2939,11 @@ impl DriverTable {
         extSem: CUexternalSemaphore,
     ) -> CUresult {
         match self.resolve(50, entry::cuDestroyExternalSemaphore_v10000) {
-            Some(driver_fn) => driver_fn(extSem),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(extSem),
+            Err(code) => code,
         }
     }
-    /// `cuDevResourceGenerateDesc` through `cuGetProcAddress("cuDevResourceGenerateDesc", 12040)` (`PFN_cuDevResourceGenerateDesc_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevResourceGenerateDesc` through `cuGetProcAddress("cuDevResourceGenerateDesc", 12040)` (`PFN_cuDevResourceGenerateDesc_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2955,11 +2955,11 @@ impl DriverTable {
         nbResources: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(51, entry::cuDevResourceGenerateDesc_v12040) {
-            Some(driver_fn) => driver_fn(phDesc, resources, nbResources),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phDesc, resources, nbResources),
+            Err(code) => code,
         }
     }
-    /// `cuDevSmResourceSplitByCount` through `cuGetProcAddress("cuDevSmResourceSplitByCount", 12040)` (`PFN_cuDevSmResourceSplitByCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevSmResourceSplitByCount` through `cuGetProcAddress("cuDevSmResourceSplitByCount", 12040)` (`PFN_cuDevSmResourceSplitByCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2974,13 +2974,13 @@ impl DriverTable {
         minCount: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(52, entry::cuDevSmResourceSplitByCount_v12040) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(result, nbGroups, input, remaining, useFlags, minCount)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuDeviceCanAccessPeer` through `cuGetProcAddress("cuDeviceCanAccessPeer", 4000)` (`PFN_cuDeviceCanAccessPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceCanAccessPeer` through `cuGetProcAddress("cuDeviceCanAccessPeer", 4000)` (`PFN_cuDeviceCanAccessPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -2992,11 +2992,11 @@ impl DriverTable {
         peerDev: CUdevice,
     ) -> CUresult {
         match self.resolve(53, entry::cuDeviceCanAccessPeer_v4000) {
-            Some(driver_fn) => driver_fn(canAccessPeer, dev, peerDev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(canAccessPeer, dev, peerDev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceComputeCapability` through `cuGetProcAddress("cuDeviceComputeCapability", 2000)` (`PFN_cuDeviceComputeCapability_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceComputeCapability` through `cuGetProcAddress("cuDeviceComputeCapability", 2000)` (`PFN_cuDeviceComputeCapability_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3008,11 +3008,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(54, entry::cuDeviceComputeCapability_v2000) {
-            Some(driver_fn) => driver_fn(major, minor, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(major, minor, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGet` through `cuGetProcAddress("cuDeviceGet", 2000)` (`PFN_cuDeviceGet_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGet` through `cuGetProcAddress("cuDeviceGet", 2000)` (`PFN_cuDeviceGet_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3023,11 +3023,11 @@ impl DriverTable {
         ordinal: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(55, entry::cuDeviceGet_v2000) {
-            Some(driver_fn) => driver_fn(device, ordinal),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device, ordinal),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetAttribute` through `cuGetProcAddress("cuDeviceGetAttribute", 2000)` (`PFN_cuDeviceGetAttribute_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetAttribute` through `cuGetProcAddress("cuDeviceGetAttribute", 2000)` (`PFN_cuDeviceGetAttribute_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3039,11 +3039,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(56, entry::cuDeviceGetAttribute_v2000) {
-            Some(driver_fn) => driver_fn(pi, attrib, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pi, attrib, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetByPCIBusId` through `cuGetProcAddress("cuDeviceGetByPCIBusId", 4010)` (`PFN_cuDeviceGetByPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetByPCIBusId` through `cuGetProcAddress("cuDeviceGetByPCIBusId", 4010)` (`PFN_cuDeviceGetByPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3054,22 +3054,22 @@ impl DriverTable {
         pciBusId: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(57, entry::cuDeviceGetByPCIBusId_v4010) {
-            Some(driver_fn) => driver_fn(dev, pciBusId),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dev, pciBusId),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetCount` through `cuGetProcAddress("cuDeviceGetCount", 2000)` (`PFN_cuDeviceGetCount_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetCount` through `cuGetProcAddress("cuDeviceGetCount", 2000)` (`PFN_cuDeviceGetCount_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuDeviceGetCount(&self, count: *mut ::core::ffi::c_int) -> CUresult {
         match self.resolve(58, entry::cuDeviceGetCount_v2000) {
-            Some(driver_fn) => driver_fn(count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(count),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetDefaultMemPool` through `cuGetProcAddress("cuDeviceGetDefaultMemPool", 11020)` (`PFN_cuDeviceGetDefaultMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetDefaultMemPool` through `cuGetProcAddress("cuDeviceGetDefaultMemPool", 11020)` (`PFN_cuDeviceGetDefaultMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3080,11 +3080,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(59, entry::cuDeviceGetDefaultMemPool_v11020) {
-            Some(driver_fn) => driver_fn(pool_out, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool_out, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetDevResource` through `cuGetProcAddress("cuDeviceGetDevResource", 12040)` (`PFN_cuDeviceGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetDevResource` through `cuGetProcAddress("cuDeviceGetDevResource", 12040)` (`PFN_cuDeviceGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3096,11 +3096,11 @@ impl DriverTable {
         type_: CUdevResourceType,
     ) -> CUresult {
         match self.resolve(60, entry::cuDeviceGetDevResource_v12040) {
-            Some(driver_fn) => driver_fn(device, resource, type_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device, resource, type_),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetExecAffinitySupport` through `cuGetProcAddress("cuDeviceGetExecAffinitySupport", 11040)` (`PFN_cuDeviceGetExecAffinitySupport_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetExecAffinitySupport` through `cuGetProcAddress("cuDeviceGetExecAffinitySupport", 11040)` (`PFN_cuDeviceGetExecAffinitySupport_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3112,11 +3112,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(61, entry::cuDeviceGetExecAffinitySupport_v11040) {
-            Some(driver_fn) => driver_fn(pi, type_, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pi, type_, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetGraphMemAttribute` through `cuGetProcAddress("cuDeviceGetGraphMemAttribute", 11040)` (`PFN_cuDeviceGetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetGraphMemAttribute` through `cuGetProcAddress("cuDeviceGetGraphMemAttribute", 11040)` (`PFN_cuDeviceGetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3128,11 +3128,11 @@ impl DriverTable {
         value: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(62, entry::cuDeviceGetGraphMemAttribute_v11040) {
-            Some(driver_fn) => driver_fn(device, attr, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device, attr, value),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetHostAtomicCapabilities` through `cuGetProcAddress("cuDeviceGetHostAtomicCapabilities", 13000)` (`PFN_cuDeviceGetHostAtomicCapabilities_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetHostAtomicCapabilities` through `cuGetProcAddress("cuDeviceGetHostAtomicCapabilities", 13000)` (`PFN_cuDeviceGetHostAtomicCapabilities_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3145,11 +3145,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(63, entry::cuDeviceGetHostAtomicCapabilities_v13000) {
-            Some(driver_fn) => driver_fn(capabilities, operations, count, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(capabilities, operations, count, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetLuid` through `cuGetProcAddress("cuDeviceGetLuid", 10000)` (`PFN_cuDeviceGetLuid_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetLuid` through `cuGetProcAddress("cuDeviceGetLuid", 10000)` (`PFN_cuDeviceGetLuid_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3161,11 +3161,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(64, entry::cuDeviceGetLuid_v10000) {
-            Some(driver_fn) => driver_fn(luid, deviceNodeMask, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(luid, deviceNodeMask, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetMemPool` through `cuGetProcAddress("cuDeviceGetMemPool", 11020)` (`PFN_cuDeviceGetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetMemPool` through `cuGetProcAddress("cuDeviceGetMemPool", 11020)` (`PFN_cuDeviceGetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3176,11 +3176,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(65, entry::cuDeviceGetMemPool_v11020) {
-            Some(driver_fn) => driver_fn(pool, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetName` through `cuGetProcAddress("cuDeviceGetName", 2000)` (`PFN_cuDeviceGetName_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetName` through `cuGetProcAddress("cuDeviceGetName", 2000)` (`PFN_cuDeviceGetName_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3192,11 +3192,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(66, entry::cuDeviceGetName_v2000) {
-            Some(driver_fn) => driver_fn(name, len, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(name, len, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetNvSciSyncAttributes` through `cuGetProcAddress("cuDeviceGetNvSciSyncAttributes", 10020)` (`PFN_cuDeviceGetNvSciSyncAttributes_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetNvSciSyncAttributes` through `cuGetProcAddress("cuDeviceGetNvSciSyncAttributes", 10020)` (`PFN_cuDeviceGetNvSciSyncAttributes_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3208,11 +3208,11 @@ impl DriverTable {
         flags: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(67, entry::cuDeviceGetNvSciSyncAttributes_v10020) {
-            Some(driver_fn) => driver_fn(nvSciSyncAttrList, dev, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(nvSciSyncAttrList, dev, flags),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetP2PAtomicCapabilities` through `cuGetProcAddress("cuDeviceGetP2PAtomicCapabilities", 13000)` (`PFN_cuDeviceGetP2PAtomicCapabilities_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetP2PAtomicCapabilities` through `cuGetProcAddress("cuDeviceGetP2PAtomicCapabilities", 13000)` (`PFN_cuDeviceGetP2PAtomicCapabilities_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3226,13 +3226,13 @@ impl DriverTable {
         dstDevice: CUdevice,
     ) -> CUresult {
         match self.resolve(68, entry::cuDeviceGetP2PAtomicCapabilities_v13000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(capabilities, operations, count, srcDevice, dstDevice)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetP2PAttribute` through `cuGetProcAddress("cuDeviceGetP2PAttribute", 8000)` (`PFN_cuDeviceGetP2PAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetP2PAttribute` through `cuGetProcAddress("cuDeviceGetP2PAttribute", 8000)` (`PFN_cuDeviceGetP2PAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3245,11 +3245,11 @@ impl DriverTable {
         dstDevice: CUdevice,
     ) -> CUresult {
         match self.resolve(69, entry::cuDeviceGetP2PAttribute_v8000) {
-            Some(driver_fn) => driver_fn(value, attrib, srcDevice, dstDevice),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(value, attrib, srcDevice, dstDevice),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetPCIBusId` through `cuGetProcAddress("cuDeviceGetPCIBusId", 4010)` (`PFN_cuDeviceGetPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetPCIBusId` through `cuGetProcAddress("cuDeviceGetPCIBusId", 4010)` (`PFN_cuDeviceGetPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3261,11 +3261,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(70, entry::cuDeviceGetPCIBusId_v4010) {
-            Some(driver_fn) => driver_fn(pciBusId, len, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pciBusId, len, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetProperties` through `cuGetProcAddress("cuDeviceGetProperties", 2000)` (`PFN_cuDeviceGetProperties_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetProperties` through `cuGetProcAddress("cuDeviceGetProperties", 2000)` (`PFN_cuDeviceGetProperties_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3276,11 +3276,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(71, entry::cuDeviceGetProperties_v2000) {
-            Some(driver_fn) => driver_fn(prop, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(prop, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetTexture1DLinearMaxWidth` through `cuGetProcAddress("cuDeviceGetTexture1DLinearMaxWidth", 11010)` (`PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetTexture1DLinearMaxWidth` through `cuGetProcAddress("cuDeviceGetTexture1DLinearMaxWidth", 11010)` (`PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3293,33 +3293,33 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(72, entry::cuDeviceGetTexture1DLinearMaxWidth_v11010) {
-            Some(driver_fn) => driver_fn(maxWidthInElements, format, numChannels, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(maxWidthInElements, format, numChannels, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetUuid` through `cuGetProcAddress("cuDeviceGetUuid", 11040)` (`PFN_cuDeviceGetUuid_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetUuid` through `cuGetProcAddress("cuDeviceGetUuid", 11040)` (`PFN_cuDeviceGetUuid_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuDeviceGetUuid(&self, uuid: *mut CUuuid, dev: CUdevice) -> CUresult {
         match self.resolve(73, entry::cuDeviceGetUuid_v11040) {
-            Some(driver_fn) => driver_fn(uuid, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(uuid, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGraphMemTrim` through `cuGetProcAddress("cuDeviceGraphMemTrim", 11040)` (`PFN_cuDeviceGraphMemTrim_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGraphMemTrim` through `cuGetProcAddress("cuDeviceGraphMemTrim", 11040)` (`PFN_cuDeviceGraphMemTrim_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuDeviceGraphMemTrim(&self, device: CUdevice) -> CUresult {
         match self.resolve(74, entry::cuDeviceGraphMemTrim_v11040) {
-            Some(driver_fn) => driver_fn(device),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device),
+            Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxGetState` through `cuGetProcAddress("cuDevicePrimaryCtxGetState", 7000)` (`PFN_cuDevicePrimaryCtxGetState_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevicePrimaryCtxGetState` through `cuGetProcAddress("cuDevicePrimaryCtxGetState", 7000)` (`PFN_cuDevicePrimaryCtxGetState_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3331,33 +3331,33 @@ impl DriverTable {
         active: *mut ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(75, entry::cuDevicePrimaryCtxGetState_v7000) {
-            Some(driver_fn) => driver_fn(dev, flags, active),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dev, flags, active),
+            Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxRelease` through `cuGetProcAddress("cuDevicePrimaryCtxRelease", 11000)` (`PFN_cuDevicePrimaryCtxRelease_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevicePrimaryCtxRelease` through `cuGetProcAddress("cuDevicePrimaryCtxRelease", 11000)` (`PFN_cuDevicePrimaryCtxRelease_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuDevicePrimaryCtxRelease(&self, dev: CUdevice) -> CUresult {
         match self.resolve(76, entry::cuDevicePrimaryCtxRelease_v11000) {
-            Some(driver_fn) => driver_fn(dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dev),
+            Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxReset` through `cuGetProcAddress("cuDevicePrimaryCtxReset", 11000)` (`PFN_cuDevicePrimaryCtxReset_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevicePrimaryCtxReset` through `cuGetProcAddress("cuDevicePrimaryCtxReset", 11000)` (`PFN_cuDevicePrimaryCtxReset_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuDevicePrimaryCtxReset(&self, dev: CUdevice) -> CUresult {
         match self.resolve(77, entry::cuDevicePrimaryCtxReset_v11000) {
-            Some(driver_fn) => driver_fn(dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dev),
+            Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxRetain` through `cuGetProcAddress("cuDevicePrimaryCtxRetain", 7000)` (`PFN_cuDevicePrimaryCtxRetain_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevicePrimaryCtxRetain` through `cuGetProcAddress("cuDevicePrimaryCtxRetain", 7000)` (`PFN_cuDevicePrimaryCtxRetain_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3368,11 +3368,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(78, entry::cuDevicePrimaryCtxRetain_v7000) {
-            Some(driver_fn) => driver_fn(pctx, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pctx, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxSetFlags` through `cuGetProcAddress("cuDevicePrimaryCtxSetFlags", 11000)` (`PFN_cuDevicePrimaryCtxSetFlags_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevicePrimaryCtxSetFlags` through `cuGetProcAddress("cuDevicePrimaryCtxSetFlags", 11000)` (`PFN_cuDevicePrimaryCtxSetFlags_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3383,11 +3383,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(79, entry::cuDevicePrimaryCtxSetFlags_v11000) {
-            Some(driver_fn) => driver_fn(dev, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dev, flags),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceRegisterAsyncNotification` through `cuGetProcAddress("cuDeviceRegisterAsyncNotification", 12040)` (`PFN_cuDeviceRegisterAsyncNotification_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceRegisterAsyncNotification` through `cuGetProcAddress("cuDeviceRegisterAsyncNotification", 12040)` (`PFN_cuDeviceRegisterAsyncNotification_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3400,11 +3400,11 @@ impl DriverTable {
         callback: *mut CUasyncCallbackHandle,
     ) -> CUresult {
         match self.resolve(80, entry::cuDeviceRegisterAsyncNotification_v12040) {
-            Some(driver_fn) => driver_fn(device, callbackFunc, userData, callback),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device, callbackFunc, userData, callback),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceSetGraphMemAttribute` through `cuGetProcAddress("cuDeviceSetGraphMemAttribute", 11040)` (`PFN_cuDeviceSetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceSetGraphMemAttribute` through `cuGetProcAddress("cuDeviceSetGraphMemAttribute", 11040)` (`PFN_cuDeviceSetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3416,11 +3416,11 @@ impl DriverTable {
         value: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(81, entry::cuDeviceSetGraphMemAttribute_v11040) {
-            Some(driver_fn) => driver_fn(device, attr, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device, attr, value),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceSetMemPool` through `cuGetProcAddress("cuDeviceSetMemPool", 11020)` (`PFN_cuDeviceSetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceSetMemPool` through `cuGetProcAddress("cuDeviceSetMemPool", 11020)` (`PFN_cuDeviceSetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3431,22 +3431,22 @@ impl DriverTable {
         pool: CUmemoryPool,
     ) -> CUresult {
         match self.resolve(82, entry::cuDeviceSetMemPool_v11020) {
-            Some(driver_fn) => driver_fn(dev, pool),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dev, pool),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceTotalMem` through `cuGetProcAddress("cuDeviceTotalMem", 3020)` (`PFN_cuDeviceTotalMem_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceTotalMem` through `cuGetProcAddress("cuDeviceTotalMem", 3020)` (`PFN_cuDeviceTotalMem_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuDeviceTotalMem(&self, bytes: *mut usize, dev: CUdevice) -> CUresult {
         match self.resolve(83, entry::cuDeviceTotalMem_v3020) {
-            Some(driver_fn) => driver_fn(bytes, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(bytes, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceUnregisterAsyncNotification` through `cuGetProcAddress("cuDeviceUnregisterAsyncNotification", 12040)` (`PFN_cuDeviceUnregisterAsyncNotification_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceUnregisterAsyncNotification` through `cuGetProcAddress("cuDeviceUnregisterAsyncNotification", 12040)` (`PFN_cuDeviceUnregisterAsyncNotification_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3457,11 +3457,11 @@ impl DriverTable {
         callback: CUasyncCallbackHandle,
     ) -> CUresult {
         match self.resolve(84, entry::cuDeviceUnregisterAsyncNotification_v12040) {
-            Some(driver_fn) => driver_fn(device, callback),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device, callback),
+            Err(code) => code,
         }
     }
-    /// `cuDriverGetVersion` through `cuGetProcAddress("cuDriverGetVersion", 2020)` (`PFN_cuDriverGetVersion_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDriverGetVersion` through `cuGetProcAddress("cuDriverGetVersion", 2020)` (`PFN_cuDriverGetVersion_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3471,11 +3471,11 @@ impl DriverTable {
         driverVersion: *mut ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(85, entry::cuDriverGetVersion_v2020) {
-            Some(driver_fn) => driver_fn(driverVersion),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(driverVersion),
+            Err(code) => code,
         }
     }
-    /// `cuEventCreate` through `cuGetProcAddress("cuEventCreate", 2000)` (`PFN_cuEventCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventCreate` through `cuGetProcAddress("cuEventCreate", 2000)` (`PFN_cuEventCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3486,22 +3486,22 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(86, entry::cuEventCreate_v2000) {
-            Some(driver_fn) => driver_fn(phEvent, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phEvent, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuEventDestroy` through `cuGetProcAddress("cuEventDestroy", 4000)` (`PFN_cuEventDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventDestroy` through `cuGetProcAddress("cuEventDestroy", 4000)` (`PFN_cuEventDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuEventDestroy(&self, hEvent: CUevent) -> CUresult {
         match self.resolve(87, entry::cuEventDestroy_v4000) {
-            Some(driver_fn) => driver_fn(hEvent),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hEvent),
+            Err(code) => code,
         }
     }
-    /// `cuEventElapsedTime` through `cuGetProcAddress("cuEventElapsedTime", 12080)` (`PFN_cuEventElapsedTime_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventElapsedTime` through `cuGetProcAddress("cuEventElapsedTime", 12080)` (`PFN_cuEventElapsedTime_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3513,33 +3513,33 @@ impl DriverTable {
         hEnd: CUevent,
     ) -> CUresult {
         match self.resolve(88, entry::cuEventElapsedTime_v12080) {
-            Some(driver_fn) => driver_fn(pMilliseconds, hStart, hEnd),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pMilliseconds, hStart, hEnd),
+            Err(code) => code,
         }
     }
-    /// `cuEventQuery` through `cuGetProcAddress("cuEventQuery", 2000)` (`PFN_cuEventQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventQuery` through `cuGetProcAddress("cuEventQuery", 2000)` (`PFN_cuEventQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuEventQuery(&self, hEvent: CUevent) -> CUresult {
         match self.resolve(89, entry::cuEventQuery_v2000) {
-            Some(driver_fn) => driver_fn(hEvent),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hEvent),
+            Err(code) => code,
         }
     }
-    /// `cuEventRecord` through `cuGetProcAddress("cuEventRecord", 2000)` (`PFN_cuEventRecord_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventRecord` through `cuGetProcAddress("cuEventRecord", 2000)` (`PFN_cuEventRecord_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuEventRecord(&self, hEvent: CUevent, hStream: CUstream) -> CUresult {
         match self.resolve(90, entry::cuEventRecord_v2000) {
-            Some(driver_fn) => driver_fn(hEvent, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hEvent, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuEventRecordWithFlags` through `cuGetProcAddress("cuEventRecordWithFlags", 11010)` (`PFN_cuEventRecordWithFlags_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventRecordWithFlags` through `cuGetProcAddress("cuEventRecordWithFlags", 11010)` (`PFN_cuEventRecordWithFlags_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3551,22 +3551,22 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(91, entry::cuEventRecordWithFlags_v11010) {
-            Some(driver_fn) => driver_fn(hEvent, hStream, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hEvent, hStream, flags),
+            Err(code) => code,
         }
     }
-    /// `cuEventSynchronize` through `cuGetProcAddress("cuEventSynchronize", 2000)` (`PFN_cuEventSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventSynchronize` through `cuGetProcAddress("cuEventSynchronize", 2000)` (`PFN_cuEventSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuEventSynchronize(&self, hEvent: CUevent) -> CUresult {
         match self.resolve(92, entry::cuEventSynchronize_v2000) {
-            Some(driver_fn) => driver_fn(hEvent),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hEvent),
+            Err(code) => code,
         }
     }
-    /// `cuExternalMemoryGetMappedBuffer` through `cuGetProcAddress("cuExternalMemoryGetMappedBuffer", 10000)` (`PFN_cuExternalMemoryGetMappedBuffer_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuExternalMemoryGetMappedBuffer` through `cuGetProcAddress("cuExternalMemoryGetMappedBuffer", 10000)` (`PFN_cuExternalMemoryGetMappedBuffer_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3578,11 +3578,11 @@ impl DriverTable {
         bufferDesc: *const CUDA_EXTERNAL_MEMORY_BUFFER_DESC,
     ) -> CUresult {
         match self.resolve(93, entry::cuExternalMemoryGetMappedBuffer_v10000) {
-            Some(driver_fn) => driver_fn(devPtr, extMem, bufferDesc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(devPtr, extMem, bufferDesc),
+            Err(code) => code,
         }
     }
-    /// `cuExternalMemoryGetMappedMipmappedArray` through `cuGetProcAddress("cuExternalMemoryGetMappedMipmappedArray", 10000)` (`PFN_cuExternalMemoryGetMappedMipmappedArray_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuExternalMemoryGetMappedMipmappedArray` through `cuGetProcAddress("cuExternalMemoryGetMappedMipmappedArray", 10000)` (`PFN_cuExternalMemoryGetMappedMipmappedArray_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3594,11 +3594,11 @@ impl DriverTable {
         mipmapDesc: *const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC,
     ) -> CUresult {
         match self.resolve(94, entry::cuExternalMemoryGetMappedMipmappedArray_v10000) {
-            Some(driver_fn) => driver_fn(mipmap, extMem, mipmapDesc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mipmap, extMem, mipmapDesc),
+            Err(code) => code,
         }
     }
-    /// `cuFlushGPUDirectRDMAWrites` through `cuGetProcAddress("cuFlushGPUDirectRDMAWrites", 11030)` (`PFN_cuFlushGPUDirectRDMAWrites_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFlushGPUDirectRDMAWrites` through `cuGetProcAddress("cuFlushGPUDirectRDMAWrites", 11030)` (`PFN_cuFlushGPUDirectRDMAWrites_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3609,11 +3609,11 @@ impl DriverTable {
         scope: CUflushGPUDirectRDMAWritesScope,
     ) -> CUresult {
         match self.resolve(95, entry::cuFlushGPUDirectRDMAWrites_v11030) {
-            Some(driver_fn) => driver_fn(target, scope),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(target, scope),
+            Err(code) => code,
         }
     }
-    /// `cuFuncGetAttribute` through `cuGetProcAddress("cuFuncGetAttribute", 2020)` (`PFN_cuFuncGetAttribute_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncGetAttribute` through `cuGetProcAddress("cuFuncGetAttribute", 2020)` (`PFN_cuFuncGetAttribute_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3625,11 +3625,11 @@ impl DriverTable {
         hfunc: CUfunction,
     ) -> CUresult {
         match self.resolve(96, entry::cuFuncGetAttribute_v2020) {
-            Some(driver_fn) => driver_fn(pi, attrib, hfunc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pi, attrib, hfunc),
+            Err(code) => code,
         }
     }
-    /// `cuFuncGetModule` through `cuGetProcAddress("cuFuncGetModule", 11000)` (`PFN_cuFuncGetModule_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncGetModule` through `cuGetProcAddress("cuFuncGetModule", 11000)` (`PFN_cuFuncGetModule_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3640,11 +3640,11 @@ impl DriverTable {
         hfunc: CUfunction,
     ) -> CUresult {
         match self.resolve(97, entry::cuFuncGetModule_v11000) {
-            Some(driver_fn) => driver_fn(hmod, hfunc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hmod, hfunc),
+            Err(code) => code,
         }
     }
-    /// `cuFuncGetName` through `cuGetProcAddress("cuFuncGetName", 12030)` (`PFN_cuFuncGetName_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncGetName` through `cuGetProcAddress("cuFuncGetName", 12030)` (`PFN_cuFuncGetName_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3655,11 +3655,11 @@ impl DriverTable {
         hfunc: CUfunction,
     ) -> CUresult {
         match self.resolve(98, entry::cuFuncGetName_v12030) {
-            Some(driver_fn) => driver_fn(name, hfunc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(name, hfunc),
+            Err(code) => code,
         }
     }
-    /// `cuFuncGetParamInfo` through `cuGetProcAddress("cuFuncGetParamInfo", 12040)` (`PFN_cuFuncGetParamInfo_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncGetParamInfo` through `cuGetProcAddress("cuFuncGetParamInfo", 12040)` (`PFN_cuFuncGetParamInfo_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3672,11 +3672,11 @@ impl DriverTable {
         paramSize: *mut usize,
     ) -> CUresult {
         match self.resolve(99, entry::cuFuncGetParamInfo_v12040) {
-            Some(driver_fn) => driver_fn(func, paramIndex, paramOffset, paramSize),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(func, paramIndex, paramOffset, paramSize),
+            Err(code) => code,
         }
     }
-    /// `cuFuncIsLoaded` through `cuGetProcAddress("cuFuncIsLoaded", 12040)` (`PFN_cuFuncIsLoaded_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncIsLoaded` through `cuGetProcAddress("cuFuncIsLoaded", 12040)` (`PFN_cuFuncIsLoaded_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3687,22 +3687,22 @@ impl DriverTable {
         function: CUfunction,
     ) -> CUresult {
         match self.resolve(100, entry::cuFuncIsLoaded_v12040) {
-            Some(driver_fn) => driver_fn(state, function),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(state, function),
+            Err(code) => code,
         }
     }
-    /// `cuFuncLoad` through `cuGetProcAddress("cuFuncLoad", 12040)` (`PFN_cuFuncLoad_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncLoad` through `cuGetProcAddress("cuFuncLoad", 12040)` (`PFN_cuFuncLoad_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuFuncLoad(&self, function: CUfunction) -> CUresult {
         match self.resolve(101, entry::cuFuncLoad_v12040) {
-            Some(driver_fn) => driver_fn(function),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(function),
+            Err(code) => code,
         }
     }
-    /// `cuFuncSetAttribute` through `cuGetProcAddress("cuFuncSetAttribute", 9000)` (`PFN_cuFuncSetAttribute_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncSetAttribute` through `cuGetProcAddress("cuFuncSetAttribute", 9000)` (`PFN_cuFuncSetAttribute_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3714,11 +3714,11 @@ impl DriverTable {
         value: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(102, entry::cuFuncSetAttribute_v9000) {
-            Some(driver_fn) => driver_fn(hfunc, attrib, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, attrib, value),
+            Err(code) => code,
         }
     }
-    /// `cuFuncSetBlockShape` through `cuGetProcAddress("cuFuncSetBlockShape", 2000)` (`PFN_cuFuncSetBlockShape_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncSetBlockShape` through `cuGetProcAddress("cuFuncSetBlockShape", 2000)` (`PFN_cuFuncSetBlockShape_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3731,11 +3731,11 @@ impl DriverTable {
         z: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(103, entry::cuFuncSetBlockShape_v2000) {
-            Some(driver_fn) => driver_fn(hfunc, x, y, z),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, x, y, z),
+            Err(code) => code,
         }
     }
-    /// `cuFuncSetCacheConfig` through `cuGetProcAddress("cuFuncSetCacheConfig", 3000)` (`PFN_cuFuncSetCacheConfig_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncSetCacheConfig` through `cuGetProcAddress("cuFuncSetCacheConfig", 3000)` (`PFN_cuFuncSetCacheConfig_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3746,11 +3746,11 @@ impl DriverTable {
         config: CUfunc_cache,
     ) -> CUresult {
         match self.resolve(104, entry::cuFuncSetCacheConfig_v3000) {
-            Some(driver_fn) => driver_fn(hfunc, config),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, config),
+            Err(code) => code,
         }
     }
-    /// `cuFuncSetSharedMemConfig` through `cuGetProcAddress("cuFuncSetSharedMemConfig", 4020)` (`PFN_cuFuncSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncSetSharedMemConfig` through `cuGetProcAddress("cuFuncSetSharedMemConfig", 4020)` (`PFN_cuFuncSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3761,11 +3761,11 @@ impl DriverTable {
         config: CUsharedconfig,
     ) -> CUresult {
         match self.resolve(105, entry::cuFuncSetSharedMemConfig_v4020) {
-            Some(driver_fn) => driver_fn(hfunc, config),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, config),
+            Err(code) => code,
         }
     }
-    /// `cuFuncSetSharedSize` through `cuGetProcAddress("cuFuncSetSharedSize", 2000)` (`PFN_cuFuncSetSharedSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncSetSharedSize` through `cuGetProcAddress("cuFuncSetSharedSize", 2000)` (`PFN_cuFuncSetSharedSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3776,11 +3776,11 @@ impl DriverTable {
         bytes: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(106, entry::cuFuncSetSharedSize_v2000) {
-            Some(driver_fn) => driver_fn(hfunc, bytes),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, bytes),
+            Err(code) => code,
         }
     }
-    /// `cuGetErrorName` through `cuGetProcAddress("cuGetErrorName", 6000)` (`PFN_cuGetErrorName_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGetErrorName` through `cuGetProcAddress("cuGetErrorName", 6000)` (`PFN_cuGetErrorName_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3791,11 +3791,11 @@ impl DriverTable {
         pStr: *mut *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(107, entry::cuGetErrorName_v6000) {
-            Some(driver_fn) => driver_fn(error, pStr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(error, pStr),
+            Err(code) => code,
         }
     }
-    /// `cuGetErrorString` through `cuGetProcAddress("cuGetErrorString", 6000)` (`PFN_cuGetErrorString_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGetErrorString` through `cuGetProcAddress("cuGetErrorString", 6000)` (`PFN_cuGetErrorString_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3806,11 +3806,11 @@ impl DriverTable {
         pStr: *mut *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(108, entry::cuGetErrorString_v6000) {
-            Some(driver_fn) => driver_fn(error, pStr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(error, pStr),
+            Err(code) => code,
         }
     }
-    /// `cuGetExportTable` through `cuGetProcAddress("cuGetExportTable", 3000)` (`PFN_cuGetExportTable_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGetExportTable` through `cuGetProcAddress("cuGetExportTable", 3000)` (`PFN_cuGetExportTable_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3821,11 +3821,11 @@ impl DriverTable {
         pExportTableId: *const CUuuid,
     ) -> CUresult {
         match self.resolve(109, entry::cuGetExportTable_v3000) {
-            Some(driver_fn) => driver_fn(ppExportTable, pExportTableId),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ppExportTable, pExportTableId),
+            Err(code) => code,
         }
     }
-    /// `cuGetProcAddress` through `cuGetProcAddress("cuGetProcAddress", 12000)` (`PFN_cuGetProcAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGetProcAddress` through `cuGetProcAddress("cuGetProcAddress", 12000)` (`PFN_cuGetProcAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3839,11 +3839,11 @@ impl DriverTable {
         symbolStatus: *mut CUdriverProcAddressQueryResult,
     ) -> CUresult {
         match self.resolve(110, entry::cuGetProcAddress_v12000) {
-            Some(driver_fn) => driver_fn(symbol, pfn, cudaVersion, flags, symbolStatus),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(symbol, pfn, cudaVersion, flags, symbolStatus),
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddBatchMemOpNode` through `cuGetProcAddress("cuGraphAddBatchMemOpNode", 11070)` (`PFN_cuGraphAddBatchMemOpNode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddBatchMemOpNode` through `cuGetProcAddress("cuGraphAddBatchMemOpNode", 11070)` (`PFN_cuGraphAddBatchMemOpNode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3857,13 +3857,13 @@ impl DriverTable {
         nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(111, entry::cuGraphAddBatchMemOpNode_v11070) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddChildGraphNode` through `cuGetProcAddress("cuGraphAddChildGraphNode", 10000)` (`PFN_cuGraphAddChildGraphNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddChildGraphNode` through `cuGetProcAddress("cuGraphAddChildGraphNode", 10000)` (`PFN_cuGraphAddChildGraphNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3877,13 +3877,13 @@ impl DriverTable {
         childGraph: CUgraph,
     ) -> CUresult {
         match self.resolve(112, entry::cuGraphAddChildGraphNode_v10000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, childGraph)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddDependencies` through `cuGetProcAddress("cuGraphAddDependencies", 12030)` (`PFN_cuGraphAddDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddDependencies` through `cuGetProcAddress("cuGraphAddDependencies", 12030)` (`PFN_cuGraphAddDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3897,11 +3897,11 @@ impl DriverTable {
         numDependencies: usize,
     ) -> CUresult {
         match self.resolve(113, entry::cuGraphAddDependencies_v12030) {
-            Some(driver_fn) => driver_fn(hGraph, from, to, edgeData, numDependencies),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, from, to, edgeData, numDependencies),
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddEmptyNode` through `cuGetProcAddress("cuGraphAddEmptyNode", 10000)` (`PFN_cuGraphAddEmptyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddEmptyNode` through `cuGetProcAddress("cuGraphAddEmptyNode", 10000)` (`PFN_cuGraphAddEmptyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3914,13 +3914,13 @@ impl DriverTable {
         numDependencies: usize,
     ) -> CUresult {
         match self.resolve(114, entry::cuGraphAddEmptyNode_v10000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddEventRecordNode` through `cuGetProcAddress("cuGraphAddEventRecordNode", 11010)` (`PFN_cuGraphAddEventRecordNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddEventRecordNode` through `cuGetProcAddress("cuGraphAddEventRecordNode", 11010)` (`PFN_cuGraphAddEventRecordNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3934,13 +3934,13 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self.resolve(115, entry::cuGraphAddEventRecordNode_v11010) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, event)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddEventWaitNode` through `cuGetProcAddress("cuGraphAddEventWaitNode", 11010)` (`PFN_cuGraphAddEventWaitNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddEventWaitNode` through `cuGetProcAddress("cuGraphAddEventWaitNode", 11010)` (`PFN_cuGraphAddEventWaitNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3954,13 +3954,13 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self.resolve(116, entry::cuGraphAddEventWaitNode_v11010) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, event)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddExternalSemaphoresSignalNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresSignalNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresSignalNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddExternalSemaphoresSignalNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresSignalNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresSignalNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3974,13 +3974,13 @@ impl DriverTable {
         nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(117, entry::cuGraphAddExternalSemaphoresSignalNode_v11020) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddExternalSemaphoresWaitNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresWaitNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresWaitNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddExternalSemaphoresWaitNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresWaitNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresWaitNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -3994,13 +3994,13 @@ impl DriverTable {
         nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(118, entry::cuGraphAddExternalSemaphoresWaitNode_v11020) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddHostNode` through `cuGetProcAddress("cuGraphAddHostNode", 10000)` (`PFN_cuGraphAddHostNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddHostNode` through `cuGetProcAddress("cuGraphAddHostNode", 10000)` (`PFN_cuGraphAddHostNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4014,13 +4014,13 @@ impl DriverTable {
         nodeParams: *const CUDA_HOST_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(119, entry::cuGraphAddHostNode_v10000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddKernelNode` through `cuGetProcAddress("cuGraphAddKernelNode", 12000)` (`PFN_cuGraphAddKernelNode_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddKernelNode` through `cuGetProcAddress("cuGraphAddKernelNode", 12000)` (`PFN_cuGraphAddKernelNode_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4034,13 +4034,13 @@ impl DriverTable {
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(120, entry::cuGraphAddKernelNode_v12000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddMemAllocNode` through `cuGetProcAddress("cuGraphAddMemAllocNode", 11040)` (`PFN_cuGraphAddMemAllocNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddMemAllocNode` through `cuGetProcAddress("cuGraphAddMemAllocNode", 11040)` (`PFN_cuGraphAddMemAllocNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4054,13 +4054,13 @@ impl DriverTable {
         nodeParams: *mut CUDA_MEM_ALLOC_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(121, entry::cuGraphAddMemAllocNode_v11040) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddMemFreeNode` through `cuGetProcAddress("cuGraphAddMemFreeNode", 11040)` (`PFN_cuGraphAddMemFreeNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddMemFreeNode` through `cuGetProcAddress("cuGraphAddMemFreeNode", 11040)` (`PFN_cuGraphAddMemFreeNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4074,13 +4074,13 @@ impl DriverTable {
         dptr: CUdeviceptr,
     ) -> CUresult {
         match self.resolve(122, entry::cuGraphAddMemFreeNode_v11040) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, dptr)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddMemcpyNode` through `cuGetProcAddress("cuGraphAddMemcpyNode", 10000)` (`PFN_cuGraphAddMemcpyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddMemcpyNode` through `cuGetProcAddress("cuGraphAddMemcpyNode", 10000)` (`PFN_cuGraphAddMemcpyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4095,7 +4095,7 @@ impl DriverTable {
         ctx: CUcontext,
     ) -> CUresult {
         match self.resolve(123, entry::cuGraphAddMemcpyNode_v10000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     phGraphNode,
                     hGraph,
@@ -4105,10 +4105,10 @@ impl DriverTable {
                     ctx,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddMemsetNode` through `cuGetProcAddress("cuGraphAddMemsetNode", 10000)` (`PFN_cuGraphAddMemsetNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddMemsetNode` through `cuGetProcAddress("cuGraphAddMemsetNode", 10000)` (`PFN_cuGraphAddMemsetNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4123,7 +4123,7 @@ impl DriverTable {
         ctx: CUcontext,
     ) -> CUresult {
         match self.resolve(124, entry::cuGraphAddMemsetNode_v10000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     phGraphNode,
                     hGraph,
@@ -4133,10 +4133,10 @@ impl DriverTable {
                     ctx,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddNode` through `cuGetProcAddress("cuGraphAddNode", 12030)` (`PFN_cuGraphAddNode_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddNode` through `cuGetProcAddress("cuGraphAddNode", 12030)` (`PFN_cuGraphAddNode_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4151,7 +4151,7 @@ impl DriverTable {
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult {
         match self.resolve(125, entry::cuGraphAddNode_v12030) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     phGraphNode,
                     hGraph,
@@ -4161,10 +4161,10 @@ impl DriverTable {
                     nodeParams,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphBatchMemOpNodeGetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeGetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeGetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphBatchMemOpNodeGetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeGetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeGetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4175,11 +4175,11 @@ impl DriverTable {
         nodeParams_out: *mut CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(126, entry::cuGraphBatchMemOpNodeGetParams_v11070) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4190,11 +4190,11 @@ impl DriverTable {
         nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(127, entry::cuGraphBatchMemOpNodeSetParams_v11070) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphChildGraphNodeGetGraph` through `cuGetProcAddress("cuGraphChildGraphNodeGetGraph", 10000)` (`PFN_cuGraphChildGraphNodeGetGraph_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphChildGraphNodeGetGraph` through `cuGetProcAddress("cuGraphChildGraphNodeGetGraph", 10000)` (`PFN_cuGraphChildGraphNodeGetGraph_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4205,11 +4205,11 @@ impl DriverTable {
         phGraph: *mut CUgraph,
     ) -> CUresult {
         match self.resolve(128, entry::cuGraphChildGraphNodeGetGraph_v10000) {
-            Some(driver_fn) => driver_fn(hNode, phGraph),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, phGraph),
+            Err(code) => code,
         }
     }
-    /// `cuGraphClone` through `cuGetProcAddress("cuGraphClone", 10000)` (`PFN_cuGraphClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphClone` through `cuGetProcAddress("cuGraphClone", 10000)` (`PFN_cuGraphClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4220,11 +4220,11 @@ impl DriverTable {
         originalGraph: CUgraph,
     ) -> CUresult {
         match self.resolve(129, entry::cuGraphClone_v10000) {
-            Some(driver_fn) => driver_fn(phGraphClone, originalGraph),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phGraphClone, originalGraph),
+            Err(code) => code,
         }
     }
-    /// `cuGraphConditionalHandleCreate` through `cuGetProcAddress("cuGraphConditionalHandleCreate", 12030)` (`PFN_cuGraphConditionalHandleCreate_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphConditionalHandleCreate` through `cuGetProcAddress("cuGraphConditionalHandleCreate", 12030)` (`PFN_cuGraphConditionalHandleCreate_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4238,13 +4238,13 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(130, entry::cuGraphConditionalHandleCreate_v12030) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(pHandle_out, hGraph, ctx, defaultLaunchValue, flags)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphCreate` through `cuGetProcAddress("cuGraphCreate", 10000)` (`PFN_cuGraphCreate_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphCreate` through `cuGetProcAddress("cuGraphCreate", 10000)` (`PFN_cuGraphCreate_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4255,11 +4255,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(131, entry::cuGraphCreate_v10000) {
-            Some(driver_fn) => driver_fn(phGraph, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phGraph, flags),
+            Err(code) => code,
         }
     }
-    /// `cuGraphDebugDotPrint` through `cuGetProcAddress("cuGraphDebugDotPrint", 11030)` (`PFN_cuGraphDebugDotPrint_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphDebugDotPrint` through `cuGetProcAddress("cuGraphDebugDotPrint", 11030)` (`PFN_cuGraphDebugDotPrint_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4271,33 +4271,33 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(132, entry::cuGraphDebugDotPrint_v11030) {
-            Some(driver_fn) => driver_fn(hGraph, path, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, path, flags),
+            Err(code) => code,
         }
     }
-    /// `cuGraphDestroy` through `cuGetProcAddress("cuGraphDestroy", 10000)` (`PFN_cuGraphDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphDestroy` through `cuGetProcAddress("cuGraphDestroy", 10000)` (`PFN_cuGraphDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuGraphDestroy(&self, hGraph: CUgraph) -> CUresult {
         match self.resolve(133, entry::cuGraphDestroy_v10000) {
-            Some(driver_fn) => driver_fn(hGraph),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph),
+            Err(code) => code,
         }
     }
-    /// `cuGraphDestroyNode` through `cuGetProcAddress("cuGraphDestroyNode", 10000)` (`PFN_cuGraphDestroyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphDestroyNode` through `cuGetProcAddress("cuGraphDestroyNode", 10000)` (`PFN_cuGraphDestroyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuGraphDestroyNode(&self, hNode: CUgraphNode) -> CUresult {
         match self.resolve(134, entry::cuGraphDestroyNode_v10000) {
-            Some(driver_fn) => driver_fn(hNode),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode),
+            Err(code) => code,
         }
     }
-    /// `cuGraphEventRecordNodeGetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeGetEvent", 11010)` (`PFN_cuGraphEventRecordNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphEventRecordNodeGetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeGetEvent", 11010)` (`PFN_cuGraphEventRecordNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4308,11 +4308,11 @@ impl DriverTable {
         event_out: *mut CUevent,
     ) -> CUresult {
         match self.resolve(135, entry::cuGraphEventRecordNodeGetEvent_v11010) {
-            Some(driver_fn) => driver_fn(hNode, event_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, event_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4323,11 +4323,11 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self.resolve(136, entry::cuGraphEventRecordNodeSetEvent_v11010) {
-            Some(driver_fn) => driver_fn(hNode, event),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, event),
+            Err(code) => code,
         }
     }
-    /// `cuGraphEventWaitNodeGetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeGetEvent", 11010)` (`PFN_cuGraphEventWaitNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphEventWaitNodeGetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeGetEvent", 11010)` (`PFN_cuGraphEventWaitNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4338,11 +4338,11 @@ impl DriverTable {
         event_out: *mut CUevent,
     ) -> CUresult {
         match self.resolve(137, entry::cuGraphEventWaitNodeGetEvent_v11010) {
-            Some(driver_fn) => driver_fn(hNode, event_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, event_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4353,11 +4353,11 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self.resolve(138, entry::cuGraphEventWaitNodeSetEvent_v11010) {
-            Some(driver_fn) => driver_fn(hNode, event),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, event),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphExecBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphExecBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphExecBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphExecBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4369,11 +4369,11 @@ impl DriverTable {
         nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(139, entry::cuGraphExecBatchMemOpNodeSetParams_v11070) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecChildGraphNodeSetParams` through `cuGetProcAddress("cuGraphExecChildGraphNodeSetParams", 11010)` (`PFN_cuGraphExecChildGraphNodeSetParams_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecChildGraphNodeSetParams` through `cuGetProcAddress("cuGraphExecChildGraphNodeSetParams", 11010)` (`PFN_cuGraphExecChildGraphNodeSetParams_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4385,22 +4385,22 @@ impl DriverTable {
         childGraph: CUgraph,
     ) -> CUresult {
         match self.resolve(140, entry::cuGraphExecChildGraphNodeSetParams_v11010) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, childGraph),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, childGraph),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecDestroy` through `cuGetProcAddress("cuGraphExecDestroy", 10000)` (`PFN_cuGraphExecDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecDestroy` through `cuGetProcAddress("cuGraphExecDestroy", 10000)` (`PFN_cuGraphExecDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuGraphExecDestroy(&self, hGraphExec: CUgraphExec) -> CUresult {
         match self.resolve(141, entry::cuGraphExecDestroy_v10000) {
-            Some(driver_fn) => driver_fn(hGraphExec),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphExecEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphExecEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4412,11 +4412,11 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self.resolve(142, entry::cuGraphExecEventRecordNodeSetEvent_v11010) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, event),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, event),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphExecEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphExecEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4428,11 +4428,11 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self.resolve(143, entry::cuGraphExecEventWaitNodeSetEvent_v11010) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, event),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, event),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4446,11 +4446,11 @@ impl DriverTable {
         match self
             .resolve(144, entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020)
         {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4464,11 +4464,11 @@ impl DriverTable {
         match self
             .resolve(145, entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020)
         {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecGetFlags` through `cuGetProcAddress("cuGraphExecGetFlags", 12000)` (`PFN_cuGraphExecGetFlags_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecGetFlags` through `cuGetProcAddress("cuGraphExecGetFlags", 12000)` (`PFN_cuGraphExecGetFlags_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4479,11 +4479,11 @@ impl DriverTable {
         flags: *mut cuuint64_t,
     ) -> CUresult {
         match self.resolve(146, entry::cuGraphExecGetFlags_v12000) {
-            Some(driver_fn) => driver_fn(hGraphExec, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, flags),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecHostNodeSetParams` through `cuGetProcAddress("cuGraphExecHostNodeSetParams", 10020)` (`PFN_cuGraphExecHostNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecHostNodeSetParams` through `cuGetProcAddress("cuGraphExecHostNodeSetParams", 10020)` (`PFN_cuGraphExecHostNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4495,11 +4495,11 @@ impl DriverTable {
         nodeParams: *const CUDA_HOST_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(147, entry::cuGraphExecHostNodeSetParams_v10020) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecKernelNodeSetParams` through `cuGetProcAddress("cuGraphExecKernelNodeSetParams", 12000)` (`PFN_cuGraphExecKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecKernelNodeSetParams` through `cuGetProcAddress("cuGraphExecKernelNodeSetParams", 12000)` (`PFN_cuGraphExecKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4511,11 +4511,11 @@ impl DriverTable {
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(148, entry::cuGraphExecKernelNodeSetParams_v12000) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphExecMemcpyNodeSetParams", 10020)` (`PFN_cuGraphExecMemcpyNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphExecMemcpyNodeSetParams", 10020)` (`PFN_cuGraphExecMemcpyNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4528,11 +4528,11 @@ impl DriverTable {
         ctx: CUcontext,
     ) -> CUresult {
         match self.resolve(149, entry::cuGraphExecMemcpyNodeSetParams_v10020) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, copyParams, ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, copyParams, ctx),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecMemsetNodeSetParams` through `cuGetProcAddress("cuGraphExecMemsetNodeSetParams", 10020)` (`PFN_cuGraphExecMemsetNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecMemsetNodeSetParams` through `cuGetProcAddress("cuGraphExecMemsetNodeSetParams", 10020)` (`PFN_cuGraphExecMemsetNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4545,11 +4545,11 @@ impl DriverTable {
         ctx: CUcontext,
     ) -> CUresult {
         match self.resolve(150, entry::cuGraphExecMemsetNodeSetParams_v10020) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, memsetParams, ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, memsetParams, ctx),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecNodeSetParams` through `cuGetProcAddress("cuGraphExecNodeSetParams", 12020)` (`PFN_cuGraphExecNodeSetParams_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecNodeSetParams` through `cuGetProcAddress("cuGraphExecNodeSetParams", 12020)` (`PFN_cuGraphExecNodeSetParams_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4561,11 +4561,11 @@ impl DriverTable {
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult {
         match self.resolve(151, entry::cuGraphExecNodeSetParams_v12020) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecUpdate` through `cuGetProcAddress("cuGraphExecUpdate", 12000)` (`PFN_cuGraphExecUpdate_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecUpdate` through `cuGetProcAddress("cuGraphExecUpdate", 12000)` (`PFN_cuGraphExecUpdate_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4577,11 +4577,11 @@ impl DriverTable {
         resultInfo: *mut CUgraphExecUpdateResultInfo,
     ) -> CUresult {
         match self.resolve(152, entry::cuGraphExecUpdate_v12000) {
-            Some(driver_fn) => driver_fn(hGraphExec, hGraph, resultInfo),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hGraph, resultInfo),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresSignalNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExternalSemaphoresSignalNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4594,11 +4594,11 @@ impl DriverTable {
         match self
             .resolve(153, entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020)
         {
-            Some(driver_fn) => driver_fn(hNode, params_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, params_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4611,11 +4611,11 @@ impl DriverTable {
         match self
             .resolve(154, entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020)
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresWaitNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExternalSemaphoresWaitNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4627,11 +4627,11 @@ impl DriverTable {
     ) -> CUresult {
         match self.resolve(155, entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020)
         {
-            Some(driver_fn) => driver_fn(hNode, params_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, params_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4643,11 +4643,11 @@ impl DriverTable {
     ) -> CUresult {
         match self.resolve(156, entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020)
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphGetEdges` through `cuGetProcAddress("cuGraphGetEdges", 12030)` (`PFN_cuGraphGetEdges_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphGetEdges` through `cuGetProcAddress("cuGraphGetEdges", 12030)` (`PFN_cuGraphGetEdges_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4661,11 +4661,11 @@ impl DriverTable {
         numEdges: *mut usize,
     ) -> CUresult {
         match self.resolve(157, entry::cuGraphGetEdges_v12030) {
-            Some(driver_fn) => driver_fn(hGraph, from, to, edgeData, numEdges),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, from, to, edgeData, numEdges),
+            Err(code) => code,
         }
     }
-    /// `cuGraphGetNodes` through `cuGetProcAddress("cuGraphGetNodes", 10000)` (`PFN_cuGraphGetNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphGetNodes` through `cuGetProcAddress("cuGraphGetNodes", 10000)` (`PFN_cuGraphGetNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4677,11 +4677,11 @@ impl DriverTable {
         numNodes: *mut usize,
     ) -> CUresult {
         match self.resolve(158, entry::cuGraphGetNodes_v10000) {
-            Some(driver_fn) => driver_fn(hGraph, nodes, numNodes),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, nodes, numNodes),
+            Err(code) => code,
         }
     }
-    /// `cuGraphGetRootNodes` through `cuGetProcAddress("cuGraphGetRootNodes", 10000)` (`PFN_cuGraphGetRootNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphGetRootNodes` through `cuGetProcAddress("cuGraphGetRootNodes", 10000)` (`PFN_cuGraphGetRootNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4693,11 +4693,11 @@ impl DriverTable {
         numRootNodes: *mut usize,
     ) -> CUresult {
         match self.resolve(159, entry::cuGraphGetRootNodes_v10000) {
-            Some(driver_fn) => driver_fn(hGraph, rootNodes, numRootNodes),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, rootNodes, numRootNodes),
+            Err(code) => code,
         }
     }
-    /// `cuGraphHostNodeGetParams` through `cuGetProcAddress("cuGraphHostNodeGetParams", 10000)` (`PFN_cuGraphHostNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphHostNodeGetParams` through `cuGetProcAddress("cuGraphHostNodeGetParams", 10000)` (`PFN_cuGraphHostNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4708,11 +4708,11 @@ impl DriverTable {
         nodeParams: *mut CUDA_HOST_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(160, entry::cuGraphHostNodeGetParams_v10000) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphHostNodeSetParams` through `cuGetProcAddress("cuGraphHostNodeSetParams", 10000)` (`PFN_cuGraphHostNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphHostNodeSetParams` through `cuGetProcAddress("cuGraphHostNodeSetParams", 10000)` (`PFN_cuGraphHostNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4723,11 +4723,11 @@ impl DriverTable {
         nodeParams: *const CUDA_HOST_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(161, entry::cuGraphHostNodeSetParams_v10000) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphInstantiate` through `cuGetProcAddress("cuGraphInstantiateWithFlags", 11040)` (`PFN_cuGraphInstantiateWithFlags_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphInstantiate` through `cuGetProcAddress("cuGraphInstantiateWithFlags", 11040)` (`PFN_cuGraphInstantiateWithFlags_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4739,11 +4739,11 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(162, entry::cuGraphInstantiateWithFlags_v11040) {
-            Some(driver_fn) => driver_fn(phGraphExec, hGraph, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phGraphExec, hGraph, flags),
+            Err(code) => code,
         }
     }
-    /// `cuGraphInstantiateWithParams` through `cuGetProcAddress("cuGraphInstantiateWithParams", 12000)` (`PFN_cuGraphInstantiateWithParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphInstantiateWithParams` through `cuGetProcAddress("cuGraphInstantiateWithParams", 12000)` (`PFN_cuGraphInstantiateWithParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4755,11 +4755,11 @@ impl DriverTable {
         instantiateParams: *mut CUDA_GRAPH_INSTANTIATE_PARAMS,
     ) -> CUresult {
         match self.resolve(163, entry::cuGraphInstantiateWithParams_v12000) {
-            Some(driver_fn) => driver_fn(phGraphExec, hGraph, instantiateParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phGraphExec, hGraph, instantiateParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeCopyAttributes` through `cuGetProcAddress("cuGraphKernelNodeCopyAttributes", 11000)` (`PFN_cuGraphKernelNodeCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphKernelNodeCopyAttributes` through `cuGetProcAddress("cuGraphKernelNodeCopyAttributes", 11000)` (`PFN_cuGraphKernelNodeCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4770,11 +4770,11 @@ impl DriverTable {
         src: CUgraphNode,
     ) -> CUresult {
         match self.resolve(164, entry::cuGraphKernelNodeCopyAttributes_v11000) {
-            Some(driver_fn) => driver_fn(dst, src),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dst, src),
+            Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeGetAttribute` through `cuGetProcAddress("cuGraphKernelNodeGetAttribute", 11000)` (`PFN_cuGraphKernelNodeGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphKernelNodeGetAttribute` through `cuGetProcAddress("cuGraphKernelNodeGetAttribute", 11000)` (`PFN_cuGraphKernelNodeGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4786,11 +4786,11 @@ impl DriverTable {
         value_out: *mut CUkernelNodeAttrValue,
     ) -> CUresult {
         match self.resolve(165, entry::cuGraphKernelNodeGetAttribute_v11000) {
-            Some(driver_fn) => driver_fn(hNode, attr, value_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, attr, value_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeGetParams` through `cuGetProcAddress("cuGraphKernelNodeGetParams", 12000)` (`PFN_cuGraphKernelNodeGetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphKernelNodeGetParams` through `cuGetProcAddress("cuGraphKernelNodeGetParams", 12000)` (`PFN_cuGraphKernelNodeGetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4801,11 +4801,11 @@ impl DriverTable {
         nodeParams: *mut CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(166, entry::cuGraphKernelNodeGetParams_v12000) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeSetAttribute` through `cuGetProcAddress("cuGraphKernelNodeSetAttribute", 11000)` (`PFN_cuGraphKernelNodeSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphKernelNodeSetAttribute` through `cuGetProcAddress("cuGraphKernelNodeSetAttribute", 11000)` (`PFN_cuGraphKernelNodeSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4817,11 +4817,11 @@ impl DriverTable {
         value: *const CUkernelNodeAttrValue,
     ) -> CUresult {
         match self.resolve(167, entry::cuGraphKernelNodeSetAttribute_v11000) {
-            Some(driver_fn) => driver_fn(hNode, attr, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, attr, value),
+            Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeSetParams` through `cuGetProcAddress("cuGraphKernelNodeSetParams", 12000)` (`PFN_cuGraphKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphKernelNodeSetParams` through `cuGetProcAddress("cuGraphKernelNodeSetParams", 12000)` (`PFN_cuGraphKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4832,11 +4832,11 @@ impl DriverTable {
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(168, entry::cuGraphKernelNodeSetParams_v12000) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphLaunch` through `cuGetProcAddress("cuGraphLaunch", 10000)` (`PFN_cuGraphLaunch_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphLaunch` through `cuGetProcAddress("cuGraphLaunch", 10000)` (`PFN_cuGraphLaunch_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4847,11 +4847,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(169, entry::cuGraphLaunch_v10000) {
-            Some(driver_fn) => driver_fn(hGraph, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuGraphMemAllocNodeGetParams` through `cuGetProcAddress("cuGraphMemAllocNodeGetParams", 11040)` (`PFN_cuGraphMemAllocNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphMemAllocNodeGetParams` through `cuGetProcAddress("cuGraphMemAllocNodeGetParams", 11040)` (`PFN_cuGraphMemAllocNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4862,11 +4862,11 @@ impl DriverTable {
         params_out: *mut CUDA_MEM_ALLOC_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(170, entry::cuGraphMemAllocNodeGetParams_v11040) {
-            Some(driver_fn) => driver_fn(hNode, params_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, params_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphMemFreeNodeGetParams` through `cuGetProcAddress("cuGraphMemFreeNodeGetParams", 11040)` (`PFN_cuGraphMemFreeNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphMemFreeNodeGetParams` through `cuGetProcAddress("cuGraphMemFreeNodeGetParams", 11040)` (`PFN_cuGraphMemFreeNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4877,11 +4877,11 @@ impl DriverTable {
         dptr_out: *mut CUdeviceptr,
     ) -> CUresult {
         match self.resolve(171, entry::cuGraphMemFreeNodeGetParams_v11040) {
-            Some(driver_fn) => driver_fn(hNode, dptr_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, dptr_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphMemcpyNodeGetParams` through `cuGetProcAddress("cuGraphMemcpyNodeGetParams", 10000)` (`PFN_cuGraphMemcpyNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphMemcpyNodeGetParams` through `cuGetProcAddress("cuGraphMemcpyNodeGetParams", 10000)` (`PFN_cuGraphMemcpyNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4892,11 +4892,11 @@ impl DriverTable {
         nodeParams: *mut CUDA_MEMCPY3D,
     ) -> CUresult {
         match self.resolve(172, entry::cuGraphMemcpyNodeGetParams_v10000) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphMemcpyNodeSetParams", 10000)` (`PFN_cuGraphMemcpyNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphMemcpyNodeSetParams", 10000)` (`PFN_cuGraphMemcpyNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4907,11 +4907,11 @@ impl DriverTable {
         nodeParams: *const CUDA_MEMCPY3D,
     ) -> CUresult {
         match self.resolve(173, entry::cuGraphMemcpyNodeSetParams_v10000) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphMemsetNodeGetParams` through `cuGetProcAddress("cuGraphMemsetNodeGetParams", 10000)` (`PFN_cuGraphMemsetNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphMemsetNodeGetParams` through `cuGetProcAddress("cuGraphMemsetNodeGetParams", 10000)` (`PFN_cuGraphMemsetNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4922,11 +4922,11 @@ impl DriverTable {
         nodeParams: *mut CUDA_MEMSET_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(174, entry::cuGraphMemsetNodeGetParams_v10000) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphMemsetNodeSetParams` through `cuGetProcAddress("cuGraphMemsetNodeSetParams", 10000)` (`PFN_cuGraphMemsetNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphMemsetNodeSetParams` through `cuGetProcAddress("cuGraphMemsetNodeSetParams", 10000)` (`PFN_cuGraphMemsetNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4937,11 +4937,11 @@ impl DriverTable {
         nodeParams: *const CUDA_MEMSET_NODE_PARAMS,
     ) -> CUresult {
         match self.resolve(175, entry::cuGraphMemsetNodeSetParams_v10000) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphNodeFindInClone` through `cuGetProcAddress("cuGraphNodeFindInClone", 10000)` (`PFN_cuGraphNodeFindInClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeFindInClone` through `cuGetProcAddress("cuGraphNodeFindInClone", 10000)` (`PFN_cuGraphNodeFindInClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4953,11 +4953,11 @@ impl DriverTable {
         hClonedGraph: CUgraph,
     ) -> CUresult {
         match self.resolve(176, entry::cuGraphNodeFindInClone_v10000) {
-            Some(driver_fn) => driver_fn(phNode, hOriginalNode, hClonedGraph),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phNode, hOriginalNode, hClonedGraph),
+            Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetDependencies` through `cuGetProcAddress("cuGraphNodeGetDependencies", 12030)` (`PFN_cuGraphNodeGetDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeGetDependencies` through `cuGetProcAddress("cuGraphNodeGetDependencies", 12030)` (`PFN_cuGraphNodeGetDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4970,11 +4970,11 @@ impl DriverTable {
         numDependencies: *mut usize,
     ) -> CUresult {
         match self.resolve(177, entry::cuGraphNodeGetDependencies_v12030) {
-            Some(driver_fn) => driver_fn(hNode, dependencies, edgeData, numDependencies),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, dependencies, edgeData, numDependencies),
+            Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetDependentNodes` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 12030)` (`PFN_cuGraphNodeGetDependentNodes_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeGetDependentNodes` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 12030)` (`PFN_cuGraphNodeGetDependentNodes_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -4987,13 +4987,13 @@ impl DriverTable {
         numDependentNodes: *mut usize,
     ) -> CUresult {
         match self.resolve(178, entry::cuGraphNodeGetDependentNodes_v12030) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(hNode, dependentNodes, edgeData, numDependentNodes)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetEnabled` through `cuGetProcAddress("cuGraphNodeGetEnabled", 11060)` (`PFN_cuGraphNodeGetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeGetEnabled` through `cuGetProcAddress("cuGraphNodeGetEnabled", 11060)` (`PFN_cuGraphNodeGetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5005,11 +5005,11 @@ impl DriverTable {
         isEnabled: *mut ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(179, entry::cuGraphNodeGetEnabled_v11060) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, isEnabled),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, isEnabled),
+            Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetType` through `cuGetProcAddress("cuGraphNodeGetType", 10000)` (`PFN_cuGraphNodeGetType_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeGetType` through `cuGetProcAddress("cuGraphNodeGetType", 10000)` (`PFN_cuGraphNodeGetType_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5020,11 +5020,11 @@ impl DriverTable {
         type_: *mut CUgraphNodeType,
     ) -> CUresult {
         match self.resolve(180, entry::cuGraphNodeGetType_v10000) {
-            Some(driver_fn) => driver_fn(hNode, type_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, type_),
+            Err(code) => code,
         }
     }
-    /// `cuGraphNodeSetEnabled` through `cuGetProcAddress("cuGraphNodeSetEnabled", 11060)` (`PFN_cuGraphNodeSetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeSetEnabled` through `cuGetProcAddress("cuGraphNodeSetEnabled", 11060)` (`PFN_cuGraphNodeSetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5036,11 +5036,11 @@ impl DriverTable {
         isEnabled: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(181, entry::cuGraphNodeSetEnabled_v11060) {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, isEnabled),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, isEnabled),
+            Err(code) => code,
         }
     }
-    /// `cuGraphNodeSetParams` through `cuGetProcAddress("cuGraphNodeSetParams", 12020)` (`PFN_cuGraphNodeSetParams_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeSetParams` through `cuGetProcAddress("cuGraphNodeSetParams", 12020)` (`PFN_cuGraphNodeSetParams_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5051,11 +5051,11 @@ impl DriverTable {
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult {
         match self.resolve(182, entry::cuGraphNodeSetParams_v12020) {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphReleaseUserObject` through `cuGetProcAddress("cuGraphReleaseUserObject", 11030)` (`PFN_cuGraphReleaseUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphReleaseUserObject` through `cuGetProcAddress("cuGraphReleaseUserObject", 11030)` (`PFN_cuGraphReleaseUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5067,11 +5067,11 @@ impl DriverTable {
         count: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(183, entry::cuGraphReleaseUserObject_v11030) {
-            Some(driver_fn) => driver_fn(graph, object, count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(graph, object, count),
+            Err(code) => code,
         }
     }
-    /// `cuGraphRemoveDependencies` through `cuGetProcAddress("cuGraphRemoveDependencies", 12030)` (`PFN_cuGraphRemoveDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphRemoveDependencies` through `cuGetProcAddress("cuGraphRemoveDependencies", 12030)` (`PFN_cuGraphRemoveDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5085,11 +5085,11 @@ impl DriverTable {
         numDependencies: usize,
     ) -> CUresult {
         match self.resolve(184, entry::cuGraphRemoveDependencies_v12030) {
-            Some(driver_fn) => driver_fn(hGraph, from, to, edgeData, numDependencies),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, from, to, edgeData, numDependencies),
+            Err(code) => code,
         }
     }
-    /// `cuGraphRetainUserObject` through `cuGetProcAddress("cuGraphRetainUserObject", 11030)` (`PFN_cuGraphRetainUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphRetainUserObject` through `cuGetProcAddress("cuGraphRetainUserObject", 11030)` (`PFN_cuGraphRetainUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5102,11 +5102,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(185, entry::cuGraphRetainUserObject_v11030) {
-            Some(driver_fn) => driver_fn(graph, object, count, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(graph, object, count, flags),
+            Err(code) => code,
         }
     }
-    /// `cuGraphUpload` through `cuGetProcAddress("cuGraphUpload", 11010)` (`PFN_cuGraphUpload_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphUpload` through `cuGetProcAddress("cuGraphUpload", 11010)` (`PFN_cuGraphUpload_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5117,11 +5117,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(186, entry::cuGraphUpload_v11010) {
-            Some(driver_fn) => driver_fn(hGraph, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsMapResources` through `cuGetProcAddress("cuGraphicsMapResources", 3000)` (`PFN_cuGraphicsMapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsMapResources` through `cuGetProcAddress("cuGraphicsMapResources", 3000)` (`PFN_cuGraphicsMapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5133,11 +5133,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(187, entry::cuGraphicsMapResources_v3000) {
-            Some(driver_fn) => driver_fn(count, resources, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(count, resources, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsResourceGetMappedMipmappedArray` through `cuGetProcAddress("cuGraphicsResourceGetMappedMipmappedArray", 5000)` (`PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsResourceGetMappedMipmappedArray` through `cuGetProcAddress("cuGraphicsResourceGetMappedMipmappedArray", 5000)` (`PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5148,11 +5148,11 @@ impl DriverTable {
         resource: CUgraphicsResource,
     ) -> CUresult {
         match self.resolve(188, entry::cuGraphicsResourceGetMappedMipmappedArray_v5000) {
-            Some(driver_fn) => driver_fn(pMipmappedArray, resource),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pMipmappedArray, resource),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsResourceGetMappedPointer` through `cuGetProcAddress("cuGraphicsResourceGetMappedPointer", 3020)` (`PFN_cuGraphicsResourceGetMappedPointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsResourceGetMappedPointer` through `cuGetProcAddress("cuGraphicsResourceGetMappedPointer", 3020)` (`PFN_cuGraphicsResourceGetMappedPointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5164,11 +5164,11 @@ impl DriverTable {
         resource: CUgraphicsResource,
     ) -> CUresult {
         match self.resolve(189, entry::cuGraphicsResourceGetMappedPointer_v3020) {
-            Some(driver_fn) => driver_fn(pDevPtr, pSize, resource),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pDevPtr, pSize, resource),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsResourceSetMapFlags` through `cuGetProcAddress("cuGraphicsResourceSetMapFlags", 6050)` (`PFN_cuGraphicsResourceSetMapFlags_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsResourceSetMapFlags` through `cuGetProcAddress("cuGraphicsResourceSetMapFlags", 6050)` (`PFN_cuGraphicsResourceSetMapFlags_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5179,11 +5179,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(190, entry::cuGraphicsResourceSetMapFlags_v6050) {
-            Some(driver_fn) => driver_fn(resource, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(resource, flags),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsSubResourceGetMappedArray` through `cuGetProcAddress("cuGraphicsSubResourceGetMappedArray", 3000)` (`PFN_cuGraphicsSubResourceGetMappedArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsSubResourceGetMappedArray` through `cuGetProcAddress("cuGraphicsSubResourceGetMappedArray", 3000)` (`PFN_cuGraphicsSubResourceGetMappedArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5196,11 +5196,11 @@ impl DriverTable {
         mipLevel: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(191, entry::cuGraphicsSubResourceGetMappedArray_v3000) {
-            Some(driver_fn) => driver_fn(pArray, resource, arrayIndex, mipLevel),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pArray, resource, arrayIndex, mipLevel),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsUnmapResources` through `cuGetProcAddress("cuGraphicsUnmapResources", 3000)` (`PFN_cuGraphicsUnmapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsUnmapResources` through `cuGetProcAddress("cuGraphicsUnmapResources", 3000)` (`PFN_cuGraphicsUnmapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5212,11 +5212,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(192, entry::cuGraphicsUnmapResources_v3000) {
-            Some(driver_fn) => driver_fn(count, resources, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(count, resources, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsUnregisterResource` through `cuGetProcAddress("cuGraphicsUnregisterResource", 3000)` (`PFN_cuGraphicsUnregisterResource_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsUnregisterResource` through `cuGetProcAddress("cuGraphicsUnregisterResource", 3000)` (`PFN_cuGraphicsUnregisterResource_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5226,11 +5226,11 @@ impl DriverTable {
         resource: CUgraphicsResource,
     ) -> CUresult {
         match self.resolve(193, entry::cuGraphicsUnregisterResource_v3000) {
-            Some(driver_fn) => driver_fn(resource),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(resource),
+            Err(code) => code,
         }
     }
-    /// `cuGreenCtxCreate` through `cuGetProcAddress("cuGreenCtxCreate", 12040)` (`PFN_cuGreenCtxCreate_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGreenCtxCreate` through `cuGetProcAddress("cuGreenCtxCreate", 12040)` (`PFN_cuGreenCtxCreate_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5243,22 +5243,22 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(194, entry::cuGreenCtxCreate_v12040) {
-            Some(driver_fn) => driver_fn(phCtx, desc, dev, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phCtx, desc, dev, flags),
+            Err(code) => code,
         }
     }
-    /// `cuGreenCtxDestroy` through `cuGetProcAddress("cuGreenCtxDestroy", 12040)` (`PFN_cuGreenCtxDestroy_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGreenCtxDestroy` through `cuGetProcAddress("cuGreenCtxDestroy", 12040)` (`PFN_cuGreenCtxDestroy_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuGreenCtxDestroy(&self, hCtx: CUgreenCtx) -> CUresult {
         match self.resolve(195, entry::cuGreenCtxDestroy_v12040) {
-            Some(driver_fn) => driver_fn(hCtx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hCtx),
+            Err(code) => code,
         }
     }
-    /// `cuGreenCtxGetDevResource` through `cuGetProcAddress("cuGreenCtxGetDevResource", 12040)` (`PFN_cuGreenCtxGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGreenCtxGetDevResource` through `cuGetProcAddress("cuGreenCtxGetDevResource", 12040)` (`PFN_cuGreenCtxGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5270,11 +5270,11 @@ impl DriverTable {
         type_: CUdevResourceType,
     ) -> CUresult {
         match self.resolve(196, entry::cuGreenCtxGetDevResource_v12040) {
-            Some(driver_fn) => driver_fn(hCtx, resource, type_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hCtx, resource, type_),
+            Err(code) => code,
         }
     }
-    /// `cuGreenCtxGetId` through `cuGetProcAddress("cuGreenCtxGetId", 12090)` (`PFN_cuGreenCtxGetId_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGreenCtxGetId` through `cuGetProcAddress("cuGreenCtxGetId", 12090)` (`PFN_cuGreenCtxGetId_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5285,11 +5285,11 @@ impl DriverTable {
         greenCtxId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(197, entry::cuGreenCtxGetId_v12090) {
-            Some(driver_fn) => driver_fn(greenCtx, greenCtxId),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(greenCtx, greenCtxId),
+            Err(code) => code,
         }
     }
-    /// `cuGreenCtxRecordEvent` through `cuGetProcAddress("cuGreenCtxRecordEvent", 12040)` (`PFN_cuGreenCtxRecordEvent_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGreenCtxRecordEvent` through `cuGetProcAddress("cuGreenCtxRecordEvent", 12040)` (`PFN_cuGreenCtxRecordEvent_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5300,11 +5300,11 @@ impl DriverTable {
         hEvent: CUevent,
     ) -> CUresult {
         match self.resolve(198, entry::cuGreenCtxRecordEvent_v12040) {
-            Some(driver_fn) => driver_fn(hCtx, hEvent),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hCtx, hEvent),
+            Err(code) => code,
         }
     }
-    /// `cuGreenCtxStreamCreate` through `cuGetProcAddress("cuGreenCtxStreamCreate", 12050)` (`PFN_cuGreenCtxStreamCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGreenCtxStreamCreate` through `cuGetProcAddress("cuGreenCtxStreamCreate", 12050)` (`PFN_cuGreenCtxStreamCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5317,11 +5317,11 @@ impl DriverTable {
         priority: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(199, entry::cuGreenCtxStreamCreate_v12050) {
-            Some(driver_fn) => driver_fn(phStream, greenCtx, flags, priority),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phStream, greenCtx, flags, priority),
+            Err(code) => code,
         }
     }
-    /// `cuGreenCtxWaitEvent` through `cuGetProcAddress("cuGreenCtxWaitEvent", 12040)` (`PFN_cuGreenCtxWaitEvent_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGreenCtxWaitEvent` through `cuGetProcAddress("cuGreenCtxWaitEvent", 12040)` (`PFN_cuGreenCtxWaitEvent_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5332,11 +5332,11 @@ impl DriverTable {
         hEvent: CUevent,
     ) -> CUresult {
         match self.resolve(200, entry::cuGreenCtxWaitEvent_v12040) {
-            Some(driver_fn) => driver_fn(hCtx, hEvent),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hCtx, hEvent),
+            Err(code) => code,
         }
     }
-    /// `cuImportExternalMemory` through `cuGetProcAddress("cuImportExternalMemory", 10000)` (`PFN_cuImportExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuImportExternalMemory` through `cuGetProcAddress("cuImportExternalMemory", 10000)` (`PFN_cuImportExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5347,11 +5347,11 @@ impl DriverTable {
         memHandleDesc: *const CUDA_EXTERNAL_MEMORY_HANDLE_DESC,
     ) -> CUresult {
         match self.resolve(201, entry::cuImportExternalMemory_v10000) {
-            Some(driver_fn) => driver_fn(extMem_out, memHandleDesc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(extMem_out, memHandleDesc),
+            Err(code) => code,
         }
     }
-    /// `cuImportExternalSemaphore` through `cuGetProcAddress("cuImportExternalSemaphore", 10000)` (`PFN_cuImportExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuImportExternalSemaphore` through `cuGetProcAddress("cuImportExternalSemaphore", 10000)` (`PFN_cuImportExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5362,33 +5362,33 @@ impl DriverTable {
         semHandleDesc: *const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC,
     ) -> CUresult {
         match self.resolve(202, entry::cuImportExternalSemaphore_v10000) {
-            Some(driver_fn) => driver_fn(extSem_out, semHandleDesc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(extSem_out, semHandleDesc),
+            Err(code) => code,
         }
     }
-    /// `cuInit` through `cuGetProcAddress("cuInit", 2000)` (`PFN_cuInit_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuInit` through `cuGetProcAddress("cuInit", 2000)` (`PFN_cuInit_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuInit(&self, Flags: ::core::ffi::c_uint) -> CUresult {
         match self.resolve(203, entry::cuInit_v2000) {
-            Some(driver_fn) => driver_fn(Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(Flags),
+            Err(code) => code,
         }
     }
-    /// `cuIpcCloseMemHandle` through `cuGetProcAddress("cuIpcCloseMemHandle", 4010)` (`PFN_cuIpcCloseMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuIpcCloseMemHandle` through `cuGetProcAddress("cuIpcCloseMemHandle", 4010)` (`PFN_cuIpcCloseMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuIpcCloseMemHandle(&self, dptr: CUdeviceptr) -> CUresult {
         match self.resolve(204, entry::cuIpcCloseMemHandle_v4010) {
-            Some(driver_fn) => driver_fn(dptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr),
+            Err(code) => code,
         }
     }
-    /// `cuIpcGetEventHandle` through `cuGetProcAddress("cuIpcGetEventHandle", 4010)` (`PFN_cuIpcGetEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuIpcGetEventHandle` through `cuGetProcAddress("cuIpcGetEventHandle", 4010)` (`PFN_cuIpcGetEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5399,11 +5399,11 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self.resolve(205, entry::cuIpcGetEventHandle_v4010) {
-            Some(driver_fn) => driver_fn(pHandle, event),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pHandle, event),
+            Err(code) => code,
         }
     }
-    /// `cuIpcGetMemHandle` through `cuGetProcAddress("cuIpcGetMemHandle", 4010)` (`PFN_cuIpcGetMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuIpcGetMemHandle` through `cuGetProcAddress("cuIpcGetMemHandle", 4010)` (`PFN_cuIpcGetMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5414,11 +5414,11 @@ impl DriverTable {
         dptr: CUdeviceptr,
     ) -> CUresult {
         match self.resolve(206, entry::cuIpcGetMemHandle_v4010) {
-            Some(driver_fn) => driver_fn(pHandle, dptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pHandle, dptr),
+            Err(code) => code,
         }
     }
-    /// `cuIpcOpenEventHandle` through `cuGetProcAddress("cuIpcOpenEventHandle", 4010)` (`PFN_cuIpcOpenEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuIpcOpenEventHandle` through `cuGetProcAddress("cuIpcOpenEventHandle", 4010)` (`PFN_cuIpcOpenEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5429,11 +5429,11 @@ impl DriverTable {
         handle: CUipcEventHandle,
     ) -> CUresult {
         match self.resolve(207, entry::cuIpcOpenEventHandle_v4010) {
-            Some(driver_fn) => driver_fn(phEvent, handle),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phEvent, handle),
+            Err(code) => code,
         }
     }
-    /// `cuIpcOpenMemHandle` through `cuGetProcAddress("cuIpcOpenMemHandle", 11000)` (`PFN_cuIpcOpenMemHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuIpcOpenMemHandle` through `cuGetProcAddress("cuIpcOpenMemHandle", 11000)` (`PFN_cuIpcOpenMemHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5445,11 +5445,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(208, entry::cuIpcOpenMemHandle_v11000) {
-            Some(driver_fn) => driver_fn(pdptr, handle, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pdptr, handle, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuKernelGetAttribute` through `cuGetProcAddress("cuKernelGetAttribute", 12000)` (`PFN_cuKernelGetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuKernelGetAttribute` through `cuGetProcAddress("cuKernelGetAttribute", 12000)` (`PFN_cuKernelGetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5462,11 +5462,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(209, entry::cuKernelGetAttribute_v12000) {
-            Some(driver_fn) => driver_fn(pi, attrib, kernel, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pi, attrib, kernel, dev),
+            Err(code) => code,
         }
     }
-    /// `cuKernelGetFunction` through `cuGetProcAddress("cuKernelGetFunction", 12000)` (`PFN_cuKernelGetFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuKernelGetFunction` through `cuGetProcAddress("cuKernelGetFunction", 12000)` (`PFN_cuKernelGetFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5477,11 +5477,11 @@ impl DriverTable {
         kernel: CUkernel,
     ) -> CUresult {
         match self.resolve(210, entry::cuKernelGetFunction_v12000) {
-            Some(driver_fn) => driver_fn(pFunc, kernel),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pFunc, kernel),
+            Err(code) => code,
         }
     }
-    /// `cuKernelGetLibrary` through `cuGetProcAddress("cuKernelGetLibrary", 12050)` (`PFN_cuKernelGetLibrary_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuKernelGetLibrary` through `cuGetProcAddress("cuKernelGetLibrary", 12050)` (`PFN_cuKernelGetLibrary_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5492,11 +5492,11 @@ impl DriverTable {
         kernel: CUkernel,
     ) -> CUresult {
         match self.resolve(211, entry::cuKernelGetLibrary_v12050) {
-            Some(driver_fn) => driver_fn(pLib, kernel),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pLib, kernel),
+            Err(code) => code,
         }
     }
-    /// `cuKernelGetName` through `cuGetProcAddress("cuKernelGetName", 12030)` (`PFN_cuKernelGetName_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuKernelGetName` through `cuGetProcAddress("cuKernelGetName", 12030)` (`PFN_cuKernelGetName_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5507,11 +5507,11 @@ impl DriverTable {
         hfunc: CUkernel,
     ) -> CUresult {
         match self.resolve(212, entry::cuKernelGetName_v12030) {
-            Some(driver_fn) => driver_fn(name, hfunc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(name, hfunc),
+            Err(code) => code,
         }
     }
-    /// `cuKernelGetParamInfo` through `cuGetProcAddress("cuKernelGetParamInfo", 12040)` (`PFN_cuKernelGetParamInfo_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuKernelGetParamInfo` through `cuGetProcAddress("cuKernelGetParamInfo", 12040)` (`PFN_cuKernelGetParamInfo_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5524,11 +5524,11 @@ impl DriverTable {
         paramSize: *mut usize,
     ) -> CUresult {
         match self.resolve(213, entry::cuKernelGetParamInfo_v12040) {
-            Some(driver_fn) => driver_fn(kernel, paramIndex, paramOffset, paramSize),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(kernel, paramIndex, paramOffset, paramSize),
+            Err(code) => code,
         }
     }
-    /// `cuKernelSetAttribute` through `cuGetProcAddress("cuKernelSetAttribute", 12000)` (`PFN_cuKernelSetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuKernelSetAttribute` through `cuGetProcAddress("cuKernelSetAttribute", 12000)` (`PFN_cuKernelSetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5541,11 +5541,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(214, entry::cuKernelSetAttribute_v12000) {
-            Some(driver_fn) => driver_fn(attrib, val, kernel, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(attrib, val, kernel, dev),
+            Err(code) => code,
         }
     }
-    /// `cuKernelSetCacheConfig` through `cuGetProcAddress("cuKernelSetCacheConfig", 12000)` (`PFN_cuKernelSetCacheConfig_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuKernelSetCacheConfig` through `cuGetProcAddress("cuKernelSetCacheConfig", 12000)` (`PFN_cuKernelSetCacheConfig_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5557,22 +5557,22 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(215, entry::cuKernelSetCacheConfig_v12000) {
-            Some(driver_fn) => driver_fn(kernel, config, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(kernel, config, dev),
+            Err(code) => code,
         }
     }
-    /// `cuLaunch` through `cuGetProcAddress("cuLaunch", 2000)` (`PFN_cuLaunch_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunch` through `cuGetProcAddress("cuLaunch", 2000)` (`PFN_cuLaunch_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuLaunch(&self, f: CUfunction) -> CUresult {
         match self.resolve(216, entry::cuLaunch_v2000) {
-            Some(driver_fn) => driver_fn(f),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(f),
+            Err(code) => code,
         }
     }
-    /// `cuLaunchCooperativeKernel` through `cuGetProcAddress("cuLaunchCooperativeKernel", 9000)` (`PFN_cuLaunchCooperativeKernel_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchCooperativeKernel` through `cuGetProcAddress("cuLaunchCooperativeKernel", 9000)` (`PFN_cuLaunchCooperativeKernel_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5591,7 +5591,7 @@ impl DriverTable {
         kernelParams: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(217, entry::cuLaunchCooperativeKernel_v9000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     f,
                     gridDimX,
@@ -5605,10 +5605,10 @@ impl DriverTable {
                     kernelParams,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuLaunchCooperativeKernelMultiDevice` through `cuGetProcAddress("cuLaunchCooperativeKernelMultiDevice", 9000)` (`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchCooperativeKernelMultiDevice` through `cuGetProcAddress("cuLaunchCooperativeKernelMultiDevice", 9000)` (`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5620,11 +5620,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(218, entry::cuLaunchCooperativeKernelMultiDevice_v9000) {
-            Some(driver_fn) => driver_fn(launchParamsList, numDevices, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(launchParamsList, numDevices, flags),
+            Err(code) => code,
         }
     }
-    /// `cuLaunchGrid` through `cuGetProcAddress("cuLaunchGrid", 2000)` (`PFN_cuLaunchGrid_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchGrid` through `cuGetProcAddress("cuLaunchGrid", 2000)` (`PFN_cuLaunchGrid_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5636,11 +5636,11 @@ impl DriverTable {
         grid_height: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(219, entry::cuLaunchGrid_v2000) {
-            Some(driver_fn) => driver_fn(f, grid_width, grid_height),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(f, grid_width, grid_height),
+            Err(code) => code,
         }
     }
-    /// `cuLaunchGridAsync` through `cuGetProcAddress("cuLaunchGridAsync", 2000)` (`PFN_cuLaunchGridAsync_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchGridAsync` through `cuGetProcAddress("cuLaunchGridAsync", 2000)` (`PFN_cuLaunchGridAsync_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5653,11 +5653,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(220, entry::cuLaunchGridAsync_v2000) {
-            Some(driver_fn) => driver_fn(f, grid_width, grid_height, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(f, grid_width, grid_height, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuLaunchHostFunc` through `cuGetProcAddress("cuLaunchHostFunc", 10000)` (`PFN_cuLaunchHostFunc_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchHostFunc` through `cuGetProcAddress("cuLaunchHostFunc", 10000)` (`PFN_cuLaunchHostFunc_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5669,11 +5669,11 @@ impl DriverTable {
         userData: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(221, entry::cuLaunchHostFunc_v10000) {
-            Some(driver_fn) => driver_fn(hStream, fn_, userData),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, fn_, userData),
+            Err(code) => code,
         }
     }
-    /// `cuLaunchKernel` through `cuGetProcAddress("cuLaunchKernel", 4000)` (`PFN_cuLaunchKernel_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchKernel` through `cuGetProcAddress("cuLaunchKernel", 4000)` (`PFN_cuLaunchKernel_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5693,7 +5693,7 @@ impl DriverTable {
         extra: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(222, entry::cuLaunchKernel_v4000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     f,
                     gridDimX,
@@ -5708,10 +5708,10 @@ impl DriverTable {
                     extra,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuLaunchKernelEx` through `cuGetProcAddress("cuLaunchKernelEx", 11060)` (`PFN_cuLaunchKernelEx_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchKernelEx` through `cuGetProcAddress("cuLaunchKernelEx", 11060)` (`PFN_cuLaunchKernelEx_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5724,11 +5724,11 @@ impl DriverTable {
         extra: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(223, entry::cuLaunchKernelEx_v11060) {
-            Some(driver_fn) => driver_fn(config, f, kernelParams, extra),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(config, f, kernelParams, extra),
+            Err(code) => code,
         }
     }
-    /// `cuLibraryEnumerateKernels` through `cuGetProcAddress("cuLibraryEnumerateKernels", 12040)` (`PFN_cuLibraryEnumerateKernels_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryEnumerateKernels` through `cuGetProcAddress("cuLibraryEnumerateKernels", 12040)` (`PFN_cuLibraryEnumerateKernels_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5740,11 +5740,11 @@ impl DriverTable {
         lib: CUlibrary,
     ) -> CUresult {
         match self.resolve(224, entry::cuLibraryEnumerateKernels_v12040) {
-            Some(driver_fn) => driver_fn(kernels, numKernels, lib),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(kernels, numKernels, lib),
+            Err(code) => code,
         }
     }
-    /// `cuLibraryGetGlobal` through `cuGetProcAddress("cuLibraryGetGlobal", 12000)` (`PFN_cuLibraryGetGlobal_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryGetGlobal` through `cuGetProcAddress("cuLibraryGetGlobal", 12000)` (`PFN_cuLibraryGetGlobal_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5757,11 +5757,11 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(225, entry::cuLibraryGetGlobal_v12000) {
-            Some(driver_fn) => driver_fn(dptr, bytes, library, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytes, library, name),
+            Err(code) => code,
         }
     }
-    /// `cuLibraryGetKernel` through `cuGetProcAddress("cuLibraryGetKernel", 12000)` (`PFN_cuLibraryGetKernel_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryGetKernel` through `cuGetProcAddress("cuLibraryGetKernel", 12000)` (`PFN_cuLibraryGetKernel_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5773,11 +5773,11 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(226, entry::cuLibraryGetKernel_v12000) {
-            Some(driver_fn) => driver_fn(pKernel, library, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pKernel, library, name),
+            Err(code) => code,
         }
     }
-    /// `cuLibraryGetKernelCount` through `cuGetProcAddress("cuLibraryGetKernelCount", 12040)` (`PFN_cuLibraryGetKernelCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryGetKernelCount` through `cuGetProcAddress("cuLibraryGetKernelCount", 12040)` (`PFN_cuLibraryGetKernelCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5788,11 +5788,11 @@ impl DriverTable {
         lib: CUlibrary,
     ) -> CUresult {
         match self.resolve(227, entry::cuLibraryGetKernelCount_v12040) {
-            Some(driver_fn) => driver_fn(count, lib),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(count, lib),
+            Err(code) => code,
         }
     }
-    /// `cuLibraryGetManaged` through `cuGetProcAddress("cuLibraryGetManaged", 12000)` (`PFN_cuLibraryGetManaged_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryGetManaged` through `cuGetProcAddress("cuLibraryGetManaged", 12000)` (`PFN_cuLibraryGetManaged_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5805,11 +5805,11 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(228, entry::cuLibraryGetManaged_v12000) {
-            Some(driver_fn) => driver_fn(dptr, bytes, library, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytes, library, name),
+            Err(code) => code,
         }
     }
-    /// `cuLibraryGetModule` through `cuGetProcAddress("cuLibraryGetModule", 12000)` (`PFN_cuLibraryGetModule_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryGetModule` through `cuGetProcAddress("cuLibraryGetModule", 12000)` (`PFN_cuLibraryGetModule_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5820,11 +5820,11 @@ impl DriverTable {
         library: CUlibrary,
     ) -> CUresult {
         match self.resolve(229, entry::cuLibraryGetModule_v12000) {
-            Some(driver_fn) => driver_fn(pMod, library),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pMod, library),
+            Err(code) => code,
         }
     }
-    /// `cuLibraryGetUnifiedFunction` through `cuGetProcAddress("cuLibraryGetUnifiedFunction", 12000)` (`PFN_cuLibraryGetUnifiedFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryGetUnifiedFunction` through `cuGetProcAddress("cuLibraryGetUnifiedFunction", 12000)` (`PFN_cuLibraryGetUnifiedFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5836,11 +5836,11 @@ impl DriverTable {
         symbol: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(230, entry::cuLibraryGetUnifiedFunction_v12000) {
-            Some(driver_fn) => driver_fn(fptr, library, symbol),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(fptr, library, symbol),
+            Err(code) => code,
         }
     }
-    /// `cuLibraryLoadData` through `cuGetProcAddress("cuLibraryLoadData", 12000)` (`PFN_cuLibraryLoadData_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryLoadData` through `cuGetProcAddress("cuLibraryLoadData", 12000)` (`PFN_cuLibraryLoadData_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5857,7 +5857,7 @@ impl DriverTable {
         numLibraryOptions: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(231, entry::cuLibraryLoadData_v12000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     library,
                     code,
@@ -5869,10 +5869,10 @@ impl DriverTable {
                     numLibraryOptions,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuLibraryLoadFromFile` through `cuGetProcAddress("cuLibraryLoadFromFile", 12000)` (`PFN_cuLibraryLoadFromFile_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryLoadFromFile` through `cuGetProcAddress("cuLibraryLoadFromFile", 12000)` (`PFN_cuLibraryLoadFromFile_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5889,7 +5889,7 @@ impl DriverTable {
         numLibraryOptions: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(232, entry::cuLibraryLoadFromFile_v12000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     library,
                     fileName,
@@ -5901,21 +5901,21 @@ impl DriverTable {
                     numLibraryOptions,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuLibraryUnload` through `cuGetProcAddress("cuLibraryUnload", 12000)` (`PFN_cuLibraryUnload_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryUnload` through `cuGetProcAddress("cuLibraryUnload", 12000)` (`PFN_cuLibraryUnload_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuLibraryUnload(&self, library: CUlibrary) -> CUresult {
         match self.resolve(233, entry::cuLibraryUnload_v12000) {
-            Some(driver_fn) => driver_fn(library),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(library),
+            Err(code) => code,
         }
     }
-    /// `cuLinkAddData` through `cuGetProcAddress("cuLinkAddData", 6050)` (`PFN_cuLinkAddData_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLinkAddData` through `cuGetProcAddress("cuLinkAddData", 6050)` (`PFN_cuLinkAddData_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5932,7 +5932,7 @@ impl DriverTable {
         optionValues: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(234, entry::cuLinkAddData_v6050) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     state,
                     type_,
@@ -5944,10 +5944,10 @@ impl DriverTable {
                     optionValues,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuLinkAddFile` through `cuGetProcAddress("cuLinkAddFile", 6050)` (`PFN_cuLinkAddFile_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLinkAddFile` through `cuGetProcAddress("cuLinkAddFile", 6050)` (`PFN_cuLinkAddFile_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5962,13 +5962,13 @@ impl DriverTable {
         optionValues: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(235, entry::cuLinkAddFile_v6050) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(state, type_, path, numOptions, options, optionValues)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuLinkComplete` through `cuGetProcAddress("cuLinkComplete", 5050)` (`PFN_cuLinkComplete_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLinkComplete` through `cuGetProcAddress("cuLinkComplete", 5050)` (`PFN_cuLinkComplete_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5980,11 +5980,11 @@ impl DriverTable {
         sizeOut: *mut usize,
     ) -> CUresult {
         match self.resolve(236, entry::cuLinkComplete_v5050) {
-            Some(driver_fn) => driver_fn(state, cubinOut, sizeOut),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(state, cubinOut, sizeOut),
+            Err(code) => code,
         }
     }
-    /// `cuLinkCreate` through `cuGetProcAddress("cuLinkCreate", 6050)` (`PFN_cuLinkCreate_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLinkCreate` through `cuGetProcAddress("cuLinkCreate", 6050)` (`PFN_cuLinkCreate_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -5997,22 +5997,22 @@ impl DriverTable {
         stateOut: *mut CUlinkState,
     ) -> CUresult {
         match self.resolve(237, entry::cuLinkCreate_v6050) {
-            Some(driver_fn) => driver_fn(numOptions, options, optionValues, stateOut),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(numOptions, options, optionValues, stateOut),
+            Err(code) => code,
         }
     }
-    /// `cuLinkDestroy` through `cuGetProcAddress("cuLinkDestroy", 5050)` (`PFN_cuLinkDestroy_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLinkDestroy` through `cuGetProcAddress("cuLinkDestroy", 5050)` (`PFN_cuLinkDestroy_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuLinkDestroy(&self, state: CUlinkState) -> CUresult {
         match self.resolve(238, entry::cuLinkDestroy_v5050) {
-            Some(driver_fn) => driver_fn(state),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(state),
+            Err(code) => code,
         }
     }
-    /// `cuLogsCurrent` through `cuGetProcAddress("cuLogsCurrent", 12090)` (`PFN_cuLogsCurrent_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogsCurrent` through `cuGetProcAddress("cuLogsCurrent", 12090)` (`PFN_cuLogsCurrent_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6023,11 +6023,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(239, entry::cuLogsCurrent_v12090) {
-            Some(driver_fn) => driver_fn(iterator_out, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(iterator_out, flags),
+            Err(code) => code,
         }
     }
-    /// `cuLogsDumpToFile` through `cuGetProcAddress("cuLogsDumpToFile", 12090)` (`PFN_cuLogsDumpToFile_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogsDumpToFile` through `cuGetProcAddress("cuLogsDumpToFile", 12090)` (`PFN_cuLogsDumpToFile_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6039,11 +6039,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(240, entry::cuLogsDumpToFile_v12090) {
-            Some(driver_fn) => driver_fn(iterator, pathToFile, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(iterator, pathToFile, flags),
+            Err(code) => code,
         }
     }
-    /// `cuLogsDumpToMemory` through `cuGetProcAddress("cuLogsDumpToMemory", 12090)` (`PFN_cuLogsDumpToMemory_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogsDumpToMemory` through `cuGetProcAddress("cuLogsDumpToMemory", 12090)` (`PFN_cuLogsDumpToMemory_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6056,11 +6056,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(241, entry::cuLogsDumpToMemory_v12090) {
-            Some(driver_fn) => driver_fn(iterator, buffer, size, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(iterator, buffer, size, flags),
+            Err(code) => code,
         }
     }
-    /// `cuLogsRegisterCallback` through `cuGetProcAddress("cuLogsRegisterCallback", 12090)` (`PFN_cuLogsRegisterCallback_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogsRegisterCallback` through `cuGetProcAddress("cuLogsRegisterCallback", 12090)` (`PFN_cuLogsRegisterCallback_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6072,11 +6072,11 @@ impl DriverTable {
         callback_out: *mut CUlogsCallbackHandle,
     ) -> CUresult {
         match self.resolve(242, entry::cuLogsRegisterCallback_v12090) {
-            Some(driver_fn) => driver_fn(callbackFunc, userData, callback_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(callbackFunc, userData, callback_out),
+            Err(code) => code,
         }
     }
-    /// `cuLogsUnregisterCallback` through `cuGetProcAddress("cuLogsUnregisterCallback", 12090)` (`PFN_cuLogsUnregisterCallback_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogsUnregisterCallback` through `cuGetProcAddress("cuLogsUnregisterCallback", 12090)` (`PFN_cuLogsUnregisterCallback_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6086,22 +6086,22 @@ impl DriverTable {
         callback: CUlogsCallbackHandle,
     ) -> CUresult {
         match self.resolve(243, entry::cuLogsUnregisterCallback_v12090) {
-            Some(driver_fn) => driver_fn(callback),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(callback),
+            Err(code) => code,
         }
     }
-    /// `cuMemAddressFree` through `cuGetProcAddress("cuMemAddressFree", 10020)` (`PFN_cuMemAddressFree_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAddressFree` through `cuGetProcAddress("cuMemAddressFree", 10020)` (`PFN_cuMemAddressFree_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemAddressFree(&self, ptr: CUdeviceptr, size: usize) -> CUresult {
         match self.resolve(244, entry::cuMemAddressFree_v10020) {
-            Some(driver_fn) => driver_fn(ptr, size),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ptr, size),
+            Err(code) => code,
         }
     }
-    /// `cuMemAddressReserve` through `cuGetProcAddress("cuMemAddressReserve", 10020)` (`PFN_cuMemAddressReserve_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAddressReserve` through `cuGetProcAddress("cuMemAddressReserve", 10020)` (`PFN_cuMemAddressReserve_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6115,11 +6115,11 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(245, entry::cuMemAddressReserve_v10020) {
-            Some(driver_fn) => driver_fn(ptr, size, alignment, addr, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ptr, size, alignment, addr, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemAdvise` through `cuGetProcAddress("cuMemAdvise", 12020)` (`PFN_cuMemAdvise_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAdvise` through `cuGetProcAddress("cuMemAdvise", 12020)` (`PFN_cuMemAdvise_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6132,11 +6132,11 @@ impl DriverTable {
         location: CUmemLocation,
     ) -> CUresult {
         match self.resolve(246, entry::cuMemAdvise_v12020) {
-            Some(driver_fn) => driver_fn(devPtr, count, advice, location),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(devPtr, count, advice, location),
+            Err(code) => code,
         }
     }
-    /// `cuMemAlloc` through `cuGetProcAddress("cuMemAlloc", 3020)` (`PFN_cuMemAlloc_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAlloc` through `cuGetProcAddress("cuMemAlloc", 3020)` (`PFN_cuMemAlloc_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6147,11 +6147,11 @@ impl DriverTable {
         bytesize: usize,
     ) -> CUresult {
         match self.resolve(247, entry::cuMemAlloc_v3020) {
-            Some(driver_fn) => driver_fn(dptr, bytesize),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytesize),
+            Err(code) => code,
         }
     }
-    /// `cuMemAllocAsync` through `cuGetProcAddress("cuMemAllocAsync", 11020)` (`PFN_cuMemAllocAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAllocAsync` through `cuGetProcAddress("cuMemAllocAsync", 11020)` (`PFN_cuMemAllocAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6163,11 +6163,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(248, entry::cuMemAllocAsync_v11020) {
-            Some(driver_fn) => driver_fn(dptr, bytesize, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytesize, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemAllocFromPoolAsync` through `cuGetProcAddress("cuMemAllocFromPoolAsync", 11020)` (`PFN_cuMemAllocFromPoolAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAllocFromPoolAsync` through `cuGetProcAddress("cuMemAllocFromPoolAsync", 11020)` (`PFN_cuMemAllocFromPoolAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6180,11 +6180,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(249, entry::cuMemAllocFromPoolAsync_v11020) {
-            Some(driver_fn) => driver_fn(dptr, bytesize, pool, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytesize, pool, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemAllocHost` through `cuGetProcAddress("cuMemAllocHost", 3020)` (`PFN_cuMemAllocHost_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAllocHost` through `cuGetProcAddress("cuMemAllocHost", 3020)` (`PFN_cuMemAllocHost_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6195,11 +6195,11 @@ impl DriverTable {
         bytesize: usize,
     ) -> CUresult {
         match self.resolve(250, entry::cuMemAllocHost_v3020) {
-            Some(driver_fn) => driver_fn(pp, bytesize),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pp, bytesize),
+            Err(code) => code,
         }
     }
-    /// `cuMemAllocManaged` through `cuGetProcAddress("cuMemAllocManaged", 6000)` (`PFN_cuMemAllocManaged_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAllocManaged` through `cuGetProcAddress("cuMemAllocManaged", 6000)` (`PFN_cuMemAllocManaged_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6211,11 +6211,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(251, entry::cuMemAllocManaged_v6000) {
-            Some(driver_fn) => driver_fn(dptr, bytesize, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytesize, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemAllocPitch` through `cuGetProcAddress("cuMemAllocPitch", 3020)` (`PFN_cuMemAllocPitch_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAllocPitch` through `cuGetProcAddress("cuMemAllocPitch", 3020)` (`PFN_cuMemAllocPitch_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6229,13 +6229,13 @@ impl DriverTable {
         ElementSizeBytes: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(252, entry::cuMemAllocPitch_v3020) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(dptr, pPitch, WidthInBytes, Height, ElementSizeBytes)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuMemBatchDecompressAsync` through `cuGetProcAddress("cuMemBatchDecompressAsync", 12060)` (`PFN_cuMemBatchDecompressAsync_v12060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemBatchDecompressAsync` through `cuGetProcAddress("cuMemBatchDecompressAsync", 12060)` (`PFN_cuMemBatchDecompressAsync_v12060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6249,11 +6249,11 @@ impl DriverTable {
         stream: CUstream,
     ) -> CUresult {
         match self.resolve(253, entry::cuMemBatchDecompressAsync_v12060) {
-            Some(driver_fn) => driver_fn(paramsArray, count, flags, errorIndex, stream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(paramsArray, count, flags, errorIndex, stream),
+            Err(code) => code,
         }
     }
-    /// `cuMemCreate` through `cuGetProcAddress("cuMemCreate", 10020)` (`PFN_cuMemCreate_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemCreate` through `cuGetProcAddress("cuMemCreate", 10020)` (`PFN_cuMemCreate_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6266,11 +6266,11 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(254, entry::cuMemCreate_v10020) {
-            Some(driver_fn) => driver_fn(handle, size, prop, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(handle, size, prop, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemDiscardAndPrefetchBatchAsync` through `cuGetProcAddress("cuMemDiscardAndPrefetchBatchAsync", 13000)` (`PFN_cuMemDiscardAndPrefetchBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemDiscardAndPrefetchBatchAsync` through `cuGetProcAddress("cuMemDiscardAndPrefetchBatchAsync", 13000)` (`PFN_cuMemDiscardAndPrefetchBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6287,7 +6287,7 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(255, entry::cuMemDiscardAndPrefetchBatchAsync_v13000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     dptrs,
                     sizes,
@@ -6299,10 +6299,10 @@ impl DriverTable {
                     hStream,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuMemDiscardBatchAsync` through `cuGetProcAddress("cuMemDiscardBatchAsync", 13000)` (`PFN_cuMemDiscardBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemDiscardBatchAsync` through `cuGetProcAddress("cuMemDiscardBatchAsync", 13000)` (`PFN_cuMemDiscardBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6316,11 +6316,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(256, entry::cuMemDiscardBatchAsync_v13000) {
-            Some(driver_fn) => driver_fn(dptrs, sizes, count, flags, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptrs, sizes, count, flags, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemExportToShareableHandle` through `cuGetProcAddress("cuMemExportToShareableHandle", 10020)` (`PFN_cuMemExportToShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemExportToShareableHandle` through `cuGetProcAddress("cuMemExportToShareableHandle", 10020)` (`PFN_cuMemExportToShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6333,22 +6333,22 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(257, entry::cuMemExportToShareableHandle_v10020) {
-            Some(driver_fn) => driver_fn(shareableHandle, handle, handleType, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(shareableHandle, handle, handleType, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemFree` through `cuGetProcAddress("cuMemFree", 3020)` (`PFN_cuMemFree_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemFree` through `cuGetProcAddress("cuMemFree", 3020)` (`PFN_cuMemFree_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemFree(&self, dptr: CUdeviceptr) -> CUresult {
         match self.resolve(258, entry::cuMemFree_v3020) {
-            Some(driver_fn) => driver_fn(dptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr),
+            Err(code) => code,
         }
     }
-    /// `cuMemFreeAsync` through `cuGetProcAddress("cuMemFreeAsync", 11020)` (`PFN_cuMemFreeAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemFreeAsync` through `cuGetProcAddress("cuMemFreeAsync", 11020)` (`PFN_cuMemFreeAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6359,22 +6359,22 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(259, entry::cuMemFreeAsync_v11020) {
-            Some(driver_fn) => driver_fn(dptr, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemFreeHost` through `cuGetProcAddress("cuMemFreeHost", 2000)` (`PFN_cuMemFreeHost_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemFreeHost` through `cuGetProcAddress("cuMemFreeHost", 2000)` (`PFN_cuMemFreeHost_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemFreeHost(&self, p: *mut ::core::ffi::c_void) -> CUresult {
         match self.resolve(260, entry::cuMemFreeHost_v2000) {
-            Some(driver_fn) => driver_fn(p),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(p),
+            Err(code) => code,
         }
     }
-    /// `cuMemGetAccess` through `cuGetProcAddress("cuMemGetAccess", 10020)` (`PFN_cuMemGetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetAccess` through `cuGetProcAddress("cuMemGetAccess", 10020)` (`PFN_cuMemGetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6386,11 +6386,11 @@ impl DriverTable {
         ptr: CUdeviceptr,
     ) -> CUresult {
         match self.resolve(261, entry::cuMemGetAccess_v10020) {
-            Some(driver_fn) => driver_fn(flags, location, ptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(flags, location, ptr),
+            Err(code) => code,
         }
     }
-    /// `cuMemGetAddressRange` through `cuGetProcAddress("cuMemGetAddressRange", 3020)` (`PFN_cuMemGetAddressRange_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetAddressRange` through `cuGetProcAddress("cuMemGetAddressRange", 3020)` (`PFN_cuMemGetAddressRange_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6402,11 +6402,11 @@ impl DriverTable {
         dptr: CUdeviceptr,
     ) -> CUresult {
         match self.resolve(262, entry::cuMemGetAddressRange_v3020) {
-            Some(driver_fn) => driver_fn(pbase, psize, dptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pbase, psize, dptr),
+            Err(code) => code,
         }
     }
-    /// `cuMemGetAllocationGranularity` through `cuGetProcAddress("cuMemGetAllocationGranularity", 10020)` (`PFN_cuMemGetAllocationGranularity_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetAllocationGranularity` through `cuGetProcAddress("cuMemGetAllocationGranularity", 10020)` (`PFN_cuMemGetAllocationGranularity_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6418,11 +6418,11 @@ impl DriverTable {
         option: CUmemAllocationGranularity_flags,
     ) -> CUresult {
         match self.resolve(263, entry::cuMemGetAllocationGranularity_v10020) {
-            Some(driver_fn) => driver_fn(granularity, prop, option),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(granularity, prop, option),
+            Err(code) => code,
         }
     }
-    /// `cuMemGetAllocationPropertiesFromHandle` through `cuGetProcAddress("cuMemGetAllocationPropertiesFromHandle", 10020)` (`PFN_cuMemGetAllocationPropertiesFromHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetAllocationPropertiesFromHandle` through `cuGetProcAddress("cuMemGetAllocationPropertiesFromHandle", 10020)` (`PFN_cuMemGetAllocationPropertiesFromHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6433,11 +6433,11 @@ impl DriverTable {
         handle: CUmemGenericAllocationHandle,
     ) -> CUresult {
         match self.resolve(264, entry::cuMemGetAllocationPropertiesFromHandle_v10020) {
-            Some(driver_fn) => driver_fn(prop, handle),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(prop, handle),
+            Err(code) => code,
         }
     }
-    /// `cuMemGetDefaultMemPool` through `cuGetProcAddress("cuMemGetDefaultMemPool", 13000)` (`PFN_cuMemGetDefaultMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetDefaultMemPool` through `cuGetProcAddress("cuMemGetDefaultMemPool", 13000)` (`PFN_cuMemGetDefaultMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6449,11 +6449,11 @@ impl DriverTable {
         type_: CUmemAllocationType,
     ) -> CUresult {
         match self.resolve(265, entry::cuMemGetDefaultMemPool_v13000) {
-            Some(driver_fn) => driver_fn(pool_out, location, type_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool_out, location, type_),
+            Err(code) => code,
         }
     }
-    /// `cuMemGetHandleForAddressRange` through `cuGetProcAddress("cuMemGetHandleForAddressRange", 11070)` (`PFN_cuMemGetHandleForAddressRange_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetHandleForAddressRange` through `cuGetProcAddress("cuMemGetHandleForAddressRange", 11070)` (`PFN_cuMemGetHandleForAddressRange_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6467,22 +6467,22 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(266, entry::cuMemGetHandleForAddressRange_v11070) {
-            Some(driver_fn) => driver_fn(handle, dptr, size, handleType, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(handle, dptr, size, handleType, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemGetInfo` through `cuGetProcAddress("cuMemGetInfo", 3020)` (`PFN_cuMemGetInfo_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetInfo` through `cuGetProcAddress("cuMemGetInfo", 3020)` (`PFN_cuMemGetInfo_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemGetInfo(&self, free: *mut usize, total: *mut usize) -> CUresult {
         match self.resolve(267, entry::cuMemGetInfo_v3020) {
-            Some(driver_fn) => driver_fn(free, total),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(free, total),
+            Err(code) => code,
         }
     }
-    /// `cuMemGetMemPool` through `cuGetProcAddress("cuMemGetMemPool", 13000)` (`PFN_cuMemGetMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetMemPool` through `cuGetProcAddress("cuMemGetMemPool", 13000)` (`PFN_cuMemGetMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6494,11 +6494,11 @@ impl DriverTable {
         type_: CUmemAllocationType,
     ) -> CUresult {
         match self.resolve(268, entry::cuMemGetMemPool_v13000) {
-            Some(driver_fn) => driver_fn(pool, location, type_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool, location, type_),
+            Err(code) => code,
         }
     }
-    /// `cuMemHostAlloc` through `cuGetProcAddress("cuMemHostAlloc", 2020)` (`PFN_cuMemHostAlloc_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemHostAlloc` through `cuGetProcAddress("cuMemHostAlloc", 2020)` (`PFN_cuMemHostAlloc_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6510,11 +6510,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(269, entry::cuMemHostAlloc_v2020) {
-            Some(driver_fn) => driver_fn(pp, bytesize, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pp, bytesize, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemHostGetDevicePointer` through `cuGetProcAddress("cuMemHostGetDevicePointer", 3020)` (`PFN_cuMemHostGetDevicePointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemHostGetDevicePointer` through `cuGetProcAddress("cuMemHostGetDevicePointer", 3020)` (`PFN_cuMemHostGetDevicePointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6526,11 +6526,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(270, entry::cuMemHostGetDevicePointer_v3020) {
-            Some(driver_fn) => driver_fn(pdptr, p, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pdptr, p, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemHostGetFlags` through `cuGetProcAddress("cuMemHostGetFlags", 2030)` (`PFN_cuMemHostGetFlags_v2030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemHostGetFlags` through `cuGetProcAddress("cuMemHostGetFlags", 2030)` (`PFN_cuMemHostGetFlags_v2030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6541,11 +6541,11 @@ impl DriverTable {
         p: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(271, entry::cuMemHostGetFlags_v2030) {
-            Some(driver_fn) => driver_fn(pFlags, p),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pFlags, p),
+            Err(code) => code,
         }
     }
-    /// `cuMemHostRegister` through `cuGetProcAddress("cuMemHostRegister", 6050)` (`PFN_cuMemHostRegister_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemHostRegister` through `cuGetProcAddress("cuMemHostRegister", 6050)` (`PFN_cuMemHostRegister_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6557,22 +6557,22 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(272, entry::cuMemHostRegister_v6050) {
-            Some(driver_fn) => driver_fn(p, bytesize, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(p, bytesize, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemHostUnregister` through `cuGetProcAddress("cuMemHostUnregister", 4000)` (`PFN_cuMemHostUnregister_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemHostUnregister` through `cuGetProcAddress("cuMemHostUnregister", 4000)` (`PFN_cuMemHostUnregister_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemHostUnregister(&self, p: *mut ::core::ffi::c_void) -> CUresult {
         match self.resolve(273, entry::cuMemHostUnregister_v4000) {
-            Some(driver_fn) => driver_fn(p),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(p),
+            Err(code) => code,
         }
     }
-    /// `cuMemImportFromShareableHandle` through `cuGetProcAddress("cuMemImportFromShareableHandle", 10020)` (`PFN_cuMemImportFromShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemImportFromShareableHandle` through `cuGetProcAddress("cuMemImportFromShareableHandle", 10020)` (`PFN_cuMemImportFromShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6584,11 +6584,11 @@ impl DriverTable {
         shHandleType: CUmemAllocationHandleType,
     ) -> CUresult {
         match self.resolve(274, entry::cuMemImportFromShareableHandle_v10020) {
-            Some(driver_fn) => driver_fn(handle, osHandle, shHandleType),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(handle, osHandle, shHandleType),
+            Err(code) => code,
         }
     }
-    /// `cuMemMap` through `cuGetProcAddress("cuMemMap", 10020)` (`PFN_cuMemMap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemMap` through `cuGetProcAddress("cuMemMap", 10020)` (`PFN_cuMemMap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6602,11 +6602,11 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(275, entry::cuMemMap_v10020) {
-            Some(driver_fn) => driver_fn(ptr, size, offset, handle, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ptr, size, offset, handle, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemMapArrayAsync` through `cuGetProcAddress("cuMemMapArrayAsync", 11010)` (`PFN_cuMemMapArrayAsync_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemMapArrayAsync` through `cuGetProcAddress("cuMemMapArrayAsync", 11010)` (`PFN_cuMemMapArrayAsync_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6618,11 +6618,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(276, entry::cuMemMapArrayAsync_v11010) {
-            Some(driver_fn) => driver_fn(mapInfoList, count, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mapInfoList, count, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolCreate` through `cuGetProcAddress("cuMemPoolCreate", 11020)` (`PFN_cuMemPoolCreate_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolCreate` through `cuGetProcAddress("cuMemPoolCreate", 11020)` (`PFN_cuMemPoolCreate_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6633,22 +6633,22 @@ impl DriverTable {
         poolProps: *const CUmemPoolProps,
     ) -> CUresult {
         match self.resolve(277, entry::cuMemPoolCreate_v11020) {
-            Some(driver_fn) => driver_fn(pool, poolProps),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool, poolProps),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolDestroy` through `cuGetProcAddress("cuMemPoolDestroy", 11020)` (`PFN_cuMemPoolDestroy_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolDestroy` through `cuGetProcAddress("cuMemPoolDestroy", 11020)` (`PFN_cuMemPoolDestroy_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemPoolDestroy(&self, pool: CUmemoryPool) -> CUresult {
         match self.resolve(278, entry::cuMemPoolDestroy_v11020) {
-            Some(driver_fn) => driver_fn(pool),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolExportPointer` through `cuGetProcAddress("cuMemPoolExportPointer", 11020)` (`PFN_cuMemPoolExportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolExportPointer` through `cuGetProcAddress("cuMemPoolExportPointer", 11020)` (`PFN_cuMemPoolExportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6659,11 +6659,11 @@ impl DriverTable {
         ptr: CUdeviceptr,
     ) -> CUresult {
         match self.resolve(279, entry::cuMemPoolExportPointer_v11020) {
-            Some(driver_fn) => driver_fn(shareData_out, ptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(shareData_out, ptr),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolExportToShareableHandle` through `cuGetProcAddress("cuMemPoolExportToShareableHandle", 11020)` (`PFN_cuMemPoolExportToShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolExportToShareableHandle` through `cuGetProcAddress("cuMemPoolExportToShareableHandle", 11020)` (`PFN_cuMemPoolExportToShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6676,11 +6676,11 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(280, entry::cuMemPoolExportToShareableHandle_v11020) {
-            Some(driver_fn) => driver_fn(handle_out, pool, handleType, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(handle_out, pool, handleType, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolGetAccess` through `cuGetProcAddress("cuMemPoolGetAccess", 11020)` (`PFN_cuMemPoolGetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolGetAccess` through `cuGetProcAddress("cuMemPoolGetAccess", 11020)` (`PFN_cuMemPoolGetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6692,11 +6692,11 @@ impl DriverTable {
         location: *mut CUmemLocation,
     ) -> CUresult {
         match self.resolve(281, entry::cuMemPoolGetAccess_v11020) {
-            Some(driver_fn) => driver_fn(flags, memPool, location),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(flags, memPool, location),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolGetAttribute` through `cuGetProcAddress("cuMemPoolGetAttribute", 11020)` (`PFN_cuMemPoolGetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolGetAttribute` through `cuGetProcAddress("cuMemPoolGetAttribute", 11020)` (`PFN_cuMemPoolGetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6708,11 +6708,11 @@ impl DriverTable {
         value: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(282, entry::cuMemPoolGetAttribute_v11020) {
-            Some(driver_fn) => driver_fn(pool, attr, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool, attr, value),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolImportFromShareableHandle` through `cuGetProcAddress("cuMemPoolImportFromShareableHandle", 11020)` (`PFN_cuMemPoolImportFromShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolImportFromShareableHandle` through `cuGetProcAddress("cuMemPoolImportFromShareableHandle", 11020)` (`PFN_cuMemPoolImportFromShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6725,11 +6725,11 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(283, entry::cuMemPoolImportFromShareableHandle_v11020) {
-            Some(driver_fn) => driver_fn(pool_out, handle, handleType, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool_out, handle, handleType, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolImportPointer` through `cuGetProcAddress("cuMemPoolImportPointer", 11020)` (`PFN_cuMemPoolImportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolImportPointer` through `cuGetProcAddress("cuMemPoolImportPointer", 11020)` (`PFN_cuMemPoolImportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6741,11 +6741,11 @@ impl DriverTable {
         shareData: *mut CUmemPoolPtrExportData,
     ) -> CUresult {
         match self.resolve(284, entry::cuMemPoolImportPointer_v11020) {
-            Some(driver_fn) => driver_fn(ptr_out, pool, shareData),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ptr_out, pool, shareData),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolSetAccess` through `cuGetProcAddress("cuMemPoolSetAccess", 11020)` (`PFN_cuMemPoolSetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolSetAccess` through `cuGetProcAddress("cuMemPoolSetAccess", 11020)` (`PFN_cuMemPoolSetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6757,11 +6757,11 @@ impl DriverTable {
         count: usize,
     ) -> CUresult {
         match self.resolve(285, entry::cuMemPoolSetAccess_v11020) {
-            Some(driver_fn) => driver_fn(pool, map, count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool, map, count),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolSetAttribute` through `cuGetProcAddress("cuMemPoolSetAttribute", 11020)` (`PFN_cuMemPoolSetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolSetAttribute` through `cuGetProcAddress("cuMemPoolSetAttribute", 11020)` (`PFN_cuMemPoolSetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6773,11 +6773,11 @@ impl DriverTable {
         value: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(286, entry::cuMemPoolSetAttribute_v11020) {
-            Some(driver_fn) => driver_fn(pool, attr, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool, attr, value),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolTrimTo` through `cuGetProcAddress("cuMemPoolTrimTo", 11020)` (`PFN_cuMemPoolTrimTo_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolTrimTo` through `cuGetProcAddress("cuMemPoolTrimTo", 11020)` (`PFN_cuMemPoolTrimTo_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6788,11 +6788,11 @@ impl DriverTable {
         minBytesToKeep: usize,
     ) -> CUresult {
         match self.resolve(287, entry::cuMemPoolTrimTo_v11020) {
-            Some(driver_fn) => driver_fn(pool, minBytesToKeep),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool, minBytesToKeep),
+            Err(code) => code,
         }
     }
-    /// `cuMemPrefetchAsync` through `cuGetProcAddress("cuMemPrefetchAsync", 12020)` (`PFN_cuMemPrefetchAsync_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPrefetchAsync` through `cuGetProcAddress("cuMemPrefetchAsync", 12020)` (`PFN_cuMemPrefetchAsync_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6806,11 +6806,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(288, entry::cuMemPrefetchAsync_v12020) {
-            Some(driver_fn) => driver_fn(devPtr, count, location, flags, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(devPtr, count, location, flags, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemPrefetchBatchAsync` through `cuGetProcAddress("cuMemPrefetchBatchAsync", 13000)` (`PFN_cuMemPrefetchBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPrefetchBatchAsync` through `cuGetProcAddress("cuMemPrefetchBatchAsync", 13000)` (`PFN_cuMemPrefetchBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6827,7 +6827,7 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(289, entry::cuMemPrefetchBatchAsync_v13000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     dptrs,
                     sizes,
@@ -6839,10 +6839,10 @@ impl DriverTable {
                     hStream,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuMemRangeGetAttribute` through `cuGetProcAddress("cuMemRangeGetAttribute", 8000)` (`PFN_cuMemRangeGetAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemRangeGetAttribute` through `cuGetProcAddress("cuMemRangeGetAttribute", 8000)` (`PFN_cuMemRangeGetAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6856,11 +6856,11 @@ impl DriverTable {
         count: usize,
     ) -> CUresult {
         match self.resolve(290, entry::cuMemRangeGetAttribute_v8000) {
-            Some(driver_fn) => driver_fn(data, dataSize, attribute, devPtr, count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(data, dataSize, attribute, devPtr, count),
+            Err(code) => code,
         }
     }
-    /// `cuMemRangeGetAttributes` through `cuGetProcAddress("cuMemRangeGetAttributes", 8000)` (`PFN_cuMemRangeGetAttributes_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemRangeGetAttributes` through `cuGetProcAddress("cuMemRangeGetAttributes", 8000)` (`PFN_cuMemRangeGetAttributes_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6875,24 +6875,24 @@ impl DriverTable {
         count: usize,
     ) -> CUresult {
         match self.resolve(291, entry::cuMemRangeGetAttributes_v8000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(data, dataSizes, attributes, numAttributes, devPtr, count)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuMemRelease` through `cuGetProcAddress("cuMemRelease", 10020)` (`PFN_cuMemRelease_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemRelease` through `cuGetProcAddress("cuMemRelease", 10020)` (`PFN_cuMemRelease_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemRelease(&self, handle: CUmemGenericAllocationHandle) -> CUresult {
         match self.resolve(292, entry::cuMemRelease_v10020) {
-            Some(driver_fn) => driver_fn(handle),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(handle),
+            Err(code) => code,
         }
     }
-    /// `cuMemRetainAllocationHandle` through `cuGetProcAddress("cuMemRetainAllocationHandle", 11000)` (`PFN_cuMemRetainAllocationHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemRetainAllocationHandle` through `cuGetProcAddress("cuMemRetainAllocationHandle", 11000)` (`PFN_cuMemRetainAllocationHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6903,11 +6903,11 @@ impl DriverTable {
         addr: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(293, entry::cuMemRetainAllocationHandle_v11000) {
-            Some(driver_fn) => driver_fn(handle, addr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(handle, addr),
+            Err(code) => code,
         }
     }
-    /// `cuMemSetAccess` through `cuGetProcAddress("cuMemSetAccess", 10020)` (`PFN_cuMemSetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemSetAccess` through `cuGetProcAddress("cuMemSetAccess", 10020)` (`PFN_cuMemSetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6920,11 +6920,11 @@ impl DriverTable {
         count: usize,
     ) -> CUresult {
         match self.resolve(294, entry::cuMemSetAccess_v10020) {
-            Some(driver_fn) => driver_fn(ptr, size, desc, count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ptr, size, desc, count),
+            Err(code) => code,
         }
     }
-    /// `cuMemSetMemPool` through `cuGetProcAddress("cuMemSetMemPool", 13000)` (`PFN_cuMemSetMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemSetMemPool` through `cuGetProcAddress("cuMemSetMemPool", 13000)` (`PFN_cuMemSetMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6936,22 +6936,22 @@ impl DriverTable {
         pool: CUmemoryPool,
     ) -> CUresult {
         match self.resolve(295, entry::cuMemSetMemPool_v13000) {
-            Some(driver_fn) => driver_fn(location, type_, pool),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(location, type_, pool),
+            Err(code) => code,
         }
     }
-    /// `cuMemUnmap` through `cuGetProcAddress("cuMemUnmap", 10020)` (`PFN_cuMemUnmap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemUnmap` through `cuGetProcAddress("cuMemUnmap", 10020)` (`PFN_cuMemUnmap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemUnmap(&self, ptr: CUdeviceptr, size: usize) -> CUresult {
         match self.resolve(296, entry::cuMemUnmap_v10020) {
-            Some(driver_fn) => driver_fn(ptr, size),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ptr, size),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy` through `cuGetProcAddress("cuMemcpy", 4000)` (`PFN_cuMemcpy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy` through `cuGetProcAddress("cuMemcpy", 4000)` (`PFN_cuMemcpy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6963,22 +6963,22 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(297, entry::cuMemcpy_v4000) {
-            Some(driver_fn) => driver_fn(dst, src, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dst, src, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy2D` through `cuGetProcAddress("cuMemcpy2D", 3020)` (`PFN_cuMemcpy2D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy2D` through `cuGetProcAddress("cuMemcpy2D", 3020)` (`PFN_cuMemcpy2D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemcpy2D(&self, pCopy: *const CUDA_MEMCPY2D) -> CUresult {
         match self.resolve(298, entry::cuMemcpy2D_v3020) {
-            Some(driver_fn) => driver_fn(pCopy),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy2DAsync` through `cuGetProcAddress("cuMemcpy2DAsync", 3020)` (`PFN_cuMemcpy2DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy2DAsync` through `cuGetProcAddress("cuMemcpy2DAsync", 3020)` (`PFN_cuMemcpy2DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -6989,33 +6989,33 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(299, entry::cuMemcpy2DAsync_v3020) {
-            Some(driver_fn) => driver_fn(pCopy, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy2DUnaligned` through `cuGetProcAddress("cuMemcpy2DUnaligned", 3020)` (`PFN_cuMemcpy2DUnaligned_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy2DUnaligned` through `cuGetProcAddress("cuMemcpy2DUnaligned", 3020)` (`PFN_cuMemcpy2DUnaligned_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemcpy2DUnaligned(&self, pCopy: *const CUDA_MEMCPY2D) -> CUresult {
         match self.resolve(300, entry::cuMemcpy2DUnaligned_v3020) {
-            Some(driver_fn) => driver_fn(pCopy),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy3D` through `cuGetProcAddress("cuMemcpy3D", 3020)` (`PFN_cuMemcpy3D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy3D` through `cuGetProcAddress("cuMemcpy3D", 3020)` (`PFN_cuMemcpy3D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemcpy3D(&self, pCopy: *const CUDA_MEMCPY3D) -> CUresult {
         match self.resolve(301, entry::cuMemcpy3D_v3020) {
-            Some(driver_fn) => driver_fn(pCopy),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy3DAsync` through `cuGetProcAddress("cuMemcpy3DAsync", 3020)` (`PFN_cuMemcpy3DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy3DAsync` through `cuGetProcAddress("cuMemcpy3DAsync", 3020)` (`PFN_cuMemcpy3DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7026,11 +7026,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(302, entry::cuMemcpy3DAsync_v3020) {
-            Some(driver_fn) => driver_fn(pCopy, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy3DBatchAsync` through `cuGetProcAddress("cuMemcpy3DBatchAsync", 13000)` (`PFN_cuMemcpy3DBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy3DBatchAsync` through `cuGetProcAddress("cuMemcpy3DBatchAsync", 13000)` (`PFN_cuMemcpy3DBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7043,22 +7043,22 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(303, entry::cuMemcpy3DBatchAsync_v13000) {
-            Some(driver_fn) => driver_fn(numOps, opList, flags, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(numOps, opList, flags, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy3DPeer` through `cuGetProcAddress("cuMemcpy3DPeer", 4000)` (`PFN_cuMemcpy3DPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy3DPeer` through `cuGetProcAddress("cuMemcpy3DPeer", 4000)` (`PFN_cuMemcpy3DPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemcpy3DPeer(&self, pCopy: *const CUDA_MEMCPY3D_PEER) -> CUresult {
         match self.resolve(304, entry::cuMemcpy3DPeer_v4000) {
-            Some(driver_fn) => driver_fn(pCopy),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy3DPeerAsync` through `cuGetProcAddress("cuMemcpy3DPeerAsync", 4000)` (`PFN_cuMemcpy3DPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy3DPeerAsync` through `cuGetProcAddress("cuMemcpy3DPeerAsync", 4000)` (`PFN_cuMemcpy3DPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7069,11 +7069,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(305, entry::cuMemcpy3DPeerAsync_v4000) {
-            Some(driver_fn) => driver_fn(pCopy, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyAsync` through `cuGetProcAddress("cuMemcpyAsync", 4000)` (`PFN_cuMemcpyAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyAsync` through `cuGetProcAddress("cuMemcpyAsync", 4000)` (`PFN_cuMemcpyAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7086,11 +7086,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(306, entry::cuMemcpyAsync_v4000) {
-            Some(driver_fn) => driver_fn(dst, src, ByteCount, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dst, src, ByteCount, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoA` through `cuGetProcAddress("cuMemcpyAtoA", 3020)` (`PFN_cuMemcpyAtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyAtoA` through `cuGetProcAddress("cuMemcpyAtoA", 3020)` (`PFN_cuMemcpyAtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7104,13 +7104,13 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(307, entry::cuMemcpyAtoA_v3020) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(dstArray, dstOffset, srcArray, srcOffset, ByteCount)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoD` through `cuGetProcAddress("cuMemcpyAtoD", 3020)` (`PFN_cuMemcpyAtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyAtoD` through `cuGetProcAddress("cuMemcpyAtoD", 3020)` (`PFN_cuMemcpyAtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7123,11 +7123,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(308, entry::cuMemcpyAtoD_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, srcArray, srcOffset, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, srcArray, srcOffset, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoH` through `cuGetProcAddress("cuMemcpyAtoH", 3020)` (`PFN_cuMemcpyAtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyAtoH` through `cuGetProcAddress("cuMemcpyAtoH", 3020)` (`PFN_cuMemcpyAtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7140,11 +7140,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(309, entry::cuMemcpyAtoH_v3020) {
-            Some(driver_fn) => driver_fn(dstHost, srcArray, srcOffset, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstHost, srcArray, srcOffset, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoHAsync` through `cuGetProcAddress("cuMemcpyAtoHAsync", 3020)` (`PFN_cuMemcpyAtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyAtoHAsync` through `cuGetProcAddress("cuMemcpyAtoHAsync", 3020)` (`PFN_cuMemcpyAtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7158,13 +7158,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(310, entry::cuMemcpyAtoHAsync_v3020) {
-            Some(driver_fn) => {
-                driver_fn(dstHost, srcArray, srcOffset, ByteCount, hStream)
-            }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstHost, srcArray, srcOffset, ByteCount, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyBatchAsync` through `cuGetProcAddress("cuMemcpyBatchAsync", 13000)` (`PFN_cuMemcpyBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyBatchAsync` through `cuGetProcAddress("cuMemcpyBatchAsync", 13000)` (`PFN_cuMemcpyBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7181,13 +7179,13 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(311, entry::cuMemcpyBatchAsync_v13000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoA` through `cuGetProcAddress("cuMemcpyDtoA", 3020)` (`PFN_cuMemcpyDtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyDtoA` through `cuGetProcAddress("cuMemcpyDtoA", 3020)` (`PFN_cuMemcpyDtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7200,11 +7198,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(312, entry::cuMemcpyDtoA_v3020) {
-            Some(driver_fn) => driver_fn(dstArray, dstOffset, srcDevice, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstArray, dstOffset, srcDevice, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoD` through `cuGetProcAddress("cuMemcpyDtoD", 3020)` (`PFN_cuMemcpyDtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyDtoD` through `cuGetProcAddress("cuMemcpyDtoD", 3020)` (`PFN_cuMemcpyDtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7216,11 +7214,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(313, entry::cuMemcpyDtoD_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, srcDevice, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, srcDevice, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoDAsync` through `cuGetProcAddress("cuMemcpyDtoDAsync", 3020)` (`PFN_cuMemcpyDtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyDtoDAsync` through `cuGetProcAddress("cuMemcpyDtoDAsync", 3020)` (`PFN_cuMemcpyDtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7233,11 +7231,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(314, entry::cuMemcpyDtoDAsync_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, srcDevice, ByteCount, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, srcDevice, ByteCount, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoH` through `cuGetProcAddress("cuMemcpyDtoH", 3020)` (`PFN_cuMemcpyDtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyDtoH` through `cuGetProcAddress("cuMemcpyDtoH", 3020)` (`PFN_cuMemcpyDtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7249,11 +7247,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(315, entry::cuMemcpyDtoH_v3020) {
-            Some(driver_fn) => driver_fn(dstHost, srcDevice, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstHost, srcDevice, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoHAsync` through `cuGetProcAddress("cuMemcpyDtoHAsync", 3020)` (`PFN_cuMemcpyDtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyDtoHAsync` through `cuGetProcAddress("cuMemcpyDtoHAsync", 3020)` (`PFN_cuMemcpyDtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7266,11 +7264,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(316, entry::cuMemcpyDtoHAsync_v3020) {
-            Some(driver_fn) => driver_fn(dstHost, srcDevice, ByteCount, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstHost, srcDevice, ByteCount, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoA` through `cuGetProcAddress("cuMemcpyHtoA", 3020)` (`PFN_cuMemcpyHtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyHtoA` through `cuGetProcAddress("cuMemcpyHtoA", 3020)` (`PFN_cuMemcpyHtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7283,11 +7281,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(317, entry::cuMemcpyHtoA_v3020) {
-            Some(driver_fn) => driver_fn(dstArray, dstOffset, srcHost, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstArray, dstOffset, srcHost, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoAAsync` through `cuGetProcAddress("cuMemcpyHtoAAsync", 3020)` (`PFN_cuMemcpyHtoAAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyHtoAAsync` through `cuGetProcAddress("cuMemcpyHtoAAsync", 3020)` (`PFN_cuMemcpyHtoAAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7301,13 +7299,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(318, entry::cuMemcpyHtoAAsync_v3020) {
-            Some(driver_fn) => {
-                driver_fn(dstArray, dstOffset, srcHost, ByteCount, hStream)
-            }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstArray, dstOffset, srcHost, ByteCount, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoD` through `cuGetProcAddress("cuMemcpyHtoD", 3020)` (`PFN_cuMemcpyHtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyHtoD` through `cuGetProcAddress("cuMemcpyHtoD", 3020)` (`PFN_cuMemcpyHtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7319,11 +7315,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(319, entry::cuMemcpyHtoD_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, srcHost, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, srcHost, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoDAsync` through `cuGetProcAddress("cuMemcpyHtoDAsync", 3020)` (`PFN_cuMemcpyHtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyHtoDAsync` through `cuGetProcAddress("cuMemcpyHtoDAsync", 3020)` (`PFN_cuMemcpyHtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7336,11 +7332,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(320, entry::cuMemcpyHtoDAsync_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, srcHost, ByteCount, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, srcHost, ByteCount, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyPeer` through `cuGetProcAddress("cuMemcpyPeer", 4000)` (`PFN_cuMemcpyPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyPeer` through `cuGetProcAddress("cuMemcpyPeer", 4000)` (`PFN_cuMemcpyPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7354,13 +7350,13 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(321, entry::cuMemcpyPeer_v4000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(dstDevice, dstContext, srcDevice, srcContext, ByteCount)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyPeerAsync` through `cuGetProcAddress("cuMemcpyPeerAsync", 4000)` (`PFN_cuMemcpyPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyPeerAsync` through `cuGetProcAddress("cuMemcpyPeerAsync", 4000)` (`PFN_cuMemcpyPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7375,7 +7371,7 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(322, entry::cuMemcpyPeerAsync_v4000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     dstDevice,
                     dstContext,
@@ -7385,10 +7381,10 @@ impl DriverTable {
                     hStream,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD16` through `cuGetProcAddress("cuMemsetD16", 3020)` (`PFN_cuMemsetD16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD16` through `cuGetProcAddress("cuMemsetD16", 3020)` (`PFN_cuMemsetD16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7400,11 +7396,11 @@ impl DriverTable {
         N: usize,
     ) -> CUresult {
         match self.resolve(323, entry::cuMemsetD16_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, us, N),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, us, N),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD16Async` through `cuGetProcAddress("cuMemsetD16Async", 3020)` (`PFN_cuMemsetD16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD16Async` through `cuGetProcAddress("cuMemsetD16Async", 3020)` (`PFN_cuMemsetD16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7417,11 +7413,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(324, entry::cuMemsetD16Async_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, us, N, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, us, N, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD2D16` through `cuGetProcAddress("cuMemsetD2D16", 3020)` (`PFN_cuMemsetD2D16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD2D16` through `cuGetProcAddress("cuMemsetD2D16", 3020)` (`PFN_cuMemsetD2D16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7435,11 +7431,11 @@ impl DriverTable {
         Height: usize,
     ) -> CUresult {
         match self.resolve(325, entry::cuMemsetD2D16_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, dstPitch, us, Width, Height),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, dstPitch, us, Width, Height),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD2D16Async` through `cuGetProcAddress("cuMemsetD2D16Async", 3020)` (`PFN_cuMemsetD2D16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD2D16Async` through `cuGetProcAddress("cuMemsetD2D16Async", 3020)` (`PFN_cuMemsetD2D16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7454,11 +7450,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(326, entry::cuMemsetD2D16Async_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, dstPitch, us, Width, Height, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, dstPitch, us, Width, Height, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD2D32` through `cuGetProcAddress("cuMemsetD2D32", 3020)` (`PFN_cuMemsetD2D32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD2D32` through `cuGetProcAddress("cuMemsetD2D32", 3020)` (`PFN_cuMemsetD2D32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7472,11 +7468,11 @@ impl DriverTable {
         Height: usize,
     ) -> CUresult {
         match self.resolve(327, entry::cuMemsetD2D32_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, dstPitch, ui, Width, Height),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, dstPitch, ui, Width, Height),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD2D32Async` through `cuGetProcAddress("cuMemsetD2D32Async", 3020)` (`PFN_cuMemsetD2D32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD2D32Async` through `cuGetProcAddress("cuMemsetD2D32Async", 3020)` (`PFN_cuMemsetD2D32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7491,11 +7487,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(328, entry::cuMemsetD2D32Async_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, dstPitch, ui, Width, Height, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, dstPitch, ui, Width, Height, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD2D8` through `cuGetProcAddress("cuMemsetD2D8", 3020)` (`PFN_cuMemsetD2D8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD2D8` through `cuGetProcAddress("cuMemsetD2D8", 3020)` (`PFN_cuMemsetD2D8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7509,11 +7505,11 @@ impl DriverTable {
         Height: usize,
     ) -> CUresult {
         match self.resolve(329, entry::cuMemsetD2D8_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, dstPitch, uc, Width, Height),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, dstPitch, uc, Width, Height),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD2D8Async` through `cuGetProcAddress("cuMemsetD2D8Async", 3020)` (`PFN_cuMemsetD2D8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD2D8Async` through `cuGetProcAddress("cuMemsetD2D8Async", 3020)` (`PFN_cuMemsetD2D8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7528,11 +7524,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(330, entry::cuMemsetD2D8Async_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, dstPitch, uc, Width, Height, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, dstPitch, uc, Width, Height, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD32` through `cuGetProcAddress("cuMemsetD32", 3020)` (`PFN_cuMemsetD32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD32` through `cuGetProcAddress("cuMemsetD32", 3020)` (`PFN_cuMemsetD32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7544,11 +7540,11 @@ impl DriverTable {
         N: usize,
     ) -> CUresult {
         match self.resolve(331, entry::cuMemsetD32_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, ui, N),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, ui, N),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD32Async` through `cuGetProcAddress("cuMemsetD32Async", 3020)` (`PFN_cuMemsetD32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD32Async` through `cuGetProcAddress("cuMemsetD32Async", 3020)` (`PFN_cuMemsetD32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7561,11 +7557,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(332, entry::cuMemsetD32Async_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, ui, N, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, ui, N, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD8` through `cuGetProcAddress("cuMemsetD8", 3020)` (`PFN_cuMemsetD8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD8` through `cuGetProcAddress("cuMemsetD8", 3020)` (`PFN_cuMemsetD8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7577,11 +7573,11 @@ impl DriverTable {
         N: usize,
     ) -> CUresult {
         match self.resolve(333, entry::cuMemsetD8_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, uc, N),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, uc, N),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD8Async` through `cuGetProcAddress("cuMemsetD8Async", 3020)` (`PFN_cuMemsetD8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD8Async` through `cuGetProcAddress("cuMemsetD8Async", 3020)` (`PFN_cuMemsetD8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7594,11 +7590,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(334, entry::cuMemsetD8Async_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, uc, N, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, uc, N, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayCreate` through `cuGetProcAddress("cuMipmappedArrayCreate", 5000)` (`PFN_cuMipmappedArrayCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMipmappedArrayCreate` through `cuGetProcAddress("cuMipmappedArrayCreate", 5000)` (`PFN_cuMipmappedArrayCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7610,11 +7606,11 @@ impl DriverTable {
         numMipmapLevels: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(335, entry::cuMipmappedArrayCreate_v5000) {
-            Some(driver_fn) => driver_fn(pHandle, pMipmappedArrayDesc, numMipmapLevels),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pHandle, pMipmappedArrayDesc, numMipmapLevels),
+            Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayDestroy` through `cuGetProcAddress("cuMipmappedArrayDestroy", 5000)` (`PFN_cuMipmappedArrayDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMipmappedArrayDestroy` through `cuGetProcAddress("cuMipmappedArrayDestroy", 5000)` (`PFN_cuMipmappedArrayDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7624,11 +7620,11 @@ impl DriverTable {
         hMipmappedArray: CUmipmappedArray,
     ) -> CUresult {
         match self.resolve(336, entry::cuMipmappedArrayDestroy_v5000) {
-            Some(driver_fn) => driver_fn(hMipmappedArray),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hMipmappedArray),
+            Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayGetLevel` through `cuGetProcAddress("cuMipmappedArrayGetLevel", 5000)` (`PFN_cuMipmappedArrayGetLevel_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMipmappedArrayGetLevel` through `cuGetProcAddress("cuMipmappedArrayGetLevel", 5000)` (`PFN_cuMipmappedArrayGetLevel_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7640,11 +7636,11 @@ impl DriverTable {
         level: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(337, entry::cuMipmappedArrayGetLevel_v5000) {
-            Some(driver_fn) => driver_fn(pLevelArray, hMipmappedArray, level),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pLevelArray, hMipmappedArray, level),
+            Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayGetMemoryRequirements` through `cuGetProcAddress("cuMipmappedArrayGetMemoryRequirements", 11060)` (`PFN_cuMipmappedArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMipmappedArrayGetMemoryRequirements` through `cuGetProcAddress("cuMipmappedArrayGetMemoryRequirements", 11060)` (`PFN_cuMipmappedArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7656,11 +7652,11 @@ impl DriverTable {
         device: CUdevice,
     ) -> CUresult {
         match self.resolve(338, entry::cuMipmappedArrayGetMemoryRequirements_v11060) {
-            Some(driver_fn) => driver_fn(memoryRequirements, mipmap, device),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(memoryRequirements, mipmap, device),
+            Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayGetSparseProperties` through `cuGetProcAddress("cuMipmappedArrayGetSparseProperties", 11010)` (`PFN_cuMipmappedArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMipmappedArrayGetSparseProperties` through `cuGetProcAddress("cuMipmappedArrayGetSparseProperties", 11010)` (`PFN_cuMipmappedArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7671,11 +7667,11 @@ impl DriverTable {
         mipmap: CUmipmappedArray,
     ) -> CUresult {
         match self.resolve(339, entry::cuMipmappedArrayGetSparseProperties_v11010) {
-            Some(driver_fn) => driver_fn(sparseProperties, mipmap),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(sparseProperties, mipmap),
+            Err(code) => code,
         }
     }
-    /// `cuModuleEnumerateFunctions` through `cuGetProcAddress("cuModuleEnumerateFunctions", 12040)` (`PFN_cuModuleEnumerateFunctions_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleEnumerateFunctions` through `cuGetProcAddress("cuModuleEnumerateFunctions", 12040)` (`PFN_cuModuleEnumerateFunctions_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7687,11 +7683,11 @@ impl DriverTable {
         mod_: CUmodule,
     ) -> CUresult {
         match self.resolve(340, entry::cuModuleEnumerateFunctions_v12040) {
-            Some(driver_fn) => driver_fn(functions, numFunctions, mod_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(functions, numFunctions, mod_),
+            Err(code) => code,
         }
     }
-    /// `cuModuleGetFunction` through `cuGetProcAddress("cuModuleGetFunction", 2000)` (`PFN_cuModuleGetFunction_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleGetFunction` through `cuGetProcAddress("cuModuleGetFunction", 2000)` (`PFN_cuModuleGetFunction_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7703,11 +7699,11 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(341, entry::cuModuleGetFunction_v2000) {
-            Some(driver_fn) => driver_fn(hfunc, hmod, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, hmod, name),
+            Err(code) => code,
         }
     }
-    /// `cuModuleGetFunctionCount` through `cuGetProcAddress("cuModuleGetFunctionCount", 12040)` (`PFN_cuModuleGetFunctionCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleGetFunctionCount` through `cuGetProcAddress("cuModuleGetFunctionCount", 12040)` (`PFN_cuModuleGetFunctionCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7718,11 +7714,11 @@ impl DriverTable {
         mod_: CUmodule,
     ) -> CUresult {
         match self.resolve(342, entry::cuModuleGetFunctionCount_v12040) {
-            Some(driver_fn) => driver_fn(count, mod_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(count, mod_),
+            Err(code) => code,
         }
     }
-    /// `cuModuleGetGlobal` through `cuGetProcAddress("cuModuleGetGlobal", 3020)` (`PFN_cuModuleGetGlobal_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleGetGlobal` through `cuGetProcAddress("cuModuleGetGlobal", 3020)` (`PFN_cuModuleGetGlobal_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7735,11 +7731,11 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(343, entry::cuModuleGetGlobal_v3020) {
-            Some(driver_fn) => driver_fn(dptr, bytes, hmod, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytes, hmod, name),
+            Err(code) => code,
         }
     }
-    /// `cuModuleGetLoadingMode` through `cuGetProcAddress("cuModuleGetLoadingMode", 11070)` (`PFN_cuModuleGetLoadingMode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleGetLoadingMode` through `cuGetProcAddress("cuModuleGetLoadingMode", 11070)` (`PFN_cuModuleGetLoadingMode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7749,11 +7745,11 @@ impl DriverTable {
         mode: *mut CUmoduleLoadingMode,
     ) -> CUresult {
         match self.resolve(344, entry::cuModuleGetLoadingMode_v11070) {
-            Some(driver_fn) => driver_fn(mode),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mode),
+            Err(code) => code,
         }
     }
-    /// `cuModuleGetSurfRef` through `cuGetProcAddress("cuModuleGetSurfRef", 3000)` (`PFN_cuModuleGetSurfRef_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleGetSurfRef` through `cuGetProcAddress("cuModuleGetSurfRef", 3000)` (`PFN_cuModuleGetSurfRef_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7765,11 +7761,11 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(345, entry::cuModuleGetSurfRef_v3000) {
-            Some(driver_fn) => driver_fn(pSurfRef, hmod, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pSurfRef, hmod, name),
+            Err(code) => code,
         }
     }
-    /// `cuModuleGetTexRef` through `cuGetProcAddress("cuModuleGetTexRef", 2000)` (`PFN_cuModuleGetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleGetTexRef` through `cuGetProcAddress("cuModuleGetTexRef", 2000)` (`PFN_cuModuleGetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7781,11 +7777,11 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(346, entry::cuModuleGetTexRef_v2000) {
-            Some(driver_fn) => driver_fn(pTexRef, hmod, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pTexRef, hmod, name),
+            Err(code) => code,
         }
     }
-    /// `cuModuleLoad` through `cuGetProcAddress("cuModuleLoad", 2000)` (`PFN_cuModuleLoad_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleLoad` through `cuGetProcAddress("cuModuleLoad", 2000)` (`PFN_cuModuleLoad_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7796,11 +7792,11 @@ impl DriverTable {
         fname: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(347, entry::cuModuleLoad_v2000) {
-            Some(driver_fn) => driver_fn(module, fname),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(module, fname),
+            Err(code) => code,
         }
     }
-    /// `cuModuleLoadData` through `cuGetProcAddress("cuModuleLoadData", 2000)` (`PFN_cuModuleLoadData_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleLoadData` through `cuGetProcAddress("cuModuleLoadData", 2000)` (`PFN_cuModuleLoadData_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7811,11 +7807,11 @@ impl DriverTable {
         image: *const ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(348, entry::cuModuleLoadData_v2000) {
-            Some(driver_fn) => driver_fn(module, image),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(module, image),
+            Err(code) => code,
         }
     }
-    /// `cuModuleLoadDataEx` through `cuGetProcAddress("cuModuleLoadDataEx", 2010)` (`PFN_cuModuleLoadDataEx_v2010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleLoadDataEx` through `cuGetProcAddress("cuModuleLoadDataEx", 2010)` (`PFN_cuModuleLoadDataEx_v2010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7829,13 +7825,11 @@ impl DriverTable {
         optionValues: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(349, entry::cuModuleLoadDataEx_v2010) {
-            Some(driver_fn) => {
-                driver_fn(module, image, numOptions, options, optionValues)
-            }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(module, image, numOptions, options, optionValues),
+            Err(code) => code,
         }
     }
-    /// `cuModuleLoadFatBinary` through `cuGetProcAddress("cuModuleLoadFatBinary", 2000)` (`PFN_cuModuleLoadFatBinary_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleLoadFatBinary` through `cuGetProcAddress("cuModuleLoadFatBinary", 2000)` (`PFN_cuModuleLoadFatBinary_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7846,22 +7840,22 @@ impl DriverTable {
         fatCubin: *const ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(350, entry::cuModuleLoadFatBinary_v2000) {
-            Some(driver_fn) => driver_fn(module, fatCubin),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(module, fatCubin),
+            Err(code) => code,
         }
     }
-    /// `cuModuleUnload` through `cuGetProcAddress("cuModuleUnload", 2000)` (`PFN_cuModuleUnload_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleUnload` through `cuGetProcAddress("cuModuleUnload", 2000)` (`PFN_cuModuleUnload_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuModuleUnload(&self, hmod: CUmodule) -> CUresult {
         match self.resolve(351, entry::cuModuleUnload_v2000) {
-            Some(driver_fn) => driver_fn(hmod),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hmod),
+            Err(code) => code,
         }
     }
-    /// `cuMulticastAddDevice` through `cuGetProcAddress("cuMulticastAddDevice", 12010)` (`PFN_cuMulticastAddDevice_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMulticastAddDevice` through `cuGetProcAddress("cuMulticastAddDevice", 12010)` (`PFN_cuMulticastAddDevice_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7872,11 +7866,11 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(352, entry::cuMulticastAddDevice_v12010) {
-            Some(driver_fn) => driver_fn(mcHandle, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mcHandle, dev),
+            Err(code) => code,
         }
     }
-    /// `cuMulticastBindAddr` through `cuGetProcAddress("cuMulticastBindAddr", 12010)` (`PFN_cuMulticastBindAddr_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMulticastBindAddr` through `cuGetProcAddress("cuMulticastBindAddr", 12010)` (`PFN_cuMulticastBindAddr_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7890,11 +7884,11 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(353, entry::cuMulticastBindAddr_v12010) {
-            Some(driver_fn) => driver_fn(mcHandle, mcOffset, memptr, size, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mcHandle, mcOffset, memptr, size, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMulticastBindMem` through `cuGetProcAddress("cuMulticastBindMem", 12010)` (`PFN_cuMulticastBindMem_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMulticastBindMem` through `cuGetProcAddress("cuMulticastBindMem", 12010)` (`PFN_cuMulticastBindMem_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7909,13 +7903,13 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(354, entry::cuMulticastBindMem_v12010) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(mcHandle, mcOffset, memHandle, memOffset, size, flags)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuMulticastCreate` through `cuGetProcAddress("cuMulticastCreate", 12010)` (`PFN_cuMulticastCreate_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMulticastCreate` through `cuGetProcAddress("cuMulticastCreate", 12010)` (`PFN_cuMulticastCreate_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7926,11 +7920,11 @@ impl DriverTable {
         prop: *const CUmulticastObjectProp,
     ) -> CUresult {
         match self.resolve(355, entry::cuMulticastCreate_v12010) {
-            Some(driver_fn) => driver_fn(mcHandle, prop),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mcHandle, prop),
+            Err(code) => code,
         }
     }
-    /// `cuMulticastGetGranularity` through `cuGetProcAddress("cuMulticastGetGranularity", 12010)` (`PFN_cuMulticastGetGranularity_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMulticastGetGranularity` through `cuGetProcAddress("cuMulticastGetGranularity", 12010)` (`PFN_cuMulticastGetGranularity_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7942,11 +7936,11 @@ impl DriverTable {
         option: CUmulticastGranularity_flags,
     ) -> CUresult {
         match self.resolve(356, entry::cuMulticastGetGranularity_v12010) {
-            Some(driver_fn) => driver_fn(granularity, prop, option),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(granularity, prop, option),
+            Err(code) => code,
         }
     }
-    /// `cuMulticastUnbind` through `cuGetProcAddress("cuMulticastUnbind", 12010)` (`PFN_cuMulticastUnbind_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMulticastUnbind` through `cuGetProcAddress("cuMulticastUnbind", 12010)` (`PFN_cuMulticastUnbind_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7959,11 +7953,11 @@ impl DriverTable {
         size: usize,
     ) -> CUresult {
         match self.resolve(357, entry::cuMulticastUnbind_v12010) {
-            Some(driver_fn) => driver_fn(mcHandle, dev, mcOffset, size),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mcHandle, dev, mcOffset, size),
+            Err(code) => code,
         }
     }
-    /// `cuOccupancyAvailableDynamicSMemPerBlock` through `cuGetProcAddress("cuOccupancyAvailableDynamicSMemPerBlock", 10020)` (`PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyAvailableDynamicSMemPerBlock` through `cuGetProcAddress("cuOccupancyAvailableDynamicSMemPerBlock", 10020)` (`PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7976,11 +7970,11 @@ impl DriverTable {
         blockSize: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(358, entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020) {
-            Some(driver_fn) => driver_fn(dynamicSmemSize, func, numBlocks, blockSize),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dynamicSmemSize, func, numBlocks, blockSize),
+            Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxActiveBlocksPerMultiprocessor` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyMaxActiveBlocksPerMultiprocessor` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -7994,11 +7988,11 @@ impl DriverTable {
     ) -> CUresult {
         match self.resolve(359, entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050)
         {
-            Some(driver_fn) => driver_fn(numBlocks, func, blockSize, dynamicSMemSize),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(numBlocks, func, blockSize, dynamicSMemSize),
+            Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 7000)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 7000)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8017,13 +8011,13 @@ impl DriverTable {
                 entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(numBlocks, func, blockSize, dynamicSMemSize, flags)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxActiveClusters` through `cuGetProcAddress("cuOccupancyMaxActiveClusters", 11070)` (`PFN_cuOccupancyMaxActiveClusters_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyMaxActiveClusters` through `cuGetProcAddress("cuOccupancyMaxActiveClusters", 11070)` (`PFN_cuOccupancyMaxActiveClusters_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8035,11 +8029,11 @@ impl DriverTable {
         config: *const CUlaunchConfig,
     ) -> CUresult {
         match self.resolve(361, entry::cuOccupancyMaxActiveClusters_v11070) {
-            Some(driver_fn) => driver_fn(numClusters, func, config),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(numClusters, func, config),
+            Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxPotentialBlockSize` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSize", 6050)` (`PFN_cuOccupancyMaxPotentialBlockSize_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyMaxPotentialBlockSize` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSize", 6050)` (`PFN_cuOccupancyMaxPotentialBlockSize_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8054,7 +8048,7 @@ impl DriverTable {
         blockSizeLimit: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(362, entry::cuOccupancyMaxPotentialBlockSize_v6050) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     minGridSize,
                     blockSize,
@@ -8064,10 +8058,10 @@ impl DriverTable {
                     blockSizeLimit,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxPotentialBlockSizeWithFlags` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSizeWithFlags", 7000)` (`PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyMaxPotentialBlockSizeWithFlags` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSizeWithFlags", 7000)` (`PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8083,7 +8077,7 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(363, entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     minGridSize,
                     blockSize,
@@ -8094,10 +8088,10 @@ impl DriverTable {
                     flags,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxPotentialClusterSize` through `cuGetProcAddress("cuOccupancyMaxPotentialClusterSize", 11070)` (`PFN_cuOccupancyMaxPotentialClusterSize_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyMaxPotentialClusterSize` through `cuGetProcAddress("cuOccupancyMaxPotentialClusterSize", 11070)` (`PFN_cuOccupancyMaxPotentialClusterSize_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8109,11 +8103,11 @@ impl DriverTable {
         config: *const CUlaunchConfig,
     ) -> CUresult {
         match self.resolve(364, entry::cuOccupancyMaxPotentialClusterSize_v11070) {
-            Some(driver_fn) => driver_fn(clusterSize, func, config),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(clusterSize, func, config),
+            Err(code) => code,
         }
     }
-    /// `cuParamSetSize` through `cuGetProcAddress("cuParamSetSize", 2000)` (`PFN_cuParamSetSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuParamSetSize` through `cuGetProcAddress("cuParamSetSize", 2000)` (`PFN_cuParamSetSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8124,11 +8118,11 @@ impl DriverTable {
         numbytes: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(365, entry::cuParamSetSize_v2000) {
-            Some(driver_fn) => driver_fn(hfunc, numbytes),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, numbytes),
+            Err(code) => code,
         }
     }
-    /// `cuParamSetTexRef` through `cuGetProcAddress("cuParamSetTexRef", 2000)` (`PFN_cuParamSetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuParamSetTexRef` through `cuGetProcAddress("cuParamSetTexRef", 2000)` (`PFN_cuParamSetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8140,11 +8134,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(366, entry::cuParamSetTexRef_v2000) {
-            Some(driver_fn) => driver_fn(hfunc, texunit, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, texunit, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuParamSetf` through `cuGetProcAddress("cuParamSetf", 2000)` (`PFN_cuParamSetf_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuParamSetf` through `cuGetProcAddress("cuParamSetf", 2000)` (`PFN_cuParamSetf_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8156,11 +8150,11 @@ impl DriverTable {
         value: f32,
     ) -> CUresult {
         match self.resolve(367, entry::cuParamSetf_v2000) {
-            Some(driver_fn) => driver_fn(hfunc, offset, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, offset, value),
+            Err(code) => code,
         }
     }
-    /// `cuParamSeti` through `cuGetProcAddress("cuParamSeti", 2000)` (`PFN_cuParamSeti_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuParamSeti` through `cuGetProcAddress("cuParamSeti", 2000)` (`PFN_cuParamSeti_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8172,11 +8166,11 @@ impl DriverTable {
         value: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(368, entry::cuParamSeti_v2000) {
-            Some(driver_fn) => driver_fn(hfunc, offset, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, offset, value),
+            Err(code) => code,
         }
     }
-    /// `cuParamSetv` through `cuGetProcAddress("cuParamSetv", 2000)` (`PFN_cuParamSetv_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuParamSetv` through `cuGetProcAddress("cuParamSetv", 2000)` (`PFN_cuParamSetv_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8189,11 +8183,11 @@ impl DriverTable {
         numbytes: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(369, entry::cuParamSetv_v2000) {
-            Some(driver_fn) => driver_fn(hfunc, offset, ptr, numbytes),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, offset, ptr, numbytes),
+            Err(code) => code,
         }
     }
-    /// `cuPointerGetAttribute` through `cuGetProcAddress("cuPointerGetAttribute", 4000)` (`PFN_cuPointerGetAttribute_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuPointerGetAttribute` through `cuGetProcAddress("cuPointerGetAttribute", 4000)` (`PFN_cuPointerGetAttribute_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8205,11 +8199,11 @@ impl DriverTable {
         ptr: CUdeviceptr,
     ) -> CUresult {
         match self.resolve(370, entry::cuPointerGetAttribute_v4000) {
-            Some(driver_fn) => driver_fn(data, attribute, ptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(data, attribute, ptr),
+            Err(code) => code,
         }
     }
-    /// `cuPointerGetAttributes` through `cuGetProcAddress("cuPointerGetAttributes", 7000)` (`PFN_cuPointerGetAttributes_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuPointerGetAttributes` through `cuGetProcAddress("cuPointerGetAttributes", 7000)` (`PFN_cuPointerGetAttributes_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8222,11 +8216,11 @@ impl DriverTable {
         ptr: CUdeviceptr,
     ) -> CUresult {
         match self.resolve(371, entry::cuPointerGetAttributes_v7000) {
-            Some(driver_fn) => driver_fn(numAttributes, attributes, data, ptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(numAttributes, attributes, data, ptr),
+            Err(code) => code,
         }
     }
-    /// `cuPointerSetAttribute` through `cuGetProcAddress("cuPointerSetAttribute", 6000)` (`PFN_cuPointerSetAttribute_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuPointerSetAttribute` through `cuGetProcAddress("cuPointerSetAttribute", 6000)` (`PFN_cuPointerSetAttribute_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8238,11 +8232,11 @@ impl DriverTable {
         ptr: CUdeviceptr,
     ) -> CUresult {
         match self.resolve(372, entry::cuPointerSetAttribute_v6000) {
-            Some(driver_fn) => driver_fn(value, attribute, ptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(value, attribute, ptr),
+            Err(code) => code,
         }
     }
-    /// `cuSignalExternalSemaphoresAsync` through `cuGetProcAddress("cuSignalExternalSemaphoresAsync", 10000)` (`PFN_cuSignalExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuSignalExternalSemaphoresAsync` through `cuGetProcAddress("cuSignalExternalSemaphoresAsync", 10000)` (`PFN_cuSignalExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8255,11 +8249,11 @@ impl DriverTable {
         stream: CUstream,
     ) -> CUresult {
         match self.resolve(373, entry::cuSignalExternalSemaphoresAsync_v10000) {
-            Some(driver_fn) => driver_fn(extSemArray, paramsArray, numExtSems, stream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(extSemArray, paramsArray, numExtSems, stream),
+            Err(code) => code,
         }
     }
-    /// `cuStreamAddCallback` through `cuGetProcAddress("cuStreamAddCallback", 5000)` (`PFN_cuStreamAddCallback_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamAddCallback` through `cuGetProcAddress("cuStreamAddCallback", 5000)` (`PFN_cuStreamAddCallback_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8272,11 +8266,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(374, entry::cuStreamAddCallback_v5000) {
-            Some(driver_fn) => driver_fn(hStream, callback, userData, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, callback, userData, flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamAttachMemAsync` through `cuGetProcAddress("cuStreamAttachMemAsync", 6000)` (`PFN_cuStreamAttachMemAsync_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamAttachMemAsync` through `cuGetProcAddress("cuStreamAttachMemAsync", 6000)` (`PFN_cuStreamAttachMemAsync_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8289,11 +8283,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(375, entry::cuStreamAttachMemAsync_v6000) {
-            Some(driver_fn) => driver_fn(hStream, dptr, length, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, dptr, length, flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamBatchMemOp` through `cuGetProcAddress("cuStreamBatchMemOp", 11070)` (`PFN_cuStreamBatchMemOp_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamBatchMemOp` through `cuGetProcAddress("cuStreamBatchMemOp", 11070)` (`PFN_cuStreamBatchMemOp_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8306,11 +8300,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(376, entry::cuStreamBatchMemOp_v11070) {
-            Some(driver_fn) => driver_fn(stream, count, paramArray, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, count, paramArray, flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamBeginCapture` through `cuGetProcAddress("cuStreamBeginCapture", 10010)` (`PFN_cuStreamBeginCapture_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamBeginCapture` through `cuGetProcAddress("cuStreamBeginCapture", 10010)` (`PFN_cuStreamBeginCapture_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8321,11 +8315,11 @@ impl DriverTable {
         mode: CUstreamCaptureMode,
     ) -> CUresult {
         match self.resolve(377, entry::cuStreamBeginCapture_v10010) {
-            Some(driver_fn) => driver_fn(hStream, mode),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, mode),
+            Err(code) => code,
         }
     }
-    /// `cuStreamBeginCaptureToGraph` through `cuGetProcAddress("cuStreamBeginCaptureToGraph", 12030)` (`PFN_cuStreamBeginCaptureToGraph_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamBeginCaptureToGraph` through `cuGetProcAddress("cuStreamBeginCaptureToGraph", 12030)` (`PFN_cuStreamBeginCaptureToGraph_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8340,7 +8334,7 @@ impl DriverTable {
         mode: CUstreamCaptureMode,
     ) -> CUresult {
         match self.resolve(378, entry::cuStreamBeginCaptureToGraph_v12030) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     hStream,
                     hGraph,
@@ -8350,10 +8344,10 @@ impl DriverTable {
                     mode,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuStreamCopyAttributes` through `cuGetProcAddress("cuStreamCopyAttributes", 11000)` (`PFN_cuStreamCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamCopyAttributes` through `cuGetProcAddress("cuStreamCopyAttributes", 11000)` (`PFN_cuStreamCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8364,11 +8358,11 @@ impl DriverTable {
         srcStream: CUstream,
     ) -> CUresult {
         match self.resolve(379, entry::cuStreamCopyAttributes_v11000) {
-            Some(driver_fn) => driver_fn(dstStream, srcStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstStream, srcStream),
+            Err(code) => code,
         }
     }
-    /// `cuStreamCreate` through `cuGetProcAddress("cuStreamCreate", 2000)` (`PFN_cuStreamCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamCreate` through `cuGetProcAddress("cuStreamCreate", 2000)` (`PFN_cuStreamCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8379,11 +8373,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(380, entry::cuStreamCreate_v2000) {
-            Some(driver_fn) => driver_fn(phStream, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phStream, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamCreateWithPriority` through `cuGetProcAddress("cuStreamCreateWithPriority", 5050)` (`PFN_cuStreamCreateWithPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamCreateWithPriority` through `cuGetProcAddress("cuStreamCreateWithPriority", 5050)` (`PFN_cuStreamCreateWithPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8395,22 +8389,22 @@ impl DriverTable {
         priority: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(381, entry::cuStreamCreateWithPriority_v5050) {
-            Some(driver_fn) => driver_fn(phStream, flags, priority),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phStream, flags, priority),
+            Err(code) => code,
         }
     }
-    /// `cuStreamDestroy` through `cuGetProcAddress("cuStreamDestroy", 4000)` (`PFN_cuStreamDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamDestroy` through `cuGetProcAddress("cuStreamDestroy", 4000)` (`PFN_cuStreamDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuStreamDestroy(&self, hStream: CUstream) -> CUresult {
         match self.resolve(382, entry::cuStreamDestroy_v4000) {
-            Some(driver_fn) => driver_fn(hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream),
+            Err(code) => code,
         }
     }
-    /// `cuStreamEndCapture` through `cuGetProcAddress("cuStreamEndCapture", 10000)` (`PFN_cuStreamEndCapture_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamEndCapture` through `cuGetProcAddress("cuStreamEndCapture", 10000)` (`PFN_cuStreamEndCapture_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8421,11 +8415,11 @@ impl DriverTable {
         phGraph: *mut CUgraph,
     ) -> CUresult {
         match self.resolve(383, entry::cuStreamEndCapture_v10000) {
-            Some(driver_fn) => driver_fn(hStream, phGraph),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, phGraph),
+            Err(code) => code,
         }
     }
-    /// `cuStreamGetAttribute` through `cuGetProcAddress("cuStreamGetAttribute", 11000)` (`PFN_cuStreamGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetAttribute` through `cuGetProcAddress("cuStreamGetAttribute", 11000)` (`PFN_cuStreamGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8437,11 +8431,11 @@ impl DriverTable {
         value: *mut CUstreamAttrValue,
     ) -> CUresult {
         match self.resolve(384, entry::cuStreamGetAttribute_v11000) {
-            Some(driver_fn) => driver_fn(hStream, attr, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, attr, value),
+            Err(code) => code,
         }
     }
-    /// `cuStreamGetCaptureInfo` through `cuGetProcAddress("cuStreamGetCaptureInfo", 12030)` (`PFN_cuStreamGetCaptureInfo_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetCaptureInfo` through `cuGetProcAddress("cuStreamGetCaptureInfo", 12030)` (`PFN_cuStreamGetCaptureInfo_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8457,7 +8451,7 @@ impl DriverTable {
         numDependencies_out: *mut usize,
     ) -> CUresult {
         match self.resolve(385, entry::cuStreamGetCaptureInfo_v12030) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     hStream,
                     captureStatus_out,
@@ -8468,10 +8462,10 @@ impl DriverTable {
                     numDependencies_out,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuStreamGetCtx` through `cuGetProcAddress("cuStreamGetCtx", 9020)` (`PFN_cuStreamGetCtx_v9020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetCtx` through `cuGetProcAddress("cuStreamGetCtx", 9020)` (`PFN_cuStreamGetCtx_v9020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8482,11 +8476,11 @@ impl DriverTable {
         pctx: *mut CUcontext,
     ) -> CUresult {
         match self.resolve(386, entry::cuStreamGetCtx_v9020) {
-            Some(driver_fn) => driver_fn(hStream, pctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, pctx),
+            Err(code) => code,
         }
     }
-    /// `cuStreamGetCtx_v2` through `cuGetProcAddress("cuStreamGetCtx", 12050)` (`PFN_cuStreamGetCtx_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetCtx_v2` through `cuGetProcAddress("cuStreamGetCtx", 12050)` (`PFN_cuStreamGetCtx_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8498,11 +8492,11 @@ impl DriverTable {
         pGreenCtx: *mut CUgreenCtx,
     ) -> CUresult {
         match self.resolve(387, entry::cuStreamGetCtx_v12050) {
-            Some(driver_fn) => driver_fn(hStream, pCtx, pGreenCtx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, pCtx, pGreenCtx),
+            Err(code) => code,
         }
     }
-    /// `cuStreamGetDevice` through `cuGetProcAddress("cuStreamGetDevice", 12080)` (`PFN_cuStreamGetDevice_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetDevice` through `cuGetProcAddress("cuStreamGetDevice", 12080)` (`PFN_cuStreamGetDevice_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8513,11 +8507,11 @@ impl DriverTable {
         device: *mut CUdevice,
     ) -> CUresult {
         match self.resolve(388, entry::cuStreamGetDevice_v12080) {
-            Some(driver_fn) => driver_fn(hStream, device),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, device),
+            Err(code) => code,
         }
     }
-    /// `cuStreamGetFlags` through `cuGetProcAddress("cuStreamGetFlags", 5050)` (`PFN_cuStreamGetFlags_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetFlags` through `cuGetProcAddress("cuStreamGetFlags", 5050)` (`PFN_cuStreamGetFlags_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8528,11 +8522,11 @@ impl DriverTable {
         flags: *mut ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(389, entry::cuStreamGetFlags_v5050) {
-            Some(driver_fn) => driver_fn(hStream, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamGetGreenCtx` through `cuGetProcAddress("cuStreamGetGreenCtx", 12040)` (`PFN_cuStreamGetGreenCtx_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetGreenCtx` through `cuGetProcAddress("cuStreamGetGreenCtx", 12040)` (`PFN_cuStreamGetGreenCtx_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8543,11 +8537,11 @@ impl DriverTable {
         phCtx: *mut CUgreenCtx,
     ) -> CUresult {
         match self.resolve(390, entry::cuStreamGetGreenCtx_v12040) {
-            Some(driver_fn) => driver_fn(hStream, phCtx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, phCtx),
+            Err(code) => code,
         }
     }
-    /// `cuStreamGetId` through `cuGetProcAddress("cuStreamGetId", 12000)` (`PFN_cuStreamGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetId` through `cuGetProcAddress("cuStreamGetId", 12000)` (`PFN_cuStreamGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8558,11 +8552,11 @@ impl DriverTable {
         streamId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(391, entry::cuStreamGetId_v12000) {
-            Some(driver_fn) => driver_fn(hStream, streamId),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, streamId),
+            Err(code) => code,
         }
     }
-    /// `cuStreamGetPriority` through `cuGetProcAddress("cuStreamGetPriority", 5050)` (`PFN_cuStreamGetPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetPriority` through `cuGetProcAddress("cuStreamGetPriority", 5050)` (`PFN_cuStreamGetPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8573,11 +8567,11 @@ impl DriverTable {
         priority: *mut ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(392, entry::cuStreamGetPriority_v5050) {
-            Some(driver_fn) => driver_fn(hStream, priority),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, priority),
+            Err(code) => code,
         }
     }
-    /// `cuStreamIsCapturing` through `cuGetProcAddress("cuStreamIsCapturing", 10000)` (`PFN_cuStreamIsCapturing_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamIsCapturing` through `cuGetProcAddress("cuStreamIsCapturing", 10000)` (`PFN_cuStreamIsCapturing_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8588,22 +8582,22 @@ impl DriverTable {
         captureStatus: *mut CUstreamCaptureStatus,
     ) -> CUresult {
         match self.resolve(393, entry::cuStreamIsCapturing_v10000) {
-            Some(driver_fn) => driver_fn(hStream, captureStatus),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, captureStatus),
+            Err(code) => code,
         }
     }
-    /// `cuStreamQuery` through `cuGetProcAddress("cuStreamQuery", 2000)` (`PFN_cuStreamQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamQuery` through `cuGetProcAddress("cuStreamQuery", 2000)` (`PFN_cuStreamQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuStreamQuery(&self, hStream: CUstream) -> CUresult {
         match self.resolve(394, entry::cuStreamQuery_v2000) {
-            Some(driver_fn) => driver_fn(hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream),
+            Err(code) => code,
         }
     }
-    /// `cuStreamSetAttribute` through `cuGetProcAddress("cuStreamSetAttribute", 11000)` (`PFN_cuStreamSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamSetAttribute` through `cuGetProcAddress("cuStreamSetAttribute", 11000)` (`PFN_cuStreamSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8615,22 +8609,22 @@ impl DriverTable {
         param: *const CUstreamAttrValue,
     ) -> CUresult {
         match self.resolve(395, entry::cuStreamSetAttribute_v11000) {
-            Some(driver_fn) => driver_fn(hStream, attr, param),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, attr, param),
+            Err(code) => code,
         }
     }
-    /// `cuStreamSynchronize` through `cuGetProcAddress("cuStreamSynchronize", 2000)` (`PFN_cuStreamSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamSynchronize` through `cuGetProcAddress("cuStreamSynchronize", 2000)` (`PFN_cuStreamSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuStreamSynchronize(&self, hStream: CUstream) -> CUresult {
         match self.resolve(396, entry::cuStreamSynchronize_v2000) {
-            Some(driver_fn) => driver_fn(hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream),
+            Err(code) => code,
         }
     }
-    /// `cuStreamUpdateCaptureDependencies` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 12030)` (`PFN_cuStreamUpdateCaptureDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamUpdateCaptureDependencies` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 12030)` (`PFN_cuStreamUpdateCaptureDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8644,13 +8638,13 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(397, entry::cuStreamUpdateCaptureDependencies_v12030) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(hStream, dependencies, dependencyData, numDependencies, flags)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuStreamWaitEvent` through `cuGetProcAddress("cuStreamWaitEvent", 3020)` (`PFN_cuStreamWaitEvent_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWaitEvent` through `cuGetProcAddress("cuStreamWaitEvent", 3020)` (`PFN_cuStreamWaitEvent_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8662,11 +8656,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(398, entry::cuStreamWaitEvent_v3020) {
-            Some(driver_fn) => driver_fn(hStream, hEvent, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, hEvent, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamWaitValue32` through `cuGetProcAddress("cuStreamWaitValue32", 11070)` (`PFN_cuStreamWaitValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWaitValue32` through `cuGetProcAddress("cuStreamWaitValue32", 11070)` (`PFN_cuStreamWaitValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8679,11 +8673,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(399, entry::cuStreamWaitValue32_v11070) {
-            Some(driver_fn) => driver_fn(stream, addr, value, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, addr, value, flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamWaitValue64` through `cuGetProcAddress("cuStreamWaitValue64", 11070)` (`PFN_cuStreamWaitValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWaitValue64` through `cuGetProcAddress("cuStreamWaitValue64", 11070)` (`PFN_cuStreamWaitValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8696,11 +8690,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(400, entry::cuStreamWaitValue64_v11070) {
-            Some(driver_fn) => driver_fn(stream, addr, value, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, addr, value, flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamWriteValue32` through `cuGetProcAddress("cuStreamWriteValue32", 11070)` (`PFN_cuStreamWriteValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWriteValue32` through `cuGetProcAddress("cuStreamWriteValue32", 11070)` (`PFN_cuStreamWriteValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8713,11 +8707,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(401, entry::cuStreamWriteValue32_v11070) {
-            Some(driver_fn) => driver_fn(stream, addr, value, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, addr, value, flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamWriteValue64` through `cuGetProcAddress("cuStreamWriteValue64", 11070)` (`PFN_cuStreamWriteValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWriteValue64` through `cuGetProcAddress("cuStreamWriteValue64", 11070)` (`PFN_cuStreamWriteValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8730,11 +8724,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(402, entry::cuStreamWriteValue64_v11070) {
-            Some(driver_fn) => driver_fn(stream, addr, value, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, addr, value, flags),
+            Err(code) => code,
         }
     }
-    /// `cuSurfObjectCreate` through `cuGetProcAddress("cuSurfObjectCreate", 5000)` (`PFN_cuSurfObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuSurfObjectCreate` through `cuGetProcAddress("cuSurfObjectCreate", 5000)` (`PFN_cuSurfObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8745,22 +8739,22 @@ impl DriverTable {
         pResDesc: *const CUDA_RESOURCE_DESC,
     ) -> CUresult {
         match self.resolve(403, entry::cuSurfObjectCreate_v5000) {
-            Some(driver_fn) => driver_fn(pSurfObject, pResDesc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pSurfObject, pResDesc),
+            Err(code) => code,
         }
     }
-    /// `cuSurfObjectDestroy` through `cuGetProcAddress("cuSurfObjectDestroy", 5000)` (`PFN_cuSurfObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuSurfObjectDestroy` through `cuGetProcAddress("cuSurfObjectDestroy", 5000)` (`PFN_cuSurfObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuSurfObjectDestroy(&self, surfObject: CUsurfObject) -> CUresult {
         match self.resolve(404, entry::cuSurfObjectDestroy_v5000) {
-            Some(driver_fn) => driver_fn(surfObject),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(surfObject),
+            Err(code) => code,
         }
     }
-    /// `cuSurfObjectGetResourceDesc` through `cuGetProcAddress("cuSurfObjectGetResourceDesc", 5000)` (`PFN_cuSurfObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuSurfObjectGetResourceDesc` through `cuGetProcAddress("cuSurfObjectGetResourceDesc", 5000)` (`PFN_cuSurfObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8771,11 +8765,11 @@ impl DriverTable {
         surfObject: CUsurfObject,
     ) -> CUresult {
         match self.resolve(405, entry::cuSurfObjectGetResourceDesc_v5000) {
-            Some(driver_fn) => driver_fn(pResDesc, surfObject),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pResDesc, surfObject),
+            Err(code) => code,
         }
     }
-    /// `cuSurfRefGetArray` through `cuGetProcAddress("cuSurfRefGetArray", 3000)` (`PFN_cuSurfRefGetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuSurfRefGetArray` through `cuGetProcAddress("cuSurfRefGetArray", 3000)` (`PFN_cuSurfRefGetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8786,11 +8780,11 @@ impl DriverTable {
         hSurfRef: CUsurfref,
     ) -> CUresult {
         match self.resolve(406, entry::cuSurfRefGetArray_v3000) {
-            Some(driver_fn) => driver_fn(phArray, hSurfRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phArray, hSurfRef),
+            Err(code) => code,
         }
     }
-    /// `cuSurfRefSetArray` through `cuGetProcAddress("cuSurfRefSetArray", 3000)` (`PFN_cuSurfRefSetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuSurfRefSetArray` through `cuGetProcAddress("cuSurfRefSetArray", 3000)` (`PFN_cuSurfRefSetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8802,11 +8796,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(407, entry::cuSurfRefSetArray_v3000) {
-            Some(driver_fn) => driver_fn(hSurfRef, hArray, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hSurfRef, hArray, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuTensorMapEncodeIm2col` through `cuGetProcAddress("cuTensorMapEncodeIm2col", 12000)` (`PFN_cuTensorMapEncodeIm2col_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTensorMapEncodeIm2col` through `cuGetProcAddress("cuTensorMapEncodeIm2col", 12000)` (`PFN_cuTensorMapEncodeIm2col_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8830,7 +8824,7 @@ impl DriverTable {
         oobFill: CUtensorMapFloatOOBfill,
     ) -> CUresult {
         match self.resolve(408, entry::cuTensorMapEncodeIm2col_v12000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     tensorMap,
                     tensorDataType,
@@ -8849,10 +8843,10 @@ impl DriverTable {
                     oobFill,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuTensorMapEncodeIm2colWide` through `cuGetProcAddress("cuTensorMapEncodeIm2colWide", 12080)` (`PFN_cuTensorMapEncodeIm2colWide_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTensorMapEncodeIm2colWide` through `cuGetProcAddress("cuTensorMapEncodeIm2colWide", 12080)` (`PFN_cuTensorMapEncodeIm2colWide_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8877,7 +8871,7 @@ impl DriverTable {
         oobFill: CUtensorMapFloatOOBfill,
     ) -> CUresult {
         match self.resolve(409, entry::cuTensorMapEncodeIm2colWide_v12080) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     tensorMap,
                     tensorDataType,
@@ -8897,10 +8891,10 @@ impl DriverTable {
                     oobFill,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuTensorMapEncodeTiled` through `cuGetProcAddress("cuTensorMapEncodeTiled", 12000)` (`PFN_cuTensorMapEncodeTiled_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTensorMapEncodeTiled` through `cuGetProcAddress("cuTensorMapEncodeTiled", 12000)` (`PFN_cuTensorMapEncodeTiled_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8921,7 +8915,7 @@ impl DriverTable {
         oobFill: CUtensorMapFloatOOBfill,
     ) -> CUresult {
         match self.resolve(410, entry::cuTensorMapEncodeTiled_v12000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     tensorMap,
                     tensorDataType,
@@ -8937,10 +8931,10 @@ impl DriverTable {
                     oobFill,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuTensorMapReplaceAddress` through `cuGetProcAddress("cuTensorMapReplaceAddress", 12000)` (`PFN_cuTensorMapReplaceAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTensorMapReplaceAddress` through `cuGetProcAddress("cuTensorMapReplaceAddress", 12000)` (`PFN_cuTensorMapReplaceAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8951,11 +8945,11 @@ impl DriverTable {
         globalAddress: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(411, entry::cuTensorMapReplaceAddress_v12000) {
-            Some(driver_fn) => driver_fn(tensorMap, globalAddress),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(tensorMap, globalAddress),
+            Err(code) => code,
         }
     }
-    /// `cuTexObjectCreate` through `cuGetProcAddress("cuTexObjectCreate", 5000)` (`PFN_cuTexObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexObjectCreate` through `cuGetProcAddress("cuTexObjectCreate", 5000)` (`PFN_cuTexObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8968,22 +8962,22 @@ impl DriverTable {
         pResViewDesc: *const CUDA_RESOURCE_VIEW_DESC,
     ) -> CUresult {
         match self.resolve(412, entry::cuTexObjectCreate_v5000) {
-            Some(driver_fn) => driver_fn(pTexObject, pResDesc, pTexDesc, pResViewDesc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pTexObject, pResDesc, pTexDesc, pResViewDesc),
+            Err(code) => code,
         }
     }
-    /// `cuTexObjectDestroy` through `cuGetProcAddress("cuTexObjectDestroy", 5000)` (`PFN_cuTexObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexObjectDestroy` through `cuGetProcAddress("cuTexObjectDestroy", 5000)` (`PFN_cuTexObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuTexObjectDestroy(&self, texObject: CUtexObject) -> CUresult {
         match self.resolve(413, entry::cuTexObjectDestroy_v5000) {
-            Some(driver_fn) => driver_fn(texObject),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(texObject),
+            Err(code) => code,
         }
     }
-    /// `cuTexObjectGetResourceDesc` through `cuGetProcAddress("cuTexObjectGetResourceDesc", 5000)` (`PFN_cuTexObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexObjectGetResourceDesc` through `cuGetProcAddress("cuTexObjectGetResourceDesc", 5000)` (`PFN_cuTexObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -8994,11 +8988,11 @@ impl DriverTable {
         texObject: CUtexObject,
     ) -> CUresult {
         match self.resolve(414, entry::cuTexObjectGetResourceDesc_v5000) {
-            Some(driver_fn) => driver_fn(pResDesc, texObject),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pResDesc, texObject),
+            Err(code) => code,
         }
     }
-    /// `cuTexObjectGetResourceViewDesc` through `cuGetProcAddress("cuTexObjectGetResourceViewDesc", 5000)` (`PFN_cuTexObjectGetResourceViewDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexObjectGetResourceViewDesc` through `cuGetProcAddress("cuTexObjectGetResourceViewDesc", 5000)` (`PFN_cuTexObjectGetResourceViewDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9009,11 +9003,11 @@ impl DriverTable {
         texObject: CUtexObject,
     ) -> CUresult {
         match self.resolve(415, entry::cuTexObjectGetResourceViewDesc_v5000) {
-            Some(driver_fn) => driver_fn(pResViewDesc, texObject),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pResViewDesc, texObject),
+            Err(code) => code,
         }
     }
-    /// `cuTexObjectGetTextureDesc` through `cuGetProcAddress("cuTexObjectGetTextureDesc", 5000)` (`PFN_cuTexObjectGetTextureDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexObjectGetTextureDesc` through `cuGetProcAddress("cuTexObjectGetTextureDesc", 5000)` (`PFN_cuTexObjectGetTextureDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9024,33 +9018,33 @@ impl DriverTable {
         texObject: CUtexObject,
     ) -> CUresult {
         match self.resolve(416, entry::cuTexObjectGetTextureDesc_v5000) {
-            Some(driver_fn) => driver_fn(pTexDesc, texObject),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pTexDesc, texObject),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefCreate` through `cuGetProcAddress("cuTexRefCreate", 2000)` (`PFN_cuTexRefCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefCreate` through `cuGetProcAddress("cuTexRefCreate", 2000)` (`PFN_cuTexRefCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuTexRefCreate(&self, pTexRef: *mut CUtexref) -> CUresult {
         match self.resolve(417, entry::cuTexRefCreate_v2000) {
-            Some(driver_fn) => driver_fn(pTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefDestroy` through `cuGetProcAddress("cuTexRefDestroy", 2000)` (`PFN_cuTexRefDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefDestroy` through `cuGetProcAddress("cuTexRefDestroy", 2000)` (`PFN_cuTexRefDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuTexRefDestroy(&self, hTexRef: CUtexref) -> CUresult {
         match self.resolve(418, entry::cuTexRefDestroy_v2000) {
-            Some(driver_fn) => driver_fn(hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetAddress` through `cuGetProcAddress("cuTexRefGetAddress", 3020)` (`PFN_cuTexRefGetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetAddress` through `cuGetProcAddress("cuTexRefGetAddress", 3020)` (`PFN_cuTexRefGetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9061,11 +9055,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(419, entry::cuTexRefGetAddress_v3020) {
-            Some(driver_fn) => driver_fn(pdptr, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pdptr, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetAddressMode` through `cuGetProcAddress("cuTexRefGetAddressMode", 2000)` (`PFN_cuTexRefGetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetAddressMode` through `cuGetProcAddress("cuTexRefGetAddressMode", 2000)` (`PFN_cuTexRefGetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9077,11 +9071,11 @@ impl DriverTable {
         dim: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(420, entry::cuTexRefGetAddressMode_v2000) {
-            Some(driver_fn) => driver_fn(pam, hTexRef, dim),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pam, hTexRef, dim),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetArray` through `cuGetProcAddress("cuTexRefGetArray", 2000)` (`PFN_cuTexRefGetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetArray` through `cuGetProcAddress("cuTexRefGetArray", 2000)` (`PFN_cuTexRefGetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9092,11 +9086,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(421, entry::cuTexRefGetArray_v2000) {
-            Some(driver_fn) => driver_fn(phArray, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phArray, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetBorderColor` through `cuGetProcAddress("cuTexRefGetBorderColor", 8000)` (`PFN_cuTexRefGetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetBorderColor` through `cuGetProcAddress("cuTexRefGetBorderColor", 8000)` (`PFN_cuTexRefGetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9107,11 +9101,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(422, entry::cuTexRefGetBorderColor_v8000) {
-            Some(driver_fn) => driver_fn(pBorderColor, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pBorderColor, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetFilterMode` through `cuGetProcAddress("cuTexRefGetFilterMode", 2000)` (`PFN_cuTexRefGetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetFilterMode` through `cuGetProcAddress("cuTexRefGetFilterMode", 2000)` (`PFN_cuTexRefGetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9122,11 +9116,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(423, entry::cuTexRefGetFilterMode_v2000) {
-            Some(driver_fn) => driver_fn(pfm, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pfm, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetFlags` through `cuGetProcAddress("cuTexRefGetFlags", 2000)` (`PFN_cuTexRefGetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetFlags` through `cuGetProcAddress("cuTexRefGetFlags", 2000)` (`PFN_cuTexRefGetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9137,11 +9131,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(424, entry::cuTexRefGetFlags_v2000) {
-            Some(driver_fn) => driver_fn(pFlags, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pFlags, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetFormat` through `cuGetProcAddress("cuTexRefGetFormat", 2000)` (`PFN_cuTexRefGetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetFormat` through `cuGetProcAddress("cuTexRefGetFormat", 2000)` (`PFN_cuTexRefGetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9153,11 +9147,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(425, entry::cuTexRefGetFormat_v2000) {
-            Some(driver_fn) => driver_fn(pFormat, pNumChannels, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pFormat, pNumChannels, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetMaxAnisotropy` through `cuGetProcAddress("cuTexRefGetMaxAnisotropy", 5000)` (`PFN_cuTexRefGetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetMaxAnisotropy` through `cuGetProcAddress("cuTexRefGetMaxAnisotropy", 5000)` (`PFN_cuTexRefGetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9168,11 +9162,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(426, entry::cuTexRefGetMaxAnisotropy_v5000) {
-            Some(driver_fn) => driver_fn(pmaxAniso, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pmaxAniso, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmapFilterMode` through `cuGetProcAddress("cuTexRefGetMipmapFilterMode", 5000)` (`PFN_cuTexRefGetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetMipmapFilterMode` through `cuGetProcAddress("cuTexRefGetMipmapFilterMode", 5000)` (`PFN_cuTexRefGetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9183,11 +9177,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(427, entry::cuTexRefGetMipmapFilterMode_v5000) {
-            Some(driver_fn) => driver_fn(pfm, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pfm, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmapLevelBias` through `cuGetProcAddress("cuTexRefGetMipmapLevelBias", 5000)` (`PFN_cuTexRefGetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetMipmapLevelBias` through `cuGetProcAddress("cuTexRefGetMipmapLevelBias", 5000)` (`PFN_cuTexRefGetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9198,11 +9192,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(428, entry::cuTexRefGetMipmapLevelBias_v5000) {
-            Some(driver_fn) => driver_fn(pbias, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pbias, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefGetMipmapLevelClamp", 5000)` (`PFN_cuTexRefGetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefGetMipmapLevelClamp", 5000)` (`PFN_cuTexRefGetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9214,13 +9208,13 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(429, entry::cuTexRefGetMipmapLevelClamp_v5000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(pminMipmapLevelClamp, pmaxMipmapLevelClamp, hTexRef)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmappedArray` through `cuGetProcAddress("cuTexRefGetMipmappedArray", 5000)` (`PFN_cuTexRefGetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetMipmappedArray` through `cuGetProcAddress("cuTexRefGetMipmappedArray", 5000)` (`PFN_cuTexRefGetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9231,11 +9225,11 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self.resolve(430, entry::cuTexRefGetMipmappedArray_v5000) {
-            Some(driver_fn) => driver_fn(phMipmappedArray, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phMipmappedArray, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetAddress` through `cuGetProcAddress("cuTexRefSetAddress", 3020)` (`PFN_cuTexRefSetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetAddress` through `cuGetProcAddress("cuTexRefSetAddress", 3020)` (`PFN_cuTexRefSetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9248,11 +9242,11 @@ impl DriverTable {
         bytes: usize,
     ) -> CUresult {
         match self.resolve(431, entry::cuTexRefSetAddress_v3020) {
-            Some(driver_fn) => driver_fn(ByteOffset, hTexRef, dptr, bytes),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ByteOffset, hTexRef, dptr, bytes),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetAddress2D` through `cuGetProcAddress("cuTexRefSetAddress2D", 4010)` (`PFN_cuTexRefSetAddress2D_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetAddress2D` through `cuGetProcAddress("cuTexRefSetAddress2D", 4010)` (`PFN_cuTexRefSetAddress2D_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9265,11 +9259,11 @@ impl DriverTable {
         Pitch: usize,
     ) -> CUresult {
         match self.resolve(432, entry::cuTexRefSetAddress2D_v4010) {
-            Some(driver_fn) => driver_fn(hTexRef, desc, dptr, Pitch),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, desc, dptr, Pitch),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetAddressMode` through `cuGetProcAddress("cuTexRefSetAddressMode", 2000)` (`PFN_cuTexRefSetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetAddressMode` through `cuGetProcAddress("cuTexRefSetAddressMode", 2000)` (`PFN_cuTexRefSetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9281,11 +9275,11 @@ impl DriverTable {
         am: CUaddress_mode,
     ) -> CUresult {
         match self.resolve(433, entry::cuTexRefSetAddressMode_v2000) {
-            Some(driver_fn) => driver_fn(hTexRef, dim, am),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, dim, am),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetArray` through `cuGetProcAddress("cuTexRefSetArray", 2000)` (`PFN_cuTexRefSetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetArray` through `cuGetProcAddress("cuTexRefSetArray", 2000)` (`PFN_cuTexRefSetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9297,11 +9291,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(434, entry::cuTexRefSetArray_v2000) {
-            Some(driver_fn) => driver_fn(hTexRef, hArray, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, hArray, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetBorderColor` through `cuGetProcAddress("cuTexRefSetBorderColor", 8000)` (`PFN_cuTexRefSetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetBorderColor` through `cuGetProcAddress("cuTexRefSetBorderColor", 8000)` (`PFN_cuTexRefSetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9312,11 +9306,11 @@ impl DriverTable {
         pBorderColor: *mut f32,
     ) -> CUresult {
         match self.resolve(435, entry::cuTexRefSetBorderColor_v8000) {
-            Some(driver_fn) => driver_fn(hTexRef, pBorderColor),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, pBorderColor),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetFilterMode` through `cuGetProcAddress("cuTexRefSetFilterMode", 2000)` (`PFN_cuTexRefSetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetFilterMode` through `cuGetProcAddress("cuTexRefSetFilterMode", 2000)` (`PFN_cuTexRefSetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9327,11 +9321,11 @@ impl DriverTable {
         fm: CUfilter_mode,
     ) -> CUresult {
         match self.resolve(436, entry::cuTexRefSetFilterMode_v2000) {
-            Some(driver_fn) => driver_fn(hTexRef, fm),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, fm),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetFlags` through `cuGetProcAddress("cuTexRefSetFlags", 2000)` (`PFN_cuTexRefSetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetFlags` through `cuGetProcAddress("cuTexRefSetFlags", 2000)` (`PFN_cuTexRefSetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9342,11 +9336,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(437, entry::cuTexRefSetFlags_v2000) {
-            Some(driver_fn) => driver_fn(hTexRef, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetFormat` through `cuGetProcAddress("cuTexRefSetFormat", 2000)` (`PFN_cuTexRefSetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetFormat` through `cuGetProcAddress("cuTexRefSetFormat", 2000)` (`PFN_cuTexRefSetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9358,11 +9352,11 @@ impl DriverTable {
         NumPackedComponents: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(438, entry::cuTexRefSetFormat_v2000) {
-            Some(driver_fn) => driver_fn(hTexRef, fmt, NumPackedComponents),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, fmt, NumPackedComponents),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetMaxAnisotropy` through `cuGetProcAddress("cuTexRefSetMaxAnisotropy", 5000)` (`PFN_cuTexRefSetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetMaxAnisotropy` through `cuGetProcAddress("cuTexRefSetMaxAnisotropy", 5000)` (`PFN_cuTexRefSetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9373,11 +9367,11 @@ impl DriverTable {
         maxAniso: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(439, entry::cuTexRefSetMaxAnisotropy_v5000) {
-            Some(driver_fn) => driver_fn(hTexRef, maxAniso),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, maxAniso),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmapFilterMode` through `cuGetProcAddress("cuTexRefSetMipmapFilterMode", 5000)` (`PFN_cuTexRefSetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetMipmapFilterMode` through `cuGetProcAddress("cuTexRefSetMipmapFilterMode", 5000)` (`PFN_cuTexRefSetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9388,11 +9382,11 @@ impl DriverTable {
         fm: CUfilter_mode,
     ) -> CUresult {
         match self.resolve(440, entry::cuTexRefSetMipmapFilterMode_v5000) {
-            Some(driver_fn) => driver_fn(hTexRef, fm),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, fm),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmapLevelBias` through `cuGetProcAddress("cuTexRefSetMipmapLevelBias", 5000)` (`PFN_cuTexRefSetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetMipmapLevelBias` through `cuGetProcAddress("cuTexRefSetMipmapLevelBias", 5000)` (`PFN_cuTexRefSetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9403,11 +9397,11 @@ impl DriverTable {
         bias: f32,
     ) -> CUresult {
         match self.resolve(441, entry::cuTexRefSetMipmapLevelBias_v5000) {
-            Some(driver_fn) => driver_fn(hTexRef, bias),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, bias),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefSetMipmapLevelClamp", 5000)` (`PFN_cuTexRefSetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefSetMipmapLevelClamp", 5000)` (`PFN_cuTexRefSetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9419,13 +9413,11 @@ impl DriverTable {
         maxMipmapLevelClamp: f32,
     ) -> CUresult {
         match self.resolve(442, entry::cuTexRefSetMipmapLevelClamp_v5000) {
-            Some(driver_fn) => {
-                driver_fn(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp)
-            }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmappedArray` through `cuGetProcAddress("cuTexRefSetMipmappedArray", 5000)` (`PFN_cuTexRefSetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetMipmappedArray` through `cuGetProcAddress("cuTexRefSetMipmappedArray", 5000)` (`PFN_cuTexRefSetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9437,11 +9429,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(443, entry::cuTexRefSetMipmappedArray_v5000) {
-            Some(driver_fn) => driver_fn(hTexRef, hMipmappedArray, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, hMipmappedArray, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuThreadExchangeStreamCaptureMode` through `cuGetProcAddress("cuThreadExchangeStreamCaptureMode", 10010)` (`PFN_cuThreadExchangeStreamCaptureMode_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuThreadExchangeStreamCaptureMode` through `cuGetProcAddress("cuThreadExchangeStreamCaptureMode", 10010)` (`PFN_cuThreadExchangeStreamCaptureMode_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9451,11 +9443,11 @@ impl DriverTable {
         mode: *mut CUstreamCaptureMode,
     ) -> CUresult {
         match self.resolve(444, entry::cuThreadExchangeStreamCaptureMode_v10010) {
-            Some(driver_fn) => driver_fn(mode),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mode),
+            Err(code) => code,
         }
     }
-    /// `cuUserObjectCreate` through `cuGetProcAddress("cuUserObjectCreate", 11030)` (`PFN_cuUserObjectCreate_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuUserObjectCreate` through `cuGetProcAddress("cuUserObjectCreate", 11030)` (`PFN_cuUserObjectCreate_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9469,13 +9461,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(445, entry::cuUserObjectCreate_v11030) {
-            Some(driver_fn) => {
-                driver_fn(object_out, ptr, destroy, initialRefcount, flags)
-            }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(object_out, ptr, destroy, initialRefcount, flags),
+            Err(code) => code,
         }
     }
-    /// `cuUserObjectRelease` through `cuGetProcAddress("cuUserObjectRelease", 11030)` (`PFN_cuUserObjectRelease_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuUserObjectRelease` through `cuGetProcAddress("cuUserObjectRelease", 11030)` (`PFN_cuUserObjectRelease_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9486,11 +9476,11 @@ impl DriverTable {
         count: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(446, entry::cuUserObjectRelease_v11030) {
-            Some(driver_fn) => driver_fn(object, count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(object, count),
+            Err(code) => code,
         }
     }
-    /// `cuUserObjectRetain` through `cuGetProcAddress("cuUserObjectRetain", 11030)` (`PFN_cuUserObjectRetain_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuUserObjectRetain` through `cuGetProcAddress("cuUserObjectRetain", 11030)` (`PFN_cuUserObjectRetain_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9501,11 +9491,11 @@ impl DriverTable {
         count: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(447, entry::cuUserObjectRetain_v11030) {
-            Some(driver_fn) => driver_fn(object, count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(object, count),
+            Err(code) => code,
         }
     }
-    /// `cuWaitExternalSemaphoresAsync` through `cuGetProcAddress("cuWaitExternalSemaphoresAsync", 10000)` (`PFN_cuWaitExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuWaitExternalSemaphoresAsync` through `cuGetProcAddress("cuWaitExternalSemaphoresAsync", 10000)` (`PFN_cuWaitExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
     ///
     /// # Safety
     /// As for the C function.
@@ -9518,8 +9508,8 @@ impl DriverTable {
         stream: CUstream,
     ) -> CUresult {
         match self.resolve(448, entry::cuWaitExternalSemaphoresAsync_v10000) {
-            Some(driver_fn) => driver_fn(extSemArray, paramsArray, numExtSems, stream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(extSemArray, paramsArray, numExtSems, stream),
+            Err(code) => code,
         }
     }
 }

@@ -11,11 +11,9 @@
 //!    "CUDA Driver Library"; the crate honours `PKG_CONFIG`, `PKG_CONFIG_PATH`,
 //!    `PKG_CONFIG_LIBDIR`, `PKG_CONFIG_SYSROOT_DIR`, their per-target forms and
 //!    `PKG_CONFIG_ALLOW_CROSS`, and tells Cargo to rerun when they change);
-//! 4. the directories of `LD_LIBRARY_PATH` (not on Windows), where a driver installed outside the
-//!    system directories is found by the loader too;
-//! 5. the usual places: the system library directories, `/usr/local/nvidia/lib64`,
-//!    `/usr/lib/wsl/lib`, then the toolkit's stub libraries (`<toolkit>/lib64/stubs`,
-//!    `<toolkit>/targets/<arch>-linux/lib/stubs`).
+//! 4. the usual places: the directories of `LD_LIBRARY_PATH`, the system library directories,
+//!    `/usr/local/nvidia/lib64`, `/usr/lib/wsl/lib`, then the toolkit's stub libraries
+//!    (`<toolkit>/lib64/stubs`, `<toolkit>/targets/<arch>-linux/lib/stubs`).
 //!
 //! A directory with `libcuda.so` links `-lcuda`; one with only `libcuda.so.1` (a driver without
 //! the development symlink) links that file verbatim. Where nothing is found the script warns and
@@ -148,31 +146,27 @@ fn find_library(
         }
     }
     searched.push("pkg-config cuda-13.9 .. cuda-12.0".into());
-    // 4. Where the loader looks first.
-    if os != "windows" {
-        if let Some(paths) = env::var_os("LD_LIBRARY_PATH") {
-            for dir in env::split_paths(&paths).filter(|d| !d.as_os_str().is_empty()) {
-                if let Some(f) = try_dir(&dir, searched) {
-                    return Some(f);
-                }
-            }
-        }
-    }
-    // 5. The usual places; stubs last.
+    // 4. The usual places: where the dynamic loader will look (LD_LIBRARY_PATH), the system
+    // directories; stubs last.
     let mut usual: Vec<PathBuf> = if os == "windows" {
         vec![]
     } else {
         let multiarch = format!("/usr/lib/{arch}-linux-gnu");
-        [
-            multiarch.as_str(),
-            "/usr/lib64",
-            "/usr/lib",
-            "/usr/local/nvidia/lib64",
-            "/usr/lib/wsl/lib",
-        ]
-        .iter()
-        .map(PathBuf::from)
-        .collect()
+        let loader_path = env::var_os("LD_LIBRARY_PATH").unwrap_or_default();
+        env::split_paths(&loader_path)
+            .filter(|d| d.is_absolute())
+            .chain(
+                [
+                    multiarch.as_str(),
+                    "/usr/lib64",
+                    "/usr/lib",
+                    "/usr/local/nvidia/lib64",
+                    "/usr/lib/wsl/lib",
+                ]
+                .iter()
+                .map(PathBuf::from),
+            )
+            .collect()
     };
     for root in roots
         .iter()

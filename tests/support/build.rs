@@ -60,13 +60,26 @@ fn main() {
         build.file(f);
     }
     build.compile("cuda_driver_tests_c");
+    let lib_dir = env::var("DEP_CUDA_LIB_DIR").ok();
+    // Under `dynamic-loading` cuda-driver-sys links nothing, but some C helpers call the driver
+    // directly (the benchmark's C twin, the error-string probe): the library is linked for them.
+    // rustc links with --as-needed, so a test binary that uses none of them (driver.rs, table.rs,
+    // dynamic.rs) does not load it: ci/dynamic-check.sh checks that with readelf and nm.
+    if env::var_os("CARGO_FEATURE_DYNAMIC_LOADING").is_some() {
+        if let Some(dir) = &lib_dir {
+            println!("cargo:rustc-link-search=native={dir}");
+        }
+        match link_cuda_arg(lib_dir.as_deref()).as_str() {
+            "-lcuda" => println!("cargo:rustc-link-lib=dylib=cuda"),
+            _ => println!("cargo:rustc-link-lib=dylib:+verbatim=libcuda.so.1"),
+        }
+    }
 
     // The C twins of the examples: one executable each, for every header version (the twins
     // port the posts to CUDA 13 where its header changed a function, as the examples do).
     let twins = out.join("c-twins");
     std::fs::create_dir_all(&twins).unwrap();
     let compiler = cc::Build::new().cpp(true).get_compiler();
-    let lib_dir = env::var("DEP_CUDA_LIB_DIR").ok();
     for src in list(&root.join("examples"), "cpp") {
         let name = src.file_stem().unwrap().to_string_lossy().into_owned();
         let exe = twins.join(&name);

@@ -29,11 +29,11 @@ for t in "$here"/tests/*; do
   CUDA_EXAMPLES_DIR="$here/examples-$tag" CUDA_C_TWIN_DIR="$here/c-twins-$tag" \
     run "$(basename "$t")" "$t" --test-threads 1 --nocapture
 done
-grep -h 'parity ok\|PARITY\|Result\|C spellings:\|table of the\|resolved\|vector_add through' "$out"/*.log | sed 's/^/  /' | head -80
+grep -h 'parity ok\|PARITY\|Result\|C spellings:\|table of the\|functions of the\|resolved\|vector_add through' "$out"/*.log | sed 's/^/  /' | head -80
 
 echo "== compute-sanitizer: every example and its C twin of each header (memcheck with leak check; racecheck for the kernels)"
 if command -v compute-sanitizer >/dev/null; then
-  for e in "$here"/examples-{12000,12090,13000}/*; do
+  for e in "$here"/examples-{12000,12090,13000,12000-dyn}/*; do
     name=$(basename "$e")
     tag=$(basename "$(dirname "$e")"); tag=${tag#examples-}
     for side in rust c; do
@@ -58,6 +58,12 @@ echo "== benchmark, two passes"
 if [ -x "$here/bin/bench-driver" ]; then
   run bench "$here/bin/bench-driver" --passes 2
   cat "$out/bench.log"
+fi
+echo "== benchmark built with dynamic-loading (and cudarc 0.19), two passes"
+if [ -x "$here/bin/bench-driver-dynamic" ]; then
+  run bench-dynamic "$here/bin/bench-driver-dynamic" --passes 2 \
+    --first-init-linked "$here/bin/first-init-linked" --first-init-dynamic "$here/bin/first-init-dynamic"
+  cat "$out/bench-dynamic.log"
 fi
 
 echo

@@ -60,6 +60,9 @@ for s in $imports; do
 done
 case " $imports" in *" cuGetProcAddress_v2 "*) ;; *) echo "no cuGetProcAddress_v2 import: the check saw nothing"; exit 1 ;; esac
 
+step "dynamic-loading: binaries that link no driver library, with the 535 library and with none (ci/dynamic-check.sh)"
+ci/dynamic-check.sh
+
 step "first run: a fresh clone runs every example with only a driver, under every version feature"
 CUDA_STUB_LIBRARY_PATH=$stub ci/first-run.sh
 

@@ -20,7 +20,8 @@ real_lib=$LD_LIBRARY_PATH
 
 # The 13.0 header's C twins link symbols the 535 library lacks: they link a stub (run: the real one).
 stub=$(mktemp -d)
-trap 'rm -rf "$stub"' EXIT
+log=$(mktemp)
+trap 'rm -rf "$stub" "$log"' EXIT
 ci/stub-libcuda.sh "$stub"
 
 # `KIND NAME PATH` for each executable cargo built (cargo's JSON messages on stdin).
@@ -65,7 +66,7 @@ for config in "${configs[@]}"; do
   link_dir=$CUDA_LIBRARY_PATH
   [[ "$features" == *cuda-13000* ]] && link_dir=$stub
   args=(--no-default-features --features "$features")
-  tests=(--test dynamic --test driver --test table)
+  tests=(--test dynamic --test load_from --test driver --test table)
   [ -n "$examples" ] && tests+=(--test examples_parity)
 
   step "$tag: clippy"
@@ -75,7 +76,7 @@ for config in "${configs[@]}"; do
   built=$(CUDA_LIBRARY_PATH=$link_dir cargo test --no-run --message-format=json "${args[@]}" "${tests[@]}" | executables)
   declare -A bins=()
   while read -r kind name path; do bins[$name]=$path; done <<<"$built"
-  for t in dynamic driver table; do
+  for t in dynamic load_from driver table; do
     [ -x "${bins[$t]:-}" ] || fail "$tag: the $t test binary was not built"
     check_binary "${bins[$t]}"
   done
@@ -93,10 +94,12 @@ for config in "${configs[@]}"; do
   fi
 
   step "$tag: with Debian's 535 library"
-  CUDA_LIBRARY_PATH=$link_dir cargo test "${args[@]}" "${tests[@]}" -- --nocapture
+  CUDA_LIBRARY_PATH=$link_dir cargo test "${args[@]}" "${tests[@]}" -- --nocapture | tee "$log"
+  grep -q '^  path: loaded ' "$log" || fail "$tag: load_from did not load the library by its path"
 
   step "$tag: with no driver library reachable (LD_LIBRARY_PATH unset)"
   env -u LD_LIBRARY_PATH "${bins[dynamic]}" --ignored --nocapture
+  env -u LD_LIBRARY_PATH "${bins[load_from]}"
   if [ -n "$examples" ]; then
     env -u LD_LIBRARY_PATH CUDA_EXAMPLES_DIR="$examples_dir" "${bins[examples_parity]}" \
       --ignored --exact examples_start_without_the_driver_library --nocapture

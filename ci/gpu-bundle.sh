@@ -83,9 +83,9 @@ echo "building the driver and table tests of every header"
 build_tests 12000 --test driver --test table --features link-every-function
 CUDA_LIBRARY_PATH="$stub" build_tests 12090 --test driver --test table --no-default-features --features cuda-12090,link-every-function
 CUDA_LIBRARY_PATH="$stub" build_tests 13000 --test driver --test table --no-default-features --features cuda-13000,link-every-function
-build_tests 13000-table-only --test table --no-default-features --features cuda-13000,table-only
+CUDA_LIBRARY_PATH="$stub" build_tests 13000-table-only --test table --no-default-features --features cuda-13000,table-only
 build_tests 12000-pt --test driver --test table --features per-thread-default-stream,link-every-function
-build_tests 12000-dyn --test driver --test table --test dynamic --features dynamic-loading
+build_tests 12000-dyn --test driver --test table --test dynamic --test load_from --features dynamic-loading
 echo "building the benchmark: linked, and dynamically loaded with cudarc beside it"
 # bench NAME DEST: the benchmark program NAME of the cargo-args build, into bin/DEST.
 bench() { # name dest cargo-args...

@@ -37,6 +37,9 @@
 //!   returns a non-null function pointer of exactly that typedef's type.
 //! - **A driver-entry [`mod@table`]**: every function resolved through `cuGetProcAddress` on first
 //!   use, so one binary starts on every driver and uses what it has.
+//! - **The [`loader`]**: whether the process has the driver library and, under `dynamic-loading`,
+//!   where it came from or why it could not be loaded (a value: the names tried, the loader's
+//!   messages), and loading from a given path.
 //!
 //! # Features
 //! - `cuda-12000` (default), `cuda-12090`, `cuda-13000`: the minimum driver the build runs on; each

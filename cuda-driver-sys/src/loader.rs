@@ -387,14 +387,6 @@ mod imp {
         pub(crate) by_name: bool,
     }
 
-    /// The symbols taken from the library by name, in the order of the generated `BOOTSTRAP`.
-    const BOOTSTRAP_SYMBOLS: [&CStr; 4] = [
-        c"cuGetProcAddress_v2",
-        c"cuDriverGetVersion",
-        c"cuGetErrorName",
-        c"cuGetErrorString",
-    ];
-
     const UNTRIED: u8 = 0;
     const BUSY: u8 = 1;
     const LOADED: u8 = 2;
@@ -506,11 +498,13 @@ mod imp {
                     continue;
                 }
             };
-            let mut pointers = [core::ptr::null_mut(); BOOTSTRAP_SYMBOLS.len()];
+            // The four functions taken by name (`cuGetProcAddress_v2`, `cuDriverGetVersion`,
+            // `cuGetErrorName`, `cuGetErrorString`).
+            let mut pointers = [core::ptr::null_mut(); BOOTSTRAP.len()];
             let mut complete = true;
-            for (p, symbol) in pointers.iter_mut().zip(BOOTSTRAP_SYMBOLS) {
+            for (p, index) in pointers.iter_mut().zip(BOOTSTRAP) {
                 // SAFETY: a handle `open` gave, a NUL-terminated name.
-                *p = unsafe { sys::symbol(handle, symbol) };
+                *p = unsafe { sys::symbol(handle, FUNCTIONS[index].symbol) };
                 if p.is_null() {
                     // SAFETY: right after the failing call, on this thread.
                     unsafe { sys::last_error(&mut attempt.message) };

@@ -1011,7 +1011,6 @@ mod bench {
         AtMost(f64),
         AtLeast(f64),
         /// A figure reported beside the others, with no target (another crate's, a start time).
-        #[cfg_attr(not(feature = "dynamic-loading"), allow(dead_code))]
         Reported,
     }
 

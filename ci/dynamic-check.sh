@@ -69,8 +69,9 @@ for config in "${configs[@]}"; do
   tests=(--test dynamic --test load_from --test driver --test table)
   [ -n "$examples" ] && tests+=(--test examples_parity)
 
-  step "$tag: clippy"
+  step "$tag: clippy, and the crate's docs (warnings denied)"
   CUDA_LIBRARY_PATH=$link_dir cargo clippy --workspace --all-targets "${args[@]}" -- -D warnings
+  RUSTDOCFLAGS="-D warnings" cargo doc -p cuda-driver-sys --no-deps "${args[@]}"
 
   step "$tag: build, and check the binaries load no driver library"
   built=$(CUDA_LIBRARY_PATH=$link_dir cargo test --no-run --message-format=json "${args[@]}" "${tests[@]}" | executables)

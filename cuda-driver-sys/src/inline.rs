@@ -10,8 +10,9 @@ use crate::{
 
 /// `cuGetProcAddress` as a program built with `CUDA_API_PER_THREAD_DEFAULT_STREAM` sees it: when
 /// `flags` asks for neither stream mode, it asks for the per-thread one, then calls
-/// [`cuGetProcAddress_v2`]. The C spelling `cuGetProcAddress` is this function under the
-/// `per-thread-default-stream` feature.
+/// the driver's `cuGetProcAddress_v2`. The C spelling `cuGetProcAddress` is this function under
+/// the `per-thread-default-stream` feature (and so is the crate's `cuGetProcAddress_v2`, as C's
+/// macro makes it).
 ///
 /// ```no_run
 /// use cuda_driver_sys::{inline::cuGetProcAddress_v2_ptsz, CUdriverProcAddressQueryResult};
@@ -21,7 +22,8 @@ use crate::{
 /// ```
 ///
 /// # Safety
-/// As for [`cuGetProcAddress_v2`]: `symbol` NUL-terminated, the out-pointers valid for writes.
+/// As for the driver's `cuGetProcAddress_v2`: `symbol` NUL-terminated, the out-pointers valid
+/// for writes.
 pub unsafe extern "C" fn cuGetProcAddress_v2_ptsz(
     symbol: *const c_char,
     funcPtr: *mut *mut c_void,

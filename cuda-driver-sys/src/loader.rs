@@ -28,7 +28,7 @@
 //! ```
 //!
 //! # What a call returns without the library (`dynamic-loading`)
-//! - Every driver function, the C spellings, the real symbols and [`table()`](crate::table)'s
+//! - Every driver function, the C spellings, the real symbols and [`table()`](crate::table())'s
 //!   alike, returns `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED` (303) and writes nothing through its
 //!   out-parameters. That code, NVIDIA's "initialization of a shared object failed", is what
 //!   happened; a loaded driver does not answer it to `cuInit` or `cuDriverGetVersion`, so a program
@@ -37,7 +37,7 @@
 //! - `cuGetErrorName` and `cuGetErrorString` return it too: the names and messages are the
 //!   driver's, and there is no driver. `cuda_check::check_driver!` says so in its report.
 //! - A function the loaded driver lacks (a symbol of a newer header than the driver) returns
-//!   `CUDA_ERROR_NOT_FOUND`, as through the [`table`](crate::table).
+//!   `CUDA_ERROR_NOT_FOUND`, as through the [`table`](mod@crate::table).
 //!
 //! Nothing panics, aborts, or calls a null pointer. After the first call of a function, a call
 //! costs one atomic load and an indirect call, as a call through the PLT does.
@@ -54,9 +54,10 @@ pub const NAME_CAPACITY: usize = 4096;
 pub const MESSAGE_CAPACITY: usize = 1024;
 
 /// The names tried when no path is given: the driver's soname, then the development symlink.
+/// Only with `dynamic-loading`.
 #[cfg(all(unix, feature = "dynamic-loading"))]
 pub const DEFAULT_NAMES: &[&CStr] = &[c"libcuda.so.1", c"libcuda.so"];
-/// The names tried when no path is given.
+/// The names tried when no path is given. Only with `dynamic-loading`.
 #[cfg(all(windows, feature = "dynamic-loading"))]
 pub const DEFAULT_NAMES: &[&CStr] = &[c"nvcuda.dll"];
 
@@ -277,8 +278,8 @@ impl fmt::Display for LoadFromError {
 
 impl core::error::Error for LoadFromError {}
 
-/// Loads the driver library now if it is not loaded yet (from [`DEFAULT_NAMES`] under
-/// `dynamic-loading`) and says whether the process has it. The first call of any driver
+/// Loads the driver library now if it is not loaded yet (under `dynamic-loading`, from
+/// `DEFAULT_NAMES`) and says whether the process has it. The first call of any driver
 /// function does the same; the outcome is decided once per process, and later calls return it.
 ///
 /// ```
@@ -571,7 +572,7 @@ mod imp {
         }
     }
 
-    /// Why a function has no driver function behind it.
+    /// Why a function has no driver function behind it. Only with `dynamic-loading`.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub enum FunctionError {
         /// The driver library could not be loaded.
@@ -604,7 +605,8 @@ mod imp {
     /// The driver function behind the real symbol `symbol` (`"cuCtxCreate_v2"`,
     /// `"cuMemcpyHtoD_v2_ptds"`), resolved now if it was not yet; `None` where the header has no
     /// such function. The four bootstrap symbols are the library's own (`dlsym`), the others
-    /// `cuGetProcAddress`'s answer at the version of the symbol's ABI.
+    /// `cuGetProcAddress`'s answer at the version of the symbol's ABI. Only with
+    /// `dynamic-loading`.
     ///
     /// ```
     /// use cuda_driver_sys::loader;
@@ -622,7 +624,7 @@ mod imp {
     }
 
     /// Every function of the selected header under its real symbol, with its driver function or
-    /// why there is none. Resolves every one.
+    /// why there is none. Resolves every one. Only with `dynamic-loading`.
     ///
     /// ```
     /// let missing = cuda_driver_sys::loader::functions().filter(|(_, r)| r.is_err()).count();

@@ -939,7 +939,8 @@ fn gen_table(
         }
         let doc = format!(
             " `{c_name}` through `cuGetProcAddress(\"{}\", {})` (`{n}`); `CUDA_ERROR_NOT_FOUND` \
-             where the driver has no such function (see [`DriverTable`] for the other codes).",
+             where the driver has no such function, the code `cuGetProcAddress` failed with \
+             where it failed (see the [module](self)).",
             split_pfn(n).map(|x| x.0).unwrap_or_default(),
             split_pfn(n).map(|x| x.1).unwrap_or_default(),
         );

@@ -2274,7 +2274,7 @@ pub struct DriverTable {
     pub(crate) slots: [Slot; 452],
 }
 impl DriverTable {
-    /// `cuArray3DCreate` through `cuGetProcAddress("cuArray3DCreate", 3020)` (`PFN_cuArray3DCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuArray3DCreate` through `cuGetProcAddress("cuArray3DCreate", 3020)` (`PFN_cuArray3DCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2289,7 +2289,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArray3DGetDescriptor` through `cuGetProcAddress("cuArray3DGetDescriptor", 3020)` (`PFN_cuArray3DGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuArray3DGetDescriptor` through `cuGetProcAddress("cuArray3DGetDescriptor", 3020)` (`PFN_cuArray3DGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2304,7 +2304,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArrayCreate` through `cuGetProcAddress("cuArrayCreate", 3020)` (`PFN_cuArrayCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuArrayCreate` through `cuGetProcAddress("cuArrayCreate", 3020)` (`PFN_cuArrayCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2319,7 +2319,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArrayDestroy` through `cuGetProcAddress("cuArrayDestroy", 2000)` (`PFN_cuArrayDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuArrayDestroy` through `cuGetProcAddress("cuArrayDestroy", 2000)` (`PFN_cuArrayDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2330,7 +2330,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArrayGetDescriptor` through `cuGetProcAddress("cuArrayGetDescriptor", 3020)` (`PFN_cuArrayGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuArrayGetDescriptor` through `cuGetProcAddress("cuArrayGetDescriptor", 3020)` (`PFN_cuArrayGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2345,7 +2345,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArrayGetMemoryRequirements` through `cuGetProcAddress("cuArrayGetMemoryRequirements", 11060)` (`PFN_cuArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuArrayGetMemoryRequirements` through `cuGetProcAddress("cuArrayGetMemoryRequirements", 11060)` (`PFN_cuArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2361,7 +2361,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArrayGetPlane` through `cuGetProcAddress("cuArrayGetPlane", 11020)` (`PFN_cuArrayGetPlane_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuArrayGetPlane` through `cuGetProcAddress("cuArrayGetPlane", 11020)` (`PFN_cuArrayGetPlane_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2377,7 +2377,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArrayGetSparseProperties` through `cuGetProcAddress("cuArrayGetSparseProperties", 11010)` (`PFN_cuArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuArrayGetSparseProperties` through `cuGetProcAddress("cuArrayGetSparseProperties", 11010)` (`PFN_cuArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2392,7 +2392,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCheckpointProcessCheckpoint` through `cuGetProcAddress("cuCheckpointProcessCheckpoint", 12080)` (`PFN_cuCheckpointProcessCheckpoint_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCheckpointProcessCheckpoint` through `cuGetProcAddress("cuCheckpointProcessCheckpoint", 12080)` (`PFN_cuCheckpointProcessCheckpoint_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2407,7 +2407,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCheckpointProcessGetRestoreThreadId` through `cuGetProcAddress("cuCheckpointProcessGetRestoreThreadId", 12080)` (`PFN_cuCheckpointProcessGetRestoreThreadId_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCheckpointProcessGetRestoreThreadId` through `cuGetProcAddress("cuCheckpointProcessGetRestoreThreadId", 12080)` (`PFN_cuCheckpointProcessGetRestoreThreadId_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2422,7 +2422,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCheckpointProcessGetState` through `cuGetProcAddress("cuCheckpointProcessGetState", 12080)` (`PFN_cuCheckpointProcessGetState_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCheckpointProcessGetState` through `cuGetProcAddress("cuCheckpointProcessGetState", 12080)` (`PFN_cuCheckpointProcessGetState_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2437,7 +2437,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCheckpointProcessLock` through `cuGetProcAddress("cuCheckpointProcessLock", 12080)` (`PFN_cuCheckpointProcessLock_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCheckpointProcessLock` through `cuGetProcAddress("cuCheckpointProcessLock", 12080)` (`PFN_cuCheckpointProcessLock_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2452,7 +2452,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCheckpointProcessRestore` through `cuGetProcAddress("cuCheckpointProcessRestore", 12080)` (`PFN_cuCheckpointProcessRestore_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCheckpointProcessRestore` through `cuGetProcAddress("cuCheckpointProcessRestore", 12080)` (`PFN_cuCheckpointProcessRestore_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2467,7 +2467,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCheckpointProcessUnlock` through `cuGetProcAddress("cuCheckpointProcessUnlock", 12080)` (`PFN_cuCheckpointProcessUnlock_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCheckpointProcessUnlock` through `cuGetProcAddress("cuCheckpointProcessUnlock", 12080)` (`PFN_cuCheckpointProcessUnlock_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2482,7 +2482,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCoredumpGetAttribute` through `cuGetProcAddress("cuCoredumpGetAttribute", 12010)` (`PFN_cuCoredumpGetAttribute_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCoredumpGetAttribute` through `cuGetProcAddress("cuCoredumpGetAttribute", 12010)` (`PFN_cuCoredumpGetAttribute_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2498,7 +2498,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCoredumpGetAttributeGlobal` through `cuGetProcAddress("cuCoredumpGetAttributeGlobal", 12010)` (`PFN_cuCoredumpGetAttributeGlobal_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCoredumpGetAttributeGlobal` through `cuGetProcAddress("cuCoredumpGetAttributeGlobal", 12010)` (`PFN_cuCoredumpGetAttributeGlobal_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2514,7 +2514,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCoredumpSetAttribute` through `cuGetProcAddress("cuCoredumpSetAttribute", 12010)` (`PFN_cuCoredumpSetAttribute_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCoredumpSetAttribute` through `cuGetProcAddress("cuCoredumpSetAttribute", 12010)` (`PFN_cuCoredumpSetAttribute_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2530,7 +2530,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCoredumpSetAttributeGlobal` through `cuGetProcAddress("cuCoredumpSetAttributeGlobal", 12010)` (`PFN_cuCoredumpSetAttributeGlobal_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCoredumpSetAttributeGlobal` through `cuGetProcAddress("cuCoredumpSetAttributeGlobal", 12010)` (`PFN_cuCoredumpSetAttributeGlobal_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2546,7 +2546,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxAttach` through `cuGetProcAddress("cuCtxAttach", 2000)` (`PFN_cuCtxAttach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxAttach` through `cuGetProcAddress("cuCtxAttach", 2000)` (`PFN_cuCtxAttach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2561,7 +2561,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxCreate` through `cuGetProcAddress("cuCtxCreate", 3020)` (`PFN_cuCtxCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxCreate` through `cuGetProcAddress("cuCtxCreate", 3020)` (`PFN_cuCtxCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2577,7 +2577,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxCreate_v3` through `cuGetProcAddress("cuCtxCreate", 11040)` (`PFN_cuCtxCreate_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxCreate_v3` through `cuGetProcAddress("cuCtxCreate", 11040)` (`PFN_cuCtxCreate_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2595,7 +2595,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxCreate_v4` through `cuGetProcAddress("cuCtxCreate", 12050)` (`PFN_cuCtxCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxCreate_v4` through `cuGetProcAddress("cuCtxCreate", 12050)` (`PFN_cuCtxCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2612,7 +2612,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxDestroy` through `cuGetProcAddress("cuCtxDestroy", 4000)` (`PFN_cuCtxDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxDestroy` through `cuGetProcAddress("cuCtxDestroy", 4000)` (`PFN_cuCtxDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2623,7 +2623,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxDetach` through `cuGetProcAddress("cuCtxDetach", 2000)` (`PFN_cuCtxDetach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxDetach` through `cuGetProcAddress("cuCtxDetach", 2000)` (`PFN_cuCtxDetach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2634,7 +2634,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxDisablePeerAccess` through `cuGetProcAddress("cuCtxDisablePeerAccess", 4000)` (`PFN_cuCtxDisablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxDisablePeerAccess` through `cuGetProcAddress("cuCtxDisablePeerAccess", 4000)` (`PFN_cuCtxDisablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2645,7 +2645,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxEnablePeerAccess` through `cuGetProcAddress("cuCtxEnablePeerAccess", 4000)` (`PFN_cuCtxEnablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxEnablePeerAccess` through `cuGetProcAddress("cuCtxEnablePeerAccess", 4000)` (`PFN_cuCtxEnablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2660,7 +2660,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxFromGreenCtx` through `cuGetProcAddress("cuCtxFromGreenCtx", 12040)` (`PFN_cuCtxFromGreenCtx_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxFromGreenCtx` through `cuGetProcAddress("cuCtxFromGreenCtx", 12040)` (`PFN_cuCtxFromGreenCtx_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2675,7 +2675,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetApiVersion` through `cuGetProcAddress("cuCtxGetApiVersion", 3020)` (`PFN_cuCtxGetApiVersion_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetApiVersion` through `cuGetProcAddress("cuCtxGetApiVersion", 3020)` (`PFN_cuCtxGetApiVersion_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2690,7 +2690,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetCacheConfig` through `cuGetProcAddress("cuCtxGetCacheConfig", 3020)` (`PFN_cuCtxGetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetCacheConfig` through `cuGetProcAddress("cuCtxGetCacheConfig", 3020)` (`PFN_cuCtxGetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2701,7 +2701,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetCurrent` through `cuGetProcAddress("cuCtxGetCurrent", 4000)` (`PFN_cuCtxGetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetCurrent` through `cuGetProcAddress("cuCtxGetCurrent", 4000)` (`PFN_cuCtxGetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2712,7 +2712,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetDevResource` through `cuGetProcAddress("cuCtxGetDevResource", 12040)` (`PFN_cuCtxGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetDevResource` through `cuGetProcAddress("cuCtxGetDevResource", 12040)` (`PFN_cuCtxGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2728,7 +2728,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetDevice` through `cuGetProcAddress("cuCtxGetDevice", 2000)` (`PFN_cuCtxGetDevice_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetDevice` through `cuGetProcAddress("cuCtxGetDevice", 2000)` (`PFN_cuCtxGetDevice_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2739,7 +2739,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetExecAffinity` through `cuGetProcAddress("cuCtxGetExecAffinity", 11040)` (`PFN_cuCtxGetExecAffinity_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetExecAffinity` through `cuGetProcAddress("cuCtxGetExecAffinity", 11040)` (`PFN_cuCtxGetExecAffinity_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2754,7 +2754,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetFlags` through `cuGetProcAddress("cuCtxGetFlags", 7000)` (`PFN_cuCtxGetFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetFlags` through `cuGetProcAddress("cuCtxGetFlags", 7000)` (`PFN_cuCtxGetFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2765,7 +2765,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetId` through `cuGetProcAddress("cuCtxGetId", 12000)` (`PFN_cuCtxGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetId` through `cuGetProcAddress("cuCtxGetId", 12000)` (`PFN_cuCtxGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2780,7 +2780,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetLimit` through `cuGetProcAddress("cuCtxGetLimit", 3010)` (`PFN_cuCtxGetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetLimit` through `cuGetProcAddress("cuCtxGetLimit", 3010)` (`PFN_cuCtxGetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2791,7 +2791,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetSharedMemConfig` through `cuGetProcAddress("cuCtxGetSharedMemConfig", 4020)` (`PFN_cuCtxGetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetSharedMemConfig` through `cuGetProcAddress("cuCtxGetSharedMemConfig", 4020)` (`PFN_cuCtxGetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2805,7 +2805,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetStreamPriorityRange` through `cuGetProcAddress("cuCtxGetStreamPriorityRange", 5050)` (`PFN_cuCtxGetStreamPriorityRange_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetStreamPriorityRange` through `cuGetProcAddress("cuCtxGetStreamPriorityRange", 5050)` (`PFN_cuCtxGetStreamPriorityRange_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2820,7 +2820,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxPopCurrent` through `cuGetProcAddress("cuCtxPopCurrent", 4000)` (`PFN_cuCtxPopCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxPopCurrent` through `cuGetProcAddress("cuCtxPopCurrent", 4000)` (`PFN_cuCtxPopCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2831,7 +2831,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxPushCurrent` through `cuGetProcAddress("cuCtxPushCurrent", 4000)` (`PFN_cuCtxPushCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxPushCurrent` through `cuGetProcAddress("cuCtxPushCurrent", 4000)` (`PFN_cuCtxPushCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2842,7 +2842,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxRecordEvent` through `cuGetProcAddress("cuCtxRecordEvent", 12050)` (`PFN_cuCtxRecordEvent_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxRecordEvent` through `cuGetProcAddress("cuCtxRecordEvent", 12050)` (`PFN_cuCtxRecordEvent_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2853,7 +2853,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxResetPersistingL2Cache` through `cuGetProcAddress("cuCtxResetPersistingL2Cache", 11000)` (`PFN_cuCtxResetPersistingL2Cache_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxResetPersistingL2Cache` through `cuGetProcAddress("cuCtxResetPersistingL2Cache", 11000)` (`PFN_cuCtxResetPersistingL2Cache_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2864,7 +2864,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxSetCacheConfig` through `cuGetProcAddress("cuCtxSetCacheConfig", 3020)` (`PFN_cuCtxSetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxSetCacheConfig` through `cuGetProcAddress("cuCtxSetCacheConfig", 3020)` (`PFN_cuCtxSetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2875,7 +2875,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxSetCurrent` through `cuGetProcAddress("cuCtxSetCurrent", 4000)` (`PFN_cuCtxSetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxSetCurrent` through `cuGetProcAddress("cuCtxSetCurrent", 4000)` (`PFN_cuCtxSetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2886,7 +2886,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxSetFlags` through `cuGetProcAddress("cuCtxSetFlags", 12010)` (`PFN_cuCtxSetFlags_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxSetFlags` through `cuGetProcAddress("cuCtxSetFlags", 12010)` (`PFN_cuCtxSetFlags_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2897,7 +2897,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxSetLimit` through `cuGetProcAddress("cuCtxSetLimit", 3010)` (`PFN_cuCtxSetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxSetLimit` through `cuGetProcAddress("cuCtxSetLimit", 3010)` (`PFN_cuCtxSetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2908,7 +2908,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxSetSharedMemConfig` through `cuGetProcAddress("cuCtxSetSharedMemConfig", 4020)` (`PFN_cuCtxSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxSetSharedMemConfig` through `cuGetProcAddress("cuCtxSetSharedMemConfig", 4020)` (`PFN_cuCtxSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2919,7 +2919,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxSynchronize` through `cuGetProcAddress("cuCtxSynchronize", 2000)` (`PFN_cuCtxSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxSynchronize` through `cuGetProcAddress("cuCtxSynchronize", 2000)` (`PFN_cuCtxSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2930,7 +2930,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxWaitEvent` through `cuGetProcAddress("cuCtxWaitEvent", 12050)` (`PFN_cuCtxWaitEvent_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxWaitEvent` through `cuGetProcAddress("cuCtxWaitEvent", 12050)` (`PFN_cuCtxWaitEvent_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2941,7 +2941,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDestroyExternalMemory` through `cuGetProcAddress("cuDestroyExternalMemory", 10000)` (`PFN_cuDestroyExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDestroyExternalMemory` through `cuGetProcAddress("cuDestroyExternalMemory", 10000)` (`PFN_cuDestroyExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2952,7 +2952,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDestroyExternalSemaphore` through `cuGetProcAddress("cuDestroyExternalSemaphore", 10000)` (`PFN_cuDestroyExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDestroyExternalSemaphore` through `cuGetProcAddress("cuDestroyExternalSemaphore", 10000)` (`PFN_cuDestroyExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2966,7 +2966,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDevResourceGenerateDesc` through `cuGetProcAddress("cuDevResourceGenerateDesc", 12040)` (`PFN_cuDevResourceGenerateDesc_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDevResourceGenerateDesc` through `cuGetProcAddress("cuDevResourceGenerateDesc", 12040)` (`PFN_cuDevResourceGenerateDesc_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2982,7 +2982,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDevSmResourceSplitByCount` through `cuGetProcAddress("cuDevSmResourceSplitByCount", 12040)` (`PFN_cuDevSmResourceSplitByCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDevSmResourceSplitByCount` through `cuGetProcAddress("cuDevSmResourceSplitByCount", 12040)` (`PFN_cuDevSmResourceSplitByCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3003,7 +3003,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceCanAccessPeer` through `cuGetProcAddress("cuDeviceCanAccessPeer", 4000)` (`PFN_cuDeviceCanAccessPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceCanAccessPeer` through `cuGetProcAddress("cuDeviceCanAccessPeer", 4000)` (`PFN_cuDeviceCanAccessPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3019,7 +3019,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceComputeCapability` through `cuGetProcAddress("cuDeviceComputeCapability", 2000)` (`PFN_cuDeviceComputeCapability_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceComputeCapability` through `cuGetProcAddress("cuDeviceComputeCapability", 2000)` (`PFN_cuDeviceComputeCapability_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3035,7 +3035,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGet` through `cuGetProcAddress("cuDeviceGet", 2000)` (`PFN_cuDeviceGet_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGet` through `cuGetProcAddress("cuDeviceGet", 2000)` (`PFN_cuDeviceGet_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3050,7 +3050,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetAttribute` through `cuGetProcAddress("cuDeviceGetAttribute", 2000)` (`PFN_cuDeviceGetAttribute_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetAttribute` through `cuGetProcAddress("cuDeviceGetAttribute", 2000)` (`PFN_cuDeviceGetAttribute_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3066,7 +3066,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetByPCIBusId` through `cuGetProcAddress("cuDeviceGetByPCIBusId", 4010)` (`PFN_cuDeviceGetByPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetByPCIBusId` through `cuGetProcAddress("cuDeviceGetByPCIBusId", 4010)` (`PFN_cuDeviceGetByPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3081,7 +3081,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetCount` through `cuGetProcAddress("cuDeviceGetCount", 2000)` (`PFN_cuDeviceGetCount_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetCount` through `cuGetProcAddress("cuDeviceGetCount", 2000)` (`PFN_cuDeviceGetCount_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3092,7 +3092,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetDefaultMemPool` through `cuGetProcAddress("cuDeviceGetDefaultMemPool", 11020)` (`PFN_cuDeviceGetDefaultMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetDefaultMemPool` through `cuGetProcAddress("cuDeviceGetDefaultMemPool", 11020)` (`PFN_cuDeviceGetDefaultMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3107,7 +3107,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetDevResource` through `cuGetProcAddress("cuDeviceGetDevResource", 12040)` (`PFN_cuDeviceGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetDevResource` through `cuGetProcAddress("cuDeviceGetDevResource", 12040)` (`PFN_cuDeviceGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3123,7 +3123,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetExecAffinitySupport` through `cuGetProcAddress("cuDeviceGetExecAffinitySupport", 11040)` (`PFN_cuDeviceGetExecAffinitySupport_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetExecAffinitySupport` through `cuGetProcAddress("cuDeviceGetExecAffinitySupport", 11040)` (`PFN_cuDeviceGetExecAffinitySupport_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3139,7 +3139,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetGraphMemAttribute` through `cuGetProcAddress("cuDeviceGetGraphMemAttribute", 11040)` (`PFN_cuDeviceGetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetGraphMemAttribute` through `cuGetProcAddress("cuDeviceGetGraphMemAttribute", 11040)` (`PFN_cuDeviceGetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3155,7 +3155,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetLuid` through `cuGetProcAddress("cuDeviceGetLuid", 10000)` (`PFN_cuDeviceGetLuid_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetLuid` through `cuGetProcAddress("cuDeviceGetLuid", 10000)` (`PFN_cuDeviceGetLuid_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3171,7 +3171,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetMemPool` through `cuGetProcAddress("cuDeviceGetMemPool", 11020)` (`PFN_cuDeviceGetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetMemPool` through `cuGetProcAddress("cuDeviceGetMemPool", 11020)` (`PFN_cuDeviceGetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3186,7 +3186,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetName` through `cuGetProcAddress("cuDeviceGetName", 2000)` (`PFN_cuDeviceGetName_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetName` through `cuGetProcAddress("cuDeviceGetName", 2000)` (`PFN_cuDeviceGetName_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3202,7 +3202,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetNvSciSyncAttributes` through `cuGetProcAddress("cuDeviceGetNvSciSyncAttributes", 10020)` (`PFN_cuDeviceGetNvSciSyncAttributes_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetNvSciSyncAttributes` through `cuGetProcAddress("cuDeviceGetNvSciSyncAttributes", 10020)` (`PFN_cuDeviceGetNvSciSyncAttributes_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3218,7 +3218,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetP2PAttribute` through `cuGetProcAddress("cuDeviceGetP2PAttribute", 8000)` (`PFN_cuDeviceGetP2PAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetP2PAttribute` through `cuGetProcAddress("cuDeviceGetP2PAttribute", 8000)` (`PFN_cuDeviceGetP2PAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3235,7 +3235,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetPCIBusId` through `cuGetProcAddress("cuDeviceGetPCIBusId", 4010)` (`PFN_cuDeviceGetPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetPCIBusId` through `cuGetProcAddress("cuDeviceGetPCIBusId", 4010)` (`PFN_cuDeviceGetPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3251,7 +3251,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetProperties` through `cuGetProcAddress("cuDeviceGetProperties", 2000)` (`PFN_cuDeviceGetProperties_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetProperties` through `cuGetProcAddress("cuDeviceGetProperties", 2000)` (`PFN_cuDeviceGetProperties_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3266,7 +3266,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetTexture1DLinearMaxWidth` through `cuGetProcAddress("cuDeviceGetTexture1DLinearMaxWidth", 11010)` (`PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetTexture1DLinearMaxWidth` through `cuGetProcAddress("cuDeviceGetTexture1DLinearMaxWidth", 11010)` (`PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3283,7 +3283,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetUuid` through `cuGetProcAddress("cuDeviceGetUuid", 9020)` (`PFN_cuDeviceGetUuid_v9020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetUuid` through `cuGetProcAddress("cuDeviceGetUuid", 9020)` (`PFN_cuDeviceGetUuid_v9020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3294,7 +3294,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetUuid_v2` through `cuGetProcAddress("cuDeviceGetUuid", 11040)` (`PFN_cuDeviceGetUuid_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetUuid_v2` through `cuGetProcAddress("cuDeviceGetUuid", 11040)` (`PFN_cuDeviceGetUuid_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3309,7 +3309,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGraphMemTrim` through `cuGetProcAddress("cuDeviceGraphMemTrim", 11040)` (`PFN_cuDeviceGraphMemTrim_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGraphMemTrim` through `cuGetProcAddress("cuDeviceGraphMemTrim", 11040)` (`PFN_cuDeviceGraphMemTrim_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3320,7 +3320,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxGetState` through `cuGetProcAddress("cuDevicePrimaryCtxGetState", 7000)` (`PFN_cuDevicePrimaryCtxGetState_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDevicePrimaryCtxGetState` through `cuGetProcAddress("cuDevicePrimaryCtxGetState", 7000)` (`PFN_cuDevicePrimaryCtxGetState_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3336,7 +3336,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxRelease` through `cuGetProcAddress("cuDevicePrimaryCtxRelease", 11000)` (`PFN_cuDevicePrimaryCtxRelease_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDevicePrimaryCtxRelease` through `cuGetProcAddress("cuDevicePrimaryCtxRelease", 11000)` (`PFN_cuDevicePrimaryCtxRelease_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3347,7 +3347,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxReset` through `cuGetProcAddress("cuDevicePrimaryCtxReset", 11000)` (`PFN_cuDevicePrimaryCtxReset_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDevicePrimaryCtxReset` through `cuGetProcAddress("cuDevicePrimaryCtxReset", 11000)` (`PFN_cuDevicePrimaryCtxReset_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3358,7 +3358,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxRetain` through `cuGetProcAddress("cuDevicePrimaryCtxRetain", 7000)` (`PFN_cuDevicePrimaryCtxRetain_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDevicePrimaryCtxRetain` through `cuGetProcAddress("cuDevicePrimaryCtxRetain", 7000)` (`PFN_cuDevicePrimaryCtxRetain_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3373,7 +3373,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxSetFlags` through `cuGetProcAddress("cuDevicePrimaryCtxSetFlags", 11000)` (`PFN_cuDevicePrimaryCtxSetFlags_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDevicePrimaryCtxSetFlags` through `cuGetProcAddress("cuDevicePrimaryCtxSetFlags", 11000)` (`PFN_cuDevicePrimaryCtxSetFlags_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3388,7 +3388,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceRegisterAsyncNotification` through `cuGetProcAddress("cuDeviceRegisterAsyncNotification", 12040)` (`PFN_cuDeviceRegisterAsyncNotification_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceRegisterAsyncNotification` through `cuGetProcAddress("cuDeviceRegisterAsyncNotification", 12040)` (`PFN_cuDeviceRegisterAsyncNotification_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3405,7 +3405,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceSetGraphMemAttribute` through `cuGetProcAddress("cuDeviceSetGraphMemAttribute", 11040)` (`PFN_cuDeviceSetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceSetGraphMemAttribute` through `cuGetProcAddress("cuDeviceSetGraphMemAttribute", 11040)` (`PFN_cuDeviceSetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3421,7 +3421,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceSetMemPool` through `cuGetProcAddress("cuDeviceSetMemPool", 11020)` (`PFN_cuDeviceSetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceSetMemPool` through `cuGetProcAddress("cuDeviceSetMemPool", 11020)` (`PFN_cuDeviceSetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3436,7 +3436,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceTotalMem` through `cuGetProcAddress("cuDeviceTotalMem", 3020)` (`PFN_cuDeviceTotalMem_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceTotalMem` through `cuGetProcAddress("cuDeviceTotalMem", 3020)` (`PFN_cuDeviceTotalMem_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3447,7 +3447,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceUnregisterAsyncNotification` through `cuGetProcAddress("cuDeviceUnregisterAsyncNotification", 12040)` (`PFN_cuDeviceUnregisterAsyncNotification_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceUnregisterAsyncNotification` through `cuGetProcAddress("cuDeviceUnregisterAsyncNotification", 12040)` (`PFN_cuDeviceUnregisterAsyncNotification_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3462,7 +3462,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDriverGetVersion` through `cuGetProcAddress("cuDriverGetVersion", 2020)` (`PFN_cuDriverGetVersion_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDriverGetVersion` through `cuGetProcAddress("cuDriverGetVersion", 2020)` (`PFN_cuDriverGetVersion_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3476,7 +3476,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventCreate` through `cuGetProcAddress("cuEventCreate", 2000)` (`PFN_cuEventCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuEventCreate` through `cuGetProcAddress("cuEventCreate", 2000)` (`PFN_cuEventCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3491,7 +3491,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventDestroy` through `cuGetProcAddress("cuEventDestroy", 4000)` (`PFN_cuEventDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuEventDestroy` through `cuGetProcAddress("cuEventDestroy", 4000)` (`PFN_cuEventDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3502,7 +3502,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventElapsedTime` through `cuGetProcAddress("cuEventElapsedTime", 2000)` (`PFN_cuEventElapsedTime_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuEventElapsedTime` through `cuGetProcAddress("cuEventElapsedTime", 2000)` (`PFN_cuEventElapsedTime_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3518,7 +3518,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventElapsedTime_v2` through `cuGetProcAddress("cuEventElapsedTime", 12080)` (`PFN_cuEventElapsedTime_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuEventElapsedTime_v2` through `cuGetProcAddress("cuEventElapsedTime", 12080)` (`PFN_cuEventElapsedTime_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3534,7 +3534,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventQuery` through `cuGetProcAddress("cuEventQuery", 2000)` (`PFN_cuEventQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuEventQuery` through `cuGetProcAddress("cuEventQuery", 2000)` (`PFN_cuEventQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3545,7 +3545,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventRecord` through `cuGetProcAddress("cuEventRecord", 2000)` (`PFN_cuEventRecord_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuEventRecord` through `cuGetProcAddress("cuEventRecord", 2000)` (`PFN_cuEventRecord_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3556,7 +3556,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventRecordWithFlags` through `cuGetProcAddress("cuEventRecordWithFlags", 11010)` (`PFN_cuEventRecordWithFlags_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuEventRecordWithFlags` through `cuGetProcAddress("cuEventRecordWithFlags", 11010)` (`PFN_cuEventRecordWithFlags_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3572,7 +3572,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventSynchronize` through `cuGetProcAddress("cuEventSynchronize", 2000)` (`PFN_cuEventSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuEventSynchronize` through `cuGetProcAddress("cuEventSynchronize", 2000)` (`PFN_cuEventSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3583,7 +3583,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuExternalMemoryGetMappedBuffer` through `cuGetProcAddress("cuExternalMemoryGetMappedBuffer", 10000)` (`PFN_cuExternalMemoryGetMappedBuffer_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuExternalMemoryGetMappedBuffer` through `cuGetProcAddress("cuExternalMemoryGetMappedBuffer", 10000)` (`PFN_cuExternalMemoryGetMappedBuffer_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3599,7 +3599,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuExternalMemoryGetMappedMipmappedArray` through `cuGetProcAddress("cuExternalMemoryGetMappedMipmappedArray", 10000)` (`PFN_cuExternalMemoryGetMappedMipmappedArray_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuExternalMemoryGetMappedMipmappedArray` through `cuGetProcAddress("cuExternalMemoryGetMappedMipmappedArray", 10000)` (`PFN_cuExternalMemoryGetMappedMipmappedArray_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3615,7 +3615,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFlushGPUDirectRDMAWrites` through `cuGetProcAddress("cuFlushGPUDirectRDMAWrites", 11030)` (`PFN_cuFlushGPUDirectRDMAWrites_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFlushGPUDirectRDMAWrites` through `cuGetProcAddress("cuFlushGPUDirectRDMAWrites", 11030)` (`PFN_cuFlushGPUDirectRDMAWrites_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3630,7 +3630,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncGetAttribute` through `cuGetProcAddress("cuFuncGetAttribute", 2020)` (`PFN_cuFuncGetAttribute_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncGetAttribute` through `cuGetProcAddress("cuFuncGetAttribute", 2020)` (`PFN_cuFuncGetAttribute_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3646,7 +3646,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncGetModule` through `cuGetProcAddress("cuFuncGetModule", 11000)` (`PFN_cuFuncGetModule_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncGetModule` through `cuGetProcAddress("cuFuncGetModule", 11000)` (`PFN_cuFuncGetModule_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3661,7 +3661,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncGetName` through `cuGetProcAddress("cuFuncGetName", 12030)` (`PFN_cuFuncGetName_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncGetName` through `cuGetProcAddress("cuFuncGetName", 12030)` (`PFN_cuFuncGetName_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3676,7 +3676,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncGetParamInfo` through `cuGetProcAddress("cuFuncGetParamInfo", 12040)` (`PFN_cuFuncGetParamInfo_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncGetParamInfo` through `cuGetProcAddress("cuFuncGetParamInfo", 12040)` (`PFN_cuFuncGetParamInfo_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3693,7 +3693,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncIsLoaded` through `cuGetProcAddress("cuFuncIsLoaded", 12040)` (`PFN_cuFuncIsLoaded_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncIsLoaded` through `cuGetProcAddress("cuFuncIsLoaded", 12040)` (`PFN_cuFuncIsLoaded_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3708,7 +3708,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncLoad` through `cuGetProcAddress("cuFuncLoad", 12040)` (`PFN_cuFuncLoad_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncLoad` through `cuGetProcAddress("cuFuncLoad", 12040)` (`PFN_cuFuncLoad_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3719,7 +3719,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncSetAttribute` through `cuGetProcAddress("cuFuncSetAttribute", 9000)` (`PFN_cuFuncSetAttribute_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncSetAttribute` through `cuGetProcAddress("cuFuncSetAttribute", 9000)` (`PFN_cuFuncSetAttribute_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3735,7 +3735,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncSetBlockShape` through `cuGetProcAddress("cuFuncSetBlockShape", 2000)` (`PFN_cuFuncSetBlockShape_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncSetBlockShape` through `cuGetProcAddress("cuFuncSetBlockShape", 2000)` (`PFN_cuFuncSetBlockShape_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3752,7 +3752,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncSetCacheConfig` through `cuGetProcAddress("cuFuncSetCacheConfig", 3000)` (`PFN_cuFuncSetCacheConfig_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncSetCacheConfig` through `cuGetProcAddress("cuFuncSetCacheConfig", 3000)` (`PFN_cuFuncSetCacheConfig_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3767,7 +3767,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncSetSharedMemConfig` through `cuGetProcAddress("cuFuncSetSharedMemConfig", 4020)` (`PFN_cuFuncSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncSetSharedMemConfig` through `cuGetProcAddress("cuFuncSetSharedMemConfig", 4020)` (`PFN_cuFuncSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3782,7 +3782,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncSetSharedSize` through `cuGetProcAddress("cuFuncSetSharedSize", 2000)` (`PFN_cuFuncSetSharedSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncSetSharedSize` through `cuGetProcAddress("cuFuncSetSharedSize", 2000)` (`PFN_cuFuncSetSharedSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3797,7 +3797,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGetErrorName` through `cuGetProcAddress("cuGetErrorName", 6000)` (`PFN_cuGetErrorName_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGetErrorName` through `cuGetProcAddress("cuGetErrorName", 6000)` (`PFN_cuGetErrorName_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3812,7 +3812,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGetErrorString` through `cuGetProcAddress("cuGetErrorString", 6000)` (`PFN_cuGetErrorString_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGetErrorString` through `cuGetProcAddress("cuGetErrorString", 6000)` (`PFN_cuGetErrorString_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3827,7 +3827,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGetExportTable` through `cuGetProcAddress("cuGetExportTable", 3000)` (`PFN_cuGetExportTable_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGetExportTable` through `cuGetProcAddress("cuGetExportTable", 3000)` (`PFN_cuGetExportTable_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3842,7 +3842,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGetProcAddress` through `cuGetProcAddress("cuGetProcAddress", 12000)` (`PFN_cuGetProcAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGetProcAddress` through `cuGetProcAddress("cuGetProcAddress", 12000)` (`PFN_cuGetProcAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3860,7 +3860,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddBatchMemOpNode` through `cuGetProcAddress("cuGraphAddBatchMemOpNode", 11070)` (`PFN_cuGraphAddBatchMemOpNode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddBatchMemOpNode` through `cuGetProcAddress("cuGraphAddBatchMemOpNode", 11070)` (`PFN_cuGraphAddBatchMemOpNode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3880,7 +3880,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddChildGraphNode` through `cuGetProcAddress("cuGraphAddChildGraphNode", 10000)` (`PFN_cuGraphAddChildGraphNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddChildGraphNode` through `cuGetProcAddress("cuGraphAddChildGraphNode", 10000)` (`PFN_cuGraphAddChildGraphNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3900,7 +3900,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddDependencies` through `cuGetProcAddress("cuGraphAddDependencies", 10000)` (`PFN_cuGraphAddDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddDependencies` through `cuGetProcAddress("cuGraphAddDependencies", 10000)` (`PFN_cuGraphAddDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3917,7 +3917,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddDependencies_v2` through `cuGetProcAddress("cuGraphAddDependencies", 12030)` (`PFN_cuGraphAddDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddDependencies_v2` through `cuGetProcAddress("cuGraphAddDependencies", 12030)` (`PFN_cuGraphAddDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3935,7 +3935,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddEmptyNode` through `cuGetProcAddress("cuGraphAddEmptyNode", 10000)` (`PFN_cuGraphAddEmptyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddEmptyNode` through `cuGetProcAddress("cuGraphAddEmptyNode", 10000)` (`PFN_cuGraphAddEmptyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3954,7 +3954,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddEventRecordNode` through `cuGetProcAddress("cuGraphAddEventRecordNode", 11010)` (`PFN_cuGraphAddEventRecordNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddEventRecordNode` through `cuGetProcAddress("cuGraphAddEventRecordNode", 11010)` (`PFN_cuGraphAddEventRecordNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3974,7 +3974,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddEventWaitNode` through `cuGetProcAddress("cuGraphAddEventWaitNode", 11010)` (`PFN_cuGraphAddEventWaitNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddEventWaitNode` through `cuGetProcAddress("cuGraphAddEventWaitNode", 11010)` (`PFN_cuGraphAddEventWaitNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3994,7 +3994,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddExternalSemaphoresSignalNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresSignalNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresSignalNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddExternalSemaphoresSignalNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresSignalNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresSignalNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4014,7 +4014,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddExternalSemaphoresWaitNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresWaitNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresWaitNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddExternalSemaphoresWaitNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresWaitNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresWaitNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4034,7 +4034,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddHostNode` through `cuGetProcAddress("cuGraphAddHostNode", 10000)` (`PFN_cuGraphAddHostNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddHostNode` through `cuGetProcAddress("cuGraphAddHostNode", 10000)` (`PFN_cuGraphAddHostNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4054,7 +4054,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddKernelNode` through `cuGetProcAddress("cuGraphAddKernelNode", 12000)` (`PFN_cuGraphAddKernelNode_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddKernelNode` through `cuGetProcAddress("cuGraphAddKernelNode", 12000)` (`PFN_cuGraphAddKernelNode_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4074,7 +4074,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddMemAllocNode` through `cuGetProcAddress("cuGraphAddMemAllocNode", 11040)` (`PFN_cuGraphAddMemAllocNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddMemAllocNode` through `cuGetProcAddress("cuGraphAddMemAllocNode", 11040)` (`PFN_cuGraphAddMemAllocNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4094,7 +4094,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddMemFreeNode` through `cuGetProcAddress("cuGraphAddMemFreeNode", 11040)` (`PFN_cuGraphAddMemFreeNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddMemFreeNode` through `cuGetProcAddress("cuGraphAddMemFreeNode", 11040)` (`PFN_cuGraphAddMemFreeNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4114,7 +4114,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddMemcpyNode` through `cuGetProcAddress("cuGraphAddMemcpyNode", 10000)` (`PFN_cuGraphAddMemcpyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddMemcpyNode` through `cuGetProcAddress("cuGraphAddMemcpyNode", 10000)` (`PFN_cuGraphAddMemcpyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4142,7 +4142,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddMemsetNode` through `cuGetProcAddress("cuGraphAddMemsetNode", 10000)` (`PFN_cuGraphAddMemsetNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddMemsetNode` through `cuGetProcAddress("cuGraphAddMemsetNode", 10000)` (`PFN_cuGraphAddMemsetNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4170,7 +4170,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddNode` through `cuGetProcAddress("cuGraphAddNode", 12020)` (`PFN_cuGraphAddNode_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddNode` through `cuGetProcAddress("cuGraphAddNode", 12020)` (`PFN_cuGraphAddNode_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4190,7 +4190,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddNode_v2` through `cuGetProcAddress("cuGraphAddNode", 12030)` (`PFN_cuGraphAddNode_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddNode_v2` through `cuGetProcAddress("cuGraphAddNode", 12030)` (`PFN_cuGraphAddNode_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4218,7 +4218,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphBatchMemOpNodeGetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeGetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeGetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphBatchMemOpNodeGetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeGetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeGetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4233,7 +4233,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4248,7 +4248,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphChildGraphNodeGetGraph` through `cuGetProcAddress("cuGraphChildGraphNodeGetGraph", 10000)` (`PFN_cuGraphChildGraphNodeGetGraph_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphChildGraphNodeGetGraph` through `cuGetProcAddress("cuGraphChildGraphNodeGetGraph", 10000)` (`PFN_cuGraphChildGraphNodeGetGraph_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4263,7 +4263,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphClone` through `cuGetProcAddress("cuGraphClone", 10000)` (`PFN_cuGraphClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphClone` through `cuGetProcAddress("cuGraphClone", 10000)` (`PFN_cuGraphClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4278,7 +4278,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphConditionalHandleCreate` through `cuGetProcAddress("cuGraphConditionalHandleCreate", 12030)` (`PFN_cuGraphConditionalHandleCreate_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphConditionalHandleCreate` through `cuGetProcAddress("cuGraphConditionalHandleCreate", 12030)` (`PFN_cuGraphConditionalHandleCreate_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4298,7 +4298,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphCreate` through `cuGetProcAddress("cuGraphCreate", 10000)` (`PFN_cuGraphCreate_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphCreate` through `cuGetProcAddress("cuGraphCreate", 10000)` (`PFN_cuGraphCreate_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4313,7 +4313,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphDebugDotPrint` through `cuGetProcAddress("cuGraphDebugDotPrint", 11030)` (`PFN_cuGraphDebugDotPrint_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphDebugDotPrint` through `cuGetProcAddress("cuGraphDebugDotPrint", 11030)` (`PFN_cuGraphDebugDotPrint_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4329,7 +4329,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphDestroy` through `cuGetProcAddress("cuGraphDestroy", 10000)` (`PFN_cuGraphDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphDestroy` through `cuGetProcAddress("cuGraphDestroy", 10000)` (`PFN_cuGraphDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4340,7 +4340,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphDestroyNode` through `cuGetProcAddress("cuGraphDestroyNode", 10000)` (`PFN_cuGraphDestroyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphDestroyNode` through `cuGetProcAddress("cuGraphDestroyNode", 10000)` (`PFN_cuGraphDestroyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4351,7 +4351,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphEventRecordNodeGetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeGetEvent", 11010)` (`PFN_cuGraphEventRecordNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphEventRecordNodeGetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeGetEvent", 11010)` (`PFN_cuGraphEventRecordNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4366,7 +4366,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4381,7 +4381,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphEventWaitNodeGetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeGetEvent", 11010)` (`PFN_cuGraphEventWaitNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphEventWaitNodeGetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeGetEvent", 11010)` (`PFN_cuGraphEventWaitNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4396,7 +4396,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4411,7 +4411,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphExecBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphExecBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphExecBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphExecBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4427,7 +4427,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecChildGraphNodeSetParams` through `cuGetProcAddress("cuGraphExecChildGraphNodeSetParams", 11010)` (`PFN_cuGraphExecChildGraphNodeSetParams_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecChildGraphNodeSetParams` through `cuGetProcAddress("cuGraphExecChildGraphNodeSetParams", 11010)` (`PFN_cuGraphExecChildGraphNodeSetParams_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4443,7 +4443,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecDestroy` through `cuGetProcAddress("cuGraphExecDestroy", 10000)` (`PFN_cuGraphExecDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecDestroy` through `cuGetProcAddress("cuGraphExecDestroy", 10000)` (`PFN_cuGraphExecDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4454,7 +4454,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphExecEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphExecEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4470,7 +4470,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphExecEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphExecEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4486,7 +4486,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4504,7 +4504,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4522,7 +4522,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecGetFlags` through `cuGetProcAddress("cuGraphExecGetFlags", 12000)` (`PFN_cuGraphExecGetFlags_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecGetFlags` through `cuGetProcAddress("cuGraphExecGetFlags", 12000)` (`PFN_cuGraphExecGetFlags_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4537,7 +4537,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecHostNodeSetParams` through `cuGetProcAddress("cuGraphExecHostNodeSetParams", 10020)` (`PFN_cuGraphExecHostNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecHostNodeSetParams` through `cuGetProcAddress("cuGraphExecHostNodeSetParams", 10020)` (`PFN_cuGraphExecHostNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4553,7 +4553,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecKernelNodeSetParams` through `cuGetProcAddress("cuGraphExecKernelNodeSetParams", 12000)` (`PFN_cuGraphExecKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecKernelNodeSetParams` through `cuGetProcAddress("cuGraphExecKernelNodeSetParams", 12000)` (`PFN_cuGraphExecKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4569,7 +4569,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphExecMemcpyNodeSetParams", 10020)` (`PFN_cuGraphExecMemcpyNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphExecMemcpyNodeSetParams", 10020)` (`PFN_cuGraphExecMemcpyNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4586,7 +4586,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecMemsetNodeSetParams` through `cuGetProcAddress("cuGraphExecMemsetNodeSetParams", 10020)` (`PFN_cuGraphExecMemsetNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecMemsetNodeSetParams` through `cuGetProcAddress("cuGraphExecMemsetNodeSetParams", 10020)` (`PFN_cuGraphExecMemsetNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4603,7 +4603,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecNodeSetParams` through `cuGetProcAddress("cuGraphExecNodeSetParams", 12020)` (`PFN_cuGraphExecNodeSetParams_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecNodeSetParams` through `cuGetProcAddress("cuGraphExecNodeSetParams", 12020)` (`PFN_cuGraphExecNodeSetParams_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4619,7 +4619,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecUpdate` through `cuGetProcAddress("cuGraphExecUpdate", 12000)` (`PFN_cuGraphExecUpdate_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecUpdate` through `cuGetProcAddress("cuGraphExecUpdate", 12000)` (`PFN_cuGraphExecUpdate_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4635,7 +4635,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresSignalNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExternalSemaphoresSignalNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4652,7 +4652,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4669,7 +4669,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresWaitNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExternalSemaphoresWaitNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4685,7 +4685,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4701,7 +4701,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphGetEdges` through `cuGetProcAddress("cuGraphGetEdges", 10000)` (`PFN_cuGraphGetEdges_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphGetEdges` through `cuGetProcAddress("cuGraphGetEdges", 10000)` (`PFN_cuGraphGetEdges_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4718,7 +4718,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphGetEdges_v2` through `cuGetProcAddress("cuGraphGetEdges", 12030)` (`PFN_cuGraphGetEdges_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphGetEdges_v2` through `cuGetProcAddress("cuGraphGetEdges", 12030)` (`PFN_cuGraphGetEdges_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4736,7 +4736,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphGetNodes` through `cuGetProcAddress("cuGraphGetNodes", 10000)` (`PFN_cuGraphGetNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphGetNodes` through `cuGetProcAddress("cuGraphGetNodes", 10000)` (`PFN_cuGraphGetNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4752,7 +4752,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphGetRootNodes` through `cuGetProcAddress("cuGraphGetRootNodes", 10000)` (`PFN_cuGraphGetRootNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphGetRootNodes` through `cuGetProcAddress("cuGraphGetRootNodes", 10000)` (`PFN_cuGraphGetRootNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4768,7 +4768,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphHostNodeGetParams` through `cuGetProcAddress("cuGraphHostNodeGetParams", 10000)` (`PFN_cuGraphHostNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphHostNodeGetParams` through `cuGetProcAddress("cuGraphHostNodeGetParams", 10000)` (`PFN_cuGraphHostNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4783,7 +4783,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphHostNodeSetParams` through `cuGetProcAddress("cuGraphHostNodeSetParams", 10000)` (`PFN_cuGraphHostNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphHostNodeSetParams` through `cuGetProcAddress("cuGraphHostNodeSetParams", 10000)` (`PFN_cuGraphHostNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4798,7 +4798,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphInstantiate` through `cuGetProcAddress("cuGraphInstantiateWithFlags", 11040)` (`PFN_cuGraphInstantiateWithFlags_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphInstantiate` through `cuGetProcAddress("cuGraphInstantiateWithFlags", 11040)` (`PFN_cuGraphInstantiateWithFlags_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4814,7 +4814,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphInstantiateWithParams` through `cuGetProcAddress("cuGraphInstantiateWithParams", 12000)` (`PFN_cuGraphInstantiateWithParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphInstantiateWithParams` through `cuGetProcAddress("cuGraphInstantiateWithParams", 12000)` (`PFN_cuGraphInstantiateWithParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4830,7 +4830,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeCopyAttributes` through `cuGetProcAddress("cuGraphKernelNodeCopyAttributes", 11000)` (`PFN_cuGraphKernelNodeCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphKernelNodeCopyAttributes` through `cuGetProcAddress("cuGraphKernelNodeCopyAttributes", 11000)` (`PFN_cuGraphKernelNodeCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4845,7 +4845,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeGetAttribute` through `cuGetProcAddress("cuGraphKernelNodeGetAttribute", 11000)` (`PFN_cuGraphKernelNodeGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphKernelNodeGetAttribute` through `cuGetProcAddress("cuGraphKernelNodeGetAttribute", 11000)` (`PFN_cuGraphKernelNodeGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4861,7 +4861,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeGetParams` through `cuGetProcAddress("cuGraphKernelNodeGetParams", 12000)` (`PFN_cuGraphKernelNodeGetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphKernelNodeGetParams` through `cuGetProcAddress("cuGraphKernelNodeGetParams", 12000)` (`PFN_cuGraphKernelNodeGetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4876,7 +4876,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeSetAttribute` through `cuGetProcAddress("cuGraphKernelNodeSetAttribute", 11000)` (`PFN_cuGraphKernelNodeSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphKernelNodeSetAttribute` through `cuGetProcAddress("cuGraphKernelNodeSetAttribute", 11000)` (`PFN_cuGraphKernelNodeSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4892,7 +4892,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeSetParams` through `cuGetProcAddress("cuGraphKernelNodeSetParams", 12000)` (`PFN_cuGraphKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphKernelNodeSetParams` through `cuGetProcAddress("cuGraphKernelNodeSetParams", 12000)` (`PFN_cuGraphKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4907,7 +4907,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphLaunch` through `cuGetProcAddress("cuGraphLaunch", 10000)` (`PFN_cuGraphLaunch_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphLaunch` through `cuGetProcAddress("cuGraphLaunch", 10000)` (`PFN_cuGraphLaunch_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4922,7 +4922,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphMemAllocNodeGetParams` through `cuGetProcAddress("cuGraphMemAllocNodeGetParams", 11040)` (`PFN_cuGraphMemAllocNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphMemAllocNodeGetParams` through `cuGetProcAddress("cuGraphMemAllocNodeGetParams", 11040)` (`PFN_cuGraphMemAllocNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4937,7 +4937,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphMemFreeNodeGetParams` through `cuGetProcAddress("cuGraphMemFreeNodeGetParams", 11040)` (`PFN_cuGraphMemFreeNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphMemFreeNodeGetParams` through `cuGetProcAddress("cuGraphMemFreeNodeGetParams", 11040)` (`PFN_cuGraphMemFreeNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4952,7 +4952,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphMemcpyNodeGetParams` through `cuGetProcAddress("cuGraphMemcpyNodeGetParams", 10000)` (`PFN_cuGraphMemcpyNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphMemcpyNodeGetParams` through `cuGetProcAddress("cuGraphMemcpyNodeGetParams", 10000)` (`PFN_cuGraphMemcpyNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4967,7 +4967,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphMemcpyNodeSetParams", 10000)` (`PFN_cuGraphMemcpyNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphMemcpyNodeSetParams", 10000)` (`PFN_cuGraphMemcpyNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4982,7 +4982,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphMemsetNodeGetParams` through `cuGetProcAddress("cuGraphMemsetNodeGetParams", 10000)` (`PFN_cuGraphMemsetNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphMemsetNodeGetParams` through `cuGetProcAddress("cuGraphMemsetNodeGetParams", 10000)` (`PFN_cuGraphMemsetNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4997,7 +4997,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphMemsetNodeSetParams` through `cuGetProcAddress("cuGraphMemsetNodeSetParams", 10000)` (`PFN_cuGraphMemsetNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphMemsetNodeSetParams` through `cuGetProcAddress("cuGraphMemsetNodeSetParams", 10000)` (`PFN_cuGraphMemsetNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5012,7 +5012,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphNodeFindInClone` through `cuGetProcAddress("cuGraphNodeFindInClone", 10000)` (`PFN_cuGraphNodeFindInClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphNodeFindInClone` through `cuGetProcAddress("cuGraphNodeFindInClone", 10000)` (`PFN_cuGraphNodeFindInClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5028,7 +5028,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetDependencies` through `cuGetProcAddress("cuGraphNodeGetDependencies", 10000)` (`PFN_cuGraphNodeGetDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphNodeGetDependencies` through `cuGetProcAddress("cuGraphNodeGetDependencies", 10000)` (`PFN_cuGraphNodeGetDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5044,7 +5044,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetDependencies_v2` through `cuGetProcAddress("cuGraphNodeGetDependencies", 12030)` (`PFN_cuGraphNodeGetDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphNodeGetDependencies_v2` through `cuGetProcAddress("cuGraphNodeGetDependencies", 12030)` (`PFN_cuGraphNodeGetDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5061,7 +5061,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetDependentNodes` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 10000)` (`PFN_cuGraphNodeGetDependentNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphNodeGetDependentNodes` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 10000)` (`PFN_cuGraphNodeGetDependentNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5077,7 +5077,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetDependentNodes_v2` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 12030)` (`PFN_cuGraphNodeGetDependentNodes_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphNodeGetDependentNodes_v2` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 12030)` (`PFN_cuGraphNodeGetDependentNodes_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5096,7 +5096,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetEnabled` through `cuGetProcAddress("cuGraphNodeGetEnabled", 11060)` (`PFN_cuGraphNodeGetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphNodeGetEnabled` through `cuGetProcAddress("cuGraphNodeGetEnabled", 11060)` (`PFN_cuGraphNodeGetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5112,7 +5112,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetType` through `cuGetProcAddress("cuGraphNodeGetType", 10000)` (`PFN_cuGraphNodeGetType_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphNodeGetType` through `cuGetProcAddress("cuGraphNodeGetType", 10000)` (`PFN_cuGraphNodeGetType_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5127,7 +5127,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphNodeSetEnabled` through `cuGetProcAddress("cuGraphNodeSetEnabled", 11060)` (`PFN_cuGraphNodeSetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphNodeSetEnabled` through `cuGetProcAddress("cuGraphNodeSetEnabled", 11060)` (`PFN_cuGraphNodeSetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5143,7 +5143,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphNodeSetParams` through `cuGetProcAddress("cuGraphNodeSetParams", 12020)` (`PFN_cuGraphNodeSetParams_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphNodeSetParams` through `cuGetProcAddress("cuGraphNodeSetParams", 12020)` (`PFN_cuGraphNodeSetParams_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5158,7 +5158,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphReleaseUserObject` through `cuGetProcAddress("cuGraphReleaseUserObject", 11030)` (`PFN_cuGraphReleaseUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphReleaseUserObject` through `cuGetProcAddress("cuGraphReleaseUserObject", 11030)` (`PFN_cuGraphReleaseUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5174,7 +5174,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphRemoveDependencies` through `cuGetProcAddress("cuGraphRemoveDependencies", 10000)` (`PFN_cuGraphRemoveDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphRemoveDependencies` through `cuGetProcAddress("cuGraphRemoveDependencies", 10000)` (`PFN_cuGraphRemoveDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5191,7 +5191,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphRemoveDependencies_v2` through `cuGetProcAddress("cuGraphRemoveDependencies", 12030)` (`PFN_cuGraphRemoveDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphRemoveDependencies_v2` through `cuGetProcAddress("cuGraphRemoveDependencies", 12030)` (`PFN_cuGraphRemoveDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5209,7 +5209,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphRetainUserObject` through `cuGetProcAddress("cuGraphRetainUserObject", 11030)` (`PFN_cuGraphRetainUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphRetainUserObject` through `cuGetProcAddress("cuGraphRetainUserObject", 11030)` (`PFN_cuGraphRetainUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5226,7 +5226,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphUpload` through `cuGetProcAddress("cuGraphUpload", 11010)` (`PFN_cuGraphUpload_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphUpload` through `cuGetProcAddress("cuGraphUpload", 11010)` (`PFN_cuGraphUpload_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5241,7 +5241,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsMapResources` through `cuGetProcAddress("cuGraphicsMapResources", 3000)` (`PFN_cuGraphicsMapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphicsMapResources` through `cuGetProcAddress("cuGraphicsMapResources", 3000)` (`PFN_cuGraphicsMapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5257,7 +5257,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsResourceGetMappedMipmappedArray` through `cuGetProcAddress("cuGraphicsResourceGetMappedMipmappedArray", 5000)` (`PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphicsResourceGetMappedMipmappedArray` through `cuGetProcAddress("cuGraphicsResourceGetMappedMipmappedArray", 5000)` (`PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5272,7 +5272,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsResourceGetMappedPointer` through `cuGetProcAddress("cuGraphicsResourceGetMappedPointer", 3020)` (`PFN_cuGraphicsResourceGetMappedPointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphicsResourceGetMappedPointer` through `cuGetProcAddress("cuGraphicsResourceGetMappedPointer", 3020)` (`PFN_cuGraphicsResourceGetMappedPointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5288,7 +5288,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsResourceSetMapFlags` through `cuGetProcAddress("cuGraphicsResourceSetMapFlags", 6050)` (`PFN_cuGraphicsResourceSetMapFlags_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphicsResourceSetMapFlags` through `cuGetProcAddress("cuGraphicsResourceSetMapFlags", 6050)` (`PFN_cuGraphicsResourceSetMapFlags_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5303,7 +5303,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsSubResourceGetMappedArray` through `cuGetProcAddress("cuGraphicsSubResourceGetMappedArray", 3000)` (`PFN_cuGraphicsSubResourceGetMappedArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphicsSubResourceGetMappedArray` through `cuGetProcAddress("cuGraphicsSubResourceGetMappedArray", 3000)` (`PFN_cuGraphicsSubResourceGetMappedArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5320,7 +5320,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsUnmapResources` through `cuGetProcAddress("cuGraphicsUnmapResources", 3000)` (`PFN_cuGraphicsUnmapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphicsUnmapResources` through `cuGetProcAddress("cuGraphicsUnmapResources", 3000)` (`PFN_cuGraphicsUnmapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5336,7 +5336,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsUnregisterResource` through `cuGetProcAddress("cuGraphicsUnregisterResource", 3000)` (`PFN_cuGraphicsUnregisterResource_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphicsUnregisterResource` through `cuGetProcAddress("cuGraphicsUnregisterResource", 3000)` (`PFN_cuGraphicsUnregisterResource_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5350,7 +5350,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGreenCtxCreate` through `cuGetProcAddress("cuGreenCtxCreate", 12040)` (`PFN_cuGreenCtxCreate_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGreenCtxCreate` through `cuGetProcAddress("cuGreenCtxCreate", 12040)` (`PFN_cuGreenCtxCreate_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5367,7 +5367,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGreenCtxDestroy` through `cuGetProcAddress("cuGreenCtxDestroy", 12040)` (`PFN_cuGreenCtxDestroy_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGreenCtxDestroy` through `cuGetProcAddress("cuGreenCtxDestroy", 12040)` (`PFN_cuGreenCtxDestroy_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5378,7 +5378,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGreenCtxGetDevResource` through `cuGetProcAddress("cuGreenCtxGetDevResource", 12040)` (`PFN_cuGreenCtxGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGreenCtxGetDevResource` through `cuGetProcAddress("cuGreenCtxGetDevResource", 12040)` (`PFN_cuGreenCtxGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5394,7 +5394,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGreenCtxRecordEvent` through `cuGetProcAddress("cuGreenCtxRecordEvent", 12040)` (`PFN_cuGreenCtxRecordEvent_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGreenCtxRecordEvent` through `cuGetProcAddress("cuGreenCtxRecordEvent", 12040)` (`PFN_cuGreenCtxRecordEvent_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5409,7 +5409,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGreenCtxStreamCreate` through `cuGetProcAddress("cuGreenCtxStreamCreate", 12050)` (`PFN_cuGreenCtxStreamCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGreenCtxStreamCreate` through `cuGetProcAddress("cuGreenCtxStreamCreate", 12050)` (`PFN_cuGreenCtxStreamCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5426,7 +5426,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGreenCtxWaitEvent` through `cuGetProcAddress("cuGreenCtxWaitEvent", 12040)` (`PFN_cuGreenCtxWaitEvent_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGreenCtxWaitEvent` through `cuGetProcAddress("cuGreenCtxWaitEvent", 12040)` (`PFN_cuGreenCtxWaitEvent_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5441,7 +5441,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuImportExternalMemory` through `cuGetProcAddress("cuImportExternalMemory", 10000)` (`PFN_cuImportExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuImportExternalMemory` through `cuGetProcAddress("cuImportExternalMemory", 10000)` (`PFN_cuImportExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5456,7 +5456,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuImportExternalSemaphore` through `cuGetProcAddress("cuImportExternalSemaphore", 10000)` (`PFN_cuImportExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuImportExternalSemaphore` through `cuGetProcAddress("cuImportExternalSemaphore", 10000)` (`PFN_cuImportExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5471,7 +5471,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuInit` through `cuGetProcAddress("cuInit", 2000)` (`PFN_cuInit_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuInit` through `cuGetProcAddress("cuInit", 2000)` (`PFN_cuInit_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5482,7 +5482,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuIpcCloseMemHandle` through `cuGetProcAddress("cuIpcCloseMemHandle", 4010)` (`PFN_cuIpcCloseMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuIpcCloseMemHandle` through `cuGetProcAddress("cuIpcCloseMemHandle", 4010)` (`PFN_cuIpcCloseMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5493,7 +5493,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuIpcGetEventHandle` through `cuGetProcAddress("cuIpcGetEventHandle", 4010)` (`PFN_cuIpcGetEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuIpcGetEventHandle` through `cuGetProcAddress("cuIpcGetEventHandle", 4010)` (`PFN_cuIpcGetEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5508,7 +5508,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuIpcGetMemHandle` through `cuGetProcAddress("cuIpcGetMemHandle", 4010)` (`PFN_cuIpcGetMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuIpcGetMemHandle` through `cuGetProcAddress("cuIpcGetMemHandle", 4010)` (`PFN_cuIpcGetMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5523,7 +5523,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuIpcOpenEventHandle` through `cuGetProcAddress("cuIpcOpenEventHandle", 4010)` (`PFN_cuIpcOpenEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuIpcOpenEventHandle` through `cuGetProcAddress("cuIpcOpenEventHandle", 4010)` (`PFN_cuIpcOpenEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5538,7 +5538,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuIpcOpenMemHandle` through `cuGetProcAddress("cuIpcOpenMemHandle", 11000)` (`PFN_cuIpcOpenMemHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuIpcOpenMemHandle` through `cuGetProcAddress("cuIpcOpenMemHandle", 11000)` (`PFN_cuIpcOpenMemHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5554,7 +5554,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuKernelGetAttribute` through `cuGetProcAddress("cuKernelGetAttribute", 12000)` (`PFN_cuKernelGetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuKernelGetAttribute` through `cuGetProcAddress("cuKernelGetAttribute", 12000)` (`PFN_cuKernelGetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5571,7 +5571,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuKernelGetFunction` through `cuGetProcAddress("cuKernelGetFunction", 12000)` (`PFN_cuKernelGetFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuKernelGetFunction` through `cuGetProcAddress("cuKernelGetFunction", 12000)` (`PFN_cuKernelGetFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5586,7 +5586,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuKernelGetLibrary` through `cuGetProcAddress("cuKernelGetLibrary", 12050)` (`PFN_cuKernelGetLibrary_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuKernelGetLibrary` through `cuGetProcAddress("cuKernelGetLibrary", 12050)` (`PFN_cuKernelGetLibrary_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5601,7 +5601,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuKernelGetName` through `cuGetProcAddress("cuKernelGetName", 12030)` (`PFN_cuKernelGetName_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuKernelGetName` through `cuGetProcAddress("cuKernelGetName", 12030)` (`PFN_cuKernelGetName_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5616,7 +5616,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuKernelGetParamInfo` through `cuGetProcAddress("cuKernelGetParamInfo", 12040)` (`PFN_cuKernelGetParamInfo_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuKernelGetParamInfo` through `cuGetProcAddress("cuKernelGetParamInfo", 12040)` (`PFN_cuKernelGetParamInfo_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5633,7 +5633,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuKernelSetAttribute` through `cuGetProcAddress("cuKernelSetAttribute", 12000)` (`PFN_cuKernelSetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuKernelSetAttribute` through `cuGetProcAddress("cuKernelSetAttribute", 12000)` (`PFN_cuKernelSetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5650,7 +5650,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuKernelSetCacheConfig` through `cuGetProcAddress("cuKernelSetCacheConfig", 12000)` (`PFN_cuKernelSetCacheConfig_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuKernelSetCacheConfig` through `cuGetProcAddress("cuKernelSetCacheConfig", 12000)` (`PFN_cuKernelSetCacheConfig_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5666,7 +5666,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunch` through `cuGetProcAddress("cuLaunch", 2000)` (`PFN_cuLaunch_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLaunch` through `cuGetProcAddress("cuLaunch", 2000)` (`PFN_cuLaunch_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5677,7 +5677,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunchCooperativeKernel` through `cuGetProcAddress("cuLaunchCooperativeKernel", 9000)` (`PFN_cuLaunchCooperativeKernel_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLaunchCooperativeKernel` through `cuGetProcAddress("cuLaunchCooperativeKernel", 9000)` (`PFN_cuLaunchCooperativeKernel_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5713,7 +5713,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunchCooperativeKernelMultiDevice` through `cuGetProcAddress("cuLaunchCooperativeKernelMultiDevice", 9000)` (`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLaunchCooperativeKernelMultiDevice` through `cuGetProcAddress("cuLaunchCooperativeKernelMultiDevice", 9000)` (`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5729,7 +5729,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunchGrid` through `cuGetProcAddress("cuLaunchGrid", 2000)` (`PFN_cuLaunchGrid_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLaunchGrid` through `cuGetProcAddress("cuLaunchGrid", 2000)` (`PFN_cuLaunchGrid_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5745,7 +5745,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunchGridAsync` through `cuGetProcAddress("cuLaunchGridAsync", 2000)` (`PFN_cuLaunchGridAsync_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLaunchGridAsync` through `cuGetProcAddress("cuLaunchGridAsync", 2000)` (`PFN_cuLaunchGridAsync_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5762,7 +5762,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunchHostFunc` through `cuGetProcAddress("cuLaunchHostFunc", 10000)` (`PFN_cuLaunchHostFunc_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLaunchHostFunc` through `cuGetProcAddress("cuLaunchHostFunc", 10000)` (`PFN_cuLaunchHostFunc_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5778,7 +5778,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunchKernel` through `cuGetProcAddress("cuLaunchKernel", 4000)` (`PFN_cuLaunchKernel_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLaunchKernel` through `cuGetProcAddress("cuLaunchKernel", 4000)` (`PFN_cuLaunchKernel_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5816,7 +5816,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunchKernelEx` through `cuGetProcAddress("cuLaunchKernelEx", 11060)` (`PFN_cuLaunchKernelEx_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLaunchKernelEx` through `cuGetProcAddress("cuLaunchKernelEx", 11060)` (`PFN_cuLaunchKernelEx_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5833,7 +5833,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLibraryEnumerateKernels` through `cuGetProcAddress("cuLibraryEnumerateKernels", 12040)` (`PFN_cuLibraryEnumerateKernels_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLibraryEnumerateKernels` through `cuGetProcAddress("cuLibraryEnumerateKernels", 12040)` (`PFN_cuLibraryEnumerateKernels_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5849,7 +5849,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLibraryGetGlobal` through `cuGetProcAddress("cuLibraryGetGlobal", 12000)` (`PFN_cuLibraryGetGlobal_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLibraryGetGlobal` through `cuGetProcAddress("cuLibraryGetGlobal", 12000)` (`PFN_cuLibraryGetGlobal_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5866,7 +5866,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLibraryGetKernel` through `cuGetProcAddress("cuLibraryGetKernel", 12000)` (`PFN_cuLibraryGetKernel_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLibraryGetKernel` through `cuGetProcAddress("cuLibraryGetKernel", 12000)` (`PFN_cuLibraryGetKernel_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5882,7 +5882,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLibraryGetKernelCount` through `cuGetProcAddress("cuLibraryGetKernelCount", 12040)` (`PFN_cuLibraryGetKernelCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLibraryGetKernelCount` through `cuGetProcAddress("cuLibraryGetKernelCount", 12040)` (`PFN_cuLibraryGetKernelCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5897,7 +5897,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLibraryGetManaged` through `cuGetProcAddress("cuLibraryGetManaged", 12000)` (`PFN_cuLibraryGetManaged_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLibraryGetManaged` through `cuGetProcAddress("cuLibraryGetManaged", 12000)` (`PFN_cuLibraryGetManaged_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5914,7 +5914,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLibraryGetModule` through `cuGetProcAddress("cuLibraryGetModule", 12000)` (`PFN_cuLibraryGetModule_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLibraryGetModule` through `cuGetProcAddress("cuLibraryGetModule", 12000)` (`PFN_cuLibraryGetModule_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5929,7 +5929,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLibraryGetUnifiedFunction` through `cuGetProcAddress("cuLibraryGetUnifiedFunction", 12000)` (`PFN_cuLibraryGetUnifiedFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLibraryGetUnifiedFunction` through `cuGetProcAddress("cuLibraryGetUnifiedFunction", 12000)` (`PFN_cuLibraryGetUnifiedFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5945,7 +5945,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLibraryLoadData` through `cuGetProcAddress("cuLibraryLoadData", 12000)` (`PFN_cuLibraryLoadData_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLibraryLoadData` through `cuGetProcAddress("cuLibraryLoadData", 12000)` (`PFN_cuLibraryLoadData_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5977,7 +5977,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLibraryLoadFromFile` through `cuGetProcAddress("cuLibraryLoadFromFile", 12000)` (`PFN_cuLibraryLoadFromFile_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLibraryLoadFromFile` through `cuGetProcAddress("cuLibraryLoadFromFile", 12000)` (`PFN_cuLibraryLoadFromFile_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6009,7 +6009,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLibraryUnload` through `cuGetProcAddress("cuLibraryUnload", 12000)` (`PFN_cuLibraryUnload_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLibraryUnload` through `cuGetProcAddress("cuLibraryUnload", 12000)` (`PFN_cuLibraryUnload_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6020,7 +6020,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLinkAddData` through `cuGetProcAddress("cuLinkAddData", 6050)` (`PFN_cuLinkAddData_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLinkAddData` through `cuGetProcAddress("cuLinkAddData", 6050)` (`PFN_cuLinkAddData_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6052,7 +6052,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLinkAddFile` through `cuGetProcAddress("cuLinkAddFile", 6050)` (`PFN_cuLinkAddFile_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLinkAddFile` through `cuGetProcAddress("cuLinkAddFile", 6050)` (`PFN_cuLinkAddFile_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6073,7 +6073,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLinkComplete` through `cuGetProcAddress("cuLinkComplete", 5050)` (`PFN_cuLinkComplete_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLinkComplete` through `cuGetProcAddress("cuLinkComplete", 5050)` (`PFN_cuLinkComplete_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6089,7 +6089,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLinkCreate` through `cuGetProcAddress("cuLinkCreate", 6050)` (`PFN_cuLinkCreate_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLinkCreate` through `cuGetProcAddress("cuLinkCreate", 6050)` (`PFN_cuLinkCreate_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6106,7 +6106,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLinkDestroy` through `cuGetProcAddress("cuLinkDestroy", 5050)` (`PFN_cuLinkDestroy_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLinkDestroy` through `cuGetProcAddress("cuLinkDestroy", 5050)` (`PFN_cuLinkDestroy_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6117,7 +6117,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLogsCurrent` through `cuGetProcAddress("cuLogsCurrent", 12090)` (`PFN_cuLogsCurrent_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLogsCurrent` through `cuGetProcAddress("cuLogsCurrent", 12090)` (`PFN_cuLogsCurrent_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6132,7 +6132,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLogsDumpToFile` through `cuGetProcAddress("cuLogsDumpToFile", 12090)` (`PFN_cuLogsDumpToFile_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLogsDumpToFile` through `cuGetProcAddress("cuLogsDumpToFile", 12090)` (`PFN_cuLogsDumpToFile_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6148,7 +6148,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLogsDumpToMemory` through `cuGetProcAddress("cuLogsDumpToMemory", 12090)` (`PFN_cuLogsDumpToMemory_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLogsDumpToMemory` through `cuGetProcAddress("cuLogsDumpToMemory", 12090)` (`PFN_cuLogsDumpToMemory_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6165,7 +6165,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLogsRegisterCallback` through `cuGetProcAddress("cuLogsRegisterCallback", 12090)` (`PFN_cuLogsRegisterCallback_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLogsRegisterCallback` through `cuGetProcAddress("cuLogsRegisterCallback", 12090)` (`PFN_cuLogsRegisterCallback_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6181,7 +6181,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLogsUnregisterCallback` through `cuGetProcAddress("cuLogsUnregisterCallback", 12090)` (`PFN_cuLogsUnregisterCallback_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLogsUnregisterCallback` through `cuGetProcAddress("cuLogsUnregisterCallback", 12090)` (`PFN_cuLogsUnregisterCallback_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6195,7 +6195,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAddressFree` through `cuGetProcAddress("cuMemAddressFree", 10020)` (`PFN_cuMemAddressFree_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemAddressFree` through `cuGetProcAddress("cuMemAddressFree", 10020)` (`PFN_cuMemAddressFree_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6206,7 +6206,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAddressReserve` through `cuGetProcAddress("cuMemAddressReserve", 10020)` (`PFN_cuMemAddressReserve_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemAddressReserve` through `cuGetProcAddress("cuMemAddressReserve", 10020)` (`PFN_cuMemAddressReserve_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6224,7 +6224,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAdvise` through `cuGetProcAddress("cuMemAdvise", 8000)` (`PFN_cuMemAdvise_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemAdvise` through `cuGetProcAddress("cuMemAdvise", 8000)` (`PFN_cuMemAdvise_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6241,7 +6241,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAdvise_v2` through `cuGetProcAddress("cuMemAdvise", 12020)` (`PFN_cuMemAdvise_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemAdvise_v2` through `cuGetProcAddress("cuMemAdvise", 12020)` (`PFN_cuMemAdvise_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6258,7 +6258,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAlloc` through `cuGetProcAddress("cuMemAlloc", 3020)` (`PFN_cuMemAlloc_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemAlloc` through `cuGetProcAddress("cuMemAlloc", 3020)` (`PFN_cuMemAlloc_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6273,7 +6273,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAllocAsync` through `cuGetProcAddress("cuMemAllocAsync", 11020)` (`PFN_cuMemAllocAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemAllocAsync` through `cuGetProcAddress("cuMemAllocAsync", 11020)` (`PFN_cuMemAllocAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6289,7 +6289,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAllocFromPoolAsync` through `cuGetProcAddress("cuMemAllocFromPoolAsync", 11020)` (`PFN_cuMemAllocFromPoolAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemAllocFromPoolAsync` through `cuGetProcAddress("cuMemAllocFromPoolAsync", 11020)` (`PFN_cuMemAllocFromPoolAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6306,7 +6306,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAllocHost` through `cuGetProcAddress("cuMemAllocHost", 3020)` (`PFN_cuMemAllocHost_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemAllocHost` through `cuGetProcAddress("cuMemAllocHost", 3020)` (`PFN_cuMemAllocHost_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6321,7 +6321,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAllocManaged` through `cuGetProcAddress("cuMemAllocManaged", 6000)` (`PFN_cuMemAllocManaged_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemAllocManaged` through `cuGetProcAddress("cuMemAllocManaged", 6000)` (`PFN_cuMemAllocManaged_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6337,7 +6337,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAllocPitch` through `cuGetProcAddress("cuMemAllocPitch", 3020)` (`PFN_cuMemAllocPitch_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemAllocPitch` through `cuGetProcAddress("cuMemAllocPitch", 3020)` (`PFN_cuMemAllocPitch_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6357,7 +6357,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemBatchDecompressAsync` through `cuGetProcAddress("cuMemBatchDecompressAsync", 12060)` (`PFN_cuMemBatchDecompressAsync_v12060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemBatchDecompressAsync` through `cuGetProcAddress("cuMemBatchDecompressAsync", 12060)` (`PFN_cuMemBatchDecompressAsync_v12060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6375,7 +6375,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemCreate` through `cuGetProcAddress("cuMemCreate", 10020)` (`PFN_cuMemCreate_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemCreate` through `cuGetProcAddress("cuMemCreate", 10020)` (`PFN_cuMemCreate_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6392,7 +6392,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemExportToShareableHandle` through `cuGetProcAddress("cuMemExportToShareableHandle", 10020)` (`PFN_cuMemExportToShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemExportToShareableHandle` through `cuGetProcAddress("cuMemExportToShareableHandle", 10020)` (`PFN_cuMemExportToShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6409,7 +6409,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemFree` through `cuGetProcAddress("cuMemFree", 3020)` (`PFN_cuMemFree_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemFree` through `cuGetProcAddress("cuMemFree", 3020)` (`PFN_cuMemFree_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6420,7 +6420,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemFreeAsync` through `cuGetProcAddress("cuMemFreeAsync", 11020)` (`PFN_cuMemFreeAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemFreeAsync` through `cuGetProcAddress("cuMemFreeAsync", 11020)` (`PFN_cuMemFreeAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6435,7 +6435,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemFreeHost` through `cuGetProcAddress("cuMemFreeHost", 2000)` (`PFN_cuMemFreeHost_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemFreeHost` through `cuGetProcAddress("cuMemFreeHost", 2000)` (`PFN_cuMemFreeHost_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6446,7 +6446,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemGetAccess` through `cuGetProcAddress("cuMemGetAccess", 10020)` (`PFN_cuMemGetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemGetAccess` through `cuGetProcAddress("cuMemGetAccess", 10020)` (`PFN_cuMemGetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6462,7 +6462,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemGetAddressRange` through `cuGetProcAddress("cuMemGetAddressRange", 3020)` (`PFN_cuMemGetAddressRange_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemGetAddressRange` through `cuGetProcAddress("cuMemGetAddressRange", 3020)` (`PFN_cuMemGetAddressRange_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6478,7 +6478,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemGetAllocationGranularity` through `cuGetProcAddress("cuMemGetAllocationGranularity", 10020)` (`PFN_cuMemGetAllocationGranularity_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemGetAllocationGranularity` through `cuGetProcAddress("cuMemGetAllocationGranularity", 10020)` (`PFN_cuMemGetAllocationGranularity_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6494,7 +6494,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemGetAllocationPropertiesFromHandle` through `cuGetProcAddress("cuMemGetAllocationPropertiesFromHandle", 10020)` (`PFN_cuMemGetAllocationPropertiesFromHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemGetAllocationPropertiesFromHandle` through `cuGetProcAddress("cuMemGetAllocationPropertiesFromHandle", 10020)` (`PFN_cuMemGetAllocationPropertiesFromHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6509,7 +6509,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemGetHandleForAddressRange` through `cuGetProcAddress("cuMemGetHandleForAddressRange", 11070)` (`PFN_cuMemGetHandleForAddressRange_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemGetHandleForAddressRange` through `cuGetProcAddress("cuMemGetHandleForAddressRange", 11070)` (`PFN_cuMemGetHandleForAddressRange_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6527,7 +6527,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemGetInfo` through `cuGetProcAddress("cuMemGetInfo", 3020)` (`PFN_cuMemGetInfo_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemGetInfo` through `cuGetProcAddress("cuMemGetInfo", 3020)` (`PFN_cuMemGetInfo_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6538,7 +6538,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemHostAlloc` through `cuGetProcAddress("cuMemHostAlloc", 2020)` (`PFN_cuMemHostAlloc_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemHostAlloc` through `cuGetProcAddress("cuMemHostAlloc", 2020)` (`PFN_cuMemHostAlloc_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6554,7 +6554,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemHostGetDevicePointer` through `cuGetProcAddress("cuMemHostGetDevicePointer", 3020)` (`PFN_cuMemHostGetDevicePointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemHostGetDevicePointer` through `cuGetProcAddress("cuMemHostGetDevicePointer", 3020)` (`PFN_cuMemHostGetDevicePointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6570,7 +6570,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemHostGetFlags` through `cuGetProcAddress("cuMemHostGetFlags", 2030)` (`PFN_cuMemHostGetFlags_v2030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemHostGetFlags` through `cuGetProcAddress("cuMemHostGetFlags", 2030)` (`PFN_cuMemHostGetFlags_v2030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6585,7 +6585,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemHostRegister` through `cuGetProcAddress("cuMemHostRegister", 6050)` (`PFN_cuMemHostRegister_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemHostRegister` through `cuGetProcAddress("cuMemHostRegister", 6050)` (`PFN_cuMemHostRegister_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6601,7 +6601,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemHostUnregister` through `cuGetProcAddress("cuMemHostUnregister", 4000)` (`PFN_cuMemHostUnregister_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemHostUnregister` through `cuGetProcAddress("cuMemHostUnregister", 4000)` (`PFN_cuMemHostUnregister_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6612,7 +6612,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemImportFromShareableHandle` through `cuGetProcAddress("cuMemImportFromShareableHandle", 10020)` (`PFN_cuMemImportFromShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemImportFromShareableHandle` through `cuGetProcAddress("cuMemImportFromShareableHandle", 10020)` (`PFN_cuMemImportFromShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6628,7 +6628,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemMap` through `cuGetProcAddress("cuMemMap", 10020)` (`PFN_cuMemMap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemMap` through `cuGetProcAddress("cuMemMap", 10020)` (`PFN_cuMemMap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6646,7 +6646,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemMapArrayAsync` through `cuGetProcAddress("cuMemMapArrayAsync", 11010)` (`PFN_cuMemMapArrayAsync_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemMapArrayAsync` through `cuGetProcAddress("cuMemMapArrayAsync", 11010)` (`PFN_cuMemMapArrayAsync_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6662,7 +6662,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolCreate` through `cuGetProcAddress("cuMemPoolCreate", 11020)` (`PFN_cuMemPoolCreate_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolCreate` through `cuGetProcAddress("cuMemPoolCreate", 11020)` (`PFN_cuMemPoolCreate_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6677,7 +6677,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolDestroy` through `cuGetProcAddress("cuMemPoolDestroy", 11020)` (`PFN_cuMemPoolDestroy_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolDestroy` through `cuGetProcAddress("cuMemPoolDestroy", 11020)` (`PFN_cuMemPoolDestroy_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6688,7 +6688,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolExportPointer` through `cuGetProcAddress("cuMemPoolExportPointer", 11020)` (`PFN_cuMemPoolExportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolExportPointer` through `cuGetProcAddress("cuMemPoolExportPointer", 11020)` (`PFN_cuMemPoolExportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6703,7 +6703,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolExportToShareableHandle` through `cuGetProcAddress("cuMemPoolExportToShareableHandle", 11020)` (`PFN_cuMemPoolExportToShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolExportToShareableHandle` through `cuGetProcAddress("cuMemPoolExportToShareableHandle", 11020)` (`PFN_cuMemPoolExportToShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6720,7 +6720,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolGetAccess` through `cuGetProcAddress("cuMemPoolGetAccess", 11020)` (`PFN_cuMemPoolGetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolGetAccess` through `cuGetProcAddress("cuMemPoolGetAccess", 11020)` (`PFN_cuMemPoolGetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6736,7 +6736,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolGetAttribute` through `cuGetProcAddress("cuMemPoolGetAttribute", 11020)` (`PFN_cuMemPoolGetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolGetAttribute` through `cuGetProcAddress("cuMemPoolGetAttribute", 11020)` (`PFN_cuMemPoolGetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6752,7 +6752,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolImportFromShareableHandle` through `cuGetProcAddress("cuMemPoolImportFromShareableHandle", 11020)` (`PFN_cuMemPoolImportFromShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolImportFromShareableHandle` through `cuGetProcAddress("cuMemPoolImportFromShareableHandle", 11020)` (`PFN_cuMemPoolImportFromShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6769,7 +6769,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolImportPointer` through `cuGetProcAddress("cuMemPoolImportPointer", 11020)` (`PFN_cuMemPoolImportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolImportPointer` through `cuGetProcAddress("cuMemPoolImportPointer", 11020)` (`PFN_cuMemPoolImportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6785,7 +6785,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolSetAccess` through `cuGetProcAddress("cuMemPoolSetAccess", 11020)` (`PFN_cuMemPoolSetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolSetAccess` through `cuGetProcAddress("cuMemPoolSetAccess", 11020)` (`PFN_cuMemPoolSetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6801,7 +6801,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolSetAttribute` through `cuGetProcAddress("cuMemPoolSetAttribute", 11020)` (`PFN_cuMemPoolSetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolSetAttribute` through `cuGetProcAddress("cuMemPoolSetAttribute", 11020)` (`PFN_cuMemPoolSetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6817,7 +6817,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolTrimTo` through `cuGetProcAddress("cuMemPoolTrimTo", 11020)` (`PFN_cuMemPoolTrimTo_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolTrimTo` through `cuGetProcAddress("cuMemPoolTrimTo", 11020)` (`PFN_cuMemPoolTrimTo_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6832,7 +6832,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPrefetchAsync` through `cuGetProcAddress("cuMemPrefetchAsync", 8000)` (`PFN_cuMemPrefetchAsync_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPrefetchAsync` through `cuGetProcAddress("cuMemPrefetchAsync", 8000)` (`PFN_cuMemPrefetchAsync_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6849,7 +6849,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPrefetchAsync_v2` through `cuGetProcAddress("cuMemPrefetchAsync", 12020)` (`PFN_cuMemPrefetchAsync_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPrefetchAsync_v2` through `cuGetProcAddress("cuMemPrefetchAsync", 12020)` (`PFN_cuMemPrefetchAsync_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6867,7 +6867,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemRangeGetAttribute` through `cuGetProcAddress("cuMemRangeGetAttribute", 8000)` (`PFN_cuMemRangeGetAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemRangeGetAttribute` through `cuGetProcAddress("cuMemRangeGetAttribute", 8000)` (`PFN_cuMemRangeGetAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6885,7 +6885,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemRangeGetAttributes` through `cuGetProcAddress("cuMemRangeGetAttributes", 8000)` (`PFN_cuMemRangeGetAttributes_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemRangeGetAttributes` through `cuGetProcAddress("cuMemRangeGetAttributes", 8000)` (`PFN_cuMemRangeGetAttributes_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6906,7 +6906,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemRelease` through `cuGetProcAddress("cuMemRelease", 10020)` (`PFN_cuMemRelease_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemRelease` through `cuGetProcAddress("cuMemRelease", 10020)` (`PFN_cuMemRelease_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6917,7 +6917,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemRetainAllocationHandle` through `cuGetProcAddress("cuMemRetainAllocationHandle", 11000)` (`PFN_cuMemRetainAllocationHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemRetainAllocationHandle` through `cuGetProcAddress("cuMemRetainAllocationHandle", 11000)` (`PFN_cuMemRetainAllocationHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6932,7 +6932,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemSetAccess` through `cuGetProcAddress("cuMemSetAccess", 10020)` (`PFN_cuMemSetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemSetAccess` through `cuGetProcAddress("cuMemSetAccess", 10020)` (`PFN_cuMemSetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6949,7 +6949,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemUnmap` through `cuGetProcAddress("cuMemUnmap", 10020)` (`PFN_cuMemUnmap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemUnmap` through `cuGetProcAddress("cuMemUnmap", 10020)` (`PFN_cuMemUnmap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6960,7 +6960,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy` through `cuGetProcAddress("cuMemcpy", 4000)` (`PFN_cuMemcpy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpy` through `cuGetProcAddress("cuMemcpy", 4000)` (`PFN_cuMemcpy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6976,7 +6976,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy2D` through `cuGetProcAddress("cuMemcpy2D", 3020)` (`PFN_cuMemcpy2D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpy2D` through `cuGetProcAddress("cuMemcpy2D", 3020)` (`PFN_cuMemcpy2D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6987,7 +6987,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy2DAsync` through `cuGetProcAddress("cuMemcpy2DAsync", 3020)` (`PFN_cuMemcpy2DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpy2DAsync` through `cuGetProcAddress("cuMemcpy2DAsync", 3020)` (`PFN_cuMemcpy2DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7002,7 +7002,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy2DUnaligned` through `cuGetProcAddress("cuMemcpy2DUnaligned", 3020)` (`PFN_cuMemcpy2DUnaligned_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpy2DUnaligned` through `cuGetProcAddress("cuMemcpy2DUnaligned", 3020)` (`PFN_cuMemcpy2DUnaligned_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7013,7 +7013,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy3D` through `cuGetProcAddress("cuMemcpy3D", 3020)` (`PFN_cuMemcpy3D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpy3D` through `cuGetProcAddress("cuMemcpy3D", 3020)` (`PFN_cuMemcpy3D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7024,7 +7024,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy3DAsync` through `cuGetProcAddress("cuMemcpy3DAsync", 3020)` (`PFN_cuMemcpy3DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpy3DAsync` through `cuGetProcAddress("cuMemcpy3DAsync", 3020)` (`PFN_cuMemcpy3DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7039,7 +7039,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy3DBatchAsync` through `cuGetProcAddress("cuMemcpy3DBatchAsync", 12080)` (`PFN_cuMemcpy3DBatchAsync_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpy3DBatchAsync` through `cuGetProcAddress("cuMemcpy3DBatchAsync", 12080)` (`PFN_cuMemcpy3DBatchAsync_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7057,7 +7057,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy3DPeer` through `cuGetProcAddress("cuMemcpy3DPeer", 4000)` (`PFN_cuMemcpy3DPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpy3DPeer` through `cuGetProcAddress("cuMemcpy3DPeer", 4000)` (`PFN_cuMemcpy3DPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7068,7 +7068,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy3DPeerAsync` through `cuGetProcAddress("cuMemcpy3DPeerAsync", 4000)` (`PFN_cuMemcpy3DPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpy3DPeerAsync` through `cuGetProcAddress("cuMemcpy3DPeerAsync", 4000)` (`PFN_cuMemcpy3DPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7083,7 +7083,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyAsync` through `cuGetProcAddress("cuMemcpyAsync", 4000)` (`PFN_cuMemcpyAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyAsync` through `cuGetProcAddress("cuMemcpyAsync", 4000)` (`PFN_cuMemcpyAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7100,7 +7100,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoA` through `cuGetProcAddress("cuMemcpyAtoA", 3020)` (`PFN_cuMemcpyAtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyAtoA` through `cuGetProcAddress("cuMemcpyAtoA", 3020)` (`PFN_cuMemcpyAtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7120,7 +7120,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoD` through `cuGetProcAddress("cuMemcpyAtoD", 3020)` (`PFN_cuMemcpyAtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyAtoD` through `cuGetProcAddress("cuMemcpyAtoD", 3020)` (`PFN_cuMemcpyAtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7137,7 +7137,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoH` through `cuGetProcAddress("cuMemcpyAtoH", 3020)` (`PFN_cuMemcpyAtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyAtoH` through `cuGetProcAddress("cuMemcpyAtoH", 3020)` (`PFN_cuMemcpyAtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7154,7 +7154,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoHAsync` through `cuGetProcAddress("cuMemcpyAtoHAsync", 3020)` (`PFN_cuMemcpyAtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyAtoHAsync` through `cuGetProcAddress("cuMemcpyAtoHAsync", 3020)` (`PFN_cuMemcpyAtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7172,7 +7172,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyBatchAsync` through `cuGetProcAddress("cuMemcpyBatchAsync", 12080)` (`PFN_cuMemcpyBatchAsync_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyBatchAsync` through `cuGetProcAddress("cuMemcpyBatchAsync", 12080)` (`PFN_cuMemcpyBatchAsync_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7206,7 +7206,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoA` through `cuGetProcAddress("cuMemcpyDtoA", 3020)` (`PFN_cuMemcpyDtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyDtoA` through `cuGetProcAddress("cuMemcpyDtoA", 3020)` (`PFN_cuMemcpyDtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7223,7 +7223,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoD` through `cuGetProcAddress("cuMemcpyDtoD", 3020)` (`PFN_cuMemcpyDtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyDtoD` through `cuGetProcAddress("cuMemcpyDtoD", 3020)` (`PFN_cuMemcpyDtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7239,7 +7239,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoDAsync` through `cuGetProcAddress("cuMemcpyDtoDAsync", 3020)` (`PFN_cuMemcpyDtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyDtoDAsync` through `cuGetProcAddress("cuMemcpyDtoDAsync", 3020)` (`PFN_cuMemcpyDtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7256,7 +7256,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoH` through `cuGetProcAddress("cuMemcpyDtoH", 3020)` (`PFN_cuMemcpyDtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyDtoH` through `cuGetProcAddress("cuMemcpyDtoH", 3020)` (`PFN_cuMemcpyDtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7272,7 +7272,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoHAsync` through `cuGetProcAddress("cuMemcpyDtoHAsync", 3020)` (`PFN_cuMemcpyDtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyDtoHAsync` through `cuGetProcAddress("cuMemcpyDtoHAsync", 3020)` (`PFN_cuMemcpyDtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7289,7 +7289,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoA` through `cuGetProcAddress("cuMemcpyHtoA", 3020)` (`PFN_cuMemcpyHtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyHtoA` through `cuGetProcAddress("cuMemcpyHtoA", 3020)` (`PFN_cuMemcpyHtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7306,7 +7306,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoAAsync` through `cuGetProcAddress("cuMemcpyHtoAAsync", 3020)` (`PFN_cuMemcpyHtoAAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyHtoAAsync` through `cuGetProcAddress("cuMemcpyHtoAAsync", 3020)` (`PFN_cuMemcpyHtoAAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7324,7 +7324,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoD` through `cuGetProcAddress("cuMemcpyHtoD", 3020)` (`PFN_cuMemcpyHtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyHtoD` through `cuGetProcAddress("cuMemcpyHtoD", 3020)` (`PFN_cuMemcpyHtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7340,7 +7340,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoDAsync` through `cuGetProcAddress("cuMemcpyHtoDAsync", 3020)` (`PFN_cuMemcpyHtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyHtoDAsync` through `cuGetProcAddress("cuMemcpyHtoDAsync", 3020)` (`PFN_cuMemcpyHtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7357,7 +7357,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyPeer` through `cuGetProcAddress("cuMemcpyPeer", 4000)` (`PFN_cuMemcpyPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyPeer` through `cuGetProcAddress("cuMemcpyPeer", 4000)` (`PFN_cuMemcpyPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7377,7 +7377,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyPeerAsync` through `cuGetProcAddress("cuMemcpyPeerAsync", 4000)` (`PFN_cuMemcpyPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyPeerAsync` through `cuGetProcAddress("cuMemcpyPeerAsync", 4000)` (`PFN_cuMemcpyPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7405,7 +7405,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD16` through `cuGetProcAddress("cuMemsetD16", 3020)` (`PFN_cuMemsetD16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD16` through `cuGetProcAddress("cuMemsetD16", 3020)` (`PFN_cuMemsetD16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7421,7 +7421,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD16Async` through `cuGetProcAddress("cuMemsetD16Async", 3020)` (`PFN_cuMemsetD16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD16Async` through `cuGetProcAddress("cuMemsetD16Async", 3020)` (`PFN_cuMemsetD16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7438,7 +7438,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD2D16` through `cuGetProcAddress("cuMemsetD2D16", 3020)` (`PFN_cuMemsetD2D16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD2D16` through `cuGetProcAddress("cuMemsetD2D16", 3020)` (`PFN_cuMemsetD2D16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7456,7 +7456,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD2D16Async` through `cuGetProcAddress("cuMemsetD2D16Async", 3020)` (`PFN_cuMemsetD2D16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD2D16Async` through `cuGetProcAddress("cuMemsetD2D16Async", 3020)` (`PFN_cuMemsetD2D16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7475,7 +7475,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD2D32` through `cuGetProcAddress("cuMemsetD2D32", 3020)` (`PFN_cuMemsetD2D32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD2D32` through `cuGetProcAddress("cuMemsetD2D32", 3020)` (`PFN_cuMemsetD2D32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7493,7 +7493,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD2D32Async` through `cuGetProcAddress("cuMemsetD2D32Async", 3020)` (`PFN_cuMemsetD2D32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD2D32Async` through `cuGetProcAddress("cuMemsetD2D32Async", 3020)` (`PFN_cuMemsetD2D32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7512,7 +7512,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD2D8` through `cuGetProcAddress("cuMemsetD2D8", 3020)` (`PFN_cuMemsetD2D8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD2D8` through `cuGetProcAddress("cuMemsetD2D8", 3020)` (`PFN_cuMemsetD2D8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7530,7 +7530,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD2D8Async` through `cuGetProcAddress("cuMemsetD2D8Async", 3020)` (`PFN_cuMemsetD2D8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD2D8Async` through `cuGetProcAddress("cuMemsetD2D8Async", 3020)` (`PFN_cuMemsetD2D8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7549,7 +7549,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD32` through `cuGetProcAddress("cuMemsetD32", 3020)` (`PFN_cuMemsetD32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD32` through `cuGetProcAddress("cuMemsetD32", 3020)` (`PFN_cuMemsetD32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7565,7 +7565,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD32Async` through `cuGetProcAddress("cuMemsetD32Async", 3020)` (`PFN_cuMemsetD32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD32Async` through `cuGetProcAddress("cuMemsetD32Async", 3020)` (`PFN_cuMemsetD32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7582,7 +7582,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD8` through `cuGetProcAddress("cuMemsetD8", 3020)` (`PFN_cuMemsetD8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD8` through `cuGetProcAddress("cuMemsetD8", 3020)` (`PFN_cuMemsetD8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7598,7 +7598,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD8Async` through `cuGetProcAddress("cuMemsetD8Async", 3020)` (`PFN_cuMemsetD8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD8Async` through `cuGetProcAddress("cuMemsetD8Async", 3020)` (`PFN_cuMemsetD8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7615,7 +7615,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayCreate` through `cuGetProcAddress("cuMipmappedArrayCreate", 5000)` (`PFN_cuMipmappedArrayCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMipmappedArrayCreate` through `cuGetProcAddress("cuMipmappedArrayCreate", 5000)` (`PFN_cuMipmappedArrayCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7631,7 +7631,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayDestroy` through `cuGetProcAddress("cuMipmappedArrayDestroy", 5000)` (`PFN_cuMipmappedArrayDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMipmappedArrayDestroy` through `cuGetProcAddress("cuMipmappedArrayDestroy", 5000)` (`PFN_cuMipmappedArrayDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7645,7 +7645,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayGetLevel` through `cuGetProcAddress("cuMipmappedArrayGetLevel", 5000)` (`PFN_cuMipmappedArrayGetLevel_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMipmappedArrayGetLevel` through `cuGetProcAddress("cuMipmappedArrayGetLevel", 5000)` (`PFN_cuMipmappedArrayGetLevel_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7661,7 +7661,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayGetMemoryRequirements` through `cuGetProcAddress("cuMipmappedArrayGetMemoryRequirements", 11060)` (`PFN_cuMipmappedArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMipmappedArrayGetMemoryRequirements` through `cuGetProcAddress("cuMipmappedArrayGetMemoryRequirements", 11060)` (`PFN_cuMipmappedArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7677,7 +7677,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayGetSparseProperties` through `cuGetProcAddress("cuMipmappedArrayGetSparseProperties", 11010)` (`PFN_cuMipmappedArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMipmappedArrayGetSparseProperties` through `cuGetProcAddress("cuMipmappedArrayGetSparseProperties", 11010)` (`PFN_cuMipmappedArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7692,7 +7692,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleEnumerateFunctions` through `cuGetProcAddress("cuModuleEnumerateFunctions", 12040)` (`PFN_cuModuleEnumerateFunctions_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleEnumerateFunctions` through `cuGetProcAddress("cuModuleEnumerateFunctions", 12040)` (`PFN_cuModuleEnumerateFunctions_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7708,7 +7708,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleGetFunction` through `cuGetProcAddress("cuModuleGetFunction", 2000)` (`PFN_cuModuleGetFunction_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleGetFunction` through `cuGetProcAddress("cuModuleGetFunction", 2000)` (`PFN_cuModuleGetFunction_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7724,7 +7724,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleGetFunctionCount` through `cuGetProcAddress("cuModuleGetFunctionCount", 12040)` (`PFN_cuModuleGetFunctionCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleGetFunctionCount` through `cuGetProcAddress("cuModuleGetFunctionCount", 12040)` (`PFN_cuModuleGetFunctionCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7739,7 +7739,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleGetGlobal` through `cuGetProcAddress("cuModuleGetGlobal", 3020)` (`PFN_cuModuleGetGlobal_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleGetGlobal` through `cuGetProcAddress("cuModuleGetGlobal", 3020)` (`PFN_cuModuleGetGlobal_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7756,7 +7756,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleGetLoadingMode` through `cuGetProcAddress("cuModuleGetLoadingMode", 11070)` (`PFN_cuModuleGetLoadingMode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleGetLoadingMode` through `cuGetProcAddress("cuModuleGetLoadingMode", 11070)` (`PFN_cuModuleGetLoadingMode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7770,7 +7770,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleGetSurfRef` through `cuGetProcAddress("cuModuleGetSurfRef", 3000)` (`PFN_cuModuleGetSurfRef_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleGetSurfRef` through `cuGetProcAddress("cuModuleGetSurfRef", 3000)` (`PFN_cuModuleGetSurfRef_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7786,7 +7786,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleGetTexRef` through `cuGetProcAddress("cuModuleGetTexRef", 2000)` (`PFN_cuModuleGetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleGetTexRef` through `cuGetProcAddress("cuModuleGetTexRef", 2000)` (`PFN_cuModuleGetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7802,7 +7802,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleLoad` through `cuGetProcAddress("cuModuleLoad", 2000)` (`PFN_cuModuleLoad_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleLoad` through `cuGetProcAddress("cuModuleLoad", 2000)` (`PFN_cuModuleLoad_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7817,7 +7817,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleLoadData` through `cuGetProcAddress("cuModuleLoadData", 2000)` (`PFN_cuModuleLoadData_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleLoadData` through `cuGetProcAddress("cuModuleLoadData", 2000)` (`PFN_cuModuleLoadData_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7832,7 +7832,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleLoadDataEx` through `cuGetProcAddress("cuModuleLoadDataEx", 2010)` (`PFN_cuModuleLoadDataEx_v2010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleLoadDataEx` through `cuGetProcAddress("cuModuleLoadDataEx", 2010)` (`PFN_cuModuleLoadDataEx_v2010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7850,7 +7850,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleLoadFatBinary` through `cuGetProcAddress("cuModuleLoadFatBinary", 2000)` (`PFN_cuModuleLoadFatBinary_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleLoadFatBinary` through `cuGetProcAddress("cuModuleLoadFatBinary", 2000)` (`PFN_cuModuleLoadFatBinary_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7865,7 +7865,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleUnload` through `cuGetProcAddress("cuModuleUnload", 2000)` (`PFN_cuModuleUnload_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleUnload` through `cuGetProcAddress("cuModuleUnload", 2000)` (`PFN_cuModuleUnload_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7876,7 +7876,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMulticastAddDevice` through `cuGetProcAddress("cuMulticastAddDevice", 12010)` (`PFN_cuMulticastAddDevice_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMulticastAddDevice` through `cuGetProcAddress("cuMulticastAddDevice", 12010)` (`PFN_cuMulticastAddDevice_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7891,7 +7891,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMulticastBindAddr` through `cuGetProcAddress("cuMulticastBindAddr", 12010)` (`PFN_cuMulticastBindAddr_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMulticastBindAddr` through `cuGetProcAddress("cuMulticastBindAddr", 12010)` (`PFN_cuMulticastBindAddr_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7909,7 +7909,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMulticastBindMem` through `cuGetProcAddress("cuMulticastBindMem", 12010)` (`PFN_cuMulticastBindMem_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMulticastBindMem` through `cuGetProcAddress("cuMulticastBindMem", 12010)` (`PFN_cuMulticastBindMem_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7930,7 +7930,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMulticastCreate` through `cuGetProcAddress("cuMulticastCreate", 12010)` (`PFN_cuMulticastCreate_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMulticastCreate` through `cuGetProcAddress("cuMulticastCreate", 12010)` (`PFN_cuMulticastCreate_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7945,7 +7945,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMulticastGetGranularity` through `cuGetProcAddress("cuMulticastGetGranularity", 12010)` (`PFN_cuMulticastGetGranularity_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMulticastGetGranularity` through `cuGetProcAddress("cuMulticastGetGranularity", 12010)` (`PFN_cuMulticastGetGranularity_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7961,7 +7961,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMulticastUnbind` through `cuGetProcAddress("cuMulticastUnbind", 12010)` (`PFN_cuMulticastUnbind_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMulticastUnbind` through `cuGetProcAddress("cuMulticastUnbind", 12010)` (`PFN_cuMulticastUnbind_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7978,7 +7978,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuOccupancyAvailableDynamicSMemPerBlock` through `cuGetProcAddress("cuOccupancyAvailableDynamicSMemPerBlock", 10020)` (`PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuOccupancyAvailableDynamicSMemPerBlock` through `cuGetProcAddress("cuOccupancyAvailableDynamicSMemPerBlock", 10020)` (`PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7995,7 +7995,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxActiveBlocksPerMultiprocessor` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuOccupancyMaxActiveBlocksPerMultiprocessor` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8013,7 +8013,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 7000)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 7000)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8038,7 +8038,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxActiveClusters` through `cuGetProcAddress("cuOccupancyMaxActiveClusters", 11070)` (`PFN_cuOccupancyMaxActiveClusters_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuOccupancyMaxActiveClusters` through `cuGetProcAddress("cuOccupancyMaxActiveClusters", 11070)` (`PFN_cuOccupancyMaxActiveClusters_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8054,7 +8054,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxPotentialBlockSize` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSize", 6050)` (`PFN_cuOccupancyMaxPotentialBlockSize_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuOccupancyMaxPotentialBlockSize` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSize", 6050)` (`PFN_cuOccupancyMaxPotentialBlockSize_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8082,7 +8082,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxPotentialBlockSizeWithFlags` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSizeWithFlags", 7000)` (`PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuOccupancyMaxPotentialBlockSizeWithFlags` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSizeWithFlags", 7000)` (`PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8112,7 +8112,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxPotentialClusterSize` through `cuGetProcAddress("cuOccupancyMaxPotentialClusterSize", 11070)` (`PFN_cuOccupancyMaxPotentialClusterSize_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuOccupancyMaxPotentialClusterSize` through `cuGetProcAddress("cuOccupancyMaxPotentialClusterSize", 11070)` (`PFN_cuOccupancyMaxPotentialClusterSize_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8128,7 +8128,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuParamSetSize` through `cuGetProcAddress("cuParamSetSize", 2000)` (`PFN_cuParamSetSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuParamSetSize` through `cuGetProcAddress("cuParamSetSize", 2000)` (`PFN_cuParamSetSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8143,7 +8143,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuParamSetTexRef` through `cuGetProcAddress("cuParamSetTexRef", 2000)` (`PFN_cuParamSetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuParamSetTexRef` through `cuGetProcAddress("cuParamSetTexRef", 2000)` (`PFN_cuParamSetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8159,7 +8159,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuParamSetf` through `cuGetProcAddress("cuParamSetf", 2000)` (`PFN_cuParamSetf_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuParamSetf` through `cuGetProcAddress("cuParamSetf", 2000)` (`PFN_cuParamSetf_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8175,7 +8175,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuParamSeti` through `cuGetProcAddress("cuParamSeti", 2000)` (`PFN_cuParamSeti_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuParamSeti` through `cuGetProcAddress("cuParamSeti", 2000)` (`PFN_cuParamSeti_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8191,7 +8191,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuParamSetv` through `cuGetProcAddress("cuParamSetv", 2000)` (`PFN_cuParamSetv_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuParamSetv` through `cuGetProcAddress("cuParamSetv", 2000)` (`PFN_cuParamSetv_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8208,7 +8208,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuPointerGetAttribute` through `cuGetProcAddress("cuPointerGetAttribute", 4000)` (`PFN_cuPointerGetAttribute_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuPointerGetAttribute` through `cuGetProcAddress("cuPointerGetAttribute", 4000)` (`PFN_cuPointerGetAttribute_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8224,7 +8224,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuPointerGetAttributes` through `cuGetProcAddress("cuPointerGetAttributes", 7000)` (`PFN_cuPointerGetAttributes_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuPointerGetAttributes` through `cuGetProcAddress("cuPointerGetAttributes", 7000)` (`PFN_cuPointerGetAttributes_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8241,7 +8241,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuPointerSetAttribute` through `cuGetProcAddress("cuPointerSetAttribute", 6000)` (`PFN_cuPointerSetAttribute_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuPointerSetAttribute` through `cuGetProcAddress("cuPointerSetAttribute", 6000)` (`PFN_cuPointerSetAttribute_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8257,7 +8257,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuSignalExternalSemaphoresAsync` through `cuGetProcAddress("cuSignalExternalSemaphoresAsync", 10000)` (`PFN_cuSignalExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuSignalExternalSemaphoresAsync` through `cuGetProcAddress("cuSignalExternalSemaphoresAsync", 10000)` (`PFN_cuSignalExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8274,7 +8274,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamAddCallback` through `cuGetProcAddress("cuStreamAddCallback", 5000)` (`PFN_cuStreamAddCallback_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamAddCallback` through `cuGetProcAddress("cuStreamAddCallback", 5000)` (`PFN_cuStreamAddCallback_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8291,7 +8291,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamAttachMemAsync` through `cuGetProcAddress("cuStreamAttachMemAsync", 6000)` (`PFN_cuStreamAttachMemAsync_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamAttachMemAsync` through `cuGetProcAddress("cuStreamAttachMemAsync", 6000)` (`PFN_cuStreamAttachMemAsync_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8308,7 +8308,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamBatchMemOp` through `cuGetProcAddress("cuStreamBatchMemOp", 11070)` (`PFN_cuStreamBatchMemOp_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamBatchMemOp` through `cuGetProcAddress("cuStreamBatchMemOp", 11070)` (`PFN_cuStreamBatchMemOp_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8325,7 +8325,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamBeginCapture` through `cuGetProcAddress("cuStreamBeginCapture", 10010)` (`PFN_cuStreamBeginCapture_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamBeginCapture` through `cuGetProcAddress("cuStreamBeginCapture", 10010)` (`PFN_cuStreamBeginCapture_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8340,7 +8340,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamBeginCaptureToGraph` through `cuGetProcAddress("cuStreamBeginCaptureToGraph", 12030)` (`PFN_cuStreamBeginCaptureToGraph_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamBeginCaptureToGraph` through `cuGetProcAddress("cuStreamBeginCaptureToGraph", 12030)` (`PFN_cuStreamBeginCaptureToGraph_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8368,7 +8368,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamCopyAttributes` through `cuGetProcAddress("cuStreamCopyAttributes", 11000)` (`PFN_cuStreamCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamCopyAttributes` through `cuGetProcAddress("cuStreamCopyAttributes", 11000)` (`PFN_cuStreamCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8383,7 +8383,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamCreate` through `cuGetProcAddress("cuStreamCreate", 2000)` (`PFN_cuStreamCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamCreate` through `cuGetProcAddress("cuStreamCreate", 2000)` (`PFN_cuStreamCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8398,7 +8398,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamCreateWithPriority` through `cuGetProcAddress("cuStreamCreateWithPriority", 5050)` (`PFN_cuStreamCreateWithPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamCreateWithPriority` through `cuGetProcAddress("cuStreamCreateWithPriority", 5050)` (`PFN_cuStreamCreateWithPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8414,7 +8414,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamDestroy` through `cuGetProcAddress("cuStreamDestroy", 4000)` (`PFN_cuStreamDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamDestroy` through `cuGetProcAddress("cuStreamDestroy", 4000)` (`PFN_cuStreamDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8425,7 +8425,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamEndCapture` through `cuGetProcAddress("cuStreamEndCapture", 10000)` (`PFN_cuStreamEndCapture_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamEndCapture` through `cuGetProcAddress("cuStreamEndCapture", 10000)` (`PFN_cuStreamEndCapture_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8440,7 +8440,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetAttribute` through `cuGetProcAddress("cuStreamGetAttribute", 11000)` (`PFN_cuStreamGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamGetAttribute` through `cuGetProcAddress("cuStreamGetAttribute", 11000)` (`PFN_cuStreamGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8456,7 +8456,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetCaptureInfo` through `cuGetProcAddress("cuStreamGetCaptureInfo", 11030)` (`PFN_cuStreamGetCaptureInfo_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamGetCaptureInfo` through `cuGetProcAddress("cuStreamGetCaptureInfo", 11030)` (`PFN_cuStreamGetCaptureInfo_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8484,7 +8484,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetCaptureInfo_v3` through `cuGetProcAddress("cuStreamGetCaptureInfo", 12030)` (`PFN_cuStreamGetCaptureInfo_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamGetCaptureInfo_v3` through `cuGetProcAddress("cuStreamGetCaptureInfo", 12030)` (`PFN_cuStreamGetCaptureInfo_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8514,7 +8514,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetCtx` through `cuGetProcAddress("cuStreamGetCtx", 9020)` (`PFN_cuStreamGetCtx_v9020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamGetCtx` through `cuGetProcAddress("cuStreamGetCtx", 9020)` (`PFN_cuStreamGetCtx_v9020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8529,7 +8529,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetCtx_v2` through `cuGetProcAddress("cuStreamGetCtx", 12050)` (`PFN_cuStreamGetCtx_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamGetCtx_v2` through `cuGetProcAddress("cuStreamGetCtx", 12050)` (`PFN_cuStreamGetCtx_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8545,7 +8545,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetDevice` through `cuGetProcAddress("cuStreamGetDevice", 12080)` (`PFN_cuStreamGetDevice_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamGetDevice` through `cuGetProcAddress("cuStreamGetDevice", 12080)` (`PFN_cuStreamGetDevice_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8560,7 +8560,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetFlags` through `cuGetProcAddress("cuStreamGetFlags", 5050)` (`PFN_cuStreamGetFlags_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamGetFlags` through `cuGetProcAddress("cuStreamGetFlags", 5050)` (`PFN_cuStreamGetFlags_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8575,7 +8575,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetGreenCtx` through `cuGetProcAddress("cuStreamGetGreenCtx", 12040)` (`PFN_cuStreamGetGreenCtx_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamGetGreenCtx` through `cuGetProcAddress("cuStreamGetGreenCtx", 12040)` (`PFN_cuStreamGetGreenCtx_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8590,7 +8590,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetId` through `cuGetProcAddress("cuStreamGetId", 12000)` (`PFN_cuStreamGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamGetId` through `cuGetProcAddress("cuStreamGetId", 12000)` (`PFN_cuStreamGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8605,7 +8605,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetPriority` through `cuGetProcAddress("cuStreamGetPriority", 5050)` (`PFN_cuStreamGetPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamGetPriority` through `cuGetProcAddress("cuStreamGetPriority", 5050)` (`PFN_cuStreamGetPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8620,7 +8620,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamIsCapturing` through `cuGetProcAddress("cuStreamIsCapturing", 10000)` (`PFN_cuStreamIsCapturing_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamIsCapturing` through `cuGetProcAddress("cuStreamIsCapturing", 10000)` (`PFN_cuStreamIsCapturing_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8635,7 +8635,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamQuery` through `cuGetProcAddress("cuStreamQuery", 2000)` (`PFN_cuStreamQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamQuery` through `cuGetProcAddress("cuStreamQuery", 2000)` (`PFN_cuStreamQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8646,7 +8646,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamSetAttribute` through `cuGetProcAddress("cuStreamSetAttribute", 11000)` (`PFN_cuStreamSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamSetAttribute` through `cuGetProcAddress("cuStreamSetAttribute", 11000)` (`PFN_cuStreamSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8662,7 +8662,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamSynchronize` through `cuGetProcAddress("cuStreamSynchronize", 2000)` (`PFN_cuStreamSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamSynchronize` through `cuGetProcAddress("cuStreamSynchronize", 2000)` (`PFN_cuStreamSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8673,7 +8673,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamUpdateCaptureDependencies` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 11030)` (`PFN_cuStreamUpdateCaptureDependencies_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamUpdateCaptureDependencies` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 11030)` (`PFN_cuStreamUpdateCaptureDependencies_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8690,7 +8690,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamUpdateCaptureDependencies_v2` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 12030)` (`PFN_cuStreamUpdateCaptureDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamUpdateCaptureDependencies_v2` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 12030)` (`PFN_cuStreamUpdateCaptureDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8710,7 +8710,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamWaitEvent` through `cuGetProcAddress("cuStreamWaitEvent", 3020)` (`PFN_cuStreamWaitEvent_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamWaitEvent` through `cuGetProcAddress("cuStreamWaitEvent", 3020)` (`PFN_cuStreamWaitEvent_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8726,7 +8726,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamWaitValue32` through `cuGetProcAddress("cuStreamWaitValue32", 11070)` (`PFN_cuStreamWaitValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamWaitValue32` through `cuGetProcAddress("cuStreamWaitValue32", 11070)` (`PFN_cuStreamWaitValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8743,7 +8743,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamWaitValue64` through `cuGetProcAddress("cuStreamWaitValue64", 11070)` (`PFN_cuStreamWaitValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamWaitValue64` through `cuGetProcAddress("cuStreamWaitValue64", 11070)` (`PFN_cuStreamWaitValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8760,7 +8760,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamWriteValue32` through `cuGetProcAddress("cuStreamWriteValue32", 11070)` (`PFN_cuStreamWriteValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamWriteValue32` through `cuGetProcAddress("cuStreamWriteValue32", 11070)` (`PFN_cuStreamWriteValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8777,7 +8777,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamWriteValue64` through `cuGetProcAddress("cuStreamWriteValue64", 11070)` (`PFN_cuStreamWriteValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamWriteValue64` through `cuGetProcAddress("cuStreamWriteValue64", 11070)` (`PFN_cuStreamWriteValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8794,7 +8794,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuSurfObjectCreate` through `cuGetProcAddress("cuSurfObjectCreate", 5000)` (`PFN_cuSurfObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuSurfObjectCreate` through `cuGetProcAddress("cuSurfObjectCreate", 5000)` (`PFN_cuSurfObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8809,7 +8809,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuSurfObjectDestroy` through `cuGetProcAddress("cuSurfObjectDestroy", 5000)` (`PFN_cuSurfObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuSurfObjectDestroy` through `cuGetProcAddress("cuSurfObjectDestroy", 5000)` (`PFN_cuSurfObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8820,7 +8820,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuSurfObjectGetResourceDesc` through `cuGetProcAddress("cuSurfObjectGetResourceDesc", 5000)` (`PFN_cuSurfObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuSurfObjectGetResourceDesc` through `cuGetProcAddress("cuSurfObjectGetResourceDesc", 5000)` (`PFN_cuSurfObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8835,7 +8835,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuSurfRefGetArray` through `cuGetProcAddress("cuSurfRefGetArray", 3000)` (`PFN_cuSurfRefGetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuSurfRefGetArray` through `cuGetProcAddress("cuSurfRefGetArray", 3000)` (`PFN_cuSurfRefGetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8850,7 +8850,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuSurfRefSetArray` through `cuGetProcAddress("cuSurfRefSetArray", 3000)` (`PFN_cuSurfRefSetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuSurfRefSetArray` through `cuGetProcAddress("cuSurfRefSetArray", 3000)` (`PFN_cuSurfRefSetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8866,7 +8866,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTensorMapEncodeIm2col` through `cuGetProcAddress("cuTensorMapEncodeIm2col", 12000)` (`PFN_cuTensorMapEncodeIm2col_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTensorMapEncodeIm2col` through `cuGetProcAddress("cuTensorMapEncodeIm2col", 12000)` (`PFN_cuTensorMapEncodeIm2col_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8912,7 +8912,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTensorMapEncodeIm2colWide` through `cuGetProcAddress("cuTensorMapEncodeIm2colWide", 12080)` (`PFN_cuTensorMapEncodeIm2colWide_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTensorMapEncodeIm2colWide` through `cuGetProcAddress("cuTensorMapEncodeIm2colWide", 12080)` (`PFN_cuTensorMapEncodeIm2colWide_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8960,7 +8960,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTensorMapEncodeTiled` through `cuGetProcAddress("cuTensorMapEncodeTiled", 12000)` (`PFN_cuTensorMapEncodeTiled_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTensorMapEncodeTiled` through `cuGetProcAddress("cuTensorMapEncodeTiled", 12000)` (`PFN_cuTensorMapEncodeTiled_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9000,7 +9000,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTensorMapReplaceAddress` through `cuGetProcAddress("cuTensorMapReplaceAddress", 12000)` (`PFN_cuTensorMapReplaceAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTensorMapReplaceAddress` through `cuGetProcAddress("cuTensorMapReplaceAddress", 12000)` (`PFN_cuTensorMapReplaceAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9015,7 +9015,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexObjectCreate` through `cuGetProcAddress("cuTexObjectCreate", 5000)` (`PFN_cuTexObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexObjectCreate` through `cuGetProcAddress("cuTexObjectCreate", 5000)` (`PFN_cuTexObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9032,7 +9032,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexObjectDestroy` through `cuGetProcAddress("cuTexObjectDestroy", 5000)` (`PFN_cuTexObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexObjectDestroy` through `cuGetProcAddress("cuTexObjectDestroy", 5000)` (`PFN_cuTexObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9043,7 +9043,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexObjectGetResourceDesc` through `cuGetProcAddress("cuTexObjectGetResourceDesc", 5000)` (`PFN_cuTexObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexObjectGetResourceDesc` through `cuGetProcAddress("cuTexObjectGetResourceDesc", 5000)` (`PFN_cuTexObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9058,7 +9058,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexObjectGetResourceViewDesc` through `cuGetProcAddress("cuTexObjectGetResourceViewDesc", 5000)` (`PFN_cuTexObjectGetResourceViewDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexObjectGetResourceViewDesc` through `cuGetProcAddress("cuTexObjectGetResourceViewDesc", 5000)` (`PFN_cuTexObjectGetResourceViewDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9073,7 +9073,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexObjectGetTextureDesc` through `cuGetProcAddress("cuTexObjectGetTextureDesc", 5000)` (`PFN_cuTexObjectGetTextureDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexObjectGetTextureDesc` through `cuGetProcAddress("cuTexObjectGetTextureDesc", 5000)` (`PFN_cuTexObjectGetTextureDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9088,7 +9088,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefCreate` through `cuGetProcAddress("cuTexRefCreate", 2000)` (`PFN_cuTexRefCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefCreate` through `cuGetProcAddress("cuTexRefCreate", 2000)` (`PFN_cuTexRefCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9099,7 +9099,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefDestroy` through `cuGetProcAddress("cuTexRefDestroy", 2000)` (`PFN_cuTexRefDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefDestroy` through `cuGetProcAddress("cuTexRefDestroy", 2000)` (`PFN_cuTexRefDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9110,7 +9110,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetAddress` through `cuGetProcAddress("cuTexRefGetAddress", 3020)` (`PFN_cuTexRefGetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetAddress` through `cuGetProcAddress("cuTexRefGetAddress", 3020)` (`PFN_cuTexRefGetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9125,7 +9125,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetAddressMode` through `cuGetProcAddress("cuTexRefGetAddressMode", 2000)` (`PFN_cuTexRefGetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetAddressMode` through `cuGetProcAddress("cuTexRefGetAddressMode", 2000)` (`PFN_cuTexRefGetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9141,7 +9141,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetArray` through `cuGetProcAddress("cuTexRefGetArray", 2000)` (`PFN_cuTexRefGetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetArray` through `cuGetProcAddress("cuTexRefGetArray", 2000)` (`PFN_cuTexRefGetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9156,7 +9156,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetBorderColor` through `cuGetProcAddress("cuTexRefGetBorderColor", 8000)` (`PFN_cuTexRefGetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetBorderColor` through `cuGetProcAddress("cuTexRefGetBorderColor", 8000)` (`PFN_cuTexRefGetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9171,7 +9171,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetFilterMode` through `cuGetProcAddress("cuTexRefGetFilterMode", 2000)` (`PFN_cuTexRefGetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetFilterMode` through `cuGetProcAddress("cuTexRefGetFilterMode", 2000)` (`PFN_cuTexRefGetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9186,7 +9186,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetFlags` through `cuGetProcAddress("cuTexRefGetFlags", 2000)` (`PFN_cuTexRefGetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetFlags` through `cuGetProcAddress("cuTexRefGetFlags", 2000)` (`PFN_cuTexRefGetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9201,7 +9201,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetFormat` through `cuGetProcAddress("cuTexRefGetFormat", 2000)` (`PFN_cuTexRefGetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetFormat` through `cuGetProcAddress("cuTexRefGetFormat", 2000)` (`PFN_cuTexRefGetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9217,7 +9217,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetMaxAnisotropy` through `cuGetProcAddress("cuTexRefGetMaxAnisotropy", 5000)` (`PFN_cuTexRefGetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetMaxAnisotropy` through `cuGetProcAddress("cuTexRefGetMaxAnisotropy", 5000)` (`PFN_cuTexRefGetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9232,7 +9232,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmapFilterMode` through `cuGetProcAddress("cuTexRefGetMipmapFilterMode", 5000)` (`PFN_cuTexRefGetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetMipmapFilterMode` through `cuGetProcAddress("cuTexRefGetMipmapFilterMode", 5000)` (`PFN_cuTexRefGetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9247,7 +9247,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmapLevelBias` through `cuGetProcAddress("cuTexRefGetMipmapLevelBias", 5000)` (`PFN_cuTexRefGetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetMipmapLevelBias` through `cuGetProcAddress("cuTexRefGetMipmapLevelBias", 5000)` (`PFN_cuTexRefGetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9262,7 +9262,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefGetMipmapLevelClamp", 5000)` (`PFN_cuTexRefGetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefGetMipmapLevelClamp", 5000)` (`PFN_cuTexRefGetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9280,7 +9280,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmappedArray` through `cuGetProcAddress("cuTexRefGetMipmappedArray", 5000)` (`PFN_cuTexRefGetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetMipmappedArray` through `cuGetProcAddress("cuTexRefGetMipmappedArray", 5000)` (`PFN_cuTexRefGetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9295,7 +9295,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetAddress` through `cuGetProcAddress("cuTexRefSetAddress", 3020)` (`PFN_cuTexRefSetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetAddress` through `cuGetProcAddress("cuTexRefSetAddress", 3020)` (`PFN_cuTexRefSetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9312,7 +9312,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetAddress2D` through `cuGetProcAddress("cuTexRefSetAddress2D", 4010)` (`PFN_cuTexRefSetAddress2D_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetAddress2D` through `cuGetProcAddress("cuTexRefSetAddress2D", 4010)` (`PFN_cuTexRefSetAddress2D_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9329,7 +9329,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetAddressMode` through `cuGetProcAddress("cuTexRefSetAddressMode", 2000)` (`PFN_cuTexRefSetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetAddressMode` through `cuGetProcAddress("cuTexRefSetAddressMode", 2000)` (`PFN_cuTexRefSetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9345,7 +9345,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetArray` through `cuGetProcAddress("cuTexRefSetArray", 2000)` (`PFN_cuTexRefSetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetArray` through `cuGetProcAddress("cuTexRefSetArray", 2000)` (`PFN_cuTexRefSetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9361,7 +9361,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetBorderColor` through `cuGetProcAddress("cuTexRefSetBorderColor", 8000)` (`PFN_cuTexRefSetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetBorderColor` through `cuGetProcAddress("cuTexRefSetBorderColor", 8000)` (`PFN_cuTexRefSetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9376,7 +9376,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetFilterMode` through `cuGetProcAddress("cuTexRefSetFilterMode", 2000)` (`PFN_cuTexRefSetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetFilterMode` through `cuGetProcAddress("cuTexRefSetFilterMode", 2000)` (`PFN_cuTexRefSetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9391,7 +9391,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetFlags` through `cuGetProcAddress("cuTexRefSetFlags", 2000)` (`PFN_cuTexRefSetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetFlags` through `cuGetProcAddress("cuTexRefSetFlags", 2000)` (`PFN_cuTexRefSetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9406,7 +9406,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetFormat` through `cuGetProcAddress("cuTexRefSetFormat", 2000)` (`PFN_cuTexRefSetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetFormat` through `cuGetProcAddress("cuTexRefSetFormat", 2000)` (`PFN_cuTexRefSetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9422,7 +9422,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetMaxAnisotropy` through `cuGetProcAddress("cuTexRefSetMaxAnisotropy", 5000)` (`PFN_cuTexRefSetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetMaxAnisotropy` through `cuGetProcAddress("cuTexRefSetMaxAnisotropy", 5000)` (`PFN_cuTexRefSetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9437,7 +9437,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmapFilterMode` through `cuGetProcAddress("cuTexRefSetMipmapFilterMode", 5000)` (`PFN_cuTexRefSetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetMipmapFilterMode` through `cuGetProcAddress("cuTexRefSetMipmapFilterMode", 5000)` (`PFN_cuTexRefSetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9452,7 +9452,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmapLevelBias` through `cuGetProcAddress("cuTexRefSetMipmapLevelBias", 5000)` (`PFN_cuTexRefSetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetMipmapLevelBias` through `cuGetProcAddress("cuTexRefSetMipmapLevelBias", 5000)` (`PFN_cuTexRefSetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9467,7 +9467,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefSetMipmapLevelClamp", 5000)` (`PFN_cuTexRefSetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefSetMipmapLevelClamp", 5000)` (`PFN_cuTexRefSetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9483,7 +9483,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmappedArray` through `cuGetProcAddress("cuTexRefSetMipmappedArray", 5000)` (`PFN_cuTexRefSetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetMipmappedArray` through `cuGetProcAddress("cuTexRefSetMipmappedArray", 5000)` (`PFN_cuTexRefSetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9499,7 +9499,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuThreadExchangeStreamCaptureMode` through `cuGetProcAddress("cuThreadExchangeStreamCaptureMode", 10010)` (`PFN_cuThreadExchangeStreamCaptureMode_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuThreadExchangeStreamCaptureMode` through `cuGetProcAddress("cuThreadExchangeStreamCaptureMode", 10010)` (`PFN_cuThreadExchangeStreamCaptureMode_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9513,7 +9513,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuUserObjectCreate` through `cuGetProcAddress("cuUserObjectCreate", 11030)` (`PFN_cuUserObjectCreate_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuUserObjectCreate` through `cuGetProcAddress("cuUserObjectCreate", 11030)` (`PFN_cuUserObjectCreate_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9531,7 +9531,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuUserObjectRelease` through `cuGetProcAddress("cuUserObjectRelease", 11030)` (`PFN_cuUserObjectRelease_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuUserObjectRelease` through `cuGetProcAddress("cuUserObjectRelease", 11030)` (`PFN_cuUserObjectRelease_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9546,7 +9546,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuUserObjectRetain` through `cuGetProcAddress("cuUserObjectRetain", 11030)` (`PFN_cuUserObjectRetain_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuUserObjectRetain` through `cuGetProcAddress("cuUserObjectRetain", 11030)` (`PFN_cuUserObjectRetain_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9561,7 +9561,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuWaitExternalSemaphoresAsync` through `cuGetProcAddress("cuWaitExternalSemaphoresAsync", 10000)` (`PFN_cuWaitExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuWaitExternalSemaphoresAsync` through `cuGetProcAddress("cuWaitExternalSemaphoresAsync", 10000)` (`PFN_cuWaitExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.

@@ -2259,7 +2259,7 @@ pub struct DriverTable {
     pub(crate) slots: [Slot; 449],
 }
 impl DriverTable {
-    /// `cuArray3DCreate` through `cuGetProcAddress("cuArray3DCreate", 3020)` (`PFN_cuArray3DCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuArray3DCreate` through `cuGetProcAddress("cuArray3DCreate", 3020)` (`PFN_cuArray3DCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2274,7 +2274,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArray3DGetDescriptor` through `cuGetProcAddress("cuArray3DGetDescriptor", 3020)` (`PFN_cuArray3DGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuArray3DGetDescriptor` through `cuGetProcAddress("cuArray3DGetDescriptor", 3020)` (`PFN_cuArray3DGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2289,7 +2289,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArrayCreate` through `cuGetProcAddress("cuArrayCreate", 3020)` (`PFN_cuArrayCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuArrayCreate` through `cuGetProcAddress("cuArrayCreate", 3020)` (`PFN_cuArrayCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2304,7 +2304,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArrayDestroy` through `cuGetProcAddress("cuArrayDestroy", 2000)` (`PFN_cuArrayDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuArrayDestroy` through `cuGetProcAddress("cuArrayDestroy", 2000)` (`PFN_cuArrayDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2315,7 +2315,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArrayGetDescriptor` through `cuGetProcAddress("cuArrayGetDescriptor", 3020)` (`PFN_cuArrayGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuArrayGetDescriptor` through `cuGetProcAddress("cuArrayGetDescriptor", 3020)` (`PFN_cuArrayGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2330,7 +2330,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArrayGetMemoryRequirements` through `cuGetProcAddress("cuArrayGetMemoryRequirements", 11060)` (`PFN_cuArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuArrayGetMemoryRequirements` through `cuGetProcAddress("cuArrayGetMemoryRequirements", 11060)` (`PFN_cuArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2346,7 +2346,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArrayGetPlane` through `cuGetProcAddress("cuArrayGetPlane", 11020)` (`PFN_cuArrayGetPlane_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuArrayGetPlane` through `cuGetProcAddress("cuArrayGetPlane", 11020)` (`PFN_cuArrayGetPlane_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2362,7 +2362,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArrayGetSparseProperties` through `cuGetProcAddress("cuArrayGetSparseProperties", 11010)` (`PFN_cuArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuArrayGetSparseProperties` through `cuGetProcAddress("cuArrayGetSparseProperties", 11010)` (`PFN_cuArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2377,7 +2377,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCheckpointProcessCheckpoint` through `cuGetProcAddress("cuCheckpointProcessCheckpoint", 12080)` (`PFN_cuCheckpointProcessCheckpoint_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCheckpointProcessCheckpoint` through `cuGetProcAddress("cuCheckpointProcessCheckpoint", 12080)` (`PFN_cuCheckpointProcessCheckpoint_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2392,7 +2392,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCheckpointProcessGetRestoreThreadId` through `cuGetProcAddress("cuCheckpointProcessGetRestoreThreadId", 12080)` (`PFN_cuCheckpointProcessGetRestoreThreadId_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCheckpointProcessGetRestoreThreadId` through `cuGetProcAddress("cuCheckpointProcessGetRestoreThreadId", 12080)` (`PFN_cuCheckpointProcessGetRestoreThreadId_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2407,7 +2407,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCheckpointProcessGetState` through `cuGetProcAddress("cuCheckpointProcessGetState", 12080)` (`PFN_cuCheckpointProcessGetState_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCheckpointProcessGetState` through `cuGetProcAddress("cuCheckpointProcessGetState", 12080)` (`PFN_cuCheckpointProcessGetState_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2422,7 +2422,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCheckpointProcessLock` through `cuGetProcAddress("cuCheckpointProcessLock", 12080)` (`PFN_cuCheckpointProcessLock_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCheckpointProcessLock` through `cuGetProcAddress("cuCheckpointProcessLock", 12080)` (`PFN_cuCheckpointProcessLock_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2437,7 +2437,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCheckpointProcessRestore` through `cuGetProcAddress("cuCheckpointProcessRestore", 12080)` (`PFN_cuCheckpointProcessRestore_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCheckpointProcessRestore` through `cuGetProcAddress("cuCheckpointProcessRestore", 12080)` (`PFN_cuCheckpointProcessRestore_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2452,7 +2452,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCheckpointProcessUnlock` through `cuGetProcAddress("cuCheckpointProcessUnlock", 12080)` (`PFN_cuCheckpointProcessUnlock_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCheckpointProcessUnlock` through `cuGetProcAddress("cuCheckpointProcessUnlock", 12080)` (`PFN_cuCheckpointProcessUnlock_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2467,7 +2467,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCoredumpGetAttribute` through `cuGetProcAddress("cuCoredumpGetAttribute", 12010)` (`PFN_cuCoredumpGetAttribute_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCoredumpGetAttribute` through `cuGetProcAddress("cuCoredumpGetAttribute", 12010)` (`PFN_cuCoredumpGetAttribute_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2483,7 +2483,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCoredumpGetAttributeGlobal` through `cuGetProcAddress("cuCoredumpGetAttributeGlobal", 12010)` (`PFN_cuCoredumpGetAttributeGlobal_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCoredumpGetAttributeGlobal` through `cuGetProcAddress("cuCoredumpGetAttributeGlobal", 12010)` (`PFN_cuCoredumpGetAttributeGlobal_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2499,7 +2499,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCoredumpSetAttribute` through `cuGetProcAddress("cuCoredumpSetAttribute", 12010)` (`PFN_cuCoredumpSetAttribute_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCoredumpSetAttribute` through `cuGetProcAddress("cuCoredumpSetAttribute", 12010)` (`PFN_cuCoredumpSetAttribute_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2515,7 +2515,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCoredumpSetAttributeGlobal` through `cuGetProcAddress("cuCoredumpSetAttributeGlobal", 12010)` (`PFN_cuCoredumpSetAttributeGlobal_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCoredumpSetAttributeGlobal` through `cuGetProcAddress("cuCoredumpSetAttributeGlobal", 12010)` (`PFN_cuCoredumpSetAttributeGlobal_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2531,7 +2531,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxAttach` through `cuGetProcAddress("cuCtxAttach", 2000)` (`PFN_cuCtxAttach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxAttach` through `cuGetProcAddress("cuCtxAttach", 2000)` (`PFN_cuCtxAttach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2546,7 +2546,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxCreate` through `cuGetProcAddress("cuCtxCreate", 12050)` (`PFN_cuCtxCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxCreate` through `cuGetProcAddress("cuCtxCreate", 12050)` (`PFN_cuCtxCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2563,7 +2563,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxDestroy` through `cuGetProcAddress("cuCtxDestroy", 4000)` (`PFN_cuCtxDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxDestroy` through `cuGetProcAddress("cuCtxDestroy", 4000)` (`PFN_cuCtxDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2574,7 +2574,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxDetach` through `cuGetProcAddress("cuCtxDetach", 2000)` (`PFN_cuCtxDetach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxDetach` through `cuGetProcAddress("cuCtxDetach", 2000)` (`PFN_cuCtxDetach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2585,7 +2585,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxDisablePeerAccess` through `cuGetProcAddress("cuCtxDisablePeerAccess", 4000)` (`PFN_cuCtxDisablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxDisablePeerAccess` through `cuGetProcAddress("cuCtxDisablePeerAccess", 4000)` (`PFN_cuCtxDisablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2596,7 +2596,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxEnablePeerAccess` through `cuGetProcAddress("cuCtxEnablePeerAccess", 4000)` (`PFN_cuCtxEnablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxEnablePeerAccess` through `cuGetProcAddress("cuCtxEnablePeerAccess", 4000)` (`PFN_cuCtxEnablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2611,7 +2611,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxFromGreenCtx` through `cuGetProcAddress("cuCtxFromGreenCtx", 12040)` (`PFN_cuCtxFromGreenCtx_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxFromGreenCtx` through `cuGetProcAddress("cuCtxFromGreenCtx", 12040)` (`PFN_cuCtxFromGreenCtx_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2626,7 +2626,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetApiVersion` through `cuGetProcAddress("cuCtxGetApiVersion", 3020)` (`PFN_cuCtxGetApiVersion_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetApiVersion` through `cuGetProcAddress("cuCtxGetApiVersion", 3020)` (`PFN_cuCtxGetApiVersion_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2641,7 +2641,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetCacheConfig` through `cuGetProcAddress("cuCtxGetCacheConfig", 3020)` (`PFN_cuCtxGetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetCacheConfig` through `cuGetProcAddress("cuCtxGetCacheConfig", 3020)` (`PFN_cuCtxGetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2652,7 +2652,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetCurrent` through `cuGetProcAddress("cuCtxGetCurrent", 4000)` (`PFN_cuCtxGetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetCurrent` through `cuGetProcAddress("cuCtxGetCurrent", 4000)` (`PFN_cuCtxGetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2663,7 +2663,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetDevResource` through `cuGetProcAddress("cuCtxGetDevResource", 12040)` (`PFN_cuCtxGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetDevResource` through `cuGetProcAddress("cuCtxGetDevResource", 12040)` (`PFN_cuCtxGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2679,7 +2679,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetDevice` through `cuGetProcAddress("cuCtxGetDevice", 2000)` (`PFN_cuCtxGetDevice_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetDevice` through `cuGetProcAddress("cuCtxGetDevice", 2000)` (`PFN_cuCtxGetDevice_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2690,7 +2690,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetDevice_v2` through `cuGetProcAddress("cuCtxGetDevice", 13000)` (`PFN_cuCtxGetDevice_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetDevice_v2` through `cuGetProcAddress("cuCtxGetDevice", 13000)` (`PFN_cuCtxGetDevice_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2705,7 +2705,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetExecAffinity` through `cuGetProcAddress("cuCtxGetExecAffinity", 11040)` (`PFN_cuCtxGetExecAffinity_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetExecAffinity` through `cuGetProcAddress("cuCtxGetExecAffinity", 11040)` (`PFN_cuCtxGetExecAffinity_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2720,7 +2720,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetFlags` through `cuGetProcAddress("cuCtxGetFlags", 7000)` (`PFN_cuCtxGetFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetFlags` through `cuGetProcAddress("cuCtxGetFlags", 7000)` (`PFN_cuCtxGetFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2731,7 +2731,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetId` through `cuGetProcAddress("cuCtxGetId", 12000)` (`PFN_cuCtxGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetId` through `cuGetProcAddress("cuCtxGetId", 12000)` (`PFN_cuCtxGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2746,7 +2746,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetLimit` through `cuGetProcAddress("cuCtxGetLimit", 3010)` (`PFN_cuCtxGetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetLimit` through `cuGetProcAddress("cuCtxGetLimit", 3010)` (`PFN_cuCtxGetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2757,7 +2757,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetSharedMemConfig` through `cuGetProcAddress("cuCtxGetSharedMemConfig", 4020)` (`PFN_cuCtxGetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetSharedMemConfig` through `cuGetProcAddress("cuCtxGetSharedMemConfig", 4020)` (`PFN_cuCtxGetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2771,7 +2771,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetStreamPriorityRange` through `cuGetProcAddress("cuCtxGetStreamPriorityRange", 5050)` (`PFN_cuCtxGetStreamPriorityRange_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxGetStreamPriorityRange` through `cuGetProcAddress("cuCtxGetStreamPriorityRange", 5050)` (`PFN_cuCtxGetStreamPriorityRange_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2786,7 +2786,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxPopCurrent` through `cuGetProcAddress("cuCtxPopCurrent", 4000)` (`PFN_cuCtxPopCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxPopCurrent` through `cuGetProcAddress("cuCtxPopCurrent", 4000)` (`PFN_cuCtxPopCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2797,7 +2797,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxPushCurrent` through `cuGetProcAddress("cuCtxPushCurrent", 4000)` (`PFN_cuCtxPushCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxPushCurrent` through `cuGetProcAddress("cuCtxPushCurrent", 4000)` (`PFN_cuCtxPushCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2808,7 +2808,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxRecordEvent` through `cuGetProcAddress("cuCtxRecordEvent", 12050)` (`PFN_cuCtxRecordEvent_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxRecordEvent` through `cuGetProcAddress("cuCtxRecordEvent", 12050)` (`PFN_cuCtxRecordEvent_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2819,7 +2819,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxResetPersistingL2Cache` through `cuGetProcAddress("cuCtxResetPersistingL2Cache", 11000)` (`PFN_cuCtxResetPersistingL2Cache_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxResetPersistingL2Cache` through `cuGetProcAddress("cuCtxResetPersistingL2Cache", 11000)` (`PFN_cuCtxResetPersistingL2Cache_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2830,7 +2830,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxSetCacheConfig` through `cuGetProcAddress("cuCtxSetCacheConfig", 3020)` (`PFN_cuCtxSetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxSetCacheConfig` through `cuGetProcAddress("cuCtxSetCacheConfig", 3020)` (`PFN_cuCtxSetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2841,7 +2841,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxSetCurrent` through `cuGetProcAddress("cuCtxSetCurrent", 4000)` (`PFN_cuCtxSetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxSetCurrent` through `cuGetProcAddress("cuCtxSetCurrent", 4000)` (`PFN_cuCtxSetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2852,7 +2852,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxSetFlags` through `cuGetProcAddress("cuCtxSetFlags", 12010)` (`PFN_cuCtxSetFlags_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxSetFlags` through `cuGetProcAddress("cuCtxSetFlags", 12010)` (`PFN_cuCtxSetFlags_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2863,7 +2863,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxSetLimit` through `cuGetProcAddress("cuCtxSetLimit", 3010)` (`PFN_cuCtxSetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxSetLimit` through `cuGetProcAddress("cuCtxSetLimit", 3010)` (`PFN_cuCtxSetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2874,7 +2874,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxSetSharedMemConfig` through `cuGetProcAddress("cuCtxSetSharedMemConfig", 4020)` (`PFN_cuCtxSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxSetSharedMemConfig` through `cuGetProcAddress("cuCtxSetSharedMemConfig", 4020)` (`PFN_cuCtxSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2885,7 +2885,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxSynchronize` through `cuGetProcAddress("cuCtxSynchronize", 2000)` (`PFN_cuCtxSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxSynchronize` through `cuGetProcAddress("cuCtxSynchronize", 2000)` (`PFN_cuCtxSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2896,7 +2896,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxSynchronize_v2` through `cuGetProcAddress("cuCtxSynchronize", 13000)` (`PFN_cuCtxSynchronize_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxSynchronize_v2` through `cuGetProcAddress("cuCtxSynchronize", 13000)` (`PFN_cuCtxSynchronize_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2907,7 +2907,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxWaitEvent` through `cuGetProcAddress("cuCtxWaitEvent", 12050)` (`PFN_cuCtxWaitEvent_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuCtxWaitEvent` through `cuGetProcAddress("cuCtxWaitEvent", 12050)` (`PFN_cuCtxWaitEvent_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2918,7 +2918,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDestroyExternalMemory` through `cuGetProcAddress("cuDestroyExternalMemory", 10000)` (`PFN_cuDestroyExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDestroyExternalMemory` through `cuGetProcAddress("cuDestroyExternalMemory", 10000)` (`PFN_cuDestroyExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2929,7 +2929,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDestroyExternalSemaphore` through `cuGetProcAddress("cuDestroyExternalSemaphore", 10000)` (`PFN_cuDestroyExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDestroyExternalSemaphore` through `cuGetProcAddress("cuDestroyExternalSemaphore", 10000)` (`PFN_cuDestroyExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2943,7 +2943,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDevResourceGenerateDesc` through `cuGetProcAddress("cuDevResourceGenerateDesc", 12040)` (`PFN_cuDevResourceGenerateDesc_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDevResourceGenerateDesc` through `cuGetProcAddress("cuDevResourceGenerateDesc", 12040)` (`PFN_cuDevResourceGenerateDesc_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2959,7 +2959,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDevSmResourceSplitByCount` through `cuGetProcAddress("cuDevSmResourceSplitByCount", 12040)` (`PFN_cuDevSmResourceSplitByCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDevSmResourceSplitByCount` through `cuGetProcAddress("cuDevSmResourceSplitByCount", 12040)` (`PFN_cuDevSmResourceSplitByCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2980,7 +2980,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceCanAccessPeer` through `cuGetProcAddress("cuDeviceCanAccessPeer", 4000)` (`PFN_cuDeviceCanAccessPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceCanAccessPeer` through `cuGetProcAddress("cuDeviceCanAccessPeer", 4000)` (`PFN_cuDeviceCanAccessPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -2996,7 +2996,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceComputeCapability` through `cuGetProcAddress("cuDeviceComputeCapability", 2000)` (`PFN_cuDeviceComputeCapability_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceComputeCapability` through `cuGetProcAddress("cuDeviceComputeCapability", 2000)` (`PFN_cuDeviceComputeCapability_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3012,7 +3012,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGet` through `cuGetProcAddress("cuDeviceGet", 2000)` (`PFN_cuDeviceGet_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGet` through `cuGetProcAddress("cuDeviceGet", 2000)` (`PFN_cuDeviceGet_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3027,7 +3027,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetAttribute` through `cuGetProcAddress("cuDeviceGetAttribute", 2000)` (`PFN_cuDeviceGetAttribute_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetAttribute` through `cuGetProcAddress("cuDeviceGetAttribute", 2000)` (`PFN_cuDeviceGetAttribute_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3043,7 +3043,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetByPCIBusId` through `cuGetProcAddress("cuDeviceGetByPCIBusId", 4010)` (`PFN_cuDeviceGetByPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetByPCIBusId` through `cuGetProcAddress("cuDeviceGetByPCIBusId", 4010)` (`PFN_cuDeviceGetByPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3058,7 +3058,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetCount` through `cuGetProcAddress("cuDeviceGetCount", 2000)` (`PFN_cuDeviceGetCount_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetCount` through `cuGetProcAddress("cuDeviceGetCount", 2000)` (`PFN_cuDeviceGetCount_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3069,7 +3069,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetDefaultMemPool` through `cuGetProcAddress("cuDeviceGetDefaultMemPool", 11020)` (`PFN_cuDeviceGetDefaultMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetDefaultMemPool` through `cuGetProcAddress("cuDeviceGetDefaultMemPool", 11020)` (`PFN_cuDeviceGetDefaultMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3084,7 +3084,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetDevResource` through `cuGetProcAddress("cuDeviceGetDevResource", 12040)` (`PFN_cuDeviceGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetDevResource` through `cuGetProcAddress("cuDeviceGetDevResource", 12040)` (`PFN_cuDeviceGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3100,7 +3100,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetExecAffinitySupport` through `cuGetProcAddress("cuDeviceGetExecAffinitySupport", 11040)` (`PFN_cuDeviceGetExecAffinitySupport_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetExecAffinitySupport` through `cuGetProcAddress("cuDeviceGetExecAffinitySupport", 11040)` (`PFN_cuDeviceGetExecAffinitySupport_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3116,7 +3116,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetGraphMemAttribute` through `cuGetProcAddress("cuDeviceGetGraphMemAttribute", 11040)` (`PFN_cuDeviceGetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetGraphMemAttribute` through `cuGetProcAddress("cuDeviceGetGraphMemAttribute", 11040)` (`PFN_cuDeviceGetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3132,7 +3132,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetHostAtomicCapabilities` through `cuGetProcAddress("cuDeviceGetHostAtomicCapabilities", 13000)` (`PFN_cuDeviceGetHostAtomicCapabilities_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetHostAtomicCapabilities` through `cuGetProcAddress("cuDeviceGetHostAtomicCapabilities", 13000)` (`PFN_cuDeviceGetHostAtomicCapabilities_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3149,7 +3149,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetLuid` through `cuGetProcAddress("cuDeviceGetLuid", 10000)` (`PFN_cuDeviceGetLuid_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetLuid` through `cuGetProcAddress("cuDeviceGetLuid", 10000)` (`PFN_cuDeviceGetLuid_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3165,7 +3165,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetMemPool` through `cuGetProcAddress("cuDeviceGetMemPool", 11020)` (`PFN_cuDeviceGetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetMemPool` through `cuGetProcAddress("cuDeviceGetMemPool", 11020)` (`PFN_cuDeviceGetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3180,7 +3180,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetName` through `cuGetProcAddress("cuDeviceGetName", 2000)` (`PFN_cuDeviceGetName_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetName` through `cuGetProcAddress("cuDeviceGetName", 2000)` (`PFN_cuDeviceGetName_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3196,7 +3196,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetNvSciSyncAttributes` through `cuGetProcAddress("cuDeviceGetNvSciSyncAttributes", 10020)` (`PFN_cuDeviceGetNvSciSyncAttributes_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetNvSciSyncAttributes` through `cuGetProcAddress("cuDeviceGetNvSciSyncAttributes", 10020)` (`PFN_cuDeviceGetNvSciSyncAttributes_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3212,7 +3212,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetP2PAtomicCapabilities` through `cuGetProcAddress("cuDeviceGetP2PAtomicCapabilities", 13000)` (`PFN_cuDeviceGetP2PAtomicCapabilities_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetP2PAtomicCapabilities` through `cuGetProcAddress("cuDeviceGetP2PAtomicCapabilities", 13000)` (`PFN_cuDeviceGetP2PAtomicCapabilities_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3232,7 +3232,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetP2PAttribute` through `cuGetProcAddress("cuDeviceGetP2PAttribute", 8000)` (`PFN_cuDeviceGetP2PAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetP2PAttribute` through `cuGetProcAddress("cuDeviceGetP2PAttribute", 8000)` (`PFN_cuDeviceGetP2PAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3249,7 +3249,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetPCIBusId` through `cuGetProcAddress("cuDeviceGetPCIBusId", 4010)` (`PFN_cuDeviceGetPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetPCIBusId` through `cuGetProcAddress("cuDeviceGetPCIBusId", 4010)` (`PFN_cuDeviceGetPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3265,7 +3265,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetProperties` through `cuGetProcAddress("cuDeviceGetProperties", 2000)` (`PFN_cuDeviceGetProperties_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetProperties` through `cuGetProcAddress("cuDeviceGetProperties", 2000)` (`PFN_cuDeviceGetProperties_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3280,7 +3280,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetTexture1DLinearMaxWidth` through `cuGetProcAddress("cuDeviceGetTexture1DLinearMaxWidth", 11010)` (`PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetTexture1DLinearMaxWidth` through `cuGetProcAddress("cuDeviceGetTexture1DLinearMaxWidth", 11010)` (`PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3297,7 +3297,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetUuid` through `cuGetProcAddress("cuDeviceGetUuid", 11040)` (`PFN_cuDeviceGetUuid_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGetUuid` through `cuGetProcAddress("cuDeviceGetUuid", 11040)` (`PFN_cuDeviceGetUuid_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3308,7 +3308,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGraphMemTrim` through `cuGetProcAddress("cuDeviceGraphMemTrim", 11040)` (`PFN_cuDeviceGraphMemTrim_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceGraphMemTrim` through `cuGetProcAddress("cuDeviceGraphMemTrim", 11040)` (`PFN_cuDeviceGraphMemTrim_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3319,7 +3319,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxGetState` through `cuGetProcAddress("cuDevicePrimaryCtxGetState", 7000)` (`PFN_cuDevicePrimaryCtxGetState_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDevicePrimaryCtxGetState` through `cuGetProcAddress("cuDevicePrimaryCtxGetState", 7000)` (`PFN_cuDevicePrimaryCtxGetState_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3335,7 +3335,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxRelease` through `cuGetProcAddress("cuDevicePrimaryCtxRelease", 11000)` (`PFN_cuDevicePrimaryCtxRelease_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDevicePrimaryCtxRelease` through `cuGetProcAddress("cuDevicePrimaryCtxRelease", 11000)` (`PFN_cuDevicePrimaryCtxRelease_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3346,7 +3346,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxReset` through `cuGetProcAddress("cuDevicePrimaryCtxReset", 11000)` (`PFN_cuDevicePrimaryCtxReset_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDevicePrimaryCtxReset` through `cuGetProcAddress("cuDevicePrimaryCtxReset", 11000)` (`PFN_cuDevicePrimaryCtxReset_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3357,7 +3357,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxRetain` through `cuGetProcAddress("cuDevicePrimaryCtxRetain", 7000)` (`PFN_cuDevicePrimaryCtxRetain_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDevicePrimaryCtxRetain` through `cuGetProcAddress("cuDevicePrimaryCtxRetain", 7000)` (`PFN_cuDevicePrimaryCtxRetain_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3372,7 +3372,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxSetFlags` through `cuGetProcAddress("cuDevicePrimaryCtxSetFlags", 11000)` (`PFN_cuDevicePrimaryCtxSetFlags_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDevicePrimaryCtxSetFlags` through `cuGetProcAddress("cuDevicePrimaryCtxSetFlags", 11000)` (`PFN_cuDevicePrimaryCtxSetFlags_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3387,7 +3387,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceRegisterAsyncNotification` through `cuGetProcAddress("cuDeviceRegisterAsyncNotification", 12040)` (`PFN_cuDeviceRegisterAsyncNotification_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceRegisterAsyncNotification` through `cuGetProcAddress("cuDeviceRegisterAsyncNotification", 12040)` (`PFN_cuDeviceRegisterAsyncNotification_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3404,7 +3404,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceSetGraphMemAttribute` through `cuGetProcAddress("cuDeviceSetGraphMemAttribute", 11040)` (`PFN_cuDeviceSetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceSetGraphMemAttribute` through `cuGetProcAddress("cuDeviceSetGraphMemAttribute", 11040)` (`PFN_cuDeviceSetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3420,7 +3420,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceSetMemPool` through `cuGetProcAddress("cuDeviceSetMemPool", 11020)` (`PFN_cuDeviceSetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceSetMemPool` through `cuGetProcAddress("cuDeviceSetMemPool", 11020)` (`PFN_cuDeviceSetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3435,7 +3435,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceTotalMem` through `cuGetProcAddress("cuDeviceTotalMem", 3020)` (`PFN_cuDeviceTotalMem_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceTotalMem` through `cuGetProcAddress("cuDeviceTotalMem", 3020)` (`PFN_cuDeviceTotalMem_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3446,7 +3446,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceUnregisterAsyncNotification` through `cuGetProcAddress("cuDeviceUnregisterAsyncNotification", 12040)` (`PFN_cuDeviceUnregisterAsyncNotification_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDeviceUnregisterAsyncNotification` through `cuGetProcAddress("cuDeviceUnregisterAsyncNotification", 12040)` (`PFN_cuDeviceUnregisterAsyncNotification_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3461,7 +3461,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDriverGetVersion` through `cuGetProcAddress("cuDriverGetVersion", 2020)` (`PFN_cuDriverGetVersion_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuDriverGetVersion` through `cuGetProcAddress("cuDriverGetVersion", 2020)` (`PFN_cuDriverGetVersion_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3475,7 +3475,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventCreate` through `cuGetProcAddress("cuEventCreate", 2000)` (`PFN_cuEventCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuEventCreate` through `cuGetProcAddress("cuEventCreate", 2000)` (`PFN_cuEventCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3490,7 +3490,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventDestroy` through `cuGetProcAddress("cuEventDestroy", 4000)` (`PFN_cuEventDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuEventDestroy` through `cuGetProcAddress("cuEventDestroy", 4000)` (`PFN_cuEventDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3501,7 +3501,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventElapsedTime` through `cuGetProcAddress("cuEventElapsedTime", 12080)` (`PFN_cuEventElapsedTime_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuEventElapsedTime` through `cuGetProcAddress("cuEventElapsedTime", 12080)` (`PFN_cuEventElapsedTime_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3517,7 +3517,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventQuery` through `cuGetProcAddress("cuEventQuery", 2000)` (`PFN_cuEventQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuEventQuery` through `cuGetProcAddress("cuEventQuery", 2000)` (`PFN_cuEventQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3528,7 +3528,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventRecord` through `cuGetProcAddress("cuEventRecord", 2000)` (`PFN_cuEventRecord_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuEventRecord` through `cuGetProcAddress("cuEventRecord", 2000)` (`PFN_cuEventRecord_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3539,7 +3539,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventRecordWithFlags` through `cuGetProcAddress("cuEventRecordWithFlags", 11010)` (`PFN_cuEventRecordWithFlags_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuEventRecordWithFlags` through `cuGetProcAddress("cuEventRecordWithFlags", 11010)` (`PFN_cuEventRecordWithFlags_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3555,7 +3555,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventSynchronize` through `cuGetProcAddress("cuEventSynchronize", 2000)` (`PFN_cuEventSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuEventSynchronize` through `cuGetProcAddress("cuEventSynchronize", 2000)` (`PFN_cuEventSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3566,7 +3566,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuExternalMemoryGetMappedBuffer` through `cuGetProcAddress("cuExternalMemoryGetMappedBuffer", 10000)` (`PFN_cuExternalMemoryGetMappedBuffer_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuExternalMemoryGetMappedBuffer` through `cuGetProcAddress("cuExternalMemoryGetMappedBuffer", 10000)` (`PFN_cuExternalMemoryGetMappedBuffer_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3582,7 +3582,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuExternalMemoryGetMappedMipmappedArray` through `cuGetProcAddress("cuExternalMemoryGetMappedMipmappedArray", 10000)` (`PFN_cuExternalMemoryGetMappedMipmappedArray_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuExternalMemoryGetMappedMipmappedArray` through `cuGetProcAddress("cuExternalMemoryGetMappedMipmappedArray", 10000)` (`PFN_cuExternalMemoryGetMappedMipmappedArray_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3598,7 +3598,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFlushGPUDirectRDMAWrites` through `cuGetProcAddress("cuFlushGPUDirectRDMAWrites", 11030)` (`PFN_cuFlushGPUDirectRDMAWrites_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFlushGPUDirectRDMAWrites` through `cuGetProcAddress("cuFlushGPUDirectRDMAWrites", 11030)` (`PFN_cuFlushGPUDirectRDMAWrites_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3613,7 +3613,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncGetAttribute` through `cuGetProcAddress("cuFuncGetAttribute", 2020)` (`PFN_cuFuncGetAttribute_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncGetAttribute` through `cuGetProcAddress("cuFuncGetAttribute", 2020)` (`PFN_cuFuncGetAttribute_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3629,7 +3629,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncGetModule` through `cuGetProcAddress("cuFuncGetModule", 11000)` (`PFN_cuFuncGetModule_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncGetModule` through `cuGetProcAddress("cuFuncGetModule", 11000)` (`PFN_cuFuncGetModule_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3644,7 +3644,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncGetName` through `cuGetProcAddress("cuFuncGetName", 12030)` (`PFN_cuFuncGetName_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncGetName` through `cuGetProcAddress("cuFuncGetName", 12030)` (`PFN_cuFuncGetName_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3659,7 +3659,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncGetParamInfo` through `cuGetProcAddress("cuFuncGetParamInfo", 12040)` (`PFN_cuFuncGetParamInfo_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncGetParamInfo` through `cuGetProcAddress("cuFuncGetParamInfo", 12040)` (`PFN_cuFuncGetParamInfo_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3676,7 +3676,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncIsLoaded` through `cuGetProcAddress("cuFuncIsLoaded", 12040)` (`PFN_cuFuncIsLoaded_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncIsLoaded` through `cuGetProcAddress("cuFuncIsLoaded", 12040)` (`PFN_cuFuncIsLoaded_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3691,7 +3691,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncLoad` through `cuGetProcAddress("cuFuncLoad", 12040)` (`PFN_cuFuncLoad_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncLoad` through `cuGetProcAddress("cuFuncLoad", 12040)` (`PFN_cuFuncLoad_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3702,7 +3702,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncSetAttribute` through `cuGetProcAddress("cuFuncSetAttribute", 9000)` (`PFN_cuFuncSetAttribute_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncSetAttribute` through `cuGetProcAddress("cuFuncSetAttribute", 9000)` (`PFN_cuFuncSetAttribute_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3718,7 +3718,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncSetBlockShape` through `cuGetProcAddress("cuFuncSetBlockShape", 2000)` (`PFN_cuFuncSetBlockShape_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncSetBlockShape` through `cuGetProcAddress("cuFuncSetBlockShape", 2000)` (`PFN_cuFuncSetBlockShape_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3735,7 +3735,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncSetCacheConfig` through `cuGetProcAddress("cuFuncSetCacheConfig", 3000)` (`PFN_cuFuncSetCacheConfig_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncSetCacheConfig` through `cuGetProcAddress("cuFuncSetCacheConfig", 3000)` (`PFN_cuFuncSetCacheConfig_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3750,7 +3750,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncSetSharedMemConfig` through `cuGetProcAddress("cuFuncSetSharedMemConfig", 4020)` (`PFN_cuFuncSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncSetSharedMemConfig` through `cuGetProcAddress("cuFuncSetSharedMemConfig", 4020)` (`PFN_cuFuncSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3765,7 +3765,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncSetSharedSize` through `cuGetProcAddress("cuFuncSetSharedSize", 2000)` (`PFN_cuFuncSetSharedSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuFuncSetSharedSize` through `cuGetProcAddress("cuFuncSetSharedSize", 2000)` (`PFN_cuFuncSetSharedSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3780,7 +3780,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGetErrorName` through `cuGetProcAddress("cuGetErrorName", 6000)` (`PFN_cuGetErrorName_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGetErrorName` through `cuGetProcAddress("cuGetErrorName", 6000)` (`PFN_cuGetErrorName_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3795,7 +3795,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGetErrorString` through `cuGetProcAddress("cuGetErrorString", 6000)` (`PFN_cuGetErrorString_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGetErrorString` through `cuGetProcAddress("cuGetErrorString", 6000)` (`PFN_cuGetErrorString_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3810,7 +3810,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGetExportTable` through `cuGetProcAddress("cuGetExportTable", 3000)` (`PFN_cuGetExportTable_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGetExportTable` through `cuGetProcAddress("cuGetExportTable", 3000)` (`PFN_cuGetExportTable_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3825,7 +3825,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGetProcAddress` through `cuGetProcAddress("cuGetProcAddress", 12000)` (`PFN_cuGetProcAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGetProcAddress` through `cuGetProcAddress("cuGetProcAddress", 12000)` (`PFN_cuGetProcAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3843,7 +3843,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddBatchMemOpNode` through `cuGetProcAddress("cuGraphAddBatchMemOpNode", 11070)` (`PFN_cuGraphAddBatchMemOpNode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddBatchMemOpNode` through `cuGetProcAddress("cuGraphAddBatchMemOpNode", 11070)` (`PFN_cuGraphAddBatchMemOpNode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3863,7 +3863,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddChildGraphNode` through `cuGetProcAddress("cuGraphAddChildGraphNode", 10000)` (`PFN_cuGraphAddChildGraphNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddChildGraphNode` through `cuGetProcAddress("cuGraphAddChildGraphNode", 10000)` (`PFN_cuGraphAddChildGraphNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3883,7 +3883,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddDependencies` through `cuGetProcAddress("cuGraphAddDependencies", 12030)` (`PFN_cuGraphAddDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddDependencies` through `cuGetProcAddress("cuGraphAddDependencies", 12030)` (`PFN_cuGraphAddDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3901,7 +3901,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddEmptyNode` through `cuGetProcAddress("cuGraphAddEmptyNode", 10000)` (`PFN_cuGraphAddEmptyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddEmptyNode` through `cuGetProcAddress("cuGraphAddEmptyNode", 10000)` (`PFN_cuGraphAddEmptyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3920,7 +3920,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddEventRecordNode` through `cuGetProcAddress("cuGraphAddEventRecordNode", 11010)` (`PFN_cuGraphAddEventRecordNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddEventRecordNode` through `cuGetProcAddress("cuGraphAddEventRecordNode", 11010)` (`PFN_cuGraphAddEventRecordNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3940,7 +3940,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddEventWaitNode` through `cuGetProcAddress("cuGraphAddEventWaitNode", 11010)` (`PFN_cuGraphAddEventWaitNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddEventWaitNode` through `cuGetProcAddress("cuGraphAddEventWaitNode", 11010)` (`PFN_cuGraphAddEventWaitNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3960,7 +3960,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddExternalSemaphoresSignalNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresSignalNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresSignalNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddExternalSemaphoresSignalNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresSignalNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresSignalNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3980,7 +3980,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddExternalSemaphoresWaitNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresWaitNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresWaitNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddExternalSemaphoresWaitNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresWaitNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresWaitNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4000,7 +4000,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddHostNode` through `cuGetProcAddress("cuGraphAddHostNode", 10000)` (`PFN_cuGraphAddHostNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddHostNode` through `cuGetProcAddress("cuGraphAddHostNode", 10000)` (`PFN_cuGraphAddHostNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4020,7 +4020,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddKernelNode` through `cuGetProcAddress("cuGraphAddKernelNode", 12000)` (`PFN_cuGraphAddKernelNode_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddKernelNode` through `cuGetProcAddress("cuGraphAddKernelNode", 12000)` (`PFN_cuGraphAddKernelNode_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4040,7 +4040,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddMemAllocNode` through `cuGetProcAddress("cuGraphAddMemAllocNode", 11040)` (`PFN_cuGraphAddMemAllocNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddMemAllocNode` through `cuGetProcAddress("cuGraphAddMemAllocNode", 11040)` (`PFN_cuGraphAddMemAllocNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4060,7 +4060,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddMemFreeNode` through `cuGetProcAddress("cuGraphAddMemFreeNode", 11040)` (`PFN_cuGraphAddMemFreeNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddMemFreeNode` through `cuGetProcAddress("cuGraphAddMemFreeNode", 11040)` (`PFN_cuGraphAddMemFreeNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4080,7 +4080,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddMemcpyNode` through `cuGetProcAddress("cuGraphAddMemcpyNode", 10000)` (`PFN_cuGraphAddMemcpyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddMemcpyNode` through `cuGetProcAddress("cuGraphAddMemcpyNode", 10000)` (`PFN_cuGraphAddMemcpyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4108,7 +4108,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddMemsetNode` through `cuGetProcAddress("cuGraphAddMemsetNode", 10000)` (`PFN_cuGraphAddMemsetNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddMemsetNode` through `cuGetProcAddress("cuGraphAddMemsetNode", 10000)` (`PFN_cuGraphAddMemsetNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4136,7 +4136,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddNode` through `cuGetProcAddress("cuGraphAddNode", 12030)` (`PFN_cuGraphAddNode_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphAddNode` through `cuGetProcAddress("cuGraphAddNode", 12030)` (`PFN_cuGraphAddNode_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4164,7 +4164,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphBatchMemOpNodeGetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeGetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeGetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphBatchMemOpNodeGetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeGetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeGetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4179,7 +4179,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4194,7 +4194,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphChildGraphNodeGetGraph` through `cuGetProcAddress("cuGraphChildGraphNodeGetGraph", 10000)` (`PFN_cuGraphChildGraphNodeGetGraph_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphChildGraphNodeGetGraph` through `cuGetProcAddress("cuGraphChildGraphNodeGetGraph", 10000)` (`PFN_cuGraphChildGraphNodeGetGraph_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4209,7 +4209,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphClone` through `cuGetProcAddress("cuGraphClone", 10000)` (`PFN_cuGraphClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphClone` through `cuGetProcAddress("cuGraphClone", 10000)` (`PFN_cuGraphClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4224,7 +4224,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphConditionalHandleCreate` through `cuGetProcAddress("cuGraphConditionalHandleCreate", 12030)` (`PFN_cuGraphConditionalHandleCreate_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphConditionalHandleCreate` through `cuGetProcAddress("cuGraphConditionalHandleCreate", 12030)` (`PFN_cuGraphConditionalHandleCreate_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4244,7 +4244,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphCreate` through `cuGetProcAddress("cuGraphCreate", 10000)` (`PFN_cuGraphCreate_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphCreate` through `cuGetProcAddress("cuGraphCreate", 10000)` (`PFN_cuGraphCreate_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4259,7 +4259,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphDebugDotPrint` through `cuGetProcAddress("cuGraphDebugDotPrint", 11030)` (`PFN_cuGraphDebugDotPrint_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphDebugDotPrint` through `cuGetProcAddress("cuGraphDebugDotPrint", 11030)` (`PFN_cuGraphDebugDotPrint_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4275,7 +4275,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphDestroy` through `cuGetProcAddress("cuGraphDestroy", 10000)` (`PFN_cuGraphDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphDestroy` through `cuGetProcAddress("cuGraphDestroy", 10000)` (`PFN_cuGraphDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4286,7 +4286,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphDestroyNode` through `cuGetProcAddress("cuGraphDestroyNode", 10000)` (`PFN_cuGraphDestroyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphDestroyNode` through `cuGetProcAddress("cuGraphDestroyNode", 10000)` (`PFN_cuGraphDestroyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4297,7 +4297,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphEventRecordNodeGetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeGetEvent", 11010)` (`PFN_cuGraphEventRecordNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphEventRecordNodeGetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeGetEvent", 11010)` (`PFN_cuGraphEventRecordNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4312,7 +4312,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4327,7 +4327,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphEventWaitNodeGetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeGetEvent", 11010)` (`PFN_cuGraphEventWaitNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphEventWaitNodeGetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeGetEvent", 11010)` (`PFN_cuGraphEventWaitNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4342,7 +4342,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4357,7 +4357,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphExecBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphExecBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphExecBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphExecBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4373,7 +4373,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecChildGraphNodeSetParams` through `cuGetProcAddress("cuGraphExecChildGraphNodeSetParams", 11010)` (`PFN_cuGraphExecChildGraphNodeSetParams_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecChildGraphNodeSetParams` through `cuGetProcAddress("cuGraphExecChildGraphNodeSetParams", 11010)` (`PFN_cuGraphExecChildGraphNodeSetParams_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4389,7 +4389,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecDestroy` through `cuGetProcAddress("cuGraphExecDestroy", 10000)` (`PFN_cuGraphExecDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecDestroy` through `cuGetProcAddress("cuGraphExecDestroy", 10000)` (`PFN_cuGraphExecDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4400,7 +4400,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphExecEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphExecEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4416,7 +4416,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphExecEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphExecEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4432,7 +4432,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4450,7 +4450,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4468,7 +4468,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecGetFlags` through `cuGetProcAddress("cuGraphExecGetFlags", 12000)` (`PFN_cuGraphExecGetFlags_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecGetFlags` through `cuGetProcAddress("cuGraphExecGetFlags", 12000)` (`PFN_cuGraphExecGetFlags_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4483,7 +4483,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecHostNodeSetParams` through `cuGetProcAddress("cuGraphExecHostNodeSetParams", 10020)` (`PFN_cuGraphExecHostNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecHostNodeSetParams` through `cuGetProcAddress("cuGraphExecHostNodeSetParams", 10020)` (`PFN_cuGraphExecHostNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4499,7 +4499,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecKernelNodeSetParams` through `cuGetProcAddress("cuGraphExecKernelNodeSetParams", 12000)` (`PFN_cuGraphExecKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecKernelNodeSetParams` through `cuGetProcAddress("cuGraphExecKernelNodeSetParams", 12000)` (`PFN_cuGraphExecKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4515,7 +4515,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphExecMemcpyNodeSetParams", 10020)` (`PFN_cuGraphExecMemcpyNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphExecMemcpyNodeSetParams", 10020)` (`PFN_cuGraphExecMemcpyNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4532,7 +4532,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecMemsetNodeSetParams` through `cuGetProcAddress("cuGraphExecMemsetNodeSetParams", 10020)` (`PFN_cuGraphExecMemsetNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecMemsetNodeSetParams` through `cuGetProcAddress("cuGraphExecMemsetNodeSetParams", 10020)` (`PFN_cuGraphExecMemsetNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4549,7 +4549,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecNodeSetParams` through `cuGetProcAddress("cuGraphExecNodeSetParams", 12020)` (`PFN_cuGraphExecNodeSetParams_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecNodeSetParams` through `cuGetProcAddress("cuGraphExecNodeSetParams", 12020)` (`PFN_cuGraphExecNodeSetParams_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4565,7 +4565,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecUpdate` through `cuGetProcAddress("cuGraphExecUpdate", 12000)` (`PFN_cuGraphExecUpdate_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExecUpdate` through `cuGetProcAddress("cuGraphExecUpdate", 12000)` (`PFN_cuGraphExecUpdate_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4581,7 +4581,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresSignalNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExternalSemaphoresSignalNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4598,7 +4598,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4615,7 +4615,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresWaitNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExternalSemaphoresWaitNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4631,7 +4631,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4647,7 +4647,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphGetEdges` through `cuGetProcAddress("cuGraphGetEdges", 12030)` (`PFN_cuGraphGetEdges_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphGetEdges` through `cuGetProcAddress("cuGraphGetEdges", 12030)` (`PFN_cuGraphGetEdges_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4665,7 +4665,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphGetNodes` through `cuGetProcAddress("cuGraphGetNodes", 10000)` (`PFN_cuGraphGetNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphGetNodes` through `cuGetProcAddress("cuGraphGetNodes", 10000)` (`PFN_cuGraphGetNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4681,7 +4681,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphGetRootNodes` through `cuGetProcAddress("cuGraphGetRootNodes", 10000)` (`PFN_cuGraphGetRootNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphGetRootNodes` through `cuGetProcAddress("cuGraphGetRootNodes", 10000)` (`PFN_cuGraphGetRootNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4697,7 +4697,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphHostNodeGetParams` through `cuGetProcAddress("cuGraphHostNodeGetParams", 10000)` (`PFN_cuGraphHostNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphHostNodeGetParams` through `cuGetProcAddress("cuGraphHostNodeGetParams", 10000)` (`PFN_cuGraphHostNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4712,7 +4712,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphHostNodeSetParams` through `cuGetProcAddress("cuGraphHostNodeSetParams", 10000)` (`PFN_cuGraphHostNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphHostNodeSetParams` through `cuGetProcAddress("cuGraphHostNodeSetParams", 10000)` (`PFN_cuGraphHostNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4727,7 +4727,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphInstantiate` through `cuGetProcAddress("cuGraphInstantiateWithFlags", 11040)` (`PFN_cuGraphInstantiateWithFlags_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphInstantiate` through `cuGetProcAddress("cuGraphInstantiateWithFlags", 11040)` (`PFN_cuGraphInstantiateWithFlags_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4743,7 +4743,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphInstantiateWithParams` through `cuGetProcAddress("cuGraphInstantiateWithParams", 12000)` (`PFN_cuGraphInstantiateWithParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphInstantiateWithParams` through `cuGetProcAddress("cuGraphInstantiateWithParams", 12000)` (`PFN_cuGraphInstantiateWithParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4759,7 +4759,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeCopyAttributes` through `cuGetProcAddress("cuGraphKernelNodeCopyAttributes", 11000)` (`PFN_cuGraphKernelNodeCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphKernelNodeCopyAttributes` through `cuGetProcAddress("cuGraphKernelNodeCopyAttributes", 11000)` (`PFN_cuGraphKernelNodeCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4774,7 +4774,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeGetAttribute` through `cuGetProcAddress("cuGraphKernelNodeGetAttribute", 11000)` (`PFN_cuGraphKernelNodeGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphKernelNodeGetAttribute` through `cuGetProcAddress("cuGraphKernelNodeGetAttribute", 11000)` (`PFN_cuGraphKernelNodeGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4790,7 +4790,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeGetParams` through `cuGetProcAddress("cuGraphKernelNodeGetParams", 12000)` (`PFN_cuGraphKernelNodeGetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphKernelNodeGetParams` through `cuGetProcAddress("cuGraphKernelNodeGetParams", 12000)` (`PFN_cuGraphKernelNodeGetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4805,7 +4805,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeSetAttribute` through `cuGetProcAddress("cuGraphKernelNodeSetAttribute", 11000)` (`PFN_cuGraphKernelNodeSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphKernelNodeSetAttribute` through `cuGetProcAddress("cuGraphKernelNodeSetAttribute", 11000)` (`PFN_cuGraphKernelNodeSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4821,7 +4821,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeSetParams` through `cuGetProcAddress("cuGraphKernelNodeSetParams", 12000)` (`PFN_cuGraphKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphKernelNodeSetParams` through `cuGetProcAddress("cuGraphKernelNodeSetParams", 12000)` (`PFN_cuGraphKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4836,7 +4836,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphLaunch` through `cuGetProcAddress("cuGraphLaunch", 10000)` (`PFN_cuGraphLaunch_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphLaunch` through `cuGetProcAddress("cuGraphLaunch", 10000)` (`PFN_cuGraphLaunch_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4851,7 +4851,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphMemAllocNodeGetParams` through `cuGetProcAddress("cuGraphMemAllocNodeGetParams", 11040)` (`PFN_cuGraphMemAllocNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphMemAllocNodeGetParams` through `cuGetProcAddress("cuGraphMemAllocNodeGetParams", 11040)` (`PFN_cuGraphMemAllocNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4866,7 +4866,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphMemFreeNodeGetParams` through `cuGetProcAddress("cuGraphMemFreeNodeGetParams", 11040)` (`PFN_cuGraphMemFreeNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphMemFreeNodeGetParams` through `cuGetProcAddress("cuGraphMemFreeNodeGetParams", 11040)` (`PFN_cuGraphMemFreeNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4881,7 +4881,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphMemcpyNodeGetParams` through `cuGetProcAddress("cuGraphMemcpyNodeGetParams", 10000)` (`PFN_cuGraphMemcpyNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphMemcpyNodeGetParams` through `cuGetProcAddress("cuGraphMemcpyNodeGetParams", 10000)` (`PFN_cuGraphMemcpyNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4896,7 +4896,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphMemcpyNodeSetParams", 10000)` (`PFN_cuGraphMemcpyNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphMemcpyNodeSetParams", 10000)` (`PFN_cuGraphMemcpyNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4911,7 +4911,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphMemsetNodeGetParams` through `cuGetProcAddress("cuGraphMemsetNodeGetParams", 10000)` (`PFN_cuGraphMemsetNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphMemsetNodeGetParams` through `cuGetProcAddress("cuGraphMemsetNodeGetParams", 10000)` (`PFN_cuGraphMemsetNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4926,7 +4926,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphMemsetNodeSetParams` through `cuGetProcAddress("cuGraphMemsetNodeSetParams", 10000)` (`PFN_cuGraphMemsetNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphMemsetNodeSetParams` through `cuGetProcAddress("cuGraphMemsetNodeSetParams", 10000)` (`PFN_cuGraphMemsetNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4941,7 +4941,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphNodeFindInClone` through `cuGetProcAddress("cuGraphNodeFindInClone", 10000)` (`PFN_cuGraphNodeFindInClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphNodeFindInClone` through `cuGetProcAddress("cuGraphNodeFindInClone", 10000)` (`PFN_cuGraphNodeFindInClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4957,7 +4957,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetDependencies` through `cuGetProcAddress("cuGraphNodeGetDependencies", 12030)` (`PFN_cuGraphNodeGetDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphNodeGetDependencies` through `cuGetProcAddress("cuGraphNodeGetDependencies", 12030)` (`PFN_cuGraphNodeGetDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4974,7 +4974,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetDependentNodes` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 12030)` (`PFN_cuGraphNodeGetDependentNodes_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphNodeGetDependentNodes` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 12030)` (`PFN_cuGraphNodeGetDependentNodes_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4993,7 +4993,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetEnabled` through `cuGetProcAddress("cuGraphNodeGetEnabled", 11060)` (`PFN_cuGraphNodeGetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphNodeGetEnabled` through `cuGetProcAddress("cuGraphNodeGetEnabled", 11060)` (`PFN_cuGraphNodeGetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5009,7 +5009,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetType` through `cuGetProcAddress("cuGraphNodeGetType", 10000)` (`PFN_cuGraphNodeGetType_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphNodeGetType` through `cuGetProcAddress("cuGraphNodeGetType", 10000)` (`PFN_cuGraphNodeGetType_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5024,7 +5024,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphNodeSetEnabled` through `cuGetProcAddress("cuGraphNodeSetEnabled", 11060)` (`PFN_cuGraphNodeSetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphNodeSetEnabled` through `cuGetProcAddress("cuGraphNodeSetEnabled", 11060)` (`PFN_cuGraphNodeSetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5040,7 +5040,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphNodeSetParams` through `cuGetProcAddress("cuGraphNodeSetParams", 12020)` (`PFN_cuGraphNodeSetParams_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphNodeSetParams` through `cuGetProcAddress("cuGraphNodeSetParams", 12020)` (`PFN_cuGraphNodeSetParams_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5055,7 +5055,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphReleaseUserObject` through `cuGetProcAddress("cuGraphReleaseUserObject", 11030)` (`PFN_cuGraphReleaseUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphReleaseUserObject` through `cuGetProcAddress("cuGraphReleaseUserObject", 11030)` (`PFN_cuGraphReleaseUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5071,7 +5071,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphRemoveDependencies` through `cuGetProcAddress("cuGraphRemoveDependencies", 12030)` (`PFN_cuGraphRemoveDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphRemoveDependencies` through `cuGetProcAddress("cuGraphRemoveDependencies", 12030)` (`PFN_cuGraphRemoveDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5089,7 +5089,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphRetainUserObject` through `cuGetProcAddress("cuGraphRetainUserObject", 11030)` (`PFN_cuGraphRetainUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphRetainUserObject` through `cuGetProcAddress("cuGraphRetainUserObject", 11030)` (`PFN_cuGraphRetainUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5106,7 +5106,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphUpload` through `cuGetProcAddress("cuGraphUpload", 11010)` (`PFN_cuGraphUpload_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphUpload` through `cuGetProcAddress("cuGraphUpload", 11010)` (`PFN_cuGraphUpload_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5121,7 +5121,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsMapResources` through `cuGetProcAddress("cuGraphicsMapResources", 3000)` (`PFN_cuGraphicsMapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphicsMapResources` through `cuGetProcAddress("cuGraphicsMapResources", 3000)` (`PFN_cuGraphicsMapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5137,7 +5137,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsResourceGetMappedMipmappedArray` through `cuGetProcAddress("cuGraphicsResourceGetMappedMipmappedArray", 5000)` (`PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphicsResourceGetMappedMipmappedArray` through `cuGetProcAddress("cuGraphicsResourceGetMappedMipmappedArray", 5000)` (`PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5152,7 +5152,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsResourceGetMappedPointer` through `cuGetProcAddress("cuGraphicsResourceGetMappedPointer", 3020)` (`PFN_cuGraphicsResourceGetMappedPointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphicsResourceGetMappedPointer` through `cuGetProcAddress("cuGraphicsResourceGetMappedPointer", 3020)` (`PFN_cuGraphicsResourceGetMappedPointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5168,7 +5168,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsResourceSetMapFlags` through `cuGetProcAddress("cuGraphicsResourceSetMapFlags", 6050)` (`PFN_cuGraphicsResourceSetMapFlags_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphicsResourceSetMapFlags` through `cuGetProcAddress("cuGraphicsResourceSetMapFlags", 6050)` (`PFN_cuGraphicsResourceSetMapFlags_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5183,7 +5183,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsSubResourceGetMappedArray` through `cuGetProcAddress("cuGraphicsSubResourceGetMappedArray", 3000)` (`PFN_cuGraphicsSubResourceGetMappedArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphicsSubResourceGetMappedArray` through `cuGetProcAddress("cuGraphicsSubResourceGetMappedArray", 3000)` (`PFN_cuGraphicsSubResourceGetMappedArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5200,7 +5200,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsUnmapResources` through `cuGetProcAddress("cuGraphicsUnmapResources", 3000)` (`PFN_cuGraphicsUnmapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphicsUnmapResources` through `cuGetProcAddress("cuGraphicsUnmapResources", 3000)` (`PFN_cuGraphicsUnmapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5216,7 +5216,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsUnregisterResource` through `cuGetProcAddress("cuGraphicsUnregisterResource", 3000)` (`PFN_cuGraphicsUnregisterResource_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGraphicsUnregisterResource` through `cuGetProcAddress("cuGraphicsUnregisterResource", 3000)` (`PFN_cuGraphicsUnregisterResource_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5230,7 +5230,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGreenCtxCreate` through `cuGetProcAddress("cuGreenCtxCreate", 12040)` (`PFN_cuGreenCtxCreate_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGreenCtxCreate` through `cuGetProcAddress("cuGreenCtxCreate", 12040)` (`PFN_cuGreenCtxCreate_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5247,7 +5247,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGreenCtxDestroy` through `cuGetProcAddress("cuGreenCtxDestroy", 12040)` (`PFN_cuGreenCtxDestroy_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGreenCtxDestroy` through `cuGetProcAddress("cuGreenCtxDestroy", 12040)` (`PFN_cuGreenCtxDestroy_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5258,7 +5258,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGreenCtxGetDevResource` through `cuGetProcAddress("cuGreenCtxGetDevResource", 12040)` (`PFN_cuGreenCtxGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGreenCtxGetDevResource` through `cuGetProcAddress("cuGreenCtxGetDevResource", 12040)` (`PFN_cuGreenCtxGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5274,7 +5274,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGreenCtxGetId` through `cuGetProcAddress("cuGreenCtxGetId", 12090)` (`PFN_cuGreenCtxGetId_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGreenCtxGetId` through `cuGetProcAddress("cuGreenCtxGetId", 12090)` (`PFN_cuGreenCtxGetId_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5289,7 +5289,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGreenCtxRecordEvent` through `cuGetProcAddress("cuGreenCtxRecordEvent", 12040)` (`PFN_cuGreenCtxRecordEvent_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGreenCtxRecordEvent` through `cuGetProcAddress("cuGreenCtxRecordEvent", 12040)` (`PFN_cuGreenCtxRecordEvent_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5304,7 +5304,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGreenCtxStreamCreate` through `cuGetProcAddress("cuGreenCtxStreamCreate", 12050)` (`PFN_cuGreenCtxStreamCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGreenCtxStreamCreate` through `cuGetProcAddress("cuGreenCtxStreamCreate", 12050)` (`PFN_cuGreenCtxStreamCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5321,7 +5321,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGreenCtxWaitEvent` through `cuGetProcAddress("cuGreenCtxWaitEvent", 12040)` (`PFN_cuGreenCtxWaitEvent_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuGreenCtxWaitEvent` through `cuGetProcAddress("cuGreenCtxWaitEvent", 12040)` (`PFN_cuGreenCtxWaitEvent_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5336,7 +5336,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuImportExternalMemory` through `cuGetProcAddress("cuImportExternalMemory", 10000)` (`PFN_cuImportExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuImportExternalMemory` through `cuGetProcAddress("cuImportExternalMemory", 10000)` (`PFN_cuImportExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5351,7 +5351,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuImportExternalSemaphore` through `cuGetProcAddress("cuImportExternalSemaphore", 10000)` (`PFN_cuImportExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuImportExternalSemaphore` through `cuGetProcAddress("cuImportExternalSemaphore", 10000)` (`PFN_cuImportExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5366,7 +5366,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuInit` through `cuGetProcAddress("cuInit", 2000)` (`PFN_cuInit_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuInit` through `cuGetProcAddress("cuInit", 2000)` (`PFN_cuInit_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5377,7 +5377,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuIpcCloseMemHandle` through `cuGetProcAddress("cuIpcCloseMemHandle", 4010)` (`PFN_cuIpcCloseMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuIpcCloseMemHandle` through `cuGetProcAddress("cuIpcCloseMemHandle", 4010)` (`PFN_cuIpcCloseMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5388,7 +5388,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuIpcGetEventHandle` through `cuGetProcAddress("cuIpcGetEventHandle", 4010)` (`PFN_cuIpcGetEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuIpcGetEventHandle` through `cuGetProcAddress("cuIpcGetEventHandle", 4010)` (`PFN_cuIpcGetEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5403,7 +5403,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuIpcGetMemHandle` through `cuGetProcAddress("cuIpcGetMemHandle", 4010)` (`PFN_cuIpcGetMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuIpcGetMemHandle` through `cuGetProcAddress("cuIpcGetMemHandle", 4010)` (`PFN_cuIpcGetMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5418,7 +5418,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuIpcOpenEventHandle` through `cuGetProcAddress("cuIpcOpenEventHandle", 4010)` (`PFN_cuIpcOpenEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuIpcOpenEventHandle` through `cuGetProcAddress("cuIpcOpenEventHandle", 4010)` (`PFN_cuIpcOpenEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5433,7 +5433,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuIpcOpenMemHandle` through `cuGetProcAddress("cuIpcOpenMemHandle", 11000)` (`PFN_cuIpcOpenMemHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuIpcOpenMemHandle` through `cuGetProcAddress("cuIpcOpenMemHandle", 11000)` (`PFN_cuIpcOpenMemHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5449,7 +5449,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuKernelGetAttribute` through `cuGetProcAddress("cuKernelGetAttribute", 12000)` (`PFN_cuKernelGetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuKernelGetAttribute` through `cuGetProcAddress("cuKernelGetAttribute", 12000)` (`PFN_cuKernelGetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5466,7 +5466,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuKernelGetFunction` through `cuGetProcAddress("cuKernelGetFunction", 12000)` (`PFN_cuKernelGetFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuKernelGetFunction` through `cuGetProcAddress("cuKernelGetFunction", 12000)` (`PFN_cuKernelGetFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5481,7 +5481,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuKernelGetLibrary` through `cuGetProcAddress("cuKernelGetLibrary", 12050)` (`PFN_cuKernelGetLibrary_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuKernelGetLibrary` through `cuGetProcAddress("cuKernelGetLibrary", 12050)` (`PFN_cuKernelGetLibrary_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5496,7 +5496,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuKernelGetName` through `cuGetProcAddress("cuKernelGetName", 12030)` (`PFN_cuKernelGetName_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuKernelGetName` through `cuGetProcAddress("cuKernelGetName", 12030)` (`PFN_cuKernelGetName_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5511,7 +5511,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuKernelGetParamInfo` through `cuGetProcAddress("cuKernelGetParamInfo", 12040)` (`PFN_cuKernelGetParamInfo_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuKernelGetParamInfo` through `cuGetProcAddress("cuKernelGetParamInfo", 12040)` (`PFN_cuKernelGetParamInfo_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5528,7 +5528,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuKernelSetAttribute` through `cuGetProcAddress("cuKernelSetAttribute", 12000)` (`PFN_cuKernelSetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuKernelSetAttribute` through `cuGetProcAddress("cuKernelSetAttribute", 12000)` (`PFN_cuKernelSetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5545,7 +5545,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuKernelSetCacheConfig` through `cuGetProcAddress("cuKernelSetCacheConfig", 12000)` (`PFN_cuKernelSetCacheConfig_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuKernelSetCacheConfig` through `cuGetProcAddress("cuKernelSetCacheConfig", 12000)` (`PFN_cuKernelSetCacheConfig_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5561,7 +5561,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunch` through `cuGetProcAddress("cuLaunch", 2000)` (`PFN_cuLaunch_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLaunch` through `cuGetProcAddress("cuLaunch", 2000)` (`PFN_cuLaunch_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5572,7 +5572,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunchCooperativeKernel` through `cuGetProcAddress("cuLaunchCooperativeKernel", 9000)` (`PFN_cuLaunchCooperativeKernel_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLaunchCooperativeKernel` through `cuGetProcAddress("cuLaunchCooperativeKernel", 9000)` (`PFN_cuLaunchCooperativeKernel_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5608,7 +5608,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunchCooperativeKernelMultiDevice` through `cuGetProcAddress("cuLaunchCooperativeKernelMultiDevice", 9000)` (`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLaunchCooperativeKernelMultiDevice` through `cuGetProcAddress("cuLaunchCooperativeKernelMultiDevice", 9000)` (`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5624,7 +5624,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunchGrid` through `cuGetProcAddress("cuLaunchGrid", 2000)` (`PFN_cuLaunchGrid_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLaunchGrid` through `cuGetProcAddress("cuLaunchGrid", 2000)` (`PFN_cuLaunchGrid_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5640,7 +5640,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunchGridAsync` through `cuGetProcAddress("cuLaunchGridAsync", 2000)` (`PFN_cuLaunchGridAsync_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLaunchGridAsync` through `cuGetProcAddress("cuLaunchGridAsync", 2000)` (`PFN_cuLaunchGridAsync_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5657,7 +5657,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunchHostFunc` through `cuGetProcAddress("cuLaunchHostFunc", 10000)` (`PFN_cuLaunchHostFunc_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLaunchHostFunc` through `cuGetProcAddress("cuLaunchHostFunc", 10000)` (`PFN_cuLaunchHostFunc_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5673,7 +5673,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunchKernel` through `cuGetProcAddress("cuLaunchKernel", 4000)` (`PFN_cuLaunchKernel_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLaunchKernel` through `cuGetProcAddress("cuLaunchKernel", 4000)` (`PFN_cuLaunchKernel_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5711,7 +5711,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunchKernelEx` through `cuGetProcAddress("cuLaunchKernelEx", 11060)` (`PFN_cuLaunchKernelEx_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLaunchKernelEx` through `cuGetProcAddress("cuLaunchKernelEx", 11060)` (`PFN_cuLaunchKernelEx_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5728,7 +5728,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLibraryEnumerateKernels` through `cuGetProcAddress("cuLibraryEnumerateKernels", 12040)` (`PFN_cuLibraryEnumerateKernels_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLibraryEnumerateKernels` through `cuGetProcAddress("cuLibraryEnumerateKernels", 12040)` (`PFN_cuLibraryEnumerateKernels_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5744,7 +5744,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLibraryGetGlobal` through `cuGetProcAddress("cuLibraryGetGlobal", 12000)` (`PFN_cuLibraryGetGlobal_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLibraryGetGlobal` through `cuGetProcAddress("cuLibraryGetGlobal", 12000)` (`PFN_cuLibraryGetGlobal_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5761,7 +5761,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLibraryGetKernel` through `cuGetProcAddress("cuLibraryGetKernel", 12000)` (`PFN_cuLibraryGetKernel_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLibraryGetKernel` through `cuGetProcAddress("cuLibraryGetKernel", 12000)` (`PFN_cuLibraryGetKernel_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5777,7 +5777,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLibraryGetKernelCount` through `cuGetProcAddress("cuLibraryGetKernelCount", 12040)` (`PFN_cuLibraryGetKernelCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLibraryGetKernelCount` through `cuGetProcAddress("cuLibraryGetKernelCount", 12040)` (`PFN_cuLibraryGetKernelCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5792,7 +5792,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLibraryGetManaged` through `cuGetProcAddress("cuLibraryGetManaged", 12000)` (`PFN_cuLibraryGetManaged_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLibraryGetManaged` through `cuGetProcAddress("cuLibraryGetManaged", 12000)` (`PFN_cuLibraryGetManaged_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5809,7 +5809,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLibraryGetModule` through `cuGetProcAddress("cuLibraryGetModule", 12000)` (`PFN_cuLibraryGetModule_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLibraryGetModule` through `cuGetProcAddress("cuLibraryGetModule", 12000)` (`PFN_cuLibraryGetModule_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5824,7 +5824,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLibraryGetUnifiedFunction` through `cuGetProcAddress("cuLibraryGetUnifiedFunction", 12000)` (`PFN_cuLibraryGetUnifiedFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLibraryGetUnifiedFunction` through `cuGetProcAddress("cuLibraryGetUnifiedFunction", 12000)` (`PFN_cuLibraryGetUnifiedFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5840,7 +5840,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLibraryLoadData` through `cuGetProcAddress("cuLibraryLoadData", 12000)` (`PFN_cuLibraryLoadData_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLibraryLoadData` through `cuGetProcAddress("cuLibraryLoadData", 12000)` (`PFN_cuLibraryLoadData_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5872,7 +5872,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLibraryLoadFromFile` through `cuGetProcAddress("cuLibraryLoadFromFile", 12000)` (`PFN_cuLibraryLoadFromFile_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLibraryLoadFromFile` through `cuGetProcAddress("cuLibraryLoadFromFile", 12000)` (`PFN_cuLibraryLoadFromFile_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5904,7 +5904,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLibraryUnload` through `cuGetProcAddress("cuLibraryUnload", 12000)` (`PFN_cuLibraryUnload_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLibraryUnload` through `cuGetProcAddress("cuLibraryUnload", 12000)` (`PFN_cuLibraryUnload_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5915,7 +5915,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLinkAddData` through `cuGetProcAddress("cuLinkAddData", 6050)` (`PFN_cuLinkAddData_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLinkAddData` through `cuGetProcAddress("cuLinkAddData", 6050)` (`PFN_cuLinkAddData_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5947,7 +5947,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLinkAddFile` through `cuGetProcAddress("cuLinkAddFile", 6050)` (`PFN_cuLinkAddFile_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLinkAddFile` through `cuGetProcAddress("cuLinkAddFile", 6050)` (`PFN_cuLinkAddFile_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5968,7 +5968,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLinkComplete` through `cuGetProcAddress("cuLinkComplete", 5050)` (`PFN_cuLinkComplete_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLinkComplete` through `cuGetProcAddress("cuLinkComplete", 5050)` (`PFN_cuLinkComplete_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5984,7 +5984,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLinkCreate` through `cuGetProcAddress("cuLinkCreate", 6050)` (`PFN_cuLinkCreate_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLinkCreate` through `cuGetProcAddress("cuLinkCreate", 6050)` (`PFN_cuLinkCreate_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6001,7 +6001,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLinkDestroy` through `cuGetProcAddress("cuLinkDestroy", 5050)` (`PFN_cuLinkDestroy_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLinkDestroy` through `cuGetProcAddress("cuLinkDestroy", 5050)` (`PFN_cuLinkDestroy_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6012,7 +6012,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLogsCurrent` through `cuGetProcAddress("cuLogsCurrent", 12090)` (`PFN_cuLogsCurrent_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLogsCurrent` through `cuGetProcAddress("cuLogsCurrent", 12090)` (`PFN_cuLogsCurrent_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6027,7 +6027,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLogsDumpToFile` through `cuGetProcAddress("cuLogsDumpToFile", 12090)` (`PFN_cuLogsDumpToFile_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLogsDumpToFile` through `cuGetProcAddress("cuLogsDumpToFile", 12090)` (`PFN_cuLogsDumpToFile_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6043,7 +6043,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLogsDumpToMemory` through `cuGetProcAddress("cuLogsDumpToMemory", 12090)` (`PFN_cuLogsDumpToMemory_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLogsDumpToMemory` through `cuGetProcAddress("cuLogsDumpToMemory", 12090)` (`PFN_cuLogsDumpToMemory_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6060,7 +6060,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLogsRegisterCallback` through `cuGetProcAddress("cuLogsRegisterCallback", 12090)` (`PFN_cuLogsRegisterCallback_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLogsRegisterCallback` through `cuGetProcAddress("cuLogsRegisterCallback", 12090)` (`PFN_cuLogsRegisterCallback_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6076,7 +6076,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLogsUnregisterCallback` through `cuGetProcAddress("cuLogsUnregisterCallback", 12090)` (`PFN_cuLogsUnregisterCallback_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuLogsUnregisterCallback` through `cuGetProcAddress("cuLogsUnregisterCallback", 12090)` (`PFN_cuLogsUnregisterCallback_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6090,7 +6090,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAddressFree` through `cuGetProcAddress("cuMemAddressFree", 10020)` (`PFN_cuMemAddressFree_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemAddressFree` through `cuGetProcAddress("cuMemAddressFree", 10020)` (`PFN_cuMemAddressFree_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6101,7 +6101,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAddressReserve` through `cuGetProcAddress("cuMemAddressReserve", 10020)` (`PFN_cuMemAddressReserve_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemAddressReserve` through `cuGetProcAddress("cuMemAddressReserve", 10020)` (`PFN_cuMemAddressReserve_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6119,7 +6119,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAdvise` through `cuGetProcAddress("cuMemAdvise", 12020)` (`PFN_cuMemAdvise_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemAdvise` through `cuGetProcAddress("cuMemAdvise", 12020)` (`PFN_cuMemAdvise_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6136,7 +6136,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAlloc` through `cuGetProcAddress("cuMemAlloc", 3020)` (`PFN_cuMemAlloc_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemAlloc` through `cuGetProcAddress("cuMemAlloc", 3020)` (`PFN_cuMemAlloc_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6151,7 +6151,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAllocAsync` through `cuGetProcAddress("cuMemAllocAsync", 11020)` (`PFN_cuMemAllocAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemAllocAsync` through `cuGetProcAddress("cuMemAllocAsync", 11020)` (`PFN_cuMemAllocAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6167,7 +6167,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAllocFromPoolAsync` through `cuGetProcAddress("cuMemAllocFromPoolAsync", 11020)` (`PFN_cuMemAllocFromPoolAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemAllocFromPoolAsync` through `cuGetProcAddress("cuMemAllocFromPoolAsync", 11020)` (`PFN_cuMemAllocFromPoolAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6184,7 +6184,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAllocHost` through `cuGetProcAddress("cuMemAllocHost", 3020)` (`PFN_cuMemAllocHost_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemAllocHost` through `cuGetProcAddress("cuMemAllocHost", 3020)` (`PFN_cuMemAllocHost_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6199,7 +6199,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAllocManaged` through `cuGetProcAddress("cuMemAllocManaged", 6000)` (`PFN_cuMemAllocManaged_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemAllocManaged` through `cuGetProcAddress("cuMemAllocManaged", 6000)` (`PFN_cuMemAllocManaged_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6215,7 +6215,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAllocPitch` through `cuGetProcAddress("cuMemAllocPitch", 3020)` (`PFN_cuMemAllocPitch_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemAllocPitch` through `cuGetProcAddress("cuMemAllocPitch", 3020)` (`PFN_cuMemAllocPitch_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6235,7 +6235,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemBatchDecompressAsync` through `cuGetProcAddress("cuMemBatchDecompressAsync", 12060)` (`PFN_cuMemBatchDecompressAsync_v12060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemBatchDecompressAsync` through `cuGetProcAddress("cuMemBatchDecompressAsync", 12060)` (`PFN_cuMemBatchDecompressAsync_v12060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6253,7 +6253,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemCreate` through `cuGetProcAddress("cuMemCreate", 10020)` (`PFN_cuMemCreate_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemCreate` through `cuGetProcAddress("cuMemCreate", 10020)` (`PFN_cuMemCreate_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6270,7 +6270,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemDiscardAndPrefetchBatchAsync` through `cuGetProcAddress("cuMemDiscardAndPrefetchBatchAsync", 13000)` (`PFN_cuMemDiscardAndPrefetchBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemDiscardAndPrefetchBatchAsync` through `cuGetProcAddress("cuMemDiscardAndPrefetchBatchAsync", 13000)` (`PFN_cuMemDiscardAndPrefetchBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6302,7 +6302,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemDiscardBatchAsync` through `cuGetProcAddress("cuMemDiscardBatchAsync", 13000)` (`PFN_cuMemDiscardBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemDiscardBatchAsync` through `cuGetProcAddress("cuMemDiscardBatchAsync", 13000)` (`PFN_cuMemDiscardBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6320,7 +6320,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemExportToShareableHandle` through `cuGetProcAddress("cuMemExportToShareableHandle", 10020)` (`PFN_cuMemExportToShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemExportToShareableHandle` through `cuGetProcAddress("cuMemExportToShareableHandle", 10020)` (`PFN_cuMemExportToShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6337,7 +6337,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemFree` through `cuGetProcAddress("cuMemFree", 3020)` (`PFN_cuMemFree_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemFree` through `cuGetProcAddress("cuMemFree", 3020)` (`PFN_cuMemFree_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6348,7 +6348,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemFreeAsync` through `cuGetProcAddress("cuMemFreeAsync", 11020)` (`PFN_cuMemFreeAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemFreeAsync` through `cuGetProcAddress("cuMemFreeAsync", 11020)` (`PFN_cuMemFreeAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6363,7 +6363,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemFreeHost` through `cuGetProcAddress("cuMemFreeHost", 2000)` (`PFN_cuMemFreeHost_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemFreeHost` through `cuGetProcAddress("cuMemFreeHost", 2000)` (`PFN_cuMemFreeHost_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6374,7 +6374,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemGetAccess` through `cuGetProcAddress("cuMemGetAccess", 10020)` (`PFN_cuMemGetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemGetAccess` through `cuGetProcAddress("cuMemGetAccess", 10020)` (`PFN_cuMemGetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6390,7 +6390,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemGetAddressRange` through `cuGetProcAddress("cuMemGetAddressRange", 3020)` (`PFN_cuMemGetAddressRange_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemGetAddressRange` through `cuGetProcAddress("cuMemGetAddressRange", 3020)` (`PFN_cuMemGetAddressRange_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6406,7 +6406,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemGetAllocationGranularity` through `cuGetProcAddress("cuMemGetAllocationGranularity", 10020)` (`PFN_cuMemGetAllocationGranularity_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemGetAllocationGranularity` through `cuGetProcAddress("cuMemGetAllocationGranularity", 10020)` (`PFN_cuMemGetAllocationGranularity_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6422,7 +6422,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemGetAllocationPropertiesFromHandle` through `cuGetProcAddress("cuMemGetAllocationPropertiesFromHandle", 10020)` (`PFN_cuMemGetAllocationPropertiesFromHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemGetAllocationPropertiesFromHandle` through `cuGetProcAddress("cuMemGetAllocationPropertiesFromHandle", 10020)` (`PFN_cuMemGetAllocationPropertiesFromHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6437,7 +6437,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemGetDefaultMemPool` through `cuGetProcAddress("cuMemGetDefaultMemPool", 13000)` (`PFN_cuMemGetDefaultMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemGetDefaultMemPool` through `cuGetProcAddress("cuMemGetDefaultMemPool", 13000)` (`PFN_cuMemGetDefaultMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6453,7 +6453,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemGetHandleForAddressRange` through `cuGetProcAddress("cuMemGetHandleForAddressRange", 11070)` (`PFN_cuMemGetHandleForAddressRange_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemGetHandleForAddressRange` through `cuGetProcAddress("cuMemGetHandleForAddressRange", 11070)` (`PFN_cuMemGetHandleForAddressRange_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6471,7 +6471,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemGetInfo` through `cuGetProcAddress("cuMemGetInfo", 3020)` (`PFN_cuMemGetInfo_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemGetInfo` through `cuGetProcAddress("cuMemGetInfo", 3020)` (`PFN_cuMemGetInfo_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6482,7 +6482,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemGetMemPool` through `cuGetProcAddress("cuMemGetMemPool", 13000)` (`PFN_cuMemGetMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemGetMemPool` through `cuGetProcAddress("cuMemGetMemPool", 13000)` (`PFN_cuMemGetMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6498,7 +6498,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemHostAlloc` through `cuGetProcAddress("cuMemHostAlloc", 2020)` (`PFN_cuMemHostAlloc_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemHostAlloc` through `cuGetProcAddress("cuMemHostAlloc", 2020)` (`PFN_cuMemHostAlloc_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6514,7 +6514,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemHostGetDevicePointer` through `cuGetProcAddress("cuMemHostGetDevicePointer", 3020)` (`PFN_cuMemHostGetDevicePointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemHostGetDevicePointer` through `cuGetProcAddress("cuMemHostGetDevicePointer", 3020)` (`PFN_cuMemHostGetDevicePointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6530,7 +6530,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemHostGetFlags` through `cuGetProcAddress("cuMemHostGetFlags", 2030)` (`PFN_cuMemHostGetFlags_v2030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemHostGetFlags` through `cuGetProcAddress("cuMemHostGetFlags", 2030)` (`PFN_cuMemHostGetFlags_v2030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6545,7 +6545,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemHostRegister` through `cuGetProcAddress("cuMemHostRegister", 6050)` (`PFN_cuMemHostRegister_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemHostRegister` through `cuGetProcAddress("cuMemHostRegister", 6050)` (`PFN_cuMemHostRegister_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6561,7 +6561,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemHostUnregister` through `cuGetProcAddress("cuMemHostUnregister", 4000)` (`PFN_cuMemHostUnregister_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemHostUnregister` through `cuGetProcAddress("cuMemHostUnregister", 4000)` (`PFN_cuMemHostUnregister_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6572,7 +6572,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemImportFromShareableHandle` through `cuGetProcAddress("cuMemImportFromShareableHandle", 10020)` (`PFN_cuMemImportFromShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemImportFromShareableHandle` through `cuGetProcAddress("cuMemImportFromShareableHandle", 10020)` (`PFN_cuMemImportFromShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6588,7 +6588,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemMap` through `cuGetProcAddress("cuMemMap", 10020)` (`PFN_cuMemMap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemMap` through `cuGetProcAddress("cuMemMap", 10020)` (`PFN_cuMemMap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6606,7 +6606,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemMapArrayAsync` through `cuGetProcAddress("cuMemMapArrayAsync", 11010)` (`PFN_cuMemMapArrayAsync_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemMapArrayAsync` through `cuGetProcAddress("cuMemMapArrayAsync", 11010)` (`PFN_cuMemMapArrayAsync_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6622,7 +6622,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolCreate` through `cuGetProcAddress("cuMemPoolCreate", 11020)` (`PFN_cuMemPoolCreate_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolCreate` through `cuGetProcAddress("cuMemPoolCreate", 11020)` (`PFN_cuMemPoolCreate_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6637,7 +6637,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolDestroy` through `cuGetProcAddress("cuMemPoolDestroy", 11020)` (`PFN_cuMemPoolDestroy_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolDestroy` through `cuGetProcAddress("cuMemPoolDestroy", 11020)` (`PFN_cuMemPoolDestroy_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6648,7 +6648,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolExportPointer` through `cuGetProcAddress("cuMemPoolExportPointer", 11020)` (`PFN_cuMemPoolExportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolExportPointer` through `cuGetProcAddress("cuMemPoolExportPointer", 11020)` (`PFN_cuMemPoolExportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6663,7 +6663,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolExportToShareableHandle` through `cuGetProcAddress("cuMemPoolExportToShareableHandle", 11020)` (`PFN_cuMemPoolExportToShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolExportToShareableHandle` through `cuGetProcAddress("cuMemPoolExportToShareableHandle", 11020)` (`PFN_cuMemPoolExportToShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6680,7 +6680,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolGetAccess` through `cuGetProcAddress("cuMemPoolGetAccess", 11020)` (`PFN_cuMemPoolGetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolGetAccess` through `cuGetProcAddress("cuMemPoolGetAccess", 11020)` (`PFN_cuMemPoolGetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6696,7 +6696,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolGetAttribute` through `cuGetProcAddress("cuMemPoolGetAttribute", 11020)` (`PFN_cuMemPoolGetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolGetAttribute` through `cuGetProcAddress("cuMemPoolGetAttribute", 11020)` (`PFN_cuMemPoolGetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6712,7 +6712,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolImportFromShareableHandle` through `cuGetProcAddress("cuMemPoolImportFromShareableHandle", 11020)` (`PFN_cuMemPoolImportFromShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolImportFromShareableHandle` through `cuGetProcAddress("cuMemPoolImportFromShareableHandle", 11020)` (`PFN_cuMemPoolImportFromShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6729,7 +6729,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolImportPointer` through `cuGetProcAddress("cuMemPoolImportPointer", 11020)` (`PFN_cuMemPoolImportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolImportPointer` through `cuGetProcAddress("cuMemPoolImportPointer", 11020)` (`PFN_cuMemPoolImportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6745,7 +6745,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolSetAccess` through `cuGetProcAddress("cuMemPoolSetAccess", 11020)` (`PFN_cuMemPoolSetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolSetAccess` through `cuGetProcAddress("cuMemPoolSetAccess", 11020)` (`PFN_cuMemPoolSetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6761,7 +6761,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolSetAttribute` through `cuGetProcAddress("cuMemPoolSetAttribute", 11020)` (`PFN_cuMemPoolSetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolSetAttribute` through `cuGetProcAddress("cuMemPoolSetAttribute", 11020)` (`PFN_cuMemPoolSetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6777,7 +6777,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolTrimTo` through `cuGetProcAddress("cuMemPoolTrimTo", 11020)` (`PFN_cuMemPoolTrimTo_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPoolTrimTo` through `cuGetProcAddress("cuMemPoolTrimTo", 11020)` (`PFN_cuMemPoolTrimTo_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6792,7 +6792,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPrefetchAsync` through `cuGetProcAddress("cuMemPrefetchAsync", 12020)` (`PFN_cuMemPrefetchAsync_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPrefetchAsync` through `cuGetProcAddress("cuMemPrefetchAsync", 12020)` (`PFN_cuMemPrefetchAsync_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6810,7 +6810,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPrefetchBatchAsync` through `cuGetProcAddress("cuMemPrefetchBatchAsync", 13000)` (`PFN_cuMemPrefetchBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemPrefetchBatchAsync` through `cuGetProcAddress("cuMemPrefetchBatchAsync", 13000)` (`PFN_cuMemPrefetchBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6842,7 +6842,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemRangeGetAttribute` through `cuGetProcAddress("cuMemRangeGetAttribute", 8000)` (`PFN_cuMemRangeGetAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemRangeGetAttribute` through `cuGetProcAddress("cuMemRangeGetAttribute", 8000)` (`PFN_cuMemRangeGetAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6860,7 +6860,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemRangeGetAttributes` through `cuGetProcAddress("cuMemRangeGetAttributes", 8000)` (`PFN_cuMemRangeGetAttributes_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemRangeGetAttributes` through `cuGetProcAddress("cuMemRangeGetAttributes", 8000)` (`PFN_cuMemRangeGetAttributes_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6881,7 +6881,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemRelease` through `cuGetProcAddress("cuMemRelease", 10020)` (`PFN_cuMemRelease_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemRelease` through `cuGetProcAddress("cuMemRelease", 10020)` (`PFN_cuMemRelease_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6892,7 +6892,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemRetainAllocationHandle` through `cuGetProcAddress("cuMemRetainAllocationHandle", 11000)` (`PFN_cuMemRetainAllocationHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemRetainAllocationHandle` through `cuGetProcAddress("cuMemRetainAllocationHandle", 11000)` (`PFN_cuMemRetainAllocationHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6907,7 +6907,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemSetAccess` through `cuGetProcAddress("cuMemSetAccess", 10020)` (`PFN_cuMemSetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemSetAccess` through `cuGetProcAddress("cuMemSetAccess", 10020)` (`PFN_cuMemSetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6924,7 +6924,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemSetMemPool` through `cuGetProcAddress("cuMemSetMemPool", 13000)` (`PFN_cuMemSetMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemSetMemPool` through `cuGetProcAddress("cuMemSetMemPool", 13000)` (`PFN_cuMemSetMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6940,7 +6940,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemUnmap` through `cuGetProcAddress("cuMemUnmap", 10020)` (`PFN_cuMemUnmap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemUnmap` through `cuGetProcAddress("cuMemUnmap", 10020)` (`PFN_cuMemUnmap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6951,7 +6951,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy` through `cuGetProcAddress("cuMemcpy", 4000)` (`PFN_cuMemcpy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpy` through `cuGetProcAddress("cuMemcpy", 4000)` (`PFN_cuMemcpy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6967,7 +6967,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy2D` through `cuGetProcAddress("cuMemcpy2D", 3020)` (`PFN_cuMemcpy2D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpy2D` through `cuGetProcAddress("cuMemcpy2D", 3020)` (`PFN_cuMemcpy2D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6978,7 +6978,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy2DAsync` through `cuGetProcAddress("cuMemcpy2DAsync", 3020)` (`PFN_cuMemcpy2DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpy2DAsync` through `cuGetProcAddress("cuMemcpy2DAsync", 3020)` (`PFN_cuMemcpy2DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6993,7 +6993,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy2DUnaligned` through `cuGetProcAddress("cuMemcpy2DUnaligned", 3020)` (`PFN_cuMemcpy2DUnaligned_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpy2DUnaligned` through `cuGetProcAddress("cuMemcpy2DUnaligned", 3020)` (`PFN_cuMemcpy2DUnaligned_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7004,7 +7004,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy3D` through `cuGetProcAddress("cuMemcpy3D", 3020)` (`PFN_cuMemcpy3D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpy3D` through `cuGetProcAddress("cuMemcpy3D", 3020)` (`PFN_cuMemcpy3D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7015,7 +7015,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy3DAsync` through `cuGetProcAddress("cuMemcpy3DAsync", 3020)` (`PFN_cuMemcpy3DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpy3DAsync` through `cuGetProcAddress("cuMemcpy3DAsync", 3020)` (`PFN_cuMemcpy3DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7030,7 +7030,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy3DBatchAsync` through `cuGetProcAddress("cuMemcpy3DBatchAsync", 13000)` (`PFN_cuMemcpy3DBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpy3DBatchAsync` through `cuGetProcAddress("cuMemcpy3DBatchAsync", 13000)` (`PFN_cuMemcpy3DBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7047,7 +7047,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy3DPeer` through `cuGetProcAddress("cuMemcpy3DPeer", 4000)` (`PFN_cuMemcpy3DPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpy3DPeer` through `cuGetProcAddress("cuMemcpy3DPeer", 4000)` (`PFN_cuMemcpy3DPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7058,7 +7058,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy3DPeerAsync` through `cuGetProcAddress("cuMemcpy3DPeerAsync", 4000)` (`PFN_cuMemcpy3DPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpy3DPeerAsync` through `cuGetProcAddress("cuMemcpy3DPeerAsync", 4000)` (`PFN_cuMemcpy3DPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7073,7 +7073,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyAsync` through `cuGetProcAddress("cuMemcpyAsync", 4000)` (`PFN_cuMemcpyAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyAsync` through `cuGetProcAddress("cuMemcpyAsync", 4000)` (`PFN_cuMemcpyAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7090,7 +7090,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoA` through `cuGetProcAddress("cuMemcpyAtoA", 3020)` (`PFN_cuMemcpyAtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyAtoA` through `cuGetProcAddress("cuMemcpyAtoA", 3020)` (`PFN_cuMemcpyAtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7110,7 +7110,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoD` through `cuGetProcAddress("cuMemcpyAtoD", 3020)` (`PFN_cuMemcpyAtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyAtoD` through `cuGetProcAddress("cuMemcpyAtoD", 3020)` (`PFN_cuMemcpyAtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7127,7 +7127,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoH` through `cuGetProcAddress("cuMemcpyAtoH", 3020)` (`PFN_cuMemcpyAtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyAtoH` through `cuGetProcAddress("cuMemcpyAtoH", 3020)` (`PFN_cuMemcpyAtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7144,7 +7144,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoHAsync` through `cuGetProcAddress("cuMemcpyAtoHAsync", 3020)` (`PFN_cuMemcpyAtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyAtoHAsync` through `cuGetProcAddress("cuMemcpyAtoHAsync", 3020)` (`PFN_cuMemcpyAtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7162,7 +7162,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyBatchAsync` through `cuGetProcAddress("cuMemcpyBatchAsync", 13000)` (`PFN_cuMemcpyBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyBatchAsync` through `cuGetProcAddress("cuMemcpyBatchAsync", 13000)` (`PFN_cuMemcpyBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7185,7 +7185,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoA` through `cuGetProcAddress("cuMemcpyDtoA", 3020)` (`PFN_cuMemcpyDtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyDtoA` through `cuGetProcAddress("cuMemcpyDtoA", 3020)` (`PFN_cuMemcpyDtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7202,7 +7202,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoD` through `cuGetProcAddress("cuMemcpyDtoD", 3020)` (`PFN_cuMemcpyDtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyDtoD` through `cuGetProcAddress("cuMemcpyDtoD", 3020)` (`PFN_cuMemcpyDtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7218,7 +7218,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoDAsync` through `cuGetProcAddress("cuMemcpyDtoDAsync", 3020)` (`PFN_cuMemcpyDtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyDtoDAsync` through `cuGetProcAddress("cuMemcpyDtoDAsync", 3020)` (`PFN_cuMemcpyDtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7235,7 +7235,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoH` through `cuGetProcAddress("cuMemcpyDtoH", 3020)` (`PFN_cuMemcpyDtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyDtoH` through `cuGetProcAddress("cuMemcpyDtoH", 3020)` (`PFN_cuMemcpyDtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7251,7 +7251,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoHAsync` through `cuGetProcAddress("cuMemcpyDtoHAsync", 3020)` (`PFN_cuMemcpyDtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyDtoHAsync` through `cuGetProcAddress("cuMemcpyDtoHAsync", 3020)` (`PFN_cuMemcpyDtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7268,7 +7268,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoA` through `cuGetProcAddress("cuMemcpyHtoA", 3020)` (`PFN_cuMemcpyHtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyHtoA` through `cuGetProcAddress("cuMemcpyHtoA", 3020)` (`PFN_cuMemcpyHtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7285,7 +7285,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoAAsync` through `cuGetProcAddress("cuMemcpyHtoAAsync", 3020)` (`PFN_cuMemcpyHtoAAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyHtoAAsync` through `cuGetProcAddress("cuMemcpyHtoAAsync", 3020)` (`PFN_cuMemcpyHtoAAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7303,7 +7303,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoD` through `cuGetProcAddress("cuMemcpyHtoD", 3020)` (`PFN_cuMemcpyHtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyHtoD` through `cuGetProcAddress("cuMemcpyHtoD", 3020)` (`PFN_cuMemcpyHtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7319,7 +7319,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoDAsync` through `cuGetProcAddress("cuMemcpyHtoDAsync", 3020)` (`PFN_cuMemcpyHtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyHtoDAsync` through `cuGetProcAddress("cuMemcpyHtoDAsync", 3020)` (`PFN_cuMemcpyHtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7336,7 +7336,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyPeer` through `cuGetProcAddress("cuMemcpyPeer", 4000)` (`PFN_cuMemcpyPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyPeer` through `cuGetProcAddress("cuMemcpyPeer", 4000)` (`PFN_cuMemcpyPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7356,7 +7356,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyPeerAsync` through `cuGetProcAddress("cuMemcpyPeerAsync", 4000)` (`PFN_cuMemcpyPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemcpyPeerAsync` through `cuGetProcAddress("cuMemcpyPeerAsync", 4000)` (`PFN_cuMemcpyPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7384,7 +7384,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD16` through `cuGetProcAddress("cuMemsetD16", 3020)` (`PFN_cuMemsetD16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD16` through `cuGetProcAddress("cuMemsetD16", 3020)` (`PFN_cuMemsetD16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7400,7 +7400,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD16Async` through `cuGetProcAddress("cuMemsetD16Async", 3020)` (`PFN_cuMemsetD16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD16Async` through `cuGetProcAddress("cuMemsetD16Async", 3020)` (`PFN_cuMemsetD16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7417,7 +7417,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD2D16` through `cuGetProcAddress("cuMemsetD2D16", 3020)` (`PFN_cuMemsetD2D16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD2D16` through `cuGetProcAddress("cuMemsetD2D16", 3020)` (`PFN_cuMemsetD2D16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7435,7 +7435,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD2D16Async` through `cuGetProcAddress("cuMemsetD2D16Async", 3020)` (`PFN_cuMemsetD2D16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD2D16Async` through `cuGetProcAddress("cuMemsetD2D16Async", 3020)` (`PFN_cuMemsetD2D16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7454,7 +7454,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD2D32` through `cuGetProcAddress("cuMemsetD2D32", 3020)` (`PFN_cuMemsetD2D32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD2D32` through `cuGetProcAddress("cuMemsetD2D32", 3020)` (`PFN_cuMemsetD2D32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7472,7 +7472,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD2D32Async` through `cuGetProcAddress("cuMemsetD2D32Async", 3020)` (`PFN_cuMemsetD2D32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD2D32Async` through `cuGetProcAddress("cuMemsetD2D32Async", 3020)` (`PFN_cuMemsetD2D32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7491,7 +7491,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD2D8` through `cuGetProcAddress("cuMemsetD2D8", 3020)` (`PFN_cuMemsetD2D8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD2D8` through `cuGetProcAddress("cuMemsetD2D8", 3020)` (`PFN_cuMemsetD2D8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7509,7 +7509,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD2D8Async` through `cuGetProcAddress("cuMemsetD2D8Async", 3020)` (`PFN_cuMemsetD2D8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD2D8Async` through `cuGetProcAddress("cuMemsetD2D8Async", 3020)` (`PFN_cuMemsetD2D8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7528,7 +7528,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD32` through `cuGetProcAddress("cuMemsetD32", 3020)` (`PFN_cuMemsetD32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD32` through `cuGetProcAddress("cuMemsetD32", 3020)` (`PFN_cuMemsetD32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7544,7 +7544,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD32Async` through `cuGetProcAddress("cuMemsetD32Async", 3020)` (`PFN_cuMemsetD32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD32Async` through `cuGetProcAddress("cuMemsetD32Async", 3020)` (`PFN_cuMemsetD32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7561,7 +7561,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD8` through `cuGetProcAddress("cuMemsetD8", 3020)` (`PFN_cuMemsetD8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD8` through `cuGetProcAddress("cuMemsetD8", 3020)` (`PFN_cuMemsetD8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7577,7 +7577,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD8Async` through `cuGetProcAddress("cuMemsetD8Async", 3020)` (`PFN_cuMemsetD8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMemsetD8Async` through `cuGetProcAddress("cuMemsetD8Async", 3020)` (`PFN_cuMemsetD8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7594,7 +7594,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayCreate` through `cuGetProcAddress("cuMipmappedArrayCreate", 5000)` (`PFN_cuMipmappedArrayCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMipmappedArrayCreate` through `cuGetProcAddress("cuMipmappedArrayCreate", 5000)` (`PFN_cuMipmappedArrayCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7610,7 +7610,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayDestroy` through `cuGetProcAddress("cuMipmappedArrayDestroy", 5000)` (`PFN_cuMipmappedArrayDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMipmappedArrayDestroy` through `cuGetProcAddress("cuMipmappedArrayDestroy", 5000)` (`PFN_cuMipmappedArrayDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7624,7 +7624,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayGetLevel` through `cuGetProcAddress("cuMipmappedArrayGetLevel", 5000)` (`PFN_cuMipmappedArrayGetLevel_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMipmappedArrayGetLevel` through `cuGetProcAddress("cuMipmappedArrayGetLevel", 5000)` (`PFN_cuMipmappedArrayGetLevel_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7640,7 +7640,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayGetMemoryRequirements` through `cuGetProcAddress("cuMipmappedArrayGetMemoryRequirements", 11060)` (`PFN_cuMipmappedArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMipmappedArrayGetMemoryRequirements` through `cuGetProcAddress("cuMipmappedArrayGetMemoryRequirements", 11060)` (`PFN_cuMipmappedArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7656,7 +7656,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayGetSparseProperties` through `cuGetProcAddress("cuMipmappedArrayGetSparseProperties", 11010)` (`PFN_cuMipmappedArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMipmappedArrayGetSparseProperties` through `cuGetProcAddress("cuMipmappedArrayGetSparseProperties", 11010)` (`PFN_cuMipmappedArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7671,7 +7671,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleEnumerateFunctions` through `cuGetProcAddress("cuModuleEnumerateFunctions", 12040)` (`PFN_cuModuleEnumerateFunctions_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleEnumerateFunctions` through `cuGetProcAddress("cuModuleEnumerateFunctions", 12040)` (`PFN_cuModuleEnumerateFunctions_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7687,7 +7687,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleGetFunction` through `cuGetProcAddress("cuModuleGetFunction", 2000)` (`PFN_cuModuleGetFunction_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleGetFunction` through `cuGetProcAddress("cuModuleGetFunction", 2000)` (`PFN_cuModuleGetFunction_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7703,7 +7703,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleGetFunctionCount` through `cuGetProcAddress("cuModuleGetFunctionCount", 12040)` (`PFN_cuModuleGetFunctionCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleGetFunctionCount` through `cuGetProcAddress("cuModuleGetFunctionCount", 12040)` (`PFN_cuModuleGetFunctionCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7718,7 +7718,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleGetGlobal` through `cuGetProcAddress("cuModuleGetGlobal", 3020)` (`PFN_cuModuleGetGlobal_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleGetGlobal` through `cuGetProcAddress("cuModuleGetGlobal", 3020)` (`PFN_cuModuleGetGlobal_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7735,7 +7735,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleGetLoadingMode` through `cuGetProcAddress("cuModuleGetLoadingMode", 11070)` (`PFN_cuModuleGetLoadingMode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleGetLoadingMode` through `cuGetProcAddress("cuModuleGetLoadingMode", 11070)` (`PFN_cuModuleGetLoadingMode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7749,7 +7749,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleGetSurfRef` through `cuGetProcAddress("cuModuleGetSurfRef", 3000)` (`PFN_cuModuleGetSurfRef_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleGetSurfRef` through `cuGetProcAddress("cuModuleGetSurfRef", 3000)` (`PFN_cuModuleGetSurfRef_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7765,7 +7765,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleGetTexRef` through `cuGetProcAddress("cuModuleGetTexRef", 2000)` (`PFN_cuModuleGetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleGetTexRef` through `cuGetProcAddress("cuModuleGetTexRef", 2000)` (`PFN_cuModuleGetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7781,7 +7781,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleLoad` through `cuGetProcAddress("cuModuleLoad", 2000)` (`PFN_cuModuleLoad_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleLoad` through `cuGetProcAddress("cuModuleLoad", 2000)` (`PFN_cuModuleLoad_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7796,7 +7796,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleLoadData` through `cuGetProcAddress("cuModuleLoadData", 2000)` (`PFN_cuModuleLoadData_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleLoadData` through `cuGetProcAddress("cuModuleLoadData", 2000)` (`PFN_cuModuleLoadData_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7811,7 +7811,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleLoadDataEx` through `cuGetProcAddress("cuModuleLoadDataEx", 2010)` (`PFN_cuModuleLoadDataEx_v2010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleLoadDataEx` through `cuGetProcAddress("cuModuleLoadDataEx", 2010)` (`PFN_cuModuleLoadDataEx_v2010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7829,7 +7829,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleLoadFatBinary` through `cuGetProcAddress("cuModuleLoadFatBinary", 2000)` (`PFN_cuModuleLoadFatBinary_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleLoadFatBinary` through `cuGetProcAddress("cuModuleLoadFatBinary", 2000)` (`PFN_cuModuleLoadFatBinary_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7844,7 +7844,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleUnload` through `cuGetProcAddress("cuModuleUnload", 2000)` (`PFN_cuModuleUnload_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuModuleUnload` through `cuGetProcAddress("cuModuleUnload", 2000)` (`PFN_cuModuleUnload_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7855,7 +7855,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMulticastAddDevice` through `cuGetProcAddress("cuMulticastAddDevice", 12010)` (`PFN_cuMulticastAddDevice_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMulticastAddDevice` through `cuGetProcAddress("cuMulticastAddDevice", 12010)` (`PFN_cuMulticastAddDevice_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7870,7 +7870,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMulticastBindAddr` through `cuGetProcAddress("cuMulticastBindAddr", 12010)` (`PFN_cuMulticastBindAddr_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMulticastBindAddr` through `cuGetProcAddress("cuMulticastBindAddr", 12010)` (`PFN_cuMulticastBindAddr_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7888,7 +7888,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMulticastBindMem` through `cuGetProcAddress("cuMulticastBindMem", 12010)` (`PFN_cuMulticastBindMem_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMulticastBindMem` through `cuGetProcAddress("cuMulticastBindMem", 12010)` (`PFN_cuMulticastBindMem_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7909,7 +7909,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMulticastCreate` through `cuGetProcAddress("cuMulticastCreate", 12010)` (`PFN_cuMulticastCreate_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMulticastCreate` through `cuGetProcAddress("cuMulticastCreate", 12010)` (`PFN_cuMulticastCreate_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7924,7 +7924,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMulticastGetGranularity` through `cuGetProcAddress("cuMulticastGetGranularity", 12010)` (`PFN_cuMulticastGetGranularity_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMulticastGetGranularity` through `cuGetProcAddress("cuMulticastGetGranularity", 12010)` (`PFN_cuMulticastGetGranularity_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7940,7 +7940,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMulticastUnbind` through `cuGetProcAddress("cuMulticastUnbind", 12010)` (`PFN_cuMulticastUnbind_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuMulticastUnbind` through `cuGetProcAddress("cuMulticastUnbind", 12010)` (`PFN_cuMulticastUnbind_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7957,7 +7957,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuOccupancyAvailableDynamicSMemPerBlock` through `cuGetProcAddress("cuOccupancyAvailableDynamicSMemPerBlock", 10020)` (`PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuOccupancyAvailableDynamicSMemPerBlock` through `cuGetProcAddress("cuOccupancyAvailableDynamicSMemPerBlock", 10020)` (`PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7974,7 +7974,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxActiveBlocksPerMultiprocessor` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuOccupancyMaxActiveBlocksPerMultiprocessor` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7992,7 +7992,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 7000)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 7000)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8017,7 +8017,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxActiveClusters` through `cuGetProcAddress("cuOccupancyMaxActiveClusters", 11070)` (`PFN_cuOccupancyMaxActiveClusters_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuOccupancyMaxActiveClusters` through `cuGetProcAddress("cuOccupancyMaxActiveClusters", 11070)` (`PFN_cuOccupancyMaxActiveClusters_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8033,7 +8033,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxPotentialBlockSize` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSize", 6050)` (`PFN_cuOccupancyMaxPotentialBlockSize_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuOccupancyMaxPotentialBlockSize` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSize", 6050)` (`PFN_cuOccupancyMaxPotentialBlockSize_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8061,7 +8061,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxPotentialBlockSizeWithFlags` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSizeWithFlags", 7000)` (`PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuOccupancyMaxPotentialBlockSizeWithFlags` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSizeWithFlags", 7000)` (`PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8091,7 +8091,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxPotentialClusterSize` through `cuGetProcAddress("cuOccupancyMaxPotentialClusterSize", 11070)` (`PFN_cuOccupancyMaxPotentialClusterSize_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuOccupancyMaxPotentialClusterSize` through `cuGetProcAddress("cuOccupancyMaxPotentialClusterSize", 11070)` (`PFN_cuOccupancyMaxPotentialClusterSize_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8107,7 +8107,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuParamSetSize` through `cuGetProcAddress("cuParamSetSize", 2000)` (`PFN_cuParamSetSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuParamSetSize` through `cuGetProcAddress("cuParamSetSize", 2000)` (`PFN_cuParamSetSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8122,7 +8122,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuParamSetTexRef` through `cuGetProcAddress("cuParamSetTexRef", 2000)` (`PFN_cuParamSetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuParamSetTexRef` through `cuGetProcAddress("cuParamSetTexRef", 2000)` (`PFN_cuParamSetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8138,7 +8138,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuParamSetf` through `cuGetProcAddress("cuParamSetf", 2000)` (`PFN_cuParamSetf_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuParamSetf` through `cuGetProcAddress("cuParamSetf", 2000)` (`PFN_cuParamSetf_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8154,7 +8154,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuParamSeti` through `cuGetProcAddress("cuParamSeti", 2000)` (`PFN_cuParamSeti_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuParamSeti` through `cuGetProcAddress("cuParamSeti", 2000)` (`PFN_cuParamSeti_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8170,7 +8170,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuParamSetv` through `cuGetProcAddress("cuParamSetv", 2000)` (`PFN_cuParamSetv_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuParamSetv` through `cuGetProcAddress("cuParamSetv", 2000)` (`PFN_cuParamSetv_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8187,7 +8187,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuPointerGetAttribute` through `cuGetProcAddress("cuPointerGetAttribute", 4000)` (`PFN_cuPointerGetAttribute_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuPointerGetAttribute` through `cuGetProcAddress("cuPointerGetAttribute", 4000)` (`PFN_cuPointerGetAttribute_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8203,7 +8203,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuPointerGetAttributes` through `cuGetProcAddress("cuPointerGetAttributes", 7000)` (`PFN_cuPointerGetAttributes_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuPointerGetAttributes` through `cuGetProcAddress("cuPointerGetAttributes", 7000)` (`PFN_cuPointerGetAttributes_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8220,7 +8220,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuPointerSetAttribute` through `cuGetProcAddress("cuPointerSetAttribute", 6000)` (`PFN_cuPointerSetAttribute_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuPointerSetAttribute` through `cuGetProcAddress("cuPointerSetAttribute", 6000)` (`PFN_cuPointerSetAttribute_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8236,7 +8236,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuSignalExternalSemaphoresAsync` through `cuGetProcAddress("cuSignalExternalSemaphoresAsync", 10000)` (`PFN_cuSignalExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuSignalExternalSemaphoresAsync` through `cuGetProcAddress("cuSignalExternalSemaphoresAsync", 10000)` (`PFN_cuSignalExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8253,7 +8253,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamAddCallback` through `cuGetProcAddress("cuStreamAddCallback", 5000)` (`PFN_cuStreamAddCallback_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamAddCallback` through `cuGetProcAddress("cuStreamAddCallback", 5000)` (`PFN_cuStreamAddCallback_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8270,7 +8270,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamAttachMemAsync` through `cuGetProcAddress("cuStreamAttachMemAsync", 6000)` (`PFN_cuStreamAttachMemAsync_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamAttachMemAsync` through `cuGetProcAddress("cuStreamAttachMemAsync", 6000)` (`PFN_cuStreamAttachMemAsync_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8287,7 +8287,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamBatchMemOp` through `cuGetProcAddress("cuStreamBatchMemOp", 11070)` (`PFN_cuStreamBatchMemOp_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamBatchMemOp` through `cuGetProcAddress("cuStreamBatchMemOp", 11070)` (`PFN_cuStreamBatchMemOp_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8304,7 +8304,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamBeginCapture` through `cuGetProcAddress("cuStreamBeginCapture", 10010)` (`PFN_cuStreamBeginCapture_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamBeginCapture` through `cuGetProcAddress("cuStreamBeginCapture", 10010)` (`PFN_cuStreamBeginCapture_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8319,7 +8319,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamBeginCaptureToGraph` through `cuGetProcAddress("cuStreamBeginCaptureToGraph", 12030)` (`PFN_cuStreamBeginCaptureToGraph_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamBeginCaptureToGraph` through `cuGetProcAddress("cuStreamBeginCaptureToGraph", 12030)` (`PFN_cuStreamBeginCaptureToGraph_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8347,7 +8347,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamCopyAttributes` through `cuGetProcAddress("cuStreamCopyAttributes", 11000)` (`PFN_cuStreamCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamCopyAttributes` through `cuGetProcAddress("cuStreamCopyAttributes", 11000)` (`PFN_cuStreamCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8362,7 +8362,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamCreate` through `cuGetProcAddress("cuStreamCreate", 2000)` (`PFN_cuStreamCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamCreate` through `cuGetProcAddress("cuStreamCreate", 2000)` (`PFN_cuStreamCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8377,7 +8377,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamCreateWithPriority` through `cuGetProcAddress("cuStreamCreateWithPriority", 5050)` (`PFN_cuStreamCreateWithPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamCreateWithPriority` through `cuGetProcAddress("cuStreamCreateWithPriority", 5050)` (`PFN_cuStreamCreateWithPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8393,7 +8393,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamDestroy` through `cuGetProcAddress("cuStreamDestroy", 4000)` (`PFN_cuStreamDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamDestroy` through `cuGetProcAddress("cuStreamDestroy", 4000)` (`PFN_cuStreamDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8404,7 +8404,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamEndCapture` through `cuGetProcAddress("cuStreamEndCapture", 10000)` (`PFN_cuStreamEndCapture_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamEndCapture` through `cuGetProcAddress("cuStreamEndCapture", 10000)` (`PFN_cuStreamEndCapture_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8419,7 +8419,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetAttribute` through `cuGetProcAddress("cuStreamGetAttribute", 11000)` (`PFN_cuStreamGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamGetAttribute` through `cuGetProcAddress("cuStreamGetAttribute", 11000)` (`PFN_cuStreamGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8435,7 +8435,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetCaptureInfo` through `cuGetProcAddress("cuStreamGetCaptureInfo", 12030)` (`PFN_cuStreamGetCaptureInfo_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamGetCaptureInfo` through `cuGetProcAddress("cuStreamGetCaptureInfo", 12030)` (`PFN_cuStreamGetCaptureInfo_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8465,7 +8465,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetCtx` through `cuGetProcAddress("cuStreamGetCtx", 9020)` (`PFN_cuStreamGetCtx_v9020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamGetCtx` through `cuGetProcAddress("cuStreamGetCtx", 9020)` (`PFN_cuStreamGetCtx_v9020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8480,7 +8480,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetCtx_v2` through `cuGetProcAddress("cuStreamGetCtx", 12050)` (`PFN_cuStreamGetCtx_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamGetCtx_v2` through `cuGetProcAddress("cuStreamGetCtx", 12050)` (`PFN_cuStreamGetCtx_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8496,7 +8496,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetDevice` through `cuGetProcAddress("cuStreamGetDevice", 12080)` (`PFN_cuStreamGetDevice_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamGetDevice` through `cuGetProcAddress("cuStreamGetDevice", 12080)` (`PFN_cuStreamGetDevice_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8511,7 +8511,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetFlags` through `cuGetProcAddress("cuStreamGetFlags", 5050)` (`PFN_cuStreamGetFlags_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamGetFlags` through `cuGetProcAddress("cuStreamGetFlags", 5050)` (`PFN_cuStreamGetFlags_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8526,7 +8526,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetGreenCtx` through `cuGetProcAddress("cuStreamGetGreenCtx", 12040)` (`PFN_cuStreamGetGreenCtx_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamGetGreenCtx` through `cuGetProcAddress("cuStreamGetGreenCtx", 12040)` (`PFN_cuStreamGetGreenCtx_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8541,7 +8541,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetId` through `cuGetProcAddress("cuStreamGetId", 12000)` (`PFN_cuStreamGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamGetId` through `cuGetProcAddress("cuStreamGetId", 12000)` (`PFN_cuStreamGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8556,7 +8556,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetPriority` through `cuGetProcAddress("cuStreamGetPriority", 5050)` (`PFN_cuStreamGetPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamGetPriority` through `cuGetProcAddress("cuStreamGetPriority", 5050)` (`PFN_cuStreamGetPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8571,7 +8571,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamIsCapturing` through `cuGetProcAddress("cuStreamIsCapturing", 10000)` (`PFN_cuStreamIsCapturing_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamIsCapturing` through `cuGetProcAddress("cuStreamIsCapturing", 10000)` (`PFN_cuStreamIsCapturing_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8586,7 +8586,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamQuery` through `cuGetProcAddress("cuStreamQuery", 2000)` (`PFN_cuStreamQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamQuery` through `cuGetProcAddress("cuStreamQuery", 2000)` (`PFN_cuStreamQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8597,7 +8597,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamSetAttribute` through `cuGetProcAddress("cuStreamSetAttribute", 11000)` (`PFN_cuStreamSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamSetAttribute` through `cuGetProcAddress("cuStreamSetAttribute", 11000)` (`PFN_cuStreamSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8613,7 +8613,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamSynchronize` through `cuGetProcAddress("cuStreamSynchronize", 2000)` (`PFN_cuStreamSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamSynchronize` through `cuGetProcAddress("cuStreamSynchronize", 2000)` (`PFN_cuStreamSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8624,7 +8624,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamUpdateCaptureDependencies` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 12030)` (`PFN_cuStreamUpdateCaptureDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamUpdateCaptureDependencies` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 12030)` (`PFN_cuStreamUpdateCaptureDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8644,7 +8644,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamWaitEvent` through `cuGetProcAddress("cuStreamWaitEvent", 3020)` (`PFN_cuStreamWaitEvent_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamWaitEvent` through `cuGetProcAddress("cuStreamWaitEvent", 3020)` (`PFN_cuStreamWaitEvent_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8660,7 +8660,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamWaitValue32` through `cuGetProcAddress("cuStreamWaitValue32", 11070)` (`PFN_cuStreamWaitValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamWaitValue32` through `cuGetProcAddress("cuStreamWaitValue32", 11070)` (`PFN_cuStreamWaitValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8677,7 +8677,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamWaitValue64` through `cuGetProcAddress("cuStreamWaitValue64", 11070)` (`PFN_cuStreamWaitValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamWaitValue64` through `cuGetProcAddress("cuStreamWaitValue64", 11070)` (`PFN_cuStreamWaitValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8694,7 +8694,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamWriteValue32` through `cuGetProcAddress("cuStreamWriteValue32", 11070)` (`PFN_cuStreamWriteValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamWriteValue32` through `cuGetProcAddress("cuStreamWriteValue32", 11070)` (`PFN_cuStreamWriteValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8711,7 +8711,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamWriteValue64` through `cuGetProcAddress("cuStreamWriteValue64", 11070)` (`PFN_cuStreamWriteValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuStreamWriteValue64` through `cuGetProcAddress("cuStreamWriteValue64", 11070)` (`PFN_cuStreamWriteValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8728,7 +8728,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuSurfObjectCreate` through `cuGetProcAddress("cuSurfObjectCreate", 5000)` (`PFN_cuSurfObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuSurfObjectCreate` through `cuGetProcAddress("cuSurfObjectCreate", 5000)` (`PFN_cuSurfObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8743,7 +8743,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuSurfObjectDestroy` through `cuGetProcAddress("cuSurfObjectDestroy", 5000)` (`PFN_cuSurfObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuSurfObjectDestroy` through `cuGetProcAddress("cuSurfObjectDestroy", 5000)` (`PFN_cuSurfObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8754,7 +8754,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuSurfObjectGetResourceDesc` through `cuGetProcAddress("cuSurfObjectGetResourceDesc", 5000)` (`PFN_cuSurfObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuSurfObjectGetResourceDesc` through `cuGetProcAddress("cuSurfObjectGetResourceDesc", 5000)` (`PFN_cuSurfObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8769,7 +8769,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuSurfRefGetArray` through `cuGetProcAddress("cuSurfRefGetArray", 3000)` (`PFN_cuSurfRefGetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuSurfRefGetArray` through `cuGetProcAddress("cuSurfRefGetArray", 3000)` (`PFN_cuSurfRefGetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8784,7 +8784,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuSurfRefSetArray` through `cuGetProcAddress("cuSurfRefSetArray", 3000)` (`PFN_cuSurfRefSetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuSurfRefSetArray` through `cuGetProcAddress("cuSurfRefSetArray", 3000)` (`PFN_cuSurfRefSetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8800,7 +8800,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTensorMapEncodeIm2col` through `cuGetProcAddress("cuTensorMapEncodeIm2col", 12000)` (`PFN_cuTensorMapEncodeIm2col_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTensorMapEncodeIm2col` through `cuGetProcAddress("cuTensorMapEncodeIm2col", 12000)` (`PFN_cuTensorMapEncodeIm2col_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8846,7 +8846,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTensorMapEncodeIm2colWide` through `cuGetProcAddress("cuTensorMapEncodeIm2colWide", 12080)` (`PFN_cuTensorMapEncodeIm2colWide_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTensorMapEncodeIm2colWide` through `cuGetProcAddress("cuTensorMapEncodeIm2colWide", 12080)` (`PFN_cuTensorMapEncodeIm2colWide_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8894,7 +8894,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTensorMapEncodeTiled` through `cuGetProcAddress("cuTensorMapEncodeTiled", 12000)` (`PFN_cuTensorMapEncodeTiled_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTensorMapEncodeTiled` through `cuGetProcAddress("cuTensorMapEncodeTiled", 12000)` (`PFN_cuTensorMapEncodeTiled_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8934,7 +8934,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTensorMapReplaceAddress` through `cuGetProcAddress("cuTensorMapReplaceAddress", 12000)` (`PFN_cuTensorMapReplaceAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTensorMapReplaceAddress` through `cuGetProcAddress("cuTensorMapReplaceAddress", 12000)` (`PFN_cuTensorMapReplaceAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8949,7 +8949,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexObjectCreate` through `cuGetProcAddress("cuTexObjectCreate", 5000)` (`PFN_cuTexObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexObjectCreate` through `cuGetProcAddress("cuTexObjectCreate", 5000)` (`PFN_cuTexObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8966,7 +8966,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexObjectDestroy` through `cuGetProcAddress("cuTexObjectDestroy", 5000)` (`PFN_cuTexObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexObjectDestroy` through `cuGetProcAddress("cuTexObjectDestroy", 5000)` (`PFN_cuTexObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8977,7 +8977,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexObjectGetResourceDesc` through `cuGetProcAddress("cuTexObjectGetResourceDesc", 5000)` (`PFN_cuTexObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexObjectGetResourceDesc` through `cuGetProcAddress("cuTexObjectGetResourceDesc", 5000)` (`PFN_cuTexObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8992,7 +8992,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexObjectGetResourceViewDesc` through `cuGetProcAddress("cuTexObjectGetResourceViewDesc", 5000)` (`PFN_cuTexObjectGetResourceViewDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexObjectGetResourceViewDesc` through `cuGetProcAddress("cuTexObjectGetResourceViewDesc", 5000)` (`PFN_cuTexObjectGetResourceViewDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9007,7 +9007,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexObjectGetTextureDesc` through `cuGetProcAddress("cuTexObjectGetTextureDesc", 5000)` (`PFN_cuTexObjectGetTextureDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexObjectGetTextureDesc` through `cuGetProcAddress("cuTexObjectGetTextureDesc", 5000)` (`PFN_cuTexObjectGetTextureDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9022,7 +9022,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefCreate` through `cuGetProcAddress("cuTexRefCreate", 2000)` (`PFN_cuTexRefCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefCreate` through `cuGetProcAddress("cuTexRefCreate", 2000)` (`PFN_cuTexRefCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9033,7 +9033,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefDestroy` through `cuGetProcAddress("cuTexRefDestroy", 2000)` (`PFN_cuTexRefDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefDestroy` through `cuGetProcAddress("cuTexRefDestroy", 2000)` (`PFN_cuTexRefDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9044,7 +9044,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetAddress` through `cuGetProcAddress("cuTexRefGetAddress", 3020)` (`PFN_cuTexRefGetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetAddress` through `cuGetProcAddress("cuTexRefGetAddress", 3020)` (`PFN_cuTexRefGetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9059,7 +9059,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetAddressMode` through `cuGetProcAddress("cuTexRefGetAddressMode", 2000)` (`PFN_cuTexRefGetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetAddressMode` through `cuGetProcAddress("cuTexRefGetAddressMode", 2000)` (`PFN_cuTexRefGetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9075,7 +9075,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetArray` through `cuGetProcAddress("cuTexRefGetArray", 2000)` (`PFN_cuTexRefGetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetArray` through `cuGetProcAddress("cuTexRefGetArray", 2000)` (`PFN_cuTexRefGetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9090,7 +9090,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetBorderColor` through `cuGetProcAddress("cuTexRefGetBorderColor", 8000)` (`PFN_cuTexRefGetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetBorderColor` through `cuGetProcAddress("cuTexRefGetBorderColor", 8000)` (`PFN_cuTexRefGetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9105,7 +9105,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetFilterMode` through `cuGetProcAddress("cuTexRefGetFilterMode", 2000)` (`PFN_cuTexRefGetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetFilterMode` through `cuGetProcAddress("cuTexRefGetFilterMode", 2000)` (`PFN_cuTexRefGetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9120,7 +9120,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetFlags` through `cuGetProcAddress("cuTexRefGetFlags", 2000)` (`PFN_cuTexRefGetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetFlags` through `cuGetProcAddress("cuTexRefGetFlags", 2000)` (`PFN_cuTexRefGetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9135,7 +9135,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetFormat` through `cuGetProcAddress("cuTexRefGetFormat", 2000)` (`PFN_cuTexRefGetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetFormat` through `cuGetProcAddress("cuTexRefGetFormat", 2000)` (`PFN_cuTexRefGetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9151,7 +9151,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetMaxAnisotropy` through `cuGetProcAddress("cuTexRefGetMaxAnisotropy", 5000)` (`PFN_cuTexRefGetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetMaxAnisotropy` through `cuGetProcAddress("cuTexRefGetMaxAnisotropy", 5000)` (`PFN_cuTexRefGetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9166,7 +9166,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmapFilterMode` through `cuGetProcAddress("cuTexRefGetMipmapFilterMode", 5000)` (`PFN_cuTexRefGetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetMipmapFilterMode` through `cuGetProcAddress("cuTexRefGetMipmapFilterMode", 5000)` (`PFN_cuTexRefGetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9181,7 +9181,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmapLevelBias` through `cuGetProcAddress("cuTexRefGetMipmapLevelBias", 5000)` (`PFN_cuTexRefGetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetMipmapLevelBias` through `cuGetProcAddress("cuTexRefGetMipmapLevelBias", 5000)` (`PFN_cuTexRefGetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9196,7 +9196,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefGetMipmapLevelClamp", 5000)` (`PFN_cuTexRefGetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefGetMipmapLevelClamp", 5000)` (`PFN_cuTexRefGetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9214,7 +9214,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmappedArray` through `cuGetProcAddress("cuTexRefGetMipmappedArray", 5000)` (`PFN_cuTexRefGetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefGetMipmappedArray` through `cuGetProcAddress("cuTexRefGetMipmappedArray", 5000)` (`PFN_cuTexRefGetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9229,7 +9229,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetAddress` through `cuGetProcAddress("cuTexRefSetAddress", 3020)` (`PFN_cuTexRefSetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetAddress` through `cuGetProcAddress("cuTexRefSetAddress", 3020)` (`PFN_cuTexRefSetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9246,7 +9246,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetAddress2D` through `cuGetProcAddress("cuTexRefSetAddress2D", 4010)` (`PFN_cuTexRefSetAddress2D_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetAddress2D` through `cuGetProcAddress("cuTexRefSetAddress2D", 4010)` (`PFN_cuTexRefSetAddress2D_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9263,7 +9263,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetAddressMode` through `cuGetProcAddress("cuTexRefSetAddressMode", 2000)` (`PFN_cuTexRefSetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetAddressMode` through `cuGetProcAddress("cuTexRefSetAddressMode", 2000)` (`PFN_cuTexRefSetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9279,7 +9279,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetArray` through `cuGetProcAddress("cuTexRefSetArray", 2000)` (`PFN_cuTexRefSetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetArray` through `cuGetProcAddress("cuTexRefSetArray", 2000)` (`PFN_cuTexRefSetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9295,7 +9295,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetBorderColor` through `cuGetProcAddress("cuTexRefSetBorderColor", 8000)` (`PFN_cuTexRefSetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetBorderColor` through `cuGetProcAddress("cuTexRefSetBorderColor", 8000)` (`PFN_cuTexRefSetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9310,7 +9310,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetFilterMode` through `cuGetProcAddress("cuTexRefSetFilterMode", 2000)` (`PFN_cuTexRefSetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetFilterMode` through `cuGetProcAddress("cuTexRefSetFilterMode", 2000)` (`PFN_cuTexRefSetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9325,7 +9325,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetFlags` through `cuGetProcAddress("cuTexRefSetFlags", 2000)` (`PFN_cuTexRefSetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetFlags` through `cuGetProcAddress("cuTexRefSetFlags", 2000)` (`PFN_cuTexRefSetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9340,7 +9340,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetFormat` through `cuGetProcAddress("cuTexRefSetFormat", 2000)` (`PFN_cuTexRefSetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetFormat` through `cuGetProcAddress("cuTexRefSetFormat", 2000)` (`PFN_cuTexRefSetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9356,7 +9356,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetMaxAnisotropy` through `cuGetProcAddress("cuTexRefSetMaxAnisotropy", 5000)` (`PFN_cuTexRefSetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetMaxAnisotropy` through `cuGetProcAddress("cuTexRefSetMaxAnisotropy", 5000)` (`PFN_cuTexRefSetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9371,7 +9371,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmapFilterMode` through `cuGetProcAddress("cuTexRefSetMipmapFilterMode", 5000)` (`PFN_cuTexRefSetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetMipmapFilterMode` through `cuGetProcAddress("cuTexRefSetMipmapFilterMode", 5000)` (`PFN_cuTexRefSetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9386,7 +9386,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmapLevelBias` through `cuGetProcAddress("cuTexRefSetMipmapLevelBias", 5000)` (`PFN_cuTexRefSetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetMipmapLevelBias` through `cuGetProcAddress("cuTexRefSetMipmapLevelBias", 5000)` (`PFN_cuTexRefSetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9401,7 +9401,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefSetMipmapLevelClamp", 5000)` (`PFN_cuTexRefSetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefSetMipmapLevelClamp", 5000)` (`PFN_cuTexRefSetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9417,7 +9417,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmappedArray` through `cuGetProcAddress("cuTexRefSetMipmappedArray", 5000)` (`PFN_cuTexRefSetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuTexRefSetMipmappedArray` through `cuGetProcAddress("cuTexRefSetMipmappedArray", 5000)` (`PFN_cuTexRefSetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9433,7 +9433,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuThreadExchangeStreamCaptureMode` through `cuGetProcAddress("cuThreadExchangeStreamCaptureMode", 10010)` (`PFN_cuThreadExchangeStreamCaptureMode_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuThreadExchangeStreamCaptureMode` through `cuGetProcAddress("cuThreadExchangeStreamCaptureMode", 10010)` (`PFN_cuThreadExchangeStreamCaptureMode_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9447,7 +9447,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuUserObjectCreate` through `cuGetProcAddress("cuUserObjectCreate", 11030)` (`PFN_cuUserObjectCreate_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuUserObjectCreate` through `cuGetProcAddress("cuUserObjectCreate", 11030)` (`PFN_cuUserObjectCreate_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9465,7 +9465,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuUserObjectRelease` through `cuGetProcAddress("cuUserObjectRelease", 11030)` (`PFN_cuUserObjectRelease_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuUserObjectRelease` through `cuGetProcAddress("cuUserObjectRelease", 11030)` (`PFN_cuUserObjectRelease_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9480,7 +9480,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuUserObjectRetain` through `cuGetProcAddress("cuUserObjectRetain", 11030)` (`PFN_cuUserObjectRetain_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuUserObjectRetain` through `cuGetProcAddress("cuUserObjectRetain", 11030)` (`PFN_cuUserObjectRetain_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9495,7 +9495,7 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuWaitExternalSemaphoresAsync` through `cuGetProcAddress("cuWaitExternalSemaphoresAsync", 10000)` (`PFN_cuWaitExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function (see [`DriverTable`] for the other codes).
+    /// `cuWaitExternalSemaphoresAsync` through `cuGetProcAddress("cuWaitExternalSemaphoresAsync", 10000)` (`PFN_cuWaitExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.

@@ -38,7 +38,7 @@ for v in 12000 12090 13000; do
 done
 step "clippy and tests, cuda-12000 with per-thread-default-stream"
 cargo clippy --workspace --all-targets --features per-thread-default-stream -- -D warnings
-cargo test --features per-thread-default-stream --all-targets
+cargo test --features per-thread-default-stream --all-targets -- --nocapture
 cargo test -p cuda-driver-sys --features per-thread-default-stream --tests
 
 step "table-only: a cuda-13000 binary imports no driver symbol but the table's, and runs on the 535 driver"

@@ -75,6 +75,12 @@ fn main() {
     };
     let ptx_path = CString::new(format!("{}/vector_add.ptx", kernels_dir)).unwrap();
     let mut pass = true;
+    // completion: the CUDA runtime library, loaded here: the C twin is linked against it, and the
+    // loader loads it before main (common/cudart.rs says where it is looked for)
+    if let Err(message) = cudart::load() {
+        eprintln!("{message}");
+        exit(1);
+    }
 
     // completion: the driver API initialised, device 0
     check_driver!(unsafe { cuInit(0) });

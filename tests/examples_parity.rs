@@ -57,6 +57,7 @@ const EXAMPLES: &[(&str, bool)] = &[
     ("param_buffer", true),
     ("proc_address", true),
     ("context_independent_loading", true),
+    ("runtime_interop", true),
 ];
 
 macro_rules! parity_tests {
@@ -81,6 +82,7 @@ parity_tests!(
     param_buffer,
     proc_address,
     context_independent_loading,
+    runtime_interop,
 );
 
 /// The twins built are exactly the examples tested here (a new twin needs its test).

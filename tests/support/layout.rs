@@ -26,6 +26,8 @@ use std::path::{Path, PathBuf};
 
 use quote::ToTokens;
 
+use crate::c_header::{c_tokens, header_lines, is_c_ident, skip_parens};
+
 /// The defines the bindings were generated with (see the generator).
 const INTERNAL_DEFINES: [&str; 2] = [
     "__CUDA_API_VERSION_INTERNAL",
@@ -446,27 +448,7 @@ fn preprocess(out: &Path, headers: &Path) -> String {
         .file(&src)
         .warnings(false)
         .cargo_metadata(false);
-    let expanded = String::from_utf8_lossy(&build.expand()).into_owned();
-    // Keep the lines of cuda.h and cudaTypedefs.h, by the preprocessor's line markers.
-    let mut keep = false;
-    let mut own = String::new();
-    for line in expanded.lines() {
-        if let Some(rest) = line.strip_prefix("# ") {
-            if let Some(file) = rest.split('"').nth(1) {
-                let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
-                keep = base == "cuda.h" || base == "cudaTypedefs.h";
-                continue;
-            }
-        }
-        if line.starts_with('#') {
-            continue;
-        }
-        if keep {
-            own.push_str(line);
-            own.push('\n');
-        }
-    }
-    own
+    header_lines(&String::from_utf8_lossy(&build.expand()))
 }
 
 /// One struct, union or enum definition (with a body) in the header.
@@ -482,40 +464,6 @@ struct HeaderDecls {
     defs: Vec<CDef>,
     /// Every enumerator the header defines.
     enumerators: Vec<String>,
-}
-
-fn c_tokens(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-        } else if c.is_ascii_alphanumeric() || c == b'_' {
-            let s = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                i += 1;
-            }
-            out.push(text[s..i].to_string());
-        } else if c == b'"' || c == b'\'' {
-            let s = i;
-            i += 1;
-            while i < b.len() && b[i] != c {
-                i += if b[i] == b'\\' { 2 } else { 1 };
-            }
-            i += 1;
-            out.push(text[s..i.min(b.len())].to_string());
-        } else {
-            out.push((c as char).to_string());
-            i += 1;
-        }
-    }
-    out
-}
-
-fn is_c_ident(t: &str) -> bool {
-    t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
 }
 
 impl HeaderDecls {
@@ -631,24 +579,6 @@ impl HeaderDecls {
     fn count(&self, keyword: &str) -> usize {
         self.defs.iter().filter(|d| d.keyword == keyword).count()
     }
-}
-
-fn skip_parens(t: &[String], mut j: usize) -> usize {
-    let mut depth = 0;
-    while j < t.len() {
-        match t[j].as_str() {
-            "(" => depth += 1,
-            ")" => {
-                depth -= 1;
-                if depth == 0 {
-                    return j + 1;
-                }
-            }
-            _ => {}
-        }
-        j += 1;
-    }
-    j
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -85,7 +85,7 @@ echo "building the driver and table tests of every header"
 build_tests 12000 --test driver --test table --features link-every-function
 CUDA_LIBRARY_PATH="$stub" build_tests 12090 --test driver --test table --no-default-features --features cuda-12090,link-every-function
 CUDA_LIBRARY_PATH="$stub" build_tests 13000 --test driver --test table --no-default-features --features cuda-13000,link-every-function
-build_tests 13000-table-only --test table --no-default-features --features cuda-13000,table-only
+CUDA_LIBRARY_PATH="$stub" build_tests 13000-table-only --test table --no-default-features --features cuda-13000,table-only
 build_tests 12000-pt --test driver --test table --features per-thread-default-stream,link-every-function
 echo "building the benchmark"
 bench=$(cargo bench --no-run --bench driver --message-format=json 2>/dev/null | artifacts |

@@ -197,21 +197,30 @@ fn resolve(handle: *mut c_void, path: &CStr) -> Result<Cudart, String> {
     #[cfg(feature = "per-thread-default-stream")]
     let (memcpy, entry_point) = (c"cudaMemcpy_ptds", c"cudaGetDriverEntryPoint_ptsz");
     // SAFETY: each symbol is the CUDA 12 runtime's function of that name, whose C prototype
-    // (cuda_runtime_api.h) the field's type is; a data pointer from dlsym converts to a function
-    // pointer of the same size on the platforms CUDA supports.
+    // (cuda_runtime_api.h) the field's type is.
     unsafe {
-        use std::mem::transmute;
         Ok(Cudart {
-            cudaMalloc: transmute(symbol(c"cudaMalloc")?),
-            cudaFree: transmute(symbol(c"cudaFree")?),
-            cudaMemcpy: transmute(symbol(memcpy)?),
-            cudaGetDevice: transmute(symbol(c"cudaGetDevice")?),
-            cudaRuntimeGetVersion: transmute(symbol(c"cudaRuntimeGetVersion")?),
-            cudaGetDriverEntryPoint: transmute(symbol(entry_point)?),
-            cudaGetErrorName: transmute(symbol(c"cudaGetErrorName")?),
-            cudaGetErrorString: transmute(symbol(c"cudaGetErrorString")?),
+            cudaMalloc: function(symbol(c"cudaMalloc")?),
+            cudaFree: function(symbol(c"cudaFree")?),
+            cudaMemcpy: function(symbol(memcpy)?),
+            cudaGetDevice: function(symbol(c"cudaGetDevice")?),
+            cudaRuntimeGetVersion: function(symbol(c"cudaRuntimeGetVersion")?),
+            cudaGetDriverEntryPoint: function(symbol(entry_point)?),
+            cudaGetErrorName: function(symbol(c"cudaGetErrorName")?),
+            cudaGetErrorString: function(symbol(c"cudaGetErrorString")?),
         })
     }
+}
+
+/// A function pointer of type `F` from a non-null address `dlsym` gave.
+///
+/// # Safety
+/// `F` is an `unsafe extern "C" fn` type, the prototype of the function at `address`.
+unsafe fn function<F: Copy>(address: *mut c_void) -> F {
+    const { assert!(size_of::<F>() == size_of::<*mut c_void>()) };
+    // SAFETY: a data pointer from dlsym converts to a function pointer of the same size on the
+    // platforms CUDA supports (POSIX requires it of dlsym); the type is the caller's contract.
+    unsafe { std::mem::transmute_copy::<*mut c_void, F>(&address) }
 }
 
 /// `cudaError_t cudaMalloc(void **devPtr, size_t size)`.

@@ -5,13 +5,16 @@
 #   ci/gpu-bundle.sh [DIR]          # default DIR: target/gpu-bundle
 #   DIR/run.sh [OUT]                # on the GPU machine; logs go to OUT (default: DIR/out)
 #
-# The folder holds: the ten examples and their C twins for each header version (examples-<tag>/,
+# The folder holds: the eleven examples and their C twins for each header version (examples-<tag>/,
 # c-twins-<tag>/ with the parity test binary tests/examples_parity-<tag>), the PTX they load, the
-# driver and table tests for every header version (every function linked directly, since the GPU
-# machine's driver is newer than every header), the same for the 12.0 header built with
-# `dynamic-loading` (tag 12000-dyn: examples, parity, driver, table and loader tests), and the
-# benchmark twice: linked (bin/bench-driver) and dynamically loaded with cudarc 0.19 beside it
-# (bin/bench-driver-dynamic, with bin/first-init-{linked,dynamic} for the start-time rows).
+# CUDA runtime library runtime_interop and its twin use (lib/libcudart.so.12, the pinned 12.0
+# wheel's that the twins were linked against: run.sh puts lib/ on the loader path, so the GPU
+# machine's own toolkit is not needed), the driver and table tests for every header version
+# (every function linked directly, since the GPU machine's driver is newer than every header),
+# the same for the 12.0 header built with `dynamic-loading` (tag 12000-dyn: examples, parity,
+# driver, table and loader tests), and the benchmark twice: linked (bin/bench-driver) and
+# dynamically loaded with cudarc 0.19 beside it (bin/bench-driver-dynamic, with
+# bin/first-init-{linked,dynamic} for the start-time rows).
 # run.sh prints one line per example (parity, results checked), runs every example and twin under
 # compute-sanitizer, runs the benchmark twice, and exits non-zero on any failure.
 set -euo pipefail
@@ -19,8 +22,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 out=${1:-target/gpu-bundle}
 eval "$(ci/fetch-deps.sh)"
-rm -rf "$out" && mkdir -p "$out"/{bin,tests}
+rm -rf "$out" && mkdir -p "$out"/{bin,tests,lib}
 cp -r examples/kernels "$out/kernels"
+# The runtime the twins link (the tests' build script takes $CUDART_LIBRARY_PATH first, which
+# fetch-deps set) and the examples load.
+cp "$CUDART_LIBRARY_PATH/libcudart.so.12" "$out/lib/"
 
 # cargo's JSON messages on stdin, one line per artifact: `KIND NAME PATH` for each executable
 # (KIND: test, example, bench), `out-dir cuda-driver-tests DIR` for the tests' build script.

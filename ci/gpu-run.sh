@@ -7,6 +7,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/out}
 mkdir -p "$out"
 export CUDA_KERNELS_DIR="$here/kernels"
+# The CUDA runtime that runtime_interop (dlopen) and its C twin (linked) use: the bundle's own.
+export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export CUDA_EXPECT_GPU=1 CUDA_CACHE_DISABLE=1
 failures=()
 run() { # name command...: runs, logs to $out/name.log, prints one line
@@ -45,7 +47,7 @@ if command -v compute-sanitizer >/dev/null; then
       run "memcheck-$tag-$name-$side" compute-sanitizer --tool memcheck --leak-check full "${api[@]}" --error-exitcode 3 "$bin" "$here/kernels"
       grep -h 'ERROR SUMMARY\|LEAK SUMMARY' "$out/memcheck-$tag-$name-$side.log" | sed "s/^/    /"
     done
-    case "$tag:$name" in 12000:vector_add|12000:ptx_jit|12000:ptx_link|12000:param_buffer|12000:context_independent_loading)
+    case "$tag:$name" in 12000:vector_add|12000:ptx_jit|12000:ptx_link|12000:param_buffer|12000:context_independent_loading|12000:runtime_interop)
       run "racecheck-$name" compute-sanitizer --tool racecheck --error-exitcode 3 "$e" "$here/kernels"
       grep -h 'RACECHECK SUMMARY\|ERROR SUMMARY' "$out/racecheck-$name.log" | sed "s/^/    /" ;;
     esac

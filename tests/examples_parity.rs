@@ -57,6 +57,7 @@ const EXAMPLES: &[(&str, bool)] = &[
     ("param_buffer", true),
     ("proc_address", true),
     ("context_independent_loading", true),
+    ("runtime_interop", true),
 ];
 
 macro_rules! parity_tests {
@@ -81,6 +82,7 @@ parity_tests!(
     param_buffer,
     proc_address,
     context_independent_loading,
+    runtime_interop,
 );
 
 /// What each example prints when the driver library cannot be loaded (`dynamic-loading`): the

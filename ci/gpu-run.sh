@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Runs the bundle that ci/gpu-bundle.sh built, on a machine with NVIDIA GPUs (copied there as
 # run.sh). One command: ./run.sh [OUT]. Prints one line per check and a summary; exits non-zero
-# on any failure. Logs of every step go to OUT.
+# on any failure. Logs of every step go to OUT. GPU_RUN_PARTS picks the parts to run, to fit a
+# time limit per command (default: "tests sanitizer bench").
 set -uo pipefail
+parts=" ${GPU_RUN_PARTS:-tests sanitizer bench} "
+want() { [[ "$parts" == *" $1 "* ]]; }
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/out}
 mkdir -p "$out"
@@ -25,16 +28,18 @@ echo "== machine"
 nvidia-smi --query-gpu=index,name,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv | tee "$out/gpus.csv"
 date -u +"%Y-%m-%dT%H:%M:%SZ" | tee "$out/date"
 
-echo "== tests (each test binary; logs in $out)"
-for t in "$here"/tests/*; do
+want tests && echo "== tests (each test binary; logs in $out)"
+want tests && for t in "$here"/tests/*; do
   tag=${t##*/}; tag=${tag#*-} # tests/<name>-<tag>
   CUDA_EXAMPLES_DIR="$here/examples-$tag" CUDA_C_TWIN_DIR="$here/c-twins-$tag" \
     run "$(basename "$t")" "$t" --test-threads 1 --nocapture
 done
-grep -h 'parity ok\|PARITY\|Result\|C spellings:\|table of the\|functions of the\|resolved\|vector_add through' "$out"/*.log | sed 's/^/  /' | head -80
+want tests && grep -h 'parity ok\|PARITY\|Result\|C spellings:\|table of the\|functions of the\|resolved\|vector_add through' "$out"/*.log | sed 's/^/  /' | head -80
 
-echo "== compute-sanitizer: every example and its C twin of each header (memcheck with leak check; racecheck for the kernels)"
-if command -v compute-sanitizer >/dev/null; then
+want sanitizer && echo "== compute-sanitizer: every example and its C twin of each header (memcheck with leak check; racecheck for the kernels)"
+if ! want sanitizer; then
+  :
+elif command -v compute-sanitizer >/dev/null; then
   for e in "$here"/examples-{12000,12090,13000,12000-dyn}/*; do
     name=$(basename "$e")
     tag=$(basename "$(dirname "$e")"); tag=${tag#examples-}
@@ -56,13 +61,13 @@ else
   echo "compute-sanitizer not found"; failures+=(compute-sanitizer)
 fi
 
-echo "== benchmark, two passes"
-if [ -x "$here/bin/bench-driver" ]; then
+want bench && echo "== benchmark, two passes"
+if want bench && [ -x "$here/bin/bench-driver" ]; then
   run bench "$here/bin/bench-driver" --passes 2
   cat "$out/bench.log"
 fi
-echo "== benchmark built with dynamic-loading (and cudarc 0.19), two passes"
-if [ -x "$here/bin/bench-driver-dynamic" ]; then
+want bench && echo "== benchmark built with dynamic-loading (and cudarc 0.19), two passes"
+if want bench && [ -x "$here/bin/bench-driver-dynamic" ]; then
   run bench-dynamic "$here/bin/bench-driver-dynamic" --passes 2 \
     --first-init-linked "$here/bin/first-init-linked" --first-init-dynamic "$here/bin/first-init-dynamic"
   cat "$out/bench-dynamic.log"

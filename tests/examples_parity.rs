@@ -104,6 +104,7 @@ const WITHOUT_DRIVER: &[(&str, &str)] = &[
     ("param_buffer", NO_LIBRARY_REPORT),
     ("proc_address", NO_LIBRARY_REPORT),
     ("context_independent_loading", NO_LIBRARY_REPORT),
+    ("runtime_interop", NO_LIBRARY_REPORT),
 ];
 
 /// The second line of `check_driver!`'s report where the library could not be loaded, up to the

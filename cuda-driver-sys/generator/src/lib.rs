@@ -18,6 +18,8 @@
 //! - `entry.rs`: one typed `EntryPoint` per versioned `PFN_*` typedef, and one per C spelling.
 //! - `linked.rs`: a list, for tests only, of every C spelling with its linked address.
 
+pub mod merge;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -153,6 +155,16 @@ pub fn generate(opts: &Options) -> Result<Summary, String> {
         macro_constants: names.macro_constants,
         derived_pfn_versions: entries.derived,
     })
+}
+
+/// The `CUDA_VERSION` a directory of generated files was generated from (from the header line of
+/// its `bindings.rs`).
+pub fn generated_version(dir: &Path) -> Result<u32, String> {
+    let text = read(&dir.join("bindings.rs"))?;
+    let re = regex::Regex::new(r"\(CUDA_VERSION (\d+)\)").unwrap();
+    re.captures(text.lines().next().unwrap_or_default())
+        .and_then(|c| c[1].parse().ok())
+        .ok_or_else(|| format!("{}: no `(CUDA_VERSION N)` in the first line of bindings.rs", dir.display()))
 }
 
 fn read(path: &Path) -> Result<String, String> {
@@ -487,8 +499,9 @@ struct Names {
     broken: Vec<String>,
 }
 
-/// `cuda.h`'s static inline functions, written by hand in `cuda-driver-sys`.
-const HAND_WRITTEN_INLINES: &[&str] = &["cuGetProcAddress_v2_ptsz"];
+/// `cuda.h`'s static inline functions, written by hand in `cuda-driver-sys`: the per-thread
+/// `cuGetProcAddress` of CUDA 12+ (`_v2_ptsz`) and of CUDA 11 (`_ptsz`).
+const HAND_WRITTEN_INLINES: &[&str] = &["cuGetProcAddress_v2_ptsz", "cuGetProcAddress_ptsz"];
 
 fn is_ident(s: &str) -> bool {
     !s.is_empty()
@@ -844,10 +857,14 @@ fn gen_entries(b: &Parsed, names: &Names) -> Result<Entries, String> {
         /// (the entry point [`cuX`](self) follows the linked function).
         pub const HEADER_NOTES: &[&str] = &[#(#notes),*];
     });
+    // The length is a constant of its own, so that the list itself is the same item in every
+    // header version that has the same entry points (see merge.rs).
     let count = proc_macro2::Literal::usize_unsuffixed(all.len());
     out.extend(quote! {
+        /// How many entry points [`ALL`] holds.
+        pub const ALL_LEN: usize = #count;
         /// Every versioned entry point of `cudaTypedefs.h`: symbol, version and stream mode.
-        pub const ALL: [crate::EntryPointInfo; #count] = [#(#all.info()),*];
+        pub const ALL: [crate::EntryPointInfo; ALL_LEN] = [#(#all.info()),*];
     });
     Ok(Entries {
         tokens: out,
@@ -894,6 +911,7 @@ fn gen_table(
         .collect();
     let mut methods = TokenStream::new();
     let mut entries = Vec::new();
+    let mut slot_names = Vec::new();
     for (c_name, (n_sym, _)) in &names.functions {
         if targets.contains(c_name) {
             continue;
@@ -909,7 +927,6 @@ fn gen_table(
         if b.pfn_signature(&b.pfns[n]) != b.pfn_signature(&b.pfns[p]) {
             return Err(format!("{c_name}: {n} and {p} differ"));
         }
-        let index = proc_macro2::Literal::usize_unsuffixed(entries.len());
         let id = format_ident!("{c_name}");
         let (en, ep) = (format_ident!("{}", &n[4..]), format_ident!("{}", &p[4..]));
         let inputs = &decl.sig.inputs;
@@ -942,7 +959,7 @@ fn gen_table(
             /// As for the C function.
             #[inline]
             pub unsafe fn #id(&self, #inputs) -> CUresult {
-                match self.resolve(#index, entry::#en) {
+                match self.resolve(Index::#id as usize, entry::#en) {
                     Some(driver_fn) => driver_fn(#(#args),*),
                     None => CUresult::CUDA_ERROR_NOT_FOUND,
                 }
@@ -951,19 +968,32 @@ fn gen_table(
         entries.push(quote! {
             TableEntry { name: #c_name, legacy: entry::#en.info(), per_thread: entry::#ep.info() }
         });
+        slot_names.push(id);
     }
+    // Slot numbers as an enum and the length as a constant of its own: a function added by a
+    // newer header changes neither the methods nor the entries of the others (see merge.rs).
     let count = proc_macro2::Literal::usize_unsuffixed(entries.len());
     Ok(quote! {
+        /// How many functions the table holds.
+        pub const TABLE_LEN: usize = #count;
+
         /// What each slot of [`DriverTable`] resolves: the C spelling, and its entry point in
         /// each stream mode.
-        pub const TABLE_ENTRIES: [TableEntry; #count] = [#(#entries),*];
+        pub const TABLE_ENTRIES: [TableEntry; TABLE_LEN] = [#(#entries),*];
+
+        /// The slot of each function, in the order of [`TABLE_ENTRIES`].
+        #[repr(usize)]
+        #[derive(Clone, Copy)]
+        pub(crate) enum Index {
+            #(#slot_names,)*
+        }
 
         /// The driver functions of this header, one slot each, resolved through
         /// `cuGetProcAddress` at each function's own version on first use (lock-free after it),
         /// or all at once with [`DriverTable::resolve_all`].
         pub struct DriverTable {
             pub(crate) mode: StreamMode,
-            pub(crate) slots: [Slot; #count],
+            pub(crate) slots: [Slot; TABLE_LEN],
         }
 
         impl DriverTable {

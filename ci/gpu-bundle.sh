@@ -5,9 +5,10 @@
 #   ci/gpu-bundle.sh [DIR]          # default DIR: target/gpu-bundle
 #   DIR/run.sh [OUT]                # on the GPU machine; logs go to OUT (default: DIR/out)
 #
-# The folder holds: the ten examples and their C twins, the PTX they load, the test binaries
-# (example parity, the driver and table tests for every header version, with every function
-# linked directly since the GPU machine's driver is newer than every header), and the benchmark.
+# The folder holds: the ten examples and their C twins for each header version (examples-<tag>/,
+# c-twins-<tag>/ with the parity test binary tests/examples_parity-<tag>), the PTX they load, the
+# driver and table tests for every header version (every function linked directly, since the GPU
+# machine's driver is newer than every header), and the benchmark.
 # run.sh prints one line per example (parity, results checked), runs every example and twin under
 # compute-sanitizer, runs the benchmark twice, and exits non-zero on any failure.
 set -euo pipefail
@@ -19,7 +20,7 @@ rm -rf "$out" && mkdir -p "$out"/{bin,tests}
 cp -r examples/kernels "$out/kernels"
 
 # cargo's JSON messages on stdin, one line per artifact: `KIND NAME PATH` for each executable
-# (KIND: test, example, bench), `out-dir cuda-driver-workspace DIR` for the root build script.
+# (KIND: test, example, bench), `out-dir cuda-driver-tests DIR` for the tests' build script.
 artifacts() {
   python3 -c '
 import json, sys
@@ -27,8 +28,8 @@ for line in sys.stdin:
     m = json.loads(line)
     if m.get("reason") == "compiler-artifact" and m.get("executable"):
         print(m["target"]["kind"][0], m["target"]["name"], m["executable"])
-    if m.get("reason") == "build-script-executed" and "cuda-driver-workspace" in m["package_id"]:
-        print("out-dir", "cuda-driver-workspace", m["out_dir"])
+    if m.get("reason") == "build-script-executed" and "cuda-driver-tests" in m["package_id"]:
+        print("out-dir", "cuda-driver-tests", m["out_dir"])
 '
 }
 
@@ -43,39 +44,43 @@ build_tests() { # tag cargo-args...
     done
 }
 
-# The examples and their C twins of one feature set, into examples$suffix/ and c-twins$suffix/.
-build_examples() { # suffix cargo-args...
-  local suffix=$1; shift
-  mkdir -p "$out/examples$suffix" "$out/c-twins$suffix"
+# The examples (root package) and their C twins (built by the tests' build script) of one feature
+# set, into examples-<tag>/ and c-twins-<tag>/, with the parity test binary of that feature set.
+build_examples() { # tag cargo-args...
+  local tag=$1; shift
+  mkdir -p "$out/examples-$tag" "$out/c-twins-$tag"
   cargo build --release --examples --message-format=json "$@" 2>/dev/null | artifacts |
     while read -r kind name path; do
+      [ "$kind" = example ] && cp "$path" "$out/examples-$tag/$name"
+    done
+  cargo test --release --no-run --test examples_parity --message-format=json "$@" 2>/dev/null |
+    artifacts | while read -r kind name path; do
       case "$kind" in
-        example) cp "$path" "$out/examples$suffix/$name" ;;
-        out-dir) cp "$path"/c-twins/* "$out/c-twins$suffix/" ;;
+        out-dir) cp "$path"/c-twins/* "$out/c-twins-$tag/" ;;
+        test) cp "$path" "$out/tests/$name-$tag" ;;
       esac
     done
-  echo "  examples$suffix: $(ls "$out/examples$suffix" | wc -l), c-twins$suffix: $(ls "$out/c-twins$suffix" | wc -l)"
+  echo "  examples-$tag: $(ls "$out/examples-$tag" | wc -l), c-twins-$tag: $(ls "$out/c-twins-$tag" | wc -l)"
 }
 
-echo "building examples and C twins (cuda-12000; and with per-thread-default-stream)"
-build_examples ""
-build_examples -pt --features per-thread-default-stream
-build_tests 12000 --test examples_parity --test driver --test table --features link-every-function
-echo "building tests for the 12.9 and 13.0 headers"
 # Linking every function of a header newer than Debian's 535 library needs a library with those
 # symbols: a stub libcuda.so.1 made from the committed bindings, as the toolkit's stubs are. The
 # GPU machine loads its real driver instead (nothing points the loader at the stub).
-stub="$root/target/stub-libcuda"
-mkdir -p "$stub"
-sed -n 's/^ *pub fn \(cu[A-Za-z0-9_]*\)(.*/void \1(void) {}/p' \
-  cuda-driver-sys/src/generated/v*/functions.rs | sort -u >"$stub/stub.c"
-cc -shared -fPIC -Wl,-soname,libcuda.so.1 -o "$stub/libcuda.so.1" "$stub/stub.c"
-ln -sf libcuda.so.1 "$stub/libcuda.so"
-echo "  stub libcuda.so.1: $(wc -l <"$stub/stub.c") symbols"
+stub=$(mktemp -d)
+trap 'rm -rf "$stub"' EXIT
+ci/stub-libcuda.sh "$stub"
+
+echo "building the examples and C twins of every version feature (and 12.0 per-thread)"
+build_examples 12000 --features link-every-function
+build_examples 12000-pt --features per-thread-default-stream,link-every-function
+CUDA_LIBRARY_PATH="$stub" build_examples 12090 --no-default-features --features cuda-12090,link-every-function
+CUDA_LIBRARY_PATH="$stub" build_examples 13000 --no-default-features --features cuda-13000,link-every-function
+echo "building the driver and table tests of every header"
+build_tests 12000 --test driver --test table --features link-every-function
 CUDA_LIBRARY_PATH="$stub" build_tests 12090 --test driver --test table --no-default-features --features cuda-12090,link-every-function
 CUDA_LIBRARY_PATH="$stub" build_tests 13000 --test driver --test table --no-default-features --features cuda-13000,link-every-function
 build_tests 13000-table-only --test table --no-default-features --features cuda-13000,table-only
-build_tests 12000-pt --test driver --test table --test examples_parity --features per-thread-default-stream,link-every-function
+build_tests 12000-pt --test driver --test table --features per-thread-default-stream,link-every-function
 echo "building the benchmark"
 bench=$(cargo bench --no-run --bench driver --message-format=json 2>/dev/null | artifacts |
   awk '$1 == "bench" { print $3 }')

@@ -25,26 +25,27 @@ date -u +"%Y-%m-%dT%H:%M:%SZ" | tee "$out/date"
 
 echo "== tests (each test binary; logs in $out)"
 for t in "$here"/tests/*; do
-  suffix=""; case "$t" in *-pt) suffix=-pt ;; esac
-  CUDA_EXAMPLES_DIR="$here/examples$suffix" CUDA_C_TWIN_DIR="$here/c-twins$suffix" \
+  tag=${t##*/}; tag=${tag#*-} # tests/<name>-<tag>
+  CUDA_EXAMPLES_DIR="$here/examples-$tag" CUDA_C_TWIN_DIR="$here/c-twins-$tag" \
     run "$(basename "$t")" "$t" --test-threads 1 --nocapture
 done
 grep -h 'parity ok\|PARITY\|Result\|C spellings:\|table of the\|resolved\|vector_add through' "$out"/*.log | sed 's/^/  /' | head -80
 
-echo "== compute-sanitizer: every example and its C twin (memcheck with leak check; racecheck for the kernels)"
+echo "== compute-sanitizer: every example and its C twin of each header (memcheck with leak check; racecheck for the kernels)"
 if command -v compute-sanitizer >/dev/null; then
-  for e in "$here"/examples/*; do
+  for e in "$here"/examples-{12000,12090,13000}/*; do
     name=$(basename "$e")
+    tag=$(basename "$(dirname "$e")"); tag=${tag#examples-}
     for side in rust c; do
-      bin=$e; [ "$side" = c ] && bin="$here/c-twins/$name"
+      bin=$e; [ "$side" = c ] && bin="$here/c-twins-$tag/$name"
       [ -x "$bin" ] || continue
       # ptx_jit loads a deliberately broken PTX: memcheck reports that CUDA_ERROR_INVALID_PTX as
       # an API error, so for it API errors are not counted (memory errors and leaks still are).
       api=(); [ "$name" = ptx_jit ] && api=(--report-api-errors no)
-      run "memcheck-$name-$side" compute-sanitizer --tool memcheck --leak-check full "${api[@]}" --error-exitcode 3 "$bin" "$here/kernels"
-      grep -h 'ERROR SUMMARY\|LEAK SUMMARY' "$out/memcheck-$name-$side.log" | sed "s/^/    /"
+      run "memcheck-$tag-$name-$side" compute-sanitizer --tool memcheck --leak-check full "${api[@]}" --error-exitcode 3 "$bin" "$here/kernels"
+      grep -h 'ERROR SUMMARY\|LEAK SUMMARY' "$out/memcheck-$tag-$name-$side.log" | sed "s/^/    /"
     done
-    case "$name" in vector_add|ptx_jit|ptx_link|param_buffer|context_independent_loading)
+    case "$tag:$name" in 12000:vector_add|12000:ptx_jit|12000:ptx_link|12000:param_buffer|12000:context_independent_loading)
       run "racecheck-$name" compute-sanitizer --tool racecheck --error-exitcode 3 "$e" "$here/kernels"
       grep -h 'RACECHECK SUMMARY\|ERROR SUMMARY' "$out/racecheck-$name.log" | sed "s/^/    /" ;;
     esac

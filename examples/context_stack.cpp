@@ -2,8 +2,8 @@
 // the same program as 003_0fb4f74d196ab567.txt section 4: two contexts on the per-thread context
 // stack (cuCtxCreate, cuCtxGetCurrent, cuCtxPushCurrent, cuCtxPopCurrent, cuCtxDestroy), then the
 // primary context (cuDevicePrimaryCtxRetain / cuDevicePrimaryCtxRelease).
-// CUDA 13.0 headers: cuCtxCreate becomes cuCtxCreate_v4 (4 arguments); this file builds against
-// the 12.x headers only.
+// CUDA 13.0 headers (marked below): cuCtxCreate becomes cuCtxCreate_v4, which takes a
+// CUctxCreateParams* (NULL: none) before the flags.
 // CUDA driver header cuda.h
 #include <cuda.h>
 #include <stdio.h>
@@ -29,8 +29,18 @@ int main(){
     CUcontext ctxA = nullptr;                                   // CUcontext is struct CUctx_st*
     CUcontext ctxB = nullptr;
     CUdevice device = 0;
+#if CUDA_VERSION >= 13000
+    // CUDA 13: cuCtxCreate_v4, with a CUctxCreateParams* (NULL: none)
+    checkDriver(cuCtxCreate(&ctxA, NULL, CU_CTX_SCHED_AUTO, device));
+#else
     checkDriver(cuCtxCreate(&ctxA, CU_CTX_SCHED_AUTO, device)); // creates ctxA on the device and pushes it
+#endif
+#if CUDA_VERSION >= 13000
+    // CUDA 13: cuCtxCreate_v4, with a CUctxCreateParams* (NULL: none)
+    checkDriver(cuCtxCreate(&ctxB, NULL, CU_CTX_SCHED_AUTO, device));
+#else
     checkDriver(cuCtxCreate(&ctxB, CU_CTX_SCHED_AUTO, device));
+#endif
     printf("ctxA = %p\n", ctxA);
     printf("ctxB = %p\n", ctxB);
     /*  context stack:

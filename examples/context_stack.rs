@@ -2,8 +2,8 @@
 // 003_0fb4f74d196ab567.txt section 4: two contexts on the per-thread context stack (cuCtxCreate,
 // cuCtxGetCurrent, cuCtxPushCurrent, cuCtxPopCurrent, cuCtxDestroy), then the primary context
 // (cuDevicePrimaryCtxRetain / cuDevicePrimaryCtxRelease). C twin: context_stack.cpp.
-// CUDA 13.0 headers: cuCtxCreate becomes cuCtxCreate_v4 (4 arguments); this file builds against
-// the 12.x headers only (features cuda-12000, cuda-12090).
+// CUDA 13.0 headers (marked below): cuCtxCreate becomes cuCtxCreate_v4, which takes a
+// CUctxCreateParams* (NULL: none) before the flags.
 #![allow(non_snake_case)] // the post's names: ctxA, ctxB
 
 #[path = "common/mod.rs"]
@@ -23,8 +23,14 @@ fn main() {
     let mut ctxA: CUcontext = ptr::null_mut(); // CUcontext is *mut CUctx_st
     let mut ctxB: CUcontext = ptr::null_mut();
     let device: CUdevice = 0;
+    #[cfg(not(feature = "cuda-13000"))]
     check_driver!(unsafe { cuCtxCreate(&mut ctxA, CU_CTX_SCHED_AUTO.0, device) }); // creates ctxA on the device and pushes it
+    #[cfg(feature = "cuda-13000")] // CUDA 13: cuCtxCreate_v4, with a CUctxCreateParams* (NULL: none)
+    check_driver!(unsafe { cuCtxCreate(&mut ctxA, ptr::null_mut(), CU_CTX_SCHED_AUTO.0, device) });
+    #[cfg(not(feature = "cuda-13000"))]
     check_driver!(unsafe { cuCtxCreate(&mut ctxB, CU_CTX_SCHED_AUTO.0, device) });
+    #[cfg(feature = "cuda-13000")] // CUDA 13: cuCtxCreate_v4, with a CUctxCreateParams* (NULL: none)
+    check_driver!(unsafe { cuCtxCreate(&mut ctxB, ptr::null_mut(), CU_CTX_SCHED_AUTO.0, device) });
     println!("ctxA = {}", p(ctxA));
     println!("ctxB = {}", p(ctxB));
     /*  context stack:

@@ -5,8 +5,8 @@
 // cuMemAllocHost gave a pointer (guard: as written it writes through a null pointer and dies with
 // SIGSEGV without a GPU); the CUdeviceptr is cast to void* for %p; the device memory and the
 // context, which the post leaks, are freed at the end (added).
-// CUDA 13.0 headers: cuCtxCreate becomes cuCtxCreate_v4 (4 arguments); this file builds against
-// the 12.x headers only.
+// CUDA 13.0 headers (marked below): cuCtxCreate becomes cuCtxCreate_v4, which takes a
+// CUctxCreateParams* (NULL: none) before the flags.
 // CUDA driver header cuda.h
 #include <cuda.h>
 #include <typeinfo>
@@ -33,7 +33,12 @@ int main(){
     // create a context
     CUcontext context = nullptr;
     CUdevice device = 0;
+#if CUDA_VERSION >= 13000
+    // CUDA 13: cuCtxCreate_v4, with a CUctxCreateParams* (NULL: none)
+    checkDriver(cuCtxCreate(&context, NULL, CU_CTX_SCHED_AUTO, device));
+#else
     checkDriver(cuCtxCreate(&context, CU_CTX_SCHED_AUTO, device));
+#endif
     printf("context = %p\n", context);
     // 100 bytes of linear device memory
     CUdeviceptr device_memory_pointer = 0;  // CUdeviceptr is an unsigned integer (unsigned long long)

@@ -5,8 +5,8 @@
 // cuMemAllocHost gave a pointer (guard: as written it writes through a null pointer and dies with
 // SIGSEGV without a GPU); the CUdeviceptr is cast to a pointer for %p; the device memory and the
 // context, which the post leaks, are freed at the end (added).
-// CUDA 13.0 headers: cuCtxCreate becomes cuCtxCreate_v4 (4 arguments); this file builds against
-// the 12.x headers only (features cuda-12000, cuda-12090).
+// CUDA 13.0 headers (marked below): cuCtxCreate becomes cuCtxCreate_v4, which takes a
+// CUctxCreateParams* (NULL: none) before the flags.
 
 #[path = "common/mod.rs"]
 mod common;
@@ -25,7 +25,12 @@ fn main() {
     // create a context
     let mut context: CUcontext = ptr::null_mut();
     let device: CUdevice = 0;
+    #[cfg(not(feature = "cuda-13000"))]
     check_driver!(unsafe { cuCtxCreate(&mut context, CU_CTX_SCHED_AUTO.0, device) });
+    #[cfg(feature = "cuda-13000")] // CUDA 13: cuCtxCreate_v4, with a CUctxCreateParams* (NULL: none)
+    check_driver!(unsafe {
+        cuCtxCreate(&mut context, ptr::null_mut(), CU_CTX_SCHED_AUTO.0, device)
+    });
     println!("context = {}", p(context));
     // 100 bytes of linear device memory
     let mut device_memory_pointer: CUdeviceptr = 0; // CUdeviceptr is an unsigned integer (unsigned long long)

@@ -8,8 +8,8 @@
 // 1x1x1 launch (the post passes the block sizes where cuLaunchKernel takes the grid sizes and the
 // other way round; with all of them 1 that makes no difference); the host checks every value.
 // Added lines use checkDriver (000 §1.2).
-// CUDA 13.0 headers: cuCtxCreate becomes cuCtxCreate_v4 (4 arguments); this file builds against
-// the 12.x headers only.
+// CUDA 13.0 headers (marked below): cuCtxCreate becomes cuCtxCreate_v4, which takes a
+// CUctxCreateParams* (NULL: none) before the flags.
 #include <cuda.h>
 #include <stdio.h>
 #include <string.h>
@@ -65,7 +65,12 @@ int main(int argc, char** argv){
     checkDriver(cuInit(0));
     CUcontext context = nullptr;
     CUdevice device = 0;
+#if CUDA_VERSION >= 13000
+    // CUDA 13: cuCtxCreate_v4, with a CUctxCreateParams* (NULL: none)
+    checkDriver(cuCtxCreate(&context, NULL, 0, device));
+#else
     checkDriver(cuCtxCreate(&context, 0, device));
+#endif
     CUmodule module = nullptr;
     checkDriver(cuModuleLoad(&module, ptx_path));
     CUfunction cuFunction = nullptr;

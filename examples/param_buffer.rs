@@ -8,8 +8,8 @@
 // 1x1x1 launch (the post passes the block sizes where cuLaunchKernel takes the grid sizes and the
 // other way round; with all of them 1 that makes no difference); the host checks every value.
 // Added lines use check_driver! (000 §1.2).
-// CUDA 13.0 headers: cuCtxCreate becomes cuCtxCreate_v4 (4 arguments); this file builds against
-// the 12.x headers only (features cuda-12000, cuda-12090).
+// CUDA 13.0 headers (marked below): cuCtxCreate becomes cuCtxCreate_v4, which takes a
+// CUctxCreateParams* (NULL: none) before the flags.
 #![allow(non_snake_case, non_camel_case_types)] // the post's names: devPtr, paramBuffer, float4, ...
 
 #[path = "common/mod.rs"]
@@ -88,7 +88,10 @@ fn main() {
     check_driver!(unsafe { cuInit(0) });
     let mut context: CUcontext = ptr::null_mut();
     let device: CUdevice = 0;
+    #[cfg(not(feature = "cuda-13000"))]
     check_driver!(unsafe { cuCtxCreate(&mut context, 0, device) });
+    #[cfg(feature = "cuda-13000")] // CUDA 13: cuCtxCreate_v4, with a CUctxCreateParams* (NULL: none)
+    check_driver!(unsafe { cuCtxCreate(&mut context, ptr::null_mut(), 0, device) });
     let mut module: CUmodule = ptr::null_mut();
     check_driver!(unsafe { cuModuleLoad(&mut module, ptx_path.as_ptr()) });
     let mut cuFunction: CUfunction = ptr::null_mut();

@@ -14,9 +14,9 @@
 // telling which in symbolStatus. The calls below pass it, and each result is printed.
 // Completed: cuInit and a context (cuMemAlloc is called through the pointer it got), the printing
 // of every lookup, and the checks of what the appendix says should happen (Result line).
-// CUDA 13.0 headers: cuCtxCreate becomes cuCtxCreate_v4 (4 arguments), and cudaTypedefs.h no
-// longer defines the unversioned PFN_cuMemAlloc, PFN_cuStreamBeginCapture, PFN_cuLaunchKernel;
-// this file builds against the 12.x headers only.
+// CUDA 13.0 headers, each marked below: cuCtxCreate becomes cuCtxCreate_v4 (4 arguments), and
+// cudaTypedefs.h no longer defines the unversioned PFN_cuMemAlloc, PFN_cuStreamBeginCapture,
+// PFN_cuLaunchKernel, so they are defined here as the versioned typedefs the 12.x macros named.
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <stdio.h>
@@ -26,6 +26,18 @@
 // here as that header writes them (CUdeviceptr_v1, internal too, is unsigned int).
 typedef CUresult (CUDAAPI *PFN_cuMemAlloc_v2000)(unsigned int *dptr, unsigned int bytesize);
 typedef CUresult (CUDAAPI *PFN_cuStreamBeginCapture_v10000)(CUstream hStream);
+
+#if CUDA_VERSION >= 13000
+// CUDA 13: cudaTypedefs.h has no unversioned PFN_cuX; the versioned typedefs the 12.x macros named.
+#define PFN_cuMemAlloc PFN_cuMemAlloc_v3020
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+#define PFN_cuStreamBeginCapture PFN_cuStreamBeginCapture_v10010_ptsz
+#define PFN_cuLaunchKernel PFN_cuLaunchKernel_v7000_ptsz
+#else
+#define PFN_cuStreamBeginCapture PFN_cuStreamBeginCapture_v10010
+#define PFN_cuLaunchKernel PFN_cuLaunchKernel_v4000
+#endif
+#endif
 
 #define checkDriver(op)  __check_cuda_driver((op), #op, __FILE__, __LINE__)
 
@@ -60,7 +72,12 @@ int main(){
     checkDriver(cuInit(0));
     CUcontext context = nullptr;
     CUdevice device = 0;
+#if CUDA_VERSION >= 13000
+    // CUDA 13: cuCtxCreate_v4, with a CUctxCreateParams* (NULL: none)
+    checkDriver(cuCtxCreate(&context, NULL, 0, device));
+#else
     checkDriver(cuCtxCreate(&context, 0, device));
+#endif
     CUresult code;
     CUdriverProcAddressQueryResult symbolStatus;
     bool pass = true;

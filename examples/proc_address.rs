@@ -14,9 +14,10 @@
 // telling which in symbolStatus. The calls below pass it, and each result is printed.
 // Completed: cuInit and a context (cuMemAlloc is called through the pointer it got), the printing
 // of every lookup, and the checks of what the appendix says should happen (Result line).
-// CUDA 13.0 headers: cuCtxCreate becomes cuCtxCreate_v4 (4 arguments), and cudaTypedefs.h no
-// longer defines the unversioned PFN_cuMemAlloc, PFN_cuStreamBeginCapture, PFN_cuLaunchKernel;
-// this file builds against the 12.x headers only (features cuda-12000, cuda-12090).
+// CUDA 13.0 headers (feature cuda-13000), each marked below: cuCtxCreate becomes cuCtxCreate_v4
+// (4 arguments), and cudaTypedefs.h no longer defines the unversioned PFN_cuMemAlloc,
+// PFN_cuStreamBeginCapture, PFN_cuLaunchKernel, so they are declared here as the versioned
+// typedefs the 12.x macros named.
 //
 // The raw calls below are the post's. cuda-driver-sys also has a typed cuGetProcAddress, which
 // gives a non-null function of exactly the typedef's type, or says why there is none:
@@ -67,12 +68,27 @@ fn printLookup(
     );
 }
 
+// CUDA 13: cudaTypedefs.h has no unversioned PFN_cuX; the versioned typedefs the 12.x macros named.
+#[cfg(feature = "cuda-13000")]
+type PFN_cuMemAlloc = PFN_cuMemAlloc_v3020;
+#[cfg(all(feature = "cuda-13000", not(feature = "per-thread-default-stream")))]
+type PFN_cuStreamBeginCapture = PFN_cuStreamBeginCapture_v10010;
+#[cfg(all(feature = "cuda-13000", feature = "per-thread-default-stream"))]
+type PFN_cuStreamBeginCapture = PFN_cuStreamBeginCapture_v10010_ptsz;
+#[cfg(all(feature = "cuda-13000", not(feature = "per-thread-default-stream")))]
+type PFN_cuLaunchKernel = PFN_cuLaunchKernel_v4000;
+#[cfg(all(feature = "cuda-13000", feature = "per-thread-default-stream"))]
+type PFN_cuLaunchKernel = PFN_cuLaunchKernel_v7000_ptsz;
+
 fn main() {
     // completion: initialisation and a context, for the calls through the pointers
     check_driver!(unsafe { cuInit(0) });
     let mut context: CUcontext = ptr::null_mut();
     let device: CUdevice = 0;
+    #[cfg(not(feature = "cuda-13000"))]
     check_driver!(unsafe { cuCtxCreate(&mut context, 0, device) });
+    #[cfg(feature = "cuda-13000")] // CUDA 13: cuCtxCreate_v4, with a CUctxCreateParams* (NULL: none)
+    check_driver!(unsafe { cuCtxCreate(&mut context, ptr::null_mut(), 0, device) });
     let mut code: CUresult;
     let mut symbolStatus: CUdriverProcAddressQueryResult;
     let mut pass = true;

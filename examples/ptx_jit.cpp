@@ -7,8 +7,8 @@
 // printed, the kernel run and its output checked as in the ptxjit sample the post refers to; then
 // the same load with a deliberately broken PTX (ptx_jit_broken.ptx), whose JIT error log is
 // printed. Added lines use checkDriver (000 §1.2).
-// CUDA 13.0 headers: cuCtxCreate becomes cuCtxCreate_v4 (4 arguments); this file builds against
-// the 12.x headers only.
+// CUDA 13.0 headers (marked below): cuCtxCreate becomes cuCtxCreate_v4, which takes a
+// CUctxCreateParams* (NULL: none) before the flags.
 #include <cuda.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -68,7 +68,12 @@ int main(int argc, char** argv){
     checkDriver(cuInit(0));
     CUcontext context = nullptr;
     CUdevice device = 0;
+#if CUDA_VERSION >= 13000
+    // CUDA 13: cuCtxCreate_v4, with a CUctxCreateParams* (NULL: none)
+    checkDriver(cuCtxCreate(&context, NULL, 0, device));
+#else
     checkDriver(cuCtxCreate(&context, 0, device));
+#endif
 
 #define BUFFER_SIZE 8192
     CUmodule cuModule = nullptr;          // guard: initialised; the post's is left as it is when the load fails

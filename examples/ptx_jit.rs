@@ -7,8 +7,8 @@
 // printed, the kernel run and its output checked as in the ptxjit sample the post refers to; then
 // the same load with a deliberately broken PTX (ptx_jit_broken.ptx), whose JIT error log is
 // printed. Added lines use check_driver! (000 §1.2).
-// CUDA 13.0 headers: cuCtxCreate becomes cuCtxCreate_v4 (4 arguments); this file builds against
-// the 12.x headers only (features cuda-12000, cuda-12090).
+// CUDA 13.0 headers (marked below): cuCtxCreate becomes cuCtxCreate_v4, which takes a
+// CUctxCreateParams* (NULL: none) before the flags.
 #![allow(non_snake_case)] // the post's names: PTXCode, cuModule, N, ...
 #![allow(clippy::needless_range_loop)] // C's `for (int i = 0; i < N; ++i)` loops, as written
 
@@ -58,7 +58,10 @@ fn main() {
     check_driver!(unsafe { cuInit(0) });
     let mut context: CUcontext = ptr::null_mut();
     let device: CUdevice = 0;
+    #[cfg(not(feature = "cuda-13000"))]
     check_driver!(unsafe { cuCtxCreate(&mut context, 0, device) });
+    #[cfg(feature = "cuda-13000")] // CUDA 13: cuCtxCreate_v4, with a CUctxCreateParams* (NULL: none)
+    check_driver!(unsafe { cuCtxCreate(&mut context, ptr::null_mut(), 0, device) });
 
     const BUFFER_SIZE: usize = 8192;
     let mut cuModule: CUmodule = ptr::null_mut(); // guard: initialised; the post's is left as it is when the load fails

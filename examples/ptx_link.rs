@@ -13,8 +13,8 @@
 // "Compile time = <t> ms" lines, and only when the PTX is compiled: with the JIT cache on
 // (~/.nv/ComputeCache), a second run finds the compiled code there and its log has no ptxas lines,
 // so compare runs with CUDA_CACHE_DISABLE=1.
-// CUDA 13.0 headers: cuCtxCreate becomes cuCtxCreate_v4 (4 arguments); this file builds against
-// the 12.x headers only (features cuda-12000, cuda-12090).
+// CUDA 13.0 headers (marked below): cuCtxCreate becomes cuCtxCreate_v4, which takes a
+// CUctxCreateParams* (NULL: none) before the flags.
 #![allow(non_snake_case)] // the post's names: PTXCode0, linkState, cubinSize, N, ...
 
 #[path = "common/mod.rs"]
@@ -56,7 +56,10 @@ fn main() {
     check_driver!(unsafe { cuInit(0) });
     let mut context: CUcontext = ptr::null_mut();
     let device: CUdevice = 0;
+    #[cfg(not(feature = "cuda-13000"))]
     check_driver!(unsafe { cuCtxCreate(&mut context, 0, device) });
+    #[cfg(feature = "cuda-13000")] // CUDA 13: cuCtxCreate_v4, with a CUctxCreateParams* (NULL: none)
+    check_driver!(unsafe { cuCtxCreate(&mut context, ptr::null_mut(), 0, device) });
 
     const BUFFER_SIZE: usize = 8192;
     let mut cuModule: CUmodule = ptr::null_mut(); // guard: initialised; the post's is left as it is when the load fails

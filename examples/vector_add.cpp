@@ -6,8 +6,8 @@
 // the post shows "...": N, the input values, the PTX path (examples/kernels/vector_add.ptx, or
 // <argv[1]>/vector_add.ptx; the post loads "VecAdd.ptx"), and at the end copying C back, checking
 // every element on the host, and freeing; those added lines use checkDriver (000 §1.2).
-// CUDA 13.0 headers: cuCtxCreate becomes cuCtxCreate_v4 (4 arguments); this file builds against
-// the 12.x headers only.
+// CUDA 13.0 headers (marked below): cuCtxCreate becomes cuCtxCreate_v4, which takes a
+// CUctxCreateParams* (NULL: none) before the flags.
 #include <cuda.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,7 +63,12 @@ int main(int argc, char** argv)
 
     // Create context
     CUcontext cuContext;
+#if CUDA_VERSION >= 13000
+    // CUDA 13: cuCtxCreate_v4, with a CUctxCreateParams* (NULL: none)
+    cuCtxCreate(&cuContext, NULL, 0, cuDevice);
+#else
     cuCtxCreate(&cuContext, 0, cuDevice);
+#endif
 
     // Create module from binary file
     CUmodule cuModule;

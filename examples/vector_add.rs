@@ -6,8 +6,8 @@
 // the post shows "...": N, the input values, the PTX path (examples/kernels/vector_add.ptx, or
 // <argv[1]>/vector_add.ptx; the post loads "VecAdd.ptx"), and at the end copying C back, checking
 // every element on the host, and freeing; those added lines use check_driver! (000 §1.2).
-// CUDA 13.0 headers: cuCtxCreate becomes cuCtxCreate_v4 (4 arguments); this file builds against
-// the 12.x headers only (features cuda-12000, cuda-12090).
+// CUDA 13.0 headers (marked below): cuCtxCreate becomes cuCtxCreate_v4, which takes a
+// CUctxCreateParams* (NULL: none) before the flags.
 #![allow(non_snake_case)] // the post's names: N, h_A, cuDevice, ...
 #![allow(clippy::needless_range_loop)] // C's `for (int i = 0; i < N; ++i)` loops, as written
 
@@ -58,7 +58,11 @@ fn main() {
 
     // Create context
     let mut cuContext: CUcontext = ptr::null_mut();
+    #[cfg(not(feature = "cuda-13000"))]
     let _ = unsafe { cuCtxCreate(&mut cuContext, 0, cuDevice) };
+    #[cfg(feature = "cuda-13000")]
+    // CUDA 13: cuCtxCreate_v4, with a CUctxCreateParams* (NULL: none)
+    let _ = unsafe { cuCtxCreate(&mut cuContext, ptr::null_mut(), 0, cuDevice) };
 
     // Create module from binary file
     let mut cuModule: CUmodule = ptr::null_mut();

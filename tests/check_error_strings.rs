@@ -141,7 +141,7 @@ fn codes_from_header(path: &Path) -> BTreeMap<String, u32> {
 }
 
 fn every_defined_code() -> BTreeMap<String, u32> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let version = env!("CUDA_HEADER_VERSION");
     let bindings = root.join(format!(
         "cuda-driver-sys/src/generated/v{version}/bindings.rs"

@@ -13,5 +13,5 @@
 #[test]
 fn compile_fail() {
     let t = trybuild::TestCases::new();
-    t.compile_fail("tests/compile_fail/*.rs");
+    t.compile_fail("compile_fail/*.rs");
 }

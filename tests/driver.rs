@@ -94,7 +94,7 @@ macro_rules! linked_functions {
 fn linked() -> Vec<Linked> {
     include!(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/cuda-driver-sys/src/generated/v",
+        "/../cuda-driver-sys/src/generated/v",
         env!("CUDA_HEADER_VERSION"),
         "/linked.rs"
     ))

@@ -26,7 +26,7 @@ macro_rules! linked_functions {
 fn linked_symbols() -> Vec<(&'static CStr, &'static CStr)> {
     include!(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/cuda-driver-sys/src/generated/v",
+        "/../cuda-driver-sys/src/generated/v",
         env!("CUDA_HEADER_VERSION"),
         "/linked.rs"
     ))
@@ -189,7 +189,7 @@ fn vector_add_through_the_table() {
     assert_eq!(code, CUDA_SUCCESS);
     let ptx_path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/examples/kernels/vector_add.ptx"
+        "/../examples/kernels/vector_add.ptx"
     );
     let ptx_path = std::env::var("CUDA_KERNELS_DIR")
         .map_or(ptx_path.to_string(), |d| format!("{d}/vector_add.ptx"));

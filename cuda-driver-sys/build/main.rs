@@ -6,9 +6,9 @@
 //! 2. a toolkit root from `CUDA_PATH`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR`, `CUDA_HOME` (its
 //!    `lib64`, `lib`, `targets/<arch>-linux/lib`, `lib/x64` on Windows);
 //! 3. the `pkg-config` tool (the toolkit's `cuda-<major>.<minor>.pc`, "CUDA Driver Library");
-//! 4. the usual places: the system library directories, `/usr/local/nvidia/lib64`,
-//!    `/usr/lib/wsl/lib`, then the toolkit's stub libraries (`<toolkit>/lib64/stubs`,
-//!    `<toolkit>/targets/<arch>-linux/lib/stubs`).
+//! 4. the usual places: the directories of `LD_LIBRARY_PATH`, the system library directories,
+//!    `/usr/local/nvidia/lib64`, `/usr/lib/wsl/lib`, then the toolkit's stub libraries
+//!    (`<toolkit>/lib64/stubs`, `<toolkit>/targets/<arch>-linux/lib/stubs`).
 //!
 //! A directory with `libcuda.so` links `-lcuda`; one with only `libcuda.so.1` (a driver without
 //! the development symlink) links that file verbatim. Where nothing is found the script warns and
@@ -33,7 +33,7 @@ fn main() {
         "PKG_CONFIG_SYSROOT_DIR",
         "PKG_CONFIG_ALLOW_CROSS",
     ];
-    let watched = ["CUDA_LIBRARY_PATH", "CUDA_INCLUDE_PATH"];
+    let watched = ["CUDA_LIBRARY_PATH", "CUDA_INCLUDE_PATH", "LD_LIBRARY_PATH"];
     for var in watched.iter().chain(&ROOT_VARS).chain(&pkg_config_vars) {
         println!("cargo:rerun-if-env-changed={var}");
     }
@@ -143,21 +143,27 @@ fn find_library(
         }
     }
     searched.push("pkg-config cuda-13.9 .. cuda-12.0".into());
-    // 4. The usual places; stubs last.
+    // 4. The usual places: where the dynamic loader will look (LD_LIBRARY_PATH), the system
+    // directories; stubs last.
     let mut usual: Vec<PathBuf> = if os == "windows" {
         vec![]
     } else {
         let multiarch = format!("/usr/lib/{arch}-linux-gnu");
-        [
-            multiarch.as_str(),
-            "/usr/lib64",
-            "/usr/lib",
-            "/usr/local/nvidia/lib64",
-            "/usr/lib/wsl/lib",
-        ]
-        .iter()
-        .map(PathBuf::from)
-        .collect()
+        let loader_path = env::var_os("LD_LIBRARY_PATH").unwrap_or_default();
+        env::split_paths(&loader_path)
+            .filter(|d| d.is_absolute())
+            .chain(
+                [
+                    multiarch.as_str(),
+                    "/usr/lib64",
+                    "/usr/lib",
+                    "/usr/local/nvidia/lib64",
+                    "/usr/lib/wsl/lib",
+                ]
+                .iter()
+                .map(PathBuf::from),
+            )
+            .collect()
     };
     for root in roots
         .iter()

@@ -752,7 +752,7 @@ mod bench {
         if let Some(dir) = &s.kernels {
             return dir.clone();
         }
-        let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/kernels");
+        let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/kernels");
         if built.join("vector_add.ptx").is_file() {
             built
         } else {

@@ -1,13 +1,21 @@
-//! Build script of the workspace's root package (examples and tests). It compiles, with the `cc`
-//! crate and against the same `cuda.h` the selected bindings were generated from:
+//! Build script of the tests package (`cuda-driver-tests`). It compiles, with the `cc` crate and
+//! against the same `cuda.h` the selected bindings were generated from:
 //! - every C twin `examples/<name>.cpp` into an executable `$OUT_DIR/c-twins/<name>`
 //!   (`env!("C_TWIN_DIR")` in tests);
 //! - the C helpers of the tests, `tests/support/c/*.c`, into one static library linked into every
-//!   test and example;
-//! - the layout and constant probes generated from the bindings (`tests/support/layout.rs`).
+//!   test and benchmark;
+//! - the layout and constant probes generated from the bindings (`support/layout.rs`).
 //!
-//! The headers are those `ci/fetch-deps.sh` fetches: `$CUDA_HEADERS_<VERSION>`, else
-//! `target/ci-deps/headers/<VERSION>`. Without them the build fails and says how to get them.
+//! The examples themselves (the root package) need none of this: only the tests do.
+//!
+//! The headers of version `V` (`12000`, `12090`, `13000`) are looked for, in order, in:
+//! 1. `$CUDA_HEADERS_<V>`, a directory holding `cuda.h` and `cudaTypedefs.h`;
+//! 2. `target/ci-deps/headers/<V>`, where `ci/fetch-deps.sh` puts the pinned ones;
+//! 3. a CUDA toolkit whose `cuda.h` defines exactly `CUDA_VERSION` `V`: `$CUDA_PATH`, `$CUDA_HOME`,
+//!    `/usr/local/cuda`, `/usr/local/cuda-X.Y` (each's `include/`, then
+//!    `targets/<arch>-linux/include/`).
+//!
+//! When none fits, the build stops with one line that says where it looked and what to run.
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -17,44 +25,49 @@ mod layout;
 
 fn main() {
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap());
+    let root = manifest.parent().expect("tests/ is inside the workspace");
     let out = PathBuf::from(env::var_os("OUT_DIR").unwrap());
     // The header version cuda-driver-sys selected (its features, newest wins), as it tells
     // dependents: the C side compiles against the header the bindings came from.
     let version = env::var("DEP_CUDA_VERSION").expect("DEP_CUDA_VERSION from cuda-driver-sys");
     let version = version.as_str();
     let per_thread = env::var_os("CARGO_FEATURE_PER_THREAD_DEFAULT_STREAM").is_some();
-    let headers = header_dir(&manifest, version);
+    println!("cargo:rerun-if-changed=../examples");
+    println!("cargo:rerun-if-changed=support");
+    for var in ["CUDA_PATH", "CUDA_HOME"] {
+        println!("cargo:rerun-if-env-changed={var}");
+    }
+    println!("cargo:rerun-if-env-changed=CUDA_HEADERS_{version}");
+    let headers = match header_dir(root, version) {
+        Ok(dir) => dir,
+        Err(message) => {
+            println!("cargo::error={message}");
+            return;
+        }
+    };
     println!("cargo:rustc-env=CUDA_HEADER_DIR={}", headers.display());
     println!("cargo:rustc-env=CUDA_HEADER_VERSION={version}");
 
     // The C helpers of the tests, and the generated probes.
-    let mut c_files: Vec<PathBuf> = list(&manifest.join("tests/support/c"), "c");
-    c_files.extend(layout::generate(&manifest, &out, version, &headers));
-    if !c_files.is_empty() {
-        let mut build = cc::Build::new();
-        build.include(&headers).warnings(false);
-        if per_thread {
-            build.define("CUDA_API_PER_THREAD_DEFAULT_STREAM", None);
-        }
-        for f in &c_files {
-            build.file(f);
-        }
-        build.compile("cuda_driver_workspace_c");
+    let mut c_files: Vec<PathBuf> = list(&manifest.join("support/c"), "c");
+    c_files.extend(layout::generate(root, &out, version, &headers));
+    let mut build = cc::Build::new();
+    build.include(&headers).warnings(false);
+    if per_thread {
+        build.define("CUDA_API_PER_THREAD_DEFAULT_STREAM", None);
     }
+    for f in &c_files {
+        build.file(f);
+    }
+    build.compile("cuda_driver_tests_c");
 
-    // The C twins of the examples: one executable each. The posts' programs are CUDA 12 code
-    // (`cuCtxCreate` with three arguments, unversioned `PFN_*` macros), which the CUDA 13 header
-    // no longer accepts, so the twins (and the examples) are built for the 12.x headers only.
+    // The C twins of the examples: one executable each, for every header version (the twins
+    // port the posts to CUDA 13 where its header changed a function, as the examples do).
     let twins = out.join("c-twins");
     std::fs::create_dir_all(&twins).unwrap();
-    let twin_sources = if version == "13000" {
-        Vec::new()
-    } else {
-        list(&manifest.join("examples"), "cpp")
-    };
     let compiler = cc::Build::new().cpp(true).get_compiler();
     let lib_dir = env::var("DEP_CUDA_LIB_DIR").ok();
-    for src in twin_sources {
+    for src in list(&root.join("examples"), "cpp") {
         let name = src.file_stem().unwrap().to_string_lossy().into_owned();
         let exe = twins.join(&name);
         let mut cmd = compiler.to_command();
@@ -66,18 +79,22 @@ fn main() {
         }
         cmd.arg(&src).arg("-o").arg(&exe);
         match &lib_dir {
-            Some(dir) => cmd.arg(format!("-L{dir}")).arg(format!("-Wl,-rpath,{dir}")),
+            // RUNPATH, not RPATH: LD_LIBRARY_PATH still wins, so a twin linked against a stub
+            // library (a header newer than the machine's driver) runs with the real driver.
+            Some(dir) => cmd
+                .arg(format!("-L{dir}"))
+                .arg(format!("-Wl,--enable-new-dtags,-rpath,{dir}")),
             None => &mut cmd,
         };
         cmd.arg(link_cuda_arg(lib_dir.as_deref()))
             .arg("-ldl")
             .arg("-lpthread");
-        run(&mut cmd, &format!("C twin {}", src.display()));
+        if let Err(message) = run(&mut cmd, &format!("C twin {}", src.display())) {
+            println!("cargo::error={message}");
+            return;
+        }
     }
     println!("cargo:rustc-env=C_TWIN_DIR={}", twins.display());
-    println!("cargo:rerun-if-changed=examples");
-    println!("cargo:rerun-if-changed=tests/support");
-    println!("cargo:rerun-if-env-changed=CUDA_HEADERS_{version}");
 }
 
 /// `-lcuda` where the development symlink exists, else the versioned file itself.
@@ -93,24 +110,92 @@ fn link_cuda_arg(lib_dir: Option<&str>) -> String {
     }
 }
 
-fn header_dir(manifest: &Path, version: &str) -> PathBuf {
+/// The directory holding `cuda.h` and `cudaTypedefs.h` of exactly `version`, searched in the
+/// order of the module documentation; or the one-line message of what was searched.
+fn header_dir(root: &Path, version: &str) -> Result<PathBuf, String> {
     let var = format!("CUDA_HEADERS_{version}");
-    let candidates: Vec<PathBuf> = env::var_os(&var)
+    let major_minor = version
+        .parse::<u32>()
+        .map(|v| format!("{}.{}", v / 1000, v % 1000 / 10))
+        .unwrap_or_default();
+    let arch = match env::var("CARGO_CFG_TARGET_ARCH").as_deref() {
+        Ok("aarch64") => "sbsa-linux",
+        _ => "x86_64-linux",
+    };
+    let toolkits: Vec<PathBuf> = ["CUDA_PATH", "CUDA_HOME"]
+        .iter()
+        .filter_map(env::var_os)
         .map(PathBuf::from)
-        .into_iter()
-        .chain([manifest.join("target/ci-deps/headers").join(version)])
+        .chain([
+            PathBuf::from("/usr/local/cuda"),
+            PathBuf::from(format!("/usr/local/cuda-{major_minor}")),
+        ])
         .collect();
-    for c in &candidates {
-        if c.join("cuda.h").is_file() && c.join("cudaTypedefs.h").is_file() {
-            return c.clone();
+    let mut looked = Vec::new();
+    // 1 and 2: taken as they are (the pinned headers of that version).
+    let explicit = env::var_os(&var).map(PathBuf::from);
+    if let Some(dir) = &explicit {
+        looked.push(format!("${var}={}", dir.display()));
+        if has_headers(dir) {
+            return Ok(dir.clone());
+        }
+    } else {
+        looked.push(format!("${var} (unset)"));
+    }
+    let fetched = root.join("target/ci-deps/headers").join(version);
+    looked.push(fetched.display().to_string());
+    if has_headers(&fetched) {
+        return Ok(fetched);
+    }
+    // 3: a toolkit, only with exactly this CUDA_VERSION.
+    for toolkit in &toolkits {
+        for dir in [
+            toolkit.join("include"),
+            toolkit.join("targets").join(arch).join("include"),
+        ] {
+            if !has_headers(&dir) {
+                continue;
+            }
+            match header_version(&dir.join("cuda.h")) {
+                Some(found) if found == version => return Ok(dir),
+                found => looked.push(format!(
+                    "{} (CUDA_VERSION {})",
+                    dir.display(),
+                    found.as_deref().unwrap_or("unreadable")
+                )),
+            }
         }
     }
-    panic!(
-        "the examples' C twins and the ABI tests compile against the CUDA {version} headers, and none \
-         were found (looked in: {}). Run `ci/fetch-deps.sh` (it downloads the pinned header wheels \
-         into target/ci-deps/), or set {var} to a directory holding cuda.h and cudaTypedefs.h.",
-        candidates.iter().map(|c| c.display().to_string()).collect::<Vec<_>>().join(", ")
-    );
+    looked.push(format!(
+        "toolkits without cuda.h: {}",
+        toolkits
+            .iter()
+            .filter(|t| !has_headers(&t.join("include")))
+            .map(|t| t.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    Err(format!(
+        "the tests compile C against the CUDA {version} headers (cuda.h and cudaTypedefs.h with \
+         CUDA_VERSION {version}), and none were found; run `ci/fetch-deps.sh` (it downloads the pinned \
+         headers into target/ci-deps/) or set {var} to a directory holding them. Looked in: {}",
+        looked.join("; ")
+    ))
+}
+
+fn has_headers(dir: &Path) -> bool {
+    dir.join("cuda.h").is_file() && dir.join("cudaTypedefs.h").is_file()
+}
+
+/// The value of `#define CUDA_VERSION` in `cuda_h`.
+fn header_version(cuda_h: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(cuda_h).ok()?;
+    text.lines().find_map(|line| {
+        let mut words = line.split_whitespace();
+        (words.next() == Some("#define") && words.next() == Some("CUDA_VERSION"))
+            .then(|| words.next().map(str::to_owned))
+            .flatten()
+    })
 }
 
 fn list(dir: &Path, ext: &str) -> Vec<PathBuf> {
@@ -122,12 +207,15 @@ fn list(dir: &Path, ext: &str) -> Vec<PathBuf> {
     v
 }
 
-fn run(cmd: &mut Command, what: &str) {
+fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
     let status = cmd
         .status()
-        .unwrap_or_else(|e| panic!("{what}: cannot run the C compiler: {e}"));
-    assert!(
-        status.success(),
-        "{what}: the C compiler failed ({status}): {cmd:?}"
-    );
+        .map_err(|e| format!("{what}: cannot run the C++ compiler ({e}): {cmd:?}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what}: the C++ compiler failed ({status}): {cmd:?}"
+        ))
+    }
 }

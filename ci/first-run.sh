@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# First run, as a new user meets it: a fresh clone of this repository, an empty CARGO_TARGET_DIR,
+# no CUDA headers (no CUDA_HEADERS_*, no target/ci-deps, no toolkit) and only the driver library
+# on the loader path. Then:
+#   1. `cargo run --example NAME` for every example, once per version feature; each output
+#      (stdout, stderr, exit code) is recorded and compared with its C twin's by the parity test of
+#      this checkout (tests/examples_parity.rs, CUDA_EXAMPLES_OUTPUT_DIR), the twins being those
+#      the normal build of that version made;
+#   2. `cargo test` in the fresh clone: it must stop with one line naming ci/fetch-deps.sh, and no
+#      panic;
+#   3. a toolkit root in CUDA_PATH (a folder with include/cuda.h of the pinned 12.9 header) is
+#      enough for the 12.9 twins: the parity test builds and passes from it.
+#
+# Needs, from ci/fetch-deps.sh: CUDA_LIBRARY_PATH (the driver library's folder) and
+# CUDA_HEADERS_12090; and CUDA_STUB_LIBRARY_PATH (ci/stub-libcuda.sh) to link the CUDA 13.0
+# builds, since the CI machine's driver (535, CUDA 12.2) lacks functions that header binds.
+# Run from ci/test.sh, after the tests of every version were built in this checkout.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+driver=${CUDA_LIBRARY_PATH:?the driver library folder (ci/fetch-deps.sh sets CUDA_LIBRARY_PATH)}
+stub=${CUDA_STUB_LIBRARY_PATH:?a stub libcuda folder (ci/stub-libcuda.sh)}
+headers_12090=${CUDA_HEADERS_12090:?the 12.9 headers (ci/fetch-deps.sh sets CUDA_HEADERS_12090)}
+examples=(driver_init check_driver context_stack memory_alloc vector_add ptx_jit ptx_link
+          param_buffer proc_address context_independent_loading)
+[ "$(ls examples/*.cpp | wc -l)" = "${#examples[@]}" ] ||
+  { echo "first-run: examples/*.cpp and this script's list differ"; exit 1; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+git clone -q "$root" "$work/repo"
+[ ! -e "$work/repo/target" ] || { echo "first-run: the clone has a target folder"; exit 1; }
+
+# A new user's environment: the toolchain, the driver library on the loader path, nothing else.
+fresh_env=(env -i "PATH=$PATH" "HOME=$HOME" "CARGO_TARGET_DIR=$work/target" CARGO_TERM_COLOR=never
+           "LD_LIBRARY_PATH=$driver")
+for var in CARGO_HOME RUSTUP_HOME RUSTUP_TOOLCHAIN; do
+  [ -n "${!var:-}" ] && fresh_env+=("$var=${!var}")
+done
+
+for v in 12000 12090 13000; do
+  features=(--no-default-features --features "cuda-$v")
+  link=()
+  # The 13.0 header binds cuCtxCreate_v4, which the 535 library lacks: link against the stub, as
+  # a toolkit's stubs/libcuda.so is for; the loader still loads the real driver.
+  [ "$v" = 13000 ] && link=("CUDA_LIBRARY_PATH=$stub")
+  out="$work/out/$v"
+  mkdir -p "$out"
+  echo "--- cuda-$v: cargo run --example NAME, in $work/repo"
+  for e in "${examples[@]}"; do
+    set +e
+    (cd "$work/repo" && "${fresh_env[@]}" "${link[@]}" cargo run -q --example "$e" "${features[@]}" \
+      >"$out/$e.stdout" 2>"$out/$e.stderr")
+    echo $? >"$out/$e.code"
+    set -e
+    printf '  %-28s exit %s, %s lines' "$e" "$(cat "$out/$e.code")" "$(wc -l <"$out/$e.stdout")"
+    grep -m1 'undefined symbol' "$out/$e.stderr" | sed 's/.*\(undefined symbol: [A-Za-z0-9_]*\).*/ (\1)/' || true
+    echo
+  done
+  [ "$v" = 12000 ] && { echo "  driver_init printed:"; sed 's/^/    /' "$out/driver_init.stdout"; }
+  echo "--- cuda-$v: each output against its C twin (tests/examples_parity.rs)"
+  twin_link=$driver; [ "$v" = 13000 ] && twin_link=$stub
+  CUDA_LIBRARY_PATH=$twin_link CUDA_EXAMPLES_OUTPUT_DIR="$out" \
+    cargo test -q "${features[@]}" --test examples_parity -- --nocapture --test-threads 1 2>&1 |
+    grep -v '^$'
+done
+
+echo "--- cargo test in the fresh clone, without headers: one line naming ci/fetch-deps.sh"
+set +e
+(cd "$work/repo" && "${fresh_env[@]}" cargo test -q >"$work/cargo-test.log" 2>&1)
+code=$?
+set -e
+grep -v '^\s*$' "$work/cargo-test.log" | grep -v '^warning' | sed 's/^/  /'
+if [ "$code" = 0 ]; then echo "first-run: cargo test passed without headers"; exit 1; fi
+grep -q 'error: cuda-driver-tests@.*run `ci/fetch-deps.sh`' "$work/cargo-test.log" ||
+  { echo "first-run: no line naming ci/fetch-deps.sh"; exit 1; }
+if grep -q 'panicked\|RUST_BACKTRACE' "$work/cargo-test.log"; then
+  echo "first-run: a panic instead of one line"; exit 1
+fi
+
+echo "--- a toolkit root in CUDA_PATH (include/cuda.h of the 12.9 header) builds the 12.9 twins"
+mkdir -p "$work/toolkit/include"
+cp "$headers_12090"/cuda.h "$headers_12090"/cudaTypedefs.h "$work/toolkit/include/"
+(cd "$work/repo" && "${fresh_env[@]}" "CUDA_PATH=$work/toolkit" \
+  cargo test -q --no-default-features --features cuda-12090 --test examples_parity -- \
+  --test-threads 1 --nocapture 2>&1 | grep -v '^$')
+find "$work/target" -path '*cuda-driver-tests*/out/c-twins/*' -type f | sed 's/^/  twin built: /' | head -3
+echo "first-run: all passed"

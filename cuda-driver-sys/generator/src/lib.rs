@@ -164,7 +164,12 @@ pub fn generated_version(dir: &Path) -> Result<u32, String> {
     let re = regex::Regex::new(r"\(CUDA_VERSION (\d+)\)").unwrap();
     re.captures(text.lines().next().unwrap_or_default())
         .and_then(|c| c[1].parse().ok())
-        .ok_or_else(|| format!("{}: no `(CUDA_VERSION N)` in the first line of bindings.rs", dir.display()))
+        .ok_or_else(|| {
+            format!(
+                "{}: no `(CUDA_VERSION N)` in the first line of bindings.rs",
+                dir.display()
+            )
+        })
 }
 
 fn read(path: &Path) -> Result<String, String> {

@@ -10,7 +10,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cuda-driver-sys-generator --include DIR --out DIR [--cc COMPILER]\n       \
+const USAGE: &str =
+    "usage: cuda-driver-sys-generator --include DIR --out DIR [--cc COMPILER]\n       \
                      cuda-driver-sys-generator merge --out DIR INPUT_DIR...";
 
 fn main() -> ExitCode {

@@ -86,8 +86,14 @@ pub fn merge(inputs: &[Input], out_dir: &Path, hint: &str) -> Result<MergeSummar
             for item in &original.items {
                 let (_, t) = split_item(item, vi)?;
                 let all = |_: &_| true;
-                rebuild(&t, |es| pick_if(es, all), |es| pick_if(es, all), |es| pick_if(es, all), |es| pick_if(es, all))
-                    .to_tokens(&mut expected);
+                rebuild(
+                    &t,
+                    |es| pick_if(es, all),
+                    |es| pick_if(es, all),
+                    |es| pick_if(es, all),
+                    |es| pick_if(es, all),
+                )
+                .to_tokens(&mut expected);
             }
             if projected.to_string() != expected.to_string() {
                 return Err(format!(
@@ -298,29 +304,45 @@ fn split_item(item: &syn::Item, v: usize) -> Result<(String, Top), String> {
         syn::Item::ForeignMod(m) => {
             let mut tmpl = m.clone();
             let items = std::mem::take(&mut tmpl.items);
-            (format!("extern {}", tokens(&tmpl)), Top::Extern(tmpl, leaves(&items, v)))
+            (
+                format!("extern {}", tokens(&tmpl)),
+                Top::Extern(tmpl, leaves(&items, v)),
+            )
         }
         syn::Item::Impl(i) => {
             let mut tmpl = i.clone();
             let items = std::mem::take(&mut tmpl.items);
-            (format!("impl {}", tokens(&tmpl)), Top::Impl(tmpl, leaves(&items, v)))
+            (
+                format!("impl {}", tokens(&tmpl)),
+                Top::Impl(tmpl, leaves(&items, v)),
+            )
         }
         syn::Item::Enum(e) => {
             let mut tmpl = e.clone();
-            let variants: Vec<syn::Variant> = std::mem::take(&mut tmpl.variants).into_iter().collect();
-            (format!("enum {}", tokens(&tmpl)), Top::Enum(tmpl, leaves(&variants, v)))
+            let variants: Vec<syn::Variant> =
+                std::mem::take(&mut tmpl.variants).into_iter().collect();
+            (
+                format!("enum {}", tokens(&tmpl)),
+                Top::Enum(tmpl, leaves(&variants, v)),
+            )
         }
         syn::Item::Const(c) if array_of(&c.expr).is_some() => {
             let mut tmpl = c.clone();
             let arr = array_of_mut(&mut tmpl.expr).unwrap();
             let elems: Vec<syn::Expr> = std::mem::take(&mut arr.elems).into_iter().collect();
-            (format!("const {}", tokens(&tmpl)), Top::Array(tmpl, leaves(&elems, v)))
+            (
+                format!("const {}", tokens(&tmpl)),
+                Top::Array(tmpl, leaves(&elems, v)),
+            )
         }
         syn::Item::Macro(m) if m.ident.is_none() && parse_list(m).is_some() => {
             let elems = parse_list(m).unwrap();
             let mut tmpl = m.clone();
             tmpl.mac.tokens = TokenStream::new();
-            (format!("macro {}", tokens(&tmpl)), Top::List(tmpl, leaves(&elems, v)))
+            (
+                format!("macro {}", tokens(&tmpl)),
+                Top::List(tmpl, leaves(&elems, v)),
+            )
         }
         other => (format!("item {}", tokens(other)), Top::Leaf(other.clone())),
     })
@@ -486,7 +508,10 @@ fn with_cfgs<T: Clone>(
 /// How many elements a container has, and how many of them differ from it in versions.
 fn element_counts(t: &Top, parent: &BTreeSet<usize>) -> (usize, usize) {
     fn count<T>(es: &[Entry<T>], parent: &BTreeSet<usize>) -> (usize, usize) {
-        (es.len(), es.iter().filter(|e| &e.versions != parent).count())
+        (
+            es.len(),
+            es.iter().filter(|e| &e.versions != parent).count(),
+        )
     }
     match t {
         Top::Leaf(_) => (0, 0),

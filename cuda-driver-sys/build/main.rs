@@ -70,6 +70,8 @@ fn main() {
         return;
     };
     println!("cargo:version={version}");
+    let list: Vec<String> = VERSIONS.iter().map(u32::to_string).collect();
+    println!("cargo:versions={}", list.join(","));
     // `cuda_ge_<V>` for every known version up to the selected one: the committed bindings carry
     // each item under the cfg of the header versions it exists in (see src/generated/).
     let names: Vec<String> = VERSIONS.iter().map(|v| format!("cuda_ge_{v}")).collect();
@@ -91,7 +93,8 @@ const VERSIONS: [u32; 17] = [
 ];
 
 /// The header version to build for: with `bindgen` or `cuda-version-from-header`, the
-/// `CUDA_VERSION` of the `cuda.h` found; else the newest `cuda-<V>` feature. `None` after a
+/// `CUDA_VERSION` of the `cuda.h` found; else the newest `cuda-<V>` feature (12000 when none is
+/// on). `None` after a
 /// `cargo::error` saying what to do.
 fn select_version(roots: &[PathBuf]) -> Option<u32> {
     let from_header = cfg!(feature = "bindgen") || cfg!(feature = "cuda-version-from-header");
@@ -100,14 +103,8 @@ fn select_version(roots: &[PathBuf]) -> Option<u32> {
             .iter()
             .rev()
             .find(|v| env::var_os(format!("CARGO_FEATURE_CUDA_{v}")).is_some());
-        if selected.is_none() {
-            println!(
-                "cargo::error=cuda-driver-sys: no CUDA version selected: enable one of the \
-                 features cuda-11070 ... cuda-13050 (the minimum driver), or \
-                 cuda-version-from-header"
-            );
-        }
-        return selected.copied();
+        // None on: CUDA 12.0, the default minimum driver.
+        return Some(selected.copied().unwrap_or(12000));
     }
     let Some(dir) = include_dir(roots) else {
         println!(

@@ -1,6 +1,7 @@
 //! Generates the layout and constant probes of the ABI tests (`tests/layout.rs`,
 //! `tests/constants.rs`) from the committed bindings of the selected CUDA version
-//! (`cuda-driver-sys/src/generated/v<VERSION>/bindings.rs` and `names.rs`), never from a hand-kept
+//! (`cuda-driver-sys/src/generated/bindings.rs` and `names.rs`, the items whose `cuda_ge_<V>` cfgs
+//! hold for that version), never from a hand-kept
 //! list: a new header version is covered as soon as its bindings are committed.
 //!
 //! Each probe has two halves that name the same entries:
@@ -35,22 +36,26 @@ const INTERNAL_DEFINES: [&str; 2] = [
 /// Writes the C probe sources into `out` and returns them, for the C helpers' library; writes the
 /// Rust halves next to them.
 pub fn generate(manifest: &Path, out: &Path, version: &str, headers: &Path) -> Vec<PathBuf> {
-    let dir = manifest
-        .join("cuda-driver-sys/src/generated")
-        .join(format!("v{version}"));
+    let dir = manifest.join("cuda-driver-sys/src/generated");
+    let selected: u32 = version.parse().expect("a numeric CUDA version");
+    // The committed files hold every header version, each item under the cfg of the versions it
+    // exists in: the probes are made from what this version compiles (written to OUT_DIR too,
+    // for the tests that read the bindings as text).
     let read_generated = |name: &str| -> String {
         let path = dir.join(name);
         println!("cargo:rerun-if-changed={}", path.display());
-        std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
             panic!(
                 "the layout and constant probes of the ABI tests are generated from the committed \
-                 bindings of CUDA {version}, and {} cannot be read ({e}). The version features \
-                 (cuda-12000, cuda-12090, cuda-13000) select cuda-driver-sys/src/generated/v<VERSION>/: \
-                 restore the file (`git checkout -- cuda-driver-sys/src/generated/v{version}`) or \
-                 regenerate it from the pinned headers with `ci/regenerate.sh`.",
+                 bindings, and {} cannot be read ({e}): restore it \
+                 (`git checkout -- cuda-driver-sys/src/generated`) or regenerate it from the \
+                 pinned headers with `ci/regenerate.sh`.",
                 path.display()
             )
-        })
+        });
+        let projected = project(&text, selected);
+        write(&out.join(format!("projected_{name}")), &projected);
+        projected
     };
     let bindings_src = read_generated("bindings.rs");
     let names_src = read_generated("names.rs");
@@ -71,6 +76,92 @@ pub fn generate(manifest: &Path, out: &Path, version: &str, headers: &Path) -> V
     write(&constants_c, &c);
     write(&out.join("constants_probe.rs"), &rust);
     vec![layout_c, constants_c]
+}
+
+/// The items of a merged generated file that version `selected` compiles, without their
+/// `cuda_ge_<V>` cfgs (other cfgs, such as the stream mode's, stay): top-level items, and the
+/// items of `impl` and `extern` blocks.
+fn project(text: &str, selected: u32) -> String {
+    let mut file = syn::parse_file(text)
+        .unwrap_or_else(|e| panic!("a committed generated file does not parse: {e}"));
+    file.items.retain_mut(|item| {
+        let keep = match item {
+            syn::Item::Impl(i) => {
+                i.items.retain_mut(|ii| match ii {
+                    syn::ImplItem::Const(x) => keep_for(&mut x.attrs, selected),
+                    syn::ImplItem::Fn(x) => keep_for(&mut x.attrs, selected),
+                    syn::ImplItem::Type(x) => keep_for(&mut x.attrs, selected),
+                    _ => true,
+                });
+                keep_for(&mut i.attrs, selected)
+            }
+            syn::Item::ForeignMod(m) => {
+                m.items.retain_mut(|fi| match fi {
+                    syn::ForeignItem::Fn(x) => keep_for(&mut x.attrs, selected),
+                    syn::ForeignItem::Static(x) => keep_for(&mut x.attrs, selected),
+                    _ => true,
+                });
+                keep_for(&mut m.attrs, selected)
+            }
+            syn::Item::Const(x) => keep_for(&mut x.attrs, selected),
+            syn::Item::Struct(x) => keep_for(&mut x.attrs, selected),
+            syn::Item::Union(x) => keep_for(&mut x.attrs, selected),
+            syn::Item::Type(x) => keep_for(&mut x.attrs, selected),
+            syn::Item::Use(x) => keep_for(&mut x.attrs, selected),
+            syn::Item::Enum(x) => keep_for(&mut x.attrs, selected),
+            syn::Item::Fn(x) => keep_for(&mut x.attrs, selected),
+            syn::Item::Static(x) => keep_for(&mut x.attrs, selected),
+            other => panic!(
+                "a generated item the probes cannot project: {}",
+                tokens(other)
+            ),
+        };
+        keep
+    });
+    prettyplease::unparse(&file)
+}
+
+/// Whether the `cuda_ge_<V>` cfgs of `attrs` hold for `selected`; removes them.
+fn keep_for(attrs: &mut Vec<syn::Attribute>, selected: u32) -> bool {
+    let mut keep = true;
+    attrs.retain(|a| {
+        if !a.path().is_ident("cfg") || !tokens(a).contains("cuda_ge_") {
+            return true;
+        }
+        let meta: syn::Meta = a.parse_args().expect("a cfg predicate");
+        keep &= eval_cfg(&meta, selected);
+        false
+    });
+    keep
+}
+
+/// A cfg predicate of `cuda_ge_<V>`, `all`, `any` and `not`.
+fn eval_cfg(meta: &syn::Meta, selected: u32) -> bool {
+    match meta {
+        syn::Meta::Path(p) => {
+            let name = tokens(p);
+            let v: u32 = name
+                .strip_prefix("cuda_ge_")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("a version cfg mixed with {name}"));
+            v <= selected
+        }
+        syn::Meta::List(l) => {
+            let args = l
+                .parse_args_with(
+                    syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+                )
+                .expect("cfg arguments");
+            let mut values = args.iter().map(|m| eval_cfg(m, selected));
+            match tokens(&l.path).as_str() {
+                "all" => values.all(|b| b),
+                "any" => values.any(|b| b),
+                "not" => !values.next().expect("not(..) has an argument"),
+                other => panic!("cfg predicate {other} in a version cfg"),
+            }
+        }
+        syn::Meta::NameValue(_) => panic!("a name = value predicate in a version cfg"),
+    }
 }
 
 fn write(path: &Path, text: &str) {
@@ -927,7 +1018,7 @@ fn layout_probe(
     let mut c = String::new();
     writeln!(
         c,
-        "/* @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/v{version}/bindings.rs */"
+        "/* @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/bindings.rs for CUDA {version} */"
     )
     .unwrap();
     for d in INTERNAL_DEFINES {
@@ -944,7 +1035,7 @@ fn layout_probe(
     let mut rust = String::new();
     writeln!(
         rust,
-        "// @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/v{version}/bindings.rs"
+        "// @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/bindings.rs for CUDA {version}"
     )
     .unwrap();
     rust.push_str(
@@ -1274,7 +1365,7 @@ fn constants_probe(m: &Model, h: &HeaderDecls, version: &str, c_names: &str) -> 
     let mut c = String::new();
     writeln!(
         c,
-        "/* @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/v{version}/{{bindings,names}}.rs */"
+        "/* @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/{{bindings,names}}.rs for CUDA {version} */"
     )
     .unwrap();
     c.push_str(C_PRELUDE);
@@ -1287,7 +1378,7 @@ fn constants_probe(m: &Model, h: &HeaderDecls, version: &str, c_names: &str) -> 
     let mut rust = String::new();
     writeln!(
         rust,
-        "// @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/v{version}/{{bindings,names}}.rs"
+        "// @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/{{bindings,names}}.rs for CUDA {version}"
     )
     .unwrap();
     rust.push_str(

@@ -131,7 +131,16 @@ pub fn generate(opts: &Options) -> Result<Summary, String> {
         std::fs::write(&path, format!("{header}{body}"))
             .map_err(|e| format!("{}: {e}", path.display()))
     };
-    let (types_src, functions_src) = split_functions(&bindings_src)?;
+    // Macros the header #undefs again (13.5: RESOURCE_ABI_BYTES) are no constants of the API:
+    // bindgen reports every #define it saw, the preprocessor what is left at the end.
+    let undefined: BTreeSet<String> = bindings
+        .consts
+        .keys()
+        .filter(|c| exp_normal.get(*c).is_some_and(|e| e == *c))
+        .cloned()
+        .collect();
+    let unsigned = unsigned_complements(&bindings, &exp_normal);
+    let (types_src, functions_src) = split_functions(&bindings_src, &undefined, &unsigned)?;
     write("bindings.rs", &types_src)?;
     write("functions.rs", &functions_src)?;
     write("names.rs", &format_tokens(names.tokens.clone())?)?;
@@ -170,6 +179,45 @@ pub fn generated_version(dir: &Path) -> Result<u32, String> {
                 dir.display()
             )
         })
+}
+
+/// Macro constants that complement an unsigned literal (13.5: `(~0u)`): bindgen's evaluator
+/// loses the unsignedness and writes `i32 = -1`; C's value is the unsigned one (`0xffffffff`).
+fn unsigned_complements(
+    b: &Parsed,
+    expansions: &BTreeMap<String, String>,
+) -> BTreeMap<String, syn::Item> {
+    static RE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"^\(*~(0[xX][0-9a-fA-F]+|\d+)([uU])([lL]{0,2})\)*$").unwrap()
+    });
+    let mut out = BTreeMap::new();
+    for name in b.consts.keys() {
+        let Some(e) = expansions.get(name) else {
+            continue;
+        };
+        let e: String = e.chars().filter(|c| !c.is_whitespace()).collect();
+        let Some(c) = RE.captures(&e) else { continue };
+        let literal = &c[1];
+        let n = match literal
+            .strip_prefix("0x")
+            .or_else(|| literal.strip_prefix("0X"))
+        {
+            Some(hex) => u64::from_str_radix(hex, 16),
+            None => literal.parse(),
+        };
+        let Ok(n) = n else { continue };
+        let id = format_ident!("{name}");
+        // `u`: unsigned int; `ul`, `ull`: 64 bits on the platforms CUDA supports (LP64).
+        let item: syn::Item = if c[3].is_empty() {
+            let v = proc_macro2::Literal::u32_unsuffixed(!(n as u32));
+            syn::parse_quote!(pub const #id: u32 = #v;)
+        } else {
+            let v = proc_macro2::Literal::u64_unsuffixed(!n);
+            syn::parse_quote!(pub const #id: u64 = #v;)
+        };
+        out.insert(name.clone(), item);
+    }
+    out
 }
 
 fn read(path: &Path) -> Result<String, String> {
@@ -802,6 +850,13 @@ fn gen_entries(b: &Parsed, names: &Names) -> Result<Entries, String> {
         else {
             return n.clone();
         };
+        // The same version's per-thread typedef first: 11.7/11.8's `PFN_cuStreamBatchMemOp_v8000`
+        // takes the new `CUstreamBatchMemOpParams` while its `_ptsz` twin takes `_v1`, so a
+        // search by signature alone would pick the 11.7 ABI for the 8.0 symbol.
+        let same_version = format!("{n}_{pt}");
+        if b.pfns.contains_key(&same_version) {
+            return same_version;
+        }
         b.pfns
             .keys()
             .find(|k| {
@@ -886,11 +941,25 @@ fn gen_entries(b: &Parsed, names: &Names) -> Result<Entries, String> {
 
 /// bindgen's output without its `extern` block, and the `extern` block alone: a `table-only`
 /// build re-exports none of the functions but the four the table needs.
-fn split_functions(src: &str) -> Result<(String, String), String> {
+/// Constants named in `dropped` are left out, those in `replaced` replaced.
+fn split_functions(
+    src: &str,
+    dropped: &BTreeSet<String>,
+    replaced: &BTreeMap<String, syn::Item>,
+) -> Result<(String, String), String> {
     let file = syn::parse_file(src).map_err(|e| format!("bindgen output does not parse: {e}"))?;
+    let const_name = |i: &syn::Item| match i {
+        syn::Item::Const(c) => Some(c.ident.to_string()),
+        _ => None,
+    };
     let (functions, types): (Vec<syn::Item>, Vec<syn::Item>) = file
         .items
         .into_iter()
+        .filter(|i| const_name(i).is_none_or(|n| !dropped.contains(&n)))
+        .map(|i| match const_name(&i).and_then(|n| replaced.get(&n)) {
+            Some(r) => r.clone(),
+            None => i,
+        })
         .partition(|i| matches!(i, syn::Item::ForeignMod(_)));
     let unparse = |items| {
         prettyplease::unparse(&syn::File {

@@ -550,14 +550,22 @@ fn render(merged: &[Entry<Top>], versions: &[u32]) -> Result<(String, usize, usi
                 // line).
                 flush(&mut run, &mut text);
                 if let Some(pred) = &own {
-                    text.push_str(&format!("{}\n", tokens(&cfg_attr(pred.clone()))));
+                    text.push_str(&format!("{}\n", one_line(&cfg_attr(pred.clone()))));
                 }
                 text.push_str(&format!("{}! {{\n", tokens(&tmpl.mac.path)));
                 for el in es {
                     if let Some(a) = inner_cfg(&el.versions, p, versions) {
-                        text.push_str(&format!("    {}\n", tokens(&a)));
+                        text.push_str(&format!("    {}\n", one_line(&a)));
                     }
-                    text.push_str(&format!("    {},\n", expr_text(&el.value)?));
+                    // The element's own attributes, one a line too.
+                    let mut value = el.value.clone();
+                    for a in expr_attrs(&mut value)
+                        .map(std::mem::take)
+                        .unwrap_or_default()
+                    {
+                        text.push_str(&format!("    {}\n", one_line(&a)));
+                    }
+                    text.push_str(&format!("    {},\n", one_line(&value)));
                 }
                 text.push_str("}\n");
                 continue;
@@ -597,20 +605,25 @@ fn render(merged: &[Entry<Top>], versions: &[u32]) -> Result<(String, usize, usi
     Ok((text, count, with_cfg))
 }
 
-/// An expression as prettyplease writes it (through a `const` item, then cut out).
-fn expr_text(e: &syn::Expr) -> Result<String, String> {
-    let item: syn::Item = syn::parse_quote!(const _: () = #e;);
-    let s = prettyplease::unparse(&syn::File {
-        shebang: None,
-        attrs: vec![],
-        items: vec![item],
-    });
-    let s = s.trim_end();
-    let body = s
-        .strip_prefix("const _: () = ")
-        .and_then(|s| s.strip_suffix(';'))
-        .ok_or_else(|| format!("cannot render the expression {}", tokens(e)))?;
-    Ok(body.replace('\n', "\n    "))
+/// An expression or attribute on one line, spaced as rustfmt would (`Some(entry::x.info())`):
+/// the generator writes list macros one element a line, and a macro's pattern may not take the
+/// trailing commas a wrapped element would get.
+fn one_line(t: &impl ToTokens) -> String {
+    let mut s = tokens(t);
+    for (from, to) in [
+        ("# [", "#["),
+        (" :: ", "::"),
+        (":: ", "::"),
+        (" . ", "."),
+        (" (", "("),
+        ("( ", "("),
+        (" )", ")"),
+        (" ]", "]"),
+        (" ,", ","),
+    ] {
+        s = s.replace(from, to);
+    }
+    s
 }
 
 fn item_attrs(i: &mut syn::Item) -> Result<&mut Vec<syn::Attribute>, String> {

@@ -96,14 +96,12 @@ pub const CU_LAUNCH_PARAM_END_AS_INT: u32 = 0;
 pub const CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT: u32 = 1;
 pub const CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT: u32 = 2;
 pub const CU_PARAM_TR_DEFAULT: i32 = -1;
-#[cfg(cuda_ge_13050)]
-pub const CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_ID_ANY: i32 = -1;
-#[cfg(cuda_ge_12040)]
+#[cfg(all(cuda_ge_12040, not(cuda_ge_13010)))]
 pub const RESOURCE_ABI_VERSION: u32 = 1;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13010)))]
 pub const RESOURCE_ABI_EXTERNAL_BYTES: u32 = 48;
-#[cfg(cuda_ge_13010)]
-pub const RESOURCE_ABI_BYTES: u32 = 40;
+#[cfg(cuda_ge_13050)]
+pub const CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_ID_ANY: u32 = 4294967295;
 pub type cuuint32_t = u32;
 pub type cuuint64_t = u64;
 pub type CUdeviceptr_v2 = ::core::ffi::c_ulonglong;

@@ -3537,7 +3537,7 @@ pub const cuStreamBatchMemOp: EntryPoint<PFN_cuStreamBatchMemOp_v8000> = cuStrea
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamBatchMemOp: EntryPoint<PFN_cuStreamBatchMemOp_v8000_ptsz> = cuStreamBatchMemOp_v8000_ptsz;
 #[cfg(not(cuda_ge_12000))]
-pub const cuStreamBatchMemOp_ptsz: EntryPoint<PFN_cuStreamBatchMemOp_v11070_ptsz> = cuStreamBatchMemOp_v11070_ptsz;
+pub const cuStreamBatchMemOp_ptsz: EntryPoint<PFN_cuStreamBatchMemOp_v8000_ptsz> = cuStreamBatchMemOp_v8000_ptsz;
 #[cfg(cuda_ge_12000)]
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamBatchMemOp: EntryPoint<PFN_cuStreamBatchMemOp_v11070> = cuStreamBatchMemOp_v11070;
@@ -3805,7 +3805,7 @@ pub const cuStreamWaitValue32: EntryPoint<PFN_cuStreamWaitValue32_v8000> = cuStr
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWaitValue32: EntryPoint<PFN_cuStreamWaitValue32_v8000_ptsz> = cuStreamWaitValue32_v8000_ptsz;
 #[cfg(not(cuda_ge_12000))]
-pub const cuStreamWaitValue32_ptsz: EntryPoint<PFN_cuStreamWaitValue32_v11070_ptsz> = cuStreamWaitValue32_v11070_ptsz;
+pub const cuStreamWaitValue32_ptsz: EntryPoint<PFN_cuStreamWaitValue32_v8000_ptsz> = cuStreamWaitValue32_v8000_ptsz;
 #[cfg(cuda_ge_12000)]
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWaitValue32: EntryPoint<PFN_cuStreamWaitValue32_v11070> = cuStreamWaitValue32_v11070;
@@ -3828,7 +3828,7 @@ pub const cuStreamWaitValue64: EntryPoint<PFN_cuStreamWaitValue64_v9000> = cuStr
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWaitValue64: EntryPoint<PFN_cuStreamWaitValue64_v9000_ptsz> = cuStreamWaitValue64_v9000_ptsz;
 #[cfg(not(cuda_ge_12000))]
-pub const cuStreamWaitValue64_ptsz: EntryPoint<PFN_cuStreamWaitValue64_v11070_ptsz> = cuStreamWaitValue64_v11070_ptsz;
+pub const cuStreamWaitValue64_ptsz: EntryPoint<PFN_cuStreamWaitValue64_v9000_ptsz> = cuStreamWaitValue64_v9000_ptsz;
 #[cfg(cuda_ge_12000)]
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWaitValue64: EntryPoint<PFN_cuStreamWaitValue64_v11070> = cuStreamWaitValue64_v11070;
@@ -3851,7 +3851,7 @@ pub const cuStreamWriteValue32: EntryPoint<PFN_cuStreamWriteValue32_v8000> = cuS
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWriteValue32: EntryPoint<PFN_cuStreamWriteValue32_v8000_ptsz> = cuStreamWriteValue32_v8000_ptsz;
 #[cfg(not(cuda_ge_12000))]
-pub const cuStreamWriteValue32_ptsz: EntryPoint<PFN_cuStreamWriteValue32_v11070_ptsz> = cuStreamWriteValue32_v11070_ptsz;
+pub const cuStreamWriteValue32_ptsz: EntryPoint<PFN_cuStreamWriteValue32_v8000_ptsz> = cuStreamWriteValue32_v8000_ptsz;
 #[cfg(cuda_ge_12000)]
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWriteValue32: EntryPoint<PFN_cuStreamWriteValue32_v11070> = cuStreamWriteValue32_v11070;
@@ -3876,7 +3876,7 @@ pub const cuStreamWriteValue64: EntryPoint<PFN_cuStreamWriteValue64_v9000> = cuS
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWriteValue64: EntryPoint<PFN_cuStreamWriteValue64_v9000_ptsz> = cuStreamWriteValue64_v9000_ptsz;
 #[cfg(not(cuda_ge_12000))]
-pub const cuStreamWriteValue64_ptsz: EntryPoint<PFN_cuStreamWriteValue64_v11070_ptsz> = cuStreamWriteValue64_v11070_ptsz;
+pub const cuStreamWriteValue64_ptsz: EntryPoint<PFN_cuStreamWriteValue64_v9000_ptsz> = cuStreamWriteValue64_v9000_ptsz;
 #[cfg(cuda_ge_12000)]
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWriteValue64: EntryPoint<PFN_cuStreamWriteValue64_v11070> = cuStreamWriteValue64_v11070;

@@ -6,2912 +6,692 @@
 // point of the typedef whose signature the function has (None: cudaTypedefs.h has none).
 // The including test defines `linked_functions!`, which may or may not take addresses.
 linked_functions! {
-    (
-        c"cuArray3DCreate",
-        c"cuArray3DCreate_v2",
-        cuArray3DCreate,
-        Some(entry::cuArray3DCreate_v3020.info()),
-    ),
-    (
-        c"cuArray3DCreate_v2",
-        c"cuArray3DCreate_v2",
-        cuArray3DCreate_v2,
-        Some(entry::cuArray3DCreate_v3020.info()),
-    ),
-    (
-        c"cuArray3DGetDescriptor",
-        c"cuArray3DGetDescriptor_v2",
-        cuArray3DGetDescriptor,
-        Some(entry::cuArray3DGetDescriptor_v3020.info()),
-    ),
-    (
-        c"cuArray3DGetDescriptor_v2",
-        c"cuArray3DGetDescriptor_v2",
-        cuArray3DGetDescriptor_v2,
-        Some(entry::cuArray3DGetDescriptor_v3020.info()),
-    ),
-    (
-        c"cuArrayCreate",
-        c"cuArrayCreate_v2",
-        cuArrayCreate,
-        Some(entry::cuArrayCreate_v3020.info()),
-    ),
-    (
-        c"cuArrayCreate_v2",
-        c"cuArrayCreate_v2",
-        cuArrayCreate_v2,
-        Some(entry::cuArrayCreate_v3020.info()),
-    ),
-    (
-        c"cuArrayDestroy",
-        c"cuArrayDestroy",
-        cuArrayDestroy,
-        Some(entry::cuArrayDestroy_v2000.info()),
-    ),
-    (
-        c"cuArrayGetDescriptor",
-        c"cuArrayGetDescriptor_v2",
-        cuArrayGetDescriptor,
-        Some(entry::cuArrayGetDescriptor_v3020.info()),
-    ),
-    (
-        c"cuArrayGetDescriptor_v2",
-        c"cuArrayGetDescriptor_v2",
-        cuArrayGetDescriptor_v2,
-        Some(entry::cuArrayGetDescriptor_v3020.info()),
-    ),
-    (
-        c"cuArrayGetMemoryRequirements",
-        c"cuArrayGetMemoryRequirements",
-        cuArrayGetMemoryRequirements,
-        Some(entry::cuArrayGetMemoryRequirements_v11060.info()),
-    ),
-    (
-        c"cuArrayGetPlane",
-        c"cuArrayGetPlane",
-        cuArrayGetPlane,
-        Some(entry::cuArrayGetPlane_v11020.info()),
-    ),
-    (
-        c"cuArrayGetSparseProperties",
-        c"cuArrayGetSparseProperties",
-        cuArrayGetSparseProperties,
-        Some(entry::cuArrayGetSparseProperties_v11010.info()),
-    ),
-    # [cfg (cuda_ge_13040)]
-    (
-        c"cuCheckpointOperationComplete",
-        c"cuCheckpointOperationComplete",
-        cuCheckpointOperationComplete,
-        Some(entry::cuCheckpointOperationComplete_v13040.info()),
-    ),
-    # [cfg (cuda_ge_12080)]
-    (
-        c"cuCheckpointProcessCheckpoint",
-        c"cuCheckpointProcessCheckpoint",
-        cuCheckpointProcessCheckpoint,
-        Some(entry::cuCheckpointProcessCheckpoint_v12080.info()),
-    ),
-    # [cfg (cuda_ge_12080)]
-    (
-        c"cuCheckpointProcessGetRestoreThreadId",
-        c"cuCheckpointProcessGetRestoreThreadId",
-        cuCheckpointProcessGetRestoreThreadId,
-        Some(entry::cuCheckpointProcessGetRestoreThreadId_v12080.info()),
-    ),
-    # [cfg (cuda_ge_12080)]
-    (
-        c"cuCheckpointProcessGetState",
-        c"cuCheckpointProcessGetState",
-        cuCheckpointProcessGetState,
-        Some(entry::cuCheckpointProcessGetState_v12080.info()),
-    ),
-    # [cfg (cuda_ge_12080)]
-    (
-        c"cuCheckpointProcessLock",
-        c"cuCheckpointProcessLock",
-        cuCheckpointProcessLock,
-        Some(entry::cuCheckpointProcessLock_v12080.info()),
-    ),
-    # [cfg (cuda_ge_12080)]
-    (
-        c"cuCheckpointProcessRestore",
-        c"cuCheckpointProcessRestore",
-        cuCheckpointProcessRestore,
-        Some(entry::cuCheckpointProcessRestore_v12080.info()),
-    ),
-    # [cfg (cuda_ge_12080)]
-    (
-        c"cuCheckpointProcessUnlock",
-        c"cuCheckpointProcessUnlock",
-        cuCheckpointProcessUnlock,
-        Some(entry::cuCheckpointProcessUnlock_v12080.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
-    (
-        c"cuCoredumpDeregisterCompleteCallback",
-        c"cuCoredumpDeregisterCompleteCallback",
-        cuCoredumpDeregisterCompleteCallback,
-        Some(entry::cuCoredumpDeregisterCompleteCallback_v13020.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
-    (
-        c"cuCoredumpDeregisterStartCallback",
-        c"cuCoredumpDeregisterStartCallback",
-        cuCoredumpDeregisterStartCallback,
-        Some(entry::cuCoredumpDeregisterStartCallback_v13020.info()),
-    ),
-    # [cfg (cuda_ge_12010)]
-    (
-        c"cuCoredumpGetAttribute",
-        c"cuCoredumpGetAttribute",
-        cuCoredumpGetAttribute,
-        Some(entry::cuCoredumpGetAttribute_v12010.info()),
-    ),
-    # [cfg (cuda_ge_12010)]
-    (
-        c"cuCoredumpGetAttributeGlobal",
-        c"cuCoredumpGetAttributeGlobal",
-        cuCoredumpGetAttributeGlobal,
-        Some(entry::cuCoredumpGetAttributeGlobal_v12010.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
-    (
-        c"cuCoredumpRegisterCompleteCallback",
-        c"cuCoredumpRegisterCompleteCallback",
-        cuCoredumpRegisterCompleteCallback,
-        Some(entry::cuCoredumpRegisterCompleteCallback_v13020.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
-    (
-        c"cuCoredumpRegisterStartCallback",
-        c"cuCoredumpRegisterStartCallback",
-        cuCoredumpRegisterStartCallback,
-        Some(entry::cuCoredumpRegisterStartCallback_v13020.info()),
-    ),
-    # [cfg (cuda_ge_12010)]
-    (
-        c"cuCoredumpSetAttribute",
-        c"cuCoredumpSetAttribute",
-        cuCoredumpSetAttribute,
-        Some(entry::cuCoredumpSetAttribute_v12010.info()),
-    ),
-    # [cfg (cuda_ge_12010)]
-    (
-        c"cuCoredumpSetAttributeGlobal",
-        c"cuCoredumpSetAttributeGlobal",
-        cuCoredumpSetAttributeGlobal,
-        Some(entry::cuCoredumpSetAttributeGlobal_v12010.info()),
-    ),
-    (
-        c"cuCtxAttach",
-        c"cuCtxAttach",
-        cuCtxAttach,
-        Some(entry::cuCtxAttach_v2000.info()),
-    ),
-    # [cfg (not (cuda_ge_13000))]
-    (
-        c"cuCtxCreate",
-        c"cuCtxCreate_v2",
-        cuCtxCreate,
-        Some(entry::cuCtxCreate_v3020.info()),
-    ),
-    # [cfg (not (cuda_ge_13000))]
-    (
-        c"cuCtxCreate_v2",
-        c"cuCtxCreate_v2",
-        cuCtxCreate_v2,
-        Some(entry::cuCtxCreate_v3020.info()),
-    ),
-    # [cfg (not (cuda_ge_13000))]
-    (
-        c"cuCtxCreate_v3",
-        c"cuCtxCreate_v3",
-        cuCtxCreate_v3,
-        Some(entry::cuCtxCreate_v11040.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuCtxCreate",
-        c"cuCtxCreate_v4",
-        cuCtxCreate,
-        Some(entry::cuCtxCreate_v12050.info()),
-    ),
-    # [cfg (cuda_ge_12050)]
-    (
-        c"cuCtxCreate_v4",
-        c"cuCtxCreate_v4",
-        cuCtxCreate_v4,
-        Some(entry::cuCtxCreate_v12050.info()),
-    ),
-    (
-        c"cuCtxDestroy",
-        c"cuCtxDestroy_v2",
-        cuCtxDestroy,
-        Some(entry::cuCtxDestroy_v4000.info()),
-    ),
-    (
-        c"cuCtxDestroy_v2",
-        c"cuCtxDestroy_v2",
-        cuCtxDestroy_v2,
-        Some(entry::cuCtxDestroy_v4000.info()),
-    ),
-    (
-        c"cuCtxDetach",
-        c"cuCtxDetach",
-        cuCtxDetach,
-        Some(entry::cuCtxDetach_v2000.info()),
-    ),
-    (
-        c"cuCtxDisablePeerAccess",
-        c"cuCtxDisablePeerAccess",
-        cuCtxDisablePeerAccess,
-        Some(entry::cuCtxDisablePeerAccess_v4000.info()),
-    ),
-    (
-        c"cuCtxEnablePeerAccess",
-        c"cuCtxEnablePeerAccess",
-        cuCtxEnablePeerAccess,
-        Some(entry::cuCtxEnablePeerAccess_v4000.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuCtxFromGreenCtx",
-        c"cuCtxFromGreenCtx",
-        cuCtxFromGreenCtx,
-        Some(entry::cuCtxFromGreenCtx_v12040.info()),
-    ),
-    (
-        c"cuCtxGetApiVersion",
-        c"cuCtxGetApiVersion",
-        cuCtxGetApiVersion,
-        Some(entry::cuCtxGetApiVersion_v3020.info()),
-    ),
-    (
-        c"cuCtxGetCacheConfig",
-        c"cuCtxGetCacheConfig",
-        cuCtxGetCacheConfig,
-        Some(entry::cuCtxGetCacheConfig_v3020.info()),
-    ),
-    (
-        c"cuCtxGetCurrent",
-        c"cuCtxGetCurrent",
-        cuCtxGetCurrent,
-        Some(entry::cuCtxGetCurrent_v4000.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuCtxGetDevResource",
-        c"cuCtxGetDevResource",
-        cuCtxGetDevResource,
-        Some(entry::cuCtxGetDevResource_v12040.info()),
-    ),
-    (
-        c"cuCtxGetDevice",
-        c"cuCtxGetDevice",
-        cuCtxGetDevice,
-        Some(entry::cuCtxGetDevice_v2000.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuCtxGetDevice_v2",
-        c"cuCtxGetDevice_v2",
-        cuCtxGetDevice_v2,
-        Some(entry::cuCtxGetDevice_v13000.info()),
-    ),
-    (
-        c"cuCtxGetExecAffinity",
-        c"cuCtxGetExecAffinity",
-        cuCtxGetExecAffinity,
-        Some(entry::cuCtxGetExecAffinity_v11040.info()),
-    ),
-    (
-        c"cuCtxGetFlags",
-        c"cuCtxGetFlags",
-        cuCtxGetFlags,
-        Some(entry::cuCtxGetFlags_v7000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuCtxGetId",
-        c"cuCtxGetId",
-        cuCtxGetId,
-        Some(entry::cuCtxGetId_v12000.info()),
-    ),
-    (
-        c"cuCtxGetLimit",
-        c"cuCtxGetLimit",
-        cuCtxGetLimit,
-        Some(entry::cuCtxGetLimit_v3010.info()),
-    ),
-    (
-        c"cuCtxGetSharedMemConfig",
-        c"cuCtxGetSharedMemConfig",
-        cuCtxGetSharedMemConfig,
-        Some(entry::cuCtxGetSharedMemConfig_v4020.info()),
-    ),
-    (
-        c"cuCtxGetStreamPriorityRange",
-        c"cuCtxGetStreamPriorityRange",
-        cuCtxGetStreamPriorityRange,
-        Some(entry::cuCtxGetStreamPriorityRange_v5050.info()),
-    ),
-    (
-        c"cuCtxPopCurrent",
-        c"cuCtxPopCurrent_v2",
-        cuCtxPopCurrent,
-        Some(entry::cuCtxPopCurrent_v4000.info()),
-    ),
-    (
-        c"cuCtxPopCurrent_v2",
-        c"cuCtxPopCurrent_v2",
-        cuCtxPopCurrent_v2,
-        Some(entry::cuCtxPopCurrent_v4000.info()),
-    ),
-    (
-        c"cuCtxPushCurrent",
-        c"cuCtxPushCurrent_v2",
-        cuCtxPushCurrent,
-        Some(entry::cuCtxPushCurrent_v4000.info()),
-    ),
-    (
-        c"cuCtxPushCurrent_v2",
-        c"cuCtxPushCurrent_v2",
-        cuCtxPushCurrent_v2,
-        Some(entry::cuCtxPushCurrent_v4000.info()),
-    ),
-    # [cfg (cuda_ge_12050)]
-    (
-        c"cuCtxRecordEvent",
-        c"cuCtxRecordEvent",
-        cuCtxRecordEvent,
-        Some(entry::cuCtxRecordEvent_v12050.info()),
-    ),
-    (
-        c"cuCtxResetPersistingL2Cache",
-        c"cuCtxResetPersistingL2Cache",
-        cuCtxResetPersistingL2Cache,
-        Some(entry::cuCtxResetPersistingL2Cache_v11000.info()),
-    ),
-    (
-        c"cuCtxSetCacheConfig",
-        c"cuCtxSetCacheConfig",
-        cuCtxSetCacheConfig,
-        Some(entry::cuCtxSetCacheConfig_v3020.info()),
-    ),
-    (
-        c"cuCtxSetCurrent",
-        c"cuCtxSetCurrent",
-        cuCtxSetCurrent,
-        Some(entry::cuCtxSetCurrent_v4000.info()),
-    ),
-    # [cfg (cuda_ge_12010)]
-    (
-        c"cuCtxSetFlags",
-        c"cuCtxSetFlags",
-        cuCtxSetFlags,
-        Some(entry::cuCtxSetFlags_v12010.info()),
-    ),
-    (
-        c"cuCtxSetLimit",
-        c"cuCtxSetLimit",
-        cuCtxSetLimit,
-        Some(entry::cuCtxSetLimit_v3010.info()),
-    ),
-    (
-        c"cuCtxSetSharedMemConfig",
-        c"cuCtxSetSharedMemConfig",
-        cuCtxSetSharedMemConfig,
-        Some(entry::cuCtxSetSharedMemConfig_v4020.info()),
-    ),
-    (
-        c"cuCtxSynchronize",
-        c"cuCtxSynchronize",
-        cuCtxSynchronize,
-        Some(entry::cuCtxSynchronize_v2000.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuCtxSynchronize_v2",
-        c"cuCtxSynchronize_v2",
-        cuCtxSynchronize_v2,
-        Some(entry::cuCtxSynchronize_v13000.info()),
-    ),
-    # [cfg (cuda_ge_12050)]
-    (
-        c"cuCtxWaitEvent",
-        c"cuCtxWaitEvent",
-        cuCtxWaitEvent,
-        Some(entry::cuCtxWaitEvent_v12050.info()),
-    ),
-    (
-        c"cuDestroyExternalMemory",
-        c"cuDestroyExternalMemory",
-        cuDestroyExternalMemory,
-        Some(entry::cuDestroyExternalMemory_v10000.info()),
-    ),
-    (
-        c"cuDestroyExternalSemaphore",
-        c"cuDestroyExternalSemaphore",
-        cuDestroyExternalSemaphore,
-        Some(entry::cuDestroyExternalSemaphore_v10000.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuDevResourceGenerateDesc",
-        c"cuDevResourceGenerateDesc",
-        cuDevResourceGenerateDesc,
-        Some(entry::cuDevResourceGenerateDesc_v12040.info()),
-    ),
-    # [cfg (cuda_ge_13010)]
-    (
-        c"cuDevSmResourceSplit",
-        c"cuDevSmResourceSplit",
-        cuDevSmResourceSplit,
-        Some(entry::cuDevSmResourceSplit_v13010.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuDevSmResourceSplitByCount",
-        c"cuDevSmResourceSplitByCount",
-        cuDevSmResourceSplitByCount,
-        Some(entry::cuDevSmResourceSplitByCount_v12040.info()),
-    ),
-    (
-        c"cuDeviceCanAccessPeer",
-        c"cuDeviceCanAccessPeer",
-        cuDeviceCanAccessPeer,
-        Some(entry::cuDeviceCanAccessPeer_v4000.info()),
-    ),
-    (
-        c"cuDeviceComputeCapability",
-        c"cuDeviceComputeCapability",
-        cuDeviceComputeCapability,
-        Some(entry::cuDeviceComputeCapability_v2000.info()),
-    ),
-    (
-        c"cuDeviceGet",
-        c"cuDeviceGet",
-        cuDeviceGet,
-        Some(entry::cuDeviceGet_v2000.info()),
-    ),
-    (
-        c"cuDeviceGetAttribute",
-        c"cuDeviceGetAttribute",
-        cuDeviceGetAttribute,
-        Some(entry::cuDeviceGetAttribute_v2000.info()),
-    ),
-    (
-        c"cuDeviceGetByPCIBusId",
-        c"cuDeviceGetByPCIBusId",
-        cuDeviceGetByPCIBusId,
-        Some(entry::cuDeviceGetByPCIBusId_v4010.info()),
-    ),
-    # [cfg (cuda_ge_13040)]
-    (
-        c"cuDeviceGetCliqueCount",
-        c"cuDeviceGetCliqueCount",
-        cuDeviceGetCliqueCount,
-        Some(entry::cuDeviceGetCliqueCount_v13040.info()),
-    ),
-    # [cfg (cuda_ge_13040)]
-    (
-        c"cuDeviceGetCliqueInfo",
-        c"cuDeviceGetCliqueInfo",
-        cuDeviceGetCliqueInfo,
-        Some(entry::cuDeviceGetCliqueInfo_v13040.info()),
-    ),
-    (
-        c"cuDeviceGetCount",
-        c"cuDeviceGetCount",
-        cuDeviceGetCount,
-        Some(entry::cuDeviceGetCount_v2000.info()),
-    ),
-    (
-        c"cuDeviceGetDefaultMemPool",
-        c"cuDeviceGetDefaultMemPool",
-        cuDeviceGetDefaultMemPool,
-        Some(entry::cuDeviceGetDefaultMemPool_v11020.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuDeviceGetDevResource",
-        c"cuDeviceGetDevResource",
-        cuDeviceGetDevResource,
-        Some(entry::cuDeviceGetDevResource_v12040.info()),
-    ),
-    (
-        c"cuDeviceGetExecAffinitySupport",
-        c"cuDeviceGetExecAffinitySupport",
-        cuDeviceGetExecAffinitySupport,
-        Some(entry::cuDeviceGetExecAffinitySupport_v11040.info()),
-    ),
-    # [cfg (cuda_ge_13040)]
-    (
-        c"cuDeviceGetFabricClusterUuid",
-        c"cuDeviceGetFabricClusterUuid",
-        cuDeviceGetFabricClusterUuid,
-        Some(entry::cuDeviceGetFabricClusterUuid_v13040.info()),
-    ),
-    (
-        c"cuDeviceGetGraphMemAttribute",
-        c"cuDeviceGetGraphMemAttribute",
-        cuDeviceGetGraphMemAttribute,
-        Some(entry::cuDeviceGetGraphMemAttribute_v11040.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuDeviceGetHostAtomicCapabilities",
-        c"cuDeviceGetHostAtomicCapabilities",
-        cuDeviceGetHostAtomicCapabilities,
-        Some(entry::cuDeviceGetHostAtomicCapabilities_v13000.info()),
-    ),
-    (
-        c"cuDeviceGetLuid",
-        c"cuDeviceGetLuid",
-        cuDeviceGetLuid,
-        Some(entry::cuDeviceGetLuid_v10000.info()),
-    ),
-    (
-        c"cuDeviceGetMemPool",
-        c"cuDeviceGetMemPool",
-        cuDeviceGetMemPool,
-        Some(entry::cuDeviceGetMemPool_v11020.info()),
-    ),
-    (
-        c"cuDeviceGetName",
-        c"cuDeviceGetName",
-        cuDeviceGetName,
-        Some(entry::cuDeviceGetName_v2000.info()),
-    ),
-    (
-        c"cuDeviceGetNvSciSyncAttributes",
-        c"cuDeviceGetNvSciSyncAttributes",
-        cuDeviceGetNvSciSyncAttributes,
-        Some(entry::cuDeviceGetNvSciSyncAttributes_v10020.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuDeviceGetP2PAtomicCapabilities",
-        c"cuDeviceGetP2PAtomicCapabilities",
-        cuDeviceGetP2PAtomicCapabilities,
-        Some(entry::cuDeviceGetP2PAtomicCapabilities_v13000.info()),
-    ),
-    (
-        c"cuDeviceGetP2PAttribute",
-        c"cuDeviceGetP2PAttribute",
-        cuDeviceGetP2PAttribute,
-        Some(entry::cuDeviceGetP2PAttribute_v8000.info()),
-    ),
-    (
-        c"cuDeviceGetPCIBusId",
-        c"cuDeviceGetPCIBusId",
-        cuDeviceGetPCIBusId,
-        Some(entry::cuDeviceGetPCIBusId_v4010.info()),
-    ),
-    (
-        c"cuDeviceGetProperties",
-        c"cuDeviceGetProperties",
-        cuDeviceGetProperties,
-        Some(entry::cuDeviceGetProperties_v2000.info()),
-    ),
-    (
-        c"cuDeviceGetTexture1DLinearMaxWidth",
-        c"cuDeviceGetTexture1DLinearMaxWidth",
-        cuDeviceGetTexture1DLinearMaxWidth,
-        Some(entry::cuDeviceGetTexture1DLinearMaxWidth_v11010.info()),
-    ),
-    # [cfg (not (cuda_ge_13000))]
-    (
-        c"cuDeviceGetUuid",
-        c"cuDeviceGetUuid",
-        cuDeviceGetUuid,
-        Some(entry::cuDeviceGetUuid_v9020.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuDeviceGetUuid",
-        c"cuDeviceGetUuid_v2",
-        cuDeviceGetUuid,
-        Some(entry::cuDeviceGetUuid_v11040.info()),
-    ),
-    (
-        c"cuDeviceGetUuid_v2",
-        c"cuDeviceGetUuid_v2",
-        cuDeviceGetUuid_v2,
-        Some(entry::cuDeviceGetUuid_v11040.info()),
-    ),
-    (
-        c"cuDeviceGraphMemTrim",
-        c"cuDeviceGraphMemTrim",
-        cuDeviceGraphMemTrim,
-        Some(entry::cuDeviceGraphMemTrim_v11040.info()),
-    ),
-    (
-        c"cuDevicePrimaryCtxGetState",
-        c"cuDevicePrimaryCtxGetState",
-        cuDevicePrimaryCtxGetState,
-        Some(entry::cuDevicePrimaryCtxGetState_v7000.info()),
-    ),
-    (
-        c"cuDevicePrimaryCtxRelease",
-        c"cuDevicePrimaryCtxRelease_v2",
-        cuDevicePrimaryCtxRelease,
-        Some(entry::cuDevicePrimaryCtxRelease_v11000.info()),
-    ),
-    (
-        c"cuDevicePrimaryCtxRelease_v2",
-        c"cuDevicePrimaryCtxRelease_v2",
-        cuDevicePrimaryCtxRelease_v2,
-        Some(entry::cuDevicePrimaryCtxRelease_v11000.info()),
-    ),
-    (
-        c"cuDevicePrimaryCtxReset",
-        c"cuDevicePrimaryCtxReset_v2",
-        cuDevicePrimaryCtxReset,
-        Some(entry::cuDevicePrimaryCtxReset_v11000.info()),
-    ),
-    (
-        c"cuDevicePrimaryCtxReset_v2",
-        c"cuDevicePrimaryCtxReset_v2",
-        cuDevicePrimaryCtxReset_v2,
-        Some(entry::cuDevicePrimaryCtxReset_v11000.info()),
-    ),
-    (
-        c"cuDevicePrimaryCtxRetain",
-        c"cuDevicePrimaryCtxRetain",
-        cuDevicePrimaryCtxRetain,
-        Some(entry::cuDevicePrimaryCtxRetain_v7000.info()),
-    ),
-    (
-        c"cuDevicePrimaryCtxSetFlags",
-        c"cuDevicePrimaryCtxSetFlags_v2",
-        cuDevicePrimaryCtxSetFlags,
-        Some(entry::cuDevicePrimaryCtxSetFlags_v11000.info()),
-    ),
-    (
-        c"cuDevicePrimaryCtxSetFlags_v2",
-        c"cuDevicePrimaryCtxSetFlags_v2",
-        cuDevicePrimaryCtxSetFlags_v2,
-        Some(entry::cuDevicePrimaryCtxSetFlags_v11000.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuDeviceRegisterAsyncNotification",
-        c"cuDeviceRegisterAsyncNotification",
-        cuDeviceRegisterAsyncNotification,
-        Some(entry::cuDeviceRegisterAsyncNotification_v12040.info()),
-    ),
-    (
-        c"cuDeviceSetGraphMemAttribute",
-        c"cuDeviceSetGraphMemAttribute",
-        cuDeviceSetGraphMemAttribute,
-        Some(entry::cuDeviceSetGraphMemAttribute_v11040.info()),
-    ),
-    (
-        c"cuDeviceSetMemPool",
-        c"cuDeviceSetMemPool",
-        cuDeviceSetMemPool,
-        Some(entry::cuDeviceSetMemPool_v11020.info()),
-    ),
-    (
-        c"cuDeviceTotalMem",
-        c"cuDeviceTotalMem_v2",
-        cuDeviceTotalMem,
-        Some(entry::cuDeviceTotalMem_v3020.info()),
-    ),
-    (
-        c"cuDeviceTotalMem_v2",
-        c"cuDeviceTotalMem_v2",
-        cuDeviceTotalMem_v2,
-        Some(entry::cuDeviceTotalMem_v3020.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuDeviceUnregisterAsyncNotification",
-        c"cuDeviceUnregisterAsyncNotification",
-        cuDeviceUnregisterAsyncNotification,
-        Some(entry::cuDeviceUnregisterAsyncNotification_v12040.info()),
-    ),
-    (
-        c"cuDriverGetVersion",
-        c"cuDriverGetVersion",
-        cuDriverGetVersion,
-        Some(entry::cuDriverGetVersion_v2020.info()),
-    ),
-    (
-        c"cuEventCreate",
-        c"cuEventCreate",
-        cuEventCreate,
-        Some(entry::cuEventCreate_v2000.info()),
-    ),
-    (
-        c"cuEventDestroy",
-        c"cuEventDestroy_v2",
-        cuEventDestroy,
-        Some(entry::cuEventDestroy_v4000.info()),
-    ),
-    (
-        c"cuEventDestroy_v2",
-        c"cuEventDestroy_v2",
-        cuEventDestroy_v2,
-        Some(entry::cuEventDestroy_v4000.info()),
-    ),
-    # [cfg (not (cuda_ge_13000))]
-    (
-        c"cuEventElapsedTime",
-        c"cuEventElapsedTime",
-        cuEventElapsedTime,
-        Some(entry::cuEventElapsedTime_v2000.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuEventElapsedTime",
-        c"cuEventElapsedTime_v2",
-        cuEventElapsedTime,
-        Some(entry::cuEventElapsedTime_v12080.info()),
-    ),
-    # [cfg (cuda_ge_12080)]
-    (
-        c"cuEventElapsedTime_v2",
-        c"cuEventElapsedTime_v2",
-        cuEventElapsedTime_v2,
-        Some(entry::cuEventElapsedTime_v12080.info()),
-    ),
-    (
-        c"cuEventQuery",
-        c"cuEventQuery",
-        cuEventQuery,
-        Some(entry::cuEventQuery_v2000.info()),
-    ),
+    (c"cuArray3DCreate", c"cuArray3DCreate_v2", cuArray3DCreate, Some(entry::cuArray3DCreate_v3020.info())),
+    (c"cuArray3DCreate_v2", c"cuArray3DCreate_v2", cuArray3DCreate_v2, Some(entry::cuArray3DCreate_v3020.info())),
+    (c"cuArray3DGetDescriptor", c"cuArray3DGetDescriptor_v2", cuArray3DGetDescriptor, Some(entry::cuArray3DGetDescriptor_v3020.info())),
+    (c"cuArray3DGetDescriptor_v2", c"cuArray3DGetDescriptor_v2", cuArray3DGetDescriptor_v2, Some(entry::cuArray3DGetDescriptor_v3020.info())),
+    (c"cuArrayCreate", c"cuArrayCreate_v2", cuArrayCreate, Some(entry::cuArrayCreate_v3020.info())),
+    (c"cuArrayCreate_v2", c"cuArrayCreate_v2", cuArrayCreate_v2, Some(entry::cuArrayCreate_v3020.info())),
+    (c"cuArrayDestroy", c"cuArrayDestroy", cuArrayDestroy, Some(entry::cuArrayDestroy_v2000.info())),
+    (c"cuArrayGetDescriptor", c"cuArrayGetDescriptor_v2", cuArrayGetDescriptor, Some(entry::cuArrayGetDescriptor_v3020.info())),
+    (c"cuArrayGetDescriptor_v2", c"cuArrayGetDescriptor_v2", cuArrayGetDescriptor_v2, Some(entry::cuArrayGetDescriptor_v3020.info())),
+    (c"cuArrayGetMemoryRequirements", c"cuArrayGetMemoryRequirements", cuArrayGetMemoryRequirements, Some(entry::cuArrayGetMemoryRequirements_v11060.info())),
+    (c"cuArrayGetPlane", c"cuArrayGetPlane", cuArrayGetPlane, Some(entry::cuArrayGetPlane_v11020.info())),
+    (c"cuArrayGetSparseProperties", c"cuArrayGetSparseProperties", cuArrayGetSparseProperties, Some(entry::cuArrayGetSparseProperties_v11010.info())),
+    #[cfg(cuda_ge_13040)]
+    (c"cuCheckpointOperationComplete", c"cuCheckpointOperationComplete", cuCheckpointOperationComplete, Some(entry::cuCheckpointOperationComplete_v13040.info())),
+    #[cfg(cuda_ge_12080)]
+    (c"cuCheckpointProcessCheckpoint", c"cuCheckpointProcessCheckpoint", cuCheckpointProcessCheckpoint, Some(entry::cuCheckpointProcessCheckpoint_v12080.info())),
+    #[cfg(cuda_ge_12080)]
+    (c"cuCheckpointProcessGetRestoreThreadId", c"cuCheckpointProcessGetRestoreThreadId", cuCheckpointProcessGetRestoreThreadId, Some(entry::cuCheckpointProcessGetRestoreThreadId_v12080.info())),
+    #[cfg(cuda_ge_12080)]
+    (c"cuCheckpointProcessGetState", c"cuCheckpointProcessGetState", cuCheckpointProcessGetState, Some(entry::cuCheckpointProcessGetState_v12080.info())),
+    #[cfg(cuda_ge_12080)]
+    (c"cuCheckpointProcessLock", c"cuCheckpointProcessLock", cuCheckpointProcessLock, Some(entry::cuCheckpointProcessLock_v12080.info())),
+    #[cfg(cuda_ge_12080)]
+    (c"cuCheckpointProcessRestore", c"cuCheckpointProcessRestore", cuCheckpointProcessRestore, Some(entry::cuCheckpointProcessRestore_v12080.info())),
+    #[cfg(cuda_ge_12080)]
+    (c"cuCheckpointProcessUnlock", c"cuCheckpointProcessUnlock", cuCheckpointProcessUnlock, Some(entry::cuCheckpointProcessUnlock_v12080.info())),
+    #[cfg(cuda_ge_13020)]
+    (c"cuCoredumpDeregisterCompleteCallback", c"cuCoredumpDeregisterCompleteCallback", cuCoredumpDeregisterCompleteCallback, Some(entry::cuCoredumpDeregisterCompleteCallback_v13020.info())),
+    #[cfg(cuda_ge_13020)]
+    (c"cuCoredumpDeregisterStartCallback", c"cuCoredumpDeregisterStartCallback", cuCoredumpDeregisterStartCallback, Some(entry::cuCoredumpDeregisterStartCallback_v13020.info())),
+    #[cfg(cuda_ge_12010)]
+    (c"cuCoredumpGetAttribute", c"cuCoredumpGetAttribute", cuCoredumpGetAttribute, Some(entry::cuCoredumpGetAttribute_v12010.info())),
+    #[cfg(cuda_ge_12010)]
+    (c"cuCoredumpGetAttributeGlobal", c"cuCoredumpGetAttributeGlobal", cuCoredumpGetAttributeGlobal, Some(entry::cuCoredumpGetAttributeGlobal_v12010.info())),
+    #[cfg(cuda_ge_13020)]
+    (c"cuCoredumpRegisterCompleteCallback", c"cuCoredumpRegisterCompleteCallback", cuCoredumpRegisterCompleteCallback, Some(entry::cuCoredumpRegisterCompleteCallback_v13020.info())),
+    #[cfg(cuda_ge_13020)]
+    (c"cuCoredumpRegisterStartCallback", c"cuCoredumpRegisterStartCallback", cuCoredumpRegisterStartCallback, Some(entry::cuCoredumpRegisterStartCallback_v13020.info())),
+    #[cfg(cuda_ge_12010)]
+    (c"cuCoredumpSetAttribute", c"cuCoredumpSetAttribute", cuCoredumpSetAttribute, Some(entry::cuCoredumpSetAttribute_v12010.info())),
+    #[cfg(cuda_ge_12010)]
+    (c"cuCoredumpSetAttributeGlobal", c"cuCoredumpSetAttributeGlobal", cuCoredumpSetAttributeGlobal, Some(entry::cuCoredumpSetAttributeGlobal_v12010.info())),
+    (c"cuCtxAttach", c"cuCtxAttach", cuCtxAttach, Some(entry::cuCtxAttach_v2000.info())),
+    #[cfg(not(cuda_ge_13000))]
+    (c"cuCtxCreate", c"cuCtxCreate_v2", cuCtxCreate, Some(entry::cuCtxCreate_v3020.info())),
+    #[cfg(not(cuda_ge_13000))]
+    (c"cuCtxCreate_v2", c"cuCtxCreate_v2", cuCtxCreate_v2, Some(entry::cuCtxCreate_v3020.info())),
+    #[cfg(not(cuda_ge_13000))]
+    (c"cuCtxCreate_v3", c"cuCtxCreate_v3", cuCtxCreate_v3, Some(entry::cuCtxCreate_v11040.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuCtxCreate", c"cuCtxCreate_v4", cuCtxCreate, Some(entry::cuCtxCreate_v12050.info())),
+    #[cfg(cuda_ge_12050)]
+    (c"cuCtxCreate_v4", c"cuCtxCreate_v4", cuCtxCreate_v4, Some(entry::cuCtxCreate_v12050.info())),
+    (c"cuCtxDestroy", c"cuCtxDestroy_v2", cuCtxDestroy, Some(entry::cuCtxDestroy_v4000.info())),
+    (c"cuCtxDestroy_v2", c"cuCtxDestroy_v2", cuCtxDestroy_v2, Some(entry::cuCtxDestroy_v4000.info())),
+    (c"cuCtxDetach", c"cuCtxDetach", cuCtxDetach, Some(entry::cuCtxDetach_v2000.info())),
+    (c"cuCtxDisablePeerAccess", c"cuCtxDisablePeerAccess", cuCtxDisablePeerAccess, Some(entry::cuCtxDisablePeerAccess_v4000.info())),
+    (c"cuCtxEnablePeerAccess", c"cuCtxEnablePeerAccess", cuCtxEnablePeerAccess, Some(entry::cuCtxEnablePeerAccess_v4000.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuCtxFromGreenCtx", c"cuCtxFromGreenCtx", cuCtxFromGreenCtx, Some(entry::cuCtxFromGreenCtx_v12040.info())),
+    (c"cuCtxGetApiVersion", c"cuCtxGetApiVersion", cuCtxGetApiVersion, Some(entry::cuCtxGetApiVersion_v3020.info())),
+    (c"cuCtxGetCacheConfig", c"cuCtxGetCacheConfig", cuCtxGetCacheConfig, Some(entry::cuCtxGetCacheConfig_v3020.info())),
+    (c"cuCtxGetCurrent", c"cuCtxGetCurrent", cuCtxGetCurrent, Some(entry::cuCtxGetCurrent_v4000.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuCtxGetDevResource", c"cuCtxGetDevResource", cuCtxGetDevResource, Some(entry::cuCtxGetDevResource_v12040.info())),
+    (c"cuCtxGetDevice", c"cuCtxGetDevice", cuCtxGetDevice, Some(entry::cuCtxGetDevice_v2000.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuCtxGetDevice_v2", c"cuCtxGetDevice_v2", cuCtxGetDevice_v2, Some(entry::cuCtxGetDevice_v13000.info())),
+    (c"cuCtxGetExecAffinity", c"cuCtxGetExecAffinity", cuCtxGetExecAffinity, Some(entry::cuCtxGetExecAffinity_v11040.info())),
+    (c"cuCtxGetFlags", c"cuCtxGetFlags", cuCtxGetFlags, Some(entry::cuCtxGetFlags_v7000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuCtxGetId", c"cuCtxGetId", cuCtxGetId, Some(entry::cuCtxGetId_v12000.info())),
+    (c"cuCtxGetLimit", c"cuCtxGetLimit", cuCtxGetLimit, Some(entry::cuCtxGetLimit_v3010.info())),
+    (c"cuCtxGetSharedMemConfig", c"cuCtxGetSharedMemConfig", cuCtxGetSharedMemConfig, Some(entry::cuCtxGetSharedMemConfig_v4020.info())),
+    (c"cuCtxGetStreamPriorityRange", c"cuCtxGetStreamPriorityRange", cuCtxGetStreamPriorityRange, Some(entry::cuCtxGetStreamPriorityRange_v5050.info())),
+    (c"cuCtxPopCurrent", c"cuCtxPopCurrent_v2", cuCtxPopCurrent, Some(entry::cuCtxPopCurrent_v4000.info())),
+    (c"cuCtxPopCurrent_v2", c"cuCtxPopCurrent_v2", cuCtxPopCurrent_v2, Some(entry::cuCtxPopCurrent_v4000.info())),
+    (c"cuCtxPushCurrent", c"cuCtxPushCurrent_v2", cuCtxPushCurrent, Some(entry::cuCtxPushCurrent_v4000.info())),
+    (c"cuCtxPushCurrent_v2", c"cuCtxPushCurrent_v2", cuCtxPushCurrent_v2, Some(entry::cuCtxPushCurrent_v4000.info())),
+    #[cfg(cuda_ge_12050)]
+    (c"cuCtxRecordEvent", c"cuCtxRecordEvent", cuCtxRecordEvent, Some(entry::cuCtxRecordEvent_v12050.info())),
+    (c"cuCtxResetPersistingL2Cache", c"cuCtxResetPersistingL2Cache", cuCtxResetPersistingL2Cache, Some(entry::cuCtxResetPersistingL2Cache_v11000.info())),
+    (c"cuCtxSetCacheConfig", c"cuCtxSetCacheConfig", cuCtxSetCacheConfig, Some(entry::cuCtxSetCacheConfig_v3020.info())),
+    (c"cuCtxSetCurrent", c"cuCtxSetCurrent", cuCtxSetCurrent, Some(entry::cuCtxSetCurrent_v4000.info())),
+    #[cfg(cuda_ge_12010)]
+    (c"cuCtxSetFlags", c"cuCtxSetFlags", cuCtxSetFlags, Some(entry::cuCtxSetFlags_v12010.info())),
+    (c"cuCtxSetLimit", c"cuCtxSetLimit", cuCtxSetLimit, Some(entry::cuCtxSetLimit_v3010.info())),
+    (c"cuCtxSetSharedMemConfig", c"cuCtxSetSharedMemConfig", cuCtxSetSharedMemConfig, Some(entry::cuCtxSetSharedMemConfig_v4020.info())),
+    (c"cuCtxSynchronize", c"cuCtxSynchronize", cuCtxSynchronize, Some(entry::cuCtxSynchronize_v2000.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuCtxSynchronize_v2", c"cuCtxSynchronize_v2", cuCtxSynchronize_v2, Some(entry::cuCtxSynchronize_v13000.info())),
+    #[cfg(cuda_ge_12050)]
+    (c"cuCtxWaitEvent", c"cuCtxWaitEvent", cuCtxWaitEvent, Some(entry::cuCtxWaitEvent_v12050.info())),
+    (c"cuDestroyExternalMemory", c"cuDestroyExternalMemory", cuDestroyExternalMemory, Some(entry::cuDestroyExternalMemory_v10000.info())),
+    (c"cuDestroyExternalSemaphore", c"cuDestroyExternalSemaphore", cuDestroyExternalSemaphore, Some(entry::cuDestroyExternalSemaphore_v10000.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuDevResourceGenerateDesc", c"cuDevResourceGenerateDesc", cuDevResourceGenerateDesc, Some(entry::cuDevResourceGenerateDesc_v12040.info())),
+    #[cfg(cuda_ge_13010)]
+    (c"cuDevSmResourceSplit", c"cuDevSmResourceSplit", cuDevSmResourceSplit, Some(entry::cuDevSmResourceSplit_v13010.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuDevSmResourceSplitByCount", c"cuDevSmResourceSplitByCount", cuDevSmResourceSplitByCount, Some(entry::cuDevSmResourceSplitByCount_v12040.info())),
+    (c"cuDeviceCanAccessPeer", c"cuDeviceCanAccessPeer", cuDeviceCanAccessPeer, Some(entry::cuDeviceCanAccessPeer_v4000.info())),
+    (c"cuDeviceComputeCapability", c"cuDeviceComputeCapability", cuDeviceComputeCapability, Some(entry::cuDeviceComputeCapability_v2000.info())),
+    (c"cuDeviceGet", c"cuDeviceGet", cuDeviceGet, Some(entry::cuDeviceGet_v2000.info())),
+    (c"cuDeviceGetAttribute", c"cuDeviceGetAttribute", cuDeviceGetAttribute, Some(entry::cuDeviceGetAttribute_v2000.info())),
+    (c"cuDeviceGetByPCIBusId", c"cuDeviceGetByPCIBusId", cuDeviceGetByPCIBusId, Some(entry::cuDeviceGetByPCIBusId_v4010.info())),
+    #[cfg(cuda_ge_13040)]
+    (c"cuDeviceGetCliqueCount", c"cuDeviceGetCliqueCount", cuDeviceGetCliqueCount, Some(entry::cuDeviceGetCliqueCount_v13040.info())),
+    #[cfg(cuda_ge_13040)]
+    (c"cuDeviceGetCliqueInfo", c"cuDeviceGetCliqueInfo", cuDeviceGetCliqueInfo, Some(entry::cuDeviceGetCliqueInfo_v13040.info())),
+    (c"cuDeviceGetCount", c"cuDeviceGetCount", cuDeviceGetCount, Some(entry::cuDeviceGetCount_v2000.info())),
+    (c"cuDeviceGetDefaultMemPool", c"cuDeviceGetDefaultMemPool", cuDeviceGetDefaultMemPool, Some(entry::cuDeviceGetDefaultMemPool_v11020.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuDeviceGetDevResource", c"cuDeviceGetDevResource", cuDeviceGetDevResource, Some(entry::cuDeviceGetDevResource_v12040.info())),
+    (c"cuDeviceGetExecAffinitySupport", c"cuDeviceGetExecAffinitySupport", cuDeviceGetExecAffinitySupport, Some(entry::cuDeviceGetExecAffinitySupport_v11040.info())),
+    #[cfg(cuda_ge_13040)]
+    (c"cuDeviceGetFabricClusterUuid", c"cuDeviceGetFabricClusterUuid", cuDeviceGetFabricClusterUuid, Some(entry::cuDeviceGetFabricClusterUuid_v13040.info())),
+    (c"cuDeviceGetGraphMemAttribute", c"cuDeviceGetGraphMemAttribute", cuDeviceGetGraphMemAttribute, Some(entry::cuDeviceGetGraphMemAttribute_v11040.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuDeviceGetHostAtomicCapabilities", c"cuDeviceGetHostAtomicCapabilities", cuDeviceGetHostAtomicCapabilities, Some(entry::cuDeviceGetHostAtomicCapabilities_v13000.info())),
+    (c"cuDeviceGetLuid", c"cuDeviceGetLuid", cuDeviceGetLuid, Some(entry::cuDeviceGetLuid_v10000.info())),
+    (c"cuDeviceGetMemPool", c"cuDeviceGetMemPool", cuDeviceGetMemPool, Some(entry::cuDeviceGetMemPool_v11020.info())),
+    (c"cuDeviceGetName", c"cuDeviceGetName", cuDeviceGetName, Some(entry::cuDeviceGetName_v2000.info())),
+    (c"cuDeviceGetNvSciSyncAttributes", c"cuDeviceGetNvSciSyncAttributes", cuDeviceGetNvSciSyncAttributes, Some(entry::cuDeviceGetNvSciSyncAttributes_v10020.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuDeviceGetP2PAtomicCapabilities", c"cuDeviceGetP2PAtomicCapabilities", cuDeviceGetP2PAtomicCapabilities, Some(entry::cuDeviceGetP2PAtomicCapabilities_v13000.info())),
+    (c"cuDeviceGetP2PAttribute", c"cuDeviceGetP2PAttribute", cuDeviceGetP2PAttribute, Some(entry::cuDeviceGetP2PAttribute_v8000.info())),
+    (c"cuDeviceGetPCIBusId", c"cuDeviceGetPCIBusId", cuDeviceGetPCIBusId, Some(entry::cuDeviceGetPCIBusId_v4010.info())),
+    (c"cuDeviceGetProperties", c"cuDeviceGetProperties", cuDeviceGetProperties, Some(entry::cuDeviceGetProperties_v2000.info())),
+    (c"cuDeviceGetTexture1DLinearMaxWidth", c"cuDeviceGetTexture1DLinearMaxWidth", cuDeviceGetTexture1DLinearMaxWidth, Some(entry::cuDeviceGetTexture1DLinearMaxWidth_v11010.info())),
+    #[cfg(not(cuda_ge_13000))]
+    (c"cuDeviceGetUuid", c"cuDeviceGetUuid", cuDeviceGetUuid, Some(entry::cuDeviceGetUuid_v9020.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuDeviceGetUuid", c"cuDeviceGetUuid_v2", cuDeviceGetUuid, Some(entry::cuDeviceGetUuid_v11040.info())),
+    (c"cuDeviceGetUuid_v2", c"cuDeviceGetUuid_v2", cuDeviceGetUuid_v2, Some(entry::cuDeviceGetUuid_v11040.info())),
+    (c"cuDeviceGraphMemTrim", c"cuDeviceGraphMemTrim", cuDeviceGraphMemTrim, Some(entry::cuDeviceGraphMemTrim_v11040.info())),
+    (c"cuDevicePrimaryCtxGetState", c"cuDevicePrimaryCtxGetState", cuDevicePrimaryCtxGetState, Some(entry::cuDevicePrimaryCtxGetState_v7000.info())),
+    (c"cuDevicePrimaryCtxRelease", c"cuDevicePrimaryCtxRelease_v2", cuDevicePrimaryCtxRelease, Some(entry::cuDevicePrimaryCtxRelease_v11000.info())),
+    (c"cuDevicePrimaryCtxRelease_v2", c"cuDevicePrimaryCtxRelease_v2", cuDevicePrimaryCtxRelease_v2, Some(entry::cuDevicePrimaryCtxRelease_v11000.info())),
+    (c"cuDevicePrimaryCtxReset", c"cuDevicePrimaryCtxReset_v2", cuDevicePrimaryCtxReset, Some(entry::cuDevicePrimaryCtxReset_v11000.info())),
+    (c"cuDevicePrimaryCtxReset_v2", c"cuDevicePrimaryCtxReset_v2", cuDevicePrimaryCtxReset_v2, Some(entry::cuDevicePrimaryCtxReset_v11000.info())),
+    (c"cuDevicePrimaryCtxRetain", c"cuDevicePrimaryCtxRetain", cuDevicePrimaryCtxRetain, Some(entry::cuDevicePrimaryCtxRetain_v7000.info())),
+    (c"cuDevicePrimaryCtxSetFlags", c"cuDevicePrimaryCtxSetFlags_v2", cuDevicePrimaryCtxSetFlags, Some(entry::cuDevicePrimaryCtxSetFlags_v11000.info())),
+    (c"cuDevicePrimaryCtxSetFlags_v2", c"cuDevicePrimaryCtxSetFlags_v2", cuDevicePrimaryCtxSetFlags_v2, Some(entry::cuDevicePrimaryCtxSetFlags_v11000.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuDeviceRegisterAsyncNotification", c"cuDeviceRegisterAsyncNotification", cuDeviceRegisterAsyncNotification, Some(entry::cuDeviceRegisterAsyncNotification_v12040.info())),
+    (c"cuDeviceSetGraphMemAttribute", c"cuDeviceSetGraphMemAttribute", cuDeviceSetGraphMemAttribute, Some(entry::cuDeviceSetGraphMemAttribute_v11040.info())),
+    (c"cuDeviceSetMemPool", c"cuDeviceSetMemPool", cuDeviceSetMemPool, Some(entry::cuDeviceSetMemPool_v11020.info())),
+    (c"cuDeviceTotalMem", c"cuDeviceTotalMem_v2", cuDeviceTotalMem, Some(entry::cuDeviceTotalMem_v3020.info())),
+    (c"cuDeviceTotalMem_v2", c"cuDeviceTotalMem_v2", cuDeviceTotalMem_v2, Some(entry::cuDeviceTotalMem_v3020.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuDeviceUnregisterAsyncNotification", c"cuDeviceUnregisterAsyncNotification", cuDeviceUnregisterAsyncNotification, Some(entry::cuDeviceUnregisterAsyncNotification_v12040.info())),
+    (c"cuDriverGetVersion", c"cuDriverGetVersion", cuDriverGetVersion, Some(entry::cuDriverGetVersion_v2020.info())),
+    (c"cuEventCreate", c"cuEventCreate", cuEventCreate, Some(entry::cuEventCreate_v2000.info())),
+    (c"cuEventDestroy", c"cuEventDestroy_v2", cuEventDestroy, Some(entry::cuEventDestroy_v4000.info())),
+    (c"cuEventDestroy_v2", c"cuEventDestroy_v2", cuEventDestroy_v2, Some(entry::cuEventDestroy_v4000.info())),
+    #[cfg(not(cuda_ge_13000))]
+    (c"cuEventElapsedTime", c"cuEventElapsedTime", cuEventElapsedTime, Some(entry::cuEventElapsedTime_v2000.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuEventElapsedTime", c"cuEventElapsedTime_v2", cuEventElapsedTime, Some(entry::cuEventElapsedTime_v12080.info())),
+    #[cfg(cuda_ge_12080)]
+    (c"cuEventElapsedTime_v2", c"cuEventElapsedTime_v2", cuEventElapsedTime_v2, Some(entry::cuEventElapsedTime_v12080.info())),
+    (c"cuEventQuery", c"cuEventQuery", cuEventQuery, Some(entry::cuEventQuery_v2000.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuEventRecord",
-        c"cuEventRecord",
-        cuEventRecord,
-        Some(entry::cuEventRecord_v2000.info()),
-    ),
+    (c"cuEventRecord", c"cuEventRecord", cuEventRecord, Some(entry::cuEventRecord_v2000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuEventRecord",
-        c"cuEventRecord_ptsz",
-        cuEventRecord,
-        Some(entry::cuEventRecord_v7000_ptsz.info()),
-    ),
+    (c"cuEventRecord", c"cuEventRecord_ptsz", cuEventRecord, Some(entry::cuEventRecord_v7000_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuEventRecordWithFlags",
-        c"cuEventRecordWithFlags",
-        cuEventRecordWithFlags,
-        Some(entry::cuEventRecordWithFlags_v11010.info()),
-    ),
+    (c"cuEventRecordWithFlags", c"cuEventRecordWithFlags", cuEventRecordWithFlags, Some(entry::cuEventRecordWithFlags_v11010.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuEventRecordWithFlags",
-        c"cuEventRecordWithFlags_ptsz",
-        cuEventRecordWithFlags,
-        Some(entry::cuEventRecordWithFlags_v11010_ptsz.info()),
-    ),
-    (
-        c"cuEventRecordWithFlags_ptsz",
-        c"cuEventRecordWithFlags_ptsz",
-        cuEventRecordWithFlags_ptsz,
-        Some(entry::cuEventRecordWithFlags_v11010_ptsz.info()),
-    ),
-    (
-        c"cuEventRecord_ptsz",
-        c"cuEventRecord_ptsz",
-        cuEventRecord_ptsz,
-        Some(entry::cuEventRecord_v7000_ptsz.info()),
-    ),
-    (
-        c"cuEventSynchronize",
-        c"cuEventSynchronize",
-        cuEventSynchronize,
-        Some(entry::cuEventSynchronize_v2000.info()),
-    ),
-    (
-        c"cuExternalMemoryGetMappedBuffer",
-        c"cuExternalMemoryGetMappedBuffer",
-        cuExternalMemoryGetMappedBuffer,
-        Some(entry::cuExternalMemoryGetMappedBuffer_v10000.info()),
-    ),
-    (
-        c"cuExternalMemoryGetMappedMipmappedArray",
-        c"cuExternalMemoryGetMappedMipmappedArray",
-        cuExternalMemoryGetMappedMipmappedArray,
-        Some(entry::cuExternalMemoryGetMappedMipmappedArray_v10000.info()),
-    ),
-    # [cfg (cuda_ge_13050)]
+    (c"cuEventRecordWithFlags", c"cuEventRecordWithFlags_ptsz", cuEventRecordWithFlags, Some(entry::cuEventRecordWithFlags_v11010_ptsz.info())),
+    (c"cuEventRecordWithFlags_ptsz", c"cuEventRecordWithFlags_ptsz", cuEventRecordWithFlags_ptsz, Some(entry::cuEventRecordWithFlags_v11010_ptsz.info())),
+    (c"cuEventRecord_ptsz", c"cuEventRecord_ptsz", cuEventRecord_ptsz, Some(entry::cuEventRecord_v7000_ptsz.info())),
+    (c"cuEventSynchronize", c"cuEventSynchronize", cuEventSynchronize, Some(entry::cuEventSynchronize_v2000.info())),
+    (c"cuExternalMemoryGetMappedBuffer", c"cuExternalMemoryGetMappedBuffer", cuExternalMemoryGetMappedBuffer, Some(entry::cuExternalMemoryGetMappedBuffer_v10000.info())),
+    (c"cuExternalMemoryGetMappedMipmappedArray", c"cuExternalMemoryGetMappedMipmappedArray", cuExternalMemoryGetMappedMipmappedArray, Some(entry::cuExternalMemoryGetMappedMipmappedArray_v10000.info())),
+    #[cfg(cuda_ge_13050)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuFabricCpyBatchAsync",
-        c"cuFabricCpyBatchAsync",
-        cuFabricCpyBatchAsync,
-        Some(entry::cuFabricCpyBatchAsync_v13050.info()),
-    ),
-    # [cfg (cuda_ge_13050)]
+    (c"cuFabricCpyBatchAsync", c"cuFabricCpyBatchAsync", cuFabricCpyBatchAsync, Some(entry::cuFabricCpyBatchAsync_v13050.info())),
+    #[cfg(cuda_ge_13050)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuFabricCpyBatchAsync",
-        c"cuFabricCpyBatchAsync_ptsz",
-        cuFabricCpyBatchAsync,
-        Some(entry::cuFabricCpyBatchAsync_v13050_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13050)]
-    (
-        c"cuFabricCpyBatchAsync_ptsz",
-        c"cuFabricCpyBatchAsync_ptsz",
-        cuFabricCpyBatchAsync_ptsz,
-        Some(entry::cuFabricCpyBatchAsync_v13050_ptsz.info()),
-    ),
-    (
-        c"cuFlushGPUDirectRDMAWrites",
-        c"cuFlushGPUDirectRDMAWrites",
-        cuFlushGPUDirectRDMAWrites,
-        Some(entry::cuFlushGPUDirectRDMAWrites_v11030.info()),
-    ),
-    (
-        c"cuFuncGetAttribute",
-        c"cuFuncGetAttribute",
-        cuFuncGetAttribute,
-        Some(entry::cuFuncGetAttribute_v2020.info()),
-    ),
-    (
-        c"cuFuncGetModule",
-        c"cuFuncGetModule",
-        cuFuncGetModule,
-        Some(entry::cuFuncGetModule_v11000.info()),
-    ),
-    # [cfg (cuda_ge_12030)]
-    (
-        c"cuFuncGetName",
-        c"cuFuncGetName",
-        cuFuncGetName,
-        Some(entry::cuFuncGetName_v12030.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
-    (
-        c"cuFuncGetParamCount",
-        c"cuFuncGetParamCount",
-        cuFuncGetParamCount,
-        Some(entry::cuFuncGetParamCount_v13020.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuFuncGetParamInfo",
-        c"cuFuncGetParamInfo",
-        cuFuncGetParamInfo,
-        Some(entry::cuFuncGetParamInfo_v12040.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuFuncIsLoaded",
-        c"cuFuncIsLoaded",
-        cuFuncIsLoaded,
-        Some(entry::cuFuncIsLoaded_v12040.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuFuncLoad",
-        c"cuFuncLoad",
-        cuFuncLoad,
-        Some(entry::cuFuncLoad_v12040.info()),
-    ),
-    (
-        c"cuFuncSetAttribute",
-        c"cuFuncSetAttribute",
-        cuFuncSetAttribute,
-        Some(entry::cuFuncSetAttribute_v9000.info()),
-    ),
-    (
-        c"cuFuncSetBlockShape",
-        c"cuFuncSetBlockShape",
-        cuFuncSetBlockShape,
-        Some(entry::cuFuncSetBlockShape_v2000.info()),
-    ),
-    (
-        c"cuFuncSetCacheConfig",
-        c"cuFuncSetCacheConfig",
-        cuFuncSetCacheConfig,
-        Some(entry::cuFuncSetCacheConfig_v3000.info()),
-    ),
-    (
-        c"cuFuncSetSharedMemConfig",
-        c"cuFuncSetSharedMemConfig",
-        cuFuncSetSharedMemConfig,
-        Some(entry::cuFuncSetSharedMemConfig_v4020.info()),
-    ),
-    (
-        c"cuFuncSetSharedSize",
-        c"cuFuncSetSharedSize",
-        cuFuncSetSharedSize,
-        Some(entry::cuFuncSetSharedSize_v2000.info()),
-    ),
-    (
-        c"cuGetErrorName",
-        c"cuGetErrorName",
-        cuGetErrorName,
-        Some(entry::cuGetErrorName_v6000.info()),
-    ),
-    (
-        c"cuGetErrorString",
-        c"cuGetErrorString",
-        cuGetErrorString,
-        Some(entry::cuGetErrorString_v6000.info()),
-    ),
-    (
-        c"cuGetExportTable",
-        c"cuGetExportTable",
-        cuGetExportTable,
-        Some(entry::cuGetExportTable_v3000.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuFabricCpyBatchAsync", c"cuFabricCpyBatchAsync_ptsz", cuFabricCpyBatchAsync, Some(entry::cuFabricCpyBatchAsync_v13050_ptsz.info())),
+    #[cfg(cuda_ge_13050)]
+    (c"cuFabricCpyBatchAsync_ptsz", c"cuFabricCpyBatchAsync_ptsz", cuFabricCpyBatchAsync_ptsz, Some(entry::cuFabricCpyBatchAsync_v13050_ptsz.info())),
+    (c"cuFlushGPUDirectRDMAWrites", c"cuFlushGPUDirectRDMAWrites", cuFlushGPUDirectRDMAWrites, Some(entry::cuFlushGPUDirectRDMAWrites_v11030.info())),
+    (c"cuFuncGetAttribute", c"cuFuncGetAttribute", cuFuncGetAttribute, Some(entry::cuFuncGetAttribute_v2020.info())),
+    (c"cuFuncGetModule", c"cuFuncGetModule", cuFuncGetModule, Some(entry::cuFuncGetModule_v11000.info())),
+    #[cfg(cuda_ge_12030)]
+    (c"cuFuncGetName", c"cuFuncGetName", cuFuncGetName, Some(entry::cuFuncGetName_v12030.info())),
+    #[cfg(cuda_ge_13020)]
+    (c"cuFuncGetParamCount", c"cuFuncGetParamCount", cuFuncGetParamCount, Some(entry::cuFuncGetParamCount_v13020.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuFuncGetParamInfo", c"cuFuncGetParamInfo", cuFuncGetParamInfo, Some(entry::cuFuncGetParamInfo_v12040.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuFuncIsLoaded", c"cuFuncIsLoaded", cuFuncIsLoaded, Some(entry::cuFuncIsLoaded_v12040.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuFuncLoad", c"cuFuncLoad", cuFuncLoad, Some(entry::cuFuncLoad_v12040.info())),
+    (c"cuFuncSetAttribute", c"cuFuncSetAttribute", cuFuncSetAttribute, Some(entry::cuFuncSetAttribute_v9000.info())),
+    (c"cuFuncSetBlockShape", c"cuFuncSetBlockShape", cuFuncSetBlockShape, Some(entry::cuFuncSetBlockShape_v2000.info())),
+    (c"cuFuncSetCacheConfig", c"cuFuncSetCacheConfig", cuFuncSetCacheConfig, Some(entry::cuFuncSetCacheConfig_v3000.info())),
+    (c"cuFuncSetSharedMemConfig", c"cuFuncSetSharedMemConfig", cuFuncSetSharedMemConfig, Some(entry::cuFuncSetSharedMemConfig_v4020.info())),
+    (c"cuFuncSetSharedSize", c"cuFuncSetSharedSize", cuFuncSetSharedSize, Some(entry::cuFuncSetSharedSize_v2000.info())),
+    (c"cuGetErrorName", c"cuGetErrorName", cuGetErrorName, Some(entry::cuGetErrorName_v6000.info())),
+    (c"cuGetErrorString", c"cuGetErrorString", cuGetErrorString, Some(entry::cuGetErrorString_v6000.info())),
+    (c"cuGetExportTable", c"cuGetExportTable", cuGetExportTable, Some(entry::cuGetExportTable_v3000.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuGetProcAddress",
-        c"cuGetProcAddress",
-        cuGetProcAddress,
-        Some(entry::cuGetProcAddress_v11030.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuGetProcAddress", c"cuGetProcAddress", cuGetProcAddress, Some(entry::cuGetProcAddress_v11030.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuGetProcAddress",
-        c"cuGetProcAddress_ptsz",
-        cuGetProcAddress,
-        Some(entry::cuGetProcAddress_v11030.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
+    (c"cuGetProcAddress", c"cuGetProcAddress_ptsz", cuGetProcAddress, Some(entry::cuGetProcAddress_v11030.info())),
+    #[cfg(cuda_ge_12000)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuGetProcAddress",
-        c"cuGetProcAddress_v2",
-        cuGetProcAddress,
-        Some(entry::cuGetProcAddress_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
+    (c"cuGetProcAddress", c"cuGetProcAddress_v2", cuGetProcAddress, Some(entry::cuGetProcAddress_v12000.info())),
+    #[cfg(cuda_ge_12000)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuGetProcAddress",
-        c"cuGetProcAddress_v2_ptsz",
-        cuGetProcAddress,
-        Some(entry::cuGetProcAddress_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
+    (c"cuGetProcAddress", c"cuGetProcAddress_v2_ptsz", cuGetProcAddress, Some(entry::cuGetProcAddress_v12000.info())),
+    #[cfg(cuda_ge_12000)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuGetProcAddress_v2",
-        c"cuGetProcAddress_v2",
-        cuGetProcAddress_v2,
-        Some(entry::cuGetProcAddress_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
+    (c"cuGetProcAddress_v2", c"cuGetProcAddress_v2", cuGetProcAddress_v2, Some(entry::cuGetProcAddress_v12000.info())),
+    #[cfg(cuda_ge_12000)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuGetProcAddress_v2",
-        c"cuGetProcAddress_v2_ptsz",
-        cuGetProcAddress_v2,
-        Some(entry::cuGetProcAddress_v12000.info()),
-    ),
-    (
-        c"cuGraphAddBatchMemOpNode",
-        c"cuGraphAddBatchMemOpNode",
-        cuGraphAddBatchMemOpNode,
-        Some(entry::cuGraphAddBatchMemOpNode_v11070.info()),
-    ),
-    (
-        c"cuGraphAddChildGraphNode",
-        c"cuGraphAddChildGraphNode",
-        cuGraphAddChildGraphNode,
-        Some(entry::cuGraphAddChildGraphNode_v10000.info()),
-    ),
-    # [cfg (not (cuda_ge_13000))]
-    (
-        c"cuGraphAddDependencies",
-        c"cuGraphAddDependencies",
-        cuGraphAddDependencies,
-        Some(entry::cuGraphAddDependencies_v10000.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuGraphAddDependencies",
-        c"cuGraphAddDependencies_v2",
-        cuGraphAddDependencies,
-        Some(entry::cuGraphAddDependencies_v12030.info()),
-    ),
-    # [cfg (cuda_ge_12030)]
-    (
-        c"cuGraphAddDependencies_v2",
-        c"cuGraphAddDependencies_v2",
-        cuGraphAddDependencies_v2,
-        Some(entry::cuGraphAddDependencies_v12030.info()),
-    ),
-    (
-        c"cuGraphAddEmptyNode",
-        c"cuGraphAddEmptyNode",
-        cuGraphAddEmptyNode,
-        Some(entry::cuGraphAddEmptyNode_v10000.info()),
-    ),
-    (
-        c"cuGraphAddEventRecordNode",
-        c"cuGraphAddEventRecordNode",
-        cuGraphAddEventRecordNode,
-        Some(entry::cuGraphAddEventRecordNode_v11010.info()),
-    ),
-    (
-        c"cuGraphAddEventWaitNode",
-        c"cuGraphAddEventWaitNode",
-        cuGraphAddEventWaitNode,
-        Some(entry::cuGraphAddEventWaitNode_v11010.info()),
-    ),
-    (
-        c"cuGraphAddExternalSemaphoresSignalNode",
-        c"cuGraphAddExternalSemaphoresSignalNode",
-        cuGraphAddExternalSemaphoresSignalNode,
-        Some(entry::cuGraphAddExternalSemaphoresSignalNode_v11020.info()),
-    ),
-    (
-        c"cuGraphAddExternalSemaphoresWaitNode",
-        c"cuGraphAddExternalSemaphoresWaitNode",
-        cuGraphAddExternalSemaphoresWaitNode,
-        Some(entry::cuGraphAddExternalSemaphoresWaitNode_v11020.info()),
-    ),
-    (
-        c"cuGraphAddHostNode",
-        c"cuGraphAddHostNode",
-        cuGraphAddHostNode,
-        Some(entry::cuGraphAddHostNode_v10000.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
-    (
-        c"cuGraphAddKernelNode",
-        c"cuGraphAddKernelNode",
-        cuGraphAddKernelNode,
-        Some(entry::cuGraphAddKernelNode_v10000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuGraphAddKernelNode",
-        c"cuGraphAddKernelNode_v2",
-        cuGraphAddKernelNode,
-        Some(entry::cuGraphAddKernelNode_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuGraphAddKernelNode_v2",
-        c"cuGraphAddKernelNode_v2",
-        cuGraphAddKernelNode_v2,
-        Some(entry::cuGraphAddKernelNode_v12000.info()),
-    ),
-    (
-        c"cuGraphAddMemAllocNode",
-        c"cuGraphAddMemAllocNode",
-        cuGraphAddMemAllocNode,
-        Some(entry::cuGraphAddMemAllocNode_v11040.info()),
-    ),
-    (
-        c"cuGraphAddMemFreeNode",
-        c"cuGraphAddMemFreeNode",
-        cuGraphAddMemFreeNode,
-        Some(entry::cuGraphAddMemFreeNode_v11040.info()),
-    ),
-    (
-        c"cuGraphAddMemcpyNode",
-        c"cuGraphAddMemcpyNode",
-        cuGraphAddMemcpyNode,
-        Some(entry::cuGraphAddMemcpyNode_v10000.info()),
-    ),
-    (
-        c"cuGraphAddMemsetNode",
-        c"cuGraphAddMemsetNode",
-        cuGraphAddMemsetNode,
-        Some(entry::cuGraphAddMemsetNode_v10000.info()),
-    ),
-    # [cfg (all (cuda_ge_12020 , not (cuda_ge_13000)))]
-    (
-        c"cuGraphAddNode",
-        c"cuGraphAddNode",
-        cuGraphAddNode,
-        Some(entry::cuGraphAddNode_v12020.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuGraphAddNode",
-        c"cuGraphAddNode_v2",
-        cuGraphAddNode,
-        Some(entry::cuGraphAddNode_v12030.info()),
-    ),
-    # [cfg (cuda_ge_12030)]
-    (
-        c"cuGraphAddNode_v2",
-        c"cuGraphAddNode_v2",
-        cuGraphAddNode_v2,
-        Some(entry::cuGraphAddNode_v12030.info()),
-    ),
-    # [cfg (cuda_ge_13040)]
-    (
-        c"cuGraphAddNode_v3",
-        c"cuGraphAddNode_v3",
-        cuGraphAddNode_v3,
-        Some(entry::cuGraphAddNode_v13040.info()),
-    ),
-    (
-        c"cuGraphBatchMemOpNodeGetParams",
-        c"cuGraphBatchMemOpNodeGetParams",
-        cuGraphBatchMemOpNodeGetParams,
-        Some(entry::cuGraphBatchMemOpNodeGetParams_v11070.info()),
-    ),
-    (
-        c"cuGraphBatchMemOpNodeSetParams",
-        c"cuGraphBatchMemOpNodeSetParams",
-        cuGraphBatchMemOpNodeSetParams,
-        Some(entry::cuGraphBatchMemOpNodeSetParams_v11070.info()),
-    ),
-    (
-        c"cuGraphChildGraphNodeGetGraph",
-        c"cuGraphChildGraphNodeGetGraph",
-        cuGraphChildGraphNodeGetGraph,
-        Some(entry::cuGraphChildGraphNodeGetGraph_v10000.info()),
-    ),
-    (
-        c"cuGraphClone",
-        c"cuGraphClone",
-        cuGraphClone,
-        Some(entry::cuGraphClone_v10000.info()),
-    ),
-    # [cfg (cuda_ge_12030)]
-    (
-        c"cuGraphConditionalHandleCreate",
-        c"cuGraphConditionalHandleCreate",
-        cuGraphConditionalHandleCreate,
-        Some(entry::cuGraphConditionalHandleCreate_v12030.info()),
-    ),
-    (
-        c"cuGraphCreate",
-        c"cuGraphCreate",
-        cuGraphCreate,
-        Some(entry::cuGraphCreate_v10000.info()),
-    ),
-    (
-        c"cuGraphDebugDotPrint",
-        c"cuGraphDebugDotPrint",
-        cuGraphDebugDotPrint,
-        Some(entry::cuGraphDebugDotPrint_v11030.info()),
-    ),
-    (
-        c"cuGraphDestroy",
-        c"cuGraphDestroy",
-        cuGraphDestroy,
-        Some(entry::cuGraphDestroy_v10000.info()),
-    ),
-    (
-        c"cuGraphDestroyNode",
-        c"cuGraphDestroyNode",
-        cuGraphDestroyNode,
-        Some(entry::cuGraphDestroyNode_v10000.info()),
-    ),
-    (
-        c"cuGraphEventRecordNodeGetEvent",
-        c"cuGraphEventRecordNodeGetEvent",
-        cuGraphEventRecordNodeGetEvent,
-        Some(entry::cuGraphEventRecordNodeGetEvent_v11010.info()),
-    ),
-    (
-        c"cuGraphEventRecordNodeSetEvent",
-        c"cuGraphEventRecordNodeSetEvent",
-        cuGraphEventRecordNodeSetEvent,
-        Some(entry::cuGraphEventRecordNodeSetEvent_v11010.info()),
-    ),
-    (
-        c"cuGraphEventWaitNodeGetEvent",
-        c"cuGraphEventWaitNodeGetEvent",
-        cuGraphEventWaitNodeGetEvent,
-        Some(entry::cuGraphEventWaitNodeGetEvent_v11010.info()),
-    ),
-    (
-        c"cuGraphEventWaitNodeSetEvent",
-        c"cuGraphEventWaitNodeSetEvent",
-        cuGraphEventWaitNodeSetEvent,
-        Some(entry::cuGraphEventWaitNodeSetEvent_v11010.info()),
-    ),
-    (
-        c"cuGraphExecBatchMemOpNodeSetParams",
-        c"cuGraphExecBatchMemOpNodeSetParams",
-        cuGraphExecBatchMemOpNodeSetParams,
-        Some(entry::cuGraphExecBatchMemOpNodeSetParams_v11070.info()),
-    ),
-    (
-        c"cuGraphExecChildGraphNodeSetParams",
-        c"cuGraphExecChildGraphNodeSetParams",
-        cuGraphExecChildGraphNodeSetParams,
-        Some(entry::cuGraphExecChildGraphNodeSetParams_v11010.info()),
-    ),
-    (
-        c"cuGraphExecDestroy",
-        c"cuGraphExecDestroy",
-        cuGraphExecDestroy,
-        Some(entry::cuGraphExecDestroy_v10000.info()),
-    ),
-    (
-        c"cuGraphExecEventRecordNodeSetEvent",
-        c"cuGraphExecEventRecordNodeSetEvent",
-        cuGraphExecEventRecordNodeSetEvent,
-        Some(entry::cuGraphExecEventRecordNodeSetEvent_v11010.info()),
-    ),
-    (
-        c"cuGraphExecEventWaitNodeSetEvent",
-        c"cuGraphExecEventWaitNodeSetEvent",
-        cuGraphExecEventWaitNodeSetEvent,
-        Some(entry::cuGraphExecEventWaitNodeSetEvent_v11010.info()),
-    ),
-    (
-        c"cuGraphExecExternalSemaphoresSignalNodeSetParams",
-        c"cuGraphExecExternalSemaphoresSignalNodeSetParams",
-        cuGraphExecExternalSemaphoresSignalNodeSetParams,
-        Some(entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020.info()),
-    ),
-    (
-        c"cuGraphExecExternalSemaphoresWaitNodeSetParams",
-        c"cuGraphExecExternalSemaphoresWaitNodeSetParams",
-        cuGraphExecExternalSemaphoresWaitNodeSetParams,
-        Some(entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuGraphExecGetFlags",
-        c"cuGraphExecGetFlags",
-        cuGraphExecGetFlags,
-        Some(entry::cuGraphExecGetFlags_v12000.info()),
-    ),
-    # [cfg (cuda_ge_13010)]
-    (
-        c"cuGraphExecGetId",
-        c"cuGraphExecGetId",
-        cuGraphExecGetId,
-        Some(entry::cuGraphExecGetId_v13010.info()),
-    ),
-    (
-        c"cuGraphExecHostNodeSetParams",
-        c"cuGraphExecHostNodeSetParams",
-        cuGraphExecHostNodeSetParams,
-        Some(entry::cuGraphExecHostNodeSetParams_v10020.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
-    (
-        c"cuGraphExecKernelNodeSetParams",
-        c"cuGraphExecKernelNodeSetParams",
-        cuGraphExecKernelNodeSetParams,
-        Some(entry::cuGraphExecKernelNodeSetParams_v10010.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuGraphExecKernelNodeSetParams",
-        c"cuGraphExecKernelNodeSetParams_v2",
-        cuGraphExecKernelNodeSetParams,
-        Some(entry::cuGraphExecKernelNodeSetParams_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuGraphExecKernelNodeSetParams_v2",
-        c"cuGraphExecKernelNodeSetParams_v2",
-        cuGraphExecKernelNodeSetParams_v2,
-        Some(entry::cuGraphExecKernelNodeSetParams_v12000.info()),
-    ),
-    (
-        c"cuGraphExecMemcpyNodeSetParams",
-        c"cuGraphExecMemcpyNodeSetParams",
-        cuGraphExecMemcpyNodeSetParams,
-        Some(entry::cuGraphExecMemcpyNodeSetParams_v10020.info()),
-    ),
-    (
-        c"cuGraphExecMemsetNodeSetParams",
-        c"cuGraphExecMemsetNodeSetParams",
-        cuGraphExecMemsetNodeSetParams,
-        Some(entry::cuGraphExecMemsetNodeSetParams_v10020.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
-    (
-        c"cuGraphExecUpdate",
-        c"cuGraphExecUpdate",
-        cuGraphExecUpdate,
-        Some(entry::cuGraphExecUpdate_v10020.info()),
-    ),
-    # [cfg (cuda_ge_12020)]
-    (
-        c"cuGraphExecNodeSetParams",
-        c"cuGraphExecNodeSetParams",
-        cuGraphExecNodeSetParams,
-        Some(entry::cuGraphExecNodeSetParams_v12020.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuGraphExecUpdate",
-        c"cuGraphExecUpdate_v2",
-        cuGraphExecUpdate,
-        Some(entry::cuGraphExecUpdate_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuGraphExecUpdate_v2",
-        c"cuGraphExecUpdate_v2",
-        cuGraphExecUpdate_v2,
-        Some(entry::cuGraphExecUpdate_v12000.info()),
-    ),
-    (
-        c"cuGraphExternalSemaphoresSignalNodeGetParams",
-        c"cuGraphExternalSemaphoresSignalNodeGetParams",
-        cuGraphExternalSemaphoresSignalNodeGetParams,
-        Some(entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020.info()),
-    ),
-    (
-        c"cuGraphExternalSemaphoresSignalNodeSetParams",
-        c"cuGraphExternalSemaphoresSignalNodeSetParams",
-        cuGraphExternalSemaphoresSignalNodeSetParams,
-        Some(entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020.info()),
-    ),
-    (
-        c"cuGraphExternalSemaphoresWaitNodeGetParams",
-        c"cuGraphExternalSemaphoresWaitNodeGetParams",
-        cuGraphExternalSemaphoresWaitNodeGetParams,
-        Some(entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020.info()),
-    ),
-    (
-        c"cuGraphExternalSemaphoresWaitNodeSetParams",
-        c"cuGraphExternalSemaphoresWaitNodeSetParams",
-        cuGraphExternalSemaphoresWaitNodeSetParams,
-        Some(entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020.info()),
-    ),
-    # [cfg (not (cuda_ge_13000))]
-    (
-        c"cuGraphGetEdges",
-        c"cuGraphGetEdges",
-        cuGraphGetEdges,
-        Some(entry::cuGraphGetEdges_v10000.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuGraphGetEdges",
-        c"cuGraphGetEdges_v2",
-        cuGraphGetEdges,
-        Some(entry::cuGraphGetEdges_v12030.info()),
-    ),
-    # [cfg (cuda_ge_12030)]
-    (
-        c"cuGraphGetEdges_v2",
-        c"cuGraphGetEdges_v2",
-        cuGraphGetEdges_v2,
-        Some(entry::cuGraphGetEdges_v12030.info()),
-    ),
-    # [cfg (cuda_ge_13010)]
-    (
-        c"cuGraphGetId",
-        c"cuGraphGetId",
-        cuGraphGetId,
-        Some(entry::cuGraphGetId_v13010.info()),
-    ),
-    (
-        c"cuGraphGetNodes",
-        c"cuGraphGetNodes",
-        cuGraphGetNodes,
-        Some(entry::cuGraphGetNodes_v10000.info()),
-    ),
-    (
-        c"cuGraphGetRootNodes",
-        c"cuGraphGetRootNodes",
-        cuGraphGetRootNodes,
-        Some(entry::cuGraphGetRootNodes_v10000.info()),
-    ),
-    (
-        c"cuGraphHostNodeGetParams",
-        c"cuGraphHostNodeGetParams",
-        cuGraphHostNodeGetParams,
-        Some(entry::cuGraphHostNodeGetParams_v10000.info()),
-    ),
-    (
-        c"cuGraphHostNodeSetParams",
-        c"cuGraphHostNodeSetParams",
-        cuGraphHostNodeSetParams,
-        Some(entry::cuGraphHostNodeSetParams_v10000.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
-    (
-        c"cuGraphInstantiate",
-        c"cuGraphInstantiate_v2",
-        cuGraphInstantiate,
-        Some(entry::cuGraphInstantiate_v11000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuGraphInstantiate",
-        c"cuGraphInstantiateWithFlags",
-        cuGraphInstantiate,
-        Some(entry::cuGraphInstantiateWithFlags_v11040.info()),
-    ),
-    (
-        c"cuGraphInstantiateWithFlags",
-        c"cuGraphInstantiateWithFlags",
-        cuGraphInstantiateWithFlags,
-        Some(entry::cuGraphInstantiateWithFlags_v11040.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
-    (
-        c"cuGraphInstantiate_v2",
-        c"cuGraphInstantiate_v2",
-        cuGraphInstantiate_v2,
-        Some(entry::cuGraphInstantiate_v11000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
+    (c"cuGetProcAddress_v2", c"cuGetProcAddress_v2_ptsz", cuGetProcAddress_v2, Some(entry::cuGetProcAddress_v12000.info())),
+    (c"cuGraphAddBatchMemOpNode", c"cuGraphAddBatchMemOpNode", cuGraphAddBatchMemOpNode, Some(entry::cuGraphAddBatchMemOpNode_v11070.info())),
+    (c"cuGraphAddChildGraphNode", c"cuGraphAddChildGraphNode", cuGraphAddChildGraphNode, Some(entry::cuGraphAddChildGraphNode_v10000.info())),
+    #[cfg(not(cuda_ge_13000))]
+    (c"cuGraphAddDependencies", c"cuGraphAddDependencies", cuGraphAddDependencies, Some(entry::cuGraphAddDependencies_v10000.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuGraphAddDependencies", c"cuGraphAddDependencies_v2", cuGraphAddDependencies, Some(entry::cuGraphAddDependencies_v12030.info())),
+    #[cfg(cuda_ge_12030)]
+    (c"cuGraphAddDependencies_v2", c"cuGraphAddDependencies_v2", cuGraphAddDependencies_v2, Some(entry::cuGraphAddDependencies_v12030.info())),
+    (c"cuGraphAddEmptyNode", c"cuGraphAddEmptyNode", cuGraphAddEmptyNode, Some(entry::cuGraphAddEmptyNode_v10000.info())),
+    (c"cuGraphAddEventRecordNode", c"cuGraphAddEventRecordNode", cuGraphAddEventRecordNode, Some(entry::cuGraphAddEventRecordNode_v11010.info())),
+    (c"cuGraphAddEventWaitNode", c"cuGraphAddEventWaitNode", cuGraphAddEventWaitNode, Some(entry::cuGraphAddEventWaitNode_v11010.info())),
+    (c"cuGraphAddExternalSemaphoresSignalNode", c"cuGraphAddExternalSemaphoresSignalNode", cuGraphAddExternalSemaphoresSignalNode, Some(entry::cuGraphAddExternalSemaphoresSignalNode_v11020.info())),
+    (c"cuGraphAddExternalSemaphoresWaitNode", c"cuGraphAddExternalSemaphoresWaitNode", cuGraphAddExternalSemaphoresWaitNode, Some(entry::cuGraphAddExternalSemaphoresWaitNode_v11020.info())),
+    (c"cuGraphAddHostNode", c"cuGraphAddHostNode", cuGraphAddHostNode, Some(entry::cuGraphAddHostNode_v10000.info())),
+    #[cfg(not(cuda_ge_12000))]
+    (c"cuGraphAddKernelNode", c"cuGraphAddKernelNode", cuGraphAddKernelNode, Some(entry::cuGraphAddKernelNode_v10000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuGraphAddKernelNode", c"cuGraphAddKernelNode_v2", cuGraphAddKernelNode, Some(entry::cuGraphAddKernelNode_v12000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuGraphAddKernelNode_v2", c"cuGraphAddKernelNode_v2", cuGraphAddKernelNode_v2, Some(entry::cuGraphAddKernelNode_v12000.info())),
+    (c"cuGraphAddMemAllocNode", c"cuGraphAddMemAllocNode", cuGraphAddMemAllocNode, Some(entry::cuGraphAddMemAllocNode_v11040.info())),
+    (c"cuGraphAddMemFreeNode", c"cuGraphAddMemFreeNode", cuGraphAddMemFreeNode, Some(entry::cuGraphAddMemFreeNode_v11040.info())),
+    (c"cuGraphAddMemcpyNode", c"cuGraphAddMemcpyNode", cuGraphAddMemcpyNode, Some(entry::cuGraphAddMemcpyNode_v10000.info())),
+    (c"cuGraphAddMemsetNode", c"cuGraphAddMemsetNode", cuGraphAddMemsetNode, Some(entry::cuGraphAddMemsetNode_v10000.info())),
+    #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
+    (c"cuGraphAddNode", c"cuGraphAddNode", cuGraphAddNode, Some(entry::cuGraphAddNode_v12020.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuGraphAddNode", c"cuGraphAddNode_v2", cuGraphAddNode, Some(entry::cuGraphAddNode_v12030.info())),
+    #[cfg(cuda_ge_12030)]
+    (c"cuGraphAddNode_v2", c"cuGraphAddNode_v2", cuGraphAddNode_v2, Some(entry::cuGraphAddNode_v12030.info())),
+    #[cfg(cuda_ge_13040)]
+    (c"cuGraphAddNode_v3", c"cuGraphAddNode_v3", cuGraphAddNode_v3, Some(entry::cuGraphAddNode_v13040.info())),
+    (c"cuGraphBatchMemOpNodeGetParams", c"cuGraphBatchMemOpNodeGetParams", cuGraphBatchMemOpNodeGetParams, Some(entry::cuGraphBatchMemOpNodeGetParams_v11070.info())),
+    (c"cuGraphBatchMemOpNodeSetParams", c"cuGraphBatchMemOpNodeSetParams", cuGraphBatchMemOpNodeSetParams, Some(entry::cuGraphBatchMemOpNodeSetParams_v11070.info())),
+    (c"cuGraphChildGraphNodeGetGraph", c"cuGraphChildGraphNodeGetGraph", cuGraphChildGraphNodeGetGraph, Some(entry::cuGraphChildGraphNodeGetGraph_v10000.info())),
+    (c"cuGraphClone", c"cuGraphClone", cuGraphClone, Some(entry::cuGraphClone_v10000.info())),
+    #[cfg(cuda_ge_12030)]
+    (c"cuGraphConditionalHandleCreate", c"cuGraphConditionalHandleCreate", cuGraphConditionalHandleCreate, Some(entry::cuGraphConditionalHandleCreate_v12030.info())),
+    (c"cuGraphCreate", c"cuGraphCreate", cuGraphCreate, Some(entry::cuGraphCreate_v10000.info())),
+    (c"cuGraphDebugDotPrint", c"cuGraphDebugDotPrint", cuGraphDebugDotPrint, Some(entry::cuGraphDebugDotPrint_v11030.info())),
+    (c"cuGraphDestroy", c"cuGraphDestroy", cuGraphDestroy, Some(entry::cuGraphDestroy_v10000.info())),
+    (c"cuGraphDestroyNode", c"cuGraphDestroyNode", cuGraphDestroyNode, Some(entry::cuGraphDestroyNode_v10000.info())),
+    (c"cuGraphEventRecordNodeGetEvent", c"cuGraphEventRecordNodeGetEvent", cuGraphEventRecordNodeGetEvent, Some(entry::cuGraphEventRecordNodeGetEvent_v11010.info())),
+    (c"cuGraphEventRecordNodeSetEvent", c"cuGraphEventRecordNodeSetEvent", cuGraphEventRecordNodeSetEvent, Some(entry::cuGraphEventRecordNodeSetEvent_v11010.info())),
+    (c"cuGraphEventWaitNodeGetEvent", c"cuGraphEventWaitNodeGetEvent", cuGraphEventWaitNodeGetEvent, Some(entry::cuGraphEventWaitNodeGetEvent_v11010.info())),
+    (c"cuGraphEventWaitNodeSetEvent", c"cuGraphEventWaitNodeSetEvent", cuGraphEventWaitNodeSetEvent, Some(entry::cuGraphEventWaitNodeSetEvent_v11010.info())),
+    (c"cuGraphExecBatchMemOpNodeSetParams", c"cuGraphExecBatchMemOpNodeSetParams", cuGraphExecBatchMemOpNodeSetParams, Some(entry::cuGraphExecBatchMemOpNodeSetParams_v11070.info())),
+    (c"cuGraphExecChildGraphNodeSetParams", c"cuGraphExecChildGraphNodeSetParams", cuGraphExecChildGraphNodeSetParams, Some(entry::cuGraphExecChildGraphNodeSetParams_v11010.info())),
+    (c"cuGraphExecDestroy", c"cuGraphExecDestroy", cuGraphExecDestroy, Some(entry::cuGraphExecDestroy_v10000.info())),
+    (c"cuGraphExecEventRecordNodeSetEvent", c"cuGraphExecEventRecordNodeSetEvent", cuGraphExecEventRecordNodeSetEvent, Some(entry::cuGraphExecEventRecordNodeSetEvent_v11010.info())),
+    (c"cuGraphExecEventWaitNodeSetEvent", c"cuGraphExecEventWaitNodeSetEvent", cuGraphExecEventWaitNodeSetEvent, Some(entry::cuGraphExecEventWaitNodeSetEvent_v11010.info())),
+    (c"cuGraphExecExternalSemaphoresSignalNodeSetParams", c"cuGraphExecExternalSemaphoresSignalNodeSetParams", cuGraphExecExternalSemaphoresSignalNodeSetParams, Some(entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020.info())),
+    (c"cuGraphExecExternalSemaphoresWaitNodeSetParams", c"cuGraphExecExternalSemaphoresWaitNodeSetParams", cuGraphExecExternalSemaphoresWaitNodeSetParams, Some(entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuGraphExecGetFlags", c"cuGraphExecGetFlags", cuGraphExecGetFlags, Some(entry::cuGraphExecGetFlags_v12000.info())),
+    #[cfg(cuda_ge_13010)]
+    (c"cuGraphExecGetId", c"cuGraphExecGetId", cuGraphExecGetId, Some(entry::cuGraphExecGetId_v13010.info())),
+    (c"cuGraphExecHostNodeSetParams", c"cuGraphExecHostNodeSetParams", cuGraphExecHostNodeSetParams, Some(entry::cuGraphExecHostNodeSetParams_v10020.info())),
+    #[cfg(not(cuda_ge_12000))]
+    (c"cuGraphExecKernelNodeSetParams", c"cuGraphExecKernelNodeSetParams", cuGraphExecKernelNodeSetParams, Some(entry::cuGraphExecKernelNodeSetParams_v10010.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuGraphExecKernelNodeSetParams", c"cuGraphExecKernelNodeSetParams_v2", cuGraphExecKernelNodeSetParams, Some(entry::cuGraphExecKernelNodeSetParams_v12000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuGraphExecKernelNodeSetParams_v2", c"cuGraphExecKernelNodeSetParams_v2", cuGraphExecKernelNodeSetParams_v2, Some(entry::cuGraphExecKernelNodeSetParams_v12000.info())),
+    (c"cuGraphExecMemcpyNodeSetParams", c"cuGraphExecMemcpyNodeSetParams", cuGraphExecMemcpyNodeSetParams, Some(entry::cuGraphExecMemcpyNodeSetParams_v10020.info())),
+    (c"cuGraphExecMemsetNodeSetParams", c"cuGraphExecMemsetNodeSetParams", cuGraphExecMemsetNodeSetParams, Some(entry::cuGraphExecMemsetNodeSetParams_v10020.info())),
+    #[cfg(not(cuda_ge_12000))]
+    (c"cuGraphExecUpdate", c"cuGraphExecUpdate", cuGraphExecUpdate, Some(entry::cuGraphExecUpdate_v10020.info())),
+    #[cfg(cuda_ge_12020)]
+    (c"cuGraphExecNodeSetParams", c"cuGraphExecNodeSetParams", cuGraphExecNodeSetParams, Some(entry::cuGraphExecNodeSetParams_v12020.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuGraphExecUpdate", c"cuGraphExecUpdate_v2", cuGraphExecUpdate, Some(entry::cuGraphExecUpdate_v12000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuGraphExecUpdate_v2", c"cuGraphExecUpdate_v2", cuGraphExecUpdate_v2, Some(entry::cuGraphExecUpdate_v12000.info())),
+    (c"cuGraphExternalSemaphoresSignalNodeGetParams", c"cuGraphExternalSemaphoresSignalNodeGetParams", cuGraphExternalSemaphoresSignalNodeGetParams, Some(entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020.info())),
+    (c"cuGraphExternalSemaphoresSignalNodeSetParams", c"cuGraphExternalSemaphoresSignalNodeSetParams", cuGraphExternalSemaphoresSignalNodeSetParams, Some(entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020.info())),
+    (c"cuGraphExternalSemaphoresWaitNodeGetParams", c"cuGraphExternalSemaphoresWaitNodeGetParams", cuGraphExternalSemaphoresWaitNodeGetParams, Some(entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020.info())),
+    (c"cuGraphExternalSemaphoresWaitNodeSetParams", c"cuGraphExternalSemaphoresWaitNodeSetParams", cuGraphExternalSemaphoresWaitNodeSetParams, Some(entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020.info())),
+    #[cfg(not(cuda_ge_13000))]
+    (c"cuGraphGetEdges", c"cuGraphGetEdges", cuGraphGetEdges, Some(entry::cuGraphGetEdges_v10000.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuGraphGetEdges", c"cuGraphGetEdges_v2", cuGraphGetEdges, Some(entry::cuGraphGetEdges_v12030.info())),
+    #[cfg(cuda_ge_12030)]
+    (c"cuGraphGetEdges_v2", c"cuGraphGetEdges_v2", cuGraphGetEdges_v2, Some(entry::cuGraphGetEdges_v12030.info())),
+    #[cfg(cuda_ge_13010)]
+    (c"cuGraphGetId", c"cuGraphGetId", cuGraphGetId, Some(entry::cuGraphGetId_v13010.info())),
+    (c"cuGraphGetNodes", c"cuGraphGetNodes", cuGraphGetNodes, Some(entry::cuGraphGetNodes_v10000.info())),
+    (c"cuGraphGetRootNodes", c"cuGraphGetRootNodes", cuGraphGetRootNodes, Some(entry::cuGraphGetRootNodes_v10000.info())),
+    (c"cuGraphHostNodeGetParams", c"cuGraphHostNodeGetParams", cuGraphHostNodeGetParams, Some(entry::cuGraphHostNodeGetParams_v10000.info())),
+    (c"cuGraphHostNodeSetParams", c"cuGraphHostNodeSetParams", cuGraphHostNodeSetParams, Some(entry::cuGraphHostNodeSetParams_v10000.info())),
+    #[cfg(not(cuda_ge_12000))]
+    (c"cuGraphInstantiate", c"cuGraphInstantiate_v2", cuGraphInstantiate, Some(entry::cuGraphInstantiate_v11000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuGraphInstantiate", c"cuGraphInstantiateWithFlags", cuGraphInstantiate, Some(entry::cuGraphInstantiateWithFlags_v11040.info())),
+    (c"cuGraphInstantiateWithFlags", c"cuGraphInstantiateWithFlags", cuGraphInstantiateWithFlags, Some(entry::cuGraphInstantiateWithFlags_v11040.info())),
+    #[cfg(not(cuda_ge_12000))]
+    (c"cuGraphInstantiate_v2", c"cuGraphInstantiate_v2", cuGraphInstantiate_v2, Some(entry::cuGraphInstantiate_v11000.info())),
+    #[cfg(cuda_ge_12000)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuGraphInstantiateWithParams",
-        c"cuGraphInstantiateWithParams",
-        cuGraphInstantiateWithParams,
-        Some(entry::cuGraphInstantiateWithParams_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
+    (c"cuGraphInstantiateWithParams", c"cuGraphInstantiateWithParams", cuGraphInstantiateWithParams, Some(entry::cuGraphInstantiateWithParams_v12000.info())),
+    #[cfg(cuda_ge_12000)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuGraphInstantiateWithParams",
-        c"cuGraphInstantiateWithParams_ptsz",
-        cuGraphInstantiateWithParams,
-        Some(entry::cuGraphInstantiateWithParams_v12000_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuGraphInstantiateWithParams_ptsz",
-        c"cuGraphInstantiateWithParams_ptsz",
-        cuGraphInstantiateWithParams_ptsz,
-        Some(entry::cuGraphInstantiateWithParams_v12000_ptsz.info()),
-    ),
-    (
-        c"cuGraphKernelNodeCopyAttributes",
-        c"cuGraphKernelNodeCopyAttributes",
-        cuGraphKernelNodeCopyAttributes,
-        Some(entry::cuGraphKernelNodeCopyAttributes_v11000.info()),
-    ),
-    (
-        c"cuGraphKernelNodeGetAttribute",
-        c"cuGraphKernelNodeGetAttribute",
-        cuGraphKernelNodeGetAttribute,
-        Some(entry::cuGraphKernelNodeGetAttribute_v11000.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
-    (
-        c"cuGraphKernelNodeGetParams",
-        c"cuGraphKernelNodeGetParams",
-        cuGraphKernelNodeGetParams,
-        Some(entry::cuGraphKernelNodeGetParams_v10000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuGraphKernelNodeGetParams",
-        c"cuGraphKernelNodeGetParams_v2",
-        cuGraphKernelNodeGetParams,
-        Some(entry::cuGraphKernelNodeGetParams_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuGraphKernelNodeGetParams_v2",
-        c"cuGraphKernelNodeGetParams_v2",
-        cuGraphKernelNodeGetParams_v2,
-        Some(entry::cuGraphKernelNodeGetParams_v12000.info()),
-    ),
-    (
-        c"cuGraphKernelNodeSetAttribute",
-        c"cuGraphKernelNodeSetAttribute",
-        cuGraphKernelNodeSetAttribute,
-        Some(entry::cuGraphKernelNodeSetAttribute_v11000.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
-    (
-        c"cuGraphKernelNodeSetParams",
-        c"cuGraphKernelNodeSetParams",
-        cuGraphKernelNodeSetParams,
-        Some(entry::cuGraphKernelNodeSetParams_v10000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuGraphKernelNodeSetParams",
-        c"cuGraphKernelNodeSetParams_v2",
-        cuGraphKernelNodeSetParams,
-        Some(entry::cuGraphKernelNodeSetParams_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuGraphKernelNodeSetParams_v2",
-        c"cuGraphKernelNodeSetParams_v2",
-        cuGraphKernelNodeSetParams_v2,
-        Some(entry::cuGraphKernelNodeSetParams_v12000.info()),
-    ),
+    (c"cuGraphInstantiateWithParams", c"cuGraphInstantiateWithParams_ptsz", cuGraphInstantiateWithParams, Some(entry::cuGraphInstantiateWithParams_v12000_ptsz.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuGraphInstantiateWithParams_ptsz", c"cuGraphInstantiateWithParams_ptsz", cuGraphInstantiateWithParams_ptsz, Some(entry::cuGraphInstantiateWithParams_v12000_ptsz.info())),
+    (c"cuGraphKernelNodeCopyAttributes", c"cuGraphKernelNodeCopyAttributes", cuGraphKernelNodeCopyAttributes, Some(entry::cuGraphKernelNodeCopyAttributes_v11000.info())),
+    (c"cuGraphKernelNodeGetAttribute", c"cuGraphKernelNodeGetAttribute", cuGraphKernelNodeGetAttribute, Some(entry::cuGraphKernelNodeGetAttribute_v11000.info())),
+    #[cfg(not(cuda_ge_12000))]
+    (c"cuGraphKernelNodeGetParams", c"cuGraphKernelNodeGetParams", cuGraphKernelNodeGetParams, Some(entry::cuGraphKernelNodeGetParams_v10000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuGraphKernelNodeGetParams", c"cuGraphKernelNodeGetParams_v2", cuGraphKernelNodeGetParams, Some(entry::cuGraphKernelNodeGetParams_v12000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuGraphKernelNodeGetParams_v2", c"cuGraphKernelNodeGetParams_v2", cuGraphKernelNodeGetParams_v2, Some(entry::cuGraphKernelNodeGetParams_v12000.info())),
+    (c"cuGraphKernelNodeSetAttribute", c"cuGraphKernelNodeSetAttribute", cuGraphKernelNodeSetAttribute, Some(entry::cuGraphKernelNodeSetAttribute_v11000.info())),
+    #[cfg(not(cuda_ge_12000))]
+    (c"cuGraphKernelNodeSetParams", c"cuGraphKernelNodeSetParams", cuGraphKernelNodeSetParams, Some(entry::cuGraphKernelNodeSetParams_v10000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuGraphKernelNodeSetParams", c"cuGraphKernelNodeSetParams_v2", cuGraphKernelNodeSetParams, Some(entry::cuGraphKernelNodeSetParams_v12000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuGraphKernelNodeSetParams_v2", c"cuGraphKernelNodeSetParams_v2", cuGraphKernelNodeSetParams_v2, Some(entry::cuGraphKernelNodeSetParams_v12000.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuGraphLaunch",
-        c"cuGraphLaunch",
-        cuGraphLaunch,
-        Some(entry::cuGraphLaunch_v10000.info()),
-    ),
+    (c"cuGraphLaunch", c"cuGraphLaunch", cuGraphLaunch, Some(entry::cuGraphLaunch_v10000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuGraphLaunch",
-        c"cuGraphLaunch_ptsz",
-        cuGraphLaunch,
-        Some(entry::cuGraphLaunch_v10000_ptsz.info()),
-    ),
-    (
-        c"cuGraphLaunch_ptsz",
-        c"cuGraphLaunch_ptsz",
-        cuGraphLaunch_ptsz,
-        Some(entry::cuGraphLaunch_v10000_ptsz.info()),
-    ),
-    (
-        c"cuGraphMemAllocNodeGetParams",
-        c"cuGraphMemAllocNodeGetParams",
-        cuGraphMemAllocNodeGetParams,
-        Some(entry::cuGraphMemAllocNodeGetParams_v11040.info()),
-    ),
-    (
-        c"cuGraphMemFreeNodeGetParams",
-        c"cuGraphMemFreeNodeGetParams",
-        cuGraphMemFreeNodeGetParams,
-        Some(entry::cuGraphMemFreeNodeGetParams_v11040.info()),
-    ),
-    (
-        c"cuGraphMemcpyNodeGetParams",
-        c"cuGraphMemcpyNodeGetParams",
-        cuGraphMemcpyNodeGetParams,
-        Some(entry::cuGraphMemcpyNodeGetParams_v10000.info()),
-    ),
-    (
-        c"cuGraphMemcpyNodeSetParams",
-        c"cuGraphMemcpyNodeSetParams",
-        cuGraphMemcpyNodeSetParams,
-        Some(entry::cuGraphMemcpyNodeSetParams_v10000.info()),
-    ),
-    (
-        c"cuGraphMemsetNodeGetParams",
-        c"cuGraphMemsetNodeGetParams",
-        cuGraphMemsetNodeGetParams,
-        Some(entry::cuGraphMemsetNodeGetParams_v10000.info()),
-    ),
-    (
-        c"cuGraphMemsetNodeSetParams",
-        c"cuGraphMemsetNodeSetParams",
-        cuGraphMemsetNodeSetParams,
-        Some(entry::cuGraphMemsetNodeSetParams_v10000.info()),
-    ),
-    (
-        c"cuGraphNodeFindInClone",
-        c"cuGraphNodeFindInClone",
-        cuGraphNodeFindInClone,
-        Some(entry::cuGraphNodeFindInClone_v10000.info()),
-    ),
-    # [cfg (not (cuda_ge_13000))]
-    (
-        c"cuGraphNodeGetDependencies",
-        c"cuGraphNodeGetDependencies",
-        cuGraphNodeGetDependencies,
-        Some(entry::cuGraphNodeGetDependencies_v10000.info()),
-    ),
-    # [cfg (cuda_ge_13010)]
-    (
-        c"cuGraphNodeGetContainingGraph",
-        c"cuGraphNodeGetContainingGraph",
-        cuGraphNodeGetContainingGraph,
-        Some(entry::cuGraphNodeGetContainingGraph_v13010.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuGraphNodeGetDependencies",
-        c"cuGraphNodeGetDependencies_v2",
-        cuGraphNodeGetDependencies,
-        Some(entry::cuGraphNodeGetDependencies_v12030.info()),
-    ),
-    # [cfg (cuda_ge_12030)]
-    (
-        c"cuGraphNodeGetDependencies_v2",
-        c"cuGraphNodeGetDependencies_v2",
-        cuGraphNodeGetDependencies_v2,
-        Some(entry::cuGraphNodeGetDependencies_v12030.info()),
-    ),
-    # [cfg (not (cuda_ge_13000))]
-    (
-        c"cuGraphNodeGetDependentNodes",
-        c"cuGraphNodeGetDependentNodes",
-        cuGraphNodeGetDependentNodes,
-        Some(entry::cuGraphNodeGetDependentNodes_v10000.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuGraphNodeGetDependentNodes",
-        c"cuGraphNodeGetDependentNodes_v2",
-        cuGraphNodeGetDependentNodes,
-        Some(entry::cuGraphNodeGetDependentNodes_v12030.info()),
-    ),
-    # [cfg (cuda_ge_12030)]
-    (
-        c"cuGraphNodeGetDependentNodes_v2",
-        c"cuGraphNodeGetDependentNodes_v2",
-        cuGraphNodeGetDependentNodes_v2,
-        Some(entry::cuGraphNodeGetDependentNodes_v12030.info()),
-    ),
-    (
-        c"cuGraphNodeGetEnabled",
-        c"cuGraphNodeGetEnabled",
-        cuGraphNodeGetEnabled,
-        Some(entry::cuGraphNodeGetEnabled_v11060.info()),
-    ),
-    # [cfg (cuda_ge_13010)]
-    (
-        c"cuGraphNodeGetLocalId",
-        c"cuGraphNodeGetLocalId",
-        cuGraphNodeGetLocalId,
-        Some(entry::cuGraphNodeGetLocalId_v13010.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
-    (
-        c"cuGraphNodeGetParams",
-        c"cuGraphNodeGetParams",
-        cuGraphNodeGetParams,
-        Some(entry::cuGraphNodeGetParams_v13020.info()),
-    ),
-    # [cfg (cuda_ge_13010)]
-    (
-        c"cuGraphNodeGetToolsId",
-        c"cuGraphNodeGetToolsId",
-        cuGraphNodeGetToolsId,
-        Some(entry::cuGraphNodeGetToolsId_v13010.info()),
-    ),
-    (
-        c"cuGraphNodeGetType",
-        c"cuGraphNodeGetType",
-        cuGraphNodeGetType,
-        Some(entry::cuGraphNodeGetType_v10000.info()),
-    ),
-    (
-        c"cuGraphNodeSetEnabled",
-        c"cuGraphNodeSetEnabled",
-        cuGraphNodeSetEnabled,
-        Some(entry::cuGraphNodeSetEnabled_v11060.info()),
-    ),
-    # [cfg (cuda_ge_12020)]
-    (
-        c"cuGraphNodeSetParams",
-        c"cuGraphNodeSetParams",
-        cuGraphNodeSetParams,
-        Some(entry::cuGraphNodeSetParams_v12020.info()),
-    ),
-    # [cfg (cuda_ge_13040)]
-    (
-        c"cuGraphNodeSetParams_v2",
-        c"cuGraphNodeSetParams_v2",
-        cuGraphNodeSetParams_v2,
-        Some(entry::cuGraphNodeSetParams_v13040.info()),
-    ),
-    (
-        c"cuGraphReleaseUserObject",
-        c"cuGraphReleaseUserObject",
-        cuGraphReleaseUserObject,
-        Some(entry::cuGraphReleaseUserObject_v11030.info()),
-    ),
-    # [cfg (not (cuda_ge_13000))]
-    (
-        c"cuGraphRemoveDependencies",
-        c"cuGraphRemoveDependencies",
-        cuGraphRemoveDependencies,
-        Some(entry::cuGraphRemoveDependencies_v10000.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuGraphRemoveDependencies",
-        c"cuGraphRemoveDependencies_v2",
-        cuGraphRemoveDependencies,
-        Some(entry::cuGraphRemoveDependencies_v12030.info()),
-    ),
-    # [cfg (cuda_ge_12030)]
-    (
-        c"cuGraphRemoveDependencies_v2",
-        c"cuGraphRemoveDependencies_v2",
-        cuGraphRemoveDependencies_v2,
-        Some(entry::cuGraphRemoveDependencies_v12030.info()),
-    ),
-    (
-        c"cuGraphRetainUserObject",
-        c"cuGraphRetainUserObject",
-        cuGraphRetainUserObject,
-        Some(entry::cuGraphRetainUserObject_v11030.info()),
-    ),
+    (c"cuGraphLaunch", c"cuGraphLaunch_ptsz", cuGraphLaunch, Some(entry::cuGraphLaunch_v10000_ptsz.info())),
+    (c"cuGraphLaunch_ptsz", c"cuGraphLaunch_ptsz", cuGraphLaunch_ptsz, Some(entry::cuGraphLaunch_v10000_ptsz.info())),
+    (c"cuGraphMemAllocNodeGetParams", c"cuGraphMemAllocNodeGetParams", cuGraphMemAllocNodeGetParams, Some(entry::cuGraphMemAllocNodeGetParams_v11040.info())),
+    (c"cuGraphMemFreeNodeGetParams", c"cuGraphMemFreeNodeGetParams", cuGraphMemFreeNodeGetParams, Some(entry::cuGraphMemFreeNodeGetParams_v11040.info())),
+    (c"cuGraphMemcpyNodeGetParams", c"cuGraphMemcpyNodeGetParams", cuGraphMemcpyNodeGetParams, Some(entry::cuGraphMemcpyNodeGetParams_v10000.info())),
+    (c"cuGraphMemcpyNodeSetParams", c"cuGraphMemcpyNodeSetParams", cuGraphMemcpyNodeSetParams, Some(entry::cuGraphMemcpyNodeSetParams_v10000.info())),
+    (c"cuGraphMemsetNodeGetParams", c"cuGraphMemsetNodeGetParams", cuGraphMemsetNodeGetParams, Some(entry::cuGraphMemsetNodeGetParams_v10000.info())),
+    (c"cuGraphMemsetNodeSetParams", c"cuGraphMemsetNodeSetParams", cuGraphMemsetNodeSetParams, Some(entry::cuGraphMemsetNodeSetParams_v10000.info())),
+    (c"cuGraphNodeFindInClone", c"cuGraphNodeFindInClone", cuGraphNodeFindInClone, Some(entry::cuGraphNodeFindInClone_v10000.info())),
+    #[cfg(not(cuda_ge_13000))]
+    (c"cuGraphNodeGetDependencies", c"cuGraphNodeGetDependencies", cuGraphNodeGetDependencies, Some(entry::cuGraphNodeGetDependencies_v10000.info())),
+    #[cfg(cuda_ge_13010)]
+    (c"cuGraphNodeGetContainingGraph", c"cuGraphNodeGetContainingGraph", cuGraphNodeGetContainingGraph, Some(entry::cuGraphNodeGetContainingGraph_v13010.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuGraphNodeGetDependencies", c"cuGraphNodeGetDependencies_v2", cuGraphNodeGetDependencies, Some(entry::cuGraphNodeGetDependencies_v12030.info())),
+    #[cfg(cuda_ge_12030)]
+    (c"cuGraphNodeGetDependencies_v2", c"cuGraphNodeGetDependencies_v2", cuGraphNodeGetDependencies_v2, Some(entry::cuGraphNodeGetDependencies_v12030.info())),
+    #[cfg(not(cuda_ge_13000))]
+    (c"cuGraphNodeGetDependentNodes", c"cuGraphNodeGetDependentNodes", cuGraphNodeGetDependentNodes, Some(entry::cuGraphNodeGetDependentNodes_v10000.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuGraphNodeGetDependentNodes", c"cuGraphNodeGetDependentNodes_v2", cuGraphNodeGetDependentNodes, Some(entry::cuGraphNodeGetDependentNodes_v12030.info())),
+    #[cfg(cuda_ge_12030)]
+    (c"cuGraphNodeGetDependentNodes_v2", c"cuGraphNodeGetDependentNodes_v2", cuGraphNodeGetDependentNodes_v2, Some(entry::cuGraphNodeGetDependentNodes_v12030.info())),
+    (c"cuGraphNodeGetEnabled", c"cuGraphNodeGetEnabled", cuGraphNodeGetEnabled, Some(entry::cuGraphNodeGetEnabled_v11060.info())),
+    #[cfg(cuda_ge_13010)]
+    (c"cuGraphNodeGetLocalId", c"cuGraphNodeGetLocalId", cuGraphNodeGetLocalId, Some(entry::cuGraphNodeGetLocalId_v13010.info())),
+    #[cfg(cuda_ge_13020)]
+    (c"cuGraphNodeGetParams", c"cuGraphNodeGetParams", cuGraphNodeGetParams, Some(entry::cuGraphNodeGetParams_v13020.info())),
+    #[cfg(cuda_ge_13010)]
+    (c"cuGraphNodeGetToolsId", c"cuGraphNodeGetToolsId", cuGraphNodeGetToolsId, Some(entry::cuGraphNodeGetToolsId_v13010.info())),
+    (c"cuGraphNodeGetType", c"cuGraphNodeGetType", cuGraphNodeGetType, Some(entry::cuGraphNodeGetType_v10000.info())),
+    (c"cuGraphNodeSetEnabled", c"cuGraphNodeSetEnabled", cuGraphNodeSetEnabled, Some(entry::cuGraphNodeSetEnabled_v11060.info())),
+    #[cfg(cuda_ge_12020)]
+    (c"cuGraphNodeSetParams", c"cuGraphNodeSetParams", cuGraphNodeSetParams, Some(entry::cuGraphNodeSetParams_v12020.info())),
+    #[cfg(cuda_ge_13040)]
+    (c"cuGraphNodeSetParams_v2", c"cuGraphNodeSetParams_v2", cuGraphNodeSetParams_v2, Some(entry::cuGraphNodeSetParams_v13040.info())),
+    (c"cuGraphReleaseUserObject", c"cuGraphReleaseUserObject", cuGraphReleaseUserObject, Some(entry::cuGraphReleaseUserObject_v11030.info())),
+    #[cfg(not(cuda_ge_13000))]
+    (c"cuGraphRemoveDependencies", c"cuGraphRemoveDependencies", cuGraphRemoveDependencies, Some(entry::cuGraphRemoveDependencies_v10000.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuGraphRemoveDependencies", c"cuGraphRemoveDependencies_v2", cuGraphRemoveDependencies, Some(entry::cuGraphRemoveDependencies_v12030.info())),
+    #[cfg(cuda_ge_12030)]
+    (c"cuGraphRemoveDependencies_v2", c"cuGraphRemoveDependencies_v2", cuGraphRemoveDependencies_v2, Some(entry::cuGraphRemoveDependencies_v12030.info())),
+    (c"cuGraphRetainUserObject", c"cuGraphRetainUserObject", cuGraphRetainUserObject, Some(entry::cuGraphRetainUserObject_v11030.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuGraphUpload",
-        c"cuGraphUpload",
-        cuGraphUpload,
-        Some(entry::cuGraphUpload_v11010.info()),
-    ),
+    (c"cuGraphUpload", c"cuGraphUpload", cuGraphUpload, Some(entry::cuGraphUpload_v11010.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuGraphUpload",
-        c"cuGraphUpload_ptsz",
-        cuGraphUpload,
-        Some(entry::cuGraphUpload_v11010_ptsz.info()),
-    ),
-    (
-        c"cuGraphUpload_ptsz",
-        c"cuGraphUpload_ptsz",
-        cuGraphUpload_ptsz,
-        Some(entry::cuGraphUpload_v11010_ptsz.info()),
-    ),
+    (c"cuGraphUpload", c"cuGraphUpload_ptsz", cuGraphUpload, Some(entry::cuGraphUpload_v11010_ptsz.info())),
+    (c"cuGraphUpload_ptsz", c"cuGraphUpload_ptsz", cuGraphUpload_ptsz, Some(entry::cuGraphUpload_v11010_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuGraphicsMapResources",
-        c"cuGraphicsMapResources",
-        cuGraphicsMapResources,
-        Some(entry::cuGraphicsMapResources_v3000.info()),
-    ),
+    (c"cuGraphicsMapResources", c"cuGraphicsMapResources", cuGraphicsMapResources, Some(entry::cuGraphicsMapResources_v3000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuGraphicsMapResources",
-        c"cuGraphicsMapResources_ptsz",
-        cuGraphicsMapResources,
-        Some(entry::cuGraphicsMapResources_v7000_ptsz.info()),
-    ),
-    (
-        c"cuGraphicsMapResources_ptsz",
-        c"cuGraphicsMapResources_ptsz",
-        cuGraphicsMapResources_ptsz,
-        Some(entry::cuGraphicsMapResources_v7000_ptsz.info()),
-    ),
-    (
-        c"cuGraphicsResourceGetMappedMipmappedArray",
-        c"cuGraphicsResourceGetMappedMipmappedArray",
-        cuGraphicsResourceGetMappedMipmappedArray,
-        Some(entry::cuGraphicsResourceGetMappedMipmappedArray_v5000.info()),
-    ),
-    (
-        c"cuGraphicsResourceGetMappedPointer",
-        c"cuGraphicsResourceGetMappedPointer_v2",
-        cuGraphicsResourceGetMappedPointer,
-        Some(entry::cuGraphicsResourceGetMappedPointer_v3020.info()),
-    ),
-    (
-        c"cuGraphicsResourceGetMappedPointer_v2",
-        c"cuGraphicsResourceGetMappedPointer_v2",
-        cuGraphicsResourceGetMappedPointer_v2,
-        Some(entry::cuGraphicsResourceGetMappedPointer_v3020.info()),
-    ),
-    (
-        c"cuGraphicsResourceSetMapFlags",
-        c"cuGraphicsResourceSetMapFlags_v2",
-        cuGraphicsResourceSetMapFlags,
-        Some(entry::cuGraphicsResourceSetMapFlags_v6050.info()),
-    ),
-    (
-        c"cuGraphicsResourceSetMapFlags_v2",
-        c"cuGraphicsResourceSetMapFlags_v2",
-        cuGraphicsResourceSetMapFlags_v2,
-        Some(entry::cuGraphicsResourceSetMapFlags_v6050.info()),
-    ),
-    (
-        c"cuGraphicsSubResourceGetMappedArray",
-        c"cuGraphicsSubResourceGetMappedArray",
-        cuGraphicsSubResourceGetMappedArray,
-        Some(entry::cuGraphicsSubResourceGetMappedArray_v3000.info()),
-    ),
+    (c"cuGraphicsMapResources", c"cuGraphicsMapResources_ptsz", cuGraphicsMapResources, Some(entry::cuGraphicsMapResources_v7000_ptsz.info())),
+    (c"cuGraphicsMapResources_ptsz", c"cuGraphicsMapResources_ptsz", cuGraphicsMapResources_ptsz, Some(entry::cuGraphicsMapResources_v7000_ptsz.info())),
+    (c"cuGraphicsResourceGetMappedMipmappedArray", c"cuGraphicsResourceGetMappedMipmappedArray", cuGraphicsResourceGetMappedMipmappedArray, Some(entry::cuGraphicsResourceGetMappedMipmappedArray_v5000.info())),
+    (c"cuGraphicsResourceGetMappedPointer", c"cuGraphicsResourceGetMappedPointer_v2", cuGraphicsResourceGetMappedPointer, Some(entry::cuGraphicsResourceGetMappedPointer_v3020.info())),
+    (c"cuGraphicsResourceGetMappedPointer_v2", c"cuGraphicsResourceGetMappedPointer_v2", cuGraphicsResourceGetMappedPointer_v2, Some(entry::cuGraphicsResourceGetMappedPointer_v3020.info())),
+    (c"cuGraphicsResourceSetMapFlags", c"cuGraphicsResourceSetMapFlags_v2", cuGraphicsResourceSetMapFlags, Some(entry::cuGraphicsResourceSetMapFlags_v6050.info())),
+    (c"cuGraphicsResourceSetMapFlags_v2", c"cuGraphicsResourceSetMapFlags_v2", cuGraphicsResourceSetMapFlags_v2, Some(entry::cuGraphicsResourceSetMapFlags_v6050.info())),
+    (c"cuGraphicsSubResourceGetMappedArray", c"cuGraphicsSubResourceGetMappedArray", cuGraphicsSubResourceGetMappedArray, Some(entry::cuGraphicsSubResourceGetMappedArray_v3000.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuGraphicsUnmapResources",
-        c"cuGraphicsUnmapResources",
-        cuGraphicsUnmapResources,
-        Some(entry::cuGraphicsUnmapResources_v3000.info()),
-    ),
+    (c"cuGraphicsUnmapResources", c"cuGraphicsUnmapResources", cuGraphicsUnmapResources, Some(entry::cuGraphicsUnmapResources_v3000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuGraphicsUnmapResources",
-        c"cuGraphicsUnmapResources_ptsz",
-        cuGraphicsUnmapResources,
-        Some(entry::cuGraphicsUnmapResources_v7000_ptsz.info()),
-    ),
-    (
-        c"cuGraphicsUnmapResources_ptsz",
-        c"cuGraphicsUnmapResources_ptsz",
-        cuGraphicsUnmapResources_ptsz,
-        Some(entry::cuGraphicsUnmapResources_v7000_ptsz.info()),
-    ),
-    (
-        c"cuGraphicsUnregisterResource",
-        c"cuGraphicsUnregisterResource",
-        cuGraphicsUnregisterResource,
-        Some(entry::cuGraphicsUnregisterResource_v3000.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuGreenCtxCreate",
-        c"cuGreenCtxCreate",
-        cuGreenCtxCreate,
-        Some(entry::cuGreenCtxCreate_v12040.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuGreenCtxDestroy",
-        c"cuGreenCtxDestroy",
-        cuGreenCtxDestroy,
-        Some(entry::cuGreenCtxDestroy_v12040.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuGreenCtxGetDevResource",
-        c"cuGreenCtxGetDevResource",
-        cuGreenCtxGetDevResource,
-        Some(entry::cuGreenCtxGetDevResource_v12040.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuGreenCtxGetId",
-        c"cuGreenCtxGetId",
-        cuGreenCtxGetId,
-        Some(entry::cuGreenCtxGetId_v12090.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuGreenCtxRecordEvent",
-        c"cuGreenCtxRecordEvent",
-        cuGreenCtxRecordEvent,
-        Some(entry::cuGreenCtxRecordEvent_v12040.info()),
-    ),
-    # [cfg (cuda_ge_12050)]
-    (
-        c"cuGreenCtxStreamCreate",
-        c"cuGreenCtxStreamCreate",
-        cuGreenCtxStreamCreate,
-        Some(entry::cuGreenCtxStreamCreate_v12050.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuGreenCtxWaitEvent",
-        c"cuGreenCtxWaitEvent",
-        cuGreenCtxWaitEvent,
-        Some(entry::cuGreenCtxWaitEvent_v12040.info()),
-    ),
-    (
-        c"cuImportExternalMemory",
-        c"cuImportExternalMemory",
-        cuImportExternalMemory,
-        Some(entry::cuImportExternalMemory_v10000.info()),
-    ),
-    (
-        c"cuImportExternalSemaphore",
-        c"cuImportExternalSemaphore",
-        cuImportExternalSemaphore,
-        Some(entry::cuImportExternalSemaphore_v10000.info()),
-    ),
+    (c"cuGraphicsUnmapResources", c"cuGraphicsUnmapResources_ptsz", cuGraphicsUnmapResources, Some(entry::cuGraphicsUnmapResources_v7000_ptsz.info())),
+    (c"cuGraphicsUnmapResources_ptsz", c"cuGraphicsUnmapResources_ptsz", cuGraphicsUnmapResources_ptsz, Some(entry::cuGraphicsUnmapResources_v7000_ptsz.info())),
+    (c"cuGraphicsUnregisterResource", c"cuGraphicsUnregisterResource", cuGraphicsUnregisterResource, Some(entry::cuGraphicsUnregisterResource_v3000.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuGreenCtxCreate", c"cuGreenCtxCreate", cuGreenCtxCreate, Some(entry::cuGreenCtxCreate_v12040.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuGreenCtxDestroy", c"cuGreenCtxDestroy", cuGreenCtxDestroy, Some(entry::cuGreenCtxDestroy_v12040.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuGreenCtxGetDevResource", c"cuGreenCtxGetDevResource", cuGreenCtxGetDevResource, Some(entry::cuGreenCtxGetDevResource_v12040.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuGreenCtxGetId", c"cuGreenCtxGetId", cuGreenCtxGetId, Some(entry::cuGreenCtxGetId_v12090.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuGreenCtxRecordEvent", c"cuGreenCtxRecordEvent", cuGreenCtxRecordEvent, Some(entry::cuGreenCtxRecordEvent_v12040.info())),
+    #[cfg(cuda_ge_12050)]
+    (c"cuGreenCtxStreamCreate", c"cuGreenCtxStreamCreate", cuGreenCtxStreamCreate, Some(entry::cuGreenCtxStreamCreate_v12050.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuGreenCtxWaitEvent", c"cuGreenCtxWaitEvent", cuGreenCtxWaitEvent, Some(entry::cuGreenCtxWaitEvent_v12040.info())),
+    (c"cuImportExternalMemory", c"cuImportExternalMemory", cuImportExternalMemory, Some(entry::cuImportExternalMemory_v10000.info())),
+    (c"cuImportExternalSemaphore", c"cuImportExternalSemaphore", cuImportExternalSemaphore, Some(entry::cuImportExternalSemaphore_v10000.info())),
     (c"cuInit", c"cuInit", cuInit, Some(entry::cuInit_v2000.info())),
-    (
-        c"cuIpcCloseMemHandle",
-        c"cuIpcCloseMemHandle",
-        cuIpcCloseMemHandle,
-        Some(entry::cuIpcCloseMemHandle_v4010.info()),
-    ),
-    (
-        c"cuIpcGetEventHandle",
-        c"cuIpcGetEventHandle",
-        cuIpcGetEventHandle,
-        Some(entry::cuIpcGetEventHandle_v4010.info()),
-    ),
-    (
-        c"cuIpcGetMemHandle",
-        c"cuIpcGetMemHandle",
-        cuIpcGetMemHandle,
-        Some(entry::cuIpcGetMemHandle_v4010.info()),
-    ),
-    (
-        c"cuIpcOpenEventHandle",
-        c"cuIpcOpenEventHandle",
-        cuIpcOpenEventHandle,
-        Some(entry::cuIpcOpenEventHandle_v4010.info()),
-    ),
-    (
-        c"cuIpcOpenMemHandle",
-        c"cuIpcOpenMemHandle_v2",
-        cuIpcOpenMemHandle,
-        Some(entry::cuIpcOpenMemHandle_v11000.info()),
-    ),
-    (
-        c"cuIpcOpenMemHandle_v2",
-        c"cuIpcOpenMemHandle_v2",
-        cuIpcOpenMemHandle_v2,
-        Some(entry::cuIpcOpenMemHandle_v11000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuKernelGetAttribute",
-        c"cuKernelGetAttribute",
-        cuKernelGetAttribute,
-        Some(entry::cuKernelGetAttribute_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuKernelGetFunction",
-        c"cuKernelGetFunction",
-        cuKernelGetFunction,
-        Some(entry::cuKernelGetFunction_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12050)]
-    (
-        c"cuKernelGetLibrary",
-        c"cuKernelGetLibrary",
-        cuKernelGetLibrary,
-        Some(entry::cuKernelGetLibrary_v12050.info()),
-    ),
-    # [cfg (cuda_ge_12030)]
-    (
-        c"cuKernelGetName",
-        c"cuKernelGetName",
-        cuKernelGetName,
-        Some(entry::cuKernelGetName_v12030.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
-    (
-        c"cuKernelGetParamCount",
-        c"cuKernelGetParamCount",
-        cuKernelGetParamCount,
-        Some(entry::cuKernelGetParamCount_v13020.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuKernelGetParamInfo",
-        c"cuKernelGetParamInfo",
-        cuKernelGetParamInfo,
-        Some(entry::cuKernelGetParamInfo_v12040.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuKernelSetAttribute",
-        c"cuKernelSetAttribute",
-        cuKernelSetAttribute,
-        Some(entry::cuKernelSetAttribute_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuKernelSetCacheConfig",
-        c"cuKernelSetCacheConfig",
-        cuKernelSetCacheConfig,
-        Some(entry::cuKernelSetCacheConfig_v12000.info()),
-    ),
+    (c"cuIpcCloseMemHandle", c"cuIpcCloseMemHandle", cuIpcCloseMemHandle, Some(entry::cuIpcCloseMemHandle_v4010.info())),
+    (c"cuIpcGetEventHandle", c"cuIpcGetEventHandle", cuIpcGetEventHandle, Some(entry::cuIpcGetEventHandle_v4010.info())),
+    (c"cuIpcGetMemHandle", c"cuIpcGetMemHandle", cuIpcGetMemHandle, Some(entry::cuIpcGetMemHandle_v4010.info())),
+    (c"cuIpcOpenEventHandle", c"cuIpcOpenEventHandle", cuIpcOpenEventHandle, Some(entry::cuIpcOpenEventHandle_v4010.info())),
+    (c"cuIpcOpenMemHandle", c"cuIpcOpenMemHandle_v2", cuIpcOpenMemHandle, Some(entry::cuIpcOpenMemHandle_v11000.info())),
+    (c"cuIpcOpenMemHandle_v2", c"cuIpcOpenMemHandle_v2", cuIpcOpenMemHandle_v2, Some(entry::cuIpcOpenMemHandle_v11000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuKernelGetAttribute", c"cuKernelGetAttribute", cuKernelGetAttribute, Some(entry::cuKernelGetAttribute_v12000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuKernelGetFunction", c"cuKernelGetFunction", cuKernelGetFunction, Some(entry::cuKernelGetFunction_v12000.info())),
+    #[cfg(cuda_ge_12050)]
+    (c"cuKernelGetLibrary", c"cuKernelGetLibrary", cuKernelGetLibrary, Some(entry::cuKernelGetLibrary_v12050.info())),
+    #[cfg(cuda_ge_12030)]
+    (c"cuKernelGetName", c"cuKernelGetName", cuKernelGetName, Some(entry::cuKernelGetName_v12030.info())),
+    #[cfg(cuda_ge_13020)]
+    (c"cuKernelGetParamCount", c"cuKernelGetParamCount", cuKernelGetParamCount, Some(entry::cuKernelGetParamCount_v13020.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuKernelGetParamInfo", c"cuKernelGetParamInfo", cuKernelGetParamInfo, Some(entry::cuKernelGetParamInfo_v12040.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuKernelSetAttribute", c"cuKernelSetAttribute", cuKernelSetAttribute, Some(entry::cuKernelSetAttribute_v12000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuKernelSetCacheConfig", c"cuKernelSetCacheConfig", cuKernelSetCacheConfig, Some(entry::cuKernelSetCacheConfig_v12000.info())),
     (c"cuLaunch", c"cuLaunch", cuLaunch, Some(entry::cuLaunch_v2000.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuLaunchCooperativeKernel",
-        c"cuLaunchCooperativeKernel",
-        cuLaunchCooperativeKernel,
-        Some(entry::cuLaunchCooperativeKernel_v9000.info()),
-    ),
+    (c"cuLaunchCooperativeKernel", c"cuLaunchCooperativeKernel", cuLaunchCooperativeKernel, Some(entry::cuLaunchCooperativeKernel_v9000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuLaunchCooperativeKernel",
-        c"cuLaunchCooperativeKernel_ptsz",
-        cuLaunchCooperativeKernel,
-        Some(entry::cuLaunchCooperativeKernel_v9000_ptsz.info()),
-    ),
-    (
-        c"cuLaunchCooperativeKernelMultiDevice",
-        c"cuLaunchCooperativeKernelMultiDevice",
-        cuLaunchCooperativeKernelMultiDevice,
-        Some(entry::cuLaunchCooperativeKernelMultiDevice_v9000.info()),
-    ),
-    (
-        c"cuLaunchCooperativeKernel_ptsz",
-        c"cuLaunchCooperativeKernel_ptsz",
-        cuLaunchCooperativeKernel_ptsz,
-        Some(entry::cuLaunchCooperativeKernel_v9000_ptsz.info()),
-    ),
-    (
-        c"cuLaunchGrid",
-        c"cuLaunchGrid",
-        cuLaunchGrid,
-        Some(entry::cuLaunchGrid_v2000.info()),
-    ),
-    (
-        c"cuLaunchGridAsync",
-        c"cuLaunchGridAsync",
-        cuLaunchGridAsync,
-        Some(entry::cuLaunchGridAsync_v2000.info()),
-    ),
+    (c"cuLaunchCooperativeKernel", c"cuLaunchCooperativeKernel_ptsz", cuLaunchCooperativeKernel, Some(entry::cuLaunchCooperativeKernel_v9000_ptsz.info())),
+    (c"cuLaunchCooperativeKernelMultiDevice", c"cuLaunchCooperativeKernelMultiDevice", cuLaunchCooperativeKernelMultiDevice, Some(entry::cuLaunchCooperativeKernelMultiDevice_v9000.info())),
+    (c"cuLaunchCooperativeKernel_ptsz", c"cuLaunchCooperativeKernel_ptsz", cuLaunchCooperativeKernel_ptsz, Some(entry::cuLaunchCooperativeKernel_v9000_ptsz.info())),
+    (c"cuLaunchGrid", c"cuLaunchGrid", cuLaunchGrid, Some(entry::cuLaunchGrid_v2000.info())),
+    (c"cuLaunchGridAsync", c"cuLaunchGridAsync", cuLaunchGridAsync, Some(entry::cuLaunchGridAsync_v2000.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuLaunchHostFunc",
-        c"cuLaunchHostFunc",
-        cuLaunchHostFunc,
-        Some(entry::cuLaunchHostFunc_v10000.info()),
-    ),
+    (c"cuLaunchHostFunc", c"cuLaunchHostFunc", cuLaunchHostFunc, Some(entry::cuLaunchHostFunc_v10000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuLaunchHostFunc",
-        c"cuLaunchHostFunc_ptsz",
-        cuLaunchHostFunc,
-        Some(entry::cuLaunchHostFunc_v10000_ptsz.info()),
-    ),
-    (
-        c"cuLaunchHostFunc_ptsz",
-        c"cuLaunchHostFunc_ptsz",
-        cuLaunchHostFunc_ptsz,
-        Some(entry::cuLaunchHostFunc_v10000_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
+    (c"cuLaunchHostFunc", c"cuLaunchHostFunc_ptsz", cuLaunchHostFunc, Some(entry::cuLaunchHostFunc_v10000_ptsz.info())),
+    (c"cuLaunchHostFunc_ptsz", c"cuLaunchHostFunc_ptsz", cuLaunchHostFunc_ptsz, Some(entry::cuLaunchHostFunc_v10000_ptsz.info())),
+    #[cfg(cuda_ge_13020)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuLaunchHostFunc_v2",
-        c"cuLaunchHostFunc_v2",
-        cuLaunchHostFunc_v2,
-        Some(entry::cuLaunchHostFunc_v13010.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
+    (c"cuLaunchHostFunc_v2", c"cuLaunchHostFunc_v2", cuLaunchHostFunc_v2, Some(entry::cuLaunchHostFunc_v13010.info())),
+    #[cfg(cuda_ge_13020)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuLaunchHostFunc_v2",
-        c"cuLaunchHostFunc_v2_ptsz",
-        cuLaunchHostFunc_v2,
-        Some(entry::cuLaunchHostFunc_v13010_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
-    (
-        c"cuLaunchHostFunc_v2_ptsz",
-        c"cuLaunchHostFunc_v2_ptsz",
-        cuLaunchHostFunc_v2_ptsz,
-        Some(entry::cuLaunchHostFunc_v13010_ptsz.info()),
-    ),
+    (c"cuLaunchHostFunc_v2", c"cuLaunchHostFunc_v2_ptsz", cuLaunchHostFunc_v2, Some(entry::cuLaunchHostFunc_v13010_ptsz.info())),
+    #[cfg(cuda_ge_13020)]
+    (c"cuLaunchHostFunc_v2_ptsz", c"cuLaunchHostFunc_v2_ptsz", cuLaunchHostFunc_v2_ptsz, Some(entry::cuLaunchHostFunc_v13010_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuLaunchKernel",
-        c"cuLaunchKernel",
-        cuLaunchKernel,
-        Some(entry::cuLaunchKernel_v4000.info()),
-    ),
+    (c"cuLaunchKernel", c"cuLaunchKernel", cuLaunchKernel, Some(entry::cuLaunchKernel_v4000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuLaunchKernel",
-        c"cuLaunchKernel_ptsz",
-        cuLaunchKernel,
-        Some(entry::cuLaunchKernel_v7000_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_11080)]
+    (c"cuLaunchKernel", c"cuLaunchKernel_ptsz", cuLaunchKernel, Some(entry::cuLaunchKernel_v7000_ptsz.info())),
+    #[cfg(cuda_ge_11080)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuLaunchKernelEx",
-        c"cuLaunchKernelEx",
-        cuLaunchKernelEx,
-        Some(entry::cuLaunchKernelEx_v11060.info()),
-    ),
-    # [cfg (cuda_ge_11080)]
+    (c"cuLaunchKernelEx", c"cuLaunchKernelEx", cuLaunchKernelEx, Some(entry::cuLaunchKernelEx_v11060.info())),
+    #[cfg(cuda_ge_11080)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuLaunchKernelEx",
-        c"cuLaunchKernelEx_ptsz",
-        cuLaunchKernelEx,
-        Some(entry::cuLaunchKernelEx_v11060_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_11080)]
-    (
-        c"cuLaunchKernelEx_ptsz",
-        c"cuLaunchKernelEx_ptsz",
-        cuLaunchKernelEx_ptsz,
-        Some(entry::cuLaunchKernelEx_v11060_ptsz.info()),
-    ),
-    (
-        c"cuLaunchKernel_ptsz",
-        c"cuLaunchKernel_ptsz",
-        cuLaunchKernel_ptsz,
-        Some(entry::cuLaunchKernel_v7000_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuLibraryEnumerateKernels",
-        c"cuLibraryEnumerateKernels",
-        cuLibraryEnumerateKernels,
-        Some(entry::cuLibraryEnumerateKernels_v12040.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuLibraryGetGlobal",
-        c"cuLibraryGetGlobal",
-        cuLibraryGetGlobal,
-        Some(entry::cuLibraryGetGlobal_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuLibraryGetKernel",
-        c"cuLibraryGetKernel",
-        cuLibraryGetKernel,
-        Some(entry::cuLibraryGetKernel_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuLibraryGetKernelCount",
-        c"cuLibraryGetKernelCount",
-        cuLibraryGetKernelCount,
-        Some(entry::cuLibraryGetKernelCount_v12040.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuLibraryGetManaged",
-        c"cuLibraryGetManaged",
-        cuLibraryGetManaged,
-        Some(entry::cuLibraryGetManaged_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuLibraryGetModule",
-        c"cuLibraryGetModule",
-        cuLibraryGetModule,
-        Some(entry::cuLibraryGetModule_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuLibraryGetUnifiedFunction",
-        c"cuLibraryGetUnifiedFunction",
-        cuLibraryGetUnifiedFunction,
-        Some(entry::cuLibraryGetUnifiedFunction_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuLibraryLoadData",
-        c"cuLibraryLoadData",
-        cuLibraryLoadData,
-        Some(entry::cuLibraryLoadData_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuLibraryLoadFromFile",
-        c"cuLibraryLoadFromFile",
-        cuLibraryLoadFromFile,
-        Some(entry::cuLibraryLoadFromFile_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuLibraryUnload",
-        c"cuLibraryUnload",
-        cuLibraryUnload,
-        Some(entry::cuLibraryUnload_v12000.info()),
-    ),
-    (
-        c"cuLinkAddData",
-        c"cuLinkAddData_v2",
-        cuLinkAddData,
-        Some(entry::cuLinkAddData_v6050.info()),
-    ),
-    (
-        c"cuLinkAddData_v2",
-        c"cuLinkAddData_v2",
-        cuLinkAddData_v2,
-        Some(entry::cuLinkAddData_v6050.info()),
-    ),
-    (
-        c"cuLinkAddFile",
-        c"cuLinkAddFile_v2",
-        cuLinkAddFile,
-        Some(entry::cuLinkAddFile_v6050.info()),
-    ),
-    (
-        c"cuLinkAddFile_v2",
-        c"cuLinkAddFile_v2",
-        cuLinkAddFile_v2,
-        Some(entry::cuLinkAddFile_v6050.info()),
-    ),
-    (
-        c"cuLinkComplete",
-        c"cuLinkComplete",
-        cuLinkComplete,
-        Some(entry::cuLinkComplete_v5050.info()),
-    ),
-    (
-        c"cuLinkCreate",
-        c"cuLinkCreate_v2",
-        cuLinkCreate,
-        Some(entry::cuLinkCreate_v6050.info()),
-    ),
-    (
-        c"cuLinkCreate_v2",
-        c"cuLinkCreate_v2",
-        cuLinkCreate_v2,
-        Some(entry::cuLinkCreate_v6050.info()),
-    ),
-    (
-        c"cuLinkDestroy",
-        c"cuLinkDestroy",
-        cuLinkDestroy,
-        Some(entry::cuLinkDestroy_v5050.info()),
-    ),
-    # [cfg (cuda_ge_13030)]
-    (
-        c"cuLogicalEndpointAddDevice",
-        c"cuLogicalEndpointAddDevice",
-        cuLogicalEndpointAddDevice,
-        Some(entry::cuLogicalEndpointAddDevice_v13030.info()),
-    ),
-    # [cfg (cuda_ge_13030)]
-    (
-        c"cuLogicalEndpointBindAddr",
-        c"cuLogicalEndpointBindAddr",
-        cuLogicalEndpointBindAddr,
-        Some(entry::cuLogicalEndpointBindAddr_v13030.info()),
-    ),
-    # [cfg (cuda_ge_13030)]
-    (
-        c"cuLogicalEndpointBindMem",
-        c"cuLogicalEndpointBindMem",
-        cuLogicalEndpointBindMem,
-        Some(entry::cuLogicalEndpointBindMem_v13030.info()),
-    ),
-    # [cfg (cuda_ge_13030)]
-    (
-        c"cuLogicalEndpointCreate",
-        c"cuLogicalEndpointCreate",
-        cuLogicalEndpointCreate,
-        Some(entry::cuLogicalEndpointCreate_v13030.info()),
-    ),
-    # [cfg (cuda_ge_13030)]
-    (
-        c"cuLogicalEndpointDestroy",
-        c"cuLogicalEndpointDestroy",
-        cuLogicalEndpointDestroy,
-        Some(entry::cuLogicalEndpointDestroy_v13030.info()),
-    ),
-    # [cfg (cuda_ge_13030)]
-    (
-        c"cuLogicalEndpointExport",
-        c"cuLogicalEndpointExport",
-        cuLogicalEndpointExport,
-        Some(entry::cuLogicalEndpointExport_v13030.info()),
-    ),
-    # [cfg (cuda_ge_13030)]
-    (
-        c"cuLogicalEndpointGetLimits",
-        c"cuLogicalEndpointGetLimits",
-        cuLogicalEndpointGetLimits,
-        Some(entry::cuLogicalEndpointGetLimits_v13030.info()),
-    ),
-    # [cfg (cuda_ge_13030)]
-    (
-        c"cuLogicalEndpointIdRelease",
-        c"cuLogicalEndpointIdRelease",
-        cuLogicalEndpointIdRelease,
-        Some(entry::cuLogicalEndpointIdRelease_v13030.info()),
-    ),
-    # [cfg (cuda_ge_13030)]
-    (
-        c"cuLogicalEndpointIdReserve",
-        c"cuLogicalEndpointIdReserve",
-        cuLogicalEndpointIdReserve,
-        Some(entry::cuLogicalEndpointIdReserve_v13030.info()),
-    ),
-    # [cfg (cuda_ge_13030)]
-    (
-        c"cuLogicalEndpointImport",
-        c"cuLogicalEndpointImport",
-        cuLogicalEndpointImport,
-        Some(entry::cuLogicalEndpointImport_v13030.info()),
-    ),
-    # [cfg (cuda_ge_13030)]
-    (
-        c"cuLogicalEndpointQuery",
-        c"cuLogicalEndpointQuery",
-        cuLogicalEndpointQuery,
-        Some(entry::cuLogicalEndpointQuery_v13030.info()),
-    ),
-    # [cfg (cuda_ge_13030)]
-    (
-        c"cuLogicalEndpointUnbind",
-        c"cuLogicalEndpointUnbind",
-        cuLogicalEndpointUnbind,
-        Some(entry::cuLogicalEndpointUnbind_v13030.info()),
-    ),
-    # [cfg (cuda_ge_12090)]
-    (
-        c"cuLogsCurrent",
-        c"cuLogsCurrent",
-        cuLogsCurrent,
-        Some(entry::cuLogsCurrent_v12090.info()),
-    ),
-    # [cfg (cuda_ge_12090)]
-    (
-        c"cuLogsDumpToFile",
-        c"cuLogsDumpToFile",
-        cuLogsDumpToFile,
-        Some(entry::cuLogsDumpToFile_v12090.info()),
-    ),
-    # [cfg (cuda_ge_12090)]
-    (
-        c"cuLogsDumpToMemory",
-        c"cuLogsDumpToMemory",
-        cuLogsDumpToMemory,
-        Some(entry::cuLogsDumpToMemory_v12090.info()),
-    ),
-    # [cfg (cuda_ge_12090)]
-    (
-        c"cuLogsRegisterCallback",
-        c"cuLogsRegisterCallback",
-        cuLogsRegisterCallback,
-        Some(entry::cuLogsRegisterCallback_v12090.info()),
-    ),
-    # [cfg (cuda_ge_12090)]
-    (
-        c"cuLogsUnregisterCallback",
-        c"cuLogsUnregisterCallback",
-        cuLogsUnregisterCallback,
-        Some(entry::cuLogsUnregisterCallback_v12090.info()),
-    ),
-    (
-        c"cuMemAddressFree",
-        c"cuMemAddressFree",
-        cuMemAddressFree,
-        Some(entry::cuMemAddressFree_v10020.info()),
-    ),
-    (
-        c"cuMemAddressReserve",
-        c"cuMemAddressReserve",
-        cuMemAddressReserve,
-        Some(entry::cuMemAddressReserve_v10020.info()),
-    ),
-    # [cfg (not (cuda_ge_13000))]
-    (
-        c"cuMemAdvise",
-        c"cuMemAdvise",
-        cuMemAdvise,
-        Some(entry::cuMemAdvise_v8000.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuMemAdvise",
-        c"cuMemAdvise_v2",
-        cuMemAdvise,
-        Some(entry::cuMemAdvise_v12020.info()),
-    ),
-    # [cfg (cuda_ge_12020)]
-    (
-        c"cuMemAdvise_v2",
-        c"cuMemAdvise_v2",
-        cuMemAdvise_v2,
-        Some(entry::cuMemAdvise_v12020.info()),
-    ),
-    (
-        c"cuMemAlloc",
-        c"cuMemAlloc_v2",
-        cuMemAlloc,
-        Some(entry::cuMemAlloc_v3020.info()),
-    ),
+    (c"cuLaunchKernelEx", c"cuLaunchKernelEx_ptsz", cuLaunchKernelEx, Some(entry::cuLaunchKernelEx_v11060_ptsz.info())),
+    #[cfg(cuda_ge_11080)]
+    (c"cuLaunchKernelEx_ptsz", c"cuLaunchKernelEx_ptsz", cuLaunchKernelEx_ptsz, Some(entry::cuLaunchKernelEx_v11060_ptsz.info())),
+    (c"cuLaunchKernel_ptsz", c"cuLaunchKernel_ptsz", cuLaunchKernel_ptsz, Some(entry::cuLaunchKernel_v7000_ptsz.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuLibraryEnumerateKernels", c"cuLibraryEnumerateKernels", cuLibraryEnumerateKernels, Some(entry::cuLibraryEnumerateKernels_v12040.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuLibraryGetGlobal", c"cuLibraryGetGlobal", cuLibraryGetGlobal, Some(entry::cuLibraryGetGlobal_v12000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuLibraryGetKernel", c"cuLibraryGetKernel", cuLibraryGetKernel, Some(entry::cuLibraryGetKernel_v12000.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuLibraryGetKernelCount", c"cuLibraryGetKernelCount", cuLibraryGetKernelCount, Some(entry::cuLibraryGetKernelCount_v12040.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuLibraryGetManaged", c"cuLibraryGetManaged", cuLibraryGetManaged, Some(entry::cuLibraryGetManaged_v12000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuLibraryGetModule", c"cuLibraryGetModule", cuLibraryGetModule, Some(entry::cuLibraryGetModule_v12000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuLibraryGetUnifiedFunction", c"cuLibraryGetUnifiedFunction", cuLibraryGetUnifiedFunction, Some(entry::cuLibraryGetUnifiedFunction_v12000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuLibraryLoadData", c"cuLibraryLoadData", cuLibraryLoadData, Some(entry::cuLibraryLoadData_v12000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuLibraryLoadFromFile", c"cuLibraryLoadFromFile", cuLibraryLoadFromFile, Some(entry::cuLibraryLoadFromFile_v12000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuLibraryUnload", c"cuLibraryUnload", cuLibraryUnload, Some(entry::cuLibraryUnload_v12000.info())),
+    (c"cuLinkAddData", c"cuLinkAddData_v2", cuLinkAddData, Some(entry::cuLinkAddData_v6050.info())),
+    (c"cuLinkAddData_v2", c"cuLinkAddData_v2", cuLinkAddData_v2, Some(entry::cuLinkAddData_v6050.info())),
+    (c"cuLinkAddFile", c"cuLinkAddFile_v2", cuLinkAddFile, Some(entry::cuLinkAddFile_v6050.info())),
+    (c"cuLinkAddFile_v2", c"cuLinkAddFile_v2", cuLinkAddFile_v2, Some(entry::cuLinkAddFile_v6050.info())),
+    (c"cuLinkComplete", c"cuLinkComplete", cuLinkComplete, Some(entry::cuLinkComplete_v5050.info())),
+    (c"cuLinkCreate", c"cuLinkCreate_v2", cuLinkCreate, Some(entry::cuLinkCreate_v6050.info())),
+    (c"cuLinkCreate_v2", c"cuLinkCreate_v2", cuLinkCreate_v2, Some(entry::cuLinkCreate_v6050.info())),
+    (c"cuLinkDestroy", c"cuLinkDestroy", cuLinkDestroy, Some(entry::cuLinkDestroy_v5050.info())),
+    #[cfg(cuda_ge_13030)]
+    (c"cuLogicalEndpointAddDevice", c"cuLogicalEndpointAddDevice", cuLogicalEndpointAddDevice, Some(entry::cuLogicalEndpointAddDevice_v13030.info())),
+    #[cfg(cuda_ge_13030)]
+    (c"cuLogicalEndpointBindAddr", c"cuLogicalEndpointBindAddr", cuLogicalEndpointBindAddr, Some(entry::cuLogicalEndpointBindAddr_v13030.info())),
+    #[cfg(cuda_ge_13030)]
+    (c"cuLogicalEndpointBindMem", c"cuLogicalEndpointBindMem", cuLogicalEndpointBindMem, Some(entry::cuLogicalEndpointBindMem_v13030.info())),
+    #[cfg(cuda_ge_13030)]
+    (c"cuLogicalEndpointCreate", c"cuLogicalEndpointCreate", cuLogicalEndpointCreate, Some(entry::cuLogicalEndpointCreate_v13030.info())),
+    #[cfg(cuda_ge_13030)]
+    (c"cuLogicalEndpointDestroy", c"cuLogicalEndpointDestroy", cuLogicalEndpointDestroy, Some(entry::cuLogicalEndpointDestroy_v13030.info())),
+    #[cfg(cuda_ge_13030)]
+    (c"cuLogicalEndpointExport", c"cuLogicalEndpointExport", cuLogicalEndpointExport, Some(entry::cuLogicalEndpointExport_v13030.info())),
+    #[cfg(cuda_ge_13030)]
+    (c"cuLogicalEndpointGetLimits", c"cuLogicalEndpointGetLimits", cuLogicalEndpointGetLimits, Some(entry::cuLogicalEndpointGetLimits_v13030.info())),
+    #[cfg(cuda_ge_13030)]
+    (c"cuLogicalEndpointIdRelease", c"cuLogicalEndpointIdRelease", cuLogicalEndpointIdRelease, Some(entry::cuLogicalEndpointIdRelease_v13030.info())),
+    #[cfg(cuda_ge_13030)]
+    (c"cuLogicalEndpointIdReserve", c"cuLogicalEndpointIdReserve", cuLogicalEndpointIdReserve, Some(entry::cuLogicalEndpointIdReserve_v13030.info())),
+    #[cfg(cuda_ge_13030)]
+    (c"cuLogicalEndpointImport", c"cuLogicalEndpointImport", cuLogicalEndpointImport, Some(entry::cuLogicalEndpointImport_v13030.info())),
+    #[cfg(cuda_ge_13030)]
+    (c"cuLogicalEndpointQuery", c"cuLogicalEndpointQuery", cuLogicalEndpointQuery, Some(entry::cuLogicalEndpointQuery_v13030.info())),
+    #[cfg(cuda_ge_13030)]
+    (c"cuLogicalEndpointUnbind", c"cuLogicalEndpointUnbind", cuLogicalEndpointUnbind, Some(entry::cuLogicalEndpointUnbind_v13030.info())),
+    #[cfg(cuda_ge_12090)]
+    (c"cuLogsCurrent", c"cuLogsCurrent", cuLogsCurrent, Some(entry::cuLogsCurrent_v12090.info())),
+    #[cfg(cuda_ge_12090)]
+    (c"cuLogsDumpToFile", c"cuLogsDumpToFile", cuLogsDumpToFile, Some(entry::cuLogsDumpToFile_v12090.info())),
+    #[cfg(cuda_ge_12090)]
+    (c"cuLogsDumpToMemory", c"cuLogsDumpToMemory", cuLogsDumpToMemory, Some(entry::cuLogsDumpToMemory_v12090.info())),
+    #[cfg(cuda_ge_12090)]
+    (c"cuLogsRegisterCallback", c"cuLogsRegisterCallback", cuLogsRegisterCallback, Some(entry::cuLogsRegisterCallback_v12090.info())),
+    #[cfg(cuda_ge_12090)]
+    (c"cuLogsUnregisterCallback", c"cuLogsUnregisterCallback", cuLogsUnregisterCallback, Some(entry::cuLogsUnregisterCallback_v12090.info())),
+    (c"cuMemAddressFree", c"cuMemAddressFree", cuMemAddressFree, Some(entry::cuMemAddressFree_v10020.info())),
+    (c"cuMemAddressReserve", c"cuMemAddressReserve", cuMemAddressReserve, Some(entry::cuMemAddressReserve_v10020.info())),
+    #[cfg(not(cuda_ge_13000))]
+    (c"cuMemAdvise", c"cuMemAdvise", cuMemAdvise, Some(entry::cuMemAdvise_v8000.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuMemAdvise", c"cuMemAdvise_v2", cuMemAdvise, Some(entry::cuMemAdvise_v12020.info())),
+    #[cfg(cuda_ge_12020)]
+    (c"cuMemAdvise_v2", c"cuMemAdvise_v2", cuMemAdvise_v2, Some(entry::cuMemAdvise_v12020.info())),
+    (c"cuMemAlloc", c"cuMemAlloc_v2", cuMemAlloc, Some(entry::cuMemAlloc_v3020.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemAllocAsync",
-        c"cuMemAllocAsync",
-        cuMemAllocAsync,
-        Some(entry::cuMemAllocAsync_v11020.info()),
-    ),
+    (c"cuMemAllocAsync", c"cuMemAllocAsync", cuMemAllocAsync, Some(entry::cuMemAllocAsync_v11020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemAllocAsync",
-        c"cuMemAllocAsync_ptsz",
-        cuMemAllocAsync,
-        Some(entry::cuMemAllocAsync_v11020_ptsz.info()),
-    ),
-    (
-        c"cuMemAllocAsync_ptsz",
-        c"cuMemAllocAsync_ptsz",
-        cuMemAllocAsync_ptsz,
-        Some(entry::cuMemAllocAsync_v11020_ptsz.info()),
-    ),
+    (c"cuMemAllocAsync", c"cuMemAllocAsync_ptsz", cuMemAllocAsync, Some(entry::cuMemAllocAsync_v11020_ptsz.info())),
+    (c"cuMemAllocAsync_ptsz", c"cuMemAllocAsync_ptsz", cuMemAllocAsync_ptsz, Some(entry::cuMemAllocAsync_v11020_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemAllocFromPoolAsync",
-        c"cuMemAllocFromPoolAsync",
-        cuMemAllocFromPoolAsync,
-        Some(entry::cuMemAllocFromPoolAsync_v11020.info()),
-    ),
+    (c"cuMemAllocFromPoolAsync", c"cuMemAllocFromPoolAsync", cuMemAllocFromPoolAsync, Some(entry::cuMemAllocFromPoolAsync_v11020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemAllocFromPoolAsync",
-        c"cuMemAllocFromPoolAsync_ptsz",
-        cuMemAllocFromPoolAsync,
-        Some(entry::cuMemAllocFromPoolAsync_v11020_ptsz.info()),
-    ),
-    (
-        c"cuMemAllocFromPoolAsync_ptsz",
-        c"cuMemAllocFromPoolAsync_ptsz",
-        cuMemAllocFromPoolAsync_ptsz,
-        Some(entry::cuMemAllocFromPoolAsync_v11020_ptsz.info()),
-    ),
-    (
-        c"cuMemAllocHost",
-        c"cuMemAllocHost_v2",
-        cuMemAllocHost,
-        Some(entry::cuMemAllocHost_v3020.info()),
-    ),
-    (
-        c"cuMemAllocHost_v2",
-        c"cuMemAllocHost_v2",
-        cuMemAllocHost_v2,
-        Some(entry::cuMemAllocHost_v3020.info()),
-    ),
-    (
-        c"cuMemAllocManaged",
-        c"cuMemAllocManaged",
-        cuMemAllocManaged,
-        Some(entry::cuMemAllocManaged_v6000.info()),
-    ),
-    (
-        c"cuMemAllocPitch",
-        c"cuMemAllocPitch_v2",
-        cuMemAllocPitch,
-        Some(entry::cuMemAllocPitch_v3020.info()),
-    ),
-    (
-        c"cuMemAllocPitch_v2",
-        c"cuMemAllocPitch_v2",
-        cuMemAllocPitch_v2,
-        Some(entry::cuMemAllocPitch_v3020.info()),
-    ),
-    (
-        c"cuMemAlloc_v2",
-        c"cuMemAlloc_v2",
-        cuMemAlloc_v2,
-        Some(entry::cuMemAlloc_v3020.info()),
-    ),
-    # [cfg (cuda_ge_12080)]
+    (c"cuMemAllocFromPoolAsync", c"cuMemAllocFromPoolAsync_ptsz", cuMemAllocFromPoolAsync, Some(entry::cuMemAllocFromPoolAsync_v11020_ptsz.info())),
+    (c"cuMemAllocFromPoolAsync_ptsz", c"cuMemAllocFromPoolAsync_ptsz", cuMemAllocFromPoolAsync_ptsz, Some(entry::cuMemAllocFromPoolAsync_v11020_ptsz.info())),
+    (c"cuMemAllocHost", c"cuMemAllocHost_v2", cuMemAllocHost, Some(entry::cuMemAllocHost_v3020.info())),
+    (c"cuMemAllocHost_v2", c"cuMemAllocHost_v2", cuMemAllocHost_v2, Some(entry::cuMemAllocHost_v3020.info())),
+    (c"cuMemAllocManaged", c"cuMemAllocManaged", cuMemAllocManaged, Some(entry::cuMemAllocManaged_v6000.info())),
+    (c"cuMemAllocPitch", c"cuMemAllocPitch_v2", cuMemAllocPitch, Some(entry::cuMemAllocPitch_v3020.info())),
+    (c"cuMemAllocPitch_v2", c"cuMemAllocPitch_v2", cuMemAllocPitch_v2, Some(entry::cuMemAllocPitch_v3020.info())),
+    (c"cuMemAlloc_v2", c"cuMemAlloc_v2", cuMemAlloc_v2, Some(entry::cuMemAlloc_v3020.info())),
+    #[cfg(cuda_ge_12080)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemBatchDecompressAsync",
-        c"cuMemBatchDecompressAsync",
-        cuMemBatchDecompressAsync,
-        Some(entry::cuMemBatchDecompressAsync_v12060.info()),
-    ),
-    # [cfg (cuda_ge_12080)]
+    (c"cuMemBatchDecompressAsync", c"cuMemBatchDecompressAsync", cuMemBatchDecompressAsync, Some(entry::cuMemBatchDecompressAsync_v12060.info())),
+    #[cfg(cuda_ge_12080)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemBatchDecompressAsync",
-        c"cuMemBatchDecompressAsync_ptsz",
-        cuMemBatchDecompressAsync,
-        Some(entry::cuMemBatchDecompressAsync_v12060_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12080)]
-    (
-        c"cuMemBatchDecompressAsync_ptsz",
-        c"cuMemBatchDecompressAsync_ptsz",
-        cuMemBatchDecompressAsync_ptsz,
-        Some(entry::cuMemBatchDecompressAsync_v12060_ptsz.info()),
-    ),
-    (
-        c"cuMemCreate",
-        c"cuMemCreate",
-        cuMemCreate,
-        Some(entry::cuMemCreate_v10020.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
+    (c"cuMemBatchDecompressAsync", c"cuMemBatchDecompressAsync_ptsz", cuMemBatchDecompressAsync, Some(entry::cuMemBatchDecompressAsync_v12060_ptsz.info())),
+    #[cfg(cuda_ge_12080)]
+    (c"cuMemBatchDecompressAsync_ptsz", c"cuMemBatchDecompressAsync_ptsz", cuMemBatchDecompressAsync_ptsz, Some(entry::cuMemBatchDecompressAsync_v12060_ptsz.info())),
+    (c"cuMemCreate", c"cuMemCreate", cuMemCreate, Some(entry::cuMemCreate_v10020.info())),
+    #[cfg(cuda_ge_13000)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemDiscardAndPrefetchBatchAsync",
-        c"cuMemDiscardAndPrefetchBatchAsync",
-        cuMemDiscardAndPrefetchBatchAsync,
-        Some(entry::cuMemDiscardAndPrefetchBatchAsync_v13000.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
+    (c"cuMemDiscardAndPrefetchBatchAsync", c"cuMemDiscardAndPrefetchBatchAsync", cuMemDiscardAndPrefetchBatchAsync, Some(entry::cuMemDiscardAndPrefetchBatchAsync_v13000.info())),
+    #[cfg(cuda_ge_13000)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemDiscardAndPrefetchBatchAsync",
-        c"cuMemDiscardAndPrefetchBatchAsync_ptsz",
-        cuMemDiscardAndPrefetchBatchAsync,
-        Some(entry::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuMemDiscardAndPrefetchBatchAsync_ptsz",
-        c"cuMemDiscardAndPrefetchBatchAsync_ptsz",
-        cuMemDiscardAndPrefetchBatchAsync_ptsz,
-        Some(entry::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
+    (c"cuMemDiscardAndPrefetchBatchAsync", c"cuMemDiscardAndPrefetchBatchAsync_ptsz", cuMemDiscardAndPrefetchBatchAsync, Some(entry::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuMemDiscardAndPrefetchBatchAsync_ptsz", c"cuMemDiscardAndPrefetchBatchAsync_ptsz", cuMemDiscardAndPrefetchBatchAsync_ptsz, Some(entry::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz.info())),
+    #[cfg(cuda_ge_13000)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemDiscardBatchAsync",
-        c"cuMemDiscardBatchAsync",
-        cuMemDiscardBatchAsync,
-        Some(entry::cuMemDiscardBatchAsync_v13000.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
+    (c"cuMemDiscardBatchAsync", c"cuMemDiscardBatchAsync", cuMemDiscardBatchAsync, Some(entry::cuMemDiscardBatchAsync_v13000.info())),
+    #[cfg(cuda_ge_13000)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemDiscardBatchAsync",
-        c"cuMemDiscardBatchAsync_ptsz",
-        cuMemDiscardBatchAsync,
-        Some(entry::cuMemDiscardBatchAsync_v13000_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuMemDiscardBatchAsync_ptsz",
-        c"cuMemDiscardBatchAsync_ptsz",
-        cuMemDiscardBatchAsync_ptsz,
-        Some(entry::cuMemDiscardBatchAsync_v13000_ptsz.info()),
-    ),
-    (
-        c"cuMemExportToShareableHandle",
-        c"cuMemExportToShareableHandle",
-        cuMemExportToShareableHandle,
-        Some(entry::cuMemExportToShareableHandle_v10020.info()),
-    ),
-    (
-        c"cuMemFree",
-        c"cuMemFree_v2",
-        cuMemFree,
-        Some(entry::cuMemFree_v3020.info()),
-    ),
+    (c"cuMemDiscardBatchAsync", c"cuMemDiscardBatchAsync_ptsz", cuMemDiscardBatchAsync, Some(entry::cuMemDiscardBatchAsync_v13000_ptsz.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuMemDiscardBatchAsync_ptsz", c"cuMemDiscardBatchAsync_ptsz", cuMemDiscardBatchAsync_ptsz, Some(entry::cuMemDiscardBatchAsync_v13000_ptsz.info())),
+    (c"cuMemExportToShareableHandle", c"cuMemExportToShareableHandle", cuMemExportToShareableHandle, Some(entry::cuMemExportToShareableHandle_v10020.info())),
+    (c"cuMemFree", c"cuMemFree_v2", cuMemFree, Some(entry::cuMemFree_v3020.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemFreeAsync",
-        c"cuMemFreeAsync",
-        cuMemFreeAsync,
-        Some(entry::cuMemFreeAsync_v11020.info()),
-    ),
+    (c"cuMemFreeAsync", c"cuMemFreeAsync", cuMemFreeAsync, Some(entry::cuMemFreeAsync_v11020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemFreeAsync",
-        c"cuMemFreeAsync_ptsz",
-        cuMemFreeAsync,
-        Some(entry::cuMemFreeAsync_v11020_ptsz.info()),
-    ),
-    (
-        c"cuMemFreeAsync_ptsz",
-        c"cuMemFreeAsync_ptsz",
-        cuMemFreeAsync_ptsz,
-        Some(entry::cuMemFreeAsync_v11020_ptsz.info()),
-    ),
-    (
-        c"cuMemFreeHost",
-        c"cuMemFreeHost",
-        cuMemFreeHost,
-        Some(entry::cuMemFreeHost_v2000.info()),
-    ),
-    (
-        c"cuMemFree_v2",
-        c"cuMemFree_v2",
-        cuMemFree_v2,
-        Some(entry::cuMemFree_v3020.info()),
-    ),
-    (
-        c"cuMemGetAccess",
-        c"cuMemGetAccess",
-        cuMemGetAccess,
-        Some(entry::cuMemGetAccess_v10020.info()),
-    ),
-    (
-        c"cuMemGetAddressRange",
-        c"cuMemGetAddressRange_v2",
-        cuMemGetAddressRange,
-        Some(entry::cuMemGetAddressRange_v3020.info()),
-    ),
-    (
-        c"cuMemGetAddressRange_v2",
-        c"cuMemGetAddressRange_v2",
-        cuMemGetAddressRange_v2,
-        Some(entry::cuMemGetAddressRange_v3020.info()),
-    ),
-    (
-        c"cuMemGetAllocationGranularity",
-        c"cuMemGetAllocationGranularity",
-        cuMemGetAllocationGranularity,
-        Some(entry::cuMemGetAllocationGranularity_v10020.info()),
-    ),
-    (
-        c"cuMemGetAllocationPropertiesFromHandle",
-        c"cuMemGetAllocationPropertiesFromHandle",
-        cuMemGetAllocationPropertiesFromHandle,
-        Some(entry::cuMemGetAllocationPropertiesFromHandle_v10020.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuMemGetDefaultMemPool",
-        c"cuMemGetDefaultMemPool",
-        cuMemGetDefaultMemPool,
-        Some(entry::cuMemGetDefaultMemPool_v13000.info()),
-    ),
-    (
-        c"cuMemGetHandleForAddressRange",
-        c"cuMemGetHandleForAddressRange",
-        cuMemGetHandleForAddressRange,
-        Some(entry::cuMemGetHandleForAddressRange_v11070.info()),
-    ),
-    (
-        c"cuMemGetInfo",
-        c"cuMemGetInfo_v2",
-        cuMemGetInfo,
-        Some(entry::cuMemGetInfo_v3020.info()),
-    ),
-    (
-        c"cuMemGetInfo_v2",
-        c"cuMemGetInfo_v2",
-        cuMemGetInfo_v2,
-        Some(entry::cuMemGetInfo_v3020.info()),
-    ),
-    # [cfg (cuda_ge_13040)]
-    (
-        c"cuMemGetLocationInfo",
-        c"cuMemGetLocationInfo",
-        cuMemGetLocationInfo,
-        Some(entry::cuMemGetLocationInfo_v13040.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuMemGetMemPool",
-        c"cuMemGetMemPool",
-        cuMemGetMemPool,
-        Some(entry::cuMemGetMemPool_v13000.info()),
-    ),
-    (
-        c"cuMemHostAlloc",
-        c"cuMemHostAlloc",
-        cuMemHostAlloc,
-        Some(entry::cuMemHostAlloc_v2020.info()),
-    ),
-    (
-        c"cuMemHostGetDevicePointer",
-        c"cuMemHostGetDevicePointer_v2",
-        cuMemHostGetDevicePointer,
-        Some(entry::cuMemHostGetDevicePointer_v3020.info()),
-    ),
-    (
-        c"cuMemHostGetDevicePointer_v2",
-        c"cuMemHostGetDevicePointer_v2",
-        cuMemHostGetDevicePointer_v2,
-        Some(entry::cuMemHostGetDevicePointer_v3020.info()),
-    ),
-    (
-        c"cuMemHostGetFlags",
-        c"cuMemHostGetFlags",
-        cuMemHostGetFlags,
-        Some(entry::cuMemHostGetFlags_v2030.info()),
-    ),
-    (
-        c"cuMemHostRegister",
-        c"cuMemHostRegister_v2",
-        cuMemHostRegister,
-        Some(entry::cuMemHostRegister_v6050.info()),
-    ),
-    (
-        c"cuMemHostRegister_v2",
-        c"cuMemHostRegister_v2",
-        cuMemHostRegister_v2,
-        Some(entry::cuMemHostRegister_v6050.info()),
-    ),
-    (
-        c"cuMemHostUnregister",
-        c"cuMemHostUnregister",
-        cuMemHostUnregister,
-        Some(entry::cuMemHostUnregister_v4000.info()),
-    ),
-    (
-        c"cuMemImportFromShareableHandle",
-        c"cuMemImportFromShareableHandle",
-        cuMemImportFromShareableHandle,
-        Some(entry::cuMemImportFromShareableHandle_v10020.info()),
-    ),
+    (c"cuMemFreeAsync", c"cuMemFreeAsync_ptsz", cuMemFreeAsync, Some(entry::cuMemFreeAsync_v11020_ptsz.info())),
+    (c"cuMemFreeAsync_ptsz", c"cuMemFreeAsync_ptsz", cuMemFreeAsync_ptsz, Some(entry::cuMemFreeAsync_v11020_ptsz.info())),
+    (c"cuMemFreeHost", c"cuMemFreeHost", cuMemFreeHost, Some(entry::cuMemFreeHost_v2000.info())),
+    (c"cuMemFree_v2", c"cuMemFree_v2", cuMemFree_v2, Some(entry::cuMemFree_v3020.info())),
+    (c"cuMemGetAccess", c"cuMemGetAccess", cuMemGetAccess, Some(entry::cuMemGetAccess_v10020.info())),
+    (c"cuMemGetAddressRange", c"cuMemGetAddressRange_v2", cuMemGetAddressRange, Some(entry::cuMemGetAddressRange_v3020.info())),
+    (c"cuMemGetAddressRange_v2", c"cuMemGetAddressRange_v2", cuMemGetAddressRange_v2, Some(entry::cuMemGetAddressRange_v3020.info())),
+    (c"cuMemGetAllocationGranularity", c"cuMemGetAllocationGranularity", cuMemGetAllocationGranularity, Some(entry::cuMemGetAllocationGranularity_v10020.info())),
+    (c"cuMemGetAllocationPropertiesFromHandle", c"cuMemGetAllocationPropertiesFromHandle", cuMemGetAllocationPropertiesFromHandle, Some(entry::cuMemGetAllocationPropertiesFromHandle_v10020.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuMemGetDefaultMemPool", c"cuMemGetDefaultMemPool", cuMemGetDefaultMemPool, Some(entry::cuMemGetDefaultMemPool_v13000.info())),
+    (c"cuMemGetHandleForAddressRange", c"cuMemGetHandleForAddressRange", cuMemGetHandleForAddressRange, Some(entry::cuMemGetHandleForAddressRange_v11070.info())),
+    (c"cuMemGetInfo", c"cuMemGetInfo_v2", cuMemGetInfo, Some(entry::cuMemGetInfo_v3020.info())),
+    (c"cuMemGetInfo_v2", c"cuMemGetInfo_v2", cuMemGetInfo_v2, Some(entry::cuMemGetInfo_v3020.info())),
+    #[cfg(cuda_ge_13040)]
+    (c"cuMemGetLocationInfo", c"cuMemGetLocationInfo", cuMemGetLocationInfo, Some(entry::cuMemGetLocationInfo_v13040.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuMemGetMemPool", c"cuMemGetMemPool", cuMemGetMemPool, Some(entry::cuMemGetMemPool_v13000.info())),
+    (c"cuMemHostAlloc", c"cuMemHostAlloc", cuMemHostAlloc, Some(entry::cuMemHostAlloc_v2020.info())),
+    (c"cuMemHostGetDevicePointer", c"cuMemHostGetDevicePointer_v2", cuMemHostGetDevicePointer, Some(entry::cuMemHostGetDevicePointer_v3020.info())),
+    (c"cuMemHostGetDevicePointer_v2", c"cuMemHostGetDevicePointer_v2", cuMemHostGetDevicePointer_v2, Some(entry::cuMemHostGetDevicePointer_v3020.info())),
+    (c"cuMemHostGetFlags", c"cuMemHostGetFlags", cuMemHostGetFlags, Some(entry::cuMemHostGetFlags_v2030.info())),
+    (c"cuMemHostRegister", c"cuMemHostRegister_v2", cuMemHostRegister, Some(entry::cuMemHostRegister_v6050.info())),
+    (c"cuMemHostRegister_v2", c"cuMemHostRegister_v2", cuMemHostRegister_v2, Some(entry::cuMemHostRegister_v6050.info())),
+    (c"cuMemHostUnregister", c"cuMemHostUnregister", cuMemHostUnregister, Some(entry::cuMemHostUnregister_v4000.info())),
+    (c"cuMemImportFromShareableHandle", c"cuMemImportFromShareableHandle", cuMemImportFromShareableHandle, Some(entry::cuMemImportFromShareableHandle_v10020.info())),
     (c"cuMemMap", c"cuMemMap", cuMemMap, Some(entry::cuMemMap_v10020.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemMapArrayAsync",
-        c"cuMemMapArrayAsync",
-        cuMemMapArrayAsync,
-        Some(entry::cuMemMapArrayAsync_v11010.info()),
-    ),
+    (c"cuMemMapArrayAsync", c"cuMemMapArrayAsync", cuMemMapArrayAsync, Some(entry::cuMemMapArrayAsync_v11010.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemMapArrayAsync",
-        c"cuMemMapArrayAsync_ptsz",
-        cuMemMapArrayAsync,
-        Some(entry::cuMemMapArrayAsync_v11010_ptsz.info()),
-    ),
-    (
-        c"cuMemMapArrayAsync_ptsz",
-        c"cuMemMapArrayAsync_ptsz",
-        cuMemMapArrayAsync_ptsz,
-        Some(entry::cuMemMapArrayAsync_v11010_ptsz.info()),
-    ),
-    (
-        c"cuMemPoolCreate",
-        c"cuMemPoolCreate",
-        cuMemPoolCreate,
-        Some(entry::cuMemPoolCreate_v11020.info()),
-    ),
-    (
-        c"cuMemPoolDestroy",
-        c"cuMemPoolDestroy",
-        cuMemPoolDestroy,
-        Some(entry::cuMemPoolDestroy_v11020.info()),
-    ),
-    (
-        c"cuMemPoolExportPointer",
-        c"cuMemPoolExportPointer",
-        cuMemPoolExportPointer,
-        Some(entry::cuMemPoolExportPointer_v11020.info()),
-    ),
-    (
-        c"cuMemPoolExportToShareableHandle",
-        c"cuMemPoolExportToShareableHandle",
-        cuMemPoolExportToShareableHandle,
-        Some(entry::cuMemPoolExportToShareableHandle_v11020.info()),
-    ),
-    (
-        c"cuMemPoolGetAccess",
-        c"cuMemPoolGetAccess",
-        cuMemPoolGetAccess,
-        Some(entry::cuMemPoolGetAccess_v11020.info()),
-    ),
-    (
-        c"cuMemPoolGetAttribute",
-        c"cuMemPoolGetAttribute",
-        cuMemPoolGetAttribute,
-        Some(entry::cuMemPoolGetAttribute_v11020.info()),
-    ),
-    (
-        c"cuMemPoolImportFromShareableHandle",
-        c"cuMemPoolImportFromShareableHandle",
-        cuMemPoolImportFromShareableHandle,
-        Some(entry::cuMemPoolImportFromShareableHandle_v11020.info()),
-    ),
-    (
-        c"cuMemPoolImportPointer",
-        c"cuMemPoolImportPointer",
-        cuMemPoolImportPointer,
-        Some(entry::cuMemPoolImportPointer_v11020.info()),
-    ),
-    (
-        c"cuMemPoolSetAccess",
-        c"cuMemPoolSetAccess",
-        cuMemPoolSetAccess,
-        Some(entry::cuMemPoolSetAccess_v11020.info()),
-    ),
-    (
-        c"cuMemPoolSetAttribute",
-        c"cuMemPoolSetAttribute",
-        cuMemPoolSetAttribute,
-        Some(entry::cuMemPoolSetAttribute_v11020.info()),
-    ),
-    (
-        c"cuMemPoolTrimTo",
-        c"cuMemPoolTrimTo",
-        cuMemPoolTrimTo,
-        Some(entry::cuMemPoolTrimTo_v11020.info()),
-    ),
-    # [cfg (not (cuda_ge_13000))]
+    (c"cuMemMapArrayAsync", c"cuMemMapArrayAsync_ptsz", cuMemMapArrayAsync, Some(entry::cuMemMapArrayAsync_v11010_ptsz.info())),
+    (c"cuMemMapArrayAsync_ptsz", c"cuMemMapArrayAsync_ptsz", cuMemMapArrayAsync_ptsz, Some(entry::cuMemMapArrayAsync_v11010_ptsz.info())),
+    (c"cuMemPoolCreate", c"cuMemPoolCreate", cuMemPoolCreate, Some(entry::cuMemPoolCreate_v11020.info())),
+    (c"cuMemPoolDestroy", c"cuMemPoolDestroy", cuMemPoolDestroy, Some(entry::cuMemPoolDestroy_v11020.info())),
+    (c"cuMemPoolExportPointer", c"cuMemPoolExportPointer", cuMemPoolExportPointer, Some(entry::cuMemPoolExportPointer_v11020.info())),
+    (c"cuMemPoolExportToShareableHandle", c"cuMemPoolExportToShareableHandle", cuMemPoolExportToShareableHandle, Some(entry::cuMemPoolExportToShareableHandle_v11020.info())),
+    (c"cuMemPoolGetAccess", c"cuMemPoolGetAccess", cuMemPoolGetAccess, Some(entry::cuMemPoolGetAccess_v11020.info())),
+    (c"cuMemPoolGetAttribute", c"cuMemPoolGetAttribute", cuMemPoolGetAttribute, Some(entry::cuMemPoolGetAttribute_v11020.info())),
+    (c"cuMemPoolImportFromShareableHandle", c"cuMemPoolImportFromShareableHandle", cuMemPoolImportFromShareableHandle, Some(entry::cuMemPoolImportFromShareableHandle_v11020.info())),
+    (c"cuMemPoolImportPointer", c"cuMemPoolImportPointer", cuMemPoolImportPointer, Some(entry::cuMemPoolImportPointer_v11020.info())),
+    (c"cuMemPoolSetAccess", c"cuMemPoolSetAccess", cuMemPoolSetAccess, Some(entry::cuMemPoolSetAccess_v11020.info())),
+    (c"cuMemPoolSetAttribute", c"cuMemPoolSetAttribute", cuMemPoolSetAttribute, Some(entry::cuMemPoolSetAttribute_v11020.info())),
+    (c"cuMemPoolTrimTo", c"cuMemPoolTrimTo", cuMemPoolTrimTo, Some(entry::cuMemPoolTrimTo_v11020.info())),
+    #[cfg(not(cuda_ge_13000))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemPrefetchAsync",
-        c"cuMemPrefetchAsync",
-        cuMemPrefetchAsync,
-        Some(entry::cuMemPrefetchAsync_v8000.info()),
-    ),
-    # [cfg (not (cuda_ge_13000))]
+    (c"cuMemPrefetchAsync", c"cuMemPrefetchAsync", cuMemPrefetchAsync, Some(entry::cuMemPrefetchAsync_v8000.info())),
+    #[cfg(not(cuda_ge_13000))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemPrefetchAsync",
-        c"cuMemPrefetchAsync_ptsz",
-        cuMemPrefetchAsync,
-        Some(entry::cuMemPrefetchAsync_v8000_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_13000))]
-    (
-        c"cuMemPrefetchAsync_ptsz",
-        c"cuMemPrefetchAsync_ptsz",
-        cuMemPrefetchAsync_ptsz,
-        Some(entry::cuMemPrefetchAsync_v8000_ptsz.info()),
-    ),
-    # [cfg (all (cuda_ge_12020 , not (cuda_ge_13000)))]
+    (c"cuMemPrefetchAsync", c"cuMemPrefetchAsync_ptsz", cuMemPrefetchAsync, Some(entry::cuMemPrefetchAsync_v8000_ptsz.info())),
+    #[cfg(not(cuda_ge_13000))]
+    (c"cuMemPrefetchAsync_ptsz", c"cuMemPrefetchAsync_ptsz", cuMemPrefetchAsync_ptsz, Some(entry::cuMemPrefetchAsync_v8000_ptsz.info())),
+    #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemPrefetchAsync_v2",
-        c"cuMemPrefetchAsync_v2",
-        cuMemPrefetchAsync_v2,
-        Some(entry::cuMemPrefetchAsync_v12020.info()),
-    ),
-    # [cfg (all (cuda_ge_12020 , not (cuda_ge_13000)))]
+    (c"cuMemPrefetchAsync_v2", c"cuMemPrefetchAsync_v2", cuMemPrefetchAsync_v2, Some(entry::cuMemPrefetchAsync_v12020.info())),
+    #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemPrefetchAsync_v2",
-        c"cuMemPrefetchAsync_v2_ptsz",
-        cuMemPrefetchAsync_v2,
-        Some(entry::cuMemPrefetchAsync_v12020_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
+    (c"cuMemPrefetchAsync_v2", c"cuMemPrefetchAsync_v2_ptsz", cuMemPrefetchAsync_v2, Some(entry::cuMemPrefetchAsync_v12020_ptsz.info())),
+    #[cfg(cuda_ge_13000)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemPrefetchAsync",
-        c"cuMemPrefetchAsync_v2",
-        cuMemPrefetchAsync,
-        Some(entry::cuMemPrefetchAsync_v12020.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
+    (c"cuMemPrefetchAsync", c"cuMemPrefetchAsync_v2", cuMemPrefetchAsync, Some(entry::cuMemPrefetchAsync_v12020.info())),
+    #[cfg(cuda_ge_13000)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemPrefetchAsync",
-        c"cuMemPrefetchAsync_v2_ptsz",
-        cuMemPrefetchAsync,
-        Some(entry::cuMemPrefetchAsync_v12020_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuMemPrefetchAsync_v2",
-        c"cuMemPrefetchAsync_v2",
-        cuMemPrefetchAsync_v2,
-        Some(entry::cuMemPrefetchAsync_v12020.info()),
-    ),
-    # [cfg (cuda_ge_12020)]
-    (
-        c"cuMemPrefetchAsync_v2_ptsz",
-        c"cuMemPrefetchAsync_v2_ptsz",
-        cuMemPrefetchAsync_v2_ptsz,
-        Some(entry::cuMemPrefetchAsync_v12020_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
+    (c"cuMemPrefetchAsync", c"cuMemPrefetchAsync_v2_ptsz", cuMemPrefetchAsync, Some(entry::cuMemPrefetchAsync_v12020_ptsz.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuMemPrefetchAsync_v2", c"cuMemPrefetchAsync_v2", cuMemPrefetchAsync_v2, Some(entry::cuMemPrefetchAsync_v12020.info())),
+    #[cfg(cuda_ge_12020)]
+    (c"cuMemPrefetchAsync_v2_ptsz", c"cuMemPrefetchAsync_v2_ptsz", cuMemPrefetchAsync_v2_ptsz, Some(entry::cuMemPrefetchAsync_v12020_ptsz.info())),
+    #[cfg(cuda_ge_13000)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemPrefetchBatchAsync",
-        c"cuMemPrefetchBatchAsync",
-        cuMemPrefetchBatchAsync,
-        Some(entry::cuMemPrefetchBatchAsync_v13000.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
+    (c"cuMemPrefetchBatchAsync", c"cuMemPrefetchBatchAsync", cuMemPrefetchBatchAsync, Some(entry::cuMemPrefetchBatchAsync_v13000.info())),
+    #[cfg(cuda_ge_13000)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemPrefetchBatchAsync",
-        c"cuMemPrefetchBatchAsync_ptsz",
-        cuMemPrefetchBatchAsync,
-        Some(entry::cuMemPrefetchBatchAsync_v13000_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuMemPrefetchBatchAsync_ptsz",
-        c"cuMemPrefetchBatchAsync_ptsz",
-        cuMemPrefetchBatchAsync_ptsz,
-        Some(entry::cuMemPrefetchBatchAsync_v13000_ptsz.info()),
-    ),
-    (
-        c"cuMemRangeGetAttribute",
-        c"cuMemRangeGetAttribute",
-        cuMemRangeGetAttribute,
-        Some(entry::cuMemRangeGetAttribute_v8000.info()),
-    ),
-    (
-        c"cuMemRangeGetAttributes",
-        c"cuMemRangeGetAttributes",
-        cuMemRangeGetAttributes,
-        Some(entry::cuMemRangeGetAttributes_v8000.info()),
-    ),
-    (
-        c"cuMemRelease",
-        c"cuMemRelease",
-        cuMemRelease,
-        Some(entry::cuMemRelease_v10020.info()),
-    ),
-    (
-        c"cuMemRetainAllocationHandle",
-        c"cuMemRetainAllocationHandle",
-        cuMemRetainAllocationHandle,
-        Some(entry::cuMemRetainAllocationHandle_v11000.info()),
-    ),
-    (
-        c"cuMemSetAccess",
-        c"cuMemSetAccess",
-        cuMemSetAccess,
-        Some(entry::cuMemSetAccess_v10020.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuMemSetMemPool",
-        c"cuMemSetMemPool",
-        cuMemSetMemPool,
-        Some(entry::cuMemSetMemPool_v13000.info()),
-    ),
-    (
-        c"cuMemUnmap",
-        c"cuMemUnmap",
-        cuMemUnmap,
-        Some(entry::cuMemUnmap_v10020.info()),
-    ),
+    (c"cuMemPrefetchBatchAsync", c"cuMemPrefetchBatchAsync_ptsz", cuMemPrefetchBatchAsync, Some(entry::cuMemPrefetchBatchAsync_v13000_ptsz.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuMemPrefetchBatchAsync_ptsz", c"cuMemPrefetchBatchAsync_ptsz", cuMemPrefetchBatchAsync_ptsz, Some(entry::cuMemPrefetchBatchAsync_v13000_ptsz.info())),
+    (c"cuMemRangeGetAttribute", c"cuMemRangeGetAttribute", cuMemRangeGetAttribute, Some(entry::cuMemRangeGetAttribute_v8000.info())),
+    (c"cuMemRangeGetAttributes", c"cuMemRangeGetAttributes", cuMemRangeGetAttributes, Some(entry::cuMemRangeGetAttributes_v8000.info())),
+    (c"cuMemRelease", c"cuMemRelease", cuMemRelease, Some(entry::cuMemRelease_v10020.info())),
+    (c"cuMemRetainAllocationHandle", c"cuMemRetainAllocationHandle", cuMemRetainAllocationHandle, Some(entry::cuMemRetainAllocationHandle_v11000.info())),
+    (c"cuMemSetAccess", c"cuMemSetAccess", cuMemSetAccess, Some(entry::cuMemSetAccess_v10020.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuMemSetMemPool", c"cuMemSetMemPool", cuMemSetMemPool, Some(entry::cuMemSetMemPool_v13000.info())),
+    (c"cuMemUnmap", c"cuMemUnmap", cuMemUnmap, Some(entry::cuMemUnmap_v10020.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
     (c"cuMemcpy", c"cuMemcpy", cuMemcpy, Some(entry::cuMemcpy_v4000.info())),
     #[cfg(feature = "per-thread-default-stream")]
@@ -2919,2588 +699,688 @@ linked_functions! {
     #[cfg(not(feature = "per-thread-default-stream"))]
     (c"cuMemcpy2D", c"cuMemcpy2D_v2", cuMemcpy2D, Some(entry::cuMemcpy2D_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpy2D",
-        c"cuMemcpy2D_v2_ptds",
-        cuMemcpy2D,
-        Some(entry::cuMemcpy2D_v7000_ptds.info()),
-    ),
+    (c"cuMemcpy2D", c"cuMemcpy2D_v2_ptds", cuMemcpy2D, Some(entry::cuMemcpy2D_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpy2DAsync",
-        c"cuMemcpy2DAsync_v2",
-        cuMemcpy2DAsync,
-        Some(entry::cuMemcpy2DAsync_v3020.info()),
-    ),
+    (c"cuMemcpy2DAsync", c"cuMemcpy2DAsync_v2", cuMemcpy2DAsync, Some(entry::cuMemcpy2DAsync_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpy2DAsync",
-        c"cuMemcpy2DAsync_v2_ptsz",
-        cuMemcpy2DAsync,
-        Some(entry::cuMemcpy2DAsync_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemcpy2DAsync_v2",
-        c"cuMemcpy2DAsync_v2",
-        cuMemcpy2DAsync_v2,
-        Some(entry::cuMemcpy2DAsync_v3020.info()),
-    ),
-    (
-        c"cuMemcpy2DAsync_v2_ptsz",
-        c"cuMemcpy2DAsync_v2_ptsz",
-        cuMemcpy2DAsync_v2_ptsz,
-        Some(entry::cuMemcpy2DAsync_v7000_ptsz.info()),
-    ),
+    (c"cuMemcpy2DAsync", c"cuMemcpy2DAsync_v2_ptsz", cuMemcpy2DAsync, Some(entry::cuMemcpy2DAsync_v7000_ptsz.info())),
+    (c"cuMemcpy2DAsync_v2", c"cuMemcpy2DAsync_v2", cuMemcpy2DAsync_v2, Some(entry::cuMemcpy2DAsync_v3020.info())),
+    (c"cuMemcpy2DAsync_v2_ptsz", c"cuMemcpy2DAsync_v2_ptsz", cuMemcpy2DAsync_v2_ptsz, Some(entry::cuMemcpy2DAsync_v7000_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpy2DUnaligned",
-        c"cuMemcpy2DUnaligned_v2",
-        cuMemcpy2DUnaligned,
-        Some(entry::cuMemcpy2DUnaligned_v3020.info()),
-    ),
+    (c"cuMemcpy2DUnaligned", c"cuMemcpy2DUnaligned_v2", cuMemcpy2DUnaligned, Some(entry::cuMemcpy2DUnaligned_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpy2DUnaligned",
-        c"cuMemcpy2DUnaligned_v2_ptds",
-        cuMemcpy2DUnaligned,
-        Some(entry::cuMemcpy2DUnaligned_v7000_ptds.info()),
-    ),
-    (
-        c"cuMemcpy2DUnaligned_v2",
-        c"cuMemcpy2DUnaligned_v2",
-        cuMemcpy2DUnaligned_v2,
-        Some(entry::cuMemcpy2DUnaligned_v3020.info()),
-    ),
-    (
-        c"cuMemcpy2DUnaligned_v2_ptds",
-        c"cuMemcpy2DUnaligned_v2_ptds",
-        cuMemcpy2DUnaligned_v2_ptds,
-        Some(entry::cuMemcpy2DUnaligned_v7000_ptds.info()),
-    ),
-    (
-        c"cuMemcpy2D_v2",
-        c"cuMemcpy2D_v2",
-        cuMemcpy2D_v2,
-        Some(entry::cuMemcpy2D_v3020.info()),
-    ),
-    (
-        c"cuMemcpy2D_v2_ptds",
-        c"cuMemcpy2D_v2_ptds",
-        cuMemcpy2D_v2_ptds,
-        Some(entry::cuMemcpy2D_v7000_ptds.info()),
-    ),
+    (c"cuMemcpy2DUnaligned", c"cuMemcpy2DUnaligned_v2_ptds", cuMemcpy2DUnaligned, Some(entry::cuMemcpy2DUnaligned_v7000_ptds.info())),
+    (c"cuMemcpy2DUnaligned_v2", c"cuMemcpy2DUnaligned_v2", cuMemcpy2DUnaligned_v2, Some(entry::cuMemcpy2DUnaligned_v3020.info())),
+    (c"cuMemcpy2DUnaligned_v2_ptds", c"cuMemcpy2DUnaligned_v2_ptds", cuMemcpy2DUnaligned_v2_ptds, Some(entry::cuMemcpy2DUnaligned_v7000_ptds.info())),
+    (c"cuMemcpy2D_v2", c"cuMemcpy2D_v2", cuMemcpy2D_v2, Some(entry::cuMemcpy2D_v3020.info())),
+    (c"cuMemcpy2D_v2_ptds", c"cuMemcpy2D_v2_ptds", cuMemcpy2D_v2_ptds, Some(entry::cuMemcpy2D_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
     (c"cuMemcpy3D", c"cuMemcpy3D_v2", cuMemcpy3D, Some(entry::cuMemcpy3D_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpy3D",
-        c"cuMemcpy3D_v2_ptds",
-        cuMemcpy3D,
-        Some(entry::cuMemcpy3D_v7000_ptds.info()),
-    ),
+    (c"cuMemcpy3D", c"cuMemcpy3D_v2_ptds", cuMemcpy3D, Some(entry::cuMemcpy3D_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpy3DAsync",
-        c"cuMemcpy3DAsync_v2",
-        cuMemcpy3DAsync,
-        Some(entry::cuMemcpy3DAsync_v3020.info()),
-    ),
+    (c"cuMemcpy3DAsync", c"cuMemcpy3DAsync_v2", cuMemcpy3DAsync, Some(entry::cuMemcpy3DAsync_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpy3DAsync",
-        c"cuMemcpy3DAsync_v2_ptsz",
-        cuMemcpy3DAsync,
-        Some(entry::cuMemcpy3DAsync_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemcpy3DAsync_v2",
-        c"cuMemcpy3DAsync_v2",
-        cuMemcpy3DAsync_v2,
-        Some(entry::cuMemcpy3DAsync_v3020.info()),
-    ),
-    (
-        c"cuMemcpy3DAsync_v2_ptsz",
-        c"cuMemcpy3DAsync_v2_ptsz",
-        cuMemcpy3DAsync_v2_ptsz,
-        Some(entry::cuMemcpy3DAsync_v7000_ptsz.info()),
-    ),
-    # [cfg (all (cuda_ge_12080 , not (cuda_ge_13000)))]
+    (c"cuMemcpy3DAsync", c"cuMemcpy3DAsync_v2_ptsz", cuMemcpy3DAsync, Some(entry::cuMemcpy3DAsync_v7000_ptsz.info())),
+    (c"cuMemcpy3DAsync_v2", c"cuMemcpy3DAsync_v2", cuMemcpy3DAsync_v2, Some(entry::cuMemcpy3DAsync_v3020.info())),
+    (c"cuMemcpy3DAsync_v2_ptsz", c"cuMemcpy3DAsync_v2_ptsz", cuMemcpy3DAsync_v2_ptsz, Some(entry::cuMemcpy3DAsync_v7000_ptsz.info())),
+    #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpy3DBatchAsync",
-        c"cuMemcpy3DBatchAsync",
-        cuMemcpy3DBatchAsync,
-        Some(entry::cuMemcpy3DBatchAsync_v12080.info()),
-    ),
-    # [cfg (all (cuda_ge_12080 , not (cuda_ge_13000)))]
+    (c"cuMemcpy3DBatchAsync", c"cuMemcpy3DBatchAsync", cuMemcpy3DBatchAsync, Some(entry::cuMemcpy3DBatchAsync_v12080.info())),
+    #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpy3DBatchAsync",
-        c"cuMemcpy3DBatchAsync_ptsz",
-        cuMemcpy3DBatchAsync,
-        Some(entry::cuMemcpy3DBatchAsync_v12080_ptsz.info()),
-    ),
-    # [cfg (all (cuda_ge_12080 , not (cuda_ge_13000)))]
-    (
-        c"cuMemcpy3DBatchAsync_ptsz",
-        c"cuMemcpy3DBatchAsync_ptsz",
-        cuMemcpy3DBatchAsync_ptsz,
-        Some(entry::cuMemcpy3DBatchAsync_v12080_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
+    (c"cuMemcpy3DBatchAsync", c"cuMemcpy3DBatchAsync_ptsz", cuMemcpy3DBatchAsync, Some(entry::cuMemcpy3DBatchAsync_v12080_ptsz.info())),
+    #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+    (c"cuMemcpy3DBatchAsync_ptsz", c"cuMemcpy3DBatchAsync_ptsz", cuMemcpy3DBatchAsync_ptsz, Some(entry::cuMemcpy3DBatchAsync_v12080_ptsz.info())),
+    #[cfg(cuda_ge_13000)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpy3DBatchAsync",
-        c"cuMemcpy3DBatchAsync_v2",
-        cuMemcpy3DBatchAsync,
-        Some(entry::cuMemcpy3DBatchAsync_v13000.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
+    (c"cuMemcpy3DBatchAsync", c"cuMemcpy3DBatchAsync_v2", cuMemcpy3DBatchAsync, Some(entry::cuMemcpy3DBatchAsync_v13000.info())),
+    #[cfg(cuda_ge_13000)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpy3DBatchAsync",
-        c"cuMemcpy3DBatchAsync_v2_ptsz",
-        cuMemcpy3DBatchAsync,
-        Some(entry::cuMemcpy3DBatchAsync_v13000_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuMemcpy3DBatchAsync_v2",
-        c"cuMemcpy3DBatchAsync_v2",
-        cuMemcpy3DBatchAsync_v2,
-        Some(entry::cuMemcpy3DBatchAsync_v13000.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuMemcpy3DBatchAsync_v2_ptsz",
-        c"cuMemcpy3DBatchAsync_v2_ptsz",
-        cuMemcpy3DBatchAsync_v2_ptsz,
-        Some(entry::cuMemcpy3DBatchAsync_v13000_ptsz.info()),
-    ),
+    (c"cuMemcpy3DBatchAsync", c"cuMemcpy3DBatchAsync_v2_ptsz", cuMemcpy3DBatchAsync, Some(entry::cuMemcpy3DBatchAsync_v13000_ptsz.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuMemcpy3DBatchAsync_v2", c"cuMemcpy3DBatchAsync_v2", cuMemcpy3DBatchAsync_v2, Some(entry::cuMemcpy3DBatchAsync_v13000.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuMemcpy3DBatchAsync_v2_ptsz", c"cuMemcpy3DBatchAsync_v2_ptsz", cuMemcpy3DBatchAsync_v2_ptsz, Some(entry::cuMemcpy3DBatchAsync_v13000_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpy3DPeer",
-        c"cuMemcpy3DPeer",
-        cuMemcpy3DPeer,
-        Some(entry::cuMemcpy3DPeer_v4000.info()),
-    ),
+    (c"cuMemcpy3DPeer", c"cuMemcpy3DPeer", cuMemcpy3DPeer, Some(entry::cuMemcpy3DPeer_v4000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpy3DPeer",
-        c"cuMemcpy3DPeer_ptds",
-        cuMemcpy3DPeer,
-        Some(entry::cuMemcpy3DPeer_v7000_ptds.info()),
-    ),
+    (c"cuMemcpy3DPeer", c"cuMemcpy3DPeer_ptds", cuMemcpy3DPeer, Some(entry::cuMemcpy3DPeer_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpy3DPeerAsync",
-        c"cuMemcpy3DPeerAsync",
-        cuMemcpy3DPeerAsync,
-        Some(entry::cuMemcpy3DPeerAsync_v4000.info()),
-    ),
+    (c"cuMemcpy3DPeerAsync", c"cuMemcpy3DPeerAsync", cuMemcpy3DPeerAsync, Some(entry::cuMemcpy3DPeerAsync_v4000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpy3DPeerAsync",
-        c"cuMemcpy3DPeerAsync_ptsz",
-        cuMemcpy3DPeerAsync,
-        Some(entry::cuMemcpy3DPeerAsync_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemcpy3DPeerAsync_ptsz",
-        c"cuMemcpy3DPeerAsync_ptsz",
-        cuMemcpy3DPeerAsync_ptsz,
-        Some(entry::cuMemcpy3DPeerAsync_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemcpy3DPeer_ptds",
-        c"cuMemcpy3DPeer_ptds",
-        cuMemcpy3DPeer_ptds,
-        Some(entry::cuMemcpy3DPeer_v7000_ptds.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
+    (c"cuMemcpy3DPeerAsync", c"cuMemcpy3DPeerAsync_ptsz", cuMemcpy3DPeerAsync, Some(entry::cuMemcpy3DPeerAsync_v7000_ptsz.info())),
+    (c"cuMemcpy3DPeerAsync_ptsz", c"cuMemcpy3DPeerAsync_ptsz", cuMemcpy3DPeerAsync_ptsz, Some(entry::cuMemcpy3DPeerAsync_v7000_ptsz.info())),
+    (c"cuMemcpy3DPeer_ptds", c"cuMemcpy3DPeer_ptds", cuMemcpy3DPeer_ptds, Some(entry::cuMemcpy3DPeer_v7000_ptds.info())),
+    #[cfg(cuda_ge_13020)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpy3DWithAttributesAsync",
-        c"cuMemcpy3DWithAttributesAsync",
-        cuMemcpy3DWithAttributesAsync,
-        Some(entry::cuMemcpy3DWithAttributesAsync_v13020.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
+    (c"cuMemcpy3DWithAttributesAsync", c"cuMemcpy3DWithAttributesAsync", cuMemcpy3DWithAttributesAsync, Some(entry::cuMemcpy3DWithAttributesAsync_v13020.info())),
+    #[cfg(cuda_ge_13020)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpy3DWithAttributesAsync",
-        c"cuMemcpy3DWithAttributesAsync_ptsz",
-        cuMemcpy3DWithAttributesAsync,
-        Some(entry::cuMemcpy3DWithAttributesAsync_v13020_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
-    (
-        c"cuMemcpy3DWithAttributesAsync_ptsz",
-        c"cuMemcpy3DWithAttributesAsync_ptsz",
-        cuMemcpy3DWithAttributesAsync_ptsz,
-        Some(entry::cuMemcpy3DWithAttributesAsync_v13020_ptsz.info()),
-    ),
-    (
-        c"cuMemcpy3D_v2",
-        c"cuMemcpy3D_v2",
-        cuMemcpy3D_v2,
-        Some(entry::cuMemcpy3D_v3020.info()),
-    ),
-    (
-        c"cuMemcpy3D_v2_ptds",
-        c"cuMemcpy3D_v2_ptds",
-        cuMemcpy3D_v2_ptds,
-        Some(entry::cuMemcpy3D_v7000_ptds.info()),
-    ),
+    (c"cuMemcpy3DWithAttributesAsync", c"cuMemcpy3DWithAttributesAsync_ptsz", cuMemcpy3DWithAttributesAsync, Some(entry::cuMemcpy3DWithAttributesAsync_v13020_ptsz.info())),
+    #[cfg(cuda_ge_13020)]
+    (c"cuMemcpy3DWithAttributesAsync_ptsz", c"cuMemcpy3DWithAttributesAsync_ptsz", cuMemcpy3DWithAttributesAsync_ptsz, Some(entry::cuMemcpy3DWithAttributesAsync_v13020_ptsz.info())),
+    (c"cuMemcpy3D_v2", c"cuMemcpy3D_v2", cuMemcpy3D_v2, Some(entry::cuMemcpy3D_v3020.info())),
+    (c"cuMemcpy3D_v2_ptds", c"cuMemcpy3D_v2_ptds", cuMemcpy3D_v2_ptds, Some(entry::cuMemcpy3D_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpyAsync",
-        c"cuMemcpyAsync",
-        cuMemcpyAsync,
-        Some(entry::cuMemcpyAsync_v4000.info()),
-    ),
+    (c"cuMemcpyAsync", c"cuMemcpyAsync", cuMemcpyAsync, Some(entry::cuMemcpyAsync_v4000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpyAsync",
-        c"cuMemcpyAsync_ptsz",
-        cuMemcpyAsync,
-        Some(entry::cuMemcpyAsync_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemcpyAsync_ptsz",
-        c"cuMemcpyAsync_ptsz",
-        cuMemcpyAsync_ptsz,
-        Some(entry::cuMemcpyAsync_v7000_ptsz.info()),
-    ),
+    (c"cuMemcpyAsync", c"cuMemcpyAsync_ptsz", cuMemcpyAsync, Some(entry::cuMemcpyAsync_v7000_ptsz.info())),
+    (c"cuMemcpyAsync_ptsz", c"cuMemcpyAsync_ptsz", cuMemcpyAsync_ptsz, Some(entry::cuMemcpyAsync_v7000_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpyAtoA",
-        c"cuMemcpyAtoA_v2",
-        cuMemcpyAtoA,
-        Some(entry::cuMemcpyAtoA_v3020.info()),
-    ),
+    (c"cuMemcpyAtoA", c"cuMemcpyAtoA_v2", cuMemcpyAtoA, Some(entry::cuMemcpyAtoA_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpyAtoA",
-        c"cuMemcpyAtoA_v2_ptds",
-        cuMemcpyAtoA,
-        Some(entry::cuMemcpyAtoA_v7000_ptds.info()),
-    ),
-    (
-        c"cuMemcpyAtoA_v2",
-        c"cuMemcpyAtoA_v2",
-        cuMemcpyAtoA_v2,
-        Some(entry::cuMemcpyAtoA_v3020.info()),
-    ),
-    (
-        c"cuMemcpyAtoA_v2_ptds",
-        c"cuMemcpyAtoA_v2_ptds",
-        cuMemcpyAtoA_v2_ptds,
-        Some(entry::cuMemcpyAtoA_v7000_ptds.info()),
-    ),
+    (c"cuMemcpyAtoA", c"cuMemcpyAtoA_v2_ptds", cuMemcpyAtoA, Some(entry::cuMemcpyAtoA_v7000_ptds.info())),
+    (c"cuMemcpyAtoA_v2", c"cuMemcpyAtoA_v2", cuMemcpyAtoA_v2, Some(entry::cuMemcpyAtoA_v3020.info())),
+    (c"cuMemcpyAtoA_v2_ptds", c"cuMemcpyAtoA_v2_ptds", cuMemcpyAtoA_v2_ptds, Some(entry::cuMemcpyAtoA_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpyAtoD",
-        c"cuMemcpyAtoD_v2",
-        cuMemcpyAtoD,
-        Some(entry::cuMemcpyAtoD_v3020.info()),
-    ),
+    (c"cuMemcpyAtoD", c"cuMemcpyAtoD_v2", cuMemcpyAtoD, Some(entry::cuMemcpyAtoD_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpyAtoD",
-        c"cuMemcpyAtoD_v2_ptds",
-        cuMemcpyAtoD,
-        Some(entry::cuMemcpyAtoD_v7000_ptds.info()),
-    ),
-    (
-        c"cuMemcpyAtoD_v2",
-        c"cuMemcpyAtoD_v2",
-        cuMemcpyAtoD_v2,
-        Some(entry::cuMemcpyAtoD_v3020.info()),
-    ),
-    (
-        c"cuMemcpyAtoD_v2_ptds",
-        c"cuMemcpyAtoD_v2_ptds",
-        cuMemcpyAtoD_v2_ptds,
-        Some(entry::cuMemcpyAtoD_v7000_ptds.info()),
-    ),
+    (c"cuMemcpyAtoD", c"cuMemcpyAtoD_v2_ptds", cuMemcpyAtoD, Some(entry::cuMemcpyAtoD_v7000_ptds.info())),
+    (c"cuMemcpyAtoD_v2", c"cuMemcpyAtoD_v2", cuMemcpyAtoD_v2, Some(entry::cuMemcpyAtoD_v3020.info())),
+    (c"cuMemcpyAtoD_v2_ptds", c"cuMemcpyAtoD_v2_ptds", cuMemcpyAtoD_v2_ptds, Some(entry::cuMemcpyAtoD_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpyAtoH",
-        c"cuMemcpyAtoH_v2",
-        cuMemcpyAtoH,
-        Some(entry::cuMemcpyAtoH_v3020.info()),
-    ),
+    (c"cuMemcpyAtoH", c"cuMemcpyAtoH_v2", cuMemcpyAtoH, Some(entry::cuMemcpyAtoH_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpyAtoH",
-        c"cuMemcpyAtoH_v2_ptds",
-        cuMemcpyAtoH,
-        Some(entry::cuMemcpyAtoH_v7000_ptds.info()),
-    ),
+    (c"cuMemcpyAtoH", c"cuMemcpyAtoH_v2_ptds", cuMemcpyAtoH, Some(entry::cuMemcpyAtoH_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpyAtoHAsync",
-        c"cuMemcpyAtoHAsync_v2",
-        cuMemcpyAtoHAsync,
-        Some(entry::cuMemcpyAtoHAsync_v3020.info()),
-    ),
+    (c"cuMemcpyAtoHAsync", c"cuMemcpyAtoHAsync_v2", cuMemcpyAtoHAsync, Some(entry::cuMemcpyAtoHAsync_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpyAtoHAsync",
-        c"cuMemcpyAtoHAsync_v2_ptsz",
-        cuMemcpyAtoHAsync,
-        Some(entry::cuMemcpyAtoHAsync_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemcpyAtoHAsync_v2",
-        c"cuMemcpyAtoHAsync_v2",
-        cuMemcpyAtoHAsync_v2,
-        Some(entry::cuMemcpyAtoHAsync_v3020.info()),
-    ),
-    (
-        c"cuMemcpyAtoHAsync_v2_ptsz",
-        c"cuMemcpyAtoHAsync_v2_ptsz",
-        cuMemcpyAtoHAsync_v2_ptsz,
-        Some(entry::cuMemcpyAtoHAsync_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemcpyAtoH_v2",
-        c"cuMemcpyAtoH_v2",
-        cuMemcpyAtoH_v2,
-        Some(entry::cuMemcpyAtoH_v3020.info()),
-    ),
-    (
-        c"cuMemcpyAtoH_v2_ptds",
-        c"cuMemcpyAtoH_v2_ptds",
-        cuMemcpyAtoH_v2_ptds,
-        Some(entry::cuMemcpyAtoH_v7000_ptds.info()),
-    ),
-    # [cfg (all (cuda_ge_12080 , not (cuda_ge_13000)))]
+    (c"cuMemcpyAtoHAsync", c"cuMemcpyAtoHAsync_v2_ptsz", cuMemcpyAtoHAsync, Some(entry::cuMemcpyAtoHAsync_v7000_ptsz.info())),
+    (c"cuMemcpyAtoHAsync_v2", c"cuMemcpyAtoHAsync_v2", cuMemcpyAtoHAsync_v2, Some(entry::cuMemcpyAtoHAsync_v3020.info())),
+    (c"cuMemcpyAtoHAsync_v2_ptsz", c"cuMemcpyAtoHAsync_v2_ptsz", cuMemcpyAtoHAsync_v2_ptsz, Some(entry::cuMemcpyAtoHAsync_v7000_ptsz.info())),
+    (c"cuMemcpyAtoH_v2", c"cuMemcpyAtoH_v2", cuMemcpyAtoH_v2, Some(entry::cuMemcpyAtoH_v3020.info())),
+    (c"cuMemcpyAtoH_v2_ptds", c"cuMemcpyAtoH_v2_ptds", cuMemcpyAtoH_v2_ptds, Some(entry::cuMemcpyAtoH_v7000_ptds.info())),
+    #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpyBatchAsync",
-        c"cuMemcpyBatchAsync",
-        cuMemcpyBatchAsync,
-        Some(entry::cuMemcpyBatchAsync_v12080.info()),
-    ),
-    # [cfg (all (cuda_ge_12080 , not (cuda_ge_13000)))]
+    (c"cuMemcpyBatchAsync", c"cuMemcpyBatchAsync", cuMemcpyBatchAsync, Some(entry::cuMemcpyBatchAsync_v12080.info())),
+    #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpyBatchAsync",
-        c"cuMemcpyBatchAsync_ptsz",
-        cuMemcpyBatchAsync,
-        Some(entry::cuMemcpyBatchAsync_v12080_ptsz.info()),
-    ),
-    # [cfg (all (cuda_ge_12080 , not (cuda_ge_13000)))]
-    (
-        c"cuMemcpyBatchAsync_ptsz",
-        c"cuMemcpyBatchAsync_ptsz",
-        cuMemcpyBatchAsync_ptsz,
-        Some(entry::cuMemcpyBatchAsync_v12080_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
+    (c"cuMemcpyBatchAsync", c"cuMemcpyBatchAsync_ptsz", cuMemcpyBatchAsync, Some(entry::cuMemcpyBatchAsync_v12080_ptsz.info())),
+    #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+    (c"cuMemcpyBatchAsync_ptsz", c"cuMemcpyBatchAsync_ptsz", cuMemcpyBatchAsync_ptsz, Some(entry::cuMemcpyBatchAsync_v12080_ptsz.info())),
+    #[cfg(cuda_ge_13000)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpyBatchAsync",
-        c"cuMemcpyBatchAsync_v2",
-        cuMemcpyBatchAsync,
-        Some(entry::cuMemcpyBatchAsync_v13000.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
+    (c"cuMemcpyBatchAsync", c"cuMemcpyBatchAsync_v2", cuMemcpyBatchAsync, Some(entry::cuMemcpyBatchAsync_v13000.info())),
+    #[cfg(cuda_ge_13000)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpyBatchAsync",
-        c"cuMemcpyBatchAsync_v2_ptsz",
-        cuMemcpyBatchAsync,
-        Some(entry::cuMemcpyBatchAsync_v13000_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuMemcpyBatchAsync_v2",
-        c"cuMemcpyBatchAsync_v2",
-        cuMemcpyBatchAsync_v2,
-        Some(entry::cuMemcpyBatchAsync_v13000.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuMemcpyBatchAsync_v2_ptsz",
-        c"cuMemcpyBatchAsync_v2_ptsz",
-        cuMemcpyBatchAsync_v2_ptsz,
-        Some(entry::cuMemcpyBatchAsync_v13000_ptsz.info()),
-    ),
+    (c"cuMemcpyBatchAsync", c"cuMemcpyBatchAsync_v2_ptsz", cuMemcpyBatchAsync, Some(entry::cuMemcpyBatchAsync_v13000_ptsz.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuMemcpyBatchAsync_v2", c"cuMemcpyBatchAsync_v2", cuMemcpyBatchAsync_v2, Some(entry::cuMemcpyBatchAsync_v13000.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuMemcpyBatchAsync_v2_ptsz", c"cuMemcpyBatchAsync_v2_ptsz", cuMemcpyBatchAsync_v2_ptsz, Some(entry::cuMemcpyBatchAsync_v13000_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpyDtoA",
-        c"cuMemcpyDtoA_v2",
-        cuMemcpyDtoA,
-        Some(entry::cuMemcpyDtoA_v3020.info()),
-    ),
+    (c"cuMemcpyDtoA", c"cuMemcpyDtoA_v2", cuMemcpyDtoA, Some(entry::cuMemcpyDtoA_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpyDtoA",
-        c"cuMemcpyDtoA_v2_ptds",
-        cuMemcpyDtoA,
-        Some(entry::cuMemcpyDtoA_v7000_ptds.info()),
-    ),
-    (
-        c"cuMemcpyDtoA_v2",
-        c"cuMemcpyDtoA_v2",
-        cuMemcpyDtoA_v2,
-        Some(entry::cuMemcpyDtoA_v3020.info()),
-    ),
-    (
-        c"cuMemcpyDtoA_v2_ptds",
-        c"cuMemcpyDtoA_v2_ptds",
-        cuMemcpyDtoA_v2_ptds,
-        Some(entry::cuMemcpyDtoA_v7000_ptds.info()),
-    ),
+    (c"cuMemcpyDtoA", c"cuMemcpyDtoA_v2_ptds", cuMemcpyDtoA, Some(entry::cuMemcpyDtoA_v7000_ptds.info())),
+    (c"cuMemcpyDtoA_v2", c"cuMemcpyDtoA_v2", cuMemcpyDtoA_v2, Some(entry::cuMemcpyDtoA_v3020.info())),
+    (c"cuMemcpyDtoA_v2_ptds", c"cuMemcpyDtoA_v2_ptds", cuMemcpyDtoA_v2_ptds, Some(entry::cuMemcpyDtoA_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpyDtoD",
-        c"cuMemcpyDtoD_v2",
-        cuMemcpyDtoD,
-        Some(entry::cuMemcpyDtoD_v3020.info()),
-    ),
+    (c"cuMemcpyDtoD", c"cuMemcpyDtoD_v2", cuMemcpyDtoD, Some(entry::cuMemcpyDtoD_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpyDtoD",
-        c"cuMemcpyDtoD_v2_ptds",
-        cuMemcpyDtoD,
-        Some(entry::cuMemcpyDtoD_v7000_ptds.info()),
-    ),
+    (c"cuMemcpyDtoD", c"cuMemcpyDtoD_v2_ptds", cuMemcpyDtoD, Some(entry::cuMemcpyDtoD_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpyDtoDAsync",
-        c"cuMemcpyDtoDAsync_v2",
-        cuMemcpyDtoDAsync,
-        Some(entry::cuMemcpyDtoDAsync_v3020.info()),
-    ),
+    (c"cuMemcpyDtoDAsync", c"cuMemcpyDtoDAsync_v2", cuMemcpyDtoDAsync, Some(entry::cuMemcpyDtoDAsync_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpyDtoDAsync",
-        c"cuMemcpyDtoDAsync_v2_ptsz",
-        cuMemcpyDtoDAsync,
-        Some(entry::cuMemcpyDtoDAsync_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemcpyDtoDAsync_v2",
-        c"cuMemcpyDtoDAsync_v2",
-        cuMemcpyDtoDAsync_v2,
-        Some(entry::cuMemcpyDtoDAsync_v3020.info()),
-    ),
-    (
-        c"cuMemcpyDtoDAsync_v2_ptsz",
-        c"cuMemcpyDtoDAsync_v2_ptsz",
-        cuMemcpyDtoDAsync_v2_ptsz,
-        Some(entry::cuMemcpyDtoDAsync_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemcpyDtoD_v2",
-        c"cuMemcpyDtoD_v2",
-        cuMemcpyDtoD_v2,
-        Some(entry::cuMemcpyDtoD_v3020.info()),
-    ),
-    (
-        c"cuMemcpyDtoD_v2_ptds",
-        c"cuMemcpyDtoD_v2_ptds",
-        cuMemcpyDtoD_v2_ptds,
-        Some(entry::cuMemcpyDtoD_v7000_ptds.info()),
-    ),
+    (c"cuMemcpyDtoDAsync", c"cuMemcpyDtoDAsync_v2_ptsz", cuMemcpyDtoDAsync, Some(entry::cuMemcpyDtoDAsync_v7000_ptsz.info())),
+    (c"cuMemcpyDtoDAsync_v2", c"cuMemcpyDtoDAsync_v2", cuMemcpyDtoDAsync_v2, Some(entry::cuMemcpyDtoDAsync_v3020.info())),
+    (c"cuMemcpyDtoDAsync_v2_ptsz", c"cuMemcpyDtoDAsync_v2_ptsz", cuMemcpyDtoDAsync_v2_ptsz, Some(entry::cuMemcpyDtoDAsync_v7000_ptsz.info())),
+    (c"cuMemcpyDtoD_v2", c"cuMemcpyDtoD_v2", cuMemcpyDtoD_v2, Some(entry::cuMemcpyDtoD_v3020.info())),
+    (c"cuMemcpyDtoD_v2_ptds", c"cuMemcpyDtoD_v2_ptds", cuMemcpyDtoD_v2_ptds, Some(entry::cuMemcpyDtoD_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpyDtoH",
-        c"cuMemcpyDtoH_v2",
-        cuMemcpyDtoH,
-        Some(entry::cuMemcpyDtoH_v3020.info()),
-    ),
+    (c"cuMemcpyDtoH", c"cuMemcpyDtoH_v2", cuMemcpyDtoH, Some(entry::cuMemcpyDtoH_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpyDtoH",
-        c"cuMemcpyDtoH_v2_ptds",
-        cuMemcpyDtoH,
-        Some(entry::cuMemcpyDtoH_v7000_ptds.info()),
-    ),
+    (c"cuMemcpyDtoH", c"cuMemcpyDtoH_v2_ptds", cuMemcpyDtoH, Some(entry::cuMemcpyDtoH_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpyDtoHAsync",
-        c"cuMemcpyDtoHAsync_v2",
-        cuMemcpyDtoHAsync,
-        Some(entry::cuMemcpyDtoHAsync_v3020.info()),
-    ),
+    (c"cuMemcpyDtoHAsync", c"cuMemcpyDtoHAsync_v2", cuMemcpyDtoHAsync, Some(entry::cuMemcpyDtoHAsync_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpyDtoHAsync",
-        c"cuMemcpyDtoHAsync_v2_ptsz",
-        cuMemcpyDtoHAsync,
-        Some(entry::cuMemcpyDtoHAsync_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemcpyDtoHAsync_v2",
-        c"cuMemcpyDtoHAsync_v2",
-        cuMemcpyDtoHAsync_v2,
-        Some(entry::cuMemcpyDtoHAsync_v3020.info()),
-    ),
-    (
-        c"cuMemcpyDtoHAsync_v2_ptsz",
-        c"cuMemcpyDtoHAsync_v2_ptsz",
-        cuMemcpyDtoHAsync_v2_ptsz,
-        Some(entry::cuMemcpyDtoHAsync_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemcpyDtoH_v2",
-        c"cuMemcpyDtoH_v2",
-        cuMemcpyDtoH_v2,
-        Some(entry::cuMemcpyDtoH_v3020.info()),
-    ),
-    (
-        c"cuMemcpyDtoH_v2_ptds",
-        c"cuMemcpyDtoH_v2_ptds",
-        cuMemcpyDtoH_v2_ptds,
-        Some(entry::cuMemcpyDtoH_v7000_ptds.info()),
-    ),
+    (c"cuMemcpyDtoHAsync", c"cuMemcpyDtoHAsync_v2_ptsz", cuMemcpyDtoHAsync, Some(entry::cuMemcpyDtoHAsync_v7000_ptsz.info())),
+    (c"cuMemcpyDtoHAsync_v2", c"cuMemcpyDtoHAsync_v2", cuMemcpyDtoHAsync_v2, Some(entry::cuMemcpyDtoHAsync_v3020.info())),
+    (c"cuMemcpyDtoHAsync_v2_ptsz", c"cuMemcpyDtoHAsync_v2_ptsz", cuMemcpyDtoHAsync_v2_ptsz, Some(entry::cuMemcpyDtoHAsync_v7000_ptsz.info())),
+    (c"cuMemcpyDtoH_v2", c"cuMemcpyDtoH_v2", cuMemcpyDtoH_v2, Some(entry::cuMemcpyDtoH_v3020.info())),
+    (c"cuMemcpyDtoH_v2_ptds", c"cuMemcpyDtoH_v2_ptds", cuMemcpyDtoH_v2_ptds, Some(entry::cuMemcpyDtoH_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpyHtoA",
-        c"cuMemcpyHtoA_v2",
-        cuMemcpyHtoA,
-        Some(entry::cuMemcpyHtoA_v3020.info()),
-    ),
+    (c"cuMemcpyHtoA", c"cuMemcpyHtoA_v2", cuMemcpyHtoA, Some(entry::cuMemcpyHtoA_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpyHtoA",
-        c"cuMemcpyHtoA_v2_ptds",
-        cuMemcpyHtoA,
-        Some(entry::cuMemcpyHtoA_v7000_ptds.info()),
-    ),
+    (c"cuMemcpyHtoA", c"cuMemcpyHtoA_v2_ptds", cuMemcpyHtoA, Some(entry::cuMemcpyHtoA_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpyHtoAAsync",
-        c"cuMemcpyHtoAAsync_v2",
-        cuMemcpyHtoAAsync,
-        Some(entry::cuMemcpyHtoAAsync_v3020.info()),
-    ),
+    (c"cuMemcpyHtoAAsync", c"cuMemcpyHtoAAsync_v2", cuMemcpyHtoAAsync, Some(entry::cuMemcpyHtoAAsync_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpyHtoAAsync",
-        c"cuMemcpyHtoAAsync_v2_ptsz",
-        cuMemcpyHtoAAsync,
-        Some(entry::cuMemcpyHtoAAsync_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemcpyHtoAAsync_v2",
-        c"cuMemcpyHtoAAsync_v2",
-        cuMemcpyHtoAAsync_v2,
-        Some(entry::cuMemcpyHtoAAsync_v3020.info()),
-    ),
-    (
-        c"cuMemcpyHtoAAsync_v2_ptsz",
-        c"cuMemcpyHtoAAsync_v2_ptsz",
-        cuMemcpyHtoAAsync_v2_ptsz,
-        Some(entry::cuMemcpyHtoAAsync_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemcpyHtoA_v2",
-        c"cuMemcpyHtoA_v2",
-        cuMemcpyHtoA_v2,
-        Some(entry::cuMemcpyHtoA_v3020.info()),
-    ),
-    (
-        c"cuMemcpyHtoA_v2_ptds",
-        c"cuMemcpyHtoA_v2_ptds",
-        cuMemcpyHtoA_v2_ptds,
-        Some(entry::cuMemcpyHtoA_v7000_ptds.info()),
-    ),
+    (c"cuMemcpyHtoAAsync", c"cuMemcpyHtoAAsync_v2_ptsz", cuMemcpyHtoAAsync, Some(entry::cuMemcpyHtoAAsync_v7000_ptsz.info())),
+    (c"cuMemcpyHtoAAsync_v2", c"cuMemcpyHtoAAsync_v2", cuMemcpyHtoAAsync_v2, Some(entry::cuMemcpyHtoAAsync_v3020.info())),
+    (c"cuMemcpyHtoAAsync_v2_ptsz", c"cuMemcpyHtoAAsync_v2_ptsz", cuMemcpyHtoAAsync_v2_ptsz, Some(entry::cuMemcpyHtoAAsync_v7000_ptsz.info())),
+    (c"cuMemcpyHtoA_v2", c"cuMemcpyHtoA_v2", cuMemcpyHtoA_v2, Some(entry::cuMemcpyHtoA_v3020.info())),
+    (c"cuMemcpyHtoA_v2_ptds", c"cuMemcpyHtoA_v2_ptds", cuMemcpyHtoA_v2_ptds, Some(entry::cuMemcpyHtoA_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpyHtoD",
-        c"cuMemcpyHtoD_v2",
-        cuMemcpyHtoD,
-        Some(entry::cuMemcpyHtoD_v3020.info()),
-    ),
+    (c"cuMemcpyHtoD", c"cuMemcpyHtoD_v2", cuMemcpyHtoD, Some(entry::cuMemcpyHtoD_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpyHtoD",
-        c"cuMemcpyHtoD_v2_ptds",
-        cuMemcpyHtoD,
-        Some(entry::cuMemcpyHtoD_v7000_ptds.info()),
-    ),
+    (c"cuMemcpyHtoD", c"cuMemcpyHtoD_v2_ptds", cuMemcpyHtoD, Some(entry::cuMemcpyHtoD_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpyHtoDAsync",
-        c"cuMemcpyHtoDAsync_v2",
-        cuMemcpyHtoDAsync,
-        Some(entry::cuMemcpyHtoDAsync_v3020.info()),
-    ),
+    (c"cuMemcpyHtoDAsync", c"cuMemcpyHtoDAsync_v2", cuMemcpyHtoDAsync, Some(entry::cuMemcpyHtoDAsync_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpyHtoDAsync",
-        c"cuMemcpyHtoDAsync_v2_ptsz",
-        cuMemcpyHtoDAsync,
-        Some(entry::cuMemcpyHtoDAsync_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemcpyHtoDAsync_v2",
-        c"cuMemcpyHtoDAsync_v2",
-        cuMemcpyHtoDAsync_v2,
-        Some(entry::cuMemcpyHtoDAsync_v3020.info()),
-    ),
-    (
-        c"cuMemcpyHtoDAsync_v2_ptsz",
-        c"cuMemcpyHtoDAsync_v2_ptsz",
-        cuMemcpyHtoDAsync_v2_ptsz,
-        Some(entry::cuMemcpyHtoDAsync_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemcpyHtoD_v2",
-        c"cuMemcpyHtoD_v2",
-        cuMemcpyHtoD_v2,
-        Some(entry::cuMemcpyHtoD_v3020.info()),
-    ),
-    (
-        c"cuMemcpyHtoD_v2_ptds",
-        c"cuMemcpyHtoD_v2_ptds",
-        cuMemcpyHtoD_v2_ptds,
-        Some(entry::cuMemcpyHtoD_v7000_ptds.info()),
-    ),
+    (c"cuMemcpyHtoDAsync", c"cuMemcpyHtoDAsync_v2_ptsz", cuMemcpyHtoDAsync, Some(entry::cuMemcpyHtoDAsync_v7000_ptsz.info())),
+    (c"cuMemcpyHtoDAsync_v2", c"cuMemcpyHtoDAsync_v2", cuMemcpyHtoDAsync_v2, Some(entry::cuMemcpyHtoDAsync_v3020.info())),
+    (c"cuMemcpyHtoDAsync_v2_ptsz", c"cuMemcpyHtoDAsync_v2_ptsz", cuMemcpyHtoDAsync_v2_ptsz, Some(entry::cuMemcpyHtoDAsync_v7000_ptsz.info())),
+    (c"cuMemcpyHtoD_v2", c"cuMemcpyHtoD_v2", cuMemcpyHtoD_v2, Some(entry::cuMemcpyHtoD_v3020.info())),
+    (c"cuMemcpyHtoD_v2_ptds", c"cuMemcpyHtoD_v2_ptds", cuMemcpyHtoD_v2_ptds, Some(entry::cuMemcpyHtoD_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
     (c"cuMemcpyPeer", c"cuMemcpyPeer", cuMemcpyPeer, Some(entry::cuMemcpyPeer_v4000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpyPeer",
-        c"cuMemcpyPeer_ptds",
-        cuMemcpyPeer,
-        Some(entry::cuMemcpyPeer_v7000_ptds.info()),
-    ),
+    (c"cuMemcpyPeer", c"cuMemcpyPeer_ptds", cuMemcpyPeer, Some(entry::cuMemcpyPeer_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpyPeerAsync",
-        c"cuMemcpyPeerAsync",
-        cuMemcpyPeerAsync,
-        Some(entry::cuMemcpyPeerAsync_v4000.info()),
-    ),
+    (c"cuMemcpyPeerAsync", c"cuMemcpyPeerAsync", cuMemcpyPeerAsync, Some(entry::cuMemcpyPeerAsync_v4000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpyPeerAsync",
-        c"cuMemcpyPeerAsync_ptsz",
-        cuMemcpyPeerAsync,
-        Some(entry::cuMemcpyPeerAsync_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemcpyPeerAsync_ptsz",
-        c"cuMemcpyPeerAsync_ptsz",
-        cuMemcpyPeerAsync_ptsz,
-        Some(entry::cuMemcpyPeerAsync_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemcpyPeer_ptds",
-        c"cuMemcpyPeer_ptds",
-        cuMemcpyPeer_ptds,
-        Some(entry::cuMemcpyPeer_v7000_ptds.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
+    (c"cuMemcpyPeerAsync", c"cuMemcpyPeerAsync_ptsz", cuMemcpyPeerAsync, Some(entry::cuMemcpyPeerAsync_v7000_ptsz.info())),
+    (c"cuMemcpyPeerAsync_ptsz", c"cuMemcpyPeerAsync_ptsz", cuMemcpyPeerAsync_ptsz, Some(entry::cuMemcpyPeerAsync_v7000_ptsz.info())),
+    (c"cuMemcpyPeer_ptds", c"cuMemcpyPeer_ptds", cuMemcpyPeer_ptds, Some(entry::cuMemcpyPeer_v7000_ptds.info())),
+    #[cfg(cuda_ge_13020)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemcpyWithAttributesAsync",
-        c"cuMemcpyWithAttributesAsync",
-        cuMemcpyWithAttributesAsync,
-        Some(entry::cuMemcpyWithAttributesAsync_v13020.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
+    (c"cuMemcpyWithAttributesAsync", c"cuMemcpyWithAttributesAsync", cuMemcpyWithAttributesAsync, Some(entry::cuMemcpyWithAttributesAsync_v13020.info())),
+    #[cfg(cuda_ge_13020)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemcpyWithAttributesAsync",
-        c"cuMemcpyWithAttributesAsync_ptsz",
-        cuMemcpyWithAttributesAsync,
-        Some(entry::cuMemcpyWithAttributesAsync_v13020_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
-    (
-        c"cuMemcpyWithAttributesAsync_ptsz",
-        c"cuMemcpyWithAttributesAsync_ptsz",
-        cuMemcpyWithAttributesAsync_ptsz,
-        Some(entry::cuMemcpyWithAttributesAsync_v13020_ptsz.info()),
-    ),
-    (
-        c"cuMemcpy_ptds",
-        c"cuMemcpy_ptds",
-        cuMemcpy_ptds,
-        Some(entry::cuMemcpy_v7000_ptds.info()),
-    ),
+    (c"cuMemcpyWithAttributesAsync", c"cuMemcpyWithAttributesAsync_ptsz", cuMemcpyWithAttributesAsync, Some(entry::cuMemcpyWithAttributesAsync_v13020_ptsz.info())),
+    #[cfg(cuda_ge_13020)]
+    (c"cuMemcpyWithAttributesAsync_ptsz", c"cuMemcpyWithAttributesAsync_ptsz", cuMemcpyWithAttributesAsync_ptsz, Some(entry::cuMemcpyWithAttributesAsync_v13020_ptsz.info())),
+    (c"cuMemcpy_ptds", c"cuMemcpy_ptds", cuMemcpy_ptds, Some(entry::cuMemcpy_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
     (c"cuMemsetD16", c"cuMemsetD16_v2", cuMemsetD16, Some(entry::cuMemsetD16_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemsetD16",
-        c"cuMemsetD16_v2_ptds",
-        cuMemsetD16,
-        Some(entry::cuMemsetD16_v7000_ptds.info()),
-    ),
+    (c"cuMemsetD16", c"cuMemsetD16_v2_ptds", cuMemsetD16, Some(entry::cuMemsetD16_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemsetD16Async",
-        c"cuMemsetD16Async",
-        cuMemsetD16Async,
-        Some(entry::cuMemsetD16Async_v3020.info()),
-    ),
+    (c"cuMemsetD16Async", c"cuMemsetD16Async", cuMemsetD16Async, Some(entry::cuMemsetD16Async_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemsetD16Async",
-        c"cuMemsetD16Async_ptsz",
-        cuMemsetD16Async,
-        Some(entry::cuMemsetD16Async_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemsetD16Async_ptsz",
-        c"cuMemsetD16Async_ptsz",
-        cuMemsetD16Async_ptsz,
-        Some(entry::cuMemsetD16Async_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemsetD16_v2",
-        c"cuMemsetD16_v2",
-        cuMemsetD16_v2,
-        Some(entry::cuMemsetD16_v3020.info()),
-    ),
-    (
-        c"cuMemsetD16_v2_ptds",
-        c"cuMemsetD16_v2_ptds",
-        cuMemsetD16_v2_ptds,
-        Some(entry::cuMemsetD16_v7000_ptds.info()),
-    ),
+    (c"cuMemsetD16Async", c"cuMemsetD16Async_ptsz", cuMemsetD16Async, Some(entry::cuMemsetD16Async_v7000_ptsz.info())),
+    (c"cuMemsetD16Async_ptsz", c"cuMemsetD16Async_ptsz", cuMemsetD16Async_ptsz, Some(entry::cuMemsetD16Async_v7000_ptsz.info())),
+    (c"cuMemsetD16_v2", c"cuMemsetD16_v2", cuMemsetD16_v2, Some(entry::cuMemsetD16_v3020.info())),
+    (c"cuMemsetD16_v2_ptds", c"cuMemsetD16_v2_ptds", cuMemsetD16_v2_ptds, Some(entry::cuMemsetD16_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemsetD2D16",
-        c"cuMemsetD2D16_v2",
-        cuMemsetD2D16,
-        Some(entry::cuMemsetD2D16_v3020.info()),
-    ),
+    (c"cuMemsetD2D16", c"cuMemsetD2D16_v2", cuMemsetD2D16, Some(entry::cuMemsetD2D16_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemsetD2D16",
-        c"cuMemsetD2D16_v2_ptds",
-        cuMemsetD2D16,
-        Some(entry::cuMemsetD2D16_v7000_ptds.info()),
-    ),
+    (c"cuMemsetD2D16", c"cuMemsetD2D16_v2_ptds", cuMemsetD2D16, Some(entry::cuMemsetD2D16_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemsetD2D16Async",
-        c"cuMemsetD2D16Async",
-        cuMemsetD2D16Async,
-        Some(entry::cuMemsetD2D16Async_v3020.info()),
-    ),
+    (c"cuMemsetD2D16Async", c"cuMemsetD2D16Async", cuMemsetD2D16Async, Some(entry::cuMemsetD2D16Async_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemsetD2D16Async",
-        c"cuMemsetD2D16Async_ptsz",
-        cuMemsetD2D16Async,
-        Some(entry::cuMemsetD2D16Async_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemsetD2D16Async_ptsz",
-        c"cuMemsetD2D16Async_ptsz",
-        cuMemsetD2D16Async_ptsz,
-        Some(entry::cuMemsetD2D16Async_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemsetD2D16_v2",
-        c"cuMemsetD2D16_v2",
-        cuMemsetD2D16_v2,
-        Some(entry::cuMemsetD2D16_v3020.info()),
-    ),
-    (
-        c"cuMemsetD2D16_v2_ptds",
-        c"cuMemsetD2D16_v2_ptds",
-        cuMemsetD2D16_v2_ptds,
-        Some(entry::cuMemsetD2D16_v7000_ptds.info()),
-    ),
+    (c"cuMemsetD2D16Async", c"cuMemsetD2D16Async_ptsz", cuMemsetD2D16Async, Some(entry::cuMemsetD2D16Async_v7000_ptsz.info())),
+    (c"cuMemsetD2D16Async_ptsz", c"cuMemsetD2D16Async_ptsz", cuMemsetD2D16Async_ptsz, Some(entry::cuMemsetD2D16Async_v7000_ptsz.info())),
+    (c"cuMemsetD2D16_v2", c"cuMemsetD2D16_v2", cuMemsetD2D16_v2, Some(entry::cuMemsetD2D16_v3020.info())),
+    (c"cuMemsetD2D16_v2_ptds", c"cuMemsetD2D16_v2_ptds", cuMemsetD2D16_v2_ptds, Some(entry::cuMemsetD2D16_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemsetD2D32",
-        c"cuMemsetD2D32_v2",
-        cuMemsetD2D32,
-        Some(entry::cuMemsetD2D32_v3020.info()),
-    ),
+    (c"cuMemsetD2D32", c"cuMemsetD2D32_v2", cuMemsetD2D32, Some(entry::cuMemsetD2D32_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemsetD2D32",
-        c"cuMemsetD2D32_v2_ptds",
-        cuMemsetD2D32,
-        Some(entry::cuMemsetD2D32_v7000_ptds.info()),
-    ),
+    (c"cuMemsetD2D32", c"cuMemsetD2D32_v2_ptds", cuMemsetD2D32, Some(entry::cuMemsetD2D32_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemsetD2D32Async",
-        c"cuMemsetD2D32Async",
-        cuMemsetD2D32Async,
-        Some(entry::cuMemsetD2D32Async_v3020.info()),
-    ),
+    (c"cuMemsetD2D32Async", c"cuMemsetD2D32Async", cuMemsetD2D32Async, Some(entry::cuMemsetD2D32Async_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemsetD2D32Async",
-        c"cuMemsetD2D32Async_ptsz",
-        cuMemsetD2D32Async,
-        Some(entry::cuMemsetD2D32Async_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemsetD2D32Async_ptsz",
-        c"cuMemsetD2D32Async_ptsz",
-        cuMemsetD2D32Async_ptsz,
-        Some(entry::cuMemsetD2D32Async_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemsetD2D32_v2",
-        c"cuMemsetD2D32_v2",
-        cuMemsetD2D32_v2,
-        Some(entry::cuMemsetD2D32_v3020.info()),
-    ),
-    (
-        c"cuMemsetD2D32_v2_ptds",
-        c"cuMemsetD2D32_v2_ptds",
-        cuMemsetD2D32_v2_ptds,
-        Some(entry::cuMemsetD2D32_v7000_ptds.info()),
-    ),
+    (c"cuMemsetD2D32Async", c"cuMemsetD2D32Async_ptsz", cuMemsetD2D32Async, Some(entry::cuMemsetD2D32Async_v7000_ptsz.info())),
+    (c"cuMemsetD2D32Async_ptsz", c"cuMemsetD2D32Async_ptsz", cuMemsetD2D32Async_ptsz, Some(entry::cuMemsetD2D32Async_v7000_ptsz.info())),
+    (c"cuMemsetD2D32_v2", c"cuMemsetD2D32_v2", cuMemsetD2D32_v2, Some(entry::cuMemsetD2D32_v3020.info())),
+    (c"cuMemsetD2D32_v2_ptds", c"cuMemsetD2D32_v2_ptds", cuMemsetD2D32_v2_ptds, Some(entry::cuMemsetD2D32_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemsetD2D8",
-        c"cuMemsetD2D8_v2",
-        cuMemsetD2D8,
-        Some(entry::cuMemsetD2D8_v3020.info()),
-    ),
+    (c"cuMemsetD2D8", c"cuMemsetD2D8_v2", cuMemsetD2D8, Some(entry::cuMemsetD2D8_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemsetD2D8",
-        c"cuMemsetD2D8_v2_ptds",
-        cuMemsetD2D8,
-        Some(entry::cuMemsetD2D8_v7000_ptds.info()),
-    ),
+    (c"cuMemsetD2D8", c"cuMemsetD2D8_v2_ptds", cuMemsetD2D8, Some(entry::cuMemsetD2D8_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemsetD2D8Async",
-        c"cuMemsetD2D8Async",
-        cuMemsetD2D8Async,
-        Some(entry::cuMemsetD2D8Async_v3020.info()),
-    ),
+    (c"cuMemsetD2D8Async", c"cuMemsetD2D8Async", cuMemsetD2D8Async, Some(entry::cuMemsetD2D8Async_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemsetD2D8Async",
-        c"cuMemsetD2D8Async_ptsz",
-        cuMemsetD2D8Async,
-        Some(entry::cuMemsetD2D8Async_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemsetD2D8Async_ptsz",
-        c"cuMemsetD2D8Async_ptsz",
-        cuMemsetD2D8Async_ptsz,
-        Some(entry::cuMemsetD2D8Async_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemsetD2D8_v2",
-        c"cuMemsetD2D8_v2",
-        cuMemsetD2D8_v2,
-        Some(entry::cuMemsetD2D8_v3020.info()),
-    ),
-    (
-        c"cuMemsetD2D8_v2_ptds",
-        c"cuMemsetD2D8_v2_ptds",
-        cuMemsetD2D8_v2_ptds,
-        Some(entry::cuMemsetD2D8_v7000_ptds.info()),
-    ),
+    (c"cuMemsetD2D8Async", c"cuMemsetD2D8Async_ptsz", cuMemsetD2D8Async, Some(entry::cuMemsetD2D8Async_v7000_ptsz.info())),
+    (c"cuMemsetD2D8Async_ptsz", c"cuMemsetD2D8Async_ptsz", cuMemsetD2D8Async_ptsz, Some(entry::cuMemsetD2D8Async_v7000_ptsz.info())),
+    (c"cuMemsetD2D8_v2", c"cuMemsetD2D8_v2", cuMemsetD2D8_v2, Some(entry::cuMemsetD2D8_v3020.info())),
+    (c"cuMemsetD2D8_v2_ptds", c"cuMemsetD2D8_v2_ptds", cuMemsetD2D8_v2_ptds, Some(entry::cuMemsetD2D8_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
     (c"cuMemsetD32", c"cuMemsetD32_v2", cuMemsetD32, Some(entry::cuMemsetD32_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemsetD32",
-        c"cuMemsetD32_v2_ptds",
-        cuMemsetD32,
-        Some(entry::cuMemsetD32_v7000_ptds.info()),
-    ),
+    (c"cuMemsetD32", c"cuMemsetD32_v2_ptds", cuMemsetD32, Some(entry::cuMemsetD32_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemsetD32Async",
-        c"cuMemsetD32Async",
-        cuMemsetD32Async,
-        Some(entry::cuMemsetD32Async_v3020.info()),
-    ),
+    (c"cuMemsetD32Async", c"cuMemsetD32Async", cuMemsetD32Async, Some(entry::cuMemsetD32Async_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemsetD32Async",
-        c"cuMemsetD32Async_ptsz",
-        cuMemsetD32Async,
-        Some(entry::cuMemsetD32Async_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemsetD32Async_ptsz",
-        c"cuMemsetD32Async_ptsz",
-        cuMemsetD32Async_ptsz,
-        Some(entry::cuMemsetD32Async_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemsetD32_v2",
-        c"cuMemsetD32_v2",
-        cuMemsetD32_v2,
-        Some(entry::cuMemsetD32_v3020.info()),
-    ),
-    (
-        c"cuMemsetD32_v2_ptds",
-        c"cuMemsetD32_v2_ptds",
-        cuMemsetD32_v2_ptds,
-        Some(entry::cuMemsetD32_v7000_ptds.info()),
-    ),
+    (c"cuMemsetD32Async", c"cuMemsetD32Async_ptsz", cuMemsetD32Async, Some(entry::cuMemsetD32Async_v7000_ptsz.info())),
+    (c"cuMemsetD32Async_ptsz", c"cuMemsetD32Async_ptsz", cuMemsetD32Async_ptsz, Some(entry::cuMemsetD32Async_v7000_ptsz.info())),
+    (c"cuMemsetD32_v2", c"cuMemsetD32_v2", cuMemsetD32_v2, Some(entry::cuMemsetD32_v3020.info())),
+    (c"cuMemsetD32_v2_ptds", c"cuMemsetD32_v2_ptds", cuMemsetD32_v2_ptds, Some(entry::cuMemsetD32_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
     (c"cuMemsetD8", c"cuMemsetD8_v2", cuMemsetD8, Some(entry::cuMemsetD8_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemsetD8",
-        c"cuMemsetD8_v2_ptds",
-        cuMemsetD8,
-        Some(entry::cuMemsetD8_v7000_ptds.info()),
-    ),
+    (c"cuMemsetD8", c"cuMemsetD8_v2_ptds", cuMemsetD8, Some(entry::cuMemsetD8_v7000_ptds.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuMemsetD8Async",
-        c"cuMemsetD8Async",
-        cuMemsetD8Async,
-        Some(entry::cuMemsetD8Async_v3020.info()),
-    ),
+    (c"cuMemsetD8Async", c"cuMemsetD8Async", cuMemsetD8Async, Some(entry::cuMemsetD8Async_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuMemsetD8Async",
-        c"cuMemsetD8Async_ptsz",
-        cuMemsetD8Async,
-        Some(entry::cuMemsetD8Async_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemsetD8Async_ptsz",
-        c"cuMemsetD8Async_ptsz",
-        cuMemsetD8Async_ptsz,
-        Some(entry::cuMemsetD8Async_v7000_ptsz.info()),
-    ),
-    (
-        c"cuMemsetD8_v2",
-        c"cuMemsetD8_v2",
-        cuMemsetD8_v2,
-        Some(entry::cuMemsetD8_v3020.info()),
-    ),
-    (
-        c"cuMemsetD8_v2_ptds",
-        c"cuMemsetD8_v2_ptds",
-        cuMemsetD8_v2_ptds,
-        Some(entry::cuMemsetD8_v7000_ptds.info()),
-    ),
-    (
-        c"cuMipmappedArrayCreate",
-        c"cuMipmappedArrayCreate",
-        cuMipmappedArrayCreate,
-        Some(entry::cuMipmappedArrayCreate_v5000.info()),
-    ),
-    (
-        c"cuMipmappedArrayDestroy",
-        c"cuMipmappedArrayDestroy",
-        cuMipmappedArrayDestroy,
-        Some(entry::cuMipmappedArrayDestroy_v5000.info()),
-    ),
-    (
-        c"cuMipmappedArrayGetLevel",
-        c"cuMipmappedArrayGetLevel",
-        cuMipmappedArrayGetLevel,
-        Some(entry::cuMipmappedArrayGetLevel_v5000.info()),
-    ),
-    (
-        c"cuMipmappedArrayGetMemoryRequirements",
-        c"cuMipmappedArrayGetMemoryRequirements",
-        cuMipmappedArrayGetMemoryRequirements,
-        Some(entry::cuMipmappedArrayGetMemoryRequirements_v11060.info()),
-    ),
-    (
-        c"cuMipmappedArrayGetSparseProperties",
-        c"cuMipmappedArrayGetSparseProperties",
-        cuMipmappedArrayGetSparseProperties,
-        Some(entry::cuMipmappedArrayGetSparseProperties_v11010.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuModuleEnumerateFunctions",
-        c"cuModuleEnumerateFunctions",
-        cuModuleEnumerateFunctions,
-        Some(entry::cuModuleEnumerateFunctions_v12040.info()),
-    ),
-    (
-        c"cuModuleGetFunction",
-        c"cuModuleGetFunction",
-        cuModuleGetFunction,
-        Some(entry::cuModuleGetFunction_v2000.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuModuleGetFunctionCount",
-        c"cuModuleGetFunctionCount",
-        cuModuleGetFunctionCount,
-        Some(entry::cuModuleGetFunctionCount_v12040.info()),
-    ),
-    (
-        c"cuModuleGetGlobal",
-        c"cuModuleGetGlobal_v2",
-        cuModuleGetGlobal,
-        Some(entry::cuModuleGetGlobal_v3020.info()),
-    ),
-    (
-        c"cuModuleGetGlobal_v2",
-        c"cuModuleGetGlobal_v2",
-        cuModuleGetGlobal_v2,
-        Some(entry::cuModuleGetGlobal_v3020.info()),
-    ),
-    (
-        c"cuModuleGetLoadingMode",
-        c"cuModuleGetLoadingMode",
-        cuModuleGetLoadingMode,
-        Some(entry::cuModuleGetLoadingMode_v11070.info()),
-    ),
-    (
-        c"cuModuleGetSurfRef",
-        c"cuModuleGetSurfRef",
-        cuModuleGetSurfRef,
-        Some(entry::cuModuleGetSurfRef_v3000.info()),
-    ),
-    (
-        c"cuModuleGetTexRef",
-        c"cuModuleGetTexRef",
-        cuModuleGetTexRef,
-        Some(entry::cuModuleGetTexRef_v2000.info()),
-    ),
-    (
-        c"cuModuleLoad",
-        c"cuModuleLoad",
-        cuModuleLoad,
-        Some(entry::cuModuleLoad_v2000.info()),
-    ),
-    (
-        c"cuModuleLoadData",
-        c"cuModuleLoadData",
-        cuModuleLoadData,
-        Some(entry::cuModuleLoadData_v2000.info()),
-    ),
-    (
-        c"cuModuleLoadDataEx",
-        c"cuModuleLoadDataEx",
-        cuModuleLoadDataEx,
-        Some(entry::cuModuleLoadDataEx_v2010.info()),
-    ),
-    (
-        c"cuModuleLoadFatBinary",
-        c"cuModuleLoadFatBinary",
-        cuModuleLoadFatBinary,
-        Some(entry::cuModuleLoadFatBinary_v2000.info()),
-    ),
-    (
-        c"cuModuleUnload",
-        c"cuModuleUnload",
-        cuModuleUnload,
-        Some(entry::cuModuleUnload_v2000.info()),
-    ),
-    # [cfg (cuda_ge_12010)]
-    (
-        c"cuMulticastAddDevice",
-        c"cuMulticastAddDevice",
-        cuMulticastAddDevice,
-        Some(entry::cuMulticastAddDevice_v12010.info()),
-    ),
-    # [cfg (cuda_ge_12010)]
-    (
-        c"cuMulticastBindAddr",
-        c"cuMulticastBindAddr",
-        cuMulticastBindAddr,
-        Some(entry::cuMulticastBindAddr_v12010.info()),
-    ),
-    # [cfg (cuda_ge_13010)]
-    (
-        c"cuMulticastBindAddr_v2",
-        c"cuMulticastBindAddr_v2",
-        cuMulticastBindAddr_v2,
-        Some(entry::cuMulticastBindAddr_v13010.info()),
-    ),
-    # [cfg (cuda_ge_12010)]
-    (
-        c"cuMulticastBindMem",
-        c"cuMulticastBindMem",
-        cuMulticastBindMem,
-        Some(entry::cuMulticastBindMem_v12010.info()),
-    ),
-    # [cfg (cuda_ge_13010)]
-    (
-        c"cuMulticastBindMem_v2",
-        c"cuMulticastBindMem_v2",
-        cuMulticastBindMem_v2,
-        Some(entry::cuMulticastBindMem_v13010.info()),
-    ),
-    # [cfg (cuda_ge_12010)]
-    (
-        c"cuMulticastCreate",
-        c"cuMulticastCreate",
-        cuMulticastCreate,
-        Some(entry::cuMulticastCreate_v12010.info()),
-    ),
-    # [cfg (cuda_ge_12010)]
-    (
-        c"cuMulticastGetGranularity",
-        c"cuMulticastGetGranularity",
-        cuMulticastGetGranularity,
-        Some(entry::cuMulticastGetGranularity_v12010.info()),
-    ),
-    # [cfg (cuda_ge_12010)]
-    (
-        c"cuMulticastUnbind",
-        c"cuMulticastUnbind",
-        cuMulticastUnbind,
-        Some(entry::cuMulticastUnbind_v12010.info()),
-    ),
-    (
-        c"cuOccupancyAvailableDynamicSMemPerBlock",
-        c"cuOccupancyAvailableDynamicSMemPerBlock",
-        cuOccupancyAvailableDynamicSMemPerBlock,
-        Some(entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020.info()),
-    ),
-    (
-        c"cuOccupancyMaxActiveBlocksPerMultiprocessor",
-        c"cuOccupancyMaxActiveBlocksPerMultiprocessor",
-        cuOccupancyMaxActiveBlocksPerMultiprocessor,
-        Some(entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050.info()),
-    ),
-    (
-        c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
-        c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
-        cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
-        Some(entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000.info()),
-    ),
-    # [cfg (cuda_ge_11080)]
-    (
-        c"cuOccupancyMaxActiveClusters",
-        c"cuOccupancyMaxActiveClusters",
-        cuOccupancyMaxActiveClusters,
-        Some(entry::cuOccupancyMaxActiveClusters_v11070.info()),
-    ),
-    (
-        c"cuOccupancyMaxPotentialBlockSize",
-        c"cuOccupancyMaxPotentialBlockSize",
-        cuOccupancyMaxPotentialBlockSize,
-        Some(entry::cuOccupancyMaxPotentialBlockSize_v6050.info()),
-    ),
-    (
-        c"cuOccupancyMaxPotentialBlockSizeWithFlags",
-        c"cuOccupancyMaxPotentialBlockSizeWithFlags",
-        cuOccupancyMaxPotentialBlockSizeWithFlags,
-        Some(entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000.info()),
-    ),
-    # [cfg (cuda_ge_11080)]
-    (
-        c"cuOccupancyMaxPotentialClusterSize",
-        c"cuOccupancyMaxPotentialClusterSize",
-        cuOccupancyMaxPotentialClusterSize,
-        Some(entry::cuOccupancyMaxPotentialClusterSize_v11070.info()),
-    ),
-    (
-        c"cuParamSetSize",
-        c"cuParamSetSize",
-        cuParamSetSize,
-        Some(entry::cuParamSetSize_v2000.info()),
-    ),
-    (
-        c"cuParamSetTexRef",
-        c"cuParamSetTexRef",
-        cuParamSetTexRef,
-        Some(entry::cuParamSetTexRef_v2000.info()),
-    ),
-    (
-        c"cuParamSetf",
-        c"cuParamSetf",
-        cuParamSetf,
-        Some(entry::cuParamSetf_v2000.info()),
-    ),
-    (
-        c"cuParamSeti",
-        c"cuParamSeti",
-        cuParamSeti,
-        Some(entry::cuParamSeti_v2000.info()),
-    ),
-    (
-        c"cuParamSetv",
-        c"cuParamSetv",
-        cuParamSetv,
-        Some(entry::cuParamSetv_v2000.info()),
-    ),
-    (
-        c"cuPointerGetAttribute",
-        c"cuPointerGetAttribute",
-        cuPointerGetAttribute,
-        Some(entry::cuPointerGetAttribute_v4000.info()),
-    ),
-    (
-        c"cuPointerGetAttributes",
-        c"cuPointerGetAttributes",
-        cuPointerGetAttributes,
-        Some(entry::cuPointerGetAttributes_v7000.info()),
-    ),
-    (
-        c"cuPointerSetAttribute",
-        c"cuPointerSetAttribute",
-        cuPointerSetAttribute,
-        Some(entry::cuPointerSetAttribute_v6000.info()),
-    ),
+    (c"cuMemsetD8Async", c"cuMemsetD8Async_ptsz", cuMemsetD8Async, Some(entry::cuMemsetD8Async_v7000_ptsz.info())),
+    (c"cuMemsetD8Async_ptsz", c"cuMemsetD8Async_ptsz", cuMemsetD8Async_ptsz, Some(entry::cuMemsetD8Async_v7000_ptsz.info())),
+    (c"cuMemsetD8_v2", c"cuMemsetD8_v2", cuMemsetD8_v2, Some(entry::cuMemsetD8_v3020.info())),
+    (c"cuMemsetD8_v2_ptds", c"cuMemsetD8_v2_ptds", cuMemsetD8_v2_ptds, Some(entry::cuMemsetD8_v7000_ptds.info())),
+    (c"cuMipmappedArrayCreate", c"cuMipmappedArrayCreate", cuMipmappedArrayCreate, Some(entry::cuMipmappedArrayCreate_v5000.info())),
+    (c"cuMipmappedArrayDestroy", c"cuMipmappedArrayDestroy", cuMipmappedArrayDestroy, Some(entry::cuMipmappedArrayDestroy_v5000.info())),
+    (c"cuMipmappedArrayGetLevel", c"cuMipmappedArrayGetLevel", cuMipmappedArrayGetLevel, Some(entry::cuMipmappedArrayGetLevel_v5000.info())),
+    (c"cuMipmappedArrayGetMemoryRequirements", c"cuMipmappedArrayGetMemoryRequirements", cuMipmappedArrayGetMemoryRequirements, Some(entry::cuMipmappedArrayGetMemoryRequirements_v11060.info())),
+    (c"cuMipmappedArrayGetSparseProperties", c"cuMipmappedArrayGetSparseProperties", cuMipmappedArrayGetSparseProperties, Some(entry::cuMipmappedArrayGetSparseProperties_v11010.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuModuleEnumerateFunctions", c"cuModuleEnumerateFunctions", cuModuleEnumerateFunctions, Some(entry::cuModuleEnumerateFunctions_v12040.info())),
+    (c"cuModuleGetFunction", c"cuModuleGetFunction", cuModuleGetFunction, Some(entry::cuModuleGetFunction_v2000.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuModuleGetFunctionCount", c"cuModuleGetFunctionCount", cuModuleGetFunctionCount, Some(entry::cuModuleGetFunctionCount_v12040.info())),
+    (c"cuModuleGetGlobal", c"cuModuleGetGlobal_v2", cuModuleGetGlobal, Some(entry::cuModuleGetGlobal_v3020.info())),
+    (c"cuModuleGetGlobal_v2", c"cuModuleGetGlobal_v2", cuModuleGetGlobal_v2, Some(entry::cuModuleGetGlobal_v3020.info())),
+    (c"cuModuleGetLoadingMode", c"cuModuleGetLoadingMode", cuModuleGetLoadingMode, Some(entry::cuModuleGetLoadingMode_v11070.info())),
+    (c"cuModuleGetSurfRef", c"cuModuleGetSurfRef", cuModuleGetSurfRef, Some(entry::cuModuleGetSurfRef_v3000.info())),
+    (c"cuModuleGetTexRef", c"cuModuleGetTexRef", cuModuleGetTexRef, Some(entry::cuModuleGetTexRef_v2000.info())),
+    (c"cuModuleLoad", c"cuModuleLoad", cuModuleLoad, Some(entry::cuModuleLoad_v2000.info())),
+    (c"cuModuleLoadData", c"cuModuleLoadData", cuModuleLoadData, Some(entry::cuModuleLoadData_v2000.info())),
+    (c"cuModuleLoadDataEx", c"cuModuleLoadDataEx", cuModuleLoadDataEx, Some(entry::cuModuleLoadDataEx_v2010.info())),
+    (c"cuModuleLoadFatBinary", c"cuModuleLoadFatBinary", cuModuleLoadFatBinary, Some(entry::cuModuleLoadFatBinary_v2000.info())),
+    (c"cuModuleUnload", c"cuModuleUnload", cuModuleUnload, Some(entry::cuModuleUnload_v2000.info())),
+    #[cfg(cuda_ge_12010)]
+    (c"cuMulticastAddDevice", c"cuMulticastAddDevice", cuMulticastAddDevice, Some(entry::cuMulticastAddDevice_v12010.info())),
+    #[cfg(cuda_ge_12010)]
+    (c"cuMulticastBindAddr", c"cuMulticastBindAddr", cuMulticastBindAddr, Some(entry::cuMulticastBindAddr_v12010.info())),
+    #[cfg(cuda_ge_13010)]
+    (c"cuMulticastBindAddr_v2", c"cuMulticastBindAddr_v2", cuMulticastBindAddr_v2, Some(entry::cuMulticastBindAddr_v13010.info())),
+    #[cfg(cuda_ge_12010)]
+    (c"cuMulticastBindMem", c"cuMulticastBindMem", cuMulticastBindMem, Some(entry::cuMulticastBindMem_v12010.info())),
+    #[cfg(cuda_ge_13010)]
+    (c"cuMulticastBindMem_v2", c"cuMulticastBindMem_v2", cuMulticastBindMem_v2, Some(entry::cuMulticastBindMem_v13010.info())),
+    #[cfg(cuda_ge_12010)]
+    (c"cuMulticastCreate", c"cuMulticastCreate", cuMulticastCreate, Some(entry::cuMulticastCreate_v12010.info())),
+    #[cfg(cuda_ge_12010)]
+    (c"cuMulticastGetGranularity", c"cuMulticastGetGranularity", cuMulticastGetGranularity, Some(entry::cuMulticastGetGranularity_v12010.info())),
+    #[cfg(cuda_ge_12010)]
+    (c"cuMulticastUnbind", c"cuMulticastUnbind", cuMulticastUnbind, Some(entry::cuMulticastUnbind_v12010.info())),
+    (c"cuOccupancyAvailableDynamicSMemPerBlock", c"cuOccupancyAvailableDynamicSMemPerBlock", cuOccupancyAvailableDynamicSMemPerBlock, Some(entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020.info())),
+    (c"cuOccupancyMaxActiveBlocksPerMultiprocessor", c"cuOccupancyMaxActiveBlocksPerMultiprocessor", cuOccupancyMaxActiveBlocksPerMultiprocessor, Some(entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050.info())),
+    (c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, Some(entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000.info())),
+    #[cfg(cuda_ge_11080)]
+    (c"cuOccupancyMaxActiveClusters", c"cuOccupancyMaxActiveClusters", cuOccupancyMaxActiveClusters, Some(entry::cuOccupancyMaxActiveClusters_v11070.info())),
+    (c"cuOccupancyMaxPotentialBlockSize", c"cuOccupancyMaxPotentialBlockSize", cuOccupancyMaxPotentialBlockSize, Some(entry::cuOccupancyMaxPotentialBlockSize_v6050.info())),
+    (c"cuOccupancyMaxPotentialBlockSizeWithFlags", c"cuOccupancyMaxPotentialBlockSizeWithFlags", cuOccupancyMaxPotentialBlockSizeWithFlags, Some(entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000.info())),
+    #[cfg(cuda_ge_11080)]
+    (c"cuOccupancyMaxPotentialClusterSize", c"cuOccupancyMaxPotentialClusterSize", cuOccupancyMaxPotentialClusterSize, Some(entry::cuOccupancyMaxPotentialClusterSize_v11070.info())),
+    (c"cuParamSetSize", c"cuParamSetSize", cuParamSetSize, Some(entry::cuParamSetSize_v2000.info())),
+    (c"cuParamSetTexRef", c"cuParamSetTexRef", cuParamSetTexRef, Some(entry::cuParamSetTexRef_v2000.info())),
+    (c"cuParamSetf", c"cuParamSetf", cuParamSetf, Some(entry::cuParamSetf_v2000.info())),
+    (c"cuParamSeti", c"cuParamSeti", cuParamSeti, Some(entry::cuParamSeti_v2000.info())),
+    (c"cuParamSetv", c"cuParamSetv", cuParamSetv, Some(entry::cuParamSetv_v2000.info())),
+    (c"cuPointerGetAttribute", c"cuPointerGetAttribute", cuPointerGetAttribute, Some(entry::cuPointerGetAttribute_v4000.info())),
+    (c"cuPointerGetAttributes", c"cuPointerGetAttributes", cuPointerGetAttributes, Some(entry::cuPointerGetAttributes_v7000.info())),
+    (c"cuPointerSetAttribute", c"cuPointerSetAttribute", cuPointerSetAttribute, Some(entry::cuPointerSetAttribute_v6000.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuSignalExternalSemaphoresAsync",
-        c"cuSignalExternalSemaphoresAsync",
-        cuSignalExternalSemaphoresAsync,
-        Some(entry::cuSignalExternalSemaphoresAsync_v10000.info()),
-    ),
+    (c"cuSignalExternalSemaphoresAsync", c"cuSignalExternalSemaphoresAsync", cuSignalExternalSemaphoresAsync, Some(entry::cuSignalExternalSemaphoresAsync_v10000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuSignalExternalSemaphoresAsync",
-        c"cuSignalExternalSemaphoresAsync_ptsz",
-        cuSignalExternalSemaphoresAsync,
-        Some(entry::cuSignalExternalSemaphoresAsync_v10000_ptsz.info()),
-    ),
-    (
-        c"cuSignalExternalSemaphoresAsync_ptsz",
-        c"cuSignalExternalSemaphoresAsync_ptsz",
-        cuSignalExternalSemaphoresAsync_ptsz,
-        Some(entry::cuSignalExternalSemaphoresAsync_v10000_ptsz.info()),
-    ),
+    (c"cuSignalExternalSemaphoresAsync", c"cuSignalExternalSemaphoresAsync_ptsz", cuSignalExternalSemaphoresAsync, Some(entry::cuSignalExternalSemaphoresAsync_v10000_ptsz.info())),
+    (c"cuSignalExternalSemaphoresAsync_ptsz", c"cuSignalExternalSemaphoresAsync_ptsz", cuSignalExternalSemaphoresAsync_ptsz, Some(entry::cuSignalExternalSemaphoresAsync_v10000_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamAddCallback",
-        c"cuStreamAddCallback",
-        cuStreamAddCallback,
-        Some(entry::cuStreamAddCallback_v5000.info()),
-    ),
+    (c"cuStreamAddCallback", c"cuStreamAddCallback", cuStreamAddCallback, Some(entry::cuStreamAddCallback_v5000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamAddCallback",
-        c"cuStreamAddCallback_ptsz",
-        cuStreamAddCallback,
-        Some(entry::cuStreamAddCallback_v7000_ptsz.info()),
-    ),
-    (
-        c"cuStreamAddCallback_ptsz",
-        c"cuStreamAddCallback_ptsz",
-        cuStreamAddCallback_ptsz,
-        Some(entry::cuStreamAddCallback_v7000_ptsz.info()),
-    ),
+    (c"cuStreamAddCallback", c"cuStreamAddCallback_ptsz", cuStreamAddCallback, Some(entry::cuStreamAddCallback_v7000_ptsz.info())),
+    (c"cuStreamAddCallback_ptsz", c"cuStreamAddCallback_ptsz", cuStreamAddCallback_ptsz, Some(entry::cuStreamAddCallback_v7000_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamAttachMemAsync",
-        c"cuStreamAttachMemAsync",
-        cuStreamAttachMemAsync,
-        Some(entry::cuStreamAttachMemAsync_v6000.info()),
-    ),
+    (c"cuStreamAttachMemAsync", c"cuStreamAttachMemAsync", cuStreamAttachMemAsync, Some(entry::cuStreamAttachMemAsync_v6000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamAttachMemAsync",
-        c"cuStreamAttachMemAsync_ptsz",
-        cuStreamAttachMemAsync,
-        Some(entry::cuStreamAttachMemAsync_v7000_ptsz.info()),
-    ),
-    (
-        c"cuStreamAttachMemAsync_ptsz",
-        c"cuStreamAttachMemAsync_ptsz",
-        cuStreamAttachMemAsync_ptsz,
-        Some(entry::cuStreamAttachMemAsync_v7000_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamAttachMemAsync", c"cuStreamAttachMemAsync_ptsz", cuStreamAttachMemAsync, Some(entry::cuStreamAttachMemAsync_v7000_ptsz.info())),
+    (c"cuStreamAttachMemAsync_ptsz", c"cuStreamAttachMemAsync_ptsz", cuStreamAttachMemAsync_ptsz, Some(entry::cuStreamAttachMemAsync_v7000_ptsz.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamBatchMemOp",
-        c"cuStreamBatchMemOp",
-        cuStreamBatchMemOp,
-        Some(entry::cuStreamBatchMemOp_v8000.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamBatchMemOp", c"cuStreamBatchMemOp", cuStreamBatchMemOp, Some(entry::cuStreamBatchMemOp_v8000.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamBatchMemOp",
-        c"cuStreamBatchMemOp_ptsz",
-        cuStreamBatchMemOp,
-        Some(entry::cuStreamBatchMemOp_v8000_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
-    (
-        c"cuStreamBatchMemOp_ptsz",
-        c"cuStreamBatchMemOp_ptsz",
-        cuStreamBatchMemOp_ptsz,
-        Some(entry::cuStreamBatchMemOp_v11070_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamBatchMemOp", c"cuStreamBatchMemOp_ptsz", cuStreamBatchMemOp, Some(entry::cuStreamBatchMemOp_v8000_ptsz.info())),
+    #[cfg(not(cuda_ge_12000))]
+    (c"cuStreamBatchMemOp_ptsz", c"cuStreamBatchMemOp_ptsz", cuStreamBatchMemOp_ptsz, Some(entry::cuStreamBatchMemOp_v8000_ptsz.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamBatchMemOp_v2",
-        c"cuStreamBatchMemOp_v2",
-        cuStreamBatchMemOp_v2,
-        Some(entry::cuStreamBatchMemOp_v11070.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamBatchMemOp_v2", c"cuStreamBatchMemOp_v2", cuStreamBatchMemOp_v2, Some(entry::cuStreamBatchMemOp_v11070.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamBatchMemOp_v2",
-        c"cuStreamBatchMemOp_v2_ptsz",
-        cuStreamBatchMemOp_v2,
-        Some(entry::cuStreamBatchMemOp_v11070_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
+    (c"cuStreamBatchMemOp_v2", c"cuStreamBatchMemOp_v2_ptsz", cuStreamBatchMemOp_v2, Some(entry::cuStreamBatchMemOp_v11070_ptsz.info())),
+    #[cfg(cuda_ge_12000)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamBatchMemOp",
-        c"cuStreamBatchMemOp_v2",
-        cuStreamBatchMemOp,
-        Some(entry::cuStreamBatchMemOp_v11070.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
+    (c"cuStreamBatchMemOp", c"cuStreamBatchMemOp_v2", cuStreamBatchMemOp, Some(entry::cuStreamBatchMemOp_v11070.info())),
+    #[cfg(cuda_ge_12000)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamBatchMemOp",
-        c"cuStreamBatchMemOp_v2_ptsz",
-        cuStreamBatchMemOp,
-        Some(entry::cuStreamBatchMemOp_v11070_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuStreamBatchMemOp_v2",
-        c"cuStreamBatchMemOp_v2",
-        cuStreamBatchMemOp_v2,
-        Some(entry::cuStreamBatchMemOp_v11070.info()),
-    ),
-    (
-        c"cuStreamBatchMemOp_v2_ptsz",
-        c"cuStreamBatchMemOp_v2_ptsz",
-        cuStreamBatchMemOp_v2_ptsz,
-        Some(entry::cuStreamBatchMemOp_v11070_ptsz.info()),
-    ),
+    (c"cuStreamBatchMemOp", c"cuStreamBatchMemOp_v2_ptsz", cuStreamBatchMemOp, Some(entry::cuStreamBatchMemOp_v11070_ptsz.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuStreamBatchMemOp_v2", c"cuStreamBatchMemOp_v2", cuStreamBatchMemOp_v2, Some(entry::cuStreamBatchMemOp_v11070.info())),
+    (c"cuStreamBatchMemOp_v2_ptsz", c"cuStreamBatchMemOp_v2_ptsz", cuStreamBatchMemOp_v2_ptsz, Some(entry::cuStreamBatchMemOp_v11070_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamBeginCapture",
-        c"cuStreamBeginCapture_v2",
-        cuStreamBeginCapture,
-        Some(entry::cuStreamBeginCapture_v10010.info()),
-    ),
+    (c"cuStreamBeginCapture", c"cuStreamBeginCapture_v2", cuStreamBeginCapture, Some(entry::cuStreamBeginCapture_v10010.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamBeginCapture",
-        c"cuStreamBeginCapture_v2_ptsz",
-        cuStreamBeginCapture,
-        Some(entry::cuStreamBeginCapture_v10010_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
+    (c"cuStreamBeginCapture", c"cuStreamBeginCapture_v2_ptsz", cuStreamBeginCapture, Some(entry::cuStreamBeginCapture_v10010_ptsz.info())),
+    #[cfg(cuda_ge_13020)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamBeginCaptureToCig",
-        c"cuStreamBeginCaptureToCig",
-        cuStreamBeginCaptureToCig,
-        Some(entry::cuStreamBeginCaptureToCig_v13010.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
+    (c"cuStreamBeginCaptureToCig", c"cuStreamBeginCaptureToCig", cuStreamBeginCaptureToCig, Some(entry::cuStreamBeginCaptureToCig_v13010.info())),
+    #[cfg(cuda_ge_13020)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamBeginCaptureToCig",
-        c"cuStreamBeginCaptureToCig_ptsz",
-        cuStreamBeginCaptureToCig,
-        Some(entry::cuStreamBeginCaptureToCig_v13010_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
-    (
-        c"cuStreamBeginCaptureToCig_ptsz",
-        c"cuStreamBeginCaptureToCig_ptsz",
-        cuStreamBeginCaptureToCig_ptsz,
-        Some(entry::cuStreamBeginCaptureToCig_v13010_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12030)]
+    (c"cuStreamBeginCaptureToCig", c"cuStreamBeginCaptureToCig_ptsz", cuStreamBeginCaptureToCig, Some(entry::cuStreamBeginCaptureToCig_v13010_ptsz.info())),
+    #[cfg(cuda_ge_13020)]
+    (c"cuStreamBeginCaptureToCig_ptsz", c"cuStreamBeginCaptureToCig_ptsz", cuStreamBeginCaptureToCig_ptsz, Some(entry::cuStreamBeginCaptureToCig_v13010_ptsz.info())),
+    #[cfg(cuda_ge_12030)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamBeginCaptureToGraph",
-        c"cuStreamBeginCaptureToGraph",
-        cuStreamBeginCaptureToGraph,
-        Some(entry::cuStreamBeginCaptureToGraph_v12030.info()),
-    ),
-    # [cfg (cuda_ge_12030)]
+    (c"cuStreamBeginCaptureToGraph", c"cuStreamBeginCaptureToGraph", cuStreamBeginCaptureToGraph, Some(entry::cuStreamBeginCaptureToGraph_v12030.info())),
+    #[cfg(cuda_ge_12030)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamBeginCaptureToGraph",
-        c"cuStreamBeginCaptureToGraph_ptsz",
-        cuStreamBeginCaptureToGraph,
-        Some(entry::cuStreamBeginCaptureToGraph_v12030_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12030)]
-    (
-        c"cuStreamBeginCaptureToGraph_ptsz",
-        c"cuStreamBeginCaptureToGraph_ptsz",
-        cuStreamBeginCaptureToGraph_ptsz,
-        Some(entry::cuStreamBeginCaptureToGraph_v12030_ptsz.info()),
-    ),
-    (
-        c"cuStreamBeginCapture_v2",
-        c"cuStreamBeginCapture_v2",
-        cuStreamBeginCapture_v2,
-        Some(entry::cuStreamBeginCapture_v10010.info()),
-    ),
-    (
-        c"cuStreamBeginCapture_v2_ptsz",
-        c"cuStreamBeginCapture_v2_ptsz",
-        cuStreamBeginCapture_v2_ptsz,
-        Some(entry::cuStreamBeginCapture_v10010_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13030)]
+    (c"cuStreamBeginCaptureToGraph", c"cuStreamBeginCaptureToGraph_ptsz", cuStreamBeginCaptureToGraph, Some(entry::cuStreamBeginCaptureToGraph_v12030_ptsz.info())),
+    #[cfg(cuda_ge_12030)]
+    (c"cuStreamBeginCaptureToGraph_ptsz", c"cuStreamBeginCaptureToGraph_ptsz", cuStreamBeginCaptureToGraph_ptsz, Some(entry::cuStreamBeginCaptureToGraph_v12030_ptsz.info())),
+    (c"cuStreamBeginCapture_v2", c"cuStreamBeginCapture_v2", cuStreamBeginCapture_v2, Some(entry::cuStreamBeginCapture_v10010.info())),
+    (c"cuStreamBeginCapture_v2_ptsz", c"cuStreamBeginCapture_v2_ptsz", cuStreamBeginCapture_v2_ptsz, Some(entry::cuStreamBeginCapture_v10010_ptsz.info())),
+    #[cfg(cuda_ge_13030)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamBeginRecaptureToGraph",
-        c"cuStreamBeginRecaptureToGraph",
-        cuStreamBeginRecaptureToGraph,
-        Some(entry::cuStreamBeginRecaptureToGraph_v13030.info()),
-    ),
-    # [cfg (cuda_ge_13030)]
+    (c"cuStreamBeginRecaptureToGraph", c"cuStreamBeginRecaptureToGraph", cuStreamBeginRecaptureToGraph, Some(entry::cuStreamBeginRecaptureToGraph_v13030.info())),
+    #[cfg(cuda_ge_13030)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamBeginRecaptureToGraph",
-        c"cuStreamBeginRecaptureToGraph_ptsz",
-        cuStreamBeginRecaptureToGraph,
-        Some(entry::cuStreamBeginRecaptureToGraph_v13030_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13030)]
-    (
-        c"cuStreamBeginRecaptureToGraph_ptsz",
-        c"cuStreamBeginRecaptureToGraph_ptsz",
-        cuStreamBeginRecaptureToGraph_ptsz,
-        Some(entry::cuStreamBeginRecaptureToGraph_v13030_ptsz.info()),
-    ),
+    (c"cuStreamBeginRecaptureToGraph", c"cuStreamBeginRecaptureToGraph_ptsz", cuStreamBeginRecaptureToGraph, Some(entry::cuStreamBeginRecaptureToGraph_v13030_ptsz.info())),
+    #[cfg(cuda_ge_13030)]
+    (c"cuStreamBeginRecaptureToGraph_ptsz", c"cuStreamBeginRecaptureToGraph_ptsz", cuStreamBeginRecaptureToGraph_ptsz, Some(entry::cuStreamBeginRecaptureToGraph_v13030_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamCopyAttributes",
-        c"cuStreamCopyAttributes",
-        cuStreamCopyAttributes,
-        Some(entry::cuStreamCopyAttributes_v11000.info()),
-    ),
+    (c"cuStreamCopyAttributes", c"cuStreamCopyAttributes", cuStreamCopyAttributes, Some(entry::cuStreamCopyAttributes_v11000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamCopyAttributes",
-        c"cuStreamCopyAttributes_ptsz",
-        cuStreamCopyAttributes,
-        Some(entry::cuStreamCopyAttributes_v11000_ptsz.info()),
-    ),
-    (
-        c"cuStreamCopyAttributes_ptsz",
-        c"cuStreamCopyAttributes_ptsz",
-        cuStreamCopyAttributes_ptsz,
-        Some(entry::cuStreamCopyAttributes_v11000_ptsz.info()),
-    ),
-    (
-        c"cuStreamCreate",
-        c"cuStreamCreate",
-        cuStreamCreate,
-        Some(entry::cuStreamCreate_v2000.info()),
-    ),
-    (
-        c"cuStreamCreateWithPriority",
-        c"cuStreamCreateWithPriority",
-        cuStreamCreateWithPriority,
-        Some(entry::cuStreamCreateWithPriority_v5050.info()),
-    ),
-    (
-        c"cuStreamDestroy",
-        c"cuStreamDestroy_v2",
-        cuStreamDestroy,
-        Some(entry::cuStreamDestroy_v4000.info()),
-    ),
-    (
-        c"cuStreamDestroy_v2",
-        c"cuStreamDestroy_v2",
-        cuStreamDestroy_v2,
-        Some(entry::cuStreamDestroy_v4000.info()),
-    ),
+    (c"cuStreamCopyAttributes", c"cuStreamCopyAttributes_ptsz", cuStreamCopyAttributes, Some(entry::cuStreamCopyAttributes_v11000_ptsz.info())),
+    (c"cuStreamCopyAttributes_ptsz", c"cuStreamCopyAttributes_ptsz", cuStreamCopyAttributes_ptsz, Some(entry::cuStreamCopyAttributes_v11000_ptsz.info())),
+    (c"cuStreamCreate", c"cuStreamCreate", cuStreamCreate, Some(entry::cuStreamCreate_v2000.info())),
+    (c"cuStreamCreateWithPriority", c"cuStreamCreateWithPriority", cuStreamCreateWithPriority, Some(entry::cuStreamCreateWithPriority_v5050.info())),
+    (c"cuStreamDestroy", c"cuStreamDestroy_v2", cuStreamDestroy, Some(entry::cuStreamDestroy_v4000.info())),
+    (c"cuStreamDestroy_v2", c"cuStreamDestroy_v2", cuStreamDestroy_v2, Some(entry::cuStreamDestroy_v4000.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamEndCapture",
-        c"cuStreamEndCapture",
-        cuStreamEndCapture,
-        Some(entry::cuStreamEndCapture_v10000.info()),
-    ),
+    (c"cuStreamEndCapture", c"cuStreamEndCapture", cuStreamEndCapture, Some(entry::cuStreamEndCapture_v10000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamEndCapture",
-        c"cuStreamEndCapture_ptsz",
-        cuStreamEndCapture,
-        Some(entry::cuStreamEndCapture_v10000_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
+    (c"cuStreamEndCapture", c"cuStreamEndCapture_ptsz", cuStreamEndCapture, Some(entry::cuStreamEndCapture_v10000_ptsz.info())),
+    #[cfg(cuda_ge_13020)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamEndCaptureToCig",
-        c"cuStreamEndCaptureToCig",
-        cuStreamEndCaptureToCig,
-        Some(entry::cuStreamEndCaptureToCig_v13010.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
+    (c"cuStreamEndCaptureToCig", c"cuStreamEndCaptureToCig", cuStreamEndCaptureToCig, Some(entry::cuStreamEndCaptureToCig_v13010.info())),
+    #[cfg(cuda_ge_13020)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamEndCaptureToCig",
-        c"cuStreamEndCaptureToCig_ptsz",
-        cuStreamEndCaptureToCig,
-        Some(entry::cuStreamEndCaptureToCig_v13010_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13020)]
-    (
-        c"cuStreamEndCaptureToCig_ptsz",
-        c"cuStreamEndCaptureToCig_ptsz",
-        cuStreamEndCaptureToCig_ptsz,
-        Some(entry::cuStreamEndCaptureToCig_v13010_ptsz.info()),
-    ),
-    (
-        c"cuStreamEndCapture_ptsz",
-        c"cuStreamEndCapture_ptsz",
-        cuStreamEndCapture_ptsz,
-        Some(entry::cuStreamEndCapture_v10000_ptsz.info()),
-    ),
+    (c"cuStreamEndCaptureToCig", c"cuStreamEndCaptureToCig_ptsz", cuStreamEndCaptureToCig, Some(entry::cuStreamEndCaptureToCig_v13010_ptsz.info())),
+    #[cfg(cuda_ge_13020)]
+    (c"cuStreamEndCaptureToCig_ptsz", c"cuStreamEndCaptureToCig_ptsz", cuStreamEndCaptureToCig_ptsz, Some(entry::cuStreamEndCaptureToCig_v13010_ptsz.info())),
+    (c"cuStreamEndCapture_ptsz", c"cuStreamEndCapture_ptsz", cuStreamEndCapture_ptsz, Some(entry::cuStreamEndCapture_v10000_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamGetAttribute",
-        c"cuStreamGetAttribute",
-        cuStreamGetAttribute,
-        Some(entry::cuStreamGetAttribute_v11000.info()),
-    ),
+    (c"cuStreamGetAttribute", c"cuStreamGetAttribute", cuStreamGetAttribute, Some(entry::cuStreamGetAttribute_v11000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamGetAttribute",
-        c"cuStreamGetAttribute_ptsz",
-        cuStreamGetAttribute,
-        Some(entry::cuStreamGetAttribute_v11000_ptsz.info()),
-    ),
-    (
-        c"cuStreamGetAttribute_ptsz",
-        c"cuStreamGetAttribute_ptsz",
-        cuStreamGetAttribute_ptsz,
-        Some(entry::cuStreamGetAttribute_v11000_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamGetAttribute", c"cuStreamGetAttribute_ptsz", cuStreamGetAttribute, Some(entry::cuStreamGetAttribute_v11000_ptsz.info())),
+    (c"cuStreamGetAttribute_ptsz", c"cuStreamGetAttribute_ptsz", cuStreamGetAttribute_ptsz, Some(entry::cuStreamGetAttribute_v11000_ptsz.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamGetCaptureInfo",
-        c"cuStreamGetCaptureInfo",
-        cuStreamGetCaptureInfo,
-        Some(entry::cuStreamGetCaptureInfo_v10010.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamGetCaptureInfo", c"cuStreamGetCaptureInfo", cuStreamGetCaptureInfo, Some(entry::cuStreamGetCaptureInfo_v10010.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamGetCaptureInfo",
-        c"cuStreamGetCaptureInfo_ptsz",
-        cuStreamGetCaptureInfo,
-        Some(entry::cuStreamGetCaptureInfo_v10010_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
-    (
-        c"cuStreamGetCaptureInfo_ptsz",
-        c"cuStreamGetCaptureInfo_ptsz",
-        cuStreamGetCaptureInfo_ptsz,
-        Some(entry::cuStreamGetCaptureInfo_v10010_ptsz.info()),
-    ),
-    # [cfg (all (cuda_ge_12000 , not (cuda_ge_13000)))]
+    (c"cuStreamGetCaptureInfo", c"cuStreamGetCaptureInfo_ptsz", cuStreamGetCaptureInfo, Some(entry::cuStreamGetCaptureInfo_v10010_ptsz.info())),
+    #[cfg(not(cuda_ge_12000))]
+    (c"cuStreamGetCaptureInfo_ptsz", c"cuStreamGetCaptureInfo_ptsz", cuStreamGetCaptureInfo_ptsz, Some(entry::cuStreamGetCaptureInfo_v10010_ptsz.info())),
+    #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamGetCaptureInfo",
-        c"cuStreamGetCaptureInfo_v2",
-        cuStreamGetCaptureInfo,
-        Some(entry::cuStreamGetCaptureInfo_v11030.info()),
-    ),
-    # [cfg (all (cuda_ge_12000 , not (cuda_ge_13000)))]
+    (c"cuStreamGetCaptureInfo", c"cuStreamGetCaptureInfo_v2", cuStreamGetCaptureInfo, Some(entry::cuStreamGetCaptureInfo_v11030.info())),
+    #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamGetCaptureInfo",
-        c"cuStreamGetCaptureInfo_v2_ptsz",
-        cuStreamGetCaptureInfo,
-        Some(entry::cuStreamGetCaptureInfo_v11030_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_13000))]
+    (c"cuStreamGetCaptureInfo", c"cuStreamGetCaptureInfo_v2_ptsz", cuStreamGetCaptureInfo, Some(entry::cuStreamGetCaptureInfo_v11030_ptsz.info())),
+    #[cfg(not(cuda_ge_13000))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamGetCaptureInfo_v2",
-        c"cuStreamGetCaptureInfo_v2",
-        cuStreamGetCaptureInfo_v2,
-        Some(entry::cuStreamGetCaptureInfo_v11030.info()),
-    ),
-    # [cfg (not (cuda_ge_13000))]
+    (c"cuStreamGetCaptureInfo_v2", c"cuStreamGetCaptureInfo_v2", cuStreamGetCaptureInfo_v2, Some(entry::cuStreamGetCaptureInfo_v11030.info())),
+    #[cfg(not(cuda_ge_13000))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamGetCaptureInfo_v2",
-        c"cuStreamGetCaptureInfo_v2_ptsz",
-        cuStreamGetCaptureInfo_v2,
-        Some(entry::cuStreamGetCaptureInfo_v11030_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_13000))]
-    (
-        c"cuStreamGetCaptureInfo_v2_ptsz",
-        c"cuStreamGetCaptureInfo_v2_ptsz",
-        cuStreamGetCaptureInfo_v2_ptsz,
-        Some(entry::cuStreamGetCaptureInfo_v11030_ptsz.info()),
-    ),
-    # [cfg (all (cuda_ge_12030 , not (cuda_ge_13000)))]
+    (c"cuStreamGetCaptureInfo_v2", c"cuStreamGetCaptureInfo_v2_ptsz", cuStreamGetCaptureInfo_v2, Some(entry::cuStreamGetCaptureInfo_v11030_ptsz.info())),
+    #[cfg(not(cuda_ge_13000))]
+    (c"cuStreamGetCaptureInfo_v2_ptsz", c"cuStreamGetCaptureInfo_v2_ptsz", cuStreamGetCaptureInfo_v2_ptsz, Some(entry::cuStreamGetCaptureInfo_v11030_ptsz.info())),
+    #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamGetCaptureInfo_v3",
-        c"cuStreamGetCaptureInfo_v3",
-        cuStreamGetCaptureInfo_v3,
-        Some(entry::cuStreamGetCaptureInfo_v12030.info()),
-    ),
-    # [cfg (all (cuda_ge_12030 , not (cuda_ge_13000)))]
+    (c"cuStreamGetCaptureInfo_v3", c"cuStreamGetCaptureInfo_v3", cuStreamGetCaptureInfo_v3, Some(entry::cuStreamGetCaptureInfo_v12030.info())),
+    #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamGetCaptureInfo_v3",
-        c"cuStreamGetCaptureInfo_v3_ptsz",
-        cuStreamGetCaptureInfo_v3,
-        Some(entry::cuStreamGetCaptureInfo_v12030_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
+    (c"cuStreamGetCaptureInfo_v3", c"cuStreamGetCaptureInfo_v3_ptsz", cuStreamGetCaptureInfo_v3, Some(entry::cuStreamGetCaptureInfo_v12030_ptsz.info())),
+    #[cfg(cuda_ge_13000)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamGetCaptureInfo",
-        c"cuStreamGetCaptureInfo_v3",
-        cuStreamGetCaptureInfo,
-        Some(entry::cuStreamGetCaptureInfo_v12030.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
+    (c"cuStreamGetCaptureInfo", c"cuStreamGetCaptureInfo_v3", cuStreamGetCaptureInfo, Some(entry::cuStreamGetCaptureInfo_v12030.info())),
+    #[cfg(cuda_ge_13000)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamGetCaptureInfo",
-        c"cuStreamGetCaptureInfo_v3_ptsz",
-        cuStreamGetCaptureInfo,
-        Some(entry::cuStreamGetCaptureInfo_v12030_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuStreamGetCaptureInfo_v3",
-        c"cuStreamGetCaptureInfo_v3",
-        cuStreamGetCaptureInfo_v3,
-        Some(entry::cuStreamGetCaptureInfo_v12030.info()),
-    ),
-    # [cfg (cuda_ge_12030)]
-    (
-        c"cuStreamGetCaptureInfo_v3_ptsz",
-        c"cuStreamGetCaptureInfo_v3_ptsz",
-        cuStreamGetCaptureInfo_v3_ptsz,
-        Some(entry::cuStreamGetCaptureInfo_v12030_ptsz.info()),
-    ),
+    (c"cuStreamGetCaptureInfo", c"cuStreamGetCaptureInfo_v3_ptsz", cuStreamGetCaptureInfo, Some(entry::cuStreamGetCaptureInfo_v12030_ptsz.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuStreamGetCaptureInfo_v3", c"cuStreamGetCaptureInfo_v3", cuStreamGetCaptureInfo_v3, Some(entry::cuStreamGetCaptureInfo_v12030.info())),
+    #[cfg(cuda_ge_12030)]
+    (c"cuStreamGetCaptureInfo_v3_ptsz", c"cuStreamGetCaptureInfo_v3_ptsz", cuStreamGetCaptureInfo_v3_ptsz, Some(entry::cuStreamGetCaptureInfo_v12030_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamGetCtx",
-        c"cuStreamGetCtx",
-        cuStreamGetCtx,
-        Some(entry::cuStreamGetCtx_v9020.info()),
-    ),
+    (c"cuStreamGetCtx", c"cuStreamGetCtx", cuStreamGetCtx, Some(entry::cuStreamGetCtx_v9020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamGetCtx",
-        c"cuStreamGetCtx_ptsz",
-        cuStreamGetCtx,
-        Some(entry::cuStreamGetCtx_v9020_ptsz.info()),
-    ),
-    (
-        c"cuStreamGetCtx_ptsz",
-        c"cuStreamGetCtx_ptsz",
-        cuStreamGetCtx_ptsz,
-        Some(entry::cuStreamGetCtx_v9020_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12050)]
+    (c"cuStreamGetCtx", c"cuStreamGetCtx_ptsz", cuStreamGetCtx, Some(entry::cuStreamGetCtx_v9020_ptsz.info())),
+    (c"cuStreamGetCtx_ptsz", c"cuStreamGetCtx_ptsz", cuStreamGetCtx_ptsz, Some(entry::cuStreamGetCtx_v9020_ptsz.info())),
+    #[cfg(cuda_ge_12050)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamGetCtx_v2",
-        c"cuStreamGetCtx_v2",
-        cuStreamGetCtx_v2,
-        Some(entry::cuStreamGetCtx_v12050.info()),
-    ),
-    # [cfg (cuda_ge_12050)]
+    (c"cuStreamGetCtx_v2", c"cuStreamGetCtx_v2", cuStreamGetCtx_v2, Some(entry::cuStreamGetCtx_v12050.info())),
+    #[cfg(cuda_ge_12050)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamGetCtx_v2",
-        c"cuStreamGetCtx_v2_ptsz",
-        cuStreamGetCtx_v2,
-        Some(entry::cuStreamGetCtx_v12050_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12050)]
-    (
-        c"cuStreamGetCtx_v2_ptsz",
-        c"cuStreamGetCtx_v2_ptsz",
-        cuStreamGetCtx_v2_ptsz,
-        Some(entry::cuStreamGetCtx_v12050_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13010)]
+    (c"cuStreamGetCtx_v2", c"cuStreamGetCtx_v2_ptsz", cuStreamGetCtx_v2, Some(entry::cuStreamGetCtx_v12050_ptsz.info())),
+    #[cfg(cuda_ge_12050)]
+    (c"cuStreamGetCtx_v2_ptsz", c"cuStreamGetCtx_v2_ptsz", cuStreamGetCtx_v2_ptsz, Some(entry::cuStreamGetCtx_v12050_ptsz.info())),
+    #[cfg(cuda_ge_13010)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamGetDevResource",
-        c"cuStreamGetDevResource",
-        cuStreamGetDevResource,
-        Some(entry::cuStreamGetDevResource_v13010.info()),
-    ),
-    # [cfg (cuda_ge_13010)]
+    (c"cuStreamGetDevResource", c"cuStreamGetDevResource", cuStreamGetDevResource, Some(entry::cuStreamGetDevResource_v13010.info())),
+    #[cfg(cuda_ge_13010)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamGetDevResource",
-        c"cuStreamGetDevResource_ptsz",
-        cuStreamGetDevResource,
-        Some(entry::cuStreamGetDevResource_v13010_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13010)]
-    (
-        c"cuStreamGetDevResource_ptsz",
-        c"cuStreamGetDevResource_ptsz",
-        cuStreamGetDevResource_ptsz,
-        Some(entry::cuStreamGetDevResource_v13010_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12080)]
+    (c"cuStreamGetDevResource", c"cuStreamGetDevResource_ptsz", cuStreamGetDevResource, Some(entry::cuStreamGetDevResource_v13010_ptsz.info())),
+    #[cfg(cuda_ge_13010)]
+    (c"cuStreamGetDevResource_ptsz", c"cuStreamGetDevResource_ptsz", cuStreamGetDevResource_ptsz, Some(entry::cuStreamGetDevResource_v13010_ptsz.info())),
+    #[cfg(cuda_ge_12080)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamGetDevice",
-        c"cuStreamGetDevice",
-        cuStreamGetDevice,
-        Some(entry::cuStreamGetDevice_v12080.info()),
-    ),
-    # [cfg (cuda_ge_12080)]
+    (c"cuStreamGetDevice", c"cuStreamGetDevice", cuStreamGetDevice, Some(entry::cuStreamGetDevice_v12080.info())),
+    #[cfg(cuda_ge_12080)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamGetDevice",
-        c"cuStreamGetDevice_ptsz",
-        cuStreamGetDevice,
-        Some(entry::cuStreamGetDevice_v12080_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12080)]
-    (
-        c"cuStreamGetDevice_ptsz",
-        c"cuStreamGetDevice_ptsz",
-        cuStreamGetDevice_ptsz,
-        Some(entry::cuStreamGetDevice_v12080_ptsz.info()),
-    ),
+    (c"cuStreamGetDevice", c"cuStreamGetDevice_ptsz", cuStreamGetDevice, Some(entry::cuStreamGetDevice_v12080_ptsz.info())),
+    #[cfg(cuda_ge_12080)]
+    (c"cuStreamGetDevice_ptsz", c"cuStreamGetDevice_ptsz", cuStreamGetDevice_ptsz, Some(entry::cuStreamGetDevice_v12080_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamGetFlags",
-        c"cuStreamGetFlags",
-        cuStreamGetFlags,
-        Some(entry::cuStreamGetFlags_v5050.info()),
-    ),
+    (c"cuStreamGetFlags", c"cuStreamGetFlags", cuStreamGetFlags, Some(entry::cuStreamGetFlags_v5050.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamGetFlags",
-        c"cuStreamGetFlags_ptsz",
-        cuStreamGetFlags,
-        Some(entry::cuStreamGetFlags_v7000_ptsz.info()),
-    ),
-    (
-        c"cuStreamGetFlags_ptsz",
-        c"cuStreamGetFlags_ptsz",
-        cuStreamGetFlags_ptsz,
-        Some(entry::cuStreamGetFlags_v7000_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12040)]
-    (
-        c"cuStreamGetGreenCtx",
-        c"cuStreamGetGreenCtx",
-        cuStreamGetGreenCtx,
-        Some(entry::cuStreamGetGreenCtx_v12040.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
+    (c"cuStreamGetFlags", c"cuStreamGetFlags_ptsz", cuStreamGetFlags, Some(entry::cuStreamGetFlags_v7000_ptsz.info())),
+    (c"cuStreamGetFlags_ptsz", c"cuStreamGetFlags_ptsz", cuStreamGetFlags_ptsz, Some(entry::cuStreamGetFlags_v7000_ptsz.info())),
+    #[cfg(cuda_ge_12040)]
+    (c"cuStreamGetGreenCtx", c"cuStreamGetGreenCtx", cuStreamGetGreenCtx, Some(entry::cuStreamGetGreenCtx_v12040.info())),
+    #[cfg(cuda_ge_12000)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamGetId",
-        c"cuStreamGetId",
-        cuStreamGetId,
-        Some(entry::cuStreamGetId_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
+    (c"cuStreamGetId", c"cuStreamGetId", cuStreamGetId, Some(entry::cuStreamGetId_v12000.info())),
+    #[cfg(cuda_ge_12000)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamGetId",
-        c"cuStreamGetId_ptsz",
-        cuStreamGetId,
-        Some(entry::cuStreamGetId_v12000_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuStreamGetId_ptsz",
-        c"cuStreamGetId_ptsz",
-        cuStreamGetId_ptsz,
-        Some(entry::cuStreamGetId_v12000_ptsz.info()),
-    ),
+    (c"cuStreamGetId", c"cuStreamGetId_ptsz", cuStreamGetId, Some(entry::cuStreamGetId_v12000_ptsz.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuStreamGetId_ptsz", c"cuStreamGetId_ptsz", cuStreamGetId_ptsz, Some(entry::cuStreamGetId_v12000_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamGetPriority",
-        c"cuStreamGetPriority",
-        cuStreamGetPriority,
-        Some(entry::cuStreamGetPriority_v5050.info()),
-    ),
+    (c"cuStreamGetPriority", c"cuStreamGetPriority", cuStreamGetPriority, Some(entry::cuStreamGetPriority_v5050.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamGetPriority",
-        c"cuStreamGetPriority_ptsz",
-        cuStreamGetPriority,
-        Some(entry::cuStreamGetPriority_v7000_ptsz.info()),
-    ),
-    (
-        c"cuStreamGetPriority_ptsz",
-        c"cuStreamGetPriority_ptsz",
-        cuStreamGetPriority_ptsz,
-        Some(entry::cuStreamGetPriority_v7000_ptsz.info()),
-    ),
+    (c"cuStreamGetPriority", c"cuStreamGetPriority_ptsz", cuStreamGetPriority, Some(entry::cuStreamGetPriority_v7000_ptsz.info())),
+    (c"cuStreamGetPriority_ptsz", c"cuStreamGetPriority_ptsz", cuStreamGetPriority_ptsz, Some(entry::cuStreamGetPriority_v7000_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamIsCapturing",
-        c"cuStreamIsCapturing",
-        cuStreamIsCapturing,
-        Some(entry::cuStreamIsCapturing_v10000.info()),
-    ),
+    (c"cuStreamIsCapturing", c"cuStreamIsCapturing", cuStreamIsCapturing, Some(entry::cuStreamIsCapturing_v10000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamIsCapturing",
-        c"cuStreamIsCapturing_ptsz",
-        cuStreamIsCapturing,
-        Some(entry::cuStreamIsCapturing_v10000_ptsz.info()),
-    ),
-    (
-        c"cuStreamIsCapturing_ptsz",
-        c"cuStreamIsCapturing_ptsz",
-        cuStreamIsCapturing_ptsz,
-        Some(entry::cuStreamIsCapturing_v10000_ptsz.info()),
-    ),
+    (c"cuStreamIsCapturing", c"cuStreamIsCapturing_ptsz", cuStreamIsCapturing, Some(entry::cuStreamIsCapturing_v10000_ptsz.info())),
+    (c"cuStreamIsCapturing_ptsz", c"cuStreamIsCapturing_ptsz", cuStreamIsCapturing_ptsz, Some(entry::cuStreamIsCapturing_v10000_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamQuery",
-        c"cuStreamQuery",
-        cuStreamQuery,
-        Some(entry::cuStreamQuery_v2000.info()),
-    ),
+    (c"cuStreamQuery", c"cuStreamQuery", cuStreamQuery, Some(entry::cuStreamQuery_v2000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamQuery",
-        c"cuStreamQuery_ptsz",
-        cuStreamQuery,
-        Some(entry::cuStreamQuery_v7000_ptsz.info()),
-    ),
-    (
-        c"cuStreamQuery_ptsz",
-        c"cuStreamQuery_ptsz",
-        cuStreamQuery_ptsz,
-        Some(entry::cuStreamQuery_v7000_ptsz.info()),
-    ),
+    (c"cuStreamQuery", c"cuStreamQuery_ptsz", cuStreamQuery, Some(entry::cuStreamQuery_v7000_ptsz.info())),
+    (c"cuStreamQuery_ptsz", c"cuStreamQuery_ptsz", cuStreamQuery_ptsz, Some(entry::cuStreamQuery_v7000_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamSetAttribute",
-        c"cuStreamSetAttribute",
-        cuStreamSetAttribute,
-        Some(entry::cuStreamSetAttribute_v11000.info()),
-    ),
+    (c"cuStreamSetAttribute", c"cuStreamSetAttribute", cuStreamSetAttribute, Some(entry::cuStreamSetAttribute_v11000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamSetAttribute",
-        c"cuStreamSetAttribute_ptsz",
-        cuStreamSetAttribute,
-        Some(entry::cuStreamSetAttribute_v11000_ptsz.info()),
-    ),
-    (
-        c"cuStreamSetAttribute_ptsz",
-        c"cuStreamSetAttribute_ptsz",
-        cuStreamSetAttribute_ptsz,
-        Some(entry::cuStreamSetAttribute_v11000_ptsz.info()),
-    ),
+    (c"cuStreamSetAttribute", c"cuStreamSetAttribute_ptsz", cuStreamSetAttribute, Some(entry::cuStreamSetAttribute_v11000_ptsz.info())),
+    (c"cuStreamSetAttribute_ptsz", c"cuStreamSetAttribute_ptsz", cuStreamSetAttribute_ptsz, Some(entry::cuStreamSetAttribute_v11000_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamSynchronize",
-        c"cuStreamSynchronize",
-        cuStreamSynchronize,
-        Some(entry::cuStreamSynchronize_v2000.info()),
-    ),
+    (c"cuStreamSynchronize", c"cuStreamSynchronize", cuStreamSynchronize, Some(entry::cuStreamSynchronize_v2000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamSynchronize",
-        c"cuStreamSynchronize_ptsz",
-        cuStreamSynchronize,
-        Some(entry::cuStreamSynchronize_v7000_ptsz.info()),
-    ),
-    (
-        c"cuStreamSynchronize_ptsz",
-        c"cuStreamSynchronize_ptsz",
-        cuStreamSynchronize_ptsz,
-        Some(entry::cuStreamSynchronize_v7000_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_13000))]
+    (c"cuStreamSynchronize", c"cuStreamSynchronize_ptsz", cuStreamSynchronize, Some(entry::cuStreamSynchronize_v7000_ptsz.info())),
+    (c"cuStreamSynchronize_ptsz", c"cuStreamSynchronize_ptsz", cuStreamSynchronize_ptsz, Some(entry::cuStreamSynchronize_v7000_ptsz.info())),
+    #[cfg(not(cuda_ge_13000))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamUpdateCaptureDependencies",
-        c"cuStreamUpdateCaptureDependencies",
-        cuStreamUpdateCaptureDependencies,
-        Some(entry::cuStreamUpdateCaptureDependencies_v11030.info()),
-    ),
-    # [cfg (not (cuda_ge_13000))]
+    (c"cuStreamUpdateCaptureDependencies", c"cuStreamUpdateCaptureDependencies", cuStreamUpdateCaptureDependencies, Some(entry::cuStreamUpdateCaptureDependencies_v11030.info())),
+    #[cfg(not(cuda_ge_13000))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamUpdateCaptureDependencies",
-        c"cuStreamUpdateCaptureDependencies_ptsz",
-        cuStreamUpdateCaptureDependencies,
-        Some(entry::cuStreamUpdateCaptureDependencies_v11030_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_13000))]
-    (
-        c"cuStreamUpdateCaptureDependencies_ptsz",
-        c"cuStreamUpdateCaptureDependencies_ptsz",
-        cuStreamUpdateCaptureDependencies_ptsz,
-        Some(entry::cuStreamUpdateCaptureDependencies_v11030_ptsz.info()),
-    ),
-    # [cfg (all (cuda_ge_12030 , not (cuda_ge_13000)))]
+    (c"cuStreamUpdateCaptureDependencies", c"cuStreamUpdateCaptureDependencies_ptsz", cuStreamUpdateCaptureDependencies, Some(entry::cuStreamUpdateCaptureDependencies_v11030_ptsz.info())),
+    #[cfg(not(cuda_ge_13000))]
+    (c"cuStreamUpdateCaptureDependencies_ptsz", c"cuStreamUpdateCaptureDependencies_ptsz", cuStreamUpdateCaptureDependencies_ptsz, Some(entry::cuStreamUpdateCaptureDependencies_v11030_ptsz.info())),
+    #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamUpdateCaptureDependencies_v2",
-        c"cuStreamUpdateCaptureDependencies_v2",
-        cuStreamUpdateCaptureDependencies_v2,
-        Some(entry::cuStreamUpdateCaptureDependencies_v12030.info()),
-    ),
-    # [cfg (all (cuda_ge_12030 , not (cuda_ge_13000)))]
+    (c"cuStreamUpdateCaptureDependencies_v2", c"cuStreamUpdateCaptureDependencies_v2", cuStreamUpdateCaptureDependencies_v2, Some(entry::cuStreamUpdateCaptureDependencies_v12030.info())),
+    #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamUpdateCaptureDependencies_v2",
-        c"cuStreamUpdateCaptureDependencies_v2_ptsz",
-        cuStreamUpdateCaptureDependencies_v2,
-        Some(entry::cuStreamUpdateCaptureDependencies_v12030_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
+    (c"cuStreamUpdateCaptureDependencies_v2", c"cuStreamUpdateCaptureDependencies_v2_ptsz", cuStreamUpdateCaptureDependencies_v2, Some(entry::cuStreamUpdateCaptureDependencies_v12030_ptsz.info())),
+    #[cfg(cuda_ge_13000)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamUpdateCaptureDependencies",
-        c"cuStreamUpdateCaptureDependencies_v2",
-        cuStreamUpdateCaptureDependencies,
-        Some(entry::cuStreamUpdateCaptureDependencies_v12030.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
+    (c"cuStreamUpdateCaptureDependencies", c"cuStreamUpdateCaptureDependencies_v2", cuStreamUpdateCaptureDependencies, Some(entry::cuStreamUpdateCaptureDependencies_v12030.info())),
+    #[cfg(cuda_ge_13000)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamUpdateCaptureDependencies",
-        c"cuStreamUpdateCaptureDependencies_v2_ptsz",
-        cuStreamUpdateCaptureDependencies,
-        Some(entry::cuStreamUpdateCaptureDependencies_v12030_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_13000)]
-    (
-        c"cuStreamUpdateCaptureDependencies_v2",
-        c"cuStreamUpdateCaptureDependencies_v2",
-        cuStreamUpdateCaptureDependencies_v2,
-        Some(entry::cuStreamUpdateCaptureDependencies_v12030.info()),
-    ),
-    # [cfg (cuda_ge_12030)]
-    (
-        c"cuStreamUpdateCaptureDependencies_v2_ptsz",
-        c"cuStreamUpdateCaptureDependencies_v2_ptsz",
-        cuStreamUpdateCaptureDependencies_v2_ptsz,
-        Some(entry::cuStreamUpdateCaptureDependencies_v12030_ptsz.info()),
-    ),
+    (c"cuStreamUpdateCaptureDependencies", c"cuStreamUpdateCaptureDependencies_v2_ptsz", cuStreamUpdateCaptureDependencies, Some(entry::cuStreamUpdateCaptureDependencies_v12030_ptsz.info())),
+    #[cfg(cuda_ge_13000)]
+    (c"cuStreamUpdateCaptureDependencies_v2", c"cuStreamUpdateCaptureDependencies_v2", cuStreamUpdateCaptureDependencies_v2, Some(entry::cuStreamUpdateCaptureDependencies_v12030.info())),
+    #[cfg(cuda_ge_12030)]
+    (c"cuStreamUpdateCaptureDependencies_v2_ptsz", c"cuStreamUpdateCaptureDependencies_v2_ptsz", cuStreamUpdateCaptureDependencies_v2_ptsz, Some(entry::cuStreamUpdateCaptureDependencies_v12030_ptsz.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamWaitEvent",
-        c"cuStreamWaitEvent",
-        cuStreamWaitEvent,
-        Some(entry::cuStreamWaitEvent_v3020.info()),
-    ),
+    (c"cuStreamWaitEvent", c"cuStreamWaitEvent", cuStreamWaitEvent, Some(entry::cuStreamWaitEvent_v3020.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamWaitEvent",
-        c"cuStreamWaitEvent_ptsz",
-        cuStreamWaitEvent,
-        Some(entry::cuStreamWaitEvent_v7000_ptsz.info()),
-    ),
-    (
-        c"cuStreamWaitEvent_ptsz",
-        c"cuStreamWaitEvent_ptsz",
-        cuStreamWaitEvent_ptsz,
-        Some(entry::cuStreamWaitEvent_v7000_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamWaitEvent", c"cuStreamWaitEvent_ptsz", cuStreamWaitEvent, Some(entry::cuStreamWaitEvent_v7000_ptsz.info())),
+    (c"cuStreamWaitEvent_ptsz", c"cuStreamWaitEvent_ptsz", cuStreamWaitEvent_ptsz, Some(entry::cuStreamWaitEvent_v7000_ptsz.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamWaitValue32",
-        c"cuStreamWaitValue32",
-        cuStreamWaitValue32,
-        Some(entry::cuStreamWaitValue32_v8000.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamWaitValue32", c"cuStreamWaitValue32", cuStreamWaitValue32, Some(entry::cuStreamWaitValue32_v8000.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamWaitValue32",
-        c"cuStreamWaitValue32_ptsz",
-        cuStreamWaitValue32,
-        Some(entry::cuStreamWaitValue32_v8000_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
-    (
-        c"cuStreamWaitValue32_ptsz",
-        c"cuStreamWaitValue32_ptsz",
-        cuStreamWaitValue32_ptsz,
-        Some(entry::cuStreamWaitValue32_v11070_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamWaitValue32", c"cuStreamWaitValue32_ptsz", cuStreamWaitValue32, Some(entry::cuStreamWaitValue32_v8000_ptsz.info())),
+    #[cfg(not(cuda_ge_12000))]
+    (c"cuStreamWaitValue32_ptsz", c"cuStreamWaitValue32_ptsz", cuStreamWaitValue32_ptsz, Some(entry::cuStreamWaitValue32_v8000_ptsz.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamWaitValue32_v2",
-        c"cuStreamWaitValue32_v2",
-        cuStreamWaitValue32_v2,
-        Some(entry::cuStreamWaitValue32_v11070.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamWaitValue32_v2", c"cuStreamWaitValue32_v2", cuStreamWaitValue32_v2, Some(entry::cuStreamWaitValue32_v11070.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamWaitValue32_v2",
-        c"cuStreamWaitValue32_v2_ptsz",
-        cuStreamWaitValue32_v2,
-        Some(entry::cuStreamWaitValue32_v11070_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
+    (c"cuStreamWaitValue32_v2", c"cuStreamWaitValue32_v2_ptsz", cuStreamWaitValue32_v2, Some(entry::cuStreamWaitValue32_v11070_ptsz.info())),
+    #[cfg(cuda_ge_12000)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamWaitValue32",
-        c"cuStreamWaitValue32_v2",
-        cuStreamWaitValue32,
-        Some(entry::cuStreamWaitValue32_v11070.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
+    (c"cuStreamWaitValue32", c"cuStreamWaitValue32_v2", cuStreamWaitValue32, Some(entry::cuStreamWaitValue32_v11070.info())),
+    #[cfg(cuda_ge_12000)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamWaitValue32",
-        c"cuStreamWaitValue32_v2_ptsz",
-        cuStreamWaitValue32,
-        Some(entry::cuStreamWaitValue32_v11070_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuStreamWaitValue32_v2",
-        c"cuStreamWaitValue32_v2",
-        cuStreamWaitValue32_v2,
-        Some(entry::cuStreamWaitValue32_v11070.info()),
-    ),
-    (
-        c"cuStreamWaitValue32_v2_ptsz",
-        c"cuStreamWaitValue32_v2_ptsz",
-        cuStreamWaitValue32_v2_ptsz,
-        Some(entry::cuStreamWaitValue32_v11070_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamWaitValue32", c"cuStreamWaitValue32_v2_ptsz", cuStreamWaitValue32, Some(entry::cuStreamWaitValue32_v11070_ptsz.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuStreamWaitValue32_v2", c"cuStreamWaitValue32_v2", cuStreamWaitValue32_v2, Some(entry::cuStreamWaitValue32_v11070.info())),
+    (c"cuStreamWaitValue32_v2_ptsz", c"cuStreamWaitValue32_v2_ptsz", cuStreamWaitValue32_v2_ptsz, Some(entry::cuStreamWaitValue32_v11070_ptsz.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamWaitValue64",
-        c"cuStreamWaitValue64",
-        cuStreamWaitValue64,
-        Some(entry::cuStreamWaitValue64_v9000.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamWaitValue64", c"cuStreamWaitValue64", cuStreamWaitValue64, Some(entry::cuStreamWaitValue64_v9000.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamWaitValue64",
-        c"cuStreamWaitValue64_ptsz",
-        cuStreamWaitValue64,
-        Some(entry::cuStreamWaitValue64_v9000_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
-    (
-        c"cuStreamWaitValue64_ptsz",
-        c"cuStreamWaitValue64_ptsz",
-        cuStreamWaitValue64_ptsz,
-        Some(entry::cuStreamWaitValue64_v11070_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamWaitValue64", c"cuStreamWaitValue64_ptsz", cuStreamWaitValue64, Some(entry::cuStreamWaitValue64_v9000_ptsz.info())),
+    #[cfg(not(cuda_ge_12000))]
+    (c"cuStreamWaitValue64_ptsz", c"cuStreamWaitValue64_ptsz", cuStreamWaitValue64_ptsz, Some(entry::cuStreamWaitValue64_v9000_ptsz.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamWaitValue64_v2",
-        c"cuStreamWaitValue64_v2",
-        cuStreamWaitValue64_v2,
-        Some(entry::cuStreamWaitValue64_v11070.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamWaitValue64_v2", c"cuStreamWaitValue64_v2", cuStreamWaitValue64_v2, Some(entry::cuStreamWaitValue64_v11070.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamWaitValue64_v2",
-        c"cuStreamWaitValue64_v2_ptsz",
-        cuStreamWaitValue64_v2,
-        Some(entry::cuStreamWaitValue64_v11070_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
+    (c"cuStreamWaitValue64_v2", c"cuStreamWaitValue64_v2_ptsz", cuStreamWaitValue64_v2, Some(entry::cuStreamWaitValue64_v11070_ptsz.info())),
+    #[cfg(cuda_ge_12000)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamWaitValue64",
-        c"cuStreamWaitValue64_v2",
-        cuStreamWaitValue64,
-        Some(entry::cuStreamWaitValue64_v11070.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
+    (c"cuStreamWaitValue64", c"cuStreamWaitValue64_v2", cuStreamWaitValue64, Some(entry::cuStreamWaitValue64_v11070.info())),
+    #[cfg(cuda_ge_12000)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamWaitValue64",
-        c"cuStreamWaitValue64_v2_ptsz",
-        cuStreamWaitValue64,
-        Some(entry::cuStreamWaitValue64_v11070_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuStreamWaitValue64_v2",
-        c"cuStreamWaitValue64_v2",
-        cuStreamWaitValue64_v2,
-        Some(entry::cuStreamWaitValue64_v11070.info()),
-    ),
-    (
-        c"cuStreamWaitValue64_v2_ptsz",
-        c"cuStreamWaitValue64_v2_ptsz",
-        cuStreamWaitValue64_v2_ptsz,
-        Some(entry::cuStreamWaitValue64_v11070_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamWaitValue64", c"cuStreamWaitValue64_v2_ptsz", cuStreamWaitValue64, Some(entry::cuStreamWaitValue64_v11070_ptsz.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuStreamWaitValue64_v2", c"cuStreamWaitValue64_v2", cuStreamWaitValue64_v2, Some(entry::cuStreamWaitValue64_v11070.info())),
+    (c"cuStreamWaitValue64_v2_ptsz", c"cuStreamWaitValue64_v2_ptsz", cuStreamWaitValue64_v2_ptsz, Some(entry::cuStreamWaitValue64_v11070_ptsz.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamWriteValue32",
-        c"cuStreamWriteValue32",
-        cuStreamWriteValue32,
-        Some(entry::cuStreamWriteValue32_v8000.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamWriteValue32", c"cuStreamWriteValue32", cuStreamWriteValue32, Some(entry::cuStreamWriteValue32_v8000.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamWriteValue32",
-        c"cuStreamWriteValue32_ptsz",
-        cuStreamWriteValue32,
-        Some(entry::cuStreamWriteValue32_v8000_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
-    (
-        c"cuStreamWriteValue32_ptsz",
-        c"cuStreamWriteValue32_ptsz",
-        cuStreamWriteValue32_ptsz,
-        Some(entry::cuStreamWriteValue32_v11070_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamWriteValue32", c"cuStreamWriteValue32_ptsz", cuStreamWriteValue32, Some(entry::cuStreamWriteValue32_v8000_ptsz.info())),
+    #[cfg(not(cuda_ge_12000))]
+    (c"cuStreamWriteValue32_ptsz", c"cuStreamWriteValue32_ptsz", cuStreamWriteValue32_ptsz, Some(entry::cuStreamWriteValue32_v8000_ptsz.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamWriteValue32_v2",
-        c"cuStreamWriteValue32_v2",
-        cuStreamWriteValue32_v2,
-        Some(entry::cuStreamWriteValue32_v11070.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamWriteValue32_v2", c"cuStreamWriteValue32_v2", cuStreamWriteValue32_v2, Some(entry::cuStreamWriteValue32_v11070.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamWriteValue32_v2",
-        c"cuStreamWriteValue32_v2_ptsz",
-        cuStreamWriteValue32_v2,
-        Some(entry::cuStreamWriteValue32_v11070_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
+    (c"cuStreamWriteValue32_v2", c"cuStreamWriteValue32_v2_ptsz", cuStreamWriteValue32_v2, Some(entry::cuStreamWriteValue32_v11070_ptsz.info())),
+    #[cfg(cuda_ge_12000)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamWriteValue32",
-        c"cuStreamWriteValue32_v2",
-        cuStreamWriteValue32,
-        Some(entry::cuStreamWriteValue32_v11070.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
+    (c"cuStreamWriteValue32", c"cuStreamWriteValue32_v2", cuStreamWriteValue32, Some(entry::cuStreamWriteValue32_v11070.info())),
+    #[cfg(cuda_ge_12000)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamWriteValue32",
-        c"cuStreamWriteValue32_v2_ptsz",
-        cuStreamWriteValue32,
-        Some(entry::cuStreamWriteValue32_v11070_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuStreamWriteValue32_v2",
-        c"cuStreamWriteValue32_v2",
-        cuStreamWriteValue32_v2,
-        Some(entry::cuStreamWriteValue32_v11070.info()),
-    ),
-    (
-        c"cuStreamWriteValue32_v2_ptsz",
-        c"cuStreamWriteValue32_v2_ptsz",
-        cuStreamWriteValue32_v2_ptsz,
-        Some(entry::cuStreamWriteValue32_v11070_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamWriteValue32", c"cuStreamWriteValue32_v2_ptsz", cuStreamWriteValue32, Some(entry::cuStreamWriteValue32_v11070_ptsz.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuStreamWriteValue32_v2", c"cuStreamWriteValue32_v2", cuStreamWriteValue32_v2, Some(entry::cuStreamWriteValue32_v11070.info())),
+    (c"cuStreamWriteValue32_v2_ptsz", c"cuStreamWriteValue32_v2_ptsz", cuStreamWriteValue32_v2_ptsz, Some(entry::cuStreamWriteValue32_v11070_ptsz.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamWriteValue64",
-        c"cuStreamWriteValue64",
-        cuStreamWriteValue64,
-        Some(entry::cuStreamWriteValue64_v9000.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamWriteValue64", c"cuStreamWriteValue64", cuStreamWriteValue64, Some(entry::cuStreamWriteValue64_v9000.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamWriteValue64",
-        c"cuStreamWriteValue64_ptsz",
-        cuStreamWriteValue64,
-        Some(entry::cuStreamWriteValue64_v9000_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
-    (
-        c"cuStreamWriteValue64_ptsz",
-        c"cuStreamWriteValue64_ptsz",
-        cuStreamWriteValue64_ptsz,
-        Some(entry::cuStreamWriteValue64_v11070_ptsz.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamWriteValue64", c"cuStreamWriteValue64_ptsz", cuStreamWriteValue64, Some(entry::cuStreamWriteValue64_v9000_ptsz.info())),
+    #[cfg(not(cuda_ge_12000))]
+    (c"cuStreamWriteValue64_ptsz", c"cuStreamWriteValue64_ptsz", cuStreamWriteValue64_ptsz, Some(entry::cuStreamWriteValue64_v9000_ptsz.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamWriteValue64_v2",
-        c"cuStreamWriteValue64_v2",
-        cuStreamWriteValue64_v2,
-        Some(entry::cuStreamWriteValue64_v11070.info()),
-    ),
-    # [cfg (not (cuda_ge_12000))]
+    (c"cuStreamWriteValue64_v2", c"cuStreamWriteValue64_v2", cuStreamWriteValue64_v2, Some(entry::cuStreamWriteValue64_v11070.info())),
+    #[cfg(not(cuda_ge_12000))]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamWriteValue64_v2",
-        c"cuStreamWriteValue64_v2_ptsz",
-        cuStreamWriteValue64_v2,
-        Some(entry::cuStreamWriteValue64_v11070_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
+    (c"cuStreamWriteValue64_v2", c"cuStreamWriteValue64_v2_ptsz", cuStreamWriteValue64_v2, Some(entry::cuStreamWriteValue64_v11070_ptsz.info())),
+    #[cfg(cuda_ge_12000)]
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuStreamWriteValue64",
-        c"cuStreamWriteValue64_v2",
-        cuStreamWriteValue64,
-        Some(entry::cuStreamWriteValue64_v11070.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
+    (c"cuStreamWriteValue64", c"cuStreamWriteValue64_v2", cuStreamWriteValue64, Some(entry::cuStreamWriteValue64_v11070.info())),
+    #[cfg(cuda_ge_12000)]
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuStreamWriteValue64",
-        c"cuStreamWriteValue64_v2_ptsz",
-        cuStreamWriteValue64,
-        Some(entry::cuStreamWriteValue64_v11070_ptsz.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuStreamWriteValue64_v2",
-        c"cuStreamWriteValue64_v2",
-        cuStreamWriteValue64_v2,
-        Some(entry::cuStreamWriteValue64_v11070.info()),
-    ),
-    (
-        c"cuStreamWriteValue64_v2_ptsz",
-        c"cuStreamWriteValue64_v2_ptsz",
-        cuStreamWriteValue64_v2_ptsz,
-        Some(entry::cuStreamWriteValue64_v11070_ptsz.info()),
-    ),
-    (
-        c"cuSurfObjectCreate",
-        c"cuSurfObjectCreate",
-        cuSurfObjectCreate,
-        Some(entry::cuSurfObjectCreate_v5000.info()),
-    ),
-    (
-        c"cuSurfObjectDestroy",
-        c"cuSurfObjectDestroy",
-        cuSurfObjectDestroy,
-        Some(entry::cuSurfObjectDestroy_v5000.info()),
-    ),
-    (
-        c"cuSurfObjectGetResourceDesc",
-        c"cuSurfObjectGetResourceDesc",
-        cuSurfObjectGetResourceDesc,
-        Some(entry::cuSurfObjectGetResourceDesc_v5000.info()),
-    ),
-    (
-        c"cuSurfRefGetArray",
-        c"cuSurfRefGetArray",
-        cuSurfRefGetArray,
-        Some(entry::cuSurfRefGetArray_v3000.info()),
-    ),
-    (
-        c"cuSurfRefSetArray",
-        c"cuSurfRefSetArray",
-        cuSurfRefSetArray,
-        Some(entry::cuSurfRefSetArray_v3000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuTensorMapEncodeIm2col",
-        c"cuTensorMapEncodeIm2col",
-        cuTensorMapEncodeIm2col,
-        Some(entry::cuTensorMapEncodeIm2col_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12080)]
-    (
-        c"cuTensorMapEncodeIm2colWide",
-        c"cuTensorMapEncodeIm2colWide",
-        cuTensorMapEncodeIm2colWide,
-        Some(entry::cuTensorMapEncodeIm2colWide_v12080.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuTensorMapEncodeTiled",
-        c"cuTensorMapEncodeTiled",
-        cuTensorMapEncodeTiled,
-        Some(entry::cuTensorMapEncodeTiled_v12000.info()),
-    ),
-    # [cfg (cuda_ge_12000)]
-    (
-        c"cuTensorMapReplaceAddress",
-        c"cuTensorMapReplaceAddress",
-        cuTensorMapReplaceAddress,
-        Some(entry::cuTensorMapReplaceAddress_v12000.info()),
-    ),
-    # [cfg (cuda_ge_13050)]
-    (
-        c"cuTensorMapSetAllocationClass",
-        c"cuTensorMapSetAllocationClass",
-        cuTensorMapSetAllocationClass,
-        Some(entry::cuTensorMapSetAllocationClass_v13050.info()),
-    ),
-    (
-        c"cuTexObjectCreate",
-        c"cuTexObjectCreate",
-        cuTexObjectCreate,
-        Some(entry::cuTexObjectCreate_v5000.info()),
-    ),
-    (
-        c"cuTexObjectDestroy",
-        c"cuTexObjectDestroy",
-        cuTexObjectDestroy,
-        Some(entry::cuTexObjectDestroy_v5000.info()),
-    ),
-    (
-        c"cuTexObjectGetResourceDesc",
-        c"cuTexObjectGetResourceDesc",
-        cuTexObjectGetResourceDesc,
-        Some(entry::cuTexObjectGetResourceDesc_v5000.info()),
-    ),
-    (
-        c"cuTexObjectGetResourceViewDesc",
-        c"cuTexObjectGetResourceViewDesc",
-        cuTexObjectGetResourceViewDesc,
-        Some(entry::cuTexObjectGetResourceViewDesc_v5000.info()),
-    ),
-    (
-        c"cuTexObjectGetTextureDesc",
-        c"cuTexObjectGetTextureDesc",
-        cuTexObjectGetTextureDesc,
-        Some(entry::cuTexObjectGetTextureDesc_v5000.info()),
-    ),
-    (
-        c"cuTexRefCreate",
-        c"cuTexRefCreate",
-        cuTexRefCreate,
-        Some(entry::cuTexRefCreate_v2000.info()),
-    ),
-    (
-        c"cuTexRefDestroy",
-        c"cuTexRefDestroy",
-        cuTexRefDestroy,
-        Some(entry::cuTexRefDestroy_v2000.info()),
-    ),
-    (
-        c"cuTexRefGetAddress",
-        c"cuTexRefGetAddress_v2",
-        cuTexRefGetAddress,
-        Some(entry::cuTexRefGetAddress_v3020.info()),
-    ),
-    (
-        c"cuTexRefGetAddressMode",
-        c"cuTexRefGetAddressMode",
-        cuTexRefGetAddressMode,
-        Some(entry::cuTexRefGetAddressMode_v2000.info()),
-    ),
-    (
-        c"cuTexRefGetAddress_v2",
-        c"cuTexRefGetAddress_v2",
-        cuTexRefGetAddress_v2,
-        Some(entry::cuTexRefGetAddress_v3020.info()),
-    ),
-    (
-        c"cuTexRefGetArray",
-        c"cuTexRefGetArray",
-        cuTexRefGetArray,
-        Some(entry::cuTexRefGetArray_v2000.info()),
-    ),
-    (
-        c"cuTexRefGetBorderColor",
-        c"cuTexRefGetBorderColor",
-        cuTexRefGetBorderColor,
-        Some(entry::cuTexRefGetBorderColor_v8000.info()),
-    ),
-    (
-        c"cuTexRefGetFilterMode",
-        c"cuTexRefGetFilterMode",
-        cuTexRefGetFilterMode,
-        Some(entry::cuTexRefGetFilterMode_v2000.info()),
-    ),
-    (
-        c"cuTexRefGetFlags",
-        c"cuTexRefGetFlags",
-        cuTexRefGetFlags,
-        Some(entry::cuTexRefGetFlags_v2000.info()),
-    ),
-    (
-        c"cuTexRefGetFormat",
-        c"cuTexRefGetFormat",
-        cuTexRefGetFormat,
-        Some(entry::cuTexRefGetFormat_v2000.info()),
-    ),
-    (
-        c"cuTexRefGetMaxAnisotropy",
-        c"cuTexRefGetMaxAnisotropy",
-        cuTexRefGetMaxAnisotropy,
-        Some(entry::cuTexRefGetMaxAnisotropy_v5000.info()),
-    ),
-    (
-        c"cuTexRefGetMipmapFilterMode",
-        c"cuTexRefGetMipmapFilterMode",
-        cuTexRefGetMipmapFilterMode,
-        Some(entry::cuTexRefGetMipmapFilterMode_v5000.info()),
-    ),
-    (
-        c"cuTexRefGetMipmapLevelBias",
-        c"cuTexRefGetMipmapLevelBias",
-        cuTexRefGetMipmapLevelBias,
-        Some(entry::cuTexRefGetMipmapLevelBias_v5000.info()),
-    ),
-    (
-        c"cuTexRefGetMipmapLevelClamp",
-        c"cuTexRefGetMipmapLevelClamp",
-        cuTexRefGetMipmapLevelClamp,
-        Some(entry::cuTexRefGetMipmapLevelClamp_v5000.info()),
-    ),
-    (
-        c"cuTexRefGetMipmappedArray",
-        c"cuTexRefGetMipmappedArray",
-        cuTexRefGetMipmappedArray,
-        Some(entry::cuTexRefGetMipmappedArray_v5000.info()),
-    ),
-    (
-        c"cuTexRefSetAddress",
-        c"cuTexRefSetAddress_v2",
-        cuTexRefSetAddress,
-        Some(entry::cuTexRefSetAddress_v3020.info()),
-    ),
-    (
-        c"cuTexRefSetAddress2D",
-        c"cuTexRefSetAddress2D_v3",
-        cuTexRefSetAddress2D,
-        Some(entry::cuTexRefSetAddress2D_v4010.info()),
-    ),
-    (
-        c"cuTexRefSetAddress2D_v3",
-        c"cuTexRefSetAddress2D_v3",
-        cuTexRefSetAddress2D_v3,
-        Some(entry::cuTexRefSetAddress2D_v4010.info()),
-    ),
-    (
-        c"cuTexRefSetAddressMode",
-        c"cuTexRefSetAddressMode",
-        cuTexRefSetAddressMode,
-        Some(entry::cuTexRefSetAddressMode_v2000.info()),
-    ),
-    (
-        c"cuTexRefSetAddress_v2",
-        c"cuTexRefSetAddress_v2",
-        cuTexRefSetAddress_v2,
-        Some(entry::cuTexRefSetAddress_v3020.info()),
-    ),
-    (
-        c"cuTexRefSetArray",
-        c"cuTexRefSetArray",
-        cuTexRefSetArray,
-        Some(entry::cuTexRefSetArray_v2000.info()),
-    ),
-    (
-        c"cuTexRefSetBorderColor",
-        c"cuTexRefSetBorderColor",
-        cuTexRefSetBorderColor,
-        Some(entry::cuTexRefSetBorderColor_v8000.info()),
-    ),
-    (
-        c"cuTexRefSetFilterMode",
-        c"cuTexRefSetFilterMode",
-        cuTexRefSetFilterMode,
-        Some(entry::cuTexRefSetFilterMode_v2000.info()),
-    ),
-    (
-        c"cuTexRefSetFlags",
-        c"cuTexRefSetFlags",
-        cuTexRefSetFlags,
-        Some(entry::cuTexRefSetFlags_v2000.info()),
-    ),
-    (
-        c"cuTexRefSetFormat",
-        c"cuTexRefSetFormat",
-        cuTexRefSetFormat,
-        Some(entry::cuTexRefSetFormat_v2000.info()),
-    ),
-    (
-        c"cuTexRefSetMaxAnisotropy",
-        c"cuTexRefSetMaxAnisotropy",
-        cuTexRefSetMaxAnisotropy,
-        Some(entry::cuTexRefSetMaxAnisotropy_v5000.info()),
-    ),
-    (
-        c"cuTexRefSetMipmapFilterMode",
-        c"cuTexRefSetMipmapFilterMode",
-        cuTexRefSetMipmapFilterMode,
-        Some(entry::cuTexRefSetMipmapFilterMode_v5000.info()),
-    ),
-    (
-        c"cuTexRefSetMipmapLevelBias",
-        c"cuTexRefSetMipmapLevelBias",
-        cuTexRefSetMipmapLevelBias,
-        Some(entry::cuTexRefSetMipmapLevelBias_v5000.info()),
-    ),
-    (
-        c"cuTexRefSetMipmapLevelClamp",
-        c"cuTexRefSetMipmapLevelClamp",
-        cuTexRefSetMipmapLevelClamp,
-        Some(entry::cuTexRefSetMipmapLevelClamp_v5000.info()),
-    ),
-    (
-        c"cuTexRefSetMipmappedArray",
-        c"cuTexRefSetMipmappedArray",
-        cuTexRefSetMipmappedArray,
-        Some(entry::cuTexRefSetMipmappedArray_v5000.info()),
-    ),
-    (
-        c"cuThreadExchangeStreamCaptureMode",
-        c"cuThreadExchangeStreamCaptureMode",
-        cuThreadExchangeStreamCaptureMode,
-        Some(entry::cuThreadExchangeStreamCaptureMode_v10010.info()),
-    ),
-    (
-        c"cuUserObjectCreate",
-        c"cuUserObjectCreate",
-        cuUserObjectCreate,
-        Some(entry::cuUserObjectCreate_v11030.info()),
-    ),
-    (
-        c"cuUserObjectRelease",
-        c"cuUserObjectRelease",
-        cuUserObjectRelease,
-        Some(entry::cuUserObjectRelease_v11030.info()),
-    ),
-    (
-        c"cuUserObjectRetain",
-        c"cuUserObjectRetain",
-        cuUserObjectRetain,
-        Some(entry::cuUserObjectRetain_v11030.info()),
-    ),
+    (c"cuStreamWriteValue64", c"cuStreamWriteValue64_v2_ptsz", cuStreamWriteValue64, Some(entry::cuStreamWriteValue64_v11070_ptsz.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuStreamWriteValue64_v2", c"cuStreamWriteValue64_v2", cuStreamWriteValue64_v2, Some(entry::cuStreamWriteValue64_v11070.info())),
+    (c"cuStreamWriteValue64_v2_ptsz", c"cuStreamWriteValue64_v2_ptsz", cuStreamWriteValue64_v2_ptsz, Some(entry::cuStreamWriteValue64_v11070_ptsz.info())),
+    (c"cuSurfObjectCreate", c"cuSurfObjectCreate", cuSurfObjectCreate, Some(entry::cuSurfObjectCreate_v5000.info())),
+    (c"cuSurfObjectDestroy", c"cuSurfObjectDestroy", cuSurfObjectDestroy, Some(entry::cuSurfObjectDestroy_v5000.info())),
+    (c"cuSurfObjectGetResourceDesc", c"cuSurfObjectGetResourceDesc", cuSurfObjectGetResourceDesc, Some(entry::cuSurfObjectGetResourceDesc_v5000.info())),
+    (c"cuSurfRefGetArray", c"cuSurfRefGetArray", cuSurfRefGetArray, Some(entry::cuSurfRefGetArray_v3000.info())),
+    (c"cuSurfRefSetArray", c"cuSurfRefSetArray", cuSurfRefSetArray, Some(entry::cuSurfRefSetArray_v3000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuTensorMapEncodeIm2col", c"cuTensorMapEncodeIm2col", cuTensorMapEncodeIm2col, Some(entry::cuTensorMapEncodeIm2col_v12000.info())),
+    #[cfg(cuda_ge_12080)]
+    (c"cuTensorMapEncodeIm2colWide", c"cuTensorMapEncodeIm2colWide", cuTensorMapEncodeIm2colWide, Some(entry::cuTensorMapEncodeIm2colWide_v12080.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuTensorMapEncodeTiled", c"cuTensorMapEncodeTiled", cuTensorMapEncodeTiled, Some(entry::cuTensorMapEncodeTiled_v12000.info())),
+    #[cfg(cuda_ge_12000)]
+    (c"cuTensorMapReplaceAddress", c"cuTensorMapReplaceAddress", cuTensorMapReplaceAddress, Some(entry::cuTensorMapReplaceAddress_v12000.info())),
+    #[cfg(cuda_ge_13050)]
+    (c"cuTensorMapSetAllocationClass", c"cuTensorMapSetAllocationClass", cuTensorMapSetAllocationClass, Some(entry::cuTensorMapSetAllocationClass_v13050.info())),
+    (c"cuTexObjectCreate", c"cuTexObjectCreate", cuTexObjectCreate, Some(entry::cuTexObjectCreate_v5000.info())),
+    (c"cuTexObjectDestroy", c"cuTexObjectDestroy", cuTexObjectDestroy, Some(entry::cuTexObjectDestroy_v5000.info())),
+    (c"cuTexObjectGetResourceDesc", c"cuTexObjectGetResourceDesc", cuTexObjectGetResourceDesc, Some(entry::cuTexObjectGetResourceDesc_v5000.info())),
+    (c"cuTexObjectGetResourceViewDesc", c"cuTexObjectGetResourceViewDesc", cuTexObjectGetResourceViewDesc, Some(entry::cuTexObjectGetResourceViewDesc_v5000.info())),
+    (c"cuTexObjectGetTextureDesc", c"cuTexObjectGetTextureDesc", cuTexObjectGetTextureDesc, Some(entry::cuTexObjectGetTextureDesc_v5000.info())),
+    (c"cuTexRefCreate", c"cuTexRefCreate", cuTexRefCreate, Some(entry::cuTexRefCreate_v2000.info())),
+    (c"cuTexRefDestroy", c"cuTexRefDestroy", cuTexRefDestroy, Some(entry::cuTexRefDestroy_v2000.info())),
+    (c"cuTexRefGetAddress", c"cuTexRefGetAddress_v2", cuTexRefGetAddress, Some(entry::cuTexRefGetAddress_v3020.info())),
+    (c"cuTexRefGetAddressMode", c"cuTexRefGetAddressMode", cuTexRefGetAddressMode, Some(entry::cuTexRefGetAddressMode_v2000.info())),
+    (c"cuTexRefGetAddress_v2", c"cuTexRefGetAddress_v2", cuTexRefGetAddress_v2, Some(entry::cuTexRefGetAddress_v3020.info())),
+    (c"cuTexRefGetArray", c"cuTexRefGetArray", cuTexRefGetArray, Some(entry::cuTexRefGetArray_v2000.info())),
+    (c"cuTexRefGetBorderColor", c"cuTexRefGetBorderColor", cuTexRefGetBorderColor, Some(entry::cuTexRefGetBorderColor_v8000.info())),
+    (c"cuTexRefGetFilterMode", c"cuTexRefGetFilterMode", cuTexRefGetFilterMode, Some(entry::cuTexRefGetFilterMode_v2000.info())),
+    (c"cuTexRefGetFlags", c"cuTexRefGetFlags", cuTexRefGetFlags, Some(entry::cuTexRefGetFlags_v2000.info())),
+    (c"cuTexRefGetFormat", c"cuTexRefGetFormat", cuTexRefGetFormat, Some(entry::cuTexRefGetFormat_v2000.info())),
+    (c"cuTexRefGetMaxAnisotropy", c"cuTexRefGetMaxAnisotropy", cuTexRefGetMaxAnisotropy, Some(entry::cuTexRefGetMaxAnisotropy_v5000.info())),
+    (c"cuTexRefGetMipmapFilterMode", c"cuTexRefGetMipmapFilterMode", cuTexRefGetMipmapFilterMode, Some(entry::cuTexRefGetMipmapFilterMode_v5000.info())),
+    (c"cuTexRefGetMipmapLevelBias", c"cuTexRefGetMipmapLevelBias", cuTexRefGetMipmapLevelBias, Some(entry::cuTexRefGetMipmapLevelBias_v5000.info())),
+    (c"cuTexRefGetMipmapLevelClamp", c"cuTexRefGetMipmapLevelClamp", cuTexRefGetMipmapLevelClamp, Some(entry::cuTexRefGetMipmapLevelClamp_v5000.info())),
+    (c"cuTexRefGetMipmappedArray", c"cuTexRefGetMipmappedArray", cuTexRefGetMipmappedArray, Some(entry::cuTexRefGetMipmappedArray_v5000.info())),
+    (c"cuTexRefSetAddress", c"cuTexRefSetAddress_v2", cuTexRefSetAddress, Some(entry::cuTexRefSetAddress_v3020.info())),
+    (c"cuTexRefSetAddress2D", c"cuTexRefSetAddress2D_v3", cuTexRefSetAddress2D, Some(entry::cuTexRefSetAddress2D_v4010.info())),
+    (c"cuTexRefSetAddress2D_v3", c"cuTexRefSetAddress2D_v3", cuTexRefSetAddress2D_v3, Some(entry::cuTexRefSetAddress2D_v4010.info())),
+    (c"cuTexRefSetAddressMode", c"cuTexRefSetAddressMode", cuTexRefSetAddressMode, Some(entry::cuTexRefSetAddressMode_v2000.info())),
+    (c"cuTexRefSetAddress_v2", c"cuTexRefSetAddress_v2", cuTexRefSetAddress_v2, Some(entry::cuTexRefSetAddress_v3020.info())),
+    (c"cuTexRefSetArray", c"cuTexRefSetArray", cuTexRefSetArray, Some(entry::cuTexRefSetArray_v2000.info())),
+    (c"cuTexRefSetBorderColor", c"cuTexRefSetBorderColor", cuTexRefSetBorderColor, Some(entry::cuTexRefSetBorderColor_v8000.info())),
+    (c"cuTexRefSetFilterMode", c"cuTexRefSetFilterMode", cuTexRefSetFilterMode, Some(entry::cuTexRefSetFilterMode_v2000.info())),
+    (c"cuTexRefSetFlags", c"cuTexRefSetFlags", cuTexRefSetFlags, Some(entry::cuTexRefSetFlags_v2000.info())),
+    (c"cuTexRefSetFormat", c"cuTexRefSetFormat", cuTexRefSetFormat, Some(entry::cuTexRefSetFormat_v2000.info())),
+    (c"cuTexRefSetMaxAnisotropy", c"cuTexRefSetMaxAnisotropy", cuTexRefSetMaxAnisotropy, Some(entry::cuTexRefSetMaxAnisotropy_v5000.info())),
+    (c"cuTexRefSetMipmapFilterMode", c"cuTexRefSetMipmapFilterMode", cuTexRefSetMipmapFilterMode, Some(entry::cuTexRefSetMipmapFilterMode_v5000.info())),
+    (c"cuTexRefSetMipmapLevelBias", c"cuTexRefSetMipmapLevelBias", cuTexRefSetMipmapLevelBias, Some(entry::cuTexRefSetMipmapLevelBias_v5000.info())),
+    (c"cuTexRefSetMipmapLevelClamp", c"cuTexRefSetMipmapLevelClamp", cuTexRefSetMipmapLevelClamp, Some(entry::cuTexRefSetMipmapLevelClamp_v5000.info())),
+    (c"cuTexRefSetMipmappedArray", c"cuTexRefSetMipmappedArray", cuTexRefSetMipmappedArray, Some(entry::cuTexRefSetMipmappedArray_v5000.info())),
+    (c"cuThreadExchangeStreamCaptureMode", c"cuThreadExchangeStreamCaptureMode", cuThreadExchangeStreamCaptureMode, Some(entry::cuThreadExchangeStreamCaptureMode_v10010.info())),
+    (c"cuUserObjectCreate", c"cuUserObjectCreate", cuUserObjectCreate, Some(entry::cuUserObjectCreate_v11030.info())),
+    (c"cuUserObjectRelease", c"cuUserObjectRelease", cuUserObjectRelease, Some(entry::cuUserObjectRelease_v11030.info())),
+    (c"cuUserObjectRetain", c"cuUserObjectRetain", cuUserObjectRetain, Some(entry::cuUserObjectRetain_v11030.info())),
     #[cfg(not(feature = "per-thread-default-stream"))]
-    (
-        c"cuWaitExternalSemaphoresAsync",
-        c"cuWaitExternalSemaphoresAsync",
-        cuWaitExternalSemaphoresAsync,
-        Some(entry::cuWaitExternalSemaphoresAsync_v10000.info()),
-    ),
+    (c"cuWaitExternalSemaphoresAsync", c"cuWaitExternalSemaphoresAsync", cuWaitExternalSemaphoresAsync, Some(entry::cuWaitExternalSemaphoresAsync_v10000.info())),
     #[cfg(feature = "per-thread-default-stream")]
-    (
-        c"cuWaitExternalSemaphoresAsync",
-        c"cuWaitExternalSemaphoresAsync_ptsz",
-        cuWaitExternalSemaphoresAsync,
-        Some(entry::cuWaitExternalSemaphoresAsync_v10000_ptsz.info()),
-    ),
-    (
-        c"cuWaitExternalSemaphoresAsync_ptsz",
-        c"cuWaitExternalSemaphoresAsync_ptsz",
-        cuWaitExternalSemaphoresAsync_ptsz,
-        Some(entry::cuWaitExternalSemaphoresAsync_v10000_ptsz.info()),
-    ),
+    (c"cuWaitExternalSemaphoresAsync", c"cuWaitExternalSemaphoresAsync_ptsz", cuWaitExternalSemaphoresAsync, Some(entry::cuWaitExternalSemaphoresAsync_v10000_ptsz.info())),
+    (c"cuWaitExternalSemaphoresAsync_ptsz", c"cuWaitExternalSemaphoresAsync_ptsz", cuWaitExternalSemaphoresAsync_ptsz, Some(entry::cuWaitExternalSemaphoresAsync_v10000_ptsz.info())),
 }

@@ -71,8 +71,9 @@ fn table_resolves_what_the_driver_has_and_names_the_rest() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(resolved + missing.len(), TABLE_ENTRIES.len());
-    // Every header from 11.7 on has more than 360 functions (11.7: 365), all in the 12.2 driver.
-    assert!(resolved > 360, "only {resolved} resolved");
+    // Every header from 11.7 on has more than 360 functions (11.7: 365); the 11.4 driver (470)
+    // has 350 of 11.8's 368, the 12.2 driver every one of 11.7-12.2's.
+    assert!(resolved > 340, "only {resolved} resolved");
     if header_version() <= driver {
         assert!(
             missing.is_empty(),

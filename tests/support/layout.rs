@@ -64,7 +64,10 @@ pub fn generate(manifest: &Path, out: &Path, version: &str, headers: &Path) -> V
     }
 
     let model = Model::parse(&bindings_src, &names_src);
-    let header = HeaderDecls::scan(&preprocess(out, headers));
+    let header = HeaderDecls::scan(&preprocess(out, headers, true));
+    // The enumerators a C program sees: the constants probe compiles as one, and the bindings
+    // leave out those declared only under __CUDA_API_VERSION_INTERNAL (12.1-12.4's `_MAX`s).
+    let public_header = HeaderDecls::scan(&preprocess(out, headers, false));
     let naming = Naming::resolve(&model, &header);
 
     let layout_c = out.join("layout_probe.c");
@@ -72,7 +75,7 @@ pub fn generate(manifest: &Path, out: &Path, version: &str, headers: &Path) -> V
     let (c, c_names, rust) = layout_probe(&model, &header, &naming, version);
     write(&layout_c, &c);
     write(&out.join("layout_probe.rs"), &rust);
-    let (c, rust) = constants_probe(&model, &header, version, &c_names);
+    let (c, rust) = constants_probe(&model, &public_header, version, &c_names);
     write(&constants_c, &c);
     write(&out.join("constants_probe.rs"), &rust);
     vec![layout_c, constants_c]
@@ -523,10 +526,14 @@ fn record(union: bool, fields: impl Iterator<Item = (syn::Ident, syn::Type)>) ->
 
 /// Runs the C preprocessor over `cuda.h` and `cudaTypedefs.h` with the defines of the bindings,
 /// and returns what came from those two files.
-fn preprocess(out: &Path, headers: &Path) -> String {
-    let src = out.join("layout_probe_header.c");
+fn preprocess(out: &Path, headers: &Path, internal: bool) -> String {
+    let src = out.join(if internal {
+        "layout_probe_header.c"
+    } else {
+        "layout_probe_public_header.c"
+    });
     let mut text = String::new();
-    for d in INTERNAL_DEFINES {
+    for d in INTERNAL_DEFINES.iter().filter(|_| internal) {
         writeln!(text, "#define {d} 1").unwrap();
     }
     text.push_str("#include <cuda.h>\n#include <cudaTypedefs.h>\n");

@@ -94,7 +94,20 @@ pub fn generate(opts: &Options) -> Result<Summary, String> {
         .cloned()
         .collect();
     let bindings_src = run_bindgen(&opts.include_dir, &internal_defines, &legacy)?;
-    let bindings = parse(&bindings_src)?;
+    let mut bindings = parse(&bindings_src)?;
+    // Enumerators the header declares only under __CUDA_API_VERSION_INTERNAL (12.1-12.4:
+    // CU_LAUNCH_ATTRIBUTE_MAX) are none of a C program's: the enums keep what it sees.
+    let mut internal_only: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (ty, consts) in bindings.enums.iter_mut() {
+        if let Some(seen) = normal.enums.get(ty) {
+            let (keep, drop): (Vec<String>, Vec<String>) =
+                consts.drain(..).partition(|c| seen.contains(c));
+            *consts = keep;
+            if !drop.is_empty() {
+                internal_only.insert(ty.clone(), drop.into_iter().collect());
+            }
+        }
+    }
     for f in &wanted {
         if !bindings.functions.contains_key(f) {
             return Err(format!(
@@ -140,7 +153,8 @@ pub fn generate(opts: &Options) -> Result<Summary, String> {
         .cloned()
         .collect();
     let unsigned = unsigned_complements(&bindings, &exp_normal);
-    let (types_src, functions_src) = split_functions(&bindings_src, &undefined, &unsigned)?;
+    let (types_src, functions_src) =
+        split_functions(&bindings_src, &undefined, &unsigned, &internal_only)?;
     write("bindings.rs", &types_src)?;
     write("functions.rs", &functions_src)?;
     write("names.rs", &format_tokens(names.tokens.clone())?)?;
@@ -941,11 +955,13 @@ fn gen_entries(b: &Parsed, names: &Names) -> Result<Entries, String> {
 
 /// bindgen's output without its `extern` block, and the `extern` block alone: a `table-only`
 /// build re-exports none of the functions but the four the table needs.
-/// Constants named in `dropped` are left out, those in `replaced` replaced.
+/// Constants named in `dropped` are left out, those in `replaced` replaced, and the associated
+/// constants `enumerators_dropped[type]` of enum newtypes left out.
 fn split_functions(
     src: &str,
     dropped: &BTreeSet<String>,
     replaced: &BTreeMap<String, syn::Item>,
+    enumerators_dropped: &BTreeMap<String, BTreeSet<String>>,
 ) -> Result<(String, String), String> {
     let file = syn::parse_file(src).map_err(|e| format!("bindgen output does not parse: {e}"))?;
     let const_name = |i: &syn::Item| match i {
@@ -959,6 +975,16 @@ fn split_functions(
         .map(|i| match const_name(&i).and_then(|n| replaced.get(&n)) {
             Some(r) => r.clone(),
             None => i,
+        })
+        .map(|mut i| {
+            if let syn::Item::Impl(imp) = &mut i {
+                if let Some(gone) = enumerators_dropped.get(&imp.self_ty.to_token_stream().to_string()) {
+                    imp.items.retain(|ii| {
+                        !matches!(ii, syn::ImplItem::Const(c) if gone.contains(&c.ident.to_string()))
+                    });
+                }
+            }
+            i
         })
         .partition(|i| matches!(i, syn::Item::ForeignMod(_)));
     let unparse = |items| {

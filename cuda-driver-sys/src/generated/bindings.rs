@@ -2874,10 +2874,6 @@ impl CUlaunchAttributeID_enum {
     pub const CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
         10,
     );
-    #[cfg(all(cuda_ge_12010, not(cuda_ge_12030)))]
-    pub const CU_LAUNCH_ATTRIBUTE_MAX: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
-        11,
-    );
     #[cfg(cuda_ge_12080)]
     pub const CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
         11,
@@ -2886,17 +2882,9 @@ impl CUlaunchAttributeID_enum {
     pub const CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
         12,
     );
-    #[cfg(all(cuda_ge_12030, not(cuda_ge_12040)))]
-    pub const CU_LAUNCH_ATTRIBUTE_MAX: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
-        13,
-    );
     #[cfg(cuda_ge_12040)]
     pub const CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
         13,
-    );
-    #[cfg(all(cuda_ge_12040, not(cuda_ge_12050)))]
-    pub const CU_LAUNCH_ATTRIBUTE_MAX: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
-        14,
     );
     #[cfg(cuda_ge_12050)]
     pub const CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
@@ -7283,8 +7271,6 @@ pub struct CUdevSmResourceSplitByCount_flags(pub ::core::ffi::c_uint);
 impl CUdevResourceType {
     pub const CU_DEV_RESOURCE_TYPE_INVALID: CUdevResourceType = CUdevResourceType(0);
     pub const CU_DEV_RESOURCE_TYPE_SM: CUdevResourceType = CUdevResourceType(1);
-    #[cfg(all(cuda_ge_12040, not(cuda_ge_12050)))]
-    pub const CU_DEV_RESOURCE_TYPE_MAX: CUdevResourceType = CUdevResourceType(2);
     #[cfg(cuda_ge_13010)]
     pub const CU_DEV_RESOURCE_TYPE_WORKQUEUE_CONFIG: CUdevResourceType = CUdevResourceType(
         1000,

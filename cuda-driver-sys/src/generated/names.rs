@@ -1558,8 +1558,6 @@ pub const CU_CTX_FLAGS_MASK: CUctx_flags = CUctx_flags::CU_CTX_FLAGS_MASK;
 pub const CU_DEV_RESOURCE_TYPE_INVALID: CUdevResourceType = CUdevResourceType::CU_DEV_RESOURCE_TYPE_INVALID;
 #[cfg(cuda_ge_12040)]
 pub const CU_DEV_RESOURCE_TYPE_SM: CUdevResourceType = CUdevResourceType::CU_DEV_RESOURCE_TYPE_SM;
-#[cfg(all(cuda_ge_12040, not(cuda_ge_12050)))]
-pub const CU_DEV_RESOURCE_TYPE_MAX: CUdevResourceType = CUdevResourceType::CU_DEV_RESOURCE_TYPE_MAX;
 #[cfg(all(cuda_ge_12050, not(cuda_ge_13010)))]
 pub const CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING: CUdevSmResourceSplit_flags = CUdevSmResourceSplit_flags::CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING;
 #[cfg(all(cuda_ge_12050, not(cuda_ge_13010)))]
@@ -2185,8 +2183,6 @@ pub const CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION: CUlaunchAttributeID =
 pub const CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT;
 #[cfg(cuda_ge_12040)]
 pub const CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE;
-#[cfg(all(cuda_ge_12010, not(cuda_ge_12050)))]
-pub const CU_LAUNCH_ATTRIBUTE_MAX: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_12050)]
 pub const CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT;
 #[cfg(cuda_ge_13000)]

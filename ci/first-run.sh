@@ -53,9 +53,9 @@ for v in 12000 12090 13000; do
       >"$out/$e.stdout" 2>"$out/$e.stderr")
     echo $? >"$out/$e.code"
     set -e
-    printf '  %-28s exit %s, %s lines' "$e" "$(cat "$out/$e.code")" "$(wc -l <"$out/$e.stdout")"
-    grep -m1 'undefined symbol' "$out/$e.stderr" | sed 's/.*\(undefined symbol: [A-Za-z0-9_]*\).*/ (\1)/' || true
-    echo
+    stop=$(grep -o -m1 'undefined symbol: [A-Za-z0-9_]*' "$out/$e.stderr" || true)
+    printf '  %-28s exit %s, %s lines%s\n' "$e" "$(cat "$out/$e.code")" "$(wc -l <"$out/$e.stdout")" \
+      "${stop:+ ($stop)}"
   done
   [ "$v" = 12000 ] && { echo "  driver_init printed:"; sed 's/^/    /' "$out/driver_init.stdout"; }
   echo "--- cuda-$v: each output against its C twin (tests/examples_parity.rs)"

@@ -84,8 +84,8 @@ CUDA_LIBRARY_PATH="$stub" build_tests 13000 --test driver --test table --no-defa
 CUDA_LIBRARY_PATH="$stub" build_tests 11080 --test driver --test table --no-default-features --features cuda-11080,link-every-function
 CUDA_LIBRARY_PATH="$stub" build_tests 12040 --test driver --test table --no-default-features --features cuda-12040,link-every-function
 CUDA_LIBRARY_PATH="$stub" build_tests 13050 --test driver --test table --no-default-features --features cuda-13050
-build_tests 13050-table-only --test table --no-default-features --features cuda-13050,table-only
-build_tests 13000-table-only --test table --no-default-features --features cuda-13000,table-only
+CUDA_LIBRARY_PATH="$stub" build_tests 13050-table-only --test table --no-default-features --features cuda-13050,table-only
+CUDA_LIBRARY_PATH="$stub" build_tests 13000-table-only --test table --no-default-features --features cuda-13000,table-only
 build_tests 12000-pt --test driver --test table --features per-thread-default-stream,link-every-function
 echo "building the benchmark"
 bench=$(cargo bench --no-run --bench driver --message-format=json 2>/dev/null | artifacts |

@@ -40,22 +40,23 @@ for v in $CUDA_VERSIONS; do
     # --nocapture: the ABI tests print what they compared (counts per version) into the CI log.
     CUDA_LIBRARY_PATH=$(link_dir $v) cargo test "${features[@]}" --all-targets -- --nocapture
   else
-    step "clippy (cuda-driver-sys), layout, constants, C spellings and table, cuda-$v"
+    step "clippy (cuda-driver-sys), layout, constants, prototypes, C spellings and table, cuda-$v"
     CUDA_LIBRARY_PATH=$(link_dir $v) cargo clippy -p cuda-driver-sys "${features[@]}" -- -D warnings
     CUDA_LIBRARY_PATH=$(link_dir $v) cargo test -p cuda-driver-tests "${features[@]}" \
-      --test layout --test constants --test driver --test table -- --nocapture
+      --test layout --test constants --test prototypes --test driver --test table -- --nocapture
   fi
 done
 step "clippy and tests, cuda-12000 with per-thread-default-stream"
 cargo clippy --workspace --all-targets --features per-thread-default-stream -- -D warnings
-cargo test --features per-thread-default-stream --all-targets
+cargo test --features per-thread-default-stream --all-targets -- --nocapture
 cargo test -p cuda-driver-sys --features per-thread-default-stream --tests
 
 step "table-only: a cuda-13000 binary imports no driver symbol but the table's, and runs on the 535 driver"
 table_only=(--no-default-features --features cuda-13000,table-only --test table)
-cargo clippy "${table_only[@]}" -- -D warnings
-cargo test "${table_only[@]}"
-bin=$(cargo test "${table_only[@]}" --no-run 2>&1 | sed -n 's/.*Executable \(tests\/\)\{0,1\}table.rs (\(.*\))$/\2/p')
+# (The C twins, which the tests' build script also builds, link the 13.0 header's symbols: the stub.)
+CUDA_LIBRARY_PATH=$stub cargo clippy "${table_only[@]}" -- -D warnings
+CUDA_LIBRARY_PATH=$stub cargo test "${table_only[@]}"
+bin=$(CUDA_LIBRARY_PATH=$stub cargo test "${table_only[@]}" --no-run 2>&1 | sed -n 's/.*Executable \(tests\/\)\{0,1\}table.rs (\(.*\))$/\2/p')
 [ -x "$bin" ] || { echo "table-only test binary not found"; exit 1; }
 imports=$(nm -D --undefined-only "$bin" | awk '{print $NF}' | grep '^cu' | sort | tr '\n' ' ')
 echo "driver symbols imported by $bin: $imports"

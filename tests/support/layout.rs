@@ -27,6 +27,8 @@ use std::path::{Path, PathBuf};
 
 use quote::ToTokens;
 
+use crate::c_header::{c_tokens, header_lines, is_c_ident, project, skip_parens};
+
 /// The defines the bindings were generated with (see the generator).
 const INTERNAL_DEFINES: [&str; 2] = [
     "__CUDA_API_VERSION_INTERNAL",
@@ -79,92 +81,6 @@ pub fn generate(manifest: &Path, out: &Path, version: &str, headers: &Path) -> V
     write(&constants_c, &c);
     write(&out.join("constants_probe.rs"), &rust);
     vec![layout_c, constants_c]
-}
-
-/// The items of a merged generated file that version `selected` compiles, without their
-/// `cuda_ge_<V>` cfgs (other cfgs, such as the stream mode's, stay): top-level items, and the
-/// items of `impl` and `extern` blocks.
-fn project(text: &str, selected: u32) -> String {
-    let mut file = syn::parse_file(text)
-        .unwrap_or_else(|e| panic!("a committed generated file does not parse: {e}"));
-    file.items.retain_mut(|item| {
-        let keep = match item {
-            syn::Item::Impl(i) => {
-                i.items.retain_mut(|ii| match ii {
-                    syn::ImplItem::Const(x) => keep_for(&mut x.attrs, selected),
-                    syn::ImplItem::Fn(x) => keep_for(&mut x.attrs, selected),
-                    syn::ImplItem::Type(x) => keep_for(&mut x.attrs, selected),
-                    _ => true,
-                });
-                keep_for(&mut i.attrs, selected)
-            }
-            syn::Item::ForeignMod(m) => {
-                m.items.retain_mut(|fi| match fi {
-                    syn::ForeignItem::Fn(x) => keep_for(&mut x.attrs, selected),
-                    syn::ForeignItem::Static(x) => keep_for(&mut x.attrs, selected),
-                    _ => true,
-                });
-                keep_for(&mut m.attrs, selected)
-            }
-            syn::Item::Const(x) => keep_for(&mut x.attrs, selected),
-            syn::Item::Struct(x) => keep_for(&mut x.attrs, selected),
-            syn::Item::Union(x) => keep_for(&mut x.attrs, selected),
-            syn::Item::Type(x) => keep_for(&mut x.attrs, selected),
-            syn::Item::Use(x) => keep_for(&mut x.attrs, selected),
-            syn::Item::Enum(x) => keep_for(&mut x.attrs, selected),
-            syn::Item::Fn(x) => keep_for(&mut x.attrs, selected),
-            syn::Item::Static(x) => keep_for(&mut x.attrs, selected),
-            other => panic!(
-                "a generated item the probes cannot project: {}",
-                tokens(other)
-            ),
-        };
-        keep
-    });
-    prettyplease::unparse(&file)
-}
-
-/// Whether the `cuda_ge_<V>` cfgs of `attrs` hold for `selected`; removes them.
-fn keep_for(attrs: &mut Vec<syn::Attribute>, selected: u32) -> bool {
-    let mut keep = true;
-    attrs.retain(|a| {
-        if !a.path().is_ident("cfg") || !tokens(a).contains("cuda_ge_") {
-            return true;
-        }
-        let meta: syn::Meta = a.parse_args().expect("a cfg predicate");
-        keep &= eval_cfg(&meta, selected);
-        false
-    });
-    keep
-}
-
-/// A cfg predicate of `cuda_ge_<V>`, `all`, `any` and `not`.
-fn eval_cfg(meta: &syn::Meta, selected: u32) -> bool {
-    match meta {
-        syn::Meta::Path(p) => {
-            let name = tokens(p);
-            let v: u32 = name
-                .strip_prefix("cuda_ge_")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or_else(|| panic!("a version cfg mixed with {name}"));
-            v <= selected
-        }
-        syn::Meta::List(l) => {
-            let args = l
-                .parse_args_with(
-                    syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
-                )
-                .expect("cfg arguments");
-            let mut values = args.iter().map(|m| eval_cfg(m, selected));
-            match tokens(&l.path).as_str() {
-                "all" => values.all(|b| b),
-                "any" => values.any(|b| b),
-                "not" => !values.next().expect("not(..) has an argument"),
-                other => panic!("cfg predicate {other} in a version cfg"),
-            }
-        }
-        syn::Meta::NameValue(_) => panic!("a name = value predicate in a version cfg"),
-    }
 }
 
 fn write(path: &Path, text: &str) {
@@ -544,27 +460,7 @@ fn preprocess(out: &Path, headers: &Path, internal: bool) -> String {
         .file(&src)
         .warnings(false)
         .cargo_metadata(false);
-    let expanded = String::from_utf8_lossy(&build.expand()).into_owned();
-    // Keep the lines of cuda.h and cudaTypedefs.h, by the preprocessor's line markers.
-    let mut keep = false;
-    let mut own = String::new();
-    for line in expanded.lines() {
-        if let Some(rest) = line.strip_prefix("# ") {
-            if let Some(file) = rest.split('"').nth(1) {
-                let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
-                keep = base == "cuda.h" || base == "cudaTypedefs.h";
-                continue;
-            }
-        }
-        if line.starts_with('#') {
-            continue;
-        }
-        if keep {
-            own.push_str(line);
-            own.push('\n');
-        }
-    }
-    own
+    header_lines(&String::from_utf8_lossy(&build.expand()))
 }
 
 /// One struct, union or enum definition (with a body) in the header.
@@ -580,40 +476,6 @@ struct HeaderDecls {
     defs: Vec<CDef>,
     /// Every enumerator the header defines.
     enumerators: Vec<String>,
-}
-
-fn c_tokens(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-        } else if c.is_ascii_alphanumeric() || c == b'_' {
-            let s = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                i += 1;
-            }
-            out.push(text[s..i].to_string());
-        } else if c == b'"' || c == b'\'' {
-            let s = i;
-            i += 1;
-            while i < b.len() && b[i] != c {
-                i += if b[i] == b'\\' { 2 } else { 1 };
-            }
-            i += 1;
-            out.push(text[s..i.min(b.len())].to_string());
-        } else {
-            out.push((c as char).to_string());
-            i += 1;
-        }
-    }
-    out
-}
-
-fn is_c_ident(t: &str) -> bool {
-    t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
 }
 
 impl HeaderDecls {
@@ -729,24 +591,6 @@ impl HeaderDecls {
     fn count(&self, keyword: &str) -> usize {
         self.defs.iter().filter(|d| d.keyword == keyword).count()
     }
-}
-
-fn skip_parens(t: &[String], mut j: usize) -> usize {
-    let mut depth = 0;
-    while j < t.len() {
-        match t[j].as_str() {
-            "(" => depth += 1,
-            ")" => {
-                depth -= 1;
-                if depth == 0 {
-                    return j + 1;
-                }
-            }
-            _ => {}
-        }
-        j += 1;
-    }
-    j
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,281 @@
+//! Every function prototype and every typedef of the bindings, against the C++ compiler.
+//!
+//! `tests/support/prototypes.rs` turns each Rust declaration of the selected version's bindings
+//! (every symbol of `functions.rs`, of both stream modes; every `PFN_*` and other typedef of
+//! `bindings.rs`; the `static inline` functions of `src/inline.rs`; which symbol and typedef each
+//! C spelling names in each stream mode) back into a C++ type, and the compiler asserts with
+//! `std::is_same` that it is the one `cuda.h` and `cudaTypedefs.h` declare: parameter count,
+//! return type, each parameter and the whole type. The build script compiles that probe and
+//! embeds its report here; this test prints the counts and fails on any mismatch, naming the
+//! function, the parameter and both types.
+//!
+//! The second test proves the check can fail: it applies deliberate mutations to copies of the
+//! committed bindings (a parameter type, a return type, a dropped parameter, a `*const` made
+//! `*mut`, a `PFN_*` typedef, a typedef, a C spelling, a missing function), runs the same probe
+//! with the same compiler and headers, and requires each to be rejected with a message naming it.
+
+#[path = "support/c_header.rs"]
+mod c_header;
+#[path = "support/prototypes.rs"]
+mod prototypes;
+
+use std::path::Path;
+
+use prototypes::{Count, Cxx, Inputs, Report, Unit};
+
+include!(concat!(env!("OUT_DIR"), "/prototypes_report.rs"));
+
+const VERSION: &str = env!("CUDA_HEADER_VERSION");
+
+#[test]
+fn prototypes_match_the_header() {
+    let report = built_report();
+    println!("CUDA {VERSION}: {}", report.summary());
+    if !report.problems.is_empty() {
+        let units: Vec<&str> = report.units.iter().map(|u| u.path.as_str()).collect();
+        panic!(
+            "the bindings of CUDA {VERSION} differ from cuda.h/cudaTypedefs.h ({} problem(s); the probe: {}):\n{}",
+            report.problems.len(),
+            units.join(", "),
+            report.problems.join("\n")
+        );
+    }
+    let all = |c: &Count, what: &str| {
+        assert!(c.declared > 0, "no {what} found: the probe read nothing");
+        assert_eq!(c.checked, c.declared, "{what}: not every one was checked");
+    };
+    all(&report.functions, "functions");
+    all(&report.pfn_typedefs, "PFN typedefs");
+    all(&report.typedefs, "typedefs");
+    all(&report.spellings[1], "per-thread C spellings");
+    assert_eq!(report.functions.declared, report.header_functions);
+    assert_eq!(report.pfn_typedefs.declared, report.header_pfn_typedefs);
+    assert_eq!(report.inline.checked, report.inline.declared);
+    assert_eq!(report.inline.declared, report.header_inline);
+    assert_eq!(report.units.len(), 3);
+    assert!(report.units.iter().all(|u| u.compiled && u.assertions > 0));
+    // Every versioned typedef has its typed entry point in the crate: the same count, from the
+    // crate itself rather than the probe's reading of bindings.rs.
+    assert_eq!(
+        report.pfn_typedefs.declared,
+        cuda_driver_sys::entry::ALL.len()
+    );
+}
+
+/// A deliberate change to one item of one committed file.
+struct Mutation {
+    what: &'static str,
+    file: fn(&mut Inputs) -> &mut String,
+    /// The item's text begins with this.
+    item: &'static str,
+    /// Replaced, exactly once in the item; `None` removes the item.
+    edit: Option<(&'static str, &'static str)>,
+    /// What the rejection must mention.
+    expect: &'static [&'static str],
+}
+
+const MUTATIONS: &[Mutation] = &[
+    Mutation {
+        what: "a parameter type: cuMemsetD2D8_v2's `uc: c_uchar` made `u32`",
+        file: |i| &mut i.functions,
+        item: "pub fn cuMemsetD2D8_v2(",
+        edit: Some(("uc: ::core::ffi::c_uchar", "uc: u32")),
+        expect: &[
+            "function cuMemsetD2D8_v2",
+            "parameter 2 `uc`",
+            "unsigned char",
+        ],
+    },
+    Mutation {
+        what: "a return type: cuInit returning `c_uint`",
+        file: |i| &mut i.functions,
+        item: "pub fn cuInit(",
+        edit: Some(("-> CUresult", "-> ::core::ffi::c_uint")),
+        expect: &["function cuInit", "return type", "cudaError_enum"],
+    },
+    Mutation {
+        what: "a dropped parameter: cuMemAlloc_v2 without `bytesize`",
+        file: |i| &mut i.functions,
+        item: "pub fn cuMemAlloc_v2(",
+        edit: Some((", bytesize: usize", "")),
+        expect: &[
+            "function cuMemAlloc_v2",
+            "2 parameters in cuda.h, 1 in the bindings",
+        ],
+    },
+    Mutation {
+        what: "a `*const` made `*mut`: cuMemcpyHtoD_v2's `srcHost`",
+        file: |i| &mut i.functions,
+        item: "pub fn cuMemcpyHtoD_v2(",
+        edit: Some(("*const ::core::ffi::c_void", "*mut ::core::ffi::c_void")),
+        expect: &[
+            "function cuMemcpyHtoD_v2",
+            "parameter 1 `srcHost`",
+            "const void*",
+        ],
+    },
+    Mutation {
+        what: "a per-thread symbol: cuMemsetD2D8_v2_ptds's `uc: c_uchar` made `u32`",
+        file: |i| &mut i.functions,
+        item: "pub fn cuMemsetD2D8_v2_ptds(",
+        edit: Some(("uc: ::core::ffi::c_uchar", "uc: u32")),
+        expect: &[
+            "function cuMemsetD2D8_v2_ptds (per-thread-stream view)",
+            "parameter 2 `uc`",
+        ],
+    },
+    #[cfg(cuda_ge_12000)]
+    Mutation {
+        what:
+            "a static inline function: cuGetProcAddress_v2_ptsz's `driverVersion: c_int` made `u32`",
+        file: |i| &mut i.inline,
+        item: "pub unsafe extern \"C\" fn cuGetProcAddress_v2_ptsz(",
+        edit: Some(("driverVersion: c_int", "driverVersion: u32")),
+        expect: &[
+            "static inline function cuGetProcAddress_v2_ptsz",
+            "parameter 2 `driverVersion`",
+        ],
+    },
+    // CUDA 11 headers: the static inline is cuGetProcAddress_ptsz (no status argument).
+    #[cfg(not(cuda_ge_12000))]
+    Mutation {
+        what: "a static inline function: cuGetProcAddress_ptsz's `driverVersion: c_int` made `u32`",
+        file: |i| &mut i.inline,
+        item: "pub unsafe extern \"C\" fn cuGetProcAddress_ptsz(",
+        edit: Some(("driverVersion: c_int", "driverVersion: u32")),
+        expect: &[
+            "static inline function cuGetProcAddress_ptsz",
+            "parameter 2 `driverVersion`",
+        ],
+    },
+    Mutation {
+        what: "a PFN typedef: PFN_cuMemsetD2D8_v3020's `uc: c_uchar` made `c_ushort`",
+        file: |i| &mut i.bindings,
+        item: "pub type PFN_cuMemsetD2D8_v3020 =",
+        edit: Some(("uc: ::core::ffi::c_uchar", "uc: ::core::ffi::c_ushort")),
+        expect: &["typedef PFN_cuMemsetD2D8_v3020", "parameter 2 `uc`"],
+    },
+    Mutation {
+        what: "a typedef: CUstream a pointer to CUevent_st",
+        file: |i| &mut i.bindings,
+        item: "pub type CUstream =",
+        edit: Some(("CUstream_st", "CUevent_st")),
+        expect: &["typedef CUstream", "CUevent_st"],
+    },
+    Mutation {
+        what: "a C spelling: cuMemAlloc bound to cuMemAllocHost_v2",
+        file: |i| &mut i.function_names,
+        item: "pub use functions::cuMemAlloc_v2 as cuMemAlloc;",
+        edit: Some(("cuMemAlloc_v2", "cuMemAllocHost_v2")),
+        expect: &["C spelling cuMemAlloc", "cuMemAllocHost_v2"],
+    },
+    Mutation {
+        what: "a missing function: cuMemsetD2D8_v2 removed",
+        file: |i| &mut i.functions,
+        item: "pub fn cuMemsetD2D8_v2(",
+        edit: None,
+        expect: &["function cuMemsetD2D8_v2", "missing from functions.rs"],
+    },
+];
+
+/// Applies `m` to `inputs`, or says why it cannot (then the test would prove nothing).
+fn mutate(inputs: &mut Inputs, m: &Mutation) -> Result<(), String> {
+    let text = (m.file)(inputs);
+    let start = text
+        .find(m.item)
+        .ok_or_else(|| format!("`{}` not found", m.item))?;
+    let end = start
+        + text[start..]
+            .find(';')
+            .ok_or_else(|| format!("`{}` has no end", m.item))?
+        + 1;
+    // Items are one line in bindgen's output only when short: compare without line breaks.
+    let item: String = text[start..end]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace("( ", "(")
+        .replace(" )", ")")
+        .replace(",)", ")");
+    let new = match m.edit {
+        None => String::new(),
+        Some((from, to)) => {
+            if item.matches(from).count() != 1 {
+                return Err(format!("`{from}` is not in `{item}` exactly once"));
+            }
+            item.replacen(from, to, 1)
+        }
+    };
+    text.replace_range(start..end, &new);
+    Ok(())
+}
+
+#[test]
+fn mutations_are_rejected() {
+    let sys = Path::new(env!("CUDA_DRIVER_SYS_DIR"));
+    let cxx = Cxx {
+        compiler: env!("PROTOTYPES_CXX").into(),
+        headers: env!("CUDA_HEADER_DIR").into(),
+    };
+    let scratch = Path::new(env!("OUT_DIR")).join("prototype-mutations");
+    let committed = Inputs::read(sys, VERSION).unwrap_or_else(|e| panic!("{e}"));
+
+    // The control: the committed bindings, through the same path, pass.
+    let control = prototypes::run(&committed, &cxx, &scratch.join("control"), &[]);
+    assert!(
+        control.problems.is_empty(),
+        "the committed bindings fail the probe: {:?}",
+        control.problems
+    );
+    println!(
+        "mutations of the CUDA {VERSION} bindings (control, unchanged: accepted, {} functions, {:.2} s)",
+        control.functions.checked,
+        control.millis as f64 / 1000.0
+    );
+
+    // Each mutation on its own copy, all at once (most of the time is the compiler's).
+    let reports: Vec<Result<Report, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = MUTATIONS
+            .iter()
+            .enumerate()
+            .map(|(n, m)| {
+                let (committed, cxx, scratch, control) = (&committed, &cxx, &scratch, &control);
+                s.spawn(move || {
+                    let mut inputs = committed.clone();
+                    mutate(&mut inputs, m).map(|()| {
+                        prototypes::run(&inputs, cxx, &scratch.join(n.to_string()), &control.units)
+                    })
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut failures = Vec::new();
+    for (m, report) in MUTATIONS.iter().zip(reports) {
+        let report = match report {
+            Ok(r) => r,
+            Err(e) => {
+                failures.push(format!("{}: cannot be applied: {e}", m.what));
+                continue;
+            }
+        };
+        let all = report.problems.join("\n");
+        let first = report
+            .problems
+            .iter()
+            .find(|p| m.expect.iter().all(|e| p.contains(e)));
+        match first {
+            Some(line) => println!("  rejected: {}\n      {line}", m.what),
+            None => failures.push(format!(
+                "{}: {}",
+                m.what,
+                if all.is_empty() {
+                    "ACCEPTED by the probe".to_string()
+                } else {
+                    format!("rejected, but no line mentions {:?}:\n{all}", m.expect)
+                }
+            )),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -38,11 +38,11 @@
 //!   use, so one binary starts on every driver and uses what it has.
 //!
 //! # Features
-//! - `cuda-11070`, `cuda-11080`, `cuda-12000` (default), `cuda-12010` ... `cuda-12060`,
+//! - `cuda-11070`, `cuda-11080`, `cuda-12000`, `cuda-12010` ... `cuda-12060`,
 //!   `cuda-12080`, `cuda-12090`, `cuda-13000` ... `cuda-13050` (every CUDA minor version with a
 //!   header on PyPI; there is no 12.7): the minimum driver the build runs on; each selects the
 //!   bindings generated from that exact header, so every function linked exists in that driver.
-//!   When several are on, the newest wins. With an 11.x feature, [`cuGetProcAddress`] is the
+//!   When several are on, the newest wins; none on is 12.0. With an 11.x feature, [`cuGetProcAddress`] is the
 //!   CUDA 11.3 function without the status argument, and the typed helper and the table use it
 //!   (see [`ProcAddressErrorKind`] for what it can tell).
 //! - `cuda-version-from-header`: the version of the `cuda.h` the build finds (`CUDA_INCLUDE_PATH`,

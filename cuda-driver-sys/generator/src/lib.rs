@@ -2,7 +2,8 @@
 //! `cudaTypedefs.h`.
 //!
 //! Used in two places, with the same code: `ci/regenerate.sh` (through this crate's binary) writes
-//! the committed files under `cuda-driver-sys/src/generated/v<VERSION>/`, and `cuda-driver-sys`'s
+//! one set of files per header version, which its `merge` stage ([`merge`]) combines into the
+//! committed files under `cuda-driver-sys/src/generated/`, and `cuda-driver-sys`'s
 //! build script writes them into `OUT_DIR` under its `bindgen` feature.
 //!
 //! What it writes, per header version:

@@ -110,13 +110,13 @@ fn select_version(roots: &[PathBuf]) -> Option<u32> {
         println!(
             "cargo::error=cuda-driver-sys: {} needs a cuda.h: set CUDA_INCLUDE_PATH to the \
              directory holding cuda.h (or CUDA_PATH to a toolkit root); none found in \
-             CUDA_INCLUDE_PATH, {}/include, /usr/local/cuda/include",
+             $CUDA_INCLUDE_PATH, {}, /usr/local/cuda/include",
             if cfg!(feature = "bindgen") {
                 "feature bindgen"
             } else {
                 "feature cuda-version-from-header"
             },
-            ROOT_VARS.map(|v| format!("${v}")).join(", ")
+            ROOT_VARS.map(|v| format!("${v}/include")).join(", ")
         );
         return None;
     };

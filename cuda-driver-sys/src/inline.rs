@@ -40,7 +40,7 @@ fn per_thread_unless_asked(mut flags: cuuint64_t) -> cuuint64_t {
 /// ```
 ///
 /// # Safety
-/// As for [`cuGetProcAddress_v2`](crate::cuGetProcAddress_v2): `symbol` NUL-terminated, the
+/// As for [`cuGetProcAddress_v2`]: `symbol` NUL-terminated, the
 /// out-pointers valid for writes.
 #[cfg(cuda_ge_12000)]
 pub unsafe extern "C" fn cuGetProcAddress_v2_ptsz(

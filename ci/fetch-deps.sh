@@ -2,6 +2,12 @@
 # Fetches, into target/ci-deps/ and never into the system, what the tests need on a machine with no
 # CUDA and no GPU:
 #   headers/<V>/       cuda.h and cudaTypedefs.h from the pinned PyPI wheels (V = 11070 ... 13050)
+#   cudart/lib/        the CUDA runtime library libcudart.so.12 of the 12.0 wheel (runtime_interop,
+#                      its C twin); it runs on every driver from 12.0 on, so it serves every header
+#   cudart/include/    that wheel's runtime headers (cuda_runtime_api.h, driver_types.h, ...), without
+#                      cuda.h and cudaTypedefs.h (the driver's headers are those of headers/<V>),
+#                      and the crt/ headers they include, which CUDA ships with nvcc
+#                      (nvidia-cuda-nvcc-cu12==12.0.140, the wheel ci/gen-ptx.sh takes ptxas from)
 #   driver/            the real NVIDIA driver library (Debian bookworm non-free libcuda1 535.x)
 #   driver-470/        an 11.x driver library (Debian bullseye non-free libcuda1 470.x, CUDA 11.4)
 #   clang/             libclang for bindgen (Debian libclang1-14 + libclang-common-14-dev)
@@ -57,6 +63,43 @@ PY
   rm -rf "$tmp"
   [ -f "$dir/cuda.h" ] && [ -f "$dir/cudaTypedefs.h" ] || { log "no headers in ${wheel[$v]}"; exit 1; }
 done
+
+# --- CUDA runtime (the 12.0 wheel's libcudart.so.12 and runtime headers) --------------------------
+if [ ! -e "$deps/cudart/lib/libcudart.so.12" ] || [ ! -f "$deps/cudart/include/cuda_runtime_api.h" ] ||
+   [ ! -f "$deps/cudart/include/crt/host_defines.h" ]; then
+  log "downloading ${wheel[12000]} and nvidia-cuda-nvcc-cu12==12.0.140 for libcudart.so.12 and the runtime headers"
+  tmp=$(mktemp -d)
+  python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.11 \
+    --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux1_x86_64 \
+    -d "$tmp" "${wheel[12000]}" "nvidia-cuda-nvcc-cu12==12.0.140" >&2
+  rm -rf "$deps/cudart" && mkdir -p "$deps/cudart/lib" "$deps/cudart/include"
+  python3 - "$deps/cudart" "$tmp"/*.whl <<'PY'
+import sys, zipfile, os
+out = sys.argv[1]
+takes = [  # (folder in the wheel, what of it, where under out)
+    ("nvidia/cuda_runtime/include/", lambda rel: rel.endswith((".h", ".hpp"))
+        and rel not in ("cuda.h", "cudaTypedefs.h"), "include"),
+    ("nvidia/cuda_runtime/lib/", lambda rel: rel == "libcudart.so.12", "lib"),
+    ("nvidia/cuda_nvcc/include/", lambda rel: rel.startswith("crt/") and rel.endswith((".h", ".hpp")), "include"),
+]
+for whl in sys.argv[2:]:
+    with zipfile.ZipFile(whl) as z:
+        for n in z.namelist():
+            for folder, wanted, to in takes:
+                if n.startswith(folder) and wanted(n[len(folder):]):
+                    dest = os.path.join(out, to, n[len(folder):])
+                    os.makedirs(os.path.dirname(dest), exist_ok=True)
+                    with open(dest, "wb") as f:
+                        f.write(z.read(n))
+PY
+  rm -rf "$tmp"
+  if [ ! -e "$deps/cudart/lib/libcudart.so.12" ] || [ ! -f "$deps/cudart/include/cuda_runtime_api.h" ] ||
+     [ ! -f "$deps/cudart/include/crt/host_defines.h" ]; then
+    log "FAILED: no libcudart.so.12, cuda_runtime_api.h or crt/host_defines.h from those wheels"
+    rm -rf "$deps/cudart"
+    exit 1
+  fi
+fi
 
 # --- Debian packages (driver library, libclang) --------------------------------------------------
 apt_download() { # sources-list dest pkg...
@@ -131,6 +174,8 @@ echo "export CUDA_VERSIONS=\"${versions[*]}\""
 cat <<ENV
 export CUDA_LIBRARY_PATH="$deps/driver/lib"
 export CUDA_DRIVER_470="$deps/driver-470/lib"
+export CUDART_LIBRARY_PATH="$deps/cudart/lib"
+export CUDART_INCLUDE_PATH="$deps/cudart/include"
 export LD_LIBRARY_PATH="$deps/driver/lib:$deps/clang/root/usr/lib/x86_64-linux-gnu\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
 export LIBCLANG_PATH="$deps/clang/lib"
 export BINDGEN_EXTRA_CLANG_ARGS="-resource-dir=$(ls -d "$deps"/clang/root/usr/lib/clang/*.*.* | head -n 1)"

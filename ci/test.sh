@@ -81,6 +81,9 @@ case " $imports" in *" cuGetProcAddress "*) ;; *) echo "no cuGetProcAddress (v1)
 case " $imports" in *" cuGetProcAddress_v2 "*) echo "an 11.x build imports cuGetProcAddress_v2"; exit 1 ;; esac
 LD_LIBRARY_PATH="$CUDA_DRIVER_470" "$bin" --exact table_resolves_what_the_driver_has_and_names_the_rest --nocapture
 
+step "dynamic-loading: binaries that link no driver library, with the 535 library and with none (ci/dynamic-check.sh)"
+ci/dynamic-check.sh
+
 step "first run: a fresh clone runs every example with only a driver, under every version feature"
 CUDA_STUB_LIBRARY_PATH=$stub ci/first-run.sh
 

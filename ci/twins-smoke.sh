@@ -17,7 +17,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 eval "$(ci/fetch-deps.sh)"
 names=(driver_init check_driver context_stack memory_alloc vector_add ptx_jit ptx_link param_buffer
-       proc_address context_independent_loading)
+       proc_address context_independent_loading runtime_interop)
 bin="$root/target/twins"
 out="${1:-$bin/out}"
 mkdir -p "$bin" "$out"
@@ -25,14 +25,20 @@ CXX=${CXX:-g++}
 CXXFLAGS=(-std=c++17 -O2 -Wall -Wextra)
 fail=0
 for n in "${names[@]}"; do
-  if ! "$CXX" "${CXXFLAGS[@]}" -I"$CUDA_HEADERS_12000" "examples/$n.cpp" -o "$bin/$n" \
-       -L"$CUDA_LIBRARY_PATH" -l:libcuda.so.1; then
+  # runtime_interop uses the CUDA 12 runtime too (its headers after the driver's; libcudart.so.12)
+  rt=(); rt_link=()
+  if [ "$n" = runtime_interop ]; then
+    rt=(-I"$CUDART_INCLUDE_PATH")
+    rt_link=(-L"$CUDART_LIBRARY_PATH" -Wl,-rpath,"$CUDART_LIBRARY_PATH" -l:libcudart.so.12)
+  fi
+  if ! "$CXX" "${CXXFLAGS[@]}" -I"$CUDA_HEADERS_12000" "${rt[@]}" "examples/$n.cpp" -o "$bin/$n" \
+       -L"$CUDA_LIBRARY_PATH" -l:libcuda.so.1 "${rt_link[@]}"; then
     echo "twins-smoke: $n: does not build against the 12.0 headers" >&2; fail=1; continue
   fi
-  if ! "$CXX" "${CXXFLAGS[@]}" -w -I"$CUDA_HEADERS_12090" -c "examples/$n.cpp" -o /dev/null; then
+  if ! "$CXX" "${CXXFLAGS[@]}" -w -I"$CUDA_HEADERS_12090" "${rt[@]}" -c "examples/$n.cpp" -o /dev/null; then
     echo "twins-smoke: $n: does not compile against the 12.9 headers" >&2; fail=1
   fi
-  if ! "$CXX" "${CXXFLAGS[@]}" -w -I"$CUDA_HEADERS_13000" -c "examples/$n.cpp" -o /dev/null 2>/dev/null; then
+  if ! "$CXX" "${CXXFLAGS[@]}" -w -I"$CUDA_HEADERS_13000" "${rt[@]}" -c "examples/$n.cpp" -o /dev/null 2>/dev/null; then
     echo "twins-smoke: $n: does not compile against the 13.0 headers (noted in its header comment)" >&2
   fi
 done

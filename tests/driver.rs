@@ -59,8 +59,9 @@ fn cu_init() {
 struct Linked {
     name: &'static CStr,
     symbol: &'static CStr,
-    /// The address the linker gave the Rust name; `None` where this build must not reference the
-    /// symbol (a header newer than CI's driver), which is then looked up with `dlsym`.
+    /// The address the linker gave the Rust name (under `dynamic-loading`: the function the loader
+    /// resolved for the symbol); `None` where this build must not reference the symbol (a header
+    /// newer than CI's driver), which is then looked up with `dlsym`.
     address: Option<*const c_void>,
     entry: Option<EntryPointInfo>,
 }
@@ -68,21 +69,40 @@ struct Linked {
 // Take every linked address only where the driver is known to have every symbol of the header:
 // a header not newer than CI's driver (Debian's 535, CUDA 12.2), or a build for a newer driver
 // (`link-every-function`, the GPU bundle).
-#[cfg(any(feature = "link-every-function", not(cuda_ge_12030)))]
+#[cfg(all(
+    not(feature = "dynamic-loading"),
+    any(feature = "link-every-function", not(cuda_ge_12030))
+))]
 macro_rules! address {
-    ($f:ident) => {
+    ($f:ident, $symbol:literal) => {
         Some($f as *const c_void)
     };
 }
-#[cfg(not(any(feature = "link-every-function", not(cuda_ge_12030))))]
+#[cfg(all(
+    not(feature = "dynamic-loading"),
+    not(any(feature = "link-every-function", not(cuda_ge_12030)))
+))]
 macro_rules! address {
-    ($f:ident) => {
+    ($f:ident, $symbol:literal) => {
         None
+    };
+}
+// Under `dynamic-loading` each name is the crate's own function, which calls what the loader
+// resolved for its symbol: that is the address compared (null where the driver lacks it).
+#[cfg(feature = "dynamic-loading")]
+macro_rules! address {
+    ($f:ident, $symbol:literal) => {
+        Some(match cuda_driver_sys::loader::function($symbol) {
+            Some(Ok(p)) => p.as_ptr() as *const c_void,
+            Some(Err(_)) => std::ptr::null(),
+            // Not a driver function: the hand-written inline (see EXCEPTIONS).
+            None => $f as *const c_void,
+        })
     };
 }
 macro_rules! linked_functions {
     ($($(#[$m:meta])* ($name:literal, $symbol:literal, $f:ident, $entry:expr)),* $(,)?) => {
-        vec![$($(#[$m])* Linked { name: $name, symbol: $symbol, address: address!($f), entry: $entry }),*]
+        vec![$($(#[$m])* Linked { name: $name, symbol: $symbol, address: address!($f, $symbol), entry: $entry }),*]
     };
 }
 

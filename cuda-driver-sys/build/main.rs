@@ -1,11 +1,16 @@
 //! Finds `libcuda` and tells Cargo how to link it; with the `bindgen` feature, also generates
-//! the bindings from the local CUDA headers.
+//! the bindings from the local CUDA headers. With the `dynamic-loading` feature nothing is linked
+//! (the crate opens the library at run time); the search still runs, quietly, for
+//! `DEP_CUDA_LIB_DIR`.
 //!
 //! Search order (the first directory holding the library wins):
 //! 1. `CUDA_LIBRARY_PATH`, a directory;
 //! 2. a toolkit root from `CUDA_PATH`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR`, `CUDA_HOME` (its
 //!    `lib64`, `lib`, `targets/<arch>-linux/lib`, `lib/x64` on Windows);
-//! 3. the `pkg-config` tool (the toolkit's `cuda-<major>.<minor>.pc`, "CUDA Driver Library");
+//! 3. `pkg-config`, through the `pkg-config` crate (the toolkit's `cuda-<major>.<minor>.pc`,
+//!    "CUDA Driver Library"; the crate honours `PKG_CONFIG`, `PKG_CONFIG_PATH`,
+//!    `PKG_CONFIG_LIBDIR`, `PKG_CONFIG_SYSROOT_DIR`, their per-target forms and
+//!    `PKG_CONFIG_ALLOW_CROSS`, and tells Cargo to rerun when they change);
 //! 4. the usual places: the directories of `LD_LIBRARY_PATH`, the system library directories,
 //!    `/usr/local/nvidia/lib64`, `/usr/lib/wsl/lib`, then the toolkit's stub libraries
 //!    (`<toolkit>/lib64/stubs`, `<toolkit>/targets/<arch>-linux/lib/stubs`).
@@ -26,17 +31,12 @@ const ROOT_VARS: [&str; 4] = [
 
 fn main() {
     println!("cargo:rerun-if-changed=build");
-    let pkg_config_vars = [
-        "PKG_CONFIG",
-        "PKG_CONFIG_PATH",
-        "PKG_CONFIG_LIBDIR",
-        "PKG_CONFIG_SYSROOT_DIR",
-        "PKG_CONFIG_ALLOW_CROSS",
-    ];
+    // The pkg-config crate announces the variables it reads itself.
     let watched = ["CUDA_LIBRARY_PATH", "CUDA_INCLUDE_PATH", "LD_LIBRARY_PATH"];
-    for var in watched.iter().chain(&ROOT_VARS).chain(&pkg_config_vars) {
+    for var in watched.iter().chain(&ROOT_VARS) {
         println!("cargo:rerun-if-env-changed={var}");
     }
+    let dynamic = env::var_os("CARGO_FEATURE_DYNAMIC_LOADING").is_some();
     let target_os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let roots: Vec<PathBuf> = ROOT_VARS
@@ -48,6 +48,9 @@ fn main() {
     let mut searched = Vec::new();
     let found = find_library(&target_os, &arch, &roots, &mut searched);
     match &found {
+        // Dynamic loading: nothing to link; the directory is still metadata for dependents.
+        Some(lib) if dynamic => println!("cargo:lib_dir={}", lib.dir.display()),
+        None if dynamic => {}
         Some(lib) => {
             println!("cargo:rustc-link-search=native={}", lib.dir.display());
             println!("cargo:rustc-link-lib=dylib{}", lib.link_arg);
@@ -224,7 +227,8 @@ fn find_library(
     let names = (0..=9)
         .rev()
         .map(|m| format!("cuda-13.{m}"))
-        .chain((0..=9).rev().map(|m| format!("cuda-12.{m}")));
+        .chain((0..=9).rev().map(|m| format!("cuda-12.{m}")))
+        .chain((0..=9).rev().map(|m| format!("cuda-11.{m}")));
     for name in names {
         for dir in pkg_config_lib_dirs(&name) {
             for dir in [dir.clone(), dir.join("stubs")] {
@@ -234,7 +238,7 @@ fn find_library(
             }
         }
     }
-    searched.push("pkg-config cuda-13.9 .. cuda-12.0".into());
+    searched.push("pkg-config cuda-13.9 .. cuda-11.0".into());
     // 4. The usual places: where the dynamic loader will look (LD_LIBRARY_PATH), the system
     // directories; stubs last.
     let mut usual: Vec<PathBuf> = if os == "windows" {
@@ -273,29 +277,16 @@ fn find_library(
     usual.iter().find_map(|d| try_dir(d, searched))
 }
 
-/// The `-L` directories of `pkg-config --libs-only-L NAME` (the `pkg-config` tool, or
-/// `$PKG_CONFIG`, which read `PKG_CONFIG_PATH` and friends); none when cross-compiling unless
-/// `PKG_CONFIG_ALLOW_CROSS=1`, as the `pkg-config` crate does.
+/// The `-L` directories `pkg-config` gives for `name`; none where it has no such package, or
+/// is not to be used (cross-compiling without `PKG_CONFIG_ALLOW_CROSS` or a configured
+/// `PKG_CONFIG`/`PKG_CONFIG_SYSROOT_DIR`, or `<NAME>_NO_PKG_CONFIG` set), as the crate decides.
 fn pkg_config_lib_dirs(name: &str) -> Vec<PathBuf> {
-    let cross = env::var("HOST").ok() != env::var("TARGET").ok();
-    if cross && env::var_os("PKG_CONFIG_ALLOW_CROSS").is_none_or(|v| v != "1") {
-        return Vec::new();
-    }
-    let tool = env::var_os("PKG_CONFIG").unwrap_or_else(|| "pkg-config".into());
-    let Ok(out) = std::process::Command::new(tool)
-        .args(["--libs-only-L", name])
-        .output()
-    else {
-        return Vec::new();
-    };
-    if !out.status.success() {
-        return Vec::new();
-    }
-    String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .filter_map(|arg| arg.strip_prefix("-L"))
-        .map(PathBuf::from)
-        .collect()
+    pkg_config::Config::new()
+        .cargo_metadata(false)
+        .probe_cflags(false)
+        .probe(name)
+        .map(|lib| lib.link_paths)
+        .unwrap_or_default()
 }
 
 fn include_dir(roots: &[PathBuf]) -> Option<PathBuf> {

@@ -26,8 +26,9 @@ fn per_thread_unless_asked(mut flags: cuuint64_t) -> cuuint64_t {
 
 /// `cuGetProcAddress` as a program built with `CUDA_API_PER_THREAD_DEFAULT_STREAM` sees it: when
 /// `flags` asks for neither stream mode, it asks for the per-thread one, then calls
-/// `cuGetProcAddress_v2`. The C spelling `cuGetProcAddress` is this function under the
-/// `per-thread-default-stream` feature.
+/// the driver's `cuGetProcAddress_v2`. The C spelling `cuGetProcAddress` is this function under
+/// the `per-thread-default-stream` feature (and so is the crate's `cuGetProcAddress_v2`, as C's
+/// macro makes it).
 ///
 /// Built with an 11.x feature, the headers have no `cuGetProcAddress_v2`, and this function is
 /// `cuGetProcAddress_ptsz` instead.
@@ -40,8 +41,8 @@ fn per_thread_unless_asked(mut flags: cuuint64_t) -> cuuint64_t {
 /// ```
 ///
 /// # Safety
-/// As for [`cuGetProcAddress_v2`]: `symbol` NUL-terminated, the
-/// out-pointers valid for writes.
+/// As for the driver's `cuGetProcAddress_v2`: `symbol` NUL-terminated, the out-pointers valid
+/// for writes.
 #[cfg(cuda_ge_12000)]
 pub unsafe extern "C" fn cuGetProcAddress_v2_ptsz(
     symbol: *const c_char,

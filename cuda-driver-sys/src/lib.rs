@@ -1,5 +1,6 @@
 //! Raw FFI bindings to the CUDA Driver API: every type, function, enum and constant of `cuda.h`,
-//! every `PFN_*` typedef of `cudaTypedefs.h`, linked directly against `libcuda`.
+//! every `PFN_*` typedef of `cudaTypedefs.h`, linked directly against `libcuda` (or, with the
+//! `dynamic-loading` feature, loaded on first use).
 //!
 //! C code ports line for line:
 //!
@@ -36,6 +37,9 @@
 //!   returns a non-null function pointer of exactly that typedef's type.
 //! - **A driver-entry [`mod@table`]**: every function resolved through `cuGetProcAddress` on first
 //!   use, so one binary starts on every driver and uses what it has.
+//! - **The [`loader`]**: whether the process has the driver library and, under `dynamic-loading`,
+//!   where it came from or why it could not be loaded (a value: the names tried, the loader's
+//!   messages), and loading from a given path.
 //!
 //! # Features
 //! - `cuda-11070`, `cuda-11080`, `cuda-12000`, `cuda-12010` ... `cuda-12060`,
@@ -55,12 +59,23 @@
 //! - `table-only`: link nothing but `cuGetProcAddress_v2` (`cuGetProcAddress` with an 11.x
 //!   feature), `cuDriverGetVersion`, `cuGetErrorName` and `cuGetErrorString`; every other function is reached through
 //!   [`table()`]. A binary built with `cuda-13000` then starts on a 12.x driver.
+//! - `dynamic-loading`: link nothing; the driver library is opened on first use (`libcuda.so.1`,
+//!   then `libcuda.so`; `nvcuda.dll`), or from a path given to [`loader::load_from`], so a binary
+//!   starts on a machine without the driver and can fall back or say why
+//!   ([`loader::status`]). The functions keep their names and signatures, each resolved through
+//!   `cuGetProcAddress` at its own ABI's version on its first call; without the library every
+//!   call returns `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`, and a function the driver lacks
+//!   `CUDA_ERROR_NOT_FOUND` (see [`loader`]). With an 11.x feature the library's
+//!   `cuGetProcAddress` (v1) is the bootstrap, so the binary starts on an 11.3+ driver. Additive
+//!   with the others.
 //! - `bindgen`: generate the bindings at build time from your own `cuda.h` (see the README).
 //!
 //! # Linking
 //! The build script looks for `libcuda` in `CUDA_LIBRARY_PATH`, then under a toolkit root
-//! (`CUDA_PATH`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR`, `CUDA_HOME`), then through `pkg-config`, then
-//! in the usual places, and says what it searched when it finds nothing. Dependent `-sys` crates
+//! (`CUDA_PATH`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR`, `CUDA_HOME`), then through `pkg-config` (the
+//! `pkg-config` crate, which honours `PKG_CONFIG_PATH`, the sysroot and cross-compilation
+//! variables), then in the directories of `LD_LIBRARY_PATH` and the usual places, and says what it
+//! searched when it finds nothing. With `dynamic-loading` it links nothing. Dependent `-sys` crates
 //! read `DEP_CUDA_LIB_DIR`, `DEP_CUDA_INCLUDE_DIR` (when known) and `DEP_CUDA_VERSION`.
 #![no_std]
 #![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
@@ -91,13 +106,18 @@ mod bindings {
 }
 pub use bindings::*;
 
-/// The functions, under their real symbols. Under `per-thread-default-stream` the C spellings
-/// shadow some legacy-stream symbols (as the header's macros do in C), which are then unused;
-/// under `table-only` all but four are unused, and so never linked.
+/// The functions, under their real symbols: linked (`functions.rs`), or under `dynamic-loading`
+/// calling through pointers resolved on first use (`dynamic.rs`). Under
+/// `per-thread-default-stream` the C spellings shadow some legacy-stream symbols (as the header's
+/// macros do in C), which are then unused; under `table-only` all but four are unused, and so
+/// never linked.
 #[allow(dead_code)]
 mod functions {
     use crate::bindings::*;
+    #[cfg(not(feature = "dynamic-loading"))]
     generated!("functions.rs");
+    #[cfg(feature = "dynamic-loading")]
+    generated!("dynamic.rs");
 }
 #[cfg(not(feature = "table-only"))]
 pub use functions::*;
@@ -156,6 +176,7 @@ pub mod entry {
 }
 
 pub mod inline;
+pub mod loader;
 mod proc_address;
 pub use proc_address::{EntryPoint, EntryPointInfo, ProcAddressError, ProcAddressErrorKind};
 pub mod table;

@@ -17,6 +17,10 @@
 //!   both stream modes. Also the unversioned `PFN_cuX` macros, every enumerator at top level, and
 //!   the macro constants bindgen cannot translate (pointer casts, aliases of enumerators).
 //! - `entry.rs`: one typed `EntryPoint` per versioned `PFN_*` typedef, and one per C spelling.
+//! - `functions.rs`: the `extern` block of every function, under its real symbol (linked).
+//! - `dynamic.rs`: the same functions for the `dynamic-loading` feature, same names and
+//!   signatures, each calling through a pointer that its first call resolves.
+//! - `table.rs`: the driver-entry table, one slot per C spelling.
 //! - `linked.rs`: a list, for tests only, of every C spelling with its linked address.
 
 pub mod merge;
@@ -166,6 +170,10 @@ pub fn generate(opts: &Options) -> Result<Summary, String> {
     write(
         "table.rs",
         &format_tokens(gen_table(&bindings, &names, &entries.c_spelling)?)?,
+    )?;
+    write(
+        "dynamic.rs",
+        &format_tokens(gen_dynamic(&bindings, &names, &entries.c_spelling)?)?,
     )?;
     write("entry.rs", &format_tokens(entries.tokens)?)?;
     write("linked.rs", &gen_linked(&names, &entries.c_spelling))?;
@@ -1049,7 +1057,8 @@ fn gen_table(
         }
         let doc = format!(
             " `{c_name}` through `cuGetProcAddress(\"{}\", {})` (`{n}`); `CUDA_ERROR_NOT_FOUND` \
-             where the driver has no such function.",
+             where the driver has no such function, the code `cuGetProcAddress` failed with \
+             where it failed (see the [module](self)).",
             split_pfn(n).map(|x| x.0).unwrap_or_default(),
             split_pfn(n).map(|x| x.1).unwrap_or_default(),
         );
@@ -1061,8 +1070,8 @@ fn gen_table(
             #[inline]
             pub unsafe fn #id(&self, #inputs) -> CUresult {
                 match self.resolve(Index::#id as usize, entry::#en) {
-                    Some(driver_fn) => driver_fn(#(#args),*),
-                    None => CUresult::CUDA_ERROR_NOT_FOUND,
+                    Ok(driver_fn) => driver_fn(#(#args),*),
+                    Err(code) => code,
                 }
             }
         });
@@ -1099,6 +1108,145 @@ fn gen_table(
 
         impl DriverTable {
             #methods
+        }
+    })
+}
+
+/// The functions' real symbols as they are under `dynamic-loading`: each an `unsafe extern "C"
+/// fn` of the declared signature that calls through its slot, which first holds a resolver of the
+/// same signature (the first call asks the loader, stores the driver's function and calls it, or
+/// returns the loader's code), so that later calls are one load and an indirect call.
+///
+/// Slots are numbered by an enum and the count is a constant of its own, so that a function added
+/// by a newer header changes no other item (see merge.rs). The four functions taken by name are
+/// this header's `cuGetProcAddress` (`cuGetProcAddress_v2` where it has one, else CUDA 11.3's
+/// `cuGetProcAddress`, the only one an 11.x driver exports), `cuDriverGetVersion`,
+/// `cuGetErrorName` and `cuGetErrorString`.
+fn gen_dynamic(
+    b: &Parsed,
+    names: &Names,
+    c_spelling: &BTreeMap<String, (String, String)>,
+) -> Result<TokenStream, String> {
+    let proc_address = ["cuGetProcAddress_v2", "cuGetProcAddress"]
+        .into_iter()
+        .find(|s| b.functions.contains_key(*s))
+        .ok_or("the header declares no cuGetProcAddress")?;
+    let by_name_list = [
+        proc_address,
+        "cuDriverGetVersion",
+        "cuGetErrorName",
+        "cuGetErrorString",
+    ];
+    let mut functions = Vec::new();
+    let mut slots = Vec::new();
+    let mut variants = Vec::new();
+    let mut trampolines = TokenStream::new();
+    let mut resolvers = TokenStream::new();
+    for (sym, decl) in b.functions.iter() {
+        // The typedef of the symbol itself: the name `sym` is a C spelling too, which in one
+        // stream mode may bind another symbol (`cuEventRecord` is `cuEventRecord_ptsz` under
+        // per-thread); the mode where it binds `sym` gives `sym`'s own ABI.
+        let (Some((n, p)), Some((n_sym, p_sym))) = (c_spelling.get(sym), names.functions.get(sym))
+        else {
+            return Err(format!("{sym} has no PFN typedef: it cannot be resolved"));
+        };
+        let n = match (n_sym == sym, p_sym == sym) {
+            (true, _) => n,
+            (false, true) => p,
+            (false, false) => {
+                return Err(format!(
+                    "{sym}: its name binds {n_sym} and {p_sym}, never itself"
+                ))
+            }
+        };
+        if b.ret(&decl.sig.output) != b.canonical(&syn::parse_quote!(CUresult)) {
+            return Err(format!("{sym} does not return CUresult"));
+        }
+        let inputs = &decl.sig.inputs;
+        let mut args = Vec::new();
+        let mut types = Vec::new();
+        for a in inputs {
+            let syn::FnArg::Typed(t) = a else {
+                return Err(format!("{sym}: a receiver in an extern function"));
+            };
+            if t.pat.to_token_stream().to_string() == "driver_fn" {
+                return Err(format!("{sym} has a parameter named driver_fn"));
+            }
+            args.push(&*t.pat);
+            types.push(&*t.ty);
+        }
+        let id = format_ident!("{sym}");
+        let entry = format_ident!("{}", &n[4..]);
+        let symbol = syn::LitCStr::new(
+            &std::ffi::CString::new(sym.clone()).unwrap(),
+            proc_macro2::Span::call_site(),
+        );
+        let by_name = by_name_list.contains(&sym.as_str());
+        let attrs = &decl.attrs;
+        functions.push(quote! {
+            Function { symbol: #symbol, entry: crate::entry::#entry.info(), by_name: #by_name }
+        });
+        slots.push(quote! { AtomicPtr::new(Resolve::#id as *mut c_void) });
+        variants.push(id.clone());
+        trampolines.extend(quote! {
+            #(#attrs)*
+            #[inline]
+            pub unsafe extern "C" fn #id(#inputs) -> CUresult {
+                let driver_fn: unsafe extern "C" fn(#(#types),*) -> CUresult =
+                    unsafe { transmute(SLOTS[Index::#id as usize].load(Ordering::Acquire)) };
+                unsafe { driver_fn(#(#args),*) }
+            }
+        });
+        resolvers.extend(quote! {
+            unsafe extern "C" fn #id(#inputs) -> CUresult {
+                match crate::loader::resolve(Index::#id as usize) {
+                    Ok(driver_fn) => {
+                        let driver_fn: unsafe extern "C" fn(#(#types),*) -> CUresult =
+                            unsafe { transmute(driver_fn.as_ptr()) };
+                        unsafe { driver_fn(#(#args),*) }
+                    }
+                    Err(code) => code,
+                }
+            }
+        });
+    }
+    let by_name = by_name_list.iter().map(|s| format_ident!("{s}"));
+    let count = proc_macro2::Literal::usize_unsuffixed(functions.len());
+    Ok(quote! {
+        use ::core::ffi::c_void;
+        use ::core::mem::transmute;
+        use ::core::sync::atomic::{AtomicPtr, Ordering};
+        use crate::loader::Function;
+
+        /// How many functions there are.
+        pub(crate) const FUNCTIONS_LEN: usize = #count;
+
+        /// Every function: its real symbol and the entry point of its ABI.
+        pub(crate) const FUNCTIONS: [Function; FUNCTIONS_LEN] = [#(#functions),*];
+
+        /// What each function calls: its resolver until the first call resolves it, then the
+        /// driver's function.
+        pub(crate) static SLOTS: [AtomicPtr<c_void>; FUNCTIONS_LEN] = [#(#slots),*];
+
+        /// The slot of each function, in the order of [`FUNCTIONS`].
+        #[repr(usize)]
+        #[derive(Clone, Copy)]
+        pub(crate) enum Index {
+            #(#variants),*
+        }
+
+        /// The slots of the header's `cuGetProcAddress` (`cuGetProcAddress_v2`, or CUDA 11's
+        /// `cuGetProcAddress` where the header has no `_v2`), `cuDriverGetVersion`,
+        /// `cuGetErrorName` and `cuGetErrorString`, filled by name when the library is loaded.
+        pub(crate) const BOOTSTRAP: [Index; 4] = [#(Index::#by_name),*];
+
+        #trampolines
+
+        /// The first call of each function: resolve, store, call (or return the loader's code).
+        struct Resolve;
+
+        impl Resolve {
+            #resolvers
         }
     })
 }

@@ -253,8 +253,8 @@ enum Top {
     Extern(syn::ItemForeignMod, Vec<Entry<syn::ForeignItem>>),
     Impl(syn::ItemImpl, Vec<Entry<syn::ImplItem>>),
     Enum(syn::ItemEnum, Vec<Entry<syn::Variant>>),
-    /// A `const` whose value is an array literal (`[a, b]` or `&[a, b]`).
-    Array(syn::ItemConst, Vec<Entry<syn::Expr>>),
+    /// A `const` or `static` whose value is an array literal (`[a, b]` or `&[a, b]`).
+    Array(syn::Item, Vec<Entry<syn::Expr>>),
     /// A macro invocation whose body is a comma-separated list of expressions.
     List(syn::ItemMacro, Vec<Entry<syn::Expr>>),
 }
@@ -287,6 +287,23 @@ fn array_of_mut(e: &mut syn::Expr) -> Option<&mut syn::ExprArray> {
     match e {
         syn::Expr::Array(a) => Some(a),
         syn::Expr::Reference(r) => array_of_mut(&mut r.expr),
+        _ => None,
+    }
+}
+
+/// The array literal of a `const` or `static` item.
+fn item_array(i: &syn::Item) -> Option<&syn::ExprArray> {
+    match i {
+        syn::Item::Const(c) => array_of(&c.expr),
+        syn::Item::Static(s) => array_of(&s.expr),
+        _ => None,
+    }
+}
+
+fn item_array_mut(i: &mut syn::Item) -> Option<&mut syn::ExprArray> {
+    match i {
+        syn::Item::Const(c) => array_of_mut(&mut c.expr),
+        syn::Item::Static(s) => array_of_mut(&mut s.expr),
         _ => None,
     }
 }
@@ -326,12 +343,12 @@ fn split_item(item: &syn::Item, v: usize) -> Result<(String, Top), String> {
                 Top::Enum(tmpl, leaves(&variants, v)),
             )
         }
-        syn::Item::Const(c) if array_of(&c.expr).is_some() => {
-            let mut tmpl = c.clone();
-            let arr = array_of_mut(&mut tmpl.expr).unwrap();
+        syn::Item::Const(_) | syn::Item::Static(_) if item_array(item).is_some() => {
+            let mut tmpl = item.clone();
+            let arr = item_array_mut(&mut tmpl).unwrap();
             let elems: Vec<syn::Expr> = std::mem::take(&mut arr.elems).into_iter().collect();
             (
-                format!("const {}", tokens(&tmpl)),
+                format!("array {}", tokens(&tmpl)),
                 Top::Array(tmpl, leaves(&elems, v)),
             )
         }
@@ -419,8 +436,8 @@ fn rebuild(
         }
         Top::Array(tmpl, es) => {
             let mut m = tmpl.clone();
-            array_of_mut(&mut m.expr).unwrap().elems = exprs(es).into_iter().collect();
-            syn::Item::Const(m)
+            item_array_mut(&mut m).unwrap().elems = exprs(es).into_iter().collect();
+            m
         }
         Top::List(tmpl, es) => {
             let mut m = tmpl.clone();
@@ -590,10 +607,10 @@ fn render(merged: &[Entry<Top>], versions: &[u32]) -> Result<(String, usize, usi
             }
             Top::Array(tmpl, es) => {
                 let mut m = tmpl.clone();
-                array_of_mut(&mut m.expr).unwrap().elems = with_cfgs(es, p, versions, expr_attrs)?
+                item_array_mut(&mut m).unwrap().elems = with_cfgs(es, p, versions, expr_attrs)?
                     .into_iter()
                     .collect();
-                syn::Item::Const(m)
+                m
             }
         };
         if let Some(pred) = own {

@@ -3653,7 +3653,7 @@ pub struct DriverTable {
     pub(crate) slots: [Slot; TABLE_LEN],
 }
 impl DriverTable {
-    /// `cuArray3DCreate` through `cuGetProcAddress("cuArray3DCreate", 3020)` (`PFN_cuArray3DCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArray3DCreate` through `cuGetProcAddress("cuArray3DCreate", 3020)` (`PFN_cuArray3DCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3665,11 +3665,11 @@ impl DriverTable {
     ) -> CUresult {
         match self.resolve(Index::cuArray3DCreate as usize, entry::cuArray3DCreate_v3020)
         {
-            Some(driver_fn) => driver_fn(pHandle, pAllocateArray),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pHandle, pAllocateArray),
+            Err(code) => code,
         }
     }
-    /// `cuArray3DGetDescriptor` through `cuGetProcAddress("cuArray3DGetDescriptor", 3020)` (`PFN_cuArray3DGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArray3DGetDescriptor` through `cuGetProcAddress("cuArray3DGetDescriptor", 3020)` (`PFN_cuArray3DGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3685,11 +3685,11 @@ impl DriverTable {
                 entry::cuArray3DGetDescriptor_v3020,
             )
         {
-            Some(driver_fn) => driver_fn(pArrayDescriptor, hArray),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pArrayDescriptor, hArray),
+            Err(code) => code,
         }
     }
-    /// `cuArrayCreate` through `cuGetProcAddress("cuArrayCreate", 3020)` (`PFN_cuArrayCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArrayCreate` through `cuGetProcAddress("cuArrayCreate", 3020)` (`PFN_cuArrayCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3700,22 +3700,22 @@ impl DriverTable {
         pAllocateArray: *const CUDA_ARRAY_DESCRIPTOR,
     ) -> CUresult {
         match self.resolve(Index::cuArrayCreate as usize, entry::cuArrayCreate_v3020) {
-            Some(driver_fn) => driver_fn(pHandle, pAllocateArray),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pHandle, pAllocateArray),
+            Err(code) => code,
         }
     }
-    /// `cuArrayDestroy` through `cuGetProcAddress("cuArrayDestroy", 2000)` (`PFN_cuArrayDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArrayDestroy` through `cuGetProcAddress("cuArrayDestroy", 2000)` (`PFN_cuArrayDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuArrayDestroy(&self, hArray: CUarray) -> CUresult {
         match self.resolve(Index::cuArrayDestroy as usize, entry::cuArrayDestroy_v2000) {
-            Some(driver_fn) => driver_fn(hArray),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hArray),
+            Err(code) => code,
         }
     }
-    /// `cuArrayGetDescriptor` through `cuGetProcAddress("cuArrayGetDescriptor", 3020)` (`PFN_cuArrayGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArrayGetDescriptor` through `cuGetProcAddress("cuArrayGetDescriptor", 3020)` (`PFN_cuArrayGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3731,11 +3731,11 @@ impl DriverTable {
                 entry::cuArrayGetDescriptor_v3020,
             )
         {
-            Some(driver_fn) => driver_fn(pArrayDescriptor, hArray),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pArrayDescriptor, hArray),
+            Err(code) => code,
         }
     }
-    /// `cuArrayGetMemoryRequirements` through `cuGetProcAddress("cuArrayGetMemoryRequirements", 11060)` (`PFN_cuArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArrayGetMemoryRequirements` through `cuGetProcAddress("cuArrayGetMemoryRequirements", 11060)` (`PFN_cuArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3752,11 +3752,11 @@ impl DriverTable {
                 entry::cuArrayGetMemoryRequirements_v11060,
             )
         {
-            Some(driver_fn) => driver_fn(memoryRequirements, array, device),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(memoryRequirements, array, device),
+            Err(code) => code,
         }
     }
-    /// `cuArrayGetPlane` through `cuGetProcAddress("cuArrayGetPlane", 11020)` (`PFN_cuArrayGetPlane_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArrayGetPlane` through `cuGetProcAddress("cuArrayGetPlane", 11020)` (`PFN_cuArrayGetPlane_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3770,11 +3770,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuArrayGetPlane as usize, entry::cuArrayGetPlane_v11020)
         {
-            Some(driver_fn) => driver_fn(pPlaneArray, hArray, planeIdx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pPlaneArray, hArray, planeIdx),
+            Err(code) => code,
         }
     }
-    /// `cuArrayGetSparseProperties` through `cuGetProcAddress("cuArrayGetSparseProperties", 11010)` (`PFN_cuArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuArrayGetSparseProperties` through `cuGetProcAddress("cuArrayGetSparseProperties", 11010)` (`PFN_cuArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3790,12 +3790,12 @@ impl DriverTable {
                 entry::cuArrayGetSparseProperties_v11010,
             )
         {
-            Some(driver_fn) => driver_fn(sparseProperties, array),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(sparseProperties, array),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13040)]
-    /// `cuCheckpointOperationComplete` through `cuGetProcAddress("cuCheckpointOperationComplete", 13040)` (`PFN_cuCheckpointOperationComplete_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCheckpointOperationComplete` through `cuGetProcAddress("cuCheckpointOperationComplete", 13040)` (`PFN_cuCheckpointOperationComplete_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3810,12 +3810,12 @@ impl DriverTable {
                 entry::cuCheckpointOperationComplete_v13040,
             )
         {
-            Some(driver_fn) => driver_fn(handle),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(handle),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12080)]
-    /// `cuCheckpointProcessCheckpoint` through `cuGetProcAddress("cuCheckpointProcessCheckpoint", 12080)` (`PFN_cuCheckpointProcessCheckpoint_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCheckpointProcessCheckpoint` through `cuGetProcAddress("cuCheckpointProcessCheckpoint", 12080)` (`PFN_cuCheckpointProcessCheckpoint_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3831,12 +3831,12 @@ impl DriverTable {
                 entry::cuCheckpointProcessCheckpoint_v12080,
             )
         {
-            Some(driver_fn) => driver_fn(pid, args),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pid, args),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12080)]
-    /// `cuCheckpointProcessGetRestoreThreadId` through `cuGetProcAddress("cuCheckpointProcessGetRestoreThreadId", 12080)` (`PFN_cuCheckpointProcessGetRestoreThreadId_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCheckpointProcessGetRestoreThreadId` through `cuGetProcAddress("cuCheckpointProcessGetRestoreThreadId", 12080)` (`PFN_cuCheckpointProcessGetRestoreThreadId_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3852,12 +3852,12 @@ impl DriverTable {
                 entry::cuCheckpointProcessGetRestoreThreadId_v12080,
             )
         {
-            Some(driver_fn) => driver_fn(pid, tid),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pid, tid),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12080)]
-    /// `cuCheckpointProcessGetState` through `cuGetProcAddress("cuCheckpointProcessGetState", 12080)` (`PFN_cuCheckpointProcessGetState_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCheckpointProcessGetState` through `cuGetProcAddress("cuCheckpointProcessGetState", 12080)` (`PFN_cuCheckpointProcessGetState_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3873,12 +3873,12 @@ impl DriverTable {
                 entry::cuCheckpointProcessGetState_v12080,
             )
         {
-            Some(driver_fn) => driver_fn(pid, state),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pid, state),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12080)]
-    /// `cuCheckpointProcessLock` through `cuGetProcAddress("cuCheckpointProcessLock", 12080)` (`PFN_cuCheckpointProcessLock_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCheckpointProcessLock` through `cuGetProcAddress("cuCheckpointProcessLock", 12080)` (`PFN_cuCheckpointProcessLock_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3894,12 +3894,12 @@ impl DriverTable {
                 entry::cuCheckpointProcessLock_v12080,
             )
         {
-            Some(driver_fn) => driver_fn(pid, args),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pid, args),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12080)]
-    /// `cuCheckpointProcessRestore` through `cuGetProcAddress("cuCheckpointProcessRestore", 12080)` (`PFN_cuCheckpointProcessRestore_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCheckpointProcessRestore` through `cuGetProcAddress("cuCheckpointProcessRestore", 12080)` (`PFN_cuCheckpointProcessRestore_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3915,12 +3915,12 @@ impl DriverTable {
                 entry::cuCheckpointProcessRestore_v12080,
             )
         {
-            Some(driver_fn) => driver_fn(pid, args),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pid, args),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12080)]
-    /// `cuCheckpointProcessUnlock` through `cuGetProcAddress("cuCheckpointProcessUnlock", 12080)` (`PFN_cuCheckpointProcessUnlock_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCheckpointProcessUnlock` through `cuGetProcAddress("cuCheckpointProcessUnlock", 12080)` (`PFN_cuCheckpointProcessUnlock_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3936,12 +3936,12 @@ impl DriverTable {
                 entry::cuCheckpointProcessUnlock_v12080,
             )
         {
-            Some(driver_fn) => driver_fn(pid, args),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pid, args),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuCoredumpDeregisterCompleteCallback` through `cuGetProcAddress("cuCoredumpDeregisterCompleteCallback", 13020)` (`PFN_cuCoredumpDeregisterCompleteCallback_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCoredumpDeregisterCompleteCallback` through `cuGetProcAddress("cuCoredumpDeregisterCompleteCallback", 13020)` (`PFN_cuCoredumpDeregisterCompleteCallback_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3956,12 +3956,12 @@ impl DriverTable {
                 entry::cuCoredumpDeregisterCompleteCallback_v13020,
             )
         {
-            Some(driver_fn) => driver_fn(callback),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(callback),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuCoredumpDeregisterStartCallback` through `cuGetProcAddress("cuCoredumpDeregisterStartCallback", 13020)` (`PFN_cuCoredumpDeregisterStartCallback_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCoredumpDeregisterStartCallback` through `cuGetProcAddress("cuCoredumpDeregisterStartCallback", 13020)` (`PFN_cuCoredumpDeregisterStartCallback_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3976,12 +3976,12 @@ impl DriverTable {
                 entry::cuCoredumpDeregisterStartCallback_v13020,
             )
         {
-            Some(driver_fn) => driver_fn(callback),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(callback),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuCoredumpGetAttribute` through `cuGetProcAddress("cuCoredumpGetAttribute", 12010)` (`PFN_cuCoredumpGetAttribute_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCoredumpGetAttribute` through `cuGetProcAddress("cuCoredumpGetAttribute", 12010)` (`PFN_cuCoredumpGetAttribute_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -3998,12 +3998,12 @@ impl DriverTable {
                 entry::cuCoredumpGetAttribute_v12010,
             )
         {
-            Some(driver_fn) => driver_fn(attrib, value, size),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(attrib, value, size),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuCoredumpGetAttributeGlobal` through `cuGetProcAddress("cuCoredumpGetAttributeGlobal", 12010)` (`PFN_cuCoredumpGetAttributeGlobal_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCoredumpGetAttributeGlobal` through `cuGetProcAddress("cuCoredumpGetAttributeGlobal", 12010)` (`PFN_cuCoredumpGetAttributeGlobal_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4020,12 +4020,12 @@ impl DriverTable {
                 entry::cuCoredumpGetAttributeGlobal_v12010,
             )
         {
-            Some(driver_fn) => driver_fn(attrib, value, size),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(attrib, value, size),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuCoredumpRegisterCompleteCallback` through `cuGetProcAddress("cuCoredumpRegisterCompleteCallback", 13020)` (`PFN_cuCoredumpRegisterCompleteCallback_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCoredumpRegisterCompleteCallback` through `cuGetProcAddress("cuCoredumpRegisterCompleteCallback", 13020)` (`PFN_cuCoredumpRegisterCompleteCallback_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4042,12 +4042,12 @@ impl DriverTable {
                 entry::cuCoredumpRegisterCompleteCallback_v13020,
             )
         {
-            Some(driver_fn) => driver_fn(callback, userData, callbackOut),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(callback, userData, callbackOut),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuCoredumpRegisterStartCallback` through `cuGetProcAddress("cuCoredumpRegisterStartCallback", 13020)` (`PFN_cuCoredumpRegisterStartCallback_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCoredumpRegisterStartCallback` through `cuGetProcAddress("cuCoredumpRegisterStartCallback", 13020)` (`PFN_cuCoredumpRegisterStartCallback_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4064,12 +4064,12 @@ impl DriverTable {
                 entry::cuCoredumpRegisterStartCallback_v13020,
             )
         {
-            Some(driver_fn) => driver_fn(callback, userData, callbackOut),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(callback, userData, callbackOut),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuCoredumpSetAttribute` through `cuGetProcAddress("cuCoredumpSetAttribute", 12010)` (`PFN_cuCoredumpSetAttribute_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCoredumpSetAttribute` through `cuGetProcAddress("cuCoredumpSetAttribute", 12010)` (`PFN_cuCoredumpSetAttribute_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4086,12 +4086,12 @@ impl DriverTable {
                 entry::cuCoredumpSetAttribute_v12010,
             )
         {
-            Some(driver_fn) => driver_fn(attrib, value, size),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(attrib, value, size),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuCoredumpSetAttributeGlobal` through `cuGetProcAddress("cuCoredumpSetAttributeGlobal", 12010)` (`PFN_cuCoredumpSetAttributeGlobal_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCoredumpSetAttributeGlobal` through `cuGetProcAddress("cuCoredumpSetAttributeGlobal", 12010)` (`PFN_cuCoredumpSetAttributeGlobal_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4108,11 +4108,11 @@ impl DriverTable {
                 entry::cuCoredumpSetAttributeGlobal_v12010,
             )
         {
-            Some(driver_fn) => driver_fn(attrib, value, size),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(attrib, value, size),
+            Err(code) => code,
         }
     }
-    /// `cuCtxAttach` through `cuGetProcAddress("cuCtxAttach", 2000)` (`PFN_cuCtxAttach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxAttach` through `cuGetProcAddress("cuCtxAttach", 2000)` (`PFN_cuCtxAttach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4123,12 +4123,12 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(Index::cuCtxAttach as usize, entry::cuCtxAttach_v2000) {
-            Some(driver_fn) => driver_fn(pctx, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pctx, flags),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuCtxCreate` through `cuGetProcAddress("cuCtxCreate", 3020)` (`PFN_cuCtxCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxCreate` through `cuGetProcAddress("cuCtxCreate", 3020)` (`PFN_cuCtxCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4140,12 +4140,12 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(Index::cuCtxCreate as usize, entry::cuCtxCreate_v3020) {
-            Some(driver_fn) => driver_fn(pctx, flags, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pctx, flags, dev),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuCtxCreate_v3` through `cuGetProcAddress("cuCtxCreate", 11040)` (`PFN_cuCtxCreate_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxCreate_v3` through `cuGetProcAddress("cuCtxCreate", 11040)` (`PFN_cuCtxCreate_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4159,12 +4159,12 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(Index::cuCtxCreate_v3 as usize, entry::cuCtxCreate_v11040) {
-            Some(driver_fn) => driver_fn(pctx, paramsArray, numParams, flags, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pctx, paramsArray, numParams, flags, dev),
+            Err(code) => code,
         }
     }
     #[cfg(all(cuda_ge_12050, not(cuda_ge_13000)))]
-    /// `cuCtxCreate_v4` through `cuGetProcAddress("cuCtxCreate", 12050)` (`PFN_cuCtxCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxCreate_v4` through `cuGetProcAddress("cuCtxCreate", 12050)` (`PFN_cuCtxCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4177,12 +4177,12 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(Index::cuCtxCreate_v4 as usize, entry::cuCtxCreate_v12050) {
-            Some(driver_fn) => driver_fn(pctx, ctxCreateParams, flags, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pctx, ctxCreateParams, flags, dev),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuCtxCreate` through `cuGetProcAddress("cuCtxCreate", 12050)` (`PFN_cuCtxCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxCreate` through `cuGetProcAddress("cuCtxCreate", 12050)` (`PFN_cuCtxCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4195,33 +4195,33 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self.resolve(Index::cuCtxCreate as usize, entry::cuCtxCreate_v12050) {
-            Some(driver_fn) => driver_fn(pctx, ctxCreateParams, flags, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pctx, ctxCreateParams, flags, dev),
+            Err(code) => code,
         }
     }
-    /// `cuCtxDestroy` through `cuGetProcAddress("cuCtxDestroy", 4000)` (`PFN_cuCtxDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxDestroy` through `cuGetProcAddress("cuCtxDestroy", 4000)` (`PFN_cuCtxDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxDestroy(&self, ctx: CUcontext) -> CUresult {
         match self.resolve(Index::cuCtxDestroy as usize, entry::cuCtxDestroy_v4000) {
-            Some(driver_fn) => driver_fn(ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ctx),
+            Err(code) => code,
         }
     }
-    /// `cuCtxDetach` through `cuGetProcAddress("cuCtxDetach", 2000)` (`PFN_cuCtxDetach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxDetach` through `cuGetProcAddress("cuCtxDetach", 2000)` (`PFN_cuCtxDetach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxDetach(&self, ctx: CUcontext) -> CUresult {
         match self.resolve(Index::cuCtxDetach as usize, entry::cuCtxDetach_v2000) {
-            Some(driver_fn) => driver_fn(ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ctx),
+            Err(code) => code,
         }
     }
-    /// `cuCtxDisablePeerAccess` through `cuGetProcAddress("cuCtxDisablePeerAccess", 4000)` (`PFN_cuCtxDisablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxDisablePeerAccess` through `cuGetProcAddress("cuCtxDisablePeerAccess", 4000)` (`PFN_cuCtxDisablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4233,11 +4233,11 @@ impl DriverTable {
                 entry::cuCtxDisablePeerAccess_v4000,
             )
         {
-            Some(driver_fn) => driver_fn(peerContext),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(peerContext),
+            Err(code) => code,
         }
     }
-    /// `cuCtxEnablePeerAccess` through `cuGetProcAddress("cuCtxEnablePeerAccess", 4000)` (`PFN_cuCtxEnablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxEnablePeerAccess` through `cuGetProcAddress("cuCtxEnablePeerAccess", 4000)` (`PFN_cuCtxEnablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4253,12 +4253,12 @@ impl DriverTable {
                 entry::cuCtxEnablePeerAccess_v4000,
             )
         {
-            Some(driver_fn) => driver_fn(peerContext, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(peerContext, Flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuCtxFromGreenCtx` through `cuGetProcAddress("cuCtxFromGreenCtx", 12040)` (`PFN_cuCtxFromGreenCtx_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxFromGreenCtx` through `cuGetProcAddress("cuCtxFromGreenCtx", 12040)` (`PFN_cuCtxFromGreenCtx_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4271,11 +4271,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuCtxFromGreenCtx as usize, entry::cuCtxFromGreenCtx_v12040)
         {
-            Some(driver_fn) => driver_fn(pContext, hCtx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pContext, hCtx),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetApiVersion` through `cuGetProcAddress("cuCtxGetApiVersion", 3020)` (`PFN_cuCtxGetApiVersion_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetApiVersion` through `cuGetProcAddress("cuCtxGetApiVersion", 3020)` (`PFN_cuCtxGetApiVersion_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4288,11 +4288,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuCtxGetApiVersion as usize, entry::cuCtxGetApiVersion_v3020)
         {
-            Some(driver_fn) => driver_fn(ctx, version),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ctx, version),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetCacheConfig` through `cuGetProcAddress("cuCtxGetCacheConfig", 3020)` (`PFN_cuCtxGetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetCacheConfig` through `cuGetProcAddress("cuCtxGetCacheConfig", 3020)` (`PFN_cuCtxGetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4304,11 +4304,11 @@ impl DriverTable {
                 entry::cuCtxGetCacheConfig_v3020,
             )
         {
-            Some(driver_fn) => driver_fn(pconfig),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pconfig),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetCurrent` through `cuGetProcAddress("cuCtxGetCurrent", 4000)` (`PFN_cuCtxGetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetCurrent` through `cuGetProcAddress("cuCtxGetCurrent", 4000)` (`PFN_cuCtxGetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4316,12 +4316,12 @@ impl DriverTable {
     pub unsafe fn cuCtxGetCurrent(&self, pctx: *mut CUcontext) -> CUresult {
         match self.resolve(Index::cuCtxGetCurrent as usize, entry::cuCtxGetCurrent_v4000)
         {
-            Some(driver_fn) => driver_fn(pctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pctx),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuCtxGetDevResource` through `cuGetProcAddress("cuCtxGetDevResource", 12040)` (`PFN_cuCtxGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetDevResource` through `cuGetProcAddress("cuCtxGetDevResource", 12040)` (`PFN_cuCtxGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4338,23 +4338,23 @@ impl DriverTable {
                 entry::cuCtxGetDevResource_v12040,
             )
         {
-            Some(driver_fn) => driver_fn(hCtx, resource, type_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hCtx, resource, type_),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetDevice` through `cuGetProcAddress("cuCtxGetDevice", 2000)` (`PFN_cuCtxGetDevice_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetDevice` through `cuGetProcAddress("cuCtxGetDevice", 2000)` (`PFN_cuCtxGetDevice_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxGetDevice(&self, device: *mut CUdevice) -> CUresult {
         match self.resolve(Index::cuCtxGetDevice as usize, entry::cuCtxGetDevice_v2000) {
-            Some(driver_fn) => driver_fn(device),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuCtxGetDevice_v2` through `cuGetProcAddress("cuCtxGetDevice", 13000)` (`PFN_cuCtxGetDevice_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetDevice_v2` through `cuGetProcAddress("cuCtxGetDevice", 13000)` (`PFN_cuCtxGetDevice_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4367,11 +4367,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuCtxGetDevice_v2 as usize, entry::cuCtxGetDevice_v13000)
         {
-            Some(driver_fn) => driver_fn(device, ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device, ctx),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetExecAffinity` through `cuGetProcAddress("cuCtxGetExecAffinity", 11040)` (`PFN_cuCtxGetExecAffinity_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetExecAffinity` through `cuGetProcAddress("cuCtxGetExecAffinity", 11040)` (`PFN_cuCtxGetExecAffinity_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4387,23 +4387,23 @@ impl DriverTable {
                 entry::cuCtxGetExecAffinity_v11040,
             )
         {
-            Some(driver_fn) => driver_fn(pExecAffinity, type_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pExecAffinity, type_),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetFlags` through `cuGetProcAddress("cuCtxGetFlags", 7000)` (`PFN_cuCtxGetFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetFlags` through `cuGetProcAddress("cuCtxGetFlags", 7000)` (`PFN_cuCtxGetFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxGetFlags(&self, flags: *mut ::core::ffi::c_uint) -> CUresult {
         match self.resolve(Index::cuCtxGetFlags as usize, entry::cuCtxGetFlags_v7000) {
-            Some(driver_fn) => driver_fn(flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuCtxGetId` through `cuGetProcAddress("cuCtxGetId", 12000)` (`PFN_cuCtxGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetId` through `cuGetProcAddress("cuCtxGetId", 12000)` (`PFN_cuCtxGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4414,22 +4414,22 @@ impl DriverTable {
         ctxId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(Index::cuCtxGetId as usize, entry::cuCtxGetId_v12000) {
-            Some(driver_fn) => driver_fn(ctx, ctxId),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ctx, ctxId),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetLimit` through `cuGetProcAddress("cuCtxGetLimit", 3010)` (`PFN_cuCtxGetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetLimit` through `cuGetProcAddress("cuCtxGetLimit", 3010)` (`PFN_cuCtxGetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxGetLimit(&self, pvalue: *mut usize, limit: CUlimit) -> CUresult {
         match self.resolve(Index::cuCtxGetLimit as usize, entry::cuCtxGetLimit_v3010) {
-            Some(driver_fn) => driver_fn(pvalue, limit),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pvalue, limit),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetSharedMemConfig` through `cuGetProcAddress("cuCtxGetSharedMemConfig", 4020)` (`PFN_cuCtxGetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetSharedMemConfig` through `cuGetProcAddress("cuCtxGetSharedMemConfig", 4020)` (`PFN_cuCtxGetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4444,11 +4444,11 @@ impl DriverTable {
                 entry::cuCtxGetSharedMemConfig_v4020,
             )
         {
-            Some(driver_fn) => driver_fn(pConfig),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pConfig),
+            Err(code) => code,
         }
     }
-    /// `cuCtxGetStreamPriorityRange` through `cuGetProcAddress("cuCtxGetStreamPriorityRange", 5050)` (`PFN_cuCtxGetStreamPriorityRange_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxGetStreamPriorityRange` through `cuGetProcAddress("cuCtxGetStreamPriorityRange", 5050)` (`PFN_cuCtxGetStreamPriorityRange_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4464,11 +4464,11 @@ impl DriverTable {
                 entry::cuCtxGetStreamPriorityRange_v5050,
             )
         {
-            Some(driver_fn) => driver_fn(leastPriority, greatestPriority),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(leastPriority, greatestPriority),
+            Err(code) => code,
         }
     }
-    /// `cuCtxPopCurrent` through `cuGetProcAddress("cuCtxPopCurrent", 4000)` (`PFN_cuCtxPopCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxPopCurrent` through `cuGetProcAddress("cuCtxPopCurrent", 4000)` (`PFN_cuCtxPopCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4476,11 +4476,11 @@ impl DriverTable {
     pub unsafe fn cuCtxPopCurrent(&self, pctx: *mut CUcontext) -> CUresult {
         match self.resolve(Index::cuCtxPopCurrent as usize, entry::cuCtxPopCurrent_v4000)
         {
-            Some(driver_fn) => driver_fn(pctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pctx),
+            Err(code) => code,
         }
     }
-    /// `cuCtxPushCurrent` through `cuGetProcAddress("cuCtxPushCurrent", 4000)` (`PFN_cuCtxPushCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxPushCurrent` through `cuGetProcAddress("cuCtxPushCurrent", 4000)` (`PFN_cuCtxPushCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4489,12 +4489,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuCtxPushCurrent as usize, entry::cuCtxPushCurrent_v4000)
         {
-            Some(driver_fn) => driver_fn(ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ctx),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12050)]
-    /// `cuCtxRecordEvent` through `cuGetProcAddress("cuCtxRecordEvent", 12050)` (`PFN_cuCtxRecordEvent_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxRecordEvent` through `cuGetProcAddress("cuCtxRecordEvent", 12050)` (`PFN_cuCtxRecordEvent_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4503,11 +4503,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuCtxRecordEvent as usize, entry::cuCtxRecordEvent_v12050)
         {
-            Some(driver_fn) => driver_fn(hCtx, hEvent),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hCtx, hEvent),
+            Err(code) => code,
         }
     }
-    /// `cuCtxResetPersistingL2Cache` through `cuGetProcAddress("cuCtxResetPersistingL2Cache", 11000)` (`PFN_cuCtxResetPersistingL2Cache_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxResetPersistingL2Cache` through `cuGetProcAddress("cuCtxResetPersistingL2Cache", 11000)` (`PFN_cuCtxResetPersistingL2Cache_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4519,11 +4519,11 @@ impl DriverTable {
                 entry::cuCtxResetPersistingL2Cache_v11000,
             )
         {
-            Some(driver_fn) => driver_fn(),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(),
+            Err(code) => code,
         }
     }
-    /// `cuCtxSetCacheConfig` through `cuGetProcAddress("cuCtxSetCacheConfig", 3020)` (`PFN_cuCtxSetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxSetCacheConfig` through `cuGetProcAddress("cuCtxSetCacheConfig", 3020)` (`PFN_cuCtxSetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4535,11 +4535,11 @@ impl DriverTable {
                 entry::cuCtxSetCacheConfig_v3020,
             )
         {
-            Some(driver_fn) => driver_fn(config),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(config),
+            Err(code) => code,
         }
     }
-    /// `cuCtxSetCurrent` through `cuGetProcAddress("cuCtxSetCurrent", 4000)` (`PFN_cuCtxSetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxSetCurrent` through `cuGetProcAddress("cuCtxSetCurrent", 4000)` (`PFN_cuCtxSetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4547,34 +4547,34 @@ impl DriverTable {
     pub unsafe fn cuCtxSetCurrent(&self, ctx: CUcontext) -> CUresult {
         match self.resolve(Index::cuCtxSetCurrent as usize, entry::cuCtxSetCurrent_v4000)
         {
-            Some(driver_fn) => driver_fn(ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ctx),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuCtxSetFlags` through `cuGetProcAddress("cuCtxSetFlags", 12010)` (`PFN_cuCtxSetFlags_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxSetFlags` through `cuGetProcAddress("cuCtxSetFlags", 12010)` (`PFN_cuCtxSetFlags_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxSetFlags(&self, flags: ::core::ffi::c_uint) -> CUresult {
         match self.resolve(Index::cuCtxSetFlags as usize, entry::cuCtxSetFlags_v12010) {
-            Some(driver_fn) => driver_fn(flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(flags),
+            Err(code) => code,
         }
     }
-    /// `cuCtxSetLimit` through `cuGetProcAddress("cuCtxSetLimit", 3010)` (`PFN_cuCtxSetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxSetLimit` through `cuGetProcAddress("cuCtxSetLimit", 3010)` (`PFN_cuCtxSetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxSetLimit(&self, limit: CUlimit, value: usize) -> CUresult {
         match self.resolve(Index::cuCtxSetLimit as usize, entry::cuCtxSetLimit_v3010) {
-            Some(driver_fn) => driver_fn(limit, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(limit, value),
+            Err(code) => code,
         }
     }
-    /// `cuCtxSetSharedMemConfig` through `cuGetProcAddress("cuCtxSetSharedMemConfig", 4020)` (`PFN_cuCtxSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxSetSharedMemConfig` through `cuGetProcAddress("cuCtxSetSharedMemConfig", 4020)` (`PFN_cuCtxSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4586,11 +4586,11 @@ impl DriverTable {
                 entry::cuCtxSetSharedMemConfig_v4020,
             )
         {
-            Some(driver_fn) => driver_fn(config),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(config),
+            Err(code) => code,
         }
     }
-    /// `cuCtxSynchronize` through `cuGetProcAddress("cuCtxSynchronize", 2000)` (`PFN_cuCtxSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxSynchronize` through `cuGetProcAddress("cuCtxSynchronize", 2000)` (`PFN_cuCtxSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4599,12 +4599,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuCtxSynchronize as usize, entry::cuCtxSynchronize_v2000)
         {
-            Some(driver_fn) => driver_fn(),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuCtxSynchronize_v2` through `cuGetProcAddress("cuCtxSynchronize", 13000)` (`PFN_cuCtxSynchronize_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxSynchronize_v2` through `cuGetProcAddress("cuCtxSynchronize", 13000)` (`PFN_cuCtxSynchronize_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4613,12 +4613,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuCtxSynchronize_v2 as usize, entry::cuCtxSynchronize_v13000)
         {
-            Some(driver_fn) => driver_fn(ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ctx),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12050)]
-    /// `cuCtxWaitEvent` through `cuGetProcAddress("cuCtxWaitEvent", 12050)` (`PFN_cuCtxWaitEvent_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuCtxWaitEvent` through `cuGetProcAddress("cuCtxWaitEvent", 12050)` (`PFN_cuCtxWaitEvent_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4626,11 +4626,11 @@ impl DriverTable {
     pub unsafe fn cuCtxWaitEvent(&self, hCtx: CUcontext, hEvent: CUevent) -> CUresult {
         match self.resolve(Index::cuCtxWaitEvent as usize, entry::cuCtxWaitEvent_v12050)
         {
-            Some(driver_fn) => driver_fn(hCtx, hEvent),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hCtx, hEvent),
+            Err(code) => code,
         }
     }
-    /// `cuDestroyExternalMemory` through `cuGetProcAddress("cuDestroyExternalMemory", 10000)` (`PFN_cuDestroyExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDestroyExternalMemory` through `cuGetProcAddress("cuDestroyExternalMemory", 10000)` (`PFN_cuDestroyExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4642,11 +4642,11 @@ impl DriverTable {
                 entry::cuDestroyExternalMemory_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(extMem),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(extMem),
+            Err(code) => code,
         }
     }
-    /// `cuDestroyExternalSemaphore` through `cuGetProcAddress("cuDestroyExternalSemaphore", 10000)` (`PFN_cuDestroyExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDestroyExternalSemaphore` through `cuGetProcAddress("cuDestroyExternalSemaphore", 10000)` (`PFN_cuDestroyExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4661,12 +4661,12 @@ impl DriverTable {
                 entry::cuDestroyExternalSemaphore_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(extSem),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(extSem),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuDevResourceGenerateDesc` through `cuGetProcAddress("cuDevResourceGenerateDesc", 12040)` (`PFN_cuDevResourceGenerateDesc_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevResourceGenerateDesc` through `cuGetProcAddress("cuDevResourceGenerateDesc", 12040)` (`PFN_cuDevResourceGenerateDesc_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4683,12 +4683,12 @@ impl DriverTable {
                 entry::cuDevResourceGenerateDesc_v12040,
             )
         {
-            Some(driver_fn) => driver_fn(phDesc, resources, nbResources),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phDesc, resources, nbResources),
+            Err(code) => code,
         }
     }
     #[cfg(all(cuda_ge_12040, not(cuda_ge_13010)))]
-    /// `cuDevSmResourceSplitByCount` through `cuGetProcAddress("cuDevSmResourceSplitByCount", 12040)` (`PFN_cuDevSmResourceSplitByCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevSmResourceSplitByCount` through `cuGetProcAddress("cuDevSmResourceSplitByCount", 12040)` (`PFN_cuDevSmResourceSplitByCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4708,14 +4708,14 @@ impl DriverTable {
                 entry::cuDevSmResourceSplitByCount_v12040,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(result, nbGroups, input, remaining, useFlags, minCount)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13010)]
-    /// `cuDevSmResourceSplit` through `cuGetProcAddress("cuDevSmResourceSplit", 13010)` (`PFN_cuDevSmResourceSplit_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevSmResourceSplit` through `cuGetProcAddress("cuDevSmResourceSplit", 13010)` (`PFN_cuDevSmResourceSplit_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4735,14 +4735,14 @@ impl DriverTable {
                 entry::cuDevSmResourceSplit_v13010,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(result, nbGroups, input, remainder, flags, groupParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13010)]
-    /// `cuDevSmResourceSplitByCount` through `cuGetProcAddress("cuDevSmResourceSplitByCount", 12040)` (`PFN_cuDevSmResourceSplitByCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevSmResourceSplitByCount` through `cuGetProcAddress("cuDevSmResourceSplitByCount", 12040)` (`PFN_cuDevSmResourceSplitByCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4762,13 +4762,13 @@ impl DriverTable {
                 entry::cuDevSmResourceSplitByCount_v12040,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(result, nbGroups, input, remainder, flags, minCount)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuDeviceCanAccessPeer` through `cuGetProcAddress("cuDeviceCanAccessPeer", 4000)` (`PFN_cuDeviceCanAccessPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceCanAccessPeer` through `cuGetProcAddress("cuDeviceCanAccessPeer", 4000)` (`PFN_cuDeviceCanAccessPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4785,11 +4785,11 @@ impl DriverTable {
                 entry::cuDeviceCanAccessPeer_v4000,
             )
         {
-            Some(driver_fn) => driver_fn(canAccessPeer, dev, peerDev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(canAccessPeer, dev, peerDev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceComputeCapability` through `cuGetProcAddress("cuDeviceComputeCapability", 2000)` (`PFN_cuDeviceComputeCapability_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceComputeCapability` through `cuGetProcAddress("cuDeviceComputeCapability", 2000)` (`PFN_cuDeviceComputeCapability_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4806,11 +4806,11 @@ impl DriverTable {
                 entry::cuDeviceComputeCapability_v2000,
             )
         {
-            Some(driver_fn) => driver_fn(major, minor, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(major, minor, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGet` through `cuGetProcAddress("cuDeviceGet", 2000)` (`PFN_cuDeviceGet_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGet` through `cuGetProcAddress("cuDeviceGet", 2000)` (`PFN_cuDeviceGet_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4821,11 +4821,11 @@ impl DriverTable {
         ordinal: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(Index::cuDeviceGet as usize, entry::cuDeviceGet_v2000) {
-            Some(driver_fn) => driver_fn(device, ordinal),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device, ordinal),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetAttribute` through `cuGetProcAddress("cuDeviceGetAttribute", 2000)` (`PFN_cuDeviceGetAttribute_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetAttribute` through `cuGetProcAddress("cuDeviceGetAttribute", 2000)` (`PFN_cuDeviceGetAttribute_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4842,11 +4842,11 @@ impl DriverTable {
                 entry::cuDeviceGetAttribute_v2000,
             )
         {
-            Some(driver_fn) => driver_fn(pi, attrib, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pi, attrib, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetByPCIBusId` through `cuGetProcAddress("cuDeviceGetByPCIBusId", 4010)` (`PFN_cuDeviceGetByPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetByPCIBusId` through `cuGetProcAddress("cuDeviceGetByPCIBusId", 4010)` (`PFN_cuDeviceGetByPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4862,12 +4862,12 @@ impl DriverTable {
                 entry::cuDeviceGetByPCIBusId_v4010,
             )
         {
-            Some(driver_fn) => driver_fn(dev, pciBusId),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dev, pciBusId),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13040)]
-    /// `cuDeviceGetCliqueCount` through `cuGetProcAddress("cuDeviceGetCliqueCount", 13040)` (`PFN_cuDeviceGetCliqueCount_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetCliqueCount` through `cuGetProcAddress("cuDeviceGetCliqueCount", 13040)` (`PFN_cuDeviceGetCliqueCount_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4883,12 +4883,12 @@ impl DriverTable {
                 entry::cuDeviceGetCliqueCount_v13040,
             )
         {
-            Some(driver_fn) => driver_fn(count, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(count, dev),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13040)]
-    /// `cuDeviceGetCliqueInfo` through `cuGetProcAddress("cuDeviceGetCliqueInfo", 13040)` (`PFN_cuDeviceGetCliqueInfo_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetCliqueInfo` through `cuGetProcAddress("cuDeviceGetCliqueInfo", 13040)` (`PFN_cuDeviceGetCliqueInfo_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4905,11 +4905,11 @@ impl DriverTable {
                 entry::cuDeviceGetCliqueInfo_v13040,
             )
         {
-            Some(driver_fn) => driver_fn(cliqueInfo, count, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(cliqueInfo, count, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetCount` through `cuGetProcAddress("cuDeviceGetCount", 2000)` (`PFN_cuDeviceGetCount_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetCount` through `cuGetProcAddress("cuDeviceGetCount", 2000)` (`PFN_cuDeviceGetCount_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4918,11 +4918,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuDeviceGetCount as usize, entry::cuDeviceGetCount_v2000)
         {
-            Some(driver_fn) => driver_fn(count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(count),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetDefaultMemPool` through `cuGetProcAddress("cuDeviceGetDefaultMemPool", 11020)` (`PFN_cuDeviceGetDefaultMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetDefaultMemPool` through `cuGetProcAddress("cuDeviceGetDefaultMemPool", 11020)` (`PFN_cuDeviceGetDefaultMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4938,12 +4938,12 @@ impl DriverTable {
                 entry::cuDeviceGetDefaultMemPool_v11020,
             )
         {
-            Some(driver_fn) => driver_fn(pool_out, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool_out, dev),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuDeviceGetDevResource` through `cuGetProcAddress("cuDeviceGetDevResource", 12040)` (`PFN_cuDeviceGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetDevResource` through `cuGetProcAddress("cuDeviceGetDevResource", 12040)` (`PFN_cuDeviceGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4960,11 +4960,11 @@ impl DriverTable {
                 entry::cuDeviceGetDevResource_v12040,
             )
         {
-            Some(driver_fn) => driver_fn(device, resource, type_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device, resource, type_),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetExecAffinitySupport` through `cuGetProcAddress("cuDeviceGetExecAffinitySupport", 11040)` (`PFN_cuDeviceGetExecAffinitySupport_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetExecAffinitySupport` through `cuGetProcAddress("cuDeviceGetExecAffinitySupport", 11040)` (`PFN_cuDeviceGetExecAffinitySupport_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -4981,12 +4981,12 @@ impl DriverTable {
                 entry::cuDeviceGetExecAffinitySupport_v11040,
             )
         {
-            Some(driver_fn) => driver_fn(pi, type_, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pi, type_, dev),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13040)]
-    /// `cuDeviceGetFabricClusterUuid` through `cuGetProcAddress("cuDeviceGetFabricClusterUuid", 13040)` (`PFN_cuDeviceGetFabricClusterUuid_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetFabricClusterUuid` through `cuGetProcAddress("cuDeviceGetFabricClusterUuid", 13040)` (`PFN_cuDeviceGetFabricClusterUuid_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5002,11 +5002,11 @@ impl DriverTable {
                 entry::cuDeviceGetFabricClusterUuid_v13040,
             )
         {
-            Some(driver_fn) => driver_fn(uuid, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(uuid, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetGraphMemAttribute` through `cuGetProcAddress("cuDeviceGetGraphMemAttribute", 11040)` (`PFN_cuDeviceGetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetGraphMemAttribute` through `cuGetProcAddress("cuDeviceGetGraphMemAttribute", 11040)` (`PFN_cuDeviceGetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5023,12 +5023,12 @@ impl DriverTable {
                 entry::cuDeviceGetGraphMemAttribute_v11040,
             )
         {
-            Some(driver_fn) => driver_fn(device, attr, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device, attr, value),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuDeviceGetHostAtomicCapabilities` through `cuGetProcAddress("cuDeviceGetHostAtomicCapabilities", 13000)` (`PFN_cuDeviceGetHostAtomicCapabilities_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetHostAtomicCapabilities` through `cuGetProcAddress("cuDeviceGetHostAtomicCapabilities", 13000)` (`PFN_cuDeviceGetHostAtomicCapabilities_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5046,11 +5046,11 @@ impl DriverTable {
                 entry::cuDeviceGetHostAtomicCapabilities_v13000,
             )
         {
-            Some(driver_fn) => driver_fn(capabilities, operations, count, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(capabilities, operations, count, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetLuid` through `cuGetProcAddress("cuDeviceGetLuid", 10000)` (`PFN_cuDeviceGetLuid_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetLuid` through `cuGetProcAddress("cuDeviceGetLuid", 10000)` (`PFN_cuDeviceGetLuid_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5064,11 +5064,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuDeviceGetLuid as usize, entry::cuDeviceGetLuid_v10000)
         {
-            Some(driver_fn) => driver_fn(luid, deviceNodeMask, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(luid, deviceNodeMask, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetMemPool` through `cuGetProcAddress("cuDeviceGetMemPool", 11020)` (`PFN_cuDeviceGetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetMemPool` through `cuGetProcAddress("cuDeviceGetMemPool", 11020)` (`PFN_cuDeviceGetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5084,11 +5084,11 @@ impl DriverTable {
                 entry::cuDeviceGetMemPool_v11020,
             )
         {
-            Some(driver_fn) => driver_fn(pool, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetName` through `cuGetProcAddress("cuDeviceGetName", 2000)` (`PFN_cuDeviceGetName_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetName` through `cuGetProcAddress("cuDeviceGetName", 2000)` (`PFN_cuDeviceGetName_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5101,11 +5101,11 @@ impl DriverTable {
     ) -> CUresult {
         match self.resolve(Index::cuDeviceGetName as usize, entry::cuDeviceGetName_v2000)
         {
-            Some(driver_fn) => driver_fn(name, len, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(name, len, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetNvSciSyncAttributes` through `cuGetProcAddress("cuDeviceGetNvSciSyncAttributes", 10020)` (`PFN_cuDeviceGetNvSciSyncAttributes_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetNvSciSyncAttributes` through `cuGetProcAddress("cuDeviceGetNvSciSyncAttributes", 10020)` (`PFN_cuDeviceGetNvSciSyncAttributes_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5122,12 +5122,12 @@ impl DriverTable {
                 entry::cuDeviceGetNvSciSyncAttributes_v10020,
             )
         {
-            Some(driver_fn) => driver_fn(nvSciSyncAttrList, dev, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(nvSciSyncAttrList, dev, flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuDeviceGetP2PAtomicCapabilities` through `cuGetProcAddress("cuDeviceGetP2PAtomicCapabilities", 13000)` (`PFN_cuDeviceGetP2PAtomicCapabilities_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetP2PAtomicCapabilities` through `cuGetProcAddress("cuDeviceGetP2PAtomicCapabilities", 13000)` (`PFN_cuDeviceGetP2PAtomicCapabilities_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5146,13 +5146,13 @@ impl DriverTable {
                 entry::cuDeviceGetP2PAtomicCapabilities_v13000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(capabilities, operations, count, srcDevice, dstDevice)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetP2PAttribute` through `cuGetProcAddress("cuDeviceGetP2PAttribute", 8000)` (`PFN_cuDeviceGetP2PAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetP2PAttribute` through `cuGetProcAddress("cuDeviceGetP2PAttribute", 8000)` (`PFN_cuDeviceGetP2PAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5170,11 +5170,11 @@ impl DriverTable {
                 entry::cuDeviceGetP2PAttribute_v8000,
             )
         {
-            Some(driver_fn) => driver_fn(value, attrib, srcDevice, dstDevice),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(value, attrib, srcDevice, dstDevice),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetPCIBusId` through `cuGetProcAddress("cuDeviceGetPCIBusId", 4010)` (`PFN_cuDeviceGetPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetPCIBusId` through `cuGetProcAddress("cuDeviceGetPCIBusId", 4010)` (`PFN_cuDeviceGetPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5191,11 +5191,11 @@ impl DriverTable {
                 entry::cuDeviceGetPCIBusId_v4010,
             )
         {
-            Some(driver_fn) => driver_fn(pciBusId, len, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pciBusId, len, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetProperties` through `cuGetProcAddress("cuDeviceGetProperties", 2000)` (`PFN_cuDeviceGetProperties_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetProperties` through `cuGetProcAddress("cuDeviceGetProperties", 2000)` (`PFN_cuDeviceGetProperties_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5211,11 +5211,11 @@ impl DriverTable {
                 entry::cuDeviceGetProperties_v2000,
             )
         {
-            Some(driver_fn) => driver_fn(prop, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(prop, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGetTexture1DLinearMaxWidth` through `cuGetProcAddress("cuDeviceGetTexture1DLinearMaxWidth", 11010)` (`PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetTexture1DLinearMaxWidth` through `cuGetProcAddress("cuDeviceGetTexture1DLinearMaxWidth", 11010)` (`PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5233,12 +5233,12 @@ impl DriverTable {
                 entry::cuDeviceGetTexture1DLinearMaxWidth_v11010,
             )
         {
-            Some(driver_fn) => driver_fn(maxWidthInElements, format, numChannels, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(maxWidthInElements, format, numChannels, dev),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuDeviceGetUuid` through `cuGetProcAddress("cuDeviceGetUuid", 9020)` (`PFN_cuDeviceGetUuid_v9020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetUuid` through `cuGetProcAddress("cuDeviceGetUuid", 9020)` (`PFN_cuDeviceGetUuid_v9020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5246,12 +5246,12 @@ impl DriverTable {
     pub unsafe fn cuDeviceGetUuid(&self, uuid: *mut CUuuid, dev: CUdevice) -> CUresult {
         match self.resolve(Index::cuDeviceGetUuid as usize, entry::cuDeviceGetUuid_v9020)
         {
-            Some(driver_fn) => driver_fn(uuid, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(uuid, dev),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuDeviceGetUuid_v2` through `cuGetProcAddress("cuDeviceGetUuid", 11040)` (`PFN_cuDeviceGetUuid_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetUuid_v2` through `cuGetProcAddress("cuDeviceGetUuid", 11040)` (`PFN_cuDeviceGetUuid_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5264,12 +5264,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuDeviceGetUuid_v2 as usize, entry::cuDeviceGetUuid_v11040)
         {
-            Some(driver_fn) => driver_fn(uuid, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(uuid, dev),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuDeviceGetUuid` through `cuGetProcAddress("cuDeviceGetUuid", 11040)` (`PFN_cuDeviceGetUuid_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGetUuid` through `cuGetProcAddress("cuDeviceGetUuid", 11040)` (`PFN_cuDeviceGetUuid_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5278,11 +5278,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuDeviceGetUuid as usize, entry::cuDeviceGetUuid_v11040)
         {
-            Some(driver_fn) => driver_fn(uuid, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(uuid, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceGraphMemTrim` through `cuGetProcAddress("cuDeviceGraphMemTrim", 11040)` (`PFN_cuDeviceGraphMemTrim_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceGraphMemTrim` through `cuGetProcAddress("cuDeviceGraphMemTrim", 11040)` (`PFN_cuDeviceGraphMemTrim_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5294,11 +5294,11 @@ impl DriverTable {
                 entry::cuDeviceGraphMemTrim_v11040,
             )
         {
-            Some(driver_fn) => driver_fn(device),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device),
+            Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxGetState` through `cuGetProcAddress("cuDevicePrimaryCtxGetState", 7000)` (`PFN_cuDevicePrimaryCtxGetState_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevicePrimaryCtxGetState` through `cuGetProcAddress("cuDevicePrimaryCtxGetState", 7000)` (`PFN_cuDevicePrimaryCtxGetState_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5315,11 +5315,11 @@ impl DriverTable {
                 entry::cuDevicePrimaryCtxGetState_v7000,
             )
         {
-            Some(driver_fn) => driver_fn(dev, flags, active),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dev, flags, active),
+            Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxRelease` through `cuGetProcAddress("cuDevicePrimaryCtxRelease", 11000)` (`PFN_cuDevicePrimaryCtxRelease_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevicePrimaryCtxRelease` through `cuGetProcAddress("cuDevicePrimaryCtxRelease", 11000)` (`PFN_cuDevicePrimaryCtxRelease_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5331,11 +5331,11 @@ impl DriverTable {
                 entry::cuDevicePrimaryCtxRelease_v11000,
             )
         {
-            Some(driver_fn) => driver_fn(dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dev),
+            Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxReset` through `cuGetProcAddress("cuDevicePrimaryCtxReset", 11000)` (`PFN_cuDevicePrimaryCtxReset_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevicePrimaryCtxReset` through `cuGetProcAddress("cuDevicePrimaryCtxReset", 11000)` (`PFN_cuDevicePrimaryCtxReset_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5347,11 +5347,11 @@ impl DriverTable {
                 entry::cuDevicePrimaryCtxReset_v11000,
             )
         {
-            Some(driver_fn) => driver_fn(dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dev),
+            Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxRetain` through `cuGetProcAddress("cuDevicePrimaryCtxRetain", 7000)` (`PFN_cuDevicePrimaryCtxRetain_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevicePrimaryCtxRetain` through `cuGetProcAddress("cuDevicePrimaryCtxRetain", 7000)` (`PFN_cuDevicePrimaryCtxRetain_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5367,11 +5367,11 @@ impl DriverTable {
                 entry::cuDevicePrimaryCtxRetain_v7000,
             )
         {
-            Some(driver_fn) => driver_fn(pctx, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pctx, dev),
+            Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxSetFlags` through `cuGetProcAddress("cuDevicePrimaryCtxSetFlags", 11000)` (`PFN_cuDevicePrimaryCtxSetFlags_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDevicePrimaryCtxSetFlags` through `cuGetProcAddress("cuDevicePrimaryCtxSetFlags", 11000)` (`PFN_cuDevicePrimaryCtxSetFlags_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5387,12 +5387,12 @@ impl DriverTable {
                 entry::cuDevicePrimaryCtxSetFlags_v11000,
             )
         {
-            Some(driver_fn) => driver_fn(dev, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dev, flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuDeviceRegisterAsyncNotification` through `cuGetProcAddress("cuDeviceRegisterAsyncNotification", 12040)` (`PFN_cuDeviceRegisterAsyncNotification_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceRegisterAsyncNotification` through `cuGetProcAddress("cuDeviceRegisterAsyncNotification", 12040)` (`PFN_cuDeviceRegisterAsyncNotification_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5410,11 +5410,11 @@ impl DriverTable {
                 entry::cuDeviceRegisterAsyncNotification_v12040,
             )
         {
-            Some(driver_fn) => driver_fn(device, callbackFunc, userData, callback),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device, callbackFunc, userData, callback),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceSetGraphMemAttribute` through `cuGetProcAddress("cuDeviceSetGraphMemAttribute", 11040)` (`PFN_cuDeviceSetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceSetGraphMemAttribute` through `cuGetProcAddress("cuDeviceSetGraphMemAttribute", 11040)` (`PFN_cuDeviceSetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5431,11 +5431,11 @@ impl DriverTable {
                 entry::cuDeviceSetGraphMemAttribute_v11040,
             )
         {
-            Some(driver_fn) => driver_fn(device, attr, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device, attr, value),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceSetMemPool` through `cuGetProcAddress("cuDeviceSetMemPool", 11020)` (`PFN_cuDeviceSetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceSetMemPool` through `cuGetProcAddress("cuDeviceSetMemPool", 11020)` (`PFN_cuDeviceSetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5451,11 +5451,11 @@ impl DriverTable {
                 entry::cuDeviceSetMemPool_v11020,
             )
         {
-            Some(driver_fn) => driver_fn(dev, pool),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dev, pool),
+            Err(code) => code,
         }
     }
-    /// `cuDeviceTotalMem` through `cuGetProcAddress("cuDeviceTotalMem", 3020)` (`PFN_cuDeviceTotalMem_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceTotalMem` through `cuGetProcAddress("cuDeviceTotalMem", 3020)` (`PFN_cuDeviceTotalMem_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5464,12 +5464,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuDeviceTotalMem as usize, entry::cuDeviceTotalMem_v3020)
         {
-            Some(driver_fn) => driver_fn(bytes, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(bytes, dev),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuDeviceUnregisterAsyncNotification` through `cuGetProcAddress("cuDeviceUnregisterAsyncNotification", 12040)` (`PFN_cuDeviceUnregisterAsyncNotification_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDeviceUnregisterAsyncNotification` through `cuGetProcAddress("cuDeviceUnregisterAsyncNotification", 12040)` (`PFN_cuDeviceUnregisterAsyncNotification_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5485,11 +5485,11 @@ impl DriverTable {
                 entry::cuDeviceUnregisterAsyncNotification_v12040,
             )
         {
-            Some(driver_fn) => driver_fn(device, callback),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(device, callback),
+            Err(code) => code,
         }
     }
-    /// `cuDriverGetVersion` through `cuGetProcAddress("cuDriverGetVersion", 2020)` (`PFN_cuDriverGetVersion_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuDriverGetVersion` through `cuGetProcAddress("cuDriverGetVersion", 2020)` (`PFN_cuDriverGetVersion_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5501,11 +5501,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuDriverGetVersion as usize, entry::cuDriverGetVersion_v2020)
         {
-            Some(driver_fn) => driver_fn(driverVersion),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(driverVersion),
+            Err(code) => code,
         }
     }
-    /// `cuEventCreate` through `cuGetProcAddress("cuEventCreate", 2000)` (`PFN_cuEventCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventCreate` through `cuGetProcAddress("cuEventCreate", 2000)` (`PFN_cuEventCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5516,23 +5516,23 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(Index::cuEventCreate as usize, entry::cuEventCreate_v2000) {
-            Some(driver_fn) => driver_fn(phEvent, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phEvent, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuEventDestroy` through `cuGetProcAddress("cuEventDestroy", 4000)` (`PFN_cuEventDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventDestroy` through `cuGetProcAddress("cuEventDestroy", 4000)` (`PFN_cuEventDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuEventDestroy(&self, hEvent: CUevent) -> CUresult {
         match self.resolve(Index::cuEventDestroy as usize, entry::cuEventDestroy_v4000) {
-            Some(driver_fn) => driver_fn(hEvent),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hEvent),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuEventElapsedTime` through `cuGetProcAddress("cuEventElapsedTime", 2000)` (`PFN_cuEventElapsedTime_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventElapsedTime` through `cuGetProcAddress("cuEventElapsedTime", 2000)` (`PFN_cuEventElapsedTime_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5546,12 +5546,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuEventElapsedTime as usize, entry::cuEventElapsedTime_v2000)
         {
-            Some(driver_fn) => driver_fn(pMilliseconds, hStart, hEnd),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pMilliseconds, hStart, hEnd),
+            Err(code) => code,
         }
     }
     #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-    /// `cuEventElapsedTime_v2` through `cuGetProcAddress("cuEventElapsedTime", 12080)` (`PFN_cuEventElapsedTime_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventElapsedTime_v2` through `cuGetProcAddress("cuEventElapsedTime", 12080)` (`PFN_cuEventElapsedTime_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5568,12 +5568,12 @@ impl DriverTable {
                 entry::cuEventElapsedTime_v12080,
             )
         {
-            Some(driver_fn) => driver_fn(pMilliseconds, hStart, hEnd),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pMilliseconds, hStart, hEnd),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuEventElapsedTime` through `cuGetProcAddress("cuEventElapsedTime", 12080)` (`PFN_cuEventElapsedTime_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventElapsedTime` through `cuGetProcAddress("cuEventElapsedTime", 12080)` (`PFN_cuEventElapsedTime_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5590,33 +5590,33 @@ impl DriverTable {
                 entry::cuEventElapsedTime_v12080,
             )
         {
-            Some(driver_fn) => driver_fn(pMilliseconds, hStart, hEnd),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pMilliseconds, hStart, hEnd),
+            Err(code) => code,
         }
     }
-    /// `cuEventQuery` through `cuGetProcAddress("cuEventQuery", 2000)` (`PFN_cuEventQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventQuery` through `cuGetProcAddress("cuEventQuery", 2000)` (`PFN_cuEventQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuEventQuery(&self, hEvent: CUevent) -> CUresult {
         match self.resolve(Index::cuEventQuery as usize, entry::cuEventQuery_v2000) {
-            Some(driver_fn) => driver_fn(hEvent),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hEvent),
+            Err(code) => code,
         }
     }
-    /// `cuEventRecord` through `cuGetProcAddress("cuEventRecord", 2000)` (`PFN_cuEventRecord_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventRecord` through `cuGetProcAddress("cuEventRecord", 2000)` (`PFN_cuEventRecord_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuEventRecord(&self, hEvent: CUevent, hStream: CUstream) -> CUresult {
         match self.resolve(Index::cuEventRecord as usize, entry::cuEventRecord_v2000) {
-            Some(driver_fn) => driver_fn(hEvent, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hEvent, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuEventRecordWithFlags` through `cuGetProcAddress("cuEventRecordWithFlags", 11010)` (`PFN_cuEventRecordWithFlags_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventRecordWithFlags` through `cuGetProcAddress("cuEventRecordWithFlags", 11010)` (`PFN_cuEventRecordWithFlags_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5633,11 +5633,11 @@ impl DriverTable {
                 entry::cuEventRecordWithFlags_v11010,
             )
         {
-            Some(driver_fn) => driver_fn(hEvent, hStream, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hEvent, hStream, flags),
+            Err(code) => code,
         }
     }
-    /// `cuEventSynchronize` through `cuGetProcAddress("cuEventSynchronize", 2000)` (`PFN_cuEventSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuEventSynchronize` through `cuGetProcAddress("cuEventSynchronize", 2000)` (`PFN_cuEventSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5646,11 +5646,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuEventSynchronize as usize, entry::cuEventSynchronize_v2000)
         {
-            Some(driver_fn) => driver_fn(hEvent),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hEvent),
+            Err(code) => code,
         }
     }
-    /// `cuExternalMemoryGetMappedBuffer` through `cuGetProcAddress("cuExternalMemoryGetMappedBuffer", 10000)` (`PFN_cuExternalMemoryGetMappedBuffer_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuExternalMemoryGetMappedBuffer` through `cuGetProcAddress("cuExternalMemoryGetMappedBuffer", 10000)` (`PFN_cuExternalMemoryGetMappedBuffer_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5667,11 +5667,11 @@ impl DriverTable {
                 entry::cuExternalMemoryGetMappedBuffer_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(devPtr, extMem, bufferDesc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(devPtr, extMem, bufferDesc),
+            Err(code) => code,
         }
     }
-    /// `cuExternalMemoryGetMappedMipmappedArray` through `cuGetProcAddress("cuExternalMemoryGetMappedMipmappedArray", 10000)` (`PFN_cuExternalMemoryGetMappedMipmappedArray_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuExternalMemoryGetMappedMipmappedArray` through `cuGetProcAddress("cuExternalMemoryGetMappedMipmappedArray", 10000)` (`PFN_cuExternalMemoryGetMappedMipmappedArray_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5688,12 +5688,12 @@ impl DriverTable {
                 entry::cuExternalMemoryGetMappedMipmappedArray_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(mipmap, extMem, mipmapDesc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mipmap, extMem, mipmapDesc),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13050)]
-    /// `cuFabricCpyBatchAsync` through `cuGetProcAddress("cuFabricCpyBatchAsync", 13050)` (`PFN_cuFabricCpyBatchAsync_v13050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFabricCpyBatchAsync` through `cuGetProcAddress("cuFabricCpyBatchAsync", 13050)` (`PFN_cuFabricCpyBatchAsync_v13050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5711,11 +5711,11 @@ impl DriverTable {
                 entry::cuFabricCpyBatchAsync_v13050,
             )
         {
-            Some(driver_fn) => driver_fn(numOps, opList, flags, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(numOps, opList, flags, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuFlushGPUDirectRDMAWrites` through `cuGetProcAddress("cuFlushGPUDirectRDMAWrites", 11030)` (`PFN_cuFlushGPUDirectRDMAWrites_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFlushGPUDirectRDMAWrites` through `cuGetProcAddress("cuFlushGPUDirectRDMAWrites", 11030)` (`PFN_cuFlushGPUDirectRDMAWrites_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5731,11 +5731,11 @@ impl DriverTable {
                 entry::cuFlushGPUDirectRDMAWrites_v11030,
             )
         {
-            Some(driver_fn) => driver_fn(target, scope),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(target, scope),
+            Err(code) => code,
         }
     }
-    /// `cuFuncGetAttribute` through `cuGetProcAddress("cuFuncGetAttribute", 2020)` (`PFN_cuFuncGetAttribute_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncGetAttribute` through `cuGetProcAddress("cuFuncGetAttribute", 2020)` (`PFN_cuFuncGetAttribute_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5749,11 +5749,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuFuncGetAttribute as usize, entry::cuFuncGetAttribute_v2020)
         {
-            Some(driver_fn) => driver_fn(pi, attrib, hfunc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pi, attrib, hfunc),
+            Err(code) => code,
         }
     }
-    /// `cuFuncGetModule` through `cuGetProcAddress("cuFuncGetModule", 11000)` (`PFN_cuFuncGetModule_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncGetModule` through `cuGetProcAddress("cuFuncGetModule", 11000)` (`PFN_cuFuncGetModule_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5766,12 +5766,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuFuncGetModule as usize, entry::cuFuncGetModule_v11000)
         {
-            Some(driver_fn) => driver_fn(hmod, hfunc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hmod, hfunc),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12030)]
-    /// `cuFuncGetName` through `cuGetProcAddress("cuFuncGetName", 12030)` (`PFN_cuFuncGetName_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncGetName` through `cuGetProcAddress("cuFuncGetName", 12030)` (`PFN_cuFuncGetName_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5782,12 +5782,12 @@ impl DriverTable {
         hfunc: CUfunction,
     ) -> CUresult {
         match self.resolve(Index::cuFuncGetName as usize, entry::cuFuncGetName_v12030) {
-            Some(driver_fn) => driver_fn(name, hfunc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(name, hfunc),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuFuncGetParamCount` through `cuGetProcAddress("cuFuncGetParamCount", 13020)` (`PFN_cuFuncGetParamCount_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncGetParamCount` through `cuGetProcAddress("cuFuncGetParamCount", 13020)` (`PFN_cuFuncGetParamCount_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5803,12 +5803,12 @@ impl DriverTable {
                 entry::cuFuncGetParamCount_v13020,
             )
         {
-            Some(driver_fn) => driver_fn(func, paramCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(func, paramCount),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuFuncGetParamInfo` through `cuGetProcAddress("cuFuncGetParamInfo", 12040)` (`PFN_cuFuncGetParamInfo_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncGetParamInfo` through `cuGetProcAddress("cuFuncGetParamInfo", 12040)` (`PFN_cuFuncGetParamInfo_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5826,12 +5826,12 @@ impl DriverTable {
                 entry::cuFuncGetParamInfo_v12040,
             )
         {
-            Some(driver_fn) => driver_fn(func, paramIndex, paramOffset, paramSize),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(func, paramIndex, paramOffset, paramSize),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuFuncIsLoaded` through `cuGetProcAddress("cuFuncIsLoaded", 12040)` (`PFN_cuFuncIsLoaded_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncIsLoaded` through `cuGetProcAddress("cuFuncIsLoaded", 12040)` (`PFN_cuFuncIsLoaded_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5843,23 +5843,23 @@ impl DriverTable {
     ) -> CUresult {
         match self.resolve(Index::cuFuncIsLoaded as usize, entry::cuFuncIsLoaded_v12040)
         {
-            Some(driver_fn) => driver_fn(state, function),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(state, function),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuFuncLoad` through `cuGetProcAddress("cuFuncLoad", 12040)` (`PFN_cuFuncLoad_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncLoad` through `cuGetProcAddress("cuFuncLoad", 12040)` (`PFN_cuFuncLoad_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuFuncLoad(&self, function: CUfunction) -> CUresult {
         match self.resolve(Index::cuFuncLoad as usize, entry::cuFuncLoad_v12040) {
-            Some(driver_fn) => driver_fn(function),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(function),
+            Err(code) => code,
         }
     }
-    /// `cuFuncSetAttribute` through `cuGetProcAddress("cuFuncSetAttribute", 9000)` (`PFN_cuFuncSetAttribute_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncSetAttribute` through `cuGetProcAddress("cuFuncSetAttribute", 9000)` (`PFN_cuFuncSetAttribute_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5873,11 +5873,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuFuncSetAttribute as usize, entry::cuFuncSetAttribute_v9000)
         {
-            Some(driver_fn) => driver_fn(hfunc, attrib, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, attrib, value),
+            Err(code) => code,
         }
     }
-    /// `cuFuncSetBlockShape` through `cuGetProcAddress("cuFuncSetBlockShape", 2000)` (`PFN_cuFuncSetBlockShape_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncSetBlockShape` through `cuGetProcAddress("cuFuncSetBlockShape", 2000)` (`PFN_cuFuncSetBlockShape_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5895,11 +5895,11 @@ impl DriverTable {
                 entry::cuFuncSetBlockShape_v2000,
             )
         {
-            Some(driver_fn) => driver_fn(hfunc, x, y, z),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, x, y, z),
+            Err(code) => code,
         }
     }
-    /// `cuFuncSetCacheConfig` through `cuGetProcAddress("cuFuncSetCacheConfig", 3000)` (`PFN_cuFuncSetCacheConfig_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncSetCacheConfig` through `cuGetProcAddress("cuFuncSetCacheConfig", 3000)` (`PFN_cuFuncSetCacheConfig_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5915,11 +5915,11 @@ impl DriverTable {
                 entry::cuFuncSetCacheConfig_v3000,
             )
         {
-            Some(driver_fn) => driver_fn(hfunc, config),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, config),
+            Err(code) => code,
         }
     }
-    /// `cuFuncSetSharedMemConfig` through `cuGetProcAddress("cuFuncSetSharedMemConfig", 4020)` (`PFN_cuFuncSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncSetSharedMemConfig` through `cuGetProcAddress("cuFuncSetSharedMemConfig", 4020)` (`PFN_cuFuncSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5935,11 +5935,11 @@ impl DriverTable {
                 entry::cuFuncSetSharedMemConfig_v4020,
             )
         {
-            Some(driver_fn) => driver_fn(hfunc, config),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, config),
+            Err(code) => code,
         }
     }
-    /// `cuFuncSetSharedSize` through `cuGetProcAddress("cuFuncSetSharedSize", 2000)` (`PFN_cuFuncSetSharedSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuFuncSetSharedSize` through `cuGetProcAddress("cuFuncSetSharedSize", 2000)` (`PFN_cuFuncSetSharedSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5955,11 +5955,11 @@ impl DriverTable {
                 entry::cuFuncSetSharedSize_v2000,
             )
         {
-            Some(driver_fn) => driver_fn(hfunc, bytes),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, bytes),
+            Err(code) => code,
         }
     }
-    /// `cuGetErrorName` through `cuGetProcAddress("cuGetErrorName", 6000)` (`PFN_cuGetErrorName_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGetErrorName` through `cuGetProcAddress("cuGetErrorName", 6000)` (`PFN_cuGetErrorName_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5970,11 +5970,11 @@ impl DriverTable {
         pStr: *mut *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(Index::cuGetErrorName as usize, entry::cuGetErrorName_v6000) {
-            Some(driver_fn) => driver_fn(error, pStr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(error, pStr),
+            Err(code) => code,
         }
     }
-    /// `cuGetErrorString` through `cuGetProcAddress("cuGetErrorString", 6000)` (`PFN_cuGetErrorString_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGetErrorString` through `cuGetProcAddress("cuGetErrorString", 6000)` (`PFN_cuGetErrorString_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -5987,11 +5987,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuGetErrorString as usize, entry::cuGetErrorString_v6000)
         {
-            Some(driver_fn) => driver_fn(error, pStr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(error, pStr),
+            Err(code) => code,
         }
     }
-    /// `cuGetExportTable` through `cuGetProcAddress("cuGetExportTable", 3000)` (`PFN_cuGetExportTable_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGetExportTable` through `cuGetProcAddress("cuGetExportTable", 3000)` (`PFN_cuGetExportTable_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6004,12 +6004,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuGetExportTable as usize, entry::cuGetExportTable_v3000)
         {
-            Some(driver_fn) => driver_fn(ppExportTable, pExportTableId),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ppExportTable, pExportTableId),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuGetProcAddress` through `cuGetProcAddress("cuGetProcAddress", 11030)` (`PFN_cuGetProcAddress_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGetProcAddress` through `cuGetProcAddress("cuGetProcAddress", 11030)` (`PFN_cuGetProcAddress_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6024,12 +6024,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuGetProcAddress as usize, entry::cuGetProcAddress_v11030)
         {
-            Some(driver_fn) => driver_fn(symbol, pfn, cudaVersion, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(symbol, pfn, cudaVersion, flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuGetProcAddress` through `cuGetProcAddress("cuGetProcAddress", 12000)` (`PFN_cuGetProcAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGetProcAddress` through `cuGetProcAddress("cuGetProcAddress", 12000)` (`PFN_cuGetProcAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6045,11 +6045,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuGetProcAddress as usize, entry::cuGetProcAddress_v12000)
         {
-            Some(driver_fn) => driver_fn(symbol, pfn, cudaVersion, flags, symbolStatus),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(symbol, pfn, cudaVersion, flags, symbolStatus),
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddBatchMemOpNode` through `cuGetProcAddress("cuGraphAddBatchMemOpNode", 11070)` (`PFN_cuGraphAddBatchMemOpNode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddBatchMemOpNode` through `cuGetProcAddress("cuGraphAddBatchMemOpNode", 11070)` (`PFN_cuGraphAddBatchMemOpNode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6068,13 +6068,13 @@ impl DriverTable {
                 entry::cuGraphAddBatchMemOpNode_v11070,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddChildGraphNode` through `cuGetProcAddress("cuGraphAddChildGraphNode", 10000)` (`PFN_cuGraphAddChildGraphNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddChildGraphNode` through `cuGetProcAddress("cuGraphAddChildGraphNode", 10000)` (`PFN_cuGraphAddChildGraphNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6093,14 +6093,14 @@ impl DriverTable {
                 entry::cuGraphAddChildGraphNode_v10000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, childGraph)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuGraphAddDependencies` through `cuGetProcAddress("cuGraphAddDependencies", 10000)` (`PFN_cuGraphAddDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddDependencies` through `cuGetProcAddress("cuGraphAddDependencies", 10000)` (`PFN_cuGraphAddDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6118,12 +6118,12 @@ impl DriverTable {
                 entry::cuGraphAddDependencies_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(hGraph, from, to, numDependencies),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, from, to, numDependencies),
+            Err(code) => code,
         }
     }
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `cuGraphAddDependencies_v2` through `cuGetProcAddress("cuGraphAddDependencies", 12030)` (`PFN_cuGraphAddDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddDependencies_v2` through `cuGetProcAddress("cuGraphAddDependencies", 12030)` (`PFN_cuGraphAddDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6142,12 +6142,12 @@ impl DriverTable {
                 entry::cuGraphAddDependencies_v12030,
             )
         {
-            Some(driver_fn) => driver_fn(hGraph, from, to, edgeData, numDependencies),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, from, to, edgeData, numDependencies),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuGraphAddDependencies` through `cuGetProcAddress("cuGraphAddDependencies", 12030)` (`PFN_cuGraphAddDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddDependencies` through `cuGetProcAddress("cuGraphAddDependencies", 12030)` (`PFN_cuGraphAddDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6166,11 +6166,11 @@ impl DriverTable {
                 entry::cuGraphAddDependencies_v12030,
             )
         {
-            Some(driver_fn) => driver_fn(hGraph, from, to, edgeData, numDependencies),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, from, to, edgeData, numDependencies),
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddEmptyNode` through `cuGetProcAddress("cuGraphAddEmptyNode", 10000)` (`PFN_cuGraphAddEmptyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddEmptyNode` through `cuGetProcAddress("cuGraphAddEmptyNode", 10000)` (`PFN_cuGraphAddEmptyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6188,13 +6188,13 @@ impl DriverTable {
                 entry::cuGraphAddEmptyNode_v10000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddEventRecordNode` through `cuGetProcAddress("cuGraphAddEventRecordNode", 11010)` (`PFN_cuGraphAddEventRecordNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddEventRecordNode` through `cuGetProcAddress("cuGraphAddEventRecordNode", 11010)` (`PFN_cuGraphAddEventRecordNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6213,13 +6213,13 @@ impl DriverTable {
                 entry::cuGraphAddEventRecordNode_v11010,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, event)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddEventWaitNode` through `cuGetProcAddress("cuGraphAddEventWaitNode", 11010)` (`PFN_cuGraphAddEventWaitNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddEventWaitNode` through `cuGetProcAddress("cuGraphAddEventWaitNode", 11010)` (`PFN_cuGraphAddEventWaitNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6238,13 +6238,13 @@ impl DriverTable {
                 entry::cuGraphAddEventWaitNode_v11010,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, event)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddExternalSemaphoresSignalNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresSignalNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresSignalNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddExternalSemaphoresSignalNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresSignalNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresSignalNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6263,13 +6263,13 @@ impl DriverTable {
                 entry::cuGraphAddExternalSemaphoresSignalNode_v11020,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddExternalSemaphoresWaitNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresWaitNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresWaitNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddExternalSemaphoresWaitNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresWaitNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresWaitNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6288,13 +6288,13 @@ impl DriverTable {
                 entry::cuGraphAddExternalSemaphoresWaitNode_v11020,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddHostNode` through `cuGetProcAddress("cuGraphAddHostNode", 10000)` (`PFN_cuGraphAddHostNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddHostNode` through `cuGetProcAddress("cuGraphAddHostNode", 10000)` (`PFN_cuGraphAddHostNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6313,14 +6313,14 @@ impl DriverTable {
                 entry::cuGraphAddHostNode_v10000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuGraphAddKernelNode` through `cuGetProcAddress("cuGraphAddKernelNode", 10000)` (`PFN_cuGraphAddKernelNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddKernelNode` through `cuGetProcAddress("cuGraphAddKernelNode", 10000)` (`PFN_cuGraphAddKernelNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6339,14 +6339,14 @@ impl DriverTable {
                 entry::cuGraphAddKernelNode_v10000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuGraphAddKernelNode` through `cuGetProcAddress("cuGraphAddKernelNode", 12000)` (`PFN_cuGraphAddKernelNode_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddKernelNode` through `cuGetProcAddress("cuGraphAddKernelNode", 12000)` (`PFN_cuGraphAddKernelNode_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6365,13 +6365,13 @@ impl DriverTable {
                 entry::cuGraphAddKernelNode_v12000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddMemAllocNode` through `cuGetProcAddress("cuGraphAddMemAllocNode", 11040)` (`PFN_cuGraphAddMemAllocNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddMemAllocNode` through `cuGetProcAddress("cuGraphAddMemAllocNode", 11040)` (`PFN_cuGraphAddMemAllocNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6390,13 +6390,13 @@ impl DriverTable {
                 entry::cuGraphAddMemAllocNode_v11040,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddMemFreeNode` through `cuGetProcAddress("cuGraphAddMemFreeNode", 11040)` (`PFN_cuGraphAddMemFreeNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddMemFreeNode` through `cuGetProcAddress("cuGraphAddMemFreeNode", 11040)` (`PFN_cuGraphAddMemFreeNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6415,13 +6415,13 @@ impl DriverTable {
                 entry::cuGraphAddMemFreeNode_v11040,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, dptr)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddMemcpyNode` through `cuGetProcAddress("cuGraphAddMemcpyNode", 10000)` (`PFN_cuGraphAddMemcpyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddMemcpyNode` through `cuGetProcAddress("cuGraphAddMemcpyNode", 10000)` (`PFN_cuGraphAddMemcpyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6441,7 +6441,7 @@ impl DriverTable {
                 entry::cuGraphAddMemcpyNode_v10000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     phGraphNode,
                     hGraph,
@@ -6451,10 +6451,10 @@ impl DriverTable {
                     ctx,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphAddMemsetNode` through `cuGetProcAddress("cuGraphAddMemsetNode", 10000)` (`PFN_cuGraphAddMemsetNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddMemsetNode` through `cuGetProcAddress("cuGraphAddMemsetNode", 10000)` (`PFN_cuGraphAddMemsetNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6474,7 +6474,7 @@ impl DriverTable {
                 entry::cuGraphAddMemsetNode_v10000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     phGraphNode,
                     hGraph,
@@ -6484,11 +6484,11 @@ impl DriverTable {
                     ctx,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
-    /// `cuGraphAddNode` through `cuGetProcAddress("cuGraphAddNode", 12020)` (`PFN_cuGraphAddNode_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddNode` through `cuGetProcAddress("cuGraphAddNode", 12020)` (`PFN_cuGraphAddNode_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6503,14 +6503,14 @@ impl DriverTable {
     ) -> CUresult {
         match self.resolve(Index::cuGraphAddNode as usize, entry::cuGraphAddNode_v12020)
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `cuGraphAddNode_v2` through `cuGetProcAddress("cuGraphAddNode", 12030)` (`PFN_cuGraphAddNode_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddNode_v2` through `cuGetProcAddress("cuGraphAddNode", 12030)` (`PFN_cuGraphAddNode_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6527,7 +6527,7 @@ impl DriverTable {
         match self
             .resolve(Index::cuGraphAddNode_v2 as usize, entry::cuGraphAddNode_v12030)
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     phGraphNode,
                     hGraph,
@@ -6537,11 +6537,11 @@ impl DriverTable {
                     nodeParams,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuGraphAddNode` through `cuGetProcAddress("cuGraphAddNode", 12030)` (`PFN_cuGraphAddNode_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddNode` through `cuGetProcAddress("cuGraphAddNode", 12030)` (`PFN_cuGraphAddNode_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6557,7 +6557,7 @@ impl DriverTable {
     ) -> CUresult {
         match self.resolve(Index::cuGraphAddNode as usize, entry::cuGraphAddNode_v12030)
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     phGraphNode,
                     hGraph,
@@ -6567,11 +6567,11 @@ impl DriverTable {
                     nodeParams,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13040)]
-    /// `cuGraphAddNode_v3` through `cuGetProcAddress("cuGraphAddNode", 13040)` (`PFN_cuGraphAddNode_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphAddNode_v3` through `cuGetProcAddress("cuGraphAddNode", 13040)` (`PFN_cuGraphAddNode_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6588,7 +6588,7 @@ impl DriverTable {
         match self
             .resolve(Index::cuGraphAddNode_v3 as usize, entry::cuGraphAddNode_v13040)
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     phGraphNode,
                     hGraph,
@@ -6598,10 +6598,10 @@ impl DriverTable {
                     nodeParams,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphBatchMemOpNodeGetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeGetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeGetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphBatchMemOpNodeGetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeGetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeGetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6617,11 +6617,11 @@ impl DriverTable {
                 entry::cuGraphBatchMemOpNodeGetParams_v11070,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6637,11 +6637,11 @@ impl DriverTable {
                 entry::cuGraphBatchMemOpNodeSetParams_v11070,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphChildGraphNodeGetGraph` through `cuGetProcAddress("cuGraphChildGraphNodeGetGraph", 10000)` (`PFN_cuGraphChildGraphNodeGetGraph_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphChildGraphNodeGetGraph` through `cuGetProcAddress("cuGraphChildGraphNodeGetGraph", 10000)` (`PFN_cuGraphChildGraphNodeGetGraph_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6657,11 +6657,11 @@ impl DriverTable {
                 entry::cuGraphChildGraphNodeGetGraph_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, phGraph),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, phGraph),
+            Err(code) => code,
         }
     }
-    /// `cuGraphClone` through `cuGetProcAddress("cuGraphClone", 10000)` (`PFN_cuGraphClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphClone` through `cuGetProcAddress("cuGraphClone", 10000)` (`PFN_cuGraphClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6672,12 +6672,12 @@ impl DriverTable {
         originalGraph: CUgraph,
     ) -> CUresult {
         match self.resolve(Index::cuGraphClone as usize, entry::cuGraphClone_v10000) {
-            Some(driver_fn) => driver_fn(phGraphClone, originalGraph),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phGraphClone, originalGraph),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12030)]
-    /// `cuGraphConditionalHandleCreate` through `cuGetProcAddress("cuGraphConditionalHandleCreate", 12030)` (`PFN_cuGraphConditionalHandleCreate_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphConditionalHandleCreate` through `cuGetProcAddress("cuGraphConditionalHandleCreate", 12030)` (`PFN_cuGraphConditionalHandleCreate_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6696,13 +6696,13 @@ impl DriverTable {
                 entry::cuGraphConditionalHandleCreate_v12030,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(pHandle_out, hGraph, ctx, defaultLaunchValue, flags)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphCreate` through `cuGetProcAddress("cuGraphCreate", 10000)` (`PFN_cuGraphCreate_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphCreate` through `cuGetProcAddress("cuGraphCreate", 10000)` (`PFN_cuGraphCreate_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6713,11 +6713,11 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(Index::cuGraphCreate as usize, entry::cuGraphCreate_v10000) {
-            Some(driver_fn) => driver_fn(phGraph, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phGraph, flags),
+            Err(code) => code,
         }
     }
-    /// `cuGraphDebugDotPrint` through `cuGetProcAddress("cuGraphDebugDotPrint", 11030)` (`PFN_cuGraphDebugDotPrint_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphDebugDotPrint` through `cuGetProcAddress("cuGraphDebugDotPrint", 11030)` (`PFN_cuGraphDebugDotPrint_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6734,11 +6734,11 @@ impl DriverTable {
                 entry::cuGraphDebugDotPrint_v11030,
             )
         {
-            Some(driver_fn) => driver_fn(hGraph, path, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, path, flags),
+            Err(code) => code,
         }
     }
-    /// `cuGraphDestroy` through `cuGetProcAddress("cuGraphDestroy", 10000)` (`PFN_cuGraphDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphDestroy` through `cuGetProcAddress("cuGraphDestroy", 10000)` (`PFN_cuGraphDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6746,11 +6746,11 @@ impl DriverTable {
     pub unsafe fn cuGraphDestroy(&self, hGraph: CUgraph) -> CUresult {
         match self.resolve(Index::cuGraphDestroy as usize, entry::cuGraphDestroy_v10000)
         {
-            Some(driver_fn) => driver_fn(hGraph),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph),
+            Err(code) => code,
         }
     }
-    /// `cuGraphDestroyNode` through `cuGetProcAddress("cuGraphDestroyNode", 10000)` (`PFN_cuGraphDestroyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphDestroyNode` through `cuGetProcAddress("cuGraphDestroyNode", 10000)` (`PFN_cuGraphDestroyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6762,11 +6762,11 @@ impl DriverTable {
                 entry::cuGraphDestroyNode_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(hNode),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode),
+            Err(code) => code,
         }
     }
-    /// `cuGraphEventRecordNodeGetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeGetEvent", 11010)` (`PFN_cuGraphEventRecordNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphEventRecordNodeGetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeGetEvent", 11010)` (`PFN_cuGraphEventRecordNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6782,11 +6782,11 @@ impl DriverTable {
                 entry::cuGraphEventRecordNodeGetEvent_v11010,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, event_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, event_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6802,11 +6802,11 @@ impl DriverTable {
                 entry::cuGraphEventRecordNodeSetEvent_v11010,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, event),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, event),
+            Err(code) => code,
         }
     }
-    /// `cuGraphEventWaitNodeGetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeGetEvent", 11010)` (`PFN_cuGraphEventWaitNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphEventWaitNodeGetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeGetEvent", 11010)` (`PFN_cuGraphEventWaitNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6822,11 +6822,11 @@ impl DriverTable {
                 entry::cuGraphEventWaitNodeGetEvent_v11010,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, event_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, event_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6842,11 +6842,11 @@ impl DriverTable {
                 entry::cuGraphEventWaitNodeSetEvent_v11010,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, event),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, event),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphExecBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphExecBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphExecBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphExecBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6863,11 +6863,11 @@ impl DriverTable {
                 entry::cuGraphExecBatchMemOpNodeSetParams_v11070,
             )
         {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecChildGraphNodeSetParams` through `cuGetProcAddress("cuGraphExecChildGraphNodeSetParams", 11010)` (`PFN_cuGraphExecChildGraphNodeSetParams_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecChildGraphNodeSetParams` through `cuGetProcAddress("cuGraphExecChildGraphNodeSetParams", 11010)` (`PFN_cuGraphExecChildGraphNodeSetParams_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6884,11 +6884,11 @@ impl DriverTable {
                 entry::cuGraphExecChildGraphNodeSetParams_v11010,
             )
         {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, childGraph),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, childGraph),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecDestroy` through `cuGetProcAddress("cuGraphExecDestroy", 10000)` (`PFN_cuGraphExecDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecDestroy` through `cuGetProcAddress("cuGraphExecDestroy", 10000)` (`PFN_cuGraphExecDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6900,11 +6900,11 @@ impl DriverTable {
                 entry::cuGraphExecDestroy_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(hGraphExec),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphExecEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphExecEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6921,11 +6921,11 @@ impl DriverTable {
                 entry::cuGraphExecEventRecordNodeSetEvent_v11010,
             )
         {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, event),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, event),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphExecEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphExecEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6942,11 +6942,11 @@ impl DriverTable {
                 entry::cuGraphExecEventWaitNodeSetEvent_v11010,
             )
         {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, event),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, event),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6963,11 +6963,11 @@ impl DriverTable {
                 entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020,
             )
         {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -6984,12 +6984,12 @@ impl DriverTable {
                 entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020,
             )
         {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuGraphExecGetFlags` through `cuGetProcAddress("cuGraphExecGetFlags", 12000)` (`PFN_cuGraphExecGetFlags_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecGetFlags` through `cuGetProcAddress("cuGraphExecGetFlags", 12000)` (`PFN_cuGraphExecGetFlags_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7005,12 +7005,12 @@ impl DriverTable {
                 entry::cuGraphExecGetFlags_v12000,
             )
         {
-            Some(driver_fn) => driver_fn(hGraphExec, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13010)]
-    /// `cuGraphExecGetId` through `cuGetProcAddress("cuGraphExecGetId", 13010)` (`PFN_cuGraphExecGetId_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecGetId` through `cuGetProcAddress("cuGraphExecGetId", 13010)` (`PFN_cuGraphExecGetId_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7023,11 +7023,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuGraphExecGetId as usize, entry::cuGraphExecGetId_v13010)
         {
-            Some(driver_fn) => driver_fn(hGraphExec, graphId),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, graphId),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecHostNodeSetParams` through `cuGetProcAddress("cuGraphExecHostNodeSetParams", 10020)` (`PFN_cuGraphExecHostNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecHostNodeSetParams` through `cuGetProcAddress("cuGraphExecHostNodeSetParams", 10020)` (`PFN_cuGraphExecHostNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7044,12 +7044,12 @@ impl DriverTable {
                 entry::cuGraphExecHostNodeSetParams_v10020,
             )
         {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuGraphExecKernelNodeSetParams` through `cuGetProcAddress("cuGraphExecKernelNodeSetParams", 10010)` (`PFN_cuGraphExecKernelNodeSetParams_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecKernelNodeSetParams` through `cuGetProcAddress("cuGraphExecKernelNodeSetParams", 10010)` (`PFN_cuGraphExecKernelNodeSetParams_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7066,12 +7066,12 @@ impl DriverTable {
                 entry::cuGraphExecKernelNodeSetParams_v10010,
             )
         {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuGraphExecKernelNodeSetParams` through `cuGetProcAddress("cuGraphExecKernelNodeSetParams", 12000)` (`PFN_cuGraphExecKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecKernelNodeSetParams` through `cuGetProcAddress("cuGraphExecKernelNodeSetParams", 12000)` (`PFN_cuGraphExecKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7088,11 +7088,11 @@ impl DriverTable {
                 entry::cuGraphExecKernelNodeSetParams_v12000,
             )
         {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphExecMemcpyNodeSetParams", 10020)` (`PFN_cuGraphExecMemcpyNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphExecMemcpyNodeSetParams", 10020)` (`PFN_cuGraphExecMemcpyNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7110,11 +7110,11 @@ impl DriverTable {
                 entry::cuGraphExecMemcpyNodeSetParams_v10020,
             )
         {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, copyParams, ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, copyParams, ctx),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExecMemsetNodeSetParams` through `cuGetProcAddress("cuGraphExecMemsetNodeSetParams", 10020)` (`PFN_cuGraphExecMemsetNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecMemsetNodeSetParams` through `cuGetProcAddress("cuGraphExecMemsetNodeSetParams", 10020)` (`PFN_cuGraphExecMemsetNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7132,12 +7132,12 @@ impl DriverTable {
                 entry::cuGraphExecMemsetNodeSetParams_v10020,
             )
         {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, memsetParams, ctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, memsetParams, ctx),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuGraphExecUpdate` through `cuGetProcAddress("cuGraphExecUpdate", 10020)` (`PFN_cuGraphExecUpdate_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecUpdate` through `cuGetProcAddress("cuGraphExecUpdate", 10020)` (`PFN_cuGraphExecUpdate_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7152,14 +7152,14 @@ impl DriverTable {
         match self
             .resolve(Index::cuGraphExecUpdate as usize, entry::cuGraphExecUpdate_v10020)
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(hGraphExec, hGraph, hErrorNode_out, updateResult_out)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12020)]
-    /// `cuGraphExecNodeSetParams` through `cuGetProcAddress("cuGraphExecNodeSetParams", 12020)` (`PFN_cuGraphExecNodeSetParams_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecNodeSetParams` through `cuGetProcAddress("cuGraphExecNodeSetParams", 12020)` (`PFN_cuGraphExecNodeSetParams_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7176,12 +7176,12 @@ impl DriverTable {
                 entry::cuGraphExecNodeSetParams_v12020,
             )
         {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, nodeParams),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuGraphExecUpdate` through `cuGetProcAddress("cuGraphExecUpdate", 12000)` (`PFN_cuGraphExecUpdate_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExecUpdate` through `cuGetProcAddress("cuGraphExecUpdate", 12000)` (`PFN_cuGraphExecUpdate_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7195,11 +7195,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuGraphExecUpdate as usize, entry::cuGraphExecUpdate_v12000)
         {
-            Some(driver_fn) => driver_fn(hGraphExec, hGraph, resultInfo),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hGraph, resultInfo),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresSignalNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExternalSemaphoresSignalNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7215,11 +7215,11 @@ impl DriverTable {
                 entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, params_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, params_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7235,11 +7235,11 @@ impl DriverTable {
                 entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresWaitNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExternalSemaphoresWaitNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7255,11 +7255,11 @@ impl DriverTable {
                 entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, params_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, params_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7275,12 +7275,12 @@ impl DriverTable {
                 entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuGraphGetEdges` through `cuGetProcAddress("cuGraphGetEdges", 10000)` (`PFN_cuGraphGetEdges_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphGetEdges` through `cuGetProcAddress("cuGraphGetEdges", 10000)` (`PFN_cuGraphGetEdges_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7295,12 +7295,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuGraphGetEdges as usize, entry::cuGraphGetEdges_v10000)
         {
-            Some(driver_fn) => driver_fn(hGraph, from, to, numEdges),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, from, to, numEdges),
+            Err(code) => code,
         }
     }
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `cuGraphGetEdges_v2` through `cuGetProcAddress("cuGraphGetEdges", 12030)` (`PFN_cuGraphGetEdges_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphGetEdges_v2` through `cuGetProcAddress("cuGraphGetEdges", 12030)` (`PFN_cuGraphGetEdges_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7316,12 +7316,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuGraphGetEdges_v2 as usize, entry::cuGraphGetEdges_v12030)
         {
-            Some(driver_fn) => driver_fn(hGraph, from, to, edgeData, numEdges),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, from, to, edgeData, numEdges),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuGraphGetEdges` through `cuGetProcAddress("cuGraphGetEdges", 12030)` (`PFN_cuGraphGetEdges_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphGetEdges` through `cuGetProcAddress("cuGraphGetEdges", 12030)` (`PFN_cuGraphGetEdges_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7337,12 +7337,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuGraphGetEdges as usize, entry::cuGraphGetEdges_v12030)
         {
-            Some(driver_fn) => driver_fn(hGraph, from, to, edgeData, numEdges),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, from, to, edgeData, numEdges),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13010)]
-    /// `cuGraphGetId` through `cuGetProcAddress("cuGraphGetId", 13010)` (`PFN_cuGraphGetId_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphGetId` through `cuGetProcAddress("cuGraphGetId", 13010)` (`PFN_cuGraphGetId_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7353,11 +7353,11 @@ impl DriverTable {
         graphId: *mut ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(Index::cuGraphGetId as usize, entry::cuGraphGetId_v13010) {
-            Some(driver_fn) => driver_fn(hGraph, graphId),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, graphId),
+            Err(code) => code,
         }
     }
-    /// `cuGraphGetNodes` through `cuGetProcAddress("cuGraphGetNodes", 10000)` (`PFN_cuGraphGetNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphGetNodes` through `cuGetProcAddress("cuGraphGetNodes", 10000)` (`PFN_cuGraphGetNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7371,11 +7371,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuGraphGetNodes as usize, entry::cuGraphGetNodes_v10000)
         {
-            Some(driver_fn) => driver_fn(hGraph, nodes, numNodes),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, nodes, numNodes),
+            Err(code) => code,
         }
     }
-    /// `cuGraphGetRootNodes` through `cuGetProcAddress("cuGraphGetRootNodes", 10000)` (`PFN_cuGraphGetRootNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphGetRootNodes` through `cuGetProcAddress("cuGraphGetRootNodes", 10000)` (`PFN_cuGraphGetRootNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7392,11 +7392,11 @@ impl DriverTable {
                 entry::cuGraphGetRootNodes_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(hGraph, rootNodes, numRootNodes),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, rootNodes, numRootNodes),
+            Err(code) => code,
         }
     }
-    /// `cuGraphHostNodeGetParams` through `cuGetProcAddress("cuGraphHostNodeGetParams", 10000)` (`PFN_cuGraphHostNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphHostNodeGetParams` through `cuGetProcAddress("cuGraphHostNodeGetParams", 10000)` (`PFN_cuGraphHostNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7412,11 +7412,11 @@ impl DriverTable {
                 entry::cuGraphHostNodeGetParams_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphHostNodeSetParams` through `cuGetProcAddress("cuGraphHostNodeSetParams", 10000)` (`PFN_cuGraphHostNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphHostNodeSetParams` through `cuGetProcAddress("cuGraphHostNodeSetParams", 10000)` (`PFN_cuGraphHostNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7432,12 +7432,12 @@ impl DriverTable {
                 entry::cuGraphHostNodeSetParams_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuGraphInstantiate` through `cuGetProcAddress("cuGraphInstantiate", 11000)` (`PFN_cuGraphInstantiate_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphInstantiate` through `cuGetProcAddress("cuGraphInstantiate", 11000)` (`PFN_cuGraphInstantiate_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7456,14 +7456,14 @@ impl DriverTable {
                 entry::cuGraphInstantiate_v11000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(phGraphExec, hGraph, phErrorNode, logBuffer, bufferSize)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuGraphInstantiateWithFlags` through `cuGetProcAddress("cuGraphInstantiateWithFlags", 11040)` (`PFN_cuGraphInstantiateWithFlags_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphInstantiateWithFlags` through `cuGetProcAddress("cuGraphInstantiateWithFlags", 11040)` (`PFN_cuGraphInstantiateWithFlags_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7480,12 +7480,12 @@ impl DriverTable {
                 entry::cuGraphInstantiateWithFlags_v11040,
             )
         {
-            Some(driver_fn) => driver_fn(phGraphExec, hGraph, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phGraphExec, hGraph, flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuGraphInstantiate` through `cuGetProcAddress("cuGraphInstantiateWithFlags", 11040)` (`PFN_cuGraphInstantiateWithFlags_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphInstantiate` through `cuGetProcAddress("cuGraphInstantiateWithFlags", 11040)` (`PFN_cuGraphInstantiateWithFlags_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7502,12 +7502,12 @@ impl DriverTable {
                 entry::cuGraphInstantiateWithFlags_v11040,
             )
         {
-            Some(driver_fn) => driver_fn(phGraphExec, hGraph, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phGraphExec, hGraph, flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuGraphInstantiateWithParams` through `cuGetProcAddress("cuGraphInstantiateWithParams", 12000)` (`PFN_cuGraphInstantiateWithParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphInstantiateWithParams` through `cuGetProcAddress("cuGraphInstantiateWithParams", 12000)` (`PFN_cuGraphInstantiateWithParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7524,11 +7524,11 @@ impl DriverTable {
                 entry::cuGraphInstantiateWithParams_v12000,
             )
         {
-            Some(driver_fn) => driver_fn(phGraphExec, hGraph, instantiateParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phGraphExec, hGraph, instantiateParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeCopyAttributes` through `cuGetProcAddress("cuGraphKernelNodeCopyAttributes", 11000)` (`PFN_cuGraphKernelNodeCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphKernelNodeCopyAttributes` through `cuGetProcAddress("cuGraphKernelNodeCopyAttributes", 11000)` (`PFN_cuGraphKernelNodeCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7544,11 +7544,11 @@ impl DriverTable {
                 entry::cuGraphKernelNodeCopyAttributes_v11000,
             )
         {
-            Some(driver_fn) => driver_fn(dst, src),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dst, src),
+            Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeGetAttribute` through `cuGetProcAddress("cuGraphKernelNodeGetAttribute", 11000)` (`PFN_cuGraphKernelNodeGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphKernelNodeGetAttribute` through `cuGetProcAddress("cuGraphKernelNodeGetAttribute", 11000)` (`PFN_cuGraphKernelNodeGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7565,12 +7565,12 @@ impl DriverTable {
                 entry::cuGraphKernelNodeGetAttribute_v11000,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, attr, value_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, attr, value_out),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuGraphKernelNodeGetParams` through `cuGetProcAddress("cuGraphKernelNodeGetParams", 10000)` (`PFN_cuGraphKernelNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphKernelNodeGetParams` through `cuGetProcAddress("cuGraphKernelNodeGetParams", 10000)` (`PFN_cuGraphKernelNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7586,12 +7586,12 @@ impl DriverTable {
                 entry::cuGraphKernelNodeGetParams_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuGraphKernelNodeGetParams` through `cuGetProcAddress("cuGraphKernelNodeGetParams", 12000)` (`PFN_cuGraphKernelNodeGetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphKernelNodeGetParams` through `cuGetProcAddress("cuGraphKernelNodeGetParams", 12000)` (`PFN_cuGraphKernelNodeGetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7607,11 +7607,11 @@ impl DriverTable {
                 entry::cuGraphKernelNodeGetParams_v12000,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeSetAttribute` through `cuGetProcAddress("cuGraphKernelNodeSetAttribute", 11000)` (`PFN_cuGraphKernelNodeSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphKernelNodeSetAttribute` through `cuGetProcAddress("cuGraphKernelNodeSetAttribute", 11000)` (`PFN_cuGraphKernelNodeSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7628,12 +7628,12 @@ impl DriverTable {
                 entry::cuGraphKernelNodeSetAttribute_v11000,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, attr, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, attr, value),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuGraphKernelNodeSetParams` through `cuGetProcAddress("cuGraphKernelNodeSetParams", 10000)` (`PFN_cuGraphKernelNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphKernelNodeSetParams` through `cuGetProcAddress("cuGraphKernelNodeSetParams", 10000)` (`PFN_cuGraphKernelNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7649,12 +7649,12 @@ impl DriverTable {
                 entry::cuGraphKernelNodeSetParams_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuGraphKernelNodeSetParams` through `cuGetProcAddress("cuGraphKernelNodeSetParams", 12000)` (`PFN_cuGraphKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphKernelNodeSetParams` through `cuGetProcAddress("cuGraphKernelNodeSetParams", 12000)` (`PFN_cuGraphKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7670,11 +7670,11 @@ impl DriverTable {
                 entry::cuGraphKernelNodeSetParams_v12000,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphLaunch` through `cuGetProcAddress("cuGraphLaunch", 10000)` (`PFN_cuGraphLaunch_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphLaunch` through `cuGetProcAddress("cuGraphLaunch", 10000)` (`PFN_cuGraphLaunch_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7685,11 +7685,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(Index::cuGraphLaunch as usize, entry::cuGraphLaunch_v10000) {
-            Some(driver_fn) => driver_fn(hGraph, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuGraphMemAllocNodeGetParams` through `cuGetProcAddress("cuGraphMemAllocNodeGetParams", 11040)` (`PFN_cuGraphMemAllocNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphMemAllocNodeGetParams` through `cuGetProcAddress("cuGraphMemAllocNodeGetParams", 11040)` (`PFN_cuGraphMemAllocNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7705,11 +7705,11 @@ impl DriverTable {
                 entry::cuGraphMemAllocNodeGetParams_v11040,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, params_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, params_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphMemFreeNodeGetParams` through `cuGetProcAddress("cuGraphMemFreeNodeGetParams", 11040)` (`PFN_cuGraphMemFreeNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphMemFreeNodeGetParams` through `cuGetProcAddress("cuGraphMemFreeNodeGetParams", 11040)` (`PFN_cuGraphMemFreeNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7725,11 +7725,11 @@ impl DriverTable {
                 entry::cuGraphMemFreeNodeGetParams_v11040,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, dptr_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, dptr_out),
+            Err(code) => code,
         }
     }
-    /// `cuGraphMemcpyNodeGetParams` through `cuGetProcAddress("cuGraphMemcpyNodeGetParams", 10000)` (`PFN_cuGraphMemcpyNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphMemcpyNodeGetParams` through `cuGetProcAddress("cuGraphMemcpyNodeGetParams", 10000)` (`PFN_cuGraphMemcpyNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7745,11 +7745,11 @@ impl DriverTable {
                 entry::cuGraphMemcpyNodeGetParams_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphMemcpyNodeSetParams", 10000)` (`PFN_cuGraphMemcpyNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphMemcpyNodeSetParams", 10000)` (`PFN_cuGraphMemcpyNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7765,11 +7765,11 @@ impl DriverTable {
                 entry::cuGraphMemcpyNodeSetParams_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphMemsetNodeGetParams` through `cuGetProcAddress("cuGraphMemsetNodeGetParams", 10000)` (`PFN_cuGraphMemsetNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphMemsetNodeGetParams` through `cuGetProcAddress("cuGraphMemsetNodeGetParams", 10000)` (`PFN_cuGraphMemsetNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7785,11 +7785,11 @@ impl DriverTable {
                 entry::cuGraphMemsetNodeGetParams_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphMemsetNodeSetParams` through `cuGetProcAddress("cuGraphMemsetNodeSetParams", 10000)` (`PFN_cuGraphMemsetNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphMemsetNodeSetParams` through `cuGetProcAddress("cuGraphMemsetNodeSetParams", 10000)` (`PFN_cuGraphMemsetNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7805,11 +7805,11 @@ impl DriverTable {
                 entry::cuGraphMemsetNodeSetParams_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphNodeFindInClone` through `cuGetProcAddress("cuGraphNodeFindInClone", 10000)` (`PFN_cuGraphNodeFindInClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeFindInClone` through `cuGetProcAddress("cuGraphNodeFindInClone", 10000)` (`PFN_cuGraphNodeFindInClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7826,12 +7826,12 @@ impl DriverTable {
                 entry::cuGraphNodeFindInClone_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(phNode, hOriginalNode, hClonedGraph),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phNode, hOriginalNode, hClonedGraph),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuGraphNodeGetDependencies` through `cuGetProcAddress("cuGraphNodeGetDependencies", 10000)` (`PFN_cuGraphNodeGetDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeGetDependencies` through `cuGetProcAddress("cuGraphNodeGetDependencies", 10000)` (`PFN_cuGraphNodeGetDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7848,12 +7848,12 @@ impl DriverTable {
                 entry::cuGraphNodeGetDependencies_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, dependencies, numDependencies),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, dependencies, numDependencies),
+            Err(code) => code,
         }
     }
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `cuGraphNodeGetDependencies_v2` through `cuGetProcAddress("cuGraphNodeGetDependencies", 12030)` (`PFN_cuGraphNodeGetDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeGetDependencies_v2` through `cuGetProcAddress("cuGraphNodeGetDependencies", 12030)` (`PFN_cuGraphNodeGetDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7871,12 +7871,12 @@ impl DriverTable {
                 entry::cuGraphNodeGetDependencies_v12030,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, dependencies, edgeData, numDependencies),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, dependencies, edgeData, numDependencies),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuGraphNodeGetDependentNodes` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 10000)` (`PFN_cuGraphNodeGetDependentNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeGetDependentNodes` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 10000)` (`PFN_cuGraphNodeGetDependentNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7893,12 +7893,12 @@ impl DriverTable {
                 entry::cuGraphNodeGetDependentNodes_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, dependentNodes, numDependentNodes),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, dependentNodes, numDependentNodes),
+            Err(code) => code,
         }
     }
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `cuGraphNodeGetDependentNodes_v2` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 12030)` (`PFN_cuGraphNodeGetDependentNodes_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeGetDependentNodes_v2` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 12030)` (`PFN_cuGraphNodeGetDependentNodes_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7916,14 +7916,14 @@ impl DriverTable {
                 entry::cuGraphNodeGetDependentNodes_v12030,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(hNode, dependentNodes, edgeData, numDependentNodes)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13010)]
-    /// `cuGraphNodeGetContainingGraph` through `cuGetProcAddress("cuGraphNodeGetContainingGraph", 13010)` (`PFN_cuGraphNodeGetContainingGraph_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeGetContainingGraph` through `cuGetProcAddress("cuGraphNodeGetContainingGraph", 13010)` (`PFN_cuGraphNodeGetContainingGraph_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7939,12 +7939,12 @@ impl DriverTable {
                 entry::cuGraphNodeGetContainingGraph_v13010,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, phGraph),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, phGraph),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuGraphNodeGetDependencies` through `cuGetProcAddress("cuGraphNodeGetDependencies", 12030)` (`PFN_cuGraphNodeGetDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeGetDependencies` through `cuGetProcAddress("cuGraphNodeGetDependencies", 12030)` (`PFN_cuGraphNodeGetDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7962,12 +7962,12 @@ impl DriverTable {
                 entry::cuGraphNodeGetDependencies_v12030,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, dependencies, edgeData, numDependencies),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, dependencies, edgeData, numDependencies),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuGraphNodeGetDependentNodes` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 12030)` (`PFN_cuGraphNodeGetDependentNodes_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeGetDependentNodes` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 12030)` (`PFN_cuGraphNodeGetDependentNodes_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -7985,13 +7985,13 @@ impl DriverTable {
                 entry::cuGraphNodeGetDependentNodes_v12030,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(hNode, dependentNodes, edgeData, numDependentNodes)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetEnabled` through `cuGetProcAddress("cuGraphNodeGetEnabled", 11060)` (`PFN_cuGraphNodeGetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeGetEnabled` through `cuGetProcAddress("cuGraphNodeGetEnabled", 11060)` (`PFN_cuGraphNodeGetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8008,12 +8008,12 @@ impl DriverTable {
                 entry::cuGraphNodeGetEnabled_v11060,
             )
         {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, isEnabled),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, isEnabled),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13010)]
-    /// `cuGraphNodeGetLocalId` through `cuGetProcAddress("cuGraphNodeGetLocalId", 13010)` (`PFN_cuGraphNodeGetLocalId_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeGetLocalId` through `cuGetProcAddress("cuGraphNodeGetLocalId", 13010)` (`PFN_cuGraphNodeGetLocalId_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8029,12 +8029,12 @@ impl DriverTable {
                 entry::cuGraphNodeGetLocalId_v13010,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, nodeId),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeId),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuGraphNodeGetParams` through `cuGetProcAddress("cuGraphNodeGetParams", 13020)` (`PFN_cuGraphNodeGetParams_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeGetParams` through `cuGetProcAddress("cuGraphNodeGetParams", 13020)` (`PFN_cuGraphNodeGetParams_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8050,12 +8050,12 @@ impl DriverTable {
                 entry::cuGraphNodeGetParams_v13020,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13010)]
-    /// `cuGraphNodeGetToolsId` through `cuGetProcAddress("cuGraphNodeGetToolsId", 13010)` (`PFN_cuGraphNodeGetToolsId_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeGetToolsId` through `cuGetProcAddress("cuGraphNodeGetToolsId", 13010)` (`PFN_cuGraphNodeGetToolsId_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8071,11 +8071,11 @@ impl DriverTable {
                 entry::cuGraphNodeGetToolsId_v13010,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, toolsNodeId),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, toolsNodeId),
+            Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetType` through `cuGetProcAddress("cuGraphNodeGetType", 10000)` (`PFN_cuGraphNodeGetType_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeGetType` through `cuGetProcAddress("cuGraphNodeGetType", 10000)` (`PFN_cuGraphNodeGetType_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8091,11 +8091,11 @@ impl DriverTable {
                 entry::cuGraphNodeGetType_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, type_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, type_),
+            Err(code) => code,
         }
     }
-    /// `cuGraphNodeSetEnabled` through `cuGetProcAddress("cuGraphNodeSetEnabled", 11060)` (`PFN_cuGraphNodeSetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeSetEnabled` through `cuGetProcAddress("cuGraphNodeSetEnabled", 11060)` (`PFN_cuGraphNodeSetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8112,12 +8112,12 @@ impl DriverTable {
                 entry::cuGraphNodeSetEnabled_v11060,
             )
         {
-            Some(driver_fn) => driver_fn(hGraphExec, hNode, isEnabled),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraphExec, hNode, isEnabled),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12020)]
-    /// `cuGraphNodeSetParams` through `cuGetProcAddress("cuGraphNodeSetParams", 12020)` (`PFN_cuGraphNodeSetParams_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeSetParams` through `cuGetProcAddress("cuGraphNodeSetParams", 12020)` (`PFN_cuGraphNodeSetParams_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8133,12 +8133,12 @@ impl DriverTable {
                 entry::cuGraphNodeSetParams_v12020,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13040)]
-    /// `cuGraphNodeSetParams_v2` through `cuGetProcAddress("cuGraphNodeSetParams", 13040)` (`PFN_cuGraphNodeSetParams_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphNodeSetParams_v2` through `cuGetProcAddress("cuGraphNodeSetParams", 13040)` (`PFN_cuGraphNodeSetParams_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8154,11 +8154,11 @@ impl DriverTable {
                 entry::cuGraphNodeSetParams_v13040,
             )
         {
-            Some(driver_fn) => driver_fn(hNode, nodeParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hNode, nodeParams),
+            Err(code) => code,
         }
     }
-    /// `cuGraphReleaseUserObject` through `cuGetProcAddress("cuGraphReleaseUserObject", 11030)` (`PFN_cuGraphReleaseUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphReleaseUserObject` through `cuGetProcAddress("cuGraphReleaseUserObject", 11030)` (`PFN_cuGraphReleaseUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8175,12 +8175,12 @@ impl DriverTable {
                 entry::cuGraphReleaseUserObject_v11030,
             )
         {
-            Some(driver_fn) => driver_fn(graph, object, count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(graph, object, count),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuGraphRemoveDependencies` through `cuGetProcAddress("cuGraphRemoveDependencies", 10000)` (`PFN_cuGraphRemoveDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphRemoveDependencies` through `cuGetProcAddress("cuGraphRemoveDependencies", 10000)` (`PFN_cuGraphRemoveDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8198,12 +8198,12 @@ impl DriverTable {
                 entry::cuGraphRemoveDependencies_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(hGraph, from, to, numDependencies),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, from, to, numDependencies),
+            Err(code) => code,
         }
     }
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `cuGraphRemoveDependencies_v2` through `cuGetProcAddress("cuGraphRemoveDependencies", 12030)` (`PFN_cuGraphRemoveDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphRemoveDependencies_v2` through `cuGetProcAddress("cuGraphRemoveDependencies", 12030)` (`PFN_cuGraphRemoveDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8222,12 +8222,12 @@ impl DriverTable {
                 entry::cuGraphRemoveDependencies_v12030,
             )
         {
-            Some(driver_fn) => driver_fn(hGraph, from, to, edgeData, numDependencies),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, from, to, edgeData, numDependencies),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuGraphRemoveDependencies` through `cuGetProcAddress("cuGraphRemoveDependencies", 12030)` (`PFN_cuGraphRemoveDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphRemoveDependencies` through `cuGetProcAddress("cuGraphRemoveDependencies", 12030)` (`PFN_cuGraphRemoveDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8246,11 +8246,11 @@ impl DriverTable {
                 entry::cuGraphRemoveDependencies_v12030,
             )
         {
-            Some(driver_fn) => driver_fn(hGraph, from, to, edgeData, numDependencies),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, from, to, edgeData, numDependencies),
+            Err(code) => code,
         }
     }
-    /// `cuGraphRetainUserObject` through `cuGetProcAddress("cuGraphRetainUserObject", 11030)` (`PFN_cuGraphRetainUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphRetainUserObject` through `cuGetProcAddress("cuGraphRetainUserObject", 11030)` (`PFN_cuGraphRetainUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8268,11 +8268,11 @@ impl DriverTable {
                 entry::cuGraphRetainUserObject_v11030,
             )
         {
-            Some(driver_fn) => driver_fn(graph, object, count, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(graph, object, count, flags),
+            Err(code) => code,
         }
     }
-    /// `cuGraphUpload` through `cuGetProcAddress("cuGraphUpload", 11010)` (`PFN_cuGraphUpload_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphUpload` through `cuGetProcAddress("cuGraphUpload", 11010)` (`PFN_cuGraphUpload_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8283,11 +8283,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(Index::cuGraphUpload as usize, entry::cuGraphUpload_v11010) {
-            Some(driver_fn) => driver_fn(hGraph, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hGraph, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsMapResources` through `cuGetProcAddress("cuGraphicsMapResources", 3000)` (`PFN_cuGraphicsMapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsMapResources` through `cuGetProcAddress("cuGraphicsMapResources", 3000)` (`PFN_cuGraphicsMapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8304,11 +8304,11 @@ impl DriverTable {
                 entry::cuGraphicsMapResources_v3000,
             )
         {
-            Some(driver_fn) => driver_fn(count, resources, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(count, resources, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsResourceGetMappedMipmappedArray` through `cuGetProcAddress("cuGraphicsResourceGetMappedMipmappedArray", 5000)` (`PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsResourceGetMappedMipmappedArray` through `cuGetProcAddress("cuGraphicsResourceGetMappedMipmappedArray", 5000)` (`PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8324,11 +8324,11 @@ impl DriverTable {
                 entry::cuGraphicsResourceGetMappedMipmappedArray_v5000,
             )
         {
-            Some(driver_fn) => driver_fn(pMipmappedArray, resource),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pMipmappedArray, resource),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsResourceGetMappedPointer` through `cuGetProcAddress("cuGraphicsResourceGetMappedPointer", 3020)` (`PFN_cuGraphicsResourceGetMappedPointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsResourceGetMappedPointer` through `cuGetProcAddress("cuGraphicsResourceGetMappedPointer", 3020)` (`PFN_cuGraphicsResourceGetMappedPointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8345,11 +8345,11 @@ impl DriverTable {
                 entry::cuGraphicsResourceGetMappedPointer_v3020,
             )
         {
-            Some(driver_fn) => driver_fn(pDevPtr, pSize, resource),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pDevPtr, pSize, resource),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsResourceSetMapFlags` through `cuGetProcAddress("cuGraphicsResourceSetMapFlags", 6050)` (`PFN_cuGraphicsResourceSetMapFlags_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsResourceSetMapFlags` through `cuGetProcAddress("cuGraphicsResourceSetMapFlags", 6050)` (`PFN_cuGraphicsResourceSetMapFlags_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8365,11 +8365,11 @@ impl DriverTable {
                 entry::cuGraphicsResourceSetMapFlags_v6050,
             )
         {
-            Some(driver_fn) => driver_fn(resource, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(resource, flags),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsSubResourceGetMappedArray` through `cuGetProcAddress("cuGraphicsSubResourceGetMappedArray", 3000)` (`PFN_cuGraphicsSubResourceGetMappedArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsSubResourceGetMappedArray` through `cuGetProcAddress("cuGraphicsSubResourceGetMappedArray", 3000)` (`PFN_cuGraphicsSubResourceGetMappedArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8387,11 +8387,11 @@ impl DriverTable {
                 entry::cuGraphicsSubResourceGetMappedArray_v3000,
             )
         {
-            Some(driver_fn) => driver_fn(pArray, resource, arrayIndex, mipLevel),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pArray, resource, arrayIndex, mipLevel),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsUnmapResources` through `cuGetProcAddress("cuGraphicsUnmapResources", 3000)` (`PFN_cuGraphicsUnmapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsUnmapResources` through `cuGetProcAddress("cuGraphicsUnmapResources", 3000)` (`PFN_cuGraphicsUnmapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8408,11 +8408,11 @@ impl DriverTable {
                 entry::cuGraphicsUnmapResources_v3000,
             )
         {
-            Some(driver_fn) => driver_fn(count, resources, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(count, resources, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuGraphicsUnregisterResource` through `cuGetProcAddress("cuGraphicsUnregisterResource", 3000)` (`PFN_cuGraphicsUnregisterResource_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGraphicsUnregisterResource` through `cuGetProcAddress("cuGraphicsUnregisterResource", 3000)` (`PFN_cuGraphicsUnregisterResource_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8427,12 +8427,12 @@ impl DriverTable {
                 entry::cuGraphicsUnregisterResource_v3000,
             )
         {
-            Some(driver_fn) => driver_fn(resource),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(resource),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuGreenCtxCreate` through `cuGetProcAddress("cuGreenCtxCreate", 12040)` (`PFN_cuGreenCtxCreate_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGreenCtxCreate` through `cuGetProcAddress("cuGreenCtxCreate", 12040)` (`PFN_cuGreenCtxCreate_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8447,12 +8447,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuGreenCtxCreate as usize, entry::cuGreenCtxCreate_v12040)
         {
-            Some(driver_fn) => driver_fn(phCtx, desc, dev, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phCtx, desc, dev, flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuGreenCtxDestroy` through `cuGetProcAddress("cuGreenCtxDestroy", 12040)` (`PFN_cuGreenCtxDestroy_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGreenCtxDestroy` through `cuGetProcAddress("cuGreenCtxDestroy", 12040)` (`PFN_cuGreenCtxDestroy_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8461,12 +8461,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuGreenCtxDestroy as usize, entry::cuGreenCtxDestroy_v12040)
         {
-            Some(driver_fn) => driver_fn(hCtx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hCtx),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuGreenCtxGetDevResource` through `cuGetProcAddress("cuGreenCtxGetDevResource", 12040)` (`PFN_cuGreenCtxGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGreenCtxGetDevResource` through `cuGetProcAddress("cuGreenCtxGetDevResource", 12040)` (`PFN_cuGreenCtxGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8483,12 +8483,12 @@ impl DriverTable {
                 entry::cuGreenCtxGetDevResource_v12040,
             )
         {
-            Some(driver_fn) => driver_fn(hCtx, resource, type_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hCtx, resource, type_),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuGreenCtxGetId` through `cuGetProcAddress("cuGreenCtxGetId", 12090)` (`PFN_cuGreenCtxGetId_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGreenCtxGetId` through `cuGetProcAddress("cuGreenCtxGetId", 12090)` (`PFN_cuGreenCtxGetId_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8501,12 +8501,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuGreenCtxGetId as usize, entry::cuGreenCtxGetId_v12090)
         {
-            Some(driver_fn) => driver_fn(greenCtx, greenCtxId),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(greenCtx, greenCtxId),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuGreenCtxRecordEvent` through `cuGetProcAddress("cuGreenCtxRecordEvent", 12040)` (`PFN_cuGreenCtxRecordEvent_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGreenCtxRecordEvent` through `cuGetProcAddress("cuGreenCtxRecordEvent", 12040)` (`PFN_cuGreenCtxRecordEvent_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8522,12 +8522,12 @@ impl DriverTable {
                 entry::cuGreenCtxRecordEvent_v12040,
             )
         {
-            Some(driver_fn) => driver_fn(hCtx, hEvent),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hCtx, hEvent),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12050)]
-    /// `cuGreenCtxStreamCreate` through `cuGetProcAddress("cuGreenCtxStreamCreate", 12050)` (`PFN_cuGreenCtxStreamCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGreenCtxStreamCreate` through `cuGetProcAddress("cuGreenCtxStreamCreate", 12050)` (`PFN_cuGreenCtxStreamCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8545,12 +8545,12 @@ impl DriverTable {
                 entry::cuGreenCtxStreamCreate_v12050,
             )
         {
-            Some(driver_fn) => driver_fn(phStream, greenCtx, flags, priority),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phStream, greenCtx, flags, priority),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuGreenCtxWaitEvent` through `cuGetProcAddress("cuGreenCtxWaitEvent", 12040)` (`PFN_cuGreenCtxWaitEvent_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuGreenCtxWaitEvent` through `cuGetProcAddress("cuGreenCtxWaitEvent", 12040)` (`PFN_cuGreenCtxWaitEvent_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8566,11 +8566,11 @@ impl DriverTable {
                 entry::cuGreenCtxWaitEvent_v12040,
             )
         {
-            Some(driver_fn) => driver_fn(hCtx, hEvent),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hCtx, hEvent),
+            Err(code) => code,
         }
     }
-    /// `cuImportExternalMemory` through `cuGetProcAddress("cuImportExternalMemory", 10000)` (`PFN_cuImportExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuImportExternalMemory` through `cuGetProcAddress("cuImportExternalMemory", 10000)` (`PFN_cuImportExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8586,11 +8586,11 @@ impl DriverTable {
                 entry::cuImportExternalMemory_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(extMem_out, memHandleDesc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(extMem_out, memHandleDesc),
+            Err(code) => code,
         }
     }
-    /// `cuImportExternalSemaphore` through `cuGetProcAddress("cuImportExternalSemaphore", 10000)` (`PFN_cuImportExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuImportExternalSemaphore` through `cuGetProcAddress("cuImportExternalSemaphore", 10000)` (`PFN_cuImportExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8606,22 +8606,22 @@ impl DriverTable {
                 entry::cuImportExternalSemaphore_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(extSem_out, semHandleDesc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(extSem_out, semHandleDesc),
+            Err(code) => code,
         }
     }
-    /// `cuInit` through `cuGetProcAddress("cuInit", 2000)` (`PFN_cuInit_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuInit` through `cuGetProcAddress("cuInit", 2000)` (`PFN_cuInit_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuInit(&self, Flags: ::core::ffi::c_uint) -> CUresult {
         match self.resolve(Index::cuInit as usize, entry::cuInit_v2000) {
-            Some(driver_fn) => driver_fn(Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(Flags),
+            Err(code) => code,
         }
     }
-    /// `cuIpcCloseMemHandle` through `cuGetProcAddress("cuIpcCloseMemHandle", 4010)` (`PFN_cuIpcCloseMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuIpcCloseMemHandle` through `cuGetProcAddress("cuIpcCloseMemHandle", 4010)` (`PFN_cuIpcCloseMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8633,11 +8633,11 @@ impl DriverTable {
                 entry::cuIpcCloseMemHandle_v4010,
             )
         {
-            Some(driver_fn) => driver_fn(dptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr),
+            Err(code) => code,
         }
     }
-    /// `cuIpcGetEventHandle` through `cuGetProcAddress("cuIpcGetEventHandle", 4010)` (`PFN_cuIpcGetEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuIpcGetEventHandle` through `cuGetProcAddress("cuIpcGetEventHandle", 4010)` (`PFN_cuIpcGetEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8653,11 +8653,11 @@ impl DriverTable {
                 entry::cuIpcGetEventHandle_v4010,
             )
         {
-            Some(driver_fn) => driver_fn(pHandle, event),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pHandle, event),
+            Err(code) => code,
         }
     }
-    /// `cuIpcGetMemHandle` through `cuGetProcAddress("cuIpcGetMemHandle", 4010)` (`PFN_cuIpcGetMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuIpcGetMemHandle` through `cuGetProcAddress("cuIpcGetMemHandle", 4010)` (`PFN_cuIpcGetMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8670,11 +8670,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuIpcGetMemHandle as usize, entry::cuIpcGetMemHandle_v4010)
         {
-            Some(driver_fn) => driver_fn(pHandle, dptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pHandle, dptr),
+            Err(code) => code,
         }
     }
-    /// `cuIpcOpenEventHandle` through `cuGetProcAddress("cuIpcOpenEventHandle", 4010)` (`PFN_cuIpcOpenEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuIpcOpenEventHandle` through `cuGetProcAddress("cuIpcOpenEventHandle", 4010)` (`PFN_cuIpcOpenEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8690,11 +8690,11 @@ impl DriverTable {
                 entry::cuIpcOpenEventHandle_v4010,
             )
         {
-            Some(driver_fn) => driver_fn(phEvent, handle),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phEvent, handle),
+            Err(code) => code,
         }
     }
-    /// `cuIpcOpenMemHandle` through `cuGetProcAddress("cuIpcOpenMemHandle", 11000)` (`PFN_cuIpcOpenMemHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuIpcOpenMemHandle` through `cuGetProcAddress("cuIpcOpenMemHandle", 11000)` (`PFN_cuIpcOpenMemHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8711,12 +8711,12 @@ impl DriverTable {
                 entry::cuIpcOpenMemHandle_v11000,
             )
         {
-            Some(driver_fn) => driver_fn(pdptr, handle, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pdptr, handle, Flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuKernelGetAttribute` through `cuGetProcAddress("cuKernelGetAttribute", 12000)` (`PFN_cuKernelGetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuKernelGetAttribute` through `cuGetProcAddress("cuKernelGetAttribute", 12000)` (`PFN_cuKernelGetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8734,12 +8734,12 @@ impl DriverTable {
                 entry::cuKernelGetAttribute_v12000,
             )
         {
-            Some(driver_fn) => driver_fn(pi, attrib, kernel, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pi, attrib, kernel, dev),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuKernelGetFunction` through `cuGetProcAddress("cuKernelGetFunction", 12000)` (`PFN_cuKernelGetFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuKernelGetFunction` through `cuGetProcAddress("cuKernelGetFunction", 12000)` (`PFN_cuKernelGetFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8755,12 +8755,12 @@ impl DriverTable {
                 entry::cuKernelGetFunction_v12000,
             )
         {
-            Some(driver_fn) => driver_fn(pFunc, kernel),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pFunc, kernel),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12050)]
-    /// `cuKernelGetLibrary` through `cuGetProcAddress("cuKernelGetLibrary", 12050)` (`PFN_cuKernelGetLibrary_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuKernelGetLibrary` through `cuGetProcAddress("cuKernelGetLibrary", 12050)` (`PFN_cuKernelGetLibrary_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8776,12 +8776,12 @@ impl DriverTable {
                 entry::cuKernelGetLibrary_v12050,
             )
         {
-            Some(driver_fn) => driver_fn(pLib, kernel),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pLib, kernel),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12030)]
-    /// `cuKernelGetName` through `cuGetProcAddress("cuKernelGetName", 12030)` (`PFN_cuKernelGetName_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuKernelGetName` through `cuGetProcAddress("cuKernelGetName", 12030)` (`PFN_cuKernelGetName_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8794,12 +8794,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuKernelGetName as usize, entry::cuKernelGetName_v12030)
         {
-            Some(driver_fn) => driver_fn(name, hfunc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(name, hfunc),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuKernelGetParamCount` through `cuGetProcAddress("cuKernelGetParamCount", 13020)` (`PFN_cuKernelGetParamCount_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuKernelGetParamCount` through `cuGetProcAddress("cuKernelGetParamCount", 13020)` (`PFN_cuKernelGetParamCount_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8815,12 +8815,12 @@ impl DriverTable {
                 entry::cuKernelGetParamCount_v13020,
             )
         {
-            Some(driver_fn) => driver_fn(kernel, paramCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(kernel, paramCount),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuKernelGetParamInfo` through `cuGetProcAddress("cuKernelGetParamInfo", 12040)` (`PFN_cuKernelGetParamInfo_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuKernelGetParamInfo` through `cuGetProcAddress("cuKernelGetParamInfo", 12040)` (`PFN_cuKernelGetParamInfo_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8838,12 +8838,12 @@ impl DriverTable {
                 entry::cuKernelGetParamInfo_v12040,
             )
         {
-            Some(driver_fn) => driver_fn(kernel, paramIndex, paramOffset, paramSize),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(kernel, paramIndex, paramOffset, paramSize),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuKernelSetAttribute` through `cuGetProcAddress("cuKernelSetAttribute", 12000)` (`PFN_cuKernelSetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuKernelSetAttribute` through `cuGetProcAddress("cuKernelSetAttribute", 12000)` (`PFN_cuKernelSetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8861,12 +8861,12 @@ impl DriverTable {
                 entry::cuKernelSetAttribute_v12000,
             )
         {
-            Some(driver_fn) => driver_fn(attrib, val, kernel, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(attrib, val, kernel, dev),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuKernelSetCacheConfig` through `cuGetProcAddress("cuKernelSetCacheConfig", 12000)` (`PFN_cuKernelSetCacheConfig_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuKernelSetCacheConfig` through `cuGetProcAddress("cuKernelSetCacheConfig", 12000)` (`PFN_cuKernelSetCacheConfig_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8883,22 +8883,22 @@ impl DriverTable {
                 entry::cuKernelSetCacheConfig_v12000,
             )
         {
-            Some(driver_fn) => driver_fn(kernel, config, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(kernel, config, dev),
+            Err(code) => code,
         }
     }
-    /// `cuLaunch` through `cuGetProcAddress("cuLaunch", 2000)` (`PFN_cuLaunch_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunch` through `cuGetProcAddress("cuLaunch", 2000)` (`PFN_cuLaunch_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuLaunch(&self, f: CUfunction) -> CUresult {
         match self.resolve(Index::cuLaunch as usize, entry::cuLaunch_v2000) {
-            Some(driver_fn) => driver_fn(f),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(f),
+            Err(code) => code,
         }
     }
-    /// `cuLaunchCooperativeKernel` through `cuGetProcAddress("cuLaunchCooperativeKernel", 9000)` (`PFN_cuLaunchCooperativeKernel_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchCooperativeKernel` through `cuGetProcAddress("cuLaunchCooperativeKernel", 9000)` (`PFN_cuLaunchCooperativeKernel_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8922,7 +8922,7 @@ impl DriverTable {
                 entry::cuLaunchCooperativeKernel_v9000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     f,
                     gridDimX,
@@ -8936,10 +8936,10 @@ impl DriverTable {
                     kernelParams,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuLaunchCooperativeKernelMultiDevice` through `cuGetProcAddress("cuLaunchCooperativeKernelMultiDevice", 9000)` (`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchCooperativeKernelMultiDevice` through `cuGetProcAddress("cuLaunchCooperativeKernelMultiDevice", 9000)` (`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8956,11 +8956,11 @@ impl DriverTable {
                 entry::cuLaunchCooperativeKernelMultiDevice_v9000,
             )
         {
-            Some(driver_fn) => driver_fn(launchParamsList, numDevices, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(launchParamsList, numDevices, flags),
+            Err(code) => code,
         }
     }
-    /// `cuLaunchGrid` through `cuGetProcAddress("cuLaunchGrid", 2000)` (`PFN_cuLaunchGrid_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchGrid` through `cuGetProcAddress("cuLaunchGrid", 2000)` (`PFN_cuLaunchGrid_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8972,11 +8972,11 @@ impl DriverTable {
         grid_height: ::core::ffi::c_int,
     ) -> CUresult {
         match self.resolve(Index::cuLaunchGrid as usize, entry::cuLaunchGrid_v2000) {
-            Some(driver_fn) => driver_fn(f, grid_width, grid_height),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(f, grid_width, grid_height),
+            Err(code) => code,
         }
     }
-    /// `cuLaunchGridAsync` through `cuGetProcAddress("cuLaunchGridAsync", 2000)` (`PFN_cuLaunchGridAsync_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchGridAsync` through `cuGetProcAddress("cuLaunchGridAsync", 2000)` (`PFN_cuLaunchGridAsync_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -8991,11 +8991,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuLaunchGridAsync as usize, entry::cuLaunchGridAsync_v2000)
         {
-            Some(driver_fn) => driver_fn(f, grid_width, grid_height, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(f, grid_width, grid_height, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuLaunchHostFunc` through `cuGetProcAddress("cuLaunchHostFunc", 10000)` (`PFN_cuLaunchHostFunc_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchHostFunc` through `cuGetProcAddress("cuLaunchHostFunc", 10000)` (`PFN_cuLaunchHostFunc_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9009,12 +9009,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuLaunchHostFunc as usize, entry::cuLaunchHostFunc_v10000)
         {
-            Some(driver_fn) => driver_fn(hStream, fn_, userData),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, fn_, userData),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuLaunchHostFunc_v2` through `cuGetProcAddress("cuLaunchHostFunc", 13010)` (`PFN_cuLaunchHostFunc_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchHostFunc_v2` through `cuGetProcAddress("cuLaunchHostFunc", 13010)` (`PFN_cuLaunchHostFunc_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9029,11 +9029,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuLaunchHostFunc_v2 as usize, entry::cuLaunchHostFunc_v13010)
         {
-            Some(driver_fn) => driver_fn(hStream, fn_, userData, syncMode),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, fn_, userData, syncMode),
+            Err(code) => code,
         }
     }
-    /// `cuLaunchKernel` through `cuGetProcAddress("cuLaunchKernel", 4000)` (`PFN_cuLaunchKernel_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchKernel` through `cuGetProcAddress("cuLaunchKernel", 4000)` (`PFN_cuLaunchKernel_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9053,7 +9053,7 @@ impl DriverTable {
         extra: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(Index::cuLaunchKernel as usize, entry::cuLaunchKernel_v4000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     f,
                     gridDimX,
@@ -9068,11 +9068,11 @@ impl DriverTable {
                     extra,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_11080)]
-    /// `cuLaunchKernelEx` through `cuGetProcAddress("cuLaunchKernelEx", 11060)` (`PFN_cuLaunchKernelEx_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLaunchKernelEx` through `cuGetProcAddress("cuLaunchKernelEx", 11060)` (`PFN_cuLaunchKernelEx_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9087,12 +9087,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuLaunchKernelEx as usize, entry::cuLaunchKernelEx_v11060)
         {
-            Some(driver_fn) => driver_fn(config, f, kernelParams, extra),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(config, f, kernelParams, extra),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuLibraryEnumerateKernels` through `cuGetProcAddress("cuLibraryEnumerateKernels", 12040)` (`PFN_cuLibraryEnumerateKernels_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryEnumerateKernels` through `cuGetProcAddress("cuLibraryEnumerateKernels", 12040)` (`PFN_cuLibraryEnumerateKernels_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9109,12 +9109,12 @@ impl DriverTable {
                 entry::cuLibraryEnumerateKernels_v12040,
             )
         {
-            Some(driver_fn) => driver_fn(kernels, numKernels, lib),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(kernels, numKernels, lib),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuLibraryGetGlobal` through `cuGetProcAddress("cuLibraryGetGlobal", 12000)` (`PFN_cuLibraryGetGlobal_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryGetGlobal` through `cuGetProcAddress("cuLibraryGetGlobal", 12000)` (`PFN_cuLibraryGetGlobal_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9132,12 +9132,12 @@ impl DriverTable {
                 entry::cuLibraryGetGlobal_v12000,
             )
         {
-            Some(driver_fn) => driver_fn(dptr, bytes, library, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytes, library, name),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuLibraryGetKernel` through `cuGetProcAddress("cuLibraryGetKernel", 12000)` (`PFN_cuLibraryGetKernel_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryGetKernel` through `cuGetProcAddress("cuLibraryGetKernel", 12000)` (`PFN_cuLibraryGetKernel_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9154,12 +9154,12 @@ impl DriverTable {
                 entry::cuLibraryGetKernel_v12000,
             )
         {
-            Some(driver_fn) => driver_fn(pKernel, library, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pKernel, library, name),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuLibraryGetKernelCount` through `cuGetProcAddress("cuLibraryGetKernelCount", 12040)` (`PFN_cuLibraryGetKernelCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryGetKernelCount` through `cuGetProcAddress("cuLibraryGetKernelCount", 12040)` (`PFN_cuLibraryGetKernelCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9175,12 +9175,12 @@ impl DriverTable {
                 entry::cuLibraryGetKernelCount_v12040,
             )
         {
-            Some(driver_fn) => driver_fn(count, lib),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(count, lib),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuLibraryGetManaged` through `cuGetProcAddress("cuLibraryGetManaged", 12000)` (`PFN_cuLibraryGetManaged_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryGetManaged` through `cuGetProcAddress("cuLibraryGetManaged", 12000)` (`PFN_cuLibraryGetManaged_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9198,12 +9198,12 @@ impl DriverTable {
                 entry::cuLibraryGetManaged_v12000,
             )
         {
-            Some(driver_fn) => driver_fn(dptr, bytes, library, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytes, library, name),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuLibraryGetModule` through `cuGetProcAddress("cuLibraryGetModule", 12000)` (`PFN_cuLibraryGetModule_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryGetModule` through `cuGetProcAddress("cuLibraryGetModule", 12000)` (`PFN_cuLibraryGetModule_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9219,12 +9219,12 @@ impl DriverTable {
                 entry::cuLibraryGetModule_v12000,
             )
         {
-            Some(driver_fn) => driver_fn(pMod, library),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pMod, library),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuLibraryGetUnifiedFunction` through `cuGetProcAddress("cuLibraryGetUnifiedFunction", 12000)` (`PFN_cuLibraryGetUnifiedFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryGetUnifiedFunction` through `cuGetProcAddress("cuLibraryGetUnifiedFunction", 12000)` (`PFN_cuLibraryGetUnifiedFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9241,12 +9241,12 @@ impl DriverTable {
                 entry::cuLibraryGetUnifiedFunction_v12000,
             )
         {
-            Some(driver_fn) => driver_fn(fptr, library, symbol),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(fptr, library, symbol),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuLibraryLoadData` through `cuGetProcAddress("cuLibraryLoadData", 12000)` (`PFN_cuLibraryLoadData_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryLoadData` through `cuGetProcAddress("cuLibraryLoadData", 12000)` (`PFN_cuLibraryLoadData_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9265,7 +9265,7 @@ impl DriverTable {
         match self
             .resolve(Index::cuLibraryLoadData as usize, entry::cuLibraryLoadData_v12000)
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     library,
                     code,
@@ -9277,11 +9277,11 @@ impl DriverTable {
                     numLibraryOptions,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuLibraryLoadFromFile` through `cuGetProcAddress("cuLibraryLoadFromFile", 12000)` (`PFN_cuLibraryLoadFromFile_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryLoadFromFile` through `cuGetProcAddress("cuLibraryLoadFromFile", 12000)` (`PFN_cuLibraryLoadFromFile_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9303,7 +9303,7 @@ impl DriverTable {
                 entry::cuLibraryLoadFromFile_v12000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     library,
                     fileName,
@@ -9315,11 +9315,11 @@ impl DriverTable {
                     numLibraryOptions,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuLibraryUnload` through `cuGetProcAddress("cuLibraryUnload", 12000)` (`PFN_cuLibraryUnload_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLibraryUnload` through `cuGetProcAddress("cuLibraryUnload", 12000)` (`PFN_cuLibraryUnload_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9328,11 +9328,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuLibraryUnload as usize, entry::cuLibraryUnload_v12000)
         {
-            Some(driver_fn) => driver_fn(library),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(library),
+            Err(code) => code,
         }
     }
-    /// `cuLinkAddData` through `cuGetProcAddress("cuLinkAddData", 6050)` (`PFN_cuLinkAddData_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLinkAddData` through `cuGetProcAddress("cuLinkAddData", 6050)` (`PFN_cuLinkAddData_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9349,7 +9349,7 @@ impl DriverTable {
         optionValues: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(Index::cuLinkAddData as usize, entry::cuLinkAddData_v6050) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     state,
                     type_,
@@ -9361,10 +9361,10 @@ impl DriverTable {
                     optionValues,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuLinkAddFile` through `cuGetProcAddress("cuLinkAddFile", 6050)` (`PFN_cuLinkAddFile_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLinkAddFile` through `cuGetProcAddress("cuLinkAddFile", 6050)` (`PFN_cuLinkAddFile_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9379,13 +9379,13 @@ impl DriverTable {
         optionValues: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self.resolve(Index::cuLinkAddFile as usize, entry::cuLinkAddFile_v6050) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(state, type_, path, numOptions, options, optionValues)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuLinkComplete` through `cuGetProcAddress("cuLinkComplete", 5050)` (`PFN_cuLinkComplete_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLinkComplete` through `cuGetProcAddress("cuLinkComplete", 5050)` (`PFN_cuLinkComplete_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9397,11 +9397,11 @@ impl DriverTable {
         sizeOut: *mut usize,
     ) -> CUresult {
         match self.resolve(Index::cuLinkComplete as usize, entry::cuLinkComplete_v5050) {
-            Some(driver_fn) => driver_fn(state, cubinOut, sizeOut),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(state, cubinOut, sizeOut),
+            Err(code) => code,
         }
     }
-    /// `cuLinkCreate` through `cuGetProcAddress("cuLinkCreate", 6050)` (`PFN_cuLinkCreate_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLinkCreate` through `cuGetProcAddress("cuLinkCreate", 6050)` (`PFN_cuLinkCreate_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9414,23 +9414,23 @@ impl DriverTable {
         stateOut: *mut CUlinkState,
     ) -> CUresult {
         match self.resolve(Index::cuLinkCreate as usize, entry::cuLinkCreate_v6050) {
-            Some(driver_fn) => driver_fn(numOptions, options, optionValues, stateOut),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(numOptions, options, optionValues, stateOut),
+            Err(code) => code,
         }
     }
-    /// `cuLinkDestroy` through `cuGetProcAddress("cuLinkDestroy", 5050)` (`PFN_cuLinkDestroy_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLinkDestroy` through `cuGetProcAddress("cuLinkDestroy", 5050)` (`PFN_cuLinkDestroy_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuLinkDestroy(&self, state: CUlinkState) -> CUresult {
         match self.resolve(Index::cuLinkDestroy as usize, entry::cuLinkDestroy_v5050) {
-            Some(driver_fn) => driver_fn(state),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(state),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointAddDevice` through `cuGetProcAddress("cuLogicalEndpointAddDevice", 13030)` (`PFN_cuLogicalEndpointAddDevice_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogicalEndpointAddDevice` through `cuGetProcAddress("cuLogicalEndpointAddDevice", 13030)` (`PFN_cuLogicalEndpointAddDevice_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9446,12 +9446,12 @@ impl DriverTable {
                 entry::cuLogicalEndpointAddDevice_v13030,
             )
         {
-            Some(driver_fn) => driver_fn(leId, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(leId, dev),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointBindAddr` through `cuGetProcAddress("cuLogicalEndpointBindAddr", 13030)` (`PFN_cuLogicalEndpointBindAddr_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogicalEndpointBindAddr` through `cuGetProcAddress("cuLogicalEndpointBindAddr", 13030)` (`PFN_cuLogicalEndpointBindAddr_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9471,12 +9471,12 @@ impl DriverTable {
                 entry::cuLogicalEndpointBindAddr_v13030,
             )
         {
-            Some(driver_fn) => driver_fn(leId, dev, offset, ptr, size, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(leId, dev, offset, ptr, size, flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointBindMem` through `cuGetProcAddress("cuLogicalEndpointBindMem", 13030)` (`PFN_cuLogicalEndpointBindMem_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogicalEndpointBindMem` through `cuGetProcAddress("cuLogicalEndpointBindMem", 13030)` (`PFN_cuLogicalEndpointBindMem_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9497,14 +9497,14 @@ impl DriverTable {
                 entry::cuLogicalEndpointBindMem_v13030,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(leId, dev, offset, memHandle, memOffset, size, flags)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointCreate` through `cuGetProcAddress("cuLogicalEndpointCreate", 13030)` (`PFN_cuLogicalEndpointCreate_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogicalEndpointCreate` through `cuGetProcAddress("cuLogicalEndpointCreate", 13030)` (`PFN_cuLogicalEndpointCreate_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9520,12 +9520,12 @@ impl DriverTable {
                 entry::cuLogicalEndpointCreate_v13030,
             )
         {
-            Some(driver_fn) => driver_fn(leId, prop),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(leId, prop),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointDestroy` through `cuGetProcAddress("cuLogicalEndpointDestroy", 13030)` (`PFN_cuLogicalEndpointDestroy_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogicalEndpointDestroy` through `cuGetProcAddress("cuLogicalEndpointDestroy", 13030)` (`PFN_cuLogicalEndpointDestroy_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9540,12 +9540,12 @@ impl DriverTable {
                 entry::cuLogicalEndpointDestroy_v13030,
             )
         {
-            Some(driver_fn) => driver_fn(leId),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(leId),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointExport` through `cuGetProcAddress("cuLogicalEndpointExport", 13030)` (`PFN_cuLogicalEndpointExport_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogicalEndpointExport` through `cuGetProcAddress("cuLogicalEndpointExport", 13030)` (`PFN_cuLogicalEndpointExport_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9562,12 +9562,12 @@ impl DriverTable {
                 entry::cuLogicalEndpointExport_v13030,
             )
         {
-            Some(driver_fn) => driver_fn(handle, leId, handleType),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(handle, leId, handleType),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointGetLimits` through `cuGetProcAddress("cuLogicalEndpointGetLimits", 13030)` (`PFN_cuLogicalEndpointGetLimits_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogicalEndpointGetLimits` through `cuGetProcAddress("cuLogicalEndpointGetLimits", 13030)` (`PFN_cuLogicalEndpointGetLimits_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9584,12 +9584,12 @@ impl DriverTable {
                 entry::cuLogicalEndpointGetLimits_v13030,
             )
         {
-            Some(driver_fn) => driver_fn(bindAlignment, maxSize, prop),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(bindAlignment, maxSize, prop),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointIdRelease` through `cuGetProcAddress("cuLogicalEndpointIdRelease", 13030)` (`PFN_cuLogicalEndpointIdRelease_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogicalEndpointIdRelease` through `cuGetProcAddress("cuLogicalEndpointIdRelease", 13030)` (`PFN_cuLogicalEndpointIdRelease_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9605,12 +9605,12 @@ impl DriverTable {
                 entry::cuLogicalEndpointIdRelease_v13030,
             )
         {
-            Some(driver_fn) => driver_fn(baseLeId, count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(baseLeId, count),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointIdReserve` through `cuGetProcAddress("cuLogicalEndpointIdReserve", 13030)` (`PFN_cuLogicalEndpointIdReserve_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogicalEndpointIdReserve` through `cuGetProcAddress("cuLogicalEndpointIdReserve", 13030)` (`PFN_cuLogicalEndpointIdReserve_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9626,12 +9626,12 @@ impl DriverTable {
                 entry::cuLogicalEndpointIdReserve_v13030,
             )
         {
-            Some(driver_fn) => driver_fn(baseLeId, count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(baseLeId, count),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointImport` through `cuGetProcAddress("cuLogicalEndpointImport", 13030)` (`PFN_cuLogicalEndpointImport_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogicalEndpointImport` through `cuGetProcAddress("cuLogicalEndpointImport", 13030)` (`PFN_cuLogicalEndpointImport_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9648,12 +9648,12 @@ impl DriverTable {
                 entry::cuLogicalEndpointImport_v13030,
             )
         {
-            Some(driver_fn) => driver_fn(leId, handle, handleType),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(leId, handle, handleType),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointQuery` through `cuGetProcAddress("cuLogicalEndpointQuery", 13030)` (`PFN_cuLogicalEndpointQuery_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogicalEndpointQuery` through `cuGetProcAddress("cuLogicalEndpointQuery", 13030)` (`PFN_cuLogicalEndpointQuery_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9670,12 +9670,12 @@ impl DriverTable {
                 entry::cuLogicalEndpointQuery_v13030,
             )
         {
-            Some(driver_fn) => driver_fn(leId, count, queryStatus),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(leId, count, queryStatus),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointUnbind` through `cuGetProcAddress("cuLogicalEndpointUnbind", 13030)` (`PFN_cuLogicalEndpointUnbind_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogicalEndpointUnbind` through `cuGetProcAddress("cuLogicalEndpointUnbind", 13030)` (`PFN_cuLogicalEndpointUnbind_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9693,12 +9693,12 @@ impl DriverTable {
                 entry::cuLogicalEndpointUnbind_v13030,
             )
         {
-            Some(driver_fn) => driver_fn(leId, dev, offset, size),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(leId, dev, offset, size),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12090)]
-    /// `cuLogsCurrent` through `cuGetProcAddress("cuLogsCurrent", 12090)` (`PFN_cuLogsCurrent_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogsCurrent` through `cuGetProcAddress("cuLogsCurrent", 12090)` (`PFN_cuLogsCurrent_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9709,12 +9709,12 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(Index::cuLogsCurrent as usize, entry::cuLogsCurrent_v12090) {
-            Some(driver_fn) => driver_fn(iterator_out, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(iterator_out, flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12090)]
-    /// `cuLogsDumpToFile` through `cuGetProcAddress("cuLogsDumpToFile", 12090)` (`PFN_cuLogsDumpToFile_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogsDumpToFile` through `cuGetProcAddress("cuLogsDumpToFile", 12090)` (`PFN_cuLogsDumpToFile_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9728,12 +9728,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuLogsDumpToFile as usize, entry::cuLogsDumpToFile_v12090)
         {
-            Some(driver_fn) => driver_fn(iterator, pathToFile, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(iterator, pathToFile, flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12090)]
-    /// `cuLogsDumpToMemory` through `cuGetProcAddress("cuLogsDumpToMemory", 12090)` (`PFN_cuLogsDumpToMemory_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogsDumpToMemory` through `cuGetProcAddress("cuLogsDumpToMemory", 12090)` (`PFN_cuLogsDumpToMemory_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9751,12 +9751,12 @@ impl DriverTable {
                 entry::cuLogsDumpToMemory_v12090,
             )
         {
-            Some(driver_fn) => driver_fn(iterator, buffer, size, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(iterator, buffer, size, flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12090)]
-    /// `cuLogsRegisterCallback` through `cuGetProcAddress("cuLogsRegisterCallback", 12090)` (`PFN_cuLogsRegisterCallback_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogsRegisterCallback` through `cuGetProcAddress("cuLogsRegisterCallback", 12090)` (`PFN_cuLogsRegisterCallback_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9773,12 +9773,12 @@ impl DriverTable {
                 entry::cuLogsRegisterCallback_v12090,
             )
         {
-            Some(driver_fn) => driver_fn(callbackFunc, userData, callback_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(callbackFunc, userData, callback_out),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12090)]
-    /// `cuLogsUnregisterCallback` through `cuGetProcAddress("cuLogsUnregisterCallback", 12090)` (`PFN_cuLogsUnregisterCallback_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuLogsUnregisterCallback` through `cuGetProcAddress("cuLogsUnregisterCallback", 12090)` (`PFN_cuLogsUnregisterCallback_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9793,11 +9793,11 @@ impl DriverTable {
                 entry::cuLogsUnregisterCallback_v12090,
             )
         {
-            Some(driver_fn) => driver_fn(callback),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(callback),
+            Err(code) => code,
         }
     }
-    /// `cuMemAddressFree` through `cuGetProcAddress("cuMemAddressFree", 10020)` (`PFN_cuMemAddressFree_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAddressFree` through `cuGetProcAddress("cuMemAddressFree", 10020)` (`PFN_cuMemAddressFree_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9806,11 +9806,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemAddressFree as usize, entry::cuMemAddressFree_v10020)
         {
-            Some(driver_fn) => driver_fn(ptr, size),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ptr, size),
+            Err(code) => code,
         }
     }
-    /// `cuMemAddressReserve` through `cuGetProcAddress("cuMemAddressReserve", 10020)` (`PFN_cuMemAddressReserve_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAddressReserve` through `cuGetProcAddress("cuMemAddressReserve", 10020)` (`PFN_cuMemAddressReserve_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9829,12 +9829,12 @@ impl DriverTable {
                 entry::cuMemAddressReserve_v10020,
             )
         {
-            Some(driver_fn) => driver_fn(ptr, size, alignment, addr, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ptr, size, alignment, addr, flags),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuMemAdvise` through `cuGetProcAddress("cuMemAdvise", 8000)` (`PFN_cuMemAdvise_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAdvise` through `cuGetProcAddress("cuMemAdvise", 8000)` (`PFN_cuMemAdvise_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9847,12 +9847,12 @@ impl DriverTable {
         device: CUdevice,
     ) -> CUresult {
         match self.resolve(Index::cuMemAdvise as usize, entry::cuMemAdvise_v8000) {
-            Some(driver_fn) => driver_fn(devPtr, count, advice, device),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(devPtr, count, advice, device),
+            Err(code) => code,
         }
     }
     #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
-    /// `cuMemAdvise_v2` through `cuGetProcAddress("cuMemAdvise", 12020)` (`PFN_cuMemAdvise_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAdvise_v2` through `cuGetProcAddress("cuMemAdvise", 12020)` (`PFN_cuMemAdvise_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9865,12 +9865,12 @@ impl DriverTable {
         location: CUmemLocation,
     ) -> CUresult {
         match self.resolve(Index::cuMemAdvise_v2 as usize, entry::cuMemAdvise_v12020) {
-            Some(driver_fn) => driver_fn(devPtr, count, advice, location),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(devPtr, count, advice, location),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuMemAdvise` through `cuGetProcAddress("cuMemAdvise", 12020)` (`PFN_cuMemAdvise_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAdvise` through `cuGetProcAddress("cuMemAdvise", 12020)` (`PFN_cuMemAdvise_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9883,11 +9883,11 @@ impl DriverTable {
         location: CUmemLocation,
     ) -> CUresult {
         match self.resolve(Index::cuMemAdvise as usize, entry::cuMemAdvise_v12020) {
-            Some(driver_fn) => driver_fn(devPtr, count, advice, location),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(devPtr, count, advice, location),
+            Err(code) => code,
         }
     }
-    /// `cuMemAlloc` through `cuGetProcAddress("cuMemAlloc", 3020)` (`PFN_cuMemAlloc_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAlloc` through `cuGetProcAddress("cuMemAlloc", 3020)` (`PFN_cuMemAlloc_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9898,11 +9898,11 @@ impl DriverTable {
         bytesize: usize,
     ) -> CUresult {
         match self.resolve(Index::cuMemAlloc as usize, entry::cuMemAlloc_v3020) {
-            Some(driver_fn) => driver_fn(dptr, bytesize),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytesize),
+            Err(code) => code,
         }
     }
-    /// `cuMemAllocAsync` through `cuGetProcAddress("cuMemAllocAsync", 11020)` (`PFN_cuMemAllocAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAllocAsync` through `cuGetProcAddress("cuMemAllocAsync", 11020)` (`PFN_cuMemAllocAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9916,11 +9916,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemAllocAsync as usize, entry::cuMemAllocAsync_v11020)
         {
-            Some(driver_fn) => driver_fn(dptr, bytesize, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytesize, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemAllocFromPoolAsync` through `cuGetProcAddress("cuMemAllocFromPoolAsync", 11020)` (`PFN_cuMemAllocFromPoolAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAllocFromPoolAsync` through `cuGetProcAddress("cuMemAllocFromPoolAsync", 11020)` (`PFN_cuMemAllocFromPoolAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9938,11 +9938,11 @@ impl DriverTable {
                 entry::cuMemAllocFromPoolAsync_v11020,
             )
         {
-            Some(driver_fn) => driver_fn(dptr, bytesize, pool, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytesize, pool, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemAllocHost` through `cuGetProcAddress("cuMemAllocHost", 3020)` (`PFN_cuMemAllocHost_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAllocHost` through `cuGetProcAddress("cuMemAllocHost", 3020)` (`PFN_cuMemAllocHost_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9953,11 +9953,11 @@ impl DriverTable {
         bytesize: usize,
     ) -> CUresult {
         match self.resolve(Index::cuMemAllocHost as usize, entry::cuMemAllocHost_v3020) {
-            Some(driver_fn) => driver_fn(pp, bytesize),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pp, bytesize),
+            Err(code) => code,
         }
     }
-    /// `cuMemAllocManaged` through `cuGetProcAddress("cuMemAllocManaged", 6000)` (`PFN_cuMemAllocManaged_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAllocManaged` through `cuGetProcAddress("cuMemAllocManaged", 6000)` (`PFN_cuMemAllocManaged_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9971,11 +9971,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemAllocManaged as usize, entry::cuMemAllocManaged_v6000)
         {
-            Some(driver_fn) => driver_fn(dptr, bytesize, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytesize, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemAllocPitch` through `cuGetProcAddress("cuMemAllocPitch", 3020)` (`PFN_cuMemAllocPitch_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemAllocPitch` through `cuGetProcAddress("cuMemAllocPitch", 3020)` (`PFN_cuMemAllocPitch_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -9990,14 +9990,14 @@ impl DriverTable {
     ) -> CUresult {
         match self.resolve(Index::cuMemAllocPitch as usize, entry::cuMemAllocPitch_v3020)
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(dptr, pPitch, WidthInBytes, Height, ElementSizeBytes)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12080)]
-    /// `cuMemBatchDecompressAsync` through `cuGetProcAddress("cuMemBatchDecompressAsync", 12060)` (`PFN_cuMemBatchDecompressAsync_v12060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemBatchDecompressAsync` through `cuGetProcAddress("cuMemBatchDecompressAsync", 12060)` (`PFN_cuMemBatchDecompressAsync_v12060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10016,11 +10016,11 @@ impl DriverTable {
                 entry::cuMemBatchDecompressAsync_v12060,
             )
         {
-            Some(driver_fn) => driver_fn(paramsArray, count, flags, errorIndex, stream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(paramsArray, count, flags, errorIndex, stream),
+            Err(code) => code,
         }
     }
-    /// `cuMemCreate` through `cuGetProcAddress("cuMemCreate", 10020)` (`PFN_cuMemCreate_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemCreate` through `cuGetProcAddress("cuMemCreate", 10020)` (`PFN_cuMemCreate_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10033,12 +10033,12 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(Index::cuMemCreate as usize, entry::cuMemCreate_v10020) {
-            Some(driver_fn) => driver_fn(handle, size, prop, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(handle, size, prop, flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuMemDiscardAndPrefetchBatchAsync` through `cuGetProcAddress("cuMemDiscardAndPrefetchBatchAsync", 13000)` (`PFN_cuMemDiscardAndPrefetchBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemDiscardAndPrefetchBatchAsync` through `cuGetProcAddress("cuMemDiscardAndPrefetchBatchAsync", 13000)` (`PFN_cuMemDiscardAndPrefetchBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10060,7 +10060,7 @@ impl DriverTable {
                 entry::cuMemDiscardAndPrefetchBatchAsync_v13000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     dptrs,
                     sizes,
@@ -10072,11 +10072,11 @@ impl DriverTable {
                     hStream,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuMemDiscardBatchAsync` through `cuGetProcAddress("cuMemDiscardBatchAsync", 13000)` (`PFN_cuMemDiscardBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemDiscardBatchAsync` through `cuGetProcAddress("cuMemDiscardBatchAsync", 13000)` (`PFN_cuMemDiscardBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10095,11 +10095,11 @@ impl DriverTable {
                 entry::cuMemDiscardBatchAsync_v13000,
             )
         {
-            Some(driver_fn) => driver_fn(dptrs, sizes, count, flags, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptrs, sizes, count, flags, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemExportToShareableHandle` through `cuGetProcAddress("cuMemExportToShareableHandle", 10020)` (`PFN_cuMemExportToShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemExportToShareableHandle` through `cuGetProcAddress("cuMemExportToShareableHandle", 10020)` (`PFN_cuMemExportToShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10117,22 +10117,22 @@ impl DriverTable {
                 entry::cuMemExportToShareableHandle_v10020,
             )
         {
-            Some(driver_fn) => driver_fn(shareableHandle, handle, handleType, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(shareableHandle, handle, handleType, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemFree` through `cuGetProcAddress("cuMemFree", 3020)` (`PFN_cuMemFree_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemFree` through `cuGetProcAddress("cuMemFree", 3020)` (`PFN_cuMemFree_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemFree(&self, dptr: CUdeviceptr) -> CUresult {
         match self.resolve(Index::cuMemFree as usize, entry::cuMemFree_v3020) {
-            Some(driver_fn) => driver_fn(dptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr),
+            Err(code) => code,
         }
     }
-    /// `cuMemFreeAsync` through `cuGetProcAddress("cuMemFreeAsync", 11020)` (`PFN_cuMemFreeAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemFreeAsync` through `cuGetProcAddress("cuMemFreeAsync", 11020)` (`PFN_cuMemFreeAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10144,22 +10144,22 @@ impl DriverTable {
     ) -> CUresult {
         match self.resolve(Index::cuMemFreeAsync as usize, entry::cuMemFreeAsync_v11020)
         {
-            Some(driver_fn) => driver_fn(dptr, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemFreeHost` through `cuGetProcAddress("cuMemFreeHost", 2000)` (`PFN_cuMemFreeHost_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemFreeHost` through `cuGetProcAddress("cuMemFreeHost", 2000)` (`PFN_cuMemFreeHost_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemFreeHost(&self, p: *mut ::core::ffi::c_void) -> CUresult {
         match self.resolve(Index::cuMemFreeHost as usize, entry::cuMemFreeHost_v2000) {
-            Some(driver_fn) => driver_fn(p),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(p),
+            Err(code) => code,
         }
     }
-    /// `cuMemGetAccess` through `cuGetProcAddress("cuMemGetAccess", 10020)` (`PFN_cuMemGetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetAccess` through `cuGetProcAddress("cuMemGetAccess", 10020)` (`PFN_cuMemGetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10172,11 +10172,11 @@ impl DriverTable {
     ) -> CUresult {
         match self.resolve(Index::cuMemGetAccess as usize, entry::cuMemGetAccess_v10020)
         {
-            Some(driver_fn) => driver_fn(flags, location, ptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(flags, location, ptr),
+            Err(code) => code,
         }
     }
-    /// `cuMemGetAddressRange` through `cuGetProcAddress("cuMemGetAddressRange", 3020)` (`PFN_cuMemGetAddressRange_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetAddressRange` through `cuGetProcAddress("cuMemGetAddressRange", 3020)` (`PFN_cuMemGetAddressRange_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10193,11 +10193,11 @@ impl DriverTable {
                 entry::cuMemGetAddressRange_v3020,
             )
         {
-            Some(driver_fn) => driver_fn(pbase, psize, dptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pbase, psize, dptr),
+            Err(code) => code,
         }
     }
-    /// `cuMemGetAllocationGranularity` through `cuGetProcAddress("cuMemGetAllocationGranularity", 10020)` (`PFN_cuMemGetAllocationGranularity_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetAllocationGranularity` through `cuGetProcAddress("cuMemGetAllocationGranularity", 10020)` (`PFN_cuMemGetAllocationGranularity_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10214,11 +10214,11 @@ impl DriverTable {
                 entry::cuMemGetAllocationGranularity_v10020,
             )
         {
-            Some(driver_fn) => driver_fn(granularity, prop, option),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(granularity, prop, option),
+            Err(code) => code,
         }
     }
-    /// `cuMemGetAllocationPropertiesFromHandle` through `cuGetProcAddress("cuMemGetAllocationPropertiesFromHandle", 10020)` (`PFN_cuMemGetAllocationPropertiesFromHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetAllocationPropertiesFromHandle` through `cuGetProcAddress("cuMemGetAllocationPropertiesFromHandle", 10020)` (`PFN_cuMemGetAllocationPropertiesFromHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10234,12 +10234,12 @@ impl DriverTable {
                 entry::cuMemGetAllocationPropertiesFromHandle_v10020,
             )
         {
-            Some(driver_fn) => driver_fn(prop, handle),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(prop, handle),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuMemGetDefaultMemPool` through `cuGetProcAddress("cuMemGetDefaultMemPool", 13000)` (`PFN_cuMemGetDefaultMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetDefaultMemPool` through `cuGetProcAddress("cuMemGetDefaultMemPool", 13000)` (`PFN_cuMemGetDefaultMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10256,11 +10256,11 @@ impl DriverTable {
                 entry::cuMemGetDefaultMemPool_v13000,
             )
         {
-            Some(driver_fn) => driver_fn(pool_out, location, type_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool_out, location, type_),
+            Err(code) => code,
         }
     }
-    /// `cuMemGetHandleForAddressRange` through `cuGetProcAddress("cuMemGetHandleForAddressRange", 11070)` (`PFN_cuMemGetHandleForAddressRange_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetHandleForAddressRange` through `cuGetProcAddress("cuMemGetHandleForAddressRange", 11070)` (`PFN_cuMemGetHandleForAddressRange_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10279,23 +10279,23 @@ impl DriverTable {
                 entry::cuMemGetHandleForAddressRange_v11070,
             )
         {
-            Some(driver_fn) => driver_fn(handle, dptr, size, handleType, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(handle, dptr, size, handleType, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemGetInfo` through `cuGetProcAddress("cuMemGetInfo", 3020)` (`PFN_cuMemGetInfo_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetInfo` through `cuGetProcAddress("cuMemGetInfo", 3020)` (`PFN_cuMemGetInfo_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemGetInfo(&self, free: *mut usize, total: *mut usize) -> CUresult {
         match self.resolve(Index::cuMemGetInfo as usize, entry::cuMemGetInfo_v3020) {
-            Some(driver_fn) => driver_fn(free, total),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(free, total),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13040)]
-    /// `cuMemGetLocationInfo` through `cuGetProcAddress("cuMemGetLocationInfo", 13040)` (`PFN_cuMemGetLocationInfo_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetLocationInfo` through `cuGetProcAddress("cuMemGetLocationInfo", 13040)` (`PFN_cuMemGetLocationInfo_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10314,7 +10314,7 @@ impl DriverTable {
                 entry::cuMemGetLocationInfo_v13040,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     ptr,
                     size,
@@ -10323,11 +10323,11 @@ impl DriverTable {
                     location_out,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuMemGetMemPool` through `cuGetProcAddress("cuMemGetMemPool", 13000)` (`PFN_cuMemGetMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemGetMemPool` through `cuGetProcAddress("cuMemGetMemPool", 13000)` (`PFN_cuMemGetMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10341,11 +10341,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemGetMemPool as usize, entry::cuMemGetMemPool_v13000)
         {
-            Some(driver_fn) => driver_fn(pool, location, type_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool, location, type_),
+            Err(code) => code,
         }
     }
-    /// `cuMemHostAlloc` through `cuGetProcAddress("cuMemHostAlloc", 2020)` (`PFN_cuMemHostAlloc_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemHostAlloc` through `cuGetProcAddress("cuMemHostAlloc", 2020)` (`PFN_cuMemHostAlloc_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10357,11 +10357,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(Index::cuMemHostAlloc as usize, entry::cuMemHostAlloc_v2020) {
-            Some(driver_fn) => driver_fn(pp, bytesize, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pp, bytesize, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemHostGetDevicePointer` through `cuGetProcAddress("cuMemHostGetDevicePointer", 3020)` (`PFN_cuMemHostGetDevicePointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemHostGetDevicePointer` through `cuGetProcAddress("cuMemHostGetDevicePointer", 3020)` (`PFN_cuMemHostGetDevicePointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10378,11 +10378,11 @@ impl DriverTable {
                 entry::cuMemHostGetDevicePointer_v3020,
             )
         {
-            Some(driver_fn) => driver_fn(pdptr, p, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pdptr, p, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemHostGetFlags` through `cuGetProcAddress("cuMemHostGetFlags", 2030)` (`PFN_cuMemHostGetFlags_v2030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemHostGetFlags` through `cuGetProcAddress("cuMemHostGetFlags", 2030)` (`PFN_cuMemHostGetFlags_v2030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10395,11 +10395,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemHostGetFlags as usize, entry::cuMemHostGetFlags_v2030)
         {
-            Some(driver_fn) => driver_fn(pFlags, p),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pFlags, p),
+            Err(code) => code,
         }
     }
-    /// `cuMemHostRegister` through `cuGetProcAddress("cuMemHostRegister", 6050)` (`PFN_cuMemHostRegister_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemHostRegister` through `cuGetProcAddress("cuMemHostRegister", 6050)` (`PFN_cuMemHostRegister_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10413,11 +10413,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemHostRegister as usize, entry::cuMemHostRegister_v6050)
         {
-            Some(driver_fn) => driver_fn(p, bytesize, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(p, bytesize, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemHostUnregister` through `cuGetProcAddress("cuMemHostUnregister", 4000)` (`PFN_cuMemHostUnregister_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemHostUnregister` through `cuGetProcAddress("cuMemHostUnregister", 4000)` (`PFN_cuMemHostUnregister_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10429,11 +10429,11 @@ impl DriverTable {
                 entry::cuMemHostUnregister_v4000,
             )
         {
-            Some(driver_fn) => driver_fn(p),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(p),
+            Err(code) => code,
         }
     }
-    /// `cuMemImportFromShareableHandle` through `cuGetProcAddress("cuMemImportFromShareableHandle", 10020)` (`PFN_cuMemImportFromShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemImportFromShareableHandle` through `cuGetProcAddress("cuMemImportFromShareableHandle", 10020)` (`PFN_cuMemImportFromShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10450,11 +10450,11 @@ impl DriverTable {
                 entry::cuMemImportFromShareableHandle_v10020,
             )
         {
-            Some(driver_fn) => driver_fn(handle, osHandle, shHandleType),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(handle, osHandle, shHandleType),
+            Err(code) => code,
         }
     }
-    /// `cuMemMap` through `cuGetProcAddress("cuMemMap", 10020)` (`PFN_cuMemMap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemMap` through `cuGetProcAddress("cuMemMap", 10020)` (`PFN_cuMemMap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10468,11 +10468,11 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(Index::cuMemMap as usize, entry::cuMemMap_v10020) {
-            Some(driver_fn) => driver_fn(ptr, size, offset, handle, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ptr, size, offset, handle, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemMapArrayAsync` through `cuGetProcAddress("cuMemMapArrayAsync", 11010)` (`PFN_cuMemMapArrayAsync_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemMapArrayAsync` through `cuGetProcAddress("cuMemMapArrayAsync", 11010)` (`PFN_cuMemMapArrayAsync_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10489,11 +10489,11 @@ impl DriverTable {
                 entry::cuMemMapArrayAsync_v11010,
             )
         {
-            Some(driver_fn) => driver_fn(mapInfoList, count, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mapInfoList, count, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolCreate` through `cuGetProcAddress("cuMemPoolCreate", 11020)` (`PFN_cuMemPoolCreate_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolCreate` through `cuGetProcAddress("cuMemPoolCreate", 11020)` (`PFN_cuMemPoolCreate_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10506,11 +10506,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemPoolCreate as usize, entry::cuMemPoolCreate_v11020)
         {
-            Some(driver_fn) => driver_fn(pool, poolProps),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool, poolProps),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolDestroy` through `cuGetProcAddress("cuMemPoolDestroy", 11020)` (`PFN_cuMemPoolDestroy_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolDestroy` through `cuGetProcAddress("cuMemPoolDestroy", 11020)` (`PFN_cuMemPoolDestroy_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10519,11 +10519,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemPoolDestroy as usize, entry::cuMemPoolDestroy_v11020)
         {
-            Some(driver_fn) => driver_fn(pool),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolExportPointer` through `cuGetProcAddress("cuMemPoolExportPointer", 11020)` (`PFN_cuMemPoolExportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolExportPointer` through `cuGetProcAddress("cuMemPoolExportPointer", 11020)` (`PFN_cuMemPoolExportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10539,11 +10539,11 @@ impl DriverTable {
                 entry::cuMemPoolExportPointer_v11020,
             )
         {
-            Some(driver_fn) => driver_fn(shareData_out, ptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(shareData_out, ptr),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolExportToShareableHandle` through `cuGetProcAddress("cuMemPoolExportToShareableHandle", 11020)` (`PFN_cuMemPoolExportToShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolExportToShareableHandle` through `cuGetProcAddress("cuMemPoolExportToShareableHandle", 11020)` (`PFN_cuMemPoolExportToShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10561,11 +10561,11 @@ impl DriverTable {
                 entry::cuMemPoolExportToShareableHandle_v11020,
             )
         {
-            Some(driver_fn) => driver_fn(handle_out, pool, handleType, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(handle_out, pool, handleType, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolGetAccess` through `cuGetProcAddress("cuMemPoolGetAccess", 11020)` (`PFN_cuMemPoolGetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolGetAccess` through `cuGetProcAddress("cuMemPoolGetAccess", 11020)` (`PFN_cuMemPoolGetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10582,11 +10582,11 @@ impl DriverTable {
                 entry::cuMemPoolGetAccess_v11020,
             )
         {
-            Some(driver_fn) => driver_fn(flags, memPool, location),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(flags, memPool, location),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolGetAttribute` through `cuGetProcAddress("cuMemPoolGetAttribute", 11020)` (`PFN_cuMemPoolGetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolGetAttribute` through `cuGetProcAddress("cuMemPoolGetAttribute", 11020)` (`PFN_cuMemPoolGetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10603,11 +10603,11 @@ impl DriverTable {
                 entry::cuMemPoolGetAttribute_v11020,
             )
         {
-            Some(driver_fn) => driver_fn(pool, attr, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool, attr, value),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolImportFromShareableHandle` through `cuGetProcAddress("cuMemPoolImportFromShareableHandle", 11020)` (`PFN_cuMemPoolImportFromShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolImportFromShareableHandle` through `cuGetProcAddress("cuMemPoolImportFromShareableHandle", 11020)` (`PFN_cuMemPoolImportFromShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10625,11 +10625,11 @@ impl DriverTable {
                 entry::cuMemPoolImportFromShareableHandle_v11020,
             )
         {
-            Some(driver_fn) => driver_fn(pool_out, handle, handleType, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool_out, handle, handleType, flags),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolImportPointer` through `cuGetProcAddress("cuMemPoolImportPointer", 11020)` (`PFN_cuMemPoolImportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolImportPointer` through `cuGetProcAddress("cuMemPoolImportPointer", 11020)` (`PFN_cuMemPoolImportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10646,11 +10646,11 @@ impl DriverTable {
                 entry::cuMemPoolImportPointer_v11020,
             )
         {
-            Some(driver_fn) => driver_fn(ptr_out, pool, shareData),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ptr_out, pool, shareData),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolSetAccess` through `cuGetProcAddress("cuMemPoolSetAccess", 11020)` (`PFN_cuMemPoolSetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolSetAccess` through `cuGetProcAddress("cuMemPoolSetAccess", 11020)` (`PFN_cuMemPoolSetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10667,11 +10667,11 @@ impl DriverTable {
                 entry::cuMemPoolSetAccess_v11020,
             )
         {
-            Some(driver_fn) => driver_fn(pool, map, count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool, map, count),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolSetAttribute` through `cuGetProcAddress("cuMemPoolSetAttribute", 11020)` (`PFN_cuMemPoolSetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolSetAttribute` through `cuGetProcAddress("cuMemPoolSetAttribute", 11020)` (`PFN_cuMemPoolSetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10688,11 +10688,11 @@ impl DriverTable {
                 entry::cuMemPoolSetAttribute_v11020,
             )
         {
-            Some(driver_fn) => driver_fn(pool, attr, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool, attr, value),
+            Err(code) => code,
         }
     }
-    /// `cuMemPoolTrimTo` through `cuGetProcAddress("cuMemPoolTrimTo", 11020)` (`PFN_cuMemPoolTrimTo_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPoolTrimTo` through `cuGetProcAddress("cuMemPoolTrimTo", 11020)` (`PFN_cuMemPoolTrimTo_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10705,12 +10705,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemPoolTrimTo as usize, entry::cuMemPoolTrimTo_v11020)
         {
-            Some(driver_fn) => driver_fn(pool, minBytesToKeep),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pool, minBytesToKeep),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuMemPrefetchAsync` through `cuGetProcAddress("cuMemPrefetchAsync", 8000)` (`PFN_cuMemPrefetchAsync_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPrefetchAsync` through `cuGetProcAddress("cuMemPrefetchAsync", 8000)` (`PFN_cuMemPrefetchAsync_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10725,12 +10725,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemPrefetchAsync as usize, entry::cuMemPrefetchAsync_v8000)
         {
-            Some(driver_fn) => driver_fn(devPtr, count, dstDevice, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(devPtr, count, dstDevice, hStream),
+            Err(code) => code,
         }
     }
     #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
-    /// `cuMemPrefetchAsync_v2` through `cuGetProcAddress("cuMemPrefetchAsync", 12020)` (`PFN_cuMemPrefetchAsync_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPrefetchAsync_v2` through `cuGetProcAddress("cuMemPrefetchAsync", 12020)` (`PFN_cuMemPrefetchAsync_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10749,12 +10749,12 @@ impl DriverTable {
                 entry::cuMemPrefetchAsync_v12020,
             )
         {
-            Some(driver_fn) => driver_fn(devPtr, count, location, flags, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(devPtr, count, location, flags, hStream),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuMemPrefetchAsync` through `cuGetProcAddress("cuMemPrefetchAsync", 12020)` (`PFN_cuMemPrefetchAsync_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPrefetchAsync` through `cuGetProcAddress("cuMemPrefetchAsync", 12020)` (`PFN_cuMemPrefetchAsync_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10773,12 +10773,12 @@ impl DriverTable {
                 entry::cuMemPrefetchAsync_v12020,
             )
         {
-            Some(driver_fn) => driver_fn(devPtr, count, location, flags, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(devPtr, count, location, flags, hStream),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuMemPrefetchBatchAsync` through `cuGetProcAddress("cuMemPrefetchBatchAsync", 13000)` (`PFN_cuMemPrefetchBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemPrefetchBatchAsync` through `cuGetProcAddress("cuMemPrefetchBatchAsync", 13000)` (`PFN_cuMemPrefetchBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10800,7 +10800,7 @@ impl DriverTable {
                 entry::cuMemPrefetchBatchAsync_v13000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     dptrs,
                     sizes,
@@ -10812,10 +10812,10 @@ impl DriverTable {
                     hStream,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuMemRangeGetAttribute` through `cuGetProcAddress("cuMemRangeGetAttribute", 8000)` (`PFN_cuMemRangeGetAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemRangeGetAttribute` through `cuGetProcAddress("cuMemRangeGetAttribute", 8000)` (`PFN_cuMemRangeGetAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10834,11 +10834,11 @@ impl DriverTable {
                 entry::cuMemRangeGetAttribute_v8000,
             )
         {
-            Some(driver_fn) => driver_fn(data, dataSize, attribute, devPtr, count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(data, dataSize, attribute, devPtr, count),
+            Err(code) => code,
         }
     }
-    /// `cuMemRangeGetAttributes` through `cuGetProcAddress("cuMemRangeGetAttributes", 8000)` (`PFN_cuMemRangeGetAttributes_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemRangeGetAttributes` through `cuGetProcAddress("cuMemRangeGetAttributes", 8000)` (`PFN_cuMemRangeGetAttributes_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10858,24 +10858,24 @@ impl DriverTable {
                 entry::cuMemRangeGetAttributes_v8000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(data, dataSizes, attributes, numAttributes, devPtr, count)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuMemRelease` through `cuGetProcAddress("cuMemRelease", 10020)` (`PFN_cuMemRelease_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemRelease` through `cuGetProcAddress("cuMemRelease", 10020)` (`PFN_cuMemRelease_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemRelease(&self, handle: CUmemGenericAllocationHandle) -> CUresult {
         match self.resolve(Index::cuMemRelease as usize, entry::cuMemRelease_v10020) {
-            Some(driver_fn) => driver_fn(handle),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(handle),
+            Err(code) => code,
         }
     }
-    /// `cuMemRetainAllocationHandle` through `cuGetProcAddress("cuMemRetainAllocationHandle", 11000)` (`PFN_cuMemRetainAllocationHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemRetainAllocationHandle` through `cuGetProcAddress("cuMemRetainAllocationHandle", 11000)` (`PFN_cuMemRetainAllocationHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10891,11 +10891,11 @@ impl DriverTable {
                 entry::cuMemRetainAllocationHandle_v11000,
             )
         {
-            Some(driver_fn) => driver_fn(handle, addr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(handle, addr),
+            Err(code) => code,
         }
     }
-    /// `cuMemSetAccess` through `cuGetProcAddress("cuMemSetAccess", 10020)` (`PFN_cuMemSetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemSetAccess` through `cuGetProcAddress("cuMemSetAccess", 10020)` (`PFN_cuMemSetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10909,12 +10909,12 @@ impl DriverTable {
     ) -> CUresult {
         match self.resolve(Index::cuMemSetAccess as usize, entry::cuMemSetAccess_v10020)
         {
-            Some(driver_fn) => driver_fn(ptr, size, desc, count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ptr, size, desc, count),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuMemSetMemPool` through `cuGetProcAddress("cuMemSetMemPool", 13000)` (`PFN_cuMemSetMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemSetMemPool` through `cuGetProcAddress("cuMemSetMemPool", 13000)` (`PFN_cuMemSetMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10928,22 +10928,22 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemSetMemPool as usize, entry::cuMemSetMemPool_v13000)
         {
-            Some(driver_fn) => driver_fn(location, type_, pool),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(location, type_, pool),
+            Err(code) => code,
         }
     }
-    /// `cuMemUnmap` through `cuGetProcAddress("cuMemUnmap", 10020)` (`PFN_cuMemUnmap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemUnmap` through `cuGetProcAddress("cuMemUnmap", 10020)` (`PFN_cuMemUnmap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemUnmap(&self, ptr: CUdeviceptr, size: usize) -> CUresult {
         match self.resolve(Index::cuMemUnmap as usize, entry::cuMemUnmap_v10020) {
-            Some(driver_fn) => driver_fn(ptr, size),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ptr, size),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy` through `cuGetProcAddress("cuMemcpy", 4000)` (`PFN_cuMemcpy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy` through `cuGetProcAddress("cuMemcpy", 4000)` (`PFN_cuMemcpy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10955,22 +10955,22 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(Index::cuMemcpy as usize, entry::cuMemcpy_v4000) {
-            Some(driver_fn) => driver_fn(dst, src, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dst, src, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy2D` through `cuGetProcAddress("cuMemcpy2D", 3020)` (`PFN_cuMemcpy2D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy2D` through `cuGetProcAddress("cuMemcpy2D", 3020)` (`PFN_cuMemcpy2D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemcpy2D(&self, pCopy: *const CUDA_MEMCPY2D) -> CUresult {
         match self.resolve(Index::cuMemcpy2D as usize, entry::cuMemcpy2D_v3020) {
-            Some(driver_fn) => driver_fn(pCopy),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy2DAsync` through `cuGetProcAddress("cuMemcpy2DAsync", 3020)` (`PFN_cuMemcpy2DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy2DAsync` through `cuGetProcAddress("cuMemcpy2DAsync", 3020)` (`PFN_cuMemcpy2DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10982,11 +10982,11 @@ impl DriverTable {
     ) -> CUresult {
         match self.resolve(Index::cuMemcpy2DAsync as usize, entry::cuMemcpy2DAsync_v3020)
         {
-            Some(driver_fn) => driver_fn(pCopy, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy2DUnaligned` through `cuGetProcAddress("cuMemcpy2DUnaligned", 3020)` (`PFN_cuMemcpy2DUnaligned_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy2DUnaligned` through `cuGetProcAddress("cuMemcpy2DUnaligned", 3020)` (`PFN_cuMemcpy2DUnaligned_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -10998,22 +10998,22 @@ impl DriverTable {
                 entry::cuMemcpy2DUnaligned_v3020,
             )
         {
-            Some(driver_fn) => driver_fn(pCopy),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy3D` through `cuGetProcAddress("cuMemcpy3D", 3020)` (`PFN_cuMemcpy3D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy3D` through `cuGetProcAddress("cuMemcpy3D", 3020)` (`PFN_cuMemcpy3D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemcpy3D(&self, pCopy: *const CUDA_MEMCPY3D) -> CUresult {
         match self.resolve(Index::cuMemcpy3D as usize, entry::cuMemcpy3D_v3020) {
-            Some(driver_fn) => driver_fn(pCopy),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy3DAsync` through `cuGetProcAddress("cuMemcpy3DAsync", 3020)` (`PFN_cuMemcpy3DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy3DAsync` through `cuGetProcAddress("cuMemcpy3DAsync", 3020)` (`PFN_cuMemcpy3DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11025,12 +11025,12 @@ impl DriverTable {
     ) -> CUresult {
         match self.resolve(Index::cuMemcpy3DAsync as usize, entry::cuMemcpy3DAsync_v3020)
         {
-            Some(driver_fn) => driver_fn(pCopy, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy, hStream),
+            Err(code) => code,
         }
     }
     #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-    /// `cuMemcpy3DBatchAsync` through `cuGetProcAddress("cuMemcpy3DBatchAsync", 12080)` (`PFN_cuMemcpy3DBatchAsync_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy3DBatchAsync` through `cuGetProcAddress("cuMemcpy3DBatchAsync", 12080)` (`PFN_cuMemcpy3DBatchAsync_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11049,12 +11049,12 @@ impl DriverTable {
                 entry::cuMemcpy3DBatchAsync_v12080,
             )
         {
-            Some(driver_fn) => driver_fn(numOps, opList, failIdx, flags, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(numOps, opList, failIdx, flags, hStream),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuMemcpy3DBatchAsync` through `cuGetProcAddress("cuMemcpy3DBatchAsync", 13000)` (`PFN_cuMemcpy3DBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy3DBatchAsync` through `cuGetProcAddress("cuMemcpy3DBatchAsync", 13000)` (`PFN_cuMemcpy3DBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11072,22 +11072,22 @@ impl DriverTable {
                 entry::cuMemcpy3DBatchAsync_v13000,
             )
         {
-            Some(driver_fn) => driver_fn(numOps, opList, flags, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(numOps, opList, flags, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy3DPeer` through `cuGetProcAddress("cuMemcpy3DPeer", 4000)` (`PFN_cuMemcpy3DPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy3DPeer` through `cuGetProcAddress("cuMemcpy3DPeer", 4000)` (`PFN_cuMemcpy3DPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemcpy3DPeer(&self, pCopy: *const CUDA_MEMCPY3D_PEER) -> CUresult {
         match self.resolve(Index::cuMemcpy3DPeer as usize, entry::cuMemcpy3DPeer_v4000) {
-            Some(driver_fn) => driver_fn(pCopy),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpy3DPeerAsync` through `cuGetProcAddress("cuMemcpy3DPeerAsync", 4000)` (`PFN_cuMemcpy3DPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy3DPeerAsync` through `cuGetProcAddress("cuMemcpy3DPeerAsync", 4000)` (`PFN_cuMemcpy3DPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11103,12 +11103,12 @@ impl DriverTable {
                 entry::cuMemcpy3DPeerAsync_v4000,
             )
         {
-            Some(driver_fn) => driver_fn(pCopy, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pCopy, hStream),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuMemcpy3DWithAttributesAsync` through `cuGetProcAddress("cuMemcpy3DWithAttributesAsync", 13020)` (`PFN_cuMemcpy3DWithAttributesAsync_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpy3DWithAttributesAsync` through `cuGetProcAddress("cuMemcpy3DWithAttributesAsync", 13020)` (`PFN_cuMemcpy3DWithAttributesAsync_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11125,11 +11125,11 @@ impl DriverTable {
                 entry::cuMemcpy3DWithAttributesAsync_v13020,
             )
         {
-            Some(driver_fn) => driver_fn(op, flags, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(op, flags, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyAsync` through `cuGetProcAddress("cuMemcpyAsync", 4000)` (`PFN_cuMemcpyAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyAsync` through `cuGetProcAddress("cuMemcpyAsync", 4000)` (`PFN_cuMemcpyAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11142,11 +11142,11 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self.resolve(Index::cuMemcpyAsync as usize, entry::cuMemcpyAsync_v4000) {
-            Some(driver_fn) => driver_fn(dst, src, ByteCount, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dst, src, ByteCount, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoA` through `cuGetProcAddress("cuMemcpyAtoA", 3020)` (`PFN_cuMemcpyAtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyAtoA` through `cuGetProcAddress("cuMemcpyAtoA", 3020)` (`PFN_cuMemcpyAtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11160,13 +11160,13 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(Index::cuMemcpyAtoA as usize, entry::cuMemcpyAtoA_v3020) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(dstArray, dstOffset, srcArray, srcOffset, ByteCount)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoD` through `cuGetProcAddress("cuMemcpyAtoD", 3020)` (`PFN_cuMemcpyAtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyAtoD` through `cuGetProcAddress("cuMemcpyAtoD", 3020)` (`PFN_cuMemcpyAtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11179,11 +11179,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(Index::cuMemcpyAtoD as usize, entry::cuMemcpyAtoD_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, srcArray, srcOffset, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, srcArray, srcOffset, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoH` through `cuGetProcAddress("cuMemcpyAtoH", 3020)` (`PFN_cuMemcpyAtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyAtoH` through `cuGetProcAddress("cuMemcpyAtoH", 3020)` (`PFN_cuMemcpyAtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11196,11 +11196,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(Index::cuMemcpyAtoH as usize, entry::cuMemcpyAtoH_v3020) {
-            Some(driver_fn) => driver_fn(dstHost, srcArray, srcOffset, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstHost, srcArray, srcOffset, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoHAsync` through `cuGetProcAddress("cuMemcpyAtoHAsync", 3020)` (`PFN_cuMemcpyAtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyAtoHAsync` through `cuGetProcAddress("cuMemcpyAtoHAsync", 3020)` (`PFN_cuMemcpyAtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11216,14 +11216,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemcpyAtoHAsync as usize, entry::cuMemcpyAtoHAsync_v3020)
         {
-            Some(driver_fn) => {
-                driver_fn(dstHost, srcArray, srcOffset, ByteCount, hStream)
-            }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstHost, srcArray, srcOffset, ByteCount, hStream),
+            Err(code) => code,
         }
     }
     #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-    /// `cuMemcpyBatchAsync` through `cuGetProcAddress("cuMemcpyBatchAsync", 12080)` (`PFN_cuMemcpyBatchAsync_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyBatchAsync` through `cuGetProcAddress("cuMemcpyBatchAsync", 12080)` (`PFN_cuMemcpyBatchAsync_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11246,7 +11244,7 @@ impl DriverTable {
                 entry::cuMemcpyBatchAsync_v12080,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     dsts,
                     srcs,
@@ -11259,11 +11257,11 @@ impl DriverTable {
                     hStream,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuMemcpyBatchAsync` through `cuGetProcAddress("cuMemcpyBatchAsync", 13000)` (`PFN_cuMemcpyBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyBatchAsync` through `cuGetProcAddress("cuMemcpyBatchAsync", 13000)` (`PFN_cuMemcpyBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11285,13 +11283,13 @@ impl DriverTable {
                 entry::cuMemcpyBatchAsync_v13000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoA` through `cuGetProcAddress("cuMemcpyDtoA", 3020)` (`PFN_cuMemcpyDtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyDtoA` through `cuGetProcAddress("cuMemcpyDtoA", 3020)` (`PFN_cuMemcpyDtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11304,11 +11302,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(Index::cuMemcpyDtoA as usize, entry::cuMemcpyDtoA_v3020) {
-            Some(driver_fn) => driver_fn(dstArray, dstOffset, srcDevice, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstArray, dstOffset, srcDevice, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoD` through `cuGetProcAddress("cuMemcpyDtoD", 3020)` (`PFN_cuMemcpyDtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyDtoD` through `cuGetProcAddress("cuMemcpyDtoD", 3020)` (`PFN_cuMemcpyDtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11320,11 +11318,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(Index::cuMemcpyDtoD as usize, entry::cuMemcpyDtoD_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, srcDevice, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, srcDevice, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoDAsync` through `cuGetProcAddress("cuMemcpyDtoDAsync", 3020)` (`PFN_cuMemcpyDtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyDtoDAsync` through `cuGetProcAddress("cuMemcpyDtoDAsync", 3020)` (`PFN_cuMemcpyDtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11339,11 +11337,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemcpyDtoDAsync as usize, entry::cuMemcpyDtoDAsync_v3020)
         {
-            Some(driver_fn) => driver_fn(dstDevice, srcDevice, ByteCount, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, srcDevice, ByteCount, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoH` through `cuGetProcAddress("cuMemcpyDtoH", 3020)` (`PFN_cuMemcpyDtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyDtoH` through `cuGetProcAddress("cuMemcpyDtoH", 3020)` (`PFN_cuMemcpyDtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11355,11 +11353,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(Index::cuMemcpyDtoH as usize, entry::cuMemcpyDtoH_v3020) {
-            Some(driver_fn) => driver_fn(dstHost, srcDevice, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstHost, srcDevice, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoHAsync` through `cuGetProcAddress("cuMemcpyDtoHAsync", 3020)` (`PFN_cuMemcpyDtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyDtoHAsync` through `cuGetProcAddress("cuMemcpyDtoHAsync", 3020)` (`PFN_cuMemcpyDtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11374,11 +11372,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemcpyDtoHAsync as usize, entry::cuMemcpyDtoHAsync_v3020)
         {
-            Some(driver_fn) => driver_fn(dstHost, srcDevice, ByteCount, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstHost, srcDevice, ByteCount, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoA` through `cuGetProcAddress("cuMemcpyHtoA", 3020)` (`PFN_cuMemcpyHtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyHtoA` through `cuGetProcAddress("cuMemcpyHtoA", 3020)` (`PFN_cuMemcpyHtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11391,11 +11389,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(Index::cuMemcpyHtoA as usize, entry::cuMemcpyHtoA_v3020) {
-            Some(driver_fn) => driver_fn(dstArray, dstOffset, srcHost, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstArray, dstOffset, srcHost, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoAAsync` through `cuGetProcAddress("cuMemcpyHtoAAsync", 3020)` (`PFN_cuMemcpyHtoAAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyHtoAAsync` through `cuGetProcAddress("cuMemcpyHtoAAsync", 3020)` (`PFN_cuMemcpyHtoAAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11411,13 +11409,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemcpyHtoAAsync as usize, entry::cuMemcpyHtoAAsync_v3020)
         {
-            Some(driver_fn) => {
-                driver_fn(dstArray, dstOffset, srcHost, ByteCount, hStream)
-            }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstArray, dstOffset, srcHost, ByteCount, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoD` through `cuGetProcAddress("cuMemcpyHtoD", 3020)` (`PFN_cuMemcpyHtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyHtoD` through `cuGetProcAddress("cuMemcpyHtoD", 3020)` (`PFN_cuMemcpyHtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11429,11 +11425,11 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(Index::cuMemcpyHtoD as usize, entry::cuMemcpyHtoD_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, srcHost, ByteCount),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, srcHost, ByteCount),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoDAsync` through `cuGetProcAddress("cuMemcpyHtoDAsync", 3020)` (`PFN_cuMemcpyHtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyHtoDAsync` through `cuGetProcAddress("cuMemcpyHtoDAsync", 3020)` (`PFN_cuMemcpyHtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11448,11 +11444,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemcpyHtoDAsync as usize, entry::cuMemcpyHtoDAsync_v3020)
         {
-            Some(driver_fn) => driver_fn(dstDevice, srcHost, ByteCount, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, srcHost, ByteCount, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyPeer` through `cuGetProcAddress("cuMemcpyPeer", 4000)` (`PFN_cuMemcpyPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyPeer` through `cuGetProcAddress("cuMemcpyPeer", 4000)` (`PFN_cuMemcpyPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11466,13 +11462,13 @@ impl DriverTable {
         ByteCount: usize,
     ) -> CUresult {
         match self.resolve(Index::cuMemcpyPeer as usize, entry::cuMemcpyPeer_v4000) {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(dstDevice, dstContext, srcDevice, srcContext, ByteCount)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuMemcpyPeerAsync` through `cuGetProcAddress("cuMemcpyPeerAsync", 4000)` (`PFN_cuMemcpyPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyPeerAsync` through `cuGetProcAddress("cuMemcpyPeerAsync", 4000)` (`PFN_cuMemcpyPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11489,7 +11485,7 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemcpyPeerAsync as usize, entry::cuMemcpyPeerAsync_v4000)
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     dstDevice,
                     dstContext,
@@ -11499,11 +11495,11 @@ impl DriverTable {
                     hStream,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuMemcpyWithAttributesAsync` through `cuGetProcAddress("cuMemcpyWithAttributesAsync", 13020)` (`PFN_cuMemcpyWithAttributesAsync_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemcpyWithAttributesAsync` through `cuGetProcAddress("cuMemcpyWithAttributesAsync", 13020)` (`PFN_cuMemcpyWithAttributesAsync_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11522,11 +11518,11 @@ impl DriverTable {
                 entry::cuMemcpyWithAttributesAsync_v13020,
             )
         {
-            Some(driver_fn) => driver_fn(dst, src, size, attr, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dst, src, size, attr, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD16` through `cuGetProcAddress("cuMemsetD16", 3020)` (`PFN_cuMemsetD16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD16` through `cuGetProcAddress("cuMemsetD16", 3020)` (`PFN_cuMemsetD16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11538,11 +11534,11 @@ impl DriverTable {
         N: usize,
     ) -> CUresult {
         match self.resolve(Index::cuMemsetD16 as usize, entry::cuMemsetD16_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, us, N),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, us, N),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD16Async` through `cuGetProcAddress("cuMemsetD16Async", 3020)` (`PFN_cuMemsetD16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD16Async` through `cuGetProcAddress("cuMemsetD16Async", 3020)` (`PFN_cuMemsetD16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11557,11 +11553,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemsetD16Async as usize, entry::cuMemsetD16Async_v3020)
         {
-            Some(driver_fn) => driver_fn(dstDevice, us, N, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, us, N, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD2D16` through `cuGetProcAddress("cuMemsetD2D16", 3020)` (`PFN_cuMemsetD2D16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD2D16` through `cuGetProcAddress("cuMemsetD2D16", 3020)` (`PFN_cuMemsetD2D16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11575,11 +11571,11 @@ impl DriverTable {
         Height: usize,
     ) -> CUresult {
         match self.resolve(Index::cuMemsetD2D16 as usize, entry::cuMemsetD2D16_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, dstPitch, us, Width, Height),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, dstPitch, us, Width, Height),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD2D16Async` through `cuGetProcAddress("cuMemsetD2D16Async", 3020)` (`PFN_cuMemsetD2D16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD2D16Async` through `cuGetProcAddress("cuMemsetD2D16Async", 3020)` (`PFN_cuMemsetD2D16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11596,11 +11592,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemsetD2D16Async as usize, entry::cuMemsetD2D16Async_v3020)
         {
-            Some(driver_fn) => driver_fn(dstDevice, dstPitch, us, Width, Height, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, dstPitch, us, Width, Height, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD2D32` through `cuGetProcAddress("cuMemsetD2D32", 3020)` (`PFN_cuMemsetD2D32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD2D32` through `cuGetProcAddress("cuMemsetD2D32", 3020)` (`PFN_cuMemsetD2D32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11614,11 +11610,11 @@ impl DriverTable {
         Height: usize,
     ) -> CUresult {
         match self.resolve(Index::cuMemsetD2D32 as usize, entry::cuMemsetD2D32_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, dstPitch, ui, Width, Height),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, dstPitch, ui, Width, Height),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD2D32Async` through `cuGetProcAddress("cuMemsetD2D32Async", 3020)` (`PFN_cuMemsetD2D32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD2D32Async` through `cuGetProcAddress("cuMemsetD2D32Async", 3020)` (`PFN_cuMemsetD2D32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11635,11 +11631,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemsetD2D32Async as usize, entry::cuMemsetD2D32Async_v3020)
         {
-            Some(driver_fn) => driver_fn(dstDevice, dstPitch, ui, Width, Height, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, dstPitch, ui, Width, Height, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD2D8` through `cuGetProcAddress("cuMemsetD2D8", 3020)` (`PFN_cuMemsetD2D8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD2D8` through `cuGetProcAddress("cuMemsetD2D8", 3020)` (`PFN_cuMemsetD2D8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11653,11 +11649,11 @@ impl DriverTable {
         Height: usize,
     ) -> CUresult {
         match self.resolve(Index::cuMemsetD2D8 as usize, entry::cuMemsetD2D8_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, dstPitch, uc, Width, Height),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, dstPitch, uc, Width, Height),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD2D8Async` through `cuGetProcAddress("cuMemsetD2D8Async", 3020)` (`PFN_cuMemsetD2D8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD2D8Async` through `cuGetProcAddress("cuMemsetD2D8Async", 3020)` (`PFN_cuMemsetD2D8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11674,11 +11670,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemsetD2D8Async as usize, entry::cuMemsetD2D8Async_v3020)
         {
-            Some(driver_fn) => driver_fn(dstDevice, dstPitch, uc, Width, Height, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, dstPitch, uc, Width, Height, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD32` through `cuGetProcAddress("cuMemsetD32", 3020)` (`PFN_cuMemsetD32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD32` through `cuGetProcAddress("cuMemsetD32", 3020)` (`PFN_cuMemsetD32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11690,11 +11686,11 @@ impl DriverTable {
         N: usize,
     ) -> CUresult {
         match self.resolve(Index::cuMemsetD32 as usize, entry::cuMemsetD32_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, ui, N),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, ui, N),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD32Async` through `cuGetProcAddress("cuMemsetD32Async", 3020)` (`PFN_cuMemsetD32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD32Async` through `cuGetProcAddress("cuMemsetD32Async", 3020)` (`PFN_cuMemsetD32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11709,11 +11705,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuMemsetD32Async as usize, entry::cuMemsetD32Async_v3020)
         {
-            Some(driver_fn) => driver_fn(dstDevice, ui, N, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, ui, N, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD8` through `cuGetProcAddress("cuMemsetD8", 3020)` (`PFN_cuMemsetD8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD8` through `cuGetProcAddress("cuMemsetD8", 3020)` (`PFN_cuMemsetD8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11725,11 +11721,11 @@ impl DriverTable {
         N: usize,
     ) -> CUresult {
         match self.resolve(Index::cuMemsetD8 as usize, entry::cuMemsetD8_v3020) {
-            Some(driver_fn) => driver_fn(dstDevice, uc, N),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, uc, N),
+            Err(code) => code,
         }
     }
-    /// `cuMemsetD8Async` through `cuGetProcAddress("cuMemsetD8Async", 3020)` (`PFN_cuMemsetD8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMemsetD8Async` through `cuGetProcAddress("cuMemsetD8Async", 3020)` (`PFN_cuMemsetD8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11743,11 +11739,11 @@ impl DriverTable {
     ) -> CUresult {
         match self.resolve(Index::cuMemsetD8Async as usize, entry::cuMemsetD8Async_v3020)
         {
-            Some(driver_fn) => driver_fn(dstDevice, uc, N, hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstDevice, uc, N, hStream),
+            Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayCreate` through `cuGetProcAddress("cuMipmappedArrayCreate", 5000)` (`PFN_cuMipmappedArrayCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMipmappedArrayCreate` through `cuGetProcAddress("cuMipmappedArrayCreate", 5000)` (`PFN_cuMipmappedArrayCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11764,11 +11760,11 @@ impl DriverTable {
                 entry::cuMipmappedArrayCreate_v5000,
             )
         {
-            Some(driver_fn) => driver_fn(pHandle, pMipmappedArrayDesc, numMipmapLevels),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pHandle, pMipmappedArrayDesc, numMipmapLevels),
+            Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayDestroy` through `cuGetProcAddress("cuMipmappedArrayDestroy", 5000)` (`PFN_cuMipmappedArrayDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMipmappedArrayDestroy` through `cuGetProcAddress("cuMipmappedArrayDestroy", 5000)` (`PFN_cuMipmappedArrayDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11783,11 +11779,11 @@ impl DriverTable {
                 entry::cuMipmappedArrayDestroy_v5000,
             )
         {
-            Some(driver_fn) => driver_fn(hMipmappedArray),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hMipmappedArray),
+            Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayGetLevel` through `cuGetProcAddress("cuMipmappedArrayGetLevel", 5000)` (`PFN_cuMipmappedArrayGetLevel_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMipmappedArrayGetLevel` through `cuGetProcAddress("cuMipmappedArrayGetLevel", 5000)` (`PFN_cuMipmappedArrayGetLevel_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11804,11 +11800,11 @@ impl DriverTable {
                 entry::cuMipmappedArrayGetLevel_v5000,
             )
         {
-            Some(driver_fn) => driver_fn(pLevelArray, hMipmappedArray, level),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pLevelArray, hMipmappedArray, level),
+            Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayGetMemoryRequirements` through `cuGetProcAddress("cuMipmappedArrayGetMemoryRequirements", 11060)` (`PFN_cuMipmappedArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMipmappedArrayGetMemoryRequirements` through `cuGetProcAddress("cuMipmappedArrayGetMemoryRequirements", 11060)` (`PFN_cuMipmappedArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11825,11 +11821,11 @@ impl DriverTable {
                 entry::cuMipmappedArrayGetMemoryRequirements_v11060,
             )
         {
-            Some(driver_fn) => driver_fn(memoryRequirements, mipmap, device),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(memoryRequirements, mipmap, device),
+            Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayGetSparseProperties` through `cuGetProcAddress("cuMipmappedArrayGetSparseProperties", 11010)` (`PFN_cuMipmappedArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMipmappedArrayGetSparseProperties` through `cuGetProcAddress("cuMipmappedArrayGetSparseProperties", 11010)` (`PFN_cuMipmappedArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11845,12 +11841,12 @@ impl DriverTable {
                 entry::cuMipmappedArrayGetSparseProperties_v11010,
             )
         {
-            Some(driver_fn) => driver_fn(sparseProperties, mipmap),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(sparseProperties, mipmap),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuModuleEnumerateFunctions` through `cuGetProcAddress("cuModuleEnumerateFunctions", 12040)` (`PFN_cuModuleEnumerateFunctions_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleEnumerateFunctions` through `cuGetProcAddress("cuModuleEnumerateFunctions", 12040)` (`PFN_cuModuleEnumerateFunctions_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11867,11 +11863,11 @@ impl DriverTable {
                 entry::cuModuleEnumerateFunctions_v12040,
             )
         {
-            Some(driver_fn) => driver_fn(functions, numFunctions, mod_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(functions, numFunctions, mod_),
+            Err(code) => code,
         }
     }
-    /// `cuModuleGetFunction` through `cuGetProcAddress("cuModuleGetFunction", 2000)` (`PFN_cuModuleGetFunction_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleGetFunction` through `cuGetProcAddress("cuModuleGetFunction", 2000)` (`PFN_cuModuleGetFunction_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11888,12 +11884,12 @@ impl DriverTable {
                 entry::cuModuleGetFunction_v2000,
             )
         {
-            Some(driver_fn) => driver_fn(hfunc, hmod, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, hmod, name),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuModuleGetFunctionCount` through `cuGetProcAddress("cuModuleGetFunctionCount", 12040)` (`PFN_cuModuleGetFunctionCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleGetFunctionCount` through `cuGetProcAddress("cuModuleGetFunctionCount", 12040)` (`PFN_cuModuleGetFunctionCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11909,11 +11905,11 @@ impl DriverTable {
                 entry::cuModuleGetFunctionCount_v12040,
             )
         {
-            Some(driver_fn) => driver_fn(count, mod_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(count, mod_),
+            Err(code) => code,
         }
     }
-    /// `cuModuleGetGlobal` through `cuGetProcAddress("cuModuleGetGlobal", 3020)` (`PFN_cuModuleGetGlobal_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleGetGlobal` through `cuGetProcAddress("cuModuleGetGlobal", 3020)` (`PFN_cuModuleGetGlobal_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11928,11 +11924,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuModuleGetGlobal as usize, entry::cuModuleGetGlobal_v3020)
         {
-            Some(driver_fn) => driver_fn(dptr, bytes, hmod, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dptr, bytes, hmod, name),
+            Err(code) => code,
         }
     }
-    /// `cuModuleGetLoadingMode` through `cuGetProcAddress("cuModuleGetLoadingMode", 11070)` (`PFN_cuModuleGetLoadingMode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleGetLoadingMode` through `cuGetProcAddress("cuModuleGetLoadingMode", 11070)` (`PFN_cuModuleGetLoadingMode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11947,11 +11943,11 @@ impl DriverTable {
                 entry::cuModuleGetLoadingMode_v11070,
             )
         {
-            Some(driver_fn) => driver_fn(mode),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mode),
+            Err(code) => code,
         }
     }
-    /// `cuModuleGetSurfRef` through `cuGetProcAddress("cuModuleGetSurfRef", 3000)` (`PFN_cuModuleGetSurfRef_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleGetSurfRef` through `cuGetProcAddress("cuModuleGetSurfRef", 3000)` (`PFN_cuModuleGetSurfRef_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11965,11 +11961,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuModuleGetSurfRef as usize, entry::cuModuleGetSurfRef_v3000)
         {
-            Some(driver_fn) => driver_fn(pSurfRef, hmod, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pSurfRef, hmod, name),
+            Err(code) => code,
         }
     }
-    /// `cuModuleGetTexRef` through `cuGetProcAddress("cuModuleGetTexRef", 2000)` (`PFN_cuModuleGetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleGetTexRef` through `cuGetProcAddress("cuModuleGetTexRef", 2000)` (`PFN_cuModuleGetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11983,11 +11979,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuModuleGetTexRef as usize, entry::cuModuleGetTexRef_v2000)
         {
-            Some(driver_fn) => driver_fn(pTexRef, hmod, name),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pTexRef, hmod, name),
+            Err(code) => code,
         }
     }
-    /// `cuModuleLoad` through `cuGetProcAddress("cuModuleLoad", 2000)` (`PFN_cuModuleLoad_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleLoad` through `cuGetProcAddress("cuModuleLoad", 2000)` (`PFN_cuModuleLoad_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -11998,11 +11994,11 @@ impl DriverTable {
         fname: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self.resolve(Index::cuModuleLoad as usize, entry::cuModuleLoad_v2000) {
-            Some(driver_fn) => driver_fn(module, fname),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(module, fname),
+            Err(code) => code,
         }
     }
-    /// `cuModuleLoadData` through `cuGetProcAddress("cuModuleLoadData", 2000)` (`PFN_cuModuleLoadData_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleLoadData` through `cuGetProcAddress("cuModuleLoadData", 2000)` (`PFN_cuModuleLoadData_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12015,11 +12011,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuModuleLoadData as usize, entry::cuModuleLoadData_v2000)
         {
-            Some(driver_fn) => driver_fn(module, image),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(module, image),
+            Err(code) => code,
         }
     }
-    /// `cuModuleLoadDataEx` through `cuGetProcAddress("cuModuleLoadDataEx", 2010)` (`PFN_cuModuleLoadDataEx_v2010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleLoadDataEx` through `cuGetProcAddress("cuModuleLoadDataEx", 2010)` (`PFN_cuModuleLoadDataEx_v2010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12035,13 +12031,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuModuleLoadDataEx as usize, entry::cuModuleLoadDataEx_v2010)
         {
-            Some(driver_fn) => {
-                driver_fn(module, image, numOptions, options, optionValues)
-            }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(module, image, numOptions, options, optionValues),
+            Err(code) => code,
         }
     }
-    /// `cuModuleLoadFatBinary` through `cuGetProcAddress("cuModuleLoadFatBinary", 2000)` (`PFN_cuModuleLoadFatBinary_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleLoadFatBinary` through `cuGetProcAddress("cuModuleLoadFatBinary", 2000)` (`PFN_cuModuleLoadFatBinary_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12057,23 +12051,23 @@ impl DriverTable {
                 entry::cuModuleLoadFatBinary_v2000,
             )
         {
-            Some(driver_fn) => driver_fn(module, fatCubin),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(module, fatCubin),
+            Err(code) => code,
         }
     }
-    /// `cuModuleUnload` through `cuGetProcAddress("cuModuleUnload", 2000)` (`PFN_cuModuleUnload_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuModuleUnload` through `cuGetProcAddress("cuModuleUnload", 2000)` (`PFN_cuModuleUnload_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuModuleUnload(&self, hmod: CUmodule) -> CUresult {
         match self.resolve(Index::cuModuleUnload as usize, entry::cuModuleUnload_v2000) {
-            Some(driver_fn) => driver_fn(hmod),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hmod),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuMulticastAddDevice` through `cuGetProcAddress("cuMulticastAddDevice", 12010)` (`PFN_cuMulticastAddDevice_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMulticastAddDevice` through `cuGetProcAddress("cuMulticastAddDevice", 12010)` (`PFN_cuMulticastAddDevice_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12089,12 +12083,12 @@ impl DriverTable {
                 entry::cuMulticastAddDevice_v12010,
             )
         {
-            Some(driver_fn) => driver_fn(mcHandle, dev),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mcHandle, dev),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuMulticastBindAddr` through `cuGetProcAddress("cuMulticastBindAddr", 12010)` (`PFN_cuMulticastBindAddr_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMulticastBindAddr` through `cuGetProcAddress("cuMulticastBindAddr", 12010)` (`PFN_cuMulticastBindAddr_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12113,12 +12107,12 @@ impl DriverTable {
                 entry::cuMulticastBindAddr_v12010,
             )
         {
-            Some(driver_fn) => driver_fn(mcHandle, mcOffset, memptr, size, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mcHandle, mcOffset, memptr, size, flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13010)]
-    /// `cuMulticastBindAddr_v2` through `cuGetProcAddress("cuMulticastBindAddr", 13010)` (`PFN_cuMulticastBindAddr_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMulticastBindAddr_v2` through `cuGetProcAddress("cuMulticastBindAddr", 13010)` (`PFN_cuMulticastBindAddr_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12138,12 +12132,12 @@ impl DriverTable {
                 entry::cuMulticastBindAddr_v13010,
             )
         {
-            Some(driver_fn) => driver_fn(mcHandle, dev, mcOffset, memptr, size, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mcHandle, dev, mcOffset, memptr, size, flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuMulticastBindMem` through `cuGetProcAddress("cuMulticastBindMem", 12010)` (`PFN_cuMulticastBindMem_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMulticastBindMem` through `cuGetProcAddress("cuMulticastBindMem", 12010)` (`PFN_cuMulticastBindMem_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12163,14 +12157,14 @@ impl DriverTable {
                 entry::cuMulticastBindMem_v12010,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(mcHandle, mcOffset, memHandle, memOffset, size, flags)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13010)]
-    /// `cuMulticastBindMem_v2` through `cuGetProcAddress("cuMulticastBindMem", 13010)` (`PFN_cuMulticastBindMem_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMulticastBindMem_v2` through `cuGetProcAddress("cuMulticastBindMem", 13010)` (`PFN_cuMulticastBindMem_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12191,14 +12185,14 @@ impl DriverTable {
                 entry::cuMulticastBindMem_v13010,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(mcHandle, dev, mcOffset, memHandle, memOffset, size, flags)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuMulticastCreate` through `cuGetProcAddress("cuMulticastCreate", 12010)` (`PFN_cuMulticastCreate_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMulticastCreate` through `cuGetProcAddress("cuMulticastCreate", 12010)` (`PFN_cuMulticastCreate_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12211,12 +12205,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuMulticastCreate as usize, entry::cuMulticastCreate_v12010)
         {
-            Some(driver_fn) => driver_fn(mcHandle, prop),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mcHandle, prop),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuMulticastGetGranularity` through `cuGetProcAddress("cuMulticastGetGranularity", 12010)` (`PFN_cuMulticastGetGranularity_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMulticastGetGranularity` through `cuGetProcAddress("cuMulticastGetGranularity", 12010)` (`PFN_cuMulticastGetGranularity_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12233,12 +12227,12 @@ impl DriverTable {
                 entry::cuMulticastGetGranularity_v12010,
             )
         {
-            Some(driver_fn) => driver_fn(granularity, prop, option),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(granularity, prop, option),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuMulticastUnbind` through `cuGetProcAddress("cuMulticastUnbind", 12010)` (`PFN_cuMulticastUnbind_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuMulticastUnbind` through `cuGetProcAddress("cuMulticastUnbind", 12010)` (`PFN_cuMulticastUnbind_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12253,11 +12247,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuMulticastUnbind as usize, entry::cuMulticastUnbind_v12010)
         {
-            Some(driver_fn) => driver_fn(mcHandle, dev, mcOffset, size),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mcHandle, dev, mcOffset, size),
+            Err(code) => code,
         }
     }
-    /// `cuOccupancyAvailableDynamicSMemPerBlock` through `cuGetProcAddress("cuOccupancyAvailableDynamicSMemPerBlock", 10020)` (`PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyAvailableDynamicSMemPerBlock` through `cuGetProcAddress("cuOccupancyAvailableDynamicSMemPerBlock", 10020)` (`PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12275,11 +12269,11 @@ impl DriverTable {
                 entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020,
             )
         {
-            Some(driver_fn) => driver_fn(dynamicSmemSize, func, numBlocks, blockSize),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dynamicSmemSize, func, numBlocks, blockSize),
+            Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxActiveBlocksPerMultiprocessor` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyMaxActiveBlocksPerMultiprocessor` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12297,11 +12291,11 @@ impl DriverTable {
                 entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050,
             )
         {
-            Some(driver_fn) => driver_fn(numBlocks, func, blockSize, dynamicSMemSize),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(numBlocks, func, blockSize, dynamicSMemSize),
+            Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 7000)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 7000)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12320,14 +12314,14 @@ impl DriverTable {
                 entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(numBlocks, func, blockSize, dynamicSMemSize, flags)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_11080)]
-    /// `cuOccupancyMaxActiveClusters` through `cuGetProcAddress("cuOccupancyMaxActiveClusters", 11070)` (`PFN_cuOccupancyMaxActiveClusters_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyMaxActiveClusters` through `cuGetProcAddress("cuOccupancyMaxActiveClusters", 11070)` (`PFN_cuOccupancyMaxActiveClusters_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12344,11 +12338,11 @@ impl DriverTable {
                 entry::cuOccupancyMaxActiveClusters_v11070,
             )
         {
-            Some(driver_fn) => driver_fn(numClusters, func, config),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(numClusters, func, config),
+            Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxPotentialBlockSize` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSize", 6050)` (`PFN_cuOccupancyMaxPotentialBlockSize_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyMaxPotentialBlockSize` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSize", 6050)` (`PFN_cuOccupancyMaxPotentialBlockSize_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12368,7 +12362,7 @@ impl DriverTable {
                 entry::cuOccupancyMaxPotentialBlockSize_v6050,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     minGridSize,
                     blockSize,
@@ -12378,10 +12372,10 @@ impl DriverTable {
                     blockSizeLimit,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxPotentialBlockSizeWithFlags` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSizeWithFlags", 7000)` (`PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyMaxPotentialBlockSizeWithFlags` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSizeWithFlags", 7000)` (`PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12402,7 +12396,7 @@ impl DriverTable {
                 entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     minGridSize,
                     blockSize,
@@ -12413,11 +12407,11 @@ impl DriverTable {
                     flags,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_11080)]
-    /// `cuOccupancyMaxPotentialClusterSize` through `cuGetProcAddress("cuOccupancyMaxPotentialClusterSize", 11070)` (`PFN_cuOccupancyMaxPotentialClusterSize_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuOccupancyMaxPotentialClusterSize` through `cuGetProcAddress("cuOccupancyMaxPotentialClusterSize", 11070)` (`PFN_cuOccupancyMaxPotentialClusterSize_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12434,11 +12428,11 @@ impl DriverTable {
                 entry::cuOccupancyMaxPotentialClusterSize_v11070,
             )
         {
-            Some(driver_fn) => driver_fn(clusterSize, func, config),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(clusterSize, func, config),
+            Err(code) => code,
         }
     }
-    /// `cuParamSetSize` through `cuGetProcAddress("cuParamSetSize", 2000)` (`PFN_cuParamSetSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuParamSetSize` through `cuGetProcAddress("cuParamSetSize", 2000)` (`PFN_cuParamSetSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12449,11 +12443,11 @@ impl DriverTable {
         numbytes: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(Index::cuParamSetSize as usize, entry::cuParamSetSize_v2000) {
-            Some(driver_fn) => driver_fn(hfunc, numbytes),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, numbytes),
+            Err(code) => code,
         }
     }
-    /// `cuParamSetTexRef` through `cuGetProcAddress("cuParamSetTexRef", 2000)` (`PFN_cuParamSetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuParamSetTexRef` through `cuGetProcAddress("cuParamSetTexRef", 2000)` (`PFN_cuParamSetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12467,11 +12461,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuParamSetTexRef as usize, entry::cuParamSetTexRef_v2000)
         {
-            Some(driver_fn) => driver_fn(hfunc, texunit, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, texunit, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuParamSetf` through `cuGetProcAddress("cuParamSetf", 2000)` (`PFN_cuParamSetf_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuParamSetf` through `cuGetProcAddress("cuParamSetf", 2000)` (`PFN_cuParamSetf_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12483,11 +12477,11 @@ impl DriverTable {
         value: f32,
     ) -> CUresult {
         match self.resolve(Index::cuParamSetf as usize, entry::cuParamSetf_v2000) {
-            Some(driver_fn) => driver_fn(hfunc, offset, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, offset, value),
+            Err(code) => code,
         }
     }
-    /// `cuParamSeti` through `cuGetProcAddress("cuParamSeti", 2000)` (`PFN_cuParamSeti_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuParamSeti` through `cuGetProcAddress("cuParamSeti", 2000)` (`PFN_cuParamSeti_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12499,11 +12493,11 @@ impl DriverTable {
         value: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(Index::cuParamSeti as usize, entry::cuParamSeti_v2000) {
-            Some(driver_fn) => driver_fn(hfunc, offset, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, offset, value),
+            Err(code) => code,
         }
     }
-    /// `cuParamSetv` through `cuGetProcAddress("cuParamSetv", 2000)` (`PFN_cuParamSetv_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuParamSetv` through `cuGetProcAddress("cuParamSetv", 2000)` (`PFN_cuParamSetv_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12516,11 +12510,11 @@ impl DriverTable {
         numbytes: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(Index::cuParamSetv as usize, entry::cuParamSetv_v2000) {
-            Some(driver_fn) => driver_fn(hfunc, offset, ptr, numbytes),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hfunc, offset, ptr, numbytes),
+            Err(code) => code,
         }
     }
-    /// `cuPointerGetAttribute` through `cuGetProcAddress("cuPointerGetAttribute", 4000)` (`PFN_cuPointerGetAttribute_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuPointerGetAttribute` through `cuGetProcAddress("cuPointerGetAttribute", 4000)` (`PFN_cuPointerGetAttribute_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12537,11 +12531,11 @@ impl DriverTable {
                 entry::cuPointerGetAttribute_v4000,
             )
         {
-            Some(driver_fn) => driver_fn(data, attribute, ptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(data, attribute, ptr),
+            Err(code) => code,
         }
     }
-    /// `cuPointerGetAttributes` through `cuGetProcAddress("cuPointerGetAttributes", 7000)` (`PFN_cuPointerGetAttributes_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuPointerGetAttributes` through `cuGetProcAddress("cuPointerGetAttributes", 7000)` (`PFN_cuPointerGetAttributes_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12559,11 +12553,11 @@ impl DriverTable {
                 entry::cuPointerGetAttributes_v7000,
             )
         {
-            Some(driver_fn) => driver_fn(numAttributes, attributes, data, ptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(numAttributes, attributes, data, ptr),
+            Err(code) => code,
         }
     }
-    /// `cuPointerSetAttribute` through `cuGetProcAddress("cuPointerSetAttribute", 6000)` (`PFN_cuPointerSetAttribute_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuPointerSetAttribute` through `cuGetProcAddress("cuPointerSetAttribute", 6000)` (`PFN_cuPointerSetAttribute_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12580,11 +12574,11 @@ impl DriverTable {
                 entry::cuPointerSetAttribute_v6000,
             )
         {
-            Some(driver_fn) => driver_fn(value, attribute, ptr),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(value, attribute, ptr),
+            Err(code) => code,
         }
     }
-    /// `cuSignalExternalSemaphoresAsync` through `cuGetProcAddress("cuSignalExternalSemaphoresAsync", 10000)` (`PFN_cuSignalExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuSignalExternalSemaphoresAsync` through `cuGetProcAddress("cuSignalExternalSemaphoresAsync", 10000)` (`PFN_cuSignalExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12602,11 +12596,11 @@ impl DriverTable {
                 entry::cuSignalExternalSemaphoresAsync_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(extSemArray, paramsArray, numExtSems, stream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(extSemArray, paramsArray, numExtSems, stream),
+            Err(code) => code,
         }
     }
-    /// `cuStreamAddCallback` through `cuGetProcAddress("cuStreamAddCallback", 5000)` (`PFN_cuStreamAddCallback_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamAddCallback` through `cuGetProcAddress("cuStreamAddCallback", 5000)` (`PFN_cuStreamAddCallback_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12624,11 +12618,11 @@ impl DriverTable {
                 entry::cuStreamAddCallback_v5000,
             )
         {
-            Some(driver_fn) => driver_fn(hStream, callback, userData, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, callback, userData, flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamAttachMemAsync` through `cuGetProcAddress("cuStreamAttachMemAsync", 6000)` (`PFN_cuStreamAttachMemAsync_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamAttachMemAsync` through `cuGetProcAddress("cuStreamAttachMemAsync", 6000)` (`PFN_cuStreamAttachMemAsync_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12646,12 +12640,12 @@ impl DriverTable {
                 entry::cuStreamAttachMemAsync_v6000,
             )
         {
-            Some(driver_fn) => driver_fn(hStream, dptr, length, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, dptr, length, flags),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamBatchMemOp` through `cuGetProcAddress("cuStreamBatchMemOp", 8000)` (`PFN_cuStreamBatchMemOp_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamBatchMemOp` through `cuGetProcAddress("cuStreamBatchMemOp", 8000)` (`PFN_cuStreamBatchMemOp_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12666,12 +12660,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuStreamBatchMemOp as usize, entry::cuStreamBatchMemOp_v8000)
         {
-            Some(driver_fn) => driver_fn(stream, count, paramArray, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, count, paramArray, flags),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamBatchMemOp_v2` through `cuGetProcAddress("cuStreamBatchMemOp", 11070)` (`PFN_cuStreamBatchMemOp_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamBatchMemOp_v2` through `cuGetProcAddress("cuStreamBatchMemOp", 11070)` (`PFN_cuStreamBatchMemOp_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12689,12 +12683,12 @@ impl DriverTable {
                 entry::cuStreamBatchMemOp_v11070,
             )
         {
-            Some(driver_fn) => driver_fn(stream, count, paramArray, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, count, paramArray, flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuStreamBatchMemOp` through `cuGetProcAddress("cuStreamBatchMemOp", 11070)` (`PFN_cuStreamBatchMemOp_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamBatchMemOp` through `cuGetProcAddress("cuStreamBatchMemOp", 11070)` (`PFN_cuStreamBatchMemOp_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12712,11 +12706,11 @@ impl DriverTable {
                 entry::cuStreamBatchMemOp_v11070,
             )
         {
-            Some(driver_fn) => driver_fn(stream, count, paramArray, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, count, paramArray, flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamBeginCapture` through `cuGetProcAddress("cuStreamBeginCapture", 10010)` (`PFN_cuStreamBeginCapture_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamBeginCapture` through `cuGetProcAddress("cuStreamBeginCapture", 10010)` (`PFN_cuStreamBeginCapture_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12732,12 +12726,12 @@ impl DriverTable {
                 entry::cuStreamBeginCapture_v10010,
             )
         {
-            Some(driver_fn) => driver_fn(hStream, mode),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, mode),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuStreamBeginCaptureToCig` through `cuGetProcAddress("cuStreamBeginCaptureToCig", 13010)` (`PFN_cuStreamBeginCaptureToCig_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamBeginCaptureToCig` through `cuGetProcAddress("cuStreamBeginCaptureToCig", 13010)` (`PFN_cuStreamBeginCaptureToCig_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12753,12 +12747,12 @@ impl DriverTable {
                 entry::cuStreamBeginCaptureToCig_v13010,
             )
         {
-            Some(driver_fn) => driver_fn(hStream, streamCigCaptureParams),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, streamCigCaptureParams),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12030)]
-    /// `cuStreamBeginCaptureToGraph` through `cuGetProcAddress("cuStreamBeginCaptureToGraph", 12030)` (`PFN_cuStreamBeginCaptureToGraph_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamBeginCaptureToGraph` through `cuGetProcAddress("cuStreamBeginCaptureToGraph", 12030)` (`PFN_cuStreamBeginCaptureToGraph_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12778,7 +12772,7 @@ impl DriverTable {
                 entry::cuStreamBeginCaptureToGraph_v12030,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     hStream,
                     hGraph,
@@ -12788,11 +12782,11 @@ impl DriverTable {
                     mode,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuStreamBeginRecaptureToGraph` through `cuGetProcAddress("cuStreamBeginRecaptureToGraph", 13030)` (`PFN_cuStreamBeginRecaptureToGraph_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamBeginRecaptureToGraph` through `cuGetProcAddress("cuStreamBeginRecaptureToGraph", 13030)` (`PFN_cuStreamBeginRecaptureToGraph_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12811,11 +12805,11 @@ impl DriverTable {
                 entry::cuStreamBeginRecaptureToGraph_v13030,
             )
         {
-            Some(driver_fn) => driver_fn(hStream, mode, hGraph, callbackFunc, userData),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, mode, hGraph, callbackFunc, userData),
+            Err(code) => code,
         }
     }
-    /// `cuStreamCopyAttributes` through `cuGetProcAddress("cuStreamCopyAttributes", 11000)` (`PFN_cuStreamCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamCopyAttributes` through `cuGetProcAddress("cuStreamCopyAttributes", 11000)` (`PFN_cuStreamCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12831,11 +12825,11 @@ impl DriverTable {
                 entry::cuStreamCopyAttributes_v11000,
             )
         {
-            Some(driver_fn) => driver_fn(dstStream, srcStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(dstStream, srcStream),
+            Err(code) => code,
         }
     }
-    /// `cuStreamCreate` through `cuGetProcAddress("cuStreamCreate", 2000)` (`PFN_cuStreamCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamCreate` through `cuGetProcAddress("cuStreamCreate", 2000)` (`PFN_cuStreamCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12846,11 +12840,11 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self.resolve(Index::cuStreamCreate as usize, entry::cuStreamCreate_v2000) {
-            Some(driver_fn) => driver_fn(phStream, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phStream, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuStreamCreateWithPriority` through `cuGetProcAddress("cuStreamCreateWithPriority", 5050)` (`PFN_cuStreamCreateWithPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamCreateWithPriority` through `cuGetProcAddress("cuStreamCreateWithPriority", 5050)` (`PFN_cuStreamCreateWithPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12867,11 +12861,11 @@ impl DriverTable {
                 entry::cuStreamCreateWithPriority_v5050,
             )
         {
-            Some(driver_fn) => driver_fn(phStream, flags, priority),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phStream, flags, priority),
+            Err(code) => code,
         }
     }
-    /// `cuStreamDestroy` through `cuGetProcAddress("cuStreamDestroy", 4000)` (`PFN_cuStreamDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamDestroy` through `cuGetProcAddress("cuStreamDestroy", 4000)` (`PFN_cuStreamDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12879,11 +12873,11 @@ impl DriverTable {
     pub unsafe fn cuStreamDestroy(&self, hStream: CUstream) -> CUresult {
         match self.resolve(Index::cuStreamDestroy as usize, entry::cuStreamDestroy_v4000)
         {
-            Some(driver_fn) => driver_fn(hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream),
+            Err(code) => code,
         }
     }
-    /// `cuStreamEndCapture` through `cuGetProcAddress("cuStreamEndCapture", 10000)` (`PFN_cuStreamEndCapture_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamEndCapture` through `cuGetProcAddress("cuStreamEndCapture", 10000)` (`PFN_cuStreamEndCapture_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12899,12 +12893,12 @@ impl DriverTable {
                 entry::cuStreamEndCapture_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(hStream, phGraph),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, phGraph),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuStreamEndCaptureToCig` through `cuGetProcAddress("cuStreamEndCaptureToCig", 13010)` (`PFN_cuStreamEndCaptureToCig_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamEndCaptureToCig` through `cuGetProcAddress("cuStreamEndCaptureToCig", 13010)` (`PFN_cuStreamEndCaptureToCig_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12916,11 +12910,11 @@ impl DriverTable {
                 entry::cuStreamEndCaptureToCig_v13010,
             )
         {
-            Some(driver_fn) => driver_fn(hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream),
+            Err(code) => code,
         }
     }
-    /// `cuStreamGetAttribute` through `cuGetProcAddress("cuStreamGetAttribute", 11000)` (`PFN_cuStreamGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetAttribute` through `cuGetProcAddress("cuStreamGetAttribute", 11000)` (`PFN_cuStreamGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12937,12 +12931,12 @@ impl DriverTable {
                 entry::cuStreamGetAttribute_v11000,
             )
         {
-            Some(driver_fn) => driver_fn(hStream, attr, value),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, attr, value),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamGetCaptureInfo` through `cuGetProcAddress("cuStreamGetCaptureInfo", 10010)` (`PFN_cuStreamGetCaptureInfo_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetCaptureInfo` through `cuGetProcAddress("cuStreamGetCaptureInfo", 10010)` (`PFN_cuStreamGetCaptureInfo_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12959,12 +12953,12 @@ impl DriverTable {
                 entry::cuStreamGetCaptureInfo_v10010,
             )
         {
-            Some(driver_fn) => driver_fn(hStream, captureStatus_out, id_out),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, captureStatus_out, id_out),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamGetCaptureInfo_v2` through `cuGetProcAddress("cuStreamGetCaptureInfo", 11030)` (`PFN_cuStreamGetCaptureInfo_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetCaptureInfo_v2` through `cuGetProcAddress("cuStreamGetCaptureInfo", 11030)` (`PFN_cuStreamGetCaptureInfo_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -12984,7 +12978,7 @@ impl DriverTable {
                 entry::cuStreamGetCaptureInfo_v11030,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     hStream,
                     captureStatus_out,
@@ -12994,11 +12988,11 @@ impl DriverTable {
                     numDependencies_out,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-    /// `cuStreamGetCaptureInfo` through `cuGetProcAddress("cuStreamGetCaptureInfo", 11030)` (`PFN_cuStreamGetCaptureInfo_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetCaptureInfo` through `cuGetProcAddress("cuStreamGetCaptureInfo", 11030)` (`PFN_cuStreamGetCaptureInfo_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13018,7 +13012,7 @@ impl DriverTable {
                 entry::cuStreamGetCaptureInfo_v11030,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     hStream,
                     captureStatus_out,
@@ -13028,11 +13022,11 @@ impl DriverTable {
                     numDependencies_out,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `cuStreamGetCaptureInfo_v3` through `cuGetProcAddress("cuStreamGetCaptureInfo", 12030)` (`PFN_cuStreamGetCaptureInfo_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetCaptureInfo_v3` through `cuGetProcAddress("cuStreamGetCaptureInfo", 12030)` (`PFN_cuStreamGetCaptureInfo_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13053,7 +13047,7 @@ impl DriverTable {
                 entry::cuStreamGetCaptureInfo_v12030,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     hStream,
                     captureStatus_out,
@@ -13064,11 +13058,11 @@ impl DriverTable {
                     numDependencies_out,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuStreamGetCaptureInfo` through `cuGetProcAddress("cuStreamGetCaptureInfo", 12030)` (`PFN_cuStreamGetCaptureInfo_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetCaptureInfo` through `cuGetProcAddress("cuStreamGetCaptureInfo", 12030)` (`PFN_cuStreamGetCaptureInfo_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13089,7 +13083,7 @@ impl DriverTable {
                 entry::cuStreamGetCaptureInfo_v12030,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     hStream,
                     captureStatus_out,
@@ -13100,10 +13094,10 @@ impl DriverTable {
                     numDependencies_out,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuStreamGetCtx` through `cuGetProcAddress("cuStreamGetCtx", 9020)` (`PFN_cuStreamGetCtx_v9020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetCtx` through `cuGetProcAddress("cuStreamGetCtx", 9020)` (`PFN_cuStreamGetCtx_v9020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13114,12 +13108,12 @@ impl DriverTable {
         pctx: *mut CUcontext,
     ) -> CUresult {
         match self.resolve(Index::cuStreamGetCtx as usize, entry::cuStreamGetCtx_v9020) {
-            Some(driver_fn) => driver_fn(hStream, pctx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, pctx),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12050)]
-    /// `cuStreamGetCtx_v2` through `cuGetProcAddress("cuStreamGetCtx", 12050)` (`PFN_cuStreamGetCtx_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetCtx_v2` through `cuGetProcAddress("cuStreamGetCtx", 12050)` (`PFN_cuStreamGetCtx_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13133,12 +13127,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuStreamGetCtx_v2 as usize, entry::cuStreamGetCtx_v12050)
         {
-            Some(driver_fn) => driver_fn(hStream, pCtx, pGreenCtx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, pCtx, pGreenCtx),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13010)]
-    /// `cuStreamGetDevResource` through `cuGetProcAddress("cuStreamGetDevResource", 13010)` (`PFN_cuStreamGetDevResource_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetDevResource` through `cuGetProcAddress("cuStreamGetDevResource", 13010)` (`PFN_cuStreamGetDevResource_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13155,12 +13149,12 @@ impl DriverTable {
                 entry::cuStreamGetDevResource_v13010,
             )
         {
-            Some(driver_fn) => driver_fn(hStream, resource, type_),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, resource, type_),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12080)]
-    /// `cuStreamGetDevice` through `cuGetProcAddress("cuStreamGetDevice", 12080)` (`PFN_cuStreamGetDevice_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetDevice` through `cuGetProcAddress("cuStreamGetDevice", 12080)` (`PFN_cuStreamGetDevice_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13173,11 +13167,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuStreamGetDevice as usize, entry::cuStreamGetDevice_v12080)
         {
-            Some(driver_fn) => driver_fn(hStream, device),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, device),
+            Err(code) => code,
         }
     }
-    /// `cuStreamGetFlags` through `cuGetProcAddress("cuStreamGetFlags", 5050)` (`PFN_cuStreamGetFlags_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetFlags` through `cuGetProcAddress("cuStreamGetFlags", 5050)` (`PFN_cuStreamGetFlags_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13190,12 +13184,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuStreamGetFlags as usize, entry::cuStreamGetFlags_v5050)
         {
-            Some(driver_fn) => driver_fn(hStream, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuStreamGetGreenCtx` through `cuGetProcAddress("cuStreamGetGreenCtx", 12040)` (`PFN_cuStreamGetGreenCtx_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetGreenCtx` through `cuGetProcAddress("cuStreamGetGreenCtx", 12040)` (`PFN_cuStreamGetGreenCtx_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13211,12 +13205,12 @@ impl DriverTable {
                 entry::cuStreamGetGreenCtx_v12040,
             )
         {
-            Some(driver_fn) => driver_fn(hStream, phCtx),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, phCtx),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuStreamGetId` through `cuGetProcAddress("cuStreamGetId", 12000)` (`PFN_cuStreamGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetId` through `cuGetProcAddress("cuStreamGetId", 12000)` (`PFN_cuStreamGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13227,11 +13221,11 @@ impl DriverTable {
         streamId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self.resolve(Index::cuStreamGetId as usize, entry::cuStreamGetId_v12000) {
-            Some(driver_fn) => driver_fn(hStream, streamId),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, streamId),
+            Err(code) => code,
         }
     }
-    /// `cuStreamGetPriority` through `cuGetProcAddress("cuStreamGetPriority", 5050)` (`PFN_cuStreamGetPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamGetPriority` through `cuGetProcAddress("cuStreamGetPriority", 5050)` (`PFN_cuStreamGetPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13247,11 +13241,11 @@ impl DriverTable {
                 entry::cuStreamGetPriority_v5050,
             )
         {
-            Some(driver_fn) => driver_fn(hStream, priority),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, priority),
+            Err(code) => code,
         }
     }
-    /// `cuStreamIsCapturing` through `cuGetProcAddress("cuStreamIsCapturing", 10000)` (`PFN_cuStreamIsCapturing_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamIsCapturing` through `cuGetProcAddress("cuStreamIsCapturing", 10000)` (`PFN_cuStreamIsCapturing_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13267,22 +13261,22 @@ impl DriverTable {
                 entry::cuStreamIsCapturing_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(hStream, captureStatus),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, captureStatus),
+            Err(code) => code,
         }
     }
-    /// `cuStreamQuery` through `cuGetProcAddress("cuStreamQuery", 2000)` (`PFN_cuStreamQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamQuery` through `cuGetProcAddress("cuStreamQuery", 2000)` (`PFN_cuStreamQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuStreamQuery(&self, hStream: CUstream) -> CUresult {
         match self.resolve(Index::cuStreamQuery as usize, entry::cuStreamQuery_v2000) {
-            Some(driver_fn) => driver_fn(hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream),
+            Err(code) => code,
         }
     }
-    /// `cuStreamSetAttribute` through `cuGetProcAddress("cuStreamSetAttribute", 11000)` (`PFN_cuStreamSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamSetAttribute` through `cuGetProcAddress("cuStreamSetAttribute", 11000)` (`PFN_cuStreamSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13299,11 +13293,11 @@ impl DriverTable {
                 entry::cuStreamSetAttribute_v11000,
             )
         {
-            Some(driver_fn) => driver_fn(hStream, attr, param),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, attr, param),
+            Err(code) => code,
         }
     }
-    /// `cuStreamSynchronize` through `cuGetProcAddress("cuStreamSynchronize", 2000)` (`PFN_cuStreamSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamSynchronize` through `cuGetProcAddress("cuStreamSynchronize", 2000)` (`PFN_cuStreamSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13315,12 +13309,12 @@ impl DriverTable {
                 entry::cuStreamSynchronize_v2000,
             )
         {
-            Some(driver_fn) => driver_fn(hStream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuStreamUpdateCaptureDependencies` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 11030)` (`PFN_cuStreamUpdateCaptureDependencies_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamUpdateCaptureDependencies` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 11030)` (`PFN_cuStreamUpdateCaptureDependencies_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13338,12 +13332,12 @@ impl DriverTable {
                 entry::cuStreamUpdateCaptureDependencies_v11030,
             )
         {
-            Some(driver_fn) => driver_fn(hStream, dependencies, numDependencies, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, dependencies, numDependencies, flags),
+            Err(code) => code,
         }
     }
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `cuStreamUpdateCaptureDependencies_v2` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 12030)` (`PFN_cuStreamUpdateCaptureDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamUpdateCaptureDependencies_v2` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 12030)` (`PFN_cuStreamUpdateCaptureDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13362,14 +13356,14 @@ impl DriverTable {
                 entry::cuStreamUpdateCaptureDependencies_v12030,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(hStream, dependencies, dependencyData, numDependencies, flags)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuStreamUpdateCaptureDependencies` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 12030)` (`PFN_cuStreamUpdateCaptureDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamUpdateCaptureDependencies` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 12030)` (`PFN_cuStreamUpdateCaptureDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13388,13 +13382,13 @@ impl DriverTable {
                 entry::cuStreamUpdateCaptureDependencies_v12030,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(hStream, dependencies, dependencyData, numDependencies, flags)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuStreamWaitEvent` through `cuGetProcAddress("cuStreamWaitEvent", 3020)` (`PFN_cuStreamWaitEvent_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWaitEvent` through `cuGetProcAddress("cuStreamWaitEvent", 3020)` (`PFN_cuStreamWaitEvent_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13408,12 +13402,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuStreamWaitEvent as usize, entry::cuStreamWaitEvent_v3020)
         {
-            Some(driver_fn) => driver_fn(hStream, hEvent, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hStream, hEvent, Flags),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamWaitValue32` through `cuGetProcAddress("cuStreamWaitValue32", 8000)` (`PFN_cuStreamWaitValue32_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWaitValue32` through `cuGetProcAddress("cuStreamWaitValue32", 8000)` (`PFN_cuStreamWaitValue32_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13431,12 +13425,12 @@ impl DriverTable {
                 entry::cuStreamWaitValue32_v8000,
             )
         {
-            Some(driver_fn) => driver_fn(stream, addr, value, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, addr, value, flags),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamWaitValue32_v2` through `cuGetProcAddress("cuStreamWaitValue32", 11070)` (`PFN_cuStreamWaitValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWaitValue32_v2` through `cuGetProcAddress("cuStreamWaitValue32", 11070)` (`PFN_cuStreamWaitValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13454,12 +13448,12 @@ impl DriverTable {
                 entry::cuStreamWaitValue32_v11070,
             )
         {
-            Some(driver_fn) => driver_fn(stream, addr, value, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, addr, value, flags),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamWaitValue64` through `cuGetProcAddress("cuStreamWaitValue64", 9000)` (`PFN_cuStreamWaitValue64_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWaitValue64` through `cuGetProcAddress("cuStreamWaitValue64", 9000)` (`PFN_cuStreamWaitValue64_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13477,12 +13471,12 @@ impl DriverTable {
                 entry::cuStreamWaitValue64_v9000,
             )
         {
-            Some(driver_fn) => driver_fn(stream, addr, value, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, addr, value, flags),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamWaitValue64_v2` through `cuGetProcAddress("cuStreamWaitValue64", 11070)` (`PFN_cuStreamWaitValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWaitValue64_v2` through `cuGetProcAddress("cuStreamWaitValue64", 11070)` (`PFN_cuStreamWaitValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13500,12 +13494,12 @@ impl DriverTable {
                 entry::cuStreamWaitValue64_v11070,
             )
         {
-            Some(driver_fn) => driver_fn(stream, addr, value, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, addr, value, flags),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamWriteValue32` through `cuGetProcAddress("cuStreamWriteValue32", 8000)` (`PFN_cuStreamWriteValue32_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWriteValue32` through `cuGetProcAddress("cuStreamWriteValue32", 8000)` (`PFN_cuStreamWriteValue32_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13523,12 +13517,12 @@ impl DriverTable {
                 entry::cuStreamWriteValue32_v8000,
             )
         {
-            Some(driver_fn) => driver_fn(stream, addr, value, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, addr, value, flags),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamWriteValue32_v2` through `cuGetProcAddress("cuStreamWriteValue32", 11070)` (`PFN_cuStreamWriteValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWriteValue32_v2` through `cuGetProcAddress("cuStreamWriteValue32", 11070)` (`PFN_cuStreamWriteValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13546,12 +13540,12 @@ impl DriverTable {
                 entry::cuStreamWriteValue32_v11070,
             )
         {
-            Some(driver_fn) => driver_fn(stream, addr, value, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, addr, value, flags),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamWriteValue64` through `cuGetProcAddress("cuStreamWriteValue64", 9000)` (`PFN_cuStreamWriteValue64_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWriteValue64` through `cuGetProcAddress("cuStreamWriteValue64", 9000)` (`PFN_cuStreamWriteValue64_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13569,12 +13563,12 @@ impl DriverTable {
                 entry::cuStreamWriteValue64_v9000,
             )
         {
-            Some(driver_fn) => driver_fn(stream, addr, value, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, addr, value, flags),
+            Err(code) => code,
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamWriteValue64_v2` through `cuGetProcAddress("cuStreamWriteValue64", 11070)` (`PFN_cuStreamWriteValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWriteValue64_v2` through `cuGetProcAddress("cuStreamWriteValue64", 11070)` (`PFN_cuStreamWriteValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13592,12 +13586,12 @@ impl DriverTable {
                 entry::cuStreamWriteValue64_v11070,
             )
         {
-            Some(driver_fn) => driver_fn(stream, addr, value, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, addr, value, flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuStreamWaitValue32` through `cuGetProcAddress("cuStreamWaitValue32", 11070)` (`PFN_cuStreamWaitValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWaitValue32` through `cuGetProcAddress("cuStreamWaitValue32", 11070)` (`PFN_cuStreamWaitValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13615,12 +13609,12 @@ impl DriverTable {
                 entry::cuStreamWaitValue32_v11070,
             )
         {
-            Some(driver_fn) => driver_fn(stream, addr, value, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, addr, value, flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuStreamWaitValue64` through `cuGetProcAddress("cuStreamWaitValue64", 11070)` (`PFN_cuStreamWaitValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWaitValue64` through `cuGetProcAddress("cuStreamWaitValue64", 11070)` (`PFN_cuStreamWaitValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13638,12 +13632,12 @@ impl DriverTable {
                 entry::cuStreamWaitValue64_v11070,
             )
         {
-            Some(driver_fn) => driver_fn(stream, addr, value, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, addr, value, flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuStreamWriteValue32` through `cuGetProcAddress("cuStreamWriteValue32", 11070)` (`PFN_cuStreamWriteValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWriteValue32` through `cuGetProcAddress("cuStreamWriteValue32", 11070)` (`PFN_cuStreamWriteValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13661,12 +13655,12 @@ impl DriverTable {
                 entry::cuStreamWriteValue32_v11070,
             )
         {
-            Some(driver_fn) => driver_fn(stream, addr, value, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, addr, value, flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuStreamWriteValue64` through `cuGetProcAddress("cuStreamWriteValue64", 11070)` (`PFN_cuStreamWriteValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuStreamWriteValue64` through `cuGetProcAddress("cuStreamWriteValue64", 11070)` (`PFN_cuStreamWriteValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13684,11 +13678,11 @@ impl DriverTable {
                 entry::cuStreamWriteValue64_v11070,
             )
         {
-            Some(driver_fn) => driver_fn(stream, addr, value, flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(stream, addr, value, flags),
+            Err(code) => code,
         }
     }
-    /// `cuSurfObjectCreate` through `cuGetProcAddress("cuSurfObjectCreate", 5000)` (`PFN_cuSurfObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuSurfObjectCreate` through `cuGetProcAddress("cuSurfObjectCreate", 5000)` (`PFN_cuSurfObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13701,11 +13695,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuSurfObjectCreate as usize, entry::cuSurfObjectCreate_v5000)
         {
-            Some(driver_fn) => driver_fn(pSurfObject, pResDesc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pSurfObject, pResDesc),
+            Err(code) => code,
         }
     }
-    /// `cuSurfObjectDestroy` through `cuGetProcAddress("cuSurfObjectDestroy", 5000)` (`PFN_cuSurfObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuSurfObjectDestroy` through `cuGetProcAddress("cuSurfObjectDestroy", 5000)` (`PFN_cuSurfObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13717,11 +13711,11 @@ impl DriverTable {
                 entry::cuSurfObjectDestroy_v5000,
             )
         {
-            Some(driver_fn) => driver_fn(surfObject),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(surfObject),
+            Err(code) => code,
         }
     }
-    /// `cuSurfObjectGetResourceDesc` through `cuGetProcAddress("cuSurfObjectGetResourceDesc", 5000)` (`PFN_cuSurfObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuSurfObjectGetResourceDesc` through `cuGetProcAddress("cuSurfObjectGetResourceDesc", 5000)` (`PFN_cuSurfObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13737,11 +13731,11 @@ impl DriverTable {
                 entry::cuSurfObjectGetResourceDesc_v5000,
             )
         {
-            Some(driver_fn) => driver_fn(pResDesc, surfObject),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pResDesc, surfObject),
+            Err(code) => code,
         }
     }
-    /// `cuSurfRefGetArray` through `cuGetProcAddress("cuSurfRefGetArray", 3000)` (`PFN_cuSurfRefGetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuSurfRefGetArray` through `cuGetProcAddress("cuSurfRefGetArray", 3000)` (`PFN_cuSurfRefGetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13754,11 +13748,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuSurfRefGetArray as usize, entry::cuSurfRefGetArray_v3000)
         {
-            Some(driver_fn) => driver_fn(phArray, hSurfRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phArray, hSurfRef),
+            Err(code) => code,
         }
     }
-    /// `cuSurfRefSetArray` through `cuGetProcAddress("cuSurfRefSetArray", 3000)` (`PFN_cuSurfRefSetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuSurfRefSetArray` through `cuGetProcAddress("cuSurfRefSetArray", 3000)` (`PFN_cuSurfRefSetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13772,12 +13766,12 @@ impl DriverTable {
         match self
             .resolve(Index::cuSurfRefSetArray as usize, entry::cuSurfRefSetArray_v3000)
         {
-            Some(driver_fn) => driver_fn(hSurfRef, hArray, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hSurfRef, hArray, Flags),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuTensorMapEncodeIm2col` through `cuGetProcAddress("cuTensorMapEncodeIm2col", 12000)` (`PFN_cuTensorMapEncodeIm2col_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTensorMapEncodeIm2col` through `cuGetProcAddress("cuTensorMapEncodeIm2col", 12000)` (`PFN_cuTensorMapEncodeIm2col_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13806,7 +13800,7 @@ impl DriverTable {
                 entry::cuTensorMapEncodeIm2col_v12000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     tensorMap,
                     tensorDataType,
@@ -13825,11 +13819,11 @@ impl DriverTable {
                     oobFill,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12080)]
-    /// `cuTensorMapEncodeIm2colWide` through `cuGetProcAddress("cuTensorMapEncodeIm2colWide", 12080)` (`PFN_cuTensorMapEncodeIm2colWide_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTensorMapEncodeIm2colWide` through `cuGetProcAddress("cuTensorMapEncodeIm2colWide", 12080)` (`PFN_cuTensorMapEncodeIm2colWide_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13859,7 +13853,7 @@ impl DriverTable {
                 entry::cuTensorMapEncodeIm2colWide_v12080,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     tensorMap,
                     tensorDataType,
@@ -13879,11 +13873,11 @@ impl DriverTable {
                     oobFill,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuTensorMapEncodeTiled` through `cuGetProcAddress("cuTensorMapEncodeTiled", 12000)` (`PFN_cuTensorMapEncodeTiled_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTensorMapEncodeTiled` through `cuGetProcAddress("cuTensorMapEncodeTiled", 12000)` (`PFN_cuTensorMapEncodeTiled_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13909,7 +13903,7 @@ impl DriverTable {
                 entry::cuTensorMapEncodeTiled_v12000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(
                     tensorMap,
                     tensorDataType,
@@ -13925,11 +13919,11 @@ impl DriverTable {
                     oobFill,
                 )
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuTensorMapReplaceAddress` through `cuGetProcAddress("cuTensorMapReplaceAddress", 12000)` (`PFN_cuTensorMapReplaceAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTensorMapReplaceAddress` through `cuGetProcAddress("cuTensorMapReplaceAddress", 12000)` (`PFN_cuTensorMapReplaceAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13945,12 +13939,12 @@ impl DriverTable {
                 entry::cuTensorMapReplaceAddress_v12000,
             )
         {
-            Some(driver_fn) => driver_fn(tensorMap, globalAddress),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(tensorMap, globalAddress),
+            Err(code) => code,
         }
     }
     #[cfg(cuda_ge_13050)]
-    /// `cuTensorMapSetAllocationClass` through `cuGetProcAddress("cuTensorMapSetAllocationClass", 13050)` (`PFN_cuTensorMapSetAllocationClass_v13050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTensorMapSetAllocationClass` through `cuGetProcAddress("cuTensorMapSetAllocationClass", 13050)` (`PFN_cuTensorMapSetAllocationClass_v13050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13967,11 +13961,11 @@ impl DriverTable {
                 entry::cuTensorMapSetAllocationClass_v13050,
             )
         {
-            Some(driver_fn) => driver_fn(tensorMap, allocClass, outAllocClass),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(tensorMap, allocClass, outAllocClass),
+            Err(code) => code,
         }
     }
-    /// `cuTexObjectCreate` through `cuGetProcAddress("cuTexObjectCreate", 5000)` (`PFN_cuTexObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexObjectCreate` through `cuGetProcAddress("cuTexObjectCreate", 5000)` (`PFN_cuTexObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13986,11 +13980,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuTexObjectCreate as usize, entry::cuTexObjectCreate_v5000)
         {
-            Some(driver_fn) => driver_fn(pTexObject, pResDesc, pTexDesc, pResViewDesc),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pTexObject, pResDesc, pTexDesc, pResViewDesc),
+            Err(code) => code,
         }
     }
-    /// `cuTexObjectDestroy` through `cuGetProcAddress("cuTexObjectDestroy", 5000)` (`PFN_cuTexObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexObjectDestroy` through `cuGetProcAddress("cuTexObjectDestroy", 5000)` (`PFN_cuTexObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -13999,11 +13993,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuTexObjectDestroy as usize, entry::cuTexObjectDestroy_v5000)
         {
-            Some(driver_fn) => driver_fn(texObject),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(texObject),
+            Err(code) => code,
         }
     }
-    /// `cuTexObjectGetResourceDesc` through `cuGetProcAddress("cuTexObjectGetResourceDesc", 5000)` (`PFN_cuTexObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexObjectGetResourceDesc` through `cuGetProcAddress("cuTexObjectGetResourceDesc", 5000)` (`PFN_cuTexObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14019,11 +14013,11 @@ impl DriverTable {
                 entry::cuTexObjectGetResourceDesc_v5000,
             )
         {
-            Some(driver_fn) => driver_fn(pResDesc, texObject),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pResDesc, texObject),
+            Err(code) => code,
         }
     }
-    /// `cuTexObjectGetResourceViewDesc` through `cuGetProcAddress("cuTexObjectGetResourceViewDesc", 5000)` (`PFN_cuTexObjectGetResourceViewDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexObjectGetResourceViewDesc` through `cuGetProcAddress("cuTexObjectGetResourceViewDesc", 5000)` (`PFN_cuTexObjectGetResourceViewDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14039,11 +14033,11 @@ impl DriverTable {
                 entry::cuTexObjectGetResourceViewDesc_v5000,
             )
         {
-            Some(driver_fn) => driver_fn(pResViewDesc, texObject),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pResViewDesc, texObject),
+            Err(code) => code,
         }
     }
-    /// `cuTexObjectGetTextureDesc` through `cuGetProcAddress("cuTexObjectGetTextureDesc", 5000)` (`PFN_cuTexObjectGetTextureDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexObjectGetTextureDesc` through `cuGetProcAddress("cuTexObjectGetTextureDesc", 5000)` (`PFN_cuTexObjectGetTextureDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14059,22 +14053,22 @@ impl DriverTable {
                 entry::cuTexObjectGetTextureDesc_v5000,
             )
         {
-            Some(driver_fn) => driver_fn(pTexDesc, texObject),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pTexDesc, texObject),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefCreate` through `cuGetProcAddress("cuTexRefCreate", 2000)` (`PFN_cuTexRefCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefCreate` through `cuGetProcAddress("cuTexRefCreate", 2000)` (`PFN_cuTexRefCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
     #[inline]
     pub unsafe fn cuTexRefCreate(&self, pTexRef: *mut CUtexref) -> CUresult {
         match self.resolve(Index::cuTexRefCreate as usize, entry::cuTexRefCreate_v2000) {
-            Some(driver_fn) => driver_fn(pTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefDestroy` through `cuGetProcAddress("cuTexRefDestroy", 2000)` (`PFN_cuTexRefDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefDestroy` through `cuGetProcAddress("cuTexRefDestroy", 2000)` (`PFN_cuTexRefDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14082,11 +14076,11 @@ impl DriverTable {
     pub unsafe fn cuTexRefDestroy(&self, hTexRef: CUtexref) -> CUresult {
         match self.resolve(Index::cuTexRefDestroy as usize, entry::cuTexRefDestroy_v2000)
         {
-            Some(driver_fn) => driver_fn(hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetAddress` through `cuGetProcAddress("cuTexRefGetAddress", 3020)` (`PFN_cuTexRefGetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetAddress` through `cuGetProcAddress("cuTexRefGetAddress", 3020)` (`PFN_cuTexRefGetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14099,11 +14093,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuTexRefGetAddress as usize, entry::cuTexRefGetAddress_v3020)
         {
-            Some(driver_fn) => driver_fn(pdptr, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pdptr, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetAddressMode` through `cuGetProcAddress("cuTexRefGetAddressMode", 2000)` (`PFN_cuTexRefGetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetAddressMode` through `cuGetProcAddress("cuTexRefGetAddressMode", 2000)` (`PFN_cuTexRefGetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14120,11 +14114,11 @@ impl DriverTable {
                 entry::cuTexRefGetAddressMode_v2000,
             )
         {
-            Some(driver_fn) => driver_fn(pam, hTexRef, dim),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pam, hTexRef, dim),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetArray` through `cuGetProcAddress("cuTexRefGetArray", 2000)` (`PFN_cuTexRefGetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetArray` through `cuGetProcAddress("cuTexRefGetArray", 2000)` (`PFN_cuTexRefGetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14137,11 +14131,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuTexRefGetArray as usize, entry::cuTexRefGetArray_v2000)
         {
-            Some(driver_fn) => driver_fn(phArray, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phArray, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetBorderColor` through `cuGetProcAddress("cuTexRefGetBorderColor", 8000)` (`PFN_cuTexRefGetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetBorderColor` through `cuGetProcAddress("cuTexRefGetBorderColor", 8000)` (`PFN_cuTexRefGetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14157,11 +14151,11 @@ impl DriverTable {
                 entry::cuTexRefGetBorderColor_v8000,
             )
         {
-            Some(driver_fn) => driver_fn(pBorderColor, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pBorderColor, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetFilterMode` through `cuGetProcAddress("cuTexRefGetFilterMode", 2000)` (`PFN_cuTexRefGetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetFilterMode` through `cuGetProcAddress("cuTexRefGetFilterMode", 2000)` (`PFN_cuTexRefGetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14177,11 +14171,11 @@ impl DriverTable {
                 entry::cuTexRefGetFilterMode_v2000,
             )
         {
-            Some(driver_fn) => driver_fn(pfm, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pfm, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetFlags` through `cuGetProcAddress("cuTexRefGetFlags", 2000)` (`PFN_cuTexRefGetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetFlags` through `cuGetProcAddress("cuTexRefGetFlags", 2000)` (`PFN_cuTexRefGetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14194,11 +14188,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuTexRefGetFlags as usize, entry::cuTexRefGetFlags_v2000)
         {
-            Some(driver_fn) => driver_fn(pFlags, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pFlags, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetFormat` through `cuGetProcAddress("cuTexRefGetFormat", 2000)` (`PFN_cuTexRefGetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetFormat` through `cuGetProcAddress("cuTexRefGetFormat", 2000)` (`PFN_cuTexRefGetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14212,11 +14206,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuTexRefGetFormat as usize, entry::cuTexRefGetFormat_v2000)
         {
-            Some(driver_fn) => driver_fn(pFormat, pNumChannels, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pFormat, pNumChannels, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetMaxAnisotropy` through `cuGetProcAddress("cuTexRefGetMaxAnisotropy", 5000)` (`PFN_cuTexRefGetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetMaxAnisotropy` through `cuGetProcAddress("cuTexRefGetMaxAnisotropy", 5000)` (`PFN_cuTexRefGetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14232,11 +14226,11 @@ impl DriverTable {
                 entry::cuTexRefGetMaxAnisotropy_v5000,
             )
         {
-            Some(driver_fn) => driver_fn(pmaxAniso, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pmaxAniso, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmapFilterMode` through `cuGetProcAddress("cuTexRefGetMipmapFilterMode", 5000)` (`PFN_cuTexRefGetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetMipmapFilterMode` through `cuGetProcAddress("cuTexRefGetMipmapFilterMode", 5000)` (`PFN_cuTexRefGetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14252,11 +14246,11 @@ impl DriverTable {
                 entry::cuTexRefGetMipmapFilterMode_v5000,
             )
         {
-            Some(driver_fn) => driver_fn(pfm, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pfm, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmapLevelBias` through `cuGetProcAddress("cuTexRefGetMipmapLevelBias", 5000)` (`PFN_cuTexRefGetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetMipmapLevelBias` through `cuGetProcAddress("cuTexRefGetMipmapLevelBias", 5000)` (`PFN_cuTexRefGetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14272,11 +14266,11 @@ impl DriverTable {
                 entry::cuTexRefGetMipmapLevelBias_v5000,
             )
         {
-            Some(driver_fn) => driver_fn(pbias, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(pbias, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefGetMipmapLevelClamp", 5000)` (`PFN_cuTexRefGetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefGetMipmapLevelClamp", 5000)` (`PFN_cuTexRefGetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14293,13 +14287,13 @@ impl DriverTable {
                 entry::cuTexRefGetMipmapLevelClamp_v5000,
             )
         {
-            Some(driver_fn) => {
+            Ok(driver_fn) => {
                 driver_fn(pminMipmapLevelClamp, pmaxMipmapLevelClamp, hTexRef)
             }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmappedArray` through `cuGetProcAddress("cuTexRefGetMipmappedArray", 5000)` (`PFN_cuTexRefGetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefGetMipmappedArray` through `cuGetProcAddress("cuTexRefGetMipmappedArray", 5000)` (`PFN_cuTexRefGetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14315,11 +14309,11 @@ impl DriverTable {
                 entry::cuTexRefGetMipmappedArray_v5000,
             )
         {
-            Some(driver_fn) => driver_fn(phMipmappedArray, hTexRef),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(phMipmappedArray, hTexRef),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetAddress` through `cuGetProcAddress("cuTexRefSetAddress", 3020)` (`PFN_cuTexRefSetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetAddress` through `cuGetProcAddress("cuTexRefSetAddress", 3020)` (`PFN_cuTexRefSetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14334,11 +14328,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuTexRefSetAddress as usize, entry::cuTexRefSetAddress_v3020)
         {
-            Some(driver_fn) => driver_fn(ByteOffset, hTexRef, dptr, bytes),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(ByteOffset, hTexRef, dptr, bytes),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetAddress2D` through `cuGetProcAddress("cuTexRefSetAddress2D", 4010)` (`PFN_cuTexRefSetAddress2D_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetAddress2D` through `cuGetProcAddress("cuTexRefSetAddress2D", 4010)` (`PFN_cuTexRefSetAddress2D_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14356,11 +14350,11 @@ impl DriverTable {
                 entry::cuTexRefSetAddress2D_v4010,
             )
         {
-            Some(driver_fn) => driver_fn(hTexRef, desc, dptr, Pitch),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, desc, dptr, Pitch),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetAddressMode` through `cuGetProcAddress("cuTexRefSetAddressMode", 2000)` (`PFN_cuTexRefSetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetAddressMode` through `cuGetProcAddress("cuTexRefSetAddressMode", 2000)` (`PFN_cuTexRefSetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14377,11 +14371,11 @@ impl DriverTable {
                 entry::cuTexRefSetAddressMode_v2000,
             )
         {
-            Some(driver_fn) => driver_fn(hTexRef, dim, am),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, dim, am),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetArray` through `cuGetProcAddress("cuTexRefSetArray", 2000)` (`PFN_cuTexRefSetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetArray` through `cuGetProcAddress("cuTexRefSetArray", 2000)` (`PFN_cuTexRefSetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14395,11 +14389,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuTexRefSetArray as usize, entry::cuTexRefSetArray_v2000)
         {
-            Some(driver_fn) => driver_fn(hTexRef, hArray, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, hArray, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetBorderColor` through `cuGetProcAddress("cuTexRefSetBorderColor", 8000)` (`PFN_cuTexRefSetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetBorderColor` through `cuGetProcAddress("cuTexRefSetBorderColor", 8000)` (`PFN_cuTexRefSetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14415,11 +14409,11 @@ impl DriverTable {
                 entry::cuTexRefSetBorderColor_v8000,
             )
         {
-            Some(driver_fn) => driver_fn(hTexRef, pBorderColor),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, pBorderColor),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetFilterMode` through `cuGetProcAddress("cuTexRefSetFilterMode", 2000)` (`PFN_cuTexRefSetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetFilterMode` through `cuGetProcAddress("cuTexRefSetFilterMode", 2000)` (`PFN_cuTexRefSetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14435,11 +14429,11 @@ impl DriverTable {
                 entry::cuTexRefSetFilterMode_v2000,
             )
         {
-            Some(driver_fn) => driver_fn(hTexRef, fm),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, fm),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetFlags` through `cuGetProcAddress("cuTexRefSetFlags", 2000)` (`PFN_cuTexRefSetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetFlags` through `cuGetProcAddress("cuTexRefSetFlags", 2000)` (`PFN_cuTexRefSetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14452,11 +14446,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuTexRefSetFlags as usize, entry::cuTexRefSetFlags_v2000)
         {
-            Some(driver_fn) => driver_fn(hTexRef, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetFormat` through `cuGetProcAddress("cuTexRefSetFormat", 2000)` (`PFN_cuTexRefSetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetFormat` through `cuGetProcAddress("cuTexRefSetFormat", 2000)` (`PFN_cuTexRefSetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14470,11 +14464,11 @@ impl DriverTable {
         match self
             .resolve(Index::cuTexRefSetFormat as usize, entry::cuTexRefSetFormat_v2000)
         {
-            Some(driver_fn) => driver_fn(hTexRef, fmt, NumPackedComponents),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, fmt, NumPackedComponents),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetMaxAnisotropy` through `cuGetProcAddress("cuTexRefSetMaxAnisotropy", 5000)` (`PFN_cuTexRefSetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetMaxAnisotropy` through `cuGetProcAddress("cuTexRefSetMaxAnisotropy", 5000)` (`PFN_cuTexRefSetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14490,11 +14484,11 @@ impl DriverTable {
                 entry::cuTexRefSetMaxAnisotropy_v5000,
             )
         {
-            Some(driver_fn) => driver_fn(hTexRef, maxAniso),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, maxAniso),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmapFilterMode` through `cuGetProcAddress("cuTexRefSetMipmapFilterMode", 5000)` (`PFN_cuTexRefSetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetMipmapFilterMode` through `cuGetProcAddress("cuTexRefSetMipmapFilterMode", 5000)` (`PFN_cuTexRefSetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14510,11 +14504,11 @@ impl DriverTable {
                 entry::cuTexRefSetMipmapFilterMode_v5000,
             )
         {
-            Some(driver_fn) => driver_fn(hTexRef, fm),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, fm),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmapLevelBias` through `cuGetProcAddress("cuTexRefSetMipmapLevelBias", 5000)` (`PFN_cuTexRefSetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetMipmapLevelBias` through `cuGetProcAddress("cuTexRefSetMipmapLevelBias", 5000)` (`PFN_cuTexRefSetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14530,11 +14524,11 @@ impl DriverTable {
                 entry::cuTexRefSetMipmapLevelBias_v5000,
             )
         {
-            Some(driver_fn) => driver_fn(hTexRef, bias),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, bias),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefSetMipmapLevelClamp", 5000)` (`PFN_cuTexRefSetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefSetMipmapLevelClamp", 5000)` (`PFN_cuTexRefSetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14551,13 +14545,11 @@ impl DriverTable {
                 entry::cuTexRefSetMipmapLevelClamp_v5000,
             )
         {
-            Some(driver_fn) => {
-                driver_fn(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp)
-            }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp),
+            Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmappedArray` through `cuGetProcAddress("cuTexRefSetMipmappedArray", 5000)` (`PFN_cuTexRefSetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuTexRefSetMipmappedArray` through `cuGetProcAddress("cuTexRefSetMipmappedArray", 5000)` (`PFN_cuTexRefSetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14574,11 +14566,11 @@ impl DriverTable {
                 entry::cuTexRefSetMipmappedArray_v5000,
             )
         {
-            Some(driver_fn) => driver_fn(hTexRef, hMipmappedArray, Flags),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(hTexRef, hMipmappedArray, Flags),
+            Err(code) => code,
         }
     }
-    /// `cuThreadExchangeStreamCaptureMode` through `cuGetProcAddress("cuThreadExchangeStreamCaptureMode", 10010)` (`PFN_cuThreadExchangeStreamCaptureMode_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuThreadExchangeStreamCaptureMode` through `cuGetProcAddress("cuThreadExchangeStreamCaptureMode", 10010)` (`PFN_cuThreadExchangeStreamCaptureMode_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14593,11 +14585,11 @@ impl DriverTable {
                 entry::cuThreadExchangeStreamCaptureMode_v10010,
             )
         {
-            Some(driver_fn) => driver_fn(mode),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(mode),
+            Err(code) => code,
         }
     }
-    /// `cuUserObjectCreate` through `cuGetProcAddress("cuUserObjectCreate", 11030)` (`PFN_cuUserObjectCreate_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuUserObjectCreate` through `cuGetProcAddress("cuUserObjectCreate", 11030)` (`PFN_cuUserObjectCreate_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14616,13 +14608,11 @@ impl DriverTable {
                 entry::cuUserObjectCreate_v11030,
             )
         {
-            Some(driver_fn) => {
-                driver_fn(object_out, ptr, destroy, initialRefcount, flags)
-            }
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(object_out, ptr, destroy, initialRefcount, flags),
+            Err(code) => code,
         }
     }
-    /// `cuUserObjectRelease` through `cuGetProcAddress("cuUserObjectRelease", 11030)` (`PFN_cuUserObjectRelease_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuUserObjectRelease` through `cuGetProcAddress("cuUserObjectRelease", 11030)` (`PFN_cuUserObjectRelease_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14638,11 +14628,11 @@ impl DriverTable {
                 entry::cuUserObjectRelease_v11030,
             )
         {
-            Some(driver_fn) => driver_fn(object, count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(object, count),
+            Err(code) => code,
         }
     }
-    /// `cuUserObjectRetain` through `cuGetProcAddress("cuUserObjectRetain", 11030)` (`PFN_cuUserObjectRetain_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuUserObjectRetain` through `cuGetProcAddress("cuUserObjectRetain", 11030)` (`PFN_cuUserObjectRetain_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14658,11 +14648,11 @@ impl DriverTable {
                 entry::cuUserObjectRetain_v11030,
             )
         {
-            Some(driver_fn) => driver_fn(object, count),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(object, count),
+            Err(code) => code,
         }
     }
-    /// `cuWaitExternalSemaphoresAsync` through `cuGetProcAddress("cuWaitExternalSemaphoresAsync", 10000)` (`PFN_cuWaitExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function.
+    /// `cuWaitExternalSemaphoresAsync` through `cuGetProcAddress("cuWaitExternalSemaphoresAsync", 10000)` (`PFN_cuWaitExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
     /// # Safety
     /// As for the C function.
@@ -14680,8 +14670,8 @@ impl DriverTable {
                 entry::cuWaitExternalSemaphoresAsync_v10000,
             )
         {
-            Some(driver_fn) => driver_fn(extSemArray, paramsArray, numExtSems, stream),
-            None => CUresult::CUDA_ERROR_NOT_FOUND,
+            Ok(driver_fn) => driver_fn(extSemArray, paramsArray, numExtSems, stream),
+            Err(code) => code,
         }
     }
 }

@@ -98,6 +98,8 @@ CUDA_LIBRARY_PATH="$stub" build_tests 13050-table-only --test table --no-default
 CUDA_LIBRARY_PATH="$stub" build_tests 13000-table-only --test table --no-default-features --features cuda-13000,table-only
 build_tests 12000-pt --test driver --test table --features per-thread-default-stream,link-every-function
 build_tests 12000-dyn --test driver --test table --test dynamic --test load_from --features dynamic-loading
+# dynamic-loading with an 11.x header: the loader bootstraps cuGetProcAddress (v1).
+build_tests 11080-dyn --test driver --test table --test dynamic --no-default-features --features cuda-11080,dynamic-loading
 echo "building the benchmark: linked, and dynamically loaded with cudarc beside it"
 # bench NAME DEST: the benchmark program NAME of the cargo-args build, into bin/DEST.
 bench() { # name dest cargo-args...

@@ -6,7 +6,10 @@
 # 2. with Debian's 535 library on LD_LIBRARY_PATH they pass the tests the linked build passes
 #    (every function's pointer equal to `dlsym`'s of its symbol, the table, the examples' output
 #    identical to their C twins'), for the 12.0 header in both stream modes and the 13.0 header
-#    (whose functions newer than the 535 driver return CUDA_ERROR_NOT_FOUND);
+#    (whose functions newer than the 535 driver return CUDA_ERROR_NOT_FOUND), and the 11.8 header,
+#    whose loader bootstraps CUDA 11's `cuGetProcAddress` (v1: the header has no `_v2`);
+# 2b. the 11.8 binaries start on Debian bullseye's 470 driver (CUDA 11.4), which exports no
+#    `cuGetProcAddress_v2`, and the table resolves what that driver has;
 # 3. with no driver library reachable at all (this machine's loader cache has none, and
 #    LD_LIBRARY_PATH is unset) the same binaries start, report the load failure as a value and
 #    through check_driver!, and exit 0 (the `#[ignore]`d tests, run with --ignored).
@@ -60,11 +63,13 @@ configs=(
   "12000|cuda-12000,dynamic-loading|examples"
   "12000-pt|cuda-12000,per-thread-default-stream,dynamic-loading|examples"
   "13000|cuda-13000,dynamic-loading|"
+  "11080|cuda-11080,dynamic-loading|"
 )
 for config in "${configs[@]}"; do
   IFS='|' read -r tag features examples <<<"$config"
   link_dir=$CUDA_LIBRARY_PATH
-  [[ "$features" == *cuda-13000* ]] && link_dir=$stub
+  # Headers newer than the 535 driver (12.2): the C twins link the stub.
+  [[ "$features" =~ cuda-([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -ge 12030 ] && link_dir=$stub
   args=(--no-default-features --features "$features")
   tests=(--test dynamic --test load_from --test driver --test table)
   [ -n "$examples" ] && tests+=(--test examples_parity)
@@ -105,6 +110,14 @@ for config in "${configs[@]}"; do
   if [ -n "$examples" ]; then
     env -u LD_LIBRARY_PATH CUDA_EXAMPLES_DIR="$examples_dir" "${bins[examples_parity]}" \
       --ignored --exact examples_start_without_the_driver_library --nocapture
+  fi
+  if [ "$tag" = 11080 ]; then
+    step "$tag: on Debian bullseye's 470 driver (CUDA 11.4: cuGetProcAddress v1 only)"
+    ! nm -D --defined-only "$CUDA_DRIVER_470/libcuda.so.1" | grep -qw cuGetProcAddress_v2 ||
+      fail "the 470 library exports cuGetProcAddress_v2: this step would not show the v1 bootstrap"
+    LD_LIBRARY_PATH="$CUDA_DRIVER_470" "${bins[table]}" --exact \
+      table_resolves_what_the_driver_has_and_names_the_rest --nocapture | tee "$log"
+    grep -q 'on driver 11040' "$log" || fail "$tag: the table did not run on the 470 driver"
   fi
   unset bins
   export LD_LIBRARY_PATH=$real_lib

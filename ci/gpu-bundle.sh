@@ -89,9 +89,17 @@ echo "building the driver and table tests of every header"
 build_tests 12000 --test driver --test table --features link-every-function
 CUDA_LIBRARY_PATH="$stub" build_tests 12090 --test driver --test table --no-default-features --features cuda-12090,link-every-function
 CUDA_LIBRARY_PATH="$stub" build_tests 13000 --test driver --test table --no-default-features --features cuda-13000,link-every-function
+# Issue 13's versions on the GPU: an 11.x header (cuGetProcAddress v1), a 12.x one between the
+# anchors, and 13.5 (functions newer than the driver reported as not found, with counts).
+CUDA_LIBRARY_PATH="$stub" build_tests 11080 --test driver --test table --no-default-features --features cuda-11080,link-every-function
+CUDA_LIBRARY_PATH="$stub" build_tests 12040 --test driver --test table --no-default-features --features cuda-12040,link-every-function
+CUDA_LIBRARY_PATH="$stub" build_tests 13050 --test driver --test table --no-default-features --features cuda-13050
+CUDA_LIBRARY_PATH="$stub" build_tests 13050-table-only --test table --no-default-features --features cuda-13050,table-only
 CUDA_LIBRARY_PATH="$stub" build_tests 13000-table-only --test table --no-default-features --features cuda-13000,table-only
 build_tests 12000-pt --test driver --test table --features per-thread-default-stream,link-every-function
 build_tests 12000-dyn --test driver --test table --test dynamic --test load_from --features dynamic-loading
+# dynamic-loading with an 11.x header: the loader bootstraps cuGetProcAddress (v1).
+build_tests 11080-dyn --test driver --test table --test dynamic --no-default-features --features cuda-11080,dynamic-loading
 echo "building the benchmark: linked, and dynamically loaded with cudarc beside it"
 # bench NAME DEST: the benchmark program NAME of the cargo-args build, into bin/DEST.
 bench() { # name dest cargo-args...

@@ -91,7 +91,8 @@ mod with_library {
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
         assert_eq!(equal + missing.len(), total);
-        assert!(equal > 450, "only {equal} compared");
+        // Every header from 11.7 on has more than 440 real symbols (11.7: 444, 12.0: 456).
+        assert!(equal > 440, "only {equal} compared");
         if header_version() <= driver {
             assert!(missing.is_empty());
         } else {
@@ -262,7 +263,7 @@ mod without_library {
             );
         }
         println!("{count} functions, each returning CUresult 303 without a library");
-        assert!(count > 450);
+        assert!(count > 440, "only {count} functions");
     }
 
     #[test]

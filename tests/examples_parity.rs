@@ -55,8 +55,13 @@ const EXAMPLES: &[(&str, bool)] = &[
     ("ptx_jit", true),
     ("ptx_link", true),
     ("param_buffer", true),
+    // CUDA 12.0 programs (cuGetProcAddress with its status; cuLibraryLoad* and CUkernel; the CUDA
+    // 12 runtime): the examples need feature cuda-12000 or newer (../Cargo.toml).
+    #[cfg(cuda_ge_12000)]
     ("proc_address", true),
+    #[cfg(cuda_ge_12000)]
     ("context_independent_loading", true),
+    #[cfg(cuda_ge_12000)]
     ("runtime_interop", true),
 ];
 
@@ -80,10 +85,9 @@ parity_tests!(
     ptx_jit,
     ptx_link,
     param_buffer,
-    proc_address,
-    context_independent_loading,
-    runtime_interop,
 );
+#[cfg(cuda_ge_12000)]
+parity_tests!(proc_address, context_independent_loading, runtime_interop);
 
 /// What each example prints when the driver library cannot be loaded (`dynamic-loading`): the
 /// `check_driver!` report of its first call, or, for the two that do not use it, their own error
@@ -200,10 +204,10 @@ fn build_examples() -> Result<PathBuf, String> {
         Some(other) => other,
         None => return Err(format!("no profile in {}", profile_dir.display())),
     };
+    // The selected version's feature turns on the older ones (see Cargo.toml).
+    let version = concat!("cuda-", env!("CUDA_HEADER_VERSION"));
     let features: Vec<&str> = [
-        ("cuda-12000", cfg!(feature = "cuda-12000")),
-        ("cuda-12090", cfg!(feature = "cuda-12090")),
-        ("cuda-13000", cfg!(feature = "cuda-13000")),
+        (version, true),
         (
             "per-thread-default-stream",
             cfg!(feature = "per-thread-default-stream"),

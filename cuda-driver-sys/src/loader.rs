@@ -6,7 +6,11 @@
 //! `libcuda.so.1`, else `libcuda.so` (`nvcuda.dll` on Windows), or the path given to
 //! [`load_from`] beforehand. From it the crate takes four symbols by name (`cuGetProcAddress_v2`,
 //! `cuDriverGetVersion`, `cuGetErrorName`, `cuGetErrorString`) and every other function through
-//! `cuGetProcAddress`, each at the version whose ABI its symbol has, on its first call.
+//! `cuGetProcAddress`, each at the version whose ABI its symbol has, on its first call. With an
+//! 11.x header (features `cuda-11070`, `cuda-11080`), which has no `cuGetProcAddress_v2`, the
+//! first of the four is CUDA 11.3's `cuGetProcAddress` (v1, the only one an 11.x driver exports),
+//! and lookups go through it as the typed helper's do (see
+//! [`ProcAddressErrorKind`](crate::ProcAddressErrorKind) for what v1 can tell).
 //!
 //! The same source builds in both modes: the functions keep their C spellings and signatures, and
 //! this module's [`load`], [`load_from`] and [`status`] exist in both (in the linked mode the
@@ -499,13 +503,14 @@ mod imp {
                     continue;
                 }
             };
-            // The four functions taken by name (`cuGetProcAddress_v2`, `cuDriverGetVersion`,
+            // The four functions taken by name (`cuGetProcAddress_v2`, or `cuGetProcAddress`
+            // with an 11.x header; `cuDriverGetVersion`,
             // `cuGetErrorName`, `cuGetErrorString`).
             let mut pointers = [core::ptr::null_mut(); BOOTSTRAP.len()];
             let mut complete = true;
             for (p, index) in pointers.iter_mut().zip(BOOTSTRAP) {
                 // SAFETY: a handle `open` gave, a NUL-terminated name.
-                *p = unsafe { sys::symbol(handle, FUNCTIONS[index].symbol) };
+                *p = unsafe { sys::symbol(handle, FUNCTIONS[index as usize].symbol) };
                 if p.is_null() {
                     // SAFETY: right after the failing call, on this thread.
                     unsafe { sys::last_error(&mut attempt.message) };
@@ -519,7 +524,7 @@ mod imp {
                 continue;
             }
             for (index, p) in BOOTSTRAP.into_iter().zip(pointers) {
-                SLOTS[index].store(p, Ordering::Release);
+                SLOTS[index as usize].store(p, Ordering::Release);
             }
             library.name.set(name.to_bytes());
             library.handle = handle;

@@ -1,6 +1,7 @@
 //! Generates the layout and constant probes of the ABI tests (`tests/layout.rs`,
 //! `tests/constants.rs`) from the committed bindings of the selected CUDA version
-//! (`cuda-driver-sys/src/generated/v<VERSION>/bindings.rs` and `names.rs`), never from a hand-kept
+//! (`cuda-driver-sys/src/generated/bindings.rs` and `names.rs`, the items whose `cuda_ge_<V>` cfgs
+//! hold for that version), never from a hand-kept
 //! list: a new header version is covered as soon as its bindings are committed.
 //!
 //! Each probe has two halves that name the same entries:
@@ -26,7 +27,7 @@ use std::path::{Path, PathBuf};
 
 use quote::ToTokens;
 
-use crate::c_header::{c_tokens, header_lines, is_c_ident, skip_parens};
+use crate::c_header::{c_tokens, header_lines, is_c_ident, project, skip_parens};
 
 /// The defines the bindings were generated with (see the generator).
 const INTERNAL_DEFINES: [&str; 2] = [
@@ -37,22 +38,26 @@ const INTERNAL_DEFINES: [&str; 2] = [
 /// Writes the C probe sources into `out` and returns them, for the C helpers' library; writes the
 /// Rust halves next to them.
 pub fn generate(manifest: &Path, out: &Path, version: &str, headers: &Path) -> Vec<PathBuf> {
-    let dir = manifest
-        .join("cuda-driver-sys/src/generated")
-        .join(format!("v{version}"));
+    let dir = manifest.join("cuda-driver-sys/src/generated");
+    let selected: u32 = version.parse().expect("a numeric CUDA version");
+    // The committed files hold every header version, each item under the cfg of the versions it
+    // exists in: the probes are made from what this version compiles (written to OUT_DIR too,
+    // for the tests that read the bindings as text).
     let read_generated = |name: &str| -> String {
         let path = dir.join(name);
         println!("cargo:rerun-if-changed={}", path.display());
-        std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
             panic!(
                 "the layout and constant probes of the ABI tests are generated from the committed \
-                 bindings of CUDA {version}, and {} cannot be read ({e}). The version features \
-                 (cuda-12000, cuda-12090, cuda-13000) select cuda-driver-sys/src/generated/v<VERSION>/: \
-                 restore the file (`git checkout -- cuda-driver-sys/src/generated/v{version}`) or \
-                 regenerate it from the pinned headers with `ci/regenerate.sh`.",
+                 bindings, and {} cannot be read ({e}): restore it \
+                 (`git checkout -- cuda-driver-sys/src/generated`) or regenerate it from the \
+                 pinned headers with `ci/regenerate.sh`.",
                 path.display()
             )
-        })
+        });
+        let projected = project(&text, selected);
+        write(&out.join(format!("projected_{name}")), &projected);
+        projected
     };
     let bindings_src = read_generated("bindings.rs");
     let names_src = read_generated("names.rs");
@@ -61,7 +66,10 @@ pub fn generate(manifest: &Path, out: &Path, version: &str, headers: &Path) -> V
     }
 
     let model = Model::parse(&bindings_src, &names_src);
-    let header = HeaderDecls::scan(&preprocess(out, headers));
+    let header = HeaderDecls::scan(&preprocess(out, headers, true));
+    // The enumerators a C program sees: the constants probe compiles as one, and the bindings
+    // leave out those declared only under __CUDA_API_VERSION_INTERNAL (12.1-12.4's `_MAX`s).
+    let public_header = HeaderDecls::scan(&preprocess(out, headers, false));
     let naming = Naming::resolve(&model, &header);
 
     let layout_c = out.join("layout_probe.c");
@@ -69,7 +77,7 @@ pub fn generate(manifest: &Path, out: &Path, version: &str, headers: &Path) -> V
     let (c, c_names, rust) = layout_probe(&model, &header, &naming, version);
     write(&layout_c, &c);
     write(&out.join("layout_probe.rs"), &rust);
-    let (c, rust) = constants_probe(&model, &header, version, &c_names);
+    let (c, rust) = constants_probe(&model, &public_header, version, &c_names);
     write(&constants_c, &c);
     write(&out.join("constants_probe.rs"), &rust);
     vec![layout_c, constants_c]
@@ -434,10 +442,14 @@ fn record(union: bool, fields: impl Iterator<Item = (syn::Ident, syn::Type)>) ->
 
 /// Runs the C preprocessor over `cuda.h` and `cudaTypedefs.h` with the defines of the bindings,
 /// and returns what came from those two files.
-fn preprocess(out: &Path, headers: &Path) -> String {
-    let src = out.join("layout_probe_header.c");
+fn preprocess(out: &Path, headers: &Path, internal: bool) -> String {
+    let src = out.join(if internal {
+        "layout_probe_header.c"
+    } else {
+        "layout_probe_public_header.c"
+    });
     let mut text = String::new();
-    for d in INTERNAL_DEFINES {
+    for d in INTERNAL_DEFINES.iter().filter(|_| internal) {
         writeln!(text, "#define {d} 1").unwrap();
     }
     text.push_str("#include <cuda.h>\n#include <cudaTypedefs.h>\n");
@@ -857,7 +869,7 @@ fn layout_probe(
     let mut c = String::new();
     writeln!(
         c,
-        "/* @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/v{version}/bindings.rs */"
+        "/* @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/bindings.rs for CUDA {version} */"
     )
     .unwrap();
     for d in INTERNAL_DEFINES {
@@ -874,7 +886,7 @@ fn layout_probe(
     let mut rust = String::new();
     writeln!(
         rust,
-        "// @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/v{version}/bindings.rs"
+        "// @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/bindings.rs for CUDA {version}"
     )
     .unwrap();
     rust.push_str(
@@ -1204,7 +1216,7 @@ fn constants_probe(m: &Model, h: &HeaderDecls, version: &str, c_names: &str) -> 
     let mut c = String::new();
     writeln!(
         c,
-        "/* @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/v{version}/{{bindings,names}}.rs */"
+        "/* @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/{{bindings,names}}.rs for CUDA {version} */"
     )
     .unwrap();
     c.push_str(C_PRELUDE);
@@ -1217,7 +1229,7 @@ fn constants_probe(m: &Model, h: &HeaderDecls, version: &str, c_names: &str) -> 
     let mut rust = String::new();
     writeln!(
         rust,
-        "// @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/v{version}/{{bindings,names}}.rs"
+        "// @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/{{bindings,names}}.rs for CUDA {version}"
     )
     .unwrap();
     rust.push_str(

@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # Fetches, into target/ci-deps/ and never into the system, what the tests need on a machine with no
 # CUDA and no GPU:
-#   headers/<V>/       cuda.h and cudaTypedefs.h from the pinned PyPI wheels (V = 12000, 12090, 13000),
+#   headers/<V>/       cuda.h and cudaTypedefs.h from the pinned PyPI wheels (V = 11070 ... 13050)
+#   cudart/lib/        the CUDA runtime library libcudart.so.12 of the 12.0 wheel (runtime_interop,
+#                      its C twin); it runs on every driver from 12.0 on, so it serves every header
+#   cudart/include/    that wheel's runtime headers (cuda_runtime_api.h, driver_types.h, ...), without
+#                      cuda.h and cudaTypedefs.h (the driver's headers are those of headers/<V>),
+#                      and the crt/ headers they include, which CUDA ships with nvcc
+#                      (nvidia-cuda-nvcc-cu12==12.0.140, the wheel ci/gen-ptx.sh takes ptxas from)
 #                      with the interop headers of the same wheel (cudaGL.h, cudaEGL.h, cudaVDPAU.h,
 #                      their typedef headers, cudaProfilerTypedefs.h) and cudaProfiler.h from the
-#                      nvidia-cuda-profiler-api wheel of the same CUDA release
+#                      nvidia-cuda-profiler-api wheel of the same CUDA minor (11.8's for 11.7)
 #   interop/include/   the GL, EGL, KHR and VDPAU headers the interop headers include (Debian bookworm
 #                      libgl-dev, libegl-dev, libvdpau-dev): for generating and checking the bindings
 #                      only; no OpenGL, EGL or VDPAU library is used at build or run time
 #   driver/            the real NVIDIA driver library (Debian bookworm non-free libcuda1 535.x)
+#   driver-470/        an 11.x driver library (Debian bullseye non-free libcuda1 470.x, CUDA 11.4)
 #   clang/             libclang for bindgen (Debian libclang1-14 + libclang-common-14-dev)
 # and prints the environment to use them (`eval "$(ci/fetch-deps.sh)"`). Idempotent: what is
 # already there is not fetched again.
@@ -19,12 +26,29 @@ mkdir -p "$deps"
 log() { echo "fetch-deps: $*" >&2; }
 
 # --- CUDA headers (pinned wheels) -------------------------------------------------------------
+# One wheel per CUDA minor version (the last patch release of each); PyPI has no 12.7.
+versions=(11070 11080 12000 12010 12020 12030 12040 12050 12060 12080 12090
+          13000 13010 13020 13030 13040 13050)
 declare -A wheel=(
+  [11070]="nvidia-cuda-runtime-cu11==11.7.99"
+  [11080]="nvidia-cuda-runtime-cu11==11.8.89"
   [12000]="nvidia-cuda-runtime-cu12==12.0.146"
+  [12010]="nvidia-cuda-runtime-cu12==12.1.105"
+  [12020]="nvidia-cuda-runtime-cu12==12.2.140"
+  [12030]="nvidia-cuda-runtime-cu12==12.3.101"
+  [12040]="nvidia-cuda-runtime-cu12==12.4.127"
+  [12050]="nvidia-cuda-runtime-cu12==12.5.82"
+  [12060]="nvidia-cuda-runtime-cu12==12.6.77"
+  [12080]="nvidia-cuda-runtime-cu12==12.8.90"
   [12090]="nvidia-cuda-runtime-cu12==12.9.79"
   [13000]="nvidia-cuda-runtime==13.0.96"
+  [13010]="nvidia-cuda-runtime==13.1.80"
+  [13020]="nvidia-cuda-runtime==13.2.86"
+  [13030]="nvidia-cuda-runtime==13.3.29"
+  [13040]="nvidia-cuda-runtime==13.4.92"
+  [13050]="nvidia-cuda-runtime==13.5.37"
 )
-for v in 12000 12090 13000; do
+for v in "${versions[@]}"; do
   dir="$deps/headers/$v"
   [ -f "$dir/cuda.h" ] && [ -f "$dir/cudaTypedefs.h" ] && [ -f "$dir/cudaGL.h" ] && continue
   log "downloading ${wheel[$v]} for cuda.h, cudaTypedefs.h and the interop headers"
@@ -50,11 +74,26 @@ done
 
 # cudaProfiler.h is not in the runtime wheel but in nvidia-cuda-profiler-api(-cu12), whose
 # releases do not always match the runtime's patch number: the release of the same CUDA minor
-# version (the header is the same in all of them).
+# version (the header is the same in all of them). PyPI has no 11.7 release of the cu11 package:
+# 11.7 takes 11.8's (11.8.86), whose cudaProfiler.h declares the same two functions.
 declare -A profiler_wheel=(
+  [11070]="nvidia-cuda-profiler-api-cu11==11.8.86"
+  [11080]="nvidia-cuda-profiler-api-cu11==11.8.86"
   [12000]="nvidia-cuda-profiler-api-cu12==12.0.140"
+  [12010]="nvidia-cuda-profiler-api-cu12==12.1.105"
+  [12020]="nvidia-cuda-profiler-api-cu12==12.2.140"
+  [12030]="nvidia-cuda-profiler-api-cu12==12.3.101"
+  [12040]="nvidia-cuda-profiler-api-cu12==12.4.127"
+  [12050]="nvidia-cuda-profiler-api-cu12==12.5.39"
+  [12060]="nvidia-cuda-profiler-api-cu12==12.6.77"
+  [12080]="nvidia-cuda-profiler-api-cu12==12.8.90"
   [12090]="nvidia-cuda-profiler-api-cu12==12.9.79"
   [13000]="nvidia-cuda-profiler-api==13.0.85"
+  [13010]="nvidia-cuda-profiler-api==13.1.80"
+  [13020]="nvidia-cuda-profiler-api==13.2.86"
+  [13030]="nvidia-cuda-profiler-api==13.3.27"
+  [13040]="nvidia-cuda-profiler-api==13.4.92"
+  [13050]="nvidia-cuda-profiler-api==13.5.25"
 )
 for v in "${!profiler_wheel[@]}"; do
   dir="$deps/headers/$v"
@@ -77,13 +116,50 @@ PY
   [ -f "$dir/cudaProfiler.h" ] || { log "no cudaProfiler.h in ${profiler_wheel[$v]}"; exit 1; }
 done
 
+# --- CUDA runtime (the 12.0 wheel's libcudart.so.12 and runtime headers) --------------------------
+if [ ! -e "$deps/cudart/lib/libcudart.so.12" ] || [ ! -f "$deps/cudart/include/cuda_runtime_api.h" ] ||
+   [ ! -f "$deps/cudart/include/crt/host_defines.h" ]; then
+  log "downloading ${wheel[12000]} and nvidia-cuda-nvcc-cu12==12.0.140 for libcudart.so.12 and the runtime headers"
+  tmp=$(mktemp -d)
+  python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.11 \
+    --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux1_x86_64 \
+    -d "$tmp" "${wheel[12000]}" "nvidia-cuda-nvcc-cu12==12.0.140" >&2
+  rm -rf "$deps/cudart" && mkdir -p "$deps/cudart/lib" "$deps/cudart/include"
+  python3 - "$deps/cudart" "$tmp"/*.whl <<'PY'
+import sys, zipfile, os
+out = sys.argv[1]
+takes = [  # (folder in the wheel, what of it, where under out)
+    ("nvidia/cuda_runtime/include/", lambda rel: rel.endswith((".h", ".hpp"))
+        and rel not in ("cuda.h", "cudaTypedefs.h"), "include"),
+    ("nvidia/cuda_runtime/lib/", lambda rel: rel == "libcudart.so.12", "lib"),
+    ("nvidia/cuda_nvcc/include/", lambda rel: rel.startswith("crt/") and rel.endswith((".h", ".hpp")), "include"),
+]
+for whl in sys.argv[2:]:
+    with zipfile.ZipFile(whl) as z:
+        for n in z.namelist():
+            for folder, wanted, to in takes:
+                if n.startswith(folder) and wanted(n[len(folder):]):
+                    dest = os.path.join(out, to, n[len(folder):])
+                    os.makedirs(os.path.dirname(dest), exist_ok=True)
+                    with open(dest, "wb") as f:
+                        f.write(z.read(n))
+PY
+  rm -rf "$tmp"
+  if [ ! -e "$deps/cudart/lib/libcudart.so.12" ] || [ ! -f "$deps/cudart/include/cuda_runtime_api.h" ] ||
+     [ ! -f "$deps/cudart/include/crt/host_defines.h" ]; then
+    log "FAILED: no libcudart.so.12, cuda_runtime_api.h or crt/host_defines.h from those wheels"
+    rm -rf "$deps/cudart"
+    exit 1
+  fi
+fi
+
 # --- Debian packages (driver library, libclang) --------------------------------------------------
-apt_download() { # dest pkg...
-  local dest=$1; shift
-  local state="$deps/apt"
+apt_download() { # sources-list dest pkg...
+  local list=$1 dest=$2; shift 2
+  local state="$deps/apt/$(basename "$list" .list)"
   mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$dest"
   # As the invoking user, not apt's `_apt` sandbox user: the files are ours, under target/.
-  local opts=(-o "Dir::Etc::SourceList=$root/ci/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+  local opts=(-o "Dir::Etc::SourceList=$root/ci/apt/$list" -o Dir::Etc::SourceParts=/dev/null
               -o "Dir::State::Lists=$state/lists" -o "Dir::Cache=$state/cache" -o Debug::NoLocking=1
               -o APT::Sandbox::User="$(id -un)")
   if [ ! -f "$state/updated" ]; then
@@ -94,12 +170,25 @@ apt_download() { # dest pkg...
 if [ ! -e "$deps/driver/lib/libcuda.so.1" ]; then
   log "downloading libcuda1 and libnvidia-ptxjitcompiler1 (bookworm non-free)"
   rm -rf "$deps/driver" && mkdir -p "$deps/driver/debs"
-  apt_download "$deps/driver/debs" libcuda1 libnvidia-ptxjitcompiler1
+  apt_download sources.list "$deps/driver/debs" libcuda1 libnvidia-ptxjitcompiler1
   for f in "$deps"/driver/debs/*.deb; do dpkg -x "$f" "$deps/driver/root"; done
   ln -sfn root/usr/lib/x86_64-linux-gnu/nvidia/current "$deps/driver/lib"
   if [ ! -e "$deps/driver/lib/libcuda.so.1" ]; then
     log "FAILED: no libcuda.so.1 from libcuda1 (bookworm non-free, ci/apt/sources.list); see apt's messages above"
     rm -rf "$deps/driver"
+    exit 1
+  fi
+fi
+# An 11.x driver: CUDA 11.4, with cuGetProcAddress (v1) and no cuGetProcAddress_v2.
+if [ ! -e "$deps/driver-470/lib/libcuda.so.1" ]; then
+  log "downloading libcuda1 470.x (bullseye non-free)"
+  rm -rf "$deps/driver-470" && mkdir -p "$deps/driver-470/debs"
+  apt_download sources-bullseye.list "$deps/driver-470/debs" libcuda1
+  for f in "$deps"/driver-470/debs/*.deb; do dpkg -x "$f" "$deps/driver-470/root"; done
+  ln -sfn root/usr/lib/x86_64-linux-gnu/nvidia/current "$deps/driver-470/lib"
+  if [ ! -e "$deps/driver-470/lib/libcuda.so.1" ]; then
+    log "FAILED: no libcuda.so.1 from libcuda1 470 (bullseye non-free, ci/apt/sources-bullseye.list); see apt's messages above"
+    rm -rf "$deps/driver-470"
     exit 1
   fi
 fi
@@ -112,7 +201,20 @@ if [ ! -e "$deps/clang/lib/libclang.so.1" ]; then
   (cd "$deps/clang/debs" && apt-get download "${pkgs[@]}" >&2 2>/dev/null || (apt-get update >&2 && cd "$deps/clang/debs" && apt-get download "${pkgs[@]}" >&2))
   for f in "$deps"/clang/debs/*.deb; do dpkg -x "$f" "$deps/clang/root"; done
   ln -sfn root/usr/lib/llvm-14/lib "$deps/clang/lib"
-  if [ ! -e "$deps/clang/lib/libclang.so.1" ]; then
+  # An 11.x driver: CUDA 11.4, with cuGetProcAddress (v1) and no cuGetProcAddress_v2.
+if [ ! -e "$deps/driver-470/lib/libcuda.so.1" ]; then
+  log "downloading libcuda1 470.x (bullseye non-free)"
+  rm -rf "$deps/driver-470" && mkdir -p "$deps/driver-470/debs"
+  apt_download sources-bullseye.list "$deps/driver-470/debs" libcuda1
+  for f in "$deps"/driver-470/debs/*.deb; do dpkg -x "$f" "$deps/driver-470/root"; done
+  ln -sfn root/usr/lib/x86_64-linux-gnu/nvidia/current "$deps/driver-470/lib"
+  if [ ! -e "$deps/driver-470/lib/libcuda.so.1" ]; then
+    log "FAILED: no libcuda.so.1 from libcuda1 470 (bullseye non-free, ci/apt/sources-bullseye.list); see apt's messages above"
+    rm -rf "$deps/driver-470"
+    exit 1
+  fi
+fi
+if [ ! -e "$deps/clang/lib/libclang.so.1" ]; then
     log "FAILED: no libclang.so.1 from libclang1-14 (bookworm main); see apt's messages above"
     rm -rf "$deps/clang"
     exit 1
@@ -136,11 +238,13 @@ if [ ! -f "$deps/interop/include/vdpau/vdpau.h" ] || [ ! -f "$deps/interop/inclu
   done
 fi
 
+for v in "${versions[@]}"; do echo "export CUDA_HEADERS_$v=\"$deps/headers/$v\""; done
+echo "export CUDA_VERSIONS=\"${versions[*]}\""
 cat <<ENV
-export CUDA_HEADERS_12000="$deps/headers/12000"
-export CUDA_HEADERS_12090="$deps/headers/12090"
-export CUDA_HEADERS_13000="$deps/headers/13000"
 export CUDA_LIBRARY_PATH="$deps/driver/lib"
+export CUDA_DRIVER_470="$deps/driver-470/lib"
+export CUDART_LIBRARY_PATH="$deps/cudart/lib"
+export CUDART_INCLUDE_PATH="$deps/cudart/include"
 export LD_LIBRARY_PATH="$deps/driver/lib:$deps/clang/root/usr/lib/x86_64-linux-gnu\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
 export LIBCLANG_PATH="$deps/clang/lib"
 export CUDA_INTEROP_INCLUDE="$deps/interop/include"

@@ -8,12 +8,17 @@
 #      the normal build of that version made;
 #   2. `cargo test` in the fresh clone: it must stop with one line naming ci/fetch-deps.sh, and no
 #      panic;
-#   3. a toolkit root in CUDA_PATH (a folder with include/cuda.h of the pinned 12.9 header) is
-#      enough for the 12.9 twins: the parity test builds and passes from it.
+#   3. a toolkit root in CUDA_PATH (a folder with include/cuda.h of the pinned 12.9 header, and the
+#      CUDA 12 runtime: include/cuda_runtime_api.h, lib64/libcudart.so.12) is enough for the 12.9
+#      twins: the parity test builds and passes from it.
+# runtime_interop also uses the CUDA runtime: step 1 runs it as a user who has one
+# (CUDART_LIBRARY_PATH), and once without, where it must stop with one line naming
+# ci/fetch-deps.sh.
 #
-# Needs, from ci/fetch-deps.sh: CUDA_LIBRARY_PATH (the driver library's folder) and
-# CUDA_HEADERS_12090; and CUDA_STUB_LIBRARY_PATH (ci/stub-libcuda.sh) to link the CUDA 13.0
-# builds, since the CI machine's driver (535, CUDA 12.2) lacks functions that header binds.
+# Needs, from ci/fetch-deps.sh: CUDA_LIBRARY_PATH (the driver library's folder), CUDA_HEADERS_12090,
+# CUDART_LIBRARY_PATH and CUDART_INCLUDE_PATH (the CUDA 12 runtime); and CUDA_STUB_LIBRARY_PATH
+# (ci/stub-libcuda.sh) to link the CUDA 13.0 builds, since the CI machine's driver (535, CUDA 12.2)
+# lacks functions that header binds.
 # Run from ci/test.sh, after the tests of every version were built in this checkout.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,8 +27,12 @@ driver=${CUDA_LIBRARY_PATH:?the driver library folder (ci/fetch-deps.sh sets CUD
 stub=${CUDA_STUB_LIBRARY_PATH:?a stub libcuda folder (ci/stub-libcuda.sh)}
 headers_12090=${CUDA_HEADERS_12090:?the 12.9 headers (ci/fetch-deps.sh sets CUDA_HEADERS_12090)}
 interop=${CUDA_INTEROP_INCLUDE:?the GL/EGL/VDPAU headers (ci/fetch-deps.sh sets CUDA_INTEROP_INCLUDE)}
+cudart_lib=${CUDART_LIBRARY_PATH:?the CUDA runtime library folder (ci/fetch-deps.sh sets CUDART_LIBRARY_PATH)}
+cudart_include=${CUDART_INCLUDE_PATH:?the CUDA runtime headers (ci/fetch-deps.sh sets CUDART_INCLUDE_PATH)}
 examples=(driver_init check_driver context_stack memory_alloc vector_add profiler ptx_jit ptx_link
-          param_buffer proc_address context_independent_loading)
+          param_buffer proc_address context_independent_loading runtime_interop)
+# The examples that use the CUDA runtime besides the driver.
+uses_runtime() { [ "$1" = runtime_interop ]; }
 [ "$(ls examples/*.cpp | wc -l)" = "${#examples[@]}" ] ||
   { echo "first-run: examples/*.cpp and this script's list differ"; exit 1; }
 
@@ -40,7 +49,7 @@ for var in CARGO_HOME RUSTUP_HOME RUSTUP_TOOLCHAIN; do
 done
 
 for v in 12000 12090 13000; do
-  features=(--no-default-features --features "cuda-$v")
+  features=(--no-default-features --features "cuda-$v,interop")
   link=()
   # The 13.0 header binds cuCtxCreate_v4, which the 535 library lacks: link against the stub, as
   # a toolkit's stubs/libcuda.so is for; the loader still loads the real driver.
@@ -49,8 +58,10 @@ for v in 12000 12090 13000; do
   mkdir -p "$out"
   echo "--- cuda-$v: cargo run --example NAME, in $work/repo"
   for e in "${examples[@]}"; do
+    runtime=()
+    uses_runtime "$e" && runtime=("CUDART_LIBRARY_PATH=$cudart_lib")
     set +e
-    (cd "$work/repo" && "${fresh_env[@]}" "${link[@]}" cargo run -q --example "$e" "${features[@]}" \
+    (cd "$work/repo" && "${fresh_env[@]}" "${link[@]}" "${runtime[@]}" cargo run -q --example "$e" "${features[@]}" \
       >"$out/$e.stdout" 2>"$out/$e.stderr")
     echo $? >"$out/$e.code"
     set -e
@@ -66,6 +77,17 @@ for v in 12000 12090 13000; do
     grep -v '^$'
 done
 
+echo "--- runtime_interop without the CUDA runtime: one line naming ci/fetch-deps.sh, exit 1"
+set +e
+(cd "$work/repo" && "${fresh_env[@]}" cargo run -q --example runtime_interop >"$work/rt.stdout" 2>"$work/rt.stderr")
+code=$?
+set -e
+grep -v '^\s*$' "$work/rt.stderr" | sed 's/^/  /'
+[ "$code" = 1 ] || { echo "first-run: runtime_interop without the runtime exited $code, not 1"; exit 1; }
+[ "$(grep -c . "$work/rt.stderr")" = 1 ] && grep -q 'libcudart.so.12.*run ci/fetch-deps.sh' "$work/rt.stderr" ||
+  { echo "first-run: runtime_interop without the runtime did not say in one line how to get it"; exit 1; }
+[ ! -s "$work/rt.stdout" ] || { echo "first-run: runtime_interop printed before finding no runtime"; exit 1; }
+
 echo "--- cargo test in the fresh clone, without headers: one line naming ci/fetch-deps.sh"
 set +e
 (cd "$work/repo" && "${fresh_env[@]}" cargo test -q >"$work/cargo-test.log" 2>&1)
@@ -79,14 +101,16 @@ if grep -q 'panicked\|RUST_BACKTRACE' "$work/cargo-test.log"; then
   echo "first-run: a panic instead of one line"; exit 1
 fi
 
-echo "--- a toolkit root in CUDA_PATH (include/cuda.h of the 12.9 header) builds the 12.9 twins"
+echo "--- a toolkit root in CUDA_PATH (include/cuda.h of the 12.9 header, the 12 runtime) builds the 12.9 twins"
 # A toolkit's include/ has the interop headers too (cudaGL.h, cudaProfiler.h, ...), which the
 # tests compile; the GL/EGL/VDPAU headers they include are the system's (libgl-dev, ...), here
 # through CUDA_INTEROP_INCLUDE.
-mkdir -p "$work/toolkit/include"
+mkdir -p "$work/toolkit/include" "$work/toolkit/lib64"
 cp "$headers_12090"/cuda*.h "$work/toolkit/include/"
+cp -r "$cudart_include"/. "$work/toolkit/include/"
+cp "$cudart_lib"/libcudart.so.12 "$work/toolkit/lib64/"
 (cd "$work/repo" && "${fresh_env[@]}" "CUDA_PATH=$work/toolkit" "CUDA_INTEROP_INCLUDE=$interop" \
-  cargo test -q --no-default-features --features cuda-12090 --test examples_parity -- \
+  cargo test -q --no-default-features --features cuda-12090,interop --test examples_parity -- \
   --test-threads 1 --nocapture 2>&1 | grep -v '^$')
 find "$work/target" -path '*cuda-driver-tests*/out/c-twins/*' -type f | sed 's/^/  twin built: /' | head -3
 echo "first-run: all passed"

@@ -5,12 +5,18 @@
 #   ci/gpu-bundle.sh [DIR]          # default DIR: target/gpu-bundle
 #   DIR/run.sh [OUT]                # on the GPU machine; logs go to OUT (default: DIR/out)
 #
-# The folder holds: the ten examples and their C twins for each header version (examples-<tag>/,
+# The folder holds: the eleven examples and their C twins for each header version (examples-<tag>/,
 # c-twins-<tag>/ with the parity test binary tests/examples_parity-<tag>), the PTX they load, the
-# driver and table tests for every header version (every function linked directly, since the GPU
-# machine's driver is newer than every header), the interop headers' tests (interop-<tag>: the
-# profiler, OpenGL, EGL and VDPAU entry points; gl_interop-12000: OpenGL interop through headless
-# EGL, with the EGL/OpenGL loaders it needs as Debian packages in gl-debs/), and the benchmark.
+# CUDA runtime library runtime_interop and its twin use (lib/libcudart.so.12, the pinned 12.0
+# wheel's that the twins were linked against: run.sh puts lib/ on the loader path, so the GPU
+# machine's own toolkit is not needed), the driver and table tests for every header version
+# (every function linked directly, since the GPU machine's driver is newer than every header),
+# the interop headers' tests (interop-<tag>: the profiler, OpenGL, EGL and VDPAU entry points;
+# gl_interop-12000: OpenGL interop through headless EGL, with the EGL/OpenGL loaders it needs as
+# Debian packages in gl-debs/), the same for the 12.0 header built with `dynamic-loading` (tag
+# 12000-dyn: examples, parity, driver, table and loader tests), and the benchmark twice: linked
+# (bin/bench-driver) and dynamically loaded with cudarc 0.19 beside it (bin/bench-driver-dynamic,
+# with bin/first-init-{linked,dynamic} for the start-time rows).
 # run.sh prints one line per example (parity, results checked), runs every example and twin under
 # compute-sanitizer, runs the benchmark twice, and exits non-zero on any failure.
 set -euo pipefail
@@ -18,8 +24,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 out=${1:-target/gpu-bundle}
 eval "$(ci/fetch-deps.sh)"
-rm -rf "$out" && mkdir -p "$out"/{bin,tests}
+rm -rf "$out" && mkdir -p "$out"/{bin,tests,lib}
 cp -r examples/kernels "$out/kernels"
+# The runtime the twins link (the tests' build script takes $CUDART_LIBRARY_PATH first, which
+# fetch-deps set) and the examples load.
+cp "$CUDART_LIBRARY_PATH/libcudart.so.12" "$out/lib/"
 
 # cargo's JSON messages on stdin, one line per artifact: `KIND NAME PATH` for each executable
 # (KIND: test, example, bench), `out-dir cuda-driver-tests DIR` for the tests' build script.
@@ -75,12 +84,19 @@ ci/stub-libcuda.sh "$stub"
 echo "building the examples and C twins of every version feature (and 12.0 per-thread)"
 build_examples 12000 --features link-every-function
 build_examples 12000-pt --features per-thread-default-stream,link-every-function
+build_examples 12000-dyn --features dynamic-loading
 CUDA_LIBRARY_PATH="$stub" build_examples 12090 --no-default-features --features cuda-12090,link-every-function
 CUDA_LIBRARY_PATH="$stub" build_examples 13000 --no-default-features --features cuda-13000,link-every-function
 echo "building the driver and table tests of every header"
 build_tests 12000 --test driver --test table --test interop --test gl_interop --features link-every-function
-CUDA_LIBRARY_PATH="$stub" build_tests 12090 --test driver --test table --test interop --no-default-features --features cuda-12090,link-every-function
-CUDA_LIBRARY_PATH="$stub" build_tests 13000 --test driver --test table --test interop --no-default-features --features cuda-13000,link-every-function
+CUDA_LIBRARY_PATH="$stub" build_tests 12090 --test driver --test table --test interop --no-default-features --features cuda-12090,interop,link-every-function
+CUDA_LIBRARY_PATH="$stub" build_tests 13000 --test driver --test table --test interop --no-default-features --features cuda-13000,interop,link-every-function
+# Issue 13's versions on the GPU: an 11.x header (cuGetProcAddress v1), a 12.x one between the
+# anchors, and 13.5 (functions newer than the driver reported as not found, with counts).
+CUDA_LIBRARY_PATH="$stub" build_tests 11080 --test driver --test table --no-default-features --features cuda-11080,link-every-function
+CUDA_LIBRARY_PATH="$stub" build_tests 12040 --test driver --test table --no-default-features --features cuda-12040,link-every-function
+CUDA_LIBRARY_PATH="$stub" build_tests 13050 --test driver --test table --no-default-features --features cuda-13050
+CUDA_LIBRARY_PATH="$stub" build_tests 13050-table-only --test table --no-default-features --features cuda-13050,table-only
 CUDA_LIBRARY_PATH="$stub" build_tests 13000-table-only --test table --no-default-features --features cuda-13000,table-only
 build_tests 12000-pt --test driver --test table --test interop --features per-thread-default-stream,link-every-function
 # The GPU machine has no EGL/OpenGL loaders of its own (glvnd; the NVIDIA driver brings its EGL
@@ -88,9 +104,23 @@ build_tests 12000-pt --test driver --test table --test interop --features per-th
 echo "downloading the EGL/OpenGL loaders for gl_interop (bookworm amd64)"
 mkdir -p "$out/gl-debs"
 (cd "$out/gl-debs" && apt-get -oAPT::Architecture=amd64 download libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 >&2)
-echo "building the benchmark"
-bench=$(cargo bench --no-run --bench driver --message-format=json 2>/dev/null | artifacts |
-  awk '$1 == "bench" { print $3 }')
-cp "$bench" "$out/bin/bench-driver"
+build_tests 12000-dyn --test driver --test table --test dynamic --test load_from --features dynamic-loading
+# dynamic-loading with an 11.x header: the loader bootstraps cuGetProcAddress (v1).
+build_tests 11080-dyn --test driver --test table --test dynamic --no-default-features --features cuda-11080,dynamic-loading
+echo "building the benchmark: linked, and dynamically loaded with cudarc beside it"
+# bench NAME DEST: the benchmark program NAME of the cargo-args build, into bin/DEST.
+bench() { # name dest cargo-args...
+  local name=$1 dest=$2; shift 2
+  local path
+  path=$(cargo bench --no-run --bench "$name" --message-format=json "$@" 2>/dev/null | artifacts |
+    awk -v n="$name" '$1 == "bench" && $2 == n { print $3 }')
+  [ -x "$path" ] || { echo "gpu-bundle: the $name benchmark ($*) was not built" >&2; exit 1; }
+  cp "$path" "$out/bin/$dest"
+  echo "  bin/$dest"
+}
+bench driver bench-driver
+bench first_init first-init-linked
+bench driver bench-driver-dynamic --features dynamic-loading,bench-cudarc
+bench first_init first-init-dynamic --features dynamic-loading,bench-cudarc
 cp ci/gpu-run.sh "$out/run.sh"
 du -sh "$out"

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Runs the bundle that ci/gpu-bundle.sh built, on a machine with NVIDIA GPUs (copied there as
 # run.sh). One command: ./run.sh [OUT]. Prints one line per check and a summary; exits non-zero
-# on any failure. Logs of every step go to OUT.
+# on any failure. Logs of every step go to OUT. GPU_RUN_PARTS picks the parts to run, to fit a
+# time limit per command (default: "tests sanitizer bench").
 set -uo pipefail
+parts=" ${GPU_RUN_PARTS:-tests sanitizer bench} "
+want() { [[ "$parts" == *" $1 "* ]]; }
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/out}
 mkdir -p "$out"
 export CUDA_KERNELS_DIR="$here/kernels"
+# The CUDA runtime that runtime_interop (dlopen) and its C twin (linked) use: the bundle's own.
+export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export CUDA_EXPECT_GPU=1 CUDA_CACHE_DISABLE=1
 failures=()
 run() { # name command...: runs, logs to $out/name.log, prints one line
@@ -23,14 +28,16 @@ echo "== machine"
 nvidia-smi --query-gpu=index,name,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv | tee "$out/gpus.csv"
 date -u +"%Y-%m-%dT%H:%M:%SZ" | tee "$out/date"
 
-echo "== tests (each test binary; logs in $out)"
-for t in "$here"/tests/*; do
+want tests && echo "== tests (each test binary; logs in $out)"
+want tests && for t in "$here"/tests/*; do
   tag=${t##*/}; tag=${tag#*-} # tests/<name>-<tag>
   CUDA_EXAMPLES_DIR="$here/examples-$tag" CUDA_C_TWIN_DIR="$here/c-twins-$tag" \
     run "$(basename "$t")" "$t" --test-threads 1 --nocapture
 done
-grep -h 'parity ok\|PARITY\|Result\|C spellings:\|C spellings;\|table of the\|resolved\|vector_add through' "$out"/*.log | sed 's/^/  /' | head -100
+want tests && grep -h 'parity ok\|PARITY\|Result\|C spellings:\|C spellings;\|table of the\|functions of the\|resolved\|vector_add through' "$out"/*.log | sed 's/^/  /' | head -100
 
+# Part of the tests (GPU_RUN_PARTS).
+if want tests; then
 echo "== OpenGL interop through headless EGL (tests/gl_interop-12000 --ignored)"
 # The loaders: the machine's, else the carried Debian packages (unpacked into /, as the device
 # notes say; nothing else is unpacked there). The NVIDIA EGL vendor file where the driver has one.
@@ -55,10 +62,13 @@ elif command -v ncu >/dev/null; then
 else
   echo "  neither nsys nor ncu on this machine: profiler ran only as an example (parity above)"
 fi
+fi
 
-echo "== compute-sanitizer: every example and its C twin of each header (memcheck with leak check; racecheck for the kernels)"
-if command -v compute-sanitizer >/dev/null; then
-  for e in "$here"/examples-{12000,12090,13000}/*; do
+want sanitizer && echo "== compute-sanitizer: every example and its C twin of each header (memcheck with leak check; racecheck for the kernels)"
+if ! want sanitizer; then
+  :
+elif command -v compute-sanitizer >/dev/null; then
+  for e in "$here"/examples-{12000,12090,13000,12000-dyn}/*; do
     name=$(basename "$e")
     tag=$(basename "$(dirname "$e")"); tag=${tag#examples-}
     for side in rust c; do
@@ -70,7 +80,7 @@ if command -v compute-sanitizer >/dev/null; then
       run "memcheck-$tag-$name-$side" compute-sanitizer --tool memcheck --leak-check full "${api[@]}" --error-exitcode 3 "$bin" "$here/kernels"
       grep -h 'ERROR SUMMARY\|LEAK SUMMARY' "$out/memcheck-$tag-$name-$side.log" | sed "s/^/    /"
     done
-    case "$tag:$name" in 12000:vector_add|12000:ptx_jit|12000:ptx_link|12000:param_buffer|12000:context_independent_loading)
+    case "$tag:$name" in 12000:vector_add|12000:ptx_jit|12000:ptx_link|12000:param_buffer|12000:context_independent_loading|12000:runtime_interop)
       run "racecheck-$name" compute-sanitizer --tool racecheck --error-exitcode 3 "$e" "$here/kernels"
       grep -h 'RACECHECK SUMMARY\|ERROR SUMMARY' "$out/racecheck-$name.log" | sed "s/^/    /" ;;
     esac
@@ -79,10 +89,16 @@ else
   echo "compute-sanitizer not found"; failures+=(compute-sanitizer)
 fi
 
-echo "== benchmark, two passes"
-if [ -x "$here/bin/bench-driver" ]; then
+want bench && echo "== benchmark, two passes"
+if want bench && [ -x "$here/bin/bench-driver" ]; then
   run bench "$here/bin/bench-driver" --passes 2
   cat "$out/bench.log"
+fi
+want bench && echo "== benchmark built with dynamic-loading (and cudarc 0.19), two passes"
+if want bench && [ -x "$here/bin/bench-driver-dynamic" ]; then
+  run bench-dynamic "$here/bin/bench-driver-dynamic" --passes 2 \
+    --first-init-linked "$here/bin/first-init-linked" --first-init-dynamic "$here/bin/first-init-dynamic"
+  cat "$out/bench-dynamic.log"
 fi
 
 echo

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates every committed file of cuda-driver-sys/src/generated/ from the pinned headers.
+# Regenerates every committed file of cuda-driver-sys/src/generated/ from the pinned headers:
+# first one set of files per CUDA version (the generator, into a scratch folder), then the merge
+# stage, which writes each item once under the cfg of the versions it exists in.
 #   ci/regenerate.sh           rewrite the committed files
 #   ci/regenerate.sh --check   regenerate into a temporary folder and fail on any difference
 # Also the modules of the other driver-API headers (profiler, OpenGL, EGL, VDPAU; --interop names
@@ -13,22 +15,27 @@ eval "$(ci/fetch-deps.sh)"
 cargo build --quiet --release -p cuda-driver-sys-generator
 gen="$root/target/release/cuda-driver-sys-generator"
 committed="$root/cuda-driver-sys/src/generated"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 if [ "${1:-}" = "--check" ]; then
-  out=$(mktemp -d)
-  trap 'rm -rf "$out"' EXIT
+  out="$scratch/merged"
 else
   out="$committed"
 fi
-for v in 12000 12090 13000; do
+dirs=()
+for v in $CUDA_VERSIONS; do
   var="CUDA_HEADERS_$v"
-  "$gen" --include "${!var}" --interop "$CUDA_INTEROP_INCLUDE" --out "$out/v$v" --cc "${CC:-cc}"
+  "$gen" --include "${!var}" --interop "$CUDA_INTEROP_INCLUDE" --out "$scratch/v$v" --cc "${CC:-cc}" >/dev/null
+  dirs+=("$scratch/v$v")
 done
+rm -rf "$out.new" && "$gen" merge --out "$out.new" "${dirs[@]}"
+rm -rf "$out" && mv "$out.new" "$out"
 if [ "${1:-}" = "--check" ]; then
-  if ! diff -r "$committed" "$out" >/tmp/regenerate.diff; then
+  if ! diff -r "$committed" "$out" >"$scratch/regenerate.diff"; then
     echo "regenerate --check: the committed bindings differ from what the pinned headers give:" >&2
-    head -n 40 /tmp/regenerate.diff >&2
+    head -n 40 "$scratch/regenerate.diff" >&2
     echo "Run ci/regenerate.sh and commit the result." >&2
     exit 1
   fi
-  echo "regenerate --check: committed bindings identical to a fresh generation (12000, 12090, 13000)"
+  echo "regenerate --check: committed bindings identical to a fresh generation ($CUDA_VERSIONS)"
 fi

@@ -17,24 +17,37 @@ eval "$(ci/fetch-deps.sh)"
 export CUDA_DRIVER_EXPECT_VERSION=12020 CUDA_DRIVER_EXPECT_NO_DEVICE=1
 export CARGO_TERM_COLOR=never RUST_BACKTRACE=1
 
-# Builds for the CUDA 13.0 header link against a stub library: Debian's 535 driver (CUDA 12.2)
-# lacks functions that header binds (cuCtxCreate_v4). At run time the real 535 library is loaded.
+# Builds for headers newer than 12.2 link against a stub library: Debian's 535 driver (CUDA 12.2)
+# lacks functions they bind (cuCtxCreate_v4). At run time the real 535 library is loaded.
 stub=$(mktemp -d)
 trap 'rm -rf "$stub"' EXIT
 ci/stub-libcuda.sh "$stub"
-link_dir() { if [ "$1" = 13000 ]; then echo "$stub"; else echo "$CUDA_LIBRARY_PATH"; fi; }
+link_dir() { if [ "$1" -ge 12030 ]; then echo "$stub"; else echo "$CUDA_LIBRARY_PATH"; fi; }
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
 
-for v in 12000 12090 13000; do
+# The full suite for the anchor versions; clippy, the layout and constant probes (C compiler
+# against the bindings) and the C spellings against the driver for every other version.
+anchors=(11080 12000 12090 13000 13050)
+for v in $CUDA_VERSIONS; do
   features=(--no-default-features --features "cuda-$v")
-  step "clippy, cuda-$v"
-  CUDA_LIBRARY_PATH=$(link_dir $v) cargo clippy --workspace --all-targets "${features[@]}" -- -D warnings
-  step "tests, cuda-$v"
-  CUDA_LIBRARY_PATH=$(link_dir $v) cargo test -p cuda-driver-sys "${features[@]}" --tests
-  # --nocapture: the ABI tests print what they compared (counts per version) into the CI log.
-  CUDA_LIBRARY_PATH=$(link_dir $v) cargo test "${features[@]}" --all-targets -- --nocapture
+  if [[ " ${anchors[*]} " == *" $v "* ]]; then
+    # With the interop modules (profiler, gl, egl, vdpau): their probes, interop.rs, the
+    # profiler example's parity.
+    features=(--no-default-features --features "cuda-$v,interop")
+    step "clippy, cuda-$v"
+    CUDA_LIBRARY_PATH=$(link_dir $v) cargo clippy --workspace --all-targets "${features[@]}" -- -D warnings
+    step "tests, cuda-$v"
+    CUDA_LIBRARY_PATH=$(link_dir $v) cargo test -p cuda-driver-sys "${features[@]}" --tests
+    # --nocapture: the ABI tests print what they compared (counts per version) into the CI log.
+    CUDA_LIBRARY_PATH=$(link_dir $v) cargo test "${features[@]}" --all-targets -- --nocapture
+  else
+    step "clippy (cuda-driver-sys), layout, constants, prototypes, C spellings and table, cuda-$v"
+    CUDA_LIBRARY_PATH=$(link_dir $v) cargo clippy -p cuda-driver-sys "${features[@]}" -- -D warnings
+    CUDA_LIBRARY_PATH=$(link_dir $v) cargo test -p cuda-driver-tests "${features[@]}" \
+      --test layout --test constants --test prototypes --test driver --test table -- --nocapture
+  fi
 done
 step "clippy and tests, cuda-12000 with per-thread-default-stream"
 cargo clippy --workspace --all-targets --features per-thread-default-stream -- -D warnings
@@ -59,6 +72,20 @@ for s in $imports; do
   esac
 done
 case " $imports" in *" cuGetProcAddress_v2 "*) ;; *) echo "no cuGetProcAddress_v2 import: the check saw nothing"; exit 1 ;; esac
+
+step "an 11.x driver: a cuda-11080 table-only binary imports cuGetProcAddress (v1), starts on Debian bullseye's 470 driver (CUDA 11.4) and resolves what it has"
+v1=(--no-default-features --features cuda-11080,table-only --test table)
+cargo clippy "${v1[@]}" -- -D warnings
+bin=$(cargo test "${v1[@]}" --no-run 2>&1 | sed -n 's/.*Executable \(tests\/\)\{0,1\}table.rs (\(.*\))$/\2/p')
+[ -x "$bin" ] || { echo "cuda-11080 table-only test binary not found"; exit 1; }
+imports=$(nm -D --undefined-only "$bin" | awk '{print $NF}' | grep '^cu' | sort | tr '\n' ' ')
+echo "driver symbols imported by $bin: $imports"
+case " $imports" in *" cuGetProcAddress "*) ;; *) echo "no cuGetProcAddress (v1) import"; exit 1 ;; esac
+case " $imports" in *" cuGetProcAddress_v2 "*) echo "an 11.x build imports cuGetProcAddress_v2"; exit 1 ;; esac
+LD_LIBRARY_PATH="$CUDA_DRIVER_470" "$bin" --exact table_resolves_what_the_driver_has_and_names_the_rest --nocapture
+
+step "dynamic-loading: binaries that link no driver library, with the 535 library and with none (ci/dynamic-check.sh)"
+ci/dynamic-check.sh
 
 step "first run: a fresh clone runs every example with only a driver, under every version feature"
 CUDA_STUB_LIBRARY_PATH=$stub ci/first-run.sh

@@ -6,8 +6,8 @@
 // (CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM / _LEGACY_STREAM); L.5.3.4 a function looked up
 // with the running driver's version (cuDriverGetVersion) through a prototype declared by hand,
 // with the post's message when the symbol is missing.
-// Not ported: L.5.3.2 (cudaGetDriverEntryPoint) needs the CUDA runtime library, which these
-// examples do not use.
+// L.5.3.2 (cudaGetDriverEntryPoint) needs the CUDA runtime library: it is ported in
+// runtime_interop.rs, with the runtime's flags compared as the driver's are here.
 // The post's calls use the CUDA 11.3 cuGetProcAddress with four arguments; from CUDA 12.0 on,
 // cuda.h maps cuGetProcAddress to cuGetProcAddress_v2, which adds the CUdriverProcAddressQueryResult
 // *symbolStatus argument and returns CUDA_SUCCESS for a missing symbol or an insufficient version,

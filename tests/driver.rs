@@ -59,54 +59,74 @@ fn cu_init() {
 struct Linked {
     name: &'static CStr,
     symbol: &'static CStr,
-    /// The address the linker gave the Rust name; `None` where this build must not reference the
-    /// symbol (a header newer than CI's driver), which is then looked up with `dlsym`.
+    /// The address the linker gave the Rust name (under `dynamic-loading`: the function the loader
+    /// resolved for the symbol); `None` where this build must not reference the symbol (a header
+    /// newer than CI's driver), which is then looked up with `dlsym`.
     address: Option<*const c_void>,
     entry: Option<EntryPointInfo>,
 }
 
 // Take every linked address only where the driver is known to have every symbol of the header:
-// the 12.0 header, or a build for a newer driver (`link-every-function`, the GPU bundle).
-#[cfg(any(
-    feature = "link-every-function",
-    not(any(feature = "cuda-12090", feature = "cuda-13000"))
+// a header not newer than CI's driver (Debian's 535, CUDA 12.2), or a build for a newer driver
+// (`link-every-function`, the GPU bundle).
+#[cfg(all(
+    not(feature = "dynamic-loading"),
+    any(feature = "link-every-function", not(cuda_ge_12030))
 ))]
 macro_rules! address {
-    ($f:ident) => {
+    ($f:ident, $symbol:literal) => {
         Some($f as *const c_void)
     };
 }
-#[cfg(not(any(
-    feature = "link-every-function",
-    not(any(feature = "cuda-12090", feature = "cuda-13000"))
-)))]
+#[cfg(all(
+    not(feature = "dynamic-loading"),
+    not(any(feature = "link-every-function", not(cuda_ge_12030)))
+))]
 macro_rules! address {
-    ($f:ident) => {
+    ($f:ident, $symbol:literal) => {
         None
+    };
+}
+// Under `dynamic-loading` each name is the crate's own function, which calls what the loader
+// resolved for its symbol: that is the address compared (null where the driver lacks it).
+#[cfg(feature = "dynamic-loading")]
+macro_rules! address {
+    ($f:ident, $symbol:literal) => {
+        Some(match cuda_driver_sys::loader::function($symbol) {
+            Some(Ok(p)) => p.as_ptr() as *const c_void,
+            Some(Err(_)) => std::ptr::null(),
+            // Not a driver function: the hand-written inline (see EXCEPTIONS).
+            None => $f as *const c_void,
+        })
     };
 }
 macro_rules! linked_functions {
     ($($(#[$m:meta])* ($name:literal, $symbol:literal, $f:ident, $entry:expr)),* $(,)?) => {
-        vec![$($(#[$m])* Linked { name: $name, symbol: $symbol, address: address!($f), entry: $entry }),*]
+        vec![$($(#[$m])* Linked { name: $name, symbol: $symbol, address: address!($f, $symbol), entry: $entry }),*]
     };
 }
 
 fn linked() -> Vec<Linked> {
     include!(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../cuda-driver-sys/src/generated/v",
-        env!("CUDA_HEADER_VERSION"),
-        "/linked.rs"
+        "/../cuda-driver-sys/src/generated/linked.rs"
     ))
 }
 
 /// C spellings whose linked address cannot equal a driver address, with the reason.
 /// Keyed by the linked symbol.
-const EXCEPTIONS: &[(&str, &str)] = &[(
-    "cuGetProcAddress_v2_ptsz",
-    "cuda.h's static inline (the C spelling under per-thread-default-stream), written in Rust \
-     (cuda_driver_sys::inline), not a driver symbol",
-)];
+const EXCEPTIONS: &[(&str, &str)] = &[
+    (
+        "cuGetProcAddress_v2_ptsz",
+        "cuda.h's static inline (the C spelling under per-thread-default-stream), written in Rust \
+         (cuda_driver_sys::inline), not a driver symbol",
+    ),
+    (
+        "cuGetProcAddress_ptsz",
+        "CUDA 11 cuda.h's static inline (the C spelling under per-thread-default-stream), written \
+         in Rust (cuda_driver_sys::inline), not a driver symbol",
+    ),
+];
 
 #[test]
 fn every_c_spelling_is_the_symbol_cu_get_proc_address_returns() {
@@ -267,10 +287,24 @@ fn typed_helper_reports_the_three_outcomes() {
     let e = future.get().unwrap_err();
     assert_eq!(e.kind, ProcAddressErrorKind::DriverTooOld { driver }, "{e}");
     println!("{e}");
-    let (mut raw, mut status) = (std::ptr::null_mut(), CUdriverProcAddressQueryResult(99));
-    let code =
-        unsafe { cuGetProcAddress(c"cuCtxCreate".as_ptr(), &mut raw, 12050, 0, &mut status) };
-    println!("raw cuGetProcAddress(\"cuCtxCreate\", 12050) on driver {driver}: {code:?} {status:?} {raw:?}");
+    let mut raw = std::ptr::null_mut();
+    #[cfg(cuda_ge_12000)]
+    let code = {
+        let mut status = CUdriverProcAddressQueryResult(99);
+        let code =
+            unsafe { cuGetProcAddress(c"cuCtxCreate".as_ptr(), &mut raw, 12050, 0, &mut status) };
+        println!("raw cuGetProcAddress(\"cuCtxCreate\", 12050) on driver {driver}: {code:?} {status:?} {raw:?}");
+        code
+    };
+    // CUDA 11 headers: cuGetProcAddress (v1) has no status.
+    #[cfg(not(cuda_ge_12000))]
+    let code = {
+        let code = unsafe { cuGetProcAddress(c"cuCtxCreate".as_ptr(), &mut raw, 12050, 0) };
+        println!(
+            "raw cuGetProcAddress v1 (\"cuCtxCreate\", 12050) on driver {driver}: {code:?} {raw:?}"
+        );
+        code
+    };
     if driver < 12050 && code == CUDA_SUCCESS {
         assert_eq!(
             raw as *const c_void,

@@ -52,12 +52,20 @@ const EXAMPLES: &[(&str, bool)] = &[
     ("context_stack", false),
     ("memory_alloc", false),
     ("vector_add", true),
+    // cudaProfiler.h: the `interop` feature (not with dynamic-loading or table-only).
+    #[cfg(feature = "interop")]
     ("profiler", true),
     ("ptx_jit", true),
     ("ptx_link", true),
     ("param_buffer", true),
+    // CUDA 12.0 programs (cuGetProcAddress with its status; cuLibraryLoad* and CUkernel; the CUDA
+    // 12 runtime): the examples need feature cuda-12000 or newer (../Cargo.toml).
+    #[cfg(cuda_ge_12000)]
     ("proc_address", true),
+    #[cfg(cuda_ge_12000)]
     ("context_independent_loading", true),
+    #[cfg(cuda_ge_12000)]
+    ("runtime_interop", true),
 ];
 
 macro_rules! parity_tests {
@@ -77,13 +85,78 @@ parity_tests!(
     context_stack,
     memory_alloc,
     vector_add,
-    profiler,
     ptx_jit,
     ptx_link,
     param_buffer,
-    proc_address,
-    context_independent_loading,
 );
+#[cfg(feature = "interop")]
+parity_tests!(profiler);
+#[cfg(cuda_ge_12000)]
+parity_tests!(proc_address, context_independent_loading, runtime_interop);
+
+/// What each example prints when the driver library cannot be loaded (`dynamic-loading`): the
+/// `check_driver!` report of its first call, or, for the two that do not use it, their own error
+/// path as the post wrote it (`driver_init` prints the code, and `cuGetErrorString`, which has no
+/// driver either, gives no message; `vector_add` ignores `cuInit`'s result and finds no device).
+#[cfg(feature = "dynamic-loading")]
+const WITHOUT_DRIVER: &[(&str, &str)] = &[
+    (
+        "driver_init",
+        "Initialize failed. code = 303, message = (null)",
+    ),
+    ("check_driver", NO_LIBRARY_REPORT),
+    ("context_stack", NO_LIBRARY_REPORT),
+    ("memory_alloc", NO_LIBRARY_REPORT),
+    ("vector_add", "There is no device supporting CUDA."),
+    ("ptx_jit", NO_LIBRARY_REPORT),
+    ("ptx_link", NO_LIBRARY_REPORT),
+    ("param_buffer", NO_LIBRARY_REPORT),
+    ("proc_address", NO_LIBRARY_REPORT),
+    ("context_independent_loading", NO_LIBRARY_REPORT),
+    ("runtime_interop", NO_LIBRARY_REPORT),
+];
+
+/// The second line of `check_driver!`'s report where the library could not be loaded, up to the
+/// loader's own message.
+#[cfg(feature = "dynamic-loading")]
+const NO_LIBRARY_REPORT: &str = "  code = <CUresult 303, not named: no driver library>, message = \
+                                 <the CUDA driver library could not be loaded: tried libcuda.so.1 (";
+
+/// Under `dynamic-loading` with no driver library reachable, every example starts (no loader
+/// error before `main`), reports that the library could not be loaded (see [`WITHOUT_DRIVER`])
+/// and ends with an exit code, not a signal. `ci/dynamic-check.sh` runs it (`--ignored`) with an
+/// empty `LD_LIBRARY_PATH` on a machine where `ldconfig` knows no `libcuda`.
+#[cfg(feature = "dynamic-loading")]
+#[test]
+#[ignore = "needs a machine where no driver library is reachable: ci/dynamic-check.sh runs it"]
+fn examples_start_without_the_driver_library() {
+    let dir = examples_dir().unwrap_or_else(|e| panic!("{e}"));
+    let mut problems = Vec::new();
+    for (name, _) in EXAMPLES {
+        let expected = WITHOUT_DRIVER
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, line)| *line)
+            .expect("every example has its expected line");
+        let out = run("Rust example", &dir.join(name), &kernels_dir())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let first_line = out.stdout.lines().next().unwrap_or("");
+        println!(
+            "{name}: {}, {} lines; {first_line}",
+            out.describe_status(),
+            out.stdout.lines().count()
+        );
+        if out.status.code().is_none() || out.stderr.contains("error while loading shared") {
+            problems.push(format!("{name}: {}: {}", out.describe_status(), out.stderr));
+        } else if !out.stdout.lines().any(|l| l.starts_with(expected)) {
+            problems.push(format!(
+                "{name}: no line starting {expected:?} in:\n{}",
+                out.stdout
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
 
 /// The twins built are exactly the examples tested here (a new twin needs its test).
 #[test]
@@ -136,16 +209,17 @@ fn build_examples() -> Result<PathBuf, String> {
         Some(other) => other,
         None => return Err(format!("no profile in {}", profile_dir.display())),
     };
+    // The selected version's feature turns on the older ones (see Cargo.toml).
+    let version = concat!("cuda-", env!("CUDA_HEADER_VERSION"));
     let features: Vec<&str> = [
-        ("cuda-12000", cfg!(feature = "cuda-12000")),
-        ("cuda-12090", cfg!(feature = "cuda-12090")),
-        ("cuda-13000", cfg!(feature = "cuda-13000")),
+        (version, true),
         (
             "per-thread-default-stream",
             cfg!(feature = "per-thread-default-stream"),
         ),
         ("link-every-function", cfg!(feature = "link-every-function")),
         ("table-only", cfg!(feature = "table-only")),
+        ("dynamic-loading", cfg!(feature = "dynamic-loading")),
     ]
     .into_iter()
     .filter_map(|(name, on)| on.then_some(name))

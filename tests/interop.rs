@@ -1,5 +1,5 @@
 //! The other driver-API headers (`cudaProfiler.h`, `cudaGL.h`, `cudaEGL.h`, `cudaVDPAU.h`, the
-//! features `profiler`, `gl`, `egl`, `vdpau` of `cuda-driver-sys`, always on in this package)
+//! features `profiler`, `gl`, `egl`, `vdpau` of `cuda-driver-sys`, this package's `interop` feature)
 //! against the real driver library, as `driver.rs` does for `cuda.h`: every C spelling's linked
 //! address is the pointer `cuGetProcAddress` returns for its typedef's version, and every
 //! versioned `PFN_*` typedef resolves or the driver says why. Counts are printed per header.
@@ -67,9 +67,7 @@ macro_rules! linked {
         use cuda_driver_sys::$module::entry;
         include!(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../cuda-driver-sys/src/generated/v",
-            env!("CUDA_HEADER_VERSION"),
-            "/",
+            "/../cuda-driver-sys/src/generated/",
             $file
         ))
     }};

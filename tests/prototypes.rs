@@ -128,6 +128,7 @@ const MUTATIONS: &[Mutation] = &[
             "parameter 2 `uc`",
         ],
     },
+    #[cfg(cuda_ge_12000)]
     Mutation {
         what:
             "a static inline function: cuGetProcAddress_v2_ptsz's `driverVersion: c_int` made `u32`",
@@ -136,6 +137,18 @@ const MUTATIONS: &[Mutation] = &[
         edit: Some(("driverVersion: c_int", "driverVersion: u32")),
         expect: &[
             "static inline function cuGetProcAddress_v2_ptsz",
+            "parameter 2 `driverVersion`",
+        ],
+    },
+    // CUDA 11 headers: the static inline is cuGetProcAddress_ptsz (no status argument).
+    #[cfg(not(cuda_ge_12000))]
+    Mutation {
+        what: "a static inline function: cuGetProcAddress_ptsz's `driverVersion: c_int` made `u32`",
+        file: |i| &mut i.inline,
+        item: "pub unsafe extern \"C\" fn cuGetProcAddress_ptsz(",
+        edit: Some(("driverVersion: c_int", "driverVersion: u32")),
+        expect: &[
+            "static inline function cuGetProcAddress_ptsz",
             "parameter 2 `driverVersion`",
         ],
     },

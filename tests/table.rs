@@ -26,9 +26,7 @@ macro_rules! linked_functions {
 fn linked_symbols() -> Vec<(&'static CStr, &'static CStr)> {
     include!(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../cuda-driver-sys/src/generated/v",
-        env!("CUDA_HEADER_VERSION"),
-        "/linked.rs"
+        "/../cuda-driver-sys/src/generated/linked.rs"
     ))
 }
 
@@ -73,7 +71,9 @@ fn table_resolves_what_the_driver_has_and_names_the_rest() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(resolved + missing.len(), TABLE_ENTRIES.len());
-    assert!(resolved > 370, "only {resolved} resolved");
+    // Every header from 11.7 on has more than 360 functions (11.7: 365); the 11.4 driver (470)
+    // has 350 of 11.8's 368, the 12.2 driver every one of 11.7-12.2's.
+    assert!(resolved > 340, "only {resolved} resolved");
     if header_version() <= driver {
         assert!(
             missing.is_empty(),
@@ -166,7 +166,7 @@ fn table_is_safe_from_many_threads() {
         .collect();
     let counts: Vec<usize> = threads.into_iter().map(|t| t.join().unwrap()).collect();
     assert!(
-        counts.iter().all(|&c| c == counts[0] && c > 370),
+        counts.iter().all(|&c| c == counts[0] && c > 360),
         "{counts:?}"
     );
 }

@@ -62,6 +62,12 @@
 //!   ```text
 //!   src/main.rs:9  CUresult(12345) failed. \n  code = <unknown CUresult 12345>, message = <no message for CUresult 12345>
 //!   ```
+//! - where the driver library could not be loaded (`cuda-driver-sys`'s `dynamic-loading` feature
+//!   on a machine without the driver), there is no driver to name or describe the code, and the
+//!   report says so and why, from [`cuda_driver_sys::loader::status`]:
+//!   ```text
+//!   src/main.rs:9  cuInit(0) failed. \n  code = <CUresult 303, not named: no driver library>, message = <the CUDA driver library could not be loaded: tried libcuda.so.1 (libcuda.so.1: cannot open shared object file: No such file or directory), libcuda.so (libcuda.so: cannot open shared object file: No such file or directory)>
+//!   ```
 //! - with extra context, a third line follows: `\n  context = <context>`.
 //!
 //! [`check_driver!`] prints the report and a newline; [`DriverError`]'s `Display` and
@@ -109,6 +115,7 @@ use core::ptr;
 
 #[cfg(feature = "alloc")]
 use alloc::string::String;
+use cuda_driver_sys::loader::{self, LoadError};
 use cuda_driver_sys::{cuGetErrorName, cuGetErrorString, CUresult};
 
 mod op_text;
@@ -198,6 +205,8 @@ pub struct DriverError {
     line: u32,
     name: Option<&'static CStr>,
     message: Option<&'static CStr>,
+    /// Why there is no driver to name the code, when that is why.
+    no_library: Option<&'static LoadError>,
     #[cfg(feature = "alloc")]
     context: Option<String>,
 }
@@ -218,13 +227,21 @@ impl DriverError {
     /// assert_eq!(err.message(), Some(c"initialization error"));
     /// ```
     pub fn new(code: CUresult, expr: &'static str, file: &'static str, line: u32) -> Self {
+        let (name, message) = (error_name(code), error_string(code));
+        // No name and no message: a code the driver does not know, or no driver library at all
+        // (`dynamic-loading`), which the loader has already tried when a call returned a code.
+        let no_library = match (name, message, loader::status()) {
+            (None, None, Some(Err(e))) => Some(e),
+            _ => None,
+        };
         DriverError {
             code,
             expr,
             file,
             line,
-            name: error_name(code),
-            message: error_string(code),
+            name,
+            message,
+            no_library,
             #[cfg(feature = "alloc")]
             context: None,
         }
@@ -332,6 +349,23 @@ impl DriverError {
         self.message
     }
 
+    /// Why the driver library could not be loaded, when that is why the code has no name and no
+    /// message (`cuda-driver-sys`'s `dynamic-loading` feature on a machine without the driver);
+    /// `None` whenever the driver is there.
+    ///
+    /// ```
+    /// use cuda_check::try_driver;
+    /// use cuda_driver_sys::*;
+    ///
+    /// let err = try_driver!(unsafe { cuInit(0) }).unwrap_err();
+    /// if let Some(e) = err.no_library() {
+    ///     println!("no driver: {e}");
+    /// }
+    /// ```
+    pub fn no_library(&self) -> Option<&'static LoadError> {
+        self.no_library
+    }
+
     /// The extra context given to the macro (or [`with_context`](Self::with_context)), if any.
     /// Always `None` without the `alloc` feature.
     ///
@@ -390,14 +424,16 @@ impl fmt::Display for DriverError {
             "{}:{}  {} failed. \n  code = ",
             self.file, self.line, self.expr
         )?;
-        match self.name {
-            Some(name) => write_c_str(f, name)?,
-            None => write!(f, "<unknown CUresult {}>", self.code.0)?,
+        match (self.name, self.no_library) {
+            (Some(name), _) => write_c_str(f, name)?,
+            (None, Some(_)) => write!(f, "{}", NoName(self.code))?,
+            (None, None) => write!(f, "<unknown CUresult {}>", self.code.0)?,
         }
         f.write_str(", message = ")?;
-        match self.message {
-            Some(message) => write_c_str(f, message)?,
-            None => write!(f, "<no message for CUresult {}>", self.code.0)?,
+        match (self.message, self.no_library) {
+            (Some(message), _) => write_c_str(f, message)?,
+            (None, Some(e)) => write!(f, "<{e}>")?,
+            (None, None) => write!(f, "<no message for CUresult {}>", self.code.0)?,
         }
         if let Some(context) = self.context() {
             write!(f, "\n  context = {context}")?;
@@ -413,21 +449,23 @@ impl fmt::Debug for DriverError {
         struct Code<'a>(&'a DriverError);
         impl fmt::Debug for Code<'_> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                match self.0.name {
-                    Some(name) => {
+                match (self.0.name, self.0.no_library) {
+                    (Some(name), _) => {
                         write_c_str(f, name)?;
                         write!(f, " ({})", self.0.code.0)
                     }
-                    None => write!(f, "<unknown CUresult {}>", self.0.code.0),
+                    (None, Some(_)) => write!(f, "{}", NoName(self.0.code)),
+                    (None, None) => write!(f, "<unknown CUresult {}>", self.0.code.0),
                 }
             }
         }
         struct Message<'a>(&'a DriverError);
         impl fmt::Debug for Message<'_> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                match self.0.message {
-                    Some(message) => fmt::Debug::fmt(message, f),
-                    None => write!(f, "<no message for CUresult {}>", self.0.code.0),
+                match (self.0.message, self.0.no_library) {
+                    (Some(message), _) => fmt::Debug::fmt(message, f),
+                    (None, Some(e)) => write!(f, "<{e}>"),
+                    (None, None) => write!(f, "<no message for CUresult {}>", self.0.code.0),
                 }
             }
         }
@@ -448,6 +486,15 @@ impl fmt::Debug for DriverError {
 }
 
 impl core::error::Error for DriverError {}
+
+/// The code's text where no driver library is there to name it.
+struct NoName(CUresult);
+
+impl fmt::Display for NoName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "<CUresult {}, not named: no driver library>", self.0 .0)
+    }
+}
 
 /// Checks a [`CUresult`] like C's `checkDriver(op)`: `true` on `CUDA_SUCCESS`; otherwise prints
 /// the report to standard output and gives `false`.

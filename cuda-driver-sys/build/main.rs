@@ -1,11 +1,16 @@
 //! Finds `libcuda` and tells Cargo how to link it; with the `bindgen` feature, also generates
-//! the bindings from the local CUDA headers.
+//! the bindings from the local CUDA headers. With the `dynamic-loading` feature nothing is linked
+//! (the crate opens the library at run time); the search still runs, quietly, for
+//! `DEP_CUDA_LIB_DIR`.
 //!
 //! Search order (the first directory holding the library wins):
 //! 1. `CUDA_LIBRARY_PATH`, a directory;
 //! 2. a toolkit root from `CUDA_PATH`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR`, `CUDA_HOME` (its
 //!    `lib64`, `lib`, `targets/<arch>-linux/lib`, `lib/x64` on Windows);
-//! 3. the `pkg-config` tool (the toolkit's `cuda-<major>.<minor>.pc`, "CUDA Driver Library");
+//! 3. `pkg-config`, through the `pkg-config` crate (the toolkit's `cuda-<major>.<minor>.pc`,
+//!    "CUDA Driver Library"; the crate honours `PKG_CONFIG`, `PKG_CONFIG_PATH`,
+//!    `PKG_CONFIG_LIBDIR`, `PKG_CONFIG_SYSROOT_DIR`, their per-target forms and
+//!    `PKG_CONFIG_ALLOW_CROSS`, and tells Cargo to rerun when they change);
 //! 4. the usual places: the directories of `LD_LIBRARY_PATH`, the system library directories,
 //!    `/usr/local/nvidia/lib64`, `/usr/lib/wsl/lib`, then the toolkit's stub libraries
 //!    (`<toolkit>/lib64/stubs`, `<toolkit>/targets/<arch>-linux/lib/stubs`).
@@ -26,17 +31,12 @@ const ROOT_VARS: [&str; 4] = [
 
 fn main() {
     println!("cargo:rerun-if-changed=build");
-    let pkg_config_vars = [
-        "PKG_CONFIG",
-        "PKG_CONFIG_PATH",
-        "PKG_CONFIG_LIBDIR",
-        "PKG_CONFIG_SYSROOT_DIR",
-        "PKG_CONFIG_ALLOW_CROSS",
-    ];
+    // The pkg-config crate announces the variables it reads itself.
     let watched = ["CUDA_LIBRARY_PATH", "CUDA_INCLUDE_PATH", "LD_LIBRARY_PATH"];
-    for var in watched.iter().chain(&ROOT_VARS).chain(&pkg_config_vars) {
+    for var in watched.iter().chain(&ROOT_VARS) {
         println!("cargo:rerun-if-env-changed={var}");
     }
+    let dynamic = env::var_os("CARGO_FEATURE_DYNAMIC_LOADING").is_some();
     let target_os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let roots: Vec<PathBuf> = ROOT_VARS
@@ -48,6 +48,9 @@ fn main() {
     let mut searched = Vec::new();
     let found = find_library(&target_os, &arch, &roots, &mut searched);
     match &found {
+        // Dynamic loading: nothing to link; the directory is still metadata for dependents.
+        Some(lib) if dynamic => println!("cargo:lib_dir={}", lib.dir.display()),
+        None if dynamic => {}
         Some(lib) => {
             println!("cargo:rustc-link-search=native={}", lib.dir.display());
             println!("cargo:rustc-link-lib=dylib{}", lib.link_arg);
@@ -66,10 +69,102 @@ fn main() {
     if let Some(include) = include_dir(&roots) {
         println!("cargo:include_dir={}", include.display());
     }
-    println!("cargo:version={}", selected_version());
+    let Some(version) = select_version(&roots) else {
+        return;
+    };
+    println!("cargo:version={version}");
+    let list: Vec<String> = VERSIONS.iter().map(u32::to_string).collect();
+    println!("cargo:versions={}", list.join(","));
+    // `cuda_ge_<V>` for every known version up to the selected one: the committed bindings carry
+    // each item under the cfg of the header versions it exists in (see src/generated/).
+    let names: Vec<String> = VERSIONS.iter().map(|v| format!("cuda_ge_{v}")).collect();
+    println!("cargo::rustc-check-cfg=cfg({})", names.join(", "));
+    for (v, name) in VERSIONS.iter().zip(&names) {
+        if *v <= version {
+            println!("cargo:rustc-cfg={name}");
+        }
+    }
 
     #[cfg(feature = "bindgen")]
     generate(&roots);
+}
+
+/// The header versions of the committed bindings, one feature `cuda-<V>` each.
+const VERSIONS: [u32; 17] = [
+    11070, 11080, 12000, 12010, 12020, 12030, 12040, 12050, 12060, 12080, 12090, 13000, 13010,
+    13020, 13030, 13040, 13050,
+];
+
+/// The header version to build for: with `bindgen` or `cuda-version-from-header`, the
+/// `CUDA_VERSION` of the `cuda.h` found; else the newest `cuda-<V>` feature (12000 when none is
+/// on). `None` after a
+/// `cargo::error` saying what to do.
+fn select_version(roots: &[PathBuf]) -> Option<u32> {
+    let from_header = cfg!(feature = "bindgen") || cfg!(feature = "cuda-version-from-header");
+    if !from_header {
+        let selected = VERSIONS
+            .iter()
+            .rev()
+            .find(|v| env::var_os(format!("CARGO_FEATURE_CUDA_{v}")).is_some());
+        // None on: CUDA 12.0, the default minimum driver.
+        return Some(selected.copied().unwrap_or(12000));
+    }
+    let Some(dir) = include_dir(roots) else {
+        println!(
+            "cargo::error=cuda-driver-sys: {} needs a cuda.h: set CUDA_INCLUDE_PATH to the \
+             directory holding cuda.h (or CUDA_PATH to a toolkit root); none found in \
+             $CUDA_INCLUDE_PATH, {}, /usr/local/cuda/include",
+            if cfg!(feature = "bindgen") {
+                "feature bindgen"
+            } else {
+                "feature cuda-version-from-header"
+            },
+            ROOT_VARS.map(|v| format!("${v}/include")).join(", ")
+        );
+        return None;
+    };
+    let cuda_h = dir.join("cuda.h");
+    println!("cargo:rerun-if-changed={}", cuda_h.display());
+    let text = std::fs::read_to_string(&cuda_h).unwrap_or_default();
+    let header = text.lines().find_map(|l| {
+        let rest = l.trim_start().strip_prefix("#define")?.trim_start();
+        rest.strip_prefix("CUDA_VERSION")?
+            .trim()
+            .parse::<u32>()
+            .ok()
+    });
+    let Some(header) = header else {
+        println!(
+            "cargo::error=cuda-driver-sys: {} defines no CUDA_VERSION: point CUDA_INCLUDE_PATH \
+             at a CUDA toolkit's include directory",
+            cuda_h.display()
+        );
+        return None;
+    };
+    if cfg!(feature = "bindgen") {
+        // Generated from this very header: every cfg up to its version.
+        return Some(header);
+    }
+    match VERSIONS.iter().rev().find(|&&v| v <= header) {
+        Some(&v) => {
+            if v != header {
+                println!(
+                    "cargo:warning=cuda-driver-sys: {} is CUDA_VERSION {header}; using the \
+                     bindings of {v}, the newest known version not newer than it",
+                    cuda_h.display()
+                );
+            }
+            Some(v)
+        }
+        None => {
+            println!(
+                "cargo::error=cuda-driver-sys: {} is CUDA_VERSION {header}, older than the oldest \
+                 supported (11070); use a CUDA 11.7 or newer toolkit",
+                cuda_h.display()
+            );
+            None
+        }
+    }
 }
 
 struct Found {
@@ -132,7 +227,8 @@ fn find_library(
     let names = (0..=9)
         .rev()
         .map(|m| format!("cuda-13.{m}"))
-        .chain((0..=9).rev().map(|m| format!("cuda-12.{m}")));
+        .chain((0..=9).rev().map(|m| format!("cuda-12.{m}")))
+        .chain((0..=9).rev().map(|m| format!("cuda-11.{m}")));
     for name in names {
         for dir in pkg_config_lib_dirs(&name) {
             for dir in [dir.clone(), dir.join("stubs")] {
@@ -142,7 +238,7 @@ fn find_library(
             }
         }
     }
-    searched.push("pkg-config cuda-13.9 .. cuda-12.0".into());
+    searched.push("pkg-config cuda-13.9 .. cuda-11.0".into());
     // 4. The usual places: where the dynamic loader will look (LD_LIBRARY_PATH), the system
     // directories; stubs last.
     let mut usual: Vec<PathBuf> = if os == "windows" {
@@ -181,29 +277,16 @@ fn find_library(
     usual.iter().find_map(|d| try_dir(d, searched))
 }
 
-/// The `-L` directories of `pkg-config --libs-only-L NAME` (the `pkg-config` tool, or
-/// `$PKG_CONFIG`, which read `PKG_CONFIG_PATH` and friends); none when cross-compiling unless
-/// `PKG_CONFIG_ALLOW_CROSS=1`, as the `pkg-config` crate does.
+/// The `-L` directories `pkg-config` gives for `name`; none where it has no such package, or
+/// is not to be used (cross-compiling without `PKG_CONFIG_ALLOW_CROSS` or a configured
+/// `PKG_CONFIG`/`PKG_CONFIG_SYSROOT_DIR`, or `<NAME>_NO_PKG_CONFIG` set), as the crate decides.
 fn pkg_config_lib_dirs(name: &str) -> Vec<PathBuf> {
-    let cross = env::var("HOST").ok() != env::var("TARGET").ok();
-    if cross && env::var_os("PKG_CONFIG_ALLOW_CROSS").is_none_or(|v| v != "1") {
-        return Vec::new();
-    }
-    let tool = env::var_os("PKG_CONFIG").unwrap_or_else(|| "pkg-config".into());
-    let Ok(out) = std::process::Command::new(tool)
-        .args(["--libs-only-L", name])
-        .output()
-    else {
-        return Vec::new();
-    };
-    if !out.status.success() {
-        return Vec::new();
-    }
-    String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .filter_map(|arg| arg.strip_prefix("-L"))
-        .map(PathBuf::from)
-        .collect()
+    pkg_config::Config::new()
+        .cargo_metadata(false)
+        .probe_cflags(false)
+        .probe(name)
+        .map(|lib| lib.link_paths)
+        .unwrap_or_default()
 }
 
 fn include_dir(roots: &[PathBuf]) -> Option<PathBuf> {
@@ -215,24 +298,11 @@ fn include_dir(roots: &[PathBuf]) -> Option<PathBuf> {
         .find(|d| d.join("cuda.h").is_file())
 }
 
-/// The header version the features select (newest wins).
-fn selected_version() -> &'static str {
-    if env::var_os("CARGO_FEATURE_CUDA_13000").is_some() {
-        "13000"
-    } else if env::var_os("CARGO_FEATURE_CUDA_12090").is_some() {
-        "12090"
-    } else {
-        "12000"
-    }
-}
-
 #[cfg(feature = "bindgen")]
 fn generate(roots: &[PathBuf]) {
+    // select_version has found it (or stopped the build with a cargo::error).
     let Some(include_dir) = include_dir(roots) else {
-        panic!(
-            "cuda-driver-sys (feature bindgen): no cuda.h found. Set CUDA_INCLUDE_PATH to the \
-             directory holding cuda.h and cudaTypedefs.h, or CUDA_PATH to a toolkit root."
-        );
+        return;
     };
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR"));
     for h in ["cuda.h", "cudaTypedefs.h"] {
@@ -257,6 +327,7 @@ fn generate(roots: &[PathBuf]) {
         regenerate_hint: "cargo build --features bindgen (cuda-driver-sys's build script)".into(),
     };
     if let Err(e) = cuda_driver_sys_generator::generate(&opts) {
-        panic!("cuda-driver-sys (feature bindgen): {e}");
+        let e = e.replace('\n', " ");
+        println!("cargo::error=cuda-driver-sys (feature bindgen): {e}");
     }
 }

@@ -1,5 +1,6 @@
 //! Raw FFI bindings to the CUDA Driver API: every type, function, enum and constant of `cuda.h`,
-//! every `PFN_*` typedef of `cudaTypedefs.h`, linked directly against `libcuda`.
+//! every `PFN_*` typedef of `cudaTypedefs.h`, linked directly against `libcuda` (or, with the
+//! `dynamic-loading` feature, loaded on first use).
 //!
 //! C code ports line for line:
 //!
@@ -36,75 +37,70 @@
 //!   returns a non-null function pointer of exactly that typedef's type.
 //! - **A driver-entry [`mod@table`]**: every function resolved through `cuGetProcAddress` on first
 //!   use, so one binary starts on every driver and uses what it has.
+//! - **The [`loader`]**: whether the process has the driver library and, under `dynamic-loading`,
+//!   where it came from or why it could not be loaded (a value: the names tried, the loader's
+//!   messages), and loading from a given path.
 //!
 //! # Features
-//! - `cuda-12000` (default), `cuda-12090`, `cuda-13000`: the minimum driver the build runs on; each
-//!   selects the bindings generated from that exact header, so every function linked exists in
-//!   that driver. When several are on, the newest wins.
+//! - `cuda-11070`, `cuda-11080`, `cuda-12000`, `cuda-12010` ... `cuda-12060`,
+//!   `cuda-12080`, `cuda-12090`, `cuda-13000` ... `cuda-13050` (every CUDA minor version with a
+//!   header on PyPI; there is no 12.7): the minimum driver the build runs on; each selects the
+//!   bindings generated from that exact header, so every function linked exists in that driver.
+//!   When several are on, the newest wins; none on is 12.0. With an 11.x feature, [`cuGetProcAddress`] is the
+//!   CUDA 11.3 function without the status argument, and the typed helper and the table use it
+//!   (see [`ProcAddressErrorKind`] for what it can tell).
+//! - `cuda-version-from-header`: the version of the `cuda.h` the build finds (`CUDA_INCLUDE_PATH`,
+//!   or a toolkit root's `include/`, as for `bindgen`): the newest of the versions above not newer
+//!   than its `CUDA_VERSION`. Overrides the version features; the build stops with one line
+//!   saying what to set when there is no `cuda.h`.
 //! - `per-thread-default-stream`: C's `CUDA_API_PER_THREAD_DEFAULT_STREAM`. The C spellings (and
 //!   `PFN_*` macros) bind to the `_ptds`/`_ptsz` variants, and [`cuGetProcAddress`] turns the
 //!   default flag into the per-thread one, as the header's inline does.
-//! - `table-only`: link nothing but `cuGetProcAddress_v2`, `cuDriverGetVersion`,
-//!   `cuGetErrorName` and `cuGetErrorString`; every other function is reached through
+//! - `table-only`: link nothing but `cuGetProcAddress_v2` (`cuGetProcAddress` with an 11.x
+//!   feature), `cuDriverGetVersion`, `cuGetErrorName` and `cuGetErrorString`; every other function is reached through
 //!   [`table()`]. A binary built with `cuda-13000` then starts on a 12.x driver.
 //! - `profiler`, `gl`, `egl`, `vdpau`: the other driver-API headers (`cudaProfiler.h`,
 //!   `cudaGL.h`, `cudaEGL.h`, `cudaVDPAU.h`, each with its typedef header) as the modules
 //!   [`profiler`], [`gl`], [`egl`], [`vdpau`], re-exported at the top level. The Direct3D
 //!   headers (Windows only) are not bound.
+//! - `dynamic-loading`: link nothing; the driver library is opened on first use (`libcuda.so.1`,
+//!   then `libcuda.so`; `nvcuda.dll`), or from a path given to [`loader::load_from`], so a binary
+//!   starts on a machine without the driver and can fall back or say why
+//!   ([`loader::status`]). The functions keep their names and signatures, each resolved through
+//!   `cuGetProcAddress` at its own ABI's version on its first call; without the library every
+//!   call returns `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`, and a function the driver lacks
+//!   `CUDA_ERROR_NOT_FOUND` (see [`loader`]). With an 11.x feature the library's
+//!   `cuGetProcAddress` (v1) is the bootstrap, so the binary starts on an 11.3+ driver. Additive
+//!   with the others.
 //! - `bindgen`: generate the bindings at build time from your own `cuda.h` (see the README).
 //!
 //! # Linking
 //! The build script looks for `libcuda` in `CUDA_LIBRARY_PATH`, then under a toolkit root
-//! (`CUDA_PATH`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR`, `CUDA_HOME`), then through `pkg-config`, then
-//! in the usual places, and says what it searched when it finds nothing. Dependent `-sys` crates
+//! (`CUDA_PATH`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR`, `CUDA_HOME`), then through `pkg-config` (the
+//! `pkg-config` crate, which honours `PKG_CONFIG_PATH`, the sysroot and cross-compilation
+//! variables), then in the directories of `LD_LIBRARY_PATH` and the usual places, and says what it
+//! searched when it finds nothing. With `dynamic-loading` it links nothing. Dependent `-sys` crates
 //! read `DEP_CUDA_LIB_DIR`, `DEP_CUDA_INCLUDE_DIR` (when known) and `DEP_CUDA_VERSION`.
 #![no_std]
 #![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
 #![allow(clippy::all)]
 
-// The generated files of the selected header version (see `ci/regenerate.sh`), or with the
-// `bindgen` feature those the build script wrote from the local headers.
+// The generated files: the committed ones, where each item of the 17 header versions carries the
+// cfg of the versions it exists in (`cuda_ge_<V>`, set by the build script for every version up
+// to the selected one; see `ci/regenerate.sh`), or with the `bindgen` feature those the build
+// script wrote from the local headers.
 #[cfg(feature = "bindgen")]
 macro_rules! generated {
     ($file:literal) => {
         include!(concat!(env!("OUT_DIR"), "/", $file));
     };
 }
-#[cfg(all(not(feature = "bindgen"), feature = "cuda-13000"))]
+#[cfg(not(feature = "bindgen"))]
 macro_rules! generated {
     ($file:literal) => {
-        include!(concat!("generated/v13000/", $file));
+        include!(concat!("generated/", $file));
     };
 }
-#[cfg(all(
-    not(feature = "bindgen"),
-    feature = "cuda-12090",
-    not(feature = "cuda-13000")
-))]
-macro_rules! generated {
-    ($file:literal) => {
-        include!(concat!("generated/v12090/", $file));
-    };
-}
-#[cfg(all(
-    not(feature = "bindgen"),
-    feature = "cuda-12000",
-    not(any(feature = "cuda-12090", feature = "cuda-13000"))
-))]
-macro_rules! generated {
-    ($file:literal) => {
-        include!(concat!("generated/v12000/", $file));
-    };
-}
-#[cfg(not(any(
-    feature = "bindgen",
-    feature = "cuda-12000",
-    feature = "cuda-12090",
-    feature = "cuda-13000"
-)))]
-compile_error!(
-    "cuda-driver-sys: enable one of the features cuda-12000, cuda-12090, cuda-13000 (or bindgen)"
-);
 
 /// bindgen's translation of `cuda.h` and `cudaTypedefs.h` (types, constants, `PFN_*`),
 /// re-exported at the crate root. bindgen derives `PartialEq` for structs holding callbacks.
@@ -114,13 +110,18 @@ mod bindings {
 }
 pub use bindings::*;
 
-/// The functions, under their real symbols. Under `per-thread-default-stream` the C spellings
-/// shadow some legacy-stream symbols (as the header's macros do in C), which are then unused;
-/// under `table-only` all but four are unused, and so never linked.
+/// The functions, under their real symbols: linked (`functions.rs`), or under `dynamic-loading`
+/// calling through pointers resolved on first use (`dynamic.rs`). Under
+/// `per-thread-default-stream` the C spellings shadow some legacy-stream symbols (as the header's
+/// macros do in C), which are then unused; under `table-only` all but four are unused, and so
+/// never linked.
 #[allow(dead_code)]
 mod functions {
     use crate::bindings::*;
+    #[cfg(not(feature = "dynamic-loading"))]
     generated!("functions.rs");
+    #[cfg(feature = "dynamic-loading")]
+    generated!("dynamic.rs");
 }
 #[cfg(not(feature = "table-only"))]
 pub use functions::*;
@@ -128,12 +129,36 @@ pub use functions::*;
 // takes over a legacy symbol's name (`cuStreamQuery` under `per-thread-default-stream`).
 #[cfg(not(feature = "table-only"))]
 generated!("function_names.rs");
-#[cfg(all(feature = "table-only", not(feature = "per-thread-default-stream")))]
-pub use functions::cuGetProcAddress_v2 as cuGetProcAddress;
 #[cfg(feature = "table-only")]
-pub use functions::{cuDriverGetVersion, cuGetErrorName, cuGetErrorString, cuGetProcAddress_v2};
-#[cfg(all(feature = "table-only", feature = "per-thread-default-stream"))]
+pub use functions::{cuDriverGetVersion, cuGetErrorName, cuGetErrorString};
+// CUDA 12+ headers: `cuGetProcAddress` is `cuGetProcAddress_v2` (with the symbol status).
+#[cfg(all(feature = "table-only", cuda_ge_12000))]
+pub use functions::cuGetProcAddress_v2;
+#[cfg(all(
+    feature = "table-only",
+    cuda_ge_12000,
+    not(feature = "per-thread-default-stream")
+))]
+pub use functions::cuGetProcAddress_v2 as cuGetProcAddress;
+#[cfg(all(
+    feature = "table-only",
+    cuda_ge_12000,
+    feature = "per-thread-default-stream"
+))]
 pub use inline::cuGetProcAddress_v2_ptsz as cuGetProcAddress;
+// CUDA 11 headers: `cuGetProcAddress` (v1, CUDA 11.3+), without the status argument.
+#[cfg(all(
+    feature = "table-only",
+    not(cuda_ge_12000),
+    not(feature = "per-thread-default-stream")
+))]
+pub use functions::cuGetProcAddress;
+#[cfg(all(
+    feature = "table-only",
+    not(cuda_ge_12000),
+    feature = "per-thread-default-stream"
+))]
+pub use inline::cuGetProcAddress_ptsz as cuGetProcAddress;
 
 // The unversioned `PFN_*` macros, every enumerator at top level, and the macro constants
 // bindgen cannot translate.
@@ -153,6 +178,21 @@ generated!("names.rs");
 pub mod entry {
     generated!("entry.rs");
 }
+
+// The interop modules' functions are linked symbols only: neither `dynamic.rs` trampolines nor
+// table slots are generated for them yet.
+#[cfg(all(
+    any(
+        feature = "profiler",
+        feature = "gl",
+        feature = "egl",
+        feature = "vdpau"
+    ),
+    any(feature = "dynamic-loading", feature = "table-only")
+))]
+compile_error!(
+    "cuda-driver-sys: the profiler, gl, egl and vdpau features do not support dynamic-loading or table-only yet (their functions would link libcuda); drop one of the two (the modules' dynamic trampolines and table slots are not generated yet)"
+);
 
 /// One module per other driver-API header and its typedef header, built like the crate root
 /// from `cuda.h`: types, functions under their real symbols and C spellings, `PFN_*` typedefs and
@@ -253,6 +293,7 @@ interop_module!(
 );
 
 pub mod inline;
+pub mod loader;
 mod proc_address;
 pub use proc_address::{EntryPoint, EntryPointInfo, ProcAddressError, ProcAddressErrorKind};
 pub mod table;

@@ -6,11 +6,23 @@ use core::marker::PhantomData;
 use core::ptr::{self, NonNull};
 use core::sync::atomic::{AtomicI32, Ordering};
 
+#[cfg(cuda_ge_12000)]
+use crate::CUdriverProcAddressQueryResult;
 use crate::{
-    cuDriverGetVersion, cuGetProcAddress, cuuint64_t, CUdriverProcAddressQueryResult,
-    CUdriverProcAddress_flags, CUresult, CU_GET_PROC_ADDRESS_DEFAULT,
-    CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
+    cuDriverGetVersion, cuGetProcAddress, cuuint64_t, CUdriverProcAddress_flags, CUresult,
+    CU_GET_PROC_ADDRESS_DEFAULT, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
 };
+
+/// What `cuGetProcAddress` says besides its result: the symbol status of CUDA 12's `_v2`; CUDA
+/// 11's function has none, and a found symbol reads as success.
+#[cfg(cuda_ge_12000)]
+type Status = CUdriverProcAddressQueryResult;
+#[cfg(cuda_ge_12000)]
+const FOUND: Status = CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SUCCESS;
+#[cfg(not(cuda_ge_12000))]
+type Status = ();
+#[cfg(not(cuda_ge_12000))]
+const FOUND: Status = ();
 
 /// What identifies a driver entry point for `cuGetProcAddress`: the base symbol name (`"cuMemAlloc"`,
 /// never `"cuMemAlloc_v2"`), the CUDA version whose ABI is wanted, and whether it is the
@@ -48,10 +60,9 @@ impl EntryPointInfo {
         // Everything else (and every error's classification) is in the cold path.
         let driver = DRIVER_VERSION.load(Ordering::Relaxed);
         if driver != 0 && self.version <= driver {
-            let (code, status, pfn) = self.raw(flags);
-            if code == CUresult::CUDA_SUCCESS
-                && status == CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SUCCESS
-            {
+            let (code, status, pfn) = self.raw(flags, self.version);
+            #[allow(clippy::unit_cmp)] // `Status` is `()` with an 11.x header
+            if code == CUresult::CUDA_SUCCESS && status == FOUND {
                 if let Some(p) = NonNull::new(pfn) {
                     return Ok(p);
                 }
@@ -79,10 +90,28 @@ impl EntryPointInfo {
         if self.version > driver {
             return Err(error(ProcAddressErrorKind::DriverTooOld { driver }));
         }
-        let (code, status, pfn) = self.raw(flags);
+        let (code, status, pfn) = self.raw(flags, self.version);
+        #[cfg(not(cuda_ge_12000))]
+        if code == CUresult::CUDA_ERROR_NOT_FOUND {
+            // CUDA 11's cuGetProcAddress answers CUDA_ERROR_NOT_FOUND both for a symbol the
+            // driver lacks and for one it has only at a later version; asked again at the
+            // driver's own version, a symbol it has is found.
+            let (again, (), p) = self.raw(flags, driver);
+            let kind = if again == CUresult::CUDA_SUCCESS && !p.is_null() {
+                ProcAddressErrorKind::VersionNotSufficient
+            } else {
+                ProcAddressErrorKind::SymbolNotFound
+            };
+            return Err(error(kind));
+        }
         if code != CUresult::CUDA_SUCCESS {
             return Err(error(ProcAddressErrorKind::Driver(code)));
         }
+        #[cfg(not(cuda_ge_12000))]
+        let () = status;
+        #[cfg(not(cuda_ge_12000))]
+        return NonNull::new(pfn).ok_or(error(ProcAddressErrorKind::Null));
+        #[cfg(cuda_ge_12000)]
         match status {
             CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SUCCESS => {
                 NonNull::new(pfn).ok_or(error(ProcAddressErrorKind::Null))
@@ -97,23 +126,36 @@ impl EntryPointInfo {
         }
     }
 
-    /// The raw call: its result, the status and the pointer, both initialised first (for a
-    /// version above its own, a driver may write neither).
+    /// The raw call at `version`: its result, the status and the pointer, both initialised
+    /// first (for a version above its own, a driver may write neither).
     #[inline]
     fn raw(
         self,
         flags: CUdriverProcAddress_flags,
-    ) -> (CUresult, CUdriverProcAddressQueryResult, *mut c_void) {
+        version: c_int,
+    ) -> (CUresult, Status, *mut c_void) {
         let mut pfn: *mut c_void = ptr::null_mut();
-        let mut status = CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SUCCESS;
-        // SAFETY: `symbol` is NUL-terminated and both out-pointers are valid for writes.
+        #[cfg_attr(not(cuda_ge_12000), allow(unused_mut))]
+        let mut status = FOUND;
+        // SAFETY: `symbol` is NUL-terminated and the out-pointers are valid for writes.
+        #[cfg(cuda_ge_12000)]
         let code = unsafe {
             cuGetProcAddress(
                 self.symbol.as_ptr(),
                 &mut pfn,
-                self.version,
+                version,
                 flags.0 as cuuint64_t,
                 &mut status,
+            )
+        };
+        // SAFETY: as above (CUDA 11's function has no status argument).
+        #[cfg(not(cuda_ge_12000))]
+        let code = unsafe {
+            cuGetProcAddress(
+                self.symbol.as_ptr(),
+                &mut pfn,
+                version,
+                flags.0 as cuuint64_t,
             )
         };
         (code, status, pfn)
@@ -253,11 +295,26 @@ pub struct ProcAddressError {
 }
 
 /// The outcomes of `cuGetProcAddress` other than a function.
+///
+/// With a CUDA 12+ header the lookup uses `cuGetProcAddress_v2`, whose status argument tells
+/// [`SymbolNotFound`](Self::SymbolNotFound) from [`VersionNotSufficient`](Self::VersionNotSufficient).
+/// With an 11.x header (features `cuda-11070`, `cuda-11080`) it uses CUDA 11.3's
+/// `cuGetProcAddress`, which every driver from 11.3 on has and which has no status: it answers
+/// `CUDA_ERROR_NOT_FOUND` for both. The helper then asks once more at the driver's own version
+/// (never above it): found there, the symbol exists but not at the version asked for
+/// ([`VersionNotSufficient`](Self::VersionNotSufficient)); not found there either, the driver has
+/// no such symbol ([`SymbolNotFound`](Self::SymbolNotFound)). What v1 cannot tell: a symbol the
+/// driver hides at every version it knows reads as not found, and a status newer than the
+/// driver's (an `UnknownStatus`) never occurs. The 470 driver (CUDA 11.4) answers
+/// `cuMemAllocAsync` at 11000 with `CUDA_ERROR_NOT_FOUND` and at 11040 with the function:
+/// version not sufficient.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ProcAddressErrorKind {
-    /// The driver has no such symbol (`CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND`).
+    /// The driver has no such symbol (`CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND`; with CUDA 11's
+    /// `cuGetProcAddress`: not found at the driver's own version either).
     SymbolNotFound,
-    /// The symbol exists, not at this version (`CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT`).
+    /// The symbol exists, not at this version (`CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT`;
+    /// with CUDA 11's `cuGetProcAddress`: not found at this version, found at the driver's).
     VersionNotSufficient,
     /// The version asked for is above the running driver's (`cuDriverGetVersion`): refused
     /// without asking, since drivers answer it differently (the 535 driver with its newest
@@ -268,7 +325,9 @@ pub enum ProcAddressErrorKind {
     },
     /// `cuGetProcAddress` or `cuDriverGetVersion` failed.
     Driver(CUresult),
-    /// A status this crate does not know, from a newer driver.
+    /// A status this crate does not know, from a newer driver (CUDA 12+ headers only: CUDA 11's
+    /// `cuGetProcAddress` has no status).
+    #[cfg(cuda_ge_12000)]
     UnknownStatus(CUdriverProcAddressQueryResult),
     /// Success reported with a null pointer.
     Null,
@@ -296,6 +355,7 @@ impl fmt::Display for ProcAddressError {
                 )
             }
             ProcAddressErrorKind::Driver(code) => write!(f, "failed with CUresult {}", code.0),
+            #[cfg(cuda_ge_12000)]
             ProcAddressErrorKind::UnknownStatus(s) => write!(f, "unknown status {}", s.0),
             ProcAddressErrorKind::Null => f.write_str("success with a null pointer"),
         }

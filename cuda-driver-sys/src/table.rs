@@ -5,8 +5,10 @@
 //! A binary that links a driver symbol directly fails to start on a driver without it
 //! (`undefined symbol: cuCtxCreate_v4`), even if it never calls it. Through the table, each
 //! function is looked up at the version whose ABI its C spelling has (never one global "latest"),
-//! and a function the driver lacks returns `CUDA_ERROR_NOT_FOUND` when called; the table never
-//! calls a null pointer and never panics. With the crate's `table-only` feature nothing but
+//! and a function the driver lacks returns `CUDA_ERROR_NOT_FOUND` when called. Where
+//! `cuGetProcAddress` itself fails (under `dynamic-loading` with no driver library:
+//! `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`) a call returns that code and the function is looked up
+//! again on the next call. The table never calls a null pointer and never panics. With the crate's `table-only` feature nothing but
 //! `cuGetProcAddress_v2`, `cuDriverGetVersion`, `cuGetErrorName` and `cuGetErrorString` is linked.
 //!
 //! ```
@@ -28,7 +30,7 @@ use core::ptr::{self, NonNull};
 use core::sync::atomic::{AtomicPtr, Ordering};
 
 use crate::bindings::*;
-use crate::{entry, EntryPoint, EntryPointInfo, ProcAddressError};
+use crate::{entry, EntryPoint, EntryPointInfo, ProcAddressError, ProcAddressErrorKind};
 use crate::{CU_GET_PROC_ADDRESS_LEGACY_STREAM, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM};
 
 generated!("table.rs");
@@ -120,9 +122,10 @@ impl DriverTable {
         }
     }
 
-    /// The function of slot `index`, typed as `_type`'s typedef; `None` where the driver lacks it.
+    /// The function of slot `index`, typed as `_type`'s typedef; else the code a call returns
+    /// (`CUDA_ERROR_NOT_FOUND` where the driver lacks it).
     #[inline(always)]
-    fn resolve<F: Copy>(&self, index: usize, _type: EntryPoint<Option<F>>) -> Option<F> {
+    fn resolve<F: Copy>(&self, index: usize, _type: EntryPoint<Option<F>>) -> Result<F, CUresult> {
         const { assert!(size_of::<F>() == size_of::<*mut c_void>()) };
         let p = self.slots[index].0.load(Ordering::Acquire);
         // One compare for both unresolved (null) and missing (1): neither is a function.
@@ -133,43 +136,56 @@ impl DriverTable {
         };
         // SAFETY: the slot holds what `cuGetProcAddress` gave for this function's entry point,
         // whose typedef `F` is (the generated methods pass that entry point's constant).
-        Some(unsafe { core::mem::transmute_copy::<*mut c_void, F>(&p) })
+        Ok(unsafe { core::mem::transmute_copy::<*mut c_void, F>(&p) })
     }
 
     #[cold]
     #[inline(never)]
-    fn resolve_cold(&self, index: usize) -> Option<*mut c_void> {
-        let p = self.slot(index);
-        (p != MISSING).then_some(p)
+    fn resolve_cold(&self, index: usize) -> Result<*mut c_void, CUresult> {
+        let p = self.slots[index].0.load(Ordering::Acquire);
+        if p == MISSING {
+            return Err(CUresult::CUDA_ERROR_NOT_FOUND);
+        }
+        self.slot(index).map_err(|e| match e.kind {
+            ProcAddressErrorKind::Driver(code) => code,
+            _ => CUresult::CUDA_ERROR_NOT_FOUND,
+        })
     }
 
-    /// Slot `index`, resolved now if it was not yet: the function, or [`MISSING`].
-    fn slot(&self, index: usize) -> *mut c_void {
+    /// Slot `index`, resolved now if it was not yet: the function, or why there is none.
+    fn slot(&self, index: usize) -> Result<*mut c_void, ProcAddressError> {
         let p = self.slots[index].0.load(Ordering::Acquire);
         if p.is_null() {
             self.resolve_slow(index)
+        } else if p == MISSING {
+            // Why: asked again (only here, for `pointer` and `entries`, never on a call).
+            self.lookup(&TABLE_ENTRIES[index]).map(NonNull::as_ptr)
         } else {
-            p
+            Ok(p)
         }
     }
 
     /// Slot `index` as a pointer, or why the driver has no such function.
     fn status(&self, index: usize) -> Result<NonNull<c_void>, ProcAddressError> {
-        let p = self.slot(index);
-        if p == MISSING {
-            Err(self.lookup(&TABLE_ENTRIES[index]).unwrap_err())
-        } else {
-            Ok(NonNull::new(p).expect("slots hold non-null pointers"))
-        }
+        self.slot(index)
+            .map(|p| NonNull::new(p).expect("slots hold non-null pointers"))
     }
 
-    fn resolve_slow(&self, index: usize) -> *mut c_void {
-        let p = self
-            .lookup(&TABLE_ENTRIES[index])
-            .map_or(MISSING, NonNull::as_ptr);
+    fn resolve_slow(&self, index: usize) -> Result<*mut c_void, ProcAddressError> {
+        let found = self.lookup(&TABLE_ENTRIES[index]);
+        let p = match found {
+            Ok(p) => p.as_ptr(),
+            // `cuGetProcAddress` or `cuDriverGetVersion` failed (no driver library under
+            // `dynamic-loading`): nothing learnt about the function, asked again next time.
+            Err(ProcAddressError {
+                kind: ProcAddressErrorKind::Driver(_),
+                ..
+            }) => return found.map(NonNull::as_ptr),
+            Err(_) => MISSING,
+        };
         // Threads racing here store the same value.
         self.slots[index].0.store(p, Ordering::Release);
-        p
+        found.map(NonNull::as_ptr)
     }
 
     fn lookup(&self, e: &TableEntry) -> Result<NonNull<c_void>, ProcAddressError> {
@@ -179,7 +195,7 @@ impl DriverTable {
     /// Resolves every slot now; returns how many functions the driver provides.
     pub fn resolve_all(&self) -> usize {
         (0..TABLE_ENTRIES.len())
-            .filter(|&i| self.slot(i) != MISSING)
+            .filter(|&i| self.slot(i).is_ok())
             .count()
     }
 

@@ -16,7 +16,8 @@
 //! `--quick`), `--quick`, `--link-gbps G` (the link's nominal bandwidth in decimal GB/s, default 63:
 //! PCIe Gen5 x16; the driver API has no attribute for it), `--kernels DIR` (the folder of
 //! `vector_add.ptx`; else `$CUDA_KERNELS_DIR`, else `<CARGO_MANIFEST_DIR>/examples/kernels`, else
-//! `./examples/kernels`). `BENCH_DATE` overrides the date printed in the header.
+//! `./examples/kernels`), `--first-init-linked PATH` and `--first-init-dynamic PATH` (see below).
+//! `BENCH_DATE` overrides the date printed in the header.
 //!
 //! Run by `cargo test --benches` / `--all-targets` (cargo in the environment, no `--bench`, none of
 //! the options above) it only makes a smoke run with tiny counts, to prove it works, and does not
@@ -45,6 +46,18 @@
 //!   the raw call over the same symbol, version and flags arrays), and `entry::cuCtxGetCurrent.get()`
 //!   repeated (C: the raw call). The Rust helper also compares the version with the driver's
 //!   (cached `cuDriverGetVersion`): its cost is in the ratio.
+//!
+//! Built with `dynamic-loading` (`--features dynamic-loading`, the GPU bundle's `bench-driver-dynamic`)
+//! the Rust calls above go through the dynamically loaded C spellings, and these rows are added:
+//! - `cuCtxGetCurrent`, `cuDriverGetVersion` and the empty-kernel launch (`kernelParams`) through the
+//!   dynamically loaded C spelling, against the same symbol linked directly (an `extern` block of
+//!   this program: the library is linked for the C twin anyway) and against the C twin; with
+//!   `bench-cudarc`, cudarc 0.19's `sys` function (dynamically loaded, its default) against both;
+//! - with `--first-init-linked PATH --first-init-dynamic PATH` (the `first_init` program of
+//!   `benches/first_init.rs` built without and with `dynamic-loading`), the time from starting a
+//!   process to its first successful `cuInit(0)`, each kind started `reps` times in turn: the
+//!   linked program (the dynamic linker loads the library before `main`), the dynamically loaded
+//!   one (the first call opens it), and, with `bench-cudarc`, the same program calling cudarc's.
 //!
 //! Without a GPU (`cuInit` fails) only the `cuDriverGetVersion` and `cuGetProcAddress` rows run; the
 //! rest is listed as skipped. The exit status is 0 when every row that ran met its target (see the
@@ -179,11 +192,15 @@ mod bench {
         min_secs: f64,
         link_gbps: f64,
         kernels: Option<PathBuf>,
+        /// The `first_init` program, linked and dynamically loaded.
+        first_init_linked: Option<PathBuf>,
+        first_init_dynamic: Option<PathBuf>,
         command: String,
     }
 
     const USAGE: &str =
         "usage: driver [--bench] [--passes N] [--reps N] [--quick] [--link-gbps G] [--kernels DIR]
+  [--first-init-linked PATH --first-init-dynamic PATH]
   (or: cargo bench --bench driver -- [options]; run by cargo test without options: a smoke run)";
 
     fn settings() -> Settings {
@@ -200,6 +217,8 @@ mod bench {
                 "--reps",
                 "--link-gbps",
                 "--kernels",
+                "--first-init-linked",
+                "--first-init-dynamic",
             ]
             .contains(&flag)
         };
@@ -209,6 +228,7 @@ mod bench {
         let mut reps = None;
         let mut link_gbps = 63.0;
         let mut kernels = std::env::var_os("CUDA_KERNELS_DIR").map(PathBuf::from);
+        let (mut first_init_linked, mut first_init_dynamic) = (None, None);
         let mut it = args.iter().skip(1);
         while let Some(arg) = it.next() {
             let (flag, inline) = match arg.split_once('=') {
@@ -236,6 +256,12 @@ mod bench {
                     };
                 }
                 "--kernels" => kernels = Some(PathBuf::from(value("--kernels"))),
+                "--first-init-linked" => {
+                    first_init_linked = Some(PathBuf::from(value("--first-init-linked")))
+                }
+                "--first-init-dynamic" => {
+                    first_init_dynamic = Some(PathBuf::from(value("--first-init-dynamic")))
+                }
                 "-h" | "--help" => {
                     println!("{USAGE}");
                     std::process::exit(0);
@@ -263,6 +289,8 @@ mod bench {
             min_secs,
             link_gbps,
             kernels,
+            first_init_linked,
+            first_init_dynamic,
             command: args
                 .iter()
                 .map(|a| shell_quote(a))
@@ -603,6 +631,299 @@ mod bench {
         (t0.elapsed().as_secs_f64(), found, black_box(sink))
     }
 
+    /// Dynamically loaded calls against the same symbols linked, the C twin and cudarc.
+    #[cfg(feature = "dynamic-loading")]
+    mod dynamic {
+        use super::*;
+
+        /// The library's own symbols, linked directly by this program (the library is linked for
+        /// the C twin anyway): what a call through a dynamically loaded C spelling costs more.
+        mod linked {
+            use cuda_driver_sys::{CUcontext, CUfunction, CUresult, CUstream};
+            use std::ffi::{c_int, c_uint, c_void};
+            extern "C" {
+                #[link_name = "cuCtxGetCurrent"]
+                pub fn cuCtxGetCurrent(pctx: *mut CUcontext) -> CUresult;
+                #[link_name = "cuDriverGetVersion"]
+                pub fn cuDriverGetVersion(driverVersion: *mut c_int) -> CUresult;
+                // The symbols the C spellings bind in this build's stream mode.
+                #[cfg_attr(
+                    not(feature = "per-thread-default-stream"),
+                    link_name = "cuLaunchKernel"
+                )]
+                #[cfg_attr(
+                    feature = "per-thread-default-stream",
+                    link_name = "cuLaunchKernel_ptsz"
+                )]
+                #[allow(clippy::too_many_arguments)]
+                pub fn cuLaunchKernel(
+                    f: CUfunction,
+                    gridDimX: c_uint,
+                    gridDimY: c_uint,
+                    gridDimZ: c_uint,
+                    blockDimX: c_uint,
+                    blockDimY: c_uint,
+                    blockDimZ: c_uint,
+                    sharedMemBytes: c_uint,
+                    hStream: CUstream,
+                    kernelParams: *mut *mut c_void,
+                    extra: *mut *mut c_void,
+                ) -> CUresult;
+                #[cfg_attr(
+                    not(feature = "per-thread-default-stream"),
+                    link_name = "cuStreamSynchronize"
+                )]
+                #[cfg_attr(
+                    feature = "per-thread-default-stream",
+                    link_name = "cuStreamSynchronize_ptsz"
+                )]
+                pub fn cuStreamSynchronize(hStream: CUstream) -> CUresult;
+            }
+        }
+
+        #[inline(never)]
+        fn linked_ctx_get_current(n: u64) -> (f64, u32) {
+            let mut out: CUcontext = ptr::null_mut();
+            let mut acc = 0u32;
+            let t0 = Instant::now();
+            for _ in 0..n {
+                acc |= unsafe { linked::cuCtxGetCurrent(&mut out) }.0;
+            }
+            let secs = t0.elapsed().as_secs_f64();
+            black_box(out);
+            (secs, black_box(acc))
+        }
+
+        #[inline(never)]
+        fn linked_driver_get_version(n: u64) -> (f64, u32) {
+            let mut out: c_int = 0;
+            let mut acc = 0u32;
+            let t0 = Instant::now();
+            for _ in 0..n {
+                acc |= unsafe { linked::cuDriverGetVersion(&mut out) }.0;
+            }
+            let secs = t0.elapsed().as_secs_f64();
+            black_box(out);
+            (secs, black_box(acc))
+        }
+
+        #[inline(never)]
+        fn linked_launch(f: CUfunction, stream: CUstream, n: u64) -> (f64, u32) {
+            let (mut p0, mut p1) = (0u64, 0u64);
+            let mut args: [*mut c_void; 2] = [(&raw mut p0).cast(), (&raw mut p1).cast()];
+            let mut acc = 0u32;
+            let t0 = Instant::now();
+            for _ in 0..n {
+                acc |= unsafe {
+                    linked::cuLaunchKernel(
+                        f,
+                        1,
+                        1,
+                        1,
+                        1,
+                        1,
+                        1,
+                        0,
+                        stream,
+                        args.as_mut_ptr(),
+                        ptr::null_mut(),
+                    )
+                }
+                .0;
+            }
+            acc |= unsafe { linked::cuStreamSynchronize(stream) }.0;
+            (t0.elapsed().as_secs_f64(), black_box(acc))
+        }
+
+        #[cfg(feature = "bench-cudarc")]
+        mod cudarc_loops {
+            use super::*;
+            use cudarc::driver::sys;
+
+            #[inline(never)]
+            pub fn ctx_get_current(n: u64) -> (f64, u32) {
+                let mut out: sys::CUcontext = ptr::null_mut();
+                let mut acc = 0u32;
+                let t0 = Instant::now();
+                for _ in 0..n {
+                    acc |= unsafe { sys::cuCtxGetCurrent(&mut out) } as u32;
+                }
+                let secs = t0.elapsed().as_secs_f64();
+                black_box(out);
+                (secs, black_box(acc))
+            }
+
+            #[inline(never)]
+            pub fn driver_get_version(n: u64) -> (f64, u32) {
+                let mut out: c_int = 0;
+                let mut acc = 0u32;
+                let t0 = Instant::now();
+                for _ in 0..n {
+                    acc |= unsafe { sys::cuDriverGetVersion(&mut out) } as u32;
+                }
+                let secs = t0.elapsed().as_secs_f64();
+                black_box(out);
+                (secs, black_box(acc))
+            }
+
+            #[inline(never)]
+            pub fn launch(f: CUfunction, stream: CUstream, n: u64) -> (f64, u32) {
+                let (f, stream): (sys::CUfunction, sys::CUstream) = (f.cast(), stream.cast());
+                let (mut p0, mut p1) = (0u64, 0u64);
+                let mut args: [*mut c_void; 2] = [(&raw mut p0).cast(), (&raw mut p1).cast()];
+                let mut acc = 0u32;
+                let t0 = Instant::now();
+                for _ in 0..n {
+                    acc |= unsafe {
+                        sys::cuLaunchKernel(
+                            f,
+                            1,
+                            1,
+                            1,
+                            1,
+                            1,
+                            1,
+                            0,
+                            stream,
+                            args.as_mut_ptr(),
+                            ptr::null_mut(),
+                        )
+                    } as u32;
+                }
+                acc |= unsafe { sys::cuStreamSynchronize(stream) } as u32;
+                (t0.elapsed().as_secs_f64(), black_box(acc))
+            }
+        }
+
+        /// One function's loops: the dynamically loaded C spelling, the linked symbol, the C twin
+        /// and cudarc's, in that order; `scale` turns seconds per loop into the row's unit.
+        fn compare(
+            s: &Settings,
+            rows: &mut Vec<Row>,
+            what: &str,
+            mut runs: Vec<Run<'_>>,
+            n: u64,
+            unit: Unit,
+            scale: f64,
+        ) {
+            eprintln!("driver bench: {what}: dynamically loaded, linked, C, cudarc");
+            let secs = measure(&mut runs, n, (n / 10).max(1), s.reps);
+            let v: Vec<f64> = secs.iter().map(|t| t * scale / n as f64).collect();
+            let row = |name: String, a: usize, b: usize, note, target| Row {
+                name,
+                unit,
+                rust: v[a],
+                other: v[b],
+                note,
+                target,
+            };
+            rows.push(row(
+                format!("{what}: dynamically loaded C spelling over the linked symbol, both Rust"),
+                0,
+                1,
+                "linked Rust",
+                DYNAMIC_VS_LINKED,
+            ));
+            rows.push(row(
+                format!("{what}: dynamically loaded C spelling (C: linked)"),
+                0,
+                2,
+                "",
+                RUST_VS_C_TIME,
+            ));
+            if v.len() > 3 {
+                rows.push(row(
+                    format!(
+                        "{what}: cudarc 0.19 `sys` (dynamically loaded) over the linked symbol"
+                    ),
+                    3,
+                    1,
+                    "linked Rust",
+                    Target::Reported,
+                ));
+                rows.push(row(
+                    format!("{what}: cudarc 0.19 `sys` (dynamically loaded) (C: linked)"),
+                    3,
+                    2,
+                    "",
+                    Target::Reported,
+                ));
+            }
+        }
+
+        pub(super) fn rows(s: &Settings, gpu: Option<&Gpu>, rows: &mut Vec<Row>) {
+            if gpu.is_some() {
+                #[allow(unused_mut)]
+                let mut runs: Vec<Run<'_>> = vec![
+                    Box::new(|n| checked("dynamic cuCtxGetCurrent", r_ctx_get_current(n))),
+                    Box::new(|n| checked("linked cuCtxGetCurrent", linked_ctx_get_current(n))),
+                    Box::new(|n| {
+                        c_checked("C cuCtxGetCurrent", |acc| unsafe {
+                            c_bench_ctx_get_current(n as i64, acc)
+                        })
+                    }),
+                ];
+                #[cfg(feature = "bench-cudarc")]
+                runs.push(Box::new(|n| {
+                    checked("cudarc cuCtxGetCurrent", cudarc_loops::ctx_get_current(n))
+                }));
+                compare(s, rows, "`cuCtxGetCurrent`", runs, s.calls, Unit::Ns, 1e9);
+            }
+            #[allow(unused_mut)]
+            let mut runs: Vec<Run<'_>> = vec![
+                Box::new(|n| checked("dynamic cuDriverGetVersion", r_driver_get_version(n))),
+                Box::new(|n| checked("linked cuDriverGetVersion", linked_driver_get_version(n))),
+                Box::new(|n| {
+                    c_checked("C cuDriverGetVersion", |acc| unsafe {
+                        c_bench_driver_get_version(n as i64, acc)
+                    })
+                }),
+            ];
+            #[cfg(feature = "bench-cudarc")]
+            runs.push(Box::new(|n| {
+                checked(
+                    "cudarc cuDriverGetVersion",
+                    cudarc_loops::driver_get_version(n),
+                )
+            }));
+            compare(
+                s,
+                rows,
+                "`cuDriverGetVersion`",
+                runs,
+                s.calls,
+                Unit::Ns,
+                1e9,
+            );
+            if let Some(gpu) = gpu {
+                let (f, st) = (gpu.kernel, gpu.stream);
+                #[allow(unused_mut)]
+                let mut runs: Vec<Run<'_>> = vec![
+                    Box::new(move |n| checked("dynamic launch", r_launch_args(f, st, n))),
+                    Box::new(move |n| checked("linked launch", linked_launch(f, st, n))),
+                    Box::new(move |n| {
+                        c_checked("C launch", |acc| unsafe {
+                            c_bench_launch_args(f, st, n as i64, acc)
+                        })
+                    }),
+                ];
+                #[cfg(feature = "bench-cudarc")]
+                runs.push(Box::new(move |n| {
+                    checked("cudarc launch", cudarc_loops::launch(f, st, n))
+                }));
+                compare(
+                    s,
+                    rows,
+                    "`cuLaunchKernel`, empty kernel, `kernelParams`",
+                    runs,
+                    s.launches,
+                    Unit::Us,
+                    1e6,
+                );
+            }
+        }
+    }
+
     // ---- measuring ---------------------------------------------------------------------------------
 
     /// One timed loop: given the iteration count, the seconds it took (errors end the program).
@@ -689,6 +1010,8 @@ mod bench {
     enum Target {
         AtMost(f64),
         AtLeast(f64),
+        /// A figure reported beside the others, with no target (another crate's, a start time).
+        Reported,
     }
 
     impl Target {
@@ -697,12 +1020,14 @@ mod bench {
             match self {
                 Target::AtMost(t) => ratio - t,
                 Target::AtLeast(t) => t - ratio,
+                Target::Reported => f64::NEG_INFINITY,
             }
         }
         fn text(self) -> String {
             match self {
                 Target::AtMost(t) => format!("≤ {t:.2}"),
                 Target::AtLeast(t) => format!("≥ {t:.2}"),
+                Target::Reported => "none (reported)".to_string(),
             }
         }
     }
@@ -712,6 +1037,8 @@ mod bench {
     const WRAPPER_VS_BARE: Target = Target::AtMost(1.01);
     const TABLE_VS_DIRECT: Target = Target::AtMost(1.02);
     const LINK_FRACTION: Target = Target::AtLeast(0.85);
+    #[cfg(feature = "dynamic-loading")]
+    const DYNAMIC_VS_LINKED: Target = Target::AtMost(1.02);
 
     /// One row of one pass: `rust` against `other` (C's figure, or the bare Rust call's, or the
     /// link's nominal bandwidth, as `note` says), `ratio = rust / other`.
@@ -1338,13 +1665,99 @@ mod bench {
                 c_bench_driver_get_version_pfn,
             ],
         );
+        #[cfg(feature = "dynamic-loading")]
+        dynamic::rows(s, gpu, &mut rows);
         if let Some(gpu) = gpu {
             launch_rows(s, gpu, &mut rows);
             copy_rows(s, gpu, calibration, &mut rows);
             jit_rows(s, gpu, &mut rows);
         }
         lookup_rows(s, lookups, calibration, &mut rows);
+        if gpu.is_some() && first_init_skipped(s).is_none() {
+            first_init_rows(s, &mut rows);
+        }
         rows
+    }
+
+    // ---- the time to the first successful cuInit -------------------------------------------------
+
+    /// Why the start-time rows are not measured, or `None`.
+    fn first_init_skipped(s: &Settings) -> Option<&'static str> {
+        match (&s.first_init_linked, &s.first_init_dynamic) {
+            (Some(_), Some(_)) => None,
+            _ => Some("pass --first-init-linked PATH and --first-init-dynamic PATH (the first_init program built without and with dynamic-loading; the GPU bundle has both)"),
+        }
+    }
+
+    /// CLOCK_MONOTONIC in nanoseconds: the clock `first_init` prints, the same in every process.
+    fn monotonic_ns() -> u64 {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: a valid out-pointer.
+        if unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut t) } != 0 {
+            die("clock_gettime(CLOCK_MONOTONIC) failed");
+        }
+        t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+    }
+
+    /// Starts `program args`, which prints `<cuInit's result> <CLOCK_MONOTONIC ns after it>`:
+    /// the seconds from just before the start to the end of its first successful `cuInit`.
+    fn first_init_once(what: &str, program: &Path, args: &[&str]) -> f64 {
+        let t0 = monotonic_ns();
+        let out = std::process::Command::new(program)
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap_or_else(|e| die(&format!("{what}: cannot run {}: {e}", program.display())));
+        let text = String::from_utf8_lossy(&out.stdout);
+        let parsed = text
+            .split_once(' ')
+            .and_then(|(code, t)| Some((code.parse::<u32>().ok()?, t.trim().parse::<u64>().ok()?)));
+        match parsed {
+            Some((0, t1)) if out.status.success() && t1 >= t0 => (t1 - t0) as f64 * 1e-9,
+            _ => die(&format!(
+                "{what}: {} {args:?} did not report a successful cuInit ({}): {text}{}",
+                program.display(),
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            )),
+        }
+    }
+
+    fn first_init_rows(s: &Settings, rows: &mut Vec<Row>) {
+        let (Some(linked), Some(dynamic)) = (&s.first_init_linked, &s.first_init_dynamic) else {
+            return;
+        };
+        eprintln!("driver bench: time from process start to the first successful cuInit");
+        let mut runs: Vec<Run<'_>> = vec![
+            Box::new(|_| first_init_once("linked first_init", linked, &[])),
+            Box::new(|_| first_init_once("dynamically loaded first_init", dynamic, &[])),
+        ];
+        #[cfg(feature = "bench-cudarc")]
+        runs.push(Box::new(|_| {
+            first_init_once("first_init --cudarc", dynamic, &["--cudarc"])
+        }));
+        let secs = measure(&mut runs, 1, 1, s.reps);
+        let ms: Vec<f64> = secs.iter().map(|t| t * 1e3).collect();
+        rows.push(Row {
+            name: "time from process start to the first successful `cuInit`: dynamically loaded over linked".to_string(),
+            unit: Unit::Ms,
+            rust: ms[1],
+            other: ms[0],
+            note: "linked",
+            target: Target::Reported,
+        });
+        #[cfg(feature = "bench-cudarc")]
+        rows.push(Row {
+            name: "time from process start to the first successful `cuInit`: cudarc 0.19 `sys` over linked".to_string(),
+            unit: Unit::Ms,
+            rust: ms[2],
+            other: ms[0],
+            note: "linked",
+            target: Target::Reported,
+        });
     }
 
     // ---- the report ----------------------------------------------------------------------------------
@@ -1476,6 +1889,11 @@ mod bench {
             s.launches,
             s.min_secs * 1e3,
         );
+        #[cfg(feature = "dynamic-loading")]
+        println!(
+            "- Rust calls: dynamically loaded (`dynamic-loading`: the Rust side links no driver symbol; the C twin and this program's `linked` extern block link the library){}",
+            if cfg!(feature = "bench-cudarc") { "; cudarc 0.19 `sys` calls (`bench-cudarc`)" } else { "" }
+        );
         println!("- each figure: the median of the repetitions (Rust and C loops alternate, the order rotating every repetition); with several passes, the median of the passes");
         println!("- Rust/C: Rust's figure over C's in the row's unit. Times (ns, µs, ms per operation): below 1 means Rust is faster, target ≤ 1.02. Bandwidth (GB/s): above 1 means Rust is faster, target ≥ 0.98");
         println!("- rows \"over bare\" / \"over direct\" compare two Rust forms (the C column holds the bare Rust figure): target ≤ 1.01 for `check_driver!` and `try_driver!`, ≤ 1.02 for the table. Link rows: Rust's page-locked 256 MiB bandwidth over the link's nominal ({:.1} GB/s, `--link-gbps`; the driver API has no link-speed attribute), target ≥ 0.85", s.link_gbps);
@@ -1503,7 +1921,7 @@ mod bench {
             println!("| benchmark | Rust | C | Rust/C | target | ok |");
             println!("|---|---:|---:|---:|---|---|");
         }
-        let (mut met, mut noisy, mut failed) = (0, 0, Vec::new());
+        let (mut met, mut noisy, mut reported, mut failed) = (0, 0, 0, Vec::new());
         for (i, first) in passes[0].iter().enumerate() {
             let all: Vec<&Row> = passes.iter().map(|p| &p[i]).collect();
             let rust = median(&all.iter().map(|r| r.rust).collect::<Vec<_>>());
@@ -1515,6 +1933,9 @@ mod bench {
             let miss = first.target.miss(ratio);
             let ok = if !s.measure {
                 "not judged (smoke run)".to_string()
+            } else if matches!(first.target, Target::Reported) {
+                reported += 1;
+                "reported".to_string()
             } else if miss <= 0.0 {
                 met += 1;
                 "yes".to_string()
@@ -1557,6 +1978,11 @@ mod bench {
             ] {
                 println!("skipped (no GPU): {what}");
             }
+            #[cfg(feature = "dynamic-loading")]
+            println!("skipped (no GPU): dynamically loaded against linked: `cuCtxGetCurrent`, the kernel launch, the time to the first successful `cuInit`");
+            println!();
+        } else if let Some(why) = first_init_skipped(&s) {
+            println!("skipped: the time to the first successful `cuInit`: {why}");
             println!();
         }
         for f in &failed {
@@ -1571,7 +1997,7 @@ mod bench {
             "FAIL"
         };
         println!(
-            "driver bench: {total} rows: {met} met the target, {noisy} missed it within the noise, {} missed it; {}: {verdict}",
+            "driver bench: {total} rows: {met} met the target, {noisy} missed it within the noise, {} missed it, {reported} reported without a target; {}: {verdict}",
             failed.len(),
             if has_gpu { "GPU run" } else { "no GPU, device rows skipped" },
         );

@@ -11,7 +11,7 @@
 //!
 //! The examples themselves (the root package) need none of this: only the tests do.
 //!
-//! The headers of version `V` (`12000`, `12090`, `13000`) are looked for, in order, in:
+//! The headers of version `V` (`11070` ... `13050`) are looked for, in order, in:
 //! 1. `$CUDA_HEADERS_<V>`, a directory holding `cuda.h` and `cudaTypedefs.h`;
 //! 2. `target/ci-deps/headers/<V>`, where `ci/fetch-deps.sh` puts the pinned ones;
 //! 3. a CUDA toolkit whose `cuda.h` defines exactly `CUDA_VERSION` `V`: `$CUDA_PATH`, `$CUDA_HOME`,
@@ -19,6 +19,18 @@
 //!    `targets/<arch>-linux/include/`).
 //!
 //! When none fits, the build stops with one line that says where it looked and what to run.
+//!
+//! A twin that includes the runtime's header (`<cuda_runtime.h>`, `<cuda_runtime_api.h>`; today
+//! `runtime_interop.cpp`) also compiles against the CUDA 12 runtime headers and links
+//! `libcudart.so.12` (with its folder as run-time search path), each looked for, in order, in:
+//! 1. `$CUDART_INCLUDE_PATH` (headers), `$CUDART_LIBRARY_PATH` (library);
+//! 2. `target/ci-deps/cudart/{include,lib}`, where `ci/fetch-deps.sh` puts those of the pinned
+//!    12.0 wheels;
+//! 3. a toolkit: `$CUDA_PATH`, `$CUDA_HOME`, `/usr/local/cuda` (`include/` or
+//!    `targets/<arch>-linux/include/` with a `cuda_runtime_api.h` of `CUDART_VERSION` 12xxx;
+//!    `lib64/` or `targets/<arch>-linux/lib/` with `libcudart.so.12`).
+//!
+//! The driver's `cuda.h` stays the selected version's: its folder comes first on the include path.
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -36,6 +48,17 @@ fn main() {
     // dependents: the C side compiles against the header the bindings came from.
     let version = env::var("DEP_CUDA_VERSION").expect("DEP_CUDA_VERSION from cuda-driver-sys");
     let version = version.as_str();
+    // The same `cuda_ge_<V>` cfgs as cuda-driver-sys's (the generated linked.rs carries them).
+    let known = env::var("DEP_CUDA_VERSIONS").expect("DEP_CUDA_VERSIONS from cuda-driver-sys");
+    let known: Vec<u32> = known.split(',').filter_map(|v| v.parse().ok()).collect();
+    let selected: u32 = version.parse().expect("DEP_CUDA_VERSION is a number");
+    let names: Vec<String> = known.iter().map(|v| format!("cuda_ge_{v}")).collect();
+    println!("cargo::rustc-check-cfg=cfg({})", names.join(", "));
+    for (v, name) in known.iter().zip(&names) {
+        if *v <= selected {
+            println!("cargo:rustc-cfg={name}");
+        }
+    }
     let per_thread = env::var_os("CARGO_FEATURE_PER_THREAD_DEFAULT_STREAM").is_some();
     println!("cargo:rerun-if-changed=../examples");
     println!("cargo:rerun-if-changed=support");
@@ -43,6 +66,9 @@ fn main() {
         println!("cargo:rerun-if-env-changed={var}");
     }
     println!("cargo:rerun-if-env-changed=CUDA_HEADERS_{version}");
+    for var in ["CUDART_INCLUDE_PATH", "CUDART_LIBRARY_PATH"] {
+        println!("cargo:rerun-if-env-changed={var}");
+    }
     let headers = match header_dir(root, version) {
         Ok(dir) => dir,
         Err(message) => {
@@ -61,6 +87,8 @@ fn main() {
     println!("cargo:rustc-env=CUDA_HEADER_DIR={}", headers.display());
     println!("cargo:rustc-env=CUDA_INTEROP_DIR={}", interop.display());
     println!("cargo:rustc-env=CUDA_HEADER_VERSION={version}");
+    // bindings.rs and names.rs of this version alone (layout::generate writes them).
+    println!("cargo:rustc-env=CUDA_PROJECTED_DIR={}", out.display());
 
     // The C helpers of the tests, and the generated probes.
     let mut c_files: Vec<PathBuf> = list(&manifest.join("support/c"), "c");
@@ -77,6 +105,20 @@ fn main() {
         build.file(f);
     }
     build.compile("cuda_driver_tests_c");
+    let lib_dir = env::var("DEP_CUDA_LIB_DIR").ok();
+    // Under `dynamic-loading` cuda-driver-sys links nothing, but some C helpers call the driver
+    // directly (the benchmark's C twin, the error-string probe): the library is linked for them.
+    // rustc links with --as-needed, so a test binary that uses none of them (driver.rs, table.rs,
+    // dynamic.rs) does not load it: ci/dynamic-check.sh checks that with readelf and nm.
+    if env::var_os("CARGO_FEATURE_DYNAMIC_LOADING").is_some() {
+        if let Some(dir) = &lib_dir {
+            println!("cargo:rustc-link-search=native={dir}");
+        }
+        match link_cuda_arg(lib_dir.as_deref()).as_str() {
+            "-lcuda" => println!("cargo:rustc-link-lib=dylib=cuda"),
+            _ => println!("cargo:rustc-link-lib=dylib:+verbatim=libcuda.so.1"),
+        }
+    }
 
     prototype_probe(root, &out, version, &headers, &interop);
 
@@ -85,9 +127,21 @@ fn main() {
     let twins = out.join("c-twins");
     std::fs::create_dir_all(&twins).unwrap();
     let compiler = cc::Build::new().cpp(true).get_compiler();
-    let lib_dir = env::var("DEP_CUDA_LIB_DIR").ok();
+    let mut cudart: Option<Cudart> = None;
     for src in list(&root.join("examples"), "cpp") {
         let name = src.file_stem().unwrap().to_string_lossy().into_owned();
+        // CUDA 12.0 programs (cuLibraryLoad*, cuGetProcAddress's status, the CUDA 12 runtime),
+        // as are their examples (see ../Cargo.toml).
+        if [
+            "context_independent_loading",
+            "proc_address",
+            "runtime_interop",
+        ]
+        .contains(&name.as_str())
+            && selected < 12000
+        {
+            continue;
+        }
         let exe = twins.join(&name);
         let mut cmd = compiler.to_command();
         cmd.arg("-O2")
@@ -97,6 +151,23 @@ fn main() {
             cmd.arg("-DCUDA_API_PER_THREAD_DEFAULT_STREAM");
         }
         cmd.arg(&src).arg("-o").arg(&exe);
+        if uses_runtime(&src) {
+            if cudart.is_none() {
+                match find_cudart(root) {
+                    Ok(found) => cudart = Some(found),
+                    Err(message) => {
+                        println!("cargo::error={message}");
+                        return;
+                    }
+                }
+            }
+            let Cudart { include, lib } = cudart.as_ref().unwrap();
+            // After the driver's headers: cuda.h is the selected version's, whatever else is there.
+            cmd.arg(format!("-I{}", include.display()))
+                .arg(format!("-L{}", lib.display()))
+                .arg(format!("-Wl,--enable-new-dtags,-rpath,{}", lib.display()))
+                .arg("-l:libcudart.so.12");
+        }
         match &lib_dir {
             // RUNPATH, not RPATH: LD_LIBRARY_PATH still wins, so a twin linked against a stub
             // library (a header newer than the machine's driver) runs with the real driver.
@@ -114,6 +185,93 @@ fn main() {
         }
     }
     println!("cargo:rustc-env=C_TWIN_DIR={}", twins.display());
+}
+
+/// Whether a C twin includes the CUDA runtime's header (and so needs the runtime).
+fn uses_runtime(src: &Path) -> bool {
+    std::fs::read_to_string(src).is_ok_and(|text| {
+        text.lines().any(|line| {
+            let line = line.trim_start();
+            line.starts_with("#include <cuda_runtime.h>")
+                || line.starts_with("#include <cuda_runtime_api.h>")
+        })
+    })
+}
+
+/// Where the CUDA 12 runtime's headers and `libcudart.so.12` are.
+struct Cudart {
+    include: PathBuf,
+    lib: PathBuf,
+}
+
+/// The CUDA 12 runtime, searched in the order of the module documentation; or the one-line
+/// message of what was searched.
+fn find_cudart(root: &Path) -> Result<Cudart, String> {
+    let arch = match env::var("CARGO_CFG_TARGET_ARCH").as_deref() {
+        Ok("aarch64") => "sbsa-linux",
+        _ => "x86_64-linux",
+    };
+    let toolkits: Vec<PathBuf> = ["CUDA_PATH", "CUDA_HOME"]
+        .iter()
+        .filter_map(env::var_os)
+        .map(PathBuf::from)
+        .chain([PathBuf::from("/usr/local/cuda")])
+        .collect();
+    let fetched = root.join("target/ci-deps/cudart");
+    let candidates = |var: &str, fetched: PathBuf, under: [String; 2]| -> Vec<PathBuf> {
+        env::var_os(var)
+            .map(PathBuf::from)
+            .into_iter()
+            .chain([fetched])
+            .chain(
+                toolkits
+                    .iter()
+                    .flat_map(|t| under.clone().map(|u| t.join(u))),
+            )
+            .collect()
+    };
+    let includes = candidates(
+        "CUDART_INCLUDE_PATH",
+        fetched.join("include"),
+        ["include".into(), format!("targets/{arch}/include")],
+    );
+    let libs = candidates(
+        "CUDART_LIBRARY_PATH",
+        fetched.join("lib"),
+        ["lib64".into(), format!("targets/{arch}/lib")],
+    );
+    let include = includes.iter().find(|dir| {
+        dir.join("crt/host_defines.h").is_file()
+            && define_value(&dir.join("cuda_runtime_api.h"), "CUDART_VERSION")
+                .is_some_and(|v| v.len() == 5 && v.starts_with("12"))
+    });
+    let lib = libs
+        .iter()
+        .find(|dir| dir.join("libcudart.so.12").is_file());
+    match (include, lib) {
+        (Some(include), Some(lib)) => Ok(Cudart {
+            include: include.clone(),
+            lib: lib.clone(),
+        }),
+        _ => {
+            let show = |dirs: &[PathBuf]| {
+                dirs.iter()
+                    .map(|d| d.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            Err(format!(
+                "the C twin of runtime_interop compiles against the CUDA 12 runtime \
+                 (cuda_runtime_api.h with CUDART_VERSION 12xxx and its crt/ headers: {}; libcudart.so.12: {}); \
+                 run `ci/fetch-deps.sh` (it extracts those of the pinned 12.0 wheels into target/ci-deps/cudart/) \
+                 or set CUDART_INCLUDE_PATH and CUDART_LIBRARY_PATH. Looked for the headers in: {}; for the library in: {}",
+                if include.is_some() { "found" } else { "not found" },
+                if lib.is_some() { "found" } else { "not found" },
+                show(&includes),
+                show(&libs)
+            ))
+        }
+    }
 }
 
 /// Generates and compiles the prototype probe, and embeds its report (counts and problems) for
@@ -245,10 +403,15 @@ fn has_headers(dir: &Path) -> bool {
 
 /// The value of `#define CUDA_VERSION` in `cuda_h`.
 fn header_version(cuda_h: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(cuda_h).ok()?;
+    define_value(cuda_h, "CUDA_VERSION")
+}
+
+/// The value of `#define <name>` in `header`.
+fn define_value(header: &Path, name: &str) -> Option<String> {
+    let text = std::fs::read_to_string(header).ok()?;
     text.lines().find_map(|line| {
         let mut words = line.split_whitespace();
-        (words.next() == Some("#define") && words.next() == Some("CUDA_VERSION"))
+        (words.next() == Some("#define") && words.next() == Some(name))
             .then(|| words.next().map(str::to_owned))
             .flatten()
     })

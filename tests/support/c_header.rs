@@ -4,14 +4,21 @@
 
 use std::path::{Path, PathBuf};
 
-/// The driver-API headers the bindings bind (`cuda.h` and the headers of the crate's `profiler`,
-/// `gl`, `egl` and `vdpau` modules, each with its typedef header), as a C program includes them:
-/// `cudaGL.h` after `GL/gl.h`, `cudaVDPAU.h` after `vdpau/vdpau.h`.
-pub const INCLUDES: &str = "#include <cuda.h>\n#include <cudaTypedefs.h>\n\
+use quote::ToTokens;
+
+/// The driver-API headers the bindings bind, as a C program includes them: `cuda.h` and, with the
+/// tests' `interop` feature (the crate's `profiler`, `gl`, `egl` and `vdpau` modules), the other
+/// headers, each with its typedef header (`cudaGL.h` after `GL/gl.h`, `cudaVDPAU.h` after
+/// `vdpau/vdpau.h`). The build script is compiled with the package's features too.
+pub const INCLUDES: &str = if cfg!(feature = "interop") {
+    "#include <cuda.h>\n#include <cudaTypedefs.h>\n\
     #include <cudaProfiler.h>\n#include <cudaProfilerTypedefs.h>\n\
     #include <GL/gl.h>\n#include <cudaGL.h>\n#include <cudaGLTypedefs.h>\n\
     #include <cudaEGL.h>\n#include <cudaEGLTypedefs.h>\n\
-    #include <vdpau/vdpau.h>\n#include <cudaVDPAU.h>\n#include <cudaVDPAUTypedefs.h>\n";
+    #include <vdpau/vdpau.h>\n#include <cudaVDPAU.h>\n#include <cudaVDPAUTypedefs.h>\n"
+} else {
+    "#include <cuda.h>\n#include <cudaTypedefs.h>\n"
+};
 
 /// Their file names.
 const CUDA_HEADERS: [&str; 10] = [
@@ -40,8 +47,13 @@ pub const FOREIGN_HEADERS: [&str; 7] = [
     "glext.h",
 ];
 
-/// The prefixes of the generated files of each header set (`gl_bindings.rs`).
-pub const SETS: [&str; 5] = ["", "profiler_", "gl_", "egl_", "vdpau_"];
+/// The prefixes of the generated files of each header set (`gl_bindings.rs`) the tests cover:
+/// the modules' with the `interop` feature only.
+pub const SETS: &[&str] = if cfg!(feature = "interop") {
+    &["", "profiler_", "gl_", "egl_", "vdpau_"]
+} else {
+    &[""]
+};
 
 /// The definitions the bindings were generated with for the foreign headers (EGL's native types
 /// without Xlib, the same sizes).
@@ -168,4 +180,91 @@ pub fn skip_parens<S: AsRef<str>>(t: &[S], mut j: usize) -> usize {
         j += 1;
     }
     j
+}
+
+/// The committed generated files hold every header version, each item under the cfg of the
+/// versions it exists in. The items of a merged generated file that version `selected` compiles, without their
+/// `cuda_ge_<V>` cfgs (other cfgs, such as the stream mode's, stay): top-level items, and the
+/// items of `impl` and `extern` blocks.
+pub fn project(text: &str, selected: u32) -> String {
+    let mut file = syn::parse_file(text)
+        .unwrap_or_else(|e| panic!("a committed generated file does not parse: {e}"));
+    file.items.retain_mut(|item| {
+        let keep = match item {
+            syn::Item::Impl(i) => {
+                i.items.retain_mut(|ii| match ii {
+                    syn::ImplItem::Const(x) => keep_for(&mut x.attrs, selected),
+                    syn::ImplItem::Fn(x) => keep_for(&mut x.attrs, selected),
+                    syn::ImplItem::Type(x) => keep_for(&mut x.attrs, selected),
+                    _ => true,
+                });
+                keep_for(&mut i.attrs, selected)
+            }
+            syn::Item::ForeignMod(m) => {
+                m.items.retain_mut(|fi| match fi {
+                    syn::ForeignItem::Fn(x) => keep_for(&mut x.attrs, selected),
+                    syn::ForeignItem::Static(x) => keep_for(&mut x.attrs, selected),
+                    _ => true,
+                });
+                keep_for(&mut m.attrs, selected)
+            }
+            syn::Item::Const(x) => keep_for(&mut x.attrs, selected),
+            syn::Item::Struct(x) => keep_for(&mut x.attrs, selected),
+            syn::Item::Union(x) => keep_for(&mut x.attrs, selected),
+            syn::Item::Type(x) => keep_for(&mut x.attrs, selected),
+            syn::Item::Use(x) => keep_for(&mut x.attrs, selected),
+            syn::Item::Enum(x) => keep_for(&mut x.attrs, selected),
+            syn::Item::Fn(x) => keep_for(&mut x.attrs, selected),
+            syn::Item::Static(x) => keep_for(&mut x.attrs, selected),
+            other => panic!(
+                "a generated item the probes cannot project: {}",
+                other.to_token_stream()
+            ),
+        };
+        keep
+    });
+    prettyplease::unparse(&file)
+}
+
+/// Whether the `cuda_ge_<V>` cfgs of `attrs` hold for `selected`; removes them.
+fn keep_for(attrs: &mut Vec<syn::Attribute>, selected: u32) -> bool {
+    let mut keep = true;
+    attrs.retain(|a| {
+        if !a.path().is_ident("cfg") || !a.to_token_stream().to_string().contains("cuda_ge_") {
+            return true;
+        }
+        let meta: syn::Meta = a.parse_args().expect("a cfg predicate");
+        keep &= eval_cfg(&meta, selected);
+        false
+    });
+    keep
+}
+
+/// A cfg predicate of `cuda_ge_<V>`, `all`, `any` and `not`.
+fn eval_cfg(meta: &syn::Meta, selected: u32) -> bool {
+    match meta {
+        syn::Meta::Path(p) => {
+            let name = p.to_token_stream().to_string();
+            let v: u32 = name
+                .strip_prefix("cuda_ge_")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("a version cfg mixed with {name}"));
+            v <= selected
+        }
+        syn::Meta::List(l) => {
+            let args = l
+                .parse_args_with(
+                    syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+                )
+                .expect("cfg arguments");
+            let mut values = args.iter().map(|m| eval_cfg(m, selected));
+            match l.path.to_token_stream().to_string().as_str() {
+                "all" => values.all(|b| b),
+                "any" => values.any(|b| b),
+                "not" => !values.next().expect("not(..) has an argument"),
+                other => panic!("cfg predicate {other} in a version cfg"),
+            }
+        }
+        syn::Meta::NameValue(_) => panic!("a name = value predicate in a version cfg"),
+    }
 }

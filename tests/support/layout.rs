@@ -1,6 +1,7 @@
 //! Generates the layout and constant probes of the ABI tests (`tests/layout.rs`,
 //! `tests/constants.rs`) from the committed bindings of the selected CUDA version
-//! (`cuda-driver-sys/src/generated/v<VERSION>/bindings.rs` and `names.rs`), never from a hand-kept
+//! (`cuda-driver-sys/src/generated/bindings.rs` and `names.rs`, the items whose `cuda_ge_<V>` cfgs
+//! hold for that version), never from a hand-kept
 //! list: a new header version is covered as soon as its bindings are committed.
 //!
 //! Each probe has two halves that name the same entries:
@@ -27,8 +28,8 @@ use std::path::{Path, PathBuf};
 use quote::ToTokens;
 
 use crate::c_header::{
-    c_tokens, header_lines, is_c_ident, lines_of, skip_parens, FOREIGN_DEFINES, FOREIGN_HEADERS,
-    INCLUDES, SETS,
+    c_tokens, header_lines, is_c_ident, lines_of, project, skip_parens, FOREIGN_DEFINES,
+    FOREIGN_HEADERS, INCLUDES, SETS,
 };
 
 /// The defines the bindings were generated with (see the generator).
@@ -46,22 +47,26 @@ pub fn generate(
     headers: &Path,
     interop: &Path,
 ) -> Vec<PathBuf> {
-    let dir = manifest
-        .join("cuda-driver-sys/src/generated")
-        .join(format!("v{version}"));
+    let dir = manifest.join("cuda-driver-sys/src/generated");
+    let selected: u32 = version.parse().expect("a numeric CUDA version");
+    // The committed files hold every header version, each item under the cfg of the versions it
+    // exists in: the probes are made from what this version compiles (written to OUT_DIR too,
+    // for the tests that read the bindings as text).
     let read_generated = |name: &str| -> String {
         let path = dir.join(name);
         println!("cargo:rerun-if-changed={}", path.display());
-        std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
             panic!(
                 "the layout and constant probes of the ABI tests are generated from the committed \
-                 bindings of CUDA {version}, and {} cannot be read ({e}). The version features \
-                 (cuda-12000, cuda-12090, cuda-13000) select cuda-driver-sys/src/generated/v<VERSION>/: \
-                 restore the file (`git checkout -- cuda-driver-sys/src/generated/v{version}`) or \
-                 regenerate it from the pinned headers with `ci/regenerate.sh`.",
+                 bindings, and {} cannot be read ({e}): restore it \
+                 (`git checkout -- cuda-driver-sys/src/generated`) or regenerate it from the \
+                 pinned headers with `ci/regenerate.sh`.",
                 path.display()
             )
-        })
+        });
+        let projected = project(&text, selected);
+        write(&out.join(format!("projected_{name}")), &projected);
+        projected
     };
     // cuda.h's files and those of the interop modules (gl_bindings.rs, ...), as one model: the
     // modules are re-exported at the crate root, as their headers are included in one C program.
@@ -75,12 +80,20 @@ pub fn generate(
     println!("cargo:rerun-if-changed={}", headers.display());
 
     let model = Model::parse(&bindings_src, &names_src);
-    let expanded = preprocess(out, headers, interop);
+    let expanded = preprocess(out, headers, interop, true);
     let mut header = HeaderDecls::scan(&header_lines(&expanded));
     // What the bindings bind from the other APIs' headers (`VdpStatus` of vdpau.h) counts as
     // defined by the header too, where those headers define it.
     header.adopt(
         HeaderDecls::scan(&lines_of(&expanded, &FOREIGN_HEADERS)),
+        &model,
+    );
+    // The enumerators a C program sees: the constants probe compiles as one, and the bindings
+    // leave out those declared only under __CUDA_API_VERSION_INTERNAL (12.1-12.4's `_MAX`s).
+    let public_expanded = preprocess(out, headers, interop, false);
+    let mut public_header = HeaderDecls::scan(&header_lines(&public_expanded));
+    public_header.adopt(
+        HeaderDecls::scan(&lines_of(&public_expanded, &FOREIGN_HEADERS)),
         &model,
     );
     let naming = Naming::resolve(&model, &header);
@@ -90,7 +103,7 @@ pub fn generate(
     let (c, c_names, rust) = layout_probe(&model, &header, &naming, version);
     write(&layout_c, &c);
     write(&out.join("layout_probe.rs"), &rust);
-    let (c, rust) = constants_probe(&model, &header, version, &c_names);
+    let (c, rust) = constants_probe(&model, &public_header, version, &c_names);
     write(&constants_c, &c);
     write(&out.join("constants_probe.rs"), &rust);
     vec![layout_c, constants_c]
@@ -455,10 +468,18 @@ fn record(union: bool, fields: impl Iterator<Item = (syn::Ident, syn::Type)>) ->
 
 /// Runs the C preprocessor over `cuda.h` and `cudaTypedefs.h` with the defines of the bindings,
 /// and returns what came from those two files.
-fn preprocess(out: &Path, headers: &Path, interop: &Path) -> String {
-    let src = out.join("layout_probe_header.c");
+fn preprocess(out: &Path, headers: &Path, interop: &Path, internal: bool) -> String {
+    let src = out.join(if internal {
+        "layout_probe_header.c"
+    } else {
+        "layout_probe_public_header.c"
+    });
     let mut text = String::new();
-    for d in INTERNAL_DEFINES.iter().chain(&FOREIGN_DEFINES) {
+    for d in INTERNAL_DEFINES
+        .iter()
+        .filter(|_| internal)
+        .chain(&FOREIGN_DEFINES)
+    {
         writeln!(text, "#define {d} 1").unwrap();
     }
     text.push_str(INCLUDES);
@@ -935,7 +956,7 @@ fn layout_probe(
     let mut c = String::new();
     writeln!(
         c,
-        "/* @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/v{version}/bindings.rs */"
+        "/* @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/bindings.rs for CUDA {version} */"
     )
     .unwrap();
     for d in INTERNAL_DEFINES {
@@ -953,7 +974,7 @@ fn layout_probe(
     let mut rust = String::new();
     writeln!(
         rust,
-        "// @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/v{version}/bindings.rs"
+        "// @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/bindings.rs for CUDA {version}"
     )
     .unwrap();
     rust.push_str(
@@ -1289,7 +1310,7 @@ fn constants_probe(m: &Model, h: &HeaderDecls, version: &str, c_names: &str) -> 
     let mut c = String::new();
     writeln!(
         c,
-        "/* @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/v{version}/{{bindings,names}}.rs */"
+        "/* @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/{{bindings,names}}.rs for CUDA {version} */"
     )
     .unwrap();
     c.push_str(C_PRELUDE);
@@ -1303,7 +1324,7 @@ fn constants_probe(m: &Model, h: &HeaderDecls, version: &str, c_names: &str) -> 
     let mut rust = String::new();
     writeln!(
         rust,
-        "// @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/v{version}/{{bindings,names}}.rs"
+        "// @generated by tests/support/layout.rs from cuda-driver-sys/src/generated/{{bindings,names}}.rs for CUDA {version}"
     )
     .unwrap();
     rust.push_str(

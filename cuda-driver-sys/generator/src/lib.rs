@@ -2,7 +2,8 @@
 //! `cudaTypedefs.h`.
 //!
 //! Used in two places, with the same code: `ci/regenerate.sh` (through this crate's binary) writes
-//! the committed files under `cuda-driver-sys/src/generated/v<VERSION>/`, and `cuda-driver-sys`'s
+//! one set of files per header version, which its `merge` stage ([`merge`]) combines into the
+//! committed files under `cuda-driver-sys/src/generated/`, and `cuda-driver-sys`'s
 //! build script writes them into `OUT_DIR` under its `bindgen` feature.
 //!
 //! What it writes, per header version:
@@ -16,7 +17,13 @@
 //!   both stream modes. Also the unversioned `PFN_cuX` macros, every enumerator at top level, and
 //!   the macro constants bindgen cannot translate (pointer casts, aliases of enumerators).
 //! - `entry.rs`: one typed `EntryPoint` per versioned `PFN_*` typedef, and one per C spelling.
+//! - `functions.rs`: the `extern` block of every function, under its real symbol (linked).
+//! - `dynamic.rs`: the same functions for the `dynamic-loading` feature, same names and
+//!   signatures, each calling through a pointer that its first call resolves.
+//! - `table.rs`: the driver-entry table, one slot per C spelling.
 //! - `linked.rs`: a list, for tests only, of every C spelling with its linked address.
+
+pub mod merge;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -228,7 +235,20 @@ fn generate_set(
         .cloned()
         .collect();
     let bindings_src = run_bindgen(opts, set, &internal_defines, &legacy)?;
-    let bindings = with_core(parse(&bindings_src)?);
+    let mut bindings = with_core(parse(&bindings_src)?);
+    // Enumerators the header declares only under __CUDA_API_VERSION_INTERNAL (12.1-12.4:
+    // CU_LAUNCH_ATTRIBUTE_MAX) are none of a C program's: the enums keep what it sees.
+    let mut internal_only: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (ty, consts) in bindings.enums.iter_mut() {
+        if let Some(seen) = normal.enums.get(ty) {
+            let (keep, drop): (Vec<String>, Vec<String>) =
+                consts.drain(..).partition(|c| seen.contains(c));
+            *consts = keep;
+            if !drop.is_empty() {
+                internal_only.insert(ty.clone(), drop.into_iter().collect());
+            }
+        }
+    }
     for f in &wanted {
         if !bindings.functions.contains_key(f) {
             return Err(format!(
@@ -267,7 +287,17 @@ fn generate_set(
         std::fs::write(&path, format!("{header}{body}"))
             .map_err(|e| format!("{}: {e}", path.display()))
     };
-    let (types_src, functions_src) = split_functions(&bindings_src)?;
+    // Macros the header #undefs again (13.5: RESOURCE_ABI_BYTES) are no constants of the API:
+    // bindgen reports every #define it saw, the preprocessor what is left at the end.
+    let undefined: BTreeSet<String> = bindings
+        .consts
+        .keys()
+        .filter(|c| exp_normal.get(*c).is_some_and(|e| e == *c))
+        .cloned()
+        .collect();
+    let unsigned = unsigned_complements(&bindings, &exp_normal);
+    let (types_src, functions_src) =
+        split_functions(&bindings_src, &undefined, &unsigned, &internal_only)?;
     write("bindings.rs", &types_src)?;
     write("functions.rs", &functions_src)?;
     write("names.rs", &format_tokens(names.tokens.clone())?)?;
@@ -279,6 +309,10 @@ fn generate_set(
         write(
             "table.rs",
             &format_tokens(gen_table(&bindings, &names, &entries.c_spelling)?)?,
+        )?;
+        write(
+            "dynamic.rs",
+            &format_tokens(gen_dynamic(&bindings, &names, &entries.c_spelling)?)?,
         )?;
     }
     write("entry.rs", &format_tokens(entries.tokens)?)?;
@@ -295,6 +329,60 @@ fn generate_set(
         modules: Vec::new(),
     };
     Ok((summary, (bindings, bindings_src)))
+}
+
+/// The `CUDA_VERSION` a directory of generated files was generated from (from the header line of
+/// its `bindings.rs`).
+pub fn generated_version(dir: &Path) -> Result<u32, String> {
+    let text = read(&dir.join("bindings.rs"))?;
+    let re = regex::Regex::new(r"\(CUDA_VERSION (\d+)\)").unwrap();
+    re.captures(text.lines().next().unwrap_or_default())
+        .and_then(|c| c[1].parse().ok())
+        .ok_or_else(|| {
+            format!(
+                "{}: no `(CUDA_VERSION N)` in the first line of bindings.rs",
+                dir.display()
+            )
+        })
+}
+
+/// Macro constants that complement an unsigned literal (13.5: `(~0u)`): bindgen's evaluator
+/// loses the unsignedness and writes `i32 = -1`; C's value is the unsigned one (`0xffffffff`).
+fn unsigned_complements(
+    b: &Parsed,
+    expansions: &BTreeMap<String, String>,
+) -> BTreeMap<String, syn::Item> {
+    static RE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"^\(*~(0[xX][0-9a-fA-F]+|\d+)([uU])([lL]{0,2})\)*$").unwrap()
+    });
+    let mut out = BTreeMap::new();
+    for name in b.consts.keys() {
+        let Some(e) = expansions.get(name) else {
+            continue;
+        };
+        let e: String = e.chars().filter(|c| !c.is_whitespace()).collect();
+        let Some(c) = RE.captures(&e) else { continue };
+        let literal = &c[1];
+        let n = match literal
+            .strip_prefix("0x")
+            .or_else(|| literal.strip_prefix("0X"))
+        {
+            Some(hex) => u64::from_str_radix(hex, 16),
+            None => literal.parse(),
+        };
+        let Ok(n) = n else { continue };
+        let id = format_ident!("{name}");
+        // `u`: unsigned int; `ul`, `ull`: 64 bits on the platforms CUDA supports (LP64).
+        let item: syn::Item = if c[3].is_empty() {
+            let v = proc_macro2::Literal::u32_unsuffixed(!(n as u32));
+            syn::parse_quote!(pub const #id: u32 = #v;)
+        } else {
+            let v = proc_macro2::Literal::u64_unsuffixed(!n);
+            syn::parse_quote!(pub const #id: u64 = #v;)
+        };
+        out.insert(name.clone(), item);
+    }
+    out
 }
 
 fn read(path: &Path) -> Result<String, String> {
@@ -698,8 +786,9 @@ struct Names {
     broken: Vec<String>,
 }
 
-/// `cuda.h`'s static inline functions, written by hand in `cuda-driver-sys`.
-const HAND_WRITTEN_INLINES: &[&str] = &["cuGetProcAddress_v2_ptsz"];
+/// `cuda.h`'s static inline functions, written by hand in `cuda-driver-sys`: the per-thread
+/// `cuGetProcAddress` of CUDA 12+ (`_v2_ptsz`) and of CUDA 11 (`_ptsz`).
+const HAND_WRITTEN_INLINES: &[&str] = &["cuGetProcAddress_v2_ptsz", "cuGetProcAddress_ptsz"];
 
 fn is_ident(s: &str) -> bool {
     !s.is_empty()
@@ -995,6 +1084,13 @@ fn gen_entries(b: &Parsed, names: &Names) -> Result<Entries, String> {
         else {
             return n.clone();
         };
+        // The same version's per-thread typedef first: 11.7/11.8's `PFN_cuStreamBatchMemOp_v8000`
+        // takes the new `CUstreamBatchMemOpParams` while its `_ptsz` twin takes `_v1`, so a
+        // search by signature alone would pick the 11.7 ABI for the 8.0 symbol.
+        let same_version = format!("{n}_{pt}");
+        if b.pfns.contains_key(&same_version) {
+            return same_version;
+        }
         b.pfns
             .keys()
             .find(|k| {
@@ -1055,10 +1151,14 @@ fn gen_entries(b: &Parsed, names: &Names) -> Result<Entries, String> {
         /// (the entry point [`cuX`](self) follows the linked function).
         pub const HEADER_NOTES: &[&str] = &[#(#notes),*];
     });
+    // The length is a constant of its own, so that the list itself is the same item in every
+    // header version that has the same entry points (see merge.rs).
     let count = proc_macro2::Literal::usize_unsuffixed(all.len());
     out.extend(quote! {
+        /// How many entry points [`ALL`] holds.
+        pub const ALL_LEN: usize = #count;
         /// Every versioned entry point of `cudaTypedefs.h`: symbol, version and stream mode.
-        pub const ALL: [crate::EntryPointInfo; #count] = [#(#all.info()),*];
+        pub const ALL: [crate::EntryPointInfo; ALL_LEN] = [#(#all.info()),*];
     });
     Ok(Entries {
         tokens: out,
@@ -1075,11 +1175,37 @@ fn gen_entries(b: &Parsed, names: &Names) -> Result<Entries, String> {
 
 /// bindgen's output without its `extern` block, and the `extern` block alone: a `table-only`
 /// build re-exports none of the functions but the four the table needs.
-fn split_functions(src: &str) -> Result<(String, String), String> {
+/// Constants named in `dropped` are left out, those in `replaced` replaced, and the associated
+/// constants `enumerators_dropped[type]` of enum newtypes left out.
+fn split_functions(
+    src: &str,
+    dropped: &BTreeSet<String>,
+    replaced: &BTreeMap<String, syn::Item>,
+    enumerators_dropped: &BTreeMap<String, BTreeSet<String>>,
+) -> Result<(String, String), String> {
     let file = syn::parse_file(src).map_err(|e| format!("bindgen output does not parse: {e}"))?;
+    let const_name = |i: &syn::Item| match i {
+        syn::Item::Const(c) => Some(c.ident.to_string()),
+        _ => None,
+    };
     let (functions, types): (Vec<syn::Item>, Vec<syn::Item>) = file
         .items
         .into_iter()
+        .filter(|i| const_name(i).is_none_or(|n| !dropped.contains(&n)))
+        .map(|i| match const_name(&i).and_then(|n| replaced.get(&n)) {
+            Some(r) => r.clone(),
+            None => i,
+        })
+        .map(|mut i| {
+            if let syn::Item::Impl(imp) = &mut i {
+                if let Some(gone) = enumerators_dropped.get(&imp.self_ty.to_token_stream().to_string()) {
+                    imp.items.retain(|ii| {
+                        !matches!(ii, syn::ImplItem::Const(c) if gone.contains(&c.ident.to_string()))
+                    });
+                }
+            }
+            i
+        })
         .partition(|i| matches!(i, syn::Item::ForeignMod(_)));
     let unparse = |items| {
         prettyplease::unparse(&syn::File {
@@ -1105,6 +1231,7 @@ fn gen_table(
         .collect();
     let mut methods = TokenStream::new();
     let mut entries = Vec::new();
+    let mut slot_names = Vec::new();
     for (c_name, (n_sym, _)) in &names.functions {
         if targets.contains(c_name) {
             continue;
@@ -1120,7 +1247,6 @@ fn gen_table(
         if b.pfn_signature(&b.pfns[n]) != b.pfn_signature(&b.pfns[p]) {
             return Err(format!("{c_name}: {n} and {p} differ"));
         }
-        let index = proc_macro2::Literal::usize_unsuffixed(entries.len());
         let id = format_ident!("{c_name}");
         let (en, ep) = (format_ident!("{}", &n[4..]), format_ident!("{}", &p[4..]));
         let inputs = &decl.sig.inputs;
@@ -1142,7 +1268,8 @@ fn gen_table(
         }
         let doc = format!(
             " `{c_name}` through `cuGetProcAddress(\"{}\", {})` (`{n}`); `CUDA_ERROR_NOT_FOUND` \
-             where the driver has no such function.",
+             where the driver has no such function, the code `cuGetProcAddress` failed with \
+             where it failed (see the [module](self)).",
             split_pfn(n).map(|x| x.0).unwrap_or_default(),
             split_pfn(n).map(|x| x.1).unwrap_or_default(),
         );
@@ -1153,32 +1280,184 @@ fn gen_table(
             /// As for the C function.
             #[inline]
             pub unsafe fn #id(&self, #inputs) -> CUresult {
-                match self.resolve(#index, entry::#en) {
-                    Some(driver_fn) => driver_fn(#(#args),*),
-                    None => CUresult::CUDA_ERROR_NOT_FOUND,
+                match self.resolve(Index::#id as usize, entry::#en) {
+                    Ok(driver_fn) => driver_fn(#(#args),*),
+                    Err(code) => code,
                 }
             }
         });
         entries.push(quote! {
             TableEntry { name: #c_name, legacy: entry::#en.info(), per_thread: entry::#ep.info() }
         });
+        slot_names.push(id);
     }
+    // Slot numbers as an enum and the length as a constant of its own: a function added by a
+    // newer header changes neither the methods nor the entries of the others (see merge.rs).
     let count = proc_macro2::Literal::usize_unsuffixed(entries.len());
     Ok(quote! {
+        /// How many functions the table holds.
+        pub const TABLE_LEN: usize = #count;
+
         /// What each slot of [`DriverTable`] resolves: the C spelling, and its entry point in
         /// each stream mode.
-        pub const TABLE_ENTRIES: [TableEntry; #count] = [#(#entries),*];
+        pub const TABLE_ENTRIES: [TableEntry; TABLE_LEN] = [#(#entries),*];
+
+        /// The slot of each function, in the order of [`TABLE_ENTRIES`].
+        #[repr(usize)]
+        #[derive(Clone, Copy)]
+        pub(crate) enum Index {
+            #(#slot_names,)*
+        }
 
         /// The driver functions of this header, one slot each, resolved through
         /// `cuGetProcAddress` at each function's own version on first use (lock-free after it),
         /// or all at once with [`DriverTable::resolve_all`].
         pub struct DriverTable {
             pub(crate) mode: StreamMode,
-            pub(crate) slots: [Slot; #count],
+            pub(crate) slots: [Slot; TABLE_LEN],
         }
 
         impl DriverTable {
             #methods
+        }
+    })
+}
+
+/// The functions' real symbols as they are under `dynamic-loading`: each an `unsafe extern "C"
+/// fn` of the declared signature that calls through its slot, which first holds a resolver of the
+/// same signature (the first call asks the loader, stores the driver's function and calls it, or
+/// returns the loader's code), so that later calls are one load and an indirect call.
+///
+/// Slots are numbered by an enum and the count is a constant of its own, so that a function added
+/// by a newer header changes no other item (see merge.rs). The four functions taken by name are
+/// this header's `cuGetProcAddress` (`cuGetProcAddress_v2` where it has one, else CUDA 11.3's
+/// `cuGetProcAddress`, the only one an 11.x driver exports), `cuDriverGetVersion`,
+/// `cuGetErrorName` and `cuGetErrorString`.
+fn gen_dynamic(
+    b: &Parsed,
+    names: &Names,
+    c_spelling: &BTreeMap<String, (String, String)>,
+) -> Result<TokenStream, String> {
+    let proc_address = ["cuGetProcAddress_v2", "cuGetProcAddress"]
+        .into_iter()
+        .find(|s| b.functions.contains_key(*s))
+        .ok_or("the header declares no cuGetProcAddress")?;
+    let by_name_list = [
+        proc_address,
+        "cuDriverGetVersion",
+        "cuGetErrorName",
+        "cuGetErrorString",
+    ];
+    let mut functions = Vec::new();
+    let mut slots = Vec::new();
+    let mut variants = Vec::new();
+    let mut trampolines = TokenStream::new();
+    let mut resolvers = TokenStream::new();
+    for (sym, decl) in b.functions.iter() {
+        // The typedef of the symbol itself: the name `sym` is a C spelling too, which in one
+        // stream mode may bind another symbol (`cuEventRecord` is `cuEventRecord_ptsz` under
+        // per-thread); the mode where it binds `sym` gives `sym`'s own ABI.
+        let (Some((n, p)), Some((n_sym, p_sym))) = (c_spelling.get(sym), names.functions.get(sym))
+        else {
+            return Err(format!("{sym} has no PFN typedef: it cannot be resolved"));
+        };
+        let n = match (n_sym == sym, p_sym == sym) {
+            (true, _) => n,
+            (false, true) => p,
+            (false, false) => {
+                return Err(format!(
+                    "{sym}: its name binds {n_sym} and {p_sym}, never itself"
+                ))
+            }
+        };
+        if b.ret(&decl.sig.output) != b.canonical(&syn::parse_quote!(CUresult)) {
+            return Err(format!("{sym} does not return CUresult"));
+        }
+        let inputs = &decl.sig.inputs;
+        let mut args = Vec::new();
+        let mut types = Vec::new();
+        for a in inputs {
+            let syn::FnArg::Typed(t) = a else {
+                return Err(format!("{sym}: a receiver in an extern function"));
+            };
+            if t.pat.to_token_stream().to_string() == "driver_fn" {
+                return Err(format!("{sym} has a parameter named driver_fn"));
+            }
+            args.push(&*t.pat);
+            types.push(&*t.ty);
+        }
+        let id = format_ident!("{sym}");
+        let entry = format_ident!("{}", &n[4..]);
+        let symbol = syn::LitCStr::new(
+            &std::ffi::CString::new(sym.clone()).unwrap(),
+            proc_macro2::Span::call_site(),
+        );
+        let by_name = by_name_list.contains(&sym.as_str());
+        let attrs = &decl.attrs;
+        functions.push(quote! {
+            Function { symbol: #symbol, entry: crate::entry::#entry.info(), by_name: #by_name }
+        });
+        slots.push(quote! { AtomicPtr::new(Resolve::#id as *mut c_void) });
+        variants.push(id.clone());
+        trampolines.extend(quote! {
+            #(#attrs)*
+            #[inline]
+            pub unsafe extern "C" fn #id(#inputs) -> CUresult {
+                let driver_fn: unsafe extern "C" fn(#(#types),*) -> CUresult =
+                    unsafe { transmute(SLOTS[Index::#id as usize].load(Ordering::Acquire)) };
+                unsafe { driver_fn(#(#args),*) }
+            }
+        });
+        resolvers.extend(quote! {
+            unsafe extern "C" fn #id(#inputs) -> CUresult {
+                match crate::loader::resolve(Index::#id as usize) {
+                    Ok(driver_fn) => {
+                        let driver_fn: unsafe extern "C" fn(#(#types),*) -> CUresult =
+                            unsafe { transmute(driver_fn.as_ptr()) };
+                        unsafe { driver_fn(#(#args),*) }
+                    }
+                    Err(code) => code,
+                }
+            }
+        });
+    }
+    let by_name = by_name_list.iter().map(|s| format_ident!("{s}"));
+    let count = proc_macro2::Literal::usize_unsuffixed(functions.len());
+    Ok(quote! {
+        use ::core::ffi::c_void;
+        use ::core::mem::transmute;
+        use ::core::sync::atomic::{AtomicPtr, Ordering};
+        use crate::loader::Function;
+
+        /// How many functions there are.
+        pub(crate) const FUNCTIONS_LEN: usize = #count;
+
+        /// Every function: its real symbol and the entry point of its ABI.
+        pub(crate) const FUNCTIONS: [Function; FUNCTIONS_LEN] = [#(#functions),*];
+
+        /// What each function calls: its resolver until the first call resolves it, then the
+        /// driver's function.
+        pub(crate) static SLOTS: [AtomicPtr<c_void>; FUNCTIONS_LEN] = [#(#slots),*];
+
+        /// The slot of each function, in the order of [`FUNCTIONS`].
+        #[repr(usize)]
+        #[derive(Clone, Copy)]
+        pub(crate) enum Index {
+            #(#variants),*
+        }
+
+        /// The slots of the header's `cuGetProcAddress` (`cuGetProcAddress_v2`, or CUDA 11's
+        /// `cuGetProcAddress` where the header has no `_v2`), `cuDriverGetVersion`,
+        /// `cuGetErrorName` and `cuGetErrorString`, filled by name when the library is loaded.
+        pub(crate) const BOOTSTRAP: [Index; 4] = [#(Index::#by_name),*];
+
+        #trampolines
+
+        /// The first call of each function: resolve, store, call (or return the loader's code).
+        struct Resolve;
+
+        impl Resolve {
+            #resolvers
         }
     })
 }

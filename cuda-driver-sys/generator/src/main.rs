@@ -1,13 +1,26 @@
-//! `cuda-driver-sys-generator --include DIR --out DIR [--cc COMPILER] [--interop DIR]`: writes the bindings of one
-//! CUDA header version; with `--interop DIR` (where `GL/gl.h`, `EGL/eglext.h` and `vdpau/vdpau.h`
-//! are) also those of the profiler, OpenGL, EGL and VDPAU headers. `ci/regenerate.sh` runs it for
-//! every committed version.
+//! `cuda-driver-sys-generator --include DIR --out DIR [--cc COMPILER] [--interop DIR]`: writes the
+//! bindings of one CUDA header version; with `--interop DIR` (where `GL/gl.h`, `EGL/eglext.h` and
+//! `vdpau/vdpau.h` are) also those of the profiler, OpenGL, EGL and VDPAU headers.
+//!
+//! `cuda-driver-sys-generator merge --out DIR DIR...`: merges the outputs of several versions
+//! (each a directory the first form wrote) into one set of files, each item under the `cfg` of
+//! the versions it exists in.
+//!
+//! `ci/regenerate.sh` runs the first for every pinned version, then the second.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+const USAGE: &str =
+    "usage: cuda-driver-sys-generator --include DIR --out DIR [--cc COMPILER] [--interop DIR]\n       \
+                     cuda-driver-sys-generator merge --out DIR INPUT_DIR...";
+
 fn main() -> ExitCode {
-    let mut args = std::env::args().skip(1);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("merge") {
+        return merge(&args[1..]);
+    }
+    let mut args = args.into_iter();
     let (mut include, mut out, mut cc, mut interop) = (None, None, PathBuf::from("cc"), None);
     while let Some(a) = args.next() {
         let value = args.next().map(PathBuf::from);
@@ -17,15 +30,13 @@ fn main() -> ExitCode {
             ("--cc", Some(v)) => cc = v,
             ("--interop", Some(v)) => interop = Some(v),
             _ => {
-                eprintln!(
-                    "usage: cuda-driver-sys-generator --include DIR --out DIR [--cc COMPILER] [--interop DIR]"
-                );
+                eprintln!("{USAGE}");
                 return ExitCode::from(2);
             }
         }
     }
     let (Some(include_dir), Some(out_dir)) = (include, out) else {
-        eprintln!("usage: cuda-driver-sys-generator --include DIR --out DIR [--cc COMPILER] [--interop DIR]");
+        eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
     let opts = cuda_driver_sys_generator::Options {
@@ -42,6 +53,37 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             eprintln!("cuda-driver-sys-generator: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `merge --out DIR INPUT_DIR...`: each input's version is the `CUDA_VERSION` its files say.
+fn merge(args: &[String]) -> ExitCode {
+    let (Some("--out"), Some(out)) = (args.first().map(String::as_str), args.get(1)) else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let mut inputs = Vec::new();
+    for dir in &args[2..] {
+        let dir = PathBuf::from(dir);
+        match cuda_driver_sys_generator::generated_version(&dir) {
+            Ok(version) => inputs.push(cuda_driver_sys_generator::merge::Input { version, dir }),
+            Err(e) => {
+                eprintln!("cuda-driver-sys-generator merge: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    match cuda_driver_sys_generator::merge::merge(&inputs, out.as_ref(), "ci/regenerate.sh") {
+        Ok(summary) => {
+            for (file, items, with_cfg) in summary.files {
+                println!("{out}/{file}: {items} items, {with_cfg} under a version cfg");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("cuda-driver-sys-generator merge: {e}");
             ExitCode::FAILURE
         }
     }

@@ -24,6 +24,19 @@
 #include <string.h>
 #include <time.h>
 
+/* CUDA 11's cuGetProcAddress has no status argument: there a found symbol reads as success. */
+#if CUDA_VERSION >= 12000
+typedef CUdriverProcAddressQueryResult bench_status_t;
+#define BENCH_FOUND CU_GET_PROC_ADDRESS_SUCCESS
+#define BENCH_GET_PROC(symbol, pfn, version, flags, status) \
+    cuGetProcAddress(symbol, pfn, version, flags, status)
+#else
+typedef int bench_status_t;
+#define BENCH_FOUND 0
+#define BENCH_GET_PROC(symbol, pfn, version, flags, status) \
+    ((void)(status), cuGetProcAddress(symbol, pfn, version, flags))
+#endif
+
 static double seconds_between(const struct timespec* t0, const struct timespec* t1) {
     return (double)(t1->tv_sec - t0->tv_sec) + (double)(t1->tv_nsec - t0->tv_nsec) * 1e-9;
 }
@@ -109,9 +122,9 @@ double c_bench_ctx_get_current_try(long long n, unsigned* acc_out) {
  * looked up before the timer. */
 double c_bench_ctx_get_current_pfn(long long n, unsigned* acc_out) {
     PFN_cuCtxGetCurrent_v4000 pfn = NULL;
-    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SUCCESS;
-    CUresult code = cuGetProcAddress("cuCtxGetCurrent", (void**)&pfn, 4000, CU_GET_PROC_ADDRESS_DEFAULT, &status);
-    if (code != CUDA_SUCCESS || status != CU_GET_PROC_ADDRESS_SUCCESS || pfn == NULL) {
+    bench_status_t status = BENCH_FOUND;
+    CUresult code = BENCH_GET_PROC("cuCtxGetCurrent", (void**)&pfn, 4000, CU_GET_PROC_ADDRESS_DEFAULT, &status);
+    if (code != CUDA_SUCCESS || status != BENCH_FOUND || pfn == NULL) {
         fprintf(stderr, "bench_twin.c: cuGetProcAddress(\"cuCtxGetCurrent\", 4000) failed: %d, status %d\n", (int)code, (int)status);
         *acc_out = 1;
         return 0.0;
@@ -176,9 +189,9 @@ double c_bench_driver_get_version_try(long long n, unsigned* acc_out) {
 
 double c_bench_driver_get_version_pfn(long long n, unsigned* acc_out) {
     PFN_cuDriverGetVersion_v2020 pfn = NULL;
-    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SUCCESS;
-    CUresult code = cuGetProcAddress("cuDriverGetVersion", (void**)&pfn, 2020, CU_GET_PROC_ADDRESS_DEFAULT, &status);
-    if (code != CUDA_SUCCESS || status != CU_GET_PROC_ADDRESS_SUCCESS || pfn == NULL) {
+    bench_status_t status = BENCH_FOUND;
+    CUresult code = BENCH_GET_PROC("cuDriverGetVersion", (void**)&pfn, 2020, CU_GET_PROC_ADDRESS_DEFAULT, &status);
+    if (code != CUDA_SUCCESS || status != BENCH_FOUND || pfn == NULL) {
         fprintf(stderr, "bench_twin.c: cuGetProcAddress(\"cuDriverGetVersion\", 2020) failed: %d, status %d\n", (int)code, (int)status);
         *acc_out = 1;
         return 0.0;
@@ -367,9 +380,9 @@ double c_bench_proc_address_list(const char* const* symbols, const int* versions
     for (long long r = 0; r < rounds; r++) {
         for (long long i = 0; i < count; i++) {
             void* pfn = NULL;
-            CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SUCCESS;
-            CUresult code = cuGetProcAddress(symbols[i], &pfn, versions[i], flags[i], &status);
-            if (code == CUDA_SUCCESS && status == CU_GET_PROC_ADDRESS_SUCCESS && pfn != NULL) {
+            bench_status_t status = BENCH_FOUND;
+            CUresult code = BENCH_GET_PROC(symbols[i], &pfn, versions[i], flags[i], &status);
+            if (code == CUDA_SUCCESS && status == BENCH_FOUND && pfn != NULL) {
                 found++;
                 sink ^= (uintptr_t)pfn;
             }
@@ -390,9 +403,9 @@ double c_bench_proc_address_one(const char* symbol, int version, unsigned long l
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (long long i = 0; i < n; i++) {
         void* pfn = NULL;
-        CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SUCCESS;
-        CUresult code = cuGetProcAddress(symbol, &pfn, version, flags, &status);
-        if (code == CUDA_SUCCESS && status == CU_GET_PROC_ADDRESS_SUCCESS && pfn != NULL) {
+        bench_status_t status = BENCH_FOUND;
+        CUresult code = BENCH_GET_PROC(symbol, &pfn, version, flags, &status);
+        if (code == CUDA_SUCCESS && status == BENCH_FOUND && pfn != NULL) {
             found++;
             sink ^= (uintptr_t)pfn;
         }

@@ -1,0 +1,105 @@
+//! `cuda_driver_sys::loader::load_from`, each case in a fresh process (loading is decided once per
+//! process): this program runs itself as a child per case and checks the child's exit status.
+//!
+//! - a path given before any driver call is what is loaded (the driver library found on
+//!   `LD_LIBRARY_PATH`, by its full path; where none is reachable, this case says so and is not
+//!   counted, and `ci/dynamic-check.sh` runs the program both ways);
+//! - a path that does not exist: the error names it, with the loader's message, and every call
+//!   returns `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`;
+//! - after a first driver call, `load_from` does not try its path: `AlreadyLoaded` or
+//!   `AlreadyFailed`.
+//!
+//! Without `dynamic-loading` the library is linked: `load_from` says it is already loaded.
+
+use cuda_driver_sys::loader::{self, LoadFromError};
+use cuda_driver_sys::*;
+use std::ffi::CString;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let [_, case, path] = &args[..] {
+        child(case, path);
+        return;
+    }
+    if !cfg!(feature = "dynamic-loading") {
+        let lib = loader::load().unwrap();
+        assert!(lib.is_linked());
+        assert_eq!(
+            loader::load_from(c"/x/libcuda.so.1"),
+            Err(LoadFromError::AlreadyLoaded(lib))
+        );
+        println!("load_from (linked build): already loaded; 1 case passed");
+        return;
+    }
+    // Where this process's loader would find the library: the first LD_LIBRARY_PATH entry with it.
+    let reachable = std::env::var_os("LD_LIBRARY_PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join("libcuda.so.1"))
+            .find(|f| f.is_file())
+    });
+    let missing = "/nonexistent/cuda-driver-sys-test/libcuda.so.1".to_string();
+    let mut cases = vec![("missing", missing.clone()), ("after-first-call", missing)];
+    match &reachable {
+        Some(f) => cases.push(("path", f.to_string_lossy().into_owned())),
+        None => println!(
+            "load_from: no libcuda.so.1 on LD_LIBRARY_PATH: the case of a path that loads is not run here"
+        ),
+    }
+    let exe = std::env::current_exe().unwrap();
+    let mut failed = Vec::new();
+    for (case, path) in &cases {
+        let out = std::process::Command::new(&exe)
+            .args([case, path.as_str()])
+            .output()
+            .unwrap();
+        print!("{}", String::from_utf8_lossy(&out.stdout));
+        if !out.status.success() {
+            eprint!("{}", String::from_utf8_lossy(&out.stderr));
+            failed.push(*case);
+        }
+    }
+    assert!(failed.is_empty(), "load_from cases failed: {failed:?}");
+    println!("load_from: {} cases passed", cases.len());
+}
+
+fn child(case: &str, path: &str) {
+    let path = CString::new(path).unwrap();
+    match case {
+        "path" => {
+            let lib = loader::load_from(&path).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(lib.name(), path.as_c_str());
+            let mut v = 0;
+            assert_eq!(unsafe { cuDriverGetVersion(&mut v) }, CUDA_SUCCESS);
+            assert_eq!(loader::status(), Some(Ok(lib)));
+            println!("  path: loaded {path:?}, driver {v}");
+        }
+        "missing" => {
+            let Err(LoadFromError::Failed(e)) = loader::load_from(&path) else {
+                panic!("{path:?} loaded");
+            };
+            let [attempt] = e.attempts() else {
+                panic!("{e:?}")
+            };
+            assert_eq!(attempt.name(), path.as_c_str());
+            assert!(attempt.message().to_str().unwrap().contains("No such file"));
+            assert_eq!(unsafe { cuInit(0) }, CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
+            assert_eq!(loader::status(), Some(Err(e)));
+            println!("  missing: {e}");
+        }
+        "after-first-call" => {
+            let _ = unsafe { cuInit(0) };
+            match (loader::status(), loader::load_from(&path)) {
+                (Some(Ok(lib)), Err(LoadFromError::AlreadyLoaded(l))) => {
+                    assert_eq!(lib, l);
+                    println!("  after a first call: already loaded {:?}", l.name());
+                }
+                (Some(Err(e)), Err(LoadFromError::AlreadyFailed(f))) => {
+                    assert_eq!(e, f);
+                    println!("  after a first call: already failed");
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        other => panic!("unknown case {other}"),
+    }
+}

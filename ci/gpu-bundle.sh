@@ -84,9 +84,9 @@ ci/stub-libcuda.sh "$stub"
 echo "building the examples and C twins of every version feature (and 12.0 per-thread)"
 build_examples 12000 --features link-every-function
 build_examples 12000-pt --features per-thread-default-stream,link-every-function
-build_examples 12000-dyn --features dynamic-loading
-CUDA_LIBRARY_PATH="$stub" build_examples 12090 --no-default-features --features cuda-12090,link-every-function
-CUDA_LIBRARY_PATH="$stub" build_examples 13000 --no-default-features --features cuda-13000,link-every-function
+build_examples 12000-dyn --no-default-features --features cuda-12000,dynamic-loading
+CUDA_LIBRARY_PATH="$stub" build_examples 12090 --no-default-features --features cuda-12090,interop,link-every-function
+CUDA_LIBRARY_PATH="$stub" build_examples 13000 --no-default-features --features cuda-13000,interop,link-every-function
 echo "building the driver and table tests of every header"
 build_tests 12000 --test driver --test table --test interop --test gl_interop --features link-every-function
 CUDA_LIBRARY_PATH="$stub" build_tests 12090 --test driver --test table --test interop --no-default-features --features cuda-12090,interop,link-every-function
@@ -104,7 +104,7 @@ build_tests 12000-pt --test driver --test table --test interop --features per-th
 echo "downloading the EGL/OpenGL loaders for gl_interop (bookworm amd64)"
 mkdir -p "$out/gl-debs"
 (cd "$out/gl-debs" && apt-get -oAPT::Architecture=amd64 download libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 >&2)
-build_tests 12000-dyn --test driver --test table --test dynamic --test load_from --features dynamic-loading
+build_tests 12000-dyn --test driver --test table --test dynamic --test load_from --no-default-features --features cuda-12000,dynamic-loading
 # dynamic-loading with an 11.x header: the loader bootstraps cuGetProcAddress (v1).
 build_tests 11080-dyn --test driver --test table --test dynamic --no-default-features --features cuda-11080,dynamic-loading
 echo "building the benchmark: linked, and dynamically loaded with cudarc beside it"
@@ -120,7 +120,7 @@ bench() { # name dest cargo-args...
 }
 bench driver bench-driver
 bench first_init first-init-linked
-bench driver bench-driver-dynamic --features dynamic-loading,bench-cudarc
-bench first_init first-init-dynamic --features dynamic-loading,bench-cudarc
+bench driver bench-driver-dynamic --no-default-features --features cuda-12000,dynamic-loading,bench-cudarc
+bench first_init first-init-dynamic --no-default-features --features cuda-12000,dynamic-loading,bench-cudarc
 cp ci/gpu-run.sh "$out/run.sh"
 du -sh "$out"

@@ -220,6 +220,7 @@ fn build_examples() -> Result<PathBuf, String> {
         ("link-every-function", cfg!(feature = "link-every-function")),
         ("table-only", cfg!(feature = "table-only")),
         ("dynamic-loading", cfg!(feature = "dynamic-loading")),
+        ("interop", cfg!(feature = "interop")),
     ]
     .into_iter()
     .filter_map(|(name, on)| on.then_some(name))

@@ -61,8 +61,8 @@
 //!   [`table()`]. A binary built with `cuda-13000` then starts on a 12.x driver.
 //! - `profiler`, `gl`, `egl`, `vdpau`: the other driver-API headers (`cudaProfiler.h`,
 //!   `cudaGL.h`, `cudaEGL.h`, `cudaVDPAU.h`, each with its typedef header) as the modules
-//!   [`profiler`], [`gl`], [`egl`], [`vdpau`], re-exported at the top level. The Direct3D
-//!   headers (Windows only) are not bound.
+//!   `profiler`, `gl`, `egl`, `vdpau`, re-exported at the top level. Not with `dynamic-loading`
+//!   or `table-only` yet (a compile error). The Direct3D headers (Windows only) are not bound.
 //! - `dynamic-loading`: link nothing; the driver library is opened on first use (`libcuda.so.1`,
 //!   then `libcuda.so`; `nvcuda.dll`), or from a path given to [`loader::load_from`], so a binary
 //!   starts on a machine without the driver and can fall back or say why

@@ -61,8 +61,9 @@
 //!   [`table()`]. A binary built with `cuda-13000` then starts on a 12.x driver.
 //! - `profiler`, `gl`, `egl`, `vdpau`: the other driver-API headers (`cudaProfiler.h`,
 //!   `cudaGL.h`, `cudaEGL.h`, `cudaVDPAU.h`, each with its typedef header) as the modules
-//!   `profiler`, `gl`, `egl`, `vdpau`, re-exported at the top level. Not with `dynamic-loading`
-//!   or `table-only` yet (a compile error). The Direct3D headers (Windows only) are not bound.
+//!   `profiler`, `gl`, `egl`, `vdpau`, re-exported at the top level, with their functions in
+//!   [`table()`] and under `dynamic-loading` and `table-only` like `cuda.h`'s. No OpenGL, EGL or
+//!   VDPAU library is needed to build or run. The Direct3D headers (Windows only) are not bound.
 //! - `dynamic-loading`: link nothing; the driver library is opened on first use (`libcuda.so.1`,
 //!   then `libcuda.so`; `nvcuda.dll`), or from a path given to [`loader::load_from`], so a binary
 //!   starts on a machine without the driver and can fall back or say why
@@ -116,7 +117,7 @@ pub use bindings::*;
 /// macros do in C), which are then unused; under `table-only` all but four are unused, and so
 /// never linked.
 #[allow(dead_code)]
-mod functions {
+pub(crate) mod functions {
     use crate::bindings::*;
     #[cfg(not(feature = "dynamic-loading"))]
     generated!("functions.rs");
@@ -179,27 +180,13 @@ pub mod entry {
     generated!("entry.rs");
 }
 
-// The interop modules' functions are linked symbols only: neither `dynamic.rs` trampolines nor
-// table slots are generated for them yet.
-#[cfg(all(
-    any(
-        feature = "profiler",
-        feature = "gl",
-        feature = "egl",
-        feature = "vdpau"
-    ),
-    any(feature = "dynamic-loading", feature = "table-only")
-))]
-compile_error!(
-    "cuda-driver-sys: the profiler, gl, egl and vdpau features do not support dynamic-loading or table-only yet (their functions would link libcuda); drop one of the two (the modules' dynamic trampolines and table slots are not generated yet)"
-);
-
 /// One module per other driver-API header and its typedef header, built like the crate root
 /// from `cuda.h`: types, functions under their real symbols and C spellings, `PFN_*` typedefs and
-/// macros, enumerators, and typed entry points (`gl::entry::cuGraphicsGLRegisterBuffer`).
+/// macros, enumerators, typed entry points (`gl::entry::cuGraphicsGLRegisterBuffer`), and the
+/// header's part of the driver-entry table; under `dynamic-loading` and `table-only` as well.
 macro_rules! interop_module {
     ($(#[$doc:meta])* $name:ident, $feature:literal, $bindings:literal, $functions:literal,
-     $function_names:literal, $names:literal, $entry:literal) => {
+     $dynamic:literal, $function_names:literal, $names:literal, $entry:literal, $table:literal) => {
         $(#[$doc])*
         #[cfg(feature = $feature)]
         pub mod $name {
@@ -217,12 +204,16 @@ macro_rules! interop_module {
             }
             pub use bindings::*;
 
-            /// The functions, under their real symbols.
+            /// The functions, under their real symbols: linked, or under `dynamic-loading`
+            /// resolved on first call through the crate's loader.
             #[allow(dead_code)]
-            mod functions {
+            pub(crate) mod functions {
                 use super::bindings::*;
                 use crate::bindings::*;
+                #[cfg(not(feature = "dynamic-loading"))]
                 generated!($functions);
+                #[cfg(feature = "dynamic-loading")]
+                generated!($dynamic);
             }
             #[cfg(not(feature = "table-only"))]
             pub use functions::*;
@@ -236,6 +227,19 @@ macro_rules! interop_module {
             /// header and one per C spelling, as [`crate::entry`] for `cuda.h`.
             pub mod entry {
                 generated!($entry);
+            }
+
+            /// This header's part of the driver-entry table: its functions are methods of
+            /// [`DriverTable`](crate::DriverTable) (`cuda_driver_sys::table()`), as `cuda.h`'s
+            /// are, and its `TABLE_ENTRIES` are in [`DriverTable::entries`](crate::DriverTable::entries).
+            pub mod table {
+                #[allow(unused_imports)]
+                use super::bindings::*;
+                use super::entry;
+                use crate::bindings::*;
+                use crate::table::TableEntry;
+                use crate::DriverTable;
+                generated!($table);
             }
         }
         #[cfg(feature = $feature)]
@@ -257,8 +261,8 @@ interop_module!(
     ///     let _ = cuProfilerStop();
     /// }
     /// ```
-    profiler, "profiler", "profiler_bindings.rs", "profiler_functions.rs",
-    "profiler_function_names.rs", "profiler_names.rs", "profiler_entry.rs"
+    profiler, "profiler", "profiler_bindings.rs", "profiler_functions.rs", "profiler_dynamic.rs",
+    "profiler_function_names.rs", "profiler_names.rs", "profiler_entry.rs", "profiler_table.rs"
 );
 interop_module!(
     /// `cudaGL.h` and `cudaGLTypedefs.h` (feature `gl`): OpenGL interop. `GLuint` and `GLenum`
@@ -273,23 +277,23 @@ interop_module!(
     ///     let _ = cuGraphicsGLRegisterBuffer(&mut resource, buffer, 0);
     /// }
     /// ```
-    gl, "gl", "gl_bindings.rs", "gl_functions.rs", "gl_function_names.rs", "gl_names.rs",
-    "gl_entry.rs"
+    gl, "gl", "gl_bindings.rs", "gl_functions.rs", "gl_dynamic.rs", "gl_function_names.rs", "gl_names.rs",
+    "gl_entry.rs", "gl_table.rs"
 );
 interop_module!(
     /// `cudaEGL.h` and `cudaEGLTypedefs.h` (feature `egl`): EGL image, stream and sync interop.
     /// `EGLImageKHR`, `EGLStreamKHR`, `EGLSyncKHR` and the other EGL types are bound from
     /// `EGL/egl.h` and `EGL/eglext.h` (with `EGL_NO_X11`: the native types without Xlib, the same
     /// sizes); no EGL library is needed to build or link.
-    egl, "egl", "egl_bindings.rs", "egl_functions.rs", "egl_function_names.rs", "egl_names.rs",
-    "egl_entry.rs"
+    egl, "egl", "egl_bindings.rs", "egl_functions.rs", "egl_dynamic.rs", "egl_function_names.rs", "egl_names.rs",
+    "egl_entry.rs", "egl_table.rs"
 );
 interop_module!(
     /// `cudaVDPAU.h` and `cudaVDPAUTypedefs.h` (feature `vdpau`): VDPAU interop. `VdpDevice`,
     /// `VdpGetProcAddress`, the surface handles and `VdpStatus` are bound from `vdpau/vdpau.h`;
     /// no VDPAU library is needed to build or link.
-    vdpau, "vdpau", "vdpau_bindings.rs", "vdpau_functions.rs", "vdpau_function_names.rs",
-    "vdpau_names.rs", "vdpau_entry.rs"
+    vdpau, "vdpau", "vdpau_bindings.rs", "vdpau_functions.rs", "vdpau_dynamic.rs", "vdpau_function_names.rs",
+    "vdpau_names.rs", "vdpau_entry.rs", "vdpau_table.rs"
 );
 
 pub mod inline;

@@ -370,7 +370,7 @@ mod imp {
 pub use imp::{function, functions, FunctionError};
 
 #[cfg(feature = "dynamic-loading")]
-pub(crate) use imp::{resolve, Function};
+pub(crate) use imp::{resolve, Function, FunctionSet};
 
 #[cfg(feature = "dynamic-loading")]
 mod imp {
@@ -378,7 +378,7 @@ mod imp {
     use core::cell::UnsafeCell;
     use core::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
-    use crate::functions::{BOOTSTRAP, FUNCTIONS, SLOTS};
+    use crate::functions::{BOOTSTRAP, SET as CORE};
     use crate::{
         CUresult, EntryPointInfo, ProcAddressError, ProcAddressErrorKind,
         CU_GET_PROC_ADDRESS_LEGACY_STREAM, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
@@ -391,6 +391,27 @@ mod imp {
         pub(crate) entry: EntryPointInfo,
         pub(crate) by_name: bool,
     }
+
+    /// The functions of one header (`cuda.h`, or an interop module's): each one's symbol and
+    /// entry point, the slot its trampoline calls through, and whether the driver lacks it.
+    pub(crate) struct FunctionSet {
+        pub(crate) functions: &'static [Function],
+        pub(crate) slots: &'static [core::sync::atomic::AtomicPtr<c_void>],
+        pub(crate) missing: &'static [AtomicBool],
+    }
+
+    /// Every header's functions this build has: `cuda.h`'s, then each interop module's.
+    static SETS: &[&FunctionSet] = &[
+        &crate::functions::SET,
+        #[cfg(feature = "profiler")]
+        &crate::profiler::functions::SET,
+        #[cfg(feature = "gl")]
+        &crate::gl::functions::SET,
+        #[cfg(feature = "egl")]
+        &crate::egl::functions::SET,
+        #[cfg(feature = "vdpau")]
+        &crate::vdpau::functions::SET,
+    ];
 
     const UNTRIED: u8 = 0;
     const BUSY: u8 = 1;
@@ -410,10 +431,6 @@ mod imp {
         handle: core::ptr::null_mut(),
     }));
     static ERROR: Once<LoadError> = Once(UnsafeCell::new(LoadError::EMPTY));
-
-    /// Functions the driver said it has not (set once, never cleared).
-    static MISSING: [AtomicBool; FUNCTIONS.len()] =
-        [const { AtomicBool::new(false) }; FUNCTIONS.len()];
 
     fn outcome(state: u8) -> Option<Result<&'static Library, &'static LoadError>> {
         // SAFETY: published (acquire) and never written again.
@@ -510,7 +527,7 @@ mod imp {
             let mut complete = true;
             for (p, index) in pointers.iter_mut().zip(BOOTSTRAP) {
                 // SAFETY: a handle `open` gave, a NUL-terminated name.
-                *p = unsafe { sys::symbol(handle, FUNCTIONS[index as usize].symbol) };
+                *p = unsafe { sys::symbol(handle, CORE.functions[index as usize].symbol) };
                 if p.is_null() {
                     // SAFETY: right after the failing call, on this thread.
                     unsafe { sys::last_error(&mut attempt.message) };
@@ -524,7 +541,7 @@ mod imp {
                 continue;
             }
             for (index, p) in BOOTSTRAP.into_iter().zip(pointers) {
-                SLOTS[index as usize].store(p, Ordering::Release);
+                CORE.slots[index as usize].store(p, Ordering::Release);
             }
             library.name.set(name.to_bytes());
             library.handle = handle;
@@ -547,22 +564,22 @@ mod imp {
     /// calls, or the code the call returns instead.
     #[cold]
     #[inline(never)]
-    pub(crate) fn resolve(index: usize) -> Result<NonNull<c_void>, CUresult> {
+    pub(crate) fn resolve(set: &FunctionSet, index: usize) -> Result<NonNull<c_void>, CUresult> {
         let no_library = CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED;
         if load().is_err() {
             return Err(no_library);
         }
-        let Function { entry, by_name, .. } = FUNCTIONS[index];
+        let Function { entry, by_name, .. } = set.functions[index];
         if by_name {
             // Stored, non-null, when the library was loaded.
-            return NonNull::new(SLOTS[index].load(Ordering::Acquire)).ok_or(no_library);
+            return NonNull::new(set.slots[index].load(Ordering::Acquire)).ok_or(no_library);
         }
-        if MISSING[index].load(Ordering::Relaxed) {
+        if set.missing[index].load(Ordering::Relaxed) {
             return Err(CUresult::CUDA_ERROR_NOT_FOUND);
         }
         match entry.lookup(flags(entry)) {
             Ok(p) => {
-                SLOTS[index].store(p.as_ptr(), Ordering::Release);
+                set.slots[index].store(p.as_ptr(), Ordering::Release);
                 Ok(p)
             }
             // The driver failed to answer (not "no such function"): not remembered.
@@ -571,7 +588,7 @@ mod imp {
                 ..
             }) => Err(code),
             Err(_) => {
-                MISSING[index].store(true, Ordering::Relaxed);
+                set.missing[index].store(true, Ordering::Relaxed);
                 Err(CUresult::CUDA_ERROR_NOT_FOUND)
             }
         }
@@ -597,19 +614,19 @@ mod imp {
 
     impl core::error::Error for FunctionError {}
 
-    fn pointer(index: usize) -> Result<NonNull<c_void>, FunctionError> {
-        if let Ok(p) = resolve(index) {
+    fn pointer(set: &FunctionSet, index: usize) -> Result<NonNull<c_void>, FunctionError> {
+        if let Ok(p) = resolve(set, index) {
             return Ok(p);
         }
         load().map_err(FunctionError::NoLibrary)?;
         // The reason, asked again (a driver error is not remembered, and may be gone).
-        let entry = FUNCTIONS[index].entry;
+        let entry = set.functions[index].entry;
         entry.lookup(flags(entry)).map_err(FunctionError::NotFound)
     }
 
     /// The driver function behind the real symbol `symbol` (`"cuCtxCreate_v2"`,
-    /// `"cuMemcpyHtoD_v2_ptds"`), resolved now if it was not yet; `None` where the header has no
-    /// such function. The four bootstrap symbols are the library's own (`dlsym`), the others
+    /// `"cuMemcpyHtoD_v2_ptds"`, or an interop module's, `"cuGLCtxCreate_v2"`), resolved now if
+    /// it was not yet; `None` where no header of this build has such a function. The four bootstrap symbols are the library's own (`dlsym`), the others
     /// `cuGetProcAddress`'s answer at the version of the symbol's ABI. Only with
     /// `dynamic-loading`.
     ///
@@ -624,12 +641,15 @@ mod imp {
     /// assert!(loader::function(c"cuNoSuchFunction").is_none());
     /// ```
     pub fn function(symbol: &CStr) -> Option<Result<NonNull<c_void>, FunctionError>> {
-        let index = FUNCTIONS.iter().position(|f| f.symbol == symbol)?;
-        Some(pointer(index))
+        SETS.iter().find_map(|set| {
+            let index = set.functions.iter().position(|f| f.symbol == symbol)?;
+            Some(pointer(set, index))
+        })
     }
 
-    /// Every function of the selected header under its real symbol, with its driver function or
-    /// why there is none. Resolves every one. Only with `dynamic-loading`.
+    /// Every function of the selected header under its real symbol (`cuda.h`'s, then those of
+    /// each interop module whose feature is on), with its driver function or why there is none.
+    /// Resolves every one. Only with `dynamic-loading`.
     ///
     /// ```
     /// let missing = cuda_driver_sys::loader::functions().filter(|(_, r)| r.is_err()).count();
@@ -637,10 +657,12 @@ mod imp {
     /// ```
     pub fn functions(
     ) -> impl Iterator<Item = (&'static CStr, Result<NonNull<c_void>, FunctionError>)> {
-        FUNCTIONS
-            .iter()
-            .enumerate()
-            .map(|(i, f)| (f.symbol, pointer(i)))
+        SETS.iter().flat_map(|set| {
+            set.functions
+                .iter()
+                .enumerate()
+                .map(move |(i, f)| (f.symbol, pointer(set, i)))
+        })
     }
 
     #[cfg(unix)]

@@ -75,10 +75,33 @@ pub struct TableEntry {
 }
 
 /// A resolved slot: null until first use, then the function or [`MISSING`].
-pub(crate) struct Slot(AtomicPtr<c_void>);
+struct Slot(AtomicPtr<c_void>);
 
 /// What a slot holds once the driver has said it has no such function.
 const MISSING: *mut c_void = ptr::dangling_mut::<c_void>();
+
+/// The slots of one header's functions, and what each resolves.
+pub(crate) struct Slots<const N: usize> {
+    slots: [Slot; N],
+    entries: &'static [TableEntry; N],
+}
+
+/// The driver functions of `cuda.h` (and of the other driver-API headers whose features are on:
+/// `profiler`, `gl`, `egl`, `vdpau`), one slot each, resolved through `cuGetProcAddress` at each
+/// function's own version on first use (lock-free after it), or all at once with
+/// [`DriverTable::resolve_all`]. Each function is a method with its C signature.
+pub struct DriverTable {
+    pub(crate) mode: StreamMode,
+    pub(crate) core: Slots<TABLE_LEN>,
+    #[cfg(feature = "profiler")]
+    pub(crate) profiler: Slots<{ crate::profiler::table::TABLE_LEN }>,
+    #[cfg(feature = "gl")]
+    pub(crate) gl: Slots<{ crate::gl::table::TABLE_LEN }>,
+    #[cfg(feature = "egl")]
+    pub(crate) egl: Slots<{ crate::egl::table::TABLE_LEN }>,
+    #[cfg(feature = "vdpau")]
+    pub(crate) vdpau: Slots<{ crate::vdpau::table::TABLE_LEN }>,
+}
 
 static DEFAULT: DriverTable = DriverTable::new(StreamMode::BUILD);
 
@@ -93,46 +116,30 @@ pub fn table() -> &'static DriverTable {
     &DEFAULT
 }
 
-impl DriverTable {
-    /// An empty table in `mode`; nothing is looked up before first use.
-    ///
-    /// ```
-    /// use cuda_driver_sys::{DriverTable, StreamMode};
-    /// static PER_THREAD: DriverTable = DriverTable::new(StreamMode::PerThread);
-    /// let mut v = 0;
-    /// let _ = unsafe { PER_THREAD.cuDriverGetVersion(&mut v) };
-    /// ```
-    pub const fn new(mode: StreamMode) -> Self {
-        DriverTable {
-            mode,
-            slots: [const { Slot(AtomicPtr::new(ptr::null_mut())) }; TABLE_ENTRIES.len()],
-        }
-    }
-
-    /// The stream mode the table resolves for.
-    pub fn mode(&self) -> StreamMode {
-        self.mode
-    }
-
-    /// The entry point a function resolves in this table's mode.
-    pub fn entry_of(&self, e: &TableEntry) -> EntryPointInfo {
-        match self.mode {
-            StreamMode::Legacy => e.legacy,
-            StreamMode::PerThread => e.per_thread,
+impl<const N: usize> Slots<N> {
+    const fn new(entries: &'static [TableEntry; N]) -> Self {
+        Slots {
+            slots: [const { Slot(AtomicPtr::new(ptr::null_mut())) }; N],
+            entries,
         }
     }
 
     /// The function of slot `index`, typed as `_type`'s typedef; else the code a call returns
     /// (`CUDA_ERROR_NOT_FOUND` where the driver lacks it).
     #[inline(always)]
-    fn resolve<F: Copy>(&self, index: usize, _type: EntryPoint<Option<F>>) -> Result<F, CUresult> {
+    pub(crate) fn resolve<F: Copy>(
+        &self,
+        mode: StreamMode,
+        index: usize,
+        _type: EntryPoint<Option<F>>,
+    ) -> Result<F, CUresult> {
         const { assert!(size_of::<F>() == size_of::<*mut c_void>()) };
         let p = self.slots[index].0.load(Ordering::Acquire);
         // One compare for both unresolved (null) and missing (1): neither is a function.
         let p = if p.addr() > MISSING.addr() {
             p
         } else {
-            self.resolve_cold(index)?
+            self.resolve_cold(mode, index)?
         };
         // SAFETY: the slot holds what `cuGetProcAddress` gave for this function's entry point,
         // whose typedef `F` is (the generated methods pass that entry point's constant).
@@ -141,38 +148,38 @@ impl DriverTable {
 
     #[cold]
     #[inline(never)]
-    fn resolve_cold(&self, index: usize) -> Result<*mut c_void, CUresult> {
+    fn resolve_cold(&self, mode: StreamMode, index: usize) -> Result<*mut c_void, CUresult> {
         let p = self.slots[index].0.load(Ordering::Acquire);
         if p == MISSING {
             return Err(CUresult::CUDA_ERROR_NOT_FOUND);
         }
-        self.slot(index).map_err(|e| match e.kind {
+        self.slot(mode, index).map_err(|e| match e.kind {
             ProcAddressErrorKind::Driver(code) => code,
             _ => CUresult::CUDA_ERROR_NOT_FOUND,
         })
     }
 
     /// Slot `index`, resolved now if it was not yet: the function, or why there is none.
-    fn slot(&self, index: usize) -> Result<*mut c_void, ProcAddressError> {
+    fn slot(&self, mode: StreamMode, index: usize) -> Result<*mut c_void, ProcAddressError> {
         let p = self.slots[index].0.load(Ordering::Acquire);
         if p.is_null() {
-            self.resolve_slow(index)
+            self.resolve_slow(mode, index)
         } else if p == MISSING {
             // Why: asked again (only here, for `pointer` and `entries`, never on a call).
-            self.lookup(&TABLE_ENTRIES[index]).map(NonNull::as_ptr)
+            lookup(mode, &self.entries[index]).map(NonNull::as_ptr)
         } else {
             Ok(p)
         }
     }
 
     /// Slot `index` as a pointer, or why the driver has no such function.
-    fn status(&self, index: usize) -> Result<NonNull<c_void>, ProcAddressError> {
-        self.slot(index)
+    fn status(&self, mode: StreamMode, index: usize) -> Result<NonNull<c_void>, ProcAddressError> {
+        self.slot(mode, index)
             .map(|p| NonNull::new(p).expect("slots hold non-null pointers"))
     }
 
-    fn resolve_slow(&self, index: usize) -> Result<*mut c_void, ProcAddressError> {
-        let found = self.lookup(&TABLE_ENTRIES[index]);
+    fn resolve_slow(&self, mode: StreamMode, index: usize) -> Result<*mut c_void, ProcAddressError> {
+        let found = lookup(mode, &self.entries[index]);
         let p = match found {
             Ok(p) => p.as_ptr(),
             // `cuGetProcAddress` or `cuDriverGetVersion` failed (no driver library under
@@ -188,15 +195,81 @@ impl DriverTable {
         found.map(NonNull::as_ptr)
     }
 
-    fn lookup(&self, e: &TableEntry) -> Result<NonNull<c_void>, ProcAddressError> {
-        self.entry_of(e).lookup(self.mode.flags())
+    /// Every function of these slots with its status.
+    fn all(
+        &self,
+        mode: StreamMode,
+    ) -> impl Iterator<Item = (&'static str, Result<NonNull<c_void>, ProcAddressError>)> + '_ {
+        let entries = self.entries;
+        entries
+            .iter()
+            .enumerate()
+            .map(move |(i, e)| (e.name, self.status(mode, i)))
+    }
+
+    /// The function `name`'s status, `None` where these slots have no such function.
+    fn named(
+        &self,
+        mode: StreamMode,
+        name: &str,
+    ) -> Option<Result<NonNull<c_void>, ProcAddressError>> {
+        let index = self.entries.iter().position(|e| e.name == name)?;
+        Some(self.status(mode, index))
+    }
+}
+
+/// The entry point `e` has in `mode`, looked up.
+fn lookup(mode: StreamMode, e: &TableEntry) -> Result<NonNull<c_void>, ProcAddressError> {
+    mode.entry_of(e).lookup(mode.flags())
+}
+
+impl StreamMode {
+    /// The entry point a function resolves in this mode.
+    fn entry_of(self, e: &TableEntry) -> EntryPointInfo {
+        match self {
+            StreamMode::Legacy => e.legacy,
+            StreamMode::PerThread => e.per_thread,
+        }
+    }
+}
+
+impl DriverTable {
+    /// An empty table in `mode`; nothing is looked up before first use.
+    ///
+    /// ```
+    /// use cuda_driver_sys::{DriverTable, StreamMode};
+    /// static PER_THREAD: DriverTable = DriverTable::new(StreamMode::PerThread);
+    /// let mut v = 0;
+    /// let _ = unsafe { PER_THREAD.cuDriverGetVersion(&mut v) };
+    /// ```
+    pub const fn new(mode: StreamMode) -> Self {
+        DriverTable {
+            mode,
+            core: Slots::new(&TABLE_ENTRIES),
+            #[cfg(feature = "profiler")]
+            profiler: Slots::new(&crate::profiler::table::TABLE_ENTRIES),
+            #[cfg(feature = "gl")]
+            gl: Slots::new(&crate::gl::table::TABLE_ENTRIES),
+            #[cfg(feature = "egl")]
+            egl: Slots::new(&crate::egl::table::TABLE_ENTRIES),
+            #[cfg(feature = "vdpau")]
+            vdpau: Slots::new(&crate::vdpau::table::TABLE_ENTRIES),
+        }
+    }
+
+    /// The stream mode the table resolves for.
+    pub fn mode(&self) -> StreamMode {
+        self.mode
+    }
+
+    /// The entry point a function resolves in this table's mode.
+    pub fn entry_of(&self, e: &TableEntry) -> EntryPointInfo {
+        self.mode.entry_of(e)
     }
 
     /// Resolves every slot now; returns how many functions the driver provides.
     pub fn resolve_all(&self) -> usize {
-        (0..TABLE_ENTRIES.len())
-            .filter(|&i| self.slot(i).is_ok())
-            .count()
+        self.entries().filter(|(_, r)| r.is_ok()).count()
     }
 
     /// The function `name` (a C spelling) as this table resolves it, or why the driver has none.
@@ -208,18 +281,37 @@ impl DriverTable {
     /// assert!(t.pointer("cuNoSuchFunction").is_none());
     /// ```
     pub fn pointer(&self, name: &str) -> Option<Result<NonNull<c_void>, ProcAddressError>> {
-        let index = TABLE_ENTRIES.iter().position(|e| e.name == name)?;
-        Some(self.status(index))
+        let mode = self.mode;
+        let found = self.core.named(mode, name);
+        #[cfg(feature = "profiler")]
+        let found = found.or_else(|| self.profiler.named(mode, name));
+        #[cfg(feature = "gl")]
+        let found = found.or_else(|| self.gl.named(mode, name));
+        #[cfg(feature = "egl")]
+        let found = found.or_else(|| self.egl.named(mode, name));
+        #[cfg(feature = "vdpau")]
+        let found = found.or_else(|| self.vdpau.named(mode, name));
+        found
     }
 
     /// Every function of the table with what this driver provides: the pointer, or the error
-    /// with the function's name and the version asked for. Resolves every slot.
+    /// with the function's name and the version asked for. Resolves every slot. `cuda.h`'s
+    /// functions come first, in [`TABLE_ENTRIES`]' order, then those of each interop module
+    /// whose feature is on (`profiler`, `gl`, `egl`, `vdpau`, each in its `table::TABLE_ENTRIES`'
+    /// order).
     pub fn entries(
         &self,
     ) -> impl Iterator<Item = (&'static str, Result<NonNull<c_void>, ProcAddressError>)> + '_ {
-        TABLE_ENTRIES
-            .iter()
-            .enumerate()
-            .map(|(i, e)| (e.name, self.status(i)))
+        let mode = self.mode;
+        let all = self.core.all(mode);
+        #[cfg(feature = "profiler")]
+        let all = all.chain(self.profiler.all(mode));
+        #[cfg(feature = "gl")]
+        let all = all.chain(self.gl.all(mode));
+        #[cfg(feature = "egl")]
+        let all = all.chain(self.egl.all(mode));
+        #[cfg(feature = "vdpau")]
+        let all = all.chain(self.vdpau.all(mode));
+        all
     }
 }

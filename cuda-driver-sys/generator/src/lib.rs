@@ -20,7 +20,10 @@
 //! - `functions.rs`: the `extern` block of every function, under its real symbol (linked).
 //! - `dynamic.rs`: the same functions for the `dynamic-loading` feature, same names and
 //!   signatures, each calling through a pointer that its first call resolves.
-//! - `table.rs`: the driver-entry table, one slot per C spelling.
+//! - `table.rs`: the driver-entry table's methods, one slot per C spelling.
+//!
+//! The other driver-API headers (profiler, OpenGL, EGL, VDPAU: [`MODULES`]) get the same files,
+//! prefixed with the module's name (`gl_table.rs`).
 //! - `linked.rs`: a list, for tests only, of every C spelling with its linked address.
 
 pub mod merge;
@@ -107,6 +110,15 @@ pub const MODULES: [HeaderSet; 4] = [
 impl HeaderSet {
     fn is_core(&self) -> bool {
         self.module.is_empty()
+    }
+
+    /// The field of `DriverTable` that holds this header's slots (`core` for `cuda.h`).
+    pub fn table_field(&self) -> &'static str {
+        if self.is_core() {
+            "core"
+        } else {
+            self.module
+        }
     }
 
     /// The file `name` of this set (`gl_bindings.rs`).
@@ -305,16 +317,14 @@ fn generate_set(
         "function_names.rs",
         &format_tokens(names.function_tokens.clone())?,
     )?;
-    if set.is_core() {
-        write(
-            "table.rs",
-            &format_tokens(gen_table(&bindings, &names, &entries.c_spelling)?)?,
-        )?;
-        write(
-            "dynamic.rs",
-            &format_tokens(gen_dynamic(&bindings, &names, &entries.c_spelling)?)?,
-        )?;
-    }
+    write(
+        "table.rs",
+        &format_tokens(gen_table(&bindings, &names, &entries.c_spelling, set)?)?,
+    )?;
+    write(
+        "dynamic.rs",
+        &format_tokens(gen_dynamic(&bindings, &names, &entries.c_spelling, set)?)?,
+    )?;
     write("entry.rs", &format_tokens(entries.tokens)?)?;
     write("linked.rs", &gen_linked(&names, &entries.c_spelling))?;
 
@@ -1217,13 +1227,18 @@ fn split_functions(
     Ok((unparse(types), unparse(functions)))
 }
 
-/// The driver-entry table: one slot per C spelling a program calls (not the symbols the macros
-/// name, which are the same functions), each a method with the function's signature.
+/// The driver-entry table's part for this header: one slot per C spelling a program calls (not
+/// the symbols the macros name, which are the same functions), each a method of `DriverTable`
+/// (defined by hand in `table.rs`, with one field of slots per header) with the function's
+/// signature.
 fn gen_table(
     b: &Parsed,
     names: &Names,
     c_spelling: &BTreeMap<String, (String, String)>,
+    set: &HeaderSet,
 ) -> Result<TokenStream, String> {
+    // The table's slots of this header: `DriverTable`'s field of the same name (table.rs).
+    let field = format_ident!("{}", set.table_field());
     let targets: BTreeSet<&String> = names
         .functions
         .iter()
@@ -1280,7 +1295,7 @@ fn gen_table(
             /// As for the C function.
             #[inline]
             pub unsafe fn #id(&self, #inputs) -> CUresult {
-                match self.resolve(Index::#id as usize, entry::#en) {
+                match self.#field.resolve(self.mode, Index::#id as usize, entry::#en) {
                     Ok(driver_fn) => driver_fn(#(#args),*),
                     Err(code) => code,
                 }
@@ -1309,14 +1324,6 @@ fn gen_table(
             #(#slot_names,)*
         }
 
-        /// The driver functions of this header, one slot each, resolved through
-        /// `cuGetProcAddress` at each function's own version on first use (lock-free after it),
-        /// or all at once with [`DriverTable::resolve_all`].
-        pub struct DriverTable {
-            pub(crate) mode: StreamMode,
-            pub(crate) slots: [Slot; TABLE_LEN],
-        }
-
         impl DriverTable {
             #methods
         }
@@ -1337,17 +1344,23 @@ fn gen_dynamic(
     b: &Parsed,
     names: &Names,
     c_spelling: &BTreeMap<String, (String, String)>,
+    set: &HeaderSet,
 ) -> Result<TokenStream, String> {
-    let proc_address = ["cuGetProcAddress_v2", "cuGetProcAddress"]
-        .into_iter()
-        .find(|s| b.functions.contains_key(*s))
-        .ok_or("the header declares no cuGetProcAddress")?;
-    let by_name_list = [
-        proc_address,
-        "cuDriverGetVersion",
-        "cuGetErrorName",
-        "cuGetErrorString",
-    ];
+    // Only cuda.h's functions bootstrap the loader; every other header's are looked up.
+    let by_name_list: Vec<&str> = if set.is_core() {
+        let proc_address = ["cuGetProcAddress_v2", "cuGetProcAddress"]
+            .into_iter()
+            .find(|s| b.functions.contains_key(*s))
+            .ok_or("the header declares no cuGetProcAddress")?;
+        vec![
+            proc_address,
+            "cuDriverGetVersion",
+            "cuGetErrorName",
+            "cuGetErrorString",
+        ]
+    } else {
+        Vec::new()
+    };
     let mut functions = Vec::new();
     let mut slots = Vec::new();
     let mut variants = Vec::new();
@@ -1395,7 +1408,7 @@ fn gen_dynamic(
         let by_name = by_name_list.contains(&sym.as_str());
         let attrs = &decl.attrs;
         functions.push(quote! {
-            Function { symbol: #symbol, entry: crate::entry::#entry.info(), by_name: #by_name }
+            Function { symbol: #symbol, entry: super::entry::#entry.info(), by_name: #by_name }
         });
         slots.push(quote! { AtomicPtr::new(Resolve::#id as *mut c_void) });
         variants.push(id.clone());
@@ -1410,7 +1423,7 @@ fn gen_dynamic(
         });
         resolvers.extend(quote! {
             unsafe extern "C" fn #id(#inputs) -> CUresult {
-                match crate::loader::resolve(Index::#id as usize) {
+                match crate::loader::resolve(&SET, Index::#id as usize) {
                     Ok(driver_fn) => {
                         let driver_fn: unsafe extern "C" fn(#(#types),*) -> CUresult =
                             unsafe { transmute(driver_fn.as_ptr()) };
@@ -1421,13 +1434,21 @@ fn gen_dynamic(
             }
         });
     }
-    let by_name = by_name_list.iter().map(|s| format_ident!("{s}"));
+    let bootstrap = set.is_core().then(|| {
+        let by_name = by_name_list.iter().map(|s| format_ident!("{s}"));
+        quote! {
+            /// The slots of the header's `cuGetProcAddress` (`cuGetProcAddress_v2`, or CUDA 11's
+            /// `cuGetProcAddress` where the header has no `_v2`), `cuDriverGetVersion`,
+            /// `cuGetErrorName` and `cuGetErrorString`, filled by name when the library is loaded.
+            pub(crate) const BOOTSTRAP: [Index; 4] = [#(Index::#by_name),*];
+        }
+    });
     let count = proc_macro2::Literal::usize_unsuffixed(functions.len());
     Ok(quote! {
         use ::core::ffi::c_void;
         use ::core::mem::transmute;
-        use ::core::sync::atomic::{AtomicPtr, Ordering};
-        use crate::loader::Function;
+        use ::core::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+        use crate::loader::{Function, FunctionSet};
 
         /// How many functions there are.
         pub(crate) const FUNCTIONS_LEN: usize = #count;
@@ -1446,10 +1467,17 @@ fn gen_dynamic(
             #(#variants),*
         }
 
-        /// The slots of the header's `cuGetProcAddress` (`cuGetProcAddress_v2`, or CUDA 11's
-        /// `cuGetProcAddress` where the header has no `_v2`), `cuDriverGetVersion`,
-        /// `cuGetErrorName` and `cuGetErrorString`, filled by name when the library is loaded.
-        pub(crate) const BOOTSTRAP: [Index; 4] = [#(Index::#by_name),*];
+        /// Which functions the driver was found to lack (looked up once, never called).
+        static MISSING: [AtomicBool; FUNCTIONS_LEN] = [const { AtomicBool::new(false) }; FUNCTIONS_LEN];
+
+        /// This header's functions, for the loader.
+        pub(crate) static SET: FunctionSet = FunctionSet {
+            functions: &FUNCTIONS,
+            slots: &SLOTS,
+            missing: &MISSING,
+        };
+
+        #bootstrap
 
         #trampolines
 

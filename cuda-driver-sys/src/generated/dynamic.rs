@@ -4,8 +4,8 @@
 
 use ::core::ffi::c_void;
 use ::core::mem::transmute;
-use ::core::sync::atomic::{AtomicPtr, Ordering};
-use crate::loader::Function;
+use ::core::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+use crate::loader::{Function, FunctionSet};
 #[cfg(not(cuda_ge_11080))]
 /// How many functions there are.
 pub(crate) const FUNCTIONS_LEN: usize = 444;
@@ -58,3346 +58,3346 @@ pub(crate) const FUNCTIONS_LEN: usize = 585;
 pub(crate) const FUNCTIONS: [Function; FUNCTIONS_LEN] = [
     Function {
         symbol: c"cuArray3DCreate_v2",
-        entry: crate::entry::cuArray3DCreate_v3020.info(),
+        entry: super::entry::cuArray3DCreate_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuArray3DGetDescriptor_v2",
-        entry: crate::entry::cuArray3DGetDescriptor_v3020.info(),
+        entry: super::entry::cuArray3DGetDescriptor_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuArrayCreate_v2",
-        entry: crate::entry::cuArrayCreate_v3020.info(),
+        entry: super::entry::cuArrayCreate_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuArrayDestroy",
-        entry: crate::entry::cuArrayDestroy_v2000.info(),
+        entry: super::entry::cuArrayDestroy_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuArrayGetDescriptor_v2",
-        entry: crate::entry::cuArrayGetDescriptor_v3020.info(),
+        entry: super::entry::cuArrayGetDescriptor_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuArrayGetMemoryRequirements",
-        entry: crate::entry::cuArrayGetMemoryRequirements_v11060.info(),
+        entry: super::entry::cuArrayGetMemoryRequirements_v11060.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuArrayGetPlane",
-        entry: crate::entry::cuArrayGetPlane_v11020.info(),
+        entry: super::entry::cuArrayGetPlane_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuArrayGetSparseProperties",
-        entry: crate::entry::cuArrayGetSparseProperties_v11010.info(),
+        entry: super::entry::cuArrayGetSparseProperties_v11010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13040)]
     Function {
         symbol: c"cuCheckpointOperationComplete",
-        entry: crate::entry::cuCheckpointOperationComplete_v13040.info(),
+        entry: super::entry::cuCheckpointOperationComplete_v13040.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12080)]
     Function {
         symbol: c"cuCheckpointProcessCheckpoint",
-        entry: crate::entry::cuCheckpointProcessCheckpoint_v12080.info(),
+        entry: super::entry::cuCheckpointProcessCheckpoint_v12080.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12080)]
     Function {
         symbol: c"cuCheckpointProcessGetRestoreThreadId",
-        entry: crate::entry::cuCheckpointProcessGetRestoreThreadId_v12080.info(),
+        entry: super::entry::cuCheckpointProcessGetRestoreThreadId_v12080.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12080)]
     Function {
         symbol: c"cuCheckpointProcessGetState",
-        entry: crate::entry::cuCheckpointProcessGetState_v12080.info(),
+        entry: super::entry::cuCheckpointProcessGetState_v12080.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12080)]
     Function {
         symbol: c"cuCheckpointProcessLock",
-        entry: crate::entry::cuCheckpointProcessLock_v12080.info(),
+        entry: super::entry::cuCheckpointProcessLock_v12080.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12080)]
     Function {
         symbol: c"cuCheckpointProcessRestore",
-        entry: crate::entry::cuCheckpointProcessRestore_v12080.info(),
+        entry: super::entry::cuCheckpointProcessRestore_v12080.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12080)]
     Function {
         symbol: c"cuCheckpointProcessUnlock",
-        entry: crate::entry::cuCheckpointProcessUnlock_v12080.info(),
+        entry: super::entry::cuCheckpointProcessUnlock_v12080.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13020)]
     Function {
         symbol: c"cuCoredumpDeregisterCompleteCallback",
-        entry: crate::entry::cuCoredumpDeregisterCompleteCallback_v13020.info(),
+        entry: super::entry::cuCoredumpDeregisterCompleteCallback_v13020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13020)]
     Function {
         symbol: c"cuCoredumpDeregisterStartCallback",
-        entry: crate::entry::cuCoredumpDeregisterStartCallback_v13020.info(),
+        entry: super::entry::cuCoredumpDeregisterStartCallback_v13020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12010)]
     Function {
         symbol: c"cuCoredumpGetAttribute",
-        entry: crate::entry::cuCoredumpGetAttribute_v12010.info(),
+        entry: super::entry::cuCoredumpGetAttribute_v12010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12010)]
     Function {
         symbol: c"cuCoredumpGetAttributeGlobal",
-        entry: crate::entry::cuCoredumpGetAttributeGlobal_v12010.info(),
+        entry: super::entry::cuCoredumpGetAttributeGlobal_v12010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13020)]
     Function {
         symbol: c"cuCoredumpRegisterCompleteCallback",
-        entry: crate::entry::cuCoredumpRegisterCompleteCallback_v13020.info(),
+        entry: super::entry::cuCoredumpRegisterCompleteCallback_v13020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13020)]
     Function {
         symbol: c"cuCoredumpRegisterStartCallback",
-        entry: crate::entry::cuCoredumpRegisterStartCallback_v13020.info(),
+        entry: super::entry::cuCoredumpRegisterStartCallback_v13020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12010)]
     Function {
         symbol: c"cuCoredumpSetAttribute",
-        entry: crate::entry::cuCoredumpSetAttribute_v12010.info(),
+        entry: super::entry::cuCoredumpSetAttribute_v12010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12010)]
     Function {
         symbol: c"cuCoredumpSetAttributeGlobal",
-        entry: crate::entry::cuCoredumpSetAttributeGlobal_v12010.info(),
+        entry: super::entry::cuCoredumpSetAttributeGlobal_v12010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxAttach",
-        entry: crate::entry::cuCtxAttach_v2000.info(),
+        entry: super::entry::cuCtxAttach_v2000.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_13000))]
     Function {
         symbol: c"cuCtxCreate_v2",
-        entry: crate::entry::cuCtxCreate_v3020.info(),
+        entry: super::entry::cuCtxCreate_v3020.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_13000))]
     Function {
         symbol: c"cuCtxCreate_v3",
-        entry: crate::entry::cuCtxCreate_v11040.info(),
+        entry: super::entry::cuCtxCreate_v11040.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12050)]
     Function {
         symbol: c"cuCtxCreate_v4",
-        entry: crate::entry::cuCtxCreate_v12050.info(),
+        entry: super::entry::cuCtxCreate_v12050.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxDestroy_v2",
-        entry: crate::entry::cuCtxDestroy_v4000.info(),
+        entry: super::entry::cuCtxDestroy_v4000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxDetach",
-        entry: crate::entry::cuCtxDetach_v2000.info(),
+        entry: super::entry::cuCtxDetach_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxDisablePeerAccess",
-        entry: crate::entry::cuCtxDisablePeerAccess_v4000.info(),
+        entry: super::entry::cuCtxDisablePeerAccess_v4000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxEnablePeerAccess",
-        entry: crate::entry::cuCtxEnablePeerAccess_v4000.info(),
+        entry: super::entry::cuCtxEnablePeerAccess_v4000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuCtxFromGreenCtx",
-        entry: crate::entry::cuCtxFromGreenCtx_v12040.info(),
+        entry: super::entry::cuCtxFromGreenCtx_v12040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxGetApiVersion",
-        entry: crate::entry::cuCtxGetApiVersion_v3020.info(),
+        entry: super::entry::cuCtxGetApiVersion_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxGetCacheConfig",
-        entry: crate::entry::cuCtxGetCacheConfig_v3020.info(),
+        entry: super::entry::cuCtxGetCacheConfig_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxGetCurrent",
-        entry: crate::entry::cuCtxGetCurrent_v4000.info(),
+        entry: super::entry::cuCtxGetCurrent_v4000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuCtxGetDevResource",
-        entry: crate::entry::cuCtxGetDevResource_v12040.info(),
+        entry: super::entry::cuCtxGetDevResource_v12040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxGetDevice",
-        entry: crate::entry::cuCtxGetDevice_v2000.info(),
+        entry: super::entry::cuCtxGetDevice_v2000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13000)]
     Function {
         symbol: c"cuCtxGetDevice_v2",
-        entry: crate::entry::cuCtxGetDevice_v13000.info(),
+        entry: super::entry::cuCtxGetDevice_v13000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxGetExecAffinity",
-        entry: crate::entry::cuCtxGetExecAffinity_v11040.info(),
+        entry: super::entry::cuCtxGetExecAffinity_v11040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxGetFlags",
-        entry: crate::entry::cuCtxGetFlags_v7000.info(),
+        entry: super::entry::cuCtxGetFlags_v7000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuCtxGetId",
-        entry: crate::entry::cuCtxGetId_v12000.info(),
+        entry: super::entry::cuCtxGetId_v12000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxGetLimit",
-        entry: crate::entry::cuCtxGetLimit_v3010.info(),
+        entry: super::entry::cuCtxGetLimit_v3010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxGetSharedMemConfig",
-        entry: crate::entry::cuCtxGetSharedMemConfig_v4020.info(),
+        entry: super::entry::cuCtxGetSharedMemConfig_v4020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxGetStreamPriorityRange",
-        entry: crate::entry::cuCtxGetStreamPriorityRange_v5050.info(),
+        entry: super::entry::cuCtxGetStreamPriorityRange_v5050.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxPopCurrent_v2",
-        entry: crate::entry::cuCtxPopCurrent_v4000.info(),
+        entry: super::entry::cuCtxPopCurrent_v4000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxPushCurrent_v2",
-        entry: crate::entry::cuCtxPushCurrent_v4000.info(),
+        entry: super::entry::cuCtxPushCurrent_v4000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12050)]
     Function {
         symbol: c"cuCtxRecordEvent",
-        entry: crate::entry::cuCtxRecordEvent_v12050.info(),
+        entry: super::entry::cuCtxRecordEvent_v12050.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxResetPersistingL2Cache",
-        entry: crate::entry::cuCtxResetPersistingL2Cache_v11000.info(),
+        entry: super::entry::cuCtxResetPersistingL2Cache_v11000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxSetCacheConfig",
-        entry: crate::entry::cuCtxSetCacheConfig_v3020.info(),
+        entry: super::entry::cuCtxSetCacheConfig_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxSetCurrent",
-        entry: crate::entry::cuCtxSetCurrent_v4000.info(),
+        entry: super::entry::cuCtxSetCurrent_v4000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12010)]
     Function {
         symbol: c"cuCtxSetFlags",
-        entry: crate::entry::cuCtxSetFlags_v12010.info(),
+        entry: super::entry::cuCtxSetFlags_v12010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxSetLimit",
-        entry: crate::entry::cuCtxSetLimit_v3010.info(),
+        entry: super::entry::cuCtxSetLimit_v3010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxSetSharedMemConfig",
-        entry: crate::entry::cuCtxSetSharedMemConfig_v4020.info(),
+        entry: super::entry::cuCtxSetSharedMemConfig_v4020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuCtxSynchronize",
-        entry: crate::entry::cuCtxSynchronize_v2000.info(),
+        entry: super::entry::cuCtxSynchronize_v2000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13000)]
     Function {
         symbol: c"cuCtxSynchronize_v2",
-        entry: crate::entry::cuCtxSynchronize_v13000.info(),
+        entry: super::entry::cuCtxSynchronize_v13000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12050)]
     Function {
         symbol: c"cuCtxWaitEvent",
-        entry: crate::entry::cuCtxWaitEvent_v12050.info(),
+        entry: super::entry::cuCtxWaitEvent_v12050.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDestroyExternalMemory",
-        entry: crate::entry::cuDestroyExternalMemory_v10000.info(),
+        entry: super::entry::cuDestroyExternalMemory_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDestroyExternalSemaphore",
-        entry: crate::entry::cuDestroyExternalSemaphore_v10000.info(),
+        entry: super::entry::cuDestroyExternalSemaphore_v10000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuDevResourceGenerateDesc",
-        entry: crate::entry::cuDevResourceGenerateDesc_v12040.info(),
+        entry: super::entry::cuDevResourceGenerateDesc_v12040.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13010)]
     Function {
         symbol: c"cuDevSmResourceSplit",
-        entry: crate::entry::cuDevSmResourceSplit_v13010.info(),
+        entry: super::entry::cuDevSmResourceSplit_v13010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuDevSmResourceSplitByCount",
-        entry: crate::entry::cuDevSmResourceSplitByCount_v12040.info(),
+        entry: super::entry::cuDevSmResourceSplitByCount_v12040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceCanAccessPeer",
-        entry: crate::entry::cuDeviceCanAccessPeer_v4000.info(),
+        entry: super::entry::cuDeviceCanAccessPeer_v4000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceComputeCapability",
-        entry: crate::entry::cuDeviceComputeCapability_v2000.info(),
+        entry: super::entry::cuDeviceComputeCapability_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceGet",
-        entry: crate::entry::cuDeviceGet_v2000.info(),
+        entry: super::entry::cuDeviceGet_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceGetAttribute",
-        entry: crate::entry::cuDeviceGetAttribute_v2000.info(),
+        entry: super::entry::cuDeviceGetAttribute_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceGetByPCIBusId",
-        entry: crate::entry::cuDeviceGetByPCIBusId_v4010.info(),
+        entry: super::entry::cuDeviceGetByPCIBusId_v4010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13040)]
     Function {
         symbol: c"cuDeviceGetCliqueCount",
-        entry: crate::entry::cuDeviceGetCliqueCount_v13040.info(),
+        entry: super::entry::cuDeviceGetCliqueCount_v13040.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13040)]
     Function {
         symbol: c"cuDeviceGetCliqueInfo",
-        entry: crate::entry::cuDeviceGetCliqueInfo_v13040.info(),
+        entry: super::entry::cuDeviceGetCliqueInfo_v13040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceGetCount",
-        entry: crate::entry::cuDeviceGetCount_v2000.info(),
+        entry: super::entry::cuDeviceGetCount_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceGetDefaultMemPool",
-        entry: crate::entry::cuDeviceGetDefaultMemPool_v11020.info(),
+        entry: super::entry::cuDeviceGetDefaultMemPool_v11020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuDeviceGetDevResource",
-        entry: crate::entry::cuDeviceGetDevResource_v12040.info(),
+        entry: super::entry::cuDeviceGetDevResource_v12040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceGetExecAffinitySupport",
-        entry: crate::entry::cuDeviceGetExecAffinitySupport_v11040.info(),
+        entry: super::entry::cuDeviceGetExecAffinitySupport_v11040.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13040)]
     Function {
         symbol: c"cuDeviceGetFabricClusterUuid",
-        entry: crate::entry::cuDeviceGetFabricClusterUuid_v13040.info(),
+        entry: super::entry::cuDeviceGetFabricClusterUuid_v13040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceGetGraphMemAttribute",
-        entry: crate::entry::cuDeviceGetGraphMemAttribute_v11040.info(),
+        entry: super::entry::cuDeviceGetGraphMemAttribute_v11040.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13000)]
     Function {
         symbol: c"cuDeviceGetHostAtomicCapabilities",
-        entry: crate::entry::cuDeviceGetHostAtomicCapabilities_v13000.info(),
+        entry: super::entry::cuDeviceGetHostAtomicCapabilities_v13000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceGetLuid",
-        entry: crate::entry::cuDeviceGetLuid_v10000.info(),
+        entry: super::entry::cuDeviceGetLuid_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceGetMemPool",
-        entry: crate::entry::cuDeviceGetMemPool_v11020.info(),
+        entry: super::entry::cuDeviceGetMemPool_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceGetName",
-        entry: crate::entry::cuDeviceGetName_v2000.info(),
+        entry: super::entry::cuDeviceGetName_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceGetNvSciSyncAttributes",
-        entry: crate::entry::cuDeviceGetNvSciSyncAttributes_v10020.info(),
+        entry: super::entry::cuDeviceGetNvSciSyncAttributes_v10020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13000)]
     Function {
         symbol: c"cuDeviceGetP2PAtomicCapabilities",
-        entry: crate::entry::cuDeviceGetP2PAtomicCapabilities_v13000.info(),
+        entry: super::entry::cuDeviceGetP2PAtomicCapabilities_v13000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceGetP2PAttribute",
-        entry: crate::entry::cuDeviceGetP2PAttribute_v8000.info(),
+        entry: super::entry::cuDeviceGetP2PAttribute_v8000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceGetPCIBusId",
-        entry: crate::entry::cuDeviceGetPCIBusId_v4010.info(),
+        entry: super::entry::cuDeviceGetPCIBusId_v4010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceGetProperties",
-        entry: crate::entry::cuDeviceGetProperties_v2000.info(),
+        entry: super::entry::cuDeviceGetProperties_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceGetTexture1DLinearMaxWidth",
-        entry: crate::entry::cuDeviceGetTexture1DLinearMaxWidth_v11010.info(),
+        entry: super::entry::cuDeviceGetTexture1DLinearMaxWidth_v11010.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_13000))]
     Function {
         symbol: c"cuDeviceGetUuid",
-        entry: crate::entry::cuDeviceGetUuid_v9020.info(),
+        entry: super::entry::cuDeviceGetUuid_v9020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceGetUuid_v2",
-        entry: crate::entry::cuDeviceGetUuid_v11040.info(),
+        entry: super::entry::cuDeviceGetUuid_v11040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceGraphMemTrim",
-        entry: crate::entry::cuDeviceGraphMemTrim_v11040.info(),
+        entry: super::entry::cuDeviceGraphMemTrim_v11040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDevicePrimaryCtxGetState",
-        entry: crate::entry::cuDevicePrimaryCtxGetState_v7000.info(),
+        entry: super::entry::cuDevicePrimaryCtxGetState_v7000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDevicePrimaryCtxRelease_v2",
-        entry: crate::entry::cuDevicePrimaryCtxRelease_v11000.info(),
+        entry: super::entry::cuDevicePrimaryCtxRelease_v11000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDevicePrimaryCtxReset_v2",
-        entry: crate::entry::cuDevicePrimaryCtxReset_v11000.info(),
+        entry: super::entry::cuDevicePrimaryCtxReset_v11000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDevicePrimaryCtxRetain",
-        entry: crate::entry::cuDevicePrimaryCtxRetain_v7000.info(),
+        entry: super::entry::cuDevicePrimaryCtxRetain_v7000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDevicePrimaryCtxSetFlags_v2",
-        entry: crate::entry::cuDevicePrimaryCtxSetFlags_v11000.info(),
+        entry: super::entry::cuDevicePrimaryCtxSetFlags_v11000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuDeviceRegisterAsyncNotification",
-        entry: crate::entry::cuDeviceRegisterAsyncNotification_v12040.info(),
+        entry: super::entry::cuDeviceRegisterAsyncNotification_v12040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceSetGraphMemAttribute",
-        entry: crate::entry::cuDeviceSetGraphMemAttribute_v11040.info(),
+        entry: super::entry::cuDeviceSetGraphMemAttribute_v11040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceSetMemPool",
-        entry: crate::entry::cuDeviceSetMemPool_v11020.info(),
+        entry: super::entry::cuDeviceSetMemPool_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDeviceTotalMem_v2",
-        entry: crate::entry::cuDeviceTotalMem_v3020.info(),
+        entry: super::entry::cuDeviceTotalMem_v3020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuDeviceUnregisterAsyncNotification",
-        entry: crate::entry::cuDeviceUnregisterAsyncNotification_v12040.info(),
+        entry: super::entry::cuDeviceUnregisterAsyncNotification_v12040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuDriverGetVersion",
-        entry: crate::entry::cuDriverGetVersion_v2020.info(),
+        entry: super::entry::cuDriverGetVersion_v2020.info(),
         by_name: true,
     },
     Function {
         symbol: c"cuEventCreate",
-        entry: crate::entry::cuEventCreate_v2000.info(),
+        entry: super::entry::cuEventCreate_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuEventDestroy_v2",
-        entry: crate::entry::cuEventDestroy_v4000.info(),
+        entry: super::entry::cuEventDestroy_v4000.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_13000))]
     Function {
         symbol: c"cuEventElapsedTime",
-        entry: crate::entry::cuEventElapsedTime_v2000.info(),
+        entry: super::entry::cuEventElapsedTime_v2000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12080)]
     Function {
         symbol: c"cuEventElapsedTime_v2",
-        entry: crate::entry::cuEventElapsedTime_v12080.info(),
+        entry: super::entry::cuEventElapsedTime_v12080.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuEventQuery",
-        entry: crate::entry::cuEventQuery_v2000.info(),
+        entry: super::entry::cuEventQuery_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuEventRecord",
-        entry: crate::entry::cuEventRecord_v2000.info(),
+        entry: super::entry::cuEventRecord_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuEventRecordWithFlags",
-        entry: crate::entry::cuEventRecordWithFlags_v11010.info(),
+        entry: super::entry::cuEventRecordWithFlags_v11010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuEventRecordWithFlags_ptsz",
-        entry: crate::entry::cuEventRecordWithFlags_v11010_ptsz.info(),
+        entry: super::entry::cuEventRecordWithFlags_v11010_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuEventRecord_ptsz",
-        entry: crate::entry::cuEventRecord_v7000_ptsz.info(),
+        entry: super::entry::cuEventRecord_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuEventSynchronize",
-        entry: crate::entry::cuEventSynchronize_v2000.info(),
+        entry: super::entry::cuEventSynchronize_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuExternalMemoryGetMappedBuffer",
-        entry: crate::entry::cuExternalMemoryGetMappedBuffer_v10000.info(),
+        entry: super::entry::cuExternalMemoryGetMappedBuffer_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuExternalMemoryGetMappedMipmappedArray",
-        entry: crate::entry::cuExternalMemoryGetMappedMipmappedArray_v10000.info(),
+        entry: super::entry::cuExternalMemoryGetMappedMipmappedArray_v10000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13050)]
     Function {
         symbol: c"cuFabricCpyBatchAsync",
-        entry: crate::entry::cuFabricCpyBatchAsync_v13050.info(),
+        entry: super::entry::cuFabricCpyBatchAsync_v13050.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13050)]
     Function {
         symbol: c"cuFabricCpyBatchAsync_ptsz",
-        entry: crate::entry::cuFabricCpyBatchAsync_v13050_ptsz.info(),
+        entry: super::entry::cuFabricCpyBatchAsync_v13050_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuFlushGPUDirectRDMAWrites",
-        entry: crate::entry::cuFlushGPUDirectRDMAWrites_v11030.info(),
+        entry: super::entry::cuFlushGPUDirectRDMAWrites_v11030.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuFuncGetAttribute",
-        entry: crate::entry::cuFuncGetAttribute_v2020.info(),
+        entry: super::entry::cuFuncGetAttribute_v2020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuFuncGetModule",
-        entry: crate::entry::cuFuncGetModule_v11000.info(),
+        entry: super::entry::cuFuncGetModule_v11000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12030)]
     Function {
         symbol: c"cuFuncGetName",
-        entry: crate::entry::cuFuncGetName_v12030.info(),
+        entry: super::entry::cuFuncGetName_v12030.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13020)]
     Function {
         symbol: c"cuFuncGetParamCount",
-        entry: crate::entry::cuFuncGetParamCount_v13020.info(),
+        entry: super::entry::cuFuncGetParamCount_v13020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuFuncGetParamInfo",
-        entry: crate::entry::cuFuncGetParamInfo_v12040.info(),
+        entry: super::entry::cuFuncGetParamInfo_v12040.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuFuncIsLoaded",
-        entry: crate::entry::cuFuncIsLoaded_v12040.info(),
+        entry: super::entry::cuFuncIsLoaded_v12040.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuFuncLoad",
-        entry: crate::entry::cuFuncLoad_v12040.info(),
+        entry: super::entry::cuFuncLoad_v12040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuFuncSetAttribute",
-        entry: crate::entry::cuFuncSetAttribute_v9000.info(),
+        entry: super::entry::cuFuncSetAttribute_v9000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuFuncSetBlockShape",
-        entry: crate::entry::cuFuncSetBlockShape_v2000.info(),
+        entry: super::entry::cuFuncSetBlockShape_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuFuncSetCacheConfig",
-        entry: crate::entry::cuFuncSetCacheConfig_v3000.info(),
+        entry: super::entry::cuFuncSetCacheConfig_v3000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuFuncSetSharedMemConfig",
-        entry: crate::entry::cuFuncSetSharedMemConfig_v4020.info(),
+        entry: super::entry::cuFuncSetSharedMemConfig_v4020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuFuncSetSharedSize",
-        entry: crate::entry::cuFuncSetSharedSize_v2000.info(),
+        entry: super::entry::cuFuncSetSharedSize_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGetErrorName",
-        entry: crate::entry::cuGetErrorName_v6000.info(),
+        entry: super::entry::cuGetErrorName_v6000.info(),
         by_name: true,
     },
     Function {
         symbol: c"cuGetErrorString",
-        entry: crate::entry::cuGetErrorString_v6000.info(),
+        entry: super::entry::cuGetErrorString_v6000.info(),
         by_name: true,
     },
     Function {
         symbol: c"cuGetExportTable",
-        entry: crate::entry::cuGetExportTable_v3000.info(),
+        entry: super::entry::cuGetExportTable_v3000.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_12000))]
     Function {
         symbol: c"cuGetProcAddress",
-        entry: crate::entry::cuGetProcAddress_v11030.info(),
+        entry: super::entry::cuGetProcAddress_v11030.info(),
         by_name: true,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuGetProcAddress_v2",
-        entry: crate::entry::cuGetProcAddress_v12000.info(),
+        entry: super::entry::cuGetProcAddress_v12000.info(),
         by_name: true,
     },
     Function {
         symbol: c"cuGraphAddBatchMemOpNode",
-        entry: crate::entry::cuGraphAddBatchMemOpNode_v11070.info(),
+        entry: super::entry::cuGraphAddBatchMemOpNode_v11070.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphAddChildGraphNode",
-        entry: crate::entry::cuGraphAddChildGraphNode_v10000.info(),
+        entry: super::entry::cuGraphAddChildGraphNode_v10000.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_13000))]
     Function {
         symbol: c"cuGraphAddDependencies",
-        entry: crate::entry::cuGraphAddDependencies_v10000.info(),
+        entry: super::entry::cuGraphAddDependencies_v10000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12030)]
     Function {
         symbol: c"cuGraphAddDependencies_v2",
-        entry: crate::entry::cuGraphAddDependencies_v12030.info(),
+        entry: super::entry::cuGraphAddDependencies_v12030.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphAddEmptyNode",
-        entry: crate::entry::cuGraphAddEmptyNode_v10000.info(),
+        entry: super::entry::cuGraphAddEmptyNode_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphAddEventRecordNode",
-        entry: crate::entry::cuGraphAddEventRecordNode_v11010.info(),
+        entry: super::entry::cuGraphAddEventRecordNode_v11010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphAddEventWaitNode",
-        entry: crate::entry::cuGraphAddEventWaitNode_v11010.info(),
+        entry: super::entry::cuGraphAddEventWaitNode_v11010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphAddExternalSemaphoresSignalNode",
-        entry: crate::entry::cuGraphAddExternalSemaphoresSignalNode_v11020.info(),
+        entry: super::entry::cuGraphAddExternalSemaphoresSignalNode_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphAddExternalSemaphoresWaitNode",
-        entry: crate::entry::cuGraphAddExternalSemaphoresWaitNode_v11020.info(),
+        entry: super::entry::cuGraphAddExternalSemaphoresWaitNode_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphAddHostNode",
-        entry: crate::entry::cuGraphAddHostNode_v10000.info(),
+        entry: super::entry::cuGraphAddHostNode_v10000.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_12000))]
     Function {
         symbol: c"cuGraphAddKernelNode",
-        entry: crate::entry::cuGraphAddKernelNode_v10000.info(),
+        entry: super::entry::cuGraphAddKernelNode_v10000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuGraphAddKernelNode_v2",
-        entry: crate::entry::cuGraphAddKernelNode_v12000.info(),
+        entry: super::entry::cuGraphAddKernelNode_v12000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphAddMemAllocNode",
-        entry: crate::entry::cuGraphAddMemAllocNode_v11040.info(),
+        entry: super::entry::cuGraphAddMemAllocNode_v11040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphAddMemFreeNode",
-        entry: crate::entry::cuGraphAddMemFreeNode_v11040.info(),
+        entry: super::entry::cuGraphAddMemFreeNode_v11040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphAddMemcpyNode",
-        entry: crate::entry::cuGraphAddMemcpyNode_v10000.info(),
+        entry: super::entry::cuGraphAddMemcpyNode_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphAddMemsetNode",
-        entry: crate::entry::cuGraphAddMemsetNode_v10000.info(),
+        entry: super::entry::cuGraphAddMemsetNode_v10000.info(),
         by_name: false,
     },
     #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
     Function {
         symbol: c"cuGraphAddNode",
-        entry: crate::entry::cuGraphAddNode_v12020.info(),
+        entry: super::entry::cuGraphAddNode_v12020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12030)]
     Function {
         symbol: c"cuGraphAddNode_v2",
-        entry: crate::entry::cuGraphAddNode_v12030.info(),
+        entry: super::entry::cuGraphAddNode_v12030.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13040)]
     Function {
         symbol: c"cuGraphAddNode_v3",
-        entry: crate::entry::cuGraphAddNode_v13040.info(),
+        entry: super::entry::cuGraphAddNode_v13040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphBatchMemOpNodeGetParams",
-        entry: crate::entry::cuGraphBatchMemOpNodeGetParams_v11070.info(),
+        entry: super::entry::cuGraphBatchMemOpNodeGetParams_v11070.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphBatchMemOpNodeSetParams",
-        entry: crate::entry::cuGraphBatchMemOpNodeSetParams_v11070.info(),
+        entry: super::entry::cuGraphBatchMemOpNodeSetParams_v11070.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphChildGraphNodeGetGraph",
-        entry: crate::entry::cuGraphChildGraphNodeGetGraph_v10000.info(),
+        entry: super::entry::cuGraphChildGraphNodeGetGraph_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphClone",
-        entry: crate::entry::cuGraphClone_v10000.info(),
+        entry: super::entry::cuGraphClone_v10000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12030)]
     Function {
         symbol: c"cuGraphConditionalHandleCreate",
-        entry: crate::entry::cuGraphConditionalHandleCreate_v12030.info(),
+        entry: super::entry::cuGraphConditionalHandleCreate_v12030.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphCreate",
-        entry: crate::entry::cuGraphCreate_v10000.info(),
+        entry: super::entry::cuGraphCreate_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphDebugDotPrint",
-        entry: crate::entry::cuGraphDebugDotPrint_v11030.info(),
+        entry: super::entry::cuGraphDebugDotPrint_v11030.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphDestroy",
-        entry: crate::entry::cuGraphDestroy_v10000.info(),
+        entry: super::entry::cuGraphDestroy_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphDestroyNode",
-        entry: crate::entry::cuGraphDestroyNode_v10000.info(),
+        entry: super::entry::cuGraphDestroyNode_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphEventRecordNodeGetEvent",
-        entry: crate::entry::cuGraphEventRecordNodeGetEvent_v11010.info(),
+        entry: super::entry::cuGraphEventRecordNodeGetEvent_v11010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphEventRecordNodeSetEvent",
-        entry: crate::entry::cuGraphEventRecordNodeSetEvent_v11010.info(),
+        entry: super::entry::cuGraphEventRecordNodeSetEvent_v11010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphEventWaitNodeGetEvent",
-        entry: crate::entry::cuGraphEventWaitNodeGetEvent_v11010.info(),
+        entry: super::entry::cuGraphEventWaitNodeGetEvent_v11010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphEventWaitNodeSetEvent",
-        entry: crate::entry::cuGraphEventWaitNodeSetEvent_v11010.info(),
+        entry: super::entry::cuGraphEventWaitNodeSetEvent_v11010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphExecBatchMemOpNodeSetParams",
-        entry: crate::entry::cuGraphExecBatchMemOpNodeSetParams_v11070.info(),
+        entry: super::entry::cuGraphExecBatchMemOpNodeSetParams_v11070.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphExecChildGraphNodeSetParams",
-        entry: crate::entry::cuGraphExecChildGraphNodeSetParams_v11010.info(),
+        entry: super::entry::cuGraphExecChildGraphNodeSetParams_v11010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphExecDestroy",
-        entry: crate::entry::cuGraphExecDestroy_v10000.info(),
+        entry: super::entry::cuGraphExecDestroy_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphExecEventRecordNodeSetEvent",
-        entry: crate::entry::cuGraphExecEventRecordNodeSetEvent_v11010.info(),
+        entry: super::entry::cuGraphExecEventRecordNodeSetEvent_v11010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphExecEventWaitNodeSetEvent",
-        entry: crate::entry::cuGraphExecEventWaitNodeSetEvent_v11010.info(),
+        entry: super::entry::cuGraphExecEventWaitNodeSetEvent_v11010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphExecExternalSemaphoresSignalNodeSetParams",
-        entry: crate::entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020
+        entry: super::entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020
             .info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphExecExternalSemaphoresWaitNodeSetParams",
-        entry: crate::entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020
+        entry: super::entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020
             .info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuGraphExecGetFlags",
-        entry: crate::entry::cuGraphExecGetFlags_v12000.info(),
+        entry: super::entry::cuGraphExecGetFlags_v12000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13010)]
     Function {
         symbol: c"cuGraphExecGetId",
-        entry: crate::entry::cuGraphExecGetId_v13010.info(),
+        entry: super::entry::cuGraphExecGetId_v13010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphExecHostNodeSetParams",
-        entry: crate::entry::cuGraphExecHostNodeSetParams_v10020.info(),
+        entry: super::entry::cuGraphExecHostNodeSetParams_v10020.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_12000))]
     Function {
         symbol: c"cuGraphExecKernelNodeSetParams",
-        entry: crate::entry::cuGraphExecKernelNodeSetParams_v10010.info(),
+        entry: super::entry::cuGraphExecKernelNodeSetParams_v10010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuGraphExecKernelNodeSetParams_v2",
-        entry: crate::entry::cuGraphExecKernelNodeSetParams_v12000.info(),
+        entry: super::entry::cuGraphExecKernelNodeSetParams_v12000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphExecMemcpyNodeSetParams",
-        entry: crate::entry::cuGraphExecMemcpyNodeSetParams_v10020.info(),
+        entry: super::entry::cuGraphExecMemcpyNodeSetParams_v10020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphExecMemsetNodeSetParams",
-        entry: crate::entry::cuGraphExecMemsetNodeSetParams_v10020.info(),
+        entry: super::entry::cuGraphExecMemsetNodeSetParams_v10020.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_12000))]
     Function {
         symbol: c"cuGraphExecUpdate",
-        entry: crate::entry::cuGraphExecUpdate_v10020.info(),
+        entry: super::entry::cuGraphExecUpdate_v10020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12020)]
     Function {
         symbol: c"cuGraphExecNodeSetParams",
-        entry: crate::entry::cuGraphExecNodeSetParams_v12020.info(),
+        entry: super::entry::cuGraphExecNodeSetParams_v12020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuGraphExecUpdate_v2",
-        entry: crate::entry::cuGraphExecUpdate_v12000.info(),
+        entry: super::entry::cuGraphExecUpdate_v12000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphExternalSemaphoresSignalNodeGetParams",
-        entry: crate::entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020.info(),
+        entry: super::entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphExternalSemaphoresSignalNodeSetParams",
-        entry: crate::entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020.info(),
+        entry: super::entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphExternalSemaphoresWaitNodeGetParams",
-        entry: crate::entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020.info(),
+        entry: super::entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphExternalSemaphoresWaitNodeSetParams",
-        entry: crate::entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020.info(),
+        entry: super::entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_13000))]
     Function {
         symbol: c"cuGraphGetEdges",
-        entry: crate::entry::cuGraphGetEdges_v10000.info(),
+        entry: super::entry::cuGraphGetEdges_v10000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12030)]
     Function {
         symbol: c"cuGraphGetEdges_v2",
-        entry: crate::entry::cuGraphGetEdges_v12030.info(),
+        entry: super::entry::cuGraphGetEdges_v12030.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13010)]
     Function {
         symbol: c"cuGraphGetId",
-        entry: crate::entry::cuGraphGetId_v13010.info(),
+        entry: super::entry::cuGraphGetId_v13010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphGetNodes",
-        entry: crate::entry::cuGraphGetNodes_v10000.info(),
+        entry: super::entry::cuGraphGetNodes_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphGetRootNodes",
-        entry: crate::entry::cuGraphGetRootNodes_v10000.info(),
+        entry: super::entry::cuGraphGetRootNodes_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphHostNodeGetParams",
-        entry: crate::entry::cuGraphHostNodeGetParams_v10000.info(),
+        entry: super::entry::cuGraphHostNodeGetParams_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphHostNodeSetParams",
-        entry: crate::entry::cuGraphHostNodeSetParams_v10000.info(),
+        entry: super::entry::cuGraphHostNodeSetParams_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphInstantiateWithFlags",
-        entry: crate::entry::cuGraphInstantiateWithFlags_v11040.info(),
+        entry: super::entry::cuGraphInstantiateWithFlags_v11040.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_12000))]
     Function {
         symbol: c"cuGraphInstantiate_v2",
-        entry: crate::entry::cuGraphInstantiate_v11000.info(),
+        entry: super::entry::cuGraphInstantiate_v11000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuGraphInstantiateWithParams",
-        entry: crate::entry::cuGraphInstantiateWithParams_v12000.info(),
+        entry: super::entry::cuGraphInstantiateWithParams_v12000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuGraphInstantiateWithParams_ptsz",
-        entry: crate::entry::cuGraphInstantiateWithParams_v12000_ptsz.info(),
+        entry: super::entry::cuGraphInstantiateWithParams_v12000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphKernelNodeCopyAttributes",
-        entry: crate::entry::cuGraphKernelNodeCopyAttributes_v11000.info(),
+        entry: super::entry::cuGraphKernelNodeCopyAttributes_v11000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphKernelNodeGetAttribute",
-        entry: crate::entry::cuGraphKernelNodeGetAttribute_v11000.info(),
+        entry: super::entry::cuGraphKernelNodeGetAttribute_v11000.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_12000))]
     Function {
         symbol: c"cuGraphKernelNodeGetParams",
-        entry: crate::entry::cuGraphKernelNodeGetParams_v10000.info(),
+        entry: super::entry::cuGraphKernelNodeGetParams_v10000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuGraphKernelNodeGetParams_v2",
-        entry: crate::entry::cuGraphKernelNodeGetParams_v12000.info(),
+        entry: super::entry::cuGraphKernelNodeGetParams_v12000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphKernelNodeSetAttribute",
-        entry: crate::entry::cuGraphKernelNodeSetAttribute_v11000.info(),
+        entry: super::entry::cuGraphKernelNodeSetAttribute_v11000.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_12000))]
     Function {
         symbol: c"cuGraphKernelNodeSetParams",
-        entry: crate::entry::cuGraphKernelNodeSetParams_v10000.info(),
+        entry: super::entry::cuGraphKernelNodeSetParams_v10000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuGraphKernelNodeSetParams_v2",
-        entry: crate::entry::cuGraphKernelNodeSetParams_v12000.info(),
+        entry: super::entry::cuGraphKernelNodeSetParams_v12000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphLaunch",
-        entry: crate::entry::cuGraphLaunch_v10000.info(),
+        entry: super::entry::cuGraphLaunch_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphLaunch_ptsz",
-        entry: crate::entry::cuGraphLaunch_v10000_ptsz.info(),
+        entry: super::entry::cuGraphLaunch_v10000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphMemAllocNodeGetParams",
-        entry: crate::entry::cuGraphMemAllocNodeGetParams_v11040.info(),
+        entry: super::entry::cuGraphMemAllocNodeGetParams_v11040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphMemFreeNodeGetParams",
-        entry: crate::entry::cuGraphMemFreeNodeGetParams_v11040.info(),
+        entry: super::entry::cuGraphMemFreeNodeGetParams_v11040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphMemcpyNodeGetParams",
-        entry: crate::entry::cuGraphMemcpyNodeGetParams_v10000.info(),
+        entry: super::entry::cuGraphMemcpyNodeGetParams_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphMemcpyNodeSetParams",
-        entry: crate::entry::cuGraphMemcpyNodeSetParams_v10000.info(),
+        entry: super::entry::cuGraphMemcpyNodeSetParams_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphMemsetNodeGetParams",
-        entry: crate::entry::cuGraphMemsetNodeGetParams_v10000.info(),
+        entry: super::entry::cuGraphMemsetNodeGetParams_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphMemsetNodeSetParams",
-        entry: crate::entry::cuGraphMemsetNodeSetParams_v10000.info(),
+        entry: super::entry::cuGraphMemsetNodeSetParams_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphNodeFindInClone",
-        entry: crate::entry::cuGraphNodeFindInClone_v10000.info(),
+        entry: super::entry::cuGraphNodeFindInClone_v10000.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_13000))]
     Function {
         symbol: c"cuGraphNodeGetDependencies",
-        entry: crate::entry::cuGraphNodeGetDependencies_v10000.info(),
+        entry: super::entry::cuGraphNodeGetDependencies_v10000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13010)]
     Function {
         symbol: c"cuGraphNodeGetContainingGraph",
-        entry: crate::entry::cuGraphNodeGetContainingGraph_v13010.info(),
+        entry: super::entry::cuGraphNodeGetContainingGraph_v13010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12030)]
     Function {
         symbol: c"cuGraphNodeGetDependencies_v2",
-        entry: crate::entry::cuGraphNodeGetDependencies_v12030.info(),
+        entry: super::entry::cuGraphNodeGetDependencies_v12030.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_13000))]
     Function {
         symbol: c"cuGraphNodeGetDependentNodes",
-        entry: crate::entry::cuGraphNodeGetDependentNodes_v10000.info(),
+        entry: super::entry::cuGraphNodeGetDependentNodes_v10000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12030)]
     Function {
         symbol: c"cuGraphNodeGetDependentNodes_v2",
-        entry: crate::entry::cuGraphNodeGetDependentNodes_v12030.info(),
+        entry: super::entry::cuGraphNodeGetDependentNodes_v12030.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphNodeGetEnabled",
-        entry: crate::entry::cuGraphNodeGetEnabled_v11060.info(),
+        entry: super::entry::cuGraphNodeGetEnabled_v11060.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13010)]
     Function {
         symbol: c"cuGraphNodeGetLocalId",
-        entry: crate::entry::cuGraphNodeGetLocalId_v13010.info(),
+        entry: super::entry::cuGraphNodeGetLocalId_v13010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13020)]
     Function {
         symbol: c"cuGraphNodeGetParams",
-        entry: crate::entry::cuGraphNodeGetParams_v13020.info(),
+        entry: super::entry::cuGraphNodeGetParams_v13020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13010)]
     Function {
         symbol: c"cuGraphNodeGetToolsId",
-        entry: crate::entry::cuGraphNodeGetToolsId_v13010.info(),
+        entry: super::entry::cuGraphNodeGetToolsId_v13010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphNodeGetType",
-        entry: crate::entry::cuGraphNodeGetType_v10000.info(),
+        entry: super::entry::cuGraphNodeGetType_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphNodeSetEnabled",
-        entry: crate::entry::cuGraphNodeSetEnabled_v11060.info(),
+        entry: super::entry::cuGraphNodeSetEnabled_v11060.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12020)]
     Function {
         symbol: c"cuGraphNodeSetParams",
-        entry: crate::entry::cuGraphNodeSetParams_v12020.info(),
+        entry: super::entry::cuGraphNodeSetParams_v12020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13040)]
     Function {
         symbol: c"cuGraphNodeSetParams_v2",
-        entry: crate::entry::cuGraphNodeSetParams_v13040.info(),
+        entry: super::entry::cuGraphNodeSetParams_v13040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphReleaseUserObject",
-        entry: crate::entry::cuGraphReleaseUserObject_v11030.info(),
+        entry: super::entry::cuGraphReleaseUserObject_v11030.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_13000))]
     Function {
         symbol: c"cuGraphRemoveDependencies",
-        entry: crate::entry::cuGraphRemoveDependencies_v10000.info(),
+        entry: super::entry::cuGraphRemoveDependencies_v10000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12030)]
     Function {
         symbol: c"cuGraphRemoveDependencies_v2",
-        entry: crate::entry::cuGraphRemoveDependencies_v12030.info(),
+        entry: super::entry::cuGraphRemoveDependencies_v12030.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphRetainUserObject",
-        entry: crate::entry::cuGraphRetainUserObject_v11030.info(),
+        entry: super::entry::cuGraphRetainUserObject_v11030.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphUpload",
-        entry: crate::entry::cuGraphUpload_v11010.info(),
+        entry: super::entry::cuGraphUpload_v11010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphUpload_ptsz",
-        entry: crate::entry::cuGraphUpload_v11010_ptsz.info(),
+        entry: super::entry::cuGraphUpload_v11010_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphicsMapResources",
-        entry: crate::entry::cuGraphicsMapResources_v3000.info(),
+        entry: super::entry::cuGraphicsMapResources_v3000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphicsMapResources_ptsz",
-        entry: crate::entry::cuGraphicsMapResources_v7000_ptsz.info(),
+        entry: super::entry::cuGraphicsMapResources_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphicsResourceGetMappedMipmappedArray",
-        entry: crate::entry::cuGraphicsResourceGetMappedMipmappedArray_v5000.info(),
+        entry: super::entry::cuGraphicsResourceGetMappedMipmappedArray_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphicsResourceGetMappedPointer_v2",
-        entry: crate::entry::cuGraphicsResourceGetMappedPointer_v3020.info(),
+        entry: super::entry::cuGraphicsResourceGetMappedPointer_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphicsResourceSetMapFlags_v2",
-        entry: crate::entry::cuGraphicsResourceSetMapFlags_v6050.info(),
+        entry: super::entry::cuGraphicsResourceSetMapFlags_v6050.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphicsSubResourceGetMappedArray",
-        entry: crate::entry::cuGraphicsSubResourceGetMappedArray_v3000.info(),
+        entry: super::entry::cuGraphicsSubResourceGetMappedArray_v3000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphicsUnmapResources",
-        entry: crate::entry::cuGraphicsUnmapResources_v3000.info(),
+        entry: super::entry::cuGraphicsUnmapResources_v3000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphicsUnmapResources_ptsz",
-        entry: crate::entry::cuGraphicsUnmapResources_v7000_ptsz.info(),
+        entry: super::entry::cuGraphicsUnmapResources_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuGraphicsUnregisterResource",
-        entry: crate::entry::cuGraphicsUnregisterResource_v3000.info(),
+        entry: super::entry::cuGraphicsUnregisterResource_v3000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuGreenCtxCreate",
-        entry: crate::entry::cuGreenCtxCreate_v12040.info(),
+        entry: super::entry::cuGreenCtxCreate_v12040.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuGreenCtxDestroy",
-        entry: crate::entry::cuGreenCtxDestroy_v12040.info(),
+        entry: super::entry::cuGreenCtxDestroy_v12040.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuGreenCtxGetDevResource",
-        entry: crate::entry::cuGreenCtxGetDevResource_v12040.info(),
+        entry: super::entry::cuGreenCtxGetDevResource_v12040.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13000)]
     Function {
         symbol: c"cuGreenCtxGetId",
-        entry: crate::entry::cuGreenCtxGetId_v12090.info(),
+        entry: super::entry::cuGreenCtxGetId_v12090.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuGreenCtxRecordEvent",
-        entry: crate::entry::cuGreenCtxRecordEvent_v12040.info(),
+        entry: super::entry::cuGreenCtxRecordEvent_v12040.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12050)]
     Function {
         symbol: c"cuGreenCtxStreamCreate",
-        entry: crate::entry::cuGreenCtxStreamCreate_v12050.info(),
+        entry: super::entry::cuGreenCtxStreamCreate_v12050.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuGreenCtxWaitEvent",
-        entry: crate::entry::cuGreenCtxWaitEvent_v12040.info(),
+        entry: super::entry::cuGreenCtxWaitEvent_v12040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuImportExternalMemory",
-        entry: crate::entry::cuImportExternalMemory_v10000.info(),
+        entry: super::entry::cuImportExternalMemory_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuImportExternalSemaphore",
-        entry: crate::entry::cuImportExternalSemaphore_v10000.info(),
+        entry: super::entry::cuImportExternalSemaphore_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuInit",
-        entry: crate::entry::cuInit_v2000.info(),
+        entry: super::entry::cuInit_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuIpcCloseMemHandle",
-        entry: crate::entry::cuIpcCloseMemHandle_v4010.info(),
+        entry: super::entry::cuIpcCloseMemHandle_v4010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuIpcGetEventHandle",
-        entry: crate::entry::cuIpcGetEventHandle_v4010.info(),
+        entry: super::entry::cuIpcGetEventHandle_v4010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuIpcGetMemHandle",
-        entry: crate::entry::cuIpcGetMemHandle_v4010.info(),
+        entry: super::entry::cuIpcGetMemHandle_v4010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuIpcOpenEventHandle",
-        entry: crate::entry::cuIpcOpenEventHandle_v4010.info(),
+        entry: super::entry::cuIpcOpenEventHandle_v4010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuIpcOpenMemHandle_v2",
-        entry: crate::entry::cuIpcOpenMemHandle_v11000.info(),
+        entry: super::entry::cuIpcOpenMemHandle_v11000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuKernelGetAttribute",
-        entry: crate::entry::cuKernelGetAttribute_v12000.info(),
+        entry: super::entry::cuKernelGetAttribute_v12000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuKernelGetFunction",
-        entry: crate::entry::cuKernelGetFunction_v12000.info(),
+        entry: super::entry::cuKernelGetFunction_v12000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12050)]
     Function {
         symbol: c"cuKernelGetLibrary",
-        entry: crate::entry::cuKernelGetLibrary_v12050.info(),
+        entry: super::entry::cuKernelGetLibrary_v12050.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12030)]
     Function {
         symbol: c"cuKernelGetName",
-        entry: crate::entry::cuKernelGetName_v12030.info(),
+        entry: super::entry::cuKernelGetName_v12030.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13020)]
     Function {
         symbol: c"cuKernelGetParamCount",
-        entry: crate::entry::cuKernelGetParamCount_v13020.info(),
+        entry: super::entry::cuKernelGetParamCount_v13020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuKernelGetParamInfo",
-        entry: crate::entry::cuKernelGetParamInfo_v12040.info(),
+        entry: super::entry::cuKernelGetParamInfo_v12040.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuKernelSetAttribute",
-        entry: crate::entry::cuKernelSetAttribute_v12000.info(),
+        entry: super::entry::cuKernelSetAttribute_v12000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuKernelSetCacheConfig",
-        entry: crate::entry::cuKernelSetCacheConfig_v12000.info(),
+        entry: super::entry::cuKernelSetCacheConfig_v12000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuLaunch",
-        entry: crate::entry::cuLaunch_v2000.info(),
+        entry: super::entry::cuLaunch_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuLaunchCooperativeKernel",
-        entry: crate::entry::cuLaunchCooperativeKernel_v9000.info(),
+        entry: super::entry::cuLaunchCooperativeKernel_v9000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuLaunchCooperativeKernelMultiDevice",
-        entry: crate::entry::cuLaunchCooperativeKernelMultiDevice_v9000.info(),
+        entry: super::entry::cuLaunchCooperativeKernelMultiDevice_v9000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuLaunchCooperativeKernel_ptsz",
-        entry: crate::entry::cuLaunchCooperativeKernel_v9000_ptsz.info(),
+        entry: super::entry::cuLaunchCooperativeKernel_v9000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuLaunchGrid",
-        entry: crate::entry::cuLaunchGrid_v2000.info(),
+        entry: super::entry::cuLaunchGrid_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuLaunchGridAsync",
-        entry: crate::entry::cuLaunchGridAsync_v2000.info(),
+        entry: super::entry::cuLaunchGridAsync_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuLaunchHostFunc",
-        entry: crate::entry::cuLaunchHostFunc_v10000.info(),
+        entry: super::entry::cuLaunchHostFunc_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuLaunchHostFunc_ptsz",
-        entry: crate::entry::cuLaunchHostFunc_v10000_ptsz.info(),
+        entry: super::entry::cuLaunchHostFunc_v10000_ptsz.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13020)]
     Function {
         symbol: c"cuLaunchHostFunc_v2",
-        entry: crate::entry::cuLaunchHostFunc_v13010.info(),
+        entry: super::entry::cuLaunchHostFunc_v13010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13020)]
     Function {
         symbol: c"cuLaunchHostFunc_v2_ptsz",
-        entry: crate::entry::cuLaunchHostFunc_v13010_ptsz.info(),
+        entry: super::entry::cuLaunchHostFunc_v13010_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuLaunchKernel",
-        entry: crate::entry::cuLaunchKernel_v4000.info(),
+        entry: super::entry::cuLaunchKernel_v4000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_11080)]
     Function {
         symbol: c"cuLaunchKernelEx",
-        entry: crate::entry::cuLaunchKernelEx_v11060.info(),
+        entry: super::entry::cuLaunchKernelEx_v11060.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_11080)]
     Function {
         symbol: c"cuLaunchKernelEx_ptsz",
-        entry: crate::entry::cuLaunchKernelEx_v11060_ptsz.info(),
+        entry: super::entry::cuLaunchKernelEx_v11060_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuLaunchKernel_ptsz",
-        entry: crate::entry::cuLaunchKernel_v7000_ptsz.info(),
+        entry: super::entry::cuLaunchKernel_v7000_ptsz.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuLibraryEnumerateKernels",
-        entry: crate::entry::cuLibraryEnumerateKernels_v12040.info(),
+        entry: super::entry::cuLibraryEnumerateKernels_v12040.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuLibraryGetGlobal",
-        entry: crate::entry::cuLibraryGetGlobal_v12000.info(),
+        entry: super::entry::cuLibraryGetGlobal_v12000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuLibraryGetKernel",
-        entry: crate::entry::cuLibraryGetKernel_v12000.info(),
+        entry: super::entry::cuLibraryGetKernel_v12000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuLibraryGetKernelCount",
-        entry: crate::entry::cuLibraryGetKernelCount_v12040.info(),
+        entry: super::entry::cuLibraryGetKernelCount_v12040.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuLibraryGetManaged",
-        entry: crate::entry::cuLibraryGetManaged_v12000.info(),
+        entry: super::entry::cuLibraryGetManaged_v12000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuLibraryGetModule",
-        entry: crate::entry::cuLibraryGetModule_v12000.info(),
+        entry: super::entry::cuLibraryGetModule_v12000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuLibraryGetUnifiedFunction",
-        entry: crate::entry::cuLibraryGetUnifiedFunction_v12000.info(),
+        entry: super::entry::cuLibraryGetUnifiedFunction_v12000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuLibraryLoadData",
-        entry: crate::entry::cuLibraryLoadData_v12000.info(),
+        entry: super::entry::cuLibraryLoadData_v12000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuLibraryLoadFromFile",
-        entry: crate::entry::cuLibraryLoadFromFile_v12000.info(),
+        entry: super::entry::cuLibraryLoadFromFile_v12000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuLibraryUnload",
-        entry: crate::entry::cuLibraryUnload_v12000.info(),
+        entry: super::entry::cuLibraryUnload_v12000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuLinkAddData_v2",
-        entry: crate::entry::cuLinkAddData_v6050.info(),
+        entry: super::entry::cuLinkAddData_v6050.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuLinkAddFile_v2",
-        entry: crate::entry::cuLinkAddFile_v6050.info(),
+        entry: super::entry::cuLinkAddFile_v6050.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuLinkComplete",
-        entry: crate::entry::cuLinkComplete_v5050.info(),
+        entry: super::entry::cuLinkComplete_v5050.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuLinkCreate_v2",
-        entry: crate::entry::cuLinkCreate_v6050.info(),
+        entry: super::entry::cuLinkCreate_v6050.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuLinkDestroy",
-        entry: crate::entry::cuLinkDestroy_v5050.info(),
+        entry: super::entry::cuLinkDestroy_v5050.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13030)]
     Function {
         symbol: c"cuLogicalEndpointAddDevice",
-        entry: crate::entry::cuLogicalEndpointAddDevice_v13030.info(),
+        entry: super::entry::cuLogicalEndpointAddDevice_v13030.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13030)]
     Function {
         symbol: c"cuLogicalEndpointBindAddr",
-        entry: crate::entry::cuLogicalEndpointBindAddr_v13030.info(),
+        entry: super::entry::cuLogicalEndpointBindAddr_v13030.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13030)]
     Function {
         symbol: c"cuLogicalEndpointBindMem",
-        entry: crate::entry::cuLogicalEndpointBindMem_v13030.info(),
+        entry: super::entry::cuLogicalEndpointBindMem_v13030.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13030)]
     Function {
         symbol: c"cuLogicalEndpointCreate",
-        entry: crate::entry::cuLogicalEndpointCreate_v13030.info(),
+        entry: super::entry::cuLogicalEndpointCreate_v13030.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13030)]
     Function {
         symbol: c"cuLogicalEndpointDestroy",
-        entry: crate::entry::cuLogicalEndpointDestroy_v13030.info(),
+        entry: super::entry::cuLogicalEndpointDestroy_v13030.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13030)]
     Function {
         symbol: c"cuLogicalEndpointExport",
-        entry: crate::entry::cuLogicalEndpointExport_v13030.info(),
+        entry: super::entry::cuLogicalEndpointExport_v13030.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13030)]
     Function {
         symbol: c"cuLogicalEndpointGetLimits",
-        entry: crate::entry::cuLogicalEndpointGetLimits_v13030.info(),
+        entry: super::entry::cuLogicalEndpointGetLimits_v13030.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13030)]
     Function {
         symbol: c"cuLogicalEndpointIdRelease",
-        entry: crate::entry::cuLogicalEndpointIdRelease_v13030.info(),
+        entry: super::entry::cuLogicalEndpointIdRelease_v13030.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13030)]
     Function {
         symbol: c"cuLogicalEndpointIdReserve",
-        entry: crate::entry::cuLogicalEndpointIdReserve_v13030.info(),
+        entry: super::entry::cuLogicalEndpointIdReserve_v13030.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13030)]
     Function {
         symbol: c"cuLogicalEndpointImport",
-        entry: crate::entry::cuLogicalEndpointImport_v13030.info(),
+        entry: super::entry::cuLogicalEndpointImport_v13030.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13030)]
     Function {
         symbol: c"cuLogicalEndpointQuery",
-        entry: crate::entry::cuLogicalEndpointQuery_v13030.info(),
+        entry: super::entry::cuLogicalEndpointQuery_v13030.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13030)]
     Function {
         symbol: c"cuLogicalEndpointUnbind",
-        entry: crate::entry::cuLogicalEndpointUnbind_v13030.info(),
+        entry: super::entry::cuLogicalEndpointUnbind_v13030.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12090)]
     Function {
         symbol: c"cuLogsCurrent",
-        entry: crate::entry::cuLogsCurrent_v12090.info(),
+        entry: super::entry::cuLogsCurrent_v12090.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12090)]
     Function {
         symbol: c"cuLogsDumpToFile",
-        entry: crate::entry::cuLogsDumpToFile_v12090.info(),
+        entry: super::entry::cuLogsDumpToFile_v12090.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12090)]
     Function {
         symbol: c"cuLogsDumpToMemory",
-        entry: crate::entry::cuLogsDumpToMemory_v12090.info(),
+        entry: super::entry::cuLogsDumpToMemory_v12090.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12090)]
     Function {
         symbol: c"cuLogsRegisterCallback",
-        entry: crate::entry::cuLogsRegisterCallback_v12090.info(),
+        entry: super::entry::cuLogsRegisterCallback_v12090.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12090)]
     Function {
         symbol: c"cuLogsUnregisterCallback",
-        entry: crate::entry::cuLogsUnregisterCallback_v12090.info(),
+        entry: super::entry::cuLogsUnregisterCallback_v12090.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemAddressFree",
-        entry: crate::entry::cuMemAddressFree_v10020.info(),
+        entry: super::entry::cuMemAddressFree_v10020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemAddressReserve",
-        entry: crate::entry::cuMemAddressReserve_v10020.info(),
+        entry: super::entry::cuMemAddressReserve_v10020.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_13000))]
     Function {
         symbol: c"cuMemAdvise",
-        entry: crate::entry::cuMemAdvise_v8000.info(),
+        entry: super::entry::cuMemAdvise_v8000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12020)]
     Function {
         symbol: c"cuMemAdvise_v2",
-        entry: crate::entry::cuMemAdvise_v12020.info(),
+        entry: super::entry::cuMemAdvise_v12020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemAllocAsync",
-        entry: crate::entry::cuMemAllocAsync_v11020.info(),
+        entry: super::entry::cuMemAllocAsync_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemAllocAsync_ptsz",
-        entry: crate::entry::cuMemAllocAsync_v11020_ptsz.info(),
+        entry: super::entry::cuMemAllocAsync_v11020_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemAllocFromPoolAsync",
-        entry: crate::entry::cuMemAllocFromPoolAsync_v11020.info(),
+        entry: super::entry::cuMemAllocFromPoolAsync_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemAllocFromPoolAsync_ptsz",
-        entry: crate::entry::cuMemAllocFromPoolAsync_v11020_ptsz.info(),
+        entry: super::entry::cuMemAllocFromPoolAsync_v11020_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemAllocHost_v2",
-        entry: crate::entry::cuMemAllocHost_v3020.info(),
+        entry: super::entry::cuMemAllocHost_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemAllocManaged",
-        entry: crate::entry::cuMemAllocManaged_v6000.info(),
+        entry: super::entry::cuMemAllocManaged_v6000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemAllocPitch_v2",
-        entry: crate::entry::cuMemAllocPitch_v3020.info(),
+        entry: super::entry::cuMemAllocPitch_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemAlloc_v2",
-        entry: crate::entry::cuMemAlloc_v3020.info(),
+        entry: super::entry::cuMemAlloc_v3020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12080)]
     Function {
         symbol: c"cuMemBatchDecompressAsync",
-        entry: crate::entry::cuMemBatchDecompressAsync_v12060.info(),
+        entry: super::entry::cuMemBatchDecompressAsync_v12060.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12080)]
     Function {
         symbol: c"cuMemBatchDecompressAsync_ptsz",
-        entry: crate::entry::cuMemBatchDecompressAsync_v12060_ptsz.info(),
+        entry: super::entry::cuMemBatchDecompressAsync_v12060_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemCreate",
-        entry: crate::entry::cuMemCreate_v10020.info(),
+        entry: super::entry::cuMemCreate_v10020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13000)]
     Function {
         symbol: c"cuMemDiscardAndPrefetchBatchAsync",
-        entry: crate::entry::cuMemDiscardAndPrefetchBatchAsync_v13000.info(),
+        entry: super::entry::cuMemDiscardAndPrefetchBatchAsync_v13000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13000)]
     Function {
         symbol: c"cuMemDiscardAndPrefetchBatchAsync_ptsz",
-        entry: crate::entry::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz.info(),
+        entry: super::entry::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13000)]
     Function {
         symbol: c"cuMemDiscardBatchAsync",
-        entry: crate::entry::cuMemDiscardBatchAsync_v13000.info(),
+        entry: super::entry::cuMemDiscardBatchAsync_v13000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13000)]
     Function {
         symbol: c"cuMemDiscardBatchAsync_ptsz",
-        entry: crate::entry::cuMemDiscardBatchAsync_v13000_ptsz.info(),
+        entry: super::entry::cuMemDiscardBatchAsync_v13000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemExportToShareableHandle",
-        entry: crate::entry::cuMemExportToShareableHandle_v10020.info(),
+        entry: super::entry::cuMemExportToShareableHandle_v10020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemFreeAsync",
-        entry: crate::entry::cuMemFreeAsync_v11020.info(),
+        entry: super::entry::cuMemFreeAsync_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemFreeAsync_ptsz",
-        entry: crate::entry::cuMemFreeAsync_v11020_ptsz.info(),
+        entry: super::entry::cuMemFreeAsync_v11020_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemFreeHost",
-        entry: crate::entry::cuMemFreeHost_v2000.info(),
+        entry: super::entry::cuMemFreeHost_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemFree_v2",
-        entry: crate::entry::cuMemFree_v3020.info(),
+        entry: super::entry::cuMemFree_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemGetAccess",
-        entry: crate::entry::cuMemGetAccess_v10020.info(),
+        entry: super::entry::cuMemGetAccess_v10020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemGetAddressRange_v2",
-        entry: crate::entry::cuMemGetAddressRange_v3020.info(),
+        entry: super::entry::cuMemGetAddressRange_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemGetAllocationGranularity",
-        entry: crate::entry::cuMemGetAllocationGranularity_v10020.info(),
+        entry: super::entry::cuMemGetAllocationGranularity_v10020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemGetAllocationPropertiesFromHandle",
-        entry: crate::entry::cuMemGetAllocationPropertiesFromHandle_v10020.info(),
+        entry: super::entry::cuMemGetAllocationPropertiesFromHandle_v10020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13000)]
     Function {
         symbol: c"cuMemGetDefaultMemPool",
-        entry: crate::entry::cuMemGetDefaultMemPool_v13000.info(),
+        entry: super::entry::cuMemGetDefaultMemPool_v13000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemGetHandleForAddressRange",
-        entry: crate::entry::cuMemGetHandleForAddressRange_v11070.info(),
+        entry: super::entry::cuMemGetHandleForAddressRange_v11070.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemGetInfo_v2",
-        entry: crate::entry::cuMemGetInfo_v3020.info(),
+        entry: super::entry::cuMemGetInfo_v3020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13040)]
     Function {
         symbol: c"cuMemGetLocationInfo",
-        entry: crate::entry::cuMemGetLocationInfo_v13040.info(),
+        entry: super::entry::cuMemGetLocationInfo_v13040.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13000)]
     Function {
         symbol: c"cuMemGetMemPool",
-        entry: crate::entry::cuMemGetMemPool_v13000.info(),
+        entry: super::entry::cuMemGetMemPool_v13000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemHostAlloc",
-        entry: crate::entry::cuMemHostAlloc_v2020.info(),
+        entry: super::entry::cuMemHostAlloc_v2020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemHostGetDevicePointer_v2",
-        entry: crate::entry::cuMemHostGetDevicePointer_v3020.info(),
+        entry: super::entry::cuMemHostGetDevicePointer_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemHostGetFlags",
-        entry: crate::entry::cuMemHostGetFlags_v2030.info(),
+        entry: super::entry::cuMemHostGetFlags_v2030.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemHostRegister_v2",
-        entry: crate::entry::cuMemHostRegister_v6050.info(),
+        entry: super::entry::cuMemHostRegister_v6050.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemHostUnregister",
-        entry: crate::entry::cuMemHostUnregister_v4000.info(),
+        entry: super::entry::cuMemHostUnregister_v4000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemImportFromShareableHandle",
-        entry: crate::entry::cuMemImportFromShareableHandle_v10020.info(),
+        entry: super::entry::cuMemImportFromShareableHandle_v10020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemMap",
-        entry: crate::entry::cuMemMap_v10020.info(),
+        entry: super::entry::cuMemMap_v10020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemMapArrayAsync",
-        entry: crate::entry::cuMemMapArrayAsync_v11010.info(),
+        entry: super::entry::cuMemMapArrayAsync_v11010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemMapArrayAsync_ptsz",
-        entry: crate::entry::cuMemMapArrayAsync_v11010_ptsz.info(),
+        entry: super::entry::cuMemMapArrayAsync_v11010_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemPoolCreate",
-        entry: crate::entry::cuMemPoolCreate_v11020.info(),
+        entry: super::entry::cuMemPoolCreate_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemPoolDestroy",
-        entry: crate::entry::cuMemPoolDestroy_v11020.info(),
+        entry: super::entry::cuMemPoolDestroy_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemPoolExportPointer",
-        entry: crate::entry::cuMemPoolExportPointer_v11020.info(),
+        entry: super::entry::cuMemPoolExportPointer_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemPoolExportToShareableHandle",
-        entry: crate::entry::cuMemPoolExportToShareableHandle_v11020.info(),
+        entry: super::entry::cuMemPoolExportToShareableHandle_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemPoolGetAccess",
-        entry: crate::entry::cuMemPoolGetAccess_v11020.info(),
+        entry: super::entry::cuMemPoolGetAccess_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemPoolGetAttribute",
-        entry: crate::entry::cuMemPoolGetAttribute_v11020.info(),
+        entry: super::entry::cuMemPoolGetAttribute_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemPoolImportFromShareableHandle",
-        entry: crate::entry::cuMemPoolImportFromShareableHandle_v11020.info(),
+        entry: super::entry::cuMemPoolImportFromShareableHandle_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemPoolImportPointer",
-        entry: crate::entry::cuMemPoolImportPointer_v11020.info(),
+        entry: super::entry::cuMemPoolImportPointer_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemPoolSetAccess",
-        entry: crate::entry::cuMemPoolSetAccess_v11020.info(),
+        entry: super::entry::cuMemPoolSetAccess_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemPoolSetAttribute",
-        entry: crate::entry::cuMemPoolSetAttribute_v11020.info(),
+        entry: super::entry::cuMemPoolSetAttribute_v11020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemPoolTrimTo",
-        entry: crate::entry::cuMemPoolTrimTo_v11020.info(),
+        entry: super::entry::cuMemPoolTrimTo_v11020.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_13000))]
     Function {
         symbol: c"cuMemPrefetchAsync",
-        entry: crate::entry::cuMemPrefetchAsync_v8000.info(),
+        entry: super::entry::cuMemPrefetchAsync_v8000.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_13000))]
     Function {
         symbol: c"cuMemPrefetchAsync_ptsz",
-        entry: crate::entry::cuMemPrefetchAsync_v8000_ptsz.info(),
+        entry: super::entry::cuMemPrefetchAsync_v8000_ptsz.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12020)]
     Function {
         symbol: c"cuMemPrefetchAsync_v2",
-        entry: crate::entry::cuMemPrefetchAsync_v12020.info(),
+        entry: super::entry::cuMemPrefetchAsync_v12020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12020)]
     Function {
         symbol: c"cuMemPrefetchAsync_v2_ptsz",
-        entry: crate::entry::cuMemPrefetchAsync_v12020_ptsz.info(),
+        entry: super::entry::cuMemPrefetchAsync_v12020_ptsz.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13000)]
     Function {
         symbol: c"cuMemPrefetchBatchAsync",
-        entry: crate::entry::cuMemPrefetchBatchAsync_v13000.info(),
+        entry: super::entry::cuMemPrefetchBatchAsync_v13000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13000)]
     Function {
         symbol: c"cuMemPrefetchBatchAsync_ptsz",
-        entry: crate::entry::cuMemPrefetchBatchAsync_v13000_ptsz.info(),
+        entry: super::entry::cuMemPrefetchBatchAsync_v13000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemRangeGetAttribute",
-        entry: crate::entry::cuMemRangeGetAttribute_v8000.info(),
+        entry: super::entry::cuMemRangeGetAttribute_v8000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemRangeGetAttributes",
-        entry: crate::entry::cuMemRangeGetAttributes_v8000.info(),
+        entry: super::entry::cuMemRangeGetAttributes_v8000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemRelease",
-        entry: crate::entry::cuMemRelease_v10020.info(),
+        entry: super::entry::cuMemRelease_v10020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemRetainAllocationHandle",
-        entry: crate::entry::cuMemRetainAllocationHandle_v11000.info(),
+        entry: super::entry::cuMemRetainAllocationHandle_v11000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemSetAccess",
-        entry: crate::entry::cuMemSetAccess_v10020.info(),
+        entry: super::entry::cuMemSetAccess_v10020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13000)]
     Function {
         symbol: c"cuMemSetMemPool",
-        entry: crate::entry::cuMemSetMemPool_v13000.info(),
+        entry: super::entry::cuMemSetMemPool_v13000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemUnmap",
-        entry: crate::entry::cuMemUnmap_v10020.info(),
+        entry: super::entry::cuMemUnmap_v10020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpy",
-        entry: crate::entry::cuMemcpy_v4000.info(),
+        entry: super::entry::cuMemcpy_v4000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpy2DAsync_v2",
-        entry: crate::entry::cuMemcpy2DAsync_v3020.info(),
+        entry: super::entry::cuMemcpy2DAsync_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpy2DAsync_v2_ptsz",
-        entry: crate::entry::cuMemcpy2DAsync_v7000_ptsz.info(),
+        entry: super::entry::cuMemcpy2DAsync_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpy2DUnaligned_v2",
-        entry: crate::entry::cuMemcpy2DUnaligned_v3020.info(),
+        entry: super::entry::cuMemcpy2DUnaligned_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpy2DUnaligned_v2_ptds",
-        entry: crate::entry::cuMemcpy2DUnaligned_v7000_ptds.info(),
+        entry: super::entry::cuMemcpy2DUnaligned_v7000_ptds.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpy2D_v2",
-        entry: crate::entry::cuMemcpy2D_v3020.info(),
+        entry: super::entry::cuMemcpy2D_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpy2D_v2_ptds",
-        entry: crate::entry::cuMemcpy2D_v7000_ptds.info(),
+        entry: super::entry::cuMemcpy2D_v7000_ptds.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpy3DAsync_v2",
-        entry: crate::entry::cuMemcpy3DAsync_v3020.info(),
+        entry: super::entry::cuMemcpy3DAsync_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpy3DAsync_v2_ptsz",
-        entry: crate::entry::cuMemcpy3DAsync_v7000_ptsz.info(),
+        entry: super::entry::cuMemcpy3DAsync_v7000_ptsz.info(),
         by_name: false,
     },
     #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
     Function {
         symbol: c"cuMemcpy3DBatchAsync",
-        entry: crate::entry::cuMemcpy3DBatchAsync_v12080.info(),
+        entry: super::entry::cuMemcpy3DBatchAsync_v12080.info(),
         by_name: false,
     },
     #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
     Function {
         symbol: c"cuMemcpy3DBatchAsync_ptsz",
-        entry: crate::entry::cuMemcpy3DBatchAsync_v12080_ptsz.info(),
+        entry: super::entry::cuMemcpy3DBatchAsync_v12080_ptsz.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13000)]
     Function {
         symbol: c"cuMemcpy3DBatchAsync_v2",
-        entry: crate::entry::cuMemcpy3DBatchAsync_v13000.info(),
+        entry: super::entry::cuMemcpy3DBatchAsync_v13000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13000)]
     Function {
         symbol: c"cuMemcpy3DBatchAsync_v2_ptsz",
-        entry: crate::entry::cuMemcpy3DBatchAsync_v13000_ptsz.info(),
+        entry: super::entry::cuMemcpy3DBatchAsync_v13000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpy3DPeer",
-        entry: crate::entry::cuMemcpy3DPeer_v4000.info(),
+        entry: super::entry::cuMemcpy3DPeer_v4000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpy3DPeerAsync",
-        entry: crate::entry::cuMemcpy3DPeerAsync_v4000.info(),
+        entry: super::entry::cuMemcpy3DPeerAsync_v4000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpy3DPeerAsync_ptsz",
-        entry: crate::entry::cuMemcpy3DPeerAsync_v7000_ptsz.info(),
+        entry: super::entry::cuMemcpy3DPeerAsync_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpy3DPeer_ptds",
-        entry: crate::entry::cuMemcpy3DPeer_v7000_ptds.info(),
+        entry: super::entry::cuMemcpy3DPeer_v7000_ptds.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13020)]
     Function {
         symbol: c"cuMemcpy3DWithAttributesAsync",
-        entry: crate::entry::cuMemcpy3DWithAttributesAsync_v13020.info(),
+        entry: super::entry::cuMemcpy3DWithAttributesAsync_v13020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13020)]
     Function {
         symbol: c"cuMemcpy3DWithAttributesAsync_ptsz",
-        entry: crate::entry::cuMemcpy3DWithAttributesAsync_v13020_ptsz.info(),
+        entry: super::entry::cuMemcpy3DWithAttributesAsync_v13020_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpy3D_v2",
-        entry: crate::entry::cuMemcpy3D_v3020.info(),
+        entry: super::entry::cuMemcpy3D_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpy3D_v2_ptds",
-        entry: crate::entry::cuMemcpy3D_v7000_ptds.info(),
+        entry: super::entry::cuMemcpy3D_v7000_ptds.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyAsync",
-        entry: crate::entry::cuMemcpyAsync_v4000.info(),
+        entry: super::entry::cuMemcpyAsync_v4000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyAsync_ptsz",
-        entry: crate::entry::cuMemcpyAsync_v7000_ptsz.info(),
+        entry: super::entry::cuMemcpyAsync_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyAtoA_v2",
-        entry: crate::entry::cuMemcpyAtoA_v3020.info(),
+        entry: super::entry::cuMemcpyAtoA_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyAtoA_v2_ptds",
-        entry: crate::entry::cuMemcpyAtoA_v7000_ptds.info(),
+        entry: super::entry::cuMemcpyAtoA_v7000_ptds.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyAtoD_v2",
-        entry: crate::entry::cuMemcpyAtoD_v3020.info(),
+        entry: super::entry::cuMemcpyAtoD_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyAtoD_v2_ptds",
-        entry: crate::entry::cuMemcpyAtoD_v7000_ptds.info(),
+        entry: super::entry::cuMemcpyAtoD_v7000_ptds.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyAtoHAsync_v2",
-        entry: crate::entry::cuMemcpyAtoHAsync_v3020.info(),
+        entry: super::entry::cuMemcpyAtoHAsync_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyAtoHAsync_v2_ptsz",
-        entry: crate::entry::cuMemcpyAtoHAsync_v7000_ptsz.info(),
+        entry: super::entry::cuMemcpyAtoHAsync_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyAtoH_v2",
-        entry: crate::entry::cuMemcpyAtoH_v3020.info(),
+        entry: super::entry::cuMemcpyAtoH_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyAtoH_v2_ptds",
-        entry: crate::entry::cuMemcpyAtoH_v7000_ptds.info(),
+        entry: super::entry::cuMemcpyAtoH_v7000_ptds.info(),
         by_name: false,
     },
     #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
     Function {
         symbol: c"cuMemcpyBatchAsync",
-        entry: crate::entry::cuMemcpyBatchAsync_v12080.info(),
+        entry: super::entry::cuMemcpyBatchAsync_v12080.info(),
         by_name: false,
     },
     #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
     Function {
         symbol: c"cuMemcpyBatchAsync_ptsz",
-        entry: crate::entry::cuMemcpyBatchAsync_v12080_ptsz.info(),
+        entry: super::entry::cuMemcpyBatchAsync_v12080_ptsz.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13000)]
     Function {
         symbol: c"cuMemcpyBatchAsync_v2",
-        entry: crate::entry::cuMemcpyBatchAsync_v13000.info(),
+        entry: super::entry::cuMemcpyBatchAsync_v13000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13000)]
     Function {
         symbol: c"cuMemcpyBatchAsync_v2_ptsz",
-        entry: crate::entry::cuMemcpyBatchAsync_v13000_ptsz.info(),
+        entry: super::entry::cuMemcpyBatchAsync_v13000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyDtoA_v2",
-        entry: crate::entry::cuMemcpyDtoA_v3020.info(),
+        entry: super::entry::cuMemcpyDtoA_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyDtoA_v2_ptds",
-        entry: crate::entry::cuMemcpyDtoA_v7000_ptds.info(),
+        entry: super::entry::cuMemcpyDtoA_v7000_ptds.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyDtoDAsync_v2",
-        entry: crate::entry::cuMemcpyDtoDAsync_v3020.info(),
+        entry: super::entry::cuMemcpyDtoDAsync_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyDtoDAsync_v2_ptsz",
-        entry: crate::entry::cuMemcpyDtoDAsync_v7000_ptsz.info(),
+        entry: super::entry::cuMemcpyDtoDAsync_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyDtoD_v2",
-        entry: crate::entry::cuMemcpyDtoD_v3020.info(),
+        entry: super::entry::cuMemcpyDtoD_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyDtoD_v2_ptds",
-        entry: crate::entry::cuMemcpyDtoD_v7000_ptds.info(),
+        entry: super::entry::cuMemcpyDtoD_v7000_ptds.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyDtoHAsync_v2",
-        entry: crate::entry::cuMemcpyDtoHAsync_v3020.info(),
+        entry: super::entry::cuMemcpyDtoHAsync_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyDtoHAsync_v2_ptsz",
-        entry: crate::entry::cuMemcpyDtoHAsync_v7000_ptsz.info(),
+        entry: super::entry::cuMemcpyDtoHAsync_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyDtoH_v2",
-        entry: crate::entry::cuMemcpyDtoH_v3020.info(),
+        entry: super::entry::cuMemcpyDtoH_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyDtoH_v2_ptds",
-        entry: crate::entry::cuMemcpyDtoH_v7000_ptds.info(),
+        entry: super::entry::cuMemcpyDtoH_v7000_ptds.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyHtoAAsync_v2",
-        entry: crate::entry::cuMemcpyHtoAAsync_v3020.info(),
+        entry: super::entry::cuMemcpyHtoAAsync_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyHtoAAsync_v2_ptsz",
-        entry: crate::entry::cuMemcpyHtoAAsync_v7000_ptsz.info(),
+        entry: super::entry::cuMemcpyHtoAAsync_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyHtoA_v2",
-        entry: crate::entry::cuMemcpyHtoA_v3020.info(),
+        entry: super::entry::cuMemcpyHtoA_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyHtoA_v2_ptds",
-        entry: crate::entry::cuMemcpyHtoA_v7000_ptds.info(),
+        entry: super::entry::cuMemcpyHtoA_v7000_ptds.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyHtoDAsync_v2",
-        entry: crate::entry::cuMemcpyHtoDAsync_v3020.info(),
+        entry: super::entry::cuMemcpyHtoDAsync_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyHtoDAsync_v2_ptsz",
-        entry: crate::entry::cuMemcpyHtoDAsync_v7000_ptsz.info(),
+        entry: super::entry::cuMemcpyHtoDAsync_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyHtoD_v2",
-        entry: crate::entry::cuMemcpyHtoD_v3020.info(),
+        entry: super::entry::cuMemcpyHtoD_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyHtoD_v2_ptds",
-        entry: crate::entry::cuMemcpyHtoD_v7000_ptds.info(),
+        entry: super::entry::cuMemcpyHtoD_v7000_ptds.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyPeer",
-        entry: crate::entry::cuMemcpyPeer_v4000.info(),
+        entry: super::entry::cuMemcpyPeer_v4000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyPeerAsync",
-        entry: crate::entry::cuMemcpyPeerAsync_v4000.info(),
+        entry: super::entry::cuMemcpyPeerAsync_v4000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyPeerAsync_ptsz",
-        entry: crate::entry::cuMemcpyPeerAsync_v7000_ptsz.info(),
+        entry: super::entry::cuMemcpyPeerAsync_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpyPeer_ptds",
-        entry: crate::entry::cuMemcpyPeer_v7000_ptds.info(),
+        entry: super::entry::cuMemcpyPeer_v7000_ptds.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13020)]
     Function {
         symbol: c"cuMemcpyWithAttributesAsync",
-        entry: crate::entry::cuMemcpyWithAttributesAsync_v13020.info(),
+        entry: super::entry::cuMemcpyWithAttributesAsync_v13020.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13020)]
     Function {
         symbol: c"cuMemcpyWithAttributesAsync_ptsz",
-        entry: crate::entry::cuMemcpyWithAttributesAsync_v13020_ptsz.info(),
+        entry: super::entry::cuMemcpyWithAttributesAsync_v13020_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemcpy_ptds",
-        entry: crate::entry::cuMemcpy_v7000_ptds.info(),
+        entry: super::entry::cuMemcpy_v7000_ptds.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD16Async",
-        entry: crate::entry::cuMemsetD16Async_v3020.info(),
+        entry: super::entry::cuMemsetD16Async_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD16Async_ptsz",
-        entry: crate::entry::cuMemsetD16Async_v7000_ptsz.info(),
+        entry: super::entry::cuMemsetD16Async_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD16_v2",
-        entry: crate::entry::cuMemsetD16_v3020.info(),
+        entry: super::entry::cuMemsetD16_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD16_v2_ptds",
-        entry: crate::entry::cuMemsetD16_v7000_ptds.info(),
+        entry: super::entry::cuMemsetD16_v7000_ptds.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD2D16Async",
-        entry: crate::entry::cuMemsetD2D16Async_v3020.info(),
+        entry: super::entry::cuMemsetD2D16Async_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD2D16Async_ptsz",
-        entry: crate::entry::cuMemsetD2D16Async_v7000_ptsz.info(),
+        entry: super::entry::cuMemsetD2D16Async_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD2D16_v2",
-        entry: crate::entry::cuMemsetD2D16_v3020.info(),
+        entry: super::entry::cuMemsetD2D16_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD2D16_v2_ptds",
-        entry: crate::entry::cuMemsetD2D16_v7000_ptds.info(),
+        entry: super::entry::cuMemsetD2D16_v7000_ptds.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD2D32Async",
-        entry: crate::entry::cuMemsetD2D32Async_v3020.info(),
+        entry: super::entry::cuMemsetD2D32Async_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD2D32Async_ptsz",
-        entry: crate::entry::cuMemsetD2D32Async_v7000_ptsz.info(),
+        entry: super::entry::cuMemsetD2D32Async_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD2D32_v2",
-        entry: crate::entry::cuMemsetD2D32_v3020.info(),
+        entry: super::entry::cuMemsetD2D32_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD2D32_v2_ptds",
-        entry: crate::entry::cuMemsetD2D32_v7000_ptds.info(),
+        entry: super::entry::cuMemsetD2D32_v7000_ptds.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD2D8Async",
-        entry: crate::entry::cuMemsetD2D8Async_v3020.info(),
+        entry: super::entry::cuMemsetD2D8Async_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD2D8Async_ptsz",
-        entry: crate::entry::cuMemsetD2D8Async_v7000_ptsz.info(),
+        entry: super::entry::cuMemsetD2D8Async_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD2D8_v2",
-        entry: crate::entry::cuMemsetD2D8_v3020.info(),
+        entry: super::entry::cuMemsetD2D8_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD2D8_v2_ptds",
-        entry: crate::entry::cuMemsetD2D8_v7000_ptds.info(),
+        entry: super::entry::cuMemsetD2D8_v7000_ptds.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD32Async",
-        entry: crate::entry::cuMemsetD32Async_v3020.info(),
+        entry: super::entry::cuMemsetD32Async_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD32Async_ptsz",
-        entry: crate::entry::cuMemsetD32Async_v7000_ptsz.info(),
+        entry: super::entry::cuMemsetD32Async_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD32_v2",
-        entry: crate::entry::cuMemsetD32_v3020.info(),
+        entry: super::entry::cuMemsetD32_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD32_v2_ptds",
-        entry: crate::entry::cuMemsetD32_v7000_ptds.info(),
+        entry: super::entry::cuMemsetD32_v7000_ptds.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD8Async",
-        entry: crate::entry::cuMemsetD8Async_v3020.info(),
+        entry: super::entry::cuMemsetD8Async_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD8Async_ptsz",
-        entry: crate::entry::cuMemsetD8Async_v7000_ptsz.info(),
+        entry: super::entry::cuMemsetD8Async_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD8_v2",
-        entry: crate::entry::cuMemsetD8_v3020.info(),
+        entry: super::entry::cuMemsetD8_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMemsetD8_v2_ptds",
-        entry: crate::entry::cuMemsetD8_v7000_ptds.info(),
+        entry: super::entry::cuMemsetD8_v7000_ptds.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMipmappedArrayCreate",
-        entry: crate::entry::cuMipmappedArrayCreate_v5000.info(),
+        entry: super::entry::cuMipmappedArrayCreate_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMipmappedArrayDestroy",
-        entry: crate::entry::cuMipmappedArrayDestroy_v5000.info(),
+        entry: super::entry::cuMipmappedArrayDestroy_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMipmappedArrayGetLevel",
-        entry: crate::entry::cuMipmappedArrayGetLevel_v5000.info(),
+        entry: super::entry::cuMipmappedArrayGetLevel_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMipmappedArrayGetMemoryRequirements",
-        entry: crate::entry::cuMipmappedArrayGetMemoryRequirements_v11060.info(),
+        entry: super::entry::cuMipmappedArrayGetMemoryRequirements_v11060.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuMipmappedArrayGetSparseProperties",
-        entry: crate::entry::cuMipmappedArrayGetSparseProperties_v11010.info(),
+        entry: super::entry::cuMipmappedArrayGetSparseProperties_v11010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuModuleEnumerateFunctions",
-        entry: crate::entry::cuModuleEnumerateFunctions_v12040.info(),
+        entry: super::entry::cuModuleEnumerateFunctions_v12040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuModuleGetFunction",
-        entry: crate::entry::cuModuleGetFunction_v2000.info(),
+        entry: super::entry::cuModuleGetFunction_v2000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuModuleGetFunctionCount",
-        entry: crate::entry::cuModuleGetFunctionCount_v12040.info(),
+        entry: super::entry::cuModuleGetFunctionCount_v12040.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuModuleGetGlobal_v2",
-        entry: crate::entry::cuModuleGetGlobal_v3020.info(),
+        entry: super::entry::cuModuleGetGlobal_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuModuleGetLoadingMode",
-        entry: crate::entry::cuModuleGetLoadingMode_v11070.info(),
+        entry: super::entry::cuModuleGetLoadingMode_v11070.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuModuleGetSurfRef",
-        entry: crate::entry::cuModuleGetSurfRef_v3000.info(),
+        entry: super::entry::cuModuleGetSurfRef_v3000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuModuleGetTexRef",
-        entry: crate::entry::cuModuleGetTexRef_v2000.info(),
+        entry: super::entry::cuModuleGetTexRef_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuModuleLoad",
-        entry: crate::entry::cuModuleLoad_v2000.info(),
+        entry: super::entry::cuModuleLoad_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuModuleLoadData",
-        entry: crate::entry::cuModuleLoadData_v2000.info(),
+        entry: super::entry::cuModuleLoadData_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuModuleLoadDataEx",
-        entry: crate::entry::cuModuleLoadDataEx_v2010.info(),
+        entry: super::entry::cuModuleLoadDataEx_v2010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuModuleLoadFatBinary",
-        entry: crate::entry::cuModuleLoadFatBinary_v2000.info(),
+        entry: super::entry::cuModuleLoadFatBinary_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuModuleUnload",
-        entry: crate::entry::cuModuleUnload_v2000.info(),
+        entry: super::entry::cuModuleUnload_v2000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12010)]
     Function {
         symbol: c"cuMulticastAddDevice",
-        entry: crate::entry::cuMulticastAddDevice_v12010.info(),
+        entry: super::entry::cuMulticastAddDevice_v12010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12010)]
     Function {
         symbol: c"cuMulticastBindAddr",
-        entry: crate::entry::cuMulticastBindAddr_v12010.info(),
+        entry: super::entry::cuMulticastBindAddr_v12010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13010)]
     Function {
         symbol: c"cuMulticastBindAddr_v2",
-        entry: crate::entry::cuMulticastBindAddr_v13010.info(),
+        entry: super::entry::cuMulticastBindAddr_v13010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12010)]
     Function {
         symbol: c"cuMulticastBindMem",
-        entry: crate::entry::cuMulticastBindMem_v12010.info(),
+        entry: super::entry::cuMulticastBindMem_v12010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13010)]
     Function {
         symbol: c"cuMulticastBindMem_v2",
-        entry: crate::entry::cuMulticastBindMem_v13010.info(),
+        entry: super::entry::cuMulticastBindMem_v13010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12010)]
     Function {
         symbol: c"cuMulticastCreate",
-        entry: crate::entry::cuMulticastCreate_v12010.info(),
+        entry: super::entry::cuMulticastCreate_v12010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12010)]
     Function {
         symbol: c"cuMulticastGetGranularity",
-        entry: crate::entry::cuMulticastGetGranularity_v12010.info(),
+        entry: super::entry::cuMulticastGetGranularity_v12010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12010)]
     Function {
         symbol: c"cuMulticastUnbind",
-        entry: crate::entry::cuMulticastUnbind_v12010.info(),
+        entry: super::entry::cuMulticastUnbind_v12010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuOccupancyAvailableDynamicSMemPerBlock",
-        entry: crate::entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020.info(),
+        entry: super::entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuOccupancyMaxActiveBlocksPerMultiprocessor",
-        entry: crate::entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050.info(),
+        entry: super::entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
-        entry: crate::entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000
+        entry: super::entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000
             .info(),
         by_name: false,
     },
     #[cfg(cuda_ge_11080)]
     Function {
         symbol: c"cuOccupancyMaxActiveClusters",
-        entry: crate::entry::cuOccupancyMaxActiveClusters_v11070.info(),
+        entry: super::entry::cuOccupancyMaxActiveClusters_v11070.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuOccupancyMaxPotentialBlockSize",
-        entry: crate::entry::cuOccupancyMaxPotentialBlockSize_v6050.info(),
+        entry: super::entry::cuOccupancyMaxPotentialBlockSize_v6050.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuOccupancyMaxPotentialBlockSizeWithFlags",
-        entry: crate::entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000.info(),
+        entry: super::entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_11080)]
     Function {
         symbol: c"cuOccupancyMaxPotentialClusterSize",
-        entry: crate::entry::cuOccupancyMaxPotentialClusterSize_v11070.info(),
+        entry: super::entry::cuOccupancyMaxPotentialClusterSize_v11070.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuParamSetSize",
-        entry: crate::entry::cuParamSetSize_v2000.info(),
+        entry: super::entry::cuParamSetSize_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuParamSetTexRef",
-        entry: crate::entry::cuParamSetTexRef_v2000.info(),
+        entry: super::entry::cuParamSetTexRef_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuParamSetf",
-        entry: crate::entry::cuParamSetf_v2000.info(),
+        entry: super::entry::cuParamSetf_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuParamSeti",
-        entry: crate::entry::cuParamSeti_v2000.info(),
+        entry: super::entry::cuParamSeti_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuParamSetv",
-        entry: crate::entry::cuParamSetv_v2000.info(),
+        entry: super::entry::cuParamSetv_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuPointerGetAttribute",
-        entry: crate::entry::cuPointerGetAttribute_v4000.info(),
+        entry: super::entry::cuPointerGetAttribute_v4000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuPointerGetAttributes",
-        entry: crate::entry::cuPointerGetAttributes_v7000.info(),
+        entry: super::entry::cuPointerGetAttributes_v7000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuPointerSetAttribute",
-        entry: crate::entry::cuPointerSetAttribute_v6000.info(),
+        entry: super::entry::cuPointerSetAttribute_v6000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuSignalExternalSemaphoresAsync",
-        entry: crate::entry::cuSignalExternalSemaphoresAsync_v10000.info(),
+        entry: super::entry::cuSignalExternalSemaphoresAsync_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuSignalExternalSemaphoresAsync_ptsz",
-        entry: crate::entry::cuSignalExternalSemaphoresAsync_v10000_ptsz.info(),
+        entry: super::entry::cuSignalExternalSemaphoresAsync_v10000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamAddCallback",
-        entry: crate::entry::cuStreamAddCallback_v5000.info(),
+        entry: super::entry::cuStreamAddCallback_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamAddCallback_ptsz",
-        entry: crate::entry::cuStreamAddCallback_v7000_ptsz.info(),
+        entry: super::entry::cuStreamAddCallback_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamAttachMemAsync",
-        entry: crate::entry::cuStreamAttachMemAsync_v6000.info(),
+        entry: super::entry::cuStreamAttachMemAsync_v6000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamAttachMemAsync_ptsz",
-        entry: crate::entry::cuStreamAttachMemAsync_v7000_ptsz.info(),
+        entry: super::entry::cuStreamAttachMemAsync_v7000_ptsz.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_12000))]
     Function {
         symbol: c"cuStreamBatchMemOp",
-        entry: crate::entry::cuStreamBatchMemOp_v8000.info(),
+        entry: super::entry::cuStreamBatchMemOp_v8000.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_12000))]
     Function {
         symbol: c"cuStreamBatchMemOp_ptsz",
-        entry: crate::entry::cuStreamBatchMemOp_v8000_ptsz.info(),
+        entry: super::entry::cuStreamBatchMemOp_v8000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamBatchMemOp_v2",
-        entry: crate::entry::cuStreamBatchMemOp_v11070.info(),
+        entry: super::entry::cuStreamBatchMemOp_v11070.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamBatchMemOp_v2_ptsz",
-        entry: crate::entry::cuStreamBatchMemOp_v11070_ptsz.info(),
+        entry: super::entry::cuStreamBatchMemOp_v11070_ptsz.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13020)]
     Function {
         symbol: c"cuStreamBeginCaptureToCig",
-        entry: crate::entry::cuStreamBeginCaptureToCig_v13010.info(),
+        entry: super::entry::cuStreamBeginCaptureToCig_v13010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13020)]
     Function {
         symbol: c"cuStreamBeginCaptureToCig_ptsz",
-        entry: crate::entry::cuStreamBeginCaptureToCig_v13010_ptsz.info(),
+        entry: super::entry::cuStreamBeginCaptureToCig_v13010_ptsz.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12030)]
     Function {
         symbol: c"cuStreamBeginCaptureToGraph",
-        entry: crate::entry::cuStreamBeginCaptureToGraph_v12030.info(),
+        entry: super::entry::cuStreamBeginCaptureToGraph_v12030.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12030)]
     Function {
         symbol: c"cuStreamBeginCaptureToGraph_ptsz",
-        entry: crate::entry::cuStreamBeginCaptureToGraph_v12030_ptsz.info(),
+        entry: super::entry::cuStreamBeginCaptureToGraph_v12030_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamBeginCapture_v2",
-        entry: crate::entry::cuStreamBeginCapture_v10010.info(),
+        entry: super::entry::cuStreamBeginCapture_v10010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamBeginCapture_v2_ptsz",
-        entry: crate::entry::cuStreamBeginCapture_v10010_ptsz.info(),
+        entry: super::entry::cuStreamBeginCapture_v10010_ptsz.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13030)]
     Function {
         symbol: c"cuStreamBeginRecaptureToGraph",
-        entry: crate::entry::cuStreamBeginRecaptureToGraph_v13030.info(),
+        entry: super::entry::cuStreamBeginRecaptureToGraph_v13030.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13030)]
     Function {
         symbol: c"cuStreamBeginRecaptureToGraph_ptsz",
-        entry: crate::entry::cuStreamBeginRecaptureToGraph_v13030_ptsz.info(),
+        entry: super::entry::cuStreamBeginRecaptureToGraph_v13030_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamCopyAttributes",
-        entry: crate::entry::cuStreamCopyAttributes_v11000.info(),
+        entry: super::entry::cuStreamCopyAttributes_v11000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamCopyAttributes_ptsz",
-        entry: crate::entry::cuStreamCopyAttributes_v11000_ptsz.info(),
+        entry: super::entry::cuStreamCopyAttributes_v11000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamCreate",
-        entry: crate::entry::cuStreamCreate_v2000.info(),
+        entry: super::entry::cuStreamCreate_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamCreateWithPriority",
-        entry: crate::entry::cuStreamCreateWithPriority_v5050.info(),
+        entry: super::entry::cuStreamCreateWithPriority_v5050.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamDestroy_v2",
-        entry: crate::entry::cuStreamDestroy_v4000.info(),
+        entry: super::entry::cuStreamDestroy_v4000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamEndCapture",
-        entry: crate::entry::cuStreamEndCapture_v10000.info(),
+        entry: super::entry::cuStreamEndCapture_v10000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13020)]
     Function {
         symbol: c"cuStreamEndCaptureToCig",
-        entry: crate::entry::cuStreamEndCaptureToCig_v13010.info(),
+        entry: super::entry::cuStreamEndCaptureToCig_v13010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13020)]
     Function {
         symbol: c"cuStreamEndCaptureToCig_ptsz",
-        entry: crate::entry::cuStreamEndCaptureToCig_v13010_ptsz.info(),
+        entry: super::entry::cuStreamEndCaptureToCig_v13010_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamEndCapture_ptsz",
-        entry: crate::entry::cuStreamEndCapture_v10000_ptsz.info(),
+        entry: super::entry::cuStreamEndCapture_v10000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamGetAttribute",
-        entry: crate::entry::cuStreamGetAttribute_v11000.info(),
+        entry: super::entry::cuStreamGetAttribute_v11000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamGetAttribute_ptsz",
-        entry: crate::entry::cuStreamGetAttribute_v11000_ptsz.info(),
+        entry: super::entry::cuStreamGetAttribute_v11000_ptsz.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_12000))]
     Function {
         symbol: c"cuStreamGetCaptureInfo",
-        entry: crate::entry::cuStreamGetCaptureInfo_v10010.info(),
+        entry: super::entry::cuStreamGetCaptureInfo_v10010.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_12000))]
     Function {
         symbol: c"cuStreamGetCaptureInfo_ptsz",
-        entry: crate::entry::cuStreamGetCaptureInfo_v10010_ptsz.info(),
+        entry: super::entry::cuStreamGetCaptureInfo_v10010_ptsz.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_13000))]
     Function {
         symbol: c"cuStreamGetCaptureInfo_v2",
-        entry: crate::entry::cuStreamGetCaptureInfo_v11030.info(),
+        entry: super::entry::cuStreamGetCaptureInfo_v11030.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_13000))]
     Function {
         symbol: c"cuStreamGetCaptureInfo_v2_ptsz",
-        entry: crate::entry::cuStreamGetCaptureInfo_v11030_ptsz.info(),
+        entry: super::entry::cuStreamGetCaptureInfo_v11030_ptsz.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12030)]
     Function {
         symbol: c"cuStreamGetCaptureInfo_v3",
-        entry: crate::entry::cuStreamGetCaptureInfo_v12030.info(),
+        entry: super::entry::cuStreamGetCaptureInfo_v12030.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12030)]
     Function {
         symbol: c"cuStreamGetCaptureInfo_v3_ptsz",
-        entry: crate::entry::cuStreamGetCaptureInfo_v12030_ptsz.info(),
+        entry: super::entry::cuStreamGetCaptureInfo_v12030_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamGetCtx",
-        entry: crate::entry::cuStreamGetCtx_v9020.info(),
+        entry: super::entry::cuStreamGetCtx_v9020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamGetCtx_ptsz",
-        entry: crate::entry::cuStreamGetCtx_v9020_ptsz.info(),
+        entry: super::entry::cuStreamGetCtx_v9020_ptsz.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12050)]
     Function {
         symbol: c"cuStreamGetCtx_v2",
-        entry: crate::entry::cuStreamGetCtx_v12050.info(),
+        entry: super::entry::cuStreamGetCtx_v12050.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12050)]
     Function {
         symbol: c"cuStreamGetCtx_v2_ptsz",
-        entry: crate::entry::cuStreamGetCtx_v12050_ptsz.info(),
+        entry: super::entry::cuStreamGetCtx_v12050_ptsz.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13010)]
     Function {
         symbol: c"cuStreamGetDevResource",
-        entry: crate::entry::cuStreamGetDevResource_v13010.info(),
+        entry: super::entry::cuStreamGetDevResource_v13010.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13010)]
     Function {
         symbol: c"cuStreamGetDevResource_ptsz",
-        entry: crate::entry::cuStreamGetDevResource_v13010_ptsz.info(),
+        entry: super::entry::cuStreamGetDevResource_v13010_ptsz.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12080)]
     Function {
         symbol: c"cuStreamGetDevice",
-        entry: crate::entry::cuStreamGetDevice_v12080.info(),
+        entry: super::entry::cuStreamGetDevice_v12080.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12080)]
     Function {
         symbol: c"cuStreamGetDevice_ptsz",
-        entry: crate::entry::cuStreamGetDevice_v12080_ptsz.info(),
+        entry: super::entry::cuStreamGetDevice_v12080_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamGetFlags",
-        entry: crate::entry::cuStreamGetFlags_v5050.info(),
+        entry: super::entry::cuStreamGetFlags_v5050.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamGetFlags_ptsz",
-        entry: crate::entry::cuStreamGetFlags_v7000_ptsz.info(),
+        entry: super::entry::cuStreamGetFlags_v7000_ptsz.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12040)]
     Function {
         symbol: c"cuStreamGetGreenCtx",
-        entry: crate::entry::cuStreamGetGreenCtx_v12040.info(),
+        entry: super::entry::cuStreamGetGreenCtx_v12040.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuStreamGetId",
-        entry: crate::entry::cuStreamGetId_v12000.info(),
+        entry: super::entry::cuStreamGetId_v12000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuStreamGetId_ptsz",
-        entry: crate::entry::cuStreamGetId_v12000_ptsz.info(),
+        entry: super::entry::cuStreamGetId_v12000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamGetPriority",
-        entry: crate::entry::cuStreamGetPriority_v5050.info(),
+        entry: super::entry::cuStreamGetPriority_v5050.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamGetPriority_ptsz",
-        entry: crate::entry::cuStreamGetPriority_v7000_ptsz.info(),
+        entry: super::entry::cuStreamGetPriority_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamIsCapturing",
-        entry: crate::entry::cuStreamIsCapturing_v10000.info(),
+        entry: super::entry::cuStreamIsCapturing_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamIsCapturing_ptsz",
-        entry: crate::entry::cuStreamIsCapturing_v10000_ptsz.info(),
+        entry: super::entry::cuStreamIsCapturing_v10000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamQuery",
-        entry: crate::entry::cuStreamQuery_v2000.info(),
+        entry: super::entry::cuStreamQuery_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamQuery_ptsz",
-        entry: crate::entry::cuStreamQuery_v7000_ptsz.info(),
+        entry: super::entry::cuStreamQuery_v7000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamSetAttribute",
-        entry: crate::entry::cuStreamSetAttribute_v11000.info(),
+        entry: super::entry::cuStreamSetAttribute_v11000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamSetAttribute_ptsz",
-        entry: crate::entry::cuStreamSetAttribute_v11000_ptsz.info(),
+        entry: super::entry::cuStreamSetAttribute_v11000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamSynchronize",
-        entry: crate::entry::cuStreamSynchronize_v2000.info(),
+        entry: super::entry::cuStreamSynchronize_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamSynchronize_ptsz",
-        entry: crate::entry::cuStreamSynchronize_v7000_ptsz.info(),
+        entry: super::entry::cuStreamSynchronize_v7000_ptsz.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_13000))]
     Function {
         symbol: c"cuStreamUpdateCaptureDependencies",
-        entry: crate::entry::cuStreamUpdateCaptureDependencies_v11030.info(),
+        entry: super::entry::cuStreamUpdateCaptureDependencies_v11030.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_13000))]
     Function {
         symbol: c"cuStreamUpdateCaptureDependencies_ptsz",
-        entry: crate::entry::cuStreamUpdateCaptureDependencies_v11030_ptsz.info(),
+        entry: super::entry::cuStreamUpdateCaptureDependencies_v11030_ptsz.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12030)]
     Function {
         symbol: c"cuStreamUpdateCaptureDependencies_v2",
-        entry: crate::entry::cuStreamUpdateCaptureDependencies_v12030.info(),
+        entry: super::entry::cuStreamUpdateCaptureDependencies_v12030.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12030)]
     Function {
         symbol: c"cuStreamUpdateCaptureDependencies_v2_ptsz",
-        entry: crate::entry::cuStreamUpdateCaptureDependencies_v12030_ptsz.info(),
+        entry: super::entry::cuStreamUpdateCaptureDependencies_v12030_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamWaitEvent",
-        entry: crate::entry::cuStreamWaitEvent_v3020.info(),
+        entry: super::entry::cuStreamWaitEvent_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamWaitEvent_ptsz",
-        entry: crate::entry::cuStreamWaitEvent_v7000_ptsz.info(),
+        entry: super::entry::cuStreamWaitEvent_v7000_ptsz.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_12000))]
     Function {
         symbol: c"cuStreamWaitValue32",
-        entry: crate::entry::cuStreamWaitValue32_v8000.info(),
+        entry: super::entry::cuStreamWaitValue32_v8000.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_12000))]
     Function {
         symbol: c"cuStreamWaitValue32_ptsz",
-        entry: crate::entry::cuStreamWaitValue32_v8000_ptsz.info(),
+        entry: super::entry::cuStreamWaitValue32_v8000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamWaitValue32_v2",
-        entry: crate::entry::cuStreamWaitValue32_v11070.info(),
+        entry: super::entry::cuStreamWaitValue32_v11070.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamWaitValue32_v2_ptsz",
-        entry: crate::entry::cuStreamWaitValue32_v11070_ptsz.info(),
+        entry: super::entry::cuStreamWaitValue32_v11070_ptsz.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_12000))]
     Function {
         symbol: c"cuStreamWaitValue64",
-        entry: crate::entry::cuStreamWaitValue64_v9000.info(),
+        entry: super::entry::cuStreamWaitValue64_v9000.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_12000))]
     Function {
         symbol: c"cuStreamWaitValue64_ptsz",
-        entry: crate::entry::cuStreamWaitValue64_v9000_ptsz.info(),
+        entry: super::entry::cuStreamWaitValue64_v9000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamWaitValue64_v2",
-        entry: crate::entry::cuStreamWaitValue64_v11070.info(),
+        entry: super::entry::cuStreamWaitValue64_v11070.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamWaitValue64_v2_ptsz",
-        entry: crate::entry::cuStreamWaitValue64_v11070_ptsz.info(),
+        entry: super::entry::cuStreamWaitValue64_v11070_ptsz.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_12000))]
     Function {
         symbol: c"cuStreamWriteValue32",
-        entry: crate::entry::cuStreamWriteValue32_v8000.info(),
+        entry: super::entry::cuStreamWriteValue32_v8000.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_12000))]
     Function {
         symbol: c"cuStreamWriteValue32_ptsz",
-        entry: crate::entry::cuStreamWriteValue32_v8000_ptsz.info(),
+        entry: super::entry::cuStreamWriteValue32_v8000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamWriteValue32_v2",
-        entry: crate::entry::cuStreamWriteValue32_v11070.info(),
+        entry: super::entry::cuStreamWriteValue32_v11070.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamWriteValue32_v2_ptsz",
-        entry: crate::entry::cuStreamWriteValue32_v11070_ptsz.info(),
+        entry: super::entry::cuStreamWriteValue32_v11070_ptsz.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_12000))]
     Function {
         symbol: c"cuStreamWriteValue64",
-        entry: crate::entry::cuStreamWriteValue64_v9000.info(),
+        entry: super::entry::cuStreamWriteValue64_v9000.info(),
         by_name: false,
     },
     #[cfg(not(cuda_ge_12000))]
     Function {
         symbol: c"cuStreamWriteValue64_ptsz",
-        entry: crate::entry::cuStreamWriteValue64_v9000_ptsz.info(),
+        entry: super::entry::cuStreamWriteValue64_v9000_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamWriteValue64_v2",
-        entry: crate::entry::cuStreamWriteValue64_v11070.info(),
+        entry: super::entry::cuStreamWriteValue64_v11070.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuStreamWriteValue64_v2_ptsz",
-        entry: crate::entry::cuStreamWriteValue64_v11070_ptsz.info(),
+        entry: super::entry::cuStreamWriteValue64_v11070_ptsz.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuSurfObjectCreate",
-        entry: crate::entry::cuSurfObjectCreate_v5000.info(),
+        entry: super::entry::cuSurfObjectCreate_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuSurfObjectDestroy",
-        entry: crate::entry::cuSurfObjectDestroy_v5000.info(),
+        entry: super::entry::cuSurfObjectDestroy_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuSurfObjectGetResourceDesc",
-        entry: crate::entry::cuSurfObjectGetResourceDesc_v5000.info(),
+        entry: super::entry::cuSurfObjectGetResourceDesc_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuSurfRefGetArray",
-        entry: crate::entry::cuSurfRefGetArray_v3000.info(),
+        entry: super::entry::cuSurfRefGetArray_v3000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuSurfRefSetArray",
-        entry: crate::entry::cuSurfRefSetArray_v3000.info(),
+        entry: super::entry::cuSurfRefSetArray_v3000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuTensorMapEncodeIm2col",
-        entry: crate::entry::cuTensorMapEncodeIm2col_v12000.info(),
+        entry: super::entry::cuTensorMapEncodeIm2col_v12000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12080)]
     Function {
         symbol: c"cuTensorMapEncodeIm2colWide",
-        entry: crate::entry::cuTensorMapEncodeIm2colWide_v12080.info(),
+        entry: super::entry::cuTensorMapEncodeIm2colWide_v12080.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuTensorMapEncodeTiled",
-        entry: crate::entry::cuTensorMapEncodeTiled_v12000.info(),
+        entry: super::entry::cuTensorMapEncodeTiled_v12000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_12000)]
     Function {
         symbol: c"cuTensorMapReplaceAddress",
-        entry: crate::entry::cuTensorMapReplaceAddress_v12000.info(),
+        entry: super::entry::cuTensorMapReplaceAddress_v12000.info(),
         by_name: false,
     },
     #[cfg(cuda_ge_13050)]
     Function {
         symbol: c"cuTensorMapSetAllocationClass",
-        entry: crate::entry::cuTensorMapSetAllocationClass_v13050.info(),
+        entry: super::entry::cuTensorMapSetAllocationClass_v13050.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexObjectCreate",
-        entry: crate::entry::cuTexObjectCreate_v5000.info(),
+        entry: super::entry::cuTexObjectCreate_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexObjectDestroy",
-        entry: crate::entry::cuTexObjectDestroy_v5000.info(),
+        entry: super::entry::cuTexObjectDestroy_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexObjectGetResourceDesc",
-        entry: crate::entry::cuTexObjectGetResourceDesc_v5000.info(),
+        entry: super::entry::cuTexObjectGetResourceDesc_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexObjectGetResourceViewDesc",
-        entry: crate::entry::cuTexObjectGetResourceViewDesc_v5000.info(),
+        entry: super::entry::cuTexObjectGetResourceViewDesc_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexObjectGetTextureDesc",
-        entry: crate::entry::cuTexObjectGetTextureDesc_v5000.info(),
+        entry: super::entry::cuTexObjectGetTextureDesc_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefCreate",
-        entry: crate::entry::cuTexRefCreate_v2000.info(),
+        entry: super::entry::cuTexRefCreate_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefDestroy",
-        entry: crate::entry::cuTexRefDestroy_v2000.info(),
+        entry: super::entry::cuTexRefDestroy_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefGetAddressMode",
-        entry: crate::entry::cuTexRefGetAddressMode_v2000.info(),
+        entry: super::entry::cuTexRefGetAddressMode_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefGetAddress_v2",
-        entry: crate::entry::cuTexRefGetAddress_v3020.info(),
+        entry: super::entry::cuTexRefGetAddress_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefGetArray",
-        entry: crate::entry::cuTexRefGetArray_v2000.info(),
+        entry: super::entry::cuTexRefGetArray_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefGetBorderColor",
-        entry: crate::entry::cuTexRefGetBorderColor_v8000.info(),
+        entry: super::entry::cuTexRefGetBorderColor_v8000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefGetFilterMode",
-        entry: crate::entry::cuTexRefGetFilterMode_v2000.info(),
+        entry: super::entry::cuTexRefGetFilterMode_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefGetFlags",
-        entry: crate::entry::cuTexRefGetFlags_v2000.info(),
+        entry: super::entry::cuTexRefGetFlags_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefGetFormat",
-        entry: crate::entry::cuTexRefGetFormat_v2000.info(),
+        entry: super::entry::cuTexRefGetFormat_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefGetMaxAnisotropy",
-        entry: crate::entry::cuTexRefGetMaxAnisotropy_v5000.info(),
+        entry: super::entry::cuTexRefGetMaxAnisotropy_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefGetMipmapFilterMode",
-        entry: crate::entry::cuTexRefGetMipmapFilterMode_v5000.info(),
+        entry: super::entry::cuTexRefGetMipmapFilterMode_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefGetMipmapLevelBias",
-        entry: crate::entry::cuTexRefGetMipmapLevelBias_v5000.info(),
+        entry: super::entry::cuTexRefGetMipmapLevelBias_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefGetMipmapLevelClamp",
-        entry: crate::entry::cuTexRefGetMipmapLevelClamp_v5000.info(),
+        entry: super::entry::cuTexRefGetMipmapLevelClamp_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefGetMipmappedArray",
-        entry: crate::entry::cuTexRefGetMipmappedArray_v5000.info(),
+        entry: super::entry::cuTexRefGetMipmappedArray_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefSetAddress2D_v3",
-        entry: crate::entry::cuTexRefSetAddress2D_v4010.info(),
+        entry: super::entry::cuTexRefSetAddress2D_v4010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefSetAddressMode",
-        entry: crate::entry::cuTexRefSetAddressMode_v2000.info(),
+        entry: super::entry::cuTexRefSetAddressMode_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefSetAddress_v2",
-        entry: crate::entry::cuTexRefSetAddress_v3020.info(),
+        entry: super::entry::cuTexRefSetAddress_v3020.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefSetArray",
-        entry: crate::entry::cuTexRefSetArray_v2000.info(),
+        entry: super::entry::cuTexRefSetArray_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefSetBorderColor",
-        entry: crate::entry::cuTexRefSetBorderColor_v8000.info(),
+        entry: super::entry::cuTexRefSetBorderColor_v8000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefSetFilterMode",
-        entry: crate::entry::cuTexRefSetFilterMode_v2000.info(),
+        entry: super::entry::cuTexRefSetFilterMode_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefSetFlags",
-        entry: crate::entry::cuTexRefSetFlags_v2000.info(),
+        entry: super::entry::cuTexRefSetFlags_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefSetFormat",
-        entry: crate::entry::cuTexRefSetFormat_v2000.info(),
+        entry: super::entry::cuTexRefSetFormat_v2000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefSetMaxAnisotropy",
-        entry: crate::entry::cuTexRefSetMaxAnisotropy_v5000.info(),
+        entry: super::entry::cuTexRefSetMaxAnisotropy_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefSetMipmapFilterMode",
-        entry: crate::entry::cuTexRefSetMipmapFilterMode_v5000.info(),
+        entry: super::entry::cuTexRefSetMipmapFilterMode_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefSetMipmapLevelBias",
-        entry: crate::entry::cuTexRefSetMipmapLevelBias_v5000.info(),
+        entry: super::entry::cuTexRefSetMipmapLevelBias_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefSetMipmapLevelClamp",
-        entry: crate::entry::cuTexRefSetMipmapLevelClamp_v5000.info(),
+        entry: super::entry::cuTexRefSetMipmapLevelClamp_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuTexRefSetMipmappedArray",
-        entry: crate::entry::cuTexRefSetMipmappedArray_v5000.info(),
+        entry: super::entry::cuTexRefSetMipmappedArray_v5000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuThreadExchangeStreamCaptureMode",
-        entry: crate::entry::cuThreadExchangeStreamCaptureMode_v10010.info(),
+        entry: super::entry::cuThreadExchangeStreamCaptureMode_v10010.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuUserObjectCreate",
-        entry: crate::entry::cuUserObjectCreate_v11030.info(),
+        entry: super::entry::cuUserObjectCreate_v11030.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuUserObjectRelease",
-        entry: crate::entry::cuUserObjectRelease_v11030.info(),
+        entry: super::entry::cuUserObjectRelease_v11030.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuUserObjectRetain",
-        entry: crate::entry::cuUserObjectRetain_v11030.info(),
+        entry: super::entry::cuUserObjectRetain_v11030.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuWaitExternalSemaphoresAsync",
-        entry: crate::entry::cuWaitExternalSemaphoresAsync_v10000.info(),
+        entry: super::entry::cuWaitExternalSemaphoresAsync_v10000.info(),
         by_name: false,
     },
     Function {
         symbol: c"cuWaitExternalSemaphoresAsync_ptsz",
-        entry: crate::entry::cuWaitExternalSemaphoresAsync_v10000_ptsz.info(),
+        entry: super::entry::cuWaitExternalSemaphoresAsync_v10000_ptsz.info(),
         by_name: false,
     },
 ];
@@ -5098,6 +5098,16 @@ pub(crate) enum Index {
     cuWaitExternalSemaphoresAsync,
     cuWaitExternalSemaphoresAsync_ptsz,
 }
+/// Which functions the driver was found to lack (looked up once, never called).
+static MISSING: [AtomicBool; FUNCTIONS_LEN] = [const {
+    AtomicBool::new(false)
+}; FUNCTIONS_LEN];
+/// This header's functions, for the loader.
+pub(crate) static SET: FunctionSet = FunctionSet {
+    functions: &FUNCTIONS,
+    slots: &SLOTS,
+    missing: &MISSING,
+};
 /// The slots of the header's `cuGetProcAddress` (`cuGetProcAddress_v2`, or CUDA 11's
 /// `cuGetProcAddress` where the header has no `_v2`), `cuDriverGetVersion`,
 /// `cuGetErrorName` and `cuGetErrorString`, filled by name when the library is loaded.
@@ -15715,7 +15725,7 @@ impl Resolve {
         pHandle: *mut CUarray,
         pAllocateArray: *const CUDA_ARRAY3D_DESCRIPTOR,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuArray3DCreate_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuArray3DCreate_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUarray,
@@ -15730,7 +15740,7 @@ impl Resolve {
         pArrayDescriptor: *mut CUDA_ARRAY3D_DESCRIPTOR,
         hArray: CUarray,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuArray3DGetDescriptor_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuArray3DGetDescriptor_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUDA_ARRAY3D_DESCRIPTOR,
@@ -15745,7 +15755,7 @@ impl Resolve {
         pHandle: *mut CUarray,
         pAllocateArray: *const CUDA_ARRAY_DESCRIPTOR,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuArrayCreate_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuArrayCreate_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUarray,
@@ -15757,7 +15767,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuArrayDestroy(hArray: CUarray) -> CUresult {
-        match crate::loader::resolve(Index::cuArrayDestroy as usize) {
+        match crate::loader::resolve(&SET, Index::cuArrayDestroy as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUarray) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -15771,7 +15781,7 @@ impl Resolve {
         pArrayDescriptor: *mut CUDA_ARRAY_DESCRIPTOR,
         hArray: CUarray,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuArrayGetDescriptor_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuArrayGetDescriptor_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUDA_ARRAY_DESCRIPTOR,
@@ -15787,7 +15797,10 @@ impl Resolve {
         array: CUarray,
         device: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuArrayGetMemoryRequirements as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuArrayGetMemoryRequirements as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUDA_ARRAY_MEMORY_REQUIREMENTS,
@@ -15804,7 +15817,7 @@ impl Resolve {
         hArray: CUarray,
         planeIdx: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuArrayGetPlane as usize) {
+        match crate::loader::resolve(&SET, Index::cuArrayGetPlane as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUarray,
@@ -15820,7 +15833,7 @@ impl Resolve {
         sparseProperties: *mut CUDA_ARRAY_SPARSE_PROPERTIES,
         array: CUarray,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuArrayGetSparseProperties as usize) {
+        match crate::loader::resolve(&SET, Index::cuArrayGetSparseProperties as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUDA_ARRAY_SPARSE_PROPERTIES,
@@ -15835,7 +15848,10 @@ impl Resolve {
     unsafe extern "C" fn cuCheckpointOperationComplete(
         handle: CUcheckpointOperationHandle,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCheckpointOperationComplete as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuCheckpointOperationComplete as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUcheckpointOperationHandle,
@@ -15850,7 +15866,10 @@ impl Resolve {
         pid: ::core::ffi::c_int,
         args: *mut CUcheckpointCheckpointArgs,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCheckpointProcessCheckpoint as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuCheckpointProcessCheckpoint as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     ::core::ffi::c_int,
@@ -15867,6 +15886,7 @@ impl Resolve {
         tid: *mut ::core::ffi::c_int,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuCheckpointProcessGetRestoreThreadId as usize,
         ) {
             Ok(driver_fn) => {
@@ -15884,7 +15904,7 @@ impl Resolve {
         pid: ::core::ffi::c_int,
         state: *mut CUprocessState,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCheckpointProcessGetState as usize) {
+        match crate::loader::resolve(&SET, Index::cuCheckpointProcessGetState as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     ::core::ffi::c_int,
@@ -15900,7 +15920,7 @@ impl Resolve {
         pid: ::core::ffi::c_int,
         args: *mut CUcheckpointLockArgs,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCheckpointProcessLock as usize) {
+        match crate::loader::resolve(&SET, Index::cuCheckpointProcessLock as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     ::core::ffi::c_int,
@@ -15916,7 +15936,7 @@ impl Resolve {
         pid: ::core::ffi::c_int,
         args: *mut CUcheckpointRestoreArgs,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCheckpointProcessRestore as usize) {
+        match crate::loader::resolve(&SET, Index::cuCheckpointProcessRestore as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     ::core::ffi::c_int,
@@ -15932,7 +15952,7 @@ impl Resolve {
         pid: ::core::ffi::c_int,
         args: *mut CUcheckpointUnlockArgs,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCheckpointProcessUnlock as usize) {
+        match crate::loader::resolve(&SET, Index::cuCheckpointProcessUnlock as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     ::core::ffi::c_int,
@@ -15948,6 +15968,7 @@ impl Resolve {
         callback: CUcoredumpCallbackHandle,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuCoredumpDeregisterCompleteCallback as usize,
         ) {
             Ok(driver_fn) => {
@@ -15963,7 +15984,10 @@ impl Resolve {
     unsafe extern "C" fn cuCoredumpDeregisterStartCallback(
         callback: CUcoredumpCallbackHandle,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCoredumpDeregisterStartCallback as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuCoredumpDeregisterStartCallback as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUcoredumpCallbackHandle,
@@ -15979,7 +16003,7 @@ impl Resolve {
         value: *mut ::core::ffi::c_void,
         size: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCoredumpGetAttribute as usize) {
+        match crate::loader::resolve(&SET, Index::cuCoredumpGetAttribute as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUcoredumpSettings,
@@ -15997,7 +16021,10 @@ impl Resolve {
         value: *mut ::core::ffi::c_void,
         size: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCoredumpGetAttributeGlobal as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuCoredumpGetAttributeGlobal as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUcoredumpSettings,
@@ -16016,6 +16043,7 @@ impl Resolve {
         callbackOut: *mut CUcoredumpCallbackHandle,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuCoredumpRegisterCompleteCallback as usize,
         ) {
             Ok(driver_fn) => {
@@ -16035,7 +16063,10 @@ impl Resolve {
         userData: *mut ::core::ffi::c_void,
         callbackOut: *mut CUcoredumpCallbackHandle,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCoredumpRegisterStartCallback as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuCoredumpRegisterStartCallback as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUcoredumpStatusCallback,
@@ -16053,7 +16084,7 @@ impl Resolve {
         value: *mut ::core::ffi::c_void,
         size: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCoredumpSetAttribute as usize) {
+        match crate::loader::resolve(&SET, Index::cuCoredumpSetAttribute as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUcoredumpSettings,
@@ -16071,7 +16102,10 @@ impl Resolve {
         value: *mut ::core::ffi::c_void,
         size: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCoredumpSetAttributeGlobal as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuCoredumpSetAttributeGlobal as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUcoredumpSettings,
@@ -16087,7 +16121,7 @@ impl Resolve {
         pctx: *mut CUcontext,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxAttach as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxAttach as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUcontext,
@@ -16104,7 +16138,7 @@ impl Resolve {
         flags: ::core::ffi::c_uint,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxCreate_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxCreate_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUcontext,
@@ -16124,7 +16158,7 @@ impl Resolve {
         flags: ::core::ffi::c_uint,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxCreate_v3 as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxCreate_v3 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUcontext,
@@ -16145,7 +16179,7 @@ impl Resolve {
         flags: ::core::ffi::c_uint,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxCreate_v4 as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxCreate_v4 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUcontext,
@@ -16159,7 +16193,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuCtxDestroy_v2(ctx: CUcontext) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxDestroy_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxDestroy_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUcontext) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16170,7 +16204,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuCtxDetach(ctx: CUcontext) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxDetach as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxDetach as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUcontext) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16181,7 +16215,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuCtxDisablePeerAccess(peerContext: CUcontext) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxDisablePeerAccess as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxDisablePeerAccess as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUcontext) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16195,7 +16229,7 @@ impl Resolve {
         peerContext: CUcontext,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxEnablePeerAccess as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxEnablePeerAccess as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUcontext,
@@ -16211,7 +16245,7 @@ impl Resolve {
         pContext: *mut CUcontext,
         hCtx: CUgreenCtx,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxFromGreenCtx as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxFromGreenCtx as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUcontext,
@@ -16226,7 +16260,7 @@ impl Resolve {
         ctx: CUcontext,
         version: *mut ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxGetApiVersion as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxGetApiVersion as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUcontext,
@@ -16238,7 +16272,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuCtxGetCacheConfig(pconfig: *mut CUfunc_cache) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxGetCacheConfig as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxGetCacheConfig as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*mut CUfunc_cache) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16249,7 +16283,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuCtxGetCurrent(pctx: *mut CUcontext) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxGetCurrent as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxGetCurrent as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*mut CUcontext) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16265,7 +16299,7 @@ impl Resolve {
         resource: *mut CUdevResource,
         type_: CUdevResourceType,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxGetDevResource as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxGetDevResource as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUcontext,
@@ -16278,7 +16312,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuCtxGetDevice(device: *mut CUdevice) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxGetDevice as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxGetDevice as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*mut CUdevice) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16293,7 +16327,7 @@ impl Resolve {
         device: *mut CUdevice,
         ctx: CUcontext,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxGetDevice_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxGetDevice_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdevice,
@@ -16308,7 +16342,7 @@ impl Resolve {
         pExecAffinity: *mut CUexecAffinityParam,
         type_: CUexecAffinityType,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxGetExecAffinity as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxGetExecAffinity as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUexecAffinityParam,
@@ -16320,7 +16354,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuCtxGetFlags(flags: *mut ::core::ffi::c_uint) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxGetFlags as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxGetFlags as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_uint,
@@ -16335,7 +16369,7 @@ impl Resolve {
         ctx: CUcontext,
         ctxId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxGetId as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxGetId as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUcontext,
@@ -16347,7 +16381,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuCtxGetLimit(pvalue: *mut usize, limit: CUlimit) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxGetLimit as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxGetLimit as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*mut usize, CUlimit) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16360,7 +16394,7 @@ impl Resolve {
     unsafe extern "C" fn cuCtxGetSharedMemConfig(
         pConfig: *mut CUsharedconfig,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxGetSharedMemConfig as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxGetSharedMemConfig as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*mut CUsharedconfig) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16374,7 +16408,7 @@ impl Resolve {
         leastPriority: *mut ::core::ffi::c_int,
         greatestPriority: *mut ::core::ffi::c_int,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxGetStreamPriorityRange as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxGetStreamPriorityRange as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_int,
@@ -16386,7 +16420,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuCtxPopCurrent_v2(pctx: *mut CUcontext) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxPopCurrent_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxPopCurrent_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*mut CUcontext) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16397,7 +16431,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuCtxPushCurrent_v2(ctx: CUcontext) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxPushCurrent_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxPushCurrent_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUcontext) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16409,7 +16443,7 @@ impl Resolve {
     }
     #[cfg(cuda_ge_12050)]
     unsafe extern "C" fn cuCtxRecordEvent(hCtx: CUcontext, hEvent: CUevent) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxRecordEvent as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxRecordEvent as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUcontext, CUevent) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16420,7 +16454,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuCtxResetPersistingL2Cache() -> CUresult {
-        match crate::loader::resolve(Index::cuCtxResetPersistingL2Cache as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxResetPersistingL2Cache as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn() -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16431,7 +16465,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuCtxSetCacheConfig(config: CUfunc_cache) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxSetCacheConfig as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxSetCacheConfig as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUfunc_cache) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16442,7 +16476,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuCtxSetCurrent(ctx: CUcontext) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxSetCurrent as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxSetCurrent as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUcontext) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16454,7 +16488,7 @@ impl Resolve {
     }
     #[cfg(cuda_ge_12010)]
     unsafe extern "C" fn cuCtxSetFlags(flags: ::core::ffi::c_uint) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxSetFlags as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxSetFlags as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(::core::ffi::c_uint) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16465,7 +16499,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuCtxSetLimit(limit: CUlimit, value: usize) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxSetLimit as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxSetLimit as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUlimit, usize) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16476,7 +16510,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuCtxSetSharedMemConfig(config: CUsharedconfig) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxSetSharedMemConfig as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxSetSharedMemConfig as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUsharedconfig) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16487,7 +16521,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuCtxSynchronize() -> CUresult {
-        match crate::loader::resolve(Index::cuCtxSynchronize as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxSynchronize as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn() -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16499,7 +16533,7 @@ impl Resolve {
     }
     #[cfg(cuda_ge_13000)]
     unsafe extern "C" fn cuCtxSynchronize_v2(ctx: CUcontext) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxSynchronize_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxSynchronize_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUcontext) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16511,7 +16545,7 @@ impl Resolve {
     }
     #[cfg(cuda_ge_12050)]
     unsafe extern "C" fn cuCtxWaitEvent(hCtx: CUcontext, hEvent: CUevent) -> CUresult {
-        match crate::loader::resolve(Index::cuCtxWaitEvent as usize) {
+        match crate::loader::resolve(&SET, Index::cuCtxWaitEvent as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUcontext, CUevent) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16522,7 +16556,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuDestroyExternalMemory(extMem: CUexternalMemory) -> CUresult {
-        match crate::loader::resolve(Index::cuDestroyExternalMemory as usize) {
+        match crate::loader::resolve(&SET, Index::cuDestroyExternalMemory as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUexternalMemory) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16535,7 +16569,7 @@ impl Resolve {
     unsafe extern "C" fn cuDestroyExternalSemaphore(
         extSem: CUexternalSemaphore,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDestroyExternalSemaphore as usize) {
+        match crate::loader::resolve(&SET, Index::cuDestroyExternalSemaphore as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUexternalSemaphore) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16551,7 +16585,7 @@ impl Resolve {
         resources: *mut CUdevResource,
         nbResources: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDevResourceGenerateDesc as usize) {
+        match crate::loader::resolve(&SET, Index::cuDevResourceGenerateDesc as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdevResourceDesc,
@@ -16572,7 +16606,7 @@ impl Resolve {
         useFlags: ::core::ffi::c_uint,
         minCount: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDevSmResourceSplitByCount as usize) {
+        match crate::loader::resolve(&SET, Index::cuDevSmResourceSplitByCount as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdevResource,
@@ -16598,7 +16632,7 @@ impl Resolve {
         flags: ::core::ffi::c_uint,
         groupParams: *mut CU_DEV_SM_RESOURCE_GROUP_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDevSmResourceSplit as usize) {
+        match crate::loader::resolve(&SET, Index::cuDevSmResourceSplit as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdevResource,
@@ -16624,7 +16658,7 @@ impl Resolve {
         flags: ::core::ffi::c_uint,
         minCount: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDevSmResourceSplitByCount as usize) {
+        match crate::loader::resolve(&SET, Index::cuDevSmResourceSplitByCount as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdevResource,
@@ -16644,7 +16678,7 @@ impl Resolve {
         dev: CUdevice,
         peerDev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceCanAccessPeer as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceCanAccessPeer as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_int,
@@ -16661,7 +16695,7 @@ impl Resolve {
         minor: *mut ::core::ffi::c_int,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceComputeCapability as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceComputeCapability as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_int,
@@ -16677,7 +16711,7 @@ impl Resolve {
         device: *mut CUdevice,
         ordinal: ::core::ffi::c_int,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGet as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceGet as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdevice,
@@ -16693,7 +16727,7 @@ impl Resolve {
         attrib: CUdevice_attribute,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetAttribute as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceGetAttribute as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_int,
@@ -16709,7 +16743,7 @@ impl Resolve {
         dev: *mut CUdevice,
         pciBusId: *const ::core::ffi::c_char,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetByPCIBusId as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceGetByPCIBusId as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdevice,
@@ -16725,7 +16759,7 @@ impl Resolve {
         count: *mut usize,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetCliqueCount as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceGetCliqueCount as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*mut usize, CUdevice) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16741,7 +16775,7 @@ impl Resolve {
         count: *mut usize,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetCliqueInfo as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceGetCliqueInfo as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUcliqueInfo,
@@ -16754,7 +16788,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuDeviceGetCount(count: *mut ::core::ffi::c_int) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetCount as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceGetCount as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_int,
@@ -16768,7 +16802,7 @@ impl Resolve {
         pool_out: *mut CUmemoryPool,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetDefaultMemPool as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceGetDefaultMemPool as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmemoryPool,
@@ -16785,7 +16819,7 @@ impl Resolve {
         resource: *mut CUdevResource,
         type_: CUdevResourceType,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetDevResource as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceGetDevResource as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdevice,
@@ -16802,7 +16836,10 @@ impl Resolve {
         type_: CUexecAffinityType,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetExecAffinitySupport as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuDeviceGetExecAffinitySupport as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_int,
@@ -16819,7 +16856,10 @@ impl Resolve {
         uuid: *mut CUuuid,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetFabricClusterUuid as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuDeviceGetFabricClusterUuid as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*mut CUuuid, CUdevice) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -16834,7 +16874,10 @@ impl Resolve {
         attr: CUgraphMem_attribute,
         value: *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetGraphMemAttribute as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuDeviceGetGraphMemAttribute as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdevice,
@@ -16853,7 +16896,10 @@ impl Resolve {
         count: ::core::ffi::c_uint,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetHostAtomicCapabilities as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuDeviceGetHostAtomicCapabilities as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_uint,
@@ -16871,7 +16917,7 @@ impl Resolve {
         deviceNodeMask: *mut ::core::ffi::c_uint,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetLuid as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceGetLuid as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_char,
@@ -16887,7 +16933,7 @@ impl Resolve {
         pool: *mut CUmemoryPool,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetMemPool as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceGetMemPool as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmemoryPool,
@@ -16903,7 +16949,7 @@ impl Resolve {
         len: ::core::ffi::c_int,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetName as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceGetName as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_char,
@@ -16920,7 +16966,10 @@ impl Resolve {
         dev: CUdevice,
         flags: ::core::ffi::c_int,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetNvSciSyncAttributes as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuDeviceGetNvSciSyncAttributes as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_void,
@@ -16940,7 +16989,10 @@ impl Resolve {
         srcDevice: CUdevice,
         dstDevice: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetP2PAtomicCapabilities as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuDeviceGetP2PAtomicCapabilities as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_uint,
@@ -16962,7 +17014,7 @@ impl Resolve {
         srcDevice: CUdevice,
         dstDevice: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetP2PAttribute as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceGetP2PAttribute as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_int,
@@ -16980,7 +17032,7 @@ impl Resolve {
         len: ::core::ffi::c_int,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetPCIBusId as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceGetPCIBusId as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_char,
@@ -16996,7 +17048,7 @@ impl Resolve {
         prop: *mut CUdevprop,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetProperties as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceGetProperties as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdevprop,
@@ -17014,6 +17066,7 @@ impl Resolve {
         dev: CUdevice,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuDeviceGetTexture1DLinearMaxWidth as usize,
         ) {
             Ok(driver_fn) => {
@@ -17030,7 +17083,7 @@ impl Resolve {
     }
     #[cfg(not(cuda_ge_13000))]
     unsafe extern "C" fn cuDeviceGetUuid(uuid: *mut CUuuid, dev: CUdevice) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetUuid as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceGetUuid as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*mut CUuuid, CUdevice) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -17044,7 +17097,7 @@ impl Resolve {
         uuid: *mut CUuuid,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGetUuid_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceGetUuid_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*mut CUuuid, CUdevice) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -17055,7 +17108,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuDeviceGraphMemTrim(device: CUdevice) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceGraphMemTrim as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceGraphMemTrim as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUdevice) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -17070,7 +17123,7 @@ impl Resolve {
         flags: *mut ::core::ffi::c_uint,
         active: *mut ::core::ffi::c_int,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDevicePrimaryCtxGetState as usize) {
+        match crate::loader::resolve(&SET, Index::cuDevicePrimaryCtxGetState as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdevice,
@@ -17083,7 +17136,10 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) -> CUresult {
-        match crate::loader::resolve(Index::cuDevicePrimaryCtxRelease_v2 as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuDevicePrimaryCtxRelease_v2 as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUdevice) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -17094,7 +17150,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult {
-        match crate::loader::resolve(Index::cuDevicePrimaryCtxReset_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuDevicePrimaryCtxReset_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUdevice) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -17108,7 +17164,7 @@ impl Resolve {
         pctx: *mut CUcontext,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDevicePrimaryCtxRetain as usize) {
+        match crate::loader::resolve(&SET, Index::cuDevicePrimaryCtxRetain as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUcontext,
@@ -17123,7 +17179,10 @@ impl Resolve {
         dev: CUdevice,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDevicePrimaryCtxSetFlags_v2 as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuDevicePrimaryCtxSetFlags_v2 as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdevice,
@@ -17141,7 +17200,10 @@ impl Resolve {
         userData: *mut ::core::ffi::c_void,
         callback: *mut CUasyncCallbackHandle,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceRegisterAsyncNotification as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuDeviceRegisterAsyncNotification as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdevice,
@@ -17159,7 +17221,10 @@ impl Resolve {
         attr: CUgraphMem_attribute,
         value: *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceSetGraphMemAttribute as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuDeviceSetGraphMemAttribute as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdevice,
@@ -17175,7 +17240,7 @@ impl Resolve {
         dev: CUdevice,
         pool: CUmemoryPool,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceSetMemPool as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceSetMemPool as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdevice,
@@ -17190,7 +17255,7 @@ impl Resolve {
         bytes: *mut usize,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDeviceTotalMem_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuDeviceTotalMem_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*mut usize, CUdevice) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -17206,6 +17271,7 @@ impl Resolve {
         callback: CUasyncCallbackHandle,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuDeviceUnregisterAsyncNotification as usize,
         ) {
             Ok(driver_fn) => {
@@ -17221,7 +17287,7 @@ impl Resolve {
     unsafe extern "C" fn cuDriverGetVersion(
         driverVersion: *mut ::core::ffi::c_int,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuDriverGetVersion as usize) {
+        match crate::loader::resolve(&SET, Index::cuDriverGetVersion as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_int,
@@ -17235,7 +17301,7 @@ impl Resolve {
         phEvent: *mut CUevent,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuEventCreate as usize) {
+        match crate::loader::resolve(&SET, Index::cuEventCreate as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUevent,
@@ -17247,7 +17313,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuEventDestroy_v2(hEvent: CUevent) -> CUresult {
-        match crate::loader::resolve(Index::cuEventDestroy_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuEventDestroy_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUevent) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -17263,7 +17329,7 @@ impl Resolve {
         hStart: CUevent,
         hEnd: CUevent,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuEventElapsedTime as usize) {
+        match crate::loader::resolve(&SET, Index::cuEventElapsedTime as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut f32,
@@ -17281,7 +17347,7 @@ impl Resolve {
         hStart: CUevent,
         hEnd: CUevent,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuEventElapsedTime_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuEventElapsedTime_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut f32,
@@ -17294,7 +17360,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuEventQuery(hEvent: CUevent) -> CUresult {
-        match crate::loader::resolve(Index::cuEventQuery as usize) {
+        match crate::loader::resolve(&SET, Index::cuEventQuery as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUevent) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -17305,7 +17371,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuEventRecord(hEvent: CUevent, hStream: CUstream) -> CUresult {
-        match crate::loader::resolve(Index::cuEventRecord as usize) {
+        match crate::loader::resolve(&SET, Index::cuEventRecord as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUevent, CUstream) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -17320,7 +17386,7 @@ impl Resolve {
         hStream: CUstream,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuEventRecordWithFlags as usize) {
+        match crate::loader::resolve(&SET, Index::cuEventRecordWithFlags as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUevent,
@@ -17337,7 +17403,7 @@ impl Resolve {
         hStream: CUstream,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuEventRecordWithFlags_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuEventRecordWithFlags_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUevent,
@@ -17353,7 +17419,7 @@ impl Resolve {
         hEvent: CUevent,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuEventRecord_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuEventRecord_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUevent, CUstream) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -17364,7 +17430,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuEventSynchronize(hEvent: CUevent) -> CUresult {
-        match crate::loader::resolve(Index::cuEventSynchronize as usize) {
+        match crate::loader::resolve(&SET, Index::cuEventSynchronize as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUevent) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -17379,7 +17445,10 @@ impl Resolve {
         extMem: CUexternalMemory,
         bufferDesc: *const CUDA_EXTERNAL_MEMORY_BUFFER_DESC,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuExternalMemoryGetMappedBuffer as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuExternalMemoryGetMappedBuffer as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -17397,6 +17466,7 @@ impl Resolve {
         mipmapDesc: *const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuExternalMemoryGetMappedMipmappedArray as usize,
         ) {
             Ok(driver_fn) => {
@@ -17417,7 +17487,7 @@ impl Resolve {
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuFabricCpyBatchAsync as usize) {
+        match crate::loader::resolve(&SET, Index::cuFabricCpyBatchAsync as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     usize,
@@ -17437,7 +17507,7 @@ impl Resolve {
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuFabricCpyBatchAsync_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuFabricCpyBatchAsync_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     usize,
@@ -17454,7 +17524,7 @@ impl Resolve {
         target: CUflushGPUDirectRDMAWritesTarget,
         scope: CUflushGPUDirectRDMAWritesScope,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuFlushGPUDirectRDMAWrites as usize) {
+        match crate::loader::resolve(&SET, Index::cuFlushGPUDirectRDMAWrites as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUflushGPUDirectRDMAWritesTarget,
@@ -17470,7 +17540,7 @@ impl Resolve {
         attrib: CUfunction_attribute,
         hfunc: CUfunction,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuFuncGetAttribute as usize) {
+        match crate::loader::resolve(&SET, Index::cuFuncGetAttribute as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_int,
@@ -17486,7 +17556,7 @@ impl Resolve {
         hmod: *mut CUmodule,
         hfunc: CUfunction,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuFuncGetModule as usize) {
+        match crate::loader::resolve(&SET, Index::cuFuncGetModule as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmodule,
@@ -17502,7 +17572,7 @@ impl Resolve {
         name: *mut *const ::core::ffi::c_char,
         hfunc: CUfunction,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuFuncGetName as usize) {
+        match crate::loader::resolve(&SET, Index::cuFuncGetName as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut *const ::core::ffi::c_char,
@@ -17518,7 +17588,7 @@ impl Resolve {
         func: CUfunction,
         paramCount: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuFuncGetParamCount as usize) {
+        match crate::loader::resolve(&SET, Index::cuFuncGetParamCount as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUfunction,
@@ -17536,7 +17606,7 @@ impl Resolve {
         paramOffset: *mut usize,
         paramSize: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuFuncGetParamInfo as usize) {
+        match crate::loader::resolve(&SET, Index::cuFuncGetParamInfo as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUfunction,
@@ -17554,7 +17624,7 @@ impl Resolve {
         state: *mut CUfunctionLoadingState,
         function: CUfunction,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuFuncIsLoaded as usize) {
+        match crate::loader::resolve(&SET, Index::cuFuncIsLoaded as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUfunctionLoadingState,
@@ -17567,7 +17637,7 @@ impl Resolve {
     }
     #[cfg(cuda_ge_12040)]
     unsafe extern "C" fn cuFuncLoad(function: CUfunction) -> CUresult {
-        match crate::loader::resolve(Index::cuFuncLoad as usize) {
+        match crate::loader::resolve(&SET, Index::cuFuncLoad as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUfunction) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -17582,7 +17652,7 @@ impl Resolve {
         attrib: CUfunction_attribute,
         value: ::core::ffi::c_int,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuFuncSetAttribute as usize) {
+        match crate::loader::resolve(&SET, Index::cuFuncSetAttribute as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUfunction,
@@ -17600,7 +17670,7 @@ impl Resolve {
         y: ::core::ffi::c_int,
         z: ::core::ffi::c_int,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuFuncSetBlockShape as usize) {
+        match crate::loader::resolve(&SET, Index::cuFuncSetBlockShape as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUfunction,
@@ -17617,7 +17687,7 @@ impl Resolve {
         hfunc: CUfunction,
         config: CUfunc_cache,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuFuncSetCacheConfig as usize) {
+        match crate::loader::resolve(&SET, Index::cuFuncSetCacheConfig as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUfunction,
@@ -17632,7 +17702,7 @@ impl Resolve {
         hfunc: CUfunction,
         config: CUsharedconfig,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuFuncSetSharedMemConfig as usize) {
+        match crate::loader::resolve(&SET, Index::cuFuncSetSharedMemConfig as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUfunction,
@@ -17647,7 +17717,7 @@ impl Resolve {
         hfunc: CUfunction,
         bytes: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuFuncSetSharedSize as usize) {
+        match crate::loader::resolve(&SET, Index::cuFuncSetSharedSize as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUfunction,
@@ -17662,7 +17732,7 @@ impl Resolve {
         error: CUresult,
         pStr: *mut *const ::core::ffi::c_char,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGetErrorName as usize) {
+        match crate::loader::resolve(&SET, Index::cuGetErrorName as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUresult,
@@ -17677,7 +17747,7 @@ impl Resolve {
         error: CUresult,
         pStr: *mut *const ::core::ffi::c_char,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGetErrorString as usize) {
+        match crate::loader::resolve(&SET, Index::cuGetErrorString as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUresult,
@@ -17692,7 +17762,7 @@ impl Resolve {
         ppExportTable: *mut *const ::core::ffi::c_void,
         pExportTableId: *const CUuuid,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGetExportTable as usize) {
+        match crate::loader::resolve(&SET, Index::cuGetExportTable as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut *const ::core::ffi::c_void,
@@ -17710,7 +17780,7 @@ impl Resolve {
         cudaVersion: ::core::ffi::c_int,
         flags: cuuint64_t,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGetProcAddress as usize) {
+        match crate::loader::resolve(&SET, Index::cuGetProcAddress as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *const ::core::ffi::c_char,
@@ -17731,7 +17801,7 @@ impl Resolve {
         flags: cuuint64_t,
         symbolStatus: *mut CUdriverProcAddressQueryResult,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGetProcAddress_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuGetProcAddress_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *const ::core::ffi::c_char,
@@ -17752,7 +17822,7 @@ impl Resolve {
         numDependencies: usize,
         nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphAddBatchMemOpNode as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphAddBatchMemOpNode as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphNode,
@@ -17781,7 +17851,7 @@ impl Resolve {
         numDependencies: usize,
         childGraph: CUgraph,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphAddChildGraphNode as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphAddChildGraphNode as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphNode,
@@ -17810,7 +17880,7 @@ impl Resolve {
         to: *const CUgraphNode,
         numDependencies: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphAddDependencies as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphAddDependencies as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraph,
@@ -17831,7 +17901,7 @@ impl Resolve {
         edgeData: *const CUgraphEdgeData,
         numDependencies: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphAddDependencies_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphAddDependencies_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraph,
@@ -17851,7 +17921,7 @@ impl Resolve {
         dependencies: *const CUgraphNode,
         numDependencies: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphAddEmptyNode as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphAddEmptyNode as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphNode,
@@ -17871,7 +17941,7 @@ impl Resolve {
         numDependencies: usize,
         event: CUevent,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphAddEventRecordNode as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphAddEventRecordNode as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphNode,
@@ -17894,7 +17964,7 @@ impl Resolve {
         numDependencies: usize,
         event: CUevent,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphAddEventWaitNode as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphAddEventWaitNode as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphNode,
@@ -17918,6 +17988,7 @@ impl Resolve {
         nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuGraphAddExternalSemaphoresSignalNode as usize,
         ) {
             Ok(driver_fn) => {
@@ -17949,6 +18020,7 @@ impl Resolve {
         nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuGraphAddExternalSemaphoresWaitNode as usize,
         ) {
             Ok(driver_fn) => {
@@ -17979,7 +18051,7 @@ impl Resolve {
         numDependencies: usize,
         nodeParams: *const CUDA_HOST_NODE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphAddHostNode as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphAddHostNode as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphNode,
@@ -18009,7 +18081,7 @@ impl Resolve {
         numDependencies: usize,
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphAddKernelNode as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphAddKernelNode as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphNode,
@@ -18039,7 +18111,7 @@ impl Resolve {
         numDependencies: usize,
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphAddKernelNode_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphAddKernelNode_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphNode,
@@ -18068,7 +18140,7 @@ impl Resolve {
         numDependencies: usize,
         nodeParams: *mut CUDA_MEM_ALLOC_NODE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphAddMemAllocNode as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphAddMemAllocNode as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphNode,
@@ -18097,7 +18169,7 @@ impl Resolve {
         numDependencies: usize,
         dptr: CUdeviceptr,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphAddMemFreeNode as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphAddMemFreeNode as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphNode,
@@ -18121,7 +18193,7 @@ impl Resolve {
         copyParams: *const CUDA_MEMCPY3D,
         ctx: CUcontext,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphAddMemcpyNode as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphAddMemcpyNode as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphNode,
@@ -18153,7 +18225,7 @@ impl Resolve {
         memsetParams: *const CUDA_MEMSET_NODE_PARAMS,
         ctx: CUcontext,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphAddMemsetNode as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphAddMemsetNode as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphNode,
@@ -18185,7 +18257,7 @@ impl Resolve {
         numDependencies: usize,
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphAddNode as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphAddNode as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphNode,
@@ -18216,7 +18288,7 @@ impl Resolve {
         numDependencies: usize,
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphAddNode_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphAddNode_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphNode,
@@ -18249,7 +18321,7 @@ impl Resolve {
         numDependencies: usize,
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphAddNode_v3 as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphAddNode_v3 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphNode,
@@ -18277,7 +18349,10 @@ impl Resolve {
         hNode: CUgraphNode,
         nodeParams_out: *mut CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphBatchMemOpNodeGetParams as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphBatchMemOpNodeGetParams as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -18292,7 +18367,10 @@ impl Resolve {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphBatchMemOpNodeSetParams as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphBatchMemOpNodeSetParams as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -18307,7 +18385,10 @@ impl Resolve {
         hNode: CUgraphNode,
         phGraph: *mut CUgraph,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphChildGraphNodeGetGraph as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphChildGraphNodeGetGraph as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -18322,7 +18403,7 @@ impl Resolve {
         phGraphClone: *mut CUgraph,
         originalGraph: CUgraph,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphClone as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphClone as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*mut CUgraph, CUgraph) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -18340,7 +18421,10 @@ impl Resolve {
         defaultLaunchValue: ::core::ffi::c_uint,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphConditionalHandleCreate as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphConditionalHandleCreate as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphConditionalHandle,
@@ -18358,7 +18442,7 @@ impl Resolve {
         phGraph: *mut CUgraph,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphCreate as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphCreate as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraph,
@@ -18374,7 +18458,7 @@ impl Resolve {
         path: *const ::core::ffi::c_char,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphDebugDotPrint as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphDebugDotPrint as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraph,
@@ -18387,7 +18471,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuGraphDestroy(hGraph: CUgraph) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphDestroy as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphDestroy as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUgraph) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -18398,7 +18482,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuGraphDestroyNode(hNode: CUgraphNode) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphDestroyNode as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphDestroyNode as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUgraphNode) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -18412,7 +18496,10 @@ impl Resolve {
         hNode: CUgraphNode,
         event_out: *mut CUevent,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphEventRecordNodeGetEvent as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphEventRecordNodeGetEvent as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -18427,7 +18514,10 @@ impl Resolve {
         hNode: CUgraphNode,
         event: CUevent,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphEventRecordNodeSetEvent as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphEventRecordNodeSetEvent as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUgraphNode, CUevent) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -18441,7 +18531,10 @@ impl Resolve {
         hNode: CUgraphNode,
         event_out: *mut CUevent,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphEventWaitNodeGetEvent as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphEventWaitNodeGetEvent as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -18456,7 +18549,10 @@ impl Resolve {
         hNode: CUgraphNode,
         event: CUevent,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphEventWaitNodeSetEvent as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphEventWaitNodeSetEvent as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUgraphNode, CUevent) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -18472,6 +18568,7 @@ impl Resolve {
         nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuGraphExecBatchMemOpNodeSetParams as usize,
         ) {
             Ok(driver_fn) => {
@@ -18491,6 +18588,7 @@ impl Resolve {
         childGraph: CUgraph,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuGraphExecChildGraphNodeSetParams as usize,
         ) {
             Ok(driver_fn) => {
@@ -18505,7 +18603,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuGraphExecDestroy(hGraphExec: CUgraphExec) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphExecDestroy as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphExecDestroy as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUgraphExec) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -18521,6 +18619,7 @@ impl Resolve {
         event: CUevent,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuGraphExecEventRecordNodeSetEvent as usize,
         ) {
             Ok(driver_fn) => {
@@ -18539,7 +18638,10 @@ impl Resolve {
         hNode: CUgraphNode,
         event: CUevent,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphExecEventWaitNodeSetEvent as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphExecEventWaitNodeSetEvent as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphExec,
@@ -18557,6 +18659,7 @@ impl Resolve {
         nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuGraphExecExternalSemaphoresSignalNodeSetParams as usize,
         ) {
             Ok(driver_fn) => {
@@ -18576,6 +18679,7 @@ impl Resolve {
         nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuGraphExecExternalSemaphoresWaitNodeSetParams as usize,
         ) {
             Ok(driver_fn) => {
@@ -18594,7 +18698,7 @@ impl Resolve {
         hGraphExec: CUgraphExec,
         flags: *mut cuuint64_t,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphExecGetFlags as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphExecGetFlags as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphExec,
@@ -18610,7 +18714,7 @@ impl Resolve {
         hGraphExec: CUgraphExec,
         graphId: *mut ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphExecGetId as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphExecGetId as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphExec,
@@ -18626,7 +18730,10 @@ impl Resolve {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_HOST_NODE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphExecHostNodeSetParams as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphExecHostNodeSetParams as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphExec,
@@ -18644,7 +18751,10 @@ impl Resolve {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphExecKernelNodeSetParams as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphExecKernelNodeSetParams as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphExec,
@@ -18662,7 +18772,10 @@ impl Resolve {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphExecKernelNodeSetParams_v2 as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphExecKernelNodeSetParams_v2 as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphExec,
@@ -18680,7 +18793,10 @@ impl Resolve {
         copyParams: *const CUDA_MEMCPY3D,
         ctx: CUcontext,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphExecMemcpyNodeSetParams as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphExecMemcpyNodeSetParams as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphExec,
@@ -18699,7 +18815,10 @@ impl Resolve {
         memsetParams: *const CUDA_MEMSET_NODE_PARAMS,
         ctx: CUcontext,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphExecMemsetNodeSetParams as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphExecMemsetNodeSetParams as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphExec,
@@ -18719,7 +18838,7 @@ impl Resolve {
         hErrorNode_out: *mut CUgraphNode,
         updateResult_out: *mut CUgraphExecUpdateResult,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphExecUpdate as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphExecUpdate as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphExec,
@@ -18740,7 +18859,7 @@ impl Resolve {
         hNode: CUgraphNode,
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphExecNodeSetParams as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphExecNodeSetParams as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphExec,
@@ -18758,7 +18877,7 @@ impl Resolve {
         hGraph: CUgraph,
         resultInfo: *mut CUgraphExecUpdateResultInfo,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphExecUpdate_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphExecUpdate_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphExec,
@@ -18775,6 +18894,7 @@ impl Resolve {
         params_out: *mut CUDA_EXT_SEM_SIGNAL_NODE_PARAMS,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuGraphExternalSemaphoresSignalNodeGetParams as usize,
         ) {
             Ok(driver_fn) => {
@@ -18792,6 +18912,7 @@ impl Resolve {
         nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuGraphExternalSemaphoresSignalNodeSetParams as usize,
         ) {
             Ok(driver_fn) => {
@@ -18809,6 +18930,7 @@ impl Resolve {
         params_out: *mut CUDA_EXT_SEM_WAIT_NODE_PARAMS,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuGraphExternalSemaphoresWaitNodeGetParams as usize,
         ) {
             Ok(driver_fn) => {
@@ -18826,6 +18948,7 @@ impl Resolve {
         nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuGraphExternalSemaphoresWaitNodeSetParams as usize,
         ) {
             Ok(driver_fn) => {
@@ -18845,7 +18968,7 @@ impl Resolve {
         to: *mut CUgraphNode,
         numEdges: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphGetEdges as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphGetEdges as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraph,
@@ -18866,7 +18989,7 @@ impl Resolve {
         edgeData: *mut CUgraphEdgeData,
         numEdges: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphGetEdges_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphGetEdges_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraph,
@@ -18885,7 +19008,7 @@ impl Resolve {
         hGraph: CUgraph,
         graphId: *mut ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphGetId as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphGetId as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraph,
@@ -18901,7 +19024,7 @@ impl Resolve {
         nodes: *mut CUgraphNode,
         numNodes: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphGetNodes as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphGetNodes as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraph,
@@ -18918,7 +19041,7 @@ impl Resolve {
         rootNodes: *mut CUgraphNode,
         numRootNodes: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphGetRootNodes as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphGetRootNodes as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraph,
@@ -18934,7 +19057,7 @@ impl Resolve {
         hNode: CUgraphNode,
         nodeParams: *mut CUDA_HOST_NODE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphHostNodeGetParams as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphHostNodeGetParams as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -18949,7 +19072,7 @@ impl Resolve {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_HOST_NODE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphHostNodeSetParams as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphHostNodeSetParams as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -18965,7 +19088,7 @@ impl Resolve {
         hGraph: CUgraph,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphInstantiateWithFlags as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphInstantiateWithFlags as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphExec,
@@ -18985,7 +19108,7 @@ impl Resolve {
         logBuffer: *mut ::core::ffi::c_char,
         bufferSize: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphInstantiate_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphInstantiate_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphExec,
@@ -19007,7 +19130,10 @@ impl Resolve {
         hGraph: CUgraph,
         instantiateParams: *mut CUDA_GRAPH_INSTANTIATE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphInstantiateWithParams as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphInstantiateWithParams as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphExec,
@@ -19025,7 +19151,10 @@ impl Resolve {
         hGraph: CUgraph,
         instantiateParams: *mut CUDA_GRAPH_INSTANTIATE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphInstantiateWithParams_ptsz as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphInstantiateWithParams_ptsz as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphExec,
@@ -19041,7 +19170,10 @@ impl Resolve {
         dst: CUgraphNode,
         src: CUgraphNode,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphKernelNodeCopyAttributes as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphKernelNodeCopyAttributes as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19057,7 +19189,10 @@ impl Resolve {
         attr: CUkernelNodeAttrID,
         value_out: *mut CUkernelNodeAttrValue,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphKernelNodeGetAttribute as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphKernelNodeGetAttribute as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19074,7 +19209,7 @@ impl Resolve {
         hNode: CUgraphNode,
         nodeParams: *mut CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphKernelNodeGetParams as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphKernelNodeGetParams as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19090,7 +19225,10 @@ impl Resolve {
         hNode: CUgraphNode,
         nodeParams: *mut CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphKernelNodeGetParams_v2 as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphKernelNodeGetParams_v2 as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19106,7 +19244,10 @@ impl Resolve {
         attr: CUkernelNodeAttrID,
         value: *const CUkernelNodeAttrValue,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphKernelNodeSetAttribute as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphKernelNodeSetAttribute as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19123,7 +19264,7 @@ impl Resolve {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphKernelNodeSetParams as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphKernelNodeSetParams as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19139,7 +19280,10 @@ impl Resolve {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphKernelNodeSetParams_v2 as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphKernelNodeSetParams_v2 as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19154,7 +19298,7 @@ impl Resolve {
         hGraph: CUgraphExec,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphLaunch as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphLaunch as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUgraphExec, CUstream) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -19168,7 +19312,7 @@ impl Resolve {
         hGraphExec: CUgraphExec,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphLaunch_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphLaunch_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUgraphExec, CUstream) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -19182,7 +19326,10 @@ impl Resolve {
         hNode: CUgraphNode,
         params_out: *mut CUDA_MEM_ALLOC_NODE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphMemAllocNodeGetParams as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphMemAllocNodeGetParams as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19197,7 +19344,7 @@ impl Resolve {
         hNode: CUgraphNode,
         dptr_out: *mut CUdeviceptr,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphMemFreeNodeGetParams as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphMemFreeNodeGetParams as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19212,7 +19359,7 @@ impl Resolve {
         hNode: CUgraphNode,
         nodeParams: *mut CUDA_MEMCPY3D,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphMemcpyNodeGetParams as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphMemcpyNodeGetParams as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19227,7 +19374,7 @@ impl Resolve {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_MEMCPY3D,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphMemcpyNodeSetParams as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphMemcpyNodeSetParams as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19242,7 +19389,7 @@ impl Resolve {
         hNode: CUgraphNode,
         nodeParams: *mut CUDA_MEMSET_NODE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphMemsetNodeGetParams as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphMemsetNodeGetParams as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19257,7 +19404,7 @@ impl Resolve {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_MEMSET_NODE_PARAMS,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphMemsetNodeSetParams as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphMemsetNodeSetParams as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19273,7 +19420,7 @@ impl Resolve {
         hOriginalNode: CUgraphNode,
         hClonedGraph: CUgraph,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphNodeFindInClone as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphNodeFindInClone as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgraphNode,
@@ -19291,7 +19438,7 @@ impl Resolve {
         dependencies: *mut CUgraphNode,
         numDependencies: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphNodeGetDependencies as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphNodeGetDependencies as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19308,7 +19455,10 @@ impl Resolve {
         hNode: CUgraphNode,
         phGraph: *mut CUgraph,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphNodeGetContainingGraph as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphNodeGetContainingGraph as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19326,7 +19476,10 @@ impl Resolve {
         edgeData: *mut CUgraphEdgeData,
         numDependencies: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphNodeGetDependencies_v2 as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphNodeGetDependencies_v2 as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19345,7 +19498,10 @@ impl Resolve {
         dependentNodes: *mut CUgraphNode,
         numDependentNodes: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphNodeGetDependentNodes as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphNodeGetDependentNodes as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19364,7 +19520,10 @@ impl Resolve {
         edgeData: *mut CUgraphEdgeData,
         numDependentNodes: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphNodeGetDependentNodes_v2 as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphNodeGetDependentNodes_v2 as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19382,7 +19541,7 @@ impl Resolve {
         hNode: CUgraphNode,
         isEnabled: *mut ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphNodeGetEnabled as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphNodeGetEnabled as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphExec,
@@ -19399,7 +19558,7 @@ impl Resolve {
         hNode: CUgraphNode,
         nodeId: *mut ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphNodeGetLocalId as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphNodeGetLocalId as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19415,7 +19574,7 @@ impl Resolve {
         hNode: CUgraphNode,
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphNodeGetParams as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphNodeGetParams as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19431,7 +19590,7 @@ impl Resolve {
         hNode: CUgraphNode,
         toolsNodeId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphNodeGetToolsId as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphNodeGetToolsId as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19446,7 +19605,7 @@ impl Resolve {
         hNode: CUgraphNode,
         type_: *mut CUgraphNodeType,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphNodeGetType as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphNodeGetType as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19462,7 +19621,7 @@ impl Resolve {
         hNode: CUgraphNode,
         isEnabled: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphNodeSetEnabled as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphNodeSetEnabled as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphExec,
@@ -19479,7 +19638,7 @@ impl Resolve {
         hNode: CUgraphNode,
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphNodeSetParams as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphNodeSetParams as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19495,7 +19654,7 @@ impl Resolve {
         hNode: CUgraphNode,
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphNodeSetParams_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphNodeSetParams_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphNode,
@@ -19511,7 +19670,7 @@ impl Resolve {
         object: CUuserObject,
         count: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphReleaseUserObject as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphReleaseUserObject as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraph,
@@ -19530,7 +19689,7 @@ impl Resolve {
         to: *const CUgraphNode,
         numDependencies: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphRemoveDependencies as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphRemoveDependencies as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraph,
@@ -19551,7 +19710,10 @@ impl Resolve {
         edgeData: *const CUgraphEdgeData,
         numDependencies: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphRemoveDependencies_v2 as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphRemoveDependencies_v2 as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraph,
@@ -19571,7 +19733,7 @@ impl Resolve {
         count: ::core::ffi::c_uint,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphRetainUserObject as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphRetainUserObject as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraph,
@@ -19588,7 +19750,7 @@ impl Resolve {
         hGraph: CUgraphExec,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphUpload as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphUpload as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUgraphExec, CUstream) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -19602,7 +19764,7 @@ impl Resolve {
         hGraphExec: CUgraphExec,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphUpload_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphUpload_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUgraphExec, CUstream) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -19617,7 +19779,7 @@ impl Resolve {
         resources: *mut CUgraphicsResource,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphicsMapResources as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphicsMapResources as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     ::core::ffi::c_uint,
@@ -19634,7 +19796,7 @@ impl Resolve {
         resources: *mut CUgraphicsResource,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphicsMapResources_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphicsMapResources_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     ::core::ffi::c_uint,
@@ -19651,6 +19813,7 @@ impl Resolve {
         resource: CUgraphicsResource,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuGraphicsResourceGetMappedMipmappedArray as usize,
         ) {
             Ok(driver_fn) => {
@@ -19669,6 +19832,7 @@ impl Resolve {
         resource: CUgraphicsResource,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuGraphicsResourceGetMappedPointer_v2 as usize,
         ) {
             Ok(driver_fn) => {
@@ -19686,7 +19850,10 @@ impl Resolve {
         resource: CUgraphicsResource,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphicsResourceSetMapFlags_v2 as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphicsResourceSetMapFlags_v2 as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgraphicsResource,
@@ -19704,6 +19871,7 @@ impl Resolve {
         mipLevel: ::core::ffi::c_uint,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuGraphicsSubResourceGetMappedArray as usize,
         ) {
             Ok(driver_fn) => {
@@ -19723,7 +19891,7 @@ impl Resolve {
         resources: *mut CUgraphicsResource,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphicsUnmapResources as usize) {
+        match crate::loader::resolve(&SET, Index::cuGraphicsUnmapResources as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     ::core::ffi::c_uint,
@@ -19740,7 +19908,10 @@ impl Resolve {
         resources: *mut CUgraphicsResource,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphicsUnmapResources_ptsz as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphicsUnmapResources_ptsz as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     ::core::ffi::c_uint,
@@ -19755,7 +19926,10 @@ impl Resolve {
     unsafe extern "C" fn cuGraphicsUnregisterResource(
         resource: CUgraphicsResource,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGraphicsUnregisterResource as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuGraphicsUnregisterResource as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUgraphicsResource) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -19772,7 +19946,7 @@ impl Resolve {
         dev: CUdevice,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGreenCtxCreate as usize) {
+        match crate::loader::resolve(&SET, Index::cuGreenCtxCreate as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUgreenCtx,
@@ -19787,7 +19961,7 @@ impl Resolve {
     }
     #[cfg(cuda_ge_12040)]
     unsafe extern "C" fn cuGreenCtxDestroy(hCtx: CUgreenCtx) -> CUresult {
-        match crate::loader::resolve(Index::cuGreenCtxDestroy as usize) {
+        match crate::loader::resolve(&SET, Index::cuGreenCtxDestroy as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUgreenCtx) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -19803,7 +19977,7 @@ impl Resolve {
         resource: *mut CUdevResource,
         type_: CUdevResourceType,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGreenCtxGetDevResource as usize) {
+        match crate::loader::resolve(&SET, Index::cuGreenCtxGetDevResource as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgreenCtx,
@@ -19820,7 +19994,7 @@ impl Resolve {
         greenCtx: CUgreenCtx,
         greenCtxId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGreenCtxGetId as usize) {
+        match crate::loader::resolve(&SET, Index::cuGreenCtxGetId as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUgreenCtx,
@@ -19836,7 +20010,7 @@ impl Resolve {
         hCtx: CUgreenCtx,
         hEvent: CUevent,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGreenCtxRecordEvent as usize) {
+        match crate::loader::resolve(&SET, Index::cuGreenCtxRecordEvent as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUgreenCtx, CUevent) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -19853,7 +20027,7 @@ impl Resolve {
         flags: ::core::ffi::c_uint,
         priority: ::core::ffi::c_int,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGreenCtxStreamCreate as usize) {
+        match crate::loader::resolve(&SET, Index::cuGreenCtxStreamCreate as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUstream,
@@ -19871,7 +20045,7 @@ impl Resolve {
         hCtx: CUgreenCtx,
         hEvent: CUevent,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuGreenCtxWaitEvent as usize) {
+        match crate::loader::resolve(&SET, Index::cuGreenCtxWaitEvent as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUgreenCtx, CUevent) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -19885,7 +20059,7 @@ impl Resolve {
         extMem_out: *mut CUexternalMemory,
         memHandleDesc: *const CUDA_EXTERNAL_MEMORY_HANDLE_DESC,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuImportExternalMemory as usize) {
+        match crate::loader::resolve(&SET, Index::cuImportExternalMemory as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUexternalMemory,
@@ -19900,7 +20074,7 @@ impl Resolve {
         extSem_out: *mut CUexternalSemaphore,
         semHandleDesc: *const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuImportExternalSemaphore as usize) {
+        match crate::loader::resolve(&SET, Index::cuImportExternalSemaphore as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUexternalSemaphore,
@@ -19912,7 +20086,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuInit(Flags: ::core::ffi::c_uint) -> CUresult {
-        match crate::loader::resolve(Index::cuInit as usize) {
+        match crate::loader::resolve(&SET, Index::cuInit as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(::core::ffi::c_uint) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -19923,7 +20097,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuIpcCloseMemHandle(dptr: CUdeviceptr) -> CUresult {
-        match crate::loader::resolve(Index::cuIpcCloseMemHandle as usize) {
+        match crate::loader::resolve(&SET, Index::cuIpcCloseMemHandle as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUdeviceptr) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -19937,7 +20111,7 @@ impl Resolve {
         pHandle: *mut CUipcEventHandle,
         event: CUevent,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuIpcGetEventHandle as usize) {
+        match crate::loader::resolve(&SET, Index::cuIpcGetEventHandle as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUipcEventHandle,
@@ -19952,7 +20126,7 @@ impl Resolve {
         pHandle: *mut CUipcMemHandle,
         dptr: CUdeviceptr,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuIpcGetMemHandle as usize) {
+        match crate::loader::resolve(&SET, Index::cuIpcGetMemHandle as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUipcMemHandle,
@@ -19967,7 +20141,7 @@ impl Resolve {
         phEvent: *mut CUevent,
         handle: CUipcEventHandle,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuIpcOpenEventHandle as usize) {
+        match crate::loader::resolve(&SET, Index::cuIpcOpenEventHandle as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUevent,
@@ -19983,7 +20157,7 @@ impl Resolve {
         handle: CUipcMemHandle,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuIpcOpenMemHandle_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuIpcOpenMemHandle_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -20002,7 +20176,7 @@ impl Resolve {
         kernel: CUkernel,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuKernelGetAttribute as usize) {
+        match crate::loader::resolve(&SET, Index::cuKernelGetAttribute as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_int,
@@ -20020,7 +20194,7 @@ impl Resolve {
         pFunc: *mut CUfunction,
         kernel: CUkernel,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuKernelGetFunction as usize) {
+        match crate::loader::resolve(&SET, Index::cuKernelGetFunction as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUfunction,
@@ -20036,7 +20210,7 @@ impl Resolve {
         pLib: *mut CUlibrary,
         kernel: CUkernel,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuKernelGetLibrary as usize) {
+        match crate::loader::resolve(&SET, Index::cuKernelGetLibrary as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUlibrary,
@@ -20052,7 +20226,7 @@ impl Resolve {
         name: *mut *const ::core::ffi::c_char,
         hfunc: CUkernel,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuKernelGetName as usize) {
+        match crate::loader::resolve(&SET, Index::cuKernelGetName as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut *const ::core::ffi::c_char,
@@ -20068,7 +20242,7 @@ impl Resolve {
         kernel: CUkernel,
         paramCount: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuKernelGetParamCount as usize) {
+        match crate::loader::resolve(&SET, Index::cuKernelGetParamCount as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUkernel, *mut usize) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -20085,7 +20259,7 @@ impl Resolve {
         paramOffset: *mut usize,
         paramSize: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuKernelGetParamInfo as usize) {
+        match crate::loader::resolve(&SET, Index::cuKernelGetParamInfo as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUkernel,
@@ -20105,7 +20279,7 @@ impl Resolve {
         kernel: CUkernel,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuKernelSetAttribute as usize) {
+        match crate::loader::resolve(&SET, Index::cuKernelSetAttribute as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUfunction_attribute,
@@ -20124,7 +20298,7 @@ impl Resolve {
         config: CUfunc_cache,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuKernelSetCacheConfig as usize) {
+        match crate::loader::resolve(&SET, Index::cuKernelSetCacheConfig as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUkernel,
@@ -20137,7 +20311,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuLaunch(f: CUfunction) -> CUresult {
-        match crate::loader::resolve(Index::cuLaunch as usize) {
+        match crate::loader::resolve(&SET, Index::cuLaunch as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUfunction) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -20159,7 +20333,7 @@ impl Resolve {
         hStream: CUstream,
         kernelParams: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLaunchCooperativeKernel as usize) {
+        match crate::loader::resolve(&SET, Index::cuLaunchCooperativeKernel as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUfunction,
@@ -20197,6 +20371,7 @@ impl Resolve {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuLaunchCooperativeKernelMultiDevice as usize,
         ) {
             Ok(driver_fn) => {
@@ -20222,7 +20397,10 @@ impl Resolve {
         hStream: CUstream,
         kernelParams: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLaunchCooperativeKernel_ptsz as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuLaunchCooperativeKernel_ptsz as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUfunction,
@@ -20259,7 +20437,7 @@ impl Resolve {
         grid_width: ::core::ffi::c_int,
         grid_height: ::core::ffi::c_int,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLaunchGrid as usize) {
+        match crate::loader::resolve(&SET, Index::cuLaunchGrid as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUfunction,
@@ -20277,7 +20455,7 @@ impl Resolve {
         grid_height: ::core::ffi::c_int,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLaunchGridAsync as usize) {
+        match crate::loader::resolve(&SET, Index::cuLaunchGridAsync as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUfunction,
@@ -20295,7 +20473,7 @@ impl Resolve {
         fn_: CUhostFn,
         userData: *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLaunchHostFunc as usize) {
+        match crate::loader::resolve(&SET, Index::cuLaunchHostFunc as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -20312,7 +20490,7 @@ impl Resolve {
         fn_: CUhostFn,
         userData: *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLaunchHostFunc_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuLaunchHostFunc_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -20331,7 +20509,7 @@ impl Resolve {
         userData: *mut ::core::ffi::c_void,
         syncMode: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLaunchHostFunc_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuLaunchHostFunc_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -20351,7 +20529,7 @@ impl Resolve {
         userData: *mut ::core::ffi::c_void,
         syncMode: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLaunchHostFunc_v2_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuLaunchHostFunc_v2_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -20377,7 +20555,7 @@ impl Resolve {
         kernelParams: *mut *mut ::core::ffi::c_void,
         extra: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLaunchKernel as usize) {
+        match crate::loader::resolve(&SET, Index::cuLaunchKernel as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUfunction,
@@ -20418,7 +20596,7 @@ impl Resolve {
         kernelParams: *mut *mut ::core::ffi::c_void,
         extra: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLaunchKernelEx as usize) {
+        match crate::loader::resolve(&SET, Index::cuLaunchKernelEx as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *const CUlaunchConfig,
@@ -20438,7 +20616,7 @@ impl Resolve {
         kernelParams: *mut *mut ::core::ffi::c_void,
         extra: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLaunchKernelEx_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuLaunchKernelEx_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *const CUlaunchConfig,
@@ -20464,7 +20642,7 @@ impl Resolve {
         kernelParams: *mut *mut ::core::ffi::c_void,
         extra: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLaunchKernel_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuLaunchKernel_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUfunction,
@@ -20504,7 +20682,7 @@ impl Resolve {
         numKernels: ::core::ffi::c_uint,
         lib: CUlibrary,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLibraryEnumerateKernels as usize) {
+        match crate::loader::resolve(&SET, Index::cuLibraryEnumerateKernels as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUkernel,
@@ -20523,7 +20701,7 @@ impl Resolve {
         library: CUlibrary,
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLibraryGetGlobal as usize) {
+        match crate::loader::resolve(&SET, Index::cuLibraryGetGlobal as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -20542,7 +20720,7 @@ impl Resolve {
         library: CUlibrary,
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLibraryGetKernel as usize) {
+        match crate::loader::resolve(&SET, Index::cuLibraryGetKernel as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUkernel,
@@ -20559,7 +20737,7 @@ impl Resolve {
         count: *mut ::core::ffi::c_uint,
         lib: CUlibrary,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLibraryGetKernelCount as usize) {
+        match crate::loader::resolve(&SET, Index::cuLibraryGetKernelCount as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_uint,
@@ -20577,7 +20755,7 @@ impl Resolve {
         library: CUlibrary,
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLibraryGetManaged as usize) {
+        match crate::loader::resolve(&SET, Index::cuLibraryGetManaged as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -20595,7 +20773,7 @@ impl Resolve {
         pMod: *mut CUmodule,
         library: CUlibrary,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLibraryGetModule as usize) {
+        match crate::loader::resolve(&SET, Index::cuLibraryGetModule as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmodule,
@@ -20612,7 +20790,7 @@ impl Resolve {
         library: CUlibrary,
         symbol: *const ::core::ffi::c_char,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLibraryGetUnifiedFunction as usize) {
+        match crate::loader::resolve(&SET, Index::cuLibraryGetUnifiedFunction as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut *mut ::core::ffi::c_void,
@@ -20635,7 +20813,7 @@ impl Resolve {
         libraryOptionValues: *mut *mut ::core::ffi::c_void,
         numLibraryOptions: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLibraryLoadData as usize) {
+        match crate::loader::resolve(&SET, Index::cuLibraryLoadData as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUlibrary,
@@ -20674,7 +20852,7 @@ impl Resolve {
         libraryOptionValues: *mut *mut ::core::ffi::c_void,
         numLibraryOptions: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLibraryLoadFromFile as usize) {
+        match crate::loader::resolve(&SET, Index::cuLibraryLoadFromFile as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUlibrary,
@@ -20704,7 +20882,7 @@ impl Resolve {
     }
     #[cfg(cuda_ge_12000)]
     unsafe extern "C" fn cuLibraryUnload(library: CUlibrary) -> CUresult {
-        match crate::loader::resolve(Index::cuLibraryUnload as usize) {
+        match crate::loader::resolve(&SET, Index::cuLibraryUnload as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUlibrary) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -20724,7 +20902,7 @@ impl Resolve {
         options: *mut CUjit_option,
         optionValues: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLinkAddData_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuLinkAddData_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUlinkState,
@@ -20760,7 +20938,7 @@ impl Resolve {
         options: *mut CUjit_option,
         optionValues: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLinkAddFile_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuLinkAddFile_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUlinkState,
@@ -20782,7 +20960,7 @@ impl Resolve {
         cubinOut: *mut *mut ::core::ffi::c_void,
         sizeOut: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLinkComplete as usize) {
+        match crate::loader::resolve(&SET, Index::cuLinkComplete as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUlinkState,
@@ -20800,7 +20978,7 @@ impl Resolve {
         optionValues: *mut *mut ::core::ffi::c_void,
         stateOut: *mut CUlinkState,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLinkCreate_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuLinkCreate_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     ::core::ffi::c_uint,
@@ -20814,7 +20992,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuLinkDestroy(state: CUlinkState) -> CUresult {
-        match crate::loader::resolve(Index::cuLinkDestroy as usize) {
+        match crate::loader::resolve(&SET, Index::cuLinkDestroy as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUlinkState) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -20829,7 +21007,7 @@ impl Resolve {
         leId: CUlogicalEndpointId,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLogicalEndpointAddDevice as usize) {
+        match crate::loader::resolve(&SET, Index::cuLogicalEndpointAddDevice as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUlogicalEndpointId,
@@ -20849,7 +21027,7 @@ impl Resolve {
         size: cuuint64_t,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLogicalEndpointBindAddr as usize) {
+        match crate::loader::resolve(&SET, Index::cuLogicalEndpointBindAddr as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUlogicalEndpointId,
@@ -20874,7 +21052,7 @@ impl Resolve {
         size: cuuint64_t,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLogicalEndpointBindMem as usize) {
+        match crate::loader::resolve(&SET, Index::cuLogicalEndpointBindMem as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUlogicalEndpointId,
@@ -20897,7 +21075,7 @@ impl Resolve {
         leId: CUlogicalEndpointId,
         prop: *const CUlogicalEndpointProp,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLogicalEndpointCreate as usize) {
+        match crate::loader::resolve(&SET, Index::cuLogicalEndpointCreate as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUlogicalEndpointId,
@@ -20912,7 +21090,7 @@ impl Resolve {
     unsafe extern "C" fn cuLogicalEndpointDestroy(
         leId: CUlogicalEndpointId,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLogicalEndpointDestroy as usize) {
+        match crate::loader::resolve(&SET, Index::cuLogicalEndpointDestroy as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUlogicalEndpointId) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -20928,7 +21106,7 @@ impl Resolve {
         leId: CUlogicalEndpointId,
         handleType: CUlogicalEndpointIpcHandleType,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLogicalEndpointExport as usize) {
+        match crate::loader::resolve(&SET, Index::cuLogicalEndpointExport as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_void,
@@ -20946,7 +21124,7 @@ impl Resolve {
         maxSize: *mut cuuint64_t,
         prop: *const CUlogicalEndpointProp,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLogicalEndpointGetLimits as usize) {
+        match crate::loader::resolve(&SET, Index::cuLogicalEndpointGetLimits as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut cuuint64_t,
@@ -20963,7 +21141,7 @@ impl Resolve {
         baseLeId: CUlogicalEndpointId,
         count: cuuint32_t,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLogicalEndpointIdRelease as usize) {
+        match crate::loader::resolve(&SET, Index::cuLogicalEndpointIdRelease as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUlogicalEndpointId,
@@ -20979,7 +21157,7 @@ impl Resolve {
         baseLeId: *mut CUlogicalEndpointId,
         count: cuuint32_t,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLogicalEndpointIdReserve as usize) {
+        match crate::loader::resolve(&SET, Index::cuLogicalEndpointIdReserve as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUlogicalEndpointId,
@@ -20996,7 +21174,7 @@ impl Resolve {
         handle: *const ::core::ffi::c_void,
         handleType: CUlogicalEndpointIpcHandleType,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLogicalEndpointImport as usize) {
+        match crate::loader::resolve(&SET, Index::cuLogicalEndpointImport as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUlogicalEndpointId,
@@ -21014,7 +21192,7 @@ impl Resolve {
         count: cuuint32_t,
         queryStatus: *mut ::core::ffi::c_int,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLogicalEndpointQuery as usize) {
+        match crate::loader::resolve(&SET, Index::cuLogicalEndpointQuery as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUlogicalEndpointId,
@@ -21033,7 +21211,7 @@ impl Resolve {
         offset: cuuint64_t,
         size: cuuint64_t,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLogicalEndpointUnbind as usize) {
+        match crate::loader::resolve(&SET, Index::cuLogicalEndpointUnbind as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUlogicalEndpointId,
@@ -21051,7 +21229,7 @@ impl Resolve {
         iterator_out: *mut CUlogIterator,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLogsCurrent as usize) {
+        match crate::loader::resolve(&SET, Index::cuLogsCurrent as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUlogIterator,
@@ -21068,7 +21246,7 @@ impl Resolve {
         pathToFile: *const ::core::ffi::c_char,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLogsDumpToFile as usize) {
+        match crate::loader::resolve(&SET, Index::cuLogsDumpToFile as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUlogIterator,
@@ -21087,7 +21265,7 @@ impl Resolve {
         size: *mut usize,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLogsDumpToMemory as usize) {
+        match crate::loader::resolve(&SET, Index::cuLogsDumpToMemory as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUlogIterator,
@@ -21106,7 +21284,7 @@ impl Resolve {
         userData: *mut ::core::ffi::c_void,
         callback_out: *mut CUlogsCallbackHandle,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLogsRegisterCallback as usize) {
+        match crate::loader::resolve(&SET, Index::cuLogsRegisterCallback as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUlogsCallback,
@@ -21122,7 +21300,7 @@ impl Resolve {
     unsafe extern "C" fn cuLogsUnregisterCallback(
         callback: CUlogsCallbackHandle,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuLogsUnregisterCallback as usize) {
+        match crate::loader::resolve(&SET, Index::cuLogsUnregisterCallback as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUlogsCallbackHandle) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -21133,7 +21311,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuMemAddressFree(ptr: CUdeviceptr, size: usize) -> CUresult {
-        match crate::loader::resolve(Index::cuMemAddressFree as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemAddressFree as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUdeviceptr, usize) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -21150,7 +21328,7 @@ impl Resolve {
         addr: CUdeviceptr,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemAddressReserve as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemAddressReserve as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -21171,7 +21349,7 @@ impl Resolve {
         advice: CUmem_advise,
         device: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemAdvise as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemAdvise as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -21191,7 +21369,7 @@ impl Resolve {
         advice: CUmem_advise,
         location: CUmemLocation,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemAdvise_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemAdvise_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -21209,7 +21387,7 @@ impl Resolve {
         bytesize: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemAllocAsync as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemAllocAsync as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -21226,7 +21404,7 @@ impl Resolve {
         bytesize: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemAllocAsync_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemAllocAsync_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -21244,7 +21422,7 @@ impl Resolve {
         pool: CUmemoryPool,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemAllocFromPoolAsync as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemAllocFromPoolAsync as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -21263,7 +21441,10 @@ impl Resolve {
         pool: CUmemoryPool,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemAllocFromPoolAsync_ptsz as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuMemAllocFromPoolAsync_ptsz as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -21280,7 +21461,7 @@ impl Resolve {
         pp: *mut *mut ::core::ffi::c_void,
         bytesize: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemAllocHost_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemAllocHost_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut *mut ::core::ffi::c_void,
@@ -21296,7 +21477,7 @@ impl Resolve {
         bytesize: usize,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemAllocManaged as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemAllocManaged as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -21315,7 +21496,7 @@ impl Resolve {
         Height: usize,
         ElementSizeBytes: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemAllocPitch_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemAllocPitch_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -21335,7 +21516,7 @@ impl Resolve {
         dptr: *mut CUdeviceptr,
         bytesize: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemAlloc_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemAlloc_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -21354,7 +21535,7 @@ impl Resolve {
         errorIndex: *mut usize,
         stream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemBatchDecompressAsync as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemBatchDecompressAsync as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmemDecompressParams,
@@ -21376,7 +21557,10 @@ impl Resolve {
         errorIndex: *mut usize,
         stream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemBatchDecompressAsync_ptsz as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuMemBatchDecompressAsync_ptsz as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmemDecompressParams,
@@ -21396,7 +21580,7 @@ impl Resolve {
         prop: *const CUmemAllocationProp,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemCreate as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemCreate as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmemGenericAllocationHandle,
@@ -21420,7 +21604,10 @@ impl Resolve {
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemDiscardAndPrefetchBatchAsync as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuMemDiscardAndPrefetchBatchAsync as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -21460,6 +21647,7 @@ impl Resolve {
         hStream: CUstream,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuMemDiscardAndPrefetchBatchAsync_ptsz as usize,
         ) {
             Ok(driver_fn) => {
@@ -21497,7 +21685,7 @@ impl Resolve {
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemDiscardBatchAsync as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemDiscardBatchAsync as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -21519,7 +21707,7 @@ impl Resolve {
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemDiscardBatchAsync_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemDiscardBatchAsync_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -21539,7 +21727,10 @@ impl Resolve {
         handleType: CUmemAllocationHandleType,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemExportToShareableHandle as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuMemExportToShareableHandle as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_void,
@@ -21556,7 +21747,7 @@ impl Resolve {
         dptr: CUdeviceptr,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemFreeAsync as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemFreeAsync as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUdeviceptr, CUstream) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -21570,7 +21761,7 @@ impl Resolve {
         dptr: CUdeviceptr,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemFreeAsync_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemFreeAsync_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUdeviceptr, CUstream) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -21581,7 +21772,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuMemFreeHost(p: *mut ::core::ffi::c_void) -> CUresult {
-        match crate::loader::resolve(Index::cuMemFreeHost as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemFreeHost as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_void,
@@ -21592,7 +21783,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuMemFree_v2(dptr: CUdeviceptr) -> CUresult {
-        match crate::loader::resolve(Index::cuMemFree_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemFree_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUdeviceptr) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -21607,7 +21798,7 @@ impl Resolve {
         location: *const CUmemLocation,
         ptr: CUdeviceptr,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemGetAccess as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemGetAccess as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_ulonglong,
@@ -21624,7 +21815,7 @@ impl Resolve {
         psize: *mut usize,
         dptr: CUdeviceptr,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemGetAddressRange_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemGetAddressRange_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -21641,7 +21832,10 @@ impl Resolve {
         prop: *const CUmemAllocationProp,
         option: CUmemAllocationGranularity_flags,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemGetAllocationGranularity as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuMemGetAllocationGranularity as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut usize,
@@ -21658,6 +21852,7 @@ impl Resolve {
         handle: CUmemGenericAllocationHandle,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuMemGetAllocationPropertiesFromHandle as usize,
         ) {
             Ok(driver_fn) => {
@@ -21676,7 +21871,7 @@ impl Resolve {
         location: *mut CUmemLocation,
         type_: CUmemAllocationType,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemGetDefaultMemPool as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemGetDefaultMemPool as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmemoryPool,
@@ -21695,7 +21890,10 @@ impl Resolve {
         handleType: CUmemRangeHandleType,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemGetHandleForAddressRange as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuMemGetHandleForAddressRange as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_void,
@@ -21713,7 +21911,7 @@ impl Resolve {
         free: *mut usize,
         total: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemGetInfo_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemGetInfo_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut usize,
@@ -21732,7 +21930,7 @@ impl Resolve {
         samplingGranularity: usize,
         location_out: *mut CUmemLocation,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemGetLocationInfo as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemGetLocationInfo as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -21760,7 +21958,7 @@ impl Resolve {
         location: *mut CUmemLocation,
         type_: CUmemAllocationType,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemGetMemPool as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemGetMemPool as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmemoryPool,
@@ -21777,7 +21975,7 @@ impl Resolve {
         bytesize: usize,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemHostAlloc as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemHostAlloc as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut *mut ::core::ffi::c_void,
@@ -21794,7 +21992,10 @@ impl Resolve {
         p: *mut ::core::ffi::c_void,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemHostGetDevicePointer_v2 as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuMemHostGetDevicePointer_v2 as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -21810,7 +22011,7 @@ impl Resolve {
         pFlags: *mut ::core::ffi::c_uint,
         p: *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemHostGetFlags as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemHostGetFlags as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_uint,
@@ -21826,7 +22027,7 @@ impl Resolve {
         bytesize: usize,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemHostRegister_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemHostRegister_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_void,
@@ -21839,7 +22040,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuMemHostUnregister(p: *mut ::core::ffi::c_void) -> CUresult {
-        match crate::loader::resolve(Index::cuMemHostUnregister as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemHostUnregister as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_void,
@@ -21854,7 +22055,10 @@ impl Resolve {
         osHandle: *mut ::core::ffi::c_void,
         shHandleType: CUmemAllocationHandleType,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemImportFromShareableHandle as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuMemImportFromShareableHandle as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmemGenericAllocationHandle,
@@ -21873,7 +22077,7 @@ impl Resolve {
         handle: CUmemGenericAllocationHandle,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemMap as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemMap as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -21892,7 +22096,7 @@ impl Resolve {
         count: ::core::ffi::c_uint,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemMapArrayAsync as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemMapArrayAsync as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUarrayMapInfo,
@@ -21909,7 +22113,7 @@ impl Resolve {
         count: ::core::ffi::c_uint,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemMapArrayAsync_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemMapArrayAsync_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUarrayMapInfo,
@@ -21925,7 +22129,7 @@ impl Resolve {
         pool: *mut CUmemoryPool,
         poolProps: *const CUmemPoolProps,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemPoolCreate as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemPoolCreate as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmemoryPool,
@@ -21937,7 +22141,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuMemPoolDestroy(pool: CUmemoryPool) -> CUresult {
-        match crate::loader::resolve(Index::cuMemPoolDestroy as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemPoolDestroy as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUmemoryPool) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -21951,7 +22155,7 @@ impl Resolve {
         shareData_out: *mut CUmemPoolPtrExportData,
         ptr: CUdeviceptr,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemPoolExportPointer as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemPoolExportPointer as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmemPoolPtrExportData,
@@ -21968,7 +22172,10 @@ impl Resolve {
         handleType: CUmemAllocationHandleType,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemPoolExportToShareableHandle as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuMemPoolExportToShareableHandle as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_void,
@@ -21986,7 +22193,7 @@ impl Resolve {
         memPool: CUmemoryPool,
         location: *mut CUmemLocation,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemPoolGetAccess as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemPoolGetAccess as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmemAccess_flags,
@@ -22003,7 +22210,7 @@ impl Resolve {
         attr: CUmemPool_attribute,
         value: *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemPoolGetAttribute as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemPoolGetAttribute as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUmemoryPool,
@@ -22022,6 +22229,7 @@ impl Resolve {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuMemPoolImportFromShareableHandle as usize,
         ) {
             Ok(driver_fn) => {
@@ -22041,7 +22249,7 @@ impl Resolve {
         pool: CUmemoryPool,
         shareData: *mut CUmemPoolPtrExportData,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemPoolImportPointer as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemPoolImportPointer as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -22058,7 +22266,7 @@ impl Resolve {
         map: *const CUmemAccessDesc,
         count: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemPoolSetAccess as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemPoolSetAccess as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUmemoryPool,
@@ -22075,7 +22283,7 @@ impl Resolve {
         attr: CUmemPool_attribute,
         value: *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemPoolSetAttribute as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemPoolSetAttribute as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUmemoryPool,
@@ -22091,7 +22299,7 @@ impl Resolve {
         pool: CUmemoryPool,
         minBytesToKeep: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemPoolTrimTo as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemPoolTrimTo as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUmemoryPool, usize) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -22108,7 +22316,7 @@ impl Resolve {
         dstDevice: CUdevice,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemPrefetchAsync as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemPrefetchAsync as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -22128,7 +22336,7 @@ impl Resolve {
         dstDevice: CUdevice,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemPrefetchAsync_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemPrefetchAsync_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -22149,7 +22357,7 @@ impl Resolve {
         flags: ::core::ffi::c_uint,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemPrefetchAsync_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemPrefetchAsync_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -22171,7 +22379,7 @@ impl Resolve {
         flags: ::core::ffi::c_uint,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemPrefetchAsync_v2_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemPrefetchAsync_v2_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -22196,7 +22404,7 @@ impl Resolve {
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemPrefetchBatchAsync as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemPrefetchBatchAsync as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -22235,7 +22443,10 @@ impl Resolve {
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemPrefetchBatchAsync_ptsz as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuMemPrefetchBatchAsync_ptsz as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -22270,7 +22481,7 @@ impl Resolve {
         devPtr: CUdeviceptr,
         count: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemRangeGetAttribute as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemRangeGetAttribute as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_void,
@@ -22292,7 +22503,7 @@ impl Resolve {
         devPtr: CUdeviceptr,
         count: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemRangeGetAttributes as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemRangeGetAttributes as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut *mut ::core::ffi::c_void,
@@ -22310,7 +22521,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuMemRelease(handle: CUmemGenericAllocationHandle) -> CUresult {
-        match crate::loader::resolve(Index::cuMemRelease as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemRelease as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUmemGenericAllocationHandle,
@@ -22324,7 +22535,7 @@ impl Resolve {
         handle: *mut CUmemGenericAllocationHandle,
         addr: *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemRetainAllocationHandle as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemRetainAllocationHandle as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmemGenericAllocationHandle,
@@ -22341,7 +22552,7 @@ impl Resolve {
         desc: *const CUmemAccessDesc,
         count: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemSetAccess as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemSetAccess as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -22360,7 +22571,7 @@ impl Resolve {
         type_: CUmemAllocationType,
         pool: CUmemoryPool,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemSetMemPool as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemSetMemPool as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmemLocation,
@@ -22373,7 +22584,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuMemUnmap(ptr: CUdeviceptr, size: usize) -> CUresult {
-        match crate::loader::resolve(Index::cuMemUnmap as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemUnmap as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUdeviceptr, usize) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -22388,7 +22599,7 @@ impl Resolve {
         src: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpy as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -22404,7 +22615,7 @@ impl Resolve {
         pCopy: *const CUDA_MEMCPY2D,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy2DAsync_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpy2DAsync_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *const CUDA_MEMCPY2D,
@@ -22419,7 +22630,7 @@ impl Resolve {
         pCopy: *const CUDA_MEMCPY2D,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy2DAsync_v2_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpy2DAsync_v2_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *const CUDA_MEMCPY2D,
@@ -22433,7 +22644,7 @@ impl Resolve {
     unsafe extern "C" fn cuMemcpy2DUnaligned_v2(
         pCopy: *const CUDA_MEMCPY2D,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy2DUnaligned_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpy2DUnaligned_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*const CUDA_MEMCPY2D) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -22446,7 +22657,7 @@ impl Resolve {
     unsafe extern "C" fn cuMemcpy2DUnaligned_v2_ptds(
         pCopy: *const CUDA_MEMCPY2D,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy2DUnaligned_v2_ptds as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpy2DUnaligned_v2_ptds as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*const CUDA_MEMCPY2D) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -22457,7 +22668,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuMemcpy2D_v2(pCopy: *const CUDA_MEMCPY2D) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy2D_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpy2D_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*const CUDA_MEMCPY2D) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -22468,7 +22679,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuMemcpy2D_v2_ptds(pCopy: *const CUDA_MEMCPY2D) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy2D_v2_ptds as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpy2D_v2_ptds as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*const CUDA_MEMCPY2D) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -22482,7 +22693,7 @@ impl Resolve {
         pCopy: *const CUDA_MEMCPY3D,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy3DAsync_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpy3DAsync_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *const CUDA_MEMCPY3D,
@@ -22497,7 +22708,7 @@ impl Resolve {
         pCopy: *const CUDA_MEMCPY3D,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy3DAsync_v2_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpy3DAsync_v2_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *const CUDA_MEMCPY3D,
@@ -22516,7 +22727,7 @@ impl Resolve {
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy3DBatchAsync as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpy3DBatchAsync as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     usize,
@@ -22538,7 +22749,7 @@ impl Resolve {
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy3DBatchAsync_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpy3DBatchAsync_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     usize,
@@ -22559,7 +22770,7 @@ impl Resolve {
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy3DBatchAsync_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpy3DBatchAsync_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     usize,
@@ -22579,7 +22790,10 @@ impl Resolve {
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy3DBatchAsync_v2_ptsz as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuMemcpy3DBatchAsync_v2_ptsz as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     usize,
@@ -22593,7 +22807,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuMemcpy3DPeer(pCopy: *const CUDA_MEMCPY3D_PEER) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy3DPeer as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpy3DPeer as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *const CUDA_MEMCPY3D_PEER,
@@ -22607,7 +22821,7 @@ impl Resolve {
         pCopy: *const CUDA_MEMCPY3D_PEER,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy3DPeerAsync as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpy3DPeerAsync as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *const CUDA_MEMCPY3D_PEER,
@@ -22622,7 +22836,7 @@ impl Resolve {
         pCopy: *const CUDA_MEMCPY3D_PEER,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy3DPeerAsync_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpy3DPeerAsync_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *const CUDA_MEMCPY3D_PEER,
@@ -22636,7 +22850,7 @@ impl Resolve {
     unsafe extern "C" fn cuMemcpy3DPeer_ptds(
         pCopy: *const CUDA_MEMCPY3D_PEER,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy3DPeer_ptds as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpy3DPeer_ptds as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *const CUDA_MEMCPY3D_PEER,
@@ -22652,7 +22866,10 @@ impl Resolve {
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy3DWithAttributesAsync as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuMemcpy3DWithAttributesAsync as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUDA_MEMCPY3D_BATCH_OP,
@@ -22671,6 +22888,7 @@ impl Resolve {
         hStream: CUstream,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuMemcpy3DWithAttributesAsync_ptsz as usize,
         ) {
             Ok(driver_fn) => {
@@ -22685,7 +22903,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuMemcpy3D_v2(pCopy: *const CUDA_MEMCPY3D) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy3D_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpy3D_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*const CUDA_MEMCPY3D) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -22696,7 +22914,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuMemcpy3D_v2_ptds(pCopy: *const CUDA_MEMCPY3D) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy3D_v2_ptds as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpy3D_v2_ptds as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*const CUDA_MEMCPY3D) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -22712,7 +22930,7 @@ impl Resolve {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyAsync as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyAsync as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -22731,7 +22949,7 @@ impl Resolve {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyAsync_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyAsync_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -22751,7 +22969,7 @@ impl Resolve {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyAtoA_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyAtoA_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUarray,
@@ -22772,7 +22990,7 @@ impl Resolve {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyAtoA_v2_ptds as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyAtoA_v2_ptds as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUarray,
@@ -22792,7 +23010,7 @@ impl Resolve {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyAtoD_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyAtoD_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -22811,7 +23029,7 @@ impl Resolve {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyAtoD_v2_ptds as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyAtoD_v2_ptds as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -22831,7 +23049,7 @@ impl Resolve {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyAtoHAsync_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyAtoHAsync_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_void,
@@ -22852,7 +23070,7 @@ impl Resolve {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyAtoHAsync_v2_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyAtoHAsync_v2_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_void,
@@ -22872,7 +23090,7 @@ impl Resolve {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyAtoH_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyAtoH_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_void,
@@ -22891,7 +23109,7 @@ impl Resolve {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyAtoH_v2_ptds as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyAtoH_v2_ptds as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_void,
@@ -22916,7 +23134,7 @@ impl Resolve {
         failIdx: *mut usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyBatchAsync as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyBatchAsync as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -22958,7 +23176,7 @@ impl Resolve {
         failIdx: *mut usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyBatchAsync_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyBatchAsync_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -22999,7 +23217,7 @@ impl Resolve {
         numAttrs: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyBatchAsync_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyBatchAsync_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -23038,7 +23256,7 @@ impl Resolve {
         numAttrs: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyBatchAsync_v2_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyBatchAsync_v2_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -23072,7 +23290,7 @@ impl Resolve {
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyDtoA_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyDtoA_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUarray,
@@ -23091,7 +23309,7 @@ impl Resolve {
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyDtoA_v2_ptds as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyDtoA_v2_ptds as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUarray,
@@ -23110,7 +23328,7 @@ impl Resolve {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyDtoDAsync_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyDtoDAsync_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23129,7 +23347,7 @@ impl Resolve {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyDtoDAsync_v2_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyDtoDAsync_v2_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23147,7 +23365,7 @@ impl Resolve {
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyDtoD_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyDtoD_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23164,7 +23382,7 @@ impl Resolve {
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyDtoD_v2_ptds as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyDtoD_v2_ptds as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23182,7 +23400,7 @@ impl Resolve {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyDtoHAsync_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyDtoHAsync_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_void,
@@ -23201,7 +23419,7 @@ impl Resolve {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyDtoHAsync_v2_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyDtoHAsync_v2_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_void,
@@ -23219,7 +23437,7 @@ impl Resolve {
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyDtoH_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyDtoH_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_void,
@@ -23236,7 +23454,7 @@ impl Resolve {
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyDtoH_v2_ptds as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyDtoH_v2_ptds as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_void,
@@ -23255,7 +23473,7 @@ impl Resolve {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyHtoAAsync_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyHtoAAsync_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUarray,
@@ -23276,7 +23494,7 @@ impl Resolve {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyHtoAAsync_v2_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyHtoAAsync_v2_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUarray,
@@ -23296,7 +23514,7 @@ impl Resolve {
         srcHost: *const ::core::ffi::c_void,
         ByteCount: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyHtoA_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyHtoA_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUarray,
@@ -23315,7 +23533,7 @@ impl Resolve {
         srcHost: *const ::core::ffi::c_void,
         ByteCount: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyHtoA_v2_ptds as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyHtoA_v2_ptds as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUarray,
@@ -23334,7 +23552,7 @@ impl Resolve {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyHtoDAsync_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyHtoDAsync_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23353,7 +23571,7 @@ impl Resolve {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyHtoDAsync_v2_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyHtoDAsync_v2_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23371,7 +23589,7 @@ impl Resolve {
         srcHost: *const ::core::ffi::c_void,
         ByteCount: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyHtoD_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyHtoD_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23388,7 +23606,7 @@ impl Resolve {
         srcHost: *const ::core::ffi::c_void,
         ByteCount: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyHtoD_v2_ptds as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyHtoD_v2_ptds as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23407,7 +23625,7 @@ impl Resolve {
         srcContext: CUcontext,
         ByteCount: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyPeer as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyPeer as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23431,7 +23649,7 @@ impl Resolve {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyPeerAsync as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyPeerAsync as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23463,7 +23681,7 @@ impl Resolve {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyPeerAsync_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyPeerAsync_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23494,7 +23712,7 @@ impl Resolve {
         srcContext: CUcontext,
         ByteCount: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyPeer_ptds as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyPeer_ptds as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23518,7 +23736,7 @@ impl Resolve {
         attr: *mut CUmemcpyAttributes,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyWithAttributesAsync as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpyWithAttributesAsync as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23540,7 +23758,10 @@ impl Resolve {
         attr: *mut CUmemcpyAttributes,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpyWithAttributesAsync_ptsz as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuMemcpyWithAttributesAsync_ptsz as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23559,7 +23780,7 @@ impl Resolve {
         src: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemcpy_ptds as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemcpy_ptds as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23577,7 +23798,7 @@ impl Resolve {
         N: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD16Async as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD16Async as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23596,7 +23817,7 @@ impl Resolve {
         N: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD16Async_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD16Async_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23614,7 +23835,7 @@ impl Resolve {
         us: ::core::ffi::c_ushort,
         N: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD16_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD16_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23631,7 +23852,7 @@ impl Resolve {
         us: ::core::ffi::c_ushort,
         N: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD16_v2_ptds as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD16_v2_ptds as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23651,7 +23872,7 @@ impl Resolve {
         Height: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD2D16Async as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD2D16Async as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23674,7 +23895,7 @@ impl Resolve {
         Height: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD2D16Async_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD2D16Async_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23696,7 +23917,7 @@ impl Resolve {
         Width: usize,
         Height: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD2D16_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD2D16_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23717,7 +23938,7 @@ impl Resolve {
         Width: usize,
         Height: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD2D16_v2_ptds as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD2D16_v2_ptds as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23739,7 +23960,7 @@ impl Resolve {
         Height: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD2D32Async as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD2D32Async as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23762,7 +23983,7 @@ impl Resolve {
         Height: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD2D32Async_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD2D32Async_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23784,7 +24005,7 @@ impl Resolve {
         Width: usize,
         Height: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD2D32_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD2D32_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23805,7 +24026,7 @@ impl Resolve {
         Width: usize,
         Height: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD2D32_v2_ptds as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD2D32_v2_ptds as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23827,7 +24048,7 @@ impl Resolve {
         Height: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD2D8Async as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD2D8Async as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23850,7 +24071,7 @@ impl Resolve {
         Height: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD2D8Async_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD2D8Async_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23872,7 +24093,7 @@ impl Resolve {
         Width: usize,
         Height: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD2D8_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD2D8_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23893,7 +24114,7 @@ impl Resolve {
         Width: usize,
         Height: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD2D8_v2_ptds as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD2D8_v2_ptds as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23913,7 +24134,7 @@ impl Resolve {
         N: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD32Async as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD32Async as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23932,7 +24153,7 @@ impl Resolve {
         N: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD32Async_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD32Async_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23950,7 +24171,7 @@ impl Resolve {
         ui: ::core::ffi::c_uint,
         N: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD32_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD32_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23967,7 +24188,7 @@ impl Resolve {
         ui: ::core::ffi::c_uint,
         N: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD32_v2_ptds as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD32_v2_ptds as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -23985,7 +24206,7 @@ impl Resolve {
         N: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD8Async as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD8Async as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -24004,7 +24225,7 @@ impl Resolve {
         N: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD8Async_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD8Async_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -24022,7 +24243,7 @@ impl Resolve {
         uc: ::core::ffi::c_uchar,
         N: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD8_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD8_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -24039,7 +24260,7 @@ impl Resolve {
         uc: ::core::ffi::c_uchar,
         N: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMemsetD8_v2_ptds as usize) {
+        match crate::loader::resolve(&SET, Index::cuMemsetD8_v2_ptds as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUdeviceptr,
@@ -24056,7 +24277,7 @@ impl Resolve {
         pMipmappedArrayDesc: *const CUDA_ARRAY3D_DESCRIPTOR,
         numMipmapLevels: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMipmappedArrayCreate as usize) {
+        match crate::loader::resolve(&SET, Index::cuMipmappedArrayCreate as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmipmappedArray,
@@ -24071,7 +24292,7 @@ impl Resolve {
     unsafe extern "C" fn cuMipmappedArrayDestroy(
         hMipmappedArray: CUmipmappedArray,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMipmappedArrayDestroy as usize) {
+        match crate::loader::resolve(&SET, Index::cuMipmappedArrayDestroy as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUmipmappedArray) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -24086,7 +24307,7 @@ impl Resolve {
         hMipmappedArray: CUmipmappedArray,
         level: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMipmappedArrayGetLevel as usize) {
+        match crate::loader::resolve(&SET, Index::cuMipmappedArrayGetLevel as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUarray,
@@ -24104,6 +24325,7 @@ impl Resolve {
         device: CUdevice,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuMipmappedArrayGetMemoryRequirements as usize,
         ) {
             Ok(driver_fn) => {
@@ -24122,6 +24344,7 @@ impl Resolve {
         mipmap: CUmipmappedArray,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuMipmappedArrayGetSparseProperties as usize,
         ) {
             Ok(driver_fn) => {
@@ -24140,7 +24363,7 @@ impl Resolve {
         numFunctions: ::core::ffi::c_uint,
         mod_: CUmodule,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuModuleEnumerateFunctions as usize) {
+        match crate::loader::resolve(&SET, Index::cuModuleEnumerateFunctions as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUfunction,
@@ -24157,7 +24380,7 @@ impl Resolve {
         hmod: CUmodule,
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuModuleGetFunction as usize) {
+        match crate::loader::resolve(&SET, Index::cuModuleGetFunction as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUfunction,
@@ -24174,7 +24397,7 @@ impl Resolve {
         count: *mut ::core::ffi::c_uint,
         mod_: CUmodule,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuModuleGetFunctionCount as usize) {
+        match crate::loader::resolve(&SET, Index::cuModuleGetFunctionCount as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_uint,
@@ -24191,7 +24414,7 @@ impl Resolve {
         hmod: CUmodule,
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuModuleGetGlobal_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuModuleGetGlobal_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -24207,7 +24430,7 @@ impl Resolve {
     unsafe extern "C" fn cuModuleGetLoadingMode(
         mode: *mut CUmoduleLoadingMode,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuModuleGetLoadingMode as usize) {
+        match crate::loader::resolve(&SET, Index::cuModuleGetLoadingMode as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmoduleLoadingMode,
@@ -24222,7 +24445,7 @@ impl Resolve {
         hmod: CUmodule,
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuModuleGetSurfRef as usize) {
+        match crate::loader::resolve(&SET, Index::cuModuleGetSurfRef as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUsurfref,
@@ -24239,7 +24462,7 @@ impl Resolve {
         hmod: CUmodule,
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuModuleGetTexRef as usize) {
+        match crate::loader::resolve(&SET, Index::cuModuleGetTexRef as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUtexref,
@@ -24255,7 +24478,7 @@ impl Resolve {
         module: *mut CUmodule,
         fname: *const ::core::ffi::c_char,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuModuleLoad as usize) {
+        match crate::loader::resolve(&SET, Index::cuModuleLoad as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmodule,
@@ -24270,7 +24493,7 @@ impl Resolve {
         module: *mut CUmodule,
         image: *const ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuModuleLoadData as usize) {
+        match crate::loader::resolve(&SET, Index::cuModuleLoadData as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmodule,
@@ -24288,7 +24511,7 @@ impl Resolve {
         options: *mut CUjit_option,
         optionValues: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuModuleLoadDataEx as usize) {
+        match crate::loader::resolve(&SET, Index::cuModuleLoadDataEx as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmodule,
@@ -24306,7 +24529,7 @@ impl Resolve {
         module: *mut CUmodule,
         fatCubin: *const ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuModuleLoadFatBinary as usize) {
+        match crate::loader::resolve(&SET, Index::cuModuleLoadFatBinary as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmodule,
@@ -24318,7 +24541,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuModuleUnload(hmod: CUmodule) -> CUresult {
-        match crate::loader::resolve(Index::cuModuleUnload as usize) {
+        match crate::loader::resolve(&SET, Index::cuModuleUnload as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUmodule) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -24333,7 +24556,7 @@ impl Resolve {
         mcHandle: CUmemGenericAllocationHandle,
         dev: CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMulticastAddDevice as usize) {
+        match crate::loader::resolve(&SET, Index::cuMulticastAddDevice as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUmemGenericAllocationHandle,
@@ -24352,7 +24575,7 @@ impl Resolve {
         size: usize,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMulticastBindAddr as usize) {
+        match crate::loader::resolve(&SET, Index::cuMulticastBindAddr as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUmemGenericAllocationHandle,
@@ -24375,7 +24598,7 @@ impl Resolve {
         size: usize,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMulticastBindAddr_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMulticastBindAddr_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUmemGenericAllocationHandle,
@@ -24399,7 +24622,7 @@ impl Resolve {
         size: usize,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMulticastBindMem as usize) {
+        match crate::loader::resolve(&SET, Index::cuMulticastBindMem as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUmemGenericAllocationHandle,
@@ -24426,7 +24649,7 @@ impl Resolve {
         size: usize,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMulticastBindMem_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuMulticastBindMem_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUmemGenericAllocationHandle,
@@ -24449,7 +24672,7 @@ impl Resolve {
         mcHandle: *mut CUmemGenericAllocationHandle,
         prop: *const CUmulticastObjectProp,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMulticastCreate as usize) {
+        match crate::loader::resolve(&SET, Index::cuMulticastCreate as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmemGenericAllocationHandle,
@@ -24466,7 +24689,7 @@ impl Resolve {
         prop: *const CUmulticastObjectProp,
         option: CUmulticastGranularity_flags,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMulticastGetGranularity as usize) {
+        match crate::loader::resolve(&SET, Index::cuMulticastGetGranularity as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut usize,
@@ -24485,7 +24708,7 @@ impl Resolve {
         mcOffset: usize,
         size: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuMulticastUnbind as usize) {
+        match crate::loader::resolve(&SET, Index::cuMulticastUnbind as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUmemGenericAllocationHandle,
@@ -24505,6 +24728,7 @@ impl Resolve {
         blockSize: ::core::ffi::c_int,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuOccupancyAvailableDynamicSMemPerBlock as usize,
         ) {
             Ok(driver_fn) => {
@@ -24526,6 +24750,7 @@ impl Resolve {
         dynamicSMemSize: usize,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuOccupancyMaxActiveBlocksPerMultiprocessor as usize,
         ) {
             Ok(driver_fn) => {
@@ -24548,6 +24773,7 @@ impl Resolve {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags as usize,
         ) {
             Ok(driver_fn) => {
@@ -24569,7 +24795,10 @@ impl Resolve {
         func: CUfunction,
         config: *const CUlaunchConfig,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuOccupancyMaxActiveClusters as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuOccupancyMaxActiveClusters as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_int,
@@ -24589,7 +24818,10 @@ impl Resolve {
         dynamicSMemSize: usize,
         blockSizeLimit: ::core::ffi::c_int,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuOccupancyMaxPotentialBlockSize as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuOccupancyMaxPotentialBlockSize as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_int,
@@ -24623,6 +24855,7 @@ impl Resolve {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuOccupancyMaxPotentialBlockSizeWithFlags as usize,
         ) {
             Ok(driver_fn) => {
@@ -24657,6 +24890,7 @@ impl Resolve {
         config: *const CUlaunchConfig,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuOccupancyMaxPotentialClusterSize as usize,
         ) {
             Ok(driver_fn) => {
@@ -24674,7 +24908,7 @@ impl Resolve {
         hfunc: CUfunction,
         numbytes: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuParamSetSize as usize) {
+        match crate::loader::resolve(&SET, Index::cuParamSetSize as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUfunction,
@@ -24690,7 +24924,7 @@ impl Resolve {
         texunit: ::core::ffi::c_int,
         hTexRef: CUtexref,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuParamSetTexRef as usize) {
+        match crate::loader::resolve(&SET, Index::cuParamSetTexRef as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUfunction,
@@ -24707,7 +24941,7 @@ impl Resolve {
         offset: ::core::ffi::c_int,
         value: f32,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuParamSetf as usize) {
+        match crate::loader::resolve(&SET, Index::cuParamSetf as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUfunction,
@@ -24724,7 +24958,7 @@ impl Resolve {
         offset: ::core::ffi::c_int,
         value: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuParamSeti as usize) {
+        match crate::loader::resolve(&SET, Index::cuParamSeti as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUfunction,
@@ -24742,7 +24976,7 @@ impl Resolve {
         ptr: *mut ::core::ffi::c_void,
         numbytes: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuParamSetv as usize) {
+        match crate::loader::resolve(&SET, Index::cuParamSetv as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUfunction,
@@ -24760,7 +24994,7 @@ impl Resolve {
         attribute: CUpointer_attribute,
         ptr: CUdeviceptr,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuPointerGetAttribute as usize) {
+        match crate::loader::resolve(&SET, Index::cuPointerGetAttribute as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_void,
@@ -24778,7 +25012,7 @@ impl Resolve {
         data: *mut *mut ::core::ffi::c_void,
         ptr: CUdeviceptr,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuPointerGetAttributes as usize) {
+        match crate::loader::resolve(&SET, Index::cuPointerGetAttributes as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     ::core::ffi::c_uint,
@@ -24796,7 +25030,7 @@ impl Resolve {
         attribute: CUpointer_attribute,
         ptr: CUdeviceptr,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuPointerSetAttribute as usize) {
+        match crate::loader::resolve(&SET, Index::cuPointerSetAttribute as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *const ::core::ffi::c_void,
@@ -24814,7 +25048,10 @@ impl Resolve {
         numExtSems: ::core::ffi::c_uint,
         stream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuSignalExternalSemaphoresAsync as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuSignalExternalSemaphoresAsync as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *const CUexternalSemaphore,
@@ -24834,6 +25071,7 @@ impl Resolve {
         stream: CUstream,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuSignalExternalSemaphoresAsync_ptsz as usize,
         ) {
             Ok(driver_fn) => {
@@ -24854,7 +25092,7 @@ impl Resolve {
         userData: *mut ::core::ffi::c_void,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamAddCallback as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamAddCallback as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -24873,7 +25111,7 @@ impl Resolve {
         userData: *mut ::core::ffi::c_void,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamAddCallback_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamAddCallback_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -24892,7 +25130,7 @@ impl Resolve {
         length: usize,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamAttachMemAsync as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamAttachMemAsync as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -24911,7 +25149,7 @@ impl Resolve {
         length: usize,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamAttachMemAsync_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamAttachMemAsync_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -24931,7 +25169,7 @@ impl Resolve {
         paramArray: *mut CUstreamBatchMemOpParams,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamBatchMemOp as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamBatchMemOp as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -24951,7 +25189,7 @@ impl Resolve {
         paramArray: *mut CUstreamBatchMemOpParams,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamBatchMemOp_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamBatchMemOp_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -24970,7 +25208,7 @@ impl Resolve {
         paramArray: *mut CUstreamBatchMemOpParams,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamBatchMemOp_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamBatchMemOp_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -24989,7 +25227,7 @@ impl Resolve {
         paramArray: *mut CUstreamBatchMemOpParams,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamBatchMemOp_v2_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamBatchMemOp_v2_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25007,7 +25245,7 @@ impl Resolve {
         hStream: CUstream,
         streamCigCaptureParams: *mut CUstreamCigCaptureParams,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamBeginCaptureToCig as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamBeginCaptureToCig as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25023,7 +25261,10 @@ impl Resolve {
         hStream: CUstream,
         streamCigCaptureParams: *mut CUstreamCigCaptureParams,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamBeginCaptureToCig_ptsz as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuStreamBeginCaptureToCig_ptsz as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25043,7 +25284,7 @@ impl Resolve {
         numDependencies: usize,
         mode: CUstreamCaptureMode,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamBeginCaptureToGraph as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamBeginCaptureToGraph as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25076,7 +25317,10 @@ impl Resolve {
         numDependencies: usize,
         mode: CUstreamCaptureMode,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamBeginCaptureToGraph_ptsz as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuStreamBeginCaptureToGraph_ptsz as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25104,7 +25348,7 @@ impl Resolve {
         hStream: CUstream,
         mode: CUstreamCaptureMode,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamBeginCapture_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamBeginCapture_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25119,7 +25363,10 @@ impl Resolve {
         hStream: CUstream,
         mode: CUstreamCaptureMode,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamBeginCapture_v2_ptsz as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuStreamBeginCapture_v2_ptsz as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25138,7 +25385,10 @@ impl Resolve {
         callbackFunc: CUgraphRecaptureCallback,
         userData: *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamBeginRecaptureToGraph as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuStreamBeginRecaptureToGraph as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25161,6 +25411,7 @@ impl Resolve {
         userData: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuStreamBeginRecaptureToGraph_ptsz as usize,
         ) {
             Ok(driver_fn) => {
@@ -25180,7 +25431,7 @@ impl Resolve {
         dstStream: CUstream,
         srcStream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamCopyAttributes as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamCopyAttributes as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUstream, CUstream) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -25194,7 +25445,7 @@ impl Resolve {
         dst: CUstream,
         src: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamCopyAttributes_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamCopyAttributes_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUstream, CUstream) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -25208,7 +25459,7 @@ impl Resolve {
         phStream: *mut CUstream,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamCreate as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamCreate as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUstream,
@@ -25224,7 +25475,7 @@ impl Resolve {
         flags: ::core::ffi::c_uint,
         priority: ::core::ffi::c_int,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamCreateWithPriority as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamCreateWithPriority as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUstream,
@@ -25237,7 +25488,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuStreamDestroy_v2(hStream: CUstream) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamDestroy_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamDestroy_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUstream) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -25251,7 +25502,7 @@ impl Resolve {
         hStream: CUstream,
         phGraph: *mut CUgraph,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamEndCapture as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamEndCapture as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25264,7 +25515,7 @@ impl Resolve {
     }
     #[cfg(cuda_ge_13020)]
     unsafe extern "C" fn cuStreamEndCaptureToCig(hStream: CUstream) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamEndCaptureToCig as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamEndCaptureToCig as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUstream) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -25276,7 +25527,10 @@ impl Resolve {
     }
     #[cfg(cuda_ge_13020)]
     unsafe extern "C" fn cuStreamEndCaptureToCig_ptsz(hStream: CUstream) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamEndCaptureToCig_ptsz as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuStreamEndCaptureToCig_ptsz as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUstream) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -25290,7 +25544,7 @@ impl Resolve {
         hStream: CUstream,
         phGraph: *mut CUgraph,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamEndCapture_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamEndCapture_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25306,7 +25560,7 @@ impl Resolve {
         attr: CUstreamAttrID,
         value: *mut CUstreamAttrValue,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetAttribute as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetAttribute as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25323,7 +25577,7 @@ impl Resolve {
         attr: CUstreamAttrID,
         value_out: *mut CUstreamAttrValue,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetAttribute_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetAttribute_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25341,7 +25595,7 @@ impl Resolve {
         captureStatus_out: *mut CUstreamCaptureStatus,
         id_out: *mut cuuint64_t,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetCaptureInfo as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetCaptureInfo as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25359,7 +25613,7 @@ impl Resolve {
         captureStatus_out: *mut CUstreamCaptureStatus,
         id_out: *mut cuuint64_t,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetCaptureInfo_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetCaptureInfo_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25380,7 +25634,7 @@ impl Resolve {
         dependencies_out: *mut *const CUgraphNode,
         numDependencies_out: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetCaptureInfo_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetCaptureInfo_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25413,7 +25667,10 @@ impl Resolve {
         dependencies_out: *mut *const CUgraphNode,
         numDependencies_out: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetCaptureInfo_v2_ptsz as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuStreamGetCaptureInfo_v2_ptsz as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25447,7 +25704,7 @@ impl Resolve {
         edgeData_out: *mut *const CUgraphEdgeData,
         numDependencies_out: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetCaptureInfo_v3 as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetCaptureInfo_v3 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25483,7 +25740,10 @@ impl Resolve {
         edgeData_out: *mut *const CUgraphEdgeData,
         numDependencies_out: *mut usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetCaptureInfo_v3_ptsz as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuStreamGetCaptureInfo_v3_ptsz as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25513,7 +25773,7 @@ impl Resolve {
         hStream: CUstream,
         pctx: *mut CUcontext,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetCtx as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetCtx as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25528,7 +25788,7 @@ impl Resolve {
         hStream: CUstream,
         pctx: *mut CUcontext,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetCtx_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetCtx_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25545,7 +25805,7 @@ impl Resolve {
         pCtx: *mut CUcontext,
         pGreenCtx: *mut CUgreenCtx,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetCtx_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetCtx_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25563,7 +25823,7 @@ impl Resolve {
         pCtx: *mut CUcontext,
         pGreenCtx: *mut CUgreenCtx,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetCtx_v2_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetCtx_v2_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25581,7 +25841,7 @@ impl Resolve {
         resource: *mut CUdevResource,
         type_: CUdevResourceType,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetDevResource as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetDevResource as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25599,7 +25859,7 @@ impl Resolve {
         resource: *mut CUdevResource,
         type_: CUdevResourceType,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetDevResource_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetDevResource_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25616,7 +25876,7 @@ impl Resolve {
         hStream: CUstream,
         device: *mut CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetDevice as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetDevice as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25632,7 +25892,7 @@ impl Resolve {
         hStream: CUstream,
         device: *mut CUdevice,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetDevice_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetDevice_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25647,7 +25907,7 @@ impl Resolve {
         hStream: CUstream,
         flags: *mut ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetFlags as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetFlags as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25662,7 +25922,7 @@ impl Resolve {
         hStream: CUstream,
         flags: *mut ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetFlags_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetFlags_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25678,7 +25938,7 @@ impl Resolve {
         hStream: CUstream,
         phCtx: *mut CUgreenCtx,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetGreenCtx as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetGreenCtx as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25694,7 +25954,7 @@ impl Resolve {
         hStream: CUstream,
         streamId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetId as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetId as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25710,7 +25970,7 @@ impl Resolve {
         hStream: CUstream,
         streamId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetId_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetId_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25725,7 +25985,7 @@ impl Resolve {
         hStream: CUstream,
         priority: *mut ::core::ffi::c_int,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetPriority as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetPriority as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25740,7 +26000,7 @@ impl Resolve {
         hStream: CUstream,
         priority: *mut ::core::ffi::c_int,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamGetPriority_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamGetPriority_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25755,7 +26015,7 @@ impl Resolve {
         hStream: CUstream,
         captureStatus: *mut CUstreamCaptureStatus,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamIsCapturing as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamIsCapturing as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25770,7 +26030,7 @@ impl Resolve {
         hStream: CUstream,
         captureStatus: *mut CUstreamCaptureStatus,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamIsCapturing_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamIsCapturing_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25782,7 +26042,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuStreamQuery(hStream: CUstream) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamQuery as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamQuery as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUstream) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -25793,7 +26053,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuStreamQuery_ptsz(hStream: CUstream) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamQuery_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamQuery_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUstream) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -25808,7 +26068,7 @@ impl Resolve {
         attr: CUstreamAttrID,
         param: *const CUstreamAttrValue,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamSetAttribute as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamSetAttribute as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25825,7 +26085,7 @@ impl Resolve {
         attr: CUstreamAttrID,
         value: *const CUstreamAttrValue,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamSetAttribute_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamSetAttribute_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25838,7 +26098,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuStreamSynchronize(hStream: CUstream) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamSynchronize as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamSynchronize as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUstream) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -25849,7 +26109,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuStreamSynchronize_ptsz(hStream: CUstream) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamSynchronize_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamSynchronize_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUstream) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -25866,7 +26126,10 @@ impl Resolve {
         numDependencies: usize,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamUpdateCaptureDependencies as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuStreamUpdateCaptureDependencies as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25887,6 +26150,7 @@ impl Resolve {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuStreamUpdateCaptureDependencies_ptsz as usize,
         ) {
             Ok(driver_fn) => {
@@ -25910,6 +26174,7 @@ impl Resolve {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuStreamUpdateCaptureDependencies_v2 as usize,
         ) {
             Ok(driver_fn) => {
@@ -25942,6 +26207,7 @@ impl Resolve {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuStreamUpdateCaptureDependencies_v2_ptsz as usize,
         ) {
             Ok(driver_fn) => {
@@ -25970,7 +26236,7 @@ impl Resolve {
         hEvent: CUevent,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamWaitEvent as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamWaitEvent as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -25987,7 +26253,7 @@ impl Resolve {
         hEvent: CUevent,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamWaitEvent_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamWaitEvent_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -26006,7 +26272,7 @@ impl Resolve {
         value: cuuint32_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamWaitValue32 as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamWaitValue32 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -26026,7 +26292,7 @@ impl Resolve {
         value: cuuint32_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamWaitValue32_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamWaitValue32_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -26045,7 +26311,7 @@ impl Resolve {
         value: cuuint32_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamWaitValue32_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamWaitValue32_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -26064,7 +26330,7 @@ impl Resolve {
         value: cuuint32_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamWaitValue32_v2_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamWaitValue32_v2_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -26084,7 +26350,7 @@ impl Resolve {
         value: cuuint64_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamWaitValue64 as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamWaitValue64 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -26104,7 +26370,7 @@ impl Resolve {
         value: cuuint64_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamWaitValue64_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamWaitValue64_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -26123,7 +26389,7 @@ impl Resolve {
         value: cuuint64_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamWaitValue64_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamWaitValue64_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -26142,7 +26408,7 @@ impl Resolve {
         value: cuuint64_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamWaitValue64_v2_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamWaitValue64_v2_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -26162,7 +26428,7 @@ impl Resolve {
         value: cuuint32_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamWriteValue32 as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamWriteValue32 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -26182,7 +26448,7 @@ impl Resolve {
         value: cuuint32_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamWriteValue32_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamWriteValue32_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -26201,7 +26467,7 @@ impl Resolve {
         value: cuuint32_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamWriteValue32_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamWriteValue32_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -26220,7 +26486,10 @@ impl Resolve {
         value: cuuint32_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamWriteValue32_v2_ptsz as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuStreamWriteValue32_v2_ptsz as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -26240,7 +26509,7 @@ impl Resolve {
         value: cuuint64_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamWriteValue64 as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamWriteValue64 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -26260,7 +26529,7 @@ impl Resolve {
         value: cuuint64_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamWriteValue64_ptsz as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamWriteValue64_ptsz as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -26279,7 +26548,7 @@ impl Resolve {
         value: cuuint64_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamWriteValue64_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuStreamWriteValue64_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -26298,7 +26567,10 @@ impl Resolve {
         value: cuuint64_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuStreamWriteValue64_v2_ptsz as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuStreamWriteValue64_v2_ptsz as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUstream,
@@ -26315,7 +26587,7 @@ impl Resolve {
         pSurfObject: *mut CUsurfObject,
         pResDesc: *const CUDA_RESOURCE_DESC,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuSurfObjectCreate as usize) {
+        match crate::loader::resolve(&SET, Index::cuSurfObjectCreate as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUsurfObject,
@@ -26327,7 +26599,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuSurfObjectDestroy(surfObject: CUsurfObject) -> CUresult {
-        match crate::loader::resolve(Index::cuSurfObjectDestroy as usize) {
+        match crate::loader::resolve(&SET, Index::cuSurfObjectDestroy as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUsurfObject) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -26341,7 +26613,7 @@ impl Resolve {
         pResDesc: *mut CUDA_RESOURCE_DESC,
         surfObject: CUsurfObject,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuSurfObjectGetResourceDesc as usize) {
+        match crate::loader::resolve(&SET, Index::cuSurfObjectGetResourceDesc as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUDA_RESOURCE_DESC,
@@ -26356,7 +26628,7 @@ impl Resolve {
         phArray: *mut CUarray,
         hSurfRef: CUsurfref,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuSurfRefGetArray as usize) {
+        match crate::loader::resolve(&SET, Index::cuSurfRefGetArray as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUarray,
@@ -26372,7 +26644,7 @@ impl Resolve {
         hArray: CUarray,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuSurfRefSetArray as usize) {
+        match crate::loader::resolve(&SET, Index::cuSurfRefSetArray as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUsurfref,
@@ -26402,7 +26674,7 @@ impl Resolve {
         l2Promotion: CUtensorMapL2promotion,
         oobFill: CUtensorMapFloatOOBfill,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTensorMapEncodeIm2col as usize) {
+        match crate::loader::resolve(&SET, Index::cuTensorMapEncodeIm2col as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUtensorMap,
@@ -26463,7 +26735,7 @@ impl Resolve {
         l2Promotion: CUtensorMapL2promotion,
         oobFill: CUtensorMapFloatOOBfill,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTensorMapEncodeIm2colWide as usize) {
+        match crate::loader::resolve(&SET, Index::cuTensorMapEncodeIm2colWide as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUtensorMap,
@@ -26522,7 +26794,7 @@ impl Resolve {
         l2Promotion: CUtensorMapL2promotion,
         oobFill: CUtensorMapFloatOOBfill,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTensorMapEncodeTiled as usize) {
+        match crate::loader::resolve(&SET, Index::cuTensorMapEncodeTiled as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUtensorMap,
@@ -26563,7 +26835,7 @@ impl Resolve {
         tensorMap: *mut CUtensorMap,
         globalAddress: *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTensorMapReplaceAddress as usize) {
+        match crate::loader::resolve(&SET, Index::cuTensorMapReplaceAddress as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUtensorMap,
@@ -26580,7 +26852,10 @@ impl Resolve {
         allocClass: CUtensorMapAllocClass,
         outAllocClass: *mut CUtensorMapAllocClass,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTensorMapSetAllocationClass as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuTensorMapSetAllocationClass as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUtensorMap,
@@ -26598,7 +26873,7 @@ impl Resolve {
         pTexDesc: *const CUDA_TEXTURE_DESC,
         pResViewDesc: *const CUDA_RESOURCE_VIEW_DESC,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexObjectCreate as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexObjectCreate as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUtexObject,
@@ -26612,7 +26887,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuTexObjectDestroy(texObject: CUtexObject) -> CUresult {
-        match crate::loader::resolve(Index::cuTexObjectDestroy as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexObjectDestroy as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUtexObject) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -26626,7 +26901,7 @@ impl Resolve {
         pResDesc: *mut CUDA_RESOURCE_DESC,
         texObject: CUtexObject,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexObjectGetResourceDesc as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexObjectGetResourceDesc as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUDA_RESOURCE_DESC,
@@ -26641,7 +26916,10 @@ impl Resolve {
         pResViewDesc: *mut CUDA_RESOURCE_VIEW_DESC,
         texObject: CUtexObject,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexObjectGetResourceViewDesc as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuTexObjectGetResourceViewDesc as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUDA_RESOURCE_VIEW_DESC,
@@ -26656,7 +26934,7 @@ impl Resolve {
         pTexDesc: *mut CUDA_TEXTURE_DESC,
         texObject: CUtexObject,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexObjectGetTextureDesc as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexObjectGetTextureDesc as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUDA_TEXTURE_DESC,
@@ -26668,7 +26946,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuTexRefCreate(pTexRef: *mut CUtexref) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefCreate as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefCreate as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*mut CUtexref) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -26679,7 +26957,7 @@ impl Resolve {
         }
     }
     unsafe extern "C" fn cuTexRefDestroy(hTexRef: CUtexref) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefDestroy as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefDestroy as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUtexref) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -26694,7 +26972,7 @@ impl Resolve {
         hTexRef: CUtexref,
         dim: ::core::ffi::c_int,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefGetAddressMode as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefGetAddressMode as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUaddress_mode,
@@ -26710,7 +26988,7 @@ impl Resolve {
         pdptr: *mut CUdeviceptr,
         hTexRef: CUtexref,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefGetAddress_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefGetAddress_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUdeviceptr,
@@ -26725,7 +27003,7 @@ impl Resolve {
         phArray: *mut CUarray,
         hTexRef: CUtexref,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefGetArray as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefGetArray as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUarray,
@@ -26740,7 +27018,7 @@ impl Resolve {
         pBorderColor: *mut f32,
         hTexRef: CUtexref,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefGetBorderColor as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefGetBorderColor as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*mut f32, CUtexref) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -26754,7 +27032,7 @@ impl Resolve {
         pfm: *mut CUfilter_mode,
         hTexRef: CUtexref,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefGetFilterMode as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefGetFilterMode as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUfilter_mode,
@@ -26769,7 +27047,7 @@ impl Resolve {
         pFlags: *mut ::core::ffi::c_uint,
         hTexRef: CUtexref,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefGetFlags as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefGetFlags as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_uint,
@@ -26785,7 +27063,7 @@ impl Resolve {
         pNumChannels: *mut ::core::ffi::c_int,
         hTexRef: CUtexref,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefGetFormat as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefGetFormat as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUarray_format,
@@ -26801,7 +27079,7 @@ impl Resolve {
         pmaxAniso: *mut ::core::ffi::c_int,
         hTexRef: CUtexref,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefGetMaxAnisotropy as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefGetMaxAnisotropy as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut ::core::ffi::c_int,
@@ -26816,7 +27094,7 @@ impl Resolve {
         pfm: *mut CUfilter_mode,
         hTexRef: CUtexref,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefGetMipmapFilterMode as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefGetMipmapFilterMode as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUfilter_mode,
@@ -26831,7 +27109,7 @@ impl Resolve {
         pbias: *mut f32,
         hTexRef: CUtexref,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefGetMipmapLevelBias as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefGetMipmapLevelBias as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(*mut f32, CUtexref) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -26846,7 +27124,7 @@ impl Resolve {
         pmaxMipmapLevelClamp: *mut f32,
         hTexRef: CUtexref,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefGetMipmapLevelClamp as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefGetMipmapLevelClamp as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut f32,
@@ -26862,7 +27140,7 @@ impl Resolve {
         phMipmappedArray: *mut CUmipmappedArray,
         hTexRef: CUtexref,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefGetMipmappedArray as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefGetMipmappedArray as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUmipmappedArray,
@@ -26879,7 +27157,7 @@ impl Resolve {
         dptr: CUdeviceptr,
         Pitch: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefSetAddress2D_v3 as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefSetAddress2D_v3 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUtexref,
@@ -26897,7 +27175,7 @@ impl Resolve {
         dim: ::core::ffi::c_int,
         am: CUaddress_mode,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefSetAddressMode as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefSetAddressMode as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUtexref,
@@ -26915,7 +27193,7 @@ impl Resolve {
         dptr: CUdeviceptr,
         bytes: usize,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefSetAddress_v2 as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefSetAddress_v2 as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut usize,
@@ -26933,7 +27211,7 @@ impl Resolve {
         hArray: CUarray,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefSetArray as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefSetArray as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUtexref,
@@ -26949,7 +27227,7 @@ impl Resolve {
         hTexRef: CUtexref,
         pBorderColor: *mut f32,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefSetBorderColor as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefSetBorderColor as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUtexref, *mut f32) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -26963,7 +27241,7 @@ impl Resolve {
         hTexRef: CUtexref,
         fm: CUfilter_mode,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefSetFilterMode as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefSetFilterMode as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUtexref,
@@ -26978,7 +27256,7 @@ impl Resolve {
         hTexRef: CUtexref,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefSetFlags as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefSetFlags as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUtexref,
@@ -26994,7 +27272,7 @@ impl Resolve {
         fmt: CUarray_format,
         NumPackedComponents: ::core::ffi::c_int,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefSetFormat as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefSetFormat as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUtexref,
@@ -27010,7 +27288,7 @@ impl Resolve {
         hTexRef: CUtexref,
         maxAniso: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefSetMaxAnisotropy as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefSetMaxAnisotropy as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUtexref,
@@ -27025,7 +27303,7 @@ impl Resolve {
         hTexRef: CUtexref,
         fm: CUfilter_mode,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefSetMipmapFilterMode as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefSetMipmapFilterMode as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUtexref,
@@ -27040,7 +27318,7 @@ impl Resolve {
         hTexRef: CUtexref,
         bias: f32,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefSetMipmapLevelBias as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefSetMipmapLevelBias as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUtexref, f32) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -27055,7 +27333,7 @@ impl Resolve {
         minMipmapLevelClamp: f32,
         maxMipmapLevelClamp: f32,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefSetMipmapLevelClamp as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefSetMipmapLevelClamp as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(CUtexref, f32, f32) -> CUresult = unsafe {
                     transmute(driver_fn.as_ptr())
@@ -27070,7 +27348,7 @@ impl Resolve {
         hMipmappedArray: CUmipmappedArray,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuTexRefSetMipmappedArray as usize) {
+        match crate::loader::resolve(&SET, Index::cuTexRefSetMipmappedArray as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUtexref,
@@ -27085,7 +27363,10 @@ impl Resolve {
     unsafe extern "C" fn cuThreadExchangeStreamCaptureMode(
         mode: *mut CUstreamCaptureMode,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuThreadExchangeStreamCaptureMode as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuThreadExchangeStreamCaptureMode as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUstreamCaptureMode,
@@ -27102,7 +27383,7 @@ impl Resolve {
         initialRefcount: ::core::ffi::c_uint,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuUserObjectCreate as usize) {
+        match crate::loader::resolve(&SET, Index::cuUserObjectCreate as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *mut CUuserObject,
@@ -27120,7 +27401,7 @@ impl Resolve {
         object: CUuserObject,
         count: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuUserObjectRelease as usize) {
+        match crate::loader::resolve(&SET, Index::cuUserObjectRelease as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUuserObject,
@@ -27135,7 +27416,7 @@ impl Resolve {
         object: CUuserObject,
         count: ::core::ffi::c_uint,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuUserObjectRetain as usize) {
+        match crate::loader::resolve(&SET, Index::cuUserObjectRetain as usize) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     CUuserObject,
@@ -27152,7 +27433,10 @@ impl Resolve {
         numExtSems: ::core::ffi::c_uint,
         stream: CUstream,
     ) -> CUresult {
-        match crate::loader::resolve(Index::cuWaitExternalSemaphoresAsync as usize) {
+        match crate::loader::resolve(
+            &SET,
+            Index::cuWaitExternalSemaphoresAsync as usize,
+        ) {
             Ok(driver_fn) => {
                 let driver_fn: unsafe extern "C" fn(
                     *const CUexternalSemaphore,
@@ -27172,6 +27456,7 @@ impl Resolve {
         stream: CUstream,
     ) -> CUresult {
         match crate::loader::resolve(
+            &SET,
             Index::cuWaitExternalSemaphoresAsync_ptsz as usize,
         ) {
             Ok(driver_fn) => {

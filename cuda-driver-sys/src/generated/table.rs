@@ -3645,13 +3645,6 @@ pub(crate) enum Index {
     cuUserObjectRetain,
     cuWaitExternalSemaphoresAsync,
 }
-/// The driver functions of this header, one slot each, resolved through
-/// `cuGetProcAddress` at each function's own version on first use (lock-free after it),
-/// or all at once with [`DriverTable::resolve_all`].
-pub struct DriverTable {
-    pub(crate) mode: StreamMode,
-    pub(crate) slots: [Slot; TABLE_LEN],
-}
 impl DriverTable {
     /// `cuArray3DCreate` through `cuGetProcAddress("cuArray3DCreate", 3020)` (`PFN_cuArray3DCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
     ///
@@ -3663,7 +3656,13 @@ impl DriverTable {
         pHandle: *mut CUarray,
         pAllocateArray: *const CUDA_ARRAY3D_DESCRIPTOR,
     ) -> CUresult {
-        match self.resolve(Index::cuArray3DCreate as usize, entry::cuArray3DCreate_v3020)
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuArray3DCreate as usize,
+                entry::cuArray3DCreate_v3020,
+            )
         {
             Ok(driver_fn) => driver_fn(pHandle, pAllocateArray),
             Err(code) => code,
@@ -3680,7 +3679,9 @@ impl DriverTable {
         hArray: CUarray,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuArray3DGetDescriptor as usize,
                 entry::cuArray3DGetDescriptor_v3020,
             )
@@ -3699,7 +3700,14 @@ impl DriverTable {
         pHandle: *mut CUarray,
         pAllocateArray: *const CUDA_ARRAY_DESCRIPTOR,
     ) -> CUresult {
-        match self.resolve(Index::cuArrayCreate as usize, entry::cuArrayCreate_v3020) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuArrayCreate as usize,
+                entry::cuArrayCreate_v3020,
+            )
+        {
             Ok(driver_fn) => driver_fn(pHandle, pAllocateArray),
             Err(code) => code,
         }
@@ -3710,7 +3718,14 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuArrayDestroy(&self, hArray: CUarray) -> CUresult {
-        match self.resolve(Index::cuArrayDestroy as usize, entry::cuArrayDestroy_v2000) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuArrayDestroy as usize,
+                entry::cuArrayDestroy_v2000,
+            )
+        {
             Ok(driver_fn) => driver_fn(hArray),
             Err(code) => code,
         }
@@ -3726,7 +3741,9 @@ impl DriverTable {
         hArray: CUarray,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuArrayGetDescriptor as usize,
                 entry::cuArrayGetDescriptor_v3020,
             )
@@ -3747,7 +3764,9 @@ impl DriverTable {
         device: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuArrayGetMemoryRequirements as usize,
                 entry::cuArrayGetMemoryRequirements_v11060,
             )
@@ -3768,7 +3787,12 @@ impl DriverTable {
         planeIdx: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
-            .resolve(Index::cuArrayGetPlane as usize, entry::cuArrayGetPlane_v11020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuArrayGetPlane as usize,
+                entry::cuArrayGetPlane_v11020,
+            )
         {
             Ok(driver_fn) => driver_fn(pPlaneArray, hArray, planeIdx),
             Err(code) => code,
@@ -3785,7 +3809,9 @@ impl DriverTable {
         array: CUarray,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuArrayGetSparseProperties as usize,
                 entry::cuArrayGetSparseProperties_v11010,
             )
@@ -3805,7 +3831,9 @@ impl DriverTable {
         handle: CUcheckpointOperationHandle,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCheckpointOperationComplete as usize,
                 entry::cuCheckpointOperationComplete_v13040,
             )
@@ -3826,7 +3854,9 @@ impl DriverTable {
         args: *mut CUcheckpointCheckpointArgs,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCheckpointProcessCheckpoint as usize,
                 entry::cuCheckpointProcessCheckpoint_v12080,
             )
@@ -3847,7 +3877,9 @@ impl DriverTable {
         tid: *mut ::core::ffi::c_int,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCheckpointProcessGetRestoreThreadId as usize,
                 entry::cuCheckpointProcessGetRestoreThreadId_v12080,
             )
@@ -3868,7 +3900,9 @@ impl DriverTable {
         state: *mut CUprocessState,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCheckpointProcessGetState as usize,
                 entry::cuCheckpointProcessGetState_v12080,
             )
@@ -3889,7 +3923,9 @@ impl DriverTable {
         args: *mut CUcheckpointLockArgs,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCheckpointProcessLock as usize,
                 entry::cuCheckpointProcessLock_v12080,
             )
@@ -3910,7 +3946,9 @@ impl DriverTable {
         args: *mut CUcheckpointRestoreArgs,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCheckpointProcessRestore as usize,
                 entry::cuCheckpointProcessRestore_v12080,
             )
@@ -3931,7 +3969,9 @@ impl DriverTable {
         args: *mut CUcheckpointUnlockArgs,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCheckpointProcessUnlock as usize,
                 entry::cuCheckpointProcessUnlock_v12080,
             )
@@ -3951,7 +3991,9 @@ impl DriverTable {
         callback: CUcoredumpCallbackHandle,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCoredumpDeregisterCompleteCallback as usize,
                 entry::cuCoredumpDeregisterCompleteCallback_v13020,
             )
@@ -3971,7 +4013,9 @@ impl DriverTable {
         callback: CUcoredumpCallbackHandle,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCoredumpDeregisterStartCallback as usize,
                 entry::cuCoredumpDeregisterStartCallback_v13020,
             )
@@ -3993,7 +4037,9 @@ impl DriverTable {
         size: *mut usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCoredumpGetAttribute as usize,
                 entry::cuCoredumpGetAttribute_v12010,
             )
@@ -4015,7 +4061,9 @@ impl DriverTable {
         size: *mut usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCoredumpGetAttributeGlobal as usize,
                 entry::cuCoredumpGetAttributeGlobal_v12010,
             )
@@ -4037,7 +4085,9 @@ impl DriverTable {
         callbackOut: *mut CUcoredumpCallbackHandle,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCoredumpRegisterCompleteCallback as usize,
                 entry::cuCoredumpRegisterCompleteCallback_v13020,
             )
@@ -4059,7 +4109,9 @@ impl DriverTable {
         callbackOut: *mut CUcoredumpCallbackHandle,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCoredumpRegisterStartCallback as usize,
                 entry::cuCoredumpRegisterStartCallback_v13020,
             )
@@ -4081,7 +4133,9 @@ impl DriverTable {
         size: *mut usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCoredumpSetAttribute as usize,
                 entry::cuCoredumpSetAttribute_v12010,
             )
@@ -4103,7 +4157,9 @@ impl DriverTable {
         size: *mut usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCoredumpSetAttributeGlobal as usize,
                 entry::cuCoredumpSetAttributeGlobal_v12010,
             )
@@ -4122,7 +4178,10 @@ impl DriverTable {
         pctx: *mut CUcontext,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match self.resolve(Index::cuCtxAttach as usize, entry::cuCtxAttach_v2000) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuCtxAttach as usize, entry::cuCtxAttach_v2000)
+        {
             Ok(driver_fn) => driver_fn(pctx, flags),
             Err(code) => code,
         }
@@ -4139,7 +4198,10 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
         dev: CUdevice,
     ) -> CUresult {
-        match self.resolve(Index::cuCtxCreate as usize, entry::cuCtxCreate_v3020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuCtxCreate as usize, entry::cuCtxCreate_v3020)
+        {
             Ok(driver_fn) => driver_fn(pctx, flags, dev),
             Err(code) => code,
         }
@@ -4158,7 +4220,14 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
         dev: CUdevice,
     ) -> CUresult {
-        match self.resolve(Index::cuCtxCreate_v3 as usize, entry::cuCtxCreate_v11040) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuCtxCreate_v3 as usize,
+                entry::cuCtxCreate_v11040,
+            )
+        {
             Ok(driver_fn) => driver_fn(pctx, paramsArray, numParams, flags, dev),
             Err(code) => code,
         }
@@ -4176,7 +4245,14 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
         dev: CUdevice,
     ) -> CUresult {
-        match self.resolve(Index::cuCtxCreate_v4 as usize, entry::cuCtxCreate_v12050) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuCtxCreate_v4 as usize,
+                entry::cuCtxCreate_v12050,
+            )
+        {
             Ok(driver_fn) => driver_fn(pctx, ctxCreateParams, flags, dev),
             Err(code) => code,
         }
@@ -4194,7 +4270,10 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
         dev: CUdevice,
     ) -> CUresult {
-        match self.resolve(Index::cuCtxCreate as usize, entry::cuCtxCreate_v12050) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuCtxCreate as usize, entry::cuCtxCreate_v12050)
+        {
             Ok(driver_fn) => driver_fn(pctx, ctxCreateParams, flags, dev),
             Err(code) => code,
         }
@@ -4205,7 +4284,10 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxDestroy(&self, ctx: CUcontext) -> CUresult {
-        match self.resolve(Index::cuCtxDestroy as usize, entry::cuCtxDestroy_v4000) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuCtxDestroy as usize, entry::cuCtxDestroy_v4000)
+        {
             Ok(driver_fn) => driver_fn(ctx),
             Err(code) => code,
         }
@@ -4216,7 +4298,10 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxDetach(&self, ctx: CUcontext) -> CUresult {
-        match self.resolve(Index::cuCtxDetach as usize, entry::cuCtxDetach_v2000) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuCtxDetach as usize, entry::cuCtxDetach_v2000)
+        {
             Ok(driver_fn) => driver_fn(ctx),
             Err(code) => code,
         }
@@ -4228,7 +4313,9 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuCtxDisablePeerAccess(&self, peerContext: CUcontext) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCtxDisablePeerAccess as usize,
                 entry::cuCtxDisablePeerAccess_v4000,
             )
@@ -4248,7 +4335,9 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCtxEnablePeerAccess as usize,
                 entry::cuCtxEnablePeerAccess_v4000,
             )
@@ -4269,7 +4358,12 @@ impl DriverTable {
         hCtx: CUgreenCtx,
     ) -> CUresult {
         match self
-            .resolve(Index::cuCtxFromGreenCtx as usize, entry::cuCtxFromGreenCtx_v12040)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuCtxFromGreenCtx as usize,
+                entry::cuCtxFromGreenCtx_v12040,
+            )
         {
             Ok(driver_fn) => driver_fn(pContext, hCtx),
             Err(code) => code,
@@ -4286,7 +4380,12 @@ impl DriverTable {
         version: *mut ::core::ffi::c_uint,
     ) -> CUresult {
         match self
-            .resolve(Index::cuCtxGetApiVersion as usize, entry::cuCtxGetApiVersion_v3020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuCtxGetApiVersion as usize,
+                entry::cuCtxGetApiVersion_v3020,
+            )
         {
             Ok(driver_fn) => driver_fn(ctx, version),
             Err(code) => code,
@@ -4299,7 +4398,9 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuCtxGetCacheConfig(&self, pconfig: *mut CUfunc_cache) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCtxGetCacheConfig as usize,
                 entry::cuCtxGetCacheConfig_v3020,
             )
@@ -4314,7 +4415,13 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxGetCurrent(&self, pctx: *mut CUcontext) -> CUresult {
-        match self.resolve(Index::cuCtxGetCurrent as usize, entry::cuCtxGetCurrent_v4000)
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuCtxGetCurrent as usize,
+                entry::cuCtxGetCurrent_v4000,
+            )
         {
             Ok(driver_fn) => driver_fn(pctx),
             Err(code) => code,
@@ -4333,7 +4440,9 @@ impl DriverTable {
         type_: CUdevResourceType,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCtxGetDevResource as usize,
                 entry::cuCtxGetDevResource_v12040,
             )
@@ -4348,7 +4457,14 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxGetDevice(&self, device: *mut CUdevice) -> CUresult {
-        match self.resolve(Index::cuCtxGetDevice as usize, entry::cuCtxGetDevice_v2000) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuCtxGetDevice as usize,
+                entry::cuCtxGetDevice_v2000,
+            )
+        {
             Ok(driver_fn) => driver_fn(device),
             Err(code) => code,
         }
@@ -4365,7 +4481,12 @@ impl DriverTable {
         ctx: CUcontext,
     ) -> CUresult {
         match self
-            .resolve(Index::cuCtxGetDevice_v2 as usize, entry::cuCtxGetDevice_v13000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuCtxGetDevice_v2 as usize,
+                entry::cuCtxGetDevice_v13000,
+            )
         {
             Ok(driver_fn) => driver_fn(device, ctx),
             Err(code) => code,
@@ -4382,7 +4503,9 @@ impl DriverTable {
         type_: CUexecAffinityType,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCtxGetExecAffinity as usize,
                 entry::cuCtxGetExecAffinity_v11040,
             )
@@ -4397,7 +4520,14 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxGetFlags(&self, flags: *mut ::core::ffi::c_uint) -> CUresult {
-        match self.resolve(Index::cuCtxGetFlags as usize, entry::cuCtxGetFlags_v7000) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuCtxGetFlags as usize,
+                entry::cuCtxGetFlags_v7000,
+            )
+        {
             Ok(driver_fn) => driver_fn(flags),
             Err(code) => code,
         }
@@ -4413,7 +4543,10 @@ impl DriverTable {
         ctx: CUcontext,
         ctxId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match self.resolve(Index::cuCtxGetId as usize, entry::cuCtxGetId_v12000) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuCtxGetId as usize, entry::cuCtxGetId_v12000)
+        {
             Ok(driver_fn) => driver_fn(ctx, ctxId),
             Err(code) => code,
         }
@@ -4424,7 +4557,14 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxGetLimit(&self, pvalue: *mut usize, limit: CUlimit) -> CUresult {
-        match self.resolve(Index::cuCtxGetLimit as usize, entry::cuCtxGetLimit_v3010) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuCtxGetLimit as usize,
+                entry::cuCtxGetLimit_v3010,
+            )
+        {
             Ok(driver_fn) => driver_fn(pvalue, limit),
             Err(code) => code,
         }
@@ -4439,7 +4579,9 @@ impl DriverTable {
         pConfig: *mut CUsharedconfig,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCtxGetSharedMemConfig as usize,
                 entry::cuCtxGetSharedMemConfig_v4020,
             )
@@ -4459,7 +4601,9 @@ impl DriverTable {
         greatestPriority: *mut ::core::ffi::c_int,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCtxGetStreamPriorityRange as usize,
                 entry::cuCtxGetStreamPriorityRange_v5050,
             )
@@ -4474,7 +4618,13 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxPopCurrent(&self, pctx: *mut CUcontext) -> CUresult {
-        match self.resolve(Index::cuCtxPopCurrent as usize, entry::cuCtxPopCurrent_v4000)
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuCtxPopCurrent as usize,
+                entry::cuCtxPopCurrent_v4000,
+            )
         {
             Ok(driver_fn) => driver_fn(pctx),
             Err(code) => code,
@@ -4487,7 +4637,12 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuCtxPushCurrent(&self, ctx: CUcontext) -> CUresult {
         match self
-            .resolve(Index::cuCtxPushCurrent as usize, entry::cuCtxPushCurrent_v4000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuCtxPushCurrent as usize,
+                entry::cuCtxPushCurrent_v4000,
+            )
         {
             Ok(driver_fn) => driver_fn(ctx),
             Err(code) => code,
@@ -4501,7 +4656,12 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuCtxRecordEvent(&self, hCtx: CUcontext, hEvent: CUevent) -> CUresult {
         match self
-            .resolve(Index::cuCtxRecordEvent as usize, entry::cuCtxRecordEvent_v12050)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuCtxRecordEvent as usize,
+                entry::cuCtxRecordEvent_v12050,
+            )
         {
             Ok(driver_fn) => driver_fn(hCtx, hEvent),
             Err(code) => code,
@@ -4514,7 +4674,9 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuCtxResetPersistingL2Cache(&self) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCtxResetPersistingL2Cache as usize,
                 entry::cuCtxResetPersistingL2Cache_v11000,
             )
@@ -4530,7 +4692,9 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuCtxSetCacheConfig(&self, config: CUfunc_cache) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCtxSetCacheConfig as usize,
                 entry::cuCtxSetCacheConfig_v3020,
             )
@@ -4545,7 +4709,13 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxSetCurrent(&self, ctx: CUcontext) -> CUresult {
-        match self.resolve(Index::cuCtxSetCurrent as usize, entry::cuCtxSetCurrent_v4000)
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuCtxSetCurrent as usize,
+                entry::cuCtxSetCurrent_v4000,
+            )
         {
             Ok(driver_fn) => driver_fn(ctx),
             Err(code) => code,
@@ -4558,7 +4728,14 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxSetFlags(&self, flags: ::core::ffi::c_uint) -> CUresult {
-        match self.resolve(Index::cuCtxSetFlags as usize, entry::cuCtxSetFlags_v12010) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuCtxSetFlags as usize,
+                entry::cuCtxSetFlags_v12010,
+            )
+        {
             Ok(driver_fn) => driver_fn(flags),
             Err(code) => code,
         }
@@ -4569,7 +4746,14 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxSetLimit(&self, limit: CUlimit, value: usize) -> CUresult {
-        match self.resolve(Index::cuCtxSetLimit as usize, entry::cuCtxSetLimit_v3010) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuCtxSetLimit as usize,
+                entry::cuCtxSetLimit_v3010,
+            )
+        {
             Ok(driver_fn) => driver_fn(limit, value),
             Err(code) => code,
         }
@@ -4581,7 +4765,9 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuCtxSetSharedMemConfig(&self, config: CUsharedconfig) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuCtxSetSharedMemConfig as usize,
                 entry::cuCtxSetSharedMemConfig_v4020,
             )
@@ -4597,7 +4783,12 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuCtxSynchronize(&self) -> CUresult {
         match self
-            .resolve(Index::cuCtxSynchronize as usize, entry::cuCtxSynchronize_v2000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuCtxSynchronize as usize,
+                entry::cuCtxSynchronize_v2000,
+            )
         {
             Ok(driver_fn) => driver_fn(),
             Err(code) => code,
@@ -4611,7 +4802,12 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuCtxSynchronize_v2(&self, ctx: CUcontext) -> CUresult {
         match self
-            .resolve(Index::cuCtxSynchronize_v2 as usize, entry::cuCtxSynchronize_v13000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuCtxSynchronize_v2 as usize,
+                entry::cuCtxSynchronize_v13000,
+            )
         {
             Ok(driver_fn) => driver_fn(ctx),
             Err(code) => code,
@@ -4624,7 +4820,13 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuCtxWaitEvent(&self, hCtx: CUcontext, hEvent: CUevent) -> CUresult {
-        match self.resolve(Index::cuCtxWaitEvent as usize, entry::cuCtxWaitEvent_v12050)
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuCtxWaitEvent as usize,
+                entry::cuCtxWaitEvent_v12050,
+            )
         {
             Ok(driver_fn) => driver_fn(hCtx, hEvent),
             Err(code) => code,
@@ -4637,7 +4839,9 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuDestroyExternalMemory(&self, extMem: CUexternalMemory) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDestroyExternalMemory as usize,
                 entry::cuDestroyExternalMemory_v10000,
             )
@@ -4656,7 +4860,9 @@ impl DriverTable {
         extSem: CUexternalSemaphore,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDestroyExternalSemaphore as usize,
                 entry::cuDestroyExternalSemaphore_v10000,
             )
@@ -4678,7 +4884,9 @@ impl DriverTable {
         nbResources: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDevResourceGenerateDesc as usize,
                 entry::cuDevResourceGenerateDesc_v12040,
             )
@@ -4703,7 +4911,9 @@ impl DriverTable {
         minCount: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDevSmResourceSplitByCount as usize,
                 entry::cuDevSmResourceSplitByCount_v12040,
             )
@@ -4730,7 +4940,9 @@ impl DriverTable {
         groupParams: *mut CU_DEV_SM_RESOURCE_GROUP_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDevSmResourceSplit as usize,
                 entry::cuDevSmResourceSplit_v13010,
             )
@@ -4757,7 +4969,9 @@ impl DriverTable {
         minCount: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDevSmResourceSplitByCount as usize,
                 entry::cuDevSmResourceSplitByCount_v12040,
             )
@@ -4780,7 +4994,9 @@ impl DriverTable {
         peerDev: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceCanAccessPeer as usize,
                 entry::cuDeviceCanAccessPeer_v4000,
             )
@@ -4801,7 +5017,9 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceComputeCapability as usize,
                 entry::cuDeviceComputeCapability_v2000,
             )
@@ -4820,7 +5038,10 @@ impl DriverTable {
         device: *mut CUdevice,
         ordinal: ::core::ffi::c_int,
     ) -> CUresult {
-        match self.resolve(Index::cuDeviceGet as usize, entry::cuDeviceGet_v2000) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuDeviceGet as usize, entry::cuDeviceGet_v2000)
+        {
             Ok(driver_fn) => driver_fn(device, ordinal),
             Err(code) => code,
         }
@@ -4837,7 +5058,9 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceGetAttribute as usize,
                 entry::cuDeviceGetAttribute_v2000,
             )
@@ -4857,7 +5080,9 @@ impl DriverTable {
         pciBusId: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceGetByPCIBusId as usize,
                 entry::cuDeviceGetByPCIBusId_v4010,
             )
@@ -4878,7 +5103,9 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceGetCliqueCount as usize,
                 entry::cuDeviceGetCliqueCount_v13040,
             )
@@ -4900,7 +5127,9 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceGetCliqueInfo as usize,
                 entry::cuDeviceGetCliqueInfo_v13040,
             )
@@ -4916,7 +5145,12 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuDeviceGetCount(&self, count: *mut ::core::ffi::c_int) -> CUresult {
         match self
-            .resolve(Index::cuDeviceGetCount as usize, entry::cuDeviceGetCount_v2000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuDeviceGetCount as usize,
+                entry::cuDeviceGetCount_v2000,
+            )
         {
             Ok(driver_fn) => driver_fn(count),
             Err(code) => code,
@@ -4933,7 +5167,9 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceGetDefaultMemPool as usize,
                 entry::cuDeviceGetDefaultMemPool_v11020,
             )
@@ -4955,7 +5191,9 @@ impl DriverTable {
         type_: CUdevResourceType,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceGetDevResource as usize,
                 entry::cuDeviceGetDevResource_v12040,
             )
@@ -4976,7 +5214,9 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceGetExecAffinitySupport as usize,
                 entry::cuDeviceGetExecAffinitySupport_v11040,
             )
@@ -4997,7 +5237,9 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceGetFabricClusterUuid as usize,
                 entry::cuDeviceGetFabricClusterUuid_v13040,
             )
@@ -5018,7 +5260,9 @@ impl DriverTable {
         value: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceGetGraphMemAttribute as usize,
                 entry::cuDeviceGetGraphMemAttribute_v11040,
             )
@@ -5041,7 +5285,9 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceGetHostAtomicCapabilities as usize,
                 entry::cuDeviceGetHostAtomicCapabilities_v13000,
             )
@@ -5062,7 +5308,12 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self
-            .resolve(Index::cuDeviceGetLuid as usize, entry::cuDeviceGetLuid_v10000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuDeviceGetLuid as usize,
+                entry::cuDeviceGetLuid_v10000,
+            )
         {
             Ok(driver_fn) => driver_fn(luid, deviceNodeMask, dev),
             Err(code) => code,
@@ -5079,7 +5330,9 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceGetMemPool as usize,
                 entry::cuDeviceGetMemPool_v11020,
             )
@@ -5099,7 +5352,13 @@ impl DriverTable {
         len: ::core::ffi::c_int,
         dev: CUdevice,
     ) -> CUresult {
-        match self.resolve(Index::cuDeviceGetName as usize, entry::cuDeviceGetName_v2000)
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuDeviceGetName as usize,
+                entry::cuDeviceGetName_v2000,
+            )
         {
             Ok(driver_fn) => driver_fn(name, len, dev),
             Err(code) => code,
@@ -5117,7 +5376,9 @@ impl DriverTable {
         flags: ::core::ffi::c_int,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceGetNvSciSyncAttributes as usize,
                 entry::cuDeviceGetNvSciSyncAttributes_v10020,
             )
@@ -5141,7 +5402,9 @@ impl DriverTable {
         dstDevice: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceGetP2PAtomicCapabilities as usize,
                 entry::cuDeviceGetP2PAtomicCapabilities_v13000,
             )
@@ -5165,7 +5428,9 @@ impl DriverTable {
         dstDevice: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceGetP2PAttribute as usize,
                 entry::cuDeviceGetP2PAttribute_v8000,
             )
@@ -5186,7 +5451,9 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceGetPCIBusId as usize,
                 entry::cuDeviceGetPCIBusId_v4010,
             )
@@ -5206,7 +5473,9 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceGetProperties as usize,
                 entry::cuDeviceGetProperties_v2000,
             )
@@ -5228,7 +5497,9 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceGetTexture1DLinearMaxWidth as usize,
                 entry::cuDeviceGetTexture1DLinearMaxWidth_v11010,
             )
@@ -5244,7 +5515,13 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuDeviceGetUuid(&self, uuid: *mut CUuuid, dev: CUdevice) -> CUresult {
-        match self.resolve(Index::cuDeviceGetUuid as usize, entry::cuDeviceGetUuid_v9020)
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuDeviceGetUuid as usize,
+                entry::cuDeviceGetUuid_v9020,
+            )
         {
             Ok(driver_fn) => driver_fn(uuid, dev),
             Err(code) => code,
@@ -5262,7 +5539,12 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self
-            .resolve(Index::cuDeviceGetUuid_v2 as usize, entry::cuDeviceGetUuid_v11040)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuDeviceGetUuid_v2 as usize,
+                entry::cuDeviceGetUuid_v11040,
+            )
         {
             Ok(driver_fn) => driver_fn(uuid, dev),
             Err(code) => code,
@@ -5276,7 +5558,12 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuDeviceGetUuid(&self, uuid: *mut CUuuid, dev: CUdevice) -> CUresult {
         match self
-            .resolve(Index::cuDeviceGetUuid as usize, entry::cuDeviceGetUuid_v11040)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuDeviceGetUuid as usize,
+                entry::cuDeviceGetUuid_v11040,
+            )
         {
             Ok(driver_fn) => driver_fn(uuid, dev),
             Err(code) => code,
@@ -5289,7 +5576,9 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuDeviceGraphMemTrim(&self, device: CUdevice) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceGraphMemTrim as usize,
                 entry::cuDeviceGraphMemTrim_v11040,
             )
@@ -5310,7 +5599,9 @@ impl DriverTable {
         active: *mut ::core::ffi::c_int,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDevicePrimaryCtxGetState as usize,
                 entry::cuDevicePrimaryCtxGetState_v7000,
             )
@@ -5326,7 +5617,9 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuDevicePrimaryCtxRelease(&self, dev: CUdevice) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDevicePrimaryCtxRelease as usize,
                 entry::cuDevicePrimaryCtxRelease_v11000,
             )
@@ -5342,7 +5635,9 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuDevicePrimaryCtxReset(&self, dev: CUdevice) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDevicePrimaryCtxReset as usize,
                 entry::cuDevicePrimaryCtxReset_v11000,
             )
@@ -5362,7 +5657,9 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDevicePrimaryCtxRetain as usize,
                 entry::cuDevicePrimaryCtxRetain_v7000,
             )
@@ -5382,7 +5679,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDevicePrimaryCtxSetFlags as usize,
                 entry::cuDevicePrimaryCtxSetFlags_v11000,
             )
@@ -5405,7 +5704,9 @@ impl DriverTable {
         callback: *mut CUasyncCallbackHandle,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceRegisterAsyncNotification as usize,
                 entry::cuDeviceRegisterAsyncNotification_v12040,
             )
@@ -5426,7 +5727,9 @@ impl DriverTable {
         value: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceSetGraphMemAttribute as usize,
                 entry::cuDeviceSetGraphMemAttribute_v11040,
             )
@@ -5446,7 +5749,9 @@ impl DriverTable {
         pool: CUmemoryPool,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceSetMemPool as usize,
                 entry::cuDeviceSetMemPool_v11020,
             )
@@ -5462,7 +5767,12 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuDeviceTotalMem(&self, bytes: *mut usize, dev: CUdevice) -> CUresult {
         match self
-            .resolve(Index::cuDeviceTotalMem as usize, entry::cuDeviceTotalMem_v3020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuDeviceTotalMem as usize,
+                entry::cuDeviceTotalMem_v3020,
+            )
         {
             Ok(driver_fn) => driver_fn(bytes, dev),
             Err(code) => code,
@@ -5480,7 +5790,9 @@ impl DriverTable {
         callback: CUasyncCallbackHandle,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuDeviceUnregisterAsyncNotification as usize,
                 entry::cuDeviceUnregisterAsyncNotification_v12040,
             )
@@ -5499,7 +5811,12 @@ impl DriverTable {
         driverVersion: *mut ::core::ffi::c_int,
     ) -> CUresult {
         match self
-            .resolve(Index::cuDriverGetVersion as usize, entry::cuDriverGetVersion_v2020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuDriverGetVersion as usize,
+                entry::cuDriverGetVersion_v2020,
+            )
         {
             Ok(driver_fn) => driver_fn(driverVersion),
             Err(code) => code,
@@ -5515,7 +5832,14 @@ impl DriverTable {
         phEvent: *mut CUevent,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match self.resolve(Index::cuEventCreate as usize, entry::cuEventCreate_v2000) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuEventCreate as usize,
+                entry::cuEventCreate_v2000,
+            )
+        {
             Ok(driver_fn) => driver_fn(phEvent, Flags),
             Err(code) => code,
         }
@@ -5526,7 +5850,14 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuEventDestroy(&self, hEvent: CUevent) -> CUresult {
-        match self.resolve(Index::cuEventDestroy as usize, entry::cuEventDestroy_v4000) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuEventDestroy as usize,
+                entry::cuEventDestroy_v4000,
+            )
+        {
             Ok(driver_fn) => driver_fn(hEvent),
             Err(code) => code,
         }
@@ -5544,7 +5875,12 @@ impl DriverTable {
         hEnd: CUevent,
     ) -> CUresult {
         match self
-            .resolve(Index::cuEventElapsedTime as usize, entry::cuEventElapsedTime_v2000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuEventElapsedTime as usize,
+                entry::cuEventElapsedTime_v2000,
+            )
         {
             Ok(driver_fn) => driver_fn(pMilliseconds, hStart, hEnd),
             Err(code) => code,
@@ -5563,7 +5899,9 @@ impl DriverTable {
         hEnd: CUevent,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuEventElapsedTime_v2 as usize,
                 entry::cuEventElapsedTime_v12080,
             )
@@ -5585,7 +5923,9 @@ impl DriverTable {
         hEnd: CUevent,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuEventElapsedTime as usize,
                 entry::cuEventElapsedTime_v12080,
             )
@@ -5600,7 +5940,10 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuEventQuery(&self, hEvent: CUevent) -> CUresult {
-        match self.resolve(Index::cuEventQuery as usize, entry::cuEventQuery_v2000) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuEventQuery as usize, entry::cuEventQuery_v2000)
+        {
             Ok(driver_fn) => driver_fn(hEvent),
             Err(code) => code,
         }
@@ -5611,7 +5954,14 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuEventRecord(&self, hEvent: CUevent, hStream: CUstream) -> CUresult {
-        match self.resolve(Index::cuEventRecord as usize, entry::cuEventRecord_v2000) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuEventRecord as usize,
+                entry::cuEventRecord_v2000,
+            )
+        {
             Ok(driver_fn) => driver_fn(hEvent, hStream),
             Err(code) => code,
         }
@@ -5628,7 +5978,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuEventRecordWithFlags as usize,
                 entry::cuEventRecordWithFlags_v11010,
             )
@@ -5644,7 +5996,12 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuEventSynchronize(&self, hEvent: CUevent) -> CUresult {
         match self
-            .resolve(Index::cuEventSynchronize as usize, entry::cuEventSynchronize_v2000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuEventSynchronize as usize,
+                entry::cuEventSynchronize_v2000,
+            )
         {
             Ok(driver_fn) => driver_fn(hEvent),
             Err(code) => code,
@@ -5662,7 +6019,9 @@ impl DriverTable {
         bufferDesc: *const CUDA_EXTERNAL_MEMORY_BUFFER_DESC,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuExternalMemoryGetMappedBuffer as usize,
                 entry::cuExternalMemoryGetMappedBuffer_v10000,
             )
@@ -5683,7 +6042,9 @@ impl DriverTable {
         mipmapDesc: *const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuExternalMemoryGetMappedMipmappedArray as usize,
                 entry::cuExternalMemoryGetMappedMipmappedArray_v10000,
             )
@@ -5706,7 +6067,9 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuFabricCpyBatchAsync as usize,
                 entry::cuFabricCpyBatchAsync_v13050,
             )
@@ -5726,7 +6089,9 @@ impl DriverTable {
         scope: CUflushGPUDirectRDMAWritesScope,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuFlushGPUDirectRDMAWrites as usize,
                 entry::cuFlushGPUDirectRDMAWrites_v11030,
             )
@@ -5747,7 +6112,12 @@ impl DriverTable {
         hfunc: CUfunction,
     ) -> CUresult {
         match self
-            .resolve(Index::cuFuncGetAttribute as usize, entry::cuFuncGetAttribute_v2020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuFuncGetAttribute as usize,
+                entry::cuFuncGetAttribute_v2020,
+            )
         {
             Ok(driver_fn) => driver_fn(pi, attrib, hfunc),
             Err(code) => code,
@@ -5764,7 +6134,12 @@ impl DriverTable {
         hfunc: CUfunction,
     ) -> CUresult {
         match self
-            .resolve(Index::cuFuncGetModule as usize, entry::cuFuncGetModule_v11000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuFuncGetModule as usize,
+                entry::cuFuncGetModule_v11000,
+            )
         {
             Ok(driver_fn) => driver_fn(hmod, hfunc),
             Err(code) => code,
@@ -5781,7 +6156,14 @@ impl DriverTable {
         name: *mut *const ::core::ffi::c_char,
         hfunc: CUfunction,
     ) -> CUresult {
-        match self.resolve(Index::cuFuncGetName as usize, entry::cuFuncGetName_v12030) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuFuncGetName as usize,
+                entry::cuFuncGetName_v12030,
+            )
+        {
             Ok(driver_fn) => driver_fn(name, hfunc),
             Err(code) => code,
         }
@@ -5798,7 +6180,9 @@ impl DriverTable {
         paramCount: *mut usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuFuncGetParamCount as usize,
                 entry::cuFuncGetParamCount_v13020,
             )
@@ -5821,7 +6205,9 @@ impl DriverTable {
         paramSize: *mut usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuFuncGetParamInfo as usize,
                 entry::cuFuncGetParamInfo_v12040,
             )
@@ -5841,7 +6227,13 @@ impl DriverTable {
         state: *mut CUfunctionLoadingState,
         function: CUfunction,
     ) -> CUresult {
-        match self.resolve(Index::cuFuncIsLoaded as usize, entry::cuFuncIsLoaded_v12040)
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuFuncIsLoaded as usize,
+                entry::cuFuncIsLoaded_v12040,
+            )
         {
             Ok(driver_fn) => driver_fn(state, function),
             Err(code) => code,
@@ -5854,7 +6246,10 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuFuncLoad(&self, function: CUfunction) -> CUresult {
-        match self.resolve(Index::cuFuncLoad as usize, entry::cuFuncLoad_v12040) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuFuncLoad as usize, entry::cuFuncLoad_v12040)
+        {
             Ok(driver_fn) => driver_fn(function),
             Err(code) => code,
         }
@@ -5871,7 +6266,12 @@ impl DriverTable {
         value: ::core::ffi::c_int,
     ) -> CUresult {
         match self
-            .resolve(Index::cuFuncSetAttribute as usize, entry::cuFuncSetAttribute_v9000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuFuncSetAttribute as usize,
+                entry::cuFuncSetAttribute_v9000,
+            )
         {
             Ok(driver_fn) => driver_fn(hfunc, attrib, value),
             Err(code) => code,
@@ -5890,7 +6290,9 @@ impl DriverTable {
         z: ::core::ffi::c_int,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuFuncSetBlockShape as usize,
                 entry::cuFuncSetBlockShape_v2000,
             )
@@ -5910,7 +6312,9 @@ impl DriverTable {
         config: CUfunc_cache,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuFuncSetCacheConfig as usize,
                 entry::cuFuncSetCacheConfig_v3000,
             )
@@ -5930,7 +6334,9 @@ impl DriverTable {
         config: CUsharedconfig,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuFuncSetSharedMemConfig as usize,
                 entry::cuFuncSetSharedMemConfig_v4020,
             )
@@ -5950,7 +6356,9 @@ impl DriverTable {
         bytes: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuFuncSetSharedSize as usize,
                 entry::cuFuncSetSharedSize_v2000,
             )
@@ -5969,7 +6377,14 @@ impl DriverTable {
         error: CUresult,
         pStr: *mut *const ::core::ffi::c_char,
     ) -> CUresult {
-        match self.resolve(Index::cuGetErrorName as usize, entry::cuGetErrorName_v6000) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGetErrorName as usize,
+                entry::cuGetErrorName_v6000,
+            )
+        {
             Ok(driver_fn) => driver_fn(error, pStr),
             Err(code) => code,
         }
@@ -5985,7 +6400,12 @@ impl DriverTable {
         pStr: *mut *const ::core::ffi::c_char,
     ) -> CUresult {
         match self
-            .resolve(Index::cuGetErrorString as usize, entry::cuGetErrorString_v6000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGetErrorString as usize,
+                entry::cuGetErrorString_v6000,
+            )
         {
             Ok(driver_fn) => driver_fn(error, pStr),
             Err(code) => code,
@@ -6002,7 +6422,12 @@ impl DriverTable {
         pExportTableId: *const CUuuid,
     ) -> CUresult {
         match self
-            .resolve(Index::cuGetExportTable as usize, entry::cuGetExportTable_v3000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGetExportTable as usize,
+                entry::cuGetExportTable_v3000,
+            )
         {
             Ok(driver_fn) => driver_fn(ppExportTable, pExportTableId),
             Err(code) => code,
@@ -6022,7 +6447,12 @@ impl DriverTable {
         flags: cuuint64_t,
     ) -> CUresult {
         match self
-            .resolve(Index::cuGetProcAddress as usize, entry::cuGetProcAddress_v11030)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGetProcAddress as usize,
+                entry::cuGetProcAddress_v11030,
+            )
         {
             Ok(driver_fn) => driver_fn(symbol, pfn, cudaVersion, flags),
             Err(code) => code,
@@ -6043,7 +6473,12 @@ impl DriverTable {
         symbolStatus: *mut CUdriverProcAddressQueryResult,
     ) -> CUresult {
         match self
-            .resolve(Index::cuGetProcAddress as usize, entry::cuGetProcAddress_v12000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGetProcAddress as usize,
+                entry::cuGetProcAddress_v12000,
+            )
         {
             Ok(driver_fn) => driver_fn(symbol, pfn, cudaVersion, flags, symbolStatus),
             Err(code) => code,
@@ -6063,7 +6498,9 @@ impl DriverTable {
         nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphAddBatchMemOpNode as usize,
                 entry::cuGraphAddBatchMemOpNode_v11070,
             )
@@ -6088,7 +6525,9 @@ impl DriverTable {
         childGraph: CUgraph,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphAddChildGraphNode as usize,
                 entry::cuGraphAddChildGraphNode_v10000,
             )
@@ -6113,7 +6552,9 @@ impl DriverTable {
         numDependencies: usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphAddDependencies as usize,
                 entry::cuGraphAddDependencies_v10000,
             )
@@ -6137,7 +6578,9 @@ impl DriverTable {
         numDependencies: usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphAddDependencies_v2 as usize,
                 entry::cuGraphAddDependencies_v12030,
             )
@@ -6161,7 +6604,9 @@ impl DriverTable {
         numDependencies: usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphAddDependencies as usize,
                 entry::cuGraphAddDependencies_v12030,
             )
@@ -6183,7 +6628,9 @@ impl DriverTable {
         numDependencies: usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphAddEmptyNode as usize,
                 entry::cuGraphAddEmptyNode_v10000,
             )
@@ -6208,7 +6655,9 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphAddEventRecordNode as usize,
                 entry::cuGraphAddEventRecordNode_v11010,
             )
@@ -6233,7 +6682,9 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphAddEventWaitNode as usize,
                 entry::cuGraphAddEventWaitNode_v11010,
             )
@@ -6258,7 +6709,9 @@ impl DriverTable {
         nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphAddExternalSemaphoresSignalNode as usize,
                 entry::cuGraphAddExternalSemaphoresSignalNode_v11020,
             )
@@ -6283,7 +6736,9 @@ impl DriverTable {
         nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphAddExternalSemaphoresWaitNode as usize,
                 entry::cuGraphAddExternalSemaphoresWaitNode_v11020,
             )
@@ -6308,7 +6763,9 @@ impl DriverTable {
         nodeParams: *const CUDA_HOST_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphAddHostNode as usize,
                 entry::cuGraphAddHostNode_v10000,
             )
@@ -6334,7 +6791,9 @@ impl DriverTable {
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphAddKernelNode as usize,
                 entry::cuGraphAddKernelNode_v10000,
             )
@@ -6360,7 +6819,9 @@ impl DriverTable {
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphAddKernelNode as usize,
                 entry::cuGraphAddKernelNode_v12000,
             )
@@ -6385,7 +6846,9 @@ impl DriverTable {
         nodeParams: *mut CUDA_MEM_ALLOC_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphAddMemAllocNode as usize,
                 entry::cuGraphAddMemAllocNode_v11040,
             )
@@ -6410,7 +6873,9 @@ impl DriverTable {
         dptr: CUdeviceptr,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphAddMemFreeNode as usize,
                 entry::cuGraphAddMemFreeNode_v11040,
             )
@@ -6436,7 +6901,9 @@ impl DriverTable {
         ctx: CUcontext,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphAddMemcpyNode as usize,
                 entry::cuGraphAddMemcpyNode_v10000,
             )
@@ -6469,7 +6936,9 @@ impl DriverTable {
         ctx: CUcontext,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphAddMemsetNode as usize,
                 entry::cuGraphAddMemsetNode_v10000,
             )
@@ -6501,7 +6970,13 @@ impl DriverTable {
         numDependencies: usize,
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult {
-        match self.resolve(Index::cuGraphAddNode as usize, entry::cuGraphAddNode_v12020)
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGraphAddNode as usize,
+                entry::cuGraphAddNode_v12020,
+            )
         {
             Ok(driver_fn) => {
                 driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams)
@@ -6525,7 +7000,12 @@ impl DriverTable {
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult {
         match self
-            .resolve(Index::cuGraphAddNode_v2 as usize, entry::cuGraphAddNode_v12030)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGraphAddNode_v2 as usize,
+                entry::cuGraphAddNode_v12030,
+            )
         {
             Ok(driver_fn) => {
                 driver_fn(
@@ -6555,7 +7035,13 @@ impl DriverTable {
         numDependencies: usize,
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult {
-        match self.resolve(Index::cuGraphAddNode as usize, entry::cuGraphAddNode_v12030)
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGraphAddNode as usize,
+                entry::cuGraphAddNode_v12030,
+            )
         {
             Ok(driver_fn) => {
                 driver_fn(
@@ -6586,7 +7072,12 @@ impl DriverTable {
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult {
         match self
-            .resolve(Index::cuGraphAddNode_v3 as usize, entry::cuGraphAddNode_v13040)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGraphAddNode_v3 as usize,
+                entry::cuGraphAddNode_v13040,
+            )
         {
             Ok(driver_fn) => {
                 driver_fn(
@@ -6612,7 +7103,9 @@ impl DriverTable {
         nodeParams_out: *mut CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphBatchMemOpNodeGetParams as usize,
                 entry::cuGraphBatchMemOpNodeGetParams_v11070,
             )
@@ -6632,7 +7125,9 @@ impl DriverTable {
         nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphBatchMemOpNodeSetParams as usize,
                 entry::cuGraphBatchMemOpNodeSetParams_v11070,
             )
@@ -6652,7 +7147,9 @@ impl DriverTable {
         phGraph: *mut CUgraph,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphChildGraphNodeGetGraph as usize,
                 entry::cuGraphChildGraphNodeGetGraph_v10000,
             )
@@ -6671,7 +7168,10 @@ impl DriverTable {
         phGraphClone: *mut CUgraph,
         originalGraph: CUgraph,
     ) -> CUresult {
-        match self.resolve(Index::cuGraphClone as usize, entry::cuGraphClone_v10000) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuGraphClone as usize, entry::cuGraphClone_v10000)
+        {
             Ok(driver_fn) => driver_fn(phGraphClone, originalGraph),
             Err(code) => code,
         }
@@ -6691,7 +7191,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphConditionalHandleCreate as usize,
                 entry::cuGraphConditionalHandleCreate_v12030,
             )
@@ -6712,7 +7214,14 @@ impl DriverTable {
         phGraph: *mut CUgraph,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match self.resolve(Index::cuGraphCreate as usize, entry::cuGraphCreate_v10000) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGraphCreate as usize,
+                entry::cuGraphCreate_v10000,
+            )
+        {
             Ok(driver_fn) => driver_fn(phGraph, flags),
             Err(code) => code,
         }
@@ -6729,7 +7238,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphDebugDotPrint as usize,
                 entry::cuGraphDebugDotPrint_v11030,
             )
@@ -6744,7 +7255,13 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuGraphDestroy(&self, hGraph: CUgraph) -> CUresult {
-        match self.resolve(Index::cuGraphDestroy as usize, entry::cuGraphDestroy_v10000)
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGraphDestroy as usize,
+                entry::cuGraphDestroy_v10000,
+            )
         {
             Ok(driver_fn) => driver_fn(hGraph),
             Err(code) => code,
@@ -6757,7 +7274,9 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuGraphDestroyNode(&self, hNode: CUgraphNode) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphDestroyNode as usize,
                 entry::cuGraphDestroyNode_v10000,
             )
@@ -6777,7 +7296,9 @@ impl DriverTable {
         event_out: *mut CUevent,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphEventRecordNodeGetEvent as usize,
                 entry::cuGraphEventRecordNodeGetEvent_v11010,
             )
@@ -6797,7 +7318,9 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphEventRecordNodeSetEvent as usize,
                 entry::cuGraphEventRecordNodeSetEvent_v11010,
             )
@@ -6817,7 +7340,9 @@ impl DriverTable {
         event_out: *mut CUevent,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphEventWaitNodeGetEvent as usize,
                 entry::cuGraphEventWaitNodeGetEvent_v11010,
             )
@@ -6837,7 +7362,9 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphEventWaitNodeSetEvent as usize,
                 entry::cuGraphEventWaitNodeSetEvent_v11010,
             )
@@ -6858,7 +7385,9 @@ impl DriverTable {
         nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphExecBatchMemOpNodeSetParams as usize,
                 entry::cuGraphExecBatchMemOpNodeSetParams_v11070,
             )
@@ -6879,7 +7408,9 @@ impl DriverTable {
         childGraph: CUgraph,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphExecChildGraphNodeSetParams as usize,
                 entry::cuGraphExecChildGraphNodeSetParams_v11010,
             )
@@ -6895,7 +7426,9 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuGraphExecDestroy(&self, hGraphExec: CUgraphExec) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphExecDestroy as usize,
                 entry::cuGraphExecDestroy_v10000,
             )
@@ -6916,7 +7449,9 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphExecEventRecordNodeSetEvent as usize,
                 entry::cuGraphExecEventRecordNodeSetEvent_v11010,
             )
@@ -6937,7 +7472,9 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphExecEventWaitNodeSetEvent as usize,
                 entry::cuGraphExecEventWaitNodeSetEvent_v11010,
             )
@@ -6958,7 +7495,9 @@ impl DriverTable {
         nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphExecExternalSemaphoresSignalNodeSetParams as usize,
                 entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020,
             )
@@ -6979,7 +7518,9 @@ impl DriverTable {
         nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphExecExternalSemaphoresWaitNodeSetParams as usize,
                 entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020,
             )
@@ -7000,7 +7541,9 @@ impl DriverTable {
         flags: *mut cuuint64_t,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphExecGetFlags as usize,
                 entry::cuGraphExecGetFlags_v12000,
             )
@@ -7021,7 +7564,12 @@ impl DriverTable {
         graphId: *mut ::core::ffi::c_uint,
     ) -> CUresult {
         match self
-            .resolve(Index::cuGraphExecGetId as usize, entry::cuGraphExecGetId_v13010)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGraphExecGetId as usize,
+                entry::cuGraphExecGetId_v13010,
+            )
         {
             Ok(driver_fn) => driver_fn(hGraphExec, graphId),
             Err(code) => code,
@@ -7039,7 +7587,9 @@ impl DriverTable {
         nodeParams: *const CUDA_HOST_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphExecHostNodeSetParams as usize,
                 entry::cuGraphExecHostNodeSetParams_v10020,
             )
@@ -7061,7 +7611,9 @@ impl DriverTable {
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphExecKernelNodeSetParams as usize,
                 entry::cuGraphExecKernelNodeSetParams_v10010,
             )
@@ -7083,7 +7635,9 @@ impl DriverTable {
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphExecKernelNodeSetParams as usize,
                 entry::cuGraphExecKernelNodeSetParams_v12000,
             )
@@ -7105,7 +7659,9 @@ impl DriverTable {
         ctx: CUcontext,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphExecMemcpyNodeSetParams as usize,
                 entry::cuGraphExecMemcpyNodeSetParams_v10020,
             )
@@ -7127,7 +7683,9 @@ impl DriverTable {
         ctx: CUcontext,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphExecMemsetNodeSetParams as usize,
                 entry::cuGraphExecMemsetNodeSetParams_v10020,
             )
@@ -7150,7 +7708,12 @@ impl DriverTable {
         updateResult_out: *mut CUgraphExecUpdateResult,
     ) -> CUresult {
         match self
-            .resolve(Index::cuGraphExecUpdate as usize, entry::cuGraphExecUpdate_v10020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGraphExecUpdate as usize,
+                entry::cuGraphExecUpdate_v10020,
+            )
         {
             Ok(driver_fn) => {
                 driver_fn(hGraphExec, hGraph, hErrorNode_out, updateResult_out)
@@ -7171,7 +7734,9 @@ impl DriverTable {
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphExecNodeSetParams as usize,
                 entry::cuGraphExecNodeSetParams_v12020,
             )
@@ -7193,7 +7758,12 @@ impl DriverTable {
         resultInfo: *mut CUgraphExecUpdateResultInfo,
     ) -> CUresult {
         match self
-            .resolve(Index::cuGraphExecUpdate as usize, entry::cuGraphExecUpdate_v12000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGraphExecUpdate as usize,
+                entry::cuGraphExecUpdate_v12000,
+            )
         {
             Ok(driver_fn) => driver_fn(hGraphExec, hGraph, resultInfo),
             Err(code) => code,
@@ -7210,7 +7780,9 @@ impl DriverTable {
         params_out: *mut CUDA_EXT_SEM_SIGNAL_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphExternalSemaphoresSignalNodeGetParams as usize,
                 entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020,
             )
@@ -7230,7 +7802,9 @@ impl DriverTable {
         nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphExternalSemaphoresSignalNodeSetParams as usize,
                 entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020,
             )
@@ -7250,7 +7824,9 @@ impl DriverTable {
         params_out: *mut CUDA_EXT_SEM_WAIT_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphExternalSemaphoresWaitNodeGetParams as usize,
                 entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020,
             )
@@ -7270,7 +7846,9 @@ impl DriverTable {
         nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphExternalSemaphoresWaitNodeSetParams as usize,
                 entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020,
             )
@@ -7293,7 +7871,12 @@ impl DriverTable {
         numEdges: *mut usize,
     ) -> CUresult {
         match self
-            .resolve(Index::cuGraphGetEdges as usize, entry::cuGraphGetEdges_v10000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGraphGetEdges as usize,
+                entry::cuGraphGetEdges_v10000,
+            )
         {
             Ok(driver_fn) => driver_fn(hGraph, from, to, numEdges),
             Err(code) => code,
@@ -7314,7 +7897,12 @@ impl DriverTable {
         numEdges: *mut usize,
     ) -> CUresult {
         match self
-            .resolve(Index::cuGraphGetEdges_v2 as usize, entry::cuGraphGetEdges_v12030)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGraphGetEdges_v2 as usize,
+                entry::cuGraphGetEdges_v12030,
+            )
         {
             Ok(driver_fn) => driver_fn(hGraph, from, to, edgeData, numEdges),
             Err(code) => code,
@@ -7335,7 +7923,12 @@ impl DriverTable {
         numEdges: *mut usize,
     ) -> CUresult {
         match self
-            .resolve(Index::cuGraphGetEdges as usize, entry::cuGraphGetEdges_v12030)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGraphGetEdges as usize,
+                entry::cuGraphGetEdges_v12030,
+            )
         {
             Ok(driver_fn) => driver_fn(hGraph, from, to, edgeData, numEdges),
             Err(code) => code,
@@ -7352,7 +7945,10 @@ impl DriverTable {
         hGraph: CUgraph,
         graphId: *mut ::core::ffi::c_uint,
     ) -> CUresult {
-        match self.resolve(Index::cuGraphGetId as usize, entry::cuGraphGetId_v13010) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuGraphGetId as usize, entry::cuGraphGetId_v13010)
+        {
             Ok(driver_fn) => driver_fn(hGraph, graphId),
             Err(code) => code,
         }
@@ -7369,7 +7965,12 @@ impl DriverTable {
         numNodes: *mut usize,
     ) -> CUresult {
         match self
-            .resolve(Index::cuGraphGetNodes as usize, entry::cuGraphGetNodes_v10000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGraphGetNodes as usize,
+                entry::cuGraphGetNodes_v10000,
+            )
         {
             Ok(driver_fn) => driver_fn(hGraph, nodes, numNodes),
             Err(code) => code,
@@ -7387,7 +7988,9 @@ impl DriverTable {
         numRootNodes: *mut usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphGetRootNodes as usize,
                 entry::cuGraphGetRootNodes_v10000,
             )
@@ -7407,7 +8010,9 @@ impl DriverTable {
         nodeParams: *mut CUDA_HOST_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphHostNodeGetParams as usize,
                 entry::cuGraphHostNodeGetParams_v10000,
             )
@@ -7427,7 +8032,9 @@ impl DriverTable {
         nodeParams: *const CUDA_HOST_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphHostNodeSetParams as usize,
                 entry::cuGraphHostNodeSetParams_v10000,
             )
@@ -7451,7 +8058,9 @@ impl DriverTable {
         bufferSize: usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphInstantiate as usize,
                 entry::cuGraphInstantiate_v11000,
             )
@@ -7475,7 +8084,9 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphInstantiateWithFlags as usize,
                 entry::cuGraphInstantiateWithFlags_v11040,
             )
@@ -7497,7 +8108,9 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphInstantiate as usize,
                 entry::cuGraphInstantiateWithFlags_v11040,
             )
@@ -7519,7 +8132,9 @@ impl DriverTable {
         instantiateParams: *mut CUDA_GRAPH_INSTANTIATE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphInstantiateWithParams as usize,
                 entry::cuGraphInstantiateWithParams_v12000,
             )
@@ -7539,7 +8154,9 @@ impl DriverTable {
         src: CUgraphNode,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphKernelNodeCopyAttributes as usize,
                 entry::cuGraphKernelNodeCopyAttributes_v11000,
             )
@@ -7560,7 +8177,9 @@ impl DriverTable {
         value_out: *mut CUkernelNodeAttrValue,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphKernelNodeGetAttribute as usize,
                 entry::cuGraphKernelNodeGetAttribute_v11000,
             )
@@ -7581,7 +8200,9 @@ impl DriverTable {
         nodeParams: *mut CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphKernelNodeGetParams as usize,
                 entry::cuGraphKernelNodeGetParams_v10000,
             )
@@ -7602,7 +8223,9 @@ impl DriverTable {
         nodeParams: *mut CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphKernelNodeGetParams as usize,
                 entry::cuGraphKernelNodeGetParams_v12000,
             )
@@ -7623,7 +8246,9 @@ impl DriverTable {
         value: *const CUkernelNodeAttrValue,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphKernelNodeSetAttribute as usize,
                 entry::cuGraphKernelNodeSetAttribute_v11000,
             )
@@ -7644,7 +8269,9 @@ impl DriverTable {
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphKernelNodeSetParams as usize,
                 entry::cuGraphKernelNodeSetParams_v10000,
             )
@@ -7665,7 +8292,9 @@ impl DriverTable {
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphKernelNodeSetParams as usize,
                 entry::cuGraphKernelNodeSetParams_v12000,
             )
@@ -7684,7 +8313,14 @@ impl DriverTable {
         hGraph: CUgraphExec,
         hStream: CUstream,
     ) -> CUresult {
-        match self.resolve(Index::cuGraphLaunch as usize, entry::cuGraphLaunch_v10000) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGraphLaunch as usize,
+                entry::cuGraphLaunch_v10000,
+            )
+        {
             Ok(driver_fn) => driver_fn(hGraph, hStream),
             Err(code) => code,
         }
@@ -7700,7 +8336,9 @@ impl DriverTable {
         params_out: *mut CUDA_MEM_ALLOC_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphMemAllocNodeGetParams as usize,
                 entry::cuGraphMemAllocNodeGetParams_v11040,
             )
@@ -7720,7 +8358,9 @@ impl DriverTable {
         dptr_out: *mut CUdeviceptr,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphMemFreeNodeGetParams as usize,
                 entry::cuGraphMemFreeNodeGetParams_v11040,
             )
@@ -7740,7 +8380,9 @@ impl DriverTable {
         nodeParams: *mut CUDA_MEMCPY3D,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphMemcpyNodeGetParams as usize,
                 entry::cuGraphMemcpyNodeGetParams_v10000,
             )
@@ -7760,7 +8402,9 @@ impl DriverTable {
         nodeParams: *const CUDA_MEMCPY3D,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphMemcpyNodeSetParams as usize,
                 entry::cuGraphMemcpyNodeSetParams_v10000,
             )
@@ -7780,7 +8424,9 @@ impl DriverTable {
         nodeParams: *mut CUDA_MEMSET_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphMemsetNodeGetParams as usize,
                 entry::cuGraphMemsetNodeGetParams_v10000,
             )
@@ -7800,7 +8446,9 @@ impl DriverTable {
         nodeParams: *const CUDA_MEMSET_NODE_PARAMS,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphMemsetNodeSetParams as usize,
                 entry::cuGraphMemsetNodeSetParams_v10000,
             )
@@ -7821,7 +8469,9 @@ impl DriverTable {
         hClonedGraph: CUgraph,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphNodeFindInClone as usize,
                 entry::cuGraphNodeFindInClone_v10000,
             )
@@ -7843,7 +8493,9 @@ impl DriverTable {
         numDependencies: *mut usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphNodeGetDependencies as usize,
                 entry::cuGraphNodeGetDependencies_v10000,
             )
@@ -7866,7 +8518,9 @@ impl DriverTable {
         numDependencies: *mut usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphNodeGetDependencies_v2 as usize,
                 entry::cuGraphNodeGetDependencies_v12030,
             )
@@ -7888,7 +8542,9 @@ impl DriverTable {
         numDependentNodes: *mut usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphNodeGetDependentNodes as usize,
                 entry::cuGraphNodeGetDependentNodes_v10000,
             )
@@ -7911,7 +8567,9 @@ impl DriverTable {
         numDependentNodes: *mut usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphNodeGetDependentNodes_v2 as usize,
                 entry::cuGraphNodeGetDependentNodes_v12030,
             )
@@ -7934,7 +8592,9 @@ impl DriverTable {
         phGraph: *mut CUgraph,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphNodeGetContainingGraph as usize,
                 entry::cuGraphNodeGetContainingGraph_v13010,
             )
@@ -7957,7 +8617,9 @@ impl DriverTable {
         numDependencies: *mut usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphNodeGetDependencies as usize,
                 entry::cuGraphNodeGetDependencies_v12030,
             )
@@ -7980,7 +8642,9 @@ impl DriverTable {
         numDependentNodes: *mut usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphNodeGetDependentNodes as usize,
                 entry::cuGraphNodeGetDependentNodes_v12030,
             )
@@ -8003,7 +8667,9 @@ impl DriverTable {
         isEnabled: *mut ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphNodeGetEnabled as usize,
                 entry::cuGraphNodeGetEnabled_v11060,
             )
@@ -8024,7 +8690,9 @@ impl DriverTable {
         nodeId: *mut ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphNodeGetLocalId as usize,
                 entry::cuGraphNodeGetLocalId_v13010,
             )
@@ -8045,7 +8713,9 @@ impl DriverTable {
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphNodeGetParams as usize,
                 entry::cuGraphNodeGetParams_v13020,
             )
@@ -8066,7 +8736,9 @@ impl DriverTable {
         toolsNodeId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphNodeGetToolsId as usize,
                 entry::cuGraphNodeGetToolsId_v13010,
             )
@@ -8086,7 +8758,9 @@ impl DriverTable {
         type_: *mut CUgraphNodeType,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphNodeGetType as usize,
                 entry::cuGraphNodeGetType_v10000,
             )
@@ -8107,7 +8781,9 @@ impl DriverTable {
         isEnabled: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphNodeSetEnabled as usize,
                 entry::cuGraphNodeSetEnabled_v11060,
             )
@@ -8128,7 +8804,9 @@ impl DriverTable {
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphNodeSetParams as usize,
                 entry::cuGraphNodeSetParams_v12020,
             )
@@ -8149,7 +8827,9 @@ impl DriverTable {
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphNodeSetParams_v2 as usize,
                 entry::cuGraphNodeSetParams_v13040,
             )
@@ -8170,7 +8850,9 @@ impl DriverTable {
         count: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphReleaseUserObject as usize,
                 entry::cuGraphReleaseUserObject_v11030,
             )
@@ -8193,7 +8875,9 @@ impl DriverTable {
         numDependencies: usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphRemoveDependencies as usize,
                 entry::cuGraphRemoveDependencies_v10000,
             )
@@ -8217,7 +8901,9 @@ impl DriverTable {
         numDependencies: usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphRemoveDependencies_v2 as usize,
                 entry::cuGraphRemoveDependencies_v12030,
             )
@@ -8241,7 +8927,9 @@ impl DriverTable {
         numDependencies: usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphRemoveDependencies as usize,
                 entry::cuGraphRemoveDependencies_v12030,
             )
@@ -8263,7 +8951,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphRetainUserObject as usize,
                 entry::cuGraphRetainUserObject_v11030,
             )
@@ -8282,7 +8972,14 @@ impl DriverTable {
         hGraph: CUgraphExec,
         hStream: CUstream,
     ) -> CUresult {
-        match self.resolve(Index::cuGraphUpload as usize, entry::cuGraphUpload_v11010) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGraphUpload as usize,
+                entry::cuGraphUpload_v11010,
+            )
+        {
             Ok(driver_fn) => driver_fn(hGraph, hStream),
             Err(code) => code,
         }
@@ -8299,7 +8996,9 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphicsMapResources as usize,
                 entry::cuGraphicsMapResources_v3000,
             )
@@ -8319,7 +9018,9 @@ impl DriverTable {
         resource: CUgraphicsResource,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphicsResourceGetMappedMipmappedArray as usize,
                 entry::cuGraphicsResourceGetMappedMipmappedArray_v5000,
             )
@@ -8340,7 +9041,9 @@ impl DriverTable {
         resource: CUgraphicsResource,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphicsResourceGetMappedPointer as usize,
                 entry::cuGraphicsResourceGetMappedPointer_v3020,
             )
@@ -8360,7 +9063,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphicsResourceSetMapFlags as usize,
                 entry::cuGraphicsResourceSetMapFlags_v6050,
             )
@@ -8382,7 +9087,9 @@ impl DriverTable {
         mipLevel: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphicsSubResourceGetMappedArray as usize,
                 entry::cuGraphicsSubResourceGetMappedArray_v3000,
             )
@@ -8403,7 +9110,9 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphicsUnmapResources as usize,
                 entry::cuGraphicsUnmapResources_v3000,
             )
@@ -8422,7 +9131,9 @@ impl DriverTable {
         resource: CUgraphicsResource,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGraphicsUnregisterResource as usize,
                 entry::cuGraphicsUnregisterResource_v3000,
             )
@@ -8445,7 +9156,12 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
-            .resolve(Index::cuGreenCtxCreate as usize, entry::cuGreenCtxCreate_v12040)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGreenCtxCreate as usize,
+                entry::cuGreenCtxCreate_v12040,
+            )
         {
             Ok(driver_fn) => driver_fn(phCtx, desc, dev, flags),
             Err(code) => code,
@@ -8459,7 +9175,12 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuGreenCtxDestroy(&self, hCtx: CUgreenCtx) -> CUresult {
         match self
-            .resolve(Index::cuGreenCtxDestroy as usize, entry::cuGreenCtxDestroy_v12040)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGreenCtxDestroy as usize,
+                entry::cuGreenCtxDestroy_v12040,
+            )
         {
             Ok(driver_fn) => driver_fn(hCtx),
             Err(code) => code,
@@ -8478,7 +9199,9 @@ impl DriverTable {
         type_: CUdevResourceType,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGreenCtxGetDevResource as usize,
                 entry::cuGreenCtxGetDevResource_v12040,
             )
@@ -8499,7 +9222,12 @@ impl DriverTable {
         greenCtxId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self
-            .resolve(Index::cuGreenCtxGetId as usize, entry::cuGreenCtxGetId_v12090)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuGreenCtxGetId as usize,
+                entry::cuGreenCtxGetId_v12090,
+            )
         {
             Ok(driver_fn) => driver_fn(greenCtx, greenCtxId),
             Err(code) => code,
@@ -8517,7 +9245,9 @@ impl DriverTable {
         hEvent: CUevent,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGreenCtxRecordEvent as usize,
                 entry::cuGreenCtxRecordEvent_v12040,
             )
@@ -8540,7 +9270,9 @@ impl DriverTable {
         priority: ::core::ffi::c_int,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGreenCtxStreamCreate as usize,
                 entry::cuGreenCtxStreamCreate_v12050,
             )
@@ -8561,7 +9293,9 @@ impl DriverTable {
         hEvent: CUevent,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuGreenCtxWaitEvent as usize,
                 entry::cuGreenCtxWaitEvent_v12040,
             )
@@ -8581,7 +9315,9 @@ impl DriverTable {
         memHandleDesc: *const CUDA_EXTERNAL_MEMORY_HANDLE_DESC,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuImportExternalMemory as usize,
                 entry::cuImportExternalMemory_v10000,
             )
@@ -8601,7 +9337,9 @@ impl DriverTable {
         semHandleDesc: *const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuImportExternalSemaphore as usize,
                 entry::cuImportExternalSemaphore_v10000,
             )
@@ -8616,7 +9354,7 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuInit(&self, Flags: ::core::ffi::c_uint) -> CUresult {
-        match self.resolve(Index::cuInit as usize, entry::cuInit_v2000) {
+        match self.core.resolve(self.mode, Index::cuInit as usize, entry::cuInit_v2000) {
             Ok(driver_fn) => driver_fn(Flags),
             Err(code) => code,
         }
@@ -8628,7 +9366,9 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuIpcCloseMemHandle(&self, dptr: CUdeviceptr) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuIpcCloseMemHandle as usize,
                 entry::cuIpcCloseMemHandle_v4010,
             )
@@ -8648,7 +9388,9 @@ impl DriverTable {
         event: CUevent,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuIpcGetEventHandle as usize,
                 entry::cuIpcGetEventHandle_v4010,
             )
@@ -8668,7 +9410,12 @@ impl DriverTable {
         dptr: CUdeviceptr,
     ) -> CUresult {
         match self
-            .resolve(Index::cuIpcGetMemHandle as usize, entry::cuIpcGetMemHandle_v4010)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuIpcGetMemHandle as usize,
+                entry::cuIpcGetMemHandle_v4010,
+            )
         {
             Ok(driver_fn) => driver_fn(pHandle, dptr),
             Err(code) => code,
@@ -8685,7 +9432,9 @@ impl DriverTable {
         handle: CUipcEventHandle,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuIpcOpenEventHandle as usize,
                 entry::cuIpcOpenEventHandle_v4010,
             )
@@ -8706,7 +9455,9 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuIpcOpenMemHandle as usize,
                 entry::cuIpcOpenMemHandle_v11000,
             )
@@ -8729,7 +9480,9 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuKernelGetAttribute as usize,
                 entry::cuKernelGetAttribute_v12000,
             )
@@ -8750,7 +9503,9 @@ impl DriverTable {
         kernel: CUkernel,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuKernelGetFunction as usize,
                 entry::cuKernelGetFunction_v12000,
             )
@@ -8771,7 +9526,9 @@ impl DriverTable {
         kernel: CUkernel,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuKernelGetLibrary as usize,
                 entry::cuKernelGetLibrary_v12050,
             )
@@ -8792,7 +9549,12 @@ impl DriverTable {
         hfunc: CUkernel,
     ) -> CUresult {
         match self
-            .resolve(Index::cuKernelGetName as usize, entry::cuKernelGetName_v12030)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuKernelGetName as usize,
+                entry::cuKernelGetName_v12030,
+            )
         {
             Ok(driver_fn) => driver_fn(name, hfunc),
             Err(code) => code,
@@ -8810,7 +9572,9 @@ impl DriverTable {
         paramCount: *mut usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuKernelGetParamCount as usize,
                 entry::cuKernelGetParamCount_v13020,
             )
@@ -8833,7 +9597,9 @@ impl DriverTable {
         paramSize: *mut usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuKernelGetParamInfo as usize,
                 entry::cuKernelGetParamInfo_v12040,
             )
@@ -8856,7 +9622,9 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuKernelSetAttribute as usize,
                 entry::cuKernelSetAttribute_v12000,
             )
@@ -8878,7 +9646,9 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuKernelSetCacheConfig as usize,
                 entry::cuKernelSetCacheConfig_v12000,
             )
@@ -8893,7 +9663,10 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuLaunch(&self, f: CUfunction) -> CUresult {
-        match self.resolve(Index::cuLaunch as usize, entry::cuLaunch_v2000) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuLaunch as usize, entry::cuLaunch_v2000)
+        {
             Ok(driver_fn) => driver_fn(f),
             Err(code) => code,
         }
@@ -8917,7 +9690,9 @@ impl DriverTable {
         kernelParams: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLaunchCooperativeKernel as usize,
                 entry::cuLaunchCooperativeKernel_v9000,
             )
@@ -8951,7 +9726,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLaunchCooperativeKernelMultiDevice as usize,
                 entry::cuLaunchCooperativeKernelMultiDevice_v9000,
             )
@@ -8971,7 +9748,10 @@ impl DriverTable {
         grid_width: ::core::ffi::c_int,
         grid_height: ::core::ffi::c_int,
     ) -> CUresult {
-        match self.resolve(Index::cuLaunchGrid as usize, entry::cuLaunchGrid_v2000) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuLaunchGrid as usize, entry::cuLaunchGrid_v2000)
+        {
             Ok(driver_fn) => driver_fn(f, grid_width, grid_height),
             Err(code) => code,
         }
@@ -8989,7 +9769,12 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
-            .resolve(Index::cuLaunchGridAsync as usize, entry::cuLaunchGridAsync_v2000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuLaunchGridAsync as usize,
+                entry::cuLaunchGridAsync_v2000,
+            )
         {
             Ok(driver_fn) => driver_fn(f, grid_width, grid_height, hStream),
             Err(code) => code,
@@ -9007,7 +9792,12 @@ impl DriverTable {
         userData: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self
-            .resolve(Index::cuLaunchHostFunc as usize, entry::cuLaunchHostFunc_v10000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuLaunchHostFunc as usize,
+                entry::cuLaunchHostFunc_v10000,
+            )
         {
             Ok(driver_fn) => driver_fn(hStream, fn_, userData),
             Err(code) => code,
@@ -9027,7 +9817,12 @@ impl DriverTable {
         syncMode: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
-            .resolve(Index::cuLaunchHostFunc_v2 as usize, entry::cuLaunchHostFunc_v13010)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuLaunchHostFunc_v2 as usize,
+                entry::cuLaunchHostFunc_v13010,
+            )
         {
             Ok(driver_fn) => driver_fn(hStream, fn_, userData, syncMode),
             Err(code) => code,
@@ -9052,7 +9847,14 @@ impl DriverTable {
         kernelParams: *mut *mut ::core::ffi::c_void,
         extra: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match self.resolve(Index::cuLaunchKernel as usize, entry::cuLaunchKernel_v4000) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuLaunchKernel as usize,
+                entry::cuLaunchKernel_v4000,
+            )
+        {
             Ok(driver_fn) => {
                 driver_fn(
                     f,
@@ -9085,7 +9887,12 @@ impl DriverTable {
         extra: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self
-            .resolve(Index::cuLaunchKernelEx as usize, entry::cuLaunchKernelEx_v11060)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuLaunchKernelEx as usize,
+                entry::cuLaunchKernelEx_v11060,
+            )
         {
             Ok(driver_fn) => driver_fn(config, f, kernelParams, extra),
             Err(code) => code,
@@ -9104,7 +9911,9 @@ impl DriverTable {
         lib: CUlibrary,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLibraryEnumerateKernels as usize,
                 entry::cuLibraryEnumerateKernels_v12040,
             )
@@ -9127,7 +9936,9 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLibraryGetGlobal as usize,
                 entry::cuLibraryGetGlobal_v12000,
             )
@@ -9149,7 +9960,9 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLibraryGetKernel as usize,
                 entry::cuLibraryGetKernel_v12000,
             )
@@ -9170,7 +9983,9 @@ impl DriverTable {
         lib: CUlibrary,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLibraryGetKernelCount as usize,
                 entry::cuLibraryGetKernelCount_v12040,
             )
@@ -9193,7 +10008,9 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLibraryGetManaged as usize,
                 entry::cuLibraryGetManaged_v12000,
             )
@@ -9214,7 +10031,9 @@ impl DriverTable {
         library: CUlibrary,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLibraryGetModule as usize,
                 entry::cuLibraryGetModule_v12000,
             )
@@ -9236,7 +10055,9 @@ impl DriverTable {
         symbol: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLibraryGetUnifiedFunction as usize,
                 entry::cuLibraryGetUnifiedFunction_v12000,
             )
@@ -9263,7 +10084,12 @@ impl DriverTable {
         numLibraryOptions: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
-            .resolve(Index::cuLibraryLoadData as usize, entry::cuLibraryLoadData_v12000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuLibraryLoadData as usize,
+                entry::cuLibraryLoadData_v12000,
+            )
         {
             Ok(driver_fn) => {
                 driver_fn(
@@ -9298,7 +10124,9 @@ impl DriverTable {
         numLibraryOptions: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLibraryLoadFromFile as usize,
                 entry::cuLibraryLoadFromFile_v12000,
             )
@@ -9326,7 +10154,12 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuLibraryUnload(&self, library: CUlibrary) -> CUresult {
         match self
-            .resolve(Index::cuLibraryUnload as usize, entry::cuLibraryUnload_v12000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuLibraryUnload as usize,
+                entry::cuLibraryUnload_v12000,
+            )
         {
             Ok(driver_fn) => driver_fn(library),
             Err(code) => code,
@@ -9348,7 +10181,14 @@ impl DriverTable {
         options: *mut CUjit_option,
         optionValues: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match self.resolve(Index::cuLinkAddData as usize, entry::cuLinkAddData_v6050) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuLinkAddData as usize,
+                entry::cuLinkAddData_v6050,
+            )
+        {
             Ok(driver_fn) => {
                 driver_fn(
                     state,
@@ -9378,7 +10218,14 @@ impl DriverTable {
         options: *mut CUjit_option,
         optionValues: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
-        match self.resolve(Index::cuLinkAddFile as usize, entry::cuLinkAddFile_v6050) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuLinkAddFile as usize,
+                entry::cuLinkAddFile_v6050,
+            )
+        {
             Ok(driver_fn) => {
                 driver_fn(state, type_, path, numOptions, options, optionValues)
             }
@@ -9396,7 +10243,14 @@ impl DriverTable {
         cubinOut: *mut *mut ::core::ffi::c_void,
         sizeOut: *mut usize,
     ) -> CUresult {
-        match self.resolve(Index::cuLinkComplete as usize, entry::cuLinkComplete_v5050) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuLinkComplete as usize,
+                entry::cuLinkComplete_v5050,
+            )
+        {
             Ok(driver_fn) => driver_fn(state, cubinOut, sizeOut),
             Err(code) => code,
         }
@@ -9413,7 +10267,10 @@ impl DriverTable {
         optionValues: *mut *mut ::core::ffi::c_void,
         stateOut: *mut CUlinkState,
     ) -> CUresult {
-        match self.resolve(Index::cuLinkCreate as usize, entry::cuLinkCreate_v6050) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuLinkCreate as usize, entry::cuLinkCreate_v6050)
+        {
             Ok(driver_fn) => driver_fn(numOptions, options, optionValues, stateOut),
             Err(code) => code,
         }
@@ -9424,7 +10281,14 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuLinkDestroy(&self, state: CUlinkState) -> CUresult {
-        match self.resolve(Index::cuLinkDestroy as usize, entry::cuLinkDestroy_v5050) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuLinkDestroy as usize,
+                entry::cuLinkDestroy_v5050,
+            )
+        {
             Ok(driver_fn) => driver_fn(state),
             Err(code) => code,
         }
@@ -9441,7 +10305,9 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLogicalEndpointAddDevice as usize,
                 entry::cuLogicalEndpointAddDevice_v13030,
             )
@@ -9466,7 +10332,9 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLogicalEndpointBindAddr as usize,
                 entry::cuLogicalEndpointBindAddr_v13030,
             )
@@ -9492,7 +10360,9 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLogicalEndpointBindMem as usize,
                 entry::cuLogicalEndpointBindMem_v13030,
             )
@@ -9515,7 +10385,9 @@ impl DriverTable {
         prop: *const CUlogicalEndpointProp,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLogicalEndpointCreate as usize,
                 entry::cuLogicalEndpointCreate_v13030,
             )
@@ -9535,7 +10407,9 @@ impl DriverTable {
         leId: CUlogicalEndpointId,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLogicalEndpointDestroy as usize,
                 entry::cuLogicalEndpointDestroy_v13030,
             )
@@ -9557,7 +10431,9 @@ impl DriverTable {
         handleType: CUlogicalEndpointIpcHandleType,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLogicalEndpointExport as usize,
                 entry::cuLogicalEndpointExport_v13030,
             )
@@ -9579,7 +10455,9 @@ impl DriverTable {
         prop: *const CUlogicalEndpointProp,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLogicalEndpointGetLimits as usize,
                 entry::cuLogicalEndpointGetLimits_v13030,
             )
@@ -9600,7 +10478,9 @@ impl DriverTable {
         count: cuuint32_t,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLogicalEndpointIdRelease as usize,
                 entry::cuLogicalEndpointIdRelease_v13030,
             )
@@ -9621,7 +10501,9 @@ impl DriverTable {
         count: cuuint32_t,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLogicalEndpointIdReserve as usize,
                 entry::cuLogicalEndpointIdReserve_v13030,
             )
@@ -9643,7 +10525,9 @@ impl DriverTable {
         handleType: CUlogicalEndpointIpcHandleType,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLogicalEndpointImport as usize,
                 entry::cuLogicalEndpointImport_v13030,
             )
@@ -9665,7 +10549,9 @@ impl DriverTable {
         queryStatus: *mut ::core::ffi::c_int,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLogicalEndpointQuery as usize,
                 entry::cuLogicalEndpointQuery_v13030,
             )
@@ -9688,7 +10574,9 @@ impl DriverTable {
         size: cuuint64_t,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLogicalEndpointUnbind as usize,
                 entry::cuLogicalEndpointUnbind_v13030,
             )
@@ -9708,7 +10596,14 @@ impl DriverTable {
         iterator_out: *mut CUlogIterator,
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match self.resolve(Index::cuLogsCurrent as usize, entry::cuLogsCurrent_v12090) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuLogsCurrent as usize,
+                entry::cuLogsCurrent_v12090,
+            )
+        {
             Ok(driver_fn) => driver_fn(iterator_out, flags),
             Err(code) => code,
         }
@@ -9726,7 +10621,12 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
-            .resolve(Index::cuLogsDumpToFile as usize, entry::cuLogsDumpToFile_v12090)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuLogsDumpToFile as usize,
+                entry::cuLogsDumpToFile_v12090,
+            )
         {
             Ok(driver_fn) => driver_fn(iterator, pathToFile, flags),
             Err(code) => code,
@@ -9746,7 +10646,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLogsDumpToMemory as usize,
                 entry::cuLogsDumpToMemory_v12090,
             )
@@ -9768,7 +10670,9 @@ impl DriverTable {
         callback_out: *mut CUlogsCallbackHandle,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLogsRegisterCallback as usize,
                 entry::cuLogsRegisterCallback_v12090,
             )
@@ -9788,7 +10692,9 @@ impl DriverTable {
         callback: CUlogsCallbackHandle,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuLogsUnregisterCallback as usize,
                 entry::cuLogsUnregisterCallback_v12090,
             )
@@ -9804,7 +10710,12 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuMemAddressFree(&self, ptr: CUdeviceptr, size: usize) -> CUresult {
         match self
-            .resolve(Index::cuMemAddressFree as usize, entry::cuMemAddressFree_v10020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemAddressFree as usize,
+                entry::cuMemAddressFree_v10020,
+            )
         {
             Ok(driver_fn) => driver_fn(ptr, size),
             Err(code) => code,
@@ -9824,7 +10735,9 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemAddressReserve as usize,
                 entry::cuMemAddressReserve_v10020,
             )
@@ -9846,7 +10759,10 @@ impl DriverTable {
         advice: CUmem_advise,
         device: CUdevice,
     ) -> CUresult {
-        match self.resolve(Index::cuMemAdvise as usize, entry::cuMemAdvise_v8000) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemAdvise as usize, entry::cuMemAdvise_v8000)
+        {
             Ok(driver_fn) => driver_fn(devPtr, count, advice, device),
             Err(code) => code,
         }
@@ -9864,7 +10780,14 @@ impl DriverTable {
         advice: CUmem_advise,
         location: CUmemLocation,
     ) -> CUresult {
-        match self.resolve(Index::cuMemAdvise_v2 as usize, entry::cuMemAdvise_v12020) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemAdvise_v2 as usize,
+                entry::cuMemAdvise_v12020,
+            )
+        {
             Ok(driver_fn) => driver_fn(devPtr, count, advice, location),
             Err(code) => code,
         }
@@ -9882,7 +10805,10 @@ impl DriverTable {
         advice: CUmem_advise,
         location: CUmemLocation,
     ) -> CUresult {
-        match self.resolve(Index::cuMemAdvise as usize, entry::cuMemAdvise_v12020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemAdvise as usize, entry::cuMemAdvise_v12020)
+        {
             Ok(driver_fn) => driver_fn(devPtr, count, advice, location),
             Err(code) => code,
         }
@@ -9897,7 +10823,10 @@ impl DriverTable {
         dptr: *mut CUdeviceptr,
         bytesize: usize,
     ) -> CUresult {
-        match self.resolve(Index::cuMemAlloc as usize, entry::cuMemAlloc_v3020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemAlloc as usize, entry::cuMemAlloc_v3020)
+        {
             Ok(driver_fn) => driver_fn(dptr, bytesize),
             Err(code) => code,
         }
@@ -9914,7 +10843,12 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMemAllocAsync as usize, entry::cuMemAllocAsync_v11020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemAllocAsync as usize,
+                entry::cuMemAllocAsync_v11020,
+            )
         {
             Ok(driver_fn) => driver_fn(dptr, bytesize, hStream),
             Err(code) => code,
@@ -9933,7 +10867,9 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemAllocFromPoolAsync as usize,
                 entry::cuMemAllocFromPoolAsync_v11020,
             )
@@ -9952,7 +10888,14 @@ impl DriverTable {
         pp: *mut *mut ::core::ffi::c_void,
         bytesize: usize,
     ) -> CUresult {
-        match self.resolve(Index::cuMemAllocHost as usize, entry::cuMemAllocHost_v3020) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemAllocHost as usize,
+                entry::cuMemAllocHost_v3020,
+            )
+        {
             Ok(driver_fn) => driver_fn(pp, bytesize),
             Err(code) => code,
         }
@@ -9969,7 +10912,12 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMemAllocManaged as usize, entry::cuMemAllocManaged_v6000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemAllocManaged as usize,
+                entry::cuMemAllocManaged_v6000,
+            )
         {
             Ok(driver_fn) => driver_fn(dptr, bytesize, flags),
             Err(code) => code,
@@ -9988,7 +10936,13 @@ impl DriverTable {
         Height: usize,
         ElementSizeBytes: ::core::ffi::c_uint,
     ) -> CUresult {
-        match self.resolve(Index::cuMemAllocPitch as usize, entry::cuMemAllocPitch_v3020)
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemAllocPitch as usize,
+                entry::cuMemAllocPitch_v3020,
+            )
         {
             Ok(driver_fn) => {
                 driver_fn(dptr, pPitch, WidthInBytes, Height, ElementSizeBytes)
@@ -10011,7 +10965,9 @@ impl DriverTable {
         stream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemBatchDecompressAsync as usize,
                 entry::cuMemBatchDecompressAsync_v12060,
             )
@@ -10032,7 +10988,10 @@ impl DriverTable {
         prop: *const CUmemAllocationProp,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match self.resolve(Index::cuMemCreate as usize, entry::cuMemCreate_v10020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemCreate as usize, entry::cuMemCreate_v10020)
+        {
             Ok(driver_fn) => driver_fn(handle, size, prop, flags),
             Err(code) => code,
         }
@@ -10055,7 +11014,9 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemDiscardAndPrefetchBatchAsync as usize,
                 entry::cuMemDiscardAndPrefetchBatchAsync_v13000,
             )
@@ -10090,7 +11051,9 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemDiscardBatchAsync as usize,
                 entry::cuMemDiscardBatchAsync_v13000,
             )
@@ -10112,7 +11075,9 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemExportToShareableHandle as usize,
                 entry::cuMemExportToShareableHandle_v10020,
             )
@@ -10127,7 +11092,10 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemFree(&self, dptr: CUdeviceptr) -> CUresult {
-        match self.resolve(Index::cuMemFree as usize, entry::cuMemFree_v3020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemFree as usize, entry::cuMemFree_v3020)
+        {
             Ok(driver_fn) => driver_fn(dptr),
             Err(code) => code,
         }
@@ -10142,7 +11110,13 @@ impl DriverTable {
         dptr: CUdeviceptr,
         hStream: CUstream,
     ) -> CUresult {
-        match self.resolve(Index::cuMemFreeAsync as usize, entry::cuMemFreeAsync_v11020)
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemFreeAsync as usize,
+                entry::cuMemFreeAsync_v11020,
+            )
         {
             Ok(driver_fn) => driver_fn(dptr, hStream),
             Err(code) => code,
@@ -10154,7 +11128,14 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemFreeHost(&self, p: *mut ::core::ffi::c_void) -> CUresult {
-        match self.resolve(Index::cuMemFreeHost as usize, entry::cuMemFreeHost_v2000) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemFreeHost as usize,
+                entry::cuMemFreeHost_v2000,
+            )
+        {
             Ok(driver_fn) => driver_fn(p),
             Err(code) => code,
         }
@@ -10170,7 +11151,13 @@ impl DriverTable {
         location: *const CUmemLocation,
         ptr: CUdeviceptr,
     ) -> CUresult {
-        match self.resolve(Index::cuMemGetAccess as usize, entry::cuMemGetAccess_v10020)
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemGetAccess as usize,
+                entry::cuMemGetAccess_v10020,
+            )
         {
             Ok(driver_fn) => driver_fn(flags, location, ptr),
             Err(code) => code,
@@ -10188,7 +11175,9 @@ impl DriverTable {
         dptr: CUdeviceptr,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemGetAddressRange as usize,
                 entry::cuMemGetAddressRange_v3020,
             )
@@ -10209,7 +11198,9 @@ impl DriverTable {
         option: CUmemAllocationGranularity_flags,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemGetAllocationGranularity as usize,
                 entry::cuMemGetAllocationGranularity_v10020,
             )
@@ -10229,7 +11220,9 @@ impl DriverTable {
         handle: CUmemGenericAllocationHandle,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemGetAllocationPropertiesFromHandle as usize,
                 entry::cuMemGetAllocationPropertiesFromHandle_v10020,
             )
@@ -10251,7 +11244,9 @@ impl DriverTable {
         type_: CUmemAllocationType,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemGetDefaultMemPool as usize,
                 entry::cuMemGetDefaultMemPool_v13000,
             )
@@ -10274,7 +11269,9 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemGetHandleForAddressRange as usize,
                 entry::cuMemGetHandleForAddressRange_v11070,
             )
@@ -10289,7 +11286,10 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemGetInfo(&self, free: *mut usize, total: *mut usize) -> CUresult {
-        match self.resolve(Index::cuMemGetInfo as usize, entry::cuMemGetInfo_v3020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemGetInfo as usize, entry::cuMemGetInfo_v3020)
+        {
             Ok(driver_fn) => driver_fn(free, total),
             Err(code) => code,
         }
@@ -10309,7 +11309,9 @@ impl DriverTable {
         location_out: *mut CUmemLocation,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemGetLocationInfo as usize,
                 entry::cuMemGetLocationInfo_v13040,
             )
@@ -10339,7 +11341,12 @@ impl DriverTable {
         type_: CUmemAllocationType,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMemGetMemPool as usize, entry::cuMemGetMemPool_v13000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemGetMemPool as usize,
+                entry::cuMemGetMemPool_v13000,
+            )
         {
             Ok(driver_fn) => driver_fn(pool, location, type_),
             Err(code) => code,
@@ -10356,7 +11363,14 @@ impl DriverTable {
         bytesize: usize,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match self.resolve(Index::cuMemHostAlloc as usize, entry::cuMemHostAlloc_v2020) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemHostAlloc as usize,
+                entry::cuMemHostAlloc_v2020,
+            )
+        {
             Ok(driver_fn) => driver_fn(pp, bytesize, Flags),
             Err(code) => code,
         }
@@ -10373,7 +11387,9 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemHostGetDevicePointer as usize,
                 entry::cuMemHostGetDevicePointer_v3020,
             )
@@ -10393,7 +11409,12 @@ impl DriverTable {
         p: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMemHostGetFlags as usize, entry::cuMemHostGetFlags_v2030)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemHostGetFlags as usize,
+                entry::cuMemHostGetFlags_v2030,
+            )
         {
             Ok(driver_fn) => driver_fn(pFlags, p),
             Err(code) => code,
@@ -10411,7 +11432,12 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMemHostRegister as usize, entry::cuMemHostRegister_v6050)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemHostRegister as usize,
+                entry::cuMemHostRegister_v6050,
+            )
         {
             Ok(driver_fn) => driver_fn(p, bytesize, Flags),
             Err(code) => code,
@@ -10424,7 +11450,9 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuMemHostUnregister(&self, p: *mut ::core::ffi::c_void) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemHostUnregister as usize,
                 entry::cuMemHostUnregister_v4000,
             )
@@ -10445,7 +11473,9 @@ impl DriverTable {
         shHandleType: CUmemAllocationHandleType,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemImportFromShareableHandle as usize,
                 entry::cuMemImportFromShareableHandle_v10020,
             )
@@ -10467,7 +11497,10 @@ impl DriverTable {
         handle: CUmemGenericAllocationHandle,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match self.resolve(Index::cuMemMap as usize, entry::cuMemMap_v10020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemMap as usize, entry::cuMemMap_v10020)
+        {
             Ok(driver_fn) => driver_fn(ptr, size, offset, handle, flags),
             Err(code) => code,
         }
@@ -10484,7 +11517,9 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemMapArrayAsync as usize,
                 entry::cuMemMapArrayAsync_v11010,
             )
@@ -10504,7 +11539,12 @@ impl DriverTable {
         poolProps: *const CUmemPoolProps,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMemPoolCreate as usize, entry::cuMemPoolCreate_v11020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemPoolCreate as usize,
+                entry::cuMemPoolCreate_v11020,
+            )
         {
             Ok(driver_fn) => driver_fn(pool, poolProps),
             Err(code) => code,
@@ -10517,7 +11557,12 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuMemPoolDestroy(&self, pool: CUmemoryPool) -> CUresult {
         match self
-            .resolve(Index::cuMemPoolDestroy as usize, entry::cuMemPoolDestroy_v11020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemPoolDestroy as usize,
+                entry::cuMemPoolDestroy_v11020,
+            )
         {
             Ok(driver_fn) => driver_fn(pool),
             Err(code) => code,
@@ -10534,7 +11579,9 @@ impl DriverTable {
         ptr: CUdeviceptr,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemPoolExportPointer as usize,
                 entry::cuMemPoolExportPointer_v11020,
             )
@@ -10556,7 +11603,9 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemPoolExportToShareableHandle as usize,
                 entry::cuMemPoolExportToShareableHandle_v11020,
             )
@@ -10577,7 +11626,9 @@ impl DriverTable {
         location: *mut CUmemLocation,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemPoolGetAccess as usize,
                 entry::cuMemPoolGetAccess_v11020,
             )
@@ -10598,7 +11649,9 @@ impl DriverTable {
         value: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemPoolGetAttribute as usize,
                 entry::cuMemPoolGetAttribute_v11020,
             )
@@ -10620,7 +11673,9 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemPoolImportFromShareableHandle as usize,
                 entry::cuMemPoolImportFromShareableHandle_v11020,
             )
@@ -10641,7 +11696,9 @@ impl DriverTable {
         shareData: *mut CUmemPoolPtrExportData,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemPoolImportPointer as usize,
                 entry::cuMemPoolImportPointer_v11020,
             )
@@ -10662,7 +11719,9 @@ impl DriverTable {
         count: usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemPoolSetAccess as usize,
                 entry::cuMemPoolSetAccess_v11020,
             )
@@ -10683,7 +11742,9 @@ impl DriverTable {
         value: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemPoolSetAttribute as usize,
                 entry::cuMemPoolSetAttribute_v11020,
             )
@@ -10703,7 +11764,12 @@ impl DriverTable {
         minBytesToKeep: usize,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMemPoolTrimTo as usize, entry::cuMemPoolTrimTo_v11020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemPoolTrimTo as usize,
+                entry::cuMemPoolTrimTo_v11020,
+            )
         {
             Ok(driver_fn) => driver_fn(pool, minBytesToKeep),
             Err(code) => code,
@@ -10723,7 +11789,12 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMemPrefetchAsync as usize, entry::cuMemPrefetchAsync_v8000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemPrefetchAsync as usize,
+                entry::cuMemPrefetchAsync_v8000,
+            )
         {
             Ok(driver_fn) => driver_fn(devPtr, count, dstDevice, hStream),
             Err(code) => code,
@@ -10744,7 +11815,9 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemPrefetchAsync_v2 as usize,
                 entry::cuMemPrefetchAsync_v12020,
             )
@@ -10768,7 +11841,9 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemPrefetchAsync as usize,
                 entry::cuMemPrefetchAsync_v12020,
             )
@@ -10795,7 +11870,9 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemPrefetchBatchAsync as usize,
                 entry::cuMemPrefetchBatchAsync_v13000,
             )
@@ -10829,7 +11906,9 @@ impl DriverTable {
         count: usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemRangeGetAttribute as usize,
                 entry::cuMemRangeGetAttribute_v8000,
             )
@@ -10853,7 +11932,9 @@ impl DriverTable {
         count: usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemRangeGetAttributes as usize,
                 entry::cuMemRangeGetAttributes_v8000,
             )
@@ -10870,7 +11951,10 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemRelease(&self, handle: CUmemGenericAllocationHandle) -> CUresult {
-        match self.resolve(Index::cuMemRelease as usize, entry::cuMemRelease_v10020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemRelease as usize, entry::cuMemRelease_v10020)
+        {
             Ok(driver_fn) => driver_fn(handle),
             Err(code) => code,
         }
@@ -10886,7 +11970,9 @@ impl DriverTable {
         addr: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemRetainAllocationHandle as usize,
                 entry::cuMemRetainAllocationHandle_v11000,
             )
@@ -10907,7 +11993,13 @@ impl DriverTable {
         desc: *const CUmemAccessDesc,
         count: usize,
     ) -> CUresult {
-        match self.resolve(Index::cuMemSetAccess as usize, entry::cuMemSetAccess_v10020)
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemSetAccess as usize,
+                entry::cuMemSetAccess_v10020,
+            )
         {
             Ok(driver_fn) => driver_fn(ptr, size, desc, count),
             Err(code) => code,
@@ -10926,7 +12018,12 @@ impl DriverTable {
         pool: CUmemoryPool,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMemSetMemPool as usize, entry::cuMemSetMemPool_v13000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemSetMemPool as usize,
+                entry::cuMemSetMemPool_v13000,
+            )
         {
             Ok(driver_fn) => driver_fn(location, type_, pool),
             Err(code) => code,
@@ -10938,7 +12035,10 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemUnmap(&self, ptr: CUdeviceptr, size: usize) -> CUresult {
-        match self.resolve(Index::cuMemUnmap as usize, entry::cuMemUnmap_v10020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemUnmap as usize, entry::cuMemUnmap_v10020)
+        {
             Ok(driver_fn) => driver_fn(ptr, size),
             Err(code) => code,
         }
@@ -10954,7 +12054,10 @@ impl DriverTable {
         src: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult {
-        match self.resolve(Index::cuMemcpy as usize, entry::cuMemcpy_v4000) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemcpy as usize, entry::cuMemcpy_v4000)
+        {
             Ok(driver_fn) => driver_fn(dst, src, ByteCount),
             Err(code) => code,
         }
@@ -10965,7 +12068,10 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemcpy2D(&self, pCopy: *const CUDA_MEMCPY2D) -> CUresult {
-        match self.resolve(Index::cuMemcpy2D as usize, entry::cuMemcpy2D_v3020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemcpy2D as usize, entry::cuMemcpy2D_v3020)
+        {
             Ok(driver_fn) => driver_fn(pCopy),
             Err(code) => code,
         }
@@ -10980,7 +12086,13 @@ impl DriverTable {
         pCopy: *const CUDA_MEMCPY2D,
         hStream: CUstream,
     ) -> CUresult {
-        match self.resolve(Index::cuMemcpy2DAsync as usize, entry::cuMemcpy2DAsync_v3020)
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemcpy2DAsync as usize,
+                entry::cuMemcpy2DAsync_v3020,
+            )
         {
             Ok(driver_fn) => driver_fn(pCopy, hStream),
             Err(code) => code,
@@ -10993,7 +12105,9 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuMemcpy2DUnaligned(&self, pCopy: *const CUDA_MEMCPY2D) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemcpy2DUnaligned as usize,
                 entry::cuMemcpy2DUnaligned_v3020,
             )
@@ -11008,7 +12122,10 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemcpy3D(&self, pCopy: *const CUDA_MEMCPY3D) -> CUresult {
-        match self.resolve(Index::cuMemcpy3D as usize, entry::cuMemcpy3D_v3020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemcpy3D as usize, entry::cuMemcpy3D_v3020)
+        {
             Ok(driver_fn) => driver_fn(pCopy),
             Err(code) => code,
         }
@@ -11023,7 +12140,13 @@ impl DriverTable {
         pCopy: *const CUDA_MEMCPY3D,
         hStream: CUstream,
     ) -> CUresult {
-        match self.resolve(Index::cuMemcpy3DAsync as usize, entry::cuMemcpy3DAsync_v3020)
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemcpy3DAsync as usize,
+                entry::cuMemcpy3DAsync_v3020,
+            )
         {
             Ok(driver_fn) => driver_fn(pCopy, hStream),
             Err(code) => code,
@@ -11044,7 +12167,9 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemcpy3DBatchAsync as usize,
                 entry::cuMemcpy3DBatchAsync_v12080,
             )
@@ -11067,7 +12192,9 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemcpy3DBatchAsync as usize,
                 entry::cuMemcpy3DBatchAsync_v13000,
             )
@@ -11082,7 +12209,14 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuMemcpy3DPeer(&self, pCopy: *const CUDA_MEMCPY3D_PEER) -> CUresult {
-        match self.resolve(Index::cuMemcpy3DPeer as usize, entry::cuMemcpy3DPeer_v4000) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemcpy3DPeer as usize,
+                entry::cuMemcpy3DPeer_v4000,
+            )
+        {
             Ok(driver_fn) => driver_fn(pCopy),
             Err(code) => code,
         }
@@ -11098,7 +12232,9 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemcpy3DPeerAsync as usize,
                 entry::cuMemcpy3DPeerAsync_v4000,
             )
@@ -11120,7 +12256,9 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemcpy3DWithAttributesAsync as usize,
                 entry::cuMemcpy3DWithAttributesAsync_v13020,
             )
@@ -11141,7 +12279,14 @@ impl DriverTable {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match self.resolve(Index::cuMemcpyAsync as usize, entry::cuMemcpyAsync_v4000) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemcpyAsync as usize,
+                entry::cuMemcpyAsync_v4000,
+            )
+        {
             Ok(driver_fn) => driver_fn(dst, src, ByteCount, hStream),
             Err(code) => code,
         }
@@ -11159,7 +12304,10 @@ impl DriverTable {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult {
-        match self.resolve(Index::cuMemcpyAtoA as usize, entry::cuMemcpyAtoA_v3020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemcpyAtoA as usize, entry::cuMemcpyAtoA_v3020)
+        {
             Ok(driver_fn) => {
                 driver_fn(dstArray, dstOffset, srcArray, srcOffset, ByteCount)
             }
@@ -11178,7 +12326,10 @@ impl DriverTable {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult {
-        match self.resolve(Index::cuMemcpyAtoD as usize, entry::cuMemcpyAtoD_v3020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemcpyAtoD as usize, entry::cuMemcpyAtoD_v3020)
+        {
             Ok(driver_fn) => driver_fn(dstDevice, srcArray, srcOffset, ByteCount),
             Err(code) => code,
         }
@@ -11195,7 +12346,10 @@ impl DriverTable {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult {
-        match self.resolve(Index::cuMemcpyAtoH as usize, entry::cuMemcpyAtoH_v3020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemcpyAtoH as usize, entry::cuMemcpyAtoH_v3020)
+        {
             Ok(driver_fn) => driver_fn(dstHost, srcArray, srcOffset, ByteCount),
             Err(code) => code,
         }
@@ -11214,7 +12368,12 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMemcpyAtoHAsync as usize, entry::cuMemcpyAtoHAsync_v3020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemcpyAtoHAsync as usize,
+                entry::cuMemcpyAtoHAsync_v3020,
+            )
         {
             Ok(driver_fn) => driver_fn(dstHost, srcArray, srcOffset, ByteCount, hStream),
             Err(code) => code,
@@ -11239,7 +12398,9 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemcpyBatchAsync as usize,
                 entry::cuMemcpyBatchAsync_v12080,
             )
@@ -11278,7 +12439,9 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemcpyBatchAsync as usize,
                 entry::cuMemcpyBatchAsync_v13000,
             )
@@ -11301,7 +12464,10 @@ impl DriverTable {
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult {
-        match self.resolve(Index::cuMemcpyDtoA as usize, entry::cuMemcpyDtoA_v3020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemcpyDtoA as usize, entry::cuMemcpyDtoA_v3020)
+        {
             Ok(driver_fn) => driver_fn(dstArray, dstOffset, srcDevice, ByteCount),
             Err(code) => code,
         }
@@ -11317,7 +12483,10 @@ impl DriverTable {
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult {
-        match self.resolve(Index::cuMemcpyDtoD as usize, entry::cuMemcpyDtoD_v3020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemcpyDtoD as usize, entry::cuMemcpyDtoD_v3020)
+        {
             Ok(driver_fn) => driver_fn(dstDevice, srcDevice, ByteCount),
             Err(code) => code,
         }
@@ -11335,7 +12504,12 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMemcpyDtoDAsync as usize, entry::cuMemcpyDtoDAsync_v3020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemcpyDtoDAsync as usize,
+                entry::cuMemcpyDtoDAsync_v3020,
+            )
         {
             Ok(driver_fn) => driver_fn(dstDevice, srcDevice, ByteCount, hStream),
             Err(code) => code,
@@ -11352,7 +12526,10 @@ impl DriverTable {
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult {
-        match self.resolve(Index::cuMemcpyDtoH as usize, entry::cuMemcpyDtoH_v3020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemcpyDtoH as usize, entry::cuMemcpyDtoH_v3020)
+        {
             Ok(driver_fn) => driver_fn(dstHost, srcDevice, ByteCount),
             Err(code) => code,
         }
@@ -11370,7 +12547,12 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMemcpyDtoHAsync as usize, entry::cuMemcpyDtoHAsync_v3020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemcpyDtoHAsync as usize,
+                entry::cuMemcpyDtoHAsync_v3020,
+            )
         {
             Ok(driver_fn) => driver_fn(dstHost, srcDevice, ByteCount, hStream),
             Err(code) => code,
@@ -11388,7 +12570,10 @@ impl DriverTable {
         srcHost: *const ::core::ffi::c_void,
         ByteCount: usize,
     ) -> CUresult {
-        match self.resolve(Index::cuMemcpyHtoA as usize, entry::cuMemcpyHtoA_v3020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemcpyHtoA as usize, entry::cuMemcpyHtoA_v3020)
+        {
             Ok(driver_fn) => driver_fn(dstArray, dstOffset, srcHost, ByteCount),
             Err(code) => code,
         }
@@ -11407,7 +12592,12 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMemcpyHtoAAsync as usize, entry::cuMemcpyHtoAAsync_v3020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemcpyHtoAAsync as usize,
+                entry::cuMemcpyHtoAAsync_v3020,
+            )
         {
             Ok(driver_fn) => driver_fn(dstArray, dstOffset, srcHost, ByteCount, hStream),
             Err(code) => code,
@@ -11424,7 +12614,10 @@ impl DriverTable {
         srcHost: *const ::core::ffi::c_void,
         ByteCount: usize,
     ) -> CUresult {
-        match self.resolve(Index::cuMemcpyHtoD as usize, entry::cuMemcpyHtoD_v3020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemcpyHtoD as usize, entry::cuMemcpyHtoD_v3020)
+        {
             Ok(driver_fn) => driver_fn(dstDevice, srcHost, ByteCount),
             Err(code) => code,
         }
@@ -11442,7 +12635,12 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMemcpyHtoDAsync as usize, entry::cuMemcpyHtoDAsync_v3020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemcpyHtoDAsync as usize,
+                entry::cuMemcpyHtoDAsync_v3020,
+            )
         {
             Ok(driver_fn) => driver_fn(dstDevice, srcHost, ByteCount, hStream),
             Err(code) => code,
@@ -11461,7 +12659,10 @@ impl DriverTable {
         srcContext: CUcontext,
         ByteCount: usize,
     ) -> CUresult {
-        match self.resolve(Index::cuMemcpyPeer as usize, entry::cuMemcpyPeer_v4000) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemcpyPeer as usize, entry::cuMemcpyPeer_v4000)
+        {
             Ok(driver_fn) => {
                 driver_fn(dstDevice, dstContext, srcDevice, srcContext, ByteCount)
             }
@@ -11483,7 +12684,12 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMemcpyPeerAsync as usize, entry::cuMemcpyPeerAsync_v4000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemcpyPeerAsync as usize,
+                entry::cuMemcpyPeerAsync_v4000,
+            )
         {
             Ok(driver_fn) => {
                 driver_fn(
@@ -11513,7 +12719,9 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMemcpyWithAttributesAsync as usize,
                 entry::cuMemcpyWithAttributesAsync_v13020,
             )
@@ -11533,7 +12741,10 @@ impl DriverTable {
         us: ::core::ffi::c_ushort,
         N: usize,
     ) -> CUresult {
-        match self.resolve(Index::cuMemsetD16 as usize, entry::cuMemsetD16_v3020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemsetD16 as usize, entry::cuMemsetD16_v3020)
+        {
             Ok(driver_fn) => driver_fn(dstDevice, us, N),
             Err(code) => code,
         }
@@ -11551,7 +12762,12 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMemsetD16Async as usize, entry::cuMemsetD16Async_v3020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemsetD16Async as usize,
+                entry::cuMemsetD16Async_v3020,
+            )
         {
             Ok(driver_fn) => driver_fn(dstDevice, us, N, hStream),
             Err(code) => code,
@@ -11570,7 +12786,14 @@ impl DriverTable {
         Width: usize,
         Height: usize,
     ) -> CUresult {
-        match self.resolve(Index::cuMemsetD2D16 as usize, entry::cuMemsetD2D16_v3020) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemsetD2D16 as usize,
+                entry::cuMemsetD2D16_v3020,
+            )
+        {
             Ok(driver_fn) => driver_fn(dstDevice, dstPitch, us, Width, Height),
             Err(code) => code,
         }
@@ -11590,7 +12813,12 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMemsetD2D16Async as usize, entry::cuMemsetD2D16Async_v3020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemsetD2D16Async as usize,
+                entry::cuMemsetD2D16Async_v3020,
+            )
         {
             Ok(driver_fn) => driver_fn(dstDevice, dstPitch, us, Width, Height, hStream),
             Err(code) => code,
@@ -11609,7 +12837,14 @@ impl DriverTable {
         Width: usize,
         Height: usize,
     ) -> CUresult {
-        match self.resolve(Index::cuMemsetD2D32 as usize, entry::cuMemsetD2D32_v3020) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemsetD2D32 as usize,
+                entry::cuMemsetD2D32_v3020,
+            )
+        {
             Ok(driver_fn) => driver_fn(dstDevice, dstPitch, ui, Width, Height),
             Err(code) => code,
         }
@@ -11629,7 +12864,12 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMemsetD2D32Async as usize, entry::cuMemsetD2D32Async_v3020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemsetD2D32Async as usize,
+                entry::cuMemsetD2D32Async_v3020,
+            )
         {
             Ok(driver_fn) => driver_fn(dstDevice, dstPitch, ui, Width, Height, hStream),
             Err(code) => code,
@@ -11648,7 +12888,10 @@ impl DriverTable {
         Width: usize,
         Height: usize,
     ) -> CUresult {
-        match self.resolve(Index::cuMemsetD2D8 as usize, entry::cuMemsetD2D8_v3020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemsetD2D8 as usize, entry::cuMemsetD2D8_v3020)
+        {
             Ok(driver_fn) => driver_fn(dstDevice, dstPitch, uc, Width, Height),
             Err(code) => code,
         }
@@ -11668,7 +12911,12 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMemsetD2D8Async as usize, entry::cuMemsetD2D8Async_v3020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemsetD2D8Async as usize,
+                entry::cuMemsetD2D8Async_v3020,
+            )
         {
             Ok(driver_fn) => driver_fn(dstDevice, dstPitch, uc, Width, Height, hStream),
             Err(code) => code,
@@ -11685,7 +12933,10 @@ impl DriverTable {
         ui: ::core::ffi::c_uint,
         N: usize,
     ) -> CUresult {
-        match self.resolve(Index::cuMemsetD32 as usize, entry::cuMemsetD32_v3020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemsetD32 as usize, entry::cuMemsetD32_v3020)
+        {
             Ok(driver_fn) => driver_fn(dstDevice, ui, N),
             Err(code) => code,
         }
@@ -11703,7 +12954,12 @@ impl DriverTable {
         hStream: CUstream,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMemsetD32Async as usize, entry::cuMemsetD32Async_v3020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemsetD32Async as usize,
+                entry::cuMemsetD32Async_v3020,
+            )
         {
             Ok(driver_fn) => driver_fn(dstDevice, ui, N, hStream),
             Err(code) => code,
@@ -11720,7 +12976,10 @@ impl DriverTable {
         uc: ::core::ffi::c_uchar,
         N: usize,
     ) -> CUresult {
-        match self.resolve(Index::cuMemsetD8 as usize, entry::cuMemsetD8_v3020) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuMemsetD8 as usize, entry::cuMemsetD8_v3020)
+        {
             Ok(driver_fn) => driver_fn(dstDevice, uc, N),
             Err(code) => code,
         }
@@ -11737,7 +12996,13 @@ impl DriverTable {
         N: usize,
         hStream: CUstream,
     ) -> CUresult {
-        match self.resolve(Index::cuMemsetD8Async as usize, entry::cuMemsetD8Async_v3020)
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMemsetD8Async as usize,
+                entry::cuMemsetD8Async_v3020,
+            )
         {
             Ok(driver_fn) => driver_fn(dstDevice, uc, N, hStream),
             Err(code) => code,
@@ -11755,7 +13020,9 @@ impl DriverTable {
         numMipmapLevels: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMipmappedArrayCreate as usize,
                 entry::cuMipmappedArrayCreate_v5000,
             )
@@ -11774,7 +13041,9 @@ impl DriverTable {
         hMipmappedArray: CUmipmappedArray,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMipmappedArrayDestroy as usize,
                 entry::cuMipmappedArrayDestroy_v5000,
             )
@@ -11795,7 +13064,9 @@ impl DriverTable {
         level: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMipmappedArrayGetLevel as usize,
                 entry::cuMipmappedArrayGetLevel_v5000,
             )
@@ -11816,7 +13087,9 @@ impl DriverTable {
         device: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMipmappedArrayGetMemoryRequirements as usize,
                 entry::cuMipmappedArrayGetMemoryRequirements_v11060,
             )
@@ -11836,7 +13109,9 @@ impl DriverTable {
         mipmap: CUmipmappedArray,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMipmappedArrayGetSparseProperties as usize,
                 entry::cuMipmappedArrayGetSparseProperties_v11010,
             )
@@ -11858,7 +13133,9 @@ impl DriverTable {
         mod_: CUmodule,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuModuleEnumerateFunctions as usize,
                 entry::cuModuleEnumerateFunctions_v12040,
             )
@@ -11879,7 +13156,9 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuModuleGetFunction as usize,
                 entry::cuModuleGetFunction_v2000,
             )
@@ -11900,7 +13179,9 @@ impl DriverTable {
         mod_: CUmodule,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuModuleGetFunctionCount as usize,
                 entry::cuModuleGetFunctionCount_v12040,
             )
@@ -11922,7 +13203,12 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self
-            .resolve(Index::cuModuleGetGlobal as usize, entry::cuModuleGetGlobal_v3020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuModuleGetGlobal as usize,
+                entry::cuModuleGetGlobal_v3020,
+            )
         {
             Ok(driver_fn) => driver_fn(dptr, bytes, hmod, name),
             Err(code) => code,
@@ -11938,7 +13224,9 @@ impl DriverTable {
         mode: *mut CUmoduleLoadingMode,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuModuleGetLoadingMode as usize,
                 entry::cuModuleGetLoadingMode_v11070,
             )
@@ -11959,7 +13247,12 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self
-            .resolve(Index::cuModuleGetSurfRef as usize, entry::cuModuleGetSurfRef_v3000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuModuleGetSurfRef as usize,
+                entry::cuModuleGetSurfRef_v3000,
+            )
         {
             Ok(driver_fn) => driver_fn(pSurfRef, hmod, name),
             Err(code) => code,
@@ -11977,7 +13270,12 @@ impl DriverTable {
         name: *const ::core::ffi::c_char,
     ) -> CUresult {
         match self
-            .resolve(Index::cuModuleGetTexRef as usize, entry::cuModuleGetTexRef_v2000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuModuleGetTexRef as usize,
+                entry::cuModuleGetTexRef_v2000,
+            )
         {
             Ok(driver_fn) => driver_fn(pTexRef, hmod, name),
             Err(code) => code,
@@ -11993,7 +13291,10 @@ impl DriverTable {
         module: *mut CUmodule,
         fname: *const ::core::ffi::c_char,
     ) -> CUresult {
-        match self.resolve(Index::cuModuleLoad as usize, entry::cuModuleLoad_v2000) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuModuleLoad as usize, entry::cuModuleLoad_v2000)
+        {
             Ok(driver_fn) => driver_fn(module, fname),
             Err(code) => code,
         }
@@ -12009,7 +13310,12 @@ impl DriverTable {
         image: *const ::core::ffi::c_void,
     ) -> CUresult {
         match self
-            .resolve(Index::cuModuleLoadData as usize, entry::cuModuleLoadData_v2000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuModuleLoadData as usize,
+                entry::cuModuleLoadData_v2000,
+            )
         {
             Ok(driver_fn) => driver_fn(module, image),
             Err(code) => code,
@@ -12029,7 +13335,12 @@ impl DriverTable {
         optionValues: *mut *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self
-            .resolve(Index::cuModuleLoadDataEx as usize, entry::cuModuleLoadDataEx_v2010)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuModuleLoadDataEx as usize,
+                entry::cuModuleLoadDataEx_v2010,
+            )
         {
             Ok(driver_fn) => driver_fn(module, image, numOptions, options, optionValues),
             Err(code) => code,
@@ -12046,7 +13357,9 @@ impl DriverTable {
         fatCubin: *const ::core::ffi::c_void,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuModuleLoadFatBinary as usize,
                 entry::cuModuleLoadFatBinary_v2000,
             )
@@ -12061,7 +13374,14 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuModuleUnload(&self, hmod: CUmodule) -> CUresult {
-        match self.resolve(Index::cuModuleUnload as usize, entry::cuModuleUnload_v2000) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuModuleUnload as usize,
+                entry::cuModuleUnload_v2000,
+            )
+        {
             Ok(driver_fn) => driver_fn(hmod),
             Err(code) => code,
         }
@@ -12078,7 +13398,9 @@ impl DriverTable {
         dev: CUdevice,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMulticastAddDevice as usize,
                 entry::cuMulticastAddDevice_v12010,
             )
@@ -12102,7 +13424,9 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMulticastBindAddr as usize,
                 entry::cuMulticastBindAddr_v12010,
             )
@@ -12127,7 +13451,9 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMulticastBindAddr_v2 as usize,
                 entry::cuMulticastBindAddr_v13010,
             )
@@ -12152,7 +13478,9 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMulticastBindMem as usize,
                 entry::cuMulticastBindMem_v12010,
             )
@@ -12180,7 +13508,9 @@ impl DriverTable {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMulticastBindMem_v2 as usize,
                 entry::cuMulticastBindMem_v13010,
             )
@@ -12203,7 +13533,12 @@ impl DriverTable {
         prop: *const CUmulticastObjectProp,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMulticastCreate as usize, entry::cuMulticastCreate_v12010)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMulticastCreate as usize,
+                entry::cuMulticastCreate_v12010,
+            )
         {
             Ok(driver_fn) => driver_fn(mcHandle, prop),
             Err(code) => code,
@@ -12222,7 +13557,9 @@ impl DriverTable {
         option: CUmulticastGranularity_flags,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuMulticastGetGranularity as usize,
                 entry::cuMulticastGetGranularity_v12010,
             )
@@ -12245,7 +13582,12 @@ impl DriverTable {
         size: usize,
     ) -> CUresult {
         match self
-            .resolve(Index::cuMulticastUnbind as usize, entry::cuMulticastUnbind_v12010)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuMulticastUnbind as usize,
+                entry::cuMulticastUnbind_v12010,
+            )
         {
             Ok(driver_fn) => driver_fn(mcHandle, dev, mcOffset, size),
             Err(code) => code,
@@ -12264,7 +13606,9 @@ impl DriverTable {
         blockSize: ::core::ffi::c_int,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuOccupancyAvailableDynamicSMemPerBlock as usize,
                 entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020,
             )
@@ -12286,7 +13630,9 @@ impl DriverTable {
         dynamicSMemSize: usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuOccupancyMaxActiveBlocksPerMultiprocessor as usize,
                 entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050,
             )
@@ -12309,7 +13655,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags as usize,
                 entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000,
             )
@@ -12333,7 +13681,9 @@ impl DriverTable {
         config: *const CUlaunchConfig,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuOccupancyMaxActiveClusters as usize,
                 entry::cuOccupancyMaxActiveClusters_v11070,
             )
@@ -12357,7 +13707,9 @@ impl DriverTable {
         blockSizeLimit: ::core::ffi::c_int,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuOccupancyMaxPotentialBlockSize as usize,
                 entry::cuOccupancyMaxPotentialBlockSize_v6050,
             )
@@ -12391,7 +13743,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuOccupancyMaxPotentialBlockSizeWithFlags as usize,
                 entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000,
             )
@@ -12423,7 +13777,9 @@ impl DriverTable {
         config: *const CUlaunchConfig,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuOccupancyMaxPotentialClusterSize as usize,
                 entry::cuOccupancyMaxPotentialClusterSize_v11070,
             )
@@ -12442,7 +13798,14 @@ impl DriverTable {
         hfunc: CUfunction,
         numbytes: ::core::ffi::c_uint,
     ) -> CUresult {
-        match self.resolve(Index::cuParamSetSize as usize, entry::cuParamSetSize_v2000) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuParamSetSize as usize,
+                entry::cuParamSetSize_v2000,
+            )
+        {
             Ok(driver_fn) => driver_fn(hfunc, numbytes),
             Err(code) => code,
         }
@@ -12459,7 +13822,12 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self
-            .resolve(Index::cuParamSetTexRef as usize, entry::cuParamSetTexRef_v2000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuParamSetTexRef as usize,
+                entry::cuParamSetTexRef_v2000,
+            )
         {
             Ok(driver_fn) => driver_fn(hfunc, texunit, hTexRef),
             Err(code) => code,
@@ -12476,7 +13844,10 @@ impl DriverTable {
         offset: ::core::ffi::c_int,
         value: f32,
     ) -> CUresult {
-        match self.resolve(Index::cuParamSetf as usize, entry::cuParamSetf_v2000) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuParamSetf as usize, entry::cuParamSetf_v2000)
+        {
             Ok(driver_fn) => driver_fn(hfunc, offset, value),
             Err(code) => code,
         }
@@ -12492,7 +13863,10 @@ impl DriverTable {
         offset: ::core::ffi::c_int,
         value: ::core::ffi::c_uint,
     ) -> CUresult {
-        match self.resolve(Index::cuParamSeti as usize, entry::cuParamSeti_v2000) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuParamSeti as usize, entry::cuParamSeti_v2000)
+        {
             Ok(driver_fn) => driver_fn(hfunc, offset, value),
             Err(code) => code,
         }
@@ -12509,7 +13883,10 @@ impl DriverTable {
         ptr: *mut ::core::ffi::c_void,
         numbytes: ::core::ffi::c_uint,
     ) -> CUresult {
-        match self.resolve(Index::cuParamSetv as usize, entry::cuParamSetv_v2000) {
+        match self
+            .core
+            .resolve(self.mode, Index::cuParamSetv as usize, entry::cuParamSetv_v2000)
+        {
             Ok(driver_fn) => driver_fn(hfunc, offset, ptr, numbytes),
             Err(code) => code,
         }
@@ -12526,7 +13903,9 @@ impl DriverTable {
         ptr: CUdeviceptr,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuPointerGetAttribute as usize,
                 entry::cuPointerGetAttribute_v4000,
             )
@@ -12548,7 +13927,9 @@ impl DriverTable {
         ptr: CUdeviceptr,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuPointerGetAttributes as usize,
                 entry::cuPointerGetAttributes_v7000,
             )
@@ -12569,7 +13950,9 @@ impl DriverTable {
         ptr: CUdeviceptr,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuPointerSetAttribute as usize,
                 entry::cuPointerSetAttribute_v6000,
             )
@@ -12591,7 +13974,9 @@ impl DriverTable {
         stream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuSignalExternalSemaphoresAsync as usize,
                 entry::cuSignalExternalSemaphoresAsync_v10000,
             )
@@ -12613,7 +13998,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamAddCallback as usize,
                 entry::cuStreamAddCallback_v5000,
             )
@@ -12635,7 +14022,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamAttachMemAsync as usize,
                 entry::cuStreamAttachMemAsync_v6000,
             )
@@ -12658,7 +14047,12 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
-            .resolve(Index::cuStreamBatchMemOp as usize, entry::cuStreamBatchMemOp_v8000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuStreamBatchMemOp as usize,
+                entry::cuStreamBatchMemOp_v8000,
+            )
         {
             Ok(driver_fn) => driver_fn(stream, count, paramArray, flags),
             Err(code) => code,
@@ -12678,7 +14072,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamBatchMemOp_v2 as usize,
                 entry::cuStreamBatchMemOp_v11070,
             )
@@ -12701,7 +14097,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamBatchMemOp as usize,
                 entry::cuStreamBatchMemOp_v11070,
             )
@@ -12721,7 +14119,9 @@ impl DriverTable {
         mode: CUstreamCaptureMode,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamBeginCapture as usize,
                 entry::cuStreamBeginCapture_v10010,
             )
@@ -12742,7 +14142,9 @@ impl DriverTable {
         streamCigCaptureParams: *mut CUstreamCigCaptureParams,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamBeginCaptureToCig as usize,
                 entry::cuStreamBeginCaptureToCig_v13010,
             )
@@ -12767,7 +14169,9 @@ impl DriverTable {
         mode: CUstreamCaptureMode,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamBeginCaptureToGraph as usize,
                 entry::cuStreamBeginCaptureToGraph_v12030,
             )
@@ -12800,7 +14204,9 @@ impl DriverTable {
         userData: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamBeginRecaptureToGraph as usize,
                 entry::cuStreamBeginRecaptureToGraph_v13030,
             )
@@ -12820,7 +14226,9 @@ impl DriverTable {
         srcStream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamCopyAttributes as usize,
                 entry::cuStreamCopyAttributes_v11000,
             )
@@ -12839,7 +14247,14 @@ impl DriverTable {
         phStream: *mut CUstream,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
-        match self.resolve(Index::cuStreamCreate as usize, entry::cuStreamCreate_v2000) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuStreamCreate as usize,
+                entry::cuStreamCreate_v2000,
+            )
+        {
             Ok(driver_fn) => driver_fn(phStream, Flags),
             Err(code) => code,
         }
@@ -12856,7 +14271,9 @@ impl DriverTable {
         priority: ::core::ffi::c_int,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamCreateWithPriority as usize,
                 entry::cuStreamCreateWithPriority_v5050,
             )
@@ -12871,7 +14288,13 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuStreamDestroy(&self, hStream: CUstream) -> CUresult {
-        match self.resolve(Index::cuStreamDestroy as usize, entry::cuStreamDestroy_v4000)
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuStreamDestroy as usize,
+                entry::cuStreamDestroy_v4000,
+            )
         {
             Ok(driver_fn) => driver_fn(hStream),
             Err(code) => code,
@@ -12888,7 +14311,9 @@ impl DriverTable {
         phGraph: *mut CUgraph,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamEndCapture as usize,
                 entry::cuStreamEndCapture_v10000,
             )
@@ -12905,7 +14330,9 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuStreamEndCaptureToCig(&self, hStream: CUstream) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamEndCaptureToCig as usize,
                 entry::cuStreamEndCaptureToCig_v13010,
             )
@@ -12926,7 +14353,9 @@ impl DriverTable {
         value: *mut CUstreamAttrValue,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamGetAttribute as usize,
                 entry::cuStreamGetAttribute_v11000,
             )
@@ -12948,7 +14377,9 @@ impl DriverTable {
         id_out: *mut cuuint64_t,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamGetCaptureInfo as usize,
                 entry::cuStreamGetCaptureInfo_v10010,
             )
@@ -12973,7 +14404,9 @@ impl DriverTable {
         numDependencies_out: *mut usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamGetCaptureInfo_v2 as usize,
                 entry::cuStreamGetCaptureInfo_v11030,
             )
@@ -13007,7 +14440,9 @@ impl DriverTable {
         numDependencies_out: *mut usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamGetCaptureInfo as usize,
                 entry::cuStreamGetCaptureInfo_v11030,
             )
@@ -13042,7 +14477,9 @@ impl DriverTable {
         numDependencies_out: *mut usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamGetCaptureInfo_v3 as usize,
                 entry::cuStreamGetCaptureInfo_v12030,
             )
@@ -13078,7 +14515,9 @@ impl DriverTable {
         numDependencies_out: *mut usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamGetCaptureInfo as usize,
                 entry::cuStreamGetCaptureInfo_v12030,
             )
@@ -13107,7 +14546,14 @@ impl DriverTable {
         hStream: CUstream,
         pctx: *mut CUcontext,
     ) -> CUresult {
-        match self.resolve(Index::cuStreamGetCtx as usize, entry::cuStreamGetCtx_v9020) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuStreamGetCtx as usize,
+                entry::cuStreamGetCtx_v9020,
+            )
+        {
             Ok(driver_fn) => driver_fn(hStream, pctx),
             Err(code) => code,
         }
@@ -13125,7 +14571,12 @@ impl DriverTable {
         pGreenCtx: *mut CUgreenCtx,
     ) -> CUresult {
         match self
-            .resolve(Index::cuStreamGetCtx_v2 as usize, entry::cuStreamGetCtx_v12050)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuStreamGetCtx_v2 as usize,
+                entry::cuStreamGetCtx_v12050,
+            )
         {
             Ok(driver_fn) => driver_fn(hStream, pCtx, pGreenCtx),
             Err(code) => code,
@@ -13144,7 +14595,9 @@ impl DriverTable {
         type_: CUdevResourceType,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamGetDevResource as usize,
                 entry::cuStreamGetDevResource_v13010,
             )
@@ -13165,7 +14618,12 @@ impl DriverTable {
         device: *mut CUdevice,
     ) -> CUresult {
         match self
-            .resolve(Index::cuStreamGetDevice as usize, entry::cuStreamGetDevice_v12080)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuStreamGetDevice as usize,
+                entry::cuStreamGetDevice_v12080,
+            )
         {
             Ok(driver_fn) => driver_fn(hStream, device),
             Err(code) => code,
@@ -13182,7 +14640,12 @@ impl DriverTable {
         flags: *mut ::core::ffi::c_uint,
     ) -> CUresult {
         match self
-            .resolve(Index::cuStreamGetFlags as usize, entry::cuStreamGetFlags_v5050)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuStreamGetFlags as usize,
+                entry::cuStreamGetFlags_v5050,
+            )
         {
             Ok(driver_fn) => driver_fn(hStream, flags),
             Err(code) => code,
@@ -13200,7 +14663,9 @@ impl DriverTable {
         phCtx: *mut CUgreenCtx,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamGetGreenCtx as usize,
                 entry::cuStreamGetGreenCtx_v12040,
             )
@@ -13220,7 +14685,14 @@ impl DriverTable {
         hStream: CUstream,
         streamId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult {
-        match self.resolve(Index::cuStreamGetId as usize, entry::cuStreamGetId_v12000) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuStreamGetId as usize,
+                entry::cuStreamGetId_v12000,
+            )
+        {
             Ok(driver_fn) => driver_fn(hStream, streamId),
             Err(code) => code,
         }
@@ -13236,7 +14708,9 @@ impl DriverTable {
         priority: *mut ::core::ffi::c_int,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamGetPriority as usize,
                 entry::cuStreamGetPriority_v5050,
             )
@@ -13256,7 +14730,9 @@ impl DriverTable {
         captureStatus: *mut CUstreamCaptureStatus,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamIsCapturing as usize,
                 entry::cuStreamIsCapturing_v10000,
             )
@@ -13271,7 +14747,14 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuStreamQuery(&self, hStream: CUstream) -> CUresult {
-        match self.resolve(Index::cuStreamQuery as usize, entry::cuStreamQuery_v2000) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuStreamQuery as usize,
+                entry::cuStreamQuery_v2000,
+            )
+        {
             Ok(driver_fn) => driver_fn(hStream),
             Err(code) => code,
         }
@@ -13288,7 +14771,9 @@ impl DriverTable {
         param: *const CUstreamAttrValue,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamSetAttribute as usize,
                 entry::cuStreamSetAttribute_v11000,
             )
@@ -13304,7 +14789,9 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuStreamSynchronize(&self, hStream: CUstream) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamSynchronize as usize,
                 entry::cuStreamSynchronize_v2000,
             )
@@ -13327,7 +14814,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamUpdateCaptureDependencies as usize,
                 entry::cuStreamUpdateCaptureDependencies_v11030,
             )
@@ -13351,7 +14840,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamUpdateCaptureDependencies_v2 as usize,
                 entry::cuStreamUpdateCaptureDependencies_v12030,
             )
@@ -13377,7 +14868,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamUpdateCaptureDependencies as usize,
                 entry::cuStreamUpdateCaptureDependencies_v12030,
             )
@@ -13400,7 +14893,12 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
-            .resolve(Index::cuStreamWaitEvent as usize, entry::cuStreamWaitEvent_v3020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuStreamWaitEvent as usize,
+                entry::cuStreamWaitEvent_v3020,
+            )
         {
             Ok(driver_fn) => driver_fn(hStream, hEvent, Flags),
             Err(code) => code,
@@ -13420,7 +14918,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamWaitValue32 as usize,
                 entry::cuStreamWaitValue32_v8000,
             )
@@ -13443,7 +14943,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamWaitValue32_v2 as usize,
                 entry::cuStreamWaitValue32_v11070,
             )
@@ -13466,7 +14968,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamWaitValue64 as usize,
                 entry::cuStreamWaitValue64_v9000,
             )
@@ -13489,7 +14993,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamWaitValue64_v2 as usize,
                 entry::cuStreamWaitValue64_v11070,
             )
@@ -13512,7 +15018,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamWriteValue32 as usize,
                 entry::cuStreamWriteValue32_v8000,
             )
@@ -13535,7 +15043,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamWriteValue32_v2 as usize,
                 entry::cuStreamWriteValue32_v11070,
             )
@@ -13558,7 +15068,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamWriteValue64 as usize,
                 entry::cuStreamWriteValue64_v9000,
             )
@@ -13581,7 +15093,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamWriteValue64_v2 as usize,
                 entry::cuStreamWriteValue64_v11070,
             )
@@ -13604,7 +15118,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamWaitValue32 as usize,
                 entry::cuStreamWaitValue32_v11070,
             )
@@ -13627,7 +15143,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamWaitValue64 as usize,
                 entry::cuStreamWaitValue64_v11070,
             )
@@ -13650,7 +15168,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamWriteValue32 as usize,
                 entry::cuStreamWriteValue32_v11070,
             )
@@ -13673,7 +15193,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuStreamWriteValue64 as usize,
                 entry::cuStreamWriteValue64_v11070,
             )
@@ -13693,7 +15215,12 @@ impl DriverTable {
         pResDesc: *const CUDA_RESOURCE_DESC,
     ) -> CUresult {
         match self
-            .resolve(Index::cuSurfObjectCreate as usize, entry::cuSurfObjectCreate_v5000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuSurfObjectCreate as usize,
+                entry::cuSurfObjectCreate_v5000,
+            )
         {
             Ok(driver_fn) => driver_fn(pSurfObject, pResDesc),
             Err(code) => code,
@@ -13706,7 +15233,9 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuSurfObjectDestroy(&self, surfObject: CUsurfObject) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuSurfObjectDestroy as usize,
                 entry::cuSurfObjectDestroy_v5000,
             )
@@ -13726,7 +15255,9 @@ impl DriverTable {
         surfObject: CUsurfObject,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuSurfObjectGetResourceDesc as usize,
                 entry::cuSurfObjectGetResourceDesc_v5000,
             )
@@ -13746,7 +15277,12 @@ impl DriverTable {
         hSurfRef: CUsurfref,
     ) -> CUresult {
         match self
-            .resolve(Index::cuSurfRefGetArray as usize, entry::cuSurfRefGetArray_v3000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuSurfRefGetArray as usize,
+                entry::cuSurfRefGetArray_v3000,
+            )
         {
             Ok(driver_fn) => driver_fn(phArray, hSurfRef),
             Err(code) => code,
@@ -13764,7 +15300,12 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
-            .resolve(Index::cuSurfRefSetArray as usize, entry::cuSurfRefSetArray_v3000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuSurfRefSetArray as usize,
+                entry::cuSurfRefSetArray_v3000,
+            )
         {
             Ok(driver_fn) => driver_fn(hSurfRef, hArray, Flags),
             Err(code) => code,
@@ -13795,7 +15336,9 @@ impl DriverTable {
         oobFill: CUtensorMapFloatOOBfill,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTensorMapEncodeIm2col as usize,
                 entry::cuTensorMapEncodeIm2col_v12000,
             )
@@ -13848,7 +15391,9 @@ impl DriverTable {
         oobFill: CUtensorMapFloatOOBfill,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTensorMapEncodeIm2colWide as usize,
                 entry::cuTensorMapEncodeIm2colWide_v12080,
             )
@@ -13898,7 +15443,9 @@ impl DriverTable {
         oobFill: CUtensorMapFloatOOBfill,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTensorMapEncodeTiled as usize,
                 entry::cuTensorMapEncodeTiled_v12000,
             )
@@ -13934,7 +15481,9 @@ impl DriverTable {
         globalAddress: *mut ::core::ffi::c_void,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTensorMapReplaceAddress as usize,
                 entry::cuTensorMapReplaceAddress_v12000,
             )
@@ -13956,7 +15505,9 @@ impl DriverTable {
         outAllocClass: *mut CUtensorMapAllocClass,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTensorMapSetAllocationClass as usize,
                 entry::cuTensorMapSetAllocationClass_v13050,
             )
@@ -13978,7 +15529,12 @@ impl DriverTable {
         pResViewDesc: *const CUDA_RESOURCE_VIEW_DESC,
     ) -> CUresult {
         match self
-            .resolve(Index::cuTexObjectCreate as usize, entry::cuTexObjectCreate_v5000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuTexObjectCreate as usize,
+                entry::cuTexObjectCreate_v5000,
+            )
         {
             Ok(driver_fn) => driver_fn(pTexObject, pResDesc, pTexDesc, pResViewDesc),
             Err(code) => code,
@@ -13991,7 +15547,12 @@ impl DriverTable {
     #[inline]
     pub unsafe fn cuTexObjectDestroy(&self, texObject: CUtexObject) -> CUresult {
         match self
-            .resolve(Index::cuTexObjectDestroy as usize, entry::cuTexObjectDestroy_v5000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuTexObjectDestroy as usize,
+                entry::cuTexObjectDestroy_v5000,
+            )
         {
             Ok(driver_fn) => driver_fn(texObject),
             Err(code) => code,
@@ -14008,7 +15569,9 @@ impl DriverTable {
         texObject: CUtexObject,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTexObjectGetResourceDesc as usize,
                 entry::cuTexObjectGetResourceDesc_v5000,
             )
@@ -14028,7 +15591,9 @@ impl DriverTable {
         texObject: CUtexObject,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTexObjectGetResourceViewDesc as usize,
                 entry::cuTexObjectGetResourceViewDesc_v5000,
             )
@@ -14048,7 +15613,9 @@ impl DriverTable {
         texObject: CUtexObject,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTexObjectGetTextureDesc as usize,
                 entry::cuTexObjectGetTextureDesc_v5000,
             )
@@ -14063,7 +15630,14 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuTexRefCreate(&self, pTexRef: *mut CUtexref) -> CUresult {
-        match self.resolve(Index::cuTexRefCreate as usize, entry::cuTexRefCreate_v2000) {
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuTexRefCreate as usize,
+                entry::cuTexRefCreate_v2000,
+            )
+        {
             Ok(driver_fn) => driver_fn(pTexRef),
             Err(code) => code,
         }
@@ -14074,7 +15648,13 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuTexRefDestroy(&self, hTexRef: CUtexref) -> CUresult {
-        match self.resolve(Index::cuTexRefDestroy as usize, entry::cuTexRefDestroy_v2000)
+        match self
+            .core
+            .resolve(
+                self.mode,
+                Index::cuTexRefDestroy as usize,
+                entry::cuTexRefDestroy_v2000,
+            )
         {
             Ok(driver_fn) => driver_fn(hTexRef),
             Err(code) => code,
@@ -14091,7 +15671,12 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self
-            .resolve(Index::cuTexRefGetAddress as usize, entry::cuTexRefGetAddress_v3020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuTexRefGetAddress as usize,
+                entry::cuTexRefGetAddress_v3020,
+            )
         {
             Ok(driver_fn) => driver_fn(pdptr, hTexRef),
             Err(code) => code,
@@ -14109,7 +15694,9 @@ impl DriverTable {
         dim: ::core::ffi::c_int,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTexRefGetAddressMode as usize,
                 entry::cuTexRefGetAddressMode_v2000,
             )
@@ -14129,7 +15716,12 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self
-            .resolve(Index::cuTexRefGetArray as usize, entry::cuTexRefGetArray_v2000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuTexRefGetArray as usize,
+                entry::cuTexRefGetArray_v2000,
+            )
         {
             Ok(driver_fn) => driver_fn(phArray, hTexRef),
             Err(code) => code,
@@ -14146,7 +15738,9 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTexRefGetBorderColor as usize,
                 entry::cuTexRefGetBorderColor_v8000,
             )
@@ -14166,7 +15760,9 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTexRefGetFilterMode as usize,
                 entry::cuTexRefGetFilterMode_v2000,
             )
@@ -14186,7 +15782,12 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self
-            .resolve(Index::cuTexRefGetFlags as usize, entry::cuTexRefGetFlags_v2000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuTexRefGetFlags as usize,
+                entry::cuTexRefGetFlags_v2000,
+            )
         {
             Ok(driver_fn) => driver_fn(pFlags, hTexRef),
             Err(code) => code,
@@ -14204,7 +15805,12 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self
-            .resolve(Index::cuTexRefGetFormat as usize, entry::cuTexRefGetFormat_v2000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuTexRefGetFormat as usize,
+                entry::cuTexRefGetFormat_v2000,
+            )
         {
             Ok(driver_fn) => driver_fn(pFormat, pNumChannels, hTexRef),
             Err(code) => code,
@@ -14221,7 +15827,9 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTexRefGetMaxAnisotropy as usize,
                 entry::cuTexRefGetMaxAnisotropy_v5000,
             )
@@ -14241,7 +15849,9 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTexRefGetMipmapFilterMode as usize,
                 entry::cuTexRefGetMipmapFilterMode_v5000,
             )
@@ -14261,7 +15871,9 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTexRefGetMipmapLevelBias as usize,
                 entry::cuTexRefGetMipmapLevelBias_v5000,
             )
@@ -14282,7 +15894,9 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTexRefGetMipmapLevelClamp as usize,
                 entry::cuTexRefGetMipmapLevelClamp_v5000,
             )
@@ -14304,7 +15918,9 @@ impl DriverTable {
         hTexRef: CUtexref,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTexRefGetMipmappedArray as usize,
                 entry::cuTexRefGetMipmappedArray_v5000,
             )
@@ -14326,7 +15942,12 @@ impl DriverTable {
         bytes: usize,
     ) -> CUresult {
         match self
-            .resolve(Index::cuTexRefSetAddress as usize, entry::cuTexRefSetAddress_v3020)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuTexRefSetAddress as usize,
+                entry::cuTexRefSetAddress_v3020,
+            )
         {
             Ok(driver_fn) => driver_fn(ByteOffset, hTexRef, dptr, bytes),
             Err(code) => code,
@@ -14345,7 +15966,9 @@ impl DriverTable {
         Pitch: usize,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTexRefSetAddress2D as usize,
                 entry::cuTexRefSetAddress2D_v4010,
             )
@@ -14366,7 +15989,9 @@ impl DriverTable {
         am: CUaddress_mode,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTexRefSetAddressMode as usize,
                 entry::cuTexRefSetAddressMode_v2000,
             )
@@ -14387,7 +16012,12 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
-            .resolve(Index::cuTexRefSetArray as usize, entry::cuTexRefSetArray_v2000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuTexRefSetArray as usize,
+                entry::cuTexRefSetArray_v2000,
+            )
         {
             Ok(driver_fn) => driver_fn(hTexRef, hArray, Flags),
             Err(code) => code,
@@ -14404,7 +16034,9 @@ impl DriverTable {
         pBorderColor: *mut f32,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTexRefSetBorderColor as usize,
                 entry::cuTexRefSetBorderColor_v8000,
             )
@@ -14424,7 +16056,9 @@ impl DriverTable {
         fm: CUfilter_mode,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTexRefSetFilterMode as usize,
                 entry::cuTexRefSetFilterMode_v2000,
             )
@@ -14444,7 +16078,12 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
-            .resolve(Index::cuTexRefSetFlags as usize, entry::cuTexRefSetFlags_v2000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuTexRefSetFlags as usize,
+                entry::cuTexRefSetFlags_v2000,
+            )
         {
             Ok(driver_fn) => driver_fn(hTexRef, Flags),
             Err(code) => code,
@@ -14462,7 +16101,12 @@ impl DriverTable {
         NumPackedComponents: ::core::ffi::c_int,
     ) -> CUresult {
         match self
-            .resolve(Index::cuTexRefSetFormat as usize, entry::cuTexRefSetFormat_v2000)
+            .core
+            .resolve(
+                self.mode,
+                Index::cuTexRefSetFormat as usize,
+                entry::cuTexRefSetFormat_v2000,
+            )
         {
             Ok(driver_fn) => driver_fn(hTexRef, fmt, NumPackedComponents),
             Err(code) => code,
@@ -14479,7 +16123,9 @@ impl DriverTable {
         maxAniso: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTexRefSetMaxAnisotropy as usize,
                 entry::cuTexRefSetMaxAnisotropy_v5000,
             )
@@ -14499,7 +16145,9 @@ impl DriverTable {
         fm: CUfilter_mode,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTexRefSetMipmapFilterMode as usize,
                 entry::cuTexRefSetMipmapFilterMode_v5000,
             )
@@ -14519,7 +16167,9 @@ impl DriverTable {
         bias: f32,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTexRefSetMipmapLevelBias as usize,
                 entry::cuTexRefSetMipmapLevelBias_v5000,
             )
@@ -14540,7 +16190,9 @@ impl DriverTable {
         maxMipmapLevelClamp: f32,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTexRefSetMipmapLevelClamp as usize,
                 entry::cuTexRefSetMipmapLevelClamp_v5000,
             )
@@ -14561,7 +16213,9 @@ impl DriverTable {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuTexRefSetMipmappedArray as usize,
                 entry::cuTexRefSetMipmappedArray_v5000,
             )
@@ -14580,7 +16234,9 @@ impl DriverTable {
         mode: *mut CUstreamCaptureMode,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuThreadExchangeStreamCaptureMode as usize,
                 entry::cuThreadExchangeStreamCaptureMode_v10010,
             )
@@ -14603,7 +16259,9 @@ impl DriverTable {
         flags: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuUserObjectCreate as usize,
                 entry::cuUserObjectCreate_v11030,
             )
@@ -14623,7 +16281,9 @@ impl DriverTable {
         count: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuUserObjectRelease as usize,
                 entry::cuUserObjectRelease_v11030,
             )
@@ -14643,7 +16303,9 @@ impl DriverTable {
         count: ::core::ffi::c_uint,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuUserObjectRetain as usize,
                 entry::cuUserObjectRetain_v11030,
             )
@@ -14665,7 +16327,9 @@ impl DriverTable {
         stream: CUstream,
     ) -> CUresult {
         match self
+            .core
             .resolve(
+                self.mode,
                 Index::cuWaitExternalSemaphoresAsync as usize,
                 entry::cuWaitExternalSemaphoresAsync_v10000,
             )

@@ -60,9 +60,9 @@ echo "  ldconfig -p: no libcuda"
 
 # configuration: name, cargo features, whether the examples are built and compared
 configs=(
-  "12000|cuda-12000,dynamic-loading|examples"
-  "12000-pt|cuda-12000,per-thread-default-stream,dynamic-loading|examples"
-  "13000|cuda-13000,dynamic-loading|"
+  "12000|cuda-12000,interop,dynamic-loading|examples"
+  "12000-pt|cuda-12000,interop,per-thread-default-stream,dynamic-loading|examples"
+  "13000|cuda-13000,interop,dynamic-loading|"
   "11080|cuda-11080,dynamic-loading|"
 )
 for config in "${configs[@]}"; do
@@ -71,7 +71,11 @@ for config in "${configs[@]}"; do
   # Headers newer than the 535 driver (12.2): the C twins link the stub.
   [[ "$features" =~ cuda-([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -ge 12030 ] && link_dir=$stub
   args=(--no-default-features --features "$features")
-  tests=(--test dynamic --test load_from --test driver --test table)
+  binaries=(dynamic load_from driver table)
+  # The interop modules (profiler, gl, egl, vdpau) through the same loader.
+  [[ "$features" == *interop* ]] && binaries+=(interop)
+  tests=()
+  for t in "${binaries[@]}"; do tests+=(--test "$t"); done
   [ -n "$examples" ] && tests+=(--test examples_parity)
 
   step "$tag: clippy, and the crate's docs (warnings denied)"
@@ -82,7 +86,7 @@ for config in "${configs[@]}"; do
   built=$(CUDA_LIBRARY_PATH=$link_dir cargo test --no-run --message-format=json "${args[@]}" "${tests[@]}" | executables)
   declare -A bins=()
   while read -r kind name path; do bins[$name]=$path; done <<<"$built"
-  for t in dynamic load_from driver table; do
+  for t in "${binaries[@]}"; do
     [ -x "${bins[$t]:-}" ] || fail "$tag: the $t test binary was not built"
     check_binary "${bins[$t]}"
   done
@@ -96,9 +100,7 @@ for config in "${configs[@]}"; do
       examples_dir=$(dirname "$path")
       n=$((n + 1))
     done <<<"$built"
-    # Not examples/profiler.rs: it needs the `interop` feature, which dynamic-loading does not
-    # support yet.
-    want=$(ls examples/*.rs | grep -vc '/profiler\.rs$')
+    want=$(ls examples/*.rs | wc -l)
     [ "$n" = "$want" ] || fail "$tag: $n examples built, not $want (examples/*.rs)"
   fi
 

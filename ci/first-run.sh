@@ -105,9 +105,12 @@ echo "--- a toolkit root in CUDA_PATH (include/cuda.h of the 12.9 header, the 12
 # A toolkit's include/ has the interop headers too (cudaGL.h, cudaProfiler.h, ...), which the
 # tests compile; the GL/EGL/VDPAU headers they include are the system's (libgl-dev, ...), here
 # through CUDA_INTEROP_INCLUDE.
+# The runtime's headers first: the pinned runtime is 12.0's, whose folder holds 12.0's interop
+# headers too; the 12.9 driver headers (cuda.h and the interop ones) then replace them, as one
+# toolkit's headers are all of one version.
 mkdir -p "$work/toolkit/include" "$work/toolkit/lib64"
-cp "$headers_12090"/cuda*.h "$work/toolkit/include/"
 cp -r "$cudart_include"/. "$work/toolkit/include/"
+cp "$headers_12090"/cuda*.h "$work/toolkit/include/"
 cp "$cudart_lib"/libcudart.so.12 "$work/toolkit/lib64/"
 (cd "$work/repo" && "${fresh_env[@]}" "CUDA_PATH=$work/toolkit" "CUDA_INTEROP_INCLUDE=$interop" \
   cargo test -q --no-default-features --features cuda-12090,interop --test examples_parity -- \

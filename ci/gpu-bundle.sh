@@ -12,7 +12,7 @@
 # machine's own toolkit is not needed), the driver and table tests for every header version
 # (every function linked directly, since the GPU machine's driver is newer than every header),
 # the interop headers' tests (interop-<tag>: the profiler, OpenGL, EGL and VDPAU entry points;
-# gl_interop-12000: OpenGL interop through headless EGL, with the EGL/OpenGL loaders it needs as
+# gl_interop-12000 and -12000-dyn: OpenGL interop through headless EGL, with the EGL/OpenGL loaders it needs as
 # Debian packages in gl-debs/), the same for the 12.0 header built with `dynamic-loading` (tag
 # 12000-dyn: examples, parity, driver, table and loader tests), and the benchmark twice: linked
 # (bin/bench-driver) and dynamically loaded with cudarc 0.19 beside it (bin/bench-driver-dynamic,
@@ -84,7 +84,7 @@ ci/stub-libcuda.sh "$stub"
 echo "building the examples and C twins of every version feature (and 12.0 per-thread)"
 build_examples 12000 --features link-every-function
 build_examples 12000-pt --features per-thread-default-stream,link-every-function
-build_examples 12000-dyn --no-default-features --features cuda-12000,dynamic-loading
+build_examples 12000-dyn --no-default-features --features cuda-12000,interop,dynamic-loading
 CUDA_LIBRARY_PATH="$stub" build_examples 12090 --no-default-features --features cuda-12090,interop,link-every-function
 CUDA_LIBRARY_PATH="$stub" build_examples 13000 --no-default-features --features cuda-13000,interop,link-every-function
 echo "building the driver and table tests of every header"
@@ -104,7 +104,7 @@ build_tests 12000-pt --test driver --test table --test interop --features per-th
 echo "downloading the EGL/OpenGL loaders for gl_interop (bookworm amd64)"
 mkdir -p "$out/gl-debs"
 (cd "$out/gl-debs" && apt-get -oAPT::Architecture=amd64 download libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 >&2)
-build_tests 12000-dyn --test driver --test table --test dynamic --test load_from --no-default-features --features cuda-12000,dynamic-loading
+build_tests 12000-dyn --test driver --test table --test dynamic --test load_from --test interop --test gl_interop --no-default-features --features cuda-12000,interop,dynamic-loading
 # dynamic-loading with an 11.x header: the loader bootstraps cuGetProcAddress (v1).
 build_tests 11080-dyn --test driver --test table --test dynamic --no-default-features --features cuda-11080,dynamic-loading
 echo "building the benchmark: linked, and dynamically loaded with cudarc beside it"

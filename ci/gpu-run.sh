@@ -34,11 +34,11 @@ want tests && for t in "$here"/tests/*; do
   CUDA_EXAMPLES_DIR="$here/examples-$tag" CUDA_C_TWIN_DIR="$here/c-twins-$tag" \
     run "$(basename "$t")" "$t" --test-threads 1 --nocapture
 done
-want tests && grep -h 'parity ok\|PARITY\|Result\|C spellings:\|C spellings;\|table of the\|functions of the\|resolved\|vector_add through' "$out"/*.log | sed 's/^/  /' | head -100
+want tests && grep -h 'parity ok\|PARITY\|Result\|C spellings:\|C spellings;\|table, \|dynamic-loading, \|table of the\|functions of the\|resolved\|vector_add through' "$out"/*.log | sed 's/^/  /' | head -100
 
 # Part of the tests (GPU_RUN_PARTS).
 if want tests; then
-echo "== OpenGL interop through headless EGL (tests/gl_interop-12000 --ignored)"
+echo "== OpenGL interop through headless EGL (tests/gl_interop-* --ignored: linked, dynamic-loading)"
 # The loaders: the machine's, else the carried Debian packages (unpacked into /, as the device
 # notes say; nothing else is unpacked there). The NVIDIA EGL vendor file where the driver has one.
 if ! ldconfig -p | grep -q 'libEGL.so.1'; then
@@ -48,8 +48,11 @@ fi
 for j in /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json /usr/share/glvnd/egl_vendor.d/10_nvidia.json; do
   [ -f "$j" ] && { export __EGL_VENDOR_LIBRARY_FILENAMES=$j; break; }
 done
-run gl_interop "$here/tests/gl_interop-12000" --ignored --test-threads 1 --nocapture
-grep -h 'EGL \|OpenGL \|GL buffer\|panicked\|failed' "$out/gl_interop.log" | sed 's/^/  /'
+for t in "$here"/tests/gl_interop-*; do
+  name=$(basename "$t")-ignored
+  run "$name" "$t" --ignored --test-threads 1 --nocapture
+  grep -h 'EGL \|OpenGL \|GL buffer\|panicked\|failed' "$out/$name.log" | sed 's/^/  /'
+done
 
 echo "== profiler: nsys / ncu over examples-12000/profiler (capture range cuProfilerStart..Stop)"
 if command -v nsys >/dev/null; then

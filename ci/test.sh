@@ -45,10 +45,13 @@ for v in $CUDA_VERSIONS; do
     # --nocapture: the ABI tests print what they compared (counts per version) into the CI log.
     CUDA_LIBRARY_PATH=$(link_dir $v) cargo test "${features[@]}" --all-targets -- --nocapture
   else
-    step "clippy (cuda-driver-sys), layout, constants, prototypes, C spellings and table, cuda-$v"
-    CUDA_LIBRARY_PATH=$(link_dir $v) cargo clippy -p cuda-driver-sys "${features[@]}" -- -D warnings
+    # The interop modules too: their layout, constants and prototypes with cuda.h's, interop.rs.
+    features=(--no-default-features --features "cuda-$v,interop")
+    step "clippy (cuda-driver-sys), layout, constants, prototypes, C spellings and table, cuda-$v with the interop modules"
+    CUDA_LIBRARY_PATH=$(link_dir $v) cargo clippy -p cuda-driver-sys --no-default-features \
+      --features "cuda-$v,profiler,gl,egl,vdpau" -- -D warnings
     CUDA_LIBRARY_PATH=$(link_dir $v) cargo test -p cuda-driver-tests "${features[@]}" \
-      --test layout --test constants --test prototypes --test driver --test table -- --nocapture
+      --test layout --test constants --test prototypes --test driver --test table --test interop -- --nocapture
   fi
 done
 step "clippy and tests, cuda-12000 with per-thread-default-stream"

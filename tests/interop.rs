@@ -11,7 +11,7 @@ use std::ffi::{c_void, CStr};
 use cuda_driver_sys::*;
 
 mod common;
-use common::{dlsym, header_version};
+use common::{dlsym, header_version, MAY_BE_ABSENT};
 
 fn driver_version() -> i32 {
     let mut v = 0;
@@ -30,23 +30,21 @@ struct Linked {
 
 // Every linked address, but of `cuEventCreateFromEGLSync`, which x86-64 driver libraries need
 // not have (Debian's 535 has it neither as an export nor through `cuGetProcAddress`): taking its
-// address would not link there, so it is looked up with `dlsym` on every driver.
+// address would not link there, so it is looked up with `dlsym` on every driver. Under
+// `dynamic-loading` the Rust names are the loader's trampolines: every symbol is looked up with
+// `dlsym` (the trampolines are `the_loader_resolves_each_symbol_to_the_librarys`).
 macro_rules! address {
     (cuEventCreateFromEGLSync) => {
         None
     };
     ($f:ident) => {
-        Some($f as *const c_void)
+        if cfg!(feature = "dynamic-loading") {
+            None
+        } else {
+            Some($f as *const c_void)
+        }
     };
 }
-
-/// Functions a driver library may lack entirely, with the reason: found, they are compared like
-/// the rest; absent (not exported, and `cuGetProcAddress` says "symbol not found"), they are
-/// listed and accepted.
-const MAY_BE_ABSENT: &[(&str, &str)] = &[(
-    "cuEventCreateFromEGLSync",
-    "absent from Debian's 535 x86-64 driver library (no export, unknown to cuGetProcAddress)",
-)];
 
 fn may_be_absent(e: &ProcAddressError, symbol: &CStr) -> Option<&'static str> {
     let absent = matches!(e.kind, ProcAddressErrorKind::SymbolNotFound);
@@ -73,26 +71,46 @@ macro_rules! linked {
     }};
 }
 
-/// Each module: its header, its C spellings, its versioned entry points.
-fn modules() -> Vec<(&'static str, Vec<Linked>, &'static [EntryPointInfo])> {
+/// One module: its header, its C spellings, its versioned entry points, its table slots.
+type Module = (
+    &'static str,
+    Vec<Linked>,
+    &'static [EntryPointInfo],
+    &'static [TableEntry],
+);
+
+fn modules() -> Vec<Module> {
     vec![
         (
             "cudaProfiler.h",
             linked!(profiler, "profiler_linked.rs"),
             &profiler::entry::ALL[..],
+            &profiler::table::TABLE_ENTRIES[..],
         ),
-        ("cudaGL.h", linked!(gl, "gl_linked.rs"), &gl::entry::ALL[..]),
+        (
+            "cudaGL.h",
+            linked!(gl, "gl_linked.rs"),
+            &gl::entry::ALL[..],
+            &gl::table::TABLE_ENTRIES[..],
+        ),
         (
             "cudaEGL.h",
             linked!(egl, "egl_linked.rs"),
             &egl::entry::ALL[..],
+            &egl::table::TABLE_ENTRIES[..],
         ),
         (
             "cudaVDPAU.h",
             linked!(vdpau, "vdpau_linked.rs"),
             &vdpau::entry::ALL[..],
+            &vdpau::table::TABLE_ENTRIES[..],
         ),
     ]
+}
+
+/// Whether a function the driver lacks may be: newer than the driver, or in [`MAY_BE_ABSENT`].
+fn lack_is_expected(e: &ProcAddressError, symbol: &CStr, driver: i32) -> bool {
+    e.entry.version > driver || may_be_absent(e, symbol).is_some()
 }
 
 #[test]
@@ -101,7 +119,7 @@ fn every_c_spelling_is_the_symbol_cu_get_proc_address_returns() {
     let header = header_version();
     let mut failures = Vec::new();
     let mut total = 0;
-    for (header_name, rows, _) in modules() {
+    for (header_name, rows, _, _) in modules() {
         let (mut matched, mut newer, mut by_dlsym, mut no_typedef) = (0, 0, 0, Vec::new());
         let mut absent = Vec::new();
         let mut missing = Vec::new();
@@ -180,7 +198,7 @@ fn every_c_spelling_is_the_symbol_cu_get_proc_address_returns() {
 fn every_versioned_typedef_resolves() {
     let driver = driver_version();
     let mut failures = Vec::new();
-    for (header_name, _, all) in modules() {
+    for (header_name, _, all, _) in modules() {
         let (mut resolved, mut newer, mut absent, mut legacy_only) = (0, 0, Vec::new(), Vec::new());
         for info in all {
             if info.version > driver {
@@ -232,4 +250,102 @@ fn c_spelling_entry_points_follow_the_stream_mode() {
     assert_eq!(e.per_thread, cfg!(feature = "per-thread-default-stream"));
     let e = gl::entry::cuGLCtxCreate.info();
     assert_eq!((e.symbol, e.version), (c"cuGLCtxCreate", 3020));
+}
+
+/// The driver-entry table's slots of these headers (after `cuda.h`'s, in `entries()`): each C
+/// spelling resolves to the symbol it links in C (`dlsym`), or the driver lacks it (newer than
+/// the driver, or [`MAY_BE_ABSENT`]) and the table says so. Under `dynamic-loading` and
+/// `table-only` as well.
+#[test]
+fn the_table_resolves_each_c_spelling_to_its_symbol() {
+    let t = table();
+    let driver = driver_version();
+    let mut failures = Vec::new();
+    let mut names = Vec::new();
+    for (header_name, rows, _, slots) in modules() {
+        let (mut equal, mut lacking) = (0, Vec::new());
+        for e in slots {
+            names.push(e.name);
+            let row = rows
+                .iter()
+                .find(|r| r.name.to_str() == Ok(e.name))
+                .unwrap_or_else(|| panic!("{} is in the table but not in its linked.rs", e.name));
+            let in_library = dlsym(row.symbol);
+            match t.pointer(e.name) {
+                Some(Ok(p)) if std::ptr::eq(p.as_ptr(), in_library) => equal += 1,
+                Some(Ok(p)) => failures.push(format!(
+                    "{header_name} {}: table {p:?}, {:?} at {in_library:?}",
+                    e.name, row.symbol
+                )),
+                Some(Err(err)) if in_library.is_null() && lack_is_expected(&err, row.symbol, driver) => {
+                    lacking.push(format!("{} ({err})", e.name))
+                }
+                Some(Err(err)) => failures.push(format!("{header_name} {}: {err}", e.name)),
+                None => failures.push(format!("{header_name} {}: not in the table", e.name)),
+            }
+        }
+        println!(
+            "table, {header_name}: {} functions, {equal} equal to the symbol of their C spelling, \
+             {} not in driver {driver}",
+            slots.len(),
+            lacking.len()
+        );
+        for l in &lacking {
+            println!("  not found: {l}");
+        }
+        assert!(equal > 0, "{header_name}: nothing resolved");
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // entries(): cuda.h's slots, then each module's, in order.
+    let all: Vec<&str> = t.entries().map(|(name, _)| name).collect();
+    assert_eq!(all.len(), table::TABLE_ENTRIES.len() + names.len());
+    assert_eq!(&all[table::TABLE_ENTRIES.len()..], &names[..]);
+}
+
+/// Calls through the table, the C spelling and the typed entry point reach the same driver
+/// function: `cuProfilerStop` (legal in any state: with no device, the driver's "not
+/// initialized") returns the same code each way.
+#[test]
+fn calls_through_the_table_reach_the_driver() {
+    let via_table = unsafe { table().cuProfilerStop() };
+    let via_entry = match profiler::entry::cuProfilerStop.get() {
+        Ok(f) => unsafe { f() },
+        Err(e) => panic!("{e}"),
+    };
+    println!("cuProfilerStop: {via_table:?} through the table, {via_entry:?} through its entry point");
+    assert_eq!(via_table, via_entry);
+    #[cfg(not(feature = "table-only"))]
+    assert_eq!(unsafe { cuProfilerStop() }, via_table);
+}
+
+/// Under `dynamic-loading`: every function of these headers, under its real symbol, resolves to
+/// the library's symbol of that name, or the driver lacks it and the loader says so.
+#[cfg(feature = "dynamic-loading")]
+#[test]
+fn the_loader_resolves_each_symbol_to_the_librarys() {
+    let driver = driver_version();
+    let mut failures = Vec::new();
+    for (header_name, rows, _, _) in modules() {
+        let mut symbols: Vec<&CStr> = rows.iter().map(|r| r.symbol).collect();
+        symbols.sort();
+        symbols.dedup();
+        let (mut equal, mut lacking) = (0, 0);
+        for symbol in &symbols {
+            let in_library = dlsym(symbol);
+            match loader::function(symbol) {
+                Some(Ok(p)) if std::ptr::eq(p.as_ptr(), in_library) => equal += 1,
+                Some(Err(loader::FunctionError::NotFound(e)))
+                    if in_library.is_null() && lack_is_expected(&e, symbol, driver) =>
+                {
+                    lacking += 1
+                }
+                other => failures.push(format!("{header_name} {symbol:?}: {other:?}, dlsym {in_library:?}")),
+            }
+        }
+        println!(
+            "dynamic-loading, {header_name}: {} symbols, {equal} equal to dlsym, {lacking} not in driver {driver}",
+            symbols.len()
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -60,7 +60,8 @@ cargo test --features per-thread-default-stream --all-targets -- --nocapture
 cargo test -p cuda-driver-sys --features per-thread-default-stream --tests
 
 step "table-only: a cuda-13000 binary imports no driver symbol but the table's, and runs on the 535 driver"
-table_only=(--no-default-features --features cuda-13000,table-only --test table)
+# With the interop modules: their functions are table slots too (interop.rs).
+table_only=(--no-default-features --features cuda-13000,table-only,interop --test table --test interop)
 # (The C twins, which the tests' build script also builds, link the 13.0 header's symbols: the stub.)
 CUDA_LIBRARY_PATH=$stub cargo clippy "${table_only[@]}" -- -D warnings
 CUDA_LIBRARY_PATH=$stub cargo test "${table_only[@]}"

@@ -97,7 +97,11 @@ mod with_library {
             // But functions of the interop modules (the `interop` feature) a library may lack.
             let unexpected: Vec<&String> = missing
                 .iter()
-                .filter(|m| !MAY_BE_ABSENT.iter().any(|(s, _)| m.starts_with(&format!("{s:?} ("))))
+                .filter(|m| {
+                    !MAY_BE_ABSENT
+                        .iter()
+                        .any(|(s, _)| m.starts_with(&format!("{s:?} (")))
+                })
                 .collect();
             assert!(unexpected.is_empty(), "{unexpected:?}");
         } else {

@@ -31,19 +31,20 @@ struct Linked {
 // Every linked address, but of `cuEventCreateFromEGLSync`, which x86-64 driver libraries need
 // not have (Debian's 535 has it neither as an export nor through `cuGetProcAddress`): taking its
 // address would not link there, so it is looked up with `dlsym` on every driver. Under
-// `dynamic-loading` the Rust names are the loader's trampolines: every symbol is looked up with
-// `dlsym` (the trampolines are `the_loader_resolves_each_symbol_to_the_librarys`).
+// `dynamic-loading` the Rust names are the loader's trampolines (checked by
+// `the_loader_resolves_each_symbol_to_the_librarys`), and under `table-only` there are none:
+// every symbol is looked up with `dlsym`.
 macro_rules! address {
     (cuEventCreateFromEGLSync) => {
         None
     };
-    ($f:ident) => {
-        if cfg!(feature = "dynamic-loading") {
-            None
-        } else {
-            Some($f as *const c_void)
-        }
-    };
+    ($f:ident) => {{
+        #[cfg(any(feature = "dynamic-loading", feature = "table-only"))]
+        let address = None;
+        #[cfg(not(any(feature = "dynamic-loading", feature = "table-only")))]
+        let address = Some($f as *const c_void);
+        address
+    }};
 }
 
 fn may_be_absent(e: &ProcAddressError, symbol: &CStr) -> Option<&'static str> {
@@ -277,7 +278,9 @@ fn the_table_resolves_each_c_spelling_to_its_symbol() {
                     "{header_name} {}: table {p:?}, {:?} at {in_library:?}",
                     e.name, row.symbol
                 )),
-                Some(Err(err)) if in_library.is_null() && lack_is_expected(&err, row.symbol, driver) => {
+                Some(Err(err))
+                    if in_library.is_null() && lack_is_expected(&err, row.symbol, driver) =>
+                {
                     lacking.push(format!("{} ({err})", e.name))
                 }
                 Some(Err(err)) => failures.push(format!("{header_name} {}: {err}", e.name)),
@@ -312,7 +315,9 @@ fn calls_through_the_table_reach_the_driver() {
         Ok(f) => unsafe { f() },
         Err(e) => panic!("{e}"),
     };
-    println!("cuProfilerStop: {via_table:?} through the table, {via_entry:?} through its entry point");
+    println!(
+        "cuProfilerStop: {via_table:?} through the table, {via_entry:?} through its entry point"
+    );
     assert_eq!(via_table, via_entry);
     #[cfg(not(feature = "table-only"))]
     assert_eq!(unsafe { cuProfilerStop() }, via_table);
@@ -339,7 +344,9 @@ fn the_loader_resolves_each_symbol_to_the_librarys() {
                 {
                     lacking += 1
                 }
-                other => failures.push(format!("{header_name} {symbol:?}: {other:?}, dlsym {in_library:?}")),
+                other => failures.push(format!(
+                    "{header_name} {symbol:?}: {other:?}, dlsym {in_library:?}"
+                )),
             }
         }
         println!(

@@ -37,7 +37,9 @@ fn table_resolves_what_the_driver_has_and_names_the_rest() {
     let symbols = linked_symbols();
     let (mut resolved, mut missing, mut failures) = (0, Vec::new(), Vec::new());
     // cuda.h's slots (the interop modules' are interop.rs's).
-    let core = TABLE_ENTRIES.iter().map(|e| (e.name, t.pointer(e.name).unwrap()));
+    let core = TABLE_ENTRIES
+        .iter()
+        .map(|e| (e.name, t.pointer(e.name).unwrap()));
     for (name, status) in core {
         let symbol = symbols
             .iter()

@@ -178,7 +178,11 @@ impl<const N: usize> Slots<N> {
             .map(|p| NonNull::new(p).expect("slots hold non-null pointers"))
     }
 
-    fn resolve_slow(&self, mode: StreamMode, index: usize) -> Result<*mut c_void, ProcAddressError> {
+    fn resolve_slow(
+        &self,
+        mode: StreamMode,
+        index: usize,
+    ) -> Result<*mut c_void, ProcAddressError> {
         let found = lookup(mode, &self.entries[index]);
         let p = match found {
             Ok(p) => p.as_ptr(),

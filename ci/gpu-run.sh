@@ -54,16 +54,33 @@ for t in "$here"/tests/gl_interop-*; do
   grep -h 'EGL \|OpenGL \|GL buffer\|panicked\|failed' "$out/$name.log" | sed 's/^/  /'
 done
 
-echo "== profiler: nsys / ncu over examples-12000/profiler (capture range cuProfilerStart..Stop)"
+echo "== profiler: ncu --profile-from-start off (kernels profiled only between cuProfilerStart and cuProfilerStop)"
+# The profiler example opens the range around its launch; vector_add, the same program without
+# the two calls, must have nothing profiled. nsys is used too where the machine has it.
+ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1 || true)
+if [ -n "$ncu_bin" ]; then
+  for tag in 12000 12000-dyn 13000; do
+    for ex in profiler vector_add; do
+      name=ncu-$ex-$tag
+      run "$name" "$ncu_bin" --profile-from-start off --section LaunchStats "$here/examples-$tag/$ex" "$here/kernels"
+      n=$(grep -c '^==PROF== Profiling' "$out/$name.log" || true)
+      echo "  $name: $n kernel(s) profiled; $(grep -h 'Result\|cuProfilerStart' "$out/$name.log" | tr '\n' ' ')"
+      if { [ "$ex" = profiler ] && [ "$n" -lt 1 ]; } || { [ "$ex" = vector_add ] && [ "$n" -ne 0 ]; }; then
+        echo "  $name: FAILED (profiler: at least one kernel inside the range; vector_add: none)"
+        failures+=("$name-range")
+      fi
+    done
+  done
+  grep -h 'VecAdd\|Block Size\|Grid Size' "$out/ncu-profiler-12000.log" | sed 's/^/  /' | head -8
+else
+  echo "  no ncu on this machine: profiler ran only as an example (parity above)"
+fi
 if command -v nsys >/dev/null; then
   run nsys-profiler nsys profile --capture-range=cudaProfilerApi --capture-range-end=stop \
     --stats=true -o "$out/profiler-nsys" --force-overwrite true "$here/examples-12000/profiler" "$here/kernels"
   grep -h 'VecAdd\|capture\|Capture\|cuda_gpu_kern_sum\|Result' "$out/nsys-profiler.log" | sed 's/^/  /' | head -20
-elif command -v ncu >/dev/null; then
-  run ncu-profiler ncu --profile-from-start off "$here/examples-12000/profiler" "$here/kernels"
-  grep -h 'VecAdd\|==PROF==\|Result' "$out/ncu-profiler.log" | sed 's/^/  /' | head -20
 else
-  echo "  neither nsys nor ncu on this machine: profiler ran only as an example (parity above)"
+  echo "  nsys: not on this machine's PATH"
 fi
 fi
 

@@ -129,11 +129,12 @@ pub fn merge(inputs: &[Input], out_dir: &Path, hint: &str) -> Result<MergeSummar
     Ok(summary)
 }
 
-/// The `//` lines that follow the generator's two-line `@generated` header (kept as they are).
+/// The `//` lines that follow the generator's two-line `@generated` header (kept as they are);
+/// not a doc comment (`///`), which belongs to the first item.
 fn leading_comments(text: &str) -> String {
     let mut out = String::new();
     for line in text.lines().skip(2).skip_while(|l| l.is_empty()) {
-        if !line.starts_with("//") {
+        if !line.starts_with("//") || line.starts_with("///") || line.starts_with("//!") {
             break;
         }
         out.push_str(line);

@@ -2,7 +2,6 @@
 // cfg of the header versions it exists in (`cuda_ge_<V>`, set by cuda-driver-sys's build script for every version <= the selected one).
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
-/// How many functions the table holds.
 #[cfg(not(cuda_ge_11080))]
 /// How many functions the table holds.
 pub const TABLE_LEN: usize = 365;

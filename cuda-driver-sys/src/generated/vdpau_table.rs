@@ -3,7 +3,6 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 /// How many functions the table holds.
-/// How many functions the table holds.
 pub const TABLE_LEN: usize = 4;
 /// What each slot of [`DriverTable`] resolves: the C spelling, and its entry point in
 /// each stream mode.

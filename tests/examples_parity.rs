@@ -108,6 +108,7 @@ const WITHOUT_DRIVER: &[(&str, &str)] = &[
     ("context_stack", NO_LIBRARY_REPORT),
     ("memory_alloc", NO_LIBRARY_REPORT),
     ("vector_add", "There is no device supporting CUDA."),
+    ("profiler", "There is no device supporting CUDA."),
     ("ptx_jit", NO_LIBRARY_REPORT),
     ("ptx_link", NO_LIBRARY_REPORT),
     ("param_buffer", NO_LIBRARY_REPORT),

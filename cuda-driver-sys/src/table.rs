@@ -1,6 +1,7 @@
-//! The driver-entry table: every driver function of the selected header, resolved through
-//! `cuGetProcAddress` on first use, so one binary starts on every driver and uses what that
-//! driver has.
+//! The driver-entry table: every driver function of the selected header (`cuda.h`'s, and those
+//! of the interop headers whose features are on: `profiler`, `gl`, `egl`, `vdpau`), resolved
+//! through `cuGetProcAddress` on first use, so one binary starts on every driver and uses what
+//! that driver has.
 //!
 //! A binary that links a driver symbol directly fails to start on a driver without it
 //! (`undefined symbol: cuCtxCreate_v4`), even if it never calls it. Through the table, each

@@ -1339,7 +1339,8 @@ fn gen_table(
 /// by a newer header changes no other item (see merge.rs). The four functions taken by name are
 /// this header's `cuGetProcAddress` (`cuGetProcAddress_v2` where it has one, else CUDA 11.3's
 /// `cuGetProcAddress`, the only one an 11.x driver exports), `cuDriverGetVersion`,
-/// `cuGetErrorName` and `cuGetErrorString`.
+/// `cuGetErrorName` and `cuGetErrorString` (for `cuda.h` only: an interop header's functions are
+/// all looked up). Each header's functions form one `SET` for the loader (`loader::FunctionSet`).
 fn gen_dynamic(
     b: &Parsed,
     names: &Names,

@@ -99,6 +99,9 @@ CUDA_STUB_LIBRARY_PATH=$stub ci/first-run.sh
 step "a crate depending on cuda-driver-sys builds with no CUDA and no libclang"
 ci/dependent-check.sh
 
+step "the publishable crates package and build from their .crate files (ci/package-check.sh)"
+ci/package-check.sh
+
 step "doc tests and cargo doc (warnings denied)"
 cargo test --workspace --doc
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps

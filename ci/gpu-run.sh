@@ -41,13 +41,17 @@ if want tests; then
 echo "== OpenGL interop through headless EGL (tests/gl_interop-* --ignored: linked, dynamic-loading)"
 # The loaders: the machine's, else the carried Debian packages (unpacked into /, as the device
 # notes say; nothing else is unpacked there). The NVIDIA EGL vendor file where the driver has one.
-if ! ldconfig -p | grep -q 'libEGL.so.1'; then
+if ldconfig -p | grep -q 'libEGL.so.1'; then
+  echo "  loaders: the machine's ($(ldconfig -p | grep -m1 'libEGL.so.1' | sed 's/.*=> //'))"
+else
   for f in "$here"/gl-debs/*.deb; do dpkg -x "$f" /; done
   ldconfig
+  echo "  loaders: unpacked from gl-debs/ ($(ls "$here"/gl-debs | tr '\n' ' '))"
 fi
 for j in /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json /usr/share/glvnd/egl_vendor.d/10_nvidia.json; do
   [ -f "$j" ] && { export __EGL_VENDOR_LIBRARY_FILENAMES=$j; break; }
 done
+echo "  EGL vendor file: ${__EGL_VENDOR_LIBRARY_FILENAMES:-the glvnd default search}"
 for t in "$here"/tests/gl_interop-*; do
   name=$(basename "$t")-ignored
   run "$name" "$t" --ignored --test-threads 1 --nocapture

@@ -22,5 +22,6 @@ pub fn dlsym(symbol: &CStr) -> *const c_void {
 #[allow(dead_code)]
 pub const MAY_BE_ABSENT: &[(&str, &str)] = &[(
     "cuEventCreateFromEGLSync",
-    "absent from Debian's 535 x86-64 driver library (no export, unknown to cuGetProcAddress)",
+    "absent from the x86-64 driver libraries seen (Debian's 535, the H100 machine's 580.159.04): \
+     no export, unknown to cuGetProcAddress",
 )];

@@ -13,6 +13,9 @@ use std::ffi::CStr;
 
 include!(concat!(env!("OUT_DIR"), "/constants_probe.rs"));
 
+#[path = "common/headers.rs"]
+mod headers;
+
 use constants_probe::*;
 
 fn c_values() -> BTreeMap<&'static str, i128> {
@@ -100,6 +103,22 @@ fn constants_match_the_c_compiler() {
         counts[2],
         counts[3],
         rust.len()
+    );
+    // The same, counted per header (cuda.h, and each interop header's module).
+    let hs = headers::headers();
+    let mut per: BTreeMap<&str, usize> = BTreeMap::new();
+    for k in &rust {
+        let name = k.rust.rsplit("::").next().unwrap();
+        *per.entry(headers::header_of(&hs, name)).or_default() += 1;
+    }
+    if let Some(n) = per.get("?") {
+        bad.push(format!("{n} constants declared by no header's bindings"));
+    }
+    let counts_per: Vec<(&str, &str, usize)> =
+        per.iter().map(|(h, n)| (*h, "constants", *n)).collect();
+    println!(
+        "CUDA {version} constants per header: {}",
+        headers::per_header_line(&hs, &counts_per)
     );
     assert!(counts[0] > 0 && counts[2] > 0, "nothing was compared");
     assert!(

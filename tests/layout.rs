@@ -11,6 +11,9 @@ use std::ffi::CStr;
 
 include!(concat!(env!("OUT_DIR"), "/layout_probe.rs"));
 
+#[path = "common/headers.rs"]
+mod headers;
+
 use layout_probe::*;
 
 fn s(p: *const core::ffi::c_char) -> &'static str {
@@ -254,6 +257,38 @@ fn layout_matches_the_c_compiler() {
     println!(
         "CUDA {version} header: {top_structs} structs + {nested_structs} nested, {top_unions} unions \
          + {nested_unions} nested, {header_enums} enums defined."
+    );
+    // The same comparisons, counted per header (cuda.h, and each interop header's module).
+    let hs = headers::headers();
+    let mut per: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    for r in RECORDS.iter().filter(|r| r.kind <= 1) {
+        let what = if r.kind == 0 { "structs" } else { "unions" };
+        *per.entry((headers::header_of(&hs, r.name), what))
+            .or_default() += 1;
+    }
+    for t in TYPEDEFS {
+        let what = match t.kind {
+            1 => "enum types",
+            2 => "C-spelling typedefs",
+            _ => "typedefs",
+        };
+        *per.entry((headers::header_of(&hs, t.name), what))
+            .or_default() += 1;
+    }
+    if let Some(((_, what), n)) = per.iter().find(|((h, _), _)| *h == "?") {
+        let names: Vec<&str> = (RECORDS.iter().map(|r| r.name))
+            .chain(TYPEDEFS.iter().map(|t| t.name))
+            .filter(|name| headers::header_of(&hs, name) == "?")
+            .take(20)
+            .collect();
+        bad.push(format!(
+            "{n} {what} (and maybe more) declared by no header's bindings: {names:?}"
+        ));
+    }
+    let counts: Vec<(&str, &str, usize)> = per.iter().map(|((h, w), n)| (*h, *w, *n)).collect();
+    println!(
+        "CUDA {version} layout per header: {}",
+        headers::per_header_line(&hs, &counts)
     );
     assert!(
         n.structs > 0 && n.fields > 0 && n.typedefs > 0,

@@ -1,7 +1,8 @@
 //! OpenGL interop through `cuda_driver_sys::gl` on a GPU, with no display: an OpenGL context through
 //! headless EGL (libEGL and libOpenGL opened at run time, as the crate itself needs neither), a GL
 //! buffer registered with `cuGraphicsGLRegisterBuffer`, mapped, its device pointer written with
-//! `cuMemsetD32`, unmapped, and read back with `glGetBufferSubData`: every value checked.
+//! `cuMemsetD32`, unmapped, and read back with `glGetBufferSubData`: every value checked. Twice:
+//! through the C spellings, then through the driver-entry table (`table()`), each its own value.
 //!
 //! Ignored in `cargo test` (it needs a GPU and the EGL/OpenGL loaders); the GPU bundle's run.sh
 //! runs it with `--ignored` after unpacking the carried loaders (`ci/gpu-bundle.sh`). When EGL or
@@ -218,7 +219,8 @@ fn run() -> Result<(), String> {
         finish();
     }
 
-    // CUDA on the GL context's device.
+    // CUDA on the GL context's device: the same steps twice, through the C spellings and then
+    // through the driver-entry table, each writing its own value.
     check_cu!(cuInit(0));
     let (mut count, mut devices) = (0u32, [0 as CUdevice; 4]);
     check_cu!(cuGLGetDevices(
@@ -235,47 +237,60 @@ fn run() -> Result<(), String> {
     check_cu!(cuDevicePrimaryCtxRetain(&mut ctx, devices[0]));
     check_cu!(cuCtxSetCurrent(ctx));
 
-    let mut resource: CUgraphicsResource = ptr::null_mut();
-    check_cu!(cuGraphicsGLRegisterBuffer(
-        &mut resource,
-        buffer,
-        CU_GRAPHICS_REGISTER_FLAGS_NONE.0
-    ));
-    check_cu!(cuGraphicsMapResources(1, &mut resource, ptr::null_mut()));
-    let (mut dptr, mut size): (CUdeviceptr, usize) = (0, 0);
-    check_cu!(cuGraphicsResourceGetMappedPointer(
-        &mut dptr, &mut size, resource
-    ));
-    assert_eq!(size, N * 4, "the mapped buffer's size");
-    const VALUE: u32 = 0xC0DA_F00D;
-    check_cu!(cuMemsetD32(dptr, VALUE, N));
-    check_cu!(cuCtxSynchronize());
-    check_cu!(cuGraphicsUnmapResources(1, &mut resource, ptr::null_mut()));
+    for (via, value) in [("C spellings", 0xC0DA_F00Du32), ("table()", 0x7AB1_E5ED)] {
+        let through_table = via == "table()";
+        // One driver call, through the C spelling or the table's method of the same name.
+        macro_rules! cu {
+            ($f:ident($($a:expr),* $(,)?)) => {{
+                let code = if through_table {
+                    unsafe { table().$f($($a),*) }
+                } else {
+                    unsafe { $f($($a),*) }
+                };
+                assert_eq!(code, CUDA_SUCCESS, "{} through {via} failed: {:?}", stringify!($f), code);
+            }};
+        }
+        let mut resource: CUgraphicsResource = ptr::null_mut();
+        cu!(cuGraphicsGLRegisterBuffer(
+            &mut resource,
+            buffer,
+            CU_GRAPHICS_REGISTER_FLAGS_NONE.0
+        ));
+        cu!(cuGraphicsMapResources(1, &mut resource, ptr::null_mut()));
+        let (mut dptr, mut size): (CUdeviceptr, usize) = (0, 0);
+        cu!(cuGraphicsResourceGetMappedPointer(
+            &mut dptr, &mut size, resource
+        ));
+        assert_eq!(size, N * 4, "the mapped buffer's size");
+        cu!(cuMemsetD32(dptr, value, N));
+        cu!(cuCtxSynchronize());
+        cu!(cuGraphicsUnmapResources(1, &mut resource, ptr::null_mut()));
 
-    let mut back = vec![0u32; N];
-    unsafe {
-        bind_buffer(GL_ARRAY_BUFFER, buffer);
-        get_buffer_sub_data(
-            GL_ARRAY_BUFFER,
-            0,
-            (N * 4) as isize,
-            back.as_mut_ptr() as *mut c_void,
+        let mut back = vec![0u32; N];
+        unsafe {
+            bind_buffer(GL_ARRAY_BUFFER, buffer);
+            get_buffer_sub_data(
+                GL_ARRAY_BUFFER,
+                0,
+                (N * 4) as isize,
+                back.as_mut_ptr() as *mut c_void,
+            );
+            finish();
+        }
+        let wrong = back.iter().filter(|&&v| v != value).count();
+        println!(
+            "GL buffer {buffer} through {via}: {N} words written by cuMemsetD32 through the mapped \
+             pointer {dptr:#x}, read back by glGetBufferSubData: {} correct, {wrong} wrong",
+            N - wrong
         );
-        finish();
+        cu!(cuGraphicsUnregisterResource(resource));
+        assert_eq!(
+            wrong,
+            0,
+            "values read back through {via} differ (first: {:#x})",
+            back[back.iter().position(|&v| v != value).unwrap_or(0)]
+        );
     }
-    let wrong = back.iter().filter(|&&v| v != VALUE).count();
-    println!(
-        "GL buffer {buffer}: {N} words written by cuMemsetD32 through the mapped pointer \
-         {dptr:#x}, read back by glGetBufferSubData: {} correct, {wrong} wrong",
-        N - wrong
-    );
-    check_cu!(cuGraphicsUnregisterResource(resource));
     check_cu!(cuDevicePrimaryCtxRelease(devices[0]));
-    assert_eq!(
-        wrong,
-        0,
-        "values read back differ (first: {:#x})",
-        back[back.iter().position(|&v| v != VALUE).unwrap_or(0)]
-    );
     Ok(())
 }

@@ -12,14 +12,7 @@ use std::ffi::{c_void, CStr};
 use cuda_driver_sys::*;
 
 mod common;
-use common::{dlsym, header_version};
-
-fn driver_version() -> i32 {
-    let mut v = 0;
-    let code = unsafe { cuDriverGetVersion(&mut v) };
-    assert_eq!(code, CUDA_SUCCESS, "cuDriverGetVersion");
-    v
-}
+use common::{dlsym, driver_version, header_version};
 
 #[test]
 fn driver_version_is_the_librarys() {

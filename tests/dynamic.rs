@@ -36,15 +36,9 @@ fn linked_library_is_always_there() {
 
 #[cfg(feature = "dynamic-loading")]
 mod with_library {
-    use super::common::{dlsym, header_version, MAY_BE_ABSENT};
+    use super::common::{dlsym, driver_version, header_version, may_be_absent};
     use super::*;
     use std::ffi::c_void;
-
-    fn driver_version() -> i32 {
-        let mut v = 0;
-        assert_eq!(unsafe { cuDriverGetVersion(&mut v) }, CUDA_SUCCESS);
-        v
-    }
 
     #[test]
     fn the_library_is_opened_by_its_soname() {
@@ -75,7 +69,7 @@ mod with_library {
                 Ok(p) if std::ptr::eq(p.as_ptr() as *const c_void, in_library) => equal += 1,
                 Ok(p) => failures.push(format!("{symbol:?}: {p:?}, dlsym {in_library:?}")),
                 Err(loader::FunctionError::NotFound(e)) if in_library.is_null() => {
-                    missing.push(format!("{symbol:?} ({e})"))
+                    missing.push((symbol, format!("{symbol:?} ({e})")))
                 }
                 Err(e) => failures.push(format!("{symbol:?}: {e}; dlsym {in_library:?}")),
             }
@@ -86,7 +80,7 @@ mod with_library {
             header_version(),
             missing.len()
         );
-        for m in &missing {
+        for (_, m) in &missing {
             println!("  not found: {m}");
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -97,11 +91,8 @@ mod with_library {
             // But functions of the interop modules (the `interop` feature) a library may lack.
             let unexpected: Vec<&String> = missing
                 .iter()
-                .filter(|m| {
-                    !MAY_BE_ABSENT
-                        .iter()
-                        .any(|(s, _)| m.starts_with(&format!("{s:?} (")))
-                })
+                .filter(|(symbol, _)| may_be_absent(symbol).is_none())
+                .map(|(_, m)| m)
                 .collect();
             assert!(unexpected.is_empty(), "{unexpected:?}");
         } else {
@@ -170,9 +161,7 @@ mod with_library {
             match r {
                 Ok(_) => {}
                 Err(loader::FunctionError::NotFound(e)) if e.entry.version > driver => {}
-                Err(loader::FunctionError::NotFound(_))
-                    if MAY_BE_ABSENT.iter().any(|(s, _)| symbol.to_str() == Ok(s)) =>
-                {
+                Err(loader::FunctionError::NotFound(_)) if may_be_absent(symbol).is_some() => {
                     lacking.push(symbol)
                 }
                 Err(e) => panic!("{symbol:?} should be in driver {driver}: {e}"),

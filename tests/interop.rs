@@ -11,13 +11,7 @@ use std::ffi::{c_void, CStr};
 use cuda_driver_sys::*;
 
 mod common;
-use common::{dlsym, header_version, MAY_BE_ABSENT};
-
-fn driver_version() -> i32 {
-    let mut v = 0;
-    assert_eq!(unsafe { cuDriverGetVersion(&mut v) }, CUDA_SUCCESS);
-    v
-}
+use common::{dlsym, driver_version, header_version};
 
 /// One C spelling, from a generated `<module>_linked.rs`.
 struct Linked {
@@ -47,12 +41,10 @@ macro_rules! address {
     }};
 }
 
+/// Why `symbol` is absent, where the driver said "symbol not found" and `common::MAY_BE_ABSENT` lists it.
 fn may_be_absent(e: &ProcAddressError, symbol: &CStr) -> Option<&'static str> {
     let absent = matches!(e.kind, ProcAddressErrorKind::SymbolNotFound);
-    MAY_BE_ABSENT
-        .iter()
-        .find(|(s, _)| absent && symbol.to_str() == Ok(s))
-        .map(|(_, why)| *why)
+    absent.then(|| common::may_be_absent(symbol)).flatten()
 }
 
 macro_rules! linked_functions {
@@ -109,7 +101,7 @@ fn modules() -> Vec<Module> {
     ]
 }
 
-/// Whether a function the driver lacks may be: newer than the driver, or in [`MAY_BE_ABSENT`].
+/// Whether a function the driver lacks may be: newer than the driver, or in `common::MAY_BE_ABSENT`.
 fn lack_is_expected(e: &ProcAddressError, symbol: &CStr, driver: i32) -> bool {
     e.entry.version > driver || may_be_absent(e, symbol).is_some()
 }
@@ -255,7 +247,7 @@ fn c_spelling_entry_points_follow_the_stream_mode() {
 
 /// The driver-entry table's slots of these headers (after `cuda.h`'s, in `entries()`): each C
 /// spelling resolves to the symbol it links in C (`dlsym`), or the driver lacks it (newer than
-/// the driver, or [`MAY_BE_ABSENT`]) and the table says so. Under `dynamic-loading` and
+/// the driver, or `common::MAY_BE_ABSENT`) and the table says so. Under `dynamic-loading` and
 /// `table-only` as well.
 #[test]
 fn the_table_resolves_each_c_spelling_to_its_symbol() {

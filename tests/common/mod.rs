@@ -1,6 +1,18 @@
-//! Helpers shared by the tests that run against the real driver library (`driver.rs`, `table.rs`).
+//! Helpers shared by the tests that run against the real driver library (`driver.rs`, `table.rs`,
+//! `dynamic.rs`, `interop.rs`).
 
 use std::ffi::{c_void, CStr};
+
+use cuda_driver_sys::{cuDriverGetVersion, CUDA_SUCCESS};
+
+/// The driver's version, from `cuDriverGetVersion` (which must succeed).
+#[allow(dead_code)]
+pub fn driver_version() -> i32 {
+    let mut v = 0;
+    let code = unsafe { cuDriverGetVersion(&mut v) };
+    assert_eq!(code, CUDA_SUCCESS, "cuDriverGetVersion");
+    v
+}
 
 /// The header version the bindings (and this build's C side) come from, e.g. 12000.
 pub fn header_version() -> i32 {
@@ -25,3 +37,12 @@ pub const MAY_BE_ABSENT: &[(&str, &str)] = &[(
     "absent from the x86-64 driver libraries seen (Debian's 535, the H100 machine's 580.159.04): \
      no export, unknown to cuGetProcAddress",
 )];
+
+/// Why `symbol` may be absent from a driver library ([`MAY_BE_ABSENT`]); `None` where it may not.
+#[allow(dead_code)]
+pub fn may_be_absent(symbol: &CStr) -> Option<&'static str> {
+    MAY_BE_ABSENT
+        .iter()
+        .find(|(s, _)| symbol.to_str() == Ok(s))
+        .map(|(_, why)| *why)
+}

@@ -87,6 +87,14 @@ pub(crate) struct Slots<const N: usize> {
     entries: &'static [TableEntry; N],
 }
 
+/// One header's slots, whatever their number: what the cold paths and the lookups by name work
+/// on, so that they exist once, not once per header.
+#[derive(Clone, Copy)]
+struct Part<'a> {
+    slots: &'a [Slot],
+    entries: &'static [TableEntry],
+}
+
 /// The driver functions of `cuda.h` (and of the other driver-API headers whose features are on:
 /// `profiler`, `gl`, `egl`, `vdpau`), one slot each, resolved through `cuGetProcAddress` at each
 /// function's own version on first use (lock-free after it), or all at once with
@@ -125,6 +133,13 @@ impl<const N: usize> Slots<N> {
         }
     }
 
+    fn part(&self) -> Part<'_> {
+        Part {
+            slots: &self.slots,
+            entries: self.entries,
+        }
+    }
+
     /// The function of slot `index`, typed as `_type`'s typedef; else the code a call returns
     /// (`CUDA_ERROR_NOT_FOUND` where the driver lacks it).
     #[inline(always)]
@@ -140,16 +155,18 @@ impl<const N: usize> Slots<N> {
         let p = if p.addr() > MISSING.addr() {
             p
         } else {
-            self.resolve_cold(mode, index)?
+            self.part().resolve_cold(mode, index)?
         };
         // SAFETY: the slot holds what `cuGetProcAddress` gave for this function's entry point,
         // whose typedef `F` is (the generated methods pass that entry point's constant).
         Ok(unsafe { core::mem::transmute_copy::<*mut c_void, F>(&p) })
     }
+}
 
+impl<'a> Part<'a> {
     #[cold]
     #[inline(never)]
-    fn resolve_cold(&self, mode: StreamMode, index: usize) -> Result<*mut c_void, CUresult> {
+    fn resolve_cold(self, mode: StreamMode, index: usize) -> Result<*mut c_void, CUresult> {
         let p = self.slots[index].0.load(Ordering::Acquire);
         if p == MISSING {
             return Err(CUresult::CUDA_ERROR_NOT_FOUND);
@@ -161,7 +178,7 @@ impl<const N: usize> Slots<N> {
     }
 
     /// Slot `index`, resolved now if it was not yet: the function, or why there is none.
-    fn slot(&self, mode: StreamMode, index: usize) -> Result<*mut c_void, ProcAddressError> {
+    fn slot(self, mode: StreamMode, index: usize) -> Result<*mut c_void, ProcAddressError> {
         let p = self.slots[index].0.load(Ordering::Acquire);
         if p.is_null() {
             self.resolve_slow(mode, index)
@@ -174,16 +191,12 @@ impl<const N: usize> Slots<N> {
     }
 
     /// Slot `index` as a pointer, or why the driver has no such function.
-    fn status(&self, mode: StreamMode, index: usize) -> Result<NonNull<c_void>, ProcAddressError> {
+    fn status(self, mode: StreamMode, index: usize) -> Result<NonNull<c_void>, ProcAddressError> {
         self.slot(mode, index)
             .map(|p| NonNull::new(p).expect("slots hold non-null pointers"))
     }
 
-    fn resolve_slow(
-        &self,
-        mode: StreamMode,
-        index: usize,
-    ) -> Result<*mut c_void, ProcAddressError> {
+    fn resolve_slow(self, mode: StreamMode, index: usize) -> Result<*mut c_void, ProcAddressError> {
         let found = lookup(mode, &self.entries[index]);
         let p = match found {
             Ok(p) => p.as_ptr(),
@@ -202,11 +215,10 @@ impl<const N: usize> Slots<N> {
 
     /// Every function of these slots with its status.
     fn all(
-        &self,
+        self,
         mode: StreamMode,
-    ) -> impl Iterator<Item = (&'static str, Result<NonNull<c_void>, ProcAddressError>)> + '_ {
-        let entries = self.entries;
-        entries
+    ) -> impl Iterator<Item = (&'static str, Result<NonNull<c_void>, ProcAddressError>)> + 'a {
+        self.entries
             .iter()
             .enumerate()
             .map(move |(i, e)| (e.name, self.status(mode, i)))
@@ -214,7 +226,7 @@ impl<const N: usize> Slots<N> {
 
     /// The function `name`'s status, `None` where these slots have no such function.
     fn named(
-        &self,
+        self,
         mode: StreamMode,
         name: &str,
     ) -> Option<Result<NonNull<c_void>, ProcAddressError>> {
@@ -272,6 +284,22 @@ impl DriverTable {
         self.mode.entry_of(e)
     }
 
+    /// Every header's slots: `cuda.h`'s, then each interop module's whose feature is on.
+    fn parts(&self) -> impl Iterator<Item = Part<'_>> {
+        [
+            self.core.part(),
+            #[cfg(feature = "profiler")]
+            self.profiler.part(),
+            #[cfg(feature = "gl")]
+            self.gl.part(),
+            #[cfg(feature = "egl")]
+            self.egl.part(),
+            #[cfg(feature = "vdpau")]
+            self.vdpau.part(),
+        ]
+        .into_iter()
+    }
+
     /// Resolves every slot now; returns how many functions the driver provides.
     pub fn resolve_all(&self) -> usize {
         self.entries().filter(|(_, r)| r.is_ok()).count()
@@ -286,17 +314,7 @@ impl DriverTable {
     /// assert!(t.pointer("cuNoSuchFunction").is_none());
     /// ```
     pub fn pointer(&self, name: &str) -> Option<Result<NonNull<c_void>, ProcAddressError>> {
-        let mode = self.mode;
-        let found = self.core.named(mode, name);
-        #[cfg(feature = "profiler")]
-        let found = found.or_else(|| self.profiler.named(mode, name));
-        #[cfg(feature = "gl")]
-        let found = found.or_else(|| self.gl.named(mode, name));
-        #[cfg(feature = "egl")]
-        let found = found.or_else(|| self.egl.named(mode, name));
-        #[cfg(feature = "vdpau")]
-        let found = found.or_else(|| self.vdpau.named(mode, name));
-        found
+        self.parts().find_map(|part| part.named(self.mode, name))
     }
 
     /// Every function of the table with what this driver provides: the pointer, or the error
@@ -308,15 +326,6 @@ impl DriverTable {
         &self,
     ) -> impl Iterator<Item = (&'static str, Result<NonNull<c_void>, ProcAddressError>)> + '_ {
         let mode = self.mode;
-        let all = self.core.all(mode);
-        #[cfg(feature = "profiler")]
-        let all = all.chain(self.profiler.all(mode));
-        #[cfg(feature = "gl")]
-        let all = all.chain(self.gl.all(mode));
-        #[cfg(feature = "egl")]
-        let all = all.chain(self.egl.all(mode));
-        #[cfg(feature = "vdpau")]
-        let all = all.chain(self.vdpau.all(mode));
-        all
+        self.parts().flat_map(move |part| part.all(mode))
     }
 }

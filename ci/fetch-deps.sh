@@ -213,9 +213,10 @@ print(f"deb [signed-by={signed_by}] {uri} {suite} non-free")
 PY
   echo "$list"
 }
-apt_download() { # suite dest pkg...: `apt-get download` from "<suite> non-free", as this user
+apt_download() { # suite dest pkg...: `apt-get download` from "<suite> non-free", as this user;
+  # with $APT_ARCH set (arm64), that architecture's packages
   local suite=$1 dest=$2; shift 2
-  local list state="$deps/apt/$suite"
+  local list state="$deps/apt/$suite${APT_ARCH:+-$APT_ARCH}"
   list=$(apt_sources "$suite")
   log "$suite non-free from: $(grep '^deb' "$list")"
   mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$dest"
@@ -223,6 +224,9 @@ apt_download() { # suite dest pkg...: `apt-get download` from "<suite> non-free"
   local opts=(-o "Dir::Etc::SourceList=$list" -o Dir::Etc::SourceParts=/dev/null
               -o "Dir::State::Lists=$state/lists" -o "Dir::Cache=$state/cache" -o Debug::NoLocking=1
               -o APT::Sandbox::User="$(id -un)")
+  if [ -n "${APT_ARCH:-}" ]; then
+    opts+=(-o "APT::Architecture=$APT_ARCH" -o "APT::Architectures=$APT_ARCH")
+  fi
   apt-get "${opts[@]}" update >&2
   (cd "$dest" && apt-get "${opts[@]}" download "$@" >&2)
 }
@@ -248,6 +252,20 @@ if [ ! -e "$deps/driver-470/lib/libcuda.so.1" ]; then
   if [ ! -e "$deps/driver-470/lib/libcuda.so.1" ]; then
     log "FAILED: no libcuda.so.1 from libcuda1 470 (bullseye non-free, $deps/apt/bullseye-non-free.list); see apt's messages above"
     rm -rf "$deps/driver-470"
+    exit 1
+  fi
+fi
+# The arm64 build of the same 535 library, for ci/platforms.sh (loaded under qemu-aarch64): only
+# with --arm64-driver.
+if [ "${1:-}" = "--arm64-driver" ] && [ ! -e "$deps/driver-arm64/lib/libcuda.so.1" ]; then
+  log "downloading libcuda1 for arm64 (bookworm non-free)"
+  rm -rf "$deps/driver-arm64" && mkdir -p "$deps/driver-arm64/debs"
+  APT_ARCH=arm64 apt_download bookworm "$deps/driver-arm64/debs" libcuda1
+  for f in "$deps"/driver-arm64/debs/*.deb; do dpkg -x "$f" "$deps/driver-arm64/root"; done
+  ln -sfn root/usr/lib/aarch64-linux-gnu/nvidia/current "$deps/driver-arm64/lib"
+  if [ ! -e "$deps/driver-arm64/lib/libcuda.so.1" ]; then
+    log "FAILED: no libcuda.so.1 from the arm64 libcuda1 (bookworm non-free, $deps/apt/bookworm-non-free.list); see apt's messages above"
+    rm -rf "$deps/driver-arm64"
     exit 1
   fi
 fi
@@ -289,6 +307,7 @@ echo "export CUDA_VERSIONS=\"${versions[*]}\""
 cat <<ENV
 export CUDA_LIBRARY_PATH="$deps/driver/lib"
 export CUDA_DRIVER_470="$deps/driver-470/lib"
+export CUDA_DRIVER_ARM64="$deps/driver-arm64/lib"
 export CUDART_LIBRARY_PATH="$deps/cudart/lib"
 export CUDART_INCLUDE_PATH="$deps/cudart/include"
 export LD_LIBRARY_PATH="$deps/driver/lib:$deps/clang/root/usr/lib/x86_64-linux-gnu\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"

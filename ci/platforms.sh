@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# aarch64 Linux and x86-64 Windows, checked by cross-compiled probes (Rust's standard library for
+# those targets cannot be installed here, but their C compilers can):
+# 1. bindings: the generator run for aarch64-unknown-linux-gnu, x86_64-pc-windows-gnu (mingw-w64
+#    headers) and x86_64-pc-windows-msvc (no MSVC headers: clang -ffreestanding with the two
+#    declarations GL/EGL take from windows.h, ci/platforms/msvc-shim/), each compared with the
+#    x86-64 Linux output of the same header version (which ci/regenerate.sh --check compares with
+#    the committed files): ci/platforms/compare_bindings.py says what may differ and why;
+# 2. the layout and constant probes the tests' build script writes (from the committed bindings)
+#    compiled by each target's C compiler: their tables, as that compiler evaluates them
+#    (ci/platforms/asm_data.py reads them from its assembly, nothing is run), equal to x86-64's,
+#    whose the ABI tests compare with the bindings; and the bindings use no Rust type whose size
+#    differs between these targets;
+# 3. Debian's arm64 libcuda.so.1 (535, as the amd64 one) loaded under qemu-aarch64 by a
+#    cross-compiled C program (ci/platforms/driver_probe.c): cuInit, cuDriverGetVersion,
+#    cuGetErrorName, cuGetProcAddress and the symbol of every function of the bindings answer as
+#    the amd64 library does here.
+#   ci/platforms.sh                 the anchor header versions
+#   ci/platforms.sh --all-versions  every pinned header version
+# Installs the cross compilers and qemu-user with apt-get when missing (as root).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+here=ci/platforms
+
+packages=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user gcc-mingw-w64-x86-64)
+tools=(aarch64-linux-gnu-gcc /usr/aarch64-linux-gnu/include/stdio.h qemu-aarch64 x86_64-w64-mingw32-gcc)
+missing=()
+for i in "${!tools[@]}"; do
+  [ -e "${tools[$i]}" ] || command -v "${tools[$i]}" >/dev/null || missing+=("${packages[$i]}")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "platforms: missing ${missing[*]}: install them (apt-get install ${missing[*]}) or run as root"
+    exit 1
+  fi
+  echo "platforms: installing ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+eval "$(ci/fetch-deps.sh --arm64-driver)"
+versions=(11080 12000 12090 13000 13050)
+if [ "${1:-}" = "--all-versions" ]; then
+  read -r -a versions <<<"$CUDA_VERSIONS"
+fi
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+echo "--- bindings per target (header versions ${versions[*]})"
+cargo build --quiet --release -p cuda-driver-sys-generator
+gen="$root/target/release/cuda-driver-sys-generator"
+clang_args=$BINDGEN_EXTRA_CLANG_ARGS
+generate() { # target C-preprocessor version [clang args]: the generator's output for that target
+  local target=$1 cc=$2 v=$3 headers="CUDA_HEADERS_$3"; shift 3
+  BINDGEN_EXTRA_CLANG_ARGS="$clang_args --target=$target $*" "$gen" --include "${!headers}" \
+    --interop "$CUDA_INTEROP_INCLUDE" --out "$scratch/$target/$v" --cc "$cc" >/dev/null
+}
+for v in "${versions[@]}"; do
+  generate x86_64-unknown-linux-gnu cc "$v"
+  generate aarch64-unknown-linux-gnu aarch64-linux-gnu-gcc "$v" \
+    --sysroot=/usr/aarch64-linux-gnu -isystem /usr/aarch64-linux-gnu/include
+  generate x86_64-pc-windows-gnu x86_64-w64-mingw32-gcc "$v" -isystem /usr/x86_64-w64-mingw32/include
+  # (The C preprocessor only resolves cuda.h's renaming macros, the same under MSVC.)
+  generate x86_64-pc-windows-msvc x86_64-w64-mingw32-gcc "$v" -ffreestanding -isystem "$root/$here/msvc-shim" \
+    -Wno-ignored-attributes
+  linux="$scratch/x86_64-unknown-linux-gnu/$v"
+  echo "aarch64-unknown-linux-gnu, CUDA $v: $(python3 $here/compare_bindings.py same "$linux" "$scratch/aarch64-unknown-linux-gnu/$v")"
+  echo "x86_64-pc-windows-gnu, CUDA $v: $(python3 $here/compare_bindings.py windows "$linux" "$scratch/x86_64-pc-windows-gnu/$v")"
+  echo "x86_64-pc-windows-msvc against windows-gnu, CUDA $v: $(python3 $here/compare_bindings.py msvc "$scratch/x86_64-pc-windows-gnu/$v" "$scratch/x86_64-pc-windows-msvc/$v")"
+done
+
+echo "--- layout and constant probes per target (header versions ${versions[*]})"
+# The Rust types of the bindings: each has the same size and alignment on x86-64 Linux, aarch64
+# Linux and x86-64 Windows (c_char is C's char on each: signed on x86-64, unsigned on aarch64).
+# `c_long`/`c_ulong` (32 bits on Windows), `u128`/`i128` and `c_longdouble` would not be.
+types=$(grep -ohE '::core::ffi::c_[a-z]+|\b[iuf](8|16|32|64|128|size)\b' cuda-driver-sys/src/generated/*.rs | sed 's/::core::ffi:://' | sort -u | tr '\n' ' ')
+echo "primitive types of the bindings: $types"
+for t in $types; do
+  case $t in
+    c_long|c_ulong|c_longdouble|u128|i128) echo "the bindings use $t, whose size differs between these targets"; exit 1 ;;
+  esac
+done
+# The probes' C sources, as the tests' build script writes them for the version (its OUT_DIR).
+out_dir() { # version: the tests' build script's OUT_DIR for it, with the interop modules
+  local link=$CUDA_LIBRARY_PATH
+  if [ "$1" -ge 12030 ]; then link=$stub; fi
+  CUDA_LIBRARY_PATH=$link cargo check --quiet -p cuda-driver-tests --no-default-features \
+    --features "cuda-$1,interop" --tests --message-format=json |
+    python3 -c 'import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "build-script-executed" and "/tests#" in m["package_id"]:
+        print(m["out_dir"])'
+}
+# Headers newer than 12.2 link against a stub (ci/test.sh passes its own, so that its builds are
+# reused).
+stub=${CUDA_STUB_LIBRARY_PATH:-$scratch/stub}
+[ -d "$stub" ] || ci/stub-libcuda.sh "$stub" >/dev/null
+declare -A target_cc=([aarch64-unknown-linux-gnu]=aarch64-linux-gnu [x86_64-pc-windows-gnu]=x86_64-w64-mingw32)
+declare -A target_asm=([aarch64-unknown-linux-gnu]=aarch64 [x86_64-pc-windows-gnu]=mingw)
+# What the probes are compiled with (the tests' build script: c_header::FOREIGN_DEFINES).
+probe_flags=(-S -O2 -DEGL_NO_X11 -I"$CUDA_INTEROP_INCLUDE")
+tables() { # prefix asm-dialect file version [flags]: the probe's tables as that compiler evaluates them
+  local prefix=$1 dialect=$2 file=$3 v=$4 headers="CUDA_HEADERS_$4" compiler=gcc; shift 4
+  case $file in *.cpp) compiler=g++ ;; esac
+  "$prefix$compiler" "${probe_flags[@]}" -I"${!headers}" "$@" -o "$scratch/probe.s" "$file"
+  python3 $here/asm_data.py "$dialect" "$scratch/probe.s"
+}
+for v in "${versions[@]}"; do
+  dir=$(out_dir "$v")
+  [ -d "$dir" ] || { echo "no OUT_DIR of the tests' build script for cuda-$v"; exit 1; }
+  probes=()
+  for f in "$dir"/*.c "$dir"/*.cpp; do
+    [ -f "$f" ] && grep -q '^#include <cuda.h>' "$f" && probes+=("$f")
+  done
+  for f in "${probes[@]}"; do
+    name=$(basename "$f")
+    tables "" x86_64 "$f" "$v" >"$scratch/host.txt"
+    entries=$(wc -l <"$scratch/host.txt")
+    [ "$entries" -gt 0 ] || continue
+    for target in aarch64-unknown-linux-gnu x86_64-pc-windows-gnu; do
+      tables "${target_cc[$target]}-" "${target_asm[$target]}" "$f" "$v" >"$scratch/target.txt"
+      differing=$(diff "$scratch/host.txt" "$scratch/target.txt" | grep -c '^>' || true)
+      echo "$target, CUDA $v, $name: $entries table entries, $((entries - differing)) equal to x86-64 Linux's, $differing differ"
+      if [ "$differing" -ne 0 ]; then
+        diff "$scratch/host.txt" "$scratch/target.txt" | head -n 20
+        exit 1
+      fi
+    done
+  done
+  [ ${#probes[@]} -gt 0 ] || { echo "no probe source in $dir"; exit 1; }
+done
+# The comparison sees a difference where there is one: enums of one byte (-fshort-enums).
+f=${probes[0]}
+tables "" x86_64 "$f" "${versions[-1]}" >"$scratch/host.txt"
+tables aarch64-linux-gnu- aarch64 "$f" "${versions[-1]}" -fshort-enums >"$scratch/target.txt"
+seen=$(diff "$scratch/host.txt" "$scratch/target.txt" | grep -c '^>' || true)
+echo "self-check: with -fshort-enums the aarch64 tables of $(basename "$f") differ in $seen entries"
+[ "$seen" -gt 0 ] || { echo "the probe comparison saw no difference with -fshort-enums"; exit 1; }
+
+echo "--- the arm64 driver library under qemu-aarch64"
+sed -n 's/^ *pub fn \([A-Za-z0-9_]*\)(.*/\1/p' cuda-driver-sys/src/generated/*functions.rs | sort -u >"$scratch/symbols"
+gcc -O1 -I"$CUDA_HEADERS_12020" -o "$scratch/probe-x86_64" $here/driver_probe.c -ldl
+aarch64-linux-gnu-gcc -O1 -I"$CUDA_HEADERS_12020" -o "$scratch/probe-aarch64" $here/driver_probe.c -ldl
+"$scratch/probe-x86_64" "$CUDA_LIBRARY_PATH/libcuda.so.1" <"$scratch/symbols" >"$scratch/x86_64.txt"
+qemu-aarch64 -L /usr/aarch64-linux-gnu "$scratch/probe-aarch64" "$CUDA_DRIVER_ARM64/libcuda.so.1" \
+  <"$scratch/symbols" >"$scratch/aarch64.txt"
+grep -v '^absent: ' "$scratch/aarch64.txt"
+grep -q '^cuInit(0) = 100 (CUDA_ERROR_NO_DEVICE' "$scratch/aarch64.txt" || { echo "cuInit did not answer CUDA_ERROR_NO_DEVICE"; exit 1; }
+grep -q '^cuDriverGetVersion = 0, version 12020$' "$scratch/aarch64.txt" || { echo "cuDriverGetVersion did not answer 12020"; exit 1; }
+# The one difference: the arm64 build exports cuEventCreateFromEGLSync (cudaEGL.h), which the
+# amd64 535 library lacks (tests/common's may_be_absent).
+if ! diff <(grep -vx 'absent: cuEventCreateFromEGLSync' "$scratch/x86_64.txt" | grep -v '^symbols: ') \
+          <(grep -v '^symbols: ' "$scratch/aarch64.txt"); then
+  echo "the arm64 library answers otherwise than the amd64 one (above: < amd64, > arm64)"
+  exit 1
+fi
+grep -qx 'absent: cuEventCreateFromEGLSync' "$scratch/x86_64.txt" && echo "amd64 $(grep '^symbols: ' "$scratch/x86_64.txt"): the arm64 library has cuEventCreateFromEGLSync too"
+echo "the arm64 library answers as the amd64 one, over $(wc -l <"$scratch/symbols") function symbols of the bindings"

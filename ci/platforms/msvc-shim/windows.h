@@ -1,0 +1,8 @@
+/* ci/platforms.sh generates the bindings for x86_64-pc-windows-msvc without the Windows SDK: what
+ * GL/gl.h (APIENTRY, WINGDIAPI) and EGL/eglplatform.h (the native handle types, pointers to
+ * incomplete structs as in windows.h) take from <windows.h>. */
+#define APIENTRY __stdcall
+#define WINGDIAPI __declspec(dllimport)
+typedef struct HDC__ *HDC;
+typedef struct HBITMAP__ *HBITMAP;
+typedef struct HWND__ *HWND;

@@ -17,6 +17,7 @@
 #    the amd64 library does here.
 #   ci/platforms.sh                 the anchor header versions
 #   ci/platforms.sh --all-versions  every pinned header version
+#   ci/platforms.sh 12000 13050     these
 # Installs the cross compilers and qemu-user with apt-get when missing (as root).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,6 +43,8 @@ eval "$(ci/fetch-deps.sh --arm64-driver)"
 versions=(11080 12000 12090 13000 13050)
 if [ "${1:-}" = "--all-versions" ]; then
   read -r -a versions <<<"$CUDA_VERSIONS"
+elif [ $# -gt 0 ]; then
+  versions=("$@")
 fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -56,13 +59,15 @@ generate() { # target C-preprocessor version [clang args]: the generator's outpu
     --interop "$CUDA_INTEROP_INCLUDE" --out "$scratch/$target/$v" --cc "$cc" >/dev/null
 }
 for v in "${versions[@]}"; do
-  generate x86_64-unknown-linux-gnu cc "$v"
+  # The four targets at once (bindgen is single-threaded), each failure reported by `wait`.
+  generate x86_64-unknown-linux-gnu cc "$v" & pids=($!)
   generate aarch64-unknown-linux-gnu aarch64-linux-gnu-gcc "$v" \
-    --sysroot=/usr/aarch64-linux-gnu -isystem /usr/aarch64-linux-gnu/include
-  generate x86_64-pc-windows-gnu x86_64-w64-mingw32-gcc "$v" -isystem /usr/x86_64-w64-mingw32/include
+    --sysroot=/usr/aarch64-linux-gnu -isystem /usr/aarch64-linux-gnu/include & pids+=($!)
+  generate x86_64-pc-windows-gnu x86_64-w64-mingw32-gcc "$v" -isystem /usr/x86_64-w64-mingw32/include & pids+=($!)
   # (The C preprocessor only resolves cuda.h's renaming macros, the same under MSVC.)
   generate x86_64-pc-windows-msvc x86_64-w64-mingw32-gcc "$v" -ffreestanding -isystem "$root/$here/msvc-shim" \
-    -Wno-ignored-attributes
+    -Wno-ignored-attributes & pids+=($!)
+  for pid in "${pids[@]}"; do wait "$pid"; done
   linux="$scratch/x86_64-unknown-linux-gnu/$v"
   echo "aarch64-unknown-linux-gnu, CUDA $v: $(python3 $here/compare_bindings.py same "$linux" "$scratch/aarch64-unknown-linux-gnu/$v")"
   echo "x86_64-pc-windows-gnu, CUDA $v: $(python3 $here/compare_bindings.py windows "$linux" "$scratch/x86_64-pc-windows-gnu/$v")"
@@ -81,31 +86,37 @@ for t in $types; do
   esac
 done
 # The probes' C sources, as the tests' build script writes them for the version (its OUT_DIR).
+# Headers newer than 12.2 link against a stub; ci/test.sh passes its own, and builds the same
+# configuration first (the tests of the anchor versions), so nothing is built again here.
+stub=${CUDA_STUB_LIBRARY_PATH:-$scratch/stub}
+[ -d "$stub" ] || ci/stub-libcuda.sh "$stub" 2>/dev/null
 out_dir() { # version: the tests' build script's OUT_DIR for it, with the interop modules
   local link=$CUDA_LIBRARY_PATH
   if [ "$1" -ge 12030 ]; then link=$stub; fi
-  CUDA_LIBRARY_PATH=$link cargo check --quiet -p cuda-driver-tests --no-default-features \
-    --features "cuda-$1,interop" --tests --message-format=json |
+  CUDA_LIBRARY_PATH=$link cargo test --quiet --no-default-features --features "cuda-$1,interop" \
+    --all-targets --no-run --message-format=json |
     python3 -c 'import json, sys
 for line in sys.stdin:
     m = json.loads(line)
     if m.get("reason") == "build-script-executed" and "/tests#" in m["package_id"]:
         print(m["out_dir"])'
 }
-# Headers newer than 12.2 link against a stub (ci/test.sh passes its own, so that its builds are
-# reused).
-stub=${CUDA_STUB_LIBRARY_PATH:-$scratch/stub}
-[ -d "$stub" ] || ci/stub-libcuda.sh "$stub" >/dev/null
-declare -A target_cc=([aarch64-unknown-linux-gnu]=aarch64-linux-gnu [x86_64-pc-windows-gnu]=x86_64-w64-mingw32)
-declare -A target_asm=([aarch64-unknown-linux-gnu]=aarch64 [x86_64-pc-windows-gnu]=mingw)
-# What the probes are compiled with (the tests' build script: c_header::FOREIGN_DEFINES).
-probe_flags=(-S -O2 -DEGL_NO_X11 -I"$CUDA_INTEROP_INCLUDE")
-tables() { # prefix asm-dialect file version [flags]: the probe's tables as that compiler evaluates them
-  local prefix=$1 dialect=$2 file=$3 v=$4 headers="CUDA_HEADERS_$4" compiler=gcc; shift 4
+# What the probes are compiled with (the tests' build script: c_header::FOREIGN_DEFINES). -S: the
+# tables are read from the assembly (-O1 folds the constants' table into one block of data).
+probe_flags=(-S -O1 -DEGL_NO_X11 -I"$CUDA_INTEROP_INCLUDE")
+tables() { # target file version [flags]: the probe's tables as that target's compiler evaluates them
+  local target=$1 file=$2 headers="CUDA_HEADERS_$3" compiler=gcc prefix dialect; shift 3
+  case $target in
+    x86_64-unknown-linux-gnu) prefix="" dialect=x86_64 ;;
+    aarch64-unknown-linux-gnu) prefix=aarch64-linux-gnu- dialect=aarch64 ;;
+    x86_64-pc-windows-gnu) prefix=x86_64-w64-mingw32- dialect=mingw ;;
+  esac
   case $file in *.cpp) compiler=g++ ;; esac
-  "$prefix$compiler" "${probe_flags[@]}" -I"${!headers}" "$@" -o "$scratch/probe.s" "$file"
-  python3 $here/asm_data.py "$dialect" "$scratch/probe.s"
+  local asm="$scratch/$target-$(basename "$file").s"
+  "$prefix$compiler" "${probe_flags[@]}" -I"${!headers}" "$@" -o "$asm" "$file"
+  python3 $here/asm_data.py "$dialect" "$asm" >"$asm.txt"
 }
+targets=(x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu x86_64-pc-windows-gnu)
 for v in "${versions[@]}"; do
   dir=$(out_dir "$v")
   [ -d "$dir" ] || { echo "no OUT_DIR of the tests' build script for cuda-$v"; exit 1; }
@@ -113,29 +124,35 @@ for v in "${versions[@]}"; do
   for f in "$dir"/*.c "$dir"/*.cpp; do
     [ -f "$f" ] && grep -q '^#include <cuda.h>' "$f" && probes+=("$f")
   done
+  [ ${#probes[@]} -gt 0 ] || { echo "no probe source in $dir"; exit 1; }
   for f in "${probes[@]}"; do
+    pids=()
+    for target in "${targets[@]}"; do tables "$target" "$f" "$v" & pids+=($!); done
+    for pid in "${pids[@]}"; do wait "$pid"; done
     name=$(basename "$f")
-    tables "" x86_64 "$f" "$v" >"$scratch/host.txt"
-    entries=$(wc -l <"$scratch/host.txt")
-    [ "$entries" -gt 0 ] || continue
-    for target in aarch64-unknown-linux-gnu x86_64-pc-windows-gnu; do
-      tables "${target_cc[$target]}-" "${target_asm[$target]}" "$f" "$v" >"$scratch/target.txt"
-      differing=$(diff "$scratch/host.txt" "$scratch/target.txt" | grep -c '^>' || true)
-      echo "$target, CUDA $v, $name: $entries table entries, $((entries - differing)) equal to x86-64 Linux's, $differing differ"
+    host="$scratch/x86_64-unknown-linux-gnu-$name.s.txt"
+    values=$(wc -l <"$host")
+    [ "$values" -gt 0 ] || continue # no table (a header-scan helper)
+    for target in "${targets[@]:1}"; do
+      other="$scratch/$target-$name.s.txt"
+      differing=$(diff "$host" "$other" | grep -c '^>' || true)
+      echo "$target, CUDA $v, $name: $values values, $((values - differing)) equal to x86-64 Linux's, $differing differ"
       if [ "$differing" -ne 0 ]; then
-        diff "$scratch/host.txt" "$scratch/target.txt" | head -n 20
+        diff "$host" "$other" | head -n 20
         exit 1
       fi
     done
   done
-  [ ${#probes[@]} -gt 0 ] || { echo "no probe source in $dir"; exit 1; }
 done
 # The comparison sees a difference where there is one: enums of one byte (-fshort-enums).
-f=${probes[0]}
-tables "" x86_64 "$f" "${versions[-1]}" >"$scratch/host.txt"
-tables aarch64-linux-gnu- aarch64 "$f" "${versions[-1]}" -fshort-enums >"$scratch/target.txt"
-seen=$(diff "$scratch/host.txt" "$scratch/target.txt" | grep -c '^>' || true)
-echo "self-check: with -fshort-enums the aarch64 tables of $(basename "$f") differ in $seen entries"
+seen=0
+for f in "${probes[@]}"; do
+  name=$(basename "$f")
+  tables aarch64-unknown-linux-gnu "$f" "${versions[-1]}" -fshort-enums
+  seen=$((seen + $(diff "$scratch/x86_64-unknown-linux-gnu-$name.s.txt" \
+    "$scratch/aarch64-unknown-linux-gnu-$name.s.txt" | grep -c '^>' || true)))
+done
+echo "self-check: with -fshort-enums, $seen values of the aarch64 probes differ"
 [ "$seen" -gt 0 ] || { echo "the probe comparison saw no difference with -fshort-enums"; exit 1; }
 
 echo "--- the arm64 driver library under qemu-aarch64"

@@ -44,8 +44,6 @@
 //!   it could not be loaded.
 //!
 //! # Features
-//! This list is the one description of the features; the README and `Cargo.toml` point here.
-//!
 //! - `cuda-11070`, `cuda-11080`, `cuda-12000` ... `cuda-12060`, `cuda-12080`, `cuda-12090`,
 //!   `cuda-13000` ... `cuda-13050`: the CUDA header the bindings come from. There is one per
 //!   minor version from 11.7 to 13.5, except 12.7, which has no header package. A build links only
@@ -92,9 +90,6 @@
 //! warns and goes on, so `cargo check` and `cargo doc` work anywhere. With `dynamic-loading` it
 //! links nothing. Dependent `-sys` crates read `DEP_CUDA_LIB_DIR`, `DEP_CUDA_INCLUDE_DIR` (when
 //! known) and `DEP_CUDA_VERSION`.
-//!
-//! # Rust version
-//! Rust 1.84 or newer (the `rust-version` in `Cargo.toml`).
 #![no_std]
 #![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
 #![allow(clippy::all)]

@@ -51,8 +51,9 @@
 //!   on, the newest wins. None on means 12.0. With an 11.x feature, [`cuGetProcAddress`] is
 //!   CUDA 11.3's, without the status argument (see [`ProcAddressErrorKind`] for what it can tell).
 //! - `cuda-version-from-header`: the version of the `cuda.h` the build finds
-//!   (`CUDA_INCLUDE_PATH`, or a toolkit root's `include/`). It picks the newest version above not
-//!   newer than that header's `CUDA_VERSION`, and overrides the version features. Without a
+//!   (`CUDA_INCLUDE_PATH`, or a toolkit root's `include/`). It picks the newest of the versions
+//!   above that is not newer than that header's `CUDA_VERSION`, and overrides the version
+//!   features. Without a
 //!   `cuda.h`, the build stops with one line saying what to set.
 //! - `per-thread-default-stream`: C's `CUDA_API_PER_THREAD_DEFAULT_STREAM`. The C spellings and
 //!   the `PFN_*` macros bind the `_ptds`/`_ptsz` variants. [`cuGetProcAddress`] turns the default

@@ -53,8 +53,7 @@
 //! - `cuda-version-from-header`: the version of the `cuda.h` the build finds
 //!   (`CUDA_INCLUDE_PATH`, or a toolkit root's `include/`). It picks the newest of the versions
 //!   above that is not newer than that header's `CUDA_VERSION`, and overrides the version
-//!   features. Without a
-//!   `cuda.h`, the build stops with one line saying what to set.
+//!   features. Without a `cuda.h`, the build stops with one line saying what to set.
 //! - `per-thread-default-stream`: C's `CUDA_API_PER_THREAD_DEFAULT_STREAM`. The C spellings and
 //!   the `PFN_*` macros bind the `_ptds`/`_ptsz` variants. [`cuGetProcAddress`] turns the default
 //!   flag into the per-thread one, as the header's inline function does.

@@ -8,9 +8,10 @@
 #    the committed files): ci/platforms/compare_bindings.py says what may differ and why;
 # 2. the layout and constant probes the tests' build script writes (from the committed bindings)
 #    compiled by each target's C compiler: their tables, as that compiler evaluates them
-#    (ci/platforms/asm_data.py reads them from its assembly, nothing is run), equal to x86-64's,
-#    whose the ABI tests compare with the bindings; and the bindings use no Rust type whose size
-#    differs between these targets;
+#    (ci/platforms/asm_data.py reads them from its assembly, nothing is run: no wine), equal to
+#    x86-64 Linux's, which the ABI tests compare with the bindings; and the bindings use no Rust
+#    type whose size or alignment differs between these targets, so their Rust layout is the same
+#    on each;
 # 3. Debian's arm64 libcuda.so.1 (535, as the amd64 one) loaded under qemu-aarch64 by a
 #    cross-compiled C program (ci/platforms/driver_probe.c): cuInit, cuDriverGetVersion,
 #    cuGetErrorName, cuGetProcAddress and the symbol of every function of the bindings answer as

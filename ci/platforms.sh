@@ -126,6 +126,7 @@ for v in "${versions[@]}"; do
     [ -f "$f" ] && grep -q '^#include <cuda.h>' "$f" && probes+=("$f")
   done
   [ ${#probes[@]} -gt 0 ] || { echo "no probe source in $dir"; exit 1; }
+  compared=0
   for f in "${probes[@]}"; do
     pids=()
     for target in "${targets[@]}"; do tables "$target" "$f" "$v" & pids+=($!); done
@@ -134,6 +135,7 @@ for v in "${versions[@]}"; do
     host="$scratch/x86_64-unknown-linux-gnu-$name.s.txt"
     values=$(wc -l <"$host")
     [ "$values" -gt 0 ] || continue # no table (a header-scan helper)
+    compared=$((compared + 1))
     for target in "${targets[@]:1}"; do
       other="$scratch/$target-$name.s.txt"
       differing=$(diff "$host" "$other" | grep -c '^>' || true)
@@ -144,6 +146,7 @@ for v in "${versions[@]}"; do
       fi
     done
   done
+  [ "$compared" -gt 0 ] || { echo "no probe source in $dir holds a table of values: ci/platforms/asm_data.py reads none"; exit 1; }
 done
 # The comparison sees a difference where there is one: enums of one byte (-fshort-enums).
 seen=0

@@ -122,8 +122,19 @@ impl<const N: usize> fmt::Debug for Text<N> {
     }
 }
 
-/// Writes a C string as text (invalid UTF-8 as U+FFFD).
-fn write_c_str(f: &mut fmt::Formatter<'_>, s: &CStr) -> fmt::Result {
+/// Writes a C string as text, each invalid UTF-8 sequence as U+FFFD (what `CStr::to_string_lossy`
+/// gives, without allocating): how this crate's errors and `cuda-check`'s reports show the
+/// library's names and the driver's strings.
+///
+/// ```
+/// use std::fmt::Write;
+///
+/// let mut text = String::new();
+/// cuda_driver_sys::loader::write_c_str(&mut text, c"libcuda.so.1").unwrap();
+/// cuda_driver_sys::loader::write_c_str(&mut text, c"/opt/\xff").unwrap();
+/// assert_eq!(text, "libcuda.so.1/opt/\u{FFFD}");
+/// ```
+pub fn write_c_str<W: fmt::Write + ?Sized>(f: &mut W, s: &CStr) -> fmt::Result {
     for chunk in s.to_bytes().utf8_chunks() {
         f.write_str(chunk.valid())?;
         if !chunk.invalid().is_empty() {

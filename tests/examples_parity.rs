@@ -187,7 +187,10 @@ fn bad_kernels_folders_behave_as_in_c() {
         for entry in std::fs::read_dir(&kernels).unwrap() {
             let path = entry.unwrap().path();
             if path.extension() == Some(OsStr::new("ptx")) {
-                make(&dir.join(path.file_name().unwrap()), &std::fs::read(&path).unwrap());
+                make(
+                    &dir.join(path.file_name().unwrap()),
+                    &std::fs::read(&path).unwrap(),
+                );
             }
         }
         dir.into_os_string()
@@ -214,7 +217,10 @@ fn bad_kernels_folders_behave_as_in_c() {
     let examples = examples_dir().unwrap_or_else(|e| panic!("{e}"));
     let mut problems = Vec::new();
     let mut compared = 0;
-    for (name, _) in EXAMPLES.iter().filter(|(n, _)| TAKE_A_KERNELS_FOLDER.contains(n)) {
+    for (name, _) in EXAMPLES
+        .iter()
+        .filter(|(n, _)| TAKE_A_KERNELS_FOLDER.contains(n))
+    {
         for (case, args) in &cases {
             let c = run_with_args("C twin", &twin_dir().join(name), args);
             let rust = run_with_args("Rust example", &examples.join(name), args);

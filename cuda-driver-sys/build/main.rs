@@ -274,9 +274,10 @@ fn pkg_config_dirs(searched: &mut Vec<String>) -> Vec<PathBuf> {
         } else {
             let stderr = String::from_utf8_lossy(&out.stderr);
             Err(format!(
-                "{} {}: {}",
+                "{} {}: {} {}",
                 Path::new(&program).display(),
                 args.join(" "),
+                out.status,
                 stderr.trim()
             ))
         }

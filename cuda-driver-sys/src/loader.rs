@@ -57,13 +57,20 @@ pub const NAME_CAPACITY: usize = 4096;
 /// ending with `...`.
 pub const MESSAGE_CAPACITY: usize = 1024;
 
-/// The names tried when no path is given: the driver's soname, then the development symlink.
-/// Only with `dynamic-loading`.
-#[cfg(all(unix, feature = "dynamic-loading"))]
-pub const DEFAULT_NAMES: &[&CStr] = &[c"libcuda.so.1", c"libcuda.so"];
-/// The names tried when no path is given. Only with `dynamic-loading`.
-#[cfg(all(windows, feature = "dynamic-loading"))]
-pub const DEFAULT_NAMES: &[&CStr] = &[c"nvcuda.dll"];
+/// The names tried when no path is given: on Windows the driver's `nvcuda.dll`; elsewhere the
+/// driver's soname `libcuda.so.1`, then the development symlink `libcuda.so`. Only with
+/// `dynamic-loading`.
+#[cfg(feature = "dynamic-loading")]
+pub const DEFAULT_NAMES: &[&CStr] = library_names(cfg!(windows));
+
+/// The driver library's names on a target, the one a linked program loads first.
+const fn library_names(windows: bool) -> &'static [&'static CStr] {
+    if windows {
+        &[c"nvcuda.dll"]
+    } else {
+        &[c"libcuda.so.1", c"libcuda.so"]
+    }
+}
 
 /// A NUL-terminated copy of a C string or a message, in a fixed buffer (no allocation).
 #[derive(Clone, PartialEq, Eq)]
@@ -350,11 +357,7 @@ mod imp {
     };
 
     const fn linked_name() -> Text<NAME_CAPACITY> {
-        let name: &[u8] = if cfg!(windows) {
-            b"nvcuda.dll"
-        } else {
-            b"libcuda.so.1"
-        };
+        let name = library_names(cfg!(windows))[0].to_bytes();
         let mut t = Text::EMPTY;
         let mut i = 0;
         while i < name.len() {
@@ -749,5 +752,16 @@ mod imp {
                 format_args!("Windows error {code}"),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::library_names;
+
+    #[test]
+    fn library_names_per_target() {
+        assert_eq!(library_names(true), [c"nvcuda.dll"]);
+        assert_eq!(library_names(false), [c"libcuda.so.1", c"libcuda.so"]);
     }
 }

@@ -26,6 +26,10 @@ test_binary() { # features name
     sed -n "s/.*Executable \(tests\/\)\{0,1\}$2.rs (\(.*\))\$/\2/p"
 }
 
+step "clippy of the two test programs cargo's --all-targets leaves out (test = false)"
+cargo clippy -p cuda-driver-tests --no-default-features --features cuda-12000,dynamic-loading \
+  --test faulty_library --test first_call_race -- -D warnings
+
 step "every result code through cuda-check against C: dynamic-loading, the 535 library"
 cargo test --no-default-features --features cuda-12000,dynamic-loading --test check_error_strings -- --nocapture
 for features in cuda-11080 cuda-11080,dynamic-loading; do

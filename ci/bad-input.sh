@@ -9,7 +9,10 @@
 # 4. the build script in bad environments: a pkg-config package whose -L path is not UTF-8, a
 #    pkg-config that fails, and a cuda.h whose CUDA_VERSION is no version: no panic, a clear
 #    line; the warning names no folder cargo added to LD_LIBRARY_PATH.
-# The bad kernels folders of the examples are examples_parity.rs's (every ci/test.sh run).
+# 5. the examples given bad kernels folders (none, empty, garbage, truncated PTX, directories
+#    named .ptx, a 5,000-byte path, a name that is not UTF-8) against their C twins
+#    (tests/examples_parity.rs, bad_kernels_folders_behave_as_in_c).
+# The feature sets are those ci/test.sh and ci/dynamic-check.sh build, so that little is rebuilt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n=== bad input: %s\n' "$*"; }
@@ -27,25 +30,29 @@ test_binary() { # features name
 }
 
 step "clippy of the two test programs cargo's --all-targets leaves out (test = false)"
-cargo clippy -p cuda-driver-tests --no-default-features --features cuda-12000,dynamic-loading \
+cargo clippy -p cuda-driver-tests --no-default-features --features cuda-12000,interop,dynamic-loading \
   --test faulty_library --test first_call_race -- -D warnings
 
 step "every result code through cuda-check against C: dynamic-loading, the 535 library"
-cargo test --no-default-features --features cuda-12000,dynamic-loading --test check_error_strings -- --nocapture
-for features in cuda-11080 cuda-11080,dynamic-loading; do
+cargo test --no-default-features --features cuda-12000,interop,dynamic-loading --test check_error_strings -- --nocapture
+for features in cuda-11080,interop cuda-11080,dynamic-loading; do
   step "every result code through cuda-check against C: $features, the 470 library (CUDA 11.4)"
   bin=$(test_binary "$features" check_error_strings)
   [ -x "$bin" ] || fail "check_error_strings ($features) was not built"
   LD_LIBRARY_PATH="$CUDA_DRIVER_470" CUDA_DRIVER_EXPECT_VERSION=11040 "$bin" --nocapture
 done
 
-for features in cuda-12000 cuda-12000,table-only cuda-12000,dynamic-loading; do
+for features in cuda-12000,interop cuda-12000,interop,table-only cuda-12000,interop,dynamic-loading; do
   step "64 threads racing the first calls: $features"
   cargo test --no-default-features --features "$features" --test first_call_race
 done
 
-step "faulty driver libraries: cuda-12000,dynamic-loading"
-cargo test --no-default-features --features cuda-12000,dynamic-loading --test faulty_library
+step "faulty driver libraries: cuda-12000,interop,dynamic-loading"
+cargo test --no-default-features --features cuda-12000,interop,dynamic-loading --test faulty_library
+
+step "the examples given bad kernels folders, against their C twins"
+cargo test --no-default-features --features cuda-12000,interop --test examples_parity -- \
+  --ignored --exact bad_kernels_folders_behave_as_in_c --nocapture
 
 # The build script alone, in its own target folder (the environment changes rerun it).
 check() { # ok|error log [VAR=value...] [-- cargo check arguments...]

@@ -78,10 +78,14 @@ fn main() {
     }
     if let Some(dir) = &inputs.library_path {
         if found.as_ref().is_none_or(|f| Path::new(&f.dir) != dir) && !dynamic {
+            let files: Vec<&str> = search::library_files(&inputs.os)
+                .iter()
+                .map(|(file, _)| *file)
+                .collect();
             println!(
                 "cargo:warning=cuda-driver-sys: CUDA_LIBRARY_PATH={} holds no {}; searched on",
                 dir.display(),
-                search::library_files(&inputs.os)[0].0
+                files.join(" or ")
             );
         }
     }

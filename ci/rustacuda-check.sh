@@ -48,8 +48,8 @@ patch -d "$work/migrated" -p1 --forward --fuzz 0 --no-backup-if-mismatch <ci/rus
 # ours takes the folder itself: the 535 library up to 12.2, the stub above.
 mkdir -p "$work/cuda-0.3"
 ln -sfn "$CUDA_LIBRARY_PATH" "$work/cuda-0.3/lib64"
-stub=$(mktemp -d)
-trap 'rm -rf "$stub"' EXIT
+# (A fixed folder, outside the target folder: a new path would rebuild cuda-driver-sys each run.)
+stub=$work/stub
 ci/stub-libcuda.sh "$stub"
 # rustdoc keeps each doctest's binary (--persist-doctests) without running it (--no-run): both
 # unstable, so RUSTC_BOOTSTRAP for rustdoc alone (for rustc it would rebuild proc-macro2).
@@ -119,8 +119,9 @@ if [ -n "$bundle" ]; then
   exit 0
 fi
 
-CUDA_LIBRARY_PATH=$work/cuda-0.3 build 0.3.0 "$work/published" "$work/run-0.3.0"
+# Ours first: a migration edit missing stops the check at once, with the compiler's error.
 for v in 12000 12090 13000; do ours "$v" "$work/run-ours-$v"; done
+CUDA_LIBRARY_PATH=$work/cuda-0.3 build 0.3.0 "$work/published" "$work/run-0.3.0"
 built=$(($(ls "$work"/run-*/tests/* "$work"/run-*/examples/* | wc -l) + $(ls "$work"/run-*/doctests/* | grep -vc '/index$')))
 echo "rustacuda-check: built 4 times (0.3.0; ours with cuda-12000, cuda-12090, cuda-13000): $built binaries"
 

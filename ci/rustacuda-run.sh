@@ -60,7 +60,9 @@ if [ -n "$expected" ]; then
   listed=$(grep -v '^#' "$expected" | sort)
   if [ "$failed" != "$listed" ]; then
     echo "rustacuda-run: FAILED: the failing tests are not exactly those of $(basename "$expected")"
-    diff <(echo "$listed") <(echo "$failed") | sed -n 's/^< /  expected to fail, passed or absent: /p; s/^> /  failed: /p'
+    diff <(echo "$listed") <(echo "$failed") | sed -n 's/^< /  listed, passed or absent: /p; s/^> /  failed: /p' |
+      head -n 20
+    echo "  ($(comm -13 <(echo "$listed") <(echo "$failed") | grep -c .) failed that are not listed; all in $outcomes)"
     exit 1
   fi
   echo "rustacuda-run: every test passed but the $(wc -l <<<"$listed") listed in $(basename "$expected")"

@@ -31,8 +31,12 @@ export RUSTFLAGS="--cap-lints allow"
 
 # The pinned crates into cargo's cache (checksums verified), then the two source trees.
 cargo fetch --locked --manifest-path ci/rustacuda/Cargo.toml
-crate=$(ls "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/*/rustacuda-0.1.3.crate 2>/dev/null | head -n 1)
-[ -f "$crate" ] || fail "no rustacuda-0.1.3.crate in cargo's cache after cargo fetch"
+sum=$(sed -n '/^name = "rustacuda"$/,/^checksum/ s/^checksum = "\(.*\)"$/\1/p' ci/rustacuda/Cargo.lock)
+crate=
+for c in "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/*/rustacuda-0.1.3.crate; do
+  [ -f "$c" ] && echo "$sum  $c" | sha256sum --check --status && crate=$c
+done
+[ -n "$crate" ] || fail "no rustacuda-0.1.3.crate with the checksum of ci/rustacuda/Cargo.lock in cargo's cache"
 unpack() { # dir: rustacuda 0.1.3 as published, its own workspace, with the pinned lock
   rm -rf "$1" && mkdir -p "$1"
   tar xzf "$crate" -C "$1" --strip-components 1
@@ -45,7 +49,7 @@ patch -d "$work/migrated" -p1 --forward --fuzz 0 --no-backup-if-mismatch <ci/rus
   fail "ci/rustacuda/migration.patch does not apply to rustacuda 0.1.3"
 
 # Link folders: cuda-driver-sys 0.3.0 (its cuda-config) takes <dir>/lib64 from CUDA_LIBRARY_PATH;
-# ours takes the folder itself: the 535 library up to 12.2, the stub above.
+# ours takes the folder itself: the 535 library up to 12.2, from 12.3 the stub library.
 mkdir -p "$work/cuda-0.3"
 ln -sfn "$CUDA_LIBRARY_PATH" "$work/cuda-0.3/lib64"
 # (A fixed folder, outside the target folder: a new path would rebuild cuda-driver-sys each run.)

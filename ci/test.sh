@@ -105,6 +105,9 @@ ci/rustacuda-check.sh
 step "the publishable crates package and build from their .crate files (ci/package-check.sh)"
 ci/package-check.sh
 
+step "the publishable crates need no newer Rust than their rust-version (ci/msrv-check.sh)"
+ci/msrv-check.sh
+
 step "doc tests and cargo doc (warnings denied)"
 cargo test --workspace --doc
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps

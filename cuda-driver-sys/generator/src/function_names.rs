@@ -1,0 +1,45 @@
+//! Emits `function_names.rs`: the C spellings of the functions (`cuCtxCreate` is
+//! `cuCtxCreate_v2`), each re-exported as the symbol its macro names in each stream mode.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::names::HAND_WRITTEN_INLINES;
+
+/// The tokens of `function_names.rs`, from [`Names::functions`](crate::names::Names::functions).
+pub(crate) fn generate(functions: &BTreeMap<String, (String, String)>) -> TokenStream {
+    let path_of = |sym: &str| -> TokenStream {
+        let id = format_ident!("{sym}");
+        if HAND_WRITTEN_INLINES.contains(&sym) {
+            quote!(crate::inline::#id)
+        } else {
+            quote!(functions::#id)
+        }
+    };
+    let mut fn_out = TokenStream::new();
+    for (c_name, (n_sym, p_sym)) in functions {
+        let id = format_ident!("{c_name}");
+        let (pn, pp) = (path_of(n_sym), path_of(p_sym));
+        if n_sym == p_sym {
+            if n_sym != c_name {
+                fn_out.extend(quote! { pub use #pn as #id; });
+            }
+            continue;
+        }
+        if n_sym != c_name {
+            fn_out.extend(quote! {
+                #[cfg(not(feature = "per-thread-default-stream"))]
+                pub use #pn as #id;
+            });
+        }
+        if p_sym != c_name {
+            fn_out.extend(quote! {
+                #[cfg(feature = "per-thread-default-stream")]
+                pub use #pp as #id;
+            });
+        }
+    }
+    fn_out
+}

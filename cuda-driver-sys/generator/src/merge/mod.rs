@@ -1,0 +1,147 @@
+//! The merge stage: combines the per-version outputs of [`generate`](crate::generate) (one
+//! directory per CUDA header version) into one set of files in which every item appears once per
+//! distinct text, under the `cfg` of the versions it exists in.
+//!
+//! The build script of `cuda-driver-sys` sets `cuda_ge_<V>` for every known version `V` at or
+//! below the selected one, so an item present in versions `a..=b` carries
+//! `#[cfg(all(cuda_ge_a, not(cuda_ge_<next after b>)))]` (a bound is left out at either end of
+//! the known versions; an item in every version carries no `cfg`).
+//!
+//! The merge works item by item, with no knowledge of what the generator writes: top-level items
+//! are compared by their tokens, and the contents of containers are merged one level down:
+//! `extern` blocks (per function), `impl` blocks (per associated item), enums (per variant),
+//! constant arrays (per element) and macro invocations whose body is a list of expressions (per
+//! element). A container whose header differs between versions is a different item. Whatever a
+//! later generator writes is merged the same way.
+//!
+//! Before writing, every version is projected back out of the merged files (its `cfg`s applied)
+//! and compared token by token with that version's own output: a merge that would change what
+//! any version compiles is an error, never a file.
+
+mod items;
+mod render;
+mod sequence;
+
+use std::path::{Path, PathBuf};
+
+use quote::ToTokens;
+
+use crate::rust_syntax::project_version;
+use items::{combine_top, split_item, Top};
+use render::render;
+use sequence::{merge_seq, Entry};
+
+/// One version's output directory.
+pub struct Input {
+    /// `CUDA_VERSION` of the header it was generated from (`12090`).
+    pub version: u32,
+    /// The directory [`generate`](crate::generate) wrote.
+    pub dir: PathBuf,
+}
+
+/// Per merged file: how many items (top-level and in containers) it holds, and how many of them
+/// carry a version `cfg`.
+#[derive(Debug)]
+pub struct MergeSummary {
+    pub files: Vec<(String, usize, usize)>,
+}
+
+/// Merges `inputs` (any order) into `out_dir`. `hint` says how to regenerate.
+pub fn merge(inputs: &[Input], out_dir: &Path, hint: &str) -> Result<MergeSummary, String> {
+    let mut inputs: Vec<&Input> = inputs.iter().collect();
+    inputs.sort_by_key(|i| i.version);
+    if inputs.is_empty() {
+        return Err("merge: no input directories".into());
+    }
+    let versions: Vec<u32> = inputs.iter().map(|i| i.version).collect();
+    let newest = inputs.last().unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(&newest.dir)
+        .map_err(|e| format!("{}: {e}", newest.dir.display()))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".rs"))
+        .collect();
+    names.sort();
+    std::fs::create_dir_all(out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
+    let mut summary = MergeSummary { files: Vec::new() };
+    for name in &names {
+        let mut merged: Vec<Entry<Top>> = Vec::new();
+        let mut originals = Vec::new();
+        let mut comments = String::new();
+        for (vi, input) in inputs.iter().enumerate() {
+            let path = input.dir.join(name);
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| format!("merge: cannot read {}: {e}", path.display()))?;
+            comments = leading_comments(&text);
+            let file = syn::parse_file(&text)
+                .map_err(|e| format!("merge: {} does not parse: {e}", path.display()))?;
+            let items = file
+                .items
+                .iter()
+                .map(|i| split_item(i, vi))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| format!("merge: {}: {e}", path.display()))?;
+            merged = merge_seq(merged, items, vi, &mut combine_top);
+            originals.push(file);
+        }
+        let (text, count, with_cfg) = render(&merged, &versions)?;
+        // Every version, projected back out of the merged text, is exactly its own output (up to
+        // the trailing commas of lists, which the projection drops on both sides).
+        let rendered = syn::parse_file(&text)
+            .map_err(|e| format!("merge: the merged {name} does not parse: {e}"))?;
+        for (original, version) in originals.into_iter().zip(&versions) {
+            let mut projected = rendered.clone();
+            let mut expected = original;
+            project_version(&mut projected, *version).map_err(|e| format!("merge: {name}: {e}"))?;
+            project_version(&mut expected, *version).map_err(|e| format!("merge: {name}: {e}"))?;
+            if projected.to_token_stream().to_string() != expected.to_token_stream().to_string() {
+                return Err(format!(
+                    "merge: {name} for CUDA_VERSION {version} would not be what the generator wrote"
+                ));
+            }
+        }
+        // The header pair the file comes from: a module's (`gl_bindings.rs`: cudaGL.h) or cuda.h's.
+        let set = crate::MODULES
+            .iter()
+            .find(|m| name.starts_with(&format!("{}_", m.module)))
+            .unwrap_or(&crate::CORE);
+        let header = format!(
+            "// @generated by cuda-driver-sys-generator from the {} and {} of \
+             CUDA {}: one copy of each item, under the\n// cfg of the header versions it exists \
+             in (`cuda_ge_<V>`, set by cuda-driver-sys's build script for every version <= the \
+             selected one).\n{} Merged by cuda_driver_sys_generator::merge \
+             (cuda-driver-sys/generator/src/merge/).\n// Do not edit by hand. To regenerate: {hint}\n\n",
+            set.headers[0],
+            set.headers[1],
+            versions
+                .iter()
+                .map(|v| format!("{}.{}", v / 1000, v % 1000 / 10))
+                .collect::<Vec<_>>()
+                .join(", "),
+            crate::emitter_line(set, name)?,
+        );
+        let path = out_dir.join(name);
+        std::fs::write(&path, format!("{header}{comments}{text}"))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        summary.files.push((name.clone(), count, with_cfg));
+    }
+    Ok(summary)
+}
+
+/// The `//` lines that follow the generator's `@generated` header, which a blank line ends (kept
+/// as they are); not a doc comment (`///`), which belongs to the first item.
+fn leading_comments(text: &str) -> String {
+    let mut out = String::new();
+    for line in text
+        .lines()
+        .skip_while(|l| !l.is_empty())
+        .skip_while(|l| l.is_empty())
+    {
+        if !line.starts_with("//") || line.starts_with("///") || line.starts_with("//!") {
+            break;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}

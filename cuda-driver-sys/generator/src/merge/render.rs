@@ -1,0 +1,209 @@
+//! The merged entries rendered: each item under the cfg of its versions, and each version
+//! projected back out (the self-check).
+
+use std::collections::BTreeSet;
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, ToTokens};
+
+use super::items::{tokens, Top};
+use super::sequence::Entry;
+use crate::rust_syntax::{expr_attrs, foreign_attrs, impl_attrs, item_array_mut, item_attrs};
+
+/// The `cfg` predicate of a set of version indices, `None` for every version.
+fn cfg_of(set: &BTreeSet<usize>, versions: &[u32]) -> Option<TokenStream> {
+    if set.len() == versions.len() {
+        return None;
+    }
+    let ge = |i: usize| {
+        let id = format_ident!("cuda_ge_{}", versions[i]);
+        quote!(#id)
+    };
+    let mut runs = Vec::new();
+    let mut iter = set.iter().copied().peekable();
+    while let Some(a) = iter.next() {
+        let mut b = a;
+        while iter.peek() == Some(&(b + 1)) {
+            b = iter.next().unwrap();
+        }
+        runs.push((a, b));
+    }
+    let preds: Vec<TokenStream> = runs
+        .iter()
+        .map(|&(a, b)| {
+            let lower = (a > 0).then(|| ge(a));
+            let upper = (b + 1 < versions.len()).then(|| {
+                let n = ge(b + 1);
+                quote!(not(#n))
+            });
+            match (lower, upper) {
+                (Some(l), Some(u)) => quote!(all(#l, #u)),
+                (Some(l), None) => l,
+                (None, Some(u)) => u,
+                (None, None) => unreachable!("a run over every version is the whole set"),
+            }
+        })
+        .collect();
+    Some(if preds.len() == 1 {
+        preds[0].clone()
+    } else {
+        quote!(any(#(#preds),*))
+    })
+}
+
+fn cfg_attr(pred: TokenStream) -> syn::Attribute {
+    syn::parse_quote!(#[cfg(#pred)])
+}
+
+/// The cfg of a container's element, where it is not in every version its container is in.
+fn inner_cfg(
+    set: &BTreeSet<usize>,
+    parent: &BTreeSet<usize>,
+    versions: &[u32],
+) -> Option<syn::Attribute> {
+    (set != parent)
+        .then(|| cfg_of(set, versions).map(cfg_attr))
+        .flatten()
+}
+
+/// The elements of a container, each under its cfg where it needs one.
+fn with_cfgs<T: Clone>(
+    es: &[Entry<T>],
+    parent: &BTreeSet<usize>,
+    versions: &[u32],
+    attrs: impl Fn(&mut T) -> Result<&mut Vec<syn::Attribute>, String>,
+) -> Result<Vec<T>, String> {
+    es.iter()
+        .map(|x| {
+            let mut v = x.value.clone();
+            if let Some(a) = inner_cfg(&x.versions, parent, versions) {
+                attrs(&mut v)?.insert(0, a);
+            }
+            Ok(v)
+        })
+        .collect()
+}
+
+/// How many elements a container has, and how many of them differ from it in versions.
+fn element_counts(t: &Top, parent: &BTreeSet<usize>) -> (usize, usize) {
+    fn count<T>(es: &[Entry<T>], parent: &BTreeSet<usize>) -> (usize, usize) {
+        (
+            es.len(),
+            es.iter().filter(|e| &e.versions != parent).count(),
+        )
+    }
+    match t {
+        Top::Leaf(_) => (0, 0),
+        Top::Extern(_, es) => count(es, parent),
+        Top::Impl(_, es) => count(es, parent),
+        Top::Enum(_, es) => count(es, parent),
+        Top::Array(_, es) => count(es, parent),
+        Top::List(_, es) => count(es, parent),
+    }
+}
+
+/// The item under its cfg (where not in every version), with its contents under theirs (where
+/// not in every version the item is in).
+pub(super) fn render(
+    merged: &[Entry<Top>],
+    versions: &[u32],
+) -> Result<(String, usize, usize), String> {
+    let (mut count, mut with_cfg) = (0, 0);
+    let mut text = String::new();
+    let mut run: Vec<syn::Item> = Vec::new();
+    let flush = |run: &mut Vec<syn::Item>, text: &mut String| {
+        if !run.is_empty() {
+            text.push_str(&prettyplease::unparse(&syn::File {
+                shebang: None,
+                attrs: vec![],
+                items: std::mem::take(run),
+            }));
+        }
+    };
+    for e in merged {
+        let own = cfg_of(&e.versions, versions);
+        let (n, c) = element_counts(&e.value, &e.versions);
+        count += 1 + n;
+        with_cfg += own.is_some() as usize + c;
+        let p = &e.versions;
+        let mut item = match &e.value {
+            Top::List(tmpl, es) => {
+                // Rendered by hand, one element a line (prettyplease keeps a macro's body on one
+                // line).
+                flush(&mut run, &mut text);
+                if let Some(pred) = &own {
+                    text.push_str(&format!("{}\n", one_line(&cfg_attr(pred.clone()))));
+                }
+                text.push_str(&format!("{}! {{\n", tokens(&tmpl.mac.path)));
+                for el in es {
+                    if let Some(a) = inner_cfg(&el.versions, p, versions) {
+                        text.push_str(&format!("    {}\n", one_line(&a)));
+                    }
+                    // The element's own attributes, one a line too.
+                    let mut value = el.value.clone();
+                    for a in expr_attrs(&mut value)
+                        .map(std::mem::take)
+                        .unwrap_or_default()
+                    {
+                        text.push_str(&format!("    {}\n", one_line(&a)));
+                    }
+                    text.push_str(&format!("    {},\n", one_line(&value)));
+                }
+                text.push_str("}\n");
+                continue;
+            }
+            Top::Leaf(i) => i.clone(),
+            Top::Extern(tmpl, es) => {
+                let mut m = tmpl.clone();
+                m.items = with_cfgs(es, p, versions, foreign_attrs)?;
+                syn::Item::ForeignMod(m)
+            }
+            Top::Impl(tmpl, es) => {
+                let mut m = tmpl.clone();
+                m.items = with_cfgs(es, p, versions, impl_attrs)?;
+                syn::Item::Impl(m)
+            }
+            Top::Enum(tmpl, es) => {
+                let mut m = tmpl.clone();
+                m.variants = with_cfgs(es, p, versions, |v| Ok(&mut v.attrs))?
+                    .into_iter()
+                    .collect();
+                syn::Item::Enum(m)
+            }
+            Top::Array(tmpl, es) => {
+                let mut m = tmpl.clone();
+                item_array_mut(&mut m).unwrap().elems = with_cfgs(es, p, versions, expr_attrs)?
+                    .into_iter()
+                    .collect();
+                m
+            }
+        };
+        if let Some(pred) = own {
+            item_attrs(&mut item)?.insert(0, cfg_attr(pred));
+        }
+        run.push(item);
+    }
+    flush(&mut run, &mut text);
+    Ok((text, count, with_cfg))
+}
+
+/// An expression or attribute on one line, spaced as rustfmt would (`Some(entry::x.info())`):
+/// the generator writes list macros one element a line, and a macro's pattern may not take the
+/// trailing commas a wrapped element would get.
+fn one_line(t: &impl ToTokens) -> String {
+    let mut s = tokens(t);
+    for (from, to) in [
+        ("# [", "#["),
+        (" :: ", "::"),
+        (":: ", "::"),
+        (" . ", "."),
+        (" (", "("),
+        ("( ", "("),
+        (" )", ")"),
+        (" ]", "]"),
+        (" ,", ","),
+    ] {
+        s = s.replace(from, to);
+    }
+    s
+}

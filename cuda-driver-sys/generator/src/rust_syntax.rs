@@ -1,0 +1,217 @@
+//! Small `syn` helpers over generated Rust, shared by the generator's stages and meant for the
+//! tests' build script too: the `Option<fn>` matcher of `PFN_*` typedefs, the attributes of the
+//! items the merge puts a `cfg` on, and the projection of a merged file onto one CUDA version.
+
+use quote::ToTokens;
+use syn::punctuated::Punctuated;
+
+/// The bare function type of `Option<unsafe extern "C" fn(..) -> ..>` (how bindgen writes a C
+/// function-pointer typedef), `None` for any other type.
+pub fn option_inner(ty: &syn::Type) -> Option<&syn::TypeBareFn> {
+    let syn::Type::Path(tp) = ty else { return None };
+    let last = tp.path.segments.last()?;
+    if last.ident != "Option" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        syn::GenericArgument::Type(syn::Type::BareFn(f)) => Some(f),
+        _ => None,
+    }
+}
+
+/// The attributes of a top-level item; an error for the kinds generated files never hold.
+pub fn item_attrs(i: &mut syn::Item) -> Result<&mut Vec<syn::Attribute>, String> {
+    use syn::Item::*;
+    Ok(match i {
+        Const(x) => &mut x.attrs,
+        Enum(x) => &mut x.attrs,
+        ExternCrate(x) => &mut x.attrs,
+        Fn(x) => &mut x.attrs,
+        ForeignMod(x) => &mut x.attrs,
+        Impl(x) => &mut x.attrs,
+        Macro(x) => &mut x.attrs,
+        Mod(x) => &mut x.attrs,
+        Static(x) => &mut x.attrs,
+        Struct(x) => &mut x.attrs,
+        Trait(x) => &mut x.attrs,
+        TraitAlias(x) => &mut x.attrs,
+        Type(x) => &mut x.attrs,
+        Union(x) => &mut x.attrs,
+        Use(x) => &mut x.attrs,
+        other => return Err(format!("no cfg on {}", other.to_token_stream())),
+    })
+}
+
+/// The attributes of an item of an `extern` block.
+pub fn foreign_attrs(i: &mut syn::ForeignItem) -> Result<&mut Vec<syn::Attribute>, String> {
+    Ok(match i {
+        syn::ForeignItem::Fn(x) => &mut x.attrs,
+        syn::ForeignItem::Static(x) => &mut x.attrs,
+        syn::ForeignItem::Type(x) => &mut x.attrs,
+        syn::ForeignItem::Macro(x) => &mut x.attrs,
+        other => return Err(format!("no cfg on {}", other.to_token_stream())),
+    })
+}
+
+/// The attributes of an item of an `impl` block.
+pub fn impl_attrs(i: &mut syn::ImplItem) -> Result<&mut Vec<syn::Attribute>, String> {
+    Ok(match i {
+        syn::ImplItem::Const(x) => &mut x.attrs,
+        syn::ImplItem::Fn(x) => &mut x.attrs,
+        syn::ImplItem::Type(x) => &mut x.attrs,
+        syn::ImplItem::Macro(x) => &mut x.attrs,
+        other => return Err(format!("no cfg on {}", other.to_token_stream())),
+    })
+}
+
+/// The attributes of an element of an array or of a list macro.
+pub fn expr_attrs(e: &mut syn::Expr) -> Result<&mut Vec<syn::Attribute>, String> {
+    use syn::Expr::*;
+    Ok(match e {
+        Array(x) => &mut x.attrs,
+        Call(x) => &mut x.attrs,
+        Lit(x) => &mut x.attrs,
+        MethodCall(x) => &mut x.attrs,
+        Path(x) => &mut x.attrs,
+        Reference(x) => &mut x.attrs,
+        Struct(x) => &mut x.attrs,
+        Tuple(x) => &mut x.attrs,
+        other => return Err(format!("no cfg on {}", other.to_token_stream())),
+    })
+}
+
+/// The array literal of a `const` or `static` item, behind at most one `&`.
+pub fn item_array_mut(i: &mut syn::Item) -> Option<&mut syn::ExprArray> {
+    fn array_of(e: &mut syn::Expr) -> Option<&mut syn::ExprArray> {
+        match e {
+            syn::Expr::Array(a) => Some(a),
+            syn::Expr::Reference(r) => array_of(&mut r.expr),
+            _ => None,
+        }
+    }
+    match i {
+        syn::Item::Const(c) => array_of(&mut c.expr),
+        syn::Item::Static(s) => array_of(&mut s.expr),
+        _ => None,
+    }
+}
+
+/// The elements of a macro invocation whose body is a comma-separated list of expressions
+/// (`linked_functions! { (..), (..) }`), `None` for any other body.
+pub fn macro_list(m: &syn::ItemMacro) -> Option<Vec<syn::Expr>> {
+    let parser = Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
+    syn::parse::Parser::parse2(parser, m.mac.tokens.clone())
+        .ok()
+        .map(|p| p.into_iter().collect())
+}
+
+/// Whether the `cuda_ge_<V>` cfgs among `attrs` hold for CUDA version `selected` (`cuda_ge_V` holds
+/// for every `V <= selected`, as cuda-driver-sys's build script sets them); removes them. Other
+/// attributes, other cfgs (the stream mode's) included, stay.
+pub fn take_version_cfgs(attrs: &mut Vec<syn::Attribute>, selected: u32) -> Result<bool, String> {
+    let mut version_cfgs = Vec::new();
+    attrs.retain(|a| {
+        let is_version_cfg =
+            a.path().is_ident("cfg") && a.to_token_stream().to_string().contains("cuda_ge_");
+        if is_version_cfg {
+            version_cfgs.push(a.clone());
+        }
+        !is_version_cfg
+    });
+    for a in version_cfgs {
+        let meta: syn::Meta = a
+            .parse_args()
+            .map_err(|e| format!("a version cfg does not parse: {e}"))?;
+        if !version_cfg_holds(&meta, selected)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Evaluates a cfg predicate of `cuda_ge_<V>`, `all`, `any` and `not` for version `selected`.
+pub fn version_cfg_holds(meta: &syn::Meta, selected: u32) -> Result<bool, String> {
+    match meta {
+        syn::Meta::Path(p) => {
+            let name = p.to_token_stream().to_string();
+            let v: u32 = name
+                .strip_prefix("cuda_ge_")
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| format!("`{name}` in a version cfg"))?;
+            Ok(v <= selected)
+        }
+        syn::Meta::List(l) => {
+            let args = l
+                .parse_args_with(Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+                .map_err(|e| format!("a cfg's arguments do not parse: {e}"))?;
+            let values = args
+                .iter()
+                .map(|m| version_cfg_holds(m, selected))
+                .collect::<Result<Vec<bool>, String>>()?;
+            match l.path.to_token_stream().to_string().as_str() {
+                "all" => Ok(values.iter().all(|b| *b)),
+                "any" => Ok(values.iter().any(|b| *b)),
+                "not" if values.len() == 1 => Ok(!values[0]),
+                other => Err(format!("cfg predicate `{other}` in a version cfg")),
+            }
+        }
+        syn::Meta::NameValue(_) => Err("a `name = value` predicate in a version cfg".into()),
+    }
+}
+
+/// What version `selected` compiles of a merged generated file, without its `cuda_ge_<V>` cfgs:
+/// the top-level items whose cfg holds, and inside them the items of `impl` and `extern` blocks,
+/// the variants of enums, the elements of constant arrays and of list macros whose cfg holds.
+pub fn project_version(file: &mut syn::File, selected: u32) -> Result<(), String> {
+    fn retain<T>(
+        items: impl IntoIterator<Item = T>,
+        selected: u32,
+        attrs: impl Fn(&mut T) -> Result<&mut Vec<syn::Attribute>, String>,
+    ) -> Result<Vec<T>, String> {
+        let mut kept = Vec::new();
+        for mut i in items {
+            if take_version_cfgs(attrs(&mut i)?, selected)? {
+                kept.push(i);
+            }
+        }
+        Ok(kept)
+    }
+    let items = std::mem::take(&mut file.items);
+    for mut item in retain(items, selected, item_attrs)? {
+        match &mut item {
+            syn::Item::ForeignMod(m) => {
+                m.items = retain(std::mem::take(&mut m.items), selected, foreign_attrs)?;
+            }
+            syn::Item::Impl(i) => {
+                i.items = retain(std::mem::take(&mut i.items), selected, impl_attrs)?;
+            }
+            syn::Item::Enum(e) => {
+                let variants = std::mem::take(&mut e.variants);
+                e.variants = retain(variants, selected, |v| Ok(&mut v.attrs))?
+                    .into_iter()
+                    .collect();
+            }
+            syn::Item::Macro(m) if m.ident.is_none() => {
+                if let Some(elements) = macro_list(m) {
+                    let list: Punctuated<syn::Expr, syn::Token![,]> =
+                        retain(elements, selected, expr_attrs)?
+                            .into_iter()
+                            .collect();
+                    m.mac.tokens = list.to_token_stream();
+                }
+            }
+            _ => {}
+        }
+        if let Some(array) = item_array_mut(&mut item) {
+            let elements = std::mem::take(&mut array.elems);
+            array.elems = retain(elements, selected, expr_attrs)?
+                .into_iter()
+                .collect();
+        }
+        file.items.push(item);
+    }
+    Ok(())
+}

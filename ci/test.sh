@@ -102,6 +102,9 @@ CUDA_STUB_LIBRARY_PATH=$stub ci/first-run.sh
 step "a crate depending on cuda-driver-sys builds with no CUDA and no libclang"
 ci/dependent-check.sh
 
+step "rustacuda 0.1.3 on this crate: builds with cuda-12000, -12090, -13000; its tests on the 535 library as on cuda-driver-sys 0.3.0 (ci/rustacuda-check.sh)"
+ci/rustacuda-check.sh
+
 step "the publishable crates package and build from their .crate files (ci/package-check.sh)"
 ci/package-check.sh
 

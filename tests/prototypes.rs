@@ -5,8 +5,8 @@
 //! `bindings.rs`; the `static inline` functions of `src/inline.rs`; which symbol and typedef each
 //! C spelling names in each stream mode) back into a C++ type, and the compiler asserts with
 //! `std::is_same` that it is the one `cuda.h` and `cudaTypedefs.h` declare: parameter count,
-//! return type, each parameter and the whole type. The build script compiles that probe and
-//! embeds its report here; this test prints the counts and fails on any mismatch, naming the
+//! return type, each parameter and the whole type. This test runs that probe with the C++ compiler
+//! and headers the build script found, prints the counts and fails on any mismatch, naming the
 //! function, the parameter and both types.
 //!
 //! The second test proves the check can fail: it applies deliberate mutations to copies of the
@@ -14,22 +14,48 @@
 //! `*mut`, a `PFN_*` typedef, a typedef, a C spelling, a missing function), runs the same probe
 //! with the same compiler and headers, and requires each to be rejected with a message naming it.
 
+// Shared with the build script, which uses the layout probe's part of it.
+#[allow(dead_code)]
 #[path = "support/c_header.rs"]
 mod c_header;
 #[path = "support/prototypes.rs"]
 mod prototypes;
 
 use std::path::Path;
+use std::sync::OnceLock;
 
-use prototypes::{Count, Cxx, Inputs, Report, Unit};
-
-include!(concat!(env!("OUT_DIR"), "/prototypes_report.rs"));
+use c_header::Compiler;
+use prototypes::{Count, Inputs, Report};
 
 const VERSION: &str = env!("CUDA_HEADER_VERSION");
 
+fn compiler() -> Compiler {
+    Compiler {
+        path: env!("PROTOTYPES_CXX").into(),
+        headers: env!("CUDA_HEADER_DIR").into(),
+        interop: env!("CUDA_INTEROP_DIR").into(),
+    }
+}
+
+fn committed() -> Inputs {
+    Inputs::read(Path::new(env!("CUDA_DRIVER_SYS_DIR")), VERSION).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn scratch() -> std::path::PathBuf {
+    Path::new(env!("OUT_DIR")).join("prototypes")
+}
+
+/// The probe of the committed bindings, run once for both tests (the mutations compile only what
+/// they change against it).
+fn control() -> &'static Report {
+    static REPORT: OnceLock<Report> = OnceLock::new();
+    REPORT
+        .get_or_init(|| prototypes::run(&committed(), &compiler(), &scratch().join("control"), &[]))
+}
+
 #[test]
 fn prototypes_match_the_header() {
-    let report = built_report();
+    let report = control();
     println!("CUDA {VERSION}: {}", report.summary());
     if !report.problems.is_empty() {
         let units: Vec<&str> = report.units.iter().map(|u| u.path.as_str()).collect();
@@ -221,17 +247,9 @@ fn mutate(inputs: &mut Inputs, m: &Mutation) -> Result<(), String> {
 
 #[test]
 fn mutations_are_rejected() {
-    let sys = Path::new(env!("CUDA_DRIVER_SYS_DIR"));
-    let cxx = Cxx {
-        compiler: env!("PROTOTYPES_CXX").into(),
-        headers: env!("CUDA_HEADER_DIR").into(),
-        interop: env!("CUDA_INTEROP_DIR").into(),
-    };
-    let scratch = Path::new(env!("OUT_DIR")).join("prototype-mutations");
-    let committed = Inputs::read(sys, VERSION).unwrap_or_else(|e| panic!("{e}"));
-
+    let (cxx, scratch, committed) = (compiler(), scratch(), committed());
     // The control: the committed bindings, through the same path, pass.
-    let control = prototypes::run(&committed, &cxx, &scratch.join("control"), &[]);
+    let control = control();
     assert!(
         control.problems.is_empty(),
         "the committed bindings fail the probe: {:?}",
@@ -249,7 +267,7 @@ fn mutations_are_rejected() {
             .iter()
             .enumerate()
             .map(|(n, m)| {
-                let (committed, cxx, scratch, control) = (&committed, &cxx, &scratch, &control);
+                let (committed, cxx, scratch) = (&committed, &cxx, &scratch);
                 s.spawn(move || {
                     let mut inputs = committed.clone();
                     mutate(&mut inputs, m).map(|()| {

@@ -34,22 +34,18 @@
 //! typedefs in the internal view. What the bindings have and the header does not declare, or the
 //! header declares and the bindings lack, is reported too: the counts must be equal.
 //!
-//! Used by the tests package's build script (the probe of the selected version, its report
-//! embedded in `tests/prototypes.rs`) and by `tests/prototypes.rs` itself (the same probe of
-//! deliberately broken copies of the bindings, which must be rejected).
+//! The C++ side is generic (`tests/support/c/prototypes.hpp`); each unit holds one line per entry.
+//! Used by `tests/prototypes.rs`: the probe of the selected version's bindings, and the same probe
+//! of deliberately broken copies of them, which must be rejected.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use quote::ToTokens;
 
-use crate::c_header::{
-    c_tokens, header_lines, is_c_ident, skip_parens, FOREIGN_DEFINES, INCLUDES, SETS,
-};
+use crate::c_header::{header_lines, includes, sets, stream_modes, Compiler, Decls};
 
 /// The committed bindings a probe is generated from (file contents).
 #[derive(Clone)]
@@ -77,7 +73,7 @@ impl Inputs {
         let _ = version; // one set of files holds every version
         let mut files = Vec::new();
         for field in ["functions", "bindings", "function_names", "names"] {
-            for p in SETS {
+            for (p, _) in sets() {
                 files.push((field, format!("src/generated/{p}{field}.rs")));
             }
         }
@@ -115,32 +111,6 @@ impl Inputs {
             names: take("names"),
             inline: take("inline"),
         })
-    }
-}
-
-/// The C++ compiler and the directory holding `cuda.h` and `cudaTypedefs.h`.
-pub struct Cxx {
-    /// `g++` or what `$CXX` names (the build script asks the `cc` crate).
-    pub compiler: PathBuf,
-    /// The directory holding the headers the bindings were generated from.
-    pub headers: PathBuf,
-    /// The directory holding the OpenGL, EGL and VDPAU headers the interop headers include.
-    pub interop: PathBuf,
-}
-
-impl Cxx {
-    fn command(&self) -> Command {
-        let mut cmd = Command::new(&self.compiler);
-        cmd.arg("-std=c++17")
-            .arg("-fdiagnostics-color=never")
-            // Errors only: the deprecation warnings of the legacy functions are no finding.
-            .arg("-w")
-            .arg(format!("-I{}", self.headers.display()))
-            .arg(format!("-I{}", self.interop.display()))
-            .args(FOREIGN_DEFINES.iter().map(|d| format!("-D{d}")))
-            // ASCII quotes in diagnostics, which the report parses.
-            .env("LC_ALL", "C");
-        cmd
     }
 }
 
@@ -239,7 +209,6 @@ pub struct Report {
 
 impl Report {
     /// The counts, as the test prints them.
-    #[cfg(test)]
     pub fn summary(&self) -> String {
         let c = |c: &Count| format!("{} checked of {} declared", c.checked, c.declared);
         let mut s = format!(
@@ -297,53 +266,12 @@ impl Report {
         );
         s
     }
-
-    /// The report as a Rust expression, for the build script to embed in the test.
-    #[cfg(not(test))]
-    pub fn to_rust(&self) -> String {
-        let count = |c: &Count| {
-            format!(
-                "Count {{ checked: {}, declared: {} }}",
-                c.checked, c.declared
-            )
-        };
-        let mut units = String::new();
-        for u in &self.units {
-            let _ = write!(
-                units,
-                "Unit {{ view: {:?}.into(), path: {:?}.into(), assertions: {}, compiled: {}, reused: {} }}, ",
-                u.view, u.path, u.assertions, u.compiled, u.reused
-            );
-        }
-        let problems: Vec<String> = self
-            .problems
-            .iter()
-            .map(|p| format!("{p:?}.into()"))
-            .collect();
-        format!(
-            "Report {{ functions: {}, parameters: {}, header_functions: {}, inline: {}, header_inline: {}, \
-             pfn_typedefs: {}, header_pfn_typedefs: {}, typedefs: {}, spellings: [{}, {}], units: vec![{units}], \
-             millis: {}, problems: vec![{}] }}",
-            count(&self.functions),
-            self.parameters,
-            self.header_functions,
-            count(&self.inline),
-            self.header_inline,
-            count(&self.pfn_typedefs),
-            self.header_pfn_typedefs,
-            count(&self.typedefs),
-            count(&self.spellings[0]),
-            count(&self.spellings[1]),
-            self.millis,
-            problems.join(", ")
-        )
-    }
 }
 
 /// Generates the probe of `inputs` into `dir`, compiles it and reports. A unit whose text is
 /// that of one of `known` (units that compiled, written by an earlier run) is not compiled again:
 /// the mutation test compiles only what each mutation changed.
-pub fn run(inputs: &Inputs, cxx: &Cxx, dir: &Path, known: &[Unit]) -> Report {
+pub fn run(inputs: &Inputs, cxx: &Compiler, dir: &Path, known: &[Unit]) -> Report {
     let start = Instant::now();
     let mut report = Report::default();
     if let Err(e) = probe(inputs, cxx, dir, known, &mut report) {
@@ -430,20 +358,6 @@ fn ret_type(r: &syn::ReturnType) -> Option<syn::Type> {
         syn::ReturnType::Default => None,
         syn::ReturnType::Type(_, t) => Some((**t).clone()),
     }
-}
-
-/// The stream modes an item is compiled in, from its `#[cfg]`: [legacy, per-thread].
-fn modes(attrs: &[syn::Attribute]) -> [bool; 2] {
-    let mut m = [true, true];
-    for a in attrs.iter().filter(|a| a.path().is_ident("cfg")) {
-        let t = rust(a).replace(' ', "");
-        if t.contains("not(feature=\"per-thread-default-stream\")") {
-            m[1] = false;
-        } else if t.contains("feature=\"per-thread-default-stream\"") {
-            m[0] = false;
-        }
-    }
-    m
 }
 
 /// `Option<fn ..>`'s function type.
@@ -549,7 +463,7 @@ impl Bindings {
                         b.spellings.push(Spelling {
                             c: r.rename.to_string(),
                             target: r.ident.to_string(),
-                            modes: modes(&u.attrs),
+                            modes: stream_modes(&u.attrs),
                         });
                     }
                 }
@@ -569,7 +483,7 @@ impl Bindings {
                     b.spellings.push(Spelling {
                         c: t.ident.to_string(),
                         target,
-                        modes: modes(&t.attrs),
+                        modes: stream_modes(&t.attrs),
                     });
                 }
                 _ => {}
@@ -681,298 +595,70 @@ fn cpp_fn(s: &Signature) -> Result<String, String> {
     ))
 }
 
-// ---------------------------------------------------------------------------------------------
-// The header, as each view sees it
-
-/// What one view of the header declares.
-#[derive(Default)]
-struct Declared {
-    /// Functions: library symbols.
-    functions: BTreeSet<String>,
-    /// `static inline` functions (defined in the header).
-    inline: BTreeSet<String>,
-    pfns: BTreeSet<String>,
-}
-
-/// Identifiers followed by `(` that declare nothing.
-const NOT_DECLARATORS: &[&str] = &[
-    "sizeof",
-    "alignof",
-    "_Alignof",
-    "alignas",
-    "_Alignas",
-    "decltype",
-    "__typeof__",
-    "typeof",
-    "static_assert",
-    "_Static_assert",
-    "noexcept",
-    "asm",
-    "__asm",
-    "__asm__",
-];
-
-impl Declared {
-    fn scan(text: &str) -> Declared {
-        let t = c_tokens(text);
-        let mut d = Declared::default();
-        let mut stmt: Vec<&str> = Vec::new();
-        let mut depth = 0usize;
-        let mut linkage = 0usize;
-        let mut i = 0;
-        while i < t.len() {
-            let tok = t[i].as_str();
-            i += 1;
-            if depth == 0 && stmt.is_empty() {
-                // `extern "C" {` and its `}` enclose declarations, not a statement.
-                if tok == "extern"
-                    && t.get(i).is_some_and(|s| s == "\"C\"")
-                    && t.get(i + 1).is_some_and(|s| s == "{")
-                {
-                    linkage += 1;
-                    i += 2;
-                    continue;
-                }
-                if tok == "}" && linkage > 0 {
-                    linkage -= 1;
-                    continue;
-                }
-            }
-            stmt.push(tok);
-            match tok {
-                "{" => depth += 1,
-                "}" => {
-                    depth = depth.saturating_sub(1);
-                    // A function definition ends at its body's `}`.
-                    let body = stmt.iter().position(|s| *s == "{");
-                    if depth == 0 && body.is_some_and(|b| b > 0 && stmt[b - 1] == ")") {
-                        d.statement(&stmt);
-                        stmt.clear();
-                    }
-                }
-                ";" if depth == 0 => {
-                    d.statement(&stmt);
-                    stmt.clear();
-                }
-                _ => {}
-            }
-        }
-        d
-    }
-
-    fn statement(&mut self, s: &[&str]) {
-        if s.first() == Some(&"typedef") {
-            // `typedef CUresult (CUDAAPI *PFN_cuInit_v2000)(unsigned int Flags);`
-            if let Some(w) = s
-                .windows(4)
-                .find(|w| w[0] == "(" && w[1] == "*" && w[3] == ")" && w[2].starts_with("PFN_"))
-            {
-                self.pfns.insert(w[2].to_string());
-            }
-            return;
-        }
-        let mut j = 0;
-        while j + 1 < s.len() {
-            match s[j] {
-                "__attribute__" | "__declspec" => {
-                    j = skip_parens(s, j + 1);
-                    continue;
-                }
-                "{" | "=" => return,
-                _ => {}
-            }
-            if is_c_ident(s[j]) && s[j + 1] == "(" && !NOT_DECLARATORS.contains(&s[j]) {
-                let inline = s.contains(&"{")
-                    || s[..j]
-                        .iter()
-                        .any(|k| matches!(*k, "static" | "inline" | "__inline__" | "__inline"));
-                let set = if inline {
-                    &mut self.inline
-                } else {
-                    &mut self.functions
-                };
-                set.insert(s[j].to_string());
-                return;
-            }
-            j += 1;
-        }
-    }
-}
-
-/// Runs the preprocessor over the two headers in one view.
-fn preprocess(cxx: &Cxx, view: View) -> Result<String, String> {
-    let mut cmd = cxx.command();
-    cmd.args(["-E", "-x", "c++", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().map_err(|e| {
-        format!(
-            "cannot run the C++ compiler {} for the prototype probe: {e}",
-            cxx.compiler.display()
-        )
-    })?;
-    let source = format!("{}{INCLUDES}", view.prologue());
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(source.as_bytes())
-        .map_err(|e| format!("writing to the preprocessor: {e}"))?;
-    let out = child
-        .wait_with_output()
-        .map_err(|e| format!("the preprocessor: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "the preprocessor failed on cuda.h in the {} view ({}): {}",
-            view.name(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok(header_lines(&String::from_utf8_lossy(&out.stdout)))
+/// What one view of the header declares: the preprocessor's output of the headers, read.
+fn declared(cxx: &Compiler, view: View) -> Result<Decls, String> {
+    let expanded = cxx.preprocess("c++", view.defines())?;
+    Ok(Decls::scan(&header_lines(&expanded)))
 }
 
 // ---------------------------------------------------------------------------------------------
 // The probe
-
-const PRELUDE: &str = r#"#include <cstddef>
-#include <cstdint>
-#include <type_traits>
-
-namespace cdsys {
-template <class R, class... A> using fn = R (*)(A...);
-template <class R, class... A> using vfn = R (*)(A..., ...);
-template <class T, std::size_t N> using array = T[N];
-template <std::size_t N> struct parameters;
-template <bool V> struct variadic;
-/* What `at` gives past the last parameter. */
-struct no_parameter;
-template <std::size_t I, class... A> struct at { using type = no_parameter; };
-template <class T, class... A> struct at<0, T, A...> { using type = T; };
-template <std::size_t I, class T, class... A> struct at<I, T, A...> { using type = typename at<I - 1, A...>::type; };
-/* A function pointer type taken apart (an incomplete type for anything else). */
-template <class F> struct sig;
-template <class R, class... A> struct sig<R (*)(A...)> {
-    using ret = R;
-    using count = parameters<sizeof...(A)>;
-    using is_variadic = variadic<false>;
-    template <std::size_t I> using param = typename at<I, A...>::type;
-};
-template <class R, class... A> struct sig<R (*)(A..., ...)> {
-    using ret = R;
-    using count = parameters<sizeof...(A)>;
-    using is_variadic = variadic<true>;
-    template <std::size_t I> using param = typename at<I, A...>::type;
-};
-/* Compiles only when the header's type and the bindings' are one type. When not, g++ prints
-   `same<WHERE, HEADER'S TYPE, BINDINGS' TYPE>`: WHERE names the function or typedef and the part
-   of it (`cdsys_where::function_cuX::parameter_2_uc`). */
-template <class Where, class Header, class Rust> struct same {
-    static_assert(std::is_same<Header, Rust>::value,
-                  "cuda.h and the Rust bindings differ: see same<where, header's type, bindings' type>");
-    static constexpr bool value = true;
-};
-/* A typedef as bindgen binds it: a function type (vdpau.h's `VdpGetProcAddress`) as the pointer
-   to it, the type C programs pass; any other type as itself. */
-template <class T> using bound = typename std::conditional<std::is_function<T>::value, T *, T>::type;
-constexpr bool streq(const char *a, const char *b) {
-    return *a == *b && (*a == '\0' || streq(a + 1, b + 1));
-}
-}
-#define CDSYS_STR(x) #x
-#define CDSYS_XSTR(x) CDSYS_STR(x)
-"#;
 
 /// One unit being generated.
 struct Gen {
     view: View,
     text: String,
     assertions: usize,
-    /// `WHERE` (`function_cuX::parameter_2_uc`) → the bindings' Rust type, for messages.
-    rust_types: BTreeMap<String, String>,
+    /// `tag::part` (`function_cuX::parameter_2`; a typedef's tag alone) → what the messages say
+    /// of the part (`parameter 2 `uc`: `) and the bindings' Rust type.
+    parts: BTreeMap<String, (String, String)>,
 }
 
 impl Gen {
-    fn assert_same(&mut self, where_: &str, header: &str, rust_cxx: &str, rust_text: String) {
-        let _ = writeln!(
-            self.text,
-            "static_assert(cdsys::same<cdsys_where::{where_}, {header}, {rust_cxx}>::value, \"{where_}\");"
-        );
-        self.assertions += 1;
-        self.rust_types.insert(where_.to_string(), rust_text);
-    }
-
     /// A function or function-pointer typedef. `tag`: `function_cuX`, `typedef_PFN_..`; `header`:
     /// the header's function pointer type. The whole type is compared; where it differs, each
     /// part too (parameter count, variadic, return type, each parameter), so that the diagnostics
     /// name the parameter. Returns the number of parameters.
     fn signature(&mut self, tag: &str, header: &str, s: &Signature) -> Result<usize, String> {
+        for (i, (n, t)) in s.params.iter().enumerate() {
+            cpp_type(t).map_err(|e| format!("{}: parameter {i} `{n}`: {e}", s.name))?;
+        }
         let whole = cpp_fn(s).map_err(|e| format!("{}: {e}", s.name))?;
+        let _ = writeln!(self.text, "CDSYS_SIGNATURE({tag}, {header}, {whole})");
+        self.assertions += 1;
+        let ret = s.ret.as_ref().map_or("()".to_string(), rust);
         let mut parts = vec![
             (
                 "parameter_count".to_string(),
-                "typename S::count".to_string(),
-                format!("cdsys::parameters<{}>", s.params.len()),
+                String::new(),
                 s.params.len().to_string(),
             ),
             (
-                "variadic".into(),
-                "typename S::is_variadic".into(),
-                format!("cdsys::variadic<{}>", s.variadic),
+                "is_variadic".into(),
+                "variadic: ".into(),
                 s.variadic.to_string(),
             ),
-            (
-                "return_type".into(),
-                "typename S::ret".into(),
-                cpp_ret(s).map_err(|e| format!("{}: {e}", s.name))?,
-                s.ret.as_ref().map_or("()".to_string(), rust),
-            ),
+            ("return_type".into(), "return type: ".into(), ret),
+            ("whole_type".into(), "type: ".into(), String::new()),
         ];
         for (i, (n, t)) in s.params.iter().enumerate() {
-            let c = cpp_type(t).map_err(|e| format!("{}: parameter {i} `{n}`: {e}", s.name))?;
             parts.push((
-                format!("parameter_{i}_{n}"),
-                format!("typename S::template param<{i}>"),
-                c,
+                format!("parameter_{i}"),
+                format!("parameter {i} `{n}`: "),
                 rust(t),
             ));
         }
-        let names: Vec<String> = parts.iter().map(|p| format!("struct {};", p.0)).collect();
-        let _ = writeln!(
-            self.text,
-            "namespace cdsys_where {{ struct {tag} {{ struct whole_type; {} }}; }}",
-            names.join(" ")
-        );
-        let _ = writeln!(
-            self.text,
-            "template <bool Differs, class H> struct cdsys_parts_{tag} {{ static constexpr bool value = true; }};
-             template <class H> struct cdsys_parts_{tag}<true, H> {{
-    using S = cdsys::sig<H>;
-    static constexpr bool value ="
-        );
-        for (part, h, r, rust_text) in parts {
-            let _ = writeln!(
-                self.text,
-                "        cdsys::same<cdsys_where::{tag}::{part}, {h}, {r}>::value &&"
-            );
-            self.rust_types.insert(format!("{tag}::{part}"), rust_text);
+        for (part, label, rust_text) in parts {
+            self.parts
+                .insert(format!("{tag}::{part}"), (label, rust_text));
         }
-        let _ = writeln!(
-            self.text,
-            "        true;
-}};
-             static_assert(cdsys_parts_{tag}<!std::is_same<{header}, {whole}>::value, {header}>::value &&
-                 cdsys::same<cdsys_where::{tag}::whole_type, {header}, {whole}>::value, \"{tag}\");"
-        );
-        self.assertions += 1;
         Ok(s.params.len())
     }
 }
 
 fn probe(
     inputs: &Inputs,
-    cxx: &Cxx,
+    cxx: &Compiler,
     dir: &Path,
     known: &[Unit],
     report: &mut Report,
@@ -981,17 +667,14 @@ fn probe(
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
 
     // What each view declares (the three preprocessor runs in parallel).
-    let scans: Vec<Result<String, String>> = std::thread::scope(|s| {
+    let scans: Vec<Result<Decls, String>> = std::thread::scope(|s| {
         let handles: Vec<_> = View::ALL
             .iter()
-            .map(|v| s.spawn(move || preprocess(cxx, *v)))
+            .map(|v| s.spawn(move || declared(cxx, *v)))
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
-    let mut declared = Vec::new();
-    for s in scans {
-        declared.push(Declared::scan(&s?));
-    }
+    let declared = scans.into_iter().collect::<Result<Vec<Decls>, String>>()?;
     let stream_views = [View::Legacy, View::PerThread];
 
     let mut units: Vec<Gen> = View::ALL
@@ -1000,13 +683,15 @@ fn probe(
             view: *v,
             text: format!(
                 "/* @generated by tests/support/prototypes.rs from cuda-driver-sys/src/generated/ (CUDA {}) and \
-                 src/inline.rs: the {} view of cuda.h, cudaTypedefs.h and the interop headers. */\n{}{PRELUDE}{INCLUDES}",
+                 src/inline.rs: the {} view of cuda.h, cudaTypedefs.h and the interop headers. */\n{}\
+                 #include \"prototypes.hpp\"\n{}",
                 inputs.version,
                 v.name(),
-                v.prologue()
+                v.prologue(),
+                includes()
             ),
             assertions: 0,
-            rust_types: BTreeMap::new(),
+            parts: BTreeMap::new(),
         })
         .collect();
 
@@ -1018,10 +703,10 @@ fn probe(
         for s in b.spellings.iter().filter(|s| s.modes[m]) {
             let _ = writeln!(
                 g.text,
-                "static_assert(cdsys::streq(CDSYS_XSTR({c}), \"{t}\"), \"C spelling {c} ({view}): the bindings bind {t}, cuda.h names \" CDSYS_XSTR({c}));",
-                c = s.c,
-                t = s.target,
-                view = view.name()
+                "CDSYS_SPELLING({}, {}, \"{}\")",
+                s.c,
+                s.target,
+                view.name()
             );
             g.assertions += 1;
             report.spellings[m].declared += 1;
@@ -1133,13 +818,10 @@ fn probe(
     g.text.push_str("\n/* Other typedefs */\n");
     for (name, ty) in &b.typedefs {
         let c = cpp_type(ty).map_err(|e| format!("typedef {name}: {e}"))?;
-        let _ = writeln!(g.text, "namespace cdsys_where {{ struct typedef_{name}; }}");
-        g.assert_same(
-            &format!("typedef_{name}"),
-            &format!("cdsys::bound<{name}>"),
-            &c,
-            rust(ty),
-        );
+        let _ = writeln!(g.text, "CDSYS_TYPE(typedef_{name}, {name}, {c})");
+        g.assertions += 1;
+        g.parts
+            .insert(format!("typedef_{name}"), (String::new(), rust(ty)));
         report.typedefs.checked += 1;
     }
     report.typedefs.declared = b.typedefs.len();
@@ -1170,10 +852,11 @@ fn probe(
                 (!reused).then(|| {
                     s.spawn(move || {
                         cxx.command()
-                            .arg("-fsyntax-only")
+                            .args(["-std=c++17", "-fdiagnostics-color=never", "-fsyntax-only"])
+                            .arg(format!("-I{}/support/c", env!("CARGO_MANIFEST_DIR")))
                             .arg(p)
                             .output()
-                            .map_err(|e| format!("cannot run {}: {e}", cxx.compiler.display()))
+                            .map_err(|e| format!("cannot run {}: {e}", cxx.path.display()))
                     })
                 })
             })
@@ -1250,29 +933,34 @@ fn explain(g: &Gen, path: &Path, diagnostics: &str) -> Vec<String> {
                 out.push(format!("{view}: {line}"));
                 continue;
             }
-            let where_ = args[0].trim_start_matches("cdsys_where::");
-            let (tag, part) = where_.split_once("::").unwrap_or((where_, ""));
+            // `cdsys_where::typedef_X`, or `cdsys::PART<cdsys_where::TAG[, INDEX]>`.
+            let (part, tag, key) = match args[0]
+                .strip_prefix("cdsys::")
+                .and_then(|w| w.split_once('<'))
+            {
+                Some((part, inner)) => {
+                    let inner = top_level_args(inner.strip_suffix('>').unwrap_or(inner));
+                    let tag = inner[0].trim_start_matches("cdsys_where::").to_string();
+                    let key = match inner.get(1) {
+                        Some(i) => {
+                            format!("{tag}::{part}_{}", i.trim_end_matches(['u', 'l', 'U', 'L']))
+                        }
+                        None => format!("{tag}::{part}"),
+                    };
+                    (part, tag, key)
+                }
+                None => {
+                    let tag = args[0].trim_start_matches("cdsys_where::").to_string();
+                    ("", tag.clone(), tag)
+                }
+            };
             let (kind, name) = match tag.split_once('_') {
                 Some(("function", n)) => ("function", n),
                 Some(("inline", n)) => ("static inline function", n),
                 Some(("typedef", n)) => ("typedef", n),
-                _ => ("entry", tag),
+                _ => ("entry", tag.as_str()),
             };
-            let what = match part {
-                "" => String::new(),
-                "parameter_count" => "parameter count: ".into(),
-                "variadic" => "variadic: ".into(),
-                "return_type" => "return type: ".into(),
-                "whole_type" => "type: ".into(),
-                p => {
-                    let rest = p.trim_start_matches("parameter_");
-                    match rest.split_once('_') {
-                        Some((i, n)) => format!("parameter {i} `{n}`: "),
-                        None => format!("{p}: "),
-                    }
-                }
-            };
-            let rust = g.rust_types.get(where_).cloned().unwrap_or_default();
+            let (what, rust) = g.parts.get(&key).cloned().unwrap_or_default();
             let rust = if rust.is_empty() {
                 String::new()
             } else {

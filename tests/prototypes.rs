@@ -58,7 +58,11 @@ fn prototypes_match_the_header() {
     let report = control();
     println!("CUDA {VERSION}: {}", report.summary());
     if !report.problems.is_empty() {
-        let units: Vec<&str> = report.units.iter().map(|u| u.path.as_str()).collect();
+        let units: Vec<String> = report
+            .units
+            .iter()
+            .map(|u| u.path.display().to_string())
+            .collect();
         panic!(
             "the bindings of CUDA {VERSION} differ from cuda.h/cudaTypedefs.h ({} problem(s); the probe: {}):\n{}",
             report.problems.len(),
@@ -100,7 +104,8 @@ fn prototypes_match_the_header() {
 /// A deliberate change to one item of one committed file.
 struct Mutation {
     what: &'static str,
-    file: fn(&mut Inputs) -> &mut String,
+    /// `functions`, `bindings`, `function_names`, `names` or `inline` (see [`Inputs`]).
+    file: &'static str,
     /// The item's text begins with this.
     item: &'static str,
     /// Replaced, exactly once in the item; `None` removes the item.
@@ -112,7 +117,7 @@ struct Mutation {
 const MUTATIONS: &[Mutation] = &[
     Mutation {
         what: "a parameter type: cuMemsetD2D8_v2's `uc: c_uchar` made `u32`",
-        file: |i| &mut i.functions,
+        file: "functions",
         item: "pub fn cuMemsetD2D8_v2(",
         edit: Some(("uc: ::core::ffi::c_uchar", "uc: u32")),
         expect: &[
@@ -123,14 +128,14 @@ const MUTATIONS: &[Mutation] = &[
     },
     Mutation {
         what: "a return type: cuInit returning `c_uint`",
-        file: |i| &mut i.functions,
+        file: "functions",
         item: "pub fn cuInit(",
         edit: Some(("-> CUresult", "-> ::core::ffi::c_uint")),
         expect: &["function cuInit", "return type", "cudaError_enum"],
     },
     Mutation {
         what: "a dropped parameter: cuMemAlloc_v2 without `bytesize`",
-        file: |i| &mut i.functions,
+        file: "functions",
         item: "pub fn cuMemAlloc_v2(",
         edit: Some((", bytesize: usize", "")),
         expect: &[
@@ -140,7 +145,7 @@ const MUTATIONS: &[Mutation] = &[
     },
     Mutation {
         what: "a `*const` made `*mut`: cuMemcpyHtoD_v2's `srcHost`",
-        file: |i| &mut i.functions,
+        file: "functions",
         item: "pub fn cuMemcpyHtoD_v2(",
         edit: Some(("*const ::core::ffi::c_void", "*mut ::core::ffi::c_void")),
         expect: &[
@@ -151,7 +156,7 @@ const MUTATIONS: &[Mutation] = &[
     },
     Mutation {
         what: "a per-thread symbol: cuMemsetD2D8_v2_ptds's `uc: c_uchar` made `u32`",
-        file: |i| &mut i.functions,
+        file: "functions",
         item: "pub fn cuMemsetD2D8_v2_ptds(",
         edit: Some(("uc: ::core::ffi::c_uchar", "uc: u32")),
         expect: &[
@@ -163,7 +168,7 @@ const MUTATIONS: &[Mutation] = &[
     Mutation {
         what:
             "a static inline function: cuGetProcAddress_v2_ptsz's `driverVersion: c_int` made `u32`",
-        file: |i| &mut i.inline,
+        file: "inline",
         item: "pub unsafe extern \"C\" fn cuGetProcAddress_v2_ptsz(",
         edit: Some(("driverVersion: c_int", "driverVersion: u32")),
         expect: &[
@@ -175,7 +180,7 @@ const MUTATIONS: &[Mutation] = &[
     #[cfg(not(cuda_ge_12000))]
     Mutation {
         what: "a static inline function: cuGetProcAddress_ptsz's `driverVersion: c_int` made `u32`",
-        file: |i| &mut i.inline,
+        file: "inline",
         item: "pub unsafe extern \"C\" fn cuGetProcAddress_ptsz(",
         edit: Some(("driverVersion: c_int", "driverVersion: u32")),
         expect: &[
@@ -185,28 +190,28 @@ const MUTATIONS: &[Mutation] = &[
     },
     Mutation {
         what: "a PFN typedef: PFN_cuMemsetD2D8_v3020's `uc: c_uchar` made `c_ushort`",
-        file: |i| &mut i.bindings,
+        file: "bindings",
         item: "pub type PFN_cuMemsetD2D8_v3020 =",
         edit: Some(("uc: ::core::ffi::c_uchar", "uc: ::core::ffi::c_ushort")),
         expect: &["typedef PFN_cuMemsetD2D8_v3020", "parameter 2 `uc`"],
     },
     Mutation {
         what: "a typedef: CUstream a pointer to CUevent_st",
-        file: |i| &mut i.bindings,
+        file: "bindings",
         item: "pub type CUstream =",
         edit: Some(("CUstream_st", "CUevent_st")),
         expect: &["typedef CUstream", "CUevent_st"],
     },
     Mutation {
         what: "a C spelling: cuMemAlloc bound to cuMemAllocHost_v2",
-        file: |i| &mut i.function_names,
+        file: "function_names",
         item: "pub use functions::cuMemAlloc_v2 as cuMemAlloc;",
         edit: Some(("cuMemAlloc_v2", "cuMemAllocHost_v2")),
         expect: &["C spelling cuMemAlloc", "cuMemAllocHost_v2"],
     },
     Mutation {
         what: "a missing function: cuMemsetD2D8_v2 removed",
-        file: |i| &mut i.functions,
+        file: "functions",
         item: "pub fn cuMemsetD2D8_v2(",
         edit: None,
         expect: &["function cuMemsetD2D8_v2", "missing from functions.rs"],
@@ -215,7 +220,7 @@ const MUTATIONS: &[Mutation] = &[
 
 /// Applies `m` to `inputs`, or says why it cannot (then the test would prove nothing).
 fn mutate(inputs: &mut Inputs, m: &Mutation) -> Result<(), String> {
-    let text = (m.file)(inputs);
+    let text = inputs.text.get_mut(m.file).expect("a file of the inputs");
     let start = text
         .find(m.item)
         .ok_or_else(|| format!("`{}` not found", m.item))?;

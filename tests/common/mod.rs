@@ -26,7 +26,10 @@ pub fn header_version() -> i32 {
 pub fn dlsym(symbol: &CStr) -> *const c_void {
     unsafe {
         let lib = libc::dlopen(c"libcuda.so.1".as_ptr(), libc::RTLD_NOW);
-        assert!(!lib.is_null(), "no driver library libcuda.so.1 to look {symbol:?} up in");
+        assert!(
+            !lib.is_null(),
+            "no driver library libcuda.so.1 to look {symbol:?} up in"
+        );
         libc::dlsym(lib, symbol.as_ptr()) as *const c_void
     }
 }

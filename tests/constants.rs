@@ -37,19 +37,8 @@ macro_rules! constants_table {
     };
 }
 
-#[allow(
-    non_camel_case_types,
-    non_snake_case,
-    non_upper_case_globals,
-    unused_imports,
-    clippy::all
-)]
-mod probe {
-    use super::*;
-    use cuda_driver_sys::*;
-    include!(concat!(env!("OUT_DIR"), "/constants_probe.rs"));
-}
-use probe::*;
+// `mod probe`: the tables of the selected version, expanded by the macro above.
+include!(concat!(env!("OUT_DIR"), "/constants_probe.rs"));
 
 #[repr(C)]
 struct CConstant {

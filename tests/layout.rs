@@ -77,19 +77,8 @@ macro_rules! layout_tables {
     };
 }
 
-#[allow(
-    non_camel_case_types,
-    non_snake_case,
-    non_upper_case_globals,
-    unused_imports,
-    clippy::all
-)]
-mod probe {
-    use super::*;
-    use cuda_driver_sys::*;
-    include!(concat!(env!("OUT_DIR"), "/layout_probe.rs"));
-}
-use probe::*;
+// `mod probe`: the tables of the selected version, expanded by the macro above.
+include!(concat!(env!("OUT_DIR"), "/layout_probe.rs"));
 
 #[repr(C)]
 struct CField {

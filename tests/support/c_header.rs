@@ -457,6 +457,21 @@ fn skip_braces(t: &[&str]) -> usize {
     t.len()
 }
 
+/// A Rust text of a type or path (`::core::ffi::c_int`, not `:: core :: ffi :: c_int`).
+pub fn rust_text(t: &impl ToTokens) -> String {
+    let mut s = t.to_token_stream().to_string();
+    for (from, to) in [
+        (":: ", "::"),
+        (" ::", "::"),
+        (" ,", ","),
+        ("* mut", "*mut"),
+        ("* const", "*const"),
+    ] {
+        s = s.replace(from, to);
+    }
+    s.replace("mut::", "mut ::").replace("const::", "const ::")
+}
+
 /// The stream modes an item of the bindings is compiled in, from its `#[cfg]`: [legacy,
 /// per-thread].
 pub fn stream_modes(attrs: &[syn::Attribute]) -> [bool; 2] {

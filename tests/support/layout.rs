@@ -22,10 +22,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
-use quote::ToTokens;
-
 use crate::c_header::{
-    header_lines, includes, lines_of, project, sets, stream_modes, Compiler, Decls, FOREIGN_HEADERS,
+    header_lines, includes, lines_of, project, rust_text, sets, stream_modes, Compiler, Decls,
+    FOREIGN_HEADERS,
 };
 
 /// The defines the bindings were generated with (see the generator).
@@ -81,29 +80,23 @@ pub fn generate(root: &Path, out: &Path, version: &str, cc: &Compiler, per_threa
     let public = scan(&[]);
     let naming = Naming::resolve(&m, &header);
     write(&out.join("cdsys_includes.h"), &includes());
-    let rust = layout_tables(&m, &header, &naming, out);
-    write(
-        &out.join("layout_probe.rs"),
-        &format!("pub const VERSION: &str = {};\n{rust}", c_str(version)),
-    );
-    let rust = constants_table(&m, &public, out);
-    write(
-        &out.join("constants_probe.rs"),
-        &format!("pub const VERSION: &str = {};\n{rust}", c_str(version)),
-    );
+    let version = format!("pub const VERSION: &str = {};\n", c_str(version));
+    let tables = [
+        ("layout_probe.rs", layout_tables(&m, &header, &naming, out)),
+        ("constants_probe.rs", constants_table(&m, &public, out)),
+    ];
+    for (file, rust) in tables {
+        // The tests include it, with `layout_tables!`/`constants_table!` defined.
+        let text = format!(
+            "#[allow(non_camel_case_types, non_snake_case, non_upper_case_globals, unused_imports, clippy::all)]\n\
+             mod probe {{\nuse super::*;\nuse cuda_driver_sys::*;\n{version}{rust}}}\nuse probe::*;\n"
+        );
+        write(&out.join(file), &text);
+    }
 }
 
 fn write(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
-}
-
-/// A type or path as Rust text (`::core::ffi::c_int`, not `:: core :: ffi :: c_int`).
-fn tokens(t: &impl ToTokens) -> String {
-    t.to_token_stream()
-        .to_string()
-        .replace(" :: ", "::")
-        .replace(":: ", "::")
-        .replace(" ;", ";")
 }
 
 /// A string literal, the same in C and in Rust.
@@ -163,7 +156,7 @@ struct Model {
 fn has_repr(attrs: &[syn::Attribute], what: &str) -> bool {
     attrs
         .iter()
-        .any(|a| a.path().is_ident("repr") && tokens(a).contains(what))
+        .any(|a| a.path().is_ident("repr") && rust_text(a).contains(what))
 }
 
 /// The C name of a Rust field or accessor: bindgen appends `_` to Rust keywords (`type_`).
@@ -250,7 +243,7 @@ impl Model {
                     });
                 }
                 syn::Item::Impl(i) if i.trait_.is_none() => {
-                    let ty = tokens(&i.self_ty);
+                    let ty = rust_text(&i.self_ty);
                     for ii in i.items {
                         match ii {
                             syn::ImplItem::Const(c) => {
@@ -273,7 +266,7 @@ impl Model {
                 continue;
             };
             if f.sig.receiver().is_none()
-                || !tokens(&f.block).contains("_bitfield_")
+                || !rust_text(&f.block).contains("_bitfield_")
                 || f.sig.inputs.len() != 2
             {
                 continue;
@@ -333,7 +326,7 @@ impl Model {
                 return ty;
             }
         }
-        panic!("alias cycle at {}", tokens(&ty))
+        panic!("alias cycle at {}", rust_text(&ty))
     }
 
     /// An integer type (primitive, after aliases; not an enum).
@@ -371,7 +364,9 @@ impl Model {
             return self.class_expr(inner);
         }
         match name.as_str() {
-            _ if self.is_int(&ty) => format!("if <{}>::MIN != 0 {{ 1 }} else {{ 2 }}", tokens(&ty)),
+            _ if self.is_int(&ty) => {
+                format!("if <{}>::MIN != 0 {{ 1 }} else {{ 2 }}", rust_text(&ty))
+            }
             "f32" | "f64" | "c_float" | "c_double" => "3".into(),
             "bool" => "2".into(),
             _ => "0".into(),
@@ -481,6 +476,23 @@ enum CAccess {
     },
 }
 
+impl CAccess {
+    /// The named C type that holds the fields of the record `name` reached so (itself, or the
+    /// host of an anonymous member), its Rust record, and the Rust path from that record to
+    /// `name` (`__bindgen_anon_1.`).
+    fn host<'a>(&'a self, name: &'a str) -> (&'a str, &'a str, &'a str) {
+        match self {
+            CAccess::Named(c) => (c, name, ""),
+            CAccess::Anon {
+                host,
+                host_record,
+                path,
+                ..
+            } => (host, host_record, path),
+        }
+    }
+}
+
 struct Naming {
     access: BTreeMap<String, CAccess>,
 }
@@ -503,15 +515,7 @@ impl Naming {
                 let Some(paccess) = access.get(pname) else {
                     continue;
                 };
-                let (host, host_record, path) = match paccess {
-                    CAccess::Named(p) => (p, pname, ""),
-                    CAccess::Anon {
-                        host,
-                        host_record,
-                        path,
-                        ..
-                    } => (host, host_record, path.as_str()),
-                };
+                let (host, host_record, path) = paccess.host(pname);
                 for f in &prec.fields {
                     let (child, child_access) = match f {
                         Member::Named(_, c, ty) => {
@@ -531,8 +535,8 @@ impl Naming {
                         Member::Anon(rust, child) => (
                             child.clone(),
                             CAccess::Anon {
-                                host: host.clone(),
-                                host_record: host_record.clone(),
+                                host: host.to_string(),
+                                host_record: host_record.to_string(),
                                 parent: pname.clone(),
                                 path: format!("{path}{rust}."),
                             },
@@ -562,11 +566,9 @@ impl Naming {
         Naming { access }
     }
 
-    /// The named C type that holds `name`'s fields: itself, or the host of an anonymous member.
-    fn host(&self, name: &str) -> &str {
-        match &self.access[name] {
-            CAccess::Named(c) | CAccess::Anon { host: c, .. } => c,
-        }
+    /// See [`CAccess::host`].
+    fn host<'a>(&'a self, name: &'a str) -> (&'a str, &'a str, &'a str) {
+        self.access[name].host(name)
     }
 }
 
@@ -641,7 +643,7 @@ impl Layout<'_> {
     /// `F(..)` for every member C can name in `record`, anonymous members' fields included, with
     /// their Rust paths under `prefix`, in the entry of `top`.
     fn fields(&self, top: &str, record: &str, prefix: &str, base: &str, out: &mut String) {
-        let host = self.naming.host(record);
+        let (host, _, _) = self.naming.host(record);
         let entry = |out: &mut String,
                      path: &str,
                      c_path: &str,
@@ -669,7 +671,7 @@ impl Layout<'_> {
                         out,
                         &format!("{prefix}{rust}"),
                         c,
-                        &tokens(ty),
+                        &rust_text(ty),
                         &self.m.class_expr(ty),
                         c_exprs,
                     );
@@ -732,15 +734,7 @@ fn layout_tables(m: &Model, h: &Decls, naming: &Naming, out: &Path) -> String {
         // Bit-fields: every bit of one field set, the bytes of the nearest named host compared
         // (C: a designated initializer, which reaches into anonymous members by name; Rust:
         // bindgen's setter on a zeroed host, through `__bindgen_anon_N`).
-        let (host, host_record, path) = match &naming.access[name] {
-            CAccess::Named(c) => (c, name, ""),
-            CAccess::Anon {
-                host,
-                host_record,
-                path,
-                ..
-            } => (host, host_record, path.as_str()),
-        };
+        let (host, host_record, path) = naming.host(name);
         for (setter, cfield, ty) in &rec.bitfields {
             let (c_value, value) = if path_ident(&m.resolve(ty)).is_some_and(|n| n == "bool") {
                 ("1".to_string(), "true".to_string())
@@ -749,7 +743,7 @@ fn layout_tables(m: &Model, h: &Decls, naming: &Naming, out: &Path) -> String {
                     "-1".to_string(),
                     format!(
                         "unsafe {{ core::mem::transmute_copy::<[u8; 16], {}>(&[0xff; 16]) }}",
-                        tokens(ty)
+                        rust_text(ty)
                     ),
                 )
             };
@@ -890,7 +884,7 @@ fn constants_table(m: &Model, h: &Decls, out: &Path) -> String {
             Some(_) if m.is_int(&ty) => (format!("{name} as i128"), false),
             _ => panic!(
                 "constant {name} has type {}: the constants probe handles integers, enums and pointers",
-                tokens(&k.ty)
+                rust_text(&k.ty)
             ),
         };
         entry(name, name, k.kind, value, pointer);

@@ -44,9 +44,9 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Instant;
 
-use quote::ToTokens;
-
-use crate::c_header::{header_lines, includes, project, sets, stream_modes, Compiler, Decls};
+use crate::c_header::{
+    header_lines, includes, project, rust_text, sets, stream_modes, Compiler, Decls,
+};
 
 /// The committed bindings a probe is generated from: the text of each file the probe reads
 /// (`functions`, `bindings`, `function_names`, `names`: those of `cuda.h` and, with the `interop`
@@ -226,21 +226,6 @@ pub fn run(inputs: &Inputs, cxx: &Compiler, dir: &Path, known: &[Unit]) -> Repor
 // ---------------------------------------------------------------------------------------------
 // The bindings, read back
 
-/// A Rust text of a type or path (`::core::ffi::c_int`, not `:: core :: ffi :: c_int`).
-fn rust(t: &impl ToTokens) -> String {
-    let mut s = t.to_token_stream().to_string();
-    for (from, to) in [
-        (":: ", "::"),
-        (" ::", "::"),
-        (" ,", ","),
-        ("* mut", "*mut"),
-        ("* const", "*const"),
-    ] {
-        s = s.replace(from, to);
-    }
-    s.replace("mut::", "mut ::").replace("const::", "const ::")
-}
-
 /// A function signature, from an `extern` declaration, a Rust `extern "C" fn` or a `fn` type.
 struct Signature {
     name: String,
@@ -397,7 +382,7 @@ impl Bindings {
                             return Err(format!(
                                 "names.rs: {} = {}: not a PFN typedef name",
                                 t.ident,
-                                rust(other)
+                                rust_text(other)
                             ))
                         }
                     };
@@ -474,7 +459,7 @@ const PRIMITIVES: [&str; 52] = [
 
 /// The C++ spelling of a Rust type of the bindings.
 fn cpp_type(ty: &syn::Type) -> Result<String, String> {
-    let unknown = || format!("the probe has no C++ spelling for `{}`", rust(ty));
+    let unknown = || format!("the probe has no C++ spelling for `{}`", rust_text(ty));
     match ty {
         syn::Type::Ptr(p) => {
             let inner = cpp_type(&p.elem)?;
@@ -521,7 +506,7 @@ fn cpp_type(ty: &syn::Type) -> Result<String, String> {
         syn::Type::Array(a) => Ok(format!(
             "cdsys::array<{}, {}>",
             cpp_type(&a.elem)?,
-            rust(&a.len)
+            rust_text(&a.len)
         )),
         syn::Type::Tuple(t) if t.elems.is_empty() => Ok("void".into()),
         syn::Type::Paren(p) => cpp_type(&p.elem),
@@ -567,7 +552,7 @@ impl Gen {
         let whole = cpp_fn(s).map_err(|e| format!("{}: {e}", s.name))?;
         let _ = writeln!(self.text, "CDSYS_SIGNATURE({tag}, {header}, {whole})");
         self.assertions += 1;
-        let ret = s.ret.as_ref().map_or("()".to_string(), rust);
+        let ret = s.ret.as_ref().map_or("()".to_string(), rust_text);
         let mut parts = vec![
             (
                 "parameter_count".to_string(),
@@ -586,7 +571,7 @@ impl Gen {
             parts.push((
                 format!("parameter_{i}"),
                 format!("parameter {i} `{n}`: "),
-                rust(t),
+                rust_text(t),
             ));
         }
         for (part, label, rust_text) in parts {
@@ -744,7 +729,7 @@ fn probe(
         let _ = writeln!(g.text, "CDSYS_TYPE(typedef_{name}, {name}, {c})");
         g.assertions += 1;
         g.parts
-            .insert(format!("typedef_{name}"), (String::new(), rust(ty)));
+            .insert(format!("typedef_{name}"), (String::new(), rust_text(ty)));
     }
     report.typedefs = Count::of(b.typedefs.len(), b.typedefs.len());
     report.problems.extend(problems);

@@ -348,10 +348,9 @@ impl Decls {
                 .iter()
                 .position(|t| matches!(*t, ";" | "(" | "{"))
                 .unwrap_or(s.len());
-            if j < s.len() && s[j] == "(" && j > 2 && is_c_ident(s[j - 1]) {
-                if s.get(skip_parens(s, j)) == Some(&";") {
-                    self.function_typedefs.insert(s[j - 1].to_string());
-                }
+            let function_type = j < s.len() && s[j] == "(" && j > 2 && is_c_ident(s[j - 1]);
+            if function_type && s.get(skip_parens(s, j)) == Some(&";") {
+                self.function_typedefs.insert(s[j - 1].to_string());
             }
             return;
         }

@@ -4,9 +4,10 @@
 //! `CU_LAUNCH_PARAM_BUFFER_POINTER`, `CU_DEVICE_CPU`, aliases of enumerators).
 //!
 //! `tests/support/layout.rs` writes the table of the constants from the committed bindings; the C
-//! compiler (`tests/support/c/constants_probe.c`) evaluates `(unsigned long long)NAME` (`(uintptr_t)NAME` for pointers) against the same header,
-//! as a C program includes it (with `CUDA_API_PER_THREAD_DEFAULT_STREAM` under the
-//! `per-thread-default-stream` feature). No driver function is called or referenced.
+//! compiler (`tests/support/c/constants_probe.c`) evaluates `(unsigned long long)NAME`
+//! (`(uintptr_t)NAME` for pointers) against the same header, as a C program includes it (with
+//! `CUDA_API_PER_THREAD_DEFAULT_STREAM` under the `per-thread-default-stream` feature), and this
+//! test expands the same table into the Rust values. No driver function is called or referenced.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::{c_char, CStr};

@@ -1,10 +1,11 @@
 //! The layout of every struct, union, field and typedef of the bindings, against the C compiler.
 //!
-//! `tests/support/layout.rs` generates, from the committed bindings of the selected version, a C
-//! probe compiled against the same `cuda.h` (sizeof, _Alignof, offsetof, the arithmetic class of
-//! each member, the bytes each bit-field assignment writes) and the Rust twin of every entry
-//! (size_of, align_of, offset_of!, bindgen's setters). This test compares them entry by entry and
-//! reports every difference.
+//! `tests/support/layout.rs` writes, from the committed bindings of the selected version, one table
+//! entry per record, field, bit-field and typedef. The C probe (`tests/support/c/layout_probe.c`,
+//! compiled against the same `cuda.h`) expands it into sizeof, _Alignof, offsetof, the arithmetic
+//! class of each member and the bytes each bit-field assignment writes; this test expands it into
+//! the Rust twins (size_of, align_of, offset_of!, bindgen's setters), compares them entry by entry
+//! and reports every difference.
 
 use std::collections::BTreeMap;
 use std::ffi::{c_char, c_void, CStr};

@@ -39,6 +39,8 @@
 //! `<name>.stdout`, `<name>.stderr`, `<name>.code` (what `ci/first-run.sh` records of
 //! `cargo run --example <name>` in a fresh clone).
 
+mod common;
+
 use std::ffi::{OsStr, OsString};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -46,7 +48,9 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-/// Every example: (name, whether it checks its results and prints `Result = PASS|FAIL`).
+/// Every example: (name, whether it checks its results and prints `Result = PASS|FAIL`). The C
+/// twins `examples/*.cpp` are the list `ci/first-run.sh` and `ci/twins-smoke.sh` use;
+/// `every_twin_has_a_parity_test` fails, naming both lists, where this one differs from them.
 const EXAMPLES: &[(&str, bool)] = &[
     ("driver_init", false),
     ("check_driver", false),
@@ -801,15 +805,9 @@ fn missing_symbol(c: &Run, rust: &Run) -> Option<String> {
         c_symbol, rust_symbol,
         "the C twin and the Rust example stop on different symbols"
     );
-    let lib = unsafe { libc::dlopen(c"libcuda.so.1".as_ptr(), libc::RTLD_NOW) };
-    assert!(
-        !lib.is_null(),
-        "no driver library to check {c_symbol} against"
-    );
     let name = std::ffi::CString::new(c_symbol.as_str()).unwrap();
-    let found = unsafe { libc::dlsym(lib, name.as_ptr()) };
     assert!(
-        found.is_null(),
+        common::dlsym(&name).is_null(),
         "both sides stopped on {c_symbol}, which the driver library has"
     );
     Some(c_symbol)

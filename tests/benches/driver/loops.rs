@@ -34,7 +34,9 @@ macro_rules! overhead_loops {
             let mut ok = true;
             let t0 = Instant::now();
             for _ in 0..n {
-                ok &= check_driver!(unsafe { $f(&mut out) });
+                if !check_driver!(unsafe { $f(&mut out) }) {
+                    ok = false;
+                }
             }
             let secs = t0.elapsed().as_secs_f64();
             black_box(out);
@@ -149,11 +151,15 @@ pub fn launch_check(
     let mut ok = true;
     let t0 = Instant::now();
     for _ in 0..n {
-        ok &= check_driver!(unsafe {
+        if !check_driver!(unsafe {
             cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, stream, params, extra)
-        });
+        }) {
+            ok = false;
+        }
     }
-    ok &= check_driver!(unsafe { cuStreamSynchronize(stream) });
+    if !check_driver!(unsafe { cuStreamSynchronize(stream) }) {
+        ok = false;
+    }
     (t0.elapsed().as_secs_f64(), u32::from(!black_box(ok)))
 }
 

@@ -30,7 +30,10 @@ mod linked {
             not(feature = "per-thread-default-stream"),
             link_name = "cuLaunchKernel"
         )]
-        #[cfg_attr(feature = "per-thread-default-stream", link_name = "cuLaunchKernel_ptsz")]
+        #[cfg_attr(
+            feature = "per-thread-default-stream",
+            link_name = "cuLaunchKernel_ptsz"
+        )]
         #[allow(clippy::too_many_arguments)]
         pub fn cuLaunchKernel(
             f: CUfunction,

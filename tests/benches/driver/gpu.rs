@@ -7,8 +7,8 @@ use std::ptr;
 
 use cuda_driver_sys::*;
 
-use crate::twin::{c_bench_host_alloc, c_bench_host_free};
 use crate::die;
+use crate::twin::{c_bench_host_alloc, c_bench_host_free};
 
 /// The empty kernel of the launch benchmarks, hand-written PTX (ISA 8.0, sm_52: loads on every
 /// driver from CUDA 12.0 on; ptxas 12.0 accepts it for sm_52 and sm_90). Two 64-bit parameters,

@@ -151,9 +151,8 @@ pub fn launch_check(
     let mut ok = true;
     let t0 = Instant::now();
     for _ in 0..n {
-        if !check_driver!(unsafe {
-            cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, stream, params, extra)
-        }) {
+        if !check_driver!(unsafe { cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, stream, params, extra) })
+        {
             ok = false;
         }
     }

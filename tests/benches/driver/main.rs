@@ -115,8 +115,7 @@ mod bench {
     use cuda_driver_sys::*;
 
     use crate::paired::{
-        coverage, interval_rank, median_interval, pin_to_current_cpu, timer_resolution_ns,
-        Rounds,
+        coverage, interval_rank, median_interval, pin_to_current_cpu, timer_resolution_ns, Rounds,
     };
     use crate::rows::{Bench, Lookups, Row, Target};
     use crate::twin::c_bench_compiler;

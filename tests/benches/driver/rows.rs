@@ -90,13 +90,19 @@ impl Row {
     }
 
     pub fn ratios(&self) -> Vec<f64> {
-        self.rust.iter().zip(&self.other).map(|(r, o)| r / o).collect()
+        self.rust
+            .iter()
+            .zip(&self.other)
+            .map(|(r, o)| r / o)
+            .collect()
     }
 }
 
 /// Per-round seconds turned into the rows' unit by `f`.
 pub fn figures(secs: &[Vec<f64>], f: impl Fn(f64) -> f64) -> Vec<Vec<f64>> {
-    secs.iter().map(|s| s.iter().map(|&t| f(t)).collect()).collect()
+    secs.iter()
+        .map(|s| s.iter().map(|&t| f(t)).collect())
+        .collect()
 }
 
 /// What the row groups share: the settings, the rounds, the rows so far.
@@ -169,7 +175,8 @@ fn overhead(b: &mut Bench, f: &str, rust: [RustLoop; 4], c: [CLoop; 4]) {
         ),
     ];
     for (name, pair, note, target) in rows {
-        b.rows.push(Row::pair(name, Unit::Ns, &ns, pair, note, target));
+        b.rows
+            .push(Row::pair(name, Unit::Ns, &ns, pair, note, target));
     }
 }
 
@@ -234,7 +241,10 @@ pub fn launches(b: &mut Bench, gpu: &Gpu) {
     let mut runs: Vec<Run<'_>> = Vec::new();
     for (label, how, c, c_check) in forms {
         runs.push(Box::new(move |n| {
-            checked(&format!("Rust launch {label}"), loops::launch(f, st, how, n))
+            checked(
+                &format!("Rust launch {label}"),
+                loops::launch(f, st, how, n),
+            )
         }));
         runs.push(Box::new(move |n| {
             c_checked(&format!("C launch {label}"), |acc| unsafe {
@@ -284,7 +294,8 @@ pub fn launches(b: &mut Bench, gpu: &Gpu) {
             ),
         ];
         for (name, pair, note, target) in rows {
-            b.rows.push(Row::pair(name, Unit::Us, &us, pair, note, target));
+            b.rows
+                .push(Row::pair(name, Unit::Us, &us, pair, note, target));
         }
     }
 }

@@ -9,7 +9,7 @@
 //! <target>/release/deps/driver-<hash> [options]     # the built program, run without cargo
 //! ```
 //!
-//! Options: `--rounds N` (default 31, at least 6), `--seed S` (the random order of the loops in
+//! Options: `--rounds N` (default 41, at least 6), `--seed S` (the random order of the loops in
 //! each round; default from the clock, printed), `--quick`, `--link-gbps G` (the link's nominal
 //! bandwidth in decimal GB/s, default 63: PCIe Gen5 x16; the driver API has no attribute for it),
 //! `--kernels DIR` (the folder of `vector_add.ptx`; else `$CUDA_KERNELS_DIR`, else
@@ -221,7 +221,7 @@ mod bench {
         let (rounds, calls, launches, min_secs) = match (measure, quick) {
             (false, _) => (6, 1_000, 100, 0.000_5),
             (true, true) => (rounds.unwrap_or(11), 100_000, 1_000, 0.002),
-            (true, false) => (rounds.unwrap_or(31), 1_000_000, 5_000, 0.01),
+            (true, false) => (rounds.unwrap_or(41), 1_000_000, 5_000, 0.01),
         };
         if interval_rank(rounds).is_none() {
             usage_error(&format!(

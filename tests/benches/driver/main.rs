@@ -437,9 +437,9 @@ mod bench {
             );
         }
         println!();
-        let [met, miss, indist, reported, _] = counts;
+        let [met, miss, indist, reported, not_judged] = counts;
         println!(
-            "driver bench: {} rows: {met} met, {indist} indistinguishable, {miss} missed, {reported} reported without a target",
+            "driver bench: {} rows: {met} met, {indist} indistinguishable, {miss} missed, {reported} reported without a target, {not_judged} not judged (smoke run)",
             rows.len()
         );
         missed

@@ -4,6 +4,8 @@
 #
 #   ci/gpu-bundle.sh [DIR]          # default DIR: target/gpu-bundle
 #   DIR/run.sh [OUT]                # on the GPU machine; logs go to OUT (default: DIR/out)
+#   ci/gpu-bundle.sh --bench-only [DIR]   # only the benchmark's part (below): bin/, kernels/,
+#                                         # run.sh; run it with GPU_RUN_PARTS=bench DIR/run.sh OUT
 #
 # The folder holds: the eleven examples and their C twins for each header version (examples-<tag>/,
 # c-twins-<tag>/ with the parity test binary tests/examples_parity-<tag>), the PTX they load, the
@@ -18,10 +20,12 @@
 # (bin/bench-driver) and dynamically loaded with cudarc 0.19 beside it (bin/bench-driver-dynamic,
 # with bin/first-init-{linked,dynamic} for the start-time rows).
 # run.sh prints one line per example (parity, results checked), runs every example and twin under
-# compute-sanitizer, runs the benchmark twice, and exits non-zero on any failure.
+# compute-sanitizer, runs both benchmark programs, and exits non-zero on any failure.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+bench_only=false
+if [ "${1:-}" = --bench-only ]; then bench_only=true; shift; fi
 out=${1:-target/gpu-bundle}
 eval "$(ci/fetch-deps.sh)"
 rm -rf "$out" && mkdir -p "$out"/{bin,tests,lib}
@@ -44,6 +48,8 @@ for line in sys.stdin:
 '
 }
 
+# Everything but the benchmark (the part --bench-only skips).
+if ! $bench_only; then
 # Test binaries of one feature set, into tests/<name>-<tag>.
 build_tests() { # tag cargo-args...
   local tag=$1; shift
@@ -107,12 +113,18 @@ mkdir -p "$out/gl-debs"
 build_tests 12000-dyn --test driver --test table --test dynamic --test load_from --test interop --test gl_interop --no-default-features --features cuda-12000,interop,dynamic-loading
 # dynamic-loading with an 11.x header: the loader bootstraps cuGetProcAddress (v1).
 build_tests 11080-dyn --test driver --test table --test dynamic --no-default-features --features cuda-11080,dynamic-loading
+fi
+
 echo "building the benchmark: linked, and dynamically loaded with cudarc beside it"
-# bench NAME DEST: the benchmark program NAME of the cargo-args build, into bin/DEST.
+# bench NAME DEST: the benchmark program NAME of the cargo-args build, into bin/DEST. Every loop of
+# both twins starts on a 64-byte boundary (LLVM's -align-loops=64, gcc's -falign-loops=64; in a
+# target folder of their own, so that the other builds keep theirs): where the linker put a loop
+# moved identical loops by up to 8% (docs/BENCHMARKS.md), which the verdicts must not measure.
 bench() { # name dest cargo-args...
   local name=$1 dest=$2; shift 2
   local path
-  path=$(cargo bench --no-run --bench "$name" --message-format=json "$@" 2>/dev/null | artifacts |
+  path=$(CARGO_TARGET_DIR=target/bench-aligned RUSTFLAGS="-C llvm-args=-align-loops=64" CFLAGS="-falign-loops=64" \
+    cargo bench --no-run --bench "$name" --message-format=json "$@" 2>/dev/null | artifacts |
     awk -v n="$name" '$1 == "bench" && $2 == n { print $3 }')
   [ -x "$path" ] || { echo "gpu-bundle: the $name benchmark ($*) was not built" >&2; exit 1; }
   cp "$path" "$out/bin/$dest"
@@ -122,5 +134,12 @@ bench driver bench-driver
 bench first_init first-init-linked
 bench driver bench-driver-dynamic --no-default-features --features cuda-12000,dynamic-loading,bench-cudarc
 bench first_init first-init-dynamic --no-default-features --features cuda-12000,dynamic-loading,bench-cudarc
+# --- rustacuda 0.1.3 on this crate (issue 22) --------------------------------------------------
+# Its unit and integration tests, doctests and example, built with cuda-12000 and cuda-13000, in
+# rustacuda/ours-<tag>/ with their runner (rustacuda/run.sh: ci/rustacuda-run.sh) and the one
+# test allowed to fail (rustacuda/expected-differences); run.sh's `rustacuda` part runs them.
+echo "building rustacuda 0.1.3's tests, doctests and example on this crate (ci/rustacuda-check.sh --bundle)"
+ci/rustacuda-check.sh --bundle "$out/rustacuda"
+# --- end of rustacuda ---------------------------------------------------------------------------
 cp ci/gpu-run.sh "$out/run.sh"
 du -sh "$out"

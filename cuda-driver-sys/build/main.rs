@@ -22,7 +22,6 @@ mod search;
 use std::env;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use search::{Inputs, Place, ROOT_VARS};
 
@@ -78,10 +77,14 @@ fn main() {
     }
     if let Some(dir) = &inputs.library_path {
         if found.as_ref().is_none_or(|f| Path::new(&f.dir) != dir) && !dynamic {
+            let files: Vec<&str> = search::library_files(&inputs.os)
+                .iter()
+                .map(|(file, _)| *file)
+                .collect();
             println!(
                 "cargo:warning=cuda-driver-sys: CUDA_LIBRARY_PATH={} holds no {}; searched on",
                 dir.display(),
-                search::library_files(&inputs.os)[0].0
+                files.join(" or ")
             );
         }
     }
@@ -244,64 +247,56 @@ fn try_dir(os: &str, dir: &Path, searched: &mut Vec<String>) -> Option<Found> {
     })
 }
 
-/// The `-L` directories of the toolkit's pkg-config packages (`cuda-12.4`), newest first, each
-/// followed by its `stubs/`. Run as `$PKG_CONFIG` (default `pkg-config`), which reads
-/// `PKG_CONFIG_PATH`, `PKG_CONFIG_LIBDIR` and `PKG_CONFIG_SYSROOT_DIR` itself; not when
-/// cross-compiling unless `PKG_CONFIG_ALLOW_CROSS` is set. What could not be asked is a line of
-/// `searched`.
+/// The `-L` directories of the toolkit's pkg-config packages (`cuda-13.5` ... `cuda-11.7`, newest
+/// first), each followed by its `stubs/`, through the `pkg-config` crate (which honours
+/// `PKG_CONFIG`, `PKG_CONFIG_PATH`, the sysroot and the cross-compilation variables, and announces
+/// them to cargo). What could not be asked is a line of `searched`. The crate panics on output
+/// that is not UTF-8 (a `-L` directory whose name is not): that panic is caught, silently, and
+/// becomes a "skipped" line, so it never fails the build.
 fn pkg_config_dirs(searched: &mut Vec<String>) -> Vec<PathBuf> {
-    for v in [
-        "PKG_CONFIG_PATH",
-        "PKG_CONFIG_LIBDIR",
-        "PKG_CONFIG_SYSROOT_DIR",
-    ] {
-        println!("cargo:rerun-if-env-changed={v}");
-    }
-    let cross = env::var_os("HOST") != env::var_os("TARGET");
-    if cross && var("PKG_CONFIG_ALLOW_CROSS").is_none() {
-        searched
-            .push("pkg-config (not asked: cross-compiling without PKG_CONFIG_ALLOW_CROSS)".into());
-        return vec![];
-    }
-    let program = var("PKG_CONFIG").unwrap_or_else(|| "pkg-config".into());
-    let run = |args: &[&str]| -> Result<Vec<u8>, String> {
-        let out = Command::new(&program)
-            .args(args)
-            .output()
-            .map_err(|e| format!("cannot run {}: {e}", Path::new(&program).display()))?;
-        if out.status.success() {
-            Ok(out.stdout)
-        } else {
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            Err(format!(
-                "{} {}: {}",
-                Path::new(&program).display(),
-                args.join(" "),
-                stderr.trim()
-            ))
-        }
-    };
-    let packages = match run(&["--list-all"]) {
-        Ok(list) => search::cuda_packages(&list),
-        Err(e) => {
-            searched.push(format!("pkg-config (skipped: {e})"));
-            return vec![];
-        }
-    };
-    if packages.is_empty() {
-        searched.push("pkg-config (no cuda-<major>.<minor> package)".into());
-    }
     let mut dirs = Vec::new();
-    for name in packages {
-        match run(&["--libs-only-L", &name]) {
-            Ok(out) => {
-                for dir in search::link_dirs(&out) {
+    let mut skipped = false;
+    for v in VERSIONS.iter().rev() {
+        let name = format!("cuda-{}.{}", v / 1000, v % 1000 / 10);
+        let probe = || {
+            pkg_config::Config::new()
+                .cargo_metadata(false)
+                .env_metadata(true)
+                .print_system_libs(false)
+                .probe(&name)
+        };
+        let quiet = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let result = std::panic::catch_unwind(probe);
+        std::panic::set_hook(quiet);
+        match result {
+            Ok(Ok(lib)) => {
+                for dir in lib.link_paths {
                     let stubs = dir.join("stubs");
                     dirs.extend([dir, stubs]);
                 }
             }
-            Err(e) => searched.push(format!("pkg-config {name} (skipped: {e})")),
+            // Not installed: the usual answer for all but one version.
+            Ok(Err(pkg_config::Error::ProbeFailure { .. } | pkg_config::Error::Failure { .. })) => {
+            }
+            // No pkg-config program, cross-compiling without PKG_CONFIG_ALLOW_CROSS, ...: the
+            // same for every package.
+            Ok(Err(e)) => {
+                let e = e.to_string().replace('\n', " ");
+                searched.push(format!("pkg-config (skipped: {})", e.trim()));
+                return dirs;
+            }
+            Err(_) => {
+                skipped = true;
+                searched.push(format!(
+                "pkg-config {name} (skipped: its output is not UTF-8, which the pkg-config crate \
+                 cannot read)"
+                ));
+            }
         }
+    }
+    if dirs.is_empty() && !skipped {
+        searched.push("pkg-config (no cuda-<major>.<minor> package)".into());
     }
     dirs
 }

@@ -174,44 +174,6 @@ pub fn sysroot_of(rustc: &Path) -> Option<&Path> {
     (rustc.is_absolute() && bin.file_name()? == "bin").then(|| bin.parent())?
 }
 
-/// The names of the toolkit's pkg-config packages (`cuda-12.4`) in `pkg-config --list-all`'s
-/// output, newest first; other packages are left out.
-pub fn cuda_packages(list_all: &[u8]) -> Vec<String> {
-    let mut found: Vec<(u32, u32, String)> = list_all
-        .split(|&b| b == b'\n')
-        .filter_map(|line| {
-            let name = line.split(|b| b.is_ascii_whitespace()).next()?;
-            let name = std::str::from_utf8(name).ok()?;
-            let (major, minor) = name.strip_prefix("cuda-")?.split_once('.')?;
-            Some((major.parse().ok()?, minor.parse().ok()?, name.to_string()))
-        })
-        .collect();
-    found.sort();
-    found.into_iter().rev().map(|(_, _, name)| name).collect()
-}
-
-/// The `-L` directories of `pkg-config --libs-only-L`'s output, as the bytes were (a directory's
-/// name need not be UTF-8).
-pub fn link_dirs(libs_only_l: &[u8]) -> Vec<PathBuf> {
-    libs_only_l
-        .split(|b| b.is_ascii_whitespace())
-        .filter_map(|word| word.strip_prefix(b"-L"))
-        .filter(|dir| !dir.is_empty())
-        .map(path_from_bytes)
-        .collect()
-}
-
-#[cfg(unix)]
-fn path_from_bytes(bytes: &[u8]) -> PathBuf {
-    use std::os::unix::ffi::OsStrExt;
-    PathBuf::from(OsStr::from_bytes(bytes))
-}
-
-#[cfg(not(unix))]
-fn path_from_bytes(bytes: &[u8]) -> PathBuf {
-    PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
-}
-
 /// The value of `#define CUDA_VERSION <n>` in a `cuda.h`: `Ok(None)` where there is no such
 /// line, an error naming the value where it is not a version number.
 pub fn header_version(cuda_h: &str) -> Result<Option<u32>, String> {
@@ -357,19 +319,6 @@ mod tests {
             [PathBuf::from("/user/lib")]
         );
         assert_eq!(sysroot_of(Path::new("rustc")), None);
-    }
-
-    #[test]
-    fn pkg_config_output() {
-        let list = b"zlib  zlib - compression\ncuda-11.8 CUDA\ncuda-12.10 CUDA\ncuda-12.4 CUDA\ncudart-12.4 x\n";
-        assert_eq!(
-            cuda_packages(list),
-            ["cuda-12.10", "cuda-12.4", "cuda-11.8"]
-        );
-        let dirs = link_dirs(b"-L/opt/cuda-\xff/lib64 -L/b  \n");
-        assert_eq!(dirs.len(), 2);
-        assert_eq!(dirs[1], PathBuf::from("/b"));
-        assert!(dirs[0].to_str().is_none(), "kept as the bytes were");
     }
 
     #[test]

@@ -92,7 +92,7 @@ double c_bench_ctx_get_current_check(long long n, unsigned* acc_out) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (long long i = 0; i < n; i++) {
-        ok &= checkDriver(cuCtxGetCurrent(&ctx));
+        if (!checkDriver(cuCtxGetCurrent(&ctx))) ok = false;
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     *acc_out = !ok;
@@ -162,7 +162,7 @@ double c_bench_driver_get_version_check(long long n, unsigned* acc_out) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (long long i = 0; i < n; i++) {
-        ok &= checkDriver(cuDriverGetVersion(&version));
+        if (!checkDriver(cuDriverGetVersion(&version))) ok = false;
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     *acc_out = !ok;
@@ -232,9 +232,9 @@ double c_bench_launch_args_check(CUfunction f, CUstream stream, long long n, uns
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (long long i = 0; i < n; i++) {
-        ok &= checkDriver(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, stream, args, NULL));
+        if (!checkDriver(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, stream, args, NULL))) ok = false;
     }
-    ok &= checkDriver(cuStreamSynchronize(stream));
+    if (!checkDriver(cuStreamSynchronize(stream))) ok = false;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     *acc_out = !ok;
     return seconds_between(&t0, &t1);
@@ -264,9 +264,9 @@ double c_bench_launch_extra_check(CUfunction f, CUstream stream, long long n, un
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (long long i = 0; i < n; i++) {
-        ok &= checkDriver(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, stream, NULL, extra));
+        if (!checkDriver(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, stream, NULL, extra))) ok = false;
     }
-    ok &= checkDriver(cuStreamSynchronize(stream));
+    if (!checkDriver(cuStreamSynchronize(stream))) ok = false;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     *acc_out = !ok;
     return seconds_between(&t0, &t1);

@@ -1,0 +1,219 @@
+//! The device state both twins share: context, stream, the empty kernel, the device buffer and
+//! the host buffers of the copies, and the PTX of the JIT rows.
+
+use std::ffi::{c_char, c_int, c_void, CStr};
+use std::path::{Path, PathBuf};
+use std::ptr;
+
+use cuda_driver_sys::*;
+
+use crate::die;
+use crate::twin::{c_bench_host_alloc, c_bench_host_free};
+
+/// The empty kernel of the launch benchmarks, hand-written PTX (ISA 8.0, sm_52: loads on every
+/// driver from CUDA 12.0 on; ptxas 12.0 accepts it for sm_52 and sm_90). Two 64-bit parameters,
+/// so the parameter buffer is 16 bytes with no padding.
+const EMPTY_PTX: &CStr = c".version 8.0
+.target sm_52
+.address_size 64
+
+.visible .entry bench_empty(
+	.param .u64 bench_empty_param_0,
+	.param .u64 bench_empty_param_1
+)
+{
+	ret;
+}
+";
+
+/// The largest copy, and the size of every buffer the copies use.
+pub const MAX_COPY: usize = 256 << 20;
+
+pub struct Gpu {
+    pub device: CUdevice,
+    pub context: CUcontext,
+    pub stream: CUstream,
+    module: CUmodule,
+    pub kernel: CUfunction,
+    pub device_buffer: CUdeviceptr,
+    /// vector_add.ptx, NUL-terminated.
+    pub jit_ptx: Vec<u8>,
+    /// A `Box<[u8]>` of `MAX_COPY` bytes, as a raw pointer (the copies write through it).
+    rust_pageable: *mut [u8],
+    pub rust_locked: *mut c_void,
+    pub c_pageable: *mut c_void,
+    pub c_locked: *mut c_void,
+}
+
+impl Gpu {
+    /// Rust's host buffer of the copies: page-locked or pageable.
+    pub fn rust_host(&self, locked: bool) -> *mut c_void {
+        if locked {
+            self.rust_locked
+        } else {
+            self.rust_pageable.cast()
+        }
+    }
+
+    /// C's host buffer of the copies: page-locked or pageable.
+    pub fn c_host(&self, locked: bool) -> *mut c_void {
+        if locked {
+            self.c_locked
+        } else {
+            self.c_pageable
+        }
+    }
+}
+
+/// The folder of `vector_add.ptx`: `--kernels`, `$CUDA_KERNELS_DIR`, the source tree's, `./`'s.
+fn kernels_dir(kernels: Option<&Path>) -> PathBuf {
+    if let Some(dir) = kernels {
+        return dir.to_path_buf();
+    }
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/kernels");
+    if built.join("vector_add.ptx").is_file() {
+        built
+    } else {
+        PathBuf::from("examples/kernels")
+    }
+}
+
+pub fn setup(kernels: Option<&Path>) -> Gpu {
+    let ptx_path = kernels_dir(kernels).join("vector_add.ptx");
+    let mut jit_ptx = std::fs::read(&ptx_path).unwrap_or_else(|e| {
+        die(&format!(
+            "cannot read {} ({e}): pass --kernels DIR or set CUDA_KERNELS_DIR to the folder of vector_add.ptx",
+            ptx_path.display()
+        ))
+    });
+    jit_ptx.push(0);
+    eprintln!("driver bench: PTX JIT input: {}", ptx_path.display());
+
+    let mut device: CUdevice = 0;
+    setup!(unsafe { cuDeviceGet(&mut device, 0) });
+    let mut context: CUcontext = ptr::null_mut();
+    setup!(unsafe { cuDevicePrimaryCtxRetain(&mut context, device) });
+    setup!(unsafe { cuCtxSetCurrent(context) });
+    let mut stream: CUstream = ptr::null_mut();
+    setup!(unsafe { cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0) });
+    let mut module: CUmodule = ptr::null_mut();
+    setup!(unsafe { cuModuleLoadData(&mut module, EMPTY_PTX.as_ptr().cast()) });
+    let mut kernel: CUfunction = ptr::null_mut();
+    setup!(unsafe { cuModuleGetFunction(&mut kernel, module, c"bench_empty".as_ptr()) });
+    // A fresh context and a JIT load now, so that a machine where either fails stops here
+    // rather than after the other measurements (this also loads the JIT compiler library).
+    let probe = fresh_context(device);
+    let mut jit_module: CUmodule = ptr::null_mut();
+    setup!(unsafe { cuModuleLoadData(&mut jit_module, jit_ptx.as_ptr().cast()) });
+    setup!(unsafe { cuModuleUnload(jit_module) });
+    setup!(unsafe { cuCtxDestroy(probe) });
+    setup!(unsafe { cuCtxSetCurrent(context) });
+    let mut device_buffer: CUdeviceptr = 0;
+    setup!(unsafe { cuMemAlloc(&mut device_buffer, MAX_COPY) });
+    // Host buffers, every byte written once (no first-touch faults in the copies).
+    let rust_pageable = Box::into_raw(vec![0xA5u8; MAX_COPY].into_boxed_slice());
+    let mut rust_locked: *mut c_void = ptr::null_mut();
+    setup!(unsafe { cuMemAllocHost(&mut rust_locked, MAX_COPY) });
+    unsafe { ptr::write_bytes(rust_locked.cast::<u8>(), 0xA5, MAX_COPY) };
+    let c_pageable = unsafe { c_bench_host_alloc(MAX_COPY, 0) };
+    let c_locked = unsafe { c_bench_host_alloc(MAX_COPY, 1) };
+    if c_pageable.is_null() || c_locked.is_null() {
+        die("the C twin's host buffers could not be allocated (see above)");
+    }
+    Gpu {
+        device,
+        context,
+        stream,
+        module,
+        kernel,
+        device_buffer,
+        jit_ptx,
+        rust_pageable,
+        rust_locked,
+        c_pageable,
+        c_locked,
+    }
+}
+
+pub fn teardown(gpu: Gpu) {
+    setup!(unsafe { cuCtxSetCurrent(gpu.context) });
+    if unsafe { c_bench_host_free(gpu.c_pageable, 0) } != 0
+        || unsafe { c_bench_host_free(gpu.c_locked, 1) } != 0
+    {
+        die("the C twin's cuMemFreeHost failed");
+    }
+    setup!(unsafe { cuMemFreeHost(gpu.rust_locked) });
+    drop(unsafe { Box::from_raw(gpu.rust_pageable) });
+    setup!(unsafe { cuMemFree(gpu.device_buffer) });
+    setup!(unsafe { cuModuleUnload(gpu.module) });
+    setup!(unsafe { cuStreamDestroy(gpu.stream) });
+    setup!(unsafe { cuDevicePrimaryCtxRelease(gpu.device) });
+}
+
+/// A new context on `device`, current. The CUDA 13 header's `cuCtxCreate` is `cuCtxCreate_v4`,
+/// which drivers before 12.5 lack: reached through the table there, so that the program still
+/// links against (and runs its no-GPU part on) an older driver library.
+pub fn fresh_context(device: CUdevice) -> CUcontext {
+    let mut ctx: CUcontext = ptr::null_mut();
+    #[cfg(feature = "cuda-13000")]
+    setup!(unsafe { table().cuCtxCreate(&mut ctx, ptr::null_mut(), 0, device) });
+    #[cfg(not(feature = "cuda-13000"))]
+    setup!(unsafe { cuCtxCreate(&mut ctx, 0, device) });
+    ctx
+}
+
+fn c_string(buf: &[c_char]) -> String {
+    let bytes: Vec<u8> = buf
+        .iter()
+        .take_while(|&&c| c != 0)
+        .map(|&c| c as u8)
+        .collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Device 0: name, compute capability, PCI bus id and what sysfs says of its link.
+pub fn describe_device() -> String {
+    let mut device: CUdevice = 0;
+    setup!(unsafe { cuDeviceGet(&mut device, 0) });
+    let mut name = [0 as c_char; 256];
+    setup!(unsafe { cuDeviceGetName(name.as_mut_ptr(), name.len() as c_int, device) });
+    let (mut major, mut minor) = (0, 0);
+    setup!(unsafe {
+        cuDeviceGetAttribute(
+            &mut major,
+            CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+            device,
+        )
+    });
+    setup!(unsafe {
+        cuDeviceGetAttribute(
+            &mut minor,
+            CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+            device,
+        )
+    });
+    let mut bus = [0 as c_char; 64];
+    setup!(unsafe { cuDeviceGetPCIBusId(bus.as_mut_ptr(), bus.len() as c_int, device) });
+    let bus = c_string(&bus);
+    let sys = Path::new("/sys/bus/pci/devices").join(bus.to_lowercase());
+    let read = |f: &str| {
+        std::fs::read_to_string(sys.join(f))
+            .ok()
+            .map(|v| v.trim().to_string())
+    };
+    let link = match (
+        read("current_link_speed"),
+        read("current_link_width"),
+        read("max_link_speed"),
+        read("max_link_width"),
+    ) {
+        (Some(cs), Some(cw), Some(ms), Some(mw)) => {
+            format!("; sysfs PCIe link: current {cs} x{cw}, max {ms} x{mw}")
+        }
+        _ => String::new(),
+    };
+    format!(
+        "0, {}, compute capability {major}.{minor}, PCI {bus}{link}",
+        c_string(&name)
+    )
+}

@@ -1,0 +1,626 @@
+//! The rows: each group of loops measured in paired rounds (`paired.rs`), and the rows that
+//! compare two loops of a group. Rust against its C twin, or a Rust form against the bare call.
+
+use std::cell::Cell;
+use std::ffi::{c_char, c_int, c_uint};
+use std::hint::black_box;
+use std::path::Path;
+
+use cuda_driver_sys::*;
+
+use crate::gpu::{fresh_context, Gpu, MAX_COPY};
+use crate::paired::{calibrate, Rounds, Run};
+use crate::twin::*;
+use crate::{c_checked, checked, die, loops, Settings};
+
+#[derive(Clone, Copy)]
+pub enum Unit {
+    Ns,
+    Us,
+    Ms,
+    GBps,
+}
+
+impl Unit {
+    pub fn format(self, v: f64) -> String {
+        match self {
+            Unit::Ns => format!("{v:.2} ns"),
+            Unit::Us => format!("{v:.3} µs"),
+            Unit::Ms => format!("{v:.2} ms"),
+            Unit::GBps => format!("{v:.2} GB/s"),
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+pub enum Target {
+    AtMost(f64),
+    AtLeast(f64),
+    /// A figure reported beside the others, with no target (another crate's, a start time).
+    Reported,
+}
+
+impl Target {
+    pub fn text(self) -> String {
+        match self {
+            Target::AtMost(t) => format!("≤ {t:.2}"),
+            Target::AtLeast(t) => format!("≥ {t:.2}"),
+            Target::Reported => "none (reported)".to_string(),
+        }
+    }
+}
+
+pub const RUST_VS_C_TIME: Target = Target::AtMost(1.02);
+pub const RUST_VS_C_BANDWIDTH: Target = Target::AtLeast(0.98);
+pub const WRAPPER_VS_BARE: Target = Target::AtMost(1.01);
+pub const TABLE_VS_DIRECT: Target = Target::AtMost(1.02);
+pub const LINK_FRACTION: Target = Target::AtLeast(0.85);
+#[cfg(feature = "dynamic-loading")]
+pub const DYNAMIC_VS_LINKED: Target = Target::AtMost(1.02);
+
+/// One row: `rust` against `other` round by round (C's figure, or the bare Rust call's, or the
+/// link's nominal bandwidth, as `note` says), in `unit`; the row's ratios are `rust / other`.
+pub struct Row {
+    pub name: String,
+    pub unit: Unit,
+    pub rust: Vec<f64>,
+    pub other: Vec<f64>,
+    pub note: &'static str,
+    pub target: Target,
+}
+
+impl Row {
+    /// Loop `a` against loop `b` of a group whose per-round figures are `v`.
+    pub fn pair(
+        name: impl Into<String>,
+        unit: Unit,
+        v: &[Vec<f64>],
+        (a, b): (usize, usize),
+        note: &'static str,
+        target: Target,
+    ) -> Row {
+        Row {
+            name: name.into(),
+            unit,
+            rust: v[a].clone(),
+            other: v[b].clone(),
+            note,
+            target,
+        }
+    }
+
+    pub fn ratios(&self) -> Vec<f64> {
+        self.rust
+            .iter()
+            .zip(&self.other)
+            .map(|(r, o)| r / o)
+            .collect()
+    }
+}
+
+/// Per-round seconds turned into the rows' unit by `f`.
+pub fn figures(secs: &[Vec<f64>], f: impl Fn(f64) -> f64) -> Vec<Vec<f64>> {
+    secs.iter()
+        .map(|s| s.iter().map(|&t| f(t)).collect())
+        .collect()
+}
+
+/// What the row groups share: the settings, the rounds, the rows so far.
+pub struct Bench<'s> {
+    pub s: &'s Settings,
+    pub rounds: Rounds,
+    pub rows: Vec<Row>,
+}
+
+type RustLoop = fn(u64) -> (f64, u32);
+type CLoop = unsafe extern "C" fn(i64, *mut c_uint) -> f64;
+
+/// One call's four forms (bare, `check_driver!`, `try_driver!`, table) and their C twins, in
+/// one group of eight loops.
+fn overhead(b: &mut Bench, f: &str, rust: [RustLoop; 4], c: [CLoop; 4]) {
+    eprintln!("driver bench: {f}: call overhead");
+    let labels = ["bare", "check_driver!", "try_driver!", "table"];
+    let mut runs: Vec<Run<'_>> = Vec::new();
+    for ((r, cf), label) in rust.into_iter().zip(c).zip(labels) {
+        runs.push(Box::new(move |n| {
+            checked(&format!("Rust {f} {label}"), r(n))
+        }));
+        runs.push(Box::new(move |n| {
+            c_checked(&format!("C {f} {label}"), |acc| unsafe {
+                cf(n as i64, acc)
+            })
+        }));
+    }
+    let calls = b.s.calls;
+    let ns = figures(&b.rounds.measure(&mut runs, calls), |t| {
+        t * 1e9 / calls as f64
+    });
+    let rows = [
+        (format!("`{f}`, bare"), (0, 1), "", RUST_VS_C_TIME),
+        (
+            format!("`check_driver!({f}(..))` (C: the posts' `checkDriver`)"),
+            (2, 3),
+            "",
+            RUST_VS_C_TIME,
+        ),
+        (
+            format!("`check_driver!({f}(..))` over bare `{f}`, both Rust"),
+            (2, 0),
+            "bare Rust",
+            WRAPPER_VS_BARE,
+        ),
+        (
+            format!("`try_driver!({f}(..))?` (C: return on error)"),
+            (4, 5),
+            "",
+            RUST_VS_C_TIME,
+        ),
+        (
+            format!("`try_driver!({f}(..))?` over bare `{f}`, both Rust"),
+            (4, 0),
+            "bare Rust",
+            WRAPPER_VS_BARE,
+        ),
+        (
+            format!("`table().{f}` (C: pointer from `cuGetProcAddress`)"),
+            (6, 7),
+            "",
+            RUST_VS_C_TIME,
+        ),
+        (
+            format!("`table().{f}` over direct `{f}`, both Rust"),
+            (6, 0),
+            "direct Rust",
+            TABLE_VS_DIRECT,
+        ),
+    ];
+    for (name, pair, note, target) in rows {
+        b.rows
+            .push(Row::pair(name, Unit::Ns, &ns, pair, note, target));
+    }
+}
+
+pub fn ctx_get_current(b: &mut Bench) {
+    overhead(
+        b,
+        "cuCtxGetCurrent",
+        [
+            loops::ctx_get_current,
+            loops::ctx_get_current_check,
+            loops::ctx_get_current_try,
+            loops::ctx_get_current_table,
+        ],
+        [
+            c_bench_ctx_get_current,
+            c_bench_ctx_get_current_check,
+            c_bench_ctx_get_current_try,
+            c_bench_ctx_get_current_pfn,
+        ],
+    );
+}
+
+pub fn driver_get_version(b: &mut Bench) {
+    overhead(
+        b,
+        "cuDriverGetVersion",
+        [
+            loops::driver_get_version,
+            loops::driver_get_version_check,
+            loops::driver_get_version_try,
+            loops::driver_get_version_table,
+        ],
+        [
+            c_bench_driver_get_version,
+            c_bench_driver_get_version_check,
+            c_bench_driver_get_version_try,
+            c_bench_driver_get_version_pfn,
+        ],
+    );
+}
+
+pub fn launches(b: &mut Bench, gpu: &Gpu) {
+    eprintln!("driver bench: kernel launch rate");
+    let (f, st) = (gpu.kernel, gpu.stream);
+    let mut args = loops::LaunchArgs::new();
+    let (by_params, by_buffer) = (args.by_params(), args.by_buffer());
+    type CLaunch = unsafe extern "C" fn(CUfunction, CUstream, i64, *mut c_uint) -> f64;
+    let forms: [(&str, _, CLaunch, CLaunch); 2] = [
+        (
+            "kernelParams",
+            by_params,
+            c_bench_launch_args,
+            c_bench_launch_args_check,
+        ),
+        (
+            "extra",
+            by_buffer,
+            c_bench_launch_extra,
+            c_bench_launch_extra_check,
+        ),
+    ];
+    let mut runs: Vec<Run<'_>> = Vec::new();
+    for (label, how, c, c_check) in forms {
+        runs.push(Box::new(move |n| {
+            checked(
+                &format!("Rust launch {label}"),
+                loops::launch(f, st, how, n),
+            )
+        }));
+        runs.push(Box::new(move |n| {
+            c_checked(&format!("C launch {label}"), |acc| unsafe {
+                c(f, st, n as i64, acc)
+            })
+        }));
+        runs.push(Box::new(move |n| {
+            checked(
+                &format!("Rust launch {label} check_driver!"),
+                loops::launch_check(f, st, how, n),
+            )
+        }));
+        runs.push(Box::new(move |n| {
+            c_checked(&format!("C launch {label} check_driver!"), |acc| unsafe {
+                c_check(f, st, n as i64, acc)
+            })
+        }));
+    }
+    let launches = b.s.launches;
+    let us = figures(&b.rounds.measure(&mut runs, launches), |t| {
+        t * 1e6 / launches as f64
+    });
+    drop(runs);
+    drop(args);
+    for (way, base) in [
+        ("`kernelParams`", 0),
+        ("`CU_LAUNCH_PARAM_BUFFER_POINTER`", 4),
+    ] {
+        let rows = [
+            (
+                format!("`cuLaunchKernel`, empty kernel, {way}"),
+                (base, base + 1),
+                "",
+                RUST_VS_C_TIME,
+            ),
+            (
+                format!("`cuLaunchKernel`, {way}, in `check_driver!` (C: `checkDriver`)"),
+                (base + 2, base + 3),
+                "",
+                RUST_VS_C_TIME,
+            ),
+            (
+                format!("`cuLaunchKernel`, {way}: `check_driver!` over bare, both Rust"),
+                (base + 2, base),
+                "bare Rust",
+                WRAPPER_VS_BARE,
+            ),
+        ];
+        for (name, pair, note, target) in rows {
+            b.rows
+                .push(Row::pair(name, Unit::Us, &us, pair, note, target));
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum CopyOp {
+    HtoD,
+    DtoH,
+    HtoDAsync,
+    DtoHAsync,
+}
+
+impl CopyOp {
+    fn name(self) -> &'static str {
+        match self {
+            CopyOp::HtoD => "`cuMemcpyHtoD`",
+            CopyOp::DtoH => "`cuMemcpyDtoH`",
+            CopyOp::HtoDAsync => "`cuMemcpyHtoDAsync` + sync",
+            CopyOp::DtoHAsync => "`cuMemcpyDtoHAsync` + sync",
+        }
+    }
+}
+
+fn size_name(bytes: usize) -> String {
+    if bytes >= 1 << 20 {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{} KiB", bytes >> 10)
+    }
+}
+
+pub fn copies(b: &mut Bench, gpu: &Gpu) {
+    let (d, st) = (gpu.device_buffer, gpu.stream);
+    let mut link_rows = Vec::new();
+    for op in [
+        CopyOp::HtoD,
+        CopyOp::DtoH,
+        CopyOp::HtoDAsync,
+        CopyOp::DtoHAsync,
+    ] {
+        for locked in [false, true] {
+            let (rust_host, c_host) = (gpu.rust_host(locked), gpu.c_host(locked));
+            let memory = if locked { "page-locked" } else { "pageable" };
+            for bytes in [4 << 10, 1 << 20, MAX_COPY] {
+                let name = format!("{} {memory} {}", op.name(), size_name(bytes));
+                eprintln!("driver bench: {name}");
+                let (rust_what, c_what) = (format!("Rust {name}"), format!("C {name}"));
+                let mut runs: Vec<Run<'_>> = vec![
+                    Box::new(|n| {
+                        checked(
+                            &rust_what,
+                            match op {
+                                CopyOp::HtoD => loops::htod(d, rust_host, bytes, n),
+                                CopyOp::DtoH => loops::dtoh(rust_host, d, bytes, n),
+                                CopyOp::HtoDAsync => loops::htod_async(d, rust_host, bytes, st, n),
+                                CopyOp::DtoHAsync => loops::dtoh_async(rust_host, d, bytes, st, n),
+                            },
+                        )
+                    }),
+                    Box::new(|n| {
+                        let n = n as i64;
+                        c_checked(&c_what, |acc| unsafe {
+                            match op {
+                                CopyOp::HtoD => c_bench_htod(d, c_host, bytes, n, acc),
+                                CopyOp::DtoH => c_bench_dtoh(c_host, d, bytes, n, acc),
+                                CopyOp::HtoDAsync => {
+                                    c_bench_htod_async(d, c_host, bytes, st, n, acc)
+                                }
+                                CopyOp::DtoHAsync => {
+                                    c_bench_dtoh_async(c_host, d, bytes, st, n, acc)
+                                }
+                            }
+                        })
+                    }),
+                ];
+                let n = calibrate(&mut runs[0], b.s.min_secs);
+                let gbps = figures(&b.rounds.measure(&mut runs, n), |t| {
+                    (bytes as f64 * n as f64) / t / 1e9
+                });
+                b.rows.push(Row::pair(
+                    format!("{name}, ×{n}"),
+                    Unit::GBps,
+                    &gbps,
+                    (0, 1),
+                    "",
+                    RUST_VS_C_BANDWIDTH,
+                ));
+                if locked && bytes == MAX_COPY {
+                    link_rows.push(Row {
+                        name: format!("{name}, Rust over the link's nominal bandwidth"),
+                        unit: Unit::GBps,
+                        other: vec![b.s.link_gbps; gbps[0].len()],
+                        rust: gbps.into_iter().next().expect("two loops"),
+                        note: "nominal",
+                        target: LINK_FRACTION,
+                    });
+                }
+            }
+        }
+    }
+    b.rows.extend(link_rows);
+}
+
+pub fn jit(b: &mut Bench, gpu: &Gpu) {
+    eprintln!("driver bench: PTX JIT (a fresh context per load)");
+    let (device, ptx) = (gpu.device, gpu.jit_ptx.as_ptr().cast());
+    // Untimed around each load: cuCtxCreate before, cuCtxDestroy after (the same for both).
+    let mut runs: Vec<Run<'_>> = vec![
+        Box::new(|_| {
+            let ctx = fresh_context(device);
+            let secs = checked("Rust PTX JIT", loops::jit_load(ptx));
+            setup!(unsafe { cuCtxDestroy(ctx) });
+            secs
+        }),
+        Box::new(|_| {
+            let ctx = fresh_context(device);
+            let secs = c_checked("C PTX JIT", |acc| unsafe { c_bench_jit_load(ptx, acc) });
+            setup!(unsafe { cuCtxDestroy(ctx) });
+            secs
+        }),
+    ];
+    let ms = figures(&b.rounds.measure(&mut runs, 1), |t| t * 1e3);
+    setup!(unsafe { cuCtxSetCurrent(gpu.context) });
+    b.rows.push(Row::pair(
+        "`cuModuleLoadData` of `vector_add.ptx`, fresh context, `CUDA_CACHE_DISABLE=1`",
+        Unit::Ms,
+        &ms,
+        (0, 1),
+        "",
+        RUST_VS_C_TIME,
+    ));
+}
+
+/// The entry points of `entry::ALL` the driver's version allows, and their fields as the C
+/// twin's arrays.
+pub struct Lookups {
+    list: Vec<EntryPointInfo>,
+    symbols: Vec<*const c_char>,
+    versions: Vec<c_int>,
+    flags: Vec<u64>,
+}
+
+impl Lookups {
+    pub fn new(driver: c_int) -> Lookups {
+        // Versions above the driver's are refused by the Rust helper without asking the driver:
+        // left out, so that both sides make the same calls.
+        let list: Vec<EntryPointInfo> = entry::ALL
+            .iter()
+            .copied()
+            .filter(|i| i.version <= driver)
+            .collect();
+        Lookups {
+            symbols: list.iter().map(|i| i.symbol.as_ptr()).collect(),
+            versions: list.iter().map(|i| i.version).collect(),
+            flags: list
+                .iter()
+                .map(|i| u64::from(i.default_flags().0))
+                .collect(),
+            list,
+        }
+    }
+}
+
+pub fn lookups(b: &mut Bench, l: &Lookups) {
+    eprintln!(
+        "driver bench: cuGetProcAddress over {} entry points",
+        l.list.len()
+    );
+    let count = l.list.len() as i64;
+    let (rust_found, c_found) = (Cell::new(0i64), Cell::new(0i64));
+    let mut runs: Vec<Run<'_>> = vec![
+        Box::new(|rounds| {
+            let (secs, found, _) = loops::lookup_list(&l.list, rounds);
+            rust_found.set(found / rounds as i64);
+            secs
+        }),
+        Box::new(|rounds| {
+            let (mut found, mut sink) = (0i64, 0usize);
+            let secs = unsafe {
+                c_bench_proc_address_list(
+                    l.symbols.as_ptr(),
+                    l.versions.as_ptr(),
+                    l.flags.as_ptr(),
+                    count,
+                    rounds as i64,
+                    &mut found,
+                    &mut sink,
+                )
+            };
+            black_box(sink);
+            c_found.set(found / rounds as i64);
+            secs
+        }),
+    ];
+    let rounds = calibrate(&mut runs[0], b.s.min_secs);
+    let ns = figures(&b.rounds.measure(&mut runs, rounds), |t| {
+        t * 1e9 / (rounds as f64 * count as f64)
+    });
+    drop(runs);
+    if rust_found.get() != c_found.get() {
+        die(&format!(
+            "cuGetProcAddress: the Rust helper found {} of {count} entry points, the raw C call {}",
+            rust_found.get(),
+            c_found.get()
+        ));
+    }
+    b.rows.push(Row::pair(
+        format!(
+            "`EntryPointInfo::lookup`, {count} entry points ({} found) once each (C: raw `cuGetProcAddress`)",
+            c_found.get()
+        ),
+        Unit::Ns,
+        &ns,
+        (0, 1),
+        "",
+        RUST_VS_C_TIME,
+    ));
+
+    let info = entry::cuCtxGetCurrent.info();
+    let flags = u64::from(info.default_flags().0);
+    let mut runs: Vec<Run<'_>> = vec![
+        Box::new(|n| {
+            let (secs, found, _) = loops::lookup_one(n);
+            if found != n as i64 {
+                die("entry::cuCtxGetCurrent.get() failed");
+            }
+            secs
+        }),
+        Box::new(|n| {
+            let (mut found, mut sink) = (0i64, 0usize);
+            let secs = unsafe {
+                c_bench_proc_address_one(
+                    info.symbol.as_ptr(),
+                    info.version,
+                    flags,
+                    n as i64,
+                    &mut found,
+                    &mut sink,
+                )
+            };
+            black_box(sink);
+            if found != n as i64 {
+                die("C cuGetProcAddress(\"cuCtxGetCurrent\") failed");
+            }
+            secs
+        }),
+    ];
+    let n = calibrate(&mut runs[0], b.s.min_secs);
+    let ns = figures(&b.rounds.measure(&mut runs, n), |t| t * 1e9 / n as f64);
+    b.rows.push(Row::pair(
+        "`entry::cuCtxGetCurrent.get()`, repeated (C: raw `cuGetProcAddress`)",
+        Unit::Ns,
+        &ns,
+        (0, 1),
+        "",
+        RUST_VS_C_TIME,
+    ));
+}
+
+/// CLOCK_MONOTONIC in nanoseconds: the clock `first_init` prints, the same in every process.
+fn monotonic_ns() -> u64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: a valid out-pointer.
+    if unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut t) } != 0 {
+        die("clock_gettime(CLOCK_MONOTONIC) failed");
+    }
+    t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+}
+
+/// Starts `program args`, which prints `<cuInit's result> <CLOCK_MONOTONIC ns after it>`:
+/// the seconds from just before the start to the end of its first successful `cuInit`.
+fn first_init_once(what: &str, program: &Path, args: &[&str]) -> f64 {
+    let t0 = monotonic_ns();
+    let out = std::process::Command::new(program)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap_or_else(|e| die(&format!("{what}: cannot run {}: {e}", program.display())));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let parsed = text
+        .split_once(' ')
+        .and_then(|(code, t)| Some((code.parse::<u32>().ok()?, t.trim().parse::<u64>().ok()?)));
+    match parsed {
+        Some((0, t1)) if out.status.success() && t1 >= t0 => (t1 - t0) as f64 * 1e-9,
+        _ => die(&format!(
+            "{what}: {} {args:?} did not report a successful cuInit ({}): {text}{}",
+            program.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        )),
+    }
+}
+
+/// The time from starting a process to its first successful `cuInit`: linked, dynamically
+/// loaded (and through cudarc), one start of each per round.
+pub fn first_init(b: &mut Bench, linked: &Path, dynamic: &Path) {
+    eprintln!("driver bench: time from process start to the first successful cuInit");
+    let mut runs: Vec<Run<'_>> = vec![
+        Box::new(|_| first_init_once("linked first_init", linked, &[])),
+        Box::new(|_| first_init_once("dynamically loaded first_init", dynamic, &[])),
+    ];
+    #[cfg(feature = "bench-cudarc")]
+    runs.push(Box::new(|_| {
+        first_init_once("first_init --cudarc", dynamic, &["--cudarc"])
+    }));
+    let ms = figures(&b.rounds.measure(&mut runs, 1), |t| t * 1e3);
+    let what = "time from process start to the first successful `cuInit`";
+    b.rows.push(Row::pair(
+        format!("{what}: dynamically loaded over linked"),
+        Unit::Ms,
+        &ms,
+        (1, 0),
+        "linked",
+        Target::Reported,
+    ));
+    #[cfg(feature = "bench-cudarc")]
+    b.rows.push(Row::pair(
+        format!("{what}: cudarc 0.19 `sys` over linked"),
+        Unit::Ms,
+        &ms,
+        (2, 0),
+        "linked",
+        Target::Reported,
+    ));
+}

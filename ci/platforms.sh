@@ -6,8 +6,8 @@
 #    declarations GL/EGL take from windows.h, ci/platforms/msvc-shim/), each compared with the
 #    x86-64 Linux output of the same header version (which ci/regenerate.sh --check compares with
 #    the committed files): ci/platforms/compare_bindings.py says what may differ and why;
-# 2. the layout and constant probes the tests' build script writes (from the committed bindings)
-#    compiled by each target's C compiler: their tables, as that compiler evaluates them
+# 2. the layout and constant probes (tests/support/c/*_probe.c with the tables the tests' build
+#    script writes from the committed bindings) compiled by each target's C compiler: their tables, as that compiler evaluates them
 #    (ci/platforms/asm_data.py reads them from its assembly, nothing is run: no wine), equal to
 #    x86-64 Linux's, which the ABI tests compare with the bindings; and the bindings use no Rust
 #    type whose size or alignment differs between these targets, so their Rust layout is the same
@@ -102,9 +102,10 @@ for line in sys.stdin:
     if m.get("reason") == "build-script-executed" and "/tests#" in m["package_id"]:
         print(m["out_dir"])'
 }
-# What the probes are compiled with (the tests' build script: c_header::FOREIGN_DEFINES). -S: the
-# tables are read from the assembly (-O1 folds the constants' table into one block of data).
-probe_flags=(-S -O1 -DEGL_NO_X11 -I"$CUDA_INTEROP_INCLUDE")
+# What the probes are compiled with (the tests' build script: c_header::FOREIGN_DEFINES, the
+# interop headers, OUT_DIR). -S: the tables are read from the assembly (-O1 folds the constants'
+# table into one block of data).
+base_flags=(-S -O1 -DEGL_NO_X11 -I"$CUDA_INTEROP_INCLUDE" -Itests/support/c)
 tables() { # target file version [flags]: the probe's tables as that target's compiler evaluates them
   local target=$1 file=$2 headers="CUDA_HEADERS_$3" compiler=gcc prefix dialect; shift 3
   case $target in
@@ -114,18 +115,24 @@ tables() { # target file version [flags]: the probe's tables as that target's co
   esac
   case $file in *.cpp) compiler=g++ ;; esac
   local asm="$scratch/$target-$(basename "$file").s"
-  "$prefix$compiler" "${probe_flags[@]}" -I"${!headers}" "$@" -o "$asm" "$file"
+  "$prefix$compiler" -I"${!headers}" "${probe_flags[@]}" "$@" -o "$asm" "$file"
   python3 $here/asm_data.py "$dialect" "$asm" >"$asm.txt"
 }
 targets=(x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu x86_64-pc-windows-gnu)
 for v in "${versions[@]}"; do
   dir=$(out_dir "$v")
   [ -d "$dir" ] || { echo "no OUT_DIR of the tests' build script for cuda-$v"; exit 1; }
+  # The probes' generic C halves (tests/support/c/*, those that include probe.h), each with the
+  # tables the build script wrote into OUT_DIR; in place of one, the file of ci/platforms that
+  # includes it (constants_table.c: the constants probe's table in static storage).
   probes=()
-  for f in "$dir"/*.c "$dir"/*.cpp; do
-    [ -f "$f" ] && grep -q '^#include <cuda.h>' "$f" && probes+=("$f")
+  for f in tests/support/c/*.c tests/support/c/*.cpp; do
+    [ -f "$f" ] && grep -q '^#include "probe.h"' "$f" || continue
+    wrapper=$(grep -l "^#include \"$(basename "$f")\"" $here/*.c || true)
+    probes+=("${wrapper:-$f}")
   done
-  [ ${#probes[@]} -gt 0 ] || { echo "no probe source in $dir"; exit 1; }
+  [ ${#probes[@]} -gt 0 ] || { echo "no probe source (#include \"probe.h\") in tests/support/c"; exit 1; }
+  probe_flags=("${base_flags[@]}" -I"$dir")
   compared=0
   for f in "${probes[@]}"; do
     pids=()
@@ -146,7 +153,12 @@ for v in "${versions[@]}"; do
       fi
     done
   done
-  [ "$compared" -gt 0 ] || { echo "no probe source in $dir holds a table of values: ci/platforms/asm_data.py reads none"; exit 1; }
+  # Every constant of the table is in the data read (none filled by code).
+  constants=$(grep -c '^[KP](' "$dir/constants.inc")
+  read_back=$(grep -c '^cdsys_platform_constants\[[0-9]*\] .*: string ' "$scratch/x86_64-unknown-linux-gnu-constants_table.c.s.txt" || true)
+  echo "CUDA $v: $read_back of the $constants constants of constants.inc read from the tables"
+  [ "$read_back" -eq "$constants" ] || { echo "constants missing from the tables read"; exit 1; }
+  [ "$compared" -gt 0 ] || { echo "no probe holds a table of values: ci/platforms/asm_data.py reads none"; exit 1; }
 done
 # The comparison sees a difference where there is one: enums of one byte (-fshort-enums).
 seen=0

@@ -89,11 +89,47 @@ fn main() {
     generate(&roots);
 }
 
-/// The header versions of the committed bindings, one feature `cuda-<V>` each.
-const VERSIONS: [u32; 17] = [
-    11070, 11080, 12000, 12010, 12020, 12030, 12040, 12050, 12060, 12080, 12090, 13000, 13010,
-    13020, 13030, 13040, 13050,
-];
+/// The header versions of the committed bindings, one feature `cuda-<V>` each, oldest first: the
+/// first column of `versions.txt`, the crate's one list of versions (read when the build script
+/// is compiled; a malformed list stops that compilation with a message).
+const VERSIONS: [u32; versions_in::<0>(VERSIONS_TXT).1] = versions_in(VERSIONS_TXT).0;
+
+const VERSIONS_TXT: &[u8] = include_bytes!("../versions.txt");
+
+/// The first field of every line of `text` that is not blank or a `#` comment, each a 5-digit
+/// `CUDA_VERSION` greater than the one before, in the first `N` slots; and how many there are.
+const fn versions_in<const N: usize>(text: &[u8]) -> ([u32; N], usize) {
+    let mut out = [0u32; N];
+    let (mut count, mut i, mut last) = (0, 0, 0);
+    while i < text.len() {
+        let (mut value, mut digits) = (0u32, 0);
+        while i < text.len() && text[i].is_ascii_digit() {
+            value = value * 10 + (text[i] - b'0') as u32;
+            digits += 1;
+            i += 1;
+        }
+        let blank_or_comment = digits == 0
+            && (i == text.len() || text[i] == b'\n' || text[i] == b'#' || text[i] == b'\r');
+        if !blank_or_comment {
+            if digits != 5 || (i < text.len() && text[i] != b' ' && text[i] != b'\n') {
+                panic!("versions.txt: a line that is not blank, a # comment or `<CUDA_VERSION> ...`");
+            }
+            if value <= last {
+                panic!("versions.txt: the versions are not in increasing order");
+            }
+            if count < N {
+                out[count] = value;
+            }
+            count += 1;
+            last = value;
+        }
+        while i < text.len() && text[i] != b'\n' {
+            i += 1;
+        }
+        i += 1;
+    }
+    (out, count)
+}
 
 /// The header version to build for: with `bindgen` or `cuda-version-from-header`, the
 /// `CUDA_VERSION` of the `cuda.h` found; else the newest `cuda-<V>` feature (12000 when none is
@@ -224,11 +260,12 @@ fn find_library(
         }
     }
     // 3. pkg-config: the toolkit ships one `cuda-<major>.<minor>.pc` per version.
-    let names = (0..=9)
-        .rev()
-        .map(|m| format!("cuda-13.{m}"))
-        .chain((0..=9).rev().map(|m| format!("cuda-12.{m}")))
-        .chain((0..=9).rev().map(|m| format!("cuda-11.{m}")));
+    // Every minor version of each major version of VERSIONS, newest first.
+    let mut majors: Vec<u32> = VERSIONS.iter().rev().map(|v| v / 1000).collect();
+    majors.dedup();
+    let names = majors
+        .iter()
+        .flat_map(|major| (0..=9).rev().map(move |minor| format!("cuda-{major}.{minor}")));
     for name in names {
         for dir in pkg_config_lib_dirs(&name) {
             for dir in [dir.clone(), dir.join("stubs")] {
@@ -238,7 +275,11 @@ fn find_library(
             }
         }
     }
-    searched.push("pkg-config cuda-13.9 .. cuda-11.0".into());
+    searched.push(format!(
+        "pkg-config cuda-{}.9 .. cuda-{}.0",
+        majors[0],
+        majors[majors.len() - 1]
+    ));
     // 4. The usual places: where the dynamic loader will look (LD_LIBRARY_PATH), the system
     // directories; stubs last.
     let mut usual: Vec<PathBuf> = if os == "windows" {

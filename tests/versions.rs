@@ -76,7 +76,9 @@ fn version_features_match_versions_txt() {
         !list.is_empty(),
         "cuda-driver-sys/versions.txt lists no version"
     );
-    let mut errors = check("cuda-driver-sys/Cargo.toml", |v, _| format!("cuda-{v} = []"));
+    let mut errors = check("cuda-driver-sys/Cargo.toml", |v, _| {
+        format!("cuda-{v} = []")
+    });
     // The root package and the tests package: each version turns on the one before it.
     for file in ["Cargo.toml", "tests/Cargo.toml"] {
         errors.extend(check(file, |v, previous| match previous {

@@ -112,7 +112,9 @@ const fn versions_in<const N: usize>(text: &[u8]) -> ([u32; N], usize) {
             && (i == text.len() || text[i] == b'\n' || text[i] == b'#' || text[i] == b'\r');
         if !blank_or_comment {
             if digits != 5 || (i < text.len() && text[i] != b' ' && text[i] != b'\n') {
-                panic!("versions.txt: a line that is not blank, a # comment or `<CUDA_VERSION> ...`");
+                panic!(
+                    "versions.txt: a line that is not blank, a # comment or `<CUDA_VERSION> ...`"
+                );
             }
             if value <= last {
                 panic!("versions.txt: the versions are not in increasing order");
@@ -263,9 +265,11 @@ fn find_library(
     // Every minor version of each major version of VERSIONS, newest first.
     let mut majors: Vec<u32> = VERSIONS.iter().rev().map(|v| v / 1000).collect();
     majors.dedup();
-    let names = majors
-        .iter()
-        .flat_map(|major| (0..=9).rev().map(move |minor| format!("cuda-{major}.{minor}")));
+    let names = majors.iter().flat_map(|major| {
+        (0..=9)
+            .rev()
+            .map(move |minor| format!("cuda-{major}.{minor}"))
+    });
     for name in names {
         for dir in pkg_config_lib_dirs(&name) {
             for dir in [dir.clone(), dir.join("stubs")] {

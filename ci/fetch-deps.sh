@@ -121,27 +121,86 @@ PY
 fi
 
 # --- Debian packages (driver library, libclang) --------------------------------------------------
-apt_download() { # sources-list dest pkg...
-  local list=$1 dest=$2; shift 2
-  local state="$deps/apt/$(basename "$list" .list)"
+# The driver libraries come from the `non-free` component of bookworm (535) and bullseye (470),
+# fetched from the mirror this machine's own apt configuration names (deb822
+# /etc/apt/sources.list.d/*.sources, or one-line /etc/apt/sources.list and *.list): no host is
+# written in the repository. The sources list is written into target/ci-deps/apt/ at fetch time.
+apt_sources() { # suite -> path of a sources list for "<suite> non-free" on this machine's mirror
+  local suite=$1 list="$deps/apt/$1-non-free.list"
+  mkdir -p "$deps/apt"
+  python3 - "$suite" /etc/apt/sources.list.d/*.sources /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+    >"$list" <<'PY' || { log "FAILED: $(cat "$list")"; exit 1; }
+import os, sys
+suite, files = sys.argv[1], [f for f in sys.argv[2:] if os.path.isfile(f)]
+keyring = "/usr/share/keyrings/debian-archive-keyring.gpg"
+# (uri, signed-by) of each enabled `deb` source whose suites include a release itself (no
+# -updates, -security, -backports): the Debian archive, not the security one.
+found = []
+for path in files:
+    text = open(path, encoding="utf-8", errors="replace").read()
+    if path.endswith(".sources"):  # deb822 stanzas
+        for stanza in text.split("\n\n"):
+            fields, key = {}, None
+            for line in stanza.splitlines():
+                if line.startswith("#") or not line.strip():
+                    continue
+                if line[0] in " \t" and key:
+                    fields[key] += " " + line.strip()
+                elif ":" in line:
+                    key, value = line.split(":", 1)
+                    key = key.strip().lower()
+                    fields[key] = value.strip()
+            if "deb" not in fields.get("types", "").split() or fields.get("enabled", "yes") == "no":
+                continue
+            if not any("-" not in s for s in fields.get("suites", "").split()):
+                continue
+            for uri in fields.get("uris", "").split():
+                found.append((uri, fields.get("signed-by", keyring)))
+    else:  # one-line format: deb [option=value ...] uri suite components...
+        for line in text.splitlines():
+            line = line.split("#", 1)[0].strip()
+            if not line.startswith("deb "):
+                continue
+            options, rest = {}, line[4:].strip()
+            if rest.startswith("["):
+                inside, rest = rest[1:].split("]", 1)
+                options = dict(o.split("=", 1) for o in inside.split() if "=" in o)
+            words = rest.split()
+            if len(words) >= 2 and "-" not in words[1]:
+                found.append((words[0], options.get("signed-by", keyring)))
+if not found:
+    print("no Debian archive (a `deb` source of a release suite) in " + ", ".join(files)
+          + ": add one to /etc/apt/sources.list.d/ to fetch libcuda1 from its non-free component")
+    sys.exit(1)
+uri, signed_by = found[0]
+if not signed_by.startswith("/"):  # a key embedded in the stanza: the archive keyring instead
+    signed_by = keyring
+print(f"# From this machine's apt configuration ({', '.join(files)}), written by ci/fetch-deps.sh.")
+print(f"deb [signed-by={signed_by}] {uri} {suite} non-free")
+PY
+  echo "$list"
+}
+apt_download() { # suite dest pkg...: `apt-get download` from "<suite> non-free", as this user
+  local suite=$1 dest=$2; shift 2
+  local list state="$deps/apt/$suite"
+  list=$(apt_sources "$suite")
+  log "$suite non-free from: $(grep '^deb' "$list")"
   mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$dest"
   # As the invoking user, not apt's `_apt` sandbox user: the files are ours, under target/.
-  local opts=(-o "Dir::Etc::SourceList=$root/ci/apt/$list" -o Dir::Etc::SourceParts=/dev/null
+  local opts=(-o "Dir::Etc::SourceList=$list" -o Dir::Etc::SourceParts=/dev/null
               -o "Dir::State::Lists=$state/lists" -o "Dir::Cache=$state/cache" -o Debug::NoLocking=1
               -o APT::Sandbox::User="$(id -un)")
-  if [ ! -f "$state/updated" ]; then
-    apt-get "${opts[@]}" update >&2 && touch "$state/updated"
-  fi
-  (cd "$dest" && apt-get "${opts[@]}" download "$@" >&2 2>/dev/null || apt-get "${opts[@]}" download "$@" >&2)
+  apt-get "${opts[@]}" update >&2
+  (cd "$dest" && apt-get "${opts[@]}" download "$@" >&2)
 }
 if [ ! -e "$deps/driver/lib/libcuda.so.1" ]; then
   log "downloading libcuda1 and libnvidia-ptxjitcompiler1 (bookworm non-free)"
   rm -rf "$deps/driver" && mkdir -p "$deps/driver/debs"
-  apt_download sources.list "$deps/driver/debs" libcuda1 libnvidia-ptxjitcompiler1
+  apt_download bookworm "$deps/driver/debs" libcuda1 libnvidia-ptxjitcompiler1
   for f in "$deps"/driver/debs/*.deb; do dpkg -x "$f" "$deps/driver/root"; done
   ln -sfn root/usr/lib/x86_64-linux-gnu/nvidia/current "$deps/driver/lib"
   if [ ! -e "$deps/driver/lib/libcuda.so.1" ]; then
-    log "FAILED: no libcuda.so.1 from libcuda1 (bookworm non-free, ci/apt/sources.list); see apt's messages above"
+    log "FAILED: no libcuda.so.1 from libcuda1 (bookworm non-free, $deps/apt/bookworm-non-free.list); see apt's messages above"
     rm -rf "$deps/driver"
     exit 1
   fi
@@ -150,11 +209,11 @@ fi
 if [ ! -e "$deps/driver-470/lib/libcuda.so.1" ]; then
   log "downloading libcuda1 470.x (bullseye non-free)"
   rm -rf "$deps/driver-470" && mkdir -p "$deps/driver-470/debs"
-  apt_download sources-bullseye.list "$deps/driver-470/debs" libcuda1
+  apt_download bullseye "$deps/driver-470/debs" libcuda1
   for f in "$deps"/driver-470/debs/*.deb; do dpkg -x "$f" "$deps/driver-470/root"; done
   ln -sfn root/usr/lib/x86_64-linux-gnu/nvidia/current "$deps/driver-470/lib"
   if [ ! -e "$deps/driver-470/lib/libcuda.so.1" ]; then
-    log "FAILED: no libcuda.so.1 from libcuda1 470 (bullseye non-free, ci/apt/sources-bullseye.list); see apt's messages above"
+    log "FAILED: no libcuda.so.1 from libcuda1 470 (bullseye non-free, $deps/apt/bullseye-non-free.list); see apt's messages above"
     rm -rf "$deps/driver-470"
     exit 1
   fi
@@ -168,20 +227,7 @@ if [ ! -e "$deps/clang/lib/libclang.so.1" ]; then
   (cd "$deps/clang/debs" && apt-get download "${pkgs[@]}" >&2 2>/dev/null || (apt-get update >&2 && cd "$deps/clang/debs" && apt-get download "${pkgs[@]}" >&2))
   for f in "$deps"/clang/debs/*.deb; do dpkg -x "$f" "$deps/clang/root"; done
   ln -sfn root/usr/lib/llvm-14/lib "$deps/clang/lib"
-  # An 11.x driver: CUDA 11.4, with cuGetProcAddress (v1) and no cuGetProcAddress_v2.
-if [ ! -e "$deps/driver-470/lib/libcuda.so.1" ]; then
-  log "downloading libcuda1 470.x (bullseye non-free)"
-  rm -rf "$deps/driver-470" && mkdir -p "$deps/driver-470/debs"
-  apt_download sources-bullseye.list "$deps/driver-470/debs" libcuda1
-  for f in "$deps"/driver-470/debs/*.deb; do dpkg -x "$f" "$deps/driver-470/root"; done
-  ln -sfn root/usr/lib/x86_64-linux-gnu/nvidia/current "$deps/driver-470/lib"
-  if [ ! -e "$deps/driver-470/lib/libcuda.so.1" ]; then
-    log "FAILED: no libcuda.so.1 from libcuda1 470 (bullseye non-free, ci/apt/sources-bullseye.list); see apt's messages above"
-    rm -rf "$deps/driver-470"
-    exit 1
-  fi
-fi
-if [ ! -e "$deps/clang/lib/libclang.so.1" ]; then
+  if [ ! -e "$deps/clang/lib/libclang.so.1" ]; then
     log "FAILED: no libclang.so.1 from libclang1-14 (bookworm main); see apt's messages above"
     rm -rf "$deps/clang"
     exit 1

@@ -122,5 +122,12 @@ bench driver bench-driver
 bench first_init first-init-linked
 bench driver bench-driver-dynamic --no-default-features --features cuda-12000,dynamic-loading,bench-cudarc
 bench first_init first-init-dynamic --no-default-features --features cuda-12000,dynamic-loading,bench-cudarc
+# --- rustacuda 0.1.3 on this crate (issue 22) --------------------------------------------------
+# Its unit and integration tests, doctests and example, built with cuda-12000 and cuda-13000, in
+# rustacuda/ours-<tag>/ with their runner (rustacuda/run.sh: ci/rustacuda-run.sh) and the one
+# test allowed to fail (rustacuda/expected-differences); run.sh's `rustacuda` part runs them.
+echo "building rustacuda 0.1.3's tests, doctests and example on this crate (ci/rustacuda-check.sh --bundle)"
+ci/rustacuda-check.sh --bundle "$out/rustacuda"
+# --- end of rustacuda ---------------------------------------------------------------------------
 cp ci/gpu-run.sh "$out/run.sh"
 du -sh "$out"

@@ -2,9 +2,9 @@
 # Runs the bundle that ci/gpu-bundle.sh built, on a machine with NVIDIA GPUs (copied there as
 # run.sh). One command: ./run.sh [OUT]. Prints one line per check and a summary; exits non-zero
 # on any failure. Logs of every step go to OUT. GPU_RUN_PARTS picks the parts to run, to fit a
-# time limit per command (default: "tests sanitizer bench").
+# time limit per command (default: "tests sanitizer bench rustacuda").
 set -uo pipefail
-parts=" ${GPU_RUN_PARTS:-tests sanitizer bench} "
+parts=" ${GPU_RUN_PARTS:-tests sanitizer bench rustacuda} "
 want() { [[ "$parts" == *" $1 "* ]]; }
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/out}
@@ -112,6 +112,20 @@ elif command -v compute-sanitizer >/dev/null; then
 else
   echo "compute-sanitizer not found"; failures+=(compute-sanitizer)
 fi
+
+# --- rustacuda 0.1.3 on this crate (issue 22; ci/rustacuda-check.sh --bundle) --------------------
+# Every unit, integration and doctest and the example of each build must pass, but those listed in
+# rustacuda/expected-differences (test_enums_align: it pins CUDA 10.2's attribute count).
+want rustacuda && echo "== rustacuda 0.1.3 on this crate: unit, integration and doctests, example (12.0 and 13.0 builds)"
+if want rustacuda; then
+  for b in "$here"/rustacuda/ours-*; do
+    name=rustacuda-$(basename "$b")
+    run "$name" "$here/rustacuda/run.sh" "$b" "$out/$name.outcomes" \
+      --all-pass-except "$here/rustacuda/expected-differences"
+    sed 's/^/  /' "$out/$name.log"
+  done
+fi
+# --- end of rustacuda ---------------------------------------------------------------------------
 
 want bench && echo "== benchmark, two passes"
 if want bench && [ -x "$here/bin/bench-driver" ]; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The publishable crates (cuda-driver-sys-generator, cuda-driver-sys, cuda-check) as crates.io
+# The publishable crates (cuda-driver-sys-generator, cuda-driver-sys, cuda-check) as the registry
 # would get them: `cargo package` packs the three together (cuda-driver-sys's optional `bindgen`
 # feature names the generator by version, and cuda-check depends on cuda-driver-sys) and builds
 # each from its .crate alone. Then each .crate must carry what a user needs: the committed

@@ -93,14 +93,23 @@ LD_LIBRARY_PATH="$CUDA_DRIVER_470" "$bin" --exact table_resolves_what_the_driver
 step "dynamic-loading: binaries that link no driver library, with the 535 library and with none (ci/dynamic-check.sh)"
 ci/dynamic-check.sh
 
+step "bad input: every result code against C on the 535 and 470 libraries, the first-call race, faulty libraries, bad build environments (ci/bad-input.sh)"
+ci/bad-input.sh
+
 step "first run: a fresh clone runs every example with only a driver, under every version feature"
 CUDA_STUB_LIBRARY_PATH=$stub ci/first-run.sh
 
 step "a crate depending on cuda-driver-sys builds with no CUDA and no libclang"
 ci/dependent-check.sh
 
+step "rustacuda 0.1.3 on this crate: builds with cuda-12000, -12090, -13000; its tests on the 535 library as on cuda-driver-sys 0.3.0 (ci/rustacuda-check.sh)"
+ci/rustacuda-check.sh
+
 step "the publishable crates package and build from their .crate files (ci/package-check.sh)"
 ci/package-check.sh
+
+step "the publishable crates need no newer Rust than their rust-version (ci/msrv-check.sh)"
+ci/msrv-check.sh
 
 step "doc tests and cargo doc (warnings denied)"
 cargo test --workspace --doc

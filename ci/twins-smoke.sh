@@ -16,8 +16,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 eval "$(ci/fetch-deps.sh)"
-names=(driver_init check_driver context_stack memory_alloc vector_add profiler ptx_jit ptx_link param_buffer
-       proc_address context_independent_loading runtime_interop)
+# Every twin, examples/NAME.cpp.
+names=()
+for f in examples/*.cpp; do names+=("$(basename "$f" .cpp)"); done
+[ "${#names[@]}" -gt 0 ] || { echo "twins-smoke: no examples/*.cpp" >&2; exit 1; }
 bin="$root/target/twins"
 out="${1:-$bin/out}"
 mkdir -p "$bin" "$out"

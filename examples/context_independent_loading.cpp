@@ -16,6 +16,7 @@
 // libraryDeinitialize (the post only clears the map). API calls use checkDriver (000 §1.2).
 #include <cuda.h>
 #include <stdio.h>
+#include <string>
 #include <map>
 
 #define checkDriver(op)  __check_cuda_driver((op), #op, __FILE__, __LINE__)
@@ -32,7 +33,7 @@ bool __check_cuda_driver(CUresult code, const char* op, const char* file, int li
     return true;
 }
 
-static char modulePath[4096];   // the post's "myModule.cubin"
+static std::string modulePath;   // the post's "myModule.cubin"
 static const int N = 256;
 
 // completion: the post's "cuLaunchKernel(function, …)": launch myKernel in the current context
@@ -70,7 +71,7 @@ bool libraryFunc(int value){
     CUfunction function = nullptr;
     checkDriver(cuCtxGetCurrent(&ctx));
     if (moduleContextMap.count(ctx) == 0){   // the post: !moduleContextMap.contains(ctx) (C++20)
-        checkDriver(cuModuleLoad(&module, modulePath));
+        checkDriver(cuModuleLoad(&module, modulePath.c_str()));
         moduleContextMap[ctx] = module;
         printf("    libraryFunc: module loaded into context %p\n", ctx);
     }
@@ -99,7 +100,7 @@ CUlibrary library = nullptr;
 CUkernel kernel = nullptr;
 
 void libraryInitialize(){
-    checkDriver(cuLibraryLoadFromFile(&library, modulePath, nullptr, nullptr, 0, nullptr, nullptr, 0));
+    checkDriver(cuLibraryLoadFromFile(&library, modulePath.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0));
     checkDriver(cuLibraryGetKernel(&kernel, library, "myKernel"));
 }
 
@@ -115,7 +116,7 @@ void libraryDeinitialize(){
 int main(int argc, char** argv){
     // completion: the module file (argv[1] is the folder of the kernels), the devices
     const char* kernels_dir = argc > 1 ? argv[1] : "examples/kernels";
-    snprintf(modulePath, sizeof(modulePath), "%s/context_independent_loading.ptx", kernels_dir);
+    modulePath = std::string(kernels_dir) + "/context_independent_loading.ptx";   // the whole path, as long as it is
     checkDriver(cuInit(0));
     int deviceCount = 0;
     checkDriver(cuDeviceGetCount(&deviceCount));

@@ -21,10 +21,10 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use std::ffi::{c_int, c_uint, c_void, CString};
+use std::ffi::{c_int, c_uint, c_void, CString, OsStr, OsString};
 use std::sync::OnceLock;
 
-use common::p;
+use common::{c_path, kernel_path, p};
 use cuda_check::check_driver;
 use cuda_driver_sys::*;
 
@@ -187,14 +187,17 @@ mod context_independent {
 
 fn main() {
     // completion: the module file (argv[1] is the folder of the kernels), the devices
-    let argv: Vec<String> = std::env::args().collect();
+    let argv: Vec<OsString> = std::env::args_os().collect();
     let kernels_dir = if argv.len() > 1 {
-        argv[1].as_str()
+        argv[1].as_os_str()
     } else {
-        "examples/kernels"
+        OsStr::new("examples/kernels")
     };
     modulePath
-        .set(CString::new(format!("{}/context_independent_loading.ptx", kernels_dir)).unwrap())
+        .set(c_path(kernel_path(
+            kernels_dir,
+            "context_independent_loading.ptx",
+        )))
         .unwrap();
     check_driver!(unsafe { cuInit(0) });
     let mut deviceCount: c_int = 0;

@@ -12,6 +12,7 @@
 // CUctxCreateParams* (NULL: none) before the flags.
 #include <cuda.h>
 #include <stdio.h>
+#include <string>
 #include <string.h>
 
 #define checkDriver(op)  __check_cuda_driver((op), #op, __FILE__, __LINE__)
@@ -60,8 +61,7 @@ size_t paramBufferSize = 0;
 int main(int argc, char** argv){
     // completion: the PTX (argv[1] is the folder of the kernels), a context, the kernel
     const char* kernels_dir = argc > 1 ? argv[1] : "examples/kernels";
-    char ptx_path[4096];
-    snprintf(ptx_path, sizeof(ptx_path), "%s/param_buffer.ptx", kernels_dir);
+    std::string ptx_path = std::string(kernels_dir) + "/param_buffer.ptx";   // the whole path, as long as it is
     checkDriver(cuInit(0));
     CUcontext context = nullptr;
     CUdevice device = 0;
@@ -72,7 +72,7 @@ int main(int argc, char** argv){
     checkDriver(cuCtxCreate(&context, 0, device));
 #endif
     CUmodule module = nullptr;
-    checkDriver(cuModuleLoad(&module, ptx_path));
+    checkDriver(cuModuleLoad(&module, ptx_path.c_str()));
     CUfunction cuFunction = nullptr;
     checkDriver(cuModuleGetFunction(&cuFunction, module, "ParamKernel"));
 

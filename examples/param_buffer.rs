@@ -15,11 +15,11 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use std::ffi::{c_char, c_int, c_uint, c_void, CString};
+use std::ffi::{c_char, c_int, c_uint, c_void, OsStr, OsString};
 use std::process::exit;
 use std::ptr;
 
-use common::p;
+use common::{c_path, kernel_path, p};
 use cuda_check::check_driver;
 use cuda_driver_sys::*;
 
@@ -78,13 +78,13 @@ fn main() {
     }
 
     // completion: the PTX (argv[1] is the folder of the kernels), a context, the kernel
-    let argv: Vec<String> = std::env::args().collect();
+    let argv: Vec<OsString> = std::env::args_os().collect();
     let kernels_dir = if argv.len() > 1 {
-        argv[1].as_str()
+        argv[1].as_os_str()
     } else {
-        "examples/kernels"
+        OsStr::new("examples/kernels")
     };
-    let ptx_path = CString::new(format!("{}/param_buffer.ptx", kernels_dir)).unwrap();
+    let ptx_path = c_path(kernel_path(kernels_dir, "param_buffer.ptx"));
     check_driver!(unsafe { cuInit(0) });
     let mut context: CUcontext = ptr::null_mut();
     let device: CUdevice = 0;

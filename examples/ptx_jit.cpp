@@ -12,6 +12,7 @@
 #include <cuda.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,18 +30,30 @@ bool __check_cuda_driver(CUresult code, const char* op, const char* file, int li
     return true;
 }
 
-// completion: a whole file as a NUL-terminated string, or nullptr
+// completion: a whole file as a NUL-terminated string, or nullptr where it cannot be read (as the
+// Rust port's std::fs::read: read to its end, so that a directory, which opens but cannot be read,
+// is nullptr and not a crash)
 static char* readFile(const char* path){
     FILE* file = fopen(path, "rb");
     if(file == nullptr)
         return nullptr;
-    fseek(file, 0, SEEK_END);
-    long size = ftell(file);
-    fseek(file, 0, SEEK_SET);
-    char* text = (char*)malloc(size + 1);
-    size_t read = fread(text, 1, size, file);
+    size_t size = 0, capacity = 0;
+    char* text = nullptr;
+    do {
+        capacity = 2 * capacity + 4096;
+        char* grown = (char*)realloc(text, capacity);
+        if(grown == nullptr)
+            break;
+        text = grown;
+        size += fread(text + size, 1, capacity - 1 - size, file);
+    } while(size == capacity - 1);
+    bool failed = ferror(file) || !feof(file);   // a read error, or no memory for the rest
     fclose(file);
-    text[read] = '\0';
+    if(failed){
+        free(text);
+        return nullptr;
+    }
+    text[size] = '\0';
     return text;
 }
 
@@ -54,13 +67,12 @@ static const char* errorName(int err){
 int main(int argc, char** argv){
     // completion: the PTX files (argv[1] is the folder of the kernels)
     const char* kernels_dir = argc > 1 ? argv[1] : "examples/kernels";
-    char ptx_path[4096], broken_ptx_path[4096];
-    snprintf(ptx_path, sizeof(ptx_path), "%s/ptx_jit.ptx", kernels_dir);
-    snprintf(broken_ptx_path, sizeof(broken_ptx_path), "%s/ptx_jit_broken.ptx", kernels_dir);
-    char* ptx_code = readFile(ptx_path);
-    char* broken_ptx_code = readFile(broken_ptx_path);
+    std::string ptx_path = std::string(kernels_dir) + "/ptx_jit.ptx";   // the whole paths, as long as they are
+    std::string broken_ptx_path = std::string(kernels_dir) + "/ptx_jit_broken.ptx";
+    char* ptx_code = readFile(ptx_path.c_str());
+    char* broken_ptx_code = readFile(broken_ptx_path.c_str());
     if(ptx_code == nullptr || broken_ptx_code == nullptr){
-        printf("cannot read %s or %s\n", ptx_path, broken_ptx_path);
+        printf("cannot read %s or %s\n", ptx_path.c_str(), broken_ptx_path.c_str());
         return 1;
     }
 

@@ -15,16 +15,17 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use std::ffi::{c_char, c_int, c_uint, c_void};
+use std::ffi::{c_char, c_int, c_uint, c_void, OsStr, OsString};
+use std::path::Path;
 use std::process::exit;
 use std::ptr;
 
-use common::s;
+use common::{kernel_path, s};
 use cuda_check::check_driver;
 use cuda_driver_sys::*;
 
 // completion: a whole file as a NUL-terminated string, or None
-fn readFile(path: &str) -> Option<Vec<u8>> {
+fn readFile(path: &Path) -> Option<Vec<u8>> {
     let mut text = std::fs::read(path).ok()?;
     text.push(b'\0');
     Some(text)
@@ -39,18 +40,22 @@ fn errorName(err: c_int) -> *const c_char {
 
 fn main() {
     // completion: the PTX files (argv[1] is the folder of the kernels)
-    let argv: Vec<String> = std::env::args().collect();
+    let argv: Vec<OsString> = std::env::args_os().collect();
     let kernels_dir = if argv.len() > 1 {
-        argv[1].as_str()
+        argv[1].as_os_str()
     } else {
-        "examples/kernels"
+        OsStr::new("examples/kernels")
     };
-    let ptx_path = format!("{}/ptx_jit.ptx", kernels_dir);
-    let broken_ptx_path = format!("{}/ptx_jit_broken.ptx", kernels_dir);
+    let ptx_path = kernel_path(kernels_dir, "ptx_jit.ptx");
+    let broken_ptx_path = kernel_path(kernels_dir, "ptx_jit_broken.ptx");
     let ptx_code = readFile(&ptx_path);
     let broken_ptx_code = readFile(&broken_ptx_path);
     let (Some(mut ptx_code), Some(broken_ptx_code)) = (ptx_code, broken_ptx_code) else {
-        println!("cannot read {} or {}", ptx_path, broken_ptx_path);
+        println!(
+            "cannot read {} or {}",
+            ptx_path.display(),
+            broken_ptx_path.display()
+        );
         exit(1);
     };
 

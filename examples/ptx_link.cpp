@@ -19,6 +19,7 @@
 #include <cuda.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,31 +37,42 @@ bool __check_cuda_driver(CUresult code, const char* op, const char* file, int li
     return true;
 }
 
-// completion: a whole file as a NUL-terminated string, or nullptr
+// completion: a whole file as a NUL-terminated string, or nullptr where it cannot be read (as the
+// Rust port's std::fs::read: read to its end, so that a directory, which opens but cannot be read,
+// is nullptr and not a crash)
 static char* readFile(const char* path){
     FILE* file = fopen(path, "rb");
     if(file == nullptr)
         return nullptr;
-    fseek(file, 0, SEEK_END);
-    long size = ftell(file);
-    fseek(file, 0, SEEK_SET);
-    char* text = (char*)malloc(size + 1);
-    size_t read = fread(text, 1, size, file);
+    size_t size = 0, capacity = 0;
+    char* text = nullptr;
+    do {
+        capacity = 2 * capacity + 4096;
+        char* grown = (char*)realloc(text, capacity);
+        if(grown == nullptr)
+            break;
+        text = grown;
+        size += fread(text + size, 1, capacity - 1 - size, file);
+    } while(size == capacity - 1);
+    bool failed = ferror(file) || !feof(file);   // a read error, or no memory for the rest
     fclose(file);
-    text[read] = '\0';
+    if(failed){
+        free(text);
+        return nullptr;
+    }
+    text[size] = '\0';
     return text;
 }
 
 int main(int argc, char** argv){
     // completion: the PTX files (argv[1] is the folder of the kernels)
     const char* kernels_dir = argc > 1 ? argv[1] : "examples/kernels";
-    char ptx0_path[4096], ptx1_path[4096];
-    snprintf(ptx0_path, sizeof(ptx0_path), "%s/ptx_link0.ptx", kernels_dir);
-    snprintf(ptx1_path, sizeof(ptx1_path), "%s/ptx_link1.ptx", kernels_dir);
-    char* ptx0_code = readFile(ptx0_path);
-    char* ptx1_code = readFile(ptx1_path);
+    std::string ptx0_path = std::string(kernels_dir) + "/ptx_link0.ptx";   // the whole paths, as long as they are
+    std::string ptx1_path = std::string(kernels_dir) + "/ptx_link1.ptx";
+    char* ptx0_code = readFile(ptx0_path.c_str());
+    char* ptx1_code = readFile(ptx1_path.c_str());
     if(ptx0_code == nullptr || ptx1_code == nullptr){
-        printf("cannot read %s or %s\n", ptx0_path, ptx1_path);
+        printf("cannot read %s or %s\n", ptx0_path.c_str(), ptx1_path.c_str());
         return 1;
     }
 

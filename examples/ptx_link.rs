@@ -20,16 +20,17 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
+use std::ffi::{c_char, c_int, c_uint, c_void, CStr, OsStr, OsString};
+use std::path::Path;
 use std::process::exit;
 use std::ptr;
 
-use common::s;
+use common::{kernel_path, s};
 use cuda_check::check_driver;
 use cuda_driver_sys::*;
 
 // completion: a whole file as a NUL-terminated string, or None
-fn readFile(path: &str) -> Option<Vec<u8>> {
+fn readFile(path: &Path) -> Option<Vec<u8>> {
     let mut text = std::fs::read(path).ok()?;
     text.push(b'\0');
     Some(text)
@@ -37,18 +38,22 @@ fn readFile(path: &str) -> Option<Vec<u8>> {
 
 fn main() {
     // completion: the PTX files (argv[1] is the folder of the kernels)
-    let argv: Vec<String> = std::env::args().collect();
+    let argv: Vec<OsString> = std::env::args_os().collect();
     let kernels_dir = if argv.len() > 1 {
-        argv[1].as_str()
+        argv[1].as_os_str()
     } else {
-        "examples/kernels"
+        OsStr::new("examples/kernels")
     };
-    let ptx0_path = format!("{}/ptx_link0.ptx", kernels_dir);
-    let ptx1_path = format!("{}/ptx_link1.ptx", kernels_dir);
+    let ptx0_path = kernel_path(kernels_dir, "ptx_link0.ptx");
+    let ptx1_path = kernel_path(kernels_dir, "ptx_link1.ptx");
     let ptx0_code = readFile(&ptx0_path);
     let ptx1_code = readFile(&ptx1_path);
     let (Some(mut ptx0_code), Some(mut ptx1_code)) = (ptx0_code, ptx1_code) else {
-        println!("cannot read {} or {}", ptx0_path, ptx1_path);
+        println!(
+            "cannot read {} or {}",
+            ptx0_path.display(),
+            ptx1_path.display()
+        );
         exit(1);
     };
 

@@ -25,6 +25,7 @@
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 #include <stdio.h>
+#include <string>
 #include <stdlib.h>
 
 #define checkDriver(op)  __check_cuda_driver((op), #op, __FILE__, __LINE__)
@@ -69,8 +70,7 @@ static void printEntryPoint(const char* what, cudaError_t code, cudaDriverEntryP
 int main(int argc, char** argv){
     // completion: where the PTX is (argv[1] is the folder of the kernels)
     const char* kernels_dir = argc > 1 ? argv[1] : "examples/kernels";
-    char ptx_path[4096];
-    snprintf(ptx_path, sizeof(ptx_path), "%s/vector_add.ptx", kernels_dir);
+    std::string ptx_path = std::string(kernels_dir) + "/vector_add.ptx";   // the whole path, as long as it is
     bool pass = true;
 
     // completion: the driver API initialised, device 0
@@ -159,7 +159,7 @@ int main(int argc, char** argv){
 
     // completion: the vector_add kernel, launched by the driver on the memory of both APIs
     CUmodule cuModule = nullptr;
-    checkDriver(cuModuleLoad(&cuModule, ptx_path));
+    checkDriver(cuModuleLoad(&cuModule, ptx_path.c_str()));
     CUfunction vecAdd = nullptr;
     checkDriver(cuModuleGetFunction(&vecAdd, cuModule, "VecAdd"));
     CUdeviceptr d_A_ptr = (CUdeviceptr)d_A;

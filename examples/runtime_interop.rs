@@ -31,11 +31,11 @@ mod common;
 #[path = "common/cudart.rs"]
 mod cudart;
 
-use std::ffi::{c_int, c_uint, c_ulonglong, c_void, CString};
+use std::ffi::{c_int, c_uint, c_ulonglong, c_void, OsStr, OsString};
 use std::process::exit;
 use std::ptr;
 
-use common::{p, pfn_ptr};
+use common::{c_path, kernel_path, p, pfn_ptr};
 use cuda_check::check_driver;
 use cuda_driver_sys::*;
 use cudart::*;
@@ -67,13 +67,13 @@ fn printEntryPoint(
 
 fn main() {
     // completion: where the PTX is (argv[1] is the folder of the kernels)
-    let argv: Vec<String> = std::env::args().collect();
+    let argv: Vec<OsString> = std::env::args_os().collect();
     let kernels_dir = if argv.len() > 1 {
-        argv[1].as_str()
+        argv[1].as_os_str()
     } else {
-        "examples/kernels"
+        OsStr::new("examples/kernels")
     };
-    let ptx_path = CString::new(format!("{}/vector_add.ptx", kernels_dir)).unwrap();
+    let ptx_path = c_path(kernel_path(kernels_dir, "vector_add.ptx"));
     let mut pass = true;
     // completion: the CUDA runtime library, loaded here: the C twin is linked against it, and the
     // loader loads it before main (common/cudart.rs says where it is looked for)

@@ -10,6 +10,7 @@
 // CUctxCreateParams* (NULL: none) before the flags.
 #include <cuda.h>
 #include <stdio.h>
+#include <string>
 #include <stdlib.h>
 
 #define checkDriver(op)  __check_cuda_driver((op), #op, __FILE__, __LINE__)
@@ -30,8 +31,7 @@ int main(int argc, char** argv)
 {
     // completion: where the PTX is (argv[1] is the folder of the kernels)
     const char* kernels_dir = argc > 1 ? argv[1] : "examples/kernels";
-    char ptx_path[4096];
-    snprintf(ptx_path, sizeof(ptx_path), "%s/vector_add.ptx", kernels_dir);
+    std::string ptx_path = std::string(kernels_dir) + "/vector_add.ptx";   // the whole path, as long as it is
 
     int N = 50000;
     size_t size = N * sizeof(float);
@@ -72,7 +72,7 @@ int main(int argc, char** argv)
 
     // Create module from binary file
     CUmodule cuModule;
-    cuModuleLoad(&cuModule, ptx_path);
+    cuModuleLoad(&cuModule, ptx_path.c_str());
 
     // Allocate vectors in device memory
     CUdeviceptr d_A;

@@ -11,22 +11,26 @@
 #![allow(non_snake_case)] // the post's names: N, h_A, cuDevice, ...
 #![allow(clippy::needless_range_loop)] // C's `for (int i = 0; i < N; ++i)` loops, as written
 
-use std::ffi::{c_int, c_uint, c_void, CString};
+#[path = "common/mod.rs"]
+mod common;
+
+use std::ffi::{c_int, c_uint, c_void, OsStr, OsString};
 use std::process::exit;
 use std::ptr;
 
+use common::{c_path, kernel_path};
 use cuda_check::check_driver;
 use cuda_driver_sys::*;
 
 fn main() {
     // completion: where the PTX is (argv[1] is the folder of the kernels)
-    let argv: Vec<String> = std::env::args().collect();
+    let argv: Vec<OsString> = std::env::args_os().collect();
     let kernels_dir = if argv.len() > 1 {
-        argv[1].as_str()
+        argv[1].as_os_str()
     } else {
-        "examples/kernels"
+        OsStr::new("examples/kernels")
     };
-    let ptx_path = CString::new(format!("{}/vector_add.ptx", kernels_dir)).unwrap();
+    let ptx_path = c_path(kernel_path(kernels_dir, "vector_add.ptx"));
 
     let mut N: c_int = 50000;
     let size: usize = N as usize * size_of::<f32>();

@@ -1,5 +1,6 @@
 //! What must not compile: a typed entry point at another symbol's pointer type, forging an entry
-//! point without `unsafe`, and a `CUresult` thrown away under `#![deny(unused_must_use)]`.
+//! point without `unsafe`, a `CUresult` thrown away under `#![deny(unused_must_use)]`, and the
+//! examples' `pfn_ptr` given anything but a C function pointer's `Option`.
 //!
 //! trybuild checks each case with `cargo check` in its own project (`target/tests/trybuild/`), so
 //! nothing is linked against libcuda and nothing runs. That project depends on this package's

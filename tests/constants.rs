@@ -3,26 +3,60 @@
 //! translated, and the macro constants `names.rs` adds (pointer casts such as
 //! `CU_LAUNCH_PARAM_BUFFER_POINTER`, `CU_DEVICE_CPU`, aliases of enumerators).
 //!
-//! `tests/support/layout.rs` generates the C side from the committed bindings: the C compiler
-//! evaluates `(unsigned long long)NAME` (`(uintptr_t)NAME` for pointers) against the same header,
-//! as a C program includes it (with `CUDA_API_PER_THREAD_DEFAULT_STREAM` under the
-//! `per-thread-default-stream` feature). No driver function is called or referenced.
+//! `tests/support/layout.rs` writes the table of the constants from the committed bindings; the C
+//! compiler (`tests/support/c/constants_probe.c`) evaluates `(unsigned long long)NAME`
+//! (`(uintptr_t)NAME` for pointers) against the same header, as a C program includes it (with
+//! `CUDA_API_PER_THREAD_DEFAULT_STREAM` under the `per-thread-default-stream` feature), and this
+//! test expands the same table into the Rust values. No driver function is called or referenced.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ffi::CStr;
-
-include!(concat!(env!("OUT_DIR"), "/constants_probe.rs"));
+use std::ffi::{c_char, CStr};
 
 #[path = "common/headers.rs"]
 mod headers;
 
-use constants_probe::*;
+/// Kinds: 0 enumerator (`Enum::NAME`), 1 enumerator at top level (names.rs), 2 macro constant
+/// bindgen translated, 3 macro constant of names.rs.
+struct Constant {
+    rust: &'static str,
+    c: &'static str,
+    kind: u8,
+    pointer: bool,
+    value: i128,
+}
+
+/// The Rust half of the probe's table (see tests/support/layout.rs; the C half expands the same
+/// entries in tests/support/c/constants_probe.c): `K` an integer, `P` a pointer constant; the
+/// last argument is C's.
+macro_rules! constants_table {
+    ($($k:ident($rust:literal, $c:literal, $kind:literal, ($value:expr), $cc:tt))*) => {
+        pub(crate) fn constants() -> Vec<Constant> {
+            vec![$(Constant {
+                rust: $rust, c: $c, kind: $kind, pointer: stringify!($k) == "P", value: $value,
+            }),*]
+        }
+    };
+}
+
+// `mod probe`: the tables of the selected version, expanded by the macro above.
+include!(concat!(env!("OUT_DIR"), "/constants_probe.rs"));
+
+#[repr(C)]
+struct CConstant {
+    name: *const c_char,
+    bits: u64,
+    negative: u64,
+}
+extern "C" {
+    /// Fills `out` (when not null) with the C compiler's values; returns their number.
+    fn cuda_driver_workspace_constants(out: *mut CConstant) -> u64;
+}
 
 fn c_values() -> BTreeMap<&'static str, i128> {
-    // SAFETY: the C probe fills exactly `cuda_driver_workspace_constants_len()` entries, whose
-    // names are NUL-terminated literals.
+    // SAFETY: the C probe fills exactly as many entries as it returns, whose names are
+    // NUL-terminated literals.
     unsafe {
-        let n = cuda_driver_workspace_constants_len() as usize;
+        let n = cuda_driver_workspace_constants(std::ptr::null_mut()) as usize;
         let mut v: Vec<CConstant> = Vec::with_capacity(n);
         cuda_driver_workspace_constants(v.as_mut_ptr());
         v.set_len(n);

@@ -39,13 +39,18 @@
 //! `<name>.stdout`, `<name>.stderr`, `<name>.code` (what `ci/first-run.sh` records of
 //! `cargo run --example <name>` in a fresh clone).
 
+mod common;
+
+use std::ffi::{OsStr, OsString};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-/// Every example: (name, whether it checks its results and prints `Result = PASS|FAIL`).
+/// Every example: (name, whether it checks its results and prints `Result = PASS|FAIL`). The C
+/// twins `examples/*.cpp` are the list `ci/first-run.sh` and `ci/twins-smoke.sh` use;
+/// `every_twin_has_a_parity_test` fails, naming both lists, where this one differs from them.
 const EXAMPLES: &[(&str, bool)] = &[
     ("driver_init", false),
     ("check_driver", false),
@@ -157,6 +162,108 @@ fn examples_start_without_the_driver_library() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The examples that take a kernels folder (`argv[1]`).
+const TAKE_A_KERNELS_FOLDER: &[&str] = &[
+    "vector_add",
+    "profiler",
+    "ptx_jit",
+    "ptx_link",
+    "param_buffer",
+    "context_independent_loading",
+    "runtime_interop",
+];
+
+/// Bad kernels folders, each example against its twin: the same stdout (normalised) and exit
+/// code, and an exit code, never a signal: no argument, an empty one, a folder that does not
+/// exist, one whose PTX files are cut in half, one where each PTX name is a directory, a 5,000-byte
+/// path (longer than the system takes: both print it whole) and a folder whose name is not UTF-8.
+/// The same code under every version: run once, by `ci/bad-input.sh` (`--ignored`).
+#[test]
+#[ignore = "98 runs of the examples and twins: ci/bad-input.sh runs it once"]
+fn bad_kernels_folders_behave_as_in_c() {
+    use std::os::unix::ffi::OsStrExt;
+    let kernels = kernels_dir();
+    let scratch = std::env::temp_dir().join(format!("cuda-bad-kernels-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let folder = |name: &OsStr, make: &dyn Fn(&Path, &[u8])| -> OsString {
+        let dir = scratch.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        for entry in std::fs::read_dir(&kernels).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension() == Some(OsStr::new("ptx")) {
+                make(
+                    &dir.join(path.file_name().unwrap()),
+                    &std::fs::read(&path).unwrap(),
+                );
+            }
+        }
+        dir.into_os_string()
+    };
+    let truncated = folder(OsStr::new("truncated"), &|to, ptx| {
+        std::fs::write(to, &ptx[..ptx.len() / 2]).unwrap()
+    });
+    let directories = folder(OsStr::new("directories"), &|to, _| {
+        std::fs::create_dir(to).unwrap()
+    });
+    let not_utf8 = folder(OsStr::from_bytes(b"kernels-\xff\xfe"), &|to, ptx| {
+        std::fs::write(to, ptx).unwrap()
+    });
+    let long: OsString = format!("/tmp/{}", "d/".repeat(2_500)).into();
+    let cases: [(&str, Vec<&OsStr>); 7] = [
+        ("missing", vec![]),
+        ("empty", vec![OsStr::new("")]),
+        ("garbage", vec![OsStr::new("/nonexistent/\u{1}garbage")]),
+        ("truncated", vec![&truncated]),
+        ("directory-named .ptx", vec![&directories]),
+        ("very long", vec![&long]),
+        ("non-UTF-8", vec![&not_utf8]),
+    ];
+    let examples = examples_dir().unwrap_or_else(|e| panic!("{e}"));
+    let mut problems = Vec::new();
+    let mut compared = 0;
+    for (name, _) in EXAMPLES
+        .iter()
+        .filter(|(n, _)| TAKE_A_KERNELS_FOLDER.contains(n))
+    {
+        for (case, args) in &cases {
+            let c = run_with_args("C twin", &twin_dir().join(name), args);
+            let rust = run_with_args("Rust example", &examples.join(name), args);
+            let (c, rust) = match (c, rust) {
+                (Ok(c), Ok(rust)) => (c, rust),
+                (c, rust) => {
+                    problems.push(format!("{name}, {case}: {:?} / {:?}", c.err(), rust.err()));
+                    continue;
+                }
+            };
+            compared += 1;
+            let (c_lines, rust_lines) = (normalise(&c.stdout), normalise(&rust.stdout));
+            if c_lines != rust_lines {
+                problems.push(format!(
+                    "{name}, {case}: stdout differs (- C twin, + Rust example):\n{}",
+                    diff(&c_lines, &rust_lines, 10)
+                ));
+            }
+            if c.status.code().is_none() || c.status.code() != rust.status.code() {
+                problems.push(format!(
+                    "{name}, {case}: C twin {}, Rust example {}\n{}{}",
+                    c.describe_status(),
+                    rust.describe_status(),
+                    c.stderr,
+                    rust.stderr
+                ));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    println!(
+        "bad kernels folders: {compared} runs compared with the C twins ({} cases, {} examples)",
+        cases.len(),
+        compared / cases.len()
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(compared >= 5 * cases.len(), "only {compared} runs compared");
 }
 
 /// The twins built are exactly the examples tested here (a new twin needs its test).
@@ -310,8 +417,13 @@ fn describe_status(status: ExitStatus) -> String {
 
 /// Runs `exe kernels` with `CUDA_CACHE_DISABLE=1`, under the time limit.
 fn run(what: &str, exe: &Path, kernels: &Path) -> Result<Run, String> {
+    run_with_args(what, exe, &[kernels.as_os_str()])
+}
+
+/// Runs `exe args...` with `CUDA_CACHE_DISABLE=1`, under the time limit.
+fn run_with_args(what: &str, exe: &Path, args: &[&OsStr]) -> Result<Run, String> {
     let mut child = Command::new(exe)
-        .arg(kernels)
+        .args(args)
         .env("CUDA_CACHE_DISABLE", "1")
         // Bind every symbol at start, as the Rust examples are linked to (`-z now`), so that a
         // driver without a function the program calls stops both sides the same way.
@@ -693,15 +805,9 @@ fn missing_symbol(c: &Run, rust: &Run) -> Option<String> {
         c_symbol, rust_symbol,
         "the C twin and the Rust example stop on different symbols"
     );
-    let lib = unsafe { libc::dlopen(c"libcuda.so.1".as_ptr(), libc::RTLD_NOW) };
-    assert!(
-        !lib.is_null(),
-        "no driver library to check {c_symbol} against"
-    );
     let name = std::ffi::CString::new(c_symbol.as_str()).unwrap();
-    let found = unsafe { libc::dlsym(lib, name.as_ptr()) };
     assert!(
-        found.is_null(),
+        common::dlsym(&name).is_null(),
         "both sides stopped on {c_symbol}, which the driver library has"
     );
     Some(c_symbol)

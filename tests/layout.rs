@@ -1,22 +1,142 @@
 //! The layout of every struct, union, field and typedef of the bindings, against the C compiler.
 //!
-//! `tests/support/layout.rs` generates, from the committed bindings of the selected version, a C
-//! probe compiled against the same `cuda.h` (sizeof, _Alignof, offsetof, the arithmetic class of
-//! each member, the bytes each bit-field assignment writes) and the Rust twin of every entry
-//! (size_of, align_of, offset_of!, bindgen's setters). This test compares them entry by entry and
-//! reports every difference.
+//! `tests/support/layout.rs` writes, from the committed bindings of the selected version, one table
+//! entry per record, field, bit-field and typedef. The C probe (`tests/support/c/layout_probe.c`,
+//! compiled against the same `cuda.h`) expands it into sizeof, _Alignof, offsetof, the arithmetic
+//! class of each member and the bytes each bit-field assignment writes; this test expands it into
+//! the Rust twins (size_of, align_of, offset_of!, bindgen's setters), compares them entry by entry
+//! and reports every difference.
 
 use std::collections::BTreeMap;
-use std::ffi::CStr;
-
-include!(concat!(env!("OUT_DIR"), "/layout_probe.rs"));
+use std::ffi::{c_char, c_void, CStr};
+use std::mem::{align_of, offset_of, size_of};
 
 #[path = "common/headers.rs"]
 mod headers;
 
-use layout_probe::*;
+/// A measured member: its record, Rust path (`offset_of!`'s), offset, size, alignment and
+/// arithmetic class.
+struct Field {
+    record: &'static str,
+    path: &'static str,
+    ty: &'static str,
+    offset: usize,
+    size: usize,
+    align: usize,
+    class: u64,
+}
 
-fn s(p: *const core::ffi::c_char) -> &'static str {
+/// Kinds: 0 struct, 1 union, 2 anonymous struct member, 3 anonymous union member.
+struct Record {
+    name: &'static str,
+    kind: u64,
+    size: usize,
+    align: usize,
+}
+
+/// Kinds: 0 typedef, 1 enum type, 2 typedef of names.rs (a C spelling macro).
+struct Typedef {
+    name: &'static str,
+    kind: u64,
+    size: usize,
+    align: usize,
+    class: u64,
+}
+
+/// The Rust half of the probe's tables (see tests/support/layout.rs; the C half expands the same
+/// entries in tests/support/c/layout_probe.c): the arguments in parentheses after the Rust ones
+/// are C's.
+macro_rules! layout_tables {
+    (
+        records [$(R($name:literal, $c_type:literal, $kind:literal, $measured:literal, $rty:ident, $($rc:tt),*))*]
+        fields [$(F($record:literal, $path:literal, $c_path:literal, $host:ident, ($($p:tt)*), ($fty:ty),
+            $ty_name:literal, ($class:expr), $($fc:tt),*))*]
+        bitfields [$(B($brecord:literal, $bfield:literal, $bhost:ident, ($($bp:tt)*), $setter:ident,
+            ($value:expr), $($bc:tt),*))*]
+        typedefs [$(T($tname:literal, $t_c:literal, $tkind:literal, $tty:ty, ($tclass:expr), $tc:tt))*]
+    ) => {
+        pub(crate) static RECORDS: &[Record] = &[$(Record {
+            name: $name, kind: $kind, size: size_of::<$rty>(), align: align_of::<$rty>(),
+        }),*];
+        pub(crate) static FIELDS: &[Field] = &[$(Field {
+            record: $record, path: $path, ty: $ty_name, offset: offset_of!($host, $($p)*),
+            size: size_of::<$fty>(), align: align_of::<$fty>(), class: $class,
+        }),*];
+        /// (named record, bit-field's path in it, the record's bytes with every bit of that field
+        /// set by bindgen's setter).
+        pub(crate) static BITFIELDS: &[(&str, &str, fn() -> Vec<u8>)] = &[$(($brecord, $bfield, || {
+            // SAFETY: the bindings' records are plain C data, valid when zeroed.
+            let mut v: $bhost = unsafe { core::mem::zeroed() };
+            #[allow(unused_unsafe)]
+            unsafe { v.$($bp)* $setter($value) };
+            // SAFETY: `v` is `size_of::<$bhost>()` bytes long.
+            unsafe { core::slice::from_raw_parts(&v as *const $bhost as *const u8, size_of::<$bhost>()) }.to_vec()
+        })),*];
+        pub(crate) static TYPEDEFS: &[Typedef] = &[$(Typedef {
+            name: $tname, kind: $tkind, size: size_of::<$tty>(), align: align_of::<$tty>(), class: $tclass,
+        }),*];
+    };
+}
+
+// `mod probe`: the tables of the selected version, expanded by the macro above.
+include!(concat!(env!("OUT_DIR"), "/layout_probe.rs"));
+
+#[repr(C)]
+struct CField {
+    record: *const c_char,
+    path: *const c_char,
+    c_path: *const c_char,
+    offset: u64,
+    size: u64,
+    align: u64,
+    class: u64,
+}
+#[repr(C)]
+struct CRecord {
+    name: *const c_char,
+    c_type: *const c_char,
+    kind: u64,
+    measured: u64,
+    size: u64,
+    align: u64,
+}
+#[repr(C)]
+struct CTypedef {
+    name: *const c_char,
+    c_type: *const c_char,
+    kind: u64,
+    size: u64,
+    align: u64,
+    class: u64,
+}
+#[repr(C)]
+struct CBitfield {
+    record: *const c_char,
+    field: *const c_char,
+    bytes: *const u8,
+    len: u64,
+}
+/// A table of the C probe: its entries and their number.
+#[repr(C)]
+struct CTable {
+    entries: *const c_void,
+    len: u64,
+}
+extern "C" {
+    static cuda_driver_workspace_layout_records: CTable;
+    static cuda_driver_workspace_layout_fields: CTable;
+    static cuda_driver_workspace_layout_bitfields: CTable;
+    static cuda_driver_workspace_layout_typedefs: CTable;
+    static cuda_driver_workspace_layout_name_typedefs: CTable;
+}
+
+/// The entries of a table of the C probe.
+fn c_table<T>(t: &'static CTable) -> &'static [T] {
+    // SAFETY: the C probe's tables hold `len` entries of the matching struct.
+    unsafe { std::slice::from_raw_parts(t.entries as *const T, t.len as usize) }
+}
+
+fn s(p: *const c_char) -> &'static str {
     // SAFETY: the C probe's strings are NUL-terminated literals.
     unsafe { CStr::from_ptr(p) }.to_str().unwrap()
 }
@@ -60,14 +180,28 @@ fn layout_matches_the_c_compiler() {
     let mut n = Counts::default();
 
     // Structs and unions.
-    // SAFETY: arrays defined by the C probe with these lengths.
-    let c_records = unsafe { &cuda_driver_workspace_layout_records };
-    let c_by_name: BTreeMap<&str, &CRecord> = c_records.iter().map(|r| (s(r.name), r)).collect();
+    // SAFETY: tables of the C probe.
+    let c_by_name: BTreeMap<&str, &CRecord> =
+        unsafe { c_table::<CRecord>(&cuda_driver_workspace_layout_records) }
+            .iter()
+            .map(|r| (s(r.name), r))
+            .collect();
     assert_eq!(
         c_by_name.len(),
         RECORDS.len(),
         "the C and Rust halves of the probe list different records"
     );
+    let mut c_fields: BTreeMap<&str, BTreeMap<&str, &CField>> = BTreeMap::new();
+    for f in unsafe { c_table::<CField>(&cuda_driver_workspace_layout_fields) } {
+        c_fields
+            .entry(s(f.record))
+            .or_default()
+            .insert(s(f.path), f);
+    }
+    let mut rust_fields: BTreeMap<&str, Vec<&Field>> = BTreeMap::new();
+    for f in FIELDS {
+        rust_fields.entry(f.record).or_default().push(f);
+    }
     for r in RECORDS {
         let Some(c) = c_by_name.get(r.name) else {
             bad.push(format!("{}: no C entry", r.name));
@@ -97,18 +231,18 @@ fn layout_matches_the_c_compiler() {
                 r.name, c.size, c.align, r.size, r.align
             ));
         }
-        // SAFETY: `fields` points to `nfields` entries.
-        let c_fields = unsafe { std::slice::from_raw_parts(c.fields, c.nfields as usize) };
-        let c_fields: BTreeMap<&str, &CField> = c_fields.iter().map(|f| (s(f.path), f)).collect();
-        if c_fields.len() != r.fields.len() {
+        let no_fields = BTreeMap::new();
+        let c_fields = c_fields.get(r.name).unwrap_or(&no_fields);
+        let r_fields = rust_fields.remove(r.name).unwrap_or_default();
+        if c_fields.len() != r_fields.len() {
             bad.push(format!(
                 "{what} {}: C measured {} members, Rust {}",
                 r.name,
                 c_fields.len(),
-                r.fields.len()
+                r_fields.len()
             ));
         }
-        for f in r.fields {
+        for f in r_fields {
             n.fields += 1;
             let Some(cf) = c_fields.get(f.path) else {
                 bad.push(format!("{}.{}: no C entry", r.name, f.path));
@@ -138,9 +272,8 @@ fn layout_matches_the_c_compiler() {
     }
 
     // Bit-fields.
-    // SAFETY: as above; the first `nbitfields` slots are filled.
-    let nbit = unsafe { cuda_driver_workspace_layout_nbitfields } as usize;
-    let c_bits = unsafe { &cuda_driver_workspace_layout_bitfields[..nbit] };
+    // SAFETY: a table of the C probe.
+    let c_bits = unsafe { c_table::<CBitfield>(&cuda_driver_workspace_layout_bitfields) };
     let c_bits: BTreeMap<(&str, &str), &[u8]> = c_bits
         .iter()
         .map(|b| {
@@ -183,11 +316,13 @@ fn layout_matches_the_c_compiler() {
     }
 
     // Typedefs and enum types, and the C spellings of names.rs.
-    // SAFETY: arrays defined by the C probe with these lengths.
+    // SAFETY: tables of the C probe.
     let c_types = unsafe {
-        cuda_driver_workspace_layout_typedefs
+        c_table::<CTypedef>(&cuda_driver_workspace_layout_typedefs)
             .iter()
-            .chain(&cuda_driver_workspace_layout_name_typedefs[..NAME_TYPEDEF_COUNT])
+            .chain(c_table::<CTypedef>(
+                &cuda_driver_workspace_layout_name_typedefs,
+            ))
     };
     let c_types: BTreeMap<&str, &CTypedef> = c_types.map(|t| (s(t.name), t)).collect();
     for t in TYPEDEFS {

@@ -5,8 +5,8 @@
 //! `bindings.rs`; the `static inline` functions of `src/inline.rs`; which symbol and typedef each
 //! C spelling names in each stream mode) back into a C++ type, and the compiler asserts with
 //! `std::is_same` that it is the one `cuda.h` and `cudaTypedefs.h` declare: parameter count,
-//! return type, each parameter and the whole type. The build script compiles that probe and
-//! embeds its report here; this test prints the counts and fails on any mismatch, naming the
+//! return type, each parameter and the whole type. This test runs that probe with the C++ compiler
+//! and headers the build script found, prints the counts and fails on any mismatch, naming the
 //! function, the parameter and both types.
 //!
 //! The second test proves the check can fail: it applies deliberate mutations to copies of the
@@ -14,25 +14,55 @@
 //! `*mut`, a `PFN_*` typedef, a typedef, a C spelling, a missing function), runs the same probe
 //! with the same compiler and headers, and requires each to be rejected with a message naming it.
 
+// Shared with the build script, which uses the layout probe's part of it.
+#[allow(dead_code)]
 #[path = "support/c_header.rs"]
 mod c_header;
 #[path = "support/prototypes.rs"]
 mod prototypes;
 
 use std::path::Path;
+use std::sync::OnceLock;
 
-use prototypes::{Count, Cxx, Inputs, Report, Unit};
-
-include!(concat!(env!("OUT_DIR"), "/prototypes_report.rs"));
+use c_header::Compiler;
+use prototypes::{Count, Inputs, Report};
 
 const VERSION: &str = env!("CUDA_HEADER_VERSION");
 
+fn compiler() -> Compiler {
+    Compiler {
+        path: env!("PROTOTYPES_CXX").into(),
+        headers: env!("CUDA_HEADER_DIR").into(),
+        interop: env!("CUDA_INTEROP_DIR").into(),
+    }
+}
+
+fn committed() -> Inputs {
+    Inputs::read(Path::new(env!("CUDA_DRIVER_SYS_DIR")), VERSION).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn scratch() -> std::path::PathBuf {
+    Path::new(env!("OUT_DIR")).join("prototypes")
+}
+
+/// The probe of the committed bindings, run once for both tests (the mutations compile only what
+/// they change against it).
+fn control() -> &'static Report {
+    static REPORT: OnceLock<Report> = OnceLock::new();
+    REPORT
+        .get_or_init(|| prototypes::run(&committed(), &compiler(), &scratch().join("control"), &[]))
+}
+
 #[test]
 fn prototypes_match_the_header() {
-    let report = built_report();
+    let report = control();
     println!("CUDA {VERSION}: {}", report.summary());
     if !report.problems.is_empty() {
-        let units: Vec<&str> = report.units.iter().map(|u| u.path.as_str()).collect();
+        let units: Vec<String> = report
+            .units
+            .iter()
+            .map(|u| u.path.display().to_string())
+            .collect();
         panic!(
             "the bindings of CUDA {VERSION} differ from cuda.h/cudaTypedefs.h ({} problem(s); the probe: {}):\n{}",
             report.problems.len(),
@@ -74,7 +104,8 @@ fn prototypes_match_the_header() {
 /// A deliberate change to one item of one committed file.
 struct Mutation {
     what: &'static str,
-    file: fn(&mut Inputs) -> &mut String,
+    /// `functions`, `bindings`, `function_names`, `names` or `inline` (see [`Inputs`]).
+    file: &'static str,
     /// The item's text begins with this.
     item: &'static str,
     /// Replaced, exactly once in the item; `None` removes the item.
@@ -86,7 +117,7 @@ struct Mutation {
 const MUTATIONS: &[Mutation] = &[
     Mutation {
         what: "a parameter type: cuMemsetD2D8_v2's `uc: c_uchar` made `u32`",
-        file: |i| &mut i.functions,
+        file: "functions",
         item: "pub fn cuMemsetD2D8_v2(",
         edit: Some(("uc: ::core::ffi::c_uchar", "uc: u32")),
         expect: &[
@@ -97,14 +128,14 @@ const MUTATIONS: &[Mutation] = &[
     },
     Mutation {
         what: "a return type: cuInit returning `c_uint`",
-        file: |i| &mut i.functions,
+        file: "functions",
         item: "pub fn cuInit(",
         edit: Some(("-> CUresult", "-> ::core::ffi::c_uint")),
         expect: &["function cuInit", "return type", "cudaError_enum"],
     },
     Mutation {
         what: "a dropped parameter: cuMemAlloc_v2 without `bytesize`",
-        file: |i| &mut i.functions,
+        file: "functions",
         item: "pub fn cuMemAlloc_v2(",
         edit: Some((", bytesize: usize", "")),
         expect: &[
@@ -114,7 +145,7 @@ const MUTATIONS: &[Mutation] = &[
     },
     Mutation {
         what: "a `*const` made `*mut`: cuMemcpyHtoD_v2's `srcHost`",
-        file: |i| &mut i.functions,
+        file: "functions",
         item: "pub fn cuMemcpyHtoD_v2(",
         edit: Some(("*const ::core::ffi::c_void", "*mut ::core::ffi::c_void")),
         expect: &[
@@ -125,7 +156,7 @@ const MUTATIONS: &[Mutation] = &[
     },
     Mutation {
         what: "a per-thread symbol: cuMemsetD2D8_v2_ptds's `uc: c_uchar` made `u32`",
-        file: |i| &mut i.functions,
+        file: "functions",
         item: "pub fn cuMemsetD2D8_v2_ptds(",
         edit: Some(("uc: ::core::ffi::c_uchar", "uc: u32")),
         expect: &[
@@ -137,7 +168,7 @@ const MUTATIONS: &[Mutation] = &[
     Mutation {
         what:
             "a static inline function: cuGetProcAddress_v2_ptsz's `driverVersion: c_int` made `u32`",
-        file: |i| &mut i.inline,
+        file: "inline",
         item: "pub unsafe extern \"C\" fn cuGetProcAddress_v2_ptsz(",
         edit: Some(("driverVersion: c_int", "driverVersion: u32")),
         expect: &[
@@ -149,7 +180,7 @@ const MUTATIONS: &[Mutation] = &[
     #[cfg(not(cuda_ge_12000))]
     Mutation {
         what: "a static inline function: cuGetProcAddress_ptsz's `driverVersion: c_int` made `u32`",
-        file: |i| &mut i.inline,
+        file: "inline",
         item: "pub unsafe extern \"C\" fn cuGetProcAddress_ptsz(",
         edit: Some(("driverVersion: c_int", "driverVersion: u32")),
         expect: &[
@@ -159,28 +190,28 @@ const MUTATIONS: &[Mutation] = &[
     },
     Mutation {
         what: "a PFN typedef: PFN_cuMemsetD2D8_v3020's `uc: c_uchar` made `c_ushort`",
-        file: |i| &mut i.bindings,
+        file: "bindings",
         item: "pub type PFN_cuMemsetD2D8_v3020 =",
         edit: Some(("uc: ::core::ffi::c_uchar", "uc: ::core::ffi::c_ushort")),
         expect: &["typedef PFN_cuMemsetD2D8_v3020", "parameter 2 `uc`"],
     },
     Mutation {
         what: "a typedef: CUstream a pointer to CUevent_st",
-        file: |i| &mut i.bindings,
+        file: "bindings",
         item: "pub type CUstream =",
         edit: Some(("CUstream_st", "CUevent_st")),
         expect: &["typedef CUstream", "CUevent_st"],
     },
     Mutation {
         what: "a C spelling: cuMemAlloc bound to cuMemAllocHost_v2",
-        file: |i| &mut i.function_names,
+        file: "function_names",
         item: "pub use functions::cuMemAlloc_v2 as cuMemAlloc;",
         edit: Some(("cuMemAlloc_v2", "cuMemAllocHost_v2")),
         expect: &["C spelling cuMemAlloc", "cuMemAllocHost_v2"],
     },
     Mutation {
         what: "a missing function: cuMemsetD2D8_v2 removed",
-        file: |i| &mut i.functions,
+        file: "functions",
         item: "pub fn cuMemsetD2D8_v2(",
         edit: None,
         expect: &["function cuMemsetD2D8_v2", "missing from functions.rs"],
@@ -189,7 +220,7 @@ const MUTATIONS: &[Mutation] = &[
 
 /// Applies `m` to `inputs`, or says why it cannot (then the test would prove nothing).
 fn mutate(inputs: &mut Inputs, m: &Mutation) -> Result<(), String> {
-    let text = (m.file)(inputs);
+    let text = inputs.text.get_mut(m.file).expect("a file of the inputs");
     let start = text
         .find(m.item)
         .ok_or_else(|| format!("`{}` not found", m.item))?;
@@ -221,17 +252,9 @@ fn mutate(inputs: &mut Inputs, m: &Mutation) -> Result<(), String> {
 
 #[test]
 fn mutations_are_rejected() {
-    let sys = Path::new(env!("CUDA_DRIVER_SYS_DIR"));
-    let cxx = Cxx {
-        compiler: env!("PROTOTYPES_CXX").into(),
-        headers: env!("CUDA_HEADER_DIR").into(),
-        interop: env!("CUDA_INTEROP_DIR").into(),
-    };
-    let scratch = Path::new(env!("OUT_DIR")).join("prototype-mutations");
-    let committed = Inputs::read(sys, VERSION).unwrap_or_else(|e| panic!("{e}"));
-
+    let (cxx, scratch, committed) = (compiler(), scratch(), committed());
     // The control: the committed bindings, through the same path, pass.
-    let control = prototypes::run(&committed, &cxx, &scratch.join("control"), &[]);
+    let control = control();
     assert!(
         control.problems.is_empty(),
         "the committed bindings fail the probe: {:?}",
@@ -249,7 +272,7 @@ fn mutations_are_rejected() {
             .iter()
             .enumerate()
             .map(|(n, m)| {
-                let (committed, cxx, scratch, control) = (&committed, &cxx, &scratch, &control);
+                let (committed, cxx, scratch) = (&committed, &cxx, &scratch);
                 s.spawn(move || {
                     let mut inputs = committed.clone();
                     mutate(&mut inputs, m).map(|()| {

@@ -115,7 +115,8 @@ use core::ptr;
 
 #[cfg(feature = "alloc")]
 use alloc::string::String;
-use cuda_driver_sys::loader::{self, LoadError};
+// The driver's strings are ASCII: written as text, they are byte for byte what C prints.
+use cuda_driver_sys::loader::{self, write_c_str, LoadError};
 use cuda_driver_sys::{cuGetErrorName, cuGetErrorString, CUresult};
 
 mod op_text;
@@ -401,18 +402,6 @@ impl DriverError {
     pub fn print(&self) {
         std::println!("{self}");
     }
-}
-
-/// Writes a driver string as UTF-8: the NVIDIA strings are ASCII, so this is byte for byte what C
-/// prints; an invalid sequence would become U+FFFD.
-fn write_c_str(f: &mut fmt::Formatter<'_>, s: &CStr) -> fmt::Result {
-    for chunk in s.to_bytes().utf8_chunks() {
-        f.write_str(chunk.valid())?;
-        if !chunk.invalid().is_empty() {
-            f.write_str("\u{FFFD}")?;
-        }
-    }
-    Ok(())
 }
 
 impl fmt::Display for DriverError {

@@ -3,58 +3,67 @@
 //! (the crate opens the library at run time); the search still runs, quietly, for
 //! `DEP_CUDA_LIB_DIR`.
 //!
-//! Search order (the first directory holding the library wins):
-//! 1. `CUDA_LIBRARY_PATH`, a directory;
-//! 2. a toolkit root from `CUDA_PATH`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR`, `CUDA_HOME` (its
-//!    `lib64`, `lib`, `targets/<arch>-linux/lib`, `lib/x64` on Windows);
-//! 3. `pkg-config`, through the `pkg-config` crate (the toolkit's `cuda-<major>.<minor>.pc`,
-//!    "CUDA Driver Library"; the crate honours `PKG_CONFIG`, `PKG_CONFIG_PATH`,
-//!    `PKG_CONFIG_LIBDIR`, `PKG_CONFIG_SYSROOT_DIR`, their per-target forms and
-//!    `PKG_CONFIG_ALLOW_CROSS`, and tells Cargo to rerun when they change);
-//! 4. the usual places: the directories of `LD_LIBRARY_PATH`, the system library directories,
-//!    `/usr/local/nvidia/lib64`, `/usr/lib/wsl/lib`, then the toolkit's stub libraries
-//!    (`<toolkit>/lib64/stubs`, `<toolkit>/targets/<arch>-linux/lib/stubs`).
+//! The search order, the places of the CUDA toolkit's layouts on Linux (x86-64, aarch64 SBSA and
+//! Jetson) and Windows, is `search.rs`'s (pure functions, unit-tested there): `CUDA_LIBRARY_PATH`;
+//! a toolkit root from `CUDA_PATH`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR`, `CUDA_HOME`; the
+//! directories of `LD_LIBRARY_PATH` (not those cargo adds) and the system's; `pkg-config`'s
+//! `cuda-<major>.<minor>` packages (only when linking; `PKG_CONFIG` names the program); the
+//! toolkits' stub libraries last. Each variable read is announced to cargo
+//! (`rerun-if-env-changed`).
 //!
 //! A directory with `libcuda.so` links `-lcuda`; one with only `libcuda.so.1` (a driver without
-//! the development symlink) links that file verbatim. Where nothing is found the script warns and
-//! still asks for `-lcuda`, so `cargo check`, `cargo doc` and docs.rs work.
+//! the development symlink) links that file verbatim. Where nothing is found the script warns,
+//! naming each place it searched, and still asks for `-lcuda`, so `cargo check`, `cargo doc` and
+//! docs.rs work. Nothing here panics: what cannot be used (a pkg-config that fails, a directory
+//! whose name is not UTF-8, which cargo cannot take) is a line of that warning.
+
+mod search;
 
 use std::env;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-const ROOT_VARS: [&str; 4] = [
-    "CUDA_PATH",
-    "CUDA_ROOT",
-    "CUDA_TOOLKIT_ROOT_DIR",
-    "CUDA_HOME",
-];
+use search::{Inputs, Place, ROOT_VARS};
+
+/// The value of a variable the build script reads, announced to cargo (openssl-sys's way).
+fn var(name: &str) -> Option<OsString> {
+    println!("cargo:rerun-if-env-changed={name}");
+    env::var_os(name)
+}
 
 fn main() {
     println!("cargo:rerun-if-changed=build");
-    // The pkg-config crate announces the variables it reads itself.
-    let watched = ["CUDA_LIBRARY_PATH", "CUDA_INCLUDE_PATH", "LD_LIBRARY_PATH"];
-    for var in watched.iter().chain(&ROOT_VARS) {
-        println!("cargo:rerun-if-env-changed={var}");
-    }
     let dynamic = env::var_os("CARGO_FEATURE_DYNAMIC_LOADING").is_some();
-    let target_os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
-    let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let roots: Vec<PathBuf> = ROOT_VARS
         .iter()
-        .filter_map(env::var_os)
+        .filter_map(|v| var(v))
         .map(PathBuf::from)
         .collect();
+    let out_dir = PathBuf::from(env::var_os("OUT_DIR").unwrap_or_default());
+    let rustc = PathBuf::from(env::var_os("RUSTC").unwrap_or_default());
+    let inputs = Inputs {
+        os: env::var("CARGO_CFG_TARGET_OS").unwrap_or_default(),
+        arch: env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default(),
+        library_path: var("CUDA_LIBRARY_PATH").map(PathBuf::from),
+        roots,
+        loader_path: search::user_loader_path(
+            &var("LD_LIBRARY_PATH").unwrap_or_default(),
+            &out_dir,
+            search::sysroot_of(&rustc),
+        ),
+        dynamic,
+    };
 
     let mut searched = Vec::new();
-    let found = find_library(&target_os, &arch, &roots, &mut searched);
+    let found = find_library(&inputs, &mut searched);
     match &found {
         // Dynamic loading: nothing to link; the directory is still metadata for dependents.
-        Some(lib) if dynamic => println!("cargo:lib_dir={}", lib.dir.display()),
+        Some(lib) if dynamic => println!("cargo:lib_dir={}", lib.dir),
         None if dynamic => {}
         Some(lib) => {
-            println!("cargo:rustc-link-search=native={}", lib.dir.display());
+            println!("cargo:rustc-link-search=native={}", lib.dir);
             println!("cargo:rustc-link-lib=dylib{}", lib.link_arg);
-            println!("cargo:lib_dir={}", lib.dir.display());
+            println!("cargo:lib_dir={}", lib.dir);
         }
         None => {
             println!(
@@ -66,10 +75,23 @@ fn main() {
             println!("cargo:rustc-link-lib=dylib=cuda");
         }
     }
-    if let Some(include) = include_dir(&roots) {
+    if let Some(dir) = &inputs.library_path {
+        if found.as_ref().is_none_or(|f| Path::new(&f.dir) != dir) && !dynamic {
+            let files: Vec<&str> = search::library_files(&inputs.os)
+                .iter()
+                .map(|(file, _)| *file)
+                .collect();
+            println!(
+                "cargo:warning=cuda-driver-sys: CUDA_LIBRARY_PATH={} holds no {}; searched on",
+                dir.display(),
+                files.join(" or ")
+            );
+        }
+    }
+    if let Some(include) = include_dir(&inputs.roots) {
         println!("cargo:include_dir={}", include.display());
     }
-    let Some(version) = select_version(&roots) else {
+    let Some(version) = select_version(&inputs.roots) else {
         return;
     };
     println!("cargo:version={version}");
@@ -86,7 +108,7 @@ fn main() {
     }
 
     #[cfg(feature = "bindgen")]
-    generate(&roots);
+    generate(&inputs.roots);
 }
 
 /// The header versions of the committed bindings, one feature `cuda-<V>` each, oldest first: the
@@ -163,21 +185,34 @@ fn select_version(roots: &[PathBuf]) -> Option<u32> {
     };
     let cuda_h = dir.join("cuda.h");
     println!("cargo:rerun-if-changed={}", cuda_h.display());
-    let text = std::fs::read_to_string(&cuda_h).unwrap_or_default();
-    let header = text.lines().find_map(|l| {
-        let rest = l.trim_start().strip_prefix("#define")?.trim_start();
-        rest.strip_prefix("CUDA_VERSION")?
-            .trim()
-            .parse::<u32>()
-            .ok()
-    });
-    let Some(header) = header else {
-        println!(
-            "cargo::error=cuda-driver-sys: {} defines no CUDA_VERSION: point CUDA_INCLUDE_PATH \
-             at a CUDA toolkit's include directory",
-            cuda_h.display()
-        );
-        return None;
+    let text = match std::fs::read(&cuda_h) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => {
+            println!(
+                "cargo::error=cuda-driver-sys: cannot read {}: {e}",
+                cuda_h.display()
+            );
+            return None;
+        }
+    };
+    let header = match search::header_version(&text) {
+        Ok(Some(v)) => v,
+        Ok(None) => {
+            println!(
+                "cargo::error=cuda-driver-sys: {} defines no CUDA_VERSION: point \
+                 CUDA_INCLUDE_PATH at a CUDA toolkit's include directory",
+                cuda_h.display()
+            );
+            return None;
+        }
+        Err(e) => {
+            println!(
+                "cargo::error=cuda-driver-sys: {} {e}: point CUDA_INCLUDE_PATH at a CUDA \
+                 toolkit's include directory",
+                cuda_h.display()
+            );
+            return None;
+        }
     };
     if cfg!(feature = "bindgen") {
         // Generated from this very header: every cfg up to its version.
@@ -206,136 +241,106 @@ fn select_version(roots: &[PathBuf]) -> Option<u32> {
 }
 
 struct Found {
-    dir: PathBuf,
+    /// The directory, as cargo takes it (UTF-8).
+    dir: String,
     /// What follows `rustc-link-lib=dylib`: `=cuda`, or `:+verbatim=libcuda.so.1`.
     link_arg: &'static str,
 }
 
-fn find_library(
-    os: &str,
-    arch: &str,
-    roots: &[PathBuf],
-    searched: &mut Vec<String>,
-) -> Option<Found> {
-    let arch_dir = if arch == "aarch64" {
-        "sbsa-linux"
-    } else {
-        "x86_64-linux"
-    };
-    let try_dir = |dir: &Path, searched: &mut Vec<String>| -> Option<Found> {
-        searched.push(dir.display().to_string());
-        let link_arg = if os == "windows" {
-            dir.join("cuda.lib").is_file().then_some("=cuda")
-        } else if dir.join("libcuda.so").exists() {
-            Some("=cuda")
-        } else if dir.join("libcuda.so.1").exists() {
-            Some(":+verbatim=libcuda.so.1")
-        } else {
-            None
-        }?;
-        Some(Found {
-            dir: dir.to_path_buf(),
-            link_arg,
-        })
-    };
-    // 1. An explicit directory.
-    if let Some(dir) = env::var_os("CUDA_LIBRARY_PATH") {
-        if let Some(f) = try_dir(Path::new(&dir), searched) {
-            return Some(f);
-        }
-    }
-    // 2. Toolkit roots.
-    for root in roots {
-        let subdirs: &[&str] = if os == "windows" {
-            &["lib/x64"]
-        } else {
-            &["lib64", "lib"]
-        };
-        for sub in subdirs
-            .iter()
-            .map(|s| root.join(s))
-            .chain([root.join("targets").join(arch_dir).join("lib")])
-        {
-            if let Some(f) = try_dir(&sub, searched) {
-                return Some(f);
-            }
-        }
-    }
-    // 3. pkg-config: the toolkit ships one `cuda-<major>.<minor>.pc` per version.
-    // Every minor version of each major version of VERSIONS, newest first.
-    let mut majors: Vec<u32> = VERSIONS.iter().rev().map(|v| v / 1000).collect();
-    majors.dedup();
-    let names = majors.iter().flat_map(|major| {
-        (0..=9)
-            .rev()
-            .map(move |minor| format!("cuda-{major}.{minor}"))
-    });
-    for name in names {
-        for dir in pkg_config_lib_dirs(&name) {
-            for dir in [dir.clone(), dir.join("stubs")] {
-                if let Some(f) = try_dir(&dir, searched) {
-                    return Some(f);
-                }
-            }
-        }
-    }
-    searched.push(format!(
-        "pkg-config cuda-{}.9 .. cuda-{}.0",
-        majors[0],
-        majors[majors.len() - 1]
-    ));
-    // 4. The usual places: where the dynamic loader will look (LD_LIBRARY_PATH), the system
-    // directories; stubs last.
-    let mut usual: Vec<PathBuf> = if os == "windows" {
-        vec![]
-    } else {
-        let multiarch = format!("/usr/lib/{arch}-linux-gnu");
-        let loader_path = env::var_os("LD_LIBRARY_PATH").unwrap_or_default();
-        env::split_paths(&loader_path)
-            .filter(|d| d.is_absolute())
-            .chain(
-                [
-                    multiarch.as_str(),
-                    "/usr/lib64",
-                    "/usr/lib",
-                    "/usr/local/nvidia/lib64",
-                    "/usr/lib/wsl/lib",
-                ]
+/// The first place of the search order holding the library; each place looked at is pushed to
+/// `searched` (with why it was skipped, where it could not be used).
+fn find_library(inputs: &Inputs, searched: &mut Vec<String>) -> Option<Found> {
+    for place in search::places(inputs) {
+        let found = match place {
+            Place::Dir(dir) => try_dir(&inputs.os, &dir, searched),
+            Place::PkgConfig => pkg_config_dirs(searched)
                 .iter()
-                .map(PathBuf::from),
-            )
-            .collect()
-    };
-    for root in roots
-        .iter()
-        .cloned()
-        .chain([PathBuf::from("/usr/local/cuda")])
-    {
-        usual.push(root.join("lib64").join("stubs"));
-        usual.push(
-            root.join("targets")
-                .join(arch_dir)
-                .join("lib")
-                .join("stubs"),
-        );
+                .find_map(|dir| try_dir(&inputs.os, dir, searched)),
+        };
+        if found.is_some() {
+            return found;
+        }
     }
-    usual.iter().find_map(|d| try_dir(d, searched))
+    None
 }
 
-/// The `-L` directories `pkg-config` gives for `name`; none where it has no such package, or
-/// is not to be used (cross-compiling without `PKG_CONFIG_ALLOW_CROSS` or a configured
-/// `PKG_CONFIG`/`PKG_CONFIG_SYSROOT_DIR`, or `<NAME>_NO_PKG_CONFIG` set), as the crate decides.
-fn pkg_config_lib_dirs(name: &str) -> Vec<PathBuf> {
-    pkg_config::Config::new()
-        .cargo_metadata(false)
-        .probe_cflags(false)
-        .probe(name)
-        .map(|lib| lib.link_paths)
-        .unwrap_or_default()
+fn try_dir(os: &str, dir: &Path, searched: &mut Vec<String>) -> Option<Found> {
+    let (_, link_arg) = search::library_files(os)
+        .iter()
+        .find(|(file, _)| dir.join(file).exists())
+        .or_else(|| {
+            searched.push(dir.display().to_string());
+            None
+        })?;
+    let Some(utf8) = dir.to_str() else {
+        searched.push(format!(
+            "{} (holds the library, but its name is not UTF-8, which cargo cannot take: skipped)",
+            dir.display()
+        ));
+        return None;
+    };
+    Some(Found {
+        dir: utf8.to_string(),
+        link_arg,
+    })
+}
+
+/// The `-L` directories of the toolkit's pkg-config packages (`cuda-13.5` ... `cuda-11.7`, newest
+/// first), each followed by its `stubs/`, through the `pkg-config` crate (which honours
+/// `PKG_CONFIG`, `PKG_CONFIG_PATH`, the sysroot and the cross-compilation variables, and announces
+/// them to cargo). What could not be asked is a line of `searched`. The crate panics on output
+/// that is not UTF-8 (a `-L` directory whose name is not): that panic is caught, silently, and
+/// becomes a "skipped" line, so it never fails the build.
+fn pkg_config_dirs(searched: &mut Vec<String>) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    let mut skipped = false;
+    for v in VERSIONS.iter().rev() {
+        let name = format!("cuda-{}.{}", v / 1000, v % 1000 / 10);
+        let probe = || {
+            pkg_config::Config::new()
+                .cargo_metadata(false)
+                .env_metadata(true)
+                .print_system_libs(false)
+                .probe(&name)
+        };
+        let quiet = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let result = std::panic::catch_unwind(probe);
+        std::panic::set_hook(quiet);
+        match result {
+            Ok(Ok(lib)) => {
+                for dir in lib.link_paths {
+                    let stubs = dir.join("stubs");
+                    dirs.extend([dir, stubs]);
+                }
+            }
+            // Not installed: the usual answer for all but one version.
+            Ok(Err(pkg_config::Error::ProbeFailure { .. } | pkg_config::Error::Failure { .. })) => {
+            }
+            // No pkg-config program, cross-compiling without PKG_CONFIG_ALLOW_CROSS, ...: the
+            // same for every package.
+            Ok(Err(e)) => {
+                let e = e.to_string().replace('\n', " ");
+                searched.push(format!("pkg-config (skipped: {})", e.trim()));
+                return dirs;
+            }
+            Err(_) => {
+                skipped = true;
+                searched.push(format!(
+                "pkg-config {name} (skipped: its output is not UTF-8, which the pkg-config crate \
+                 cannot read)"
+                ));
+            }
+        }
+    }
+    if dirs.is_empty() && !skipped {
+        searched.push("pkg-config (no cuda-<major>.<minor> package)".into());
+    }
+    dirs
 }
 
 fn include_dir(roots: &[PathBuf]) -> Option<PathBuf> {
-    env::var_os("CUDA_INCLUDE_PATH")
+    var("CUDA_INCLUDE_PATH")
         .map(PathBuf::from)
         .into_iter()
         .chain(roots.iter().map(|r| r.join("include")))

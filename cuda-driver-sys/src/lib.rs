@@ -1,6 +1,6 @@
 //! Raw FFI bindings to the CUDA Driver API: every type, function, enum and constant of `cuda.h`,
-//! every `PFN_*` typedef of `cudaTypedefs.h`, linked directly against `libcuda` (or, with the
-//! `dynamic-loading` feature, loaded on first use).
+//! and every `PFN_*` typedef of `cudaTypedefs.h`. They link directly against `libcuda`. With the
+//! `dynamic-loading` feature they load it on first use instead.
 //!
 //! C code ports line for line:
 //!
@@ -20,68 +20,78 @@
 //! }
 //! ```
 //!
+//! For error checks that print the failing call, as C's `checkDriver` does, see the
+//! `cuda-check` crate.
+//!
 //! # What is here
 //! - **Functions** under their real symbols (`cuCtxCreate_v2`, `cuMemcpyHtoD_v2_ptds`) and under
-//!   their C spellings (`cuCtxCreate`, `cuMemcpyHtoD`), each bound to exactly the symbol the
-//!   selected header's macro names, so a call reaches what the same C call reaches.
-//! - **Enums** as `#[repr(transparent)]` newtypes over the C integer with associated constants
-//!   (`CUresult::CUDA_SUCCESS`), and every enumerator at top level (`CUDA_SUCCESS`). A value the
-//!   headers do not know, from a newer driver, is an ordinary value, never undefined behaviour.
-//!   [`CUresult`] is `#[must_use]`: a result thrown away is a warning.
+//!   their C spellings (`cuCtxCreate`, `cuMemcpyHtoD`). A C spelling binds exactly the symbol that
+//!   the selected header's macro names, so a call reaches what the same C call reaches.
+//! - **Enums** as `#[repr(transparent)]` newtypes over the C integer, with associated constants
+//!   (`CUresult::CUDA_SUCCESS`). Every enumerator is also at the top level (`CUDA_SUCCESS`).
+//!   A value the headers do not know, from a newer driver, is an ordinary value, never undefined
+//!   behaviour. [`CUresult`] is `#[must_use]`.
 //! - **Macro constants**, the pointer-valued ones too ([`CU_LAUNCH_PARAM_BUFFER_POINTER`],
 //!   [`CU_STREAM_PER_THREAD`], [`CU_DEVICE_CPU`]).
-//! - **`PFN_*` typedefs**, the versioned ones (`PFN_cuMemAlloc_v3020`, and the legacy
-//!   `PFN_cuMemAlloc_v2000` the header declares only internally) and the unversioned macros
+//! - **`PFN_*` typedefs**: the versioned ones (`PFN_cuMemAlloc_v3020`, and the legacy
+//!   `PFN_cuMemAlloc_v2000` that the header declares only internally), and the unversioned macros
 //!   (`PFN_cuMemAlloc`) where the header has them.
-//! - **A typed `cuGetProcAddress`**: [`entry`] holds one [`EntryPoint`] per typedef, which
-//!   returns a non-null function pointer of exactly that typedef's type.
-//! - **A driver-entry [`mod@table`]**: every function resolved through `cuGetProcAddress` on first
-//!   use, so one binary starts on every driver and uses what it has.
-//! - **The [`loader`]**: whether the process has the driver library and, under `dynamic-loading`,
-//!   where it came from or why it could not be loaded (a value: the names tried, the loader's
-//!   messages), and loading from a given path.
+//! - **A typed `cuGetProcAddress`**: [`entry`] holds one [`EntryPoint`] per typedef. It returns a
+//!   non-null function pointer of exactly that typedef's type, or says why not.
+//! - **A driver-entry [`mod@table`]**: every function, resolved through `cuGetProcAddress` on
+//!   first use. One binary starts on every driver and uses what that driver has.
+//! - **The [`loader`]**: whether the process has the driver library, where it came from, or why
+//!   it could not be loaded.
 //!
 //! # Features
-//! - `cuda-11070`, `cuda-11080`, `cuda-12000`, `cuda-12010` ... `cuda-12060`,
-//!   `cuda-12080`, `cuda-12090`, `cuda-13000` ... `cuda-13050` (every CUDA minor version with a
-//!   header on PyPI; there is no 12.7): the minimum driver the build runs on; each selects the
-//!   bindings generated from that exact header, so every function linked exists in that driver.
-//!   When several are on, the newest wins; none on is 12.0. With an 11.x feature, [`cuGetProcAddress`] is the
-//!   CUDA 11.3 function without the status argument, and the typed helper and the table use it
-//!   (see [`ProcAddressErrorKind`] for what it can tell).
-//! - `cuda-version-from-header`: the version of the `cuda.h` the build finds (`CUDA_INCLUDE_PATH`,
-//!   or a toolkit root's `include/`, as for `bindgen`): the newest of the versions above not newer
-//!   than its `CUDA_VERSION`. Overrides the version features; the build stops with one line
-//!   saying what to set when there is no `cuda.h`.
-//! - `per-thread-default-stream`: C's `CUDA_API_PER_THREAD_DEFAULT_STREAM`. The C spellings (and
-//!   `PFN_*` macros) bind to the `_ptds`/`_ptsz` variants, and [`cuGetProcAddress`] turns the
-//!   default flag into the per-thread one, as the header's inline does.
-//! - `table-only`: link nothing but `cuGetProcAddress_v2` (`cuGetProcAddress` with an 11.x
-//!   feature), `cuDriverGetVersion`, `cuGetErrorName` and `cuGetErrorString`; every other function is reached through
-//!   [`table()`]. A binary built with `cuda-13000` then starts on a 12.x driver.
+//! - `cuda-11070`, `cuda-11080`, `cuda-12000` ... `cuda-12060`, `cuda-12080`, `cuda-12090`,
+//!   `cuda-13000` ... `cuda-13050`: the CUDA header the bindings come from. There is one per
+//!   minor version from 11.7 to 13.5, except 12.7, which has no header package. A build links only
+//!   functions of that header, so it runs on drivers of that version or newer. When several are
+//!   on, the newest wins. None on means 12.0. With an 11.x feature, [`cuGetProcAddress`] is
+//!   CUDA 11.3's, without the status argument (see [`ProcAddressErrorKind`] for what it can tell).
+//! - `cuda-version-from-header`: the version of the `cuda.h` the build finds
+//!   (`CUDA_INCLUDE_PATH`, or a toolkit root's `include/`). It picks the newest of the versions
+//!   above that is not newer than that header's `CUDA_VERSION`, and overrides the version
+//!   features. Without a `cuda.h`, the build stops with one line saying what to set.
+//! - `per-thread-default-stream`: C's `CUDA_API_PER_THREAD_DEFAULT_STREAM`. The C spellings and
+//!   the `PFN_*` macros bind the `_ptds`/`_ptsz` variants. [`cuGetProcAddress`] turns the default
+//!   flag into the per-thread one, as the header's inline function does.
+//! - `table`: the driver-entry [`table()`]. Off by default, so that a build that does not use it
+//!   does not compile it (about a quarter of the crate's compile time). `table-only` turns it on.
+//! - `table-only`: link only `cuGetProcAddress_v2` (`cuGetProcAddress` with an 11.x feature),
+//!   `cuDriverGetVersion`, `cuGetErrorName` and `cuGetErrorString`. Every other function is
+//!   reached through [`table()`]. A binary built with `cuda-13000` then starts on a 12.x driver.
+//! - `dynamic-loading`: link nothing. The driver library is opened on first use (`libcuda.so.1`,
+//!   then `libcuda.so`; `nvcuda.dll` on Windows), or from the path given to
+//!   [`loader::load_from`]. A binary then starts on a machine without the driver, and can fall
+//!   back or say why ([`loader::status`]). The functions keep their names and signatures.
+//!   Without the library every call returns `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`; a function
+//!   the driver lacks returns `CUDA_ERROR_NOT_FOUND`. The library must be from CUDA 12.0 or newer
+//!   (11.3 or newer with an 11.x feature). Combines with every other feature.
 //! - `profiler`, `gl`, `egl`, `vdpau`: the other driver-API headers (`cudaProfiler.h`,
-//!   `cudaGL.h`, `cudaEGL.h`, `cudaVDPAU.h`, each with its typedef header) as the modules
-//!   `profiler`, `gl`, `egl`, `vdpau`, re-exported at the top level, with their functions in
-//!   [`table()`] and under `dynamic-loading` and `table-only` like `cuda.h`'s. No OpenGL, EGL or
-//!   VDPAU library is needed to build or run. The Direct3D headers (Windows only) are not bound.
-//! - `dynamic-loading`: link nothing; the driver library is opened on first use (`libcuda.so.1`,
-//!   then `libcuda.so`; `nvcuda.dll`), or from a path given to [`loader::load_from`], so a binary
-//!   starts on a machine without the driver and can fall back or say why
-//!   ([`loader::status`]). The functions keep their names and signatures, each resolved through
-//!   `cuGetProcAddress` at its own ABI's version on its first call; without the library every
-//!   call returns `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`, and a function the driver lacks
-//!   `CUDA_ERROR_NOT_FOUND` (see [`loader`]). With an 11.x feature the library's
-//!   `cuGetProcAddress` (v1) is the bootstrap, so the binary starts on an 11.3+ driver. Additive
-//!   with the others.
-//! - `bindgen`: generate the bindings at build time from your own `cuda.h` (see the README).
+//!   `cudaGL.h`, `cudaEGL.h`, `cudaVDPAU.h`, each with its typedef header), as the modules
+//!   `profiler`, `gl`, `egl`, `vdpau`, re-exported at the top level. Their functions are
+//!   in [`table()`] and follow `dynamic-loading` and `table-only` like `cuda.h`'s. Building or
+//!   running needs no OpenGL, EGL or VDPAU library. The Direct3D headers (Windows only) are not
+//!   bound.
+//! - `bindgen`: generate the bindings at build time from the `cuda.h` on this machine
+//!   (`CUDA_INCLUDE_PATH`, or a toolkit root's `include/`) instead of using the committed ones.
+//!   Needs libclang.
 //!
 //! # Linking
-//! The build script looks for `libcuda` in `CUDA_LIBRARY_PATH`, then under a toolkit root
-//! (`CUDA_PATH`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR`, `CUDA_HOME`), then through `pkg-config` (the
-//! `pkg-config` crate, which honours `PKG_CONFIG_PATH`, the sysroot and cross-compilation
-//! variables), then in the directories of `LD_LIBRARY_PATH` and the usual places, and says what it
-//! searched when it finds nothing. With `dynamic-loading` it links nothing. Dependent `-sys` crates
-//! read `DEP_CUDA_LIB_DIR`, `DEP_CUDA_INCLUDE_DIR` (when known) and `DEP_CUDA_VERSION`.
+//! The build script looks for `libcuda` in this order:
+//! 1. `CUDA_LIBRARY_PATH`;
+//! 2. a toolkit root: `CUDA_PATH`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR`, `CUDA_HOME`;
+//! 3. `pkg-config` (`cuda-13.x`, `cuda-12.x`, `cuda-11.x`; through the `pkg-config` crate, which
+//!    honours `PKG_CONFIG_PATH`, the sysroot and the cross-compilation variables);
+//! 4. the directories of `LD_LIBRARY_PATH`, the system directories, `/usr/local/nvidia/lib64`,
+//!    `/usr/lib/wsl/lib`, and a toolkit's `stubs/`.
+//!
+//! A driver with only `libcuda.so.1` is linked as it is. When nothing is found, the build script
+//! warns and goes on, so `cargo check` and `cargo doc` work anywhere. With `dynamic-loading` it
+//! links nothing. Dependent `-sys` crates read `DEP_CUDA_LIB_DIR`, `DEP_CUDA_INCLUDE_DIR` (when
+//! known) and `DEP_CUDA_VERSION`.
 #![no_std]
 #![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
 #![allow(clippy::all)]

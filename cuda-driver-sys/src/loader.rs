@@ -57,13 +57,20 @@ pub const NAME_CAPACITY: usize = 4096;
 /// ending with `...`.
 pub const MESSAGE_CAPACITY: usize = 1024;
 
-/// The names tried when no path is given: the driver's soname, then the development symlink.
-/// Only with `dynamic-loading`.
-#[cfg(all(unix, feature = "dynamic-loading"))]
-pub const DEFAULT_NAMES: &[&CStr] = &[c"libcuda.so.1", c"libcuda.so"];
-/// The names tried when no path is given. Only with `dynamic-loading`.
-#[cfg(all(windows, feature = "dynamic-loading"))]
-pub const DEFAULT_NAMES: &[&CStr] = &[c"nvcuda.dll"];
+/// The names tried when no path is given: on Windows the driver's `nvcuda.dll`; elsewhere the
+/// driver's soname `libcuda.so.1`, then the development symlink `libcuda.so`. Only with
+/// `dynamic-loading`.
+#[cfg(feature = "dynamic-loading")]
+pub const DEFAULT_NAMES: &[&CStr] = library_names(cfg!(windows));
+
+/// The driver library's names on a target, the one a linked program loads first.
+const fn library_names(windows: bool) -> &'static [&'static CStr] {
+    if windows {
+        &[c"nvcuda.dll"]
+    } else {
+        &[c"libcuda.so.1", c"libcuda.so"]
+    }
+}
 
 /// A NUL-terminated copy of a C string or a message, in a fixed buffer (no allocation).
 #[derive(Clone, PartialEq, Eq)]
@@ -122,8 +129,19 @@ impl<const N: usize> fmt::Debug for Text<N> {
     }
 }
 
-/// Writes a C string as text (invalid UTF-8 as U+FFFD).
-fn write_c_str(f: &mut fmt::Formatter<'_>, s: &CStr) -> fmt::Result {
+/// Writes a C string as text, each invalid UTF-8 sequence as U+FFFD (what `CStr::to_string_lossy`
+/// gives, without allocating): how this crate's errors and `cuda-check`'s reports show the
+/// library's names and the driver's strings.
+///
+/// ```
+/// use std::fmt::Write;
+///
+/// let mut text = String::new();
+/// cuda_driver_sys::loader::write_c_str(&mut text, c"libcuda.so.1").unwrap();
+/// cuda_driver_sys::loader::write_c_str(&mut text, c"/opt/\xff").unwrap();
+/// assert_eq!(text, "libcuda.so.1/opt/\u{FFFD}");
+/// ```
+pub fn write_c_str<W: fmt::Write + ?Sized>(f: &mut W, s: &CStr) -> fmt::Result {
     for chunk in s.to_bytes().utf8_chunks() {
         f.write_str(chunk.valid())?;
         if !chunk.invalid().is_empty() {
@@ -339,11 +357,7 @@ mod imp {
     };
 
     const fn linked_name() -> Text<NAME_CAPACITY> {
-        let name: &[u8] = if cfg!(windows) {
-            b"nvcuda.dll"
-        } else {
-            b"libcuda.so.1"
-        };
+        let name = library_names(cfg!(windows))[0].to_bytes();
         let mut t = Text::EMPTY;
         let mut i = 0;
         while i < name.len() {
@@ -738,5 +752,16 @@ mod imp {
                 format_args!("Windows error {code}"),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::library_names;
+
+    #[test]
+    fn library_names_per_target() {
+        assert_eq!(library_names(true), [c"nvcuda.dll"]);
+        assert_eq!(library_names(false), [c"libcuda.so.1", c"libcuda.so"]);
     }
 }

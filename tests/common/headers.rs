@@ -1,7 +1,8 @@
 //! Which header each item of the bindings comes from, for the counts per header that the layout
 //! and constants tests print: the names each header's projected bindings and names declare (the
 //! tests' build script writes `projected_<prefix>bindings.rs` and `names.rs` of the selected
-//! version for `cuda.h` and, with the `interop` feature, for each interop module).
+//! version for `cuda.h` and, with the `interop` feature, for each interop module; it names them in
+//! `CUDA_PROJECTED_HEADERS`).
 
 use std::collections::BTreeSet;
 
@@ -14,14 +15,10 @@ pub struct Header {
 /// The headers whose projected files this build has, `cuda.h` first.
 pub fn headers() -> Vec<Header> {
     let dir = env!("CUDA_PROJECTED_DIR");
-    let all = [
-        ("", "cuda.h"),
-        ("profiler_", "cudaProfiler.h"),
-        ("gl_", "cudaGL.h"),
-        ("egl_", "cudaEGL.h"),
-        ("vdpau_", "cudaVDPAU.h"),
-    ];
-    all.iter()
+    // `prefix:header,...`, from the build script's list (tests/support/c_header.rs).
+    env!("CUDA_PROJECTED_HEADERS")
+        .split(',')
+        .filter_map(|set| set.split_once(':'))
         .filter_map(|(prefix, name)| {
             let texts: Vec<String> = ["bindings.rs", "names.rs"]
                 .iter()

@@ -1,5 +1,5 @@
 //! Helpers shared by the tests that run against the real driver library (`driver.rs`, `table.rs`,
-//! `dynamic.rs`, `interop.rs`).
+//! `dynamic.rs`, `interop.rs`, `examples_parity.rs`).
 
 use std::ffi::{c_void, CStr};
 
@@ -15,15 +15,21 @@ pub fn driver_version() -> i32 {
 }
 
 /// The header version the bindings (and this build's C side) come from, e.g. 12000.
+#[allow(dead_code)]
 pub fn header_version() -> i32 {
     env!("CUDA_HEADER_VERSION").parse().unwrap()
 }
 
-/// `symbol` in the driver library as the process loaded it; null where the library lacks it.
+/// `symbol` in the driver library `libcuda.so.1`, the one the process loaded (or, where it loaded
+/// none, as the loader finds it); null where the library lacks it.
+#[allow(dead_code)]
 pub fn dlsym(symbol: &CStr) -> *const c_void {
     unsafe {
-        let lib = libc::dlopen(c"libcuda.so.1".as_ptr(), libc::RTLD_NOW | libc::RTLD_NOLOAD);
-        assert!(!lib.is_null(), "libcuda.so.1 is not loaded in this process");
+        let lib = libc::dlopen(c"libcuda.so.1".as_ptr(), libc::RTLD_NOW);
+        assert!(
+            !lib.is_null(),
+            "no driver library libcuda.so.1 to look {symbol:?} up in"
+        );
         libc::dlsym(lib, symbol.as_ptr()) as *const c_void
     }
 }

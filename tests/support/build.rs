@@ -3,11 +3,11 @@
 //! - every C twin `examples/<name>.cpp` into an executable `$OUT_DIR/c-twins/<name>`
 //!   (`env!("C_TWIN_DIR")` in tests);
 //! - the C helpers of the tests, `tests/support/c/*.c`, into one static library linked into every
-//!   test and benchmark;
-//! - the layout and constant probes generated from the bindings (`support/layout.rs`);
-//! - the prototype probe (`support/prototypes.rs`): every function, typedef and C spelling of the
-//!   bindings against the header's, compiled with the C++ compiler; its report goes into
-//!   `$OUT_DIR/prototypes_report.rs` for `tests/prototypes.rs`, which fails on any mismatch.
+//!   test and benchmark, the layout and constant probes among them, with their tables written from
+//!   the bindings (`support/layout.rs`).
+//!
+//! The prototype probe (`support/prototypes.rs`) is run by `tests/prototypes.rs` itself, with the C++
+//! compiler and headers found here (`PROTOTYPES_CXX`, `CUDA_HEADER_DIR`, `CUDA_INTEROP_DIR`).
 //!
 //! The examples themselves (the root package) need none of this: only the tests do.
 //!
@@ -36,9 +36,10 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+// Shared with tests/prototypes.rs, which uses the prototype probe's part of it.
+#[allow(dead_code)]
 mod c_header;
 mod layout;
-mod prototypes;
 
 fn main() {
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap());
@@ -87,23 +88,36 @@ fn main() {
     println!("cargo:rustc-env=CUDA_HEADER_DIR={}", headers.display());
     println!("cargo:rustc-env=CUDA_INTEROP_DIR={}", interop.display());
     println!("cargo:rustc-env=CUDA_HEADER_VERSION={version}");
-    // bindings.rs and names.rs of this version alone (layout::generate writes them).
+    // bindings.rs and names.rs of this version alone (layout::generate writes them), and the
+    // headers they come from (tests/common/headers.rs).
     println!("cargo:rustc-env=CUDA_PROJECTED_DIR={}", out.display());
+    let sets: Vec<String> = c_header::sets().map(|(p, h)| format!("{p}:{h}")).collect();
+    println!("cargo:rustc-env=CUDA_PROJECTED_HEADERS={}", sets.join(","));
 
-    // The C helpers of the tests, and the generated probes.
-    let mut c_files: Vec<PathBuf> = list(&manifest.join("support/c"), "c");
-    c_files.extend(layout::generate(root, &out, version, &headers, &interop));
+    // The C helpers of the tests, the probes among them, with their tables.
+    let probe_compiler = |cpp: bool| c_header::Compiler {
+        path: cc::Build::new()
+            .cpp(cpp)
+            .get_compiler()
+            .path()
+            .to_path_buf(),
+        headers: headers.clone(),
+        interop: interop.clone(),
+    };
+    layout::generate(root, &out, version, &probe_compiler(false), per_thread);
     let mut build = cc::Build::new();
-    build.include(&headers).include(&interop).warnings(false);
+    build
+        .include(&headers)
+        .include(&interop)
+        .include(&out)
+        .warnings(false);
     for d in c_header::FOREIGN_DEFINES {
         build.define(d, None);
     }
     if per_thread {
         build.define("CUDA_API_PER_THREAD_DEFAULT_STREAM", None);
     }
-    for f in &c_files {
-        build.file(f);
-    }
+    build.files(list(&manifest.join("support/c"), "c"));
     build.compile("cuda_driver_tests_c");
     let lib_dir = env::var("DEP_CUDA_LIB_DIR").ok();
     // Under `dynamic-loading` cuda-driver-sys links nothing, but some C helpers call the driver
@@ -120,7 +134,12 @@ fn main() {
         }
     }
 
-    prototype_probe(root, &out, version, &headers, &interop);
+    let sys = root.join("cuda-driver-sys");
+    println!(
+        "cargo:rustc-env=PROTOTYPES_CXX={}",
+        probe_compiler(true).path.display()
+    );
+    println!("cargo:rustc-env=CUDA_DRIVER_SYS_DIR={}", sys.display());
 
     // The C twins of the examples: one executable each, for every header version (the twins
     // port the posts to CUDA 13 where its header changed a function, as the examples do).
@@ -207,38 +226,24 @@ struct Cudart {
 /// The CUDA 12 runtime, searched in the order of the module documentation; or the one-line
 /// message of what was searched.
 fn find_cudart(root: &Path) -> Result<Cudart, String> {
-    let arch = match env::var("CARGO_CFG_TARGET_ARCH").as_deref() {
-        Ok("aarch64") => "sbsa-linux",
-        _ => "x86_64-linux",
-    };
-    let toolkits: Vec<PathBuf> = ["CUDA_PATH", "CUDA_HOME"]
-        .iter()
-        .filter_map(env::var_os)
-        .map(PathBuf::from)
-        .chain([PathBuf::from("/usr/local/cuda")])
-        .collect();
     let fetched = root.join("target/ci-deps/cudart");
-    let candidates = |var: &str, fetched: PathBuf, under: [String; 2]| -> Vec<PathBuf> {
-        env::var_os(var)
-            .map(PathBuf::from)
+    let candidates = |var: &str, fetched: PathBuf, under: [&str; 2]| -> Vec<PathBuf> {
+        let given = env::var_os(var).map(PathBuf::from);
+        given
             .into_iter()
             .chain([fetched])
-            .chain(
-                toolkits
-                    .iter()
-                    .flat_map(|t| under.clone().map(|u| t.join(u))),
-            )
+            .chain(toolkit_dirs(None, under))
             .collect()
     };
     let includes = candidates(
         "CUDART_INCLUDE_PATH",
         fetched.join("include"),
-        ["include".into(), format!("targets/{arch}/include")],
+        ["include", "targets/{arch}/include"],
     );
     let libs = candidates(
         "CUDART_LIBRARY_PATH",
         fetched.join("lib"),
-        ["lib64".into(), format!("targets/{arch}/lib")],
+        ["lib64", "targets/{arch}/lib"],
     );
     let include = includes.iter().find(|dir| {
         dir.join("crt/host_defines.h").is_file()
@@ -274,43 +279,6 @@ fn find_cudart(root: &Path) -> Result<Cudart, String> {
     }
 }
 
-/// Generates and compiles the prototype probe, and embeds its report (counts and problems) for
-/// `tests/prototypes.rs`. A mismatch fails that test, not the build; the test of deliberate
-/// mutations (same file) runs the probe again, with the compiler and headers exported here.
-fn prototype_probe(root: &Path, out: &Path, version: &str, headers: &Path, interop: &Path) {
-    let sys = root.join("cuda-driver-sys");
-    let cxx = prototypes::Cxx {
-        compiler: cc::Build::new()
-            .cpp(true)
-            .get_compiler()
-            .path()
-            .to_path_buf(),
-        headers: headers.to_path_buf(),
-        interop: interop.to_path_buf(),
-    };
-    println!("cargo:rustc-env=PROTOTYPES_CXX={}", cxx.compiler.display());
-    println!("cargo:rustc-env=CUDA_DRIVER_SYS_DIR={}", sys.display());
-    for (_, rel) in prototypes::Inputs::files(version) {
-        println!("cargo:rerun-if-changed={}", sys.join(rel).display());
-    }
-    let report = match prototypes::Inputs::read(&sys, version) {
-        Ok(inputs) => prototypes::run(&inputs, &cxx, &out.join("prototypes"), &[]),
-        Err(e) => prototypes::Report {
-            problems: vec![e],
-            ..Default::default()
-        },
-    };
-    std::fs::write(
-        out.join("prototypes_report.rs"),
-        format!(
-            "// @generated by tests/support/build.rs: the prototype probe of the bindings of CUDA {version}.\n\
-             fn built_report() -> Report {{\n    {}\n}}\n",
-            report.to_rust()
-        ),
-    )
-    .unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
-}
-
 /// `-lcuda` where the development symlink exists, else the versioned file itself.
 fn link_cuda_arg(lib_dir: Option<&str>) -> String {
     match lib_dir {
@@ -332,19 +300,6 @@ fn header_dir(root: &Path, version: &str) -> Result<PathBuf, String> {
         .parse::<u32>()
         .map(|v| format!("{}.{}", v / 1000, v % 1000 / 10))
         .unwrap_or_default();
-    let arch = match env::var("CARGO_CFG_TARGET_ARCH").as_deref() {
-        Ok("aarch64") => "sbsa-linux",
-        _ => "x86_64-linux",
-    };
-    let toolkits: Vec<PathBuf> = ["CUDA_PATH", "CUDA_HOME"]
-        .iter()
-        .filter_map(env::var_os)
-        .map(PathBuf::from)
-        .chain([
-            PathBuf::from("/usr/local/cuda"),
-            PathBuf::from(format!("/usr/local/cuda-{major_minor}")),
-        ])
-        .collect();
     let mut looked = Vec::new();
     // 1 and 2: taken as they are (the pinned headers of that version).
     let explicit = env::var_os(&var).map(PathBuf::from);
@@ -362,33 +317,18 @@ fn header_dir(root: &Path, version: &str) -> Result<PathBuf, String> {
         return Ok(fetched);
     }
     // 3: a toolkit, only with exactly this CUDA_VERSION.
-    for toolkit in &toolkits {
-        for dir in [
-            toolkit.join("include"),
-            toolkit.join("targets").join(arch).join("include"),
-        ] {
-            if !has_headers(&dir) {
-                continue;
-            }
-            match header_version(&dir.join("cuda.h")) {
-                Some(found) if found == version => return Ok(dir),
-                found => looked.push(format!(
-                    "{} (CUDA_VERSION {})",
-                    dir.display(),
-                    found.as_deref().unwrap_or("unreadable")
-                )),
-            }
+    let also = PathBuf::from(format!("/usr/local/cuda-{major_minor}"));
+    for dir in toolkit_dirs(Some(also), ["include", "targets/{arch}/include"]) {
+        match has_headers(&dir).then(|| define_value(&dir.join("cuda.h"), "CUDA_VERSION")) {
+            Some(Some(found)) if found == version => return Ok(dir),
+            Some(found) => looked.push(format!(
+                "{} (CUDA_VERSION {})",
+                dir.display(),
+                found.as_deref().unwrap_or("unreadable")
+            )),
+            None => looked.push(format!("{} (no cuda.h)", dir.display())),
         }
     }
-    looked.push(format!(
-        "toolkits without cuda.h: {}",
-        toolkits
-            .iter()
-            .filter(|t| !has_headers(&t.join("include")))
-            .map(|t| t.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    ));
     Err(format!(
         "the tests compile C against the CUDA {version} headers (cuda.h and cudaTypedefs.h with \
          CUDA_VERSION {version}), and none were found; run `ci/fetch-deps.sh` (it downloads the pinned \
@@ -401,9 +341,22 @@ fn has_headers(dir: &Path) -> bool {
     dir.join("cuda.h").is_file() && dir.join("cudaTypedefs.h").is_file()
 }
 
-/// The value of `#define CUDA_VERSION` in `cuda_h`.
-fn header_version(cuda_h: &Path) -> Option<String> {
-    define_value(cuda_h, "CUDA_VERSION")
+/// The folders `under` (`{arch}`: the target's, as in `targets/x86_64-linux/include`) of every
+/// toolkit looked in: `$CUDA_PATH`, `$CUDA_HOME`, `/usr/local/cuda`, then `also`.
+fn toolkit_dirs(also: Option<PathBuf>, under: [&str; 2]) -> Vec<PathBuf> {
+    let arch = match env::var("CARGO_CFG_TARGET_ARCH").as_deref() {
+        Ok("aarch64") => "sbsa-linux",
+        _ => "x86_64-linux",
+    };
+    let toolkits = ["CUDA_PATH", "CUDA_HOME"]
+        .iter()
+        .filter_map(env::var_os)
+        .map(PathBuf::from);
+    toolkits
+        .chain([PathBuf::from("/usr/local/cuda")])
+        .chain(also)
+        .flat_map(|t| under.map(|u| t.join(u.replace("{arch}", arch))))
+        .collect()
 }
 
 /// The value of `#define <name>` in `header`.

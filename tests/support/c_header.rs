@@ -1,42 +1,55 @@
-//! Reading `cuda.h` and `cudaTypedefs.h` as the C preprocessor leaves them: shared by the layout
-//! probe (`layout.rs`) and the prototype probe (`prototypes.rs`), in the build script and in the
-//! prototype test (which includes this file by path).
+//! The headers the bindings bind, and reading them as the C preprocessor leaves them: shared by
+//! the layout probe (`layout.rs`, in the build script) and the prototype probe (`prototypes.rs`, in
+//! `tests/prototypes.rs`, which includes this file by path), each using its part.
 
+use std::collections::BTreeSet;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 use quote::ToTokens;
 
-/// The driver-API headers the bindings bind, as a C program includes them: `cuda.h` and, with the
-/// tests' `interop` feature (the crate's `profiler`, `gl`, `egl` and `vdpau` modules), the other
-/// headers, each with its typedef header (`cudaGL.h` after `GL/gl.h`, `cudaVDPAU.h` after
-/// `vdpau/vdpau.h`). The build script is compiled with the package's features too.
-pub const INCLUDES: &str = if cfg!(feature = "interop") {
-    "#include <cuda.h>\n#include <cudaTypedefs.h>\n\
-    #include <cudaProfiler.h>\n#include <cudaProfilerTypedefs.h>\n\
-    #include <GL/gl.h>\n#include <cudaGL.h>\n#include <cudaGLTypedefs.h>\n\
-    #include <cudaEGL.h>\n#include <cudaEGLTypedefs.h>\n\
-    #include <vdpau/vdpau.h>\n#include <cudaVDPAU.h>\n#include <cudaVDPAUTypedefs.h>\n"
-} else {
-    "#include <cuda.h>\n#include <cudaTypedefs.h>\n"
-};
-
-/// Their file names.
-const CUDA_HEADERS: [&str; 10] = [
-    "cuda.h",
-    "cudaTypedefs.h",
-    "cudaProfiler.h",
-    "cudaProfilerTypedefs.h",
-    "cudaGL.h",
-    "cudaGLTypedefs.h",
-    "cudaEGL.h",
-    "cudaEGLTypedefs.h",
-    "cudaVDPAU.h",
-    "cudaVDPAUTypedefs.h",
+/// The driver-API headers the bindings bind: (the prefix of their generated files, as in
+/// `gl_bindings.rs`; the header; its typedef header; the other API's header it needs first). The
+/// tests' `interop` feature (the crate's `profiler`, `gl`, `egl` and `vdpau` modules) adds all but
+/// `cuda.h`; the build script is compiled with the package's features too.
+const MODULES: [(&str, &str, &str, &str); 5] = [
+    ("", "cuda.h", "cudaTypedefs.h", ""),
+    ("profiler_", "cudaProfiler.h", "cudaProfilerTypedefs.h", ""),
+    ("gl_", "cudaGL.h", "cudaGLTypedefs.h", "GL/gl.h"),
+    ("egl_", "cudaEGL.h", "cudaEGLTypedefs.h", ""),
+    (
+        "vdpau_",
+        "cudaVDPAU.h",
+        "cudaVDPAUTypedefs.h",
+        "vdpau/vdpau.h",
+    ),
 ];
+
+type Module = (&'static str, &'static str, &'static str, &'static str);
+
+/// The [`MODULES`] this build covers.
+fn covered() -> &'static [Module] {
+    &MODULES[..if cfg!(feature = "interop") { 5 } else { 1 }]
+}
+
+/// The covered headers: (prefix of their generated files, header).
+pub fn sets() -> impl Iterator<Item = (&'static str, &'static str)> {
+    covered().iter().map(|m| (m.0, m.1))
+}
+
+/// The `#include` lines of the covered headers, as a C program includes them.
+pub fn includes() -> String {
+    covered()
+        .iter()
+        .flat_map(|m| [m.3, m.1, m.2])
+        .filter(|h| !h.is_empty())
+        .map(|h| format!("#include <{h}>\n"))
+        .collect()
+}
 
 /// The other APIs' headers the interop headers include: the bindings bind what of them the
 /// interop headers use (`GLuint`, `EGLImageKHR`, `VdpStatus`).
-#[allow(dead_code)] // read by the layout probe only
 pub const FOREIGN_HEADERS: [&str; 7] = [
     "gl.h",
     "egl.h",
@@ -47,14 +60,6 @@ pub const FOREIGN_HEADERS: [&str; 7] = [
     "glext.h",
 ];
 
-/// The prefixes of the generated files of each header set (`gl_bindings.rs`) the tests cover:
-/// the modules' with the `interop` feature only.
-pub const SETS: &[&str] = if cfg!(feature = "interop") {
-    &["", "profiler_", "gl_", "egl_", "vdpau_"]
-} else {
-    &[""]
-};
-
 /// The definitions the bindings were generated with for the foreign headers (EGL's native types
 /// without Xlib, the same sizes).
 pub const FOREIGN_DEFINES: [&str; 1] = ["EGL_NO_X11"];
@@ -62,7 +67,6 @@ pub const FOREIGN_DEFINES: [&str; 1] = ["EGL_NO_X11"];
 /// The directory holding `GL/gl.h`, `EGL/eglext.h` (with `KHR/khrplatform.h`) and
 /// `vdpau/vdpau.h`: `$CUDA_INTEROP_INCLUDE`, then `target/ci-deps/interop/include`
 /// (`ci/fetch-deps.sh`), then `/usr/include`.
-#[allow(dead_code)] // the prototype test includes this file by path and does not search
 pub fn interop_dir(root: &Path) -> Result<PathBuf, String> {
     let has = |d: &Path| {
         [
@@ -97,10 +101,11 @@ pub fn interop_dir(root: &Path) -> Result<PathBuf, String> {
     })
 }
 
-/// The lines of the driver-API headers ([`INCLUDES`]) in a preprocessor's output (`-E`), by its
+/// The lines of the driver-API headers ([`MODULES`]) in a preprocessor's output (`-E`), by its
 /// line markers: what the headers declare, without the system and foreign headers they include.
 pub fn header_lines(expanded: &str) -> String {
-    lines_of(expanded, &CUDA_HEADERS)
+    let names: Vec<&str> = MODULES.iter().flat_map(|m| [m.1, m.2]).collect();
+    lines_of(expanded, &names)
 }
 
 /// The lines of the files named `files` (base names) in a preprocessor's output.
@@ -126,9 +131,264 @@ pub fn lines_of(expanded: &str, files: &[&str]) -> String {
     own
 }
 
+/// A compiler of the probes and the directories of the headers it compiles against.
+pub struct Compiler {
+    /// `cc`/`g++` or what `$CC`/`$CXX` name (the build script asks the `cc` crate).
+    pub path: PathBuf,
+    /// The directory holding `cuda.h` and `cudaTypedefs.h` of the selected version.
+    pub headers: PathBuf,
+    /// The directory holding the OpenGL, EGL and VDPAU headers the interop headers include.
+    pub interop: PathBuf,
+}
+
+impl Compiler {
+    /// The command with the include paths and the definitions the bindings were generated with,
+    /// errors only (the deprecation warnings of legacy functions are no finding), ASCII quotes.
+    pub fn command(&self) -> Command {
+        let mut cmd = Command::new(&self.path);
+        cmd.arg("-w")
+            .arg(format!("-I{}", self.headers.display()))
+            .arg(format!("-I{}", self.interop.display()))
+            .args(FOREIGN_DEFINES.iter().map(|d| format!("-D{d}")))
+            .env("LC_ALL", "C");
+        cmd
+    }
+
+    /// The preprocessor's output (`-E`) of the [`includes`] in `lang` (`c`, `c++`) with `defines`.
+    pub fn preprocess(&self, lang: &str, defines: &[&str]) -> Result<String, String> {
+        let mut cmd = self.command();
+        cmd.args(["-E", "-x", lang, "-"]);
+        cmd.args(defines.iter().map(|d| format!("-D{d}")));
+        let mut child = (cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()))
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", self.path.display()))?;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(includes().as_bytes())
+            .map_err(|e| e.to_string())?;
+        drop(stdin);
+        let out = child.wait_with_output().map_err(|e| e.to_string())?;
+        if !out.status.success() {
+            return Err(format!(
+                "the preprocessor failed on cuda.h with {defines:?} ({}): {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+}
+
+/// One struct, union or enum definition (with a body) in the header.
+pub struct CDef {
+    pub keyword: &'static str,
+    pub tag: Option<String>,
+    /// The name a `typedef` of the definition declares first.
+    pub typedef: Option<String>,
+    pub nested: bool,
+}
+
+/// What preprocessed header text declares, statement by statement.
+#[derive(Default)]
+pub struct Decls {
+    pub defs: Vec<CDef>,
+    /// Every enumerator.
+    pub enumerators: Vec<String>,
+    /// Typedefs of function types (`typedef VdpStatus VdpGetProcAddress(..);`), not of pointers.
+    pub function_typedefs: BTreeSet<String>,
+    /// Functions: library symbols.
+    pub functions: BTreeSet<String>,
+    /// `static inline` functions (defined in the header).
+    pub inline: BTreeSet<String>,
+    /// `typedef R (CUDAAPI *PFN_cuX_vN)(..);`
+    pub pfns: BTreeSet<String>,
+}
+
+/// Identifiers followed by `(` that declare nothing.
+const NOT_DECLARATORS: &[&str] = &[
+    "sizeof",
+    "alignof",
+    "_Alignof",
+    "alignas",
+    "_Alignas",
+    "decltype",
+    "__typeof__",
+    "typeof",
+    "static_assert",
+    "_Static_assert",
+    "noexcept",
+    "asm",
+    "__asm",
+    "__asm__",
+];
+
+impl Decls {
+    /// Splits `text` into top-level statements (a declaration ends at its `;`, a function
+    /// definition at its body's `}`; `extern "C" {` blocks are looked through) and reads each.
+    pub fn scan(text: &str) -> Decls {
+        let t = c_tokens(text);
+        let mut d = Decls::default();
+        let (mut stmt, mut depth, mut linkage, mut i) = (Vec::new(), 0usize, 0usize, 0);
+        while i < t.len() {
+            let tok = t[i].as_str();
+            i += 1;
+            if depth == 0 && stmt.is_empty() {
+                if tok == "extern"
+                    && t.get(i).is_some_and(|s| s == "\"C\"")
+                    && t.get(i + 1).is_some_and(|s| s == "{")
+                {
+                    linkage += 1;
+                    i += 2;
+                    continue;
+                }
+                if tok == "}" && linkage > 0 {
+                    linkage -= 1;
+                    continue;
+                }
+            }
+            stmt.push(tok);
+            let end = match tok {
+                "{" => {
+                    depth += 1;
+                    false
+                }
+                "}" => {
+                    depth = depth.saturating_sub(1);
+                    let body = stmt.iter().position(|s| *s == "{");
+                    depth == 0 && body.is_some_and(|b| b > 0 && stmt[b - 1] == ")")
+                }
+                ";" => depth == 0,
+                _ => false,
+            };
+            if end {
+                d.definitions(&stmt);
+                d.declaration(&stmt);
+                stmt.clear();
+            }
+        }
+        d
+    }
+
+    /// The struct, union and enum definitions of one statement, and the enumerators.
+    fn definitions(&mut self, s: &[&str]) {
+        let mut depth = 0;
+        for i in 0..s.len() {
+            match s[i] {
+                "{" => depth += 1,
+                "}" => depth -= 1,
+                _ => {}
+            }
+            let Some(keyword) = ["struct", "union", "enum"].into_iter().find(|k| *k == s[i]) else {
+                continue;
+            };
+            // `struct __attribute__((aligned(64))) CUtensorMap_st {`
+            let mut j = i + 1;
+            while j < s.len() && s[j] == "__attribute__" {
+                j = skip_parens(s, j + 1);
+            }
+            let tag = (j < s.len() && is_c_ident(s[j])).then(|| s[j].to_string());
+            j += usize::from(tag.is_some());
+            if j >= s.len() || s[j] != "{" {
+                continue;
+            }
+            let end = j + skip_braces(&s[j..]);
+            let mut typedef = None;
+            if depth == 0 && s[0] == "typedef" {
+                let mut k = end + 1;
+                while k < s.len() && s[k] != ";" && typedef.is_none() {
+                    if s[k] == "__attribute__" {
+                        k = skip_parens(s, k + 1);
+                    } else {
+                        typedef = is_c_ident(s[k]).then(|| s[k].to_string());
+                        k += 1;
+                    }
+                }
+            }
+            if keyword == "enum" {
+                // `A = 1, B, C = A | B,`: the first token of each top-level entry.
+                let (mut expect, mut paren) = (true, 0i32);
+                for tok in &s[j + 1..end] {
+                    match *tok {
+                        "(" => paren += 1,
+                        ")" => paren -= 1,
+                        "," if paren == 0 => {
+                            expect = true;
+                            continue;
+                        }
+                        _ => {}
+                    }
+                    if expect && is_c_ident(tok) {
+                        self.enumerators.push(tok.to_string());
+                    }
+                    expect = false;
+                }
+            }
+            let nested = depth > 0;
+            self.defs.push(CDef {
+                keyword,
+                tag,
+                typedef,
+                nested,
+            });
+        }
+    }
+
+    /// The function, function type or `PFN_*` typedef one statement declares.
+    fn declaration(&mut self, s: &[&str]) {
+        if s[0] == "typedef" {
+            let pfn =
+                |w: &&[&str]| w[0] == "(" && w[1] == "*" && w[3] == ")" && w[2].starts_with("PFN_");
+            if let Some(w) = s.windows(4).find(pfn) {
+                self.pfns.insert(w[2].to_string());
+            }
+            let j = s
+                .iter()
+                .position(|t| matches!(*t, ";" | "(" | "{"))
+                .unwrap_or(s.len());
+            let function_type = j < s.len() && s[j] == "(" && j > 2 && is_c_ident(s[j - 1]);
+            if function_type && s.get(skip_parens(s, j)) == Some(&";") {
+                self.function_typedefs.insert(s[j - 1].to_string());
+            }
+            return;
+        }
+        let mut j = 0;
+        while j + 1 < s.len() {
+            match s[j] {
+                "__attribute__" | "__declspec" => {
+                    j = skip_parens(s, j + 1);
+                    continue;
+                }
+                "{" | "=" => return,
+                _ => {}
+            }
+            if is_c_ident(s[j]) && s[j + 1] == "(" && !NOT_DECLARATORS.contains(&s[j]) {
+                let inline = s.contains(&"{")
+                    || s[..j]
+                        .iter()
+                        .any(|k| matches!(*k, "static" | "inline" | "__inline__" | "__inline"));
+                let set = if inline {
+                    &mut self.inline
+                } else {
+                    &mut self.functions
+                };
+                set.insert(s[j].to_string());
+                return;
+            }
+            j += 1;
+        }
+    }
+
+    pub fn count(&self, keyword: &str) -> usize {
+        self.defs.iter().filter(|d| d.keyword == keyword).count()
+    }
+}
+
 /// Preprocessed C split into tokens: identifiers and numbers, string and character literals,
 /// and every other character on its own.
-pub fn c_tokens(text: &str) -> Vec<String> {
+fn c_tokens(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let b = text.as_bytes();
     let mut i = 0;
@@ -159,15 +419,15 @@ pub fn c_tokens(text: &str) -> Vec<String> {
 }
 
 /// A token that is an identifier (or keyword).
-pub fn is_c_ident(t: &str) -> bool {
+fn is_c_ident(t: &str) -> bool {
     t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
 }
 
 /// The index after the parenthesized group that opens at or after `j` (`__attribute__((..))`).
-pub fn skip_parens<S: AsRef<str>>(t: &[S], mut j: usize) -> usize {
+fn skip_parens(t: &[&str], mut j: usize) -> usize {
     let mut depth = 0;
     while j < t.len() {
-        match t[j].as_ref() {
+        match t[j] {
             "(" => depth += 1,
             ")" => {
                 depth -= 1;
@@ -180,6 +440,50 @@ pub fn skip_parens<S: AsRef<str>>(t: &[S], mut j: usize) -> usize {
         j += 1;
     }
     j
+}
+
+/// The length of the braced group that `t` opens with.
+fn skip_braces(t: &[&str]) -> usize {
+    let mut depth = 0;
+    for (i, tok) in t.iter().enumerate() {
+        match *tok {
+            "{" => depth += 1,
+            "}" if depth == 1 => return i,
+            "}" => depth -= 1,
+            _ => {}
+        }
+    }
+    t.len()
+}
+
+/// A Rust text of a type or path (`::core::ffi::c_int`, not `:: core :: ffi :: c_int`).
+pub fn rust_text(t: &impl ToTokens) -> String {
+    let mut s = t.to_token_stream().to_string();
+    for (from, to) in [
+        (":: ", "::"),
+        (" ::", "::"),
+        (" ,", ","),
+        ("* mut", "*mut"),
+        ("* const", "*const"),
+    ] {
+        s = s.replace(from, to);
+    }
+    s.replace("mut::", "mut ::").replace("const::", "const ::")
+}
+
+/// The stream modes an item of the bindings is compiled in, from its `#[cfg]`: [legacy,
+/// per-thread].
+pub fn stream_modes(attrs: &[syn::Attribute]) -> [bool; 2] {
+    let mut m = [true, true];
+    for a in attrs.iter().filter(|a| a.path().is_ident("cfg")) {
+        let t = a.to_token_stream().to_string().replace(' ', "");
+        if t.contains("not(feature=\"per-thread-default-stream\")") {
+            m[1] = false;
+        } else if t.contains("feature=\"per-thread-default-stream\"") {
+            m[0] = false;
+        }
+    }
+    m
 }
 
 /// The committed generated files hold every header version, each item under the cfg of the

@@ -18,8 +18,8 @@
 //! variadic-ness, return type, each parameter and the whole type; for a typedef, the typedef. C++
 //! rather than C: C's `__builtin_types_compatible_p` takes an enum for its integer type, so a `u32`
 //! where the header has `CUresult` would pass. A mismatch makes g++ print the instantiation
-//! `cdsys::same<cdsys_where::function_cuX::parameter_2_uc, HEADER TYPE, RUST TYPE>`, which names the
-//! function, the parameter and both types; [`run`] turns those into one line each.
+//! `cdsys::same<cdsys::parameter<cdsys_where::function_cuX, 2>, HEADER TYPE, RUST TYPE>`, which
+//! names the function, the parameter and both types; [`run`] turns those into one line each.
 //!
 //! Which declarations a C program sees depends on the stream mode, so the probe has three units,
 //! each compiled with `-fsyntax-only` against the same headers:
@@ -34,61 +34,44 @@
 //! typedefs in the internal view. What the bindings have and the header does not declare, or the
 //! header declares and the bindings lack, is reported too: the counts must be equal.
 //!
-//! Used by the tests package's build script (the probe of the selected version, its report
-//! embedded in `tests/prototypes.rs`) and by `tests/prototypes.rs` itself (the same probe of
-//! deliberately broken copies of the bindings, which must be rejected).
+//! The C++ side is generic (`tests/support/c/prototypes.hpp`); each unit holds one line per entry.
+//! Used by `tests/prototypes.rs`: the probe of the selected version's bindings, and the same probe
+//! of deliberately broken copies of them, which must be rejected.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Output;
 use std::time::Instant;
 
-use quote::ToTokens;
-
 use crate::c_header::{
-    c_tokens, header_lines, is_c_ident, skip_parens, FOREIGN_DEFINES, INCLUDES, SETS,
+    header_lines, includes, project, rust_text, sets, stream_modes, Compiler, Decls,
 };
 
-/// The committed bindings a probe is generated from (file contents).
+/// The committed bindings a probe is generated from: the text of each file the probe reads
+/// (`functions`, `bindings`, `function_names`, `names`: those of `cuda.h` and, with the `interop`
+/// feature, of each interop module, as one; `inline`: `src/inline.rs`), this version's items.
 #[derive(Clone)]
 pub struct Inputs {
     /// The header version, `12000`.
     pub version: String,
-    /// `functions.rs`: the `extern` block of every function symbol.
-    pub functions: String,
-    /// `bindings.rs`: types, typedefs (`PFN_*` among them), constants.
-    pub bindings: String,
-    /// `function_names.rs`: the C spellings of functions, per stream mode.
-    pub function_names: String,
-    /// `names.rs`: the `PFN_cuX` spellings (and constants, not read here).
-    pub names: String,
-    /// `src/inline.rs`: the header's `static inline` functions in Rust.
-    pub inline: String,
+    /// File (`functions`, ...) → text.
+    pub text: BTreeMap<&'static str, String>,
 }
 
 impl Inputs {
-    /// The files the probe reads, relative to the `cuda-driver-sys` directory: (field, path).
-    /// Those of `cuda.h` and, with the `interop` feature, of each interop module
-    /// (`gl_functions.rs`, ...), which the probe reads as one (the modules are re-exported at the
-    /// crate root).
-    pub fn files(version: &str) -> Vec<(&'static str, String)> {
-        let _ = version; // one set of files holds every version
-        let mut files = Vec::new();
-        for field in ["functions", "bindings", "function_names", "names"] {
-            for p in SETS {
-                files.push((field, format!("src/generated/{p}{field}.rs")));
-            }
-        }
-        files.push(("inline", "src/inline.rs".to_string()));
-        files
-    }
-
     /// Reads the bindings of `version` from the `cuda-driver-sys` directory `sys`.
     pub fn read(sys: &Path, version: &str) -> Result<Inputs, String> {
+        let selected = version
+            .parse()
+            .map_err(|_| format!("CUDA version {version:?} is not a number"))?;
+        let mut files: Vec<(&str, String)> = Vec::new();
+        for field in ["functions", "bindings", "function_names", "names"] {
+            files.extend(sets().map(|(p, _)| (field, format!("src/generated/{p}{field}.rs"))));
+        }
+        files.push(("inline", "src/inline.rs".into()));
         let mut text: BTreeMap<&str, String> = BTreeMap::new();
-        for (field, rel) in Inputs::files(version) {
+        for (field, rel) in files {
             let path = sys.join(&rel);
             let s = std::fs::read_to_string(&path).map_err(|e| {
                 format!(
@@ -100,96 +83,52 @@ impl Inputs {
             })?;
             // The generated files hold every header version (and inline.rs has items of 11.x
             // or of 12+ headers): keep this one's items.
-            let selected = version
-                .parse()
-                .map_err(|_| format!("CUDA version {version:?} is not a number"))?;
-            let s = crate::c_header::project(&s, selected);
-            text.entry(field).or_default().push_str(&s);
+            text.entry(field)
+                .or_default()
+                .push_str(&project(&s, selected));
         }
-        let mut take = |f: &str| text.remove(f).unwrap();
         Ok(Inputs {
-            version: version.to_string(),
-            functions: take("functions"),
-            bindings: take("bindings"),
-            function_names: take("function_names"),
-            names: take("names"),
-            inline: take("inline"),
+            version: version.into(),
+            text,
         })
     }
-}
 
-/// The C++ compiler and the directory holding `cuda.h` and `cudaTypedefs.h`.
-pub struct Cxx {
-    /// `g++` or what `$CXX` names (the build script asks the `cc` crate).
-    pub compiler: PathBuf,
-    /// The directory holding the headers the bindings were generated from.
-    pub headers: PathBuf,
-    /// The directory holding the OpenGL, EGL and VDPAU headers the interop headers include.
-    pub interop: PathBuf,
-}
-
-impl Cxx {
-    fn command(&self) -> Command {
-        let mut cmd = Command::new(&self.compiler);
-        cmd.arg("-std=c++17")
-            .arg("-fdiagnostics-color=never")
-            // Errors only: the deprecation warnings of the legacy functions are no finding.
-            .arg("-w")
-            .arg(format!("-I{}", self.headers.display()))
-            .arg(format!("-I{}", self.interop.display()))
-            .args(FOREIGN_DEFINES.iter().map(|d| format!("-D{d}")))
-            // ASCII quotes in diagnostics, which the report parses.
-            .env("LC_ALL", "C");
-        cmd
+    fn parse(&self, file: &str) -> Result<Vec<syn::Item>, String> {
+        let text = &self.text[file];
+        let v = &self.version;
+        syn::parse_file(text)
+            .map(|f| f.items)
+            .map_err(|e| format!("v{v}/{file}.rs does not parse as Rust: {e}"))
     }
 }
 
-/// How the headers are compiled: the three views of the probe.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum View {
-    Legacy,
-    PerThread,
-    Internal,
-}
-
-impl View {
-    const ALL: [View; 3] = [View::Legacy, View::PerThread, View::Internal];
-
-    fn name(self) -> &'static str {
-        match self {
-            View::Legacy => "legacy-stream",
-            View::PerThread => "per-thread-stream",
-            View::Internal => "internal",
-        }
-    }
-
-    fn defines(self) -> &'static [&'static str] {
-        match self {
-            View::Legacy => &[],
-            View::PerThread => &["CUDA_API_PER_THREAD_DEFAULT_STREAM"],
-            // As the bindings were generated (cuda-driver-sys/generator).
-            View::Internal => &[
-                "__CUDA_API_VERSION_INTERNAL",
-                "__CUDA_API_VERSION_INTERNAL_ODR",
-            ],
-        }
-    }
-
-    fn prologue(self) -> String {
-        self.defines()
-            .iter()
-            .map(|d| format!("#define {d} 1\n"))
-            .collect()
-    }
-}
+/// The three views of the headers, each a unit of the probe: name and defines.
+const VIEWS: [(&str, &[&str]); 3] = [
+    ("legacy-stream", &[]),
+    ("per-thread-stream", &["CUDA_API_PER_THREAD_DEFAULT_STREAM"]),
+    // As the bindings were generated (cuda-driver-sys/generator).
+    (
+        "internal",
+        &[
+            "__CUDA_API_VERSION_INTERNAL",
+            "__CUDA_API_VERSION_INTERNAL_ODR",
+        ],
+    ),
+];
 
 /// Checked entries of one kind, and how many the bindings declare.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Count {
     /// Entries the probe has an assertion for.
     pub checked: usize,
     /// Entries the bindings have.
     pub declared: usize,
+}
+
+impl Count {
+    fn of(checked: usize, declared: usize) -> Count {
+        Count { checked, declared }
+    }
 }
 
 /// One compiled unit of the probe.
@@ -198,7 +137,7 @@ pub struct Unit {
     /// `legacy-stream`, `per-thread-stream` or `internal`.
     pub view: String,
     /// The generated C++ file.
-    pub path: String,
+    pub path: PathBuf,
     /// `static_assert`s in it.
     pub assertions: usize,
     /// g++ accepted it.
@@ -239,111 +178,42 @@ pub struct Report {
 
 impl Report {
     /// The counts, as the test prints them.
-    #[cfg(test)]
     pub fn summary(&self) -> String {
         let c = |c: &Count| format!("{} checked of {} declared", c.checked, c.declared);
-        let mut s = format!(
-            "prototypes: {}; PFN typedefs: {}\n",
-            c(&self.functions),
-            c(&self.pfn_typedefs)
-        );
-        let _ = writeln!(
-            s,
-            "  functions (functions.rs, both stream modes): {}, {} parameters; cuda.h declares {}",
-            c(&self.functions),
-            self.parameters,
-            self.header_functions
-        );
-        let _ = writeln!(
-            s,
-            "  static inline functions (inline.rs): {}; cuda.h declares {}",
-            c(&self.inline),
-            self.header_inline
-        );
-        let _ = writeln!(
-            s,
-            "  PFN typedefs (bindings.rs): {}; cudaTypedefs.h declares {}",
-            c(&self.pfn_typedefs),
-            self.header_pfn_typedefs
-        );
-        let _ = writeln!(s, "  other typedefs (bindings.rs): {}", c(&self.typedefs));
-        let _ = writeln!(
-            s,
-            "  C spellings (function_names.rs, PFN_cuX of names.rs): legacy stream {}; per-thread stream {}",
-            c(&self.spellings[0]),
-            c(&self.spellings[1])
-        );
-        let units: Vec<String> = self
-            .units
-            .iter()
+        let (functions, pfns, inline) =
+            (c(&self.functions), c(&self.pfn_typedefs), c(&self.inline));
+        let (parameters, header) = (self.parameters, self.header_functions);
+        let units: Vec<String> = (self.units.iter())
             .map(|u| {
-                format!(
-                    "{} {} assertions{}",
-                    u.view,
-                    u.assertions,
-                    match (u.compiled, u.reused) {
-                        (false, _) => " (REJECTED)",
-                        (true, true) => " (as the control's)",
-                        (true, false) => "",
-                    }
-                )
+                let how = match (u.compiled, u.reused) {
+                    (false, _) => " (REJECTED)",
+                    (true, true) => " (as the control's)",
+                    (true, false) => "",
+                };
+                format!("{} {} assertions{how}", u.view, u.assertions)
             })
             .collect();
-        let _ = write!(
-            s,
-            "  probe: {} ({:.2} s with the header scans)",
-            units.join(", "),
-            self.millis as f64 / 1000.0
-        );
-        s
-    }
-
-    /// The report as a Rust expression, for the build script to embed in the test.
-    #[cfg(not(test))]
-    pub fn to_rust(&self) -> String {
-        let count = |c: &Count| {
+        [
+            format!("prototypes: {functions}; PFN typedefs: {pfns}"),
+            format!("  functions (functions.rs, both stream modes): {functions}, {parameters} parameters; cuda.h declares {header}"),
+            format!("  static inline functions (inline.rs): {inline}; cuda.h declares {}", self.header_inline),
+            format!("  PFN typedefs (bindings.rs): {pfns}; cudaTypedefs.h declares {}", self.header_pfn_typedefs),
+            format!("  other typedefs (bindings.rs): {}", c(&self.typedefs)),
             format!(
-                "Count {{ checked: {}, declared: {} }}",
-                c.checked, c.declared
-            )
-        };
-        let mut units = String::new();
-        for u in &self.units {
-            let _ = write!(
-                units,
-                "Unit {{ view: {:?}.into(), path: {:?}.into(), assertions: {}, compiled: {}, reused: {} }}, ",
-                u.view, u.path, u.assertions, u.compiled, u.reused
-            );
-        }
-        let problems: Vec<String> = self
-            .problems
-            .iter()
-            .map(|p| format!("{p:?}.into()"))
-            .collect();
-        format!(
-            "Report {{ functions: {}, parameters: {}, header_functions: {}, inline: {}, header_inline: {}, \
-             pfn_typedefs: {}, header_pfn_typedefs: {}, typedefs: {}, spellings: [{}, {}], units: vec![{units}], \
-             millis: {}, problems: vec![{}] }}",
-            count(&self.functions),
-            self.parameters,
-            self.header_functions,
-            count(&self.inline),
-            self.header_inline,
-            count(&self.pfn_typedefs),
-            self.header_pfn_typedefs,
-            count(&self.typedefs),
-            count(&self.spellings[0]),
-            count(&self.spellings[1]),
-            self.millis,
-            problems.join(", ")
-        )
+                "  C spellings (function_names.rs, PFN_cuX of names.rs): legacy stream {}; per-thread stream {}",
+                c(&self.spellings[0]),
+                c(&self.spellings[1])
+            ),
+            format!("  probe: {} ({:.2} s with the header scans)", units.join(", "), self.millis as f64 / 1000.0),
+        ]
+        .join("\n")
     }
 }
 
 /// Generates the probe of `inputs` into `dir`, compiles it and reports. A unit whose text is
 /// that of one of `known` (units that compiled, written by an earlier run) is not compiled again:
 /// the mutation test compiles only what each mutation changed.
-pub fn run(inputs: &Inputs, cxx: &Cxx, dir: &Path, known: &[Unit]) -> Report {
+pub fn run(inputs: &Inputs, cxx: &Compiler, dir: &Path, known: &[Unit]) -> Report {
     let start = Instant::now();
     let mut report = Report::default();
     if let Err(e) = probe(inputs, cxx, dir, known, &mut report) {
@@ -356,19 +226,6 @@ pub fn run(inputs: &Inputs, cxx: &Cxx, dir: &Path, known: &[Unit]) -> Report {
 // ---------------------------------------------------------------------------------------------
 // The bindings, read back
 
-/// A Rust text of a type or path (`::core::ffi::c_int`, not `:: core :: ffi :: c_int`).
-fn rust(t: &impl ToTokens) -> String {
-    t.to_token_stream()
-        .to_string()
-        .replace(":: ", "::")
-        .replace(" ::", "::")
-        .replace(" ,", ",")
-        .replace("* mut", "*mut")
-        .replace("* const", "*const")
-        .replace("mut::", "mut ::")
-        .replace("const::", "const ::")
-}
-
 /// A function signature, from an `extern` declaration, a Rust `extern "C" fn` or a `fn` type.
 struct Signature {
     name: String,
@@ -378,72 +235,53 @@ struct Signature {
 }
 
 impl Signature {
-    fn of_sig(sig: &syn::Signature) -> Signature {
-        let params = sig
-            .inputs
-            .iter()
+    fn new<'a>(
+        name: String,
+        params: impl Iterator<Item = (Option<String>, &'a syn::Type)>,
+        ret: &syn::ReturnType,
+        variadic: bool,
+    ) -> Signature {
+        let params = params
             .enumerate()
-            .map(|(i, a)| match a {
-                syn::FnArg::Typed(t) => (param_name(&t.pat, i), (*t.ty).clone()),
-                syn::FnArg::Receiver(_) => (format!("self{i}"), syn::parse_quote!(Self)),
-            })
-            .collect();
+            .map(|(i, (n, t))| (n.unwrap_or_else(|| format!("arg{i}")), t.clone()));
+        let ret = match ret {
+            syn::ReturnType::Default => None,
+            syn::ReturnType::Type(_, t) => Some((**t).clone()),
+        };
         Signature {
-            name: sig.ident.to_string(),
-            params,
-            ret: ret_type(&sig.output),
-            variadic: sig.variadic.is_some(),
+            name,
+            params: params.collect(),
+            ret,
+            variadic,
         }
+    }
+
+    fn of_sig(sig: &syn::Signature) -> Signature {
+        let params = sig.inputs.iter().filter_map(|a| match a {
+            syn::FnArg::Typed(t) => {
+                let name = match &*t.pat {
+                    syn::Pat::Ident(p) => Some(p.ident.to_string()),
+                    _ => None,
+                };
+                Some((name, &*t.ty))
+            }
+            syn::FnArg::Receiver(_) => None,
+        });
+        Signature::new(
+            sig.ident.to_string(),
+            params,
+            &sig.output,
+            sig.variadic.is_some(),
+        )
     }
 
     fn of_bare_fn(name: &str, f: &syn::TypeBareFn) -> Signature {
         let params = f
             .inputs
             .iter()
-            .enumerate()
-            .map(|(i, a)| {
-                let n = a
-                    .name
-                    .as_ref()
-                    .map_or_else(|| format!("arg{i}"), |(id, _)| id.to_string());
-                (n, a.ty.clone())
-            })
-            .collect();
-        Signature {
-            name: name.to_string(),
-            params,
-            ret: ret_type(&f.output),
-            variadic: f.variadic.is_some(),
-        }
+            .map(|a| (a.name.as_ref().map(|(id, _)| id.to_string()), &a.ty));
+        Signature::new(name.into(), params, &f.output, f.variadic.is_some())
     }
-}
-
-fn param_name(pat: &syn::Pat, i: usize) -> String {
-    match pat {
-        syn::Pat::Ident(p) => p.ident.to_string(),
-        _ => format!("arg{i}"),
-    }
-}
-
-fn ret_type(r: &syn::ReturnType) -> Option<syn::Type> {
-    match r {
-        syn::ReturnType::Default => None,
-        syn::ReturnType::Type(_, t) => Some((**t).clone()),
-    }
-}
-
-/// The stream modes an item is compiled in, from its `#[cfg]`: [legacy, per-thread].
-fn modes(attrs: &[syn::Attribute]) -> [bool; 2] {
-    let mut m = [true, true];
-    for a in attrs.iter().filter(|a| a.path().is_ident("cfg")) {
-        let t = rust(a).replace(' ', "");
-        if t.contains("not(feature=\"per-thread-default-stream\")") {
-            m[1] = false;
-        } else if t.contains("feature=\"per-thread-default-stream\"") {
-            m[0] = false;
-        }
-    }
-    m
 }
 
 /// `Option<fn ..>`'s function type.
@@ -469,6 +307,7 @@ struct Spelling {
     modes: [bool; 2],
 }
 
+#[derive(Default)]
 struct Bindings {
     functions: Vec<Signature>,
     pfns: Vec<Signature>,
@@ -478,21 +317,19 @@ struct Bindings {
     spellings: Vec<Spelling>,
 }
 
-fn parse(file: &str, what: &str) -> Result<syn::File, String> {
-    syn::parse_file(file).map_err(|e| format!("{what} does not parse as Rust: {e}"))
+/// The name and target of `pub use path::X as Y;`.
+fn rename(tree: &syn::UseTree) -> Option<(String, String)> {
+    match tree {
+        syn::UseTree::Path(p) => rename(&p.tree),
+        syn::UseTree::Rename(r) => Some((r.rename.to_string(), r.ident.to_string())),
+        _ => None,
+    }
 }
 
 impl Bindings {
     fn read(inputs: &Inputs) -> Result<Bindings, String> {
-        let v = &inputs.version;
-        let mut b = Bindings {
-            functions: Vec::new(),
-            pfns: Vec::new(),
-            typedefs: Vec::new(),
-            inline: Vec::new(),
-            spellings: Vec::new(),
-        };
-        for item in parse(&inputs.functions, &format!("v{v}/functions.rs"))?.items {
+        let mut b = Bindings::default();
+        for item in inputs.parse("functions")? {
             if let syn::Item::ForeignMod(m) = item {
                 for fi in m.items {
                     if let syn::ForeignItem::Fn(f) = fi {
@@ -501,58 +338,41 @@ impl Bindings {
                 }
             }
         }
-        for item in parse(&inputs.bindings, &format!("v{v}/bindings.rs"))?.items {
+        for item in inputs.parse("bindings")? {
             match item {
-                syn::Item::Type(t) => {
+                syn::Item::Type(t) if t.ident.to_string().starts_with("PFN_") => {
                     let name = t.ident.to_string();
-                    if name.starts_with("PFN_") {
-                        let f = option_fn(&t.ty).ok_or_else(|| {
-                            format!("bindings.rs: {name} is not an Option<unsafe extern \"C\" fn> typedef")
-                        })?;
-                        b.pfns.push(Signature::of_bare_fn(&name, f));
-                    } else {
-                        b.typedefs.push((name, *t.ty));
-                    }
+                    let f = option_fn(&t.ty).ok_or_else(|| {
+                        format!(
+                            "bindings.rs: {name} is not an Option<unsafe extern \"C\" fn> typedef"
+                        )
+                    })?;
+                    b.pfns.push(Signature::of_bare_fn(&name, f));
                 }
+                syn::Item::Type(t) => b.typedefs.push((t.ident.to_string(), *t.ty)),
                 // `pub use self::cudaError_enum as CUresult;`
                 syn::Item::Use(u) => {
-                    if let syn::UseTree::Path(p) = &u.tree {
-                        if let syn::UseTree::Rename(r) = &*p.tree {
-                            let target: syn::Type = syn::parse_str(&r.ident.to_string()).unwrap();
-                            b.typedefs.push((r.rename.to_string(), target));
-                        }
+                    if let Some((name, target)) = rename(&u.tree) {
+                        b.typedefs.push((name, syn::parse_str(&target).unwrap()));
                     }
                 }
                 _ => {}
             }
         }
-        for item in parse(&inputs.inline, "src/inline.rs")?.items {
-            if let syn::Item::Fn(f) = item {
-                if f.sig.abi.is_some() {
-                    b.inline.push(Signature::of_sig(&f.sig));
-                }
+        for item in inputs.parse("inline")? {
+            match item {
+                syn::Item::Fn(f) if f.sig.abi.is_some() => b.inline.push(Signature::of_sig(&f.sig)),
+                _ => {}
             }
         }
         // `pub use functions::cuMemAlloc_v2 as cuMemAlloc;`, `pub type PFN_cuX = PFN_cuX_v3020;`
-        let spellings = parse(&inputs.function_names, &format!("v{v}/function_names.rs"))?
-            .items
+        for item in inputs
+            .parse("function_names")?
             .into_iter()
-            .chain(parse(&inputs.names, &format!("v{v}/names.rs"))?.items);
-        for item in spellings {
-            match item {
-                syn::Item::Use(u) => {
-                    let mut tree = &u.tree;
-                    while let syn::UseTree::Path(p) = tree {
-                        tree = &p.tree;
-                    }
-                    if let syn::UseTree::Rename(r) = tree {
-                        b.spellings.push(Spelling {
-                            c: r.rename.to_string(),
-                            target: r.ident.to_string(),
-                            modes: modes(&u.attrs),
-                        });
-                    }
-                }
+            .chain(inputs.parse("names")?)
+        {
+            let (spelling, modes) = match item {
+                syn::Item::Use(u) => (rename(&u.tree), stream_modes(&u.attrs)),
                 syn::Item::Type(t) if t.ident.to_string().starts_with("PFN_") => {
                     let target = match &*t.ty {
                         syn::Type::Path(p) if p.path.segments.len() == 1 => {
@@ -562,17 +382,16 @@ impl Bindings {
                             return Err(format!(
                                 "names.rs: {} = {}: not a PFN typedef name",
                                 t.ident,
-                                rust(other)
+                                rust_text(other)
                             ))
                         }
                     };
-                    b.spellings.push(Spelling {
-                        c: t.ident.to_string(),
-                        target,
-                        modes: modes(&t.attrs),
-                    });
+                    (Some((t.ident.to_string(), target)), stream_modes(&t.attrs))
                 }
-                _ => {}
+                _ => continue,
+            };
+            if let Some((c, target)) = spelling {
+                b.spellings.push(Spelling { c, target, modes });
             }
         }
         Ok(b)
@@ -582,39 +401,65 @@ impl Bindings {
 // ---------------------------------------------------------------------------------------------
 // Rust types as C++ types
 
-fn primitive(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "c_void" => "void",
-        "c_char" => "char",
-        "c_schar" => "signed char",
-        "c_uchar" => "unsigned char",
-        "c_short" => "short",
-        "c_ushort" => "unsigned short",
-        "c_int" => "int",
-        "c_uint" => "unsigned int",
-        "c_long" => "long",
-        "c_ulong" => "unsigned long",
-        "c_longlong" => "long long",
-        "c_ulonglong" => "unsigned long long",
-        "c_float" | "f32" => "float",
-        "c_double" | "f64" => "double",
-        "i8" => "std::int8_t",
-        "i16" => "std::int16_t",
-        "i32" => "std::int32_t",
-        "i64" => "std::int64_t",
-        "u8" => "std::uint8_t",
-        "u16" => "std::uint16_t",
-        "u32" => "std::uint32_t",
-        "u64" => "std::uint64_t",
-        "usize" => "std::size_t",
-        "isize" => "std::ptrdiff_t",
-        "bool" => "bool",
-        _ => return None,
-    })
-}
+/// The C++ spelling of a primitive Rust type: pairs of names.
+const PRIMITIVES: [&str; 52] = [
+    "c_void",
+    "void",
+    "c_char",
+    "char",
+    "c_schar",
+    "signed char",
+    "c_uchar",
+    "unsigned char",
+    "c_short",
+    "short",
+    "c_ushort",
+    "unsigned short",
+    "c_int",
+    "int",
+    "c_uint",
+    "unsigned int",
+    "c_long",
+    "long",
+    "c_ulong",
+    "unsigned long",
+    "c_longlong",
+    "long long",
+    "c_ulonglong",
+    "unsigned long long",
+    "c_float",
+    "float",
+    "f32",
+    "float",
+    "c_double",
+    "double",
+    "f64",
+    "double",
+    "i8",
+    "std::int8_t",
+    "i16",
+    "std::int16_t",
+    "i32",
+    "std::int32_t",
+    "i64",
+    "std::int64_t",
+    "u8",
+    "std::uint8_t",
+    "u16",
+    "std::uint16_t",
+    "u32",
+    "std::uint32_t",
+    "u64",
+    "std::uint64_t",
+    "usize",
+    "std::size_t",
+    "isize",
+    "std::ptrdiff_t",
+];
 
 /// The C++ spelling of a Rust type of the bindings.
 fn cpp_type(ty: &syn::Type) -> Result<String, String> {
+    let unknown = || format!("the probe has no C++ spelling for `{}`", rust_text(ty));
     match ty {
         syn::Type::Ptr(p) => {
             let inner = cpp_type(&p.elem)?;
@@ -638,39 +483,40 @@ fn cpp_type(ty: &syn::Type) -> Result<String, String> {
                 .skip(1)
                 .map(|s| s.ident.to_string())
                 .collect();
-            let ffi_prefix = prefix.is_empty()
-                || prefix == ["ffi", "core"]
-                || prefix == ["ffi", "std"]
-                || prefix == ["raw", "os", "std"];
-            if !last.arguments.is_empty() || !ffi_prefix {
-                return Err(format!("the probe has no C++ spelling for `{}`", rust(ty)));
+            let prefix: Vec<&str> = prefix.iter().map(String::as_str).collect();
+            let ffi = [
+                &[][..],
+                &["ffi", "core"],
+                &["ffi", "std"],
+                &["raw", "os", "std"],
+            ];
+            if !last.arguments.is_empty() || !ffi.contains(&prefix.as_slice()) {
+                return Err(unknown());
             }
-            match primitive(&name) {
+            let primitive = PRIMITIVES.chunks(2).find(|p| p[0] == name).map(|p| p[1]);
+            match primitive {
                 Some(c) => Ok(c.to_string()),
+                None if name == "bool" => Ok(name),
                 // Named types of the bindings are the header's names (bindgen keeps them).
                 None if prefix.is_empty() => Ok(name),
-                None => Err(format!("the probe has no C++ spelling for `{}`", rust(ty))),
+                None => Err(unknown()),
             }
         }
         syn::Type::BareFn(f) => cpp_fn(&Signature::of_bare_fn("", f)),
         syn::Type::Array(a) => Ok(format!(
             "cdsys::array<{}, {}>",
             cpp_type(&a.elem)?,
-            rust(&a.len)
+            rust_text(&a.len)
         )),
         syn::Type::Tuple(t) if t.elems.is_empty() => Ok("void".into()),
         syn::Type::Paren(p) => cpp_type(&p.elem),
-        _ => Err(format!("the probe has no C++ spelling for `{}`", rust(ty))),
+        _ => Err(unknown()),
     }
-}
-
-fn cpp_ret(s: &Signature) -> Result<String, String> {
-    s.ret.as_ref().map_or(Ok("void".into()), cpp_type)
 }
 
 /// `cdsys::fn<R, A...>`: `R (*)(A...)`.
 fn cpp_fn(s: &Signature) -> Result<String, String> {
-    let mut args = vec![cpp_ret(s)?];
+    let mut args = vec![s.ret.as_ref().map_or(Ok("void".into()), cpp_type)?];
     for (_, t) in &s.params {
         args.push(cpp_type(t)?);
     }
@@ -682,362 +528,119 @@ fn cpp_fn(s: &Signature) -> Result<String, String> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The header, as each view sees it
-
-/// What one view of the header declares.
-#[derive(Default)]
-struct Declared {
-    /// Functions: library symbols.
-    functions: BTreeSet<String>,
-    /// `static inline` functions (defined in the header).
-    inline: BTreeSet<String>,
-    pfns: BTreeSet<String>,
-}
-
-/// Identifiers followed by `(` that declare nothing.
-const NOT_DECLARATORS: &[&str] = &[
-    "sizeof",
-    "alignof",
-    "_Alignof",
-    "alignas",
-    "_Alignas",
-    "decltype",
-    "__typeof__",
-    "typeof",
-    "static_assert",
-    "_Static_assert",
-    "noexcept",
-    "asm",
-    "__asm",
-    "__asm__",
-];
-
-impl Declared {
-    fn scan(text: &str) -> Declared {
-        let t = c_tokens(text);
-        let mut d = Declared::default();
-        let mut stmt: Vec<&str> = Vec::new();
-        let mut depth = 0usize;
-        let mut linkage = 0usize;
-        let mut i = 0;
-        while i < t.len() {
-            let tok = t[i].as_str();
-            i += 1;
-            if depth == 0 && stmt.is_empty() {
-                // `extern "C" {` and its `}` enclose declarations, not a statement.
-                if tok == "extern"
-                    && t.get(i).is_some_and(|s| s == "\"C\"")
-                    && t.get(i + 1).is_some_and(|s| s == "{")
-                {
-                    linkage += 1;
-                    i += 2;
-                    continue;
-                }
-                if tok == "}" && linkage > 0 {
-                    linkage -= 1;
-                    continue;
-                }
-            }
-            stmt.push(tok);
-            match tok {
-                "{" => depth += 1,
-                "}" => {
-                    depth = depth.saturating_sub(1);
-                    // A function definition ends at its body's `}`.
-                    let body = stmt.iter().position(|s| *s == "{");
-                    if depth == 0 && body.is_some_and(|b| b > 0 && stmt[b - 1] == ")") {
-                        d.statement(&stmt);
-                        stmt.clear();
-                    }
-                }
-                ";" if depth == 0 => {
-                    d.statement(&stmt);
-                    stmt.clear();
-                }
-                _ => {}
-            }
-        }
-        d
-    }
-
-    fn statement(&mut self, s: &[&str]) {
-        if s.first() == Some(&"typedef") {
-            // `typedef CUresult (CUDAAPI *PFN_cuInit_v2000)(unsigned int Flags);`
-            if let Some(w) = s
-                .windows(4)
-                .find(|w| w[0] == "(" && w[1] == "*" && w[3] == ")" && w[2].starts_with("PFN_"))
-            {
-                self.pfns.insert(w[2].to_string());
-            }
-            return;
-        }
-        let mut j = 0;
-        while j + 1 < s.len() {
-            match s[j] {
-                "__attribute__" | "__declspec" => {
-                    j = skip_parens(s, j + 1);
-                    continue;
-                }
-                "{" | "=" => return,
-                _ => {}
-            }
-            if is_c_ident(s[j]) && s[j + 1] == "(" && !NOT_DECLARATORS.contains(&s[j]) {
-                let inline = s.contains(&"{")
-                    || s[..j]
-                        .iter()
-                        .any(|k| matches!(*k, "static" | "inline" | "__inline__" | "__inline"));
-                let set = if inline {
-                    &mut self.inline
-                } else {
-                    &mut self.functions
-                };
-                set.insert(s[j].to_string());
-                return;
-            }
-            j += 1;
-        }
-    }
-}
-
-/// Runs the preprocessor over the two headers in one view.
-fn preprocess(cxx: &Cxx, view: View) -> Result<String, String> {
-    let mut cmd = cxx.command();
-    cmd.args(["-E", "-x", "c++", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().map_err(|e| {
-        format!(
-            "cannot run the C++ compiler {} for the prototype probe: {e}",
-            cxx.compiler.display()
-        )
-    })?;
-    let source = format!("{}{INCLUDES}", view.prologue());
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(source.as_bytes())
-        .map_err(|e| format!("writing to the preprocessor: {e}"))?;
-    let out = child
-        .wait_with_output()
-        .map_err(|e| format!("the preprocessor: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "the preprocessor failed on cuda.h in the {} view ({}): {}",
-            view.name(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok(header_lines(&String::from_utf8_lossy(&out.stdout)))
-}
-
-// ---------------------------------------------------------------------------------------------
 // The probe
-
-const PRELUDE: &str = r#"#include <cstddef>
-#include <cstdint>
-#include <type_traits>
-
-namespace cdsys {
-template <class R, class... A> using fn = R (*)(A...);
-template <class R, class... A> using vfn = R (*)(A..., ...);
-template <class T, std::size_t N> using array = T[N];
-template <std::size_t N> struct parameters;
-template <bool V> struct variadic;
-/* What `at` gives past the last parameter. */
-struct no_parameter;
-template <std::size_t I, class... A> struct at { using type = no_parameter; };
-template <class T, class... A> struct at<0, T, A...> { using type = T; };
-template <std::size_t I, class T, class... A> struct at<I, T, A...> { using type = typename at<I - 1, A...>::type; };
-/* A function pointer type taken apart (an incomplete type for anything else). */
-template <class F> struct sig;
-template <class R, class... A> struct sig<R (*)(A...)> {
-    using ret = R;
-    using count = parameters<sizeof...(A)>;
-    using is_variadic = variadic<false>;
-    template <std::size_t I> using param = typename at<I, A...>::type;
-};
-template <class R, class... A> struct sig<R (*)(A..., ...)> {
-    using ret = R;
-    using count = parameters<sizeof...(A)>;
-    using is_variadic = variadic<true>;
-    template <std::size_t I> using param = typename at<I, A...>::type;
-};
-/* Compiles only when the header's type and the bindings' are one type. When not, g++ prints
-   `same<WHERE, HEADER'S TYPE, BINDINGS' TYPE>`: WHERE names the function or typedef and the part
-   of it (`cdsys_where::function_cuX::parameter_2_uc`). */
-template <class Where, class Header, class Rust> struct same {
-    static_assert(std::is_same<Header, Rust>::value,
-                  "cuda.h and the Rust bindings differ: see same<where, header's type, bindings' type>");
-    static constexpr bool value = true;
-};
-/* A typedef as bindgen binds it: a function type (vdpau.h's `VdpGetProcAddress`) as the pointer
-   to it, the type C programs pass; any other type as itself. */
-template <class T> using bound = typename std::conditional<std::is_function<T>::value, T *, T>::type;
-constexpr bool streq(const char *a, const char *b) {
-    return *a == *b && (*a == '\0' || streq(a + 1, b + 1));
-}
-}
-#define CDSYS_STR(x) #x
-#define CDSYS_XSTR(x) CDSYS_STR(x)
-"#;
 
 /// One unit being generated.
 struct Gen {
-    view: View,
+    view: &'static str,
     text: String,
     assertions: usize,
-    /// `WHERE` (`function_cuX::parameter_2_uc`) → the bindings' Rust type, for messages.
-    rust_types: BTreeMap<String, String>,
+    /// `tag::part` (`function_cuX::parameter_2`; a typedef's tag alone) → what the messages say
+    /// of the part (``parameter 2 `uc`: ``) and the bindings' Rust type.
+    parts: BTreeMap<String, (String, String)>,
 }
 
 impl Gen {
-    fn assert_same(&mut self, where_: &str, header: &str, rust_cxx: &str, rust_text: String) {
-        let _ = writeln!(
-            self.text,
-            "static_assert(cdsys::same<cdsys_where::{where_}, {header}, {rust_cxx}>::value, \"{where_}\");"
-        );
-        self.assertions += 1;
-        self.rust_types.insert(where_.to_string(), rust_text);
-    }
-
     /// A function or function-pointer typedef. `tag`: `function_cuX`, `typedef_PFN_..`; `header`:
     /// the header's function pointer type. The whole type is compared; where it differs, each
     /// part too (parameter count, variadic, return type, each parameter), so that the diagnostics
     /// name the parameter. Returns the number of parameters.
     fn signature(&mut self, tag: &str, header: &str, s: &Signature) -> Result<usize, String> {
+        for (i, (n, t)) in s.params.iter().enumerate() {
+            cpp_type(t).map_err(|e| format!("{}: parameter {i} `{n}`: {e}", s.name))?;
+        }
         let whole = cpp_fn(s).map_err(|e| format!("{}: {e}", s.name))?;
+        let _ = writeln!(self.text, "CDSYS_SIGNATURE({tag}, {header}, {whole})");
+        self.assertions += 1;
+        let ret = s.ret.as_ref().map_or("()".to_string(), rust_text);
         let mut parts = vec![
             (
                 "parameter_count".to_string(),
-                "typename S::count".to_string(),
-                format!("cdsys::parameters<{}>", s.params.len()),
+                String::new(),
                 s.params.len().to_string(),
             ),
             (
-                "variadic".into(),
-                "typename S::is_variadic".into(),
-                format!("cdsys::variadic<{}>", s.variadic),
+                "is_variadic".into(),
+                "variadic: ".into(),
                 s.variadic.to_string(),
             ),
-            (
-                "return_type".into(),
-                "typename S::ret".into(),
-                cpp_ret(s).map_err(|e| format!("{}: {e}", s.name))?,
-                s.ret.as_ref().map_or("()".to_string(), rust),
-            ),
+            ("return_type".into(), "return type: ".into(), ret),
+            ("whole_type".into(), "type: ".into(), String::new()),
         ];
         for (i, (n, t)) in s.params.iter().enumerate() {
-            let c = cpp_type(t).map_err(|e| format!("{}: parameter {i} `{n}`: {e}", s.name))?;
             parts.push((
-                format!("parameter_{i}_{n}"),
-                format!("typename S::template param<{i}>"),
-                c,
-                rust(t),
+                format!("parameter_{i}"),
+                format!("parameter {i} `{n}`: "),
+                rust_text(t),
             ));
         }
-        let names: Vec<String> = parts.iter().map(|p| format!("struct {};", p.0)).collect();
-        let _ = writeln!(
-            self.text,
-            "namespace cdsys_where {{ struct {tag} {{ struct whole_type; {} }}; }}",
-            names.join(" ")
-        );
-        let _ = writeln!(
-            self.text,
-            "template <bool Differs, class H> struct cdsys_parts_{tag} {{ static constexpr bool value = true; }};
-             template <class H> struct cdsys_parts_{tag}<true, H> {{
-    using S = cdsys::sig<H>;
-    static constexpr bool value ="
-        );
-        for (part, h, r, rust_text) in parts {
-            let _ = writeln!(
-                self.text,
-                "        cdsys::same<cdsys_where::{tag}::{part}, {h}, {r}>::value &&"
-            );
-            self.rust_types.insert(format!("{tag}::{part}"), rust_text);
+        for (part, label, rust_text) in parts {
+            self.parts
+                .insert(format!("{tag}::{part}"), (label, rust_text));
         }
-        let _ = writeln!(
-            self.text,
-            "        true;
-}};
-             static_assert(cdsys_parts_{tag}<!std::is_same<{header}, {whole}>::value, {header}>::value &&
-                 cdsys::same<cdsys_where::{tag}::whole_type, {header}, {whole}>::value, \"{tag}\");"
-        );
-        self.assertions += 1;
         Ok(s.params.len())
     }
 }
 
+/// The names in `a` and not in `b`.
+fn missing<'a>(a: &BTreeSet<&'a str>, b: &BTreeSet<&'a str>) -> Vec<&'a str> {
+    a.difference(b).copied().collect()
+}
+
 fn probe(
     inputs: &Inputs,
-    cxx: &Cxx,
+    cxx: &Compiler,
     dir: &Path,
     known: &[Unit],
     report: &mut Report,
 ) -> Result<(), String> {
     let b = Bindings::read(inputs)?;
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-
     // What each view declares (the three preprocessor runs in parallel).
-    let scans: Vec<Result<String, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> = View::ALL
+    let scans: Vec<Result<Decls, String>> = std::thread::scope(|s| {
+        let scan = |defines| {
+            cxx.preprocess("c++", defines)
+                .map(|e| Decls::scan(&header_lines(&e)))
+        };
+        let handles: Vec<_> = VIEWS
             .iter()
-            .map(|v| s.spawn(move || preprocess(cxx, *v)))
+            .map(|(_, d)| s.spawn(move || scan(d)))
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
-    let mut declared = Vec::new();
-    for s in scans {
-        declared.push(Declared::scan(&s?));
-    }
-    let stream_views = [View::Legacy, View::PerThread];
-
-    let mut units: Vec<Gen> = View::ALL
-        .iter()
-        .map(|v| Gen {
-            view: *v,
-            text: format!(
-                "/* @generated by tests/support/prototypes.rs from cuda-driver-sys/src/generated/ (CUDA {}) and \
-                 src/inline.rs: the {} view of cuda.h, cudaTypedefs.h and the interop headers. */\n{}{PRELUDE}{INCLUDES}",
-                inputs.version,
-                v.name(),
-                v.prologue()
-            ),
-            assertions: 0,
-            rust_types: BTreeMap::new(),
+    let declared = scans.into_iter().collect::<Result<Vec<Decls>, String>>()?;
+    let mut units: Vec<Gen> = (VIEWS.iter())
+        .map(|(view, defines)| {
+            let prologue: String = defines.iter().map(|d| format!("#define {d} 1\n")).collect();
+            Gen {
+                view,
+                text: format!(
+                    "/* @generated by tests/support/prototypes.rs from cuda-driver-sys/src/generated/ (CUDA {}) and \
+                     src/inline.rs: the {view} view of cuda.h, cudaTypedefs.h and the interop headers. */\n{prologue}\
+                     #include \"prototypes.hpp\"\n{}",
+                    inputs.version,
+                    includes()
+                ),
+                assertions: 0,
+                parts: BTreeMap::new(),
+            }
         })
         .collect();
 
-    // C spellings, in their stream modes: the name the header's macros turn the spelling into
-    // must be the item the bindings bind it to.
-    for (m, view) in stream_views.iter().enumerate() {
-        let g = &mut units[m];
-        let _ = writeln!(g.text, "\n/* C spellings, {} */", view.name());
+    // In each stream view: the C spellings of that mode (the name the header's macros turn the
+    // spelling into must be the item the bindings bind it to), then every function its header
+    // declares, by the symbol's own name (not the macros that may rename it in that view).
+    let (mut checked, mut checked_inline) = (BTreeSet::new(), BTreeSet::new());
+    for (m, g) in units[..2].iter_mut().enumerate() {
+        let (d, view) = (&declared[m], g.view);
+        let _ = writeln!(g.text, "\n/* C spellings, {view} */");
         for s in b.spellings.iter().filter(|s| s.modes[m]) {
-            let _ = writeln!(
-                g.text,
-                "static_assert(cdsys::streq(CDSYS_XSTR({c}), \"{t}\"), \"C spelling {c} ({view}): the bindings bind {t}, cuda.h names \" CDSYS_XSTR({c}));",
-                c = s.c,
-                t = s.target,
-                view = view.name()
-            );
+            let _ = writeln!(g.text, "CDSYS_SPELLING({}, {}, \"{view}\")", s.c, s.target);
             g.assertions += 1;
-            report.spellings[m].declared += 1;
-            report.spellings[m].checked += 1;
         }
-    }
-
-    // Functions, in each stream view that declares them; the symbols' own names, not the macros
-    // that may rename them in that view.
-    let mut checked: BTreeSet<&str> = BTreeSet::new();
-    let mut checked_inline: BTreeSet<&str> = BTreeSet::new();
-    let bound: BTreeSet<&str> = b.functions.iter().map(|f| f.name.as_str()).collect();
-    for (m, view) in stream_views.iter().enumerate() {
-        let d = &declared[m];
-        let g = &mut units[m];
-        let _ = writeln!(g.text, "\n/* Functions, {} */", view.name());
+        let n = b.spellings.iter().filter(|s| s.modes[m]).count();
+        report.spellings[m] = Count::of(n, n);
+        let _ = writeln!(g.text, "\n/* Functions, {view} */");
         for name in d.functions.iter().chain(&d.inline) {
             let _ = writeln!(g.text, "#undef {name}");
         }
@@ -1047,7 +650,7 @@ fn probe(
                 &format!("decltype(&::{})", f.name),
                 f,
             )?;
-            if checked.insert(&f.name) {
+            if checked.insert(f.name.as_str()) {
                 report.parameters += params;
             }
         }
@@ -1057,125 +660,109 @@ fn probe(
                 &format!("decltype(&::{})", f.name),
                 f,
             )?;
-            checked_inline.insert(&f.name);
+            checked_inline.insert(f.name.as_str());
         }
     }
-    report.functions = Count {
-        checked: checked.len(),
-        declared: b.functions.len(),
-    };
-    let header: BTreeSet<&str> = stream_views
-        .iter()
-        .enumerate()
-        .flat_map(|(m, _)| declared[m].functions.iter().map(|s| s.as_str()))
-        .collect();
-    report.header_functions = header.len();
-    for f in bound.difference(&header) {
-        report.problems.push(format!(
-            "function {f}: in functions.rs, but cuda.h declares it in neither stream mode (not checked)"
-        ));
+    fn names(v: &[Signature]) -> BTreeSet<&str> {
+        v.iter().map(|f| f.name.as_str()).collect()
     }
-    for f in header.difference(&bound) {
-        report.problems.push(format!(
+    let header = |inline: bool| -> BTreeSet<&str> {
+        let sets = declared[..2]
+            .iter()
+            .map(|d| if inline { &d.inline } else { &d.functions });
+        sets.flatten().map(String::as_str).collect()
+    };
+    let (bound, bound_inline, header_functions, header_inline) = (
+        names(&b.functions),
+        names(&b.inline),
+        header(false),
+        header(true),
+    );
+    report.functions = Count::of(checked.len(), b.functions.len());
+    report.header_functions = header_functions.len();
+    report.inline = Count::of(checked_inline.len(), bound_inline.len());
+    report.header_inline = header_inline.len();
+    let mut problems = Vec::new();
+    for f in missing(&bound, &header_functions) {
+        problems.push(format!("function {f}: in functions.rs, but cuda.h declares it in neither stream mode (not checked)"));
+    }
+    for f in missing(&header_functions, &bound) {
+        problems.push(format!(
             "function {f}: declared by cuda.h, missing from functions.rs"
         ));
     }
-    let header_inline: BTreeSet<&str> = declared[0]
-        .inline
-        .iter()
-        .chain(&declared[1].inline)
-        .map(|s| s.as_str())
-        .collect();
-    let rust_inline: BTreeSet<&str> = b.inline.iter().map(|f| f.name.as_str()).collect();
-    report.inline = Count {
-        checked: checked_inline.len(),
-        declared: rust_inline.len(),
-    };
-    report.header_inline = header_inline.len();
-    for f in rust_inline.difference(&header_inline) {
-        report.problems.push(format!(
-            "static inline function {f}: in src/inline.rs, but cuda.h defines it in neither stream mode (not checked)"
-        ));
+    for f in missing(&bound_inline, &header_inline) {
+        problems.push(format!("static inline function {f}: in src/inline.rs, but cuda.h defines it in neither stream mode (not checked)"));
     }
-    for f in header_inline.difference(&rust_inline) {
-        report.problems.push(format!(
+    for f in missing(&header_inline, &bound_inline) {
+        problems.push(format!(
             "static inline function {f}: defined by cuda.h, missing from src/inline.rs"
         ));
     }
 
     // Typedefs, in the internal view (the only one with all of them).
-    let internal = &declared[2];
-    let g = &mut units[2];
+    let (internal, g) = (&declared[2], &mut units[2]);
     g.text.push_str("\n/* PFN typedefs */\n");
-    for p in &b.pfns {
-        if internal.pfns.contains(&p.name) {
-            g.signature(&format!("typedef_{}", p.name), &p.name, p)?;
-            report.pfn_typedefs.checked += 1;
-        }
+    for p in b.pfns.iter().filter(|p| internal.pfns.contains(&p.name)) {
+        g.signature(&format!("typedef_{}", p.name), &p.name, p)?;
+        report.pfn_typedefs.checked += 1;
     }
     report.pfn_typedefs.declared = b.pfns.len();
     report.header_pfn_typedefs = internal.pfns.len();
-    let bound_pfns: BTreeSet<&str> = b.pfns.iter().map(|p| p.name.as_str()).collect();
-    for p in bound_pfns.iter().filter(|p| !internal.pfns.contains(**p)) {
-        report.problems.push(format!(
+    let (bound_pfns, header_pfns) = (
+        names(&b.pfns),
+        internal.pfns.iter().map(String::as_str).collect(),
+    );
+    for p in missing(&bound_pfns, &header_pfns) {
+        problems.push(format!(
             "typedef {p}: in bindings.rs, but cudaTypedefs.h does not declare it (not checked)"
         ));
     }
-    for p in internal
-        .pfns
-        .iter()
-        .filter(|p| !bound_pfns.contains(p.as_str()))
-    {
-        report.problems.push(format!(
+    for p in missing(&header_pfns, &bound_pfns) {
+        problems.push(format!(
             "typedef {p}: declared by cudaTypedefs.h, missing from bindings.rs"
         ));
     }
     g.text.push_str("\n/* Other typedefs */\n");
     for (name, ty) in &b.typedefs {
         let c = cpp_type(ty).map_err(|e| format!("typedef {name}: {e}"))?;
-        let _ = writeln!(g.text, "namespace cdsys_where {{ struct typedef_{name}; }}");
-        g.assert_same(
-            &format!("typedef_{name}"),
-            &format!("cdsys::bound<{name}>"),
-            &c,
-            rust(ty),
-        );
-        report.typedefs.checked += 1;
+        let _ = writeln!(g.text, "CDSYS_TYPE(typedef_{name}, {name}, {c})");
+        g.assertions += 1;
+        g.parts
+            .insert(format!("typedef_{name}"), (String::new(), rust_text(ty)));
     }
-    report.typedefs.declared = b.typedefs.len();
+    report.typedefs = Count::of(b.typedefs.len(), b.typedefs.len());
+    report.problems.extend(problems);
+    compile(&units, cxx, dir, known, report)
+}
 
-    // Compile the three units at once.
-    let paths: Vec<PathBuf> = units
-        .iter()
-        .map(|g| dir.join(format!("{}.cpp", g.view.name())))
-        .collect();
-    for (g, p) in units.iter().zip(&paths) {
-        std::fs::write(p, &g.text).map_err(|e| format!("{}: {e}", p.display()))?;
-    }
-    let reused: Vec<bool> = units
-        .iter()
-        .map(|g| {
-            known.iter().any(|k| {
-                k.compiled
-                    && k.view == g.view.name()
-                    && std::fs::read_to_string(&k.path).is_ok_and(|t| t == g.text)
-            })
-        })
-        .collect();
-    let outputs: Vec<Option<Result<std::process::Output, String>>> = std::thread::scope(|s| {
-        let handles: Vec<_> = paths
+/// Compiles the units at once (those not `known` to compile with the same text) and reports them.
+fn compile(
+    units: &[Gen],
+    cxx: &Compiler,
+    dir: &Path,
+    known: &[Unit],
+    report: &mut Report,
+) -> Result<(), String> {
+    let mut todo = Vec::new();
+    for g in units {
+        let path = dir.join(format!("{}.cpp", g.view));
+        std::fs::write(&path, &g.text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let same = |k: &&Unit| std::fs::read_to_string(&k.path).is_ok_and(|t| t == g.text);
+        let reused = known
             .iter()
-            .zip(&reused)
-            .map(|(p, reused)| {
-                (!reused).then(|| {
-                    s.spawn(move || {
-                        cxx.command()
-                            .arg("-fsyntax-only")
-                            .arg(p)
-                            .output()
-                            .map_err(|e| format!("cannot run {}: {e}", cxx.compiler.display()))
-                    })
-                })
+            .filter(|k| k.compiled && k.view == g.view)
+            .any(|k| same(&k));
+        todo.push((g, path, reused));
+    }
+    let outputs: Vec<Option<std::io::Result<Output>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (todo.iter())
+            .map(|(_, path, reused)| {
+                let mut cmd = cxx.command();
+                cmd.args(["-std=c++17", "-fdiagnostics-color=never", "-fsyntax-only"])
+                    .arg(format!("-I{}/support/c", env!("CARGO_MANIFEST_DIR")))
+                    .arg(path);
+                (!reused).then(|| s.spawn(move || cmd.output()))
             })
             .collect();
         handles
@@ -1183,25 +770,23 @@ fn probe(
             .map(|h| h.map(|h| h.join().unwrap()))
             .collect()
     });
-    for (((g, p), out), reused) in units.iter().zip(&paths).zip(outputs).zip(reused) {
+    for ((g, path, reused), out) in todo.into_iter().zip(outputs) {
         let compiled = match out {
             None => true,
             Some(out) => {
-                let out = out?;
+                let out = out.map_err(|e| format!("cannot run {}: {e}", cxx.path.display()))?;
                 if !out.status.success() {
-                    let diagnostics = format!(
-                        "{}{}",
-                        String::from_utf8_lossy(&out.stdout),
-                        String::from_utf8_lossy(&out.stderr)
-                    );
-                    report.problems.extend(explain(g, p, &diagnostics));
+                    let diagnostics =
+                        String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+                    report.problems.extend(explain(g, &path, &diagnostics));
                 }
                 out.status.success()
             }
         };
+        let view = g.view.to_string();
         report.units.push(Unit {
-            view: g.view.name().to_string(),
-            path: p.display().to_string(),
+            view,
+            path,
             assertions: g.assertions,
             compiled,
             reused,
@@ -1209,7 +794,6 @@ fn probe(
     }
     Ok(())
 }
-
 /// Splits `a, b<c, d>, e` at its top-level commas.
 fn top_level_args(s: &str) -> Vec<String> {
     let mut out = vec![String::new()];
@@ -1238,7 +822,7 @@ fn explain(g: &Gen, path: &Path, diagnostics: &str) -> Vec<String> {
     let mut named: BTreeSet<String> = BTreeSet::new();
     let file = path.display().to_string();
     let lines: Vec<&str> = g.text.lines().collect();
-    let view = g.view.name();
+    let view = g.view;
     for line in diagnostics.lines() {
         if let Some(rest) = line
             .split_once("In instantiation of 'struct cdsys::same<")
@@ -1250,29 +834,34 @@ fn explain(g: &Gen, path: &Path, diagnostics: &str) -> Vec<String> {
                 out.push(format!("{view}: {line}"));
                 continue;
             }
-            let where_ = args[0].trim_start_matches("cdsys_where::");
-            let (tag, part) = where_.split_once("::").unwrap_or((where_, ""));
+            // `cdsys_where::typedef_X`, or `cdsys::PART<cdsys_where::TAG[, INDEX]>`.
+            let (part, tag, key) = match args[0]
+                .strip_prefix("cdsys::")
+                .and_then(|w| w.split_once('<'))
+            {
+                Some((part, inner)) => {
+                    let inner = top_level_args(inner.strip_suffix('>').unwrap_or(inner));
+                    let tag = inner[0].trim_start_matches("cdsys_where::").to_string();
+                    let key = match inner.get(1) {
+                        Some(i) => {
+                            format!("{tag}::{part}_{}", i.trim_end_matches(['u', 'l', 'U', 'L']))
+                        }
+                        None => format!("{tag}::{part}"),
+                    };
+                    (part, tag, key)
+                }
+                None => {
+                    let tag = args[0].trim_start_matches("cdsys_where::").to_string();
+                    ("", tag.clone(), tag)
+                }
+            };
             let (kind, name) = match tag.split_once('_') {
                 Some(("function", n)) => ("function", n),
                 Some(("inline", n)) => ("static inline function", n),
                 Some(("typedef", n)) => ("typedef", n),
-                _ => ("entry", tag),
+                _ => ("entry", tag.as_str()),
             };
-            let what = match part {
-                "" => String::new(),
-                "parameter_count" => "parameter count: ".into(),
-                "variadic" => "variadic: ".into(),
-                "return_type" => "return type: ".into(),
-                "whole_type" => "type: ".into(),
-                p => {
-                    let rest = p.trim_start_matches("parameter_");
-                    match rest.split_once('_') {
-                        Some((i, n)) => format!("parameter {i} `{n}`: "),
-                        None => format!("{p}: "),
-                    }
-                }
-            };
-            let rust = g.rust_types.get(where_).cloned().unwrap_or_default();
+            let (what, rust) = g.parts.get(&key).cloned().unwrap_or_default();
             let rust = if rust.is_empty() {
                 String::new()
             } else {

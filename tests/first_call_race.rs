@@ -1,0 +1,115 @@
+//! 64 threads racing the first driver call, in a fresh process each time (the first call happens
+//! once per process): this program runs itself as a child `RUNS` times. In each child the
+//! threads wait at a barrier, then all make their first calls at once: `cuDriverGetVersion`
+//! (linked in every mode, the loader's bootstrap under `dynamic-loading`), `cuGetErrorName`, and
+//! through the table (resolved by `cuGetProcAddress` on first use) `cuDriverGetVersion` and the
+//! pointer of `cuInit` (not called: the driver's own initialisation takes seconds without a GPU). Every thread must see the same results, the driver's own; the child must exit 0 (no
+//! crash, no hang: each child has `TIMEOUT`). Run in every mode: linked, `table-only`,
+//! `dynamic-loading` (ci/bad-input.sh).
+
+use cuda_driver_sys::*;
+use std::ffi::CStr;
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+const THREADS: usize = 64;
+const RUNS: usize = 100;
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+fn main() {
+    if std::env::args().nth(1).as_deref() == Some("child") {
+        child();
+        return;
+    }
+    let exe = std::env::current_exe().unwrap();
+    let started = Instant::now();
+    for run in 0..RUNS {
+        let mut child = std::process::Command::new(&exe)
+            .arg("child")
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + TIMEOUT;
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("run {run}: the child did not finish within {TIMEOUT:?} (a hang)");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let out = child.wait_with_output().unwrap();
+        assert!(status.success(), "run {run}: {status}");
+        if run == 0 {
+            print!("{}", String::from_utf8_lossy(&out.stdout));
+        }
+    }
+    println!(
+        "first_call_race: {RUNS} runs of {THREADS} threads racing the first calls, all equal, in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// What one thread's first calls gave.
+#[derive(Debug, PartialEq, Eq, Clone)]
+struct Seen {
+    version: (CUresult, i32),
+    name: (CUresult, Option<&'static CStr>),
+    table_init: Result<usize, ProcAddressErrorKind>,
+    table_version: (CUresult, i32),
+}
+
+fn first_calls() -> Seen {
+    let mut v = 0;
+    let version = (unsafe { cuDriverGetVersion(&mut v) }, v);
+    let mut name = std::ptr::null();
+    let code = unsafe { cuGetErrorName(CUDA_ERROR_NO_DEVICE, &mut name) };
+    let name = (
+        code,
+        (!name.is_null()).then(|| unsafe { CStr::from_ptr(name) }),
+    );
+    let table_init = table()
+        .pointer("cuInit")
+        .expect("the table has cuInit")
+        .map(|p| p.as_ptr() as usize)
+        .map_err(|e| e.kind);
+    let mut t = 0;
+    let table_version = (unsafe { table().cuDriverGetVersion(&mut t) }, t);
+    Seen {
+        version,
+        name,
+        table_init,
+        table_version,
+    }
+}
+
+fn child() {
+    let barrier = Arc::new(Barrier::new(THREADS));
+    let threads: Vec<_> = (0..THREADS)
+        .map(|_| {
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                barrier.wait();
+                first_calls()
+            })
+        })
+        .collect();
+    let seen: Vec<Seen> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    let first = &seen[0];
+    assert!(
+        seen.iter().all(|s| s == first),
+        "threads saw different results: {seen:?}"
+    );
+    // The same as a call made now, after the race.
+    assert_eq!(&first_calls(), first);
+    assert_eq!(first.version.0, CUDA_SUCCESS, "{first:?}");
+    assert_eq!(first.table_version, first.version);
+    if let Ok(expected) = std::env::var("CUDA_DRIVER_EXPECT_VERSION") {
+        assert_eq!(first.version.1.to_string(), expected);
+    }
+    assert!(first.table_init.is_ok(), "{first:?}");
+    assert_eq!(first.name, (CUDA_SUCCESS, Some(c"CUDA_ERROR_NO_DEVICE")));
+    println!("  each of {THREADS} threads: {first:?}");
+}

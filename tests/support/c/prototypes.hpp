@@ -1,0 +1,82 @@
+/* The generic C++ half of the prototype probe (tests/support/prototypes.rs writes, per view of the
+   headers, one line per entry: CDSYS_SIGNATURE for a function or PFN typedef, CDSYS_TYPE for any
+   other typedef, CDSYS_SPELLING for a C spelling). A mismatch makes g++ print the instantiation
+   `cdsys::same<WHERE, HEADER'S TYPE, BINDINGS' TYPE>`, WHERE naming the entry and the part of it
+   (`cdsys::parameter<cdsys_where::function_cuX, 2>`); the probe turns those into one line each. */
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+namespace cdsys {
+template <class R, class... A> using fn = R (*)(A...);
+template <class R, class... A> using vfn = R (*)(A..., ...);
+template <class T, std::size_t N> using array = T[N];
+template <std::size_t N> struct parameters;
+template <bool V> struct variadic;
+/* The parts of an entry, for the messages. */
+template <class W> struct parameter_count;
+template <class W> struct is_variadic;
+template <class W> struct return_type;
+template <class W, std::size_t I> struct parameter;
+template <class W> struct whole_type;
+/* What `at` gives past the last parameter. */
+struct no_parameter;
+template <std::size_t I, class... A> struct at { using type = no_parameter; };
+template <class T, class... A> struct at<0, T, A...> { using type = T; };
+template <std::size_t I, class T, class... A> struct at<I, T, A...> { using type = typename at<I - 1, A...>::type; };
+/* A function pointer type taken apart (an incomplete type for anything else). */
+template <class F> struct sig;
+template <class R, bool V, class... A> struct sig_of {
+    using ret = R;
+    using count = parameters<sizeof...(A)>;
+    using is_variadic = variadic<V>;
+    static constexpr std::size_t arity = sizeof...(A);
+    template <std::size_t I> using param = typename at<I, A...>::type;
+};
+template <class R, class... A> struct sig<R (*)(A...)> : sig_of<R, false, A...> {};
+template <class R, class... A> struct sig<R (*)(A..., ...)> : sig_of<R, true, A...> {};
+/* Compiles only when the header's type and the bindings' are one type. */
+template <class Where, class Header, class Rust> struct same {
+    static_assert(std::is_same<Header, Rust>::value,
+                  "cuda.h and the Rust bindings differ: see same<where, header's type, bindings' type>");
+    static constexpr bool value = true;
+};
+/* Each part of a signature, so that the diagnostics name the parameter: instantiated only where
+   the whole types differ. */
+template <class W, class H, class R, class I = std::make_index_sequence<sig<R>::arity>> struct parts;
+template <class W, class H, class R, std::size_t... I> struct parts<W, H, R, std::index_sequence<I...>> {
+    using HS = sig<H>;
+    using RS = sig<R>;
+    static constexpr bool value =
+        same<parameter_count<W>, typename HS::count, typename RS::count>::value &&
+        same<is_variadic<W>, typename HS::is_variadic, typename RS::is_variadic>::value &&
+        same<return_type<W>, typename HS::ret, typename RS::ret>::value &&
+        (true && ... && same<parameter<W, I>, typename HS::template param<I>, typename RS::template param<I>>::value);
+};
+template <class W, class H, class R> struct signature {
+    static constexpr bool value =
+        std::conditional<std::is_same<H, R>::value, std::true_type, parts<W, H, R>>::type::value &&
+        same<whole_type<W>, H, R>::value;
+};
+/* A typedef as bindgen binds it: a function type (vdpau.h's `VdpGetProcAddress`) as the pointer
+   to it, the type C programs pass; any other type as itself. */
+template <class T> using bound = typename std::conditional<std::is_function<T>::value, T *, T>::type;
+constexpr bool streq(const char *a, const char *b) {
+    return *a == *b && (*a == '\0' || streq(a + 1, b + 1));
+}
+}
+#define CDSYS_STR(x) #x
+#define CDSYS_XSTR(x) CDSYS_STR(x)
+/* A function (HEADER `decltype(&::cuX)`) or PFN typedef against the bindings' pointer type. */
+#define CDSYS_SIGNATURE(tag, header, ...) \
+    namespace cdsys_where { struct tag; } \
+    static_assert(cdsys::signature<cdsys_where::tag, header, __VA_ARGS__>::value, #tag);
+/* Another typedef against the bindings' type. */
+#define CDSYS_TYPE(tag, name, ...) \
+    namespace cdsys_where { struct tag; } \
+    static_assert(cdsys::same<cdsys_where::tag, cdsys::bound<name>, __VA_ARGS__>::value, #tag);
+/* The name the header's macros turn the C spelling `c` into, against the bindings' `target`. */
+#define CDSYS_SPELLING(c, target, view) \
+    static_assert(cdsys::streq(CDSYS_XSTR(c), #target), \
+                  "C spelling " #c " (" view "): the bindings bind " #target ", cuda.h names " CDSYS_XSTR(c));

@@ -26,28 +26,16 @@ mkdir -p "$deps"
 log() { echo "fetch-deps: $*" >&2; }
 
 # --- CUDA headers (pinned wheels) -------------------------------------------------------------
-# One wheel per CUDA minor version (the last patch release of each); PyPI has no 12.7.
-versions=(11070 11080 12000 12010 12020 12030 12040 12050 12060 12080 12090
-          13000 13010 13020 13030 13040 13050)
-declare -A wheel=(
-  [11070]="nvidia-cuda-runtime-cu11==11.7.99"
-  [11080]="nvidia-cuda-runtime-cu11==11.8.89"
-  [12000]="nvidia-cuda-runtime-cu12==12.0.146"
-  [12010]="nvidia-cuda-runtime-cu12==12.1.105"
-  [12020]="nvidia-cuda-runtime-cu12==12.2.140"
-  [12030]="nvidia-cuda-runtime-cu12==12.3.101"
-  [12040]="nvidia-cuda-runtime-cu12==12.4.127"
-  [12050]="nvidia-cuda-runtime-cu12==12.5.82"
-  [12060]="nvidia-cuda-runtime-cu12==12.6.77"
-  [12080]="nvidia-cuda-runtime-cu12==12.8.90"
-  [12090]="nvidia-cuda-runtime-cu12==12.9.79"
-  [13000]="nvidia-cuda-runtime==13.0.96"
-  [13010]="nvidia-cuda-runtime==13.1.80"
-  [13020]="nvidia-cuda-runtime==13.2.86"
-  [13030]="nvidia-cuda-runtime==13.3.29"
-  [13040]="nvidia-cuda-runtime==13.4.92"
-  [13050]="nvidia-cuda-runtime==13.5.37"
-)
+# cuda-driver-sys/versions.txt: per CUDA version, the runtime wheel (cuda.h, cudaTypedefs.h, the
+# interop headers) and the profiler wheel (cudaProfiler.h).
+versions=()
+declare -A wheel=() profiler_wheel=()
+while read -r v runtime profiler; do
+  case "$v" in '' | '#'*) continue ;; esac
+  versions+=("$v")
+  wheel[$v]=$runtime
+  profiler_wheel[$v]=$profiler
+done <"$root/cuda-driver-sys/versions.txt"
 for v in "${versions[@]}"; do
   dir="$deps/headers/$v"
   [ -f "$dir/cuda.h" ] && [ -f "$dir/cudaTypedefs.h" ] && [ -f "$dir/cudaGL.h" ] && continue
@@ -73,28 +61,7 @@ PY
 done
 
 # cudaProfiler.h is not in the runtime wheel but in nvidia-cuda-profiler-api(-cu12), whose
-# releases do not always match the runtime's patch number: the release of the same CUDA minor
-# version (the header is the same in all of them). PyPI has no 11.7 release of the cu11 package:
-# 11.7 takes 11.8's (11.8.86), whose cudaProfiler.h declares the same two functions.
-declare -A profiler_wheel=(
-  [11070]="nvidia-cuda-profiler-api-cu11==11.8.86"
-  [11080]="nvidia-cuda-profiler-api-cu11==11.8.86"
-  [12000]="nvidia-cuda-profiler-api-cu12==12.0.140"
-  [12010]="nvidia-cuda-profiler-api-cu12==12.1.105"
-  [12020]="nvidia-cuda-profiler-api-cu12==12.2.140"
-  [12030]="nvidia-cuda-profiler-api-cu12==12.3.101"
-  [12040]="nvidia-cuda-profiler-api-cu12==12.4.127"
-  [12050]="nvidia-cuda-profiler-api-cu12==12.5.39"
-  [12060]="nvidia-cuda-profiler-api-cu12==12.6.77"
-  [12080]="nvidia-cuda-profiler-api-cu12==12.8.90"
-  [12090]="nvidia-cuda-profiler-api-cu12==12.9.79"
-  [13000]="nvidia-cuda-profiler-api==13.0.85"
-  [13010]="nvidia-cuda-profiler-api==13.1.80"
-  [13020]="nvidia-cuda-profiler-api==13.2.86"
-  [13030]="nvidia-cuda-profiler-api==13.3.27"
-  [13040]="nvidia-cuda-profiler-api==13.4.92"
-  [13050]="nvidia-cuda-profiler-api==13.5.25"
-)
+# releases do not always match the runtime's patch number (versions.txt says which).
 for v in "${!profiler_wheel[@]}"; do
   dir="$deps/headers/$v"
   [ -f "$dir/cudaProfiler.h" ] && continue

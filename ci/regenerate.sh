@@ -4,6 +4,8 @@
 # stage, which writes each item once under the cfg of the versions it exists in.
 #   ci/regenerate.sh           rewrite the committed files
 #   ci/regenerate.sh --check   regenerate into a temporary folder and fail on any difference
+# The versions are those of cuda-driver-sys/versions.txt (through ci/fetch-deps.sh's
+# CUDA_VERSIONS): adding a line there and running this script adds a version.
 # Also the modules of the other driver-API headers (profiler, OpenGL, EGL, VDPAU; --interop names
 # where the OpenGL, EGL and VDPAU headers are). The headers come from the pinned PyPI wheels and
 # Debian packages, and libclang from Debian (ci/fetch-deps.sh), so the output is the same on every

@@ -111,11 +111,49 @@ fn main() {
     generate(&inputs.roots);
 }
 
-/// The header versions of the committed bindings, one feature `cuda-<V>` each.
-const VERSIONS: [u32; 17] = [
-    11070, 11080, 12000, 12010, 12020, 12030, 12040, 12050, 12060, 12080, 12090, 13000, 13010,
-    13020, 13030, 13040, 13050,
-];
+/// The header versions of the committed bindings, one feature `cuda-<V>` each, oldest first: the
+/// first column of `versions.txt`, the crate's one list of versions (read when the build script
+/// is compiled; a malformed list stops that compilation with a message).
+const VERSIONS: [u32; versions_in::<0>(VERSIONS_TXT).1] = versions_in(VERSIONS_TXT).0;
+
+const VERSIONS_TXT: &[u8] = include_bytes!("../versions.txt");
+
+/// The first field of every line of `text` that is not blank or a `#` comment, each a 5-digit
+/// `CUDA_VERSION` greater than the one before, in the first `N` slots; and how many there are.
+const fn versions_in<const N: usize>(text: &[u8]) -> ([u32; N], usize) {
+    let mut out = [0u32; N];
+    let (mut count, mut i, mut last) = (0, 0, 0);
+    while i < text.len() {
+        let (mut value, mut digits) = (0u32, 0);
+        while i < text.len() && text[i].is_ascii_digit() {
+            value = value * 10 + (text[i] - b'0') as u32;
+            digits += 1;
+            i += 1;
+        }
+        let blank_or_comment = digits == 0
+            && (i == text.len() || text[i] == b'\n' || text[i] == b'#' || text[i] == b'\r');
+        if !blank_or_comment {
+            if digits != 5 || (i < text.len() && text[i] != b' ' && text[i] != b'\n') {
+                panic!(
+                    "versions.txt: a line that is not blank, a # comment or `<CUDA_VERSION> ...`"
+                );
+            }
+            if value <= last {
+                panic!("versions.txt: the versions are not in increasing order");
+            }
+            if count < N {
+                out[count] = value;
+            }
+            count += 1;
+            last = value;
+        }
+        while i < text.len() && text[i] != b'\n' {
+            i += 1;
+        }
+        i += 1;
+    }
+    (out, count)
+}
 
 /// The header version to build for: with `bindgen` or `cuda-version-from-header`, the
 /// `CUDA_VERSION` of the `cuda.h` found; else the newest `cuda-<V>` feature (12000 when none is

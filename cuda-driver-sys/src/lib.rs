@@ -57,6 +57,8 @@
 //! - `per-thread-default-stream`: C's `CUDA_API_PER_THREAD_DEFAULT_STREAM`. The C spellings and
 //!   the `PFN_*` macros bind the `_ptds`/`_ptsz` variants. [`cuGetProcAddress`] turns the default
 //!   flag into the per-thread one, as the header's inline function does.
+//! - `table`: the driver-entry [`table()`]. Off by default, so that a build that does not use it
+//!   does not compile it (about a quarter of the crate's compile time). `table-only` turns it on.
 //! - `table-only`: link only `cuGetProcAddress_v2` (`cuGetProcAddress` with an 11.x feature),
 //!   `cuDriverGetVersion`, `cuGetErrorName` and `cuGetErrorString`. Every other function is
 //!   reached through [`table()`]. A binary built with `cuda-13000` then starts on a 12.x driver.
@@ -94,10 +96,13 @@
 #![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
 #![allow(clippy::all)]
 
-// The generated files: the committed ones, where each item of the 17 header versions carries the
-// cfg of the versions it exists in (`cuda_ge_<V>`, set by the build script for every version up
-// to the selected one; see `ci/regenerate.sh`), or with the `bindgen` feature those the build
-// script wrote from the local headers.
+// The generated files (see `ci/regenerate.sh`): the committed ones, where each item of every
+// header version carries the cfg of the versions it exists in (`cuda_ge_<V>`, set by the build
+// script for every version up to the selected one), or with the `bindgen` feature those the build
+// script wrote from the local headers into OUT_DIR. This is the one macro the crate keeps:
+// `#[path]` cannot name OUT_DIR (it takes no `env!`), only `include!` can, and one macro chooses
+// between the two places for every generated file (by absolute path: the interop modules' roots,
+// in generated/, use it too). Everything else is a plain `mod`/`pub use`.
 #[cfg(feature = "bindgen")]
 macro_rules! generated {
     ($file:literal) => {
@@ -107,7 +112,11 @@ macro_rules! generated {
 #[cfg(not(feature = "bindgen"))]
 macro_rules! generated {
     ($file:literal) => {
-        include!(concat!("generated/", $file));
+        include!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src/generated/",
+            $file
+        ));
     };
 }
 
@@ -188,125 +197,73 @@ pub mod entry {
     generated!("entry.rs");
 }
 
-/// One module per other driver-API header and its typedef header, built like the crate root
-/// from `cuda.h`: types, functions under their real symbols and C spellings, `PFN_*` typedefs and
-/// macros, enumerators, typed entry points (`gl::entry::cuGraphicsGLRegisterBuffer`), and the
-/// header's part of the driver-entry table; under `dynamic-loading` and `table-only` as well.
-macro_rules! interop_module {
-    ($(#[$doc:meta])* $name:ident, $feature:literal, $bindings:literal, $functions:literal,
-     $dynamic:literal, $function_names:literal, $names:literal, $entry:literal, $table:literal) => {
-        $(#[$doc])*
-        #[cfg(feature = $feature)]
-        pub mod $name {
-            #[allow(unused_imports)]
-            use crate::bindings::*;
+// One module per other driver-API header and its typedef header, built like the crate root from
+// `cuda.h` (its root, `generated/<module>.rs`, is written by the generator): types, functions
+// under their real symbols and C spellings, `PFN_*` typedefs and macros, enumerators, typed entry
+// points (`gl::entry::cuGraphicsGLRegisterBuffer`), and the header's part of the driver-entry
+// table; under `dynamic-loading` and `table-only` as well. Each is re-exported at the top level.
 
-            /// bindgen's translation of the header pair, re-exported here. `cuda.h`'s types are
-            /// the crate's; those of other APIs (OpenGL, EGL, VDPAU) are bound from their own
-            /// headers, with their C sizes.
-            #[allow(unpredictable_function_pointer_comparisons)]
-            mod bindings {
-                #[allow(unused_imports)]
-                use crate::bindings::*;
-                generated!($bindings);
-            }
-            pub use bindings::*;
+/// `cudaProfiler.h` and `cudaProfilerTypedefs.h` (feature `profiler`): `cuProfilerStart` and
+/// `cuProfilerStop` delimit the capture range of Nsight Systems (`nsys profile
+/// --capture-range=cudaProfilerApi`) and Nsight Compute (`ncu --profile-from-start off`).
+///
+/// ```no_run
+/// use cuda_driver_sys::*;
+///
+/// unsafe {
+///     let _ = cuProfilerStart();
+///     // ... the work to profile ...
+///     let _ = cuProfilerStop();
+/// }
+/// ```
+#[cfg(feature = "profiler")]
+#[path = "generated/profiler.rs"]
+pub mod profiler;
+#[cfg(feature = "profiler")]
+pub use profiler::*;
 
-            /// The functions, under their real symbols: linked, or under `dynamic-loading`
-            /// resolved on first call through the crate's loader.
-            #[allow(dead_code)]
-            pub(crate) mod functions {
-                use super::bindings::*;
-                use crate::bindings::*;
-                #[cfg(not(feature = "dynamic-loading"))]
-                generated!($functions);
-                #[cfg(feature = "dynamic-loading")]
-                generated!($dynamic);
-            }
-            #[cfg(not(feature = "table-only"))]
-            pub use functions::*;
-            // The C spellings (`cuGLCtxCreate` is `cuGLCtxCreate_v2`).
-            #[cfg(not(feature = "table-only"))]
-            generated!($function_names);
-            // The unversioned `PFN_*` macros, every enumerator at top level, macro constants.
-            generated!($names);
+/// `cudaGL.h` and `cudaGLTypedefs.h` (feature `gl`): OpenGL interop. `GLuint` and `GLenum` are
+/// bound from `GL/gl.h`; no OpenGL library is needed to build or link.
+///
+/// ```no_run
+/// use cuda_driver_sys::*;
+///
+/// # let buffer: GLuint = 1; // a buffer object of the current OpenGL context
+/// unsafe {
+///     let mut resource: CUgraphicsResource = core::ptr::null_mut();
+///     let _ = cuGraphicsGLRegisterBuffer(&mut resource, buffer, 0);
+/// }
+/// ```
+#[cfg(feature = "gl")]
+#[path = "generated/gl.rs"]
+pub mod gl;
+#[cfg(feature = "gl")]
+pub use gl::*;
 
-            /// One typed [`EntryPoint`](crate::EntryPoint) per `PFN_*` typedef of the typedef
-            /// header and one per C spelling, as [`crate::entry`] for `cuda.h`.
-            pub mod entry {
-                generated!($entry);
-            }
+/// `cudaEGL.h` and `cudaEGLTypedefs.h` (feature `egl`): EGL image, stream and sync interop.
+/// `EGLImageKHR`, `EGLStreamKHR`, `EGLSyncKHR` and the other EGL types are bound from `EGL/egl.h`
+/// and `EGL/eglext.h` (with `EGL_NO_X11`: the native types without Xlib, the same sizes); no EGL
+/// library is needed to build or link.
+#[cfg(feature = "egl")]
+#[path = "generated/egl.rs"]
+pub mod egl;
+#[cfg(feature = "egl")]
+pub use egl::*;
 
-            /// This header's part of the driver-entry table: its functions are methods of
-            /// [`DriverTable`](crate::DriverTable) (`cuda_driver_sys::table()`), as `cuda.h`'s
-            /// are, and its `TABLE_ENTRIES` are in [`DriverTable::entries`](crate::DriverTable::entries).
-            pub mod table {
-                #[allow(unused_imports)]
-                use super::bindings::*;
-                use super::entry;
-                use crate::bindings::*;
-                use crate::table::TableEntry;
-                use crate::DriverTable;
-                generated!($table);
-            }
-        }
-        #[cfg(feature = $feature)]
-        pub use $name::*;
-    };
-}
-
-interop_module!(
-    /// `cudaProfiler.h` and `cudaProfilerTypedefs.h` (feature `profiler`): `cuProfilerStart` and
-    /// `cuProfilerStop` delimit the capture range of Nsight Systems (`nsys profile
-    /// --capture-range=cudaProfilerApi`) and Nsight Compute (`ncu --profile-from-start off`).
-    ///
-    /// ```no_run
-    /// use cuda_driver_sys::*;
-    ///
-    /// unsafe {
-    ///     let _ = cuProfilerStart();
-    ///     // ... the work to profile ...
-    ///     let _ = cuProfilerStop();
-    /// }
-    /// ```
-    profiler, "profiler", "profiler_bindings.rs", "profiler_functions.rs", "profiler_dynamic.rs",
-    "profiler_function_names.rs", "profiler_names.rs", "profiler_entry.rs", "profiler_table.rs"
-);
-interop_module!(
-    /// `cudaGL.h` and `cudaGLTypedefs.h` (feature `gl`): OpenGL interop. `GLuint` and `GLenum`
-    /// are bound from `GL/gl.h`; no OpenGL library is needed to build or link.
-    ///
-    /// ```no_run
-    /// use cuda_driver_sys::*;
-    ///
-    /// # let buffer: GLuint = 1; // a buffer object of the current OpenGL context
-    /// unsafe {
-    ///     let mut resource: CUgraphicsResource = core::ptr::null_mut();
-    ///     let _ = cuGraphicsGLRegisterBuffer(&mut resource, buffer, 0);
-    /// }
-    /// ```
-    gl, "gl", "gl_bindings.rs", "gl_functions.rs", "gl_dynamic.rs", "gl_function_names.rs", "gl_names.rs",
-    "gl_entry.rs", "gl_table.rs"
-);
-interop_module!(
-    /// `cudaEGL.h` and `cudaEGLTypedefs.h` (feature `egl`): EGL image, stream and sync interop.
-    /// `EGLImageKHR`, `EGLStreamKHR`, `EGLSyncKHR` and the other EGL types are bound from
-    /// `EGL/egl.h` and `EGL/eglext.h` (with `EGL_NO_X11`: the native types without Xlib, the same
-    /// sizes); no EGL library is needed to build or link.
-    egl, "egl", "egl_bindings.rs", "egl_functions.rs", "egl_dynamic.rs", "egl_function_names.rs", "egl_names.rs",
-    "egl_entry.rs", "egl_table.rs"
-);
-interop_module!(
-    /// `cudaVDPAU.h` and `cudaVDPAUTypedefs.h` (feature `vdpau`): VDPAU interop. `VdpDevice`,
-    /// `VdpGetProcAddress`, the surface handles and `VdpStatus` are bound from `vdpau/vdpau.h`;
-    /// no VDPAU library is needed to build or link.
-    vdpau, "vdpau", "vdpau_bindings.rs", "vdpau_functions.rs", "vdpau_dynamic.rs", "vdpau_function_names.rs",
-    "vdpau_names.rs", "vdpau_entry.rs", "vdpau_table.rs"
-);
+/// `cudaVDPAU.h` and `cudaVDPAUTypedefs.h` (feature `vdpau`): VDPAU interop. `VdpDevice`,
+/// `VdpGetProcAddress`, the surface handles and `VdpStatus` are bound from `vdpau/vdpau.h`; no
+/// VDPAU library is needed to build or link.
+#[cfg(feature = "vdpau")]
+#[path = "generated/vdpau.rs"]
+pub mod vdpau;
+#[cfg(feature = "vdpau")]
+pub use vdpau::*;
 
 pub mod inline;
 pub mod loader;
 mod proc_address;
 pub use proc_address::{EntryPoint, EntryPointInfo, ProcAddressError, ProcAddressErrorKind};
+#[cfg(feature = "table")]
 pub mod table;
+#[cfg(feature = "table")]
 pub use table::{table, DriverTable, StreamMode, TableEntry};

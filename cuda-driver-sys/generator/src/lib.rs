@@ -29,7 +29,8 @@
 //! - `linked.rs` (`linked`): a list, for tests only, of every C spelling with its linked address.
 //!
 //! The other driver-API headers (profiler, OpenGL, EGL, VDPAU: [`MODULES`], `header_set`) get the
-//! same files, prefixed with the module's name (`gl_table.rs`). [`rust_syntax`] holds the `syn`
+//! same files, prefixed with the module's name (`gl_table.rs`), and a module root (`gl.rs`,
+//! `module_root`) that the merge stage writes once. [`rust_syntax`] holds the `syn`
 //! helpers the merge and the tests share.
 
 mod bindgen_pass;
@@ -42,6 +43,7 @@ mod header_set;
 mod linked;
 mod macros;
 pub mod merge;
+mod module_root;
 mod names;
 mod parsed;
 pub mod rust_syntax;

@@ -1,0 +1,94 @@
+//! The `cuda-<V>` features of the three manifests against `cuda-driver-sys/versions.txt`, the one
+//! list of CUDA versions (Cargo features cannot be generated, so they are checked): each version
+//! has its feature in each manifest, with the form that manifest gives it, and no manifest has a
+//! version feature the list does not have. A failure names the file and the feature.
+
+use std::path::{Path, PathBuf};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ is in the workspace")
+        .to_path_buf()
+}
+
+fn read(rel: &str) -> String {
+    let path = workspace().join(rel);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// The versions of `versions.txt`: the first field of every line not blank and not a comment.
+fn versions() -> Vec<String> {
+    read("cuda-driver-sys/versions.txt")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split_whitespace().next().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// The `cuda-<5 digits> = ...` lines of a manifest, as (version, the whole line).
+fn version_features(manifest: &str) -> Vec<(String, String)> {
+    manifest
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("cuda-")?;
+            let (v, _) = rest.split_once(' ')?;
+            (v.len() == 5 && v.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| (v.to_string(), l.trim().to_string()))
+        })
+        .collect()
+}
+
+/// Compares one manifest's features with what `expected` says each version's line must be.
+fn check(file: &str, expected: impl Fn(&str, Option<&str>) -> String) -> Vec<String> {
+    let found = version_features(&read(file));
+    let list = versions();
+    let mut errors = Vec::new();
+    for (i, v) in list.iter().enumerate() {
+        let want = expected(v, i.checked_sub(1).map(|p| list[p].as_str()));
+        match found.iter().find(|(f, _)| f == v) {
+            None => errors.push(format!(
+                "{file}: feature cuda-{v} is missing (cuda-driver-sys/versions.txt lists {v}); \
+                 add `{want}`"
+            )),
+            Some((_, line)) if *line != want => errors.push(format!(
+                "{file}: feature cuda-{v} is `{line}`, expected `{want}`"
+            )),
+            Some(_) => {}
+        }
+    }
+    for (v, _) in &found {
+        if !list.contains(v) {
+            errors.push(format!(
+                "{file}: feature cuda-{v} is not in cuda-driver-sys/versions.txt; add the version \
+                 there (and run ci/regenerate.sh) or remove the feature"
+            ));
+        }
+    }
+    errors
+}
+
+#[test]
+fn version_features_match_versions_txt() {
+    let list = versions();
+    assert!(
+        !list.is_empty(),
+        "cuda-driver-sys/versions.txt lists no version"
+    );
+    let mut errors = check("cuda-driver-sys/Cargo.toml", |v, _| {
+        format!("cuda-{v} = []")
+    });
+    // The root package and the tests package: each version turns on the one before it.
+    for file in ["Cargo.toml", "tests/Cargo.toml"] {
+        errors.extend(check(file, |v, previous| match previous {
+            Some(p) => format!("cuda-{v} = [\"cuda-{p}\", \"cuda-driver-sys/cuda-{v}\"]"),
+            None => format!("cuda-{v} = [\"cuda-driver-sys/cuda-{v}\"]"),
+        }));
+    }
+    assert!(errors.is_empty(), "\n{}", errors.join("\n"));
+    println!(
+        "versions: {} versions of cuda-driver-sys/versions.txt, each a feature of the 3 manifests",
+        list.len()
+    );
+}

@@ -68,7 +68,7 @@ page "$doc/fn.cuMemAlloc_v2.html" "$alloc_decl" '<code>cuda.h</code>' 'href="fn.
   'In every supported header' 'dynamic-loading'
 page "$doc/fn.cuMemAlloc.html" 'C spelling' '<code>cuMemAlloc_v2</code>' "$alloc_decl" \
   'href="type.PFN_cuMemAlloc_v3020.html"' "$mem" 'In every supported header'
-page "$doc/struct.CUresult.html" '<code>cuda.h</code>' '<code>cudaError_enum</code>' \
+page "$doc/struct.CUresult.html" '<code>cuda.h</code>' '<code>enum cudaError_enum</code>' \
   'group__CUDA__TYPES.html' 'valid' 'In every supported header'
 page "$doc/type.PFN_cuMemAlloc_v3020.html" '<code>cudaTypedefs.h</code>' \
   'typedef CUresult (CUDAAPI *PFN_cuMemAlloc_v3020)(CUdeviceptr_v2 *dptr, size_t bytesize);' \
@@ -76,10 +76,10 @@ page "$doc/type.PFN_cuMemAlloc_v3020.html" '<code>cudaTypedefs.h</code>' \
 page "$doc/gl/fn.cuGraphicsGLRegisterBuffer.html" '<code>cudaGL.h</code>' \
   'CUresult CUDAAPI cuGraphicsGLRegisterBuffer(CUgraphicsResource *pCudaResource, GLuint buffer, unsigned int Flags);' \
   'PFN_cuGraphicsGLRegisterBuffer_v3000' 'group__CUDA__GL.html' 'In every supported header' \
-  'Available on <strong>crate feature <code>gl</code></strong> only'
-method "$doc/struct.DriverTable.html" cuMemAlloc "$target/DriverTable.cuMemAlloc.html"
+  'Available on <strong>crate feature <code>gl</code>'
+method "$doc/table/struct.DriverTable.html" cuMemAlloc "$target/DriverTable.cuMemAlloc.html"
 page "$target/DriverTable.cuMemAlloc.html" '<code>cuMemAlloc_v2</code>' \
-  'href="entry/constant.cuMemAlloc_v3020.html"' 'the ABI of CUDA 3.2' 'In every supported header'
+  'href="../entry/constant.cuMemAlloc_v3020.html"' 'the ABI of CUDA 3.2' 'In every supported header'
 
 # cuda.h 13.0's macro makes cuCtxCreate cuCtxCreate_v4.
 build "$target/cuda-13000" "${features/$version/cuda-13000}"

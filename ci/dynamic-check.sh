@@ -80,9 +80,10 @@ for config in "${configs[@]}"; do
 
   step "$tag: clippy, and the crate's docs (warnings denied)"
   CUDA_LIBRARY_PATH=$link_dir cargo clippy --workspace --all-targets "${args[@]}" -- -D warnings
-  # cuda-driver-sys names the interop modules' features itself.
+  # cuda-driver-sys names the interop modules' features itself; `table` as on docs.rs (the crate
+  # docs link `table()`).
   RUSTDOCFLAGS="-D warnings" cargo doc -p cuda-driver-sys --no-deps --no-default-features \
-    --features "${features//interop/profiler,gl,egl,vdpau}"
+    --features "${features//interop/profiler,gl,egl,vdpau},table"
 
   step "$tag: build, and check the binaries load no driver library"
   built=$(CUDA_LIBRARY_PATH=$link_dir cargo test --no-run --message-format=json "${args[@]}" "${tests[@]}" | executables)

@@ -314,9 +314,12 @@ fn pkg_config_dirs(searched: &mut Vec<String>) -> Vec<PathBuf> {
                     dirs.extend([dir, stubs]);
                 }
             }
-            // Not installed: the usual answer for all but one version.
-            Ok(Err(pkg_config::Error::ProbeFailure { .. } | pkg_config::Error::Failure { .. })) => {
-            }
+            // Not installed (pkg-config names the package): the usual answer for all but one
+            // version. A failure that does not name it is pkg-config's own, below.
+            Ok(Err(
+                pkg_config::Error::ProbeFailure { ref output, .. }
+                | pkg_config::Error::Failure { ref output, .. },
+            )) if String::from_utf8_lossy(&output.stderr).contains(&name) => {}
             // No pkg-config program, cross-compiling without PKG_CONFIG_ALLOW_CROSS, ...: the
             // same for every package.
             Ok(Err(e)) => {

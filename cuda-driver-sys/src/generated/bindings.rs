@@ -917,7 +917,6 @@ pub struct CUipcMem_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUipcMem_flags_enum { ... } CUipcMem_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUipcMem_flags_enum as CUipcMem_flags;
 impl CUmemAttach_flags_enum {
     /// C's `CU_MEM_ATTACH_GLOBAL`.
@@ -945,7 +944,6 @@ pub struct CUmemAttach_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUmemAttach_flags_enum { ... } CUmemAttach_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUmemAttach_flags_enum as CUmemAttach_flags;
 impl CUctx_flags_enum {
     /// C's `CU_CTX_SCHED_AUTO`.
@@ -1018,7 +1016,6 @@ pub struct CUctx_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUctx_flags_enum { ... } CUctx_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUctx_flags_enum as CUctx_flags;
 #[cfg(cuda_ge_11080)]
 impl CUevent_sched_flags_enum {
@@ -1061,7 +1058,6 @@ pub struct CUevent_sched_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUevent_sched_flags_enum { ... } CUevent_sched_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 11.8
 pub use self::CUevent_sched_flags_enum as CUevent_sched_flags;
 #[cfg(cuda_ge_11080)]
 impl cl_event_flags_enum {
@@ -1098,7 +1094,6 @@ pub struct cl_event_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum cl_event_flags_enum { ... } cl_event_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 11.8
 pub use self::cl_event_flags_enum as cl_event_flags;
 #[cfg(cuda_ge_11080)]
 impl cl_context_flags_enum {
@@ -1135,7 +1130,6 @@ pub struct cl_context_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum cl_context_flags_enum { ... } cl_context_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 11.8
 pub use self::cl_context_flags_enum as cl_context_flags;
 #[cfg(cuda_ge_13020)]
 impl CUhostTaskSyncMode_enum {
@@ -1166,7 +1160,6 @@ pub struct CUhostTaskSyncMode_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUhostTaskSyncMode_enum { ... } CUhostTaskSyncMode;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 13.2
 pub use self::CUhostTaskSyncMode_enum as CUhostTaskSyncMode;
 impl CUstream_flags_enum {
     /// C's `CU_STREAM_DEFAULT`.
@@ -1190,7 +1183,6 @@ pub struct CUstream_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUstream_flags_enum { ... } CUstream_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUstream_flags_enum as CUstream_flags;
 impl CUevent_flags_enum {
     /// C's `CU_EVENT_DEFAULT`.
@@ -1222,7 +1214,6 @@ pub struct CUevent_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUevent_flags_enum { ... } CUevent_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUevent_flags_enum as CUevent_flags;
 impl CUevent_record_flags_enum {
     /// C's `CU_EVENT_RECORD_DEFAULT`.
@@ -1250,7 +1241,6 @@ pub struct CUevent_record_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUevent_record_flags_enum { ... } CUevent_record_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUevent_record_flags_enum as CUevent_record_flags;
 impl CUevent_wait_flags_enum {
     /// C's `CU_EVENT_WAIT_DEFAULT`.
@@ -1278,7 +1268,6 @@ pub struct CUevent_wait_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUevent_wait_flags_enum { ... } CUevent_wait_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUevent_wait_flags_enum as CUevent_wait_flags;
 #[cfg(cuda_ge_13010)]
 impl CUatomicOperation_enum {
@@ -1486,7 +1475,6 @@ pub struct CUstreamWaitValue_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUstreamWaitValue_flags_enum { ... } CUstreamWaitValue_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUstreamWaitValue_flags_enum as CUstreamWaitValue_flags;
 impl CUstreamWriteValue_flags_enum {
     /// C's `CU_STREAM_WRITE_VALUE_DEFAULT`.
@@ -1514,7 +1502,6 @@ pub struct CUstreamWriteValue_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUstreamWriteValue_flags_enum { ... } CUstreamWriteValue_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUstreamWriteValue_flags_enum as CUstreamWriteValue_flags;
 impl CUstreamBatchMemOpType_enum {
     /// C's `CU_STREAM_MEM_OP_WAIT_VALUE_32`.
@@ -1573,7 +1560,6 @@ pub struct CUstreamBatchMemOpType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUstreamBatchMemOpType_enum { ... } CUstreamBatchMemOpType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUstreamBatchMemOpType_enum as CUstreamBatchMemOpType;
 impl CUstreamMemoryBarrier_flags_enum {
     /// C's `CU_STREAM_MEMORY_BARRIER_TYPE_SYS`.
@@ -1601,7 +1587,6 @@ pub struct CUstreamMemoryBarrier_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUstreamMemoryBarrier_flags_enum { ... } CUstreamMemoryBarrier_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUstreamMemoryBarrier_flags_enum as CUstreamMemoryBarrier_flags;
 #[cfg(not(cuda_ge_13010))]
 /// C's `union CUstreamBatchMemOpParams_union` (`cuda.h`)
@@ -1659,7 +1644,6 @@ pub struct CUstreamAtomicReductionOpType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUstreamAtomicReductionOpType_enum { ... } CUstreamAtomicReductionOpType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 13.1
 pub use self::CUstreamAtomicReductionOpType_enum as CUstreamAtomicReductionOpType;
 #[cfg(cuda_ge_13010)]
 impl CUstreamAtomicReductionDataType_enum {
@@ -1690,7 +1674,6 @@ pub struct CUstreamAtomicReductionDataType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUstreamAtomicReductionDataType_enum { ... } CUstreamAtomicReductionDataType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 13.1
 pub use self::CUstreamAtomicReductionDataType_enum as CUstreamAtomicReductionDataType;
 #[cfg(cuda_ge_13010)]
 /// C's `union CUstreamBatchMemOpParams_union` (`cuda.h`)
@@ -2029,7 +2012,6 @@ pub struct CUoccupancy_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUoccupancy_flags_enum { ... } CUoccupancy_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUoccupancy_flags_enum as CUoccupancy_flags;
 impl CUstreamUpdateCaptureDependencies_flags_enum {
     /// C's `CU_STREAM_ADD_CAPTURE_DEPENDENCIES`.
@@ -2057,7 +2039,6 @@ pub struct CUstreamUpdateCaptureDependencies_flags_enum(pub ::core::ffi::c_uint)
 /// `typedef enum CUstreamUpdateCaptureDependencies_flags_enum { ... } CUstreamUpdateCaptureDependencies_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUstreamUpdateCaptureDependencies_flags_enum as CUstreamUpdateCaptureDependencies_flags;
 #[cfg(cuda_ge_12040)]
 impl CUasyncNotificationType_enum {
@@ -2082,7 +2063,6 @@ pub struct CUasyncNotificationType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUasyncNotificationType_enum { ... } CUasyncNotificationType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 12.4
 pub use self::CUasyncNotificationType_enum as CUasyncNotificationType;
 #[cfg(cuda_ge_12040)]
 /// C's `struct CUasyncNotificationInfo_st` (`cuda.h`)
@@ -2506,7 +2486,6 @@ pub struct CUarray_format_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUarray_format_enum { ... } CUarray_format;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUarray_format_enum as CUarray_format;
 impl CUaddress_mode_enum {
     /// C's `CU_TR_ADDRESS_MODE_WRAP`.
@@ -2538,7 +2517,6 @@ pub struct CUaddress_mode_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUaddress_mode_enum { ... } CUaddress_mode;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUaddress_mode_enum as CUaddress_mode;
 impl CUfilter_mode_enum {
     /// C's `CU_TR_FILTER_MODE_POINT`.
@@ -2562,7 +2540,6 @@ pub struct CUfilter_mode_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUfilter_mode_enum { ... } CUfilter_mode;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUfilter_mode_enum as CUfilter_mode;
 impl CUdevice_attribute_enum {
     /// C's `CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK`.
@@ -3728,7 +3705,6 @@ pub struct CUdevice_attribute_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUdevice_attribute_enum { ... } CUdevice_attribute;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUdevice_attribute_enum as CUdevice_attribute;
 /// C's `struct CUdevprop_st` (`cuda.h`)
 ///
@@ -3916,7 +3892,6 @@ pub struct CUpointer_attribute_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUpointer_attribute_enum { ... } CUpointer_attribute;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUpointer_attribute_enum as CUpointer_attribute;
 impl CUfunction_attribute_enum {
     /// C's `CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK`.
@@ -4076,7 +4051,6 @@ pub struct CUfunction_attribute_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUfunction_attribute_enum { ... } CUfunction_attribute;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUfunction_attribute_enum as CUfunction_attribute;
 impl CUfunc_cache_enum {
     /// C's `CU_FUNC_CACHE_PREFER_NONE`.
@@ -4108,7 +4082,6 @@ pub struct CUfunc_cache_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUfunc_cache_enum { ... } CUfunc_cache;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUfunc_cache_enum as CUfunc_cache;
 impl CUsharedconfig_enum {
     /// C's `CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE`.
@@ -4142,7 +4115,6 @@ pub struct CUsharedconfig_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUsharedconfig_enum { ... } CUsharedconfig;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUsharedconfig_enum as CUsharedconfig;
 impl CUshared_carveout_enum {
     /// C's `CU_SHAREDMEM_CARVEOUT_DEFAULT`.
@@ -4176,7 +4148,6 @@ pub struct CUshared_carveout_enum(pub ::core::ffi::c_int);
 /// `typedef enum CUshared_carveout_enum { ... } CUshared_carveout;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUshared_carveout_enum as CUshared_carveout;
 impl CUmemorytype_enum {
     /// C's `CU_MEMORYTYPE_HOST`.
@@ -4208,7 +4179,6 @@ pub struct CUmemorytype_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUmemorytype_enum { ... } CUmemorytype;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUmemorytype_enum as CUmemorytype;
 impl CUcomputemode_enum {
     /// C's `CU_COMPUTEMODE_DEFAULT`.
@@ -4238,7 +4208,6 @@ pub struct CUcomputemode_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUcomputemode_enum { ... } CUcomputemode;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUcomputemode_enum as CUcomputemode;
 impl CUmem_advise_enum {
     /// C's `CU_MEM_ADVISE_SET_READ_MOSTLY`.
@@ -4282,7 +4251,6 @@ pub struct CUmem_advise_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUmem_advise_enum { ... } CUmem_advise;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUmem_advise_enum as CUmem_advise;
 impl CUmem_range_attribute_enum {
     /// C's `CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY`.
@@ -4350,7 +4318,6 @@ pub struct CUmem_range_attribute_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUmem_range_attribute_enum { ... } CUmem_range_attribute;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUmem_range_attribute_enum as CUmem_range_attribute;
 impl CUjit_option_enum {
     /// C's `CU_JIT_MAX_REGISTERS`.
@@ -4562,7 +4529,6 @@ pub struct CUjit_option_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUjit_option_enum { ... } CUjit_option;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUjit_option_enum as CUjit_option;
 impl CUjit_target_enum {
     #[cfg(not(cuda_ge_12000))]
@@ -4772,7 +4738,6 @@ pub struct CUjit_target_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUjit_target_enum { ... } CUjit_target;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUjit_target_enum as CUjit_target;
 impl CUjit_fallback_enum {
     /// C's `CU_PREFER_PTX`.
@@ -4796,7 +4761,6 @@ pub struct CUjit_fallback_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUjit_fallback_enum { ... } CUjit_fallback;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUjit_fallback_enum as CUjit_fallback;
 impl CUjit_cacheMode_enum {
     /// C's `CU_JIT_CACHE_OPTION_NONE`.
@@ -4824,7 +4788,6 @@ pub struct CUjit_cacheMode_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUjit_cacheMode_enum { ... } CUjit_cacheMode;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUjit_cacheMode_enum as CUjit_cacheMode;
 impl CUjitInputType_enum {
     /// C's `CU_JIT_INPUT_CUBIN`.
@@ -4868,7 +4831,6 @@ pub struct CUjitInputType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUjitInputType_enum { ... } CUjitInputType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUjitInputType_enum as CUjitInputType;
 /// C's `struct CUlinkState_st` (`cuda.h`)
 ///
@@ -4930,7 +4892,6 @@ pub struct CUgraphicsRegisterFlags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUgraphicsRegisterFlags_enum { ... } CUgraphicsRegisterFlags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUgraphicsRegisterFlags_enum as CUgraphicsRegisterFlags;
 impl CUgraphicsMapResourceFlags_enum {
     /// C's `CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE`.
@@ -4964,7 +4925,6 @@ pub struct CUgraphicsMapResourceFlags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUgraphicsMapResourceFlags_enum { ... } CUgraphicsMapResourceFlags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUgraphicsMapResourceFlags_enum as CUgraphicsMapResourceFlags;
 impl CUarray_cubemap_face_enum {
     /// C's `CU_CUBEMAP_FACE_POSITIVE_X`.
@@ -5016,7 +4976,6 @@ pub struct CUarray_cubemap_face_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUarray_cubemap_face_enum { ... } CUarray_cubemap_face;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUarray_cubemap_face_enum as CUarray_cubemap_face;
 impl CUlimit_enum {
     /// C's `CU_LIMIT_STACK_SIZE`.
@@ -5095,7 +5054,6 @@ pub struct CUlimit_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUlimit_enum { ... } CUlimit;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUlimit_enum as CUlimit;
 impl CUresourcetype_enum {
     /// C's `CU_RESOURCE_TYPE_ARRAY`.
@@ -5129,7 +5087,6 @@ pub struct CUresourcetype_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUresourcetype_enum { ... } CUresourcetype;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUresourcetype_enum as CUresourcetype;
 /// `typedef void (CUDA_CB *CUhostFn)(void *userData);` (`cuda.h`)
 ///
@@ -5170,7 +5127,6 @@ pub struct CUaccessProperty_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUaccessProperty_enum { ... } CUaccessProperty;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUaccessProperty_enum as CUaccessProperty;
 /// C's `struct CUaccessPolicyWindow_st` (`cuda.h`)
 ///
@@ -5580,7 +5536,6 @@ pub struct CUgraphConditionalNodeType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUgraphConditionalNodeType_enum { ... } CUgraphConditionalNodeType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 12.3
 pub use self::CUgraphConditionalNodeType_enum as CUgraphConditionalNodeType;
 #[cfg(cuda_ge_12030)]
 /// C's `struct CUDA_CONDITIONAL_NODE_PARAMS` (`cuda.h`)
@@ -5726,7 +5681,6 @@ pub struct CUgraphNodeType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUgraphNodeType_enum { ... } CUgraphNodeType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUgraphNodeType_enum as CUgraphNodeType;
 #[cfg(cuda_ge_12030)]
 impl CUgraphDependencyType_enum {
@@ -5757,7 +5711,6 @@ pub struct CUgraphDependencyType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUgraphDependencyType_enum { ... } CUgraphDependencyType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 12.3
 pub use self::CUgraphDependencyType_enum as CUgraphDependencyType;
 #[cfg(cuda_ge_12030)]
 /// C's `struct CUgraphEdgeData_st` (`cuda.h`)
@@ -5836,7 +5789,6 @@ pub struct CUgraphInstantiateResult_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUgraphInstantiateResult_enum { ... } CUgraphInstantiateResult;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 12.0
 pub use self::CUgraphInstantiateResult_enum as CUgraphInstantiateResult;
 #[cfg(cuda_ge_12000)]
 /// C's `struct CUDA_GRAPH_INSTANTIATE_PARAMS_st` (`cuda.h`)
@@ -5909,7 +5861,6 @@ pub struct CUsynchronizationPolicy_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUsynchronizationPolicy_enum { ... } CUsynchronizationPolicy;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUsynchronizationPolicy_enum as CUsynchronizationPolicy;
 #[cfg(not(cuda_ge_11080))]
 impl CUkernelNodeAttrID_enum {
@@ -6021,7 +5972,6 @@ pub struct CUclusterSchedulingPolicy_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUclusterSchedulingPolicy_enum { ... } CUclusterSchedulingPolicy;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 11.8
 pub use self::CUclusterSchedulingPolicy_enum as CUclusterSchedulingPolicy;
 #[cfg(cuda_ge_12000)]
 impl CUlaunchMemSyncDomain_enum {
@@ -6052,7 +6002,6 @@ pub struct CUlaunchMemSyncDomain_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUlaunchMemSyncDomain_enum { ... } CUlaunchMemSyncDomain;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 12.0
 pub use self::CUlaunchMemSyncDomain_enum as CUlaunchMemSyncDomain;
 #[cfg(cuda_ge_12000)]
 /// C's `struct CUlaunchMemSyncDomainMap_st` (`cuda.h`)
@@ -6108,7 +6057,6 @@ pub struct CUlaunchAttributePortableClusterMode_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUlaunchAttributePortableClusterMode_enum { ... } CUlaunchAttributePortableClusterMode;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 13.2
 pub use self::CUlaunchAttributePortableClusterMode_enum as CUlaunchAttributePortableClusterMode;
 #[cfg(cuda_ge_13020)]
 impl CUsharedMemoryMode_enum {
@@ -6159,7 +6107,6 @@ pub struct CUsharedMemoryMode_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUsharedMemoryMode_enum { ... } CUsharedMemoryMode;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 13.2
 pub use self::CUsharedMemoryMode_enum as CUsharedMemoryMode;
 #[cfg(cuda_ge_11080)]
 impl CUlaunchAttributeID_enum {
@@ -6295,7 +6242,6 @@ pub struct CUlaunchAttributeID_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUlaunchAttributeID_enum { ... } CUlaunchAttributeID;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 11.8
 pub use self::CUlaunchAttributeID_enum as CUlaunchAttributeID;
 #[cfg(all(cuda_ge_11080, not(cuda_ge_12000)))]
 /// C's `union CUlaunchAttributeValue_union` (`cuda.h`)
@@ -6844,7 +6790,6 @@ pub struct CUstreamCaptureStatus_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUstreamCaptureStatus_enum { ... } CUstreamCaptureStatus;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUstreamCaptureStatus_enum as CUstreamCaptureStatus;
 impl CUstreamCaptureMode_enum {
     /// C's `CU_STREAM_CAPTURE_MODE_GLOBAL`.
@@ -6884,7 +6829,6 @@ pub use self::CUlaunchAttributeID as CUstreamAttrID;
 /// `typedef enum CUstreamCaptureMode_enum { ... } CUstreamCaptureMode;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUstreamCaptureMode_enum as CUstreamCaptureMode;
 #[cfg(not(cuda_ge_11080))]
 impl CUstreamAttrID_enum {
@@ -6989,7 +6933,6 @@ pub struct CUdriverProcAddress_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUdriverProcAddress_flags_enum { ... } CUdriverProcAddress_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUdriverProcAddress_flags_enum as CUdriverProcAddress_flags;
 #[cfg(cuda_ge_12000)]
 impl CUdriverProcAddressQueryResult_enum {
@@ -7026,7 +6969,6 @@ pub struct CUdriverProcAddressQueryResult_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUdriverProcAddressQueryResult_enum { ... } CUdriverProcAddressQueryResult;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 12.0
 pub use self::CUdriverProcAddressQueryResult_enum as CUdriverProcAddressQueryResult;
 impl CUexecAffinityType_enum {
     /// C's `CU_EXEC_AFFINITY_TYPE_SM_COUNT`.
@@ -7054,7 +6996,6 @@ pub struct CUexecAffinityType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUexecAffinityType_enum { ... } CUexecAffinityType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUexecAffinityType_enum as CUexecAffinityType;
 /// C's `struct CUexecAffinitySmCount_st` (`cuda.h`)
 ///
@@ -7153,7 +7094,6 @@ pub struct CUcigDataType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUcigDataType_enum { ... } CUcigDataType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 12.5
 pub use self::CUcigDataType_enum as CUcigDataType;
 #[cfg(cuda_ge_12050)]
 /// C's `struct CUctxCigParam_st` (`cuda.h`)
@@ -7245,7 +7185,6 @@ pub struct CUstreamCigDataType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUstreamCigDataType_enum { ... } CUstreamCigDataType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 13.2
 pub use self::CUstreamCigDataType_enum as CUstreamCigDataType;
 #[cfg(cuda_ge_13020)]
 /// C's `struct CUstreamCigParam_st` (`cuda.h`)
@@ -7336,7 +7275,6 @@ pub struct CUlibraryOption_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUlibraryOption_enum { ... } CUlibraryOption;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 12.0
 pub use self::CUlibraryOption_enum as CUlibraryOption;
 #[cfg(cuda_ge_12000)]
 /// C's `struct CUlibraryHostUniversalFunctionAndDataTable_st` (`cuda.h`)
@@ -7854,7 +7792,6 @@ pub struct cudaError_enum(pub ::core::ffi::c_uint);
 /// `typedef enum cudaError_enum { ... } CUresult;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::cudaError_enum as CUresult;
 impl CUdevice_P2PAttribute_enum {
     /// C's `CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK`.
@@ -7907,7 +7844,6 @@ pub struct CUdevice_P2PAttribute_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUdevice_P2PAttribute_enum { ... } CUdevice_P2PAttribute;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUdevice_P2PAttribute_enum as CUdevice_P2PAttribute;
 #[cfg(all(cuda_ge_13000, not(cuda_ge_13010)))]
 impl CUatomicOperation_enum {
@@ -8901,7 +8837,6 @@ pub struct CUresourceViewFormat_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUresourceViewFormat_enum { ... } CUresourceViewFormat;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUresourceViewFormat_enum as CUresourceViewFormat;
 /// C's `struct CUDA_RESOURCE_VIEW_DESC_st` (`cuda.h`)
 ///
@@ -9104,7 +9039,6 @@ pub struct CUtensorMapDataType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUtensorMapDataType_enum { ... } CUtensorMapDataType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 12.0
 pub use self::CUtensorMapDataType_enum as CUtensorMapDataType;
 #[cfg(cuda_ge_12000)]
 impl CUtensorMapInterleave_enum {
@@ -9141,7 +9075,6 @@ pub struct CUtensorMapInterleave_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUtensorMapInterleave_enum { ... } CUtensorMapInterleave;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 12.0
 pub use self::CUtensorMapInterleave_enum as CUtensorMapInterleave;
 #[cfg(cuda_ge_12000)]
 impl CUtensorMapSwizzle_enum {
@@ -9205,7 +9138,6 @@ pub struct CUtensorMapSwizzle_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUtensorMapSwizzle_enum { ... } CUtensorMapSwizzle;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 12.0
 pub use self::CUtensorMapSwizzle_enum as CUtensorMapSwizzle;
 #[cfg(cuda_ge_12000)]
 impl CUtensorMapL2promotion_enum {
@@ -9248,7 +9180,6 @@ pub struct CUtensorMapL2promotion_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUtensorMapL2promotion_enum { ... } CUtensorMapL2promotion;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 12.0
 pub use self::CUtensorMapL2promotion_enum as CUtensorMapL2promotion;
 #[cfg(cuda_ge_12000)]
 impl CUtensorMapFloatOOBfill_enum {
@@ -9279,7 +9210,6 @@ pub struct CUtensorMapFloatOOBfill_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUtensorMapFloatOOBfill_enum { ... } CUtensorMapFloatOOBfill;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 12.0
 pub use self::CUtensorMapFloatOOBfill_enum as CUtensorMapFloatOOBfill;
 #[cfg(cuda_ge_12080)]
 impl CUtensorMapIm2ColWideMode_enum {
@@ -9310,7 +9240,6 @@ pub struct CUtensorMapIm2ColWideMode_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUtensorMapIm2ColWideMode_enum { ... } CUtensorMapIm2ColWideMode;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 12.8
 pub use self::CUtensorMapIm2ColWideMode_enum as CUtensorMapIm2ColWideMode;
 #[cfg(cuda_ge_13050)]
 impl CUtensorMapAllocClass_enum {
@@ -9347,7 +9276,6 @@ pub struct CUtensorMapAllocClass_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUtensorMapAllocClass_enum { ... } CUtensorMapAllocClass;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 13.5
 pub use self::CUtensorMapAllocClass_enum as CUtensorMapAllocClass;
 /// C's `struct CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st` (`cuda.h`)
 ///
@@ -9403,7 +9331,6 @@ pub struct CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum { ... } CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum as CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS;
 /// C's `struct CUDA_LAUNCH_PARAMS_st` (`cuda.h`)
 ///
@@ -9521,7 +9448,6 @@ pub struct CUexternalMemoryHandleType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUexternalMemoryHandleType_enum { ... } CUexternalMemoryHandleType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUexternalMemoryHandleType_enum as CUexternalMemoryHandleType;
 /// C's `struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st` (`cuda.h`)
 ///
@@ -9737,7 +9663,6 @@ pub struct CUexternalSemaphoreHandleType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUexternalSemaphoreHandleType_enum { ... } CUexternalSemaphoreHandleType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUexternalSemaphoreHandleType_enum as CUexternalSemaphoreHandleType;
 /// C's `struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st` (`cuda.h`)
 ///
@@ -10275,7 +10200,6 @@ pub struct CUmemAllocationHandleType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUmemAllocationHandleType_enum { ... } CUmemAllocationHandleType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUmemAllocationHandleType_enum as CUmemAllocationHandleType;
 impl CUmemAccess_flags_enum {
     /// C's `CU_MEM_ACCESS_FLAGS_PROT_NONE`.
@@ -10315,7 +10239,6 @@ pub struct CUmemAccess_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUmemAccess_flags_enum { ... } CUmemAccess_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUmemAccess_flags_enum as CUmemAccess_flags;
 impl CUmemLocationType_enum {
     /// C's `CU_MEM_LOCATION_TYPE_INVALID`.
@@ -10391,7 +10314,6 @@ pub struct CUmemLocationType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUmemLocationType_enum { ... } CUmemLocationType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUmemLocationType_enum as CUmemLocationType;
 impl CUmemAllocationType_enum {
     /// C's `CU_MEM_ALLOCATION_TYPE_INVALID`.
@@ -10432,7 +10354,6 @@ pub struct CUmemAllocationType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUmemAllocationType_enum { ... } CUmemAllocationType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUmemAllocationType_enum as CUmemAllocationType;
 impl CUmemAllocationGranularity_flags_enum {
     /// C's `CU_MEM_ALLOC_GRANULARITY_MINIMUM`.
@@ -10460,7 +10381,6 @@ pub struct CUmemAllocationGranularity_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUmemAllocationGranularity_flags_enum { ... } CUmemAllocationGranularity_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUmemAllocationGranularity_flags_enum as CUmemAllocationGranularity_flags;
 impl CUmemRangeHandleType_enum {
     /// C's `CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD`.
@@ -10488,7 +10408,6 @@ pub struct CUmemRangeHandleType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUmemRangeHandleType_enum { ... } CUmemRangeHandleType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUmemRangeHandleType_enum as CUmemRangeHandleType;
 #[cfg(cuda_ge_12080)]
 impl CUmemRangeFlags_enum {
@@ -10513,7 +10432,6 @@ pub struct CUmemRangeFlags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUmemRangeFlags_enum { ... } CUmemRangeFlags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 12.8
 pub use self::CUmemRangeFlags_enum as CUmemRangeFlags;
 impl CUarraySparseSubresourceType_enum {
     /// C's `CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL`.
@@ -10541,7 +10459,6 @@ pub struct CUarraySparseSubresourceType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUarraySparseSubresourceType_enum { ... } CUarraySparseSubresourceType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUarraySparseSubresourceType_enum as CUarraySparseSubresourceType;
 impl CUmemOperationType_enum {
     /// C's `CU_MEM_OPERATION_TYPE_MAP`.
@@ -10569,7 +10486,6 @@ pub struct CUmemOperationType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUmemOperationType_enum { ... } CUmemOperationType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUmemOperationType_enum as CUmemOperationType;
 impl CUmemHandleType_enum {
     /// C's `CU_MEM_HANDLE_TYPE_GENERIC`.
@@ -10589,7 +10505,6 @@ pub struct CUmemHandleType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUmemHandleType_enum { ... } CUmemHandleType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUmemHandleType_enum as CUmemHandleType;
 /// C's `struct CUarrayMapInfo_st` (`cuda.h`)
 ///
@@ -10849,7 +10764,6 @@ pub struct CUmemAllocationCompType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUmemAllocationCompType_enum { ... } CUmemAllocationCompType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUmemAllocationCompType_enum as CUmemAllocationCompType;
 #[cfg(not(cuda_ge_13020))]
 /// C's `struct CUmemAllocationProp_st` (`cuda.h`)
@@ -10952,7 +10866,6 @@ pub struct CUmulticastGranularity_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUmulticastGranularity_flags_enum { ... } CUmulticastGranularity_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 12.1
 pub use self::CUmulticastGranularity_flags_enum as CUmulticastGranularity_flags;
 #[cfg(cuda_ge_12010)]
 /// C's `struct CUmulticastObjectProp_st` (`cuda.h`)
@@ -11096,7 +11009,6 @@ pub struct CUgraphExecUpdateResult_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUgraphExecUpdateResult_enum { ... } CUgraphExecUpdateResult;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUgraphExecUpdateResult_enum as CUgraphExecUpdateResult;
 #[cfg(cuda_ge_12000)]
 /// C's `struct CUgraphExecUpdateResultInfo_st` (`cuda.h`)
@@ -11246,7 +11158,6 @@ pub struct CUmemPool_attribute_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUmemPool_attribute_enum { ... } CUmemPool_attribute;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUmemPool_attribute_enum as CUmemPool_attribute;
 #[cfg(not(cuda_ge_12020))]
 /// C's `struct CUmemPoolProps_st` (`cuda.h`)
@@ -11998,7 +11909,6 @@ pub struct CUgraphMem_attribute_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUgraphMem_attribute_enum { ... } CUgraphMem_attribute;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUgraphMem_attribute_enum as CUgraphMem_attribute;
 #[cfg(all(cuda_ge_12020, not(cuda_ge_12090)))]
 /// C's `struct CUDA_CHILD_GRAPH_NODE_PARAMS_st` (`cuda.h`)
@@ -12057,7 +11967,6 @@ pub struct CUgraphChildGraphNodeOwnership_enum(pub ::core::ffi::c_int);
 /// `typedef enum CUgraphChildGraphNodeOwnership_enum { ... } CUgraphChildGraphNodeOwnership;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 12.9
 pub use self::CUgraphChildGraphNodeOwnership_enum as CUgraphChildGraphNodeOwnership;
 #[cfg(cuda_ge_12090)]
 /// C's `struct CUDA_CHILD_GRAPH_NODE_PARAMS_st` (`cuda.h`)
@@ -12538,7 +12447,6 @@ pub struct CUflushGPUDirectRDMAWritesOptions_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUflushGPUDirectRDMAWritesOptions_enum { ... } CUflushGPUDirectRDMAWritesOptions;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUflushGPUDirectRDMAWritesOptions_enum as CUflushGPUDirectRDMAWritesOptions;
 impl CUGPUDirectRDMAWritesOrdering_enum {
     /// C's `CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE`.
@@ -12572,7 +12480,6 @@ pub struct CUGPUDirectRDMAWritesOrdering_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUGPUDirectRDMAWritesOrdering_enum { ... } CUGPUDirectRDMAWritesOrdering;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUGPUDirectRDMAWritesOrdering_enum as CUGPUDirectRDMAWritesOrdering;
 impl CUflushGPUDirectRDMAWritesScope_enum {
     /// C's `CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER`.
@@ -12600,7 +12507,6 @@ pub struct CUflushGPUDirectRDMAWritesScope_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUflushGPUDirectRDMAWritesScope_enum { ... } CUflushGPUDirectRDMAWritesScope;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUflushGPUDirectRDMAWritesScope_enum as CUflushGPUDirectRDMAWritesScope;
 impl CUflushGPUDirectRDMAWritesTarget_enum {
     /// C's `CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX`.
@@ -12622,7 +12528,6 @@ pub struct CUflushGPUDirectRDMAWritesTarget_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUflushGPUDirectRDMAWritesTarget_enum { ... } CUflushGPUDirectRDMAWritesTarget;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUflushGPUDirectRDMAWritesTarget_enum as CUflushGPUDirectRDMAWritesTarget;
 impl CUgraphDebugDot_flags_enum {
     /// C's `CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE`.
@@ -12750,7 +12655,6 @@ pub struct CUgraphDebugDot_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUgraphDebugDot_flags_enum { ... } CUgraphDebugDot_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUgraphDebugDot_flags_enum as CUgraphDebugDot_flags;
 impl CUuserObject_flags_enum {
     /// C's `CU_USER_OBJECT_NO_DESTRUCTOR_SYNC`.
@@ -12772,7 +12676,6 @@ pub struct CUuserObject_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUuserObject_flags_enum { ... } CUuserObject_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUuserObject_flags_enum as CUuserObject_flags;
 impl CUuserObjectRetain_flags_enum {
     /// C's `CU_GRAPH_USER_OBJECT_MOVE`.
@@ -12794,7 +12697,6 @@ pub struct CUuserObjectRetain_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUuserObjectRetain_flags_enum { ... } CUuserObjectRetain_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUuserObjectRetain_flags_enum as CUuserObjectRetain_flags;
 impl CUgraphInstantiate_flags_enum {
     /// C's `CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH`.
@@ -12836,7 +12738,6 @@ pub struct CUgraphInstantiate_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUgraphInstantiate_flags_enum { ... } CUgraphInstantiate_flags;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUgraphInstantiate_flags_enum as CUgraphInstantiate_flags;
 #[cfg(cuda_ge_12020)]
 impl CUdeviceNumaConfig_enum {
@@ -12867,7 +12768,6 @@ pub struct CUdeviceNumaConfig_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUdeviceNumaConfig_enum { ... } CUdeviceNumaConfig;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 12.2
 pub use self::CUdeviceNumaConfig_enum as CUdeviceNumaConfig;
 #[cfg(cuda_ge_12080)]
 impl CUprocessState_enum {
@@ -12916,7 +12816,6 @@ pub struct CUprocessState_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUprocessState_enum { ... } CUprocessState;` (`cuda.h`)
 ///
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - Since CUDA 12.8
 pub use self::CUprocessState_enum as CUprocessState;
 #[cfg(cuda_ge_13040)]
 /// C's `struct CUcheckpointCustomStoragePerDeviceData_st` (`cuda.h`)
@@ -13613,7 +13512,6 @@ pub struct CUmemDecompressAlgorithm_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUmemDecompressAlgorithm_enum { ... } CUmemDecompressAlgorithm;` (`cuda.h`)
 ///
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
-/// - Since CUDA 12.8
 pub use self::CUmemDecompressAlgorithm_enum as CUmemDecompressAlgorithm;
 #[cfg(cuda_ge_12080)]
 /// C's `struct CUmemDecompressParams_st` (`cuda.h`)
@@ -13691,7 +13589,6 @@ pub struct CUcliqueType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUcliqueType_enum { ... } CUcliqueType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Fabric Clique Information](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CLIQUE.html)
-/// - Since CUDA 13.4
 pub use self::CUcliqueType_enum as CUcliqueType;
 #[cfg(cuda_ge_13040)]
 /// C's `struct CUcliqueInfo_st` (`cuda.h`)
@@ -13757,7 +13654,6 @@ pub struct CUlogicalEndpointIpcHandleType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUlogicalEndpointIpcHandleType_enum { ... } CUlogicalEndpointIpcHandleType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
-/// - Since CUDA 13.3
 pub use self::CUlogicalEndpointIpcHandleType_enum as CUlogicalEndpointIpcHandleType;
 #[cfg(cuda_ge_13030)]
 /// C's `struct CUlogicalEndpointFabricHandle_st` (`cuda.h`)
@@ -13821,7 +13717,6 @@ pub struct CUlogicalEndpointType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUlogicalEndpointType_enum { ... } CUlogicalEndpointType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
-/// - Since CUDA 13.3
 pub use self::CUlogicalEndpointType_enum as CUlogicalEndpointType;
 #[cfg(cuda_ge_13030)]
 impl CUlogicalEndpointFlag_enum {
@@ -13852,7 +13747,6 @@ pub struct CUlogicalEndpointFlag_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUlogicalEndpointFlag_enum { ... } CUlogicalEndpointFlag;` (`cuda.h`)
 ///
 /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
-/// - Since CUDA 13.3
 pub use self::CUlogicalEndpointFlag_enum as CUlogicalEndpointFlag;
 #[cfg(cuda_ge_13030)]
 /// C's `struct CUlogicalEndpointProp_struct` (`cuda.h`)
@@ -13966,7 +13860,6 @@ pub struct CUfabricCpyOperandType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUfabricCpyOperandType_enum { ... } CUfabricCpyOperandType;` (`cuda.h`)
 ///
 /// - NVIDIA: [Fabric Copy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__FABRIC__COPY.html)
-/// - Since CUDA 13.5
 pub use self::CUfabricCpyOperandType_enum as CUfabricCpyOperandType;
 #[cfg(cuda_ge_13050)]
 /// C's `struct CUfabricCpyOperand_st` (`cuda.h`)
@@ -14115,7 +14008,6 @@ pub struct CUgraphRecaptureStatus_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUgraphRecaptureStatus_enum { ... } CUgraphRecaptureStatus;` (`cuda.h`)
 ///
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
-/// - Since CUDA 13.3
 pub use self::CUgraphRecaptureStatus_enum as CUgraphRecaptureStatus;
 #[cfg(cuda_ge_13030)]
 /// `typedef CUresult (CUDA_CB *CUgraphRecaptureCallback)(void *data, CUgraphNode node, const CUgraphNodeParams *originalParams, const CUgraphNodeParams *recaptureParams, CUgraphRecaptureStatus status);` (`cuda.h`)
@@ -14166,7 +14058,6 @@ pub struct CUfunctionLoadingState_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUfunctionLoadingState_enum { ... } CUfunctionLoadingState;` (`cuda.h`)
 ///
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
-/// - Since CUDA 12.4
 pub use self::CUfunctionLoadingState_enum as CUfunctionLoadingState;
 #[cfg(cuda_ge_12010)]
 impl CUcoredumpSettings_enum {
@@ -14234,7 +14125,6 @@ pub struct CUcoredumpSettings_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUcoredumpSettings_enum { ... } CUcoredumpSettings;` (`cuda.h`)
 ///
 /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
-/// - Since CUDA 12.1
 pub use self::CUcoredumpSettings_enum as CUcoredumpSettings;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_12050)))]
 /// C's `struct CUgreenCtx_st` (`cuda.h`)
@@ -14885,7 +14775,6 @@ pub struct CUlogLevel_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUlogLevel_enum { ... } CUlogLevel;` (`cuda.h`)
 ///
 /// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
-/// - Since CUDA 12.9
 pub use self::CUlogLevel_enum as CUlogLevel;
 #[cfg(cuda_ge_12090)]
 /// C's `struct CUlogsCallbackEntry_st` (`cuda.h`)

@@ -55,7 +55,6 @@ pub struct CUeglFrameType_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUeglFrameType_enum { ... } CUeglFrameType;` (`cudaEGL.h`)
 ///
 /// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUeglFrameType_enum as CUeglFrameType;
 impl CUeglResourceLocationFlags_enum {
     /// C's `CU_EGL_RESOURCE_LOCATION_SYSMEM`.
@@ -83,7 +82,6 @@ pub struct CUeglResourceLocationFlags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUeglResourceLocationFlags_enum { ... } CUeglResourceLocationFlags;` (`cudaEGL.h`)
 ///
 /// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUeglResourceLocationFlags_enum as CUeglResourceLocationFlags;
 impl CUeglColorFormat_enum {
     /// C's `CU_EGL_COLOR_FORMAT_YUV420_PLANAR`.
@@ -800,7 +798,6 @@ pub struct CUeglColorFormat_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUeglColorFormat_enum { ... } CUeglColorFormat;` (`cudaEGL.h`)
 ///
 /// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - In every supported header
 pub use self::CUeglColorFormat_enum as CUeglColorFormat;
 /// C's `struct CUeglFrame_st` (`cudaEGL.h`)
 ///

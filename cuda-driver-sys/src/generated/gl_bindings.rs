@@ -39,7 +39,6 @@ pub struct CUGLDeviceList_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUGLDeviceList_enum { ... } CUGLDeviceList;` (`cudaGL.h`)
 ///
 /// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
-/// - In every supported header
 pub use self::CUGLDeviceList_enum as CUGLDeviceList;
 impl CUGLmap_flags_enum {
     /// C's `CU_GL_MAP_RESOURCE_FLAGS_NONE`.
@@ -71,7 +70,6 @@ pub struct CUGLmap_flags_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUGLmap_flags_enum { ... } CUGLmap_flags;` (`cudaGL.h`)
 ///
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
-/// - In every supported header
 pub use self::CUGLmap_flags_enum as CUGLmap_flags;
 /// `typedef CUresult (CUDAAPI *PFN_cuGraphicsGLRegisterBuffer_v3000)(CUgraphicsResource *pCudaResource, GLuint buffer, unsigned int Flags);` (`cudaGLTypedefs.h`)
 ///

@@ -22,8 +22,6 @@ impl CUoutput_mode_enum {
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUoutput_mode_enum(pub ::core::ffi::c_uint);
 /// `typedef enum CUoutput_mode_enum { ... }CUoutput_mode;` (`cudaProfiler.h`)
-///
-/// - In every supported header
 pub use self::CUoutput_mode_enum as CUoutput_mode;
 /// `typedef CUresult (CUDAAPI *PFN_cuProfilerInitialize_v4000)(const char *configFile, const char *outputFile, CUoutput_mode outputMode);` (`cudaProfilerTypedefs.h`)
 ///

@@ -5,6 +5,4 @@
 
 /// C spelling `cuVDPAUCtxCreate`: binds [`cuVDPAUCtxCreate_v2`] in both stream modes.
 ///
-/// - In every supported header
-///
 pub use functions::cuVDPAUCtxCreate_v2 as cuVDPAUCtxCreate;

@@ -162,7 +162,12 @@ pub(super) fn render(
             Top::Leaf(i) => {
                 let mut i = i.clone();
                 if let Some(name) = declared_name(&i).filter(|_| versions_lines) {
-                    with_versions(item_attrs(&mut i)?, p, &top_names[&name], versions);
+                    // A re-export (a C spelling) that names one item in all its versions: rustdoc
+                    // shows that item's docs under it, whose versions line is the same.
+                    let same_target = matches!(i, syn::Item::Use(_)) && *p == top_names[&name];
+                    if !same_target {
+                        with_versions(item_attrs(&mut i)?, p, &top_names[&name], versions);
+                    }
                 }
                 i
             }

@@ -17,7 +17,9 @@ version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 contents() { tar tzf "$target/package/$1-$version.crate" | sed "s|^$1-$version/||"; }
 for crate in cuda-driver-sys-generator cuda-driver-sys cuda-check; do
   files=$(contents "$crate")
-  echo "  $crate-$version.crate: $(wc -l <<<"$files") files, $(du -k "$target/package/$crate-$version.crate" | cut -f1) KiB"
+  kib=$(( ($(stat -c %s "$target/package/$crate-$version.crate") + 1023) / 1024 ))
+  echo "  $crate-$version.crate: $(wc -l <<<"$files") files, $kib KiB"
+  [ "$kib" -lt 1024 ] || fail "$crate's package is $kib KiB, over the 1 MiB this workspace allows itself"
   for f in Cargo.toml LICENSE-MIT LICENSE-APACHE; do
     grep -qx "$f" <<<"$files" || fail "$crate's package has no $f"
   done

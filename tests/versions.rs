@@ -1,7 +1,9 @@
 //! The `cuda-<V>` features of the three manifests against `cuda-driver-sys/versions.txt`, the one
 //! list of CUDA versions (Cargo features cannot be generated, so they are checked): each version
 //! has its feature in each manifest, with the form that manifest gives it, and no manifest has a
-//! version feature the list does not have. A failure names the file and the feature.
+//! version feature the list does not have; and the `cuda_ge_<V>` cfgs that
+//! `cuda-driver-sys/src/lib.rs` hides from docs.rs's feature badges are those of the list. A failure
+//! names the file and what disagrees.
 
 use std::path::{Path, PathBuf};
 
@@ -90,5 +92,39 @@ fn version_features_match_versions_txt() {
     println!(
         "versions: {} versions of cuda-driver-sys/versions.txt, each a feature of the 3 manifests",
         list.len()
+    );
+}
+
+/// The `cuda_ge_<V>` names inside `#![cfg_attr(docsrs, doc(auto_cfg(hide(..))))]` of the crate root.
+fn hidden_version_cfgs() -> Vec<String> {
+    let lib = read("cuda-driver-sys/src/lib.rs");
+    let start = lib
+        .find("auto_cfg(hide(")
+        .expect("cuda-driver-sys/src/lib.rs: no `doc(auto_cfg(hide(..)))` attribute");
+    let list = &lib[start + "auto_cfg(hide(".len()..];
+    list[..list
+        .find(')')
+        .expect("cuda-driver-sys/src/lib.rs: unclosed auto_cfg(hide(..))")]
+        .split(',')
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn docs_rs_hides_every_version_cfg() {
+    let want: Vec<String> = versions().iter().map(|v| format!("cuda_ge_{v}")).collect();
+    let found = hidden_version_cfgs();
+    let missing: Vec<&String> = want.iter().filter(|c| !found.contains(c)).collect();
+    let extra: Vec<&String> = found.iter().filter(|c| !want.contains(c)).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "cuda-driver-sys/src/lib.rs: `doc(auto_cfg(hide(..)))` must name `cuda_ge_<V>` for each \
+         version of cuda-driver-sys/versions.txt; missing {missing:?}, not in the list {extra:?}"
+    );
+    println!(
+        "versions: the {} `cuda_ge_<V>` cfgs hidden from docs.rs's badges in cuda-driver-sys/src/lib.rs",
+        found.len()
     );
 }

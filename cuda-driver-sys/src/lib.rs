@@ -93,6 +93,32 @@
 //! links nothing. Dependent `-sys` crates read `DEP_CUDA_LIB_DIR`, `DEP_CUDA_INCLUDE_DIR` (when
 //! known) and `DEP_CUDA_VERSION`.
 #![no_std]
+// docs.rs (nightly, `--cfg docsrs`): feature-gated items say which feature they need; the
+// version cfgs are left out, the docs of each item say its CUDA versions in words.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+#![cfg_attr(
+    docsrs,
+    doc(auto_cfg(hide(
+        cuda_ge_11070,
+        cuda_ge_11080,
+        cuda_ge_12000,
+        cuda_ge_12010,
+        cuda_ge_12020,
+        cuda_ge_12030,
+        cuda_ge_12040,
+        cuda_ge_12050,
+        cuda_ge_12060,
+        cuda_ge_12080,
+        cuda_ge_12090,
+        cuda_ge_13000,
+        cuda_ge_13010,
+        cuda_ge_13020,
+        cuda_ge_13030,
+        cuda_ge_13040,
+        cuda_ge_13050
+    )))
+)]
+#![deny(missing_docs)]
 #![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
 #![allow(clippy::all)]
 

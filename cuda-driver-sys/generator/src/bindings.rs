@@ -1,20 +1,25 @@
 //! Emits `bindings.rs` (and hands the `extern` block to [`crate::functions`]): bindgen's output
 //! with the macros the header `#undef`s left out, the unsigned complements corrected and the
-//! enumerators only the internal view declares dropped.
+//! enumerators only the internal view declares dropped; every public item documented
+//! ([`crate::item_docs`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use quote::ToTokens;
 
+use crate::item_docs::{document_bindings, SetDocs};
+
 /// The text of `bindings.rs` (bindgen's output without its `extern` block), and the `extern` block
 /// alone, for [`crate::functions`]: a `table-only` build re-exports none of the functions but the
 /// four the table needs. Constants named in `dropped` are left out, those in `replaced` replaced,
-/// and the associated constants `enumerators_dropped[type]` of enum newtypes left out.
+/// and the associated constants `enumerators_dropped[type]` of enum newtypes left out. The
+/// types are documented from the facts of `docs`.
 pub(crate) fn split_functions(
     src: &str,
     dropped: &BTreeSet<String>,
     replaced: &BTreeMap<String, syn::Item>,
     enumerators_dropped: &BTreeMap<String, BTreeSet<String>>,
+    docs: &SetDocs,
 ) -> Result<(String, Vec<syn::Item>), String> {
     let file = syn::parse_file(src).map_err(|e| format!("bindgen output does not parse: {e}"))?;
     let const_name = |i: &syn::Item| match i {
@@ -40,5 +45,11 @@ pub(crate) fn split_functions(
             i
         })
         .partition(|i| matches!(i, syn::Item::ForeignMod(_)));
-    Ok((crate::unparse(types), functions))
+    let mut types = syn::File {
+        shebang: None,
+        attrs: vec![],
+        items: types,
+    };
+    document_bindings(&mut types, docs);
+    Ok((prettyplease::unparse(&types), functions))
 }

@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, ToTokens};
 
+use crate::function_docs::{function_doc, FunctionFacts};
 use crate::header_set::HeaderSet;
+use crate::item_docs::doc_attrs;
 use crate::names::Names;
 use crate::parsed::Parsed;
 
@@ -21,11 +23,13 @@ use crate::parsed::Parsed;
 /// `cuGetProcAddress`, the only one an 11.x driver exports), `cuDriverGetVersion`,
 /// `cuGetErrorName` and `cuGetErrorString` (for `cuda.h` only: an interop header's functions are
 /// all looked up). Each header's functions form one `SET` for the loader (`loader::FunctionSet`).
-pub(crate) fn generate(
+/// Each function is documented from its `facts`.
+pub(crate) fn generate<'a>(
     b: &Parsed,
     names: &Names,
     c_spelling: &BTreeMap<String, (String, String)>,
     set: &HeaderSet,
+    facts: &dyn Fn(&str) -> FunctionFacts<'a>,
 ) -> Result<TokenStream, String> {
     // Only cuda.h's functions bootstrap the loader; every other header's are looked up.
     let by_name_list: Vec<&str> = if set.is_core() {
@@ -93,7 +97,9 @@ pub(crate) fn generate(
         });
         slots.push(quote! { AtomicPtr::new(Resolve::#id as *mut c_void) });
         variants.push(id.clone());
+        let doc = doc_attrs(&function_doc(sym, &facts(sym), true));
         trampolines.extend(quote! {
+            #(#doc)*
             #(#attrs)*
             #[inline]
             pub unsafe extern "C" fn #id(#inputs) -> CUresult {

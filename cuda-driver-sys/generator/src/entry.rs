@@ -7,6 +7,8 @@ use std::sync::LazyLock;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use crate::function_docs::{entry_doc, entry_spelling_doc};
+use crate::item_docs::doc_attrs;
 use crate::names::Names;
 use crate::parsed::Parsed;
 
@@ -18,7 +20,7 @@ pub(crate) struct Entries {
 }
 
 /// `PFN_cuMemcpyHtoD_v7000_ptds` → ("cuMemcpyHtoD", 7000, Some("ptds")).
-pub(crate) fn split_pfn(name: &str) -> Option<(String, u32, Option<String>)> {
+fn split_pfn(name: &str) -> Option<(String, u32, Option<String>)> {
     static RE: LazyLock<regex::Regex> =
         LazyLock::new(|| regex::Regex::new(r"^PFN_(cu\w+)_v(\d+)(?:_(ptds|ptsz))?$").unwrap());
     let c = RE.captures(name)?;
@@ -67,7 +69,9 @@ pub(crate) fn generate(b: &Parsed, names: &Names) -> Result<Entries, String> {
         } else {
             quote!(new)
         };
+        let doc = doc_attrs(&entry_doc(name, &base, version, pt.is_some()));
         out.extend(quote! {
+            #(#doc)*
             pub const #id: EntryPoint<#ty> = unsafe { EntryPoint::#ctor(#sym, #lit) };
         });
         all.push(id);
@@ -175,12 +179,15 @@ pub(crate) fn generate(b: &Parsed, names: &Names) -> Result<Entries, String> {
         }
         let (en, ep) = (format_ident!("{}", &n[4..]), format_ident!("{}", &p[4..]));
         let (tn, tp) = (format_ident!("{n}"), format_ident!("{p}"));
+        let doc = doc_attrs(&entry_spelling_doc(c_name, n, p));
         if n == p {
-            out.extend(quote! { pub const #id: EntryPoint<#tn> = #en; });
+            out.extend(quote! { #(#doc)* pub const #id: EntryPoint<#tn> = #en; });
         } else {
             out.extend(quote! {
+                #(#doc)*
                 #[cfg(not(feature = "per-thread-default-stream"))]
                 pub const #id: EntryPoint<#tn> = #en;
+                #(#doc)*
                 #[cfg(feature = "per-thread-default-stream")]
                 pub const #id: EntryPoint<#tp> = #ep;
             });

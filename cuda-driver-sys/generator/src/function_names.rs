@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use crate::function_docs::c_spelling_doc;
+use crate::item_docs::doc_attrs;
 use crate::names::HAND_WRITTEN_INLINES;
 
 /// The tokens of `function_names.rs`, from [`Names::functions`](crate::names::Names::functions).
@@ -22,20 +24,23 @@ pub(crate) fn generate(functions: &BTreeMap<String, (String, String)>) -> TokenS
     for (c_name, (n_sym, p_sym)) in functions {
         let id = format_ident!("{c_name}");
         let (pn, pp) = (path_of(n_sym), path_of(p_sym));
+        let doc = doc_attrs(&c_spelling_doc(c_name, n_sym, p_sym));
         if n_sym == p_sym {
             if n_sym != c_name {
-                fn_out.extend(quote! { pub use #pn as #id; });
+                fn_out.extend(quote! { #(#doc)* pub use #pn as #id; });
             }
             continue;
         }
         if n_sym != c_name {
             fn_out.extend(quote! {
+                #(#doc)*
                 #[cfg(not(feature = "per-thread-default-stream"))]
                 pub use #pn as #id;
             });
         }
         if p_sym != c_name {
             fn_out.extend(quote! {
+                #(#doc)*
                 #[cfg(feature = "per-thread-default-stream")]
                 pub use #pp as #id;
             });

@@ -37,9 +37,12 @@ mod bindgen_pass;
 mod bindings;
 mod dynamic;
 mod entry;
+mod function_docs;
 mod function_names;
 mod functions;
+mod header_docs;
 mod header_set;
+mod item_docs;
 mod linked;
 mod macros;
 pub mod merge;
@@ -48,6 +51,7 @@ mod names;
 mod parsed;
 pub mod rust_syntax;
 mod table;
+mod version_docs;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -55,7 +59,10 @@ use std::path::{Path, PathBuf};
 use proc_macro2::TokenStream;
 
 use bindgen_pass::{run_bindgen, strip_core};
+use function_docs::function_facts;
+use header_docs::HeaderDocs;
 pub use header_set::{HeaderSet, CORE, MODULES};
+use item_docs::SetDocs;
 use macros::{expand_macros, object_like_macros, unsigned_complements};
 use parsed::{parse, Parsed};
 
@@ -130,6 +137,10 @@ fn generate_set(
     let header_h = read(&opts.include_dir.join(set.headers[0]))?;
     let typedefs_h = read(&opts.include_dir.join(set.headers[1]))?;
     let cuda_version = cuda_version(&cuda_h)?;
+    let docs = SetDocs {
+        header: HeaderDocs::parse(set.headers[0], &header_h),
+        typedefs: HeaderDocs::parse(set.headers[1], &typedefs_h),
+    };
     let with_core = |mut p: Parsed| {
         if let Some(core) = core {
             for (k, v) in &core.aliases {
@@ -214,8 +225,10 @@ fn generate_set(
         &exp_pt,
         &normal,
         &per_thread,
+        &docs,
     )?;
     let entries = entry::generate(&bindings, &names)?;
+    let facts = |sym: &str| function_facts(sym, &names, &entries.c_spelling, &docs);
 
     std::fs::create_dir_all(&opts.out_dir)
         .map_err(|e| format!("{}: {e}", opts.out_dir.display()))?;
@@ -235,9 +248,9 @@ fn generate_set(
         .collect();
     let unsigned = unsigned_complements(&bindings, &exp_normal);
     let (types_src, extern_blocks) =
-        bindings::split_functions(&bindings_src, &undefined, &unsigned, &internal_only)?;
+        bindings::split_functions(&bindings_src, &undefined, &unsigned, &internal_only, &docs)?;
     write("bindings.rs", &types_src)?;
-    write("functions.rs", &functions::emit(extern_blocks))?;
+    write("functions.rs", &functions::emit(extern_blocks, &facts))?;
     write("names.rs", &format_tokens(names.tokens.clone())?)?;
     write(
         "function_names.rs",
@@ -259,6 +272,7 @@ fn generate_set(
             &names,
             &entries.c_spelling,
             set,
+            &facts,
         )?)?,
     )?;
     write("entry.rs", &format_tokens(entries.tokens)?)?;

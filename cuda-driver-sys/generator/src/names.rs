@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use crate::item_docs::{const_doc, doc_attrs, enumerator_doc, pfn_macro_doc, SetDocs};
 use crate::macros::is_non_constant_macro;
 use crate::parsed::Parsed;
 
@@ -39,7 +40,7 @@ fn is_ident(s: &str) -> bool {
 }
 
 /// The C spellings (from the function-like renaming macros, in both stream modes), the
-/// `PFN_cuX` macros, and the tokens of `names.rs`.
+/// `PFN_cuX` macros, and the tokens of `names.rs`, each item documented from the facts of `docs`.
 pub(crate) fn generate(
     b: &Parsed,
     macros: &BTreeSet<String>,
@@ -47,6 +48,7 @@ pub(crate) fn generate(
     exp_p: &BTreeMap<String, String>,
     normal: &Parsed,
     per_thread: &Parsed,
+    docs: &SetDocs,
 ) -> Result<Names, String> {
     let mut out = TokenStream::new();
     let mut functions = BTreeMap::new();
@@ -102,12 +104,15 @@ pub(crate) fn generate(
             format_ident!("{n}"),
             format_ident!("{p}"),
         );
+        let doc = doc_attrs(&pfn_macro_doc(m, n, p, docs));
         if n == p {
-            out.extend(quote! { pub type #id = #tn; });
+            out.extend(quote! { #(#doc)* pub type #id = #tn; });
         } else {
             out.extend(quote! {
+                #(#doc)*
                 #[cfg(not(feature = "per-thread-default-stream"))]
                 pub type #id = #tn;
+                #(#doc)*
                 #[cfg(feature = "per-thread-default-stream")]
                 pub type #id = #tp;
             });
@@ -122,7 +127,8 @@ pub(crate) fn generate(
         let tname = format_ident!("{}", display[ty]);
         for c in consts {
             let id = format_ident!("{c}");
-            out.extend(quote! { pub const #id: #tname = #tname::#id; });
+            let doc = doc_attrs(&enumerator_doc(c, &display[ty]));
+            out.extend(quote! { #(#doc)* pub const #id: #tname = #tname::#id; });
             enum_of.insert(c.clone(), display[ty].clone());
             enumerators += 1;
         }
@@ -143,6 +149,8 @@ pub(crate) fn generate(
             continue;
         }
         let id = format_ident!("{m}");
+        let doc = doc_attrs(&const_doc(m, docs));
+        out.extend(quote! { #(#doc)* });
         if let Some(c) = cast_re.captures(e) {
             let value: TokenStream = c[3].replace(' ', "").parse().unwrap();
             let ty: TokenStream = match (&c[1], &c[2]) {

@@ -5,8 +5,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, ToTokens};
 
-use crate::entry::split_pfn;
+use crate::function_docs::table_method_doc;
 use crate::header_set::HeaderSet;
+use crate::item_docs::doc_attrs;
 use crate::names::Names;
 use crate::parsed::Parsed;
 
@@ -64,18 +65,9 @@ pub(crate) fn generate(
         if b.ret(&decl.sig.output) != b.canonical(&syn::parse_quote!(CUresult)) {
             return Err(format!("{c_name} does not return CUresult"));
         }
-        let doc = format!(
-            " `{c_name}` through `cuGetProcAddress(\"{}\", {})` (`{n}`); `CUDA_ERROR_NOT_FOUND` \
-             where the driver has no such function, the code `cuGetProcAddress` failed with \
-             where it failed (see the [module](self)).",
-            split_pfn(n).map(|x| x.0).unwrap_or_default(),
-            split_pfn(n).map(|x| x.1).unwrap_or_default(),
-        );
+        let doc = doc_attrs(&table_method_doc(c_name, n_sym, n, p));
         methods.extend(quote! {
-            #[doc = #doc]
-            ///
-            /// # Safety
-            /// As for the C function.
+            #(#doc)*
             #[inline]
             pub unsafe fn #id(&self, #inputs) -> CUresult {
                 match self.#field.resolve(self.mode, Index::#id as usize, entry::#en) {

@@ -9,51 +9,83 @@ use ::core::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use crate::loader::{Function, FunctionSet};
 #[cfg(not(cuda_ge_11080))]
 /// How many functions there are.
+///
+/// - As written here: only in CUDA 11.7; the name: in every supported header
 pub(crate) const FUNCTIONS_LEN: usize = 444;
 #[cfg(all(cuda_ge_11080, not(cuda_ge_12000)))]
 /// How many functions there are.
+///
+/// - As written here: only in CUDA 11.8; the name: in every supported header
 pub(crate) const FUNCTIONS_LEN: usize = 448;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_12010)))]
 /// How many functions there are.
+///
+/// - As written here: only in CUDA 12.0; the name: in every supported header
 pub(crate) const FUNCTIONS_LEN: usize = 456;
 #[cfg(all(cuda_ge_12010, not(cuda_ge_12020)))]
 /// How many functions there are.
+///
+/// - As written here: only in CUDA 12.1; the name: in every supported header
 pub(crate) const FUNCTIONS_LEN: usize = 467;
 #[cfg(all(cuda_ge_12020, not(cuda_ge_12030)))]
 /// How many functions there are.
+///
+/// - As written here: only in CUDA 12.2; the name: in every supported header
 pub(crate) const FUNCTIONS_LEN: usize = 473;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_12040)))]
 /// How many functions there are.
+///
+/// - As written here: only in CUDA 12.3; the name: in every supported header
 pub(crate) const FUNCTIONS_LEN: usize = 488;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_12050)))]
 /// How many functions there are.
+///
+/// - As written here: only in CUDA 12.4; the name: in every supported header
 pub(crate) const FUNCTIONS_LEN: usize = 509;
 #[cfg(all(cuda_ge_12050, not(cuda_ge_12080)))]
 /// How many functions there are.
+///
+/// - As written here: since CUDA 12.5; removed in 12.8; the name: in every supported header
 pub(crate) const FUNCTIONS_LEN: usize = 516;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_12090)))]
 /// How many functions there are.
+///
+/// - As written here: only in CUDA 12.8; the name: in every supported header
 pub(crate) const FUNCTIONS_LEN: usize = 532;
 #[cfg(all(cuda_ge_12090, not(cuda_ge_13000)))]
 /// How many functions there are.
+///
+/// - As written here: only in CUDA 12.9; the name: in every supported header
 pub(crate) const FUNCTIONS_LEN: usize = 537;
 #[cfg(all(cuda_ge_13000, not(cuda_ge_13010)))]
 /// How many functions there are.
+///
+/// - As written here: only in CUDA 13.0; the name: in every supported header
 pub(crate) const FUNCTIONS_LEN: usize = 534;
 #[cfg(all(cuda_ge_13010, not(cuda_ge_13020)))]
 /// How many functions there are.
+///
+/// - As written here: only in CUDA 13.1; the name: in every supported header
 pub(crate) const FUNCTIONS_LEN: usize = 544;
 #[cfg(all(cuda_ge_13020, not(cuda_ge_13030)))]
 /// How many functions there are.
+///
+/// - As written here: only in CUDA 13.2; the name: in every supported header
 pub(crate) const FUNCTIONS_LEN: usize = 561;
 #[cfg(all(cuda_ge_13030, not(cuda_ge_13040)))]
 /// How many functions there are.
+///
+/// - As written here: only in CUDA 13.3; the name: in every supported header
 pub(crate) const FUNCTIONS_LEN: usize = 575;
 #[cfg(all(cuda_ge_13040, not(cuda_ge_13050)))]
 /// How many functions there are.
+///
+/// - As written here: only in CUDA 13.4; the name: in every supported header
 pub(crate) const FUNCTIONS_LEN: usize = 582;
 #[cfg(cuda_ge_13050)]
 /// How many functions there are.
+///
+/// - As written here: since CUDA 13.5; the name: in every supported header
 pub(crate) const FUNCTIONS_LEN: usize = 585;
 /// Every function: its real symbol and the entry point of its ABI.
 pub(crate) const FUNCTIONS: [Function; FUNCTIONS_LEN] = [
@@ -5100,10 +5132,14 @@ pub(crate) enum Index {
     cuWaitExternalSemaphoresAsync_ptsz,
 }
 /// Which functions the driver was found to lack (looked up once, never called).
+///
+/// - In every supported header
 static MISSING: [AtomicBool; FUNCTIONS_LEN] = [const {
     AtomicBool::new(false)
 }; FUNCTIONS_LEN];
 /// This header's functions, for the loader.
+///
+/// - In every supported header
 pub(crate) static SET: FunctionSet = FunctionSet {
     functions: &FUNCTIONS,
     slots: &SLOTS,
@@ -5121,6 +5157,13 @@ pub(crate) const BOOTSTRAP: [Index; 4] = [
     Index::cuGetErrorName,
     Index::cuGetErrorString,
 ];
+/// `CUresult CUDAAPI cuArray3DCreate(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray);` (`cuda.h`)
+///
+/// - C spelling: [`cuArray3DCreate`](super::cuArray3DCreate)
+/// - Typedef: [`PFN_cuArray3DCreate_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuArray3DCreate_v2` through [`entry::cuArray3DCreate_v3020`](super::entry::cuArray3DCreate_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuArray3DCreate_v2(
@@ -5135,6 +5178,13 @@ pub unsafe extern "C" fn cuArray3DCreate_v2(
     };
     unsafe { driver_fn(pHandle, pAllocateArray) }
 }
+/// `CUresult CUDAAPI cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CUarray hArray);` (`cuda.h`)
+///
+/// - C spelling: [`cuArray3DGetDescriptor`](super::cuArray3DGetDescriptor)
+/// - Typedef: [`PFN_cuArray3DGetDescriptor_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuArray3DGetDescriptor_v2` through [`entry::cuArray3DGetDescriptor_v3020`](super::entry::cuArray3DGetDescriptor_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuArray3DGetDescriptor_v2(
@@ -5151,6 +5201,13 @@ pub unsafe extern "C" fn cuArray3DGetDescriptor_v2(
     };
     unsafe { driver_fn(pArrayDescriptor, hArray) }
 }
+/// `CUresult CUDAAPI cuArrayCreate(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray);` (`cuda.h`)
+///
+/// - C spelling: [`cuArrayCreate`](super::cuArrayCreate)
+/// - Typedef: [`PFN_cuArrayCreate_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuArrayCreate_v2` through [`entry::cuArrayCreate_v3020`](super::entry::cuArrayCreate_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuArrayCreate_v2(
@@ -5165,6 +5222,12 @@ pub unsafe extern "C" fn cuArrayCreate_v2(
     };
     unsafe { driver_fn(pHandle, pAllocateArray) }
 }
+/// `CUresult CUDAAPI cuArrayDestroy(CUarray hArray);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuArrayDestroy_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuArrayDestroy` through [`entry::cuArrayDestroy_v2000`](super::entry::cuArrayDestroy_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuArrayDestroy(hArray: CUarray) -> CUresult {
@@ -5173,6 +5236,13 @@ pub unsafe extern "C" fn cuArrayDestroy(hArray: CUarray) -> CUresult {
     };
     unsafe { driver_fn(hArray) }
 }
+/// `CUresult CUDAAPI cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor, CUarray hArray);` (`cuda.h`)
+///
+/// - C spelling: [`cuArrayGetDescriptor`](super::cuArrayGetDescriptor)
+/// - Typedef: [`PFN_cuArrayGetDescriptor_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuArrayGetDescriptor_v2` through [`entry::cuArrayGetDescriptor_v3020`](super::entry::cuArrayGetDescriptor_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuArrayGetDescriptor_v2(
@@ -5187,6 +5257,12 @@ pub unsafe extern "C" fn cuArrayGetDescriptor_v2(
     };
     unsafe { driver_fn(pArrayDescriptor, hArray) }
 }
+/// `CUresult CUDAAPI cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUarray array, CUdevice device);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuArrayGetMemoryRequirements_v11060`], the ABI of CUDA 11.6
+/// - Calls the driver's `cuArrayGetMemoryRequirements` through [`entry::cuArrayGetMemoryRequirements_v11060`](super::entry::cuArrayGetMemoryRequirements_v11060), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuArrayGetMemoryRequirements(
@@ -5205,6 +5281,12 @@ pub unsafe extern "C" fn cuArrayGetMemoryRequirements(
     };
     unsafe { driver_fn(memoryRequirements, array, device) }
 }
+/// `CUresult CUDAAPI cuArrayGetPlane(CUarray *pPlaneArray, CUarray hArray, unsigned int planeIdx);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuArrayGetPlane_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuArrayGetPlane` through [`entry::cuArrayGetPlane_v11020`](super::entry::cuArrayGetPlane_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuArrayGetPlane(
@@ -5221,6 +5303,12 @@ pub unsafe extern "C" fn cuArrayGetPlane(
     };
     unsafe { driver_fn(pPlaneArray, hArray, planeIdx) }
 }
+/// `CUresult CUDAAPI cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUarray array);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuArrayGetSparseProperties_v11010`], the ABI of CUDA 11.1
+/// - Calls the driver's `cuArrayGetSparseProperties` through [`entry::cuArrayGetSparseProperties_v11010`](super::entry::cuArrayGetSparseProperties_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuArrayGetSparseProperties(
@@ -5238,6 +5326,12 @@ pub unsafe extern "C" fn cuArrayGetSparseProperties(
     unsafe { driver_fn(sparseProperties, array) }
 }
 #[cfg(cuda_ge_13040)]
+/// `CUresult CUDAAPI cuCheckpointOperationComplete(CUcheckpointOperationHandle handle);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCheckpointOperationComplete_v13040`], the ABI of CUDA 13.4
+/// - Calls the driver's `cuCheckpointOperationComplete` through [`entry::cuCheckpointOperationComplete_v13040`](super::entry::cuCheckpointOperationComplete_v13040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
+/// - Since CUDA 13.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCheckpointOperationComplete(
@@ -5251,6 +5345,12 @@ pub unsafe extern "C" fn cuCheckpointOperationComplete(
     unsafe { driver_fn(handle) }
 }
 #[cfg(cuda_ge_12080)]
+/// `CUresult CUDAAPI cuCheckpointProcessCheckpoint(int pid, CUcheckpointCheckpointArgs *args);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCheckpointProcessCheckpoint_v12080`], the ABI of CUDA 12.8
+/// - Calls the driver's `cuCheckpointProcessCheckpoint` through [`entry::cuCheckpointProcessCheckpoint_v12080`](super::entry::cuCheckpointProcessCheckpoint_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
+/// - Since CUDA 12.8
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCheckpointProcessCheckpoint(
@@ -5268,6 +5368,12 @@ pub unsafe extern "C" fn cuCheckpointProcessCheckpoint(
     unsafe { driver_fn(pid, args) }
 }
 #[cfg(cuda_ge_12080)]
+/// `CUresult CUDAAPI cuCheckpointProcessGetRestoreThreadId(int pid, int *tid);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCheckpointProcessGetRestoreThreadId_v12080`], the ABI of CUDA 12.8
+/// - Calls the driver's `cuCheckpointProcessGetRestoreThreadId` through [`entry::cuCheckpointProcessGetRestoreThreadId_v12080`](super::entry::cuCheckpointProcessGetRestoreThreadId_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
+/// - Since CUDA 12.8
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCheckpointProcessGetRestoreThreadId(
@@ -5286,6 +5392,12 @@ pub unsafe extern "C" fn cuCheckpointProcessGetRestoreThreadId(
     unsafe { driver_fn(pid, tid) }
 }
 #[cfg(cuda_ge_12080)]
+/// `CUresult CUDAAPI cuCheckpointProcessGetState(int pid, CUprocessState *state);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCheckpointProcessGetState_v12080`], the ABI of CUDA 12.8
+/// - Calls the driver's `cuCheckpointProcessGetState` through [`entry::cuCheckpointProcessGetState_v12080`](super::entry::cuCheckpointProcessGetState_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
+/// - Since CUDA 12.8
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCheckpointProcessGetState(
@@ -5303,6 +5415,12 @@ pub unsafe extern "C" fn cuCheckpointProcessGetState(
     unsafe { driver_fn(pid, state) }
 }
 #[cfg(cuda_ge_12080)]
+/// `CUresult CUDAAPI cuCheckpointProcessLock(int pid, CUcheckpointLockArgs *args);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCheckpointProcessLock_v12080`], the ABI of CUDA 12.8
+/// - Calls the driver's `cuCheckpointProcessLock` through [`entry::cuCheckpointProcessLock_v12080`](super::entry::cuCheckpointProcessLock_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
+/// - Since CUDA 12.8
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCheckpointProcessLock(
@@ -5318,6 +5436,12 @@ pub unsafe extern "C" fn cuCheckpointProcessLock(
     unsafe { driver_fn(pid, args) }
 }
 #[cfg(cuda_ge_12080)]
+/// `CUresult CUDAAPI cuCheckpointProcessRestore(int pid, CUcheckpointRestoreArgs *args);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCheckpointProcessRestore_v12080`], the ABI of CUDA 12.8
+/// - Calls the driver's `cuCheckpointProcessRestore` through [`entry::cuCheckpointProcessRestore_v12080`](super::entry::cuCheckpointProcessRestore_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
+/// - Since CUDA 12.8
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCheckpointProcessRestore(
@@ -5335,6 +5459,12 @@ pub unsafe extern "C" fn cuCheckpointProcessRestore(
     unsafe { driver_fn(pid, args) }
 }
 #[cfg(cuda_ge_12080)]
+/// `CUresult CUDAAPI cuCheckpointProcessUnlock(int pid, CUcheckpointUnlockArgs *args);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCheckpointProcessUnlock_v12080`], the ABI of CUDA 12.8
+/// - Calls the driver's `cuCheckpointProcessUnlock` through [`entry::cuCheckpointProcessUnlock_v12080`](super::entry::cuCheckpointProcessUnlock_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
+/// - Since CUDA 12.8
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCheckpointProcessUnlock(
@@ -5351,7 +5481,36 @@ pub unsafe extern "C" fn cuCheckpointProcessUnlock(
     };
     unsafe { driver_fn(pid, args) }
 }
+#[cfg(all(cuda_ge_12010, not(cuda_ge_13010)))]
+/// `CUresult CUDAAPI cuCoredumpGetAttribute(CUcoredumpSettings attrib, void* value, size_t *size);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCoredumpGetAttribute_v12010`], the ABI of CUDA 12.1
+/// - Calls the driver's `cuCoredumpGetAttribute` through [`entry::cuCoredumpGetAttribute_v12010`](super::entry::cuCoredumpGetAttribute_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
+/// - As written here: since CUDA 12.1; removed in 13.1; the name: since CUDA 12.1
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuCoredumpGetAttribute(
+    attrib: CUcoredumpSettings,
+    value: *mut ::core::ffi::c_void,
+    size: *mut usize,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUcoredumpSettings,
+        *mut ::core::ffi::c_void,
+        *mut usize,
+    ) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuCoredumpGetAttribute as usize].load(Ordering::Acquire))
+    };
+    unsafe { driver_fn(attrib, value, size) }
+}
 #[cfg(cuda_ge_13020)]
+/// `CUresult CUDAAPI cuCoredumpDeregisterCompleteCallback(CUcoredumpCallbackHandle callback);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCoredumpDeregisterCompleteCallback_v13020`], the ABI of CUDA 13.2
+/// - Calls the driver's `cuCoredumpDeregisterCompleteCallback` through [`entry::cuCoredumpDeregisterCompleteCallback_v13020`](super::entry::cuCoredumpDeregisterCompleteCallback_v13020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
+/// - Since CUDA 13.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCoredumpDeregisterCompleteCallback(
@@ -5366,6 +5525,12 @@ pub unsafe extern "C" fn cuCoredumpDeregisterCompleteCallback(
     unsafe { driver_fn(callback) }
 }
 #[cfg(cuda_ge_13020)]
+/// `CUresult CUDAAPI cuCoredumpDeregisterStartCallback(CUcoredumpCallbackHandle callback);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCoredumpDeregisterStartCallback_v13020`], the ABI of CUDA 13.2
+/// - Calls the driver's `cuCoredumpDeregisterStartCallback` through [`entry::cuCoredumpDeregisterStartCallback_v13020`](super::entry::cuCoredumpDeregisterStartCallback_v13020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
+/// - Since CUDA 13.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCoredumpDeregisterStartCallback(
@@ -5379,7 +5544,13 @@ pub unsafe extern "C" fn cuCoredumpDeregisterStartCallback(
     };
     unsafe { driver_fn(callback) }
 }
-#[cfg(cuda_ge_12010)]
+#[cfg(cuda_ge_13010)]
+/// `CUresult CUDAAPI cuCoredumpGetAttribute(CUcoredumpSettings attrib, void *value, size_t *size);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCoredumpGetAttribute_v12010`], the ABI of CUDA 12.1
+/// - Calls the driver's `cuCoredumpGetAttribute` through [`entry::cuCoredumpGetAttribute_v12010`](super::entry::cuCoredumpGetAttribute_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
+/// - As written here: since CUDA 13.1; the name: since CUDA 12.1
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCoredumpGetAttribute(
@@ -5397,6 +5568,12 @@ pub unsafe extern "C" fn cuCoredumpGetAttribute(
     unsafe { driver_fn(attrib, value, size) }
 }
 #[cfg(cuda_ge_12010)]
+/// `CUresult CUDAAPI cuCoredumpGetAttributeGlobal(CUcoredumpSettings attrib, void *value, size_t *size);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCoredumpGetAttributeGlobal_v12010`], the ABI of CUDA 12.1
+/// - Calls the driver's `cuCoredumpGetAttributeGlobal` through [`entry::cuCoredumpGetAttributeGlobal_v12010`](super::entry::cuCoredumpGetAttributeGlobal_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
+/// - Since CUDA 12.1
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCoredumpGetAttributeGlobal(
@@ -5415,7 +5592,36 @@ pub unsafe extern "C" fn cuCoredumpGetAttributeGlobal(
     };
     unsafe { driver_fn(attrib, value, size) }
 }
+#[cfg(all(cuda_ge_12010, not(cuda_ge_13010)))]
+/// `CUresult CUDAAPI cuCoredumpSetAttribute(CUcoredumpSettings attrib, void* value, size_t *size);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCoredumpSetAttribute_v12010`], the ABI of CUDA 12.1
+/// - Calls the driver's `cuCoredumpSetAttribute` through [`entry::cuCoredumpSetAttribute_v12010`](super::entry::cuCoredumpSetAttribute_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
+/// - As written here: since CUDA 12.1; removed in 13.1; the name: since CUDA 12.1
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuCoredumpSetAttribute(
+    attrib: CUcoredumpSettings,
+    value: *mut ::core::ffi::c_void,
+    size: *mut usize,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUcoredumpSettings,
+        *mut ::core::ffi::c_void,
+        *mut usize,
+    ) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuCoredumpSetAttribute as usize].load(Ordering::Acquire))
+    };
+    unsafe { driver_fn(attrib, value, size) }
+}
 #[cfg(cuda_ge_13020)]
+/// `CUresult CUDAAPI cuCoredumpRegisterCompleteCallback(CUcoredumpStatusCallback callback, void *userData, CUcoredumpCallbackHandle *callbackOut);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCoredumpRegisterCompleteCallback_v13020`], the ABI of CUDA 13.2
+/// - Calls the driver's `cuCoredumpRegisterCompleteCallback` through [`entry::cuCoredumpRegisterCompleteCallback_v13020`](super::entry::cuCoredumpRegisterCompleteCallback_v13020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
+/// - Since CUDA 13.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCoredumpRegisterCompleteCallback(
@@ -5436,6 +5642,12 @@ pub unsafe extern "C" fn cuCoredumpRegisterCompleteCallback(
     unsafe { driver_fn(callback, userData, callbackOut) }
 }
 #[cfg(cuda_ge_13020)]
+/// `CUresult CUDAAPI cuCoredumpRegisterStartCallback(CUcoredumpStatusCallback callback, void *userData, CUcoredumpCallbackHandle *callbackOut);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCoredumpRegisterStartCallback_v13020`], the ABI of CUDA 13.2
+/// - Calls the driver's `cuCoredumpRegisterStartCallback` through [`entry::cuCoredumpRegisterStartCallback_v13020`](super::entry::cuCoredumpRegisterStartCallback_v13020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
+/// - Since CUDA 13.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCoredumpRegisterStartCallback(
@@ -5455,7 +5667,13 @@ pub unsafe extern "C" fn cuCoredumpRegisterStartCallback(
     };
     unsafe { driver_fn(callback, userData, callbackOut) }
 }
-#[cfg(cuda_ge_12010)]
+#[cfg(cuda_ge_13010)]
+/// `CUresult CUDAAPI cuCoredumpSetAttribute(CUcoredumpSettings attrib, void *value, size_t *size);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCoredumpSetAttribute_v12010`], the ABI of CUDA 12.1
+/// - Calls the driver's `cuCoredumpSetAttribute` through [`entry::cuCoredumpSetAttribute_v12010`](super::entry::cuCoredumpSetAttribute_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
+/// - As written here: since CUDA 13.1; the name: since CUDA 12.1
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCoredumpSetAttribute(
@@ -5473,6 +5691,12 @@ pub unsafe extern "C" fn cuCoredumpSetAttribute(
     unsafe { driver_fn(attrib, value, size) }
 }
 #[cfg(cuda_ge_12010)]
+/// `CUresult CUDAAPI cuCoredumpSetAttributeGlobal(CUcoredumpSettings attrib, void *value, size_t *size);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCoredumpSetAttributeGlobal_v12010`], the ABI of CUDA 12.1
+/// - Calls the driver's `cuCoredumpSetAttributeGlobal` through [`entry::cuCoredumpSetAttributeGlobal_v12010`](super::entry::cuCoredumpSetAttributeGlobal_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
+/// - Since CUDA 12.1
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCoredumpSetAttributeGlobal(
@@ -5491,6 +5715,12 @@ pub unsafe extern "C" fn cuCoredumpSetAttributeGlobal(
     };
     unsafe { driver_fn(attrib, value, size) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxAttach(CUcontext *pctx, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxAttach_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuCtxAttach` through [`entry::cuCtxAttach_v2000`](super::entry::cuCtxAttach_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxAttach(
@@ -5506,6 +5736,13 @@ pub unsafe extern "C" fn cuCtxAttach(
     unsafe { driver_fn(pctx, flags) }
 }
 #[cfg(not(cuda_ge_13000))]
+/// `CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev);` (`cuda.h`)
+///
+/// - C spelling: [`cuCtxCreate`](super::cuCtxCreate)
+/// - Typedef: [`PFN_cuCtxCreate_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuCtxCreate_v2` through [`entry::cuCtxCreate_v3020`](super::entry::cuCtxCreate_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxCreate_v2(
@@ -5523,6 +5760,12 @@ pub unsafe extern "C" fn cuCtxCreate_v2(
     unsafe { driver_fn(pctx, flags, dev) }
 }
 #[cfg(not(cuda_ge_13000))]
+/// `CUresult CUDAAPI cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxCreate_v11040`], the ABI of CUDA 11.4
+/// - Calls the driver's `cuCtxCreate_v3` through [`entry::cuCtxCreate_v11040`](super::entry::cuCtxCreate_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxCreate_v3(
@@ -5543,7 +5786,13 @@ pub unsafe extern "C" fn cuCtxCreate_v3(
     };
     unsafe { driver_fn(pctx, paramsArray, numParams, flags, dev) }
 }
-#[cfg(cuda_ge_12050)]
+#[cfg(all(cuda_ge_12050, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxCreate_v12050`], the ABI of CUDA 12.5
+/// - Calls the driver's `cuCtxCreate_v4` through [`entry::cuCtxCreate_v12050`](super::entry::cuCtxCreate_v12050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - As written here: since CUDA 12.5; removed in 13.0; the name: since CUDA 12.5
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxCreate_v4(
@@ -5562,6 +5811,39 @@ pub unsafe extern "C" fn cuCtxCreate_v4(
     };
     unsafe { driver_fn(pctx, ctxCreateParams, flags, dev) }
 }
+#[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev);` (`cuda.h`)
+///
+/// - C spelling: [`cuCtxCreate`](super::cuCtxCreate)
+/// - Typedef: [`PFN_cuCtxCreate_v12050`], the ABI of CUDA 12.5
+/// - Calls the driver's `cuCtxCreate_v4` through [`entry::cuCtxCreate_v12050`](super::entry::cuCtxCreate_v12050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.5
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuCtxCreate_v4(
+    pctx: *mut CUcontext,
+    ctxCreateParams: *mut CUctxCreateParams,
+    flags: ::core::ffi::c_uint,
+    dev: CUdevice,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        *mut CUcontext,
+        *mut CUctxCreateParams,
+        ::core::ffi::c_uint,
+        CUdevice,
+    ) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuCtxCreate_v4 as usize].load(Ordering::Acquire))
+    };
+    unsafe { driver_fn(pctx, ctxCreateParams, flags, dev) }
+}
+/// `CUresult CUDAAPI cuCtxDestroy(CUcontext ctx);` (`cuda.h`)
+///
+/// - C spelling: [`cuCtxDestroy`](super::cuCtxDestroy)
+/// - Typedef: [`PFN_cuCtxDestroy_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuCtxDestroy_v2` through [`entry::cuCtxDestroy_v4000`](super::entry::cuCtxDestroy_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxDestroy_v2(ctx: CUcontext) -> CUresult {
@@ -5570,6 +5852,12 @@ pub unsafe extern "C" fn cuCtxDestroy_v2(ctx: CUcontext) -> CUresult {
     };
     unsafe { driver_fn(ctx) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxDetach(CUcontext ctx);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxDetach_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuCtxDetach` through [`entry::cuCtxDetach_v2000`](super::entry::cuCtxDetach_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxDetach(ctx: CUcontext) -> CUresult {
@@ -5578,6 +5866,12 @@ pub unsafe extern "C" fn cuCtxDetach(ctx: CUcontext) -> CUresult {
     };
     unsafe { driver_fn(ctx) }
 }
+/// `CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peerContext);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxDisablePeerAccess_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuCtxDisablePeerAccess` through [`entry::cuCtxDisablePeerAccess_v4000`](super::entry::cuCtxDisablePeerAccess_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Peer Context Memory Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxDisablePeerAccess(peerContext: CUcontext) -> CUresult {
@@ -5586,6 +5880,12 @@ pub unsafe extern "C" fn cuCtxDisablePeerAccess(peerContext: CUcontext) -> CUres
     };
     unsafe { driver_fn(peerContext) }
 }
+/// `CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxEnablePeerAccess_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuCtxEnablePeerAccess` through [`entry::cuCtxEnablePeerAccess_v4000`](super::entry::cuCtxEnablePeerAccess_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Peer Context Memory Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxEnablePeerAccess(
@@ -5598,6 +5898,12 @@ pub unsafe extern "C" fn cuCtxEnablePeerAccess(
     unsafe { driver_fn(peerContext, Flags) }
 }
 #[cfg(cuda_ge_12040)]
+/// `CUresult CUDAAPI cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxFromGreenCtx_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuCtxFromGreenCtx` through [`entry::cuCtxFromGreenCtx_v12040`](super::entry::cuCtxFromGreenCtx_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+/// - Since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxFromGreenCtx(
@@ -5609,6 +5915,12 @@ pub unsafe extern "C" fn cuCtxFromGreenCtx(
     };
     unsafe { driver_fn(pContext, hCtx) }
 }
+/// `CUresult CUDAAPI cuCtxGetApiVersion(CUcontext ctx, unsigned int *version);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxGetApiVersion_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuCtxGetApiVersion` through [`entry::cuCtxGetApiVersion_v3020`](super::entry::cuCtxGetApiVersion_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxGetApiVersion(
@@ -5623,6 +5935,12 @@ pub unsafe extern "C" fn cuCtxGetApiVersion(
     };
     unsafe { driver_fn(ctx, version) }
 }
+/// `CUresult CUDAAPI cuCtxGetCacheConfig(CUfunc_cache *pconfig);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxGetCacheConfig_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuCtxGetCacheConfig` through [`entry::cuCtxGetCacheConfig_v3020`](super::entry::cuCtxGetCacheConfig_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxGetCacheConfig(pconfig: *mut CUfunc_cache) -> CUresult {
@@ -5631,6 +5949,12 @@ pub unsafe extern "C" fn cuCtxGetCacheConfig(pconfig: *mut CUfunc_cache) -> CUre
     };
     unsafe { driver_fn(pconfig) }
 }
+/// `CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxGetCurrent_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuCtxGetCurrent` through [`entry::cuCtxGetCurrent_v4000`](super::entry::cuCtxGetCurrent_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxGetCurrent(pctx: *mut CUcontext) -> CUresult {
@@ -5640,6 +5964,12 @@ pub unsafe extern "C" fn cuCtxGetCurrent(pctx: *mut CUcontext) -> CUresult {
     unsafe { driver_fn(pctx) }
 }
 #[cfg(cuda_ge_12040)]
+/// `CUresult CUDAAPI cuCtxGetDevResource(CUcontext hCtx, CUdevResource* resource, CUdevResourceType type);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxGetDevResource_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuCtxGetDevResource` through [`entry::cuCtxGetDevResource_v12040`](super::entry::cuCtxGetDevResource_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+/// - Since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxGetDevResource(
@@ -5656,6 +5986,12 @@ pub unsafe extern "C" fn cuCtxGetDevResource(
     };
     unsafe { driver_fn(hCtx, resource, type_) }
 }
+/// `CUresult CUDAAPI cuCtxGetDevice(CUdevice *device);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxGetDevice_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuCtxGetDevice` through [`entry::cuCtxGetDevice_v2000`](super::entry::cuCtxGetDevice_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxGetDevice(device: *mut CUdevice) -> CUresult {
@@ -5665,6 +6001,12 @@ pub unsafe extern "C" fn cuCtxGetDevice(device: *mut CUdevice) -> CUresult {
     unsafe { driver_fn(device) }
 }
 #[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxGetDevice_v13000`], the ABI of CUDA 13.0
+/// - Calls the driver's `cuCtxGetDevice_v2` through [`entry::cuCtxGetDevice_v13000`](super::entry::cuCtxGetDevice_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - Since CUDA 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxGetDevice_v2(
@@ -5676,6 +6018,12 @@ pub unsafe extern "C" fn cuCtxGetDevice_v2(
     };
     unsafe { driver_fn(device, ctx) }
 }
+/// `CUresult CUDAAPI cuCtxGetExecAffinity(CUexecAffinityParam *pExecAffinity, CUexecAffinityType type);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxGetExecAffinity_v11040`], the ABI of CUDA 11.4
+/// - Calls the driver's `cuCtxGetExecAffinity` through [`entry::cuCtxGetExecAffinity_v11040`](super::entry::cuCtxGetExecAffinity_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxGetExecAffinity(
@@ -5690,6 +6038,12 @@ pub unsafe extern "C" fn cuCtxGetExecAffinity(
     };
     unsafe { driver_fn(pExecAffinity, type_) }
 }
+/// `CUresult CUDAAPI cuCtxGetFlags(unsigned int *flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxGetFlags_v7000`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuCtxGetFlags` through [`entry::cuCtxGetFlags_v7000`](super::entry::cuCtxGetFlags_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxGetFlags(flags: *mut ::core::ffi::c_uint) -> CUresult {
@@ -5699,6 +6053,12 @@ pub unsafe extern "C" fn cuCtxGetFlags(flags: *mut ::core::ffi::c_uint) -> CUres
     unsafe { driver_fn(flags) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuCtxGetId(CUcontext ctx, unsigned long long *ctxId);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxGetId_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuCtxGetId` through [`entry::cuCtxGetId_v12000`](super::entry::cuCtxGetId_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxGetId(
@@ -5713,6 +6073,12 @@ pub unsafe extern "C" fn cuCtxGetId(
     };
     unsafe { driver_fn(ctx, ctxId) }
 }
+/// `CUresult CUDAAPI cuCtxGetLimit(size_t *pvalue, CUlimit limit);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxGetLimit_v3010`], the ABI of CUDA 3.1
+/// - Calls the driver's `cuCtxGetLimit` through [`entry::cuCtxGetLimit_v3010`](super::entry::cuCtxGetLimit_v3010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxGetLimit(pvalue: *mut usize, limit: CUlimit) -> CUresult {
@@ -5721,6 +6087,13 @@ pub unsafe extern "C" fn cuCtxGetLimit(pvalue: *mut usize, limit: CUlimit) -> CU
     };
     unsafe { driver_fn(pvalue, limit) }
 }
+#[cfg(not(cuda_ge_12040))]
+/// `CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxGetSharedMemConfig_v4020`], the ABI of CUDA 4.2
+/// - Calls the driver's `cuCtxGetSharedMemConfig` through [`entry::cuCtxGetSharedMemConfig_v4020`](super::entry::cuCtxGetSharedMemConfig_v4020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - As written here: in CUDA 11.7 to 12.3; removed in 12.4; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxGetSharedMemConfig(
@@ -5731,6 +6104,29 @@ pub unsafe extern "C" fn cuCtxGetSharedMemConfig(
     };
     unsafe { driver_fn(pConfig) }
 }
+#[cfg(cuda_ge_12040)]
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxGetSharedMemConfig_v4020`], the ABI of CUDA 4.2
+/// - Calls the driver's `cuCtxGetSharedMemConfig` through [`entry::cuCtxGetSharedMemConfig_v4020`](super::entry::cuCtxGetSharedMemConfig_v4020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX__DEPRECATED.html)
+/// - As written here: since CUDA 12.4; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuCtxGetSharedMemConfig(
+    pConfig: *mut CUsharedconfig,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(*mut CUsharedconfig) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuCtxGetSharedMemConfig as usize].load(Ordering::Acquire))
+    };
+    unsafe { driver_fn(pConfig) }
+}
+/// `CUresult CUDAAPI cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxGetStreamPriorityRange_v5050`], the ABI of CUDA 5.5
+/// - Calls the driver's `cuCtxGetStreamPriorityRange` through [`entry::cuCtxGetStreamPriorityRange_v5050`](super::entry::cuCtxGetStreamPriorityRange_v5050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxGetStreamPriorityRange(
@@ -5747,6 +6143,13 @@ pub unsafe extern "C" fn cuCtxGetStreamPriorityRange(
     };
     unsafe { driver_fn(leastPriority, greatestPriority) }
 }
+/// `CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx);` (`cuda.h`)
+///
+/// - C spelling: [`cuCtxPopCurrent`](super::cuCtxPopCurrent)
+/// - Typedef: [`PFN_cuCtxPopCurrent_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuCtxPopCurrent_v2` through [`entry::cuCtxPopCurrent_v4000`](super::entry::cuCtxPopCurrent_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxPopCurrent_v2(pctx: *mut CUcontext) -> CUresult {
@@ -5755,6 +6158,13 @@ pub unsafe extern "C" fn cuCtxPopCurrent_v2(pctx: *mut CUcontext) -> CUresult {
     };
     unsafe { driver_fn(pctx) }
 }
+/// `CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx);` (`cuda.h`)
+///
+/// - C spelling: [`cuCtxPushCurrent`](super::cuCtxPushCurrent)
+/// - Typedef: [`PFN_cuCtxPushCurrent_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuCtxPushCurrent_v2` through [`entry::cuCtxPushCurrent_v4000`](super::entry::cuCtxPushCurrent_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxPushCurrent_v2(ctx: CUcontext) -> CUresult {
@@ -5764,6 +6174,12 @@ pub unsafe extern "C" fn cuCtxPushCurrent_v2(ctx: CUcontext) -> CUresult {
     unsafe { driver_fn(ctx) }
 }
 #[cfg(cuda_ge_12050)]
+/// `CUresult CUDAAPI cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxRecordEvent_v12050`], the ABI of CUDA 12.5
+/// - Calls the driver's `cuCtxRecordEvent` through [`entry::cuCtxRecordEvent_v12050`](super::entry::cuCtxRecordEvent_v12050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - Since CUDA 12.5
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxRecordEvent(hCtx: CUcontext, hEvent: CUevent) -> CUresult {
@@ -5772,6 +6188,12 @@ pub unsafe extern "C" fn cuCtxRecordEvent(hCtx: CUcontext, hEvent: CUevent) -> C
     };
     unsafe { driver_fn(hCtx, hEvent) }
 }
+/// `CUresult CUDAAPI cuCtxResetPersistingL2Cache(void);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxResetPersistingL2Cache_v11000`], the ABI of CUDA 11.0
+/// - Calls the driver's `cuCtxResetPersistingL2Cache` through [`entry::cuCtxResetPersistingL2Cache_v11000`](super::entry::cuCtxResetPersistingL2Cache_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxResetPersistingL2Cache() -> CUresult {
@@ -5782,6 +6204,12 @@ pub unsafe extern "C" fn cuCtxResetPersistingL2Cache() -> CUresult {
     };
     unsafe { driver_fn() }
 }
+/// `CUresult CUDAAPI cuCtxSetCacheConfig(CUfunc_cache config);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxSetCacheConfig_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuCtxSetCacheConfig` through [`entry::cuCtxSetCacheConfig_v3020`](super::entry::cuCtxSetCacheConfig_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxSetCacheConfig(config: CUfunc_cache) -> CUresult {
@@ -5790,6 +6218,12 @@ pub unsafe extern "C" fn cuCtxSetCacheConfig(config: CUfunc_cache) -> CUresult {
     };
     unsafe { driver_fn(config) }
 }
+/// `CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxSetCurrent_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuCtxSetCurrent` through [`entry::cuCtxSetCurrent_v4000`](super::entry::cuCtxSetCurrent_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxSetCurrent(ctx: CUcontext) -> CUresult {
@@ -5799,6 +6233,12 @@ pub unsafe extern "C" fn cuCtxSetCurrent(ctx: CUcontext) -> CUresult {
     unsafe { driver_fn(ctx) }
 }
 #[cfg(cuda_ge_12010)]
+/// `CUresult CUDAAPI cuCtxSetFlags(unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxSetFlags_v12010`], the ABI of CUDA 12.1
+/// - Calls the driver's `cuCtxSetFlags` through [`entry::cuCtxSetFlags_v12010`](super::entry::cuCtxSetFlags_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - Since CUDA 12.1
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxSetFlags(flags: ::core::ffi::c_uint) -> CUresult {
@@ -5807,6 +6247,12 @@ pub unsafe extern "C" fn cuCtxSetFlags(flags: ::core::ffi::c_uint) -> CUresult {
     };
     unsafe { driver_fn(flags) }
 }
+/// `CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxSetLimit_v3010`], the ABI of CUDA 3.1
+/// - Calls the driver's `cuCtxSetLimit` through [`entry::cuCtxSetLimit_v3010`](super::entry::cuCtxSetLimit_v3010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxSetLimit(limit: CUlimit, value: usize) -> CUresult {
@@ -5815,6 +6261,13 @@ pub unsafe extern "C" fn cuCtxSetLimit(limit: CUlimit, value: usize) -> CUresult
     };
     unsafe { driver_fn(limit, value) }
 }
+#[cfg(not(cuda_ge_12040))]
+/// `CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxSetSharedMemConfig_v4020`], the ABI of CUDA 4.2
+/// - Calls the driver's `cuCtxSetSharedMemConfig` through [`entry::cuCtxSetSharedMemConfig_v4020`](super::entry::cuCtxSetSharedMemConfig_v4020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - As written here: in CUDA 11.7 to 12.3; removed in 12.4; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxSetSharedMemConfig(config: CUsharedconfig) -> CUresult {
@@ -5823,6 +6276,27 @@ pub unsafe extern "C" fn cuCtxSetSharedMemConfig(config: CUsharedconfig) -> CUre
     };
     unsafe { driver_fn(config) }
 }
+#[cfg(cuda_ge_12040)]
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxSetSharedMemConfig_v4020`], the ABI of CUDA 4.2
+/// - Calls the driver's `cuCtxSetSharedMemConfig` through [`entry::cuCtxSetSharedMemConfig_v4020`](super::entry::cuCtxSetSharedMemConfig_v4020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX__DEPRECATED.html)
+/// - As written here: since CUDA 12.4; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuCtxSetSharedMemConfig(config: CUsharedconfig) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(CUsharedconfig) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuCtxSetSharedMemConfig as usize].load(Ordering::Acquire))
+    };
+    unsafe { driver_fn(config) }
+}
+/// `CUresult CUDAAPI cuCtxSynchronize(void);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxSynchronize_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuCtxSynchronize` through [`entry::cuCtxSynchronize_v2000`](super::entry::cuCtxSynchronize_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxSynchronize() -> CUresult {
@@ -5832,6 +6306,12 @@ pub unsafe extern "C" fn cuCtxSynchronize() -> CUresult {
     unsafe { driver_fn() }
 }
 #[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext ctx);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxSynchronize_v13000`], the ABI of CUDA 13.0
+/// - Calls the driver's `cuCtxSynchronize_v2` through [`entry::cuCtxSynchronize_v13000`](super::entry::cuCtxSynchronize_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - Since CUDA 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxSynchronize_v2(ctx: CUcontext) -> CUresult {
@@ -5841,6 +6321,12 @@ pub unsafe extern "C" fn cuCtxSynchronize_v2(ctx: CUcontext) -> CUresult {
     unsafe { driver_fn(ctx) }
 }
 #[cfg(cuda_ge_12050)]
+/// `CUresult CUDAAPI cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuCtxWaitEvent_v12050`], the ABI of CUDA 12.5
+/// - Calls the driver's `cuCtxWaitEvent` through [`entry::cuCtxWaitEvent_v12050`](super::entry::cuCtxWaitEvent_v12050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+/// - Since CUDA 12.5
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuCtxWaitEvent(hCtx: CUcontext, hEvent: CUevent) -> CUresult {
@@ -5849,6 +6335,12 @@ pub unsafe extern "C" fn cuCtxWaitEvent(hCtx: CUcontext, hEvent: CUevent) -> CUr
     };
     unsafe { driver_fn(hCtx, hEvent) }
 }
+/// `CUresult CUDAAPI cuDestroyExternalMemory(CUexternalMemory extMem);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDestroyExternalMemory_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuDestroyExternalMemory` through [`entry::cuDestroyExternalMemory_v10000`](super::entry::cuDestroyExternalMemory_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDestroyExternalMemory(extMem: CUexternalMemory) -> CUresult {
@@ -5857,6 +6349,12 @@ pub unsafe extern "C" fn cuDestroyExternalMemory(extMem: CUexternalMemory) -> CU
     };
     unsafe { driver_fn(extMem) }
 }
+/// `CUresult CUDAAPI cuDestroyExternalSemaphore(CUexternalSemaphore extSem);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDestroyExternalSemaphore_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuDestroyExternalSemaphore` through [`entry::cuDestroyExternalSemaphore_v10000`](super::entry::cuDestroyExternalSemaphore_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDestroyExternalSemaphore(
@@ -5870,6 +6368,12 @@ pub unsafe extern "C" fn cuDestroyExternalSemaphore(
     unsafe { driver_fn(extSem) }
 }
 #[cfg(cuda_ge_12040)]
+/// `CUresult CUDAAPI cuDevResourceGenerateDesc(CUdevResourceDesc *phDesc, CUdevResource *resources, unsigned int nbResources);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDevResourceGenerateDesc_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuDevResourceGenerateDesc` through [`entry::cuDevResourceGenerateDesc_v12040`](super::entry::cuDevResourceGenerateDesc_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+/// - Since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDevResourceGenerateDesc(
@@ -5889,6 +6393,12 @@ pub unsafe extern "C" fn cuDevResourceGenerateDesc(
     unsafe { driver_fn(phDesc, resources, nbResources) }
 }
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13010)))]
+/// `CUresult CUDAAPI cuDevSmResourceSplitByCount(CUdevResource* result, unsigned int* nbGroups, const CUdevResource* input, CUdevResource* remaining, unsigned int useFlags, unsigned int minCount);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDevSmResourceSplitByCount_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuDevSmResourceSplitByCount` through [`entry::cuDevSmResourceSplitByCount_v12040`](super::entry::cuDevSmResourceSplitByCount_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+/// - As written here: since CUDA 12.4; removed in 13.1; the name: since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDevSmResourceSplitByCount(
@@ -5914,6 +6424,12 @@ pub unsafe extern "C" fn cuDevSmResourceSplitByCount(
     unsafe { driver_fn(result, nbGroups, input, remaining, useFlags, minCount) }
 }
 #[cfg(cuda_ge_13010)]
+/// `CUresult CUDAAPI cuDevSmResourceSplit(CUdevResource* result, unsigned int nbGroups, const CUdevResource* input, CUdevResource* remainder, unsigned int flags, CU_DEV_SM_RESOURCE_GROUP_PARAMS* groupParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDevSmResourceSplit_v13010`], the ABI of CUDA 13.1
+/// - Calls the driver's `cuDevSmResourceSplit` through [`entry::cuDevSmResourceSplit_v13010`](super::entry::cuDevSmResourceSplit_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+/// - Since CUDA 13.1
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDevSmResourceSplit(
@@ -5937,6 +6453,12 @@ pub unsafe extern "C" fn cuDevSmResourceSplit(
     unsafe { driver_fn(result, nbGroups, input, remainder, flags, groupParams) }
 }
 #[cfg(cuda_ge_13010)]
+/// `CUresult CUDAAPI cuDevSmResourceSplitByCount(CUdevResource* result, unsigned int* nbGroups, const CUdevResource* input, CUdevResource* remainder, unsigned int flags, unsigned int minCount);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDevSmResourceSplitByCount_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuDevSmResourceSplitByCount` through [`entry::cuDevSmResourceSplitByCount_v12040`](super::entry::cuDevSmResourceSplitByCount_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+/// - As written here: since CUDA 13.1; the name: since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDevSmResourceSplitByCount(
@@ -5961,6 +6483,12 @@ pub unsafe extern "C" fn cuDevSmResourceSplitByCount(
     };
     unsafe { driver_fn(result, nbGroups, input, remainder, flags, minCount) }
 }
+/// `CUresult CUDAAPI cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceCanAccessPeer_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuDeviceCanAccessPeer` through [`entry::cuDeviceCanAccessPeer_v4000`](super::entry::cuDeviceCanAccessPeer_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Peer Context Memory Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceCanAccessPeer(
@@ -5977,6 +6505,12 @@ pub unsafe extern "C" fn cuDeviceCanAccessPeer(
     };
     unsafe { driver_fn(canAccessPeer, dev, peerDev) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuDeviceComputeCapability(int *major, int *minor, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceComputeCapability_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuDeviceComputeCapability` through [`entry::cuDeviceComputeCapability_v2000`](super::entry::cuDeviceComputeCapability_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Device Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceComputeCapability(
@@ -5995,6 +6529,12 @@ pub unsafe extern "C" fn cuDeviceComputeCapability(
     };
     unsafe { driver_fn(major, minor, dev) }
 }
+/// `CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGet_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuDeviceGet` through [`entry::cuDeviceGet_v2000`](super::entry::cuDeviceGet_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGet(
@@ -6006,6 +6546,12 @@ pub unsafe extern "C" fn cuDeviceGet(
     };
     unsafe { driver_fn(device, ordinal) }
 }
+/// `CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetAttribute_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuDeviceGetAttribute` through [`entry::cuDeviceGetAttribute_v2000`](super::entry::cuDeviceGetAttribute_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetAttribute(
@@ -6022,6 +6568,12 @@ pub unsafe extern "C" fn cuDeviceGetAttribute(
     };
     unsafe { driver_fn(pi, attrib, dev) }
 }
+/// `CUresult CUDAAPI cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetByPCIBusId_v4010`], the ABI of CUDA 4.1
+/// - Calls the driver's `cuDeviceGetByPCIBusId` through [`entry::cuDeviceGetByPCIBusId_v4010`](super::entry::cuDeviceGetByPCIBusId_v4010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetByPCIBusId(
@@ -6037,6 +6589,12 @@ pub unsafe extern "C" fn cuDeviceGetByPCIBusId(
     unsafe { driver_fn(dev, pciBusId) }
 }
 #[cfg(cuda_ge_13040)]
+/// `CUresult CUDAAPI cuDeviceGetCliqueCount(size_t *count, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetCliqueCount_v13040`], the ABI of CUDA 13.4
+/// - Calls the driver's `cuDeviceGetCliqueCount` through [`entry::cuDeviceGetCliqueCount_v13040`](super::entry::cuDeviceGetCliqueCount_v13040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Fabric Clique Information](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CLIQUE.html)
+/// - Since CUDA 13.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetCliqueCount(
@@ -6049,6 +6607,12 @@ pub unsafe extern "C" fn cuDeviceGetCliqueCount(
     unsafe { driver_fn(count, dev) }
 }
 #[cfg(cuda_ge_13040)]
+/// `CUresult CUDAAPI cuDeviceGetCliqueInfo(CUcliqueInfo *cliqueInfo, size_t *count, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetCliqueInfo_v13040`], the ABI of CUDA 13.4
+/// - Calls the driver's `cuDeviceGetCliqueInfo` through [`entry::cuDeviceGetCliqueInfo_v13040`](super::entry::cuDeviceGetCliqueInfo_v13040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Fabric Clique Information](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CLIQUE.html)
+/// - Since CUDA 13.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetCliqueInfo(
@@ -6065,6 +6629,12 @@ pub unsafe extern "C" fn cuDeviceGetCliqueInfo(
     };
     unsafe { driver_fn(cliqueInfo, count, dev) }
 }
+/// `CUresult CUDAAPI cuDeviceGetCount(int *count);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetCount_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuDeviceGetCount` through [`entry::cuDeviceGetCount_v2000`](super::entry::cuDeviceGetCount_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetCount(count: *mut ::core::ffi::c_int) -> CUresult {
@@ -6073,6 +6643,12 @@ pub unsafe extern "C" fn cuDeviceGetCount(count: *mut ::core::ffi::c_int) -> CUr
     };
     unsafe { driver_fn(count) }
 }
+/// `CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetDefaultMemPool_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuDeviceGetDefaultMemPool` through [`entry::cuDeviceGetDefaultMemPool_v11020`](super::entry::cuDeviceGetDefaultMemPool_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetDefaultMemPool(
@@ -6086,7 +6662,37 @@ pub unsafe extern "C" fn cuDeviceGetDefaultMemPool(
     };
     unsafe { driver_fn(pool_out, dev) }
 }
+#[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetExecAffinitySupport_v11040`], the ABI of CUDA 11.4
+/// - Calls the driver's `cuDeviceGetExecAffinitySupport` through [`entry::cuDeviceGetExecAffinitySupport_v11040`](super::entry::cuDeviceGetExecAffinitySupport_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuDeviceGetExecAffinitySupport(
+    pi: *mut ::core::ffi::c_int,
+    type_: CUexecAffinityType,
+    dev: CUdevice,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        *mut ::core::ffi::c_int,
+        CUexecAffinityType,
+        CUdevice,
+    ) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuDeviceGetExecAffinitySupport as usize].load(Ordering::Acquire),
+        )
+    };
+    unsafe { driver_fn(pi, type_, dev) }
+}
 #[cfg(cuda_ge_12040)]
+/// `CUresult CUDAAPI cuDeviceGetDevResource(CUdevice device, CUdevResource* resource, CUdevResourceType type);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetDevResource_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuDeviceGetDevResource` through [`entry::cuDeviceGetDevResource_v12040`](super::entry::cuDeviceGetDevResource_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+/// - Since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetDevResource(
@@ -6103,6 +6709,13 @@ pub unsafe extern "C" fn cuDeviceGetDevResource(
     };
     unsafe { driver_fn(device, resource, type_) }
 }
+#[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetExecAffinitySupport_v11040`], the ABI of CUDA 11.4
+/// - Calls the driver's `cuDeviceGetExecAffinitySupport` through [`entry::cuDeviceGetExecAffinitySupport_v11040`](super::entry::cuDeviceGetExecAffinitySupport_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+/// - As written here: since CUDA 12.0; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetExecAffinitySupport(
@@ -6122,6 +6735,12 @@ pub unsafe extern "C" fn cuDeviceGetExecAffinitySupport(
     unsafe { driver_fn(pi, type_, dev) }
 }
 #[cfg(cuda_ge_13040)]
+/// `CUresult CUDAAPI cuDeviceGetFabricClusterUuid(CUuuid *uuid, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetFabricClusterUuid_v13040`], the ABI of CUDA 13.4
+/// - Calls the driver's `cuDeviceGetFabricClusterUuid` through [`entry::cuDeviceGetFabricClusterUuid_v13040`](super::entry::cuDeviceGetFabricClusterUuid_v13040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Fabric Clique Information](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CLIQUE.html)
+/// - Since CUDA 13.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetFabricClusterUuid(
@@ -6135,6 +6754,12 @@ pub unsafe extern "C" fn cuDeviceGetFabricClusterUuid(
     };
     unsafe { driver_fn(uuid, dev) }
 }
+/// `CUresult CUDAAPI cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void* value);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetGraphMemAttribute_v11040`], the ABI of CUDA 11.4
+/// - Calls the driver's `cuDeviceGetGraphMemAttribute` through [`entry::cuDeviceGetGraphMemAttribute_v11040`](super::entry::cuDeviceGetGraphMemAttribute_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetGraphMemAttribute(
@@ -6154,6 +6779,12 @@ pub unsafe extern "C" fn cuDeviceGetGraphMemAttribute(
     unsafe { driver_fn(device, attr, value) }
 }
 #[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuDeviceGetHostAtomicCapabilities(unsigned int* capabilities, const CUatomicOperation* operations, unsigned int count, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetHostAtomicCapabilities_v13000`], the ABI of CUDA 13.0
+/// - Calls the driver's `cuDeviceGetHostAtomicCapabilities` through [`entry::cuDeviceGetHostAtomicCapabilities_v13000`](super::entry::cuDeviceGetHostAtomicCapabilities_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+/// - Since CUDA 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetHostAtomicCapabilities(
@@ -6175,6 +6806,12 @@ pub unsafe extern "C" fn cuDeviceGetHostAtomicCapabilities(
     };
     unsafe { driver_fn(capabilities, operations, count, dev) }
 }
+/// `CUresult CUDAAPI cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetLuid_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuDeviceGetLuid` through [`entry::cuDeviceGetLuid_v10000`](super::entry::cuDeviceGetLuid_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetLuid(
@@ -6191,6 +6828,12 @@ pub unsafe extern "C" fn cuDeviceGetLuid(
     };
     unsafe { driver_fn(luid, deviceNodeMask, dev) }
 }
+/// `CUresult CUDAAPI cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetMemPool_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuDeviceGetMemPool` through [`entry::cuDeviceGetMemPool_v11020`](super::entry::cuDeviceGetMemPool_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetMemPool(
@@ -6202,6 +6845,12 @@ pub unsafe extern "C" fn cuDeviceGetMemPool(
     };
     unsafe { driver_fn(pool, dev) }
 }
+/// `CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetName_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuDeviceGetName` through [`entry::cuDeviceGetName_v2000`](super::entry::cuDeviceGetName_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetName(
@@ -6218,6 +6867,12 @@ pub unsafe extern "C" fn cuDeviceGetName(
     };
     unsafe { driver_fn(name, len, dev) }
 }
+/// `CUresult CUDAAPI cuDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, CUdevice dev, int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetNvSciSyncAttributes_v10020`], the ABI of CUDA 10.2
+/// - Calls the driver's `cuDeviceGetNvSciSyncAttributes` through [`entry::cuDeviceGetNvSciSyncAttributes_v10020`](super::entry::cuDeviceGetNvSciSyncAttributes_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetNvSciSyncAttributes(
@@ -6237,6 +6892,12 @@ pub unsafe extern "C" fn cuDeviceGetNvSciSyncAttributes(
     unsafe { driver_fn(nvSciSyncAttrList, dev, flags) }
 }
 #[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuDeviceGetP2PAtomicCapabilities(unsigned int* capabilities, const CUatomicOperation* operations, unsigned int count, CUdevice srcDevice, CUdevice dstDevice);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetP2PAtomicCapabilities_v13000`], the ABI of CUDA 13.0
+/// - Calls the driver's `cuDeviceGetP2PAtomicCapabilities` through [`entry::cuDeviceGetP2PAtomicCapabilities_v13000`](super::entry::cuDeviceGetP2PAtomicCapabilities_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Peer Context Memory Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)
+/// - Since CUDA 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetP2PAtomicCapabilities(
@@ -6260,6 +6921,12 @@ pub unsafe extern "C" fn cuDeviceGetP2PAtomicCapabilities(
     };
     unsafe { driver_fn(capabilities, operations, count, srcDevice, dstDevice) }
 }
+/// `CUresult CUDAAPI cuDeviceGetP2PAttribute(int* value, CUdevice_P2PAttribute attrib, CUdevice srcDevice, CUdevice dstDevice);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetP2PAttribute_v8000`], the ABI of CUDA 8.0
+/// - Calls the driver's `cuDeviceGetP2PAttribute` through [`entry::cuDeviceGetP2PAttribute_v8000`](super::entry::cuDeviceGetP2PAttribute_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Peer Context Memory Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetP2PAttribute(
@@ -6278,6 +6945,12 @@ pub unsafe extern "C" fn cuDeviceGetP2PAttribute(
     };
     unsafe { driver_fn(value, attrib, srcDevice, dstDevice) }
 }
+/// `CUresult CUDAAPI cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetPCIBusId_v4010`], the ABI of CUDA 4.1
+/// - Calls the driver's `cuDeviceGetPCIBusId` through [`entry::cuDeviceGetPCIBusId_v4010`](super::entry::cuDeviceGetPCIBusId_v4010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetPCIBusId(
@@ -6294,6 +6967,12 @@ pub unsafe extern "C" fn cuDeviceGetPCIBusId(
     };
     unsafe { driver_fn(pciBusId, len, dev) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuDeviceGetProperties(CUdevprop *prop, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetProperties_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuDeviceGetProperties` through [`entry::cuDeviceGetProperties_v2000`](super::entry::cuDeviceGetProperties_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Device Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetProperties(
@@ -6305,6 +6984,12 @@ pub unsafe extern "C" fn cuDeviceGetProperties(
     };
     unsafe { driver_fn(prop, dev) }
 }
+/// `CUresult CUDAAPI cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CUarray_format format, unsigned numChannels, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010`], the ABI of CUDA 11.1
+/// - Calls the driver's `cuDeviceGetTexture1DLinearMaxWidth` through [`entry::cuDeviceGetTexture1DLinearMaxWidth_v11010`](super::entry::cuDeviceGetTexture1DLinearMaxWidth_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetTexture1DLinearMaxWidth(
@@ -6327,6 +7012,12 @@ pub unsafe extern "C" fn cuDeviceGetTexture1DLinearMaxWidth(
     unsafe { driver_fn(maxWidthInElements, format, numChannels, dev) }
 }
 #[cfg(not(cuda_ge_13000))]
+/// `CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetUuid_v9020`], the ABI of CUDA 9.2
+/// - Calls the driver's `cuDeviceGetUuid` through [`entry::cuDeviceGetUuid_v9020`](super::entry::cuDeviceGetUuid_v9020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetUuid(uuid: *mut CUuuid, dev: CUdevice) -> CUresult {
@@ -6335,6 +7026,13 @@ pub unsafe extern "C" fn cuDeviceGetUuid(uuid: *mut CUuuid, dev: CUdevice) -> CU
     };
     unsafe { driver_fn(uuid, dev) }
 }
+#[cfg(not(cuda_ge_13000))]
+/// `CUresult CUDAAPI cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGetUuid_v11040`], the ABI of CUDA 11.4
+/// - Calls the driver's `cuDeviceGetUuid_v2` through [`entry::cuDeviceGetUuid_v11040`](super::entry::cuDeviceGetUuid_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGetUuid_v2(
@@ -6346,6 +7044,31 @@ pub unsafe extern "C" fn cuDeviceGetUuid_v2(
     };
     unsafe { driver_fn(uuid, dev) }
 }
+#[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);` (`cuda.h`)
+///
+/// - C spelling: [`cuDeviceGetUuid`](super::cuDeviceGetUuid)
+/// - Typedef: [`PFN_cuDeviceGetUuid_v11040`], the ABI of CUDA 11.4
+/// - Calls the driver's `cuDeviceGetUuid_v2` through [`entry::cuDeviceGetUuid_v11040`](super::entry::cuDeviceGetUuid_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+/// - As written here: since CUDA 13.0; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuDeviceGetUuid_v2(
+    uuid: *mut CUuuid,
+    dev: CUdevice,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(*mut CUuuid, CUdevice) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuDeviceGetUuid_v2 as usize].load(Ordering::Acquire))
+    };
+    unsafe { driver_fn(uuid, dev) }
+}
+/// `CUresult CUDAAPI cuDeviceGraphMemTrim(CUdevice device);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceGraphMemTrim_v11040`], the ABI of CUDA 11.4
+/// - Calls the driver's `cuDeviceGraphMemTrim` through [`entry::cuDeviceGraphMemTrim_v11040`](super::entry::cuDeviceGraphMemTrim_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceGraphMemTrim(device: CUdevice) -> CUresult {
@@ -6354,6 +7077,12 @@ pub unsafe extern "C" fn cuDeviceGraphMemTrim(device: CUdevice) -> CUresult {
     };
     unsafe { driver_fn(device) }
 }
+/// `CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDevicePrimaryCtxGetState_v7000`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuDevicePrimaryCtxGetState` through [`entry::cuDevicePrimaryCtxGetState_v7000`](super::entry::cuDevicePrimaryCtxGetState_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Primary Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PRIMARY__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDevicePrimaryCtxGetState(
@@ -6372,6 +7101,13 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxGetState(
     };
     unsafe { driver_fn(dev, flags, active) }
 }
+/// `CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev);` (`cuda.h`)
+///
+/// - C spelling: [`cuDevicePrimaryCtxRelease`](super::cuDevicePrimaryCtxRelease)
+/// - Typedef: [`PFN_cuDevicePrimaryCtxRelease_v11000`], the ABI of CUDA 11.0
+/// - Calls the driver's `cuDevicePrimaryCtxRelease_v2` through [`entry::cuDevicePrimaryCtxRelease_v11000`](super::entry::cuDevicePrimaryCtxRelease_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Primary Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PRIMARY__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) -> CUresult {
@@ -6382,6 +7118,13 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) -> CUresult
     };
     unsafe { driver_fn(dev) }
 }
+/// `CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev);` (`cuda.h`)
+///
+/// - C spelling: [`cuDevicePrimaryCtxReset`](super::cuDevicePrimaryCtxReset)
+/// - Typedef: [`PFN_cuDevicePrimaryCtxReset_v11000`], the ABI of CUDA 11.0
+/// - Calls the driver's `cuDevicePrimaryCtxReset_v2` through [`entry::cuDevicePrimaryCtxReset_v11000`](super::entry::cuDevicePrimaryCtxReset_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Primary Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PRIMARY__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult {
@@ -6392,6 +7135,12 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult {
     };
     unsafe { driver_fn(dev) }
 }
+/// `CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDevicePrimaryCtxRetain_v7000`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuDevicePrimaryCtxRetain` through [`entry::cuDevicePrimaryCtxRetain_v7000`](super::entry::cuDevicePrimaryCtxRetain_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Primary Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PRIMARY__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDevicePrimaryCtxRetain(
@@ -6405,6 +7154,13 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxRetain(
     };
     unsafe { driver_fn(pctx, dev) }
 }
+/// `CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuDevicePrimaryCtxSetFlags`](super::cuDevicePrimaryCtxSetFlags)
+/// - Typedef: [`PFN_cuDevicePrimaryCtxSetFlags_v11000`], the ABI of CUDA 11.0
+/// - Calls the driver's `cuDevicePrimaryCtxSetFlags_v2` through [`entry::cuDevicePrimaryCtxSetFlags_v11000`](super::entry::cuDevicePrimaryCtxSetFlags_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Primary Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PRIMARY__CTX.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDevicePrimaryCtxSetFlags_v2(
@@ -6419,6 +7175,12 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxSetFlags_v2(
     unsafe { driver_fn(dev, flags) }
 }
 #[cfg(cuda_ge_12040)]
+/// `CUresult CUDAAPI cuDeviceRegisterAsyncNotification(CUdevice device, CUasyncCallback callbackFunc, void *userData, CUasyncCallbackHandle *callback);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceRegisterAsyncNotification_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuDeviceRegisterAsyncNotification` through [`entry::cuDeviceRegisterAsyncNotification_v12040`](super::entry::cuDeviceRegisterAsyncNotification_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - Since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceRegisterAsyncNotification(
@@ -6440,6 +7202,12 @@ pub unsafe extern "C" fn cuDeviceRegisterAsyncNotification(
     };
     unsafe { driver_fn(device, callbackFunc, userData, callback) }
 }
+/// `CUresult CUDAAPI cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void* value);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceSetGraphMemAttribute_v11040`], the ABI of CUDA 11.4
+/// - Calls the driver's `cuDeviceSetGraphMemAttribute` through [`entry::cuDeviceSetGraphMemAttribute_v11040`](super::entry::cuDeviceSetGraphMemAttribute_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceSetGraphMemAttribute(
@@ -6458,6 +7226,12 @@ pub unsafe extern "C" fn cuDeviceSetGraphMemAttribute(
     };
     unsafe { driver_fn(device, attr, value) }
 }
+/// `CUresult CUDAAPI cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceSetMemPool_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuDeviceSetMemPool` through [`entry::cuDeviceSetMemPool_v11020`](super::entry::cuDeviceSetMemPool_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceSetMemPool(
@@ -6469,6 +7243,13 @@ pub unsafe extern "C" fn cuDeviceSetMemPool(
     };
     unsafe { driver_fn(dev, pool) }
 }
+/// `CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice dev);` (`cuda.h`)
+///
+/// - C spelling: [`cuDeviceTotalMem`](super::cuDeviceTotalMem)
+/// - Typedef: [`PFN_cuDeviceTotalMem_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuDeviceTotalMem_v2` through [`entry::cuDeviceTotalMem_v3020`](super::entry::cuDeviceTotalMem_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceTotalMem_v2(
@@ -6481,6 +7262,12 @@ pub unsafe extern "C" fn cuDeviceTotalMem_v2(
     unsafe { driver_fn(bytes, dev) }
 }
 #[cfg(cuda_ge_12040)]
+/// `CUresult CUDAAPI cuDeviceUnregisterAsyncNotification(CUdevice device, CUasyncCallbackHandle callback);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDeviceUnregisterAsyncNotification_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuDeviceUnregisterAsyncNotification` through [`entry::cuDeviceUnregisterAsyncNotification_v12040`](super::entry::cuDeviceUnregisterAsyncNotification_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - Since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDeviceUnregisterAsyncNotification(
@@ -6495,6 +7282,12 @@ pub unsafe extern "C" fn cuDeviceUnregisterAsyncNotification(
     };
     unsafe { driver_fn(device, callback) }
 }
+/// `CUresult CUDAAPI cuDriverGetVersion(int *driverVersion);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuDriverGetVersion_v2020`], the ABI of CUDA 2.2
+/// - Calls the driver's `cuDriverGetVersion` through [`entry::cuDriverGetVersion_v2020`](super::entry::cuDriverGetVersion_v2020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Version Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VERSION.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuDriverGetVersion(
@@ -6505,6 +7298,12 @@ pub unsafe extern "C" fn cuDriverGetVersion(
     };
     unsafe { driver_fn(driverVersion) }
 }
+/// `CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int Flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuEventCreate_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuEventCreate` through [`entry::cuEventCreate_v2000`](super::entry::cuEventCreate_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuEventCreate(
@@ -6516,6 +7315,13 @@ pub unsafe extern "C" fn cuEventCreate(
     };
     unsafe { driver_fn(phEvent, Flags) }
 }
+/// `CUresult CUDAAPI cuEventDestroy(CUevent hEvent);` (`cuda.h`)
+///
+/// - C spelling: [`cuEventDestroy`](super::cuEventDestroy)
+/// - Typedef: [`PFN_cuEventDestroy_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuEventDestroy_v2` through [`entry::cuEventDestroy_v4000`](super::entry::cuEventDestroy_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuEventDestroy_v2(hEvent: CUevent) -> CUresult {
@@ -6525,6 +7331,12 @@ pub unsafe extern "C" fn cuEventDestroy_v2(hEvent: CUevent) -> CUresult {
     unsafe { driver_fn(hEvent) }
 }
 #[cfg(not(cuda_ge_13000))]
+/// `CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuEventElapsedTime_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuEventElapsedTime` through [`entry::cuEventElapsedTime_v2000`](super::entry::cuEventElapsedTime_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuEventElapsedTime(
@@ -6537,7 +7349,13 @@ pub unsafe extern "C" fn cuEventElapsedTime(
     };
     unsafe { driver_fn(pMilliseconds, hStart, hEnd) }
 }
-#[cfg(cuda_ge_12080)]
+#[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEnd);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuEventElapsedTime_v12080`], the ABI of CUDA 12.8
+/// - Calls the driver's `cuEventElapsedTime_v2` through [`entry::cuEventElapsedTime_v12080`](super::entry::cuEventElapsedTime_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+/// - As written here: since CUDA 12.8; removed in 13.0; the name: since CUDA 12.8
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuEventElapsedTime_v2(
@@ -6550,6 +7368,32 @@ pub unsafe extern "C" fn cuEventElapsedTime_v2(
     };
     unsafe { driver_fn(pMilliseconds, hStart, hEnd) }
 }
+#[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);` (`cuda.h`)
+///
+/// - C spelling: [`cuEventElapsedTime`](super::cuEventElapsedTime)
+/// - Typedef: [`PFN_cuEventElapsedTime_v12080`], the ABI of CUDA 12.8
+/// - Calls the driver's `cuEventElapsedTime_v2` through [`entry::cuEventElapsedTime_v12080`](super::entry::cuEventElapsedTime_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.8
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuEventElapsedTime_v2(
+    pMilliseconds: *mut f32,
+    hStart: CUevent,
+    hEnd: CUevent,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(*mut f32, CUevent, CUevent) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuEventElapsedTime_v2 as usize].load(Ordering::Acquire))
+    };
+    unsafe { driver_fn(pMilliseconds, hStart, hEnd) }
+}
+/// `CUresult CUDAAPI cuEventQuery(CUevent hEvent);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuEventQuery_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuEventQuery` through [`entry::cuEventQuery_v2000`](super::entry::cuEventQuery_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuEventQuery(hEvent: CUevent) -> CUresult {
@@ -6558,6 +7402,12 @@ pub unsafe extern "C" fn cuEventQuery(hEvent: CUevent) -> CUresult {
     };
     unsafe { driver_fn(hEvent) }
 }
+/// `CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuEventRecord_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuEventRecord` through [`entry::cuEventRecord_v2000`](super::entry::cuEventRecord_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuEventRecord(hEvent: CUevent, hStream: CUstream) -> CUresult {
@@ -6566,6 +7416,12 @@ pub unsafe extern "C" fn cuEventRecord(hEvent: CUevent, hStream: CUstream) -> CU
     };
     unsafe { driver_fn(hEvent, hStream) }
 }
+/// `CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuEventRecordWithFlags_v11010`], the ABI of CUDA 11.1
+/// - Calls the driver's `cuEventRecordWithFlags` through [`entry::cuEventRecordWithFlags_v11010`](super::entry::cuEventRecordWithFlags_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuEventRecordWithFlags(
@@ -6582,6 +7438,13 @@ pub unsafe extern "C" fn cuEventRecordWithFlags(
     };
     unsafe { driver_fn(hEvent, hStream, flags) }
 }
+/// `CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuEventRecordWithFlags`](super::cuEventRecordWithFlags) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuEventRecordWithFlags_v11010_ptsz`], the ABI of CUDA 11.1
+/// - Calls the driver's `cuEventRecordWithFlags_ptsz` through [`entry::cuEventRecordWithFlags_v11010_ptsz`](super::entry::cuEventRecordWithFlags_v11010_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuEventRecordWithFlags_ptsz(
@@ -6600,6 +7463,13 @@ pub unsafe extern "C" fn cuEventRecordWithFlags_ptsz(
     };
     unsafe { driver_fn(hEvent, hStream, flags) }
 }
+/// `CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuEventRecord`](super::cuEventRecord) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuEventRecord_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuEventRecord_ptsz` through [`entry::cuEventRecord_v7000_ptsz`](super::entry::cuEventRecord_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuEventRecord_ptsz(
@@ -6611,6 +7481,12 @@ pub unsafe extern "C" fn cuEventRecord_ptsz(
     };
     unsafe { driver_fn(hEvent, hStream) }
 }
+/// `CUresult CUDAAPI cuEventSynchronize(CUevent hEvent);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuEventSynchronize_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuEventSynchronize` through [`entry::cuEventSynchronize_v2000`](super::entry::cuEventSynchronize_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuEventSynchronize(hEvent: CUevent) -> CUresult {
@@ -6619,6 +7495,12 @@ pub unsafe extern "C" fn cuEventSynchronize(hEvent: CUevent) -> CUresult {
     };
     unsafe { driver_fn(hEvent) }
 }
+/// `CUresult CUDAAPI cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *bufferDesc);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuExternalMemoryGetMappedBuffer_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuExternalMemoryGetMappedBuffer` through [`entry::cuExternalMemoryGetMappedBuffer_v10000`](super::entry::cuExternalMemoryGetMappedBuffer_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuExternalMemoryGetMappedBuffer(
@@ -6638,6 +7520,12 @@ pub unsafe extern "C" fn cuExternalMemoryGetMappedBuffer(
     };
     unsafe { driver_fn(devPtr, extMem, bufferDesc) }
 }
+/// `CUresult CUDAAPI cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *mipmap, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *mipmapDesc);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuExternalMemoryGetMappedMipmappedArray_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuExternalMemoryGetMappedMipmappedArray` through [`entry::cuExternalMemoryGetMappedMipmappedArray_v10000`](super::entry::cuExternalMemoryGetMappedMipmappedArray_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuExternalMemoryGetMappedMipmappedArray(
@@ -6658,6 +7546,12 @@ pub unsafe extern "C" fn cuExternalMemoryGetMappedMipmappedArray(
     unsafe { driver_fn(mipmap, extMem, mipmapDesc) }
 }
 #[cfg(cuda_ge_13050)]
+/// `CUresult CUDAAPI cuFabricCpyBatchAsync(size_t numOps, CUDA_FABRIC_COPY_BATCH_OP *opList, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuFabricCpyBatchAsync_v13050`], the ABI of CUDA 13.5
+/// - Calls the driver's `cuFabricCpyBatchAsync` through [`entry::cuFabricCpyBatchAsync_v13050`](super::entry::cuFabricCpyBatchAsync_v13050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Fabric Copy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__FABRIC__COPY.html)
+/// - Since CUDA 13.5
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuFabricCpyBatchAsync(
@@ -6677,6 +7571,13 @@ pub unsafe extern "C" fn cuFabricCpyBatchAsync(
     unsafe { driver_fn(numOps, opList, flags, hStream) }
 }
 #[cfg(cuda_ge_13050)]
+/// `CUresult CUDAAPI cuFabricCpyBatchAsync(size_t numOps, CUDA_FABRIC_COPY_BATCH_OP *opList, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuFabricCpyBatchAsync`](super::cuFabricCpyBatchAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuFabricCpyBatchAsync_v13050_ptsz`], the ABI of CUDA 13.5
+/// - Calls the driver's `cuFabricCpyBatchAsync_ptsz` through [`entry::cuFabricCpyBatchAsync_v13050_ptsz`](super::entry::cuFabricCpyBatchAsync_v13050_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Fabric Copy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__FABRIC__COPY.html)
+/// - Since CUDA 13.5
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuFabricCpyBatchAsync_ptsz(
@@ -6697,6 +7598,12 @@ pub unsafe extern "C" fn cuFabricCpyBatchAsync_ptsz(
     };
     unsafe { driver_fn(numOps, opList, flags, hStream) }
 }
+/// `CUresult CUDAAPI cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target, CUflushGPUDirectRDMAWritesScope scope);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuFlushGPUDirectRDMAWrites_v11030`], the ABI of CUDA 11.3
+/// - Calls the driver's `cuFlushGPUDirectRDMAWrites` through [`entry::cuFlushGPUDirectRDMAWrites_v11030`](super::entry::cuFlushGPUDirectRDMAWrites_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuFlushGPUDirectRDMAWrites(
@@ -6713,6 +7620,12 @@ pub unsafe extern "C" fn cuFlushGPUDirectRDMAWrites(
     };
     unsafe { driver_fn(target, scope) }
 }
+/// `CUresult CUDAAPI cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuFuncGetAttribute_v2020`], the ABI of CUDA 2.2
+/// - Calls the driver's `cuFuncGetAttribute` through [`entry::cuFuncGetAttribute_v2020`](super::entry::cuFuncGetAttribute_v2020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuFuncGetAttribute(
@@ -6729,6 +7642,12 @@ pub unsafe extern "C" fn cuFuncGetAttribute(
     };
     unsafe { driver_fn(pi, attrib, hfunc) }
 }
+/// `CUresult CUDAAPI cuFuncGetModule(CUmodule *hmod, CUfunction hfunc);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuFuncGetModule_v11000`], the ABI of CUDA 11.0
+/// - Calls the driver's `cuFuncGetModule` through [`entry::cuFuncGetModule_v11000`](super::entry::cuFuncGetModule_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuFuncGetModule(
@@ -6741,6 +7660,12 @@ pub unsafe extern "C" fn cuFuncGetModule(
     unsafe { driver_fn(hmod, hfunc) }
 }
 #[cfg(cuda_ge_12030)]
+/// `CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction hfunc);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuFuncGetName_v12030`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuFuncGetName` through [`entry::cuFuncGetName_v12030`](super::entry::cuFuncGetName_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - Since CUDA 12.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuFuncGetName(
@@ -6756,6 +7681,12 @@ pub unsafe extern "C" fn cuFuncGetName(
     unsafe { driver_fn(name, hfunc) }
 }
 #[cfg(cuda_ge_13020)]
+/// `CUresult CUDAAPI cuFuncGetParamCount(CUfunction func, size_t *paramCount);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuFuncGetParamCount_v13020`], the ABI of CUDA 13.2
+/// - Calls the driver's `cuFuncGetParamCount` through [`entry::cuFuncGetParamCount_v13020`](super::entry::cuFuncGetParamCount_v13020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - Since CUDA 13.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuFuncGetParamCount(
@@ -6768,6 +7699,12 @@ pub unsafe extern "C" fn cuFuncGetParamCount(
     unsafe { driver_fn(func, paramCount) }
 }
 #[cfg(cuda_ge_12040)]
+/// `CUresult CUDAAPI cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset, size_t *paramSize);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuFuncGetParamInfo_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuFuncGetParamInfo` through [`entry::cuFuncGetParamInfo_v12040`](super::entry::cuFuncGetParamInfo_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - Since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuFuncGetParamInfo(
@@ -6787,6 +7724,12 @@ pub unsafe extern "C" fn cuFuncGetParamInfo(
     unsafe { driver_fn(func, paramIndex, paramOffset, paramSize) }
 }
 #[cfg(cuda_ge_12040)]
+/// `CUresult CUDAAPI cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuFuncIsLoaded_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuFuncIsLoaded` through [`entry::cuFuncIsLoaded_v12040`](super::entry::cuFuncIsLoaded_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - Since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuFuncIsLoaded(
@@ -6802,6 +7745,12 @@ pub unsafe extern "C" fn cuFuncIsLoaded(
     unsafe { driver_fn(state, function) }
 }
 #[cfg(cuda_ge_12040)]
+/// `CUresult CUDAAPI cuFuncLoad(CUfunction function);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuFuncLoad_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuFuncLoad` through [`entry::cuFuncLoad_v12040`](super::entry::cuFuncLoad_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - Since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuFuncLoad(function: CUfunction) -> CUresult {
@@ -6810,6 +7759,12 @@ pub unsafe extern "C" fn cuFuncLoad(function: CUfunction) -> CUresult {
     };
     unsafe { driver_fn(function) }
 }
+/// `CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuFuncSetAttribute_v9000`], the ABI of CUDA 9.0
+/// - Calls the driver's `cuFuncSetAttribute` through [`entry::cuFuncSetAttribute_v9000`](super::entry::cuFuncSetAttribute_v9000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuFuncSetAttribute(
@@ -6826,6 +7781,12 @@ pub unsafe extern "C" fn cuFuncSetAttribute(
     };
     unsafe { driver_fn(hfunc, attrib, value) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuFuncSetBlockShape(CUfunction hfunc, int x, int y, int z);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuFuncSetBlockShape_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuFuncSetBlockShape` through [`entry::cuFuncSetBlockShape_v2000`](super::entry::cuFuncSetBlockShape_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuFuncSetBlockShape(
@@ -6844,6 +7805,12 @@ pub unsafe extern "C" fn cuFuncSetBlockShape(
     };
     unsafe { driver_fn(hfunc, x, y, z) }
 }
+/// `CUresult CUDAAPI cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuFuncSetCacheConfig_v3000`], the ABI of CUDA 3.0
+/// - Calls the driver's `cuFuncSetCacheConfig` through [`entry::cuFuncSetCacheConfig_v3000`](super::entry::cuFuncSetCacheConfig_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuFuncSetCacheConfig(
@@ -6855,6 +7822,13 @@ pub unsafe extern "C" fn cuFuncSetCacheConfig(
     };
     unsafe { driver_fn(hfunc, config) }
 }
+#[cfg(not(cuda_ge_12040))]
+/// `CUresult CUDAAPI cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuFuncSetSharedMemConfig_v4020`], the ABI of CUDA 4.2
+/// - Calls the driver's `cuFuncSetSharedMemConfig` through [`entry::cuFuncSetSharedMemConfig_v4020`](super::entry::cuFuncSetSharedMemConfig_v4020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - As written here: in CUDA 11.7 to 12.3; removed in 12.4; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuFuncSetSharedMemConfig(
@@ -6868,6 +7842,32 @@ pub unsafe extern "C" fn cuFuncSetSharedMemConfig(
     };
     unsafe { driver_fn(hfunc, config) }
 }
+#[cfg(cuda_ge_12040)]
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuFuncSetSharedMemConfig_v4020`], the ABI of CUDA 4.2
+/// - Calls the driver's `cuFuncSetSharedMemConfig` through [`entry::cuFuncSetSharedMemConfig_v4020`](super::entry::cuFuncSetSharedMemConfig_v4020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+/// - As written here: since CUDA 12.4; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuFuncSetSharedMemConfig(
+    hfunc: CUfunction,
+    config: CUsharedconfig,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(CUfunction, CUsharedconfig) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuFuncSetSharedMemConfig as usize].load(Ordering::Acquire),
+        )
+    };
+    unsafe { driver_fn(hfunc, config) }
+}
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuFuncSetSharedSize(CUfunction hfunc, unsigned int bytes);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuFuncSetSharedSize_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuFuncSetSharedSize` through [`entry::cuFuncSetSharedSize_v2000`](super::entry::cuFuncSetSharedSize_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuFuncSetSharedSize(
@@ -6879,6 +7879,12 @@ pub unsafe extern "C" fn cuFuncSetSharedSize(
     };
     unsafe { driver_fn(hfunc, bytes) }
 }
+/// `CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGetErrorName_v6000`], the ABI of CUDA 6.0
+/// - Calls the driver's `cuGetErrorName` through [`entry::cuGetErrorName_v6000`](super::entry::cuGetErrorName_v6000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Error Handling](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__ERROR.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGetErrorName(
@@ -6893,6 +7899,12 @@ pub unsafe extern "C" fn cuGetErrorName(
     };
     unsafe { driver_fn(error, pStr) }
 }
+/// `CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGetErrorString_v6000`], the ABI of CUDA 6.0
+/// - Calls the driver's `cuGetErrorString` through [`entry::cuGetErrorString_v6000`](super::entry::cuGetErrorString_v6000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Error Handling](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__ERROR.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGetErrorString(
@@ -6907,6 +7919,11 @@ pub unsafe extern "C" fn cuGetErrorString(
     };
     unsafe { driver_fn(error, pStr) }
 }
+/// `CUresult CUDAAPI cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGetExportTable_v3000`], the ABI of CUDA 3.0
+/// - Calls the driver's `cuGetExportTable` through [`entry::cuGetExportTable_v3000`](super::entry::cuGetExportTable_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGetExportTable(
@@ -6922,6 +7939,12 @@ pub unsafe extern "C" fn cuGetExportTable(
     unsafe { driver_fn(ppExportTable, pExportTableId) }
 }
 #[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGetProcAddress_v11030`], the ABI of CUDA 11.3
+/// - Calls the driver's `cuGetProcAddress` through [`entry::cuGetProcAddress_v11030`](super::entry::cuGetProcAddress_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Driver Entry Point Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DRIVER__ENTRY__POINT.html)
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGetProcAddress(
@@ -6941,6 +7964,13 @@ pub unsafe extern "C" fn cuGetProcAddress(
     unsafe { driver_fn(symbol, pfn, cudaVersion, flags) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags, CUdriverProcAddressQueryResult *symbolStatus);` (`cuda.h`)
+///
+/// - C spelling: [`cuGetProcAddress`](super::cuGetProcAddress) (default stream mode)
+/// - Typedef: [`PFN_cuGetProcAddress_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuGetProcAddress_v2` through [`entry::cuGetProcAddress_v12000`](super::entry::cuGetProcAddress_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Driver Entry Point Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DRIVER__ENTRY__POINT.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGetProcAddress_v2(
@@ -6961,6 +7991,12 @@ pub unsafe extern "C" fn cuGetProcAddress_v2(
     };
     unsafe { driver_fn(symbol, pfn, cudaVersion, flags, symbolStatus) }
 }
+/// `CUresult CUDAAPI cuGraphAddBatchMemOpNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphAddBatchMemOpNode_v11070`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuGraphAddBatchMemOpNode` through [`entry::cuGraphAddBatchMemOpNode_v11070`](super::entry::cuGraphAddBatchMemOpNode_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphAddBatchMemOpNode(
@@ -6983,6 +8019,12 @@ pub unsafe extern "C" fn cuGraphAddBatchMemOpNode(
     };
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams) }
 }
+/// `CUresult CUDAAPI cuGraphAddChildGraphNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraph childGraph);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphAddChildGraphNode_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphAddChildGraphNode` through [`entry::cuGraphAddChildGraphNode_v10000`](super::entry::cuGraphAddChildGraphNode_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphAddChildGraphNode(
@@ -7006,6 +8048,12 @@ pub unsafe extern "C" fn cuGraphAddChildGraphNode(
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, childGraph) }
 }
 #[cfg(not(cuda_ge_13000))]
+/// `CUresult CUDAAPI cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphAddDependencies_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphAddDependencies` through [`entry::cuGraphAddDependencies_v10000`](super::entry::cuGraphAddDependencies_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphAddDependencies(
@@ -7024,7 +8072,13 @@ pub unsafe extern "C" fn cuGraphAddDependencies(
     };
     unsafe { driver_fn(hGraph, from, to, numDependencies) }
 }
-#[cfg(cuda_ge_12030)]
+#[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphAddDependencies_v12030`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuGraphAddDependencies_v2` through [`entry::cuGraphAddDependencies_v12030`](super::entry::cuGraphAddDependencies_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphAddDependencies_v2(
@@ -7047,6 +8101,42 @@ pub unsafe extern "C" fn cuGraphAddDependencies_v2(
     };
     unsafe { driver_fn(hGraph, from, to, edgeData, numDependencies) }
 }
+#[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);` (`cuda.h`)
+///
+/// - C spelling: [`cuGraphAddDependencies`](super::cuGraphAddDependencies)
+/// - Typedef: [`PFN_cuGraphAddDependencies_v12030`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuGraphAddDependencies_v2` through [`entry::cuGraphAddDependencies_v12030`](super::entry::cuGraphAddDependencies_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.3
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuGraphAddDependencies_v2(
+    hGraph: CUgraph,
+    from: *const CUgraphNode,
+    to: *const CUgraphNode,
+    edgeData: *const CUgraphEdgeData,
+    numDependencies: usize,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUgraph,
+        *const CUgraphNode,
+        *const CUgraphNode,
+        *const CUgraphEdgeData,
+        usize,
+    ) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuGraphAddDependencies_v2 as usize].load(Ordering::Acquire),
+        )
+    };
+    unsafe { driver_fn(hGraph, from, to, edgeData, numDependencies) }
+}
+/// `CUresult CUDAAPI cuGraphAddEmptyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphAddEmptyNode_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphAddEmptyNode` through [`entry::cuGraphAddEmptyNode_v10000`](super::entry::cuGraphAddEmptyNode_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphAddEmptyNode(
@@ -7065,6 +8155,12 @@ pub unsafe extern "C" fn cuGraphAddEmptyNode(
     };
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies) }
 }
+/// `CUresult CUDAAPI cuGraphAddEventRecordNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphAddEventRecordNode_v11010`], the ABI of CUDA 11.1
+/// - Calls the driver's `cuGraphAddEventRecordNode` through [`entry::cuGraphAddEventRecordNode_v11010`](super::entry::cuGraphAddEventRecordNode_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphAddEventRecordNode(
@@ -7087,6 +8183,12 @@ pub unsafe extern "C" fn cuGraphAddEventRecordNode(
     };
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, event) }
 }
+/// `CUresult CUDAAPI cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphAddEventWaitNode_v11010`], the ABI of CUDA 11.1
+/// - Calls the driver's `cuGraphAddEventWaitNode` through [`entry::cuGraphAddEventWaitNode_v11010`](super::entry::cuGraphAddEventWaitNode_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphAddEventWaitNode(
@@ -7107,6 +8209,12 @@ pub unsafe extern "C" fn cuGraphAddEventWaitNode(
     };
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, event) }
 }
+/// `CUresult CUDAAPI cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphAddExternalSemaphoresSignalNode_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuGraphAddExternalSemaphoresSignalNode` through [`entry::cuGraphAddExternalSemaphoresSignalNode_v11020`](super::entry::cuGraphAddExternalSemaphoresSignalNode_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphAddExternalSemaphoresSignalNode(
@@ -7130,6 +8238,12 @@ pub unsafe extern "C" fn cuGraphAddExternalSemaphoresSignalNode(
     };
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams) }
 }
+/// `CUresult CUDAAPI cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphAddExternalSemaphoresWaitNode_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuGraphAddExternalSemaphoresWaitNode` through [`entry::cuGraphAddExternalSemaphoresWaitNode_v11020`](super::entry::cuGraphAddExternalSemaphoresWaitNode_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphAddExternalSemaphoresWaitNode(
@@ -7153,6 +8267,12 @@ pub unsafe extern "C" fn cuGraphAddExternalSemaphoresWaitNode(
     };
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams) }
 }
+/// `CUresult CUDAAPI cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_HOST_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphAddHostNode_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphAddHostNode` through [`entry::cuGraphAddHostNode_v10000`](super::entry::cuGraphAddHostNode_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphAddHostNode(
@@ -7174,6 +8294,12 @@ pub unsafe extern "C" fn cuGraphAddHostNode(
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams) }
 }
 #[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphAddKernelNode_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphAddKernelNode` through [`entry::cuGraphAddKernelNode_v10000`](super::entry::cuGraphAddKernelNode_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphAddKernelNode(
@@ -7195,6 +8321,13 @@ pub unsafe extern "C" fn cuGraphAddKernelNode(
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - C spelling: [`cuGraphAddKernelNode`](super::cuGraphAddKernelNode)
+/// - Typedef: [`PFN_cuGraphAddKernelNode_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuGraphAddKernelNode_v2` through [`entry::cuGraphAddKernelNode_v12000`](super::entry::cuGraphAddKernelNode_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphAddKernelNode_v2(
@@ -7215,6 +8348,12 @@ pub unsafe extern "C" fn cuGraphAddKernelNode_v2(
     };
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams) }
 }
+/// `CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphAddMemAllocNode_v11040`], the ABI of CUDA 11.4
+/// - Calls the driver's `cuGraphAddMemAllocNode` through [`entry::cuGraphAddMemAllocNode_v11040`](super::entry::cuGraphAddMemAllocNode_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphAddMemAllocNode(
@@ -7235,6 +8374,12 @@ pub unsafe extern "C" fn cuGraphAddMemAllocNode(
     };
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams) }
 }
+/// `CUresult CUDAAPI cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUdeviceptr dptr);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphAddMemFreeNode_v11040`], the ABI of CUDA 11.4
+/// - Calls the driver's `cuGraphAddMemFreeNode` through [`entry::cuGraphAddMemFreeNode_v11040`](super::entry::cuGraphAddMemFreeNode_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphAddMemFreeNode(
@@ -7255,6 +8400,12 @@ pub unsafe extern "C" fn cuGraphAddMemFreeNode(
     };
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, dptr) }
 }
+/// `CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphAddMemcpyNode_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphAddMemcpyNode` through [`entry::cuGraphAddMemcpyNode_v10000`](super::entry::cuGraphAddMemcpyNode_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphAddMemcpyNode(
@@ -7279,6 +8430,12 @@ pub unsafe extern "C" fn cuGraphAddMemcpyNode(
         driver_fn(phGraphNode, hGraph, dependencies, numDependencies, copyParams, ctx)
     }
 }
+/// `CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphAddMemsetNode_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphAddMemsetNode` through [`entry::cuGraphAddMemsetNode_v10000`](super::entry::cuGraphAddMemsetNode_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphAddMemsetNode(
@@ -7304,6 +8461,12 @@ pub unsafe extern "C" fn cuGraphAddMemsetNode(
     }
 }
 #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphAddNode_v12020`], the ABI of CUDA 12.2
+/// - Calls the driver's `cuGraphAddNode` through [`entry::cuGraphAddNode_v12020`](super::entry::cuGraphAddNode_v12020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - Since CUDA 12.2; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphAddNode(
@@ -7324,7 +8487,52 @@ pub unsafe extern "C" fn cuGraphAddNode(
     };
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams) }
 }
-#[cfg(cuda_ge_12030)]
+#[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphAddNode_v12030`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuGraphAddNode_v2` through [`entry::cuGraphAddNode_v12030`](super::entry::cuGraphAddNode_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuGraphAddNode_v2(
+    phGraphNode: *mut CUgraphNode,
+    hGraph: CUgraph,
+    dependencies: *const CUgraphNode,
+    dependencyData: *const CUgraphEdgeData,
+    numDependencies: usize,
+    nodeParams: *mut CUgraphNodeParams,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        *mut CUgraphNode,
+        CUgraph,
+        *const CUgraphNode,
+        *const CUgraphEdgeData,
+        usize,
+        *mut CUgraphNodeParams,
+    ) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuGraphAddNode_v2 as usize].load(Ordering::Acquire))
+    };
+    unsafe {
+        driver_fn(
+            phGraphNode,
+            hGraph,
+            dependencies,
+            dependencyData,
+            numDependencies,
+            nodeParams,
+        )
+    }
+}
+#[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+///
+/// - C spelling: [`cuGraphAddNode`](super::cuGraphAddNode)
+/// - Typedef: [`PFN_cuGraphAddNode_v12030`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuGraphAddNode_v2` through [`entry::cuGraphAddNode_v12030`](super::entry::cuGraphAddNode_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphAddNode_v2(
@@ -7357,6 +8565,12 @@ pub unsafe extern "C" fn cuGraphAddNode_v2(
     }
 }
 #[cfg(cuda_ge_13040)]
+/// `CUresult CUDAAPI cuGraphAddNode_v3(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphAddNode_v13040`], the ABI of CUDA 13.4
+/// - Calls the driver's `cuGraphAddNode_v3` through [`entry::cuGraphAddNode_v13040`](super::entry::cuGraphAddNode_v13040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - Since CUDA 13.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphAddNode_v3(
@@ -7388,6 +8602,12 @@ pub unsafe extern "C" fn cuGraphAddNode_v3(
         )
     }
 }
+/// `CUresult CUDAAPI cuGraphBatchMemOpNodeGetParams(CUgraphNode hNode, CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams_out);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphBatchMemOpNodeGetParams_v11070`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuGraphBatchMemOpNodeGetParams` through [`entry::cuGraphBatchMemOpNodeGetParams_v11070`](super::entry::cuGraphBatchMemOpNodeGetParams_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphBatchMemOpNodeGetParams(
@@ -7404,6 +8624,12 @@ pub unsafe extern "C" fn cuGraphBatchMemOpNodeGetParams(
     };
     unsafe { driver_fn(hNode, nodeParams_out) }
 }
+/// `CUresult CUDAAPI cuGraphBatchMemOpNodeSetParams(CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphBatchMemOpNodeSetParams_v11070`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuGraphBatchMemOpNodeSetParams` through [`entry::cuGraphBatchMemOpNodeSetParams_v11070`](super::entry::cuGraphBatchMemOpNodeSetParams_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphBatchMemOpNodeSetParams(
@@ -7420,6 +8646,12 @@ pub unsafe extern "C" fn cuGraphBatchMemOpNodeSetParams(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
+/// `CUresult CUDAAPI cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphChildGraphNodeGetGraph_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphChildGraphNodeGetGraph` through [`entry::cuGraphChildGraphNodeGetGraph_v10000`](super::entry::cuGraphChildGraphNodeGetGraph_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphChildGraphNodeGetGraph(
@@ -7433,6 +8665,12 @@ pub unsafe extern "C" fn cuGraphChildGraphNodeGetGraph(
     };
     unsafe { driver_fn(hNode, phGraph) }
 }
+/// `CUresult CUDAAPI cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphClone_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphClone` through [`entry::cuGraphClone_v10000`](super::entry::cuGraphClone_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphClone(
@@ -7445,6 +8683,12 @@ pub unsafe extern "C" fn cuGraphClone(
     unsafe { driver_fn(phGraphClone, originalGraph) }
 }
 #[cfg(cuda_ge_12030)]
+/// `CUresult CUDAAPI cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx, unsigned int defaultLaunchValue, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphConditionalHandleCreate_v12030`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuGraphConditionalHandleCreate` through [`entry::cuGraphConditionalHandleCreate_v12030`](super::entry::cuGraphConditionalHandleCreate_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - Since CUDA 12.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphConditionalHandleCreate(
@@ -7467,6 +8711,12 @@ pub unsafe extern "C" fn cuGraphConditionalHandleCreate(
     };
     unsafe { driver_fn(pHandle_out, hGraph, ctx, defaultLaunchValue, flags) }
 }
+/// `CUresult CUDAAPI cuGraphCreate(CUgraph *phGraph, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphCreate_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphCreate` through [`entry::cuGraphCreate_v10000`](super::entry::cuGraphCreate_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphCreate(
@@ -7478,6 +8728,12 @@ pub unsafe extern "C" fn cuGraphCreate(
     };
     unsafe { driver_fn(phGraph, flags) }
 }
+/// `CUresult CUDAAPI cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphDebugDotPrint_v11030`], the ABI of CUDA 11.3
+/// - Calls the driver's `cuGraphDebugDotPrint` through [`entry::cuGraphDebugDotPrint_v11030`](super::entry::cuGraphDebugDotPrint_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphDebugDotPrint(
@@ -7494,6 +8750,12 @@ pub unsafe extern "C" fn cuGraphDebugDotPrint(
     };
     unsafe { driver_fn(hGraph, path, flags) }
 }
+/// `CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphDestroy_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphDestroy` through [`entry::cuGraphDestroy_v10000`](super::entry::cuGraphDestroy_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphDestroy(hGraph: CUgraph) -> CUresult {
@@ -7502,6 +8764,12 @@ pub unsafe extern "C" fn cuGraphDestroy(hGraph: CUgraph) -> CUresult {
     };
     unsafe { driver_fn(hGraph) }
 }
+/// `CUresult CUDAAPI cuGraphDestroyNode(CUgraphNode hNode);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphDestroyNode_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphDestroyNode` through [`entry::cuGraphDestroyNode_v10000`](super::entry::cuGraphDestroyNode_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphDestroyNode(hNode: CUgraphNode) -> CUresult {
@@ -7510,6 +8778,12 @@ pub unsafe extern "C" fn cuGraphDestroyNode(hNode: CUgraphNode) -> CUresult {
     };
     unsafe { driver_fn(hNode) }
 }
+/// `CUresult CUDAAPI cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent *event_out);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphEventRecordNodeGetEvent_v11010`], the ABI of CUDA 11.1
+/// - Calls the driver's `cuGraphEventRecordNodeGetEvent` through [`entry::cuGraphEventRecordNodeGetEvent_v11010`](super::entry::cuGraphEventRecordNodeGetEvent_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphEventRecordNodeGetEvent(
@@ -7523,6 +8797,12 @@ pub unsafe extern "C" fn cuGraphEventRecordNodeGetEvent(
     };
     unsafe { driver_fn(hNode, event_out) }
 }
+/// `CUresult CUDAAPI cuGraphEventRecordNodeSetEvent(CUgraphNode hNode, CUevent event);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphEventRecordNodeSetEvent_v11010`], the ABI of CUDA 11.1
+/// - Calls the driver's `cuGraphEventRecordNodeSetEvent` through [`entry::cuGraphEventRecordNodeSetEvent_v11010`](super::entry::cuGraphEventRecordNodeSetEvent_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphEventRecordNodeSetEvent(
@@ -7536,6 +8816,12 @@ pub unsafe extern "C" fn cuGraphEventRecordNodeSetEvent(
     };
     unsafe { driver_fn(hNode, event) }
 }
+/// `CUresult CUDAAPI cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_out);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphEventWaitNodeGetEvent_v11010`], the ABI of CUDA 11.1
+/// - Calls the driver's `cuGraphEventWaitNodeGetEvent` through [`entry::cuGraphEventWaitNodeGetEvent_v11010`](super::entry::cuGraphEventWaitNodeGetEvent_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphEventWaitNodeGetEvent(
@@ -7549,6 +8835,12 @@ pub unsafe extern "C" fn cuGraphEventWaitNodeGetEvent(
     };
     unsafe { driver_fn(hNode, event_out) }
 }
+/// `CUresult CUDAAPI cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphEventWaitNodeSetEvent_v11010`], the ABI of CUDA 11.1
+/// - Calls the driver's `cuGraphEventWaitNodeSetEvent` through [`entry::cuGraphEventWaitNodeSetEvent_v11010`](super::entry::cuGraphEventWaitNodeSetEvent_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphEventWaitNodeSetEvent(
@@ -7562,6 +8854,12 @@ pub unsafe extern "C" fn cuGraphEventWaitNodeSetEvent(
     };
     unsafe { driver_fn(hNode, event) }
 }
+/// `CUresult CUDAAPI cuGraphExecBatchMemOpNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphExecBatchMemOpNodeSetParams_v11070`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuGraphExecBatchMemOpNodeSetParams` through [`entry::cuGraphExecBatchMemOpNodeSetParams_v11070`](super::entry::cuGraphExecBatchMemOpNodeSetParams_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExecBatchMemOpNodeSetParams(
@@ -7581,6 +8879,12 @@ pub unsafe extern "C" fn cuGraphExecBatchMemOpNodeSetParams(
     };
     unsafe { driver_fn(hGraphExec, hNode, nodeParams) }
 }
+/// `CUresult CUDAAPI cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphExecChildGraphNodeSetParams_v11010`], the ABI of CUDA 11.1
+/// - Calls the driver's `cuGraphExecChildGraphNodeSetParams` through [`entry::cuGraphExecChildGraphNodeSetParams_v11010`](super::entry::cuGraphExecChildGraphNodeSetParams_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExecChildGraphNodeSetParams(
@@ -7596,6 +8900,12 @@ pub unsafe extern "C" fn cuGraphExecChildGraphNodeSetParams(
     };
     unsafe { driver_fn(hGraphExec, hNode, childGraph) }
 }
+/// `CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphExecDestroy_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphExecDestroy` through [`entry::cuGraphExecDestroy_v10000`](super::entry::cuGraphExecDestroy_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExecDestroy(hGraphExec: CUgraphExec) -> CUresult {
@@ -7604,6 +8914,12 @@ pub unsafe extern "C" fn cuGraphExecDestroy(hGraphExec: CUgraphExec) -> CUresult
     };
     unsafe { driver_fn(hGraphExec) }
 }
+/// `CUresult CUDAAPI cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphExecEventRecordNodeSetEvent_v11010`], the ABI of CUDA 11.1
+/// - Calls the driver's `cuGraphExecEventRecordNodeSetEvent` through [`entry::cuGraphExecEventRecordNodeSetEvent_v11010`](super::entry::cuGraphExecEventRecordNodeSetEvent_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExecEventRecordNodeSetEvent(
@@ -7619,6 +8935,12 @@ pub unsafe extern "C" fn cuGraphExecEventRecordNodeSetEvent(
     };
     unsafe { driver_fn(hGraphExec, hNode, event) }
 }
+/// `CUresult CUDAAPI cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphExecEventWaitNodeSetEvent_v11010`], the ABI of CUDA 11.1
+/// - Calls the driver's `cuGraphExecEventWaitNodeSetEvent` through [`entry::cuGraphExecEventWaitNodeSetEvent_v11010`](super::entry::cuGraphExecEventWaitNodeSetEvent_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExecEventWaitNodeSetEvent(
@@ -7634,6 +8956,12 @@ pub unsafe extern "C" fn cuGraphExecEventWaitNodeSetEvent(
     };
     unsafe { driver_fn(hGraphExec, hNode, event) }
 }
+/// `CUresult CUDAAPI cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuGraphExecExternalSemaphoresSignalNodeSetParams` through [`entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`](super::entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExecExternalSemaphoresSignalNodeSetParams(
@@ -7653,6 +8981,12 @@ pub unsafe extern "C" fn cuGraphExecExternalSemaphoresSignalNodeSetParams(
     };
     unsafe { driver_fn(hGraphExec, hNode, nodeParams) }
 }
+/// `CUresult CUDAAPI cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuGraphExecExternalSemaphoresWaitNodeSetParams` through [`entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`](super::entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExecExternalSemaphoresWaitNodeSetParams(
@@ -7673,6 +9007,12 @@ pub unsafe extern "C" fn cuGraphExecExternalSemaphoresWaitNodeSetParams(
     unsafe { driver_fn(hGraphExec, hNode, nodeParams) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphExecGetFlags_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuGraphExecGetFlags` through [`entry::cuGraphExecGetFlags_v12000`](super::entry::cuGraphExecGetFlags_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExecGetFlags(
@@ -7685,6 +9025,12 @@ pub unsafe extern "C" fn cuGraphExecGetFlags(
     unsafe { driver_fn(hGraphExec, flags) }
 }
 #[cfg(cuda_ge_13010)]
+/// `CUresult CUDAAPI cuGraphExecGetId(CUgraphExec hGraphExec, unsigned int *graphId);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphExecGetId_v13010`], the ABI of CUDA 13.1
+/// - Calls the driver's `cuGraphExecGetId` through [`entry::cuGraphExecGetId_v13010`](super::entry::cuGraphExecGetId_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - Since CUDA 13.1
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExecGetId(
@@ -7699,6 +9045,12 @@ pub unsafe extern "C" fn cuGraphExecGetId(
     };
     unsafe { driver_fn(hGraphExec, graphId) }
 }
+/// `CUresult CUDAAPI cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphExecHostNodeSetParams_v10020`], the ABI of CUDA 10.2
+/// - Calls the driver's `cuGraphExecHostNodeSetParams` through [`entry::cuGraphExecHostNodeSetParams_v10020`](super::entry::cuGraphExecHostNodeSetParams_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExecHostNodeSetParams(
@@ -7718,6 +9070,12 @@ pub unsafe extern "C" fn cuGraphExecHostNodeSetParams(
     unsafe { driver_fn(hGraphExec, hNode, nodeParams) }
 }
 #[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphExecKernelNodeSetParams_v10010`], the ABI of CUDA 10.1
+/// - Calls the driver's `cuGraphExecKernelNodeSetParams` through [`entry::cuGraphExecKernelNodeSetParams_v10010`](super::entry::cuGraphExecKernelNodeSetParams_v10010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExecKernelNodeSetParams(
@@ -7737,6 +9095,13 @@ pub unsafe extern "C" fn cuGraphExecKernelNodeSetParams(
     unsafe { driver_fn(hGraphExec, hNode, nodeParams) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - C spelling: [`cuGraphExecKernelNodeSetParams`](super::cuGraphExecKernelNodeSetParams)
+/// - Typedef: [`PFN_cuGraphExecKernelNodeSetParams_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuGraphExecKernelNodeSetParams_v2` through [`entry::cuGraphExecKernelNodeSetParams_v12000`](super::entry::cuGraphExecKernelNodeSetParams_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExecKernelNodeSetParams_v2(
@@ -7756,6 +9121,12 @@ pub unsafe extern "C" fn cuGraphExecKernelNodeSetParams_v2(
     };
     unsafe { driver_fn(hGraphExec, hNode, nodeParams) }
 }
+/// `CUresult CUDAAPI cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMCPY3D *copyParams, CUcontext ctx);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphExecMemcpyNodeSetParams_v10020`], the ABI of CUDA 10.2
+/// - Calls the driver's `cuGraphExecMemcpyNodeSetParams` through [`entry::cuGraphExecMemcpyNodeSetParams_v10020`](super::entry::cuGraphExecMemcpyNodeSetParams_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExecMemcpyNodeSetParams(
@@ -7776,6 +9147,12 @@ pub unsafe extern "C" fn cuGraphExecMemcpyNodeSetParams(
     };
     unsafe { driver_fn(hGraphExec, hNode, copyParams, ctx) }
 }
+/// `CUresult CUDAAPI cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphExecMemsetNodeSetParams_v10020`], the ABI of CUDA 10.2
+/// - Calls the driver's `cuGraphExecMemsetNodeSetParams` through [`entry::cuGraphExecMemsetNodeSetParams_v10020`](super::entry::cuGraphExecMemsetNodeSetParams_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExecMemsetNodeSetParams(
@@ -7797,6 +9174,12 @@ pub unsafe extern "C" fn cuGraphExecMemsetNodeSetParams(
     unsafe { driver_fn(hGraphExec, hNode, memsetParams, ctx) }
 }
 #[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphNode *hErrorNode_out, CUgraphExecUpdateResult *updateResult_out);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphExecUpdate_v10020`], the ABI of CUDA 10.2
+/// - Calls the driver's `cuGraphExecUpdate` through [`entry::cuGraphExecUpdate_v10020`](super::entry::cuGraphExecUpdate_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExecUpdate(
@@ -7816,6 +9199,12 @@ pub unsafe extern "C" fn cuGraphExecUpdate(
     unsafe { driver_fn(hGraphExec, hGraph, hErrorNode_out, updateResult_out) }
 }
 #[cfg(cuda_ge_12020)]
+/// `CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphExecNodeSetParams_v12020`], the ABI of CUDA 12.2
+/// - Calls the driver's `cuGraphExecNodeSetParams` through [`entry::cuGraphExecNodeSetParams_v12020`](super::entry::cuGraphExecNodeSetParams_v12020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - Since CUDA 12.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExecNodeSetParams(
@@ -7835,6 +9224,13 @@ pub unsafe extern "C" fn cuGraphExecNodeSetParams(
     unsafe { driver_fn(hGraphExec, hNode, nodeParams) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo);` (`cuda.h`)
+///
+/// - C spelling: [`cuGraphExecUpdate`](super::cuGraphExecUpdate)
+/// - Typedef: [`PFN_cuGraphExecUpdate_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuGraphExecUpdate_v2` through [`entry::cuGraphExecUpdate_v12000`](super::entry::cuGraphExecUpdate_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExecUpdate_v2(
@@ -7851,6 +9247,12 @@ pub unsafe extern "C" fn cuGraphExecUpdate_v2(
     };
     unsafe { driver_fn(hGraphExec, hGraph, resultInfo) }
 }
+/// `CUresult CUDAAPI cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode hNode, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *params_out);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuGraphExternalSemaphoresSignalNodeGetParams` through [`entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020`](super::entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExternalSemaphoresSignalNodeGetParams(
@@ -7868,6 +9270,12 @@ pub unsafe extern "C" fn cuGraphExternalSemaphoresSignalNodeGetParams(
     };
     unsafe { driver_fn(hNode, params_out) }
 }
+/// `CUresult CUDAAPI cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuGraphExternalSemaphoresSignalNodeSetParams` through [`entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020`](super::entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExternalSemaphoresSignalNodeSetParams(
@@ -7885,6 +9293,12 @@ pub unsafe extern "C" fn cuGraphExternalSemaphoresSignalNodeSetParams(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
+/// `CUresult CUDAAPI cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode hNode, CUDA_EXT_SEM_WAIT_NODE_PARAMS *params_out);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuGraphExternalSemaphoresWaitNodeGetParams` through [`entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020`](super::entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExternalSemaphoresWaitNodeGetParams(
@@ -7902,6 +9316,12 @@ pub unsafe extern "C" fn cuGraphExternalSemaphoresWaitNodeGetParams(
     };
     unsafe { driver_fn(hNode, params_out) }
 }
+/// `CUresult CUDAAPI cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuGraphExternalSemaphoresWaitNodeSetParams` through [`entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020`](super::entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphExternalSemaphoresWaitNodeSetParams(
@@ -7920,6 +9340,12 @@ pub unsafe extern "C" fn cuGraphExternalSemaphoresWaitNodeSetParams(
     unsafe { driver_fn(hNode, nodeParams) }
 }
 #[cfg(not(cuda_ge_13000))]
+/// `CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, size_t *numEdges);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphGetEdges_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphGetEdges` through [`entry::cuGraphGetEdges_v10000`](super::entry::cuGraphGetEdges_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphGetEdges(
@@ -7938,7 +9364,41 @@ pub unsafe extern "C" fn cuGraphGetEdges(
     };
     unsafe { driver_fn(hGraph, from, to, numEdges) }
 }
-#[cfg(cuda_ge_12030)]
+#[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData, size_t *numEdges);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphGetEdges_v12030`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuGraphGetEdges_v2` through [`entry::cuGraphGetEdges_v12030`](super::entry::cuGraphGetEdges_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuGraphGetEdges_v2(
+    hGraph: CUgraph,
+    from: *mut CUgraphNode,
+    to: *mut CUgraphNode,
+    edgeData: *mut CUgraphEdgeData,
+    numEdges: *mut usize,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUgraph,
+        *mut CUgraphNode,
+        *mut CUgraphNode,
+        *mut CUgraphEdgeData,
+        *mut usize,
+    ) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuGraphGetEdges_v2 as usize].load(Ordering::Acquire))
+    };
+    unsafe { driver_fn(hGraph, from, to, edgeData, numEdges) }
+}
+#[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData, size_t *numEdges);` (`cuda.h`)
+///
+/// - C spelling: [`cuGraphGetEdges`](super::cuGraphGetEdges)
+/// - Typedef: [`PFN_cuGraphGetEdges_v12030`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuGraphGetEdges_v2` through [`entry::cuGraphGetEdges_v12030`](super::entry::cuGraphGetEdges_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphGetEdges_v2(
@@ -7960,6 +9420,12 @@ pub unsafe extern "C" fn cuGraphGetEdges_v2(
     unsafe { driver_fn(hGraph, from, to, edgeData, numEdges) }
 }
 #[cfg(cuda_ge_13010)]
+/// `CUresult CUDAAPI cuGraphGetId(CUgraph hGraph, unsigned int *graphId);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphGetId_v13010`], the ABI of CUDA 13.1
+/// - Calls the driver's `cuGraphGetId` through [`entry::cuGraphGetId_v13010`](super::entry::cuGraphGetId_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - Since CUDA 13.1
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphGetId(
@@ -7971,6 +9437,12 @@ pub unsafe extern "C" fn cuGraphGetId(
     };
     unsafe { driver_fn(hGraph, graphId) }
 }
+/// `CUresult CUDAAPI cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphGetNodes_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphGetNodes` through [`entry::cuGraphGetNodes_v10000`](super::entry::cuGraphGetNodes_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphGetNodes(
@@ -7987,6 +9459,12 @@ pub unsafe extern "C" fn cuGraphGetNodes(
     };
     unsafe { driver_fn(hGraph, nodes, numNodes) }
 }
+/// `CUresult CUDAAPI cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphGetRootNodes_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphGetRootNodes` through [`entry::cuGraphGetRootNodes_v10000`](super::entry::cuGraphGetRootNodes_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphGetRootNodes(
@@ -8003,6 +9481,12 @@ pub unsafe extern "C" fn cuGraphGetRootNodes(
     };
     unsafe { driver_fn(hGraph, rootNodes, numRootNodes) }
 }
+/// `CUresult CUDAAPI cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphHostNodeGetParams_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphHostNodeGetParams` through [`entry::cuGraphHostNodeGetParams_v10000`](super::entry::cuGraphHostNodeGetParams_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphHostNodeGetParams(
@@ -8019,6 +9503,12 @@ pub unsafe extern "C" fn cuGraphHostNodeGetParams(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
+/// `CUresult CUDAAPI cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphHostNodeSetParams_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphHostNodeSetParams` through [`entry::cuGraphHostNodeSetParams_v10000`](super::entry::cuGraphHostNodeSetParams_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphHostNodeSetParams(
@@ -8035,6 +9525,13 @@ pub unsafe extern "C" fn cuGraphHostNodeSetParams(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
+#[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphInstantiateWithFlags_v11040`], the ABI of CUDA 11.4
+/// - Calls the driver's `cuGraphInstantiateWithFlags` through [`entry::cuGraphInstantiateWithFlags_v11040`](super::entry::cuGraphInstantiateWithFlags_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphInstantiateWithFlags(
@@ -8054,6 +9551,13 @@ pub unsafe extern "C" fn cuGraphInstantiateWithFlags(
     unsafe { driver_fn(phGraphExec, hGraph, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode, char *logBuffer, size_t bufferSize);` (`cuda.h`)
+///
+/// - C spelling: [`cuGraphInstantiate`](super::cuGraphInstantiate)
+/// - Typedef: [`PFN_cuGraphInstantiate_v11000`], the ABI of CUDA 11.0
+/// - Calls the driver's `cuGraphInstantiate_v2` through [`entry::cuGraphInstantiate_v11000`](super::entry::cuGraphInstantiate_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphInstantiate_v2(
@@ -8075,6 +9579,38 @@ pub unsafe extern "C" fn cuGraphInstantiate_v2(
     unsafe { driver_fn(phGraphExec, hGraph, phErrorNode, logBuffer, bufferSize) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuGraphInstantiate`](super::cuGraphInstantiate)
+/// - Typedef: [`PFN_cuGraphInstantiateWithFlags_v11040`], the ABI of CUDA 11.4
+/// - Calls the driver's `cuGraphInstantiateWithFlags` through [`entry::cuGraphInstantiateWithFlags_v11040`](super::entry::cuGraphInstantiateWithFlags_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - As written here: since CUDA 12.0; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuGraphInstantiateWithFlags(
+    phGraphExec: *mut CUgraphExec,
+    hGraph: CUgraph,
+    flags: ::core::ffi::c_ulonglong,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        *mut CUgraphExec,
+        CUgraph,
+        ::core::ffi::c_ulonglong,
+    ) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuGraphInstantiateWithFlags as usize].load(Ordering::Acquire),
+        )
+    };
+    unsafe { driver_fn(phGraphExec, hGraph, flags) }
+}
+#[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphInstantiateWithParams_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuGraphInstantiateWithParams` through [`entry::cuGraphInstantiateWithParams_v12000`](super::entry::cuGraphInstantiateWithParams_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphInstantiateWithParams(
@@ -8094,6 +9630,13 @@ pub unsafe extern "C" fn cuGraphInstantiateWithParams(
     unsafe { driver_fn(phGraphExec, hGraph, instantiateParams) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);` (`cuda.h`)
+///
+/// - C spelling: [`cuGraphInstantiateWithParams`](super::cuGraphInstantiateWithParams) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuGraphInstantiateWithParams_v12000_ptsz`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuGraphInstantiateWithParams_ptsz` through [`entry::cuGraphInstantiateWithParams_v12000_ptsz`](super::entry::cuGraphInstantiateWithParams_v12000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphInstantiateWithParams_ptsz(
@@ -8113,6 +9656,12 @@ pub unsafe extern "C" fn cuGraphInstantiateWithParams_ptsz(
     };
     unsafe { driver_fn(phGraphExec, hGraph, instantiateParams) }
 }
+/// `CUresult CUDAAPI cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphKernelNodeCopyAttributes_v11000`], the ABI of CUDA 11.0
+/// - Calls the driver's `cuGraphKernelNodeCopyAttributes` through [`entry::cuGraphKernelNodeCopyAttributes_v11000`](super::entry::cuGraphKernelNodeCopyAttributes_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphKernelNodeCopyAttributes(
@@ -8127,6 +9676,12 @@ pub unsafe extern "C" fn cuGraphKernelNodeCopyAttributes(
     };
     unsafe { driver_fn(dst, src) }
 }
+/// `CUresult CUDAAPI cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr, CUkernelNodeAttrValue *value_out);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphKernelNodeGetAttribute_v11000`], the ABI of CUDA 11.0
+/// - Calls the driver's `cuGraphKernelNodeGetAttribute` through [`entry::cuGraphKernelNodeGetAttribute_v11000`](super::entry::cuGraphKernelNodeGetAttribute_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphKernelNodeGetAttribute(
@@ -8146,6 +9701,12 @@ pub unsafe extern "C" fn cuGraphKernelNodeGetAttribute(
     unsafe { driver_fn(hNode, attr, value_out) }
 }
 #[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphKernelNodeGetParams_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphKernelNodeGetParams` through [`entry::cuGraphKernelNodeGetParams_v10000`](super::entry::cuGraphKernelNodeGetParams_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphKernelNodeGetParams(
@@ -8163,6 +9724,13 @@ pub unsafe extern "C" fn cuGraphKernelNodeGetParams(
     unsafe { driver_fn(hNode, nodeParams) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - C spelling: [`cuGraphKernelNodeGetParams`](super::cuGraphKernelNodeGetParams)
+/// - Typedef: [`PFN_cuGraphKernelNodeGetParams_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuGraphKernelNodeGetParams_v2` through [`entry::cuGraphKernelNodeGetParams_v12000`](super::entry::cuGraphKernelNodeGetParams_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphKernelNodeGetParams_v2(
@@ -8179,6 +9747,12 @@ pub unsafe extern "C" fn cuGraphKernelNodeGetParams_v2(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
+/// `CUresult CUDAAPI cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr, const CUkernelNodeAttrValue *value);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphKernelNodeSetAttribute_v11000`], the ABI of CUDA 11.0
+/// - Calls the driver's `cuGraphKernelNodeSetAttribute` through [`entry::cuGraphKernelNodeSetAttribute_v11000`](super::entry::cuGraphKernelNodeSetAttribute_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphKernelNodeSetAttribute(
@@ -8198,6 +9772,12 @@ pub unsafe extern "C" fn cuGraphKernelNodeSetAttribute(
     unsafe { driver_fn(hNode, attr, value) }
 }
 #[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphKernelNodeSetParams_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphKernelNodeSetParams` through [`entry::cuGraphKernelNodeSetParams_v10000`](super::entry::cuGraphKernelNodeSetParams_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphKernelNodeSetParams(
@@ -8215,6 +9795,13 @@ pub unsafe extern "C" fn cuGraphKernelNodeSetParams(
     unsafe { driver_fn(hNode, nodeParams) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - C spelling: [`cuGraphKernelNodeSetParams`](super::cuGraphKernelNodeSetParams)
+/// - Typedef: [`PFN_cuGraphKernelNodeSetParams_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuGraphKernelNodeSetParams_v2` through [`entry::cuGraphKernelNodeSetParams_v12000`](super::entry::cuGraphKernelNodeSetParams_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphKernelNodeSetParams_v2(
@@ -8231,6 +9818,12 @@ pub unsafe extern "C" fn cuGraphKernelNodeSetParams_v2(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
+/// `CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphLaunch_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphLaunch` through [`entry::cuGraphLaunch_v10000`](super::entry::cuGraphLaunch_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphLaunch(
@@ -8242,6 +9835,13 @@ pub unsafe extern "C" fn cuGraphLaunch(
     };
     unsafe { driver_fn(hGraph, hStream) }
 }
+/// `CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuGraphLaunch`](super::cuGraphLaunch) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuGraphLaunch_v10000_ptsz`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphLaunch_ptsz` through [`entry::cuGraphLaunch_v10000_ptsz`](super::entry::cuGraphLaunch_v10000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphLaunch_ptsz(
@@ -8253,6 +9853,12 @@ pub unsafe extern "C" fn cuGraphLaunch_ptsz(
     };
     unsafe { driver_fn(hGraphExec, hStream) }
 }
+/// `CUresult CUDAAPI cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS *params_out);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphMemAllocNodeGetParams_v11040`], the ABI of CUDA 11.4
+/// - Calls the driver's `cuGraphMemAllocNodeGetParams` through [`entry::cuGraphMemAllocNodeGetParams_v11040`](super::entry::cuGraphMemAllocNodeGetParams_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphMemAllocNodeGetParams(
@@ -8269,6 +9875,12 @@ pub unsafe extern "C" fn cuGraphMemAllocNodeGetParams(
     };
     unsafe { driver_fn(hNode, params_out) }
 }
+/// `CUresult CUDAAPI cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dptr_out);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphMemFreeNodeGetParams_v11040`], the ABI of CUDA 11.4
+/// - Calls the driver's `cuGraphMemFreeNodeGetParams` through [`entry::cuGraphMemFreeNodeGetParams_v11040`](super::entry::cuGraphMemFreeNodeGetParams_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphMemFreeNodeGetParams(
@@ -8282,6 +9894,12 @@ pub unsafe extern "C" fn cuGraphMemFreeNodeGetParams(
     };
     unsafe { driver_fn(hNode, dptr_out) }
 }
+/// `CUresult CUDAAPI cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphMemcpyNodeGetParams_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphMemcpyNodeGetParams` through [`entry::cuGraphMemcpyNodeGetParams_v10000`](super::entry::cuGraphMemcpyNodeGetParams_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphMemcpyNodeGetParams(
@@ -8295,6 +9913,12 @@ pub unsafe extern "C" fn cuGraphMemcpyNodeGetParams(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
+/// `CUresult CUDAAPI cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphMemcpyNodeSetParams_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphMemcpyNodeSetParams` through [`entry::cuGraphMemcpyNodeSetParams_v10000`](super::entry::cuGraphMemcpyNodeSetParams_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphMemcpyNodeSetParams(
@@ -8308,6 +9932,12 @@ pub unsafe extern "C" fn cuGraphMemcpyNodeSetParams(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
+/// `CUresult CUDAAPI cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphMemsetNodeGetParams_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphMemsetNodeGetParams` through [`entry::cuGraphMemsetNodeGetParams_v10000`](super::entry::cuGraphMemsetNodeGetParams_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphMemsetNodeGetParams(
@@ -8324,6 +9954,12 @@ pub unsafe extern "C" fn cuGraphMemsetNodeGetParams(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
+/// `CUresult CUDAAPI cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphMemsetNodeSetParams_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphMemsetNodeSetParams` through [`entry::cuGraphMemsetNodeSetParams_v10000`](super::entry::cuGraphMemsetNodeSetParams_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphMemsetNodeSetParams(
@@ -8340,6 +9976,12 @@ pub unsafe extern "C" fn cuGraphMemsetNodeSetParams(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
+/// `CUresult CUDAAPI cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphNodeFindInClone_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphNodeFindInClone` through [`entry::cuGraphNodeFindInClone_v10000`](super::entry::cuGraphNodeFindInClone_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphNodeFindInClone(
@@ -8357,6 +9999,12 @@ pub unsafe extern "C" fn cuGraphNodeFindInClone(
     unsafe { driver_fn(phNode, hOriginalNode, hClonedGraph) }
 }
 #[cfg(not(cuda_ge_13000))]
+/// `CUresult CUDAAPI cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode *dependencies, size_t *numDependencies);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphNodeGetDependencies_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphNodeGetDependencies` through [`entry::cuGraphNodeGetDependencies_v10000`](super::entry::cuGraphNodeGetDependencies_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphNodeGetDependencies(
@@ -8375,21 +10023,13 @@ pub unsafe extern "C" fn cuGraphNodeGetDependencies(
     };
     unsafe { driver_fn(hNode, dependencies, numDependencies) }
 }
-#[cfg(cuda_ge_13010)]
-#[must_use]
-#[inline]
-pub unsafe extern "C" fn cuGraphNodeGetContainingGraph(
-    hNode: CUgraphNode,
-    phGraph: *mut CUgraph,
-) -> CUresult {
-    let driver_fn: unsafe extern "C" fn(CUgraphNode, *mut CUgraph) -> CUresult = unsafe {
-        transmute(
-            SLOTS[Index::cuGraphNodeGetContainingGraph as usize].load(Ordering::Acquire),
-        )
-    };
-    unsafe { driver_fn(hNode, phGraph) }
-}
-#[cfg(cuda_ge_12030)]
+#[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode *dependencies, CUgraphEdgeData *edgeData, size_t *numDependencies);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphNodeGetDependencies_v12030`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuGraphNodeGetDependencies_v2` through [`entry::cuGraphNodeGetDependencies_v12030`](super::entry::cuGraphNodeGetDependencies_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphNodeGetDependencies_v2(
@@ -8411,6 +10051,12 @@ pub unsafe extern "C" fn cuGraphNodeGetDependencies_v2(
     unsafe { driver_fn(hNode, dependencies, edgeData, numDependencies) }
 }
 #[cfg(not(cuda_ge_13000))]
+/// `CUresult CUDAAPI cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *dependentNodes, size_t *numDependentNodes);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphNodeGetDependentNodes_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphNodeGetDependentNodes` through [`entry::cuGraphNodeGetDependentNodes_v10000`](super::entry::cuGraphNodeGetDependentNodes_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphNodeGetDependentNodes(
@@ -8429,7 +10075,13 @@ pub unsafe extern "C" fn cuGraphNodeGetDependentNodes(
     };
     unsafe { driver_fn(hNode, dependentNodes, numDependentNodes) }
 }
-#[cfg(cuda_ge_12030)]
+#[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode *dependentNodes, CUgraphEdgeData *edgeData, size_t *numDependentNodes);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphNodeGetDependentNodes_v12030`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuGraphNodeGetDependentNodes_v2` through [`entry::cuGraphNodeGetDependentNodes_v12030`](super::entry::cuGraphNodeGetDependentNodes_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphNodeGetDependentNodes_v2(
@@ -8451,6 +10103,89 @@ pub unsafe extern "C" fn cuGraphNodeGetDependentNodes_v2(
     };
     unsafe { driver_fn(hNode, dependentNodes, edgeData, numDependentNodes) }
 }
+#[cfg(cuda_ge_13010)]
+/// `CUresult CUDAAPI cuGraphNodeGetContainingGraph(CUgraphNode hNode, CUgraph *phGraph);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphNodeGetContainingGraph_v13010`], the ABI of CUDA 13.1
+/// - Calls the driver's `cuGraphNodeGetContainingGraph` through [`entry::cuGraphNodeGetContainingGraph_v13010`](super::entry::cuGraphNodeGetContainingGraph_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - Since CUDA 13.1
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuGraphNodeGetContainingGraph(
+    hNode: CUgraphNode,
+    phGraph: *mut CUgraph,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(CUgraphNode, *mut CUgraph) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuGraphNodeGetContainingGraph as usize].load(Ordering::Acquire),
+        )
+    };
+    unsafe { driver_fn(hNode, phGraph) }
+}
+#[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode *dependencies, CUgraphEdgeData *edgeData, size_t *numDependencies);` (`cuda.h`)
+///
+/// - C spelling: [`cuGraphNodeGetDependencies`](super::cuGraphNodeGetDependencies)
+/// - Typedef: [`PFN_cuGraphNodeGetDependencies_v12030`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuGraphNodeGetDependencies_v2` through [`entry::cuGraphNodeGetDependencies_v12030`](super::entry::cuGraphNodeGetDependencies_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.3
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuGraphNodeGetDependencies_v2(
+    hNode: CUgraphNode,
+    dependencies: *mut CUgraphNode,
+    edgeData: *mut CUgraphEdgeData,
+    numDependencies: *mut usize,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUgraphNode,
+        *mut CUgraphNode,
+        *mut CUgraphEdgeData,
+        *mut usize,
+    ) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuGraphNodeGetDependencies_v2 as usize].load(Ordering::Acquire),
+        )
+    };
+    unsafe { driver_fn(hNode, dependencies, edgeData, numDependencies) }
+}
+#[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *dependentNodes, CUgraphEdgeData *edgeData, size_t *numDependentNodes);` (`cuda.h`)
+///
+/// - C spelling: [`cuGraphNodeGetDependentNodes`](super::cuGraphNodeGetDependentNodes)
+/// - Typedef: [`PFN_cuGraphNodeGetDependentNodes_v12030`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuGraphNodeGetDependentNodes_v2` through [`entry::cuGraphNodeGetDependentNodes_v12030`](super::entry::cuGraphNodeGetDependentNodes_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.3
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuGraphNodeGetDependentNodes_v2(
+    hNode: CUgraphNode,
+    dependentNodes: *mut CUgraphNode,
+    edgeData: *mut CUgraphEdgeData,
+    numDependentNodes: *mut usize,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUgraphNode,
+        *mut CUgraphNode,
+        *mut CUgraphEdgeData,
+        *mut usize,
+    ) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuGraphNodeGetDependentNodes_v2 as usize]
+                .load(Ordering::Acquire),
+        )
+    };
+    unsafe { driver_fn(hNode, dependentNodes, edgeData, numDependentNodes) }
+}
+/// `CUresult CUDAAPI cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int *isEnabled);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphNodeGetEnabled_v11060`], the ABI of CUDA 11.6
+/// - Calls the driver's `cuGraphNodeGetEnabled` through [`entry::cuGraphNodeGetEnabled_v11060`](super::entry::cuGraphNodeGetEnabled_v11060), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphNodeGetEnabled(
@@ -8468,6 +10203,12 @@ pub unsafe extern "C" fn cuGraphNodeGetEnabled(
     unsafe { driver_fn(hGraphExec, hNode, isEnabled) }
 }
 #[cfg(cuda_ge_13010)]
+/// `CUresult CUDAAPI cuGraphNodeGetLocalId(CUgraphNode hNode, unsigned int *nodeId);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphNodeGetLocalId_v13010`], the ABI of CUDA 13.1
+/// - Calls the driver's `cuGraphNodeGetLocalId` through [`entry::cuGraphNodeGetLocalId_v13010`](super::entry::cuGraphNodeGetLocalId_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - Since CUDA 13.1
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphNodeGetLocalId(
@@ -8483,6 +10224,12 @@ pub unsafe extern "C" fn cuGraphNodeGetLocalId(
     unsafe { driver_fn(hNode, nodeId) }
 }
 #[cfg(cuda_ge_13020)]
+/// `CUresult CUDAAPI cuGraphNodeGetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphNodeGetParams_v13020`], the ABI of CUDA 13.2
+/// - Calls the driver's `cuGraphNodeGetParams` through [`entry::cuGraphNodeGetParams_v13020`](super::entry::cuGraphNodeGetParams_v13020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - Since CUDA 13.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphNodeGetParams(
@@ -8498,6 +10245,12 @@ pub unsafe extern "C" fn cuGraphNodeGetParams(
     unsafe { driver_fn(hNode, nodeParams) }
 }
 #[cfg(cuda_ge_13010)]
+/// `CUresult CUDAAPI cuGraphNodeGetToolsId(CUgraphNode hNode, unsigned long long *toolsNodeId);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphNodeGetToolsId_v13010`], the ABI of CUDA 13.1
+/// - Calls the driver's `cuGraphNodeGetToolsId` through [`entry::cuGraphNodeGetToolsId_v13010`](super::entry::cuGraphNodeGetToolsId_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - Since CUDA 13.1
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphNodeGetToolsId(
@@ -8512,6 +10265,12 @@ pub unsafe extern "C" fn cuGraphNodeGetToolsId(
     };
     unsafe { driver_fn(hNode, toolsNodeId) }
 }
+/// `CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphNodeGetType_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphNodeGetType` through [`entry::cuGraphNodeGetType_v10000`](super::entry::cuGraphNodeGetType_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphNodeGetType(
@@ -8523,6 +10282,12 @@ pub unsafe extern "C" fn cuGraphNodeGetType(
     };
     unsafe { driver_fn(hNode, type_) }
 }
+/// `CUresult CUDAAPI cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphNodeSetEnabled_v11060`], the ABI of CUDA 11.6
+/// - Calls the driver's `cuGraphNodeSetEnabled` through [`entry::cuGraphNodeSetEnabled_v11060`](super::entry::cuGraphNodeSetEnabled_v11060), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphNodeSetEnabled(
@@ -8540,6 +10305,12 @@ pub unsafe extern "C" fn cuGraphNodeSetEnabled(
     unsafe { driver_fn(hGraphExec, hNode, isEnabled) }
 }
 #[cfg(cuda_ge_12020)]
+/// `CUresult CUDAAPI cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphNodeSetParams_v12020`], the ABI of CUDA 12.2
+/// - Calls the driver's `cuGraphNodeSetParams` through [`entry::cuGraphNodeSetParams_v12020`](super::entry::cuGraphNodeSetParams_v12020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - Since CUDA 12.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphNodeSetParams(
@@ -8555,6 +10326,12 @@ pub unsafe extern "C" fn cuGraphNodeSetParams(
     unsafe { driver_fn(hNode, nodeParams) }
 }
 #[cfg(cuda_ge_13040)]
+/// `CUresult CUDAAPI cuGraphNodeSetParams_v2(CUgraphNode hNode, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphNodeSetParams_v13040`], the ABI of CUDA 13.4
+/// - Calls the driver's `cuGraphNodeSetParams_v2` through [`entry::cuGraphNodeSetParams_v13040`](super::entry::cuGraphNodeSetParams_v13040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - Since CUDA 13.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphNodeSetParams_v2(
@@ -8569,6 +10346,12 @@ pub unsafe extern "C" fn cuGraphNodeSetParams_v2(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
+/// `CUresult CUDAAPI cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned int count);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphReleaseUserObject_v11030`], the ABI of CUDA 11.3
+/// - Calls the driver's `cuGraphReleaseUserObject` through [`entry::cuGraphReleaseUserObject_v11030`](super::entry::cuGraphReleaseUserObject_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphReleaseUserObject(
@@ -8588,6 +10371,12 @@ pub unsafe extern "C" fn cuGraphReleaseUserObject(
     unsafe { driver_fn(graph, object, count) }
 }
 #[cfg(not(cuda_ge_13000))]
+/// `CUresult CUDAAPI cuGraphRemoveDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphRemoveDependencies_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuGraphRemoveDependencies` through [`entry::cuGraphRemoveDependencies_v10000`](super::entry::cuGraphRemoveDependencies_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphRemoveDependencies(
@@ -8608,7 +10397,13 @@ pub unsafe extern "C" fn cuGraphRemoveDependencies(
     };
     unsafe { driver_fn(hGraph, from, to, numDependencies) }
 }
-#[cfg(cuda_ge_12030)]
+#[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphRemoveDependencies_v12030`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuGraphRemoveDependencies_v2` through [`entry::cuGraphRemoveDependencies_v12030`](super::entry::cuGraphRemoveDependencies_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphRemoveDependencies_v2(
@@ -8631,6 +10426,42 @@ pub unsafe extern "C" fn cuGraphRemoveDependencies_v2(
     };
     unsafe { driver_fn(hGraph, from, to, edgeData, numDependencies) }
 }
+#[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuGraphRemoveDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);` (`cuda.h`)
+///
+/// - C spelling: [`cuGraphRemoveDependencies`](super::cuGraphRemoveDependencies)
+/// - Typedef: [`PFN_cuGraphRemoveDependencies_v12030`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuGraphRemoveDependencies_v2` through [`entry::cuGraphRemoveDependencies_v12030`](super::entry::cuGraphRemoveDependencies_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.3
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuGraphRemoveDependencies_v2(
+    hGraph: CUgraph,
+    from: *const CUgraphNode,
+    to: *const CUgraphNode,
+    edgeData: *const CUgraphEdgeData,
+    numDependencies: usize,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUgraph,
+        *const CUgraphNode,
+        *const CUgraphNode,
+        *const CUgraphEdgeData,
+        usize,
+    ) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuGraphRemoveDependencies_v2 as usize].load(Ordering::Acquire),
+        )
+    };
+    unsafe { driver_fn(hGraph, from, to, edgeData, numDependencies) }
+}
+/// `CUresult CUDAAPI cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphRetainUserObject_v11030`], the ABI of CUDA 11.3
+/// - Calls the driver's `cuGraphRetainUserObject` through [`entry::cuGraphRetainUserObject_v11030`](super::entry::cuGraphRetainUserObject_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphRetainUserObject(
@@ -8649,6 +10480,12 @@ pub unsafe extern "C" fn cuGraphRetainUserObject(
     };
     unsafe { driver_fn(graph, object, count, flags) }
 }
+/// `CUresult CUDAAPI cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphUpload_v11010`], the ABI of CUDA 11.1
+/// - Calls the driver's `cuGraphUpload` through [`entry::cuGraphUpload_v11010`](super::entry::cuGraphUpload_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphUpload(
@@ -8660,6 +10497,13 @@ pub unsafe extern "C" fn cuGraphUpload(
     };
     unsafe { driver_fn(hGraph, hStream) }
 }
+/// `CUresult CUDAAPI cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuGraphUpload`](super::cuGraphUpload) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuGraphUpload_v11010_ptsz`], the ABI of CUDA 11.1
+/// - Calls the driver's `cuGraphUpload_ptsz` through [`entry::cuGraphUpload_v11010_ptsz`](super::entry::cuGraphUpload_v11010_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphUpload_ptsz(
@@ -8671,6 +10515,12 @@ pub unsafe extern "C" fn cuGraphUpload_ptsz(
     };
     unsafe { driver_fn(hGraphExec, hStream) }
 }
+/// `CUresult CUDAAPI cuGraphicsMapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphicsMapResources_v3000`], the ABI of CUDA 3.0
+/// - Calls the driver's `cuGraphicsMapResources` through [`entry::cuGraphicsMapResources_v3000`](super::entry::cuGraphicsMapResources_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphicsMapResources(
@@ -8687,6 +10537,13 @@ pub unsafe extern "C" fn cuGraphicsMapResources(
     };
     unsafe { driver_fn(count, resources, hStream) }
 }
+/// `CUresult CUDAAPI cuGraphicsMapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuGraphicsMapResources`](super::cuGraphicsMapResources) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuGraphicsMapResources_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuGraphicsMapResources_ptsz` through [`entry::cuGraphicsMapResources_v7000_ptsz`](super::entry::cuGraphicsMapResources_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphicsMapResources_ptsz(
@@ -8705,6 +10562,12 @@ pub unsafe extern "C" fn cuGraphicsMapResources_ptsz(
     };
     unsafe { driver_fn(count, resources, hStream) }
 }
+/// `CUresult CUDAAPI cuGraphicsResourceGetMappedMipmappedArray(CUmipmappedArray *pMipmappedArray, CUgraphicsResource resource);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuGraphicsResourceGetMappedMipmappedArray` through [`entry::cuGraphicsResourceGetMappedMipmappedArray_v5000`](super::entry::cuGraphicsResourceGetMappedMipmappedArray_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphicsResourceGetMappedMipmappedArray(
@@ -8722,6 +10585,13 @@ pub unsafe extern "C" fn cuGraphicsResourceGetMappedMipmappedArray(
     };
     unsafe { driver_fn(pMipmappedArray, resource) }
 }
+/// `CUresult CUDAAPI cuGraphicsResourceGetMappedPointer(CUdeviceptr *pDevPtr, size_t *pSize, CUgraphicsResource resource);` (`cuda.h`)
+///
+/// - C spelling: [`cuGraphicsResourceGetMappedPointer`](super::cuGraphicsResourceGetMappedPointer)
+/// - Typedef: [`PFN_cuGraphicsResourceGetMappedPointer_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuGraphicsResourceGetMappedPointer_v2` through [`entry::cuGraphicsResourceGetMappedPointer_v3020`](super::entry::cuGraphicsResourceGetMappedPointer_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphicsResourceGetMappedPointer_v2(
@@ -8741,6 +10611,13 @@ pub unsafe extern "C" fn cuGraphicsResourceGetMappedPointer_v2(
     };
     unsafe { driver_fn(pDevPtr, pSize, resource) }
 }
+/// `CUresult CUDAAPI cuGraphicsResourceSetMapFlags(CUgraphicsResource resource, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuGraphicsResourceSetMapFlags`](super::cuGraphicsResourceSetMapFlags)
+/// - Typedef: [`PFN_cuGraphicsResourceSetMapFlags_v6050`], the ABI of CUDA 6.5
+/// - Calls the driver's `cuGraphicsResourceSetMapFlags_v2` through [`entry::cuGraphicsResourceSetMapFlags_v6050`](super::entry::cuGraphicsResourceSetMapFlags_v6050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphicsResourceSetMapFlags_v2(
@@ -8758,6 +10635,12 @@ pub unsafe extern "C" fn cuGraphicsResourceSetMapFlags_v2(
     };
     unsafe { driver_fn(resource, flags) }
 }
+/// `CUresult CUDAAPI cuGraphicsSubResourceGetMappedArray(CUarray *pArray, CUgraphicsResource resource, unsigned int arrayIndex, unsigned int mipLevel);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphicsSubResourceGetMappedArray_v3000`], the ABI of CUDA 3.0
+/// - Calls the driver's `cuGraphicsSubResourceGetMappedArray` through [`entry::cuGraphicsSubResourceGetMappedArray_v3000`](super::entry::cuGraphicsSubResourceGetMappedArray_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphicsSubResourceGetMappedArray(
@@ -8779,6 +10662,12 @@ pub unsafe extern "C" fn cuGraphicsSubResourceGetMappedArray(
     };
     unsafe { driver_fn(pArray, resource, arrayIndex, mipLevel) }
 }
+/// `CUresult CUDAAPI cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphicsUnmapResources_v3000`], the ABI of CUDA 3.0
+/// - Calls the driver's `cuGraphicsUnmapResources` through [`entry::cuGraphicsUnmapResources_v3000`](super::entry::cuGraphicsUnmapResources_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphicsUnmapResources(
@@ -8797,6 +10686,13 @@ pub unsafe extern "C" fn cuGraphicsUnmapResources(
     };
     unsafe { driver_fn(count, resources, hStream) }
 }
+/// `CUresult CUDAAPI cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuGraphicsUnmapResources`](super::cuGraphicsUnmapResources) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuGraphicsUnmapResources_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuGraphicsUnmapResources_ptsz` through [`entry::cuGraphicsUnmapResources_v7000_ptsz`](super::entry::cuGraphicsUnmapResources_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphicsUnmapResources_ptsz(
@@ -8815,6 +10711,12 @@ pub unsafe extern "C" fn cuGraphicsUnmapResources_ptsz(
     };
     unsafe { driver_fn(count, resources, hStream) }
 }
+/// `CUresult CUDAAPI cuGraphicsUnregisterResource(CUgraphicsResource resource);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGraphicsUnregisterResource_v3000`], the ABI of CUDA 3.0
+/// - Calls the driver's `cuGraphicsUnregisterResource` through [`entry::cuGraphicsUnregisterResource_v3000`](super::entry::cuGraphicsUnregisterResource_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphicsUnregisterResource(
@@ -8827,7 +10729,38 @@ pub unsafe extern "C" fn cuGraphicsUnregisterResource(
     };
     unsafe { driver_fn(resource) }
 }
-#[cfg(cuda_ge_12040)]
+#[cfg(all(cuda_ge_12040, not(cuda_ge_13010)))]
+/// `CUresult CUDAAPI cuGreenCtxCreate(CUgreenCtx* phCtx, CUdevResourceDesc desc, CUdevice dev, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGreenCtxCreate_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuGreenCtxCreate` through [`entry::cuGreenCtxCreate_v12040`](super::entry::cuGreenCtxCreate_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+/// - As written here: since CUDA 12.4; removed in 13.1; the name: since CUDA 12.4
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuGreenCtxCreate(
+    phCtx: *mut CUgreenCtx,
+    desc: CUdevResourceDesc,
+    dev: CUdevice,
+    flags: ::core::ffi::c_uint,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        *mut CUgreenCtx,
+        CUdevResourceDesc,
+        CUdevice,
+        ::core::ffi::c_uint,
+    ) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuGreenCtxCreate as usize].load(Ordering::Acquire))
+    };
+    unsafe { driver_fn(phCtx, desc, dev, flags) }
+}
+#[cfg(cuda_ge_13010)]
+/// `CUresult CUDAAPI cuGreenCtxCreate(CUgreenCtx *phCtx, CUdevResourceDesc desc, CUdevice dev, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGreenCtxCreate_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuGreenCtxCreate` through [`entry::cuGreenCtxCreate_v12040`](super::entry::cuGreenCtxCreate_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+/// - As written here: since CUDA 13.1; the name: since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGreenCtxCreate(
@@ -8847,6 +10780,12 @@ pub unsafe extern "C" fn cuGreenCtxCreate(
     unsafe { driver_fn(phCtx, desc, dev, flags) }
 }
 #[cfg(cuda_ge_12040)]
+/// `CUresult CUDAAPI cuGreenCtxDestroy(CUgreenCtx hCtx);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGreenCtxDestroy_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuGreenCtxDestroy` through [`entry::cuGreenCtxDestroy_v12040`](super::entry::cuGreenCtxDestroy_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+/// - Since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGreenCtxDestroy(hCtx: CUgreenCtx) -> CUresult {
@@ -8856,6 +10795,12 @@ pub unsafe extern "C" fn cuGreenCtxDestroy(hCtx: CUgreenCtx) -> CUresult {
     unsafe { driver_fn(hCtx) }
 }
 #[cfg(cuda_ge_12040)]
+/// `CUresult CUDAAPI cuGreenCtxGetDevResource(CUgreenCtx hCtx, CUdevResource* resource, CUdevResourceType type);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGreenCtxGetDevResource_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuGreenCtxGetDevResource` through [`entry::cuGreenCtxGetDevResource_v12040`](super::entry::cuGreenCtxGetDevResource_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+/// - Since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGreenCtxGetDevResource(
@@ -8875,6 +10820,12 @@ pub unsafe extern "C" fn cuGreenCtxGetDevResource(
     unsafe { driver_fn(hCtx, resource, type_) }
 }
 #[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuGreenCtxGetId(CUgreenCtx greenCtx, unsigned long long *greenCtxId);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGreenCtxGetId_v12090`], the ABI of CUDA 12.9
+/// - Calls the driver's `cuGreenCtxGetId` through [`entry::cuGreenCtxGetId_v12090`](super::entry::cuGreenCtxGetId_v12090), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+/// - Since CUDA 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGreenCtxGetId(
@@ -8890,6 +10841,12 @@ pub unsafe extern "C" fn cuGreenCtxGetId(
     unsafe { driver_fn(greenCtx, greenCtxId) }
 }
 #[cfg(cuda_ge_12040)]
+/// `CUresult CUDAAPI cuGreenCtxRecordEvent(CUgreenCtx hCtx, CUevent hEvent);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGreenCtxRecordEvent_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuGreenCtxRecordEvent` through [`entry::cuGreenCtxRecordEvent_v12040`](super::entry::cuGreenCtxRecordEvent_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+/// - Since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGreenCtxRecordEvent(
@@ -8902,6 +10859,12 @@ pub unsafe extern "C" fn cuGreenCtxRecordEvent(
     unsafe { driver_fn(hCtx, hEvent) }
 }
 #[cfg(cuda_ge_12050)]
+/// `CUresult CUDAAPI cuGreenCtxStreamCreate(CUstream* phStream, CUgreenCtx greenCtx, unsigned int flags, int priority);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGreenCtxStreamCreate_v12050`], the ABI of CUDA 12.5
+/// - Calls the driver's `cuGreenCtxStreamCreate` through [`entry::cuGreenCtxStreamCreate_v12050`](super::entry::cuGreenCtxStreamCreate_v12050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+/// - Since CUDA 12.5
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGreenCtxStreamCreate(
@@ -8921,6 +10884,12 @@ pub unsafe extern "C" fn cuGreenCtxStreamCreate(
     unsafe { driver_fn(phStream, greenCtx, flags, priority) }
 }
 #[cfg(cuda_ge_12040)]
+/// `CUresult CUDAAPI cuGreenCtxWaitEvent(CUgreenCtx hCtx, CUevent hEvent);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuGreenCtxWaitEvent_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuGreenCtxWaitEvent` through [`entry::cuGreenCtxWaitEvent_v12040`](super::entry::cuGreenCtxWaitEvent_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+/// - Since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGreenCtxWaitEvent(
@@ -8932,6 +10901,12 @@ pub unsafe extern "C" fn cuGreenCtxWaitEvent(
     };
     unsafe { driver_fn(hCtx, hEvent) }
 }
+/// `CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *memHandleDesc);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuImportExternalMemory_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuImportExternalMemory` through [`entry::cuImportExternalMemory_v10000`](super::entry::cuImportExternalMemory_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuImportExternalMemory(
@@ -8946,6 +10921,12 @@ pub unsafe extern "C" fn cuImportExternalMemory(
     };
     unsafe { driver_fn(extMem_out, memHandleDesc) }
 }
+/// `CUresult CUDAAPI cuImportExternalSemaphore(CUexternalSemaphore *extSem_out, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *semHandleDesc);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuImportExternalSemaphore_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuImportExternalSemaphore` through [`entry::cuImportExternalSemaphore_v10000`](super::entry::cuImportExternalSemaphore_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuImportExternalSemaphore(
@@ -8962,6 +10943,12 @@ pub unsafe extern "C" fn cuImportExternalSemaphore(
     };
     unsafe { driver_fn(extSem_out, semHandleDesc) }
 }
+/// `CUresult CUDAAPI cuInit(unsigned int Flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuInit_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuInit` through [`entry::cuInit_v2000`](super::entry::cuInit_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Initialization](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__INITIALIZE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuInit(Flags: ::core::ffi::c_uint) -> CUresult {
@@ -8970,6 +10957,12 @@ pub unsafe extern "C" fn cuInit(Flags: ::core::ffi::c_uint) -> CUresult {
     };
     unsafe { driver_fn(Flags) }
 }
+/// `CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuIpcCloseMemHandle_v4010`], the ABI of CUDA 4.1
+/// - Calls the driver's `cuIpcCloseMemHandle` through [`entry::cuIpcCloseMemHandle_v4010`](super::entry::cuIpcCloseMemHandle_v4010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuIpcCloseMemHandle(dptr: CUdeviceptr) -> CUresult {
@@ -8978,6 +10971,12 @@ pub unsafe extern "C" fn cuIpcCloseMemHandle(dptr: CUdeviceptr) -> CUresult {
     };
     unsafe { driver_fn(dptr) }
 }
+/// `CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuIpcGetEventHandle_v4010`], the ABI of CUDA 4.1
+/// - Calls the driver's `cuIpcGetEventHandle` through [`entry::cuIpcGetEventHandle_v4010`](super::entry::cuIpcGetEventHandle_v4010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuIpcGetEventHandle(
@@ -8989,6 +10988,12 @@ pub unsafe extern "C" fn cuIpcGetEventHandle(
     };
     unsafe { driver_fn(pHandle, event) }
 }
+/// `CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuIpcGetMemHandle_v4010`], the ABI of CUDA 4.1
+/// - Calls the driver's `cuIpcGetMemHandle` through [`entry::cuIpcGetMemHandle_v4010`](super::entry::cuIpcGetMemHandle_v4010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuIpcGetMemHandle(
@@ -9000,6 +11005,12 @@ pub unsafe extern "C" fn cuIpcGetMemHandle(
     };
     unsafe { driver_fn(pHandle, dptr) }
 }
+/// `CUresult CUDAAPI cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuIpcOpenEventHandle_v4010`], the ABI of CUDA 4.1
+/// - Calls the driver's `cuIpcOpenEventHandle` through [`entry::cuIpcOpenEventHandle_v4010`](super::entry::cuIpcOpenEventHandle_v4010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuIpcOpenEventHandle(
@@ -9011,6 +11022,13 @@ pub unsafe extern "C" fn cuIpcOpenEventHandle(
     };
     unsafe { driver_fn(phEvent, handle) }
 }
+/// `CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuIpcOpenMemHandle`](super::cuIpcOpenMemHandle)
+/// - Typedef: [`PFN_cuIpcOpenMemHandle_v11000`], the ABI of CUDA 11.0
+/// - Calls the driver's `cuIpcOpenMemHandle_v2` through [`entry::cuIpcOpenMemHandle_v11000`](super::entry::cuIpcOpenMemHandle_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuIpcOpenMemHandle_v2(
@@ -9028,6 +11046,12 @@ pub unsafe extern "C" fn cuIpcOpenMemHandle_v2(
     unsafe { driver_fn(pdptr, handle, Flags) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuKernelGetAttribute_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuKernelGetAttribute` through [`entry::cuKernelGetAttribute_v12000`](super::entry::cuKernelGetAttribute_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuKernelGetAttribute(
@@ -9047,6 +11071,12 @@ pub unsafe extern "C" fn cuKernelGetAttribute(
     unsafe { driver_fn(pi, attrib, kernel, dev) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuKernelGetFunction_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuKernelGetFunction` through [`entry::cuKernelGetFunction_v12000`](super::entry::cuKernelGetFunction_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuKernelGetFunction(
@@ -9059,6 +11089,12 @@ pub unsafe extern "C" fn cuKernelGetFunction(
     unsafe { driver_fn(pFunc, kernel) }
 }
 #[cfg(cuda_ge_12050)]
+/// `CUresult CUDAAPI cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuKernelGetLibrary_v12050`], the ABI of CUDA 12.5
+/// - Calls the driver's `cuKernelGetLibrary` through [`entry::cuKernelGetLibrary_v12050`](super::entry::cuKernelGetLibrary_v12050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+/// - Since CUDA 12.5
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuKernelGetLibrary(
@@ -9071,6 +11107,12 @@ pub unsafe extern "C" fn cuKernelGetLibrary(
     unsafe { driver_fn(pLib, kernel) }
 }
 #[cfg(cuda_ge_12030)]
+/// `CUresult CUDAAPI cuKernelGetName(const char **name, CUkernel hfunc);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuKernelGetName_v12030`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuKernelGetName` through [`entry::cuKernelGetName_v12030`](super::entry::cuKernelGetName_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+/// - Since CUDA 12.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuKernelGetName(
@@ -9086,6 +11128,12 @@ pub unsafe extern "C" fn cuKernelGetName(
     unsafe { driver_fn(name, hfunc) }
 }
 #[cfg(cuda_ge_13020)]
+/// `CUresult CUDAAPI cuKernelGetParamCount(CUkernel kernel, size_t *paramCount);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuKernelGetParamCount_v13020`], the ABI of CUDA 13.2
+/// - Calls the driver's `cuKernelGetParamCount` through [`entry::cuKernelGetParamCount_v13020`](super::entry::cuKernelGetParamCount_v13020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+/// - Since CUDA 13.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuKernelGetParamCount(
@@ -9098,6 +11146,12 @@ pub unsafe extern "C" fn cuKernelGetParamCount(
     unsafe { driver_fn(kernel, paramCount) }
 }
 #[cfg(cuda_ge_12040)]
+/// `CUresult CUDAAPI cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t *paramSize);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuKernelGetParamInfo_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuKernelGetParamInfo` through [`entry::cuKernelGetParamInfo_v12040`](super::entry::cuKernelGetParamInfo_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+/// - Since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuKernelGetParamInfo(
@@ -9117,6 +11171,12 @@ pub unsafe extern "C" fn cuKernelGetParamInfo(
     unsafe { driver_fn(kernel, paramIndex, paramOffset, paramSize) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuKernelSetAttribute_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuKernelSetAttribute` through [`entry::cuKernelSetAttribute_v12000`](super::entry::cuKernelSetAttribute_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuKernelSetAttribute(
@@ -9136,6 +11196,12 @@ pub unsafe extern "C" fn cuKernelSetAttribute(
     unsafe { driver_fn(attrib, val, kernel, dev) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuKernelSetCacheConfig_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuKernelSetCacheConfig` through [`entry::cuKernelSetCacheConfig_v12000`](super::entry::cuKernelSetCacheConfig_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuKernelSetCacheConfig(
@@ -9148,6 +11214,12 @@ pub unsafe extern "C" fn cuKernelSetCacheConfig(
     };
     unsafe { driver_fn(kernel, config, dev) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunch(CUfunction f);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLaunch_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuLaunch` through [`entry::cuLaunch_v2000`](super::entry::cuLaunch_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLaunch(f: CUfunction) -> CUresult {
@@ -9156,6 +11228,12 @@ pub unsafe extern "C" fn cuLaunch(f: CUfunction) -> CUresult {
     };
     unsafe { driver_fn(f) }
 }
+/// `CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLaunchCooperativeKernel_v9000`], the ABI of CUDA 9.0
+/// - Calls the driver's `cuLaunchCooperativeKernel` through [`entry::cuLaunchCooperativeKernel_v9000`](super::entry::cuLaunchCooperativeKernel_v9000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLaunchCooperativeKernel(
@@ -9201,6 +11279,13 @@ pub unsafe extern "C" fn cuLaunchCooperativeKernel(
         )
     }
 }
+#[cfg(not(cuda_ge_13030))]
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`], the ABI of CUDA 9.0
+/// - Calls the driver's `cuLaunchCooperativeKernelMultiDevice` through [`entry::cuLaunchCooperativeKernelMultiDevice_v9000`](super::entry::cuLaunchCooperativeKernelMultiDevice_v9000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - As written here: in CUDA 11.7 to 13.2; removed in 13.3; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLaunchCooperativeKernelMultiDevice(
@@ -9220,6 +11305,39 @@ pub unsafe extern "C" fn cuLaunchCooperativeKernelMultiDevice(
     };
     unsafe { driver_fn(launchParamsList, numDevices, flags) }
 }
+#[cfg(cuda_ge_13030)]
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`], the ABI of CUDA 9.0
+/// - Calls the driver's `cuLaunchCooperativeKernelMultiDevice` through [`entry::cuLaunchCooperativeKernelMultiDevice_v9000`](super::entry::cuLaunchCooperativeKernelMultiDevice_v9000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+/// - As written here: since CUDA 13.3; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuLaunchCooperativeKernelMultiDevice(
+    launchParamsList: *mut CUDA_LAUNCH_PARAMS,
+    numDevices: ::core::ffi::c_uint,
+    flags: ::core::ffi::c_uint,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        *mut CUDA_LAUNCH_PARAMS,
+        ::core::ffi::c_uint,
+        ::core::ffi::c_uint,
+    ) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuLaunchCooperativeKernelMultiDevice as usize]
+                .load(Ordering::Acquire),
+        )
+    };
+    unsafe { driver_fn(launchParamsList, numDevices, flags) }
+}
+/// `CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams);` (`cuda.h`)
+///
+/// - C spelling: [`cuLaunchCooperativeKernel`](super::cuLaunchCooperativeKernel) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuLaunchCooperativeKernel_v9000_ptsz`], the ABI of CUDA 9.0
+/// - Calls the driver's `cuLaunchCooperativeKernel_ptsz` through [`entry::cuLaunchCooperativeKernel_v9000_ptsz`](super::entry::cuLaunchCooperativeKernel_v9000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLaunchCooperativeKernel_ptsz(
@@ -9265,6 +11383,12 @@ pub unsafe extern "C" fn cuLaunchCooperativeKernel_ptsz(
         )
     }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchGrid(CUfunction f, int grid_width, int grid_height);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLaunchGrid_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuLaunchGrid` through [`entry::cuLaunchGrid_v2000`](super::entry::cuLaunchGrid_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLaunchGrid(
@@ -9281,6 +11405,12 @@ pub unsafe extern "C" fn cuLaunchGrid(
     };
     unsafe { driver_fn(f, grid_width, grid_height) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLaunchGridAsync_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuLaunchGridAsync` through [`entry::cuLaunchGridAsync_v2000`](super::entry::cuLaunchGridAsync_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLaunchGridAsync(
@@ -9299,6 +11429,12 @@ pub unsafe extern "C" fn cuLaunchGridAsync(
     };
     unsafe { driver_fn(f, grid_width, grid_height, hStream) }
 }
+/// `CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLaunchHostFunc_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuLaunchHostFunc` through [`entry::cuLaunchHostFunc_v10000`](super::entry::cuLaunchHostFunc_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLaunchHostFunc(
@@ -9315,6 +11451,13 @@ pub unsafe extern "C" fn cuLaunchHostFunc(
     };
     unsafe { driver_fn(hStream, fn_, userData) }
 }
+/// `CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);` (`cuda.h`)
+///
+/// - C spelling: [`cuLaunchHostFunc`](super::cuLaunchHostFunc) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuLaunchHostFunc_v10000_ptsz`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuLaunchHostFunc_ptsz` through [`entry::cuLaunchHostFunc_v10000_ptsz`](super::entry::cuLaunchHostFunc_v10000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLaunchHostFunc_ptsz(
@@ -9332,6 +11475,12 @@ pub unsafe extern "C" fn cuLaunchHostFunc_ptsz(
     unsafe { driver_fn(hStream, fn_, userData) }
 }
 #[cfg(cuda_ge_13020)]
+/// `CUresult CUDAAPI cuLaunchHostFunc_v2(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLaunchHostFunc_v13010`], the ABI of CUDA 13.1
+/// - Calls the driver's `cuLaunchHostFunc_v2` through [`entry::cuLaunchHostFunc_v13010`](super::entry::cuLaunchHostFunc_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - Since CUDA 13.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLaunchHostFunc_v2(
@@ -9351,6 +11500,13 @@ pub unsafe extern "C" fn cuLaunchHostFunc_v2(
     unsafe { driver_fn(hStream, fn_, userData, syncMode) }
 }
 #[cfg(cuda_ge_13020)]
+/// `CUresult CUDAAPI cuLaunchHostFunc_v2(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode);` (`cuda.h`)
+///
+/// - C spelling: [`cuLaunchHostFunc_v2`](super::cuLaunchHostFunc_v2) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuLaunchHostFunc_v13010_ptsz`], the ABI of CUDA 13.1
+/// - Calls the driver's `cuLaunchHostFunc_v2_ptsz` through [`entry::cuLaunchHostFunc_v13010_ptsz`](super::entry::cuLaunchHostFunc_v13010_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - Since CUDA 13.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLaunchHostFunc_v2_ptsz(
@@ -9371,6 +11527,12 @@ pub unsafe extern "C" fn cuLaunchHostFunc_v2_ptsz(
     };
     unsafe { driver_fn(hStream, fn_, userData, syncMode) }
 }
+/// `CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLaunchKernel_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuLaunchKernel` through [`entry::cuLaunchKernel_v4000`](super::entry::cuLaunchKernel_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLaunchKernel(
@@ -9418,6 +11580,12 @@ pub unsafe extern "C" fn cuLaunchKernel(
     }
 }
 #[cfg(cuda_ge_11080)]
+/// `CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLaunchKernelEx_v11060`], the ABI of CUDA 11.6
+/// - Calls the driver's `cuLaunchKernelEx` through [`entry::cuLaunchKernelEx_v11060`](super::entry::cuLaunchKernelEx_v11060), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - Since CUDA 11.8
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLaunchKernelEx(
@@ -9437,6 +11605,13 @@ pub unsafe extern "C" fn cuLaunchKernelEx(
     unsafe { driver_fn(config, f, kernelParams, extra) }
 }
 #[cfg(cuda_ge_11080)]
+/// `CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra);` (`cuda.h`)
+///
+/// - C spelling: [`cuLaunchKernelEx`](super::cuLaunchKernelEx) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuLaunchKernelEx_v11060_ptsz`], the ABI of CUDA 11.6
+/// - Calls the driver's `cuLaunchKernelEx_ptsz` through [`entry::cuLaunchKernelEx_v11060_ptsz`](super::entry::cuLaunchKernelEx_v11060_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - Since CUDA 11.8
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLaunchKernelEx_ptsz(
@@ -9455,6 +11630,13 @@ pub unsafe extern "C" fn cuLaunchKernelEx_ptsz(
     };
     unsafe { driver_fn(config, f, kernelParams, extra) }
 }
+/// `CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra);` (`cuda.h`)
+///
+/// - C spelling: [`cuLaunchKernel`](super::cuLaunchKernel) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuLaunchKernel_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuLaunchKernel_ptsz` through [`entry::cuLaunchKernel_v7000_ptsz`](super::entry::cuLaunchKernel_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLaunchKernel_ptsz(
@@ -9502,6 +11684,12 @@ pub unsafe extern "C" fn cuLaunchKernel_ptsz(
     }
 }
 #[cfg(cuda_ge_12040)]
+/// `CUresult CUDAAPI cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, CUlibrary lib);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLibraryEnumerateKernels_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuLibraryEnumerateKernels` through [`entry::cuLibraryEnumerateKernels_v12040`](super::entry::cuLibraryEnumerateKernels_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+/// - Since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLibraryEnumerateKernels(
@@ -9521,6 +11709,12 @@ pub unsafe extern "C" fn cuLibraryEnumerateKernels(
     unsafe { driver_fn(kernels, numKernels, lib) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLibraryGetGlobal_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuLibraryGetGlobal` through [`entry::cuLibraryGetGlobal_v12000`](super::entry::cuLibraryGetGlobal_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLibraryGetGlobal(
@@ -9540,6 +11734,12 @@ pub unsafe extern "C" fn cuLibraryGetGlobal(
     unsafe { driver_fn(dptr, bytes, library, name) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLibraryGetKernel_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuLibraryGetKernel` through [`entry::cuLibraryGetKernel_v12000`](super::entry::cuLibraryGetKernel_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLibraryGetKernel(
@@ -9557,6 +11757,12 @@ pub unsafe extern "C" fn cuLibraryGetKernel(
     unsafe { driver_fn(pKernel, library, name) }
 }
 #[cfg(cuda_ge_12040)]
+/// `CUresult CUDAAPI cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLibraryGetKernelCount_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuLibraryGetKernelCount` through [`entry::cuLibraryGetKernelCount_v12040`](super::entry::cuLibraryGetKernelCount_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+/// - Since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLibraryGetKernelCount(
@@ -9572,6 +11778,12 @@ pub unsafe extern "C" fn cuLibraryGetKernelCount(
     unsafe { driver_fn(count, lib) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLibraryGetManaged_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuLibraryGetManaged` through [`entry::cuLibraryGetManaged_v12000`](super::entry::cuLibraryGetManaged_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLibraryGetManaged(
@@ -9591,6 +11803,12 @@ pub unsafe extern "C" fn cuLibraryGetManaged(
     unsafe { driver_fn(dptr, bytes, library, name) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuLibraryGetModule(CUmodule *pMod, CUlibrary library);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLibraryGetModule_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuLibraryGetModule` through [`entry::cuLibraryGetModule_v12000`](super::entry::cuLibraryGetModule_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLibraryGetModule(
@@ -9603,6 +11821,12 @@ pub unsafe extern "C" fn cuLibraryGetModule(
     unsafe { driver_fn(pMod, library) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuLibraryGetUnifiedFunction(void **fptr, CUlibrary library, const char *symbol);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLibraryGetUnifiedFunction_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuLibraryGetUnifiedFunction` through [`entry::cuLibraryGetUnifiedFunction_v12000`](super::entry::cuLibraryGetUnifiedFunction_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLibraryGetUnifiedFunction(
@@ -9621,7 +11845,57 @@ pub unsafe extern "C" fn cuLibraryGetUnifiedFunction(
     };
     unsafe { driver_fn(fptr, library, symbol) }
 }
-#[cfg(cuda_ge_12000)]
+#[cfg(all(cuda_ge_12000, not(cuda_ge_13010)))]
+/// `CUresult CUDAAPI cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void** libraryOptionValues, unsigned int numLibraryOptions);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLibraryLoadData_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuLibraryLoadData` through [`entry::cuLibraryLoadData_v12000`](super::entry::cuLibraryLoadData_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+/// - As written here: since CUDA 12.0; removed in 13.1; the name: since CUDA 12.0
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuLibraryLoadData(
+    library: *mut CUlibrary,
+    code: *const ::core::ffi::c_void,
+    jitOptions: *mut CUjit_option,
+    jitOptionsValues: *mut *mut ::core::ffi::c_void,
+    numJitOptions: ::core::ffi::c_uint,
+    libraryOptions: *mut CUlibraryOption,
+    libraryOptionValues: *mut *mut ::core::ffi::c_void,
+    numLibraryOptions: ::core::ffi::c_uint,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        *mut CUlibrary,
+        *const ::core::ffi::c_void,
+        *mut CUjit_option,
+        *mut *mut ::core::ffi::c_void,
+        ::core::ffi::c_uint,
+        *mut CUlibraryOption,
+        *mut *mut ::core::ffi::c_void,
+        ::core::ffi::c_uint,
+    ) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuLibraryLoadData as usize].load(Ordering::Acquire))
+    };
+    unsafe {
+        driver_fn(
+            library,
+            code,
+            jitOptions,
+            jitOptionsValues,
+            numJitOptions,
+            libraryOptions,
+            libraryOptionValues,
+            numLibraryOptions,
+        )
+    }
+}
+#[cfg(cuda_ge_13010)]
+/// `CUresult CUDAAPI cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLibraryLoadData_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuLibraryLoadData` through [`entry::cuLibraryLoadData_v12000`](super::entry::cuLibraryLoadData_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+/// - As written here: since CUDA 13.1; the name: since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLibraryLoadData(
@@ -9660,6 +11934,12 @@ pub unsafe extern "C" fn cuLibraryLoadData(
     }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLibraryLoadFromFile_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuLibraryLoadFromFile` through [`entry::cuLibraryLoadFromFile_v12000`](super::entry::cuLibraryLoadFromFile_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLibraryLoadFromFile(
@@ -9698,6 +11978,12 @@ pub unsafe extern "C" fn cuLibraryLoadFromFile(
     }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuLibraryUnload(CUlibrary library);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLibraryUnload_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuLibraryUnload` through [`entry::cuLibraryUnload_v12000`](super::entry::cuLibraryUnload_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLibraryUnload(library: CUlibrary) -> CUresult {
@@ -9706,6 +11992,13 @@ pub unsafe extern "C" fn cuLibraryUnload(library: CUlibrary) -> CUresult {
     };
     unsafe { driver_fn(library) }
 }
+/// `CUresult CUDAAPI cuLinkAddData(CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name, unsigned int numOptions, CUjit_option *options, void **optionValues);` (`cuda.h`)
+///
+/// - C spelling: [`cuLinkAddData`](super::cuLinkAddData)
+/// - Typedef: [`PFN_cuLinkAddData_v6050`], the ABI of CUDA 6.5
+/// - Calls the driver's `cuLinkAddData_v2` through [`entry::cuLinkAddData_v6050`](super::entry::cuLinkAddData_v6050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLinkAddData_v2(
@@ -9734,6 +12027,13 @@ pub unsafe extern "C" fn cuLinkAddData_v2(
         driver_fn(state, type_, data, size, name, numOptions, options, optionValues)
     }
 }
+/// `CUresult CUDAAPI cuLinkAddFile(CUlinkState state, CUjitInputType type, const char *path, unsigned int numOptions, CUjit_option *options, void **optionValues);` (`cuda.h`)
+///
+/// - C spelling: [`cuLinkAddFile`](super::cuLinkAddFile)
+/// - Typedef: [`PFN_cuLinkAddFile_v6050`], the ABI of CUDA 6.5
+/// - Calls the driver's `cuLinkAddFile_v2` through [`entry::cuLinkAddFile_v6050`](super::entry::cuLinkAddFile_v6050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLinkAddFile_v2(
@@ -9756,6 +12056,12 @@ pub unsafe extern "C" fn cuLinkAddFile_v2(
     };
     unsafe { driver_fn(state, type_, path, numOptions, options, optionValues) }
 }
+/// `CUresult CUDAAPI cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLinkComplete_v5050`], the ABI of CUDA 5.5
+/// - Calls the driver's `cuLinkComplete` through [`entry::cuLinkComplete_v5050`](super::entry::cuLinkComplete_v5050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLinkComplete(
@@ -9772,6 +12078,13 @@ pub unsafe extern "C" fn cuLinkComplete(
     };
     unsafe { driver_fn(state, cubinOut, sizeOut) }
 }
+/// `CUresult CUDAAPI cuLinkCreate(unsigned int numOptions, CUjit_option *options, void **optionValues, CUlinkState *stateOut);` (`cuda.h`)
+///
+/// - C spelling: [`cuLinkCreate`](super::cuLinkCreate)
+/// - Typedef: [`PFN_cuLinkCreate_v6050`], the ABI of CUDA 6.5
+/// - Calls the driver's `cuLinkCreate_v2` through [`entry::cuLinkCreate_v6050`](super::entry::cuLinkCreate_v6050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLinkCreate_v2(
@@ -9790,6 +12103,12 @@ pub unsafe extern "C" fn cuLinkCreate_v2(
     };
     unsafe { driver_fn(numOptions, options, optionValues, stateOut) }
 }
+/// `CUresult CUDAAPI cuLinkDestroy(CUlinkState state);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLinkDestroy_v5050`], the ABI of CUDA 5.5
+/// - Calls the driver's `cuLinkDestroy` through [`entry::cuLinkDestroy_v5050`](super::entry::cuLinkDestroy_v5050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLinkDestroy(state: CUlinkState) -> CUresult {
@@ -9799,6 +12118,12 @@ pub unsafe extern "C" fn cuLinkDestroy(state: CUlinkState) -> CUresult {
     unsafe { driver_fn(state) }
 }
 #[cfg(cuda_ge_13030)]
+/// `CUresult CUDAAPI cuLogicalEndpointAddDevice(CUlogicalEndpointId leId, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLogicalEndpointAddDevice_v13030`], the ABI of CUDA 13.3
+/// - Calls the driver's `cuLogicalEndpointAddDevice` through [`entry::cuLogicalEndpointAddDevice_v13030`](super::entry::cuLogicalEndpointAddDevice_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+/// - Since CUDA 13.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLogicalEndpointAddDevice(
@@ -9813,6 +12138,12 @@ pub unsafe extern "C" fn cuLogicalEndpointAddDevice(
     unsafe { driver_fn(leId, dev) }
 }
 #[cfg(cuda_ge_13030)]
+/// `CUresult CUDAAPI cuLogicalEndpointBindAddr(CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, void *ptr, cuuint64_t size, unsigned long long flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLogicalEndpointBindAddr_v13030`], the ABI of CUDA 13.3
+/// - Calls the driver's `cuLogicalEndpointBindAddr` through [`entry::cuLogicalEndpointBindAddr_v13030`](super::entry::cuLogicalEndpointBindAddr_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+/// - Since CUDA 13.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLogicalEndpointBindAddr(
@@ -9838,6 +12169,12 @@ pub unsafe extern "C" fn cuLogicalEndpointBindAddr(
     unsafe { driver_fn(leId, dev, offset, ptr, size, flags) }
 }
 #[cfg(cuda_ge_13030)]
+/// `CUresult CUDAAPI cuLogicalEndpointBindMem(CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, CUmemGenericAllocationHandle memHandle, cuuint64_t memOffset, cuuint64_t size, unsigned long long flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLogicalEndpointBindMem_v13030`], the ABI of CUDA 13.3
+/// - Calls the driver's `cuLogicalEndpointBindMem` through [`entry::cuLogicalEndpointBindMem_v13030`](super::entry::cuLogicalEndpointBindMem_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+/// - Since CUDA 13.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLogicalEndpointBindMem(
@@ -9865,6 +12202,12 @@ pub unsafe extern "C" fn cuLogicalEndpointBindMem(
     unsafe { driver_fn(leId, dev, offset, memHandle, memOffset, size, flags) }
 }
 #[cfg(cuda_ge_13030)]
+/// `CUresult CUDAAPI cuLogicalEndpointCreate(CUlogicalEndpointId leId, const CUlogicalEndpointProp *prop);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLogicalEndpointCreate_v13030`], the ABI of CUDA 13.3
+/// - Calls the driver's `cuLogicalEndpointCreate` through [`entry::cuLogicalEndpointCreate_v13030`](super::entry::cuLogicalEndpointCreate_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+/// - Since CUDA 13.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLogicalEndpointCreate(
@@ -9880,6 +12223,12 @@ pub unsafe extern "C" fn cuLogicalEndpointCreate(
     unsafe { driver_fn(leId, prop) }
 }
 #[cfg(cuda_ge_13030)]
+/// `CUresult CUDAAPI cuLogicalEndpointDestroy(CUlogicalEndpointId leId);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLogicalEndpointDestroy_v13030`], the ABI of CUDA 13.3
+/// - Calls the driver's `cuLogicalEndpointDestroy` through [`entry::cuLogicalEndpointDestroy_v13030`](super::entry::cuLogicalEndpointDestroy_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+/// - Since CUDA 13.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLogicalEndpointDestroy(
@@ -9893,6 +12242,12 @@ pub unsafe extern "C" fn cuLogicalEndpointDestroy(
     unsafe { driver_fn(leId) }
 }
 #[cfg(cuda_ge_13030)]
+/// `CUresult CUDAAPI cuLogicalEndpointExport(void *handle, CUlogicalEndpointId leId, CUlogicalEndpointIpcHandleType handleType);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLogicalEndpointExport_v13030`], the ABI of CUDA 13.3
+/// - Calls the driver's `cuLogicalEndpointExport` through [`entry::cuLogicalEndpointExport_v13030`](super::entry::cuLogicalEndpointExport_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+/// - Since CUDA 13.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLogicalEndpointExport(
@@ -9910,6 +12265,12 @@ pub unsafe extern "C" fn cuLogicalEndpointExport(
     unsafe { driver_fn(handle, leId, handleType) }
 }
 #[cfg(cuda_ge_13030)]
+/// `CUresult CUDAAPI cuLogicalEndpointGetLimits(cuuint64_t *bindAlignment, cuuint64_t *maxSize, const CUlogicalEndpointProp *prop);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLogicalEndpointGetLimits_v13030`], the ABI of CUDA 13.3
+/// - Calls the driver's `cuLogicalEndpointGetLimits` through [`entry::cuLogicalEndpointGetLimits_v13030`](super::entry::cuLogicalEndpointGetLimits_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+/// - Since CUDA 13.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLogicalEndpointGetLimits(
@@ -9929,6 +12290,12 @@ pub unsafe extern "C" fn cuLogicalEndpointGetLimits(
     unsafe { driver_fn(bindAlignment, maxSize, prop) }
 }
 #[cfg(cuda_ge_13030)]
+/// `CUresult CUDAAPI cuLogicalEndpointIdRelease(CUlogicalEndpointId baseLeId, cuuint32_t count);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLogicalEndpointIdRelease_v13030`], the ABI of CUDA 13.3
+/// - Calls the driver's `cuLogicalEndpointIdRelease` through [`entry::cuLogicalEndpointIdRelease_v13030`](super::entry::cuLogicalEndpointIdRelease_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+/// - Since CUDA 13.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLogicalEndpointIdRelease(
@@ -9943,6 +12310,12 @@ pub unsafe extern "C" fn cuLogicalEndpointIdRelease(
     unsafe { driver_fn(baseLeId, count) }
 }
 #[cfg(cuda_ge_13030)]
+/// `CUresult CUDAAPI cuLogicalEndpointIdReserve(CUlogicalEndpointId *baseLeId, cuuint32_t count);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLogicalEndpointIdReserve_v13030`], the ABI of CUDA 13.3
+/// - Calls the driver's `cuLogicalEndpointIdReserve` through [`entry::cuLogicalEndpointIdReserve_v13030`](super::entry::cuLogicalEndpointIdReserve_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+/// - Since CUDA 13.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLogicalEndpointIdReserve(
@@ -9960,6 +12333,12 @@ pub unsafe extern "C" fn cuLogicalEndpointIdReserve(
     unsafe { driver_fn(baseLeId, count) }
 }
 #[cfg(cuda_ge_13030)]
+/// `CUresult CUDAAPI cuLogicalEndpointImport(CUlogicalEndpointId leId, const void *handle, CUlogicalEndpointIpcHandleType handleType);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLogicalEndpointImport_v13030`], the ABI of CUDA 13.3
+/// - Calls the driver's `cuLogicalEndpointImport` through [`entry::cuLogicalEndpointImport_v13030`](super::entry::cuLogicalEndpointImport_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+/// - Since CUDA 13.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLogicalEndpointImport(
@@ -9977,6 +12356,12 @@ pub unsafe extern "C" fn cuLogicalEndpointImport(
     unsafe { driver_fn(leId, handle, handleType) }
 }
 #[cfg(cuda_ge_13030)]
+/// `CUresult CUDAAPI cuLogicalEndpointQuery(CUlogicalEndpointId leId, cuuint32_t count, int *queryStatus);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLogicalEndpointQuery_v13030`], the ABI of CUDA 13.3
+/// - Calls the driver's `cuLogicalEndpointQuery` through [`entry::cuLogicalEndpointQuery_v13030`](super::entry::cuLogicalEndpointQuery_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+/// - Since CUDA 13.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLogicalEndpointQuery(
@@ -9994,6 +12379,12 @@ pub unsafe extern "C" fn cuLogicalEndpointQuery(
     unsafe { driver_fn(leId, count, queryStatus) }
 }
 #[cfg(cuda_ge_13030)]
+/// `CUresult CUDAAPI cuLogicalEndpointUnbind(CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, cuuint64_t size);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLogicalEndpointUnbind_v13030`], the ABI of CUDA 13.3
+/// - Calls the driver's `cuLogicalEndpointUnbind` through [`entry::cuLogicalEndpointUnbind_v13030`](super::entry::cuLogicalEndpointUnbind_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+/// - Since CUDA 13.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLogicalEndpointUnbind(
@@ -10013,6 +12404,12 @@ pub unsafe extern "C" fn cuLogicalEndpointUnbind(
     unsafe { driver_fn(leId, dev, offset, size) }
 }
 #[cfg(cuda_ge_12090)]
+/// `CUresult CUDAAPI cuLogsCurrent(CUlogIterator *iterator_out, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLogsCurrent_v12090`], the ABI of CUDA 12.9
+/// - Calls the driver's `cuLogsCurrent` through [`entry::cuLogsCurrent_v12090`](super::entry::cuLogsCurrent_v12090), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
+/// - Since CUDA 12.9
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLogsCurrent(
@@ -10028,6 +12425,12 @@ pub unsafe extern "C" fn cuLogsCurrent(
     unsafe { driver_fn(iterator_out, flags) }
 }
 #[cfg(cuda_ge_12090)]
+/// `CUresult CUDAAPI cuLogsDumpToFile(CUlogIterator *iterator, const char *pathToFile, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLogsDumpToFile_v12090`], the ABI of CUDA 12.9
+/// - Calls the driver's `cuLogsDumpToFile` through [`entry::cuLogsDumpToFile_v12090`](super::entry::cuLogsDumpToFile_v12090), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
+/// - Since CUDA 12.9
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLogsDumpToFile(
@@ -10045,6 +12448,12 @@ pub unsafe extern "C" fn cuLogsDumpToFile(
     unsafe { driver_fn(iterator, pathToFile, flags) }
 }
 #[cfg(cuda_ge_12090)]
+/// `CUresult CUDAAPI cuLogsDumpToMemory(CUlogIterator *iterator, char *buffer, size_t *size, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLogsDumpToMemory_v12090`], the ABI of CUDA 12.9
+/// - Calls the driver's `cuLogsDumpToMemory` through [`entry::cuLogsDumpToMemory_v12090`](super::entry::cuLogsDumpToMemory_v12090), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
+/// - Since CUDA 12.9
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLogsDumpToMemory(
@@ -10064,6 +12473,12 @@ pub unsafe extern "C" fn cuLogsDumpToMemory(
     unsafe { driver_fn(iterator, buffer, size, flags) }
 }
 #[cfg(cuda_ge_12090)]
+/// `CUresult CUDAAPI cuLogsRegisterCallback(CUlogsCallback callbackFunc, void *userData, CUlogsCallbackHandle *callback_out);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLogsRegisterCallback_v12090`], the ABI of CUDA 12.9
+/// - Calls the driver's `cuLogsRegisterCallback` through [`entry::cuLogsRegisterCallback_v12090`](super::entry::cuLogsRegisterCallback_v12090), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
+/// - Since CUDA 12.9
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLogsRegisterCallback(
@@ -10081,6 +12496,12 @@ pub unsafe extern "C" fn cuLogsRegisterCallback(
     unsafe { driver_fn(callbackFunc, userData, callback_out) }
 }
 #[cfg(cuda_ge_12090)]
+/// `CUresult CUDAAPI cuLogsUnregisterCallback(CUlogsCallbackHandle callback);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuLogsUnregisterCallback_v12090`], the ABI of CUDA 12.9
+/// - Calls the driver's `cuLogsUnregisterCallback` through [`entry::cuLogsUnregisterCallback_v12090`](super::entry::cuLogsUnregisterCallback_v12090), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
+/// - Since CUDA 12.9
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuLogsUnregisterCallback(
@@ -10093,6 +12514,12 @@ pub unsafe extern "C" fn cuLogsUnregisterCallback(
     };
     unsafe { driver_fn(callback) }
 }
+/// `CUresult CUDAAPI cuMemAddressFree(CUdeviceptr ptr, size_t size);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemAddressFree_v10020`], the ABI of CUDA 10.2
+/// - Calls the driver's `cuMemAddressFree` through [`entry::cuMemAddressFree_v10020`](super::entry::cuMemAddressFree_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemAddressFree(ptr: CUdeviceptr, size: usize) -> CUresult {
@@ -10101,6 +12528,12 @@ pub unsafe extern "C" fn cuMemAddressFree(ptr: CUdeviceptr, size: usize) -> CUre
     };
     unsafe { driver_fn(ptr, size) }
 }
+/// `CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr, unsigned long long flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemAddressReserve_v10020`], the ABI of CUDA 10.2
+/// - Calls the driver's `cuMemAddressReserve` through [`entry::cuMemAddressReserve_v10020`](super::entry::cuMemAddressReserve_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemAddressReserve(
@@ -10122,6 +12555,12 @@ pub unsafe extern "C" fn cuMemAddressReserve(
     unsafe { driver_fn(ptr, size, alignment, addr, flags) }
 }
 #[cfg(not(cuda_ge_13000))]
+/// `CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemAdvise_v8000`], the ABI of CUDA 8.0
+/// - Calls the driver's `cuMemAdvise` through [`entry::cuMemAdvise_v8000`](super::entry::cuMemAdvise_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemAdvise(
@@ -10140,7 +12579,13 @@ pub unsafe extern "C" fn cuMemAdvise(
     };
     unsafe { driver_fn(devPtr, count, advice, device) }
 }
-#[cfg(cuda_ge_12020)]
+#[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemAdvise_v12020`], the ABI of CUDA 12.2
+/// - Calls the driver's `cuMemAdvise_v2` through [`entry::cuMemAdvise_v12020`](super::entry::cuMemAdvise_v12020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - As written here: since CUDA 12.2; removed in 13.0; the name: since CUDA 12.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemAdvise_v2(
@@ -10159,6 +12604,38 @@ pub unsafe extern "C" fn cuMemAdvise_v2(
     };
     unsafe { driver_fn(devPtr, count, advice, location) }
 }
+#[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemAdvise`](super::cuMemAdvise)
+/// - Typedef: [`PFN_cuMemAdvise_v12020`], the ABI of CUDA 12.2
+/// - Calls the driver's `cuMemAdvise_v2` through [`entry::cuMemAdvise_v12020`](super::entry::cuMemAdvise_v12020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.2
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuMemAdvise_v2(
+    devPtr: CUdeviceptr,
+    count: usize,
+    advice: CUmem_advise,
+    location: CUmemLocation,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUdeviceptr,
+        usize,
+        CUmem_advise,
+        CUmemLocation,
+    ) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuMemAdvise_v2 as usize].load(Ordering::Acquire))
+    };
+    unsafe { driver_fn(devPtr, count, advice, location) }
+}
+/// `CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemAllocAsync_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuMemAllocAsync` through [`entry::cuMemAllocAsync_v11020`](super::entry::cuMemAllocAsync_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemAllocAsync(
@@ -10171,6 +12648,13 @@ pub unsafe extern "C" fn cuMemAllocAsync(
     };
     unsafe { driver_fn(dptr, bytesize, hStream) }
 }
+/// `CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemAllocAsync`](super::cuMemAllocAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemAllocAsync_v11020_ptsz`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuMemAllocAsync_ptsz` through [`entry::cuMemAllocAsync_v11020_ptsz`](super::entry::cuMemAllocAsync_v11020_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemAllocAsync_ptsz(
@@ -10183,6 +12667,12 @@ pub unsafe extern "C" fn cuMemAllocAsync_ptsz(
     };
     unsafe { driver_fn(dptr, bytesize, hStream) }
 }
+/// `CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemAllocFromPoolAsync_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuMemAllocFromPoolAsync` through [`entry::cuMemAllocFromPoolAsync_v11020`](super::entry::cuMemAllocFromPoolAsync_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemAllocFromPoolAsync(
@@ -10201,6 +12691,13 @@ pub unsafe extern "C" fn cuMemAllocFromPoolAsync(
     };
     unsafe { driver_fn(dptr, bytesize, pool, hStream) }
 }
+/// `CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemAllocFromPoolAsync`](super::cuMemAllocFromPoolAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemAllocFromPoolAsync_v11020_ptsz`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuMemAllocFromPoolAsync_ptsz` through [`entry::cuMemAllocFromPoolAsync_v11020_ptsz`](super::entry::cuMemAllocFromPoolAsync_v11020_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemAllocFromPoolAsync_ptsz(
@@ -10221,6 +12718,13 @@ pub unsafe extern "C" fn cuMemAllocFromPoolAsync_ptsz(
     };
     unsafe { driver_fn(dptr, bytesize, pool, hStream) }
 }
+/// `CUresult CUDAAPI cuMemAllocHost(void **pp, size_t bytesize);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemAllocHost`](super::cuMemAllocHost)
+/// - Typedef: [`PFN_cuMemAllocHost_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemAllocHost_v2` through [`entry::cuMemAllocHost_v3020`](super::entry::cuMemAllocHost_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemAllocHost_v2(
@@ -10235,6 +12739,12 @@ pub unsafe extern "C" fn cuMemAllocHost_v2(
     };
     unsafe { driver_fn(pp, bytesize) }
 }
+/// `CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemAllocManaged_v6000`], the ABI of CUDA 6.0
+/// - Calls the driver's `cuMemAllocManaged` through [`entry::cuMemAllocManaged_v6000`](super::entry::cuMemAllocManaged_v6000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemAllocManaged(
@@ -10251,6 +12761,13 @@ pub unsafe extern "C" fn cuMemAllocManaged(
     };
     unsafe { driver_fn(dptr, bytesize, flags) }
 }
+/// `CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height, unsigned int ElementSizeBytes);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemAllocPitch`](super::cuMemAllocPitch)
+/// - Typedef: [`PFN_cuMemAllocPitch_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemAllocPitch_v2` through [`entry::cuMemAllocPitch_v3020`](super::entry::cuMemAllocPitch_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemAllocPitch_v2(
@@ -10271,6 +12788,13 @@ pub unsafe extern "C" fn cuMemAllocPitch_v2(
     };
     unsafe { driver_fn(dptr, pPitch, WidthInBytes, Height, ElementSizeBytes) }
 }
+/// `CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemAlloc`](super::cuMemAlloc)
+/// - Typedef: [`PFN_cuMemAlloc_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemAlloc_v2` through [`entry::cuMemAlloc_v3020`](super::entry::cuMemAlloc_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemAlloc_v2(
@@ -10283,6 +12807,12 @@ pub unsafe extern "C" fn cuMemAlloc_v2(
     unsafe { driver_fn(dptr, bytesize) }
 }
 #[cfg(cuda_ge_12080)]
+/// `CUresult CUDAAPI cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemBatchDecompressAsync_v12060`], the ABI of CUDA 12.6
+/// - Calls the driver's `cuMemBatchDecompressAsync` through [`entry::cuMemBatchDecompressAsync_v12060`](super::entry::cuMemBatchDecompressAsync_v12060), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - Since CUDA 12.8
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemBatchDecompressAsync(
@@ -10306,6 +12836,13 @@ pub unsafe extern "C" fn cuMemBatchDecompressAsync(
     unsafe { driver_fn(paramsArray, count, flags, errorIndex, stream) }
 }
 #[cfg(cuda_ge_12080)]
+/// `CUresult CUDAAPI cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemBatchDecompressAsync`](super::cuMemBatchDecompressAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemBatchDecompressAsync_v12060_ptsz`], the ABI of CUDA 12.6
+/// - Calls the driver's `cuMemBatchDecompressAsync_ptsz` through [`entry::cuMemBatchDecompressAsync_v12060_ptsz`](super::entry::cuMemBatchDecompressAsync_v12060_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - Since CUDA 12.8
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemBatchDecompressAsync_ptsz(
@@ -10328,6 +12865,12 @@ pub unsafe extern "C" fn cuMemBatchDecompressAsync_ptsz(
     };
     unsafe { driver_fn(paramsArray, count, flags, errorIndex, stream) }
 }
+/// `CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop, unsigned long long flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemCreate_v10020`], the ABI of CUDA 10.2
+/// - Calls the driver's `cuMemCreate` through [`entry::cuMemCreate_v10020`](super::entry::cuMemCreate_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemCreate(
@@ -10347,6 +12890,12 @@ pub unsafe extern "C" fn cuMemCreate(
     unsafe { driver_fn(handle, size, prop, flags) }
 }
 #[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemDiscardAndPrefetchBatchAsync_v13000`], the ABI of CUDA 13.0
+/// - Calls the driver's `cuMemDiscardAndPrefetchBatchAsync` through [`entry::cuMemDiscardAndPrefetchBatchAsync_v13000`](super::entry::cuMemDiscardAndPrefetchBatchAsync_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - Since CUDA 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemDiscardAndPrefetchBatchAsync(
@@ -10388,6 +12937,13 @@ pub unsafe extern "C" fn cuMemDiscardAndPrefetchBatchAsync(
     }
 }
 #[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemDiscardAndPrefetchBatchAsync`](super::cuMemDiscardAndPrefetchBatchAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0
+/// - Calls the driver's `cuMemDiscardAndPrefetchBatchAsync_ptsz` through [`entry::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz`](super::entry::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - Since CUDA 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemDiscardAndPrefetchBatchAsync_ptsz(
@@ -10429,6 +12985,12 @@ pub unsafe extern "C" fn cuMemDiscardAndPrefetchBatchAsync_ptsz(
     }
 }
 #[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemDiscardBatchAsync_v13000`], the ABI of CUDA 13.0
+/// - Calls the driver's `cuMemDiscardBatchAsync` through [`entry::cuMemDiscardBatchAsync_v13000`](super::entry::cuMemDiscardBatchAsync_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - Since CUDA 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemDiscardBatchAsync(
@@ -10450,6 +13012,13 @@ pub unsafe extern "C" fn cuMemDiscardBatchAsync(
     unsafe { driver_fn(dptrs, sizes, count, flags, hStream) }
 }
 #[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemDiscardBatchAsync`](super::cuMemDiscardBatchAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemDiscardBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0
+/// - Calls the driver's `cuMemDiscardBatchAsync_ptsz` through [`entry::cuMemDiscardBatchAsync_v13000_ptsz`](super::entry::cuMemDiscardBatchAsync_v13000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - Since CUDA 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemDiscardBatchAsync_ptsz(
@@ -10472,6 +13041,12 @@ pub unsafe extern "C" fn cuMemDiscardBatchAsync_ptsz(
     };
     unsafe { driver_fn(dptrs, sizes, count, flags, hStream) }
 }
+/// `CUresult CUDAAPI cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocationHandle handle, CUmemAllocationHandleType handleType, unsigned long long flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemExportToShareableHandle_v10020`], the ABI of CUDA 10.2
+/// - Calls the driver's `cuMemExportToShareableHandle` through [`entry::cuMemExportToShareableHandle_v10020`](super::entry::cuMemExportToShareableHandle_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemExportToShareableHandle(
@@ -10492,6 +13067,12 @@ pub unsafe extern "C" fn cuMemExportToShareableHandle(
     };
     unsafe { driver_fn(shareableHandle, handle, handleType, flags) }
 }
+/// `CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemFreeAsync_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuMemFreeAsync` through [`entry::cuMemFreeAsync_v11020`](super::entry::cuMemFreeAsync_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemFreeAsync(
@@ -10503,6 +13084,13 @@ pub unsafe extern "C" fn cuMemFreeAsync(
     };
     unsafe { driver_fn(dptr, hStream) }
 }
+/// `CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemFreeAsync`](super::cuMemFreeAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemFreeAsync_v11020_ptsz`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuMemFreeAsync_ptsz` through [`entry::cuMemFreeAsync_v11020_ptsz`](super::entry::cuMemFreeAsync_v11020_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemFreeAsync_ptsz(
@@ -10514,6 +13102,12 @@ pub unsafe extern "C" fn cuMemFreeAsync_ptsz(
     };
     unsafe { driver_fn(dptr, hStream) }
 }
+/// `CUresult CUDAAPI cuMemFreeHost(void *p);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemFreeHost_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuMemFreeHost` through [`entry::cuMemFreeHost_v2000`](super::entry::cuMemFreeHost_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemFreeHost(p: *mut ::core::ffi::c_void) -> CUresult {
@@ -10522,6 +13116,13 @@ pub unsafe extern "C" fn cuMemFreeHost(p: *mut ::core::ffi::c_void) -> CUresult 
     };
     unsafe { driver_fn(p) }
 }
+/// `CUresult CUDAAPI cuMemFree(CUdeviceptr dptr);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemFree`](super::cuMemFree)
+/// - Typedef: [`PFN_cuMemFree_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemFree_v2` through [`entry::cuMemFree_v3020`](super::entry::cuMemFree_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemFree_v2(dptr: CUdeviceptr) -> CUresult {
@@ -10530,6 +13131,12 @@ pub unsafe extern "C" fn cuMemFree_v2(dptr: CUdeviceptr) -> CUresult {
     };
     unsafe { driver_fn(dptr) }
 }
+/// `CUresult CUDAAPI cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location, CUdeviceptr ptr);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemGetAccess_v10020`], the ABI of CUDA 10.2
+/// - Calls the driver's `cuMemGetAccess` through [`entry::cuMemGetAccess_v10020`](super::entry::cuMemGetAccess_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemGetAccess(
@@ -10546,6 +13153,13 @@ pub unsafe extern "C" fn cuMemGetAccess(
     };
     unsafe { driver_fn(flags, location, ptr) }
 }
+/// `CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemGetAddressRange`](super::cuMemGetAddressRange)
+/// - Typedef: [`PFN_cuMemGetAddressRange_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemGetAddressRange_v2` through [`entry::cuMemGetAddressRange_v3020`](super::entry::cuMemGetAddressRange_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemGetAddressRange_v2(
@@ -10562,6 +13176,12 @@ pub unsafe extern "C" fn cuMemGetAddressRange_v2(
     };
     unsafe { driver_fn(pbase, psize, dptr) }
 }
+/// `CUresult CUDAAPI cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop, CUmemAllocationGranularity_flags option);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemGetAllocationGranularity_v10020`], the ABI of CUDA 10.2
+/// - Calls the driver's `cuMemGetAllocationGranularity` through [`entry::cuMemGetAllocationGranularity_v10020`](super::entry::cuMemGetAllocationGranularity_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemGetAllocationGranularity(
@@ -10580,6 +13200,12 @@ pub unsafe extern "C" fn cuMemGetAllocationGranularity(
     };
     unsafe { driver_fn(granularity, prop, option) }
 }
+/// `CUresult CUDAAPI cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop, CUmemGenericAllocationHandle handle);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemGetAllocationPropertiesFromHandle_v10020`], the ABI of CUDA 10.2
+/// - Calls the driver's `cuMemGetAllocationPropertiesFromHandle` through [`entry::cuMemGetAllocationPropertiesFromHandle_v10020`](super::entry::cuMemGetAllocationPropertiesFromHandle_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemGetAllocationPropertiesFromHandle(
@@ -10597,23 +13223,12 @@ pub unsafe extern "C" fn cuMemGetAllocationPropertiesFromHandle(
     };
     unsafe { driver_fn(prop, handle) }
 }
-#[cfg(cuda_ge_13000)]
-#[must_use]
-#[inline]
-pub unsafe extern "C" fn cuMemGetDefaultMemPool(
-    pool_out: *mut CUmemoryPool,
-    location: *mut CUmemLocation,
-    type_: CUmemAllocationType,
-) -> CUresult {
-    let driver_fn: unsafe extern "C" fn(
-        *mut CUmemoryPool,
-        *mut CUmemLocation,
-        CUmemAllocationType,
-    ) -> CUresult = unsafe {
-        transmute(SLOTS[Index::cuMemGetDefaultMemPool as usize].load(Ordering::Acquire))
-    };
-    unsafe { driver_fn(pool_out, location, type_) }
-}
+#[cfg(not(cuda_ge_11080))]
+/// `CUresult CUDAAPI cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr, size_t size, CUmemRangeHandleType handleType, unsigned long long flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemGetHandleForAddressRange_v11070`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuMemGetHandleForAddressRange` through [`entry::cuMemGetHandleForAddressRange_v11070`](super::entry::cuMemGetHandleForAddressRange_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - As written here: only in CUDA 11.7; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemGetHandleForAddressRange(
@@ -10636,6 +13251,65 @@ pub unsafe extern "C" fn cuMemGetHandleForAddressRange(
     };
     unsafe { driver_fn(handle, dptr, size, handleType, flags) }
 }
+#[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuMemGetDefaultMemPool(CUmemoryPool *pool_out, CUmemLocation *location, CUmemAllocationType type);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemGetDefaultMemPool_v13000`], the ABI of CUDA 13.0
+/// - Calls the driver's `cuMemGetDefaultMemPool` through [`entry::cuMemGetDefaultMemPool_v13000`](super::entry::cuMemGetDefaultMemPool_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+/// - Since CUDA 13.0
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuMemGetDefaultMemPool(
+    pool_out: *mut CUmemoryPool,
+    location: *mut CUmemLocation,
+    type_: CUmemAllocationType,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        *mut CUmemoryPool,
+        *mut CUmemLocation,
+        CUmemAllocationType,
+    ) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuMemGetDefaultMemPool as usize].load(Ordering::Acquire))
+    };
+    unsafe { driver_fn(pool_out, location, type_) }
+}
+#[cfg(cuda_ge_11080)]
+/// `CUresult CUDAAPI cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr, size_t size, CUmemRangeHandleType handleType, unsigned long long flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemGetHandleForAddressRange_v11070`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuMemGetHandleForAddressRange` through [`entry::cuMemGetHandleForAddressRange_v11070`](super::entry::cuMemGetHandleForAddressRange_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - As written here: since CUDA 11.8; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuMemGetHandleForAddressRange(
+    handle: *mut ::core::ffi::c_void,
+    dptr: CUdeviceptr,
+    size: usize,
+    handleType: CUmemRangeHandleType,
+    flags: ::core::ffi::c_ulonglong,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        *mut ::core::ffi::c_void,
+        CUdeviceptr,
+        usize,
+        CUmemRangeHandleType,
+        ::core::ffi::c_ulonglong,
+    ) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuMemGetHandleForAddressRange as usize].load(Ordering::Acquire),
+        )
+    };
+    unsafe { driver_fn(handle, dptr, size, handleType, flags) }
+}
+/// `CUresult CUDAAPI cuMemGetInfo(size_t *free, size_t *total);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemGetInfo`](super::cuMemGetInfo)
+/// - Typedef: [`PFN_cuMemGetInfo_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemGetInfo_v2` through [`entry::cuMemGetInfo_v3020`](super::entry::cuMemGetInfo_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemGetInfo_v2(
@@ -10648,6 +13322,12 @@ pub unsafe extern "C" fn cuMemGetInfo_v2(
     unsafe { driver_fn(free, total) }
 }
 #[cfg(cuda_ge_13040)]
+/// `CUresult CUDAAPI cuMemGetLocationInfo(CUdeviceptr ptr, size_t size, size_t summaryGranularity, size_t samplingGranularity, CUmemLocation *location_out);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemGetLocationInfo_v13040`], the ABI of CUDA 13.4
+/// - Calls the driver's `cuMemGetLocationInfo` through [`entry::cuMemGetLocationInfo_v13040`](super::entry::cuMemGetLocationInfo_v13040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - Since CUDA 13.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemGetLocationInfo(
@@ -10671,6 +13351,12 @@ pub unsafe extern "C" fn cuMemGetLocationInfo(
     }
 }
 #[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location, CUmemAllocationType type);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemGetMemPool_v13000`], the ABI of CUDA 13.0
+/// - Calls the driver's `cuMemGetMemPool` through [`entry::cuMemGetMemPool_v13000`](super::entry::cuMemGetMemPool_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+/// - Since CUDA 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemGetMemPool(
@@ -10687,6 +13373,12 @@ pub unsafe extern "C" fn cuMemGetMemPool(
     };
     unsafe { driver_fn(pool, location, type_) }
 }
+/// `CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemHostAlloc_v2020`], the ABI of CUDA 2.2
+/// - Calls the driver's `cuMemHostAlloc` through [`entry::cuMemHostAlloc_v2020`](super::entry::cuMemHostAlloc_v2020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemHostAlloc(
@@ -10703,6 +13395,13 @@ pub unsafe extern "C" fn cuMemHostAlloc(
     };
     unsafe { driver_fn(pp, bytesize, Flags) }
 }
+/// `CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned int Flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemHostGetDevicePointer`](super::cuMemHostGetDevicePointer)
+/// - Typedef: [`PFN_cuMemHostGetDevicePointer_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemHostGetDevicePointer_v2` through [`entry::cuMemHostGetDevicePointer_v3020`](super::entry::cuMemHostGetDevicePointer_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemHostGetDevicePointer_v2(
@@ -10721,6 +13420,12 @@ pub unsafe extern "C" fn cuMemHostGetDevicePointer_v2(
     };
     unsafe { driver_fn(pdptr, p, Flags) }
 }
+/// `CUresult CUDAAPI cuMemHostGetFlags(unsigned int *pFlags, void *p);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemHostGetFlags_v2030`], the ABI of CUDA 2.3
+/// - Calls the driver's `cuMemHostGetFlags` through [`entry::cuMemHostGetFlags_v2030`](super::entry::cuMemHostGetFlags_v2030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemHostGetFlags(
@@ -10735,6 +13440,13 @@ pub unsafe extern "C" fn cuMemHostGetFlags(
     };
     unsafe { driver_fn(pFlags, p) }
 }
+/// `CUresult CUDAAPI cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemHostRegister`](super::cuMemHostRegister)
+/// - Typedef: [`PFN_cuMemHostRegister_v6050`], the ABI of CUDA 6.5
+/// - Calls the driver's `cuMemHostRegister_v2` through [`entry::cuMemHostRegister_v6050`](super::entry::cuMemHostRegister_v6050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemHostRegister_v2(
@@ -10751,6 +13463,12 @@ pub unsafe extern "C" fn cuMemHostRegister_v2(
     };
     unsafe { driver_fn(p, bytesize, Flags) }
 }
+/// `CUresult CUDAAPI cuMemHostUnregister(void *p);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemHostUnregister_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuMemHostUnregister` through [`entry::cuMemHostUnregister_v4000`](super::entry::cuMemHostUnregister_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemHostUnregister(p: *mut ::core::ffi::c_void) -> CUresult {
@@ -10759,6 +13477,12 @@ pub unsafe extern "C" fn cuMemHostUnregister(p: *mut ::core::ffi::c_void) -> CUr
     };
     unsafe { driver_fn(p) }
 }
+/// `CUresult CUDAAPI cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *osHandle, CUmemAllocationHandleType shHandleType);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemImportFromShareableHandle_v10020`], the ABI of CUDA 10.2
+/// - Calls the driver's `cuMemImportFromShareableHandle` through [`entry::cuMemImportFromShareableHandle_v10020`](super::entry::cuMemImportFromShareableHandle_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemImportFromShareableHandle(
@@ -10777,6 +13501,12 @@ pub unsafe extern "C" fn cuMemImportFromShareableHandle(
     };
     unsafe { driver_fn(handle, osHandle, shHandleType) }
 }
+/// `CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemMap_v10020`], the ABI of CUDA 10.2
+/// - Calls the driver's `cuMemMap` through [`entry::cuMemMap_v10020`](super::entry::cuMemMap_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemMap(
@@ -10797,6 +13527,12 @@ pub unsafe extern "C" fn cuMemMap(
     };
     unsafe { driver_fn(ptr, size, offset, handle, flags) }
 }
+/// `CUresult CUDAAPI cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemMapArrayAsync_v11010`], the ABI of CUDA 11.1
+/// - Calls the driver's `cuMemMapArrayAsync` through [`entry::cuMemMapArrayAsync_v11010`](super::entry::cuMemMapArrayAsync_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemMapArrayAsync(
@@ -10813,6 +13549,13 @@ pub unsafe extern "C" fn cuMemMapArrayAsync(
     };
     unsafe { driver_fn(mapInfoList, count, hStream) }
 }
+/// `CUresult CUDAAPI cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemMapArrayAsync`](super::cuMemMapArrayAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemMapArrayAsync_v11010_ptsz`], the ABI of CUDA 11.1
+/// - Calls the driver's `cuMemMapArrayAsync_ptsz` through [`entry::cuMemMapArrayAsync_v11010_ptsz`](super::entry::cuMemMapArrayAsync_v11010_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemMapArrayAsync_ptsz(
@@ -10829,6 +13572,12 @@ pub unsafe extern "C" fn cuMemMapArrayAsync_ptsz(
     };
     unsafe { driver_fn(mapInfoList, count, hStream) }
 }
+/// `CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemPoolCreate_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuMemPoolCreate` through [`entry::cuMemPoolCreate_v11020`](super::entry::cuMemPoolCreate_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemPoolCreate(
@@ -10843,6 +13592,12 @@ pub unsafe extern "C" fn cuMemPoolCreate(
     };
     unsafe { driver_fn(pool, poolProps) }
 }
+/// `CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool pool);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemPoolDestroy_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuMemPoolDestroy` through [`entry::cuMemPoolDestroy_v11020`](super::entry::cuMemPoolDestroy_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemPoolDestroy(pool: CUmemoryPool) -> CUresult {
@@ -10851,6 +13606,12 @@ pub unsafe extern "C" fn cuMemPoolDestroy(pool: CUmemoryPool) -> CUresult {
     };
     unsafe { driver_fn(pool) }
 }
+/// `CUresult CUDAAPI cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdeviceptr ptr);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemPoolExportPointer_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuMemPoolExportPointer` through [`entry::cuMemPoolExportPointer_v11020`](super::entry::cuMemPoolExportPointer_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemPoolExportPointer(
@@ -10865,6 +13626,12 @@ pub unsafe extern "C" fn cuMemPoolExportPointer(
     };
     unsafe { driver_fn(shareData_out, ptr) }
 }
+/// `CUresult CUDAAPI cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool, CUmemAllocationHandleType handleType, unsigned long long flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemPoolExportToShareableHandle_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuMemPoolExportToShareableHandle` through [`entry::cuMemPoolExportToShareableHandle_v11020`](super::entry::cuMemPoolExportToShareableHandle_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemPoolExportToShareableHandle(
@@ -10886,6 +13653,12 @@ pub unsafe extern "C" fn cuMemPoolExportToShareableHandle(
     };
     unsafe { driver_fn(handle_out, pool, handleType, flags) }
 }
+/// `CUresult CUDAAPI cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool, CUmemLocation *location);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemPoolGetAccess_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuMemPoolGetAccess` through [`entry::cuMemPoolGetAccess_v11020`](super::entry::cuMemPoolGetAccess_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemPoolGetAccess(
@@ -10902,6 +13675,12 @@ pub unsafe extern "C" fn cuMemPoolGetAccess(
     };
     unsafe { driver_fn(flags, memPool, location) }
 }
+/// `CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemPoolGetAttribute_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuMemPoolGetAttribute` through [`entry::cuMemPoolGetAttribute_v11020`](super::entry::cuMemPoolGetAttribute_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemPoolGetAttribute(
@@ -10918,6 +13697,12 @@ pub unsafe extern "C" fn cuMemPoolGetAttribute(
     };
     unsafe { driver_fn(pool, attr, value) }
 }
+/// `CUresult CUDAAPI cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *handle, CUmemAllocationHandleType handleType, unsigned long long flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemPoolImportFromShareableHandle_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuMemPoolImportFromShareableHandle` through [`entry::cuMemPoolImportFromShareableHandle_v11020`](super::entry::cuMemPoolImportFromShareableHandle_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemPoolImportFromShareableHandle(
@@ -10939,6 +13724,12 @@ pub unsafe extern "C" fn cuMemPoolImportFromShareableHandle(
     };
     unsafe { driver_fn(pool_out, handle, handleType, flags) }
 }
+/// `CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool, CUmemPoolPtrExportData *shareData);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemPoolImportPointer_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuMemPoolImportPointer` through [`entry::cuMemPoolImportPointer_v11020`](super::entry::cuMemPoolImportPointer_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemPoolImportPointer(
@@ -10955,6 +13746,12 @@ pub unsafe extern "C" fn cuMemPoolImportPointer(
     };
     unsafe { driver_fn(ptr_out, pool, shareData) }
 }
+/// `CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemPoolSetAccess_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuMemPoolSetAccess` through [`entry::cuMemPoolSetAccess_v11020`](super::entry::cuMemPoolSetAccess_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemPoolSetAccess(
@@ -10971,6 +13768,12 @@ pub unsafe extern "C" fn cuMemPoolSetAccess(
     };
     unsafe { driver_fn(pool, map, count) }
 }
+/// `CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemPoolSetAttribute_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuMemPoolSetAttribute` through [`entry::cuMemPoolSetAttribute_v11020`](super::entry::cuMemPoolSetAttribute_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemPoolSetAttribute(
@@ -10987,6 +13790,12 @@ pub unsafe extern "C" fn cuMemPoolSetAttribute(
     };
     unsafe { driver_fn(pool, attr, value) }
 }
+/// `CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemPoolTrimTo_v11020`], the ABI of CUDA 11.2
+/// - Calls the driver's `cuMemPoolTrimTo` through [`entry::cuMemPoolTrimTo_v11020`](super::entry::cuMemPoolTrimTo_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemPoolTrimTo(
@@ -10999,6 +13808,12 @@ pub unsafe extern "C" fn cuMemPoolTrimTo(
     unsafe { driver_fn(pool, minBytesToKeep) }
 }
 #[cfg(not(cuda_ge_13000))]
+/// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemPrefetchAsync_v8000`], the ABI of CUDA 8.0
+/// - Calls the driver's `cuMemPrefetchAsync` through [`entry::cuMemPrefetchAsync_v8000`](super::entry::cuMemPrefetchAsync_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemPrefetchAsync(
@@ -11018,6 +13833,13 @@ pub unsafe extern "C" fn cuMemPrefetchAsync(
     unsafe { driver_fn(devPtr, count, dstDevice, hStream) }
 }
 #[cfg(not(cuda_ge_13000))]
+/// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemPrefetchAsync`](super::cuMemPrefetchAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemPrefetchAsync_v8000_ptsz`], the ABI of CUDA 8.0
+/// - Calls the driver's `cuMemPrefetchAsync_ptsz` through [`entry::cuMemPrefetchAsync_v8000_ptsz`](super::entry::cuMemPrefetchAsync_v8000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemPrefetchAsync_ptsz(
@@ -11036,7 +13858,13 @@ pub unsafe extern "C" fn cuMemPrefetchAsync_ptsz(
     };
     unsafe { driver_fn(devPtr, count, dstDevice, hStream) }
 }
-#[cfg(cuda_ge_12020)]
+#[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemPrefetchAsync_v12020`], the ABI of CUDA 12.2
+/// - Calls the driver's `cuMemPrefetchAsync_v2` through [`entry::cuMemPrefetchAsync_v12020`](super::entry::cuMemPrefetchAsync_v12020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - As written here: since CUDA 12.2; removed in 13.0; the name: since CUDA 12.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemPrefetchAsync_v2(
@@ -11057,7 +13885,14 @@ pub unsafe extern "C" fn cuMemPrefetchAsync_v2(
     };
     unsafe { driver_fn(devPtr, count, location, flags, hStream) }
 }
-#[cfg(cuda_ge_12020)]
+#[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemPrefetchAsync_v2`](super::cuMemPrefetchAsync_v2) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemPrefetchAsync_v12020_ptsz`], the ABI of CUDA 12.2
+/// - Calls the driver's `cuMemPrefetchAsync_v2_ptsz` through [`entry::cuMemPrefetchAsync_v12020_ptsz`](super::entry::cuMemPrefetchAsync_v12020_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - As written here: since CUDA 12.2; removed in 13.0; the name: since CUDA 12.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemPrefetchAsync_v2_ptsz(
@@ -11081,6 +13916,70 @@ pub unsafe extern "C" fn cuMemPrefetchAsync_v2_ptsz(
     unsafe { driver_fn(devPtr, count, location, flags, hStream) }
 }
 #[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemPrefetchAsync`](super::cuMemPrefetchAsync) (default stream mode)
+/// - Typedef: [`PFN_cuMemPrefetchAsync_v12020`], the ABI of CUDA 12.2
+/// - Calls the driver's `cuMemPrefetchAsync_v2` through [`entry::cuMemPrefetchAsync_v12020`](super::entry::cuMemPrefetchAsync_v12020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.2
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuMemPrefetchAsync_v2(
+    devPtr: CUdeviceptr,
+    count: usize,
+    location: CUmemLocation,
+    flags: ::core::ffi::c_uint,
+    hStream: CUstream,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUdeviceptr,
+        usize,
+        CUmemLocation,
+        ::core::ffi::c_uint,
+        CUstream,
+    ) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuMemPrefetchAsync_v2 as usize].load(Ordering::Acquire))
+    };
+    unsafe { driver_fn(devPtr, count, location, flags, hStream) }
+}
+#[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemPrefetchAsync`](super::cuMemPrefetchAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemPrefetchAsync_v12020_ptsz`], the ABI of CUDA 12.2
+/// - Calls the driver's `cuMemPrefetchAsync_v2_ptsz` through [`entry::cuMemPrefetchAsync_v12020_ptsz`](super::entry::cuMemPrefetchAsync_v12020_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.2
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuMemPrefetchAsync_v2_ptsz(
+    devPtr: CUdeviceptr,
+    count: usize,
+    location: CUmemLocation,
+    flags: ::core::ffi::c_uint,
+    hStream: CUstream,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUdeviceptr,
+        usize,
+        CUmemLocation,
+        ::core::ffi::c_uint,
+        CUstream,
+    ) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuMemPrefetchAsync_v2_ptsz as usize].load(Ordering::Acquire),
+        )
+    };
+    unsafe { driver_fn(devPtr, count, location, flags, hStream) }
+}
+#[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemPrefetchBatchAsync_v13000`], the ABI of CUDA 13.0
+/// - Calls the driver's `cuMemPrefetchBatchAsync` through [`entry::cuMemPrefetchBatchAsync_v13000`](super::entry::cuMemPrefetchBatchAsync_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - Since CUDA 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemPrefetchBatchAsync(
@@ -11119,6 +14018,13 @@ pub unsafe extern "C" fn cuMemPrefetchBatchAsync(
     }
 }
 #[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemPrefetchBatchAsync`](super::cuMemPrefetchBatchAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemPrefetchBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0
+/// - Calls the driver's `cuMemPrefetchBatchAsync_ptsz` through [`entry::cuMemPrefetchBatchAsync_v13000_ptsz`](super::entry::cuMemPrefetchBatchAsync_v13000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - Since CUDA 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemPrefetchBatchAsync_ptsz(
@@ -11158,6 +14064,12 @@ pub unsafe extern "C" fn cuMemPrefetchBatchAsync_ptsz(
         )
     }
 }
+/// `CUresult CUDAAPI cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_attribute attribute, CUdeviceptr devPtr, size_t count);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemRangeGetAttribute_v8000`], the ABI of CUDA 8.0
+/// - Calls the driver's `cuMemRangeGetAttribute` through [`entry::cuMemRangeGetAttribute_v8000`](super::entry::cuMemRangeGetAttribute_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemRangeGetAttribute(
@@ -11178,6 +14090,12 @@ pub unsafe extern "C" fn cuMemRangeGetAttribute(
     };
     unsafe { driver_fn(data, dataSize, attribute, devPtr, count) }
 }
+/// `CUresult CUDAAPI cuMemRangeGetAttributes(void **data, size_t *dataSizes, CUmem_range_attribute *attributes, size_t numAttributes, CUdeviceptr devPtr, size_t count);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemRangeGetAttributes_v8000`], the ABI of CUDA 8.0
+/// - Calls the driver's `cuMemRangeGetAttributes` through [`entry::cuMemRangeGetAttributes_v8000`](super::entry::cuMemRangeGetAttributes_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemRangeGetAttributes(
@@ -11200,6 +14118,12 @@ pub unsafe extern "C" fn cuMemRangeGetAttributes(
     };
     unsafe { driver_fn(data, dataSizes, attributes, numAttributes, devPtr, count) }
 }
+/// `CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemRelease_v10020`], the ABI of CUDA 10.2
+/// - Calls the driver's `cuMemRelease` through [`entry::cuMemRelease_v10020`](super::entry::cuMemRelease_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemRelease(handle: CUmemGenericAllocationHandle) -> CUresult {
@@ -11208,6 +14132,12 @@ pub unsafe extern "C" fn cuMemRelease(handle: CUmemGenericAllocationHandle) -> C
     };
     unsafe { driver_fn(handle) }
 }
+/// `CUresult CUDAAPI cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemRetainAllocationHandle_v11000`], the ABI of CUDA 11.0
+/// - Calls the driver's `cuMemRetainAllocationHandle` through [`entry::cuMemRetainAllocationHandle_v11000`](super::entry::cuMemRetainAllocationHandle_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemRetainAllocationHandle(
@@ -11224,6 +14154,12 @@ pub unsafe extern "C" fn cuMemRetainAllocationHandle(
     };
     unsafe { driver_fn(handle, addr) }
 }
+/// `CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemSetAccess_v10020`], the ABI of CUDA 10.2
+/// - Calls the driver's `cuMemSetAccess` through [`entry::cuMemSetAccess_v10020`](super::entry::cuMemSetAccess_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemSetAccess(
@@ -11243,6 +14179,12 @@ pub unsafe extern "C" fn cuMemSetAccess(
     unsafe { driver_fn(ptr, size, desc, count) }
 }
 #[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuMemSetMemPool(CUmemLocation *location, CUmemAllocationType type, CUmemoryPool pool);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemSetMemPool_v13000`], the ABI of CUDA 13.0
+/// - Calls the driver's `cuMemSetMemPool` through [`entry::cuMemSetMemPool_v13000`](super::entry::cuMemSetMemPool_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+/// - Since CUDA 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemSetMemPool(
@@ -11259,6 +14201,12 @@ pub unsafe extern "C" fn cuMemSetMemPool(
     };
     unsafe { driver_fn(location, type_, pool) }
 }
+/// `CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemUnmap_v10020`], the ABI of CUDA 10.2
+/// - Calls the driver's `cuMemUnmap` through [`entry::cuMemUnmap_v10020`](super::entry::cuMemUnmap_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemUnmap(ptr: CUdeviceptr, size: usize) -> CUresult {
@@ -11267,6 +14215,12 @@ pub unsafe extern "C" fn cuMemUnmap(ptr: CUdeviceptr, size: usize) -> CUresult {
     };
     unsafe { driver_fn(ptr, size) }
 }
+/// `CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemcpy_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuMemcpy` through [`entry::cuMemcpy_v4000`](super::entry::cuMemcpy_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy(
@@ -11279,6 +14233,13 @@ pub unsafe extern "C" fn cuMemcpy(
     };
     unsafe { driver_fn(dst, src, ByteCount) }
 }
+/// `CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpy2DAsync`](super::cuMemcpy2DAsync) (default stream mode)
+/// - Typedef: [`PFN_cuMemcpy2DAsync_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemcpy2DAsync_v2` through [`entry::cuMemcpy2DAsync_v3020`](super::entry::cuMemcpy2DAsync_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy2DAsync_v2(
@@ -11290,6 +14251,13 @@ pub unsafe extern "C" fn cuMemcpy2DAsync_v2(
     };
     unsafe { driver_fn(pCopy, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpy2DAsync`](super::cuMemcpy2DAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpy2DAsync_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpy2DAsync_v2_ptsz` through [`entry::cuMemcpy2DAsync_v7000_ptsz`](super::entry::cuMemcpy2DAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy2DAsync_v2_ptsz(
@@ -11301,6 +14269,13 @@ pub unsafe extern "C" fn cuMemcpy2DAsync_v2_ptsz(
     };
     unsafe { driver_fn(pCopy, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *pCopy);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpy2DUnaligned`](super::cuMemcpy2DUnaligned) (default stream mode)
+/// - Typedef: [`PFN_cuMemcpy2DUnaligned_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemcpy2DUnaligned_v2` through [`entry::cuMemcpy2DUnaligned_v3020`](super::entry::cuMemcpy2DUnaligned_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy2DUnaligned_v2(
@@ -11311,6 +14286,13 @@ pub unsafe extern "C" fn cuMemcpy2DUnaligned_v2(
     };
     unsafe { driver_fn(pCopy) }
 }
+/// `CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *pCopy);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpy2DUnaligned`](super::cuMemcpy2DUnaligned) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpy2DUnaligned_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpy2DUnaligned_v2_ptds` through [`entry::cuMemcpy2DUnaligned_v7000_ptds`](super::entry::cuMemcpy2DUnaligned_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy2DUnaligned_v2_ptds(
@@ -11323,6 +14305,13 @@ pub unsafe extern "C" fn cuMemcpy2DUnaligned_v2_ptds(
     };
     unsafe { driver_fn(pCopy) }
 }
+/// `CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D *pCopy);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpy2D`](super::cuMemcpy2D) (default stream mode)
+/// - Typedef: [`PFN_cuMemcpy2D_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemcpy2D_v2` through [`entry::cuMemcpy2D_v3020`](super::entry::cuMemcpy2D_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy2D_v2(pCopy: *const CUDA_MEMCPY2D) -> CUresult {
@@ -11331,6 +14320,13 @@ pub unsafe extern "C" fn cuMemcpy2D_v2(pCopy: *const CUDA_MEMCPY2D) -> CUresult 
     };
     unsafe { driver_fn(pCopy) }
 }
+/// `CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D *pCopy);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpy2D`](super::cuMemcpy2D) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpy2D_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpy2D_v2_ptds` through [`entry::cuMemcpy2D_v7000_ptds`](super::entry::cuMemcpy2D_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy2D_v2_ptds(pCopy: *const CUDA_MEMCPY2D) -> CUresult {
@@ -11339,6 +14335,13 @@ pub unsafe extern "C" fn cuMemcpy2D_v2_ptds(pCopy: *const CUDA_MEMCPY2D) -> CUre
     };
     unsafe { driver_fn(pCopy) }
 }
+/// `CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpy3DAsync`](super::cuMemcpy3DAsync) (default stream mode)
+/// - Typedef: [`PFN_cuMemcpy3DAsync_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemcpy3DAsync_v2` through [`entry::cuMemcpy3DAsync_v3020`](super::entry::cuMemcpy3DAsync_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy3DAsync_v2(
@@ -11350,6 +14353,13 @@ pub unsafe extern "C" fn cuMemcpy3DAsync_v2(
     };
     unsafe { driver_fn(pCopy, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpy3DAsync`](super::cuMemcpy3DAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpy3DAsync_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpy3DAsync_v2_ptsz` through [`entry::cuMemcpy3DAsync_v7000_ptsz`](super::entry::cuMemcpy3DAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy3DAsync_v2_ptsz(
@@ -11362,6 +14372,12 @@ pub unsafe extern "C" fn cuMemcpy3DAsync_v2_ptsz(
     unsafe { driver_fn(pCopy, hStream) }
 }
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v12080`], the ABI of CUDA 12.8
+/// - Calls the driver's `cuMemcpy3DBatchAsync` through [`entry::cuMemcpy3DBatchAsync_v12080`](super::entry::cuMemcpy3DBatchAsync_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - Since CUDA 12.8; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy3DBatchAsync(
@@ -11383,6 +14399,13 @@ pub unsafe extern "C" fn cuMemcpy3DBatchAsync(
     unsafe { driver_fn(numOps, opList, failIdx, flags, hStream) }
 }
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpy3DBatchAsync`](super::cuMemcpy3DBatchAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v12080_ptsz`], the ABI of CUDA 12.8
+/// - Calls the driver's `cuMemcpy3DBatchAsync_ptsz` through [`entry::cuMemcpy3DBatchAsync_v12080_ptsz`](super::entry::cuMemcpy3DBatchAsync_v12080_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - Since CUDA 12.8; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy3DBatchAsync_ptsz(
@@ -11406,6 +14429,13 @@ pub unsafe extern "C" fn cuMemcpy3DBatchAsync_ptsz(
     unsafe { driver_fn(numOps, opList, failIdx, flags, hStream) }
 }
 #[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpy3DBatchAsync`](super::cuMemcpy3DBatchAsync) (default stream mode)
+/// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v13000`], the ABI of CUDA 13.0
+/// - Calls the driver's `cuMemcpy3DBatchAsync_v2` through [`entry::cuMemcpy3DBatchAsync_v13000`](super::entry::cuMemcpy3DBatchAsync_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - Since CUDA 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy3DBatchAsync_v2(
@@ -11425,6 +14455,13 @@ pub unsafe extern "C" fn cuMemcpy3DBatchAsync_v2(
     unsafe { driver_fn(numOps, opList, flags, hStream) }
 }
 #[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpy3DBatchAsync`](super::cuMemcpy3DBatchAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0
+/// - Calls the driver's `cuMemcpy3DBatchAsync_v2_ptsz` through [`entry::cuMemcpy3DBatchAsync_v13000_ptsz`](super::entry::cuMemcpy3DBatchAsync_v13000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - Since CUDA 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy3DBatchAsync_v2_ptsz(
@@ -11445,6 +14482,12 @@ pub unsafe extern "C" fn cuMemcpy3DBatchAsync_v2_ptsz(
     };
     unsafe { driver_fn(numOps, opList, flags, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemcpy3DPeer_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuMemcpy3DPeer` through [`entry::cuMemcpy3DPeer_v4000`](super::entry::cuMemcpy3DPeer_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy3DPeer(pCopy: *const CUDA_MEMCPY3D_PEER) -> CUresult {
@@ -11453,6 +14496,12 @@ pub unsafe extern "C" fn cuMemcpy3DPeer(pCopy: *const CUDA_MEMCPY3D_PEER) -> CUr
     };
     unsafe { driver_fn(pCopy) }
 }
+/// `CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemcpy3DPeerAsync_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuMemcpy3DPeerAsync` through [`entry::cuMemcpy3DPeerAsync_v4000`](super::entry::cuMemcpy3DPeerAsync_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy3DPeerAsync(
@@ -11467,6 +14516,13 @@ pub unsafe extern "C" fn cuMemcpy3DPeerAsync(
     };
     unsafe { driver_fn(pCopy, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpy3DPeerAsync`](super::cuMemcpy3DPeerAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpy3DPeerAsync_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpy3DPeerAsync_ptsz` through [`entry::cuMemcpy3DPeerAsync_v7000_ptsz`](super::entry::cuMemcpy3DPeerAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy3DPeerAsync_ptsz(
@@ -11483,6 +14539,13 @@ pub unsafe extern "C" fn cuMemcpy3DPeerAsync_ptsz(
     };
     unsafe { driver_fn(pCopy, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpy3DPeer`](super::cuMemcpy3DPeer) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpy3DPeer_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpy3DPeer_ptds` through [`entry::cuMemcpy3DPeer_v7000_ptds`](super::entry::cuMemcpy3DPeer_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy3DPeer_ptds(
@@ -11494,6 +14557,12 @@ pub unsafe extern "C" fn cuMemcpy3DPeer_ptds(
     unsafe { driver_fn(pCopy) }
 }
 #[cfg(cuda_ge_13020)]
+/// `CUresult CUDAAPI cuMemcpy3DWithAttributesAsync(CUDA_MEMCPY3D_BATCH_OP *op, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemcpy3DWithAttributesAsync_v13020`], the ABI of CUDA 13.2
+/// - Calls the driver's `cuMemcpy3DWithAttributesAsync` through [`entry::cuMemcpy3DWithAttributesAsync_v13020`](super::entry::cuMemcpy3DWithAttributesAsync_v13020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - Since CUDA 13.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy3DWithAttributesAsync(
@@ -11513,6 +14582,13 @@ pub unsafe extern "C" fn cuMemcpy3DWithAttributesAsync(
     unsafe { driver_fn(op, flags, hStream) }
 }
 #[cfg(cuda_ge_13020)]
+/// `CUresult CUDAAPI cuMemcpy3DWithAttributesAsync(CUDA_MEMCPY3D_BATCH_OP *op, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpy3DWithAttributesAsync`](super::cuMemcpy3DWithAttributesAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpy3DWithAttributesAsync_v13020_ptsz`], the ABI of CUDA 13.2
+/// - Calls the driver's `cuMemcpy3DWithAttributesAsync_ptsz` through [`entry::cuMemcpy3DWithAttributesAsync_v13020_ptsz`](super::entry::cuMemcpy3DWithAttributesAsync_v13020_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - Since CUDA 13.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy3DWithAttributesAsync_ptsz(
@@ -11532,6 +14608,13 @@ pub unsafe extern "C" fn cuMemcpy3DWithAttributesAsync_ptsz(
     };
     unsafe { driver_fn(op, flags, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D *pCopy);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpy3D`](super::cuMemcpy3D) (default stream mode)
+/// - Typedef: [`PFN_cuMemcpy3D_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemcpy3D_v2` through [`entry::cuMemcpy3D_v3020`](super::entry::cuMemcpy3D_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy3D_v2(pCopy: *const CUDA_MEMCPY3D) -> CUresult {
@@ -11540,6 +14623,13 @@ pub unsafe extern "C" fn cuMemcpy3D_v2(pCopy: *const CUDA_MEMCPY3D) -> CUresult 
     };
     unsafe { driver_fn(pCopy) }
 }
+/// `CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D *pCopy);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpy3D`](super::cuMemcpy3D) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpy3D_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpy3D_v2_ptds` through [`entry::cuMemcpy3D_v7000_ptds`](super::entry::cuMemcpy3D_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy3D_v2_ptds(pCopy: *const CUDA_MEMCPY3D) -> CUresult {
@@ -11548,6 +14638,12 @@ pub unsafe extern "C" fn cuMemcpy3D_v2_ptds(pCopy: *const CUDA_MEMCPY3D) -> CUre
     };
     unsafe { driver_fn(pCopy) }
 }
+/// `CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemcpyAsync_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuMemcpyAsync` through [`entry::cuMemcpyAsync_v4000`](super::entry::cuMemcpyAsync_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyAsync(
@@ -11566,6 +14662,13 @@ pub unsafe extern "C" fn cuMemcpyAsync(
     };
     unsafe { driver_fn(dst, src, ByteCount, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyAsync`](super::cuMemcpyAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpyAsync_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpyAsync_ptsz` through [`entry::cuMemcpyAsync_v7000_ptsz`](super::entry::cuMemcpyAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyAsync_ptsz(
@@ -11584,6 +14687,13 @@ pub unsafe extern "C" fn cuMemcpyAsync_ptsz(
     };
     unsafe { driver_fn(dst, src, ByteCount, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpyAtoA(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyAtoA`](super::cuMemcpyAtoA) (default stream mode)
+/// - Typedef: [`PFN_cuMemcpyAtoA_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemcpyAtoA_v2` through [`entry::cuMemcpyAtoA_v3020`](super::entry::cuMemcpyAtoA_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyAtoA_v2(
@@ -11604,6 +14714,13 @@ pub unsafe extern "C" fn cuMemcpyAtoA_v2(
     };
     unsafe { driver_fn(dstArray, dstOffset, srcArray, srcOffset, ByteCount) }
 }
+/// `CUresult CUDAAPI cuMemcpyAtoA(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyAtoA`](super::cuMemcpyAtoA) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpyAtoA_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpyAtoA_v2_ptds` through [`entry::cuMemcpyAtoA_v7000_ptds`](super::entry::cuMemcpyAtoA_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyAtoA_v2_ptds(
@@ -11624,6 +14741,13 @@ pub unsafe extern "C" fn cuMemcpyAtoA_v2_ptds(
     };
     unsafe { driver_fn(dstArray, dstOffset, srcArray, srcOffset, ByteCount) }
 }
+/// `CUresult CUDAAPI cuMemcpyAtoD(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyAtoD`](super::cuMemcpyAtoD) (default stream mode)
+/// - Typedef: [`PFN_cuMemcpyAtoD_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemcpyAtoD_v2` through [`entry::cuMemcpyAtoD_v3020`](super::entry::cuMemcpyAtoD_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyAtoD_v2(
@@ -11642,6 +14766,13 @@ pub unsafe extern "C" fn cuMemcpyAtoD_v2(
     };
     unsafe { driver_fn(dstDevice, srcArray, srcOffset, ByteCount) }
 }
+/// `CUresult CUDAAPI cuMemcpyAtoD(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyAtoD`](super::cuMemcpyAtoD) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpyAtoD_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpyAtoD_v2_ptds` through [`entry::cuMemcpyAtoD_v7000_ptds`](super::entry::cuMemcpyAtoD_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyAtoD_v2_ptds(
@@ -11660,6 +14791,13 @@ pub unsafe extern "C" fn cuMemcpyAtoD_v2_ptds(
     };
     unsafe { driver_fn(dstDevice, srcArray, srcOffset, ByteCount) }
 }
+/// `CUresult CUDAAPI cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyAtoHAsync`](super::cuMemcpyAtoHAsync) (default stream mode)
+/// - Typedef: [`PFN_cuMemcpyAtoHAsync_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemcpyAtoHAsync_v2` through [`entry::cuMemcpyAtoHAsync_v3020`](super::entry::cuMemcpyAtoHAsync_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyAtoHAsync_v2(
@@ -11680,6 +14818,13 @@ pub unsafe extern "C" fn cuMemcpyAtoHAsync_v2(
     };
     unsafe { driver_fn(dstHost, srcArray, srcOffset, ByteCount, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyAtoHAsync`](super::cuMemcpyAtoHAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpyAtoHAsync_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpyAtoHAsync_v2_ptsz` through [`entry::cuMemcpyAtoHAsync_v7000_ptsz`](super::entry::cuMemcpyAtoHAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyAtoHAsync_v2_ptsz(
@@ -11702,6 +14847,13 @@ pub unsafe extern "C" fn cuMemcpyAtoHAsync_v2_ptsz(
     };
     unsafe { driver_fn(dstHost, srcArray, srcOffset, ByteCount, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpyAtoH(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyAtoH`](super::cuMemcpyAtoH) (default stream mode)
+/// - Typedef: [`PFN_cuMemcpyAtoH_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemcpyAtoH_v2` through [`entry::cuMemcpyAtoH_v3020`](super::entry::cuMemcpyAtoH_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyAtoH_v2(
@@ -11720,6 +14872,13 @@ pub unsafe extern "C" fn cuMemcpyAtoH_v2(
     };
     unsafe { driver_fn(dstHost, srcArray, srcOffset, ByteCount) }
 }
+/// `CUresult CUDAAPI cuMemcpyAtoH(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyAtoH`](super::cuMemcpyAtoH) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpyAtoH_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpyAtoH_v2_ptds` through [`entry::cuMemcpyAtoH_v7000_ptds`](super::entry::cuMemcpyAtoH_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyAtoH_v2_ptds(
@@ -11739,6 +14898,12 @@ pub unsafe extern "C" fn cuMemcpyAtoH_v2_ptds(
     unsafe { driver_fn(dstHost, srcArray, srcOffset, ByteCount) }
 }
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemcpyBatchAsync_v12080`], the ABI of CUDA 12.8
+/// - Calls the driver's `cuMemcpyBatchAsync` through [`entry::cuMemcpyBatchAsync_v12080`](super::entry::cuMemcpyBatchAsync_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - Since CUDA 12.8; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyBatchAsync(
@@ -11770,6 +14935,13 @@ pub unsafe extern "C" fn cuMemcpyBatchAsync(
     }
 }
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyBatchAsync`](super::cuMemcpyBatchAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpyBatchAsync_v12080_ptsz`], the ABI of CUDA 12.8
+/// - Calls the driver's `cuMemcpyBatchAsync_ptsz` through [`entry::cuMemcpyBatchAsync_v12080_ptsz`](super::entry::cuMemcpyBatchAsync_v12080_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - Since CUDA 12.8; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyBatchAsync_ptsz(
@@ -11801,6 +14973,13 @@ pub unsafe extern "C" fn cuMemcpyBatchAsync_ptsz(
     }
 }
 #[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyBatchAsync`](super::cuMemcpyBatchAsync) (default stream mode)
+/// - Typedef: [`PFN_cuMemcpyBatchAsync_v13000`], the ABI of CUDA 13.0
+/// - Calls the driver's `cuMemcpyBatchAsync_v2` through [`entry::cuMemcpyBatchAsync_v13000`](super::entry::cuMemcpyBatchAsync_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - Since CUDA 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyBatchAsync_v2(
@@ -11828,6 +15007,13 @@ pub unsafe extern "C" fn cuMemcpyBatchAsync_v2(
     unsafe { driver_fn(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream) }
 }
 #[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyBatchAsync`](super::cuMemcpyBatchAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpyBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0
+/// - Calls the driver's `cuMemcpyBatchAsync_v2_ptsz` through [`entry::cuMemcpyBatchAsync_v13000_ptsz`](super::entry::cuMemcpyBatchAsync_v13000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - Since CUDA 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyBatchAsync_v2_ptsz(
@@ -11856,6 +15042,13 @@ pub unsafe extern "C" fn cuMemcpyBatchAsync_v2_ptsz(
     };
     unsafe { driver_fn(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpyDtoA(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyDtoA`](super::cuMemcpyDtoA) (default stream mode)
+/// - Typedef: [`PFN_cuMemcpyDtoA_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemcpyDtoA_v2` through [`entry::cuMemcpyDtoA_v3020`](super::entry::cuMemcpyDtoA_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyDtoA_v2(
@@ -11874,6 +15067,13 @@ pub unsafe extern "C" fn cuMemcpyDtoA_v2(
     };
     unsafe { driver_fn(dstArray, dstOffset, srcDevice, ByteCount) }
 }
+/// `CUresult CUDAAPI cuMemcpyDtoA(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyDtoA`](super::cuMemcpyDtoA) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpyDtoA_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpyDtoA_v2_ptds` through [`entry::cuMemcpyDtoA_v7000_ptds`](super::entry::cuMemcpyDtoA_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyDtoA_v2_ptds(
@@ -11892,6 +15092,13 @@ pub unsafe extern "C" fn cuMemcpyDtoA_v2_ptds(
     };
     unsafe { driver_fn(dstArray, dstOffset, srcDevice, ByteCount) }
 }
+/// `CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyDtoDAsync`](super::cuMemcpyDtoDAsync) (default stream mode)
+/// - Typedef: [`PFN_cuMemcpyDtoDAsync_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemcpyDtoDAsync_v2` through [`entry::cuMemcpyDtoDAsync_v3020`](super::entry::cuMemcpyDtoDAsync_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyDtoDAsync_v2(
@@ -11910,6 +15117,13 @@ pub unsafe extern "C" fn cuMemcpyDtoDAsync_v2(
     };
     unsafe { driver_fn(dstDevice, srcDevice, ByteCount, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyDtoDAsync`](super::cuMemcpyDtoDAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpyDtoDAsync_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpyDtoDAsync_v2_ptsz` through [`entry::cuMemcpyDtoDAsync_v7000_ptsz`](super::entry::cuMemcpyDtoDAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyDtoDAsync_v2_ptsz(
@@ -11930,6 +15144,13 @@ pub unsafe extern "C" fn cuMemcpyDtoDAsync_v2_ptsz(
     };
     unsafe { driver_fn(dstDevice, srcDevice, ByteCount, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyDtoD`](super::cuMemcpyDtoD) (default stream mode)
+/// - Typedef: [`PFN_cuMemcpyDtoD_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemcpyDtoD_v2` through [`entry::cuMemcpyDtoD_v3020`](super::entry::cuMemcpyDtoD_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyDtoD_v2(
@@ -11942,6 +15163,13 @@ pub unsafe extern "C" fn cuMemcpyDtoD_v2(
     };
     unsafe { driver_fn(dstDevice, srcDevice, ByteCount) }
 }
+/// `CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyDtoD`](super::cuMemcpyDtoD) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpyDtoD_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpyDtoD_v2_ptds` through [`entry::cuMemcpyDtoD_v7000_ptds`](super::entry::cuMemcpyDtoD_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyDtoD_v2_ptds(
@@ -11954,6 +15182,13 @@ pub unsafe extern "C" fn cuMemcpyDtoD_v2_ptds(
     };
     unsafe { driver_fn(dstDevice, srcDevice, ByteCount) }
 }
+/// `CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyDtoHAsync`](super::cuMemcpyDtoHAsync) (default stream mode)
+/// - Typedef: [`PFN_cuMemcpyDtoHAsync_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemcpyDtoHAsync_v2` through [`entry::cuMemcpyDtoHAsync_v3020`](super::entry::cuMemcpyDtoHAsync_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyDtoHAsync_v2(
@@ -11972,6 +15207,13 @@ pub unsafe extern "C" fn cuMemcpyDtoHAsync_v2(
     };
     unsafe { driver_fn(dstHost, srcDevice, ByteCount, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyDtoHAsync`](super::cuMemcpyDtoHAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpyDtoHAsync_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpyDtoHAsync_v2_ptsz` through [`entry::cuMemcpyDtoHAsync_v7000_ptsz`](super::entry::cuMemcpyDtoHAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyDtoHAsync_v2_ptsz(
@@ -11992,6 +15234,13 @@ pub unsafe extern "C" fn cuMemcpyDtoHAsync_v2_ptsz(
     };
     unsafe { driver_fn(dstHost, srcDevice, ByteCount, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyDtoH`](super::cuMemcpyDtoH) (default stream mode)
+/// - Typedef: [`PFN_cuMemcpyDtoH_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemcpyDtoH_v2` through [`entry::cuMemcpyDtoH_v3020`](super::entry::cuMemcpyDtoH_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyDtoH_v2(
@@ -12008,6 +15257,13 @@ pub unsafe extern "C" fn cuMemcpyDtoH_v2(
     };
     unsafe { driver_fn(dstHost, srcDevice, ByteCount) }
 }
+/// `CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyDtoH`](super::cuMemcpyDtoH) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpyDtoH_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpyDtoH_v2_ptds` through [`entry::cuMemcpyDtoH_v7000_ptds`](super::entry::cuMemcpyDtoH_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyDtoH_v2_ptds(
@@ -12024,6 +15280,13 @@ pub unsafe extern "C" fn cuMemcpyDtoH_v2_ptds(
     };
     unsafe { driver_fn(dstHost, srcDevice, ByteCount) }
 }
+/// `CUresult CUDAAPI cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyHtoAAsync`](super::cuMemcpyHtoAAsync) (default stream mode)
+/// - Typedef: [`PFN_cuMemcpyHtoAAsync_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemcpyHtoAAsync_v2` through [`entry::cuMemcpyHtoAAsync_v3020`](super::entry::cuMemcpyHtoAAsync_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyHtoAAsync_v2(
@@ -12044,6 +15307,13 @@ pub unsafe extern "C" fn cuMemcpyHtoAAsync_v2(
     };
     unsafe { driver_fn(dstArray, dstOffset, srcHost, ByteCount, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyHtoAAsync`](super::cuMemcpyHtoAAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpyHtoAAsync_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpyHtoAAsync_v2_ptsz` through [`entry::cuMemcpyHtoAAsync_v7000_ptsz`](super::entry::cuMemcpyHtoAAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyHtoAAsync_v2_ptsz(
@@ -12066,6 +15336,13 @@ pub unsafe extern "C" fn cuMemcpyHtoAAsync_v2_ptsz(
     };
     unsafe { driver_fn(dstArray, dstOffset, srcHost, ByteCount, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpyHtoA(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyHtoA`](super::cuMemcpyHtoA) (default stream mode)
+/// - Typedef: [`PFN_cuMemcpyHtoA_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemcpyHtoA_v2` through [`entry::cuMemcpyHtoA_v3020`](super::entry::cuMemcpyHtoA_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyHtoA_v2(
@@ -12084,6 +15361,13 @@ pub unsafe extern "C" fn cuMemcpyHtoA_v2(
     };
     unsafe { driver_fn(dstArray, dstOffset, srcHost, ByteCount) }
 }
+/// `CUresult CUDAAPI cuMemcpyHtoA(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyHtoA`](super::cuMemcpyHtoA) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpyHtoA_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpyHtoA_v2_ptds` through [`entry::cuMemcpyHtoA_v7000_ptds`](super::entry::cuMemcpyHtoA_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyHtoA_v2_ptds(
@@ -12102,6 +15386,13 @@ pub unsafe extern "C" fn cuMemcpyHtoA_v2_ptds(
     };
     unsafe { driver_fn(dstArray, dstOffset, srcHost, ByteCount) }
 }
+/// `CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyHtoDAsync`](super::cuMemcpyHtoDAsync) (default stream mode)
+/// - Typedef: [`PFN_cuMemcpyHtoDAsync_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemcpyHtoDAsync_v2` through [`entry::cuMemcpyHtoDAsync_v3020`](super::entry::cuMemcpyHtoDAsync_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyHtoDAsync_v2(
@@ -12120,6 +15411,13 @@ pub unsafe extern "C" fn cuMemcpyHtoDAsync_v2(
     };
     unsafe { driver_fn(dstDevice, srcHost, ByteCount, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyHtoDAsync`](super::cuMemcpyHtoDAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpyHtoDAsync_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpyHtoDAsync_v2_ptsz` through [`entry::cuMemcpyHtoDAsync_v7000_ptsz`](super::entry::cuMemcpyHtoDAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyHtoDAsync_v2_ptsz(
@@ -12140,6 +15438,13 @@ pub unsafe extern "C" fn cuMemcpyHtoDAsync_v2_ptsz(
     };
     unsafe { driver_fn(dstDevice, srcHost, ByteCount, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyHtoD`](super::cuMemcpyHtoD) (default stream mode)
+/// - Typedef: [`PFN_cuMemcpyHtoD_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemcpyHtoD_v2` through [`entry::cuMemcpyHtoD_v3020`](super::entry::cuMemcpyHtoD_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyHtoD_v2(
@@ -12156,6 +15461,13 @@ pub unsafe extern "C" fn cuMemcpyHtoD_v2(
     };
     unsafe { driver_fn(dstDevice, srcHost, ByteCount) }
 }
+/// `CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyHtoD`](super::cuMemcpyHtoD) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpyHtoD_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpyHtoD_v2_ptds` through [`entry::cuMemcpyHtoD_v7000_ptds`](super::entry::cuMemcpyHtoD_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyHtoD_v2_ptds(
@@ -12172,6 +15484,12 @@ pub unsafe extern "C" fn cuMemcpyHtoD_v2_ptds(
     };
     unsafe { driver_fn(dstDevice, srcHost, ByteCount) }
 }
+/// `CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemcpyPeer_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuMemcpyPeer` through [`entry::cuMemcpyPeer_v4000`](super::entry::cuMemcpyPeer_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyPeer(
@@ -12192,6 +15510,12 @@ pub unsafe extern "C" fn cuMemcpyPeer(
     };
     unsafe { driver_fn(dstDevice, dstContext, srcDevice, srcContext, ByteCount) }
 }
+/// `CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemcpyPeerAsync_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuMemcpyPeerAsync` through [`entry::cuMemcpyPeerAsync_v4000`](super::entry::cuMemcpyPeerAsync_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyPeerAsync(
@@ -12216,6 +15540,13 @@ pub unsafe extern "C" fn cuMemcpyPeerAsync(
         driver_fn(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream)
     }
 }
+/// `CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyPeerAsync`](super::cuMemcpyPeerAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpyPeerAsync_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpyPeerAsync_ptsz` through [`entry::cuMemcpyPeerAsync_v7000_ptsz`](super::entry::cuMemcpyPeerAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyPeerAsync_ptsz(
@@ -12240,6 +15571,13 @@ pub unsafe extern "C" fn cuMemcpyPeerAsync_ptsz(
         driver_fn(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream)
     }
 }
+/// `CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyPeer`](super::cuMemcpyPeer) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpyPeer_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpyPeer_ptds` through [`entry::cuMemcpyPeer_v7000_ptds`](super::entry::cuMemcpyPeer_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyPeer_ptds(
@@ -12261,6 +15599,12 @@ pub unsafe extern "C" fn cuMemcpyPeer_ptds(
     unsafe { driver_fn(dstDevice, dstContext, srcDevice, srcContext, ByteCount) }
 }
 #[cfg(cuda_ge_13020)]
+/// `CUresult CUDAAPI cuMemcpyWithAttributesAsync(CUdeviceptr dst, CUdeviceptr src, size_t size, CUmemcpyAttributes *attr, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemcpyWithAttributesAsync_v13020`], the ABI of CUDA 13.2
+/// - Calls the driver's `cuMemcpyWithAttributesAsync` through [`entry::cuMemcpyWithAttributesAsync_v13020`](super::entry::cuMemcpyWithAttributesAsync_v13020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - Since CUDA 13.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyWithAttributesAsync(
@@ -12284,6 +15628,13 @@ pub unsafe extern "C" fn cuMemcpyWithAttributesAsync(
     unsafe { driver_fn(dst, src, size, attr, hStream) }
 }
 #[cfg(cuda_ge_13020)]
+/// `CUresult CUDAAPI cuMemcpyWithAttributesAsync(CUdeviceptr dst, CUdeviceptr src, size_t size, CUmemcpyAttributes *attr, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpyWithAttributesAsync`](super::cuMemcpyWithAttributesAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpyWithAttributesAsync_v13020_ptsz`], the ABI of CUDA 13.2
+/// - Calls the driver's `cuMemcpyWithAttributesAsync_ptsz` through [`entry::cuMemcpyWithAttributesAsync_v13020_ptsz`](super::entry::cuMemcpyWithAttributesAsync_v13020_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - Since CUDA 13.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpyWithAttributesAsync_ptsz(
@@ -12307,6 +15658,13 @@ pub unsafe extern "C" fn cuMemcpyWithAttributesAsync_ptsz(
     };
     unsafe { driver_fn(dst, src, size, attr, hStream) }
 }
+/// `CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemcpy`](super::cuMemcpy) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemcpy_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemcpy_ptds` through [`entry::cuMemcpy_v7000_ptds`](super::entry::cuMemcpy_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemcpy_ptds(
@@ -12319,6 +15677,12 @@ pub unsafe extern "C" fn cuMemcpy_ptds(
     };
     unsafe { driver_fn(dst, src, ByteCount) }
 }
+/// `CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemsetD16Async_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemsetD16Async` through [`entry::cuMemsetD16Async_v3020`](super::entry::cuMemsetD16Async_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD16Async(
@@ -12337,6 +15701,13 @@ pub unsafe extern "C" fn cuMemsetD16Async(
     };
     unsafe { driver_fn(dstDevice, us, N, hStream) }
 }
+/// `CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemsetD16Async`](super::cuMemsetD16Async) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemsetD16Async_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemsetD16Async_ptsz` through [`entry::cuMemsetD16Async_v7000_ptsz`](super::entry::cuMemsetD16Async_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD16Async_ptsz(
@@ -12355,6 +15726,13 @@ pub unsafe extern "C" fn cuMemsetD16Async_ptsz(
     };
     unsafe { driver_fn(dstDevice, us, N, hStream) }
 }
+/// `CUresult CUDAAPI cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemsetD16`](super::cuMemsetD16) (default stream mode)
+/// - Typedef: [`PFN_cuMemsetD16_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemsetD16_v2` through [`entry::cuMemsetD16_v3020`](super::entry::cuMemsetD16_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD16_v2(
@@ -12371,6 +15749,13 @@ pub unsafe extern "C" fn cuMemsetD16_v2(
     };
     unsafe { driver_fn(dstDevice, us, N) }
 }
+/// `CUresult CUDAAPI cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemsetD16`](super::cuMemsetD16) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemsetD16_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemsetD16_v2_ptds` through [`entry::cuMemsetD16_v7000_ptds`](super::entry::cuMemsetD16_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD16_v2_ptds(
@@ -12387,6 +15772,12 @@ pub unsafe extern "C" fn cuMemsetD16_v2_ptds(
     };
     unsafe { driver_fn(dstDevice, us, N) }
 }
+/// `CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemsetD2D16Async_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemsetD2D16Async` through [`entry::cuMemsetD2D16Async_v3020`](super::entry::cuMemsetD2D16Async_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD2D16Async(
@@ -12409,6 +15800,13 @@ pub unsafe extern "C" fn cuMemsetD2D16Async(
     };
     unsafe { driver_fn(dstDevice, dstPitch, us, Width, Height, hStream) }
 }
+/// `CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemsetD2D16Async`](super::cuMemsetD2D16Async) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemsetD2D16Async_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemsetD2D16Async_ptsz` through [`entry::cuMemsetD2D16Async_v7000_ptsz`](super::entry::cuMemsetD2D16Async_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD2D16Async_ptsz(
@@ -12431,6 +15829,13 @@ pub unsafe extern "C" fn cuMemsetD2D16Async_ptsz(
     };
     unsafe { driver_fn(dstDevice, dstPitch, us, Width, Height, hStream) }
 }
+/// `CUresult CUDAAPI cuMemsetD2D16(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemsetD2D16`](super::cuMemsetD2D16) (default stream mode)
+/// - Typedef: [`PFN_cuMemsetD2D16_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemsetD2D16_v2` through [`entry::cuMemsetD2D16_v3020`](super::entry::cuMemsetD2D16_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD2D16_v2(
@@ -12451,6 +15856,13 @@ pub unsafe extern "C" fn cuMemsetD2D16_v2(
     };
     unsafe { driver_fn(dstDevice, dstPitch, us, Width, Height) }
 }
+/// `CUresult CUDAAPI cuMemsetD2D16(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemsetD2D16`](super::cuMemsetD2D16) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemsetD2D16_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemsetD2D16_v2_ptds` through [`entry::cuMemsetD2D16_v7000_ptds`](super::entry::cuMemsetD2D16_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD2D16_v2_ptds(
@@ -12471,6 +15883,12 @@ pub unsafe extern "C" fn cuMemsetD2D16_v2_ptds(
     };
     unsafe { driver_fn(dstDevice, dstPitch, us, Width, Height) }
 }
+/// `CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemsetD2D32Async_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemsetD2D32Async` through [`entry::cuMemsetD2D32Async_v3020`](super::entry::cuMemsetD2D32Async_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD2D32Async(
@@ -12493,6 +15911,13 @@ pub unsafe extern "C" fn cuMemsetD2D32Async(
     };
     unsafe { driver_fn(dstDevice, dstPitch, ui, Width, Height, hStream) }
 }
+/// `CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemsetD2D32Async`](super::cuMemsetD2D32Async) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemsetD2D32Async_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemsetD2D32Async_ptsz` through [`entry::cuMemsetD2D32Async_v7000_ptsz`](super::entry::cuMemsetD2D32Async_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD2D32Async_ptsz(
@@ -12515,6 +15940,13 @@ pub unsafe extern "C" fn cuMemsetD2D32Async_ptsz(
     };
     unsafe { driver_fn(dstDevice, dstPitch, ui, Width, Height, hStream) }
 }
+/// `CUresult CUDAAPI cuMemsetD2D32(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemsetD2D32`](super::cuMemsetD2D32) (default stream mode)
+/// - Typedef: [`PFN_cuMemsetD2D32_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemsetD2D32_v2` through [`entry::cuMemsetD2D32_v3020`](super::entry::cuMemsetD2D32_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD2D32_v2(
@@ -12535,6 +15967,13 @@ pub unsafe extern "C" fn cuMemsetD2D32_v2(
     };
     unsafe { driver_fn(dstDevice, dstPitch, ui, Width, Height) }
 }
+/// `CUresult CUDAAPI cuMemsetD2D32(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemsetD2D32`](super::cuMemsetD2D32) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemsetD2D32_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemsetD2D32_v2_ptds` through [`entry::cuMemsetD2D32_v7000_ptds`](super::entry::cuMemsetD2D32_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD2D32_v2_ptds(
@@ -12555,6 +15994,12 @@ pub unsafe extern "C" fn cuMemsetD2D32_v2_ptds(
     };
     unsafe { driver_fn(dstDevice, dstPitch, ui, Width, Height) }
 }
+/// `CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemsetD2D8Async_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemsetD2D8Async` through [`entry::cuMemsetD2D8Async_v3020`](super::entry::cuMemsetD2D8Async_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD2D8Async(
@@ -12577,6 +16022,13 @@ pub unsafe extern "C" fn cuMemsetD2D8Async(
     };
     unsafe { driver_fn(dstDevice, dstPitch, uc, Width, Height, hStream) }
 }
+/// `CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemsetD2D8Async`](super::cuMemsetD2D8Async) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemsetD2D8Async_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemsetD2D8Async_ptsz` through [`entry::cuMemsetD2D8Async_v7000_ptsz`](super::entry::cuMemsetD2D8Async_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD2D8Async_ptsz(
@@ -12599,6 +16051,13 @@ pub unsafe extern "C" fn cuMemsetD2D8Async_ptsz(
     };
     unsafe { driver_fn(dstDevice, dstPitch, uc, Width, Height, hStream) }
 }
+/// `CUresult CUDAAPI cuMemsetD2D8(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemsetD2D8`](super::cuMemsetD2D8) (default stream mode)
+/// - Typedef: [`PFN_cuMemsetD2D8_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemsetD2D8_v2` through [`entry::cuMemsetD2D8_v3020`](super::entry::cuMemsetD2D8_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD2D8_v2(
@@ -12619,6 +16078,13 @@ pub unsafe extern "C" fn cuMemsetD2D8_v2(
     };
     unsafe { driver_fn(dstDevice, dstPitch, uc, Width, Height) }
 }
+/// `CUresult CUDAAPI cuMemsetD2D8(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemsetD2D8`](super::cuMemsetD2D8) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemsetD2D8_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemsetD2D8_v2_ptds` through [`entry::cuMemsetD2D8_v7000_ptds`](super::entry::cuMemsetD2D8_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD2D8_v2_ptds(
@@ -12639,6 +16105,12 @@ pub unsafe extern "C" fn cuMemsetD2D8_v2_ptds(
     };
     unsafe { driver_fn(dstDevice, dstPitch, uc, Width, Height) }
 }
+/// `CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemsetD32Async_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemsetD32Async` through [`entry::cuMemsetD32Async_v3020`](super::entry::cuMemsetD32Async_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD32Async(
@@ -12657,6 +16129,13 @@ pub unsafe extern "C" fn cuMemsetD32Async(
     };
     unsafe { driver_fn(dstDevice, ui, N, hStream) }
 }
+/// `CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemsetD32Async`](super::cuMemsetD32Async) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemsetD32Async_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemsetD32Async_ptsz` through [`entry::cuMemsetD32Async_v7000_ptsz`](super::entry::cuMemsetD32Async_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD32Async_ptsz(
@@ -12675,6 +16154,13 @@ pub unsafe extern "C" fn cuMemsetD32Async_ptsz(
     };
     unsafe { driver_fn(dstDevice, ui, N, hStream) }
 }
+/// `CUresult CUDAAPI cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemsetD32`](super::cuMemsetD32) (default stream mode)
+/// - Typedef: [`PFN_cuMemsetD32_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemsetD32_v2` through [`entry::cuMemsetD32_v3020`](super::entry::cuMemsetD32_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD32_v2(
@@ -12691,6 +16177,13 @@ pub unsafe extern "C" fn cuMemsetD32_v2(
     };
     unsafe { driver_fn(dstDevice, ui, N) }
 }
+/// `CUresult CUDAAPI cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemsetD32`](super::cuMemsetD32) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemsetD32_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemsetD32_v2_ptds` through [`entry::cuMemsetD32_v7000_ptds`](super::entry::cuMemsetD32_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD32_v2_ptds(
@@ -12707,6 +16200,12 @@ pub unsafe extern "C" fn cuMemsetD32_v2_ptds(
     };
     unsafe { driver_fn(dstDevice, ui, N) }
 }
+/// `CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMemsetD8Async_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemsetD8Async` through [`entry::cuMemsetD8Async_v3020`](super::entry::cuMemsetD8Async_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD8Async(
@@ -12725,6 +16224,13 @@ pub unsafe extern "C" fn cuMemsetD8Async(
     };
     unsafe { driver_fn(dstDevice, uc, N, hStream) }
 }
+/// `CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemsetD8Async`](super::cuMemsetD8Async) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemsetD8Async_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemsetD8Async_ptsz` through [`entry::cuMemsetD8Async_v7000_ptsz`](super::entry::cuMemsetD8Async_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD8Async_ptsz(
@@ -12743,6 +16249,13 @@ pub unsafe extern "C" fn cuMemsetD8Async_ptsz(
     };
     unsafe { driver_fn(dstDevice, uc, N, hStream) }
 }
+/// `CUresult CUDAAPI cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemsetD8`](super::cuMemsetD8) (default stream mode)
+/// - Typedef: [`PFN_cuMemsetD8_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuMemsetD8_v2` through [`entry::cuMemsetD8_v3020`](super::entry::cuMemsetD8_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD8_v2(
@@ -12759,6 +16272,13 @@ pub unsafe extern "C" fn cuMemsetD8_v2(
     };
     unsafe { driver_fn(dstDevice, uc, N) }
 }
+/// `CUresult CUDAAPI cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N);` (`cuda.h`)
+///
+/// - C spelling: [`cuMemsetD8`](super::cuMemsetD8) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuMemsetD8_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuMemsetD8_v2_ptds` through [`entry::cuMemsetD8_v7000_ptds`](super::entry::cuMemsetD8_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMemsetD8_v2_ptds(
@@ -12775,6 +16295,12 @@ pub unsafe extern "C" fn cuMemsetD8_v2_ptds(
     };
     unsafe { driver_fn(dstDevice, uc, N) }
 }
+/// `CUresult CUDAAPI cuMipmappedArrayCreate(CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc, unsigned int numMipmapLevels);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMipmappedArrayCreate_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuMipmappedArrayCreate` through [`entry::cuMipmappedArrayCreate_v5000`](super::entry::cuMipmappedArrayCreate_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMipmappedArrayCreate(
@@ -12791,6 +16317,12 @@ pub unsafe extern "C" fn cuMipmappedArrayCreate(
     };
     unsafe { driver_fn(pHandle, pMipmappedArrayDesc, numMipmapLevels) }
 }
+/// `CUresult CUDAAPI cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMipmappedArrayDestroy_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuMipmappedArrayDestroy` through [`entry::cuMipmappedArrayDestroy_v5000`](super::entry::cuMipmappedArrayDestroy_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMipmappedArrayDestroy(
@@ -12801,6 +16333,12 @@ pub unsafe extern "C" fn cuMipmappedArrayDestroy(
     };
     unsafe { driver_fn(hMipmappedArray) }
 }
+/// `CUresult CUDAAPI cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMipmappedArrayGetLevel_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuMipmappedArrayGetLevel` through [`entry::cuMipmappedArrayGetLevel_v5000`](super::entry::cuMipmappedArrayGetLevel_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMipmappedArrayGetLevel(
@@ -12819,6 +16357,12 @@ pub unsafe extern "C" fn cuMipmappedArrayGetLevel(
     };
     unsafe { driver_fn(pLevelArray, hMipmappedArray, level) }
 }
+/// `CUresult CUDAAPI cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUmipmappedArray mipmap, CUdevice device);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMipmappedArrayGetMemoryRequirements_v11060`], the ABI of CUDA 11.6
+/// - Calls the driver's `cuMipmappedArrayGetMemoryRequirements` through [`entry::cuMipmappedArrayGetMemoryRequirements_v11060`](super::entry::cuMipmappedArrayGetMemoryRequirements_v11060), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMipmappedArrayGetMemoryRequirements(
@@ -12838,6 +16382,12 @@ pub unsafe extern "C" fn cuMipmappedArrayGetMemoryRequirements(
     };
     unsafe { driver_fn(memoryRequirements, mipmap, device) }
 }
+/// `CUresult CUDAAPI cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUmipmappedArray mipmap);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMipmappedArrayGetSparseProperties_v11010`], the ABI of CUDA 11.1
+/// - Calls the driver's `cuMipmappedArrayGetSparseProperties` through [`entry::cuMipmappedArrayGetSparseProperties_v11010`](super::entry::cuMipmappedArrayGetSparseProperties_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMipmappedArrayGetSparseProperties(
@@ -12856,6 +16406,12 @@ pub unsafe extern "C" fn cuMipmappedArrayGetSparseProperties(
     unsafe { driver_fn(sparseProperties, mipmap) }
 }
 #[cfg(cuda_ge_12040)]
+/// `CUresult CUDAAPI cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunctions, CUmodule mod);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuModuleEnumerateFunctions_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuModuleEnumerateFunctions` through [`entry::cuModuleEnumerateFunctions_v12040`](super::entry::cuModuleEnumerateFunctions_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+/// - Since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuModuleEnumerateFunctions(
@@ -12874,6 +16430,12 @@ pub unsafe extern "C" fn cuModuleEnumerateFunctions(
     };
     unsafe { driver_fn(functions, numFunctions, mod_) }
 }
+/// `CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuModuleGetFunction_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuModuleGetFunction` through [`entry::cuModuleGetFunction_v2000`](super::entry::cuModuleGetFunction_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuModuleGetFunction(
@@ -12891,6 +16453,12 @@ pub unsafe extern "C" fn cuModuleGetFunction(
     unsafe { driver_fn(hfunc, hmod, name) }
 }
 #[cfg(cuda_ge_12040)]
+/// `CUresult CUDAAPI cuModuleGetFunctionCount(unsigned int *count, CUmodule mod);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuModuleGetFunctionCount_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuModuleGetFunctionCount` through [`entry::cuModuleGetFunctionCount_v12040`](super::entry::cuModuleGetFunctionCount_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+/// - Since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuModuleGetFunctionCount(
@@ -12907,6 +16475,13 @@ pub unsafe extern "C" fn cuModuleGetFunctionCount(
     };
     unsafe { driver_fn(count, mod_) }
 }
+/// `CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name);` (`cuda.h`)
+///
+/// - C spelling: [`cuModuleGetGlobal`](super::cuModuleGetGlobal)
+/// - Typedef: [`PFN_cuModuleGetGlobal_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuModuleGetGlobal_v2` through [`entry::cuModuleGetGlobal_v3020`](super::entry::cuModuleGetGlobal_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuModuleGetGlobal_v2(
@@ -12925,6 +16500,12 @@ pub unsafe extern "C" fn cuModuleGetGlobal_v2(
     };
     unsafe { driver_fn(dptr, bytes, hmod, name) }
 }
+#[cfg(not(cuda_ge_11080))]
+/// `CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode *mode);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuModuleGetLoadingMode_v11070`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuModuleGetLoadingMode` through [`entry::cuModuleGetLoadingMode_v11070`](super::entry::cuModuleGetLoadingMode_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - As written here: only in CUDA 11.7; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuModuleGetLoadingMode(
@@ -12935,6 +16516,30 @@ pub unsafe extern "C" fn cuModuleGetLoadingMode(
     };
     unsafe { driver_fn(mode) }
 }
+#[cfg(cuda_ge_11080)]
+/// `CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode *mode);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuModuleGetLoadingMode_v11070`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuModuleGetLoadingMode` through [`entry::cuModuleGetLoadingMode_v11070`](super::entry::cuModuleGetLoadingMode_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+/// - As written here: since CUDA 11.8; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuModuleGetLoadingMode(
+    mode: *mut CUmoduleLoadingMode,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(*mut CUmoduleLoadingMode) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuModuleGetLoadingMode as usize].load(Ordering::Acquire))
+    };
+    unsafe { driver_fn(mode) }
+}
+#[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char *name);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuModuleGetSurfRef_v3000`], the ABI of CUDA 3.0
+/// - Calls the driver's `cuModuleGetSurfRef` through [`entry::cuModuleGetSurfRef_v3000`](super::entry::cuModuleGetSurfRef_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuModuleGetSurfRef(
@@ -12951,6 +16556,13 @@ pub unsafe extern "C" fn cuModuleGetSurfRef(
     };
     unsafe { driver_fn(pSurfRef, hmod, name) }
 }
+#[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *name);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuModuleGetTexRef_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuModuleGetTexRef` through [`entry::cuModuleGetTexRef_v2000`](super::entry::cuModuleGetTexRef_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuModuleGetTexRef(
@@ -12967,6 +16579,58 @@ pub unsafe extern "C" fn cuModuleGetTexRef(
     };
     unsafe { driver_fn(pTexRef, hmod, name) }
 }
+#[cfg(cuda_ge_12000)]
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char *name);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuModuleGetSurfRef_v3000`], the ABI of CUDA 3.0
+/// - Calls the driver's `cuModuleGetSurfRef` through [`entry::cuModuleGetSurfRef_v3000`](super::entry::cuModuleGetSurfRef_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Module Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE__DEPRECATED.html)
+/// - As written here: since CUDA 12.0; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuModuleGetSurfRef(
+    pSurfRef: *mut CUsurfref,
+    hmod: CUmodule,
+    name: *const ::core::ffi::c_char,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        *mut CUsurfref,
+        CUmodule,
+        *const ::core::ffi::c_char,
+    ) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuModuleGetSurfRef as usize].load(Ordering::Acquire))
+    };
+    unsafe { driver_fn(pSurfRef, hmod, name) }
+}
+#[cfg(cuda_ge_12000)]
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *name);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuModuleGetTexRef_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuModuleGetTexRef` through [`entry::cuModuleGetTexRef_v2000`](super::entry::cuModuleGetTexRef_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Module Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE__DEPRECATED.html)
+/// - As written here: since CUDA 12.0; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuModuleGetTexRef(
+    pTexRef: *mut CUtexref,
+    hmod: CUmodule,
+    name: *const ::core::ffi::c_char,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        *mut CUtexref,
+        CUmodule,
+        *const ::core::ffi::c_char,
+    ) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuModuleGetTexRef as usize].load(Ordering::Acquire))
+    };
+    unsafe { driver_fn(pTexRef, hmod, name) }
+}
+/// `CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuModuleLoad_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuModuleLoad` through [`entry::cuModuleLoad_v2000`](super::entry::cuModuleLoad_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuModuleLoad(
@@ -12981,6 +16645,12 @@ pub unsafe extern "C" fn cuModuleLoad(
     };
     unsafe { driver_fn(module, fname) }
 }
+/// `CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuModuleLoadData_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuModuleLoadData` through [`entry::cuModuleLoadData_v2000`](super::entry::cuModuleLoadData_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuModuleLoadData(
@@ -12995,6 +16665,12 @@ pub unsafe extern "C" fn cuModuleLoadData(
     };
     unsafe { driver_fn(module, image) }
 }
+/// `CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions, CUjit_option *options, void **optionValues);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuModuleLoadDataEx_v2010`], the ABI of CUDA 2.1
+/// - Calls the driver's `cuModuleLoadDataEx` through [`entry::cuModuleLoadDataEx_v2010`](super::entry::cuModuleLoadDataEx_v2010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuModuleLoadDataEx(
@@ -13015,6 +16691,12 @@ pub unsafe extern "C" fn cuModuleLoadDataEx(
     };
     unsafe { driver_fn(module, image, numOptions, options, optionValues) }
 }
+/// `CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuModuleLoadFatBinary_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuModuleLoadFatBinary` through [`entry::cuModuleLoadFatBinary_v2000`](super::entry::cuModuleLoadFatBinary_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuModuleLoadFatBinary(
@@ -13029,6 +16711,12 @@ pub unsafe extern "C" fn cuModuleLoadFatBinary(
     };
     unsafe { driver_fn(module, fatCubin) }
 }
+/// `CUresult CUDAAPI cuModuleUnload(CUmodule hmod);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuModuleUnload_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuModuleUnload` through [`entry::cuModuleUnload_v2000`](super::entry::cuModuleUnload_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuModuleUnload(hmod: CUmodule) -> CUresult {
@@ -13038,6 +16726,12 @@ pub unsafe extern "C" fn cuModuleUnload(hmod: CUmodule) -> CUresult {
     unsafe { driver_fn(hmod) }
 }
 #[cfg(cuda_ge_12010)]
+/// `CUresult CUDAAPI cuMulticastAddDevice(CUmemGenericAllocationHandle mcHandle, CUdevice dev);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMulticastAddDevice_v12010`], the ABI of CUDA 12.1
+/// - Calls the driver's `cuMulticastAddDevice` through [`entry::cuMulticastAddDevice_v12010`](super::entry::cuMulticastAddDevice_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
+/// - Since CUDA 12.1
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMulticastAddDevice(
@@ -13053,6 +16747,12 @@ pub unsafe extern "C" fn cuMulticastAddDevice(
     unsafe { driver_fn(mcHandle, dev) }
 }
 #[cfg(cuda_ge_12010)]
+/// `CUresult CUDAAPI cuMulticastBindAddr(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMulticastBindAddr_v12010`], the ABI of CUDA 12.1
+/// - Calls the driver's `cuMulticastBindAddr` through [`entry::cuMulticastBindAddr_v12010`](super::entry::cuMulticastBindAddr_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
+/// - Since CUDA 12.1
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMulticastBindAddr(
@@ -13074,6 +16774,12 @@ pub unsafe extern "C" fn cuMulticastBindAddr(
     unsafe { driver_fn(mcHandle, mcOffset, memptr, size, flags) }
 }
 #[cfg(cuda_ge_13010)]
+/// `CUresult CUDAAPI cuMulticastBindAddr_v2(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMulticastBindAddr_v13010`], the ABI of CUDA 13.1
+/// - Calls the driver's `cuMulticastBindAddr_v2` through [`entry::cuMulticastBindAddr_v13010`](super::entry::cuMulticastBindAddr_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
+/// - Since CUDA 13.1
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMulticastBindAddr_v2(
@@ -13097,6 +16803,12 @@ pub unsafe extern "C" fn cuMulticastBindAddr_v2(
     unsafe { driver_fn(mcHandle, dev, mcOffset, memptr, size, flags) }
 }
 #[cfg(cuda_ge_12010)]
+/// `CUresult CUDAAPI cuMulticastBindMem(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMulticastBindMem_v12010`], the ABI of CUDA 12.1
+/// - Calls the driver's `cuMulticastBindMem` through [`entry::cuMulticastBindMem_v12010`](super::entry::cuMulticastBindMem_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
+/// - Since CUDA 12.1
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMulticastBindMem(
@@ -13120,6 +16832,12 @@ pub unsafe extern "C" fn cuMulticastBindMem(
     unsafe { driver_fn(mcHandle, mcOffset, memHandle, memOffset, size, flags) }
 }
 #[cfg(cuda_ge_13010)]
+/// `CUresult CUDAAPI cuMulticastBindMem_v2(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMulticastBindMem_v13010`], the ABI of CUDA 13.1
+/// - Calls the driver's `cuMulticastBindMem_v2` through [`entry::cuMulticastBindMem_v13010`](super::entry::cuMulticastBindMem_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
+/// - Since CUDA 13.1
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMulticastBindMem_v2(
@@ -13145,6 +16863,12 @@ pub unsafe extern "C" fn cuMulticastBindMem_v2(
     unsafe { driver_fn(mcHandle, dev, mcOffset, memHandle, memOffset, size, flags) }
 }
 #[cfg(cuda_ge_12010)]
+/// `CUresult CUDAAPI cuMulticastCreate(CUmemGenericAllocationHandle *mcHandle, const CUmulticastObjectProp *prop);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMulticastCreate_v12010`], the ABI of CUDA 12.1
+/// - Calls the driver's `cuMulticastCreate` through [`entry::cuMulticastCreate_v12010`](super::entry::cuMulticastCreate_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
+/// - Since CUDA 12.1
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMulticastCreate(
@@ -13160,6 +16884,12 @@ pub unsafe extern "C" fn cuMulticastCreate(
     unsafe { driver_fn(mcHandle, prop) }
 }
 #[cfg(cuda_ge_12010)]
+/// `CUresult CUDAAPI cuMulticastGetGranularity(size_t *granularity, const CUmulticastObjectProp *prop, CUmulticastGranularity_flags option);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMulticastGetGranularity_v12010`], the ABI of CUDA 12.1
+/// - Calls the driver's `cuMulticastGetGranularity` through [`entry::cuMulticastGetGranularity_v12010`](super::entry::cuMulticastGetGranularity_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
+/// - Since CUDA 12.1
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMulticastGetGranularity(
@@ -13179,6 +16909,12 @@ pub unsafe extern "C" fn cuMulticastGetGranularity(
     unsafe { driver_fn(granularity, prop, option) }
 }
 #[cfg(cuda_ge_12010)]
+/// `CUresult CUDAAPI cuMulticastUnbind(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, size_t size);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuMulticastUnbind_v12010`], the ABI of CUDA 12.1
+/// - Calls the driver's `cuMulticastUnbind` through [`entry::cuMulticastUnbind_v12010`](super::entry::cuMulticastUnbind_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
+/// - Since CUDA 12.1
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuMulticastUnbind(
@@ -13197,6 +16933,12 @@ pub unsafe extern "C" fn cuMulticastUnbind(
     };
     unsafe { driver_fn(mcHandle, dev, mcOffset, size) }
 }
+/// `CUresult CUDAAPI cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunction func, int numBlocks, int blockSize);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020`], the ABI of CUDA 10.2
+/// - Calls the driver's `cuOccupancyAvailableDynamicSMemPerBlock` through [`entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020`](super::entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuOccupancyAvailableDynamicSMemPerBlock(
@@ -13218,6 +16960,12 @@ pub unsafe extern "C" fn cuOccupancyAvailableDynamicSMemPerBlock(
     };
     unsafe { driver_fn(dynamicSmemSize, func, numBlocks, blockSize) }
 }
+/// `CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`], the ABI of CUDA 6.5
+/// - Calls the driver's `cuOccupancyMaxActiveBlocksPerMultiprocessor` through [`entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`](super::entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuOccupancyMaxActiveBlocksPerMultiprocessor(
@@ -13239,6 +16987,12 @@ pub unsafe extern "C" fn cuOccupancyMaxActiveBlocksPerMultiprocessor(
     };
     unsafe { driver_fn(numBlocks, func, blockSize, dynamicSMemSize) }
 }
+/// `CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags` through [`entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`](super::entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
@@ -13263,6 +17017,12 @@ pub unsafe extern "C" fn cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     unsafe { driver_fn(numBlocks, func, blockSize, dynamicSMemSize, flags) }
 }
 #[cfg(cuda_ge_11080)]
+/// `CUresult CUDAAPI cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func, const CUlaunchConfig *config);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuOccupancyMaxActiveClusters_v11070`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuOccupancyMaxActiveClusters` through [`entry::cuOccupancyMaxActiveClusters_v11070`](super::entry::cuOccupancyMaxActiveClusters_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
+/// - Since CUDA 11.8
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuOccupancyMaxActiveClusters(
@@ -13281,6 +17041,12 @@ pub unsafe extern "C" fn cuOccupancyMaxActiveClusters(
     };
     unsafe { driver_fn(numClusters, func, config) }
 }
+/// `CUresult CUDAAPI cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuOccupancyMaxPotentialBlockSize_v6050`], the ABI of CUDA 6.5
+/// - Calls the driver's `cuOccupancyMaxPotentialBlockSize` through [`entry::cuOccupancyMaxPotentialBlockSize_v6050`](super::entry::cuOccupancyMaxPotentialBlockSize_v6050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuOccupancyMaxPotentialBlockSize(
@@ -13315,6 +17081,12 @@ pub unsafe extern "C" fn cuOccupancyMaxPotentialBlockSize(
         )
     }
 }
+/// `CUresult CUDAAPI cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuOccupancyMaxPotentialBlockSizeWithFlags` through [`entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`](super::entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuOccupancyMaxPotentialBlockSizeWithFlags(
@@ -13353,6 +17125,12 @@ pub unsafe extern "C" fn cuOccupancyMaxPotentialBlockSizeWithFlags(
     }
 }
 #[cfg(cuda_ge_11080)]
+/// `CUresult CUDAAPI cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction func, const CUlaunchConfig *config);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuOccupancyMaxPotentialClusterSize_v11070`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuOccupancyMaxPotentialClusterSize` through [`entry::cuOccupancyMaxPotentialClusterSize_v11070`](super::entry::cuOccupancyMaxPotentialClusterSize_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
+/// - Since CUDA 11.8
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuOccupancyMaxPotentialClusterSize(
@@ -13372,6 +17150,12 @@ pub unsafe extern "C" fn cuOccupancyMaxPotentialClusterSize(
     };
     unsafe { driver_fn(clusterSize, func, config) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetSize(CUfunction hfunc, unsigned int numbytes);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuParamSetSize_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuParamSetSize` through [`entry::cuParamSetSize_v2000`](super::entry::cuParamSetSize_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuParamSetSize(
@@ -13383,6 +17167,12 @@ pub unsafe extern "C" fn cuParamSetSize(
     };
     unsafe { driver_fn(hfunc, numbytes) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetTexRef(CUfunction hfunc, int texunit, CUtexref hTexRef);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuParamSetTexRef_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuParamSetTexRef` through [`entry::cuParamSetTexRef_v2000`](super::entry::cuParamSetTexRef_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuParamSetTexRef(
@@ -13399,6 +17189,12 @@ pub unsafe extern "C" fn cuParamSetTexRef(
     };
     unsafe { driver_fn(hfunc, texunit, hTexRef) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetf(CUfunction hfunc, int offset, float value);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuParamSetf_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuParamSetf` through [`entry::cuParamSetf_v2000`](super::entry::cuParamSetf_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuParamSetf(
@@ -13415,6 +17211,12 @@ pub unsafe extern "C" fn cuParamSetf(
     };
     unsafe { driver_fn(hfunc, offset, value) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSeti(CUfunction hfunc, int offset, unsigned int value);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuParamSeti_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuParamSeti` through [`entry::cuParamSeti_v2000`](super::entry::cuParamSeti_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuParamSeti(
@@ -13431,6 +17233,12 @@ pub unsafe extern "C" fn cuParamSeti(
     };
     unsafe { driver_fn(hfunc, offset, value) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetv(CUfunction hfunc, int offset, void *ptr, unsigned int numbytes);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuParamSetv_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuParamSetv` through [`entry::cuParamSetv_v2000`](super::entry::cuParamSetv_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuParamSetv(
@@ -13449,6 +17257,12 @@ pub unsafe extern "C" fn cuParamSetv(
     };
     unsafe { driver_fn(hfunc, offset, ptr, numbytes) }
 }
+/// `CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuPointerGetAttribute_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuPointerGetAttribute` through [`entry::cuPointerGetAttribute_v4000`](super::entry::cuPointerGetAttribute_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuPointerGetAttribute(
@@ -13465,6 +17279,12 @@ pub unsafe extern "C" fn cuPointerGetAttribute(
     };
     unsafe { driver_fn(data, attribute, ptr) }
 }
+/// `CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes, void **data, CUdeviceptr ptr);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuPointerGetAttributes_v7000`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuPointerGetAttributes` through [`entry::cuPointerGetAttributes_v7000`](super::entry::cuPointerGetAttributes_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuPointerGetAttributes(
@@ -13483,6 +17303,12 @@ pub unsafe extern "C" fn cuPointerGetAttributes(
     };
     unsafe { driver_fn(numAttributes, attributes, data, ptr) }
 }
+/// `CUresult CUDAAPI cuPointerSetAttribute(const void *value, CUpointer_attribute attribute, CUdeviceptr ptr);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuPointerSetAttribute_v6000`], the ABI of CUDA 6.0
+/// - Calls the driver's `cuPointerSetAttribute` through [`entry::cuPointerSetAttribute_v6000`](super::entry::cuPointerSetAttribute_v6000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuPointerSetAttribute(
@@ -13499,6 +17325,12 @@ pub unsafe extern "C" fn cuPointerSetAttribute(
     };
     unsafe { driver_fn(value, attribute, ptr) }
 }
+/// `CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuSignalExternalSemaphoresAsync_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuSignalExternalSemaphoresAsync` through [`entry::cuSignalExternalSemaphoresAsync_v10000`](super::entry::cuSignalExternalSemaphoresAsync_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuSignalExternalSemaphoresAsync(
@@ -13520,6 +17352,13 @@ pub unsafe extern "C" fn cuSignalExternalSemaphoresAsync(
     };
     unsafe { driver_fn(extSemArray, paramsArray, numExtSems, stream) }
 }
+/// `CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);` (`cuda.h`)
+///
+/// - C spelling: [`cuSignalExternalSemaphoresAsync`](super::cuSignalExternalSemaphoresAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuSignalExternalSemaphoresAsync_v10000_ptsz`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuSignalExternalSemaphoresAsync_ptsz` through [`entry::cuSignalExternalSemaphoresAsync_v10000_ptsz`](super::entry::cuSignalExternalSemaphoresAsync_v10000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuSignalExternalSemaphoresAsync_ptsz(
@@ -13541,6 +17380,12 @@ pub unsafe extern "C" fn cuSignalExternalSemaphoresAsync_ptsz(
     };
     unsafe { driver_fn(extSemArray, paramsArray, numExtSems, stream) }
 }
+/// `CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamAddCallback_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuStreamAddCallback` through [`entry::cuStreamAddCallback_v5000`](super::entry::cuStreamAddCallback_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamAddCallback(
@@ -13559,6 +17404,13 @@ pub unsafe extern "C" fn cuStreamAddCallback(
     };
     unsafe { driver_fn(hStream, callback, userData, flags) }
 }
+/// `CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamAddCallback`](super::cuStreamAddCallback) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamAddCallback_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuStreamAddCallback_ptsz` through [`entry::cuStreamAddCallback_v7000_ptsz`](super::entry::cuStreamAddCallback_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamAddCallback_ptsz(
@@ -13579,6 +17431,12 @@ pub unsafe extern "C" fn cuStreamAddCallback_ptsz(
     };
     unsafe { driver_fn(hStream, callback, userData, flags) }
 }
+/// `CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamAttachMemAsync_v6000`], the ABI of CUDA 6.0
+/// - Calls the driver's `cuStreamAttachMemAsync` through [`entry::cuStreamAttachMemAsync_v6000`](super::entry::cuStreamAttachMemAsync_v6000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamAttachMemAsync(
@@ -13597,6 +17455,13 @@ pub unsafe extern "C" fn cuStreamAttachMemAsync(
     };
     unsafe { driver_fn(hStream, dptr, length, flags) }
 }
+/// `CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamAttachMemAsync`](super::cuStreamAttachMemAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamAttachMemAsync_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuStreamAttachMemAsync_ptsz` through [`entry::cuStreamAttachMemAsync_v7000_ptsz`](super::entry::cuStreamAttachMemAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamAttachMemAsync_ptsz(
@@ -13618,6 +17483,12 @@ pub unsafe extern "C" fn cuStreamAttachMemAsync_ptsz(
     unsafe { driver_fn(hStream, dptr, length, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamBatchMemOp_v8000`], the ABI of CUDA 8.0
+/// - Calls the driver's `cuStreamBatchMemOp` through [`entry::cuStreamBatchMemOp_v8000`](super::entry::cuStreamBatchMemOp_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamBatchMemOp(
@@ -13637,6 +17508,13 @@ pub unsafe extern "C" fn cuStreamBatchMemOp(
     unsafe { driver_fn(stream, count, paramArray, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamBatchMemOp`](super::cuStreamBatchMemOp) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamBatchMemOp_v8000_ptsz`], the ABI of CUDA 8.0
+/// - Calls the driver's `cuStreamBatchMemOp_ptsz` through [`entry::cuStreamBatchMemOp_v8000_ptsz`](super::entry::cuStreamBatchMemOp_v8000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamBatchMemOp_ptsz(
@@ -13655,6 +17533,13 @@ pub unsafe extern "C" fn cuStreamBatchMemOp_ptsz(
     };
     unsafe { driver_fn(stream, count, paramArray, flags) }
 }
+#[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamBatchMemOp_v2(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamBatchMemOp_v11070`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuStreamBatchMemOp_v2` through [`entry::cuStreamBatchMemOp_v11070`](super::entry::cuStreamBatchMemOp_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamBatchMemOp_v2(
@@ -13673,6 +17558,68 @@ pub unsafe extern "C" fn cuStreamBatchMemOp_v2(
     };
     unsafe { driver_fn(stream, count, paramArray, flags) }
 }
+#[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamBatchMemOp_v2(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamBatchMemOp_v2`](super::cuStreamBatchMemOp_v2) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamBatchMemOp_v11070_ptsz`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuStreamBatchMemOp_v2_ptsz` through [`entry::cuStreamBatchMemOp_v11070_ptsz`](super::entry::cuStreamBatchMemOp_v11070_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuStreamBatchMemOp_v2_ptsz(
+    stream: CUstream,
+    count: ::core::ffi::c_uint,
+    paramArray: *mut CUstreamBatchMemOpParams,
+    flags: ::core::ffi::c_uint,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUstream,
+        ::core::ffi::c_uint,
+        *mut CUstreamBatchMemOpParams,
+        ::core::ffi::c_uint,
+    ) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuStreamBatchMemOp_v2_ptsz as usize].load(Ordering::Acquire),
+        )
+    };
+    unsafe { driver_fn(stream, count, paramArray, flags) }
+}
+#[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamBatchMemOp`](super::cuStreamBatchMemOp) (default stream mode)
+/// - Typedef: [`PFN_cuStreamBatchMemOp_v11070`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuStreamBatchMemOp_v2` through [`entry::cuStreamBatchMemOp_v11070`](super::entry::cuStreamBatchMemOp_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - As written here: since CUDA 12.0; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuStreamBatchMemOp_v2(
+    stream: CUstream,
+    count: ::core::ffi::c_uint,
+    paramArray: *mut CUstreamBatchMemOpParams,
+    flags: ::core::ffi::c_uint,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUstream,
+        ::core::ffi::c_uint,
+        *mut CUstreamBatchMemOpParams,
+        ::core::ffi::c_uint,
+    ) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuStreamBatchMemOp_v2 as usize].load(Ordering::Acquire))
+    };
+    unsafe { driver_fn(stream, count, paramArray, flags) }
+}
+#[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamBatchMemOp`](super::cuStreamBatchMemOp) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamBatchMemOp_v11070_ptsz`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuStreamBatchMemOp_v2_ptsz` through [`entry::cuStreamBatchMemOp_v11070_ptsz`](super::entry::cuStreamBatchMemOp_v11070_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - As written here: since CUDA 12.0; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamBatchMemOp_v2_ptsz(
@@ -13694,6 +17641,12 @@ pub unsafe extern "C" fn cuStreamBatchMemOp_v2_ptsz(
     unsafe { driver_fn(stream, count, paramArray, flags) }
 }
 #[cfg(cuda_ge_13020)]
+/// `CUresult CUDAAPI cuStreamBeginCaptureToCig(CUstream hStream, CUstreamCigCaptureParams* streamCigCaptureParams);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamBeginCaptureToCig_v13010`], the ABI of CUDA 13.1
+/// - Calls the driver's `cuStreamBeginCaptureToCig` through [`entry::cuStreamBeginCaptureToCig_v13010`](super::entry::cuStreamBeginCaptureToCig_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - Since CUDA 13.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamBeginCaptureToCig(
@@ -13711,6 +17664,13 @@ pub unsafe extern "C" fn cuStreamBeginCaptureToCig(
     unsafe { driver_fn(hStream, streamCigCaptureParams) }
 }
 #[cfg(cuda_ge_13020)]
+/// `CUresult CUDAAPI cuStreamBeginCaptureToCig(CUstream hStream, CUstreamCigCaptureParams* streamCigCaptureParams);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamBeginCaptureToCig`](super::cuStreamBeginCaptureToCig) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamBeginCaptureToCig_v13010_ptsz`], the ABI of CUDA 13.1
+/// - Calls the driver's `cuStreamBeginCaptureToCig_ptsz` through [`entry::cuStreamBeginCaptureToCig_v13010_ptsz`](super::entry::cuStreamBeginCaptureToCig_v13010_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - Since CUDA 13.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamBeginCaptureToCig_ptsz(
@@ -13728,6 +17688,12 @@ pub unsafe extern "C" fn cuStreamBeginCaptureToCig_ptsz(
     unsafe { driver_fn(hStream, streamCigCaptureParams) }
 }
 #[cfg(cuda_ge_12030)]
+/// `CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamBeginCaptureToGraph_v12030`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuStreamBeginCaptureToGraph` through [`entry::cuStreamBeginCaptureToGraph_v12030`](super::entry::cuStreamBeginCaptureToGraph_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - Since CUDA 12.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamBeginCaptureToGraph(
@@ -13755,6 +17721,13 @@ pub unsafe extern "C" fn cuStreamBeginCaptureToGraph(
     }
 }
 #[cfg(cuda_ge_12030)]
+/// `CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamBeginCaptureToGraph`](super::cuStreamBeginCaptureToGraph) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamBeginCaptureToGraph_v12030_ptsz`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuStreamBeginCaptureToGraph_ptsz` through [`entry::cuStreamBeginCaptureToGraph_v12030_ptsz`](super::entry::cuStreamBeginCaptureToGraph_v12030_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - Since CUDA 12.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamBeginCaptureToGraph_ptsz(
@@ -13782,6 +17755,13 @@ pub unsafe extern "C" fn cuStreamBeginCaptureToGraph_ptsz(
         driver_fn(hStream, hGraph, dependencies, dependencyData, numDependencies, mode)
     }
 }
+/// `CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamBeginCapture`](super::cuStreamBeginCapture) (default stream mode)
+/// - Typedef: [`PFN_cuStreamBeginCapture_v10010`], the ABI of CUDA 10.1
+/// - Calls the driver's `cuStreamBeginCapture_v2` through [`entry::cuStreamBeginCapture_v10010`](super::entry::cuStreamBeginCapture_v10010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamBeginCapture_v2(
@@ -13793,6 +17773,13 @@ pub unsafe extern "C" fn cuStreamBeginCapture_v2(
     };
     unsafe { driver_fn(hStream, mode) }
 }
+/// `CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamBeginCapture`](super::cuStreamBeginCapture) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamBeginCapture_v10010_ptsz`], the ABI of CUDA 10.1
+/// - Calls the driver's `cuStreamBeginCapture_v2_ptsz` through [`entry::cuStreamBeginCapture_v10010_ptsz`](super::entry::cuStreamBeginCapture_v10010_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamBeginCapture_v2_ptsz(
@@ -13807,6 +17794,12 @@ pub unsafe extern "C" fn cuStreamBeginCapture_v2_ptsz(
     unsafe { driver_fn(hStream, mode) }
 }
 #[cfg(cuda_ge_13030)]
+/// `CUresult CUDAAPI cuStreamBeginRecaptureToGraph(CUstream hStream, CUstreamCaptureMode mode, CUgraph hGraph, CUgraphRecaptureCallback callbackFunc, void *userData);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamBeginRecaptureToGraph_v13030`], the ABI of CUDA 13.3
+/// - Calls the driver's `cuStreamBeginRecaptureToGraph` through [`entry::cuStreamBeginRecaptureToGraph_v13030`](super::entry::cuStreamBeginRecaptureToGraph_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - Since CUDA 13.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamBeginRecaptureToGraph(
@@ -13830,6 +17823,13 @@ pub unsafe extern "C" fn cuStreamBeginRecaptureToGraph(
     unsafe { driver_fn(hStream, mode, hGraph, callbackFunc, userData) }
 }
 #[cfg(cuda_ge_13030)]
+/// `CUresult CUDAAPI cuStreamBeginRecaptureToGraph(CUstream hStream, CUstreamCaptureMode mode, CUgraph hGraph, CUgraphRecaptureCallback callbackFunc, void *userData);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamBeginRecaptureToGraph`](super::cuStreamBeginRecaptureToGraph) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamBeginRecaptureToGraph_v13030_ptsz`], the ABI of CUDA 13.3
+/// - Calls the driver's `cuStreamBeginRecaptureToGraph_ptsz` through [`entry::cuStreamBeginRecaptureToGraph_v13030_ptsz`](super::entry::cuStreamBeginRecaptureToGraph_v13030_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - Since CUDA 13.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamBeginRecaptureToGraph_ptsz(
@@ -13853,6 +17853,12 @@ pub unsafe extern "C" fn cuStreamBeginRecaptureToGraph_ptsz(
     };
     unsafe { driver_fn(hStream, mode, hGraph, callbackFunc, userData) }
 }
+/// `CUresult CUDAAPI cuStreamCopyAttributes(CUstream dst, CUstream src);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamCopyAttributes_v11000`], the ABI of CUDA 11.0
+/// - Calls the driver's `cuStreamCopyAttributes` through [`entry::cuStreamCopyAttributes_v11000`](super::entry::cuStreamCopyAttributes_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamCopyAttributes(
@@ -13864,6 +17870,13 @@ pub unsafe extern "C" fn cuStreamCopyAttributes(
     };
     unsafe { driver_fn(dstStream, srcStream) }
 }
+/// `CUresult CUDAAPI cuStreamCopyAttributes(CUstream dst, CUstream src);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamCopyAttributes`](super::cuStreamCopyAttributes) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamCopyAttributes_v11000_ptsz`], the ABI of CUDA 11.0
+/// - Calls the driver's `cuStreamCopyAttributes_ptsz` through [`entry::cuStreamCopyAttributes_v11000_ptsz`](super::entry::cuStreamCopyAttributes_v11000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamCopyAttributes_ptsz(
@@ -13877,6 +17890,12 @@ pub unsafe extern "C" fn cuStreamCopyAttributes_ptsz(
     };
     unsafe { driver_fn(dst, src) }
 }
+/// `CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int Flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamCreate_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuStreamCreate` through [`entry::cuStreamCreate_v2000`](super::entry::cuStreamCreate_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamCreate(
@@ -13891,6 +17910,12 @@ pub unsafe extern "C" fn cuStreamCreate(
     };
     unsafe { driver_fn(phStream, Flags) }
 }
+/// `CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int priority);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamCreateWithPriority_v5050`], the ABI of CUDA 5.5
+/// - Calls the driver's `cuStreamCreateWithPriority` through [`entry::cuStreamCreateWithPriority_v5050`](super::entry::cuStreamCreateWithPriority_v5050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamCreateWithPriority(
@@ -13909,6 +17934,13 @@ pub unsafe extern "C" fn cuStreamCreateWithPriority(
     };
     unsafe { driver_fn(phStream, flags, priority) }
 }
+/// `CUresult CUDAAPI cuStreamDestroy(CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamDestroy`](super::cuStreamDestroy)
+/// - Typedef: [`PFN_cuStreamDestroy_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuStreamDestroy_v2` through [`entry::cuStreamDestroy_v4000`](super::entry::cuStreamDestroy_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamDestroy_v2(hStream: CUstream) -> CUresult {
@@ -13917,6 +17949,12 @@ pub unsafe extern "C" fn cuStreamDestroy_v2(hStream: CUstream) -> CUresult {
     };
     unsafe { driver_fn(hStream) }
 }
+/// `CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamEndCapture_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuStreamEndCapture` through [`entry::cuStreamEndCapture_v10000`](super::entry::cuStreamEndCapture_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamEndCapture(
@@ -13929,6 +17967,12 @@ pub unsafe extern "C" fn cuStreamEndCapture(
     unsafe { driver_fn(hStream, phGraph) }
 }
 #[cfg(cuda_ge_13020)]
+/// `CUresult CUDAAPI cuStreamEndCaptureToCig(CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamEndCaptureToCig_v13010`], the ABI of CUDA 13.1
+/// - Calls the driver's `cuStreamEndCaptureToCig` through [`entry::cuStreamEndCaptureToCig_v13010`](super::entry::cuStreamEndCaptureToCig_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - Since CUDA 13.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamEndCaptureToCig(hStream: CUstream) -> CUresult {
@@ -13938,6 +17982,13 @@ pub unsafe extern "C" fn cuStreamEndCaptureToCig(hStream: CUstream) -> CUresult 
     unsafe { driver_fn(hStream) }
 }
 #[cfg(cuda_ge_13020)]
+/// `CUresult CUDAAPI cuStreamEndCaptureToCig(CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamEndCaptureToCig`](super::cuStreamEndCaptureToCig) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamEndCaptureToCig_v13010_ptsz`], the ABI of CUDA 13.1
+/// - Calls the driver's `cuStreamEndCaptureToCig_ptsz` through [`entry::cuStreamEndCaptureToCig_v13010_ptsz`](super::entry::cuStreamEndCaptureToCig_v13010_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - Since CUDA 13.2
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamEndCaptureToCig_ptsz(hStream: CUstream) -> CUresult {
@@ -13948,6 +17999,13 @@ pub unsafe extern "C" fn cuStreamEndCaptureToCig_ptsz(hStream: CUstream) -> CUre
     };
     unsafe { driver_fn(hStream) }
 }
+/// `CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamEndCapture`](super::cuStreamEndCapture) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamEndCapture_v10000_ptsz`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuStreamEndCapture_ptsz` through [`entry::cuStreamEndCapture_v10000_ptsz`](super::entry::cuStreamEndCapture_v10000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamEndCapture_ptsz(
@@ -13959,6 +18017,12 @@ pub unsafe extern "C" fn cuStreamEndCapture_ptsz(
     };
     unsafe { driver_fn(hStream, phGraph) }
 }
+/// `CUresult CUDAAPI cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamGetAttribute_v11000`], the ABI of CUDA 11.0
+/// - Calls the driver's `cuStreamGetAttribute` through [`entry::cuStreamGetAttribute_v11000`](super::entry::cuStreamGetAttribute_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetAttribute(
@@ -13975,6 +18039,13 @@ pub unsafe extern "C" fn cuStreamGetAttribute(
     };
     unsafe { driver_fn(hStream, attr, value) }
 }
+/// `CUresult CUDAAPI cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamGetAttribute`](super::cuStreamGetAttribute) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamGetAttribute_v11000_ptsz`], the ABI of CUDA 11.0
+/// - Calls the driver's `cuStreamGetAttribute_ptsz` through [`entry::cuStreamGetAttribute_v11000_ptsz`](super::entry::cuStreamGetAttribute_v11000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetAttribute_ptsz(
@@ -13994,6 +18065,12 @@ pub unsafe extern "C" fn cuStreamGetAttribute_ptsz(
     unsafe { driver_fn(hStream, attr, value_out) }
 }
 #[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamGetCaptureInfo_v10010`], the ABI of CUDA 10.1
+/// - Calls the driver's `cuStreamGetCaptureInfo` through [`entry::cuStreamGetCaptureInfo_v10010`](super::entry::cuStreamGetCaptureInfo_v10010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetCaptureInfo(
@@ -14011,6 +18088,13 @@ pub unsafe extern "C" fn cuStreamGetCaptureInfo(
     unsafe { driver_fn(hStream, captureStatus_out, id_out) }
 }
 #[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamGetCaptureInfo`](super::cuStreamGetCaptureInfo) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamGetCaptureInfo_v10010_ptsz`], the ABI of CUDA 10.1
+/// - Calls the driver's `cuStreamGetCaptureInfo_ptsz` through [`entry::cuStreamGetCaptureInfo_v10010_ptsz`](super::entry::cuStreamGetCaptureInfo_v10010_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetCaptureInfo_ptsz(
@@ -14029,7 +18113,13 @@ pub unsafe extern "C" fn cuStreamGetCaptureInfo_ptsz(
     };
     unsafe { driver_fn(hStream, captureStatus_out, id_out) }
 }
-#[cfg(not(cuda_ge_13000))]
+#[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030`], the ABI of CUDA 11.3
+/// - Calls the driver's `cuStreamGetCaptureInfo_v2` through [`entry::cuStreamGetCaptureInfo_v11030`](super::entry::cuStreamGetCaptureInfo_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetCaptureInfo_v2(
@@ -14063,7 +18153,14 @@ pub unsafe extern "C" fn cuStreamGetCaptureInfo_v2(
         )
     }
 }
-#[cfg(not(cuda_ge_13000))]
+#[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamGetCaptureInfo_v2`](super::cuStreamGetCaptureInfo_v2) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030_ptsz`], the ABI of CUDA 11.3
+/// - Calls the driver's `cuStreamGetCaptureInfo_v2_ptsz` through [`entry::cuStreamGetCaptureInfo_v11030_ptsz`](super::entry::cuStreamGetCaptureInfo_v11030_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetCaptureInfo_v2_ptsz(
@@ -14097,7 +18194,95 @@ pub unsafe extern "C" fn cuStreamGetCaptureInfo_v2_ptsz(
         )
     }
 }
-#[cfg(cuda_ge_12030)]
+#[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamGetCaptureInfo`](super::cuStreamGetCaptureInfo) (default stream mode)
+/// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030`], the ABI of CUDA 11.3
+/// - Calls the driver's `cuStreamGetCaptureInfo_v2` through [`entry::cuStreamGetCaptureInfo_v11030`](super::entry::cuStreamGetCaptureInfo_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - As written here: since CUDA 12.0; removed in 13.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuStreamGetCaptureInfo_v2(
+    hStream: CUstream,
+    captureStatus_out: *mut CUstreamCaptureStatus,
+    id_out: *mut cuuint64_t,
+    graph_out: *mut CUgraph,
+    dependencies_out: *mut *const CUgraphNode,
+    numDependencies_out: *mut usize,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUstream,
+        *mut CUstreamCaptureStatus,
+        *mut cuuint64_t,
+        *mut CUgraph,
+        *mut *const CUgraphNode,
+        *mut usize,
+    ) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuStreamGetCaptureInfo_v2 as usize].load(Ordering::Acquire),
+        )
+    };
+    unsafe {
+        driver_fn(
+            hStream,
+            captureStatus_out,
+            id_out,
+            graph_out,
+            dependencies_out,
+            numDependencies_out,
+        )
+    }
+}
+#[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamGetCaptureInfo`](super::cuStreamGetCaptureInfo) (under `per-thread-default-stream`), [`cuStreamGetCaptureInfo_v2`](super::cuStreamGetCaptureInfo_v2) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030_ptsz`], the ABI of CUDA 11.3
+/// - Calls the driver's `cuStreamGetCaptureInfo_v2_ptsz` through [`entry::cuStreamGetCaptureInfo_v11030_ptsz`](super::entry::cuStreamGetCaptureInfo_v11030_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - As written here: since CUDA 12.0; removed in 13.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuStreamGetCaptureInfo_v2_ptsz(
+    hStream: CUstream,
+    captureStatus_out: *mut CUstreamCaptureStatus,
+    id_out: *mut cuuint64_t,
+    graph_out: *mut CUgraph,
+    dependencies_out: *mut *const CUgraphNode,
+    numDependencies_out: *mut usize,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUstream,
+        *mut CUstreamCaptureStatus,
+        *mut cuuint64_t,
+        *mut CUgraph,
+        *mut *const CUgraphNode,
+        *mut usize,
+    ) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuStreamGetCaptureInfo_v2_ptsz as usize].load(Ordering::Acquire),
+        )
+    };
+    unsafe {
+        driver_fn(
+            hStream,
+            captureStatus_out,
+            id_out,
+            graph_out,
+            dependencies_out,
+            numDependencies_out,
+        )
+    }
+}
+#[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuStreamGetCaptureInfo_v3` through [`entry::cuStreamGetCaptureInfo_v12030`](super::entry::cuStreamGetCaptureInfo_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetCaptureInfo_v3(
@@ -14134,7 +18319,14 @@ pub unsafe extern "C" fn cuStreamGetCaptureInfo_v3(
         )
     }
 }
-#[cfg(cuda_ge_12030)]
+#[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamGetCaptureInfo_v3`](super::cuStreamGetCaptureInfo_v3) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030_ptsz`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuStreamGetCaptureInfo_v3_ptsz` through [`entry::cuStreamGetCaptureInfo_v12030_ptsz`](super::entry::cuStreamGetCaptureInfo_v12030_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetCaptureInfo_v3_ptsz(
@@ -14171,6 +18363,100 @@ pub unsafe extern "C" fn cuStreamGetCaptureInfo_v3_ptsz(
         )
     }
 }
+#[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamGetCaptureInfo`](super::cuStreamGetCaptureInfo) (default stream mode)
+/// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuStreamGetCaptureInfo_v3` through [`entry::cuStreamGetCaptureInfo_v12030`](super::entry::cuStreamGetCaptureInfo_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.3
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuStreamGetCaptureInfo_v3(
+    hStream: CUstream,
+    captureStatus_out: *mut CUstreamCaptureStatus,
+    id_out: *mut cuuint64_t,
+    graph_out: *mut CUgraph,
+    dependencies_out: *mut *const CUgraphNode,
+    edgeData_out: *mut *const CUgraphEdgeData,
+    numDependencies_out: *mut usize,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUstream,
+        *mut CUstreamCaptureStatus,
+        *mut cuuint64_t,
+        *mut CUgraph,
+        *mut *const CUgraphNode,
+        *mut *const CUgraphEdgeData,
+        *mut usize,
+    ) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuStreamGetCaptureInfo_v3 as usize].load(Ordering::Acquire),
+        )
+    };
+    unsafe {
+        driver_fn(
+            hStream,
+            captureStatus_out,
+            id_out,
+            graph_out,
+            dependencies_out,
+            edgeData_out,
+            numDependencies_out,
+        )
+    }
+}
+#[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamGetCaptureInfo`](super::cuStreamGetCaptureInfo) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030_ptsz`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuStreamGetCaptureInfo_v3_ptsz` through [`entry::cuStreamGetCaptureInfo_v12030_ptsz`](super::entry::cuStreamGetCaptureInfo_v12030_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.3
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuStreamGetCaptureInfo_v3_ptsz(
+    hStream: CUstream,
+    captureStatus_out: *mut CUstreamCaptureStatus,
+    id_out: *mut cuuint64_t,
+    graph_out: *mut CUgraph,
+    dependencies_out: *mut *const CUgraphNode,
+    edgeData_out: *mut *const CUgraphEdgeData,
+    numDependencies_out: *mut usize,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUstream,
+        *mut CUstreamCaptureStatus,
+        *mut cuuint64_t,
+        *mut CUgraph,
+        *mut *const CUgraphNode,
+        *mut *const CUgraphEdgeData,
+        *mut usize,
+    ) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuStreamGetCaptureInfo_v3_ptsz as usize].load(Ordering::Acquire),
+        )
+    };
+    unsafe {
+        driver_fn(
+            hStream,
+            captureStatus_out,
+            id_out,
+            graph_out,
+            dependencies_out,
+            edgeData_out,
+            numDependencies_out,
+        )
+    }
+}
+/// `CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamGetCtx_v9020`], the ABI of CUDA 9.2
+/// - Calls the driver's `cuStreamGetCtx` through [`entry::cuStreamGetCtx_v9020`](super::entry::cuStreamGetCtx_v9020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetCtx(
@@ -14182,6 +18468,13 @@ pub unsafe extern "C" fn cuStreamGetCtx(
     };
     unsafe { driver_fn(hStream, pctx) }
 }
+/// `CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamGetCtx`](super::cuStreamGetCtx) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamGetCtx_v9020_ptsz`], the ABI of CUDA 9.2
+/// - Calls the driver's `cuStreamGetCtx_ptsz` through [`entry::cuStreamGetCtx_v9020_ptsz`](super::entry::cuStreamGetCtx_v9020_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetCtx_ptsz(
@@ -14194,6 +18487,12 @@ pub unsafe extern "C" fn cuStreamGetCtx_ptsz(
     unsafe { driver_fn(hStream, pctx) }
 }
 #[cfg(cuda_ge_12050)]
+/// `CUresult CUDAAPI cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamGetCtx_v12050`], the ABI of CUDA 12.5
+/// - Calls the driver's `cuStreamGetCtx_v2` through [`entry::cuStreamGetCtx_v12050`](super::entry::cuStreamGetCtx_v12050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - Since CUDA 12.5
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetCtx_v2(
@@ -14211,6 +18510,13 @@ pub unsafe extern "C" fn cuStreamGetCtx_v2(
     unsafe { driver_fn(hStream, pCtx, pGreenCtx) }
 }
 #[cfg(cuda_ge_12050)]
+/// `CUresult CUDAAPI cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamGetCtx_v2`](super::cuStreamGetCtx_v2) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamGetCtx_v12050_ptsz`], the ABI of CUDA 12.5
+/// - Calls the driver's `cuStreamGetCtx_v2_ptsz` through [`entry::cuStreamGetCtx_v12050_ptsz`](super::entry::cuStreamGetCtx_v12050_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - Since CUDA 12.5
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetCtx_v2_ptsz(
@@ -14228,6 +18534,12 @@ pub unsafe extern "C" fn cuStreamGetCtx_v2_ptsz(
     unsafe { driver_fn(hStream, pCtx, pGreenCtx) }
 }
 #[cfg(cuda_ge_13010)]
+/// `CUresult CUDAAPI cuStreamGetDevResource(CUstream hStream, CUdevResource *resource, CUdevResourceType type);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamGetDevResource_v13010`], the ABI of CUDA 13.1
+/// - Calls the driver's `cuStreamGetDevResource` through [`entry::cuStreamGetDevResource_v13010`](super::entry::cuStreamGetDevResource_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+/// - Since CUDA 13.1
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetDevResource(
@@ -14245,6 +18557,13 @@ pub unsafe extern "C" fn cuStreamGetDevResource(
     unsafe { driver_fn(hStream, resource, type_) }
 }
 #[cfg(cuda_ge_13010)]
+/// `CUresult CUDAAPI cuStreamGetDevResource(CUstream hStream, CUdevResource *resource, CUdevResourceType type);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamGetDevResource`](super::cuStreamGetDevResource) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamGetDevResource_v13010_ptsz`], the ABI of CUDA 13.1
+/// - Calls the driver's `cuStreamGetDevResource_ptsz` through [`entry::cuStreamGetDevResource_v13010_ptsz`](super::entry::cuStreamGetDevResource_v13010_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+/// - Since CUDA 13.1
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetDevResource_ptsz(
@@ -14264,6 +18583,12 @@ pub unsafe extern "C" fn cuStreamGetDevResource_ptsz(
     unsafe { driver_fn(hStream, resource, type_) }
 }
 #[cfg(cuda_ge_12080)]
+/// `CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice *device);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamGetDevice_v12080`], the ABI of CUDA 12.8
+/// - Calls the driver's `cuStreamGetDevice` through [`entry::cuStreamGetDevice_v12080`](super::entry::cuStreamGetDevice_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - Since CUDA 12.8
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetDevice(
@@ -14276,6 +18601,13 @@ pub unsafe extern "C" fn cuStreamGetDevice(
     unsafe { driver_fn(hStream, device) }
 }
 #[cfg(cuda_ge_12080)]
+/// `CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice *device);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamGetDevice`](super::cuStreamGetDevice) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamGetDevice_v12080_ptsz`], the ABI of CUDA 12.8
+/// - Calls the driver's `cuStreamGetDevice_ptsz` through [`entry::cuStreamGetDevice_v12080_ptsz`](super::entry::cuStreamGetDevice_v12080_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - Since CUDA 12.8
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetDevice_ptsz(
@@ -14287,6 +18619,12 @@ pub unsafe extern "C" fn cuStreamGetDevice_ptsz(
     };
     unsafe { driver_fn(hStream, device) }
 }
+/// `CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamGetFlags_v5050`], the ABI of CUDA 5.5
+/// - Calls the driver's `cuStreamGetFlags` through [`entry::cuStreamGetFlags_v5050`](super::entry::cuStreamGetFlags_v5050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetFlags(
@@ -14301,6 +18639,13 @@ pub unsafe extern "C" fn cuStreamGetFlags(
     };
     unsafe { driver_fn(hStream, flags) }
 }
+/// `CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamGetFlags`](super::cuStreamGetFlags) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamGetFlags_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuStreamGetFlags_ptsz` through [`entry::cuStreamGetFlags_v7000_ptsz`](super::entry::cuStreamGetFlags_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetFlags_ptsz(
@@ -14316,6 +18661,12 @@ pub unsafe extern "C" fn cuStreamGetFlags_ptsz(
     unsafe { driver_fn(hStream, flags) }
 }
 #[cfg(cuda_ge_12040)]
+/// `CUresult CUDAAPI cuStreamGetGreenCtx(CUstream hStream, CUgreenCtx *phCtx);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamGetGreenCtx_v12040`], the ABI of CUDA 12.4
+/// - Calls the driver's `cuStreamGetGreenCtx` through [`entry::cuStreamGetGreenCtx_v12040`](super::entry::cuStreamGetGreenCtx_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+/// - Since CUDA 12.4
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetGreenCtx(
@@ -14328,6 +18679,12 @@ pub unsafe extern "C" fn cuStreamGetGreenCtx(
     unsafe { driver_fn(hStream, phCtx) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuStreamGetId(CUstream hStream, unsigned long long *streamId);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamGetId_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuStreamGetId` through [`entry::cuStreamGetId_v12000`](super::entry::cuStreamGetId_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetId(
@@ -14343,6 +18700,13 @@ pub unsafe extern "C" fn cuStreamGetId(
     unsafe { driver_fn(hStream, streamId) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuStreamGetId(CUstream hStream, unsigned long long *streamId);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamGetId`](super::cuStreamGetId) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamGetId_v12000_ptsz`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuStreamGetId_ptsz` through [`entry::cuStreamGetId_v12000_ptsz`](super::entry::cuStreamGetId_v12000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetId_ptsz(
@@ -14357,6 +18721,12 @@ pub unsafe extern "C" fn cuStreamGetId_ptsz(
     };
     unsafe { driver_fn(hStream, streamId) }
 }
+/// `CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamGetPriority_v5050`], the ABI of CUDA 5.5
+/// - Calls the driver's `cuStreamGetPriority` through [`entry::cuStreamGetPriority_v5050`](super::entry::cuStreamGetPriority_v5050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetPriority(
@@ -14368,6 +18738,13 @@ pub unsafe extern "C" fn cuStreamGetPriority(
     };
     unsafe { driver_fn(hStream, priority) }
 }
+/// `CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamGetPriority`](super::cuStreamGetPriority) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamGetPriority_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuStreamGetPriority_ptsz` through [`entry::cuStreamGetPriority_v7000_ptsz`](super::entry::cuStreamGetPriority_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamGetPriority_ptsz(
@@ -14381,6 +18758,12 @@ pub unsafe extern "C" fn cuStreamGetPriority_ptsz(
     };
     unsafe { driver_fn(hStream, priority) }
 }
+/// `CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamIsCapturing_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuStreamIsCapturing` through [`entry::cuStreamIsCapturing_v10000`](super::entry::cuStreamIsCapturing_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamIsCapturing(
@@ -14395,6 +18778,13 @@ pub unsafe extern "C" fn cuStreamIsCapturing(
     };
     unsafe { driver_fn(hStream, captureStatus) }
 }
+/// `CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamIsCapturing`](super::cuStreamIsCapturing) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamIsCapturing_v10000_ptsz`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuStreamIsCapturing_ptsz` through [`entry::cuStreamIsCapturing_v10000_ptsz`](super::entry::cuStreamIsCapturing_v10000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamIsCapturing_ptsz(
@@ -14411,6 +18801,12 @@ pub unsafe extern "C" fn cuStreamIsCapturing_ptsz(
     };
     unsafe { driver_fn(hStream, captureStatus) }
 }
+/// `CUresult CUDAAPI cuStreamQuery(CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamQuery_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuStreamQuery` through [`entry::cuStreamQuery_v2000`](super::entry::cuStreamQuery_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamQuery(hStream: CUstream) -> CUresult {
@@ -14419,6 +18815,13 @@ pub unsafe extern "C" fn cuStreamQuery(hStream: CUstream) -> CUresult {
     };
     unsafe { driver_fn(hStream) }
 }
+/// `CUresult CUDAAPI cuStreamQuery(CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamQuery`](super::cuStreamQuery) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamQuery_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuStreamQuery_ptsz` through [`entry::cuStreamQuery_v7000_ptsz`](super::entry::cuStreamQuery_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamQuery_ptsz(hStream: CUstream) -> CUresult {
@@ -14427,6 +18830,12 @@ pub unsafe extern "C" fn cuStreamQuery_ptsz(hStream: CUstream) -> CUresult {
     };
     unsafe { driver_fn(hStream) }
 }
+/// `CUresult CUDAAPI cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamSetAttribute_v11000`], the ABI of CUDA 11.0
+/// - Calls the driver's `cuStreamSetAttribute` through [`entry::cuStreamSetAttribute_v11000`](super::entry::cuStreamSetAttribute_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamSetAttribute(
@@ -14443,6 +18852,13 @@ pub unsafe extern "C" fn cuStreamSetAttribute(
     };
     unsafe { driver_fn(hStream, attr, param) }
 }
+/// `CUresult CUDAAPI cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamSetAttribute`](super::cuStreamSetAttribute) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamSetAttribute_v11000_ptsz`], the ABI of CUDA 11.0
+/// - Calls the driver's `cuStreamSetAttribute_ptsz` through [`entry::cuStreamSetAttribute_v11000_ptsz`](super::entry::cuStreamSetAttribute_v11000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamSetAttribute_ptsz(
@@ -14461,6 +18877,12 @@ pub unsafe extern "C" fn cuStreamSetAttribute_ptsz(
     };
     unsafe { driver_fn(hStream, attr, value) }
 }
+/// `CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamSynchronize_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuStreamSynchronize` through [`entry::cuStreamSynchronize_v2000`](super::entry::cuStreamSynchronize_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamSynchronize(hStream: CUstream) -> CUresult {
@@ -14469,6 +18891,13 @@ pub unsafe extern "C" fn cuStreamSynchronize(hStream: CUstream) -> CUresult {
     };
     unsafe { driver_fn(hStream) }
 }
+/// `CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamSynchronize`](super::cuStreamSynchronize) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamSynchronize_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuStreamSynchronize_ptsz` through [`entry::cuStreamSynchronize_v7000_ptsz`](super::entry::cuStreamSynchronize_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamSynchronize_ptsz(hStream: CUstream) -> CUresult {
@@ -14480,6 +18909,12 @@ pub unsafe extern "C" fn cuStreamSynchronize_ptsz(hStream: CUstream) -> CUresult
     unsafe { driver_fn(hStream) }
 }
 #[cfg(not(cuda_ge_13000))]
+/// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v11030`], the ABI of CUDA 11.3
+/// - Calls the driver's `cuStreamUpdateCaptureDependencies` through [`entry::cuStreamUpdateCaptureDependencies_v11030`](super::entry::cuStreamUpdateCaptureDependencies_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamUpdateCaptureDependencies(
@@ -14502,6 +18937,13 @@ pub unsafe extern "C" fn cuStreamUpdateCaptureDependencies(
     unsafe { driver_fn(hStream, dependencies, numDependencies, flags) }
 }
 #[cfg(not(cuda_ge_13000))]
+/// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamUpdateCaptureDependencies`](super::cuStreamUpdateCaptureDependencies) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v11030_ptsz`], the ABI of CUDA 11.3
+/// - Calls the driver's `cuStreamUpdateCaptureDependencies_ptsz` through [`entry::cuStreamUpdateCaptureDependencies_v11030_ptsz`](super::entry::cuStreamUpdateCaptureDependencies_v11030_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamUpdateCaptureDependencies_ptsz(
@@ -14523,7 +18965,13 @@ pub unsafe extern "C" fn cuStreamUpdateCaptureDependencies_ptsz(
     };
     unsafe { driver_fn(hStream, dependencies, numDependencies, flags) }
 }
-#[cfg(cuda_ge_12030)]
+#[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuStreamUpdateCaptureDependencies_v2` through [`entry::cuStreamUpdateCaptureDependencies_v12030`](super::entry::cuStreamUpdateCaptureDependencies_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamUpdateCaptureDependencies_v2(
@@ -14547,7 +18995,14 @@ pub unsafe extern "C" fn cuStreamUpdateCaptureDependencies_v2(
     };
     unsafe { driver_fn(hStream, dependencies, dependencyData, numDependencies, flags) }
 }
-#[cfg(cuda_ge_12030)]
+#[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+/// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamUpdateCaptureDependencies_v2`](super::cuStreamUpdateCaptureDependencies_v2) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuStreamUpdateCaptureDependencies_v2_ptsz` through [`entry::cuStreamUpdateCaptureDependencies_v12030_ptsz`](super::entry::cuStreamUpdateCaptureDependencies_v12030_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamUpdateCaptureDependencies_v2_ptsz(
@@ -14571,6 +19026,74 @@ pub unsafe extern "C" fn cuStreamUpdateCaptureDependencies_v2_ptsz(
     };
     unsafe { driver_fn(hStream, dependencies, dependencyData, numDependencies, flags) }
 }
+#[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamUpdateCaptureDependencies`](super::cuStreamUpdateCaptureDependencies) (default stream mode)
+/// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuStreamUpdateCaptureDependencies_v2` through [`entry::cuStreamUpdateCaptureDependencies_v12030`](super::entry::cuStreamUpdateCaptureDependencies_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.3
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuStreamUpdateCaptureDependencies_v2(
+    hStream: CUstream,
+    dependencies: *mut CUgraphNode,
+    dependencyData: *const CUgraphEdgeData,
+    numDependencies: usize,
+    flags: ::core::ffi::c_uint,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUstream,
+        *mut CUgraphNode,
+        *const CUgraphEdgeData,
+        usize,
+        ::core::ffi::c_uint,
+    ) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuStreamUpdateCaptureDependencies_v2 as usize]
+                .load(Ordering::Acquire),
+        )
+    };
+    unsafe { driver_fn(hStream, dependencies, dependencyData, numDependencies, flags) }
+}
+#[cfg(cuda_ge_13000)]
+/// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamUpdateCaptureDependencies`](super::cuStreamUpdateCaptureDependencies) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz`], the ABI of CUDA 12.3
+/// - Calls the driver's `cuStreamUpdateCaptureDependencies_v2_ptsz` through [`entry::cuStreamUpdateCaptureDependencies_v12030_ptsz`](super::entry::cuStreamUpdateCaptureDependencies_v12030_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.3
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuStreamUpdateCaptureDependencies_v2_ptsz(
+    hStream: CUstream,
+    dependencies: *mut CUgraphNode,
+    dependencyData: *const CUgraphEdgeData,
+    numDependencies: usize,
+    flags: ::core::ffi::c_uint,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUstream,
+        *mut CUgraphNode,
+        *const CUgraphEdgeData,
+        usize,
+        ::core::ffi::c_uint,
+    ) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuStreamUpdateCaptureDependencies_v2_ptsz as usize]
+                .load(Ordering::Acquire),
+        )
+    };
+    unsafe { driver_fn(hStream, dependencies, dependencyData, numDependencies, flags) }
+}
+/// `CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamWaitEvent_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuStreamWaitEvent` through [`entry::cuStreamWaitEvent_v3020`](super::entry::cuStreamWaitEvent_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamWaitEvent(
@@ -14587,6 +19110,13 @@ pub unsafe extern "C" fn cuStreamWaitEvent(
     };
     unsafe { driver_fn(hStream, hEvent, Flags) }
 }
+/// `CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamWaitEvent`](super::cuStreamWaitEvent) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamWaitEvent_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuStreamWaitEvent_ptsz` through [`entry::cuStreamWaitEvent_v7000_ptsz`](super::entry::cuStreamWaitEvent_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamWaitEvent_ptsz(
@@ -14604,6 +19134,12 @@ pub unsafe extern "C" fn cuStreamWaitEvent_ptsz(
     unsafe { driver_fn(hStream, hEvent, Flags) }
 }
 #[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamWaitValue32_v8000`], the ABI of CUDA 8.0
+/// - Calls the driver's `cuStreamWaitValue32` through [`entry::cuStreamWaitValue32_v8000`](super::entry::cuStreamWaitValue32_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamWaitValue32(
@@ -14623,6 +19159,13 @@ pub unsafe extern "C" fn cuStreamWaitValue32(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamWaitValue32`](super::cuStreamWaitValue32) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamWaitValue32_v8000_ptsz`], the ABI of CUDA 8.0
+/// - Calls the driver's `cuStreamWaitValue32_ptsz` through [`entry::cuStreamWaitValue32_v8000_ptsz`](super::entry::cuStreamWaitValue32_v8000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamWaitValue32_ptsz(
@@ -14643,6 +19186,13 @@ pub unsafe extern "C" fn cuStreamWaitValue32_ptsz(
     };
     unsafe { driver_fn(stream, addr, value, flags) }
 }
+#[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamWaitValue32_v11070`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuStreamWaitValue32_v2` through [`entry::cuStreamWaitValue32_v11070`](super::entry::cuStreamWaitValue32_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamWaitValue32_v2(
@@ -14661,6 +19211,14 @@ pub unsafe extern "C" fn cuStreamWaitValue32_v2(
     };
     unsafe { driver_fn(stream, addr, value, flags) }
 }
+#[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamWaitValue32_v2`](super::cuStreamWaitValue32_v2) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamWaitValue32_v11070_ptsz`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuStreamWaitValue32_v2_ptsz` through [`entry::cuStreamWaitValue32_v11070_ptsz`](super::entry::cuStreamWaitValue32_v11070_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamWaitValue32_v2_ptsz(
@@ -14682,6 +19240,12 @@ pub unsafe extern "C" fn cuStreamWaitValue32_v2_ptsz(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamWaitValue64_v9000`], the ABI of CUDA 9.0
+/// - Calls the driver's `cuStreamWaitValue64` through [`entry::cuStreamWaitValue64_v9000`](super::entry::cuStreamWaitValue64_v9000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamWaitValue64(
@@ -14701,6 +19265,13 @@ pub unsafe extern "C" fn cuStreamWaitValue64(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamWaitValue64`](super::cuStreamWaitValue64) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamWaitValue64_v9000_ptsz`], the ABI of CUDA 9.0
+/// - Calls the driver's `cuStreamWaitValue64_ptsz` through [`entry::cuStreamWaitValue64_v9000_ptsz`](super::entry::cuStreamWaitValue64_v9000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamWaitValue64_ptsz(
@@ -14721,6 +19292,13 @@ pub unsafe extern "C" fn cuStreamWaitValue64_ptsz(
     };
     unsafe { driver_fn(stream, addr, value, flags) }
 }
+#[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamWaitValue64_v11070`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuStreamWaitValue64_v2` through [`entry::cuStreamWaitValue64_v11070`](super::entry::cuStreamWaitValue64_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamWaitValue64_v2(
@@ -14739,6 +19317,14 @@ pub unsafe extern "C" fn cuStreamWaitValue64_v2(
     };
     unsafe { driver_fn(stream, addr, value, flags) }
 }
+#[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamWaitValue64_v2`](super::cuStreamWaitValue64_v2) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamWaitValue64_v11070_ptsz`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuStreamWaitValue64_v2_ptsz` through [`entry::cuStreamWaitValue64_v11070_ptsz`](super::entry::cuStreamWaitValue64_v11070_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamWaitValue64_v2_ptsz(
@@ -14760,6 +19346,12 @@ pub unsafe extern "C" fn cuStreamWaitValue64_v2_ptsz(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamWriteValue32_v8000`], the ABI of CUDA 8.0
+/// - Calls the driver's `cuStreamWriteValue32` through [`entry::cuStreamWriteValue32_v8000`](super::entry::cuStreamWriteValue32_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamWriteValue32(
@@ -14779,6 +19371,13 @@ pub unsafe extern "C" fn cuStreamWriteValue32(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamWriteValue32`](super::cuStreamWriteValue32) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamWriteValue32_v8000_ptsz`], the ABI of CUDA 8.0
+/// - Calls the driver's `cuStreamWriteValue32_ptsz` through [`entry::cuStreamWriteValue32_v8000_ptsz`](super::entry::cuStreamWriteValue32_v8000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamWriteValue32_ptsz(
@@ -14799,6 +19398,13 @@ pub unsafe extern "C" fn cuStreamWriteValue32_ptsz(
     };
     unsafe { driver_fn(stream, addr, value, flags) }
 }
+#[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamWriteValue32_v11070`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuStreamWriteValue32_v2` through [`entry::cuStreamWriteValue32_v11070`](super::entry::cuStreamWriteValue32_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamWriteValue32_v2(
@@ -14817,6 +19423,14 @@ pub unsafe extern "C" fn cuStreamWriteValue32_v2(
     };
     unsafe { driver_fn(stream, addr, value, flags) }
 }
+#[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamWriteValue32_v2`](super::cuStreamWriteValue32_v2) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamWriteValue32_v11070_ptsz`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuStreamWriteValue32_v2_ptsz` through [`entry::cuStreamWriteValue32_v11070_ptsz`](super::entry::cuStreamWriteValue32_v11070_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamWriteValue32_v2_ptsz(
@@ -14838,6 +19452,12 @@ pub unsafe extern "C" fn cuStreamWriteValue32_v2_ptsz(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamWriteValue64_v9000`], the ABI of CUDA 9.0
+/// - Calls the driver's `cuStreamWriteValue64` through [`entry::cuStreamWriteValue64_v9000`](super::entry::cuStreamWriteValue64_v9000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamWriteValue64(
@@ -14857,6 +19477,13 @@ pub unsafe extern "C" fn cuStreamWriteValue64(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamWriteValue64`](super::cuStreamWriteValue64) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamWriteValue64_v9000_ptsz`], the ABI of CUDA 9.0
+/// - Calls the driver's `cuStreamWriteValue64_ptsz` through [`entry::cuStreamWriteValue64_v9000_ptsz`](super::entry::cuStreamWriteValue64_v9000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamWriteValue64_ptsz(
@@ -14877,6 +19504,13 @@ pub unsafe extern "C" fn cuStreamWriteValue64_ptsz(
     };
     unsafe { driver_fn(stream, addr, value, flags) }
 }
+#[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuStreamWriteValue64_v11070`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuStreamWriteValue64_v2` through [`entry::cuStreamWriteValue64_v11070`](super::entry::cuStreamWriteValue64_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamWriteValue64_v2(
@@ -14895,6 +19529,14 @@ pub unsafe extern "C" fn cuStreamWriteValue64_v2(
     };
     unsafe { driver_fn(stream, addr, value, flags) }
 }
+#[cfg(not(cuda_ge_12000))]
+/// `CUresult CUDAAPI cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamWriteValue64_v2`](super::cuStreamWriteValue64_v2) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamWriteValue64_v11070_ptsz`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuStreamWriteValue64_v2_ptsz` through [`entry::cuStreamWriteValue64_v11070_ptsz`](super::entry::cuStreamWriteValue64_v11070_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuStreamWriteValue64_v2_ptsz(
@@ -14915,6 +19557,228 @@ pub unsafe extern "C" fn cuStreamWriteValue64_v2_ptsz(
     };
     unsafe { driver_fn(stream, addr, value, flags) }
 }
+#[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamWaitValue32`](super::cuStreamWaitValue32) (default stream mode)
+/// - Typedef: [`PFN_cuStreamWaitValue32_v11070`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuStreamWaitValue32_v2` through [`entry::cuStreamWaitValue32_v11070`](super::entry::cuStreamWaitValue32_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - As written here: since CUDA 12.0; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuStreamWaitValue32_v2(
+    stream: CUstream,
+    addr: CUdeviceptr,
+    value: cuuint32_t,
+    flags: ::core::ffi::c_uint,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUstream,
+        CUdeviceptr,
+        cuuint32_t,
+        ::core::ffi::c_uint,
+    ) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuStreamWaitValue32_v2 as usize].load(Ordering::Acquire))
+    };
+    unsafe { driver_fn(stream, addr, value, flags) }
+}
+#[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamWaitValue32`](super::cuStreamWaitValue32) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamWaitValue32_v11070_ptsz`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuStreamWaitValue32_v2_ptsz` through [`entry::cuStreamWaitValue32_v11070_ptsz`](super::entry::cuStreamWaitValue32_v11070_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - As written here: since CUDA 12.0; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuStreamWaitValue32_v2_ptsz(
+    stream: CUstream,
+    addr: CUdeviceptr,
+    value: cuuint32_t,
+    flags: ::core::ffi::c_uint,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUstream,
+        CUdeviceptr,
+        cuuint32_t,
+        ::core::ffi::c_uint,
+    ) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuStreamWaitValue32_v2_ptsz as usize].load(Ordering::Acquire),
+        )
+    };
+    unsafe { driver_fn(stream, addr, value, flags) }
+}
+#[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamWaitValue64`](super::cuStreamWaitValue64) (default stream mode)
+/// - Typedef: [`PFN_cuStreamWaitValue64_v11070`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuStreamWaitValue64_v2` through [`entry::cuStreamWaitValue64_v11070`](super::entry::cuStreamWaitValue64_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - As written here: since CUDA 12.0; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuStreamWaitValue64_v2(
+    stream: CUstream,
+    addr: CUdeviceptr,
+    value: cuuint64_t,
+    flags: ::core::ffi::c_uint,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUstream,
+        CUdeviceptr,
+        cuuint64_t,
+        ::core::ffi::c_uint,
+    ) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuStreamWaitValue64_v2 as usize].load(Ordering::Acquire))
+    };
+    unsafe { driver_fn(stream, addr, value, flags) }
+}
+#[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamWaitValue64`](super::cuStreamWaitValue64) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamWaitValue64_v11070_ptsz`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuStreamWaitValue64_v2_ptsz` through [`entry::cuStreamWaitValue64_v11070_ptsz`](super::entry::cuStreamWaitValue64_v11070_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - As written here: since CUDA 12.0; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuStreamWaitValue64_v2_ptsz(
+    stream: CUstream,
+    addr: CUdeviceptr,
+    value: cuuint64_t,
+    flags: ::core::ffi::c_uint,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUstream,
+        CUdeviceptr,
+        cuuint64_t,
+        ::core::ffi::c_uint,
+    ) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuStreamWaitValue64_v2_ptsz as usize].load(Ordering::Acquire),
+        )
+    };
+    unsafe { driver_fn(stream, addr, value, flags) }
+}
+#[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamWriteValue32`](super::cuStreamWriteValue32) (default stream mode)
+/// - Typedef: [`PFN_cuStreamWriteValue32_v11070`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuStreamWriteValue32_v2` through [`entry::cuStreamWriteValue32_v11070`](super::entry::cuStreamWriteValue32_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - As written here: since CUDA 12.0; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuStreamWriteValue32_v2(
+    stream: CUstream,
+    addr: CUdeviceptr,
+    value: cuuint32_t,
+    flags: ::core::ffi::c_uint,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUstream,
+        CUdeviceptr,
+        cuuint32_t,
+        ::core::ffi::c_uint,
+    ) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuStreamWriteValue32_v2 as usize].load(Ordering::Acquire))
+    };
+    unsafe { driver_fn(stream, addr, value, flags) }
+}
+#[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamWriteValue32`](super::cuStreamWriteValue32) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamWriteValue32_v11070_ptsz`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuStreamWriteValue32_v2_ptsz` through [`entry::cuStreamWriteValue32_v11070_ptsz`](super::entry::cuStreamWriteValue32_v11070_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - As written here: since CUDA 12.0; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuStreamWriteValue32_v2_ptsz(
+    stream: CUstream,
+    addr: CUdeviceptr,
+    value: cuuint32_t,
+    flags: ::core::ffi::c_uint,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUstream,
+        CUdeviceptr,
+        cuuint32_t,
+        ::core::ffi::c_uint,
+    ) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuStreamWriteValue32_v2_ptsz as usize].load(Ordering::Acquire),
+        )
+    };
+    unsafe { driver_fn(stream, addr, value, flags) }
+}
+#[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamWriteValue64`](super::cuStreamWriteValue64) (default stream mode)
+/// - Typedef: [`PFN_cuStreamWriteValue64_v11070`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuStreamWriteValue64_v2` through [`entry::cuStreamWriteValue64_v11070`](super::entry::cuStreamWriteValue64_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - As written here: since CUDA 12.0; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuStreamWriteValue64_v2(
+    stream: CUstream,
+    addr: CUdeviceptr,
+    value: cuuint64_t,
+    flags: ::core::ffi::c_uint,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUstream,
+        CUdeviceptr,
+        cuuint64_t,
+        ::core::ffi::c_uint,
+    ) -> CUresult = unsafe {
+        transmute(SLOTS[Index::cuStreamWriteValue64_v2 as usize].load(Ordering::Acquire))
+    };
+    unsafe { driver_fn(stream, addr, value, flags) }
+}
+#[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+///
+/// - C spelling: [`cuStreamWriteValue64`](super::cuStreamWriteValue64) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuStreamWriteValue64_v11070_ptsz`], the ABI of CUDA 11.7
+/// - Calls the driver's `cuStreamWriteValue64_v2_ptsz` through [`entry::cuStreamWriteValue64_v11070_ptsz`](super::entry::cuStreamWriteValue64_v11070_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+/// - As written here: since CUDA 12.0; the name: in every supported header
+#[must_use]
+#[inline]
+pub unsafe extern "C" fn cuStreamWriteValue64_v2_ptsz(
+    stream: CUstream,
+    addr: CUdeviceptr,
+    value: cuuint64_t,
+    flags: ::core::ffi::c_uint,
+) -> CUresult {
+    let driver_fn: unsafe extern "C" fn(
+        CUstream,
+        CUdeviceptr,
+        cuuint64_t,
+        ::core::ffi::c_uint,
+    ) -> CUresult = unsafe {
+        transmute(
+            SLOTS[Index::cuStreamWriteValue64_v2_ptsz as usize].load(Ordering::Acquire),
+        )
+    };
+    unsafe { driver_fn(stream, addr, value, flags) }
+}
+/// `CUresult CUDAAPI cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuSurfObjectCreate_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuSurfObjectCreate` through [`entry::cuSurfObjectCreate_v5000`](super::entry::cuSurfObjectCreate_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Surface Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__SURFOBJECT.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuSurfObjectCreate(
@@ -14929,6 +19793,12 @@ pub unsafe extern "C" fn cuSurfObjectCreate(
     };
     unsafe { driver_fn(pSurfObject, pResDesc) }
 }
+/// `CUresult CUDAAPI cuSurfObjectDestroy(CUsurfObject surfObject);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuSurfObjectDestroy_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuSurfObjectDestroy` through [`entry::cuSurfObjectDestroy_v5000`](super::entry::cuSurfObjectDestroy_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Surface Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__SURFOBJECT.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuSurfObjectDestroy(surfObject: CUsurfObject) -> CUresult {
@@ -14937,6 +19807,12 @@ pub unsafe extern "C" fn cuSurfObjectDestroy(surfObject: CUsurfObject) -> CUresu
     };
     unsafe { driver_fn(surfObject) }
 }
+/// `CUresult CUDAAPI cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject surfObject);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuSurfObjectGetResourceDesc_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuSurfObjectGetResourceDesc` through [`entry::cuSurfObjectGetResourceDesc_v5000`](super::entry::cuSurfObjectGetResourceDesc_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Surface Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__SURFOBJECT.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuSurfObjectGetResourceDesc(
@@ -14953,6 +19829,12 @@ pub unsafe extern "C" fn cuSurfObjectGetResourceDesc(
     };
     unsafe { driver_fn(pResDesc, surfObject) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuSurfRefGetArray(CUarray *phArray, CUsurfref hSurfRef);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuSurfRefGetArray_v3000`], the ABI of CUDA 3.0
+/// - Calls the driver's `cuSurfRefGetArray` through [`entry::cuSurfRefGetArray_v3000`](super::entry::cuSurfRefGetArray_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Surface Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__SURFREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuSurfRefGetArray(
@@ -14964,6 +19846,12 @@ pub unsafe extern "C" fn cuSurfRefGetArray(
     };
     unsafe { driver_fn(phArray, hSurfRef) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuSurfRefSetArray(CUsurfref hSurfRef, CUarray hArray, unsigned int Flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuSurfRefSetArray_v3000`], the ABI of CUDA 3.0
+/// - Calls the driver's `cuSurfRefSetArray` through [`entry::cuSurfRefSetArray_v3000`](super::entry::cuSurfRefSetArray_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Surface Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__SURFREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuSurfRefSetArray(
@@ -14981,6 +19869,12 @@ pub unsafe extern "C" fn cuSurfRefSetArray(
     unsafe { driver_fn(hSurfRef, hArray, Flags) }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuTensorMapEncodeIm2col(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const int *pixelBoxLowerCorner, const int *pixelBoxUpperCorner, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTensorMapEncodeIm2col_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuTensorMapEncodeIm2col` through [`entry::cuTensorMapEncodeIm2col_v12000`](super::entry::cuTensorMapEncodeIm2col_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Tensor Map Object Managment](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTensorMapEncodeIm2col(
@@ -15040,6 +19934,12 @@ pub unsafe extern "C" fn cuTensorMapEncodeIm2col(
     }
 }
 #[cfg(cuda_ge_12080)]
+/// `CUresult CUDAAPI cuTensorMapEncodeIm2colWide(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, int pixelBoxLowerCornerWidth, int pixelBoxUpperCornerWidth, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapIm2ColWideMode mode, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTensorMapEncodeIm2colWide_v12080`], the ABI of CUDA 12.8
+/// - Calls the driver's `cuTensorMapEncodeIm2colWide` through [`entry::cuTensorMapEncodeIm2colWide_v12080`](super::entry::cuTensorMapEncodeIm2colWide_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Tensor Map Object Managment](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html)
+/// - Since CUDA 12.8
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTensorMapEncodeIm2colWide(
@@ -15104,6 +20004,12 @@ pub unsafe extern "C" fn cuTensorMapEncodeIm2colWide(
     }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const cuuint32_t *boxDim, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTensorMapEncodeTiled_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuTensorMapEncodeTiled` through [`entry::cuTensorMapEncodeTiled_v12000`](super::entry::cuTensorMapEncodeTiled_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Tensor Map Object Managment](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTensorMapEncodeTiled(
@@ -15154,6 +20060,12 @@ pub unsafe extern "C" fn cuTensorMapEncodeTiled(
     }
 }
 #[cfg(cuda_ge_12000)]
+/// `CUresult CUDAAPI cuTensorMapReplaceAddress(CUtensorMap *tensorMap, void *globalAddress);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTensorMapReplaceAddress_v12000`], the ABI of CUDA 12.0
+/// - Calls the driver's `cuTensorMapReplaceAddress` through [`entry::cuTensorMapReplaceAddress_v12000`](super::entry::cuTensorMapReplaceAddress_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Tensor Map Object Managment](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html)
+/// - Since CUDA 12.0
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTensorMapReplaceAddress(
@@ -15171,6 +20083,12 @@ pub unsafe extern "C" fn cuTensorMapReplaceAddress(
     unsafe { driver_fn(tensorMap, globalAddress) }
 }
 #[cfg(cuda_ge_13050)]
+/// `CUresult CUDAAPI cuTensorMapSetAllocationClass(CUtensorMap *tensorMap, CUtensorMapAllocClass allocClass, CUtensorMapAllocClass *outAllocClass);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTensorMapSetAllocationClass_v13050`], the ABI of CUDA 13.5
+/// - Calls the driver's `cuTensorMapSetAllocationClass` through [`entry::cuTensorMapSetAllocationClass_v13050`](super::entry::cuTensorMapSetAllocationClass_v13050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Tensor Map Object Managment](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html)
+/// - Since CUDA 13.5
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTensorMapSetAllocationClass(
@@ -15189,6 +20107,12 @@ pub unsafe extern "C" fn cuTensorMapSetAllocationClass(
     };
     unsafe { driver_fn(tensorMap, allocClass, outAllocClass) }
 }
+/// `CUresult CUDAAPI cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc, const CUDA_TEXTURE_DESC *pTexDesc, const CUDA_RESOURCE_VIEW_DESC *pResViewDesc);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexObjectCreate_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuTexObjectCreate` through [`entry::cuTexObjectCreate_v5000`](super::entry::cuTexObjectCreate_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXOBJECT.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexObjectCreate(
@@ -15207,6 +20131,12 @@ pub unsafe extern "C" fn cuTexObjectCreate(
     };
     unsafe { driver_fn(pTexObject, pResDesc, pTexDesc, pResViewDesc) }
 }
+/// `CUresult CUDAAPI cuTexObjectDestroy(CUtexObject texObject);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexObjectDestroy_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuTexObjectDestroy` through [`entry::cuTexObjectDestroy_v5000`](super::entry::cuTexObjectDestroy_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXOBJECT.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexObjectDestroy(texObject: CUtexObject) -> CUresult {
@@ -15215,6 +20145,12 @@ pub unsafe extern "C" fn cuTexObjectDestroy(texObject: CUtexObject) -> CUresult 
     };
     unsafe { driver_fn(texObject) }
 }
+/// `CUresult CUDAAPI cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexObjectGetResourceDesc_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuTexObjectGetResourceDesc` through [`entry::cuTexObjectGetResourceDesc_v5000`](super::entry::cuTexObjectGetResourceDesc_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXOBJECT.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexObjectGetResourceDesc(
@@ -15231,6 +20167,12 @@ pub unsafe extern "C" fn cuTexObjectGetResourceDesc(
     };
     unsafe { driver_fn(pResDesc, texObject) }
 }
+/// `CUresult CUDAAPI cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *pResViewDesc, CUtexObject texObject);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexObjectGetResourceViewDesc_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuTexObjectGetResourceViewDesc` through [`entry::cuTexObjectGetResourceViewDesc_v5000`](super::entry::cuTexObjectGetResourceViewDesc_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXOBJECT.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexObjectGetResourceViewDesc(
@@ -15247,6 +20189,12 @@ pub unsafe extern "C" fn cuTexObjectGetResourceViewDesc(
     };
     unsafe { driver_fn(pResViewDesc, texObject) }
 }
+/// `CUresult CUDAAPI cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texObject);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexObjectGetTextureDesc_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuTexObjectGetTextureDesc` through [`entry::cuTexObjectGetTextureDesc_v5000`](super::entry::cuTexObjectGetTextureDesc_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXOBJECT.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexObjectGetTextureDesc(
@@ -15263,6 +20211,12 @@ pub unsafe extern "C" fn cuTexObjectGetTextureDesc(
     };
     unsafe { driver_fn(pTexDesc, texObject) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefCreate(CUtexref *pTexRef);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefCreate_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuTexRefCreate` through [`entry::cuTexRefCreate_v2000`](super::entry::cuTexRefCreate_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefCreate(pTexRef: *mut CUtexref) -> CUresult {
@@ -15271,6 +20225,12 @@ pub unsafe extern "C" fn cuTexRefCreate(pTexRef: *mut CUtexref) -> CUresult {
     };
     unsafe { driver_fn(pTexRef) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefDestroy(CUtexref hTexRef);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefDestroy_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuTexRefDestroy` through [`entry::cuTexRefDestroy_v2000`](super::entry::cuTexRefDestroy_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefDestroy(hTexRef: CUtexref) -> CUresult {
@@ -15279,6 +20239,12 @@ pub unsafe extern "C" fn cuTexRefDestroy(hTexRef: CUtexref) -> CUresult {
     };
     unsafe { driver_fn(hTexRef) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetAddressMode(CUaddress_mode *pam, CUtexref hTexRef, int dim);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefGetAddressMode_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuTexRefGetAddressMode` through [`entry::cuTexRefGetAddressMode_v2000`](super::entry::cuTexRefGetAddressMode_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefGetAddressMode(
@@ -15295,6 +20261,13 @@ pub unsafe extern "C" fn cuTexRefGetAddressMode(
     };
     unsafe { driver_fn(pam, hTexRef, dim) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetAddress(CUdeviceptr *pdptr, CUtexref hTexRef);` (`cuda.h`)
+///
+/// - C spelling: [`cuTexRefGetAddress`](super::cuTexRefGetAddress)
+/// - Typedef: [`PFN_cuTexRefGetAddress_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuTexRefGetAddress_v2` through [`entry::cuTexRefGetAddress_v3020`](super::entry::cuTexRefGetAddress_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefGetAddress_v2(
@@ -15306,6 +20279,12 @@ pub unsafe extern "C" fn cuTexRefGetAddress_v2(
     };
     unsafe { driver_fn(pdptr, hTexRef) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetArray(CUarray *phArray, CUtexref hTexRef);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefGetArray_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuTexRefGetArray` through [`entry::cuTexRefGetArray_v2000`](super::entry::cuTexRefGetArray_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefGetArray(
@@ -15317,6 +20296,12 @@ pub unsafe extern "C" fn cuTexRefGetArray(
     };
     unsafe { driver_fn(phArray, hTexRef) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetBorderColor(float *pBorderColor, CUtexref hTexRef);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefGetBorderColor_v8000`], the ABI of CUDA 8.0
+/// - Calls the driver's `cuTexRefGetBorderColor` through [`entry::cuTexRefGetBorderColor_v8000`](super::entry::cuTexRefGetBorderColor_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefGetBorderColor(
@@ -15328,6 +20313,12 @@ pub unsafe extern "C" fn cuTexRefGetBorderColor(
     };
     unsafe { driver_fn(pBorderColor, hTexRef) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetFilterMode(CUfilter_mode *pfm, CUtexref hTexRef);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefGetFilterMode_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuTexRefGetFilterMode` through [`entry::cuTexRefGetFilterMode_v2000`](super::entry::cuTexRefGetFilterMode_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefGetFilterMode(
@@ -15339,6 +20330,12 @@ pub unsafe extern "C" fn cuTexRefGetFilterMode(
     };
     unsafe { driver_fn(pfm, hTexRef) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetFlags(unsigned int *pFlags, CUtexref hTexRef);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefGetFlags_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuTexRefGetFlags` through [`entry::cuTexRefGetFlags_v2000`](super::entry::cuTexRefGetFlags_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefGetFlags(
@@ -15353,6 +20350,12 @@ pub unsafe extern "C" fn cuTexRefGetFlags(
     };
     unsafe { driver_fn(pFlags, hTexRef) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetFormat(CUarray_format *pFormat, int *pNumChannels, CUtexref hTexRef);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefGetFormat_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuTexRefGetFormat` through [`entry::cuTexRefGetFormat_v2000`](super::entry::cuTexRefGetFormat_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefGetFormat(
@@ -15369,6 +20372,12 @@ pub unsafe extern "C" fn cuTexRefGetFormat(
     };
     unsafe { driver_fn(pFormat, pNumChannels, hTexRef) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMaxAnisotropy(int *pmaxAniso, CUtexref hTexRef);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefGetMaxAnisotropy_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuTexRefGetMaxAnisotropy` through [`entry::cuTexRefGetMaxAnisotropy_v5000`](super::entry::cuTexRefGetMaxAnisotropy_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefGetMaxAnisotropy(
@@ -15382,6 +20391,12 @@ pub unsafe extern "C" fn cuTexRefGetMaxAnisotropy(
     };
     unsafe { driver_fn(pmaxAniso, hTexRef) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmapFilterMode(CUfilter_mode *pfm, CUtexref hTexRef);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefGetMipmapFilterMode_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuTexRefGetMipmapFilterMode` through [`entry::cuTexRefGetMipmapFilterMode_v5000`](super::entry::cuTexRefGetMipmapFilterMode_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefGetMipmapFilterMode(
@@ -15395,6 +20410,12 @@ pub unsafe extern "C" fn cuTexRefGetMipmapFilterMode(
     };
     unsafe { driver_fn(pfm, hTexRef) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmapLevelBias(float *pbias, CUtexref hTexRef);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefGetMipmapLevelBias_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuTexRefGetMipmapLevelBias` through [`entry::cuTexRefGetMipmapLevelBias_v5000`](super::entry::cuTexRefGetMipmapLevelBias_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefGetMipmapLevelBias(
@@ -15408,6 +20429,12 @@ pub unsafe extern "C" fn cuTexRefGetMipmapLevelBias(
     };
     unsafe { driver_fn(pbias, hTexRef) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmaxMipmapLevelClamp, CUtexref hTexRef);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefGetMipmapLevelClamp_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuTexRefGetMipmapLevelClamp` through [`entry::cuTexRefGetMipmapLevelClamp_v5000`](super::entry::cuTexRefGetMipmapLevelClamp_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefGetMipmapLevelClamp(
@@ -15422,6 +20449,12 @@ pub unsafe extern "C" fn cuTexRefGetMipmapLevelClamp(
     };
     unsafe { driver_fn(pminMipmapLevelClamp, pmaxMipmapLevelClamp, hTexRef) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmappedArray(CUmipmappedArray *phMipmappedArray, CUtexref hTexRef);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefGetMipmappedArray_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuTexRefGetMipmappedArray` through [`entry::cuTexRefGetMipmappedArray_v5000`](super::entry::cuTexRefGetMipmappedArray_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefGetMipmappedArray(
@@ -15435,6 +20468,13 @@ pub unsafe extern "C" fn cuTexRefGetMipmappedArray(
     };
     unsafe { driver_fn(phMipmappedArray, hTexRef) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetAddress2D(CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR *desc, CUdeviceptr dptr, size_t Pitch);` (`cuda.h`)
+///
+/// - C spelling: [`cuTexRefSetAddress2D`](super::cuTexRefSetAddress2D)
+/// - Typedef: [`PFN_cuTexRefSetAddress2D_v4010`], the ABI of CUDA 4.1
+/// - Calls the driver's `cuTexRefSetAddress2D_v3` through [`entry::cuTexRefSetAddress2D_v4010`](super::entry::cuTexRefSetAddress2D_v4010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefSetAddress2D_v3(
@@ -15453,6 +20493,12 @@ pub unsafe extern "C" fn cuTexRefSetAddress2D_v3(
     };
     unsafe { driver_fn(hTexRef, desc, dptr, Pitch) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetAddressMode(CUtexref hTexRef, int dim, CUaddress_mode am);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefSetAddressMode_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuTexRefSetAddressMode` through [`entry::cuTexRefSetAddressMode_v2000`](super::entry::cuTexRefSetAddressMode_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefSetAddressMode(
@@ -15469,6 +20515,13 @@ pub unsafe extern "C" fn cuTexRefSetAddressMode(
     };
     unsafe { driver_fn(hTexRef, dim, am) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetAddress(size_t *ByteOffset, CUtexref hTexRef, CUdeviceptr dptr, size_t bytes);` (`cuda.h`)
+///
+/// - C spelling: [`cuTexRefSetAddress`](super::cuTexRefSetAddress)
+/// - Typedef: [`PFN_cuTexRefSetAddress_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuTexRefSetAddress_v2` through [`entry::cuTexRefSetAddress_v3020`](super::entry::cuTexRefSetAddress_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefSetAddress_v2(
@@ -15487,6 +20540,12 @@ pub unsafe extern "C" fn cuTexRefSetAddress_v2(
     };
     unsafe { driver_fn(ByteOffset, hTexRef, dptr, bytes) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetArray(CUtexref hTexRef, CUarray hArray, unsigned int Flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefSetArray_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuTexRefSetArray` through [`entry::cuTexRefSetArray_v2000`](super::entry::cuTexRefSetArray_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefSetArray(
@@ -15503,6 +20562,12 @@ pub unsafe extern "C" fn cuTexRefSetArray(
     };
     unsafe { driver_fn(hTexRef, hArray, Flags) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetBorderColor(CUtexref hTexRef, float *pBorderColor);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefSetBorderColor_v8000`], the ABI of CUDA 8.0
+/// - Calls the driver's `cuTexRefSetBorderColor` through [`entry::cuTexRefSetBorderColor_v8000`](super::entry::cuTexRefSetBorderColor_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefSetBorderColor(
@@ -15514,6 +20579,12 @@ pub unsafe extern "C" fn cuTexRefSetBorderColor(
     };
     unsafe { driver_fn(hTexRef, pBorderColor) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetFilterMode(CUtexref hTexRef, CUfilter_mode fm);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefSetFilterMode_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuTexRefSetFilterMode` through [`entry::cuTexRefSetFilterMode_v2000`](super::entry::cuTexRefSetFilterMode_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefSetFilterMode(
@@ -15525,6 +20596,12 @@ pub unsafe extern "C" fn cuTexRefSetFilterMode(
     };
     unsafe { driver_fn(hTexRef, fm) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetFlags(CUtexref hTexRef, unsigned int Flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefSetFlags_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuTexRefSetFlags` through [`entry::cuTexRefSetFlags_v2000`](super::entry::cuTexRefSetFlags_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefSetFlags(
@@ -15536,6 +20613,12 @@ pub unsafe extern "C" fn cuTexRefSetFlags(
     };
     unsafe { driver_fn(hTexRef, Flags) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetFormat(CUtexref hTexRef, CUarray_format fmt, int NumPackedComponents);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefSetFormat_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuTexRefSetFormat` through [`entry::cuTexRefSetFormat_v2000`](super::entry::cuTexRefSetFormat_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefSetFormat(
@@ -15552,6 +20635,12 @@ pub unsafe extern "C" fn cuTexRefSetFormat(
     };
     unsafe { driver_fn(hTexRef, fmt, NumPackedComponents) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMaxAnisotropy(CUtexref hTexRef, unsigned int maxAniso);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefSetMaxAnisotropy_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuTexRefSetMaxAnisotropy` through [`entry::cuTexRefSetMaxAnisotropy_v5000`](super::entry::cuTexRefSetMaxAnisotropy_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefSetMaxAnisotropy(
@@ -15565,6 +20654,12 @@ pub unsafe extern "C" fn cuTexRefSetMaxAnisotropy(
     };
     unsafe { driver_fn(hTexRef, maxAniso) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmapFilterMode(CUtexref hTexRef, CUfilter_mode fm);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefSetMipmapFilterMode_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuTexRefSetMipmapFilterMode` through [`entry::cuTexRefSetMipmapFilterMode_v5000`](super::entry::cuTexRefSetMipmapFilterMode_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefSetMipmapFilterMode(
@@ -15578,6 +20673,12 @@ pub unsafe extern "C" fn cuTexRefSetMipmapFilterMode(
     };
     unsafe { driver_fn(hTexRef, fm) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmapLevelBias(CUtexref hTexRef, float bias);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefSetMipmapLevelBias_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuTexRefSetMipmapLevelBias` through [`entry::cuTexRefSetMipmapLevelBias_v5000`](super::entry::cuTexRefSetMipmapLevelBias_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefSetMipmapLevelBias(
@@ -15591,6 +20692,12 @@ pub unsafe extern "C" fn cuTexRefSetMipmapLevelBias(
     };
     unsafe { driver_fn(hTexRef, bias) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmapLevelClamp(CUtexref hTexRef, float minMipmapLevelClamp, float maxMipmapLevelClamp);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefSetMipmapLevelClamp_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuTexRefSetMipmapLevelClamp` through [`entry::cuTexRefSetMipmapLevelClamp_v5000`](super::entry::cuTexRefSetMipmapLevelClamp_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefSetMipmapLevelClamp(
@@ -15605,6 +20712,12 @@ pub unsafe extern "C" fn cuTexRefSetMipmapLevelClamp(
     };
     unsafe { driver_fn(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmappedArray(CUtexref hTexRef, CUmipmappedArray hMipmappedArray, unsigned int Flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuTexRefSetMipmappedArray_v5000`], the ABI of CUDA 5.0
+/// - Calls the driver's `cuTexRefSetMipmappedArray` through [`entry::cuTexRefSetMipmappedArray_v5000`](super::entry::cuTexRefSetMipmappedArray_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuTexRefSetMipmappedArray(
@@ -15623,6 +20736,12 @@ pub unsafe extern "C" fn cuTexRefSetMipmappedArray(
     };
     unsafe { driver_fn(hTexRef, hMipmappedArray, Flags) }
 }
+/// `CUresult CUDAAPI cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuThreadExchangeStreamCaptureMode_v10010`], the ABI of CUDA 10.1
+/// - Calls the driver's `cuThreadExchangeStreamCaptureMode` through [`entry::cuThreadExchangeStreamCaptureMode_v10010`](super::entry::cuThreadExchangeStreamCaptureMode_v10010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuThreadExchangeStreamCaptureMode(
@@ -15636,6 +20755,12 @@ pub unsafe extern "C" fn cuThreadExchangeStreamCaptureMode(
     };
     unsafe { driver_fn(mode) }
 }
+/// `CUresult CUDAAPI cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destroy, unsigned int initialRefcount, unsigned int flags);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuUserObjectCreate_v11030`], the ABI of CUDA 11.3
+/// - Calls the driver's `cuUserObjectCreate` through [`entry::cuUserObjectCreate_v11030`](super::entry::cuUserObjectCreate_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuUserObjectCreate(
@@ -15656,6 +20781,12 @@ pub unsafe extern "C" fn cuUserObjectCreate(
     };
     unsafe { driver_fn(object_out, ptr, destroy, initialRefcount, flags) }
 }
+/// `CUresult CUDAAPI cuUserObjectRelease(CUuserObject object, unsigned int count);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuUserObjectRelease_v11030`], the ABI of CUDA 11.3
+/// - Calls the driver's `cuUserObjectRelease` through [`entry::cuUserObjectRelease_v11030`](super::entry::cuUserObjectRelease_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuUserObjectRelease(
@@ -15667,6 +20798,12 @@ pub unsafe extern "C" fn cuUserObjectRelease(
     };
     unsafe { driver_fn(object, count) }
 }
+/// `CUresult CUDAAPI cuUserObjectRetain(CUuserObject object, unsigned int count);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuUserObjectRetain_v11030`], the ABI of CUDA 11.3
+/// - Calls the driver's `cuUserObjectRetain` through [`entry::cuUserObjectRetain_v11030`](super::entry::cuUserObjectRetain_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuUserObjectRetain(
@@ -15678,6 +20815,12 @@ pub unsafe extern "C" fn cuUserObjectRetain(
     };
     unsafe { driver_fn(object, count) }
 }
+/// `CUresult CUDAAPI cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);` (`cuda.h`)
+///
+/// - Typedef: [`PFN_cuWaitExternalSemaphoresAsync_v10000`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuWaitExternalSemaphoresAsync` through [`entry::cuWaitExternalSemaphoresAsync_v10000`](super::entry::cuWaitExternalSemaphoresAsync_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuWaitExternalSemaphoresAsync(
@@ -15698,6 +20841,13 @@ pub unsafe extern "C" fn cuWaitExternalSemaphoresAsync(
     };
     unsafe { driver_fn(extSemArray, paramsArray, numExtSems, stream) }
 }
+/// `CUresult CUDAAPI cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);` (`cuda.h`)
+///
+/// - C spelling: [`cuWaitExternalSemaphoresAsync`](super::cuWaitExternalSemaphoresAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz`], the ABI of CUDA 10.0
+/// - Calls the driver's `cuWaitExternalSemaphoresAsync_ptsz` through [`entry::cuWaitExternalSemaphoresAsync_v10000_ptsz`](super::entry::cuWaitExternalSemaphoresAsync_v10000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuWaitExternalSemaphoresAsync_ptsz(
@@ -15720,6 +20870,8 @@ pub unsafe extern "C" fn cuWaitExternalSemaphoresAsync_ptsz(
     unsafe { driver_fn(extSemArray, paramsArray, numExtSems, stream) }
 }
 /// The first call of each function: resolve, store, call (or return the loader's code).
+///
+/// - In every supported header
 struct Resolve;
 impl Resolve {
     unsafe extern "C" fn cuArray3DCreate_v2(

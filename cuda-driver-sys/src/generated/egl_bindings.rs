@@ -3,401 +3,839 @@
 // Emitter: cuda_driver_sys_generator::bindings (cuda-driver-sys/generator/src/bindings.rs). Merged by cuda_driver_sys_generator::merge (cuda-driver-sys/generator/src/merge/).
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
+/// `#define MAX_PLANES 3` (`cudaEGL.h`)
+///
+/// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
+/// - In every supported header
 pub const MAX_PLANES: u32 = 3;
+/// `#define CUDA_EGL_INFINITE_TIMEOUT 0xFFFFFFFF` (`cudaEGL.h`)
+///
+/// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
+/// - In every supported header
 pub const CUDA_EGL_INFINITE_TIMEOUT: u32 = 4294967295;
+/// `khronos_int32_t`: not of `cudaEGL.h` or `cudaEGLTypedefs.h`; a type of another API their items use, bound from that API's header with its C layout.
+///
+/// - In every supported header
 pub type khronos_int32_t = i32;
+/// `EGLint`: not of `cudaEGL.h` or `cudaEGLTypedefs.h`; a type of another API their items use, bound from that API's header with its C layout.
+///
+/// - In every supported header
 pub type EGLint = khronos_int32_t;
+/// `EGLSyncKHR`: not of `cudaEGL.h` or `cudaEGLTypedefs.h`; a type of another API their items use, bound from that API's header with its C layout.
+///
+/// - In every supported header
 pub type EGLSyncKHR = *mut ::core::ffi::c_void;
+/// `EGLImageKHR`: not of `cudaEGL.h` or `cudaEGLTypedefs.h`; a type of another API their items use, bound from that API's header with its C layout.
+///
+/// - In every supported header
 pub type EGLImageKHR = *mut ::core::ffi::c_void;
+/// `EGLStreamKHR`: not of `cudaEGL.h` or `cudaEGLTypedefs.h`; a type of another API their items use, bound from that API's header with its C layout.
+///
+/// - In every supported header
 pub type EGLStreamKHR = *mut ::core::ffi::c_void;
 impl CUeglFrameType_enum {
+    /// C's `CU_EGL_FRAME_TYPE_ARRAY`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_FRAME_TYPE_ARRAY: CUeglFrameType_enum = CUeglFrameType_enum(0);
+    /// C's `CU_EGL_FRAME_TYPE_PITCH`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_FRAME_TYPE_PITCH: CUeglFrameType_enum = CUeglFrameType_enum(1);
 }
+/// C's `enum CUeglFrameType_enum` (typedef `CUeglFrameType`, `cudaEGL.h`), as a newtype over its integer type.
+///
+/// Any value is valid, also one the header does not name (from a newer driver): its enumerators are associated constants, and top-level constants too.
+///
+/// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
+/// - In every supported header
 #[repr(transparent)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUeglFrameType_enum(pub ::core::ffi::c_uint);
+/// `typedef enum CUeglFrameType_enum { ... } CUeglFrameType;` (`cudaEGL.h`)
+///
+/// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 pub use self::CUeglFrameType_enum as CUeglFrameType;
 impl CUeglResourceLocationFlags_enum {
+    /// C's `CU_EGL_RESOURCE_LOCATION_SYSMEM`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_RESOURCE_LOCATION_SYSMEM: CUeglResourceLocationFlags_enum = CUeglResourceLocationFlags_enum(
         0,
     );
+    /// C's `CU_EGL_RESOURCE_LOCATION_VIDMEM`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_RESOURCE_LOCATION_VIDMEM: CUeglResourceLocationFlags_enum = CUeglResourceLocationFlags_enum(
         1,
     );
 }
+/// C's `enum CUeglResourceLocationFlags_enum` (typedef `CUeglResourceLocationFlags`, `cudaEGL.h`), as a newtype over its integer type.
+///
+/// Any value is valid, also one the header does not name (from a newer driver): its enumerators are associated constants, and top-level constants too.
+///
+/// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
+/// - In every supported header
 #[repr(transparent)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUeglResourceLocationFlags_enum(pub ::core::ffi::c_uint);
+/// `typedef enum CUeglResourceLocationFlags_enum { ... } CUeglResourceLocationFlags;` (`cudaEGL.h`)
+///
+/// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 pub use self::CUeglResourceLocationFlags_enum as CUeglResourceLocationFlags;
 impl CUeglColorFormat_enum {
+    /// C's `CU_EGL_COLOR_FORMAT_YUV420_PLANAR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         0,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         1,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YUV422_PLANAR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV422_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         2,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         3,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_RGB`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_RGB: CUeglColorFormat_enum = CUeglColorFormat_enum(4);
+    /// C's `CU_EGL_COLOR_FORMAT_BGR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BGR: CUeglColorFormat_enum = CUeglColorFormat_enum(5);
+    /// C's `CU_EGL_COLOR_FORMAT_ARGB`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_ARGB: CUeglColorFormat_enum = CUeglColorFormat_enum(6);
+    /// C's `CU_EGL_COLOR_FORMAT_RGBA`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_RGBA: CUeglColorFormat_enum = CUeglColorFormat_enum(7);
+    /// C's `CU_EGL_COLOR_FORMAT_L`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_L: CUeglColorFormat_enum = CUeglColorFormat_enum(8);
+    /// C's `CU_EGL_COLOR_FORMAT_R`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_R: CUeglColorFormat_enum = CUeglColorFormat_enum(9);
+    /// C's `CU_EGL_COLOR_FORMAT_YUV444_PLANAR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV444_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         10,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         11,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YUYV_422`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUYV_422: CUeglColorFormat_enum = CUeglColorFormat_enum(
         12,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_UYVY_422`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_UYVY_422: CUeglColorFormat_enum = CUeglColorFormat_enum(
         13,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_ABGR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_ABGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         14,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BGRA`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BGRA: CUeglColorFormat_enum = CUeglColorFormat_enum(
         15,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_A`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_A: CUeglColorFormat_enum = CUeglColorFormat_enum(16);
+    /// C's `CU_EGL_COLOR_FORMAT_RG`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_RG: CUeglColorFormat_enum = CUeglColorFormat_enum(17);
+    /// C's `CU_EGL_COLOR_FORMAT_AYUV`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_AYUV: CUeglColorFormat_enum = CUeglColorFormat_enum(
         18,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         19,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         20,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         21,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         22,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         23,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         24,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         25,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_VYUY_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_VYUY_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         26,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_UYVY_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_UYVY_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         27,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YUYV_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUYV_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         28,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YVYU_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVYU_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         29,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YUV_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         30,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YUVA_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUVA_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         31,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_AYUV_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_AYUV_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         32,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         33,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         34,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         35,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         36,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         37,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         38,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         39,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         40,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         41,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         42,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         43,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         44,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER_RGGB`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         45,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER_BGGR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         46,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER_GRBG`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         47,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER_GBRG`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         48,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER10_RGGB`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER10_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         49,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER10_BGGR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER10_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         50,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER10_GRBG`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER10_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         51,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER10_GBRG`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER10_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         52,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER12_RGGB`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER12_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         53,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER12_BGGR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER12_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         54,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER12_GRBG`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER12_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         55,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER12_GBRG`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER12_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         56,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER14_RGGB`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER14_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         57,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER14_BGGR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER14_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         58,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER14_GRBG`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER14_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         59,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER14_GBRG`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER14_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         60,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER20_RGGB`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER20_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         61,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER20_BGGR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER20_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         62,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER20_GRBG`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER20_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         63,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER20_GBRG`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER20_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         64,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YVU444_PLANAR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU444_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         65,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YVU422_PLANAR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU422_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         66,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YVU420_PLANAR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         67,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         68,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         69,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         70,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         71,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER_BCCR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_BCCR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         72,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER_RCCB`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_RCCB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         73,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER_CRBC`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_CRBC: CUeglColorFormat_enum = CUeglColorFormat_enum(
         74,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER_CBRC`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_CBRC: CUeglColorFormat_enum = CUeglColorFormat_enum(
         75,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER10_CCCC`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER10_CCCC: CUeglColorFormat_enum = CUeglColorFormat_enum(
         76,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER12_BCCR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER12_BCCR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         77,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER12_RCCB`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER12_RCCB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         78,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER12_CRBC`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER12_CRBC: CUeglColorFormat_enum = CUeglColorFormat_enum(
         79,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER12_CBRC`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER12_CBRC: CUeglColorFormat_enum = CUeglColorFormat_enum(
         80,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_BAYER12_CCCC`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER12_CCCC: CUeglColorFormat_enum = CUeglColorFormat_enum(
         81,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y: CUeglColorFormat_enum = CUeglColorFormat_enum(82);
+    /// C's `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         83,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         84,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         85,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         86,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
         87,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
         88,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
         89,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
         90,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
         91,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         92,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         93,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         94,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
         95,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         96,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y_709_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         97,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y10_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         98,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y10_709_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         99,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y12_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y12_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         100,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y12_709_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y12_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         101,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YUVA`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUVA: CUeglColorFormat_enum = CUeglColorFormat_enum(
         102,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YUV`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV: CUeglColorFormat_enum = CUeglColorFormat_enum(
         103,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_YVYU`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVYU: CUeglColorFormat_enum = CUeglColorFormat_enum(
         104,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_VYUY`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_VYUY: CUeglColorFormat_enum = CUeglColorFormat_enum(
         105,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         106,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         107,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         108,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         109,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         110,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         111,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         112,
     );
+    /// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER`.
+    ///
+    /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         113,
     );
     #[cfg(not(cuda_ge_12080))]
+    /// C's `CU_EGL_COLOR_FORMAT_MAX`.
+    ///
+    /// - As written here: in CUDA 11.7 to 12.6; removed in 12.8; the name: in every supported header
     pub const CU_EGL_COLOR_FORMAT_MAX: CUeglColorFormat_enum = CUeglColorFormat_enum(
         114,
     );
     #[cfg(cuda_ge_12080)]
+    /// C's `CU_EGL_COLOR_FORMAT_UYVY_709`.
+    ///
+    /// - Since CUDA 12.8
     pub const CU_EGL_COLOR_FORMAT_UYVY_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
         114,
     );
     #[cfg(cuda_ge_12080)]
+    /// C's `CU_EGL_COLOR_FORMAT_UYVY_709_ER`.
+    ///
+    /// - Since CUDA 12.8
     pub const CU_EGL_COLOR_FORMAT_UYVY_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         115,
     );
     #[cfg(cuda_ge_12080)]
+    /// C's `CU_EGL_COLOR_FORMAT_UYVY_2020`.
+    ///
+    /// - Since CUDA 12.8
     pub const CU_EGL_COLOR_FORMAT_UYVY_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         116,
     );
     #[cfg(cuda_ge_12080)]
+    /// C's `CU_EGL_COLOR_FORMAT_MAX`.
+    ///
+    /// - As written here: since CUDA 12.8; the name: in every supported header
     pub const CU_EGL_COLOR_FORMAT_MAX: CUeglColorFormat_enum = CUeglColorFormat_enum(
         117,
     );
 }
+/// C's `enum CUeglColorFormat_enum` (typedef `CUeglColorFormat`, `cudaEGL.h`), as a newtype over its integer type.
+///
+/// Any value is valid, also one the header does not name (from a newer driver): its enumerators are associated constants, and top-level constants too.
+///
+/// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
+/// - In every supported header
 #[repr(transparent)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUeglColorFormat_enum(pub ::core::ffi::c_uint);
+/// `typedef enum CUeglColorFormat_enum { ... } CUeglColorFormat;` (`cudaEGL.h`)
+///
+/// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 pub use self::CUeglColorFormat_enum as CUeglColorFormat;
+/// C's `struct CUeglFrame_st` (`cudaEGL.h`)
+///
+/// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
+/// - In every supported header
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub struct CUeglFrame_st {
+    /// C's member `frame`.
     pub frame: CUeglFrame_st__bindgen_ty_1,
+    /// C's member `width`.
     pub width: ::core::ffi::c_uint,
+    /// C's member `height`.
     pub height: ::core::ffi::c_uint,
+    /// C's member `depth`.
     pub depth: ::core::ffi::c_uint,
+    /// C's member `pitch`.
     pub pitch: ::core::ffi::c_uint,
+    /// C's member `planeCount`.
     pub planeCount: ::core::ffi::c_uint,
+    /// C's member `numChannels`.
     pub numChannels: ::core::ffi::c_uint,
+    /// C's member `frameType`.
     pub frameType: CUeglFrameType,
+    /// C's member `eglColorFormat`.
     pub eglColorFormat: CUeglColorFormat,
+    /// C's member `cuFormat`.
     pub cuFormat: CUarray_format,
 }
+/// An anonymous union inside C's `CUeglFrame_st` (`cudaEGL.h`).
+///
+/// - In every supported header
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub union CUeglFrame_st__bindgen_ty_1 {
+    /// C's member `pArray`.
     pub pArray: [CUarray; 3usize],
+    /// C's member `pPitch`.
     pub pPitch: [*mut ::core::ffi::c_void; 3usize],
 }
 impl Default for CUeglFrame_st__bindgen_ty_1 {
@@ -418,14 +856,37 @@ impl Default for CUeglFrame_st {
         }
     }
 }
+/// `typedef struct CUeglFrame_st { ... } CUeglFrame_v1;` (`cudaEGL.h`)
+///
+/// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
+/// - In every supported header
 pub type CUeglFrame_v1 = CUeglFrame_st;
+/// `typedef CUeglFrame_v1 CUeglFrame;` (`cudaEGL.h`)
+///
+/// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
+/// - In every supported header
 pub type CUeglFrame = CUeglFrame_v1;
+/// C's `struct CUeglStreamConnection_st` (`cudaEGL.h`)
+///
+/// Opaque: only ever handled through a pointer.
+///
+/// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
+/// - In every supported header
 #[repr(C)]
 #[derive(Debug)]
 pub struct CUeglStreamConnection_st {
     _unused: [u8; 0],
 }
+/// `typedef struct CUeglStreamConnection_st* CUeglStreamConnection;` (`cudaEGL.h`)
+///
+/// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
+/// - In every supported header
 pub type CUeglStreamConnection = *mut CUeglStreamConnection_st;
+/// `typedef CUresult (CUDAAPI *PFN_cuGraphicsEGLRegisterImage_v7000)(CUgraphicsResource CUDAAPI *pCudaResource, EGLImageKHR image, unsigned int flags);` (`cudaEGLTypedefs.h`)
+///
+/// - The type of `cuGraphicsEGLRegisterImage` with the ABI of CUDA 7.0; entry point [`entry::cuGraphicsEGLRegisterImage_v7000`](super::entry::cuGraphicsEGLRegisterImage_v7000)
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 pub type PFN_cuGraphicsEGLRegisterImage_v7000 = ::core::option::Option<
     unsafe extern "C" fn(
         pCudaResource: *mut CUgraphicsResource,
@@ -433,12 +894,22 @@ pub type PFN_cuGraphicsEGLRegisterImage_v7000 = ::core::option::Option<
         flags: ::core::ffi::c_uint,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamConsumerConnect_v7000)(CUeglStreamConnection CUDAAPI *conn, EGLStreamKHR stream);` (`cudaEGLTypedefs.h`)
+///
+/// - The type of `cuEGLStreamConsumerConnect` with the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamConsumerConnect_v7000`](super::entry::cuEGLStreamConsumerConnect_v7000)
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 pub type PFN_cuEGLStreamConsumerConnect_v7000 = ::core::option::Option<
     unsafe extern "C" fn(
         conn: *mut CUeglStreamConnection,
         stream: EGLStreamKHR,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamConsumerConnectWithFlags_v8000)(CUeglStreamConnection CUDAAPI *conn, EGLStreamKHR stream, unsigned int flags);` (`cudaEGLTypedefs.h`)
+///
+/// - The type of `cuEGLStreamConsumerConnectWithFlags` with the ABI of CUDA 8.0; entry point [`entry::cuEGLStreamConsumerConnectWithFlags_v8000`](super::entry::cuEGLStreamConsumerConnectWithFlags_v8000)
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 pub type PFN_cuEGLStreamConsumerConnectWithFlags_v8000 = ::core::option::Option<
     unsafe extern "C" fn(
         conn: *mut CUeglStreamConnection,
@@ -446,9 +917,19 @@ pub type PFN_cuEGLStreamConsumerConnectWithFlags_v8000 = ::core::option::Option<
         flags: ::core::ffi::c_uint,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamConsumerDisconnect_v7000)(CUeglStreamConnection CUDAAPI *conn);` (`cudaEGLTypedefs.h`)
+///
+/// - The type of `cuEGLStreamConsumerDisconnect` with the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamConsumerDisconnect_v7000`](super::entry::cuEGLStreamConsumerDisconnect_v7000)
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 pub type PFN_cuEGLStreamConsumerDisconnect_v7000 = ::core::option::Option<
     unsafe extern "C" fn(conn: *mut CUeglStreamConnection) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamConsumerAcquireFrame_v7000)(CUeglStreamConnection CUDAAPI *conn, CUgraphicsResource CUDAAPI *pCudaResource, CUstream CUDAAPI *pStream, unsigned int timeout);` (`cudaEGLTypedefs.h`)
+///
+/// - The type of `cuEGLStreamConsumerAcquireFrame` with the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamConsumerAcquireFrame_v7000`](super::entry::cuEGLStreamConsumerAcquireFrame_v7000)
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 pub type PFN_cuEGLStreamConsumerAcquireFrame_v7000 = ::core::option::Option<
     unsafe extern "C" fn(
         conn: *mut CUeglStreamConnection,
@@ -457,6 +938,11 @@ pub type PFN_cuEGLStreamConsumerAcquireFrame_v7000 = ::core::option::Option<
         timeout: ::core::ffi::c_uint,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamConsumerReleaseFrame_v7000)(CUeglStreamConnection CUDAAPI *conn, CUgraphicsResource pCudaResource, CUstream CUDAAPI *pStream);` (`cudaEGLTypedefs.h`)
+///
+/// - The type of `cuEGLStreamConsumerReleaseFrame` with the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamConsumerReleaseFrame_v7000`](super::entry::cuEGLStreamConsumerReleaseFrame_v7000)
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 pub type PFN_cuEGLStreamConsumerReleaseFrame_v7000 = ::core::option::Option<
     unsafe extern "C" fn(
         conn: *mut CUeglStreamConnection,
@@ -464,6 +950,11 @@ pub type PFN_cuEGLStreamConsumerReleaseFrame_v7000 = ::core::option::Option<
         pStream: *mut CUstream,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamProducerConnect_v7000)(CUeglStreamConnection CUDAAPI *conn, EGLStreamKHR stream, EGLint width, EGLint height);` (`cudaEGLTypedefs.h`)
+///
+/// - The type of `cuEGLStreamProducerConnect` with the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamProducerConnect_v7000`](super::entry::cuEGLStreamProducerConnect_v7000)
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 pub type PFN_cuEGLStreamProducerConnect_v7000 = ::core::option::Option<
     unsafe extern "C" fn(
         conn: *mut CUeglStreamConnection,
@@ -472,9 +963,19 @@ pub type PFN_cuEGLStreamProducerConnect_v7000 = ::core::option::Option<
         height: EGLint,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamProducerDisconnect_v7000)(CUeglStreamConnection CUDAAPI *conn);` (`cudaEGLTypedefs.h`)
+///
+/// - The type of `cuEGLStreamProducerDisconnect` with the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamProducerDisconnect_v7000`](super::entry::cuEGLStreamProducerDisconnect_v7000)
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 pub type PFN_cuEGLStreamProducerDisconnect_v7000 = ::core::option::Option<
     unsafe extern "C" fn(conn: *mut CUeglStreamConnection) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamProducerPresentFrame_v7000)(CUeglStreamConnection CUDAAPI *conn, CUeglFrame_v1 eglframe, CUstream CUDAAPI *pStream);` (`cudaEGLTypedefs.h`)
+///
+/// - The type of `cuEGLStreamProducerPresentFrame` with the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamProducerPresentFrame_v7000`](super::entry::cuEGLStreamProducerPresentFrame_v7000)
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 pub type PFN_cuEGLStreamProducerPresentFrame_v7000 = ::core::option::Option<
     unsafe extern "C" fn(
         conn: *mut CUeglStreamConnection,
@@ -482,6 +983,11 @@ pub type PFN_cuEGLStreamProducerPresentFrame_v7000 = ::core::option::Option<
         pStream: *mut CUstream,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamProducerReturnFrame_v7000)(CUeglStreamConnection CUDAAPI *conn, CUeglFrame_v1 CUDAAPI *eglframe, CUstream CUDAAPI *pStream);` (`cudaEGLTypedefs.h`)
+///
+/// - The type of `cuEGLStreamProducerReturnFrame` with the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamProducerReturnFrame_v7000`](super::entry::cuEGLStreamProducerReturnFrame_v7000)
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 pub type PFN_cuEGLStreamProducerReturnFrame_v7000 = ::core::option::Option<
     unsafe extern "C" fn(
         conn: *mut CUeglStreamConnection,
@@ -489,6 +995,11 @@ pub type PFN_cuEGLStreamProducerReturnFrame_v7000 = ::core::option::Option<
         pStream: *mut CUstream,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuGraphicsResourceGetMappedEglFrame_v7000)(CUeglFrame_v1 CUDAAPI *eglFrame, CUgraphicsResource resource, unsigned int index, unsigned int mipLevel);` (`cudaEGLTypedefs.h`)
+///
+/// - The type of `cuGraphicsResourceGetMappedEglFrame` with the ABI of CUDA 7.0; entry point [`entry::cuGraphicsResourceGetMappedEglFrame_v7000`](super::entry::cuGraphicsResourceGetMappedEglFrame_v7000)
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 pub type PFN_cuGraphicsResourceGetMappedEglFrame_v7000 = ::core::option::Option<
     unsafe extern "C" fn(
         eglFrame: *mut CUeglFrame_v1,
@@ -497,6 +1008,11 @@ pub type PFN_cuGraphicsResourceGetMappedEglFrame_v7000 = ::core::option::Option<
         mipLevel: ::core::ffi::c_uint,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuEventCreateFromEGLSync_v9000)(CUevent CUDAAPI *phEvent, EGLSyncKHR eglSync, unsigned int flags);` (`cudaEGLTypedefs.h`)
+///
+/// - The type of `cuEventCreateFromEGLSync` with the ABI of CUDA 9.0; entry point [`entry::cuEventCreateFromEGLSync_v9000`](super::entry::cuEventCreateFromEGLSync_v9000)
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 pub type PFN_cuEventCreateFromEGLSync_v9000 = ::core::option::Option<
     unsafe extern "C" fn(
         phEvent: *mut CUevent,

@@ -8,6 +8,8 @@ use ::core::mem::transmute;
 use ::core::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use crate::loader::{Function, FunctionSet};
 /// How many functions there are.
+///
+/// - In every supported header
 pub(crate) const FUNCTIONS_LEN: usize = 12;
 /// Every function: its real symbol and the entry point of its ABI.
 pub(crate) const FUNCTIONS: [Function; FUNCTIONS_LEN] = [
@@ -106,15 +108,25 @@ pub(crate) enum Index {
     cuGraphicsResourceGetMappedEglFrame,
 }
 /// Which functions the driver was found to lack (looked up once, never called).
+///
+/// - In every supported header
 static MISSING: [AtomicBool; FUNCTIONS_LEN] = [const {
     AtomicBool::new(false)
 }; FUNCTIONS_LEN];
 /// This header's functions, for the loader.
+///
+/// - In every supported header
 pub(crate) static SET: FunctionSet = FunctionSet {
     functions: &FUNCTIONS,
     slots: &SLOTS,
     missing: &MISSING,
 };
+/// `CUresult CUDAAPI cuEGLStreamConsumerAcquireFrame(CUeglStreamConnection *conn, CUgraphicsResource *pCudaResource, CUstream *pStream, unsigned int timeout);` (`cudaEGL.h`)
+///
+/// - Typedef: [`PFN_cuEGLStreamConsumerAcquireFrame_v7000`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuEGLStreamConsumerAcquireFrame` through [`entry::cuEGLStreamConsumerAcquireFrame_v7000`](super::entry::cuEGLStreamConsumerAcquireFrame_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuEGLStreamConsumerAcquireFrame(
@@ -136,6 +148,12 @@ pub unsafe extern "C" fn cuEGLStreamConsumerAcquireFrame(
     };
     unsafe { driver_fn(conn, pCudaResource, pStream, timeout) }
 }
+/// `CUresult CUDAAPI cuEGLStreamConsumerConnect(CUeglStreamConnection *conn, EGLStreamKHR stream);` (`cudaEGL.h`)
+///
+/// - Typedef: [`PFN_cuEGLStreamConsumerConnect_v7000`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuEGLStreamConsumerConnect` through [`entry::cuEGLStreamConsumerConnect_v7000`](super::entry::cuEGLStreamConsumerConnect_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuEGLStreamConsumerConnect(
@@ -152,6 +170,12 @@ pub unsafe extern "C" fn cuEGLStreamConsumerConnect(
     };
     unsafe { driver_fn(conn, stream) }
 }
+/// `CUresult CUDAAPI cuEGLStreamConsumerConnectWithFlags(CUeglStreamConnection *conn, EGLStreamKHR stream, unsigned int flags);` (`cudaEGL.h`)
+///
+/// - Typedef: [`PFN_cuEGLStreamConsumerConnectWithFlags_v8000`], the ABI of CUDA 8.0
+/// - Calls the driver's `cuEGLStreamConsumerConnectWithFlags` through [`entry::cuEGLStreamConsumerConnectWithFlags_v8000`](super::entry::cuEGLStreamConsumerConnectWithFlags_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuEGLStreamConsumerConnectWithFlags(
@@ -171,6 +195,12 @@ pub unsafe extern "C" fn cuEGLStreamConsumerConnectWithFlags(
     };
     unsafe { driver_fn(conn, stream, flags) }
 }
+/// `CUresult CUDAAPI cuEGLStreamConsumerDisconnect(CUeglStreamConnection *conn);` (`cudaEGL.h`)
+///
+/// - Typedef: [`PFN_cuEGLStreamConsumerDisconnect_v7000`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuEGLStreamConsumerDisconnect` through [`entry::cuEGLStreamConsumerDisconnect_v7000`](super::entry::cuEGLStreamConsumerDisconnect_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuEGLStreamConsumerDisconnect(
@@ -183,6 +213,12 @@ pub unsafe extern "C" fn cuEGLStreamConsumerDisconnect(
     };
     unsafe { driver_fn(conn) }
 }
+/// `CUresult CUDAAPI cuEGLStreamConsumerReleaseFrame(CUeglStreamConnection *conn, CUgraphicsResource pCudaResource, CUstream *pStream);` (`cudaEGL.h`)
+///
+/// - Typedef: [`PFN_cuEGLStreamConsumerReleaseFrame_v7000`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuEGLStreamConsumerReleaseFrame` through [`entry::cuEGLStreamConsumerReleaseFrame_v7000`](super::entry::cuEGLStreamConsumerReleaseFrame_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuEGLStreamConsumerReleaseFrame(
@@ -202,6 +238,12 @@ pub unsafe extern "C" fn cuEGLStreamConsumerReleaseFrame(
     };
     unsafe { driver_fn(conn, pCudaResource, pStream) }
 }
+/// `CUresult CUDAAPI cuEGLStreamProducerConnect(CUeglStreamConnection *conn, EGLStreamKHR stream, EGLint width, EGLint height);` (`cudaEGL.h`)
+///
+/// - Typedef: [`PFN_cuEGLStreamProducerConnect_v7000`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuEGLStreamProducerConnect` through [`entry::cuEGLStreamProducerConnect_v7000`](super::entry::cuEGLStreamProducerConnect_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuEGLStreamProducerConnect(
@@ -222,6 +264,12 @@ pub unsafe extern "C" fn cuEGLStreamProducerConnect(
     };
     unsafe { driver_fn(conn, stream, width, height) }
 }
+/// `CUresult CUDAAPI cuEGLStreamProducerDisconnect(CUeglStreamConnection *conn);` (`cudaEGL.h`)
+///
+/// - Typedef: [`PFN_cuEGLStreamProducerDisconnect_v7000`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuEGLStreamProducerDisconnect` through [`entry::cuEGLStreamProducerDisconnect_v7000`](super::entry::cuEGLStreamProducerDisconnect_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuEGLStreamProducerDisconnect(
@@ -234,6 +282,12 @@ pub unsafe extern "C" fn cuEGLStreamProducerDisconnect(
     };
     unsafe { driver_fn(conn) }
 }
+/// `CUresult CUDAAPI cuEGLStreamProducerPresentFrame(CUeglStreamConnection *conn, CUeglFrame eglframe, CUstream *pStream);` (`cudaEGL.h`)
+///
+/// - Typedef: [`PFN_cuEGLStreamProducerPresentFrame_v7000`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuEGLStreamProducerPresentFrame` through [`entry::cuEGLStreamProducerPresentFrame_v7000`](super::entry::cuEGLStreamProducerPresentFrame_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuEGLStreamProducerPresentFrame(
@@ -253,6 +307,12 @@ pub unsafe extern "C" fn cuEGLStreamProducerPresentFrame(
     };
     unsafe { driver_fn(conn, eglframe, pStream) }
 }
+/// `CUresult CUDAAPI cuEGLStreamProducerReturnFrame(CUeglStreamConnection *conn, CUeglFrame *eglframe, CUstream *pStream);` (`cudaEGL.h`)
+///
+/// - Typedef: [`PFN_cuEGLStreamProducerReturnFrame_v7000`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuEGLStreamProducerReturnFrame` through [`entry::cuEGLStreamProducerReturnFrame_v7000`](super::entry::cuEGLStreamProducerReturnFrame_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuEGLStreamProducerReturnFrame(
@@ -271,6 +331,12 @@ pub unsafe extern "C" fn cuEGLStreamProducerReturnFrame(
     };
     unsafe { driver_fn(conn, eglframe, pStream) }
 }
+/// `CUresult CUDAAPI cuEventCreateFromEGLSync(CUevent *phEvent, EGLSyncKHR eglSync, unsigned int flags);` (`cudaEGL.h`)
+///
+/// - Typedef: [`PFN_cuEventCreateFromEGLSync_v9000`], the ABI of CUDA 9.0
+/// - Calls the driver's `cuEventCreateFromEGLSync` through [`entry::cuEventCreateFromEGLSync_v9000`](super::entry::cuEventCreateFromEGLSync_v9000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuEventCreateFromEGLSync(
@@ -289,6 +355,12 @@ pub unsafe extern "C" fn cuEventCreateFromEGLSync(
     };
     unsafe { driver_fn(phEvent, eglSync, flags) }
 }
+/// `CUresult CUDAAPI cuGraphicsEGLRegisterImage(CUgraphicsResource *pCudaResource, EGLImageKHR image, unsigned int flags);` (`cudaEGL.h`)
+///
+/// - Typedef: [`PFN_cuGraphicsEGLRegisterImage_v7000`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuGraphicsEGLRegisterImage` through [`entry::cuGraphicsEGLRegisterImage_v7000`](super::entry::cuGraphicsEGLRegisterImage_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphicsEGLRegisterImage(
@@ -307,6 +379,12 @@ pub unsafe extern "C" fn cuGraphicsEGLRegisterImage(
     };
     unsafe { driver_fn(pCudaResource, image, flags) }
 }
+/// `CUresult CUDAAPI cuGraphicsResourceGetMappedEglFrame(CUeglFrame* eglFrame, CUgraphicsResource resource, unsigned int index, unsigned int mipLevel);` (`cudaEGL.h`)
+///
+/// - Typedef: [`PFN_cuGraphicsResourceGetMappedEglFrame_v7000`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuGraphicsResourceGetMappedEglFrame` through [`entry::cuGraphicsResourceGetMappedEglFrame_v7000`](super::entry::cuGraphicsResourceGetMappedEglFrame_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphicsResourceGetMappedEglFrame(
@@ -329,6 +407,8 @@ pub unsafe extern "C" fn cuGraphicsResourceGetMappedEglFrame(
     unsafe { driver_fn(eglFrame, resource, index, mipLevel) }
 }
 /// The first call of each function: resolve, store, call (or return the loader's code).
+///
+/// - In every supported header
 struct Resolve;
 impl Resolve {
     unsafe extern "C" fn cuEGLStreamConsumerAcquireFrame(

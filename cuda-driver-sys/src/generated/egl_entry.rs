@@ -5,67 +5,139 @@
 
 use super::*;
 use crate::EntryPoint;
+/// `cuGetProcAddress("cuEGLStreamConsumerAcquireFrame", 7000)`: the driver's `cuEGLStreamConsumerAcquireFrame` with the ABI of CUDA 7.0, typed [`PFN_cuEGLStreamConsumerAcquireFrame_v7000`].
+///
+/// - In every supported header
 pub const cuEGLStreamConsumerAcquireFrame_v7000: EntryPoint<
     PFN_cuEGLStreamConsumerAcquireFrame_v7000,
 > = unsafe { EntryPoint::new(c"cuEGLStreamConsumerAcquireFrame", 7000) };
+/// `cuGetProcAddress("cuEGLStreamConsumerConnectWithFlags", 8000)`: the driver's `cuEGLStreamConsumerConnectWithFlags` with the ABI of CUDA 8.0, typed [`PFN_cuEGLStreamConsumerConnectWithFlags_v8000`].
+///
+/// - In every supported header
 pub const cuEGLStreamConsumerConnectWithFlags_v8000: EntryPoint<
     PFN_cuEGLStreamConsumerConnectWithFlags_v8000,
 > = unsafe { EntryPoint::new(c"cuEGLStreamConsumerConnectWithFlags", 8000) };
+/// `cuGetProcAddress("cuEGLStreamConsumerConnect", 7000)`: the driver's `cuEGLStreamConsumerConnect` with the ABI of CUDA 7.0, typed [`PFN_cuEGLStreamConsumerConnect_v7000`].
+///
+/// - In every supported header
 pub const cuEGLStreamConsumerConnect_v7000: EntryPoint<
     PFN_cuEGLStreamConsumerConnect_v7000,
 > = unsafe { EntryPoint::new(c"cuEGLStreamConsumerConnect", 7000) };
+/// `cuGetProcAddress("cuEGLStreamConsumerDisconnect", 7000)`: the driver's `cuEGLStreamConsumerDisconnect` with the ABI of CUDA 7.0, typed [`PFN_cuEGLStreamConsumerDisconnect_v7000`].
+///
+/// - In every supported header
 pub const cuEGLStreamConsumerDisconnect_v7000: EntryPoint<
     PFN_cuEGLStreamConsumerDisconnect_v7000,
 > = unsafe { EntryPoint::new(c"cuEGLStreamConsumerDisconnect", 7000) };
+/// `cuGetProcAddress("cuEGLStreamConsumerReleaseFrame", 7000)`: the driver's `cuEGLStreamConsumerReleaseFrame` with the ABI of CUDA 7.0, typed [`PFN_cuEGLStreamConsumerReleaseFrame_v7000`].
+///
+/// - In every supported header
 pub const cuEGLStreamConsumerReleaseFrame_v7000: EntryPoint<
     PFN_cuEGLStreamConsumerReleaseFrame_v7000,
 > = unsafe { EntryPoint::new(c"cuEGLStreamConsumerReleaseFrame", 7000) };
+/// `cuGetProcAddress("cuEGLStreamProducerConnect", 7000)`: the driver's `cuEGLStreamProducerConnect` with the ABI of CUDA 7.0, typed [`PFN_cuEGLStreamProducerConnect_v7000`].
+///
+/// - In every supported header
 pub const cuEGLStreamProducerConnect_v7000: EntryPoint<
     PFN_cuEGLStreamProducerConnect_v7000,
 > = unsafe { EntryPoint::new(c"cuEGLStreamProducerConnect", 7000) };
+/// `cuGetProcAddress("cuEGLStreamProducerDisconnect", 7000)`: the driver's `cuEGLStreamProducerDisconnect` with the ABI of CUDA 7.0, typed [`PFN_cuEGLStreamProducerDisconnect_v7000`].
+///
+/// - In every supported header
 pub const cuEGLStreamProducerDisconnect_v7000: EntryPoint<
     PFN_cuEGLStreamProducerDisconnect_v7000,
 > = unsafe { EntryPoint::new(c"cuEGLStreamProducerDisconnect", 7000) };
+/// `cuGetProcAddress("cuEGLStreamProducerPresentFrame", 7000)`: the driver's `cuEGLStreamProducerPresentFrame` with the ABI of CUDA 7.0, typed [`PFN_cuEGLStreamProducerPresentFrame_v7000`].
+///
+/// - In every supported header
 pub const cuEGLStreamProducerPresentFrame_v7000: EntryPoint<
     PFN_cuEGLStreamProducerPresentFrame_v7000,
 > = unsafe { EntryPoint::new(c"cuEGLStreamProducerPresentFrame", 7000) };
+/// `cuGetProcAddress("cuEGLStreamProducerReturnFrame", 7000)`: the driver's `cuEGLStreamProducerReturnFrame` with the ABI of CUDA 7.0, typed [`PFN_cuEGLStreamProducerReturnFrame_v7000`].
+///
+/// - In every supported header
 pub const cuEGLStreamProducerReturnFrame_v7000: EntryPoint<
     PFN_cuEGLStreamProducerReturnFrame_v7000,
 > = unsafe { EntryPoint::new(c"cuEGLStreamProducerReturnFrame", 7000) };
+/// `cuGetProcAddress("cuEventCreateFromEGLSync", 9000)`: the driver's `cuEventCreateFromEGLSync` with the ABI of CUDA 9.0, typed [`PFN_cuEventCreateFromEGLSync_v9000`].
+///
+/// - In every supported header
 pub const cuEventCreateFromEGLSync_v9000: EntryPoint<
     PFN_cuEventCreateFromEGLSync_v9000,
 > = unsafe { EntryPoint::new(c"cuEventCreateFromEGLSync", 9000) };
+/// `cuGetProcAddress("cuGraphicsEGLRegisterImage", 7000)`: the driver's `cuGraphicsEGLRegisterImage` with the ABI of CUDA 7.0, typed [`PFN_cuGraphicsEGLRegisterImage_v7000`].
+///
+/// - In every supported header
 pub const cuGraphicsEGLRegisterImage_v7000: EntryPoint<
     PFN_cuGraphicsEGLRegisterImage_v7000,
 > = unsafe { EntryPoint::new(c"cuGraphicsEGLRegisterImage", 7000) };
+/// `cuGetProcAddress("cuGraphicsResourceGetMappedEglFrame", 7000)`: the driver's `cuGraphicsResourceGetMappedEglFrame` with the ABI of CUDA 7.0, typed [`PFN_cuGraphicsResourceGetMappedEglFrame_v7000`].
+///
+/// - In every supported header
 pub const cuGraphicsResourceGetMappedEglFrame_v7000: EntryPoint<
     PFN_cuGraphicsResourceGetMappedEglFrame_v7000,
 > = unsafe { EntryPoint::new(c"cuGraphicsResourceGetMappedEglFrame", 7000) };
+/// The entry point of the C spelling `cuEGLStreamConsumerAcquireFrame`: [`cuEGLStreamConsumerAcquireFrame_v7000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuEGLStreamConsumerAcquireFrame: EntryPoint<
     PFN_cuEGLStreamConsumerAcquireFrame_v7000,
 > = cuEGLStreamConsumerAcquireFrame_v7000;
+/// The entry point of the C spelling `cuEGLStreamConsumerConnect`: [`cuEGLStreamConsumerConnect_v7000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuEGLStreamConsumerConnect: EntryPoint<PFN_cuEGLStreamConsumerConnect_v7000> = cuEGLStreamConsumerConnect_v7000;
+/// The entry point of the C spelling `cuEGLStreamConsumerConnectWithFlags`: [`cuEGLStreamConsumerConnectWithFlags_v8000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuEGLStreamConsumerConnectWithFlags: EntryPoint<
     PFN_cuEGLStreamConsumerConnectWithFlags_v8000,
 > = cuEGLStreamConsumerConnectWithFlags_v8000;
+/// The entry point of the C spelling `cuEGLStreamConsumerDisconnect`: [`cuEGLStreamConsumerDisconnect_v7000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuEGLStreamConsumerDisconnect: EntryPoint<
     PFN_cuEGLStreamConsumerDisconnect_v7000,
 > = cuEGLStreamConsumerDisconnect_v7000;
+/// The entry point of the C spelling `cuEGLStreamConsumerReleaseFrame`: [`cuEGLStreamConsumerReleaseFrame_v7000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuEGLStreamConsumerReleaseFrame: EntryPoint<
     PFN_cuEGLStreamConsumerReleaseFrame_v7000,
 > = cuEGLStreamConsumerReleaseFrame_v7000;
+/// The entry point of the C spelling `cuEGLStreamProducerConnect`: [`cuEGLStreamProducerConnect_v7000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuEGLStreamProducerConnect: EntryPoint<PFN_cuEGLStreamProducerConnect_v7000> = cuEGLStreamProducerConnect_v7000;
+/// The entry point of the C spelling `cuEGLStreamProducerDisconnect`: [`cuEGLStreamProducerDisconnect_v7000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuEGLStreamProducerDisconnect: EntryPoint<
     PFN_cuEGLStreamProducerDisconnect_v7000,
 > = cuEGLStreamProducerDisconnect_v7000;
+/// The entry point of the C spelling `cuEGLStreamProducerPresentFrame`: [`cuEGLStreamProducerPresentFrame_v7000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuEGLStreamProducerPresentFrame: EntryPoint<
     PFN_cuEGLStreamProducerPresentFrame_v7000,
 > = cuEGLStreamProducerPresentFrame_v7000;
+/// The entry point of the C spelling `cuEGLStreamProducerReturnFrame`: [`cuEGLStreamProducerReturnFrame_v7000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuEGLStreamProducerReturnFrame: EntryPoint<
     PFN_cuEGLStreamProducerReturnFrame_v7000,
 > = cuEGLStreamProducerReturnFrame_v7000;
+/// The entry point of the C spelling `cuEventCreateFromEGLSync`: [`cuEventCreateFromEGLSync_v9000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuEventCreateFromEGLSync: EntryPoint<PFN_cuEventCreateFromEGLSync_v9000> = cuEventCreateFromEGLSync_v9000;
+/// The entry point of the C spelling `cuGraphicsEGLRegisterImage`: [`cuGraphicsEGLRegisterImage_v7000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphicsEGLRegisterImage: EntryPoint<PFN_cuGraphicsEGLRegisterImage_v7000> = cuGraphicsEGLRegisterImage_v7000;
+/// The entry point of the C spelling `cuGraphicsResourceGetMappedEglFrame`: [`cuGraphicsResourceGetMappedEglFrame_v7000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphicsResourceGetMappedEglFrame: EntryPoint<
     PFN_cuGraphicsResourceGetMappedEglFrame_v7000,
 > = cuGraphicsResourceGetMappedEglFrame_v7000;
@@ -74,6 +146,8 @@ pub const cuGraphicsResourceGetMappedEglFrame: EntryPoint<
 /// (the entry point [`cuX`](self) follows the linked function).
 pub const HEADER_NOTES: &[&str] = &[];
 /// How many entry points [`ALL`] holds.
+///
+/// - In every supported header
 pub const ALL_LEN: usize = 12;
 /// Every versioned entry point of `cudaTypedefs.h`: symbol, version and stream mode.
 pub const ALL: [crate::EntryPointInfo; ALL_LEN] = [

@@ -4,151 +4,553 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 #[cfg(not(cuda_ge_13000))]
+/// `#define PFN_cuEGLStreamConsumerAcquireFrame PFN_cuEGLStreamConsumerAcquireFrame_v7000` (`cudaEGLTypedefs.h`): [`PFN_cuEGLStreamConsumerAcquireFrame_v7000`].
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEGLStreamConsumerAcquireFrame = PFN_cuEGLStreamConsumerAcquireFrame_v7000;
 #[cfg(not(cuda_ge_13000))]
+/// `#define PFN_cuEGLStreamConsumerConnect PFN_cuEGLStreamConsumerConnect_v7000` (`cudaEGLTypedefs.h`): [`PFN_cuEGLStreamConsumerConnect_v7000`].
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEGLStreamConsumerConnect = PFN_cuEGLStreamConsumerConnect_v7000;
 #[cfg(not(cuda_ge_13000))]
+/// `#define PFN_cuEGLStreamConsumerConnectWithFlags PFN_cuEGLStreamConsumerConnectWithFlags_v8000` (`cudaEGLTypedefs.h`): [`PFN_cuEGLStreamConsumerConnectWithFlags_v8000`].
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEGLStreamConsumerConnectWithFlags = PFN_cuEGLStreamConsumerConnectWithFlags_v8000;
 #[cfg(not(cuda_ge_13000))]
+/// `#define PFN_cuEGLStreamConsumerDisconnect PFN_cuEGLStreamConsumerDisconnect_v7000` (`cudaEGLTypedefs.h`): [`PFN_cuEGLStreamConsumerDisconnect_v7000`].
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEGLStreamConsumerDisconnect = PFN_cuEGLStreamConsumerDisconnect_v7000;
 #[cfg(not(cuda_ge_13000))]
+/// `#define PFN_cuEGLStreamConsumerReleaseFrame PFN_cuEGLStreamConsumerReleaseFrame_v7000` (`cudaEGLTypedefs.h`): [`PFN_cuEGLStreamConsumerReleaseFrame_v7000`].
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEGLStreamConsumerReleaseFrame = PFN_cuEGLStreamConsumerReleaseFrame_v7000;
 #[cfg(not(cuda_ge_13000))]
+/// `#define PFN_cuEGLStreamProducerConnect PFN_cuEGLStreamProducerConnect_v7000` (`cudaEGLTypedefs.h`): [`PFN_cuEGLStreamProducerConnect_v7000`].
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEGLStreamProducerConnect = PFN_cuEGLStreamProducerConnect_v7000;
 #[cfg(not(cuda_ge_13000))]
+/// `#define PFN_cuEGLStreamProducerDisconnect PFN_cuEGLStreamProducerDisconnect_v7000` (`cudaEGLTypedefs.h`): [`PFN_cuEGLStreamProducerDisconnect_v7000`].
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEGLStreamProducerDisconnect = PFN_cuEGLStreamProducerDisconnect_v7000;
 #[cfg(not(cuda_ge_13000))]
+/// `#define PFN_cuEGLStreamProducerPresentFrame PFN_cuEGLStreamProducerPresentFrame_v7000` (`cudaEGLTypedefs.h`): [`PFN_cuEGLStreamProducerPresentFrame_v7000`].
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEGLStreamProducerPresentFrame = PFN_cuEGLStreamProducerPresentFrame_v7000;
 #[cfg(not(cuda_ge_13000))]
+/// `#define PFN_cuEGLStreamProducerReturnFrame PFN_cuEGLStreamProducerReturnFrame_v7000` (`cudaEGLTypedefs.h`): [`PFN_cuEGLStreamProducerReturnFrame_v7000`].
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEGLStreamProducerReturnFrame = PFN_cuEGLStreamProducerReturnFrame_v7000;
 #[cfg(not(cuda_ge_13000))]
+/// `#define PFN_cuEventCreateFromEGLSync PFN_cuEventCreateFromEGLSync_v9000` (`cudaEGLTypedefs.h`): [`PFN_cuEventCreateFromEGLSync_v9000`].
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEventCreateFromEGLSync = PFN_cuEventCreateFromEGLSync_v9000;
 #[cfg(not(cuda_ge_13000))]
+/// `#define PFN_cuGraphicsEGLRegisterImage PFN_cuGraphicsEGLRegisterImage_v7000` (`cudaEGLTypedefs.h`): [`PFN_cuGraphicsEGLRegisterImage_v7000`].
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphicsEGLRegisterImage = PFN_cuGraphicsEGLRegisterImage_v7000;
 #[cfg(not(cuda_ge_13000))]
+/// `#define PFN_cuGraphicsResourceGetMappedEglFrame PFN_cuGraphicsResourceGetMappedEglFrame_v7000` (`cudaEGLTypedefs.h`): [`PFN_cuGraphicsResourceGetMappedEglFrame_v7000`].
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphicsResourceGetMappedEglFrame = PFN_cuGraphicsResourceGetMappedEglFrame_v7000;
+/// C's `CU_EGL_COLOR_FORMAT_YUV420_PLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_PLANAR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_PLANAR;
+/// C's `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR;
+/// C's `CU_EGL_COLOR_FORMAT_YUV422_PLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV422_PLANAR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV422_PLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV422_PLANAR;
+/// C's `CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR;
+/// C's `CU_EGL_COLOR_FORMAT_RGB`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_RGB`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_RGB: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_RGB;
+/// C's `CU_EGL_COLOR_FORMAT_BGR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BGR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BGR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BGR;
+/// C's `CU_EGL_COLOR_FORMAT_ARGB`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_ARGB`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_ARGB: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_ARGB;
+/// C's `CU_EGL_COLOR_FORMAT_RGBA`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_RGBA`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_RGBA: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_RGBA;
+/// C's `CU_EGL_COLOR_FORMAT_L`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_L`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_L: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_L;
+/// C's `CU_EGL_COLOR_FORMAT_R`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_R`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_R: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_R;
+/// C's `CU_EGL_COLOR_FORMAT_YUV444_PLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV444_PLANAR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV444_PLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV444_PLANAR;
+/// C's `CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR;
+/// C's `CU_EGL_COLOR_FORMAT_YUYV_422`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUYV_422`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUYV_422: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUYV_422;
+/// C's `CU_EGL_COLOR_FORMAT_UYVY_422`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_422`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_UYVY_422: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_422;
+/// C's `CU_EGL_COLOR_FORMAT_ABGR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_ABGR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_ABGR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_ABGR;
+/// C's `CU_EGL_COLOR_FORMAT_BGRA`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BGRA`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BGRA: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BGRA;
+/// C's `CU_EGL_COLOR_FORMAT_A`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_A`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_A: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_A;
+/// C's `CU_EGL_COLOR_FORMAT_RG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_RG`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_RG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_RG;
+/// C's `CU_EGL_COLOR_FORMAT_AYUV`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_AYUV`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_AYUV: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_AYUV;
+/// C's `CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR;
+/// C's `CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR;
+/// C's `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR;
+/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR;
+/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR;
+/// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR;
+/// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR;
+/// C's `CU_EGL_COLOR_FORMAT_VYUY_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_VYUY_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_VYUY_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_VYUY_ER;
+/// C's `CU_EGL_COLOR_FORMAT_UYVY_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_UYVY_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_ER;
+/// C's `CU_EGL_COLOR_FORMAT_YUYV_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUYV_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUYV_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUYV_ER;
+/// C's `CU_EGL_COLOR_FORMAT_YVYU_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVYU_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVYU_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVYU_ER;
+/// C's `CU_EGL_COLOR_FORMAT_YUV_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV_ER;
+/// C's `CU_EGL_COLOR_FORMAT_YUVA_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUVA_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUVA_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUVA_ER;
+/// C's `CU_EGL_COLOR_FORMAT_AYUV_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_AYUV_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_AYUV_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_AYUV_ER;
+/// C's `CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER;
+/// C's `CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER;
+/// C's `CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER;
+/// C's `CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER;
+/// C's `CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER;
+/// C's `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER;
+/// C's `CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER;
+/// C's `CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER;
+/// C's `CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER;
+/// C's `CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER;
+/// C's `CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER;
+/// C's `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER_RGGB`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_RGGB`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_RGGB: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_RGGB;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER_BGGR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_BGGR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_BGGR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_BGGR;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER_GRBG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_GRBG`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_GRBG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_GRBG;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER_GBRG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_GBRG`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_GBRG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_GBRG;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER10_RGGB`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_RGGB`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER10_RGGB: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_RGGB;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER10_BGGR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_BGGR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER10_BGGR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_BGGR;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER10_GRBG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_GRBG`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER10_GRBG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_GRBG;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER10_GBRG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_GBRG`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER10_GBRG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_GBRG;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER12_RGGB`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_RGGB`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER12_RGGB: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_RGGB;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER12_BGGR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_BGGR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER12_BGGR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_BGGR;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER12_GRBG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_GRBG`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER12_GRBG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_GRBG;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER12_GBRG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_GBRG`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER12_GBRG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_GBRG;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER14_RGGB`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER14_RGGB`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER14_RGGB: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER14_RGGB;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER14_BGGR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER14_BGGR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER14_BGGR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER14_BGGR;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER14_GRBG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER14_GRBG`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER14_GRBG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER14_GRBG;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER14_GBRG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER14_GBRG`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER14_GBRG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER14_GBRG;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER20_RGGB`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER20_RGGB`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER20_RGGB: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER20_RGGB;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER20_BGGR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER20_BGGR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER20_BGGR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER20_BGGR;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER20_GRBG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER20_GRBG`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER20_GRBG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER20_GRBG;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER20_GBRG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER20_GBRG`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER20_GBRG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER20_GBRG;
+/// C's `CU_EGL_COLOR_FORMAT_YVU444_PLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU444_PLANAR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU444_PLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU444_PLANAR;
+/// C's `CU_EGL_COLOR_FORMAT_YVU422_PLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU422_PLANAR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU422_PLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU422_PLANAR;
+/// C's `CU_EGL_COLOR_FORMAT_YVU420_PLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_PLANAR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_PLANAR;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER_BCCR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_BCCR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_BCCR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_BCCR;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER_RCCB`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_RCCB`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_RCCB: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_RCCB;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER_CRBC`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_CRBC`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_CRBC: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_CRBC;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER_CBRC`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_CBRC`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_CBRC: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_CBRC;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER10_CCCC`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_CCCC`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER10_CCCC: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_CCCC;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER12_BCCR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_BCCR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER12_BCCR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_BCCR;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER12_RCCB`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_RCCB`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER12_RCCB: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_RCCB;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER12_CRBC`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_CRBC`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER12_CRBC: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_CRBC;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER12_CBRC`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_CBRC`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER12_CBRC: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_CBRC;
+/// C's `CU_EGL_COLOR_FORMAT_BAYER12_CCCC`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_CCCC`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER12_CCCC: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_CCCC;
+/// C's `CU_EGL_COLOR_FORMAT_Y`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y;
+/// C's `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020;
+/// C's `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020;
+/// C's `CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020;
+/// C's `CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020;
+/// C's `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709;
+/// C's `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709;
+/// C's `CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709;
+/// C's `CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709;
+/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709;
+/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020;
+/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020;
+/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR;
+/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709;
+/// C's `CU_EGL_COLOR_FORMAT_Y_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y_ER;
+/// C's `CU_EGL_COLOR_FORMAT_Y_709_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y_709_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y_709_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y_709_ER;
+/// C's `CU_EGL_COLOR_FORMAT_Y10_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10_ER;
+/// C's `CU_EGL_COLOR_FORMAT_Y10_709_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10_709_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10_709_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10_709_ER;
+/// C's `CU_EGL_COLOR_FORMAT_Y12_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y12_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12_ER;
+/// C's `CU_EGL_COLOR_FORMAT_Y12_709_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12_709_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y12_709_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12_709_ER;
+/// C's `CU_EGL_COLOR_FORMAT_YUVA`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUVA`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUVA: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUVA;
+/// C's `CU_EGL_COLOR_FORMAT_YUV`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV;
+/// C's `CU_EGL_COLOR_FORMAT_YVYU`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVYU`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVYU: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVYU;
+/// C's `CU_EGL_COLOR_FORMAT_VYUY`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_VYUY`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_VYUY: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_VYUY;
+/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER;
+/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER;
+/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER;
+/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER;
+/// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER;
+/// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER;
+/// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER;
+/// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER;
 #[cfg(cuda_ge_12080)]
+/// C's `CU_EGL_COLOR_FORMAT_UYVY_709`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_709`].
+///
+/// - Since CUDA 12.8
 pub const CU_EGL_COLOR_FORMAT_UYVY_709: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_709;
 #[cfg(cuda_ge_12080)]
+/// C's `CU_EGL_COLOR_FORMAT_UYVY_709_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_709_ER`].
+///
+/// - Since CUDA 12.8
 pub const CU_EGL_COLOR_FORMAT_UYVY_709_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_709_ER;
 #[cfg(cuda_ge_12080)]
+/// C's `CU_EGL_COLOR_FORMAT_UYVY_2020`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_2020`].
+///
+/// - Since CUDA 12.8
 pub const CU_EGL_COLOR_FORMAT_UYVY_2020: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_2020;
+/// C's `CU_EGL_COLOR_FORMAT_MAX`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_MAX`].
+///
+/// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_MAX: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_MAX;
+/// C's `CU_EGL_FRAME_TYPE_ARRAY`: [`CUeglFrameType::CU_EGL_FRAME_TYPE_ARRAY`].
+///
+/// - In every supported header
 pub const CU_EGL_FRAME_TYPE_ARRAY: CUeglFrameType = CUeglFrameType::CU_EGL_FRAME_TYPE_ARRAY;
+/// C's `CU_EGL_FRAME_TYPE_PITCH`: [`CUeglFrameType::CU_EGL_FRAME_TYPE_PITCH`].
+///
+/// - In every supported header
 pub const CU_EGL_FRAME_TYPE_PITCH: CUeglFrameType = CUeglFrameType::CU_EGL_FRAME_TYPE_PITCH;
+/// C's `CU_EGL_RESOURCE_LOCATION_SYSMEM`: [`CUeglResourceLocationFlags::CU_EGL_RESOURCE_LOCATION_SYSMEM`].
+///
+/// - In every supported header
 pub const CU_EGL_RESOURCE_LOCATION_SYSMEM: CUeglResourceLocationFlags = CUeglResourceLocationFlags::CU_EGL_RESOURCE_LOCATION_SYSMEM;
+/// C's `CU_EGL_RESOURCE_LOCATION_VIDMEM`: [`CUeglResourceLocationFlags::CU_EGL_RESOURCE_LOCATION_VIDMEM`].
+///
+/// - In every supported header
 pub const CU_EGL_RESOURCE_LOCATION_VIDMEM: CUeglResourceLocationFlags = CUeglResourceLocationFlags::CU_EGL_RESOURCE_LOCATION_VIDMEM;

@@ -4,6 +4,8 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 /// How many functions the table holds.
+///
+/// - In every supported header
 pub const TABLE_LEN: usize = 12;
 /// What each slot of [`DriverTable`] resolves: the C spelling, and its entry point in
 /// each stream mode.
@@ -87,7 +89,10 @@ pub(crate) enum Index {
     cuGraphicsResourceGetMappedEglFrame,
 }
 impl DriverTable {
-    /// `cuEGLStreamConsumerAcquireFrame` through `cuGetProcAddress("cuEGLStreamConsumerAcquireFrame", 7000)` (`PFN_cuEGLStreamConsumerAcquireFrame_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuEGLStreamConsumerAcquireFrame` through `cuGetProcAddress("cuEGLStreamConsumerAcquireFrame", 7000)`: the driver's `cuEGLStreamConsumerAcquireFrame`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuEGLStreamConsumerAcquireFrame_v7000`], the ABI of CUDA 7.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -111,7 +116,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEGLStreamConsumerConnect` through `cuGetProcAddress("cuEGLStreamConsumerConnect", 7000)` (`PFN_cuEGLStreamConsumerConnect_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuEGLStreamConsumerConnect` through `cuGetProcAddress("cuEGLStreamConsumerConnect", 7000)`: the driver's `cuEGLStreamConsumerConnect`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuEGLStreamConsumerConnect_v7000`], the ABI of CUDA 7.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -133,7 +141,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEGLStreamConsumerConnectWithFlags` through `cuGetProcAddress("cuEGLStreamConsumerConnectWithFlags", 8000)` (`PFN_cuEGLStreamConsumerConnectWithFlags_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuEGLStreamConsumerConnectWithFlags` through `cuGetProcAddress("cuEGLStreamConsumerConnectWithFlags", 8000)`: the driver's `cuEGLStreamConsumerConnectWithFlags`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuEGLStreamConsumerConnectWithFlags_v8000`], the ABI of CUDA 8.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -156,7 +167,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEGLStreamConsumerDisconnect` through `cuGetProcAddress("cuEGLStreamConsumerDisconnect", 7000)` (`PFN_cuEGLStreamConsumerDisconnect_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuEGLStreamConsumerDisconnect` through `cuGetProcAddress("cuEGLStreamConsumerDisconnect", 7000)`: the driver's `cuEGLStreamConsumerDisconnect`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuEGLStreamConsumerDisconnect_v7000`], the ABI of CUDA 7.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -177,7 +191,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEGLStreamConsumerReleaseFrame` through `cuGetProcAddress("cuEGLStreamConsumerReleaseFrame", 7000)` (`PFN_cuEGLStreamConsumerReleaseFrame_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuEGLStreamConsumerReleaseFrame` through `cuGetProcAddress("cuEGLStreamConsumerReleaseFrame", 7000)`: the driver's `cuEGLStreamConsumerReleaseFrame`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuEGLStreamConsumerReleaseFrame_v7000`], the ABI of CUDA 7.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -200,7 +217,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEGLStreamProducerConnect` through `cuGetProcAddress("cuEGLStreamProducerConnect", 7000)` (`PFN_cuEGLStreamProducerConnect_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuEGLStreamProducerConnect` through `cuGetProcAddress("cuEGLStreamProducerConnect", 7000)`: the driver's `cuEGLStreamProducerConnect`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuEGLStreamProducerConnect_v7000`], the ABI of CUDA 7.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -224,7 +244,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEGLStreamProducerDisconnect` through `cuGetProcAddress("cuEGLStreamProducerDisconnect", 7000)` (`PFN_cuEGLStreamProducerDisconnect_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuEGLStreamProducerDisconnect` through `cuGetProcAddress("cuEGLStreamProducerDisconnect", 7000)`: the driver's `cuEGLStreamProducerDisconnect`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuEGLStreamProducerDisconnect_v7000`], the ABI of CUDA 7.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -245,7 +268,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEGLStreamProducerPresentFrame` through `cuGetProcAddress("cuEGLStreamProducerPresentFrame", 7000)` (`PFN_cuEGLStreamProducerPresentFrame_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuEGLStreamProducerPresentFrame` through `cuGetProcAddress("cuEGLStreamProducerPresentFrame", 7000)`: the driver's `cuEGLStreamProducerPresentFrame`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuEGLStreamProducerPresentFrame_v7000`], the ABI of CUDA 7.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -268,7 +294,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEGLStreamProducerReturnFrame` through `cuGetProcAddress("cuEGLStreamProducerReturnFrame", 7000)` (`PFN_cuEGLStreamProducerReturnFrame_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuEGLStreamProducerReturnFrame` through `cuGetProcAddress("cuEGLStreamProducerReturnFrame", 7000)`: the driver's `cuEGLStreamProducerReturnFrame`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuEGLStreamProducerReturnFrame_v7000`], the ABI of CUDA 7.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -291,7 +320,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventCreateFromEGLSync` through `cuGetProcAddress("cuEventCreateFromEGLSync", 9000)` (`PFN_cuEventCreateFromEGLSync_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuEventCreateFromEGLSync` through `cuGetProcAddress("cuEventCreateFromEGLSync", 9000)`: the driver's `cuEventCreateFromEGLSync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuEventCreateFromEGLSync_v9000`], the ABI of CUDA 9.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -314,7 +346,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsEGLRegisterImage` through `cuGetProcAddress("cuGraphicsEGLRegisterImage", 7000)` (`PFN_cuGraphicsEGLRegisterImage_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphicsEGLRegisterImage` through `cuGetProcAddress("cuGraphicsEGLRegisterImage", 7000)`: the driver's `cuGraphicsEGLRegisterImage`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphicsEGLRegisterImage_v7000`], the ABI of CUDA 7.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -337,7 +372,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsResourceGetMappedEglFrame` through `cuGetProcAddress("cuGraphicsResourceGetMappedEglFrame", 7000)` (`PFN_cuGraphicsResourceGetMappedEglFrame_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphicsResourceGetMappedEglFrame` through `cuGetProcAddress("cuGraphicsResourceGetMappedEglFrame", 7000)`: the driver's `cuGraphicsResourceGetMappedEglFrame`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphicsResourceGetMappedEglFrame_v7000`], the ABI of CUDA 7.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.

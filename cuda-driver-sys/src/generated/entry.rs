@@ -5,3976 +5,8527 @@
 
 use super::*;
 use crate::EntryPoint;
+/// `cuGetProcAddress("cuArray3DCreate", 2000)`: the driver's `cuArray3DCreate` with the ABI of CUDA 2.0, typed [`PFN_cuArray3DCreate_v2000`].
+///
+/// - In every supported header
 pub const cuArray3DCreate_v2000: EntryPoint<PFN_cuArray3DCreate_v2000> = unsafe {
     EntryPoint::new(c"cuArray3DCreate", 2000)
 };
+/// `cuGetProcAddress("cuArray3DCreate", 3020)`: the driver's `cuArray3DCreate` with the ABI of CUDA 3.2, typed [`PFN_cuArray3DCreate_v3020`].
+///
+/// - In every supported header
 pub const cuArray3DCreate_v3020: EntryPoint<PFN_cuArray3DCreate_v3020> = unsafe {
     EntryPoint::new(c"cuArray3DCreate", 3020)
 };
+/// `cuGetProcAddress("cuArray3DGetDescriptor", 2000)`: the driver's `cuArray3DGetDescriptor` with the ABI of CUDA 2.0, typed [`PFN_cuArray3DGetDescriptor_v2000`].
+///
+/// - In every supported header
 pub const cuArray3DGetDescriptor_v2000: EntryPoint<PFN_cuArray3DGetDescriptor_v2000> = unsafe {
     EntryPoint::new(c"cuArray3DGetDescriptor", 2000)
 };
+/// `cuGetProcAddress("cuArray3DGetDescriptor", 3020)`: the driver's `cuArray3DGetDescriptor` with the ABI of CUDA 3.2, typed [`PFN_cuArray3DGetDescriptor_v3020`].
+///
+/// - In every supported header
 pub const cuArray3DGetDescriptor_v3020: EntryPoint<PFN_cuArray3DGetDescriptor_v3020> = unsafe {
     EntryPoint::new(c"cuArray3DGetDescriptor", 3020)
 };
+/// `cuGetProcAddress("cuArrayCreate", 2000)`: the driver's `cuArrayCreate` with the ABI of CUDA 2.0, typed [`PFN_cuArrayCreate_v2000`].
+///
+/// - In every supported header
 pub const cuArrayCreate_v2000: EntryPoint<PFN_cuArrayCreate_v2000> = unsafe {
     EntryPoint::new(c"cuArrayCreate", 2000)
 };
+/// `cuGetProcAddress("cuArrayCreate", 3020)`: the driver's `cuArrayCreate` with the ABI of CUDA 3.2, typed [`PFN_cuArrayCreate_v3020`].
+///
+/// - In every supported header
 pub const cuArrayCreate_v3020: EntryPoint<PFN_cuArrayCreate_v3020> = unsafe {
     EntryPoint::new(c"cuArrayCreate", 3020)
 };
+/// `cuGetProcAddress("cuArrayDestroy", 2000)`: the driver's `cuArrayDestroy` with the ABI of CUDA 2.0, typed [`PFN_cuArrayDestroy_v2000`].
+///
+/// - In every supported header
 pub const cuArrayDestroy_v2000: EntryPoint<PFN_cuArrayDestroy_v2000> = unsafe {
     EntryPoint::new(c"cuArrayDestroy", 2000)
 };
+/// `cuGetProcAddress("cuArrayGetDescriptor", 2000)`: the driver's `cuArrayGetDescriptor` with the ABI of CUDA 2.0, typed [`PFN_cuArrayGetDescriptor_v2000`].
+///
+/// - In every supported header
 pub const cuArrayGetDescriptor_v2000: EntryPoint<PFN_cuArrayGetDescriptor_v2000> = unsafe {
     EntryPoint::new(c"cuArrayGetDescriptor", 2000)
 };
+/// `cuGetProcAddress("cuArrayGetDescriptor", 3020)`: the driver's `cuArrayGetDescriptor` with the ABI of CUDA 3.2, typed [`PFN_cuArrayGetDescriptor_v3020`].
+///
+/// - In every supported header
 pub const cuArrayGetDescriptor_v3020: EntryPoint<PFN_cuArrayGetDescriptor_v3020> = unsafe {
     EntryPoint::new(c"cuArrayGetDescriptor", 3020)
 };
+/// `cuGetProcAddress("cuArrayGetMemoryRequirements", 11060)`: the driver's `cuArrayGetMemoryRequirements` with the ABI of CUDA 11.6, typed [`PFN_cuArrayGetMemoryRequirements_v11060`].
+///
+/// - In every supported header
 pub const cuArrayGetMemoryRequirements_v11060: EntryPoint<
     PFN_cuArrayGetMemoryRequirements_v11060,
 > = unsafe { EntryPoint::new(c"cuArrayGetMemoryRequirements", 11060) };
+/// `cuGetProcAddress("cuArrayGetPlane", 11020)`: the driver's `cuArrayGetPlane` with the ABI of CUDA 11.2, typed [`PFN_cuArrayGetPlane_v11020`].
+///
+/// - In every supported header
 pub const cuArrayGetPlane_v11020: EntryPoint<PFN_cuArrayGetPlane_v11020> = unsafe {
     EntryPoint::new(c"cuArrayGetPlane", 11020)
 };
+/// `cuGetProcAddress("cuArrayGetSparseProperties", 11010)`: the driver's `cuArrayGetSparseProperties` with the ABI of CUDA 11.1, typed [`PFN_cuArrayGetSparseProperties_v11010`].
+///
+/// - In every supported header
 pub const cuArrayGetSparseProperties_v11010: EntryPoint<
     PFN_cuArrayGetSparseProperties_v11010,
 > = unsafe { EntryPoint::new(c"cuArrayGetSparseProperties", 11010) };
 #[cfg(cuda_ge_13040)]
+/// `cuGetProcAddress("cuCheckpointOperationComplete", 13040)`: the driver's `cuCheckpointOperationComplete` with the ABI of CUDA 13.4, typed [`PFN_cuCheckpointOperationComplete_v13040`].
+///
+/// - Since CUDA 13.4
 pub const cuCheckpointOperationComplete_v13040: EntryPoint<
     PFN_cuCheckpointOperationComplete_v13040,
 > = unsafe { EntryPoint::new(c"cuCheckpointOperationComplete", 13040) };
 #[cfg(cuda_ge_12080)]
+/// `cuGetProcAddress("cuCheckpointProcessCheckpoint", 12080)`: the driver's `cuCheckpointProcessCheckpoint` with the ABI of CUDA 12.8, typed [`PFN_cuCheckpointProcessCheckpoint_v12080`].
+///
+/// - Since CUDA 12.8
 pub const cuCheckpointProcessCheckpoint_v12080: EntryPoint<
     PFN_cuCheckpointProcessCheckpoint_v12080,
 > = unsafe { EntryPoint::new(c"cuCheckpointProcessCheckpoint", 12080) };
 #[cfg(cuda_ge_12080)]
+/// `cuGetProcAddress("cuCheckpointProcessGetRestoreThreadId", 12080)`: the driver's `cuCheckpointProcessGetRestoreThreadId` with the ABI of CUDA 12.8, typed [`PFN_cuCheckpointProcessGetRestoreThreadId_v12080`].
+///
+/// - Since CUDA 12.8
 pub const cuCheckpointProcessGetRestoreThreadId_v12080: EntryPoint<
     PFN_cuCheckpointProcessGetRestoreThreadId_v12080,
 > = unsafe { EntryPoint::new(c"cuCheckpointProcessGetRestoreThreadId", 12080) };
 #[cfg(cuda_ge_12080)]
+/// `cuGetProcAddress("cuCheckpointProcessGetState", 12080)`: the driver's `cuCheckpointProcessGetState` with the ABI of CUDA 12.8, typed [`PFN_cuCheckpointProcessGetState_v12080`].
+///
+/// - Since CUDA 12.8
 pub const cuCheckpointProcessGetState_v12080: EntryPoint<
     PFN_cuCheckpointProcessGetState_v12080,
 > = unsafe { EntryPoint::new(c"cuCheckpointProcessGetState", 12080) };
 #[cfg(cuda_ge_12080)]
+/// `cuGetProcAddress("cuCheckpointProcessLock", 12080)`: the driver's `cuCheckpointProcessLock` with the ABI of CUDA 12.8, typed [`PFN_cuCheckpointProcessLock_v12080`].
+///
+/// - Since CUDA 12.8
 pub const cuCheckpointProcessLock_v12080: EntryPoint<
     PFN_cuCheckpointProcessLock_v12080,
 > = unsafe { EntryPoint::new(c"cuCheckpointProcessLock", 12080) };
 #[cfg(cuda_ge_12080)]
+/// `cuGetProcAddress("cuCheckpointProcessRestore", 12080)`: the driver's `cuCheckpointProcessRestore` with the ABI of CUDA 12.8, typed [`PFN_cuCheckpointProcessRestore_v12080`].
+///
+/// - Since CUDA 12.8
 pub const cuCheckpointProcessRestore_v12080: EntryPoint<
     PFN_cuCheckpointProcessRestore_v12080,
 > = unsafe { EntryPoint::new(c"cuCheckpointProcessRestore", 12080) };
 #[cfg(cuda_ge_12080)]
+/// `cuGetProcAddress("cuCheckpointProcessUnlock", 12080)`: the driver's `cuCheckpointProcessUnlock` with the ABI of CUDA 12.8, typed [`PFN_cuCheckpointProcessUnlock_v12080`].
+///
+/// - Since CUDA 12.8
 pub const cuCheckpointProcessUnlock_v12080: EntryPoint<
     PFN_cuCheckpointProcessUnlock_v12080,
 > = unsafe { EntryPoint::new(c"cuCheckpointProcessUnlock", 12080) };
 #[cfg(cuda_ge_13020)]
+/// `cuGetProcAddress("cuCoredumpDeregisterCompleteCallback", 13020)`: the driver's `cuCoredumpDeregisterCompleteCallback` with the ABI of CUDA 13.2, typed [`PFN_cuCoredumpDeregisterCompleteCallback_v13020`].
+///
+/// - Since CUDA 13.2
 pub const cuCoredumpDeregisterCompleteCallback_v13020: EntryPoint<
     PFN_cuCoredumpDeregisterCompleteCallback_v13020,
 > = unsafe { EntryPoint::new(c"cuCoredumpDeregisterCompleteCallback", 13020) };
 #[cfg(cuda_ge_13020)]
+/// `cuGetProcAddress("cuCoredumpDeregisterStartCallback", 13020)`: the driver's `cuCoredumpDeregisterStartCallback` with the ABI of CUDA 13.2, typed [`PFN_cuCoredumpDeregisterStartCallback_v13020`].
+///
+/// - Since CUDA 13.2
 pub const cuCoredumpDeregisterStartCallback_v13020: EntryPoint<
     PFN_cuCoredumpDeregisterStartCallback_v13020,
 > = unsafe { EntryPoint::new(c"cuCoredumpDeregisterStartCallback", 13020) };
 #[cfg(cuda_ge_12010)]
+/// `cuGetProcAddress("cuCoredumpGetAttributeGlobal", 12010)`: the driver's `cuCoredumpGetAttributeGlobal` with the ABI of CUDA 12.1, typed [`PFN_cuCoredumpGetAttributeGlobal_v12010`].
+///
+/// - Since CUDA 12.1
 pub const cuCoredumpGetAttributeGlobal_v12010: EntryPoint<
     PFN_cuCoredumpGetAttributeGlobal_v12010,
 > = unsafe { EntryPoint::new(c"cuCoredumpGetAttributeGlobal", 12010) };
 #[cfg(cuda_ge_12010)]
+/// `cuGetProcAddress("cuCoredumpGetAttribute", 12010)`: the driver's `cuCoredumpGetAttribute` with the ABI of CUDA 12.1, typed [`PFN_cuCoredumpGetAttribute_v12010`].
+///
+/// - Since CUDA 12.1
 pub const cuCoredumpGetAttribute_v12010: EntryPoint<PFN_cuCoredumpGetAttribute_v12010> = unsafe {
     EntryPoint::new(c"cuCoredumpGetAttribute", 12010)
 };
 #[cfg(cuda_ge_13020)]
+/// `cuGetProcAddress("cuCoredumpRegisterCompleteCallback", 13020)`: the driver's `cuCoredumpRegisterCompleteCallback` with the ABI of CUDA 13.2, typed [`PFN_cuCoredumpRegisterCompleteCallback_v13020`].
+///
+/// - Since CUDA 13.2
 pub const cuCoredumpRegisterCompleteCallback_v13020: EntryPoint<
     PFN_cuCoredumpRegisterCompleteCallback_v13020,
 > = unsafe { EntryPoint::new(c"cuCoredumpRegisterCompleteCallback", 13020) };
 #[cfg(cuda_ge_13020)]
+/// `cuGetProcAddress("cuCoredumpRegisterStartCallback", 13020)`: the driver's `cuCoredumpRegisterStartCallback` with the ABI of CUDA 13.2, typed [`PFN_cuCoredumpRegisterStartCallback_v13020`].
+///
+/// - Since CUDA 13.2
 pub const cuCoredumpRegisterStartCallback_v13020: EntryPoint<
     PFN_cuCoredumpRegisterStartCallback_v13020,
 > = unsafe { EntryPoint::new(c"cuCoredumpRegisterStartCallback", 13020) };
 #[cfg(cuda_ge_12010)]
+/// `cuGetProcAddress("cuCoredumpSetAttributeGlobal", 12010)`: the driver's `cuCoredumpSetAttributeGlobal` with the ABI of CUDA 12.1, typed [`PFN_cuCoredumpSetAttributeGlobal_v12010`].
+///
+/// - Since CUDA 12.1
 pub const cuCoredumpSetAttributeGlobal_v12010: EntryPoint<
     PFN_cuCoredumpSetAttributeGlobal_v12010,
 > = unsafe { EntryPoint::new(c"cuCoredumpSetAttributeGlobal", 12010) };
 #[cfg(cuda_ge_12010)]
+/// `cuGetProcAddress("cuCoredumpSetAttribute", 12010)`: the driver's `cuCoredumpSetAttribute` with the ABI of CUDA 12.1, typed [`PFN_cuCoredumpSetAttribute_v12010`].
+///
+/// - Since CUDA 12.1
 pub const cuCoredumpSetAttribute_v12010: EntryPoint<PFN_cuCoredumpSetAttribute_v12010> = unsafe {
     EntryPoint::new(c"cuCoredumpSetAttribute", 12010)
 };
+/// `cuGetProcAddress("cuCtxAttach", 2000)`: the driver's `cuCtxAttach` with the ABI of CUDA 2.0, typed [`PFN_cuCtxAttach_v2000`].
+///
+/// - In every supported header
 pub const cuCtxAttach_v2000: EntryPoint<PFN_cuCtxAttach_v2000> = unsafe {
     EntryPoint::new(c"cuCtxAttach", 2000)
 };
+/// `cuGetProcAddress("cuCtxCreate", 11040)`: the driver's `cuCtxCreate` with the ABI of CUDA 11.4, typed [`PFN_cuCtxCreate_v11040`].
+///
+/// - In every supported header
 pub const cuCtxCreate_v11040: EntryPoint<PFN_cuCtxCreate_v11040> = unsafe {
     EntryPoint::new(c"cuCtxCreate", 11040)
 };
 #[cfg(cuda_ge_12050)]
+/// `cuGetProcAddress("cuCtxCreate", 12050)`: the driver's `cuCtxCreate` with the ABI of CUDA 12.5, typed [`PFN_cuCtxCreate_v12050`].
+///
+/// - Since CUDA 12.5
 pub const cuCtxCreate_v12050: EntryPoint<PFN_cuCtxCreate_v12050> = unsafe {
     EntryPoint::new(c"cuCtxCreate", 12050)
 };
+/// `cuGetProcAddress("cuCtxCreate", 2000)`: the driver's `cuCtxCreate` with the ABI of CUDA 2.0, typed [`PFN_cuCtxCreate_v2000`].
+///
+/// - In every supported header
 pub const cuCtxCreate_v2000: EntryPoint<PFN_cuCtxCreate_v2000> = unsafe {
     EntryPoint::new(c"cuCtxCreate", 2000)
 };
+/// `cuGetProcAddress("cuCtxCreate", 3020)`: the driver's `cuCtxCreate` with the ABI of CUDA 3.2, typed [`PFN_cuCtxCreate_v3020`].
+///
+/// - In every supported header
 pub const cuCtxCreate_v3020: EntryPoint<PFN_cuCtxCreate_v3020> = unsafe {
     EntryPoint::new(c"cuCtxCreate", 3020)
 };
+/// `cuGetProcAddress("cuCtxDestroy", 2000)`: the driver's `cuCtxDestroy` with the ABI of CUDA 2.0, typed [`PFN_cuCtxDestroy_v2000`].
+///
+/// - In every supported header
 pub const cuCtxDestroy_v2000: EntryPoint<PFN_cuCtxDestroy_v2000> = unsafe {
     EntryPoint::new(c"cuCtxDestroy", 2000)
 };
+/// `cuGetProcAddress("cuCtxDestroy", 4000)`: the driver's `cuCtxDestroy` with the ABI of CUDA 4.0, typed [`PFN_cuCtxDestroy_v4000`].
+///
+/// - In every supported header
 pub const cuCtxDestroy_v4000: EntryPoint<PFN_cuCtxDestroy_v4000> = unsafe {
     EntryPoint::new(c"cuCtxDestroy", 4000)
 };
+/// `cuGetProcAddress("cuCtxDetach", 2000)`: the driver's `cuCtxDetach` with the ABI of CUDA 2.0, typed [`PFN_cuCtxDetach_v2000`].
+///
+/// - In every supported header
 pub const cuCtxDetach_v2000: EntryPoint<PFN_cuCtxDetach_v2000> = unsafe {
     EntryPoint::new(c"cuCtxDetach", 2000)
 };
+/// `cuGetProcAddress("cuCtxDisablePeerAccess", 4000)`: the driver's `cuCtxDisablePeerAccess` with the ABI of CUDA 4.0, typed [`PFN_cuCtxDisablePeerAccess_v4000`].
+///
+/// - In every supported header
 pub const cuCtxDisablePeerAccess_v4000: EntryPoint<PFN_cuCtxDisablePeerAccess_v4000> = unsafe {
     EntryPoint::new(c"cuCtxDisablePeerAccess", 4000)
 };
+/// `cuGetProcAddress("cuCtxEnablePeerAccess", 4000)`: the driver's `cuCtxEnablePeerAccess` with the ABI of CUDA 4.0, typed [`PFN_cuCtxEnablePeerAccess_v4000`].
+///
+/// - In every supported header
 pub const cuCtxEnablePeerAccess_v4000: EntryPoint<PFN_cuCtxEnablePeerAccess_v4000> = unsafe {
     EntryPoint::new(c"cuCtxEnablePeerAccess", 4000)
 };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuCtxFromGreenCtx", 12040)`: the driver's `cuCtxFromGreenCtx` with the ABI of CUDA 12.4, typed [`PFN_cuCtxFromGreenCtx_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuCtxFromGreenCtx_v12040: EntryPoint<PFN_cuCtxFromGreenCtx_v12040> = unsafe {
     EntryPoint::new(c"cuCtxFromGreenCtx", 12040)
 };
+/// `cuGetProcAddress("cuCtxGetApiVersion", 3020)`: the driver's `cuCtxGetApiVersion` with the ABI of CUDA 3.2, typed [`PFN_cuCtxGetApiVersion_v3020`].
+///
+/// - In every supported header
 pub const cuCtxGetApiVersion_v3020: EntryPoint<PFN_cuCtxGetApiVersion_v3020> = unsafe {
     EntryPoint::new(c"cuCtxGetApiVersion", 3020)
 };
+/// `cuGetProcAddress("cuCtxGetCacheConfig", 3020)`: the driver's `cuCtxGetCacheConfig` with the ABI of CUDA 3.2, typed [`PFN_cuCtxGetCacheConfig_v3020`].
+///
+/// - In every supported header
 pub const cuCtxGetCacheConfig_v3020: EntryPoint<PFN_cuCtxGetCacheConfig_v3020> = unsafe {
     EntryPoint::new(c"cuCtxGetCacheConfig", 3020)
 };
+/// `cuGetProcAddress("cuCtxGetCurrent", 4000)`: the driver's `cuCtxGetCurrent` with the ABI of CUDA 4.0, typed [`PFN_cuCtxGetCurrent_v4000`].
+///
+/// - In every supported header
 pub const cuCtxGetCurrent_v4000: EntryPoint<PFN_cuCtxGetCurrent_v4000> = unsafe {
     EntryPoint::new(c"cuCtxGetCurrent", 4000)
 };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuCtxGetDevResource", 12040)`: the driver's `cuCtxGetDevResource` with the ABI of CUDA 12.4, typed [`PFN_cuCtxGetDevResource_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuCtxGetDevResource_v12040: EntryPoint<PFN_cuCtxGetDevResource_v12040> = unsafe {
     EntryPoint::new(c"cuCtxGetDevResource", 12040)
 };
 #[cfg(cuda_ge_13000)]
+/// `cuGetProcAddress("cuCtxGetDevice", 13000)`: the driver's `cuCtxGetDevice` with the ABI of CUDA 13.0, typed [`PFN_cuCtxGetDevice_v13000`].
+///
+/// - Since CUDA 13.0
 pub const cuCtxGetDevice_v13000: EntryPoint<PFN_cuCtxGetDevice_v13000> = unsafe {
     EntryPoint::new(c"cuCtxGetDevice", 13000)
 };
+/// `cuGetProcAddress("cuCtxGetDevice", 2000)`: the driver's `cuCtxGetDevice` with the ABI of CUDA 2.0, typed [`PFN_cuCtxGetDevice_v2000`].
+///
+/// - In every supported header
 pub const cuCtxGetDevice_v2000: EntryPoint<PFN_cuCtxGetDevice_v2000> = unsafe {
     EntryPoint::new(c"cuCtxGetDevice", 2000)
 };
+/// `cuGetProcAddress("cuCtxGetExecAffinity", 11040)`: the driver's `cuCtxGetExecAffinity` with the ABI of CUDA 11.4, typed [`PFN_cuCtxGetExecAffinity_v11040`].
+///
+/// - In every supported header
 pub const cuCtxGetExecAffinity_v11040: EntryPoint<PFN_cuCtxGetExecAffinity_v11040> = unsafe {
     EntryPoint::new(c"cuCtxGetExecAffinity", 11040)
 };
+/// `cuGetProcAddress("cuCtxGetFlags", 7000)`: the driver's `cuCtxGetFlags` with the ABI of CUDA 7.0, typed [`PFN_cuCtxGetFlags_v7000`].
+///
+/// - In every supported header
 pub const cuCtxGetFlags_v7000: EntryPoint<PFN_cuCtxGetFlags_v7000> = unsafe {
     EntryPoint::new(c"cuCtxGetFlags", 7000)
 };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuCtxGetId", 12000)`: the driver's `cuCtxGetId` with the ABI of CUDA 12.0, typed [`PFN_cuCtxGetId_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuCtxGetId_v12000: EntryPoint<PFN_cuCtxGetId_v12000> = unsafe {
     EntryPoint::new(c"cuCtxGetId", 12000)
 };
+/// `cuGetProcAddress("cuCtxGetLimit", 3010)`: the driver's `cuCtxGetLimit` with the ABI of CUDA 3.1, typed [`PFN_cuCtxGetLimit_v3010`].
+///
+/// - In every supported header
 pub const cuCtxGetLimit_v3010: EntryPoint<PFN_cuCtxGetLimit_v3010> = unsafe {
     EntryPoint::new(c"cuCtxGetLimit", 3010)
 };
+/// `cuGetProcAddress("cuCtxGetSharedMemConfig", 4020)`: the driver's `cuCtxGetSharedMemConfig` with the ABI of CUDA 4.2, typed [`PFN_cuCtxGetSharedMemConfig_v4020`].
+///
+/// - In every supported header
 pub const cuCtxGetSharedMemConfig_v4020: EntryPoint<PFN_cuCtxGetSharedMemConfig_v4020> = unsafe {
     EntryPoint::new(c"cuCtxGetSharedMemConfig", 4020)
 };
+/// `cuGetProcAddress("cuCtxGetStreamPriorityRange", 5050)`: the driver's `cuCtxGetStreamPriorityRange` with the ABI of CUDA 5.5, typed [`PFN_cuCtxGetStreamPriorityRange_v5050`].
+///
+/// - In every supported header
 pub const cuCtxGetStreamPriorityRange_v5050: EntryPoint<
     PFN_cuCtxGetStreamPriorityRange_v5050,
 > = unsafe { EntryPoint::new(c"cuCtxGetStreamPriorityRange", 5050) };
+/// `cuGetProcAddress("cuCtxPopCurrent", 2000)`: the driver's `cuCtxPopCurrent` with the ABI of CUDA 2.0, typed [`PFN_cuCtxPopCurrent_v2000`].
+///
+/// - In every supported header
 pub const cuCtxPopCurrent_v2000: EntryPoint<PFN_cuCtxPopCurrent_v2000> = unsafe {
     EntryPoint::new(c"cuCtxPopCurrent", 2000)
 };
+/// `cuGetProcAddress("cuCtxPopCurrent", 4000)`: the driver's `cuCtxPopCurrent` with the ABI of CUDA 4.0, typed [`PFN_cuCtxPopCurrent_v4000`].
+///
+/// - In every supported header
 pub const cuCtxPopCurrent_v4000: EntryPoint<PFN_cuCtxPopCurrent_v4000> = unsafe {
     EntryPoint::new(c"cuCtxPopCurrent", 4000)
 };
+/// `cuGetProcAddress("cuCtxPushCurrent", 2000)`: the driver's `cuCtxPushCurrent` with the ABI of CUDA 2.0, typed [`PFN_cuCtxPushCurrent_v2000`].
+///
+/// - In every supported header
 pub const cuCtxPushCurrent_v2000: EntryPoint<PFN_cuCtxPushCurrent_v2000> = unsafe {
     EntryPoint::new(c"cuCtxPushCurrent", 2000)
 };
+/// `cuGetProcAddress("cuCtxPushCurrent", 4000)`: the driver's `cuCtxPushCurrent` with the ABI of CUDA 4.0, typed [`PFN_cuCtxPushCurrent_v4000`].
+///
+/// - In every supported header
 pub const cuCtxPushCurrent_v4000: EntryPoint<PFN_cuCtxPushCurrent_v4000> = unsafe {
     EntryPoint::new(c"cuCtxPushCurrent", 4000)
 };
 #[cfg(cuda_ge_12050)]
+/// `cuGetProcAddress("cuCtxRecordEvent", 12050)`: the driver's `cuCtxRecordEvent` with the ABI of CUDA 12.5, typed [`PFN_cuCtxRecordEvent_v12050`].
+///
+/// - Since CUDA 12.5
 pub const cuCtxRecordEvent_v12050: EntryPoint<PFN_cuCtxRecordEvent_v12050> = unsafe {
     EntryPoint::new(c"cuCtxRecordEvent", 12050)
 };
+/// `cuGetProcAddress("cuCtxResetPersistingL2Cache", 11000)`: the driver's `cuCtxResetPersistingL2Cache` with the ABI of CUDA 11.0, typed [`PFN_cuCtxResetPersistingL2Cache_v11000`].
+///
+/// - In every supported header
 pub const cuCtxResetPersistingL2Cache_v11000: EntryPoint<
     PFN_cuCtxResetPersistingL2Cache_v11000,
 > = unsafe { EntryPoint::new(c"cuCtxResetPersistingL2Cache", 11000) };
+/// `cuGetProcAddress("cuCtxSetCacheConfig", 3020)`: the driver's `cuCtxSetCacheConfig` with the ABI of CUDA 3.2, typed [`PFN_cuCtxSetCacheConfig_v3020`].
+///
+/// - In every supported header
 pub const cuCtxSetCacheConfig_v3020: EntryPoint<PFN_cuCtxSetCacheConfig_v3020> = unsafe {
     EntryPoint::new(c"cuCtxSetCacheConfig", 3020)
 };
+/// `cuGetProcAddress("cuCtxSetCurrent", 4000)`: the driver's `cuCtxSetCurrent` with the ABI of CUDA 4.0, typed [`PFN_cuCtxSetCurrent_v4000`].
+///
+/// - In every supported header
 pub const cuCtxSetCurrent_v4000: EntryPoint<PFN_cuCtxSetCurrent_v4000> = unsafe {
     EntryPoint::new(c"cuCtxSetCurrent", 4000)
 };
 #[cfg(cuda_ge_12010)]
+/// `cuGetProcAddress("cuCtxSetFlags", 12010)`: the driver's `cuCtxSetFlags` with the ABI of CUDA 12.1, typed [`PFN_cuCtxSetFlags_v12010`].
+///
+/// - Since CUDA 12.1
 pub const cuCtxSetFlags_v12010: EntryPoint<PFN_cuCtxSetFlags_v12010> = unsafe {
     EntryPoint::new(c"cuCtxSetFlags", 12010)
 };
+/// `cuGetProcAddress("cuCtxSetLimit", 3010)`: the driver's `cuCtxSetLimit` with the ABI of CUDA 3.1, typed [`PFN_cuCtxSetLimit_v3010`].
+///
+/// - In every supported header
 pub const cuCtxSetLimit_v3010: EntryPoint<PFN_cuCtxSetLimit_v3010> = unsafe {
     EntryPoint::new(c"cuCtxSetLimit", 3010)
 };
+/// `cuGetProcAddress("cuCtxSetSharedMemConfig", 4020)`: the driver's `cuCtxSetSharedMemConfig` with the ABI of CUDA 4.2, typed [`PFN_cuCtxSetSharedMemConfig_v4020`].
+///
+/// - In every supported header
 pub const cuCtxSetSharedMemConfig_v4020: EntryPoint<PFN_cuCtxSetSharedMemConfig_v4020> = unsafe {
     EntryPoint::new(c"cuCtxSetSharedMemConfig", 4020)
 };
 #[cfg(cuda_ge_13000)]
+/// `cuGetProcAddress("cuCtxSynchronize", 13000)`: the driver's `cuCtxSynchronize` with the ABI of CUDA 13.0, typed [`PFN_cuCtxSynchronize_v13000`].
+///
+/// - Since CUDA 13.0
 pub const cuCtxSynchronize_v13000: EntryPoint<PFN_cuCtxSynchronize_v13000> = unsafe {
     EntryPoint::new(c"cuCtxSynchronize", 13000)
 };
+/// `cuGetProcAddress("cuCtxSynchronize", 2000)`: the driver's `cuCtxSynchronize` with the ABI of CUDA 2.0, typed [`PFN_cuCtxSynchronize_v2000`].
+///
+/// - In every supported header
 pub const cuCtxSynchronize_v2000: EntryPoint<PFN_cuCtxSynchronize_v2000> = unsafe {
     EntryPoint::new(c"cuCtxSynchronize", 2000)
 };
 #[cfg(cuda_ge_12050)]
+/// `cuGetProcAddress("cuCtxWaitEvent", 12050)`: the driver's `cuCtxWaitEvent` with the ABI of CUDA 12.5, typed [`PFN_cuCtxWaitEvent_v12050`].
+///
+/// - Since CUDA 12.5
 pub const cuCtxWaitEvent_v12050: EntryPoint<PFN_cuCtxWaitEvent_v12050> = unsafe {
     EntryPoint::new(c"cuCtxWaitEvent", 12050)
 };
+/// `cuGetProcAddress("cuDestroyExternalMemory", 10000)`: the driver's `cuDestroyExternalMemory` with the ABI of CUDA 10.0, typed [`PFN_cuDestroyExternalMemory_v10000`].
+///
+/// - In every supported header
 pub const cuDestroyExternalMemory_v10000: EntryPoint<
     PFN_cuDestroyExternalMemory_v10000,
 > = unsafe { EntryPoint::new(c"cuDestroyExternalMemory", 10000) };
+/// `cuGetProcAddress("cuDestroyExternalSemaphore", 10000)`: the driver's `cuDestroyExternalSemaphore` with the ABI of CUDA 10.0, typed [`PFN_cuDestroyExternalSemaphore_v10000`].
+///
+/// - In every supported header
 pub const cuDestroyExternalSemaphore_v10000: EntryPoint<
     PFN_cuDestroyExternalSemaphore_v10000,
 > = unsafe { EntryPoint::new(c"cuDestroyExternalSemaphore", 10000) };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuDevResourceGenerateDesc", 12040)`: the driver's `cuDevResourceGenerateDesc` with the ABI of CUDA 12.4, typed [`PFN_cuDevResourceGenerateDesc_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuDevResourceGenerateDesc_v12040: EntryPoint<
     PFN_cuDevResourceGenerateDesc_v12040,
 > = unsafe { EntryPoint::new(c"cuDevResourceGenerateDesc", 12040) };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuDevSmResourceSplitByCount", 12040)`: the driver's `cuDevSmResourceSplitByCount` with the ABI of CUDA 12.4, typed [`PFN_cuDevSmResourceSplitByCount_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuDevSmResourceSplitByCount_v12040: EntryPoint<
     PFN_cuDevSmResourceSplitByCount_v12040,
 > = unsafe { EntryPoint::new(c"cuDevSmResourceSplitByCount", 12040) };
 #[cfg(cuda_ge_13010)]
+/// `cuGetProcAddress("cuDevSmResourceSplit", 13010)`: the driver's `cuDevSmResourceSplit` with the ABI of CUDA 13.1, typed [`PFN_cuDevSmResourceSplit_v13010`].
+///
+/// - Since CUDA 13.1
 pub const cuDevSmResourceSplit_v13010: EntryPoint<PFN_cuDevSmResourceSplit_v13010> = unsafe {
     EntryPoint::new(c"cuDevSmResourceSplit", 13010)
 };
+/// `cuGetProcAddress("cuDeviceCanAccessPeer", 4000)`: the driver's `cuDeviceCanAccessPeer` with the ABI of CUDA 4.0, typed [`PFN_cuDeviceCanAccessPeer_v4000`].
+///
+/// - In every supported header
 pub const cuDeviceCanAccessPeer_v4000: EntryPoint<PFN_cuDeviceCanAccessPeer_v4000> = unsafe {
     EntryPoint::new(c"cuDeviceCanAccessPeer", 4000)
 };
+/// `cuGetProcAddress("cuDeviceComputeCapability", 2000)`: the driver's `cuDeviceComputeCapability` with the ABI of CUDA 2.0, typed [`PFN_cuDeviceComputeCapability_v2000`].
+///
+/// - In every supported header
 pub const cuDeviceComputeCapability_v2000: EntryPoint<
     PFN_cuDeviceComputeCapability_v2000,
 > = unsafe { EntryPoint::new(c"cuDeviceComputeCapability", 2000) };
+/// `cuGetProcAddress("cuDeviceGetAttribute", 2000)`: the driver's `cuDeviceGetAttribute` with the ABI of CUDA 2.0, typed [`PFN_cuDeviceGetAttribute_v2000`].
+///
+/// - In every supported header
 pub const cuDeviceGetAttribute_v2000: EntryPoint<PFN_cuDeviceGetAttribute_v2000> = unsafe {
     EntryPoint::new(c"cuDeviceGetAttribute", 2000)
 };
+/// `cuGetProcAddress("cuDeviceGetByPCIBusId", 4010)`: the driver's `cuDeviceGetByPCIBusId` with the ABI of CUDA 4.1, typed [`PFN_cuDeviceGetByPCIBusId_v4010`].
+///
+/// - In every supported header
 pub const cuDeviceGetByPCIBusId_v4010: EntryPoint<PFN_cuDeviceGetByPCIBusId_v4010> = unsafe {
     EntryPoint::new(c"cuDeviceGetByPCIBusId", 4010)
 };
 #[cfg(cuda_ge_13040)]
+/// `cuGetProcAddress("cuDeviceGetCliqueCount", 13040)`: the driver's `cuDeviceGetCliqueCount` with the ABI of CUDA 13.4, typed [`PFN_cuDeviceGetCliqueCount_v13040`].
+///
+/// - Since CUDA 13.4
 pub const cuDeviceGetCliqueCount_v13040: EntryPoint<PFN_cuDeviceGetCliqueCount_v13040> = unsafe {
     EntryPoint::new(c"cuDeviceGetCliqueCount", 13040)
 };
 #[cfg(cuda_ge_13040)]
+/// `cuGetProcAddress("cuDeviceGetCliqueInfo", 13040)`: the driver's `cuDeviceGetCliqueInfo` with the ABI of CUDA 13.4, typed [`PFN_cuDeviceGetCliqueInfo_v13040`].
+///
+/// - Since CUDA 13.4
 pub const cuDeviceGetCliqueInfo_v13040: EntryPoint<PFN_cuDeviceGetCliqueInfo_v13040> = unsafe {
     EntryPoint::new(c"cuDeviceGetCliqueInfo", 13040)
 };
+/// `cuGetProcAddress("cuDeviceGetCount", 2000)`: the driver's `cuDeviceGetCount` with the ABI of CUDA 2.0, typed [`PFN_cuDeviceGetCount_v2000`].
+///
+/// - In every supported header
 pub const cuDeviceGetCount_v2000: EntryPoint<PFN_cuDeviceGetCount_v2000> = unsafe {
     EntryPoint::new(c"cuDeviceGetCount", 2000)
 };
+/// `cuGetProcAddress("cuDeviceGetDefaultMemPool", 11020)`: the driver's `cuDeviceGetDefaultMemPool` with the ABI of CUDA 11.2, typed [`PFN_cuDeviceGetDefaultMemPool_v11020`].
+///
+/// - In every supported header
 pub const cuDeviceGetDefaultMemPool_v11020: EntryPoint<
     PFN_cuDeviceGetDefaultMemPool_v11020,
 > = unsafe { EntryPoint::new(c"cuDeviceGetDefaultMemPool", 11020) };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuDeviceGetDevResource", 12040)`: the driver's `cuDeviceGetDevResource` with the ABI of CUDA 12.4, typed [`PFN_cuDeviceGetDevResource_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuDeviceGetDevResource_v12040: EntryPoint<PFN_cuDeviceGetDevResource_v12040> = unsafe {
     EntryPoint::new(c"cuDeviceGetDevResource", 12040)
 };
+/// `cuGetProcAddress("cuDeviceGetExecAffinitySupport", 11040)`: the driver's `cuDeviceGetExecAffinitySupport` with the ABI of CUDA 11.4, typed [`PFN_cuDeviceGetExecAffinitySupport_v11040`].
+///
+/// - In every supported header
 pub const cuDeviceGetExecAffinitySupport_v11040: EntryPoint<
     PFN_cuDeviceGetExecAffinitySupport_v11040,
 > = unsafe { EntryPoint::new(c"cuDeviceGetExecAffinitySupport", 11040) };
 #[cfg(cuda_ge_13040)]
+/// `cuGetProcAddress("cuDeviceGetFabricClusterUuid", 13040)`: the driver's `cuDeviceGetFabricClusterUuid` with the ABI of CUDA 13.4, typed [`PFN_cuDeviceGetFabricClusterUuid_v13040`].
+///
+/// - Since CUDA 13.4
 pub const cuDeviceGetFabricClusterUuid_v13040: EntryPoint<
     PFN_cuDeviceGetFabricClusterUuid_v13040,
 > = unsafe { EntryPoint::new(c"cuDeviceGetFabricClusterUuid", 13040) };
+/// `cuGetProcAddress("cuDeviceGetGraphMemAttribute", 11040)`: the driver's `cuDeviceGetGraphMemAttribute` with the ABI of CUDA 11.4, typed [`PFN_cuDeviceGetGraphMemAttribute_v11040`].
+///
+/// - In every supported header
 pub const cuDeviceGetGraphMemAttribute_v11040: EntryPoint<
     PFN_cuDeviceGetGraphMemAttribute_v11040,
 > = unsafe { EntryPoint::new(c"cuDeviceGetGraphMemAttribute", 11040) };
 #[cfg(cuda_ge_13000)]
+/// `cuGetProcAddress("cuDeviceGetHostAtomicCapabilities", 13000)`: the driver's `cuDeviceGetHostAtomicCapabilities` with the ABI of CUDA 13.0, typed [`PFN_cuDeviceGetHostAtomicCapabilities_v13000`].
+///
+/// - Since CUDA 13.0
 pub const cuDeviceGetHostAtomicCapabilities_v13000: EntryPoint<
     PFN_cuDeviceGetHostAtomicCapabilities_v13000,
 > = unsafe { EntryPoint::new(c"cuDeviceGetHostAtomicCapabilities", 13000) };
+/// `cuGetProcAddress("cuDeviceGetLuid", 10000)`: the driver's `cuDeviceGetLuid` with the ABI of CUDA 10.0, typed [`PFN_cuDeviceGetLuid_v10000`].
+///
+/// - In every supported header
 pub const cuDeviceGetLuid_v10000: EntryPoint<PFN_cuDeviceGetLuid_v10000> = unsafe {
     EntryPoint::new(c"cuDeviceGetLuid", 10000)
 };
+/// `cuGetProcAddress("cuDeviceGetMemPool", 11020)`: the driver's `cuDeviceGetMemPool` with the ABI of CUDA 11.2, typed [`PFN_cuDeviceGetMemPool_v11020`].
+///
+/// - In every supported header
 pub const cuDeviceGetMemPool_v11020: EntryPoint<PFN_cuDeviceGetMemPool_v11020> = unsafe {
     EntryPoint::new(c"cuDeviceGetMemPool", 11020)
 };
+/// `cuGetProcAddress("cuDeviceGetName", 2000)`: the driver's `cuDeviceGetName` with the ABI of CUDA 2.0, typed [`PFN_cuDeviceGetName_v2000`].
+///
+/// - In every supported header
 pub const cuDeviceGetName_v2000: EntryPoint<PFN_cuDeviceGetName_v2000> = unsafe {
     EntryPoint::new(c"cuDeviceGetName", 2000)
 };
+/// `cuGetProcAddress("cuDeviceGetNvSciSyncAttributes", 10020)`: the driver's `cuDeviceGetNvSciSyncAttributes` with the ABI of CUDA 10.2, typed [`PFN_cuDeviceGetNvSciSyncAttributes_v10020`].
+///
+/// - In every supported header
 pub const cuDeviceGetNvSciSyncAttributes_v10020: EntryPoint<
     PFN_cuDeviceGetNvSciSyncAttributes_v10020,
 > = unsafe { EntryPoint::new(c"cuDeviceGetNvSciSyncAttributes", 10020) };
 #[cfg(cuda_ge_13000)]
+/// `cuGetProcAddress("cuDeviceGetP2PAtomicCapabilities", 13000)`: the driver's `cuDeviceGetP2PAtomicCapabilities` with the ABI of CUDA 13.0, typed [`PFN_cuDeviceGetP2PAtomicCapabilities_v13000`].
+///
+/// - Since CUDA 13.0
 pub const cuDeviceGetP2PAtomicCapabilities_v13000: EntryPoint<
     PFN_cuDeviceGetP2PAtomicCapabilities_v13000,
 > = unsafe { EntryPoint::new(c"cuDeviceGetP2PAtomicCapabilities", 13000) };
+/// `cuGetProcAddress("cuDeviceGetP2PAttribute", 8000)`: the driver's `cuDeviceGetP2PAttribute` with the ABI of CUDA 8.0, typed [`PFN_cuDeviceGetP2PAttribute_v8000`].
+///
+/// - In every supported header
 pub const cuDeviceGetP2PAttribute_v8000: EntryPoint<PFN_cuDeviceGetP2PAttribute_v8000> = unsafe {
     EntryPoint::new(c"cuDeviceGetP2PAttribute", 8000)
 };
+/// `cuGetProcAddress("cuDeviceGetPCIBusId", 4010)`: the driver's `cuDeviceGetPCIBusId` with the ABI of CUDA 4.1, typed [`PFN_cuDeviceGetPCIBusId_v4010`].
+///
+/// - In every supported header
 pub const cuDeviceGetPCIBusId_v4010: EntryPoint<PFN_cuDeviceGetPCIBusId_v4010> = unsafe {
     EntryPoint::new(c"cuDeviceGetPCIBusId", 4010)
 };
+/// `cuGetProcAddress("cuDeviceGetProperties", 2000)`: the driver's `cuDeviceGetProperties` with the ABI of CUDA 2.0, typed [`PFN_cuDeviceGetProperties_v2000`].
+///
+/// - In every supported header
 pub const cuDeviceGetProperties_v2000: EntryPoint<PFN_cuDeviceGetProperties_v2000> = unsafe {
     EntryPoint::new(c"cuDeviceGetProperties", 2000)
 };
+/// `cuGetProcAddress("cuDeviceGetTexture1DLinearMaxWidth", 11010)`: the driver's `cuDeviceGetTexture1DLinearMaxWidth` with the ABI of CUDA 11.1, typed [`PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010`].
+///
+/// - In every supported header
 pub const cuDeviceGetTexture1DLinearMaxWidth_v11010: EntryPoint<
     PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010,
 > = unsafe { EntryPoint::new(c"cuDeviceGetTexture1DLinearMaxWidth", 11010) };
+/// `cuGetProcAddress("cuDeviceGetUuid", 11040)`: the driver's `cuDeviceGetUuid` with the ABI of CUDA 11.4, typed [`PFN_cuDeviceGetUuid_v11040`].
+///
+/// - In every supported header
 pub const cuDeviceGetUuid_v11040: EntryPoint<PFN_cuDeviceGetUuid_v11040> = unsafe {
     EntryPoint::new(c"cuDeviceGetUuid", 11040)
 };
+/// `cuGetProcAddress("cuDeviceGetUuid", 9020)`: the driver's `cuDeviceGetUuid` with the ABI of CUDA 9.2, typed [`PFN_cuDeviceGetUuid_v9020`].
+///
+/// - In every supported header
 pub const cuDeviceGetUuid_v9020: EntryPoint<PFN_cuDeviceGetUuid_v9020> = unsafe {
     EntryPoint::new(c"cuDeviceGetUuid", 9020)
 };
+/// `cuGetProcAddress("cuDeviceGet", 2000)`: the driver's `cuDeviceGet` with the ABI of CUDA 2.0, typed [`PFN_cuDeviceGet_v2000`].
+///
+/// - In every supported header
 pub const cuDeviceGet_v2000: EntryPoint<PFN_cuDeviceGet_v2000> = unsafe {
     EntryPoint::new(c"cuDeviceGet", 2000)
 };
+/// `cuGetProcAddress("cuDeviceGraphMemTrim", 11040)`: the driver's `cuDeviceGraphMemTrim` with the ABI of CUDA 11.4, typed [`PFN_cuDeviceGraphMemTrim_v11040`].
+///
+/// - In every supported header
 pub const cuDeviceGraphMemTrim_v11040: EntryPoint<PFN_cuDeviceGraphMemTrim_v11040> = unsafe {
     EntryPoint::new(c"cuDeviceGraphMemTrim", 11040)
 };
+/// `cuGetProcAddress("cuDevicePrimaryCtxGetState", 7000)`: the driver's `cuDevicePrimaryCtxGetState` with the ABI of CUDA 7.0, typed [`PFN_cuDevicePrimaryCtxGetState_v7000`].
+///
+/// - In every supported header
 pub const cuDevicePrimaryCtxGetState_v7000: EntryPoint<
     PFN_cuDevicePrimaryCtxGetState_v7000,
 > = unsafe { EntryPoint::new(c"cuDevicePrimaryCtxGetState", 7000) };
+/// `cuGetProcAddress("cuDevicePrimaryCtxRelease", 11000)`: the driver's `cuDevicePrimaryCtxRelease` with the ABI of CUDA 11.0, typed [`PFN_cuDevicePrimaryCtxRelease_v11000`].
+///
+/// - In every supported header
 pub const cuDevicePrimaryCtxRelease_v11000: EntryPoint<
     PFN_cuDevicePrimaryCtxRelease_v11000,
 > = unsafe { EntryPoint::new(c"cuDevicePrimaryCtxRelease", 11000) };
+/// `cuGetProcAddress("cuDevicePrimaryCtxRelease", 7000)`: the driver's `cuDevicePrimaryCtxRelease` with the ABI of CUDA 7.0, typed [`PFN_cuDevicePrimaryCtxRelease_v7000`].
+///
+/// - In every supported header
 pub const cuDevicePrimaryCtxRelease_v7000: EntryPoint<
     PFN_cuDevicePrimaryCtxRelease_v7000,
 > = unsafe { EntryPoint::new(c"cuDevicePrimaryCtxRelease", 7000) };
+/// `cuGetProcAddress("cuDevicePrimaryCtxReset", 11000)`: the driver's `cuDevicePrimaryCtxReset` with the ABI of CUDA 11.0, typed [`PFN_cuDevicePrimaryCtxReset_v11000`].
+///
+/// - In every supported header
 pub const cuDevicePrimaryCtxReset_v11000: EntryPoint<
     PFN_cuDevicePrimaryCtxReset_v11000,
 > = unsafe { EntryPoint::new(c"cuDevicePrimaryCtxReset", 11000) };
+/// `cuGetProcAddress("cuDevicePrimaryCtxReset", 7000)`: the driver's `cuDevicePrimaryCtxReset` with the ABI of CUDA 7.0, typed [`PFN_cuDevicePrimaryCtxReset_v7000`].
+///
+/// - In every supported header
 pub const cuDevicePrimaryCtxReset_v7000: EntryPoint<PFN_cuDevicePrimaryCtxReset_v7000> = unsafe {
     EntryPoint::new(c"cuDevicePrimaryCtxReset", 7000)
 };
+/// `cuGetProcAddress("cuDevicePrimaryCtxRetain", 7000)`: the driver's `cuDevicePrimaryCtxRetain` with the ABI of CUDA 7.0, typed [`PFN_cuDevicePrimaryCtxRetain_v7000`].
+///
+/// - In every supported header
 pub const cuDevicePrimaryCtxRetain_v7000: EntryPoint<
     PFN_cuDevicePrimaryCtxRetain_v7000,
 > = unsafe { EntryPoint::new(c"cuDevicePrimaryCtxRetain", 7000) };
+/// `cuGetProcAddress("cuDevicePrimaryCtxSetFlags", 11000)`: the driver's `cuDevicePrimaryCtxSetFlags` with the ABI of CUDA 11.0, typed [`PFN_cuDevicePrimaryCtxSetFlags_v11000`].
+///
+/// - In every supported header
 pub const cuDevicePrimaryCtxSetFlags_v11000: EntryPoint<
     PFN_cuDevicePrimaryCtxSetFlags_v11000,
 > = unsafe { EntryPoint::new(c"cuDevicePrimaryCtxSetFlags", 11000) };
+/// `cuGetProcAddress("cuDevicePrimaryCtxSetFlags", 7000)`: the driver's `cuDevicePrimaryCtxSetFlags` with the ABI of CUDA 7.0, typed [`PFN_cuDevicePrimaryCtxSetFlags_v7000`].
+///
+/// - In every supported header
 pub const cuDevicePrimaryCtxSetFlags_v7000: EntryPoint<
     PFN_cuDevicePrimaryCtxSetFlags_v7000,
 > = unsafe { EntryPoint::new(c"cuDevicePrimaryCtxSetFlags", 7000) };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuDeviceRegisterAsyncNotification", 12040)`: the driver's `cuDeviceRegisterAsyncNotification` with the ABI of CUDA 12.4, typed [`PFN_cuDeviceRegisterAsyncNotification_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuDeviceRegisterAsyncNotification_v12040: EntryPoint<
     PFN_cuDeviceRegisterAsyncNotification_v12040,
 > = unsafe { EntryPoint::new(c"cuDeviceRegisterAsyncNotification", 12040) };
+/// `cuGetProcAddress("cuDeviceSetGraphMemAttribute", 11040)`: the driver's `cuDeviceSetGraphMemAttribute` with the ABI of CUDA 11.4, typed [`PFN_cuDeviceSetGraphMemAttribute_v11040`].
+///
+/// - In every supported header
 pub const cuDeviceSetGraphMemAttribute_v11040: EntryPoint<
     PFN_cuDeviceSetGraphMemAttribute_v11040,
 > = unsafe { EntryPoint::new(c"cuDeviceSetGraphMemAttribute", 11040) };
+/// `cuGetProcAddress("cuDeviceSetMemPool", 11020)`: the driver's `cuDeviceSetMemPool` with the ABI of CUDA 11.2, typed [`PFN_cuDeviceSetMemPool_v11020`].
+///
+/// - In every supported header
 pub const cuDeviceSetMemPool_v11020: EntryPoint<PFN_cuDeviceSetMemPool_v11020> = unsafe {
     EntryPoint::new(c"cuDeviceSetMemPool", 11020)
 };
+/// `cuGetProcAddress("cuDeviceTotalMem", 2000)`: the driver's `cuDeviceTotalMem` with the ABI of CUDA 2.0, typed [`PFN_cuDeviceTotalMem_v2000`].
+///
+/// - In every supported header
 pub const cuDeviceTotalMem_v2000: EntryPoint<PFN_cuDeviceTotalMem_v2000> = unsafe {
     EntryPoint::new(c"cuDeviceTotalMem", 2000)
 };
+/// `cuGetProcAddress("cuDeviceTotalMem", 3020)`: the driver's `cuDeviceTotalMem` with the ABI of CUDA 3.2, typed [`PFN_cuDeviceTotalMem_v3020`].
+///
+/// - In every supported header
 pub const cuDeviceTotalMem_v3020: EntryPoint<PFN_cuDeviceTotalMem_v3020> = unsafe {
     EntryPoint::new(c"cuDeviceTotalMem", 3020)
 };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuDeviceUnregisterAsyncNotification", 12040)`: the driver's `cuDeviceUnregisterAsyncNotification` with the ABI of CUDA 12.4, typed [`PFN_cuDeviceUnregisterAsyncNotification_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuDeviceUnregisterAsyncNotification_v12040: EntryPoint<
     PFN_cuDeviceUnregisterAsyncNotification_v12040,
 > = unsafe { EntryPoint::new(c"cuDeviceUnregisterAsyncNotification", 12040) };
+/// `cuGetProcAddress("cuDriverGetVersion", 2020)`: the driver's `cuDriverGetVersion` with the ABI of CUDA 2.2, typed [`PFN_cuDriverGetVersion_v2020`].
+///
+/// - In every supported header
 pub const cuDriverGetVersion_v2020: EntryPoint<PFN_cuDriverGetVersion_v2020> = unsafe {
     EntryPoint::new(c"cuDriverGetVersion", 2020)
 };
+/// `cuGetProcAddress("cuEventCreate", 2000)`: the driver's `cuEventCreate` with the ABI of CUDA 2.0, typed [`PFN_cuEventCreate_v2000`].
+///
+/// - In every supported header
 pub const cuEventCreate_v2000: EntryPoint<PFN_cuEventCreate_v2000> = unsafe {
     EntryPoint::new(c"cuEventCreate", 2000)
 };
+/// `cuGetProcAddress("cuEventDestroy", 2000)`: the driver's `cuEventDestroy` with the ABI of CUDA 2.0, typed [`PFN_cuEventDestroy_v2000`].
+///
+/// - In every supported header
 pub const cuEventDestroy_v2000: EntryPoint<PFN_cuEventDestroy_v2000> = unsafe {
     EntryPoint::new(c"cuEventDestroy", 2000)
 };
+/// `cuGetProcAddress("cuEventDestroy", 4000)`: the driver's `cuEventDestroy` with the ABI of CUDA 4.0, typed [`PFN_cuEventDestroy_v4000`].
+///
+/// - In every supported header
 pub const cuEventDestroy_v4000: EntryPoint<PFN_cuEventDestroy_v4000> = unsafe {
     EntryPoint::new(c"cuEventDestroy", 4000)
 };
 #[cfg(cuda_ge_12080)]
+/// `cuGetProcAddress("cuEventElapsedTime", 12080)`: the driver's `cuEventElapsedTime` with the ABI of CUDA 12.8, typed [`PFN_cuEventElapsedTime_v12080`].
+///
+/// - Since CUDA 12.8
 pub const cuEventElapsedTime_v12080: EntryPoint<PFN_cuEventElapsedTime_v12080> = unsafe {
     EntryPoint::new(c"cuEventElapsedTime", 12080)
 };
+/// `cuGetProcAddress("cuEventElapsedTime", 2000)`: the driver's `cuEventElapsedTime` with the ABI of CUDA 2.0, typed [`PFN_cuEventElapsedTime_v2000`].
+///
+/// - In every supported header
 pub const cuEventElapsedTime_v2000: EntryPoint<PFN_cuEventElapsedTime_v2000> = unsafe {
     EntryPoint::new(c"cuEventElapsedTime", 2000)
 };
+/// `cuGetProcAddress("cuEventQuery", 2000)`: the driver's `cuEventQuery` with the ABI of CUDA 2.0, typed [`PFN_cuEventQuery_v2000`].
+///
+/// - In every supported header
 pub const cuEventQuery_v2000: EntryPoint<PFN_cuEventQuery_v2000> = unsafe {
     EntryPoint::new(c"cuEventQuery", 2000)
 };
+/// `cuGetProcAddress("cuEventRecordWithFlags", 11010)`: the driver's `cuEventRecordWithFlags` with the ABI of CUDA 11.1, typed [`PFN_cuEventRecordWithFlags_v11010`].
+///
+/// - In every supported header
 pub const cuEventRecordWithFlags_v11010: EntryPoint<PFN_cuEventRecordWithFlags_v11010> = unsafe {
     EntryPoint::new(c"cuEventRecordWithFlags", 11010)
 };
+/// `cuGetProcAddress("cuEventRecordWithFlags", 11010)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuEventRecordWithFlags` with the ABI of CUDA 11.1, typed [`PFN_cuEventRecordWithFlags_v11010_ptsz`].
+///
+/// - In every supported header
 pub const cuEventRecordWithFlags_v11010_ptsz: EntryPoint<
     PFN_cuEventRecordWithFlags_v11010_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuEventRecordWithFlags", 11010) };
+/// `cuGetProcAddress("cuEventRecord", 2000)`: the driver's `cuEventRecord` with the ABI of CUDA 2.0, typed [`PFN_cuEventRecord_v2000`].
+///
+/// - In every supported header
 pub const cuEventRecord_v2000: EntryPoint<PFN_cuEventRecord_v2000> = unsafe {
     EntryPoint::new(c"cuEventRecord", 2000)
 };
+/// `cuGetProcAddress("cuEventRecord", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuEventRecord` with the ABI of CUDA 7.0, typed [`PFN_cuEventRecord_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuEventRecord_v7000_ptsz: EntryPoint<PFN_cuEventRecord_v7000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuEventRecord", 7000)
 };
+/// `cuGetProcAddress("cuEventSynchronize", 2000)`: the driver's `cuEventSynchronize` with the ABI of CUDA 2.0, typed [`PFN_cuEventSynchronize_v2000`].
+///
+/// - In every supported header
 pub const cuEventSynchronize_v2000: EntryPoint<PFN_cuEventSynchronize_v2000> = unsafe {
     EntryPoint::new(c"cuEventSynchronize", 2000)
 };
+/// `cuGetProcAddress("cuExternalMemoryGetMappedBuffer", 10000)`: the driver's `cuExternalMemoryGetMappedBuffer` with the ABI of CUDA 10.0, typed [`PFN_cuExternalMemoryGetMappedBuffer_v10000`].
+///
+/// - In every supported header
 pub const cuExternalMemoryGetMappedBuffer_v10000: EntryPoint<
     PFN_cuExternalMemoryGetMappedBuffer_v10000,
 > = unsafe { EntryPoint::new(c"cuExternalMemoryGetMappedBuffer", 10000) };
+/// `cuGetProcAddress("cuExternalMemoryGetMappedMipmappedArray", 10000)`: the driver's `cuExternalMemoryGetMappedMipmappedArray` with the ABI of CUDA 10.0, typed [`PFN_cuExternalMemoryGetMappedMipmappedArray_v10000`].
+///
+/// - In every supported header
 pub const cuExternalMemoryGetMappedMipmappedArray_v10000: EntryPoint<
     PFN_cuExternalMemoryGetMappedMipmappedArray_v10000,
 > = unsafe { EntryPoint::new(c"cuExternalMemoryGetMappedMipmappedArray", 10000) };
 #[cfg(cuda_ge_13050)]
+/// `cuGetProcAddress("cuFabricCpyBatchAsync", 13050)`: the driver's `cuFabricCpyBatchAsync` with the ABI of CUDA 13.5, typed [`PFN_cuFabricCpyBatchAsync_v13050`].
+///
+/// - Since CUDA 13.5
 pub const cuFabricCpyBatchAsync_v13050: EntryPoint<PFN_cuFabricCpyBatchAsync_v13050> = unsafe {
     EntryPoint::new(c"cuFabricCpyBatchAsync", 13050)
 };
 #[cfg(cuda_ge_13050)]
+/// `cuGetProcAddress("cuFabricCpyBatchAsync", 13050)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuFabricCpyBatchAsync` with the ABI of CUDA 13.5, typed [`PFN_cuFabricCpyBatchAsync_v13050_ptsz`].
+///
+/// - Since CUDA 13.5
 pub const cuFabricCpyBatchAsync_v13050_ptsz: EntryPoint<
     PFN_cuFabricCpyBatchAsync_v13050_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuFabricCpyBatchAsync", 13050) };
+/// `cuGetProcAddress("cuFlushGPUDirectRDMAWrites", 11030)`: the driver's `cuFlushGPUDirectRDMAWrites` with the ABI of CUDA 11.3, typed [`PFN_cuFlushGPUDirectRDMAWrites_v11030`].
+///
+/// - In every supported header
 pub const cuFlushGPUDirectRDMAWrites_v11030: EntryPoint<
     PFN_cuFlushGPUDirectRDMAWrites_v11030,
 > = unsafe { EntryPoint::new(c"cuFlushGPUDirectRDMAWrites", 11030) };
+/// `cuGetProcAddress("cuFuncGetAttribute", 2020)`: the driver's `cuFuncGetAttribute` with the ABI of CUDA 2.2, typed [`PFN_cuFuncGetAttribute_v2020`].
+///
+/// - In every supported header
 pub const cuFuncGetAttribute_v2020: EntryPoint<PFN_cuFuncGetAttribute_v2020> = unsafe {
     EntryPoint::new(c"cuFuncGetAttribute", 2020)
 };
+/// `cuGetProcAddress("cuFuncGetModule", 11000)`: the driver's `cuFuncGetModule` with the ABI of CUDA 11.0, typed [`PFN_cuFuncGetModule_v11000`].
+///
+/// - In every supported header
 pub const cuFuncGetModule_v11000: EntryPoint<PFN_cuFuncGetModule_v11000> = unsafe {
     EntryPoint::new(c"cuFuncGetModule", 11000)
 };
 #[cfg(cuda_ge_12030)]
+/// `cuGetProcAddress("cuFuncGetName", 12030)`: the driver's `cuFuncGetName` with the ABI of CUDA 12.3, typed [`PFN_cuFuncGetName_v12030`].
+///
+/// - Since CUDA 12.3
 pub const cuFuncGetName_v12030: EntryPoint<PFN_cuFuncGetName_v12030> = unsafe {
     EntryPoint::new(c"cuFuncGetName", 12030)
 };
 #[cfg(cuda_ge_13020)]
+/// `cuGetProcAddress("cuFuncGetParamCount", 13020)`: the driver's `cuFuncGetParamCount` with the ABI of CUDA 13.2, typed [`PFN_cuFuncGetParamCount_v13020`].
+///
+/// - Since CUDA 13.2
 pub const cuFuncGetParamCount_v13020: EntryPoint<PFN_cuFuncGetParamCount_v13020> = unsafe {
     EntryPoint::new(c"cuFuncGetParamCount", 13020)
 };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuFuncGetParamInfo", 12040)`: the driver's `cuFuncGetParamInfo` with the ABI of CUDA 12.4, typed [`PFN_cuFuncGetParamInfo_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuFuncGetParamInfo_v12040: EntryPoint<PFN_cuFuncGetParamInfo_v12040> = unsafe {
     EntryPoint::new(c"cuFuncGetParamInfo", 12040)
 };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuFuncIsLoaded", 12040)`: the driver's `cuFuncIsLoaded` with the ABI of CUDA 12.4, typed [`PFN_cuFuncIsLoaded_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuFuncIsLoaded_v12040: EntryPoint<PFN_cuFuncIsLoaded_v12040> = unsafe {
     EntryPoint::new(c"cuFuncIsLoaded", 12040)
 };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuFuncLoad", 12040)`: the driver's `cuFuncLoad` with the ABI of CUDA 12.4, typed [`PFN_cuFuncLoad_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuFuncLoad_v12040: EntryPoint<PFN_cuFuncLoad_v12040> = unsafe {
     EntryPoint::new(c"cuFuncLoad", 12040)
 };
+/// `cuGetProcAddress("cuFuncSetAttribute", 9000)`: the driver's `cuFuncSetAttribute` with the ABI of CUDA 9.0, typed [`PFN_cuFuncSetAttribute_v9000`].
+///
+/// - In every supported header
 pub const cuFuncSetAttribute_v9000: EntryPoint<PFN_cuFuncSetAttribute_v9000> = unsafe {
     EntryPoint::new(c"cuFuncSetAttribute", 9000)
 };
+/// `cuGetProcAddress("cuFuncSetBlockShape", 2000)`: the driver's `cuFuncSetBlockShape` with the ABI of CUDA 2.0, typed [`PFN_cuFuncSetBlockShape_v2000`].
+///
+/// - In every supported header
 pub const cuFuncSetBlockShape_v2000: EntryPoint<PFN_cuFuncSetBlockShape_v2000> = unsafe {
     EntryPoint::new(c"cuFuncSetBlockShape", 2000)
 };
+/// `cuGetProcAddress("cuFuncSetCacheConfig", 3000)`: the driver's `cuFuncSetCacheConfig` with the ABI of CUDA 3.0, typed [`PFN_cuFuncSetCacheConfig_v3000`].
+///
+/// - In every supported header
 pub const cuFuncSetCacheConfig_v3000: EntryPoint<PFN_cuFuncSetCacheConfig_v3000> = unsafe {
     EntryPoint::new(c"cuFuncSetCacheConfig", 3000)
 };
+/// `cuGetProcAddress("cuFuncSetSharedMemConfig", 4020)`: the driver's `cuFuncSetSharedMemConfig` with the ABI of CUDA 4.2, typed [`PFN_cuFuncSetSharedMemConfig_v4020`].
+///
+/// - In every supported header
 pub const cuFuncSetSharedMemConfig_v4020: EntryPoint<
     PFN_cuFuncSetSharedMemConfig_v4020,
 > = unsafe { EntryPoint::new(c"cuFuncSetSharedMemConfig", 4020) };
+/// `cuGetProcAddress("cuFuncSetSharedSize", 2000)`: the driver's `cuFuncSetSharedSize` with the ABI of CUDA 2.0, typed [`PFN_cuFuncSetSharedSize_v2000`].
+///
+/// - In every supported header
 pub const cuFuncSetSharedSize_v2000: EntryPoint<PFN_cuFuncSetSharedSize_v2000> = unsafe {
     EntryPoint::new(c"cuFuncSetSharedSize", 2000)
 };
+/// `cuGetProcAddress("cuGetErrorName", 6000)`: the driver's `cuGetErrorName` with the ABI of CUDA 6.0, typed [`PFN_cuGetErrorName_v6000`].
+///
+/// - In every supported header
 pub const cuGetErrorName_v6000: EntryPoint<PFN_cuGetErrorName_v6000> = unsafe {
     EntryPoint::new(c"cuGetErrorName", 6000)
 };
+/// `cuGetProcAddress("cuGetErrorString", 6000)`: the driver's `cuGetErrorString` with the ABI of CUDA 6.0, typed [`PFN_cuGetErrorString_v6000`].
+///
+/// - In every supported header
 pub const cuGetErrorString_v6000: EntryPoint<PFN_cuGetErrorString_v6000> = unsafe {
     EntryPoint::new(c"cuGetErrorString", 6000)
 };
+/// `cuGetProcAddress("cuGetExportTable", 3000)`: the driver's `cuGetExportTable` with the ABI of CUDA 3.0, typed [`PFN_cuGetExportTable_v3000`].
+///
+/// - In every supported header
 pub const cuGetExportTable_v3000: EntryPoint<PFN_cuGetExportTable_v3000> = unsafe {
     EntryPoint::new(c"cuGetExportTable", 3000)
 };
+/// `cuGetProcAddress("cuGetProcAddress", 11030)`: the driver's `cuGetProcAddress` with the ABI of CUDA 11.3, typed [`PFN_cuGetProcAddress_v11030`].
+///
+/// - In every supported header
 pub const cuGetProcAddress_v11030: EntryPoint<PFN_cuGetProcAddress_v11030> = unsafe {
     EntryPoint::new(c"cuGetProcAddress", 11030)
 };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuGetProcAddress", 12000)`: the driver's `cuGetProcAddress` with the ABI of CUDA 12.0, typed [`PFN_cuGetProcAddress_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuGetProcAddress_v12000: EntryPoint<PFN_cuGetProcAddress_v12000> = unsafe {
     EntryPoint::new(c"cuGetProcAddress", 12000)
 };
+/// `cuGetProcAddress("cuGraphAddBatchMemOpNode", 11070)`: the driver's `cuGraphAddBatchMemOpNode` with the ABI of CUDA 11.7, typed [`PFN_cuGraphAddBatchMemOpNode_v11070`].
+///
+/// - In every supported header
 pub const cuGraphAddBatchMemOpNode_v11070: EntryPoint<
     PFN_cuGraphAddBatchMemOpNode_v11070,
 > = unsafe { EntryPoint::new(c"cuGraphAddBatchMemOpNode", 11070) };
+/// `cuGetProcAddress("cuGraphAddChildGraphNode", 10000)`: the driver's `cuGraphAddChildGraphNode` with the ABI of CUDA 10.0, typed [`PFN_cuGraphAddChildGraphNode_v10000`].
+///
+/// - In every supported header
 pub const cuGraphAddChildGraphNode_v10000: EntryPoint<
     PFN_cuGraphAddChildGraphNode_v10000,
 > = unsafe { EntryPoint::new(c"cuGraphAddChildGraphNode", 10000) };
+/// `cuGetProcAddress("cuGraphAddDependencies", 10000)`: the driver's `cuGraphAddDependencies` with the ABI of CUDA 10.0, typed [`PFN_cuGraphAddDependencies_v10000`].
+///
+/// - In every supported header
 pub const cuGraphAddDependencies_v10000: EntryPoint<PFN_cuGraphAddDependencies_v10000> = unsafe {
     EntryPoint::new(c"cuGraphAddDependencies", 10000)
 };
 #[cfg(cuda_ge_12030)]
+/// `cuGetProcAddress("cuGraphAddDependencies", 12030)`: the driver's `cuGraphAddDependencies` with the ABI of CUDA 12.3, typed [`PFN_cuGraphAddDependencies_v12030`].
+///
+/// - Since CUDA 12.3
 pub const cuGraphAddDependencies_v12030: EntryPoint<PFN_cuGraphAddDependencies_v12030> = unsafe {
     EntryPoint::new(c"cuGraphAddDependencies", 12030)
 };
+/// `cuGetProcAddress("cuGraphAddEmptyNode", 10000)`: the driver's `cuGraphAddEmptyNode` with the ABI of CUDA 10.0, typed [`PFN_cuGraphAddEmptyNode_v10000`].
+///
+/// - In every supported header
 pub const cuGraphAddEmptyNode_v10000: EntryPoint<PFN_cuGraphAddEmptyNode_v10000> = unsafe {
     EntryPoint::new(c"cuGraphAddEmptyNode", 10000)
 };
+/// `cuGetProcAddress("cuGraphAddEventRecordNode", 11010)`: the driver's `cuGraphAddEventRecordNode` with the ABI of CUDA 11.1, typed [`PFN_cuGraphAddEventRecordNode_v11010`].
+///
+/// - In every supported header
 pub const cuGraphAddEventRecordNode_v11010: EntryPoint<
     PFN_cuGraphAddEventRecordNode_v11010,
 > = unsafe { EntryPoint::new(c"cuGraphAddEventRecordNode", 11010) };
+/// `cuGetProcAddress("cuGraphAddEventWaitNode", 11010)`: the driver's `cuGraphAddEventWaitNode` with the ABI of CUDA 11.1, typed [`PFN_cuGraphAddEventWaitNode_v11010`].
+///
+/// - In every supported header
 pub const cuGraphAddEventWaitNode_v11010: EntryPoint<
     PFN_cuGraphAddEventWaitNode_v11010,
 > = unsafe { EntryPoint::new(c"cuGraphAddEventWaitNode", 11010) };
+/// `cuGetProcAddress("cuGraphAddExternalSemaphoresSignalNode", 11020)`: the driver's `cuGraphAddExternalSemaphoresSignalNode` with the ABI of CUDA 11.2, typed [`PFN_cuGraphAddExternalSemaphoresSignalNode_v11020`].
+///
+/// - In every supported header
 pub const cuGraphAddExternalSemaphoresSignalNode_v11020: EntryPoint<
     PFN_cuGraphAddExternalSemaphoresSignalNode_v11020,
 > = unsafe { EntryPoint::new(c"cuGraphAddExternalSemaphoresSignalNode", 11020) };
+/// `cuGetProcAddress("cuGraphAddExternalSemaphoresWaitNode", 11020)`: the driver's `cuGraphAddExternalSemaphoresWaitNode` with the ABI of CUDA 11.2, typed [`PFN_cuGraphAddExternalSemaphoresWaitNode_v11020`].
+///
+/// - In every supported header
 pub const cuGraphAddExternalSemaphoresWaitNode_v11020: EntryPoint<
     PFN_cuGraphAddExternalSemaphoresWaitNode_v11020,
 > = unsafe { EntryPoint::new(c"cuGraphAddExternalSemaphoresWaitNode", 11020) };
+/// `cuGetProcAddress("cuGraphAddHostNode", 10000)`: the driver's `cuGraphAddHostNode` with the ABI of CUDA 10.0, typed [`PFN_cuGraphAddHostNode_v10000`].
+///
+/// - In every supported header
 pub const cuGraphAddHostNode_v10000: EntryPoint<PFN_cuGraphAddHostNode_v10000> = unsafe {
     EntryPoint::new(c"cuGraphAddHostNode", 10000)
 };
+/// `cuGetProcAddress("cuGraphAddKernelNode", 10000)`: the driver's `cuGraphAddKernelNode` with the ABI of CUDA 10.0, typed [`PFN_cuGraphAddKernelNode_v10000`].
+///
+/// - In every supported header
 pub const cuGraphAddKernelNode_v10000: EntryPoint<PFN_cuGraphAddKernelNode_v10000> = unsafe {
     EntryPoint::new(c"cuGraphAddKernelNode", 10000)
 };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuGraphAddKernelNode", 12000)`: the driver's `cuGraphAddKernelNode` with the ABI of CUDA 12.0, typed [`PFN_cuGraphAddKernelNode_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuGraphAddKernelNode_v12000: EntryPoint<PFN_cuGraphAddKernelNode_v12000> = unsafe {
     EntryPoint::new(c"cuGraphAddKernelNode", 12000)
 };
+/// `cuGetProcAddress("cuGraphAddMemAllocNode", 11040)`: the driver's `cuGraphAddMemAllocNode` with the ABI of CUDA 11.4, typed [`PFN_cuGraphAddMemAllocNode_v11040`].
+///
+/// - In every supported header
 pub const cuGraphAddMemAllocNode_v11040: EntryPoint<PFN_cuGraphAddMemAllocNode_v11040> = unsafe {
     EntryPoint::new(c"cuGraphAddMemAllocNode", 11040)
 };
+/// `cuGetProcAddress("cuGraphAddMemFreeNode", 11040)`: the driver's `cuGraphAddMemFreeNode` with the ABI of CUDA 11.4, typed [`PFN_cuGraphAddMemFreeNode_v11040`].
+///
+/// - In every supported header
 pub const cuGraphAddMemFreeNode_v11040: EntryPoint<PFN_cuGraphAddMemFreeNode_v11040> = unsafe {
     EntryPoint::new(c"cuGraphAddMemFreeNode", 11040)
 };
+/// `cuGetProcAddress("cuGraphAddMemcpyNode", 10000)`: the driver's `cuGraphAddMemcpyNode` with the ABI of CUDA 10.0, typed [`PFN_cuGraphAddMemcpyNode_v10000`].
+///
+/// - In every supported header
 pub const cuGraphAddMemcpyNode_v10000: EntryPoint<PFN_cuGraphAddMemcpyNode_v10000> = unsafe {
     EntryPoint::new(c"cuGraphAddMemcpyNode", 10000)
 };
+/// `cuGetProcAddress("cuGraphAddMemsetNode", 10000)`: the driver's `cuGraphAddMemsetNode` with the ABI of CUDA 10.0, typed [`PFN_cuGraphAddMemsetNode_v10000`].
+///
+/// - In every supported header
 pub const cuGraphAddMemsetNode_v10000: EntryPoint<PFN_cuGraphAddMemsetNode_v10000> = unsafe {
     EntryPoint::new(c"cuGraphAddMemsetNode", 10000)
 };
 #[cfg(cuda_ge_12020)]
+/// `cuGetProcAddress("cuGraphAddNode", 12020)`: the driver's `cuGraphAddNode` with the ABI of CUDA 12.2, typed [`PFN_cuGraphAddNode_v12020`].
+///
+/// - Since CUDA 12.2
 pub const cuGraphAddNode_v12020: EntryPoint<PFN_cuGraphAddNode_v12020> = unsafe {
     EntryPoint::new(c"cuGraphAddNode", 12020)
 };
 #[cfg(cuda_ge_12030)]
+/// `cuGetProcAddress("cuGraphAddNode", 12030)`: the driver's `cuGraphAddNode` with the ABI of CUDA 12.3, typed [`PFN_cuGraphAddNode_v12030`].
+///
+/// - Since CUDA 12.3
 pub const cuGraphAddNode_v12030: EntryPoint<PFN_cuGraphAddNode_v12030> = unsafe {
     EntryPoint::new(c"cuGraphAddNode", 12030)
 };
 #[cfg(cuda_ge_13040)]
+/// `cuGetProcAddress("cuGraphAddNode", 13040)`: the driver's `cuGraphAddNode` with the ABI of CUDA 13.4, typed [`PFN_cuGraphAddNode_v13040`].
+///
+/// - Since CUDA 13.4
 pub const cuGraphAddNode_v13040: EntryPoint<PFN_cuGraphAddNode_v13040> = unsafe {
     EntryPoint::new(c"cuGraphAddNode", 13040)
 };
+/// `cuGetProcAddress("cuGraphBatchMemOpNodeGetParams", 11070)`: the driver's `cuGraphBatchMemOpNodeGetParams` with the ABI of CUDA 11.7, typed [`PFN_cuGraphBatchMemOpNodeGetParams_v11070`].
+///
+/// - In every supported header
 pub const cuGraphBatchMemOpNodeGetParams_v11070: EntryPoint<
     PFN_cuGraphBatchMemOpNodeGetParams_v11070,
 > = unsafe { EntryPoint::new(c"cuGraphBatchMemOpNodeGetParams", 11070) };
+/// `cuGetProcAddress("cuGraphBatchMemOpNodeSetParams", 11070)`: the driver's `cuGraphBatchMemOpNodeSetParams` with the ABI of CUDA 11.7, typed [`PFN_cuGraphBatchMemOpNodeSetParams_v11070`].
+///
+/// - In every supported header
 pub const cuGraphBatchMemOpNodeSetParams_v11070: EntryPoint<
     PFN_cuGraphBatchMemOpNodeSetParams_v11070,
 > = unsafe { EntryPoint::new(c"cuGraphBatchMemOpNodeSetParams", 11070) };
+/// `cuGetProcAddress("cuGraphChildGraphNodeGetGraph", 10000)`: the driver's `cuGraphChildGraphNodeGetGraph` with the ABI of CUDA 10.0, typed [`PFN_cuGraphChildGraphNodeGetGraph_v10000`].
+///
+/// - In every supported header
 pub const cuGraphChildGraphNodeGetGraph_v10000: EntryPoint<
     PFN_cuGraphChildGraphNodeGetGraph_v10000,
 > = unsafe { EntryPoint::new(c"cuGraphChildGraphNodeGetGraph", 10000) };
+/// `cuGetProcAddress("cuGraphClone", 10000)`: the driver's `cuGraphClone` with the ABI of CUDA 10.0, typed [`PFN_cuGraphClone_v10000`].
+///
+/// - In every supported header
 pub const cuGraphClone_v10000: EntryPoint<PFN_cuGraphClone_v10000> = unsafe {
     EntryPoint::new(c"cuGraphClone", 10000)
 };
 #[cfg(cuda_ge_12030)]
+/// `cuGetProcAddress("cuGraphConditionalHandleCreate", 12030)`: the driver's `cuGraphConditionalHandleCreate` with the ABI of CUDA 12.3, typed [`PFN_cuGraphConditionalHandleCreate_v12030`].
+///
+/// - Since CUDA 12.3
 pub const cuGraphConditionalHandleCreate_v12030: EntryPoint<
     PFN_cuGraphConditionalHandleCreate_v12030,
 > = unsafe { EntryPoint::new(c"cuGraphConditionalHandleCreate", 12030) };
+/// `cuGetProcAddress("cuGraphCreate", 10000)`: the driver's `cuGraphCreate` with the ABI of CUDA 10.0, typed [`PFN_cuGraphCreate_v10000`].
+///
+/// - In every supported header
 pub const cuGraphCreate_v10000: EntryPoint<PFN_cuGraphCreate_v10000> = unsafe {
     EntryPoint::new(c"cuGraphCreate", 10000)
 };
+/// `cuGetProcAddress("cuGraphDebugDotPrint", 11030)`: the driver's `cuGraphDebugDotPrint` with the ABI of CUDA 11.3, typed [`PFN_cuGraphDebugDotPrint_v11030`].
+///
+/// - In every supported header
 pub const cuGraphDebugDotPrint_v11030: EntryPoint<PFN_cuGraphDebugDotPrint_v11030> = unsafe {
     EntryPoint::new(c"cuGraphDebugDotPrint", 11030)
 };
+/// `cuGetProcAddress("cuGraphDestroyNode", 10000)`: the driver's `cuGraphDestroyNode` with the ABI of CUDA 10.0, typed [`PFN_cuGraphDestroyNode_v10000`].
+///
+/// - In every supported header
 pub const cuGraphDestroyNode_v10000: EntryPoint<PFN_cuGraphDestroyNode_v10000> = unsafe {
     EntryPoint::new(c"cuGraphDestroyNode", 10000)
 };
+/// `cuGetProcAddress("cuGraphDestroy", 10000)`: the driver's `cuGraphDestroy` with the ABI of CUDA 10.0, typed [`PFN_cuGraphDestroy_v10000`].
+///
+/// - In every supported header
 pub const cuGraphDestroy_v10000: EntryPoint<PFN_cuGraphDestroy_v10000> = unsafe {
     EntryPoint::new(c"cuGraphDestroy", 10000)
 };
+/// `cuGetProcAddress("cuGraphEventRecordNodeGetEvent", 11010)`: the driver's `cuGraphEventRecordNodeGetEvent` with the ABI of CUDA 11.1, typed [`PFN_cuGraphEventRecordNodeGetEvent_v11010`].
+///
+/// - In every supported header
 pub const cuGraphEventRecordNodeGetEvent_v11010: EntryPoint<
     PFN_cuGraphEventRecordNodeGetEvent_v11010,
 > = unsafe { EntryPoint::new(c"cuGraphEventRecordNodeGetEvent", 11010) };
+/// `cuGetProcAddress("cuGraphEventRecordNodeSetEvent", 11010)`: the driver's `cuGraphEventRecordNodeSetEvent` with the ABI of CUDA 11.1, typed [`PFN_cuGraphEventRecordNodeSetEvent_v11010`].
+///
+/// - In every supported header
 pub const cuGraphEventRecordNodeSetEvent_v11010: EntryPoint<
     PFN_cuGraphEventRecordNodeSetEvent_v11010,
 > = unsafe { EntryPoint::new(c"cuGraphEventRecordNodeSetEvent", 11010) };
+/// `cuGetProcAddress("cuGraphEventWaitNodeGetEvent", 11010)`: the driver's `cuGraphEventWaitNodeGetEvent` with the ABI of CUDA 11.1, typed [`PFN_cuGraphEventWaitNodeGetEvent_v11010`].
+///
+/// - In every supported header
 pub const cuGraphEventWaitNodeGetEvent_v11010: EntryPoint<
     PFN_cuGraphEventWaitNodeGetEvent_v11010,
 > = unsafe { EntryPoint::new(c"cuGraphEventWaitNodeGetEvent", 11010) };
+/// `cuGetProcAddress("cuGraphEventWaitNodeSetEvent", 11010)`: the driver's `cuGraphEventWaitNodeSetEvent` with the ABI of CUDA 11.1, typed [`PFN_cuGraphEventWaitNodeSetEvent_v11010`].
+///
+/// - In every supported header
 pub const cuGraphEventWaitNodeSetEvent_v11010: EntryPoint<
     PFN_cuGraphEventWaitNodeSetEvent_v11010,
 > = unsafe { EntryPoint::new(c"cuGraphEventWaitNodeSetEvent", 11010) };
+/// `cuGetProcAddress("cuGraphExecBatchMemOpNodeSetParams", 11070)`: the driver's `cuGraphExecBatchMemOpNodeSetParams` with the ABI of CUDA 11.7, typed [`PFN_cuGraphExecBatchMemOpNodeSetParams_v11070`].
+///
+/// - In every supported header
 pub const cuGraphExecBatchMemOpNodeSetParams_v11070: EntryPoint<
     PFN_cuGraphExecBatchMemOpNodeSetParams_v11070,
 > = unsafe { EntryPoint::new(c"cuGraphExecBatchMemOpNodeSetParams", 11070) };
+/// `cuGetProcAddress("cuGraphExecChildGraphNodeSetParams", 11010)`: the driver's `cuGraphExecChildGraphNodeSetParams` with the ABI of CUDA 11.1, typed [`PFN_cuGraphExecChildGraphNodeSetParams_v11010`].
+///
+/// - In every supported header
 pub const cuGraphExecChildGraphNodeSetParams_v11010: EntryPoint<
     PFN_cuGraphExecChildGraphNodeSetParams_v11010,
 > = unsafe { EntryPoint::new(c"cuGraphExecChildGraphNodeSetParams", 11010) };
+/// `cuGetProcAddress("cuGraphExecDestroy", 10000)`: the driver's `cuGraphExecDestroy` with the ABI of CUDA 10.0, typed [`PFN_cuGraphExecDestroy_v10000`].
+///
+/// - In every supported header
 pub const cuGraphExecDestroy_v10000: EntryPoint<PFN_cuGraphExecDestroy_v10000> = unsafe {
     EntryPoint::new(c"cuGraphExecDestroy", 10000)
 };
+/// `cuGetProcAddress("cuGraphExecEventRecordNodeSetEvent", 11010)`: the driver's `cuGraphExecEventRecordNodeSetEvent` with the ABI of CUDA 11.1, typed [`PFN_cuGraphExecEventRecordNodeSetEvent_v11010`].
+///
+/// - In every supported header
 pub const cuGraphExecEventRecordNodeSetEvent_v11010: EntryPoint<
     PFN_cuGraphExecEventRecordNodeSetEvent_v11010,
 > = unsafe { EntryPoint::new(c"cuGraphExecEventRecordNodeSetEvent", 11010) };
+/// `cuGetProcAddress("cuGraphExecEventWaitNodeSetEvent", 11010)`: the driver's `cuGraphExecEventWaitNodeSetEvent` with the ABI of CUDA 11.1, typed [`PFN_cuGraphExecEventWaitNodeSetEvent_v11010`].
+///
+/// - In every supported header
 pub const cuGraphExecEventWaitNodeSetEvent_v11010: EntryPoint<
     PFN_cuGraphExecEventWaitNodeSetEvent_v11010,
 > = unsafe { EntryPoint::new(c"cuGraphExecEventWaitNodeSetEvent", 11010) };
+/// `cuGetProcAddress("cuGraphExecExternalSemaphoresSignalNodeSetParams", 11020)`: the driver's `cuGraphExecExternalSemaphoresSignalNodeSetParams` with the ABI of CUDA 11.2, typed [`PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`].
+///
+/// - In every supported header
 pub const cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020: EntryPoint<
     PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020,
 > = unsafe {
     EntryPoint::new(c"cuGraphExecExternalSemaphoresSignalNodeSetParams", 11020)
 };
+/// `cuGetProcAddress("cuGraphExecExternalSemaphoresWaitNodeSetParams", 11020)`: the driver's `cuGraphExecExternalSemaphoresWaitNodeSetParams` with the ABI of CUDA 11.2, typed [`PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`].
+///
+/// - In every supported header
 pub const cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020: EntryPoint<
     PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020,
 > = unsafe { EntryPoint::new(c"cuGraphExecExternalSemaphoresWaitNodeSetParams", 11020) };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuGraphExecGetFlags", 12000)`: the driver's `cuGraphExecGetFlags` with the ABI of CUDA 12.0, typed [`PFN_cuGraphExecGetFlags_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuGraphExecGetFlags_v12000: EntryPoint<PFN_cuGraphExecGetFlags_v12000> = unsafe {
     EntryPoint::new(c"cuGraphExecGetFlags", 12000)
 };
 #[cfg(cuda_ge_13010)]
+/// `cuGetProcAddress("cuGraphExecGetId", 13010)`: the driver's `cuGraphExecGetId` with the ABI of CUDA 13.1, typed [`PFN_cuGraphExecGetId_v13010`].
+///
+/// - Since CUDA 13.1
 pub const cuGraphExecGetId_v13010: EntryPoint<PFN_cuGraphExecGetId_v13010> = unsafe {
     EntryPoint::new(c"cuGraphExecGetId", 13010)
 };
+/// `cuGetProcAddress("cuGraphExecHostNodeSetParams", 10020)`: the driver's `cuGraphExecHostNodeSetParams` with the ABI of CUDA 10.2, typed [`PFN_cuGraphExecHostNodeSetParams_v10020`].
+///
+/// - In every supported header
 pub const cuGraphExecHostNodeSetParams_v10020: EntryPoint<
     PFN_cuGraphExecHostNodeSetParams_v10020,
 > = unsafe { EntryPoint::new(c"cuGraphExecHostNodeSetParams", 10020) };
+/// `cuGetProcAddress("cuGraphExecKernelNodeSetParams", 10010)`: the driver's `cuGraphExecKernelNodeSetParams` with the ABI of CUDA 10.1, typed [`PFN_cuGraphExecKernelNodeSetParams_v10010`].
+///
+/// - In every supported header
 pub const cuGraphExecKernelNodeSetParams_v10010: EntryPoint<
     PFN_cuGraphExecKernelNodeSetParams_v10010,
 > = unsafe { EntryPoint::new(c"cuGraphExecKernelNodeSetParams", 10010) };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuGraphExecKernelNodeSetParams", 12000)`: the driver's `cuGraphExecKernelNodeSetParams` with the ABI of CUDA 12.0, typed [`PFN_cuGraphExecKernelNodeSetParams_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuGraphExecKernelNodeSetParams_v12000: EntryPoint<
     PFN_cuGraphExecKernelNodeSetParams_v12000,
 > = unsafe { EntryPoint::new(c"cuGraphExecKernelNodeSetParams", 12000) };
+/// `cuGetProcAddress("cuGraphExecMemcpyNodeSetParams", 10020)`: the driver's `cuGraphExecMemcpyNodeSetParams` with the ABI of CUDA 10.2, typed [`PFN_cuGraphExecMemcpyNodeSetParams_v10020`].
+///
+/// - In every supported header
 pub const cuGraphExecMemcpyNodeSetParams_v10020: EntryPoint<
     PFN_cuGraphExecMemcpyNodeSetParams_v10020,
 > = unsafe { EntryPoint::new(c"cuGraphExecMemcpyNodeSetParams", 10020) };
+/// `cuGetProcAddress("cuGraphExecMemsetNodeSetParams", 10020)`: the driver's `cuGraphExecMemsetNodeSetParams` with the ABI of CUDA 10.2, typed [`PFN_cuGraphExecMemsetNodeSetParams_v10020`].
+///
+/// - In every supported header
 pub const cuGraphExecMemsetNodeSetParams_v10020: EntryPoint<
     PFN_cuGraphExecMemsetNodeSetParams_v10020,
 > = unsafe { EntryPoint::new(c"cuGraphExecMemsetNodeSetParams", 10020) };
 #[cfg(cuda_ge_12020)]
+/// `cuGetProcAddress("cuGraphExecNodeSetParams", 12020)`: the driver's `cuGraphExecNodeSetParams` with the ABI of CUDA 12.2, typed [`PFN_cuGraphExecNodeSetParams_v12020`].
+///
+/// - Since CUDA 12.2
 pub const cuGraphExecNodeSetParams_v12020: EntryPoint<
     PFN_cuGraphExecNodeSetParams_v12020,
 > = unsafe { EntryPoint::new(c"cuGraphExecNodeSetParams", 12020) };
+/// `cuGetProcAddress("cuGraphExecUpdate", 10020)`: the driver's `cuGraphExecUpdate` with the ABI of CUDA 10.2, typed [`PFN_cuGraphExecUpdate_v10020`].
+///
+/// - In every supported header
 pub const cuGraphExecUpdate_v10020: EntryPoint<PFN_cuGraphExecUpdate_v10020> = unsafe {
     EntryPoint::new(c"cuGraphExecUpdate", 10020)
 };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuGraphExecUpdate", 12000)`: the driver's `cuGraphExecUpdate` with the ABI of CUDA 12.0, typed [`PFN_cuGraphExecUpdate_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuGraphExecUpdate_v12000: EntryPoint<PFN_cuGraphExecUpdate_v12000> = unsafe {
     EntryPoint::new(c"cuGraphExecUpdate", 12000)
 };
+/// `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeGetParams", 11020)`: the driver's `cuGraphExternalSemaphoresSignalNodeGetParams` with the ABI of CUDA 11.2, typed [`PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020`].
+///
+/// - In every supported header
 pub const cuGraphExternalSemaphoresSignalNodeGetParams_v11020: EntryPoint<
     PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020,
 > = unsafe { EntryPoint::new(c"cuGraphExternalSemaphoresSignalNodeGetParams", 11020) };
+/// `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeSetParams", 11020)`: the driver's `cuGraphExternalSemaphoresSignalNodeSetParams` with the ABI of CUDA 11.2, typed [`PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020`].
+///
+/// - In every supported header
 pub const cuGraphExternalSemaphoresSignalNodeSetParams_v11020: EntryPoint<
     PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020,
 > = unsafe { EntryPoint::new(c"cuGraphExternalSemaphoresSignalNodeSetParams", 11020) };
+/// `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeGetParams", 11020)`: the driver's `cuGraphExternalSemaphoresWaitNodeGetParams` with the ABI of CUDA 11.2, typed [`PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020`].
+///
+/// - In every supported header
 pub const cuGraphExternalSemaphoresWaitNodeGetParams_v11020: EntryPoint<
     PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020,
 > = unsafe { EntryPoint::new(c"cuGraphExternalSemaphoresWaitNodeGetParams", 11020) };
+/// `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeSetParams", 11020)`: the driver's `cuGraphExternalSemaphoresWaitNodeSetParams` with the ABI of CUDA 11.2, typed [`PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020`].
+///
+/// - In every supported header
 pub const cuGraphExternalSemaphoresWaitNodeSetParams_v11020: EntryPoint<
     PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020,
 > = unsafe { EntryPoint::new(c"cuGraphExternalSemaphoresWaitNodeSetParams", 11020) };
+/// `cuGetProcAddress("cuGraphGetEdges", 10000)`: the driver's `cuGraphGetEdges` with the ABI of CUDA 10.0, typed [`PFN_cuGraphGetEdges_v10000`].
+///
+/// - In every supported header
 pub const cuGraphGetEdges_v10000: EntryPoint<PFN_cuGraphGetEdges_v10000> = unsafe {
     EntryPoint::new(c"cuGraphGetEdges", 10000)
 };
 #[cfg(cuda_ge_12030)]
+/// `cuGetProcAddress("cuGraphGetEdges", 12030)`: the driver's `cuGraphGetEdges` with the ABI of CUDA 12.3, typed [`PFN_cuGraphGetEdges_v12030`].
+///
+/// - Since CUDA 12.3
 pub const cuGraphGetEdges_v12030: EntryPoint<PFN_cuGraphGetEdges_v12030> = unsafe {
     EntryPoint::new(c"cuGraphGetEdges", 12030)
 };
 #[cfg(cuda_ge_13010)]
+/// `cuGetProcAddress("cuGraphGetId", 13010)`: the driver's `cuGraphGetId` with the ABI of CUDA 13.1, typed [`PFN_cuGraphGetId_v13010`].
+///
+/// - Since CUDA 13.1
 pub const cuGraphGetId_v13010: EntryPoint<PFN_cuGraphGetId_v13010> = unsafe {
     EntryPoint::new(c"cuGraphGetId", 13010)
 };
+/// `cuGetProcAddress("cuGraphGetNodes", 10000)`: the driver's `cuGraphGetNodes` with the ABI of CUDA 10.0, typed [`PFN_cuGraphGetNodes_v10000`].
+///
+/// - In every supported header
 pub const cuGraphGetNodes_v10000: EntryPoint<PFN_cuGraphGetNodes_v10000> = unsafe {
     EntryPoint::new(c"cuGraphGetNodes", 10000)
 };
+/// `cuGetProcAddress("cuGraphGetRootNodes", 10000)`: the driver's `cuGraphGetRootNodes` with the ABI of CUDA 10.0, typed [`PFN_cuGraphGetRootNodes_v10000`].
+///
+/// - In every supported header
 pub const cuGraphGetRootNodes_v10000: EntryPoint<PFN_cuGraphGetRootNodes_v10000> = unsafe {
     EntryPoint::new(c"cuGraphGetRootNodes", 10000)
 };
+/// `cuGetProcAddress("cuGraphHostNodeGetParams", 10000)`: the driver's `cuGraphHostNodeGetParams` with the ABI of CUDA 10.0, typed [`PFN_cuGraphHostNodeGetParams_v10000`].
+///
+/// - In every supported header
 pub const cuGraphHostNodeGetParams_v10000: EntryPoint<
     PFN_cuGraphHostNodeGetParams_v10000,
 > = unsafe { EntryPoint::new(c"cuGraphHostNodeGetParams", 10000) };
+/// `cuGetProcAddress("cuGraphHostNodeSetParams", 10000)`: the driver's `cuGraphHostNodeSetParams` with the ABI of CUDA 10.0, typed [`PFN_cuGraphHostNodeSetParams_v10000`].
+///
+/// - In every supported header
 pub const cuGraphHostNodeSetParams_v10000: EntryPoint<
     PFN_cuGraphHostNodeSetParams_v10000,
 > = unsafe { EntryPoint::new(c"cuGraphHostNodeSetParams", 10000) };
+/// `cuGetProcAddress("cuGraphInstantiateWithFlags", 11040)`: the driver's `cuGraphInstantiateWithFlags` with the ABI of CUDA 11.4, typed [`PFN_cuGraphInstantiateWithFlags_v11040`].
+///
+/// - In every supported header
 pub const cuGraphInstantiateWithFlags_v11040: EntryPoint<
     PFN_cuGraphInstantiateWithFlags_v11040,
 > = unsafe { EntryPoint::new(c"cuGraphInstantiateWithFlags", 11040) };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuGraphInstantiateWithParams", 12000)`: the driver's `cuGraphInstantiateWithParams` with the ABI of CUDA 12.0, typed [`PFN_cuGraphInstantiateWithParams_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuGraphInstantiateWithParams_v12000: EntryPoint<
     PFN_cuGraphInstantiateWithParams_v12000,
 > = unsafe { EntryPoint::new(c"cuGraphInstantiateWithParams", 12000) };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuGraphInstantiateWithParams", 12000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuGraphInstantiateWithParams` with the ABI of CUDA 12.0, typed [`PFN_cuGraphInstantiateWithParams_v12000_ptsz`].
+///
+/// - Since CUDA 12.0
 pub const cuGraphInstantiateWithParams_v12000_ptsz: EntryPoint<
     PFN_cuGraphInstantiateWithParams_v12000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuGraphInstantiateWithParams", 12000) };
+/// `cuGetProcAddress("cuGraphInstantiate", 10000)`: the driver's `cuGraphInstantiate` with the ABI of CUDA 10.0, typed [`PFN_cuGraphInstantiate_v10000`].
+///
+/// - In every supported header
 pub const cuGraphInstantiate_v10000: EntryPoint<PFN_cuGraphInstantiate_v10000> = unsafe {
     EntryPoint::new(c"cuGraphInstantiate", 10000)
 };
+/// `cuGetProcAddress("cuGraphInstantiate", 11000)`: the driver's `cuGraphInstantiate` with the ABI of CUDA 11.0, typed [`PFN_cuGraphInstantiate_v11000`].
+///
+/// - In every supported header
 pub const cuGraphInstantiate_v11000: EntryPoint<PFN_cuGraphInstantiate_v11000> = unsafe {
     EntryPoint::new(c"cuGraphInstantiate", 11000)
 };
+/// `cuGetProcAddress("cuGraphKernelNodeCopyAttributes", 11000)`: the driver's `cuGraphKernelNodeCopyAttributes` with the ABI of CUDA 11.0, typed [`PFN_cuGraphKernelNodeCopyAttributes_v11000`].
+///
+/// - In every supported header
 pub const cuGraphKernelNodeCopyAttributes_v11000: EntryPoint<
     PFN_cuGraphKernelNodeCopyAttributes_v11000,
 > = unsafe { EntryPoint::new(c"cuGraphKernelNodeCopyAttributes", 11000) };
+/// `cuGetProcAddress("cuGraphKernelNodeGetAttribute", 11000)`: the driver's `cuGraphKernelNodeGetAttribute` with the ABI of CUDA 11.0, typed [`PFN_cuGraphKernelNodeGetAttribute_v11000`].
+///
+/// - In every supported header
 pub const cuGraphKernelNodeGetAttribute_v11000: EntryPoint<
     PFN_cuGraphKernelNodeGetAttribute_v11000,
 > = unsafe { EntryPoint::new(c"cuGraphKernelNodeGetAttribute", 11000) };
+/// `cuGetProcAddress("cuGraphKernelNodeGetParams", 10000)`: the driver's `cuGraphKernelNodeGetParams` with the ABI of CUDA 10.0, typed [`PFN_cuGraphKernelNodeGetParams_v10000`].
+///
+/// - In every supported header
 pub const cuGraphKernelNodeGetParams_v10000: EntryPoint<
     PFN_cuGraphKernelNodeGetParams_v10000,
 > = unsafe { EntryPoint::new(c"cuGraphKernelNodeGetParams", 10000) };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuGraphKernelNodeGetParams", 12000)`: the driver's `cuGraphKernelNodeGetParams` with the ABI of CUDA 12.0, typed [`PFN_cuGraphKernelNodeGetParams_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuGraphKernelNodeGetParams_v12000: EntryPoint<
     PFN_cuGraphKernelNodeGetParams_v12000,
 > = unsafe { EntryPoint::new(c"cuGraphKernelNodeGetParams", 12000) };
+/// `cuGetProcAddress("cuGraphKernelNodeSetAttribute", 11000)`: the driver's `cuGraphKernelNodeSetAttribute` with the ABI of CUDA 11.0, typed [`PFN_cuGraphKernelNodeSetAttribute_v11000`].
+///
+/// - In every supported header
 pub const cuGraphKernelNodeSetAttribute_v11000: EntryPoint<
     PFN_cuGraphKernelNodeSetAttribute_v11000,
 > = unsafe { EntryPoint::new(c"cuGraphKernelNodeSetAttribute", 11000) };
+/// `cuGetProcAddress("cuGraphKernelNodeSetParams", 10000)`: the driver's `cuGraphKernelNodeSetParams` with the ABI of CUDA 10.0, typed [`PFN_cuGraphKernelNodeSetParams_v10000`].
+///
+/// - In every supported header
 pub const cuGraphKernelNodeSetParams_v10000: EntryPoint<
     PFN_cuGraphKernelNodeSetParams_v10000,
 > = unsafe { EntryPoint::new(c"cuGraphKernelNodeSetParams", 10000) };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuGraphKernelNodeSetParams", 12000)`: the driver's `cuGraphKernelNodeSetParams` with the ABI of CUDA 12.0, typed [`PFN_cuGraphKernelNodeSetParams_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuGraphKernelNodeSetParams_v12000: EntryPoint<
     PFN_cuGraphKernelNodeSetParams_v12000,
 > = unsafe { EntryPoint::new(c"cuGraphKernelNodeSetParams", 12000) };
+/// `cuGetProcAddress("cuGraphLaunch", 10000)`: the driver's `cuGraphLaunch` with the ABI of CUDA 10.0, typed [`PFN_cuGraphLaunch_v10000`].
+///
+/// - In every supported header
 pub const cuGraphLaunch_v10000: EntryPoint<PFN_cuGraphLaunch_v10000> = unsafe {
     EntryPoint::new(c"cuGraphLaunch", 10000)
 };
+/// `cuGetProcAddress("cuGraphLaunch", 10000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuGraphLaunch` with the ABI of CUDA 10.0, typed [`PFN_cuGraphLaunch_v10000_ptsz`].
+///
+/// - In every supported header
 pub const cuGraphLaunch_v10000_ptsz: EntryPoint<PFN_cuGraphLaunch_v10000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuGraphLaunch", 10000)
 };
+/// `cuGetProcAddress("cuGraphMemAllocNodeGetParams", 11040)`: the driver's `cuGraphMemAllocNodeGetParams` with the ABI of CUDA 11.4, typed [`PFN_cuGraphMemAllocNodeGetParams_v11040`].
+///
+/// - In every supported header
 pub const cuGraphMemAllocNodeGetParams_v11040: EntryPoint<
     PFN_cuGraphMemAllocNodeGetParams_v11040,
 > = unsafe { EntryPoint::new(c"cuGraphMemAllocNodeGetParams", 11040) };
+/// `cuGetProcAddress("cuGraphMemFreeNodeGetParams", 11040)`: the driver's `cuGraphMemFreeNodeGetParams` with the ABI of CUDA 11.4, typed [`PFN_cuGraphMemFreeNodeGetParams_v11040`].
+///
+/// - In every supported header
 pub const cuGraphMemFreeNodeGetParams_v11040: EntryPoint<
     PFN_cuGraphMemFreeNodeGetParams_v11040,
 > = unsafe { EntryPoint::new(c"cuGraphMemFreeNodeGetParams", 11040) };
+/// `cuGetProcAddress("cuGraphMemcpyNodeGetParams", 10000)`: the driver's `cuGraphMemcpyNodeGetParams` with the ABI of CUDA 10.0, typed [`PFN_cuGraphMemcpyNodeGetParams_v10000`].
+///
+/// - In every supported header
 pub const cuGraphMemcpyNodeGetParams_v10000: EntryPoint<
     PFN_cuGraphMemcpyNodeGetParams_v10000,
 > = unsafe { EntryPoint::new(c"cuGraphMemcpyNodeGetParams", 10000) };
+/// `cuGetProcAddress("cuGraphMemcpyNodeSetParams", 10000)`: the driver's `cuGraphMemcpyNodeSetParams` with the ABI of CUDA 10.0, typed [`PFN_cuGraphMemcpyNodeSetParams_v10000`].
+///
+/// - In every supported header
 pub const cuGraphMemcpyNodeSetParams_v10000: EntryPoint<
     PFN_cuGraphMemcpyNodeSetParams_v10000,
 > = unsafe { EntryPoint::new(c"cuGraphMemcpyNodeSetParams", 10000) };
+/// `cuGetProcAddress("cuGraphMemsetNodeGetParams", 10000)`: the driver's `cuGraphMemsetNodeGetParams` with the ABI of CUDA 10.0, typed [`PFN_cuGraphMemsetNodeGetParams_v10000`].
+///
+/// - In every supported header
 pub const cuGraphMemsetNodeGetParams_v10000: EntryPoint<
     PFN_cuGraphMemsetNodeGetParams_v10000,
 > = unsafe { EntryPoint::new(c"cuGraphMemsetNodeGetParams", 10000) };
+/// `cuGetProcAddress("cuGraphMemsetNodeSetParams", 10000)`: the driver's `cuGraphMemsetNodeSetParams` with the ABI of CUDA 10.0, typed [`PFN_cuGraphMemsetNodeSetParams_v10000`].
+///
+/// - In every supported header
 pub const cuGraphMemsetNodeSetParams_v10000: EntryPoint<
     PFN_cuGraphMemsetNodeSetParams_v10000,
 > = unsafe { EntryPoint::new(c"cuGraphMemsetNodeSetParams", 10000) };
+/// `cuGetProcAddress("cuGraphNodeFindInClone", 10000)`: the driver's `cuGraphNodeFindInClone` with the ABI of CUDA 10.0, typed [`PFN_cuGraphNodeFindInClone_v10000`].
+///
+/// - In every supported header
 pub const cuGraphNodeFindInClone_v10000: EntryPoint<PFN_cuGraphNodeFindInClone_v10000> = unsafe {
     EntryPoint::new(c"cuGraphNodeFindInClone", 10000)
 };
 #[cfg(cuda_ge_13010)]
+/// `cuGetProcAddress("cuGraphNodeGetContainingGraph", 13010)`: the driver's `cuGraphNodeGetContainingGraph` with the ABI of CUDA 13.1, typed [`PFN_cuGraphNodeGetContainingGraph_v13010`].
+///
+/// - Since CUDA 13.1
 pub const cuGraphNodeGetContainingGraph_v13010: EntryPoint<
     PFN_cuGraphNodeGetContainingGraph_v13010,
 > = unsafe { EntryPoint::new(c"cuGraphNodeGetContainingGraph", 13010) };
+/// `cuGetProcAddress("cuGraphNodeGetDependencies", 10000)`: the driver's `cuGraphNodeGetDependencies` with the ABI of CUDA 10.0, typed [`PFN_cuGraphNodeGetDependencies_v10000`].
+///
+/// - In every supported header
 pub const cuGraphNodeGetDependencies_v10000: EntryPoint<
     PFN_cuGraphNodeGetDependencies_v10000,
 > = unsafe { EntryPoint::new(c"cuGraphNodeGetDependencies", 10000) };
 #[cfg(cuda_ge_12030)]
+/// `cuGetProcAddress("cuGraphNodeGetDependencies", 12030)`: the driver's `cuGraphNodeGetDependencies` with the ABI of CUDA 12.3, typed [`PFN_cuGraphNodeGetDependencies_v12030`].
+///
+/// - Since CUDA 12.3
 pub const cuGraphNodeGetDependencies_v12030: EntryPoint<
     PFN_cuGraphNodeGetDependencies_v12030,
 > = unsafe { EntryPoint::new(c"cuGraphNodeGetDependencies", 12030) };
+/// `cuGetProcAddress("cuGraphNodeGetDependentNodes", 10000)`: the driver's `cuGraphNodeGetDependentNodes` with the ABI of CUDA 10.0, typed [`PFN_cuGraphNodeGetDependentNodes_v10000`].
+///
+/// - In every supported header
 pub const cuGraphNodeGetDependentNodes_v10000: EntryPoint<
     PFN_cuGraphNodeGetDependentNodes_v10000,
 > = unsafe { EntryPoint::new(c"cuGraphNodeGetDependentNodes", 10000) };
 #[cfg(cuda_ge_12030)]
+/// `cuGetProcAddress("cuGraphNodeGetDependentNodes", 12030)`: the driver's `cuGraphNodeGetDependentNodes` with the ABI of CUDA 12.3, typed [`PFN_cuGraphNodeGetDependentNodes_v12030`].
+///
+/// - Since CUDA 12.3
 pub const cuGraphNodeGetDependentNodes_v12030: EntryPoint<
     PFN_cuGraphNodeGetDependentNodes_v12030,
 > = unsafe { EntryPoint::new(c"cuGraphNodeGetDependentNodes", 12030) };
+/// `cuGetProcAddress("cuGraphNodeGetEnabled", 11060)`: the driver's `cuGraphNodeGetEnabled` with the ABI of CUDA 11.6, typed [`PFN_cuGraphNodeGetEnabled_v11060`].
+///
+/// - In every supported header
 pub const cuGraphNodeGetEnabled_v11060: EntryPoint<PFN_cuGraphNodeGetEnabled_v11060> = unsafe {
     EntryPoint::new(c"cuGraphNodeGetEnabled", 11060)
 };
 #[cfg(cuda_ge_13010)]
+/// `cuGetProcAddress("cuGraphNodeGetLocalId", 13010)`: the driver's `cuGraphNodeGetLocalId` with the ABI of CUDA 13.1, typed [`PFN_cuGraphNodeGetLocalId_v13010`].
+///
+/// - Since CUDA 13.1
 pub const cuGraphNodeGetLocalId_v13010: EntryPoint<PFN_cuGraphNodeGetLocalId_v13010> = unsafe {
     EntryPoint::new(c"cuGraphNodeGetLocalId", 13010)
 };
 #[cfg(cuda_ge_13020)]
+/// `cuGetProcAddress("cuGraphNodeGetParams", 13020)`: the driver's `cuGraphNodeGetParams` with the ABI of CUDA 13.2, typed [`PFN_cuGraphNodeGetParams_v13020`].
+///
+/// - Since CUDA 13.2
 pub const cuGraphNodeGetParams_v13020: EntryPoint<PFN_cuGraphNodeGetParams_v13020> = unsafe {
     EntryPoint::new(c"cuGraphNodeGetParams", 13020)
 };
 #[cfg(cuda_ge_13010)]
+/// `cuGetProcAddress("cuGraphNodeGetToolsId", 13010)`: the driver's `cuGraphNodeGetToolsId` with the ABI of CUDA 13.1, typed [`PFN_cuGraphNodeGetToolsId_v13010`].
+///
+/// - Since CUDA 13.1
 pub const cuGraphNodeGetToolsId_v13010: EntryPoint<PFN_cuGraphNodeGetToolsId_v13010> = unsafe {
     EntryPoint::new(c"cuGraphNodeGetToolsId", 13010)
 };
+/// `cuGetProcAddress("cuGraphNodeGetType", 10000)`: the driver's `cuGraphNodeGetType` with the ABI of CUDA 10.0, typed [`PFN_cuGraphNodeGetType_v10000`].
+///
+/// - In every supported header
 pub const cuGraphNodeGetType_v10000: EntryPoint<PFN_cuGraphNodeGetType_v10000> = unsafe {
     EntryPoint::new(c"cuGraphNodeGetType", 10000)
 };
+/// `cuGetProcAddress("cuGraphNodeSetEnabled", 11060)`: the driver's `cuGraphNodeSetEnabled` with the ABI of CUDA 11.6, typed [`PFN_cuGraphNodeSetEnabled_v11060`].
+///
+/// - In every supported header
 pub const cuGraphNodeSetEnabled_v11060: EntryPoint<PFN_cuGraphNodeSetEnabled_v11060> = unsafe {
     EntryPoint::new(c"cuGraphNodeSetEnabled", 11060)
 };
 #[cfg(cuda_ge_12020)]
+/// `cuGetProcAddress("cuGraphNodeSetParams", 12020)`: the driver's `cuGraphNodeSetParams` with the ABI of CUDA 12.2, typed [`PFN_cuGraphNodeSetParams_v12020`].
+///
+/// - Since CUDA 12.2
 pub const cuGraphNodeSetParams_v12020: EntryPoint<PFN_cuGraphNodeSetParams_v12020> = unsafe {
     EntryPoint::new(c"cuGraphNodeSetParams", 12020)
 };
 #[cfg(cuda_ge_13040)]
+/// `cuGetProcAddress("cuGraphNodeSetParams", 13040)`: the driver's `cuGraphNodeSetParams` with the ABI of CUDA 13.4, typed [`PFN_cuGraphNodeSetParams_v13040`].
+///
+/// - Since CUDA 13.4
 pub const cuGraphNodeSetParams_v13040: EntryPoint<PFN_cuGraphNodeSetParams_v13040> = unsafe {
     EntryPoint::new(c"cuGraphNodeSetParams", 13040)
 };
+/// `cuGetProcAddress("cuGraphReleaseUserObject", 11030)`: the driver's `cuGraphReleaseUserObject` with the ABI of CUDA 11.3, typed [`PFN_cuGraphReleaseUserObject_v11030`].
+///
+/// - In every supported header
 pub const cuGraphReleaseUserObject_v11030: EntryPoint<
     PFN_cuGraphReleaseUserObject_v11030,
 > = unsafe { EntryPoint::new(c"cuGraphReleaseUserObject", 11030) };
+/// `cuGetProcAddress("cuGraphRemoveDependencies", 10000)`: the driver's `cuGraphRemoveDependencies` with the ABI of CUDA 10.0, typed [`PFN_cuGraphRemoveDependencies_v10000`].
+///
+/// - In every supported header
 pub const cuGraphRemoveDependencies_v10000: EntryPoint<
     PFN_cuGraphRemoveDependencies_v10000,
 > = unsafe { EntryPoint::new(c"cuGraphRemoveDependencies", 10000) };
 #[cfg(cuda_ge_12030)]
+/// `cuGetProcAddress("cuGraphRemoveDependencies", 12030)`: the driver's `cuGraphRemoveDependencies` with the ABI of CUDA 12.3, typed [`PFN_cuGraphRemoveDependencies_v12030`].
+///
+/// - Since CUDA 12.3
 pub const cuGraphRemoveDependencies_v12030: EntryPoint<
     PFN_cuGraphRemoveDependencies_v12030,
 > = unsafe { EntryPoint::new(c"cuGraphRemoveDependencies", 12030) };
+/// `cuGetProcAddress("cuGraphRetainUserObject", 11030)`: the driver's `cuGraphRetainUserObject` with the ABI of CUDA 11.3, typed [`PFN_cuGraphRetainUserObject_v11030`].
+///
+/// - In every supported header
 pub const cuGraphRetainUserObject_v11030: EntryPoint<
     PFN_cuGraphRetainUserObject_v11030,
 > = unsafe { EntryPoint::new(c"cuGraphRetainUserObject", 11030) };
+/// `cuGetProcAddress("cuGraphUpload", 11010)`: the driver's `cuGraphUpload` with the ABI of CUDA 11.1, typed [`PFN_cuGraphUpload_v11010`].
+///
+/// - In every supported header
 pub const cuGraphUpload_v11010: EntryPoint<PFN_cuGraphUpload_v11010> = unsafe {
     EntryPoint::new(c"cuGraphUpload", 11010)
 };
+/// `cuGetProcAddress("cuGraphUpload", 11010)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuGraphUpload` with the ABI of CUDA 11.1, typed [`PFN_cuGraphUpload_v11010_ptsz`].
+///
+/// - In every supported header
 pub const cuGraphUpload_v11010_ptsz: EntryPoint<PFN_cuGraphUpload_v11010_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuGraphUpload", 11010)
 };
+/// `cuGetProcAddress("cuGraphicsMapResources", 3000)`: the driver's `cuGraphicsMapResources` with the ABI of CUDA 3.0, typed [`PFN_cuGraphicsMapResources_v3000`].
+///
+/// - In every supported header
 pub const cuGraphicsMapResources_v3000: EntryPoint<PFN_cuGraphicsMapResources_v3000> = unsafe {
     EntryPoint::new(c"cuGraphicsMapResources", 3000)
 };
+/// `cuGetProcAddress("cuGraphicsMapResources", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuGraphicsMapResources` with the ABI of CUDA 7.0, typed [`PFN_cuGraphicsMapResources_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuGraphicsMapResources_v7000_ptsz: EntryPoint<
     PFN_cuGraphicsMapResources_v7000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuGraphicsMapResources", 7000) };
+/// `cuGetProcAddress("cuGraphicsResourceGetMappedMipmappedArray", 5000)`: the driver's `cuGraphicsResourceGetMappedMipmappedArray` with the ABI of CUDA 5.0, typed [`PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000`].
+///
+/// - In every supported header
 pub const cuGraphicsResourceGetMappedMipmappedArray_v5000: EntryPoint<
     PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000,
 > = unsafe { EntryPoint::new(c"cuGraphicsResourceGetMappedMipmappedArray", 5000) };
+/// `cuGetProcAddress("cuGraphicsResourceGetMappedPointer", 3000)`: the driver's `cuGraphicsResourceGetMappedPointer` with the ABI of CUDA 3.0, typed [`PFN_cuGraphicsResourceGetMappedPointer_v3000`].
+///
+/// - In every supported header
 pub const cuGraphicsResourceGetMappedPointer_v3000: EntryPoint<
     PFN_cuGraphicsResourceGetMappedPointer_v3000,
 > = unsafe { EntryPoint::new(c"cuGraphicsResourceGetMappedPointer", 3000) };
+/// `cuGetProcAddress("cuGraphicsResourceGetMappedPointer", 3020)`: the driver's `cuGraphicsResourceGetMappedPointer` with the ABI of CUDA 3.2, typed [`PFN_cuGraphicsResourceGetMappedPointer_v3020`].
+///
+/// - In every supported header
 pub const cuGraphicsResourceGetMappedPointer_v3020: EntryPoint<
     PFN_cuGraphicsResourceGetMappedPointer_v3020,
 > = unsafe { EntryPoint::new(c"cuGraphicsResourceGetMappedPointer", 3020) };
+/// `cuGetProcAddress("cuGraphicsResourceSetMapFlags", 3000)`: the driver's `cuGraphicsResourceSetMapFlags` with the ABI of CUDA 3.0, typed [`PFN_cuGraphicsResourceSetMapFlags_v3000`].
+///
+/// - In every supported header
 pub const cuGraphicsResourceSetMapFlags_v3000: EntryPoint<
     PFN_cuGraphicsResourceSetMapFlags_v3000,
 > = unsafe { EntryPoint::new(c"cuGraphicsResourceSetMapFlags", 3000) };
+/// `cuGetProcAddress("cuGraphicsResourceSetMapFlags", 6050)`: the driver's `cuGraphicsResourceSetMapFlags` with the ABI of CUDA 6.5, typed [`PFN_cuGraphicsResourceSetMapFlags_v6050`].
+///
+/// - In every supported header
 pub const cuGraphicsResourceSetMapFlags_v6050: EntryPoint<
     PFN_cuGraphicsResourceSetMapFlags_v6050,
 > = unsafe { EntryPoint::new(c"cuGraphicsResourceSetMapFlags", 6050) };
+/// `cuGetProcAddress("cuGraphicsSubResourceGetMappedArray", 3000)`: the driver's `cuGraphicsSubResourceGetMappedArray` with the ABI of CUDA 3.0, typed [`PFN_cuGraphicsSubResourceGetMappedArray_v3000`].
+///
+/// - In every supported header
 pub const cuGraphicsSubResourceGetMappedArray_v3000: EntryPoint<
     PFN_cuGraphicsSubResourceGetMappedArray_v3000,
 > = unsafe { EntryPoint::new(c"cuGraphicsSubResourceGetMappedArray", 3000) };
+/// `cuGetProcAddress("cuGraphicsUnmapResources", 3000)`: the driver's `cuGraphicsUnmapResources` with the ABI of CUDA 3.0, typed [`PFN_cuGraphicsUnmapResources_v3000`].
+///
+/// - In every supported header
 pub const cuGraphicsUnmapResources_v3000: EntryPoint<
     PFN_cuGraphicsUnmapResources_v3000,
 > = unsafe { EntryPoint::new(c"cuGraphicsUnmapResources", 3000) };
+/// `cuGetProcAddress("cuGraphicsUnmapResources", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuGraphicsUnmapResources` with the ABI of CUDA 7.0, typed [`PFN_cuGraphicsUnmapResources_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuGraphicsUnmapResources_v7000_ptsz: EntryPoint<
     PFN_cuGraphicsUnmapResources_v7000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuGraphicsUnmapResources", 7000) };
+/// `cuGetProcAddress("cuGraphicsUnregisterResource", 3000)`: the driver's `cuGraphicsUnregisterResource` with the ABI of CUDA 3.0, typed [`PFN_cuGraphicsUnregisterResource_v3000`].
+///
+/// - In every supported header
 pub const cuGraphicsUnregisterResource_v3000: EntryPoint<
     PFN_cuGraphicsUnregisterResource_v3000,
 > = unsafe { EntryPoint::new(c"cuGraphicsUnregisterResource", 3000) };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuGreenCtxCreate", 12040)`: the driver's `cuGreenCtxCreate` with the ABI of CUDA 12.4, typed [`PFN_cuGreenCtxCreate_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuGreenCtxCreate_v12040: EntryPoint<PFN_cuGreenCtxCreate_v12040> = unsafe {
     EntryPoint::new(c"cuGreenCtxCreate", 12040)
 };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuGreenCtxDestroy", 12040)`: the driver's `cuGreenCtxDestroy` with the ABI of CUDA 12.4, typed [`PFN_cuGreenCtxDestroy_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuGreenCtxDestroy_v12040: EntryPoint<PFN_cuGreenCtxDestroy_v12040> = unsafe {
     EntryPoint::new(c"cuGreenCtxDestroy", 12040)
 };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuGreenCtxGetDevResource", 12040)`: the driver's `cuGreenCtxGetDevResource` with the ABI of CUDA 12.4, typed [`PFN_cuGreenCtxGetDevResource_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuGreenCtxGetDevResource_v12040: EntryPoint<
     PFN_cuGreenCtxGetDevResource_v12040,
 > = unsafe { EntryPoint::new(c"cuGreenCtxGetDevResource", 12040) };
 #[cfg(cuda_ge_13000)]
+/// `cuGetProcAddress("cuGreenCtxGetId", 12090)`: the driver's `cuGreenCtxGetId` with the ABI of CUDA 12.9, typed [`PFN_cuGreenCtxGetId_v12090`].
+///
+/// - Since CUDA 13.0
 pub const cuGreenCtxGetId_v12090: EntryPoint<PFN_cuGreenCtxGetId_v12090> = unsafe {
     EntryPoint::new(c"cuGreenCtxGetId", 12090)
 };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuGreenCtxRecordEvent", 12040)`: the driver's `cuGreenCtxRecordEvent` with the ABI of CUDA 12.4, typed [`PFN_cuGreenCtxRecordEvent_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuGreenCtxRecordEvent_v12040: EntryPoint<PFN_cuGreenCtxRecordEvent_v12040> = unsafe {
     EntryPoint::new(c"cuGreenCtxRecordEvent", 12040)
 };
 #[cfg(cuda_ge_12050)]
+/// `cuGetProcAddress("cuGreenCtxStreamCreate", 12050)`: the driver's `cuGreenCtxStreamCreate` with the ABI of CUDA 12.5, typed [`PFN_cuGreenCtxStreamCreate_v12050`].
+///
+/// - Since CUDA 12.5
 pub const cuGreenCtxStreamCreate_v12050: EntryPoint<PFN_cuGreenCtxStreamCreate_v12050> = unsafe {
     EntryPoint::new(c"cuGreenCtxStreamCreate", 12050)
 };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuGreenCtxWaitEvent", 12040)`: the driver's `cuGreenCtxWaitEvent` with the ABI of CUDA 12.4, typed [`PFN_cuGreenCtxWaitEvent_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuGreenCtxWaitEvent_v12040: EntryPoint<PFN_cuGreenCtxWaitEvent_v12040> = unsafe {
     EntryPoint::new(c"cuGreenCtxWaitEvent", 12040)
 };
+/// `cuGetProcAddress("cuImportExternalMemory", 10000)`: the driver's `cuImportExternalMemory` with the ABI of CUDA 10.0, typed [`PFN_cuImportExternalMemory_v10000`].
+///
+/// - In every supported header
 pub const cuImportExternalMemory_v10000: EntryPoint<PFN_cuImportExternalMemory_v10000> = unsafe {
     EntryPoint::new(c"cuImportExternalMemory", 10000)
 };
+/// `cuGetProcAddress("cuImportExternalSemaphore", 10000)`: the driver's `cuImportExternalSemaphore` with the ABI of CUDA 10.0, typed [`PFN_cuImportExternalSemaphore_v10000`].
+///
+/// - In every supported header
 pub const cuImportExternalSemaphore_v10000: EntryPoint<
     PFN_cuImportExternalSemaphore_v10000,
 > = unsafe { EntryPoint::new(c"cuImportExternalSemaphore", 10000) };
+/// `cuGetProcAddress("cuInit", 2000)`: the driver's `cuInit` with the ABI of CUDA 2.0, typed [`PFN_cuInit_v2000`].
+///
+/// - In every supported header
 pub const cuInit_v2000: EntryPoint<PFN_cuInit_v2000> = unsafe {
     EntryPoint::new(c"cuInit", 2000)
 };
+/// `cuGetProcAddress("cuIpcCloseMemHandle", 4010)`: the driver's `cuIpcCloseMemHandle` with the ABI of CUDA 4.1, typed [`PFN_cuIpcCloseMemHandle_v4010`].
+///
+/// - In every supported header
 pub const cuIpcCloseMemHandle_v4010: EntryPoint<PFN_cuIpcCloseMemHandle_v4010> = unsafe {
     EntryPoint::new(c"cuIpcCloseMemHandle", 4010)
 };
+/// `cuGetProcAddress("cuIpcGetEventHandle", 4010)`: the driver's `cuIpcGetEventHandle` with the ABI of CUDA 4.1, typed [`PFN_cuIpcGetEventHandle_v4010`].
+///
+/// - In every supported header
 pub const cuIpcGetEventHandle_v4010: EntryPoint<PFN_cuIpcGetEventHandle_v4010> = unsafe {
     EntryPoint::new(c"cuIpcGetEventHandle", 4010)
 };
+/// `cuGetProcAddress("cuIpcGetMemHandle", 4010)`: the driver's `cuIpcGetMemHandle` with the ABI of CUDA 4.1, typed [`PFN_cuIpcGetMemHandle_v4010`].
+///
+/// - In every supported header
 pub const cuIpcGetMemHandle_v4010: EntryPoint<PFN_cuIpcGetMemHandle_v4010> = unsafe {
     EntryPoint::new(c"cuIpcGetMemHandle", 4010)
 };
+/// `cuGetProcAddress("cuIpcOpenEventHandle", 4010)`: the driver's `cuIpcOpenEventHandle` with the ABI of CUDA 4.1, typed [`PFN_cuIpcOpenEventHandle_v4010`].
+///
+/// - In every supported header
 pub const cuIpcOpenEventHandle_v4010: EntryPoint<PFN_cuIpcOpenEventHandle_v4010> = unsafe {
     EntryPoint::new(c"cuIpcOpenEventHandle", 4010)
 };
+/// `cuGetProcAddress("cuIpcOpenMemHandle", 11000)`: the driver's `cuIpcOpenMemHandle` with the ABI of CUDA 11.0, typed [`PFN_cuIpcOpenMemHandle_v11000`].
+///
+/// - In every supported header
 pub const cuIpcOpenMemHandle_v11000: EntryPoint<PFN_cuIpcOpenMemHandle_v11000> = unsafe {
     EntryPoint::new(c"cuIpcOpenMemHandle", 11000)
 };
+/// `cuGetProcAddress("cuIpcOpenMemHandle", 4010)`: the driver's `cuIpcOpenMemHandle` with the ABI of CUDA 4.1, typed [`PFN_cuIpcOpenMemHandle_v4010`].
+///
+/// - In every supported header
 pub const cuIpcOpenMemHandle_v4010: EntryPoint<PFN_cuIpcOpenMemHandle_v4010> = unsafe {
     EntryPoint::new(c"cuIpcOpenMemHandle", 4010)
 };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuKernelGetAttribute", 12000)`: the driver's `cuKernelGetAttribute` with the ABI of CUDA 12.0, typed [`PFN_cuKernelGetAttribute_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuKernelGetAttribute_v12000: EntryPoint<PFN_cuKernelGetAttribute_v12000> = unsafe {
     EntryPoint::new(c"cuKernelGetAttribute", 12000)
 };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuKernelGetFunction", 12000)`: the driver's `cuKernelGetFunction` with the ABI of CUDA 12.0, typed [`PFN_cuKernelGetFunction_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuKernelGetFunction_v12000: EntryPoint<PFN_cuKernelGetFunction_v12000> = unsafe {
     EntryPoint::new(c"cuKernelGetFunction", 12000)
 };
 #[cfg(cuda_ge_12050)]
+/// `cuGetProcAddress("cuKernelGetLibrary", 12050)`: the driver's `cuKernelGetLibrary` with the ABI of CUDA 12.5, typed [`PFN_cuKernelGetLibrary_v12050`].
+///
+/// - Since CUDA 12.5
 pub const cuKernelGetLibrary_v12050: EntryPoint<PFN_cuKernelGetLibrary_v12050> = unsafe {
     EntryPoint::new(c"cuKernelGetLibrary", 12050)
 };
 #[cfg(cuda_ge_12030)]
+/// `cuGetProcAddress("cuKernelGetName", 12030)`: the driver's `cuKernelGetName` with the ABI of CUDA 12.3, typed [`PFN_cuKernelGetName_v12030`].
+///
+/// - Since CUDA 12.3
 pub const cuKernelGetName_v12030: EntryPoint<PFN_cuKernelGetName_v12030> = unsafe {
     EntryPoint::new(c"cuKernelGetName", 12030)
 };
 #[cfg(cuda_ge_13020)]
+/// `cuGetProcAddress("cuKernelGetParamCount", 13020)`: the driver's `cuKernelGetParamCount` with the ABI of CUDA 13.2, typed [`PFN_cuKernelGetParamCount_v13020`].
+///
+/// - Since CUDA 13.2
 pub const cuKernelGetParamCount_v13020: EntryPoint<PFN_cuKernelGetParamCount_v13020> = unsafe {
     EntryPoint::new(c"cuKernelGetParamCount", 13020)
 };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuKernelGetParamInfo", 12040)`: the driver's `cuKernelGetParamInfo` with the ABI of CUDA 12.4, typed [`PFN_cuKernelGetParamInfo_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuKernelGetParamInfo_v12040: EntryPoint<PFN_cuKernelGetParamInfo_v12040> = unsafe {
     EntryPoint::new(c"cuKernelGetParamInfo", 12040)
 };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuKernelSetAttribute", 12000)`: the driver's `cuKernelSetAttribute` with the ABI of CUDA 12.0, typed [`PFN_cuKernelSetAttribute_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuKernelSetAttribute_v12000: EntryPoint<PFN_cuKernelSetAttribute_v12000> = unsafe {
     EntryPoint::new(c"cuKernelSetAttribute", 12000)
 };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuKernelSetCacheConfig", 12000)`: the driver's `cuKernelSetCacheConfig` with the ABI of CUDA 12.0, typed [`PFN_cuKernelSetCacheConfig_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuKernelSetCacheConfig_v12000: EntryPoint<PFN_cuKernelSetCacheConfig_v12000> = unsafe {
     EntryPoint::new(c"cuKernelSetCacheConfig", 12000)
 };
+/// `cuGetProcAddress("cuLaunchCooperativeKernelMultiDevice", 9000)`: the driver's `cuLaunchCooperativeKernelMultiDevice` with the ABI of CUDA 9.0, typed [`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`].
+///
+/// - In every supported header
 pub const cuLaunchCooperativeKernelMultiDevice_v9000: EntryPoint<
     PFN_cuLaunchCooperativeKernelMultiDevice_v9000,
 > = unsafe { EntryPoint::new(c"cuLaunchCooperativeKernelMultiDevice", 9000) };
+/// `cuGetProcAddress("cuLaunchCooperativeKernel", 9000)`: the driver's `cuLaunchCooperativeKernel` with the ABI of CUDA 9.0, typed [`PFN_cuLaunchCooperativeKernel_v9000`].
+///
+/// - In every supported header
 pub const cuLaunchCooperativeKernel_v9000: EntryPoint<
     PFN_cuLaunchCooperativeKernel_v9000,
 > = unsafe { EntryPoint::new(c"cuLaunchCooperativeKernel", 9000) };
+/// `cuGetProcAddress("cuLaunchCooperativeKernel", 9000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuLaunchCooperativeKernel` with the ABI of CUDA 9.0, typed [`PFN_cuLaunchCooperativeKernel_v9000_ptsz`].
+///
+/// - In every supported header
 pub const cuLaunchCooperativeKernel_v9000_ptsz: EntryPoint<
     PFN_cuLaunchCooperativeKernel_v9000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuLaunchCooperativeKernel", 9000) };
+/// `cuGetProcAddress("cuLaunchGridAsync", 2000)`: the driver's `cuLaunchGridAsync` with the ABI of CUDA 2.0, typed [`PFN_cuLaunchGridAsync_v2000`].
+///
+/// - In every supported header
 pub const cuLaunchGridAsync_v2000: EntryPoint<PFN_cuLaunchGridAsync_v2000> = unsafe {
     EntryPoint::new(c"cuLaunchGridAsync", 2000)
 };
+/// `cuGetProcAddress("cuLaunchGrid", 2000)`: the driver's `cuLaunchGrid` with the ABI of CUDA 2.0, typed [`PFN_cuLaunchGrid_v2000`].
+///
+/// - In every supported header
 pub const cuLaunchGrid_v2000: EntryPoint<PFN_cuLaunchGrid_v2000> = unsafe {
     EntryPoint::new(c"cuLaunchGrid", 2000)
 };
+/// `cuGetProcAddress("cuLaunchHostFunc", 10000)`: the driver's `cuLaunchHostFunc` with the ABI of CUDA 10.0, typed [`PFN_cuLaunchHostFunc_v10000`].
+///
+/// - In every supported header
 pub const cuLaunchHostFunc_v10000: EntryPoint<PFN_cuLaunchHostFunc_v10000> = unsafe {
     EntryPoint::new(c"cuLaunchHostFunc", 10000)
 };
+/// `cuGetProcAddress("cuLaunchHostFunc", 10000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuLaunchHostFunc` with the ABI of CUDA 10.0, typed [`PFN_cuLaunchHostFunc_v10000_ptsz`].
+///
+/// - In every supported header
 pub const cuLaunchHostFunc_v10000_ptsz: EntryPoint<PFN_cuLaunchHostFunc_v10000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuLaunchHostFunc", 10000)
 };
 #[cfg(cuda_ge_13020)]
+/// `cuGetProcAddress("cuLaunchHostFunc", 13010)`: the driver's `cuLaunchHostFunc` with the ABI of CUDA 13.1, typed [`PFN_cuLaunchHostFunc_v13010`].
+///
+/// - Since CUDA 13.2
 pub const cuLaunchHostFunc_v13010: EntryPoint<PFN_cuLaunchHostFunc_v13010> = unsafe {
     EntryPoint::new(c"cuLaunchHostFunc", 13010)
 };
 #[cfg(cuda_ge_13020)]
+/// `cuGetProcAddress("cuLaunchHostFunc", 13010)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuLaunchHostFunc` with the ABI of CUDA 13.1, typed [`PFN_cuLaunchHostFunc_v13010_ptsz`].
+///
+/// - Since CUDA 13.2
 pub const cuLaunchHostFunc_v13010_ptsz: EntryPoint<PFN_cuLaunchHostFunc_v13010_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuLaunchHostFunc", 13010)
 };
 #[cfg(cuda_ge_11080)]
+/// `cuGetProcAddress("cuLaunchKernelEx", 11060)`: the driver's `cuLaunchKernelEx` with the ABI of CUDA 11.6, typed [`PFN_cuLaunchKernelEx_v11060`].
+///
+/// - Since CUDA 11.8
 pub const cuLaunchKernelEx_v11060: EntryPoint<PFN_cuLaunchKernelEx_v11060> = unsafe {
     EntryPoint::new(c"cuLaunchKernelEx", 11060)
 };
 #[cfg(cuda_ge_11080)]
+/// `cuGetProcAddress("cuLaunchKernelEx", 11060)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuLaunchKernelEx` with the ABI of CUDA 11.6, typed [`PFN_cuLaunchKernelEx_v11060_ptsz`].
+///
+/// - Since CUDA 11.8
 pub const cuLaunchKernelEx_v11060_ptsz: EntryPoint<PFN_cuLaunchKernelEx_v11060_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuLaunchKernelEx", 11060)
 };
+/// `cuGetProcAddress("cuLaunchKernel", 4000)`: the driver's `cuLaunchKernel` with the ABI of CUDA 4.0, typed [`PFN_cuLaunchKernel_v4000`].
+///
+/// - In every supported header
 pub const cuLaunchKernel_v4000: EntryPoint<PFN_cuLaunchKernel_v4000> = unsafe {
     EntryPoint::new(c"cuLaunchKernel", 4000)
 };
+/// `cuGetProcAddress("cuLaunchKernel", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuLaunchKernel` with the ABI of CUDA 7.0, typed [`PFN_cuLaunchKernel_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuLaunchKernel_v7000_ptsz: EntryPoint<PFN_cuLaunchKernel_v7000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuLaunchKernel", 7000)
 };
+/// `cuGetProcAddress("cuLaunch", 2000)`: the driver's `cuLaunch` with the ABI of CUDA 2.0, typed [`PFN_cuLaunch_v2000`].
+///
+/// - In every supported header
 pub const cuLaunch_v2000: EntryPoint<PFN_cuLaunch_v2000> = unsafe {
     EntryPoint::new(c"cuLaunch", 2000)
 };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuLibraryEnumerateKernels", 12040)`: the driver's `cuLibraryEnumerateKernels` with the ABI of CUDA 12.4, typed [`PFN_cuLibraryEnumerateKernels_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuLibraryEnumerateKernels_v12040: EntryPoint<
     PFN_cuLibraryEnumerateKernels_v12040,
 > = unsafe { EntryPoint::new(c"cuLibraryEnumerateKernels", 12040) };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuLibraryGetGlobal", 12000)`: the driver's `cuLibraryGetGlobal` with the ABI of CUDA 12.0, typed [`PFN_cuLibraryGetGlobal_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuLibraryGetGlobal_v12000: EntryPoint<PFN_cuLibraryGetGlobal_v12000> = unsafe {
     EntryPoint::new(c"cuLibraryGetGlobal", 12000)
 };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuLibraryGetKernelCount", 12040)`: the driver's `cuLibraryGetKernelCount` with the ABI of CUDA 12.4, typed [`PFN_cuLibraryGetKernelCount_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuLibraryGetKernelCount_v12040: EntryPoint<
     PFN_cuLibraryGetKernelCount_v12040,
 > = unsafe { EntryPoint::new(c"cuLibraryGetKernelCount", 12040) };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuLibraryGetKernel", 12000)`: the driver's `cuLibraryGetKernel` with the ABI of CUDA 12.0, typed [`PFN_cuLibraryGetKernel_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuLibraryGetKernel_v12000: EntryPoint<PFN_cuLibraryGetKernel_v12000> = unsafe {
     EntryPoint::new(c"cuLibraryGetKernel", 12000)
 };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuLibraryGetManaged", 12000)`: the driver's `cuLibraryGetManaged` with the ABI of CUDA 12.0, typed [`PFN_cuLibraryGetManaged_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuLibraryGetManaged_v12000: EntryPoint<PFN_cuLibraryGetManaged_v12000> = unsafe {
     EntryPoint::new(c"cuLibraryGetManaged", 12000)
 };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuLibraryGetModule", 12000)`: the driver's `cuLibraryGetModule` with the ABI of CUDA 12.0, typed [`PFN_cuLibraryGetModule_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuLibraryGetModule_v12000: EntryPoint<PFN_cuLibraryGetModule_v12000> = unsafe {
     EntryPoint::new(c"cuLibraryGetModule", 12000)
 };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuLibraryGetUnifiedFunction", 12000)`: the driver's `cuLibraryGetUnifiedFunction` with the ABI of CUDA 12.0, typed [`PFN_cuLibraryGetUnifiedFunction_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuLibraryGetUnifiedFunction_v12000: EntryPoint<
     PFN_cuLibraryGetUnifiedFunction_v12000,
 > = unsafe { EntryPoint::new(c"cuLibraryGetUnifiedFunction", 12000) };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuLibraryLoadData", 12000)`: the driver's `cuLibraryLoadData` with the ABI of CUDA 12.0, typed [`PFN_cuLibraryLoadData_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuLibraryLoadData_v12000: EntryPoint<PFN_cuLibraryLoadData_v12000> = unsafe {
     EntryPoint::new(c"cuLibraryLoadData", 12000)
 };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuLibraryLoadFromFile", 12000)`: the driver's `cuLibraryLoadFromFile` with the ABI of CUDA 12.0, typed [`PFN_cuLibraryLoadFromFile_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuLibraryLoadFromFile_v12000: EntryPoint<PFN_cuLibraryLoadFromFile_v12000> = unsafe {
     EntryPoint::new(c"cuLibraryLoadFromFile", 12000)
 };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuLibraryUnload", 12000)`: the driver's `cuLibraryUnload` with the ABI of CUDA 12.0, typed [`PFN_cuLibraryUnload_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuLibraryUnload_v12000: EntryPoint<PFN_cuLibraryUnload_v12000> = unsafe {
     EntryPoint::new(c"cuLibraryUnload", 12000)
 };
+/// `cuGetProcAddress("cuLinkAddData", 5050)`: the driver's `cuLinkAddData` with the ABI of CUDA 5.5, typed [`PFN_cuLinkAddData_v5050`].
+///
+/// - In every supported header
 pub const cuLinkAddData_v5050: EntryPoint<PFN_cuLinkAddData_v5050> = unsafe {
     EntryPoint::new(c"cuLinkAddData", 5050)
 };
+/// `cuGetProcAddress("cuLinkAddData", 6050)`: the driver's `cuLinkAddData` with the ABI of CUDA 6.5, typed [`PFN_cuLinkAddData_v6050`].
+///
+/// - In every supported header
 pub const cuLinkAddData_v6050: EntryPoint<PFN_cuLinkAddData_v6050> = unsafe {
     EntryPoint::new(c"cuLinkAddData", 6050)
 };
+/// `cuGetProcAddress("cuLinkAddFile", 5050)`: the driver's `cuLinkAddFile` with the ABI of CUDA 5.5, typed [`PFN_cuLinkAddFile_v5050`].
+///
+/// - In every supported header
 pub const cuLinkAddFile_v5050: EntryPoint<PFN_cuLinkAddFile_v5050> = unsafe {
     EntryPoint::new(c"cuLinkAddFile", 5050)
 };
+/// `cuGetProcAddress("cuLinkAddFile", 6050)`: the driver's `cuLinkAddFile` with the ABI of CUDA 6.5, typed [`PFN_cuLinkAddFile_v6050`].
+///
+/// - In every supported header
 pub const cuLinkAddFile_v6050: EntryPoint<PFN_cuLinkAddFile_v6050> = unsafe {
     EntryPoint::new(c"cuLinkAddFile", 6050)
 };
+/// `cuGetProcAddress("cuLinkComplete", 5050)`: the driver's `cuLinkComplete` with the ABI of CUDA 5.5, typed [`PFN_cuLinkComplete_v5050`].
+///
+/// - In every supported header
 pub const cuLinkComplete_v5050: EntryPoint<PFN_cuLinkComplete_v5050> = unsafe {
     EntryPoint::new(c"cuLinkComplete", 5050)
 };
+/// `cuGetProcAddress("cuLinkCreate", 5050)`: the driver's `cuLinkCreate` with the ABI of CUDA 5.5, typed [`PFN_cuLinkCreate_v5050`].
+///
+/// - In every supported header
 pub const cuLinkCreate_v5050: EntryPoint<PFN_cuLinkCreate_v5050> = unsafe {
     EntryPoint::new(c"cuLinkCreate", 5050)
 };
+/// `cuGetProcAddress("cuLinkCreate", 6050)`: the driver's `cuLinkCreate` with the ABI of CUDA 6.5, typed [`PFN_cuLinkCreate_v6050`].
+///
+/// - In every supported header
 pub const cuLinkCreate_v6050: EntryPoint<PFN_cuLinkCreate_v6050> = unsafe {
     EntryPoint::new(c"cuLinkCreate", 6050)
 };
+/// `cuGetProcAddress("cuLinkDestroy", 5050)`: the driver's `cuLinkDestroy` with the ABI of CUDA 5.5, typed [`PFN_cuLinkDestroy_v5050`].
+///
+/// - In every supported header
 pub const cuLinkDestroy_v5050: EntryPoint<PFN_cuLinkDestroy_v5050> = unsafe {
     EntryPoint::new(c"cuLinkDestroy", 5050)
 };
 #[cfg(cuda_ge_13030)]
+/// `cuGetProcAddress("cuLogicalEndpointAddDevice", 13030)`: the driver's `cuLogicalEndpointAddDevice` with the ABI of CUDA 13.3, typed [`PFN_cuLogicalEndpointAddDevice_v13030`].
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointAddDevice_v13030: EntryPoint<
     PFN_cuLogicalEndpointAddDevice_v13030,
 > = unsafe { EntryPoint::new(c"cuLogicalEndpointAddDevice", 13030) };
 #[cfg(cuda_ge_13030)]
+/// `cuGetProcAddress("cuLogicalEndpointBindAddr", 13030)`: the driver's `cuLogicalEndpointBindAddr` with the ABI of CUDA 13.3, typed [`PFN_cuLogicalEndpointBindAddr_v13030`].
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointBindAddr_v13030: EntryPoint<
     PFN_cuLogicalEndpointBindAddr_v13030,
 > = unsafe { EntryPoint::new(c"cuLogicalEndpointBindAddr", 13030) };
 #[cfg(cuda_ge_13030)]
+/// `cuGetProcAddress("cuLogicalEndpointBindMem", 13030)`: the driver's `cuLogicalEndpointBindMem` with the ABI of CUDA 13.3, typed [`PFN_cuLogicalEndpointBindMem_v13030`].
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointBindMem_v13030: EntryPoint<
     PFN_cuLogicalEndpointBindMem_v13030,
 > = unsafe { EntryPoint::new(c"cuLogicalEndpointBindMem", 13030) };
 #[cfg(cuda_ge_13030)]
+/// `cuGetProcAddress("cuLogicalEndpointCreate", 13030)`: the driver's `cuLogicalEndpointCreate` with the ABI of CUDA 13.3, typed [`PFN_cuLogicalEndpointCreate_v13030`].
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointCreate_v13030: EntryPoint<
     PFN_cuLogicalEndpointCreate_v13030,
 > = unsafe { EntryPoint::new(c"cuLogicalEndpointCreate", 13030) };
 #[cfg(cuda_ge_13030)]
+/// `cuGetProcAddress("cuLogicalEndpointDestroy", 13030)`: the driver's `cuLogicalEndpointDestroy` with the ABI of CUDA 13.3, typed [`PFN_cuLogicalEndpointDestroy_v13030`].
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointDestroy_v13030: EntryPoint<
     PFN_cuLogicalEndpointDestroy_v13030,
 > = unsafe { EntryPoint::new(c"cuLogicalEndpointDestroy", 13030) };
 #[cfg(cuda_ge_13030)]
+/// `cuGetProcAddress("cuLogicalEndpointExport", 13030)`: the driver's `cuLogicalEndpointExport` with the ABI of CUDA 13.3, typed [`PFN_cuLogicalEndpointExport_v13030`].
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointExport_v13030: EntryPoint<
     PFN_cuLogicalEndpointExport_v13030,
 > = unsafe { EntryPoint::new(c"cuLogicalEndpointExport", 13030) };
 #[cfg(cuda_ge_13030)]
+/// `cuGetProcAddress("cuLogicalEndpointGetLimits", 13030)`: the driver's `cuLogicalEndpointGetLimits` with the ABI of CUDA 13.3, typed [`PFN_cuLogicalEndpointGetLimits_v13030`].
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointGetLimits_v13030: EntryPoint<
     PFN_cuLogicalEndpointGetLimits_v13030,
 > = unsafe { EntryPoint::new(c"cuLogicalEndpointGetLimits", 13030) };
 #[cfg(cuda_ge_13030)]
+/// `cuGetProcAddress("cuLogicalEndpointIdRelease", 13030)`: the driver's `cuLogicalEndpointIdRelease` with the ABI of CUDA 13.3, typed [`PFN_cuLogicalEndpointIdRelease_v13030`].
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointIdRelease_v13030: EntryPoint<
     PFN_cuLogicalEndpointIdRelease_v13030,
 > = unsafe { EntryPoint::new(c"cuLogicalEndpointIdRelease", 13030) };
 #[cfg(cuda_ge_13030)]
+/// `cuGetProcAddress("cuLogicalEndpointIdReserve", 13030)`: the driver's `cuLogicalEndpointIdReserve` with the ABI of CUDA 13.3, typed [`PFN_cuLogicalEndpointIdReserve_v13030`].
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointIdReserve_v13030: EntryPoint<
     PFN_cuLogicalEndpointIdReserve_v13030,
 > = unsafe { EntryPoint::new(c"cuLogicalEndpointIdReserve", 13030) };
 #[cfg(cuda_ge_13030)]
+/// `cuGetProcAddress("cuLogicalEndpointImport", 13030)`: the driver's `cuLogicalEndpointImport` with the ABI of CUDA 13.3, typed [`PFN_cuLogicalEndpointImport_v13030`].
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointImport_v13030: EntryPoint<
     PFN_cuLogicalEndpointImport_v13030,
 > = unsafe { EntryPoint::new(c"cuLogicalEndpointImport", 13030) };
 #[cfg(cuda_ge_13030)]
+/// `cuGetProcAddress("cuLogicalEndpointQuery", 13030)`: the driver's `cuLogicalEndpointQuery` with the ABI of CUDA 13.3, typed [`PFN_cuLogicalEndpointQuery_v13030`].
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointQuery_v13030: EntryPoint<PFN_cuLogicalEndpointQuery_v13030> = unsafe {
     EntryPoint::new(c"cuLogicalEndpointQuery", 13030)
 };
 #[cfg(cuda_ge_13030)]
+/// `cuGetProcAddress("cuLogicalEndpointUnbind", 13030)`: the driver's `cuLogicalEndpointUnbind` with the ABI of CUDA 13.3, typed [`PFN_cuLogicalEndpointUnbind_v13030`].
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointUnbind_v13030: EntryPoint<
     PFN_cuLogicalEndpointUnbind_v13030,
 > = unsafe { EntryPoint::new(c"cuLogicalEndpointUnbind", 13030) };
 #[cfg(cuda_ge_12090)]
+/// `cuGetProcAddress("cuLogsCurrent", 12090)`: the driver's `cuLogsCurrent` with the ABI of CUDA 12.9, typed [`PFN_cuLogsCurrent_v12090`].
+///
+/// - Since CUDA 12.9
 pub const cuLogsCurrent_v12090: EntryPoint<PFN_cuLogsCurrent_v12090> = unsafe {
     EntryPoint::new(c"cuLogsCurrent", 12090)
 };
 #[cfg(cuda_ge_12090)]
+/// `cuGetProcAddress("cuLogsDumpToFile", 12090)`: the driver's `cuLogsDumpToFile` with the ABI of CUDA 12.9, typed [`PFN_cuLogsDumpToFile_v12090`].
+///
+/// - Since CUDA 12.9
 pub const cuLogsDumpToFile_v12090: EntryPoint<PFN_cuLogsDumpToFile_v12090> = unsafe {
     EntryPoint::new(c"cuLogsDumpToFile", 12090)
 };
 #[cfg(cuda_ge_12090)]
+/// `cuGetProcAddress("cuLogsDumpToMemory", 12090)`: the driver's `cuLogsDumpToMemory` with the ABI of CUDA 12.9, typed [`PFN_cuLogsDumpToMemory_v12090`].
+///
+/// - Since CUDA 12.9
 pub const cuLogsDumpToMemory_v12090: EntryPoint<PFN_cuLogsDumpToMemory_v12090> = unsafe {
     EntryPoint::new(c"cuLogsDumpToMemory", 12090)
 };
 #[cfg(cuda_ge_12090)]
+/// `cuGetProcAddress("cuLogsRegisterCallback", 12090)`: the driver's `cuLogsRegisterCallback` with the ABI of CUDA 12.9, typed [`PFN_cuLogsRegisterCallback_v12090`].
+///
+/// - Since CUDA 12.9
 pub const cuLogsRegisterCallback_v12090: EntryPoint<PFN_cuLogsRegisterCallback_v12090> = unsafe {
     EntryPoint::new(c"cuLogsRegisterCallback", 12090)
 };
 #[cfg(cuda_ge_12090)]
+/// `cuGetProcAddress("cuLogsUnregisterCallback", 12090)`: the driver's `cuLogsUnregisterCallback` with the ABI of CUDA 12.9, typed [`PFN_cuLogsUnregisterCallback_v12090`].
+///
+/// - Since CUDA 12.9
 pub const cuLogsUnregisterCallback_v12090: EntryPoint<
     PFN_cuLogsUnregisterCallback_v12090,
 > = unsafe { EntryPoint::new(c"cuLogsUnregisterCallback", 12090) };
+/// `cuGetProcAddress("cuMemAddressFree", 10020)`: the driver's `cuMemAddressFree` with the ABI of CUDA 10.2, typed [`PFN_cuMemAddressFree_v10020`].
+///
+/// - In every supported header
 pub const cuMemAddressFree_v10020: EntryPoint<PFN_cuMemAddressFree_v10020> = unsafe {
     EntryPoint::new(c"cuMemAddressFree", 10020)
 };
+/// `cuGetProcAddress("cuMemAddressReserve", 10020)`: the driver's `cuMemAddressReserve` with the ABI of CUDA 10.2, typed [`PFN_cuMemAddressReserve_v10020`].
+///
+/// - In every supported header
 pub const cuMemAddressReserve_v10020: EntryPoint<PFN_cuMemAddressReserve_v10020> = unsafe {
     EntryPoint::new(c"cuMemAddressReserve", 10020)
 };
 #[cfg(cuda_ge_12020)]
+/// `cuGetProcAddress("cuMemAdvise", 12020)`: the driver's `cuMemAdvise` with the ABI of CUDA 12.2, typed [`PFN_cuMemAdvise_v12020`].
+///
+/// - Since CUDA 12.2
 pub const cuMemAdvise_v12020: EntryPoint<PFN_cuMemAdvise_v12020> = unsafe {
     EntryPoint::new(c"cuMemAdvise", 12020)
 };
+/// `cuGetProcAddress("cuMemAdvise", 8000)`: the driver's `cuMemAdvise` with the ABI of CUDA 8.0, typed [`PFN_cuMemAdvise_v8000`].
+///
+/// - In every supported header
 pub const cuMemAdvise_v8000: EntryPoint<PFN_cuMemAdvise_v8000> = unsafe {
     EntryPoint::new(c"cuMemAdvise", 8000)
 };
+/// `cuGetProcAddress("cuMemAllocAsync", 11020)`: the driver's `cuMemAllocAsync` with the ABI of CUDA 11.2, typed [`PFN_cuMemAllocAsync_v11020`].
+///
+/// - In every supported header
 pub const cuMemAllocAsync_v11020: EntryPoint<PFN_cuMemAllocAsync_v11020> = unsafe {
     EntryPoint::new(c"cuMemAllocAsync", 11020)
 };
+/// `cuGetProcAddress("cuMemAllocAsync", 11020)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemAllocAsync` with the ABI of CUDA 11.2, typed [`PFN_cuMemAllocAsync_v11020_ptsz`].
+///
+/// - In every supported header
 pub const cuMemAllocAsync_v11020_ptsz: EntryPoint<PFN_cuMemAllocAsync_v11020_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuMemAllocAsync", 11020)
 };
+/// `cuGetProcAddress("cuMemAllocFromPoolAsync", 11020)`: the driver's `cuMemAllocFromPoolAsync` with the ABI of CUDA 11.2, typed [`PFN_cuMemAllocFromPoolAsync_v11020`].
+///
+/// - In every supported header
 pub const cuMemAllocFromPoolAsync_v11020: EntryPoint<
     PFN_cuMemAllocFromPoolAsync_v11020,
 > = unsafe { EntryPoint::new(c"cuMemAllocFromPoolAsync", 11020) };
+/// `cuGetProcAddress("cuMemAllocFromPoolAsync", 11020)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemAllocFromPoolAsync` with the ABI of CUDA 11.2, typed [`PFN_cuMemAllocFromPoolAsync_v11020_ptsz`].
+///
+/// - In every supported header
 pub const cuMemAllocFromPoolAsync_v11020_ptsz: EntryPoint<
     PFN_cuMemAllocFromPoolAsync_v11020_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuMemAllocFromPoolAsync", 11020) };
+/// `cuGetProcAddress("cuMemAllocHost", 2000)`: the driver's `cuMemAllocHost` with the ABI of CUDA 2.0, typed [`PFN_cuMemAllocHost_v2000`].
+///
+/// - In every supported header
 pub const cuMemAllocHost_v2000: EntryPoint<PFN_cuMemAllocHost_v2000> = unsafe {
     EntryPoint::new(c"cuMemAllocHost", 2000)
 };
+/// `cuGetProcAddress("cuMemAllocHost", 3020)`: the driver's `cuMemAllocHost` with the ABI of CUDA 3.2, typed [`PFN_cuMemAllocHost_v3020`].
+///
+/// - In every supported header
 pub const cuMemAllocHost_v3020: EntryPoint<PFN_cuMemAllocHost_v3020> = unsafe {
     EntryPoint::new(c"cuMemAllocHost", 3020)
 };
+/// `cuGetProcAddress("cuMemAllocManaged", 6000)`: the driver's `cuMemAllocManaged` with the ABI of CUDA 6.0, typed [`PFN_cuMemAllocManaged_v6000`].
+///
+/// - In every supported header
 pub const cuMemAllocManaged_v6000: EntryPoint<PFN_cuMemAllocManaged_v6000> = unsafe {
     EntryPoint::new(c"cuMemAllocManaged", 6000)
 };
+/// `cuGetProcAddress("cuMemAllocPitch", 2000)`: the driver's `cuMemAllocPitch` with the ABI of CUDA 2.0, typed [`PFN_cuMemAllocPitch_v2000`].
+///
+/// - In every supported header
 pub const cuMemAllocPitch_v2000: EntryPoint<PFN_cuMemAllocPitch_v2000> = unsafe {
     EntryPoint::new(c"cuMemAllocPitch", 2000)
 };
+/// `cuGetProcAddress("cuMemAllocPitch", 3020)`: the driver's `cuMemAllocPitch` with the ABI of CUDA 3.2, typed [`PFN_cuMemAllocPitch_v3020`].
+///
+/// - In every supported header
 pub const cuMemAllocPitch_v3020: EntryPoint<PFN_cuMemAllocPitch_v3020> = unsafe {
     EntryPoint::new(c"cuMemAllocPitch", 3020)
 };
+/// `cuGetProcAddress("cuMemAlloc", 2000)`: the driver's `cuMemAlloc` with the ABI of CUDA 2.0, typed [`PFN_cuMemAlloc_v2000`].
+///
+/// - In every supported header
 pub const cuMemAlloc_v2000: EntryPoint<PFN_cuMemAlloc_v2000> = unsafe {
     EntryPoint::new(c"cuMemAlloc", 2000)
 };
+/// `cuGetProcAddress("cuMemAlloc", 3020)`: the driver's `cuMemAlloc` with the ABI of CUDA 3.2, typed [`PFN_cuMemAlloc_v3020`].
+///
+/// - In every supported header
 pub const cuMemAlloc_v3020: EntryPoint<PFN_cuMemAlloc_v3020> = unsafe {
     EntryPoint::new(c"cuMemAlloc", 3020)
 };
 #[cfg(cuda_ge_12080)]
+/// `cuGetProcAddress("cuMemBatchDecompressAsync", 12060)`: the driver's `cuMemBatchDecompressAsync` with the ABI of CUDA 12.6, typed [`PFN_cuMemBatchDecompressAsync_v12060`].
+///
+/// - Since CUDA 12.8
 pub const cuMemBatchDecompressAsync_v12060: EntryPoint<
     PFN_cuMemBatchDecompressAsync_v12060,
 > = unsafe { EntryPoint::new(c"cuMemBatchDecompressAsync", 12060) };
 #[cfg(cuda_ge_12080)]
+/// `cuGetProcAddress("cuMemBatchDecompressAsync", 12060)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemBatchDecompressAsync` with the ABI of CUDA 12.6, typed [`PFN_cuMemBatchDecompressAsync_v12060_ptsz`].
+///
+/// - Since CUDA 12.8
 pub const cuMemBatchDecompressAsync_v12060_ptsz: EntryPoint<
     PFN_cuMemBatchDecompressAsync_v12060_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuMemBatchDecompressAsync", 12060) };
+/// `cuGetProcAddress("cuMemCreate", 10020)`: the driver's `cuMemCreate` with the ABI of CUDA 10.2, typed [`PFN_cuMemCreate_v10020`].
+///
+/// - In every supported header
 pub const cuMemCreate_v10020: EntryPoint<PFN_cuMemCreate_v10020> = unsafe {
     EntryPoint::new(c"cuMemCreate", 10020)
 };
 #[cfg(cuda_ge_13000)]
+/// `cuGetProcAddress("cuMemDiscardAndPrefetchBatchAsync", 13000)`: the driver's `cuMemDiscardAndPrefetchBatchAsync` with the ABI of CUDA 13.0, typed [`PFN_cuMemDiscardAndPrefetchBatchAsync_v13000`].
+///
+/// - Since CUDA 13.0
 pub const cuMemDiscardAndPrefetchBatchAsync_v13000: EntryPoint<
     PFN_cuMemDiscardAndPrefetchBatchAsync_v13000,
 > = unsafe { EntryPoint::new(c"cuMemDiscardAndPrefetchBatchAsync", 13000) };
 #[cfg(cuda_ge_13000)]
+/// `cuGetProcAddress("cuMemDiscardAndPrefetchBatchAsync", 13000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemDiscardAndPrefetchBatchAsync` with the ABI of CUDA 13.0, typed [`PFN_cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz`].
+///
+/// - Since CUDA 13.0
 pub const cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz: EntryPoint<
     PFN_cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuMemDiscardAndPrefetchBatchAsync", 13000) };
 #[cfg(cuda_ge_13000)]
+/// `cuGetProcAddress("cuMemDiscardBatchAsync", 13000)`: the driver's `cuMemDiscardBatchAsync` with the ABI of CUDA 13.0, typed [`PFN_cuMemDiscardBatchAsync_v13000`].
+///
+/// - Since CUDA 13.0
 pub const cuMemDiscardBatchAsync_v13000: EntryPoint<PFN_cuMemDiscardBatchAsync_v13000> = unsafe {
     EntryPoint::new(c"cuMemDiscardBatchAsync", 13000)
 };
 #[cfg(cuda_ge_13000)]
+/// `cuGetProcAddress("cuMemDiscardBatchAsync", 13000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemDiscardBatchAsync` with the ABI of CUDA 13.0, typed [`PFN_cuMemDiscardBatchAsync_v13000_ptsz`].
+///
+/// - Since CUDA 13.0
 pub const cuMemDiscardBatchAsync_v13000_ptsz: EntryPoint<
     PFN_cuMemDiscardBatchAsync_v13000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuMemDiscardBatchAsync", 13000) };
+/// `cuGetProcAddress("cuMemExportToShareableHandle", 10020)`: the driver's `cuMemExportToShareableHandle` with the ABI of CUDA 10.2, typed [`PFN_cuMemExportToShareableHandle_v10020`].
+///
+/// - In every supported header
 pub const cuMemExportToShareableHandle_v10020: EntryPoint<
     PFN_cuMemExportToShareableHandle_v10020,
 > = unsafe { EntryPoint::new(c"cuMemExportToShareableHandle", 10020) };
+/// `cuGetProcAddress("cuMemFreeAsync", 11020)`: the driver's `cuMemFreeAsync` with the ABI of CUDA 11.2, typed [`PFN_cuMemFreeAsync_v11020`].
+///
+/// - In every supported header
 pub const cuMemFreeAsync_v11020: EntryPoint<PFN_cuMemFreeAsync_v11020> = unsafe {
     EntryPoint::new(c"cuMemFreeAsync", 11020)
 };
+/// `cuGetProcAddress("cuMemFreeAsync", 11020)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemFreeAsync` with the ABI of CUDA 11.2, typed [`PFN_cuMemFreeAsync_v11020_ptsz`].
+///
+/// - In every supported header
 pub const cuMemFreeAsync_v11020_ptsz: EntryPoint<PFN_cuMemFreeAsync_v11020_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuMemFreeAsync", 11020)
 };
+/// `cuGetProcAddress("cuMemFreeHost", 2000)`: the driver's `cuMemFreeHost` with the ABI of CUDA 2.0, typed [`PFN_cuMemFreeHost_v2000`].
+///
+/// - In every supported header
 pub const cuMemFreeHost_v2000: EntryPoint<PFN_cuMemFreeHost_v2000> = unsafe {
     EntryPoint::new(c"cuMemFreeHost", 2000)
 };
+/// `cuGetProcAddress("cuMemFree", 2000)`: the driver's `cuMemFree` with the ABI of CUDA 2.0, typed [`PFN_cuMemFree_v2000`].
+///
+/// - In every supported header
 pub const cuMemFree_v2000: EntryPoint<PFN_cuMemFree_v2000> = unsafe {
     EntryPoint::new(c"cuMemFree", 2000)
 };
+/// `cuGetProcAddress("cuMemFree", 3020)`: the driver's `cuMemFree` with the ABI of CUDA 3.2, typed [`PFN_cuMemFree_v3020`].
+///
+/// - In every supported header
 pub const cuMemFree_v3020: EntryPoint<PFN_cuMemFree_v3020> = unsafe {
     EntryPoint::new(c"cuMemFree", 3020)
 };
+/// `cuGetProcAddress("cuMemGetAccess", 10020)`: the driver's `cuMemGetAccess` with the ABI of CUDA 10.2, typed [`PFN_cuMemGetAccess_v10020`].
+///
+/// - In every supported header
 pub const cuMemGetAccess_v10020: EntryPoint<PFN_cuMemGetAccess_v10020> = unsafe {
     EntryPoint::new(c"cuMemGetAccess", 10020)
 };
+/// `cuGetProcAddress("cuMemGetAddressRange", 2000)`: the driver's `cuMemGetAddressRange` with the ABI of CUDA 2.0, typed [`PFN_cuMemGetAddressRange_v2000`].
+///
+/// - In every supported header
 pub const cuMemGetAddressRange_v2000: EntryPoint<PFN_cuMemGetAddressRange_v2000> = unsafe {
     EntryPoint::new(c"cuMemGetAddressRange", 2000)
 };
+/// `cuGetProcAddress("cuMemGetAddressRange", 3020)`: the driver's `cuMemGetAddressRange` with the ABI of CUDA 3.2, typed [`PFN_cuMemGetAddressRange_v3020`].
+///
+/// - In every supported header
 pub const cuMemGetAddressRange_v3020: EntryPoint<PFN_cuMemGetAddressRange_v3020> = unsafe {
     EntryPoint::new(c"cuMemGetAddressRange", 3020)
 };
+/// `cuGetProcAddress("cuMemGetAllocationGranularity", 10020)`: the driver's `cuMemGetAllocationGranularity` with the ABI of CUDA 10.2, typed [`PFN_cuMemGetAllocationGranularity_v10020`].
+///
+/// - In every supported header
 pub const cuMemGetAllocationGranularity_v10020: EntryPoint<
     PFN_cuMemGetAllocationGranularity_v10020,
 > = unsafe { EntryPoint::new(c"cuMemGetAllocationGranularity", 10020) };
+/// `cuGetProcAddress("cuMemGetAllocationPropertiesFromHandle", 10020)`: the driver's `cuMemGetAllocationPropertiesFromHandle` with the ABI of CUDA 10.2, typed [`PFN_cuMemGetAllocationPropertiesFromHandle_v10020`].
+///
+/// - In every supported header
 pub const cuMemGetAllocationPropertiesFromHandle_v10020: EntryPoint<
     PFN_cuMemGetAllocationPropertiesFromHandle_v10020,
 > = unsafe { EntryPoint::new(c"cuMemGetAllocationPropertiesFromHandle", 10020) };
 #[cfg(cuda_ge_13000)]
+/// `cuGetProcAddress("cuMemGetDefaultMemPool", 13000)`: the driver's `cuMemGetDefaultMemPool` with the ABI of CUDA 13.0, typed [`PFN_cuMemGetDefaultMemPool_v13000`].
+///
+/// - Since CUDA 13.0
 pub const cuMemGetDefaultMemPool_v13000: EntryPoint<PFN_cuMemGetDefaultMemPool_v13000> = unsafe {
     EntryPoint::new(c"cuMemGetDefaultMemPool", 13000)
 };
+/// `cuGetProcAddress("cuMemGetHandleForAddressRange", 11070)`: the driver's `cuMemGetHandleForAddressRange` with the ABI of CUDA 11.7, typed [`PFN_cuMemGetHandleForAddressRange_v11070`].
+///
+/// - In every supported header
 pub const cuMemGetHandleForAddressRange_v11070: EntryPoint<
     PFN_cuMemGetHandleForAddressRange_v11070,
 > = unsafe { EntryPoint::new(c"cuMemGetHandleForAddressRange", 11070) };
+/// `cuGetProcAddress("cuMemGetInfo", 2000)`: the driver's `cuMemGetInfo` with the ABI of CUDA 2.0, typed [`PFN_cuMemGetInfo_v2000`].
+///
+/// - In every supported header
 pub const cuMemGetInfo_v2000: EntryPoint<PFN_cuMemGetInfo_v2000> = unsafe {
     EntryPoint::new(c"cuMemGetInfo", 2000)
 };
+/// `cuGetProcAddress("cuMemGetInfo", 3020)`: the driver's `cuMemGetInfo` with the ABI of CUDA 3.2, typed [`PFN_cuMemGetInfo_v3020`].
+///
+/// - In every supported header
 pub const cuMemGetInfo_v3020: EntryPoint<PFN_cuMemGetInfo_v3020> = unsafe {
     EntryPoint::new(c"cuMemGetInfo", 3020)
 };
 #[cfg(cuda_ge_13040)]
+/// `cuGetProcAddress("cuMemGetLocationInfo", 13040)`: the driver's `cuMemGetLocationInfo` with the ABI of CUDA 13.4, typed [`PFN_cuMemGetLocationInfo_v13040`].
+///
+/// - Since CUDA 13.4
 pub const cuMemGetLocationInfo_v13040: EntryPoint<PFN_cuMemGetLocationInfo_v13040> = unsafe {
     EntryPoint::new(c"cuMemGetLocationInfo", 13040)
 };
 #[cfg(cuda_ge_13000)]
+/// `cuGetProcAddress("cuMemGetMemPool", 13000)`: the driver's `cuMemGetMemPool` with the ABI of CUDA 13.0, typed [`PFN_cuMemGetMemPool_v13000`].
+///
+/// - Since CUDA 13.0
 pub const cuMemGetMemPool_v13000: EntryPoint<PFN_cuMemGetMemPool_v13000> = unsafe {
     EntryPoint::new(c"cuMemGetMemPool", 13000)
 };
+/// `cuGetProcAddress("cuMemHostAlloc", 2020)`: the driver's `cuMemHostAlloc` with the ABI of CUDA 2.2, typed [`PFN_cuMemHostAlloc_v2020`].
+///
+/// - In every supported header
 pub const cuMemHostAlloc_v2020: EntryPoint<PFN_cuMemHostAlloc_v2020> = unsafe {
     EntryPoint::new(c"cuMemHostAlloc", 2020)
 };
+/// `cuGetProcAddress("cuMemHostGetDevicePointer", 2020)`: the driver's `cuMemHostGetDevicePointer` with the ABI of CUDA 2.2, typed [`PFN_cuMemHostGetDevicePointer_v2020`].
+///
+/// - In every supported header
 pub const cuMemHostGetDevicePointer_v2020: EntryPoint<
     PFN_cuMemHostGetDevicePointer_v2020,
 > = unsafe { EntryPoint::new(c"cuMemHostGetDevicePointer", 2020) };
+/// `cuGetProcAddress("cuMemHostGetDevicePointer", 3020)`: the driver's `cuMemHostGetDevicePointer` with the ABI of CUDA 3.2, typed [`PFN_cuMemHostGetDevicePointer_v3020`].
+///
+/// - In every supported header
 pub const cuMemHostGetDevicePointer_v3020: EntryPoint<
     PFN_cuMemHostGetDevicePointer_v3020,
 > = unsafe { EntryPoint::new(c"cuMemHostGetDevicePointer", 3020) };
+/// `cuGetProcAddress("cuMemHostGetFlags", 2030)`: the driver's `cuMemHostGetFlags` with the ABI of CUDA 2.3, typed [`PFN_cuMemHostGetFlags_v2030`].
+///
+/// - In every supported header
 pub const cuMemHostGetFlags_v2030: EntryPoint<PFN_cuMemHostGetFlags_v2030> = unsafe {
     EntryPoint::new(c"cuMemHostGetFlags", 2030)
 };
+/// `cuGetProcAddress("cuMemHostRegister", 4000)`: the driver's `cuMemHostRegister` with the ABI of CUDA 4.0, typed [`PFN_cuMemHostRegister_v4000`].
+///
+/// - In every supported header
 pub const cuMemHostRegister_v4000: EntryPoint<PFN_cuMemHostRegister_v4000> = unsafe {
     EntryPoint::new(c"cuMemHostRegister", 4000)
 };
+/// `cuGetProcAddress("cuMemHostRegister", 6050)`: the driver's `cuMemHostRegister` with the ABI of CUDA 6.5, typed [`PFN_cuMemHostRegister_v6050`].
+///
+/// - In every supported header
 pub const cuMemHostRegister_v6050: EntryPoint<PFN_cuMemHostRegister_v6050> = unsafe {
     EntryPoint::new(c"cuMemHostRegister", 6050)
 };
+/// `cuGetProcAddress("cuMemHostUnregister", 4000)`: the driver's `cuMemHostUnregister` with the ABI of CUDA 4.0, typed [`PFN_cuMemHostUnregister_v4000`].
+///
+/// - In every supported header
 pub const cuMemHostUnregister_v4000: EntryPoint<PFN_cuMemHostUnregister_v4000> = unsafe {
     EntryPoint::new(c"cuMemHostUnregister", 4000)
 };
+/// `cuGetProcAddress("cuMemImportFromShareableHandle", 10020)`: the driver's `cuMemImportFromShareableHandle` with the ABI of CUDA 10.2, typed [`PFN_cuMemImportFromShareableHandle_v10020`].
+///
+/// - In every supported header
 pub const cuMemImportFromShareableHandle_v10020: EntryPoint<
     PFN_cuMemImportFromShareableHandle_v10020,
 > = unsafe { EntryPoint::new(c"cuMemImportFromShareableHandle", 10020) };
+/// `cuGetProcAddress("cuMemMapArrayAsync", 11010)`: the driver's `cuMemMapArrayAsync` with the ABI of CUDA 11.1, typed [`PFN_cuMemMapArrayAsync_v11010`].
+///
+/// - In every supported header
 pub const cuMemMapArrayAsync_v11010: EntryPoint<PFN_cuMemMapArrayAsync_v11010> = unsafe {
     EntryPoint::new(c"cuMemMapArrayAsync", 11010)
 };
+/// `cuGetProcAddress("cuMemMapArrayAsync", 11010)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemMapArrayAsync` with the ABI of CUDA 11.1, typed [`PFN_cuMemMapArrayAsync_v11010_ptsz`].
+///
+/// - In every supported header
 pub const cuMemMapArrayAsync_v11010_ptsz: EntryPoint<
     PFN_cuMemMapArrayAsync_v11010_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuMemMapArrayAsync", 11010) };
+/// `cuGetProcAddress("cuMemMap", 10020)`: the driver's `cuMemMap` with the ABI of CUDA 10.2, typed [`PFN_cuMemMap_v10020`].
+///
+/// - In every supported header
 pub const cuMemMap_v10020: EntryPoint<PFN_cuMemMap_v10020> = unsafe {
     EntryPoint::new(c"cuMemMap", 10020)
 };
+/// `cuGetProcAddress("cuMemPoolCreate", 11020)`: the driver's `cuMemPoolCreate` with the ABI of CUDA 11.2, typed [`PFN_cuMemPoolCreate_v11020`].
+///
+/// - In every supported header
 pub const cuMemPoolCreate_v11020: EntryPoint<PFN_cuMemPoolCreate_v11020> = unsafe {
     EntryPoint::new(c"cuMemPoolCreate", 11020)
 };
+/// `cuGetProcAddress("cuMemPoolDestroy", 11020)`: the driver's `cuMemPoolDestroy` with the ABI of CUDA 11.2, typed [`PFN_cuMemPoolDestroy_v11020`].
+///
+/// - In every supported header
 pub const cuMemPoolDestroy_v11020: EntryPoint<PFN_cuMemPoolDestroy_v11020> = unsafe {
     EntryPoint::new(c"cuMemPoolDestroy", 11020)
 };
+/// `cuGetProcAddress("cuMemPoolExportPointer", 11020)`: the driver's `cuMemPoolExportPointer` with the ABI of CUDA 11.2, typed [`PFN_cuMemPoolExportPointer_v11020`].
+///
+/// - In every supported header
 pub const cuMemPoolExportPointer_v11020: EntryPoint<PFN_cuMemPoolExportPointer_v11020> = unsafe {
     EntryPoint::new(c"cuMemPoolExportPointer", 11020)
 };
+/// `cuGetProcAddress("cuMemPoolExportToShareableHandle", 11020)`: the driver's `cuMemPoolExportToShareableHandle` with the ABI of CUDA 11.2, typed [`PFN_cuMemPoolExportToShareableHandle_v11020`].
+///
+/// - In every supported header
 pub const cuMemPoolExportToShareableHandle_v11020: EntryPoint<
     PFN_cuMemPoolExportToShareableHandle_v11020,
 > = unsafe { EntryPoint::new(c"cuMemPoolExportToShareableHandle", 11020) };
+/// `cuGetProcAddress("cuMemPoolGetAccess", 11020)`: the driver's `cuMemPoolGetAccess` with the ABI of CUDA 11.2, typed [`PFN_cuMemPoolGetAccess_v11020`].
+///
+/// - In every supported header
 pub const cuMemPoolGetAccess_v11020: EntryPoint<PFN_cuMemPoolGetAccess_v11020> = unsafe {
     EntryPoint::new(c"cuMemPoolGetAccess", 11020)
 };
+/// `cuGetProcAddress("cuMemPoolGetAttribute", 11020)`: the driver's `cuMemPoolGetAttribute` with the ABI of CUDA 11.2, typed [`PFN_cuMemPoolGetAttribute_v11020`].
+///
+/// - In every supported header
 pub const cuMemPoolGetAttribute_v11020: EntryPoint<PFN_cuMemPoolGetAttribute_v11020> = unsafe {
     EntryPoint::new(c"cuMemPoolGetAttribute", 11020)
 };
+/// `cuGetProcAddress("cuMemPoolImportFromShareableHandle", 11020)`: the driver's `cuMemPoolImportFromShareableHandle` with the ABI of CUDA 11.2, typed [`PFN_cuMemPoolImportFromShareableHandle_v11020`].
+///
+/// - In every supported header
 pub const cuMemPoolImportFromShareableHandle_v11020: EntryPoint<
     PFN_cuMemPoolImportFromShareableHandle_v11020,
 > = unsafe { EntryPoint::new(c"cuMemPoolImportFromShareableHandle", 11020) };
+/// `cuGetProcAddress("cuMemPoolImportPointer", 11020)`: the driver's `cuMemPoolImportPointer` with the ABI of CUDA 11.2, typed [`PFN_cuMemPoolImportPointer_v11020`].
+///
+/// - In every supported header
 pub const cuMemPoolImportPointer_v11020: EntryPoint<PFN_cuMemPoolImportPointer_v11020> = unsafe {
     EntryPoint::new(c"cuMemPoolImportPointer", 11020)
 };
+/// `cuGetProcAddress("cuMemPoolSetAccess", 11020)`: the driver's `cuMemPoolSetAccess` with the ABI of CUDA 11.2, typed [`PFN_cuMemPoolSetAccess_v11020`].
+///
+/// - In every supported header
 pub const cuMemPoolSetAccess_v11020: EntryPoint<PFN_cuMemPoolSetAccess_v11020> = unsafe {
     EntryPoint::new(c"cuMemPoolSetAccess", 11020)
 };
+/// `cuGetProcAddress("cuMemPoolSetAttribute", 11020)`: the driver's `cuMemPoolSetAttribute` with the ABI of CUDA 11.2, typed [`PFN_cuMemPoolSetAttribute_v11020`].
+///
+/// - In every supported header
 pub const cuMemPoolSetAttribute_v11020: EntryPoint<PFN_cuMemPoolSetAttribute_v11020> = unsafe {
     EntryPoint::new(c"cuMemPoolSetAttribute", 11020)
 };
+/// `cuGetProcAddress("cuMemPoolTrimTo", 11020)`: the driver's `cuMemPoolTrimTo` with the ABI of CUDA 11.2, typed [`PFN_cuMemPoolTrimTo_v11020`].
+///
+/// - In every supported header
 pub const cuMemPoolTrimTo_v11020: EntryPoint<PFN_cuMemPoolTrimTo_v11020> = unsafe {
     EntryPoint::new(c"cuMemPoolTrimTo", 11020)
 };
 #[cfg(cuda_ge_12020)]
+/// `cuGetProcAddress("cuMemPrefetchAsync", 12020)`: the driver's `cuMemPrefetchAsync` with the ABI of CUDA 12.2, typed [`PFN_cuMemPrefetchAsync_v12020`].
+///
+/// - Since CUDA 12.2
 pub const cuMemPrefetchAsync_v12020: EntryPoint<PFN_cuMemPrefetchAsync_v12020> = unsafe {
     EntryPoint::new(c"cuMemPrefetchAsync", 12020)
 };
 #[cfg(cuda_ge_12020)]
+/// `cuGetProcAddress("cuMemPrefetchAsync", 12020)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemPrefetchAsync` with the ABI of CUDA 12.2, typed [`PFN_cuMemPrefetchAsync_v12020_ptsz`].
+///
+/// - Since CUDA 12.2
 pub const cuMemPrefetchAsync_v12020_ptsz: EntryPoint<
     PFN_cuMemPrefetchAsync_v12020_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuMemPrefetchAsync", 12020) };
+/// `cuGetProcAddress("cuMemPrefetchAsync", 8000)`: the driver's `cuMemPrefetchAsync` with the ABI of CUDA 8.0, typed [`PFN_cuMemPrefetchAsync_v8000`].
+///
+/// - In every supported header
 pub const cuMemPrefetchAsync_v8000: EntryPoint<PFN_cuMemPrefetchAsync_v8000> = unsafe {
     EntryPoint::new(c"cuMemPrefetchAsync", 8000)
 };
+/// `cuGetProcAddress("cuMemPrefetchAsync", 8000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemPrefetchAsync` with the ABI of CUDA 8.0, typed [`PFN_cuMemPrefetchAsync_v8000_ptsz`].
+///
+/// - In every supported header
 pub const cuMemPrefetchAsync_v8000_ptsz: EntryPoint<PFN_cuMemPrefetchAsync_v8000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuMemPrefetchAsync", 8000)
 };
 #[cfg(cuda_ge_13000)]
+/// `cuGetProcAddress("cuMemPrefetchBatchAsync", 13000)`: the driver's `cuMemPrefetchBatchAsync` with the ABI of CUDA 13.0, typed [`PFN_cuMemPrefetchBatchAsync_v13000`].
+///
+/// - Since CUDA 13.0
 pub const cuMemPrefetchBatchAsync_v13000: EntryPoint<
     PFN_cuMemPrefetchBatchAsync_v13000,
 > = unsafe { EntryPoint::new(c"cuMemPrefetchBatchAsync", 13000) };
 #[cfg(cuda_ge_13000)]
+/// `cuGetProcAddress("cuMemPrefetchBatchAsync", 13000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemPrefetchBatchAsync` with the ABI of CUDA 13.0, typed [`PFN_cuMemPrefetchBatchAsync_v13000_ptsz`].
+///
+/// - Since CUDA 13.0
 pub const cuMemPrefetchBatchAsync_v13000_ptsz: EntryPoint<
     PFN_cuMemPrefetchBatchAsync_v13000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuMemPrefetchBatchAsync", 13000) };
+/// `cuGetProcAddress("cuMemRangeGetAttribute", 8000)`: the driver's `cuMemRangeGetAttribute` with the ABI of CUDA 8.0, typed [`PFN_cuMemRangeGetAttribute_v8000`].
+///
+/// - In every supported header
 pub const cuMemRangeGetAttribute_v8000: EntryPoint<PFN_cuMemRangeGetAttribute_v8000> = unsafe {
     EntryPoint::new(c"cuMemRangeGetAttribute", 8000)
 };
+/// `cuGetProcAddress("cuMemRangeGetAttributes", 8000)`: the driver's `cuMemRangeGetAttributes` with the ABI of CUDA 8.0, typed [`PFN_cuMemRangeGetAttributes_v8000`].
+///
+/// - In every supported header
 pub const cuMemRangeGetAttributes_v8000: EntryPoint<PFN_cuMemRangeGetAttributes_v8000> = unsafe {
     EntryPoint::new(c"cuMemRangeGetAttributes", 8000)
 };
+/// `cuGetProcAddress("cuMemRelease", 10020)`: the driver's `cuMemRelease` with the ABI of CUDA 10.2, typed [`PFN_cuMemRelease_v10020`].
+///
+/// - In every supported header
 pub const cuMemRelease_v10020: EntryPoint<PFN_cuMemRelease_v10020> = unsafe {
     EntryPoint::new(c"cuMemRelease", 10020)
 };
+/// `cuGetProcAddress("cuMemRetainAllocationHandle", 11000)`: the driver's `cuMemRetainAllocationHandle` with the ABI of CUDA 11.0, typed [`PFN_cuMemRetainAllocationHandle_v11000`].
+///
+/// - In every supported header
 pub const cuMemRetainAllocationHandle_v11000: EntryPoint<
     PFN_cuMemRetainAllocationHandle_v11000,
 > = unsafe { EntryPoint::new(c"cuMemRetainAllocationHandle", 11000) };
+/// `cuGetProcAddress("cuMemSetAccess", 10020)`: the driver's `cuMemSetAccess` with the ABI of CUDA 10.2, typed [`PFN_cuMemSetAccess_v10020`].
+///
+/// - In every supported header
 pub const cuMemSetAccess_v10020: EntryPoint<PFN_cuMemSetAccess_v10020> = unsafe {
     EntryPoint::new(c"cuMemSetAccess", 10020)
 };
 #[cfg(cuda_ge_13000)]
+/// `cuGetProcAddress("cuMemSetMemPool", 13000)`: the driver's `cuMemSetMemPool` with the ABI of CUDA 13.0, typed [`PFN_cuMemSetMemPool_v13000`].
+///
+/// - Since CUDA 13.0
 pub const cuMemSetMemPool_v13000: EntryPoint<PFN_cuMemSetMemPool_v13000> = unsafe {
     EntryPoint::new(c"cuMemSetMemPool", 13000)
 };
+/// `cuGetProcAddress("cuMemUnmap", 10020)`: the driver's `cuMemUnmap` with the ABI of CUDA 10.2, typed [`PFN_cuMemUnmap_v10020`].
+///
+/// - In every supported header
 pub const cuMemUnmap_v10020: EntryPoint<PFN_cuMemUnmap_v10020> = unsafe {
     EntryPoint::new(c"cuMemUnmap", 10020)
 };
+/// `cuGetProcAddress("cuMemcpy2DAsync", 2000)`: the driver's `cuMemcpy2DAsync` with the ABI of CUDA 2.0, typed [`PFN_cuMemcpy2DAsync_v2000`].
+///
+/// - In every supported header
 pub const cuMemcpy2DAsync_v2000: EntryPoint<PFN_cuMemcpy2DAsync_v2000> = unsafe {
     EntryPoint::new(c"cuMemcpy2DAsync", 2000)
 };
+/// `cuGetProcAddress("cuMemcpy2DAsync", 3020)`: the driver's `cuMemcpy2DAsync` with the ABI of CUDA 3.2, typed [`PFN_cuMemcpy2DAsync_v3020`].
+///
+/// - In every supported header
 pub const cuMemcpy2DAsync_v3020: EntryPoint<PFN_cuMemcpy2DAsync_v3020> = unsafe {
     EntryPoint::new(c"cuMemcpy2DAsync", 3020)
 };
+/// `cuGetProcAddress("cuMemcpy2DAsync", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpy2DAsync` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpy2DAsync_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuMemcpy2DAsync_v7000_ptsz: EntryPoint<PFN_cuMemcpy2DAsync_v7000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpy2DAsync", 7000)
 };
+/// `cuGetProcAddress("cuMemcpy2DUnaligned", 2000)`: the driver's `cuMemcpy2DUnaligned` with the ABI of CUDA 2.0, typed [`PFN_cuMemcpy2DUnaligned_v2000`].
+///
+/// - In every supported header
 pub const cuMemcpy2DUnaligned_v2000: EntryPoint<PFN_cuMemcpy2DUnaligned_v2000> = unsafe {
     EntryPoint::new(c"cuMemcpy2DUnaligned", 2000)
 };
+/// `cuGetProcAddress("cuMemcpy2DUnaligned", 3020)`: the driver's `cuMemcpy2DUnaligned` with the ABI of CUDA 3.2, typed [`PFN_cuMemcpy2DUnaligned_v3020`].
+///
+/// - In every supported header
 pub const cuMemcpy2DUnaligned_v3020: EntryPoint<PFN_cuMemcpy2DUnaligned_v3020> = unsafe {
     EntryPoint::new(c"cuMemcpy2DUnaligned", 3020)
 };
+/// `cuGetProcAddress("cuMemcpy2DUnaligned", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpy2DUnaligned` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpy2DUnaligned_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuMemcpy2DUnaligned_v7000_ptds: EntryPoint<
     PFN_cuMemcpy2DUnaligned_v7000_ptds,
 > = unsafe { EntryPoint::new_per_thread(c"cuMemcpy2DUnaligned", 7000) };
+/// `cuGetProcAddress("cuMemcpy2D", 2000)`: the driver's `cuMemcpy2D` with the ABI of CUDA 2.0, typed [`PFN_cuMemcpy2D_v2000`].
+///
+/// - In every supported header
 pub const cuMemcpy2D_v2000: EntryPoint<PFN_cuMemcpy2D_v2000> = unsafe {
     EntryPoint::new(c"cuMemcpy2D", 2000)
 };
+/// `cuGetProcAddress("cuMemcpy2D", 3020)`: the driver's `cuMemcpy2D` with the ABI of CUDA 3.2, typed [`PFN_cuMemcpy2D_v3020`].
+///
+/// - In every supported header
 pub const cuMemcpy2D_v3020: EntryPoint<PFN_cuMemcpy2D_v3020> = unsafe {
     EntryPoint::new(c"cuMemcpy2D", 3020)
 };
+/// `cuGetProcAddress("cuMemcpy2D", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpy2D` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpy2D_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuMemcpy2D_v7000_ptds: EntryPoint<PFN_cuMemcpy2D_v7000_ptds> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpy2D", 7000)
 };
+/// `cuGetProcAddress("cuMemcpy3DAsync", 2000)`: the driver's `cuMemcpy3DAsync` with the ABI of CUDA 2.0, typed [`PFN_cuMemcpy3DAsync_v2000`].
+///
+/// - In every supported header
 pub const cuMemcpy3DAsync_v2000: EntryPoint<PFN_cuMemcpy3DAsync_v2000> = unsafe {
     EntryPoint::new(c"cuMemcpy3DAsync", 2000)
 };
+/// `cuGetProcAddress("cuMemcpy3DAsync", 3020)`: the driver's `cuMemcpy3DAsync` with the ABI of CUDA 3.2, typed [`PFN_cuMemcpy3DAsync_v3020`].
+///
+/// - In every supported header
 pub const cuMemcpy3DAsync_v3020: EntryPoint<PFN_cuMemcpy3DAsync_v3020> = unsafe {
     EntryPoint::new(c"cuMemcpy3DAsync", 3020)
 };
+/// `cuGetProcAddress("cuMemcpy3DAsync", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpy3DAsync` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpy3DAsync_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuMemcpy3DAsync_v7000_ptsz: EntryPoint<PFN_cuMemcpy3DAsync_v7000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpy3DAsync", 7000)
 };
 #[cfg(cuda_ge_12080)]
+/// `cuGetProcAddress("cuMemcpy3DBatchAsync", 12080)`: the driver's `cuMemcpy3DBatchAsync` with the ABI of CUDA 12.8, typed [`PFN_cuMemcpy3DBatchAsync_v12080`].
+///
+/// - Since CUDA 12.8
 pub const cuMemcpy3DBatchAsync_v12080: EntryPoint<PFN_cuMemcpy3DBatchAsync_v12080> = unsafe {
     EntryPoint::new(c"cuMemcpy3DBatchAsync", 12080)
 };
 #[cfg(cuda_ge_12080)]
+/// `cuGetProcAddress("cuMemcpy3DBatchAsync", 12080)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpy3DBatchAsync` with the ABI of CUDA 12.8, typed [`PFN_cuMemcpy3DBatchAsync_v12080_ptsz`].
+///
+/// - Since CUDA 12.8
 pub const cuMemcpy3DBatchAsync_v12080_ptsz: EntryPoint<
     PFN_cuMemcpy3DBatchAsync_v12080_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuMemcpy3DBatchAsync", 12080) };
 #[cfg(cuda_ge_13000)]
+/// `cuGetProcAddress("cuMemcpy3DBatchAsync", 13000)`: the driver's `cuMemcpy3DBatchAsync` with the ABI of CUDA 13.0, typed [`PFN_cuMemcpy3DBatchAsync_v13000`].
+///
+/// - Since CUDA 13.0
 pub const cuMemcpy3DBatchAsync_v13000: EntryPoint<PFN_cuMemcpy3DBatchAsync_v13000> = unsafe {
     EntryPoint::new(c"cuMemcpy3DBatchAsync", 13000)
 };
 #[cfg(cuda_ge_13000)]
+/// `cuGetProcAddress("cuMemcpy3DBatchAsync", 13000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpy3DBatchAsync` with the ABI of CUDA 13.0, typed [`PFN_cuMemcpy3DBatchAsync_v13000_ptsz`].
+///
+/// - Since CUDA 13.0
 pub const cuMemcpy3DBatchAsync_v13000_ptsz: EntryPoint<
     PFN_cuMemcpy3DBatchAsync_v13000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuMemcpy3DBatchAsync", 13000) };
+/// `cuGetProcAddress("cuMemcpy3DPeerAsync", 4000)`: the driver's `cuMemcpy3DPeerAsync` with the ABI of CUDA 4.0, typed [`PFN_cuMemcpy3DPeerAsync_v4000`].
+///
+/// - In every supported header
 pub const cuMemcpy3DPeerAsync_v4000: EntryPoint<PFN_cuMemcpy3DPeerAsync_v4000> = unsafe {
     EntryPoint::new(c"cuMemcpy3DPeerAsync", 4000)
 };
+/// `cuGetProcAddress("cuMemcpy3DPeerAsync", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpy3DPeerAsync` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpy3DPeerAsync_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuMemcpy3DPeerAsync_v7000_ptsz: EntryPoint<
     PFN_cuMemcpy3DPeerAsync_v7000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuMemcpy3DPeerAsync", 7000) };
+/// `cuGetProcAddress("cuMemcpy3DPeer", 4000)`: the driver's `cuMemcpy3DPeer` with the ABI of CUDA 4.0, typed [`PFN_cuMemcpy3DPeer_v4000`].
+///
+/// - In every supported header
 pub const cuMemcpy3DPeer_v4000: EntryPoint<PFN_cuMemcpy3DPeer_v4000> = unsafe {
     EntryPoint::new(c"cuMemcpy3DPeer", 4000)
 };
+/// `cuGetProcAddress("cuMemcpy3DPeer", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpy3DPeer` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpy3DPeer_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuMemcpy3DPeer_v7000_ptds: EntryPoint<PFN_cuMemcpy3DPeer_v7000_ptds> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpy3DPeer", 7000)
 };
 #[cfg(cuda_ge_13020)]
+/// `cuGetProcAddress("cuMemcpy3DWithAttributesAsync", 13020)`: the driver's `cuMemcpy3DWithAttributesAsync` with the ABI of CUDA 13.2, typed [`PFN_cuMemcpy3DWithAttributesAsync_v13020`].
+///
+/// - Since CUDA 13.2
 pub const cuMemcpy3DWithAttributesAsync_v13020: EntryPoint<
     PFN_cuMemcpy3DWithAttributesAsync_v13020,
 > = unsafe { EntryPoint::new(c"cuMemcpy3DWithAttributesAsync", 13020) };
 #[cfg(cuda_ge_13020)]
+/// `cuGetProcAddress("cuMemcpy3DWithAttributesAsync", 13020)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpy3DWithAttributesAsync` with the ABI of CUDA 13.2, typed [`PFN_cuMemcpy3DWithAttributesAsync_v13020_ptsz`].
+///
+/// - Since CUDA 13.2
 pub const cuMemcpy3DWithAttributesAsync_v13020_ptsz: EntryPoint<
     PFN_cuMemcpy3DWithAttributesAsync_v13020_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuMemcpy3DWithAttributesAsync", 13020) };
+/// `cuGetProcAddress("cuMemcpy3D", 2000)`: the driver's `cuMemcpy3D` with the ABI of CUDA 2.0, typed [`PFN_cuMemcpy3D_v2000`].
+///
+/// - In every supported header
 pub const cuMemcpy3D_v2000: EntryPoint<PFN_cuMemcpy3D_v2000> = unsafe {
     EntryPoint::new(c"cuMemcpy3D", 2000)
 };
+/// `cuGetProcAddress("cuMemcpy3D", 3020)`: the driver's `cuMemcpy3D` with the ABI of CUDA 3.2, typed [`PFN_cuMemcpy3D_v3020`].
+///
+/// - In every supported header
 pub const cuMemcpy3D_v3020: EntryPoint<PFN_cuMemcpy3D_v3020> = unsafe {
     EntryPoint::new(c"cuMemcpy3D", 3020)
 };
+/// `cuGetProcAddress("cuMemcpy3D", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpy3D` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpy3D_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuMemcpy3D_v7000_ptds: EntryPoint<PFN_cuMemcpy3D_v7000_ptds> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpy3D", 7000)
 };
+/// `cuGetProcAddress("cuMemcpyAsync", 4000)`: the driver's `cuMemcpyAsync` with the ABI of CUDA 4.0, typed [`PFN_cuMemcpyAsync_v4000`].
+///
+/// - In every supported header
 pub const cuMemcpyAsync_v4000: EntryPoint<PFN_cuMemcpyAsync_v4000> = unsafe {
     EntryPoint::new(c"cuMemcpyAsync", 4000)
 };
+/// `cuGetProcAddress("cuMemcpyAsync", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpyAsync` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpyAsync_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuMemcpyAsync_v7000_ptsz: EntryPoint<PFN_cuMemcpyAsync_v7000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpyAsync", 7000)
 };
+/// `cuGetProcAddress("cuMemcpyAtoA", 2000)`: the driver's `cuMemcpyAtoA` with the ABI of CUDA 2.0, typed [`PFN_cuMemcpyAtoA_v2000`].
+///
+/// - In every supported header
 pub const cuMemcpyAtoA_v2000: EntryPoint<PFN_cuMemcpyAtoA_v2000> = unsafe {
     EntryPoint::new(c"cuMemcpyAtoA", 2000)
 };
+/// `cuGetProcAddress("cuMemcpyAtoA", 3020)`: the driver's `cuMemcpyAtoA` with the ABI of CUDA 3.2, typed [`PFN_cuMemcpyAtoA_v3020`].
+///
+/// - In every supported header
 pub const cuMemcpyAtoA_v3020: EntryPoint<PFN_cuMemcpyAtoA_v3020> = unsafe {
     EntryPoint::new(c"cuMemcpyAtoA", 3020)
 };
+/// `cuGetProcAddress("cuMemcpyAtoA", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpyAtoA` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpyAtoA_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuMemcpyAtoA_v7000_ptds: EntryPoint<PFN_cuMemcpyAtoA_v7000_ptds> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpyAtoA", 7000)
 };
+/// `cuGetProcAddress("cuMemcpyAtoD", 2000)`: the driver's `cuMemcpyAtoD` with the ABI of CUDA 2.0, typed [`PFN_cuMemcpyAtoD_v2000`].
+///
+/// - In every supported header
 pub const cuMemcpyAtoD_v2000: EntryPoint<PFN_cuMemcpyAtoD_v2000> = unsafe {
     EntryPoint::new(c"cuMemcpyAtoD", 2000)
 };
+/// `cuGetProcAddress("cuMemcpyAtoD", 3020)`: the driver's `cuMemcpyAtoD` with the ABI of CUDA 3.2, typed [`PFN_cuMemcpyAtoD_v3020`].
+///
+/// - In every supported header
 pub const cuMemcpyAtoD_v3020: EntryPoint<PFN_cuMemcpyAtoD_v3020> = unsafe {
     EntryPoint::new(c"cuMemcpyAtoD", 3020)
 };
+/// `cuGetProcAddress("cuMemcpyAtoD", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpyAtoD` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpyAtoD_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuMemcpyAtoD_v7000_ptds: EntryPoint<PFN_cuMemcpyAtoD_v7000_ptds> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpyAtoD", 7000)
 };
+/// `cuGetProcAddress("cuMemcpyAtoHAsync", 2000)`: the driver's `cuMemcpyAtoHAsync` with the ABI of CUDA 2.0, typed [`PFN_cuMemcpyAtoHAsync_v2000`].
+///
+/// - In every supported header
 pub const cuMemcpyAtoHAsync_v2000: EntryPoint<PFN_cuMemcpyAtoHAsync_v2000> = unsafe {
     EntryPoint::new(c"cuMemcpyAtoHAsync", 2000)
 };
+/// `cuGetProcAddress("cuMemcpyAtoHAsync", 3020)`: the driver's `cuMemcpyAtoHAsync` with the ABI of CUDA 3.2, typed [`PFN_cuMemcpyAtoHAsync_v3020`].
+///
+/// - In every supported header
 pub const cuMemcpyAtoHAsync_v3020: EntryPoint<PFN_cuMemcpyAtoHAsync_v3020> = unsafe {
     EntryPoint::new(c"cuMemcpyAtoHAsync", 3020)
 };
+/// `cuGetProcAddress("cuMemcpyAtoHAsync", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpyAtoHAsync` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpyAtoHAsync_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuMemcpyAtoHAsync_v7000_ptsz: EntryPoint<PFN_cuMemcpyAtoHAsync_v7000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpyAtoHAsync", 7000)
 };
+/// `cuGetProcAddress("cuMemcpyAtoH", 2000)`: the driver's `cuMemcpyAtoH` with the ABI of CUDA 2.0, typed [`PFN_cuMemcpyAtoH_v2000`].
+///
+/// - In every supported header
 pub const cuMemcpyAtoH_v2000: EntryPoint<PFN_cuMemcpyAtoH_v2000> = unsafe {
     EntryPoint::new(c"cuMemcpyAtoH", 2000)
 };
+/// `cuGetProcAddress("cuMemcpyAtoH", 3020)`: the driver's `cuMemcpyAtoH` with the ABI of CUDA 3.2, typed [`PFN_cuMemcpyAtoH_v3020`].
+///
+/// - In every supported header
 pub const cuMemcpyAtoH_v3020: EntryPoint<PFN_cuMemcpyAtoH_v3020> = unsafe {
     EntryPoint::new(c"cuMemcpyAtoH", 3020)
 };
+/// `cuGetProcAddress("cuMemcpyAtoH", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpyAtoH` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpyAtoH_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuMemcpyAtoH_v7000_ptds: EntryPoint<PFN_cuMemcpyAtoH_v7000_ptds> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpyAtoH", 7000)
 };
 #[cfg(cuda_ge_12080)]
+/// `cuGetProcAddress("cuMemcpyBatchAsync", 12080)`: the driver's `cuMemcpyBatchAsync` with the ABI of CUDA 12.8, typed [`PFN_cuMemcpyBatchAsync_v12080`].
+///
+/// - Since CUDA 12.8
 pub const cuMemcpyBatchAsync_v12080: EntryPoint<PFN_cuMemcpyBatchAsync_v12080> = unsafe {
     EntryPoint::new(c"cuMemcpyBatchAsync", 12080)
 };
 #[cfg(cuda_ge_12080)]
+/// `cuGetProcAddress("cuMemcpyBatchAsync", 12080)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpyBatchAsync` with the ABI of CUDA 12.8, typed [`PFN_cuMemcpyBatchAsync_v12080_ptsz`].
+///
+/// - Since CUDA 12.8
 pub const cuMemcpyBatchAsync_v12080_ptsz: EntryPoint<
     PFN_cuMemcpyBatchAsync_v12080_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuMemcpyBatchAsync", 12080) };
 #[cfg(cuda_ge_13000)]
+/// `cuGetProcAddress("cuMemcpyBatchAsync", 13000)`: the driver's `cuMemcpyBatchAsync` with the ABI of CUDA 13.0, typed [`PFN_cuMemcpyBatchAsync_v13000`].
+///
+/// - Since CUDA 13.0
 pub const cuMemcpyBatchAsync_v13000: EntryPoint<PFN_cuMemcpyBatchAsync_v13000> = unsafe {
     EntryPoint::new(c"cuMemcpyBatchAsync", 13000)
 };
 #[cfg(cuda_ge_13000)]
+/// `cuGetProcAddress("cuMemcpyBatchAsync", 13000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpyBatchAsync` with the ABI of CUDA 13.0, typed [`PFN_cuMemcpyBatchAsync_v13000_ptsz`].
+///
+/// - Since CUDA 13.0
 pub const cuMemcpyBatchAsync_v13000_ptsz: EntryPoint<
     PFN_cuMemcpyBatchAsync_v13000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuMemcpyBatchAsync", 13000) };
+/// `cuGetProcAddress("cuMemcpyDtoA", 2000)`: the driver's `cuMemcpyDtoA` with the ABI of CUDA 2.0, typed [`PFN_cuMemcpyDtoA_v2000`].
+///
+/// - In every supported header
 pub const cuMemcpyDtoA_v2000: EntryPoint<PFN_cuMemcpyDtoA_v2000> = unsafe {
     EntryPoint::new(c"cuMemcpyDtoA", 2000)
 };
+/// `cuGetProcAddress("cuMemcpyDtoA", 3020)`: the driver's `cuMemcpyDtoA` with the ABI of CUDA 3.2, typed [`PFN_cuMemcpyDtoA_v3020`].
+///
+/// - In every supported header
 pub const cuMemcpyDtoA_v3020: EntryPoint<PFN_cuMemcpyDtoA_v3020> = unsafe {
     EntryPoint::new(c"cuMemcpyDtoA", 3020)
 };
+/// `cuGetProcAddress("cuMemcpyDtoA", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpyDtoA` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpyDtoA_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuMemcpyDtoA_v7000_ptds: EntryPoint<PFN_cuMemcpyDtoA_v7000_ptds> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpyDtoA", 7000)
 };
+/// `cuGetProcAddress("cuMemcpyDtoDAsync", 3000)`: the driver's `cuMemcpyDtoDAsync` with the ABI of CUDA 3.0, typed [`PFN_cuMemcpyDtoDAsync_v3000`].
+///
+/// - In every supported header
 pub const cuMemcpyDtoDAsync_v3000: EntryPoint<PFN_cuMemcpyDtoDAsync_v3000> = unsafe {
     EntryPoint::new(c"cuMemcpyDtoDAsync", 3000)
 };
+/// `cuGetProcAddress("cuMemcpyDtoDAsync", 3020)`: the driver's `cuMemcpyDtoDAsync` with the ABI of CUDA 3.2, typed [`PFN_cuMemcpyDtoDAsync_v3020`].
+///
+/// - In every supported header
 pub const cuMemcpyDtoDAsync_v3020: EntryPoint<PFN_cuMemcpyDtoDAsync_v3020> = unsafe {
     EntryPoint::new(c"cuMemcpyDtoDAsync", 3020)
 };
+/// `cuGetProcAddress("cuMemcpyDtoDAsync", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpyDtoDAsync` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpyDtoDAsync_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuMemcpyDtoDAsync_v7000_ptsz: EntryPoint<PFN_cuMemcpyDtoDAsync_v7000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpyDtoDAsync", 7000)
 };
+/// `cuGetProcAddress("cuMemcpyDtoD", 2000)`: the driver's `cuMemcpyDtoD` with the ABI of CUDA 2.0, typed [`PFN_cuMemcpyDtoD_v2000`].
+///
+/// - In every supported header
 pub const cuMemcpyDtoD_v2000: EntryPoint<PFN_cuMemcpyDtoD_v2000> = unsafe {
     EntryPoint::new(c"cuMemcpyDtoD", 2000)
 };
+/// `cuGetProcAddress("cuMemcpyDtoD", 3020)`: the driver's `cuMemcpyDtoD` with the ABI of CUDA 3.2, typed [`PFN_cuMemcpyDtoD_v3020`].
+///
+/// - In every supported header
 pub const cuMemcpyDtoD_v3020: EntryPoint<PFN_cuMemcpyDtoD_v3020> = unsafe {
     EntryPoint::new(c"cuMemcpyDtoD", 3020)
 };
+/// `cuGetProcAddress("cuMemcpyDtoD", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpyDtoD` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpyDtoD_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuMemcpyDtoD_v7000_ptds: EntryPoint<PFN_cuMemcpyDtoD_v7000_ptds> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpyDtoD", 7000)
 };
+/// `cuGetProcAddress("cuMemcpyDtoHAsync", 2000)`: the driver's `cuMemcpyDtoHAsync` with the ABI of CUDA 2.0, typed [`PFN_cuMemcpyDtoHAsync_v2000`].
+///
+/// - In every supported header
 pub const cuMemcpyDtoHAsync_v2000: EntryPoint<PFN_cuMemcpyDtoHAsync_v2000> = unsafe {
     EntryPoint::new(c"cuMemcpyDtoHAsync", 2000)
 };
+/// `cuGetProcAddress("cuMemcpyDtoHAsync", 3020)`: the driver's `cuMemcpyDtoHAsync` with the ABI of CUDA 3.2, typed [`PFN_cuMemcpyDtoHAsync_v3020`].
+///
+/// - In every supported header
 pub const cuMemcpyDtoHAsync_v3020: EntryPoint<PFN_cuMemcpyDtoHAsync_v3020> = unsafe {
     EntryPoint::new(c"cuMemcpyDtoHAsync", 3020)
 };
+/// `cuGetProcAddress("cuMemcpyDtoHAsync", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpyDtoHAsync` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpyDtoHAsync_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuMemcpyDtoHAsync_v7000_ptsz: EntryPoint<PFN_cuMemcpyDtoHAsync_v7000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpyDtoHAsync", 7000)
 };
+/// `cuGetProcAddress("cuMemcpyDtoH", 2000)`: the driver's `cuMemcpyDtoH` with the ABI of CUDA 2.0, typed [`PFN_cuMemcpyDtoH_v2000`].
+///
+/// - In every supported header
 pub const cuMemcpyDtoH_v2000: EntryPoint<PFN_cuMemcpyDtoH_v2000> = unsafe {
     EntryPoint::new(c"cuMemcpyDtoH", 2000)
 };
+/// `cuGetProcAddress("cuMemcpyDtoH", 3020)`: the driver's `cuMemcpyDtoH` with the ABI of CUDA 3.2, typed [`PFN_cuMemcpyDtoH_v3020`].
+///
+/// - In every supported header
 pub const cuMemcpyDtoH_v3020: EntryPoint<PFN_cuMemcpyDtoH_v3020> = unsafe {
     EntryPoint::new(c"cuMemcpyDtoH", 3020)
 };
+/// `cuGetProcAddress("cuMemcpyDtoH", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpyDtoH` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpyDtoH_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuMemcpyDtoH_v7000_ptds: EntryPoint<PFN_cuMemcpyDtoH_v7000_ptds> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpyDtoH", 7000)
 };
+/// `cuGetProcAddress("cuMemcpyHtoAAsync", 2000)`: the driver's `cuMemcpyHtoAAsync` with the ABI of CUDA 2.0, typed [`PFN_cuMemcpyHtoAAsync_v2000`].
+///
+/// - In every supported header
 pub const cuMemcpyHtoAAsync_v2000: EntryPoint<PFN_cuMemcpyHtoAAsync_v2000> = unsafe {
     EntryPoint::new(c"cuMemcpyHtoAAsync", 2000)
 };
+/// `cuGetProcAddress("cuMemcpyHtoAAsync", 3020)`: the driver's `cuMemcpyHtoAAsync` with the ABI of CUDA 3.2, typed [`PFN_cuMemcpyHtoAAsync_v3020`].
+///
+/// - In every supported header
 pub const cuMemcpyHtoAAsync_v3020: EntryPoint<PFN_cuMemcpyHtoAAsync_v3020> = unsafe {
     EntryPoint::new(c"cuMemcpyHtoAAsync", 3020)
 };
+/// `cuGetProcAddress("cuMemcpyHtoAAsync", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpyHtoAAsync` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpyHtoAAsync_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuMemcpyHtoAAsync_v7000_ptsz: EntryPoint<PFN_cuMemcpyHtoAAsync_v7000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpyHtoAAsync", 7000)
 };
+/// `cuGetProcAddress("cuMemcpyHtoA", 2000)`: the driver's `cuMemcpyHtoA` with the ABI of CUDA 2.0, typed [`PFN_cuMemcpyHtoA_v2000`].
+///
+/// - In every supported header
 pub const cuMemcpyHtoA_v2000: EntryPoint<PFN_cuMemcpyHtoA_v2000> = unsafe {
     EntryPoint::new(c"cuMemcpyHtoA", 2000)
 };
+/// `cuGetProcAddress("cuMemcpyHtoA", 3020)`: the driver's `cuMemcpyHtoA` with the ABI of CUDA 3.2, typed [`PFN_cuMemcpyHtoA_v3020`].
+///
+/// - In every supported header
 pub const cuMemcpyHtoA_v3020: EntryPoint<PFN_cuMemcpyHtoA_v3020> = unsafe {
     EntryPoint::new(c"cuMemcpyHtoA", 3020)
 };
+/// `cuGetProcAddress("cuMemcpyHtoA", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpyHtoA` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpyHtoA_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuMemcpyHtoA_v7000_ptds: EntryPoint<PFN_cuMemcpyHtoA_v7000_ptds> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpyHtoA", 7000)
 };
+/// `cuGetProcAddress("cuMemcpyHtoDAsync", 2000)`: the driver's `cuMemcpyHtoDAsync` with the ABI of CUDA 2.0, typed [`PFN_cuMemcpyHtoDAsync_v2000`].
+///
+/// - In every supported header
 pub const cuMemcpyHtoDAsync_v2000: EntryPoint<PFN_cuMemcpyHtoDAsync_v2000> = unsafe {
     EntryPoint::new(c"cuMemcpyHtoDAsync", 2000)
 };
+/// `cuGetProcAddress("cuMemcpyHtoDAsync", 3020)`: the driver's `cuMemcpyHtoDAsync` with the ABI of CUDA 3.2, typed [`PFN_cuMemcpyHtoDAsync_v3020`].
+///
+/// - In every supported header
 pub const cuMemcpyHtoDAsync_v3020: EntryPoint<PFN_cuMemcpyHtoDAsync_v3020> = unsafe {
     EntryPoint::new(c"cuMemcpyHtoDAsync", 3020)
 };
+/// `cuGetProcAddress("cuMemcpyHtoDAsync", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpyHtoDAsync` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpyHtoDAsync_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuMemcpyHtoDAsync_v7000_ptsz: EntryPoint<PFN_cuMemcpyHtoDAsync_v7000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpyHtoDAsync", 7000)
 };
+/// `cuGetProcAddress("cuMemcpyHtoD", 2000)`: the driver's `cuMemcpyHtoD` with the ABI of CUDA 2.0, typed [`PFN_cuMemcpyHtoD_v2000`].
+///
+/// - In every supported header
 pub const cuMemcpyHtoD_v2000: EntryPoint<PFN_cuMemcpyHtoD_v2000> = unsafe {
     EntryPoint::new(c"cuMemcpyHtoD", 2000)
 };
+/// `cuGetProcAddress("cuMemcpyHtoD", 3020)`: the driver's `cuMemcpyHtoD` with the ABI of CUDA 3.2, typed [`PFN_cuMemcpyHtoD_v3020`].
+///
+/// - In every supported header
 pub const cuMemcpyHtoD_v3020: EntryPoint<PFN_cuMemcpyHtoD_v3020> = unsafe {
     EntryPoint::new(c"cuMemcpyHtoD", 3020)
 };
+/// `cuGetProcAddress("cuMemcpyHtoD", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpyHtoD` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpyHtoD_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuMemcpyHtoD_v7000_ptds: EntryPoint<PFN_cuMemcpyHtoD_v7000_ptds> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpyHtoD", 7000)
 };
+/// `cuGetProcAddress("cuMemcpyPeerAsync", 4000)`: the driver's `cuMemcpyPeerAsync` with the ABI of CUDA 4.0, typed [`PFN_cuMemcpyPeerAsync_v4000`].
+///
+/// - In every supported header
 pub const cuMemcpyPeerAsync_v4000: EntryPoint<PFN_cuMemcpyPeerAsync_v4000> = unsafe {
     EntryPoint::new(c"cuMemcpyPeerAsync", 4000)
 };
+/// `cuGetProcAddress("cuMemcpyPeerAsync", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpyPeerAsync` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpyPeerAsync_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuMemcpyPeerAsync_v7000_ptsz: EntryPoint<PFN_cuMemcpyPeerAsync_v7000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpyPeerAsync", 7000)
 };
+/// `cuGetProcAddress("cuMemcpyPeer", 4000)`: the driver's `cuMemcpyPeer` with the ABI of CUDA 4.0, typed [`PFN_cuMemcpyPeer_v4000`].
+///
+/// - In every supported header
 pub const cuMemcpyPeer_v4000: EntryPoint<PFN_cuMemcpyPeer_v4000> = unsafe {
     EntryPoint::new(c"cuMemcpyPeer", 4000)
 };
+/// `cuGetProcAddress("cuMemcpyPeer", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpyPeer` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpyPeer_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuMemcpyPeer_v7000_ptds: EntryPoint<PFN_cuMemcpyPeer_v7000_ptds> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpyPeer", 7000)
 };
 #[cfg(cuda_ge_13020)]
+/// `cuGetProcAddress("cuMemcpyWithAttributesAsync", 13020)`: the driver's `cuMemcpyWithAttributesAsync` with the ABI of CUDA 13.2, typed [`PFN_cuMemcpyWithAttributesAsync_v13020`].
+///
+/// - Since CUDA 13.2
 pub const cuMemcpyWithAttributesAsync_v13020: EntryPoint<
     PFN_cuMemcpyWithAttributesAsync_v13020,
 > = unsafe { EntryPoint::new(c"cuMemcpyWithAttributesAsync", 13020) };
 #[cfg(cuda_ge_13020)]
+/// `cuGetProcAddress("cuMemcpyWithAttributesAsync", 13020)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpyWithAttributesAsync` with the ABI of CUDA 13.2, typed [`PFN_cuMemcpyWithAttributesAsync_v13020_ptsz`].
+///
+/// - Since CUDA 13.2
 pub const cuMemcpyWithAttributesAsync_v13020_ptsz: EntryPoint<
     PFN_cuMemcpyWithAttributesAsync_v13020_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuMemcpyWithAttributesAsync", 13020) };
+/// `cuGetProcAddress("cuMemcpy", 4000)`: the driver's `cuMemcpy` with the ABI of CUDA 4.0, typed [`PFN_cuMemcpy_v4000`].
+///
+/// - In every supported header
 pub const cuMemcpy_v4000: EntryPoint<PFN_cuMemcpy_v4000> = unsafe {
     EntryPoint::new(c"cuMemcpy", 4000)
 };
+/// `cuGetProcAddress("cuMemcpy", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemcpy` with the ABI of CUDA 7.0, typed [`PFN_cuMemcpy_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuMemcpy_v7000_ptds: EntryPoint<PFN_cuMemcpy_v7000_ptds> = unsafe {
     EntryPoint::new_per_thread(c"cuMemcpy", 7000)
 };
+/// `cuGetProcAddress("cuMemsetD16Async", 3020)`: the driver's `cuMemsetD16Async` with the ABI of CUDA 3.2, typed [`PFN_cuMemsetD16Async_v3020`].
+///
+/// - In every supported header
 pub const cuMemsetD16Async_v3020: EntryPoint<PFN_cuMemsetD16Async_v3020> = unsafe {
     EntryPoint::new(c"cuMemsetD16Async", 3020)
 };
+/// `cuGetProcAddress("cuMemsetD16Async", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemsetD16Async` with the ABI of CUDA 7.0, typed [`PFN_cuMemsetD16Async_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuMemsetD16Async_v7000_ptsz: EntryPoint<PFN_cuMemsetD16Async_v7000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuMemsetD16Async", 7000)
 };
+/// `cuGetProcAddress("cuMemsetD16", 2000)`: the driver's `cuMemsetD16` with the ABI of CUDA 2.0, typed [`PFN_cuMemsetD16_v2000`].
+///
+/// - In every supported header
 pub const cuMemsetD16_v2000: EntryPoint<PFN_cuMemsetD16_v2000> = unsafe {
     EntryPoint::new(c"cuMemsetD16", 2000)
 };
+/// `cuGetProcAddress("cuMemsetD16", 3020)`: the driver's `cuMemsetD16` with the ABI of CUDA 3.2, typed [`PFN_cuMemsetD16_v3020`].
+///
+/// - In every supported header
 pub const cuMemsetD16_v3020: EntryPoint<PFN_cuMemsetD16_v3020> = unsafe {
     EntryPoint::new(c"cuMemsetD16", 3020)
 };
+/// `cuGetProcAddress("cuMemsetD16", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemsetD16` with the ABI of CUDA 7.0, typed [`PFN_cuMemsetD16_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuMemsetD16_v7000_ptds: EntryPoint<PFN_cuMemsetD16_v7000_ptds> = unsafe {
     EntryPoint::new_per_thread(c"cuMemsetD16", 7000)
 };
+/// `cuGetProcAddress("cuMemsetD2D16Async", 3020)`: the driver's `cuMemsetD2D16Async` with the ABI of CUDA 3.2, typed [`PFN_cuMemsetD2D16Async_v3020`].
+///
+/// - In every supported header
 pub const cuMemsetD2D16Async_v3020: EntryPoint<PFN_cuMemsetD2D16Async_v3020> = unsafe {
     EntryPoint::new(c"cuMemsetD2D16Async", 3020)
 };
+/// `cuGetProcAddress("cuMemsetD2D16Async", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemsetD2D16Async` with the ABI of CUDA 7.0, typed [`PFN_cuMemsetD2D16Async_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuMemsetD2D16Async_v7000_ptsz: EntryPoint<PFN_cuMemsetD2D16Async_v7000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuMemsetD2D16Async", 7000)
 };
+/// `cuGetProcAddress("cuMemsetD2D16", 2000)`: the driver's `cuMemsetD2D16` with the ABI of CUDA 2.0, typed [`PFN_cuMemsetD2D16_v2000`].
+///
+/// - In every supported header
 pub const cuMemsetD2D16_v2000: EntryPoint<PFN_cuMemsetD2D16_v2000> = unsafe {
     EntryPoint::new(c"cuMemsetD2D16", 2000)
 };
+/// `cuGetProcAddress("cuMemsetD2D16", 3020)`: the driver's `cuMemsetD2D16` with the ABI of CUDA 3.2, typed [`PFN_cuMemsetD2D16_v3020`].
+///
+/// - In every supported header
 pub const cuMemsetD2D16_v3020: EntryPoint<PFN_cuMemsetD2D16_v3020> = unsafe {
     EntryPoint::new(c"cuMemsetD2D16", 3020)
 };
+/// `cuGetProcAddress("cuMemsetD2D16", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemsetD2D16` with the ABI of CUDA 7.0, typed [`PFN_cuMemsetD2D16_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuMemsetD2D16_v7000_ptds: EntryPoint<PFN_cuMemsetD2D16_v7000_ptds> = unsafe {
     EntryPoint::new_per_thread(c"cuMemsetD2D16", 7000)
 };
+/// `cuGetProcAddress("cuMemsetD2D32Async", 3020)`: the driver's `cuMemsetD2D32Async` with the ABI of CUDA 3.2, typed [`PFN_cuMemsetD2D32Async_v3020`].
+///
+/// - In every supported header
 pub const cuMemsetD2D32Async_v3020: EntryPoint<PFN_cuMemsetD2D32Async_v3020> = unsafe {
     EntryPoint::new(c"cuMemsetD2D32Async", 3020)
 };
+/// `cuGetProcAddress("cuMemsetD2D32Async", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemsetD2D32Async` with the ABI of CUDA 7.0, typed [`PFN_cuMemsetD2D32Async_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuMemsetD2D32Async_v7000_ptsz: EntryPoint<PFN_cuMemsetD2D32Async_v7000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuMemsetD2D32Async", 7000)
 };
+/// `cuGetProcAddress("cuMemsetD2D32", 2000)`: the driver's `cuMemsetD2D32` with the ABI of CUDA 2.0, typed [`PFN_cuMemsetD2D32_v2000`].
+///
+/// - In every supported header
 pub const cuMemsetD2D32_v2000: EntryPoint<PFN_cuMemsetD2D32_v2000> = unsafe {
     EntryPoint::new(c"cuMemsetD2D32", 2000)
 };
+/// `cuGetProcAddress("cuMemsetD2D32", 3020)`: the driver's `cuMemsetD2D32` with the ABI of CUDA 3.2, typed [`PFN_cuMemsetD2D32_v3020`].
+///
+/// - In every supported header
 pub const cuMemsetD2D32_v3020: EntryPoint<PFN_cuMemsetD2D32_v3020> = unsafe {
     EntryPoint::new(c"cuMemsetD2D32", 3020)
 };
+/// `cuGetProcAddress("cuMemsetD2D32", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemsetD2D32` with the ABI of CUDA 7.0, typed [`PFN_cuMemsetD2D32_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuMemsetD2D32_v7000_ptds: EntryPoint<PFN_cuMemsetD2D32_v7000_ptds> = unsafe {
     EntryPoint::new_per_thread(c"cuMemsetD2D32", 7000)
 };
+/// `cuGetProcAddress("cuMemsetD2D8Async", 3020)`: the driver's `cuMemsetD2D8Async` with the ABI of CUDA 3.2, typed [`PFN_cuMemsetD2D8Async_v3020`].
+///
+/// - In every supported header
 pub const cuMemsetD2D8Async_v3020: EntryPoint<PFN_cuMemsetD2D8Async_v3020> = unsafe {
     EntryPoint::new(c"cuMemsetD2D8Async", 3020)
 };
+/// `cuGetProcAddress("cuMemsetD2D8Async", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemsetD2D8Async` with the ABI of CUDA 7.0, typed [`PFN_cuMemsetD2D8Async_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuMemsetD2D8Async_v7000_ptsz: EntryPoint<PFN_cuMemsetD2D8Async_v7000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuMemsetD2D8Async", 7000)
 };
+/// `cuGetProcAddress("cuMemsetD2D8", 2000)`: the driver's `cuMemsetD2D8` with the ABI of CUDA 2.0, typed [`PFN_cuMemsetD2D8_v2000`].
+///
+/// - In every supported header
 pub const cuMemsetD2D8_v2000: EntryPoint<PFN_cuMemsetD2D8_v2000> = unsafe {
     EntryPoint::new(c"cuMemsetD2D8", 2000)
 };
+/// `cuGetProcAddress("cuMemsetD2D8", 3020)`: the driver's `cuMemsetD2D8` with the ABI of CUDA 3.2, typed [`PFN_cuMemsetD2D8_v3020`].
+///
+/// - In every supported header
 pub const cuMemsetD2D8_v3020: EntryPoint<PFN_cuMemsetD2D8_v3020> = unsafe {
     EntryPoint::new(c"cuMemsetD2D8", 3020)
 };
+/// `cuGetProcAddress("cuMemsetD2D8", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemsetD2D8` with the ABI of CUDA 7.0, typed [`PFN_cuMemsetD2D8_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuMemsetD2D8_v7000_ptds: EntryPoint<PFN_cuMemsetD2D8_v7000_ptds> = unsafe {
     EntryPoint::new_per_thread(c"cuMemsetD2D8", 7000)
 };
+/// `cuGetProcAddress("cuMemsetD32Async", 3020)`: the driver's `cuMemsetD32Async` with the ABI of CUDA 3.2, typed [`PFN_cuMemsetD32Async_v3020`].
+///
+/// - In every supported header
 pub const cuMemsetD32Async_v3020: EntryPoint<PFN_cuMemsetD32Async_v3020> = unsafe {
     EntryPoint::new(c"cuMemsetD32Async", 3020)
 };
+/// `cuGetProcAddress("cuMemsetD32Async", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemsetD32Async` with the ABI of CUDA 7.0, typed [`PFN_cuMemsetD32Async_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuMemsetD32Async_v7000_ptsz: EntryPoint<PFN_cuMemsetD32Async_v7000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuMemsetD32Async", 7000)
 };
+/// `cuGetProcAddress("cuMemsetD32", 2000)`: the driver's `cuMemsetD32` with the ABI of CUDA 2.0, typed [`PFN_cuMemsetD32_v2000`].
+///
+/// - In every supported header
 pub const cuMemsetD32_v2000: EntryPoint<PFN_cuMemsetD32_v2000> = unsafe {
     EntryPoint::new(c"cuMemsetD32", 2000)
 };
+/// `cuGetProcAddress("cuMemsetD32", 3020)`: the driver's `cuMemsetD32` with the ABI of CUDA 3.2, typed [`PFN_cuMemsetD32_v3020`].
+///
+/// - In every supported header
 pub const cuMemsetD32_v3020: EntryPoint<PFN_cuMemsetD32_v3020> = unsafe {
     EntryPoint::new(c"cuMemsetD32", 3020)
 };
+/// `cuGetProcAddress("cuMemsetD32", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemsetD32` with the ABI of CUDA 7.0, typed [`PFN_cuMemsetD32_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuMemsetD32_v7000_ptds: EntryPoint<PFN_cuMemsetD32_v7000_ptds> = unsafe {
     EntryPoint::new_per_thread(c"cuMemsetD32", 7000)
 };
+/// `cuGetProcAddress("cuMemsetD8Async", 3020)`: the driver's `cuMemsetD8Async` with the ABI of CUDA 3.2, typed [`PFN_cuMemsetD8Async_v3020`].
+///
+/// - In every supported header
 pub const cuMemsetD8Async_v3020: EntryPoint<PFN_cuMemsetD8Async_v3020> = unsafe {
     EntryPoint::new(c"cuMemsetD8Async", 3020)
 };
+/// `cuGetProcAddress("cuMemsetD8Async", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemsetD8Async` with the ABI of CUDA 7.0, typed [`PFN_cuMemsetD8Async_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuMemsetD8Async_v7000_ptsz: EntryPoint<PFN_cuMemsetD8Async_v7000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuMemsetD8Async", 7000)
 };
+/// `cuGetProcAddress("cuMemsetD8", 2000)`: the driver's `cuMemsetD8` with the ABI of CUDA 2.0, typed [`PFN_cuMemsetD8_v2000`].
+///
+/// - In every supported header
 pub const cuMemsetD8_v2000: EntryPoint<PFN_cuMemsetD8_v2000> = unsafe {
     EntryPoint::new(c"cuMemsetD8", 2000)
 };
+/// `cuGetProcAddress("cuMemsetD8", 3020)`: the driver's `cuMemsetD8` with the ABI of CUDA 3.2, typed [`PFN_cuMemsetD8_v3020`].
+///
+/// - In every supported header
 pub const cuMemsetD8_v3020: EntryPoint<PFN_cuMemsetD8_v3020> = unsafe {
     EntryPoint::new(c"cuMemsetD8", 3020)
 };
+/// `cuGetProcAddress("cuMemsetD8", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuMemsetD8` with the ABI of CUDA 7.0, typed [`PFN_cuMemsetD8_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuMemsetD8_v7000_ptds: EntryPoint<PFN_cuMemsetD8_v7000_ptds> = unsafe {
     EntryPoint::new_per_thread(c"cuMemsetD8", 7000)
 };
+/// `cuGetProcAddress("cuMipmappedArrayCreate", 5000)`: the driver's `cuMipmappedArrayCreate` with the ABI of CUDA 5.0, typed [`PFN_cuMipmappedArrayCreate_v5000`].
+///
+/// - In every supported header
 pub const cuMipmappedArrayCreate_v5000: EntryPoint<PFN_cuMipmappedArrayCreate_v5000> = unsafe {
     EntryPoint::new(c"cuMipmappedArrayCreate", 5000)
 };
+/// `cuGetProcAddress("cuMipmappedArrayDestroy", 5000)`: the driver's `cuMipmappedArrayDestroy` with the ABI of CUDA 5.0, typed [`PFN_cuMipmappedArrayDestroy_v5000`].
+///
+/// - In every supported header
 pub const cuMipmappedArrayDestroy_v5000: EntryPoint<PFN_cuMipmappedArrayDestroy_v5000> = unsafe {
     EntryPoint::new(c"cuMipmappedArrayDestroy", 5000)
 };
+/// `cuGetProcAddress("cuMipmappedArrayGetLevel", 5000)`: the driver's `cuMipmappedArrayGetLevel` with the ABI of CUDA 5.0, typed [`PFN_cuMipmappedArrayGetLevel_v5000`].
+///
+/// - In every supported header
 pub const cuMipmappedArrayGetLevel_v5000: EntryPoint<
     PFN_cuMipmappedArrayGetLevel_v5000,
 > = unsafe { EntryPoint::new(c"cuMipmappedArrayGetLevel", 5000) };
+/// `cuGetProcAddress("cuMipmappedArrayGetMemoryRequirements", 11060)`: the driver's `cuMipmappedArrayGetMemoryRequirements` with the ABI of CUDA 11.6, typed [`PFN_cuMipmappedArrayGetMemoryRequirements_v11060`].
+///
+/// - In every supported header
 pub const cuMipmappedArrayGetMemoryRequirements_v11060: EntryPoint<
     PFN_cuMipmappedArrayGetMemoryRequirements_v11060,
 > = unsafe { EntryPoint::new(c"cuMipmappedArrayGetMemoryRequirements", 11060) };
+/// `cuGetProcAddress("cuMipmappedArrayGetSparseProperties", 11010)`: the driver's `cuMipmappedArrayGetSparseProperties` with the ABI of CUDA 11.1, typed [`PFN_cuMipmappedArrayGetSparseProperties_v11010`].
+///
+/// - In every supported header
 pub const cuMipmappedArrayGetSparseProperties_v11010: EntryPoint<
     PFN_cuMipmappedArrayGetSparseProperties_v11010,
 > = unsafe { EntryPoint::new(c"cuMipmappedArrayGetSparseProperties", 11010) };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuModuleEnumerateFunctions", 12040)`: the driver's `cuModuleEnumerateFunctions` with the ABI of CUDA 12.4, typed [`PFN_cuModuleEnumerateFunctions_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuModuleEnumerateFunctions_v12040: EntryPoint<
     PFN_cuModuleEnumerateFunctions_v12040,
 > = unsafe { EntryPoint::new(c"cuModuleEnumerateFunctions", 12040) };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuModuleGetFunctionCount", 12040)`: the driver's `cuModuleGetFunctionCount` with the ABI of CUDA 12.4, typed [`PFN_cuModuleGetFunctionCount_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuModuleGetFunctionCount_v12040: EntryPoint<
     PFN_cuModuleGetFunctionCount_v12040,
 > = unsafe { EntryPoint::new(c"cuModuleGetFunctionCount", 12040) };
+/// `cuGetProcAddress("cuModuleGetFunction", 2000)`: the driver's `cuModuleGetFunction` with the ABI of CUDA 2.0, typed [`PFN_cuModuleGetFunction_v2000`].
+///
+/// - In every supported header
 pub const cuModuleGetFunction_v2000: EntryPoint<PFN_cuModuleGetFunction_v2000> = unsafe {
     EntryPoint::new(c"cuModuleGetFunction", 2000)
 };
+/// `cuGetProcAddress("cuModuleGetGlobal", 2000)`: the driver's `cuModuleGetGlobal` with the ABI of CUDA 2.0, typed [`PFN_cuModuleGetGlobal_v2000`].
+///
+/// - In every supported header
 pub const cuModuleGetGlobal_v2000: EntryPoint<PFN_cuModuleGetGlobal_v2000> = unsafe {
     EntryPoint::new(c"cuModuleGetGlobal", 2000)
 };
+/// `cuGetProcAddress("cuModuleGetGlobal", 3020)`: the driver's `cuModuleGetGlobal` with the ABI of CUDA 3.2, typed [`PFN_cuModuleGetGlobal_v3020`].
+///
+/// - In every supported header
 pub const cuModuleGetGlobal_v3020: EntryPoint<PFN_cuModuleGetGlobal_v3020> = unsafe {
     EntryPoint::new(c"cuModuleGetGlobal", 3020)
 };
+/// `cuGetProcAddress("cuModuleGetLoadingMode", 11070)`: the driver's `cuModuleGetLoadingMode` with the ABI of CUDA 11.7, typed [`PFN_cuModuleGetLoadingMode_v11070`].
+///
+/// - In every supported header
 pub const cuModuleGetLoadingMode_v11070: EntryPoint<PFN_cuModuleGetLoadingMode_v11070> = unsafe {
     EntryPoint::new(c"cuModuleGetLoadingMode", 11070)
 };
+/// `cuGetProcAddress("cuModuleGetSurfRef", 3000)`: the driver's `cuModuleGetSurfRef` with the ABI of CUDA 3.0, typed [`PFN_cuModuleGetSurfRef_v3000`].
+///
+/// - In every supported header
 pub const cuModuleGetSurfRef_v3000: EntryPoint<PFN_cuModuleGetSurfRef_v3000> = unsafe {
     EntryPoint::new(c"cuModuleGetSurfRef", 3000)
 };
+/// `cuGetProcAddress("cuModuleGetTexRef", 2000)`: the driver's `cuModuleGetTexRef` with the ABI of CUDA 2.0, typed [`PFN_cuModuleGetTexRef_v2000`].
+///
+/// - In every supported header
 pub const cuModuleGetTexRef_v2000: EntryPoint<PFN_cuModuleGetTexRef_v2000> = unsafe {
     EntryPoint::new(c"cuModuleGetTexRef", 2000)
 };
+/// `cuGetProcAddress("cuModuleLoadDataEx", 2010)`: the driver's `cuModuleLoadDataEx` with the ABI of CUDA 2.1, typed [`PFN_cuModuleLoadDataEx_v2010`].
+///
+/// - In every supported header
 pub const cuModuleLoadDataEx_v2010: EntryPoint<PFN_cuModuleLoadDataEx_v2010> = unsafe {
     EntryPoint::new(c"cuModuleLoadDataEx", 2010)
 };
+/// `cuGetProcAddress("cuModuleLoadData", 2000)`: the driver's `cuModuleLoadData` with the ABI of CUDA 2.0, typed [`PFN_cuModuleLoadData_v2000`].
+///
+/// - In every supported header
 pub const cuModuleLoadData_v2000: EntryPoint<PFN_cuModuleLoadData_v2000> = unsafe {
     EntryPoint::new(c"cuModuleLoadData", 2000)
 };
+/// `cuGetProcAddress("cuModuleLoadFatBinary", 2000)`: the driver's `cuModuleLoadFatBinary` with the ABI of CUDA 2.0, typed [`PFN_cuModuleLoadFatBinary_v2000`].
+///
+/// - In every supported header
 pub const cuModuleLoadFatBinary_v2000: EntryPoint<PFN_cuModuleLoadFatBinary_v2000> = unsafe {
     EntryPoint::new(c"cuModuleLoadFatBinary", 2000)
 };
+/// `cuGetProcAddress("cuModuleLoad", 2000)`: the driver's `cuModuleLoad` with the ABI of CUDA 2.0, typed [`PFN_cuModuleLoad_v2000`].
+///
+/// - In every supported header
 pub const cuModuleLoad_v2000: EntryPoint<PFN_cuModuleLoad_v2000> = unsafe {
     EntryPoint::new(c"cuModuleLoad", 2000)
 };
+/// `cuGetProcAddress("cuModuleUnload", 2000)`: the driver's `cuModuleUnload` with the ABI of CUDA 2.0, typed [`PFN_cuModuleUnload_v2000`].
+///
+/// - In every supported header
 pub const cuModuleUnload_v2000: EntryPoint<PFN_cuModuleUnload_v2000> = unsafe {
     EntryPoint::new(c"cuModuleUnload", 2000)
 };
 #[cfg(cuda_ge_12010)]
+/// `cuGetProcAddress("cuMulticastAddDevice", 12010)`: the driver's `cuMulticastAddDevice` with the ABI of CUDA 12.1, typed [`PFN_cuMulticastAddDevice_v12010`].
+///
+/// - Since CUDA 12.1
 pub const cuMulticastAddDevice_v12010: EntryPoint<PFN_cuMulticastAddDevice_v12010> = unsafe {
     EntryPoint::new(c"cuMulticastAddDevice", 12010)
 };
 #[cfg(cuda_ge_12010)]
+/// `cuGetProcAddress("cuMulticastBindAddr", 12010)`: the driver's `cuMulticastBindAddr` with the ABI of CUDA 12.1, typed [`PFN_cuMulticastBindAddr_v12010`].
+///
+/// - Since CUDA 12.1
 pub const cuMulticastBindAddr_v12010: EntryPoint<PFN_cuMulticastBindAddr_v12010> = unsafe {
     EntryPoint::new(c"cuMulticastBindAddr", 12010)
 };
 #[cfg(cuda_ge_13010)]
+/// `cuGetProcAddress("cuMulticastBindAddr", 13010)`: the driver's `cuMulticastBindAddr` with the ABI of CUDA 13.1, typed [`PFN_cuMulticastBindAddr_v13010`].
+///
+/// - Since CUDA 13.1
 pub const cuMulticastBindAddr_v13010: EntryPoint<PFN_cuMulticastBindAddr_v13010> = unsafe {
     EntryPoint::new(c"cuMulticastBindAddr", 13010)
 };
 #[cfg(cuda_ge_12010)]
+/// `cuGetProcAddress("cuMulticastBindMem", 12010)`: the driver's `cuMulticastBindMem` with the ABI of CUDA 12.1, typed [`PFN_cuMulticastBindMem_v12010`].
+///
+/// - Since CUDA 12.1
 pub const cuMulticastBindMem_v12010: EntryPoint<PFN_cuMulticastBindMem_v12010> = unsafe {
     EntryPoint::new(c"cuMulticastBindMem", 12010)
 };
 #[cfg(cuda_ge_13010)]
+/// `cuGetProcAddress("cuMulticastBindMem", 13010)`: the driver's `cuMulticastBindMem` with the ABI of CUDA 13.1, typed [`PFN_cuMulticastBindMem_v13010`].
+///
+/// - Since CUDA 13.1
 pub const cuMulticastBindMem_v13010: EntryPoint<PFN_cuMulticastBindMem_v13010> = unsafe {
     EntryPoint::new(c"cuMulticastBindMem", 13010)
 };
 #[cfg(cuda_ge_12010)]
+/// `cuGetProcAddress("cuMulticastCreate", 12010)`: the driver's `cuMulticastCreate` with the ABI of CUDA 12.1, typed [`PFN_cuMulticastCreate_v12010`].
+///
+/// - Since CUDA 12.1
 pub const cuMulticastCreate_v12010: EntryPoint<PFN_cuMulticastCreate_v12010> = unsafe {
     EntryPoint::new(c"cuMulticastCreate", 12010)
 };
 #[cfg(cuda_ge_12010)]
+/// `cuGetProcAddress("cuMulticastGetGranularity", 12010)`: the driver's `cuMulticastGetGranularity` with the ABI of CUDA 12.1, typed [`PFN_cuMulticastGetGranularity_v12010`].
+///
+/// - Since CUDA 12.1
 pub const cuMulticastGetGranularity_v12010: EntryPoint<
     PFN_cuMulticastGetGranularity_v12010,
 > = unsafe { EntryPoint::new(c"cuMulticastGetGranularity", 12010) };
 #[cfg(cuda_ge_12010)]
+/// `cuGetProcAddress("cuMulticastUnbind", 12010)`: the driver's `cuMulticastUnbind` with the ABI of CUDA 12.1, typed [`PFN_cuMulticastUnbind_v12010`].
+///
+/// - Since CUDA 12.1
 pub const cuMulticastUnbind_v12010: EntryPoint<PFN_cuMulticastUnbind_v12010> = unsafe {
     EntryPoint::new(c"cuMulticastUnbind", 12010)
 };
+/// `cuGetProcAddress("cuOccupancyAvailableDynamicSMemPerBlock", 10020)`: the driver's `cuOccupancyAvailableDynamicSMemPerBlock` with the ABI of CUDA 10.2, typed [`PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020`].
+///
+/// - In every supported header
 pub const cuOccupancyAvailableDynamicSMemPerBlock_v10020: EntryPoint<
     PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020,
 > = unsafe { EntryPoint::new(c"cuOccupancyAvailableDynamicSMemPerBlock", 10020) };
+/// `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 7000)`: the driver's `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags` with the ABI of CUDA 7.0, typed [`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`].
+///
+/// - In every supported header
 pub const cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000: EntryPoint<
     PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000,
 > = unsafe {
     EntryPoint::new(c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 7000)
 };
+/// `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050)`: the driver's `cuOccupancyMaxActiveBlocksPerMultiprocessor` with the ABI of CUDA 6.5, typed [`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`].
+///
+/// - In every supported header
 pub const cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050: EntryPoint<
     PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050,
 > = unsafe { EntryPoint::new(c"cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050) };
 #[cfg(cuda_ge_11080)]
+/// `cuGetProcAddress("cuOccupancyMaxActiveClusters", 11070)`: the driver's `cuOccupancyMaxActiveClusters` with the ABI of CUDA 11.7, typed [`PFN_cuOccupancyMaxActiveClusters_v11070`].
+///
+/// - Since CUDA 11.8
 pub const cuOccupancyMaxActiveClusters_v11070: EntryPoint<
     PFN_cuOccupancyMaxActiveClusters_v11070,
 > = unsafe { EntryPoint::new(c"cuOccupancyMaxActiveClusters", 11070) };
+/// `cuGetProcAddress("cuOccupancyMaxPotentialBlockSizeWithFlags", 7000)`: the driver's `cuOccupancyMaxPotentialBlockSizeWithFlags` with the ABI of CUDA 7.0, typed [`PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`].
+///
+/// - In every supported header
 pub const cuOccupancyMaxPotentialBlockSizeWithFlags_v7000: EntryPoint<
     PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000,
 > = unsafe { EntryPoint::new(c"cuOccupancyMaxPotentialBlockSizeWithFlags", 7000) };
+/// `cuGetProcAddress("cuOccupancyMaxPotentialBlockSize", 6050)`: the driver's `cuOccupancyMaxPotentialBlockSize` with the ABI of CUDA 6.5, typed [`PFN_cuOccupancyMaxPotentialBlockSize_v6050`].
+///
+/// - In every supported header
 pub const cuOccupancyMaxPotentialBlockSize_v6050: EntryPoint<
     PFN_cuOccupancyMaxPotentialBlockSize_v6050,
 > = unsafe { EntryPoint::new(c"cuOccupancyMaxPotentialBlockSize", 6050) };
 #[cfg(cuda_ge_11080)]
+/// `cuGetProcAddress("cuOccupancyMaxPotentialClusterSize", 11070)`: the driver's `cuOccupancyMaxPotentialClusterSize` with the ABI of CUDA 11.7, typed [`PFN_cuOccupancyMaxPotentialClusterSize_v11070`].
+///
+/// - Since CUDA 11.8
 pub const cuOccupancyMaxPotentialClusterSize_v11070: EntryPoint<
     PFN_cuOccupancyMaxPotentialClusterSize_v11070,
 > = unsafe { EntryPoint::new(c"cuOccupancyMaxPotentialClusterSize", 11070) };
+/// `cuGetProcAddress("cuParamSetSize", 2000)`: the driver's `cuParamSetSize` with the ABI of CUDA 2.0, typed [`PFN_cuParamSetSize_v2000`].
+///
+/// - In every supported header
 pub const cuParamSetSize_v2000: EntryPoint<PFN_cuParamSetSize_v2000> = unsafe {
     EntryPoint::new(c"cuParamSetSize", 2000)
 };
+/// `cuGetProcAddress("cuParamSetTexRef", 2000)`: the driver's `cuParamSetTexRef` with the ABI of CUDA 2.0, typed [`PFN_cuParamSetTexRef_v2000`].
+///
+/// - In every supported header
 pub const cuParamSetTexRef_v2000: EntryPoint<PFN_cuParamSetTexRef_v2000> = unsafe {
     EntryPoint::new(c"cuParamSetTexRef", 2000)
 };
+/// `cuGetProcAddress("cuParamSetf", 2000)`: the driver's `cuParamSetf` with the ABI of CUDA 2.0, typed [`PFN_cuParamSetf_v2000`].
+///
+/// - In every supported header
 pub const cuParamSetf_v2000: EntryPoint<PFN_cuParamSetf_v2000> = unsafe {
     EntryPoint::new(c"cuParamSetf", 2000)
 };
+/// `cuGetProcAddress("cuParamSeti", 2000)`: the driver's `cuParamSeti` with the ABI of CUDA 2.0, typed [`PFN_cuParamSeti_v2000`].
+///
+/// - In every supported header
 pub const cuParamSeti_v2000: EntryPoint<PFN_cuParamSeti_v2000> = unsafe {
     EntryPoint::new(c"cuParamSeti", 2000)
 };
+/// `cuGetProcAddress("cuParamSetv", 2000)`: the driver's `cuParamSetv` with the ABI of CUDA 2.0, typed [`PFN_cuParamSetv_v2000`].
+///
+/// - In every supported header
 pub const cuParamSetv_v2000: EntryPoint<PFN_cuParamSetv_v2000> = unsafe {
     EntryPoint::new(c"cuParamSetv", 2000)
 };
+/// `cuGetProcAddress("cuPointerGetAttribute", 4000)`: the driver's `cuPointerGetAttribute` with the ABI of CUDA 4.0, typed [`PFN_cuPointerGetAttribute_v4000`].
+///
+/// - In every supported header
 pub const cuPointerGetAttribute_v4000: EntryPoint<PFN_cuPointerGetAttribute_v4000> = unsafe {
     EntryPoint::new(c"cuPointerGetAttribute", 4000)
 };
+/// `cuGetProcAddress("cuPointerGetAttributes", 7000)`: the driver's `cuPointerGetAttributes` with the ABI of CUDA 7.0, typed [`PFN_cuPointerGetAttributes_v7000`].
+///
+/// - In every supported header
 pub const cuPointerGetAttributes_v7000: EntryPoint<PFN_cuPointerGetAttributes_v7000> = unsafe {
     EntryPoint::new(c"cuPointerGetAttributes", 7000)
 };
+/// `cuGetProcAddress("cuPointerSetAttribute", 6000)`: the driver's `cuPointerSetAttribute` with the ABI of CUDA 6.0, typed [`PFN_cuPointerSetAttribute_v6000`].
+///
+/// - In every supported header
 pub const cuPointerSetAttribute_v6000: EntryPoint<PFN_cuPointerSetAttribute_v6000> = unsafe {
     EntryPoint::new(c"cuPointerSetAttribute", 6000)
 };
+/// `cuGetProcAddress("cuSignalExternalSemaphoresAsync", 10000)`: the driver's `cuSignalExternalSemaphoresAsync` with the ABI of CUDA 10.0, typed [`PFN_cuSignalExternalSemaphoresAsync_v10000`].
+///
+/// - In every supported header
 pub const cuSignalExternalSemaphoresAsync_v10000: EntryPoint<
     PFN_cuSignalExternalSemaphoresAsync_v10000,
 > = unsafe { EntryPoint::new(c"cuSignalExternalSemaphoresAsync", 10000) };
+/// `cuGetProcAddress("cuSignalExternalSemaphoresAsync", 10000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuSignalExternalSemaphoresAsync` with the ABI of CUDA 10.0, typed [`PFN_cuSignalExternalSemaphoresAsync_v10000_ptsz`].
+///
+/// - In every supported header
 pub const cuSignalExternalSemaphoresAsync_v10000_ptsz: EntryPoint<
     PFN_cuSignalExternalSemaphoresAsync_v10000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuSignalExternalSemaphoresAsync", 10000) };
+/// `cuGetProcAddress("cuStreamAddCallback", 5000)`: the driver's `cuStreamAddCallback` with the ABI of CUDA 5.0, typed [`PFN_cuStreamAddCallback_v5000`].
+///
+/// - In every supported header
 pub const cuStreamAddCallback_v5000: EntryPoint<PFN_cuStreamAddCallback_v5000> = unsafe {
     EntryPoint::new(c"cuStreamAddCallback", 5000)
 };
+/// `cuGetProcAddress("cuStreamAddCallback", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamAddCallback` with the ABI of CUDA 7.0, typed [`PFN_cuStreamAddCallback_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamAddCallback_v7000_ptsz: EntryPoint<
     PFN_cuStreamAddCallback_v7000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamAddCallback", 7000) };
+/// `cuGetProcAddress("cuStreamAttachMemAsync", 6000)`: the driver's `cuStreamAttachMemAsync` with the ABI of CUDA 6.0, typed [`PFN_cuStreamAttachMemAsync_v6000`].
+///
+/// - In every supported header
 pub const cuStreamAttachMemAsync_v6000: EntryPoint<PFN_cuStreamAttachMemAsync_v6000> = unsafe {
     EntryPoint::new(c"cuStreamAttachMemAsync", 6000)
 };
+/// `cuGetProcAddress("cuStreamAttachMemAsync", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamAttachMemAsync` with the ABI of CUDA 7.0, typed [`PFN_cuStreamAttachMemAsync_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamAttachMemAsync_v7000_ptsz: EntryPoint<
     PFN_cuStreamAttachMemAsync_v7000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamAttachMemAsync", 7000) };
+/// `cuGetProcAddress("cuStreamBatchMemOp", 11070)`: the driver's `cuStreamBatchMemOp` with the ABI of CUDA 11.7, typed [`PFN_cuStreamBatchMemOp_v11070`].
+///
+/// - In every supported header
 pub const cuStreamBatchMemOp_v11070: EntryPoint<PFN_cuStreamBatchMemOp_v11070> = unsafe {
     EntryPoint::new(c"cuStreamBatchMemOp", 11070)
 };
+/// `cuGetProcAddress("cuStreamBatchMemOp", 11070)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamBatchMemOp` with the ABI of CUDA 11.7, typed [`PFN_cuStreamBatchMemOp_v11070_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamBatchMemOp_v11070_ptsz: EntryPoint<
     PFN_cuStreamBatchMemOp_v11070_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamBatchMemOp", 11070) };
+/// `cuGetProcAddress("cuStreamBatchMemOp", 8000)`: the driver's `cuStreamBatchMemOp` with the ABI of CUDA 8.0, typed [`PFN_cuStreamBatchMemOp_v8000`].
+///
+/// - In every supported header
 pub const cuStreamBatchMemOp_v8000: EntryPoint<PFN_cuStreamBatchMemOp_v8000> = unsafe {
     EntryPoint::new(c"cuStreamBatchMemOp", 8000)
 };
+/// `cuGetProcAddress("cuStreamBatchMemOp", 8000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamBatchMemOp` with the ABI of CUDA 8.0, typed [`PFN_cuStreamBatchMemOp_v8000_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamBatchMemOp_v8000_ptsz: EntryPoint<PFN_cuStreamBatchMemOp_v8000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuStreamBatchMemOp", 8000)
 };
 #[cfg(cuda_ge_13020)]
+/// `cuGetProcAddress("cuStreamBeginCaptureToCig", 13010)`: the driver's `cuStreamBeginCaptureToCig` with the ABI of CUDA 13.1, typed [`PFN_cuStreamBeginCaptureToCig_v13010`].
+///
+/// - Since CUDA 13.2
 pub const cuStreamBeginCaptureToCig_v13010: EntryPoint<
     PFN_cuStreamBeginCaptureToCig_v13010,
 > = unsafe { EntryPoint::new(c"cuStreamBeginCaptureToCig", 13010) };
 #[cfg(cuda_ge_13020)]
+/// `cuGetProcAddress("cuStreamBeginCaptureToCig", 13010)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamBeginCaptureToCig` with the ABI of CUDA 13.1, typed [`PFN_cuStreamBeginCaptureToCig_v13010_ptsz`].
+///
+/// - Since CUDA 13.2
 pub const cuStreamBeginCaptureToCig_v13010_ptsz: EntryPoint<
     PFN_cuStreamBeginCaptureToCig_v13010_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamBeginCaptureToCig", 13010) };
 #[cfg(cuda_ge_12030)]
+/// `cuGetProcAddress("cuStreamBeginCaptureToGraph", 12030)`: the driver's `cuStreamBeginCaptureToGraph` with the ABI of CUDA 12.3, typed [`PFN_cuStreamBeginCaptureToGraph_v12030`].
+///
+/// - Since CUDA 12.3
 pub const cuStreamBeginCaptureToGraph_v12030: EntryPoint<
     PFN_cuStreamBeginCaptureToGraph_v12030,
 > = unsafe { EntryPoint::new(c"cuStreamBeginCaptureToGraph", 12030) };
 #[cfg(cuda_ge_12030)]
+/// `cuGetProcAddress("cuStreamBeginCaptureToGraph", 12030)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamBeginCaptureToGraph` with the ABI of CUDA 12.3, typed [`PFN_cuStreamBeginCaptureToGraph_v12030_ptsz`].
+///
+/// - Since CUDA 12.3
 pub const cuStreamBeginCaptureToGraph_v12030_ptsz: EntryPoint<
     PFN_cuStreamBeginCaptureToGraph_v12030_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamBeginCaptureToGraph", 12030) };
+/// `cuGetProcAddress("cuStreamBeginCapture", 10000)`: the driver's `cuStreamBeginCapture` with the ABI of CUDA 10.0, typed [`PFN_cuStreamBeginCapture_v10000`].
+///
+/// - In every supported header
 pub const cuStreamBeginCapture_v10000: EntryPoint<PFN_cuStreamBeginCapture_v10000> = unsafe {
     EntryPoint::new(c"cuStreamBeginCapture", 10000)
 };
+/// `cuGetProcAddress("cuStreamBeginCapture", 10000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamBeginCapture` with the ABI of CUDA 10.0, typed [`PFN_cuStreamBeginCapture_v10000_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamBeginCapture_v10000_ptsz: EntryPoint<
     PFN_cuStreamBeginCapture_v10000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamBeginCapture", 10000) };
+/// `cuGetProcAddress("cuStreamBeginCapture", 10010)`: the driver's `cuStreamBeginCapture` with the ABI of CUDA 10.1, typed [`PFN_cuStreamBeginCapture_v10010`].
+///
+/// - In every supported header
 pub const cuStreamBeginCapture_v10010: EntryPoint<PFN_cuStreamBeginCapture_v10010> = unsafe {
     EntryPoint::new(c"cuStreamBeginCapture", 10010)
 };
+/// `cuGetProcAddress("cuStreamBeginCapture", 10010)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamBeginCapture` with the ABI of CUDA 10.1, typed [`PFN_cuStreamBeginCapture_v10010_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamBeginCapture_v10010_ptsz: EntryPoint<
     PFN_cuStreamBeginCapture_v10010_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamBeginCapture", 10010) };
 #[cfg(cuda_ge_13030)]
+/// `cuGetProcAddress("cuStreamBeginRecaptureToGraph", 13030)`: the driver's `cuStreamBeginRecaptureToGraph` with the ABI of CUDA 13.3, typed [`PFN_cuStreamBeginRecaptureToGraph_v13030`].
+///
+/// - Since CUDA 13.3
 pub const cuStreamBeginRecaptureToGraph_v13030: EntryPoint<
     PFN_cuStreamBeginRecaptureToGraph_v13030,
 > = unsafe { EntryPoint::new(c"cuStreamBeginRecaptureToGraph", 13030) };
 #[cfg(cuda_ge_13030)]
+/// `cuGetProcAddress("cuStreamBeginRecaptureToGraph", 13030)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamBeginRecaptureToGraph` with the ABI of CUDA 13.3, typed [`PFN_cuStreamBeginRecaptureToGraph_v13030_ptsz`].
+///
+/// - Since CUDA 13.3
 pub const cuStreamBeginRecaptureToGraph_v13030_ptsz: EntryPoint<
     PFN_cuStreamBeginRecaptureToGraph_v13030_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamBeginRecaptureToGraph", 13030) };
+/// `cuGetProcAddress("cuStreamCopyAttributes", 11000)`: the driver's `cuStreamCopyAttributes` with the ABI of CUDA 11.0, typed [`PFN_cuStreamCopyAttributes_v11000`].
+///
+/// - In every supported header
 pub const cuStreamCopyAttributes_v11000: EntryPoint<PFN_cuStreamCopyAttributes_v11000> = unsafe {
     EntryPoint::new(c"cuStreamCopyAttributes", 11000)
 };
+/// `cuGetProcAddress("cuStreamCopyAttributes", 11000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamCopyAttributes` with the ABI of CUDA 11.0, typed [`PFN_cuStreamCopyAttributes_v11000_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamCopyAttributes_v11000_ptsz: EntryPoint<
     PFN_cuStreamCopyAttributes_v11000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamCopyAttributes", 11000) };
+/// `cuGetProcAddress("cuStreamCreateWithPriority", 5050)`: the driver's `cuStreamCreateWithPriority` with the ABI of CUDA 5.5, typed [`PFN_cuStreamCreateWithPriority_v5050`].
+///
+/// - In every supported header
 pub const cuStreamCreateWithPriority_v5050: EntryPoint<
     PFN_cuStreamCreateWithPriority_v5050,
 > = unsafe { EntryPoint::new(c"cuStreamCreateWithPriority", 5050) };
+/// `cuGetProcAddress("cuStreamCreate", 2000)`: the driver's `cuStreamCreate` with the ABI of CUDA 2.0, typed [`PFN_cuStreamCreate_v2000`].
+///
+/// - In every supported header
 pub const cuStreamCreate_v2000: EntryPoint<PFN_cuStreamCreate_v2000> = unsafe {
     EntryPoint::new(c"cuStreamCreate", 2000)
 };
+/// `cuGetProcAddress("cuStreamDestroy", 2000)`: the driver's `cuStreamDestroy` with the ABI of CUDA 2.0, typed [`PFN_cuStreamDestroy_v2000`].
+///
+/// - In every supported header
 pub const cuStreamDestroy_v2000: EntryPoint<PFN_cuStreamDestroy_v2000> = unsafe {
     EntryPoint::new(c"cuStreamDestroy", 2000)
 };
+/// `cuGetProcAddress("cuStreamDestroy", 4000)`: the driver's `cuStreamDestroy` with the ABI of CUDA 4.0, typed [`PFN_cuStreamDestroy_v4000`].
+///
+/// - In every supported header
 pub const cuStreamDestroy_v4000: EntryPoint<PFN_cuStreamDestroy_v4000> = unsafe {
     EntryPoint::new(c"cuStreamDestroy", 4000)
 };
 #[cfg(cuda_ge_13020)]
+/// `cuGetProcAddress("cuStreamEndCaptureToCig", 13010)`: the driver's `cuStreamEndCaptureToCig` with the ABI of CUDA 13.1, typed [`PFN_cuStreamEndCaptureToCig_v13010`].
+///
+/// - Since CUDA 13.2
 pub const cuStreamEndCaptureToCig_v13010: EntryPoint<
     PFN_cuStreamEndCaptureToCig_v13010,
 > = unsafe { EntryPoint::new(c"cuStreamEndCaptureToCig", 13010) };
 #[cfg(cuda_ge_13020)]
+/// `cuGetProcAddress("cuStreamEndCaptureToCig", 13010)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamEndCaptureToCig` with the ABI of CUDA 13.1, typed [`PFN_cuStreamEndCaptureToCig_v13010_ptsz`].
+///
+/// - Since CUDA 13.2
 pub const cuStreamEndCaptureToCig_v13010_ptsz: EntryPoint<
     PFN_cuStreamEndCaptureToCig_v13010_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamEndCaptureToCig", 13010) };
+/// `cuGetProcAddress("cuStreamEndCapture", 10000)`: the driver's `cuStreamEndCapture` with the ABI of CUDA 10.0, typed [`PFN_cuStreamEndCapture_v10000`].
+///
+/// - In every supported header
 pub const cuStreamEndCapture_v10000: EntryPoint<PFN_cuStreamEndCapture_v10000> = unsafe {
     EntryPoint::new(c"cuStreamEndCapture", 10000)
 };
+/// `cuGetProcAddress("cuStreamEndCapture", 10000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamEndCapture` with the ABI of CUDA 10.0, typed [`PFN_cuStreamEndCapture_v10000_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamEndCapture_v10000_ptsz: EntryPoint<
     PFN_cuStreamEndCapture_v10000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamEndCapture", 10000) };
+/// `cuGetProcAddress("cuStreamGetAttribute", 11000)`: the driver's `cuStreamGetAttribute` with the ABI of CUDA 11.0, typed [`PFN_cuStreamGetAttribute_v11000`].
+///
+/// - In every supported header
 pub const cuStreamGetAttribute_v11000: EntryPoint<PFN_cuStreamGetAttribute_v11000> = unsafe {
     EntryPoint::new(c"cuStreamGetAttribute", 11000)
 };
+/// `cuGetProcAddress("cuStreamGetAttribute", 11000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamGetAttribute` with the ABI of CUDA 11.0, typed [`PFN_cuStreamGetAttribute_v11000_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamGetAttribute_v11000_ptsz: EntryPoint<
     PFN_cuStreamGetAttribute_v11000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamGetAttribute", 11000) };
+/// `cuGetProcAddress("cuStreamGetCaptureInfo", 10010)`: the driver's `cuStreamGetCaptureInfo` with the ABI of CUDA 10.1, typed [`PFN_cuStreamGetCaptureInfo_v10010`].
+///
+/// - In every supported header
 pub const cuStreamGetCaptureInfo_v10010: EntryPoint<PFN_cuStreamGetCaptureInfo_v10010> = unsafe {
     EntryPoint::new(c"cuStreamGetCaptureInfo", 10010)
 };
+/// `cuGetProcAddress("cuStreamGetCaptureInfo", 10010)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamGetCaptureInfo` with the ABI of CUDA 10.1, typed [`PFN_cuStreamGetCaptureInfo_v10010_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamGetCaptureInfo_v10010_ptsz: EntryPoint<
     PFN_cuStreamGetCaptureInfo_v10010_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamGetCaptureInfo", 10010) };
+/// `cuGetProcAddress("cuStreamGetCaptureInfo", 11030)`: the driver's `cuStreamGetCaptureInfo` with the ABI of CUDA 11.3, typed [`PFN_cuStreamGetCaptureInfo_v11030`].
+///
+/// - In every supported header
 pub const cuStreamGetCaptureInfo_v11030: EntryPoint<PFN_cuStreamGetCaptureInfo_v11030> = unsafe {
     EntryPoint::new(c"cuStreamGetCaptureInfo", 11030)
 };
+/// `cuGetProcAddress("cuStreamGetCaptureInfo", 11030)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamGetCaptureInfo` with the ABI of CUDA 11.3, typed [`PFN_cuStreamGetCaptureInfo_v11030_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamGetCaptureInfo_v11030_ptsz: EntryPoint<
     PFN_cuStreamGetCaptureInfo_v11030_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamGetCaptureInfo", 11030) };
 #[cfg(cuda_ge_12030)]
+/// `cuGetProcAddress("cuStreamGetCaptureInfo", 12030)`: the driver's `cuStreamGetCaptureInfo` with the ABI of CUDA 12.3, typed [`PFN_cuStreamGetCaptureInfo_v12030`].
+///
+/// - Since CUDA 12.3
 pub const cuStreamGetCaptureInfo_v12030: EntryPoint<PFN_cuStreamGetCaptureInfo_v12030> = unsafe {
     EntryPoint::new(c"cuStreamGetCaptureInfo", 12030)
 };
 #[cfg(cuda_ge_12030)]
+/// `cuGetProcAddress("cuStreamGetCaptureInfo", 12030)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamGetCaptureInfo` with the ABI of CUDA 12.3, typed [`PFN_cuStreamGetCaptureInfo_v12030_ptsz`].
+///
+/// - Since CUDA 12.3
 pub const cuStreamGetCaptureInfo_v12030_ptsz: EntryPoint<
     PFN_cuStreamGetCaptureInfo_v12030_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamGetCaptureInfo", 12030) };
 #[cfg(cuda_ge_12050)]
+/// `cuGetProcAddress("cuStreamGetCtx", 12050)`: the driver's `cuStreamGetCtx` with the ABI of CUDA 12.5, typed [`PFN_cuStreamGetCtx_v12050`].
+///
+/// - Since CUDA 12.5
 pub const cuStreamGetCtx_v12050: EntryPoint<PFN_cuStreamGetCtx_v12050> = unsafe {
     EntryPoint::new(c"cuStreamGetCtx", 12050)
 };
 #[cfg(cuda_ge_12050)]
+/// `cuGetProcAddress("cuStreamGetCtx", 12050)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamGetCtx` with the ABI of CUDA 12.5, typed [`PFN_cuStreamGetCtx_v12050_ptsz`].
+///
+/// - Since CUDA 12.5
 pub const cuStreamGetCtx_v12050_ptsz: EntryPoint<PFN_cuStreamGetCtx_v12050_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuStreamGetCtx", 12050)
 };
+/// `cuGetProcAddress("cuStreamGetCtx", 9020)`: the driver's `cuStreamGetCtx` with the ABI of CUDA 9.2, typed [`PFN_cuStreamGetCtx_v9020`].
+///
+/// - In every supported header
 pub const cuStreamGetCtx_v9020: EntryPoint<PFN_cuStreamGetCtx_v9020> = unsafe {
     EntryPoint::new(c"cuStreamGetCtx", 9020)
 };
+/// `cuGetProcAddress("cuStreamGetCtx", 9020)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamGetCtx` with the ABI of CUDA 9.2, typed [`PFN_cuStreamGetCtx_v9020_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamGetCtx_v9020_ptsz: EntryPoint<PFN_cuStreamGetCtx_v9020_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuStreamGetCtx", 9020)
 };
 #[cfg(cuda_ge_13010)]
+/// `cuGetProcAddress("cuStreamGetDevResource", 13010)`: the driver's `cuStreamGetDevResource` with the ABI of CUDA 13.1, typed [`PFN_cuStreamGetDevResource_v13010`].
+///
+/// - Since CUDA 13.1
 pub const cuStreamGetDevResource_v13010: EntryPoint<PFN_cuStreamGetDevResource_v13010> = unsafe {
     EntryPoint::new(c"cuStreamGetDevResource", 13010)
 };
 #[cfg(cuda_ge_13010)]
+/// `cuGetProcAddress("cuStreamGetDevResource", 13010)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamGetDevResource` with the ABI of CUDA 13.1, typed [`PFN_cuStreamGetDevResource_v13010_ptsz`].
+///
+/// - Since CUDA 13.1
 pub const cuStreamGetDevResource_v13010_ptsz: EntryPoint<
     PFN_cuStreamGetDevResource_v13010_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamGetDevResource", 13010) };
 #[cfg(cuda_ge_12080)]
+/// `cuGetProcAddress("cuStreamGetDevice", 12080)`: the driver's `cuStreamGetDevice` with the ABI of CUDA 12.8, typed [`PFN_cuStreamGetDevice_v12080`].
+///
+/// - Since CUDA 12.8
 pub const cuStreamGetDevice_v12080: EntryPoint<PFN_cuStreamGetDevice_v12080> = unsafe {
     EntryPoint::new(c"cuStreamGetDevice", 12080)
 };
 #[cfg(cuda_ge_12080)]
+/// `cuGetProcAddress("cuStreamGetDevice", 12080)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamGetDevice` with the ABI of CUDA 12.8, typed [`PFN_cuStreamGetDevice_v12080_ptsz`].
+///
+/// - Since CUDA 12.8
 pub const cuStreamGetDevice_v12080_ptsz: EntryPoint<PFN_cuStreamGetDevice_v12080_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuStreamGetDevice", 12080)
 };
+/// `cuGetProcAddress("cuStreamGetFlags", 5050)`: the driver's `cuStreamGetFlags` with the ABI of CUDA 5.5, typed [`PFN_cuStreamGetFlags_v5050`].
+///
+/// - In every supported header
 pub const cuStreamGetFlags_v5050: EntryPoint<PFN_cuStreamGetFlags_v5050> = unsafe {
     EntryPoint::new(c"cuStreamGetFlags", 5050)
 };
+/// `cuGetProcAddress("cuStreamGetFlags", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamGetFlags` with the ABI of CUDA 7.0, typed [`PFN_cuStreamGetFlags_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamGetFlags_v7000_ptsz: EntryPoint<PFN_cuStreamGetFlags_v7000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuStreamGetFlags", 7000)
 };
 #[cfg(cuda_ge_12040)]
+/// `cuGetProcAddress("cuStreamGetGreenCtx", 12040)`: the driver's `cuStreamGetGreenCtx` with the ABI of CUDA 12.4, typed [`PFN_cuStreamGetGreenCtx_v12040`].
+///
+/// - Since CUDA 12.4
 pub const cuStreamGetGreenCtx_v12040: EntryPoint<PFN_cuStreamGetGreenCtx_v12040> = unsafe {
     EntryPoint::new(c"cuStreamGetGreenCtx", 12040)
 };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuStreamGetId", 12000)`: the driver's `cuStreamGetId` with the ABI of CUDA 12.0, typed [`PFN_cuStreamGetId_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuStreamGetId_v12000: EntryPoint<PFN_cuStreamGetId_v12000> = unsafe {
     EntryPoint::new(c"cuStreamGetId", 12000)
 };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuStreamGetId", 12000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamGetId` with the ABI of CUDA 12.0, typed [`PFN_cuStreamGetId_v12000_ptsz`].
+///
+/// - Since CUDA 12.0
 pub const cuStreamGetId_v12000_ptsz: EntryPoint<PFN_cuStreamGetId_v12000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuStreamGetId", 12000)
 };
+/// `cuGetProcAddress("cuStreamGetPriority", 5050)`: the driver's `cuStreamGetPriority` with the ABI of CUDA 5.5, typed [`PFN_cuStreamGetPriority_v5050`].
+///
+/// - In every supported header
 pub const cuStreamGetPriority_v5050: EntryPoint<PFN_cuStreamGetPriority_v5050> = unsafe {
     EntryPoint::new(c"cuStreamGetPriority", 5050)
 };
+/// `cuGetProcAddress("cuStreamGetPriority", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamGetPriority` with the ABI of CUDA 7.0, typed [`PFN_cuStreamGetPriority_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamGetPriority_v7000_ptsz: EntryPoint<
     PFN_cuStreamGetPriority_v7000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamGetPriority", 7000) };
+/// `cuGetProcAddress("cuStreamIsCapturing", 10000)`: the driver's `cuStreamIsCapturing` with the ABI of CUDA 10.0, typed [`PFN_cuStreamIsCapturing_v10000`].
+///
+/// - In every supported header
 pub const cuStreamIsCapturing_v10000: EntryPoint<PFN_cuStreamIsCapturing_v10000> = unsafe {
     EntryPoint::new(c"cuStreamIsCapturing", 10000)
 };
+/// `cuGetProcAddress("cuStreamIsCapturing", 10000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamIsCapturing` with the ABI of CUDA 10.0, typed [`PFN_cuStreamIsCapturing_v10000_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamIsCapturing_v10000_ptsz: EntryPoint<
     PFN_cuStreamIsCapturing_v10000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamIsCapturing", 10000) };
+/// `cuGetProcAddress("cuStreamQuery", 2000)`: the driver's `cuStreamQuery` with the ABI of CUDA 2.0, typed [`PFN_cuStreamQuery_v2000`].
+///
+/// - In every supported header
 pub const cuStreamQuery_v2000: EntryPoint<PFN_cuStreamQuery_v2000> = unsafe {
     EntryPoint::new(c"cuStreamQuery", 2000)
 };
+/// `cuGetProcAddress("cuStreamQuery", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamQuery` with the ABI of CUDA 7.0, typed [`PFN_cuStreamQuery_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamQuery_v7000_ptsz: EntryPoint<PFN_cuStreamQuery_v7000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuStreamQuery", 7000)
 };
+/// `cuGetProcAddress("cuStreamSetAttribute", 11000)`: the driver's `cuStreamSetAttribute` with the ABI of CUDA 11.0, typed [`PFN_cuStreamSetAttribute_v11000`].
+///
+/// - In every supported header
 pub const cuStreamSetAttribute_v11000: EntryPoint<PFN_cuStreamSetAttribute_v11000> = unsafe {
     EntryPoint::new(c"cuStreamSetAttribute", 11000)
 };
+/// `cuGetProcAddress("cuStreamSetAttribute", 11000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamSetAttribute` with the ABI of CUDA 11.0, typed [`PFN_cuStreamSetAttribute_v11000_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamSetAttribute_v11000_ptsz: EntryPoint<
     PFN_cuStreamSetAttribute_v11000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamSetAttribute", 11000) };
+/// `cuGetProcAddress("cuStreamSynchronize", 2000)`: the driver's `cuStreamSynchronize` with the ABI of CUDA 2.0, typed [`PFN_cuStreamSynchronize_v2000`].
+///
+/// - In every supported header
 pub const cuStreamSynchronize_v2000: EntryPoint<PFN_cuStreamSynchronize_v2000> = unsafe {
     EntryPoint::new(c"cuStreamSynchronize", 2000)
 };
+/// `cuGetProcAddress("cuStreamSynchronize", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamSynchronize` with the ABI of CUDA 7.0, typed [`PFN_cuStreamSynchronize_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamSynchronize_v7000_ptsz: EntryPoint<
     PFN_cuStreamSynchronize_v7000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamSynchronize", 7000) };
+/// `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 11030)`: the driver's `cuStreamUpdateCaptureDependencies` with the ABI of CUDA 11.3, typed [`PFN_cuStreamUpdateCaptureDependencies_v11030`].
+///
+/// - In every supported header
 pub const cuStreamUpdateCaptureDependencies_v11030: EntryPoint<
     PFN_cuStreamUpdateCaptureDependencies_v11030,
 > = unsafe { EntryPoint::new(c"cuStreamUpdateCaptureDependencies", 11030) };
+/// `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 11030)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamUpdateCaptureDependencies` with the ABI of CUDA 11.3, typed [`PFN_cuStreamUpdateCaptureDependencies_v11030_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamUpdateCaptureDependencies_v11030_ptsz: EntryPoint<
     PFN_cuStreamUpdateCaptureDependencies_v11030_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamUpdateCaptureDependencies", 11030) };
 #[cfg(cuda_ge_12030)]
+/// `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 12030)`: the driver's `cuStreamUpdateCaptureDependencies` with the ABI of CUDA 12.3, typed [`PFN_cuStreamUpdateCaptureDependencies_v12030`].
+///
+/// - Since CUDA 12.3
 pub const cuStreamUpdateCaptureDependencies_v12030: EntryPoint<
     PFN_cuStreamUpdateCaptureDependencies_v12030,
 > = unsafe { EntryPoint::new(c"cuStreamUpdateCaptureDependencies", 12030) };
 #[cfg(cuda_ge_12030)]
+/// `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 12030)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamUpdateCaptureDependencies` with the ABI of CUDA 12.3, typed [`PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz`].
+///
+/// - Since CUDA 12.3
 pub const cuStreamUpdateCaptureDependencies_v12030_ptsz: EntryPoint<
     PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamUpdateCaptureDependencies", 12030) };
+/// `cuGetProcAddress("cuStreamWaitEvent", 3020)`: the driver's `cuStreamWaitEvent` with the ABI of CUDA 3.2, typed [`PFN_cuStreamWaitEvent_v3020`].
+///
+/// - In every supported header
 pub const cuStreamWaitEvent_v3020: EntryPoint<PFN_cuStreamWaitEvent_v3020> = unsafe {
     EntryPoint::new(c"cuStreamWaitEvent", 3020)
 };
+/// `cuGetProcAddress("cuStreamWaitEvent", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamWaitEvent` with the ABI of CUDA 7.0, typed [`PFN_cuStreamWaitEvent_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamWaitEvent_v7000_ptsz: EntryPoint<PFN_cuStreamWaitEvent_v7000_ptsz> = unsafe {
     EntryPoint::new_per_thread(c"cuStreamWaitEvent", 7000)
 };
+/// `cuGetProcAddress("cuStreamWaitValue32", 11070)`: the driver's `cuStreamWaitValue32` with the ABI of CUDA 11.7, typed [`PFN_cuStreamWaitValue32_v11070`].
+///
+/// - In every supported header
 pub const cuStreamWaitValue32_v11070: EntryPoint<PFN_cuStreamWaitValue32_v11070> = unsafe {
     EntryPoint::new(c"cuStreamWaitValue32", 11070)
 };
+/// `cuGetProcAddress("cuStreamWaitValue32", 11070)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamWaitValue32` with the ABI of CUDA 11.7, typed [`PFN_cuStreamWaitValue32_v11070_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamWaitValue32_v11070_ptsz: EntryPoint<
     PFN_cuStreamWaitValue32_v11070_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamWaitValue32", 11070) };
+/// `cuGetProcAddress("cuStreamWaitValue32", 8000)`: the driver's `cuStreamWaitValue32` with the ABI of CUDA 8.0, typed [`PFN_cuStreamWaitValue32_v8000`].
+///
+/// - In every supported header
 pub const cuStreamWaitValue32_v8000: EntryPoint<PFN_cuStreamWaitValue32_v8000> = unsafe {
     EntryPoint::new(c"cuStreamWaitValue32", 8000)
 };
+/// `cuGetProcAddress("cuStreamWaitValue32", 8000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamWaitValue32` with the ABI of CUDA 8.0, typed [`PFN_cuStreamWaitValue32_v8000_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamWaitValue32_v8000_ptsz: EntryPoint<
     PFN_cuStreamWaitValue32_v8000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamWaitValue32", 8000) };
+/// `cuGetProcAddress("cuStreamWaitValue64", 11070)`: the driver's `cuStreamWaitValue64` with the ABI of CUDA 11.7, typed [`PFN_cuStreamWaitValue64_v11070`].
+///
+/// - In every supported header
 pub const cuStreamWaitValue64_v11070: EntryPoint<PFN_cuStreamWaitValue64_v11070> = unsafe {
     EntryPoint::new(c"cuStreamWaitValue64", 11070)
 };
+/// `cuGetProcAddress("cuStreamWaitValue64", 11070)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamWaitValue64` with the ABI of CUDA 11.7, typed [`PFN_cuStreamWaitValue64_v11070_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamWaitValue64_v11070_ptsz: EntryPoint<
     PFN_cuStreamWaitValue64_v11070_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamWaitValue64", 11070) };
+/// `cuGetProcAddress("cuStreamWaitValue64", 9000)`: the driver's `cuStreamWaitValue64` with the ABI of CUDA 9.0, typed [`PFN_cuStreamWaitValue64_v9000`].
+///
+/// - In every supported header
 pub const cuStreamWaitValue64_v9000: EntryPoint<PFN_cuStreamWaitValue64_v9000> = unsafe {
     EntryPoint::new(c"cuStreamWaitValue64", 9000)
 };
+/// `cuGetProcAddress("cuStreamWaitValue64", 9000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamWaitValue64` with the ABI of CUDA 9.0, typed [`PFN_cuStreamWaitValue64_v9000_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamWaitValue64_v9000_ptsz: EntryPoint<
     PFN_cuStreamWaitValue64_v9000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamWaitValue64", 9000) };
+/// `cuGetProcAddress("cuStreamWriteValue32", 11070)`: the driver's `cuStreamWriteValue32` with the ABI of CUDA 11.7, typed [`PFN_cuStreamWriteValue32_v11070`].
+///
+/// - In every supported header
 pub const cuStreamWriteValue32_v11070: EntryPoint<PFN_cuStreamWriteValue32_v11070> = unsafe {
     EntryPoint::new(c"cuStreamWriteValue32", 11070)
 };
+/// `cuGetProcAddress("cuStreamWriteValue32", 11070)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamWriteValue32` with the ABI of CUDA 11.7, typed [`PFN_cuStreamWriteValue32_v11070_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamWriteValue32_v11070_ptsz: EntryPoint<
     PFN_cuStreamWriteValue32_v11070_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamWriteValue32", 11070) };
+/// `cuGetProcAddress("cuStreamWriteValue32", 8000)`: the driver's `cuStreamWriteValue32` with the ABI of CUDA 8.0, typed [`PFN_cuStreamWriteValue32_v8000`].
+///
+/// - In every supported header
 pub const cuStreamWriteValue32_v8000: EntryPoint<PFN_cuStreamWriteValue32_v8000> = unsafe {
     EntryPoint::new(c"cuStreamWriteValue32", 8000)
 };
+/// `cuGetProcAddress("cuStreamWriteValue32", 8000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamWriteValue32` with the ABI of CUDA 8.0, typed [`PFN_cuStreamWriteValue32_v8000_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamWriteValue32_v8000_ptsz: EntryPoint<
     PFN_cuStreamWriteValue32_v8000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamWriteValue32", 8000) };
+/// `cuGetProcAddress("cuStreamWriteValue64", 11070)`: the driver's `cuStreamWriteValue64` with the ABI of CUDA 11.7, typed [`PFN_cuStreamWriteValue64_v11070`].
+///
+/// - In every supported header
 pub const cuStreamWriteValue64_v11070: EntryPoint<PFN_cuStreamWriteValue64_v11070> = unsafe {
     EntryPoint::new(c"cuStreamWriteValue64", 11070)
 };
+/// `cuGetProcAddress("cuStreamWriteValue64", 11070)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamWriteValue64` with the ABI of CUDA 11.7, typed [`PFN_cuStreamWriteValue64_v11070_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamWriteValue64_v11070_ptsz: EntryPoint<
     PFN_cuStreamWriteValue64_v11070_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamWriteValue64", 11070) };
+/// `cuGetProcAddress("cuStreamWriteValue64", 9000)`: the driver's `cuStreamWriteValue64` with the ABI of CUDA 9.0, typed [`PFN_cuStreamWriteValue64_v9000`].
+///
+/// - In every supported header
 pub const cuStreamWriteValue64_v9000: EntryPoint<PFN_cuStreamWriteValue64_v9000> = unsafe {
     EntryPoint::new(c"cuStreamWriteValue64", 9000)
 };
+/// `cuGetProcAddress("cuStreamWriteValue64", 9000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuStreamWriteValue64` with the ABI of CUDA 9.0, typed [`PFN_cuStreamWriteValue64_v9000_ptsz`].
+///
+/// - In every supported header
 pub const cuStreamWriteValue64_v9000_ptsz: EntryPoint<
     PFN_cuStreamWriteValue64_v9000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuStreamWriteValue64", 9000) };
+/// `cuGetProcAddress("cuSurfObjectCreate", 5000)`: the driver's `cuSurfObjectCreate` with the ABI of CUDA 5.0, typed [`PFN_cuSurfObjectCreate_v5000`].
+///
+/// - In every supported header
 pub const cuSurfObjectCreate_v5000: EntryPoint<PFN_cuSurfObjectCreate_v5000> = unsafe {
     EntryPoint::new(c"cuSurfObjectCreate", 5000)
 };
+/// `cuGetProcAddress("cuSurfObjectDestroy", 5000)`: the driver's `cuSurfObjectDestroy` with the ABI of CUDA 5.0, typed [`PFN_cuSurfObjectDestroy_v5000`].
+///
+/// - In every supported header
 pub const cuSurfObjectDestroy_v5000: EntryPoint<PFN_cuSurfObjectDestroy_v5000> = unsafe {
     EntryPoint::new(c"cuSurfObjectDestroy", 5000)
 };
+/// `cuGetProcAddress("cuSurfObjectGetResourceDesc", 5000)`: the driver's `cuSurfObjectGetResourceDesc` with the ABI of CUDA 5.0, typed [`PFN_cuSurfObjectGetResourceDesc_v5000`].
+///
+/// - In every supported header
 pub const cuSurfObjectGetResourceDesc_v5000: EntryPoint<
     PFN_cuSurfObjectGetResourceDesc_v5000,
 > = unsafe { EntryPoint::new(c"cuSurfObjectGetResourceDesc", 5000) };
+/// `cuGetProcAddress("cuSurfRefGetArray", 3000)`: the driver's `cuSurfRefGetArray` with the ABI of CUDA 3.0, typed [`PFN_cuSurfRefGetArray_v3000`].
+///
+/// - In every supported header
 pub const cuSurfRefGetArray_v3000: EntryPoint<PFN_cuSurfRefGetArray_v3000> = unsafe {
     EntryPoint::new(c"cuSurfRefGetArray", 3000)
 };
+/// `cuGetProcAddress("cuSurfRefSetArray", 3000)`: the driver's `cuSurfRefSetArray` with the ABI of CUDA 3.0, typed [`PFN_cuSurfRefSetArray_v3000`].
+///
+/// - In every supported header
 pub const cuSurfRefSetArray_v3000: EntryPoint<PFN_cuSurfRefSetArray_v3000> = unsafe {
     EntryPoint::new(c"cuSurfRefSetArray", 3000)
 };
 #[cfg(cuda_ge_12080)]
+/// `cuGetProcAddress("cuTensorMapEncodeIm2colWide", 12080)`: the driver's `cuTensorMapEncodeIm2colWide` with the ABI of CUDA 12.8, typed [`PFN_cuTensorMapEncodeIm2colWide_v12080`].
+///
+/// - Since CUDA 12.8
 pub const cuTensorMapEncodeIm2colWide_v12080: EntryPoint<
     PFN_cuTensorMapEncodeIm2colWide_v12080,
 > = unsafe { EntryPoint::new(c"cuTensorMapEncodeIm2colWide", 12080) };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuTensorMapEncodeIm2col", 12000)`: the driver's `cuTensorMapEncodeIm2col` with the ABI of CUDA 12.0, typed [`PFN_cuTensorMapEncodeIm2col_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuTensorMapEncodeIm2col_v12000: EntryPoint<
     PFN_cuTensorMapEncodeIm2col_v12000,
 > = unsafe { EntryPoint::new(c"cuTensorMapEncodeIm2col", 12000) };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuTensorMapEncodeTiled", 12000)`: the driver's `cuTensorMapEncodeTiled` with the ABI of CUDA 12.0, typed [`PFN_cuTensorMapEncodeTiled_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuTensorMapEncodeTiled_v12000: EntryPoint<PFN_cuTensorMapEncodeTiled_v12000> = unsafe {
     EntryPoint::new(c"cuTensorMapEncodeTiled", 12000)
 };
 #[cfg(cuda_ge_12000)]
+/// `cuGetProcAddress("cuTensorMapReplaceAddress", 12000)`: the driver's `cuTensorMapReplaceAddress` with the ABI of CUDA 12.0, typed [`PFN_cuTensorMapReplaceAddress_v12000`].
+///
+/// - Since CUDA 12.0
 pub const cuTensorMapReplaceAddress_v12000: EntryPoint<
     PFN_cuTensorMapReplaceAddress_v12000,
 > = unsafe { EntryPoint::new(c"cuTensorMapReplaceAddress", 12000) };
 #[cfg(cuda_ge_13050)]
+/// `cuGetProcAddress("cuTensorMapSetAllocationClass", 13050)`: the driver's `cuTensorMapSetAllocationClass` with the ABI of CUDA 13.5, typed [`PFN_cuTensorMapSetAllocationClass_v13050`].
+///
+/// - Since CUDA 13.5
 pub const cuTensorMapSetAllocationClass_v13050: EntryPoint<
     PFN_cuTensorMapSetAllocationClass_v13050,
 > = unsafe { EntryPoint::new(c"cuTensorMapSetAllocationClass", 13050) };
+/// `cuGetProcAddress("cuTexObjectCreate", 5000)`: the driver's `cuTexObjectCreate` with the ABI of CUDA 5.0, typed [`PFN_cuTexObjectCreate_v5000`].
+///
+/// - In every supported header
 pub const cuTexObjectCreate_v5000: EntryPoint<PFN_cuTexObjectCreate_v5000> = unsafe {
     EntryPoint::new(c"cuTexObjectCreate", 5000)
 };
+/// `cuGetProcAddress("cuTexObjectDestroy", 5000)`: the driver's `cuTexObjectDestroy` with the ABI of CUDA 5.0, typed [`PFN_cuTexObjectDestroy_v5000`].
+///
+/// - In every supported header
 pub const cuTexObjectDestroy_v5000: EntryPoint<PFN_cuTexObjectDestroy_v5000> = unsafe {
     EntryPoint::new(c"cuTexObjectDestroy", 5000)
 };
+/// `cuGetProcAddress("cuTexObjectGetResourceDesc", 5000)`: the driver's `cuTexObjectGetResourceDesc` with the ABI of CUDA 5.0, typed [`PFN_cuTexObjectGetResourceDesc_v5000`].
+///
+/// - In every supported header
 pub const cuTexObjectGetResourceDesc_v5000: EntryPoint<
     PFN_cuTexObjectGetResourceDesc_v5000,
 > = unsafe { EntryPoint::new(c"cuTexObjectGetResourceDesc", 5000) };
+/// `cuGetProcAddress("cuTexObjectGetResourceViewDesc", 5000)`: the driver's `cuTexObjectGetResourceViewDesc` with the ABI of CUDA 5.0, typed [`PFN_cuTexObjectGetResourceViewDesc_v5000`].
+///
+/// - In every supported header
 pub const cuTexObjectGetResourceViewDesc_v5000: EntryPoint<
     PFN_cuTexObjectGetResourceViewDesc_v5000,
 > = unsafe { EntryPoint::new(c"cuTexObjectGetResourceViewDesc", 5000) };
+/// `cuGetProcAddress("cuTexObjectGetTextureDesc", 5000)`: the driver's `cuTexObjectGetTextureDesc` with the ABI of CUDA 5.0, typed [`PFN_cuTexObjectGetTextureDesc_v5000`].
+///
+/// - In every supported header
 pub const cuTexObjectGetTextureDesc_v5000: EntryPoint<
     PFN_cuTexObjectGetTextureDesc_v5000,
 > = unsafe { EntryPoint::new(c"cuTexObjectGetTextureDesc", 5000) };
+/// `cuGetProcAddress("cuTexRefCreate", 2000)`: the driver's `cuTexRefCreate` with the ABI of CUDA 2.0, typed [`PFN_cuTexRefCreate_v2000`].
+///
+/// - In every supported header
 pub const cuTexRefCreate_v2000: EntryPoint<PFN_cuTexRefCreate_v2000> = unsafe {
     EntryPoint::new(c"cuTexRefCreate", 2000)
 };
+/// `cuGetProcAddress("cuTexRefDestroy", 2000)`: the driver's `cuTexRefDestroy` with the ABI of CUDA 2.0, typed [`PFN_cuTexRefDestroy_v2000`].
+///
+/// - In every supported header
 pub const cuTexRefDestroy_v2000: EntryPoint<PFN_cuTexRefDestroy_v2000> = unsafe {
     EntryPoint::new(c"cuTexRefDestroy", 2000)
 };
+/// `cuGetProcAddress("cuTexRefGetAddressMode", 2000)`: the driver's `cuTexRefGetAddressMode` with the ABI of CUDA 2.0, typed [`PFN_cuTexRefGetAddressMode_v2000`].
+///
+/// - In every supported header
 pub const cuTexRefGetAddressMode_v2000: EntryPoint<PFN_cuTexRefGetAddressMode_v2000> = unsafe {
     EntryPoint::new(c"cuTexRefGetAddressMode", 2000)
 };
+/// `cuGetProcAddress("cuTexRefGetAddress", 2000)`: the driver's `cuTexRefGetAddress` with the ABI of CUDA 2.0, typed [`PFN_cuTexRefGetAddress_v2000`].
+///
+/// - In every supported header
 pub const cuTexRefGetAddress_v2000: EntryPoint<PFN_cuTexRefGetAddress_v2000> = unsafe {
     EntryPoint::new(c"cuTexRefGetAddress", 2000)
 };
+/// `cuGetProcAddress("cuTexRefGetAddress", 3020)`: the driver's `cuTexRefGetAddress` with the ABI of CUDA 3.2, typed [`PFN_cuTexRefGetAddress_v3020`].
+///
+/// - In every supported header
 pub const cuTexRefGetAddress_v3020: EntryPoint<PFN_cuTexRefGetAddress_v3020> = unsafe {
     EntryPoint::new(c"cuTexRefGetAddress", 3020)
 };
+/// `cuGetProcAddress("cuTexRefGetArray", 2000)`: the driver's `cuTexRefGetArray` with the ABI of CUDA 2.0, typed [`PFN_cuTexRefGetArray_v2000`].
+///
+/// - In every supported header
 pub const cuTexRefGetArray_v2000: EntryPoint<PFN_cuTexRefGetArray_v2000> = unsafe {
     EntryPoint::new(c"cuTexRefGetArray", 2000)
 };
+/// `cuGetProcAddress("cuTexRefGetBorderColor", 8000)`: the driver's `cuTexRefGetBorderColor` with the ABI of CUDA 8.0, typed [`PFN_cuTexRefGetBorderColor_v8000`].
+///
+/// - In every supported header
 pub const cuTexRefGetBorderColor_v8000: EntryPoint<PFN_cuTexRefGetBorderColor_v8000> = unsafe {
     EntryPoint::new(c"cuTexRefGetBorderColor", 8000)
 };
+/// `cuGetProcAddress("cuTexRefGetFilterMode", 2000)`: the driver's `cuTexRefGetFilterMode` with the ABI of CUDA 2.0, typed [`PFN_cuTexRefGetFilterMode_v2000`].
+///
+/// - In every supported header
 pub const cuTexRefGetFilterMode_v2000: EntryPoint<PFN_cuTexRefGetFilterMode_v2000> = unsafe {
     EntryPoint::new(c"cuTexRefGetFilterMode", 2000)
 };
+/// `cuGetProcAddress("cuTexRefGetFlags", 2000)`: the driver's `cuTexRefGetFlags` with the ABI of CUDA 2.0, typed [`PFN_cuTexRefGetFlags_v2000`].
+///
+/// - In every supported header
 pub const cuTexRefGetFlags_v2000: EntryPoint<PFN_cuTexRefGetFlags_v2000> = unsafe {
     EntryPoint::new(c"cuTexRefGetFlags", 2000)
 };
+/// `cuGetProcAddress("cuTexRefGetFormat", 2000)`: the driver's `cuTexRefGetFormat` with the ABI of CUDA 2.0, typed [`PFN_cuTexRefGetFormat_v2000`].
+///
+/// - In every supported header
 pub const cuTexRefGetFormat_v2000: EntryPoint<PFN_cuTexRefGetFormat_v2000> = unsafe {
     EntryPoint::new(c"cuTexRefGetFormat", 2000)
 };
+/// `cuGetProcAddress("cuTexRefGetMaxAnisotropy", 5000)`: the driver's `cuTexRefGetMaxAnisotropy` with the ABI of CUDA 5.0, typed [`PFN_cuTexRefGetMaxAnisotropy_v5000`].
+///
+/// - In every supported header
 pub const cuTexRefGetMaxAnisotropy_v5000: EntryPoint<
     PFN_cuTexRefGetMaxAnisotropy_v5000,
 > = unsafe { EntryPoint::new(c"cuTexRefGetMaxAnisotropy", 5000) };
+/// `cuGetProcAddress("cuTexRefGetMipmapFilterMode", 5000)`: the driver's `cuTexRefGetMipmapFilterMode` with the ABI of CUDA 5.0, typed [`PFN_cuTexRefGetMipmapFilterMode_v5000`].
+///
+/// - In every supported header
 pub const cuTexRefGetMipmapFilterMode_v5000: EntryPoint<
     PFN_cuTexRefGetMipmapFilterMode_v5000,
 > = unsafe { EntryPoint::new(c"cuTexRefGetMipmapFilterMode", 5000) };
+/// `cuGetProcAddress("cuTexRefGetMipmapLevelBias", 5000)`: the driver's `cuTexRefGetMipmapLevelBias` with the ABI of CUDA 5.0, typed [`PFN_cuTexRefGetMipmapLevelBias_v5000`].
+///
+/// - In every supported header
 pub const cuTexRefGetMipmapLevelBias_v5000: EntryPoint<
     PFN_cuTexRefGetMipmapLevelBias_v5000,
 > = unsafe { EntryPoint::new(c"cuTexRefGetMipmapLevelBias", 5000) };
+/// `cuGetProcAddress("cuTexRefGetMipmapLevelClamp", 5000)`: the driver's `cuTexRefGetMipmapLevelClamp` with the ABI of CUDA 5.0, typed [`PFN_cuTexRefGetMipmapLevelClamp_v5000`].
+///
+/// - In every supported header
 pub const cuTexRefGetMipmapLevelClamp_v5000: EntryPoint<
     PFN_cuTexRefGetMipmapLevelClamp_v5000,
 > = unsafe { EntryPoint::new(c"cuTexRefGetMipmapLevelClamp", 5000) };
+/// `cuGetProcAddress("cuTexRefGetMipmappedArray", 5000)`: the driver's `cuTexRefGetMipmappedArray` with the ABI of CUDA 5.0, typed [`PFN_cuTexRefGetMipmappedArray_v5000`].
+///
+/// - In every supported header
 pub const cuTexRefGetMipmappedArray_v5000: EntryPoint<
     PFN_cuTexRefGetMipmappedArray_v5000,
 > = unsafe { EntryPoint::new(c"cuTexRefGetMipmappedArray", 5000) };
+/// `cuGetProcAddress("cuTexRefSetAddress2D", 2020)`: the driver's `cuTexRefSetAddress2D` with the ABI of CUDA 2.2, typed [`PFN_cuTexRefSetAddress2D_v2020`].
+///
+/// - In every supported header
 pub const cuTexRefSetAddress2D_v2020: EntryPoint<PFN_cuTexRefSetAddress2D_v2020> = unsafe {
     EntryPoint::new(c"cuTexRefSetAddress2D", 2020)
 };
+/// `cuGetProcAddress("cuTexRefSetAddress2D", 3020)`: the driver's `cuTexRefSetAddress2D` with the ABI of CUDA 3.2, typed [`PFN_cuTexRefSetAddress2D_v3020`].
+///
+/// - In every supported header
 pub const cuTexRefSetAddress2D_v3020: EntryPoint<PFN_cuTexRefSetAddress2D_v3020> = unsafe {
     EntryPoint::new(c"cuTexRefSetAddress2D", 3020)
 };
+/// `cuGetProcAddress("cuTexRefSetAddress2D", 4010)`: the driver's `cuTexRefSetAddress2D` with the ABI of CUDA 4.1, typed [`PFN_cuTexRefSetAddress2D_v4010`].
+///
+/// - In every supported header
 pub const cuTexRefSetAddress2D_v4010: EntryPoint<PFN_cuTexRefSetAddress2D_v4010> = unsafe {
     EntryPoint::new(c"cuTexRefSetAddress2D", 4010)
 };
+/// `cuGetProcAddress("cuTexRefSetAddressMode", 2000)`: the driver's `cuTexRefSetAddressMode` with the ABI of CUDA 2.0, typed [`PFN_cuTexRefSetAddressMode_v2000`].
+///
+/// - In every supported header
 pub const cuTexRefSetAddressMode_v2000: EntryPoint<PFN_cuTexRefSetAddressMode_v2000> = unsafe {
     EntryPoint::new(c"cuTexRefSetAddressMode", 2000)
 };
+/// `cuGetProcAddress("cuTexRefSetAddress", 2000)`: the driver's `cuTexRefSetAddress` with the ABI of CUDA 2.0, typed [`PFN_cuTexRefSetAddress_v2000`].
+///
+/// - In every supported header
 pub const cuTexRefSetAddress_v2000: EntryPoint<PFN_cuTexRefSetAddress_v2000> = unsafe {
     EntryPoint::new(c"cuTexRefSetAddress", 2000)
 };
+/// `cuGetProcAddress("cuTexRefSetAddress", 3020)`: the driver's `cuTexRefSetAddress` with the ABI of CUDA 3.2, typed [`PFN_cuTexRefSetAddress_v3020`].
+///
+/// - In every supported header
 pub const cuTexRefSetAddress_v3020: EntryPoint<PFN_cuTexRefSetAddress_v3020> = unsafe {
     EntryPoint::new(c"cuTexRefSetAddress", 3020)
 };
+/// `cuGetProcAddress("cuTexRefSetArray", 2000)`: the driver's `cuTexRefSetArray` with the ABI of CUDA 2.0, typed [`PFN_cuTexRefSetArray_v2000`].
+///
+/// - In every supported header
 pub const cuTexRefSetArray_v2000: EntryPoint<PFN_cuTexRefSetArray_v2000> = unsafe {
     EntryPoint::new(c"cuTexRefSetArray", 2000)
 };
+/// `cuGetProcAddress("cuTexRefSetBorderColor", 8000)`: the driver's `cuTexRefSetBorderColor` with the ABI of CUDA 8.0, typed [`PFN_cuTexRefSetBorderColor_v8000`].
+///
+/// - In every supported header
 pub const cuTexRefSetBorderColor_v8000: EntryPoint<PFN_cuTexRefSetBorderColor_v8000> = unsafe {
     EntryPoint::new(c"cuTexRefSetBorderColor", 8000)
 };
+/// `cuGetProcAddress("cuTexRefSetFilterMode", 2000)`: the driver's `cuTexRefSetFilterMode` with the ABI of CUDA 2.0, typed [`PFN_cuTexRefSetFilterMode_v2000`].
+///
+/// - In every supported header
 pub const cuTexRefSetFilterMode_v2000: EntryPoint<PFN_cuTexRefSetFilterMode_v2000> = unsafe {
     EntryPoint::new(c"cuTexRefSetFilterMode", 2000)
 };
+/// `cuGetProcAddress("cuTexRefSetFlags", 2000)`: the driver's `cuTexRefSetFlags` with the ABI of CUDA 2.0, typed [`PFN_cuTexRefSetFlags_v2000`].
+///
+/// - In every supported header
 pub const cuTexRefSetFlags_v2000: EntryPoint<PFN_cuTexRefSetFlags_v2000> = unsafe {
     EntryPoint::new(c"cuTexRefSetFlags", 2000)
 };
+/// `cuGetProcAddress("cuTexRefSetFormat", 2000)`: the driver's `cuTexRefSetFormat` with the ABI of CUDA 2.0, typed [`PFN_cuTexRefSetFormat_v2000`].
+///
+/// - In every supported header
 pub const cuTexRefSetFormat_v2000: EntryPoint<PFN_cuTexRefSetFormat_v2000> = unsafe {
     EntryPoint::new(c"cuTexRefSetFormat", 2000)
 };
+/// `cuGetProcAddress("cuTexRefSetMaxAnisotropy", 5000)`: the driver's `cuTexRefSetMaxAnisotropy` with the ABI of CUDA 5.0, typed [`PFN_cuTexRefSetMaxAnisotropy_v5000`].
+///
+/// - In every supported header
 pub const cuTexRefSetMaxAnisotropy_v5000: EntryPoint<
     PFN_cuTexRefSetMaxAnisotropy_v5000,
 > = unsafe { EntryPoint::new(c"cuTexRefSetMaxAnisotropy", 5000) };
+/// `cuGetProcAddress("cuTexRefSetMipmapFilterMode", 5000)`: the driver's `cuTexRefSetMipmapFilterMode` with the ABI of CUDA 5.0, typed [`PFN_cuTexRefSetMipmapFilterMode_v5000`].
+///
+/// - In every supported header
 pub const cuTexRefSetMipmapFilterMode_v5000: EntryPoint<
     PFN_cuTexRefSetMipmapFilterMode_v5000,
 > = unsafe { EntryPoint::new(c"cuTexRefSetMipmapFilterMode", 5000) };
+/// `cuGetProcAddress("cuTexRefSetMipmapLevelBias", 5000)`: the driver's `cuTexRefSetMipmapLevelBias` with the ABI of CUDA 5.0, typed [`PFN_cuTexRefSetMipmapLevelBias_v5000`].
+///
+/// - In every supported header
 pub const cuTexRefSetMipmapLevelBias_v5000: EntryPoint<
     PFN_cuTexRefSetMipmapLevelBias_v5000,
 > = unsafe { EntryPoint::new(c"cuTexRefSetMipmapLevelBias", 5000) };
+/// `cuGetProcAddress("cuTexRefSetMipmapLevelClamp", 5000)`: the driver's `cuTexRefSetMipmapLevelClamp` with the ABI of CUDA 5.0, typed [`PFN_cuTexRefSetMipmapLevelClamp_v5000`].
+///
+/// - In every supported header
 pub const cuTexRefSetMipmapLevelClamp_v5000: EntryPoint<
     PFN_cuTexRefSetMipmapLevelClamp_v5000,
 > = unsafe { EntryPoint::new(c"cuTexRefSetMipmapLevelClamp", 5000) };
+/// `cuGetProcAddress("cuTexRefSetMipmappedArray", 5000)`: the driver's `cuTexRefSetMipmappedArray` with the ABI of CUDA 5.0, typed [`PFN_cuTexRefSetMipmappedArray_v5000`].
+///
+/// - In every supported header
 pub const cuTexRefSetMipmappedArray_v5000: EntryPoint<
     PFN_cuTexRefSetMipmappedArray_v5000,
 > = unsafe { EntryPoint::new(c"cuTexRefSetMipmappedArray", 5000) };
+/// `cuGetProcAddress("cuThreadExchangeStreamCaptureMode", 10010)`: the driver's `cuThreadExchangeStreamCaptureMode` with the ABI of CUDA 10.1, typed [`PFN_cuThreadExchangeStreamCaptureMode_v10010`].
+///
+/// - In every supported header
 pub const cuThreadExchangeStreamCaptureMode_v10010: EntryPoint<
     PFN_cuThreadExchangeStreamCaptureMode_v10010,
 > = unsafe { EntryPoint::new(c"cuThreadExchangeStreamCaptureMode", 10010) };
+/// `cuGetProcAddress("cuUserObjectCreate", 11030)`: the driver's `cuUserObjectCreate` with the ABI of CUDA 11.3, typed [`PFN_cuUserObjectCreate_v11030`].
+///
+/// - In every supported header
 pub const cuUserObjectCreate_v11030: EntryPoint<PFN_cuUserObjectCreate_v11030> = unsafe {
     EntryPoint::new(c"cuUserObjectCreate", 11030)
 };
+/// `cuGetProcAddress("cuUserObjectRelease", 11030)`: the driver's `cuUserObjectRelease` with the ABI of CUDA 11.3, typed [`PFN_cuUserObjectRelease_v11030`].
+///
+/// - In every supported header
 pub const cuUserObjectRelease_v11030: EntryPoint<PFN_cuUserObjectRelease_v11030> = unsafe {
     EntryPoint::new(c"cuUserObjectRelease", 11030)
 };
+/// `cuGetProcAddress("cuUserObjectRetain", 11030)`: the driver's `cuUserObjectRetain` with the ABI of CUDA 11.3, typed [`PFN_cuUserObjectRetain_v11030`].
+///
+/// - In every supported header
 pub const cuUserObjectRetain_v11030: EntryPoint<PFN_cuUserObjectRetain_v11030> = unsafe {
     EntryPoint::new(c"cuUserObjectRetain", 11030)
 };
+/// `cuGetProcAddress("cuWaitExternalSemaphoresAsync", 10000)`: the driver's `cuWaitExternalSemaphoresAsync` with the ABI of CUDA 10.0, typed [`PFN_cuWaitExternalSemaphoresAsync_v10000`].
+///
+/// - In every supported header
 pub const cuWaitExternalSemaphoresAsync_v10000: EntryPoint<
     PFN_cuWaitExternalSemaphoresAsync_v10000,
 > = unsafe { EntryPoint::new(c"cuWaitExternalSemaphoresAsync", 10000) };
+/// `cuGetProcAddress("cuWaitExternalSemaphoresAsync", 10000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuWaitExternalSemaphoresAsync` with the ABI of CUDA 10.0, typed [`PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz`].
+///
+/// - In every supported header
 pub const cuWaitExternalSemaphoresAsync_v10000_ptsz: EntryPoint<
     PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuWaitExternalSemaphoresAsync", 10000) };
+/// The entry point of the C spelling `cuArray3DCreate`: [`cuArray3DCreate_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuArray3DCreate: EntryPoint<PFN_cuArray3DCreate_v3020> = cuArray3DCreate_v3020;
+/// The entry point of the C spelling `cuArray3DCreate_v2`: [`cuArray3DCreate_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuArray3DCreate_v2: EntryPoint<PFN_cuArray3DCreate_v3020> = cuArray3DCreate_v3020;
+/// The entry point of the C spelling `cuArray3DGetDescriptor`: [`cuArray3DGetDescriptor_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuArray3DGetDescriptor: EntryPoint<PFN_cuArray3DGetDescriptor_v3020> = cuArray3DGetDescriptor_v3020;
+/// The entry point of the C spelling `cuArray3DGetDescriptor_v2`: [`cuArray3DGetDescriptor_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuArray3DGetDescriptor_v2: EntryPoint<PFN_cuArray3DGetDescriptor_v3020> = cuArray3DGetDescriptor_v3020;
+/// The entry point of the C spelling `cuArrayCreate`: [`cuArrayCreate_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuArrayCreate: EntryPoint<PFN_cuArrayCreate_v3020> = cuArrayCreate_v3020;
+/// The entry point of the C spelling `cuArrayCreate_v2`: [`cuArrayCreate_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuArrayCreate_v2: EntryPoint<PFN_cuArrayCreate_v3020> = cuArrayCreate_v3020;
+/// The entry point of the C spelling `cuArrayDestroy`: [`cuArrayDestroy_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuArrayDestroy: EntryPoint<PFN_cuArrayDestroy_v2000> = cuArrayDestroy_v2000;
+/// The entry point of the C spelling `cuArrayGetDescriptor`: [`cuArrayGetDescriptor_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuArrayGetDescriptor: EntryPoint<PFN_cuArrayGetDescriptor_v3020> = cuArrayGetDescriptor_v3020;
+/// The entry point of the C spelling `cuArrayGetDescriptor_v2`: [`cuArrayGetDescriptor_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuArrayGetDescriptor_v2: EntryPoint<PFN_cuArrayGetDescriptor_v3020> = cuArrayGetDescriptor_v3020;
+/// The entry point of the C spelling `cuArrayGetMemoryRequirements`: [`cuArrayGetMemoryRequirements_v11060`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuArrayGetMemoryRequirements: EntryPoint<
     PFN_cuArrayGetMemoryRequirements_v11060,
 > = cuArrayGetMemoryRequirements_v11060;
+/// The entry point of the C spelling `cuArrayGetPlane`: [`cuArrayGetPlane_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuArrayGetPlane: EntryPoint<PFN_cuArrayGetPlane_v11020> = cuArrayGetPlane_v11020;
+/// The entry point of the C spelling `cuArrayGetSparseProperties`: [`cuArrayGetSparseProperties_v11010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuArrayGetSparseProperties: EntryPoint<
     PFN_cuArrayGetSparseProperties_v11010,
 > = cuArrayGetSparseProperties_v11010;
 #[cfg(cuda_ge_13040)]
+/// The entry point of the C spelling `cuCheckpointOperationComplete`: [`cuCheckpointOperationComplete_v13040`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.4
 pub const cuCheckpointOperationComplete: EntryPoint<
     PFN_cuCheckpointOperationComplete_v13040,
 > = cuCheckpointOperationComplete_v13040;
 #[cfg(cuda_ge_12080)]
+/// The entry point of the C spelling `cuCheckpointProcessCheckpoint`: [`cuCheckpointProcessCheckpoint_v12080`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.8
 pub const cuCheckpointProcessCheckpoint: EntryPoint<
     PFN_cuCheckpointProcessCheckpoint_v12080,
 > = cuCheckpointProcessCheckpoint_v12080;
 #[cfg(cuda_ge_12080)]
+/// The entry point of the C spelling `cuCheckpointProcessGetRestoreThreadId`: [`cuCheckpointProcessGetRestoreThreadId_v12080`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.8
 pub const cuCheckpointProcessGetRestoreThreadId: EntryPoint<
     PFN_cuCheckpointProcessGetRestoreThreadId_v12080,
 > = cuCheckpointProcessGetRestoreThreadId_v12080;
 #[cfg(cuda_ge_12080)]
+/// The entry point of the C spelling `cuCheckpointProcessGetState`: [`cuCheckpointProcessGetState_v12080`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.8
 pub const cuCheckpointProcessGetState: EntryPoint<
     PFN_cuCheckpointProcessGetState_v12080,
 > = cuCheckpointProcessGetState_v12080;
 #[cfg(cuda_ge_12080)]
+/// The entry point of the C spelling `cuCheckpointProcessLock`: [`cuCheckpointProcessLock_v12080`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.8
 pub const cuCheckpointProcessLock: EntryPoint<PFN_cuCheckpointProcessLock_v12080> = cuCheckpointProcessLock_v12080;
 #[cfg(cuda_ge_12080)]
+/// The entry point of the C spelling `cuCheckpointProcessRestore`: [`cuCheckpointProcessRestore_v12080`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.8
 pub const cuCheckpointProcessRestore: EntryPoint<
     PFN_cuCheckpointProcessRestore_v12080,
 > = cuCheckpointProcessRestore_v12080;
 #[cfg(cuda_ge_12080)]
+/// The entry point of the C spelling `cuCheckpointProcessUnlock`: [`cuCheckpointProcessUnlock_v12080`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.8
 pub const cuCheckpointProcessUnlock: EntryPoint<PFN_cuCheckpointProcessUnlock_v12080> = cuCheckpointProcessUnlock_v12080;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuCoredumpDeregisterCompleteCallback`: [`cuCoredumpDeregisterCompleteCallback_v13020`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 pub const cuCoredumpDeregisterCompleteCallback: EntryPoint<
     PFN_cuCoredumpDeregisterCompleteCallback_v13020,
 > = cuCoredumpDeregisterCompleteCallback_v13020;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuCoredumpDeregisterStartCallback`: [`cuCoredumpDeregisterStartCallback_v13020`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 pub const cuCoredumpDeregisterStartCallback: EntryPoint<
     PFN_cuCoredumpDeregisterStartCallback_v13020,
 > = cuCoredumpDeregisterStartCallback_v13020;
 #[cfg(cuda_ge_12010)]
+/// The entry point of the C spelling `cuCoredumpGetAttribute`: [`cuCoredumpGetAttribute_v12010`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.1
 pub const cuCoredumpGetAttribute: EntryPoint<PFN_cuCoredumpGetAttribute_v12010> = cuCoredumpGetAttribute_v12010;
 #[cfg(cuda_ge_12010)]
+/// The entry point of the C spelling `cuCoredumpGetAttributeGlobal`: [`cuCoredumpGetAttributeGlobal_v12010`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.1
 pub const cuCoredumpGetAttributeGlobal: EntryPoint<
     PFN_cuCoredumpGetAttributeGlobal_v12010,
 > = cuCoredumpGetAttributeGlobal_v12010;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuCoredumpRegisterCompleteCallback`: [`cuCoredumpRegisterCompleteCallback_v13020`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 pub const cuCoredumpRegisterCompleteCallback: EntryPoint<
     PFN_cuCoredumpRegisterCompleteCallback_v13020,
 > = cuCoredumpRegisterCompleteCallback_v13020;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuCoredumpRegisterStartCallback`: [`cuCoredumpRegisterStartCallback_v13020`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 pub const cuCoredumpRegisterStartCallback: EntryPoint<
     PFN_cuCoredumpRegisterStartCallback_v13020,
 > = cuCoredumpRegisterStartCallback_v13020;
 #[cfg(cuda_ge_12010)]
+/// The entry point of the C spelling `cuCoredumpSetAttribute`: [`cuCoredumpSetAttribute_v12010`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.1
 pub const cuCoredumpSetAttribute: EntryPoint<PFN_cuCoredumpSetAttribute_v12010> = cuCoredumpSetAttribute_v12010;
 #[cfg(cuda_ge_12010)]
+/// The entry point of the C spelling `cuCoredumpSetAttributeGlobal`: [`cuCoredumpSetAttributeGlobal_v12010`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.1
 pub const cuCoredumpSetAttributeGlobal: EntryPoint<
     PFN_cuCoredumpSetAttributeGlobal_v12010,
 > = cuCoredumpSetAttributeGlobal_v12010;
+/// The entry point of the C spelling `cuCtxAttach`: [`cuCtxAttach_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxAttach: EntryPoint<PFN_cuCtxAttach_v2000> = cuCtxAttach_v2000;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuCtxCreate`: [`cuCtxCreate_v3020`], the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 pub const cuCtxCreate: EntryPoint<PFN_cuCtxCreate_v3020> = cuCtxCreate_v3020;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuCtxCreate_v2`: [`cuCtxCreate_v3020`], the ABI of the function it binds.
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub const cuCtxCreate_v2: EntryPoint<PFN_cuCtxCreate_v3020> = cuCtxCreate_v3020;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuCtxCreate_v3`: [`cuCtxCreate_v11040`], the ABI of the function it binds.
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub const cuCtxCreate_v3: EntryPoint<PFN_cuCtxCreate_v11040> = cuCtxCreate_v11040;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuCtxCreate`: [`cuCtxCreate_v12050`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
 pub const cuCtxCreate: EntryPoint<PFN_cuCtxCreate_v12050> = cuCtxCreate_v12050;
 #[cfg(cuda_ge_12050)]
+/// The entry point of the C spelling `cuCtxCreate_v4`: [`cuCtxCreate_v12050`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.5
 pub const cuCtxCreate_v4: EntryPoint<PFN_cuCtxCreate_v12050> = cuCtxCreate_v12050;
+/// The entry point of the C spelling `cuCtxDestroy`: [`cuCtxDestroy_v4000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxDestroy: EntryPoint<PFN_cuCtxDestroy_v4000> = cuCtxDestroy_v4000;
+/// The entry point of the C spelling `cuCtxDestroy_v2`: [`cuCtxDestroy_v4000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxDestroy_v2: EntryPoint<PFN_cuCtxDestroy_v4000> = cuCtxDestroy_v4000;
+/// The entry point of the C spelling `cuCtxDetach`: [`cuCtxDetach_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxDetach: EntryPoint<PFN_cuCtxDetach_v2000> = cuCtxDetach_v2000;
+/// The entry point of the C spelling `cuCtxDisablePeerAccess`: [`cuCtxDisablePeerAccess_v4000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxDisablePeerAccess: EntryPoint<PFN_cuCtxDisablePeerAccess_v4000> = cuCtxDisablePeerAccess_v4000;
+/// The entry point of the C spelling `cuCtxEnablePeerAccess`: [`cuCtxEnablePeerAccess_v4000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxEnablePeerAccess: EntryPoint<PFN_cuCtxEnablePeerAccess_v4000> = cuCtxEnablePeerAccess_v4000;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuCtxFromGreenCtx`: [`cuCtxFromGreenCtx_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuCtxFromGreenCtx: EntryPoint<PFN_cuCtxFromGreenCtx_v12040> = cuCtxFromGreenCtx_v12040;
+/// The entry point of the C spelling `cuCtxGetApiVersion`: [`cuCtxGetApiVersion_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxGetApiVersion: EntryPoint<PFN_cuCtxGetApiVersion_v3020> = cuCtxGetApiVersion_v3020;
+/// The entry point of the C spelling `cuCtxGetCacheConfig`: [`cuCtxGetCacheConfig_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxGetCacheConfig: EntryPoint<PFN_cuCtxGetCacheConfig_v3020> = cuCtxGetCacheConfig_v3020;
+/// The entry point of the C spelling `cuCtxGetCurrent`: [`cuCtxGetCurrent_v4000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxGetCurrent: EntryPoint<PFN_cuCtxGetCurrent_v4000> = cuCtxGetCurrent_v4000;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuCtxGetDevResource`: [`cuCtxGetDevResource_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuCtxGetDevResource: EntryPoint<PFN_cuCtxGetDevResource_v12040> = cuCtxGetDevResource_v12040;
+/// The entry point of the C spelling `cuCtxGetDevice`: [`cuCtxGetDevice_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxGetDevice: EntryPoint<PFN_cuCtxGetDevice_v2000> = cuCtxGetDevice_v2000;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuCtxGetDevice_v2`: [`cuCtxGetDevice_v13000`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 pub const cuCtxGetDevice_v2: EntryPoint<PFN_cuCtxGetDevice_v13000> = cuCtxGetDevice_v13000;
+/// The entry point of the C spelling `cuCtxGetExecAffinity`: [`cuCtxGetExecAffinity_v11040`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxGetExecAffinity: EntryPoint<PFN_cuCtxGetExecAffinity_v11040> = cuCtxGetExecAffinity_v11040;
+/// The entry point of the C spelling `cuCtxGetFlags`: [`cuCtxGetFlags_v7000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxGetFlags: EntryPoint<PFN_cuCtxGetFlags_v7000> = cuCtxGetFlags_v7000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuCtxGetId`: [`cuCtxGetId_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuCtxGetId: EntryPoint<PFN_cuCtxGetId_v12000> = cuCtxGetId_v12000;
+/// The entry point of the C spelling `cuCtxGetLimit`: [`cuCtxGetLimit_v3010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxGetLimit: EntryPoint<PFN_cuCtxGetLimit_v3010> = cuCtxGetLimit_v3010;
+/// The entry point of the C spelling `cuCtxGetSharedMemConfig`: [`cuCtxGetSharedMemConfig_v4020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxGetSharedMemConfig: EntryPoint<PFN_cuCtxGetSharedMemConfig_v4020> = cuCtxGetSharedMemConfig_v4020;
+/// The entry point of the C spelling `cuCtxGetStreamPriorityRange`: [`cuCtxGetStreamPriorityRange_v5050`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxGetStreamPriorityRange: EntryPoint<
     PFN_cuCtxGetStreamPriorityRange_v5050,
 > = cuCtxGetStreamPriorityRange_v5050;
+/// The entry point of the C spelling `cuCtxPopCurrent`: [`cuCtxPopCurrent_v4000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxPopCurrent: EntryPoint<PFN_cuCtxPopCurrent_v4000> = cuCtxPopCurrent_v4000;
+/// The entry point of the C spelling `cuCtxPopCurrent_v2`: [`cuCtxPopCurrent_v4000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxPopCurrent_v2: EntryPoint<PFN_cuCtxPopCurrent_v4000> = cuCtxPopCurrent_v4000;
+/// The entry point of the C spelling `cuCtxPushCurrent`: [`cuCtxPushCurrent_v4000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxPushCurrent: EntryPoint<PFN_cuCtxPushCurrent_v4000> = cuCtxPushCurrent_v4000;
+/// The entry point of the C spelling `cuCtxPushCurrent_v2`: [`cuCtxPushCurrent_v4000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxPushCurrent_v2: EntryPoint<PFN_cuCtxPushCurrent_v4000> = cuCtxPushCurrent_v4000;
 #[cfg(cuda_ge_12050)]
+/// The entry point of the C spelling `cuCtxRecordEvent`: [`cuCtxRecordEvent_v12050`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.5
 pub const cuCtxRecordEvent: EntryPoint<PFN_cuCtxRecordEvent_v12050> = cuCtxRecordEvent_v12050;
+/// The entry point of the C spelling `cuCtxResetPersistingL2Cache`: [`cuCtxResetPersistingL2Cache_v11000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxResetPersistingL2Cache: EntryPoint<
     PFN_cuCtxResetPersistingL2Cache_v11000,
 > = cuCtxResetPersistingL2Cache_v11000;
+/// The entry point of the C spelling `cuCtxSetCacheConfig`: [`cuCtxSetCacheConfig_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxSetCacheConfig: EntryPoint<PFN_cuCtxSetCacheConfig_v3020> = cuCtxSetCacheConfig_v3020;
+/// The entry point of the C spelling `cuCtxSetCurrent`: [`cuCtxSetCurrent_v4000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxSetCurrent: EntryPoint<PFN_cuCtxSetCurrent_v4000> = cuCtxSetCurrent_v4000;
 #[cfg(cuda_ge_12010)]
+/// The entry point of the C spelling `cuCtxSetFlags`: [`cuCtxSetFlags_v12010`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.1
 pub const cuCtxSetFlags: EntryPoint<PFN_cuCtxSetFlags_v12010> = cuCtxSetFlags_v12010;
+/// The entry point of the C spelling `cuCtxSetLimit`: [`cuCtxSetLimit_v3010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxSetLimit: EntryPoint<PFN_cuCtxSetLimit_v3010> = cuCtxSetLimit_v3010;
+/// The entry point of the C spelling `cuCtxSetSharedMemConfig`: [`cuCtxSetSharedMemConfig_v4020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxSetSharedMemConfig: EntryPoint<PFN_cuCtxSetSharedMemConfig_v4020> = cuCtxSetSharedMemConfig_v4020;
+/// The entry point of the C spelling `cuCtxSynchronize`: [`cuCtxSynchronize_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuCtxSynchronize: EntryPoint<PFN_cuCtxSynchronize_v2000> = cuCtxSynchronize_v2000;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuCtxSynchronize_v2`: [`cuCtxSynchronize_v13000`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 pub const cuCtxSynchronize_v2: EntryPoint<PFN_cuCtxSynchronize_v13000> = cuCtxSynchronize_v13000;
 #[cfg(cuda_ge_12050)]
+/// The entry point of the C spelling `cuCtxWaitEvent`: [`cuCtxWaitEvent_v12050`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.5
 pub const cuCtxWaitEvent: EntryPoint<PFN_cuCtxWaitEvent_v12050> = cuCtxWaitEvent_v12050;
+/// The entry point of the C spelling `cuDestroyExternalMemory`: [`cuDestroyExternalMemory_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDestroyExternalMemory: EntryPoint<PFN_cuDestroyExternalMemory_v10000> = cuDestroyExternalMemory_v10000;
+/// The entry point of the C spelling `cuDestroyExternalSemaphore`: [`cuDestroyExternalSemaphore_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDestroyExternalSemaphore: EntryPoint<
     PFN_cuDestroyExternalSemaphore_v10000,
 > = cuDestroyExternalSemaphore_v10000;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuDevResourceGenerateDesc`: [`cuDevResourceGenerateDesc_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuDevResourceGenerateDesc: EntryPoint<PFN_cuDevResourceGenerateDesc_v12040> = cuDevResourceGenerateDesc_v12040;
 #[cfg(cuda_ge_13010)]
+/// The entry point of the C spelling `cuDevSmResourceSplit`: [`cuDevSmResourceSplit_v13010`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.1
 pub const cuDevSmResourceSplit: EntryPoint<PFN_cuDevSmResourceSplit_v13010> = cuDevSmResourceSplit_v13010;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuDevSmResourceSplitByCount`: [`cuDevSmResourceSplitByCount_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuDevSmResourceSplitByCount: EntryPoint<
     PFN_cuDevSmResourceSplitByCount_v12040,
 > = cuDevSmResourceSplitByCount_v12040;
+/// The entry point of the C spelling `cuDeviceCanAccessPeer`: [`cuDeviceCanAccessPeer_v4000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceCanAccessPeer: EntryPoint<PFN_cuDeviceCanAccessPeer_v4000> = cuDeviceCanAccessPeer_v4000;
+/// The entry point of the C spelling `cuDeviceComputeCapability`: [`cuDeviceComputeCapability_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceComputeCapability: EntryPoint<PFN_cuDeviceComputeCapability_v2000> = cuDeviceComputeCapability_v2000;
+/// The entry point of the C spelling `cuDeviceGet`: [`cuDeviceGet_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceGet: EntryPoint<PFN_cuDeviceGet_v2000> = cuDeviceGet_v2000;
+/// The entry point of the C spelling `cuDeviceGetAttribute`: [`cuDeviceGetAttribute_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceGetAttribute: EntryPoint<PFN_cuDeviceGetAttribute_v2000> = cuDeviceGetAttribute_v2000;
+/// The entry point of the C spelling `cuDeviceGetByPCIBusId`: [`cuDeviceGetByPCIBusId_v4010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceGetByPCIBusId: EntryPoint<PFN_cuDeviceGetByPCIBusId_v4010> = cuDeviceGetByPCIBusId_v4010;
 #[cfg(cuda_ge_13040)]
+/// The entry point of the C spelling `cuDeviceGetCliqueCount`: [`cuDeviceGetCliqueCount_v13040`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.4
 pub const cuDeviceGetCliqueCount: EntryPoint<PFN_cuDeviceGetCliqueCount_v13040> = cuDeviceGetCliqueCount_v13040;
 #[cfg(cuda_ge_13040)]
+/// The entry point of the C spelling `cuDeviceGetCliqueInfo`: [`cuDeviceGetCliqueInfo_v13040`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.4
 pub const cuDeviceGetCliqueInfo: EntryPoint<PFN_cuDeviceGetCliqueInfo_v13040> = cuDeviceGetCliqueInfo_v13040;
+/// The entry point of the C spelling `cuDeviceGetCount`: [`cuDeviceGetCount_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceGetCount: EntryPoint<PFN_cuDeviceGetCount_v2000> = cuDeviceGetCount_v2000;
+/// The entry point of the C spelling `cuDeviceGetDefaultMemPool`: [`cuDeviceGetDefaultMemPool_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceGetDefaultMemPool: EntryPoint<PFN_cuDeviceGetDefaultMemPool_v11020> = cuDeviceGetDefaultMemPool_v11020;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuDeviceGetDevResource`: [`cuDeviceGetDevResource_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuDeviceGetDevResource: EntryPoint<PFN_cuDeviceGetDevResource_v12040> = cuDeviceGetDevResource_v12040;
+/// The entry point of the C spelling `cuDeviceGetExecAffinitySupport`: [`cuDeviceGetExecAffinitySupport_v11040`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceGetExecAffinitySupport: EntryPoint<
     PFN_cuDeviceGetExecAffinitySupport_v11040,
 > = cuDeviceGetExecAffinitySupport_v11040;
 #[cfg(cuda_ge_13040)]
+/// The entry point of the C spelling `cuDeviceGetFabricClusterUuid`: [`cuDeviceGetFabricClusterUuid_v13040`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.4
 pub const cuDeviceGetFabricClusterUuid: EntryPoint<
     PFN_cuDeviceGetFabricClusterUuid_v13040,
 > = cuDeviceGetFabricClusterUuid_v13040;
+/// The entry point of the C spelling `cuDeviceGetGraphMemAttribute`: [`cuDeviceGetGraphMemAttribute_v11040`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceGetGraphMemAttribute: EntryPoint<
     PFN_cuDeviceGetGraphMemAttribute_v11040,
 > = cuDeviceGetGraphMemAttribute_v11040;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuDeviceGetHostAtomicCapabilities`: [`cuDeviceGetHostAtomicCapabilities_v13000`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 pub const cuDeviceGetHostAtomicCapabilities: EntryPoint<
     PFN_cuDeviceGetHostAtomicCapabilities_v13000,
 > = cuDeviceGetHostAtomicCapabilities_v13000;
+/// The entry point of the C spelling `cuDeviceGetLuid`: [`cuDeviceGetLuid_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceGetLuid: EntryPoint<PFN_cuDeviceGetLuid_v10000> = cuDeviceGetLuid_v10000;
+/// The entry point of the C spelling `cuDeviceGetMemPool`: [`cuDeviceGetMemPool_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceGetMemPool: EntryPoint<PFN_cuDeviceGetMemPool_v11020> = cuDeviceGetMemPool_v11020;
+/// The entry point of the C spelling `cuDeviceGetName`: [`cuDeviceGetName_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceGetName: EntryPoint<PFN_cuDeviceGetName_v2000> = cuDeviceGetName_v2000;
+/// The entry point of the C spelling `cuDeviceGetNvSciSyncAttributes`: [`cuDeviceGetNvSciSyncAttributes_v10020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceGetNvSciSyncAttributes: EntryPoint<
     PFN_cuDeviceGetNvSciSyncAttributes_v10020,
 > = cuDeviceGetNvSciSyncAttributes_v10020;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuDeviceGetP2PAtomicCapabilities`: [`cuDeviceGetP2PAtomicCapabilities_v13000`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 pub const cuDeviceGetP2PAtomicCapabilities: EntryPoint<
     PFN_cuDeviceGetP2PAtomicCapabilities_v13000,
 > = cuDeviceGetP2PAtomicCapabilities_v13000;
+/// The entry point of the C spelling `cuDeviceGetP2PAttribute`: [`cuDeviceGetP2PAttribute_v8000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceGetP2PAttribute: EntryPoint<PFN_cuDeviceGetP2PAttribute_v8000> = cuDeviceGetP2PAttribute_v8000;
+/// The entry point of the C spelling `cuDeviceGetPCIBusId`: [`cuDeviceGetPCIBusId_v4010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceGetPCIBusId: EntryPoint<PFN_cuDeviceGetPCIBusId_v4010> = cuDeviceGetPCIBusId_v4010;
+/// The entry point of the C spelling `cuDeviceGetProperties`: [`cuDeviceGetProperties_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceGetProperties: EntryPoint<PFN_cuDeviceGetProperties_v2000> = cuDeviceGetProperties_v2000;
+/// The entry point of the C spelling `cuDeviceGetTexture1DLinearMaxWidth`: [`cuDeviceGetTexture1DLinearMaxWidth_v11010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceGetTexture1DLinearMaxWidth: EntryPoint<
     PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010,
 > = cuDeviceGetTexture1DLinearMaxWidth_v11010;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuDeviceGetUuid`: [`cuDeviceGetUuid_v9020`], the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 pub const cuDeviceGetUuid: EntryPoint<PFN_cuDeviceGetUuid_v9020> = cuDeviceGetUuid_v9020;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuDeviceGetUuid`: [`cuDeviceGetUuid_v11040`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
 pub const cuDeviceGetUuid: EntryPoint<PFN_cuDeviceGetUuid_v11040> = cuDeviceGetUuid_v11040;
+/// The entry point of the C spelling `cuDeviceGetUuid_v2`: [`cuDeviceGetUuid_v11040`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceGetUuid_v2: EntryPoint<PFN_cuDeviceGetUuid_v11040> = cuDeviceGetUuid_v11040;
+/// The entry point of the C spelling `cuDeviceGraphMemTrim`: [`cuDeviceGraphMemTrim_v11040`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceGraphMemTrim: EntryPoint<PFN_cuDeviceGraphMemTrim_v11040> = cuDeviceGraphMemTrim_v11040;
+/// The entry point of the C spelling `cuDevicePrimaryCtxGetState`: [`cuDevicePrimaryCtxGetState_v7000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDevicePrimaryCtxGetState: EntryPoint<PFN_cuDevicePrimaryCtxGetState_v7000> = cuDevicePrimaryCtxGetState_v7000;
+/// The entry point of the C spelling `cuDevicePrimaryCtxRelease`: [`cuDevicePrimaryCtxRelease_v11000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDevicePrimaryCtxRelease: EntryPoint<PFN_cuDevicePrimaryCtxRelease_v11000> = cuDevicePrimaryCtxRelease_v11000;
+/// The entry point of the C spelling `cuDevicePrimaryCtxRelease_v2`: [`cuDevicePrimaryCtxRelease_v11000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDevicePrimaryCtxRelease_v2: EntryPoint<
     PFN_cuDevicePrimaryCtxRelease_v11000,
 > = cuDevicePrimaryCtxRelease_v11000;
+/// The entry point of the C spelling `cuDevicePrimaryCtxReset`: [`cuDevicePrimaryCtxReset_v11000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDevicePrimaryCtxReset: EntryPoint<PFN_cuDevicePrimaryCtxReset_v11000> = cuDevicePrimaryCtxReset_v11000;
+/// The entry point of the C spelling `cuDevicePrimaryCtxReset_v2`: [`cuDevicePrimaryCtxReset_v11000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDevicePrimaryCtxReset_v2: EntryPoint<PFN_cuDevicePrimaryCtxReset_v11000> = cuDevicePrimaryCtxReset_v11000;
+/// The entry point of the C spelling `cuDevicePrimaryCtxRetain`: [`cuDevicePrimaryCtxRetain_v7000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDevicePrimaryCtxRetain: EntryPoint<PFN_cuDevicePrimaryCtxRetain_v7000> = cuDevicePrimaryCtxRetain_v7000;
+/// The entry point of the C spelling `cuDevicePrimaryCtxSetFlags`: [`cuDevicePrimaryCtxSetFlags_v11000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDevicePrimaryCtxSetFlags: EntryPoint<
     PFN_cuDevicePrimaryCtxSetFlags_v11000,
 > = cuDevicePrimaryCtxSetFlags_v11000;
+/// The entry point of the C spelling `cuDevicePrimaryCtxSetFlags_v2`: [`cuDevicePrimaryCtxSetFlags_v11000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDevicePrimaryCtxSetFlags_v2: EntryPoint<
     PFN_cuDevicePrimaryCtxSetFlags_v11000,
 > = cuDevicePrimaryCtxSetFlags_v11000;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuDeviceRegisterAsyncNotification`: [`cuDeviceRegisterAsyncNotification_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuDeviceRegisterAsyncNotification: EntryPoint<
     PFN_cuDeviceRegisterAsyncNotification_v12040,
 > = cuDeviceRegisterAsyncNotification_v12040;
+/// The entry point of the C spelling `cuDeviceSetGraphMemAttribute`: [`cuDeviceSetGraphMemAttribute_v11040`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceSetGraphMemAttribute: EntryPoint<
     PFN_cuDeviceSetGraphMemAttribute_v11040,
 > = cuDeviceSetGraphMemAttribute_v11040;
+/// The entry point of the C spelling `cuDeviceSetMemPool`: [`cuDeviceSetMemPool_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceSetMemPool: EntryPoint<PFN_cuDeviceSetMemPool_v11020> = cuDeviceSetMemPool_v11020;
+/// The entry point of the C spelling `cuDeviceTotalMem`: [`cuDeviceTotalMem_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceTotalMem: EntryPoint<PFN_cuDeviceTotalMem_v3020> = cuDeviceTotalMem_v3020;
+/// The entry point of the C spelling `cuDeviceTotalMem_v2`: [`cuDeviceTotalMem_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDeviceTotalMem_v2: EntryPoint<PFN_cuDeviceTotalMem_v3020> = cuDeviceTotalMem_v3020;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuDeviceUnregisterAsyncNotification`: [`cuDeviceUnregisterAsyncNotification_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuDeviceUnregisterAsyncNotification: EntryPoint<
     PFN_cuDeviceUnregisterAsyncNotification_v12040,
 > = cuDeviceUnregisterAsyncNotification_v12040;
+/// The entry point of the C spelling `cuDriverGetVersion`: [`cuDriverGetVersion_v2020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuDriverGetVersion: EntryPoint<PFN_cuDriverGetVersion_v2020> = cuDriverGetVersion_v2020;
+/// The entry point of the C spelling `cuEventCreate`: [`cuEventCreate_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuEventCreate: EntryPoint<PFN_cuEventCreate_v2000> = cuEventCreate_v2000;
+/// The entry point of the C spelling `cuEventDestroy`: [`cuEventDestroy_v4000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuEventDestroy: EntryPoint<PFN_cuEventDestroy_v4000> = cuEventDestroy_v4000;
+/// The entry point of the C spelling `cuEventDestroy_v2`: [`cuEventDestroy_v4000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuEventDestroy_v2: EntryPoint<PFN_cuEventDestroy_v4000> = cuEventDestroy_v4000;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuEventElapsedTime`: [`cuEventElapsedTime_v2000`], the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 pub const cuEventElapsedTime: EntryPoint<PFN_cuEventElapsedTime_v2000> = cuEventElapsedTime_v2000;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuEventElapsedTime`: [`cuEventElapsedTime_v12080`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
 pub const cuEventElapsedTime: EntryPoint<PFN_cuEventElapsedTime_v12080> = cuEventElapsedTime_v12080;
 #[cfg(cuda_ge_12080)]
+/// The entry point of the C spelling `cuEventElapsedTime_v2`: [`cuEventElapsedTime_v12080`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.8
 pub const cuEventElapsedTime_v2: EntryPoint<PFN_cuEventElapsedTime_v12080> = cuEventElapsedTime_v12080;
+/// The entry point of the C spelling `cuEventQuery`: [`cuEventQuery_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuEventQuery: EntryPoint<PFN_cuEventQuery_v2000> = cuEventQuery_v2000;
+/// The entry point of the C spelling `cuEventRecord`: [`cuEventRecord_v2000`] by default, [`cuEventRecord_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuEventRecord: EntryPoint<PFN_cuEventRecord_v2000> = cuEventRecord_v2000;
+/// The entry point of the C spelling `cuEventRecord`: [`cuEventRecord_v2000`] by default, [`cuEventRecord_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuEventRecord: EntryPoint<PFN_cuEventRecord_v7000_ptsz> = cuEventRecord_v7000_ptsz;
+/// The entry point of the C spelling `cuEventRecordWithFlags`: [`cuEventRecordWithFlags_v11010`] by default, [`cuEventRecordWithFlags_v11010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuEventRecordWithFlags: EntryPoint<PFN_cuEventRecordWithFlags_v11010> = cuEventRecordWithFlags_v11010;
+/// The entry point of the C spelling `cuEventRecordWithFlags`: [`cuEventRecordWithFlags_v11010`] by default, [`cuEventRecordWithFlags_v11010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuEventRecordWithFlags: EntryPoint<PFN_cuEventRecordWithFlags_v11010_ptsz> = cuEventRecordWithFlags_v11010_ptsz;
+/// The entry point of the C spelling `cuEventRecordWithFlags_ptsz`: [`cuEventRecordWithFlags_v11010_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuEventRecordWithFlags_ptsz: EntryPoint<
     PFN_cuEventRecordWithFlags_v11010_ptsz,
 > = cuEventRecordWithFlags_v11010_ptsz;
+/// The entry point of the C spelling `cuEventRecord_ptsz`: [`cuEventRecord_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuEventRecord_ptsz: EntryPoint<PFN_cuEventRecord_v7000_ptsz> = cuEventRecord_v7000_ptsz;
+/// The entry point of the C spelling `cuEventSynchronize`: [`cuEventSynchronize_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuEventSynchronize: EntryPoint<PFN_cuEventSynchronize_v2000> = cuEventSynchronize_v2000;
+/// The entry point of the C spelling `cuExternalMemoryGetMappedBuffer`: [`cuExternalMemoryGetMappedBuffer_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuExternalMemoryGetMappedBuffer: EntryPoint<
     PFN_cuExternalMemoryGetMappedBuffer_v10000,
 > = cuExternalMemoryGetMappedBuffer_v10000;
+/// The entry point of the C spelling `cuExternalMemoryGetMappedMipmappedArray`: [`cuExternalMemoryGetMappedMipmappedArray_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuExternalMemoryGetMappedMipmappedArray: EntryPoint<
     PFN_cuExternalMemoryGetMappedMipmappedArray_v10000,
 > = cuExternalMemoryGetMappedMipmappedArray_v10000;
 #[cfg(cuda_ge_13050)]
+/// The entry point of the C spelling `cuFabricCpyBatchAsync`: [`cuFabricCpyBatchAsync_v13050`] by default, [`cuFabricCpyBatchAsync_v13050_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.5
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuFabricCpyBatchAsync: EntryPoint<PFN_cuFabricCpyBatchAsync_v13050> = cuFabricCpyBatchAsync_v13050;
 #[cfg(cuda_ge_13050)]
+/// The entry point of the C spelling `cuFabricCpyBatchAsync`: [`cuFabricCpyBatchAsync_v13050`] by default, [`cuFabricCpyBatchAsync_v13050_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.5
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuFabricCpyBatchAsync: EntryPoint<PFN_cuFabricCpyBatchAsync_v13050_ptsz> = cuFabricCpyBatchAsync_v13050_ptsz;
 #[cfg(cuda_ge_13050)]
+/// The entry point of the C spelling `cuFabricCpyBatchAsync_ptsz`: [`cuFabricCpyBatchAsync_v13050_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.5
 pub const cuFabricCpyBatchAsync_ptsz: EntryPoint<
     PFN_cuFabricCpyBatchAsync_v13050_ptsz,
 > = cuFabricCpyBatchAsync_v13050_ptsz;
+/// The entry point of the C spelling `cuFlushGPUDirectRDMAWrites`: [`cuFlushGPUDirectRDMAWrites_v11030`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuFlushGPUDirectRDMAWrites: EntryPoint<
     PFN_cuFlushGPUDirectRDMAWrites_v11030,
 > = cuFlushGPUDirectRDMAWrites_v11030;
+/// The entry point of the C spelling `cuFuncGetAttribute`: [`cuFuncGetAttribute_v2020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuFuncGetAttribute: EntryPoint<PFN_cuFuncGetAttribute_v2020> = cuFuncGetAttribute_v2020;
+/// The entry point of the C spelling `cuFuncGetModule`: [`cuFuncGetModule_v11000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuFuncGetModule: EntryPoint<PFN_cuFuncGetModule_v11000> = cuFuncGetModule_v11000;
 #[cfg(cuda_ge_12030)]
+/// The entry point of the C spelling `cuFuncGetName`: [`cuFuncGetName_v12030`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.3
 pub const cuFuncGetName: EntryPoint<PFN_cuFuncGetName_v12030> = cuFuncGetName_v12030;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuFuncGetParamCount`: [`cuFuncGetParamCount_v13020`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 pub const cuFuncGetParamCount: EntryPoint<PFN_cuFuncGetParamCount_v13020> = cuFuncGetParamCount_v13020;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuFuncGetParamInfo`: [`cuFuncGetParamInfo_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuFuncGetParamInfo: EntryPoint<PFN_cuFuncGetParamInfo_v12040> = cuFuncGetParamInfo_v12040;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuFuncIsLoaded`: [`cuFuncIsLoaded_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuFuncIsLoaded: EntryPoint<PFN_cuFuncIsLoaded_v12040> = cuFuncIsLoaded_v12040;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuFuncLoad`: [`cuFuncLoad_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuFuncLoad: EntryPoint<PFN_cuFuncLoad_v12040> = cuFuncLoad_v12040;
+/// The entry point of the C spelling `cuFuncSetAttribute`: [`cuFuncSetAttribute_v9000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuFuncSetAttribute: EntryPoint<PFN_cuFuncSetAttribute_v9000> = cuFuncSetAttribute_v9000;
+/// The entry point of the C spelling `cuFuncSetBlockShape`: [`cuFuncSetBlockShape_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuFuncSetBlockShape: EntryPoint<PFN_cuFuncSetBlockShape_v2000> = cuFuncSetBlockShape_v2000;
+/// The entry point of the C spelling `cuFuncSetCacheConfig`: [`cuFuncSetCacheConfig_v3000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuFuncSetCacheConfig: EntryPoint<PFN_cuFuncSetCacheConfig_v3000> = cuFuncSetCacheConfig_v3000;
+/// The entry point of the C spelling `cuFuncSetSharedMemConfig`: [`cuFuncSetSharedMemConfig_v4020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuFuncSetSharedMemConfig: EntryPoint<PFN_cuFuncSetSharedMemConfig_v4020> = cuFuncSetSharedMemConfig_v4020;
+/// The entry point of the C spelling `cuFuncSetSharedSize`: [`cuFuncSetSharedSize_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuFuncSetSharedSize: EntryPoint<PFN_cuFuncSetSharedSize_v2000> = cuFuncSetSharedSize_v2000;
+/// The entry point of the C spelling `cuGetErrorName`: [`cuGetErrorName_v6000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGetErrorName: EntryPoint<PFN_cuGetErrorName_v6000> = cuGetErrorName_v6000;
+/// The entry point of the C spelling `cuGetErrorString`: [`cuGetErrorString_v6000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGetErrorString: EntryPoint<PFN_cuGetErrorString_v6000> = cuGetErrorString_v6000;
+/// The entry point of the C spelling `cuGetExportTable`: [`cuGetExportTable_v3000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGetExportTable: EntryPoint<PFN_cuGetExportTable_v3000> = cuGetExportTable_v3000;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuGetProcAddress`: [`cuGetProcAddress_v11030`], the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 pub const cuGetProcAddress: EntryPoint<PFN_cuGetProcAddress_v11030> = cuGetProcAddress_v11030;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuGetProcAddress`: [`cuGetProcAddress_v12000`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
 pub const cuGetProcAddress: EntryPoint<PFN_cuGetProcAddress_v12000> = cuGetProcAddress_v12000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuGetProcAddress_v2`: [`cuGetProcAddress_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuGetProcAddress_v2: EntryPoint<PFN_cuGetProcAddress_v12000> = cuGetProcAddress_v12000;
+/// The entry point of the C spelling `cuGraphAddBatchMemOpNode`: [`cuGraphAddBatchMemOpNode_v11070`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphAddBatchMemOpNode: EntryPoint<PFN_cuGraphAddBatchMemOpNode_v11070> = cuGraphAddBatchMemOpNode_v11070;
+/// The entry point of the C spelling `cuGraphAddChildGraphNode`: [`cuGraphAddChildGraphNode_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphAddChildGraphNode: EntryPoint<PFN_cuGraphAddChildGraphNode_v10000> = cuGraphAddChildGraphNode_v10000;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuGraphAddDependencies`: [`cuGraphAddDependencies_v10000`], the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 pub const cuGraphAddDependencies: EntryPoint<PFN_cuGraphAddDependencies_v10000> = cuGraphAddDependencies_v10000;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuGraphAddDependencies`: [`cuGraphAddDependencies_v12030`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
 pub const cuGraphAddDependencies: EntryPoint<PFN_cuGraphAddDependencies_v12030> = cuGraphAddDependencies_v12030;
 #[cfg(cuda_ge_12030)]
+/// The entry point of the C spelling `cuGraphAddDependencies_v2`: [`cuGraphAddDependencies_v12030`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.3
 pub const cuGraphAddDependencies_v2: EntryPoint<PFN_cuGraphAddDependencies_v12030> = cuGraphAddDependencies_v12030;
+/// The entry point of the C spelling `cuGraphAddEmptyNode`: [`cuGraphAddEmptyNode_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphAddEmptyNode: EntryPoint<PFN_cuGraphAddEmptyNode_v10000> = cuGraphAddEmptyNode_v10000;
+/// The entry point of the C spelling `cuGraphAddEventRecordNode`: [`cuGraphAddEventRecordNode_v11010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphAddEventRecordNode: EntryPoint<PFN_cuGraphAddEventRecordNode_v11010> = cuGraphAddEventRecordNode_v11010;
+/// The entry point of the C spelling `cuGraphAddEventWaitNode`: [`cuGraphAddEventWaitNode_v11010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphAddEventWaitNode: EntryPoint<PFN_cuGraphAddEventWaitNode_v11010> = cuGraphAddEventWaitNode_v11010;
+/// The entry point of the C spelling `cuGraphAddExternalSemaphoresSignalNode`: [`cuGraphAddExternalSemaphoresSignalNode_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphAddExternalSemaphoresSignalNode: EntryPoint<
     PFN_cuGraphAddExternalSemaphoresSignalNode_v11020,
 > = cuGraphAddExternalSemaphoresSignalNode_v11020;
+/// The entry point of the C spelling `cuGraphAddExternalSemaphoresWaitNode`: [`cuGraphAddExternalSemaphoresWaitNode_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphAddExternalSemaphoresWaitNode: EntryPoint<
     PFN_cuGraphAddExternalSemaphoresWaitNode_v11020,
 > = cuGraphAddExternalSemaphoresWaitNode_v11020;
+/// The entry point of the C spelling `cuGraphAddHostNode`: [`cuGraphAddHostNode_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphAddHostNode: EntryPoint<PFN_cuGraphAddHostNode_v10000> = cuGraphAddHostNode_v10000;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuGraphAddKernelNode`: [`cuGraphAddKernelNode_v10000`], the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 pub const cuGraphAddKernelNode: EntryPoint<PFN_cuGraphAddKernelNode_v10000> = cuGraphAddKernelNode_v10000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuGraphAddKernelNode`: [`cuGraphAddKernelNode_v12000`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
 pub const cuGraphAddKernelNode: EntryPoint<PFN_cuGraphAddKernelNode_v12000> = cuGraphAddKernelNode_v12000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuGraphAddKernelNode_v2`: [`cuGraphAddKernelNode_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuGraphAddKernelNode_v2: EntryPoint<PFN_cuGraphAddKernelNode_v12000> = cuGraphAddKernelNode_v12000;
+/// The entry point of the C spelling `cuGraphAddMemAllocNode`: [`cuGraphAddMemAllocNode_v11040`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphAddMemAllocNode: EntryPoint<PFN_cuGraphAddMemAllocNode_v11040> = cuGraphAddMemAllocNode_v11040;
+/// The entry point of the C spelling `cuGraphAddMemFreeNode`: [`cuGraphAddMemFreeNode_v11040`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphAddMemFreeNode: EntryPoint<PFN_cuGraphAddMemFreeNode_v11040> = cuGraphAddMemFreeNode_v11040;
+/// The entry point of the C spelling `cuGraphAddMemcpyNode`: [`cuGraphAddMemcpyNode_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphAddMemcpyNode: EntryPoint<PFN_cuGraphAddMemcpyNode_v10000> = cuGraphAddMemcpyNode_v10000;
+/// The entry point of the C spelling `cuGraphAddMemsetNode`: [`cuGraphAddMemsetNode_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphAddMemsetNode: EntryPoint<PFN_cuGraphAddMemsetNode_v10000> = cuGraphAddMemsetNode_v10000;
 #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
+/// The entry point of the C spelling `cuGraphAddNode`: [`cuGraphAddNode_v12020`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.2; removed in 13.0; the name: since CUDA 12.2
 pub const cuGraphAddNode: EntryPoint<PFN_cuGraphAddNode_v12020> = cuGraphAddNode_v12020;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuGraphAddNode`: [`cuGraphAddNode_v12030`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.2
 pub const cuGraphAddNode: EntryPoint<PFN_cuGraphAddNode_v12030> = cuGraphAddNode_v12030;
 #[cfg(cuda_ge_12030)]
+/// The entry point of the C spelling `cuGraphAddNode_v2`: [`cuGraphAddNode_v12030`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.3
 pub const cuGraphAddNode_v2: EntryPoint<PFN_cuGraphAddNode_v12030> = cuGraphAddNode_v12030;
 #[cfg(cuda_ge_13040)]
+/// The entry point of the C spelling `cuGraphAddNode_v3`: [`cuGraphAddNode_v13040`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.4
 pub const cuGraphAddNode_v3: EntryPoint<PFN_cuGraphAddNode_v13040> = cuGraphAddNode_v13040;
+/// The entry point of the C spelling `cuGraphBatchMemOpNodeGetParams`: [`cuGraphBatchMemOpNodeGetParams_v11070`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphBatchMemOpNodeGetParams: EntryPoint<
     PFN_cuGraphBatchMemOpNodeGetParams_v11070,
 > = cuGraphBatchMemOpNodeGetParams_v11070;
+/// The entry point of the C spelling `cuGraphBatchMemOpNodeSetParams`: [`cuGraphBatchMemOpNodeSetParams_v11070`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphBatchMemOpNodeSetParams: EntryPoint<
     PFN_cuGraphBatchMemOpNodeSetParams_v11070,
 > = cuGraphBatchMemOpNodeSetParams_v11070;
+/// The entry point of the C spelling `cuGraphChildGraphNodeGetGraph`: [`cuGraphChildGraphNodeGetGraph_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphChildGraphNodeGetGraph: EntryPoint<
     PFN_cuGraphChildGraphNodeGetGraph_v10000,
 > = cuGraphChildGraphNodeGetGraph_v10000;
+/// The entry point of the C spelling `cuGraphClone`: [`cuGraphClone_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphClone: EntryPoint<PFN_cuGraphClone_v10000> = cuGraphClone_v10000;
 #[cfg(cuda_ge_12030)]
+/// The entry point of the C spelling `cuGraphConditionalHandleCreate`: [`cuGraphConditionalHandleCreate_v12030`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.3
 pub const cuGraphConditionalHandleCreate: EntryPoint<
     PFN_cuGraphConditionalHandleCreate_v12030,
 > = cuGraphConditionalHandleCreate_v12030;
+/// The entry point of the C spelling `cuGraphCreate`: [`cuGraphCreate_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphCreate: EntryPoint<PFN_cuGraphCreate_v10000> = cuGraphCreate_v10000;
+/// The entry point of the C spelling `cuGraphDebugDotPrint`: [`cuGraphDebugDotPrint_v11030`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphDebugDotPrint: EntryPoint<PFN_cuGraphDebugDotPrint_v11030> = cuGraphDebugDotPrint_v11030;
+/// The entry point of the C spelling `cuGraphDestroy`: [`cuGraphDestroy_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphDestroy: EntryPoint<PFN_cuGraphDestroy_v10000> = cuGraphDestroy_v10000;
+/// The entry point of the C spelling `cuGraphDestroyNode`: [`cuGraphDestroyNode_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphDestroyNode: EntryPoint<PFN_cuGraphDestroyNode_v10000> = cuGraphDestroyNode_v10000;
+/// The entry point of the C spelling `cuGraphEventRecordNodeGetEvent`: [`cuGraphEventRecordNodeGetEvent_v11010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphEventRecordNodeGetEvent: EntryPoint<
     PFN_cuGraphEventRecordNodeGetEvent_v11010,
 > = cuGraphEventRecordNodeGetEvent_v11010;
+/// The entry point of the C spelling `cuGraphEventRecordNodeSetEvent`: [`cuGraphEventRecordNodeSetEvent_v11010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphEventRecordNodeSetEvent: EntryPoint<
     PFN_cuGraphEventRecordNodeSetEvent_v11010,
 > = cuGraphEventRecordNodeSetEvent_v11010;
+/// The entry point of the C spelling `cuGraphEventWaitNodeGetEvent`: [`cuGraphEventWaitNodeGetEvent_v11010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphEventWaitNodeGetEvent: EntryPoint<
     PFN_cuGraphEventWaitNodeGetEvent_v11010,
 > = cuGraphEventWaitNodeGetEvent_v11010;
+/// The entry point of the C spelling `cuGraphEventWaitNodeSetEvent`: [`cuGraphEventWaitNodeSetEvent_v11010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphEventWaitNodeSetEvent: EntryPoint<
     PFN_cuGraphEventWaitNodeSetEvent_v11010,
 > = cuGraphEventWaitNodeSetEvent_v11010;
+/// The entry point of the C spelling `cuGraphExecBatchMemOpNodeSetParams`: [`cuGraphExecBatchMemOpNodeSetParams_v11070`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphExecBatchMemOpNodeSetParams: EntryPoint<
     PFN_cuGraphExecBatchMemOpNodeSetParams_v11070,
 > = cuGraphExecBatchMemOpNodeSetParams_v11070;
+/// The entry point of the C spelling `cuGraphExecChildGraphNodeSetParams`: [`cuGraphExecChildGraphNodeSetParams_v11010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphExecChildGraphNodeSetParams: EntryPoint<
     PFN_cuGraphExecChildGraphNodeSetParams_v11010,
 > = cuGraphExecChildGraphNodeSetParams_v11010;
+/// The entry point of the C spelling `cuGraphExecDestroy`: [`cuGraphExecDestroy_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphExecDestroy: EntryPoint<PFN_cuGraphExecDestroy_v10000> = cuGraphExecDestroy_v10000;
+/// The entry point of the C spelling `cuGraphExecEventRecordNodeSetEvent`: [`cuGraphExecEventRecordNodeSetEvent_v11010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphExecEventRecordNodeSetEvent: EntryPoint<
     PFN_cuGraphExecEventRecordNodeSetEvent_v11010,
 > = cuGraphExecEventRecordNodeSetEvent_v11010;
+/// The entry point of the C spelling `cuGraphExecEventWaitNodeSetEvent`: [`cuGraphExecEventWaitNodeSetEvent_v11010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphExecEventWaitNodeSetEvent: EntryPoint<
     PFN_cuGraphExecEventWaitNodeSetEvent_v11010,
 > = cuGraphExecEventWaitNodeSetEvent_v11010;
+/// The entry point of the C spelling `cuGraphExecExternalSemaphoresSignalNodeSetParams`: [`cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphExecExternalSemaphoresSignalNodeSetParams: EntryPoint<
     PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020,
 > = cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020;
+/// The entry point of the C spelling `cuGraphExecExternalSemaphoresWaitNodeSetParams`: [`cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphExecExternalSemaphoresWaitNodeSetParams: EntryPoint<
     PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020,
 > = cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuGraphExecGetFlags`: [`cuGraphExecGetFlags_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuGraphExecGetFlags: EntryPoint<PFN_cuGraphExecGetFlags_v12000> = cuGraphExecGetFlags_v12000;
 #[cfg(cuda_ge_13010)]
+/// The entry point of the C spelling `cuGraphExecGetId`: [`cuGraphExecGetId_v13010`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.1
 pub const cuGraphExecGetId: EntryPoint<PFN_cuGraphExecGetId_v13010> = cuGraphExecGetId_v13010;
+/// The entry point of the C spelling `cuGraphExecHostNodeSetParams`: [`cuGraphExecHostNodeSetParams_v10020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphExecHostNodeSetParams: EntryPoint<
     PFN_cuGraphExecHostNodeSetParams_v10020,
 > = cuGraphExecHostNodeSetParams_v10020;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuGraphExecKernelNodeSetParams`: [`cuGraphExecKernelNodeSetParams_v10010`], the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 pub const cuGraphExecKernelNodeSetParams: EntryPoint<
     PFN_cuGraphExecKernelNodeSetParams_v10010,
 > = cuGraphExecKernelNodeSetParams_v10010;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuGraphExecKernelNodeSetParams`: [`cuGraphExecKernelNodeSetParams_v12000`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
 pub const cuGraphExecKernelNodeSetParams: EntryPoint<
     PFN_cuGraphExecKernelNodeSetParams_v12000,
 > = cuGraphExecKernelNodeSetParams_v12000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuGraphExecKernelNodeSetParams_v2`: [`cuGraphExecKernelNodeSetParams_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuGraphExecKernelNodeSetParams_v2: EntryPoint<
     PFN_cuGraphExecKernelNodeSetParams_v12000,
 > = cuGraphExecKernelNodeSetParams_v12000;
+/// The entry point of the C spelling `cuGraphExecMemcpyNodeSetParams`: [`cuGraphExecMemcpyNodeSetParams_v10020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphExecMemcpyNodeSetParams: EntryPoint<
     PFN_cuGraphExecMemcpyNodeSetParams_v10020,
 > = cuGraphExecMemcpyNodeSetParams_v10020;
+/// The entry point of the C spelling `cuGraphExecMemsetNodeSetParams`: [`cuGraphExecMemsetNodeSetParams_v10020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphExecMemsetNodeSetParams: EntryPoint<
     PFN_cuGraphExecMemsetNodeSetParams_v10020,
 > = cuGraphExecMemsetNodeSetParams_v10020;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuGraphExecUpdate`: [`cuGraphExecUpdate_v10020`], the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 pub const cuGraphExecUpdate: EntryPoint<PFN_cuGraphExecUpdate_v10020> = cuGraphExecUpdate_v10020;
 #[cfg(cuda_ge_12020)]
+/// The entry point of the C spelling `cuGraphExecNodeSetParams`: [`cuGraphExecNodeSetParams_v12020`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.2
 pub const cuGraphExecNodeSetParams: EntryPoint<PFN_cuGraphExecNodeSetParams_v12020> = cuGraphExecNodeSetParams_v12020;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuGraphExecUpdate`: [`cuGraphExecUpdate_v12000`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
 pub const cuGraphExecUpdate: EntryPoint<PFN_cuGraphExecUpdate_v12000> = cuGraphExecUpdate_v12000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuGraphExecUpdate_v2`: [`cuGraphExecUpdate_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuGraphExecUpdate_v2: EntryPoint<PFN_cuGraphExecUpdate_v12000> = cuGraphExecUpdate_v12000;
+/// The entry point of the C spelling `cuGraphExternalSemaphoresSignalNodeGetParams`: [`cuGraphExternalSemaphoresSignalNodeGetParams_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphExternalSemaphoresSignalNodeGetParams: EntryPoint<
     PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020,
 > = cuGraphExternalSemaphoresSignalNodeGetParams_v11020;
+/// The entry point of the C spelling `cuGraphExternalSemaphoresSignalNodeSetParams`: [`cuGraphExternalSemaphoresSignalNodeSetParams_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphExternalSemaphoresSignalNodeSetParams: EntryPoint<
     PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020,
 > = cuGraphExternalSemaphoresSignalNodeSetParams_v11020;
+/// The entry point of the C spelling `cuGraphExternalSemaphoresWaitNodeGetParams`: [`cuGraphExternalSemaphoresWaitNodeGetParams_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphExternalSemaphoresWaitNodeGetParams: EntryPoint<
     PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020,
 > = cuGraphExternalSemaphoresWaitNodeGetParams_v11020;
+/// The entry point of the C spelling `cuGraphExternalSemaphoresWaitNodeSetParams`: [`cuGraphExternalSemaphoresWaitNodeSetParams_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphExternalSemaphoresWaitNodeSetParams: EntryPoint<
     PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020,
 > = cuGraphExternalSemaphoresWaitNodeSetParams_v11020;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuGraphGetEdges`: [`cuGraphGetEdges_v10000`], the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 pub const cuGraphGetEdges: EntryPoint<PFN_cuGraphGetEdges_v10000> = cuGraphGetEdges_v10000;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuGraphGetEdges`: [`cuGraphGetEdges_v12030`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
 pub const cuGraphGetEdges: EntryPoint<PFN_cuGraphGetEdges_v12030> = cuGraphGetEdges_v12030;
 #[cfg(cuda_ge_12030)]
+/// The entry point of the C spelling `cuGraphGetEdges_v2`: [`cuGraphGetEdges_v12030`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.3
 pub const cuGraphGetEdges_v2: EntryPoint<PFN_cuGraphGetEdges_v12030> = cuGraphGetEdges_v12030;
 #[cfg(cuda_ge_13010)]
+/// The entry point of the C spelling `cuGraphGetId`: [`cuGraphGetId_v13010`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.1
 pub const cuGraphGetId: EntryPoint<PFN_cuGraphGetId_v13010> = cuGraphGetId_v13010;
+/// The entry point of the C spelling `cuGraphGetNodes`: [`cuGraphGetNodes_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphGetNodes: EntryPoint<PFN_cuGraphGetNodes_v10000> = cuGraphGetNodes_v10000;
+/// The entry point of the C spelling `cuGraphGetRootNodes`: [`cuGraphGetRootNodes_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphGetRootNodes: EntryPoint<PFN_cuGraphGetRootNodes_v10000> = cuGraphGetRootNodes_v10000;
+/// The entry point of the C spelling `cuGraphHostNodeGetParams`: [`cuGraphHostNodeGetParams_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphHostNodeGetParams: EntryPoint<PFN_cuGraphHostNodeGetParams_v10000> = cuGraphHostNodeGetParams_v10000;
+/// The entry point of the C spelling `cuGraphHostNodeSetParams`: [`cuGraphHostNodeSetParams_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphHostNodeSetParams: EntryPoint<PFN_cuGraphHostNodeSetParams_v10000> = cuGraphHostNodeSetParams_v10000;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuGraphInstantiate`: [`cuGraphInstantiate_v11000`], the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 pub const cuGraphInstantiate: EntryPoint<PFN_cuGraphInstantiate_v11000> = cuGraphInstantiate_v11000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuGraphInstantiate`: [`cuGraphInstantiateWithFlags_v11040`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
 pub const cuGraphInstantiate: EntryPoint<PFN_cuGraphInstantiateWithFlags_v11040> = cuGraphInstantiateWithFlags_v11040;
+/// The entry point of the C spelling `cuGraphInstantiateWithFlags`: [`cuGraphInstantiateWithFlags_v11040`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphInstantiateWithFlags: EntryPoint<
     PFN_cuGraphInstantiateWithFlags_v11040,
 > = cuGraphInstantiateWithFlags_v11040;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuGraphInstantiate_v2`: [`cuGraphInstantiate_v11000`], the ABI of the function it binds.
+///
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 pub const cuGraphInstantiate_v2: EntryPoint<PFN_cuGraphInstantiate_v11000> = cuGraphInstantiate_v11000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuGraphInstantiateWithParams`: [`cuGraphInstantiateWithParams_v12000`] by default, [`cuGraphInstantiateWithParams_v12000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuGraphInstantiateWithParams: EntryPoint<
     PFN_cuGraphInstantiateWithParams_v12000,
 > = cuGraphInstantiateWithParams_v12000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuGraphInstantiateWithParams`: [`cuGraphInstantiateWithParams_v12000`] by default, [`cuGraphInstantiateWithParams_v12000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuGraphInstantiateWithParams: EntryPoint<
     PFN_cuGraphInstantiateWithParams_v12000_ptsz,
 > = cuGraphInstantiateWithParams_v12000_ptsz;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuGraphInstantiateWithParams_ptsz`: [`cuGraphInstantiateWithParams_v12000_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuGraphInstantiateWithParams_ptsz: EntryPoint<
     PFN_cuGraphInstantiateWithParams_v12000_ptsz,
 > = cuGraphInstantiateWithParams_v12000_ptsz;
+/// The entry point of the C spelling `cuGraphKernelNodeCopyAttributes`: [`cuGraphKernelNodeCopyAttributes_v11000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphKernelNodeCopyAttributes: EntryPoint<
     PFN_cuGraphKernelNodeCopyAttributes_v11000,
 > = cuGraphKernelNodeCopyAttributes_v11000;
+/// The entry point of the C spelling `cuGraphKernelNodeGetAttribute`: [`cuGraphKernelNodeGetAttribute_v11000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphKernelNodeGetAttribute: EntryPoint<
     PFN_cuGraphKernelNodeGetAttribute_v11000,
 > = cuGraphKernelNodeGetAttribute_v11000;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuGraphKernelNodeGetParams`: [`cuGraphKernelNodeGetParams_v10000`], the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 pub const cuGraphKernelNodeGetParams: EntryPoint<
     PFN_cuGraphKernelNodeGetParams_v10000,
 > = cuGraphKernelNodeGetParams_v10000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuGraphKernelNodeGetParams`: [`cuGraphKernelNodeGetParams_v12000`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
 pub const cuGraphKernelNodeGetParams: EntryPoint<
     PFN_cuGraphKernelNodeGetParams_v12000,
 > = cuGraphKernelNodeGetParams_v12000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuGraphKernelNodeGetParams_v2`: [`cuGraphKernelNodeGetParams_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuGraphKernelNodeGetParams_v2: EntryPoint<
     PFN_cuGraphKernelNodeGetParams_v12000,
 > = cuGraphKernelNodeGetParams_v12000;
+/// The entry point of the C spelling `cuGraphKernelNodeSetAttribute`: [`cuGraphKernelNodeSetAttribute_v11000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphKernelNodeSetAttribute: EntryPoint<
     PFN_cuGraphKernelNodeSetAttribute_v11000,
 > = cuGraphKernelNodeSetAttribute_v11000;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuGraphKernelNodeSetParams`: [`cuGraphKernelNodeSetParams_v10000`], the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 pub const cuGraphKernelNodeSetParams: EntryPoint<
     PFN_cuGraphKernelNodeSetParams_v10000,
 > = cuGraphKernelNodeSetParams_v10000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuGraphKernelNodeSetParams`: [`cuGraphKernelNodeSetParams_v12000`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
 pub const cuGraphKernelNodeSetParams: EntryPoint<
     PFN_cuGraphKernelNodeSetParams_v12000,
 > = cuGraphKernelNodeSetParams_v12000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuGraphKernelNodeSetParams_v2`: [`cuGraphKernelNodeSetParams_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuGraphKernelNodeSetParams_v2: EntryPoint<
     PFN_cuGraphKernelNodeSetParams_v12000,
 > = cuGraphKernelNodeSetParams_v12000;
+/// The entry point of the C spelling `cuGraphLaunch`: [`cuGraphLaunch_v10000`] by default, [`cuGraphLaunch_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuGraphLaunch: EntryPoint<PFN_cuGraphLaunch_v10000> = cuGraphLaunch_v10000;
+/// The entry point of the C spelling `cuGraphLaunch`: [`cuGraphLaunch_v10000`] by default, [`cuGraphLaunch_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuGraphLaunch: EntryPoint<PFN_cuGraphLaunch_v10000_ptsz> = cuGraphLaunch_v10000_ptsz;
+/// The entry point of the C spelling `cuGraphLaunch_ptsz`: [`cuGraphLaunch_v10000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphLaunch_ptsz: EntryPoint<PFN_cuGraphLaunch_v10000_ptsz> = cuGraphLaunch_v10000_ptsz;
+/// The entry point of the C spelling `cuGraphMemAllocNodeGetParams`: [`cuGraphMemAllocNodeGetParams_v11040`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphMemAllocNodeGetParams: EntryPoint<
     PFN_cuGraphMemAllocNodeGetParams_v11040,
 > = cuGraphMemAllocNodeGetParams_v11040;
+/// The entry point of the C spelling `cuGraphMemFreeNodeGetParams`: [`cuGraphMemFreeNodeGetParams_v11040`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphMemFreeNodeGetParams: EntryPoint<
     PFN_cuGraphMemFreeNodeGetParams_v11040,
 > = cuGraphMemFreeNodeGetParams_v11040;
+/// The entry point of the C spelling `cuGraphMemcpyNodeGetParams`: [`cuGraphMemcpyNodeGetParams_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphMemcpyNodeGetParams: EntryPoint<
     PFN_cuGraphMemcpyNodeGetParams_v10000,
 > = cuGraphMemcpyNodeGetParams_v10000;
+/// The entry point of the C spelling `cuGraphMemcpyNodeSetParams`: [`cuGraphMemcpyNodeSetParams_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphMemcpyNodeSetParams: EntryPoint<
     PFN_cuGraphMemcpyNodeSetParams_v10000,
 > = cuGraphMemcpyNodeSetParams_v10000;
+/// The entry point of the C spelling `cuGraphMemsetNodeGetParams`: [`cuGraphMemsetNodeGetParams_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphMemsetNodeGetParams: EntryPoint<
     PFN_cuGraphMemsetNodeGetParams_v10000,
 > = cuGraphMemsetNodeGetParams_v10000;
+/// The entry point of the C spelling `cuGraphMemsetNodeSetParams`: [`cuGraphMemsetNodeSetParams_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphMemsetNodeSetParams: EntryPoint<
     PFN_cuGraphMemsetNodeSetParams_v10000,
 > = cuGraphMemsetNodeSetParams_v10000;
+/// The entry point of the C spelling `cuGraphNodeFindInClone`: [`cuGraphNodeFindInClone_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphNodeFindInClone: EntryPoint<PFN_cuGraphNodeFindInClone_v10000> = cuGraphNodeFindInClone_v10000;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuGraphNodeGetDependencies`: [`cuGraphNodeGetDependencies_v10000`], the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 pub const cuGraphNodeGetDependencies: EntryPoint<
     PFN_cuGraphNodeGetDependencies_v10000,
 > = cuGraphNodeGetDependencies_v10000;
 #[cfg(cuda_ge_13010)]
+/// The entry point of the C spelling `cuGraphNodeGetContainingGraph`: [`cuGraphNodeGetContainingGraph_v13010`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.1
 pub const cuGraphNodeGetContainingGraph: EntryPoint<
     PFN_cuGraphNodeGetContainingGraph_v13010,
 > = cuGraphNodeGetContainingGraph_v13010;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuGraphNodeGetDependencies`: [`cuGraphNodeGetDependencies_v12030`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
 pub const cuGraphNodeGetDependencies: EntryPoint<
     PFN_cuGraphNodeGetDependencies_v12030,
 > = cuGraphNodeGetDependencies_v12030;
 #[cfg(cuda_ge_12030)]
+/// The entry point of the C spelling `cuGraphNodeGetDependencies_v2`: [`cuGraphNodeGetDependencies_v12030`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.3
 pub const cuGraphNodeGetDependencies_v2: EntryPoint<
     PFN_cuGraphNodeGetDependencies_v12030,
 > = cuGraphNodeGetDependencies_v12030;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuGraphNodeGetDependentNodes`: [`cuGraphNodeGetDependentNodes_v10000`], the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 pub const cuGraphNodeGetDependentNodes: EntryPoint<
     PFN_cuGraphNodeGetDependentNodes_v10000,
 > = cuGraphNodeGetDependentNodes_v10000;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuGraphNodeGetDependentNodes`: [`cuGraphNodeGetDependentNodes_v12030`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
 pub const cuGraphNodeGetDependentNodes: EntryPoint<
     PFN_cuGraphNodeGetDependentNodes_v12030,
 > = cuGraphNodeGetDependentNodes_v12030;
 #[cfg(cuda_ge_12030)]
+/// The entry point of the C spelling `cuGraphNodeGetDependentNodes_v2`: [`cuGraphNodeGetDependentNodes_v12030`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.3
 pub const cuGraphNodeGetDependentNodes_v2: EntryPoint<
     PFN_cuGraphNodeGetDependentNodes_v12030,
 > = cuGraphNodeGetDependentNodes_v12030;
+/// The entry point of the C spelling `cuGraphNodeGetEnabled`: [`cuGraphNodeGetEnabled_v11060`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphNodeGetEnabled: EntryPoint<PFN_cuGraphNodeGetEnabled_v11060> = cuGraphNodeGetEnabled_v11060;
 #[cfg(cuda_ge_13010)]
+/// The entry point of the C spelling `cuGraphNodeGetLocalId`: [`cuGraphNodeGetLocalId_v13010`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.1
 pub const cuGraphNodeGetLocalId: EntryPoint<PFN_cuGraphNodeGetLocalId_v13010> = cuGraphNodeGetLocalId_v13010;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuGraphNodeGetParams`: [`cuGraphNodeGetParams_v13020`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 pub const cuGraphNodeGetParams: EntryPoint<PFN_cuGraphNodeGetParams_v13020> = cuGraphNodeGetParams_v13020;
 #[cfg(cuda_ge_13010)]
+/// The entry point of the C spelling `cuGraphNodeGetToolsId`: [`cuGraphNodeGetToolsId_v13010`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.1
 pub const cuGraphNodeGetToolsId: EntryPoint<PFN_cuGraphNodeGetToolsId_v13010> = cuGraphNodeGetToolsId_v13010;
+/// The entry point of the C spelling `cuGraphNodeGetType`: [`cuGraphNodeGetType_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphNodeGetType: EntryPoint<PFN_cuGraphNodeGetType_v10000> = cuGraphNodeGetType_v10000;
+/// The entry point of the C spelling `cuGraphNodeSetEnabled`: [`cuGraphNodeSetEnabled_v11060`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphNodeSetEnabled: EntryPoint<PFN_cuGraphNodeSetEnabled_v11060> = cuGraphNodeSetEnabled_v11060;
 #[cfg(cuda_ge_12020)]
+/// The entry point of the C spelling `cuGraphNodeSetParams`: [`cuGraphNodeSetParams_v12020`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.2
 pub const cuGraphNodeSetParams: EntryPoint<PFN_cuGraphNodeSetParams_v12020> = cuGraphNodeSetParams_v12020;
 #[cfg(cuda_ge_13040)]
+/// The entry point of the C spelling `cuGraphNodeSetParams_v2`: [`cuGraphNodeSetParams_v13040`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.4
 pub const cuGraphNodeSetParams_v2: EntryPoint<PFN_cuGraphNodeSetParams_v13040> = cuGraphNodeSetParams_v13040;
+/// The entry point of the C spelling `cuGraphReleaseUserObject`: [`cuGraphReleaseUserObject_v11030`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphReleaseUserObject: EntryPoint<PFN_cuGraphReleaseUserObject_v11030> = cuGraphReleaseUserObject_v11030;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuGraphRemoveDependencies`: [`cuGraphRemoveDependencies_v10000`], the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 pub const cuGraphRemoveDependencies: EntryPoint<PFN_cuGraphRemoveDependencies_v10000> = cuGraphRemoveDependencies_v10000;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuGraphRemoveDependencies`: [`cuGraphRemoveDependencies_v12030`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
 pub const cuGraphRemoveDependencies: EntryPoint<PFN_cuGraphRemoveDependencies_v12030> = cuGraphRemoveDependencies_v12030;
 #[cfg(cuda_ge_12030)]
+/// The entry point of the C spelling `cuGraphRemoveDependencies_v2`: [`cuGraphRemoveDependencies_v12030`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.3
 pub const cuGraphRemoveDependencies_v2: EntryPoint<
     PFN_cuGraphRemoveDependencies_v12030,
 > = cuGraphRemoveDependencies_v12030;
+/// The entry point of the C spelling `cuGraphRetainUserObject`: [`cuGraphRetainUserObject_v11030`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphRetainUserObject: EntryPoint<PFN_cuGraphRetainUserObject_v11030> = cuGraphRetainUserObject_v11030;
+/// The entry point of the C spelling `cuGraphUpload`: [`cuGraphUpload_v11010`] by default, [`cuGraphUpload_v11010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuGraphUpload: EntryPoint<PFN_cuGraphUpload_v11010> = cuGraphUpload_v11010;
+/// The entry point of the C spelling `cuGraphUpload`: [`cuGraphUpload_v11010`] by default, [`cuGraphUpload_v11010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuGraphUpload: EntryPoint<PFN_cuGraphUpload_v11010_ptsz> = cuGraphUpload_v11010_ptsz;
+/// The entry point of the C spelling `cuGraphUpload_ptsz`: [`cuGraphUpload_v11010_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphUpload_ptsz: EntryPoint<PFN_cuGraphUpload_v11010_ptsz> = cuGraphUpload_v11010_ptsz;
+/// The entry point of the C spelling `cuGraphicsMapResources`: [`cuGraphicsMapResources_v3000`] by default, [`cuGraphicsMapResources_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuGraphicsMapResources: EntryPoint<PFN_cuGraphicsMapResources_v3000> = cuGraphicsMapResources_v3000;
+/// The entry point of the C spelling `cuGraphicsMapResources`: [`cuGraphicsMapResources_v3000`] by default, [`cuGraphicsMapResources_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuGraphicsMapResources: EntryPoint<PFN_cuGraphicsMapResources_v7000_ptsz> = cuGraphicsMapResources_v7000_ptsz;
+/// The entry point of the C spelling `cuGraphicsMapResources_ptsz`: [`cuGraphicsMapResources_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphicsMapResources_ptsz: EntryPoint<
     PFN_cuGraphicsMapResources_v7000_ptsz,
 > = cuGraphicsMapResources_v7000_ptsz;
+/// The entry point of the C spelling `cuGraphicsResourceGetMappedMipmappedArray`: [`cuGraphicsResourceGetMappedMipmappedArray_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphicsResourceGetMappedMipmappedArray: EntryPoint<
     PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000,
 > = cuGraphicsResourceGetMappedMipmappedArray_v5000;
+/// The entry point of the C spelling `cuGraphicsResourceGetMappedPointer`: [`cuGraphicsResourceGetMappedPointer_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphicsResourceGetMappedPointer: EntryPoint<
     PFN_cuGraphicsResourceGetMappedPointer_v3020,
 > = cuGraphicsResourceGetMappedPointer_v3020;
+/// The entry point of the C spelling `cuGraphicsResourceGetMappedPointer_v2`: [`cuGraphicsResourceGetMappedPointer_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphicsResourceGetMappedPointer_v2: EntryPoint<
     PFN_cuGraphicsResourceGetMappedPointer_v3020,
 > = cuGraphicsResourceGetMappedPointer_v3020;
+/// The entry point of the C spelling `cuGraphicsResourceSetMapFlags`: [`cuGraphicsResourceSetMapFlags_v6050`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphicsResourceSetMapFlags: EntryPoint<
     PFN_cuGraphicsResourceSetMapFlags_v6050,
 > = cuGraphicsResourceSetMapFlags_v6050;
+/// The entry point of the C spelling `cuGraphicsResourceSetMapFlags_v2`: [`cuGraphicsResourceSetMapFlags_v6050`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphicsResourceSetMapFlags_v2: EntryPoint<
     PFN_cuGraphicsResourceSetMapFlags_v6050,
 > = cuGraphicsResourceSetMapFlags_v6050;
+/// The entry point of the C spelling `cuGraphicsSubResourceGetMappedArray`: [`cuGraphicsSubResourceGetMappedArray_v3000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphicsSubResourceGetMappedArray: EntryPoint<
     PFN_cuGraphicsSubResourceGetMappedArray_v3000,
 > = cuGraphicsSubResourceGetMappedArray_v3000;
+/// The entry point of the C spelling `cuGraphicsUnmapResources`: [`cuGraphicsUnmapResources_v3000`] by default, [`cuGraphicsUnmapResources_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuGraphicsUnmapResources: EntryPoint<PFN_cuGraphicsUnmapResources_v3000> = cuGraphicsUnmapResources_v3000;
+/// The entry point of the C spelling `cuGraphicsUnmapResources`: [`cuGraphicsUnmapResources_v3000`] by default, [`cuGraphicsUnmapResources_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuGraphicsUnmapResources: EntryPoint<
     PFN_cuGraphicsUnmapResources_v7000_ptsz,
 > = cuGraphicsUnmapResources_v7000_ptsz;
+/// The entry point of the C spelling `cuGraphicsUnmapResources_ptsz`: [`cuGraphicsUnmapResources_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphicsUnmapResources_ptsz: EntryPoint<
     PFN_cuGraphicsUnmapResources_v7000_ptsz,
 > = cuGraphicsUnmapResources_v7000_ptsz;
+/// The entry point of the C spelling `cuGraphicsUnregisterResource`: [`cuGraphicsUnregisterResource_v3000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphicsUnregisterResource: EntryPoint<
     PFN_cuGraphicsUnregisterResource_v3000,
 > = cuGraphicsUnregisterResource_v3000;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuGreenCtxCreate`: [`cuGreenCtxCreate_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuGreenCtxCreate: EntryPoint<PFN_cuGreenCtxCreate_v12040> = cuGreenCtxCreate_v12040;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuGreenCtxDestroy`: [`cuGreenCtxDestroy_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuGreenCtxDestroy: EntryPoint<PFN_cuGreenCtxDestroy_v12040> = cuGreenCtxDestroy_v12040;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuGreenCtxGetDevResource`: [`cuGreenCtxGetDevResource_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuGreenCtxGetDevResource: EntryPoint<PFN_cuGreenCtxGetDevResource_v12040> = cuGreenCtxGetDevResource_v12040;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuGreenCtxGetId`: [`cuGreenCtxGetId_v12090`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 pub const cuGreenCtxGetId: EntryPoint<PFN_cuGreenCtxGetId_v12090> = cuGreenCtxGetId_v12090;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuGreenCtxRecordEvent`: [`cuGreenCtxRecordEvent_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuGreenCtxRecordEvent: EntryPoint<PFN_cuGreenCtxRecordEvent_v12040> = cuGreenCtxRecordEvent_v12040;
 #[cfg(cuda_ge_12050)]
+/// The entry point of the C spelling `cuGreenCtxStreamCreate`: [`cuGreenCtxStreamCreate_v12050`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.5
 pub const cuGreenCtxStreamCreate: EntryPoint<PFN_cuGreenCtxStreamCreate_v12050> = cuGreenCtxStreamCreate_v12050;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuGreenCtxWaitEvent`: [`cuGreenCtxWaitEvent_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuGreenCtxWaitEvent: EntryPoint<PFN_cuGreenCtxWaitEvent_v12040> = cuGreenCtxWaitEvent_v12040;
+/// The entry point of the C spelling `cuImportExternalMemory`: [`cuImportExternalMemory_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuImportExternalMemory: EntryPoint<PFN_cuImportExternalMemory_v10000> = cuImportExternalMemory_v10000;
+/// The entry point of the C spelling `cuImportExternalSemaphore`: [`cuImportExternalSemaphore_v10000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuImportExternalSemaphore: EntryPoint<PFN_cuImportExternalSemaphore_v10000> = cuImportExternalSemaphore_v10000;
+/// The entry point of the C spelling `cuInit`: [`cuInit_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuInit: EntryPoint<PFN_cuInit_v2000> = cuInit_v2000;
+/// The entry point of the C spelling `cuIpcCloseMemHandle`: [`cuIpcCloseMemHandle_v4010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuIpcCloseMemHandle: EntryPoint<PFN_cuIpcCloseMemHandle_v4010> = cuIpcCloseMemHandle_v4010;
+/// The entry point of the C spelling `cuIpcGetEventHandle`: [`cuIpcGetEventHandle_v4010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuIpcGetEventHandle: EntryPoint<PFN_cuIpcGetEventHandle_v4010> = cuIpcGetEventHandle_v4010;
+/// The entry point of the C spelling `cuIpcGetMemHandle`: [`cuIpcGetMemHandle_v4010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuIpcGetMemHandle: EntryPoint<PFN_cuIpcGetMemHandle_v4010> = cuIpcGetMemHandle_v4010;
+/// The entry point of the C spelling `cuIpcOpenEventHandle`: [`cuIpcOpenEventHandle_v4010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuIpcOpenEventHandle: EntryPoint<PFN_cuIpcOpenEventHandle_v4010> = cuIpcOpenEventHandle_v4010;
+/// The entry point of the C spelling `cuIpcOpenMemHandle`: [`cuIpcOpenMemHandle_v11000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuIpcOpenMemHandle: EntryPoint<PFN_cuIpcOpenMemHandle_v11000> = cuIpcOpenMemHandle_v11000;
+/// The entry point of the C spelling `cuIpcOpenMemHandle_v2`: [`cuIpcOpenMemHandle_v11000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuIpcOpenMemHandle_v2: EntryPoint<PFN_cuIpcOpenMemHandle_v11000> = cuIpcOpenMemHandle_v11000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuKernelGetAttribute`: [`cuKernelGetAttribute_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuKernelGetAttribute: EntryPoint<PFN_cuKernelGetAttribute_v12000> = cuKernelGetAttribute_v12000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuKernelGetFunction`: [`cuKernelGetFunction_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuKernelGetFunction: EntryPoint<PFN_cuKernelGetFunction_v12000> = cuKernelGetFunction_v12000;
 #[cfg(cuda_ge_12050)]
+/// The entry point of the C spelling `cuKernelGetLibrary`: [`cuKernelGetLibrary_v12050`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.5
 pub const cuKernelGetLibrary: EntryPoint<PFN_cuKernelGetLibrary_v12050> = cuKernelGetLibrary_v12050;
 #[cfg(cuda_ge_12030)]
+/// The entry point of the C spelling `cuKernelGetName`: [`cuKernelGetName_v12030`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.3
 pub const cuKernelGetName: EntryPoint<PFN_cuKernelGetName_v12030> = cuKernelGetName_v12030;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuKernelGetParamCount`: [`cuKernelGetParamCount_v13020`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 pub const cuKernelGetParamCount: EntryPoint<PFN_cuKernelGetParamCount_v13020> = cuKernelGetParamCount_v13020;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuKernelGetParamInfo`: [`cuKernelGetParamInfo_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuKernelGetParamInfo: EntryPoint<PFN_cuKernelGetParamInfo_v12040> = cuKernelGetParamInfo_v12040;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuKernelSetAttribute`: [`cuKernelSetAttribute_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuKernelSetAttribute: EntryPoint<PFN_cuKernelSetAttribute_v12000> = cuKernelSetAttribute_v12000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuKernelSetCacheConfig`: [`cuKernelSetCacheConfig_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuKernelSetCacheConfig: EntryPoint<PFN_cuKernelSetCacheConfig_v12000> = cuKernelSetCacheConfig_v12000;
+/// The entry point of the C spelling `cuLaunch`: [`cuLaunch_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuLaunch: EntryPoint<PFN_cuLaunch_v2000> = cuLaunch_v2000;
+/// The entry point of the C spelling `cuLaunchCooperativeKernel`: [`cuLaunchCooperativeKernel_v9000`] by default, [`cuLaunchCooperativeKernel_v9000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuLaunchCooperativeKernel: EntryPoint<PFN_cuLaunchCooperativeKernel_v9000> = cuLaunchCooperativeKernel_v9000;
+/// The entry point of the C spelling `cuLaunchCooperativeKernel`: [`cuLaunchCooperativeKernel_v9000`] by default, [`cuLaunchCooperativeKernel_v9000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuLaunchCooperativeKernel: EntryPoint<
     PFN_cuLaunchCooperativeKernel_v9000_ptsz,
 > = cuLaunchCooperativeKernel_v9000_ptsz;
+/// The entry point of the C spelling `cuLaunchCooperativeKernelMultiDevice`: [`cuLaunchCooperativeKernelMultiDevice_v9000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuLaunchCooperativeKernelMultiDevice: EntryPoint<
     PFN_cuLaunchCooperativeKernelMultiDevice_v9000,
 > = cuLaunchCooperativeKernelMultiDevice_v9000;
+/// The entry point of the C spelling `cuLaunchCooperativeKernel_ptsz`: [`cuLaunchCooperativeKernel_v9000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuLaunchCooperativeKernel_ptsz: EntryPoint<
     PFN_cuLaunchCooperativeKernel_v9000_ptsz,
 > = cuLaunchCooperativeKernel_v9000_ptsz;
+/// The entry point of the C spelling `cuLaunchGrid`: [`cuLaunchGrid_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuLaunchGrid: EntryPoint<PFN_cuLaunchGrid_v2000> = cuLaunchGrid_v2000;
+/// The entry point of the C spelling `cuLaunchGridAsync`: [`cuLaunchGridAsync_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuLaunchGridAsync: EntryPoint<PFN_cuLaunchGridAsync_v2000> = cuLaunchGridAsync_v2000;
+/// The entry point of the C spelling `cuLaunchHostFunc`: [`cuLaunchHostFunc_v10000`] by default, [`cuLaunchHostFunc_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuLaunchHostFunc: EntryPoint<PFN_cuLaunchHostFunc_v10000> = cuLaunchHostFunc_v10000;
+/// The entry point of the C spelling `cuLaunchHostFunc`: [`cuLaunchHostFunc_v10000`] by default, [`cuLaunchHostFunc_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuLaunchHostFunc: EntryPoint<PFN_cuLaunchHostFunc_v10000_ptsz> = cuLaunchHostFunc_v10000_ptsz;
+/// The entry point of the C spelling `cuLaunchHostFunc_ptsz`: [`cuLaunchHostFunc_v10000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuLaunchHostFunc_ptsz: EntryPoint<PFN_cuLaunchHostFunc_v10000_ptsz> = cuLaunchHostFunc_v10000_ptsz;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuLaunchHostFunc_v2`: [`cuLaunchHostFunc_v13010`] by default, [`cuLaunchHostFunc_v13010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuLaunchHostFunc_v2: EntryPoint<PFN_cuLaunchHostFunc_v13010> = cuLaunchHostFunc_v13010;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuLaunchHostFunc_v2`: [`cuLaunchHostFunc_v13010`] by default, [`cuLaunchHostFunc_v13010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuLaunchHostFunc_v2: EntryPoint<PFN_cuLaunchHostFunc_v13010_ptsz> = cuLaunchHostFunc_v13010_ptsz;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuLaunchHostFunc_v2_ptsz`: [`cuLaunchHostFunc_v13010_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 pub const cuLaunchHostFunc_v2_ptsz: EntryPoint<PFN_cuLaunchHostFunc_v13010_ptsz> = cuLaunchHostFunc_v13010_ptsz;
+/// The entry point of the C spelling `cuLaunchKernel`: [`cuLaunchKernel_v4000`] by default, [`cuLaunchKernel_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuLaunchKernel: EntryPoint<PFN_cuLaunchKernel_v4000> = cuLaunchKernel_v4000;
+/// The entry point of the C spelling `cuLaunchKernel`: [`cuLaunchKernel_v4000`] by default, [`cuLaunchKernel_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuLaunchKernel: EntryPoint<PFN_cuLaunchKernel_v7000_ptsz> = cuLaunchKernel_v7000_ptsz;
 #[cfg(cuda_ge_11080)]
+/// The entry point of the C spelling `cuLaunchKernelEx`: [`cuLaunchKernelEx_v11060`] by default, [`cuLaunchKernelEx_v11060_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 11.8
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuLaunchKernelEx: EntryPoint<PFN_cuLaunchKernelEx_v11060> = cuLaunchKernelEx_v11060;
 #[cfg(cuda_ge_11080)]
+/// The entry point of the C spelling `cuLaunchKernelEx`: [`cuLaunchKernelEx_v11060`] by default, [`cuLaunchKernelEx_v11060_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 11.8
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuLaunchKernelEx: EntryPoint<PFN_cuLaunchKernelEx_v11060_ptsz> = cuLaunchKernelEx_v11060_ptsz;
 #[cfg(cuda_ge_11080)]
+/// The entry point of the C spelling `cuLaunchKernelEx_ptsz`: [`cuLaunchKernelEx_v11060_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 11.8
 pub const cuLaunchKernelEx_ptsz: EntryPoint<PFN_cuLaunchKernelEx_v11060_ptsz> = cuLaunchKernelEx_v11060_ptsz;
+/// The entry point of the C spelling `cuLaunchKernel_ptsz`: [`cuLaunchKernel_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuLaunchKernel_ptsz: EntryPoint<PFN_cuLaunchKernel_v7000_ptsz> = cuLaunchKernel_v7000_ptsz;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuLibraryEnumerateKernels`: [`cuLibraryEnumerateKernels_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuLibraryEnumerateKernels: EntryPoint<PFN_cuLibraryEnumerateKernels_v12040> = cuLibraryEnumerateKernels_v12040;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuLibraryGetGlobal`: [`cuLibraryGetGlobal_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuLibraryGetGlobal: EntryPoint<PFN_cuLibraryGetGlobal_v12000> = cuLibraryGetGlobal_v12000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuLibraryGetKernel`: [`cuLibraryGetKernel_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuLibraryGetKernel: EntryPoint<PFN_cuLibraryGetKernel_v12000> = cuLibraryGetKernel_v12000;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuLibraryGetKernelCount`: [`cuLibraryGetKernelCount_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuLibraryGetKernelCount: EntryPoint<PFN_cuLibraryGetKernelCount_v12040> = cuLibraryGetKernelCount_v12040;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuLibraryGetManaged`: [`cuLibraryGetManaged_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuLibraryGetManaged: EntryPoint<PFN_cuLibraryGetManaged_v12000> = cuLibraryGetManaged_v12000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuLibraryGetModule`: [`cuLibraryGetModule_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuLibraryGetModule: EntryPoint<PFN_cuLibraryGetModule_v12000> = cuLibraryGetModule_v12000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuLibraryGetUnifiedFunction`: [`cuLibraryGetUnifiedFunction_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuLibraryGetUnifiedFunction: EntryPoint<
     PFN_cuLibraryGetUnifiedFunction_v12000,
 > = cuLibraryGetUnifiedFunction_v12000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuLibraryLoadData`: [`cuLibraryLoadData_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuLibraryLoadData: EntryPoint<PFN_cuLibraryLoadData_v12000> = cuLibraryLoadData_v12000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuLibraryLoadFromFile`: [`cuLibraryLoadFromFile_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuLibraryLoadFromFile: EntryPoint<PFN_cuLibraryLoadFromFile_v12000> = cuLibraryLoadFromFile_v12000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuLibraryUnload`: [`cuLibraryUnload_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuLibraryUnload: EntryPoint<PFN_cuLibraryUnload_v12000> = cuLibraryUnload_v12000;
+/// The entry point of the C spelling `cuLinkAddData`: [`cuLinkAddData_v6050`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuLinkAddData: EntryPoint<PFN_cuLinkAddData_v6050> = cuLinkAddData_v6050;
+/// The entry point of the C spelling `cuLinkAddData_v2`: [`cuLinkAddData_v6050`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuLinkAddData_v2: EntryPoint<PFN_cuLinkAddData_v6050> = cuLinkAddData_v6050;
+/// The entry point of the C spelling `cuLinkAddFile`: [`cuLinkAddFile_v6050`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuLinkAddFile: EntryPoint<PFN_cuLinkAddFile_v6050> = cuLinkAddFile_v6050;
+/// The entry point of the C spelling `cuLinkAddFile_v2`: [`cuLinkAddFile_v6050`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuLinkAddFile_v2: EntryPoint<PFN_cuLinkAddFile_v6050> = cuLinkAddFile_v6050;
+/// The entry point of the C spelling `cuLinkComplete`: [`cuLinkComplete_v5050`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuLinkComplete: EntryPoint<PFN_cuLinkComplete_v5050> = cuLinkComplete_v5050;
+/// The entry point of the C spelling `cuLinkCreate`: [`cuLinkCreate_v6050`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuLinkCreate: EntryPoint<PFN_cuLinkCreate_v6050> = cuLinkCreate_v6050;
+/// The entry point of the C spelling `cuLinkCreate_v2`: [`cuLinkCreate_v6050`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuLinkCreate_v2: EntryPoint<PFN_cuLinkCreate_v6050> = cuLinkCreate_v6050;
+/// The entry point of the C spelling `cuLinkDestroy`: [`cuLinkDestroy_v5050`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuLinkDestroy: EntryPoint<PFN_cuLinkDestroy_v5050> = cuLinkDestroy_v5050;
 #[cfg(cuda_ge_13030)]
+/// The entry point of the C spelling `cuLogicalEndpointAddDevice`: [`cuLogicalEndpointAddDevice_v13030`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointAddDevice: EntryPoint<
     PFN_cuLogicalEndpointAddDevice_v13030,
 > = cuLogicalEndpointAddDevice_v13030;
 #[cfg(cuda_ge_13030)]
+/// The entry point of the C spelling `cuLogicalEndpointBindAddr`: [`cuLogicalEndpointBindAddr_v13030`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointBindAddr: EntryPoint<PFN_cuLogicalEndpointBindAddr_v13030> = cuLogicalEndpointBindAddr_v13030;
 #[cfg(cuda_ge_13030)]
+/// The entry point of the C spelling `cuLogicalEndpointBindMem`: [`cuLogicalEndpointBindMem_v13030`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointBindMem: EntryPoint<PFN_cuLogicalEndpointBindMem_v13030> = cuLogicalEndpointBindMem_v13030;
 #[cfg(cuda_ge_13030)]
+/// The entry point of the C spelling `cuLogicalEndpointCreate`: [`cuLogicalEndpointCreate_v13030`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointCreate: EntryPoint<PFN_cuLogicalEndpointCreate_v13030> = cuLogicalEndpointCreate_v13030;
 #[cfg(cuda_ge_13030)]
+/// The entry point of the C spelling `cuLogicalEndpointDestroy`: [`cuLogicalEndpointDestroy_v13030`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointDestroy: EntryPoint<PFN_cuLogicalEndpointDestroy_v13030> = cuLogicalEndpointDestroy_v13030;
 #[cfg(cuda_ge_13030)]
+/// The entry point of the C spelling `cuLogicalEndpointExport`: [`cuLogicalEndpointExport_v13030`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointExport: EntryPoint<PFN_cuLogicalEndpointExport_v13030> = cuLogicalEndpointExport_v13030;
 #[cfg(cuda_ge_13030)]
+/// The entry point of the C spelling `cuLogicalEndpointGetLimits`: [`cuLogicalEndpointGetLimits_v13030`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointGetLimits: EntryPoint<
     PFN_cuLogicalEndpointGetLimits_v13030,
 > = cuLogicalEndpointGetLimits_v13030;
 #[cfg(cuda_ge_13030)]
+/// The entry point of the C spelling `cuLogicalEndpointIdRelease`: [`cuLogicalEndpointIdRelease_v13030`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointIdRelease: EntryPoint<
     PFN_cuLogicalEndpointIdRelease_v13030,
 > = cuLogicalEndpointIdRelease_v13030;
 #[cfg(cuda_ge_13030)]
+/// The entry point of the C spelling `cuLogicalEndpointIdReserve`: [`cuLogicalEndpointIdReserve_v13030`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointIdReserve: EntryPoint<
     PFN_cuLogicalEndpointIdReserve_v13030,
 > = cuLogicalEndpointIdReserve_v13030;
 #[cfg(cuda_ge_13030)]
+/// The entry point of the C spelling `cuLogicalEndpointImport`: [`cuLogicalEndpointImport_v13030`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointImport: EntryPoint<PFN_cuLogicalEndpointImport_v13030> = cuLogicalEndpointImport_v13030;
 #[cfg(cuda_ge_13030)]
+/// The entry point of the C spelling `cuLogicalEndpointQuery`: [`cuLogicalEndpointQuery_v13030`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointQuery: EntryPoint<PFN_cuLogicalEndpointQuery_v13030> = cuLogicalEndpointQuery_v13030;
 #[cfg(cuda_ge_13030)]
+/// The entry point of the C spelling `cuLogicalEndpointUnbind`: [`cuLogicalEndpointUnbind_v13030`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.3
 pub const cuLogicalEndpointUnbind: EntryPoint<PFN_cuLogicalEndpointUnbind_v13030> = cuLogicalEndpointUnbind_v13030;
 #[cfg(cuda_ge_12090)]
+/// The entry point of the C spelling `cuLogsCurrent`: [`cuLogsCurrent_v12090`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.9
 pub const cuLogsCurrent: EntryPoint<PFN_cuLogsCurrent_v12090> = cuLogsCurrent_v12090;
 #[cfg(cuda_ge_12090)]
+/// The entry point of the C spelling `cuLogsDumpToFile`: [`cuLogsDumpToFile_v12090`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.9
 pub const cuLogsDumpToFile: EntryPoint<PFN_cuLogsDumpToFile_v12090> = cuLogsDumpToFile_v12090;
 #[cfg(cuda_ge_12090)]
+/// The entry point of the C spelling `cuLogsDumpToMemory`: [`cuLogsDumpToMemory_v12090`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.9
 pub const cuLogsDumpToMemory: EntryPoint<PFN_cuLogsDumpToMemory_v12090> = cuLogsDumpToMemory_v12090;
 #[cfg(cuda_ge_12090)]
+/// The entry point of the C spelling `cuLogsRegisterCallback`: [`cuLogsRegisterCallback_v12090`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.9
 pub const cuLogsRegisterCallback: EntryPoint<PFN_cuLogsRegisterCallback_v12090> = cuLogsRegisterCallback_v12090;
 #[cfg(cuda_ge_12090)]
+/// The entry point of the C spelling `cuLogsUnregisterCallback`: [`cuLogsUnregisterCallback_v12090`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.9
 pub const cuLogsUnregisterCallback: EntryPoint<PFN_cuLogsUnregisterCallback_v12090> = cuLogsUnregisterCallback_v12090;
+/// The entry point of the C spelling `cuMemAddressFree`: [`cuMemAddressFree_v10020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemAddressFree: EntryPoint<PFN_cuMemAddressFree_v10020> = cuMemAddressFree_v10020;
+/// The entry point of the C spelling `cuMemAddressReserve`: [`cuMemAddressReserve_v10020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemAddressReserve: EntryPoint<PFN_cuMemAddressReserve_v10020> = cuMemAddressReserve_v10020;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuMemAdvise`: [`cuMemAdvise_v8000`], the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 pub const cuMemAdvise: EntryPoint<PFN_cuMemAdvise_v8000> = cuMemAdvise_v8000;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemAdvise`: [`cuMemAdvise_v12020`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
 pub const cuMemAdvise: EntryPoint<PFN_cuMemAdvise_v12020> = cuMemAdvise_v12020;
 #[cfg(cuda_ge_12020)]
+/// The entry point of the C spelling `cuMemAdvise_v2`: [`cuMemAdvise_v12020`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.2
 pub const cuMemAdvise_v2: EntryPoint<PFN_cuMemAdvise_v12020> = cuMemAdvise_v12020;
+/// The entry point of the C spelling `cuMemAlloc`: [`cuMemAlloc_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemAlloc: EntryPoint<PFN_cuMemAlloc_v3020> = cuMemAlloc_v3020;
+/// The entry point of the C spelling `cuMemAllocAsync`: [`cuMemAllocAsync_v11020`] by default, [`cuMemAllocAsync_v11020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemAllocAsync: EntryPoint<PFN_cuMemAllocAsync_v11020> = cuMemAllocAsync_v11020;
+/// The entry point of the C spelling `cuMemAllocAsync`: [`cuMemAllocAsync_v11020`] by default, [`cuMemAllocAsync_v11020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemAllocAsync: EntryPoint<PFN_cuMemAllocAsync_v11020_ptsz> = cuMemAllocAsync_v11020_ptsz;
+/// The entry point of the C spelling `cuMemAllocAsync_ptsz`: [`cuMemAllocAsync_v11020_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemAllocAsync_ptsz: EntryPoint<PFN_cuMemAllocAsync_v11020_ptsz> = cuMemAllocAsync_v11020_ptsz;
+/// The entry point of the C spelling `cuMemAllocFromPoolAsync`: [`cuMemAllocFromPoolAsync_v11020`] by default, [`cuMemAllocFromPoolAsync_v11020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemAllocFromPoolAsync: EntryPoint<PFN_cuMemAllocFromPoolAsync_v11020> = cuMemAllocFromPoolAsync_v11020;
+/// The entry point of the C spelling `cuMemAllocFromPoolAsync`: [`cuMemAllocFromPoolAsync_v11020`] by default, [`cuMemAllocFromPoolAsync_v11020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemAllocFromPoolAsync: EntryPoint<PFN_cuMemAllocFromPoolAsync_v11020_ptsz> = cuMemAllocFromPoolAsync_v11020_ptsz;
+/// The entry point of the C spelling `cuMemAllocFromPoolAsync_ptsz`: [`cuMemAllocFromPoolAsync_v11020_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemAllocFromPoolAsync_ptsz: EntryPoint<
     PFN_cuMemAllocFromPoolAsync_v11020_ptsz,
 > = cuMemAllocFromPoolAsync_v11020_ptsz;
+/// The entry point of the C spelling `cuMemAllocHost`: [`cuMemAllocHost_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemAllocHost: EntryPoint<PFN_cuMemAllocHost_v3020> = cuMemAllocHost_v3020;
+/// The entry point of the C spelling `cuMemAllocHost_v2`: [`cuMemAllocHost_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemAllocHost_v2: EntryPoint<PFN_cuMemAllocHost_v3020> = cuMemAllocHost_v3020;
+/// The entry point of the C spelling `cuMemAllocManaged`: [`cuMemAllocManaged_v6000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemAllocManaged: EntryPoint<PFN_cuMemAllocManaged_v6000> = cuMemAllocManaged_v6000;
+/// The entry point of the C spelling `cuMemAllocPitch`: [`cuMemAllocPitch_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemAllocPitch: EntryPoint<PFN_cuMemAllocPitch_v3020> = cuMemAllocPitch_v3020;
+/// The entry point of the C spelling `cuMemAllocPitch_v2`: [`cuMemAllocPitch_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemAllocPitch_v2: EntryPoint<PFN_cuMemAllocPitch_v3020> = cuMemAllocPitch_v3020;
+/// The entry point of the C spelling `cuMemAlloc_v2`: [`cuMemAlloc_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemAlloc_v2: EntryPoint<PFN_cuMemAlloc_v3020> = cuMemAlloc_v3020;
 #[cfg(cuda_ge_12080)]
+/// The entry point of the C spelling `cuMemBatchDecompressAsync`: [`cuMemBatchDecompressAsync_v12060`] by default, [`cuMemBatchDecompressAsync_v12060_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 12.8
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemBatchDecompressAsync: EntryPoint<PFN_cuMemBatchDecompressAsync_v12060> = cuMemBatchDecompressAsync_v12060;
 #[cfg(cuda_ge_12080)]
+/// The entry point of the C spelling `cuMemBatchDecompressAsync`: [`cuMemBatchDecompressAsync_v12060`] by default, [`cuMemBatchDecompressAsync_v12060_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 12.8
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemBatchDecompressAsync: EntryPoint<
     PFN_cuMemBatchDecompressAsync_v12060_ptsz,
 > = cuMemBatchDecompressAsync_v12060_ptsz;
 #[cfg(cuda_ge_12080)]
+/// The entry point of the C spelling `cuMemBatchDecompressAsync_ptsz`: [`cuMemBatchDecompressAsync_v12060_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.8
 pub const cuMemBatchDecompressAsync_ptsz: EntryPoint<
     PFN_cuMemBatchDecompressAsync_v12060_ptsz,
 > = cuMemBatchDecompressAsync_v12060_ptsz;
+/// The entry point of the C spelling `cuMemCreate`: [`cuMemCreate_v10020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemCreate: EntryPoint<PFN_cuMemCreate_v10020> = cuMemCreate_v10020;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemDiscardAndPrefetchBatchAsync`: [`cuMemDiscardAndPrefetchBatchAsync_v13000`] by default, [`cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemDiscardAndPrefetchBatchAsync: EntryPoint<
     PFN_cuMemDiscardAndPrefetchBatchAsync_v13000,
 > = cuMemDiscardAndPrefetchBatchAsync_v13000;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemDiscardAndPrefetchBatchAsync`: [`cuMemDiscardAndPrefetchBatchAsync_v13000`] by default, [`cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemDiscardAndPrefetchBatchAsync: EntryPoint<
     PFN_cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz,
 > = cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemDiscardAndPrefetchBatchAsync_ptsz`: [`cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 pub const cuMemDiscardAndPrefetchBatchAsync_ptsz: EntryPoint<
     PFN_cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz,
 > = cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemDiscardBatchAsync`: [`cuMemDiscardBatchAsync_v13000`] by default, [`cuMemDiscardBatchAsync_v13000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemDiscardBatchAsync: EntryPoint<PFN_cuMemDiscardBatchAsync_v13000> = cuMemDiscardBatchAsync_v13000;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemDiscardBatchAsync`: [`cuMemDiscardBatchAsync_v13000`] by default, [`cuMemDiscardBatchAsync_v13000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemDiscardBatchAsync: EntryPoint<PFN_cuMemDiscardBatchAsync_v13000_ptsz> = cuMemDiscardBatchAsync_v13000_ptsz;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemDiscardBatchAsync_ptsz`: [`cuMemDiscardBatchAsync_v13000_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 pub const cuMemDiscardBatchAsync_ptsz: EntryPoint<
     PFN_cuMemDiscardBatchAsync_v13000_ptsz,
 > = cuMemDiscardBatchAsync_v13000_ptsz;
+/// The entry point of the C spelling `cuMemExportToShareableHandle`: [`cuMemExportToShareableHandle_v10020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemExportToShareableHandle: EntryPoint<
     PFN_cuMemExportToShareableHandle_v10020,
 > = cuMemExportToShareableHandle_v10020;
+/// The entry point of the C spelling `cuMemFree`: [`cuMemFree_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemFree: EntryPoint<PFN_cuMemFree_v3020> = cuMemFree_v3020;
+/// The entry point of the C spelling `cuMemFreeAsync`: [`cuMemFreeAsync_v11020`] by default, [`cuMemFreeAsync_v11020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemFreeAsync: EntryPoint<PFN_cuMemFreeAsync_v11020> = cuMemFreeAsync_v11020;
+/// The entry point of the C spelling `cuMemFreeAsync`: [`cuMemFreeAsync_v11020`] by default, [`cuMemFreeAsync_v11020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemFreeAsync: EntryPoint<PFN_cuMemFreeAsync_v11020_ptsz> = cuMemFreeAsync_v11020_ptsz;
+/// The entry point of the C spelling `cuMemFreeAsync_ptsz`: [`cuMemFreeAsync_v11020_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemFreeAsync_ptsz: EntryPoint<PFN_cuMemFreeAsync_v11020_ptsz> = cuMemFreeAsync_v11020_ptsz;
+/// The entry point of the C spelling `cuMemFreeHost`: [`cuMemFreeHost_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemFreeHost: EntryPoint<PFN_cuMemFreeHost_v2000> = cuMemFreeHost_v2000;
+/// The entry point of the C spelling `cuMemFree_v2`: [`cuMemFree_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemFree_v2: EntryPoint<PFN_cuMemFree_v3020> = cuMemFree_v3020;
+/// The entry point of the C spelling `cuMemGetAccess`: [`cuMemGetAccess_v10020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemGetAccess: EntryPoint<PFN_cuMemGetAccess_v10020> = cuMemGetAccess_v10020;
+/// The entry point of the C spelling `cuMemGetAddressRange`: [`cuMemGetAddressRange_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemGetAddressRange: EntryPoint<PFN_cuMemGetAddressRange_v3020> = cuMemGetAddressRange_v3020;
+/// The entry point of the C spelling `cuMemGetAddressRange_v2`: [`cuMemGetAddressRange_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemGetAddressRange_v2: EntryPoint<PFN_cuMemGetAddressRange_v3020> = cuMemGetAddressRange_v3020;
+/// The entry point of the C spelling `cuMemGetAllocationGranularity`: [`cuMemGetAllocationGranularity_v10020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemGetAllocationGranularity: EntryPoint<
     PFN_cuMemGetAllocationGranularity_v10020,
 > = cuMemGetAllocationGranularity_v10020;
+/// The entry point of the C spelling `cuMemGetAllocationPropertiesFromHandle`: [`cuMemGetAllocationPropertiesFromHandle_v10020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemGetAllocationPropertiesFromHandle: EntryPoint<
     PFN_cuMemGetAllocationPropertiesFromHandle_v10020,
 > = cuMemGetAllocationPropertiesFromHandle_v10020;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemGetDefaultMemPool`: [`cuMemGetDefaultMemPool_v13000`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 pub const cuMemGetDefaultMemPool: EntryPoint<PFN_cuMemGetDefaultMemPool_v13000> = cuMemGetDefaultMemPool_v13000;
+/// The entry point of the C spelling `cuMemGetHandleForAddressRange`: [`cuMemGetHandleForAddressRange_v11070`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemGetHandleForAddressRange: EntryPoint<
     PFN_cuMemGetHandleForAddressRange_v11070,
 > = cuMemGetHandleForAddressRange_v11070;
+/// The entry point of the C spelling `cuMemGetInfo`: [`cuMemGetInfo_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemGetInfo: EntryPoint<PFN_cuMemGetInfo_v3020> = cuMemGetInfo_v3020;
+/// The entry point of the C spelling `cuMemGetInfo_v2`: [`cuMemGetInfo_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemGetInfo_v2: EntryPoint<PFN_cuMemGetInfo_v3020> = cuMemGetInfo_v3020;
 #[cfg(cuda_ge_13040)]
+/// The entry point of the C spelling `cuMemGetLocationInfo`: [`cuMemGetLocationInfo_v13040`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.4
 pub const cuMemGetLocationInfo: EntryPoint<PFN_cuMemGetLocationInfo_v13040> = cuMemGetLocationInfo_v13040;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemGetMemPool`: [`cuMemGetMemPool_v13000`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 pub const cuMemGetMemPool: EntryPoint<PFN_cuMemGetMemPool_v13000> = cuMemGetMemPool_v13000;
+/// The entry point of the C spelling `cuMemHostAlloc`: [`cuMemHostAlloc_v2020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemHostAlloc: EntryPoint<PFN_cuMemHostAlloc_v2020> = cuMemHostAlloc_v2020;
+/// The entry point of the C spelling `cuMemHostGetDevicePointer`: [`cuMemHostGetDevicePointer_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemHostGetDevicePointer: EntryPoint<PFN_cuMemHostGetDevicePointer_v3020> = cuMemHostGetDevicePointer_v3020;
+/// The entry point of the C spelling `cuMemHostGetDevicePointer_v2`: [`cuMemHostGetDevicePointer_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemHostGetDevicePointer_v2: EntryPoint<
     PFN_cuMemHostGetDevicePointer_v3020,
 > = cuMemHostGetDevicePointer_v3020;
+/// The entry point of the C spelling `cuMemHostGetFlags`: [`cuMemHostGetFlags_v2030`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemHostGetFlags: EntryPoint<PFN_cuMemHostGetFlags_v2030> = cuMemHostGetFlags_v2030;
+/// The entry point of the C spelling `cuMemHostRegister`: [`cuMemHostRegister_v6050`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemHostRegister: EntryPoint<PFN_cuMemHostRegister_v6050> = cuMemHostRegister_v6050;
+/// The entry point of the C spelling `cuMemHostRegister_v2`: [`cuMemHostRegister_v6050`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemHostRegister_v2: EntryPoint<PFN_cuMemHostRegister_v6050> = cuMemHostRegister_v6050;
+/// The entry point of the C spelling `cuMemHostUnregister`: [`cuMemHostUnregister_v4000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemHostUnregister: EntryPoint<PFN_cuMemHostUnregister_v4000> = cuMemHostUnregister_v4000;
+/// The entry point of the C spelling `cuMemImportFromShareableHandle`: [`cuMemImportFromShareableHandle_v10020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemImportFromShareableHandle: EntryPoint<
     PFN_cuMemImportFromShareableHandle_v10020,
 > = cuMemImportFromShareableHandle_v10020;
+/// The entry point of the C spelling `cuMemMap`: [`cuMemMap_v10020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemMap: EntryPoint<PFN_cuMemMap_v10020> = cuMemMap_v10020;
+/// The entry point of the C spelling `cuMemMapArrayAsync`: [`cuMemMapArrayAsync_v11010`] by default, [`cuMemMapArrayAsync_v11010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemMapArrayAsync: EntryPoint<PFN_cuMemMapArrayAsync_v11010> = cuMemMapArrayAsync_v11010;
+/// The entry point of the C spelling `cuMemMapArrayAsync`: [`cuMemMapArrayAsync_v11010`] by default, [`cuMemMapArrayAsync_v11010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemMapArrayAsync: EntryPoint<PFN_cuMemMapArrayAsync_v11010_ptsz> = cuMemMapArrayAsync_v11010_ptsz;
+/// The entry point of the C spelling `cuMemMapArrayAsync_ptsz`: [`cuMemMapArrayAsync_v11010_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemMapArrayAsync_ptsz: EntryPoint<PFN_cuMemMapArrayAsync_v11010_ptsz> = cuMemMapArrayAsync_v11010_ptsz;
+/// The entry point of the C spelling `cuMemPoolCreate`: [`cuMemPoolCreate_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemPoolCreate: EntryPoint<PFN_cuMemPoolCreate_v11020> = cuMemPoolCreate_v11020;
+/// The entry point of the C spelling `cuMemPoolDestroy`: [`cuMemPoolDestroy_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemPoolDestroy: EntryPoint<PFN_cuMemPoolDestroy_v11020> = cuMemPoolDestroy_v11020;
+/// The entry point of the C spelling `cuMemPoolExportPointer`: [`cuMemPoolExportPointer_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemPoolExportPointer: EntryPoint<PFN_cuMemPoolExportPointer_v11020> = cuMemPoolExportPointer_v11020;
+/// The entry point of the C spelling `cuMemPoolExportToShareableHandle`: [`cuMemPoolExportToShareableHandle_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemPoolExportToShareableHandle: EntryPoint<
     PFN_cuMemPoolExportToShareableHandle_v11020,
 > = cuMemPoolExportToShareableHandle_v11020;
+/// The entry point of the C spelling `cuMemPoolGetAccess`: [`cuMemPoolGetAccess_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemPoolGetAccess: EntryPoint<PFN_cuMemPoolGetAccess_v11020> = cuMemPoolGetAccess_v11020;
+/// The entry point of the C spelling `cuMemPoolGetAttribute`: [`cuMemPoolGetAttribute_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemPoolGetAttribute: EntryPoint<PFN_cuMemPoolGetAttribute_v11020> = cuMemPoolGetAttribute_v11020;
+/// The entry point of the C spelling `cuMemPoolImportFromShareableHandle`: [`cuMemPoolImportFromShareableHandle_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemPoolImportFromShareableHandle: EntryPoint<
     PFN_cuMemPoolImportFromShareableHandle_v11020,
 > = cuMemPoolImportFromShareableHandle_v11020;
+/// The entry point of the C spelling `cuMemPoolImportPointer`: [`cuMemPoolImportPointer_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemPoolImportPointer: EntryPoint<PFN_cuMemPoolImportPointer_v11020> = cuMemPoolImportPointer_v11020;
+/// The entry point of the C spelling `cuMemPoolSetAccess`: [`cuMemPoolSetAccess_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemPoolSetAccess: EntryPoint<PFN_cuMemPoolSetAccess_v11020> = cuMemPoolSetAccess_v11020;
+/// The entry point of the C spelling `cuMemPoolSetAttribute`: [`cuMemPoolSetAttribute_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemPoolSetAttribute: EntryPoint<PFN_cuMemPoolSetAttribute_v11020> = cuMemPoolSetAttribute_v11020;
+/// The entry point of the C spelling `cuMemPoolTrimTo`: [`cuMemPoolTrimTo_v11020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemPoolTrimTo: EntryPoint<PFN_cuMemPoolTrimTo_v11020> = cuMemPoolTrimTo_v11020;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuMemPrefetchAsync`: [`cuMemPrefetchAsync_v8000`] by default, [`cuMemPrefetchAsync_v8000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemPrefetchAsync: EntryPoint<PFN_cuMemPrefetchAsync_v8000> = cuMemPrefetchAsync_v8000;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuMemPrefetchAsync`: [`cuMemPrefetchAsync_v8000`] by default, [`cuMemPrefetchAsync_v8000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemPrefetchAsync: EntryPoint<PFN_cuMemPrefetchAsync_v8000_ptsz> = cuMemPrefetchAsync_v8000_ptsz;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuMemPrefetchAsync_ptsz`: [`cuMemPrefetchAsync_v8000_ptsz`], the ABI of the function it binds.
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub const cuMemPrefetchAsync_ptsz: EntryPoint<PFN_cuMemPrefetchAsync_v8000_ptsz> = cuMemPrefetchAsync_v8000_ptsz;
 #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
+/// The entry point of the C spelling `cuMemPrefetchAsync_v2`: [`cuMemPrefetchAsync_v12020`] by default, [`cuMemPrefetchAsync_v12020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.2; removed in 13.0; the name: since CUDA 12.2
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemPrefetchAsync_v2: EntryPoint<PFN_cuMemPrefetchAsync_v12020> = cuMemPrefetchAsync_v12020;
 #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
+/// The entry point of the C spelling `cuMemPrefetchAsync_v2`: [`cuMemPrefetchAsync_v12020`] by default, [`cuMemPrefetchAsync_v12020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.2; removed in 13.0; the name: since CUDA 12.2
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemPrefetchAsync_v2: EntryPoint<PFN_cuMemPrefetchAsync_v12020_ptsz> = cuMemPrefetchAsync_v12020_ptsz;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemPrefetchAsync`: [`cuMemPrefetchAsync_v12020`] by default, [`cuMemPrefetchAsync_v12020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemPrefetchAsync: EntryPoint<PFN_cuMemPrefetchAsync_v12020> = cuMemPrefetchAsync_v12020;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemPrefetchAsync`: [`cuMemPrefetchAsync_v12020`] by default, [`cuMemPrefetchAsync_v12020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemPrefetchAsync: EntryPoint<PFN_cuMemPrefetchAsync_v12020_ptsz> = cuMemPrefetchAsync_v12020_ptsz;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemPrefetchAsync_v2`: [`cuMemPrefetchAsync_v12020`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.2
 pub const cuMemPrefetchAsync_v2: EntryPoint<PFN_cuMemPrefetchAsync_v12020> = cuMemPrefetchAsync_v12020;
 #[cfg(cuda_ge_12020)]
+/// The entry point of the C spelling `cuMemPrefetchAsync_v2_ptsz`: [`cuMemPrefetchAsync_v12020_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.2
 pub const cuMemPrefetchAsync_v2_ptsz: EntryPoint<PFN_cuMemPrefetchAsync_v12020_ptsz> = cuMemPrefetchAsync_v12020_ptsz;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemPrefetchBatchAsync`: [`cuMemPrefetchBatchAsync_v13000`] by default, [`cuMemPrefetchBatchAsync_v13000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemPrefetchBatchAsync: EntryPoint<PFN_cuMemPrefetchBatchAsync_v13000> = cuMemPrefetchBatchAsync_v13000;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemPrefetchBatchAsync`: [`cuMemPrefetchBatchAsync_v13000`] by default, [`cuMemPrefetchBatchAsync_v13000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemPrefetchBatchAsync: EntryPoint<PFN_cuMemPrefetchBatchAsync_v13000_ptsz> = cuMemPrefetchBatchAsync_v13000_ptsz;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemPrefetchBatchAsync_ptsz`: [`cuMemPrefetchBatchAsync_v13000_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 pub const cuMemPrefetchBatchAsync_ptsz: EntryPoint<
     PFN_cuMemPrefetchBatchAsync_v13000_ptsz,
 > = cuMemPrefetchBatchAsync_v13000_ptsz;
+/// The entry point of the C spelling `cuMemRangeGetAttribute`: [`cuMemRangeGetAttribute_v8000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemRangeGetAttribute: EntryPoint<PFN_cuMemRangeGetAttribute_v8000> = cuMemRangeGetAttribute_v8000;
+/// The entry point of the C spelling `cuMemRangeGetAttributes`: [`cuMemRangeGetAttributes_v8000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemRangeGetAttributes: EntryPoint<PFN_cuMemRangeGetAttributes_v8000> = cuMemRangeGetAttributes_v8000;
+/// The entry point of the C spelling `cuMemRelease`: [`cuMemRelease_v10020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemRelease: EntryPoint<PFN_cuMemRelease_v10020> = cuMemRelease_v10020;
+/// The entry point of the C spelling `cuMemRetainAllocationHandle`: [`cuMemRetainAllocationHandle_v11000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemRetainAllocationHandle: EntryPoint<
     PFN_cuMemRetainAllocationHandle_v11000,
 > = cuMemRetainAllocationHandle_v11000;
+/// The entry point of the C spelling `cuMemSetAccess`: [`cuMemSetAccess_v10020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemSetAccess: EntryPoint<PFN_cuMemSetAccess_v10020> = cuMemSetAccess_v10020;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemSetMemPool`: [`cuMemSetMemPool_v13000`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 pub const cuMemSetMemPool: EntryPoint<PFN_cuMemSetMemPool_v13000> = cuMemSetMemPool_v13000;
+/// The entry point of the C spelling `cuMemUnmap`: [`cuMemUnmap_v10020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemUnmap: EntryPoint<PFN_cuMemUnmap_v10020> = cuMemUnmap_v10020;
+/// The entry point of the C spelling `cuMemcpy`: [`cuMemcpy_v4000`] by default, [`cuMemcpy_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpy: EntryPoint<PFN_cuMemcpy_v4000> = cuMemcpy_v4000;
+/// The entry point of the C spelling `cuMemcpy`: [`cuMemcpy_v4000`] by default, [`cuMemcpy_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpy: EntryPoint<PFN_cuMemcpy_v7000_ptds> = cuMemcpy_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpy2D`: [`cuMemcpy2D_v3020`] by default, [`cuMemcpy2D_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpy2D: EntryPoint<PFN_cuMemcpy2D_v3020> = cuMemcpy2D_v3020;
+/// The entry point of the C spelling `cuMemcpy2D`: [`cuMemcpy2D_v3020`] by default, [`cuMemcpy2D_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpy2D: EntryPoint<PFN_cuMemcpy2D_v7000_ptds> = cuMemcpy2D_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpy2DAsync`: [`cuMemcpy2DAsync_v3020`] by default, [`cuMemcpy2DAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpy2DAsync: EntryPoint<PFN_cuMemcpy2DAsync_v3020> = cuMemcpy2DAsync_v3020;
+/// The entry point of the C spelling `cuMemcpy2DAsync`: [`cuMemcpy2DAsync_v3020`] by default, [`cuMemcpy2DAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpy2DAsync: EntryPoint<PFN_cuMemcpy2DAsync_v7000_ptsz> = cuMemcpy2DAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuMemcpy2DAsync_v2`: [`cuMemcpy2DAsync_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpy2DAsync_v2: EntryPoint<PFN_cuMemcpy2DAsync_v3020> = cuMemcpy2DAsync_v3020;
+/// The entry point of the C spelling `cuMemcpy2DAsync_v2_ptsz`: [`cuMemcpy2DAsync_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpy2DAsync_v2_ptsz: EntryPoint<PFN_cuMemcpy2DAsync_v7000_ptsz> = cuMemcpy2DAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuMemcpy2DUnaligned`: [`cuMemcpy2DUnaligned_v3020`] by default, [`cuMemcpy2DUnaligned_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpy2DUnaligned: EntryPoint<PFN_cuMemcpy2DUnaligned_v3020> = cuMemcpy2DUnaligned_v3020;
+/// The entry point of the C spelling `cuMemcpy2DUnaligned`: [`cuMemcpy2DUnaligned_v3020`] by default, [`cuMemcpy2DUnaligned_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpy2DUnaligned: EntryPoint<PFN_cuMemcpy2DUnaligned_v7000_ptds> = cuMemcpy2DUnaligned_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpy2DUnaligned_v2`: [`cuMemcpy2DUnaligned_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpy2DUnaligned_v2: EntryPoint<PFN_cuMemcpy2DUnaligned_v3020> = cuMemcpy2DUnaligned_v3020;
+/// The entry point of the C spelling `cuMemcpy2DUnaligned_v2_ptds`: [`cuMemcpy2DUnaligned_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpy2DUnaligned_v2_ptds: EntryPoint<PFN_cuMemcpy2DUnaligned_v7000_ptds> = cuMemcpy2DUnaligned_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpy2D_v2`: [`cuMemcpy2D_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpy2D_v2: EntryPoint<PFN_cuMemcpy2D_v3020> = cuMemcpy2D_v3020;
+/// The entry point of the C spelling `cuMemcpy2D_v2_ptds`: [`cuMemcpy2D_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpy2D_v2_ptds: EntryPoint<PFN_cuMemcpy2D_v7000_ptds> = cuMemcpy2D_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpy3D`: [`cuMemcpy3D_v3020`] by default, [`cuMemcpy3D_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpy3D: EntryPoint<PFN_cuMemcpy3D_v3020> = cuMemcpy3D_v3020;
+/// The entry point of the C spelling `cuMemcpy3D`: [`cuMemcpy3D_v3020`] by default, [`cuMemcpy3D_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpy3D: EntryPoint<PFN_cuMemcpy3D_v7000_ptds> = cuMemcpy3D_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpy3DAsync`: [`cuMemcpy3DAsync_v3020`] by default, [`cuMemcpy3DAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpy3DAsync: EntryPoint<PFN_cuMemcpy3DAsync_v3020> = cuMemcpy3DAsync_v3020;
+/// The entry point of the C spelling `cuMemcpy3DAsync`: [`cuMemcpy3DAsync_v3020`] by default, [`cuMemcpy3DAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpy3DAsync: EntryPoint<PFN_cuMemcpy3DAsync_v7000_ptsz> = cuMemcpy3DAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuMemcpy3DAsync_v2`: [`cuMemcpy3DAsync_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpy3DAsync_v2: EntryPoint<PFN_cuMemcpy3DAsync_v3020> = cuMemcpy3DAsync_v3020;
+/// The entry point of the C spelling `cuMemcpy3DAsync_v2_ptsz`: [`cuMemcpy3DAsync_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpy3DAsync_v2_ptsz: EntryPoint<PFN_cuMemcpy3DAsync_v7000_ptsz> = cuMemcpy3DAsync_v7000_ptsz;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+/// The entry point of the C spelling `cuMemcpy3DBatchAsync`: [`cuMemcpy3DBatchAsync_v12080`] by default, [`cuMemcpy3DBatchAsync_v12080_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.8; removed in 13.0; the name: since CUDA 12.8
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpy3DBatchAsync: EntryPoint<PFN_cuMemcpy3DBatchAsync_v12080> = cuMemcpy3DBatchAsync_v12080;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+/// The entry point of the C spelling `cuMemcpy3DBatchAsync`: [`cuMemcpy3DBatchAsync_v12080`] by default, [`cuMemcpy3DBatchAsync_v12080_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.8; removed in 13.0; the name: since CUDA 12.8
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpy3DBatchAsync: EntryPoint<PFN_cuMemcpy3DBatchAsync_v12080_ptsz> = cuMemcpy3DBatchAsync_v12080_ptsz;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+/// The entry point of the C spelling `cuMemcpy3DBatchAsync_ptsz`: [`cuMemcpy3DBatchAsync_v12080_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.8; removed in 13.0
 pub const cuMemcpy3DBatchAsync_ptsz: EntryPoint<PFN_cuMemcpy3DBatchAsync_v12080_ptsz> = cuMemcpy3DBatchAsync_v12080_ptsz;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemcpy3DBatchAsync`: [`cuMemcpy3DBatchAsync_v13000`] by default, [`cuMemcpy3DBatchAsync_v13000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.8
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpy3DBatchAsync: EntryPoint<PFN_cuMemcpy3DBatchAsync_v13000> = cuMemcpy3DBatchAsync_v13000;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemcpy3DBatchAsync`: [`cuMemcpy3DBatchAsync_v13000`] by default, [`cuMemcpy3DBatchAsync_v13000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.8
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpy3DBatchAsync: EntryPoint<PFN_cuMemcpy3DBatchAsync_v13000_ptsz> = cuMemcpy3DBatchAsync_v13000_ptsz;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemcpy3DBatchAsync_v2`: [`cuMemcpy3DBatchAsync_v13000`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 pub const cuMemcpy3DBatchAsync_v2: EntryPoint<PFN_cuMemcpy3DBatchAsync_v13000> = cuMemcpy3DBatchAsync_v13000;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemcpy3DBatchAsync_v2_ptsz`: [`cuMemcpy3DBatchAsync_v13000_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 pub const cuMemcpy3DBatchAsync_v2_ptsz: EntryPoint<
     PFN_cuMemcpy3DBatchAsync_v13000_ptsz,
 > = cuMemcpy3DBatchAsync_v13000_ptsz;
+/// The entry point of the C spelling `cuMemcpy3DPeer`: [`cuMemcpy3DPeer_v4000`] by default, [`cuMemcpy3DPeer_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpy3DPeer: EntryPoint<PFN_cuMemcpy3DPeer_v4000> = cuMemcpy3DPeer_v4000;
+/// The entry point of the C spelling `cuMemcpy3DPeer`: [`cuMemcpy3DPeer_v4000`] by default, [`cuMemcpy3DPeer_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpy3DPeer: EntryPoint<PFN_cuMemcpy3DPeer_v7000_ptds> = cuMemcpy3DPeer_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpy3DPeerAsync`: [`cuMemcpy3DPeerAsync_v4000`] by default, [`cuMemcpy3DPeerAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpy3DPeerAsync: EntryPoint<PFN_cuMemcpy3DPeerAsync_v4000> = cuMemcpy3DPeerAsync_v4000;
+/// The entry point of the C spelling `cuMemcpy3DPeerAsync`: [`cuMemcpy3DPeerAsync_v4000`] by default, [`cuMemcpy3DPeerAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpy3DPeerAsync: EntryPoint<PFN_cuMemcpy3DPeerAsync_v7000_ptsz> = cuMemcpy3DPeerAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuMemcpy3DPeerAsync_ptsz`: [`cuMemcpy3DPeerAsync_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpy3DPeerAsync_ptsz: EntryPoint<PFN_cuMemcpy3DPeerAsync_v7000_ptsz> = cuMemcpy3DPeerAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuMemcpy3DPeer_ptds`: [`cuMemcpy3DPeer_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpy3DPeer_ptds: EntryPoint<PFN_cuMemcpy3DPeer_v7000_ptds> = cuMemcpy3DPeer_v7000_ptds;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuMemcpy3DWithAttributesAsync`: [`cuMemcpy3DWithAttributesAsync_v13020`] by default, [`cuMemcpy3DWithAttributesAsync_v13020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpy3DWithAttributesAsync: EntryPoint<
     PFN_cuMemcpy3DWithAttributesAsync_v13020,
 > = cuMemcpy3DWithAttributesAsync_v13020;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuMemcpy3DWithAttributesAsync`: [`cuMemcpy3DWithAttributesAsync_v13020`] by default, [`cuMemcpy3DWithAttributesAsync_v13020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpy3DWithAttributesAsync: EntryPoint<
     PFN_cuMemcpy3DWithAttributesAsync_v13020_ptsz,
 > = cuMemcpy3DWithAttributesAsync_v13020_ptsz;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuMemcpy3DWithAttributesAsync_ptsz`: [`cuMemcpy3DWithAttributesAsync_v13020_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 pub const cuMemcpy3DWithAttributesAsync_ptsz: EntryPoint<
     PFN_cuMemcpy3DWithAttributesAsync_v13020_ptsz,
 > = cuMemcpy3DWithAttributesAsync_v13020_ptsz;
+/// The entry point of the C spelling `cuMemcpy3D_v2`: [`cuMemcpy3D_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpy3D_v2: EntryPoint<PFN_cuMemcpy3D_v3020> = cuMemcpy3D_v3020;
+/// The entry point of the C spelling `cuMemcpy3D_v2_ptds`: [`cuMemcpy3D_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpy3D_v2_ptds: EntryPoint<PFN_cuMemcpy3D_v7000_ptds> = cuMemcpy3D_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpyAsync`: [`cuMemcpyAsync_v4000`] by default, [`cuMemcpyAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyAsync: EntryPoint<PFN_cuMemcpyAsync_v4000> = cuMemcpyAsync_v4000;
+/// The entry point of the C spelling `cuMemcpyAsync`: [`cuMemcpyAsync_v4000`] by default, [`cuMemcpyAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyAsync: EntryPoint<PFN_cuMemcpyAsync_v7000_ptsz> = cuMemcpyAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuMemcpyAsync_ptsz`: [`cuMemcpyAsync_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyAsync_ptsz: EntryPoint<PFN_cuMemcpyAsync_v7000_ptsz> = cuMemcpyAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuMemcpyAtoA`: [`cuMemcpyAtoA_v3020`] by default, [`cuMemcpyAtoA_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyAtoA: EntryPoint<PFN_cuMemcpyAtoA_v3020> = cuMemcpyAtoA_v3020;
+/// The entry point of the C spelling `cuMemcpyAtoA`: [`cuMemcpyAtoA_v3020`] by default, [`cuMemcpyAtoA_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyAtoA: EntryPoint<PFN_cuMemcpyAtoA_v7000_ptds> = cuMemcpyAtoA_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpyAtoA_v2`: [`cuMemcpyAtoA_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyAtoA_v2: EntryPoint<PFN_cuMemcpyAtoA_v3020> = cuMemcpyAtoA_v3020;
+/// The entry point of the C spelling `cuMemcpyAtoA_v2_ptds`: [`cuMemcpyAtoA_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyAtoA_v2_ptds: EntryPoint<PFN_cuMemcpyAtoA_v7000_ptds> = cuMemcpyAtoA_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpyAtoD`: [`cuMemcpyAtoD_v3020`] by default, [`cuMemcpyAtoD_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyAtoD: EntryPoint<PFN_cuMemcpyAtoD_v3020> = cuMemcpyAtoD_v3020;
+/// The entry point of the C spelling `cuMemcpyAtoD`: [`cuMemcpyAtoD_v3020`] by default, [`cuMemcpyAtoD_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyAtoD: EntryPoint<PFN_cuMemcpyAtoD_v7000_ptds> = cuMemcpyAtoD_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpyAtoD_v2`: [`cuMemcpyAtoD_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyAtoD_v2: EntryPoint<PFN_cuMemcpyAtoD_v3020> = cuMemcpyAtoD_v3020;
+/// The entry point of the C spelling `cuMemcpyAtoD_v2_ptds`: [`cuMemcpyAtoD_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyAtoD_v2_ptds: EntryPoint<PFN_cuMemcpyAtoD_v7000_ptds> = cuMemcpyAtoD_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpyAtoH`: [`cuMemcpyAtoH_v3020`] by default, [`cuMemcpyAtoH_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyAtoH: EntryPoint<PFN_cuMemcpyAtoH_v3020> = cuMemcpyAtoH_v3020;
+/// The entry point of the C spelling `cuMemcpyAtoH`: [`cuMemcpyAtoH_v3020`] by default, [`cuMemcpyAtoH_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyAtoH: EntryPoint<PFN_cuMemcpyAtoH_v7000_ptds> = cuMemcpyAtoH_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpyAtoHAsync`: [`cuMemcpyAtoHAsync_v3020`] by default, [`cuMemcpyAtoHAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyAtoHAsync: EntryPoint<PFN_cuMemcpyAtoHAsync_v3020> = cuMemcpyAtoHAsync_v3020;
+/// The entry point of the C spelling `cuMemcpyAtoHAsync`: [`cuMemcpyAtoHAsync_v3020`] by default, [`cuMemcpyAtoHAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyAtoHAsync: EntryPoint<PFN_cuMemcpyAtoHAsync_v7000_ptsz> = cuMemcpyAtoHAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuMemcpyAtoHAsync_v2`: [`cuMemcpyAtoHAsync_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyAtoHAsync_v2: EntryPoint<PFN_cuMemcpyAtoHAsync_v3020> = cuMemcpyAtoHAsync_v3020;
+/// The entry point of the C spelling `cuMemcpyAtoHAsync_v2_ptsz`: [`cuMemcpyAtoHAsync_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyAtoHAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyAtoHAsync_v7000_ptsz> = cuMemcpyAtoHAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuMemcpyAtoH_v2`: [`cuMemcpyAtoH_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyAtoH_v2: EntryPoint<PFN_cuMemcpyAtoH_v3020> = cuMemcpyAtoH_v3020;
+/// The entry point of the C spelling `cuMemcpyAtoH_v2_ptds`: [`cuMemcpyAtoH_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyAtoH_v2_ptds: EntryPoint<PFN_cuMemcpyAtoH_v7000_ptds> = cuMemcpyAtoH_v7000_ptds;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+/// The entry point of the C spelling `cuMemcpyBatchAsync`: [`cuMemcpyBatchAsync_v12080`] by default, [`cuMemcpyBatchAsync_v12080_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.8; removed in 13.0; the name: since CUDA 12.8
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyBatchAsync: EntryPoint<PFN_cuMemcpyBatchAsync_v12080> = cuMemcpyBatchAsync_v12080;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+/// The entry point of the C spelling `cuMemcpyBatchAsync`: [`cuMemcpyBatchAsync_v12080`] by default, [`cuMemcpyBatchAsync_v12080_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.8; removed in 13.0; the name: since CUDA 12.8
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyBatchAsync: EntryPoint<PFN_cuMemcpyBatchAsync_v12080_ptsz> = cuMemcpyBatchAsync_v12080_ptsz;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+/// The entry point of the C spelling `cuMemcpyBatchAsync_ptsz`: [`cuMemcpyBatchAsync_v12080_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.8; removed in 13.0
 pub const cuMemcpyBatchAsync_ptsz: EntryPoint<PFN_cuMemcpyBatchAsync_v12080_ptsz> = cuMemcpyBatchAsync_v12080_ptsz;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemcpyBatchAsync`: [`cuMemcpyBatchAsync_v13000`] by default, [`cuMemcpyBatchAsync_v13000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.8
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyBatchAsync: EntryPoint<PFN_cuMemcpyBatchAsync_v13000> = cuMemcpyBatchAsync_v13000;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemcpyBatchAsync`: [`cuMemcpyBatchAsync_v13000`] by default, [`cuMemcpyBatchAsync_v13000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.8
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyBatchAsync: EntryPoint<PFN_cuMemcpyBatchAsync_v13000_ptsz> = cuMemcpyBatchAsync_v13000_ptsz;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemcpyBatchAsync_v2`: [`cuMemcpyBatchAsync_v13000`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 pub const cuMemcpyBatchAsync_v2: EntryPoint<PFN_cuMemcpyBatchAsync_v13000> = cuMemcpyBatchAsync_v13000;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuMemcpyBatchAsync_v2_ptsz`: [`cuMemcpyBatchAsync_v13000_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.0
 pub const cuMemcpyBatchAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyBatchAsync_v13000_ptsz> = cuMemcpyBatchAsync_v13000_ptsz;
+/// The entry point of the C spelling `cuMemcpyDtoA`: [`cuMemcpyDtoA_v3020`] by default, [`cuMemcpyDtoA_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyDtoA: EntryPoint<PFN_cuMemcpyDtoA_v3020> = cuMemcpyDtoA_v3020;
+/// The entry point of the C spelling `cuMemcpyDtoA`: [`cuMemcpyDtoA_v3020`] by default, [`cuMemcpyDtoA_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyDtoA: EntryPoint<PFN_cuMemcpyDtoA_v7000_ptds> = cuMemcpyDtoA_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpyDtoA_v2`: [`cuMemcpyDtoA_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyDtoA_v2: EntryPoint<PFN_cuMemcpyDtoA_v3020> = cuMemcpyDtoA_v3020;
+/// The entry point of the C spelling `cuMemcpyDtoA_v2_ptds`: [`cuMemcpyDtoA_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyDtoA_v2_ptds: EntryPoint<PFN_cuMemcpyDtoA_v7000_ptds> = cuMemcpyDtoA_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpyDtoD`: [`cuMemcpyDtoD_v3020`] by default, [`cuMemcpyDtoD_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyDtoD: EntryPoint<PFN_cuMemcpyDtoD_v3020> = cuMemcpyDtoD_v3020;
+/// The entry point of the C spelling `cuMemcpyDtoD`: [`cuMemcpyDtoD_v3020`] by default, [`cuMemcpyDtoD_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyDtoD: EntryPoint<PFN_cuMemcpyDtoD_v7000_ptds> = cuMemcpyDtoD_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpyDtoDAsync`: [`cuMemcpyDtoDAsync_v3020`] by default, [`cuMemcpyDtoDAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyDtoDAsync: EntryPoint<PFN_cuMemcpyDtoDAsync_v3020> = cuMemcpyDtoDAsync_v3020;
+/// The entry point of the C spelling `cuMemcpyDtoDAsync`: [`cuMemcpyDtoDAsync_v3020`] by default, [`cuMemcpyDtoDAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyDtoDAsync: EntryPoint<PFN_cuMemcpyDtoDAsync_v7000_ptsz> = cuMemcpyDtoDAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuMemcpyDtoDAsync_v2`: [`cuMemcpyDtoDAsync_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyDtoDAsync_v2: EntryPoint<PFN_cuMemcpyDtoDAsync_v3020> = cuMemcpyDtoDAsync_v3020;
+/// The entry point of the C spelling `cuMemcpyDtoDAsync_v2_ptsz`: [`cuMemcpyDtoDAsync_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyDtoDAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyDtoDAsync_v7000_ptsz> = cuMemcpyDtoDAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuMemcpyDtoD_v2`: [`cuMemcpyDtoD_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyDtoD_v2: EntryPoint<PFN_cuMemcpyDtoD_v3020> = cuMemcpyDtoD_v3020;
+/// The entry point of the C spelling `cuMemcpyDtoD_v2_ptds`: [`cuMemcpyDtoD_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyDtoD_v2_ptds: EntryPoint<PFN_cuMemcpyDtoD_v7000_ptds> = cuMemcpyDtoD_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpyDtoH`: [`cuMemcpyDtoH_v3020`] by default, [`cuMemcpyDtoH_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyDtoH: EntryPoint<PFN_cuMemcpyDtoH_v3020> = cuMemcpyDtoH_v3020;
+/// The entry point of the C spelling `cuMemcpyDtoH`: [`cuMemcpyDtoH_v3020`] by default, [`cuMemcpyDtoH_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyDtoH: EntryPoint<PFN_cuMemcpyDtoH_v7000_ptds> = cuMemcpyDtoH_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpyDtoHAsync`: [`cuMemcpyDtoHAsync_v3020`] by default, [`cuMemcpyDtoHAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyDtoHAsync: EntryPoint<PFN_cuMemcpyDtoHAsync_v3020> = cuMemcpyDtoHAsync_v3020;
+/// The entry point of the C spelling `cuMemcpyDtoHAsync`: [`cuMemcpyDtoHAsync_v3020`] by default, [`cuMemcpyDtoHAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyDtoHAsync: EntryPoint<PFN_cuMemcpyDtoHAsync_v7000_ptsz> = cuMemcpyDtoHAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuMemcpyDtoHAsync_v2`: [`cuMemcpyDtoHAsync_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyDtoHAsync_v2: EntryPoint<PFN_cuMemcpyDtoHAsync_v3020> = cuMemcpyDtoHAsync_v3020;
+/// The entry point of the C spelling `cuMemcpyDtoHAsync_v2_ptsz`: [`cuMemcpyDtoHAsync_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyDtoHAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyDtoHAsync_v7000_ptsz> = cuMemcpyDtoHAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuMemcpyDtoH_v2`: [`cuMemcpyDtoH_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyDtoH_v2: EntryPoint<PFN_cuMemcpyDtoH_v3020> = cuMemcpyDtoH_v3020;
+/// The entry point of the C spelling `cuMemcpyDtoH_v2_ptds`: [`cuMemcpyDtoH_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyDtoH_v2_ptds: EntryPoint<PFN_cuMemcpyDtoH_v7000_ptds> = cuMemcpyDtoH_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpyHtoA`: [`cuMemcpyHtoA_v3020`] by default, [`cuMemcpyHtoA_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyHtoA: EntryPoint<PFN_cuMemcpyHtoA_v3020> = cuMemcpyHtoA_v3020;
+/// The entry point of the C spelling `cuMemcpyHtoA`: [`cuMemcpyHtoA_v3020`] by default, [`cuMemcpyHtoA_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyHtoA: EntryPoint<PFN_cuMemcpyHtoA_v7000_ptds> = cuMemcpyHtoA_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpyHtoAAsync`: [`cuMemcpyHtoAAsync_v3020`] by default, [`cuMemcpyHtoAAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyHtoAAsync: EntryPoint<PFN_cuMemcpyHtoAAsync_v3020> = cuMemcpyHtoAAsync_v3020;
+/// The entry point of the C spelling `cuMemcpyHtoAAsync`: [`cuMemcpyHtoAAsync_v3020`] by default, [`cuMemcpyHtoAAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyHtoAAsync: EntryPoint<PFN_cuMemcpyHtoAAsync_v7000_ptsz> = cuMemcpyHtoAAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuMemcpyHtoAAsync_v2`: [`cuMemcpyHtoAAsync_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyHtoAAsync_v2: EntryPoint<PFN_cuMemcpyHtoAAsync_v3020> = cuMemcpyHtoAAsync_v3020;
+/// The entry point of the C spelling `cuMemcpyHtoAAsync_v2_ptsz`: [`cuMemcpyHtoAAsync_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyHtoAAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyHtoAAsync_v7000_ptsz> = cuMemcpyHtoAAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuMemcpyHtoA_v2`: [`cuMemcpyHtoA_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyHtoA_v2: EntryPoint<PFN_cuMemcpyHtoA_v3020> = cuMemcpyHtoA_v3020;
+/// The entry point of the C spelling `cuMemcpyHtoA_v2_ptds`: [`cuMemcpyHtoA_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyHtoA_v2_ptds: EntryPoint<PFN_cuMemcpyHtoA_v7000_ptds> = cuMemcpyHtoA_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpyHtoD`: [`cuMemcpyHtoD_v3020`] by default, [`cuMemcpyHtoD_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyHtoD: EntryPoint<PFN_cuMemcpyHtoD_v3020> = cuMemcpyHtoD_v3020;
+/// The entry point of the C spelling `cuMemcpyHtoD`: [`cuMemcpyHtoD_v3020`] by default, [`cuMemcpyHtoD_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyHtoD: EntryPoint<PFN_cuMemcpyHtoD_v7000_ptds> = cuMemcpyHtoD_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpyHtoDAsync`: [`cuMemcpyHtoDAsync_v3020`] by default, [`cuMemcpyHtoDAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyHtoDAsync: EntryPoint<PFN_cuMemcpyHtoDAsync_v3020> = cuMemcpyHtoDAsync_v3020;
+/// The entry point of the C spelling `cuMemcpyHtoDAsync`: [`cuMemcpyHtoDAsync_v3020`] by default, [`cuMemcpyHtoDAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyHtoDAsync: EntryPoint<PFN_cuMemcpyHtoDAsync_v7000_ptsz> = cuMemcpyHtoDAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuMemcpyHtoDAsync_v2`: [`cuMemcpyHtoDAsync_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyHtoDAsync_v2: EntryPoint<PFN_cuMemcpyHtoDAsync_v3020> = cuMemcpyHtoDAsync_v3020;
+/// The entry point of the C spelling `cuMemcpyHtoDAsync_v2_ptsz`: [`cuMemcpyHtoDAsync_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyHtoDAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyHtoDAsync_v7000_ptsz> = cuMemcpyHtoDAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuMemcpyHtoD_v2`: [`cuMemcpyHtoD_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyHtoD_v2: EntryPoint<PFN_cuMemcpyHtoD_v3020> = cuMemcpyHtoD_v3020;
+/// The entry point of the C spelling `cuMemcpyHtoD_v2_ptds`: [`cuMemcpyHtoD_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyHtoD_v2_ptds: EntryPoint<PFN_cuMemcpyHtoD_v7000_ptds> = cuMemcpyHtoD_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpyPeer`: [`cuMemcpyPeer_v4000`] by default, [`cuMemcpyPeer_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyPeer: EntryPoint<PFN_cuMemcpyPeer_v4000> = cuMemcpyPeer_v4000;
+/// The entry point of the C spelling `cuMemcpyPeer`: [`cuMemcpyPeer_v4000`] by default, [`cuMemcpyPeer_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyPeer: EntryPoint<PFN_cuMemcpyPeer_v7000_ptds> = cuMemcpyPeer_v7000_ptds;
+/// The entry point of the C spelling `cuMemcpyPeerAsync`: [`cuMemcpyPeerAsync_v4000`] by default, [`cuMemcpyPeerAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyPeerAsync: EntryPoint<PFN_cuMemcpyPeerAsync_v4000> = cuMemcpyPeerAsync_v4000;
+/// The entry point of the C spelling `cuMemcpyPeerAsync`: [`cuMemcpyPeerAsync_v4000`] by default, [`cuMemcpyPeerAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyPeerAsync: EntryPoint<PFN_cuMemcpyPeerAsync_v7000_ptsz> = cuMemcpyPeerAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuMemcpyPeerAsync_ptsz`: [`cuMemcpyPeerAsync_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyPeerAsync_ptsz: EntryPoint<PFN_cuMemcpyPeerAsync_v7000_ptsz> = cuMemcpyPeerAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuMemcpyPeer_ptds`: [`cuMemcpyPeer_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpyPeer_ptds: EntryPoint<PFN_cuMemcpyPeer_v7000_ptds> = cuMemcpyPeer_v7000_ptds;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuMemcpyWithAttributesAsync`: [`cuMemcpyWithAttributesAsync_v13020`] by default, [`cuMemcpyWithAttributesAsync_v13020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemcpyWithAttributesAsync: EntryPoint<
     PFN_cuMemcpyWithAttributesAsync_v13020,
 > = cuMemcpyWithAttributesAsync_v13020;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuMemcpyWithAttributesAsync`: [`cuMemcpyWithAttributesAsync_v13020`] by default, [`cuMemcpyWithAttributesAsync_v13020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemcpyWithAttributesAsync: EntryPoint<
     PFN_cuMemcpyWithAttributesAsync_v13020_ptsz,
 > = cuMemcpyWithAttributesAsync_v13020_ptsz;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuMemcpyWithAttributesAsync_ptsz`: [`cuMemcpyWithAttributesAsync_v13020_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 pub const cuMemcpyWithAttributesAsync_ptsz: EntryPoint<
     PFN_cuMemcpyWithAttributesAsync_v13020_ptsz,
 > = cuMemcpyWithAttributesAsync_v13020_ptsz;
+/// The entry point of the C spelling `cuMemcpy_ptds`: [`cuMemcpy_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemcpy_ptds: EntryPoint<PFN_cuMemcpy_v7000_ptds> = cuMemcpy_v7000_ptds;
+/// The entry point of the C spelling `cuMemsetD16`: [`cuMemsetD16_v3020`] by default, [`cuMemsetD16_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemsetD16: EntryPoint<PFN_cuMemsetD16_v3020> = cuMemsetD16_v3020;
+/// The entry point of the C spelling `cuMemsetD16`: [`cuMemsetD16_v3020`] by default, [`cuMemsetD16_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemsetD16: EntryPoint<PFN_cuMemsetD16_v7000_ptds> = cuMemsetD16_v7000_ptds;
+/// The entry point of the C spelling `cuMemsetD16Async`: [`cuMemsetD16Async_v3020`] by default, [`cuMemsetD16Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemsetD16Async: EntryPoint<PFN_cuMemsetD16Async_v3020> = cuMemsetD16Async_v3020;
+/// The entry point of the C spelling `cuMemsetD16Async`: [`cuMemsetD16Async_v3020`] by default, [`cuMemsetD16Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemsetD16Async: EntryPoint<PFN_cuMemsetD16Async_v7000_ptsz> = cuMemsetD16Async_v7000_ptsz;
+/// The entry point of the C spelling `cuMemsetD16Async_ptsz`: [`cuMemsetD16Async_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemsetD16Async_ptsz: EntryPoint<PFN_cuMemsetD16Async_v7000_ptsz> = cuMemsetD16Async_v7000_ptsz;
+/// The entry point of the C spelling `cuMemsetD16_v2`: [`cuMemsetD16_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemsetD16_v2: EntryPoint<PFN_cuMemsetD16_v3020> = cuMemsetD16_v3020;
+/// The entry point of the C spelling `cuMemsetD16_v2_ptds`: [`cuMemsetD16_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemsetD16_v2_ptds: EntryPoint<PFN_cuMemsetD16_v7000_ptds> = cuMemsetD16_v7000_ptds;
+/// The entry point of the C spelling `cuMemsetD2D16`: [`cuMemsetD2D16_v3020`] by default, [`cuMemsetD2D16_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemsetD2D16: EntryPoint<PFN_cuMemsetD2D16_v3020> = cuMemsetD2D16_v3020;
+/// The entry point of the C spelling `cuMemsetD2D16`: [`cuMemsetD2D16_v3020`] by default, [`cuMemsetD2D16_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemsetD2D16: EntryPoint<PFN_cuMemsetD2D16_v7000_ptds> = cuMemsetD2D16_v7000_ptds;
+/// The entry point of the C spelling `cuMemsetD2D16Async`: [`cuMemsetD2D16Async_v3020`] by default, [`cuMemsetD2D16Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemsetD2D16Async: EntryPoint<PFN_cuMemsetD2D16Async_v3020> = cuMemsetD2D16Async_v3020;
+/// The entry point of the C spelling `cuMemsetD2D16Async`: [`cuMemsetD2D16Async_v3020`] by default, [`cuMemsetD2D16Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemsetD2D16Async: EntryPoint<PFN_cuMemsetD2D16Async_v7000_ptsz> = cuMemsetD2D16Async_v7000_ptsz;
+/// The entry point of the C spelling `cuMemsetD2D16Async_ptsz`: [`cuMemsetD2D16Async_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemsetD2D16Async_ptsz: EntryPoint<PFN_cuMemsetD2D16Async_v7000_ptsz> = cuMemsetD2D16Async_v7000_ptsz;
+/// The entry point of the C spelling `cuMemsetD2D16_v2`: [`cuMemsetD2D16_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemsetD2D16_v2: EntryPoint<PFN_cuMemsetD2D16_v3020> = cuMemsetD2D16_v3020;
+/// The entry point of the C spelling `cuMemsetD2D16_v2_ptds`: [`cuMemsetD2D16_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemsetD2D16_v2_ptds: EntryPoint<PFN_cuMemsetD2D16_v7000_ptds> = cuMemsetD2D16_v7000_ptds;
+/// The entry point of the C spelling `cuMemsetD2D32`: [`cuMemsetD2D32_v3020`] by default, [`cuMemsetD2D32_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemsetD2D32: EntryPoint<PFN_cuMemsetD2D32_v3020> = cuMemsetD2D32_v3020;
+/// The entry point of the C spelling `cuMemsetD2D32`: [`cuMemsetD2D32_v3020`] by default, [`cuMemsetD2D32_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemsetD2D32: EntryPoint<PFN_cuMemsetD2D32_v7000_ptds> = cuMemsetD2D32_v7000_ptds;
+/// The entry point of the C spelling `cuMemsetD2D32Async`: [`cuMemsetD2D32Async_v3020`] by default, [`cuMemsetD2D32Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemsetD2D32Async: EntryPoint<PFN_cuMemsetD2D32Async_v3020> = cuMemsetD2D32Async_v3020;
+/// The entry point of the C spelling `cuMemsetD2D32Async`: [`cuMemsetD2D32Async_v3020`] by default, [`cuMemsetD2D32Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemsetD2D32Async: EntryPoint<PFN_cuMemsetD2D32Async_v7000_ptsz> = cuMemsetD2D32Async_v7000_ptsz;
+/// The entry point of the C spelling `cuMemsetD2D32Async_ptsz`: [`cuMemsetD2D32Async_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemsetD2D32Async_ptsz: EntryPoint<PFN_cuMemsetD2D32Async_v7000_ptsz> = cuMemsetD2D32Async_v7000_ptsz;
+/// The entry point of the C spelling `cuMemsetD2D32_v2`: [`cuMemsetD2D32_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemsetD2D32_v2: EntryPoint<PFN_cuMemsetD2D32_v3020> = cuMemsetD2D32_v3020;
+/// The entry point of the C spelling `cuMemsetD2D32_v2_ptds`: [`cuMemsetD2D32_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemsetD2D32_v2_ptds: EntryPoint<PFN_cuMemsetD2D32_v7000_ptds> = cuMemsetD2D32_v7000_ptds;
+/// The entry point of the C spelling `cuMemsetD2D8`: [`cuMemsetD2D8_v3020`] by default, [`cuMemsetD2D8_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemsetD2D8: EntryPoint<PFN_cuMemsetD2D8_v3020> = cuMemsetD2D8_v3020;
+/// The entry point of the C spelling `cuMemsetD2D8`: [`cuMemsetD2D8_v3020`] by default, [`cuMemsetD2D8_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemsetD2D8: EntryPoint<PFN_cuMemsetD2D8_v7000_ptds> = cuMemsetD2D8_v7000_ptds;
+/// The entry point of the C spelling `cuMemsetD2D8Async`: [`cuMemsetD2D8Async_v3020`] by default, [`cuMemsetD2D8Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemsetD2D8Async: EntryPoint<PFN_cuMemsetD2D8Async_v3020> = cuMemsetD2D8Async_v3020;
+/// The entry point of the C spelling `cuMemsetD2D8Async`: [`cuMemsetD2D8Async_v3020`] by default, [`cuMemsetD2D8Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemsetD2D8Async: EntryPoint<PFN_cuMemsetD2D8Async_v7000_ptsz> = cuMemsetD2D8Async_v7000_ptsz;
+/// The entry point of the C spelling `cuMemsetD2D8Async_ptsz`: [`cuMemsetD2D8Async_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemsetD2D8Async_ptsz: EntryPoint<PFN_cuMemsetD2D8Async_v7000_ptsz> = cuMemsetD2D8Async_v7000_ptsz;
+/// The entry point of the C spelling `cuMemsetD2D8_v2`: [`cuMemsetD2D8_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemsetD2D8_v2: EntryPoint<PFN_cuMemsetD2D8_v3020> = cuMemsetD2D8_v3020;
+/// The entry point of the C spelling `cuMemsetD2D8_v2_ptds`: [`cuMemsetD2D8_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemsetD2D8_v2_ptds: EntryPoint<PFN_cuMemsetD2D8_v7000_ptds> = cuMemsetD2D8_v7000_ptds;
+/// The entry point of the C spelling `cuMemsetD32`: [`cuMemsetD32_v3020`] by default, [`cuMemsetD32_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemsetD32: EntryPoint<PFN_cuMemsetD32_v3020> = cuMemsetD32_v3020;
+/// The entry point of the C spelling `cuMemsetD32`: [`cuMemsetD32_v3020`] by default, [`cuMemsetD32_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemsetD32: EntryPoint<PFN_cuMemsetD32_v7000_ptds> = cuMemsetD32_v7000_ptds;
+/// The entry point of the C spelling `cuMemsetD32Async`: [`cuMemsetD32Async_v3020`] by default, [`cuMemsetD32Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemsetD32Async: EntryPoint<PFN_cuMemsetD32Async_v3020> = cuMemsetD32Async_v3020;
+/// The entry point of the C spelling `cuMemsetD32Async`: [`cuMemsetD32Async_v3020`] by default, [`cuMemsetD32Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemsetD32Async: EntryPoint<PFN_cuMemsetD32Async_v7000_ptsz> = cuMemsetD32Async_v7000_ptsz;
+/// The entry point of the C spelling `cuMemsetD32Async_ptsz`: [`cuMemsetD32Async_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemsetD32Async_ptsz: EntryPoint<PFN_cuMemsetD32Async_v7000_ptsz> = cuMemsetD32Async_v7000_ptsz;
+/// The entry point of the C spelling `cuMemsetD32_v2`: [`cuMemsetD32_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemsetD32_v2: EntryPoint<PFN_cuMemsetD32_v3020> = cuMemsetD32_v3020;
+/// The entry point of the C spelling `cuMemsetD32_v2_ptds`: [`cuMemsetD32_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemsetD32_v2_ptds: EntryPoint<PFN_cuMemsetD32_v7000_ptds> = cuMemsetD32_v7000_ptds;
+/// The entry point of the C spelling `cuMemsetD8`: [`cuMemsetD8_v3020`] by default, [`cuMemsetD8_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemsetD8: EntryPoint<PFN_cuMemsetD8_v3020> = cuMemsetD8_v3020;
+/// The entry point of the C spelling `cuMemsetD8`: [`cuMemsetD8_v3020`] by default, [`cuMemsetD8_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemsetD8: EntryPoint<PFN_cuMemsetD8_v7000_ptds> = cuMemsetD8_v7000_ptds;
+/// The entry point of the C spelling `cuMemsetD8Async`: [`cuMemsetD8Async_v3020`] by default, [`cuMemsetD8Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuMemsetD8Async: EntryPoint<PFN_cuMemsetD8Async_v3020> = cuMemsetD8Async_v3020;
+/// The entry point of the C spelling `cuMemsetD8Async`: [`cuMemsetD8Async_v3020`] by default, [`cuMemsetD8Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuMemsetD8Async: EntryPoint<PFN_cuMemsetD8Async_v7000_ptsz> = cuMemsetD8Async_v7000_ptsz;
+/// The entry point of the C spelling `cuMemsetD8Async_ptsz`: [`cuMemsetD8Async_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemsetD8Async_ptsz: EntryPoint<PFN_cuMemsetD8Async_v7000_ptsz> = cuMemsetD8Async_v7000_ptsz;
+/// The entry point of the C spelling `cuMemsetD8_v2`: [`cuMemsetD8_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemsetD8_v2: EntryPoint<PFN_cuMemsetD8_v3020> = cuMemsetD8_v3020;
+/// The entry point of the C spelling `cuMemsetD8_v2_ptds`: [`cuMemsetD8_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMemsetD8_v2_ptds: EntryPoint<PFN_cuMemsetD8_v7000_ptds> = cuMemsetD8_v7000_ptds;
+/// The entry point of the C spelling `cuMipmappedArrayCreate`: [`cuMipmappedArrayCreate_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMipmappedArrayCreate: EntryPoint<PFN_cuMipmappedArrayCreate_v5000> = cuMipmappedArrayCreate_v5000;
+/// The entry point of the C spelling `cuMipmappedArrayDestroy`: [`cuMipmappedArrayDestroy_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMipmappedArrayDestroy: EntryPoint<PFN_cuMipmappedArrayDestroy_v5000> = cuMipmappedArrayDestroy_v5000;
+/// The entry point of the C spelling `cuMipmappedArrayGetLevel`: [`cuMipmappedArrayGetLevel_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMipmappedArrayGetLevel: EntryPoint<PFN_cuMipmappedArrayGetLevel_v5000> = cuMipmappedArrayGetLevel_v5000;
+/// The entry point of the C spelling `cuMipmappedArrayGetMemoryRequirements`: [`cuMipmappedArrayGetMemoryRequirements_v11060`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMipmappedArrayGetMemoryRequirements: EntryPoint<
     PFN_cuMipmappedArrayGetMemoryRequirements_v11060,
 > = cuMipmappedArrayGetMemoryRequirements_v11060;
+/// The entry point of the C spelling `cuMipmappedArrayGetSparseProperties`: [`cuMipmappedArrayGetSparseProperties_v11010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuMipmappedArrayGetSparseProperties: EntryPoint<
     PFN_cuMipmappedArrayGetSparseProperties_v11010,
 > = cuMipmappedArrayGetSparseProperties_v11010;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuModuleEnumerateFunctions`: [`cuModuleEnumerateFunctions_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuModuleEnumerateFunctions: EntryPoint<
     PFN_cuModuleEnumerateFunctions_v12040,
 > = cuModuleEnumerateFunctions_v12040;
+/// The entry point of the C spelling `cuModuleGetFunction`: [`cuModuleGetFunction_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuModuleGetFunction: EntryPoint<PFN_cuModuleGetFunction_v2000> = cuModuleGetFunction_v2000;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuModuleGetFunctionCount`: [`cuModuleGetFunctionCount_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuModuleGetFunctionCount: EntryPoint<PFN_cuModuleGetFunctionCount_v12040> = cuModuleGetFunctionCount_v12040;
+/// The entry point of the C spelling `cuModuleGetGlobal`: [`cuModuleGetGlobal_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuModuleGetGlobal: EntryPoint<PFN_cuModuleGetGlobal_v3020> = cuModuleGetGlobal_v3020;
+/// The entry point of the C spelling `cuModuleGetGlobal_v2`: [`cuModuleGetGlobal_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuModuleGetGlobal_v2: EntryPoint<PFN_cuModuleGetGlobal_v3020> = cuModuleGetGlobal_v3020;
+/// The entry point of the C spelling `cuModuleGetLoadingMode`: [`cuModuleGetLoadingMode_v11070`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuModuleGetLoadingMode: EntryPoint<PFN_cuModuleGetLoadingMode_v11070> = cuModuleGetLoadingMode_v11070;
+/// The entry point of the C spelling `cuModuleGetSurfRef`: [`cuModuleGetSurfRef_v3000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuModuleGetSurfRef: EntryPoint<PFN_cuModuleGetSurfRef_v3000> = cuModuleGetSurfRef_v3000;
+/// The entry point of the C spelling `cuModuleGetTexRef`: [`cuModuleGetTexRef_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuModuleGetTexRef: EntryPoint<PFN_cuModuleGetTexRef_v2000> = cuModuleGetTexRef_v2000;
+/// The entry point of the C spelling `cuModuleLoad`: [`cuModuleLoad_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuModuleLoad: EntryPoint<PFN_cuModuleLoad_v2000> = cuModuleLoad_v2000;
+/// The entry point of the C spelling `cuModuleLoadData`: [`cuModuleLoadData_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuModuleLoadData: EntryPoint<PFN_cuModuleLoadData_v2000> = cuModuleLoadData_v2000;
+/// The entry point of the C spelling `cuModuleLoadDataEx`: [`cuModuleLoadDataEx_v2010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuModuleLoadDataEx: EntryPoint<PFN_cuModuleLoadDataEx_v2010> = cuModuleLoadDataEx_v2010;
+/// The entry point of the C spelling `cuModuleLoadFatBinary`: [`cuModuleLoadFatBinary_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuModuleLoadFatBinary: EntryPoint<PFN_cuModuleLoadFatBinary_v2000> = cuModuleLoadFatBinary_v2000;
+/// The entry point of the C spelling `cuModuleUnload`: [`cuModuleUnload_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuModuleUnload: EntryPoint<PFN_cuModuleUnload_v2000> = cuModuleUnload_v2000;
 #[cfg(cuda_ge_12010)]
+/// The entry point of the C spelling `cuMulticastAddDevice`: [`cuMulticastAddDevice_v12010`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.1
 pub const cuMulticastAddDevice: EntryPoint<PFN_cuMulticastAddDevice_v12010> = cuMulticastAddDevice_v12010;
 #[cfg(cuda_ge_12010)]
+/// The entry point of the C spelling `cuMulticastBindAddr`: [`cuMulticastBindAddr_v12010`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.1
 pub const cuMulticastBindAddr: EntryPoint<PFN_cuMulticastBindAddr_v12010> = cuMulticastBindAddr_v12010;
 #[cfg(cuda_ge_13010)]
+/// The entry point of the C spelling `cuMulticastBindAddr_v2`: [`cuMulticastBindAddr_v13010`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.1
 pub const cuMulticastBindAddr_v2: EntryPoint<PFN_cuMulticastBindAddr_v13010> = cuMulticastBindAddr_v13010;
 #[cfg(cuda_ge_12010)]
+/// The entry point of the C spelling `cuMulticastBindMem`: [`cuMulticastBindMem_v12010`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.1
 pub const cuMulticastBindMem: EntryPoint<PFN_cuMulticastBindMem_v12010> = cuMulticastBindMem_v12010;
 #[cfg(cuda_ge_13010)]
+/// The entry point of the C spelling `cuMulticastBindMem_v2`: [`cuMulticastBindMem_v13010`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.1
 pub const cuMulticastBindMem_v2: EntryPoint<PFN_cuMulticastBindMem_v13010> = cuMulticastBindMem_v13010;
 #[cfg(cuda_ge_12010)]
+/// The entry point of the C spelling `cuMulticastCreate`: [`cuMulticastCreate_v12010`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.1
 pub const cuMulticastCreate: EntryPoint<PFN_cuMulticastCreate_v12010> = cuMulticastCreate_v12010;
 #[cfg(cuda_ge_12010)]
+/// The entry point of the C spelling `cuMulticastGetGranularity`: [`cuMulticastGetGranularity_v12010`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.1
 pub const cuMulticastGetGranularity: EntryPoint<PFN_cuMulticastGetGranularity_v12010> = cuMulticastGetGranularity_v12010;
 #[cfg(cuda_ge_12010)]
+/// The entry point of the C spelling `cuMulticastUnbind`: [`cuMulticastUnbind_v12010`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.1
 pub const cuMulticastUnbind: EntryPoint<PFN_cuMulticastUnbind_v12010> = cuMulticastUnbind_v12010;
+/// The entry point of the C spelling `cuOccupancyAvailableDynamicSMemPerBlock`: [`cuOccupancyAvailableDynamicSMemPerBlock_v10020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuOccupancyAvailableDynamicSMemPerBlock: EntryPoint<
     PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020,
 > = cuOccupancyAvailableDynamicSMemPerBlock_v10020;
+/// The entry point of the C spelling `cuOccupancyMaxActiveBlocksPerMultiprocessor`: [`cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuOccupancyMaxActiveBlocksPerMultiprocessor: EntryPoint<
     PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050,
 > = cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050;
+/// The entry point of the C spelling `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags`: [`cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags: EntryPoint<
     PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000,
 > = cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000;
 #[cfg(cuda_ge_11080)]
+/// The entry point of the C spelling `cuOccupancyMaxActiveClusters`: [`cuOccupancyMaxActiveClusters_v11070`], the ABI of the function it binds.
+///
+/// - Since CUDA 11.8
 pub const cuOccupancyMaxActiveClusters: EntryPoint<
     PFN_cuOccupancyMaxActiveClusters_v11070,
 > = cuOccupancyMaxActiveClusters_v11070;
+/// The entry point of the C spelling `cuOccupancyMaxPotentialBlockSize`: [`cuOccupancyMaxPotentialBlockSize_v6050`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuOccupancyMaxPotentialBlockSize: EntryPoint<
     PFN_cuOccupancyMaxPotentialBlockSize_v6050,
 > = cuOccupancyMaxPotentialBlockSize_v6050;
+/// The entry point of the C spelling `cuOccupancyMaxPotentialBlockSizeWithFlags`: [`cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuOccupancyMaxPotentialBlockSizeWithFlags: EntryPoint<
     PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000,
 > = cuOccupancyMaxPotentialBlockSizeWithFlags_v7000;
 #[cfg(cuda_ge_11080)]
+/// The entry point of the C spelling `cuOccupancyMaxPotentialClusterSize`: [`cuOccupancyMaxPotentialClusterSize_v11070`], the ABI of the function it binds.
+///
+/// - Since CUDA 11.8
 pub const cuOccupancyMaxPotentialClusterSize: EntryPoint<
     PFN_cuOccupancyMaxPotentialClusterSize_v11070,
 > = cuOccupancyMaxPotentialClusterSize_v11070;
+/// The entry point of the C spelling `cuParamSetSize`: [`cuParamSetSize_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuParamSetSize: EntryPoint<PFN_cuParamSetSize_v2000> = cuParamSetSize_v2000;
+/// The entry point of the C spelling `cuParamSetTexRef`: [`cuParamSetTexRef_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuParamSetTexRef: EntryPoint<PFN_cuParamSetTexRef_v2000> = cuParamSetTexRef_v2000;
+/// The entry point of the C spelling `cuParamSetf`: [`cuParamSetf_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuParamSetf: EntryPoint<PFN_cuParamSetf_v2000> = cuParamSetf_v2000;
+/// The entry point of the C spelling `cuParamSeti`: [`cuParamSeti_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuParamSeti: EntryPoint<PFN_cuParamSeti_v2000> = cuParamSeti_v2000;
+/// The entry point of the C spelling `cuParamSetv`: [`cuParamSetv_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuParamSetv: EntryPoint<PFN_cuParamSetv_v2000> = cuParamSetv_v2000;
+/// The entry point of the C spelling `cuPointerGetAttribute`: [`cuPointerGetAttribute_v4000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuPointerGetAttribute: EntryPoint<PFN_cuPointerGetAttribute_v4000> = cuPointerGetAttribute_v4000;
+/// The entry point of the C spelling `cuPointerGetAttributes`: [`cuPointerGetAttributes_v7000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuPointerGetAttributes: EntryPoint<PFN_cuPointerGetAttributes_v7000> = cuPointerGetAttributes_v7000;
+/// The entry point of the C spelling `cuPointerSetAttribute`: [`cuPointerSetAttribute_v6000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuPointerSetAttribute: EntryPoint<PFN_cuPointerSetAttribute_v6000> = cuPointerSetAttribute_v6000;
+/// The entry point of the C spelling `cuSignalExternalSemaphoresAsync`: [`cuSignalExternalSemaphoresAsync_v10000`] by default, [`cuSignalExternalSemaphoresAsync_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuSignalExternalSemaphoresAsync: EntryPoint<
     PFN_cuSignalExternalSemaphoresAsync_v10000,
 > = cuSignalExternalSemaphoresAsync_v10000;
+/// The entry point of the C spelling `cuSignalExternalSemaphoresAsync`: [`cuSignalExternalSemaphoresAsync_v10000`] by default, [`cuSignalExternalSemaphoresAsync_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuSignalExternalSemaphoresAsync: EntryPoint<
     PFN_cuSignalExternalSemaphoresAsync_v10000_ptsz,
 > = cuSignalExternalSemaphoresAsync_v10000_ptsz;
+/// The entry point of the C spelling `cuSignalExternalSemaphoresAsync_ptsz`: [`cuSignalExternalSemaphoresAsync_v10000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuSignalExternalSemaphoresAsync_ptsz: EntryPoint<
     PFN_cuSignalExternalSemaphoresAsync_v10000_ptsz,
 > = cuSignalExternalSemaphoresAsync_v10000_ptsz;
+/// The entry point of the C spelling `cuStreamAddCallback`: [`cuStreamAddCallback_v5000`] by default, [`cuStreamAddCallback_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamAddCallback: EntryPoint<PFN_cuStreamAddCallback_v5000> = cuStreamAddCallback_v5000;
+/// The entry point of the C spelling `cuStreamAddCallback`: [`cuStreamAddCallback_v5000`] by default, [`cuStreamAddCallback_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamAddCallback: EntryPoint<PFN_cuStreamAddCallback_v7000_ptsz> = cuStreamAddCallback_v7000_ptsz;
+/// The entry point of the C spelling `cuStreamAddCallback_ptsz`: [`cuStreamAddCallback_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamAddCallback_ptsz: EntryPoint<PFN_cuStreamAddCallback_v7000_ptsz> = cuStreamAddCallback_v7000_ptsz;
+/// The entry point of the C spelling `cuStreamAttachMemAsync`: [`cuStreamAttachMemAsync_v6000`] by default, [`cuStreamAttachMemAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamAttachMemAsync: EntryPoint<PFN_cuStreamAttachMemAsync_v6000> = cuStreamAttachMemAsync_v6000;
+/// The entry point of the C spelling `cuStreamAttachMemAsync`: [`cuStreamAttachMemAsync_v6000`] by default, [`cuStreamAttachMemAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamAttachMemAsync: EntryPoint<PFN_cuStreamAttachMemAsync_v7000_ptsz> = cuStreamAttachMemAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuStreamAttachMemAsync_ptsz`: [`cuStreamAttachMemAsync_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamAttachMemAsync_ptsz: EntryPoint<
     PFN_cuStreamAttachMemAsync_v7000_ptsz,
 > = cuStreamAttachMemAsync_v7000_ptsz;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuStreamBatchMemOp`: [`cuStreamBatchMemOp_v8000`] by default, [`cuStreamBatchMemOp_v8000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamBatchMemOp: EntryPoint<PFN_cuStreamBatchMemOp_v8000> = cuStreamBatchMemOp_v8000;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuStreamBatchMemOp`: [`cuStreamBatchMemOp_v8000`] by default, [`cuStreamBatchMemOp_v8000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamBatchMemOp: EntryPoint<PFN_cuStreamBatchMemOp_v8000_ptsz> = cuStreamBatchMemOp_v8000_ptsz;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuStreamBatchMemOp_ptsz`: [`cuStreamBatchMemOp_v8000_ptsz`], the ABI of the function it binds.
+///
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 pub const cuStreamBatchMemOp_ptsz: EntryPoint<PFN_cuStreamBatchMemOp_v8000_ptsz> = cuStreamBatchMemOp_v8000_ptsz;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuStreamBatchMemOp`: [`cuStreamBatchMemOp_v11070`] by default, [`cuStreamBatchMemOp_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamBatchMemOp: EntryPoint<PFN_cuStreamBatchMemOp_v11070> = cuStreamBatchMemOp_v11070;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuStreamBatchMemOp`: [`cuStreamBatchMemOp_v11070`] by default, [`cuStreamBatchMemOp_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamBatchMemOp: EntryPoint<PFN_cuStreamBatchMemOp_v11070_ptsz> = cuStreamBatchMemOp_v11070_ptsz;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuStreamBatchMemOp_v2`: [`cuStreamBatchMemOp_v11070`] by default, [`cuStreamBatchMemOp_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamBatchMemOp_v2: EntryPoint<PFN_cuStreamBatchMemOp_v11070> = cuStreamBatchMemOp_v11070;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuStreamBatchMemOp_v2`: [`cuStreamBatchMemOp_v11070`] by default, [`cuStreamBatchMemOp_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamBatchMemOp_v2: EntryPoint<PFN_cuStreamBatchMemOp_v11070_ptsz> = cuStreamBatchMemOp_v11070_ptsz;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuStreamBatchMemOp_v2`: [`cuStreamBatchMemOp_v11070`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
 pub const cuStreamBatchMemOp_v2: EntryPoint<PFN_cuStreamBatchMemOp_v11070> = cuStreamBatchMemOp_v11070;
+/// The entry point of the C spelling `cuStreamBatchMemOp_v2_ptsz`: [`cuStreamBatchMemOp_v11070_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamBatchMemOp_v2_ptsz: EntryPoint<PFN_cuStreamBatchMemOp_v11070_ptsz> = cuStreamBatchMemOp_v11070_ptsz;
+/// The entry point of the C spelling `cuStreamBeginCapture`: [`cuStreamBeginCapture_v10010`] by default, [`cuStreamBeginCapture_v10010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamBeginCapture: EntryPoint<PFN_cuStreamBeginCapture_v10010> = cuStreamBeginCapture_v10010;
+/// The entry point of the C spelling `cuStreamBeginCapture`: [`cuStreamBeginCapture_v10010`] by default, [`cuStreamBeginCapture_v10010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamBeginCapture: EntryPoint<PFN_cuStreamBeginCapture_v10010_ptsz> = cuStreamBeginCapture_v10010_ptsz;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuStreamBeginCaptureToCig`: [`cuStreamBeginCaptureToCig_v13010`] by default, [`cuStreamBeginCaptureToCig_v13010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamBeginCaptureToCig: EntryPoint<PFN_cuStreamBeginCaptureToCig_v13010> = cuStreamBeginCaptureToCig_v13010;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuStreamBeginCaptureToCig`: [`cuStreamBeginCaptureToCig_v13010`] by default, [`cuStreamBeginCaptureToCig_v13010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamBeginCaptureToCig: EntryPoint<
     PFN_cuStreamBeginCaptureToCig_v13010_ptsz,
 > = cuStreamBeginCaptureToCig_v13010_ptsz;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuStreamBeginCaptureToCig_ptsz`: [`cuStreamBeginCaptureToCig_v13010_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 pub const cuStreamBeginCaptureToCig_ptsz: EntryPoint<
     PFN_cuStreamBeginCaptureToCig_v13010_ptsz,
 > = cuStreamBeginCaptureToCig_v13010_ptsz;
 #[cfg(cuda_ge_12030)]
+/// The entry point of the C spelling `cuStreamBeginCaptureToGraph`: [`cuStreamBeginCaptureToGraph_v12030`] by default, [`cuStreamBeginCaptureToGraph_v12030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 12.3
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamBeginCaptureToGraph: EntryPoint<
     PFN_cuStreamBeginCaptureToGraph_v12030,
 > = cuStreamBeginCaptureToGraph_v12030;
 #[cfg(cuda_ge_12030)]
+/// The entry point of the C spelling `cuStreamBeginCaptureToGraph`: [`cuStreamBeginCaptureToGraph_v12030`] by default, [`cuStreamBeginCaptureToGraph_v12030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 12.3
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamBeginCaptureToGraph: EntryPoint<
     PFN_cuStreamBeginCaptureToGraph_v12030_ptsz,
 > = cuStreamBeginCaptureToGraph_v12030_ptsz;
 #[cfg(cuda_ge_12030)]
+/// The entry point of the C spelling `cuStreamBeginCaptureToGraph_ptsz`: [`cuStreamBeginCaptureToGraph_v12030_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.3
 pub const cuStreamBeginCaptureToGraph_ptsz: EntryPoint<
     PFN_cuStreamBeginCaptureToGraph_v12030_ptsz,
 > = cuStreamBeginCaptureToGraph_v12030_ptsz;
+/// The entry point of the C spelling `cuStreamBeginCapture_v2`: [`cuStreamBeginCapture_v10010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamBeginCapture_v2: EntryPoint<PFN_cuStreamBeginCapture_v10010> = cuStreamBeginCapture_v10010;
+/// The entry point of the C spelling `cuStreamBeginCapture_v2_ptsz`: [`cuStreamBeginCapture_v10010_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamBeginCapture_v2_ptsz: EntryPoint<
     PFN_cuStreamBeginCapture_v10010_ptsz,
 > = cuStreamBeginCapture_v10010_ptsz;
 #[cfg(cuda_ge_13030)]
+/// The entry point of the C spelling `cuStreamBeginRecaptureToGraph`: [`cuStreamBeginRecaptureToGraph_v13030`] by default, [`cuStreamBeginRecaptureToGraph_v13030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.3
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamBeginRecaptureToGraph: EntryPoint<
     PFN_cuStreamBeginRecaptureToGraph_v13030,
 > = cuStreamBeginRecaptureToGraph_v13030;
 #[cfg(cuda_ge_13030)]
+/// The entry point of the C spelling `cuStreamBeginRecaptureToGraph`: [`cuStreamBeginRecaptureToGraph_v13030`] by default, [`cuStreamBeginRecaptureToGraph_v13030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.3
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamBeginRecaptureToGraph: EntryPoint<
     PFN_cuStreamBeginRecaptureToGraph_v13030_ptsz,
 > = cuStreamBeginRecaptureToGraph_v13030_ptsz;
 #[cfg(cuda_ge_13030)]
+/// The entry point of the C spelling `cuStreamBeginRecaptureToGraph_ptsz`: [`cuStreamBeginRecaptureToGraph_v13030_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.3
 pub const cuStreamBeginRecaptureToGraph_ptsz: EntryPoint<
     PFN_cuStreamBeginRecaptureToGraph_v13030_ptsz,
 > = cuStreamBeginRecaptureToGraph_v13030_ptsz;
+/// The entry point of the C spelling `cuStreamCopyAttributes`: [`cuStreamCopyAttributes_v11000`] by default, [`cuStreamCopyAttributes_v11000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamCopyAttributes: EntryPoint<PFN_cuStreamCopyAttributes_v11000> = cuStreamCopyAttributes_v11000;
+/// The entry point of the C spelling `cuStreamCopyAttributes`: [`cuStreamCopyAttributes_v11000`] by default, [`cuStreamCopyAttributes_v11000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamCopyAttributes: EntryPoint<PFN_cuStreamCopyAttributes_v11000_ptsz> = cuStreamCopyAttributes_v11000_ptsz;
+/// The entry point of the C spelling `cuStreamCopyAttributes_ptsz`: [`cuStreamCopyAttributes_v11000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamCopyAttributes_ptsz: EntryPoint<
     PFN_cuStreamCopyAttributes_v11000_ptsz,
 > = cuStreamCopyAttributes_v11000_ptsz;
+/// The entry point of the C spelling `cuStreamCreate`: [`cuStreamCreate_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamCreate: EntryPoint<PFN_cuStreamCreate_v2000> = cuStreamCreate_v2000;
+/// The entry point of the C spelling `cuStreamCreateWithPriority`: [`cuStreamCreateWithPriority_v5050`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamCreateWithPriority: EntryPoint<PFN_cuStreamCreateWithPriority_v5050> = cuStreamCreateWithPriority_v5050;
+/// The entry point of the C spelling `cuStreamDestroy`: [`cuStreamDestroy_v4000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamDestroy: EntryPoint<PFN_cuStreamDestroy_v4000> = cuStreamDestroy_v4000;
+/// The entry point of the C spelling `cuStreamDestroy_v2`: [`cuStreamDestroy_v4000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamDestroy_v2: EntryPoint<PFN_cuStreamDestroy_v4000> = cuStreamDestroy_v4000;
+/// The entry point of the C spelling `cuStreamEndCapture`: [`cuStreamEndCapture_v10000`] by default, [`cuStreamEndCapture_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamEndCapture: EntryPoint<PFN_cuStreamEndCapture_v10000> = cuStreamEndCapture_v10000;
+/// The entry point of the C spelling `cuStreamEndCapture`: [`cuStreamEndCapture_v10000`] by default, [`cuStreamEndCapture_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamEndCapture: EntryPoint<PFN_cuStreamEndCapture_v10000_ptsz> = cuStreamEndCapture_v10000_ptsz;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuStreamEndCaptureToCig`: [`cuStreamEndCaptureToCig_v13010`] by default, [`cuStreamEndCaptureToCig_v13010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamEndCaptureToCig: EntryPoint<PFN_cuStreamEndCaptureToCig_v13010> = cuStreamEndCaptureToCig_v13010;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuStreamEndCaptureToCig`: [`cuStreamEndCaptureToCig_v13010`] by default, [`cuStreamEndCaptureToCig_v13010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamEndCaptureToCig: EntryPoint<PFN_cuStreamEndCaptureToCig_v13010_ptsz> = cuStreamEndCaptureToCig_v13010_ptsz;
 #[cfg(cuda_ge_13020)]
+/// The entry point of the C spelling `cuStreamEndCaptureToCig_ptsz`: [`cuStreamEndCaptureToCig_v13010_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.2
 pub const cuStreamEndCaptureToCig_ptsz: EntryPoint<
     PFN_cuStreamEndCaptureToCig_v13010_ptsz,
 > = cuStreamEndCaptureToCig_v13010_ptsz;
+/// The entry point of the C spelling `cuStreamEndCapture_ptsz`: [`cuStreamEndCapture_v10000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamEndCapture_ptsz: EntryPoint<PFN_cuStreamEndCapture_v10000_ptsz> = cuStreamEndCapture_v10000_ptsz;
+/// The entry point of the C spelling `cuStreamGetAttribute`: [`cuStreamGetAttribute_v11000`] by default, [`cuStreamGetAttribute_v11000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetAttribute: EntryPoint<PFN_cuStreamGetAttribute_v11000> = cuStreamGetAttribute_v11000;
+/// The entry point of the C spelling `cuStreamGetAttribute`: [`cuStreamGetAttribute_v11000`] by default, [`cuStreamGetAttribute_v11000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetAttribute: EntryPoint<PFN_cuStreamGetAttribute_v11000_ptsz> = cuStreamGetAttribute_v11000_ptsz;
+/// The entry point of the C spelling `cuStreamGetAttribute_ptsz`: [`cuStreamGetAttribute_v11000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamGetAttribute_ptsz: EntryPoint<PFN_cuStreamGetAttribute_v11000_ptsz> = cuStreamGetAttribute_v11000_ptsz;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuStreamGetCaptureInfo`: [`cuStreamGetCaptureInfo_v10010`] by default, [`cuStreamGetCaptureInfo_v10010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetCaptureInfo: EntryPoint<PFN_cuStreamGetCaptureInfo_v10010> = cuStreamGetCaptureInfo_v10010;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuStreamGetCaptureInfo`: [`cuStreamGetCaptureInfo_v10010`] by default, [`cuStreamGetCaptureInfo_v10010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetCaptureInfo: EntryPoint<PFN_cuStreamGetCaptureInfo_v10010_ptsz> = cuStreamGetCaptureInfo_v10010_ptsz;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuStreamGetCaptureInfo_ptsz`: [`cuStreamGetCaptureInfo_v10010_ptsz`], the ABI of the function it binds.
+///
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 pub const cuStreamGetCaptureInfo_ptsz: EntryPoint<
     PFN_cuStreamGetCaptureInfo_v10010_ptsz,
 > = cuStreamGetCaptureInfo_v10010_ptsz;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
+/// The entry point of the C spelling `cuStreamGetCaptureInfo`: [`cuStreamGetCaptureInfo_v11030`] by default, [`cuStreamGetCaptureInfo_v11030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.0; removed in 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetCaptureInfo: EntryPoint<PFN_cuStreamGetCaptureInfo_v11030> = cuStreamGetCaptureInfo_v11030;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
+/// The entry point of the C spelling `cuStreamGetCaptureInfo`: [`cuStreamGetCaptureInfo_v11030`] by default, [`cuStreamGetCaptureInfo_v11030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.0; removed in 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetCaptureInfo: EntryPoint<PFN_cuStreamGetCaptureInfo_v11030_ptsz> = cuStreamGetCaptureInfo_v11030_ptsz;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuStreamGetCaptureInfo_v2`: [`cuStreamGetCaptureInfo_v11030`] by default, [`cuStreamGetCaptureInfo_v11030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetCaptureInfo_v2: EntryPoint<PFN_cuStreamGetCaptureInfo_v11030> = cuStreamGetCaptureInfo_v11030;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuStreamGetCaptureInfo_v2`: [`cuStreamGetCaptureInfo_v11030`] by default, [`cuStreamGetCaptureInfo_v11030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetCaptureInfo_v2: EntryPoint<
     PFN_cuStreamGetCaptureInfo_v11030_ptsz,
 > = cuStreamGetCaptureInfo_v11030_ptsz;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuStreamGetCaptureInfo_v2_ptsz`: [`cuStreamGetCaptureInfo_v11030_ptsz`], the ABI of the function it binds.
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub const cuStreamGetCaptureInfo_v2_ptsz: EntryPoint<
     PFN_cuStreamGetCaptureInfo_v11030_ptsz,
 > = cuStreamGetCaptureInfo_v11030_ptsz;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+/// The entry point of the C spelling `cuStreamGetCaptureInfo_v3`: [`cuStreamGetCaptureInfo_v12030`] by default, [`cuStreamGetCaptureInfo_v12030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetCaptureInfo_v3: EntryPoint<PFN_cuStreamGetCaptureInfo_v12030> = cuStreamGetCaptureInfo_v12030;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+/// The entry point of the C spelling `cuStreamGetCaptureInfo_v3`: [`cuStreamGetCaptureInfo_v12030`] by default, [`cuStreamGetCaptureInfo_v12030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetCaptureInfo_v3: EntryPoint<
     PFN_cuStreamGetCaptureInfo_v12030_ptsz,
 > = cuStreamGetCaptureInfo_v12030_ptsz;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuStreamGetCaptureInfo`: [`cuStreamGetCaptureInfo_v12030`] by default, [`cuStreamGetCaptureInfo_v12030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetCaptureInfo: EntryPoint<PFN_cuStreamGetCaptureInfo_v12030> = cuStreamGetCaptureInfo_v12030;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuStreamGetCaptureInfo`: [`cuStreamGetCaptureInfo_v12030`] by default, [`cuStreamGetCaptureInfo_v12030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetCaptureInfo: EntryPoint<PFN_cuStreamGetCaptureInfo_v12030_ptsz> = cuStreamGetCaptureInfo_v12030_ptsz;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuStreamGetCaptureInfo_v3`: [`cuStreamGetCaptureInfo_v12030`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.3
 pub const cuStreamGetCaptureInfo_v3: EntryPoint<PFN_cuStreamGetCaptureInfo_v12030> = cuStreamGetCaptureInfo_v12030;
 #[cfg(cuda_ge_12030)]
+/// The entry point of the C spelling `cuStreamGetCaptureInfo_v3_ptsz`: [`cuStreamGetCaptureInfo_v12030_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.3
 pub const cuStreamGetCaptureInfo_v3_ptsz: EntryPoint<
     PFN_cuStreamGetCaptureInfo_v12030_ptsz,
 > = cuStreamGetCaptureInfo_v12030_ptsz;
+/// The entry point of the C spelling `cuStreamGetCtx`: [`cuStreamGetCtx_v9020`] by default, [`cuStreamGetCtx_v9020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetCtx: EntryPoint<PFN_cuStreamGetCtx_v9020> = cuStreamGetCtx_v9020;
+/// The entry point of the C spelling `cuStreamGetCtx`: [`cuStreamGetCtx_v9020`] by default, [`cuStreamGetCtx_v9020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetCtx: EntryPoint<PFN_cuStreamGetCtx_v9020_ptsz> = cuStreamGetCtx_v9020_ptsz;
+/// The entry point of the C spelling `cuStreamGetCtx_ptsz`: [`cuStreamGetCtx_v9020_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamGetCtx_ptsz: EntryPoint<PFN_cuStreamGetCtx_v9020_ptsz> = cuStreamGetCtx_v9020_ptsz;
 #[cfg(cuda_ge_12050)]
+/// The entry point of the C spelling `cuStreamGetCtx_v2`: [`cuStreamGetCtx_v12050`] by default, [`cuStreamGetCtx_v12050_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 12.5
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetCtx_v2: EntryPoint<PFN_cuStreamGetCtx_v12050> = cuStreamGetCtx_v12050;
 #[cfg(cuda_ge_12050)]
+/// The entry point of the C spelling `cuStreamGetCtx_v2`: [`cuStreamGetCtx_v12050`] by default, [`cuStreamGetCtx_v12050_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 12.5
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetCtx_v2: EntryPoint<PFN_cuStreamGetCtx_v12050_ptsz> = cuStreamGetCtx_v12050_ptsz;
 #[cfg(cuda_ge_12050)]
+/// The entry point of the C spelling `cuStreamGetCtx_v2_ptsz`: [`cuStreamGetCtx_v12050_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.5
 pub const cuStreamGetCtx_v2_ptsz: EntryPoint<PFN_cuStreamGetCtx_v12050_ptsz> = cuStreamGetCtx_v12050_ptsz;
 #[cfg(cuda_ge_13010)]
+/// The entry point of the C spelling `cuStreamGetDevResource`: [`cuStreamGetDevResource_v13010`] by default, [`cuStreamGetDevResource_v13010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.1
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetDevResource: EntryPoint<PFN_cuStreamGetDevResource_v13010> = cuStreamGetDevResource_v13010;
 #[cfg(cuda_ge_13010)]
+/// The entry point of the C spelling `cuStreamGetDevResource`: [`cuStreamGetDevResource_v13010`] by default, [`cuStreamGetDevResource_v13010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 13.1
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetDevResource: EntryPoint<PFN_cuStreamGetDevResource_v13010_ptsz> = cuStreamGetDevResource_v13010_ptsz;
 #[cfg(cuda_ge_13010)]
+/// The entry point of the C spelling `cuStreamGetDevResource_ptsz`: [`cuStreamGetDevResource_v13010_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.1
 pub const cuStreamGetDevResource_ptsz: EntryPoint<
     PFN_cuStreamGetDevResource_v13010_ptsz,
 > = cuStreamGetDevResource_v13010_ptsz;
 #[cfg(cuda_ge_12080)]
+/// The entry point of the C spelling `cuStreamGetDevice`: [`cuStreamGetDevice_v12080`] by default, [`cuStreamGetDevice_v12080_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 12.8
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetDevice: EntryPoint<PFN_cuStreamGetDevice_v12080> = cuStreamGetDevice_v12080;
 #[cfg(cuda_ge_12080)]
+/// The entry point of the C spelling `cuStreamGetDevice`: [`cuStreamGetDevice_v12080`] by default, [`cuStreamGetDevice_v12080_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 12.8
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetDevice: EntryPoint<PFN_cuStreamGetDevice_v12080_ptsz> = cuStreamGetDevice_v12080_ptsz;
 #[cfg(cuda_ge_12080)]
+/// The entry point of the C spelling `cuStreamGetDevice_ptsz`: [`cuStreamGetDevice_v12080_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.8
 pub const cuStreamGetDevice_ptsz: EntryPoint<PFN_cuStreamGetDevice_v12080_ptsz> = cuStreamGetDevice_v12080_ptsz;
+/// The entry point of the C spelling `cuStreamGetFlags`: [`cuStreamGetFlags_v5050`] by default, [`cuStreamGetFlags_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetFlags: EntryPoint<PFN_cuStreamGetFlags_v5050> = cuStreamGetFlags_v5050;
+/// The entry point of the C spelling `cuStreamGetFlags`: [`cuStreamGetFlags_v5050`] by default, [`cuStreamGetFlags_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetFlags: EntryPoint<PFN_cuStreamGetFlags_v7000_ptsz> = cuStreamGetFlags_v7000_ptsz;
+/// The entry point of the C spelling `cuStreamGetFlags_ptsz`: [`cuStreamGetFlags_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamGetFlags_ptsz: EntryPoint<PFN_cuStreamGetFlags_v7000_ptsz> = cuStreamGetFlags_v7000_ptsz;
 #[cfg(cuda_ge_12040)]
+/// The entry point of the C spelling `cuStreamGetGreenCtx`: [`cuStreamGetGreenCtx_v12040`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.4
 pub const cuStreamGetGreenCtx: EntryPoint<PFN_cuStreamGetGreenCtx_v12040> = cuStreamGetGreenCtx_v12040;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuStreamGetId`: [`cuStreamGetId_v12000`] by default, [`cuStreamGetId_v12000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetId: EntryPoint<PFN_cuStreamGetId_v12000> = cuStreamGetId_v12000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuStreamGetId`: [`cuStreamGetId_v12000`] by default, [`cuStreamGetId_v12000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetId: EntryPoint<PFN_cuStreamGetId_v12000_ptsz> = cuStreamGetId_v12000_ptsz;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuStreamGetId_ptsz`: [`cuStreamGetId_v12000_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuStreamGetId_ptsz: EntryPoint<PFN_cuStreamGetId_v12000_ptsz> = cuStreamGetId_v12000_ptsz;
+/// The entry point of the C spelling `cuStreamGetPriority`: [`cuStreamGetPriority_v5050`] by default, [`cuStreamGetPriority_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamGetPriority: EntryPoint<PFN_cuStreamGetPriority_v5050> = cuStreamGetPriority_v5050;
+/// The entry point of the C spelling `cuStreamGetPriority`: [`cuStreamGetPriority_v5050`] by default, [`cuStreamGetPriority_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamGetPriority: EntryPoint<PFN_cuStreamGetPriority_v7000_ptsz> = cuStreamGetPriority_v7000_ptsz;
+/// The entry point of the C spelling `cuStreamGetPriority_ptsz`: [`cuStreamGetPriority_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamGetPriority_ptsz: EntryPoint<PFN_cuStreamGetPriority_v7000_ptsz> = cuStreamGetPriority_v7000_ptsz;
+/// The entry point of the C spelling `cuStreamIsCapturing`: [`cuStreamIsCapturing_v10000`] by default, [`cuStreamIsCapturing_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamIsCapturing: EntryPoint<PFN_cuStreamIsCapturing_v10000> = cuStreamIsCapturing_v10000;
+/// The entry point of the C spelling `cuStreamIsCapturing`: [`cuStreamIsCapturing_v10000`] by default, [`cuStreamIsCapturing_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamIsCapturing: EntryPoint<PFN_cuStreamIsCapturing_v10000_ptsz> = cuStreamIsCapturing_v10000_ptsz;
+/// The entry point of the C spelling `cuStreamIsCapturing_ptsz`: [`cuStreamIsCapturing_v10000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamIsCapturing_ptsz: EntryPoint<PFN_cuStreamIsCapturing_v10000_ptsz> = cuStreamIsCapturing_v10000_ptsz;
+/// The entry point of the C spelling `cuStreamQuery`: [`cuStreamQuery_v2000`] by default, [`cuStreamQuery_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamQuery: EntryPoint<PFN_cuStreamQuery_v2000> = cuStreamQuery_v2000;
+/// The entry point of the C spelling `cuStreamQuery`: [`cuStreamQuery_v2000`] by default, [`cuStreamQuery_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamQuery: EntryPoint<PFN_cuStreamQuery_v7000_ptsz> = cuStreamQuery_v7000_ptsz;
+/// The entry point of the C spelling `cuStreamQuery_ptsz`: [`cuStreamQuery_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamQuery_ptsz: EntryPoint<PFN_cuStreamQuery_v7000_ptsz> = cuStreamQuery_v7000_ptsz;
+/// The entry point of the C spelling `cuStreamSetAttribute`: [`cuStreamSetAttribute_v11000`] by default, [`cuStreamSetAttribute_v11000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamSetAttribute: EntryPoint<PFN_cuStreamSetAttribute_v11000> = cuStreamSetAttribute_v11000;
+/// The entry point of the C spelling `cuStreamSetAttribute`: [`cuStreamSetAttribute_v11000`] by default, [`cuStreamSetAttribute_v11000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamSetAttribute: EntryPoint<PFN_cuStreamSetAttribute_v11000_ptsz> = cuStreamSetAttribute_v11000_ptsz;
+/// The entry point of the C spelling `cuStreamSetAttribute_ptsz`: [`cuStreamSetAttribute_v11000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamSetAttribute_ptsz: EntryPoint<PFN_cuStreamSetAttribute_v11000_ptsz> = cuStreamSetAttribute_v11000_ptsz;
+/// The entry point of the C spelling `cuStreamSynchronize`: [`cuStreamSynchronize_v2000`] by default, [`cuStreamSynchronize_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamSynchronize: EntryPoint<PFN_cuStreamSynchronize_v2000> = cuStreamSynchronize_v2000;
+/// The entry point of the C spelling `cuStreamSynchronize`: [`cuStreamSynchronize_v2000`] by default, [`cuStreamSynchronize_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamSynchronize: EntryPoint<PFN_cuStreamSynchronize_v7000_ptsz> = cuStreamSynchronize_v7000_ptsz;
+/// The entry point of the C spelling `cuStreamSynchronize_ptsz`: [`cuStreamSynchronize_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamSynchronize_ptsz: EntryPoint<PFN_cuStreamSynchronize_v7000_ptsz> = cuStreamSynchronize_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuStreamUpdateCaptureDependencies`: [`cuStreamUpdateCaptureDependencies_v11030`] by default, [`cuStreamUpdateCaptureDependencies_v11030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamUpdateCaptureDependencies: EntryPoint<
     PFN_cuStreamUpdateCaptureDependencies_v11030,
 > = cuStreamUpdateCaptureDependencies_v11030;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuStreamUpdateCaptureDependencies`: [`cuStreamUpdateCaptureDependencies_v11030`] by default, [`cuStreamUpdateCaptureDependencies_v11030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamUpdateCaptureDependencies: EntryPoint<
     PFN_cuStreamUpdateCaptureDependencies_v11030_ptsz,
 > = cuStreamUpdateCaptureDependencies_v11030_ptsz;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuStreamUpdateCaptureDependencies_ptsz`: [`cuStreamUpdateCaptureDependencies_v11030_ptsz`], the ABI of the function it binds.
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub const cuStreamUpdateCaptureDependencies_ptsz: EntryPoint<
     PFN_cuStreamUpdateCaptureDependencies_v11030_ptsz,
 > = cuStreamUpdateCaptureDependencies_v11030_ptsz;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+/// The entry point of the C spelling `cuStreamUpdateCaptureDependencies_v2`: [`cuStreamUpdateCaptureDependencies_v12030`] by default, [`cuStreamUpdateCaptureDependencies_v12030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamUpdateCaptureDependencies_v2: EntryPoint<
     PFN_cuStreamUpdateCaptureDependencies_v12030,
 > = cuStreamUpdateCaptureDependencies_v12030;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+/// The entry point of the C spelling `cuStreamUpdateCaptureDependencies_v2`: [`cuStreamUpdateCaptureDependencies_v12030`] by default, [`cuStreamUpdateCaptureDependencies_v12030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamUpdateCaptureDependencies_v2: EntryPoint<
     PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz,
 > = cuStreamUpdateCaptureDependencies_v12030_ptsz;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuStreamUpdateCaptureDependencies`: [`cuStreamUpdateCaptureDependencies_v12030`] by default, [`cuStreamUpdateCaptureDependencies_v12030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamUpdateCaptureDependencies: EntryPoint<
     PFN_cuStreamUpdateCaptureDependencies_v12030,
 > = cuStreamUpdateCaptureDependencies_v12030;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuStreamUpdateCaptureDependencies`: [`cuStreamUpdateCaptureDependencies_v12030`] by default, [`cuStreamUpdateCaptureDependencies_v12030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamUpdateCaptureDependencies: EntryPoint<
     PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz,
 > = cuStreamUpdateCaptureDependencies_v12030_ptsz;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuStreamUpdateCaptureDependencies_v2`: [`cuStreamUpdateCaptureDependencies_v12030`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.3
 pub const cuStreamUpdateCaptureDependencies_v2: EntryPoint<
     PFN_cuStreamUpdateCaptureDependencies_v12030,
 > = cuStreamUpdateCaptureDependencies_v12030;
 #[cfg(cuda_ge_12030)]
+/// The entry point of the C spelling `cuStreamUpdateCaptureDependencies_v2_ptsz`: [`cuStreamUpdateCaptureDependencies_v12030_ptsz`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.3
 pub const cuStreamUpdateCaptureDependencies_v2_ptsz: EntryPoint<
     PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz,
 > = cuStreamUpdateCaptureDependencies_v12030_ptsz;
+/// The entry point of the C spelling `cuStreamWaitEvent`: [`cuStreamWaitEvent_v3020`] by default, [`cuStreamWaitEvent_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWaitEvent: EntryPoint<PFN_cuStreamWaitEvent_v3020> = cuStreamWaitEvent_v3020;
+/// The entry point of the C spelling `cuStreamWaitEvent`: [`cuStreamWaitEvent_v3020`] by default, [`cuStreamWaitEvent_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWaitEvent: EntryPoint<PFN_cuStreamWaitEvent_v7000_ptsz> = cuStreamWaitEvent_v7000_ptsz;
+/// The entry point of the C spelling `cuStreamWaitEvent_ptsz`: [`cuStreamWaitEvent_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamWaitEvent_ptsz: EntryPoint<PFN_cuStreamWaitEvent_v7000_ptsz> = cuStreamWaitEvent_v7000_ptsz;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuStreamWaitValue32`: [`cuStreamWaitValue32_v8000`] by default, [`cuStreamWaitValue32_v8000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWaitValue32: EntryPoint<PFN_cuStreamWaitValue32_v8000> = cuStreamWaitValue32_v8000;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuStreamWaitValue32`: [`cuStreamWaitValue32_v8000`] by default, [`cuStreamWaitValue32_v8000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWaitValue32: EntryPoint<PFN_cuStreamWaitValue32_v8000_ptsz> = cuStreamWaitValue32_v8000_ptsz;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuStreamWaitValue32_ptsz`: [`cuStreamWaitValue32_v8000_ptsz`], the ABI of the function it binds.
+///
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 pub const cuStreamWaitValue32_ptsz: EntryPoint<PFN_cuStreamWaitValue32_v8000_ptsz> = cuStreamWaitValue32_v8000_ptsz;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuStreamWaitValue32`: [`cuStreamWaitValue32_v11070`] by default, [`cuStreamWaitValue32_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWaitValue32: EntryPoint<PFN_cuStreamWaitValue32_v11070> = cuStreamWaitValue32_v11070;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuStreamWaitValue32`: [`cuStreamWaitValue32_v11070`] by default, [`cuStreamWaitValue32_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWaitValue32: EntryPoint<PFN_cuStreamWaitValue32_v11070_ptsz> = cuStreamWaitValue32_v11070_ptsz;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuStreamWaitValue32_v2`: [`cuStreamWaitValue32_v11070`] by default, [`cuStreamWaitValue32_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWaitValue32_v2: EntryPoint<PFN_cuStreamWaitValue32_v11070> = cuStreamWaitValue32_v11070;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuStreamWaitValue32_v2`: [`cuStreamWaitValue32_v11070`] by default, [`cuStreamWaitValue32_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWaitValue32_v2: EntryPoint<PFN_cuStreamWaitValue32_v11070_ptsz> = cuStreamWaitValue32_v11070_ptsz;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuStreamWaitValue32_v2`: [`cuStreamWaitValue32_v11070`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
 pub const cuStreamWaitValue32_v2: EntryPoint<PFN_cuStreamWaitValue32_v11070> = cuStreamWaitValue32_v11070;
+/// The entry point of the C spelling `cuStreamWaitValue32_v2_ptsz`: [`cuStreamWaitValue32_v11070_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamWaitValue32_v2_ptsz: EntryPoint<PFN_cuStreamWaitValue32_v11070_ptsz> = cuStreamWaitValue32_v11070_ptsz;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuStreamWaitValue64`: [`cuStreamWaitValue64_v9000`] by default, [`cuStreamWaitValue64_v9000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWaitValue64: EntryPoint<PFN_cuStreamWaitValue64_v9000> = cuStreamWaitValue64_v9000;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuStreamWaitValue64`: [`cuStreamWaitValue64_v9000`] by default, [`cuStreamWaitValue64_v9000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWaitValue64: EntryPoint<PFN_cuStreamWaitValue64_v9000_ptsz> = cuStreamWaitValue64_v9000_ptsz;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuStreamWaitValue64_ptsz`: [`cuStreamWaitValue64_v9000_ptsz`], the ABI of the function it binds.
+///
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 pub const cuStreamWaitValue64_ptsz: EntryPoint<PFN_cuStreamWaitValue64_v9000_ptsz> = cuStreamWaitValue64_v9000_ptsz;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuStreamWaitValue64`: [`cuStreamWaitValue64_v11070`] by default, [`cuStreamWaitValue64_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWaitValue64: EntryPoint<PFN_cuStreamWaitValue64_v11070> = cuStreamWaitValue64_v11070;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuStreamWaitValue64`: [`cuStreamWaitValue64_v11070`] by default, [`cuStreamWaitValue64_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWaitValue64: EntryPoint<PFN_cuStreamWaitValue64_v11070_ptsz> = cuStreamWaitValue64_v11070_ptsz;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuStreamWaitValue64_v2`: [`cuStreamWaitValue64_v11070`] by default, [`cuStreamWaitValue64_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWaitValue64_v2: EntryPoint<PFN_cuStreamWaitValue64_v11070> = cuStreamWaitValue64_v11070;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuStreamWaitValue64_v2`: [`cuStreamWaitValue64_v11070`] by default, [`cuStreamWaitValue64_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWaitValue64_v2: EntryPoint<PFN_cuStreamWaitValue64_v11070_ptsz> = cuStreamWaitValue64_v11070_ptsz;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuStreamWaitValue64_v2`: [`cuStreamWaitValue64_v11070`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
 pub const cuStreamWaitValue64_v2: EntryPoint<PFN_cuStreamWaitValue64_v11070> = cuStreamWaitValue64_v11070;
+/// The entry point of the C spelling `cuStreamWaitValue64_v2_ptsz`: [`cuStreamWaitValue64_v11070_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamWaitValue64_v2_ptsz: EntryPoint<PFN_cuStreamWaitValue64_v11070_ptsz> = cuStreamWaitValue64_v11070_ptsz;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuStreamWriteValue32`: [`cuStreamWriteValue32_v8000`] by default, [`cuStreamWriteValue32_v8000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWriteValue32: EntryPoint<PFN_cuStreamWriteValue32_v8000> = cuStreamWriteValue32_v8000;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuStreamWriteValue32`: [`cuStreamWriteValue32_v8000`] by default, [`cuStreamWriteValue32_v8000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWriteValue32: EntryPoint<PFN_cuStreamWriteValue32_v8000_ptsz> = cuStreamWriteValue32_v8000_ptsz;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuStreamWriteValue32_ptsz`: [`cuStreamWriteValue32_v8000_ptsz`], the ABI of the function it binds.
+///
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 pub const cuStreamWriteValue32_ptsz: EntryPoint<PFN_cuStreamWriteValue32_v8000_ptsz> = cuStreamWriteValue32_v8000_ptsz;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuStreamWriteValue32`: [`cuStreamWriteValue32_v11070`] by default, [`cuStreamWriteValue32_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWriteValue32: EntryPoint<PFN_cuStreamWriteValue32_v11070> = cuStreamWriteValue32_v11070;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuStreamWriteValue32`: [`cuStreamWriteValue32_v11070`] by default, [`cuStreamWriteValue32_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWriteValue32: EntryPoint<PFN_cuStreamWriteValue32_v11070_ptsz> = cuStreamWriteValue32_v11070_ptsz;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuStreamWriteValue32_v2`: [`cuStreamWriteValue32_v11070`] by default, [`cuStreamWriteValue32_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWriteValue32_v2: EntryPoint<PFN_cuStreamWriteValue32_v11070> = cuStreamWriteValue32_v11070;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuStreamWriteValue32_v2`: [`cuStreamWriteValue32_v11070`] by default, [`cuStreamWriteValue32_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWriteValue32_v2: EntryPoint<PFN_cuStreamWriteValue32_v11070_ptsz> = cuStreamWriteValue32_v11070_ptsz;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuStreamWriteValue32_v2`: [`cuStreamWriteValue32_v11070`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
 pub const cuStreamWriteValue32_v2: EntryPoint<PFN_cuStreamWriteValue32_v11070> = cuStreamWriteValue32_v11070;
+/// The entry point of the C spelling `cuStreamWriteValue32_v2_ptsz`: [`cuStreamWriteValue32_v11070_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamWriteValue32_v2_ptsz: EntryPoint<
     PFN_cuStreamWriteValue32_v11070_ptsz,
 > = cuStreamWriteValue32_v11070_ptsz;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuStreamWriteValue64`: [`cuStreamWriteValue64_v9000`] by default, [`cuStreamWriteValue64_v9000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWriteValue64: EntryPoint<PFN_cuStreamWriteValue64_v9000> = cuStreamWriteValue64_v9000;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuStreamWriteValue64`: [`cuStreamWriteValue64_v9000`] by default, [`cuStreamWriteValue64_v9000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWriteValue64: EntryPoint<PFN_cuStreamWriteValue64_v9000_ptsz> = cuStreamWriteValue64_v9000_ptsz;
 #[cfg(not(cuda_ge_12000))]
+/// The entry point of the C spelling `cuStreamWriteValue64_ptsz`: [`cuStreamWriteValue64_v9000_ptsz`], the ABI of the function it binds.
+///
+/// - In CUDA 11.7 to 11.8; removed in 12.0
 pub const cuStreamWriteValue64_ptsz: EntryPoint<PFN_cuStreamWriteValue64_v9000_ptsz> = cuStreamWriteValue64_v9000_ptsz;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuStreamWriteValue64`: [`cuStreamWriteValue64_v11070`] by default, [`cuStreamWriteValue64_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWriteValue64: EntryPoint<PFN_cuStreamWriteValue64_v11070> = cuStreamWriteValue64_v11070;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuStreamWriteValue64`: [`cuStreamWriteValue64_v11070`] by default, [`cuStreamWriteValue64_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWriteValue64: EntryPoint<PFN_cuStreamWriteValue64_v11070_ptsz> = cuStreamWriteValue64_v11070_ptsz;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuStreamWriteValue64_v2`: [`cuStreamWriteValue64_v11070`] by default, [`cuStreamWriteValue64_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuStreamWriteValue64_v2: EntryPoint<PFN_cuStreamWriteValue64_v11070> = cuStreamWriteValue64_v11070;
 #[cfg(not(cuda_ge_13000))]
+/// The entry point of the C spelling `cuStreamWriteValue64_v2`: [`cuStreamWriteValue64_v11070`] by default, [`cuStreamWriteValue64_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuStreamWriteValue64_v2: EntryPoint<PFN_cuStreamWriteValue64_v11070_ptsz> = cuStreamWriteValue64_v11070_ptsz;
 #[cfg(cuda_ge_13000)]
+/// The entry point of the C spelling `cuStreamWriteValue64_v2`: [`cuStreamWriteValue64_v11070`], the ABI of the function it binds.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
 pub const cuStreamWriteValue64_v2: EntryPoint<PFN_cuStreamWriteValue64_v11070> = cuStreamWriteValue64_v11070;
+/// The entry point of the C spelling `cuStreamWriteValue64_v2_ptsz`: [`cuStreamWriteValue64_v11070_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuStreamWriteValue64_v2_ptsz: EntryPoint<
     PFN_cuStreamWriteValue64_v11070_ptsz,
 > = cuStreamWriteValue64_v11070_ptsz;
+/// The entry point of the C spelling `cuSurfObjectCreate`: [`cuSurfObjectCreate_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuSurfObjectCreate: EntryPoint<PFN_cuSurfObjectCreate_v5000> = cuSurfObjectCreate_v5000;
+/// The entry point of the C spelling `cuSurfObjectDestroy`: [`cuSurfObjectDestroy_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuSurfObjectDestroy: EntryPoint<PFN_cuSurfObjectDestroy_v5000> = cuSurfObjectDestroy_v5000;
+/// The entry point of the C spelling `cuSurfObjectGetResourceDesc`: [`cuSurfObjectGetResourceDesc_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuSurfObjectGetResourceDesc: EntryPoint<
     PFN_cuSurfObjectGetResourceDesc_v5000,
 > = cuSurfObjectGetResourceDesc_v5000;
+/// The entry point of the C spelling `cuSurfRefGetArray`: [`cuSurfRefGetArray_v3000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuSurfRefGetArray: EntryPoint<PFN_cuSurfRefGetArray_v3000> = cuSurfRefGetArray_v3000;
+/// The entry point of the C spelling `cuSurfRefSetArray`: [`cuSurfRefSetArray_v3000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuSurfRefSetArray: EntryPoint<PFN_cuSurfRefSetArray_v3000> = cuSurfRefSetArray_v3000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuTensorMapEncodeIm2col`: [`cuTensorMapEncodeIm2col_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuTensorMapEncodeIm2col: EntryPoint<PFN_cuTensorMapEncodeIm2col_v12000> = cuTensorMapEncodeIm2col_v12000;
 #[cfg(cuda_ge_12080)]
+/// The entry point of the C spelling `cuTensorMapEncodeIm2colWide`: [`cuTensorMapEncodeIm2colWide_v12080`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.8
 pub const cuTensorMapEncodeIm2colWide: EntryPoint<
     PFN_cuTensorMapEncodeIm2colWide_v12080,
 > = cuTensorMapEncodeIm2colWide_v12080;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuTensorMapEncodeTiled`: [`cuTensorMapEncodeTiled_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuTensorMapEncodeTiled: EntryPoint<PFN_cuTensorMapEncodeTiled_v12000> = cuTensorMapEncodeTiled_v12000;
 #[cfg(cuda_ge_12000)]
+/// The entry point of the C spelling `cuTensorMapReplaceAddress`: [`cuTensorMapReplaceAddress_v12000`], the ABI of the function it binds.
+///
+/// - Since CUDA 12.0
 pub const cuTensorMapReplaceAddress: EntryPoint<PFN_cuTensorMapReplaceAddress_v12000> = cuTensorMapReplaceAddress_v12000;
 #[cfg(cuda_ge_13050)]
+/// The entry point of the C spelling `cuTensorMapSetAllocationClass`: [`cuTensorMapSetAllocationClass_v13050`], the ABI of the function it binds.
+///
+/// - Since CUDA 13.5
 pub const cuTensorMapSetAllocationClass: EntryPoint<
     PFN_cuTensorMapSetAllocationClass_v13050,
 > = cuTensorMapSetAllocationClass_v13050;
+/// The entry point of the C spelling `cuTexObjectCreate`: [`cuTexObjectCreate_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexObjectCreate: EntryPoint<PFN_cuTexObjectCreate_v5000> = cuTexObjectCreate_v5000;
+/// The entry point of the C spelling `cuTexObjectDestroy`: [`cuTexObjectDestroy_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexObjectDestroy: EntryPoint<PFN_cuTexObjectDestroy_v5000> = cuTexObjectDestroy_v5000;
+/// The entry point of the C spelling `cuTexObjectGetResourceDesc`: [`cuTexObjectGetResourceDesc_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexObjectGetResourceDesc: EntryPoint<PFN_cuTexObjectGetResourceDesc_v5000> = cuTexObjectGetResourceDesc_v5000;
+/// The entry point of the C spelling `cuTexObjectGetResourceViewDesc`: [`cuTexObjectGetResourceViewDesc_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexObjectGetResourceViewDesc: EntryPoint<
     PFN_cuTexObjectGetResourceViewDesc_v5000,
 > = cuTexObjectGetResourceViewDesc_v5000;
+/// The entry point of the C spelling `cuTexObjectGetTextureDesc`: [`cuTexObjectGetTextureDesc_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexObjectGetTextureDesc: EntryPoint<PFN_cuTexObjectGetTextureDesc_v5000> = cuTexObjectGetTextureDesc_v5000;
+/// The entry point of the C spelling `cuTexRefCreate`: [`cuTexRefCreate_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefCreate: EntryPoint<PFN_cuTexRefCreate_v2000> = cuTexRefCreate_v2000;
+/// The entry point of the C spelling `cuTexRefDestroy`: [`cuTexRefDestroy_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefDestroy: EntryPoint<PFN_cuTexRefDestroy_v2000> = cuTexRefDestroy_v2000;
+/// The entry point of the C spelling `cuTexRefGetAddress`: [`cuTexRefGetAddress_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefGetAddress: EntryPoint<PFN_cuTexRefGetAddress_v3020> = cuTexRefGetAddress_v3020;
+/// The entry point of the C spelling `cuTexRefGetAddressMode`: [`cuTexRefGetAddressMode_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefGetAddressMode: EntryPoint<PFN_cuTexRefGetAddressMode_v2000> = cuTexRefGetAddressMode_v2000;
+/// The entry point of the C spelling `cuTexRefGetAddress_v2`: [`cuTexRefGetAddress_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefGetAddress_v2: EntryPoint<PFN_cuTexRefGetAddress_v3020> = cuTexRefGetAddress_v3020;
+/// The entry point of the C spelling `cuTexRefGetArray`: [`cuTexRefGetArray_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefGetArray: EntryPoint<PFN_cuTexRefGetArray_v2000> = cuTexRefGetArray_v2000;
+/// The entry point of the C spelling `cuTexRefGetBorderColor`: [`cuTexRefGetBorderColor_v8000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefGetBorderColor: EntryPoint<PFN_cuTexRefGetBorderColor_v8000> = cuTexRefGetBorderColor_v8000;
+/// The entry point of the C spelling `cuTexRefGetFilterMode`: [`cuTexRefGetFilterMode_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefGetFilterMode: EntryPoint<PFN_cuTexRefGetFilterMode_v2000> = cuTexRefGetFilterMode_v2000;
+/// The entry point of the C spelling `cuTexRefGetFlags`: [`cuTexRefGetFlags_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefGetFlags: EntryPoint<PFN_cuTexRefGetFlags_v2000> = cuTexRefGetFlags_v2000;
+/// The entry point of the C spelling `cuTexRefGetFormat`: [`cuTexRefGetFormat_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefGetFormat: EntryPoint<PFN_cuTexRefGetFormat_v2000> = cuTexRefGetFormat_v2000;
+/// The entry point of the C spelling `cuTexRefGetMaxAnisotropy`: [`cuTexRefGetMaxAnisotropy_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefGetMaxAnisotropy: EntryPoint<PFN_cuTexRefGetMaxAnisotropy_v5000> = cuTexRefGetMaxAnisotropy_v5000;
+/// The entry point of the C spelling `cuTexRefGetMipmapFilterMode`: [`cuTexRefGetMipmapFilterMode_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefGetMipmapFilterMode: EntryPoint<
     PFN_cuTexRefGetMipmapFilterMode_v5000,
 > = cuTexRefGetMipmapFilterMode_v5000;
+/// The entry point of the C spelling `cuTexRefGetMipmapLevelBias`: [`cuTexRefGetMipmapLevelBias_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefGetMipmapLevelBias: EntryPoint<PFN_cuTexRefGetMipmapLevelBias_v5000> = cuTexRefGetMipmapLevelBias_v5000;
+/// The entry point of the C spelling `cuTexRefGetMipmapLevelClamp`: [`cuTexRefGetMipmapLevelClamp_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefGetMipmapLevelClamp: EntryPoint<
     PFN_cuTexRefGetMipmapLevelClamp_v5000,
 > = cuTexRefGetMipmapLevelClamp_v5000;
+/// The entry point of the C spelling `cuTexRefGetMipmappedArray`: [`cuTexRefGetMipmappedArray_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefGetMipmappedArray: EntryPoint<PFN_cuTexRefGetMipmappedArray_v5000> = cuTexRefGetMipmappedArray_v5000;
+/// The entry point of the C spelling `cuTexRefSetAddress`: [`cuTexRefSetAddress_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefSetAddress: EntryPoint<PFN_cuTexRefSetAddress_v3020> = cuTexRefSetAddress_v3020;
+/// The entry point of the C spelling `cuTexRefSetAddress2D`: [`cuTexRefSetAddress2D_v4010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefSetAddress2D: EntryPoint<PFN_cuTexRefSetAddress2D_v4010> = cuTexRefSetAddress2D_v4010;
+/// The entry point of the C spelling `cuTexRefSetAddress2D_v3`: [`cuTexRefSetAddress2D_v4010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefSetAddress2D_v3: EntryPoint<PFN_cuTexRefSetAddress2D_v4010> = cuTexRefSetAddress2D_v4010;
+/// The entry point of the C spelling `cuTexRefSetAddressMode`: [`cuTexRefSetAddressMode_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefSetAddressMode: EntryPoint<PFN_cuTexRefSetAddressMode_v2000> = cuTexRefSetAddressMode_v2000;
+/// The entry point of the C spelling `cuTexRefSetAddress_v2`: [`cuTexRefSetAddress_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefSetAddress_v2: EntryPoint<PFN_cuTexRefSetAddress_v3020> = cuTexRefSetAddress_v3020;
+/// The entry point of the C spelling `cuTexRefSetArray`: [`cuTexRefSetArray_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefSetArray: EntryPoint<PFN_cuTexRefSetArray_v2000> = cuTexRefSetArray_v2000;
+/// The entry point of the C spelling `cuTexRefSetBorderColor`: [`cuTexRefSetBorderColor_v8000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefSetBorderColor: EntryPoint<PFN_cuTexRefSetBorderColor_v8000> = cuTexRefSetBorderColor_v8000;
+/// The entry point of the C spelling `cuTexRefSetFilterMode`: [`cuTexRefSetFilterMode_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefSetFilterMode: EntryPoint<PFN_cuTexRefSetFilterMode_v2000> = cuTexRefSetFilterMode_v2000;
+/// The entry point of the C spelling `cuTexRefSetFlags`: [`cuTexRefSetFlags_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefSetFlags: EntryPoint<PFN_cuTexRefSetFlags_v2000> = cuTexRefSetFlags_v2000;
+/// The entry point of the C spelling `cuTexRefSetFormat`: [`cuTexRefSetFormat_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefSetFormat: EntryPoint<PFN_cuTexRefSetFormat_v2000> = cuTexRefSetFormat_v2000;
+/// The entry point of the C spelling `cuTexRefSetMaxAnisotropy`: [`cuTexRefSetMaxAnisotropy_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefSetMaxAnisotropy: EntryPoint<PFN_cuTexRefSetMaxAnisotropy_v5000> = cuTexRefSetMaxAnisotropy_v5000;
+/// The entry point of the C spelling `cuTexRefSetMipmapFilterMode`: [`cuTexRefSetMipmapFilterMode_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefSetMipmapFilterMode: EntryPoint<
     PFN_cuTexRefSetMipmapFilterMode_v5000,
 > = cuTexRefSetMipmapFilterMode_v5000;
+/// The entry point of the C spelling `cuTexRefSetMipmapLevelBias`: [`cuTexRefSetMipmapLevelBias_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefSetMipmapLevelBias: EntryPoint<PFN_cuTexRefSetMipmapLevelBias_v5000> = cuTexRefSetMipmapLevelBias_v5000;
+/// The entry point of the C spelling `cuTexRefSetMipmapLevelClamp`: [`cuTexRefSetMipmapLevelClamp_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefSetMipmapLevelClamp: EntryPoint<
     PFN_cuTexRefSetMipmapLevelClamp_v5000,
 > = cuTexRefSetMipmapLevelClamp_v5000;
+/// The entry point of the C spelling `cuTexRefSetMipmappedArray`: [`cuTexRefSetMipmappedArray_v5000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuTexRefSetMipmappedArray: EntryPoint<PFN_cuTexRefSetMipmappedArray_v5000> = cuTexRefSetMipmappedArray_v5000;
+/// The entry point of the C spelling `cuThreadExchangeStreamCaptureMode`: [`cuThreadExchangeStreamCaptureMode_v10010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuThreadExchangeStreamCaptureMode: EntryPoint<
     PFN_cuThreadExchangeStreamCaptureMode_v10010,
 > = cuThreadExchangeStreamCaptureMode_v10010;
+/// The entry point of the C spelling `cuUserObjectCreate`: [`cuUserObjectCreate_v11030`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuUserObjectCreate: EntryPoint<PFN_cuUserObjectCreate_v11030> = cuUserObjectCreate_v11030;
+/// The entry point of the C spelling `cuUserObjectRelease`: [`cuUserObjectRelease_v11030`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuUserObjectRelease: EntryPoint<PFN_cuUserObjectRelease_v11030> = cuUserObjectRelease_v11030;
+/// The entry point of the C spelling `cuUserObjectRetain`: [`cuUserObjectRetain_v11030`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuUserObjectRetain: EntryPoint<PFN_cuUserObjectRetain_v11030> = cuUserObjectRetain_v11030;
+/// The entry point of the C spelling `cuWaitExternalSemaphoresAsync`: [`cuWaitExternalSemaphoresAsync_v10000`] by default, [`cuWaitExternalSemaphoresAsync_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuWaitExternalSemaphoresAsync: EntryPoint<
     PFN_cuWaitExternalSemaphoresAsync_v10000,
 > = cuWaitExternalSemaphoresAsync_v10000;
+/// The entry point of the C spelling `cuWaitExternalSemaphoresAsync`: [`cuWaitExternalSemaphoresAsync_v10000`] by default, [`cuWaitExternalSemaphoresAsync_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuWaitExternalSemaphoresAsync: EntryPoint<
     PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz,
 > = cuWaitExternalSemaphoresAsync_v10000_ptsz;
+/// The entry point of the C spelling `cuWaitExternalSemaphoresAsync_ptsz`: [`cuWaitExternalSemaphoresAsync_v10000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuWaitExternalSemaphoresAsync_ptsz: EntryPoint<
     PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz,
 > = cuWaitExternalSemaphoresAsync_v10000_ptsz;
@@ -4029,51 +8580,83 @@ pub const HEADER_NOTES: &[&str] = &[
 ];
 #[cfg(not(cuda_ge_11080))]
 /// How many entry points [`ALL`] holds.
+///
+/// - As written here: only in CUDA 11.7; the name: in every supported header
 pub const ALL_LEN: usize = 504;
 #[cfg(all(cuda_ge_11080, not(cuda_ge_12000)))]
 /// How many entry points [`ALL`] holds.
+///
+/// - As written here: only in CUDA 11.8; the name: in every supported header
 pub const ALL_LEN: usize = 508;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_12010)))]
 /// How many entry points [`ALL`] holds.
+///
+/// - As written here: only in CUDA 12.0; the name: in every supported header
 pub const ALL_LEN: usize = 535;
 #[cfg(all(cuda_ge_12010, not(cuda_ge_12020)))]
 /// How many entry points [`ALL`] holds.
+///
+/// - As written here: only in CUDA 12.1; the name: in every supported header
 pub const ALL_LEN: usize = 546;
 #[cfg(all(cuda_ge_12020, not(cuda_ge_12030)))]
 /// How many entry points [`ALL`] holds.
+///
+/// - As written here: only in CUDA 12.2; the name: in every supported header
 pub const ALL_LEN: usize = 552;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_12040)))]
 /// How many entry points [`ALL`] holds.
+///
+/// - As written here: only in CUDA 12.3; the name: in every supported header
 pub const ALL_LEN: usize = 567;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_12050)))]
 /// How many entry points [`ALL`] holds.
+///
+/// - As written here: only in CUDA 12.4; the name: in every supported header
 pub const ALL_LEN: usize = 588;
 #[cfg(all(cuda_ge_12050, not(cuda_ge_12080)))]
 /// How many entry points [`ALL`] holds.
+///
+/// - As written here: since CUDA 12.5; removed in 12.8; the name: in every supported header
 pub const ALL_LEN: usize = 595;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_12090)))]
 /// How many entry points [`ALL`] holds.
+///
+/// - As written here: only in CUDA 12.8; the name: in every supported header
 pub const ALL_LEN: usize = 611;
 #[cfg(all(cuda_ge_12090, not(cuda_ge_13000)))]
 /// How many entry points [`ALL`] holds.
+///
+/// - As written here: only in CUDA 12.9; the name: in every supported header
 pub const ALL_LEN: usize = 616;
 #[cfg(all(cuda_ge_13000, not(cuda_ge_13010)))]
 /// How many entry points [`ALL`] holds.
+///
+/// - As written here: only in CUDA 13.0; the name: in every supported header
 pub const ALL_LEN: usize = 634;
 #[cfg(all(cuda_ge_13010, not(cuda_ge_13020)))]
 /// How many entry points [`ALL`] holds.
+///
+/// - As written here: only in CUDA 13.1; the name: in every supported header
 pub const ALL_LEN: usize = 644;
 #[cfg(all(cuda_ge_13020, not(cuda_ge_13030)))]
 /// How many entry points [`ALL`] holds.
+///
+/// - As written here: only in CUDA 13.2; the name: in every supported header
 pub const ALL_LEN: usize = 661;
 #[cfg(all(cuda_ge_13030, not(cuda_ge_13040)))]
 /// How many entry points [`ALL`] holds.
+///
+/// - As written here: only in CUDA 13.3; the name: in every supported header
 pub const ALL_LEN: usize = 675;
 #[cfg(all(cuda_ge_13040, not(cuda_ge_13050)))]
 /// How many entry points [`ALL`] holds.
+///
+/// - As written here: only in CUDA 13.4; the name: in every supported header
 pub const ALL_LEN: usize = 682;
 #[cfg(cuda_ge_13050)]
 /// How many entry points [`ALL`] holds.
+///
+/// - As written here: since CUDA 13.5; the name: in every supported header
 pub const ALL_LEN: usize = 685;
 /// Every versioned entry point of `cudaTypedefs.h`: symbol, version and stream mode.
 pub const ALL: [crate::EntryPointInfo; ALL_LEN] = [

@@ -3,439 +3,921 @@
 // Emitter: cuda_driver_sys_generator::function_names (cuda-driver-sys/generator/src/function_names.rs). Merged by cuda_driver_sys_generator::merge (cuda-driver-sys/generator/src/merge/).
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
+/// C spelling `cuArray3DCreate`: binds [`cuArray3DCreate_v2`] in both stream modes.
+///
 pub use functions::cuArray3DCreate_v2 as cuArray3DCreate;
+/// C spelling `cuArray3DGetDescriptor`: binds [`cuArray3DGetDescriptor_v2`] in both stream modes.
+///
 pub use functions::cuArray3DGetDescriptor_v2 as cuArray3DGetDescriptor;
+/// C spelling `cuArrayCreate`: binds [`cuArrayCreate_v2`] in both stream modes.
+///
 pub use functions::cuArrayCreate_v2 as cuArrayCreate;
+/// C spelling `cuArrayGetDescriptor`: binds [`cuArrayGetDescriptor_v2`] in both stream modes.
+///
 pub use functions::cuArrayGetDescriptor_v2 as cuArrayGetDescriptor;
 #[cfg(not(cuda_ge_13000))]
+/// C spelling `cuCtxCreate`: binds [`cuCtxCreate_v2`] in both stream modes.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
+///
 pub use functions::cuCtxCreate_v2 as cuCtxCreate;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuCtxCreate`: binds [`cuCtxCreate_v4`] in both stream modes.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
+///
 pub use functions::cuCtxCreate_v4 as cuCtxCreate;
+/// C spelling `cuCtxDestroy`: binds [`cuCtxDestroy_v2`] in both stream modes.
+///
 pub use functions::cuCtxDestroy_v2 as cuCtxDestroy;
+/// C spelling `cuCtxPopCurrent`: binds [`cuCtxPopCurrent_v2`] in both stream modes.
+///
 pub use functions::cuCtxPopCurrent_v2 as cuCtxPopCurrent;
+/// C spelling `cuCtxPushCurrent`: binds [`cuCtxPushCurrent_v2`] in both stream modes.
+///
 pub use functions::cuCtxPushCurrent_v2 as cuCtxPushCurrent;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuDeviceGetUuid`: binds [`cuDeviceGetUuid_v2`] in both stream modes.
+///
 pub use functions::cuDeviceGetUuid_v2 as cuDeviceGetUuid;
+/// C spelling `cuDevicePrimaryCtxRelease`: binds [`cuDevicePrimaryCtxRelease_v2`] in both stream modes.
+///
 pub use functions::cuDevicePrimaryCtxRelease_v2 as cuDevicePrimaryCtxRelease;
+/// C spelling `cuDevicePrimaryCtxReset`: binds [`cuDevicePrimaryCtxReset_v2`] in both stream modes.
+///
 pub use functions::cuDevicePrimaryCtxReset_v2 as cuDevicePrimaryCtxReset;
+/// C spelling `cuDevicePrimaryCtxSetFlags`: binds [`cuDevicePrimaryCtxSetFlags_v2`] in both stream modes.
+///
 pub use functions::cuDevicePrimaryCtxSetFlags_v2 as cuDevicePrimaryCtxSetFlags;
+/// C spelling `cuDeviceTotalMem`: binds [`cuDeviceTotalMem_v2`] in both stream modes.
+///
 pub use functions::cuDeviceTotalMem_v2 as cuDeviceTotalMem;
+/// C spelling `cuEventDestroy`: binds [`cuEventDestroy_v2`] in both stream modes.
+///
 pub use functions::cuEventDestroy_v2 as cuEventDestroy;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuEventElapsedTime`: binds [`cuEventElapsedTime_v2`] in both stream modes.
+///
 pub use functions::cuEventElapsedTime_v2 as cuEventElapsedTime;
+/// C spelling `cuEventRecord`: binds `cuEventRecord` itself by default, `cuEventRecord_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuEventRecord_ptsz as cuEventRecord;
+/// C spelling `cuEventRecordWithFlags`: binds `cuEventRecordWithFlags` itself by default, `cuEventRecordWithFlags_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuEventRecordWithFlags_ptsz as cuEventRecordWithFlags;
 #[cfg(not(cuda_ge_12000))]
+/// C spelling `cuGetProcAddress`: binds `cuGetProcAddress` itself by default, `cuGetProcAddress_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use crate::inline::cuGetProcAddress_ptsz as cuGetProcAddress;
 #[cfg(not(cuda_ge_12000))]
+/// C spelling `cuGraphInstantiate`: binds [`cuGraphInstantiate_v2`] in both stream modes.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
+///
 pub use functions::cuGraphInstantiate_v2 as cuGraphInstantiate;
 #[cfg(cuda_ge_13050)]
+/// C spelling `cuFabricCpyBatchAsync`: binds `cuFabricCpyBatchAsync` itself by default, `cuFabricCpyBatchAsync_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuFabricCpyBatchAsync_ptsz as cuFabricCpyBatchAsync;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuGetProcAddress`: binds `cuGetProcAddress_v2` by default, `cuGetProcAddress_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuGetProcAddress_v2 as cuGetProcAddress;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuGetProcAddress`: binds `cuGetProcAddress_v2` by default, `cuGetProcAddress_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use crate::inline::cuGetProcAddress_v2_ptsz as cuGetProcAddress;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuGetProcAddress_v2`: binds `cuGetProcAddress_v2` itself by default, `cuGetProcAddress_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use crate::inline::cuGetProcAddress_v2_ptsz as cuGetProcAddress_v2;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuGraphAddDependencies`: binds [`cuGraphAddDependencies_v2`] in both stream modes.
+///
 pub use functions::cuGraphAddDependencies_v2 as cuGraphAddDependencies;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuGraphAddKernelNode`: binds [`cuGraphAddKernelNode_v2`] in both stream modes.
+///
 pub use functions::cuGraphAddKernelNode_v2 as cuGraphAddKernelNode;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuGraphAddNode`: binds [`cuGraphAddNode_v2`] in both stream modes.
+///
 pub use functions::cuGraphAddNode_v2 as cuGraphAddNode;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuGraphExecKernelNodeSetParams`: binds [`cuGraphExecKernelNodeSetParams_v2`] in both stream modes.
+///
 pub use functions::cuGraphExecKernelNodeSetParams_v2 as cuGraphExecKernelNodeSetParams;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuGraphExecUpdate`: binds [`cuGraphExecUpdate_v2`] in both stream modes.
+///
 pub use functions::cuGraphExecUpdate_v2 as cuGraphExecUpdate;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuGraphGetEdges`: binds [`cuGraphGetEdges_v2`] in both stream modes.
+///
 pub use functions::cuGraphGetEdges_v2 as cuGraphGetEdges;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuGraphInstantiate`: binds [`cuGraphInstantiateWithFlags`] in both stream modes.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
+///
 pub use functions::cuGraphInstantiateWithFlags as cuGraphInstantiate;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuGraphInstantiateWithParams`: binds `cuGraphInstantiateWithParams` itself by default, `cuGraphInstantiateWithParams_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuGraphInstantiateWithParams_ptsz as cuGraphInstantiateWithParams;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuGraphKernelNodeGetParams`: binds [`cuGraphKernelNodeGetParams_v2`] in both stream modes.
+///
 pub use functions::cuGraphKernelNodeGetParams_v2 as cuGraphKernelNodeGetParams;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuGraphKernelNodeSetParams`: binds [`cuGraphKernelNodeSetParams_v2`] in both stream modes.
+///
 pub use functions::cuGraphKernelNodeSetParams_v2 as cuGraphKernelNodeSetParams;
+/// C spelling `cuGraphLaunch`: binds `cuGraphLaunch` itself by default, `cuGraphLaunch_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuGraphLaunch_ptsz as cuGraphLaunch;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuGraphNodeGetDependencies`: binds [`cuGraphNodeGetDependencies_v2`] in both stream modes.
+///
 pub use functions::cuGraphNodeGetDependencies_v2 as cuGraphNodeGetDependencies;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuGraphNodeGetDependentNodes`: binds [`cuGraphNodeGetDependentNodes_v2`] in both stream modes.
+///
 pub use functions::cuGraphNodeGetDependentNodes_v2 as cuGraphNodeGetDependentNodes;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuGraphRemoveDependencies`: binds [`cuGraphRemoveDependencies_v2`] in both stream modes.
+///
 pub use functions::cuGraphRemoveDependencies_v2 as cuGraphRemoveDependencies;
+/// C spelling `cuGraphUpload`: binds `cuGraphUpload` itself by default, `cuGraphUpload_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuGraphUpload_ptsz as cuGraphUpload;
+/// C spelling `cuGraphicsMapResources`: binds `cuGraphicsMapResources` itself by default, `cuGraphicsMapResources_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuGraphicsMapResources_ptsz as cuGraphicsMapResources;
+/// C spelling `cuGraphicsResourceGetMappedPointer`: binds [`cuGraphicsResourceGetMappedPointer_v2`] in both stream modes.
+///
 pub use functions::cuGraphicsResourceGetMappedPointer_v2 as cuGraphicsResourceGetMappedPointer;
+/// C spelling `cuGraphicsResourceSetMapFlags`: binds [`cuGraphicsResourceSetMapFlags_v2`] in both stream modes.
+///
 pub use functions::cuGraphicsResourceSetMapFlags_v2 as cuGraphicsResourceSetMapFlags;
+/// C spelling `cuGraphicsUnmapResources`: binds `cuGraphicsUnmapResources` itself by default, `cuGraphicsUnmapResources_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuGraphicsUnmapResources_ptsz as cuGraphicsUnmapResources;
+/// C spelling `cuIpcOpenMemHandle`: binds [`cuIpcOpenMemHandle_v2`] in both stream modes.
+///
 pub use functions::cuIpcOpenMemHandle_v2 as cuIpcOpenMemHandle;
+/// C spelling `cuLaunchCooperativeKernel`: binds `cuLaunchCooperativeKernel` itself by default, `cuLaunchCooperativeKernel_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuLaunchCooperativeKernel_ptsz as cuLaunchCooperativeKernel;
+/// C spelling `cuLaunchHostFunc`: binds `cuLaunchHostFunc` itself by default, `cuLaunchHostFunc_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuLaunchHostFunc_ptsz as cuLaunchHostFunc;
 #[cfg(cuda_ge_13020)]
+/// C spelling `cuLaunchHostFunc_v2`: binds `cuLaunchHostFunc_v2` itself by default, `cuLaunchHostFunc_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuLaunchHostFunc_v2_ptsz as cuLaunchHostFunc_v2;
+/// C spelling `cuLaunchKernel`: binds `cuLaunchKernel` itself by default, `cuLaunchKernel_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuLaunchKernel_ptsz as cuLaunchKernel;
 #[cfg(cuda_ge_11080)]
+/// C spelling `cuLaunchKernelEx`: binds `cuLaunchKernelEx` itself by default, `cuLaunchKernelEx_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuLaunchKernelEx_ptsz as cuLaunchKernelEx;
+/// C spelling `cuLinkAddData`: binds [`cuLinkAddData_v2`] in both stream modes.
+///
 pub use functions::cuLinkAddData_v2 as cuLinkAddData;
+/// C spelling `cuLinkAddFile`: binds [`cuLinkAddFile_v2`] in both stream modes.
+///
 pub use functions::cuLinkAddFile_v2 as cuLinkAddFile;
+/// C spelling `cuLinkCreate`: binds [`cuLinkCreate_v2`] in both stream modes.
+///
 pub use functions::cuLinkCreate_v2 as cuLinkCreate;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuMemAdvise`: binds [`cuMemAdvise_v2`] in both stream modes.
+///
 pub use functions::cuMemAdvise_v2 as cuMemAdvise;
+/// C spelling `cuMemAlloc`: binds [`cuMemAlloc_v2`] in both stream modes.
+///
 pub use functions::cuMemAlloc_v2 as cuMemAlloc;
+/// C spelling `cuMemAllocAsync`: binds `cuMemAllocAsync` itself by default, `cuMemAllocAsync_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemAllocAsync_ptsz as cuMemAllocAsync;
+/// C spelling `cuMemAllocFromPoolAsync`: binds `cuMemAllocFromPoolAsync` itself by default, `cuMemAllocFromPoolAsync_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemAllocFromPoolAsync_ptsz as cuMemAllocFromPoolAsync;
+/// C spelling `cuMemAllocHost`: binds [`cuMemAllocHost_v2`] in both stream modes.
+///
 pub use functions::cuMemAllocHost_v2 as cuMemAllocHost;
+/// C spelling `cuMemAllocPitch`: binds [`cuMemAllocPitch_v2`] in both stream modes.
+///
 pub use functions::cuMemAllocPitch_v2 as cuMemAllocPitch;
 #[cfg(cuda_ge_12080)]
+/// C spelling `cuMemBatchDecompressAsync`: binds `cuMemBatchDecompressAsync` itself by default, `cuMemBatchDecompressAsync_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemBatchDecompressAsync_ptsz as cuMemBatchDecompressAsync;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuMemDiscardAndPrefetchBatchAsync`: binds `cuMemDiscardAndPrefetchBatchAsync` itself by default, `cuMemDiscardAndPrefetchBatchAsync_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemDiscardAndPrefetchBatchAsync_ptsz as cuMemDiscardAndPrefetchBatchAsync;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuMemDiscardBatchAsync`: binds `cuMemDiscardBatchAsync` itself by default, `cuMemDiscardBatchAsync_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemDiscardBatchAsync_ptsz as cuMemDiscardBatchAsync;
+/// C spelling `cuMemFree`: binds [`cuMemFree_v2`] in both stream modes.
+///
 pub use functions::cuMemFree_v2 as cuMemFree;
+/// C spelling `cuMemFreeAsync`: binds `cuMemFreeAsync` itself by default, `cuMemFreeAsync_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemFreeAsync_ptsz as cuMemFreeAsync;
+/// C spelling `cuMemGetAddressRange`: binds [`cuMemGetAddressRange_v2`] in both stream modes.
+///
 pub use functions::cuMemGetAddressRange_v2 as cuMemGetAddressRange;
+/// C spelling `cuMemGetInfo`: binds [`cuMemGetInfo_v2`] in both stream modes.
+///
 pub use functions::cuMemGetInfo_v2 as cuMemGetInfo;
+/// C spelling `cuMemHostGetDevicePointer`: binds [`cuMemHostGetDevicePointer_v2`] in both stream modes.
+///
 pub use functions::cuMemHostGetDevicePointer_v2 as cuMemHostGetDevicePointer;
+/// C spelling `cuMemHostRegister`: binds [`cuMemHostRegister_v2`] in both stream modes.
+///
 pub use functions::cuMemHostRegister_v2 as cuMemHostRegister;
+/// C spelling `cuMemMapArrayAsync`: binds `cuMemMapArrayAsync` itself by default, `cuMemMapArrayAsync_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemMapArrayAsync_ptsz as cuMemMapArrayAsync;
 #[cfg(not(cuda_ge_13000))]
+/// C spelling `cuMemPrefetchAsync`: binds `cuMemPrefetchAsync` itself by default, `cuMemPrefetchAsync_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemPrefetchAsync_ptsz as cuMemPrefetchAsync;
 #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
+/// C spelling `cuMemPrefetchAsync_v2`: binds `cuMemPrefetchAsync_v2` itself by default, `cuMemPrefetchAsync_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemPrefetchAsync_v2_ptsz as cuMemPrefetchAsync_v2;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuMemPrefetchAsync`: binds `cuMemPrefetchAsync_v2` by default, `cuMemPrefetchAsync_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemPrefetchAsync_v2 as cuMemPrefetchAsync;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuMemPrefetchAsync`: binds `cuMemPrefetchAsync_v2` by default, `cuMemPrefetchAsync_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemPrefetchAsync_v2_ptsz as cuMemPrefetchAsync;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuMemPrefetchBatchAsync`: binds `cuMemPrefetchBatchAsync` itself by default, `cuMemPrefetchBatchAsync_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemPrefetchBatchAsync_ptsz as cuMemPrefetchBatchAsync;
+/// C spelling `cuMemcpy`: binds `cuMemcpy` itself by default, `cuMemcpy_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpy_ptds as cuMemcpy;
+/// C spelling `cuMemcpy2D`: binds `cuMemcpy2D_v2` by default, `cuMemcpy2D_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemcpy2D_v2 as cuMemcpy2D;
+/// C spelling `cuMemcpy2D`: binds `cuMemcpy2D_v2` by default, `cuMemcpy2D_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpy2D_v2_ptds as cuMemcpy2D;
+/// C spelling `cuMemcpy2DAsync`: binds `cuMemcpy2DAsync_v2` by default, `cuMemcpy2DAsync_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemcpy2DAsync_v2 as cuMemcpy2DAsync;
+/// C spelling `cuMemcpy2DAsync`: binds `cuMemcpy2DAsync_v2` by default, `cuMemcpy2DAsync_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpy2DAsync_v2_ptsz as cuMemcpy2DAsync;
+/// C spelling `cuMemcpy2DUnaligned`: binds `cuMemcpy2DUnaligned_v2` by default, `cuMemcpy2DUnaligned_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemcpy2DUnaligned_v2 as cuMemcpy2DUnaligned;
+/// C spelling `cuMemcpy2DUnaligned`: binds `cuMemcpy2DUnaligned_v2` by default, `cuMemcpy2DUnaligned_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpy2DUnaligned_v2_ptds as cuMemcpy2DUnaligned;
+/// C spelling `cuMemcpy3D`: binds `cuMemcpy3D_v2` by default, `cuMemcpy3D_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemcpy3D_v2 as cuMemcpy3D;
+/// C spelling `cuMemcpy3D`: binds `cuMemcpy3D_v2` by default, `cuMemcpy3D_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpy3D_v2_ptds as cuMemcpy3D;
+/// C spelling `cuMemcpy3DAsync`: binds `cuMemcpy3DAsync_v2` by default, `cuMemcpy3DAsync_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemcpy3DAsync_v2 as cuMemcpy3DAsync;
+/// C spelling `cuMemcpy3DAsync`: binds `cuMemcpy3DAsync_v2` by default, `cuMemcpy3DAsync_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpy3DAsync_v2_ptsz as cuMemcpy3DAsync;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+/// C spelling `cuMemcpy3DBatchAsync`: binds `cuMemcpy3DBatchAsync` itself by default, `cuMemcpy3DBatchAsync_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 12.8; removed in 13.0; the name: since CUDA 12.8
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpy3DBatchAsync_ptsz as cuMemcpy3DBatchAsync;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuMemcpy3DBatchAsync`: binds `cuMemcpy3DBatchAsync_v2` by default, `cuMemcpy3DBatchAsync_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.8
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemcpy3DBatchAsync_v2 as cuMemcpy3DBatchAsync;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuMemcpy3DBatchAsync`: binds `cuMemcpy3DBatchAsync_v2` by default, `cuMemcpy3DBatchAsync_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.8
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpy3DBatchAsync_v2_ptsz as cuMemcpy3DBatchAsync;
+/// C spelling `cuMemcpy3DPeer`: binds `cuMemcpy3DPeer` itself by default, `cuMemcpy3DPeer_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpy3DPeer_ptds as cuMemcpy3DPeer;
+/// C spelling `cuMemcpy3DPeerAsync`: binds `cuMemcpy3DPeerAsync` itself by default, `cuMemcpy3DPeerAsync_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpy3DPeerAsync_ptsz as cuMemcpy3DPeerAsync;
 #[cfg(cuda_ge_13020)]
+/// C spelling `cuMemcpy3DWithAttributesAsync`: binds `cuMemcpy3DWithAttributesAsync` itself by default, `cuMemcpy3DWithAttributesAsync_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpy3DWithAttributesAsync_ptsz as cuMemcpy3DWithAttributesAsync;
+/// C spelling `cuMemcpyAsync`: binds `cuMemcpyAsync` itself by default, `cuMemcpyAsync_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpyAsync_ptsz as cuMemcpyAsync;
+/// C spelling `cuMemcpyAtoA`: binds `cuMemcpyAtoA_v2` by default, `cuMemcpyAtoA_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemcpyAtoA_v2 as cuMemcpyAtoA;
+/// C spelling `cuMemcpyAtoA`: binds `cuMemcpyAtoA_v2` by default, `cuMemcpyAtoA_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpyAtoA_v2_ptds as cuMemcpyAtoA;
+/// C spelling `cuMemcpyAtoD`: binds `cuMemcpyAtoD_v2` by default, `cuMemcpyAtoD_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemcpyAtoD_v2 as cuMemcpyAtoD;
+/// C spelling `cuMemcpyAtoD`: binds `cuMemcpyAtoD_v2` by default, `cuMemcpyAtoD_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpyAtoD_v2_ptds as cuMemcpyAtoD;
+/// C spelling `cuMemcpyAtoH`: binds `cuMemcpyAtoH_v2` by default, `cuMemcpyAtoH_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemcpyAtoH_v2 as cuMemcpyAtoH;
+/// C spelling `cuMemcpyAtoH`: binds `cuMemcpyAtoH_v2` by default, `cuMemcpyAtoH_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpyAtoH_v2_ptds as cuMemcpyAtoH;
+/// C spelling `cuMemcpyAtoHAsync`: binds `cuMemcpyAtoHAsync_v2` by default, `cuMemcpyAtoHAsync_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemcpyAtoHAsync_v2 as cuMemcpyAtoHAsync;
+/// C spelling `cuMemcpyAtoHAsync`: binds `cuMemcpyAtoHAsync_v2` by default, `cuMemcpyAtoHAsync_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpyAtoHAsync_v2_ptsz as cuMemcpyAtoHAsync;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+/// C spelling `cuMemcpyBatchAsync`: binds `cuMemcpyBatchAsync` itself by default, `cuMemcpyBatchAsync_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 12.8; removed in 13.0; the name: since CUDA 12.8
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpyBatchAsync_ptsz as cuMemcpyBatchAsync;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuMemcpyBatchAsync`: binds `cuMemcpyBatchAsync_v2` by default, `cuMemcpyBatchAsync_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.8
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemcpyBatchAsync_v2 as cuMemcpyBatchAsync;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuMemcpyBatchAsync`: binds `cuMemcpyBatchAsync_v2` by default, `cuMemcpyBatchAsync_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 13.0; the name: since CUDA 12.8
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpyBatchAsync_v2_ptsz as cuMemcpyBatchAsync;
+/// C spelling `cuMemcpyDtoA`: binds `cuMemcpyDtoA_v2` by default, `cuMemcpyDtoA_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemcpyDtoA_v2 as cuMemcpyDtoA;
+/// C spelling `cuMemcpyDtoA`: binds `cuMemcpyDtoA_v2` by default, `cuMemcpyDtoA_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpyDtoA_v2_ptds as cuMemcpyDtoA;
+/// C spelling `cuMemcpyDtoD`: binds `cuMemcpyDtoD_v2` by default, `cuMemcpyDtoD_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemcpyDtoD_v2 as cuMemcpyDtoD;
+/// C spelling `cuMemcpyDtoD`: binds `cuMemcpyDtoD_v2` by default, `cuMemcpyDtoD_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpyDtoD_v2_ptds as cuMemcpyDtoD;
+/// C spelling `cuMemcpyDtoDAsync`: binds `cuMemcpyDtoDAsync_v2` by default, `cuMemcpyDtoDAsync_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemcpyDtoDAsync_v2 as cuMemcpyDtoDAsync;
+/// C spelling `cuMemcpyDtoDAsync`: binds `cuMemcpyDtoDAsync_v2` by default, `cuMemcpyDtoDAsync_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpyDtoDAsync_v2_ptsz as cuMemcpyDtoDAsync;
+/// C spelling `cuMemcpyDtoH`: binds `cuMemcpyDtoH_v2` by default, `cuMemcpyDtoH_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemcpyDtoH_v2 as cuMemcpyDtoH;
+/// C spelling `cuMemcpyDtoH`: binds `cuMemcpyDtoH_v2` by default, `cuMemcpyDtoH_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpyDtoH_v2_ptds as cuMemcpyDtoH;
+/// C spelling `cuMemcpyDtoHAsync`: binds `cuMemcpyDtoHAsync_v2` by default, `cuMemcpyDtoHAsync_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemcpyDtoHAsync_v2 as cuMemcpyDtoHAsync;
+/// C spelling `cuMemcpyDtoHAsync`: binds `cuMemcpyDtoHAsync_v2` by default, `cuMemcpyDtoHAsync_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpyDtoHAsync_v2_ptsz as cuMemcpyDtoHAsync;
+/// C spelling `cuMemcpyHtoA`: binds `cuMemcpyHtoA_v2` by default, `cuMemcpyHtoA_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemcpyHtoA_v2 as cuMemcpyHtoA;
+/// C spelling `cuMemcpyHtoA`: binds `cuMemcpyHtoA_v2` by default, `cuMemcpyHtoA_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpyHtoA_v2_ptds as cuMemcpyHtoA;
+/// C spelling `cuMemcpyHtoAAsync`: binds `cuMemcpyHtoAAsync_v2` by default, `cuMemcpyHtoAAsync_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemcpyHtoAAsync_v2 as cuMemcpyHtoAAsync;
+/// C spelling `cuMemcpyHtoAAsync`: binds `cuMemcpyHtoAAsync_v2` by default, `cuMemcpyHtoAAsync_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpyHtoAAsync_v2_ptsz as cuMemcpyHtoAAsync;
+/// C spelling `cuMemcpyHtoD`: binds `cuMemcpyHtoD_v2` by default, `cuMemcpyHtoD_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemcpyHtoD_v2 as cuMemcpyHtoD;
+/// C spelling `cuMemcpyHtoD`: binds `cuMemcpyHtoD_v2` by default, `cuMemcpyHtoD_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpyHtoD_v2_ptds as cuMemcpyHtoD;
+/// C spelling `cuMemcpyHtoDAsync`: binds `cuMemcpyHtoDAsync_v2` by default, `cuMemcpyHtoDAsync_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemcpyHtoDAsync_v2 as cuMemcpyHtoDAsync;
+/// C spelling `cuMemcpyHtoDAsync`: binds `cuMemcpyHtoDAsync_v2` by default, `cuMemcpyHtoDAsync_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpyHtoDAsync_v2_ptsz as cuMemcpyHtoDAsync;
+/// C spelling `cuMemcpyPeer`: binds `cuMemcpyPeer` itself by default, `cuMemcpyPeer_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpyPeer_ptds as cuMemcpyPeer;
+/// C spelling `cuMemcpyPeerAsync`: binds `cuMemcpyPeerAsync` itself by default, `cuMemcpyPeerAsync_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpyPeerAsync_ptsz as cuMemcpyPeerAsync;
 #[cfg(cuda_ge_13020)]
+/// C spelling `cuMemcpyWithAttributesAsync`: binds `cuMemcpyWithAttributesAsync` itself by default, `cuMemcpyWithAttributesAsync_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemcpyWithAttributesAsync_ptsz as cuMemcpyWithAttributesAsync;
+/// C spelling `cuMemsetD16`: binds `cuMemsetD16_v2` by default, `cuMemsetD16_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemsetD16_v2 as cuMemsetD16;
+/// C spelling `cuMemsetD16`: binds `cuMemsetD16_v2` by default, `cuMemsetD16_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemsetD16_v2_ptds as cuMemsetD16;
+/// C spelling `cuMemsetD16Async`: binds `cuMemsetD16Async` itself by default, `cuMemsetD16Async_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemsetD16Async_ptsz as cuMemsetD16Async;
+/// C spelling `cuMemsetD2D16`: binds `cuMemsetD2D16_v2` by default, `cuMemsetD2D16_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemsetD2D16_v2 as cuMemsetD2D16;
+/// C spelling `cuMemsetD2D16`: binds `cuMemsetD2D16_v2` by default, `cuMemsetD2D16_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemsetD2D16_v2_ptds as cuMemsetD2D16;
+/// C spelling `cuMemsetD2D16Async`: binds `cuMemsetD2D16Async` itself by default, `cuMemsetD2D16Async_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemsetD2D16Async_ptsz as cuMemsetD2D16Async;
+/// C spelling `cuMemsetD2D32`: binds `cuMemsetD2D32_v2` by default, `cuMemsetD2D32_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemsetD2D32_v2 as cuMemsetD2D32;
+/// C spelling `cuMemsetD2D32`: binds `cuMemsetD2D32_v2` by default, `cuMemsetD2D32_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemsetD2D32_v2_ptds as cuMemsetD2D32;
+/// C spelling `cuMemsetD2D32Async`: binds `cuMemsetD2D32Async` itself by default, `cuMemsetD2D32Async_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemsetD2D32Async_ptsz as cuMemsetD2D32Async;
+/// C spelling `cuMemsetD2D8`: binds `cuMemsetD2D8_v2` by default, `cuMemsetD2D8_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemsetD2D8_v2 as cuMemsetD2D8;
+/// C spelling `cuMemsetD2D8`: binds `cuMemsetD2D8_v2` by default, `cuMemsetD2D8_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemsetD2D8_v2_ptds as cuMemsetD2D8;
+/// C spelling `cuMemsetD2D8Async`: binds `cuMemsetD2D8Async` itself by default, `cuMemsetD2D8Async_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemsetD2D8Async_ptsz as cuMemsetD2D8Async;
+/// C spelling `cuMemsetD32`: binds `cuMemsetD32_v2` by default, `cuMemsetD32_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemsetD32_v2 as cuMemsetD32;
+/// C spelling `cuMemsetD32`: binds `cuMemsetD32_v2` by default, `cuMemsetD32_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemsetD32_v2_ptds as cuMemsetD32;
+/// C spelling `cuMemsetD32Async`: binds `cuMemsetD32Async` itself by default, `cuMemsetD32Async_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemsetD32Async_ptsz as cuMemsetD32Async;
+/// C spelling `cuMemsetD8`: binds `cuMemsetD8_v2` by default, `cuMemsetD8_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuMemsetD8_v2 as cuMemsetD8;
+/// C spelling `cuMemsetD8`: binds `cuMemsetD8_v2` by default, `cuMemsetD8_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemsetD8_v2_ptds as cuMemsetD8;
+/// C spelling `cuMemsetD8Async`: binds `cuMemsetD8Async` itself by default, `cuMemsetD8Async_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuMemsetD8Async_ptsz as cuMemsetD8Async;
+/// C spelling `cuModuleGetGlobal`: binds [`cuModuleGetGlobal_v2`] in both stream modes.
+///
 pub use functions::cuModuleGetGlobal_v2 as cuModuleGetGlobal;
+/// C spelling `cuSignalExternalSemaphoresAsync`: binds `cuSignalExternalSemaphoresAsync` itself by default, `cuSignalExternalSemaphoresAsync_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuSignalExternalSemaphoresAsync_ptsz as cuSignalExternalSemaphoresAsync;
+/// C spelling `cuStreamAddCallback`: binds `cuStreamAddCallback` itself by default, `cuStreamAddCallback_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamAddCallback_ptsz as cuStreamAddCallback;
+/// C spelling `cuStreamAttachMemAsync`: binds `cuStreamAttachMemAsync` itself by default, `cuStreamAttachMemAsync_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamAttachMemAsync_ptsz as cuStreamAttachMemAsync;
 #[cfg(not(cuda_ge_12000))]
+/// C spelling `cuStreamBatchMemOp`: binds `cuStreamBatchMemOp` itself by default, `cuStreamBatchMemOp_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamBatchMemOp_ptsz as cuStreamBatchMemOp;
 #[cfg(not(cuda_ge_12000))]
+/// C spelling `cuStreamBatchMemOp_v2`: binds `cuStreamBatchMemOp_v2` itself by default, `cuStreamBatchMemOp_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamBatchMemOp_v2_ptsz as cuStreamBatchMemOp_v2;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuStreamBatchMemOp`: binds `cuStreamBatchMemOp_v2` by default, `cuStreamBatchMemOp_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuStreamBatchMemOp_v2 as cuStreamBatchMemOp;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuStreamBatchMemOp`: binds `cuStreamBatchMemOp_v2` by default, `cuStreamBatchMemOp_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamBatchMemOp_v2_ptsz as cuStreamBatchMemOp;
+/// C spelling `cuStreamBeginCapture`: binds `cuStreamBeginCapture_v2` by default, `cuStreamBeginCapture_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuStreamBeginCapture_v2 as cuStreamBeginCapture;
+/// C spelling `cuStreamBeginCapture`: binds `cuStreamBeginCapture_v2` by default, `cuStreamBeginCapture_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamBeginCapture_v2_ptsz as cuStreamBeginCapture;
 #[cfg(cuda_ge_13020)]
+/// C spelling `cuStreamBeginCaptureToCig`: binds `cuStreamBeginCaptureToCig` itself by default, `cuStreamBeginCaptureToCig_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamBeginCaptureToCig_ptsz as cuStreamBeginCaptureToCig;
 #[cfg(cuda_ge_12030)]
+/// C spelling `cuStreamBeginCaptureToGraph`: binds `cuStreamBeginCaptureToGraph` itself by default, `cuStreamBeginCaptureToGraph_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamBeginCaptureToGraph_ptsz as cuStreamBeginCaptureToGraph;
 #[cfg(cuda_ge_13030)]
+/// C spelling `cuStreamBeginRecaptureToGraph`: binds `cuStreamBeginRecaptureToGraph` itself by default, `cuStreamBeginRecaptureToGraph_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamBeginRecaptureToGraph_ptsz as cuStreamBeginRecaptureToGraph;
+/// C spelling `cuStreamCopyAttributes`: binds `cuStreamCopyAttributes` itself by default, `cuStreamCopyAttributes_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamCopyAttributes_ptsz as cuStreamCopyAttributes;
+/// C spelling `cuStreamDestroy`: binds [`cuStreamDestroy_v2`] in both stream modes.
+///
 pub use functions::cuStreamDestroy_v2 as cuStreamDestroy;
+/// C spelling `cuStreamEndCapture`: binds `cuStreamEndCapture` itself by default, `cuStreamEndCapture_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamEndCapture_ptsz as cuStreamEndCapture;
 #[cfg(cuda_ge_13020)]
+/// C spelling `cuStreamEndCaptureToCig`: binds `cuStreamEndCaptureToCig` itself by default, `cuStreamEndCaptureToCig_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamEndCaptureToCig_ptsz as cuStreamEndCaptureToCig;
+/// C spelling `cuStreamGetAttribute`: binds `cuStreamGetAttribute` itself by default, `cuStreamGetAttribute_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamGetAttribute_ptsz as cuStreamGetAttribute;
 #[cfg(not(cuda_ge_12000))]
+/// C spelling `cuStreamGetCaptureInfo`: binds `cuStreamGetCaptureInfo` itself by default, `cuStreamGetCaptureInfo_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamGetCaptureInfo_ptsz as cuStreamGetCaptureInfo;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
+/// C spelling `cuStreamGetCaptureInfo`: binds `cuStreamGetCaptureInfo_v2` by default, `cuStreamGetCaptureInfo_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 12.0; removed in 13.0; the name: in every supported header
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuStreamGetCaptureInfo_v2 as cuStreamGetCaptureInfo;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
+/// C spelling `cuStreamGetCaptureInfo`: binds `cuStreamGetCaptureInfo_v2` by default, `cuStreamGetCaptureInfo_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 12.0; removed in 13.0; the name: in every supported header
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamGetCaptureInfo_v2_ptsz as cuStreamGetCaptureInfo;
 #[cfg(not(cuda_ge_13000))]
+/// C spelling `cuStreamGetCaptureInfo_v2`: binds `cuStreamGetCaptureInfo_v2` itself by default, `cuStreamGetCaptureInfo_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamGetCaptureInfo_v2_ptsz as cuStreamGetCaptureInfo_v2;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+/// C spelling `cuStreamGetCaptureInfo_v3`: binds `cuStreamGetCaptureInfo_v3` itself by default, `cuStreamGetCaptureInfo_v3_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamGetCaptureInfo_v3_ptsz as cuStreamGetCaptureInfo_v3;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuStreamGetCaptureInfo`: binds `cuStreamGetCaptureInfo_v3` by default, `cuStreamGetCaptureInfo_v3_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuStreamGetCaptureInfo_v3 as cuStreamGetCaptureInfo;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuStreamGetCaptureInfo`: binds `cuStreamGetCaptureInfo_v3` by default, `cuStreamGetCaptureInfo_v3_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamGetCaptureInfo_v3_ptsz as cuStreamGetCaptureInfo;
+/// C spelling `cuStreamGetCtx`: binds `cuStreamGetCtx` itself by default, `cuStreamGetCtx_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamGetCtx_ptsz as cuStreamGetCtx;
 #[cfg(cuda_ge_12050)]
+/// C spelling `cuStreamGetCtx_v2`: binds `cuStreamGetCtx_v2` itself by default, `cuStreamGetCtx_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamGetCtx_v2_ptsz as cuStreamGetCtx_v2;
 #[cfg(cuda_ge_13010)]
+/// C spelling `cuStreamGetDevResource`: binds `cuStreamGetDevResource` itself by default, `cuStreamGetDevResource_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamGetDevResource_ptsz as cuStreamGetDevResource;
 #[cfg(cuda_ge_12080)]
+/// C spelling `cuStreamGetDevice`: binds `cuStreamGetDevice` itself by default, `cuStreamGetDevice_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamGetDevice_ptsz as cuStreamGetDevice;
+/// C spelling `cuStreamGetFlags`: binds `cuStreamGetFlags` itself by default, `cuStreamGetFlags_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamGetFlags_ptsz as cuStreamGetFlags;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuStreamGetId`: binds `cuStreamGetId` itself by default, `cuStreamGetId_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamGetId_ptsz as cuStreamGetId;
+/// C spelling `cuStreamGetPriority`: binds `cuStreamGetPriority` itself by default, `cuStreamGetPriority_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamGetPriority_ptsz as cuStreamGetPriority;
+/// C spelling `cuStreamIsCapturing`: binds `cuStreamIsCapturing` itself by default, `cuStreamIsCapturing_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamIsCapturing_ptsz as cuStreamIsCapturing;
+/// C spelling `cuStreamQuery`: binds `cuStreamQuery` itself by default, `cuStreamQuery_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamQuery_ptsz as cuStreamQuery;
+/// C spelling `cuStreamSetAttribute`: binds `cuStreamSetAttribute` itself by default, `cuStreamSetAttribute_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamSetAttribute_ptsz as cuStreamSetAttribute;
+/// C spelling `cuStreamSynchronize`: binds `cuStreamSynchronize` itself by default, `cuStreamSynchronize_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamSynchronize_ptsz as cuStreamSynchronize;
 #[cfg(not(cuda_ge_13000))]
+/// C spelling `cuStreamUpdateCaptureDependencies`: binds `cuStreamUpdateCaptureDependencies` itself by default, `cuStreamUpdateCaptureDependencies_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamUpdateCaptureDependencies_ptsz as cuStreamUpdateCaptureDependencies;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+/// C spelling `cuStreamUpdateCaptureDependencies_v2`: binds `cuStreamUpdateCaptureDependencies_v2` itself by default, `cuStreamUpdateCaptureDependencies_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamUpdateCaptureDependencies_v2_ptsz as cuStreamUpdateCaptureDependencies_v2;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuStreamUpdateCaptureDependencies`: binds `cuStreamUpdateCaptureDependencies_v2` by default, `cuStreamUpdateCaptureDependencies_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuStreamUpdateCaptureDependencies_v2 as cuStreamUpdateCaptureDependencies;
 #[cfg(cuda_ge_13000)]
+/// C spelling `cuStreamUpdateCaptureDependencies`: binds `cuStreamUpdateCaptureDependencies_v2` by default, `cuStreamUpdateCaptureDependencies_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 13.0; the name: in every supported header
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamUpdateCaptureDependencies_v2_ptsz as cuStreamUpdateCaptureDependencies;
+/// C spelling `cuStreamWaitEvent`: binds `cuStreamWaitEvent` itself by default, `cuStreamWaitEvent_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamWaitEvent_ptsz as cuStreamWaitEvent;
 #[cfg(not(cuda_ge_12000))]
+/// C spelling `cuStreamWaitValue32`: binds `cuStreamWaitValue32` itself by default, `cuStreamWaitValue32_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamWaitValue32_ptsz as cuStreamWaitValue32;
 #[cfg(not(cuda_ge_12000))]
+/// C spelling `cuStreamWaitValue32_v2`: binds `cuStreamWaitValue32_v2` itself by default, `cuStreamWaitValue32_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamWaitValue32_v2_ptsz as cuStreamWaitValue32_v2;
 #[cfg(not(cuda_ge_12000))]
+/// C spelling `cuStreamWaitValue64`: binds `cuStreamWaitValue64` itself by default, `cuStreamWaitValue64_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamWaitValue64_ptsz as cuStreamWaitValue64;
 #[cfg(not(cuda_ge_12000))]
+/// C spelling `cuStreamWaitValue64_v2`: binds `cuStreamWaitValue64_v2` itself by default, `cuStreamWaitValue64_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamWaitValue64_v2_ptsz as cuStreamWaitValue64_v2;
 #[cfg(not(cuda_ge_12000))]
+/// C spelling `cuStreamWriteValue32`: binds `cuStreamWriteValue32` itself by default, `cuStreamWriteValue32_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamWriteValue32_ptsz as cuStreamWriteValue32;
 #[cfg(not(cuda_ge_12000))]
+/// C spelling `cuStreamWriteValue32_v2`: binds `cuStreamWriteValue32_v2` itself by default, `cuStreamWriteValue32_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamWriteValue32_v2_ptsz as cuStreamWriteValue32_v2;
 #[cfg(not(cuda_ge_12000))]
+/// C spelling `cuStreamWriteValue64`: binds `cuStreamWriteValue64` itself by default, `cuStreamWriteValue64_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamWriteValue64_ptsz as cuStreamWriteValue64;
 #[cfg(not(cuda_ge_12000))]
+/// C spelling `cuStreamWriteValue64_v2`: binds `cuStreamWriteValue64_v2` itself by default, `cuStreamWriteValue64_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamWriteValue64_v2_ptsz as cuStreamWriteValue64_v2;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuStreamWaitValue32`: binds `cuStreamWaitValue32_v2` by default, `cuStreamWaitValue32_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuStreamWaitValue32_v2 as cuStreamWaitValue32;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuStreamWaitValue32`: binds `cuStreamWaitValue32_v2` by default, `cuStreamWaitValue32_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamWaitValue32_v2_ptsz as cuStreamWaitValue32;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuStreamWaitValue64`: binds `cuStreamWaitValue64_v2` by default, `cuStreamWaitValue64_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuStreamWaitValue64_v2 as cuStreamWaitValue64;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuStreamWaitValue64`: binds `cuStreamWaitValue64_v2` by default, `cuStreamWaitValue64_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamWaitValue64_v2_ptsz as cuStreamWaitValue64;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuStreamWriteValue32`: binds `cuStreamWriteValue32_v2` by default, `cuStreamWriteValue32_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuStreamWriteValue32_v2 as cuStreamWriteValue32;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuStreamWriteValue32`: binds `cuStreamWriteValue32_v2` by default, `cuStreamWriteValue32_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamWriteValue32_v2_ptsz as cuStreamWriteValue32;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuStreamWriteValue64`: binds `cuStreamWriteValue64_v2` by default, `cuStreamWriteValue64_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuStreamWriteValue64_v2 as cuStreamWriteValue64;
 #[cfg(cuda_ge_12000)]
+/// C spelling `cuStreamWriteValue64`: binds `cuStreamWriteValue64_v2` by default, `cuStreamWriteValue64_v2_ptsz` under `per-thread-default-stream`.
+///
+/// - As written here: since CUDA 12.0; the name: in every supported header
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuStreamWriteValue64_v2_ptsz as cuStreamWriteValue64;
+/// C spelling `cuTexRefGetAddress`: binds [`cuTexRefGetAddress_v2`] in both stream modes.
+///
 pub use functions::cuTexRefGetAddress_v2 as cuTexRefGetAddress;
+/// C spelling `cuTexRefSetAddress`: binds [`cuTexRefSetAddress_v2`] in both stream modes.
+///
 pub use functions::cuTexRefSetAddress_v2 as cuTexRefSetAddress;
+/// C spelling `cuTexRefSetAddress2D`: binds [`cuTexRefSetAddress2D_v3`] in both stream modes.
+///
 pub use functions::cuTexRefSetAddress2D_v3 as cuTexRefSetAddress2D;
+/// C spelling `cuWaitExternalSemaphoresAsync`: binds `cuWaitExternalSemaphoresAsync` itself by default, `cuWaitExternalSemaphoresAsync_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuWaitExternalSemaphoresAsync_ptsz as cuWaitExternalSemaphoresAsync;

@@ -4,24 +4,59 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 unsafe extern "C" {
+    /// `CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGetErrorString_v6000`], the ABI of CUDA 6.0; entry point [`entry::cuGetErrorString_v6000`](super::entry::cuGetErrorString_v6000)
+    /// - NVIDIA: [Error Handling](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__ERROR.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGetErrorString(
         error: CUresult,
         pStr: *mut *const ::core::ffi::c_char,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGetErrorName_v6000`], the ABI of CUDA 6.0; entry point [`entry::cuGetErrorName_v6000`](super::entry::cuGetErrorName_v6000)
+    /// - NVIDIA: [Error Handling](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__ERROR.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGetErrorName(
         error: CUresult,
         pStr: *mut *const ::core::ffi::c_char,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuInit(unsigned int Flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuInit_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuInit_v2000`](super::entry::cuInit_v2000)
+    /// - NVIDIA: [Initialization](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__INITIALIZE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuInit(Flags: ::core::ffi::c_uint) -> CUresult;
+    /// `CUresult CUDAAPI cuDriverGetVersion(int *driverVersion);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDriverGetVersion_v2020`], the ABI of CUDA 2.2; entry point [`entry::cuDriverGetVersion_v2020`](super::entry::cuDriverGetVersion_v2020)
+    /// - NVIDIA: [Version Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VERSION.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDriverGetVersion(driverVersion: *mut ::core::ffi::c_int) -> CUresult;
+    /// `CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGet_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuDeviceGet_v2000`](super::entry::cuDeviceGet_v2000)
+    /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDeviceGet(device: *mut CUdevice, ordinal: ::core::ffi::c_int) -> CUresult;
+    /// `CUresult CUDAAPI cuDeviceGetCount(int *count);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetCount_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuDeviceGetCount_v2000`](super::entry::cuDeviceGetCount_v2000)
+    /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDeviceGetCount(count: *mut ::core::ffi::c_int) -> CUresult;
+    /// `CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetName_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuDeviceGetName_v2000`](super::entry::cuDeviceGetName_v2000)
+    /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDeviceGetName(
         name: *mut ::core::ffi::c_char,
@@ -29,18 +64,54 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
+    /// `CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetUuid_v9020`], the ABI of CUDA 9.2; entry point [`entry::cuDeviceGetUuid_v9020`](super::entry::cuDeviceGetUuid_v9020)
+    /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+    /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
     pub fn cuDeviceGetUuid(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
+    #[cfg(not(cuda_ge_13000))]
+    /// `CUresult CUDAAPI cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetUuid_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuDeviceGetUuid_v11040`](super::entry::cuDeviceGetUuid_v11040)
+    /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+    /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
     #[must_use]
     pub fn cuDeviceGetUuid_v2(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
+    #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuDeviceGetUuid`](super::cuDeviceGetUuid)
+    /// - Typedef: [`PFN_cuDeviceGetUuid_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuDeviceGetUuid_v11040`](super::entry::cuDeviceGetUuid_v11040)
+    /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+    /// - As written here: since CUDA 13.0; the name: in every supported header
+    #[must_use]
+    pub fn cuDeviceGetUuid_v2(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
+    /// `CUresult CUDAAPI cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetLuid_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuDeviceGetLuid_v10000`](super::entry::cuDeviceGetLuid_v10000)
+    /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDeviceGetLuid(
         luid: *mut ::core::ffi::c_char,
         deviceNodeMask: *mut ::core::ffi::c_uint,
         dev: CUdevice,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuDeviceTotalMem`](super::cuDeviceTotalMem)
+    /// - Typedef: [`PFN_cuDeviceTotalMem_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuDeviceTotalMem_v3020`](super::entry::cuDeviceTotalMem_v3020)
+    /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDeviceTotalMem_v2(bytes: *mut usize, dev: CUdevice) -> CUresult;
+    /// `CUresult CUDAAPI cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CUarray_format format, unsigned numChannels, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuDeviceGetTexture1DLinearMaxWidth_v11010`](super::entry::cuDeviceGetTexture1DLinearMaxWidth_v11010)
+    /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDeviceGetTexture1DLinearMaxWidth(
         maxWidthInElements: *mut usize,
@@ -48,6 +119,11 @@ unsafe extern "C" {
         numChannels: ::core::ffi::c_uint,
         dev: CUdevice,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetAttribute_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuDeviceGetAttribute_v2000`](super::entry::cuDeviceGetAttribute_v2000)
+    /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDeviceGetAttribute(
         pi: *mut ::core::ffi::c_int,
@@ -55,6 +131,11 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuDeviceGetHostAtomicCapabilities(unsigned int* capabilities, const CUatomicOperation* operations, unsigned int count, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetHostAtomicCapabilities_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuDeviceGetHostAtomicCapabilities_v13000`](super::entry::cuDeviceGetHostAtomicCapabilities_v13000)
+    /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+    /// - Since CUDA 13.0
     #[must_use]
     pub fn cuDeviceGetHostAtomicCapabilities(
         capabilities: *mut ::core::ffi::c_uint,
@@ -62,59 +143,131 @@ unsafe extern "C" {
         count: ::core::ffi::c_uint,
         dev: CUdevice,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, CUdevice dev, int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetNvSciSyncAttributes_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuDeviceGetNvSciSyncAttributes_v10020`](super::entry::cuDeviceGetNvSciSyncAttributes_v10020)
+    /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDeviceGetNvSciSyncAttributes(
         nvSciSyncAttrList: *mut ::core::ffi::c_void,
         dev: CUdevice,
         flags: ::core::ffi::c_int,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceSetMemPool_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuDeviceSetMemPool_v11020`](super::entry::cuDeviceSetMemPool_v11020)
+    /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDeviceSetMemPool(dev: CUdevice, pool: CUmemoryPool) -> CUresult;
+    /// `CUresult CUDAAPI cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetMemPool_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuDeviceGetMemPool_v11020`](super::entry::cuDeviceGetMemPool_v11020)
+    /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDeviceGetMemPool(pool: *mut CUmemoryPool, dev: CUdevice) -> CUresult;
+    /// `CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetDefaultMemPool_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuDeviceGetDefaultMemPool_v11020`](super::entry::cuDeviceGetDefaultMemPool_v11020)
+    /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDeviceGetDefaultMemPool(
         pool_out: *mut CUmemoryPool,
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetExecAffinitySupport_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuDeviceGetExecAffinitySupport_v11040`](super::entry::cuDeviceGetExecAffinitySupport_v11040)
+    /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+    /// - As written here: since CUDA 12.0; the name: in every supported header
     #[must_use]
     pub fn cuDeviceGetExecAffinitySupport(
         pi: *mut ::core::ffi::c_int,
         type_: CUexecAffinityType,
         dev: CUdevice,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target, CUflushGPUDirectRDMAWritesScope scope);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuFlushGPUDirectRDMAWrites_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuFlushGPUDirectRDMAWrites_v11030`](super::entry::cuFlushGPUDirectRDMAWrites_v11030)
+    /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuFlushGPUDirectRDMAWrites(
         target: CUflushGPUDirectRDMAWritesTarget,
         scope: CUflushGPUDirectRDMAWritesScope,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuDeviceGetProperties(CUdevprop *prop, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetProperties_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuDeviceGetProperties_v2000`](super::entry::cuDeviceGetProperties_v2000)
+    /// - NVIDIA: [Device Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDeviceGetProperties(prop: *mut CUdevprop, dev: CUdevice) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuDeviceComputeCapability(int *major, int *minor, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceComputeCapability_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuDeviceComputeCapability_v2000`](super::entry::cuDeviceComputeCapability_v2000)
+    /// - NVIDIA: [Device Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDeviceComputeCapability(
         major: *mut ::core::ffi::c_int,
         minor: *mut ::core::ffi::c_int,
         dev: CUdevice,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDevicePrimaryCtxRetain_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuDevicePrimaryCtxRetain_v7000`](super::entry::cuDevicePrimaryCtxRetain_v7000)
+    /// - NVIDIA: [Primary Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PRIMARY__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDevicePrimaryCtxRetain(pctx: *mut CUcontext, dev: CUdevice) -> CUresult;
+    /// `CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuDevicePrimaryCtxRelease`](super::cuDevicePrimaryCtxRelease)
+    /// - Typedef: [`PFN_cuDevicePrimaryCtxRelease_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuDevicePrimaryCtxRelease_v11000`](super::entry::cuDevicePrimaryCtxRelease_v11000)
+    /// - NVIDIA: [Primary Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PRIMARY__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) -> CUresult;
+    /// `CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuDevicePrimaryCtxSetFlags`](super::cuDevicePrimaryCtxSetFlags)
+    /// - Typedef: [`PFN_cuDevicePrimaryCtxSetFlags_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuDevicePrimaryCtxSetFlags_v11000`](super::entry::cuDevicePrimaryCtxSetFlags_v11000)
+    /// - NVIDIA: [Primary Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PRIMARY__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDevicePrimaryCtxSetFlags_v2(
         dev: CUdevice,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDevicePrimaryCtxGetState_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuDevicePrimaryCtxGetState_v7000`](super::entry::cuDevicePrimaryCtxGetState_v7000)
+    /// - NVIDIA: [Primary Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PRIMARY__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDevicePrimaryCtxGetState(
         dev: CUdevice,
         flags: *mut ::core::ffi::c_uint,
         active: *mut ::core::ffi::c_int,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuDevicePrimaryCtxReset`](super::cuDevicePrimaryCtxReset)
+    /// - Typedef: [`PFN_cuDevicePrimaryCtxReset_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuDevicePrimaryCtxReset_v11000`](super::entry::cuDevicePrimaryCtxReset_v11000)
+    /// - NVIDIA: [Primary Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PRIMARY__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetExecAffinitySupport_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuDeviceGetExecAffinitySupport_v11040`](super::entry::cuDeviceGetExecAffinitySupport_v11040)
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
     pub fn cuDeviceGetExecAffinitySupport(
         pi: *mut ::core::ffi::c_int,
@@ -122,6 +275,12 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
+    /// `CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuCtxCreate`](super::cuCtxCreate)
+    /// - Typedef: [`PFN_cuCtxCreate_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuCtxCreate_v3020`](super::entry::cuCtxCreate_v3020)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
     pub fn cuCtxCreate_v2(
         pctx: *mut CUcontext,
@@ -129,6 +288,11 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
+    /// `CUresult CUDAAPI cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxCreate_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuCtxCreate_v11040`](super::entry::cuCtxCreate_v11040)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
     pub fn cuCtxCreate_v3(
         pctx: *mut CUcontext,
@@ -137,7 +301,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
         dev: CUdevice,
     ) -> CUresult;
-    #[cfg(cuda_ge_12050)]
+    #[cfg(all(cuda_ge_12050, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxCreate_v12050`], the ABI of CUDA 12.5; entry point [`entry::cuCtxCreate_v12050`](super::entry::cuCtxCreate_v12050)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - As written here: since CUDA 12.5; removed in 13.0; the name: since CUDA 12.5
     #[must_use]
     pub fn cuCtxCreate_v4(
         pctx: *mut CUcontext,
@@ -145,91 +314,263 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
         dev: CUdevice,
     ) -> CUresult;
+    #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuCtxCreate`](super::cuCtxCreate)
+    /// - Typedef: [`PFN_cuCtxCreate_v12050`], the ABI of CUDA 12.5; entry point [`entry::cuCtxCreate_v12050`](super::entry::cuCtxCreate_v12050)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - As written here: since CUDA 13.0; the name: since CUDA 12.5
+    #[must_use]
+    pub fn cuCtxCreate_v4(
+        pctx: *mut CUcontext,
+        ctxCreateParams: *mut CUctxCreateParams,
+        flags: ::core::ffi::c_uint,
+        dev: CUdevice,
+    ) -> CUresult;
+    /// `CUresult CUDAAPI cuCtxDestroy(CUcontext ctx);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuCtxDestroy`](super::cuCtxDestroy)
+    /// - Typedef: [`PFN_cuCtxDestroy_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuCtxDestroy_v4000`](super::entry::cuCtxDestroy_v4000)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuCtxDestroy_v2(ctx: CUcontext) -> CUresult;
+    /// `CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuCtxPushCurrent`](super::cuCtxPushCurrent)
+    /// - Typedef: [`PFN_cuCtxPushCurrent_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuCtxPushCurrent_v4000`](super::entry::cuCtxPushCurrent_v4000)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuCtxPushCurrent_v2(ctx: CUcontext) -> CUresult;
+    /// `CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuCtxPopCurrent`](super::cuCtxPopCurrent)
+    /// - Typedef: [`PFN_cuCtxPopCurrent_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuCtxPopCurrent_v4000`](super::entry::cuCtxPopCurrent_v4000)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuCtxPopCurrent_v2(pctx: *mut CUcontext) -> CUresult;
+    /// `CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxSetCurrent_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuCtxSetCurrent_v4000`](super::entry::cuCtxSetCurrent_v4000)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuCtxSetCurrent(ctx: CUcontext) -> CUresult;
+    /// `CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxGetCurrent_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuCtxGetCurrent_v4000`](super::entry::cuCtxGetCurrent_v4000)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuCtxGetCurrent(pctx: *mut CUcontext) -> CUresult;
+    /// `CUresult CUDAAPI cuCtxGetDevice(CUdevice *device);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxGetDevice_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuCtxGetDevice_v2000`](super::entry::cuCtxGetDevice_v2000)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuCtxGetDevice(device: *mut CUdevice) -> CUresult;
     #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxGetDevice_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuCtxGetDevice_v13000`](super::entry::cuCtxGetDevice_v13000)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - Since CUDA 13.0
     #[must_use]
     pub fn cuCtxGetDevice_v2(device: *mut CUdevice, ctx: CUcontext) -> CUresult;
+    /// `CUresult CUDAAPI cuCtxGetFlags(unsigned int *flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxGetFlags_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuCtxGetFlags_v7000`](super::entry::cuCtxGetFlags_v7000)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuCtxGetFlags(flags: *mut ::core::ffi::c_uint) -> CUresult;
     #[cfg(cuda_ge_12010)]
+    /// `CUresult CUDAAPI cuCtxSetFlags(unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxSetFlags_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuCtxSetFlags_v12010`](super::entry::cuCtxSetFlags_v12010)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - Since CUDA 12.1
     #[must_use]
     pub fn cuCtxSetFlags(flags: ::core::ffi::c_uint) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuCtxGetId(CUcontext ctx, unsigned long long *ctxId);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxGetId_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuCtxGetId_v12000`](super::entry::cuCtxGetId_v12000)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuCtxGetId(ctx: CUcontext, ctxId: *mut ::core::ffi::c_ulonglong) -> CUresult;
+    /// `CUresult CUDAAPI cuCtxSynchronize(void);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxSynchronize_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuCtxSynchronize_v2000`](super::entry::cuCtxSynchronize_v2000)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuCtxSynchronize() -> CUresult;
     #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext ctx);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxSynchronize_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuCtxSynchronize_v13000`](super::entry::cuCtxSynchronize_v13000)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - Since CUDA 13.0
     #[must_use]
     pub fn cuCtxSynchronize_v2(ctx: CUcontext) -> CUresult;
+    /// `CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxSetLimit_v3010`], the ABI of CUDA 3.1; entry point [`entry::cuCtxSetLimit_v3010`](super::entry::cuCtxSetLimit_v3010)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuCtxSetLimit(limit: CUlimit, value: usize) -> CUresult;
+    /// `CUresult CUDAAPI cuCtxGetLimit(size_t *pvalue, CUlimit limit);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxGetLimit_v3010`], the ABI of CUDA 3.1; entry point [`entry::cuCtxGetLimit_v3010`](super::entry::cuCtxGetLimit_v3010)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuCtxGetLimit(pvalue: *mut usize, limit: CUlimit) -> CUresult;
+    /// `CUresult CUDAAPI cuCtxGetCacheConfig(CUfunc_cache *pconfig);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxGetCacheConfig_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuCtxGetCacheConfig_v3020`](super::entry::cuCtxGetCacheConfig_v3020)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuCtxGetCacheConfig(pconfig: *mut CUfunc_cache) -> CUresult;
+    /// `CUresult CUDAAPI cuCtxSetCacheConfig(CUfunc_cache config);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxSetCacheConfig_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuCtxSetCacheConfig_v3020`](super::entry::cuCtxSetCacheConfig_v3020)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuCtxSetCacheConfig(config: CUfunc_cache) -> CUresult;
     #[cfg(not(cuda_ge_12040))]
+    /// `CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxGetSharedMemConfig_v4020`], the ABI of CUDA 4.2; entry point [`entry::cuCtxGetSharedMemConfig_v4020`](super::entry::cuCtxGetSharedMemConfig_v4020)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - As written here: in CUDA 11.7 to 12.3; removed in 12.4; the name: in every supported header
     #[must_use]
     pub fn cuCtxGetSharedMemConfig(pConfig: *mut CUsharedconfig) -> CUresult;
     #[cfg(not(cuda_ge_12040))]
+    /// `CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxSetSharedMemConfig_v4020`], the ABI of CUDA 4.2; entry point [`entry::cuCtxSetSharedMemConfig_v4020`](super::entry::cuCtxSetSharedMemConfig_v4020)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - As written here: in CUDA 11.7 to 12.3; removed in 12.4; the name: in every supported header
     #[must_use]
     pub fn cuCtxSetSharedMemConfig(config: CUsharedconfig) -> CUresult;
+    /// `CUresult CUDAAPI cuCtxGetApiVersion(CUcontext ctx, unsigned int *version);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxGetApiVersion_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuCtxGetApiVersion_v3020`](super::entry::cuCtxGetApiVersion_v3020)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuCtxGetApiVersion(
         ctx: CUcontext,
         version: *mut ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxGetStreamPriorityRange_v5050`], the ABI of CUDA 5.5; entry point [`entry::cuCtxGetStreamPriorityRange_v5050`](super::entry::cuCtxGetStreamPriorityRange_v5050)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuCtxGetStreamPriorityRange(
         leastPriority: *mut ::core::ffi::c_int,
         greatestPriority: *mut ::core::ffi::c_int,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuCtxResetPersistingL2Cache(void);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxResetPersistingL2Cache_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuCtxResetPersistingL2Cache_v11000`](super::entry::cuCtxResetPersistingL2Cache_v11000)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuCtxResetPersistingL2Cache() -> CUresult;
+    /// `CUresult CUDAAPI cuCtxGetExecAffinity(CUexecAffinityParam *pExecAffinity, CUexecAffinityType type);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxGetExecAffinity_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuCtxGetExecAffinity_v11040`](super::entry::cuCtxGetExecAffinity_v11040)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuCtxGetExecAffinity(
         pExecAffinity: *mut CUexecAffinityParam,
         type_: CUexecAffinityType,
     ) -> CUresult;
     #[cfg(cuda_ge_12050)]
+    /// `CUresult CUDAAPI cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxRecordEvent_v12050`], the ABI of CUDA 12.5; entry point [`entry::cuCtxRecordEvent_v12050`](super::entry::cuCtxRecordEvent_v12050)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - Since CUDA 12.5
     #[must_use]
     pub fn cuCtxRecordEvent(hCtx: CUcontext, hEvent: CUevent) -> CUresult;
     #[cfg(cuda_ge_12050)]
+    /// `CUresult CUDAAPI cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxWaitEvent_v12050`], the ABI of CUDA 12.5; entry point [`entry::cuCtxWaitEvent_v12050`](super::entry::cuCtxWaitEvent_v12050)
+    /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
+    /// - Since CUDA 12.5
     #[must_use]
     pub fn cuCtxWaitEvent(hCtx: CUcontext, hEvent: CUevent) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxAttach(CUcontext *pctx, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxAttach_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuCtxAttach_v2000`](super::entry::cuCtxAttach_v2000)
+    /// - NVIDIA: [Context Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuCtxAttach(pctx: *mut CUcontext, flags: ::core::ffi::c_uint) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxDetach(CUcontext ctx);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxDetach_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuCtxDetach_v2000`](super::entry::cuCtxDetach_v2000)
+    /// - NVIDIA: [Context Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuCtxDetach(ctx: CUcontext) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxGetSharedMemConfig_v4020`], the ABI of CUDA 4.2; entry point [`entry::cuCtxGetSharedMemConfig_v4020`](super::entry::cuCtxGetSharedMemConfig_v4020)
+    /// - NVIDIA: [Context Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX__DEPRECATED.html)
+    /// - As written here: since CUDA 12.4; the name: in every supported header
     #[must_use]
     pub fn cuCtxGetSharedMemConfig(pConfig: *mut CUsharedconfig) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxSetSharedMemConfig_v4020`], the ABI of CUDA 4.2; entry point [`entry::cuCtxSetSharedMemConfig_v4020`](super::entry::cuCtxSetSharedMemConfig_v4020)
+    /// - NVIDIA: [Context Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX__DEPRECATED.html)
+    /// - As written here: since CUDA 12.4; the name: in every supported header
     #[must_use]
     pub fn cuCtxSetSharedMemConfig(config: CUsharedconfig) -> CUresult;
+    /// `CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuModuleLoad_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuModuleLoad_v2000`](super::entry::cuModuleLoad_v2000)
+    /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuModuleLoad(
         module: *mut CUmodule,
         fname: *const ::core::ffi::c_char,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuModuleLoadData_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuModuleLoadData_v2000`](super::entry::cuModuleLoadData_v2000)
+    /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuModuleLoadData(
         module: *mut CUmodule,
         image: *const ::core::ffi::c_void,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions, CUjit_option *options, void **optionValues);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuModuleLoadDataEx_v2010`], the ABI of CUDA 2.1; entry point [`entry::cuModuleLoadDataEx_v2010`](super::entry::cuModuleLoadDataEx_v2010)
+    /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuModuleLoadDataEx(
         module: *mut CUmodule,
@@ -238,16 +579,36 @@ unsafe extern "C" {
         options: *mut CUjit_option,
         optionValues: *mut *mut ::core::ffi::c_void,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuModuleLoadFatBinary_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuModuleLoadFatBinary_v2000`](super::entry::cuModuleLoadFatBinary_v2000)
+    /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuModuleLoadFatBinary(
         module: *mut CUmodule,
         fatCubin: *const ::core::ffi::c_void,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuModuleUnload(CUmodule hmod);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuModuleUnload_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuModuleUnload_v2000`](super::entry::cuModuleUnload_v2000)
+    /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuModuleUnload(hmod: CUmodule) -> CUresult;
     #[cfg(cuda_ge_11080)]
+    /// `CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode *mode);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuModuleGetLoadingMode_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuModuleGetLoadingMode_v11070`](super::entry::cuModuleGetLoadingMode_v11070)
+    /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+    /// - As written here: since CUDA 11.8; the name: in every supported header
     #[must_use]
     pub fn cuModuleGetLoadingMode(mode: *mut CUmoduleLoadingMode) -> CUresult;
+    /// `CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuModuleGetFunction_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuModuleGetFunction_v2000`](super::entry::cuModuleGetFunction_v2000)
+    /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuModuleGetFunction(
         hfunc: *mut CUfunction,
@@ -255,18 +616,34 @@ unsafe extern "C" {
         name: *const ::core::ffi::c_char,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `CUresult CUDAAPI cuModuleGetFunctionCount(unsigned int *count, CUmodule mod);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuModuleGetFunctionCount_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuModuleGetFunctionCount_v12040`](super::entry::cuModuleGetFunctionCount_v12040)
+    /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+    /// - Since CUDA 12.4
     #[must_use]
     pub fn cuModuleGetFunctionCount(
         count: *mut ::core::ffi::c_uint,
         mod_: CUmodule,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `CUresult CUDAAPI cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunctions, CUmodule mod);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuModuleEnumerateFunctions_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuModuleEnumerateFunctions_v12040`](super::entry::cuModuleEnumerateFunctions_v12040)
+    /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+    /// - Since CUDA 12.4
     #[must_use]
     pub fn cuModuleEnumerateFunctions(
         functions: *mut CUfunction,
         numFunctions: ::core::ffi::c_uint,
         mod_: CUmodule,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuModuleGetGlobal`](super::cuModuleGetGlobal)
+    /// - Typedef: [`PFN_cuModuleGetGlobal_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuModuleGetGlobal_v3020`](super::entry::cuModuleGetGlobal_v3020)
+    /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuModuleGetGlobal_v2(
         dptr: *mut CUdeviceptr,
@@ -275,6 +652,11 @@ unsafe extern "C" {
         name: *const ::core::ffi::c_char,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *name);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuModuleGetTexRef_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuModuleGetTexRef_v2000`](super::entry::cuModuleGetTexRef_v2000)
+    /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
     pub fn cuModuleGetTexRef(
         pTexRef: *mut CUtexref,
@@ -282,12 +664,23 @@ unsafe extern "C" {
         name: *const ::core::ffi::c_char,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char *name);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuModuleGetSurfRef_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuModuleGetSurfRef_v3000`](super::entry::cuModuleGetSurfRef_v3000)
+    /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
     pub fn cuModuleGetSurfRef(
         pSurfRef: *mut CUsurfref,
         hmod: CUmodule,
         name: *const ::core::ffi::c_char,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuLinkCreate(unsigned int numOptions, CUjit_option *options, void **optionValues, CUlinkState *stateOut);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuLinkCreate`](super::cuLinkCreate)
+    /// - Typedef: [`PFN_cuLinkCreate_v6050`], the ABI of CUDA 6.5; entry point [`entry::cuLinkCreate_v6050`](super::entry::cuLinkCreate_v6050)
+    /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuLinkCreate_v2(
         numOptions: ::core::ffi::c_uint,
@@ -295,6 +688,12 @@ unsafe extern "C" {
         optionValues: *mut *mut ::core::ffi::c_void,
         stateOut: *mut CUlinkState,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuLinkAddData(CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name, unsigned int numOptions, CUjit_option *options, void **optionValues);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuLinkAddData`](super::cuLinkAddData)
+    /// - Typedef: [`PFN_cuLinkAddData_v6050`], the ABI of CUDA 6.5; entry point [`entry::cuLinkAddData_v6050`](super::entry::cuLinkAddData_v6050)
+    /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuLinkAddData_v2(
         state: CUlinkState,
@@ -306,6 +705,12 @@ unsafe extern "C" {
         options: *mut CUjit_option,
         optionValues: *mut *mut ::core::ffi::c_void,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuLinkAddFile(CUlinkState state, CUjitInputType type, const char *path, unsigned int numOptions, CUjit_option *options, void **optionValues);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuLinkAddFile`](super::cuLinkAddFile)
+    /// - Typedef: [`PFN_cuLinkAddFile_v6050`], the ABI of CUDA 6.5; entry point [`entry::cuLinkAddFile_v6050`](super::entry::cuLinkAddFile_v6050)
+    /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuLinkAddFile_v2(
         state: CUlinkState,
@@ -315,15 +720,30 @@ unsafe extern "C" {
         options: *mut CUjit_option,
         optionValues: *mut *mut ::core::ffi::c_void,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLinkComplete_v5050`], the ABI of CUDA 5.5; entry point [`entry::cuLinkComplete_v5050`](super::entry::cuLinkComplete_v5050)
+    /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuLinkComplete(
         state: CUlinkState,
         cubinOut: *mut *mut ::core::ffi::c_void,
         sizeOut: *mut usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuLinkDestroy(CUlinkState state);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLinkDestroy_v5050`], the ABI of CUDA 5.5; entry point [`entry::cuLinkDestroy_v5050`](super::entry::cuLinkDestroy_v5050)
+    /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuLinkDestroy(state: CUlinkState) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *name);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuModuleGetTexRef_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuModuleGetTexRef_v2000`](super::entry::cuModuleGetTexRef_v2000)
+    /// - NVIDIA: [Module Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE__DEPRECATED.html)
+    /// - As written here: since CUDA 12.0; the name: in every supported header
     #[must_use]
     pub fn cuModuleGetTexRef(
         pTexRef: *mut CUtexref,
@@ -331,13 +751,40 @@ unsafe extern "C" {
         name: *const ::core::ffi::c_char,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char *name);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuModuleGetSurfRef_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuModuleGetSurfRef_v3000`](super::entry::cuModuleGetSurfRef_v3000)
+    /// - NVIDIA: [Module Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE__DEPRECATED.html)
+    /// - As written here: since CUDA 12.0; the name: in every supported header
     #[must_use]
     pub fn cuModuleGetSurfRef(
         pSurfRef: *mut CUsurfref,
         hmod: CUmodule,
         name: *const ::core::ffi::c_char,
     ) -> CUresult;
-    #[cfg(cuda_ge_12000)]
+    #[cfg(all(cuda_ge_12000, not(cuda_ge_13010)))]
+    /// `CUresult CUDAAPI cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void** libraryOptionValues, unsigned int numLibraryOptions);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLibraryLoadData_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuLibraryLoadData_v12000`](super::entry::cuLibraryLoadData_v12000)
+    /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+    /// - As written here: since CUDA 12.0; removed in 13.1; the name: since CUDA 12.0
+    #[must_use]
+    pub fn cuLibraryLoadData(
+        library: *mut CUlibrary,
+        code: *const ::core::ffi::c_void,
+        jitOptions: *mut CUjit_option,
+        jitOptionsValues: *mut *mut ::core::ffi::c_void,
+        numJitOptions: ::core::ffi::c_uint,
+        libraryOptions: *mut CUlibraryOption,
+        libraryOptionValues: *mut *mut ::core::ffi::c_void,
+        numLibraryOptions: ::core::ffi::c_uint,
+    ) -> CUresult;
+    #[cfg(cuda_ge_13010)]
+    /// `CUresult CUDAAPI cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLibraryLoadData_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuLibraryLoadData_v12000`](super::entry::cuLibraryLoadData_v12000)
+    /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+    /// - As written here: since CUDA 13.1; the name: since CUDA 12.0
     #[must_use]
     pub fn cuLibraryLoadData(
         library: *mut CUlibrary,
@@ -350,6 +797,11 @@ unsafe extern "C" {
         numLibraryOptions: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLibraryLoadFromFile_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuLibraryLoadFromFile_v12000`](super::entry::cuLibraryLoadFromFile_v12000)
+    /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuLibraryLoadFromFile(
         library: *mut CUlibrary,
@@ -362,9 +814,19 @@ unsafe extern "C" {
         numLibraryOptions: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuLibraryUnload(CUlibrary library);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLibraryUnload_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuLibraryUnload_v12000`](super::entry::cuLibraryUnload_v12000)
+    /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuLibraryUnload(library: CUlibrary) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLibraryGetKernel_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuLibraryGetKernel_v12000`](super::entry::cuLibraryGetKernel_v12000)
+    /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuLibraryGetKernel(
         pKernel: *mut CUkernel,
@@ -372,12 +834,22 @@ unsafe extern "C" {
         name: *const ::core::ffi::c_char,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `CUresult CUDAAPI cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLibraryGetKernelCount_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuLibraryGetKernelCount_v12040`](super::entry::cuLibraryGetKernelCount_v12040)
+    /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+    /// - Since CUDA 12.4
     #[must_use]
     pub fn cuLibraryGetKernelCount(
         count: *mut ::core::ffi::c_uint,
         lib: CUlibrary,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `CUresult CUDAAPI cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, CUlibrary lib);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLibraryEnumerateKernels_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuLibraryEnumerateKernels_v12040`](super::entry::cuLibraryEnumerateKernels_v12040)
+    /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+    /// - Since CUDA 12.4
     #[must_use]
     pub fn cuLibraryEnumerateKernels(
         kernels: *mut CUkernel,
@@ -385,15 +857,35 @@ unsafe extern "C" {
         lib: CUlibrary,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuLibraryGetModule(CUmodule *pMod, CUlibrary library);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLibraryGetModule_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuLibraryGetModule_v12000`](super::entry::cuLibraryGetModule_v12000)
+    /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuLibraryGetModule(pMod: *mut CUmodule, library: CUlibrary) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuKernelGetFunction_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuKernelGetFunction_v12000`](super::entry::cuKernelGetFunction_v12000)
+    /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuKernelGetFunction(pFunc: *mut CUfunction, kernel: CUkernel) -> CUresult;
     #[cfg(cuda_ge_12050)]
+    /// `CUresult CUDAAPI cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuKernelGetLibrary_v12050`], the ABI of CUDA 12.5; entry point [`entry::cuKernelGetLibrary_v12050`](super::entry::cuKernelGetLibrary_v12050)
+    /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+    /// - Since CUDA 12.5
     #[must_use]
     pub fn cuKernelGetLibrary(pLib: *mut CUlibrary, kernel: CUkernel) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLibraryGetGlobal_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuLibraryGetGlobal_v12000`](super::entry::cuLibraryGetGlobal_v12000)
+    /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuLibraryGetGlobal(
         dptr: *mut CUdeviceptr,
@@ -402,6 +894,11 @@ unsafe extern "C" {
         name: *const ::core::ffi::c_char,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLibraryGetManaged_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuLibraryGetManaged_v12000`](super::entry::cuLibraryGetManaged_v12000)
+    /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuLibraryGetManaged(
         dptr: *mut CUdeviceptr,
@@ -410,6 +907,11 @@ unsafe extern "C" {
         name: *const ::core::ffi::c_char,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuLibraryGetUnifiedFunction(void **fptr, CUlibrary library, const char *symbol);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLibraryGetUnifiedFunction_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuLibraryGetUnifiedFunction_v12000`](super::entry::cuLibraryGetUnifiedFunction_v12000)
+    /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuLibraryGetUnifiedFunction(
         fptr: *mut *mut ::core::ffi::c_void,
@@ -417,6 +919,11 @@ unsafe extern "C" {
         symbol: *const ::core::ffi::c_char,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuKernelGetAttribute_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuKernelGetAttribute_v12000`](super::entry::cuKernelGetAttribute_v12000)
+    /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuKernelGetAttribute(
         pi: *mut ::core::ffi::c_int,
@@ -425,6 +932,11 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuKernelSetAttribute_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuKernelSetAttribute_v12000`](super::entry::cuKernelSetAttribute_v12000)
+    /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuKernelSetAttribute(
         attrib: CUfunction_attribute,
@@ -433,6 +945,11 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuKernelSetCacheConfig_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuKernelSetCacheConfig_v12000`](super::entry::cuKernelSetCacheConfig_v12000)
+    /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuKernelSetCacheConfig(
         kernel: CUkernel,
@@ -440,12 +957,22 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(cuda_ge_12030)]
+    /// `CUresult CUDAAPI cuKernelGetName(const char **name, CUkernel hfunc);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuKernelGetName_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuKernelGetName_v12030`](super::entry::cuKernelGetName_v12030)
+    /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+    /// - Since CUDA 12.3
     #[must_use]
     pub fn cuKernelGetName(
         name: *mut *const ::core::ffi::c_char,
         hfunc: CUkernel,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `CUresult CUDAAPI cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t *paramSize);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuKernelGetParamInfo_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuKernelGetParamInfo_v12040`](super::entry::cuKernelGetParamInfo_v12040)
+    /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+    /// - Since CUDA 12.4
     #[must_use]
     pub fn cuKernelGetParamInfo(
         kernel: CUkernel,
@@ -454,12 +981,35 @@ unsafe extern "C" {
         paramSize: *mut usize,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
+    /// `CUresult CUDAAPI cuKernelGetParamCount(CUkernel kernel, size_t *paramCount);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuKernelGetParamCount_v13020`], the ABI of CUDA 13.2; entry point [`entry::cuKernelGetParamCount_v13020`](super::entry::cuKernelGetParamCount_v13020)
+    /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
+    /// - Since CUDA 13.2
     #[must_use]
     pub fn cuKernelGetParamCount(kernel: CUkernel, paramCount: *mut usize) -> CUresult;
+    /// `CUresult CUDAAPI cuMemGetInfo(size_t *free, size_t *total);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemGetInfo`](super::cuMemGetInfo)
+    /// - Typedef: [`PFN_cuMemGetInfo_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemGetInfo_v3020`](super::entry::cuMemGetInfo_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemGetInfo_v2(free: *mut usize, total: *mut usize) -> CUresult;
+    /// `CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemAlloc`](super::cuMemAlloc)
+    /// - Typedef: [`PFN_cuMemAlloc_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemAlloc_v3020`](super::entry::cuMemAlloc_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemAlloc_v2(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult;
+    /// `CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height, unsigned int ElementSizeBytes);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemAllocPitch`](super::cuMemAllocPitch)
+    /// - Typedef: [`PFN_cuMemAllocPitch_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemAllocPitch_v3020`](super::entry::cuMemAllocPitch_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemAllocPitch_v2(
         dptr: *mut CUdeviceptr,
@@ -468,38 +1018,82 @@ unsafe extern "C" {
         Height: usize,
         ElementSizeBytes: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemFree(CUdeviceptr dptr);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemFree`](super::cuMemFree)
+    /// - Typedef: [`PFN_cuMemFree_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemFree_v3020`](super::entry::cuMemFree_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemFree_v2(dptr: CUdeviceptr) -> CUresult;
+    /// `CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemGetAddressRange`](super::cuMemGetAddressRange)
+    /// - Typedef: [`PFN_cuMemGetAddressRange_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemGetAddressRange_v3020`](super::entry::cuMemGetAddressRange_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemGetAddressRange_v2(
         pbase: *mut CUdeviceptr,
         psize: *mut usize,
         dptr: CUdeviceptr,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemAllocHost(void **pp, size_t bytesize);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemAllocHost`](super::cuMemAllocHost)
+    /// - Typedef: [`PFN_cuMemAllocHost_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemAllocHost_v3020`](super::entry::cuMemAllocHost_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemAllocHost_v2(
         pp: *mut *mut ::core::ffi::c_void,
         bytesize: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemFreeHost(void *p);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemFreeHost_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuMemFreeHost_v2000`](super::entry::cuMemFreeHost_v2000)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemFreeHost(p: *mut ::core::ffi::c_void) -> CUresult;
+    /// `CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemHostAlloc_v2020`], the ABI of CUDA 2.2; entry point [`entry::cuMemHostAlloc_v2020`](super::entry::cuMemHostAlloc_v2020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemHostAlloc(
         pp: *mut *mut ::core::ffi::c_void,
         bytesize: usize,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned int Flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemHostGetDevicePointer`](super::cuMemHostGetDevicePointer)
+    /// - Typedef: [`PFN_cuMemHostGetDevicePointer_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemHostGetDevicePointer_v3020`](super::entry::cuMemHostGetDevicePointer_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemHostGetDevicePointer_v2(
         pdptr: *mut CUdeviceptr,
         p: *mut ::core::ffi::c_void,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemHostGetFlags(unsigned int *pFlags, void *p);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemHostGetFlags_v2030`], the ABI of CUDA 2.3; entry point [`entry::cuMemHostGetFlags_v2030`](super::entry::cuMemHostGetFlags_v2030)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemHostGetFlags(
         pFlags: *mut ::core::ffi::c_uint,
         p: *mut ::core::ffi::c_void,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemAllocManaged_v6000`], the ABI of CUDA 6.0; entry point [`entry::cuMemAllocManaged_v6000`](super::entry::cuMemAllocManaged_v6000)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemAllocManaged(
         dptr: *mut CUdeviceptr,
@@ -507,6 +1101,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `CUresult CUDAAPI cuDeviceRegisterAsyncNotification(CUdevice device, CUasyncCallback callbackFunc, void *userData, CUasyncCallbackHandle *callback);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceRegisterAsyncNotification_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuDeviceRegisterAsyncNotification_v12040`](super::entry::cuDeviceRegisterAsyncNotification_v12040)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - Since CUDA 12.4
     #[must_use]
     pub fn cuDeviceRegisterAsyncNotification(
         device: CUdevice,
@@ -515,59 +1114,123 @@ unsafe extern "C" {
         callback: *mut CUasyncCallbackHandle,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `CUresult CUDAAPI cuDeviceUnregisterAsyncNotification(CUdevice device, CUasyncCallbackHandle callback);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceUnregisterAsyncNotification_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuDeviceUnregisterAsyncNotification_v12040`](super::entry::cuDeviceUnregisterAsyncNotification_v12040)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - Since CUDA 12.4
     #[must_use]
     pub fn cuDeviceUnregisterAsyncNotification(
         device: CUdevice,
         callback: CUasyncCallbackHandle,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetByPCIBusId_v4010`], the ABI of CUDA 4.1; entry point [`entry::cuDeviceGetByPCIBusId_v4010`](super::entry::cuDeviceGetByPCIBusId_v4010)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDeviceGetByPCIBusId(
         dev: *mut CUdevice,
         pciBusId: *const ::core::ffi::c_char,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetPCIBusId_v4010`], the ABI of CUDA 4.1; entry point [`entry::cuDeviceGetPCIBusId_v4010`](super::entry::cuDeviceGetPCIBusId_v4010)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDeviceGetPCIBusId(
         pciBusId: *mut ::core::ffi::c_char,
         len: ::core::ffi::c_int,
         dev: CUdevice,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuIpcGetEventHandle_v4010`], the ABI of CUDA 4.1; entry point [`entry::cuIpcGetEventHandle_v4010`](super::entry::cuIpcGetEventHandle_v4010)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuIpcGetEventHandle(
         pHandle: *mut CUipcEventHandle,
         event: CUevent,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuIpcOpenEventHandle_v4010`], the ABI of CUDA 4.1; entry point [`entry::cuIpcOpenEventHandle_v4010`](super::entry::cuIpcOpenEventHandle_v4010)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuIpcOpenEventHandle(
         phEvent: *mut CUevent,
         handle: CUipcEventHandle,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuIpcGetMemHandle_v4010`], the ABI of CUDA 4.1; entry point [`entry::cuIpcGetMemHandle_v4010`](super::entry::cuIpcGetMemHandle_v4010)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuIpcGetMemHandle(
         pHandle: *mut CUipcMemHandle,
         dptr: CUdeviceptr,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuIpcOpenMemHandle`](super::cuIpcOpenMemHandle)
+    /// - Typedef: [`PFN_cuIpcOpenMemHandle_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuIpcOpenMemHandle_v11000`](super::entry::cuIpcOpenMemHandle_v11000)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuIpcOpenMemHandle_v2(
         pdptr: *mut CUdeviceptr,
         handle: CUipcMemHandle,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuIpcCloseMemHandle_v4010`], the ABI of CUDA 4.1; entry point [`entry::cuIpcCloseMemHandle_v4010`](super::entry::cuIpcCloseMemHandle_v4010)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuIpcCloseMemHandle(dptr: CUdeviceptr) -> CUresult;
+    /// `CUresult CUDAAPI cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemHostRegister`](super::cuMemHostRegister)
+    /// - Typedef: [`PFN_cuMemHostRegister_v6050`], the ABI of CUDA 6.5; entry point [`entry::cuMemHostRegister_v6050`](super::entry::cuMemHostRegister_v6050)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemHostRegister_v2(
         p: *mut ::core::ffi::c_void,
         bytesize: usize,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemHostUnregister(void *p);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemHostUnregister_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuMemHostUnregister_v4000`](super::entry::cuMemHostUnregister_v4000)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemHostUnregister(p: *mut ::core::ffi::c_void) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpy`](super::cuMemcpy) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpy_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpy_v7000_ptds`](super::entry::cuMemcpy_v7000_ptds)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpy_ptds(
         dst: CUdeviceptr,
         src: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyPeer`](super::cuMemcpyPeer) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpyPeer_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyPeer_v7000_ptds`](super::entry::cuMemcpyPeer_v7000_ptds)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyPeer_ptds(
         dstDevice: CUdeviceptr,
@@ -576,24 +1239,48 @@ unsafe extern "C" {
         srcContext: CUcontext,
         ByteCount: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyHtoD`](super::cuMemcpyHtoD) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpyHtoD_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyHtoD_v7000_ptds`](super::entry::cuMemcpyHtoD_v7000_ptds)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyHtoD_v2_ptds(
         dstDevice: CUdeviceptr,
         srcHost: *const ::core::ffi::c_void,
         ByteCount: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyDtoH`](super::cuMemcpyDtoH) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpyDtoH_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyDtoH_v7000_ptds`](super::entry::cuMemcpyDtoH_v7000_ptds)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyDtoH_v2_ptds(
         dstHost: *mut ::core::ffi::c_void,
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyDtoD`](super::cuMemcpyDtoD) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpyDtoD_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyDtoD_v7000_ptds`](super::entry::cuMemcpyDtoD_v7000_ptds)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyDtoD_v2_ptds(
         dstDevice: CUdeviceptr,
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyDtoA(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyDtoA`](super::cuMemcpyDtoA) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpyDtoA_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyDtoA_v7000_ptds`](super::entry::cuMemcpyDtoA_v7000_ptds)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyDtoA_v2_ptds(
         dstArray: CUarray,
@@ -601,6 +1288,12 @@ unsafe extern "C" {
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyAtoD(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyAtoD`](super::cuMemcpyAtoD) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpyAtoD_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyAtoD_v7000_ptds`](super::entry::cuMemcpyAtoD_v7000_ptds)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyAtoD_v2_ptds(
         dstDevice: CUdeviceptr,
@@ -608,6 +1301,12 @@ unsafe extern "C" {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyHtoA(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyHtoA`](super::cuMemcpyHtoA) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpyHtoA_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyHtoA_v7000_ptds`](super::entry::cuMemcpyHtoA_v7000_ptds)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyHtoA_v2_ptds(
         dstArray: CUarray,
@@ -615,6 +1314,12 @@ unsafe extern "C" {
         srcHost: *const ::core::ffi::c_void,
         ByteCount: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyAtoH(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyAtoH`](super::cuMemcpyAtoH) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpyAtoH_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyAtoH_v7000_ptds`](super::entry::cuMemcpyAtoH_v7000_ptds)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyAtoH_v2_ptds(
         dstHost: *mut ::core::ffi::c_void,
@@ -622,6 +1327,12 @@ unsafe extern "C" {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyAtoA(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyAtoA`](super::cuMemcpyAtoA) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpyAtoA_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyAtoA_v7000_ptds`](super::entry::cuMemcpyAtoA_v7000_ptds)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyAtoA_v2_ptds(
         dstArray: CUarray,
@@ -630,14 +1341,44 @@ unsafe extern "C" {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D *pCopy);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpy2D`](super::cuMemcpy2D) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpy2D_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpy2D_v7000_ptds`](super::entry::cuMemcpy2D_v7000_ptds)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpy2D_v2_ptds(pCopy: *const CUDA_MEMCPY2D) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *pCopy);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpy2DUnaligned`](super::cuMemcpy2DUnaligned) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpy2DUnaligned_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpy2DUnaligned_v7000_ptds`](super::entry::cuMemcpy2DUnaligned_v7000_ptds)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpy2DUnaligned_v2_ptds(pCopy: *const CUDA_MEMCPY2D) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D *pCopy);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpy3D`](super::cuMemcpy3D) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpy3D_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpy3D_v7000_ptds`](super::entry::cuMemcpy3D_v7000_ptds)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpy3D_v2_ptds(pCopy: *const CUDA_MEMCPY3D) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpy3DPeer`](super::cuMemcpy3DPeer) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpy3DPeer_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpy3DPeer_v7000_ptds`](super::entry::cuMemcpy3DPeer_v7000_ptds)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpy3DPeer_ptds(pCopy: *const CUDA_MEMCPY3D_PEER) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyAsync`](super::cuMemcpyAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpyAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyAsync_v7000_ptsz`](super::entry::cuMemcpyAsync_v7000_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyAsync_ptsz(
         dst: CUdeviceptr,
@@ -645,6 +1386,12 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyPeerAsync`](super::cuMemcpyPeerAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpyPeerAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyPeerAsync_v7000_ptsz`](super::entry::cuMemcpyPeerAsync_v7000_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyPeerAsync_ptsz(
         dstDevice: CUdeviceptr,
@@ -654,6 +1401,12 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyHtoDAsync`](super::cuMemcpyHtoDAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpyHtoDAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyHtoDAsync_v7000_ptsz`](super::entry::cuMemcpyHtoDAsync_v7000_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyHtoDAsync_v2_ptsz(
         dstDevice: CUdeviceptr,
@@ -661,6 +1414,12 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyDtoHAsync`](super::cuMemcpyDtoHAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpyDtoHAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyDtoHAsync_v7000_ptsz`](super::entry::cuMemcpyDtoHAsync_v7000_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyDtoHAsync_v2_ptsz(
         dstHost: *mut ::core::ffi::c_void,
@@ -668,6 +1427,12 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyDtoDAsync`](super::cuMemcpyDtoDAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpyDtoDAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyDtoDAsync_v7000_ptsz`](super::entry::cuMemcpyDtoDAsync_v7000_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyDtoDAsync_v2_ptsz(
         dstDevice: CUdeviceptr,
@@ -675,6 +1440,12 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyHtoAAsync`](super::cuMemcpyHtoAAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpyHtoAAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyHtoAAsync_v7000_ptsz`](super::entry::cuMemcpyHtoAAsync_v7000_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyHtoAAsync_v2_ptsz(
         dstArray: CUarray,
@@ -683,6 +1454,12 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyAtoHAsync`](super::cuMemcpyAtoHAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpyAtoHAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyAtoHAsync_v7000_ptsz`](super::entry::cuMemcpyAtoHAsync_v7000_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyAtoHAsync_v2_ptsz(
         dstHost: *mut ::core::ffi::c_void,
@@ -691,22 +1468,46 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpy2DAsync`](super::cuMemcpy2DAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpy2DAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpy2DAsync_v7000_ptsz`](super::entry::cuMemcpy2DAsync_v7000_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpy2DAsync_v2_ptsz(
         pCopy: *const CUDA_MEMCPY2D,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpy3DAsync`](super::cuMemcpy3DAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpy3DAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpy3DAsync_v7000_ptsz`](super::entry::cuMemcpy3DAsync_v7000_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpy3DAsync_v2_ptsz(
         pCopy: *const CUDA_MEMCPY3D,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpy3DPeerAsync`](super::cuMemcpy3DPeerAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpy3DPeerAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpy3DPeerAsync_v7000_ptsz`](super::entry::cuMemcpy3DPeerAsync_v7000_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpy3DPeerAsync_ptsz(
         pCopy: *const CUDA_MEMCPY3D_PEER,
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyBatchAsync`](super::cuMemcpyBatchAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpyBatchAsync_v12080_ptsz`], the ABI of CUDA 12.8; entry point [`entry::cuMemcpyBatchAsync_v12080_ptsz`](super::entry::cuMemcpyBatchAsync_v12080_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - Since CUDA 12.8; removed in 13.0
     #[must_use]
     pub fn cuMemcpyBatchAsync_ptsz(
         dsts: *mut CUdeviceptr,
@@ -720,6 +1521,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpy3DBatchAsync`](super::cuMemcpy3DBatchAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v12080_ptsz`], the ABI of CUDA 12.8; entry point [`entry::cuMemcpy3DBatchAsync_v12080_ptsz`](super::entry::cuMemcpy3DBatchAsync_v12080_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - Since CUDA 12.8; removed in 13.0
     #[must_use]
     pub fn cuMemcpy3DBatchAsync_ptsz(
         numOps: usize,
@@ -729,6 +1536,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyBatchAsync`](super::cuMemcpyBatchAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpyBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0; entry point [`entry::cuMemcpyBatchAsync_v13000_ptsz`](super::entry::cuMemcpyBatchAsync_v13000_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - Since CUDA 13.0
     #[must_use]
     pub fn cuMemcpyBatchAsync_v2_ptsz(
         dsts: *mut CUdeviceptr,
@@ -741,6 +1554,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpy3DBatchAsync`](super::cuMemcpy3DBatchAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0; entry point [`entry::cuMemcpy3DBatchAsync_v13000_ptsz`](super::entry::cuMemcpy3DBatchAsync_v13000_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - Since CUDA 13.0
     #[must_use]
     pub fn cuMemcpy3DBatchAsync_v2_ptsz(
         numOps: usize,
@@ -749,6 +1568,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
+    /// `CUresult CUDAAPI cuMemcpyWithAttributesAsync(CUdeviceptr dst, CUdeviceptr src, size_t size, CUmemcpyAttributes *attr, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyWithAttributesAsync`](super::cuMemcpyWithAttributesAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpyWithAttributesAsync_v13020_ptsz`], the ABI of CUDA 13.2; entry point [`entry::cuMemcpyWithAttributesAsync_v13020_ptsz`](super::entry::cuMemcpyWithAttributesAsync_v13020_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - Since CUDA 13.2
     #[must_use]
     pub fn cuMemcpyWithAttributesAsync_ptsz(
         dst: CUdeviceptr,
@@ -758,30 +1583,60 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
+    /// `CUresult CUDAAPI cuMemcpy3DWithAttributesAsync(CUDA_MEMCPY3D_BATCH_OP *op, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpy3DWithAttributesAsync`](super::cuMemcpy3DWithAttributesAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemcpy3DWithAttributesAsync_v13020_ptsz`], the ABI of CUDA 13.2; entry point [`entry::cuMemcpy3DWithAttributesAsync_v13020_ptsz`](super::entry::cuMemcpy3DWithAttributesAsync_v13020_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - Since CUDA 13.2
     #[must_use]
     pub fn cuMemcpy3DWithAttributesAsync_ptsz(
         op: *mut CUDA_MEMCPY3D_BATCH_OP,
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemsetD8`](super::cuMemsetD8) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemsetD8_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD8_v7000_ptds`](super::entry::cuMemsetD8_v7000_ptds)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD8_v2_ptds(
         dstDevice: CUdeviceptr,
         uc: ::core::ffi::c_uchar,
         N: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemsetD16`](super::cuMemsetD16) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemsetD16_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD16_v7000_ptds`](super::entry::cuMemsetD16_v7000_ptds)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD16_v2_ptds(
         dstDevice: CUdeviceptr,
         us: ::core::ffi::c_ushort,
         N: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemsetD32`](super::cuMemsetD32) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemsetD32_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD32_v7000_ptds`](super::entry::cuMemsetD32_v7000_ptds)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD32_v2_ptds(
         dstDevice: CUdeviceptr,
         ui: ::core::ffi::c_uint,
         N: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD2D8(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemsetD2D8`](super::cuMemsetD2D8) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemsetD2D8_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD2D8_v7000_ptds`](super::entry::cuMemsetD2D8_v7000_ptds)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD2D8_v2_ptds(
         dstDevice: CUdeviceptr,
@@ -790,6 +1645,12 @@ unsafe extern "C" {
         Width: usize,
         Height: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD2D16(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemsetD2D16`](super::cuMemsetD2D16) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemsetD2D16_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD2D16_v7000_ptds`](super::entry::cuMemsetD2D16_v7000_ptds)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD2D16_v2_ptds(
         dstDevice: CUdeviceptr,
@@ -798,6 +1659,12 @@ unsafe extern "C" {
         Width: usize,
         Height: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD2D32(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemsetD2D32`](super::cuMemsetD2D32) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemsetD2D32_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD2D32_v7000_ptds`](super::entry::cuMemsetD2D32_v7000_ptds)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD2D32_v2_ptds(
         dstDevice: CUdeviceptr,
@@ -806,6 +1673,12 @@ unsafe extern "C" {
         Width: usize,
         Height: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemsetD8Async`](super::cuMemsetD8Async) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemsetD8Async_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD8Async_v7000_ptsz`](super::entry::cuMemsetD8Async_v7000_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD8Async_ptsz(
         dstDevice: CUdeviceptr,
@@ -813,6 +1686,12 @@ unsafe extern "C" {
         N: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemsetD16Async`](super::cuMemsetD16Async) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemsetD16Async_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD16Async_v7000_ptsz`](super::entry::cuMemsetD16Async_v7000_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD16Async_ptsz(
         dstDevice: CUdeviceptr,
@@ -820,6 +1699,12 @@ unsafe extern "C" {
         N: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemsetD32Async`](super::cuMemsetD32Async) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemsetD32Async_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD32Async_v7000_ptsz`](super::entry::cuMemsetD32Async_v7000_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD32Async_ptsz(
         dstDevice: CUdeviceptr,
@@ -827,6 +1712,12 @@ unsafe extern "C" {
         N: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemsetD2D8Async`](super::cuMemsetD2D8Async) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemsetD2D8Async_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD2D8Async_v7000_ptsz`](super::entry::cuMemsetD2D8Async_v7000_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD2D8Async_ptsz(
         dstDevice: CUdeviceptr,
@@ -836,6 +1727,12 @@ unsafe extern "C" {
         Height: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemsetD2D16Async`](super::cuMemsetD2D16Async) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemsetD2D16Async_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD2D16Async_v7000_ptsz`](super::entry::cuMemsetD2D16Async_v7000_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD2D16Async_ptsz(
         dstDevice: CUdeviceptr,
@@ -845,6 +1742,12 @@ unsafe extern "C" {
         Height: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemsetD2D32Async`](super::cuMemsetD2D32Async) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemsetD2D32Async_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD2D32Async_v7000_ptsz`](super::entry::cuMemsetD2D32Async_v7000_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD2D32Async_ptsz(
         dstDevice: CUdeviceptr,
@@ -854,71 +1757,145 @@ unsafe extern "C" {
         Height: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuArrayCreate(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuArrayCreate`](super::cuArrayCreate)
+    /// - Typedef: [`PFN_cuArrayCreate_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuArrayCreate_v3020`](super::entry::cuArrayCreate_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuArrayCreate_v2(
         pHandle: *mut CUarray,
         pAllocateArray: *const CUDA_ARRAY_DESCRIPTOR,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor, CUarray hArray);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuArrayGetDescriptor`](super::cuArrayGetDescriptor)
+    /// - Typedef: [`PFN_cuArrayGetDescriptor_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuArrayGetDescriptor_v3020`](super::entry::cuArrayGetDescriptor_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuArrayGetDescriptor_v2(
         pArrayDescriptor: *mut CUDA_ARRAY_DESCRIPTOR,
         hArray: CUarray,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUarray array);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuArrayGetSparseProperties_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuArrayGetSparseProperties_v11010`](super::entry::cuArrayGetSparseProperties_v11010)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuArrayGetSparseProperties(
         sparseProperties: *mut CUDA_ARRAY_SPARSE_PROPERTIES,
         array: CUarray,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUmipmappedArray mipmap);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMipmappedArrayGetSparseProperties_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuMipmappedArrayGetSparseProperties_v11010`](super::entry::cuMipmappedArrayGetSparseProperties_v11010)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMipmappedArrayGetSparseProperties(
         sparseProperties: *mut CUDA_ARRAY_SPARSE_PROPERTIES,
         mipmap: CUmipmappedArray,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUarray array, CUdevice device);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuArrayGetMemoryRequirements_v11060`], the ABI of CUDA 11.6; entry point [`entry::cuArrayGetMemoryRequirements_v11060`](super::entry::cuArrayGetMemoryRequirements_v11060)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuArrayGetMemoryRequirements(
         memoryRequirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS,
         array: CUarray,
         device: CUdevice,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUmipmappedArray mipmap, CUdevice device);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMipmappedArrayGetMemoryRequirements_v11060`], the ABI of CUDA 11.6; entry point [`entry::cuMipmappedArrayGetMemoryRequirements_v11060`](super::entry::cuMipmappedArrayGetMemoryRequirements_v11060)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMipmappedArrayGetMemoryRequirements(
         memoryRequirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS,
         mipmap: CUmipmappedArray,
         device: CUdevice,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuArrayGetPlane(CUarray *pPlaneArray, CUarray hArray, unsigned int planeIdx);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuArrayGetPlane_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuArrayGetPlane_v11020`](super::entry::cuArrayGetPlane_v11020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuArrayGetPlane(
         pPlaneArray: *mut CUarray,
         hArray: CUarray,
         planeIdx: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuArrayDestroy(CUarray hArray);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuArrayDestroy_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuArrayDestroy_v2000`](super::entry::cuArrayDestroy_v2000)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuArrayDestroy(hArray: CUarray) -> CUresult;
+    /// `CUresult CUDAAPI cuArray3DCreate(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuArray3DCreate`](super::cuArray3DCreate)
+    /// - Typedef: [`PFN_cuArray3DCreate_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuArray3DCreate_v3020`](super::entry::cuArray3DCreate_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuArray3DCreate_v2(
         pHandle: *mut CUarray,
         pAllocateArray: *const CUDA_ARRAY3D_DESCRIPTOR,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CUarray hArray);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuArray3DGetDescriptor`](super::cuArray3DGetDescriptor)
+    /// - Typedef: [`PFN_cuArray3DGetDescriptor_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuArray3DGetDescriptor_v3020`](super::entry::cuArray3DGetDescriptor_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuArray3DGetDescriptor_v2(
         pArrayDescriptor: *mut CUDA_ARRAY3D_DESCRIPTOR,
         hArray: CUarray,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMipmappedArrayCreate(CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc, unsigned int numMipmapLevels);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMipmappedArrayCreate_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuMipmappedArrayCreate_v5000`](super::entry::cuMipmappedArrayCreate_v5000)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMipmappedArrayCreate(
         pHandle: *mut CUmipmappedArray,
         pMipmappedArrayDesc: *const CUDA_ARRAY3D_DESCRIPTOR,
         numMipmapLevels: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMipmappedArrayGetLevel_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuMipmappedArrayGetLevel_v5000`](super::entry::cuMipmappedArrayGetLevel_v5000)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMipmappedArrayGetLevel(
         pLevelArray: *mut CUarray,
         hMipmappedArray: CUmipmappedArray,
         level: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMipmappedArrayDestroy_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuMipmappedArrayDestroy_v5000`](super::entry::cuMipmappedArrayDestroy_v5000)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMipmappedArrayDestroy(hMipmappedArray: CUmipmappedArray) -> CUresult;
     #[cfg(cuda_ge_11080)]
+    /// `CUresult CUDAAPI cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr, size_t size, CUmemRangeHandleType handleType, unsigned long long flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemGetHandleForAddressRange_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuMemGetHandleForAddressRange_v11070`](super::entry::cuMemGetHandleForAddressRange_v11070)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - As written here: since CUDA 11.8; the name: in every supported header
     #[must_use]
     pub fn cuMemGetHandleForAddressRange(
         handle: *mut ::core::ffi::c_void,
@@ -928,6 +1905,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_12080)]
+    /// `CUresult CUDAAPI cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemBatchDecompressAsync`](super::cuMemBatchDecompressAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemBatchDecompressAsync_v12060_ptsz`], the ABI of CUDA 12.6; entry point [`entry::cuMemBatchDecompressAsync_v12060_ptsz`](super::entry::cuMemBatchDecompressAsync_v12060_ptsz)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - Since CUDA 12.8
     #[must_use]
     pub fn cuMemBatchDecompressAsync_ptsz(
         paramsArray: *mut CUmemDecompressParams,
@@ -936,6 +1919,11 @@ unsafe extern "C" {
         errorIndex: *mut usize,
         stream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr, unsigned long long flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemAddressReserve_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemAddressReserve_v10020`](super::entry::cuMemAddressReserve_v10020)
+    /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemAddressReserve(
         ptr: *mut CUdeviceptr,
@@ -944,8 +1932,18 @@ unsafe extern "C" {
         addr: CUdeviceptr,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemAddressFree(CUdeviceptr ptr, size_t size);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemAddressFree_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemAddressFree_v10020`](super::entry::cuMemAddressFree_v10020)
+    /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemAddressFree(ptr: CUdeviceptr, size: usize) -> CUresult;
+    /// `CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop, unsigned long long flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemCreate_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemCreate_v10020`](super::entry::cuMemCreate_v10020)
+    /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemCreate(
         handle: *mut CUmemGenericAllocationHandle,
@@ -953,8 +1951,18 @@ unsafe extern "C" {
         prop: *const CUmemAllocationProp,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemRelease_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemRelease_v10020`](super::entry::cuMemRelease_v10020)
+    /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemRelease(handle: CUmemGenericAllocationHandle) -> CUresult;
+    /// `CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemMap_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemMap_v10020`](super::entry::cuMemMap_v10020)
+    /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemMap(
         ptr: CUdeviceptr,
@@ -963,14 +1971,30 @@ unsafe extern "C" {
         handle: CUmemGenericAllocationHandle,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemMapArrayAsync`](super::cuMemMapArrayAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemMapArrayAsync_v11010_ptsz`], the ABI of CUDA 11.1; entry point [`entry::cuMemMapArrayAsync_v11010_ptsz`](super::entry::cuMemMapArrayAsync_v11010_ptsz)
+    /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemMapArrayAsync_ptsz(
         mapInfoList: *mut CUarrayMapInfo,
         count: ::core::ffi::c_uint,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemUnmap_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemUnmap_v10020`](super::entry::cuMemUnmap_v10020)
+    /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemUnmap(ptr: CUdeviceptr, size: usize) -> CUresult;
+    /// `CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemSetAccess_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemSetAccess_v10020`](super::entry::cuMemSetAccess_v10020)
+    /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemSetAccess(
         ptr: CUdeviceptr,
@@ -978,12 +2002,22 @@ unsafe extern "C" {
         desc: *const CUmemAccessDesc,
         count: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location, CUdeviceptr ptr);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemGetAccess_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemGetAccess_v10020`](super::entry::cuMemGetAccess_v10020)
+    /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemGetAccess(
         flags: *mut ::core::ffi::c_ulonglong,
         location: *const CUmemLocation,
         ptr: CUdeviceptr,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocationHandle handle, CUmemAllocationHandleType handleType, unsigned long long flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemExportToShareableHandle_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemExportToShareableHandle_v10020`](super::entry::cuMemExportToShareableHandle_v10020)
+    /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemExportToShareableHandle(
         shareableHandle: *mut ::core::ffi::c_void,
@@ -991,70 +2025,142 @@ unsafe extern "C" {
         handleType: CUmemAllocationHandleType,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *osHandle, CUmemAllocationHandleType shHandleType);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemImportFromShareableHandle_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemImportFromShareableHandle_v10020`](super::entry::cuMemImportFromShareableHandle_v10020)
+    /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemImportFromShareableHandle(
         handle: *mut CUmemGenericAllocationHandle,
         osHandle: *mut ::core::ffi::c_void,
         shHandleType: CUmemAllocationHandleType,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop, CUmemAllocationGranularity_flags option);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemGetAllocationGranularity_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemGetAllocationGranularity_v10020`](super::entry::cuMemGetAllocationGranularity_v10020)
+    /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemGetAllocationGranularity(
         granularity: *mut usize,
         prop: *const CUmemAllocationProp,
         option: CUmemAllocationGranularity_flags,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop, CUmemGenericAllocationHandle handle);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemGetAllocationPropertiesFromHandle_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemGetAllocationPropertiesFromHandle_v10020`](super::entry::cuMemGetAllocationPropertiesFromHandle_v10020)
+    /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemGetAllocationPropertiesFromHandle(
         prop: *mut CUmemAllocationProp,
         handle: CUmemGenericAllocationHandle,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemRetainAllocationHandle_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuMemRetainAllocationHandle_v11000`](super::entry::cuMemRetainAllocationHandle_v11000)
+    /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemRetainAllocationHandle(
         handle: *mut CUmemGenericAllocationHandle,
         addr: *mut ::core::ffi::c_void,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemFreeAsync`](super::cuMemFreeAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemFreeAsync_v11020_ptsz`], the ABI of CUDA 11.2; entry point [`entry::cuMemFreeAsync_v11020_ptsz`](super::entry::cuMemFreeAsync_v11020_ptsz)
+    /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemFreeAsync_ptsz(dptr: CUdeviceptr, hStream: CUstream) -> CUresult;
+    /// `CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemAllocAsync`](super::cuMemAllocAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemAllocAsync_v11020_ptsz`], the ABI of CUDA 11.2; entry point [`entry::cuMemAllocAsync_v11020_ptsz`](super::entry::cuMemAllocAsync_v11020_ptsz)
+    /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemAllocAsync_ptsz(
         dptr: *mut CUdeviceptr,
         bytesize: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemPoolTrimTo_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolTrimTo_v11020`](super::entry::cuMemPoolTrimTo_v11020)
+    /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemPoolTrimTo(pool: CUmemoryPool, minBytesToKeep: usize) -> CUresult;
+    /// `CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemPoolSetAttribute_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolSetAttribute_v11020`](super::entry::cuMemPoolSetAttribute_v11020)
+    /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemPoolSetAttribute(
         pool: CUmemoryPool,
         attr: CUmemPool_attribute,
         value: *mut ::core::ffi::c_void,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemPoolGetAttribute_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolGetAttribute_v11020`](super::entry::cuMemPoolGetAttribute_v11020)
+    /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemPoolGetAttribute(
         pool: CUmemoryPool,
         attr: CUmemPool_attribute,
         value: *mut ::core::ffi::c_void,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemPoolSetAccess_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolSetAccess_v11020`](super::entry::cuMemPoolSetAccess_v11020)
+    /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemPoolSetAccess(
         pool: CUmemoryPool,
         map: *const CUmemAccessDesc,
         count: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool, CUmemLocation *location);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemPoolGetAccess_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolGetAccess_v11020`](super::entry::cuMemPoolGetAccess_v11020)
+    /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemPoolGetAccess(
         flags: *mut CUmemAccess_flags,
         memPool: CUmemoryPool,
         location: *mut CUmemLocation,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemPoolCreate_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolCreate_v11020`](super::entry::cuMemPoolCreate_v11020)
+    /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemPoolCreate(
         pool: *mut CUmemoryPool,
         poolProps: *const CUmemPoolProps,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool pool);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemPoolDestroy_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolDestroy_v11020`](super::entry::cuMemPoolDestroy_v11020)
+    /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemPoolDestroy(pool: CUmemoryPool) -> CUresult;
     #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuMemGetDefaultMemPool(CUmemoryPool *pool_out, CUmemLocation *location, CUmemAllocationType type);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemGetDefaultMemPool_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuMemGetDefaultMemPool_v13000`](super::entry::cuMemGetDefaultMemPool_v13000)
+    /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+    /// - Since CUDA 13.0
     #[must_use]
     pub fn cuMemGetDefaultMemPool(
         pool_out: *mut CUmemoryPool,
@@ -1062,6 +2168,11 @@ unsafe extern "C" {
         type_: CUmemAllocationType,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location, CUmemAllocationType type);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemGetMemPool_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuMemGetMemPool_v13000`](super::entry::cuMemGetMemPool_v13000)
+    /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+    /// - Since CUDA 13.0
     #[must_use]
     pub fn cuMemGetMemPool(
         pool: *mut CUmemoryPool,
@@ -1069,12 +2180,23 @@ unsafe extern "C" {
         type_: CUmemAllocationType,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuMemSetMemPool(CUmemLocation *location, CUmemAllocationType type, CUmemoryPool pool);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemSetMemPool_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuMemSetMemPool_v13000`](super::entry::cuMemSetMemPool_v13000)
+    /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+    /// - Since CUDA 13.0
     #[must_use]
     pub fn cuMemSetMemPool(
         location: *mut CUmemLocation,
         type_: CUmemAllocationType,
         pool: CUmemoryPool,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemAllocFromPoolAsync`](super::cuMemAllocFromPoolAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemAllocFromPoolAsync_v11020_ptsz`], the ABI of CUDA 11.2; entry point [`entry::cuMemAllocFromPoolAsync_v11020_ptsz`](super::entry::cuMemAllocFromPoolAsync_v11020_ptsz)
+    /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemAllocFromPoolAsync_ptsz(
         dptr: *mut CUdeviceptr,
@@ -1082,6 +2204,11 @@ unsafe extern "C" {
         pool: CUmemoryPool,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool, CUmemAllocationHandleType handleType, unsigned long long flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemPoolExportToShareableHandle_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolExportToShareableHandle_v11020`](super::entry::cuMemPoolExportToShareableHandle_v11020)
+    /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemPoolExportToShareableHandle(
         handle_out: *mut ::core::ffi::c_void,
@@ -1089,6 +2216,11 @@ unsafe extern "C" {
         handleType: CUmemAllocationHandleType,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *handle, CUmemAllocationHandleType handleType, unsigned long long flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemPoolImportFromShareableHandle_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolImportFromShareableHandle_v11020`](super::entry::cuMemPoolImportFromShareableHandle_v11020)
+    /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemPoolImportFromShareableHandle(
         pool_out: *mut CUmemoryPool,
@@ -1096,11 +2228,21 @@ unsafe extern "C" {
         handleType: CUmemAllocationHandleType,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdeviceptr ptr);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemPoolExportPointer_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolExportPointer_v11020`](super::entry::cuMemPoolExportPointer_v11020)
+    /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemPoolExportPointer(
         shareData_out: *mut CUmemPoolPtrExportData,
         ptr: CUdeviceptr,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool, CUmemPoolPtrExportData *shareData);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemPoolImportPointer_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolImportPointer_v11020`](super::entry::cuMemPoolImportPointer_v11020)
+    /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemPoolImportPointer(
         ptr_out: *mut CUdeviceptr,
@@ -1108,18 +2250,33 @@ unsafe extern "C" {
         shareData: *mut CUmemPoolPtrExportData,
     ) -> CUresult;
     #[cfg(cuda_ge_12010)]
+    /// `CUresult CUDAAPI cuMulticastCreate(CUmemGenericAllocationHandle *mcHandle, const CUmulticastObjectProp *prop);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMulticastCreate_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuMulticastCreate_v12010`](super::entry::cuMulticastCreate_v12010)
+    /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
+    /// - Since CUDA 12.1
     #[must_use]
     pub fn cuMulticastCreate(
         mcHandle: *mut CUmemGenericAllocationHandle,
         prop: *const CUmulticastObjectProp,
     ) -> CUresult;
     #[cfg(cuda_ge_12010)]
+    /// `CUresult CUDAAPI cuMulticastAddDevice(CUmemGenericAllocationHandle mcHandle, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMulticastAddDevice_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuMulticastAddDevice_v12010`](super::entry::cuMulticastAddDevice_v12010)
+    /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
+    /// - Since CUDA 12.1
     #[must_use]
     pub fn cuMulticastAddDevice(
         mcHandle: CUmemGenericAllocationHandle,
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(cuda_ge_12010)]
+    /// `CUresult CUDAAPI cuMulticastBindMem(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMulticastBindMem_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuMulticastBindMem_v12010`](super::entry::cuMulticastBindMem_v12010)
+    /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
+    /// - Since CUDA 12.1
     #[must_use]
     pub fn cuMulticastBindMem(
         mcHandle: CUmemGenericAllocationHandle,
@@ -1130,6 +2287,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
+    /// `CUresult CUDAAPI cuMulticastBindMem_v2(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMulticastBindMem_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuMulticastBindMem_v13010`](super::entry::cuMulticastBindMem_v13010)
+    /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
+    /// - Since CUDA 13.1
     #[must_use]
     pub fn cuMulticastBindMem_v2(
         mcHandle: CUmemGenericAllocationHandle,
@@ -1141,6 +2303,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_12010)]
+    /// `CUresult CUDAAPI cuMulticastBindAddr(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMulticastBindAddr_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuMulticastBindAddr_v12010`](super::entry::cuMulticastBindAddr_v12010)
+    /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
+    /// - Since CUDA 12.1
     #[must_use]
     pub fn cuMulticastBindAddr(
         mcHandle: CUmemGenericAllocationHandle,
@@ -1150,6 +2317,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
+    /// `CUresult CUDAAPI cuMulticastBindAddr_v2(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMulticastBindAddr_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuMulticastBindAddr_v13010`](super::entry::cuMulticastBindAddr_v13010)
+    /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
+    /// - Since CUDA 13.1
     #[must_use]
     pub fn cuMulticastBindAddr_v2(
         mcHandle: CUmemGenericAllocationHandle,
@@ -1160,6 +2332,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_12010)]
+    /// `CUresult CUDAAPI cuMulticastUnbind(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, size_t size);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMulticastUnbind_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuMulticastUnbind_v12010`](super::entry::cuMulticastUnbind_v12010)
+    /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
+    /// - Since CUDA 12.1
     #[must_use]
     pub fn cuMulticastUnbind(
         mcHandle: CUmemGenericAllocationHandle,
@@ -1168,6 +2345,11 @@ unsafe extern "C" {
         size: usize,
     ) -> CUresult;
     #[cfg(cuda_ge_12010)]
+    /// `CUresult CUDAAPI cuMulticastGetGranularity(size_t *granularity, const CUmulticastObjectProp *prop, CUmulticastGranularity_flags option);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMulticastGetGranularity_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuMulticastGetGranularity_v12010`](super::entry::cuMulticastGetGranularity_v12010)
+    /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
+    /// - Since CUDA 12.1
     #[must_use]
     pub fn cuMulticastGetGranularity(
         granularity: *mut usize,
@@ -1175,12 +2357,27 @@ unsafe extern "C" {
         option: CUmulticastGranularity_flags,
     ) -> CUresult;
     #[cfg(cuda_ge_13040)]
+    /// `CUresult CUDAAPI cuDeviceGetFabricClusterUuid(CUuuid *uuid, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetFabricClusterUuid_v13040`], the ABI of CUDA 13.4; entry point [`entry::cuDeviceGetFabricClusterUuid_v13040`](super::entry::cuDeviceGetFabricClusterUuid_v13040)
+    /// - NVIDIA: [Fabric Clique Information](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CLIQUE.html)
+    /// - Since CUDA 13.4
     #[must_use]
     pub fn cuDeviceGetFabricClusterUuid(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
     #[cfg(cuda_ge_13040)]
+    /// `CUresult CUDAAPI cuDeviceGetCliqueCount(size_t *count, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetCliqueCount_v13040`], the ABI of CUDA 13.4; entry point [`entry::cuDeviceGetCliqueCount_v13040`](super::entry::cuDeviceGetCliqueCount_v13040)
+    /// - NVIDIA: [Fabric Clique Information](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CLIQUE.html)
+    /// - Since CUDA 13.4
     #[must_use]
     pub fn cuDeviceGetCliqueCount(count: *mut usize, dev: CUdevice) -> CUresult;
     #[cfg(cuda_ge_13040)]
+    /// `CUresult CUDAAPI cuDeviceGetCliqueInfo(CUcliqueInfo *cliqueInfo, size_t *count, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetCliqueInfo_v13040`], the ABI of CUDA 13.4; entry point [`entry::cuDeviceGetCliqueInfo_v13040`](super::entry::cuDeviceGetCliqueInfo_v13040)
+    /// - NVIDIA: [Fabric Clique Information](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CLIQUE.html)
+    /// - Since CUDA 13.4
     #[must_use]
     pub fn cuDeviceGetCliqueInfo(
         cliqueInfo: *mut CUcliqueInfo,
@@ -1188,33 +2385,63 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
+    /// `CUresult CUDAAPI cuLogicalEndpointIdReserve(CUlogicalEndpointId *baseLeId, cuuint32_t count);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLogicalEndpointIdReserve_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointIdReserve_v13030`](super::entry::cuLogicalEndpointIdReserve_v13030)
+    /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+    /// - Since CUDA 13.3
     #[must_use]
     pub fn cuLogicalEndpointIdReserve(
         baseLeId: *mut CUlogicalEndpointId,
         count: cuuint32_t,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
+    /// `CUresult CUDAAPI cuLogicalEndpointIdRelease(CUlogicalEndpointId baseLeId, cuuint32_t count);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLogicalEndpointIdRelease_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointIdRelease_v13030`](super::entry::cuLogicalEndpointIdRelease_v13030)
+    /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+    /// - Since CUDA 13.3
     #[must_use]
     pub fn cuLogicalEndpointIdRelease(
         baseLeId: CUlogicalEndpointId,
         count: cuuint32_t,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
+    /// `CUresult CUDAAPI cuLogicalEndpointCreate(CUlogicalEndpointId leId, const CUlogicalEndpointProp *prop);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLogicalEndpointCreate_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointCreate_v13030`](super::entry::cuLogicalEndpointCreate_v13030)
+    /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+    /// - Since CUDA 13.3
     #[must_use]
     pub fn cuLogicalEndpointCreate(
         leId: CUlogicalEndpointId,
         prop: *const CUlogicalEndpointProp,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
+    /// `CUresult CUDAAPI cuLogicalEndpointAddDevice(CUlogicalEndpointId leId, CUdevice dev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLogicalEndpointAddDevice_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointAddDevice_v13030`](super::entry::cuLogicalEndpointAddDevice_v13030)
+    /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+    /// - Since CUDA 13.3
     #[must_use]
     pub fn cuLogicalEndpointAddDevice(
         leId: CUlogicalEndpointId,
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
+    /// `CUresult CUDAAPI cuLogicalEndpointDestroy(CUlogicalEndpointId leId);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLogicalEndpointDestroy_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointDestroy_v13030`](super::entry::cuLogicalEndpointDestroy_v13030)
+    /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+    /// - Since CUDA 13.3
     #[must_use]
     pub fn cuLogicalEndpointDestroy(leId: CUlogicalEndpointId) -> CUresult;
     #[cfg(cuda_ge_13030)]
+    /// `CUresult CUDAAPI cuLogicalEndpointBindAddr(CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, void *ptr, cuuint64_t size, unsigned long long flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLogicalEndpointBindAddr_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointBindAddr_v13030`](super::entry::cuLogicalEndpointBindAddr_v13030)
+    /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+    /// - Since CUDA 13.3
     #[must_use]
     pub fn cuLogicalEndpointBindAddr(
         leId: CUlogicalEndpointId,
@@ -1225,6 +2452,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
+    /// `CUresult CUDAAPI cuLogicalEndpointBindMem(CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, CUmemGenericAllocationHandle memHandle, cuuint64_t memOffset, cuuint64_t size, unsigned long long flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLogicalEndpointBindMem_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointBindMem_v13030`](super::entry::cuLogicalEndpointBindMem_v13030)
+    /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+    /// - Since CUDA 13.3
     #[must_use]
     pub fn cuLogicalEndpointBindMem(
         leId: CUlogicalEndpointId,
@@ -1236,6 +2468,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
+    /// `CUresult CUDAAPI cuLogicalEndpointUnbind(CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, cuuint64_t size);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLogicalEndpointUnbind_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointUnbind_v13030`](super::entry::cuLogicalEndpointUnbind_v13030)
+    /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+    /// - Since CUDA 13.3
     #[must_use]
     pub fn cuLogicalEndpointUnbind(
         leId: CUlogicalEndpointId,
@@ -1244,6 +2481,11 @@ unsafe extern "C" {
         size: cuuint64_t,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
+    /// `CUresult CUDAAPI cuLogicalEndpointExport(void *handle, CUlogicalEndpointId leId, CUlogicalEndpointIpcHandleType handleType);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLogicalEndpointExport_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointExport_v13030`](super::entry::cuLogicalEndpointExport_v13030)
+    /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+    /// - Since CUDA 13.3
     #[must_use]
     pub fn cuLogicalEndpointExport(
         handle: *mut ::core::ffi::c_void,
@@ -1251,6 +2493,11 @@ unsafe extern "C" {
         handleType: CUlogicalEndpointIpcHandleType,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
+    /// `CUresult CUDAAPI cuLogicalEndpointImport(CUlogicalEndpointId leId, const void *handle, CUlogicalEndpointIpcHandleType handleType);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLogicalEndpointImport_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointImport_v13030`](super::entry::cuLogicalEndpointImport_v13030)
+    /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+    /// - Since CUDA 13.3
     #[must_use]
     pub fn cuLogicalEndpointImport(
         leId: CUlogicalEndpointId,
@@ -1258,6 +2505,11 @@ unsafe extern "C" {
         handleType: CUlogicalEndpointIpcHandleType,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
+    /// `CUresult CUDAAPI cuLogicalEndpointGetLimits(cuuint64_t *bindAlignment, cuuint64_t *maxSize, const CUlogicalEndpointProp *prop);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLogicalEndpointGetLimits_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointGetLimits_v13030`](super::entry::cuLogicalEndpointGetLimits_v13030)
+    /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+    /// - Since CUDA 13.3
     #[must_use]
     pub fn cuLogicalEndpointGetLimits(
         bindAlignment: *mut cuuint64_t,
@@ -1265,6 +2517,11 @@ unsafe extern "C" {
         prop: *const CUlogicalEndpointProp,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
+    /// `CUresult CUDAAPI cuLogicalEndpointQuery(CUlogicalEndpointId leId, cuuint32_t count, int *queryStatus);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLogicalEndpointQuery_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointQuery_v13030`](super::entry::cuLogicalEndpointQuery_v13030)
+    /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
+    /// - Since CUDA 13.3
     #[must_use]
     pub fn cuLogicalEndpointQuery(
         leId: CUlogicalEndpointId,
@@ -1272,6 +2529,12 @@ unsafe extern "C" {
         queryStatus: *mut ::core::ffi::c_int,
     ) -> CUresult;
     #[cfg(cuda_ge_13050)]
+    /// `CUresult CUDAAPI cuFabricCpyBatchAsync(size_t numOps, CUDA_FABRIC_COPY_BATCH_OP *opList, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuFabricCpyBatchAsync`](super::cuFabricCpyBatchAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuFabricCpyBatchAsync_v13050_ptsz`], the ABI of CUDA 13.5; entry point [`entry::cuFabricCpyBatchAsync_v13050_ptsz`](super::entry::cuFabricCpyBatchAsync_v13050_ptsz)
+    /// - NVIDIA: [Fabric Copy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__FABRIC__COPY.html)
+    /// - Since CUDA 13.5
     #[must_use]
     pub fn cuFabricCpyBatchAsync_ptsz(
         numOps: usize,
@@ -1279,6 +2542,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuPointerGetAttribute_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuPointerGetAttribute_v4000`](super::entry::cuPointerGetAttribute_v4000)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuPointerGetAttribute(
         data: *mut ::core::ffi::c_void,
@@ -1286,6 +2554,12 @@ unsafe extern "C" {
         ptr: CUdeviceptr,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
+    /// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemPrefetchAsync`](super::cuMemPrefetchAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemPrefetchAsync_v8000_ptsz`], the ABI of CUDA 8.0; entry point [`entry::cuMemPrefetchAsync_v8000_ptsz`](super::entry::cuMemPrefetchAsync_v8000_ptsz)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
     pub fn cuMemPrefetchAsync_ptsz(
         devPtr: CUdeviceptr,
@@ -1293,7 +2567,13 @@ unsafe extern "C" {
         dstDevice: CUdevice,
         hStream: CUstream,
     ) -> CUresult;
-    #[cfg(cuda_ge_12020)]
+    #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemPrefetchAsync_v2`](super::cuMemPrefetchAsync_v2) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemPrefetchAsync_v12020_ptsz`], the ABI of CUDA 12.2; entry point [`entry::cuMemPrefetchAsync_v12020_ptsz`](super::entry::cuMemPrefetchAsync_v12020_ptsz)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - As written here: since CUDA 12.2; removed in 13.0; the name: since CUDA 12.2
     #[must_use]
     pub fn cuMemPrefetchAsync_v2_ptsz(
         devPtr: CUdeviceptr,
@@ -1303,6 +2583,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
+    /// `CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemAdvise_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuMemAdvise_v8000`](super::entry::cuMemAdvise_v8000)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
     pub fn cuMemAdvise(
         devPtr: CUdeviceptr,
@@ -1310,7 +2595,12 @@ unsafe extern "C" {
         advice: CUmem_advise,
         device: CUdevice,
     ) -> CUresult;
-    #[cfg(cuda_ge_12020)]
+    #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemAdvise_v12020`], the ABI of CUDA 12.2; entry point [`entry::cuMemAdvise_v12020`](super::entry::cuMemAdvise_v12020)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - As written here: since CUDA 12.2; removed in 13.0; the name: since CUDA 12.2
     #[must_use]
     pub fn cuMemAdvise_v2(
         devPtr: CUdeviceptr,
@@ -1319,6 +2609,41 @@ unsafe extern "C" {
         location: CUmemLocation,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemPrefetchAsync`](super::cuMemPrefetchAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemPrefetchAsync_v12020_ptsz`], the ABI of CUDA 12.2; entry point [`entry::cuMemPrefetchAsync_v12020_ptsz`](super::entry::cuMemPrefetchAsync_v12020_ptsz)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - As written here: since CUDA 13.0; the name: since CUDA 12.2
+    #[must_use]
+    pub fn cuMemPrefetchAsync_v2_ptsz(
+        devPtr: CUdeviceptr,
+        count: usize,
+        location: CUmemLocation,
+        flags: ::core::ffi::c_uint,
+        hStream: CUstream,
+    ) -> CUresult;
+    #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemAdvise`](super::cuMemAdvise)
+    /// - Typedef: [`PFN_cuMemAdvise_v12020`], the ABI of CUDA 12.2; entry point [`entry::cuMemAdvise_v12020`](super::entry::cuMemAdvise_v12020)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - As written here: since CUDA 13.0; the name: since CUDA 12.2
+    #[must_use]
+    pub fn cuMemAdvise_v2(
+        devPtr: CUdeviceptr,
+        count: usize,
+        advice: CUmem_advise,
+        location: CUmemLocation,
+    ) -> CUresult;
+    #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemPrefetchBatchAsync`](super::cuMemPrefetchBatchAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemPrefetchBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0; entry point [`entry::cuMemPrefetchBatchAsync_v13000_ptsz`](super::entry::cuMemPrefetchBatchAsync_v13000_ptsz)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - Since CUDA 13.0
     #[must_use]
     pub fn cuMemPrefetchBatchAsync_ptsz(
         dptrs: *mut CUdeviceptr,
@@ -1331,6 +2656,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemDiscardBatchAsync`](super::cuMemDiscardBatchAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemDiscardBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0; entry point [`entry::cuMemDiscardBatchAsync_v13000_ptsz`](super::entry::cuMemDiscardBatchAsync_v13000_ptsz)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - Since CUDA 13.0
     #[must_use]
     pub fn cuMemDiscardBatchAsync_ptsz(
         dptrs: *mut CUdeviceptr,
@@ -1340,6 +2671,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemDiscardAndPrefetchBatchAsync`](super::cuMemDiscardAndPrefetchBatchAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0; entry point [`entry::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz`](super::entry::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - Since CUDA 13.0
     #[must_use]
     pub fn cuMemDiscardAndPrefetchBatchAsync_ptsz(
         dptrs: *mut CUdeviceptr,
@@ -1352,6 +2689,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13040)]
+    /// `CUresult CUDAAPI cuMemGetLocationInfo(CUdeviceptr ptr, size_t size, size_t summaryGranularity, size_t samplingGranularity, CUmemLocation *location_out);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemGetLocationInfo_v13040`], the ABI of CUDA 13.4; entry point [`entry::cuMemGetLocationInfo_v13040`](super::entry::cuMemGetLocationInfo_v13040)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - Since CUDA 13.4
     #[must_use]
     pub fn cuMemGetLocationInfo(
         ptr: CUdeviceptr,
@@ -1360,6 +2702,11 @@ unsafe extern "C" {
         samplingGranularity: usize,
         location_out: *mut CUmemLocation,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_attribute attribute, CUdeviceptr devPtr, size_t count);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemRangeGetAttribute_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuMemRangeGetAttribute_v8000`](super::entry::cuMemRangeGetAttribute_v8000)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemRangeGetAttribute(
         data: *mut ::core::ffi::c_void,
@@ -1368,6 +2715,11 @@ unsafe extern "C" {
         devPtr: CUdeviceptr,
         count: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemRangeGetAttributes(void **data, size_t *dataSizes, CUmem_range_attribute *attributes, size_t numAttributes, CUdeviceptr devPtr, size_t count);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemRangeGetAttributes_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuMemRangeGetAttributes_v8000`](super::entry::cuMemRangeGetAttributes_v8000)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemRangeGetAttributes(
         data: *mut *mut ::core::ffi::c_void,
@@ -1377,12 +2729,22 @@ unsafe extern "C" {
         devPtr: CUdeviceptr,
         count: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuPointerSetAttribute(const void *value, CUpointer_attribute attribute, CUdeviceptr ptr);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuPointerSetAttribute_v6000`], the ABI of CUDA 6.0; entry point [`entry::cuPointerSetAttribute_v6000`](super::entry::cuPointerSetAttribute_v6000)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuPointerSetAttribute(
         value: *const ::core::ffi::c_void,
         attribute: CUpointer_attribute,
         ptr: CUdeviceptr,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes, void **data, CUdeviceptr ptr);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuPointerGetAttributes_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuPointerGetAttributes_v7000`](super::entry::cuPointerGetAttributes_v7000)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuPointerGetAttributes(
         numAttributes: ::core::ffi::c_uint,
@@ -1390,11 +2752,21 @@ unsafe extern "C" {
         data: *mut *mut ::core::ffi::c_void,
         ptr: CUdeviceptr,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int Flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamCreate_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuStreamCreate_v2000`](super::entry::cuStreamCreate_v2000)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamCreate(
         phStream: *mut CUstream,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int priority);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamCreateWithPriority_v5050`], the ABI of CUDA 5.5; entry point [`entry::cuStreamCreateWithPriority_v5050`](super::entry::cuStreamCreateWithPriority_v5050)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamCreateWithPriority(
         phStream: *mut CUstream,
@@ -1402,48 +2774,108 @@ unsafe extern "C" {
         priority: ::core::ffi::c_int,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
+    /// `CUresult CUDAAPI cuStreamBeginCaptureToCig(CUstream hStream, CUstreamCigCaptureParams* streamCigCaptureParams);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamBeginCaptureToCig`](super::cuStreamBeginCaptureToCig) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamBeginCaptureToCig_v13010_ptsz`], the ABI of CUDA 13.1; entry point [`entry::cuStreamBeginCaptureToCig_v13010_ptsz`](super::entry::cuStreamBeginCaptureToCig_v13010_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - Since CUDA 13.2
     #[must_use]
     pub fn cuStreamBeginCaptureToCig_ptsz(
         hStream: CUstream,
         streamCigCaptureParams: *mut CUstreamCigCaptureParams,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
+    /// `CUresult CUDAAPI cuStreamEndCaptureToCig(CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamEndCaptureToCig`](super::cuStreamEndCaptureToCig) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamEndCaptureToCig_v13010_ptsz`], the ABI of CUDA 13.1; entry point [`entry::cuStreamEndCaptureToCig_v13010_ptsz`](super::entry::cuStreamEndCaptureToCig_v13010_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - Since CUDA 13.2
     #[must_use]
     pub fn cuStreamEndCaptureToCig_ptsz(hStream: CUstream) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamGetPriority`](super::cuStreamGetPriority) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamGetPriority_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuStreamGetPriority_v7000_ptsz`](super::entry::cuStreamGetPriority_v7000_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamGetPriority_ptsz(
         hStream: CUstream,
         priority: *mut ::core::ffi::c_int,
     ) -> CUresult;
     #[cfg(cuda_ge_12080)]
+    /// `CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice *device);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamGetDevice`](super::cuStreamGetDevice) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamGetDevice_v12080_ptsz`], the ABI of CUDA 12.8; entry point [`entry::cuStreamGetDevice_v12080_ptsz`](super::entry::cuStreamGetDevice_v12080_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - Since CUDA 12.8
     #[must_use]
     pub fn cuStreamGetDevice_ptsz(hStream: CUstream, device: *mut CUdevice) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamGetFlags`](super::cuStreamGetFlags) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamGetFlags_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuStreamGetFlags_v7000_ptsz`](super::entry::cuStreamGetFlags_v7000_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamGetFlags_ptsz(
         hStream: CUstream,
         flags: *mut ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuStreamGetId(CUstream hStream, unsigned long long *streamId);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamGetId`](super::cuStreamGetId) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamGetId_v12000_ptsz`], the ABI of CUDA 12.0; entry point [`entry::cuStreamGetId_v12000_ptsz`](super::entry::cuStreamGetId_v12000_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuStreamGetId_ptsz(
         hStream: CUstream,
         streamId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamGetCtx`](super::cuStreamGetCtx) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamGetCtx_v9020_ptsz`], the ABI of CUDA 9.2; entry point [`entry::cuStreamGetCtx_v9020_ptsz`](super::entry::cuStreamGetCtx_v9020_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamGetCtx_ptsz(hStream: CUstream, pctx: *mut CUcontext) -> CUresult;
     #[cfg(cuda_ge_12050)]
+    /// `CUresult CUDAAPI cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamGetCtx_v2`](super::cuStreamGetCtx_v2) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamGetCtx_v12050_ptsz`], the ABI of CUDA 12.5; entry point [`entry::cuStreamGetCtx_v12050_ptsz`](super::entry::cuStreamGetCtx_v12050_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - Since CUDA 12.5
     #[must_use]
     pub fn cuStreamGetCtx_v2_ptsz(
         hStream: CUstream,
         pCtx: *mut CUcontext,
         pGreenCtx: *mut CUgreenCtx,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamWaitEvent`](super::cuStreamWaitEvent) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamWaitEvent_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuStreamWaitEvent_v7000_ptsz`](super::entry::cuStreamWaitEvent_v7000_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamWaitEvent_ptsz(
         hStream: CUstream,
         hEvent: CUevent,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamAddCallback`](super::cuStreamAddCallback) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamAddCallback_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuStreamAddCallback_v7000_ptsz`](super::entry::cuStreamAddCallback_v7000_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamAddCallback_ptsz(
         hStream: CUstream,
@@ -1451,12 +2883,24 @@ unsafe extern "C" {
         userData: *mut ::core::ffi::c_void,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamBeginCapture`](super::cuStreamBeginCapture) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamBeginCapture_v10010_ptsz`], the ABI of CUDA 10.1; entry point [`entry::cuStreamBeginCapture_v10010_ptsz`](super::entry::cuStreamBeginCapture_v10010_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamBeginCapture_v2_ptsz(
         hStream: CUstream,
         mode: CUstreamCaptureMode,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
+    /// `CUresult CUDAAPI cuStreamBeginRecaptureToGraph(CUstream hStream, CUstreamCaptureMode mode, CUgraph hGraph, CUgraphRecaptureCallback callbackFunc, void *userData);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamBeginRecaptureToGraph`](super::cuStreamBeginRecaptureToGraph) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamBeginRecaptureToGraph_v13030_ptsz`], the ABI of CUDA 13.3; entry point [`entry::cuStreamBeginRecaptureToGraph_v13030_ptsz`](super::entry::cuStreamBeginRecaptureToGraph_v13030_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - Since CUDA 13.3
     #[must_use]
     pub fn cuStreamBeginRecaptureToGraph_ptsz(
         hStream: CUstream,
@@ -1466,6 +2910,12 @@ unsafe extern "C" {
         userData: *mut ::core::ffi::c_void,
     ) -> CUresult;
     #[cfg(cuda_ge_12030)]
+    /// `CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamBeginCaptureToGraph`](super::cuStreamBeginCaptureToGraph) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamBeginCaptureToGraph_v12030_ptsz`], the ABI of CUDA 12.3; entry point [`entry::cuStreamBeginCaptureToGraph_v12030_ptsz`](super::entry::cuStreamBeginCaptureToGraph_v12030_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - Since CUDA 12.3
     #[must_use]
     pub fn cuStreamBeginCaptureToGraph_ptsz(
         hStream: CUstream,
@@ -1475,23 +2925,52 @@ unsafe extern "C" {
         numDependencies: usize,
         mode: CUstreamCaptureMode,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuThreadExchangeStreamCaptureMode_v10010`], the ABI of CUDA 10.1; entry point [`entry::cuThreadExchangeStreamCaptureMode_v10010`](super::entry::cuThreadExchangeStreamCaptureMode_v10010)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuThreadExchangeStreamCaptureMode(mode: *mut CUstreamCaptureMode) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamEndCapture`](super::cuStreamEndCapture) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamEndCapture_v10000_ptsz`], the ABI of CUDA 10.0; entry point [`entry::cuStreamEndCapture_v10000_ptsz`](super::entry::cuStreamEndCapture_v10000_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamEndCapture_ptsz(hStream: CUstream, phGraph: *mut CUgraph) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamIsCapturing`](super::cuStreamIsCapturing) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamIsCapturing_v10000_ptsz`], the ABI of CUDA 10.0; entry point [`entry::cuStreamIsCapturing_v10000_ptsz`](super::entry::cuStreamIsCapturing_v10000_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamIsCapturing_ptsz(
         hStream: CUstream,
         captureStatus: *mut CUstreamCaptureStatus,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamGetCaptureInfo`](super::cuStreamGetCaptureInfo) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v10010_ptsz`], the ABI of CUDA 10.1; entry point [`entry::cuStreamGetCaptureInfo_v10010_ptsz`](super::entry::cuStreamGetCaptureInfo_v10010_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
     pub fn cuStreamGetCaptureInfo_ptsz(
         hStream: CUstream,
         captureStatus_out: *mut CUstreamCaptureStatus,
         id_out: *mut cuuint64_t,
     ) -> CUresult;
-    #[cfg(not(cuda_ge_13000))]
+    #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamGetCaptureInfo_v2`](super::cuStreamGetCaptureInfo_v2) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030_ptsz`], the ABI of CUDA 11.3; entry point [`entry::cuStreamGetCaptureInfo_v11030_ptsz`](super::entry::cuStreamGetCaptureInfo_v11030_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
     pub fn cuStreamGetCaptureInfo_v2_ptsz(
         hStream: CUstream,
@@ -1501,7 +2980,29 @@ unsafe extern "C" {
         dependencies_out: *mut *const CUgraphNode,
         numDependencies_out: *mut usize,
     ) -> CUresult;
-    #[cfg(cuda_ge_12030)]
+    #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamGetCaptureInfo`](super::cuStreamGetCaptureInfo) (under `per-thread-default-stream`), [`cuStreamGetCaptureInfo_v2`](super::cuStreamGetCaptureInfo_v2) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030_ptsz`], the ABI of CUDA 11.3; entry point [`entry::cuStreamGetCaptureInfo_v11030_ptsz`](super::entry::cuStreamGetCaptureInfo_v11030_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - As written here: since CUDA 12.0; removed in 13.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+    #[must_use]
+    pub fn cuStreamGetCaptureInfo_v2_ptsz(
+        hStream: CUstream,
+        captureStatus_out: *mut CUstreamCaptureStatus,
+        id_out: *mut cuuint64_t,
+        graph_out: *mut CUgraph,
+        dependencies_out: *mut *const CUgraphNode,
+        numDependencies_out: *mut usize,
+    ) -> CUresult;
+    #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamGetCaptureInfo_v3`](super::cuStreamGetCaptureInfo_v3) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030_ptsz`], the ABI of CUDA 12.3; entry point [`entry::cuStreamGetCaptureInfo_v12030_ptsz`](super::entry::cuStreamGetCaptureInfo_v12030_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
     #[must_use]
     pub fn cuStreamGetCaptureInfo_v3_ptsz(
         hStream: CUstream,
@@ -1513,6 +3014,12 @@ unsafe extern "C" {
         numDependencies_out: *mut usize,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
+    /// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamUpdateCaptureDependencies`](super::cuStreamUpdateCaptureDependencies) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v11030_ptsz`], the ABI of CUDA 11.3; entry point [`entry::cuStreamUpdateCaptureDependencies_v11030_ptsz`](super::entry::cuStreamUpdateCaptureDependencies_v11030_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
     pub fn cuStreamUpdateCaptureDependencies_ptsz(
         hStream: CUstream,
@@ -1520,7 +3027,13 @@ unsafe extern "C" {
         numDependencies: usize,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    #[cfg(cuda_ge_12030)]
+    #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamUpdateCaptureDependencies_v2`](super::cuStreamUpdateCaptureDependencies_v2) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz`], the ABI of CUDA 12.3; entry point [`entry::cuStreamUpdateCaptureDependencies_v12030_ptsz`](super::entry::cuStreamUpdateCaptureDependencies_v12030_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
     #[must_use]
     pub fn cuStreamUpdateCaptureDependencies_v2_ptsz(
         hStream: CUstream,
@@ -1529,6 +3042,44 @@ unsafe extern "C" {
         numDependencies: usize,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamGetCaptureInfo`](super::cuStreamGetCaptureInfo) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030_ptsz`], the ABI of CUDA 12.3; entry point [`entry::cuStreamGetCaptureInfo_v12030_ptsz`](super::entry::cuStreamGetCaptureInfo_v12030_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
+    #[must_use]
+    pub fn cuStreamGetCaptureInfo_v3_ptsz(
+        hStream: CUstream,
+        captureStatus_out: *mut CUstreamCaptureStatus,
+        id_out: *mut cuuint64_t,
+        graph_out: *mut CUgraph,
+        dependencies_out: *mut *const CUgraphNode,
+        edgeData_out: *mut *const CUgraphEdgeData,
+        numDependencies_out: *mut usize,
+    ) -> CUresult;
+    #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamUpdateCaptureDependencies`](super::cuStreamUpdateCaptureDependencies) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz`], the ABI of CUDA 12.3; entry point [`entry::cuStreamUpdateCaptureDependencies_v12030_ptsz`](super::entry::cuStreamUpdateCaptureDependencies_v12030_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
+    #[must_use]
+    pub fn cuStreamUpdateCaptureDependencies_v2_ptsz(
+        hStream: CUstream,
+        dependencies: *mut CUgraphNode,
+        dependencyData: *const CUgraphEdgeData,
+        numDependencies: usize,
+        flags: ::core::ffi::c_uint,
+    ) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamAttachMemAsync`](super::cuStreamAttachMemAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamAttachMemAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuStreamAttachMemAsync_v7000_ptsz`](super::entry::cuStreamAttachMemAsync_v7000_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamAttachMemAsync_ptsz(
         hStream: CUstream,
@@ -1536,80 +3087,203 @@ unsafe extern "C" {
         length: usize,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamQuery(CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamQuery`](super::cuStreamQuery) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamQuery_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuStreamQuery_v7000_ptsz`](super::entry::cuStreamQuery_v7000_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamQuery_ptsz(hStream: CUstream) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamSynchronize`](super::cuStreamSynchronize) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamSynchronize_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuStreamSynchronize_v7000_ptsz`](super::entry::cuStreamSynchronize_v7000_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamSynchronize_ptsz(hStream: CUstream) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamDestroy(CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamDestroy`](super::cuStreamDestroy)
+    /// - Typedef: [`PFN_cuStreamDestroy_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuStreamDestroy_v4000`](super::entry::cuStreamDestroy_v4000)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamDestroy_v2(hStream: CUstream) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamCopyAttributes(CUstream dst, CUstream src);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamCopyAttributes`](super::cuStreamCopyAttributes) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamCopyAttributes_v11000_ptsz`], the ABI of CUDA 11.0; entry point [`entry::cuStreamCopyAttributes_v11000_ptsz`](super::entry::cuStreamCopyAttributes_v11000_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamCopyAttributes_ptsz(dst: CUstream, src: CUstream) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamGetAttribute`](super::cuStreamGetAttribute) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamGetAttribute_v11000_ptsz`], the ABI of CUDA 11.0; entry point [`entry::cuStreamGetAttribute_v11000_ptsz`](super::entry::cuStreamGetAttribute_v11000_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamGetAttribute_ptsz(
         hStream: CUstream,
         attr: CUstreamAttrID,
         value_out: *mut CUstreamAttrValue,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamSetAttribute`](super::cuStreamSetAttribute) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamSetAttribute_v11000_ptsz`], the ABI of CUDA 11.0; entry point [`entry::cuStreamSetAttribute_v11000_ptsz`](super::entry::cuStreamSetAttribute_v11000_ptsz)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamSetAttribute_ptsz(
         hStream: CUstream,
         attr: CUstreamAttrID,
         value: *const CUstreamAttrValue,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int Flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuEventCreate_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuEventCreate_v2000`](super::entry::cuEventCreate_v2000)
+    /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuEventCreate(phEvent: *mut CUevent, Flags: ::core::ffi::c_uint) -> CUresult;
+    /// `CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuEventRecord`](super::cuEventRecord) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuEventRecord_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuEventRecord_v7000_ptsz`](super::entry::cuEventRecord_v7000_ptsz)
+    /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuEventRecord_ptsz(hEvent: CUevent, hStream: CUstream) -> CUresult;
+    /// `CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuEventRecordWithFlags`](super::cuEventRecordWithFlags) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuEventRecordWithFlags_v11010_ptsz`], the ABI of CUDA 11.1; entry point [`entry::cuEventRecordWithFlags_v11010_ptsz`](super::entry::cuEventRecordWithFlags_v11010_ptsz)
+    /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuEventRecordWithFlags_ptsz(
         hEvent: CUevent,
         hStream: CUstream,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuEventQuery(CUevent hEvent);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuEventQuery_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuEventQuery_v2000`](super::entry::cuEventQuery_v2000)
+    /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuEventQuery(hEvent: CUevent) -> CUresult;
+    /// `CUresult CUDAAPI cuEventSynchronize(CUevent hEvent);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuEventSynchronize_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuEventSynchronize_v2000`](super::entry::cuEventSynchronize_v2000)
+    /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuEventSynchronize(hEvent: CUevent) -> CUresult;
+    /// `CUresult CUDAAPI cuEventDestroy(CUevent hEvent);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuEventDestroy`](super::cuEventDestroy)
+    /// - Typedef: [`PFN_cuEventDestroy_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuEventDestroy_v4000`](super::entry::cuEventDestroy_v4000)
+    /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuEventDestroy_v2(hEvent: CUevent) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
+    /// `CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuEventElapsedTime_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuEventElapsedTime_v2000`](super::entry::cuEventElapsedTime_v2000)
+    /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+    /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
     pub fn cuEventElapsedTime(
         pMilliseconds: *mut f32,
         hStart: CUevent,
         hEnd: CUevent,
     ) -> CUresult;
-    #[cfg(cuda_ge_12080)]
+    #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEnd);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuEventElapsedTime_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuEventElapsedTime_v12080`](super::entry::cuEventElapsedTime_v12080)
+    /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+    /// - As written here: since CUDA 12.8; removed in 13.0; the name: since CUDA 12.8
     #[must_use]
     pub fn cuEventElapsedTime_v2(
         pMilliseconds: *mut f32,
         hStart: CUevent,
         hEnd: CUevent,
     ) -> CUresult;
+    #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuEventElapsedTime`](super::cuEventElapsedTime)
+    /// - Typedef: [`PFN_cuEventElapsedTime_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuEventElapsedTime_v12080`](super::entry::cuEventElapsedTime_v12080)
+    /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+    /// - As written here: since CUDA 13.0; the name: since CUDA 12.8
+    #[must_use]
+    pub fn cuEventElapsedTime_v2(
+        pMilliseconds: *mut f32,
+        hStart: CUevent,
+        hEnd: CUevent,
+    ) -> CUresult;
+    /// `CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *memHandleDesc);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuImportExternalMemory_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuImportExternalMemory_v10000`](super::entry::cuImportExternalMemory_v10000)
+    /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuImportExternalMemory(
         extMem_out: *mut CUexternalMemory,
         memHandleDesc: *const CUDA_EXTERNAL_MEMORY_HANDLE_DESC,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *bufferDesc);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuExternalMemoryGetMappedBuffer_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuExternalMemoryGetMappedBuffer_v10000`](super::entry::cuExternalMemoryGetMappedBuffer_v10000)
+    /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuExternalMemoryGetMappedBuffer(
         devPtr: *mut CUdeviceptr,
         extMem: CUexternalMemory,
         bufferDesc: *const CUDA_EXTERNAL_MEMORY_BUFFER_DESC,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *mipmap, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *mipmapDesc);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuExternalMemoryGetMappedMipmappedArray_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuExternalMemoryGetMappedMipmappedArray_v10000`](super::entry::cuExternalMemoryGetMappedMipmappedArray_v10000)
+    /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuExternalMemoryGetMappedMipmappedArray(
         mipmap: *mut CUmipmappedArray,
         extMem: CUexternalMemory,
         mipmapDesc: *const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuDestroyExternalMemory(CUexternalMemory extMem);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDestroyExternalMemory_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuDestroyExternalMemory_v10000`](super::entry::cuDestroyExternalMemory_v10000)
+    /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDestroyExternalMemory(extMem: CUexternalMemory) -> CUresult;
+    /// `CUresult CUDAAPI cuImportExternalSemaphore(CUexternalSemaphore *extSem_out, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *semHandleDesc);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuImportExternalSemaphore_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuImportExternalSemaphore_v10000`](super::entry::cuImportExternalSemaphore_v10000)
+    /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuImportExternalSemaphore(
         extSem_out: *mut CUexternalSemaphore,
         semHandleDesc: *const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuSignalExternalSemaphoresAsync`](super::cuSignalExternalSemaphoresAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuSignalExternalSemaphoresAsync_v10000_ptsz`], the ABI of CUDA 10.0; entry point [`entry::cuSignalExternalSemaphoresAsync_v10000_ptsz`](super::entry::cuSignalExternalSemaphoresAsync_v10000_ptsz)
+    /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuSignalExternalSemaphoresAsync_ptsz(
         extSemArray: *const CUexternalSemaphore,
@@ -1617,6 +3291,12 @@ unsafe extern "C" {
         numExtSems: ::core::ffi::c_uint,
         stream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuWaitExternalSemaphoresAsync`](super::cuWaitExternalSemaphoresAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz`], the ABI of CUDA 10.0; entry point [`entry::cuWaitExternalSemaphoresAsync_v10000_ptsz`](super::entry::cuWaitExternalSemaphoresAsync_v10000_ptsz)
+    /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuWaitExternalSemaphoresAsync_ptsz(
         extSemArray: *const CUexternalSemaphore,
@@ -1624,9 +3304,20 @@ unsafe extern "C" {
         numExtSems: ::core::ffi::c_uint,
         stream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuDestroyExternalSemaphore(CUexternalSemaphore extSem);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDestroyExternalSemaphore_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuDestroyExternalSemaphore_v10000`](super::entry::cuDestroyExternalSemaphore_v10000)
+    /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDestroyExternalSemaphore(extSem: CUexternalSemaphore) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamWaitValue32`](super::cuStreamWaitValue32) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamWaitValue32_v8000_ptsz`], the ABI of CUDA 8.0; entry point [`entry::cuStreamWaitValue32_v8000_ptsz`](super::entry::cuStreamWaitValue32_v8000_ptsz)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
     pub fn cuStreamWaitValue32_ptsz(
         stream: CUstream,
@@ -1635,6 +3326,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamWaitValue64`](super::cuStreamWaitValue64) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamWaitValue64_v9000_ptsz`], the ABI of CUDA 9.0; entry point [`entry::cuStreamWaitValue64_v9000_ptsz`](super::entry::cuStreamWaitValue64_v9000_ptsz)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
     pub fn cuStreamWaitValue64_ptsz(
         stream: CUstream,
@@ -1643,6 +3340,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamWriteValue32`](super::cuStreamWriteValue32) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamWriteValue32_v8000_ptsz`], the ABI of CUDA 8.0; entry point [`entry::cuStreamWriteValue32_v8000_ptsz`](super::entry::cuStreamWriteValue32_v8000_ptsz)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
     pub fn cuStreamWriteValue32_ptsz(
         stream: CUstream,
@@ -1651,6 +3354,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamWriteValue64`](super::cuStreamWriteValue64) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamWriteValue64_v9000_ptsz`], the ABI of CUDA 9.0; entry point [`entry::cuStreamWriteValue64_v9000_ptsz`](super::entry::cuStreamWriteValue64_v9000_ptsz)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
     pub fn cuStreamWriteValue64_ptsz(
         stream: CUstream,
@@ -1659,6 +3368,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamBatchMemOp`](super::cuStreamBatchMemOp) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamBatchMemOp_v8000_ptsz`], the ABI of CUDA 8.0; entry point [`entry::cuStreamBatchMemOp_v8000_ptsz`](super::entry::cuStreamBatchMemOp_v8000_ptsz)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
     pub fn cuStreamBatchMemOp_ptsz(
         stream: CUstream,
@@ -1666,6 +3381,13 @@ unsafe extern "C" {
         paramArray: *mut CUstreamBatchMemOpParams,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamWaitValue32_v2`](super::cuStreamWaitValue32_v2) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamWaitValue32_v11070_ptsz`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWaitValue32_v11070_ptsz`](super::entry::cuStreamWaitValue32_v11070_ptsz)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
     pub fn cuStreamWaitValue32_v2_ptsz(
         stream: CUstream,
@@ -1673,6 +3395,13 @@ unsafe extern "C" {
         value: cuuint32_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamWaitValue64_v2`](super::cuStreamWaitValue64_v2) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamWaitValue64_v11070_ptsz`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWaitValue64_v11070_ptsz`](super::entry::cuStreamWaitValue64_v11070_ptsz)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
     pub fn cuStreamWaitValue64_v2_ptsz(
         stream: CUstream,
@@ -1680,6 +3409,13 @@ unsafe extern "C" {
         value: cuuint64_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamWriteValue32_v2`](super::cuStreamWriteValue32_v2) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamWriteValue32_v11070_ptsz`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWriteValue32_v11070_ptsz`](super::entry::cuStreamWriteValue32_v11070_ptsz)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
     pub fn cuStreamWriteValue32_v2_ptsz(
         stream: CUstream,
@@ -1687,6 +3423,13 @@ unsafe extern "C" {
         value: cuuint32_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamWriteValue64_v2`](super::cuStreamWriteValue64_v2) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamWriteValue64_v11070_ptsz`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWriteValue64_v11070_ptsz`](super::entry::cuStreamWriteValue64_v11070_ptsz)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
     pub fn cuStreamWriteValue64_v2_ptsz(
         stream: CUstream,
@@ -1694,6 +3437,13 @@ unsafe extern "C" {
         value: cuuint64_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamBatchMemOp_v2(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamBatchMemOp_v2`](super::cuStreamBatchMemOp_v2) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamBatchMemOp_v11070_ptsz`], the ABI of CUDA 11.7; entry point [`entry::cuStreamBatchMemOp_v11070_ptsz`](super::entry::cuStreamBatchMemOp_v11070_ptsz)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
     pub fn cuStreamBatchMemOp_v2_ptsz(
         stream: CUstream,
@@ -1701,35 +3451,140 @@ unsafe extern "C" {
         paramArray: *mut CUstreamBatchMemOpParams,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamWaitValue32`](super::cuStreamWaitValue32) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamWaitValue32_v11070_ptsz`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWaitValue32_v11070_ptsz`](super::entry::cuStreamWaitValue32_v11070_ptsz)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - As written here: since CUDA 12.0; the name: in every supported header
+    #[must_use]
+    pub fn cuStreamWaitValue32_v2_ptsz(
+        stream: CUstream,
+        addr: CUdeviceptr,
+        value: cuuint32_t,
+        flags: ::core::ffi::c_uint,
+    ) -> CUresult;
+    #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamWaitValue64`](super::cuStreamWaitValue64) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamWaitValue64_v11070_ptsz`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWaitValue64_v11070_ptsz`](super::entry::cuStreamWaitValue64_v11070_ptsz)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - As written here: since CUDA 12.0; the name: in every supported header
+    #[must_use]
+    pub fn cuStreamWaitValue64_v2_ptsz(
+        stream: CUstream,
+        addr: CUdeviceptr,
+        value: cuuint64_t,
+        flags: ::core::ffi::c_uint,
+    ) -> CUresult;
+    #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamWriteValue32`](super::cuStreamWriteValue32) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamWriteValue32_v11070_ptsz`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWriteValue32_v11070_ptsz`](super::entry::cuStreamWriteValue32_v11070_ptsz)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - As written here: since CUDA 12.0; the name: in every supported header
+    #[must_use]
+    pub fn cuStreamWriteValue32_v2_ptsz(
+        stream: CUstream,
+        addr: CUdeviceptr,
+        value: cuuint32_t,
+        flags: ::core::ffi::c_uint,
+    ) -> CUresult;
+    #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamWriteValue64`](super::cuStreamWriteValue64) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamWriteValue64_v11070_ptsz`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWriteValue64_v11070_ptsz`](super::entry::cuStreamWriteValue64_v11070_ptsz)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - As written here: since CUDA 12.0; the name: in every supported header
+    #[must_use]
+    pub fn cuStreamWriteValue64_v2_ptsz(
+        stream: CUstream,
+        addr: CUdeviceptr,
+        value: cuuint64_t,
+        flags: ::core::ffi::c_uint,
+    ) -> CUresult;
+    #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamBatchMemOp`](super::cuStreamBatchMemOp) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamBatchMemOp_v11070_ptsz`], the ABI of CUDA 11.7; entry point [`entry::cuStreamBatchMemOp_v11070_ptsz`](super::entry::cuStreamBatchMemOp_v11070_ptsz)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - As written here: since CUDA 12.0; the name: in every supported header
+    #[must_use]
+    pub fn cuStreamBatchMemOp_v2_ptsz(
+        stream: CUstream,
+        count: ::core::ffi::c_uint,
+        paramArray: *mut CUstreamBatchMemOpParams,
+        flags: ::core::ffi::c_uint,
+    ) -> CUresult;
+    /// `CUresult CUDAAPI cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuFuncGetAttribute_v2020`], the ABI of CUDA 2.2; entry point [`entry::cuFuncGetAttribute_v2020`](super::entry::cuFuncGetAttribute_v2020)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuFuncGetAttribute(
         pi: *mut ::core::ffi::c_int,
         attrib: CUfunction_attribute,
         hfunc: CUfunction,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuFuncSetAttribute_v9000`], the ABI of CUDA 9.0; entry point [`entry::cuFuncSetAttribute_v9000`](super::entry::cuFuncSetAttribute_v9000)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuFuncSetAttribute(
         hfunc: CUfunction,
         attrib: CUfunction_attribute,
         value: ::core::ffi::c_int,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuFuncSetCacheConfig_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuFuncSetCacheConfig_v3000`](super::entry::cuFuncSetCacheConfig_v3000)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuFuncSetCacheConfig(hfunc: CUfunction, config: CUfunc_cache) -> CUresult;
     #[cfg(not(cuda_ge_12040))]
+    /// `CUresult CUDAAPI cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuFuncSetSharedMemConfig_v4020`], the ABI of CUDA 4.2; entry point [`entry::cuFuncSetSharedMemConfig_v4020`](super::entry::cuFuncSetSharedMemConfig_v4020)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - As written here: in CUDA 11.7 to 12.3; removed in 12.4; the name: in every supported header
     #[must_use]
     pub fn cuFuncSetSharedMemConfig(
         hfunc: CUfunction,
         config: CUsharedconfig,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuFuncGetModule(CUmodule *hmod, CUfunction hfunc);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuFuncGetModule_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuFuncGetModule_v11000`](super::entry::cuFuncGetModule_v11000)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuFuncGetModule(hmod: *mut CUmodule, hfunc: CUfunction) -> CUresult;
     #[cfg(cuda_ge_12030)]
+    /// `CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction hfunc);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuFuncGetName_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuFuncGetName_v12030`](super::entry::cuFuncGetName_v12030)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - Since CUDA 12.3
     #[must_use]
     pub fn cuFuncGetName(
         name: *mut *const ::core::ffi::c_char,
         hfunc: CUfunction,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `CUresult CUDAAPI cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset, size_t *paramSize);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuFuncGetParamInfo_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuFuncGetParamInfo_v12040`](super::entry::cuFuncGetParamInfo_v12040)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - Since CUDA 12.4
     #[must_use]
     pub fn cuFuncGetParamInfo(
         func: CUfunction,
@@ -1738,17 +3593,38 @@ unsafe extern "C" {
         paramSize: *mut usize,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
+    /// `CUresult CUDAAPI cuFuncGetParamCount(CUfunction func, size_t *paramCount);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuFuncGetParamCount_v13020`], the ABI of CUDA 13.2; entry point [`entry::cuFuncGetParamCount_v13020`](super::entry::cuFuncGetParamCount_v13020)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - Since CUDA 13.2
     #[must_use]
     pub fn cuFuncGetParamCount(func: CUfunction, paramCount: *mut usize) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `CUresult CUDAAPI cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuFuncIsLoaded_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuFuncIsLoaded_v12040`](super::entry::cuFuncIsLoaded_v12040)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - Since CUDA 12.4
     #[must_use]
     pub fn cuFuncIsLoaded(
         state: *mut CUfunctionLoadingState,
         function: CUfunction,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `CUresult CUDAAPI cuFuncLoad(CUfunction function);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuFuncLoad_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuFuncLoad_v12040`](super::entry::cuFuncLoad_v12040)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - Since CUDA 12.4
     #[must_use]
     pub fn cuFuncLoad(function: CUfunction) -> CUresult;
+    /// `CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuLaunchKernel`](super::cuLaunchKernel) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuLaunchKernel_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuLaunchKernel_v7000_ptsz`](super::entry::cuLaunchKernel_v7000_ptsz)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuLaunchKernel_ptsz(
         f: CUfunction,
@@ -1764,6 +3640,12 @@ unsafe extern "C" {
         extra: *mut *mut ::core::ffi::c_void,
     ) -> CUresult;
     #[cfg(cuda_ge_11080)]
+    /// `CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuLaunchKernelEx`](super::cuLaunchKernelEx) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuLaunchKernelEx_v11060_ptsz`], the ABI of CUDA 11.6; entry point [`entry::cuLaunchKernelEx_v11060_ptsz`](super::entry::cuLaunchKernelEx_v11060_ptsz)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - Since CUDA 11.8
     #[must_use]
     pub fn cuLaunchKernelEx_ptsz(
         config: *const CUlaunchConfig,
@@ -1771,6 +3653,12 @@ unsafe extern "C" {
         kernelParams: *mut *mut ::core::ffi::c_void,
         extra: *mut *mut ::core::ffi::c_void,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuLaunchCooperativeKernel`](super::cuLaunchCooperativeKernel) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuLaunchCooperativeKernel_v9000_ptsz`], the ABI of CUDA 9.0; entry point [`entry::cuLaunchCooperativeKernel_v9000_ptsz`](super::entry::cuLaunchCooperativeKernel_v9000_ptsz)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuLaunchCooperativeKernel_ptsz(
         f: CUfunction,
@@ -1785,12 +3673,23 @@ unsafe extern "C" {
         kernelParams: *mut *mut ::core::ffi::c_void,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13030))]
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`], the ABI of CUDA 9.0; entry point [`entry::cuLaunchCooperativeKernelMultiDevice_v9000`](super::entry::cuLaunchCooperativeKernelMultiDevice_v9000)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - As written here: in CUDA 11.7 to 13.2; removed in 13.3; the name: in every supported header
     #[must_use]
     pub fn cuLaunchCooperativeKernelMultiDevice(
         launchParamsList: *mut CUDA_LAUNCH_PARAMS,
         numDevices: ::core::ffi::c_uint,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuLaunchHostFunc`](super::cuLaunchHostFunc) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuLaunchHostFunc_v10000_ptsz`], the ABI of CUDA 10.0; entry point [`entry::cuLaunchHostFunc_v10000_ptsz`](super::entry::cuLaunchHostFunc_v10000_ptsz)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuLaunchHostFunc_ptsz(
         hStream: CUstream,
@@ -1798,6 +3697,12 @@ unsafe extern "C" {
         userData: *mut ::core::ffi::c_void,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
+    /// `CUresult CUDAAPI cuLaunchHostFunc_v2(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuLaunchHostFunc_v2`](super::cuLaunchHostFunc_v2) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuLaunchHostFunc_v13010_ptsz`], the ABI of CUDA 13.1; entry point [`entry::cuLaunchHostFunc_v13010_ptsz`](super::entry::cuLaunchHostFunc_v13010_ptsz)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - Since CUDA 13.2
     #[must_use]
     pub fn cuLaunchHostFunc_v2_ptsz(
         hStream: CUstream,
@@ -1805,6 +3710,11 @@ unsafe extern "C" {
         userData: *mut ::core::ffi::c_void,
         syncMode: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuFuncSetBlockShape(CUfunction hfunc, int x, int y, int z);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuFuncSetBlockShape_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuFuncSetBlockShape_v2000`](super::entry::cuFuncSetBlockShape_v2000)
+    /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuFuncSetBlockShape(
         hfunc: CUfunction,
@@ -1812,25 +3722,50 @@ unsafe extern "C" {
         y: ::core::ffi::c_int,
         z: ::core::ffi::c_int,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuFuncSetSharedSize(CUfunction hfunc, unsigned int bytes);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuFuncSetSharedSize_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuFuncSetSharedSize_v2000`](super::entry::cuFuncSetSharedSize_v2000)
+    /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuFuncSetSharedSize(
         hfunc: CUfunction,
         bytes: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetSize(CUfunction hfunc, unsigned int numbytes);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuParamSetSize_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuParamSetSize_v2000`](super::entry::cuParamSetSize_v2000)
+    /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuParamSetSize(hfunc: CUfunction, numbytes: ::core::ffi::c_uint) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSeti(CUfunction hfunc, int offset, unsigned int value);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuParamSeti_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuParamSeti_v2000`](super::entry::cuParamSeti_v2000)
+    /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuParamSeti(
         hfunc: CUfunction,
         offset: ::core::ffi::c_int,
         value: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetf(CUfunction hfunc, int offset, float value);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuParamSetf_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuParamSetf_v2000`](super::entry::cuParamSetf_v2000)
+    /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuParamSetf(
         hfunc: CUfunction,
         offset: ::core::ffi::c_int,
         value: f32,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetv(CUfunction hfunc, int offset, void *ptr, unsigned int numbytes);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuParamSetv_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuParamSetv_v2000`](super::entry::cuParamSetv_v2000)
+    /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuParamSetv(
         hfunc: CUfunction,
@@ -1838,14 +3773,29 @@ unsafe extern "C" {
         ptr: *mut ::core::ffi::c_void,
         numbytes: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunch(CUfunction f);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLaunch_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuLaunch_v2000`](super::entry::cuLaunch_v2000)
+    /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuLaunch(f: CUfunction) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchGrid(CUfunction f, int grid_width, int grid_height);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLaunchGrid_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuLaunchGrid_v2000`](super::entry::cuLaunchGrid_v2000)
+    /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuLaunchGrid(
         f: CUfunction,
         grid_width: ::core::ffi::c_int,
         grid_height: ::core::ffi::c_int,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLaunchGridAsync_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuLaunchGridAsync_v2000`](super::entry::cuLaunchGridAsync_v2000)
+    /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuLaunchGridAsync(
         f: CUfunction,
@@ -1854,12 +3804,22 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`], the ABI of CUDA 9.0; entry point [`entry::cuLaunchCooperativeKernelMultiDevice_v9000`](super::entry::cuLaunchCooperativeKernelMultiDevice_v9000)
+    /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+    /// - As written here: since CUDA 13.3; the name: in every supported header
     #[must_use]
     pub fn cuLaunchCooperativeKernelMultiDevice(
         launchParamsList: *mut CUDA_LAUNCH_PARAMS,
         numDevices: ::core::ffi::c_uint,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetTexRef(CUfunction hfunc, int texunit, CUtexref hTexRef);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuParamSetTexRef_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuParamSetTexRef_v2000`](super::entry::cuParamSetTexRef_v2000)
+    /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuParamSetTexRef(
         hfunc: CUfunction,
@@ -1867,14 +3827,29 @@ unsafe extern "C" {
         hTexRef: CUtexref,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuFuncSetSharedMemConfig_v4020`], the ABI of CUDA 4.2; entry point [`entry::cuFuncSetSharedMemConfig_v4020`](super::entry::cuFuncSetSharedMemConfig_v4020)
+    /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
+    /// - As written here: since CUDA 12.4; the name: in every supported header
     #[must_use]
     pub fn cuFuncSetSharedMemConfig(
         hfunc: CUfunction,
         config: CUsharedconfig,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphCreate(CUgraph *phGraph, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphCreate_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphCreate_v10000`](super::entry::cuGraphCreate_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphCreate(phGraph: *mut CUgraph, flags: ::core::ffi::c_uint) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphAddKernelNode_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphAddKernelNode_v10000`](super::entry::cuGraphAddKernelNode_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
     pub fn cuGraphAddKernelNode(
         phGraphNode: *mut CUgraphNode,
@@ -1884,18 +3859,34 @@ unsafe extern "C" {
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphKernelNodeGetParams_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphKernelNodeGetParams_v10000`](super::entry::cuGraphKernelNodeGetParams_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
     pub fn cuGraphKernelNodeGetParams(
         hNode: CUgraphNode,
         nodeParams: *mut CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphKernelNodeSetParams_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphKernelNodeSetParams_v10000`](super::entry::cuGraphKernelNodeSetParams_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
     pub fn cuGraphKernelNodeSetParams(
         hNode: CUgraphNode,
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGraphAddKernelNode`](super::cuGraphAddKernelNode)
+    /// - Typedef: [`PFN_cuGraphAddKernelNode_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuGraphAddKernelNode_v12000`](super::entry::cuGraphAddKernelNode_v12000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuGraphAddKernelNode_v2(
         phGraphNode: *mut CUgraphNode,
@@ -1905,17 +3896,34 @@ unsafe extern "C" {
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGraphKernelNodeGetParams`](super::cuGraphKernelNodeGetParams)
+    /// - Typedef: [`PFN_cuGraphKernelNodeGetParams_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuGraphKernelNodeGetParams_v12000`](super::entry::cuGraphKernelNodeGetParams_v12000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuGraphKernelNodeGetParams_v2(
         hNode: CUgraphNode,
         nodeParams: *mut CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGraphKernelNodeSetParams`](super::cuGraphKernelNodeSetParams)
+    /// - Typedef: [`PFN_cuGraphKernelNodeSetParams_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuGraphKernelNodeSetParams_v12000`](super::entry::cuGraphKernelNodeSetParams_v12000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuGraphKernelNodeSetParams_v2(
         hNode: CUgraphNode,
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphAddMemcpyNode_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphAddMemcpyNode_v10000`](super::entry::cuGraphAddMemcpyNode_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphAddMemcpyNode(
         phGraphNode: *mut CUgraphNode,
@@ -1925,16 +3933,31 @@ unsafe extern "C" {
         copyParams: *const CUDA_MEMCPY3D,
         ctx: CUcontext,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphMemcpyNodeGetParams_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphMemcpyNodeGetParams_v10000`](super::entry::cuGraphMemcpyNodeGetParams_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphMemcpyNodeGetParams(
         hNode: CUgraphNode,
         nodeParams: *mut CUDA_MEMCPY3D,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphMemcpyNodeSetParams_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphMemcpyNodeSetParams_v10000`](super::entry::cuGraphMemcpyNodeSetParams_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphMemcpyNodeSetParams(
         hNode: CUgraphNode,
         nodeParams: *const CUDA_MEMCPY3D,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphAddMemsetNode_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphAddMemsetNode_v10000`](super::entry::cuGraphAddMemsetNode_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphAddMemsetNode(
         phGraphNode: *mut CUgraphNode,
@@ -1944,16 +3967,31 @@ unsafe extern "C" {
         memsetParams: *const CUDA_MEMSET_NODE_PARAMS,
         ctx: CUcontext,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphMemsetNodeGetParams_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphMemsetNodeGetParams_v10000`](super::entry::cuGraphMemsetNodeGetParams_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphMemsetNodeGetParams(
         hNode: CUgraphNode,
         nodeParams: *mut CUDA_MEMSET_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphMemsetNodeSetParams_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphMemsetNodeSetParams_v10000`](super::entry::cuGraphMemsetNodeSetParams_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphMemsetNodeSetParams(
         hNode: CUgraphNode,
         nodeParams: *const CUDA_MEMSET_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_HOST_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphAddHostNode_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphAddHostNode_v10000`](super::entry::cuGraphAddHostNode_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphAddHostNode(
         phGraphNode: *mut CUgraphNode,
@@ -1962,16 +4000,31 @@ unsafe extern "C" {
         numDependencies: usize,
         nodeParams: *const CUDA_HOST_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphHostNodeGetParams_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphHostNodeGetParams_v10000`](super::entry::cuGraphHostNodeGetParams_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphHostNodeGetParams(
         hNode: CUgraphNode,
         nodeParams: *mut CUDA_HOST_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphHostNodeSetParams_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphHostNodeSetParams_v10000`](super::entry::cuGraphHostNodeSetParams_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphHostNodeSetParams(
         hNode: CUgraphNode,
         nodeParams: *const CUDA_HOST_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphAddChildGraphNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraph childGraph);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphAddChildGraphNode_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphAddChildGraphNode_v10000`](super::entry::cuGraphAddChildGraphNode_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphAddChildGraphNode(
         phGraphNode: *mut CUgraphNode,
@@ -1980,11 +4033,21 @@ unsafe extern "C" {
         numDependencies: usize,
         childGraph: CUgraph,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphChildGraphNodeGetGraph_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphChildGraphNodeGetGraph_v10000`](super::entry::cuGraphChildGraphNodeGetGraph_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphChildGraphNodeGetGraph(
         hNode: CUgraphNode,
         phGraph: *mut CUgraph,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphAddEmptyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphAddEmptyNode_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphAddEmptyNode_v10000`](super::entry::cuGraphAddEmptyNode_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphAddEmptyNode(
         phGraphNode: *mut CUgraphNode,
@@ -1992,6 +4055,11 @@ unsafe extern "C" {
         dependencies: *const CUgraphNode,
         numDependencies: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphAddEventRecordNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphAddEventRecordNode_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuGraphAddEventRecordNode_v11010`](super::entry::cuGraphAddEventRecordNode_v11010)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphAddEventRecordNode(
         phGraphNode: *mut CUgraphNode,
@@ -2000,16 +4068,31 @@ unsafe extern "C" {
         numDependencies: usize,
         event: CUevent,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent *event_out);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphEventRecordNodeGetEvent_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuGraphEventRecordNodeGetEvent_v11010`](super::entry::cuGraphEventRecordNodeGetEvent_v11010)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphEventRecordNodeGetEvent(
         hNode: CUgraphNode,
         event_out: *mut CUevent,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphEventRecordNodeSetEvent(CUgraphNode hNode, CUevent event);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphEventRecordNodeSetEvent_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuGraphEventRecordNodeSetEvent_v11010`](super::entry::cuGraphEventRecordNodeSetEvent_v11010)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphEventRecordNodeSetEvent(
         hNode: CUgraphNode,
         event: CUevent,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphAddEventWaitNode_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuGraphAddEventWaitNode_v11010`](super::entry::cuGraphAddEventWaitNode_v11010)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphAddEventWaitNode(
         phGraphNode: *mut CUgraphNode,
@@ -2018,13 +4101,28 @@ unsafe extern "C" {
         numDependencies: usize,
         event: CUevent,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_out);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphEventWaitNodeGetEvent_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuGraphEventWaitNodeGetEvent_v11010`](super::entry::cuGraphEventWaitNodeGetEvent_v11010)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphEventWaitNodeGetEvent(
         hNode: CUgraphNode,
         event_out: *mut CUevent,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphEventWaitNodeSetEvent_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuGraphEventWaitNodeSetEvent_v11010`](super::entry::cuGraphEventWaitNodeSetEvent_v11010)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphEventWaitNodeSetEvent(hNode: CUgraphNode, event: CUevent) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphAddExternalSemaphoresSignalNode_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuGraphAddExternalSemaphoresSignalNode_v11020`](super::entry::cuGraphAddExternalSemaphoresSignalNode_v11020)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphAddExternalSemaphoresSignalNode(
         phGraphNode: *mut CUgraphNode,
@@ -2033,16 +4131,31 @@ unsafe extern "C" {
         numDependencies: usize,
         nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode hNode, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *params_out);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020`](super::entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphExternalSemaphoresSignalNodeGetParams(
         hNode: CUgraphNode,
         params_out: *mut CUDA_EXT_SEM_SIGNAL_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020`](super::entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphExternalSemaphoresSignalNodeSetParams(
         hNode: CUgraphNode,
         nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphAddExternalSemaphoresWaitNode_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuGraphAddExternalSemaphoresWaitNode_v11020`](super::entry::cuGraphAddExternalSemaphoresWaitNode_v11020)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphAddExternalSemaphoresWaitNode(
         phGraphNode: *mut CUgraphNode,
@@ -2051,16 +4164,31 @@ unsafe extern "C" {
         numDependencies: usize,
         nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode hNode, CUDA_EXT_SEM_WAIT_NODE_PARAMS *params_out);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020`](super::entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphExternalSemaphoresWaitNodeGetParams(
         hNode: CUgraphNode,
         params_out: *mut CUDA_EXT_SEM_WAIT_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020`](super::entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphExternalSemaphoresWaitNodeSetParams(
         hNode: CUgraphNode,
         nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphAddBatchMemOpNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphAddBatchMemOpNode_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuGraphAddBatchMemOpNode_v11070`](super::entry::cuGraphAddBatchMemOpNode_v11070)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphAddBatchMemOpNode(
         phGraphNode: *mut CUgraphNode,
@@ -2069,22 +4197,42 @@ unsafe extern "C" {
         numDependencies: usize,
         nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphBatchMemOpNodeGetParams(CUgraphNode hNode, CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams_out);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphBatchMemOpNodeGetParams_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuGraphBatchMemOpNodeGetParams_v11070`](super::entry::cuGraphBatchMemOpNodeGetParams_v11070)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphBatchMemOpNodeGetParams(
         hNode: CUgraphNode,
         nodeParams_out: *mut CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphBatchMemOpNodeSetParams(CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphBatchMemOpNodeSetParams_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuGraphBatchMemOpNodeSetParams_v11070`](super::entry::cuGraphBatchMemOpNodeSetParams_v11070)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphBatchMemOpNodeSetParams(
         hNode: CUgraphNode,
         nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphExecBatchMemOpNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphExecBatchMemOpNodeSetParams_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuGraphExecBatchMemOpNodeSetParams_v11070`](super::entry::cuGraphExecBatchMemOpNodeSetParams_v11070)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphExecBatchMemOpNodeSetParams(
         hGraphExec: CUgraphExec,
         hNode: CUgraphNode,
         nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphAddMemAllocNode_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuGraphAddMemAllocNode_v11040`](super::entry::cuGraphAddMemAllocNode_v11040)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphAddMemAllocNode(
         phGraphNode: *mut CUgraphNode,
@@ -2093,11 +4241,21 @@ unsafe extern "C" {
         numDependencies: usize,
         nodeParams: *mut CUDA_MEM_ALLOC_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS *params_out);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphMemAllocNodeGetParams_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuGraphMemAllocNodeGetParams_v11040`](super::entry::cuGraphMemAllocNodeGetParams_v11040)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphMemAllocNodeGetParams(
         hNode: CUgraphNode,
         params_out: *mut CUDA_MEM_ALLOC_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUdeviceptr dptr);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphAddMemFreeNode_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuGraphAddMemFreeNode_v11040`](super::entry::cuGraphAddMemFreeNode_v11040)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphAddMemFreeNode(
         phGraphNode: *mut CUgraphNode,
@@ -2106,71 +4264,141 @@ unsafe extern "C" {
         numDependencies: usize,
         dptr: CUdeviceptr,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dptr_out);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphMemFreeNodeGetParams_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuGraphMemFreeNodeGetParams_v11040`](super::entry::cuGraphMemFreeNodeGetParams_v11040)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphMemFreeNodeGetParams(
         hNode: CUgraphNode,
         dptr_out: *mut CUdeviceptr,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuDeviceGraphMemTrim(CUdevice device);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGraphMemTrim_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuDeviceGraphMemTrim_v11040`](super::entry::cuDeviceGraphMemTrim_v11040)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDeviceGraphMemTrim(device: CUdevice) -> CUresult;
+    /// `CUresult CUDAAPI cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void* value);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetGraphMemAttribute_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuDeviceGetGraphMemAttribute_v11040`](super::entry::cuDeviceGetGraphMemAttribute_v11040)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDeviceGetGraphMemAttribute(
         device: CUdevice,
         attr: CUgraphMem_attribute,
         value: *mut ::core::ffi::c_void,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void* value);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceSetGraphMemAttribute_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuDeviceSetGraphMemAttribute_v11040`](super::entry::cuDeviceSetGraphMemAttribute_v11040)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDeviceSetGraphMemAttribute(
         device: CUdevice,
         attr: CUgraphMem_attribute,
         value: *mut ::core::ffi::c_void,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphClone_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphClone_v10000`](super::entry::cuGraphClone_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphClone(phGraphClone: *mut CUgraph, originalGraph: CUgraph) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphNodeFindInClone_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphNodeFindInClone_v10000`](super::entry::cuGraphNodeFindInClone_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphNodeFindInClone(
         phNode: *mut CUgraphNode,
         hOriginalNode: CUgraphNode,
         hClonedGraph: CUgraph,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphNodeGetType_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphNodeGetType_v10000`](super::entry::cuGraphNodeGetType_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphNodeGetType(
         hNode: CUgraphNode,
         type_: *mut CUgraphNodeType,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
+    /// `CUresult CUDAAPI cuGraphNodeGetContainingGraph(CUgraphNode hNode, CUgraph *phGraph);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphNodeGetContainingGraph_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuGraphNodeGetContainingGraph_v13010`](super::entry::cuGraphNodeGetContainingGraph_v13010)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - Since CUDA 13.1
     #[must_use]
     pub fn cuGraphNodeGetContainingGraph(
         hNode: CUgraphNode,
         phGraph: *mut CUgraph,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
+    /// `CUresult CUDAAPI cuGraphNodeGetLocalId(CUgraphNode hNode, unsigned int *nodeId);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphNodeGetLocalId_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuGraphNodeGetLocalId_v13010`](super::entry::cuGraphNodeGetLocalId_v13010)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - Since CUDA 13.1
     #[must_use]
     pub fn cuGraphNodeGetLocalId(
         hNode: CUgraphNode,
         nodeId: *mut ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
+    /// `CUresult CUDAAPI cuGraphNodeGetToolsId(CUgraphNode hNode, unsigned long long *toolsNodeId);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphNodeGetToolsId_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuGraphNodeGetToolsId_v13010`](super::entry::cuGraphNodeGetToolsId_v13010)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - Since CUDA 13.1
     #[must_use]
     pub fn cuGraphNodeGetToolsId(
         hNode: CUgraphNode,
         toolsNodeId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
+    /// `CUresult CUDAAPI cuGraphGetId(CUgraph hGraph, unsigned int *graphId);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphGetId_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuGraphGetId_v13010`](super::entry::cuGraphGetId_v13010)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - Since CUDA 13.1
     #[must_use]
     pub fn cuGraphGetId(hGraph: CUgraph, graphId: *mut ::core::ffi::c_uint) -> CUresult;
     #[cfg(cuda_ge_13010)]
+    /// `CUresult CUDAAPI cuGraphExecGetId(CUgraphExec hGraphExec, unsigned int *graphId);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphExecGetId_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuGraphExecGetId_v13010`](super::entry::cuGraphExecGetId_v13010)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - Since CUDA 13.1
     #[must_use]
     pub fn cuGraphExecGetId(
         hGraphExec: CUgraphExec,
         graphId: *mut ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphGetNodes_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphGetNodes_v10000`](super::entry::cuGraphGetNodes_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphGetNodes(
         hGraph: CUgraph,
         nodes: *mut CUgraphNode,
         numNodes: *mut usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphGetRootNodes_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphGetRootNodes_v10000`](super::entry::cuGraphGetRootNodes_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphGetRootNodes(
         hGraph: CUgraph,
@@ -2178,6 +4406,11 @@ unsafe extern "C" {
         numRootNodes: *mut usize,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
+    /// `CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, size_t *numEdges);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphGetEdges_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphGetEdges_v10000`](super::entry::cuGraphGetEdges_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
     pub fn cuGraphGetEdges(
         hGraph: CUgraph,
@@ -2185,7 +4418,12 @@ unsafe extern "C" {
         to: *mut CUgraphNode,
         numEdges: *mut usize,
     ) -> CUresult;
-    #[cfg(cuda_ge_12030)]
+    #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData, size_t *numEdges);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphGetEdges_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphGetEdges_v12030`](super::entry::cuGraphGetEdges_v12030)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
     #[must_use]
     pub fn cuGraphGetEdges_v2(
         hGraph: CUgraph,
@@ -2195,13 +4433,23 @@ unsafe extern "C" {
         numEdges: *mut usize,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
+    /// `CUresult CUDAAPI cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode *dependencies, size_t *numDependencies);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphNodeGetDependencies_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphNodeGetDependencies_v10000`](super::entry::cuGraphNodeGetDependencies_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
     pub fn cuGraphNodeGetDependencies(
         hNode: CUgraphNode,
         dependencies: *mut CUgraphNode,
         numDependencies: *mut usize,
     ) -> CUresult;
-    #[cfg(cuda_ge_12030)]
+    #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode *dependencies, CUgraphEdgeData *edgeData, size_t *numDependencies);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphNodeGetDependencies_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphNodeGetDependencies_v12030`](super::entry::cuGraphNodeGetDependencies_v12030)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
     #[must_use]
     pub fn cuGraphNodeGetDependencies_v2(
         hNode: CUgraphNode,
@@ -2210,13 +4458,23 @@ unsafe extern "C" {
         numDependencies: *mut usize,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
+    /// `CUresult CUDAAPI cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *dependentNodes, size_t *numDependentNodes);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphNodeGetDependentNodes_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphNodeGetDependentNodes_v10000`](super::entry::cuGraphNodeGetDependentNodes_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
     pub fn cuGraphNodeGetDependentNodes(
         hNode: CUgraphNode,
         dependentNodes: *mut CUgraphNode,
         numDependentNodes: *mut usize,
     ) -> CUresult;
-    #[cfg(cuda_ge_12030)]
+    #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode *dependentNodes, CUgraphEdgeData *edgeData, size_t *numDependentNodes);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphNodeGetDependentNodes_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphNodeGetDependentNodes_v12030`](super::entry::cuGraphNodeGetDependentNodes_v12030)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
     #[must_use]
     pub fn cuGraphNodeGetDependentNodes_v2(
         hNode: CUgraphNode,
@@ -2225,6 +4483,11 @@ unsafe extern "C" {
         numDependentNodes: *mut usize,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
+    /// `CUresult CUDAAPI cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphAddDependencies_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphAddDependencies_v10000`](super::entry::cuGraphAddDependencies_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
     pub fn cuGraphAddDependencies(
         hGraph: CUgraph,
@@ -2232,7 +4495,12 @@ unsafe extern "C" {
         to: *const CUgraphNode,
         numDependencies: usize,
     ) -> CUresult;
-    #[cfg(cuda_ge_12030)]
+    #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphAddDependencies_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphAddDependencies_v12030`](super::entry::cuGraphAddDependencies_v12030)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
     #[must_use]
     pub fn cuGraphAddDependencies_v2(
         hGraph: CUgraph,
@@ -2242,6 +4510,11 @@ unsafe extern "C" {
         numDependencies: usize,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
+    /// `CUresult CUDAAPI cuGraphRemoveDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphRemoveDependencies_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphRemoveDependencies_v10000`](super::entry::cuGraphRemoveDependencies_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
     pub fn cuGraphRemoveDependencies(
         hGraph: CUgraph,
@@ -2249,7 +4522,12 @@ unsafe extern "C" {
         to: *const CUgraphNode,
         numDependencies: usize,
     ) -> CUresult;
-    #[cfg(cuda_ge_12030)]
+    #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphRemoveDependencies_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphRemoveDependencies_v12030`](super::entry::cuGraphRemoveDependencies_v12030)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
     #[must_use]
     pub fn cuGraphRemoveDependencies_v2(
         hGraph: CUgraph,
@@ -2258,9 +4536,93 @@ unsafe extern "C" {
         edgeData: *const CUgraphEdgeData,
         numDependencies: usize,
     ) -> CUresult;
+    #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData, size_t *numEdges);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGraphGetEdges`](super::cuGraphGetEdges)
+    /// - Typedef: [`PFN_cuGraphGetEdges_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphGetEdges_v12030`](super::entry::cuGraphGetEdges_v12030)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
+    #[must_use]
+    pub fn cuGraphGetEdges_v2(
+        hGraph: CUgraph,
+        from: *mut CUgraphNode,
+        to: *mut CUgraphNode,
+        edgeData: *mut CUgraphEdgeData,
+        numEdges: *mut usize,
+    ) -> CUresult;
+    #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode *dependencies, CUgraphEdgeData *edgeData, size_t *numDependencies);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGraphNodeGetDependencies`](super::cuGraphNodeGetDependencies)
+    /// - Typedef: [`PFN_cuGraphNodeGetDependencies_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphNodeGetDependencies_v12030`](super::entry::cuGraphNodeGetDependencies_v12030)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
+    #[must_use]
+    pub fn cuGraphNodeGetDependencies_v2(
+        hNode: CUgraphNode,
+        dependencies: *mut CUgraphNode,
+        edgeData: *mut CUgraphEdgeData,
+        numDependencies: *mut usize,
+    ) -> CUresult;
+    #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *dependentNodes, CUgraphEdgeData *edgeData, size_t *numDependentNodes);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGraphNodeGetDependentNodes`](super::cuGraphNodeGetDependentNodes)
+    /// - Typedef: [`PFN_cuGraphNodeGetDependentNodes_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphNodeGetDependentNodes_v12030`](super::entry::cuGraphNodeGetDependentNodes_v12030)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
+    #[must_use]
+    pub fn cuGraphNodeGetDependentNodes_v2(
+        hNode: CUgraphNode,
+        dependentNodes: *mut CUgraphNode,
+        edgeData: *mut CUgraphEdgeData,
+        numDependentNodes: *mut usize,
+    ) -> CUresult;
+    #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGraphAddDependencies`](super::cuGraphAddDependencies)
+    /// - Typedef: [`PFN_cuGraphAddDependencies_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphAddDependencies_v12030`](super::entry::cuGraphAddDependencies_v12030)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
+    #[must_use]
+    pub fn cuGraphAddDependencies_v2(
+        hGraph: CUgraph,
+        from: *const CUgraphNode,
+        to: *const CUgraphNode,
+        edgeData: *const CUgraphEdgeData,
+        numDependencies: usize,
+    ) -> CUresult;
+    #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuGraphRemoveDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGraphRemoveDependencies`](super::cuGraphRemoveDependencies)
+    /// - Typedef: [`PFN_cuGraphRemoveDependencies_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphRemoveDependencies_v12030`](super::entry::cuGraphRemoveDependencies_v12030)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
+    #[must_use]
+    pub fn cuGraphRemoveDependencies_v2(
+        hGraph: CUgraph,
+        from: *const CUgraphNode,
+        to: *const CUgraphNode,
+        edgeData: *const CUgraphEdgeData,
+        numDependencies: usize,
+    ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphDestroyNode(CUgraphNode hNode);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphDestroyNode_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphDestroyNode_v10000`](super::entry::cuGraphDestroyNode_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphDestroyNode(hNode: CUgraphNode) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode, char *logBuffer, size_t bufferSize);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGraphInstantiate`](super::cuGraphInstantiate)
+    /// - Typedef: [`PFN_cuGraphInstantiate_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuGraphInstantiate_v11000`](super::entry::cuGraphInstantiate_v11000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
     pub fn cuGraphInstantiate_v2(
         phGraphExec: *mut CUgraphExec,
@@ -2269,6 +4631,12 @@ unsafe extern "C" {
         logBuffer: *mut ::core::ffi::c_char,
         bufferSize: usize,
     ) -> CUresult;
+    #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphInstantiateWithFlags_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuGraphInstantiateWithFlags_v11040`](super::entry::cuGraphInstantiateWithFlags_v11040)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
     pub fn cuGraphInstantiateWithFlags(
         phGraphExec: *mut CUgraphExec,
@@ -2276,6 +4644,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphExecKernelNodeSetParams_v10010`], the ABI of CUDA 10.1; entry point [`entry::cuGraphExecKernelNodeSetParams_v10010`](super::entry::cuGraphExecKernelNodeSetParams_v10010)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
     pub fn cuGraphExecKernelNodeSetParams(
         hGraphExec: CUgraphExec,
@@ -2283,6 +4656,25 @@ unsafe extern "C" {
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGraphInstantiate`](super::cuGraphInstantiate)
+    /// - Typedef: [`PFN_cuGraphInstantiateWithFlags_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuGraphInstantiateWithFlags_v11040`](super::entry::cuGraphInstantiateWithFlags_v11040)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - As written here: since CUDA 12.0; the name: in every supported header
+    #[must_use]
+    pub fn cuGraphInstantiateWithFlags(
+        phGraphExec: *mut CUgraphExec,
+        hGraph: CUgraph,
+        flags: ::core::ffi::c_ulonglong,
+    ) -> CUresult;
+    #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGraphInstantiateWithParams`](super::cuGraphInstantiateWithParams) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuGraphInstantiateWithParams_v12000_ptsz`], the ABI of CUDA 12.0; entry point [`entry::cuGraphInstantiateWithParams_v12000_ptsz`](super::entry::cuGraphInstantiateWithParams_v12000_ptsz)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuGraphInstantiateWithParams_ptsz(
         phGraphExec: *mut CUgraphExec,
@@ -2290,18 +4682,34 @@ unsafe extern "C" {
         instantiateParams: *mut CUDA_GRAPH_INSTANTIATE_PARAMS,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphExecGetFlags_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuGraphExecGetFlags_v12000`](super::entry::cuGraphExecGetFlags_v12000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuGraphExecGetFlags(
         hGraphExec: CUgraphExec,
         flags: *mut cuuint64_t,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGraphExecKernelNodeSetParams`](super::cuGraphExecKernelNodeSetParams)
+    /// - Typedef: [`PFN_cuGraphExecKernelNodeSetParams_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuGraphExecKernelNodeSetParams_v12000`](super::entry::cuGraphExecKernelNodeSetParams_v12000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuGraphExecKernelNodeSetParams_v2(
         hGraphExec: CUgraphExec,
         hNode: CUgraphNode,
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMCPY3D *copyParams, CUcontext ctx);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphExecMemcpyNodeSetParams_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuGraphExecMemcpyNodeSetParams_v10020`](super::entry::cuGraphExecMemcpyNodeSetParams_v10020)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphExecMemcpyNodeSetParams(
         hGraphExec: CUgraphExec,
@@ -2309,6 +4717,11 @@ unsafe extern "C" {
         copyParams: *const CUDA_MEMCPY3D,
         ctx: CUcontext,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphExecMemsetNodeSetParams_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuGraphExecMemsetNodeSetParams_v10020`](super::entry::cuGraphExecMemsetNodeSetParams_v10020)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphExecMemsetNodeSetParams(
         hGraphExec: CUgraphExec,
@@ -2316,63 +4729,130 @@ unsafe extern "C" {
         memsetParams: *const CUDA_MEMSET_NODE_PARAMS,
         ctx: CUcontext,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphExecHostNodeSetParams_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuGraphExecHostNodeSetParams_v10020`](super::entry::cuGraphExecHostNodeSetParams_v10020)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphExecHostNodeSetParams(
         hGraphExec: CUgraphExec,
         hNode: CUgraphNode,
         nodeParams: *const CUDA_HOST_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphExecChildGraphNodeSetParams_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuGraphExecChildGraphNodeSetParams_v11010`](super::entry::cuGraphExecChildGraphNodeSetParams_v11010)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphExecChildGraphNodeSetParams(
         hGraphExec: CUgraphExec,
         hNode: CUgraphNode,
         childGraph: CUgraph,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphExecEventRecordNodeSetEvent_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuGraphExecEventRecordNodeSetEvent_v11010`](super::entry::cuGraphExecEventRecordNodeSetEvent_v11010)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphExecEventRecordNodeSetEvent(
         hGraphExec: CUgraphExec,
         hNode: CUgraphNode,
         event: CUevent,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphExecEventWaitNodeSetEvent_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuGraphExecEventWaitNodeSetEvent_v11010`](super::entry::cuGraphExecEventWaitNodeSetEvent_v11010)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphExecEventWaitNodeSetEvent(
         hGraphExec: CUgraphExec,
         hNode: CUgraphNode,
         event: CUevent,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`](super::entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphExecExternalSemaphoresSignalNodeSetParams(
         hGraphExec: CUgraphExec,
         hNode: CUgraphNode,
         nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`](super::entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphExecExternalSemaphoresWaitNodeSetParams(
         hGraphExec: CUgraphExec,
         hNode: CUgraphNode,
         nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphNodeSetEnabled_v11060`], the ABI of CUDA 11.6; entry point [`entry::cuGraphNodeSetEnabled_v11060`](super::entry::cuGraphNodeSetEnabled_v11060)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphNodeSetEnabled(
         hGraphExec: CUgraphExec,
         hNode: CUgraphNode,
         isEnabled: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int *isEnabled);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphNodeGetEnabled_v11060`], the ABI of CUDA 11.6; entry point [`entry::cuGraphNodeGetEnabled_v11060`](super::entry::cuGraphNodeGetEnabled_v11060)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphNodeGetEnabled(
         hGraphExec: CUgraphExec,
         hNode: CUgraphNode,
         isEnabled: *mut ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGraphUpload`](super::cuGraphUpload) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuGraphUpload_v11010_ptsz`], the ABI of CUDA 11.1; entry point [`entry::cuGraphUpload_v11010_ptsz`](super::entry::cuGraphUpload_v11010_ptsz)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphUpload_ptsz(hGraphExec: CUgraphExec, hStream: CUstream) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGraphLaunch`](super::cuGraphLaunch) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuGraphLaunch_v10000_ptsz`], the ABI of CUDA 10.0; entry point [`entry::cuGraphLaunch_v10000_ptsz`](super::entry::cuGraphLaunch_v10000_ptsz)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphLaunch_ptsz(hGraphExec: CUgraphExec, hStream: CUstream) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphExecDestroy_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphExecDestroy_v10000`](super::entry::cuGraphExecDestroy_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphExecDestroy(hGraphExec: CUgraphExec) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphDestroy_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphDestroy_v10000`](super::entry::cuGraphDestroy_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphDestroy(hGraph: CUgraph) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphNode *hErrorNode_out, CUgraphExecUpdateResult *updateResult_out);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphExecUpdate_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuGraphExecUpdate_v10020`](super::entry::cuGraphExecUpdate_v10020)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
     pub fn cuGraphExecUpdate(
         hGraphExec: CUgraphExec,
@@ -2381,35 +4861,66 @@ unsafe extern "C" {
         updateResult_out: *mut CUgraphExecUpdateResult,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGraphExecUpdate`](super::cuGraphExecUpdate)
+    /// - Typedef: [`PFN_cuGraphExecUpdate_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuGraphExecUpdate_v12000`](super::entry::cuGraphExecUpdate_v12000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuGraphExecUpdate_v2(
         hGraphExec: CUgraphExec,
         hGraph: CUgraph,
         resultInfo: *mut CUgraphExecUpdateResultInfo,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphKernelNodeCopyAttributes_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuGraphKernelNodeCopyAttributes_v11000`](super::entry::cuGraphKernelNodeCopyAttributes_v11000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphKernelNodeCopyAttributes(
         dst: CUgraphNode,
         src: CUgraphNode,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr, CUkernelNodeAttrValue *value_out);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphKernelNodeGetAttribute_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuGraphKernelNodeGetAttribute_v11000`](super::entry::cuGraphKernelNodeGetAttribute_v11000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphKernelNodeGetAttribute(
         hNode: CUgraphNode,
         attr: CUkernelNodeAttrID,
         value_out: *mut CUkernelNodeAttrValue,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr, const CUkernelNodeAttrValue *value);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphKernelNodeSetAttribute_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuGraphKernelNodeSetAttribute_v11000`](super::entry::cuGraphKernelNodeSetAttribute_v11000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphKernelNodeSetAttribute(
         hNode: CUgraphNode,
         attr: CUkernelNodeAttrID,
         value: *const CUkernelNodeAttrValue,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphDebugDotPrint_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuGraphDebugDotPrint_v11030`](super::entry::cuGraphDebugDotPrint_v11030)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphDebugDotPrint(
         hGraph: CUgraph,
         path: *const ::core::ffi::c_char,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destroy, unsigned int initialRefcount, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuUserObjectCreate_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuUserObjectCreate_v11030`](super::entry::cuUserObjectCreate_v11030)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuUserObjectCreate(
         object_out: *mut CUuserObject,
@@ -2418,16 +4929,31 @@ unsafe extern "C" {
         initialRefcount: ::core::ffi::c_uint,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuUserObjectRetain(CUuserObject object, unsigned int count);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuUserObjectRetain_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuUserObjectRetain_v11030`](super::entry::cuUserObjectRetain_v11030)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuUserObjectRetain(
         object: CUuserObject,
         count: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuUserObjectRelease(CUuserObject object, unsigned int count);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuUserObjectRelease_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuUserObjectRelease_v11030`](super::entry::cuUserObjectRelease_v11030)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuUserObjectRelease(
         object: CUuserObject,
         count: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphRetainUserObject_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuGraphRetainUserObject_v11030`](super::entry::cuGraphRetainUserObject_v11030)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphRetainUserObject(
         graph: CUgraph,
@@ -2435,6 +4961,11 @@ unsafe extern "C" {
         count: ::core::ffi::c_uint,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned int count);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphReleaseUserObject_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuGraphReleaseUserObject_v11030`](super::entry::cuGraphReleaseUserObject_v11030)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphReleaseUserObject(
         graph: CUgraph,
@@ -2442,6 +4973,11 @@ unsafe extern "C" {
         count: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphAddNode_v12020`], the ABI of CUDA 12.2; entry point [`entry::cuGraphAddNode_v12020`](super::entry::cuGraphAddNode_v12020)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - Since CUDA 12.2; removed in 13.0
     #[must_use]
     pub fn cuGraphAddNode(
         phGraphNode: *mut CUgraphNode,
@@ -2450,7 +4986,28 @@ unsafe extern "C" {
         numDependencies: usize,
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult;
-    #[cfg(cuda_ge_12030)]
+    #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphAddNode_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphAddNode_v12030`](super::entry::cuGraphAddNode_v12030)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
+    #[must_use]
+    pub fn cuGraphAddNode_v2(
+        phGraphNode: *mut CUgraphNode,
+        hGraph: CUgraph,
+        dependencies: *const CUgraphNode,
+        dependencyData: *const CUgraphEdgeData,
+        numDependencies: usize,
+        nodeParams: *mut CUgraphNodeParams,
+    ) -> CUresult;
+    #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGraphAddNode`](super::cuGraphAddNode)
+    /// - Typedef: [`PFN_cuGraphAddNode_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphAddNode_v12030`](super::entry::cuGraphAddNode_v12030)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
     #[must_use]
     pub fn cuGraphAddNode_v2(
         phGraphNode: *mut CUgraphNode,
@@ -2461,6 +5018,11 @@ unsafe extern "C" {
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult;
     #[cfg(cuda_ge_13040)]
+    /// `CUresult CUDAAPI cuGraphAddNode_v3(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphAddNode_v13040`], the ABI of CUDA 13.4; entry point [`entry::cuGraphAddNode_v13040`](super::entry::cuGraphAddNode_v13040)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - Since CUDA 13.4
     #[must_use]
     pub fn cuGraphAddNode_v3(
         phGraphNode: *mut CUgraphNode,
@@ -2471,24 +5033,44 @@ unsafe extern "C" {
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult;
     #[cfg(cuda_ge_12020)]
+    /// `CUresult CUDAAPI cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphNodeSetParams_v12020`], the ABI of CUDA 12.2; entry point [`entry::cuGraphNodeSetParams_v12020`](super::entry::cuGraphNodeSetParams_v12020)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - Since CUDA 12.2
     #[must_use]
     pub fn cuGraphNodeSetParams(
         hNode: CUgraphNode,
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult;
     #[cfg(cuda_ge_13040)]
+    /// `CUresult CUDAAPI cuGraphNodeSetParams_v2(CUgraphNode hNode, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphNodeSetParams_v13040`], the ABI of CUDA 13.4; entry point [`entry::cuGraphNodeSetParams_v13040`](super::entry::cuGraphNodeSetParams_v13040)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - Since CUDA 13.4
     #[must_use]
     pub fn cuGraphNodeSetParams_v2(
         hNode: CUgraphNode,
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
+    /// `CUresult CUDAAPI cuGraphNodeGetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphNodeGetParams_v13020`], the ABI of CUDA 13.2; entry point [`entry::cuGraphNodeGetParams_v13020`](super::entry::cuGraphNodeGetParams_v13020)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - Since CUDA 13.2
     #[must_use]
     pub fn cuGraphNodeGetParams(
         hNode: CUgraphNode,
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult;
     #[cfg(cuda_ge_12020)]
+    /// `CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphExecNodeSetParams_v12020`], the ABI of CUDA 12.2; entry point [`entry::cuGraphExecNodeSetParams_v12020`](super::entry::cuGraphExecNodeSetParams_v12020)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - Since CUDA 12.2
     #[must_use]
     pub fn cuGraphExecNodeSetParams(
         hGraphExec: CUgraphExec,
@@ -2496,6 +5078,11 @@ unsafe extern "C" {
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult;
     #[cfg(cuda_ge_12030)]
+    /// `CUresult CUDAAPI cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx, unsigned int defaultLaunchValue, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphConditionalHandleCreate_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphConditionalHandleCreate_v12030`](super::entry::cuGraphConditionalHandleCreate_v12030)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - Since CUDA 12.3
     #[must_use]
     pub fn cuGraphConditionalHandleCreate(
         pHandle_out: *mut CUgraphConditionalHandle,
@@ -2504,6 +5091,11 @@ unsafe extern "C" {
         defaultLaunchValue: ::core::ffi::c_uint,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`], the ABI of CUDA 6.5; entry point [`entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`](super::entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050)
+    /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuOccupancyMaxActiveBlocksPerMultiprocessor(
         numBlocks: *mut ::core::ffi::c_int,
@@ -2511,6 +5103,11 @@ unsafe extern "C" {
         blockSize: ::core::ffi::c_int,
         dynamicSMemSize: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`](super::entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000)
+    /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
         numBlocks: *mut ::core::ffi::c_int,
@@ -2519,6 +5116,11 @@ unsafe extern "C" {
         dynamicSMemSize: usize,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuOccupancyMaxPotentialBlockSize_v6050`], the ABI of CUDA 6.5; entry point [`entry::cuOccupancyMaxPotentialBlockSize_v6050`](super::entry::cuOccupancyMaxPotentialBlockSize_v6050)
+    /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuOccupancyMaxPotentialBlockSize(
         minGridSize: *mut ::core::ffi::c_int,
@@ -2528,6 +5130,11 @@ unsafe extern "C" {
         dynamicSMemSize: usize,
         blockSizeLimit: ::core::ffi::c_int,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`](super::entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000)
+    /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuOccupancyMaxPotentialBlockSizeWithFlags(
         minGridSize: *mut ::core::ffi::c_int,
@@ -2538,6 +5145,11 @@ unsafe extern "C" {
         blockSizeLimit: ::core::ffi::c_int,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunction func, int numBlocks, int blockSize);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020`](super::entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020)
+    /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuOccupancyAvailableDynamicSMemPerBlock(
         dynamicSmemSize: *mut usize,
@@ -2546,6 +5158,11 @@ unsafe extern "C" {
         blockSize: ::core::ffi::c_int,
     ) -> CUresult;
     #[cfg(cuda_ge_11080)]
+    /// `CUresult CUDAAPI cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction func, const CUlaunchConfig *config);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuOccupancyMaxPotentialClusterSize_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuOccupancyMaxPotentialClusterSize_v11070`](super::entry::cuOccupancyMaxPotentialClusterSize_v11070)
+    /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
+    /// - Since CUDA 11.8
     #[must_use]
     pub fn cuOccupancyMaxPotentialClusterSize(
         clusterSize: *mut ::core::ffi::c_int,
@@ -2553,24 +5170,45 @@ unsafe extern "C" {
         config: *const CUlaunchConfig,
     ) -> CUresult;
     #[cfg(cuda_ge_11080)]
+    /// `CUresult CUDAAPI cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func, const CUlaunchConfig *config);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuOccupancyMaxActiveClusters_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuOccupancyMaxActiveClusters_v11070`](super::entry::cuOccupancyMaxActiveClusters_v11070)
+    /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
+    /// - Since CUDA 11.8
     #[must_use]
     pub fn cuOccupancyMaxActiveClusters(
         numClusters: *mut ::core::ffi::c_int,
         func: CUfunction,
         config: *const CUlaunchConfig,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetArray(CUtexref hTexRef, CUarray hArray, unsigned int Flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefSetArray_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefSetArray_v2000`](super::entry::cuTexRefSetArray_v2000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefSetArray(
         hTexRef: CUtexref,
         hArray: CUarray,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmappedArray(CUtexref hTexRef, CUmipmappedArray hMipmappedArray, unsigned int Flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefSetMipmappedArray_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexRefSetMipmappedArray_v5000`](super::entry::cuTexRefSetMipmappedArray_v5000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefSetMipmappedArray(
         hTexRef: CUtexref,
         hMipmappedArray: CUmipmappedArray,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetAddress(size_t *ByteOffset, CUtexref hTexRef, CUdeviceptr dptr, size_t bytes);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuTexRefSetAddress`](super::cuTexRefSetAddress)
+    /// - Typedef: [`PFN_cuTexRefSetAddress_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuTexRefSetAddress_v3020`](super::entry::cuTexRefSetAddress_v3020)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefSetAddress_v2(
         ByteOffset: *mut usize,
@@ -2578,6 +5216,12 @@ unsafe extern "C" {
         dptr: CUdeviceptr,
         bytes: usize,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetAddress2D(CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR *desc, CUdeviceptr dptr, size_t Pitch);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuTexRefSetAddress2D`](super::cuTexRefSetAddress2D)
+    /// - Typedef: [`PFN_cuTexRefSetAddress2D_v4010`], the ABI of CUDA 4.1; entry point [`entry::cuTexRefSetAddress2D_v4010`](super::entry::cuTexRefSetAddress2D_v4010)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefSetAddress2D_v3(
         hTexRef: CUtexref,
@@ -2585,99 +5229,230 @@ unsafe extern "C" {
         dptr: CUdeviceptr,
         Pitch: usize,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetFormat(CUtexref hTexRef, CUarray_format fmt, int NumPackedComponents);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefSetFormat_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefSetFormat_v2000`](super::entry::cuTexRefSetFormat_v2000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefSetFormat(
         hTexRef: CUtexref,
         fmt: CUarray_format,
         NumPackedComponents: ::core::ffi::c_int,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetAddressMode(CUtexref hTexRef, int dim, CUaddress_mode am);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefSetAddressMode_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefSetAddressMode_v2000`](super::entry::cuTexRefSetAddressMode_v2000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefSetAddressMode(
         hTexRef: CUtexref,
         dim: ::core::ffi::c_int,
         am: CUaddress_mode,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetFilterMode(CUtexref hTexRef, CUfilter_mode fm);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefSetFilterMode_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefSetFilterMode_v2000`](super::entry::cuTexRefSetFilterMode_v2000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefSetFilterMode(hTexRef: CUtexref, fm: CUfilter_mode) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmapFilterMode(CUtexref hTexRef, CUfilter_mode fm);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefSetMipmapFilterMode_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexRefSetMipmapFilterMode_v5000`](super::entry::cuTexRefSetMipmapFilterMode_v5000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefSetMipmapFilterMode(hTexRef: CUtexref, fm: CUfilter_mode) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmapLevelBias(CUtexref hTexRef, float bias);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefSetMipmapLevelBias_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexRefSetMipmapLevelBias_v5000`](super::entry::cuTexRefSetMipmapLevelBias_v5000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefSetMipmapLevelBias(hTexRef: CUtexref, bias: f32) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmapLevelClamp(CUtexref hTexRef, float minMipmapLevelClamp, float maxMipmapLevelClamp);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefSetMipmapLevelClamp_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexRefSetMipmapLevelClamp_v5000`](super::entry::cuTexRefSetMipmapLevelClamp_v5000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefSetMipmapLevelClamp(
         hTexRef: CUtexref,
         minMipmapLevelClamp: f32,
         maxMipmapLevelClamp: f32,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMaxAnisotropy(CUtexref hTexRef, unsigned int maxAniso);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefSetMaxAnisotropy_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexRefSetMaxAnisotropy_v5000`](super::entry::cuTexRefSetMaxAnisotropy_v5000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefSetMaxAnisotropy(
         hTexRef: CUtexref,
         maxAniso: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetBorderColor(CUtexref hTexRef, float *pBorderColor);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefSetBorderColor_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuTexRefSetBorderColor_v8000`](super::entry::cuTexRefSetBorderColor_v8000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefSetBorderColor(hTexRef: CUtexref, pBorderColor: *mut f32) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetFlags(CUtexref hTexRef, unsigned int Flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefSetFlags_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefSetFlags_v2000`](super::entry::cuTexRefSetFlags_v2000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefSetFlags(hTexRef: CUtexref, Flags: ::core::ffi::c_uint) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetAddress(CUdeviceptr *pdptr, CUtexref hTexRef);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuTexRefGetAddress`](super::cuTexRefGetAddress)
+    /// - Typedef: [`PFN_cuTexRefGetAddress_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuTexRefGetAddress_v3020`](super::entry::cuTexRefGetAddress_v3020)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefGetAddress_v2(pdptr: *mut CUdeviceptr, hTexRef: CUtexref) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetArray(CUarray *phArray, CUtexref hTexRef);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefGetArray_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefGetArray_v2000`](super::entry::cuTexRefGetArray_v2000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefGetArray(phArray: *mut CUarray, hTexRef: CUtexref) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmappedArray(CUmipmappedArray *phMipmappedArray, CUtexref hTexRef);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefGetMipmappedArray_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexRefGetMipmappedArray_v5000`](super::entry::cuTexRefGetMipmappedArray_v5000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefGetMipmappedArray(
         phMipmappedArray: *mut CUmipmappedArray,
         hTexRef: CUtexref,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetAddressMode(CUaddress_mode *pam, CUtexref hTexRef, int dim);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefGetAddressMode_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefGetAddressMode_v2000`](super::entry::cuTexRefGetAddressMode_v2000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefGetAddressMode(
         pam: *mut CUaddress_mode,
         hTexRef: CUtexref,
         dim: ::core::ffi::c_int,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetFilterMode(CUfilter_mode *pfm, CUtexref hTexRef);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefGetFilterMode_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefGetFilterMode_v2000`](super::entry::cuTexRefGetFilterMode_v2000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefGetFilterMode(pfm: *mut CUfilter_mode, hTexRef: CUtexref) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetFormat(CUarray_format *pFormat, int *pNumChannels, CUtexref hTexRef);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefGetFormat_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefGetFormat_v2000`](super::entry::cuTexRefGetFormat_v2000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefGetFormat(
         pFormat: *mut CUarray_format,
         pNumChannels: *mut ::core::ffi::c_int,
         hTexRef: CUtexref,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmapFilterMode(CUfilter_mode *pfm, CUtexref hTexRef);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefGetMipmapFilterMode_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexRefGetMipmapFilterMode_v5000`](super::entry::cuTexRefGetMipmapFilterMode_v5000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefGetMipmapFilterMode(
         pfm: *mut CUfilter_mode,
         hTexRef: CUtexref,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmapLevelBias(float *pbias, CUtexref hTexRef);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefGetMipmapLevelBias_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexRefGetMipmapLevelBias_v5000`](super::entry::cuTexRefGetMipmapLevelBias_v5000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefGetMipmapLevelBias(pbias: *mut f32, hTexRef: CUtexref) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmaxMipmapLevelClamp, CUtexref hTexRef);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefGetMipmapLevelClamp_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexRefGetMipmapLevelClamp_v5000`](super::entry::cuTexRefGetMipmapLevelClamp_v5000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefGetMipmapLevelClamp(
         pminMipmapLevelClamp: *mut f32,
         pmaxMipmapLevelClamp: *mut f32,
         hTexRef: CUtexref,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMaxAnisotropy(int *pmaxAniso, CUtexref hTexRef);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefGetMaxAnisotropy_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexRefGetMaxAnisotropy_v5000`](super::entry::cuTexRefGetMaxAnisotropy_v5000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefGetMaxAnisotropy(
         pmaxAniso: *mut ::core::ffi::c_int,
         hTexRef: CUtexref,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetBorderColor(float *pBorderColor, CUtexref hTexRef);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefGetBorderColor_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuTexRefGetBorderColor_v8000`](super::entry::cuTexRefGetBorderColor_v8000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefGetBorderColor(pBorderColor: *mut f32, hTexRef: CUtexref) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetFlags(unsigned int *pFlags, CUtexref hTexRef);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefGetFlags_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefGetFlags_v2000`](super::entry::cuTexRefGetFlags_v2000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefGetFlags(
         pFlags: *mut ::core::ffi::c_uint,
         hTexRef: CUtexref,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefCreate(CUtexref *pTexRef);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefCreate_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefCreate_v2000`](super::entry::cuTexRefCreate_v2000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefCreate(pTexRef: *mut CUtexref) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefDestroy(CUtexref hTexRef);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexRefDestroy_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefDestroy_v2000`](super::entry::cuTexRefDestroy_v2000)
+    /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexRefDestroy(hTexRef: CUtexref) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuSurfRefSetArray(CUsurfref hSurfRef, CUarray hArray, unsigned int Flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuSurfRefSetArray_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuSurfRefSetArray_v3000`](super::entry::cuSurfRefSetArray_v3000)
+    /// - NVIDIA: [Surface Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__SURFREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuSurfRefSetArray(
         hSurfRef: CUsurfref,
         hArray: CUarray,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuSurfRefGetArray(CUarray *phArray, CUsurfref hSurfRef);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuSurfRefGetArray_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuSurfRefGetArray_v3000`](super::entry::cuSurfRefGetArray_v3000)
+    /// - NVIDIA: [Surface Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__SURFREF__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuSurfRefGetArray(phArray: *mut CUarray, hSurfRef: CUsurfref) -> CUresult;
+    /// `CUresult CUDAAPI cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc, const CUDA_TEXTURE_DESC *pTexDesc, const CUDA_RESOURCE_VIEW_DESC *pResViewDesc);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexObjectCreate_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexObjectCreate_v5000`](super::entry::cuTexObjectCreate_v5000)
+    /// - NVIDIA: [Texture Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXOBJECT.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexObjectCreate(
         pTexObject: *mut CUtexObject,
@@ -2685,36 +5460,76 @@ unsafe extern "C" {
         pTexDesc: *const CUDA_TEXTURE_DESC,
         pResViewDesc: *const CUDA_RESOURCE_VIEW_DESC,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuTexObjectDestroy(CUtexObject texObject);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexObjectDestroy_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexObjectDestroy_v5000`](super::entry::cuTexObjectDestroy_v5000)
+    /// - NVIDIA: [Texture Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXOBJECT.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexObjectDestroy(texObject: CUtexObject) -> CUresult;
+    /// `CUresult CUDAAPI cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexObjectGetResourceDesc_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexObjectGetResourceDesc_v5000`](super::entry::cuTexObjectGetResourceDesc_v5000)
+    /// - NVIDIA: [Texture Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXOBJECT.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexObjectGetResourceDesc(
         pResDesc: *mut CUDA_RESOURCE_DESC,
         texObject: CUtexObject,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texObject);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexObjectGetTextureDesc_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexObjectGetTextureDesc_v5000`](super::entry::cuTexObjectGetTextureDesc_v5000)
+    /// - NVIDIA: [Texture Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXOBJECT.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexObjectGetTextureDesc(
         pTexDesc: *mut CUDA_TEXTURE_DESC,
         texObject: CUtexObject,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *pResViewDesc, CUtexObject texObject);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTexObjectGetResourceViewDesc_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexObjectGetResourceViewDesc_v5000`](super::entry::cuTexObjectGetResourceViewDesc_v5000)
+    /// - NVIDIA: [Texture Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXOBJECT.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuTexObjectGetResourceViewDesc(
         pResViewDesc: *mut CUDA_RESOURCE_VIEW_DESC,
         texObject: CUtexObject,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuSurfObjectCreate_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuSurfObjectCreate_v5000`](super::entry::cuSurfObjectCreate_v5000)
+    /// - NVIDIA: [Surface Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__SURFOBJECT.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuSurfObjectCreate(
         pSurfObject: *mut CUsurfObject,
         pResDesc: *const CUDA_RESOURCE_DESC,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuSurfObjectDestroy(CUsurfObject surfObject);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuSurfObjectDestroy_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuSurfObjectDestroy_v5000`](super::entry::cuSurfObjectDestroy_v5000)
+    /// - NVIDIA: [Surface Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__SURFOBJECT.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuSurfObjectDestroy(surfObject: CUsurfObject) -> CUresult;
+    /// `CUresult CUDAAPI cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject surfObject);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuSurfObjectGetResourceDesc_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuSurfObjectGetResourceDesc_v5000`](super::entry::cuSurfObjectGetResourceDesc_v5000)
+    /// - NVIDIA: [Surface Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__SURFOBJECT.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuSurfObjectGetResourceDesc(
         pResDesc: *mut CUDA_RESOURCE_DESC,
         surfObject: CUsurfObject,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const cuuint32_t *boxDim, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTensorMapEncodeTiled_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuTensorMapEncodeTiled_v12000`](super::entry::cuTensorMapEncodeTiled_v12000)
+    /// - NVIDIA: [Tensor Map Object Managment](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuTensorMapEncodeTiled(
         tensorMap: *mut CUtensorMap,
@@ -2731,6 +5546,11 @@ unsafe extern "C" {
         oobFill: CUtensorMapFloatOOBfill,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuTensorMapEncodeIm2col(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const int *pixelBoxLowerCorner, const int *pixelBoxUpperCorner, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTensorMapEncodeIm2col_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuTensorMapEncodeIm2col_v12000`](super::entry::cuTensorMapEncodeIm2col_v12000)
+    /// - NVIDIA: [Tensor Map Object Managment](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuTensorMapEncodeIm2col(
         tensorMap: *mut CUtensorMap,
@@ -2750,6 +5570,11 @@ unsafe extern "C" {
         oobFill: CUtensorMapFloatOOBfill,
     ) -> CUresult;
     #[cfg(cuda_ge_12080)]
+    /// `CUresult CUDAAPI cuTensorMapEncodeIm2colWide(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, int pixelBoxLowerCornerWidth, int pixelBoxUpperCornerWidth, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapIm2ColWideMode mode, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTensorMapEncodeIm2colWide_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuTensorMapEncodeIm2colWide_v12080`](super::entry::cuTensorMapEncodeIm2colWide_v12080)
+    /// - NVIDIA: [Tensor Map Object Managment](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html)
+    /// - Since CUDA 12.8
     #[must_use]
     pub fn cuTensorMapEncodeIm2colWide(
         tensorMap: *mut CUtensorMap,
@@ -2770,31 +5595,61 @@ unsafe extern "C" {
         oobFill: CUtensorMapFloatOOBfill,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuTensorMapReplaceAddress(CUtensorMap *tensorMap, void *globalAddress);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTensorMapReplaceAddress_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuTensorMapReplaceAddress_v12000`](super::entry::cuTensorMapReplaceAddress_v12000)
+    /// - NVIDIA: [Tensor Map Object Managment](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuTensorMapReplaceAddress(
         tensorMap: *mut CUtensorMap,
         globalAddress: *mut ::core::ffi::c_void,
     ) -> CUresult;
     #[cfg(cuda_ge_13050)]
+    /// `CUresult CUDAAPI cuTensorMapSetAllocationClass(CUtensorMap *tensorMap, CUtensorMapAllocClass allocClass, CUtensorMapAllocClass *outAllocClass);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuTensorMapSetAllocationClass_v13050`], the ABI of CUDA 13.5; entry point [`entry::cuTensorMapSetAllocationClass_v13050`](super::entry::cuTensorMapSetAllocationClass_v13050)
+    /// - NVIDIA: [Tensor Map Object Managment](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html)
+    /// - Since CUDA 13.5
     #[must_use]
     pub fn cuTensorMapSetAllocationClass(
         tensorMap: *mut CUtensorMap,
         allocClass: CUtensorMapAllocClass,
         outAllocClass: *mut CUtensorMapAllocClass,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceCanAccessPeer_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuDeviceCanAccessPeer_v4000`](super::entry::cuDeviceCanAccessPeer_v4000)
+    /// - NVIDIA: [Peer Context Memory Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDeviceCanAccessPeer(
         canAccessPeer: *mut ::core::ffi::c_int,
         dev: CUdevice,
         peerDev: CUdevice,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxEnablePeerAccess_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuCtxEnablePeerAccess_v4000`](super::entry::cuCtxEnablePeerAccess_v4000)
+    /// - NVIDIA: [Peer Context Memory Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuCtxEnablePeerAccess(
         peerContext: CUcontext,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peerContext);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxDisablePeerAccess_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuCtxDisablePeerAccess_v4000`](super::entry::cuCtxDisablePeerAccess_v4000)
+    /// - NVIDIA: [Peer Context Memory Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuCtxDisablePeerAccess(peerContext: CUcontext) -> CUresult;
+    /// `CUresult CUDAAPI cuDeviceGetP2PAttribute(int* value, CUdevice_P2PAttribute attrib, CUdevice srcDevice, CUdevice dstDevice);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetP2PAttribute_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuDeviceGetP2PAttribute_v8000`](super::entry::cuDeviceGetP2PAttribute_v8000)
+    /// - NVIDIA: [Peer Context Memory Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuDeviceGetP2PAttribute(
         value: *mut ::core::ffi::c_int,
@@ -2803,6 +5658,11 @@ unsafe extern "C" {
         dstDevice: CUdevice,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuDeviceGetP2PAtomicCapabilities(unsigned int* capabilities, const CUatomicOperation* operations, unsigned int count, CUdevice srcDevice, CUdevice dstDevice);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetP2PAtomicCapabilities_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuDeviceGetP2PAtomicCapabilities_v13000`](super::entry::cuDeviceGetP2PAtomicCapabilities_v13000)
+    /// - NVIDIA: [Peer Context Memory Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)
+    /// - Since CUDA 13.0
     #[must_use]
     pub fn cuDeviceGetP2PAtomicCapabilities(
         capabilities: *mut ::core::ffi::c_uint,
@@ -2811,8 +5671,18 @@ unsafe extern "C" {
         srcDevice: CUdevice,
         dstDevice: CUdevice,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphicsUnregisterResource(CUgraphicsResource resource);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphicsUnregisterResource_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuGraphicsUnregisterResource_v3000`](super::entry::cuGraphicsUnregisterResource_v3000)
+    /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphicsUnregisterResource(resource: CUgraphicsResource) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphicsSubResourceGetMappedArray(CUarray *pArray, CUgraphicsResource resource, unsigned int arrayIndex, unsigned int mipLevel);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphicsSubResourceGetMappedArray_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuGraphicsSubResourceGetMappedArray_v3000`](super::entry::cuGraphicsSubResourceGetMappedArray_v3000)
+    /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphicsSubResourceGetMappedArray(
         pArray: *mut CUarray,
@@ -2820,28 +5690,57 @@ unsafe extern "C" {
         arrayIndex: ::core::ffi::c_uint,
         mipLevel: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphicsResourceGetMappedMipmappedArray(CUmipmappedArray *pMipmappedArray, CUgraphicsResource resource);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuGraphicsResourceGetMappedMipmappedArray_v5000`](super::entry::cuGraphicsResourceGetMappedMipmappedArray_v5000)
+    /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphicsResourceGetMappedMipmappedArray(
         pMipmappedArray: *mut CUmipmappedArray,
         resource: CUgraphicsResource,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphicsResourceGetMappedPointer(CUdeviceptr *pDevPtr, size_t *pSize, CUgraphicsResource resource);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGraphicsResourceGetMappedPointer`](super::cuGraphicsResourceGetMappedPointer)
+    /// - Typedef: [`PFN_cuGraphicsResourceGetMappedPointer_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuGraphicsResourceGetMappedPointer_v3020`](super::entry::cuGraphicsResourceGetMappedPointer_v3020)
+    /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphicsResourceGetMappedPointer_v2(
         pDevPtr: *mut CUdeviceptr,
         pSize: *mut usize,
         resource: CUgraphicsResource,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphicsResourceSetMapFlags(CUgraphicsResource resource, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGraphicsResourceSetMapFlags`](super::cuGraphicsResourceSetMapFlags)
+    /// - Typedef: [`PFN_cuGraphicsResourceSetMapFlags_v6050`], the ABI of CUDA 6.5; entry point [`entry::cuGraphicsResourceSetMapFlags_v6050`](super::entry::cuGraphicsResourceSetMapFlags_v6050)
+    /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphicsResourceSetMapFlags_v2(
         resource: CUgraphicsResource,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphicsMapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGraphicsMapResources`](super::cuGraphicsMapResources) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuGraphicsMapResources_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuGraphicsMapResources_v7000_ptsz`](super::entry::cuGraphicsMapResources_v7000_ptsz)
+    /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphicsMapResources_ptsz(
         count: ::core::ffi::c_uint,
         resources: *mut CUgraphicsResource,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGraphicsUnmapResources`](super::cuGraphicsUnmapResources) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuGraphicsUnmapResources_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuGraphicsUnmapResources_v7000_ptsz`](super::entry::cuGraphicsUnmapResources_v7000_ptsz)
+    /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphicsUnmapResources_ptsz(
         count: ::core::ffi::c_uint,
@@ -2849,6 +5748,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGetProcAddress_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuGetProcAddress_v11030`](super::entry::cuGetProcAddress_v11030)
+    /// - NVIDIA: [Driver Entry Point Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DRIVER__ENTRY__POINT.html)
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
     pub fn cuGetProcAddress(
         symbol: *const ::core::ffi::c_char,
@@ -2857,9 +5761,17 @@ unsafe extern "C" {
         flags: cuuint64_t,
     ) -> CUresult;
     #[cfg(not(cuda_ge_11080))]
+    /// `CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode *mode);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuModuleGetLoadingMode_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuModuleGetLoadingMode_v11070`](super::entry::cuModuleGetLoadingMode_v11070)
+    /// - As written here: only in CUDA 11.7; the name: in every supported header
     #[must_use]
     pub fn cuModuleGetLoadingMode(mode: *mut CUmoduleLoadingMode) -> CUresult;
     #[cfg(not(cuda_ge_11080))]
+    /// `CUresult CUDAAPI cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr, size_t size, CUmemRangeHandleType handleType, unsigned long long flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemGetHandleForAddressRange_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuMemGetHandleForAddressRange_v11070`](super::entry::cuMemGetHandleForAddressRange_v11070)
+    /// - As written here: only in CUDA 11.7; the name: in every supported header
     #[must_use]
     pub fn cuMemGetHandleForAddressRange(
         handle: *mut ::core::ffi::c_void,
@@ -2869,6 +5781,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags, CUdriverProcAddressQueryResult *symbolStatus);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuGetProcAddress`](super::cuGetProcAddress) (default stream mode)
+    /// - Typedef: [`PFN_cuGetProcAddress_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuGetProcAddress_v12000`](super::entry::cuGetProcAddress_v12000)
+    /// - NVIDIA: [Driver Entry Point Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DRIVER__ENTRY__POINT.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuGetProcAddress_v2(
         symbol: *const ::core::ffi::c_char,
@@ -2877,7 +5795,24 @@ unsafe extern "C" {
         flags: cuuint64_t,
         symbolStatus: *mut CUdriverProcAddressQueryResult,
     ) -> CUresult;
-    #[cfg(cuda_ge_12010)]
+    #[cfg(all(cuda_ge_12010, not(cuda_ge_13010)))]
+    /// `CUresult CUDAAPI cuCoredumpGetAttribute(CUcoredumpSettings attrib, void* value, size_t *size);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCoredumpGetAttribute_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuCoredumpGetAttribute_v12010`](super::entry::cuCoredumpGetAttribute_v12010)
+    /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
+    /// - As written here: since CUDA 12.1; removed in 13.1; the name: since CUDA 12.1
+    #[must_use]
+    pub fn cuCoredumpGetAttribute(
+        attrib: CUcoredumpSettings,
+        value: *mut ::core::ffi::c_void,
+        size: *mut usize,
+    ) -> CUresult;
+    #[cfg(cuda_ge_13010)]
+    /// `CUresult CUDAAPI cuCoredumpGetAttribute(CUcoredumpSettings attrib, void *value, size_t *size);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCoredumpGetAttribute_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuCoredumpGetAttribute_v12010`](super::entry::cuCoredumpGetAttribute_v12010)
+    /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
+    /// - As written here: since CUDA 13.1; the name: since CUDA 12.1
     #[must_use]
     pub fn cuCoredumpGetAttribute(
         attrib: CUcoredumpSettings,
@@ -2885,13 +5820,35 @@ unsafe extern "C" {
         size: *mut usize,
     ) -> CUresult;
     #[cfg(cuda_ge_12010)]
+    /// `CUresult CUDAAPI cuCoredumpGetAttributeGlobal(CUcoredumpSettings attrib, void *value, size_t *size);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCoredumpGetAttributeGlobal_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuCoredumpGetAttributeGlobal_v12010`](super::entry::cuCoredumpGetAttributeGlobal_v12010)
+    /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
+    /// - Since CUDA 12.1
     #[must_use]
     pub fn cuCoredumpGetAttributeGlobal(
         attrib: CUcoredumpSettings,
         value: *mut ::core::ffi::c_void,
         size: *mut usize,
     ) -> CUresult;
-    #[cfg(cuda_ge_12010)]
+    #[cfg(all(cuda_ge_12010, not(cuda_ge_13010)))]
+    /// `CUresult CUDAAPI cuCoredumpSetAttribute(CUcoredumpSettings attrib, void* value, size_t *size);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCoredumpSetAttribute_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuCoredumpSetAttribute_v12010`](super::entry::cuCoredumpSetAttribute_v12010)
+    /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
+    /// - As written here: since CUDA 12.1; removed in 13.1; the name: since CUDA 12.1
+    #[must_use]
+    pub fn cuCoredumpSetAttribute(
+        attrib: CUcoredumpSettings,
+        value: *mut ::core::ffi::c_void,
+        size: *mut usize,
+    ) -> CUresult;
+    #[cfg(cuda_ge_13010)]
+    /// `CUresult CUDAAPI cuCoredumpSetAttribute(CUcoredumpSettings attrib, void *value, size_t *size);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCoredumpSetAttribute_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuCoredumpSetAttribute_v12010`](super::entry::cuCoredumpSetAttribute_v12010)
+    /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
+    /// - As written here: since CUDA 13.1; the name: since CUDA 12.1
     #[must_use]
     pub fn cuCoredumpSetAttribute(
         attrib: CUcoredumpSettings,
@@ -2899,6 +5856,11 @@ unsafe extern "C" {
         size: *mut usize,
     ) -> CUresult;
     #[cfg(cuda_ge_12010)]
+    /// `CUresult CUDAAPI cuCoredumpSetAttributeGlobal(CUcoredumpSettings attrib, void *value, size_t *size);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCoredumpSetAttributeGlobal_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuCoredumpSetAttributeGlobal_v12010`](super::entry::cuCoredumpSetAttributeGlobal_v12010)
+    /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
+    /// - Since CUDA 12.1
     #[must_use]
     pub fn cuCoredumpSetAttributeGlobal(
         attrib: CUcoredumpSettings,
@@ -2906,6 +5868,11 @@ unsafe extern "C" {
         size: *mut usize,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
+    /// `CUresult CUDAAPI cuCoredumpRegisterStartCallback(CUcoredumpStatusCallback callback, void *userData, CUcoredumpCallbackHandle *callbackOut);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCoredumpRegisterStartCallback_v13020`], the ABI of CUDA 13.2; entry point [`entry::cuCoredumpRegisterStartCallback_v13020`](super::entry::cuCoredumpRegisterStartCallback_v13020)
+    /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
+    /// - Since CUDA 13.2
     #[must_use]
     pub fn cuCoredumpRegisterStartCallback(
         callback: CUcoredumpStatusCallback,
@@ -2913,6 +5880,11 @@ unsafe extern "C" {
         callbackOut: *mut CUcoredumpCallbackHandle,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
+    /// `CUresult CUDAAPI cuCoredumpRegisterCompleteCallback(CUcoredumpStatusCallback callback, void *userData, CUcoredumpCallbackHandle *callbackOut);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCoredumpRegisterCompleteCallback_v13020`], the ABI of CUDA 13.2; entry point [`entry::cuCoredumpRegisterCompleteCallback_v13020`](super::entry::cuCoredumpRegisterCompleteCallback_v13020)
+    /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
+    /// - Since CUDA 13.2
     #[must_use]
     pub fn cuCoredumpRegisterCompleteCallback(
         callback: CUcoredumpStatusCallback,
@@ -2920,21 +5892,53 @@ unsafe extern "C" {
         callbackOut: *mut CUcoredumpCallbackHandle,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
+    /// `CUresult CUDAAPI cuCoredumpDeregisterStartCallback(CUcoredumpCallbackHandle callback);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCoredumpDeregisterStartCallback_v13020`], the ABI of CUDA 13.2; entry point [`entry::cuCoredumpDeregisterStartCallback_v13020`](super::entry::cuCoredumpDeregisterStartCallback_v13020)
+    /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
+    /// - Since CUDA 13.2
     #[must_use]
     pub fn cuCoredumpDeregisterStartCallback(
         callback: CUcoredumpCallbackHandle,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
+    /// `CUresult CUDAAPI cuCoredumpDeregisterCompleteCallback(CUcoredumpCallbackHandle callback);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCoredumpDeregisterCompleteCallback_v13020`], the ABI of CUDA 13.2; entry point [`entry::cuCoredumpDeregisterCompleteCallback_v13020`](super::entry::cuCoredumpDeregisterCompleteCallback_v13020)
+    /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
+    /// - Since CUDA 13.2
     #[must_use]
     pub fn cuCoredumpDeregisterCompleteCallback(
         callback: CUcoredumpCallbackHandle,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGetExportTable_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuGetExportTable_v3000`](super::entry::cuGetExportTable_v3000)
+    /// - In every supported header
     #[must_use]
     pub fn cuGetExportTable(
         ppExportTable: *mut *const ::core::ffi::c_void,
         pExportTableId: *const CUuuid,
     ) -> CUresult;
-    #[cfg(cuda_ge_12040)]
+    #[cfg(all(cuda_ge_12040, not(cuda_ge_13010)))]
+    /// `CUresult CUDAAPI cuGreenCtxCreate(CUgreenCtx* phCtx, CUdevResourceDesc desc, CUdevice dev, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGreenCtxCreate_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuGreenCtxCreate_v12040`](super::entry::cuGreenCtxCreate_v12040)
+    /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+    /// - As written here: since CUDA 12.4; removed in 13.1; the name: since CUDA 12.4
+    #[must_use]
+    pub fn cuGreenCtxCreate(
+        phCtx: *mut CUgreenCtx,
+        desc: CUdevResourceDesc,
+        dev: CUdevice,
+        flags: ::core::ffi::c_uint,
+    ) -> CUresult;
+    #[cfg(cuda_ge_13010)]
+    /// `CUresult CUDAAPI cuGreenCtxCreate(CUgreenCtx *phCtx, CUdevResourceDesc desc, CUdevice dev, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGreenCtxCreate_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuGreenCtxCreate_v12040`](super::entry::cuGreenCtxCreate_v12040)
+    /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+    /// - As written here: since CUDA 13.1; the name: since CUDA 12.4
     #[must_use]
     pub fn cuGreenCtxCreate(
         phCtx: *mut CUgreenCtx,
@@ -2943,12 +5947,27 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `CUresult CUDAAPI cuGreenCtxDestroy(CUgreenCtx hCtx);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGreenCtxDestroy_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuGreenCtxDestroy_v12040`](super::entry::cuGreenCtxDestroy_v12040)
+    /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+    /// - Since CUDA 12.4
     #[must_use]
     pub fn cuGreenCtxDestroy(hCtx: CUgreenCtx) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `CUresult CUDAAPI cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxFromGreenCtx_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuCtxFromGreenCtx_v12040`](super::entry::cuCtxFromGreenCtx_v12040)
+    /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+    /// - Since CUDA 12.4
     #[must_use]
     pub fn cuCtxFromGreenCtx(pContext: *mut CUcontext, hCtx: CUgreenCtx) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `CUresult CUDAAPI cuDeviceGetDevResource(CUdevice device, CUdevResource* resource, CUdevResourceType type);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDeviceGetDevResource_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuDeviceGetDevResource_v12040`](super::entry::cuDeviceGetDevResource_v12040)
+    /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+    /// - Since CUDA 12.4
     #[must_use]
     pub fn cuDeviceGetDevResource(
         device: CUdevice,
@@ -2956,6 +5975,11 @@ unsafe extern "C" {
         type_: CUdevResourceType,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `CUresult CUDAAPI cuCtxGetDevResource(CUcontext hCtx, CUdevResource* resource, CUdevResourceType type);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCtxGetDevResource_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuCtxGetDevResource_v12040`](super::entry::cuCtxGetDevResource_v12040)
+    /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+    /// - Since CUDA 12.4
     #[must_use]
     pub fn cuCtxGetDevResource(
         hCtx: CUcontext,
@@ -2963,6 +5987,11 @@ unsafe extern "C" {
         type_: CUdevResourceType,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `CUresult CUDAAPI cuGreenCtxGetDevResource(CUgreenCtx hCtx, CUdevResource* resource, CUdevResourceType type);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGreenCtxGetDevResource_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuGreenCtxGetDevResource_v12040`](super::entry::cuGreenCtxGetDevResource_v12040)
+    /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+    /// - Since CUDA 12.4
     #[must_use]
     pub fn cuGreenCtxGetDevResource(
         hCtx: CUgreenCtx,
@@ -2970,6 +5999,11 @@ unsafe extern "C" {
         type_: CUdevResourceType,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12040, not(cuda_ge_13010)))]
+    /// `CUresult CUDAAPI cuDevSmResourceSplitByCount(CUdevResource* result, unsigned int* nbGroups, const CUdevResource* input, CUdevResource* remaining, unsigned int useFlags, unsigned int minCount);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDevSmResourceSplitByCount_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuDevSmResourceSplitByCount_v12040`](super::entry::cuDevSmResourceSplitByCount_v12040)
+    /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+    /// - As written here: since CUDA 12.4; removed in 13.1; the name: since CUDA 12.4
     #[must_use]
     pub fn cuDevSmResourceSplitByCount(
         result: *mut CUdevResource,
@@ -2980,6 +6014,11 @@ unsafe extern "C" {
         minCount: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
+    /// `CUresult CUDAAPI cuDevSmResourceSplitByCount(CUdevResource* result, unsigned int* nbGroups, const CUdevResource* input, CUdevResource* remainder, unsigned int flags, unsigned int minCount);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDevSmResourceSplitByCount_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuDevSmResourceSplitByCount_v12040`](super::entry::cuDevSmResourceSplitByCount_v12040)
+    /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+    /// - As written here: since CUDA 13.1; the name: since CUDA 12.4
     #[must_use]
     pub fn cuDevSmResourceSplitByCount(
         result: *mut CUdevResource,
@@ -2990,6 +6029,11 @@ unsafe extern "C" {
         minCount: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
+    /// `CUresult CUDAAPI cuDevSmResourceSplit(CUdevResource* result, unsigned int nbGroups, const CUdevResource* input, CUdevResource* remainder, unsigned int flags, CU_DEV_SM_RESOURCE_GROUP_PARAMS* groupParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDevSmResourceSplit_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuDevSmResourceSplit_v13010`](super::entry::cuDevSmResourceSplit_v13010)
+    /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+    /// - Since CUDA 13.1
     #[must_use]
     pub fn cuDevSmResourceSplit(
         result: *mut CUdevResource,
@@ -3000,6 +6044,11 @@ unsafe extern "C" {
         groupParams: *mut CU_DEV_SM_RESOURCE_GROUP_PARAMS,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `CUresult CUDAAPI cuDevResourceGenerateDesc(CUdevResourceDesc *phDesc, CUdevResource *resources, unsigned int nbResources);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuDevResourceGenerateDesc_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuDevResourceGenerateDesc_v12040`](super::entry::cuDevResourceGenerateDesc_v12040)
+    /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+    /// - Since CUDA 12.4
     #[must_use]
     pub fn cuDevResourceGenerateDesc(
         phDesc: *mut CUdevResourceDesc,
@@ -3007,15 +6056,35 @@ unsafe extern "C" {
         nbResources: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `CUresult CUDAAPI cuGreenCtxRecordEvent(CUgreenCtx hCtx, CUevent hEvent);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGreenCtxRecordEvent_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuGreenCtxRecordEvent_v12040`](super::entry::cuGreenCtxRecordEvent_v12040)
+    /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+    /// - Since CUDA 12.4
     #[must_use]
     pub fn cuGreenCtxRecordEvent(hCtx: CUgreenCtx, hEvent: CUevent) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `CUresult CUDAAPI cuGreenCtxWaitEvent(CUgreenCtx hCtx, CUevent hEvent);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGreenCtxWaitEvent_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuGreenCtxWaitEvent_v12040`](super::entry::cuGreenCtxWaitEvent_v12040)
+    /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+    /// - Since CUDA 12.4
     #[must_use]
     pub fn cuGreenCtxWaitEvent(hCtx: CUgreenCtx, hEvent: CUevent) -> CUresult;
     #[cfg(cuda_ge_12040)]
+    /// `CUresult CUDAAPI cuStreamGetGreenCtx(CUstream hStream, CUgreenCtx *phCtx);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamGetGreenCtx_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuStreamGetGreenCtx_v12040`](super::entry::cuStreamGetGreenCtx_v12040)
+    /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+    /// - Since CUDA 12.4
     #[must_use]
     pub fn cuStreamGetGreenCtx(hStream: CUstream, phCtx: *mut CUgreenCtx) -> CUresult;
     #[cfg(cuda_ge_12050)]
+    /// `CUresult CUDAAPI cuGreenCtxStreamCreate(CUstream* phStream, CUgreenCtx greenCtx, unsigned int flags, int priority);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGreenCtxStreamCreate_v12050`], the ABI of CUDA 12.5; entry point [`entry::cuGreenCtxStreamCreate_v12050`](super::entry::cuGreenCtxStreamCreate_v12050)
+    /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+    /// - Since CUDA 12.5
     #[must_use]
     pub fn cuGreenCtxStreamCreate(
         phStream: *mut CUstream,
@@ -3024,12 +6093,23 @@ unsafe extern "C" {
         priority: ::core::ffi::c_int,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuGreenCtxGetId(CUgreenCtx greenCtx, unsigned long long *greenCtxId);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGreenCtxGetId_v12090`], the ABI of CUDA 12.9; entry point [`entry::cuGreenCtxGetId_v12090`](super::entry::cuGreenCtxGetId_v12090)
+    /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+    /// - Since CUDA 13.0
     #[must_use]
     pub fn cuGreenCtxGetId(
         greenCtx: CUgreenCtx,
         greenCtxId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
+    /// `CUresult CUDAAPI cuStreamGetDevResource(CUstream hStream, CUdevResource *resource, CUdevResourceType type);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamGetDevResource`](super::cuStreamGetDevResource) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuStreamGetDevResource_v13010_ptsz`], the ABI of CUDA 13.1; entry point [`entry::cuStreamGetDevResource_v13010_ptsz`](super::entry::cuStreamGetDevResource_v13010_ptsz)
+    /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+    /// - Since CUDA 13.1
     #[must_use]
     pub fn cuStreamGetDevResource_ptsz(
         hStream: CUstream,
@@ -3037,6 +6117,11 @@ unsafe extern "C" {
         type_: CUdevResourceType,
     ) -> CUresult;
     #[cfg(cuda_ge_12090)]
+    /// `CUresult CUDAAPI cuLogsRegisterCallback(CUlogsCallback callbackFunc, void *userData, CUlogsCallbackHandle *callback_out);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLogsRegisterCallback_v12090`], the ABI of CUDA 12.9; entry point [`entry::cuLogsRegisterCallback_v12090`](super::entry::cuLogsRegisterCallback_v12090)
+    /// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
+    /// - Since CUDA 12.9
     #[must_use]
     pub fn cuLogsRegisterCallback(
         callbackFunc: CUlogsCallback,
@@ -3044,15 +6129,30 @@ unsafe extern "C" {
         callback_out: *mut CUlogsCallbackHandle,
     ) -> CUresult;
     #[cfg(cuda_ge_12090)]
+    /// `CUresult CUDAAPI cuLogsUnregisterCallback(CUlogsCallbackHandle callback);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLogsUnregisterCallback_v12090`], the ABI of CUDA 12.9; entry point [`entry::cuLogsUnregisterCallback_v12090`](super::entry::cuLogsUnregisterCallback_v12090)
+    /// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
+    /// - Since CUDA 12.9
     #[must_use]
     pub fn cuLogsUnregisterCallback(callback: CUlogsCallbackHandle) -> CUresult;
     #[cfg(cuda_ge_12090)]
+    /// `CUresult CUDAAPI cuLogsCurrent(CUlogIterator *iterator_out, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLogsCurrent_v12090`], the ABI of CUDA 12.9; entry point [`entry::cuLogsCurrent_v12090`](super::entry::cuLogsCurrent_v12090)
+    /// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
+    /// - Since CUDA 12.9
     #[must_use]
     pub fn cuLogsCurrent(
         iterator_out: *mut CUlogIterator,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12090)]
+    /// `CUresult CUDAAPI cuLogsDumpToFile(CUlogIterator *iterator, const char *pathToFile, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLogsDumpToFile_v12090`], the ABI of CUDA 12.9; entry point [`entry::cuLogsDumpToFile_v12090`](super::entry::cuLogsDumpToFile_v12090)
+    /// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
+    /// - Since CUDA 12.9
     #[must_use]
     pub fn cuLogsDumpToFile(
         iterator: *mut CUlogIterator,
@@ -3060,6 +6160,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12090)]
+    /// `CUresult CUDAAPI cuLogsDumpToMemory(CUlogIterator *iterator, char *buffer, size_t *size, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLogsDumpToMemory_v12090`], the ABI of CUDA 12.9; entry point [`entry::cuLogsDumpToMemory_v12090`](super::entry::cuLogsDumpToMemory_v12090)
+    /// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
+    /// - Since CUDA 12.9
     #[must_use]
     pub fn cuLogsDumpToMemory(
         iterator: *mut CUlogIterator,
@@ -3067,24 +6172,48 @@ unsafe extern "C" {
         size: *mut usize,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyHtoD`](super::cuMemcpyHtoD) (default stream mode)
+    /// - Typedef: [`PFN_cuMemcpyHtoD_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyHtoD_v3020`](super::entry::cuMemcpyHtoD_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyHtoD_v2(
         dstDevice: CUdeviceptr,
         srcHost: *const ::core::ffi::c_void,
         ByteCount: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyDtoH`](super::cuMemcpyDtoH) (default stream mode)
+    /// - Typedef: [`PFN_cuMemcpyDtoH_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyDtoH_v3020`](super::entry::cuMemcpyDtoH_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyDtoH_v2(
         dstHost: *mut ::core::ffi::c_void,
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyDtoD`](super::cuMemcpyDtoD) (default stream mode)
+    /// - Typedef: [`PFN_cuMemcpyDtoD_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyDtoD_v3020`](super::entry::cuMemcpyDtoD_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyDtoD_v2(
         dstDevice: CUdeviceptr,
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyDtoA(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyDtoA`](super::cuMemcpyDtoA) (default stream mode)
+    /// - Typedef: [`PFN_cuMemcpyDtoA_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyDtoA_v3020`](super::entry::cuMemcpyDtoA_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyDtoA_v2(
         dstArray: CUarray,
@@ -3092,6 +6221,12 @@ unsafe extern "C" {
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyAtoD(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyAtoD`](super::cuMemcpyAtoD) (default stream mode)
+    /// - Typedef: [`PFN_cuMemcpyAtoD_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyAtoD_v3020`](super::entry::cuMemcpyAtoD_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyAtoD_v2(
         dstDevice: CUdeviceptr,
@@ -3099,6 +6234,12 @@ unsafe extern "C" {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyHtoA(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyHtoA`](super::cuMemcpyHtoA) (default stream mode)
+    /// - Typedef: [`PFN_cuMemcpyHtoA_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyHtoA_v3020`](super::entry::cuMemcpyHtoA_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyHtoA_v2(
         dstArray: CUarray,
@@ -3106,6 +6247,12 @@ unsafe extern "C" {
         srcHost: *const ::core::ffi::c_void,
         ByteCount: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyAtoH(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyAtoH`](super::cuMemcpyAtoH) (default stream mode)
+    /// - Typedef: [`PFN_cuMemcpyAtoH_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyAtoH_v3020`](super::entry::cuMemcpyAtoH_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyAtoH_v2(
         dstHost: *mut ::core::ffi::c_void,
@@ -3113,6 +6260,12 @@ unsafe extern "C" {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyAtoA(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyAtoA`](super::cuMemcpyAtoA) (default stream mode)
+    /// - Typedef: [`PFN_cuMemcpyAtoA_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyAtoA_v3020`](super::entry::cuMemcpyAtoA_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyAtoA_v2(
         dstArray: CUarray,
@@ -3121,6 +6274,12 @@ unsafe extern "C" {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyHtoAAsync`](super::cuMemcpyHtoAAsync) (default stream mode)
+    /// - Typedef: [`PFN_cuMemcpyHtoAAsync_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyHtoAAsync_v3020`](super::entry::cuMemcpyHtoAAsync_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyHtoAAsync_v2(
         dstArray: CUarray,
@@ -3129,6 +6288,12 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyAtoHAsync`](super::cuMemcpyAtoHAsync) (default stream mode)
+    /// - Typedef: [`PFN_cuMemcpyAtoHAsync_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyAtoHAsync_v3020`](super::entry::cuMemcpyAtoHAsync_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyAtoHAsync_v2(
         dstHost: *mut ::core::ffi::c_void,
@@ -3137,12 +6302,36 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D *pCopy);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpy2D`](super::cuMemcpy2D) (default stream mode)
+    /// - Typedef: [`PFN_cuMemcpy2D_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpy2D_v3020`](super::entry::cuMemcpy2D_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpy2D_v2(pCopy: *const CUDA_MEMCPY2D) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *pCopy);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpy2DUnaligned`](super::cuMemcpy2DUnaligned) (default stream mode)
+    /// - Typedef: [`PFN_cuMemcpy2DUnaligned_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpy2DUnaligned_v3020`](super::entry::cuMemcpy2DUnaligned_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpy2DUnaligned_v2(pCopy: *const CUDA_MEMCPY2D) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D *pCopy);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpy3D`](super::cuMemcpy3D) (default stream mode)
+    /// - Typedef: [`PFN_cuMemcpy3D_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpy3D_v3020`](super::entry::cuMemcpy3D_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpy3D_v2(pCopy: *const CUDA_MEMCPY3D) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyHtoDAsync`](super::cuMemcpyHtoDAsync) (default stream mode)
+    /// - Typedef: [`PFN_cuMemcpyHtoDAsync_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyHtoDAsync_v3020`](super::entry::cuMemcpyHtoDAsync_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyHtoDAsync_v2(
         dstDevice: CUdeviceptr,
@@ -3150,6 +6339,12 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyDtoHAsync`](super::cuMemcpyDtoHAsync) (default stream mode)
+    /// - Typedef: [`PFN_cuMemcpyDtoHAsync_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyDtoHAsync_v3020`](super::entry::cuMemcpyDtoHAsync_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyDtoHAsync_v2(
         dstHost: *mut ::core::ffi::c_void,
@@ -3157,6 +6352,12 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyDtoDAsync`](super::cuMemcpyDtoDAsync) (default stream mode)
+    /// - Typedef: [`PFN_cuMemcpyDtoDAsync_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyDtoDAsync_v3020`](super::entry::cuMemcpyDtoDAsync_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyDtoDAsync_v2(
         dstDevice: CUdeviceptr,
@@ -3164,34 +6365,70 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpy2DAsync`](super::cuMemcpy2DAsync) (default stream mode)
+    /// - Typedef: [`PFN_cuMemcpy2DAsync_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpy2DAsync_v3020`](super::entry::cuMemcpy2DAsync_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpy2DAsync_v2(
         pCopy: *const CUDA_MEMCPY2D,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpy3DAsync`](super::cuMemcpy3DAsync) (default stream mode)
+    /// - Typedef: [`PFN_cuMemcpy3DAsync_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpy3DAsync_v3020`](super::entry::cuMemcpy3DAsync_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpy3DAsync_v2(
         pCopy: *const CUDA_MEMCPY3D,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemsetD8`](super::cuMemsetD8) (default stream mode)
+    /// - Typedef: [`PFN_cuMemsetD8_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD8_v3020`](super::entry::cuMemsetD8_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD8_v2(
         dstDevice: CUdeviceptr,
         uc: ::core::ffi::c_uchar,
         N: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemsetD16`](super::cuMemsetD16) (default stream mode)
+    /// - Typedef: [`PFN_cuMemsetD16_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD16_v3020`](super::entry::cuMemsetD16_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD16_v2(
         dstDevice: CUdeviceptr,
         us: ::core::ffi::c_ushort,
         N: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemsetD32`](super::cuMemsetD32) (default stream mode)
+    /// - Typedef: [`PFN_cuMemsetD32_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD32_v3020`](super::entry::cuMemsetD32_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD32_v2(
         dstDevice: CUdeviceptr,
         ui: ::core::ffi::c_uint,
         N: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD2D8(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemsetD2D8`](super::cuMemsetD2D8) (default stream mode)
+    /// - Typedef: [`PFN_cuMemsetD2D8_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD2D8_v3020`](super::entry::cuMemsetD2D8_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD2D8_v2(
         dstDevice: CUdeviceptr,
@@ -3200,6 +6437,12 @@ unsafe extern "C" {
         Width: usize,
         Height: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD2D16(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemsetD2D16`](super::cuMemsetD2D16) (default stream mode)
+    /// - Typedef: [`PFN_cuMemsetD2D16_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD2D16_v3020`](super::entry::cuMemsetD2D16_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD2D16_v2(
         dstDevice: CUdeviceptr,
@@ -3208,6 +6451,12 @@ unsafe extern "C" {
         Width: usize,
         Height: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD2D32(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemsetD2D32`](super::cuMemsetD2D32) (default stream mode)
+    /// - Typedef: [`PFN_cuMemsetD2D32_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD2D32_v3020`](super::entry::cuMemsetD2D32_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD2D32_v2(
         dstDevice: CUdeviceptr,
@@ -3216,8 +6465,18 @@ unsafe extern "C" {
         Width: usize,
         Height: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemcpy_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuMemcpy_v4000`](super::entry::cuMemcpy_v4000)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: usize) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemcpyAsync_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuMemcpyAsync_v4000`](super::entry::cuMemcpyAsync_v4000)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyAsync(
         dst: CUdeviceptr,
@@ -3225,6 +6484,11 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemcpyPeer_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuMemcpyPeer_v4000`](super::entry::cuMemcpyPeer_v4000)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyPeer(
         dstDevice: CUdeviceptr,
@@ -3233,6 +6497,11 @@ unsafe extern "C" {
         srcContext: CUcontext,
         ByteCount: usize,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemcpyPeerAsync_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuMemcpyPeerAsync_v4000`](super::entry::cuMemcpyPeerAsync_v4000)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpyPeerAsync(
         dstDevice: CUdeviceptr,
@@ -3242,14 +6511,29 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemcpy3DPeer_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuMemcpy3DPeer_v4000`](super::entry::cuMemcpy3DPeer_v4000)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpy3DPeer(pCopy: *const CUDA_MEMCPY3D_PEER) -> CUresult;
+    /// `CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemcpy3DPeerAsync_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuMemcpy3DPeerAsync_v4000`](super::entry::cuMemcpy3DPeerAsync_v4000)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemcpy3DPeerAsync(
         pCopy: *const CUDA_MEMCPY3D_PEER,
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemcpyBatchAsync_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuMemcpyBatchAsync_v12080`](super::entry::cuMemcpyBatchAsync_v12080)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - Since CUDA 12.8; removed in 13.0
     #[must_use]
     pub fn cuMemcpyBatchAsync(
         dsts: *mut CUdeviceptr,
@@ -3263,6 +6547,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuMemcpy3DBatchAsync_v12080`](super::entry::cuMemcpy3DBatchAsync_v12080)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - Since CUDA 12.8; removed in 13.0
     #[must_use]
     pub fn cuMemcpy3DBatchAsync(
         numOps: usize,
@@ -3272,6 +6561,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpyBatchAsync`](super::cuMemcpyBatchAsync) (default stream mode)
+    /// - Typedef: [`PFN_cuMemcpyBatchAsync_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuMemcpyBatchAsync_v13000`](super::entry::cuMemcpyBatchAsync_v13000)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - Since CUDA 13.0
     #[must_use]
     pub fn cuMemcpyBatchAsync_v2(
         dsts: *mut CUdeviceptr,
@@ -3284,6 +6579,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemcpy3DBatchAsync`](super::cuMemcpy3DBatchAsync) (default stream mode)
+    /// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuMemcpy3DBatchAsync_v13000`](super::entry::cuMemcpy3DBatchAsync_v13000)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - Since CUDA 13.0
     #[must_use]
     pub fn cuMemcpy3DBatchAsync_v2(
         numOps: usize,
@@ -3292,6 +6593,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
+    /// `CUresult CUDAAPI cuMemcpyWithAttributesAsync(CUdeviceptr dst, CUdeviceptr src, size_t size, CUmemcpyAttributes *attr, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemcpyWithAttributesAsync_v13020`], the ABI of CUDA 13.2; entry point [`entry::cuMemcpyWithAttributesAsync_v13020`](super::entry::cuMemcpyWithAttributesAsync_v13020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - Since CUDA 13.2
     #[must_use]
     pub fn cuMemcpyWithAttributesAsync(
         dst: CUdeviceptr,
@@ -3301,12 +6607,22 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
+    /// `CUresult CUDAAPI cuMemcpy3DWithAttributesAsync(CUDA_MEMCPY3D_BATCH_OP *op, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemcpy3DWithAttributesAsync_v13020`], the ABI of CUDA 13.2; entry point [`entry::cuMemcpy3DWithAttributesAsync_v13020`](super::entry::cuMemcpy3DWithAttributesAsync_v13020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - Since CUDA 13.2
     #[must_use]
     pub fn cuMemcpy3DWithAttributesAsync(
         op: *mut CUDA_MEMCPY3D_BATCH_OP,
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemsetD8Async_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD8Async_v3020`](super::entry::cuMemsetD8Async_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD8Async(
         dstDevice: CUdeviceptr,
@@ -3314,6 +6630,11 @@ unsafe extern "C" {
         N: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemsetD16Async_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD16Async_v3020`](super::entry::cuMemsetD16Async_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD16Async(
         dstDevice: CUdeviceptr,
@@ -3321,6 +6642,11 @@ unsafe extern "C" {
         N: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemsetD32Async_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD32Async_v3020`](super::entry::cuMemsetD32Async_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD32Async(
         dstDevice: CUdeviceptr,
@@ -3328,6 +6654,11 @@ unsafe extern "C" {
         N: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemsetD2D8Async_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD2D8Async_v3020`](super::entry::cuMemsetD2D8Async_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD2D8Async(
         dstDevice: CUdeviceptr,
@@ -3337,6 +6668,11 @@ unsafe extern "C" {
         Height: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemsetD2D16Async_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD2D16Async_v3020`](super::entry::cuMemsetD2D16Async_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD2D16Async(
         dstDevice: CUdeviceptr,
@@ -3346,6 +6682,11 @@ unsafe extern "C" {
         Height: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemsetD2D32Async_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD2D32Async_v3020`](super::entry::cuMemsetD2D32Async_v3020)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemsetD2D32Async(
         dstDevice: CUdeviceptr,
@@ -3355,47 +6696,92 @@ unsafe extern "C" {
         Height: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamGetPriority_v5050`], the ABI of CUDA 5.5; entry point [`entry::cuStreamGetPriority_v5050`](super::entry::cuStreamGetPriority_v5050)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamGetPriority(
         hStream: CUstream,
         priority: *mut ::core::ffi::c_int,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuStreamGetId(CUstream hStream, unsigned long long *streamId);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamGetId_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuStreamGetId_v12000`](super::entry::cuStreamGetId_v12000)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuStreamGetId(
         hStream: CUstream,
         streamId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamGetFlags_v5050`], the ABI of CUDA 5.5; entry point [`entry::cuStreamGetFlags_v5050`](super::entry::cuStreamGetFlags_v5050)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamGetFlags(
         hStream: CUstream,
         flags: *mut ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12080)]
+    /// `CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice *device);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamGetDevice_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuStreamGetDevice_v12080`](super::entry::cuStreamGetDevice_v12080)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - Since CUDA 12.8
     #[must_use]
     pub fn cuStreamGetDevice(hStream: CUstream, device: *mut CUdevice) -> CUresult;
     #[cfg(cuda_ge_13010)]
+    /// `CUresult CUDAAPI cuStreamGetDevResource(CUstream hStream, CUdevResource *resource, CUdevResourceType type);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamGetDevResource_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuStreamGetDevResource_v13010`](super::entry::cuStreamGetDevResource_v13010)
+    /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
+    /// - Since CUDA 13.1
     #[must_use]
     pub fn cuStreamGetDevResource(
         hStream: CUstream,
         resource: *mut CUdevResource,
         type_: CUdevResourceType,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamGetCtx_v9020`], the ABI of CUDA 9.2; entry point [`entry::cuStreamGetCtx_v9020`](super::entry::cuStreamGetCtx_v9020)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamGetCtx(hStream: CUstream, pctx: *mut CUcontext) -> CUresult;
     #[cfg(cuda_ge_12050)]
+    /// `CUresult CUDAAPI cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamGetCtx_v12050`], the ABI of CUDA 12.5; entry point [`entry::cuStreamGetCtx_v12050`](super::entry::cuStreamGetCtx_v12050)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - Since CUDA 12.5
     #[must_use]
     pub fn cuStreamGetCtx_v2(
         hStream: CUstream,
         pCtx: *mut CUcontext,
         pGreenCtx: *mut CUgreenCtx,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamWaitEvent_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuStreamWaitEvent_v3020`](super::entry::cuStreamWaitEvent_v3020)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamWaitEvent(
         hStream: CUstream,
         hEvent: CUevent,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamAddCallback_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuStreamAddCallback_v5000`](super::entry::cuStreamAddCallback_v5000)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamAddCallback(
         hStream: CUstream,
@@ -3403,6 +6789,11 @@ unsafe extern "C" {
         userData: *mut ::core::ffi::c_void,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamAttachMemAsync_v6000`], the ABI of CUDA 6.0; entry point [`entry::cuStreamAttachMemAsync_v6000`](super::entry::cuStreamAttachMemAsync_v6000)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamAttachMemAsync(
         hStream: CUstream,
@@ -3410,18 +6801,43 @@ unsafe extern "C" {
         length: usize,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamQuery(CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamQuery_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuStreamQuery_v2000`](super::entry::cuStreamQuery_v2000)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamQuery(hStream: CUstream) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamSynchronize_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuStreamSynchronize_v2000`](super::entry::cuStreamSynchronize_v2000)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamSynchronize(hStream: CUstream) -> CUresult;
+    /// `CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuEventRecord_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuEventRecord_v2000`](super::entry::cuEventRecord_v2000)
+    /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuEventRecord(hEvent: CUevent, hStream: CUstream) -> CUresult;
+    /// `CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuEventRecordWithFlags_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuEventRecordWithFlags_v11010`](super::entry::cuEventRecordWithFlags_v11010)
+    /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuEventRecordWithFlags(
         hEvent: CUevent,
         hStream: CUstream,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLaunchKernel_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuLaunchKernel_v4000`](super::entry::cuLaunchKernel_v4000)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuLaunchKernel(
         f: CUfunction,
@@ -3437,6 +6853,11 @@ unsafe extern "C" {
         extra: *mut *mut ::core::ffi::c_void,
     ) -> CUresult;
     #[cfg(cuda_ge_11080)]
+    /// `CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLaunchKernelEx_v11060`], the ABI of CUDA 11.6; entry point [`entry::cuLaunchKernelEx_v11060`](super::entry::cuLaunchKernelEx_v11060)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - Since CUDA 11.8
     #[must_use]
     pub fn cuLaunchKernelEx(
         config: *const CUlaunchConfig,
@@ -3444,6 +6865,11 @@ unsafe extern "C" {
         kernelParams: *mut *mut ::core::ffi::c_void,
         extra: *mut *mut ::core::ffi::c_void,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLaunchHostFunc_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuLaunchHostFunc_v10000`](super::entry::cuLaunchHostFunc_v10000)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuLaunchHostFunc(
         hStream: CUstream,
@@ -3451,6 +6877,11 @@ unsafe extern "C" {
         userData: *mut ::core::ffi::c_void,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
+    /// `CUresult CUDAAPI cuLaunchHostFunc_v2(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLaunchHostFunc_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuLaunchHostFunc_v13010`](super::entry::cuLaunchHostFunc_v13010)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - Since CUDA 13.2
     #[must_use]
     pub fn cuLaunchHostFunc_v2(
         hStream: CUstream,
@@ -3458,12 +6889,22 @@ unsafe extern "C" {
         userData: *mut ::core::ffi::c_void,
         syncMode: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphicsMapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphicsMapResources_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuGraphicsMapResources_v3000`](super::entry::cuGraphicsMapResources_v3000)
+    /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphicsMapResources(
         count: ::core::ffi::c_uint,
         resources: *mut CUgraphicsResource,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphicsUnmapResources_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuGraphicsUnmapResources_v3000`](super::entry::cuGraphicsUnmapResources_v3000)
+    /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphicsUnmapResources(
         count: ::core::ffi::c_uint,
@@ -3471,6 +6912,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamWriteValue32_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuStreamWriteValue32_v8000`](super::entry::cuStreamWriteValue32_v8000)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
     pub fn cuStreamWriteValue32(
         stream: CUstream,
@@ -3479,6 +6925,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamWaitValue32_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuStreamWaitValue32_v8000`](super::entry::cuStreamWaitValue32_v8000)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
     pub fn cuStreamWaitValue32(
         stream: CUstream,
@@ -3487,6 +6938,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamWriteValue64_v9000`], the ABI of CUDA 9.0; entry point [`entry::cuStreamWriteValue64_v9000`](super::entry::cuStreamWriteValue64_v9000)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
     pub fn cuStreamWriteValue64(
         stream: CUstream,
@@ -3495,6 +6951,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamWaitValue64_v9000`], the ABI of CUDA 9.0; entry point [`entry::cuStreamWaitValue64_v9000`](super::entry::cuStreamWaitValue64_v9000)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
     pub fn cuStreamWaitValue64(
         stream: CUstream,
@@ -3503,6 +6964,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamBatchMemOp_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuStreamBatchMemOp_v8000`](super::entry::cuStreamBatchMemOp_v8000)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
     pub fn cuStreamBatchMemOp(
         stream: CUstream,
@@ -3510,6 +6976,12 @@ unsafe extern "C" {
         paramArray: *mut CUstreamBatchMemOpParams,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamWriteValue32_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWriteValue32_v11070`](super::entry::cuStreamWriteValue32_v11070)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
     pub fn cuStreamWriteValue32_v2(
         stream: CUstream,
@@ -3517,6 +6989,12 @@ unsafe extern "C" {
         value: cuuint32_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamWaitValue32_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWaitValue32_v11070`](super::entry::cuStreamWaitValue32_v11070)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
     pub fn cuStreamWaitValue32_v2(
         stream: CUstream,
@@ -3524,6 +7002,12 @@ unsafe extern "C" {
         value: cuuint32_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamWriteValue64_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWriteValue64_v11070`](super::entry::cuStreamWriteValue64_v11070)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
     pub fn cuStreamWriteValue64_v2(
         stream: CUstream,
@@ -3531,6 +7015,12 @@ unsafe extern "C" {
         value: cuuint64_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamWaitValue64_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWaitValue64_v11070`](super::entry::cuStreamWaitValue64_v11070)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
     pub fn cuStreamWaitValue64_v2(
         stream: CUstream,
@@ -3538,6 +7028,82 @@ unsafe extern "C" {
         value: cuuint64_t,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamBatchMemOp_v2(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamBatchMemOp_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuStreamBatchMemOp_v11070`](super::entry::cuStreamBatchMemOp_v11070)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
+    #[must_use]
+    pub fn cuStreamBatchMemOp_v2(
+        stream: CUstream,
+        count: ::core::ffi::c_uint,
+        paramArray: *mut CUstreamBatchMemOpParams,
+        flags: ::core::ffi::c_uint,
+    ) -> CUresult;
+    #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamWriteValue32`](super::cuStreamWriteValue32) (default stream mode)
+    /// - Typedef: [`PFN_cuStreamWriteValue32_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWriteValue32_v11070`](super::entry::cuStreamWriteValue32_v11070)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - As written here: since CUDA 12.0; the name: in every supported header
+    #[must_use]
+    pub fn cuStreamWriteValue32_v2(
+        stream: CUstream,
+        addr: CUdeviceptr,
+        value: cuuint32_t,
+        flags: ::core::ffi::c_uint,
+    ) -> CUresult;
+    #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamWaitValue32`](super::cuStreamWaitValue32) (default stream mode)
+    /// - Typedef: [`PFN_cuStreamWaitValue32_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWaitValue32_v11070`](super::entry::cuStreamWaitValue32_v11070)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - As written here: since CUDA 12.0; the name: in every supported header
+    #[must_use]
+    pub fn cuStreamWaitValue32_v2(
+        stream: CUstream,
+        addr: CUdeviceptr,
+        value: cuuint32_t,
+        flags: ::core::ffi::c_uint,
+    ) -> CUresult;
+    #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamWriteValue64`](super::cuStreamWriteValue64) (default stream mode)
+    /// - Typedef: [`PFN_cuStreamWriteValue64_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWriteValue64_v11070`](super::entry::cuStreamWriteValue64_v11070)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - As written here: since CUDA 12.0; the name: in every supported header
+    #[must_use]
+    pub fn cuStreamWriteValue64_v2(
+        stream: CUstream,
+        addr: CUdeviceptr,
+        value: cuuint64_t,
+        flags: ::core::ffi::c_uint,
+    ) -> CUresult;
+    #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamWaitValue64`](super::cuStreamWaitValue64) (default stream mode)
+    /// - Typedef: [`PFN_cuStreamWaitValue64_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWaitValue64_v11070`](super::entry::cuStreamWaitValue64_v11070)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - As written here: since CUDA 12.0; the name: in every supported header
+    #[must_use]
+    pub fn cuStreamWaitValue64_v2(
+        stream: CUstream,
+        addr: CUdeviceptr,
+        value: cuuint64_t,
+        flags: ::core::ffi::c_uint,
+    ) -> CUresult;
+    #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamBatchMemOp`](super::cuStreamBatchMemOp) (default stream mode)
+    /// - Typedef: [`PFN_cuStreamBatchMemOp_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuStreamBatchMemOp_v11070`](super::entry::cuStreamBatchMemOp_v11070)
+    /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
+    /// - As written here: since CUDA 12.0; the name: in every supported header
     #[must_use]
     pub fn cuStreamBatchMemOp_v2(
         stream: CUstream,
@@ -3546,6 +7112,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
+    /// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemPrefetchAsync_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuMemPrefetchAsync_v8000`](super::entry::cuMemPrefetchAsync_v8000)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
     pub fn cuMemPrefetchAsync(
         devPtr: CUdeviceptr,
@@ -3553,7 +7124,12 @@ unsafe extern "C" {
         dstDevice: CUdevice,
         hStream: CUstream,
     ) -> CUresult;
-    #[cfg(cuda_ge_12020)]
+    #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemPrefetchAsync_v12020`], the ABI of CUDA 12.2; entry point [`entry::cuMemPrefetchAsync_v12020`](super::entry::cuMemPrefetchAsync_v12020)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - As written here: since CUDA 12.2; removed in 13.0; the name: since CUDA 12.2
     #[must_use]
     pub fn cuMemPrefetchAsync_v2(
         devPtr: CUdeviceptr,
@@ -3563,6 +7139,26 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuMemPrefetchAsync`](super::cuMemPrefetchAsync) (default stream mode)
+    /// - Typedef: [`PFN_cuMemPrefetchAsync_v12020`], the ABI of CUDA 12.2; entry point [`entry::cuMemPrefetchAsync_v12020`](super::entry::cuMemPrefetchAsync_v12020)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - As written here: since CUDA 13.0; the name: since CUDA 12.2
+    #[must_use]
+    pub fn cuMemPrefetchAsync_v2(
+        devPtr: CUdeviceptr,
+        count: usize,
+        location: CUmemLocation,
+        flags: ::core::ffi::c_uint,
+        hStream: CUstream,
+    ) -> CUresult;
+    #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemPrefetchBatchAsync_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuMemPrefetchBatchAsync_v13000`](super::entry::cuMemPrefetchBatchAsync_v13000)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - Since CUDA 13.0
     #[must_use]
     pub fn cuMemPrefetchBatchAsync(
         dptrs: *mut CUdeviceptr,
@@ -3575,6 +7171,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemDiscardBatchAsync_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuMemDiscardBatchAsync_v13000`](super::entry::cuMemDiscardBatchAsync_v13000)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - Since CUDA 13.0
     #[must_use]
     pub fn cuMemDiscardBatchAsync(
         dptrs: *mut CUdeviceptr,
@@ -3584,6 +7185,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemDiscardAndPrefetchBatchAsync_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuMemDiscardAndPrefetchBatchAsync_v13000`](super::entry::cuMemDiscardAndPrefetchBatchAsync_v13000)
+    /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
+    /// - Since CUDA 13.0
     #[must_use]
     pub fn cuMemDiscardAndPrefetchBatchAsync(
         dptrs: *mut CUdeviceptr,
@@ -3595,6 +7201,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuLaunchCooperativeKernel_v9000`], the ABI of CUDA 9.0; entry point [`entry::cuLaunchCooperativeKernel_v9000`](super::entry::cuLaunchCooperativeKernel_v9000)
+    /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuLaunchCooperativeKernel(
         f: CUfunction,
@@ -3608,6 +7219,11 @@ unsafe extern "C" {
         hStream: CUstream,
         kernelParams: *mut *mut ::core::ffi::c_void,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuSignalExternalSemaphoresAsync_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuSignalExternalSemaphoresAsync_v10000`](super::entry::cuSignalExternalSemaphoresAsync_v10000)
+    /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuSignalExternalSemaphoresAsync(
         extSemArray: *const CUexternalSemaphore,
@@ -3615,6 +7231,11 @@ unsafe extern "C" {
         numExtSems: ::core::ffi::c_uint,
         stream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuWaitExternalSemaphoresAsync_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuWaitExternalSemaphoresAsync_v10000`](super::entry::cuWaitExternalSemaphoresAsync_v10000)
+    /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuWaitExternalSemaphoresAsync(
         extSemArray: *const CUexternalSemaphore,
@@ -3622,12 +7243,23 @@ unsafe extern "C" {
         numExtSems: ::core::ffi::c_uint,
         stream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamBeginCapture`](super::cuStreamBeginCapture) (default stream mode)
+    /// - Typedef: [`PFN_cuStreamBeginCapture_v10010`], the ABI of CUDA 10.1; entry point [`entry::cuStreamBeginCapture_v10010`](super::entry::cuStreamBeginCapture_v10010)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamBeginCapture_v2(
         hStream: CUstream,
         mode: CUstreamCaptureMode,
     ) -> CUresult;
     #[cfg(cuda_ge_12030)]
+    /// `CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamBeginCaptureToGraph_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuStreamBeginCaptureToGraph_v12030`](super::entry::cuStreamBeginCaptureToGraph_v12030)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - Since CUDA 12.3
     #[must_use]
     pub fn cuStreamBeginCaptureToGraph(
         hStream: CUstream,
@@ -3638,6 +7270,11 @@ unsafe extern "C" {
         mode: CUstreamCaptureMode,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
+    /// `CUresult CUDAAPI cuStreamBeginRecaptureToGraph(CUstream hStream, CUstreamCaptureMode mode, CUgraph hGraph, CUgraphRecaptureCallback callbackFunc, void *userData);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamBeginRecaptureToGraph_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuStreamBeginRecaptureToGraph_v13030`](super::entry::cuStreamBeginRecaptureToGraph_v13030)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - Since CUDA 13.3
     #[must_use]
     pub fn cuStreamBeginRecaptureToGraph(
         hStream: CUstream,
@@ -3647,6 +7284,11 @@ unsafe extern "C" {
         userData: *mut ::core::ffi::c_void,
     ) -> CUresult;
     #[cfg(cuda_ge_13050)]
+    /// `CUresult CUDAAPI cuFabricCpyBatchAsync(size_t numOps, CUDA_FABRIC_COPY_BATCH_OP *opList, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuFabricCpyBatchAsync_v13050`], the ABI of CUDA 13.5; entry point [`entry::cuFabricCpyBatchAsync_v13050`](super::entry::cuFabricCpyBatchAsync_v13050)
+    /// - NVIDIA: [Fabric Copy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__FABRIC__COPY.html)
+    /// - Since CUDA 13.5
     #[must_use]
     pub fn cuFabricCpyBatchAsync(
         numOps: usize,
@@ -3654,21 +7296,41 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamEndCapture_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuStreamEndCapture_v10000`](super::entry::cuStreamEndCapture_v10000)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamEndCapture(hStream: CUstream, phGraph: *mut CUgraph) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamIsCapturing_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuStreamIsCapturing_v10000`](super::entry::cuStreamIsCapturing_v10000)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamIsCapturing(
         hStream: CUstream,
         captureStatus: *mut CUstreamCaptureStatus,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v10010`], the ABI of CUDA 10.1; entry point [`entry::cuStreamGetCaptureInfo_v10010`](super::entry::cuStreamGetCaptureInfo_v10010)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
     pub fn cuStreamGetCaptureInfo(
         hStream: CUstream,
         captureStatus_out: *mut CUstreamCaptureStatus,
         id_out: *mut cuuint64_t,
     ) -> CUresult;
-    #[cfg(not(cuda_ge_13000))]
+    #[cfg(not(cuda_ge_12000))]
+    /// `CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuStreamGetCaptureInfo_v11030`](super::entry::cuStreamGetCaptureInfo_v11030)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
     pub fn cuStreamGetCaptureInfo_v2(
         hStream: CUstream,
@@ -3678,7 +7340,45 @@ unsafe extern "C" {
         dependencies_out: *mut *const CUgraphNode,
         numDependencies_out: *mut usize,
     ) -> CUresult;
-    #[cfg(cuda_ge_12030)]
+    #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamGetCaptureInfo`](super::cuStreamGetCaptureInfo) (default stream mode)
+    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuStreamGetCaptureInfo_v11030`](super::entry::cuStreamGetCaptureInfo_v11030)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - As written here: since CUDA 12.0; removed in 13.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+    #[must_use]
+    pub fn cuStreamGetCaptureInfo_v2(
+        hStream: CUstream,
+        captureStatus_out: *mut CUstreamCaptureStatus,
+        id_out: *mut cuuint64_t,
+        graph_out: *mut CUgraph,
+        dependencies_out: *mut *const CUgraphNode,
+        numDependencies_out: *mut usize,
+    ) -> CUresult;
+    #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuStreamGetCaptureInfo_v12030`](super::entry::cuStreamGetCaptureInfo_v12030)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
+    #[must_use]
+    pub fn cuStreamGetCaptureInfo_v3(
+        hStream: CUstream,
+        captureStatus_out: *mut CUstreamCaptureStatus,
+        id_out: *mut cuuint64_t,
+        graph_out: *mut CUgraph,
+        dependencies_out: *mut *const CUgraphNode,
+        edgeData_out: *mut *const CUgraphEdgeData,
+        numDependencies_out: *mut usize,
+    ) -> CUresult;
+    #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamGetCaptureInfo`](super::cuStreamGetCaptureInfo) (default stream mode)
+    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuStreamGetCaptureInfo_v12030`](super::entry::cuStreamGetCaptureInfo_v12030)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
     #[must_use]
     pub fn cuStreamGetCaptureInfo_v3(
         hStream: CUstream,
@@ -3690,44 +7390,94 @@ unsafe extern "C" {
         numDependencies_out: *mut usize,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
+    /// `CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphInstantiateWithParams_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuGraphInstantiateWithParams_v12000`](super::entry::cuGraphInstantiateWithParams_v12000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - Since CUDA 12.0
     #[must_use]
     pub fn cuGraphInstantiateWithParams(
         phGraphExec: *mut CUgraphExec,
         hGraph: CUgraph,
         instantiateParams: *mut CUDA_GRAPH_INSTANTIATE_PARAMS,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphUpload_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuGraphUpload_v11010`](super::entry::cuGraphUpload_v11010)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphUpload(hGraph: CUgraphExec, hStream: CUstream) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphLaunch_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphLaunch_v10000`](super::entry::cuGraphLaunch_v10000)
+    /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphLaunch(hGraph: CUgraphExec, hStream: CUstream) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamCopyAttributes(CUstream dst, CUstream src);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamCopyAttributes_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuStreamCopyAttributes_v11000`](super::entry::cuStreamCopyAttributes_v11000)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamCopyAttributes(dstStream: CUstream, srcStream: CUstream) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamGetAttribute_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuStreamGetAttribute_v11000`](super::entry::cuStreamGetAttribute_v11000)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamGetAttribute(
         hStream: CUstream,
         attr: CUstreamAttrID,
         value: *mut CUstreamAttrValue,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamSetAttribute_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuStreamSetAttribute_v11000`](super::entry::cuStreamSetAttribute_v11000)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuStreamSetAttribute(
         hStream: CUstream,
         attr: CUstreamAttrID,
         param: *const CUstreamAttrValue,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemMapArrayAsync_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuMemMapArrayAsync_v11010`](super::entry::cuMemMapArrayAsync_v11010)
+    /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemMapArrayAsync(
         mapInfoList: *mut CUarrayMapInfo,
         count: ::core::ffi::c_uint,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemFreeAsync_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemFreeAsync_v11020`](super::entry::cuMemFreeAsync_v11020)
+    /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemFreeAsync(dptr: CUdeviceptr, hStream: CUstream) -> CUresult;
+    /// `CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemAllocAsync_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemAllocAsync_v11020`](super::entry::cuMemAllocAsync_v11020)
+    /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemAllocAsync(
         dptr: *mut CUdeviceptr,
         bytesize: usize,
         hStream: CUstream,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemAllocFromPoolAsync_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemAllocFromPoolAsync_v11020`](super::entry::cuMemAllocFromPoolAsync_v11020)
+    /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuMemAllocFromPoolAsync(
         dptr: *mut CUdeviceptr,
@@ -3736,6 +7486,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
+    /// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuStreamUpdateCaptureDependencies_v11030`](super::entry::cuStreamUpdateCaptureDependencies_v11030)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
     pub fn cuStreamUpdateCaptureDependencies(
         hStream: CUstream,
@@ -3743,7 +7498,27 @@ unsafe extern "C" {
         numDependencies: usize,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    #[cfg(cuda_ge_12030)]
+    #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
+    /// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuStreamUpdateCaptureDependencies_v12030`](super::entry::cuStreamUpdateCaptureDependencies_v12030)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
+    #[must_use]
+    pub fn cuStreamUpdateCaptureDependencies_v2(
+        hStream: CUstream,
+        dependencies: *mut CUgraphNode,
+        dependencyData: *const CUgraphEdgeData,
+        numDependencies: usize,
+        flags: ::core::ffi::c_uint,
+    ) -> CUresult;
+    #[cfg(cuda_ge_13000)]
+    /// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+    ///
+    /// - C spelling: [`cuStreamUpdateCaptureDependencies`](super::cuStreamUpdateCaptureDependencies) (default stream mode)
+    /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuStreamUpdateCaptureDependencies_v12030`](super::entry::cuStreamUpdateCaptureDependencies_v12030)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
     #[must_use]
     pub fn cuStreamUpdateCaptureDependencies_v2(
         hStream: CUstream,
@@ -3753,15 +7528,30 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
+    /// `CUresult CUDAAPI cuStreamBeginCaptureToCig(CUstream hStream, CUstreamCigCaptureParams* streamCigCaptureParams);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamBeginCaptureToCig_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuStreamBeginCaptureToCig_v13010`](super::entry::cuStreamBeginCaptureToCig_v13010)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - Since CUDA 13.2
     #[must_use]
     pub fn cuStreamBeginCaptureToCig(
         hStream: CUstream,
         streamCigCaptureParams: *mut CUstreamCigCaptureParams,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
+    /// `CUresult CUDAAPI cuStreamEndCaptureToCig(CUstream hStream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuStreamEndCaptureToCig_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuStreamEndCaptureToCig_v13010`](super::entry::cuStreamEndCaptureToCig_v13010)
+    /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
+    /// - Since CUDA 13.2
     #[must_use]
     pub fn cuStreamEndCaptureToCig(hStream: CUstream) -> CUresult;
     #[cfg(cuda_ge_12080)]
+    /// `CUresult CUDAAPI cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuMemBatchDecompressAsync_v12060`], the ABI of CUDA 12.6; entry point [`entry::cuMemBatchDecompressAsync_v12060`](super::entry::cuMemBatchDecompressAsync_v12060)
+    /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
+    /// - Since CUDA 12.8
     #[must_use]
     pub fn cuMemBatchDecompressAsync(
         paramsArray: *mut CUmemDecompressParams,
@@ -3771,41 +7561,76 @@ unsafe extern "C" {
         stream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_12080)]
+    /// `CUresult CUDAAPI cuCheckpointProcessGetRestoreThreadId(int pid, int *tid);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCheckpointProcessGetRestoreThreadId_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuCheckpointProcessGetRestoreThreadId_v12080`](super::entry::cuCheckpointProcessGetRestoreThreadId_v12080)
+    /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
+    /// - Since CUDA 12.8
     #[must_use]
     pub fn cuCheckpointProcessGetRestoreThreadId(
         pid: ::core::ffi::c_int,
         tid: *mut ::core::ffi::c_int,
     ) -> CUresult;
     #[cfg(cuda_ge_12080)]
+    /// `CUresult CUDAAPI cuCheckpointProcessGetState(int pid, CUprocessState *state);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCheckpointProcessGetState_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuCheckpointProcessGetState_v12080`](super::entry::cuCheckpointProcessGetState_v12080)
+    /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
+    /// - Since CUDA 12.8
     #[must_use]
     pub fn cuCheckpointProcessGetState(
         pid: ::core::ffi::c_int,
         state: *mut CUprocessState,
     ) -> CUresult;
     #[cfg(cuda_ge_12080)]
+    /// `CUresult CUDAAPI cuCheckpointProcessLock(int pid, CUcheckpointLockArgs *args);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCheckpointProcessLock_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuCheckpointProcessLock_v12080`](super::entry::cuCheckpointProcessLock_v12080)
+    /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
+    /// - Since CUDA 12.8
     #[must_use]
     pub fn cuCheckpointProcessLock(
         pid: ::core::ffi::c_int,
         args: *mut CUcheckpointLockArgs,
     ) -> CUresult;
     #[cfg(cuda_ge_12080)]
+    /// `CUresult CUDAAPI cuCheckpointProcessCheckpoint(int pid, CUcheckpointCheckpointArgs *args);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCheckpointProcessCheckpoint_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuCheckpointProcessCheckpoint_v12080`](super::entry::cuCheckpointProcessCheckpoint_v12080)
+    /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
+    /// - Since CUDA 12.8
     #[must_use]
     pub fn cuCheckpointProcessCheckpoint(
         pid: ::core::ffi::c_int,
         args: *mut CUcheckpointCheckpointArgs,
     ) -> CUresult;
     #[cfg(cuda_ge_12080)]
+    /// `CUresult CUDAAPI cuCheckpointProcessRestore(int pid, CUcheckpointRestoreArgs *args);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCheckpointProcessRestore_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuCheckpointProcessRestore_v12080`](super::entry::cuCheckpointProcessRestore_v12080)
+    /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
+    /// - Since CUDA 12.8
     #[must_use]
     pub fn cuCheckpointProcessRestore(
         pid: ::core::ffi::c_int,
         args: *mut CUcheckpointRestoreArgs,
     ) -> CUresult;
     #[cfg(cuda_ge_13040)]
+    /// `CUresult CUDAAPI cuCheckpointOperationComplete(CUcheckpointOperationHandle handle);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCheckpointOperationComplete_v13040`], the ABI of CUDA 13.4; entry point [`entry::cuCheckpointOperationComplete_v13040`](super::entry::cuCheckpointOperationComplete_v13040)
+    /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
+    /// - Since CUDA 13.4
     #[must_use]
     pub fn cuCheckpointOperationComplete(
         handle: CUcheckpointOperationHandle,
     ) -> CUresult;
     #[cfg(cuda_ge_12080)]
+    /// `CUresult CUDAAPI cuCheckpointProcessUnlock(int pid, CUcheckpointUnlockArgs *args);` (`cuda.h`)
+    ///
+    /// - Typedef: [`PFN_cuCheckpointProcessUnlock_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuCheckpointProcessUnlock_v12080`](super::entry::cuCheckpointProcessUnlock_v12080)
+    /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
+    /// - Since CUDA 12.8
     #[must_use]
     pub fn cuCheckpointProcessUnlock(
         pid: ::core::ffi::c_int,

@@ -3,32 +3,79 @@
 // Emitter: cuda_driver_sys_generator::bindings (cuda-driver-sys/generator/src/bindings.rs). Merged by cuda_driver_sys_generator::merge (cuda-driver-sys/generator/src/merge/).
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
+/// `GLenum`: not of `cudaGL.h` or `cudaGLTypedefs.h`; a type of another API their items use, bound from that API's header with its C layout.
+///
+/// - In every supported header
 pub type GLenum = ::core::ffi::c_uint;
+/// `GLuint`: not of `cudaGL.h` or `cudaGLTypedefs.h`; a type of another API their items use, bound from that API's header with its C layout.
+///
+/// - In every supported header
 pub type GLuint = ::core::ffi::c_uint;
 impl CUGLDeviceList_enum {
+    /// C's `CU_GL_DEVICE_LIST_ALL`.
+    ///
+    /// - In every supported header
     pub const CU_GL_DEVICE_LIST_ALL: CUGLDeviceList_enum = CUGLDeviceList_enum(1);
+    /// C's `CU_GL_DEVICE_LIST_CURRENT_FRAME`.
+    ///
+    /// - In every supported header
     pub const CU_GL_DEVICE_LIST_CURRENT_FRAME: CUGLDeviceList_enum = CUGLDeviceList_enum(
         2,
     );
+    /// C's `CU_GL_DEVICE_LIST_NEXT_FRAME`.
+    ///
+    /// - In every supported header
     pub const CU_GL_DEVICE_LIST_NEXT_FRAME: CUGLDeviceList_enum = CUGLDeviceList_enum(3);
 }
+/// C's `enum CUGLDeviceList_enum` (typedef `CUGLDeviceList`, `cudaGL.h`), as a newtype over its integer type.
+///
+/// Any value is valid, also one the header does not name (from a newer driver): its enumerators are associated constants, and top-level constants too.
+///
+/// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
+/// - In every supported header
 #[repr(transparent)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUGLDeviceList_enum(pub ::core::ffi::c_uint);
+/// `typedef enum CUGLDeviceList_enum { ... } CUGLDeviceList;` (`cudaGL.h`)
+///
+/// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
 pub use self::CUGLDeviceList_enum as CUGLDeviceList;
 impl CUGLmap_flags_enum {
+    /// C's `CU_GL_MAP_RESOURCE_FLAGS_NONE`.
+    ///
+    /// - In every supported header
     pub const CU_GL_MAP_RESOURCE_FLAGS_NONE: CUGLmap_flags_enum = CUGLmap_flags_enum(0);
+    /// C's `CU_GL_MAP_RESOURCE_FLAGS_READ_ONLY`.
+    ///
+    /// - In every supported header
     pub const CU_GL_MAP_RESOURCE_FLAGS_READ_ONLY: CUGLmap_flags_enum = CUGLmap_flags_enum(
         1,
     );
+    /// C's `CU_GL_MAP_RESOURCE_FLAGS_WRITE_DISCARD`.
+    ///
+    /// - In every supported header
     pub const CU_GL_MAP_RESOURCE_FLAGS_WRITE_DISCARD: CUGLmap_flags_enum = CUGLmap_flags_enum(
         2,
     );
 }
+/// C's `enum CUGLmap_flags_enum` (typedef `CUGLmap_flags`, `cudaGL.h`), as a newtype over its integer type.
+///
+/// Any value is valid, also one the header does not name (from a newer driver): its enumerators are associated constants, and top-level constants too.
+///
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 #[repr(transparent)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUGLmap_flags_enum(pub ::core::ffi::c_uint);
+/// `typedef enum CUGLmap_flags_enum { ... } CUGLmap_flags;` (`cudaGL.h`)
+///
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 pub use self::CUGLmap_flags_enum as CUGLmap_flags;
+/// `typedef CUresult (CUDAAPI *PFN_cuGraphicsGLRegisterBuffer_v3000)(CUgraphicsResource *pCudaResource, GLuint buffer, unsigned int Flags);` (`cudaGLTypedefs.h`)
+///
+/// - The type of `cuGraphicsGLRegisterBuffer` with the ABI of CUDA 3.0; entry point [`entry::cuGraphicsGLRegisterBuffer_v3000`](super::entry::cuGraphicsGLRegisterBuffer_v3000)
+/// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
+/// - In every supported header
 pub type PFN_cuGraphicsGLRegisterBuffer_v3000 = ::core::option::Option<
     unsafe extern "C" fn(
         pCudaResource: *mut CUgraphicsResource,
@@ -36,6 +83,11 @@ pub type PFN_cuGraphicsGLRegisterBuffer_v3000 = ::core::option::Option<
         Flags: ::core::ffi::c_uint,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuGraphicsGLRegisterImage_v3000)(CUgraphicsResource *pCudaResource, GLuint image, GLenum target, unsigned int Flags);` (`cudaGLTypedefs.h`)
+///
+/// - The type of `cuGraphicsGLRegisterImage` with the ABI of CUDA 3.0; entry point [`entry::cuGraphicsGLRegisterImage_v3000`](super::entry::cuGraphicsGLRegisterImage_v3000)
+/// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
+/// - In every supported header
 pub type PFN_cuGraphicsGLRegisterImage_v3000 = ::core::option::Option<
     unsafe extern "C" fn(
         pCudaResource: *mut CUgraphicsResource,
@@ -44,6 +96,11 @@ pub type PFN_cuGraphicsGLRegisterImage_v3000 = ::core::option::Option<
         Flags: ::core::ffi::c_uint,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuGLGetDevices_v6050)(unsigned int *pCudaDeviceCount, CUdevice_v1 *pCudaDevices, unsigned int cudaDeviceCount, CUGLDeviceList deviceList);` (`cudaGLTypedefs.h`)
+///
+/// - The type of `cuGLGetDevices` with the ABI of CUDA 6.5; entry point [`entry::cuGLGetDevices_v6050`](super::entry::cuGLGetDevices_v6050)
+/// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
+/// - In every supported header
 pub type PFN_cuGLGetDevices_v6050 = ::core::option::Option<
     unsafe extern "C" fn(
         pCudaDeviceCount: *mut ::core::ffi::c_uint,
@@ -52,6 +109,11 @@ pub type PFN_cuGLGetDevices_v6050 = ::core::option::Option<
         deviceList: CUGLDeviceList,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuGLCtxCreate_v3020)(CUcontext *pCtx, unsigned int Flags, CUdevice_v1 device);` (`cudaGLTypedefs.h`)
+///
+/// - The type of `cuGLCtxCreate` with the ABI of CUDA 3.2; entry point [`entry::cuGLCtxCreate_v3020`](super::entry::cuGLCtxCreate_v3020)
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 pub type PFN_cuGLCtxCreate_v3020 = ::core::option::Option<
     unsafe extern "C" fn(
         pCtx: *mut CUcontext,
@@ -59,10 +121,25 @@ pub type PFN_cuGLCtxCreate_v3020 = ::core::option::Option<
         device: CUdevice_v1,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuGLInit_v2000)(void);` (`cudaGLTypedefs.h`)
+///
+/// - The type of `cuGLInit` with the ABI of CUDA 2.0; entry point [`entry::cuGLInit_v2000`](super::entry::cuGLInit_v2000)
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 pub type PFN_cuGLInit_v2000 = ::core::option::Option<unsafe extern "C" fn() -> CUresult>;
+/// `typedef CUresult (CUDAAPI *PFN_cuGLRegisterBufferObject_v2000)(GLuint buffer);` (`cudaGLTypedefs.h`)
+///
+/// - The type of `cuGLRegisterBufferObject` with the ABI of CUDA 2.0; entry point [`entry::cuGLRegisterBufferObject_v2000`](super::entry::cuGLRegisterBufferObject_v2000)
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 pub type PFN_cuGLRegisterBufferObject_v2000 = ::core::option::Option<
     unsafe extern "C" fn(buffer: GLuint) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuGLMapBufferObject_v7000_ptds)(CUdeviceptr_v2 *dptr, size_t *size, GLuint buffer);` (`cudaGLTypedefs.h`)
+///
+/// - The type of `cuGLMapBufferObject` with the ABI of CUDA 7.0; entry point [`entry::cuGLMapBufferObject_v7000_ptds`](super::entry::cuGLMapBufferObject_v7000_ptds)
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 pub type PFN_cuGLMapBufferObject_v7000_ptds = ::core::option::Option<
     unsafe extern "C" fn(
         dptr: *mut CUdeviceptr_v2,
@@ -70,15 +147,35 @@ pub type PFN_cuGLMapBufferObject_v7000_ptds = ::core::option::Option<
         buffer: GLuint,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuGLUnmapBufferObject_v2000)(GLuint buffer);` (`cudaGLTypedefs.h`)
+///
+/// - The type of `cuGLUnmapBufferObject` with the ABI of CUDA 2.0; entry point [`entry::cuGLUnmapBufferObject_v2000`](super::entry::cuGLUnmapBufferObject_v2000)
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 pub type PFN_cuGLUnmapBufferObject_v2000 = ::core::option::Option<
     unsafe extern "C" fn(buffer: GLuint) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuGLUnregisterBufferObject_v2000)(GLuint buffer);` (`cudaGLTypedefs.h`)
+///
+/// - The type of `cuGLUnregisterBufferObject` with the ABI of CUDA 2.0; entry point [`entry::cuGLUnregisterBufferObject_v2000`](super::entry::cuGLUnregisterBufferObject_v2000)
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 pub type PFN_cuGLUnregisterBufferObject_v2000 = ::core::option::Option<
     unsafe extern "C" fn(buffer: GLuint) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuGLSetBufferObjectMapFlags_v2030)(GLuint buffer, unsigned int Flags);` (`cudaGLTypedefs.h`)
+///
+/// - The type of `cuGLSetBufferObjectMapFlags` with the ABI of CUDA 2.3; entry point [`entry::cuGLSetBufferObjectMapFlags_v2030`](super::entry::cuGLSetBufferObjectMapFlags_v2030)
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 pub type PFN_cuGLSetBufferObjectMapFlags_v2030 = ::core::option::Option<
     unsafe extern "C" fn(buffer: GLuint, Flags: ::core::ffi::c_uint) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuGLMapBufferObjectAsync_v7000_ptsz)(CUdeviceptr_v2 *dptr, size_t *size, GLuint buffer, CUstream hStream);` (`cudaGLTypedefs.h`)
+///
+/// - The type of `cuGLMapBufferObjectAsync` with the ABI of CUDA 7.0; entry point [`entry::cuGLMapBufferObjectAsync_v7000_ptsz`](super::entry::cuGLMapBufferObjectAsync_v7000_ptsz)
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 pub type PFN_cuGLMapBufferObjectAsync_v7000_ptsz = ::core::option::Option<
     unsafe extern "C" fn(
         dptr: *mut CUdeviceptr_v2,
@@ -87,9 +184,19 @@ pub type PFN_cuGLMapBufferObjectAsync_v7000_ptsz = ::core::option::Option<
         hStream: CUstream,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuGLUnmapBufferObjectAsync_v2030)(GLuint buffer, CUstream hStream);` (`cudaGLTypedefs.h`)
+///
+/// - The type of `cuGLUnmapBufferObjectAsync` with the ABI of CUDA 2.3; entry point [`entry::cuGLUnmapBufferObjectAsync_v2030`](super::entry::cuGLUnmapBufferObjectAsync_v2030)
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 pub type PFN_cuGLUnmapBufferObjectAsync_v2030 = ::core::option::Option<
     unsafe extern "C" fn(buffer: GLuint, hStream: CUstream) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuGLMapBufferObject_v3020)(CUdeviceptr_v2 *dptr, size_t *size, GLuint buffer);` (`cudaGLTypedefs.h`)
+///
+/// - The type of `cuGLMapBufferObject` with the ABI of CUDA 3.2; entry point [`entry::cuGLMapBufferObject_v3020`](super::entry::cuGLMapBufferObject_v3020)
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 pub type PFN_cuGLMapBufferObject_v3020 = ::core::option::Option<
     unsafe extern "C" fn(
         dptr: *mut CUdeviceptr_v2,
@@ -97,6 +204,11 @@ pub type PFN_cuGLMapBufferObject_v3020 = ::core::option::Option<
         buffer: GLuint,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuGLMapBufferObjectAsync_v3020)(CUdeviceptr_v2 *dptr, size_t *size, GLuint buffer, CUstream hStream);` (`cudaGLTypedefs.h`)
+///
+/// - The type of `cuGLMapBufferObjectAsync` with the ABI of CUDA 3.2; entry point [`entry::cuGLMapBufferObjectAsync_v3020`](super::entry::cuGLMapBufferObjectAsync_v3020)
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 pub type PFN_cuGLMapBufferObjectAsync_v3020 = ::core::option::Option<
     unsafe extern "C" fn(
         dptr: *mut CUdeviceptr_v2,
@@ -105,6 +217,11 @@ pub type PFN_cuGLMapBufferObjectAsync_v3020 = ::core::option::Option<
         hStream: CUstream,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuGLGetDevices_v4010)(unsigned int *pCudaDeviceCount, CUdevice_v1 *pCudaDevices, unsigned int cudaDeviceCount, CUGLDeviceList deviceList);` (`cudaGLTypedefs.h`)
+///
+/// - The type of `cuGLGetDevices` with the ABI of CUDA 4.1 (a legacy ABI the header declares only under `__CUDA_API_VERSION_INTERNAL`); entry point [`entry::cuGLGetDevices_v4010`](super::entry::cuGLGetDevices_v4010)
+/// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
+/// - In every supported header
 pub type PFN_cuGLGetDevices_v4010 = ::core::option::Option<
     unsafe extern "C" fn(
         pCudaDeviceCount: *mut ::core::ffi::c_uint,
@@ -113,6 +230,11 @@ pub type PFN_cuGLGetDevices_v4010 = ::core::option::Option<
         deviceList: CUGLDeviceList,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuGLMapBufferObject_v2000)(CUdeviceptr_v1 *dptr, unsigned int *size, GLuint buffer);` (`cudaGLTypedefs.h`)
+///
+/// - The type of `cuGLMapBufferObject` with the ABI of CUDA 2.0 (a legacy ABI the header declares only under `__CUDA_API_VERSION_INTERNAL`); entry point [`entry::cuGLMapBufferObject_v2000`](super::entry::cuGLMapBufferObject_v2000)
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 pub type PFN_cuGLMapBufferObject_v2000 = ::core::option::Option<
     unsafe extern "C" fn(
         dptr: *mut CUdeviceptr_v1,
@@ -120,6 +242,11 @@ pub type PFN_cuGLMapBufferObject_v2000 = ::core::option::Option<
         buffer: GLuint,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuGLMapBufferObjectAsync_v2030)(CUdeviceptr_v1 *dptr, unsigned int *size, GLuint buffer, CUstream hStream);` (`cudaGLTypedefs.h`)
+///
+/// - The type of `cuGLMapBufferObjectAsync` with the ABI of CUDA 2.3 (a legacy ABI the header declares only under `__CUDA_API_VERSION_INTERNAL`); entry point [`entry::cuGLMapBufferObjectAsync_v2030`](super::entry::cuGLMapBufferObjectAsync_v2030)
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 pub type PFN_cuGLMapBufferObjectAsync_v2030 = ::core::option::Option<
     unsafe extern "C" fn(
         dptr: *mut CUdeviceptr_v1,
@@ -128,6 +255,11 @@ pub type PFN_cuGLMapBufferObjectAsync_v2030 = ::core::option::Option<
         hStream: CUstream,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuGLCtxCreate_v2000)(CUcontext *pCtx, unsigned int Flags, CUdevice_v1 device);` (`cudaGLTypedefs.h`)
+///
+/// - The type of `cuGLCtxCreate` with the ABI of CUDA 2.0 (a legacy ABI the header declares only under `__CUDA_API_VERSION_INTERNAL`); entry point [`entry::cuGLCtxCreate_v2000`](super::entry::cuGLCtxCreate_v2000)
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 pub type PFN_cuGLCtxCreate_v2000 = ::core::option::Option<
     unsafe extern "C" fn(
         pCtx: *mut CUcontext,

@@ -8,6 +8,8 @@ use ::core::mem::transmute;
 use ::core::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use crate::loader::{Function, FunctionSet};
 /// How many functions there are.
+///
+/// - In every supported header
 pub(crate) const FUNCTIONS_LEN: usize = 14;
 /// Every function: its real symbol and the entry point of its ABI.
 pub(crate) const FUNCTIONS: [Function; FUNCTIONS_LEN] = [
@@ -120,15 +122,26 @@ pub(crate) enum Index {
     cuGraphicsGLRegisterImage,
 }
 /// Which functions the driver was found to lack (looked up once, never called).
+///
+/// - In every supported header
 static MISSING: [AtomicBool; FUNCTIONS_LEN] = [const {
     AtomicBool::new(false)
 }; FUNCTIONS_LEN];
 /// This header's functions, for the loader.
+///
+/// - In every supported header
 pub(crate) static SET: FunctionSet = FunctionSet {
     functions: &FUNCTIONS,
     slots: &SLOTS,
     missing: &MISSING,
 };
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLCtxCreate(CUcontext *pCtx, unsigned int Flags, CUdevice device);` (`cudaGL.h`)
+///
+/// - C spelling: [`cuGLCtxCreate`](super::cuGLCtxCreate)
+/// - Typedef: [`PFN_cuGLCtxCreate_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuGLCtxCreate_v2` through [`entry::cuGLCtxCreate_v3020`](super::entry::cuGLCtxCreate_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGLCtxCreate_v2(
@@ -145,6 +158,13 @@ pub unsafe extern "C" fn cuGLCtxCreate_v2(
     };
     unsafe { driver_fn(pCtx, Flags, device) }
 }
+/// `CUresult CUDAAPI cuGLGetDevices(unsigned int *pCudaDeviceCount, CUdevice *pCudaDevices, unsigned int cudaDeviceCount, CUGLDeviceList deviceList);` (`cudaGL.h`)
+///
+/// - C spelling: [`cuGLGetDevices`](super::cuGLGetDevices)
+/// - Typedef: [`PFN_cuGLGetDevices_v6050`], the ABI of CUDA 6.5
+/// - Calls the driver's `cuGLGetDevices_v2` through [`entry::cuGLGetDevices_v6050`](super::entry::cuGLGetDevices_v6050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGLGetDevices_v2(
@@ -163,6 +183,12 @@ pub unsafe extern "C" fn cuGLGetDevices_v2(
     };
     unsafe { driver_fn(pCudaDeviceCount, pCudaDevices, cudaDeviceCount, deviceList) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLInit(void);` (`cudaGL.h`)
+///
+/// - Typedef: [`PFN_cuGLInit_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuGLInit` through [`entry::cuGLInit_v2000`](super::entry::cuGLInit_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGLInit() -> CUresult {
@@ -171,6 +197,13 @@ pub unsafe extern "C" fn cuGLInit() -> CUresult {
     };
     unsafe { driver_fn() }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObjectAsync(CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream);` (`cudaGL.h`)
+///
+/// - C spelling: [`cuGLMapBufferObjectAsync`](super::cuGLMapBufferObjectAsync) (default stream mode)
+/// - Typedef: [`PFN_cuGLMapBufferObjectAsync_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuGLMapBufferObjectAsync_v2` through [`entry::cuGLMapBufferObjectAsync_v3020`](super::entry::cuGLMapBufferObjectAsync_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGLMapBufferObjectAsync_v2(
@@ -191,6 +224,13 @@ pub unsafe extern "C" fn cuGLMapBufferObjectAsync_v2(
     };
     unsafe { driver_fn(dptr, size, buffer, hStream) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObjectAsync(CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream);` (`cudaGL.h`)
+///
+/// - C spelling: [`cuGLMapBufferObjectAsync`](super::cuGLMapBufferObjectAsync) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuGLMapBufferObjectAsync_v7000_ptsz`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuGLMapBufferObjectAsync_v2_ptsz` through [`entry::cuGLMapBufferObjectAsync_v7000_ptsz`](super::entry::cuGLMapBufferObjectAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGLMapBufferObjectAsync_v2_ptsz(
@@ -212,6 +252,13 @@ pub unsafe extern "C" fn cuGLMapBufferObjectAsync_v2_ptsz(
     };
     unsafe { driver_fn(dptr, size, buffer, hStream) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObject(CUdeviceptr *dptr, size_t *size, GLuint buffer);` (`cudaGL.h`)
+///
+/// - C spelling: [`cuGLMapBufferObject`](super::cuGLMapBufferObject) (default stream mode)
+/// - Typedef: [`PFN_cuGLMapBufferObject_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuGLMapBufferObject_v2` through [`entry::cuGLMapBufferObject_v3020`](super::entry::cuGLMapBufferObject_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGLMapBufferObject_v2(
@@ -228,6 +275,13 @@ pub unsafe extern "C" fn cuGLMapBufferObject_v2(
     };
     unsafe { driver_fn(dptr, size, buffer) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObject(CUdeviceptr *dptr, size_t *size, GLuint buffer);` (`cudaGL.h`)
+///
+/// - C spelling: [`cuGLMapBufferObject`](super::cuGLMapBufferObject) (under `per-thread-default-stream`)
+/// - Typedef: [`PFN_cuGLMapBufferObject_v7000_ptds`], the ABI of CUDA 7.0
+/// - Calls the driver's `cuGLMapBufferObject_v2_ptds` through [`entry::cuGLMapBufferObject_v7000_ptds`](super::entry::cuGLMapBufferObject_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGLMapBufferObject_v2_ptds(
@@ -246,6 +300,12 @@ pub unsafe extern "C" fn cuGLMapBufferObject_v2_ptds(
     };
     unsafe { driver_fn(dptr, size, buffer) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLRegisterBufferObject(GLuint buffer);` (`cudaGL.h`)
+///
+/// - Typedef: [`PFN_cuGLRegisterBufferObject_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuGLRegisterBufferObject` through [`entry::cuGLRegisterBufferObject_v2000`](super::entry::cuGLRegisterBufferObject_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGLRegisterBufferObject(buffer: GLuint) -> CUresult {
@@ -256,6 +316,12 @@ pub unsafe extern "C" fn cuGLRegisterBufferObject(buffer: GLuint) -> CUresult {
     };
     unsafe { driver_fn(buffer) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLSetBufferObjectMapFlags(GLuint buffer, unsigned int Flags);` (`cudaGL.h`)
+///
+/// - Typedef: [`PFN_cuGLSetBufferObjectMapFlags_v2030`], the ABI of CUDA 2.3
+/// - Calls the driver's `cuGLSetBufferObjectMapFlags` through [`entry::cuGLSetBufferObjectMapFlags_v2030`](super::entry::cuGLSetBufferObjectMapFlags_v2030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGLSetBufferObjectMapFlags(
@@ -269,6 +335,12 @@ pub unsafe extern "C" fn cuGLSetBufferObjectMapFlags(
     };
     unsafe { driver_fn(buffer, Flags) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLUnmapBufferObject(GLuint buffer);` (`cudaGL.h`)
+///
+/// - Typedef: [`PFN_cuGLUnmapBufferObject_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuGLUnmapBufferObject` through [`entry::cuGLUnmapBufferObject_v2000`](super::entry::cuGLUnmapBufferObject_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGLUnmapBufferObject(buffer: GLuint) -> CUresult {
@@ -277,6 +349,12 @@ pub unsafe extern "C" fn cuGLUnmapBufferObject(buffer: GLuint) -> CUresult {
     };
     unsafe { driver_fn(buffer) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLUnmapBufferObjectAsync(GLuint buffer, CUstream hStream);` (`cudaGL.h`)
+///
+/// - Typedef: [`PFN_cuGLUnmapBufferObjectAsync_v2030`], the ABI of CUDA 2.3
+/// - Calls the driver's `cuGLUnmapBufferObjectAsync` through [`entry::cuGLUnmapBufferObjectAsync_v2030`](super::entry::cuGLUnmapBufferObjectAsync_v2030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGLUnmapBufferObjectAsync(
@@ -290,6 +368,12 @@ pub unsafe extern "C" fn cuGLUnmapBufferObjectAsync(
     };
     unsafe { driver_fn(buffer, hStream) }
 }
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLUnregisterBufferObject(GLuint buffer);` (`cudaGL.h`)
+///
+/// - Typedef: [`PFN_cuGLUnregisterBufferObject_v2000`], the ABI of CUDA 2.0
+/// - Calls the driver's `cuGLUnregisterBufferObject` through [`entry::cuGLUnregisterBufferObject_v2000`](super::entry::cuGLUnregisterBufferObject_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGLUnregisterBufferObject(buffer: GLuint) -> CUresult {
@@ -300,6 +384,12 @@ pub unsafe extern "C" fn cuGLUnregisterBufferObject(buffer: GLuint) -> CUresult 
     };
     unsafe { driver_fn(buffer) }
 }
+/// `CUresult CUDAAPI cuGraphicsGLRegisterBuffer(CUgraphicsResource *pCudaResource, GLuint buffer, unsigned int Flags);` (`cudaGL.h`)
+///
+/// - Typedef: [`PFN_cuGraphicsGLRegisterBuffer_v3000`], the ABI of CUDA 3.0
+/// - Calls the driver's `cuGraphicsGLRegisterBuffer` through [`entry::cuGraphicsGLRegisterBuffer_v3000`](super::entry::cuGraphicsGLRegisterBuffer_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphicsGLRegisterBuffer(
@@ -318,6 +408,12 @@ pub unsafe extern "C" fn cuGraphicsGLRegisterBuffer(
     };
     unsafe { driver_fn(pCudaResource, buffer, Flags) }
 }
+/// `CUresult CUDAAPI cuGraphicsGLRegisterImage(CUgraphicsResource *pCudaResource, GLuint image, GLenum target, unsigned int Flags);` (`cudaGL.h`)
+///
+/// - Typedef: [`PFN_cuGraphicsGLRegisterImage_v3000`], the ABI of CUDA 3.0
+/// - Calls the driver's `cuGraphicsGLRegisterImage` through [`entry::cuGraphicsGLRegisterImage_v3000`](super::entry::cuGraphicsGLRegisterImage_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphicsGLRegisterImage(
@@ -339,6 +435,8 @@ pub unsafe extern "C" fn cuGraphicsGLRegisterImage(
     unsafe { driver_fn(pCudaResource, image, target, Flags) }
 }
 /// The first call of each function: resolve, store, call (or return the loader's code).
+///
+/// - In every supported header
 struct Resolve;
 impl Resolve {
     unsafe extern "C" fn cuGLCtxCreate_v2(

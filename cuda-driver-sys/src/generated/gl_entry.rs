@@ -5,89 +5,203 @@
 
 use super::*;
 use crate::EntryPoint;
+/// `cuGetProcAddress("cuGLCtxCreate", 2000)`: the driver's `cuGLCtxCreate` with the ABI of CUDA 2.0, typed [`PFN_cuGLCtxCreate_v2000`].
+///
+/// - In every supported header
 pub const cuGLCtxCreate_v2000: EntryPoint<PFN_cuGLCtxCreate_v2000> = unsafe {
     EntryPoint::new(c"cuGLCtxCreate", 2000)
 };
+/// `cuGetProcAddress("cuGLCtxCreate", 3020)`: the driver's `cuGLCtxCreate` with the ABI of CUDA 3.2, typed [`PFN_cuGLCtxCreate_v3020`].
+///
+/// - In every supported header
 pub const cuGLCtxCreate_v3020: EntryPoint<PFN_cuGLCtxCreate_v3020> = unsafe {
     EntryPoint::new(c"cuGLCtxCreate", 3020)
 };
+/// `cuGetProcAddress("cuGLGetDevices", 4010)`: the driver's `cuGLGetDevices` with the ABI of CUDA 4.1, typed [`PFN_cuGLGetDevices_v4010`].
+///
+/// - In every supported header
 pub const cuGLGetDevices_v4010: EntryPoint<PFN_cuGLGetDevices_v4010> = unsafe {
     EntryPoint::new(c"cuGLGetDevices", 4010)
 };
+/// `cuGetProcAddress("cuGLGetDevices", 6050)`: the driver's `cuGLGetDevices` with the ABI of CUDA 6.5, typed [`PFN_cuGLGetDevices_v6050`].
+///
+/// - In every supported header
 pub const cuGLGetDevices_v6050: EntryPoint<PFN_cuGLGetDevices_v6050> = unsafe {
     EntryPoint::new(c"cuGLGetDevices", 6050)
 };
+/// `cuGetProcAddress("cuGLInit", 2000)`: the driver's `cuGLInit` with the ABI of CUDA 2.0, typed [`PFN_cuGLInit_v2000`].
+///
+/// - In every supported header
 pub const cuGLInit_v2000: EntryPoint<PFN_cuGLInit_v2000> = unsafe {
     EntryPoint::new(c"cuGLInit", 2000)
 };
+/// `cuGetProcAddress("cuGLMapBufferObjectAsync", 2030)`: the driver's `cuGLMapBufferObjectAsync` with the ABI of CUDA 2.3, typed [`PFN_cuGLMapBufferObjectAsync_v2030`].
+///
+/// - In every supported header
 pub const cuGLMapBufferObjectAsync_v2030: EntryPoint<
     PFN_cuGLMapBufferObjectAsync_v2030,
 > = unsafe { EntryPoint::new(c"cuGLMapBufferObjectAsync", 2030) };
+/// `cuGetProcAddress("cuGLMapBufferObjectAsync", 3020)`: the driver's `cuGLMapBufferObjectAsync` with the ABI of CUDA 3.2, typed [`PFN_cuGLMapBufferObjectAsync_v3020`].
+///
+/// - In every supported header
 pub const cuGLMapBufferObjectAsync_v3020: EntryPoint<
     PFN_cuGLMapBufferObjectAsync_v3020,
 > = unsafe { EntryPoint::new(c"cuGLMapBufferObjectAsync", 3020) };
+/// `cuGetProcAddress("cuGLMapBufferObjectAsync", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuGLMapBufferObjectAsync` with the ABI of CUDA 7.0, typed [`PFN_cuGLMapBufferObjectAsync_v7000_ptsz`].
+///
+/// - In every supported header
 pub const cuGLMapBufferObjectAsync_v7000_ptsz: EntryPoint<
     PFN_cuGLMapBufferObjectAsync_v7000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuGLMapBufferObjectAsync", 7000) };
+/// `cuGetProcAddress("cuGLMapBufferObject", 2000)`: the driver's `cuGLMapBufferObject` with the ABI of CUDA 2.0, typed [`PFN_cuGLMapBufferObject_v2000`].
+///
+/// - In every supported header
 pub const cuGLMapBufferObject_v2000: EntryPoint<PFN_cuGLMapBufferObject_v2000> = unsafe {
     EntryPoint::new(c"cuGLMapBufferObject", 2000)
 };
+/// `cuGetProcAddress("cuGLMapBufferObject", 3020)`: the driver's `cuGLMapBufferObject` with the ABI of CUDA 3.2, typed [`PFN_cuGLMapBufferObject_v3020`].
+///
+/// - In every supported header
 pub const cuGLMapBufferObject_v3020: EntryPoint<PFN_cuGLMapBufferObject_v3020> = unsafe {
     EntryPoint::new(c"cuGLMapBufferObject", 3020)
 };
+/// `cuGetProcAddress("cuGLMapBufferObject", 7000)` with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: the driver's `cuGLMapBufferObject` with the ABI of CUDA 7.0, typed [`PFN_cuGLMapBufferObject_v7000_ptds`].
+///
+/// - In every supported header
 pub const cuGLMapBufferObject_v7000_ptds: EntryPoint<
     PFN_cuGLMapBufferObject_v7000_ptds,
 > = unsafe { EntryPoint::new_per_thread(c"cuGLMapBufferObject", 7000) };
+/// `cuGetProcAddress("cuGLRegisterBufferObject", 2000)`: the driver's `cuGLRegisterBufferObject` with the ABI of CUDA 2.0, typed [`PFN_cuGLRegisterBufferObject_v2000`].
+///
+/// - In every supported header
 pub const cuGLRegisterBufferObject_v2000: EntryPoint<
     PFN_cuGLRegisterBufferObject_v2000,
 > = unsafe { EntryPoint::new(c"cuGLRegisterBufferObject", 2000) };
+/// `cuGetProcAddress("cuGLSetBufferObjectMapFlags", 2030)`: the driver's `cuGLSetBufferObjectMapFlags` with the ABI of CUDA 2.3, typed [`PFN_cuGLSetBufferObjectMapFlags_v2030`].
+///
+/// - In every supported header
 pub const cuGLSetBufferObjectMapFlags_v2030: EntryPoint<
     PFN_cuGLSetBufferObjectMapFlags_v2030,
 > = unsafe { EntryPoint::new(c"cuGLSetBufferObjectMapFlags", 2030) };
+/// `cuGetProcAddress("cuGLUnmapBufferObjectAsync", 2030)`: the driver's `cuGLUnmapBufferObjectAsync` with the ABI of CUDA 2.3, typed [`PFN_cuGLUnmapBufferObjectAsync_v2030`].
+///
+/// - In every supported header
 pub const cuGLUnmapBufferObjectAsync_v2030: EntryPoint<
     PFN_cuGLUnmapBufferObjectAsync_v2030,
 > = unsafe { EntryPoint::new(c"cuGLUnmapBufferObjectAsync", 2030) };
+/// `cuGetProcAddress("cuGLUnmapBufferObject", 2000)`: the driver's `cuGLUnmapBufferObject` with the ABI of CUDA 2.0, typed [`PFN_cuGLUnmapBufferObject_v2000`].
+///
+/// - In every supported header
 pub const cuGLUnmapBufferObject_v2000: EntryPoint<PFN_cuGLUnmapBufferObject_v2000> = unsafe {
     EntryPoint::new(c"cuGLUnmapBufferObject", 2000)
 };
+/// `cuGetProcAddress("cuGLUnregisterBufferObject", 2000)`: the driver's `cuGLUnregisterBufferObject` with the ABI of CUDA 2.0, typed [`PFN_cuGLUnregisterBufferObject_v2000`].
+///
+/// - In every supported header
 pub const cuGLUnregisterBufferObject_v2000: EntryPoint<
     PFN_cuGLUnregisterBufferObject_v2000,
 > = unsafe { EntryPoint::new(c"cuGLUnregisterBufferObject", 2000) };
+/// `cuGetProcAddress("cuGraphicsGLRegisterBuffer", 3000)`: the driver's `cuGraphicsGLRegisterBuffer` with the ABI of CUDA 3.0, typed [`PFN_cuGraphicsGLRegisterBuffer_v3000`].
+///
+/// - In every supported header
 pub const cuGraphicsGLRegisterBuffer_v3000: EntryPoint<
     PFN_cuGraphicsGLRegisterBuffer_v3000,
 > = unsafe { EntryPoint::new(c"cuGraphicsGLRegisterBuffer", 3000) };
+/// `cuGetProcAddress("cuGraphicsGLRegisterImage", 3000)`: the driver's `cuGraphicsGLRegisterImage` with the ABI of CUDA 3.0, typed [`PFN_cuGraphicsGLRegisterImage_v3000`].
+///
+/// - In every supported header
 pub const cuGraphicsGLRegisterImage_v3000: EntryPoint<
     PFN_cuGraphicsGLRegisterImage_v3000,
 > = unsafe { EntryPoint::new(c"cuGraphicsGLRegisterImage", 3000) };
+/// The entry point of the C spelling `cuGLCtxCreate`: [`cuGLCtxCreate_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGLCtxCreate: EntryPoint<PFN_cuGLCtxCreate_v3020> = cuGLCtxCreate_v3020;
+/// The entry point of the C spelling `cuGLCtxCreate_v2`: [`cuGLCtxCreate_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGLCtxCreate_v2: EntryPoint<PFN_cuGLCtxCreate_v3020> = cuGLCtxCreate_v3020;
+/// The entry point of the C spelling `cuGLGetDevices`: [`cuGLGetDevices_v6050`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGLGetDevices: EntryPoint<PFN_cuGLGetDevices_v6050> = cuGLGetDevices_v6050;
+/// The entry point of the C spelling `cuGLGetDevices_v2`: [`cuGLGetDevices_v6050`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGLGetDevices_v2: EntryPoint<PFN_cuGLGetDevices_v6050> = cuGLGetDevices_v6050;
+/// The entry point of the C spelling `cuGLInit`: [`cuGLInit_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGLInit: EntryPoint<PFN_cuGLInit_v2000> = cuGLInit_v2000;
+/// The entry point of the C spelling `cuGLMapBufferObject`: [`cuGLMapBufferObject_v3020`] by default, [`cuGLMapBufferObject_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuGLMapBufferObject: EntryPoint<PFN_cuGLMapBufferObject_v3020> = cuGLMapBufferObject_v3020;
+/// The entry point of the C spelling `cuGLMapBufferObject`: [`cuGLMapBufferObject_v3020`] by default, [`cuGLMapBufferObject_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuGLMapBufferObject: EntryPoint<PFN_cuGLMapBufferObject_v7000_ptds> = cuGLMapBufferObject_v7000_ptds;
+/// The entry point of the C spelling `cuGLMapBufferObjectAsync`: [`cuGLMapBufferObjectAsync_v3020`] by default, [`cuGLMapBufferObjectAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub const cuGLMapBufferObjectAsync: EntryPoint<PFN_cuGLMapBufferObjectAsync_v3020> = cuGLMapBufferObjectAsync_v3020;
+/// The entry point of the C spelling `cuGLMapBufferObjectAsync`: [`cuGLMapBufferObjectAsync_v3020`] by default, [`cuGLMapBufferObjectAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
+///
+/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
 pub const cuGLMapBufferObjectAsync: EntryPoint<
     PFN_cuGLMapBufferObjectAsync_v7000_ptsz,
 > = cuGLMapBufferObjectAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuGLMapBufferObjectAsync_v2`: [`cuGLMapBufferObjectAsync_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGLMapBufferObjectAsync_v2: EntryPoint<PFN_cuGLMapBufferObjectAsync_v3020> = cuGLMapBufferObjectAsync_v3020;
+/// The entry point of the C spelling `cuGLMapBufferObjectAsync_v2_ptsz`: [`cuGLMapBufferObjectAsync_v7000_ptsz`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGLMapBufferObjectAsync_v2_ptsz: EntryPoint<
     PFN_cuGLMapBufferObjectAsync_v7000_ptsz,
 > = cuGLMapBufferObjectAsync_v7000_ptsz;
+/// The entry point of the C spelling `cuGLMapBufferObject_v2`: [`cuGLMapBufferObject_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGLMapBufferObject_v2: EntryPoint<PFN_cuGLMapBufferObject_v3020> = cuGLMapBufferObject_v3020;
+/// The entry point of the C spelling `cuGLMapBufferObject_v2_ptds`: [`cuGLMapBufferObject_v7000_ptds`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGLMapBufferObject_v2_ptds: EntryPoint<PFN_cuGLMapBufferObject_v7000_ptds> = cuGLMapBufferObject_v7000_ptds;
+/// The entry point of the C spelling `cuGLRegisterBufferObject`: [`cuGLRegisterBufferObject_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGLRegisterBufferObject: EntryPoint<PFN_cuGLRegisterBufferObject_v2000> = cuGLRegisterBufferObject_v2000;
+/// The entry point of the C spelling `cuGLSetBufferObjectMapFlags`: [`cuGLSetBufferObjectMapFlags_v2030`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGLSetBufferObjectMapFlags: EntryPoint<
     PFN_cuGLSetBufferObjectMapFlags_v2030,
 > = cuGLSetBufferObjectMapFlags_v2030;
+/// The entry point of the C spelling `cuGLUnmapBufferObject`: [`cuGLUnmapBufferObject_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGLUnmapBufferObject: EntryPoint<PFN_cuGLUnmapBufferObject_v2000> = cuGLUnmapBufferObject_v2000;
+/// The entry point of the C spelling `cuGLUnmapBufferObjectAsync`: [`cuGLUnmapBufferObjectAsync_v2030`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGLUnmapBufferObjectAsync: EntryPoint<PFN_cuGLUnmapBufferObjectAsync_v2030> = cuGLUnmapBufferObjectAsync_v2030;
+/// The entry point of the C spelling `cuGLUnregisterBufferObject`: [`cuGLUnregisterBufferObject_v2000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGLUnregisterBufferObject: EntryPoint<PFN_cuGLUnregisterBufferObject_v2000> = cuGLUnregisterBufferObject_v2000;
+/// The entry point of the C spelling `cuGraphicsGLRegisterBuffer`: [`cuGraphicsGLRegisterBuffer_v3000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphicsGLRegisterBuffer: EntryPoint<PFN_cuGraphicsGLRegisterBuffer_v3000> = cuGraphicsGLRegisterBuffer_v3000;
+/// The entry point of the C spelling `cuGraphicsGLRegisterImage`: [`cuGraphicsGLRegisterImage_v3000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphicsGLRegisterImage: EntryPoint<PFN_cuGraphicsGLRegisterImage_v3000> = cuGraphicsGLRegisterImage_v3000;
 /// Defects of this header that the bindings work around: `PFN_*` macros that name no type
 /// (not bound), and `PFN_cuX` macros that name another ABI than the function `cuX` links
@@ -97,6 +211,8 @@ pub const HEADER_NOTES: &[&str] = &[
     "`PFN_cuWGLGetDevice` expands to `PFN_cuWGLGetDevice_v2020`",
 ];
 /// How many entry points [`ALL`] holds.
+///
+/// - In every supported header
 pub const ALL_LEN: usize = 18;
 /// Every versioned entry point of `cudaTypedefs.h`: symbol, version and stream mode.
 pub const ALL: [crate::EntryPointInfo; ALL_LEN] = [

@@ -3,13 +3,25 @@
 // Emitter: cuda_driver_sys_generator::function_names (cuda-driver-sys/generator/src/function_names.rs). Merged by cuda_driver_sys_generator::merge (cuda-driver-sys/generator/src/merge/).
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
+/// C spelling `cuGLCtxCreate`: binds [`cuGLCtxCreate_v2`] in both stream modes.
+///
 pub use functions::cuGLCtxCreate_v2 as cuGLCtxCreate;
+/// C spelling `cuGLGetDevices`: binds [`cuGLGetDevices_v2`] in both stream modes.
+///
 pub use functions::cuGLGetDevices_v2 as cuGLGetDevices;
+/// C spelling `cuGLMapBufferObject`: binds `cuGLMapBufferObject_v2` by default, `cuGLMapBufferObject_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuGLMapBufferObject_v2 as cuGLMapBufferObject;
+/// C spelling `cuGLMapBufferObject`: binds `cuGLMapBufferObject_v2` by default, `cuGLMapBufferObject_v2_ptds` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuGLMapBufferObject_v2_ptds as cuGLMapBufferObject;
+/// C spelling `cuGLMapBufferObjectAsync`: binds `cuGLMapBufferObjectAsync_v2` by default, `cuGLMapBufferObjectAsync_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub use functions::cuGLMapBufferObjectAsync_v2 as cuGLMapBufferObjectAsync;
+/// C spelling `cuGLMapBufferObjectAsync`: binds `cuGLMapBufferObjectAsync_v2` by default, `cuGLMapBufferObjectAsync_v2_ptsz` under `per-thread-default-stream`.
+///
 #[cfg(feature = "per-thread-default-stream")]
 pub use functions::cuGLMapBufferObjectAsync_v2_ptsz as cuGLMapBufferObjectAsync;

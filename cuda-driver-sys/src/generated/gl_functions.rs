@@ -4,12 +4,22 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 unsafe extern "C" {
+    /// `CUresult CUDAAPI cuGraphicsGLRegisterBuffer(CUgraphicsResource *pCudaResource, GLuint buffer, unsigned int Flags);` (`cudaGL.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphicsGLRegisterBuffer_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuGraphicsGLRegisterBuffer_v3000`](super::entry::cuGraphicsGLRegisterBuffer_v3000)
+    /// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphicsGLRegisterBuffer(
         pCudaResource: *mut CUgraphicsResource,
         buffer: GLuint,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphicsGLRegisterImage(CUgraphicsResource *pCudaResource, GLuint image, GLenum target, unsigned int Flags);` (`cudaGL.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphicsGLRegisterImage_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuGraphicsGLRegisterImage_v3000`](super::entry::cuGraphicsGLRegisterImage_v3000)
+    /// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphicsGLRegisterImage(
         pCudaResource: *mut CUgraphicsResource,
@@ -17,6 +27,12 @@ unsafe extern "C" {
         target: GLenum,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGLGetDevices(unsigned int *pCudaDeviceCount, CUdevice *pCudaDevices, unsigned int cudaDeviceCount, CUGLDeviceList deviceList);` (`cudaGL.h`)
+    ///
+    /// - C spelling: [`cuGLGetDevices`](super::cuGLGetDevices)
+    /// - Typedef: [`PFN_cuGLGetDevices_v6050`], the ABI of CUDA 6.5; entry point [`entry::cuGLGetDevices_v6050`](super::entry::cuGLGetDevices_v6050)
+    /// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGLGetDevices_v2(
         pCudaDeviceCount: *mut ::core::ffi::c_uint,
@@ -24,31 +40,74 @@ unsafe extern "C" {
         cudaDeviceCount: ::core::ffi::c_uint,
         deviceList: CUGLDeviceList,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLCtxCreate(CUcontext *pCtx, unsigned int Flags, CUdevice device);` (`cudaGL.h`)
+    ///
+    /// - C spelling: [`cuGLCtxCreate`](super::cuGLCtxCreate)
+    /// - Typedef: [`PFN_cuGLCtxCreate_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuGLCtxCreate_v3020`](super::entry::cuGLCtxCreate_v3020)
+    /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGLCtxCreate_v2(
         pCtx: *mut CUcontext,
         Flags: ::core::ffi::c_uint,
         device: CUdevice,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLInit(void);` (`cudaGL.h`)
+    ///
+    /// - Typedef: [`PFN_cuGLInit_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuGLInit_v2000`](super::entry::cuGLInit_v2000)
+    /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGLInit() -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLRegisterBufferObject(GLuint buffer);` (`cudaGL.h`)
+    ///
+    /// - Typedef: [`PFN_cuGLRegisterBufferObject_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuGLRegisterBufferObject_v2000`](super::entry::cuGLRegisterBufferObject_v2000)
+    /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGLRegisterBufferObject(buffer: GLuint) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObject(CUdeviceptr *dptr, size_t *size, GLuint buffer);` (`cudaGL.h`)
+    ///
+    /// - C spelling: [`cuGLMapBufferObject`](super::cuGLMapBufferObject) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuGLMapBufferObject_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuGLMapBufferObject_v7000_ptds`](super::entry::cuGLMapBufferObject_v7000_ptds)
+    /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGLMapBufferObject_v2_ptds(
         dptr: *mut CUdeviceptr,
         size: *mut usize,
         buffer: GLuint,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLUnmapBufferObject(GLuint buffer);` (`cudaGL.h`)
+    ///
+    /// - Typedef: [`PFN_cuGLUnmapBufferObject_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuGLUnmapBufferObject_v2000`](super::entry::cuGLUnmapBufferObject_v2000)
+    /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGLUnmapBufferObject(buffer: GLuint) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLUnregisterBufferObject(GLuint buffer);` (`cudaGL.h`)
+    ///
+    /// - Typedef: [`PFN_cuGLUnregisterBufferObject_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuGLUnregisterBufferObject_v2000`](super::entry::cuGLUnregisterBufferObject_v2000)
+    /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGLUnregisterBufferObject(buffer: GLuint) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLSetBufferObjectMapFlags(GLuint buffer, unsigned int Flags);` (`cudaGL.h`)
+    ///
+    /// - Typedef: [`PFN_cuGLSetBufferObjectMapFlags_v2030`], the ABI of CUDA 2.3; entry point [`entry::cuGLSetBufferObjectMapFlags_v2030`](super::entry::cuGLSetBufferObjectMapFlags_v2030)
+    /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGLSetBufferObjectMapFlags(
         buffer: GLuint,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObjectAsync(CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream);` (`cudaGL.h`)
+    ///
+    /// - C spelling: [`cuGLMapBufferObjectAsync`](super::cuGLMapBufferObjectAsync) (under `per-thread-default-stream`)
+    /// - Typedef: [`PFN_cuGLMapBufferObjectAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuGLMapBufferObjectAsync_v7000_ptsz`](super::entry::cuGLMapBufferObjectAsync_v7000_ptsz)
+    /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGLMapBufferObjectAsync_v2_ptsz(
         dptr: *mut CUdeviceptr,
@@ -56,14 +115,31 @@ unsafe extern "C" {
         buffer: GLuint,
         hStream: CUstream,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLUnmapBufferObjectAsync(GLuint buffer, CUstream hStream);` (`cudaGL.h`)
+    ///
+    /// - Typedef: [`PFN_cuGLUnmapBufferObjectAsync_v2030`], the ABI of CUDA 2.3; entry point [`entry::cuGLUnmapBufferObjectAsync_v2030`](super::entry::cuGLUnmapBufferObjectAsync_v2030)
+    /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGLUnmapBufferObjectAsync(buffer: GLuint, hStream: CUstream) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObject(CUdeviceptr *dptr, size_t *size, GLuint buffer);` (`cudaGL.h`)
+    ///
+    /// - C spelling: [`cuGLMapBufferObject`](super::cuGLMapBufferObject) (default stream mode)
+    /// - Typedef: [`PFN_cuGLMapBufferObject_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuGLMapBufferObject_v3020`](super::entry::cuGLMapBufferObject_v3020)
+    /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGLMapBufferObject_v2(
         dptr: *mut CUdeviceptr,
         size: *mut usize,
         buffer: GLuint,
     ) -> CUresult;
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObjectAsync(CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream);` (`cudaGL.h`)
+    ///
+    /// - C spelling: [`cuGLMapBufferObjectAsync`](super::cuGLMapBufferObjectAsync) (default stream mode)
+    /// - Typedef: [`PFN_cuGLMapBufferObjectAsync_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuGLMapBufferObjectAsync_v3020`](super::entry::cuGLMapBufferObjectAsync_v3020)
+    /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGLMapBufferObjectAsync_v2(
         dptr: *mut CUdeviceptr,

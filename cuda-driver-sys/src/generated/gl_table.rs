@@ -4,6 +4,8 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 /// How many functions the table holds.
+///
+/// - In every supported header
 pub const TABLE_LEN: usize = 12;
 /// What each slot of [`DriverTable`] resolves: the C spelling, and its entry point in
 /// each stream mode.
@@ -87,7 +89,10 @@ pub(crate) enum Index {
     cuGraphicsGLRegisterImage,
 }
 impl DriverTable {
-    /// `cuGLCtxCreate` through `cuGetProcAddress("cuGLCtxCreate", 3020)` (`PFN_cuGLCtxCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGLCtxCreate` through `cuGetProcAddress("cuGLCtxCreate", 3020)`: the driver's `cuGLCtxCreate_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGLCtxCreate_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -110,7 +115,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGLGetDevices` through `cuGetProcAddress("cuGLGetDevices", 6050)` (`PFN_cuGLGetDevices_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGLGetDevices` through `cuGetProcAddress("cuGLGetDevices", 6050)`: the driver's `cuGLGetDevices_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGLGetDevices_v6050`], the ABI of CUDA 6.5
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -136,7 +144,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGLInit` through `cuGetProcAddress("cuGLInit", 2000)` (`PFN_cuGLInit_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGLInit` through `cuGetProcAddress("cuGLInit", 2000)`: the driver's `cuGLInit`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGLInit_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -148,7 +159,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGLMapBufferObject` through `cuGetProcAddress("cuGLMapBufferObject", 3020)` (`PFN_cuGLMapBufferObject_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGLMapBufferObject` through `cuGetProcAddress("cuGLMapBufferObject", 3020)`: the driver's `cuGLMapBufferObject_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGLMapBufferObject_v3020`], per thread [`entry::cuGLMapBufferObject_v7000_ptds`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -171,7 +185,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGLMapBufferObjectAsync` through `cuGetProcAddress("cuGLMapBufferObjectAsync", 3020)` (`PFN_cuGLMapBufferObjectAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGLMapBufferObjectAsync` through `cuGetProcAddress("cuGLMapBufferObjectAsync", 3020)`: the driver's `cuGLMapBufferObjectAsync_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGLMapBufferObjectAsync_v3020`], per thread [`entry::cuGLMapBufferObjectAsync_v7000_ptsz`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -195,7 +212,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGLRegisterBufferObject` through `cuGetProcAddress("cuGLRegisterBufferObject", 2000)` (`PFN_cuGLRegisterBufferObject_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGLRegisterBufferObject` through `cuGetProcAddress("cuGLRegisterBufferObject", 2000)`: the driver's `cuGLRegisterBufferObject`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGLRegisterBufferObject_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -213,7 +233,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGLSetBufferObjectMapFlags` through `cuGetProcAddress("cuGLSetBufferObjectMapFlags", 2030)` (`PFN_cuGLSetBufferObjectMapFlags_v2030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGLSetBufferObjectMapFlags` through `cuGetProcAddress("cuGLSetBufferObjectMapFlags", 2030)`: the driver's `cuGLSetBufferObjectMapFlags`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGLSetBufferObjectMapFlags_v2030`], the ABI of CUDA 2.3
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -235,7 +258,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGLUnmapBufferObject` through `cuGetProcAddress("cuGLUnmapBufferObject", 2000)` (`PFN_cuGLUnmapBufferObject_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGLUnmapBufferObject` through `cuGetProcAddress("cuGLUnmapBufferObject", 2000)`: the driver's `cuGLUnmapBufferObject`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGLUnmapBufferObject_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -253,7 +279,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGLUnmapBufferObjectAsync` through `cuGetProcAddress("cuGLUnmapBufferObjectAsync", 2030)` (`PFN_cuGLUnmapBufferObjectAsync_v2030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGLUnmapBufferObjectAsync` through `cuGetProcAddress("cuGLUnmapBufferObjectAsync", 2030)`: the driver's `cuGLUnmapBufferObjectAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGLUnmapBufferObjectAsync_v2030`], the ABI of CUDA 2.3
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -275,7 +304,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGLUnregisterBufferObject` through `cuGetProcAddress("cuGLUnregisterBufferObject", 2000)` (`PFN_cuGLUnregisterBufferObject_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGLUnregisterBufferObject` through `cuGetProcAddress("cuGLUnregisterBufferObject", 2000)`: the driver's `cuGLUnregisterBufferObject`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGLUnregisterBufferObject_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -293,7 +325,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsGLRegisterBuffer` through `cuGetProcAddress("cuGraphicsGLRegisterBuffer", 3000)` (`PFN_cuGraphicsGLRegisterBuffer_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphicsGLRegisterBuffer` through `cuGetProcAddress("cuGraphicsGLRegisterBuffer", 3000)`: the driver's `cuGraphicsGLRegisterBuffer`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphicsGLRegisterBuffer_v3000`], the ABI of CUDA 3.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -316,7 +351,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsGLRegisterImage` through `cuGetProcAddress("cuGraphicsGLRegisterImage", 3000)` (`PFN_cuGraphicsGLRegisterImage_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphicsGLRegisterImage` through `cuGetProcAddress("cuGraphicsGLRegisterImage", 3000)`: the driver's `cuGraphicsGLRegisterImage`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphicsGLRegisterImage_v3000`], the ABI of CUDA 3.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.

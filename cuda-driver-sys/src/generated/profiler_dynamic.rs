@@ -8,6 +8,8 @@ use ::core::mem::transmute;
 use ::core::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use crate::loader::{Function, FunctionSet};
 /// How many functions there are.
+///
+/// - In every supported header
 pub(crate) const FUNCTIONS_LEN: usize = 3;
 /// Every function: its real symbol and the entry point of its ABI.
 pub(crate) const FUNCTIONS: [Function; FUNCTIONS_LEN] = [
@@ -43,15 +45,25 @@ pub(crate) enum Index {
     cuProfilerStop,
 }
 /// Which functions the driver was found to lack (looked up once, never called).
+///
+/// - In every supported header
 static MISSING: [AtomicBool; FUNCTIONS_LEN] = [const {
     AtomicBool::new(false)
 }; FUNCTIONS_LEN];
 /// This header's functions, for the loader.
+///
+/// - In every supported header
 pub(crate) static SET: FunctionSet = FunctionSet {
     functions: &FUNCTIONS,
     slots: &SLOTS,
     missing: &MISSING,
 };
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuProfilerInitialize(const char *configFile, const char *outputFile, CUoutput_mode outputMode);` (`cudaProfiler.h`)
+///
+/// - Typedef: [`PFN_cuProfilerInitialize_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuProfilerInitialize` through [`entry::cuProfilerInitialize_v4000`](super::entry::cuProfilerInitialize_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Profiler Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PROFILER__DEPRECATED.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuProfilerInitialize(
@@ -68,6 +80,12 @@ pub unsafe extern "C" fn cuProfilerInitialize(
     };
     unsafe { driver_fn(configFile, outputFile, outputMode) }
 }
+/// `CUresult CUDAAPI cuProfilerStart(void);` (`cudaProfiler.h`)
+///
+/// - Typedef: [`PFN_cuProfilerStart_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuProfilerStart` through [`entry::cuProfilerStart_v4000`](super::entry::cuProfilerStart_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Profiler Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PROFILER.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuProfilerStart() -> CUresult {
@@ -76,6 +94,12 @@ pub unsafe extern "C" fn cuProfilerStart() -> CUresult {
     };
     unsafe { driver_fn() }
 }
+/// `CUresult CUDAAPI cuProfilerStop(void);` (`cudaProfiler.h`)
+///
+/// - Typedef: [`PFN_cuProfilerStop_v4000`], the ABI of CUDA 4.0
+/// - Calls the driver's `cuProfilerStop` through [`entry::cuProfilerStop_v4000`](super::entry::cuProfilerStop_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [Profiler Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PROFILER.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuProfilerStop() -> CUresult {
@@ -85,6 +109,8 @@ pub unsafe extern "C" fn cuProfilerStop() -> CUresult {
     unsafe { driver_fn() }
 }
 /// The first call of each function: resolve, store, call (or return the loader's code).
+///
+/// - In every supported header
 struct Resolve;
 impl Resolve {
     unsafe extern "C" fn cuProfilerInitialize(

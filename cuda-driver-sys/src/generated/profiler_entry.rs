@@ -5,23 +5,43 @@
 
 use super::*;
 use crate::EntryPoint;
+/// `cuGetProcAddress("cuProfilerInitialize", 4000)`: the driver's `cuProfilerInitialize` with the ABI of CUDA 4.0, typed [`PFN_cuProfilerInitialize_v4000`].
+///
+/// - In every supported header
 pub const cuProfilerInitialize_v4000: EntryPoint<PFN_cuProfilerInitialize_v4000> = unsafe {
     EntryPoint::new(c"cuProfilerInitialize", 4000)
 };
+/// `cuGetProcAddress("cuProfilerStart", 4000)`: the driver's `cuProfilerStart` with the ABI of CUDA 4.0, typed [`PFN_cuProfilerStart_v4000`].
+///
+/// - In every supported header
 pub const cuProfilerStart_v4000: EntryPoint<PFN_cuProfilerStart_v4000> = unsafe {
     EntryPoint::new(c"cuProfilerStart", 4000)
 };
+/// `cuGetProcAddress("cuProfilerStop", 4000)`: the driver's `cuProfilerStop` with the ABI of CUDA 4.0, typed [`PFN_cuProfilerStop_v4000`].
+///
+/// - In every supported header
 pub const cuProfilerStop_v4000: EntryPoint<PFN_cuProfilerStop_v4000> = unsafe {
     EntryPoint::new(c"cuProfilerStop", 4000)
 };
+/// The entry point of the C spelling `cuProfilerInitialize`: [`cuProfilerInitialize_v4000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuProfilerInitialize: EntryPoint<PFN_cuProfilerInitialize_v4000> = cuProfilerInitialize_v4000;
+/// The entry point of the C spelling `cuProfilerStart`: [`cuProfilerStart_v4000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuProfilerStart: EntryPoint<PFN_cuProfilerStart_v4000> = cuProfilerStart_v4000;
+/// The entry point of the C spelling `cuProfilerStop`: [`cuProfilerStop_v4000`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuProfilerStop: EntryPoint<PFN_cuProfilerStop_v4000> = cuProfilerStop_v4000;
 /// Defects of this header that the bindings work around: `PFN_*` macros that name no type
 /// (not bound), and `PFN_cuX` macros that name another ABI than the function `cuX` links
 /// (the entry point [`cuX`](self) follows the linked function).
 pub const HEADER_NOTES: &[&str] = &[];
 /// How many entry points [`ALL`] holds.
+///
+/// - In every supported header
 pub const ALL_LEN: usize = 3;
 /// Every versioned entry point of `cudaTypedefs.h`: symbol, version and stream mode.
 pub const ALL: [crate::EntryPointInfo; ALL_LEN] = [

@@ -4,6 +4,8 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 /// How many functions the table holds.
+///
+/// - In every supported header
 pub const TABLE_LEN: usize = 3;
 /// What each slot of [`DriverTable`] resolves: the C spelling, and its entry point in
 /// each stream mode.
@@ -33,7 +35,10 @@ pub(crate) enum Index {
     cuProfilerStop,
 }
 impl DriverTable {
-    /// `cuProfilerInitialize` through `cuGetProcAddress("cuProfilerInitialize", 4000)` (`PFN_cuProfilerInitialize_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuProfilerInitialize` through `cuGetProcAddress("cuProfilerInitialize", 4000)`: the driver's `cuProfilerInitialize`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuProfilerInitialize_v4000`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -56,7 +61,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuProfilerStart` through `cuGetProcAddress("cuProfilerStart", 4000)` (`PFN_cuProfilerStart_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuProfilerStart` through `cuGetProcAddress("cuProfilerStart", 4000)`: the driver's `cuProfilerStart`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuProfilerStart_v4000`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -74,7 +82,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuProfilerStop` through `cuGetProcAddress("cuProfilerStop", 4000)` (`PFN_cuProfilerStop_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuProfilerStop` through `cuGetProcAddress("cuProfilerStop", 4000)`: the driver's `cuProfilerStop`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuProfilerStop_v4000`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.

@@ -5,51 +5,83 @@
 
 #[cfg(not(cuda_ge_11080))]
 /// How many functions the table holds.
+///
+/// - As written here: only in CUDA 11.7; the name: in every supported header
 pub const TABLE_LEN: usize = 365;
 #[cfg(all(cuda_ge_11080, not(cuda_ge_12000)))]
 /// How many functions the table holds.
+///
+/// - As written here: only in CUDA 11.8; the name: in every supported header
 pub const TABLE_LEN: usize = 368;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_12010)))]
 /// How many functions the table holds.
+///
+/// - As written here: only in CUDA 12.0; the name: in every supported header
 pub const TABLE_LEN: usize = 380;
 #[cfg(all(cuda_ge_12010, not(cuda_ge_12020)))]
 /// How many functions the table holds.
+///
+/// - As written here: only in CUDA 12.1; the name: in every supported header
 pub const TABLE_LEN: usize = 391;
 #[cfg(all(cuda_ge_12020, not(cuda_ge_12030)))]
 /// How many functions the table holds.
+///
+/// - As written here: only in CUDA 12.2; the name: in every supported header
 pub const TABLE_LEN: usize = 396;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_12040)))]
 /// How many functions the table holds.
+///
+/// - As written here: only in CUDA 12.3; the name: in every supported header
 pub const TABLE_LEN: usize = 408;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_12050)))]
 /// How many functions the table holds.
+///
+/// - As written here: only in CUDA 12.4; the name: in every supported header
 pub const TABLE_LEN: usize = 429;
 #[cfg(all(cuda_ge_12050, not(cuda_ge_12080)))]
 /// How many functions the table holds.
+///
+/// - As written here: since CUDA 12.5; removed in 12.8; the name: in every supported header
 pub const TABLE_LEN: usize = 435;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_12090)))]
 /// How many functions the table holds.
+///
+/// - As written here: only in CUDA 12.8; the name: in every supported header
 pub const TABLE_LEN: usize = 447;
 #[cfg(all(cuda_ge_12090, not(cuda_ge_13000)))]
 /// How many functions the table holds.
+///
+/// - As written here: only in CUDA 12.9; the name: in every supported header
 pub const TABLE_LEN: usize = 452;
 #[cfg(all(cuda_ge_13000, not(cuda_ge_13010)))]
 /// How many functions the table holds.
+///
+/// - As written here: only in CUDA 13.0; the name: in every supported header
 pub const TABLE_LEN: usize = 449;
 #[cfg(all(cuda_ge_13010, not(cuda_ge_13020)))]
 /// How many functions the table holds.
+///
+/// - As written here: only in CUDA 13.1; the name: in every supported header
 pub const TABLE_LEN: usize = 458;
 #[cfg(all(cuda_ge_13020, not(cuda_ge_13030)))]
 /// How many functions the table holds.
+///
+/// - As written here: only in CUDA 13.2; the name: in every supported header
 pub const TABLE_LEN: usize = 470;
 #[cfg(all(cuda_ge_13030, not(cuda_ge_13040)))]
 /// How many functions the table holds.
+///
+/// - As written here: only in CUDA 13.3; the name: in every supported header
 pub const TABLE_LEN: usize = 483;
 #[cfg(all(cuda_ge_13040, not(cuda_ge_13050)))]
 /// How many functions the table holds.
+///
+/// - As written here: only in CUDA 13.4; the name: in every supported header
 pub const TABLE_LEN: usize = 490;
 #[cfg(cuda_ge_13050)]
 /// How many functions the table holds.
+///
+/// - As written here: since CUDA 13.5; the name: in every supported header
 pub const TABLE_LEN: usize = 492;
 /// What each slot of [`DriverTable`] resolves: the C spelling, and its entry point in
 /// each stream mode.
@@ -3646,7 +3678,10 @@ pub(crate) enum Index {
     cuWaitExternalSemaphoresAsync,
 }
 impl DriverTable {
-    /// `cuArray3DCreate` through `cuGetProcAddress("cuArray3DCreate", 3020)` (`PFN_cuArray3DCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuArray3DCreate` through `cuGetProcAddress("cuArray3DCreate", 3020)`: the driver's `cuArray3DCreate_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuArray3DCreate_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -3668,7 +3703,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArray3DGetDescriptor` through `cuGetProcAddress("cuArray3DGetDescriptor", 3020)` (`PFN_cuArray3DGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuArray3DGetDescriptor` through `cuGetProcAddress("cuArray3DGetDescriptor", 3020)`: the driver's `cuArray3DGetDescriptor_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuArray3DGetDescriptor_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -3690,7 +3728,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArrayCreate` through `cuGetProcAddress("cuArrayCreate", 3020)` (`PFN_cuArrayCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuArrayCreate` through `cuGetProcAddress("cuArrayCreate", 3020)`: the driver's `cuArrayCreate_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuArrayCreate_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -3712,7 +3753,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArrayDestroy` through `cuGetProcAddress("cuArrayDestroy", 2000)` (`PFN_cuArrayDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuArrayDestroy` through `cuGetProcAddress("cuArrayDestroy", 2000)`: the driver's `cuArrayDestroy`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuArrayDestroy_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -3730,7 +3774,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArrayGetDescriptor` through `cuGetProcAddress("cuArrayGetDescriptor", 3020)` (`PFN_cuArrayGetDescriptor_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuArrayGetDescriptor` through `cuGetProcAddress("cuArrayGetDescriptor", 3020)`: the driver's `cuArrayGetDescriptor_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuArrayGetDescriptor_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -3752,7 +3799,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArrayGetMemoryRequirements` through `cuGetProcAddress("cuArrayGetMemoryRequirements", 11060)` (`PFN_cuArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuArrayGetMemoryRequirements` through `cuGetProcAddress("cuArrayGetMemoryRequirements", 11060)`: the driver's `cuArrayGetMemoryRequirements`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuArrayGetMemoryRequirements_v11060`], the ABI of CUDA 11.6
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -3775,7 +3825,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArrayGetPlane` through `cuGetProcAddress("cuArrayGetPlane", 11020)` (`PFN_cuArrayGetPlane_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuArrayGetPlane` through `cuGetProcAddress("cuArrayGetPlane", 11020)`: the driver's `cuArrayGetPlane`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuArrayGetPlane_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -3798,7 +3851,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuArrayGetSparseProperties` through `cuGetProcAddress("cuArrayGetSparseProperties", 11010)` (`PFN_cuArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuArrayGetSparseProperties` through `cuGetProcAddress("cuArrayGetSparseProperties", 11010)`: the driver's `cuArrayGetSparseProperties`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuArrayGetSparseProperties_v11010`], the ABI of CUDA 11.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -3821,7 +3877,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13040)]
-    /// `cuCheckpointOperationComplete` through `cuGetProcAddress("cuCheckpointOperationComplete", 13040)` (`PFN_cuCheckpointOperationComplete_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCheckpointOperationComplete` through `cuGetProcAddress("cuCheckpointOperationComplete", 13040)`: the driver's `cuCheckpointOperationComplete`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCheckpointOperationComplete_v13040`], the ABI of CUDA 13.4
+    /// - Since CUDA 13.4
     ///
     /// # Safety
     /// As for the C function.
@@ -3843,7 +3902,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12080)]
-    /// `cuCheckpointProcessCheckpoint` through `cuGetProcAddress("cuCheckpointProcessCheckpoint", 12080)` (`PFN_cuCheckpointProcessCheckpoint_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCheckpointProcessCheckpoint` through `cuGetProcAddress("cuCheckpointProcessCheckpoint", 12080)`: the driver's `cuCheckpointProcessCheckpoint`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCheckpointProcessCheckpoint_v12080`], the ABI of CUDA 12.8
+    /// - Since CUDA 12.8
     ///
     /// # Safety
     /// As for the C function.
@@ -3866,7 +3928,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12080)]
-    /// `cuCheckpointProcessGetRestoreThreadId` through `cuGetProcAddress("cuCheckpointProcessGetRestoreThreadId", 12080)` (`PFN_cuCheckpointProcessGetRestoreThreadId_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCheckpointProcessGetRestoreThreadId` through `cuGetProcAddress("cuCheckpointProcessGetRestoreThreadId", 12080)`: the driver's `cuCheckpointProcessGetRestoreThreadId`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCheckpointProcessGetRestoreThreadId_v12080`], the ABI of CUDA 12.8
+    /// - Since CUDA 12.8
     ///
     /// # Safety
     /// As for the C function.
@@ -3889,7 +3954,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12080)]
-    /// `cuCheckpointProcessGetState` through `cuGetProcAddress("cuCheckpointProcessGetState", 12080)` (`PFN_cuCheckpointProcessGetState_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCheckpointProcessGetState` through `cuGetProcAddress("cuCheckpointProcessGetState", 12080)`: the driver's `cuCheckpointProcessGetState`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCheckpointProcessGetState_v12080`], the ABI of CUDA 12.8
+    /// - Since CUDA 12.8
     ///
     /// # Safety
     /// As for the C function.
@@ -3912,7 +3980,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12080)]
-    /// `cuCheckpointProcessLock` through `cuGetProcAddress("cuCheckpointProcessLock", 12080)` (`PFN_cuCheckpointProcessLock_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCheckpointProcessLock` through `cuGetProcAddress("cuCheckpointProcessLock", 12080)`: the driver's `cuCheckpointProcessLock`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCheckpointProcessLock_v12080`], the ABI of CUDA 12.8
+    /// - Since CUDA 12.8
     ///
     /// # Safety
     /// As for the C function.
@@ -3935,7 +4006,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12080)]
-    /// `cuCheckpointProcessRestore` through `cuGetProcAddress("cuCheckpointProcessRestore", 12080)` (`PFN_cuCheckpointProcessRestore_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCheckpointProcessRestore` through `cuGetProcAddress("cuCheckpointProcessRestore", 12080)`: the driver's `cuCheckpointProcessRestore`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCheckpointProcessRestore_v12080`], the ABI of CUDA 12.8
+    /// - Since CUDA 12.8
     ///
     /// # Safety
     /// As for the C function.
@@ -3958,7 +4032,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12080)]
-    /// `cuCheckpointProcessUnlock` through `cuGetProcAddress("cuCheckpointProcessUnlock", 12080)` (`PFN_cuCheckpointProcessUnlock_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCheckpointProcessUnlock` through `cuGetProcAddress("cuCheckpointProcessUnlock", 12080)`: the driver's `cuCheckpointProcessUnlock`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCheckpointProcessUnlock_v12080`], the ABI of CUDA 12.8
+    /// - Since CUDA 12.8
     ///
     /// # Safety
     /// As for the C function.
@@ -3981,7 +4058,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuCoredumpDeregisterCompleteCallback` through `cuGetProcAddress("cuCoredumpDeregisterCompleteCallback", 13020)` (`PFN_cuCoredumpDeregisterCompleteCallback_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCoredumpDeregisterCompleteCallback` through `cuGetProcAddress("cuCoredumpDeregisterCompleteCallback", 13020)`: the driver's `cuCoredumpDeregisterCompleteCallback`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCoredumpDeregisterCompleteCallback_v13020`], the ABI of CUDA 13.2
+    /// - Since CUDA 13.2
     ///
     /// # Safety
     /// As for the C function.
@@ -4003,7 +4083,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuCoredumpDeregisterStartCallback` through `cuGetProcAddress("cuCoredumpDeregisterStartCallback", 13020)` (`PFN_cuCoredumpDeregisterStartCallback_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCoredumpDeregisterStartCallback` through `cuGetProcAddress("cuCoredumpDeregisterStartCallback", 13020)`: the driver's `cuCoredumpDeregisterStartCallback`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCoredumpDeregisterStartCallback_v13020`], the ABI of CUDA 13.2
+    /// - Since CUDA 13.2
     ///
     /// # Safety
     /// As for the C function.
@@ -4025,7 +4108,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuCoredumpGetAttribute` through `cuGetProcAddress("cuCoredumpGetAttribute", 12010)` (`PFN_cuCoredumpGetAttribute_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCoredumpGetAttribute` through `cuGetProcAddress("cuCoredumpGetAttribute", 12010)`: the driver's `cuCoredumpGetAttribute`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCoredumpGetAttribute_v12010`], the ABI of CUDA 12.1
+    /// - Since CUDA 12.1
     ///
     /// # Safety
     /// As for the C function.
@@ -4049,7 +4135,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuCoredumpGetAttributeGlobal` through `cuGetProcAddress("cuCoredumpGetAttributeGlobal", 12010)` (`PFN_cuCoredumpGetAttributeGlobal_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCoredumpGetAttributeGlobal` through `cuGetProcAddress("cuCoredumpGetAttributeGlobal", 12010)`: the driver's `cuCoredumpGetAttributeGlobal`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCoredumpGetAttributeGlobal_v12010`], the ABI of CUDA 12.1
+    /// - Since CUDA 12.1
     ///
     /// # Safety
     /// As for the C function.
@@ -4073,7 +4162,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuCoredumpRegisterCompleteCallback` through `cuGetProcAddress("cuCoredumpRegisterCompleteCallback", 13020)` (`PFN_cuCoredumpRegisterCompleteCallback_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCoredumpRegisterCompleteCallback` through `cuGetProcAddress("cuCoredumpRegisterCompleteCallback", 13020)`: the driver's `cuCoredumpRegisterCompleteCallback`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCoredumpRegisterCompleteCallback_v13020`], the ABI of CUDA 13.2
+    /// - Since CUDA 13.2
     ///
     /// # Safety
     /// As for the C function.
@@ -4097,7 +4189,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuCoredumpRegisterStartCallback` through `cuGetProcAddress("cuCoredumpRegisterStartCallback", 13020)` (`PFN_cuCoredumpRegisterStartCallback_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCoredumpRegisterStartCallback` through `cuGetProcAddress("cuCoredumpRegisterStartCallback", 13020)`: the driver's `cuCoredumpRegisterStartCallback`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCoredumpRegisterStartCallback_v13020`], the ABI of CUDA 13.2
+    /// - Since CUDA 13.2
     ///
     /// # Safety
     /// As for the C function.
@@ -4121,7 +4216,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuCoredumpSetAttribute` through `cuGetProcAddress("cuCoredumpSetAttribute", 12010)` (`PFN_cuCoredumpSetAttribute_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCoredumpSetAttribute` through `cuGetProcAddress("cuCoredumpSetAttribute", 12010)`: the driver's `cuCoredumpSetAttribute`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCoredumpSetAttribute_v12010`], the ABI of CUDA 12.1
+    /// - Since CUDA 12.1
     ///
     /// # Safety
     /// As for the C function.
@@ -4145,7 +4243,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuCoredumpSetAttributeGlobal` through `cuGetProcAddress("cuCoredumpSetAttributeGlobal", 12010)` (`PFN_cuCoredumpSetAttributeGlobal_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCoredumpSetAttributeGlobal` through `cuGetProcAddress("cuCoredumpSetAttributeGlobal", 12010)`: the driver's `cuCoredumpSetAttributeGlobal`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCoredumpSetAttributeGlobal_v12010`], the ABI of CUDA 12.1
+    /// - Since CUDA 12.1
     ///
     /// # Safety
     /// As for the C function.
@@ -4168,7 +4269,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxAttach` through `cuGetProcAddress("cuCtxAttach", 2000)` (`PFN_cuCtxAttach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxAttach` through `cuGetProcAddress("cuCtxAttach", 2000)`: the driver's `cuCtxAttach`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxAttach_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4187,7 +4291,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuCtxCreate` through `cuGetProcAddress("cuCtxCreate", 3020)` (`PFN_cuCtxCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxCreate` through `cuGetProcAddress("cuCtxCreate", 3020)`: the driver's `cuCtxCreate_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxCreate_v3020`], the ABI of CUDA 3.2
+    /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4207,7 +4314,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuCtxCreate_v3` through `cuGetProcAddress("cuCtxCreate", 11040)` (`PFN_cuCtxCreate_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxCreate_v3` through `cuGetProcAddress("cuCtxCreate", 11040)`: the driver's `cuCtxCreate_v3`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxCreate_v11040`], the ABI of CUDA 11.4
+    /// - In CUDA 11.7 to 12.9; removed in 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -4233,7 +4343,10 @@ impl DriverTable {
         }
     }
     #[cfg(all(cuda_ge_12050, not(cuda_ge_13000)))]
-    /// `cuCtxCreate_v4` through `cuGetProcAddress("cuCtxCreate", 12050)` (`PFN_cuCtxCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxCreate_v4` through `cuGetProcAddress("cuCtxCreate", 12050)`: the driver's `cuCtxCreate_v4`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxCreate_v12050`], the ABI of CUDA 12.5
+    /// - Since CUDA 12.5; removed in 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -4258,7 +4371,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuCtxCreate` through `cuGetProcAddress("cuCtxCreate", 12050)` (`PFN_cuCtxCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxCreate` through `cuGetProcAddress("cuCtxCreate", 12050)`: the driver's `cuCtxCreate_v4`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxCreate_v12050`], the ABI of CUDA 12.5
+    /// - As written here: since CUDA 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4278,7 +4394,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxDestroy` through `cuGetProcAddress("cuCtxDestroy", 4000)` (`PFN_cuCtxDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxDestroy` through `cuGetProcAddress("cuCtxDestroy", 4000)`: the driver's `cuCtxDestroy_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxDestroy_v4000`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4292,7 +4411,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxDetach` through `cuGetProcAddress("cuCtxDetach", 2000)` (`PFN_cuCtxDetach_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxDetach` through `cuGetProcAddress("cuCtxDetach", 2000)`: the driver's `cuCtxDetach`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxDetach_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4306,7 +4428,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxDisablePeerAccess` through `cuGetProcAddress("cuCtxDisablePeerAccess", 4000)` (`PFN_cuCtxDisablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxDisablePeerAccess` through `cuGetProcAddress("cuCtxDisablePeerAccess", 4000)`: the driver's `cuCtxDisablePeerAccess`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxDisablePeerAccess_v4000`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4324,7 +4449,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxEnablePeerAccess` through `cuGetProcAddress("cuCtxEnablePeerAccess", 4000)` (`PFN_cuCtxEnablePeerAccess_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxEnablePeerAccess` through `cuGetProcAddress("cuCtxEnablePeerAccess", 4000)`: the driver's `cuCtxEnablePeerAccess`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxEnablePeerAccess_v4000`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4347,7 +4475,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuCtxFromGreenCtx` through `cuGetProcAddress("cuCtxFromGreenCtx", 12040)` (`PFN_cuCtxFromGreenCtx_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxFromGreenCtx` through `cuGetProcAddress("cuCtxFromGreenCtx", 12040)`: the driver's `cuCtxFromGreenCtx`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxFromGreenCtx_v12040`], the ABI of CUDA 12.4
+    /// - Since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -4369,7 +4500,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetApiVersion` through `cuGetProcAddress("cuCtxGetApiVersion", 3020)` (`PFN_cuCtxGetApiVersion_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxGetApiVersion` through `cuGetProcAddress("cuCtxGetApiVersion", 3020)`: the driver's `cuCtxGetApiVersion`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxGetApiVersion_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4391,7 +4525,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetCacheConfig` through `cuGetProcAddress("cuCtxGetCacheConfig", 3020)` (`PFN_cuCtxGetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxGetCacheConfig` through `cuGetProcAddress("cuCtxGetCacheConfig", 3020)`: the driver's `cuCtxGetCacheConfig`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxGetCacheConfig_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4409,7 +4546,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetCurrent` through `cuGetProcAddress("cuCtxGetCurrent", 4000)` (`PFN_cuCtxGetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxGetCurrent` through `cuGetProcAddress("cuCtxGetCurrent", 4000)`: the driver's `cuCtxGetCurrent`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxGetCurrent_v4000`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4428,7 +4568,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuCtxGetDevResource` through `cuGetProcAddress("cuCtxGetDevResource", 12040)` (`PFN_cuCtxGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxGetDevResource` through `cuGetProcAddress("cuCtxGetDevResource", 12040)`: the driver's `cuCtxGetDevResource`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxGetDevResource_v12040`], the ABI of CUDA 12.4
+    /// - Since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -4451,7 +4594,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetDevice` through `cuGetProcAddress("cuCtxGetDevice", 2000)` (`PFN_cuCtxGetDevice_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxGetDevice` through `cuGetProcAddress("cuCtxGetDevice", 2000)`: the driver's `cuCtxGetDevice`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxGetDevice_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4470,7 +4616,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuCtxGetDevice_v2` through `cuGetProcAddress("cuCtxGetDevice", 13000)` (`PFN_cuCtxGetDevice_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxGetDevice_v2` through `cuGetProcAddress("cuCtxGetDevice", 13000)`: the driver's `cuCtxGetDevice_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxGetDevice_v13000`], the ABI of CUDA 13.0
+    /// - Since CUDA 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -4492,7 +4641,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetExecAffinity` through `cuGetProcAddress("cuCtxGetExecAffinity", 11040)` (`PFN_cuCtxGetExecAffinity_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxGetExecAffinity` through `cuGetProcAddress("cuCtxGetExecAffinity", 11040)`: the driver's `cuCtxGetExecAffinity`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxGetExecAffinity_v11040`], the ABI of CUDA 11.4
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4514,7 +4666,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetFlags` through `cuGetProcAddress("cuCtxGetFlags", 7000)` (`PFN_cuCtxGetFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxGetFlags` through `cuGetProcAddress("cuCtxGetFlags", 7000)`: the driver's `cuCtxGetFlags`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxGetFlags_v7000`], the ABI of CUDA 7.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4533,7 +4688,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuCtxGetId` through `cuGetProcAddress("cuCtxGetId", 12000)` (`PFN_cuCtxGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxGetId` through `cuGetProcAddress("cuCtxGetId", 12000)`: the driver's `cuCtxGetId`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxGetId_v12000`], the ABI of CUDA 12.0
+    /// - Since CUDA 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -4551,7 +4709,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetLimit` through `cuGetProcAddress("cuCtxGetLimit", 3010)` (`PFN_cuCtxGetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxGetLimit` through `cuGetProcAddress("cuCtxGetLimit", 3010)`: the driver's `cuCtxGetLimit`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxGetLimit_v3010`], the ABI of CUDA 3.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4569,7 +4730,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetSharedMemConfig` through `cuGetProcAddress("cuCtxGetSharedMemConfig", 4020)` (`PFN_cuCtxGetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxGetSharedMemConfig` through `cuGetProcAddress("cuCtxGetSharedMemConfig", 4020)`: the driver's `cuCtxGetSharedMemConfig`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxGetSharedMemConfig_v4020`], the ABI of CUDA 4.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4590,7 +4754,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxGetStreamPriorityRange` through `cuGetProcAddress("cuCtxGetStreamPriorityRange", 5050)` (`PFN_cuCtxGetStreamPriorityRange_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxGetStreamPriorityRange` through `cuGetProcAddress("cuCtxGetStreamPriorityRange", 5050)`: the driver's `cuCtxGetStreamPriorityRange`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxGetStreamPriorityRange_v5050`], the ABI of CUDA 5.5
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4612,7 +4779,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxPopCurrent` through `cuGetProcAddress("cuCtxPopCurrent", 4000)` (`PFN_cuCtxPopCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxPopCurrent` through `cuGetProcAddress("cuCtxPopCurrent", 4000)`: the driver's `cuCtxPopCurrent_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxPopCurrent_v4000`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4630,7 +4800,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxPushCurrent` through `cuGetProcAddress("cuCtxPushCurrent", 4000)` (`PFN_cuCtxPushCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxPushCurrent` through `cuGetProcAddress("cuCtxPushCurrent", 4000)`: the driver's `cuCtxPushCurrent_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxPushCurrent_v4000`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4649,7 +4822,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12050)]
-    /// `cuCtxRecordEvent` through `cuGetProcAddress("cuCtxRecordEvent", 12050)` (`PFN_cuCtxRecordEvent_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxRecordEvent` through `cuGetProcAddress("cuCtxRecordEvent", 12050)`: the driver's `cuCtxRecordEvent`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxRecordEvent_v12050`], the ABI of CUDA 12.5
+    /// - Since CUDA 12.5
     ///
     /// # Safety
     /// As for the C function.
@@ -4667,7 +4843,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxResetPersistingL2Cache` through `cuGetProcAddress("cuCtxResetPersistingL2Cache", 11000)` (`PFN_cuCtxResetPersistingL2Cache_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxResetPersistingL2Cache` through `cuGetProcAddress("cuCtxResetPersistingL2Cache", 11000)`: the driver's `cuCtxResetPersistingL2Cache`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxResetPersistingL2Cache_v11000`], the ABI of CUDA 11.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4685,7 +4864,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxSetCacheConfig` through `cuGetProcAddress("cuCtxSetCacheConfig", 3020)` (`PFN_cuCtxSetCacheConfig_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxSetCacheConfig` through `cuGetProcAddress("cuCtxSetCacheConfig", 3020)`: the driver's `cuCtxSetCacheConfig`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxSetCacheConfig_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4703,7 +4885,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxSetCurrent` through `cuGetProcAddress("cuCtxSetCurrent", 4000)` (`PFN_cuCtxSetCurrent_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxSetCurrent` through `cuGetProcAddress("cuCtxSetCurrent", 4000)`: the driver's `cuCtxSetCurrent`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxSetCurrent_v4000`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4722,7 +4907,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuCtxSetFlags` through `cuGetProcAddress("cuCtxSetFlags", 12010)` (`PFN_cuCtxSetFlags_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxSetFlags` through `cuGetProcAddress("cuCtxSetFlags", 12010)`: the driver's `cuCtxSetFlags`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxSetFlags_v12010`], the ABI of CUDA 12.1
+    /// - Since CUDA 12.1
     ///
     /// # Safety
     /// As for the C function.
@@ -4740,7 +4928,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxSetLimit` through `cuGetProcAddress("cuCtxSetLimit", 3010)` (`PFN_cuCtxSetLimit_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxSetLimit` through `cuGetProcAddress("cuCtxSetLimit", 3010)`: the driver's `cuCtxSetLimit`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxSetLimit_v3010`], the ABI of CUDA 3.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4758,7 +4949,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxSetSharedMemConfig` through `cuGetProcAddress("cuCtxSetSharedMemConfig", 4020)` (`PFN_cuCtxSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxSetSharedMemConfig` through `cuGetProcAddress("cuCtxSetSharedMemConfig", 4020)`: the driver's `cuCtxSetSharedMemConfig`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxSetSharedMemConfig_v4020`], the ABI of CUDA 4.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4776,7 +4970,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuCtxSynchronize` through `cuGetProcAddress("cuCtxSynchronize", 2000)` (`PFN_cuCtxSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxSynchronize` through `cuGetProcAddress("cuCtxSynchronize", 2000)`: the driver's `cuCtxSynchronize`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxSynchronize_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4795,7 +4992,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuCtxSynchronize_v2` through `cuGetProcAddress("cuCtxSynchronize", 13000)` (`PFN_cuCtxSynchronize_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxSynchronize_v2` through `cuGetProcAddress("cuCtxSynchronize", 13000)`: the driver's `cuCtxSynchronize_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxSynchronize_v13000`], the ABI of CUDA 13.0
+    /// - Since CUDA 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -4814,7 +5014,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12050)]
-    /// `cuCtxWaitEvent` through `cuGetProcAddress("cuCtxWaitEvent", 12050)` (`PFN_cuCtxWaitEvent_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuCtxWaitEvent` through `cuGetProcAddress("cuCtxWaitEvent", 12050)`: the driver's `cuCtxWaitEvent`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuCtxWaitEvent_v12050`], the ABI of CUDA 12.5
+    /// - Since CUDA 12.5
     ///
     /// # Safety
     /// As for the C function.
@@ -4832,7 +5035,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDestroyExternalMemory` through `cuGetProcAddress("cuDestroyExternalMemory", 10000)` (`PFN_cuDestroyExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDestroyExternalMemory` through `cuGetProcAddress("cuDestroyExternalMemory", 10000)`: the driver's `cuDestroyExternalMemory`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDestroyExternalMemory_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4850,7 +5056,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDestroyExternalSemaphore` through `cuGetProcAddress("cuDestroyExternalSemaphore", 10000)` (`PFN_cuDestroyExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDestroyExternalSemaphore` through `cuGetProcAddress("cuDestroyExternalSemaphore", 10000)`: the driver's `cuDestroyExternalSemaphore`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDestroyExternalSemaphore_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -4872,7 +5081,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuDevResourceGenerateDesc` through `cuGetProcAddress("cuDevResourceGenerateDesc", 12040)` (`PFN_cuDevResourceGenerateDesc_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDevResourceGenerateDesc` through `cuGetProcAddress("cuDevResourceGenerateDesc", 12040)`: the driver's `cuDevResourceGenerateDesc`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDevResourceGenerateDesc_v12040`], the ABI of CUDA 12.4
+    /// - Since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -4896,7 +5108,10 @@ impl DriverTable {
         }
     }
     #[cfg(all(cuda_ge_12040, not(cuda_ge_13010)))]
-    /// `cuDevSmResourceSplitByCount` through `cuGetProcAddress("cuDevSmResourceSplitByCount", 12040)` (`PFN_cuDevSmResourceSplitByCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDevSmResourceSplitByCount` through `cuGetProcAddress("cuDevSmResourceSplitByCount", 12040)`: the driver's `cuDevSmResourceSplitByCount`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDevSmResourceSplitByCount_v12040`], the ABI of CUDA 12.4
+    /// - As written here: since CUDA 12.4; removed in 13.1; the name: since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -4925,7 +5140,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13010)]
-    /// `cuDevSmResourceSplit` through `cuGetProcAddress("cuDevSmResourceSplit", 13010)` (`PFN_cuDevSmResourceSplit_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDevSmResourceSplit` through `cuGetProcAddress("cuDevSmResourceSplit", 13010)`: the driver's `cuDevSmResourceSplit`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDevSmResourceSplit_v13010`], the ABI of CUDA 13.1
+    /// - Since CUDA 13.1
     ///
     /// # Safety
     /// As for the C function.
@@ -4954,7 +5172,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13010)]
-    /// `cuDevSmResourceSplitByCount` through `cuGetProcAddress("cuDevSmResourceSplitByCount", 12040)` (`PFN_cuDevSmResourceSplitByCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDevSmResourceSplitByCount` through `cuGetProcAddress("cuDevSmResourceSplitByCount", 12040)`: the driver's `cuDevSmResourceSplitByCount`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDevSmResourceSplitByCount_v12040`], the ABI of CUDA 12.4
+    /// - As written here: since CUDA 13.1; the name: since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -4982,7 +5203,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceCanAccessPeer` through `cuGetProcAddress("cuDeviceCanAccessPeer", 4000)` (`PFN_cuDeviceCanAccessPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceCanAccessPeer` through `cuGetProcAddress("cuDeviceCanAccessPeer", 4000)`: the driver's `cuDeviceCanAccessPeer`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceCanAccessPeer_v4000`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5005,7 +5229,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceComputeCapability` through `cuGetProcAddress("cuDeviceComputeCapability", 2000)` (`PFN_cuDeviceComputeCapability_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceComputeCapability` through `cuGetProcAddress("cuDeviceComputeCapability", 2000)`: the driver's `cuDeviceComputeCapability`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceComputeCapability_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5028,7 +5255,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGet` through `cuGetProcAddress("cuDeviceGet", 2000)` (`PFN_cuDeviceGet_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGet` through `cuGetProcAddress("cuDeviceGet", 2000)`: the driver's `cuDeviceGet`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGet_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5046,7 +5276,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetAttribute` through `cuGetProcAddress("cuDeviceGetAttribute", 2000)` (`PFN_cuDeviceGetAttribute_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetAttribute` through `cuGetProcAddress("cuDeviceGetAttribute", 2000)`: the driver's `cuDeviceGetAttribute`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetAttribute_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5069,7 +5302,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetByPCIBusId` through `cuGetProcAddress("cuDeviceGetByPCIBusId", 4010)` (`PFN_cuDeviceGetByPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetByPCIBusId` through `cuGetProcAddress("cuDeviceGetByPCIBusId", 4010)`: the driver's `cuDeviceGetByPCIBusId`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetByPCIBusId_v4010`], the ABI of CUDA 4.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5092,7 +5328,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13040)]
-    /// `cuDeviceGetCliqueCount` through `cuGetProcAddress("cuDeviceGetCliqueCount", 13040)` (`PFN_cuDeviceGetCliqueCount_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetCliqueCount` through `cuGetProcAddress("cuDeviceGetCliqueCount", 13040)`: the driver's `cuDeviceGetCliqueCount`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetCliqueCount_v13040`], the ABI of CUDA 13.4
+    /// - Since CUDA 13.4
     ///
     /// # Safety
     /// As for the C function.
@@ -5115,7 +5354,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13040)]
-    /// `cuDeviceGetCliqueInfo` through `cuGetProcAddress("cuDeviceGetCliqueInfo", 13040)` (`PFN_cuDeviceGetCliqueInfo_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetCliqueInfo` through `cuGetProcAddress("cuDeviceGetCliqueInfo", 13040)`: the driver's `cuDeviceGetCliqueInfo`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetCliqueInfo_v13040`], the ABI of CUDA 13.4
+    /// - Since CUDA 13.4
     ///
     /// # Safety
     /// As for the C function.
@@ -5138,7 +5380,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetCount` through `cuGetProcAddress("cuDeviceGetCount", 2000)` (`PFN_cuDeviceGetCount_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetCount` through `cuGetProcAddress("cuDeviceGetCount", 2000)`: the driver's `cuDeviceGetCount`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetCount_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5156,7 +5401,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetDefaultMemPool` through `cuGetProcAddress("cuDeviceGetDefaultMemPool", 11020)` (`PFN_cuDeviceGetDefaultMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetDefaultMemPool` through `cuGetProcAddress("cuDeviceGetDefaultMemPool", 11020)`: the driver's `cuDeviceGetDefaultMemPool`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetDefaultMemPool_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5179,7 +5427,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuDeviceGetDevResource` through `cuGetProcAddress("cuDeviceGetDevResource", 12040)` (`PFN_cuDeviceGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetDevResource` through `cuGetProcAddress("cuDeviceGetDevResource", 12040)`: the driver's `cuDeviceGetDevResource`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetDevResource_v12040`], the ABI of CUDA 12.4
+    /// - Since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -5202,7 +5453,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetExecAffinitySupport` through `cuGetProcAddress("cuDeviceGetExecAffinitySupport", 11040)` (`PFN_cuDeviceGetExecAffinitySupport_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetExecAffinitySupport` through `cuGetProcAddress("cuDeviceGetExecAffinitySupport", 11040)`: the driver's `cuDeviceGetExecAffinitySupport`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetExecAffinitySupport_v11040`], the ABI of CUDA 11.4
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5226,7 +5480,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13040)]
-    /// `cuDeviceGetFabricClusterUuid` through `cuGetProcAddress("cuDeviceGetFabricClusterUuid", 13040)` (`PFN_cuDeviceGetFabricClusterUuid_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetFabricClusterUuid` through `cuGetProcAddress("cuDeviceGetFabricClusterUuid", 13040)`: the driver's `cuDeviceGetFabricClusterUuid`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetFabricClusterUuid_v13040`], the ABI of CUDA 13.4
+    /// - Since CUDA 13.4
     ///
     /// # Safety
     /// As for the C function.
@@ -5248,7 +5505,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetGraphMemAttribute` through `cuGetProcAddress("cuDeviceGetGraphMemAttribute", 11040)` (`PFN_cuDeviceGetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetGraphMemAttribute` through `cuGetProcAddress("cuDeviceGetGraphMemAttribute", 11040)`: the driver's `cuDeviceGetGraphMemAttribute`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetGraphMemAttribute_v11040`], the ABI of CUDA 11.4
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5272,7 +5532,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuDeviceGetHostAtomicCapabilities` through `cuGetProcAddress("cuDeviceGetHostAtomicCapabilities", 13000)` (`PFN_cuDeviceGetHostAtomicCapabilities_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetHostAtomicCapabilities` through `cuGetProcAddress("cuDeviceGetHostAtomicCapabilities", 13000)`: the driver's `cuDeviceGetHostAtomicCapabilities`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetHostAtomicCapabilities_v13000`], the ABI of CUDA 13.0
+    /// - Since CUDA 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -5296,7 +5559,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetLuid` through `cuGetProcAddress("cuDeviceGetLuid", 10000)` (`PFN_cuDeviceGetLuid_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetLuid` through `cuGetProcAddress("cuDeviceGetLuid", 10000)`: the driver's `cuDeviceGetLuid`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetLuid_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5319,7 +5585,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetMemPool` through `cuGetProcAddress("cuDeviceGetMemPool", 11020)` (`PFN_cuDeviceGetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetMemPool` through `cuGetProcAddress("cuDeviceGetMemPool", 11020)`: the driver's `cuDeviceGetMemPool`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetMemPool_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5341,7 +5610,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetName` through `cuGetProcAddress("cuDeviceGetName", 2000)` (`PFN_cuDeviceGetName_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetName` through `cuGetProcAddress("cuDeviceGetName", 2000)`: the driver's `cuDeviceGetName`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetName_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5364,7 +5636,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetNvSciSyncAttributes` through `cuGetProcAddress("cuDeviceGetNvSciSyncAttributes", 10020)` (`PFN_cuDeviceGetNvSciSyncAttributes_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetNvSciSyncAttributes` through `cuGetProcAddress("cuDeviceGetNvSciSyncAttributes", 10020)`: the driver's `cuDeviceGetNvSciSyncAttributes`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetNvSciSyncAttributes_v10020`], the ABI of CUDA 10.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5388,7 +5663,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuDeviceGetP2PAtomicCapabilities` through `cuGetProcAddress("cuDeviceGetP2PAtomicCapabilities", 13000)` (`PFN_cuDeviceGetP2PAtomicCapabilities_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetP2PAtomicCapabilities` through `cuGetProcAddress("cuDeviceGetP2PAtomicCapabilities", 13000)`: the driver's `cuDeviceGetP2PAtomicCapabilities`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetP2PAtomicCapabilities_v13000`], the ABI of CUDA 13.0
+    /// - Since CUDA 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -5415,7 +5693,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetP2PAttribute` through `cuGetProcAddress("cuDeviceGetP2PAttribute", 8000)` (`PFN_cuDeviceGetP2PAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetP2PAttribute` through `cuGetProcAddress("cuDeviceGetP2PAttribute", 8000)`: the driver's `cuDeviceGetP2PAttribute`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetP2PAttribute_v8000`], the ABI of CUDA 8.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5439,7 +5720,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetPCIBusId` through `cuGetProcAddress("cuDeviceGetPCIBusId", 4010)` (`PFN_cuDeviceGetPCIBusId_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetPCIBusId` through `cuGetProcAddress("cuDeviceGetPCIBusId", 4010)`: the driver's `cuDeviceGetPCIBusId`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetPCIBusId_v4010`], the ABI of CUDA 4.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5462,7 +5746,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetProperties` through `cuGetProcAddress("cuDeviceGetProperties", 2000)` (`PFN_cuDeviceGetProperties_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetProperties` through `cuGetProcAddress("cuDeviceGetProperties", 2000)`: the driver's `cuDeviceGetProperties`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetProperties_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5484,7 +5771,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGetTexture1DLinearMaxWidth` through `cuGetProcAddress("cuDeviceGetTexture1DLinearMaxWidth", 11010)` (`PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetTexture1DLinearMaxWidth` through `cuGetProcAddress("cuDeviceGetTexture1DLinearMaxWidth", 11010)`: the driver's `cuDeviceGetTexture1DLinearMaxWidth`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetTexture1DLinearMaxWidth_v11010`], the ABI of CUDA 11.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5509,7 +5799,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuDeviceGetUuid` through `cuGetProcAddress("cuDeviceGetUuid", 9020)` (`PFN_cuDeviceGetUuid_v9020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetUuid` through `cuGetProcAddress("cuDeviceGetUuid", 9020)`: the driver's `cuDeviceGetUuid`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetUuid_v9020`], the ABI of CUDA 9.2
+    /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5528,7 +5821,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuDeviceGetUuid_v2` through `cuGetProcAddress("cuDeviceGetUuid", 11040)` (`PFN_cuDeviceGetUuid_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetUuid_v2` through `cuGetProcAddress("cuDeviceGetUuid", 11040)`: the driver's `cuDeviceGetUuid_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetUuid_v11040`], the ABI of CUDA 11.4
+    /// - In CUDA 11.7 to 12.9; removed in 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -5551,7 +5847,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuDeviceGetUuid` through `cuGetProcAddress("cuDeviceGetUuid", 11040)` (`PFN_cuDeviceGetUuid_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGetUuid` through `cuGetProcAddress("cuDeviceGetUuid", 11040)`: the driver's `cuDeviceGetUuid_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGetUuid_v11040`], the ABI of CUDA 11.4
+    /// - As written here: since CUDA 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5569,7 +5868,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceGraphMemTrim` through `cuGetProcAddress("cuDeviceGraphMemTrim", 11040)` (`PFN_cuDeviceGraphMemTrim_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceGraphMemTrim` through `cuGetProcAddress("cuDeviceGraphMemTrim", 11040)`: the driver's `cuDeviceGraphMemTrim`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceGraphMemTrim_v11040`], the ABI of CUDA 11.4
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5587,7 +5889,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxGetState` through `cuGetProcAddress("cuDevicePrimaryCtxGetState", 7000)` (`PFN_cuDevicePrimaryCtxGetState_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDevicePrimaryCtxGetState` through `cuGetProcAddress("cuDevicePrimaryCtxGetState", 7000)`: the driver's `cuDevicePrimaryCtxGetState`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDevicePrimaryCtxGetState_v7000`], the ABI of CUDA 7.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5610,7 +5915,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxRelease` through `cuGetProcAddress("cuDevicePrimaryCtxRelease", 11000)` (`PFN_cuDevicePrimaryCtxRelease_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDevicePrimaryCtxRelease` through `cuGetProcAddress("cuDevicePrimaryCtxRelease", 11000)`: the driver's `cuDevicePrimaryCtxRelease_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDevicePrimaryCtxRelease_v11000`], the ABI of CUDA 11.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5628,7 +5936,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxReset` through `cuGetProcAddress("cuDevicePrimaryCtxReset", 11000)` (`PFN_cuDevicePrimaryCtxReset_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDevicePrimaryCtxReset` through `cuGetProcAddress("cuDevicePrimaryCtxReset", 11000)`: the driver's `cuDevicePrimaryCtxReset_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDevicePrimaryCtxReset_v11000`], the ABI of CUDA 11.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5646,7 +5957,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxRetain` through `cuGetProcAddress("cuDevicePrimaryCtxRetain", 7000)` (`PFN_cuDevicePrimaryCtxRetain_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDevicePrimaryCtxRetain` through `cuGetProcAddress("cuDevicePrimaryCtxRetain", 7000)`: the driver's `cuDevicePrimaryCtxRetain`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDevicePrimaryCtxRetain_v7000`], the ABI of CUDA 7.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5668,7 +5982,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDevicePrimaryCtxSetFlags` through `cuGetProcAddress("cuDevicePrimaryCtxSetFlags", 11000)` (`PFN_cuDevicePrimaryCtxSetFlags_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDevicePrimaryCtxSetFlags` through `cuGetProcAddress("cuDevicePrimaryCtxSetFlags", 11000)`: the driver's `cuDevicePrimaryCtxSetFlags_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDevicePrimaryCtxSetFlags_v11000`], the ABI of CUDA 11.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5691,7 +6008,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuDeviceRegisterAsyncNotification` through `cuGetProcAddress("cuDeviceRegisterAsyncNotification", 12040)` (`PFN_cuDeviceRegisterAsyncNotification_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceRegisterAsyncNotification` through `cuGetProcAddress("cuDeviceRegisterAsyncNotification", 12040)`: the driver's `cuDeviceRegisterAsyncNotification`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceRegisterAsyncNotification_v12040`], the ABI of CUDA 12.4
+    /// - Since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -5715,7 +6035,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceSetGraphMemAttribute` through `cuGetProcAddress("cuDeviceSetGraphMemAttribute", 11040)` (`PFN_cuDeviceSetGraphMemAttribute_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceSetGraphMemAttribute` through `cuGetProcAddress("cuDeviceSetGraphMemAttribute", 11040)`: the driver's `cuDeviceSetGraphMemAttribute`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceSetGraphMemAttribute_v11040`], the ABI of CUDA 11.4
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5738,7 +6061,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceSetMemPool` through `cuGetProcAddress("cuDeviceSetMemPool", 11020)` (`PFN_cuDeviceSetMemPool_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceSetMemPool` through `cuGetProcAddress("cuDeviceSetMemPool", 11020)`: the driver's `cuDeviceSetMemPool`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceSetMemPool_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5760,7 +6086,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDeviceTotalMem` through `cuGetProcAddress("cuDeviceTotalMem", 3020)` (`PFN_cuDeviceTotalMem_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceTotalMem` through `cuGetProcAddress("cuDeviceTotalMem", 3020)`: the driver's `cuDeviceTotalMem_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceTotalMem_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5779,7 +6108,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuDeviceUnregisterAsyncNotification` through `cuGetProcAddress("cuDeviceUnregisterAsyncNotification", 12040)` (`PFN_cuDeviceUnregisterAsyncNotification_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDeviceUnregisterAsyncNotification` through `cuGetProcAddress("cuDeviceUnregisterAsyncNotification", 12040)`: the driver's `cuDeviceUnregisterAsyncNotification`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDeviceUnregisterAsyncNotification_v12040`], the ABI of CUDA 12.4
+    /// - Since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -5801,7 +6133,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuDriverGetVersion` through `cuGetProcAddress("cuDriverGetVersion", 2020)` (`PFN_cuDriverGetVersion_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuDriverGetVersion` through `cuGetProcAddress("cuDriverGetVersion", 2020)`: the driver's `cuDriverGetVersion`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuDriverGetVersion_v2020`], the ABI of CUDA 2.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5822,7 +6157,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventCreate` through `cuGetProcAddress("cuEventCreate", 2000)` (`PFN_cuEventCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuEventCreate` through `cuGetProcAddress("cuEventCreate", 2000)`: the driver's `cuEventCreate`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuEventCreate_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5844,7 +6182,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventDestroy` through `cuGetProcAddress("cuEventDestroy", 4000)` (`PFN_cuEventDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuEventDestroy` through `cuGetProcAddress("cuEventDestroy", 4000)`: the driver's `cuEventDestroy_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuEventDestroy_v4000`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5863,7 +6204,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuEventElapsedTime` through `cuGetProcAddress("cuEventElapsedTime", 2000)` (`PFN_cuEventElapsedTime_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuEventElapsedTime` through `cuGetProcAddress("cuEventElapsedTime", 2000)`: the driver's `cuEventElapsedTime`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuEventElapsedTime_v2000`], the ABI of CUDA 2.0
+    /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5887,7 +6231,10 @@ impl DriverTable {
         }
     }
     #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-    /// `cuEventElapsedTime_v2` through `cuGetProcAddress("cuEventElapsedTime", 12080)` (`PFN_cuEventElapsedTime_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuEventElapsedTime_v2` through `cuGetProcAddress("cuEventElapsedTime", 12080)`: the driver's `cuEventElapsedTime_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuEventElapsedTime_v12080`], the ABI of CUDA 12.8
+    /// - Since CUDA 12.8; removed in 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -5911,7 +6258,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuEventElapsedTime` through `cuGetProcAddress("cuEventElapsedTime", 12080)` (`PFN_cuEventElapsedTime_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuEventElapsedTime` through `cuGetProcAddress("cuEventElapsedTime", 12080)`: the driver's `cuEventElapsedTime_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuEventElapsedTime_v12080`], the ABI of CUDA 12.8
+    /// - As written here: since CUDA 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5934,7 +6284,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventQuery` through `cuGetProcAddress("cuEventQuery", 2000)` (`PFN_cuEventQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuEventQuery` through `cuGetProcAddress("cuEventQuery", 2000)`: the driver's `cuEventQuery`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuEventQuery_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5948,7 +6301,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventRecord` through `cuGetProcAddress("cuEventRecord", 2000)` (`PFN_cuEventRecord_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuEventRecord` through `cuGetProcAddress("cuEventRecord", 2000)`: the driver's `cuEventRecord`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuEventRecord_v2000`], per thread [`entry::cuEventRecord_v7000_ptsz`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5966,7 +6322,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventRecordWithFlags` through `cuGetProcAddress("cuEventRecordWithFlags", 11010)` (`PFN_cuEventRecordWithFlags_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuEventRecordWithFlags` through `cuGetProcAddress("cuEventRecordWithFlags", 11010)`: the driver's `cuEventRecordWithFlags`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuEventRecordWithFlags_v11010`], per thread [`entry::cuEventRecordWithFlags_v11010_ptsz`], the ABI of CUDA 11.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -5989,7 +6348,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuEventSynchronize` through `cuGetProcAddress("cuEventSynchronize", 2000)` (`PFN_cuEventSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuEventSynchronize` through `cuGetProcAddress("cuEventSynchronize", 2000)`: the driver's `cuEventSynchronize`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuEventSynchronize_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6007,7 +6369,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuExternalMemoryGetMappedBuffer` through `cuGetProcAddress("cuExternalMemoryGetMappedBuffer", 10000)` (`PFN_cuExternalMemoryGetMappedBuffer_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuExternalMemoryGetMappedBuffer` through `cuGetProcAddress("cuExternalMemoryGetMappedBuffer", 10000)`: the driver's `cuExternalMemoryGetMappedBuffer`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuExternalMemoryGetMappedBuffer_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6030,7 +6395,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuExternalMemoryGetMappedMipmappedArray` through `cuGetProcAddress("cuExternalMemoryGetMappedMipmappedArray", 10000)` (`PFN_cuExternalMemoryGetMappedMipmappedArray_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuExternalMemoryGetMappedMipmappedArray` through `cuGetProcAddress("cuExternalMemoryGetMappedMipmappedArray", 10000)`: the driver's `cuExternalMemoryGetMappedMipmappedArray`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuExternalMemoryGetMappedMipmappedArray_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6054,7 +6422,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13050)]
-    /// `cuFabricCpyBatchAsync` through `cuGetProcAddress("cuFabricCpyBatchAsync", 13050)` (`PFN_cuFabricCpyBatchAsync_v13050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuFabricCpyBatchAsync` through `cuGetProcAddress("cuFabricCpyBatchAsync", 13050)`: the driver's `cuFabricCpyBatchAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuFabricCpyBatchAsync_v13050`], per thread [`entry::cuFabricCpyBatchAsync_v13050_ptsz`], the ABI of CUDA 13.5
+    /// - Since CUDA 13.5
     ///
     /// # Safety
     /// As for the C function.
@@ -6078,7 +6449,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFlushGPUDirectRDMAWrites` through `cuGetProcAddress("cuFlushGPUDirectRDMAWrites", 11030)` (`PFN_cuFlushGPUDirectRDMAWrites_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuFlushGPUDirectRDMAWrites` through `cuGetProcAddress("cuFlushGPUDirectRDMAWrites", 11030)`: the driver's `cuFlushGPUDirectRDMAWrites`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuFlushGPUDirectRDMAWrites_v11030`], the ABI of CUDA 11.3
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6100,7 +6474,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncGetAttribute` through `cuGetProcAddress("cuFuncGetAttribute", 2020)` (`PFN_cuFuncGetAttribute_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuFuncGetAttribute` through `cuGetProcAddress("cuFuncGetAttribute", 2020)`: the driver's `cuFuncGetAttribute`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuFuncGetAttribute_v2020`], the ABI of CUDA 2.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6123,7 +6500,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncGetModule` through `cuGetProcAddress("cuFuncGetModule", 11000)` (`PFN_cuFuncGetModule_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuFuncGetModule` through `cuGetProcAddress("cuFuncGetModule", 11000)`: the driver's `cuFuncGetModule`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuFuncGetModule_v11000`], the ABI of CUDA 11.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6146,7 +6526,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12030)]
-    /// `cuFuncGetName` through `cuGetProcAddress("cuFuncGetName", 12030)` (`PFN_cuFuncGetName_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuFuncGetName` through `cuGetProcAddress("cuFuncGetName", 12030)`: the driver's `cuFuncGetName`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuFuncGetName_v12030`], the ABI of CUDA 12.3
+    /// - Since CUDA 12.3
     ///
     /// # Safety
     /// As for the C function.
@@ -6169,7 +6552,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuFuncGetParamCount` through `cuGetProcAddress("cuFuncGetParamCount", 13020)` (`PFN_cuFuncGetParamCount_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuFuncGetParamCount` through `cuGetProcAddress("cuFuncGetParamCount", 13020)`: the driver's `cuFuncGetParamCount`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuFuncGetParamCount_v13020`], the ABI of CUDA 13.2
+    /// - Since CUDA 13.2
     ///
     /// # Safety
     /// As for the C function.
@@ -6192,7 +6578,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuFuncGetParamInfo` through `cuGetProcAddress("cuFuncGetParamInfo", 12040)` (`PFN_cuFuncGetParamInfo_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuFuncGetParamInfo` through `cuGetProcAddress("cuFuncGetParamInfo", 12040)`: the driver's `cuFuncGetParamInfo`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuFuncGetParamInfo_v12040`], the ABI of CUDA 12.4
+    /// - Since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -6217,7 +6606,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuFuncIsLoaded` through `cuGetProcAddress("cuFuncIsLoaded", 12040)` (`PFN_cuFuncIsLoaded_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuFuncIsLoaded` through `cuGetProcAddress("cuFuncIsLoaded", 12040)`: the driver's `cuFuncIsLoaded`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuFuncIsLoaded_v12040`], the ABI of CUDA 12.4
+    /// - Since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -6240,7 +6632,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuFuncLoad` through `cuGetProcAddress("cuFuncLoad", 12040)` (`PFN_cuFuncLoad_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuFuncLoad` through `cuGetProcAddress("cuFuncLoad", 12040)`: the driver's `cuFuncLoad`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuFuncLoad_v12040`], the ABI of CUDA 12.4
+    /// - Since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -6254,7 +6649,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncSetAttribute` through `cuGetProcAddress("cuFuncSetAttribute", 9000)` (`PFN_cuFuncSetAttribute_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuFuncSetAttribute` through `cuGetProcAddress("cuFuncSetAttribute", 9000)`: the driver's `cuFuncSetAttribute`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuFuncSetAttribute_v9000`], the ABI of CUDA 9.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6277,7 +6675,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncSetBlockShape` through `cuGetProcAddress("cuFuncSetBlockShape", 2000)` (`PFN_cuFuncSetBlockShape_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuFuncSetBlockShape` through `cuGetProcAddress("cuFuncSetBlockShape", 2000)`: the driver's `cuFuncSetBlockShape`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuFuncSetBlockShape_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6301,7 +6702,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncSetCacheConfig` through `cuGetProcAddress("cuFuncSetCacheConfig", 3000)` (`PFN_cuFuncSetCacheConfig_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuFuncSetCacheConfig` through `cuGetProcAddress("cuFuncSetCacheConfig", 3000)`: the driver's `cuFuncSetCacheConfig`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuFuncSetCacheConfig_v3000`], the ABI of CUDA 3.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6323,7 +6727,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncSetSharedMemConfig` through `cuGetProcAddress("cuFuncSetSharedMemConfig", 4020)` (`PFN_cuFuncSetSharedMemConfig_v4020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuFuncSetSharedMemConfig` through `cuGetProcAddress("cuFuncSetSharedMemConfig", 4020)`: the driver's `cuFuncSetSharedMemConfig`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuFuncSetSharedMemConfig_v4020`], the ABI of CUDA 4.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6345,7 +6752,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuFuncSetSharedSize` through `cuGetProcAddress("cuFuncSetSharedSize", 2000)` (`PFN_cuFuncSetSharedSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuFuncSetSharedSize` through `cuGetProcAddress("cuFuncSetSharedSize", 2000)`: the driver's `cuFuncSetSharedSize`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuFuncSetSharedSize_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6367,7 +6777,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGetErrorName` through `cuGetProcAddress("cuGetErrorName", 6000)` (`PFN_cuGetErrorName_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGetErrorName` through `cuGetProcAddress("cuGetErrorName", 6000)`: the driver's `cuGetErrorName`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGetErrorName_v6000`], the ABI of CUDA 6.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6389,7 +6802,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGetErrorString` through `cuGetProcAddress("cuGetErrorString", 6000)` (`PFN_cuGetErrorString_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGetErrorString` through `cuGetProcAddress("cuGetErrorString", 6000)`: the driver's `cuGetErrorString`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGetErrorString_v6000`], the ABI of CUDA 6.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6411,7 +6827,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGetExportTable` through `cuGetProcAddress("cuGetExportTable", 3000)` (`PFN_cuGetExportTable_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGetExportTable` through `cuGetProcAddress("cuGetExportTable", 3000)`: the driver's `cuGetExportTable`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGetExportTable_v3000`], the ABI of CUDA 3.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6434,7 +6853,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuGetProcAddress` through `cuGetProcAddress("cuGetProcAddress", 11030)` (`PFN_cuGetProcAddress_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGetProcAddress` through `cuGetProcAddress("cuGetProcAddress", 11030)`: the driver's `cuGetProcAddress`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGetProcAddress_v11030`], the ABI of CUDA 11.3
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6459,7 +6881,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuGetProcAddress` through `cuGetProcAddress("cuGetProcAddress", 12000)` (`PFN_cuGetProcAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGetProcAddress` through `cuGetProcAddress("cuGetProcAddress", 12000)`: the driver's `cuGetProcAddress_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGetProcAddress_v12000`], the ABI of CUDA 12.0
+    /// - As written here: since CUDA 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6484,7 +6909,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddBatchMemOpNode` through `cuGetProcAddress("cuGraphAddBatchMemOpNode", 11070)` (`PFN_cuGraphAddBatchMemOpNode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddBatchMemOpNode` through `cuGetProcAddress("cuGraphAddBatchMemOpNode", 11070)`: the driver's `cuGraphAddBatchMemOpNode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddBatchMemOpNode_v11070`], the ABI of CUDA 11.7
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6511,7 +6939,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddChildGraphNode` through `cuGetProcAddress("cuGraphAddChildGraphNode", 10000)` (`PFN_cuGraphAddChildGraphNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddChildGraphNode` through `cuGetProcAddress("cuGraphAddChildGraphNode", 10000)`: the driver's `cuGraphAddChildGraphNode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddChildGraphNode_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6539,7 +6970,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuGraphAddDependencies` through `cuGetProcAddress("cuGraphAddDependencies", 10000)` (`PFN_cuGraphAddDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddDependencies` through `cuGetProcAddress("cuGraphAddDependencies", 10000)`: the driver's `cuGraphAddDependencies`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddDependencies_v10000`], the ABI of CUDA 10.0
+    /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6564,7 +6998,10 @@ impl DriverTable {
         }
     }
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `cuGraphAddDependencies_v2` through `cuGetProcAddress("cuGraphAddDependencies", 12030)` (`PFN_cuGraphAddDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddDependencies_v2` through `cuGetProcAddress("cuGraphAddDependencies", 12030)`: the driver's `cuGraphAddDependencies_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddDependencies_v12030`], the ABI of CUDA 12.3
+    /// - Since CUDA 12.3; removed in 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -6590,7 +7027,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuGraphAddDependencies` through `cuGetProcAddress("cuGraphAddDependencies", 12030)` (`PFN_cuGraphAddDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddDependencies` through `cuGetProcAddress("cuGraphAddDependencies", 12030)`: the driver's `cuGraphAddDependencies_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddDependencies_v12030`], the ABI of CUDA 12.3
+    /// - As written here: since CUDA 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6615,7 +7055,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddEmptyNode` through `cuGetProcAddress("cuGraphAddEmptyNode", 10000)` (`PFN_cuGraphAddEmptyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddEmptyNode` through `cuGetProcAddress("cuGraphAddEmptyNode", 10000)`: the driver's `cuGraphAddEmptyNode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddEmptyNode_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6641,7 +7084,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddEventRecordNode` through `cuGetProcAddress("cuGraphAddEventRecordNode", 11010)` (`PFN_cuGraphAddEventRecordNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddEventRecordNode` through `cuGetProcAddress("cuGraphAddEventRecordNode", 11010)`: the driver's `cuGraphAddEventRecordNode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddEventRecordNode_v11010`], the ABI of CUDA 11.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6668,7 +7114,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddEventWaitNode` through `cuGetProcAddress("cuGraphAddEventWaitNode", 11010)` (`PFN_cuGraphAddEventWaitNode_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddEventWaitNode` through `cuGetProcAddress("cuGraphAddEventWaitNode", 11010)`: the driver's `cuGraphAddEventWaitNode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddEventWaitNode_v11010`], the ABI of CUDA 11.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6695,7 +7144,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddExternalSemaphoresSignalNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresSignalNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresSignalNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddExternalSemaphoresSignalNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresSignalNode", 11020)`: the driver's `cuGraphAddExternalSemaphoresSignalNode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddExternalSemaphoresSignalNode_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6722,7 +7174,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddExternalSemaphoresWaitNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresWaitNode", 11020)` (`PFN_cuGraphAddExternalSemaphoresWaitNode_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddExternalSemaphoresWaitNode` through `cuGetProcAddress("cuGraphAddExternalSemaphoresWaitNode", 11020)`: the driver's `cuGraphAddExternalSemaphoresWaitNode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddExternalSemaphoresWaitNode_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6749,7 +7204,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddHostNode` through `cuGetProcAddress("cuGraphAddHostNode", 10000)` (`PFN_cuGraphAddHostNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddHostNode` through `cuGetProcAddress("cuGraphAddHostNode", 10000)`: the driver's `cuGraphAddHostNode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddHostNode_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6777,7 +7235,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuGraphAddKernelNode` through `cuGetProcAddress("cuGraphAddKernelNode", 10000)` (`PFN_cuGraphAddKernelNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddKernelNode` through `cuGetProcAddress("cuGraphAddKernelNode", 10000)`: the driver's `cuGraphAddKernelNode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddKernelNode_v10000`], the ABI of CUDA 10.0
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6805,7 +7266,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuGraphAddKernelNode` through `cuGetProcAddress("cuGraphAddKernelNode", 12000)` (`PFN_cuGraphAddKernelNode_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddKernelNode` through `cuGetProcAddress("cuGraphAddKernelNode", 12000)`: the driver's `cuGraphAddKernelNode_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddKernelNode_v12000`], the ABI of CUDA 12.0
+    /// - As written here: since CUDA 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6832,7 +7296,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddMemAllocNode` through `cuGetProcAddress("cuGraphAddMemAllocNode", 11040)` (`PFN_cuGraphAddMemAllocNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddMemAllocNode` through `cuGetProcAddress("cuGraphAddMemAllocNode", 11040)`: the driver's `cuGraphAddMemAllocNode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddMemAllocNode_v11040`], the ABI of CUDA 11.4
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6859,7 +7326,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddMemFreeNode` through `cuGetProcAddress("cuGraphAddMemFreeNode", 11040)` (`PFN_cuGraphAddMemFreeNode_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddMemFreeNode` through `cuGetProcAddress("cuGraphAddMemFreeNode", 11040)`: the driver's `cuGraphAddMemFreeNode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddMemFreeNode_v11040`], the ABI of CUDA 11.4
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6886,7 +7356,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddMemcpyNode` through `cuGetProcAddress("cuGraphAddMemcpyNode", 10000)` (`PFN_cuGraphAddMemcpyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddMemcpyNode` through `cuGetProcAddress("cuGraphAddMemcpyNode", 10000)`: the driver's `cuGraphAddMemcpyNode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddMemcpyNode_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6921,7 +7394,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphAddMemsetNode` through `cuGetProcAddress("cuGraphAddMemsetNode", 10000)` (`PFN_cuGraphAddMemsetNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddMemsetNode` through `cuGetProcAddress("cuGraphAddMemsetNode", 10000)`: the driver's `cuGraphAddMemsetNode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddMemsetNode_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -6957,7 +7433,10 @@ impl DriverTable {
         }
     }
     #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
-    /// `cuGraphAddNode` through `cuGetProcAddress("cuGraphAddNode", 12020)` (`PFN_cuGraphAddNode_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddNode` through `cuGetProcAddress("cuGraphAddNode", 12020)`: the driver's `cuGraphAddNode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddNode_v12020`], the ABI of CUDA 12.2
+    /// - As written here: since CUDA 12.2; removed in 13.0; the name: since CUDA 12.2
     ///
     /// # Safety
     /// As for the C function.
@@ -6985,7 +7464,10 @@ impl DriverTable {
         }
     }
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `cuGraphAddNode_v2` through `cuGetProcAddress("cuGraphAddNode", 12030)` (`PFN_cuGraphAddNode_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddNode_v2` through `cuGetProcAddress("cuGraphAddNode", 12030)`: the driver's `cuGraphAddNode_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddNode_v12030`], the ABI of CUDA 12.3
+    /// - Since CUDA 12.3; removed in 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -7021,7 +7503,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuGraphAddNode` through `cuGetProcAddress("cuGraphAddNode", 12030)` (`PFN_cuGraphAddNode_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddNode` through `cuGetProcAddress("cuGraphAddNode", 12030)`: the driver's `cuGraphAddNode_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddNode_v12030`], the ABI of CUDA 12.3
+    /// - As written here: since CUDA 13.0; the name: since CUDA 12.2
     ///
     /// # Safety
     /// As for the C function.
@@ -7057,7 +7542,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13040)]
-    /// `cuGraphAddNode_v3` through `cuGetProcAddress("cuGraphAddNode", 13040)` (`PFN_cuGraphAddNode_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphAddNode_v3` through `cuGetProcAddress("cuGraphAddNode", 13040)`: the driver's `cuGraphAddNode_v3`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphAddNode_v13040`], the ABI of CUDA 13.4
+    /// - Since CUDA 13.4
     ///
     /// # Safety
     /// As for the C function.
@@ -7092,7 +7580,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphBatchMemOpNodeGetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeGetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeGetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphBatchMemOpNodeGetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeGetParams", 11070)`: the driver's `cuGraphBatchMemOpNodeGetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphBatchMemOpNodeGetParams_v11070`], the ABI of CUDA 11.7
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7114,7 +7605,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphBatchMemOpNodeSetParams", 11070)`: the driver's `cuGraphBatchMemOpNodeSetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphBatchMemOpNodeSetParams_v11070`], the ABI of CUDA 11.7
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7136,7 +7630,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphChildGraphNodeGetGraph` through `cuGetProcAddress("cuGraphChildGraphNodeGetGraph", 10000)` (`PFN_cuGraphChildGraphNodeGetGraph_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphChildGraphNodeGetGraph` through `cuGetProcAddress("cuGraphChildGraphNodeGetGraph", 10000)`: the driver's `cuGraphChildGraphNodeGetGraph`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphChildGraphNodeGetGraph_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7158,7 +7655,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphClone` through `cuGetProcAddress("cuGraphClone", 10000)` (`PFN_cuGraphClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphClone` through `cuGetProcAddress("cuGraphClone", 10000)`: the driver's `cuGraphClone`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphClone_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7177,7 +7677,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12030)]
-    /// `cuGraphConditionalHandleCreate` through `cuGetProcAddress("cuGraphConditionalHandleCreate", 12030)` (`PFN_cuGraphConditionalHandleCreate_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphConditionalHandleCreate` through `cuGetProcAddress("cuGraphConditionalHandleCreate", 12030)`: the driver's `cuGraphConditionalHandleCreate`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphConditionalHandleCreate_v12030`], the ABI of CUDA 12.3
+    /// - Since CUDA 12.3
     ///
     /// # Safety
     /// As for the C function.
@@ -7204,7 +7707,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphCreate` through `cuGetProcAddress("cuGraphCreate", 10000)` (`PFN_cuGraphCreate_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphCreate` through `cuGetProcAddress("cuGraphCreate", 10000)`: the driver's `cuGraphCreate`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphCreate_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7226,7 +7732,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphDebugDotPrint` through `cuGetProcAddress("cuGraphDebugDotPrint", 11030)` (`PFN_cuGraphDebugDotPrint_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphDebugDotPrint` through `cuGetProcAddress("cuGraphDebugDotPrint", 11030)`: the driver's `cuGraphDebugDotPrint`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphDebugDotPrint_v11030`], the ABI of CUDA 11.3
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7249,7 +7758,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphDestroy` through `cuGetProcAddress("cuGraphDestroy", 10000)` (`PFN_cuGraphDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphDestroy` through `cuGetProcAddress("cuGraphDestroy", 10000)`: the driver's `cuGraphDestroy`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphDestroy_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7267,7 +7779,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphDestroyNode` through `cuGetProcAddress("cuGraphDestroyNode", 10000)` (`PFN_cuGraphDestroyNode_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphDestroyNode` through `cuGetProcAddress("cuGraphDestroyNode", 10000)`: the driver's `cuGraphDestroyNode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphDestroyNode_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7285,7 +7800,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphEventRecordNodeGetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeGetEvent", 11010)` (`PFN_cuGraphEventRecordNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphEventRecordNodeGetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeGetEvent", 11010)`: the driver's `cuGraphEventRecordNodeGetEvent`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphEventRecordNodeGetEvent_v11010`], the ABI of CUDA 11.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7307,7 +7825,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphEventRecordNodeSetEvent", 11010)`: the driver's `cuGraphEventRecordNodeSetEvent`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphEventRecordNodeSetEvent_v11010`], the ABI of CUDA 11.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7329,7 +7850,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphEventWaitNodeGetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeGetEvent", 11010)` (`PFN_cuGraphEventWaitNodeGetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphEventWaitNodeGetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeGetEvent", 11010)`: the driver's `cuGraphEventWaitNodeGetEvent`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphEventWaitNodeGetEvent_v11010`], the ABI of CUDA 11.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7351,7 +7875,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphEventWaitNodeSetEvent", 11010)`: the driver's `cuGraphEventWaitNodeSetEvent`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphEventWaitNodeSetEvent_v11010`], the ABI of CUDA 11.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7373,7 +7900,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphExecBatchMemOpNodeSetParams", 11070)` (`PFN_cuGraphExecBatchMemOpNodeSetParams_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExecBatchMemOpNodeSetParams` through `cuGetProcAddress("cuGraphExecBatchMemOpNodeSetParams", 11070)`: the driver's `cuGraphExecBatchMemOpNodeSetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExecBatchMemOpNodeSetParams_v11070`], the ABI of CUDA 11.7
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7396,7 +7926,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecChildGraphNodeSetParams` through `cuGetProcAddress("cuGraphExecChildGraphNodeSetParams", 11010)` (`PFN_cuGraphExecChildGraphNodeSetParams_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExecChildGraphNodeSetParams` through `cuGetProcAddress("cuGraphExecChildGraphNodeSetParams", 11010)`: the driver's `cuGraphExecChildGraphNodeSetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExecChildGraphNodeSetParams_v11010`], the ABI of CUDA 11.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7419,7 +7952,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecDestroy` through `cuGetProcAddress("cuGraphExecDestroy", 10000)` (`PFN_cuGraphExecDestroy_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExecDestroy` through `cuGetProcAddress("cuGraphExecDestroy", 10000)`: the driver's `cuGraphExecDestroy`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExecDestroy_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7437,7 +7973,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventRecordNodeSetEvent", 11010)` (`PFN_cuGraphExecEventRecordNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExecEventRecordNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventRecordNodeSetEvent", 11010)`: the driver's `cuGraphExecEventRecordNodeSetEvent`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExecEventRecordNodeSetEvent_v11010`], the ABI of CUDA 11.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7460,7 +7999,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventWaitNodeSetEvent", 11010)` (`PFN_cuGraphExecEventWaitNodeSetEvent_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExecEventWaitNodeSetEvent` through `cuGetProcAddress("cuGraphExecEventWaitNodeSetEvent", 11010)`: the driver's `cuGraphExecEventWaitNodeSetEvent`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExecEventWaitNodeSetEvent_v11010`], the ABI of CUDA 11.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7483,7 +8025,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExecExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresSignalNodeSetParams", 11020)`: the driver's `cuGraphExecExternalSemaphoresSignalNodeSetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7506,7 +8051,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExecExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExecExternalSemaphoresWaitNodeSetParams", 11020)`: the driver's `cuGraphExecExternalSemaphoresWaitNodeSetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7530,7 +8078,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuGraphExecGetFlags` through `cuGetProcAddress("cuGraphExecGetFlags", 12000)` (`PFN_cuGraphExecGetFlags_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExecGetFlags` through `cuGetProcAddress("cuGraphExecGetFlags", 12000)`: the driver's `cuGraphExecGetFlags`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExecGetFlags_v12000`], the ABI of CUDA 12.0
+    /// - Since CUDA 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -7553,7 +8104,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13010)]
-    /// `cuGraphExecGetId` through `cuGetProcAddress("cuGraphExecGetId", 13010)` (`PFN_cuGraphExecGetId_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExecGetId` through `cuGetProcAddress("cuGraphExecGetId", 13010)`: the driver's `cuGraphExecGetId`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExecGetId_v13010`], the ABI of CUDA 13.1
+    /// - Since CUDA 13.1
     ///
     /// # Safety
     /// As for the C function.
@@ -7575,7 +8129,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecHostNodeSetParams` through `cuGetProcAddress("cuGraphExecHostNodeSetParams", 10020)` (`PFN_cuGraphExecHostNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExecHostNodeSetParams` through `cuGetProcAddress("cuGraphExecHostNodeSetParams", 10020)`: the driver's `cuGraphExecHostNodeSetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExecHostNodeSetParams_v10020`], the ABI of CUDA 10.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7599,7 +8156,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuGraphExecKernelNodeSetParams` through `cuGetProcAddress("cuGraphExecKernelNodeSetParams", 10010)` (`PFN_cuGraphExecKernelNodeSetParams_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExecKernelNodeSetParams` through `cuGetProcAddress("cuGraphExecKernelNodeSetParams", 10010)`: the driver's `cuGraphExecKernelNodeSetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExecKernelNodeSetParams_v10010`], the ABI of CUDA 10.1
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7623,7 +8183,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuGraphExecKernelNodeSetParams` through `cuGetProcAddress("cuGraphExecKernelNodeSetParams", 12000)` (`PFN_cuGraphExecKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExecKernelNodeSetParams` through `cuGetProcAddress("cuGraphExecKernelNodeSetParams", 12000)`: the driver's `cuGraphExecKernelNodeSetParams_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExecKernelNodeSetParams_v12000`], the ABI of CUDA 12.0
+    /// - As written here: since CUDA 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7646,7 +8209,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphExecMemcpyNodeSetParams", 10020)` (`PFN_cuGraphExecMemcpyNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExecMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphExecMemcpyNodeSetParams", 10020)`: the driver's `cuGraphExecMemcpyNodeSetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExecMemcpyNodeSetParams_v10020`], the ABI of CUDA 10.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7670,7 +8236,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExecMemsetNodeSetParams` through `cuGetProcAddress("cuGraphExecMemsetNodeSetParams", 10020)` (`PFN_cuGraphExecMemsetNodeSetParams_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExecMemsetNodeSetParams` through `cuGetProcAddress("cuGraphExecMemsetNodeSetParams", 10020)`: the driver's `cuGraphExecMemsetNodeSetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExecMemsetNodeSetParams_v10020`], the ABI of CUDA 10.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7695,7 +8264,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuGraphExecUpdate` through `cuGetProcAddress("cuGraphExecUpdate", 10020)` (`PFN_cuGraphExecUpdate_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExecUpdate` through `cuGetProcAddress("cuGraphExecUpdate", 10020)`: the driver's `cuGraphExecUpdate`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExecUpdate_v10020`], the ABI of CUDA 10.2
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7722,7 +8294,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12020)]
-    /// `cuGraphExecNodeSetParams` through `cuGetProcAddress("cuGraphExecNodeSetParams", 12020)` (`PFN_cuGraphExecNodeSetParams_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExecNodeSetParams` through `cuGetProcAddress("cuGraphExecNodeSetParams", 12020)`: the driver's `cuGraphExecNodeSetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExecNodeSetParams_v12020`], the ABI of CUDA 12.2
+    /// - Since CUDA 12.2
     ///
     /// # Safety
     /// As for the C function.
@@ -7746,7 +8321,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuGraphExecUpdate` through `cuGetProcAddress("cuGraphExecUpdate", 12000)` (`PFN_cuGraphExecUpdate_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExecUpdate` through `cuGetProcAddress("cuGraphExecUpdate", 12000)`: the driver's `cuGraphExecUpdate_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExecUpdate_v12000`], the ABI of CUDA 12.0
+    /// - As written here: since CUDA 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7769,7 +8347,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresSignalNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExternalSemaphoresSignalNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeGetParams", 11020)`: the driver's `cuGraphExternalSemaphoresSignalNodeGetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7791,7 +8372,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExternalSemaphoresSignalNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresSignalNodeSetParams", 11020)`: the driver's `cuGraphExternalSemaphoresSignalNodeSetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7813,7 +8397,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresWaitNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeGetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExternalSemaphoresWaitNodeGetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeGetParams", 11020)`: the driver's `cuGraphExternalSemaphoresWaitNodeGetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7835,7 +8422,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeSetParams", 11020)` (`PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphExternalSemaphoresWaitNodeSetParams` through `cuGetProcAddress("cuGraphExternalSemaphoresWaitNodeSetParams", 11020)`: the driver's `cuGraphExternalSemaphoresWaitNodeSetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7858,7 +8448,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuGraphGetEdges` through `cuGetProcAddress("cuGraphGetEdges", 10000)` (`PFN_cuGraphGetEdges_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphGetEdges` through `cuGetProcAddress("cuGraphGetEdges", 10000)`: the driver's `cuGraphGetEdges`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphGetEdges_v10000`], the ABI of CUDA 10.0
+    /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7883,7 +8476,10 @@ impl DriverTable {
         }
     }
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `cuGraphGetEdges_v2` through `cuGetProcAddress("cuGraphGetEdges", 12030)` (`PFN_cuGraphGetEdges_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphGetEdges_v2` through `cuGetProcAddress("cuGraphGetEdges", 12030)`: the driver's `cuGraphGetEdges_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphGetEdges_v12030`], the ABI of CUDA 12.3
+    /// - Since CUDA 12.3; removed in 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -7909,7 +8505,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuGraphGetEdges` through `cuGetProcAddress("cuGraphGetEdges", 12030)` (`PFN_cuGraphGetEdges_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphGetEdges` through `cuGetProcAddress("cuGraphGetEdges", 12030)`: the driver's `cuGraphGetEdges_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphGetEdges_v12030`], the ABI of CUDA 12.3
+    /// - As written here: since CUDA 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7935,7 +8534,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13010)]
-    /// `cuGraphGetId` through `cuGetProcAddress("cuGraphGetId", 13010)` (`PFN_cuGraphGetId_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphGetId` through `cuGetProcAddress("cuGraphGetId", 13010)`: the driver's `cuGraphGetId`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphGetId_v13010`], the ABI of CUDA 13.1
+    /// - Since CUDA 13.1
     ///
     /// # Safety
     /// As for the C function.
@@ -7953,7 +8555,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphGetNodes` through `cuGetProcAddress("cuGraphGetNodes", 10000)` (`PFN_cuGraphGetNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphGetNodes` through `cuGetProcAddress("cuGraphGetNodes", 10000)`: the driver's `cuGraphGetNodes`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphGetNodes_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7976,7 +8581,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphGetRootNodes` through `cuGetProcAddress("cuGraphGetRootNodes", 10000)` (`PFN_cuGraphGetRootNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphGetRootNodes` through `cuGetProcAddress("cuGraphGetRootNodes", 10000)`: the driver's `cuGraphGetRootNodes`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphGetRootNodes_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -7999,7 +8607,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphHostNodeGetParams` through `cuGetProcAddress("cuGraphHostNodeGetParams", 10000)` (`PFN_cuGraphHostNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphHostNodeGetParams` through `cuGetProcAddress("cuGraphHostNodeGetParams", 10000)`: the driver's `cuGraphHostNodeGetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphHostNodeGetParams_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8021,7 +8632,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphHostNodeSetParams` through `cuGetProcAddress("cuGraphHostNodeSetParams", 10000)` (`PFN_cuGraphHostNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphHostNodeSetParams` through `cuGetProcAddress("cuGraphHostNodeSetParams", 10000)`: the driver's `cuGraphHostNodeSetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphHostNodeSetParams_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8044,7 +8658,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuGraphInstantiate` through `cuGetProcAddress("cuGraphInstantiate", 11000)` (`PFN_cuGraphInstantiate_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphInstantiate` through `cuGetProcAddress("cuGraphInstantiate", 11000)`: the driver's `cuGraphInstantiate_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphInstantiate_v11000`], the ABI of CUDA 11.0
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8072,7 +8689,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuGraphInstantiateWithFlags` through `cuGetProcAddress("cuGraphInstantiateWithFlags", 11040)` (`PFN_cuGraphInstantiateWithFlags_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphInstantiateWithFlags` through `cuGetProcAddress("cuGraphInstantiateWithFlags", 11040)`: the driver's `cuGraphInstantiateWithFlags`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphInstantiateWithFlags_v11040`], the ABI of CUDA 11.4
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -8096,7 +8716,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuGraphInstantiate` through `cuGetProcAddress("cuGraphInstantiateWithFlags", 11040)` (`PFN_cuGraphInstantiateWithFlags_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphInstantiate` through `cuGetProcAddress("cuGraphInstantiateWithFlags", 11040)`: the driver's `cuGraphInstantiateWithFlags`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphInstantiateWithFlags_v11040`], the ABI of CUDA 11.4
+    /// - As written here: since CUDA 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8120,7 +8743,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuGraphInstantiateWithParams` through `cuGetProcAddress("cuGraphInstantiateWithParams", 12000)` (`PFN_cuGraphInstantiateWithParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphInstantiateWithParams` through `cuGetProcAddress("cuGraphInstantiateWithParams", 12000)`: the driver's `cuGraphInstantiateWithParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphInstantiateWithParams_v12000`], per thread [`entry::cuGraphInstantiateWithParams_v12000_ptsz`], the ABI of CUDA 12.0
+    /// - Since CUDA 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -8143,7 +8769,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeCopyAttributes` through `cuGetProcAddress("cuGraphKernelNodeCopyAttributes", 11000)` (`PFN_cuGraphKernelNodeCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphKernelNodeCopyAttributes` through `cuGetProcAddress("cuGraphKernelNodeCopyAttributes", 11000)`: the driver's `cuGraphKernelNodeCopyAttributes`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphKernelNodeCopyAttributes_v11000`], the ABI of CUDA 11.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8165,7 +8794,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeGetAttribute` through `cuGetProcAddress("cuGraphKernelNodeGetAttribute", 11000)` (`PFN_cuGraphKernelNodeGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphKernelNodeGetAttribute` through `cuGetProcAddress("cuGraphKernelNodeGetAttribute", 11000)`: the driver's `cuGraphKernelNodeGetAttribute`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphKernelNodeGetAttribute_v11000`], the ABI of CUDA 11.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8189,7 +8821,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuGraphKernelNodeGetParams` through `cuGetProcAddress("cuGraphKernelNodeGetParams", 10000)` (`PFN_cuGraphKernelNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphKernelNodeGetParams` through `cuGetProcAddress("cuGraphKernelNodeGetParams", 10000)`: the driver's `cuGraphKernelNodeGetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphKernelNodeGetParams_v10000`], the ABI of CUDA 10.0
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8212,7 +8847,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuGraphKernelNodeGetParams` through `cuGetProcAddress("cuGraphKernelNodeGetParams", 12000)` (`PFN_cuGraphKernelNodeGetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphKernelNodeGetParams` through `cuGetProcAddress("cuGraphKernelNodeGetParams", 12000)`: the driver's `cuGraphKernelNodeGetParams_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphKernelNodeGetParams_v12000`], the ABI of CUDA 12.0
+    /// - As written here: since CUDA 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8234,7 +8872,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphKernelNodeSetAttribute` through `cuGetProcAddress("cuGraphKernelNodeSetAttribute", 11000)` (`PFN_cuGraphKernelNodeSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphKernelNodeSetAttribute` through `cuGetProcAddress("cuGraphKernelNodeSetAttribute", 11000)`: the driver's `cuGraphKernelNodeSetAttribute`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphKernelNodeSetAttribute_v11000`], the ABI of CUDA 11.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8258,7 +8899,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuGraphKernelNodeSetParams` through `cuGetProcAddress("cuGraphKernelNodeSetParams", 10000)` (`PFN_cuGraphKernelNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphKernelNodeSetParams` through `cuGetProcAddress("cuGraphKernelNodeSetParams", 10000)`: the driver's `cuGraphKernelNodeSetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphKernelNodeSetParams_v10000`], the ABI of CUDA 10.0
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8281,7 +8925,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuGraphKernelNodeSetParams` through `cuGetProcAddress("cuGraphKernelNodeSetParams", 12000)` (`PFN_cuGraphKernelNodeSetParams_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphKernelNodeSetParams` through `cuGetProcAddress("cuGraphKernelNodeSetParams", 12000)`: the driver's `cuGraphKernelNodeSetParams_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphKernelNodeSetParams_v12000`], the ABI of CUDA 12.0
+    /// - As written here: since CUDA 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8303,7 +8950,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphLaunch` through `cuGetProcAddress("cuGraphLaunch", 10000)` (`PFN_cuGraphLaunch_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphLaunch` through `cuGetProcAddress("cuGraphLaunch", 10000)`: the driver's `cuGraphLaunch`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphLaunch_v10000`], per thread [`entry::cuGraphLaunch_v10000_ptsz`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8325,7 +8975,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphMemAllocNodeGetParams` through `cuGetProcAddress("cuGraphMemAllocNodeGetParams", 11040)` (`PFN_cuGraphMemAllocNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphMemAllocNodeGetParams` through `cuGetProcAddress("cuGraphMemAllocNodeGetParams", 11040)`: the driver's `cuGraphMemAllocNodeGetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphMemAllocNodeGetParams_v11040`], the ABI of CUDA 11.4
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8347,7 +9000,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphMemFreeNodeGetParams` through `cuGetProcAddress("cuGraphMemFreeNodeGetParams", 11040)` (`PFN_cuGraphMemFreeNodeGetParams_v11040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphMemFreeNodeGetParams` through `cuGetProcAddress("cuGraphMemFreeNodeGetParams", 11040)`: the driver's `cuGraphMemFreeNodeGetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphMemFreeNodeGetParams_v11040`], the ABI of CUDA 11.4
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8369,7 +9025,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphMemcpyNodeGetParams` through `cuGetProcAddress("cuGraphMemcpyNodeGetParams", 10000)` (`PFN_cuGraphMemcpyNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphMemcpyNodeGetParams` through `cuGetProcAddress("cuGraphMemcpyNodeGetParams", 10000)`: the driver's `cuGraphMemcpyNodeGetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphMemcpyNodeGetParams_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8391,7 +9050,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphMemcpyNodeSetParams", 10000)` (`PFN_cuGraphMemcpyNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphMemcpyNodeSetParams` through `cuGetProcAddress("cuGraphMemcpyNodeSetParams", 10000)`: the driver's `cuGraphMemcpyNodeSetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphMemcpyNodeSetParams_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8413,7 +9075,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphMemsetNodeGetParams` through `cuGetProcAddress("cuGraphMemsetNodeGetParams", 10000)` (`PFN_cuGraphMemsetNodeGetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphMemsetNodeGetParams` through `cuGetProcAddress("cuGraphMemsetNodeGetParams", 10000)`: the driver's `cuGraphMemsetNodeGetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphMemsetNodeGetParams_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8435,7 +9100,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphMemsetNodeSetParams` through `cuGetProcAddress("cuGraphMemsetNodeSetParams", 10000)` (`PFN_cuGraphMemsetNodeSetParams_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphMemsetNodeSetParams` through `cuGetProcAddress("cuGraphMemsetNodeSetParams", 10000)`: the driver's `cuGraphMemsetNodeSetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphMemsetNodeSetParams_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8457,7 +9125,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphNodeFindInClone` through `cuGetProcAddress("cuGraphNodeFindInClone", 10000)` (`PFN_cuGraphNodeFindInClone_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphNodeFindInClone` through `cuGetProcAddress("cuGraphNodeFindInClone", 10000)`: the driver's `cuGraphNodeFindInClone`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphNodeFindInClone_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8481,7 +9152,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuGraphNodeGetDependencies` through `cuGetProcAddress("cuGraphNodeGetDependencies", 10000)` (`PFN_cuGraphNodeGetDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphNodeGetDependencies` through `cuGetProcAddress("cuGraphNodeGetDependencies", 10000)`: the driver's `cuGraphNodeGetDependencies`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphNodeGetDependencies_v10000`], the ABI of CUDA 10.0
+    /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8505,7 +9179,10 @@ impl DriverTable {
         }
     }
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `cuGraphNodeGetDependencies_v2` through `cuGetProcAddress("cuGraphNodeGetDependencies", 12030)` (`PFN_cuGraphNodeGetDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphNodeGetDependencies_v2` through `cuGetProcAddress("cuGraphNodeGetDependencies", 12030)`: the driver's `cuGraphNodeGetDependencies_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphNodeGetDependencies_v12030`], the ABI of CUDA 12.3
+    /// - Since CUDA 12.3; removed in 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -8530,7 +9207,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuGraphNodeGetDependentNodes` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 10000)` (`PFN_cuGraphNodeGetDependentNodes_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphNodeGetDependentNodes` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 10000)`: the driver's `cuGraphNodeGetDependentNodes`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphNodeGetDependentNodes_v10000`], the ABI of CUDA 10.0
+    /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8554,7 +9234,10 @@ impl DriverTable {
         }
     }
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `cuGraphNodeGetDependentNodes_v2` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 12030)` (`PFN_cuGraphNodeGetDependentNodes_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphNodeGetDependentNodes_v2` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 12030)`: the driver's `cuGraphNodeGetDependentNodes_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphNodeGetDependentNodes_v12030`], the ABI of CUDA 12.3
+    /// - Since CUDA 12.3; removed in 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -8581,7 +9264,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13010)]
-    /// `cuGraphNodeGetContainingGraph` through `cuGetProcAddress("cuGraphNodeGetContainingGraph", 13010)` (`PFN_cuGraphNodeGetContainingGraph_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphNodeGetContainingGraph` through `cuGetProcAddress("cuGraphNodeGetContainingGraph", 13010)`: the driver's `cuGraphNodeGetContainingGraph`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphNodeGetContainingGraph_v13010`], the ABI of CUDA 13.1
+    /// - Since CUDA 13.1
     ///
     /// # Safety
     /// As for the C function.
@@ -8604,7 +9290,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuGraphNodeGetDependencies` through `cuGetProcAddress("cuGraphNodeGetDependencies", 12030)` (`PFN_cuGraphNodeGetDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphNodeGetDependencies` through `cuGetProcAddress("cuGraphNodeGetDependencies", 12030)`: the driver's `cuGraphNodeGetDependencies_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphNodeGetDependencies_v12030`], the ABI of CUDA 12.3
+    /// - As written here: since CUDA 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8629,7 +9318,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuGraphNodeGetDependentNodes` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 12030)` (`PFN_cuGraphNodeGetDependentNodes_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphNodeGetDependentNodes` through `cuGetProcAddress("cuGraphNodeGetDependentNodes", 12030)`: the driver's `cuGraphNodeGetDependentNodes_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphNodeGetDependentNodes_v12030`], the ABI of CUDA 12.3
+    /// - As written here: since CUDA 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8655,7 +9347,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetEnabled` through `cuGetProcAddress("cuGraphNodeGetEnabled", 11060)` (`PFN_cuGraphNodeGetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphNodeGetEnabled` through `cuGetProcAddress("cuGraphNodeGetEnabled", 11060)`: the driver's `cuGraphNodeGetEnabled`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphNodeGetEnabled_v11060`], the ABI of CUDA 11.6
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8679,7 +9374,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13010)]
-    /// `cuGraphNodeGetLocalId` through `cuGetProcAddress("cuGraphNodeGetLocalId", 13010)` (`PFN_cuGraphNodeGetLocalId_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphNodeGetLocalId` through `cuGetProcAddress("cuGraphNodeGetLocalId", 13010)`: the driver's `cuGraphNodeGetLocalId`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphNodeGetLocalId_v13010`], the ABI of CUDA 13.1
+    /// - Since CUDA 13.1
     ///
     /// # Safety
     /// As for the C function.
@@ -8702,7 +9400,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuGraphNodeGetParams` through `cuGetProcAddress("cuGraphNodeGetParams", 13020)` (`PFN_cuGraphNodeGetParams_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphNodeGetParams` through `cuGetProcAddress("cuGraphNodeGetParams", 13020)`: the driver's `cuGraphNodeGetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphNodeGetParams_v13020`], the ABI of CUDA 13.2
+    /// - Since CUDA 13.2
     ///
     /// # Safety
     /// As for the C function.
@@ -8725,7 +9426,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13010)]
-    /// `cuGraphNodeGetToolsId` through `cuGetProcAddress("cuGraphNodeGetToolsId", 13010)` (`PFN_cuGraphNodeGetToolsId_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphNodeGetToolsId` through `cuGetProcAddress("cuGraphNodeGetToolsId", 13010)`: the driver's `cuGraphNodeGetToolsId`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphNodeGetToolsId_v13010`], the ABI of CUDA 13.1
+    /// - Since CUDA 13.1
     ///
     /// # Safety
     /// As for the C function.
@@ -8747,7 +9451,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphNodeGetType` through `cuGetProcAddress("cuGraphNodeGetType", 10000)` (`PFN_cuGraphNodeGetType_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphNodeGetType` through `cuGetProcAddress("cuGraphNodeGetType", 10000)`: the driver's `cuGraphNodeGetType`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphNodeGetType_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8769,7 +9476,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphNodeSetEnabled` through `cuGetProcAddress("cuGraphNodeSetEnabled", 11060)` (`PFN_cuGraphNodeSetEnabled_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphNodeSetEnabled` through `cuGetProcAddress("cuGraphNodeSetEnabled", 11060)`: the driver's `cuGraphNodeSetEnabled`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphNodeSetEnabled_v11060`], the ABI of CUDA 11.6
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8793,7 +9503,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12020)]
-    /// `cuGraphNodeSetParams` through `cuGetProcAddress("cuGraphNodeSetParams", 12020)` (`PFN_cuGraphNodeSetParams_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphNodeSetParams` through `cuGetProcAddress("cuGraphNodeSetParams", 12020)`: the driver's `cuGraphNodeSetParams`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphNodeSetParams_v12020`], the ABI of CUDA 12.2
+    /// - Since CUDA 12.2
     ///
     /// # Safety
     /// As for the C function.
@@ -8816,7 +9529,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13040)]
-    /// `cuGraphNodeSetParams_v2` through `cuGetProcAddress("cuGraphNodeSetParams", 13040)` (`PFN_cuGraphNodeSetParams_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphNodeSetParams_v2` through `cuGetProcAddress("cuGraphNodeSetParams", 13040)`: the driver's `cuGraphNodeSetParams_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphNodeSetParams_v13040`], the ABI of CUDA 13.4
+    /// - Since CUDA 13.4
     ///
     /// # Safety
     /// As for the C function.
@@ -8838,7 +9554,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphReleaseUserObject` through `cuGetProcAddress("cuGraphReleaseUserObject", 11030)` (`PFN_cuGraphReleaseUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphReleaseUserObject` through `cuGetProcAddress("cuGraphReleaseUserObject", 11030)`: the driver's `cuGraphReleaseUserObject`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphReleaseUserObject_v11030`], the ABI of CUDA 11.3
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8862,7 +9581,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuGraphRemoveDependencies` through `cuGetProcAddress("cuGraphRemoveDependencies", 10000)` (`PFN_cuGraphRemoveDependencies_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphRemoveDependencies` through `cuGetProcAddress("cuGraphRemoveDependencies", 10000)`: the driver's `cuGraphRemoveDependencies`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphRemoveDependencies_v10000`], the ABI of CUDA 10.0
+    /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8887,7 +9609,10 @@ impl DriverTable {
         }
     }
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `cuGraphRemoveDependencies_v2` through `cuGetProcAddress("cuGraphRemoveDependencies", 12030)` (`PFN_cuGraphRemoveDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphRemoveDependencies_v2` through `cuGetProcAddress("cuGraphRemoveDependencies", 12030)`: the driver's `cuGraphRemoveDependencies_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphRemoveDependencies_v12030`], the ABI of CUDA 12.3
+    /// - Since CUDA 12.3; removed in 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -8913,7 +9638,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuGraphRemoveDependencies` through `cuGetProcAddress("cuGraphRemoveDependencies", 12030)` (`PFN_cuGraphRemoveDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphRemoveDependencies` through `cuGetProcAddress("cuGraphRemoveDependencies", 12030)`: the driver's `cuGraphRemoveDependencies_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphRemoveDependencies_v12030`], the ABI of CUDA 12.3
+    /// - As written here: since CUDA 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8938,7 +9666,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphRetainUserObject` through `cuGetProcAddress("cuGraphRetainUserObject", 11030)` (`PFN_cuGraphRetainUserObject_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphRetainUserObject` through `cuGetProcAddress("cuGraphRetainUserObject", 11030)`: the driver's `cuGraphRetainUserObject`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphRetainUserObject_v11030`], the ABI of CUDA 11.3
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8962,7 +9693,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphUpload` through `cuGetProcAddress("cuGraphUpload", 11010)` (`PFN_cuGraphUpload_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphUpload` through `cuGetProcAddress("cuGraphUpload", 11010)`: the driver's `cuGraphUpload`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphUpload_v11010`], per thread [`entry::cuGraphUpload_v11010_ptsz`], the ABI of CUDA 11.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -8984,7 +9718,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsMapResources` through `cuGetProcAddress("cuGraphicsMapResources", 3000)` (`PFN_cuGraphicsMapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphicsMapResources` through `cuGetProcAddress("cuGraphicsMapResources", 3000)`: the driver's `cuGraphicsMapResources`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphicsMapResources_v3000`], per thread [`entry::cuGraphicsMapResources_v7000_ptsz`], the ABI of CUDA 3.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9007,7 +9744,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsResourceGetMappedMipmappedArray` through `cuGetProcAddress("cuGraphicsResourceGetMappedMipmappedArray", 5000)` (`PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphicsResourceGetMappedMipmappedArray` through `cuGetProcAddress("cuGraphicsResourceGetMappedMipmappedArray", 5000)`: the driver's `cuGraphicsResourceGetMappedMipmappedArray`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphicsResourceGetMappedMipmappedArray_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9029,7 +9769,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsResourceGetMappedPointer` through `cuGetProcAddress("cuGraphicsResourceGetMappedPointer", 3020)` (`PFN_cuGraphicsResourceGetMappedPointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphicsResourceGetMappedPointer` through `cuGetProcAddress("cuGraphicsResourceGetMappedPointer", 3020)`: the driver's `cuGraphicsResourceGetMappedPointer_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphicsResourceGetMappedPointer_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9052,7 +9795,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsResourceSetMapFlags` through `cuGetProcAddress("cuGraphicsResourceSetMapFlags", 6050)` (`PFN_cuGraphicsResourceSetMapFlags_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphicsResourceSetMapFlags` through `cuGetProcAddress("cuGraphicsResourceSetMapFlags", 6050)`: the driver's `cuGraphicsResourceSetMapFlags_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphicsResourceSetMapFlags_v6050`], the ABI of CUDA 6.5
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9074,7 +9820,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsSubResourceGetMappedArray` through `cuGetProcAddress("cuGraphicsSubResourceGetMappedArray", 3000)` (`PFN_cuGraphicsSubResourceGetMappedArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphicsSubResourceGetMappedArray` through `cuGetProcAddress("cuGraphicsSubResourceGetMappedArray", 3000)`: the driver's `cuGraphicsSubResourceGetMappedArray`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphicsSubResourceGetMappedArray_v3000`], the ABI of CUDA 3.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9098,7 +9847,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsUnmapResources` through `cuGetProcAddress("cuGraphicsUnmapResources", 3000)` (`PFN_cuGraphicsUnmapResources_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphicsUnmapResources` through `cuGetProcAddress("cuGraphicsUnmapResources", 3000)`: the driver's `cuGraphicsUnmapResources`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphicsUnmapResources_v3000`], per thread [`entry::cuGraphicsUnmapResources_v7000_ptsz`], the ABI of CUDA 3.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9121,7 +9873,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsUnregisterResource` through `cuGetProcAddress("cuGraphicsUnregisterResource", 3000)` (`PFN_cuGraphicsUnregisterResource_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphicsUnregisterResource` through `cuGetProcAddress("cuGraphicsUnregisterResource", 3000)`: the driver's `cuGraphicsUnregisterResource`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphicsUnregisterResource_v3000`], the ABI of CUDA 3.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9143,7 +9898,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuGreenCtxCreate` through `cuGetProcAddress("cuGreenCtxCreate", 12040)` (`PFN_cuGreenCtxCreate_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGreenCtxCreate` through `cuGetProcAddress("cuGreenCtxCreate", 12040)`: the driver's `cuGreenCtxCreate`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGreenCtxCreate_v12040`], the ABI of CUDA 12.4
+    /// - Since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -9168,7 +9926,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuGreenCtxDestroy` through `cuGetProcAddress("cuGreenCtxDestroy", 12040)` (`PFN_cuGreenCtxDestroy_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGreenCtxDestroy` through `cuGetProcAddress("cuGreenCtxDestroy", 12040)`: the driver's `cuGreenCtxDestroy`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGreenCtxDestroy_v12040`], the ABI of CUDA 12.4
+    /// - Since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -9187,7 +9948,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuGreenCtxGetDevResource` through `cuGetProcAddress("cuGreenCtxGetDevResource", 12040)` (`PFN_cuGreenCtxGetDevResource_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGreenCtxGetDevResource` through `cuGetProcAddress("cuGreenCtxGetDevResource", 12040)`: the driver's `cuGreenCtxGetDevResource`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGreenCtxGetDevResource_v12040`], the ABI of CUDA 12.4
+    /// - Since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -9211,7 +9975,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuGreenCtxGetId` through `cuGetProcAddress("cuGreenCtxGetId", 12090)` (`PFN_cuGreenCtxGetId_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGreenCtxGetId` through `cuGetProcAddress("cuGreenCtxGetId", 12090)`: the driver's `cuGreenCtxGetId`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGreenCtxGetId_v12090`], the ABI of CUDA 12.9
+    /// - Since CUDA 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -9234,7 +10001,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuGreenCtxRecordEvent` through `cuGetProcAddress("cuGreenCtxRecordEvent", 12040)` (`PFN_cuGreenCtxRecordEvent_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGreenCtxRecordEvent` through `cuGetProcAddress("cuGreenCtxRecordEvent", 12040)`: the driver's `cuGreenCtxRecordEvent`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGreenCtxRecordEvent_v12040`], the ABI of CUDA 12.4
+    /// - Since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -9257,7 +10027,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12050)]
-    /// `cuGreenCtxStreamCreate` through `cuGetProcAddress("cuGreenCtxStreamCreate", 12050)` (`PFN_cuGreenCtxStreamCreate_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGreenCtxStreamCreate` through `cuGetProcAddress("cuGreenCtxStreamCreate", 12050)`: the driver's `cuGreenCtxStreamCreate`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGreenCtxStreamCreate_v12050`], the ABI of CUDA 12.5
+    /// - Since CUDA 12.5
     ///
     /// # Safety
     /// As for the C function.
@@ -9282,7 +10055,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuGreenCtxWaitEvent` through `cuGetProcAddress("cuGreenCtxWaitEvent", 12040)` (`PFN_cuGreenCtxWaitEvent_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGreenCtxWaitEvent` through `cuGetProcAddress("cuGreenCtxWaitEvent", 12040)`: the driver's `cuGreenCtxWaitEvent`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGreenCtxWaitEvent_v12040`], the ABI of CUDA 12.4
+    /// - Since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -9304,7 +10080,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuImportExternalMemory` through `cuGetProcAddress("cuImportExternalMemory", 10000)` (`PFN_cuImportExternalMemory_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuImportExternalMemory` through `cuGetProcAddress("cuImportExternalMemory", 10000)`: the driver's `cuImportExternalMemory`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuImportExternalMemory_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9326,7 +10105,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuImportExternalSemaphore` through `cuGetProcAddress("cuImportExternalSemaphore", 10000)` (`PFN_cuImportExternalSemaphore_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuImportExternalSemaphore` through `cuGetProcAddress("cuImportExternalSemaphore", 10000)`: the driver's `cuImportExternalSemaphore`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuImportExternalSemaphore_v10000`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9348,7 +10130,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuInit` through `cuGetProcAddress("cuInit", 2000)` (`PFN_cuInit_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuInit` through `cuGetProcAddress("cuInit", 2000)`: the driver's `cuInit`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuInit_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9359,7 +10144,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuIpcCloseMemHandle` through `cuGetProcAddress("cuIpcCloseMemHandle", 4010)` (`PFN_cuIpcCloseMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuIpcCloseMemHandle` through `cuGetProcAddress("cuIpcCloseMemHandle", 4010)`: the driver's `cuIpcCloseMemHandle`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuIpcCloseMemHandle_v4010`], the ABI of CUDA 4.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9377,7 +10165,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuIpcGetEventHandle` through `cuGetProcAddress("cuIpcGetEventHandle", 4010)` (`PFN_cuIpcGetEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuIpcGetEventHandle` through `cuGetProcAddress("cuIpcGetEventHandle", 4010)`: the driver's `cuIpcGetEventHandle`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuIpcGetEventHandle_v4010`], the ABI of CUDA 4.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9399,7 +10190,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuIpcGetMemHandle` through `cuGetProcAddress("cuIpcGetMemHandle", 4010)` (`PFN_cuIpcGetMemHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuIpcGetMemHandle` through `cuGetProcAddress("cuIpcGetMemHandle", 4010)`: the driver's `cuIpcGetMemHandle`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuIpcGetMemHandle_v4010`], the ABI of CUDA 4.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9421,7 +10215,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuIpcOpenEventHandle` through `cuGetProcAddress("cuIpcOpenEventHandle", 4010)` (`PFN_cuIpcOpenEventHandle_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuIpcOpenEventHandle` through `cuGetProcAddress("cuIpcOpenEventHandle", 4010)`: the driver's `cuIpcOpenEventHandle`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuIpcOpenEventHandle_v4010`], the ABI of CUDA 4.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9443,7 +10240,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuIpcOpenMemHandle` through `cuGetProcAddress("cuIpcOpenMemHandle", 11000)` (`PFN_cuIpcOpenMemHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuIpcOpenMemHandle` through `cuGetProcAddress("cuIpcOpenMemHandle", 11000)`: the driver's `cuIpcOpenMemHandle_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuIpcOpenMemHandle_v11000`], the ABI of CUDA 11.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9467,7 +10267,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuKernelGetAttribute` through `cuGetProcAddress("cuKernelGetAttribute", 12000)` (`PFN_cuKernelGetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuKernelGetAttribute` through `cuGetProcAddress("cuKernelGetAttribute", 12000)`: the driver's `cuKernelGetAttribute`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuKernelGetAttribute_v12000`], the ABI of CUDA 12.0
+    /// - Since CUDA 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -9492,7 +10295,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuKernelGetFunction` through `cuGetProcAddress("cuKernelGetFunction", 12000)` (`PFN_cuKernelGetFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuKernelGetFunction` through `cuGetProcAddress("cuKernelGetFunction", 12000)`: the driver's `cuKernelGetFunction`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuKernelGetFunction_v12000`], the ABI of CUDA 12.0
+    /// - Since CUDA 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -9515,7 +10321,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12050)]
-    /// `cuKernelGetLibrary` through `cuGetProcAddress("cuKernelGetLibrary", 12050)` (`PFN_cuKernelGetLibrary_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuKernelGetLibrary` through `cuGetProcAddress("cuKernelGetLibrary", 12050)`: the driver's `cuKernelGetLibrary`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuKernelGetLibrary_v12050`], the ABI of CUDA 12.5
+    /// - Since CUDA 12.5
     ///
     /// # Safety
     /// As for the C function.
@@ -9538,7 +10347,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12030)]
-    /// `cuKernelGetName` through `cuGetProcAddress("cuKernelGetName", 12030)` (`PFN_cuKernelGetName_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuKernelGetName` through `cuGetProcAddress("cuKernelGetName", 12030)`: the driver's `cuKernelGetName`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuKernelGetName_v12030`], the ABI of CUDA 12.3
+    /// - Since CUDA 12.3
     ///
     /// # Safety
     /// As for the C function.
@@ -9561,7 +10373,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuKernelGetParamCount` through `cuGetProcAddress("cuKernelGetParamCount", 13020)` (`PFN_cuKernelGetParamCount_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuKernelGetParamCount` through `cuGetProcAddress("cuKernelGetParamCount", 13020)`: the driver's `cuKernelGetParamCount`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuKernelGetParamCount_v13020`], the ABI of CUDA 13.2
+    /// - Since CUDA 13.2
     ///
     /// # Safety
     /// As for the C function.
@@ -9584,7 +10399,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuKernelGetParamInfo` through `cuGetProcAddress("cuKernelGetParamInfo", 12040)` (`PFN_cuKernelGetParamInfo_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuKernelGetParamInfo` through `cuGetProcAddress("cuKernelGetParamInfo", 12040)`: the driver's `cuKernelGetParamInfo`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuKernelGetParamInfo_v12040`], the ABI of CUDA 12.4
+    /// - Since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -9609,7 +10427,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuKernelSetAttribute` through `cuGetProcAddress("cuKernelSetAttribute", 12000)` (`PFN_cuKernelSetAttribute_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuKernelSetAttribute` through `cuGetProcAddress("cuKernelSetAttribute", 12000)`: the driver's `cuKernelSetAttribute`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuKernelSetAttribute_v12000`], the ABI of CUDA 12.0
+    /// - Since CUDA 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -9634,7 +10455,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuKernelSetCacheConfig` through `cuGetProcAddress("cuKernelSetCacheConfig", 12000)` (`PFN_cuKernelSetCacheConfig_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuKernelSetCacheConfig` through `cuGetProcAddress("cuKernelSetCacheConfig", 12000)`: the driver's `cuKernelSetCacheConfig`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuKernelSetCacheConfig_v12000`], the ABI of CUDA 12.0
+    /// - Since CUDA 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -9657,7 +10481,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunch` through `cuGetProcAddress("cuLaunch", 2000)` (`PFN_cuLaunch_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLaunch` through `cuGetProcAddress("cuLaunch", 2000)`: the driver's `cuLaunch`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLaunch_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9671,7 +10498,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunchCooperativeKernel` through `cuGetProcAddress("cuLaunchCooperativeKernel", 9000)` (`PFN_cuLaunchCooperativeKernel_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLaunchCooperativeKernel` through `cuGetProcAddress("cuLaunchCooperativeKernel", 9000)`: the driver's `cuLaunchCooperativeKernel`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLaunchCooperativeKernel_v9000`], per thread [`entry::cuLaunchCooperativeKernel_v9000_ptsz`], the ABI of CUDA 9.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9714,7 +10544,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunchCooperativeKernelMultiDevice` through `cuGetProcAddress("cuLaunchCooperativeKernelMultiDevice", 9000)` (`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLaunchCooperativeKernelMultiDevice` through `cuGetProcAddress("cuLaunchCooperativeKernelMultiDevice", 9000)`: the driver's `cuLaunchCooperativeKernelMultiDevice`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLaunchCooperativeKernelMultiDevice_v9000`], the ABI of CUDA 9.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9737,7 +10570,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunchGrid` through `cuGetProcAddress("cuLaunchGrid", 2000)` (`PFN_cuLaunchGrid_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLaunchGrid` through `cuGetProcAddress("cuLaunchGrid", 2000)`: the driver's `cuLaunchGrid`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLaunchGrid_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9756,7 +10592,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunchGridAsync` through `cuGetProcAddress("cuLaunchGridAsync", 2000)` (`PFN_cuLaunchGridAsync_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLaunchGridAsync` through `cuGetProcAddress("cuLaunchGridAsync", 2000)`: the driver's `cuLaunchGridAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLaunchGridAsync_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9780,7 +10619,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunchHostFunc` through `cuGetProcAddress("cuLaunchHostFunc", 10000)` (`PFN_cuLaunchHostFunc_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLaunchHostFunc` through `cuGetProcAddress("cuLaunchHostFunc", 10000)`: the driver's `cuLaunchHostFunc`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLaunchHostFunc_v10000`], per thread [`entry::cuLaunchHostFunc_v10000_ptsz`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9804,7 +10646,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuLaunchHostFunc_v2` through `cuGetProcAddress("cuLaunchHostFunc", 13010)` (`PFN_cuLaunchHostFunc_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLaunchHostFunc_v2` through `cuGetProcAddress("cuLaunchHostFunc", 13010)`: the driver's `cuLaunchHostFunc_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLaunchHostFunc_v13010`], per thread [`entry::cuLaunchHostFunc_v13010_ptsz`], the ABI of CUDA 13.1
+    /// - Since CUDA 13.2
     ///
     /// # Safety
     /// As for the C function.
@@ -9828,7 +10673,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLaunchKernel` through `cuGetProcAddress("cuLaunchKernel", 4000)` (`PFN_cuLaunchKernel_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLaunchKernel` through `cuGetProcAddress("cuLaunchKernel", 4000)`: the driver's `cuLaunchKernel`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLaunchKernel_v4000`], per thread [`entry::cuLaunchKernel_v7000_ptsz`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -9874,7 +10722,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_11080)]
-    /// `cuLaunchKernelEx` through `cuGetProcAddress("cuLaunchKernelEx", 11060)` (`PFN_cuLaunchKernelEx_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLaunchKernelEx` through `cuGetProcAddress("cuLaunchKernelEx", 11060)`: the driver's `cuLaunchKernelEx`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLaunchKernelEx_v11060`], per thread [`entry::cuLaunchKernelEx_v11060_ptsz`], the ABI of CUDA 11.6
+    /// - Since CUDA 11.8
     ///
     /// # Safety
     /// As for the C function.
@@ -9899,7 +10750,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuLibraryEnumerateKernels` through `cuGetProcAddress("cuLibraryEnumerateKernels", 12040)` (`PFN_cuLibraryEnumerateKernels_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLibraryEnumerateKernels` through `cuGetProcAddress("cuLibraryEnumerateKernels", 12040)`: the driver's `cuLibraryEnumerateKernels`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLibraryEnumerateKernels_v12040`], the ABI of CUDA 12.4
+    /// - Since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -9923,7 +10777,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuLibraryGetGlobal` through `cuGetProcAddress("cuLibraryGetGlobal", 12000)` (`PFN_cuLibraryGetGlobal_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLibraryGetGlobal` through `cuGetProcAddress("cuLibraryGetGlobal", 12000)`: the driver's `cuLibraryGetGlobal`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLibraryGetGlobal_v12000`], the ABI of CUDA 12.0
+    /// - Since CUDA 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -9948,7 +10805,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuLibraryGetKernel` through `cuGetProcAddress("cuLibraryGetKernel", 12000)` (`PFN_cuLibraryGetKernel_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLibraryGetKernel` through `cuGetProcAddress("cuLibraryGetKernel", 12000)`: the driver's `cuLibraryGetKernel`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLibraryGetKernel_v12000`], the ABI of CUDA 12.0
+    /// - Since CUDA 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -9972,7 +10832,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuLibraryGetKernelCount` through `cuGetProcAddress("cuLibraryGetKernelCount", 12040)` (`PFN_cuLibraryGetKernelCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLibraryGetKernelCount` through `cuGetProcAddress("cuLibraryGetKernelCount", 12040)`: the driver's `cuLibraryGetKernelCount`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLibraryGetKernelCount_v12040`], the ABI of CUDA 12.4
+    /// - Since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -9995,7 +10858,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuLibraryGetManaged` through `cuGetProcAddress("cuLibraryGetManaged", 12000)` (`PFN_cuLibraryGetManaged_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLibraryGetManaged` through `cuGetProcAddress("cuLibraryGetManaged", 12000)`: the driver's `cuLibraryGetManaged`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLibraryGetManaged_v12000`], the ABI of CUDA 12.0
+    /// - Since CUDA 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -10020,7 +10886,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuLibraryGetModule` through `cuGetProcAddress("cuLibraryGetModule", 12000)` (`PFN_cuLibraryGetModule_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLibraryGetModule` through `cuGetProcAddress("cuLibraryGetModule", 12000)`: the driver's `cuLibraryGetModule`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLibraryGetModule_v12000`], the ABI of CUDA 12.0
+    /// - Since CUDA 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -10043,7 +10912,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuLibraryGetUnifiedFunction` through `cuGetProcAddress("cuLibraryGetUnifiedFunction", 12000)` (`PFN_cuLibraryGetUnifiedFunction_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLibraryGetUnifiedFunction` through `cuGetProcAddress("cuLibraryGetUnifiedFunction", 12000)`: the driver's `cuLibraryGetUnifiedFunction`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLibraryGetUnifiedFunction_v12000`], the ABI of CUDA 12.0
+    /// - Since CUDA 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -10067,7 +10939,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuLibraryLoadData` through `cuGetProcAddress("cuLibraryLoadData", 12000)` (`PFN_cuLibraryLoadData_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLibraryLoadData` through `cuGetProcAddress("cuLibraryLoadData", 12000)`: the driver's `cuLibraryLoadData`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLibraryLoadData_v12000`], the ABI of CUDA 12.0
+    /// - Since CUDA 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -10107,7 +10982,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuLibraryLoadFromFile` through `cuGetProcAddress("cuLibraryLoadFromFile", 12000)` (`PFN_cuLibraryLoadFromFile_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLibraryLoadFromFile` through `cuGetProcAddress("cuLibraryLoadFromFile", 12000)`: the driver's `cuLibraryLoadFromFile`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLibraryLoadFromFile_v12000`], the ABI of CUDA 12.0
+    /// - Since CUDA 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -10147,7 +11025,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuLibraryUnload` through `cuGetProcAddress("cuLibraryUnload", 12000)` (`PFN_cuLibraryUnload_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLibraryUnload` through `cuGetProcAddress("cuLibraryUnload", 12000)`: the driver's `cuLibraryUnload`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLibraryUnload_v12000`], the ABI of CUDA 12.0
+    /// - Since CUDA 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -10165,7 +11046,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLinkAddData` through `cuGetProcAddress("cuLinkAddData", 6050)` (`PFN_cuLinkAddData_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLinkAddData` through `cuGetProcAddress("cuLinkAddData", 6050)`: the driver's `cuLinkAddData_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLinkAddData_v6050`], the ABI of CUDA 6.5
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -10204,7 +11088,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLinkAddFile` through `cuGetProcAddress("cuLinkAddFile", 6050)` (`PFN_cuLinkAddFile_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLinkAddFile` through `cuGetProcAddress("cuLinkAddFile", 6050)`: the driver's `cuLinkAddFile_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLinkAddFile_v6050`], the ABI of CUDA 6.5
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -10232,7 +11119,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLinkComplete` through `cuGetProcAddress("cuLinkComplete", 5050)` (`PFN_cuLinkComplete_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLinkComplete` through `cuGetProcAddress("cuLinkComplete", 5050)`: the driver's `cuLinkComplete`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLinkComplete_v5050`], the ABI of CUDA 5.5
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -10255,7 +11145,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLinkCreate` through `cuGetProcAddress("cuLinkCreate", 6050)` (`PFN_cuLinkCreate_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLinkCreate` through `cuGetProcAddress("cuLinkCreate", 6050)`: the driver's `cuLinkCreate_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLinkCreate_v6050`], the ABI of CUDA 6.5
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -10275,7 +11168,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuLinkDestroy` through `cuGetProcAddress("cuLinkDestroy", 5050)` (`PFN_cuLinkDestroy_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLinkDestroy` through `cuGetProcAddress("cuLinkDestroy", 5050)`: the driver's `cuLinkDestroy`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLinkDestroy_v5050`], the ABI of CUDA 5.5
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -10294,7 +11190,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointAddDevice` through `cuGetProcAddress("cuLogicalEndpointAddDevice", 13030)` (`PFN_cuLogicalEndpointAddDevice_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLogicalEndpointAddDevice` through `cuGetProcAddress("cuLogicalEndpointAddDevice", 13030)`: the driver's `cuLogicalEndpointAddDevice`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLogicalEndpointAddDevice_v13030`], the ABI of CUDA 13.3
+    /// - Since CUDA 13.3
     ///
     /// # Safety
     /// As for the C function.
@@ -10317,7 +11216,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointBindAddr` through `cuGetProcAddress("cuLogicalEndpointBindAddr", 13030)` (`PFN_cuLogicalEndpointBindAddr_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLogicalEndpointBindAddr` through `cuGetProcAddress("cuLogicalEndpointBindAddr", 13030)`: the driver's `cuLogicalEndpointBindAddr`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLogicalEndpointBindAddr_v13030`], the ABI of CUDA 13.3
+    /// - Since CUDA 13.3
     ///
     /// # Safety
     /// As for the C function.
@@ -10344,7 +11246,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointBindMem` through `cuGetProcAddress("cuLogicalEndpointBindMem", 13030)` (`PFN_cuLogicalEndpointBindMem_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLogicalEndpointBindMem` through `cuGetProcAddress("cuLogicalEndpointBindMem", 13030)`: the driver's `cuLogicalEndpointBindMem`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLogicalEndpointBindMem_v13030`], the ABI of CUDA 13.3
+    /// - Since CUDA 13.3
     ///
     /// # Safety
     /// As for the C function.
@@ -10374,7 +11279,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointCreate` through `cuGetProcAddress("cuLogicalEndpointCreate", 13030)` (`PFN_cuLogicalEndpointCreate_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLogicalEndpointCreate` through `cuGetProcAddress("cuLogicalEndpointCreate", 13030)`: the driver's `cuLogicalEndpointCreate`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLogicalEndpointCreate_v13030`], the ABI of CUDA 13.3
+    /// - Since CUDA 13.3
     ///
     /// # Safety
     /// As for the C function.
@@ -10397,7 +11305,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointDestroy` through `cuGetProcAddress("cuLogicalEndpointDestroy", 13030)` (`PFN_cuLogicalEndpointDestroy_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLogicalEndpointDestroy` through `cuGetProcAddress("cuLogicalEndpointDestroy", 13030)`: the driver's `cuLogicalEndpointDestroy`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLogicalEndpointDestroy_v13030`], the ABI of CUDA 13.3
+    /// - Since CUDA 13.3
     ///
     /// # Safety
     /// As for the C function.
@@ -10419,7 +11330,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointExport` through `cuGetProcAddress("cuLogicalEndpointExport", 13030)` (`PFN_cuLogicalEndpointExport_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLogicalEndpointExport` through `cuGetProcAddress("cuLogicalEndpointExport", 13030)`: the driver's `cuLogicalEndpointExport`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLogicalEndpointExport_v13030`], the ABI of CUDA 13.3
+    /// - Since CUDA 13.3
     ///
     /// # Safety
     /// As for the C function.
@@ -10443,7 +11357,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointGetLimits` through `cuGetProcAddress("cuLogicalEndpointGetLimits", 13030)` (`PFN_cuLogicalEndpointGetLimits_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLogicalEndpointGetLimits` through `cuGetProcAddress("cuLogicalEndpointGetLimits", 13030)`: the driver's `cuLogicalEndpointGetLimits`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLogicalEndpointGetLimits_v13030`], the ABI of CUDA 13.3
+    /// - Since CUDA 13.3
     ///
     /// # Safety
     /// As for the C function.
@@ -10467,7 +11384,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointIdRelease` through `cuGetProcAddress("cuLogicalEndpointIdRelease", 13030)` (`PFN_cuLogicalEndpointIdRelease_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLogicalEndpointIdRelease` through `cuGetProcAddress("cuLogicalEndpointIdRelease", 13030)`: the driver's `cuLogicalEndpointIdRelease`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLogicalEndpointIdRelease_v13030`], the ABI of CUDA 13.3
+    /// - Since CUDA 13.3
     ///
     /// # Safety
     /// As for the C function.
@@ -10490,7 +11410,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointIdReserve` through `cuGetProcAddress("cuLogicalEndpointIdReserve", 13030)` (`PFN_cuLogicalEndpointIdReserve_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLogicalEndpointIdReserve` through `cuGetProcAddress("cuLogicalEndpointIdReserve", 13030)`: the driver's `cuLogicalEndpointIdReserve`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLogicalEndpointIdReserve_v13030`], the ABI of CUDA 13.3
+    /// - Since CUDA 13.3
     ///
     /// # Safety
     /// As for the C function.
@@ -10513,7 +11436,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointImport` through `cuGetProcAddress("cuLogicalEndpointImport", 13030)` (`PFN_cuLogicalEndpointImport_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLogicalEndpointImport` through `cuGetProcAddress("cuLogicalEndpointImport", 13030)`: the driver's `cuLogicalEndpointImport`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLogicalEndpointImport_v13030`], the ABI of CUDA 13.3
+    /// - Since CUDA 13.3
     ///
     /// # Safety
     /// As for the C function.
@@ -10537,7 +11463,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointQuery` through `cuGetProcAddress("cuLogicalEndpointQuery", 13030)` (`PFN_cuLogicalEndpointQuery_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLogicalEndpointQuery` through `cuGetProcAddress("cuLogicalEndpointQuery", 13030)`: the driver's `cuLogicalEndpointQuery`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLogicalEndpointQuery_v13030`], the ABI of CUDA 13.3
+    /// - Since CUDA 13.3
     ///
     /// # Safety
     /// As for the C function.
@@ -10561,7 +11490,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuLogicalEndpointUnbind` through `cuGetProcAddress("cuLogicalEndpointUnbind", 13030)` (`PFN_cuLogicalEndpointUnbind_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLogicalEndpointUnbind` through `cuGetProcAddress("cuLogicalEndpointUnbind", 13030)`: the driver's `cuLogicalEndpointUnbind`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLogicalEndpointUnbind_v13030`], the ABI of CUDA 13.3
+    /// - Since CUDA 13.3
     ///
     /// # Safety
     /// As for the C function.
@@ -10586,7 +11518,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12090)]
-    /// `cuLogsCurrent` through `cuGetProcAddress("cuLogsCurrent", 12090)` (`PFN_cuLogsCurrent_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLogsCurrent` through `cuGetProcAddress("cuLogsCurrent", 12090)`: the driver's `cuLogsCurrent`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLogsCurrent_v12090`], the ABI of CUDA 12.9
+    /// - Since CUDA 12.9
     ///
     /// # Safety
     /// As for the C function.
@@ -10609,7 +11544,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12090)]
-    /// `cuLogsDumpToFile` through `cuGetProcAddress("cuLogsDumpToFile", 12090)` (`PFN_cuLogsDumpToFile_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLogsDumpToFile` through `cuGetProcAddress("cuLogsDumpToFile", 12090)`: the driver's `cuLogsDumpToFile`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLogsDumpToFile_v12090`], the ABI of CUDA 12.9
+    /// - Since CUDA 12.9
     ///
     /// # Safety
     /// As for the C function.
@@ -10633,7 +11571,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12090)]
-    /// `cuLogsDumpToMemory` through `cuGetProcAddress("cuLogsDumpToMemory", 12090)` (`PFN_cuLogsDumpToMemory_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLogsDumpToMemory` through `cuGetProcAddress("cuLogsDumpToMemory", 12090)`: the driver's `cuLogsDumpToMemory`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLogsDumpToMemory_v12090`], the ABI of CUDA 12.9
+    /// - Since CUDA 12.9
     ///
     /// # Safety
     /// As for the C function.
@@ -10658,7 +11599,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12090)]
-    /// `cuLogsRegisterCallback` through `cuGetProcAddress("cuLogsRegisterCallback", 12090)` (`PFN_cuLogsRegisterCallback_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLogsRegisterCallback` through `cuGetProcAddress("cuLogsRegisterCallback", 12090)`: the driver's `cuLogsRegisterCallback`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLogsRegisterCallback_v12090`], the ABI of CUDA 12.9
+    /// - Since CUDA 12.9
     ///
     /// # Safety
     /// As for the C function.
@@ -10682,7 +11626,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12090)]
-    /// `cuLogsUnregisterCallback` through `cuGetProcAddress("cuLogsUnregisterCallback", 12090)` (`PFN_cuLogsUnregisterCallback_v12090`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuLogsUnregisterCallback` through `cuGetProcAddress("cuLogsUnregisterCallback", 12090)`: the driver's `cuLogsUnregisterCallback`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuLogsUnregisterCallback_v12090`], the ABI of CUDA 12.9
+    /// - Since CUDA 12.9
     ///
     /// # Safety
     /// As for the C function.
@@ -10703,7 +11650,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAddressFree` through `cuGetProcAddress("cuMemAddressFree", 10020)` (`PFN_cuMemAddressFree_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemAddressFree` through `cuGetProcAddress("cuMemAddressFree", 10020)`: the driver's `cuMemAddressFree`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemAddressFree_v10020`], the ABI of CUDA 10.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -10721,7 +11671,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAddressReserve` through `cuGetProcAddress("cuMemAddressReserve", 10020)` (`PFN_cuMemAddressReserve_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemAddressReserve` through `cuGetProcAddress("cuMemAddressReserve", 10020)`: the driver's `cuMemAddressReserve`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemAddressReserve_v10020`], the ABI of CUDA 10.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -10747,7 +11700,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuMemAdvise` through `cuGetProcAddress("cuMemAdvise", 8000)` (`PFN_cuMemAdvise_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemAdvise` through `cuGetProcAddress("cuMemAdvise", 8000)`: the driver's `cuMemAdvise`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemAdvise_v8000`], the ABI of CUDA 8.0
+    /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -10768,7 +11724,10 @@ impl DriverTable {
         }
     }
     #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
-    /// `cuMemAdvise_v2` through `cuGetProcAddress("cuMemAdvise", 12020)` (`PFN_cuMemAdvise_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemAdvise_v2` through `cuGetProcAddress("cuMemAdvise", 12020)`: the driver's `cuMemAdvise_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemAdvise_v12020`], the ABI of CUDA 12.2
+    /// - Since CUDA 12.2; removed in 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -10793,7 +11752,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuMemAdvise` through `cuGetProcAddress("cuMemAdvise", 12020)` (`PFN_cuMemAdvise_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemAdvise` through `cuGetProcAddress("cuMemAdvise", 12020)`: the driver's `cuMemAdvise_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemAdvise_v12020`], the ABI of CUDA 12.2
+    /// - As written here: since CUDA 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -10813,7 +11775,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAlloc` through `cuGetProcAddress("cuMemAlloc", 3020)` (`PFN_cuMemAlloc_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemAlloc` through `cuGetProcAddress("cuMemAlloc", 3020)`: the driver's `cuMemAlloc_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemAlloc_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -10831,7 +11796,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAllocAsync` through `cuGetProcAddress("cuMemAllocAsync", 11020)` (`PFN_cuMemAllocAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemAllocAsync` through `cuGetProcAddress("cuMemAllocAsync", 11020)`: the driver's `cuMemAllocAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemAllocAsync_v11020`], per thread [`entry::cuMemAllocAsync_v11020_ptsz`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -10854,7 +11822,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAllocFromPoolAsync` through `cuGetProcAddress("cuMemAllocFromPoolAsync", 11020)` (`PFN_cuMemAllocFromPoolAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemAllocFromPoolAsync` through `cuGetProcAddress("cuMemAllocFromPoolAsync", 11020)`: the driver's `cuMemAllocFromPoolAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemAllocFromPoolAsync_v11020`], per thread [`entry::cuMemAllocFromPoolAsync_v11020_ptsz`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -10878,7 +11849,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAllocHost` through `cuGetProcAddress("cuMemAllocHost", 3020)` (`PFN_cuMemAllocHost_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemAllocHost` through `cuGetProcAddress("cuMemAllocHost", 3020)`: the driver's `cuMemAllocHost_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemAllocHost_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -10900,7 +11874,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAllocManaged` through `cuGetProcAddress("cuMemAllocManaged", 6000)` (`PFN_cuMemAllocManaged_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemAllocManaged` through `cuGetProcAddress("cuMemAllocManaged", 6000)`: the driver's `cuMemAllocManaged`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemAllocManaged_v6000`], the ABI of CUDA 6.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -10923,7 +11900,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemAllocPitch` through `cuGetProcAddress("cuMemAllocPitch", 3020)` (`PFN_cuMemAllocPitch_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemAllocPitch` through `cuGetProcAddress("cuMemAllocPitch", 3020)`: the driver's `cuMemAllocPitch_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemAllocPitch_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -10951,7 +11931,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12080)]
-    /// `cuMemBatchDecompressAsync` through `cuGetProcAddress("cuMemBatchDecompressAsync", 12060)` (`PFN_cuMemBatchDecompressAsync_v12060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemBatchDecompressAsync` through `cuGetProcAddress("cuMemBatchDecompressAsync", 12060)`: the driver's `cuMemBatchDecompressAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemBatchDecompressAsync_v12060`], per thread [`entry::cuMemBatchDecompressAsync_v12060_ptsz`], the ABI of CUDA 12.6
+    /// - Since CUDA 12.8
     ///
     /// # Safety
     /// As for the C function.
@@ -10976,7 +11959,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemCreate` through `cuGetProcAddress("cuMemCreate", 10020)` (`PFN_cuMemCreate_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemCreate` through `cuGetProcAddress("cuMemCreate", 10020)`: the driver's `cuMemCreate`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemCreate_v10020`], the ABI of CUDA 10.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -10997,7 +11983,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuMemDiscardAndPrefetchBatchAsync` through `cuGetProcAddress("cuMemDiscardAndPrefetchBatchAsync", 13000)` (`PFN_cuMemDiscardAndPrefetchBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemDiscardAndPrefetchBatchAsync` through `cuGetProcAddress("cuMemDiscardAndPrefetchBatchAsync", 13000)`: the driver's `cuMemDiscardAndPrefetchBatchAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemDiscardAndPrefetchBatchAsync_v13000`], per thread [`entry::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0
+    /// - Since CUDA 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -11037,7 +12026,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuMemDiscardBatchAsync` through `cuGetProcAddress("cuMemDiscardBatchAsync", 13000)` (`PFN_cuMemDiscardBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemDiscardBatchAsync` through `cuGetProcAddress("cuMemDiscardBatchAsync", 13000)`: the driver's `cuMemDiscardBatchAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemDiscardBatchAsync_v13000`], per thread [`entry::cuMemDiscardBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0
+    /// - Since CUDA 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -11062,7 +12054,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemExportToShareableHandle` through `cuGetProcAddress("cuMemExportToShareableHandle", 10020)` (`PFN_cuMemExportToShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemExportToShareableHandle` through `cuGetProcAddress("cuMemExportToShareableHandle", 10020)`: the driver's `cuMemExportToShareableHandle`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemExportToShareableHandle_v10020`], the ABI of CUDA 10.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11086,7 +12081,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemFree` through `cuGetProcAddress("cuMemFree", 3020)` (`PFN_cuMemFree_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemFree` through `cuGetProcAddress("cuMemFree", 3020)`: the driver's `cuMemFree_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemFree_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11100,7 +12098,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemFreeAsync` through `cuGetProcAddress("cuMemFreeAsync", 11020)` (`PFN_cuMemFreeAsync_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemFreeAsync` through `cuGetProcAddress("cuMemFreeAsync", 11020)`: the driver's `cuMemFreeAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemFreeAsync_v11020`], per thread [`entry::cuMemFreeAsync_v11020_ptsz`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11122,7 +12123,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemFreeHost` through `cuGetProcAddress("cuMemFreeHost", 2000)` (`PFN_cuMemFreeHost_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemFreeHost` through `cuGetProcAddress("cuMemFreeHost", 2000)`: the driver's `cuMemFreeHost`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemFreeHost_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11140,7 +12144,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemGetAccess` through `cuGetProcAddress("cuMemGetAccess", 10020)` (`PFN_cuMemGetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemGetAccess` through `cuGetProcAddress("cuMemGetAccess", 10020)`: the driver's `cuMemGetAccess`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemGetAccess_v10020`], the ABI of CUDA 10.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11163,7 +12170,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemGetAddressRange` through `cuGetProcAddress("cuMemGetAddressRange", 3020)` (`PFN_cuMemGetAddressRange_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemGetAddressRange` through `cuGetProcAddress("cuMemGetAddressRange", 3020)`: the driver's `cuMemGetAddressRange_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemGetAddressRange_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11186,7 +12196,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemGetAllocationGranularity` through `cuGetProcAddress("cuMemGetAllocationGranularity", 10020)` (`PFN_cuMemGetAllocationGranularity_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemGetAllocationGranularity` through `cuGetProcAddress("cuMemGetAllocationGranularity", 10020)`: the driver's `cuMemGetAllocationGranularity`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemGetAllocationGranularity_v10020`], the ABI of CUDA 10.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11209,7 +12222,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemGetAllocationPropertiesFromHandle` through `cuGetProcAddress("cuMemGetAllocationPropertiesFromHandle", 10020)` (`PFN_cuMemGetAllocationPropertiesFromHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemGetAllocationPropertiesFromHandle` through `cuGetProcAddress("cuMemGetAllocationPropertiesFromHandle", 10020)`: the driver's `cuMemGetAllocationPropertiesFromHandle`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemGetAllocationPropertiesFromHandle_v10020`], the ABI of CUDA 10.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11232,7 +12248,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuMemGetDefaultMemPool` through `cuGetProcAddress("cuMemGetDefaultMemPool", 13000)` (`PFN_cuMemGetDefaultMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemGetDefaultMemPool` through `cuGetProcAddress("cuMemGetDefaultMemPool", 13000)`: the driver's `cuMemGetDefaultMemPool`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemGetDefaultMemPool_v13000`], the ABI of CUDA 13.0
+    /// - Since CUDA 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -11255,7 +12274,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemGetHandleForAddressRange` through `cuGetProcAddress("cuMemGetHandleForAddressRange", 11070)` (`PFN_cuMemGetHandleForAddressRange_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemGetHandleForAddressRange` through `cuGetProcAddress("cuMemGetHandleForAddressRange", 11070)`: the driver's `cuMemGetHandleForAddressRange`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemGetHandleForAddressRange_v11070`], the ABI of CUDA 11.7
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11280,7 +12302,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemGetInfo` through `cuGetProcAddress("cuMemGetInfo", 3020)` (`PFN_cuMemGetInfo_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemGetInfo` through `cuGetProcAddress("cuMemGetInfo", 3020)`: the driver's `cuMemGetInfo_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemGetInfo_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11295,7 +12320,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13040)]
-    /// `cuMemGetLocationInfo` through `cuGetProcAddress("cuMemGetLocationInfo", 13040)` (`PFN_cuMemGetLocationInfo_v13040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemGetLocationInfo` through `cuGetProcAddress("cuMemGetLocationInfo", 13040)`: the driver's `cuMemGetLocationInfo`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemGetLocationInfo_v13040`], the ABI of CUDA 13.4
+    /// - Since CUDA 13.4
     ///
     /// # Safety
     /// As for the C function.
@@ -11329,7 +12357,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuMemGetMemPool` through `cuGetProcAddress("cuMemGetMemPool", 13000)` (`PFN_cuMemGetMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemGetMemPool` through `cuGetProcAddress("cuMemGetMemPool", 13000)`: the driver's `cuMemGetMemPool`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemGetMemPool_v13000`], the ABI of CUDA 13.0
+    /// - Since CUDA 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -11352,7 +12383,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemHostAlloc` through `cuGetProcAddress("cuMemHostAlloc", 2020)` (`PFN_cuMemHostAlloc_v2020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemHostAlloc` through `cuGetProcAddress("cuMemHostAlloc", 2020)`: the driver's `cuMemHostAlloc`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemHostAlloc_v2020`], the ABI of CUDA 2.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11375,7 +12409,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemHostGetDevicePointer` through `cuGetProcAddress("cuMemHostGetDevicePointer", 3020)` (`PFN_cuMemHostGetDevicePointer_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemHostGetDevicePointer` through `cuGetProcAddress("cuMemHostGetDevicePointer", 3020)`: the driver's `cuMemHostGetDevicePointer_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemHostGetDevicePointer_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11398,7 +12435,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemHostGetFlags` through `cuGetProcAddress("cuMemHostGetFlags", 2030)` (`PFN_cuMemHostGetFlags_v2030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemHostGetFlags` through `cuGetProcAddress("cuMemHostGetFlags", 2030)`: the driver's `cuMemHostGetFlags`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemHostGetFlags_v2030`], the ABI of CUDA 2.3
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11420,7 +12460,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemHostRegister` through `cuGetProcAddress("cuMemHostRegister", 6050)` (`PFN_cuMemHostRegister_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemHostRegister` through `cuGetProcAddress("cuMemHostRegister", 6050)`: the driver's `cuMemHostRegister_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemHostRegister_v6050`], the ABI of CUDA 6.5
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11443,7 +12486,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemHostUnregister` through `cuGetProcAddress("cuMemHostUnregister", 4000)` (`PFN_cuMemHostUnregister_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemHostUnregister` through `cuGetProcAddress("cuMemHostUnregister", 4000)`: the driver's `cuMemHostUnregister`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemHostUnregister_v4000`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11461,7 +12507,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemImportFromShareableHandle` through `cuGetProcAddress("cuMemImportFromShareableHandle", 10020)` (`PFN_cuMemImportFromShareableHandle_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemImportFromShareableHandle` through `cuGetProcAddress("cuMemImportFromShareableHandle", 10020)`: the driver's `cuMemImportFromShareableHandle`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemImportFromShareableHandle_v10020`], the ABI of CUDA 10.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11484,7 +12533,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemMap` through `cuGetProcAddress("cuMemMap", 10020)` (`PFN_cuMemMap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemMap` through `cuGetProcAddress("cuMemMap", 10020)`: the driver's `cuMemMap`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemMap_v10020`], the ABI of CUDA 10.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11505,7 +12557,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemMapArrayAsync` through `cuGetProcAddress("cuMemMapArrayAsync", 11010)` (`PFN_cuMemMapArrayAsync_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemMapArrayAsync` through `cuGetProcAddress("cuMemMapArrayAsync", 11010)`: the driver's `cuMemMapArrayAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemMapArrayAsync_v11010`], per thread [`entry::cuMemMapArrayAsync_v11010_ptsz`], the ABI of CUDA 11.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11528,7 +12583,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolCreate` through `cuGetProcAddress("cuMemPoolCreate", 11020)` (`PFN_cuMemPoolCreate_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemPoolCreate` through `cuGetProcAddress("cuMemPoolCreate", 11020)`: the driver's `cuMemPoolCreate`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemPoolCreate_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11550,7 +12608,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolDestroy` through `cuGetProcAddress("cuMemPoolDestroy", 11020)` (`PFN_cuMemPoolDestroy_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemPoolDestroy` through `cuGetProcAddress("cuMemPoolDestroy", 11020)`: the driver's `cuMemPoolDestroy`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemPoolDestroy_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11568,7 +12629,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolExportPointer` through `cuGetProcAddress("cuMemPoolExportPointer", 11020)` (`PFN_cuMemPoolExportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemPoolExportPointer` through `cuGetProcAddress("cuMemPoolExportPointer", 11020)`: the driver's `cuMemPoolExportPointer`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemPoolExportPointer_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11590,7 +12654,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolExportToShareableHandle` through `cuGetProcAddress("cuMemPoolExportToShareableHandle", 11020)` (`PFN_cuMemPoolExportToShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemPoolExportToShareableHandle` through `cuGetProcAddress("cuMemPoolExportToShareableHandle", 11020)`: the driver's `cuMemPoolExportToShareableHandle`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemPoolExportToShareableHandle_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11614,7 +12681,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolGetAccess` through `cuGetProcAddress("cuMemPoolGetAccess", 11020)` (`PFN_cuMemPoolGetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemPoolGetAccess` through `cuGetProcAddress("cuMemPoolGetAccess", 11020)`: the driver's `cuMemPoolGetAccess`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemPoolGetAccess_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11637,7 +12707,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolGetAttribute` through `cuGetProcAddress("cuMemPoolGetAttribute", 11020)` (`PFN_cuMemPoolGetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemPoolGetAttribute` through `cuGetProcAddress("cuMemPoolGetAttribute", 11020)`: the driver's `cuMemPoolGetAttribute`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemPoolGetAttribute_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11660,7 +12733,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolImportFromShareableHandle` through `cuGetProcAddress("cuMemPoolImportFromShareableHandle", 11020)` (`PFN_cuMemPoolImportFromShareableHandle_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemPoolImportFromShareableHandle` through `cuGetProcAddress("cuMemPoolImportFromShareableHandle", 11020)`: the driver's `cuMemPoolImportFromShareableHandle`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemPoolImportFromShareableHandle_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11684,7 +12760,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolImportPointer` through `cuGetProcAddress("cuMemPoolImportPointer", 11020)` (`PFN_cuMemPoolImportPointer_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemPoolImportPointer` through `cuGetProcAddress("cuMemPoolImportPointer", 11020)`: the driver's `cuMemPoolImportPointer`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemPoolImportPointer_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11707,7 +12786,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolSetAccess` through `cuGetProcAddress("cuMemPoolSetAccess", 11020)` (`PFN_cuMemPoolSetAccess_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemPoolSetAccess` through `cuGetProcAddress("cuMemPoolSetAccess", 11020)`: the driver's `cuMemPoolSetAccess`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemPoolSetAccess_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11730,7 +12812,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolSetAttribute` through `cuGetProcAddress("cuMemPoolSetAttribute", 11020)` (`PFN_cuMemPoolSetAttribute_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemPoolSetAttribute` through `cuGetProcAddress("cuMemPoolSetAttribute", 11020)`: the driver's `cuMemPoolSetAttribute`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemPoolSetAttribute_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11753,7 +12838,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemPoolTrimTo` through `cuGetProcAddress("cuMemPoolTrimTo", 11020)` (`PFN_cuMemPoolTrimTo_v11020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemPoolTrimTo` through `cuGetProcAddress("cuMemPoolTrimTo", 11020)`: the driver's `cuMemPoolTrimTo`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemPoolTrimTo_v11020`], the ABI of CUDA 11.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11776,7 +12864,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuMemPrefetchAsync` through `cuGetProcAddress("cuMemPrefetchAsync", 8000)` (`PFN_cuMemPrefetchAsync_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemPrefetchAsync` through `cuGetProcAddress("cuMemPrefetchAsync", 8000)`: the driver's `cuMemPrefetchAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemPrefetchAsync_v8000`], per thread [`entry::cuMemPrefetchAsync_v8000_ptsz`], the ABI of CUDA 8.0
+    /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11801,7 +12892,10 @@ impl DriverTable {
         }
     }
     #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
-    /// `cuMemPrefetchAsync_v2` through `cuGetProcAddress("cuMemPrefetchAsync", 12020)` (`PFN_cuMemPrefetchAsync_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemPrefetchAsync_v2` through `cuGetProcAddress("cuMemPrefetchAsync", 12020)`: the driver's `cuMemPrefetchAsync_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemPrefetchAsync_v12020`], per thread [`entry::cuMemPrefetchAsync_v12020_ptsz`], the ABI of CUDA 12.2
+    /// - Since CUDA 12.2; removed in 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -11827,7 +12921,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuMemPrefetchAsync` through `cuGetProcAddress("cuMemPrefetchAsync", 12020)` (`PFN_cuMemPrefetchAsync_v12020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemPrefetchAsync` through `cuGetProcAddress("cuMemPrefetchAsync", 12020)`: the driver's `cuMemPrefetchAsync_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemPrefetchAsync_v12020`], per thread [`entry::cuMemPrefetchAsync_v12020_ptsz`], the ABI of CUDA 12.2
+    /// - As written here: since CUDA 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11853,7 +12950,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuMemPrefetchBatchAsync` through `cuGetProcAddress("cuMemPrefetchBatchAsync", 13000)` (`PFN_cuMemPrefetchBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemPrefetchBatchAsync` through `cuGetProcAddress("cuMemPrefetchBatchAsync", 13000)`: the driver's `cuMemPrefetchBatchAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemPrefetchBatchAsync_v13000`], per thread [`entry::cuMemPrefetchBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0
+    /// - Since CUDA 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -11892,7 +12992,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemRangeGetAttribute` through `cuGetProcAddress("cuMemRangeGetAttribute", 8000)` (`PFN_cuMemRangeGetAttribute_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemRangeGetAttribute` through `cuGetProcAddress("cuMemRangeGetAttribute", 8000)`: the driver's `cuMemRangeGetAttribute`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemRangeGetAttribute_v8000`], the ABI of CUDA 8.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11917,7 +13020,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemRangeGetAttributes` through `cuGetProcAddress("cuMemRangeGetAttributes", 8000)` (`PFN_cuMemRangeGetAttributes_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemRangeGetAttributes` through `cuGetProcAddress("cuMemRangeGetAttributes", 8000)`: the driver's `cuMemRangeGetAttributes`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemRangeGetAttributes_v8000`], the ABI of CUDA 8.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11945,7 +13051,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemRelease` through `cuGetProcAddress("cuMemRelease", 10020)` (`PFN_cuMemRelease_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemRelease` through `cuGetProcAddress("cuMemRelease", 10020)`: the driver's `cuMemRelease`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemRelease_v10020`], the ABI of CUDA 10.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11959,7 +13068,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemRetainAllocationHandle` through `cuGetProcAddress("cuMemRetainAllocationHandle", 11000)` (`PFN_cuMemRetainAllocationHandle_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemRetainAllocationHandle` through `cuGetProcAddress("cuMemRetainAllocationHandle", 11000)`: the driver's `cuMemRetainAllocationHandle`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemRetainAllocationHandle_v11000`], the ABI of CUDA 11.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -11981,7 +13093,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemSetAccess` through `cuGetProcAddress("cuMemSetAccess", 10020)` (`PFN_cuMemSetAccess_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemSetAccess` through `cuGetProcAddress("cuMemSetAccess", 10020)`: the driver's `cuMemSetAccess`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemSetAccess_v10020`], the ABI of CUDA 10.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12006,7 +13121,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuMemSetMemPool` through `cuGetProcAddress("cuMemSetMemPool", 13000)` (`PFN_cuMemSetMemPool_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemSetMemPool` through `cuGetProcAddress("cuMemSetMemPool", 13000)`: the driver's `cuMemSetMemPool`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemSetMemPool_v13000`], the ABI of CUDA 13.0
+    /// - Since CUDA 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -12029,7 +13147,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemUnmap` through `cuGetProcAddress("cuMemUnmap", 10020)` (`PFN_cuMemUnmap_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemUnmap` through `cuGetProcAddress("cuMemUnmap", 10020)`: the driver's `cuMemUnmap`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemUnmap_v10020`], the ABI of CUDA 10.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12043,7 +13164,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy` through `cuGetProcAddress("cuMemcpy", 4000)` (`PFN_cuMemcpy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpy` through `cuGetProcAddress("cuMemcpy", 4000)`: the driver's `cuMemcpy`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpy_v4000`], per thread [`entry::cuMemcpy_v7000_ptds`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12062,7 +13186,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy2D` through `cuGetProcAddress("cuMemcpy2D", 3020)` (`PFN_cuMemcpy2D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpy2D` through `cuGetProcAddress("cuMemcpy2D", 3020)`: the driver's `cuMemcpy2D_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpy2D_v3020`], per thread [`entry::cuMemcpy2D_v7000_ptds`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12076,7 +13203,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy2DAsync` through `cuGetProcAddress("cuMemcpy2DAsync", 3020)` (`PFN_cuMemcpy2DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpy2DAsync` through `cuGetProcAddress("cuMemcpy2DAsync", 3020)`: the driver's `cuMemcpy2DAsync_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpy2DAsync_v3020`], per thread [`entry::cuMemcpy2DAsync_v7000_ptsz`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12098,7 +13228,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy2DUnaligned` through `cuGetProcAddress("cuMemcpy2DUnaligned", 3020)` (`PFN_cuMemcpy2DUnaligned_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpy2DUnaligned` through `cuGetProcAddress("cuMemcpy2DUnaligned", 3020)`: the driver's `cuMemcpy2DUnaligned_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpy2DUnaligned_v3020`], per thread [`entry::cuMemcpy2DUnaligned_v7000_ptds`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12116,7 +13249,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy3D` through `cuGetProcAddress("cuMemcpy3D", 3020)` (`PFN_cuMemcpy3D_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpy3D` through `cuGetProcAddress("cuMemcpy3D", 3020)`: the driver's `cuMemcpy3D_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpy3D_v3020`], per thread [`entry::cuMemcpy3D_v7000_ptds`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12130,7 +13266,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy3DAsync` through `cuGetProcAddress("cuMemcpy3DAsync", 3020)` (`PFN_cuMemcpy3DAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpy3DAsync` through `cuGetProcAddress("cuMemcpy3DAsync", 3020)`: the driver's `cuMemcpy3DAsync_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpy3DAsync_v3020`], per thread [`entry::cuMemcpy3DAsync_v7000_ptsz`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12153,7 +13292,10 @@ impl DriverTable {
         }
     }
     #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-    /// `cuMemcpy3DBatchAsync` through `cuGetProcAddress("cuMemcpy3DBatchAsync", 12080)` (`PFN_cuMemcpy3DBatchAsync_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpy3DBatchAsync` through `cuGetProcAddress("cuMemcpy3DBatchAsync", 12080)`: the driver's `cuMemcpy3DBatchAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpy3DBatchAsync_v12080`], per thread [`entry::cuMemcpy3DBatchAsync_v12080_ptsz`], the ABI of CUDA 12.8
+    /// - As written here: since CUDA 12.8; removed in 13.0; the name: since CUDA 12.8
     ///
     /// # Safety
     /// As for the C function.
@@ -12179,7 +13321,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuMemcpy3DBatchAsync` through `cuGetProcAddress("cuMemcpy3DBatchAsync", 13000)` (`PFN_cuMemcpy3DBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpy3DBatchAsync` through `cuGetProcAddress("cuMemcpy3DBatchAsync", 13000)`: the driver's `cuMemcpy3DBatchAsync_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpy3DBatchAsync_v13000`], per thread [`entry::cuMemcpy3DBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0
+    /// - As written here: since CUDA 13.0; the name: since CUDA 12.8
     ///
     /// # Safety
     /// As for the C function.
@@ -12203,7 +13348,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy3DPeer` through `cuGetProcAddress("cuMemcpy3DPeer", 4000)` (`PFN_cuMemcpy3DPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpy3DPeer` through `cuGetProcAddress("cuMemcpy3DPeer", 4000)`: the driver's `cuMemcpy3DPeer`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpy3DPeer_v4000`], per thread [`entry::cuMemcpy3DPeer_v7000_ptds`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12221,7 +13369,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpy3DPeerAsync` through `cuGetProcAddress("cuMemcpy3DPeerAsync", 4000)` (`PFN_cuMemcpy3DPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpy3DPeerAsync` through `cuGetProcAddress("cuMemcpy3DPeerAsync", 4000)`: the driver's `cuMemcpy3DPeerAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpy3DPeerAsync_v4000`], per thread [`entry::cuMemcpy3DPeerAsync_v7000_ptsz`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12244,7 +13395,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuMemcpy3DWithAttributesAsync` through `cuGetProcAddress("cuMemcpy3DWithAttributesAsync", 13020)` (`PFN_cuMemcpy3DWithAttributesAsync_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpy3DWithAttributesAsync` through `cuGetProcAddress("cuMemcpy3DWithAttributesAsync", 13020)`: the driver's `cuMemcpy3DWithAttributesAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpy3DWithAttributesAsync_v13020`], per thread [`entry::cuMemcpy3DWithAttributesAsync_v13020_ptsz`], the ABI of CUDA 13.2
+    /// - Since CUDA 13.2
     ///
     /// # Safety
     /// As for the C function.
@@ -12267,7 +13421,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyAsync` through `cuGetProcAddress("cuMemcpyAsync", 4000)` (`PFN_cuMemcpyAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpyAsync` through `cuGetProcAddress("cuMemcpyAsync", 4000)`: the driver's `cuMemcpyAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpyAsync_v4000`], per thread [`entry::cuMemcpyAsync_v7000_ptsz`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12291,7 +13448,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoA` through `cuGetProcAddress("cuMemcpyAtoA", 3020)` (`PFN_cuMemcpyAtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpyAtoA` through `cuGetProcAddress("cuMemcpyAtoA", 3020)`: the driver's `cuMemcpyAtoA_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpyAtoA_v3020`], per thread [`entry::cuMemcpyAtoA_v7000_ptds`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12314,7 +13474,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoD` through `cuGetProcAddress("cuMemcpyAtoD", 3020)` (`PFN_cuMemcpyAtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpyAtoD` through `cuGetProcAddress("cuMemcpyAtoD", 3020)`: the driver's `cuMemcpyAtoD_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpyAtoD_v3020`], per thread [`entry::cuMemcpyAtoD_v7000_ptds`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12334,7 +13497,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoH` through `cuGetProcAddress("cuMemcpyAtoH", 3020)` (`PFN_cuMemcpyAtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpyAtoH` through `cuGetProcAddress("cuMemcpyAtoH", 3020)`: the driver's `cuMemcpyAtoH_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpyAtoH_v3020`], per thread [`entry::cuMemcpyAtoH_v7000_ptds`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12354,7 +13520,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyAtoHAsync` through `cuGetProcAddress("cuMemcpyAtoHAsync", 3020)` (`PFN_cuMemcpyAtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpyAtoHAsync` through `cuGetProcAddress("cuMemcpyAtoHAsync", 3020)`: the driver's `cuMemcpyAtoHAsync_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpyAtoHAsync_v3020`], per thread [`entry::cuMemcpyAtoHAsync_v7000_ptsz`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12380,7 +13549,10 @@ impl DriverTable {
         }
     }
     #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-    /// `cuMemcpyBatchAsync` through `cuGetProcAddress("cuMemcpyBatchAsync", 12080)` (`PFN_cuMemcpyBatchAsync_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpyBatchAsync` through `cuGetProcAddress("cuMemcpyBatchAsync", 12080)`: the driver's `cuMemcpyBatchAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpyBatchAsync_v12080`], per thread [`entry::cuMemcpyBatchAsync_v12080_ptsz`], the ABI of CUDA 12.8
+    /// - As written here: since CUDA 12.8; removed in 13.0; the name: since CUDA 12.8
     ///
     /// # Safety
     /// As for the C function.
@@ -12422,7 +13594,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuMemcpyBatchAsync` through `cuGetProcAddress("cuMemcpyBatchAsync", 13000)` (`PFN_cuMemcpyBatchAsync_v13000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpyBatchAsync` through `cuGetProcAddress("cuMemcpyBatchAsync", 13000)`: the driver's `cuMemcpyBatchAsync_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpyBatchAsync_v13000`], per thread [`entry::cuMemcpyBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0
+    /// - As written here: since CUDA 13.0; the name: since CUDA 12.8
     ///
     /// # Safety
     /// As for the C function.
@@ -12452,7 +13627,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoA` through `cuGetProcAddress("cuMemcpyDtoA", 3020)` (`PFN_cuMemcpyDtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpyDtoA` through `cuGetProcAddress("cuMemcpyDtoA", 3020)`: the driver's `cuMemcpyDtoA_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpyDtoA_v3020`], per thread [`entry::cuMemcpyDtoA_v7000_ptds`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12472,7 +13650,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoD` through `cuGetProcAddress("cuMemcpyDtoD", 3020)` (`PFN_cuMemcpyDtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpyDtoD` through `cuGetProcAddress("cuMemcpyDtoD", 3020)`: the driver's `cuMemcpyDtoD_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpyDtoD_v3020`], per thread [`entry::cuMemcpyDtoD_v7000_ptds`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12491,7 +13672,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoDAsync` through `cuGetProcAddress("cuMemcpyDtoDAsync", 3020)` (`PFN_cuMemcpyDtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpyDtoDAsync` through `cuGetProcAddress("cuMemcpyDtoDAsync", 3020)`: the driver's `cuMemcpyDtoDAsync_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpyDtoDAsync_v3020`], per thread [`entry::cuMemcpyDtoDAsync_v7000_ptsz`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12515,7 +13699,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoH` through `cuGetProcAddress("cuMemcpyDtoH", 3020)` (`PFN_cuMemcpyDtoH_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpyDtoH` through `cuGetProcAddress("cuMemcpyDtoH", 3020)`: the driver's `cuMemcpyDtoH_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpyDtoH_v3020`], per thread [`entry::cuMemcpyDtoH_v7000_ptds`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12534,7 +13721,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyDtoHAsync` through `cuGetProcAddress("cuMemcpyDtoHAsync", 3020)` (`PFN_cuMemcpyDtoHAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpyDtoHAsync` through `cuGetProcAddress("cuMemcpyDtoHAsync", 3020)`: the driver's `cuMemcpyDtoHAsync_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpyDtoHAsync_v3020`], per thread [`entry::cuMemcpyDtoHAsync_v7000_ptsz`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12558,7 +13748,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoA` through `cuGetProcAddress("cuMemcpyHtoA", 3020)` (`PFN_cuMemcpyHtoA_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpyHtoA` through `cuGetProcAddress("cuMemcpyHtoA", 3020)`: the driver's `cuMemcpyHtoA_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpyHtoA_v3020`], per thread [`entry::cuMemcpyHtoA_v7000_ptds`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12578,7 +13771,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoAAsync` through `cuGetProcAddress("cuMemcpyHtoAAsync", 3020)` (`PFN_cuMemcpyHtoAAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpyHtoAAsync` through `cuGetProcAddress("cuMemcpyHtoAAsync", 3020)`: the driver's `cuMemcpyHtoAAsync_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpyHtoAAsync_v3020`], per thread [`entry::cuMemcpyHtoAAsync_v7000_ptsz`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12603,7 +13799,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoD` through `cuGetProcAddress("cuMemcpyHtoD", 3020)` (`PFN_cuMemcpyHtoD_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpyHtoD` through `cuGetProcAddress("cuMemcpyHtoD", 3020)`: the driver's `cuMemcpyHtoD_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpyHtoD_v3020`], per thread [`entry::cuMemcpyHtoD_v7000_ptds`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12622,7 +13821,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyHtoDAsync` through `cuGetProcAddress("cuMemcpyHtoDAsync", 3020)` (`PFN_cuMemcpyHtoDAsync_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpyHtoDAsync` through `cuGetProcAddress("cuMemcpyHtoDAsync", 3020)`: the driver's `cuMemcpyHtoDAsync_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpyHtoDAsync_v3020`], per thread [`entry::cuMemcpyHtoDAsync_v7000_ptsz`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12646,7 +13848,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyPeer` through `cuGetProcAddress("cuMemcpyPeer", 4000)` (`PFN_cuMemcpyPeer_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpyPeer` through `cuGetProcAddress("cuMemcpyPeer", 4000)`: the driver's `cuMemcpyPeer`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpyPeer_v4000`], per thread [`entry::cuMemcpyPeer_v7000_ptds`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12669,7 +13874,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemcpyPeerAsync` through `cuGetProcAddress("cuMemcpyPeerAsync", 4000)` (`PFN_cuMemcpyPeerAsync_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpyPeerAsync` through `cuGetProcAddress("cuMemcpyPeerAsync", 4000)`: the driver's `cuMemcpyPeerAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpyPeerAsync_v4000`], per thread [`entry::cuMemcpyPeerAsync_v7000_ptsz`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12705,7 +13913,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuMemcpyWithAttributesAsync` through `cuGetProcAddress("cuMemcpyWithAttributesAsync", 13020)` (`PFN_cuMemcpyWithAttributesAsync_v13020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemcpyWithAttributesAsync` through `cuGetProcAddress("cuMemcpyWithAttributesAsync", 13020)`: the driver's `cuMemcpyWithAttributesAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemcpyWithAttributesAsync_v13020`], per thread [`entry::cuMemcpyWithAttributesAsync_v13020_ptsz`], the ABI of CUDA 13.2
+    /// - Since CUDA 13.2
     ///
     /// # Safety
     /// As for the C function.
@@ -12730,7 +13941,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD16` through `cuGetProcAddress("cuMemsetD16", 3020)` (`PFN_cuMemsetD16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemsetD16` through `cuGetProcAddress("cuMemsetD16", 3020)`: the driver's `cuMemsetD16_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemsetD16_v3020`], per thread [`entry::cuMemsetD16_v7000_ptds`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12749,7 +13963,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD16Async` through `cuGetProcAddress("cuMemsetD16Async", 3020)` (`PFN_cuMemsetD16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemsetD16Async` through `cuGetProcAddress("cuMemsetD16Async", 3020)`: the driver's `cuMemsetD16Async`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemsetD16Async_v3020`], per thread [`entry::cuMemsetD16Async_v7000_ptsz`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12773,7 +13990,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD2D16` through `cuGetProcAddress("cuMemsetD2D16", 3020)` (`PFN_cuMemsetD2D16_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemsetD2D16` through `cuGetProcAddress("cuMemsetD2D16", 3020)`: the driver's `cuMemsetD2D16_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemsetD2D16_v3020`], per thread [`entry::cuMemsetD2D16_v7000_ptds`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12798,7 +14018,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD2D16Async` through `cuGetProcAddress("cuMemsetD2D16Async", 3020)` (`PFN_cuMemsetD2D16Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemsetD2D16Async` through `cuGetProcAddress("cuMemsetD2D16Async", 3020)`: the driver's `cuMemsetD2D16Async`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemsetD2D16Async_v3020`], per thread [`entry::cuMemsetD2D16Async_v7000_ptsz`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12824,7 +14047,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD2D32` through `cuGetProcAddress("cuMemsetD2D32", 3020)` (`PFN_cuMemsetD2D32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemsetD2D32` through `cuGetProcAddress("cuMemsetD2D32", 3020)`: the driver's `cuMemsetD2D32_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemsetD2D32_v3020`], per thread [`entry::cuMemsetD2D32_v7000_ptds`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12849,7 +14075,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD2D32Async` through `cuGetProcAddress("cuMemsetD2D32Async", 3020)` (`PFN_cuMemsetD2D32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemsetD2D32Async` through `cuGetProcAddress("cuMemsetD2D32Async", 3020)`: the driver's `cuMemsetD2D32Async`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemsetD2D32Async_v3020`], per thread [`entry::cuMemsetD2D32Async_v7000_ptsz`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12875,7 +14104,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD2D8` through `cuGetProcAddress("cuMemsetD2D8", 3020)` (`PFN_cuMemsetD2D8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemsetD2D8` through `cuGetProcAddress("cuMemsetD2D8", 3020)`: the driver's `cuMemsetD2D8_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemsetD2D8_v3020`], per thread [`entry::cuMemsetD2D8_v7000_ptds`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12896,7 +14128,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD2D8Async` through `cuGetProcAddress("cuMemsetD2D8Async", 3020)` (`PFN_cuMemsetD2D8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemsetD2D8Async` through `cuGetProcAddress("cuMemsetD2D8Async", 3020)`: the driver's `cuMemsetD2D8Async`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemsetD2D8Async_v3020`], per thread [`entry::cuMemsetD2D8Async_v7000_ptsz`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12922,7 +14157,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD32` through `cuGetProcAddress("cuMemsetD32", 3020)` (`PFN_cuMemsetD32_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemsetD32` through `cuGetProcAddress("cuMemsetD32", 3020)`: the driver's `cuMemsetD32_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemsetD32_v3020`], per thread [`entry::cuMemsetD32_v7000_ptds`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12941,7 +14179,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD32Async` through `cuGetProcAddress("cuMemsetD32Async", 3020)` (`PFN_cuMemsetD32Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemsetD32Async` through `cuGetProcAddress("cuMemsetD32Async", 3020)`: the driver's `cuMemsetD32Async`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemsetD32Async_v3020`], per thread [`entry::cuMemsetD32Async_v7000_ptsz`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12965,7 +14206,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD8` through `cuGetProcAddress("cuMemsetD8", 3020)` (`PFN_cuMemsetD8_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemsetD8` through `cuGetProcAddress("cuMemsetD8", 3020)`: the driver's `cuMemsetD8_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemsetD8_v3020`], per thread [`entry::cuMemsetD8_v7000_ptds`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -12984,7 +14228,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMemsetD8Async` through `cuGetProcAddress("cuMemsetD8Async", 3020)` (`PFN_cuMemsetD8Async_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMemsetD8Async` through `cuGetProcAddress("cuMemsetD8Async", 3020)`: the driver's `cuMemsetD8Async`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMemsetD8Async_v3020`], per thread [`entry::cuMemsetD8Async_v7000_ptsz`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13008,7 +14255,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayCreate` through `cuGetProcAddress("cuMipmappedArrayCreate", 5000)` (`PFN_cuMipmappedArrayCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMipmappedArrayCreate` through `cuGetProcAddress("cuMipmappedArrayCreate", 5000)`: the driver's `cuMipmappedArrayCreate`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMipmappedArrayCreate_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13031,7 +14281,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayDestroy` through `cuGetProcAddress("cuMipmappedArrayDestroy", 5000)` (`PFN_cuMipmappedArrayDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMipmappedArrayDestroy` through `cuGetProcAddress("cuMipmappedArrayDestroy", 5000)`: the driver's `cuMipmappedArrayDestroy`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMipmappedArrayDestroy_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13052,7 +14305,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayGetLevel` through `cuGetProcAddress("cuMipmappedArrayGetLevel", 5000)` (`PFN_cuMipmappedArrayGetLevel_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMipmappedArrayGetLevel` through `cuGetProcAddress("cuMipmappedArrayGetLevel", 5000)`: the driver's `cuMipmappedArrayGetLevel`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMipmappedArrayGetLevel_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13075,7 +14331,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayGetMemoryRequirements` through `cuGetProcAddress("cuMipmappedArrayGetMemoryRequirements", 11060)` (`PFN_cuMipmappedArrayGetMemoryRequirements_v11060`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMipmappedArrayGetMemoryRequirements` through `cuGetProcAddress("cuMipmappedArrayGetMemoryRequirements", 11060)`: the driver's `cuMipmappedArrayGetMemoryRequirements`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMipmappedArrayGetMemoryRequirements_v11060`], the ABI of CUDA 11.6
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13098,7 +14357,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuMipmappedArrayGetSparseProperties` through `cuGetProcAddress("cuMipmappedArrayGetSparseProperties", 11010)` (`PFN_cuMipmappedArrayGetSparseProperties_v11010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMipmappedArrayGetSparseProperties` through `cuGetProcAddress("cuMipmappedArrayGetSparseProperties", 11010)`: the driver's `cuMipmappedArrayGetSparseProperties`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMipmappedArrayGetSparseProperties_v11010`], the ABI of CUDA 11.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13121,7 +14383,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuModuleEnumerateFunctions` through `cuGetProcAddress("cuModuleEnumerateFunctions", 12040)` (`PFN_cuModuleEnumerateFunctions_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuModuleEnumerateFunctions` through `cuGetProcAddress("cuModuleEnumerateFunctions", 12040)`: the driver's `cuModuleEnumerateFunctions`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuModuleEnumerateFunctions_v12040`], the ABI of CUDA 12.4
+    /// - Since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -13144,7 +14409,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleGetFunction` through `cuGetProcAddress("cuModuleGetFunction", 2000)` (`PFN_cuModuleGetFunction_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuModuleGetFunction` through `cuGetProcAddress("cuModuleGetFunction", 2000)`: the driver's `cuModuleGetFunction`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuModuleGetFunction_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13168,7 +14436,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuModuleGetFunctionCount` through `cuGetProcAddress("cuModuleGetFunctionCount", 12040)` (`PFN_cuModuleGetFunctionCount_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuModuleGetFunctionCount` through `cuGetProcAddress("cuModuleGetFunctionCount", 12040)`: the driver's `cuModuleGetFunctionCount`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuModuleGetFunctionCount_v12040`], the ABI of CUDA 12.4
+    /// - Since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -13190,7 +14461,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleGetGlobal` through `cuGetProcAddress("cuModuleGetGlobal", 3020)` (`PFN_cuModuleGetGlobal_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuModuleGetGlobal` through `cuGetProcAddress("cuModuleGetGlobal", 3020)`: the driver's `cuModuleGetGlobal_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuModuleGetGlobal_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13214,7 +14488,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleGetLoadingMode` through `cuGetProcAddress("cuModuleGetLoadingMode", 11070)` (`PFN_cuModuleGetLoadingMode_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuModuleGetLoadingMode` through `cuGetProcAddress("cuModuleGetLoadingMode", 11070)`: the driver's `cuModuleGetLoadingMode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuModuleGetLoadingMode_v11070`], the ABI of CUDA 11.7
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13235,7 +14512,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleGetSurfRef` through `cuGetProcAddress("cuModuleGetSurfRef", 3000)` (`PFN_cuModuleGetSurfRef_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuModuleGetSurfRef` through `cuGetProcAddress("cuModuleGetSurfRef", 3000)`: the driver's `cuModuleGetSurfRef`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuModuleGetSurfRef_v3000`], the ABI of CUDA 3.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13258,7 +14538,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleGetTexRef` through `cuGetProcAddress("cuModuleGetTexRef", 2000)` (`PFN_cuModuleGetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuModuleGetTexRef` through `cuGetProcAddress("cuModuleGetTexRef", 2000)`: the driver's `cuModuleGetTexRef`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuModuleGetTexRef_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13281,7 +14564,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleLoad` through `cuGetProcAddress("cuModuleLoad", 2000)` (`PFN_cuModuleLoad_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuModuleLoad` through `cuGetProcAddress("cuModuleLoad", 2000)`: the driver's `cuModuleLoad`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuModuleLoad_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13299,7 +14585,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleLoadData` through `cuGetProcAddress("cuModuleLoadData", 2000)` (`PFN_cuModuleLoadData_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuModuleLoadData` through `cuGetProcAddress("cuModuleLoadData", 2000)`: the driver's `cuModuleLoadData`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuModuleLoadData_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13321,7 +14610,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleLoadDataEx` through `cuGetProcAddress("cuModuleLoadDataEx", 2010)` (`PFN_cuModuleLoadDataEx_v2010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuModuleLoadDataEx` through `cuGetProcAddress("cuModuleLoadDataEx", 2010)`: the driver's `cuModuleLoadDataEx`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuModuleLoadDataEx_v2010`], the ABI of CUDA 2.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13346,7 +14638,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleLoadFatBinary` through `cuGetProcAddress("cuModuleLoadFatBinary", 2000)` (`PFN_cuModuleLoadFatBinary_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuModuleLoadFatBinary` through `cuGetProcAddress("cuModuleLoadFatBinary", 2000)`: the driver's `cuModuleLoadFatBinary`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuModuleLoadFatBinary_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13368,7 +14663,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuModuleUnload` through `cuGetProcAddress("cuModuleUnload", 2000)` (`PFN_cuModuleUnload_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuModuleUnload` through `cuGetProcAddress("cuModuleUnload", 2000)`: the driver's `cuModuleUnload`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuModuleUnload_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13387,7 +14685,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuMulticastAddDevice` through `cuGetProcAddress("cuMulticastAddDevice", 12010)` (`PFN_cuMulticastAddDevice_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMulticastAddDevice` through `cuGetProcAddress("cuMulticastAddDevice", 12010)`: the driver's `cuMulticastAddDevice`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMulticastAddDevice_v12010`], the ABI of CUDA 12.1
+    /// - Since CUDA 12.1
     ///
     /// # Safety
     /// As for the C function.
@@ -13410,7 +14711,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuMulticastBindAddr` through `cuGetProcAddress("cuMulticastBindAddr", 12010)` (`PFN_cuMulticastBindAddr_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMulticastBindAddr` through `cuGetProcAddress("cuMulticastBindAddr", 12010)`: the driver's `cuMulticastBindAddr`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMulticastBindAddr_v12010`], the ABI of CUDA 12.1
+    /// - Since CUDA 12.1
     ///
     /// # Safety
     /// As for the C function.
@@ -13436,7 +14740,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13010)]
-    /// `cuMulticastBindAddr_v2` through `cuGetProcAddress("cuMulticastBindAddr", 13010)` (`PFN_cuMulticastBindAddr_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMulticastBindAddr_v2` through `cuGetProcAddress("cuMulticastBindAddr", 13010)`: the driver's `cuMulticastBindAddr_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMulticastBindAddr_v13010`], the ABI of CUDA 13.1
+    /// - Since CUDA 13.1
     ///
     /// # Safety
     /// As for the C function.
@@ -13463,7 +14770,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuMulticastBindMem` through `cuGetProcAddress("cuMulticastBindMem", 12010)` (`PFN_cuMulticastBindMem_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMulticastBindMem` through `cuGetProcAddress("cuMulticastBindMem", 12010)`: the driver's `cuMulticastBindMem`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMulticastBindMem_v12010`], the ABI of CUDA 12.1
+    /// - Since CUDA 12.1
     ///
     /// # Safety
     /// As for the C function.
@@ -13492,7 +14802,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13010)]
-    /// `cuMulticastBindMem_v2` through `cuGetProcAddress("cuMulticastBindMem", 13010)` (`PFN_cuMulticastBindMem_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMulticastBindMem_v2` through `cuGetProcAddress("cuMulticastBindMem", 13010)`: the driver's `cuMulticastBindMem_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMulticastBindMem_v13010`], the ABI of CUDA 13.1
+    /// - Since CUDA 13.1
     ///
     /// # Safety
     /// As for the C function.
@@ -13522,7 +14835,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuMulticastCreate` through `cuGetProcAddress("cuMulticastCreate", 12010)` (`PFN_cuMulticastCreate_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMulticastCreate` through `cuGetProcAddress("cuMulticastCreate", 12010)`: the driver's `cuMulticastCreate`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMulticastCreate_v12010`], the ABI of CUDA 12.1
+    /// - Since CUDA 12.1
     ///
     /// # Safety
     /// As for the C function.
@@ -13545,7 +14861,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuMulticastGetGranularity` through `cuGetProcAddress("cuMulticastGetGranularity", 12010)` (`PFN_cuMulticastGetGranularity_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMulticastGetGranularity` through `cuGetProcAddress("cuMulticastGetGranularity", 12010)`: the driver's `cuMulticastGetGranularity`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMulticastGetGranularity_v12010`], the ABI of CUDA 12.1
+    /// - Since CUDA 12.1
     ///
     /// # Safety
     /// As for the C function.
@@ -13569,7 +14888,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12010)]
-    /// `cuMulticastUnbind` through `cuGetProcAddress("cuMulticastUnbind", 12010)` (`PFN_cuMulticastUnbind_v12010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuMulticastUnbind` through `cuGetProcAddress("cuMulticastUnbind", 12010)`: the driver's `cuMulticastUnbind`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuMulticastUnbind_v12010`], the ABI of CUDA 12.1
+    /// - Since CUDA 12.1
     ///
     /// # Safety
     /// As for the C function.
@@ -13593,7 +14915,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuOccupancyAvailableDynamicSMemPerBlock` through `cuGetProcAddress("cuOccupancyAvailableDynamicSMemPerBlock", 10020)` (`PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuOccupancyAvailableDynamicSMemPerBlock` through `cuGetProcAddress("cuOccupancyAvailableDynamicSMemPerBlock", 10020)`: the driver's `cuOccupancyAvailableDynamicSMemPerBlock`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020`], the ABI of CUDA 10.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13617,7 +14942,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxActiveBlocksPerMultiprocessor` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuOccupancyMaxActiveBlocksPerMultiprocessor` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050)`: the driver's `cuOccupancyMaxActiveBlocksPerMultiprocessor`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`], the ABI of CUDA 6.5
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13641,7 +14969,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 7000)` (`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags` through `cuGetProcAddress("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 7000)`: the driver's `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`], the ABI of CUDA 7.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13669,7 +15000,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_11080)]
-    /// `cuOccupancyMaxActiveClusters` through `cuGetProcAddress("cuOccupancyMaxActiveClusters", 11070)` (`PFN_cuOccupancyMaxActiveClusters_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuOccupancyMaxActiveClusters` through `cuGetProcAddress("cuOccupancyMaxActiveClusters", 11070)`: the driver's `cuOccupancyMaxActiveClusters`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuOccupancyMaxActiveClusters_v11070`], the ABI of CUDA 11.7
+    /// - Since CUDA 11.8
     ///
     /// # Safety
     /// As for the C function.
@@ -13692,7 +15026,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxPotentialBlockSize` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSize", 6050)` (`PFN_cuOccupancyMaxPotentialBlockSize_v6050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuOccupancyMaxPotentialBlockSize` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSize", 6050)`: the driver's `cuOccupancyMaxPotentialBlockSize`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuOccupancyMaxPotentialBlockSize_v6050`], the ABI of CUDA 6.5
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13727,7 +15064,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuOccupancyMaxPotentialBlockSizeWithFlags` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSizeWithFlags", 7000)` (`PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuOccupancyMaxPotentialBlockSizeWithFlags` through `cuGetProcAddress("cuOccupancyMaxPotentialBlockSizeWithFlags", 7000)`: the driver's `cuOccupancyMaxPotentialBlockSizeWithFlags`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`], the ABI of CUDA 7.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13765,7 +15105,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_11080)]
-    /// `cuOccupancyMaxPotentialClusterSize` through `cuGetProcAddress("cuOccupancyMaxPotentialClusterSize", 11070)` (`PFN_cuOccupancyMaxPotentialClusterSize_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuOccupancyMaxPotentialClusterSize` through `cuGetProcAddress("cuOccupancyMaxPotentialClusterSize", 11070)`: the driver's `cuOccupancyMaxPotentialClusterSize`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuOccupancyMaxPotentialClusterSize_v11070`], the ABI of CUDA 11.7
+    /// - Since CUDA 11.8
     ///
     /// # Safety
     /// As for the C function.
@@ -13788,7 +15131,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuParamSetSize` through `cuGetProcAddress("cuParamSetSize", 2000)` (`PFN_cuParamSetSize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuParamSetSize` through `cuGetProcAddress("cuParamSetSize", 2000)`: the driver's `cuParamSetSize`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuParamSetSize_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13810,7 +15156,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuParamSetTexRef` through `cuGetProcAddress("cuParamSetTexRef", 2000)` (`PFN_cuParamSetTexRef_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuParamSetTexRef` through `cuGetProcAddress("cuParamSetTexRef", 2000)`: the driver's `cuParamSetTexRef`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuParamSetTexRef_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13833,7 +15182,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuParamSetf` through `cuGetProcAddress("cuParamSetf", 2000)` (`PFN_cuParamSetf_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuParamSetf` through `cuGetProcAddress("cuParamSetf", 2000)`: the driver's `cuParamSetf`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuParamSetf_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13852,7 +15204,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuParamSeti` through `cuGetProcAddress("cuParamSeti", 2000)` (`PFN_cuParamSeti_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuParamSeti` through `cuGetProcAddress("cuParamSeti", 2000)`: the driver's `cuParamSeti`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuParamSeti_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13871,7 +15226,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuParamSetv` through `cuGetProcAddress("cuParamSetv", 2000)` (`PFN_cuParamSetv_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuParamSetv` through `cuGetProcAddress("cuParamSetv", 2000)`: the driver's `cuParamSetv`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuParamSetv_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13891,7 +15249,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuPointerGetAttribute` through `cuGetProcAddress("cuPointerGetAttribute", 4000)` (`PFN_cuPointerGetAttribute_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuPointerGetAttribute` through `cuGetProcAddress("cuPointerGetAttribute", 4000)`: the driver's `cuPointerGetAttribute`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuPointerGetAttribute_v4000`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13914,7 +15275,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuPointerGetAttributes` through `cuGetProcAddress("cuPointerGetAttributes", 7000)` (`PFN_cuPointerGetAttributes_v7000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuPointerGetAttributes` through `cuGetProcAddress("cuPointerGetAttributes", 7000)`: the driver's `cuPointerGetAttributes`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuPointerGetAttributes_v7000`], the ABI of CUDA 7.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13938,7 +15302,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuPointerSetAttribute` through `cuGetProcAddress("cuPointerSetAttribute", 6000)` (`PFN_cuPointerSetAttribute_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuPointerSetAttribute` through `cuGetProcAddress("cuPointerSetAttribute", 6000)`: the driver's `cuPointerSetAttribute`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuPointerSetAttribute_v6000`], the ABI of CUDA 6.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13961,7 +15328,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuSignalExternalSemaphoresAsync` through `cuGetProcAddress("cuSignalExternalSemaphoresAsync", 10000)` (`PFN_cuSignalExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuSignalExternalSemaphoresAsync` through `cuGetProcAddress("cuSignalExternalSemaphoresAsync", 10000)`: the driver's `cuSignalExternalSemaphoresAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuSignalExternalSemaphoresAsync_v10000`], per thread [`entry::cuSignalExternalSemaphoresAsync_v10000_ptsz`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -13985,7 +15355,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamAddCallback` through `cuGetProcAddress("cuStreamAddCallback", 5000)` (`PFN_cuStreamAddCallback_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamAddCallback` through `cuGetProcAddress("cuStreamAddCallback", 5000)`: the driver's `cuStreamAddCallback`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamAddCallback_v5000`], per thread [`entry::cuStreamAddCallback_v7000_ptsz`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14009,7 +15382,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamAttachMemAsync` through `cuGetProcAddress("cuStreamAttachMemAsync", 6000)` (`PFN_cuStreamAttachMemAsync_v6000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamAttachMemAsync` through `cuGetProcAddress("cuStreamAttachMemAsync", 6000)`: the driver's `cuStreamAttachMemAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamAttachMemAsync_v6000`], per thread [`entry::cuStreamAttachMemAsync_v7000_ptsz`], the ABI of CUDA 6.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14034,7 +15410,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamBatchMemOp` through `cuGetProcAddress("cuStreamBatchMemOp", 8000)` (`PFN_cuStreamBatchMemOp_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamBatchMemOp` through `cuGetProcAddress("cuStreamBatchMemOp", 8000)`: the driver's `cuStreamBatchMemOp`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamBatchMemOp_v8000`], per thread [`entry::cuStreamBatchMemOp_v8000_ptsz`], the ABI of CUDA 8.0
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14059,7 +15438,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamBatchMemOp_v2` through `cuGetProcAddress("cuStreamBatchMemOp", 11070)` (`PFN_cuStreamBatchMemOp_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamBatchMemOp_v2` through `cuGetProcAddress("cuStreamBatchMemOp", 11070)`: the driver's `cuStreamBatchMemOp_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamBatchMemOp_v11070`], per thread [`entry::cuStreamBatchMemOp_v11070_ptsz`], the ABI of CUDA 11.7
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -14084,7 +15466,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuStreamBatchMemOp` through `cuGetProcAddress("cuStreamBatchMemOp", 11070)` (`PFN_cuStreamBatchMemOp_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamBatchMemOp` through `cuGetProcAddress("cuStreamBatchMemOp", 11070)`: the driver's `cuStreamBatchMemOp_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamBatchMemOp_v11070`], per thread [`entry::cuStreamBatchMemOp_v11070_ptsz`], the ABI of CUDA 11.7
+    /// - As written here: since CUDA 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14108,7 +15493,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamBeginCapture` through `cuGetProcAddress("cuStreamBeginCapture", 10010)` (`PFN_cuStreamBeginCapture_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamBeginCapture` through `cuGetProcAddress("cuStreamBeginCapture", 10010)`: the driver's `cuStreamBeginCapture_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamBeginCapture_v10010`], per thread [`entry::cuStreamBeginCapture_v10010_ptsz`], the ABI of CUDA 10.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14131,7 +15519,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuStreamBeginCaptureToCig` through `cuGetProcAddress("cuStreamBeginCaptureToCig", 13010)` (`PFN_cuStreamBeginCaptureToCig_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamBeginCaptureToCig` through `cuGetProcAddress("cuStreamBeginCaptureToCig", 13010)`: the driver's `cuStreamBeginCaptureToCig`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamBeginCaptureToCig_v13010`], per thread [`entry::cuStreamBeginCaptureToCig_v13010_ptsz`], the ABI of CUDA 13.1
+    /// - Since CUDA 13.2
     ///
     /// # Safety
     /// As for the C function.
@@ -14154,7 +15545,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12030)]
-    /// `cuStreamBeginCaptureToGraph` through `cuGetProcAddress("cuStreamBeginCaptureToGraph", 12030)` (`PFN_cuStreamBeginCaptureToGraph_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamBeginCaptureToGraph` through `cuGetProcAddress("cuStreamBeginCaptureToGraph", 12030)`: the driver's `cuStreamBeginCaptureToGraph`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamBeginCaptureToGraph_v12030`], per thread [`entry::cuStreamBeginCaptureToGraph_v12030_ptsz`], the ABI of CUDA 12.3
+    /// - Since CUDA 12.3
     ///
     /// # Safety
     /// As for the C function.
@@ -14190,7 +15584,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13030)]
-    /// `cuStreamBeginRecaptureToGraph` through `cuGetProcAddress("cuStreamBeginRecaptureToGraph", 13030)` (`PFN_cuStreamBeginRecaptureToGraph_v13030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamBeginRecaptureToGraph` through `cuGetProcAddress("cuStreamBeginRecaptureToGraph", 13030)`: the driver's `cuStreamBeginRecaptureToGraph`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamBeginRecaptureToGraph_v13030`], per thread [`entry::cuStreamBeginRecaptureToGraph_v13030_ptsz`], the ABI of CUDA 13.3
+    /// - Since CUDA 13.3
     ///
     /// # Safety
     /// As for the C function.
@@ -14215,7 +15612,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamCopyAttributes` through `cuGetProcAddress("cuStreamCopyAttributes", 11000)` (`PFN_cuStreamCopyAttributes_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamCopyAttributes` through `cuGetProcAddress("cuStreamCopyAttributes", 11000)`: the driver's `cuStreamCopyAttributes`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamCopyAttributes_v11000`], per thread [`entry::cuStreamCopyAttributes_v11000_ptsz`], the ABI of CUDA 11.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14237,7 +15637,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamCreate` through `cuGetProcAddress("cuStreamCreate", 2000)` (`PFN_cuStreamCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamCreate` through `cuGetProcAddress("cuStreamCreate", 2000)`: the driver's `cuStreamCreate`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamCreate_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14259,7 +15662,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamCreateWithPriority` through `cuGetProcAddress("cuStreamCreateWithPriority", 5050)` (`PFN_cuStreamCreateWithPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamCreateWithPriority` through `cuGetProcAddress("cuStreamCreateWithPriority", 5050)`: the driver's `cuStreamCreateWithPriority`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamCreateWithPriority_v5050`], the ABI of CUDA 5.5
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14282,7 +15688,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamDestroy` through `cuGetProcAddress("cuStreamDestroy", 4000)` (`PFN_cuStreamDestroy_v4000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamDestroy` through `cuGetProcAddress("cuStreamDestroy", 4000)`: the driver's `cuStreamDestroy_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamDestroy_v4000`], the ABI of CUDA 4.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14300,7 +15709,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamEndCapture` through `cuGetProcAddress("cuStreamEndCapture", 10000)` (`PFN_cuStreamEndCapture_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamEndCapture` through `cuGetProcAddress("cuStreamEndCapture", 10000)`: the driver's `cuStreamEndCapture`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamEndCapture_v10000`], per thread [`entry::cuStreamEndCapture_v10000_ptsz`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14323,7 +15735,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13020)]
-    /// `cuStreamEndCaptureToCig` through `cuGetProcAddress("cuStreamEndCaptureToCig", 13010)` (`PFN_cuStreamEndCaptureToCig_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamEndCaptureToCig` through `cuGetProcAddress("cuStreamEndCaptureToCig", 13010)`: the driver's `cuStreamEndCaptureToCig`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamEndCaptureToCig_v13010`], per thread [`entry::cuStreamEndCaptureToCig_v13010_ptsz`], the ABI of CUDA 13.1
+    /// - Since CUDA 13.2
     ///
     /// # Safety
     /// As for the C function.
@@ -14341,7 +15756,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetAttribute` through `cuGetProcAddress("cuStreamGetAttribute", 11000)` (`PFN_cuStreamGetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamGetAttribute` through `cuGetProcAddress("cuStreamGetAttribute", 11000)`: the driver's `cuStreamGetAttribute`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamGetAttribute_v11000`], per thread [`entry::cuStreamGetAttribute_v11000_ptsz`], the ABI of CUDA 11.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14365,7 +15783,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamGetCaptureInfo` through `cuGetProcAddress("cuStreamGetCaptureInfo", 10010)` (`PFN_cuStreamGetCaptureInfo_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamGetCaptureInfo` through `cuGetProcAddress("cuStreamGetCaptureInfo", 10010)`: the driver's `cuStreamGetCaptureInfo`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamGetCaptureInfo_v10010`], per thread [`entry::cuStreamGetCaptureInfo_v10010_ptsz`], the ABI of CUDA 10.1
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14389,7 +15810,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamGetCaptureInfo_v2` through `cuGetProcAddress("cuStreamGetCaptureInfo", 11030)` (`PFN_cuStreamGetCaptureInfo_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamGetCaptureInfo_v2` through `cuGetProcAddress("cuStreamGetCaptureInfo", 11030)`: the driver's `cuStreamGetCaptureInfo_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamGetCaptureInfo_v11030`], per thread [`entry::cuStreamGetCaptureInfo_v11030_ptsz`], the ABI of CUDA 11.3
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -14425,7 +15849,10 @@ impl DriverTable {
         }
     }
     #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-    /// `cuStreamGetCaptureInfo` through `cuGetProcAddress("cuStreamGetCaptureInfo", 11030)` (`PFN_cuStreamGetCaptureInfo_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamGetCaptureInfo` through `cuGetProcAddress("cuStreamGetCaptureInfo", 11030)`: the driver's `cuStreamGetCaptureInfo_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamGetCaptureInfo_v11030`], per thread [`entry::cuStreamGetCaptureInfo_v11030_ptsz`], the ABI of CUDA 11.3
+    /// - As written here: since CUDA 12.0; removed in 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14461,7 +15888,10 @@ impl DriverTable {
         }
     }
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `cuStreamGetCaptureInfo_v3` through `cuGetProcAddress("cuStreamGetCaptureInfo", 12030)` (`PFN_cuStreamGetCaptureInfo_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamGetCaptureInfo_v3` through `cuGetProcAddress("cuStreamGetCaptureInfo", 12030)`: the driver's `cuStreamGetCaptureInfo_v3`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamGetCaptureInfo_v12030`], per thread [`entry::cuStreamGetCaptureInfo_v12030_ptsz`], the ABI of CUDA 12.3
+    /// - Since CUDA 12.3; removed in 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -14499,7 +15929,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuStreamGetCaptureInfo` through `cuGetProcAddress("cuStreamGetCaptureInfo", 12030)` (`PFN_cuStreamGetCaptureInfo_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamGetCaptureInfo` through `cuGetProcAddress("cuStreamGetCaptureInfo", 12030)`: the driver's `cuStreamGetCaptureInfo_v3`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamGetCaptureInfo_v12030`], per thread [`entry::cuStreamGetCaptureInfo_v12030_ptsz`], the ABI of CUDA 12.3
+    /// - As written here: since CUDA 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14536,7 +15969,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetCtx` through `cuGetProcAddress("cuStreamGetCtx", 9020)` (`PFN_cuStreamGetCtx_v9020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamGetCtx` through `cuGetProcAddress("cuStreamGetCtx", 9020)`: the driver's `cuStreamGetCtx`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamGetCtx_v9020`], per thread [`entry::cuStreamGetCtx_v9020_ptsz`], the ABI of CUDA 9.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14559,7 +15995,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12050)]
-    /// `cuStreamGetCtx_v2` through `cuGetProcAddress("cuStreamGetCtx", 12050)` (`PFN_cuStreamGetCtx_v12050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamGetCtx_v2` through `cuGetProcAddress("cuStreamGetCtx", 12050)`: the driver's `cuStreamGetCtx_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamGetCtx_v12050`], per thread [`entry::cuStreamGetCtx_v12050_ptsz`], the ABI of CUDA 12.5
+    /// - Since CUDA 12.5
     ///
     /// # Safety
     /// As for the C function.
@@ -14583,7 +16022,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13010)]
-    /// `cuStreamGetDevResource` through `cuGetProcAddress("cuStreamGetDevResource", 13010)` (`PFN_cuStreamGetDevResource_v13010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamGetDevResource` through `cuGetProcAddress("cuStreamGetDevResource", 13010)`: the driver's `cuStreamGetDevResource`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamGetDevResource_v13010`], per thread [`entry::cuStreamGetDevResource_v13010_ptsz`], the ABI of CUDA 13.1
+    /// - Since CUDA 13.1
     ///
     /// # Safety
     /// As for the C function.
@@ -14607,7 +16049,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12080)]
-    /// `cuStreamGetDevice` through `cuGetProcAddress("cuStreamGetDevice", 12080)` (`PFN_cuStreamGetDevice_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamGetDevice` through `cuGetProcAddress("cuStreamGetDevice", 12080)`: the driver's `cuStreamGetDevice`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamGetDevice_v12080`], per thread [`entry::cuStreamGetDevice_v12080_ptsz`], the ABI of CUDA 12.8
+    /// - Since CUDA 12.8
     ///
     /// # Safety
     /// As for the C function.
@@ -14629,7 +16074,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetFlags` through `cuGetProcAddress("cuStreamGetFlags", 5050)` (`PFN_cuStreamGetFlags_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamGetFlags` through `cuGetProcAddress("cuStreamGetFlags", 5050)`: the driver's `cuStreamGetFlags`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamGetFlags_v5050`], per thread [`entry::cuStreamGetFlags_v7000_ptsz`], the ABI of CUDA 5.5
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14652,7 +16100,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12040)]
-    /// `cuStreamGetGreenCtx` through `cuGetProcAddress("cuStreamGetGreenCtx", 12040)` (`PFN_cuStreamGetGreenCtx_v12040`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamGetGreenCtx` through `cuGetProcAddress("cuStreamGetGreenCtx", 12040)`: the driver's `cuStreamGetGreenCtx`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamGetGreenCtx_v12040`], the ABI of CUDA 12.4
+    /// - Since CUDA 12.4
     ///
     /// # Safety
     /// As for the C function.
@@ -14675,7 +16126,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuStreamGetId` through `cuGetProcAddress("cuStreamGetId", 12000)` (`PFN_cuStreamGetId_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamGetId` through `cuGetProcAddress("cuStreamGetId", 12000)`: the driver's `cuStreamGetId`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamGetId_v12000`], per thread [`entry::cuStreamGetId_v12000_ptsz`], the ABI of CUDA 12.0
+    /// - Since CUDA 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -14697,7 +16151,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamGetPriority` through `cuGetProcAddress("cuStreamGetPriority", 5050)` (`PFN_cuStreamGetPriority_v5050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamGetPriority` through `cuGetProcAddress("cuStreamGetPriority", 5050)`: the driver's `cuStreamGetPriority`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamGetPriority_v5050`], per thread [`entry::cuStreamGetPriority_v7000_ptsz`], the ABI of CUDA 5.5
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14719,7 +16176,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamIsCapturing` through `cuGetProcAddress("cuStreamIsCapturing", 10000)` (`PFN_cuStreamIsCapturing_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamIsCapturing` through `cuGetProcAddress("cuStreamIsCapturing", 10000)`: the driver's `cuStreamIsCapturing`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamIsCapturing_v10000`], per thread [`entry::cuStreamIsCapturing_v10000_ptsz`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14741,7 +16201,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamQuery` through `cuGetProcAddress("cuStreamQuery", 2000)` (`PFN_cuStreamQuery_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamQuery` through `cuGetProcAddress("cuStreamQuery", 2000)`: the driver's `cuStreamQuery`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamQuery_v2000`], per thread [`entry::cuStreamQuery_v7000_ptsz`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14759,7 +16222,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamSetAttribute` through `cuGetProcAddress("cuStreamSetAttribute", 11000)` (`PFN_cuStreamSetAttribute_v11000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamSetAttribute` through `cuGetProcAddress("cuStreamSetAttribute", 11000)`: the driver's `cuStreamSetAttribute`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamSetAttribute_v11000`], per thread [`entry::cuStreamSetAttribute_v11000_ptsz`], the ABI of CUDA 11.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14782,7 +16248,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamSynchronize` through `cuGetProcAddress("cuStreamSynchronize", 2000)` (`PFN_cuStreamSynchronize_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamSynchronize` through `cuGetProcAddress("cuStreamSynchronize", 2000)`: the driver's `cuStreamSynchronize`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamSynchronize_v2000`], per thread [`entry::cuStreamSynchronize_v7000_ptsz`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14801,7 +16270,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_13000))]
-    /// `cuStreamUpdateCaptureDependencies` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 11030)` (`PFN_cuStreamUpdateCaptureDependencies_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamUpdateCaptureDependencies` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 11030)`: the driver's `cuStreamUpdateCaptureDependencies`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamUpdateCaptureDependencies_v11030`], per thread [`entry::cuStreamUpdateCaptureDependencies_v11030_ptsz`], the ABI of CUDA 11.3
+    /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14826,7 +16298,10 @@ impl DriverTable {
         }
     }
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `cuStreamUpdateCaptureDependencies_v2` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 12030)` (`PFN_cuStreamUpdateCaptureDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamUpdateCaptureDependencies_v2` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 12030)`: the driver's `cuStreamUpdateCaptureDependencies_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamUpdateCaptureDependencies_v12030`], per thread [`entry::cuStreamUpdateCaptureDependencies_v12030_ptsz`], the ABI of CUDA 12.3
+    /// - Since CUDA 12.3; removed in 13.0
     ///
     /// # Safety
     /// As for the C function.
@@ -14854,7 +16329,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13000)]
-    /// `cuStreamUpdateCaptureDependencies` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 12030)` (`PFN_cuStreamUpdateCaptureDependencies_v12030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamUpdateCaptureDependencies` through `cuGetProcAddress("cuStreamUpdateCaptureDependencies", 12030)`: the driver's `cuStreamUpdateCaptureDependencies_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamUpdateCaptureDependencies_v12030`], per thread [`entry::cuStreamUpdateCaptureDependencies_v12030_ptsz`], the ABI of CUDA 12.3
+    /// - As written here: since CUDA 13.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14881,7 +16359,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuStreamWaitEvent` through `cuGetProcAddress("cuStreamWaitEvent", 3020)` (`PFN_cuStreamWaitEvent_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamWaitEvent` through `cuGetProcAddress("cuStreamWaitEvent", 3020)`: the driver's `cuStreamWaitEvent`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamWaitEvent_v3020`], per thread [`entry::cuStreamWaitEvent_v7000_ptsz`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14905,7 +16386,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamWaitValue32` through `cuGetProcAddress("cuStreamWaitValue32", 8000)` (`PFN_cuStreamWaitValue32_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamWaitValue32` through `cuGetProcAddress("cuStreamWaitValue32", 8000)`: the driver's `cuStreamWaitValue32`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamWaitValue32_v8000`], per thread [`entry::cuStreamWaitValue32_v8000_ptsz`], the ABI of CUDA 8.0
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14930,7 +16414,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamWaitValue32_v2` through `cuGetProcAddress("cuStreamWaitValue32", 11070)` (`PFN_cuStreamWaitValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamWaitValue32_v2` through `cuGetProcAddress("cuStreamWaitValue32", 11070)`: the driver's `cuStreamWaitValue32_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamWaitValue32_v11070`], per thread [`entry::cuStreamWaitValue32_v11070_ptsz`], the ABI of CUDA 11.7
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -14955,7 +16442,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamWaitValue64` through `cuGetProcAddress("cuStreamWaitValue64", 9000)` (`PFN_cuStreamWaitValue64_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamWaitValue64` through `cuGetProcAddress("cuStreamWaitValue64", 9000)`: the driver's `cuStreamWaitValue64`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamWaitValue64_v9000`], per thread [`entry::cuStreamWaitValue64_v9000_ptsz`], the ABI of CUDA 9.0
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -14980,7 +16470,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamWaitValue64_v2` through `cuGetProcAddress("cuStreamWaitValue64", 11070)` (`PFN_cuStreamWaitValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamWaitValue64_v2` through `cuGetProcAddress("cuStreamWaitValue64", 11070)`: the driver's `cuStreamWaitValue64_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamWaitValue64_v11070`], per thread [`entry::cuStreamWaitValue64_v11070_ptsz`], the ABI of CUDA 11.7
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -15005,7 +16498,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamWriteValue32` through `cuGetProcAddress("cuStreamWriteValue32", 8000)` (`PFN_cuStreamWriteValue32_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamWriteValue32` through `cuGetProcAddress("cuStreamWriteValue32", 8000)`: the driver's `cuStreamWriteValue32`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamWriteValue32_v8000`], per thread [`entry::cuStreamWriteValue32_v8000_ptsz`], the ABI of CUDA 8.0
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15030,7 +16526,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamWriteValue32_v2` through `cuGetProcAddress("cuStreamWriteValue32", 11070)` (`PFN_cuStreamWriteValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamWriteValue32_v2` through `cuGetProcAddress("cuStreamWriteValue32", 11070)`: the driver's `cuStreamWriteValue32_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamWriteValue32_v11070`], per thread [`entry::cuStreamWriteValue32_v11070_ptsz`], the ABI of CUDA 11.7
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -15055,7 +16554,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamWriteValue64` through `cuGetProcAddress("cuStreamWriteValue64", 9000)` (`PFN_cuStreamWriteValue64_v9000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamWriteValue64` through `cuGetProcAddress("cuStreamWriteValue64", 9000)`: the driver's `cuStreamWriteValue64`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamWriteValue64_v9000`], per thread [`entry::cuStreamWriteValue64_v9000_ptsz`], the ABI of CUDA 9.0
+    /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15080,7 +16582,10 @@ impl DriverTable {
         }
     }
     #[cfg(not(cuda_ge_12000))]
-    /// `cuStreamWriteValue64_v2` through `cuGetProcAddress("cuStreamWriteValue64", 11070)` (`PFN_cuStreamWriteValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamWriteValue64_v2` through `cuGetProcAddress("cuStreamWriteValue64", 11070)`: the driver's `cuStreamWriteValue64_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamWriteValue64_v11070`], per thread [`entry::cuStreamWriteValue64_v11070_ptsz`], the ABI of CUDA 11.7
+    /// - In CUDA 11.7 to 11.8; removed in 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -15105,7 +16610,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuStreamWaitValue32` through `cuGetProcAddress("cuStreamWaitValue32", 11070)` (`PFN_cuStreamWaitValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamWaitValue32` through `cuGetProcAddress("cuStreamWaitValue32", 11070)`: the driver's `cuStreamWaitValue32_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamWaitValue32_v11070`], per thread [`entry::cuStreamWaitValue32_v11070_ptsz`], the ABI of CUDA 11.7
+    /// - As written here: since CUDA 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15130,7 +16638,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuStreamWaitValue64` through `cuGetProcAddress("cuStreamWaitValue64", 11070)` (`PFN_cuStreamWaitValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamWaitValue64` through `cuGetProcAddress("cuStreamWaitValue64", 11070)`: the driver's `cuStreamWaitValue64_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamWaitValue64_v11070`], per thread [`entry::cuStreamWaitValue64_v11070_ptsz`], the ABI of CUDA 11.7
+    /// - As written here: since CUDA 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15155,7 +16666,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuStreamWriteValue32` through `cuGetProcAddress("cuStreamWriteValue32", 11070)` (`PFN_cuStreamWriteValue32_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamWriteValue32` through `cuGetProcAddress("cuStreamWriteValue32", 11070)`: the driver's `cuStreamWriteValue32_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamWriteValue32_v11070`], per thread [`entry::cuStreamWriteValue32_v11070_ptsz`], the ABI of CUDA 11.7
+    /// - As written here: since CUDA 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15180,7 +16694,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuStreamWriteValue64` through `cuGetProcAddress("cuStreamWriteValue64", 11070)` (`PFN_cuStreamWriteValue64_v11070`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuStreamWriteValue64` through `cuGetProcAddress("cuStreamWriteValue64", 11070)`: the driver's `cuStreamWriteValue64_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuStreamWriteValue64_v11070`], per thread [`entry::cuStreamWriteValue64_v11070_ptsz`], the ABI of CUDA 11.7
+    /// - As written here: since CUDA 12.0; the name: in every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15204,7 +16721,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuSurfObjectCreate` through `cuGetProcAddress("cuSurfObjectCreate", 5000)` (`PFN_cuSurfObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuSurfObjectCreate` through `cuGetProcAddress("cuSurfObjectCreate", 5000)`: the driver's `cuSurfObjectCreate`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuSurfObjectCreate_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15226,7 +16746,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuSurfObjectDestroy` through `cuGetProcAddress("cuSurfObjectDestroy", 5000)` (`PFN_cuSurfObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuSurfObjectDestroy` through `cuGetProcAddress("cuSurfObjectDestroy", 5000)`: the driver's `cuSurfObjectDestroy`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuSurfObjectDestroy_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15244,7 +16767,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuSurfObjectGetResourceDesc` through `cuGetProcAddress("cuSurfObjectGetResourceDesc", 5000)` (`PFN_cuSurfObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuSurfObjectGetResourceDesc` through `cuGetProcAddress("cuSurfObjectGetResourceDesc", 5000)`: the driver's `cuSurfObjectGetResourceDesc`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuSurfObjectGetResourceDesc_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15266,7 +16792,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuSurfRefGetArray` through `cuGetProcAddress("cuSurfRefGetArray", 3000)` (`PFN_cuSurfRefGetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuSurfRefGetArray` through `cuGetProcAddress("cuSurfRefGetArray", 3000)`: the driver's `cuSurfRefGetArray`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuSurfRefGetArray_v3000`], the ABI of CUDA 3.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15288,7 +16817,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuSurfRefSetArray` through `cuGetProcAddress("cuSurfRefSetArray", 3000)` (`PFN_cuSurfRefSetArray_v3000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuSurfRefSetArray` through `cuGetProcAddress("cuSurfRefSetArray", 3000)`: the driver's `cuSurfRefSetArray`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuSurfRefSetArray_v3000`], the ABI of CUDA 3.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15312,7 +16844,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuTensorMapEncodeIm2col` through `cuGetProcAddress("cuTensorMapEncodeIm2col", 12000)` (`PFN_cuTensorMapEncodeIm2col_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTensorMapEncodeIm2col` through `cuGetProcAddress("cuTensorMapEncodeIm2col", 12000)`: the driver's `cuTensorMapEncodeIm2col`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTensorMapEncodeIm2col_v12000`], the ABI of CUDA 12.0
+    /// - Since CUDA 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -15366,7 +16901,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12080)]
-    /// `cuTensorMapEncodeIm2colWide` through `cuGetProcAddress("cuTensorMapEncodeIm2colWide", 12080)` (`PFN_cuTensorMapEncodeIm2colWide_v12080`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTensorMapEncodeIm2colWide` through `cuGetProcAddress("cuTensorMapEncodeIm2colWide", 12080)`: the driver's `cuTensorMapEncodeIm2colWide`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTensorMapEncodeIm2colWide_v12080`], the ABI of CUDA 12.8
+    /// - Since CUDA 12.8
     ///
     /// # Safety
     /// As for the C function.
@@ -15422,7 +16960,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuTensorMapEncodeTiled` through `cuGetProcAddress("cuTensorMapEncodeTiled", 12000)` (`PFN_cuTensorMapEncodeTiled_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTensorMapEncodeTiled` through `cuGetProcAddress("cuTensorMapEncodeTiled", 12000)`: the driver's `cuTensorMapEncodeTiled`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTensorMapEncodeTiled_v12000`], the ABI of CUDA 12.0
+    /// - Since CUDA 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -15470,7 +17011,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_12000)]
-    /// `cuTensorMapReplaceAddress` through `cuGetProcAddress("cuTensorMapReplaceAddress", 12000)` (`PFN_cuTensorMapReplaceAddress_v12000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTensorMapReplaceAddress` through `cuGetProcAddress("cuTensorMapReplaceAddress", 12000)`: the driver's `cuTensorMapReplaceAddress`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTensorMapReplaceAddress_v12000`], the ABI of CUDA 12.0
+    /// - Since CUDA 12.0
     ///
     /// # Safety
     /// As for the C function.
@@ -15493,7 +17037,10 @@ impl DriverTable {
         }
     }
     #[cfg(cuda_ge_13050)]
-    /// `cuTensorMapSetAllocationClass` through `cuGetProcAddress("cuTensorMapSetAllocationClass", 13050)` (`PFN_cuTensorMapSetAllocationClass_v13050`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTensorMapSetAllocationClass` through `cuGetProcAddress("cuTensorMapSetAllocationClass", 13050)`: the driver's `cuTensorMapSetAllocationClass`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTensorMapSetAllocationClass_v13050`], the ABI of CUDA 13.5
+    /// - Since CUDA 13.5
     ///
     /// # Safety
     /// As for the C function.
@@ -15516,7 +17063,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexObjectCreate` through `cuGetProcAddress("cuTexObjectCreate", 5000)` (`PFN_cuTexObjectCreate_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexObjectCreate` through `cuGetProcAddress("cuTexObjectCreate", 5000)`: the driver's `cuTexObjectCreate`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexObjectCreate_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15540,7 +17090,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexObjectDestroy` through `cuGetProcAddress("cuTexObjectDestroy", 5000)` (`PFN_cuTexObjectDestroy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexObjectDestroy` through `cuGetProcAddress("cuTexObjectDestroy", 5000)`: the driver's `cuTexObjectDestroy`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexObjectDestroy_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15558,7 +17111,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexObjectGetResourceDesc` through `cuGetProcAddress("cuTexObjectGetResourceDesc", 5000)` (`PFN_cuTexObjectGetResourceDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexObjectGetResourceDesc` through `cuGetProcAddress("cuTexObjectGetResourceDesc", 5000)`: the driver's `cuTexObjectGetResourceDesc`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexObjectGetResourceDesc_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15580,7 +17136,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexObjectGetResourceViewDesc` through `cuGetProcAddress("cuTexObjectGetResourceViewDesc", 5000)` (`PFN_cuTexObjectGetResourceViewDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexObjectGetResourceViewDesc` through `cuGetProcAddress("cuTexObjectGetResourceViewDesc", 5000)`: the driver's `cuTexObjectGetResourceViewDesc`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexObjectGetResourceViewDesc_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15602,7 +17161,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexObjectGetTextureDesc` through `cuGetProcAddress("cuTexObjectGetTextureDesc", 5000)` (`PFN_cuTexObjectGetTextureDesc_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexObjectGetTextureDesc` through `cuGetProcAddress("cuTexObjectGetTextureDesc", 5000)`: the driver's `cuTexObjectGetTextureDesc`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexObjectGetTextureDesc_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15624,7 +17186,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefCreate` through `cuGetProcAddress("cuTexRefCreate", 2000)` (`PFN_cuTexRefCreate_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefCreate` through `cuGetProcAddress("cuTexRefCreate", 2000)`: the driver's `cuTexRefCreate`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefCreate_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15642,7 +17207,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefDestroy` through `cuGetProcAddress("cuTexRefDestroy", 2000)` (`PFN_cuTexRefDestroy_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefDestroy` through `cuGetProcAddress("cuTexRefDestroy", 2000)`: the driver's `cuTexRefDestroy`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefDestroy_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15660,7 +17228,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetAddress` through `cuGetProcAddress("cuTexRefGetAddress", 3020)` (`PFN_cuTexRefGetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefGetAddress` through `cuGetProcAddress("cuTexRefGetAddress", 3020)`: the driver's `cuTexRefGetAddress_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefGetAddress_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15682,7 +17253,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetAddressMode` through `cuGetProcAddress("cuTexRefGetAddressMode", 2000)` (`PFN_cuTexRefGetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefGetAddressMode` through `cuGetProcAddress("cuTexRefGetAddressMode", 2000)`: the driver's `cuTexRefGetAddressMode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefGetAddressMode_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15705,7 +17279,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetArray` through `cuGetProcAddress("cuTexRefGetArray", 2000)` (`PFN_cuTexRefGetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefGetArray` through `cuGetProcAddress("cuTexRefGetArray", 2000)`: the driver's `cuTexRefGetArray`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefGetArray_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15727,7 +17304,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetBorderColor` through `cuGetProcAddress("cuTexRefGetBorderColor", 8000)` (`PFN_cuTexRefGetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefGetBorderColor` through `cuGetProcAddress("cuTexRefGetBorderColor", 8000)`: the driver's `cuTexRefGetBorderColor`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefGetBorderColor_v8000`], the ABI of CUDA 8.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15749,7 +17329,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetFilterMode` through `cuGetProcAddress("cuTexRefGetFilterMode", 2000)` (`PFN_cuTexRefGetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefGetFilterMode` through `cuGetProcAddress("cuTexRefGetFilterMode", 2000)`: the driver's `cuTexRefGetFilterMode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefGetFilterMode_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15771,7 +17354,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetFlags` through `cuGetProcAddress("cuTexRefGetFlags", 2000)` (`PFN_cuTexRefGetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefGetFlags` through `cuGetProcAddress("cuTexRefGetFlags", 2000)`: the driver's `cuTexRefGetFlags`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefGetFlags_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15793,7 +17379,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetFormat` through `cuGetProcAddress("cuTexRefGetFormat", 2000)` (`PFN_cuTexRefGetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefGetFormat` through `cuGetProcAddress("cuTexRefGetFormat", 2000)`: the driver's `cuTexRefGetFormat`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefGetFormat_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15816,7 +17405,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetMaxAnisotropy` through `cuGetProcAddress("cuTexRefGetMaxAnisotropy", 5000)` (`PFN_cuTexRefGetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefGetMaxAnisotropy` through `cuGetProcAddress("cuTexRefGetMaxAnisotropy", 5000)`: the driver's `cuTexRefGetMaxAnisotropy`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefGetMaxAnisotropy_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15838,7 +17430,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmapFilterMode` through `cuGetProcAddress("cuTexRefGetMipmapFilterMode", 5000)` (`PFN_cuTexRefGetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefGetMipmapFilterMode` through `cuGetProcAddress("cuTexRefGetMipmapFilterMode", 5000)`: the driver's `cuTexRefGetMipmapFilterMode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefGetMipmapFilterMode_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15860,7 +17455,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmapLevelBias` through `cuGetProcAddress("cuTexRefGetMipmapLevelBias", 5000)` (`PFN_cuTexRefGetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefGetMipmapLevelBias` through `cuGetProcAddress("cuTexRefGetMipmapLevelBias", 5000)`: the driver's `cuTexRefGetMipmapLevelBias`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefGetMipmapLevelBias_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15882,7 +17480,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefGetMipmapLevelClamp", 5000)` (`PFN_cuTexRefGetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefGetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefGetMipmapLevelClamp", 5000)`: the driver's `cuTexRefGetMipmapLevelClamp`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefGetMipmapLevelClamp_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15907,7 +17508,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefGetMipmappedArray` through `cuGetProcAddress("cuTexRefGetMipmappedArray", 5000)` (`PFN_cuTexRefGetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefGetMipmappedArray` through `cuGetProcAddress("cuTexRefGetMipmappedArray", 5000)`: the driver's `cuTexRefGetMipmappedArray`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefGetMipmappedArray_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15929,7 +17533,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetAddress` through `cuGetProcAddress("cuTexRefSetAddress", 3020)` (`PFN_cuTexRefSetAddress_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefSetAddress` through `cuGetProcAddress("cuTexRefSetAddress", 3020)`: the driver's `cuTexRefSetAddress_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefSetAddress_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15953,7 +17560,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetAddress2D` through `cuGetProcAddress("cuTexRefSetAddress2D", 4010)` (`PFN_cuTexRefSetAddress2D_v4010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefSetAddress2D` through `cuGetProcAddress("cuTexRefSetAddress2D", 4010)`: the driver's `cuTexRefSetAddress2D_v3`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefSetAddress2D_v4010`], the ABI of CUDA 4.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -15977,7 +17587,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetAddressMode` through `cuGetProcAddress("cuTexRefSetAddressMode", 2000)` (`PFN_cuTexRefSetAddressMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefSetAddressMode` through `cuGetProcAddress("cuTexRefSetAddressMode", 2000)`: the driver's `cuTexRefSetAddressMode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefSetAddressMode_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -16000,7 +17613,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetArray` through `cuGetProcAddress("cuTexRefSetArray", 2000)` (`PFN_cuTexRefSetArray_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefSetArray` through `cuGetProcAddress("cuTexRefSetArray", 2000)`: the driver's `cuTexRefSetArray`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefSetArray_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -16023,7 +17639,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetBorderColor` through `cuGetProcAddress("cuTexRefSetBorderColor", 8000)` (`PFN_cuTexRefSetBorderColor_v8000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefSetBorderColor` through `cuGetProcAddress("cuTexRefSetBorderColor", 8000)`: the driver's `cuTexRefSetBorderColor`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefSetBorderColor_v8000`], the ABI of CUDA 8.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -16045,7 +17664,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetFilterMode` through `cuGetProcAddress("cuTexRefSetFilterMode", 2000)` (`PFN_cuTexRefSetFilterMode_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefSetFilterMode` through `cuGetProcAddress("cuTexRefSetFilterMode", 2000)`: the driver's `cuTexRefSetFilterMode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefSetFilterMode_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -16067,7 +17689,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetFlags` through `cuGetProcAddress("cuTexRefSetFlags", 2000)` (`PFN_cuTexRefSetFlags_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefSetFlags` through `cuGetProcAddress("cuTexRefSetFlags", 2000)`: the driver's `cuTexRefSetFlags`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefSetFlags_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -16089,7 +17714,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetFormat` through `cuGetProcAddress("cuTexRefSetFormat", 2000)` (`PFN_cuTexRefSetFormat_v2000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefSetFormat` through `cuGetProcAddress("cuTexRefSetFormat", 2000)`: the driver's `cuTexRefSetFormat`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefSetFormat_v2000`], the ABI of CUDA 2.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -16112,7 +17740,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetMaxAnisotropy` through `cuGetProcAddress("cuTexRefSetMaxAnisotropy", 5000)` (`PFN_cuTexRefSetMaxAnisotropy_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefSetMaxAnisotropy` through `cuGetProcAddress("cuTexRefSetMaxAnisotropy", 5000)`: the driver's `cuTexRefSetMaxAnisotropy`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefSetMaxAnisotropy_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -16134,7 +17765,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmapFilterMode` through `cuGetProcAddress("cuTexRefSetMipmapFilterMode", 5000)` (`PFN_cuTexRefSetMipmapFilterMode_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefSetMipmapFilterMode` through `cuGetProcAddress("cuTexRefSetMipmapFilterMode", 5000)`: the driver's `cuTexRefSetMipmapFilterMode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefSetMipmapFilterMode_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -16156,7 +17790,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmapLevelBias` through `cuGetProcAddress("cuTexRefSetMipmapLevelBias", 5000)` (`PFN_cuTexRefSetMipmapLevelBias_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefSetMipmapLevelBias` through `cuGetProcAddress("cuTexRefSetMipmapLevelBias", 5000)`: the driver's `cuTexRefSetMipmapLevelBias`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefSetMipmapLevelBias_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -16178,7 +17815,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefSetMipmapLevelClamp", 5000)` (`PFN_cuTexRefSetMipmapLevelClamp_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefSetMipmapLevelClamp` through `cuGetProcAddress("cuTexRefSetMipmapLevelClamp", 5000)`: the driver's `cuTexRefSetMipmapLevelClamp`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefSetMipmapLevelClamp_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -16201,7 +17841,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuTexRefSetMipmappedArray` through `cuGetProcAddress("cuTexRefSetMipmappedArray", 5000)` (`PFN_cuTexRefSetMipmappedArray_v5000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuTexRefSetMipmappedArray` through `cuGetProcAddress("cuTexRefSetMipmappedArray", 5000)`: the driver's `cuTexRefSetMipmappedArray`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuTexRefSetMipmappedArray_v5000`], the ABI of CUDA 5.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -16224,7 +17867,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuThreadExchangeStreamCaptureMode` through `cuGetProcAddress("cuThreadExchangeStreamCaptureMode", 10010)` (`PFN_cuThreadExchangeStreamCaptureMode_v10010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuThreadExchangeStreamCaptureMode` through `cuGetProcAddress("cuThreadExchangeStreamCaptureMode", 10010)`: the driver's `cuThreadExchangeStreamCaptureMode`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuThreadExchangeStreamCaptureMode_v10010`], the ABI of CUDA 10.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -16245,7 +17891,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuUserObjectCreate` through `cuGetProcAddress("cuUserObjectCreate", 11030)` (`PFN_cuUserObjectCreate_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuUserObjectCreate` through `cuGetProcAddress("cuUserObjectCreate", 11030)`: the driver's `cuUserObjectCreate`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuUserObjectCreate_v11030`], the ABI of CUDA 11.3
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -16270,7 +17919,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuUserObjectRelease` through `cuGetProcAddress("cuUserObjectRelease", 11030)` (`PFN_cuUserObjectRelease_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuUserObjectRelease` through `cuGetProcAddress("cuUserObjectRelease", 11030)`: the driver's `cuUserObjectRelease`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuUserObjectRelease_v11030`], the ABI of CUDA 11.3
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -16292,7 +17944,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuUserObjectRetain` through `cuGetProcAddress("cuUserObjectRetain", 11030)` (`PFN_cuUserObjectRetain_v11030`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuUserObjectRetain` through `cuGetProcAddress("cuUserObjectRetain", 11030)`: the driver's `cuUserObjectRetain`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuUserObjectRetain_v11030`], the ABI of CUDA 11.3
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -16314,7 +17969,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuWaitExternalSemaphoresAsync` through `cuGetProcAddress("cuWaitExternalSemaphoresAsync", 10000)` (`PFN_cuWaitExternalSemaphoresAsync_v10000`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuWaitExternalSemaphoresAsync` through `cuGetProcAddress("cuWaitExternalSemaphoresAsync", 10000)`: the driver's `cuWaitExternalSemaphoresAsync`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuWaitExternalSemaphoresAsync_v10000`], per thread [`entry::cuWaitExternalSemaphoresAsync_v10000_ptsz`], the ABI of CUDA 10.0
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.

@@ -4,42 +4,140 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 impl VdpStatus {
+    /// C's `VDP_STATUS_OK`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_OK: VdpStatus = VdpStatus(0);
+    /// C's `VDP_STATUS_NO_IMPLEMENTATION`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_NO_IMPLEMENTATION: VdpStatus = VdpStatus(1);
+    /// C's `VDP_STATUS_DISPLAY_PREEMPTED`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_DISPLAY_PREEMPTED: VdpStatus = VdpStatus(2);
+    /// C's `VDP_STATUS_INVALID_HANDLE`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_INVALID_HANDLE: VdpStatus = VdpStatus(3);
+    /// C's `VDP_STATUS_INVALID_POINTER`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_INVALID_POINTER: VdpStatus = VdpStatus(4);
+    /// C's `VDP_STATUS_INVALID_CHROMA_TYPE`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_INVALID_CHROMA_TYPE: VdpStatus = VdpStatus(5);
+    /// C's `VDP_STATUS_INVALID_Y_CB_CR_FORMAT`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_INVALID_Y_CB_CR_FORMAT: VdpStatus = VdpStatus(6);
+    /// C's `VDP_STATUS_INVALID_RGBA_FORMAT`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_INVALID_RGBA_FORMAT: VdpStatus = VdpStatus(7);
+    /// C's `VDP_STATUS_INVALID_INDEXED_FORMAT`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_INVALID_INDEXED_FORMAT: VdpStatus = VdpStatus(8);
+    /// C's `VDP_STATUS_INVALID_COLOR_STANDARD`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_INVALID_COLOR_STANDARD: VdpStatus = VdpStatus(9);
+    /// C's `VDP_STATUS_INVALID_COLOR_TABLE_FORMAT`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_INVALID_COLOR_TABLE_FORMAT: VdpStatus = VdpStatus(10);
+    /// C's `VDP_STATUS_INVALID_BLEND_FACTOR`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_INVALID_BLEND_FACTOR: VdpStatus = VdpStatus(11);
+    /// C's `VDP_STATUS_INVALID_BLEND_EQUATION`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_INVALID_BLEND_EQUATION: VdpStatus = VdpStatus(12);
+    /// C's `VDP_STATUS_INVALID_FLAG`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_INVALID_FLAG: VdpStatus = VdpStatus(13);
+    /// C's `VDP_STATUS_INVALID_DECODER_PROFILE`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_INVALID_DECODER_PROFILE: VdpStatus = VdpStatus(14);
+    /// C's `VDP_STATUS_INVALID_VIDEO_MIXER_FEATURE`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_INVALID_VIDEO_MIXER_FEATURE: VdpStatus = VdpStatus(15);
+    /// C's `VDP_STATUS_INVALID_VIDEO_MIXER_PARAMETER`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_INVALID_VIDEO_MIXER_PARAMETER: VdpStatus = VdpStatus(16);
+    /// C's `VDP_STATUS_INVALID_VIDEO_MIXER_ATTRIBUTE`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_INVALID_VIDEO_MIXER_ATTRIBUTE: VdpStatus = VdpStatus(17);
+    /// C's `VDP_STATUS_INVALID_VIDEO_MIXER_PICTURE_STRUCTURE`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_INVALID_VIDEO_MIXER_PICTURE_STRUCTURE: VdpStatus = VdpStatus(
         18,
     );
+    /// C's `VDP_STATUS_INVALID_FUNC_ID`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_INVALID_FUNC_ID: VdpStatus = VdpStatus(19);
+    /// C's `VDP_STATUS_INVALID_SIZE`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_INVALID_SIZE: VdpStatus = VdpStatus(20);
+    /// C's `VDP_STATUS_INVALID_VALUE`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_INVALID_VALUE: VdpStatus = VdpStatus(21);
+    /// C's `VDP_STATUS_INVALID_STRUCT_VERSION`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_INVALID_STRUCT_VERSION: VdpStatus = VdpStatus(22);
+    /// C's `VDP_STATUS_RESOURCES`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_RESOURCES: VdpStatus = VdpStatus(23);
+    /// C's `VDP_STATUS_HANDLE_DEVICE_MISMATCH`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_HANDLE_DEVICE_MISMATCH: VdpStatus = VdpStatus(24);
+    /// C's `VDP_STATUS_ERROR`.
+    ///
+    /// - In every supported header
     pub const VDP_STATUS_ERROR: VdpStatus = VdpStatus(25);
 }
+/// C's `enum VdpStatus` (`cudaVDPAU.h`), as a newtype over its integer type.
+///
+/// Any value is valid, also one the header does not name (from a newer driver): its enumerators are associated constants, and top-level constants too.
+///
+/// - In every supported header
 #[repr(transparent)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct VdpStatus(pub ::core::ffi::c_uint);
+/// `VdpDevice`: not of `cudaVDPAU.h` or `cudaVDPAUTypedefs.h`; a type of another API their items use, bound from that API's header with its C layout.
+///
+/// - In every supported header
 pub type VdpDevice = u32;
+/// `VdpVideoSurface`: not of `cudaVDPAU.h` or `cudaVDPAUTypedefs.h`; a type of another API their items use, bound from that API's header with its C layout.
+///
+/// - In every supported header
 pub type VdpVideoSurface = u32;
+/// `VdpOutputSurface`: not of `cudaVDPAU.h` or `cudaVDPAUTypedefs.h`; a type of another API their items use, bound from that API's header with its C layout.
+///
+/// - In every supported header
 pub type VdpOutputSurface = u32;
+/// `VdpFuncId`: not of `cudaVDPAU.h` or `cudaVDPAUTypedefs.h`; a type of another API their items use, bound from that API's header with its C layout.
+///
+/// - In every supported header
 pub type VdpFuncId = u32;
+/// `VdpGetProcAddress`: not of `cudaVDPAU.h` or `cudaVDPAUTypedefs.h`; a type of another API their items use, bound from that API's header with its C layout.
+///
+/// - In every supported header
 pub type VdpGetProcAddress = ::core::option::Option<
     unsafe extern "C" fn(
         device: VdpDevice,
@@ -47,6 +145,11 @@ pub type VdpGetProcAddress = ::core::option::Option<
         function_pointer: *mut *mut ::core::ffi::c_void,
     ) -> VdpStatus,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuVDPAUGetDevice_v3010)(CUdevice_v1 *pDevice, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);` (`cudaVDPAUTypedefs.h`)
+///
+/// - The type of `cuVDPAUGetDevice` with the ABI of CUDA 3.1; entry point [`entry::cuVDPAUGetDevice_v3010`](super::entry::cuVDPAUGetDevice_v3010)
+/// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
+/// - In every supported header
 pub type PFN_cuVDPAUGetDevice_v3010 = ::core::option::Option<
     unsafe extern "C" fn(
         pDevice: *mut CUdevice_v1,
@@ -54,6 +157,11 @@ pub type PFN_cuVDPAUGetDevice_v3010 = ::core::option::Option<
         vdpGetProcAddress: VdpGetProcAddress,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuVDPAUCtxCreate_v3020)(CUcontext *pCtx, unsigned int flags, CUdevice_v1 device, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);` (`cudaVDPAUTypedefs.h`)
+///
+/// - The type of `cuVDPAUCtxCreate` with the ABI of CUDA 3.2; entry point [`entry::cuVDPAUCtxCreate_v3020`](super::entry::cuVDPAUCtxCreate_v3020)
+/// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
+/// - In every supported header
 pub type PFN_cuVDPAUCtxCreate_v3020 = ::core::option::Option<
     unsafe extern "C" fn(
         pCtx: *mut CUcontext,
@@ -63,6 +171,11 @@ pub type PFN_cuVDPAUCtxCreate_v3020 = ::core::option::Option<
         vdpGetProcAddress: VdpGetProcAddress,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuGraphicsVDPAURegisterVideoSurface_v3010)(CUgraphicsResource *pCudaResource, VdpVideoSurface vdpSurface, unsigned int flags);` (`cudaVDPAUTypedefs.h`)
+///
+/// - The type of `cuGraphicsVDPAURegisterVideoSurface` with the ABI of CUDA 3.1; entry point [`entry::cuGraphicsVDPAURegisterVideoSurface_v3010`](super::entry::cuGraphicsVDPAURegisterVideoSurface_v3010)
+/// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
+/// - In every supported header
 pub type PFN_cuGraphicsVDPAURegisterVideoSurface_v3010 = ::core::option::Option<
     unsafe extern "C" fn(
         pCudaResource: *mut CUgraphicsResource,
@@ -70,6 +183,11 @@ pub type PFN_cuGraphicsVDPAURegisterVideoSurface_v3010 = ::core::option::Option<
         flags: ::core::ffi::c_uint,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuGraphicsVDPAURegisterOutputSurface_v3010)(CUgraphicsResource *pCudaResource, VdpOutputSurface vdpSurface, unsigned int flags);` (`cudaVDPAUTypedefs.h`)
+///
+/// - The type of `cuGraphicsVDPAURegisterOutputSurface` with the ABI of CUDA 3.1; entry point [`entry::cuGraphicsVDPAURegisterOutputSurface_v3010`](super::entry::cuGraphicsVDPAURegisterOutputSurface_v3010)
+/// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
+/// - In every supported header
 pub type PFN_cuGraphicsVDPAURegisterOutputSurface_v3010 = ::core::option::Option<
     unsafe extern "C" fn(
         pCudaResource: *mut CUgraphicsResource,
@@ -77,6 +195,11 @@ pub type PFN_cuGraphicsVDPAURegisterOutputSurface_v3010 = ::core::option::Option
         flags: ::core::ffi::c_uint,
     ) -> CUresult,
 >;
+/// `typedef CUresult (CUDAAPI *PFN_cuVDPAUCtxCreate_v3010)(CUcontext *pCtx, unsigned int flags, CUdevice_v1 device, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);` (`cudaVDPAUTypedefs.h`)
+///
+/// - The type of `cuVDPAUCtxCreate` with the ABI of CUDA 3.1 (a legacy ABI the header declares only under `__CUDA_API_VERSION_INTERNAL`); entry point [`entry::cuVDPAUCtxCreate_v3010`](super::entry::cuVDPAUCtxCreate_v3010)
+/// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
+/// - In every supported header
 pub type PFN_cuVDPAUCtxCreate_v3010 = ::core::option::Option<
     unsafe extern "C" fn(
         pCtx: *mut CUcontext,

@@ -8,6 +8,8 @@ use ::core::mem::transmute;
 use ::core::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use crate::loader::{Function, FunctionSet};
 /// How many functions there are.
+///
+/// - In every supported header
 pub(crate) const FUNCTIONS_LEN: usize = 4;
 /// Every function: its real symbol and the entry point of its ABI.
 pub(crate) const FUNCTIONS: [Function; FUNCTIONS_LEN] = [
@@ -50,15 +52,25 @@ pub(crate) enum Index {
     cuVDPAUGetDevice,
 }
 /// Which functions the driver was found to lack (looked up once, never called).
+///
+/// - In every supported header
 static MISSING: [AtomicBool; FUNCTIONS_LEN] = [const {
     AtomicBool::new(false)
 }; FUNCTIONS_LEN];
 /// This header's functions, for the loader.
+///
+/// - In every supported header
 pub(crate) static SET: FunctionSet = FunctionSet {
     functions: &FUNCTIONS,
     slots: &SLOTS,
     missing: &MISSING,
 };
+/// `CUresult CUDAAPI cuGraphicsVDPAURegisterOutputSurface(CUgraphicsResource *pCudaResource, VdpOutputSurface vdpSurface, unsigned int flags);` (`cudaVDPAU.h`)
+///
+/// - Typedef: [`PFN_cuGraphicsVDPAURegisterOutputSurface_v3010`], the ABI of CUDA 3.1
+/// - Calls the driver's `cuGraphicsVDPAURegisterOutputSurface` through [`entry::cuGraphicsVDPAURegisterOutputSurface_v3010`](super::entry::cuGraphicsVDPAURegisterOutputSurface_v3010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphicsVDPAURegisterOutputSurface(
@@ -78,6 +90,12 @@ pub unsafe extern "C" fn cuGraphicsVDPAURegisterOutputSurface(
     };
     unsafe { driver_fn(pCudaResource, vdpSurface, flags) }
 }
+/// `CUresult CUDAAPI cuGraphicsVDPAURegisterVideoSurface(CUgraphicsResource *pCudaResource, VdpVideoSurface vdpSurface, unsigned int flags);` (`cudaVDPAU.h`)
+///
+/// - Typedef: [`PFN_cuGraphicsVDPAURegisterVideoSurface_v3010`], the ABI of CUDA 3.1
+/// - Calls the driver's `cuGraphicsVDPAURegisterVideoSurface` through [`entry::cuGraphicsVDPAURegisterVideoSurface_v3010`](super::entry::cuGraphicsVDPAURegisterVideoSurface_v3010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuGraphicsVDPAURegisterVideoSurface(
@@ -97,6 +115,13 @@ pub unsafe extern "C" fn cuGraphicsVDPAURegisterVideoSurface(
     };
     unsafe { driver_fn(pCudaResource, vdpSurface, flags) }
 }
+/// `CUresult CUDAAPI cuVDPAUCtxCreate(CUcontext *pCtx, unsigned int flags, CUdevice device, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);` (`cudaVDPAU.h`)
+///
+/// - C spelling: [`cuVDPAUCtxCreate`](super::cuVDPAUCtxCreate)
+/// - Typedef: [`PFN_cuVDPAUCtxCreate_v3020`], the ABI of CUDA 3.2
+/// - Calls the driver's `cuVDPAUCtxCreate_v2` through [`entry::cuVDPAUCtxCreate_v3020`](super::entry::cuVDPAUCtxCreate_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuVDPAUCtxCreate_v2(
@@ -117,6 +142,12 @@ pub unsafe extern "C" fn cuVDPAUCtxCreate_v2(
     };
     unsafe { driver_fn(pCtx, flags, device, vdpDevice, vdpGetProcAddress) }
 }
+/// `CUresult CUDAAPI cuVDPAUGetDevice(CUdevice *pDevice, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);` (`cudaVDPAU.h`)
+///
+/// - Typedef: [`PFN_cuVDPAUGetDevice_v3010`], the ABI of CUDA 3.1
+/// - Calls the driver's `cuVDPAUGetDevice` through [`entry::cuVDPAUGetDevice_v3010`](super::entry::cuVDPAUGetDevice_v3010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
+/// - In every supported header
 #[must_use]
 #[inline]
 pub unsafe extern "C" fn cuVDPAUGetDevice(
@@ -134,6 +165,8 @@ pub unsafe extern "C" fn cuVDPAUGetDevice(
     unsafe { driver_fn(pDevice, vdpDevice, vdpGetProcAddress) }
 }
 /// The first call of each function: resolve, store, call (or return the loader's code).
+///
+/// - In every supported header
 struct Resolve;
 impl Resolve {
     unsafe extern "C" fn cuGraphicsVDPAURegisterOutputSurface(

@@ -5,35 +5,67 @@
 
 use super::*;
 use crate::EntryPoint;
+/// `cuGetProcAddress("cuGraphicsVDPAURegisterOutputSurface", 3010)`: the driver's `cuGraphicsVDPAURegisterOutputSurface` with the ABI of CUDA 3.1, typed [`PFN_cuGraphicsVDPAURegisterOutputSurface_v3010`].
+///
+/// - In every supported header
 pub const cuGraphicsVDPAURegisterOutputSurface_v3010: EntryPoint<
     PFN_cuGraphicsVDPAURegisterOutputSurface_v3010,
 > = unsafe { EntryPoint::new(c"cuGraphicsVDPAURegisterOutputSurface", 3010) };
+/// `cuGetProcAddress("cuGraphicsVDPAURegisterVideoSurface", 3010)`: the driver's `cuGraphicsVDPAURegisterVideoSurface` with the ABI of CUDA 3.1, typed [`PFN_cuGraphicsVDPAURegisterVideoSurface_v3010`].
+///
+/// - In every supported header
 pub const cuGraphicsVDPAURegisterVideoSurface_v3010: EntryPoint<
     PFN_cuGraphicsVDPAURegisterVideoSurface_v3010,
 > = unsafe { EntryPoint::new(c"cuGraphicsVDPAURegisterVideoSurface", 3010) };
+/// `cuGetProcAddress("cuVDPAUCtxCreate", 3010)`: the driver's `cuVDPAUCtxCreate` with the ABI of CUDA 3.1, typed [`PFN_cuVDPAUCtxCreate_v3010`].
+///
+/// - In every supported header
 pub const cuVDPAUCtxCreate_v3010: EntryPoint<PFN_cuVDPAUCtxCreate_v3010> = unsafe {
     EntryPoint::new(c"cuVDPAUCtxCreate", 3010)
 };
+/// `cuGetProcAddress("cuVDPAUCtxCreate", 3020)`: the driver's `cuVDPAUCtxCreate` with the ABI of CUDA 3.2, typed [`PFN_cuVDPAUCtxCreate_v3020`].
+///
+/// - In every supported header
 pub const cuVDPAUCtxCreate_v3020: EntryPoint<PFN_cuVDPAUCtxCreate_v3020> = unsafe {
     EntryPoint::new(c"cuVDPAUCtxCreate", 3020)
 };
+/// `cuGetProcAddress("cuVDPAUGetDevice", 3010)`: the driver's `cuVDPAUGetDevice` with the ABI of CUDA 3.1, typed [`PFN_cuVDPAUGetDevice_v3010`].
+///
+/// - In every supported header
 pub const cuVDPAUGetDevice_v3010: EntryPoint<PFN_cuVDPAUGetDevice_v3010> = unsafe {
     EntryPoint::new(c"cuVDPAUGetDevice", 3010)
 };
+/// The entry point of the C spelling `cuGraphicsVDPAURegisterOutputSurface`: [`cuGraphicsVDPAURegisterOutputSurface_v3010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphicsVDPAURegisterOutputSurface: EntryPoint<
     PFN_cuGraphicsVDPAURegisterOutputSurface_v3010,
 > = cuGraphicsVDPAURegisterOutputSurface_v3010;
+/// The entry point of the C spelling `cuGraphicsVDPAURegisterVideoSurface`: [`cuGraphicsVDPAURegisterVideoSurface_v3010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuGraphicsVDPAURegisterVideoSurface: EntryPoint<
     PFN_cuGraphicsVDPAURegisterVideoSurface_v3010,
 > = cuGraphicsVDPAURegisterVideoSurface_v3010;
+/// The entry point of the C spelling `cuVDPAUCtxCreate`: [`cuVDPAUCtxCreate_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuVDPAUCtxCreate: EntryPoint<PFN_cuVDPAUCtxCreate_v3020> = cuVDPAUCtxCreate_v3020;
+/// The entry point of the C spelling `cuVDPAUCtxCreate_v2`: [`cuVDPAUCtxCreate_v3020`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuVDPAUCtxCreate_v2: EntryPoint<PFN_cuVDPAUCtxCreate_v3020> = cuVDPAUCtxCreate_v3020;
+/// The entry point of the C spelling `cuVDPAUGetDevice`: [`cuVDPAUGetDevice_v3010`], the ABI of the function it binds.
+///
+/// - In every supported header
 pub const cuVDPAUGetDevice: EntryPoint<PFN_cuVDPAUGetDevice_v3010> = cuVDPAUGetDevice_v3010;
 /// Defects of this header that the bindings work around: `PFN_*` macros that name no type
 /// (not bound), and `PFN_cuX` macros that name another ABI than the function `cuX` links
 /// (the entry point [`cuX`](self) follows the linked function).
 pub const HEADER_NOTES: &[&str] = &[];
 /// How many entry points [`ALL`] holds.
+///
+/// - In every supported header
 pub const ALL_LEN: usize = 5;
 /// Every versioned entry point of `cudaTypedefs.h`: symbol, version and stream mode.
 pub const ALL: [crate::EntryPointInfo; ALL_LEN] = [

@@ -3,4 +3,6 @@
 // Emitter: cuda_driver_sys_generator::function_names (cuda-driver-sys/generator/src/function_names.rs). Merged by cuda_driver_sys_generator::merge (cuda-driver-sys/generator/src/merge/).
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
+/// C spelling `cuVDPAUCtxCreate`: binds [`cuVDPAUCtxCreate_v2`] in both stream modes.
+///
 pub use functions::cuVDPAUCtxCreate_v2 as cuVDPAUCtxCreate;

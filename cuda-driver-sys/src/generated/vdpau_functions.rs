@@ -4,12 +4,23 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 unsafe extern "C" {
+    /// `CUresult CUDAAPI cuVDPAUGetDevice(CUdevice *pDevice, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);` (`cudaVDPAU.h`)
+    ///
+    /// - Typedef: [`PFN_cuVDPAUGetDevice_v3010`], the ABI of CUDA 3.1; entry point [`entry::cuVDPAUGetDevice_v3010`](super::entry::cuVDPAUGetDevice_v3010)
+    /// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuVDPAUGetDevice(
         pDevice: *mut CUdevice,
         vdpDevice: VdpDevice,
         vdpGetProcAddress: VdpGetProcAddress,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuVDPAUCtxCreate(CUcontext *pCtx, unsigned int flags, CUdevice device, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);` (`cudaVDPAU.h`)
+    ///
+    /// - C spelling: [`cuVDPAUCtxCreate`](super::cuVDPAUCtxCreate)
+    /// - Typedef: [`PFN_cuVDPAUCtxCreate_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuVDPAUCtxCreate_v3020`](super::entry::cuVDPAUCtxCreate_v3020)
+    /// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuVDPAUCtxCreate_v2(
         pCtx: *mut CUcontext,
@@ -18,12 +29,22 @@ unsafe extern "C" {
         vdpDevice: VdpDevice,
         vdpGetProcAddress: VdpGetProcAddress,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphicsVDPAURegisterVideoSurface(CUgraphicsResource *pCudaResource, VdpVideoSurface vdpSurface, unsigned int flags);` (`cudaVDPAU.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphicsVDPAURegisterVideoSurface_v3010`], the ABI of CUDA 3.1; entry point [`entry::cuGraphicsVDPAURegisterVideoSurface_v3010`](super::entry::cuGraphicsVDPAURegisterVideoSurface_v3010)
+    /// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphicsVDPAURegisterVideoSurface(
         pCudaResource: *mut CUgraphicsResource,
         vdpSurface: VdpVideoSurface,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
+    /// `CUresult CUDAAPI cuGraphicsVDPAURegisterOutputSurface(CUgraphicsResource *pCudaResource, VdpOutputSurface vdpSurface, unsigned int flags);` (`cudaVDPAU.h`)
+    ///
+    /// - Typedef: [`PFN_cuGraphicsVDPAURegisterOutputSurface_v3010`], the ABI of CUDA 3.1; entry point [`entry::cuGraphicsVDPAURegisterOutputSurface_v3010`](super::entry::cuGraphicsVDPAURegisterOutputSurface_v3010)
+    /// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
+    /// - In every supported header
     #[must_use]
     pub fn cuGraphicsVDPAURegisterOutputSurface(
         pCudaResource: *mut CUgraphicsResource,

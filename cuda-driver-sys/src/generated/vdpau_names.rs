@@ -4,36 +4,126 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 #[cfg(not(cuda_ge_13000))]
+/// `#define PFN_cuGraphicsVDPAURegisterOutputSurface PFN_cuGraphicsVDPAURegisterOutputSurface_v3010` (`cudaVDPAUTypedefs.h`): [`PFN_cuGraphicsVDPAURegisterOutputSurface_v3010`].
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphicsVDPAURegisterOutputSurface = PFN_cuGraphicsVDPAURegisterOutputSurface_v3010;
 #[cfg(not(cuda_ge_13000))]
+/// `#define PFN_cuGraphicsVDPAURegisterVideoSurface PFN_cuGraphicsVDPAURegisterVideoSurface_v3010` (`cudaVDPAUTypedefs.h`): [`PFN_cuGraphicsVDPAURegisterVideoSurface_v3010`].
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphicsVDPAURegisterVideoSurface = PFN_cuGraphicsVDPAURegisterVideoSurface_v3010;
 #[cfg(not(cuda_ge_13000))]
+/// `#define PFN_cuVDPAUCtxCreate PFN_cuVDPAUCtxCreate_v3020` (`cudaVDPAUTypedefs.h`): [`PFN_cuVDPAUCtxCreate_v3020`].
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuVDPAUCtxCreate = PFN_cuVDPAUCtxCreate_v3020;
 #[cfg(not(cuda_ge_13000))]
+/// `#define PFN_cuVDPAUGetDevice PFN_cuVDPAUGetDevice_v3010` (`cudaVDPAUTypedefs.h`): [`PFN_cuVDPAUGetDevice_v3010`].
+///
+/// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuVDPAUGetDevice = PFN_cuVDPAUGetDevice_v3010;
+/// C's `VDP_STATUS_OK`: [`VdpStatus::VDP_STATUS_OK`].
+///
+/// - In every supported header
 pub const VDP_STATUS_OK: VdpStatus = VdpStatus::VDP_STATUS_OK;
+/// C's `VDP_STATUS_NO_IMPLEMENTATION`: [`VdpStatus::VDP_STATUS_NO_IMPLEMENTATION`].
+///
+/// - In every supported header
 pub const VDP_STATUS_NO_IMPLEMENTATION: VdpStatus = VdpStatus::VDP_STATUS_NO_IMPLEMENTATION;
+/// C's `VDP_STATUS_DISPLAY_PREEMPTED`: [`VdpStatus::VDP_STATUS_DISPLAY_PREEMPTED`].
+///
+/// - In every supported header
 pub const VDP_STATUS_DISPLAY_PREEMPTED: VdpStatus = VdpStatus::VDP_STATUS_DISPLAY_PREEMPTED;
+/// C's `VDP_STATUS_INVALID_HANDLE`: [`VdpStatus::VDP_STATUS_INVALID_HANDLE`].
+///
+/// - In every supported header
 pub const VDP_STATUS_INVALID_HANDLE: VdpStatus = VdpStatus::VDP_STATUS_INVALID_HANDLE;
+/// C's `VDP_STATUS_INVALID_POINTER`: [`VdpStatus::VDP_STATUS_INVALID_POINTER`].
+///
+/// - In every supported header
 pub const VDP_STATUS_INVALID_POINTER: VdpStatus = VdpStatus::VDP_STATUS_INVALID_POINTER;
+/// C's `VDP_STATUS_INVALID_CHROMA_TYPE`: [`VdpStatus::VDP_STATUS_INVALID_CHROMA_TYPE`].
+///
+/// - In every supported header
 pub const VDP_STATUS_INVALID_CHROMA_TYPE: VdpStatus = VdpStatus::VDP_STATUS_INVALID_CHROMA_TYPE;
+/// C's `VDP_STATUS_INVALID_Y_CB_CR_FORMAT`: [`VdpStatus::VDP_STATUS_INVALID_Y_CB_CR_FORMAT`].
+///
+/// - In every supported header
 pub const VDP_STATUS_INVALID_Y_CB_CR_FORMAT: VdpStatus = VdpStatus::VDP_STATUS_INVALID_Y_CB_CR_FORMAT;
+/// C's `VDP_STATUS_INVALID_RGBA_FORMAT`: [`VdpStatus::VDP_STATUS_INVALID_RGBA_FORMAT`].
+///
+/// - In every supported header
 pub const VDP_STATUS_INVALID_RGBA_FORMAT: VdpStatus = VdpStatus::VDP_STATUS_INVALID_RGBA_FORMAT;
+/// C's `VDP_STATUS_INVALID_INDEXED_FORMAT`: [`VdpStatus::VDP_STATUS_INVALID_INDEXED_FORMAT`].
+///
+/// - In every supported header
 pub const VDP_STATUS_INVALID_INDEXED_FORMAT: VdpStatus = VdpStatus::VDP_STATUS_INVALID_INDEXED_FORMAT;
+/// C's `VDP_STATUS_INVALID_COLOR_STANDARD`: [`VdpStatus::VDP_STATUS_INVALID_COLOR_STANDARD`].
+///
+/// - In every supported header
 pub const VDP_STATUS_INVALID_COLOR_STANDARD: VdpStatus = VdpStatus::VDP_STATUS_INVALID_COLOR_STANDARD;
+/// C's `VDP_STATUS_INVALID_COLOR_TABLE_FORMAT`: [`VdpStatus::VDP_STATUS_INVALID_COLOR_TABLE_FORMAT`].
+///
+/// - In every supported header
 pub const VDP_STATUS_INVALID_COLOR_TABLE_FORMAT: VdpStatus = VdpStatus::VDP_STATUS_INVALID_COLOR_TABLE_FORMAT;
+/// C's `VDP_STATUS_INVALID_BLEND_FACTOR`: [`VdpStatus::VDP_STATUS_INVALID_BLEND_FACTOR`].
+///
+/// - In every supported header
 pub const VDP_STATUS_INVALID_BLEND_FACTOR: VdpStatus = VdpStatus::VDP_STATUS_INVALID_BLEND_FACTOR;
+/// C's `VDP_STATUS_INVALID_BLEND_EQUATION`: [`VdpStatus::VDP_STATUS_INVALID_BLEND_EQUATION`].
+///
+/// - In every supported header
 pub const VDP_STATUS_INVALID_BLEND_EQUATION: VdpStatus = VdpStatus::VDP_STATUS_INVALID_BLEND_EQUATION;
+/// C's `VDP_STATUS_INVALID_FLAG`: [`VdpStatus::VDP_STATUS_INVALID_FLAG`].
+///
+/// - In every supported header
 pub const VDP_STATUS_INVALID_FLAG: VdpStatus = VdpStatus::VDP_STATUS_INVALID_FLAG;
+/// C's `VDP_STATUS_INVALID_DECODER_PROFILE`: [`VdpStatus::VDP_STATUS_INVALID_DECODER_PROFILE`].
+///
+/// - In every supported header
 pub const VDP_STATUS_INVALID_DECODER_PROFILE: VdpStatus = VdpStatus::VDP_STATUS_INVALID_DECODER_PROFILE;
+/// C's `VDP_STATUS_INVALID_VIDEO_MIXER_FEATURE`: [`VdpStatus::VDP_STATUS_INVALID_VIDEO_MIXER_FEATURE`].
+///
+/// - In every supported header
 pub const VDP_STATUS_INVALID_VIDEO_MIXER_FEATURE: VdpStatus = VdpStatus::VDP_STATUS_INVALID_VIDEO_MIXER_FEATURE;
+/// C's `VDP_STATUS_INVALID_VIDEO_MIXER_PARAMETER`: [`VdpStatus::VDP_STATUS_INVALID_VIDEO_MIXER_PARAMETER`].
+///
+/// - In every supported header
 pub const VDP_STATUS_INVALID_VIDEO_MIXER_PARAMETER: VdpStatus = VdpStatus::VDP_STATUS_INVALID_VIDEO_MIXER_PARAMETER;
+/// C's `VDP_STATUS_INVALID_VIDEO_MIXER_ATTRIBUTE`: [`VdpStatus::VDP_STATUS_INVALID_VIDEO_MIXER_ATTRIBUTE`].
+///
+/// - In every supported header
 pub const VDP_STATUS_INVALID_VIDEO_MIXER_ATTRIBUTE: VdpStatus = VdpStatus::VDP_STATUS_INVALID_VIDEO_MIXER_ATTRIBUTE;
+/// C's `VDP_STATUS_INVALID_VIDEO_MIXER_PICTURE_STRUCTURE`: [`VdpStatus::VDP_STATUS_INVALID_VIDEO_MIXER_PICTURE_STRUCTURE`].
+///
+/// - In every supported header
 pub const VDP_STATUS_INVALID_VIDEO_MIXER_PICTURE_STRUCTURE: VdpStatus = VdpStatus::VDP_STATUS_INVALID_VIDEO_MIXER_PICTURE_STRUCTURE;
+/// C's `VDP_STATUS_INVALID_FUNC_ID`: [`VdpStatus::VDP_STATUS_INVALID_FUNC_ID`].
+///
+/// - In every supported header
 pub const VDP_STATUS_INVALID_FUNC_ID: VdpStatus = VdpStatus::VDP_STATUS_INVALID_FUNC_ID;
+/// C's `VDP_STATUS_INVALID_SIZE`: [`VdpStatus::VDP_STATUS_INVALID_SIZE`].
+///
+/// - In every supported header
 pub const VDP_STATUS_INVALID_SIZE: VdpStatus = VdpStatus::VDP_STATUS_INVALID_SIZE;
+/// C's `VDP_STATUS_INVALID_VALUE`: [`VdpStatus::VDP_STATUS_INVALID_VALUE`].
+///
+/// - In every supported header
 pub const VDP_STATUS_INVALID_VALUE: VdpStatus = VdpStatus::VDP_STATUS_INVALID_VALUE;
+/// C's `VDP_STATUS_INVALID_STRUCT_VERSION`: [`VdpStatus::VDP_STATUS_INVALID_STRUCT_VERSION`].
+///
+/// - In every supported header
 pub const VDP_STATUS_INVALID_STRUCT_VERSION: VdpStatus = VdpStatus::VDP_STATUS_INVALID_STRUCT_VERSION;
+/// C's `VDP_STATUS_RESOURCES`: [`VdpStatus::VDP_STATUS_RESOURCES`].
+///
+/// - In every supported header
 pub const VDP_STATUS_RESOURCES: VdpStatus = VdpStatus::VDP_STATUS_RESOURCES;
+/// C's `VDP_STATUS_HANDLE_DEVICE_MISMATCH`: [`VdpStatus::VDP_STATUS_HANDLE_DEVICE_MISMATCH`].
+///
+/// - In every supported header
 pub const VDP_STATUS_HANDLE_DEVICE_MISMATCH: VdpStatus = VdpStatus::VDP_STATUS_HANDLE_DEVICE_MISMATCH;
+/// C's `VDP_STATUS_ERROR`: [`VdpStatus::VDP_STATUS_ERROR`].
+///
+/// - In every supported header
 pub const VDP_STATUS_ERROR: VdpStatus = VdpStatus::VDP_STATUS_ERROR;

@@ -4,6 +4,8 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 /// How many functions the table holds.
+///
+/// - In every supported header
 pub const TABLE_LEN: usize = 4;
 /// What each slot of [`DriverTable`] resolves: the C spelling, and its entry point in
 /// each stream mode.
@@ -39,7 +41,10 @@ pub(crate) enum Index {
     cuVDPAUGetDevice,
 }
 impl DriverTable {
-    /// `cuGraphicsVDPAURegisterOutputSurface` through `cuGetProcAddress("cuGraphicsVDPAURegisterOutputSurface", 3010)` (`PFN_cuGraphicsVDPAURegisterOutputSurface_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphicsVDPAURegisterOutputSurface` through `cuGetProcAddress("cuGraphicsVDPAURegisterOutputSurface", 3010)`: the driver's `cuGraphicsVDPAURegisterOutputSurface`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphicsVDPAURegisterOutputSurface_v3010`], the ABI of CUDA 3.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -62,7 +67,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuGraphicsVDPAURegisterVideoSurface` through `cuGetProcAddress("cuGraphicsVDPAURegisterVideoSurface", 3010)` (`PFN_cuGraphicsVDPAURegisterVideoSurface_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuGraphicsVDPAURegisterVideoSurface` through `cuGetProcAddress("cuGraphicsVDPAURegisterVideoSurface", 3010)`: the driver's `cuGraphicsVDPAURegisterVideoSurface`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuGraphicsVDPAURegisterVideoSurface_v3010`], the ABI of CUDA 3.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -85,7 +93,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuVDPAUCtxCreate` through `cuGetProcAddress("cuVDPAUCtxCreate", 3020)` (`PFN_cuVDPAUCtxCreate_v3020`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuVDPAUCtxCreate` through `cuGetProcAddress("cuVDPAUCtxCreate", 3020)`: the driver's `cuVDPAUCtxCreate_v2`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuVDPAUCtxCreate_v3020`], the ABI of CUDA 3.2
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.
@@ -110,7 +121,10 @@ impl DriverTable {
             Err(code) => code,
         }
     }
-    /// `cuVDPAUGetDevice` through `cuGetProcAddress("cuVDPAUGetDevice", 3010)` (`PFN_cuVDPAUGetDevice_v3010`); `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    /// `cuVDPAUGetDevice` through `cuGetProcAddress("cuVDPAUGetDevice", 3010)`: the driver's `cuVDPAUGetDevice`; `CUDA_ERROR_NOT_FOUND` where the driver has no such function, the code `cuGetProcAddress` failed with where it failed (see the [module](self)).
+    ///
+    /// - Entry point: [`entry::cuVDPAUGetDevice_v3010`], the ABI of CUDA 3.1
+    /// - In every supported header
     ///
     /// # Safety
     /// As for the C function.

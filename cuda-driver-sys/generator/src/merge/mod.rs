@@ -16,11 +16,14 @@
 //!
 //! Before writing, every version is projected back out of the merged files (its `cfg`s applied)
 //! and compared token by token with that version's own output: a merge that would change what
-//! any version compiles is an error, never a file.
+//! any version compiles is an error, never a file. The files written add to each documented
+//! item's docs the versions it exists in (`versions`); the comparison is of the same rendering
+//! without those doc lines, which no version's own output has.
 
 mod items;
 mod render;
 mod sequence;
+mod versions;
 
 use std::path::{Path, PathBuf};
 
@@ -84,10 +87,14 @@ pub fn merge(inputs: &[Input], out_dir: &Path, hint: &str) -> Result<MergeSummar
             merged = merge_seq(merged, items, vi, &mut combine_top);
             originals.push(file);
         }
-        let (text, count, with_cfg) = render(&merged, &versions)?;
-        // Every version, projected back out of the merged text, is exactly its own output (up to
-        // the trailing commas of lists, which the projection drops on both sides).
-        let rendered = syn::parse_file(&text)
+        let (text, count, with_cfg) = render(&merged, &versions, true)?;
+        syn::parse_file(&text)
+            .map_err(|e| format!("merge: the merged {name} does not parse: {e}"))?;
+        // Every version, projected back out of the merged text (without the versions lines), is
+        // exactly its own output (up to the trailing commas of lists, which the projection drops
+        // on both sides).
+        let (checked, _, _) = render(&merged, &versions, false)?;
+        let rendered = syn::parse_file(&checked)
             .map_err(|e| format!("merge: the merged {name} does not parse: {e}"))?;
         for (original, version) in originals.into_iter().zip(&versions) {
             let mut projected = rendered.clone();

@@ -8,6 +8,7 @@ use quote::{format_ident, quote, ToTokens};
 
 use super::items::{tokens, Top};
 use super::sequence::Entry;
+use super::versions::{declared_name, foreign_name, impl_item_name, name_versions, with_versions};
 use crate::rust_syntax::{expr_attrs, foreign_attrs, impl_attrs, item_array_mut, item_attrs};
 
 /// The `cfg` predicate of a set of version indices, `None` for every version.
@@ -103,12 +104,18 @@ fn element_counts(t: &Top, parent: &BTreeSet<usize>) -> (usize, usize) {
 }
 
 /// The item under its cfg (where not in every version), with its contents under theirs (where
-/// not in every version the item is in).
+/// not in every version the item is in). With `versions_lines`, each documented item (top-level,
+/// or of an `extern` or `impl` block) says in its docs which versions it exists in.
 pub(super) fn render(
     merged: &[Entry<Top>],
     versions: &[u32],
+    versions_lines: bool,
 ) -> Result<(String, usize, usize), String> {
     let (mut count, mut with_cfg) = (0, 0);
+    let top_names = name_versions(merged, |t| match t {
+        Top::Leaf(i) => declared_name(i),
+        _ => None,
+    });
     let mut text = String::new();
     let mut run: Vec<syn::Item> = Vec::new();
     let flush = |run: &mut Vec<syn::Item>, text: &mut String| {
@@ -152,15 +159,42 @@ pub(super) fn render(
                 text.push_str("}\n");
                 continue;
             }
-            Top::Leaf(i) => i.clone(),
+            Top::Leaf(i) => {
+                let mut i = i.clone();
+                if let Some(name) = declared_name(&i).filter(|_| versions_lines) {
+                    // A re-export (a C spelling) that names one item in all its versions: rustdoc
+                    // shows that item's docs under it, whose versions line is the same.
+                    let same_target = matches!(i, syn::Item::Use(_)) && *p == top_names[&name];
+                    if !same_target {
+                        with_versions(item_attrs(&mut i)?, p, &top_names[&name], versions);
+                    }
+                }
+                i
+            }
             Top::Extern(tmpl, es) => {
                 let mut m = tmpl.clone();
                 m.items = with_cfgs(es, p, versions, foreign_attrs)?;
+                if versions_lines {
+                    let names = name_versions(es, foreign_name);
+                    for (item, e) in m.items.iter_mut().zip(es) {
+                        if let Some(n) = foreign_name(item) {
+                            with_versions(foreign_attrs(item)?, &e.versions, &names[&n], versions);
+                        }
+                    }
+                }
                 syn::Item::ForeignMod(m)
             }
             Top::Impl(tmpl, es) => {
                 let mut m = tmpl.clone();
                 m.items = with_cfgs(es, p, versions, impl_attrs)?;
+                if versions_lines {
+                    let names = name_versions(es, impl_item_name);
+                    for (item, e) in m.items.iter_mut().zip(es) {
+                        if let Some(n) = impl_item_name(item) {
+                            with_versions(impl_attrs(item)?, &e.versions, &names[&n], versions);
+                        }
+                    }
+                }
                 syn::Item::Impl(m)
             }
             Top::Enum(tmpl, es) => {

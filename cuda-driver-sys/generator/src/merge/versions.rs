@@ -1,0 +1,75 @@
+//! The versions line of each documented item of a merged file ("Since CUDA 12.4",
+//! [`crate::version_docs`]): from the versions of its entry and of every entry of its name.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::sequence::Entry;
+use crate::version_docs::append_versions;
+
+/// The header versions each name is declared in, over all entries of one level (an item whose
+/// text changed between versions is several entries of one name).
+pub(super) fn name_versions<T>(
+    es: &[Entry<T>],
+    name: impl Fn(&T) -> Option<String>,
+) -> BTreeMap<String, BTreeSet<usize>> {
+    let mut out: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+    for e in es {
+        if let Some(n) = name(&e.value) {
+            out.entry(n).or_default().extend(&e.versions);
+        }
+    }
+    out
+}
+
+/// Appends the versions line to the docs `attrs` of an item present in the version indices `set`
+/// whose name is present in `name_set` (of `versions`).
+pub(super) fn with_versions(
+    attrs: &mut Vec<syn::Attribute>,
+    set: &BTreeSet<usize>,
+    name_set: &BTreeSet<usize>,
+    versions: &[u32],
+) {
+    let pick = |s: &BTreeSet<usize>| s.iter().map(|&i| versions[i]).collect::<Vec<u32>>();
+    append_versions(attrs, &pick(set), &pick(name_set), versions);
+}
+
+/// The name a top-level item declares (a `use`'s last name).
+pub(super) fn declared_name(i: &syn::Item) -> Option<String> {
+    fn use_name(t: &syn::UseTree) -> Option<String> {
+        match t {
+            syn::UseTree::Path(p) => use_name(&p.tree),
+            syn::UseTree::Name(n) => Some(n.ident.to_string()),
+            syn::UseTree::Rename(r) => Some(r.rename.to_string()),
+            _ => None,
+        }
+    }
+    Some(match i {
+        syn::Item::Const(x) => x.ident.to_string(),
+        syn::Item::Static(x) => x.ident.to_string(),
+        syn::Item::Struct(x) => x.ident.to_string(),
+        syn::Item::Union(x) => x.ident.to_string(),
+        syn::Item::Enum(x) => x.ident.to_string(),
+        syn::Item::Type(x) => x.ident.to_string(),
+        syn::Item::Fn(x) => x.sig.ident.to_string(),
+        syn::Item::Use(x) => use_name(&x.tree)?,
+        _ => return None,
+    })
+}
+
+/// The name a function or static of an `extern` block declares.
+pub(super) fn foreign_name(i: &syn::ForeignItem) -> Option<String> {
+    match i {
+        syn::ForeignItem::Fn(f) => Some(f.sig.ident.to_string()),
+        syn::ForeignItem::Static(s) => Some(s.ident.to_string()),
+        _ => None,
+    }
+}
+
+/// The name an associated constant or function of an `impl` block declares.
+pub(super) fn impl_item_name(i: &syn::ImplItem) -> Option<String> {
+    match i {
+        syn::ImplItem::Const(c) => Some(c.ident.to_string()),
+        syn::ImplItem::Fn(f) => Some(f.sig.ident.to_string()),
+        _ => None,
+    }
+}

@@ -2,7 +2,8 @@
 # cuda-driver-sys's docs as docs.rs builds them: `DOCS_RS=1`, the features of
 # [package.metadata.docs.rs], `--cfg docsrs` (its `doc_cfg` badges; stable rustdoc through
 # RUSTC_BOOTSTRAP, as docs.rs's nightly), in an environment of only PATH, HOME, CARGO_HOME and
-# RUSTUP_HOME: no CUDA, no driver library, no headers. Then:
+# RUSTUP_HOME: no CUDA, no driver library, no headers; also with default features, as a dependent's
+# `cargo doc` builds it (no broken link where the table is off). Then:
 # - the share of documented public items (rustdoc --show-coverage) must be 100%;
 # - the rendered pages of a few items must show the facts the generator documents: the header,
 #   the C declaration, the symbol a C spelling binds, the CUDA versions, the PFN_* typedef and its
@@ -30,6 +31,9 @@ build() { # target dir, features
     -- --cfg docsrs -D warnings
 }
 
+# As a dependent's `cargo doc` builds it: default features (no table, no interop), no broken link.
+docs_rs "$target/default" cargo rustdoc -p cuda-driver-sys --lib -- -D warnings
+echo "doc-check: default features: no warning"
 echo "doc-check: features $features"
 build "$target/docs-rs" "$features"
 coverage=$(docs_rs "$target/coverage" cargo rustdoc -p cuda-driver-sys --lib --no-default-features \

@@ -38,7 +38,7 @@
 //!   (`PFN_cuMemAlloc`) where the header has them.
 //! - **A typed `cuGetProcAddress`**: [`entry`] holds one [`EntryPoint`] per typedef. It returns a
 //!   non-null function pointer of exactly that typedef's type, or says why not.
-//! - **A driver-entry [`mod@table`]**: every function, resolved through `cuGetProcAddress` on
+//! - **A driver-entry [`table`][table-module]**: every function, resolved through `cuGetProcAddress` on
 //!   first use. One binary starts on every driver and uses what that driver has.
 //! - **The [`loader`]**: whether the process has the driver library, where it came from, or why
 //!   it could not be loaded.
@@ -92,6 +92,12 @@
 //! warns and goes on, so `cargo check` and `cargo doc` work anywhere. With `dynamic-loading` it
 //! links nothing. Dependent `-sys` crates read `DEP_CUDA_LIB_DIR`, `DEP_CUDA_INCLUDE_DIR` (when
 //! known) and `DEP_CUDA_VERSION`.
+//!
+// The table is behind the `table` feature: without it, its links lead to the feature's line.
+#![cfg_attr(feature = "table", doc = "[table-module]: mod@crate::table")]
+#![cfg_attr(feature = "table", doc = "[`table()`]: crate::table()")]
+#![cfg_attr(not(feature = "table"), doc = "[table-module]: crate#features")]
+#![cfg_attr(not(feature = "table"), doc = "[`table()`]: crate#features")]
 #![no_std]
 // docs.rs (nightly, `--cfg docsrs`): feature-gated items say which feature they need; the
 // version cfgs are left out, the docs of each item say its CUDA versions in words.

@@ -32,7 +32,7 @@
 //! ```
 //!
 //! # What a call returns without the library (`dynamic-loading`)
-//! - Every driver function, the C spellings, the real symbols and [`table()`](crate::table())'s
+//! - Every driver function, the C spellings, the real symbols and [`table()`]'s
 //!   alike, returns `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED` (303) and writes nothing through its
 //!   out-parameters. That code, NVIDIA's "initialization of a shared object failed", is what
 //!   happened; a loaded driver does not answer it to `cuInit` or `cuDriverGetVersion`, so a program
@@ -41,10 +41,16 @@
 //! - `cuGetErrorName` and `cuGetErrorString` return it too: the names and messages are the
 //!   driver's, and there is no driver. `cuda_check::check_driver!` says so in its report.
 //! - A function the loaded driver lacks (a symbol of a newer header than the driver) returns
-//!   `CUDA_ERROR_NOT_FOUND`, as through the [`table`](mod@crate::table).
+//!   `CUDA_ERROR_NOT_FOUND`, as through the [`table`][table-module].
 //!
 //! Nothing panics, aborts, or calls a null pointer. After the first call of a function, a call
 //! costs one atomic load and an indirect call, as a call through the PLT does.
+//!
+// The table is behind the `table` feature: without it, its links lead to the crate's features.
+#![cfg_attr(feature = "table", doc = "[table-module]: mod@crate::table")]
+#![cfg_attr(feature = "table", doc = "[`table()`]: crate::table()")]
+#![cfg_attr(not(feature = "table"), doc = "[table-module]: crate#features")]
+#![cfg_attr(not(feature = "table"), doc = "[`table()`]: crate#features")]
 
 use core::ffi::{c_void, CStr};
 use core::fmt;

@@ -5,7 +5,12 @@
 # CUDA_ERROR_NO_DEVICE) and libclang for the regeneration check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-step() { printf '\n=== %s\n' "$*"; }
+# Each step says how long the one before it took, for CI's time budget.
+step() {
+  [ -z "${step_start:-}" ] || echo "--- $((SECONDS - step_start)) s"
+  step_start=$SECONDS
+  printf '\n=== %s\n' "$*"
+}
 # Everything is also logged, to total the tests at the end.
 mkdir -p target
 log=target/ci-test.log
@@ -127,7 +132,8 @@ ci/gen-ptx.sh --check
 step "aarch64 Linux and x86-64 Windows: bindings, layout and constant probes per target; Debian's arm64 driver under qemu (ci/platforms.sh)"
 CUDA_STUB_LIBRARY_PATH=$stub ci/platforms.sh
 
+echo "--- $((SECONDS - step_start)) s"
 echo
 passed=$(awk '/^test result: ok\./ { n += $4 } END { print n + 0 }' "$log")
 echo "ci/test.sh: all checks passed"
-echo "ci/test.sh: ${passed} passed, 0 failed"
+echo "ci/test.sh: ${passed} passed, 0 failed, in $((SECONDS / 60)) min $((SECONDS % 60)) s"

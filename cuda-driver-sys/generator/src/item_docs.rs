@@ -219,17 +219,7 @@ pub fn const_doc(name: &str, docs: &SetDocs) -> Vec<String> {
         .both()
         .into_iter()
         .find_map(|h| h.define(name).map(|d| (d.to_string(), h.file.clone())));
-    match found {
-        Some((define, file)) => {
-            let mut lines = vec![format!("`{define}` (`{file}`)")];
-            if let Some(r) = reference(docs.group_of(name)) {
-                lines.push(String::new());
-                lines.push(r);
-            }
-            lines
-        }
-        None => foreign(name, docs),
-    }
+    written_doc(name, found, docs)
 }
 
 fn typedef_doc(name: &str, docs: &SetDocs) -> Vec<String> {
@@ -237,17 +227,21 @@ fn typedef_doc(name: &str, docs: &SetDocs) -> Vec<String> {
         .both()
         .into_iter()
         .find_map(|h| h.typedef(name).map(|d| (d.text.clone(), h.file.clone())));
-    match found {
-        Some((text, file)) => {
-            let mut lines = vec![format!("`{text}` (`{file}`)")];
-            if let Some(r) = reference(docs.group_of(name)) {
-                lines.push(String::new());
-                lines.push(r);
-            }
-            lines
-        }
-        None => foreign(name, docs),
+    written_doc(name, found, docs)
+}
+
+/// The doc lines of an item whose C text (and header) the headers give: that text, and the page of
+/// its group; else those of an item from elsewhere.
+fn written_doc(name: &str, found: Option<(String, String)>, docs: &SetDocs) -> Vec<String> {
+    let Some((text, file)) = found else {
+        return foreign(name, docs);
+    };
+    let mut lines = vec![format!("`{text}` (`{file}`)")];
+    if let Some(r) = reference(docs.group_of(name)) {
+        lines.push(String::new());
+        lines.push(r);
     }
+    lines
 }
 
 /// An enum as bindgen writes it here: a `#[repr(transparent)]` newtype over the C integer.

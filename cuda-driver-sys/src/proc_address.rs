@@ -163,6 +163,7 @@ impl EntryPointInfo {
 
     /// The flags [`EntryPoint::get`] uses: per-thread for a `_ptds`/`_ptsz` typedef, else the
     /// default (which the `per-thread-default-stream` feature turns into per-thread, as C does).
+    #[inline]
     pub fn default_flags(self) -> CUdriverProcAddress_flags {
         if self.per_thread {
             CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM

@@ -11,7 +11,7 @@ use cuda_driver_sys::*;
 
 use crate::gpu::Gpu;
 use crate::paired::Run;
-use crate::rows::{figures, Bench, Row, Target, Unit, DYNAMIC_VS_LINKED, RUST_VS_C_TIME};
+use crate::rows::{figures, Bench, Row, Target, Unit, TIME};
 use crate::twin::*;
 use crate::{c_checked, checked, loops};
 
@@ -150,20 +150,22 @@ mod cudarc_loops {
 /// cudarc's, in that order; `scale` turns seconds per loop into the row's unit.
 fn compare(b: &mut Bench, what: &str, mut runs: Vec<Run<'_>>, n: u64, unit: Unit, scale: f64) {
     eprintln!("driver bench: {what}: dynamically loaded, linked, C, cudarc");
-    let v = figures(&b.rounds.measure(&mut runs, n), |t| t * scale / n as f64);
+    let v = figures(&b.rounds.measure_short(&mut runs, n), |t| {
+        t * scale / n as f64
+    });
     let cudarc = "cudarc 0.19 `sys` (dynamically loaded)";
     let mut rows = vec![
         (
             format!("{what}: dynamically loaded C spelling over the linked symbol, both Rust"),
             (0, 1),
             "linked Rust",
-            DYNAMIC_VS_LINKED,
+            TIME,
         ),
         (
             format!("{what}: dynamically loaded C spelling (C: linked)"),
             (0, 2),
             "",
-            RUST_VS_C_TIME,
+            TIME,
         ),
     ];
     if v.len() > 3 {

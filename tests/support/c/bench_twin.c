@@ -369,8 +369,14 @@ double c_bench_jit_load(const void* ptx, unsigned* acc_out) {
 
 /* ---- cuGetProcAddress ----------------------------------------------------------------------- */
 
+/* The driver's version, read once by the program: a lookup at a version above it is refused by the
+ * driver with CUDA_ERROR_INVALID_VALUE, writing nothing, so C code checks first, as
+ * EntryPointInfo::lookup does (its fast path: a load of the cached version and a compare). */
+int c_bench_driver_version;
+
 /* `rounds` times over the list (symbols[i], versions[i], flags[i]), i < count, each entry looked up
- * once per round. *found_out: the lookups that gave a function; *sink_out: their XOR. */
+ * once per round, after the version check. *found_out: the lookups that gave a function;
+ * *sink_out: their XOR. */
 double c_bench_proc_address_list(const char* const* symbols, const int* versions, const unsigned long long* flags,
                                  long long count, long long rounds, long long* found_out, uintptr_t* sink_out) {
     long long found = 0;
@@ -379,6 +385,7 @@ double c_bench_proc_address_list(const char* const* symbols, const int* versions
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (long long r = 0; r < rounds; r++) {
         for (long long i = 0; i < count; i++) {
+            if (c_bench_driver_version == 0 || versions[i] > c_bench_driver_version) continue;
             void* pfn = NULL;
             bench_status_t status = BENCH_FOUND;
             CUresult code = BENCH_GET_PROC(symbols[i], &pfn, versions[i], flags[i], &status);
@@ -394,7 +401,7 @@ double c_bench_proc_address_list(const char* const* symbols, const int* versions
     return seconds_between(&t0, &t1);
 }
 
-/* The same entry looked up n times. */
+/* The same entry looked up n times, after the version check. */
 double c_bench_proc_address_one(const char* symbol, int version, unsigned long long flags, long long n,
                                 long long* found_out, uintptr_t* sink_out) {
     long long found = 0;
@@ -402,6 +409,7 @@ double c_bench_proc_address_one(const char* symbol, int version, unsigned long l
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (long long i = 0; i < n; i++) {
+        if (c_bench_driver_version == 0 || version > c_bench_driver_version) continue;
         void* pfn = NULL;
         bench_status_t status = BENCH_FOUND;
         CUresult code = BENCH_GET_PROC(symbol, &pfn, version, flags, &status);

@@ -1,6 +1,6 @@
 //! The typed `cuGetProcAddress` helper.
 
-use core::ffi::{c_int, c_void, CStr};
+use core::ffi::{c_char, c_int, c_void, CStr};
 use core::fmt;
 use core::marker::PhantomData;
 use core::ptr::{self, NonNull};
@@ -57,10 +57,12 @@ impl EntryPointInfo {
         flags: CUdriverProcAddress_flags,
     ) -> Result<NonNull<c_void>, ProcAddressError> {
         // The fast path: the driver's version known and not below this entry's, the symbol found.
-        // Everything else (and every error's classification) is in the cold path.
+        // Everything else (and every error's classification) is in the cold path, which takes
+        // and returns registers only (no copy of `self`, no result through memory on this path).
+        let symbol = self.symbol.as_ptr();
         let driver = DRIVER_VERSION.load(Ordering::Relaxed);
         if driver != 0 && self.version <= driver {
-            let (code, status, pfn) = self.raw(flags, self.version);
+            let (code, status, pfn) = raw(symbol, flags, self.version);
             #[allow(clippy::unit_cmp)] // `Status` is `()` with an 11.x header
             if code == CUresult::CUDA_SUCCESS && status == FOUND {
                 if let Some(p) = NonNull::new(pfn) {
@@ -68,97 +70,11 @@ impl EntryPointInfo {
                 }
             }
         }
-        self.lookup_cold(flags)
-    }
-
-    /// The whole lookup, with the reason for every failure.
-    #[cold]
-    #[inline(never)]
-    fn lookup_cold(
-        self,
-        flags: CUdriverProcAddress_flags,
-    ) -> Result<NonNull<c_void>, ProcAddressError> {
-        let error = |kind| ProcAddressError {
+        lookup_cold(symbol, self.version, flags).map_err(|kind| ProcAddressError {
             entry: self,
             flags,
             kind,
-        };
-        // A version above the driver's is refused here: the 535 driver answers it with its own
-        // newest variant (cuCtxCreate at 12050 gives cuCtxCreate_v3, not _v4), whose signature
-        // is not the typedef's.
-        let driver = driver_version().map_err(|code| error(ProcAddressErrorKind::Driver(code)))?;
-        if self.version > driver {
-            return Err(error(ProcAddressErrorKind::DriverTooOld { driver }));
-        }
-        let (code, status, pfn) = self.raw(flags, self.version);
-        #[cfg(not(cuda_ge_12000))]
-        if code == CUresult::CUDA_ERROR_NOT_FOUND {
-            // CUDA 11's cuGetProcAddress answers CUDA_ERROR_NOT_FOUND both for a symbol the
-            // driver lacks and for one it has only at a later version; asked again at the
-            // driver's own version, a symbol it has is found.
-            let (again, (), p) = self.raw(flags, driver);
-            let kind = if again == CUresult::CUDA_SUCCESS && !p.is_null() {
-                ProcAddressErrorKind::VersionNotSufficient
-            } else {
-                ProcAddressErrorKind::SymbolNotFound
-            };
-            return Err(error(kind));
-        }
-        if code != CUresult::CUDA_SUCCESS {
-            return Err(error(ProcAddressErrorKind::Driver(code)));
-        }
-        #[cfg(not(cuda_ge_12000))]
-        let () = status;
-        #[cfg(not(cuda_ge_12000))]
-        return NonNull::new(pfn).ok_or(error(ProcAddressErrorKind::Null));
-        #[cfg(cuda_ge_12000)]
-        match status {
-            CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SUCCESS => {
-                NonNull::new(pfn).ok_or(error(ProcAddressErrorKind::Null))
-            }
-            CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND => {
-                Err(error(ProcAddressErrorKind::SymbolNotFound))
-            }
-            CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT => {
-                Err(error(ProcAddressErrorKind::VersionNotSufficient))
-            }
-            other => Err(error(ProcAddressErrorKind::UnknownStatus(other))),
-        }
-    }
-
-    /// The raw call at `version`: its result, the status and the pointer, both initialised
-    /// first (for a version above its own, a driver may write neither).
-    #[inline]
-    fn raw(
-        self,
-        flags: CUdriverProcAddress_flags,
-        version: c_int,
-    ) -> (CUresult, Status, *mut c_void) {
-        let mut pfn: *mut c_void = ptr::null_mut();
-        #[cfg_attr(not(cuda_ge_12000), allow(unused_mut))]
-        let mut status = FOUND;
-        // SAFETY: `symbol` is NUL-terminated and the out-pointers are valid for writes.
-        #[cfg(cuda_ge_12000)]
-        let code = unsafe {
-            cuGetProcAddress(
-                self.symbol.as_ptr(),
-                &mut pfn,
-                version,
-                flags.0 as cuuint64_t,
-                &mut status,
-            )
-        };
-        // SAFETY: as above (CUDA 11's function has no status argument).
-        #[cfg(not(cuda_ge_12000))]
-        let code = unsafe {
-            cuGetProcAddress(
-                self.symbol.as_ptr(),
-                &mut pfn,
-                version,
-                flags.0 as cuuint64_t,
-            )
-        };
-        (code, status, pfn)
+        })
     }
 
     /// The flags [`EntryPoint::get`] uses: per-thread for a `_ptds`/`_ptsz` typedef, else the
@@ -171,6 +87,84 @@ impl EntryPointInfo {
             CU_GET_PROC_ADDRESS_DEFAULT
         }
     }
+}
+
+/// The whole lookup of `symbol` at `version`, with the reason for every failure.
+#[cold]
+#[inline(never)]
+fn lookup_cold(
+    symbol: *const c_char,
+    version: c_int,
+    flags: CUdriverProcAddress_flags,
+) -> Result<NonNull<c_void>, ProcAddressErrorKind> {
+    // A version above the driver's is refused here: the 535 driver answers it with its own
+    // newest variant (cuCtxCreate at 12050 gives cuCtxCreate_v3, not _v4), whose signature is
+    // not the typedef's.
+    let driver = driver_version().map_err(ProcAddressErrorKind::Driver)?;
+    if version > driver {
+        return Err(ProcAddressErrorKind::DriverTooOld { driver });
+    }
+    let (code, status, pfn) = raw(symbol, flags, version);
+    #[cfg(not(cuda_ge_12000))]
+    if code == CUresult::CUDA_ERROR_NOT_FOUND {
+        // CUDA 11's cuGetProcAddress answers CUDA_ERROR_NOT_FOUND both for a symbol the driver
+        // lacks and for one it has only at a later version; asked again at the driver's own
+        // version, a symbol it has is found.
+        let (again, (), p) = raw(symbol, flags, driver);
+        return Err(if again == CUresult::CUDA_SUCCESS && !p.is_null() {
+            ProcAddressErrorKind::VersionNotSufficient
+        } else {
+            ProcAddressErrorKind::SymbolNotFound
+        });
+    }
+    if code != CUresult::CUDA_SUCCESS {
+        return Err(ProcAddressErrorKind::Driver(code));
+    }
+    #[cfg(not(cuda_ge_12000))]
+    let () = status;
+    #[cfg(not(cuda_ge_12000))]
+    return NonNull::new(pfn).ok_or(ProcAddressErrorKind::Null);
+    #[cfg(cuda_ge_12000)]
+    match status {
+        CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SUCCESS => {
+            NonNull::new(pfn).ok_or(ProcAddressErrorKind::Null)
+        }
+        CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND => {
+            Err(ProcAddressErrorKind::SymbolNotFound)
+        }
+        CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT => {
+            Err(ProcAddressErrorKind::VersionNotSufficient)
+        }
+        other => Err(ProcAddressErrorKind::UnknownStatus(other)),
+    }
+}
+
+/// The raw call of `symbol` (NUL-terminated) at `version`: its result, the status and the
+/// pointer, both initialised first (for a version above its own, a driver may write neither).
+#[inline]
+fn raw(
+    symbol: *const c_char,
+    flags: CUdriverProcAddress_flags,
+    version: c_int,
+) -> (CUresult, Status, *mut c_void) {
+    let mut pfn: *mut c_void = ptr::null_mut();
+    #[cfg_attr(not(cuda_ge_12000), allow(unused_mut))]
+    let mut status = FOUND;
+    // SAFETY: `symbol` is NUL-terminated (from a `CStr`) and the out-pointers are valid for writes.
+    #[cfg(cuda_ge_12000)]
+    let code = unsafe {
+        cuGetProcAddress(
+            symbol,
+            &mut pfn,
+            version,
+            flags.0 as cuuint64_t,
+            &mut status,
+        )
+    };
+    // SAFETY: as above (CUDA 11's function has no status argument).
+    #[cfg(not(cuda_ge_12000))]
+    let code = unsafe { cuGetProcAddress(symbol, &mut pfn, version, flags.0 as cuuint64_t) };
+    (code, status, pfn)
 }
 
 /// A driver entry point whose function pointer type is `P`, the `PFN_*` typedef (an

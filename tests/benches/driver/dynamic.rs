@@ -150,9 +150,7 @@ mod cudarc_loops {
 /// cudarc's, in that order; `scale` turns seconds per loop into the row's unit.
 fn compare(b: &mut Bench, what: &str, mut runs: Vec<Run<'_>>, n: u64, unit: Unit, scale: f64) {
     eprintln!("driver bench: {what}: dynamically loaded, linked, C, cudarc");
-    let v = figures(&b.rounds.measure_short(&mut runs, n), |t| {
-        t * scale / n as f64
-    });
+    let v = figures(&b.rounds.measure(&mut runs, n), |t| t * scale / n as f64);
     let cudarc = "cudarc 0.19 `sys` (dynamically loaded)";
     let mut rows = vec![
         (

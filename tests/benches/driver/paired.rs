@@ -27,21 +27,11 @@ impl Rounds {
         }
     }
 
-    /// [`measure`](Self::measure) with three times the rounds, for the groups whose rounds are
-    /// short (call overhead, launches, lookups: tens of milliseconds): their ratios vary most
-    /// from round to round, and their interval narrows as the square root of the rounds.
-    pub fn measure_short(&mut self, runs: &mut [Run<'_>], n: u64) -> Vec<Vec<f64>> {
-        self.measure_count(runs, n, 3 * self.count)
-    }
-
     /// Runs every loop once with `n` (warm-up, not kept), then `count` rounds, each running every
     /// loop once with `n` in a fresh random order. The seconds of each loop in each round:
     /// `[loop][round]`.
     pub fn measure(&mut self, runs: &mut [Run<'_>], n: u64) -> Vec<Vec<f64>> {
-        self.measure_count(runs, n, self.count)
-    }
-
-    fn measure_count(&mut self, runs: &mut [Run<'_>], n: u64, count: usize) -> Vec<Vec<f64>> {
+        let count = self.count;
         for run in runs.iter_mut() {
             run(n);
         }

@@ -154,7 +154,7 @@ fn overhead(b: &mut Bench, f: &str, rust: [RustLoop; 4], c: [CLoop; 4]) {
         }));
     }
     let calls = b.s.calls;
-    let ns = figures(&b.rounds.measure_short(&mut runs, calls), |t| {
+    let ns = figures(&b.rounds.measure(&mut runs, calls), |t| {
         t * 1e9 / calls as f64
     });
     let rows = [
@@ -286,7 +286,7 @@ pub fn launches(b: &mut Bench, gpu: &Gpu) {
         }));
     }
     let launches = b.s.launches;
-    let us = figures(&b.rounds.measure_short(&mut runs, launches), |t| {
+    let us = figures(&b.rounds.measure(&mut runs, launches), |t| {
         t * 1e6 / launches as f64
     });
     drop(runs);
@@ -515,7 +515,7 @@ pub fn lookups(b: &mut Bench, l: &Lookups) {
         }),
     ];
     let rounds = calibrate(&mut runs[0], b.s.min_secs);
-    let ns = figures(&b.rounds.measure_short(&mut runs, rounds), |t| {
+    let ns = figures(&b.rounds.measure(&mut runs, rounds), |t| {
         t * 1e9 / (rounds as f64 * count as f64)
     });
     drop(runs);
@@ -568,9 +568,7 @@ pub fn lookups(b: &mut Bench, l: &Lookups) {
         }),
     ];
     let n = calibrate(&mut runs[0], b.s.min_secs);
-    let ns = figures(&b.rounds.measure_short(&mut runs, n), |t| {
-        t * 1e9 / n as f64
-    });
+    let ns = figures(&b.rounds.measure(&mut runs, n), |t| t * 1e9 / n as f64);
     b.rows.push(Row::pair(
         "`entry::cuCtxGetCurrent.get()`, repeated (C: `cuGetProcAddress` after the driver-version check)",
         Unit::Ns,

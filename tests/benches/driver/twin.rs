@@ -53,6 +53,8 @@ extern "C" {
         acc: *mut c_uint,
     ) -> f64;
     pub fn c_bench_jit_load(ptx: *const c_void, acc: *mut c_uint) -> f64;
+    /// The out-parameter every call-overhead loop writes (64 bytes, 64-byte aligned).
+    pub static mut c_bench_out: [u8; 64];
     /// The driver's version, set once before the lookups: the C twin's version check reads it.
     pub static mut c_bench_driver_version: c_int;
     pub fn c_bench_proc_address_list(

@@ -73,13 +73,19 @@ const char* c_bench_compiler(void) {
 
 /* ---- driver call overhead: cuCtxGetCurrent --------------------------------------------------- */
 
+/* The out-parameter every call-overhead loop writes, Rust's and C's: one address for all, so that
+ * where it lies (the stack moves with ASLR from run to run, and with it any aliasing against the
+ * driver's own data) is the same for both sides of every ratio. */
+_Alignas(64) unsigned char c_bench_out[64];
+#define CTX_OUT ((CUcontext*)c_bench_out)
+#define VERSION_OUT ((int*)c_bench_out)
+
 double c_bench_ctx_get_current(long long n, unsigned* acc_out) {
-    CUcontext ctx = NULL;
     unsigned acc = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (long long i = 0; i < n; i++) {
-        acc |= (unsigned)cuCtxGetCurrent(&ctx);
+        acc |= (unsigned)cuCtxGetCurrent(CTX_OUT);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     *acc_out = acc;
@@ -87,12 +93,11 @@ double c_bench_ctx_get_current(long long n, unsigned* acc_out) {
 }
 
 double c_bench_ctx_get_current_check(long long n, unsigned* acc_out) {
-    CUcontext ctx = NULL;
     bool ok = true;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (long long i = 0; i < n; i++) {
-        if (!checkDriver(cuCtxGetCurrent(&ctx))) ok = false;
+        if (!checkDriver(cuCtxGetCurrent(CTX_OUT))) ok = false;
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     *acc_out = !ok;
@@ -109,10 +114,9 @@ static CUresult try_ctx_get_current(long long n, CUcontext* ctx) {
 }
 
 double c_bench_ctx_get_current_try(long long n, unsigned* acc_out) {
-    CUcontext ctx = NULL;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    CUresult code = try_ctx_get_current(n, &ctx);
+    CUresult code = try_ctx_get_current(n, CTX_OUT);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     *acc_out = code != CUDA_SUCCESS;
     return seconds_between(&t0, &t1);
@@ -129,12 +133,11 @@ double c_bench_ctx_get_current_pfn(long long n, unsigned* acc_out) {
         *acc_out = 1;
         return 0.0;
     }
-    CUcontext ctx = NULL;
     unsigned acc = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (long long i = 0; i < n; i++) {
-        acc |= (unsigned)pfn(&ctx);
+        acc |= (unsigned)pfn(CTX_OUT);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     *acc_out = acc;
@@ -144,12 +147,11 @@ double c_bench_ctx_get_current_pfn(long long n, unsigned* acc_out) {
 /* ---- driver call overhead: cuDriverGetVersion ------------------------------------------------ */
 
 double c_bench_driver_get_version(long long n, unsigned* acc_out) {
-    int version = 0;
     unsigned acc = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (long long i = 0; i < n; i++) {
-        acc |= (unsigned)cuDriverGetVersion(&version);
+        acc |= (unsigned)cuDriverGetVersion(VERSION_OUT);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     *acc_out = acc;
@@ -157,12 +159,11 @@ double c_bench_driver_get_version(long long n, unsigned* acc_out) {
 }
 
 double c_bench_driver_get_version_check(long long n, unsigned* acc_out) {
-    int version = 0;
     bool ok = true;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (long long i = 0; i < n; i++) {
-        if (!checkDriver(cuDriverGetVersion(&version))) ok = false;
+        if (!checkDriver(cuDriverGetVersion(VERSION_OUT))) ok = false;
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     *acc_out = !ok;
@@ -178,10 +179,9 @@ static CUresult try_driver_get_version(long long n, int* version) {
 }
 
 double c_bench_driver_get_version_try(long long n, unsigned* acc_out) {
-    int version = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    CUresult code = try_driver_get_version(n, &version);
+    CUresult code = try_driver_get_version(n, VERSION_OUT);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     *acc_out = code != CUDA_SUCCESS;
     return seconds_between(&t0, &t1);
@@ -196,12 +196,11 @@ double c_bench_driver_get_version_pfn(long long n, unsigned* acc_out) {
         *acc_out = 1;
         return 0.0;
     }
-    int version = 0;
     unsigned acc = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (long long i = 0; i < n; i++) {
-        acc |= (unsigned)pfn(&version);
+        acc |= (unsigned)pfn(VERSION_OUT);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     *acc_out = acc;

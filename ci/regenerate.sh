@@ -24,12 +24,24 @@ if [ "${1:-}" = "--check" ]; then
 else
   out="$committed"
 fi
-dirs=()
+# One generator per version, as many at once as there are CPUs (bindgen is single-threaded); a
+# failing one stops the script at its `wait`.
+generate() { # version
+  local var="CUDA_HEADERS_$1"
+  "$gen" --include "${!var}" --interop "$CUDA_INTEROP_INCLUDE" --out "$scratch/v$1" --cc "${CC:-cc}" >/dev/null
+}
+jobs=$(nproc)
+dirs=() pids=()
 for v in $CUDA_VERSIONS; do
-  var="CUDA_HEADERS_$v"
-  "$gen" --include "${!var}" --interop "$CUDA_INTEROP_INCLUDE" --out "$scratch/v$v" --cc "${CC:-cc}" >/dev/null
+  if [ ${#pids[@]} -ge "$jobs" ]; then
+    wait "${pids[0]}"
+    pids=("${pids[@]:1}")
+  fi
+  generate "$v" &
+  pids+=($!)
   dirs+=("$scratch/v$v")
 done
+for pid in "${pids[@]}"; do wait "$pid"; done
 rm -rf "$out.new" && "$gen" merge --out "$out.new" "${dirs[@]}"
 rm -rf "$out" && mv "$out.new" "$out"
 if [ "${1:-}" = "--check" ]; then

@@ -20,6 +20,11 @@
 mod c_header;
 #[path = "support/prototypes.rs"]
 mod prototypes;
+// The generator's syn helpers over generated Rust (`option_inner`, the projection onto one
+// version), shared rather than repeated; this test uses part of them.
+#[allow(dead_code)]
+#[path = "../cuda-driver-sys/generator/src/rust_syntax.rs"]
+mod rust_syntax;
 
 use std::path::Path;
 use std::sync::OnceLock;

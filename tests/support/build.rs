@@ -40,6 +40,11 @@ use std::process::Command;
 #[allow(dead_code)]
 mod c_header;
 mod layout;
+// The generator's syn helpers over generated Rust (the projection of a merged file onto one
+// version), shared rather than repeated; the build script uses part of them.
+#[allow(dead_code)]
+#[path = "../../cuda-driver-sys/generator/src/rust_syntax.rs"]
+mod rust_syntax;
 
 fn main() {
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap());

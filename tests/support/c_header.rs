@@ -487,88 +487,13 @@ pub fn stream_modes(attrs: &[syn::Attribute]) -> [bool; 2] {
 }
 
 /// The committed generated files hold every header version, each item under the cfg of the
-/// versions it exists in. The items of a merged generated file that version `selected` compiles, without their
-/// `cuda_ge_<V>` cfgs (other cfgs, such as the stream mode's, stay): top-level items, and the
-/// items of `impl` and `extern` blocks.
+/// versions it exists in. The items of a merged generated file that version `selected` compiles,
+/// without their `cuda_ge_<V>` cfgs (other cfgs, such as the stream mode's, stay): the
+/// generator's own projection (`rust_syntax::project_version`).
 pub fn project(text: &str, selected: u32) -> String {
     let mut file = syn::parse_file(text)
         .unwrap_or_else(|e| panic!("a committed generated file does not parse: {e}"));
-    file.items.retain_mut(|item| {
-        let keep = match item {
-            syn::Item::Impl(i) => {
-                i.items.retain_mut(|ii| match ii {
-                    syn::ImplItem::Const(x) => keep_for(&mut x.attrs, selected),
-                    syn::ImplItem::Fn(x) => keep_for(&mut x.attrs, selected),
-                    syn::ImplItem::Type(x) => keep_for(&mut x.attrs, selected),
-                    _ => true,
-                });
-                keep_for(&mut i.attrs, selected)
-            }
-            syn::Item::ForeignMod(m) => {
-                m.items.retain_mut(|fi| match fi {
-                    syn::ForeignItem::Fn(x) => keep_for(&mut x.attrs, selected),
-                    syn::ForeignItem::Static(x) => keep_for(&mut x.attrs, selected),
-                    _ => true,
-                });
-                keep_for(&mut m.attrs, selected)
-            }
-            syn::Item::Const(x) => keep_for(&mut x.attrs, selected),
-            syn::Item::Struct(x) => keep_for(&mut x.attrs, selected),
-            syn::Item::Union(x) => keep_for(&mut x.attrs, selected),
-            syn::Item::Type(x) => keep_for(&mut x.attrs, selected),
-            syn::Item::Use(x) => keep_for(&mut x.attrs, selected),
-            syn::Item::Enum(x) => keep_for(&mut x.attrs, selected),
-            syn::Item::Fn(x) => keep_for(&mut x.attrs, selected),
-            syn::Item::Static(x) => keep_for(&mut x.attrs, selected),
-            other => panic!(
-                "a generated item the probes cannot project: {}",
-                other.to_token_stream()
-            ),
-        };
-        keep
-    });
+    crate::rust_syntax::project_version(&mut file, selected)
+        .unwrap_or_else(|e| panic!("a committed generated file cannot be projected: {e}"));
     prettyplease::unparse(&file)
-}
-
-/// Whether the `cuda_ge_<V>` cfgs of `attrs` hold for `selected`; removes them.
-fn keep_for(attrs: &mut Vec<syn::Attribute>, selected: u32) -> bool {
-    let mut keep = true;
-    attrs.retain(|a| {
-        if !a.path().is_ident("cfg") || !a.to_token_stream().to_string().contains("cuda_ge_") {
-            return true;
-        }
-        let meta: syn::Meta = a.parse_args().expect("a cfg predicate");
-        keep &= eval_cfg(&meta, selected);
-        false
-    });
-    keep
-}
-
-/// A cfg predicate of `cuda_ge_<V>`, `all`, `any` and `not`.
-fn eval_cfg(meta: &syn::Meta, selected: u32) -> bool {
-    match meta {
-        syn::Meta::Path(p) => {
-            let name = p.to_token_stream().to_string();
-            let v: u32 = name
-                .strip_prefix("cuda_ge_")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or_else(|| panic!("a version cfg mixed with {name}"));
-            v <= selected
-        }
-        syn::Meta::List(l) => {
-            let args = l
-                .parse_args_with(
-                    syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
-                )
-                .expect("cfg arguments");
-            let mut values = args.iter().map(|m| eval_cfg(m, selected));
-            match l.path.to_token_stream().to_string().as_str() {
-                "all" => values.all(|b| b),
-                "any" => values.any(|b| b),
-                "not" => !values.next().expect("not(..) has an argument"),
-                other => panic!("cfg predicate {other} in a version cfg"),
-            }
-        }
-        syn::Meta::NameValue(_) => panic!("a name = value predicate in a version cfg"),
-    }
 }

@@ -284,22 +284,6 @@ impl Signature {
     }
 }
 
-/// `Option<fn ..>`'s function type.
-fn option_fn(ty: &syn::Type) -> Option<&syn::TypeBareFn> {
-    let syn::Type::Path(p) = ty else { return None };
-    let last = p.path.segments.last()?;
-    if last.ident != "Option" {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-        return None;
-    };
-    match args.args.first()? {
-        syn::GenericArgument::Type(syn::Type::BareFn(f)) => Some(f),
-        _ => None,
-    }
-}
-
 /// A C spelling: the name a C program writes, the item the bindings bind it to, its modes.
 struct Spelling {
     c: String,
@@ -342,7 +326,7 @@ impl Bindings {
             match item {
                 syn::Item::Type(t) if t.ident.to_string().starts_with("PFN_") => {
                     let name = t.ident.to_string();
-                    let f = option_fn(&t.ty).ok_or_else(|| {
+                    let f = crate::rust_syntax::option_inner(&t.ty).ok_or_else(|| {
                         format!(
                             "bindings.rs: {name} is not an Option<unsafe extern \"C\" fn> typedef"
                         )
@@ -470,7 +454,7 @@ fn cpp_type(ty: &syn::Type) -> Result<String, String> {
             })
         }
         syn::Type::Path(p) if p.qself.is_none() => {
-            if let Some(f) = option_fn(ty) {
+            if let Some(f) = crate::rust_syntax::option_inner(ty) {
                 return cpp_fn(&Signature::of_bare_fn("", f));
             }
             let last = p.path.segments.last().unwrap();

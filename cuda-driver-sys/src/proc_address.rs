@@ -61,7 +61,10 @@ impl EntryPointInfo {
         // and returns registers only (no copy of `self`, no result through memory on this path).
         let symbol = self.symbol.as_ptr();
         let driver = DRIVER_VERSION.load(Ordering::Relaxed);
-        if driver != 0 && self.version <= driver {
+        // `0 < version <= driver` in one compare: with `driver` 0 (not read yet) or a `version`
+        // of 0 or below, `version - 1` (unsigned) is never below it. The fast path is a few
+        // instructions beside the driver's few hundred: each one shows in a lookup loop.
+        if (self.version as u32).wrapping_sub(1) < driver as u32 {
             let (code, status, pfn) = raw(symbol, flags, self.version);
             #[allow(clippy::unit_cmp)] // `Status` is `()` with an 11.x header
             if code == CUresult::CUDA_SUCCESS && status == FOUND {
@@ -81,11 +84,11 @@ impl EntryPointInfo {
     /// default (which the `per-thread-default-stream` feature turns into per-thread, as C does).
     #[inline]
     pub fn default_flags(self) -> CUdriverProcAddress_flags {
-        if self.per_thread {
-            CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM
-        } else {
-            CU_GET_PROC_ADDRESS_DEFAULT
-        }
+        // Without a branch: a loop over a mix of both kinds (a table's, a list's) then has one
+        // path into the driver, and no misprediction where the kinds alternate.
+        let per_thread =
+            CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM.0 * u32::from(self.per_thread);
+        CUdriverProcAddress_flags(CU_GET_PROC_ADDRESS_DEFAULT.0 | per_thread)
     }
 }
 

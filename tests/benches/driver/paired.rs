@@ -31,7 +31,14 @@ impl Rounds {
     /// loop once with `n` in a fresh random order. The seconds of each loop in each round:
     /// `[loop][round]`.
     pub fn measure(&mut self, runs: &mut [Run<'_>], n: u64) -> Vec<Vec<f64>> {
-        let count = self.count;
+        self.measure_longer(runs, n, 1)
+    }
+
+    /// [`Rounds::measure`] with `factor` times the rounds: for the groups whose rounds vary most
+    /// (a ratio's interval narrows as the square root of the rounds).
+    pub fn measure_longer(&mut self, runs: &mut [Run<'_>], n: u64, factor: usize) -> Vec<Vec<f64>> {
+        let count = self.count * factor;
+        let started = std::time::Instant::now();
         for run in runs.iter_mut() {
             run(n);
         }
@@ -45,6 +52,10 @@ impl Rounds {
                 secs[i].push(t);
             }
         }
+        eprintln!(
+            "driver bench:   {count} rounds in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
         secs
     }
 }

@@ -58,9 +58,7 @@ extern "C" {
     /// The driver's version, set once before the lookups: the C twin's version check reads it.
     pub static mut c_bench_driver_version: c_int;
     pub fn c_bench_proc_address_list(
-        symbols: *const *const c_char,
-        versions: *const c_int,
-        flags: *const u64,
+        entries: *const BenchEntry,
         count: i64,
         rounds: i64,
         found: *mut i64,
@@ -75,3 +73,13 @@ extern "C" {
         sink: *mut usize,
     ) -> f64;
 }
+
+/// The C twin's `struct bench_entry`: one entry point of a C program's table, 24 bytes as an
+/// `EntryPointInfo`, so that both lookup loops walk the same stride.
+#[repr(C)]
+pub struct BenchEntry {
+    pub symbol: *const c_char,
+    pub version: c_int,
+    pub flags: u64,
+}
+const _: () = assert!(size_of::<BenchEntry>() == size_of::<cuda_driver_sys::EntryPointInfo>());

@@ -100,14 +100,11 @@ pub fn setup(kernels: Option<&Path>) -> Gpu {
     setup!(unsafe { cuModuleLoadData(&mut module, EMPTY_PTX.as_ptr().cast()) });
     let mut kernel: CUfunction = ptr::null_mut();
     setup!(unsafe { cuModuleGetFunction(&mut kernel, module, c"bench_empty".as_ptr()) });
-    // A fresh context and a JIT load now, so that a machine where either fails stops here
-    // rather than after the other measurements (this also loads the JIT compiler library).
-    let probe = fresh_context(device);
+    // A JIT load now, so that a machine where it fails stops here rather than after the other
+    // measurements (this also loads the JIT compiler library).
     let mut jit_module: CUmodule = ptr::null_mut();
     setup!(unsafe { cuModuleLoadData(&mut jit_module, jit_ptx.as_ptr().cast()) });
     setup!(unsafe { cuModuleUnload(jit_module) });
-    setup!(unsafe { cuCtxDestroy(probe) });
-    setup!(unsafe { cuCtxSetCurrent(context) });
     let mut device_buffer: CUdeviceptr = 0;
     setup!(unsafe { cuMemAlloc(&mut device_buffer, MAX_COPY) });
     // Host buffers, every byte written once (no first-touch faults in the copies).
@@ -148,18 +145,6 @@ pub fn teardown(gpu: Gpu) {
     setup!(unsafe { cuModuleUnload(gpu.module) });
     setup!(unsafe { cuStreamDestroy(gpu.stream) });
     setup!(unsafe { cuDevicePrimaryCtxRelease(gpu.device) });
-}
-
-/// A new context on `device`, current. The CUDA 13 header's `cuCtxCreate` is `cuCtxCreate_v4`,
-/// which drivers before 12.5 lack: reached through the table there, so that the program still
-/// links against (and runs its no-GPU part on) an older driver library.
-pub fn fresh_context(device: CUdevice) -> CUcontext {
-    let mut ctx: CUcontext = ptr::null_mut();
-    #[cfg(feature = "cuda-13000")]
-    setup!(unsafe { table().cuCtxCreate(&mut ctx, ptr::null_mut(), 0, device) });
-    #[cfg(not(feature = "cuda-13000"))]
-    setup!(unsafe { cuCtxCreate(&mut ctx, 0, device) });
-    ctx
 }
 
 fn c_string(buf: &[c_char]) -> String {

@@ -44,8 +44,7 @@
 //!   (`cuMemAllocHost`) memory, 4 KiB, 1 MiB and 256 MiB, as many copies per loop as take the
 //!   loop's minimum time; and the page-locked 256 MiB figures over the link's nominal bandwidth;
 //! - PTX JIT, ms per load: `cuModuleLoadData` of `vector_add.ptx` (then `cuModuleUnload`, untimed)
-//!   in a fresh context (`cuCtxCreate` before, `cuCtxDestroy` after, untimed, for both twins), with
-//!   `CUDA_CACHE_DISABLE=1`, which this program sets in its own environment before its first
+//!   in the benchmark's context, with `CUDA_CACHE_DISABLE=1`, which this program sets in its own environment before its first
 //!   driver call (the C twin runs in the same process, so the driver sees the same setting);
 //! - `cuGetProcAddress`, ns per lookup: every entry point of `cuda_driver_sys::entry::ALL` the
 //!   driver's version allows, each once per pass over the list, through the typed

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use cuda_driver_sys::*;
 
-use crate::gpu::{fresh_context, Gpu, MAX_COPY};
+use crate::gpu::{Gpu, MAX_COPY};
 use crate::paired::{calibrate, Rounds, Run};
 use crate::twin::*;
 use crate::{c_checked, checked, die, loops, Settings};
@@ -431,29 +431,19 @@ pub const LAUNCH_ROUNDS: usize = 2;
 pub const JIT_ROUNDS: usize = 5;
 
 pub fn jit(b: &mut Bench, gpu: &Gpu) {
-    eprintln!("driver bench: PTX JIT (a fresh context per load)");
-    let (device, ptx) = (gpu.device, gpu.jit_ptx.as_ptr().cast());
-    // Untimed around each load: cuCtxCreate before, cuCtxDestroy after (the same for both).
+    eprintln!("driver bench: PTX JIT");
+    let ptx = gpu.jit_ptx.as_ptr().cast();
+    // In the bench's context, each load unloaded (untimed) before the next: with the disk cache
+    // off, every load compiles again (the row's time per load says so).
     let mut runs: Vec<Run<'_>> = vec![
-        Box::new(|_| {
-            let ctx = fresh_context(device);
-            let secs = checked("Rust PTX JIT", loops::jit_load(ptx));
-            setup!(unsafe { cuCtxDestroy(ctx) });
-            secs
-        }),
-        Box::new(|_| {
-            let ctx = fresh_context(device);
-            let secs = c_checked("C PTX JIT", |acc| unsafe { c_bench_jit_load(ptx, acc) });
-            setup!(unsafe { cuCtxDestroy(ctx) });
-            secs
-        }),
+        Box::new(|_| checked("Rust PTX JIT", loops::jit_load(ptx))),
+        Box::new(|_| c_checked("C PTX JIT", |acc| unsafe { c_bench_jit_load(ptx, acc) })),
     ];
     let ms = figures(&b.rounds.measure_longer(&mut runs, 1, JIT_ROUNDS), |t| {
         t * 1e3
     });
-    setup!(unsafe { cuCtxSetCurrent(gpu.context) });
     b.rows.push(Row::pair(
-        "`cuModuleLoadData` of `vector_add.ptx`, fresh context, `CUDA_CACHE_DISABLE=1`",
+        "`cuModuleLoadData` of `vector_add.ptx`, `CUDA_CACHE_DISABLE=1`",
         Unit::Ms,
         &ms,
         (0, 1),

@@ -368,21 +368,21 @@ mod bench {
             if cfg!(feature = "bench-cudarc") { "; cudarc 0.19 `sys` calls (`bench-cudarc`)" } else { "" }
         );
         println!(
-            "- settings: {}{} rounds ({} for the launch group, {} for the PTX JIT, whose rounds vary most; random order within each round, seed {}); {} calls per overhead loop, {} launches per launch loop (then `cuStreamSynchronize`, timed), copies and lookups repeated to ≥ {} ms per loop; `CUDA_CACHE_DISABLE=1` set by the program before `cuInit`",
+            "- settings: {}{} rounds ({} for the launch group and the pageable copies, {} for the PTX JIT, whose rounds vary most; random order within each round, seed {}); {} calls per overhead loop, {} launches per launch loop (then `cuStreamSynchronize`, timed), copies and lookups repeated to ≥ {} ms per loop; `CUDA_CACHE_DISABLE=1` set by the program before `cuInit`",
             match (s.measure, s.quick) {
                 (false, _) => "SMOKE RUN (cargo test; targets not judged): ",
                 (true, true) => "quick (--quick): ",
                 (true, false) => "",
             },
             s.rounds,
-            s.rounds * rows::LAUNCH_ROUNDS,
+            s.rounds * rows::NOISY_GROUP_ROUNDS,
             s.rounds * rows::JIT_ROUNDS,
             s.seed,
             s.calls,
             s.launches,
             s.min_secs * 1e3,
         );
-        let intervals: Vec<String> = [1, rows::LAUNCH_ROUNDS, rows::JIT_ROUNDS]
+        let intervals: Vec<String> = [1, rows::NOISY_GROUP_ROUNDS, rows::JIT_ROUNDS]
             .map(|factor| {
                 let n = s.rounds * factor;
                 let k = interval_rank(n).expect("checked by the settings");

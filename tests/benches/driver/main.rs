@@ -486,9 +486,17 @@ mod bench {
         header(&s, &device, driver);
 
         let lookups = Lookups::new(driver);
-        let gpu = has_gpu.then(|| gpu::setup(s.kernels.as_deref()));
-        // After the setup: the driver's own threads, started by it, keep the default affinity.
-        let cpu = pin_to_current_cpu().unwrap_or_else(|e| die(&format!("pinning the thread: {e}")));
+        // The measuring thread is pinned by the GPU's setup, between the driver's set-up (its own
+        // threads keep the default affinity) and the host buffers (first touched on this CPU's
+        // NUMA node, both twins' alike).
+        let pin =
+            || pin_to_current_cpu().unwrap_or_else(|e| die(&format!("pinning the thread: {e}")));
+        let (gpu, cpu) = if has_gpu {
+            let (gpu, cpu) = gpu::setup(s.kernels.as_deref(), pin);
+            (Some(gpu), cpu)
+        } else {
+            (None, pin())
+        };
         let mut b = Bench {
             s: &s,
             rounds: Rounds::new(s.rounds, s.seed),

@@ -123,6 +123,14 @@ pub fn setup(kernels: Option<&Path>, pin: impl FnOnce() -> usize) -> (Gpu, usize
     if c_pageable.is_null() || c_locked.is_null() {
         die("the C twin's host buffers could not be allocated (see above)");
     }
+    println!(
+        "- NUMA nodes: measuring CPU {cpu} on node {}; host buffers (first page): Rust pageable {}, Rust page-locked {}, C pageable {}, C page-locked {}",
+        cpu_node(cpu),
+        page_node(rust_pageable.cast()),
+        page_node(rust_locked),
+        page_node(c_pageable),
+        page_node(c_locked),
+    );
     let gpu = Gpu {
         device,
         context,
@@ -152,6 +160,42 @@ pub fn teardown(gpu: Gpu) {
     setup!(unsafe { cuModuleUnload(gpu.module) });
     setup!(unsafe { cuStreamDestroy(gpu.stream) });
     setup!(unsafe { cuDevicePrimaryCtxRelease(gpu.device) });
+}
+
+/// The NUMA node of `cpu` (sysfs), or `?`.
+fn cpu_node(cpu: usize) -> String {
+    std::fs::read_dir(format!("/sys/devices/system/cpu/cpu{cpu}"))
+        .ok()
+        .and_then(|dir| {
+            dir.flatten().find_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                name.strip_prefix("node").map(str::to_owned)
+            })
+        })
+        .unwrap_or_else(|| "?".into())
+}
+
+/// The NUMA node of the page at `p` (`move_pages` without a target node only reports it).
+fn page_node(p: *mut c_void) -> i32 {
+    let mut pages = [p];
+    let mut status = [i32::MIN];
+    // SAFETY: one page address and one status slot; no nodes given, so nothing moves.
+    let r = unsafe {
+        libc::syscall(
+            libc::SYS_move_pages,
+            0 as libc::c_long,
+            1 as libc::c_ulong,
+            pages.as_mut_ptr(),
+            ptr::null::<c_int>(),
+            status.as_mut_ptr(),
+            0 as c_int,
+        )
+    };
+    if r == 0 {
+        status[0]
+    } else {
+        i32::MIN
+    }
 }
 
 fn c_string(buf: &[c_char]) -> String {

@@ -80,9 +80,8 @@ fn kernels_dir(kernels: Option<&Path>) -> PathBuf {
 
 /// The device state, and the CPU `pin` pinned the thread to: after the driver's set-up (the
 /// threads the driver starts inherit the affinity of the thread that starts them), before the host
-/// buffers are first touched (so both twins' pages lie on the measuring CPU's NUMA node: in one
-/// H200 run of three where they did not, a 1 MiB pageable copy from Rust's buffer ran at 0.83 of
-/// C's).
+/// buffers are first touched (on a host of several NUMA nodes, both twins' pages then lie on the
+/// measuring CPU's node; the nodes are printed).
 pub fn setup(kernels: Option<&Path>, pin: impl FnOnce() -> usize) -> (Gpu, usize) {
     let ptx_path = kernels_dir(kernels).join("vector_add.ptx");
     let mut jit_ptx = std::fs::read(&ptx_path).unwrap_or_else(|e| {

@@ -487,8 +487,7 @@ mod bench {
 
         let lookups = Lookups::new(driver);
         // The measuring thread is pinned by the GPU's setup, between the driver's set-up (its own
-        // threads keep the default affinity) and the host buffers (first touched on this CPU's
-        // NUMA node, both twins' alike).
+        // threads keep the default affinity) and the first touch of the host buffers.
         let pin =
             || pin_to_current_cpu().unwrap_or_else(|e| die(&format!("pinning the thread: {e}")));
         let (gpu, cpu) = if has_gpu {

@@ -43,7 +43,7 @@ fn compiler() -> Compiler {
 }
 
 fn committed() -> Inputs {
-    Inputs::read(Path::new(env!("CUDA_DRIVER_SYS_DIR")), VERSION).unwrap_or_else(|e| panic!("{e}"))
+    Inputs::read(Path::new(env!("OUT_DIR")), VERSION).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn scratch() -> std::path::PathBuf {

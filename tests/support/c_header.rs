@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use quote::ToTokens;
@@ -50,56 +50,11 @@ pub fn includes() -> String {
 
 /// The other APIs' headers the interop headers include: the bindings bind what of them the
 /// interop headers use (`GLuint`, `EGLImageKHR`, `VdpStatus`).
-pub const FOREIGN_HEADERS: [&str; 7] = [
-    "gl.h",
-    "egl.h",
-    "eglext.h",
-    "eglplatform.h",
-    "khrplatform.h",
-    "vdpau.h",
-    "glext.h",
-];
+pub const FOREIGN_HEADERS: &str = "gl.h egl.h eglext.h eglplatform.h khrplatform.h vdpau.h glext.h";
 
 /// The definitions the bindings were generated with for the foreign headers (EGL's native types
 /// without Xlib, the same sizes).
 pub const FOREIGN_DEFINES: [&str; 1] = ["EGL_NO_X11"];
-
-/// The directory holding `GL/gl.h`, `EGL/eglext.h` (with `KHR/khrplatform.h`) and
-/// `vdpau/vdpau.h`: `$CUDA_INTEROP_INCLUDE`, then `target/ci-deps/interop/include`
-/// (`ci/fetch-deps.sh`), then `/usr/include`.
-pub fn interop_dir(root: &Path) -> Result<PathBuf, String> {
-    let has = |d: &Path| {
-        [
-            "GL/gl.h",
-            "EGL/eglext.h",
-            "KHR/khrplatform.h",
-            "vdpau/vdpau.h",
-        ]
-        .iter()
-        .all(|h| d.join(h).is_file())
-    };
-    let candidates: Vec<PathBuf> = std::env::var_os("CUDA_INTEROP_INCLUDE")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain([
-            root.join("target/ci-deps/interop/include"),
-            PathBuf::from("/usr/include"),
-        ])
-        .collect();
-    candidates.iter().find(|d| has(d)).cloned().ok_or_else(|| {
-        format!(
-            "the tests compile the interop headers (cudaGL.h, cudaEGL.h, cudaVDPAU.h), which need \
-             GL/gl.h, EGL/eglext.h, KHR/khrplatform.h and vdpau/vdpau.h; none of {} has them: run \
-             ci/fetch-deps.sh (Debian's libgl-dev, libegl-dev, libvdpau-dev into target/ci-deps) \
-             or set CUDA_INTEROP_INCLUDE",
-            candidates
-                .iter()
-                .map(|d| d.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    })
-}
 
 /// The lines of the driver-API headers ([`MODULES`]) in a preprocessor's output (`-E`), by its
 /// line markers: what the headers declare, without the system and foreign headers they include.
@@ -208,22 +163,8 @@ pub struct Decls {
 }
 
 /// Identifiers followed by `(` that declare nothing.
-const NOT_DECLARATORS: &[&str] = &[
-    "sizeof",
-    "alignof",
-    "_Alignof",
-    "alignas",
-    "_Alignas",
-    "decltype",
-    "__typeof__",
-    "typeof",
-    "static_assert",
-    "_Static_assert",
-    "noexcept",
-    "asm",
-    "__asm",
-    "__asm__",
-];
+const NOT_DECLARATORS: &str = "sizeof alignof _Alignof alignas _Alignas decltype __typeof__ \
+    typeof static_assert _Static_assert noexcept asm __asm __asm__";
 
 impl Decls {
     /// Splits `text` into top-level statements (a declaration ends at its `;`, a function
@@ -364,7 +305,10 @@ impl Decls {
                 "{" | "=" => return,
                 _ => {}
             }
-            if is_c_ident(s[j]) && s[j + 1] == "(" && !NOT_DECLARATORS.contains(&s[j]) {
+            if is_c_ident(s[j])
+                && s[j + 1] == "("
+                && !NOT_DECLARATORS.split_whitespace().any(|n| n == s[j])
+            {
                 let inline = s.contains(&"{")
                     || s[..j]
                         .iter()
@@ -484,16 +428,4 @@ pub fn stream_modes(attrs: &[syn::Attribute]) -> [bool; 2] {
         }
     }
     m
-}
-
-/// The committed generated files hold every header version, each item under the cfg of the
-/// versions it exists in. The items of a merged generated file that version `selected` compiles,
-/// without their `cuda_ge_<V>` cfgs (other cfgs, such as the stream mode's, stay): the
-/// generator's own projection (`rust_syntax::project_version`).
-pub fn project(text: &str, selected: u32) -> String {
-    let mut file = syn::parse_file(text)
-        .unwrap_or_else(|e| panic!("a committed generated file does not parse: {e}"));
-    crate::rust_syntax::project_version(&mut file, selected)
-        .unwrap_or_else(|e| panic!("a committed generated file cannot be projected: {e}"));
-    prettyplease::unparse(&file)
 }

@@ -44,13 +44,12 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Instant;
 
-use crate::c_header::{
-    header_lines, includes, project, rust_text, sets, stream_modes, Compiler, Decls,
-};
+use crate::c_header::{header_lines, includes, rust_text, sets, stream_modes, Compiler, Decls};
 
 /// The committed bindings a probe is generated from: the text of each file the probe reads
 /// (`functions`, `bindings`, `function_names`, `names`: those of `cuda.h` and, with the `interop`
-/// feature, of each interop module, as one; `inline`: `src/inline.rs`), this version's items.
+/// feature, of each interop module, as one; `inline`: `src/inline.rs`), this version's items as the
+/// build script projected them (`projected_*.rs` in its `OUT_DIR`).
 #[derive(Clone)]
 pub struct Inputs {
     /// The header version, `12000`.
@@ -60,32 +59,24 @@ pub struct Inputs {
 }
 
 impl Inputs {
-    /// Reads the bindings of `version` from the `cuda-driver-sys` directory `sys`.
-    pub fn read(sys: &Path, version: &str) -> Result<Inputs, String> {
-        let selected = version
-            .parse()
-            .map_err(|_| format!("CUDA version {version:?} is not a number"))?;
-        let mut files: Vec<(&str, String)> = Vec::new();
-        for field in ["functions", "bindings", "function_names", "names"] {
-            files.extend(sets().map(|(p, _)| (field, format!("src/generated/{p}{field}.rs"))));
-        }
-        files.push(("inline", "src/inline.rs".into()));
+    /// Reads the projected bindings of `version` from `dir`.
+    pub fn read(dir: &Path, version: &str) -> Result<Inputs, String> {
         let mut text: BTreeMap<&str, String> = BTreeMap::new();
-        for (field, rel) in files {
-            let path = sys.join(&rel);
-            let s = std::fs::read_to_string(&path).map_err(|e| {
-                format!(
-                    "the prototype probe reads the committed bindings of CUDA {version}, and {} \
-                     cannot be read ({e}): restore it (`git checkout -- cuda-driver-sys/{rel}`) or \
-                     regenerate it with `ci/regenerate.sh`",
-                    path.display()
-                )
-            })?;
-            // The generated files hold every header version (and inline.rs has items of 11.x
-            // or of 12+ headers): keep this one's items.
-            text.entry(field)
-                .or_default()
-                .push_str(&project(&s, selected));
+        for file in ["functions", "bindings", "function_names", "names", "inline"] {
+            let prefixes: Vec<&str> = match file {
+                "inline" => vec![""],
+                _ => sets().map(|(p, _)| p).collect(),
+            };
+            for p in prefixes {
+                let path = dir.join(format!("projected_{p}{file}.rs"));
+                let s = std::fs::read_to_string(&path).map_err(|e| {
+                    format!(
+                        "{}: {e} (the tests' build script writes it)",
+                        path.display()
+                    )
+                })?;
+                text.entry(file).or_default().push_str(&s);
+            }
         }
         Ok(Inputs {
             version: version.into(),
@@ -94,9 +85,8 @@ impl Inputs {
     }
 
     fn parse(&self, file: &str) -> Result<Vec<syn::Item>, String> {
-        let text = &self.text[file];
         let v = &self.version;
-        syn::parse_file(text)
+        syn::parse_file(&self.text[file])
             .map(|f| f.items)
             .map_err(|e| format!("v{v}/{file}.rs does not parse as Rust: {e}"))
     }
@@ -385,106 +375,37 @@ impl Bindings {
 // ---------------------------------------------------------------------------------------------
 // Rust types as C++ types
 
-/// The C++ spelling of a primitive Rust type: pairs of names.
-const PRIMITIVES: [&str; 52] = [
-    "c_void",
-    "void",
-    "c_char",
-    "char",
-    "c_schar",
-    "signed char",
-    "c_uchar",
-    "unsigned char",
-    "c_short",
-    "short",
-    "c_ushort",
-    "unsigned short",
-    "c_int",
-    "int",
-    "c_uint",
-    "unsigned int",
-    "c_long",
-    "long",
-    "c_ulong",
-    "unsigned long",
-    "c_longlong",
-    "long long",
-    "c_ulonglong",
-    "unsigned long long",
-    "c_float",
-    "float",
-    "f32",
-    "float",
-    "c_double",
-    "double",
-    "f64",
-    "double",
-    "i8",
-    "std::int8_t",
-    "i16",
-    "std::int16_t",
-    "i32",
-    "std::int32_t",
-    "i64",
-    "std::int64_t",
-    "u8",
-    "std::uint8_t",
-    "u16",
-    "std::uint16_t",
-    "u32",
-    "std::uint32_t",
-    "u64",
-    "std::uint64_t",
-    "usize",
-    "std::size_t",
-    "isize",
-    "std::ptrdiff_t",
-];
-
-/// The C++ spelling of a Rust type of the bindings.
+/// The C++ spelling of a Rust type of the bindings: a primitive (`c_uchar`, `u32`) as its alias in
+/// `prototypes.hpp` (`cdsys::rust::c_uchar`), a named type by its own name (the header's: bindgen
+/// keeps them), `*mut *const c_char` as `cdsys::rust::c_char const * *`, `Option<unsafe extern "C"
+/// fn(A) -> R>` as `cdsys::fn<R, A>`.
 fn cpp_type(ty: &syn::Type) -> Result<String, String> {
     let unknown = || format!("the probe has no C++ spelling for `{}`", rust_text(ty));
     match ty {
         syn::Type::Ptr(p) => {
-            let inner = cpp_type(&p.elem)?;
-            Ok(if p.mutability.is_some() {
-                format!("{inner} *")
-            } else {
-                format!("{inner} const *")
-            })
+            let constness = if p.mutability.is_some() { "" } else { " const" };
+            Ok(format!("{}{constness} *", cpp_type(&p.elem)?))
         }
         syn::Type::Path(p) if p.qself.is_none() => {
             if let Some(f) = crate::rust_syntax::option_inner(ty) {
                 return cpp_fn(&Signature::of_bare_fn("", f));
             }
-            let last = p.path.segments.last().unwrap();
-            let name = last.ident.to_string();
-            let prefix: Vec<String> = p
-                .path
-                .segments
-                .iter()
-                .rev()
-                .skip(1)
-                .map(|s| s.ident.to_string())
-                .collect();
-            let prefix: Vec<&str> = prefix.iter().map(String::as_str).collect();
-            let ffi = [
-                &[][..],
-                &["ffi", "core"],
-                &["ffi", "std"],
-                &["raw", "os", "std"],
-            ];
-            if !last.arguments.is_empty() || !ffi.contains(&prefix.as_slice()) {
+            let path = rust_text(&p.path);
+            let (module, name) = path.rsplit_once("::").unwrap_or(("", &path));
+            let ffi = ["", "core::ffi", "std::ffi", "std::os::raw"];
+            let module = module.trim_start_matches("::");
+            if !ffi.contains(&module) || name.contains('<') {
                 return Err(unknown());
             }
-            let primitive = PRIMITIVES.chunks(2).find(|p| p[0] == name).map(|p| p[1]);
-            match primitive {
-                Some(c) => Ok(c.to_string()),
-                None if name == "bool" => Ok(name),
-                // Named types of the bindings are the header's names (bindgen keeps them).
-                None if prefix.is_empty() => Ok(name),
-                None => Err(unknown()),
-            }
+            let primitive = name.starts_with("c_")
+                || (["i", "u", "f"].iter()).any(|k| {
+                    let bits = name.strip_prefix(k);
+                    bits.is_some_and(|b| ["8", "16", "32", "64", "size"].contains(&b))
+                });
+            Ok(match primitive {
+                true => format!("cdsys::rust::{name}"),
+                false => name.to_string(),
+            })
         }
         syn::Type::BareFn(f) => cpp_fn(&Signature::of_bare_fn("", f)),
         syn::Type::Array(a) => Ok(format!(

@@ -3,9 +3,8 @@
 //! `tests/prototypes.rs`, which includes this file by path), each using its part.
 
 use std::collections::BTreeSet;
-use std::io::Write as _;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use quote::ToTokens;
 
@@ -38,14 +37,17 @@ pub fn sets() -> impl Iterator<Item = (&'static str, &'static str)> {
     covered().iter().map(|m| (m.0, m.1))
 }
 
-/// The `#include` lines of the covered headers, as a C program includes them.
-pub fn includes() -> String {
+/// The covered headers, in the order a C program includes them.
+fn included() -> impl Iterator<Item = &'static str> {
     covered()
         .iter()
         .flat_map(|m| [m.3, m.1, m.2])
         .filter(|h| !h.is_empty())
-        .map(|h| format!("#include <{h}>\n"))
-        .collect()
+}
+
+/// The `#include` lines of the covered headers, as a C program includes them.
+pub fn includes() -> String {
+    included().map(|h| format!("#include <{h}>\n")).collect()
 }
 
 /// The other APIs' headers the interop headers include: the bindings bind what of them the
@@ -112,28 +114,18 @@ impl Compiler {
     /// The preprocessor's output (`-E`) of the [`includes`] in `lang` (`c`, `c++`) with `defines`.
     pub fn preprocess(&self, lang: &str, defines: &[&str]) -> Result<String, String> {
         let mut cmd = self.command();
-        cmd.args(["-E", "-x", lang, "-"]);
+        cmd.args(["-E", "-x", lang, "/dev/null"]);
+        cmd.args(included().flat_map(|h| ["-include", h]));
         cmd.args(defines.iter().map(|d| format!("-D{d}")));
-        let mut child = (cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped()))
-        .spawn()
-        .map_err(|e| format!("cannot run {}: {e}", self.path.display()))?;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin
-            .write_all(includes().as_bytes())
-            .map_err(|e| e.to_string())?;
-        drop(stdin);
-        let out = child.wait_with_output().map_err(|e| e.to_string())?;
-        if !out.status.success() {
-            return Err(format!(
+        let out = (cmd.output()).map_err(|e| format!("cannot run {}: {e}", self.path.display()))?;
+        match out.status.success() {
+            true => Ok(String::from_utf8_lossy(&out.stdout).into_owned()),
+            false => Err(format!(
                 "the preprocessor failed on cuda.h with {defines:?} ({}): {}",
                 out.status,
                 String::from_utf8_lossy(&out.stderr)
-            ));
+            )),
         }
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     }
 }
 
@@ -228,20 +220,20 @@ impl Decls {
             // `struct __attribute__((aligned(64))) CUtensorMap_st {`
             let mut j = i + 1;
             while j < s.len() && s[j] == "__attribute__" {
-                j = skip_parens(s, j + 1);
+                j = group_end(s, j + 1, "(", ")") + 1;
             }
             let tag = (j < s.len() && is_c_ident(s[j])).then(|| s[j].to_string());
             j += usize::from(tag.is_some());
             if j >= s.len() || s[j] != "{" {
                 continue;
             }
-            let end = j + skip_braces(&s[j..]);
+            let end = group_end(s, j, "{", "}");
             let mut typedef = None;
             if depth == 0 && s[0] == "typedef" {
                 let mut k = end + 1;
                 while k < s.len() && s[k] != ";" && typedef.is_none() {
                     if s[k] == "__attribute__" {
-                        k = skip_parens(s, k + 1);
+                        k = group_end(s, k + 1, "(", ")") + 1;
                     } else {
                         typedef = is_c_ident(s[k]).then(|| s[k].to_string());
                         k += 1;
@@ -290,7 +282,7 @@ impl Decls {
                 .position(|t| matches!(*t, ";" | "(" | "{"))
                 .unwrap_or(s.len());
             let function_type = j < s.len() && s[j] == "(" && j > 2 && is_c_ident(s[j - 1]);
-            if function_type && s.get(skip_parens(s, j)) == Some(&";") {
+            if function_type && s.get(group_end(s, j, "(", ")") + 1) == Some(&";") {
                 self.function_typedefs.insert(s[j - 1].to_string());
             }
             return;
@@ -299,7 +291,7 @@ impl Decls {
         while j + 1 < s.len() {
             match s[j] {
                 "__attribute__" | "__declspec" => {
-                    j = skip_parens(s, j + 1);
+                    j = group_end(s, j + 1, "(", ")") + 1;
                     continue;
                 }
                 "{" | "=" => return,
@@ -367,37 +359,17 @@ fn is_c_ident(t: &str) -> bool {
     t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
 }
 
-/// The index after the parenthesized group that opens at or after `j` (`__attribute__((..))`).
-fn skip_parens(t: &[&str], mut j: usize) -> usize {
+/// The index of the token that closes the first `open` group at or after `j`.
+fn group_end(t: &[&str], mut j: usize, open: &str, close: &str) -> usize {
     let mut depth = 0;
     while j < t.len() {
-        match t[j] {
-            "(" => depth += 1,
-            ")" => {
-                depth -= 1;
-                if depth == 0 {
-                    return j + 1;
-                }
-            }
-            _ => {}
+        depth += i32::from(t[j] == open) - i32::from(t[j] == close);
+        if depth == 0 && t[j] == close {
+            return j;
         }
         j += 1;
     }
     j
-}
-
-/// The length of the braced group that `t` opens with.
-fn skip_braces(t: &[&str]) -> usize {
-    let mut depth = 0;
-    for (i, tok) in t.iter().enumerate() {
-        match *tok {
-            "{" => depth += 1,
-            "}" if depth == 1 => return i,
-            "}" => depth -= 1,
-            _ => {}
-        }
-    }
-    t.len()
 }
 
 /// A Rust text of a type or path (`::core::ffi::c_int`, not `:: core :: ffi :: c_int`).
@@ -428,4 +400,13 @@ pub fn stream_modes(attrs: &[syn::Attribute]) -> [bool; 2] {
         }
     }
     m
+}
+
+/// The name and target of `pub use path::X as Y;`.
+pub fn rename(tree: &syn::UseTree) -> Option<(String, String)> {
+    match tree {
+        syn::UseTree::Path(p) => rename(&p.tree),
+        syn::UseTree::Rename(r) => Some((r.rename.to_string(), r.ident.to_string())),
+        _ => None,
+    }
 }

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::c_header::{
-    header_lines, includes, lines_of, rust_text, sets, stream_modes, Compiler, Decls,
+    header_lines, includes, lines_of, rename, rust_text, sets, stream_modes, Compiler, Decls,
     FOREIGN_HEADERS,
 };
 
@@ -206,13 +206,7 @@ impl Model {
                 syn::Item::Type(t) => {
                     m.aliases.insert(t.ident.to_string(), *t.ty);
                 }
-                syn::Item::Use(u) => {
-                    if let syn::UseTree::Path(p) = &u.tree {
-                        if let syn::UseTree::Rename(r) = &*p.tree {
-                            (m.enum_typedefs).insert(r.rename.to_string(), r.ident.to_string());
-                        }
-                    }
-                }
+                syn::Item::Use(u) => m.enum_typedefs.extend(rename(&u.tree)),
                 syn::Item::Const(c) if active(&c.attrs) => {
                     m.consts.push((c.ident.to_string(), *c.ty, 2));
                 }

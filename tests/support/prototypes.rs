@@ -19,7 +19,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::c_header::{header_lines, includes, rust_text, sets, stream_modes, Compiler, Decls};
+use crate::c_header::{
+    header_lines, includes, rename, rust_text, sets, stream_modes, Compiler, Decls,
+};
 
 /// The bindings a probe is generated from: the text of each file the probe reads (`functions`,
 /// `bindings`, `function_names`, `names`: those of `cuda.h` and, with the `interop` feature, of
@@ -237,15 +239,6 @@ struct Bindings {
     typedefs: Vec<(String, syn::Type)>,
     inline: Vec<Signature>,
     spellings: Vec<(String, String, [bool; 2])>,
-}
-
-/// The name and target of `pub use path::X as Y;`.
-fn rename(tree: &syn::UseTree) -> Option<(String, String)> {
-    match tree {
-        syn::UseTree::Path(p) => rename(&p.tree),
-        syn::UseTree::Rename(r) => Some((r.rename.to_string(), r.ident.to_string())),
-        _ => None,
-    }
 }
 
 impl Bindings {

@@ -54,6 +54,10 @@ pub fn includes() -> String {
 /// interop headers use (`GLuint`, `EGLImageKHR`, `VdpStatus`).
 pub const FOREIGN_HEADERS: &str = "gl.h egl.h eglext.h eglplatform.h khrplatform.h vdpau.h glext.h";
 
+/// The definitions the bindings were generated with (see cuda-driver-sys/generator): the legacy
+/// `_v1` types and the `PFN_*` typedefs of older versions exist only with these.
+pub const INTERNAL_DEFINES: &str = "__CUDA_API_VERSION_INTERNAL __CUDA_API_VERSION_INTERNAL_ODR";
+
 /// The definitions the bindings were generated with for the foreign headers (EGL's native types
 /// without Xlib, the same sizes).
 pub const FOREIGN_DEFINES: [&str; 1] = ["EGL_NO_X11"];

@@ -13,8 +13,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::c_header::{
-    header_lines, includes, lines_of, rename, rust_text, sets, stream_modes, Compiler, Decls,
-    FOREIGN_HEADERS,
+    header_lines, includes, lines_of, rename, rust_text, sets, stream_modes, CDef, Compiler, Decls,
+    FOREIGN_HEADERS, INTERNAL_DEFINES,
 };
 
 /// Writes the tables (`*.inc` for the C probes, `layout_probe.rs` and `constants_probe.rs` for the
@@ -28,9 +28,7 @@ pub fn generate(root: &Path, out: &Path, version: &str, cc: &Compiler, per_threa
     let read = |name: &str| -> String {
         let files: Vec<(&str, String)> = match name {
             "inline.rs" => vec![("", name.into())],
-            _ => sets()
-                .map(|(p, _)| (p, format!("generated/{p}{name}")))
-                .collect(),
+            _ => (sets().map(|(p, _)| (p, format!("generated/{p}{name}")))).collect(),
         };
         let mut all = String::new();
         for (prefix, rel) in files {
@@ -62,19 +60,14 @@ pub fn generate(root: &Path, out: &Path, version: &str, cc: &Compiler, per_threa
     // defined by the header too. The constants probe compiles as a C program, which does not see
     // what is declared only under __CUDA_API_VERSION_INTERNAL (12.1-12.4's `_MAX`s).
     let scan = |defines: &[&str]| {
-        let expanded = cc
-            .preprocess("c", defines)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let expanded = cc.preprocess("c", defines);
+        let expanded = expanded.unwrap_or_else(|e| panic!("{e}"));
         let mut h = Decls::scan(&header_lines(&expanded));
         let foreign: Vec<&str> = FOREIGN_HEADERS.split(' ').collect();
         adopt(&mut h, Decls::scan(&lines_of(&expanded, &foreign)), &m);
         h
     };
-    // The defines the bindings were generated with (see the generator).
-    let header = scan(&[
-        "__CUDA_API_VERSION_INTERNAL",
-        "__CUDA_API_VERSION_INTERNAL_ODR",
-    ]);
+    let header = scan(&INTERNAL_DEFINES.split(' ').collect::<Vec<_>>());
     let public = scan(&[]);
     write(&out.join("cdsys_includes.h"), &includes());
     let version = format!("pub const VERSION: &str = {};\n", c_str(version));
@@ -338,8 +331,7 @@ fn record(union: bool, fields: impl IntoIterator<Item = syn::Field>) -> Record {
             Member::Named(c_name(&name), name, Box::new(f.ty))
         }
     };
-    let fields = fields.into_iter().map(member).collect();
-    let bitfields = Vec::new();
+    let (fields, bitfields) = (fields.into_iter().map(member).collect(), Vec::new());
     Record {
         union,
         fields,
@@ -374,14 +366,11 @@ fn adopt(h: &mut Decls, foreign: Decls, m: &Model) {
 
 /// Whether the header defines `keyword name` (`tagged`), or an untagged one typedef'd `name`.
 fn defines(h: &Decls, keyword: &str, name: &str, tagged: bool) -> bool {
-    h.defs.iter().any(|d| {
-        d.keyword == keyword
-            && if tagged {
-                d.tag.as_deref() == Some(name)
-            } else {
-                d.tag.is_none() && d.typedef.as_deref() == Some(name)
-            }
-    })
+    let named = |d: &CDef| match tagged {
+        true => d.tag.as_deref() == Some(name),
+        false => d.tag.is_none() && d.typedef.as_deref() == Some(name),
+    };
+    h.defs.iter().any(|d| d.keyword == keyword && named(d))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -412,10 +401,10 @@ fn host<'a>(naming: &'a Naming, name: &'a str) -> (&'a str, &'a str, &'a str) {
         CAccess::Named(c) => (c, name, ""),
         CAccess::Anon {
             host,
-            host_record,
+            host_record: r,
             path,
             ..
-        } => (host, host_record, path),
+        } => (host, r, path),
     }
 }
 
@@ -583,6 +572,7 @@ impl Layout<'_> {
         }
     }
 
+    /// `F(..)`: a field's entry, its C measures `[offset, size, align, class]`.
     fn entry(
         &mut self,
         top: &str,
@@ -605,11 +595,8 @@ impl Layout<'_> {
 /// `layout_name_typedefs.inc` for the constants unit, which sees the header as a C program does),
 /// and the Rust file of the test: the same tables in `layout_tables!`, and what the header defines.
 fn layout_tables(m: &Model, h: &Decls, out: &Path) -> String {
-    let mut g = Layout {
-        m,
-        naming: naming(m, h),
-        fields: String::new(),
-    };
+    let (naming, fields) = (naming(m, h), String::new());
+    let mut g = Layout { m, naming, fields };
     let (mut records, mut bitfields) = (String::new(), String::new());
     for (name, rec) in &m.records {
         let anon = matches!(g.naming[name], CAccess::Anon { .. });
@@ -677,22 +664,16 @@ fn layout_tables(m: &Model, h: &Decls, out: &Path) -> String {
         }
     }
     for (name, target) in &m.enum_typedefs {
-        typedef(
-            &mut typedefs,
-            name,
-            name,
-            0,
-            &syn::parse_str(target).unwrap(),
-        );
+        let target = syn::parse_str(target).unwrap();
+        typedef(&mut typedefs, name, name, 0, &target);
     }
     for (name, (inner, _)) in &m.enums {
-        let tagged = defines(h, "enum", name, true);
-        let c_type = if tagged {
-            format!("enum {name}")
+        let tag = if defines(h, "enum", name, true) {
+            "enum "
         } else {
-            name.clone()
+            ""
         };
-        typedef(&mut typedefs, name, &c_type, 1, inner);
+        typedef(&mut typedefs, name, &format!("{tag}{name}"), 1, inner);
     }
     for (name, target) in &m.name_types {
         typedef(&mut name_typedefs, name, name, 2, target);

@@ -21,6 +21,7 @@ use std::time::Instant;
 
 use crate::c_header::{
     header_lines, includes, rename, rust_text, sets, stream_modes, Compiler, Decls,
+    INTERNAL_DEFINES,
 };
 
 /// The bindings a probe is generated from: the text of each file the probe reads (`functions`,
@@ -67,15 +68,11 @@ impl Inputs {
     }
 }
 
-/// The three views of the headers, each a unit of the probe: name and defines (`internal`: as the
-/// bindings were generated, see cuda-driver-sys/generator).
+/// The three views of the headers, each a unit of the probe: name and defines.
 const VIEWS: [(&str, &str); 3] = [
     ("legacy-stream", ""),
     ("per-thread-stream", "CUDA_API_PER_THREAD_DEFAULT_STREAM"),
-    (
-        "internal",
-        "__CUDA_API_VERSION_INTERNAL __CUDA_API_VERSION_INTERNAL_ODR",
-    ),
+    ("internal", INTERNAL_DEFINES),
 ];
 
 /// Checked entries of one kind, and how many the bindings declare.

@@ -20,8 +20,8 @@
 mod c_header;
 #[path = "support/prototypes.rs"]
 mod prototypes;
-// The generator's syn helpers over generated Rust (`option_inner`, the projection onto one
-// version), shared rather than repeated; this test uses part of them.
+// The generator's syn helpers over generated Rust, shared rather than repeated; the prototype
+// probe uses `option_inner`, the `Option<fn>` matcher of `PFN_*` typedefs.
 #[allow(dead_code)]
 #[path = "../cuda-driver-sys/generator/src/rust_syntax.rs"]
 mod rust_syntax;

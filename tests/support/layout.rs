@@ -376,53 +376,52 @@ fn defines(h: &Decls, keyword: &str, name: &str, tagged: bool) -> bool {
 // ---------------------------------------------------------------------------------------------
 // Naming every record in C
 
-/// How C reaches a record: `Named`, a C type (`struct X`, `X`, or
-/// `__typeof__(((struct P *)0)->member)`); or an anonymous member, whose type C has no name for:
-/// its fields are reached from the nearest named enclosing type (the host: C type `host`, Rust
-/// record `host_record`), as Rust reaches the member from the host by `path`
-/// (`__bindgen_anon_1.`), `parent` being the record that holds the member.
-enum CAccess {
-    Named(String),
-    Anon {
-        host: String,
-        host_record: String,
-        parent: String,
-        path: String,
-    },
+/// How C reaches a record: `host`, the named C type that holds its fields (`struct X`, `X`, or
+/// `__typeof__(((struct P *)0)->member)`), and `host_record`, that type's Rust record: the record
+/// itself, or for an anonymous member (whose type C has no name for; `parent` holds it) the
+/// nearest named enclosing record, from which Rust reaches the member by `path`
+/// (`__bindgen_anon_1.`).
+struct CAccess {
+    host: String,
+    host_record: String,
+    path: String,
+    parent: Option<String>,
+}
+
+/// A record C names `host`.
+fn named(host: String, record: &str) -> CAccess {
+    let (host_record, path) = (record.to_string(), String::new());
+    CAccess {
+        host,
+        host_record,
+        path,
+        parent: None,
+    }
 }
 
 /// How C reaches each record of the bindings.
 type Naming = BTreeMap<String, CAccess>;
-
-/// The named C type that holds the fields of the record `name` (itself, or the host of an
-/// anonymous member), its Rust record, and the Rust path from that record to `name`.
-fn host<'a>(naming: &'a Naming, name: &'a str) -> (&'a str, &'a str, &'a str) {
-    match &naming[name] {
-        CAccess::Named(c) => (c, name, ""),
-        CAccess::Anon {
-            host,
-            host_record: r,
-            path,
-            ..
-        } => (host, r, path),
-    }
-}
 
 fn naming(m: &Model, h: &Decls) -> Naming {
     let mut access = Naming::new();
     for (name, rec) in &m.records {
         let kw = if rec.union { "union" } else { "struct" };
         if defines(h, kw, name, true) {
-            access.insert(name.clone(), CAccess::Named(format!("{kw} {name}")));
+            access.insert(name.clone(), named(format!("{kw} {name}"), name));
         } else if defines(h, kw, name, false) {
-            access.insert(name.clone(), CAccess::Named(name.clone()));
+            access.insert(name.clone(), named(name.clone(), name));
         }
     }
     // Nested records: through the member of a record already named.
     loop {
         let mut found: Vec<(String, CAccess)> = Vec::new();
         for (pname, prec) in m.records.iter().filter(|(n, _)| access.contains_key(*n)) {
-            let (host, host_record, path) = host(&access, pname);
+            let CAccess {
+                host,
+                host_record,
+                path,
+                ..
+            } = &access[pname];
             for f in &prec.fields {
                 let (child, child_access) = match f {
                     Member::Named(c, _, ty) => {
@@ -436,15 +435,16 @@ fn naming(m: &Model, h: &Decls) -> Naming {
                             continue;
                         };
                         let c_type = format!("__typeof__((({host} *)0)->{c}{index})");
-                        (child, CAccess::Named(c_type))
+                        let access = named(c_type, &child);
+                        (child, access)
                     }
                     Member::Anon(rust, child) => (
                         child.clone(),
-                        CAccess::Anon {
-                            host: host.to_string(),
-                            host_record: host_record.to_string(),
-                            parent: pname.clone(),
+                        CAccess {
+                            host: host.clone(),
+                            host_record: host_record.clone(),
                             path: format!("{path}{rust}."),
+                            parent: Some(pname.clone()),
                         },
                     ),
                     Member::BitfieldStorage | Member::RustOnly => continue,
@@ -498,17 +498,15 @@ impl Layout<'_> {
     /// bit-field): its fields are still compared through the host, its bit-fields by their bytes.
     fn measures(&self, name: &str) -> Option<Measures> {
         let rec = &self.m.records[name];
-        let host = match &self.naming[name] {
-            CAccess::Named(c) => {
-                let (size, align) = (format!("sizeof({c})"), format!("_Alignof({c})"));
-                return Some(Measures {
-                    base: "0".into(),
-                    size,
-                    align,
-                });
-            }
-            CAccess::Anon { host, .. } => host,
-        };
+        let CAccess { host, parent, .. } = &self.naming[name];
+        if parent.is_none() {
+            let (size, align) = (format!("sizeof({host})"), format!("_Alignof({host})"));
+            return Some(Measures {
+                base: "0".into(),
+                size,
+                align,
+            });
+        }
         let mut members = Vec::new();
         for f in &rec.fields {
             members.push(match f {
@@ -543,7 +541,7 @@ impl Layout<'_> {
     /// `F(..)` for every member C can name in `record`, anonymous members' fields included, with
     /// their Rust paths under `prefix`, in the entry of `top`.
     fn fields(&mut self, top: &str, record: &str, prefix: &str, base: &str) {
-        let (m, c_host) = (self.m, host(&self.naming, record).0.to_string());
+        let (m, c_host) = (self.m, self.naming[record].host.clone());
         for f in &m.records[record].fields {
             let (path, c_path, ty, class, c) = match f {
                 Member::Named(c, rust, ty) => {
@@ -599,14 +597,20 @@ fn layout_tables(m: &Model, h: &Decls, out: &Path) -> String {
     let mut g = Layout { m, naming, fields };
     let (mut records, mut bitfields) = (String::new(), String::new());
     for (name, rec) in &m.records {
-        let anon = matches!(g.naming[name], CAccess::Anon { .. });
-        let kind = usize::from(rec.union) + if anon { 2 } else { 0 };
         let ms = g.measures(name);
-        let c_type = match &g.naming[name] {
-            CAccess::Named(t) => t.clone(),
-            CAccess::Anon { host, parent, .. } => {
-                format!("anonymous member of {parent} (fields reached through {host})")
-            }
+        if let Some(ms) = &ms {
+            g.fields(name, name, "", &ms.base);
+        }
+        let CAccess {
+            host,
+            host_record,
+            path,
+            parent,
+        } = &g.naming[name];
+        let kind = usize::from(rec.union) + if parent.is_some() { 2 } else { 0 };
+        let c_type = match parent {
+            None => host.clone(),
+            Some(parent) => format!("anonymous member of {parent} (fields reached through {host})"),
         };
         // An anonymous member holding bit-fields has no C measures of its own: its entry stays
         // empty (`measured` 0) and its fields are compared in its host's entry.
@@ -617,13 +621,9 @@ fn layout_tables(m: &Model, h: &Decls, out: &Path) -> String {
             records,
             "R({name_s}, {c_type}, {kind}, {measured}, {name}, ({size}), ({align}))"
         );
-        if let Some(ms) = &ms {
-            g.fields(name, name, "", &ms.base);
-        }
         // Bit-fields: every bit of one field set, the bytes of the nearest named host compared
         // (C: a designated initializer, which reaches into anonymous members by name; Rust:
         // bindgen's setter on a zeroed host, through `__bindgen_anon_N`).
-        let (host, host_record, path) = host(&g.naming, name);
         for (setter, cfield, ty) in &rec.bitfields {
             let (c_value, value) = if path_ident(&m.resolve(ty)).is_some_and(|n| n == "bool") {
                 ("1".to_string(), "true".to_string())

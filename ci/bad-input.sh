@@ -13,11 +13,7 @@
 #    named .ptx, a 5,000-byte path, a name that is not UTF-8) against their C twins
 #    (tests/examples_parity.rs, bad_kernels_folders_behave_as_in_c).
 # The feature sets are those ci/test.sh and ci/dynamic-check.sh build, so that little is rebuilt.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-step() { printf '\n=== bad input: %s\n' "$*"; }
-fail() { echo "bad-input: $*" >&2; exit 1; }
-eval "$(ci/fetch-deps.sh)"
+. "$(dirname "$0")/common.sh" "bad input" bad-input
 export CUDA_DRIVER_EXPECT_VERSION=12020 CUDA_DRIVER_EXPECT_NO_DEVICE=1
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT

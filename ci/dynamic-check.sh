@@ -13,11 +13,7 @@
 # 3. with no driver library reachable at all (this machine's loader cache has none, and
 #    LD_LIBRARY_PATH is unset) the same binaries start, report the load failure as a value and
 #    through check_driver!, and exit 0 (the `#[ignore]`d tests, run with --ignored).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-step() { printf '\n=== dynamic-loading: %s\n' "$*"; }
-fail() { echo "dynamic-check: $*" >&2; exit 1; }
-eval "$(ci/fetch-deps.sh)"
+. "$(dirname "$0")/common.sh" dynamic-loading dynamic-check
 export CUDA_DRIVER_EXPECT_VERSION=12020 CUDA_DRIVER_EXPECT_NO_DEVICE=1
 real_lib=$LD_LIBRARY_PATH
 
@@ -26,17 +22,6 @@ stub=$(mktemp -d)
 log=$(mktemp)
 trap 'rm -rf "$stub" "$log"' EXIT
 ci/stub-libcuda.sh "$stub"
-
-# `KIND NAME PATH` for each executable cargo built (cargo's JSON messages on stdin).
-executables() {
-  python3 -c '
-import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable"):
-        print(m["target"]["kind"][0], m["target"]["name"], m["executable"])
-'
-}
 
 # No libcuda in NEEDED, no undefined cu* symbol; dlopen imported (the loader is there: the check
 # looked at the right thing).
@@ -86,7 +71,7 @@ for config in "${configs[@]}"; do
     --features "${features//interop/profiler,gl,egl,vdpau},table"
 
   step "$tag: build, and check the binaries load no driver library"
-  built=$(CUDA_LIBRARY_PATH=$link_dir cargo test --no-run --message-format=json "${args[@]}" "${tests[@]}" | executables)
+  built=$(CUDA_LIBRARY_PATH=$link_dir cargo test --no-run --message-format=json "${args[@]}" "${tests[@]}" | artifacts)
   declare -A bins=()
   while read -r kind name path; do bins[$name]=$path; done <<<"$built"
   for t in "${binaries[@]}"; do
@@ -95,7 +80,7 @@ for config in "${configs[@]}"; do
   done
   examples_dir=""
   if [ -n "$examples" ]; then
-    built=$(CUDA_LIBRARY_PATH=$link_dir cargo build --examples --message-format=json "${args[@]}" | executables)
+    built=$(CUDA_LIBRARY_PATH=$link_dir cargo build --examples --message-format=json "${args[@]}" | artifacts)
     n=0
     while read -r kind name path; do
       [ "$kind" = example ] || continue

@@ -197,44 +197,30 @@ apt_download() { # suite dest pkg...: `apt-get download` from "<suite> non-free"
   apt-get "${opts[@]}" update >&2
   (cd "$dest" && apt-get "${opts[@]}" download "$@" >&2)
 }
-if [ ! -e "$deps/driver/lib/libcuda.so.1" ]; then
-  log "downloading libcuda1 and libnvidia-ptxjitcompiler1 (bookworm non-free)"
-  rm -rf "$deps/driver" && mkdir -p "$deps/driver/debs"
-  apt_download bookworm "$deps/driver/debs" libcuda1 libnvidia-ptxjitcompiler1
-  for f in "$deps"/driver/debs/*.deb; do dpkg -x "$f" "$deps/driver/root"; done
-  ln -sfn root/usr/lib/x86_64-linux-gnu/nvidia/current "$deps/driver/lib"
-  if [ ! -e "$deps/driver/lib/libcuda.so.1" ]; then
-    log "FAILED: no libcuda.so.1 from libcuda1 (bookworm non-free, $deps/apt/bookworm-non-free.list); see apt's messages above"
-    rm -rf "$deps/driver"
+# Debian's libcuda1 (with PACKAGES) of "SUITE non-free" unpacked into $deps/NAME, lib/ being the
+# folder of its libcuda.so.1 (ARCH: its multiarch folder under usr/lib; with $APT_ARCH set, that
+# architecture's packages). WHAT: the log's words for it.
+driver_library() { # name suite arch what packages...
+  local name=$1 suite=$2 arch=$3 what=$4; shift 4
+  [ -e "$deps/$name/lib/libcuda.so.1" ] && return
+  log "downloading $* $what ($suite non-free)"
+  rm -rf "${deps:?}/$name" && mkdir -p "$deps/$name/debs"
+  apt_download "$suite" "$deps/$name/debs" "$@"
+  for f in "$deps/$name"/debs/*.deb; do dpkg -x "$f" "$deps/$name/root"; done
+  ln -sfn "root/usr/lib/$arch/nvidia/current" "$deps/$name/lib"
+  if [ ! -e "$deps/$name/lib/libcuda.so.1" ]; then
+    log "FAILED: no libcuda.so.1 from $1 $what ($suite non-free, $deps/apt/$suite-non-free.list); see apt's messages above"
+    rm -rf "${deps:?}/$name"
     exit 1
   fi
-fi
+}
+driver_library driver bookworm x86_64-linux-gnu "535.x" libcuda1 libnvidia-ptxjitcompiler1
 # An 11.x driver: CUDA 11.4, with cuGetProcAddress (v1) and no cuGetProcAddress_v2.
-if [ ! -e "$deps/driver-470/lib/libcuda.so.1" ]; then
-  log "downloading libcuda1 470.x (bullseye non-free)"
-  rm -rf "$deps/driver-470" && mkdir -p "$deps/driver-470/debs"
-  apt_download bullseye "$deps/driver-470/debs" libcuda1
-  for f in "$deps"/driver-470/debs/*.deb; do dpkg -x "$f" "$deps/driver-470/root"; done
-  ln -sfn root/usr/lib/x86_64-linux-gnu/nvidia/current "$deps/driver-470/lib"
-  if [ ! -e "$deps/driver-470/lib/libcuda.so.1" ]; then
-    log "FAILED: no libcuda.so.1 from libcuda1 470 (bullseye non-free, $deps/apt/bullseye-non-free.list); see apt's messages above"
-    rm -rf "$deps/driver-470"
-    exit 1
-  fi
-fi
+driver_library driver-470 bullseye x86_64-linux-gnu "470.x" libcuda1
 # The arm64 build of the same 535 library, for ci/platforms.sh (loaded under qemu-aarch64): only
 # with --arm64-driver.
-if [ "${1:-}" = "--arm64-driver" ] && [ ! -e "$deps/driver-arm64/lib/libcuda.so.1" ]; then
-  log "downloading libcuda1 for arm64 (bookworm non-free)"
-  rm -rf "$deps/driver-arm64" && mkdir -p "$deps/driver-arm64/debs"
-  APT_ARCH=arm64 apt_download bookworm "$deps/driver-arm64/debs" libcuda1
-  for f in "$deps"/driver-arm64/debs/*.deb; do dpkg -x "$f" "$deps/driver-arm64/root"; done
-  ln -sfn root/usr/lib/aarch64-linux-gnu/nvidia/current "$deps/driver-arm64/lib"
-  if [ ! -e "$deps/driver-arm64/lib/libcuda.so.1" ]; then
-    log "FAILED: no libcuda.so.1 from the arm64 libcuda1 (bookworm non-free, $deps/apt/bookworm-non-free.list); see apt's messages above"
-    rm -rf "$deps/driver-arm64"
-    exit 1
-  fi
+if [ "${1:-}" = "--arm64-driver" ]; then
+  APT_ARCH=arm64 driver_library driver-arm64 bookworm aarch64-linux-gnu "535.x for arm64" libcuda1
 fi
 if [ ! -e "$deps/clang/lib/libclang.so.1" ]; then
   log "downloading libclang1-14 and libclang-common-14-dev (bookworm main)"

@@ -21,32 +21,16 @@
 # with bin/first-init-{linked,dynamic} for the start-time rows).
 # run.sh prints one line per example (parity, results checked), runs every example and twin under
 # compute-sanitizer, runs both benchmark programs, and exits non-zero on any failure.
-set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
+. "$(dirname "$0")/common.sh" gpu-bundle gpu-bundle
 bench_only=false
 if [ "${1:-}" = --bench-only ]; then bench_only=true; shift; fi
 out=${1:-target/gpu-bundle}
-eval "$(ci/fetch-deps.sh)"
 rm -rf "$out" && mkdir -p "$out"/{bin,tests,lib}
 cp -r examples/kernels "$out/kernels"
 # The runtime the twins link (the tests' build script takes $CUDART_LIBRARY_PATH first, which
 # fetch-deps set) and the examples load.
 cp "$CUDART_LIBRARY_PATH/libcudart.so.12" "$out/lib/"
 
-# cargo's JSON messages on stdin, one line per artifact: `KIND NAME PATH` for each executable
-# (KIND: test, example, bench), `out-dir cuda-driver-tests DIR` for the tests' build script.
-artifacts() {
-  python3 -c '
-import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable"):
-        print(m["target"]["kind"][0], m["target"]["name"], m["executable"])
-    if m.get("reason") == "build-script-executed" and "cuda-driver-tests" in m["package_id"]:
-        print("out-dir", "cuda-driver-tests", m["out_dir"])
-'
-}
 
 # Everything but the benchmark (the part --bench-only skips).
 if ! $bench_only; then
@@ -126,7 +110,7 @@ bench() { # name dest cargo-args...
   path=$(CARGO_TARGET_DIR=target/bench-aligned RUSTFLAGS="-C llvm-args=-align-loops=64" CFLAGS="-falign-loops=64" \
     cargo bench --no-run --bench "$name" --message-format=json "$@" 2>/dev/null | artifacts |
     awk -v n="$name" '$1 == "bench" && $2 == n { print $3 }')
-  [ -x "$path" ] || { echo "gpu-bundle: the $name benchmark ($*) was not built" >&2; exit 1; }
+  [ -x "$path" ] || fail "the $name benchmark ($*) was not built"
   cp "$path" "$out/bin/$dest"
   echo "  bin/$dest"
 }

@@ -20,8 +20,8 @@
 mod c_header;
 #[path = "support/prototypes.rs"]
 mod prototypes;
-// The generator's syn helpers over generated Rust (`option_inner`, the projection onto one
-// version), shared rather than repeated; this test uses part of them.
+// The generator's syn helpers over generated Rust, shared rather than repeated; the prototype
+// probe uses `option_inner`, the `Option<fn>` matcher of `PFN_*` typedefs.
 #[allow(dead_code)]
 #[path = "../cuda-driver-sys/generator/src/rust_syntax.rs"]
 mod rust_syntax;
@@ -43,7 +43,7 @@ fn compiler() -> Compiler {
 }
 
 fn committed() -> Inputs {
-    Inputs::read(Path::new(env!("CUDA_DRIVER_SYS_DIR")), VERSION).unwrap_or_else(|e| panic!("{e}"))
+    Inputs::read(Path::new(env!("OUT_DIR")), VERSION).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn scratch() -> std::path::PathBuf {
@@ -107,121 +107,51 @@ fn prototypes_match_the_header() {
 }
 
 /// A deliberate change to one item of one committed file.
-struct Mutation {
-    what: &'static str,
+struct Mutation<'a> {
+    what: &'a str,
     /// `functions`, `bindings`, `function_names`, `names` or `inline` (see [`Inputs`]).
-    file: &'static str,
+    file: &'a str,
     /// The item's text begins with this.
-    item: &'static str,
+    item: &'a str,
     /// Replaced, exactly once in the item; `None` removes the item.
-    edit: Option<(&'static str, &'static str)>,
+    edit: Option<(&'a str, &'a str)>,
     /// What the rejection must mention.
-    expect: &'static [&'static str],
+    expect: Vec<&'a str>,
 }
 
-const MUTATIONS: &[Mutation] = &[
-    Mutation {
-        what: "a parameter type: cuMemsetD2D8_v2's `uc: c_uchar` made `u32`",
-        file: "functions",
-        item: "pub fn cuMemsetD2D8_v2(",
-        edit: Some(("uc: ::core::ffi::c_uchar", "uc: u32")),
-        expect: &[
-            "function cuMemsetD2D8_v2",
-            "parameter 2 `uc`",
-            "unsigned char",
-        ],
-    },
-    Mutation {
-        what: "a return type: cuInit returning `c_uint`",
-        file: "functions",
-        item: "pub fn cuInit(",
-        edit: Some(("-> CUresult", "-> ::core::ffi::c_uint")),
-        expect: &["function cuInit", "return type", "cudaError_enum"],
-    },
-    Mutation {
-        what: "a dropped parameter: cuMemAlloc_v2 without `bytesize`",
-        file: "functions",
-        item: "pub fn cuMemAlloc_v2(",
-        edit: Some((", bytesize: usize", "")),
-        expect: &[
-            "function cuMemAlloc_v2",
-            "2 parameters in cuda.h, 1 in the bindings",
-        ],
-    },
-    Mutation {
-        what: "a `*const` made `*mut`: cuMemcpyHtoD_v2's `srcHost`",
-        file: "functions",
-        item: "pub fn cuMemcpyHtoD_v2(",
-        edit: Some(("*const ::core::ffi::c_void", "*mut ::core::ffi::c_void")),
-        expect: &[
-            "function cuMemcpyHtoD_v2",
-            "parameter 1 `srcHost`",
-            "const void*",
-        ],
-    },
-    Mutation {
-        what: "a per-thread symbol: cuMemsetD2D8_v2_ptds's `uc: c_uchar` made `u32`",
-        file: "functions",
-        item: "pub fn cuMemsetD2D8_v2_ptds(",
-        edit: Some(("uc: ::core::ffi::c_uchar", "uc: u32")),
-        expect: &[
-            "function cuMemsetD2D8_v2_ptds (per-thread-stream view)",
-            "parameter 2 `uc`",
-        ],
-    },
-    #[cfg(cuda_ge_12000)]
-    Mutation {
-        what:
-            "a static inline function: cuGetProcAddress_v2_ptsz's `driverVersion: c_int` made `u32`",
-        file: "inline",
-        item: "pub unsafe extern \"C\" fn cuGetProcAddress_v2_ptsz(",
-        edit: Some(("driverVersion: c_int", "driverVersion: u32")),
-        expect: &[
-            "static inline function cuGetProcAddress_v2_ptsz",
-            "parameter 2 `driverVersion`",
-        ],
-    },
-    // CUDA 11 headers: the static inline is cuGetProcAddress_ptsz (no status argument).
-    #[cfg(not(cuda_ge_12000))]
-    Mutation {
-        what: "a static inline function: cuGetProcAddress_ptsz's `driverVersion: c_int` made `u32`",
-        file: "inline",
-        item: "pub unsafe extern \"C\" fn cuGetProcAddress_ptsz(",
-        edit: Some(("driverVersion: c_int", "driverVersion: u32")),
-        expect: &[
-            "static inline function cuGetProcAddress_ptsz",
-            "parameter 2 `driverVersion`",
-        ],
-    },
-    Mutation {
-        what: "a PFN typedef: PFN_cuMemsetD2D8_v3020's `uc: c_uchar` made `c_ushort`",
-        file: "bindings",
-        item: "pub type PFN_cuMemsetD2D8_v3020 =",
-        edit: Some(("uc: ::core::ffi::c_uchar", "uc: ::core::ffi::c_ushort")),
-        expect: &["typedef PFN_cuMemsetD2D8_v3020", "parameter 2 `uc`"],
-    },
-    Mutation {
-        what: "a typedef: CUstream a pointer to CUevent_st",
-        file: "bindings",
-        item: "pub type CUstream =",
-        edit: Some(("CUstream_st", "CUevent_st")),
-        expect: &["typedef CUstream", "CUevent_st"],
-    },
-    Mutation {
-        what: "a C spelling: cuMemAlloc bound to cuMemAllocHost_v2",
-        file: "function_names",
-        item: "pub use functions::cuMemAlloc_v2 as cuMemAlloc;",
-        edit: Some(("cuMemAlloc_v2", "cuMemAllocHost_v2")),
-        expect: &["C spelling cuMemAlloc", "cuMemAllocHost_v2"],
-    },
-    Mutation {
-        what: "a missing function: cuMemsetD2D8_v2 removed",
-        file: "functions",
-        item: "pub fn cuMemsetD2D8_v2(",
-        edit: None,
-        expect: &["function cuMemsetD2D8_v2", "missing from functions.rs"],
-    },
-];
+/// The mutations, one a line: what it is | the file | the start of the item | `from => to` or
+/// `remove` | what the rejection must mention, `;`-separated. `PTSZ`: the header's static inline
+/// function (CUDA 11's cuGetProcAddress_ptsz has no status argument, 12's is _v2).
+const MUTATIONS: &str = "\
+a parameter type: cuMemsetD2D8_v2's `uc: c_uchar` made `u32` | functions | pub fn cuMemsetD2D8_v2( | uc: ::core::ffi::c_uchar => uc: u32 | function cuMemsetD2D8_v2; parameter 2 `uc`; unsigned char
+a return type: cuInit returning `c_uint` | functions | pub fn cuInit( | -> CUresult => -> ::core::ffi::c_uint | function cuInit; return type; cudaError_enum
+a dropped parameter: cuMemAlloc_v2 without `bytesize` | functions | pub fn cuMemAlloc_v2( | , bytesize: usize =>  | function cuMemAlloc_v2; 2 parameters in cuda.h, 1 in the bindings
+a `*const` made `*mut`: cuMemcpyHtoD_v2's `srcHost` | functions | pub fn cuMemcpyHtoD_v2( | *const ::core::ffi::c_void => *mut ::core::ffi::c_void | function cuMemcpyHtoD_v2; parameter 1 `srcHost`; const void*
+a per-thread symbol: cuMemsetD2D8_v2_ptds's `uc: c_uchar` made `u32` | functions | pub fn cuMemsetD2D8_v2_ptds( | uc: ::core::ffi::c_uchar => uc: u32 | function cuMemsetD2D8_v2_ptds (per-thread-stream view); parameter 2 `uc`
+a static inline function: PTSZ's `driverVersion: c_int` made `u32` | inline | pub unsafe extern \"C\" fn PTSZ( | driverVersion: c_int => driverVersion: u32 | static inline function PTSZ; parameter 2 `driverVersion`
+a PFN typedef: PFN_cuMemsetD2D8_v3020's `uc: c_uchar` made `c_ushort` | bindings | pub type PFN_cuMemsetD2D8_v3020 = | uc: ::core::ffi::c_uchar => uc: ::core::ffi::c_ushort | typedef PFN_cuMemsetD2D8_v3020; parameter 2 `uc`
+a typedef: CUstream a pointer to CUevent_st | bindings | pub type CUstream = | CUstream_st => CUevent_st | typedef CUstream; CUevent_st
+a C spelling: cuMemAlloc bound to cuMemAllocHost_v2 | function_names | pub use functions::cuMemAlloc_v2 as cuMemAlloc; | cuMemAlloc_v2 => cuMemAllocHost_v2 | C spelling cuMemAlloc; cuMemAllocHost_v2
+a missing function: cuMemsetD2D8_v2 removed | functions | pub fn cuMemsetD2D8_v2( | remove | function cuMemsetD2D8_v2; missing from functions.rs";
+
+/// The [`MUTATIONS`] of `table`.
+fn mutations(table: &str) -> Vec<Mutation<'_>> {
+    table
+        .lines()
+        .map(|line| {
+            let f: Vec<&str> = line.split(" | ").collect();
+            let expect = f[4].split("; ").collect();
+            let (what, file, item, edit) = (f[0], f[1], f[2], f[3].split_once(" => "));
+            Mutation {
+                what,
+                file,
+                item,
+                edit,
+                expect,
+            }
+        })
+        .collect()
+}
 
 /// Applies `m` to `inputs`, or says why it cannot (then the test would prove nothing).
 fn mutate(inputs: &mut Inputs, m: &Mutation) -> Result<(), String> {
@@ -271,9 +201,16 @@ fn mutations_are_rejected() {
         control.millis as f64 / 1000.0
     );
 
+    let ptsz = if cfg!(cuda_ge_12000) {
+        "cuGetProcAddress_v2_ptsz"
+    } else {
+        "cuGetProcAddress_ptsz"
+    };
+    let table = MUTATIONS.replace("PTSZ", ptsz);
+    let mutations = mutations(&table);
     // Each mutation on its own copy, all at once (most of the time is the compiler's).
     let reports: Vec<Result<Report, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> = MUTATIONS
+        let handles: Vec<_> = mutations
             .iter()
             .enumerate()
             .map(|(n, m)| {
@@ -289,7 +226,7 @@ fn mutations_are_rejected() {
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
     let mut failures = Vec::new();
-    for (m, report) in MUTATIONS.iter().zip(reports) {
+    for (m, report) in mutations.iter().zip(reports) {
         let report = match report {
             Ok(r) => r,
             Err(e) => {

@@ -527,18 +527,8 @@ impl fmt::Display for NoName {
 #[cfg(feature = "std")]
 #[macro_export]
 macro_rules! check_driver {
-    // Two token trees: `unsafe { ... }`, `cuInit(0)`, ... Kept as the caller's own tokens.
-    ($head:tt $body:tt $(,)?) => {
-        $crate::__cuda_check!(@check [$crate::__cuda_check_op!($head $body)] ($head $body))
-    };
-    ($head:tt $body:tt, $($context:tt)+) => {
-        $crate::__cuda_check!(@check [$crate::__cuda_check_op!($head $body)] ($head $body) $($context)+)
-    };
-    ($expr:expr $(,)?) => {
-        $crate::__cuda_check!(@check [$crate::__cuda_check_op!($expr)] ($expr))
-    };
-    ($expr:expr, $($context:tt)+) => {
-        $crate::__cuda_check!(@check [$crate::__cuda_check_op!($expr)] ($expr) $($context)+)
+    ($($args:tt)+) => {
+        $crate::__cuda_check_call!(@check $($args)+)
     };
 }
 
@@ -589,17 +579,8 @@ macro_rules! check_driver {
 /// ```
 #[macro_export]
 macro_rules! try_driver {
-    ($head:tt $body:tt $(,)?) => {
-        $crate::__cuda_check!(@try [$crate::__cuda_check_op!($head $body)] ($head $body))
-    };
-    ($head:tt $body:tt, $($context:tt)+) => {
-        $crate::__cuda_check!(@try [$crate::__cuda_check_op!($head $body)] ($head $body) $($context)+)
-    };
-    ($expr:expr $(,)?) => {
-        $crate::__cuda_check!(@try [$crate::__cuda_check_op!($expr)] ($expr))
-    };
-    ($expr:expr, $($context:tt)+) => {
-        $crate::__cuda_check!(@try [$crate::__cuda_check_op!($expr)] ($expr) $($context)+)
+    ($($args:tt)+) => {
+        $crate::__cuda_check_call!(@try $($args)+)
     };
 }
 
@@ -628,17 +609,27 @@ macro_rules! try_driver {
 /// ```
 #[macro_export]
 macro_rules! expect_driver {
-    ($head:tt $body:tt $(,)?) => {
-        $crate::__cuda_check!(@expect [$crate::__cuda_check_op!($head $body)] ($head $body))
+    ($($args:tt)+) => {
+        $crate::__cuda_check_call!(@expect $($args)+)
     };
-    ($head:tt $body:tt, $($context:tt)+) => {
-        $crate::__cuda_check!(@expect [$crate::__cuda_check_op!($head $body)] ($head $body) $($context)+)
+}
+
+/// The three macros' arguments: `(mode) expr` or `(mode) expr, "format {args}", ...`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __cuda_check_call {
+    // Two token trees: `unsafe { ... }`, `cuInit(0)`, ... Kept as the caller's own tokens.
+    (@$mode:ident $head:tt $body:tt $(,)?) => {
+        $crate::__cuda_check!(@$mode [$crate::__cuda_check_op!($head $body)] ($head $body))
     };
-    ($expr:expr $(,)?) => {
-        $crate::__cuda_check!(@expect [$crate::__cuda_check_op!($expr)] ($expr))
+    (@$mode:ident $head:tt $body:tt, $($context:tt)+) => {
+        $crate::__cuda_check!(@$mode [$crate::__cuda_check_op!($head $body)] ($head $body) $($context)+)
     };
-    ($expr:expr, $($context:tt)+) => {
-        $crate::__cuda_check!(@expect [$crate::__cuda_check_op!($expr)] ($expr) $($context)+)
+    (@$mode:ident $expr:expr $(,)?) => {
+        $crate::__cuda_check!(@$mode [$crate::__cuda_check_op!($expr)] ($expr))
+    };
+    (@$mode:ident $expr:expr, $($context:tt)+) => {
+        $crate::__cuda_check!(@$mode [$crate::__cuda_check_op!($expr)] ($expr) $($context)+)
     };
 }
 

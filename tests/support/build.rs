@@ -1,36 +1,21 @@
-//! Build script of the tests package (`cuda-driver-tests`). It compiles, with the `cc` crate and
-//! against the same `cuda.h` the selected bindings were generated from:
+//! Build script of the tests package (`cuda-driver-tests`). Against the same `cuda.h` the selected
+//! bindings were generated from, it compiles:
 //! - every C twin `examples/<name>.cpp` into an executable `$OUT_DIR/c-twins/<name>`
 //!   (`env!("C_TWIN_DIR")` in tests);
 //! - the C helpers of the tests, `tests/support/c/*.c`, into one static library linked into every
 //!   test and benchmark, the layout and constant probes among them, with their tables written from
 //!   the bindings (`support/layout.rs`).
 //!
-//! The prototype probe (`support/prototypes.rs`) is run by `tests/prototypes.rs` itself, with the C++
-//! compiler and headers found here (`PROTOTYPES_CXX`, `CUDA_HEADER_DIR`, `CUDA_INTEROP_DIR`).
+//! The prototype probe (`support/prototypes.rs`) is run by `tests/prototypes.rs` itself, with the
+//! C++ compiler and headers found here (`PROTOTYPES_CXX`, `CUDA_HEADER_DIR`, `CUDA_INTEROP_DIR`).
 //!
-//! The examples themselves (the root package) need none of this: only the tests do.
-//!
-//! The headers of version `V` (`11070` ... `13050`) are looked for, in order, in:
-//! 1. `$CUDA_HEADERS_<V>`, a directory holding `cuda.h` and `cudaTypedefs.h`;
-//! 2. `target/ci-deps/headers/<V>`, where `ci/fetch-deps.sh` puts the pinned ones;
-//! 3. a CUDA toolkit whose `cuda.h` defines exactly `CUDA_VERSION` `V`: `$CUDA_PATH`, `$CUDA_HOME`,
-//!    `/usr/local/cuda`, `/usr/local/cuda-X.Y` (each's `include/`, then
-//!    `targets/<arch>-linux/include/`).
-//!
-//! When none fits, the build stops with one line that says where it looked and what to run.
-//!
-//! A twin that includes the runtime's header (`<cuda_runtime.h>`, `<cuda_runtime_api.h>`; today
-//! `runtime_interop.cpp`) also compiles against the CUDA 12 runtime headers and links
-//! `libcudart.so.12` (with its folder as run-time search path), each looked for, in order, in:
-//! 1. `$CUDART_INCLUDE_PATH` (headers), `$CUDART_LIBRARY_PATH` (library);
-//! 2. `target/ci-deps/cudart/{include,lib}`, where `ci/fetch-deps.sh` puts those of the pinned
-//!    12.0 wheels;
-//! 3. a toolkit: `$CUDA_PATH`, `$CUDA_HOME`, `/usr/local/cuda` (`include/` or
-//!    `targets/<arch>-linux/include/` with a `cuda_runtime_api.h` of `CUDART_VERSION` 12xxx;
-//!    `lib64/` or `targets/<arch>-linux/lib/` with `libcudart.so.12`).
-//!
-//! The driver's `cuda.h` stays the selected version's: its folder comes first on the include path.
+//! Where the headers of version `V`, the CUDA 12 runtime of the twins that include
+//! `<cuda_runtime.h>` (today `runtime_interop.cpp`) and the GL, EGL and VDPAU headers are looked
+//! for, in order, is in `docs/DESIGN.md` ("Headers for the tests"): the variables
+//! `CUDA_HEADERS_<V>`, `CUDART_INCLUDE_PATH`/`CUDART_LIBRARY_PATH`, `CUDA_INTEROP_INCLUDE`, then
+//! `target/ci-deps` (`ci/fetch-deps.sh`), then a toolkit. When one is missing, the build stops with
+//! one line that says where it looked and what to run. The selected version's `cuda.h` stays
+//! first on the include path.
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -47,6 +32,12 @@ mod layout;
 mod rust_syntax;
 
 fn main() {
+    if let Err(message) = build() {
+        println!("cargo::error={message}");
+    }
+}
+
+fn build() -> Result<(), String> {
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap());
     let root = manifest.parent().expect("tests/ is inside the workspace");
     let out = PathBuf::from(env::var_os("OUT_DIR").unwrap());
@@ -68,33 +59,20 @@ fn main() {
     let per_thread = env::var_os("CARGO_FEATURE_PER_THREAD_DEFAULT_STREAM").is_some();
     println!("cargo:rerun-if-changed=../examples");
     println!("cargo:rerun-if-changed=support");
-    for var in ["CUDA_PATH", "CUDA_HOME"] {
+    let vars = "CUDA_PATH CUDA_HOME CUDART_INCLUDE_PATH CUDART_LIBRARY_PATH CUDA_INTEROP_INCLUDE";
+    for var in vars
+        .split(' ')
+        .chain([format!("CUDA_HEADERS_{version}").as_str()])
+    {
         println!("cargo:rerun-if-env-changed={var}");
     }
-    println!("cargo:rerun-if-env-changed=CUDA_HEADERS_{version}");
-    for var in ["CUDART_INCLUDE_PATH", "CUDART_LIBRARY_PATH"] {
-        println!("cargo:rerun-if-env-changed={var}");
-    }
-    let headers = match header_dir(root, version) {
-        Ok(dir) => dir,
-        Err(message) => {
-            println!("cargo::error={message}");
-            return;
-        }
-    };
-    println!("cargo:rerun-if-env-changed=CUDA_INTEROP_INCLUDE");
-    let interop = match c_header::interop_dir(root) {
-        Ok(dir) => dir,
-        Err(message) => {
-            println!("cargo::error={message}");
-            return;
-        }
-    };
+    let headers = header_dir(root, version)?;
+    let interop = interop_dir(root)?;
     println!("cargo:rustc-env=CUDA_HEADER_DIR={}", headers.display());
     println!("cargo:rustc-env=CUDA_INTEROP_DIR={}", interop.display());
     println!("cargo:rustc-env=CUDA_HEADER_VERSION={version}");
-    // bindings.rs and names.rs of this version alone (layout::generate writes them), and the
-    // headers they come from (tests/common/headers.rs).
+    // The generated files of this version alone (layout::generate writes them), and the headers
+    // they come from (tests/common/headers.rs).
     println!("cargo:rustc-env=CUDA_PROJECTED_DIR={}", out.display());
     let sets: Vec<String> = c_header::sets().map(|(p, h)| format!("{p}:{h}")).collect();
     println!("cargo:rustc-env=CUDA_PROJECTED_HEADERS={}", sets.join(","));
@@ -110,6 +88,8 @@ fn main() {
         interop: interop.clone(),
     };
     layout::generate(root, &out, version, &probe_compiler(false), per_thread);
+    let cxx = probe_compiler(true).path;
+    println!("cargo:rustc-env=PROTOTYPES_CXX={}", cxx.display());
     let mut build = cc::Build::new();
     build
         .include(&headers)
@@ -139,149 +119,58 @@ fn main() {
         }
     }
 
-    let sys = root.join("cuda-driver-sys");
-    println!(
-        "cargo:rustc-env=PROTOTYPES_CXX={}",
-        probe_compiler(true).path.display()
-    );
-    println!("cargo:rustc-env=CUDA_DRIVER_SYS_DIR={}", sys.display());
-
     // The C twins of the examples: one executable each, for every header version (the twins
     // port the posts to CUDA 13 where its header changed a function, as the examples do).
     let twins = out.join("c-twins");
     std::fs::create_dir_all(&twins).unwrap();
     let compiler = cc::Build::new().cpp(true).get_compiler();
-    let mut cudart: Option<Cudart> = None;
+    let mut cudart: Option<(PathBuf, PathBuf)> = None;
+    // CUDA 12.0 programs (cuLibraryLoad*, cuGetProcAddress's status, the CUDA 12 runtime), as are
+    // their examples (see ../Cargo.toml).
+    let cuda_12 = [
+        "context_independent_loading",
+        "proc_address",
+        "runtime_interop",
+    ];
     for src in list(&root.join("examples"), "cpp") {
         let name = src.file_stem().unwrap().to_string_lossy().into_owned();
-        // CUDA 12.0 programs (cuLibraryLoad*, cuGetProcAddress's status, the CUDA 12 runtime),
-        // as are their examples (see ../Cargo.toml).
-        if [
-            "context_independent_loading",
-            "proc_address",
-            "runtime_interop",
-        ]
-        .contains(&name.as_str())
-            && selected < 12000
-        {
+        if cuda_12.contains(&name.as_str()) && selected < 12000 {
             continue;
         }
-        let exe = twins.join(&name);
         let mut cmd = compiler.to_command();
-        cmd.arg("-O2")
-            .arg("-std=c++17")
+        cmd.args(["-O2", "-std=c++17"])
             .arg(format!("-I{}", headers.display()));
         if per_thread {
             cmd.arg("-DCUDA_API_PER_THREAD_DEFAULT_STREAM");
         }
-        cmd.arg(&src).arg("-o").arg(&exe);
-        if uses_runtime(&src) {
+        cmd.arg(&src).arg("-o").arg(twins.join(&name));
+        let source = std::fs::read_to_string(&src).unwrap_or_default();
+        if source
+            .lines()
+            .any(|l| l.trim_start().starts_with("#include <cuda_runtime"))
+        {
             if cudart.is_none() {
-                match find_cudart(root) {
-                    Ok(found) => cudart = Some(found),
-                    Err(message) => {
-                        println!("cargo::error={message}");
-                        return;
-                    }
-                }
+                cudart = Some(find_cudart(root)?);
             }
-            let Cudart { include, lib } = cudart.as_ref().unwrap();
+            let (include, lib) = cudart.as_ref().unwrap();
             // After the driver's headers: cuda.h is the selected version's, whatever else is there.
             cmd.arg(format!("-I{}", include.display()))
                 .arg(format!("-L{}", lib.display()))
                 .arg(format!("-Wl,--enable-new-dtags,-rpath,{}", lib.display()))
                 .arg("-l:libcudart.so.12");
         }
-        match &lib_dir {
-            // RUNPATH, not RPATH: LD_LIBRARY_PATH still wins, so a twin linked against a stub
-            // library (a header newer than the machine's driver) runs with the real driver.
-            Some(dir) => cmd
-                .arg(format!("-L{dir}"))
-                .arg(format!("-Wl,--enable-new-dtags,-rpath,{dir}")),
-            None => &mut cmd,
-        };
-        cmd.arg(link_cuda_arg(lib_dir.as_deref()))
-            .arg("-ldl")
-            .arg("-lpthread");
-        if let Err(message) = run(&mut cmd, &format!("C twin {}", src.display())) {
-            println!("cargo::error={message}");
-            return;
+        // RUNPATH, not RPATH: LD_LIBRARY_PATH still wins, so a twin linked against a stub
+        // library (a header newer than the machine's driver) runs with the real driver.
+        if let Some(dir) = &lib_dir {
+            cmd.arg(format!("-L{dir}"))
+                .arg(format!("-Wl,--enable-new-dtags,-rpath,{dir}"));
         }
+        cmd.arg(link_cuda_arg(lib_dir.as_deref()))
+            .args(["-ldl", "-lpthread"]);
+        run(&mut cmd, &format!("C twin {}", src.display()))?;
     }
     println!("cargo:rustc-env=C_TWIN_DIR={}", twins.display());
-}
-
-/// Whether a C twin includes the CUDA runtime's header (and so needs the runtime).
-fn uses_runtime(src: &Path) -> bool {
-    std::fs::read_to_string(src).is_ok_and(|text| {
-        text.lines().any(|line| {
-            let line = line.trim_start();
-            line.starts_with("#include <cuda_runtime.h>")
-                || line.starts_with("#include <cuda_runtime_api.h>")
-        })
-    })
-}
-
-/// Where the CUDA 12 runtime's headers and `libcudart.so.12` are.
-struct Cudart {
-    include: PathBuf,
-    lib: PathBuf,
-}
-
-/// The CUDA 12 runtime, searched in the order of the module documentation; or the one-line
-/// message of what was searched.
-fn find_cudart(root: &Path) -> Result<Cudart, String> {
-    let fetched = root.join("target/ci-deps/cudart");
-    let candidates = |var: &str, fetched: PathBuf, under: [&str; 2]| -> Vec<PathBuf> {
-        let given = env::var_os(var).map(PathBuf::from);
-        given
-            .into_iter()
-            .chain([fetched])
-            .chain(toolkit_dirs(None, under))
-            .collect()
-    };
-    let includes = candidates(
-        "CUDART_INCLUDE_PATH",
-        fetched.join("include"),
-        ["include", "targets/{arch}/include"],
-    );
-    let libs = candidates(
-        "CUDART_LIBRARY_PATH",
-        fetched.join("lib"),
-        ["lib64", "targets/{arch}/lib"],
-    );
-    let include = includes.iter().find(|dir| {
-        dir.join("crt/host_defines.h").is_file()
-            && define_value(&dir.join("cuda_runtime_api.h"), "CUDART_VERSION")
-                .is_some_and(|v| v.len() == 5 && v.starts_with("12"))
-    });
-    let lib = libs
-        .iter()
-        .find(|dir| dir.join("libcudart.so.12").is_file());
-    match (include, lib) {
-        (Some(include), Some(lib)) => Ok(Cudart {
-            include: include.clone(),
-            lib: lib.clone(),
-        }),
-        _ => {
-            let show = |dirs: &[PathBuf]| {
-                dirs.iter()
-                    .map(|d| d.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            Err(format!(
-                "the C twin of runtime_interop compiles against the CUDA 12 runtime \
-                 (cuda_runtime_api.h with CUDART_VERSION 12xxx and its crt/ headers: {}; libcudart.so.12: {}); \
-                 run `ci/fetch-deps.sh` (it extracts those of the pinned 12.0 wheels into target/ci-deps/cudart/) \
-                 or set CUDART_INCLUDE_PATH and CUDART_LIBRARY_PATH. Looked for the headers in: {}; for the library in: {}",
-                if include.is_some() { "found" } else { "not found" },
-                if lib.is_some() { "found" } else { "not found" },
-                show(&includes),
-                show(&libs)
-            ))
-        }
-    }
+    Ok(())
 }
 
 /// `-lcuda` where the development symlink exists, else the versioned file itself.
@@ -297,71 +186,132 @@ fn link_cuda_arg(lib_dir: Option<&str>) -> String {
     }
 }
 
-/// The directory holding `cuda.h` and `cudaTypedefs.h` of exactly `version`, searched in the
-/// order of the module documentation; or the one-line message of what was searched.
-fn header_dir(root: &Path, version: &str) -> Result<PathBuf, String> {
-    let var = format!("CUDA_HEADERS_{version}");
-    let major_minor = version
-        .parse::<u32>()
-        .map(|v| format!("{}.{}", v / 1000, v % 1000 / 10))
-        .unwrap_or_default();
+/// The first of `candidates` where `fits` finds what is looked for; else each one looked in,
+/// with what `fits` found wrong there.
+fn search(
+    candidates: impl IntoIterator<Item = PathBuf>,
+    fits: impl Fn(&Path) -> Result<(), String>,
+) -> Result<PathBuf, String> {
     let mut looked = Vec::new();
-    // 1 and 2: taken as they are (the pinned headers of that version).
-    let explicit = env::var_os(&var).map(PathBuf::from);
-    if let Some(dir) = &explicit {
-        looked.push(format!("${var}={}", dir.display()));
-        if has_headers(dir) {
-            return Ok(dir.clone());
-        }
-    } else {
-        looked.push(format!("${var} (unset)"));
-    }
-    let fetched = root.join("target/ci-deps/headers").join(version);
-    looked.push(fetched.display().to_string());
-    if has_headers(&fetched) {
-        return Ok(fetched);
-    }
-    // 3: a toolkit, only with exactly this CUDA_VERSION.
-    let also = PathBuf::from(format!("/usr/local/cuda-{major_minor}"));
-    for dir in toolkit_dirs(Some(also), ["include", "targets/{arch}/include"]) {
-        match has_headers(&dir).then(|| define_value(&dir.join("cuda.h"), "CUDA_VERSION")) {
-            Some(Some(found)) if found == version => return Ok(dir),
-            Some(found) => looked.push(format!(
-                "{} (CUDA_VERSION {})",
-                dir.display(),
-                found.as_deref().unwrap_or("unreadable")
-            )),
-            None => looked.push(format!("{} (no cuda.h)", dir.display())),
+    for dir in candidates {
+        match fits(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(why) => looked.push(format!("{} ({why})", dir.display())),
         }
     }
-    Err(format!(
-        "the tests compile C against the CUDA {version} headers (cuda.h and cudaTypedefs.h with \
-         CUDA_VERSION {version}), and none were found; run `ci/fetch-deps.sh` (it downloads the pinned \
-         headers into target/ci-deps/) or set {var} to a directory holding them. Looked in: {}",
-        looked.join("; ")
-    ))
+    Err(looked.join("; "))
 }
 
-fn has_headers(dir: &Path) -> bool {
-    dir.join("cuda.h").is_file() && dir.join("cudaTypedefs.h").is_file()
-}
-
-/// The folders `under` (`{arch}`: the target's, as in `targets/x86_64-linux/include`) of every
-/// toolkit looked in: `$CUDA_PATH`, `$CUDA_HOME`, `/usr/local/cuda`, then `also`.
-fn toolkit_dirs(also: Option<PathBuf>, under: [&str; 2]) -> Vec<PathBuf> {
+/// `$var`, then `fetched`, then the folders `under` (`{arch}`: the target's, as in
+/// `targets/x86_64-linux/include`) of every toolkit: `$CUDA_PATH`, `$CUDA_HOME`, `/usr/local/cuda`,
+/// `/usr/local/cuda-X.Y` (the selected version's).
+fn candidates(var: &str, fetched: PathBuf, under: [&str; 2]) -> Vec<PathBuf> {
     let arch = match env::var("CARGO_CFG_TARGET_ARCH").as_deref() {
         Ok("aarch64") => "sbsa-linux",
         _ => "x86_64-linux",
     };
-    let toolkits = ["CUDA_PATH", "CUDA_HOME"]
-        .iter()
-        .filter_map(env::var_os)
-        .map(PathBuf::from);
-    toolkits
-        .chain([PathBuf::from("/usr/local/cuda")])
-        .chain(also)
-        .flat_map(|t| under.map(|u| t.join(u.replace("{arch}", arch))))
+    let v: u32 = env::var("DEP_CUDA_VERSION").unwrap().parse().unwrap();
+    let versioned = format!("/usr/local/cuda-{}.{}", v / 1000, v % 1000 / 10);
+    let toolkits = ["CUDA_PATH", "CUDA_HOME"].iter().filter_map(env::var_os);
+    let toolkits =
+        (toolkits.map(PathBuf::from)).chain(["/usr/local/cuda", &versioned].map(PathBuf::from));
+    let under = toolkits.flat_map(|t| under.map(|u| t.join(u.replace("{arch}", arch))));
+    (env::var_os(var).map(PathBuf::from))
+        .into_iter()
+        .chain([fetched])
+        .chain(under)
         .collect()
+}
+
+/// The directory holding `cuda.h` and `cudaTypedefs.h` of exactly `version`; or the one-line
+/// message of what was searched.
+fn header_dir(root: &Path, version: &str) -> Result<PathBuf, String> {
+    let var = format!("CUDA_HEADERS_{version}");
+    let fetched = root.join("target/ci-deps/headers").join(version);
+    let dirs = candidates(&var, fetched, ["include", "targets/{arch}/include"]);
+    search(dirs, |dir| {
+        if !dir.join("cuda.h").is_file() || !dir.join("cudaTypedefs.h").is_file() {
+            return Err("no cuda.h and cudaTypedefs.h".into());
+        }
+        match define_value(&dir.join("cuda.h"), "CUDA_VERSION") {
+            Some(found) if found == version => Ok(()),
+            found => Err(format!("CUDA_VERSION {}", found.as_deref().unwrap_or("unreadable"))),
+        }
+    })
+    .map_err(|looked| {
+        format!(
+            "the tests compile C against the CUDA {version} headers (cuda.h and cudaTypedefs.h with \
+             CUDA_VERSION {version}), and none were found; run `ci/fetch-deps.sh` (it downloads the \
+             pinned headers into target/ci-deps/) or set {var} to a directory holding them. Looked \
+             in: {looked}"
+        )
+    })
+}
+
+/// The directory holding `GL/gl.h`, `EGL/eglext.h` (with `KHR/khrplatform.h`) and
+/// `vdpau/vdpau.h`, which the interop headers include.
+fn interop_dir(root: &Path) -> Result<PathBuf, String> {
+    let given = env::var_os("CUDA_INTEROP_INCLUDE").map(PathBuf::from);
+    let fetched = root.join("target/ci-deps/interop/include");
+    let dirs = given
+        .into_iter()
+        .chain([fetched, PathBuf::from("/usr/include")]);
+    let needed: Vec<&str> = "GL/gl.h EGL/eglext.h KHR/khrplatform.h vdpau/vdpau.h"
+        .split(' ')
+        .collect();
+    search(dirs, |dir| {
+        match needed.iter().find(|h| !dir.join(h).is_file()) {
+            Some(h) => Err(format!("no {h}")),
+            None => Ok(()),
+        }
+    })
+    .map_err(|looked| {
+        format!(
+            "the tests compile the interop headers (cudaGL.h, cudaEGL.h, cudaVDPAU.h), which need \
+             {}; run ci/fetch-deps.sh (Debian's libgl-dev, libegl-dev, libvdpau-dev into \
+             target/ci-deps) or set CUDA_INTEROP_INCLUDE. Looked in: {looked}",
+            needed.join(", ")
+        )
+    })
+}
+
+/// The CUDA 12 runtime's headers and the folder of `libcudart.so.12`; or the one-line message of
+/// what was searched.
+fn find_cudart(root: &Path) -> Result<(PathBuf, PathBuf), String> {
+    let fetched = root.join("target/ci-deps/cudart");
+    let under = ["include", "targets/{arch}/include"];
+    let dirs = candidates("CUDART_INCLUDE_PATH", fetched.join("include"), under);
+    let include = search(dirs, |dir| {
+        let v = define_value(&dir.join("cuda_runtime_api.h"), "CUDART_VERSION");
+        if dir.join("crt/host_defines.h").is_file()
+            && v.is_some_and(|v| v.len() == 5 && v.starts_with("12"))
+        {
+            Ok(())
+        } else {
+            Err("no cuda_runtime_api.h of CUDART_VERSION 12xxx with crt/".into())
+        }
+    });
+    let dirs = candidates(
+        "CUDART_LIBRARY_PATH",
+        fetched.join("lib"),
+        ["lib64", "targets/{arch}/lib"],
+    );
+    let lib = search(dirs, |dir| match dir.join("libcudart.so.12").is_file() {
+        true => Ok(()),
+        false => Err("no libcudart.so.12".into()),
+    });
+    match (include, lib) {
+        (Ok(include), Ok(lib)) => Ok((include, lib)),
+        (include, lib) => Err(format!(
+            "the C twin of runtime_interop compiles against the CUDA 12 runtime \
+             (cuda_runtime_api.h with CUDART_VERSION 12xxx and its crt/ headers; libcudart.so.12); \
+             run `ci/fetch-deps.sh` (it extracts those of the pinned 12.0 wheels into \
+             target/ci-deps/cudart/) or set CUDART_INCLUDE_PATH and CUDART_LIBRARY_PATH. The \
+             headers: {}. The library: {}",
+            include.err().unwrap_or("found".into()),
+            lib.err().unwrap_or("found".into())
+        )),
+    }
 }
 
 /// The value of `#define <name>` in `header`.
@@ -375,6 +325,7 @@ fn define_value(header: &Path, name: &str) -> Option<String> {
     })
 }
 
+/// The files of `dir` ending in `.ext`, sorted.
 fn list(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
@@ -385,19 +336,16 @@ fn list(dir: &Path, ext: &str) -> Vec<PathBuf> {
 }
 
 fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
-    let line = std::iter::once(cmd.get_program())
-        .chain(cmd.get_args())
+    let args = std::iter::once(cmd.get_program()).chain(cmd.get_args());
+    let line = args
         .map(|a| a.to_string_lossy())
         .collect::<Vec<_>>()
         .join(" ");
-    let status = cmd
-        .status()
-        .map_err(|e| format!("{what}: cannot run the C++ compiler ({e}): {line}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!(
+    match cmd.status() {
+        Ok(status) if status.success() => Ok(()),
+        Ok(status) => Err(format!(
             "{what}: the C++ compiler failed ({status}; its messages are above): {line}"
-        ))
+        )),
+        Err(e) => Err(format!("{what}: cannot run the C++ compiler ({e}): {line}")),
     }
 }

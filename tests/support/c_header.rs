@@ -3,9 +3,8 @@
 //! `tests/prototypes.rs`, which includes this file by path), each using its part.
 
 use std::collections::BTreeSet;
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::PathBuf;
+use std::process::Command;
 
 use quote::ToTokens;
 
@@ -38,68 +37,30 @@ pub fn sets() -> impl Iterator<Item = (&'static str, &'static str)> {
     covered().iter().map(|m| (m.0, m.1))
 }
 
-/// The `#include` lines of the covered headers, as a C program includes them.
-pub fn includes() -> String {
+/// The covered headers, in the order a C program includes them.
+fn included() -> impl Iterator<Item = &'static str> {
     covered()
         .iter()
         .flat_map(|m| [m.3, m.1, m.2])
         .filter(|h| !h.is_empty())
-        .map(|h| format!("#include <{h}>\n"))
-        .collect()
+}
+
+/// The `#include` lines of the covered headers, as a C program includes them.
+pub fn includes() -> String {
+    included().map(|h| format!("#include <{h}>\n")).collect()
 }
 
 /// The other APIs' headers the interop headers include: the bindings bind what of them the
 /// interop headers use (`GLuint`, `EGLImageKHR`, `VdpStatus`).
-pub const FOREIGN_HEADERS: [&str; 7] = [
-    "gl.h",
-    "egl.h",
-    "eglext.h",
-    "eglplatform.h",
-    "khrplatform.h",
-    "vdpau.h",
-    "glext.h",
-];
+pub const FOREIGN_HEADERS: &str = "gl.h egl.h eglext.h eglplatform.h khrplatform.h vdpau.h glext.h";
+
+/// The definitions the bindings were generated with (see cuda-driver-sys/generator): the legacy
+/// `_v1` types and the `PFN_*` typedefs of older versions exist only with these.
+pub const INTERNAL_DEFINES: &str = "__CUDA_API_VERSION_INTERNAL __CUDA_API_VERSION_INTERNAL_ODR";
 
 /// The definitions the bindings were generated with for the foreign headers (EGL's native types
 /// without Xlib, the same sizes).
 pub const FOREIGN_DEFINES: [&str; 1] = ["EGL_NO_X11"];
-
-/// The directory holding `GL/gl.h`, `EGL/eglext.h` (with `KHR/khrplatform.h`) and
-/// `vdpau/vdpau.h`: `$CUDA_INTEROP_INCLUDE`, then `target/ci-deps/interop/include`
-/// (`ci/fetch-deps.sh`), then `/usr/include`.
-pub fn interop_dir(root: &Path) -> Result<PathBuf, String> {
-    let has = |d: &Path| {
-        [
-            "GL/gl.h",
-            "EGL/eglext.h",
-            "KHR/khrplatform.h",
-            "vdpau/vdpau.h",
-        ]
-        .iter()
-        .all(|h| d.join(h).is_file())
-    };
-    let candidates: Vec<PathBuf> = std::env::var_os("CUDA_INTEROP_INCLUDE")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain([
-            root.join("target/ci-deps/interop/include"),
-            PathBuf::from("/usr/include"),
-        ])
-        .collect();
-    candidates.iter().find(|d| has(d)).cloned().ok_or_else(|| {
-        format!(
-            "the tests compile the interop headers (cudaGL.h, cudaEGL.h, cudaVDPAU.h), which need \
-             GL/gl.h, EGL/eglext.h, KHR/khrplatform.h and vdpau/vdpau.h; none of {} has them: run \
-             ci/fetch-deps.sh (Debian's libgl-dev, libegl-dev, libvdpau-dev into target/ci-deps) \
-             or set CUDA_INTEROP_INCLUDE",
-            candidates
-                .iter()
-                .map(|d| d.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    })
-}
 
 /// The lines of the driver-API headers ([`MODULES`]) in a preprocessor's output (`-E`), by its
 /// line markers: what the headers declare, without the system and foreign headers they include.
@@ -157,28 +118,18 @@ impl Compiler {
     /// The preprocessor's output (`-E`) of the [`includes`] in `lang` (`c`, `c++`) with `defines`.
     pub fn preprocess(&self, lang: &str, defines: &[&str]) -> Result<String, String> {
         let mut cmd = self.command();
-        cmd.args(["-E", "-x", lang, "-"]);
+        cmd.args(["-E", "-x", lang, "/dev/null"]);
+        cmd.args(included().flat_map(|h| ["-include", h]));
         cmd.args(defines.iter().map(|d| format!("-D{d}")));
-        let mut child = (cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped()))
-        .spawn()
-        .map_err(|e| format!("cannot run {}: {e}", self.path.display()))?;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin
-            .write_all(includes().as_bytes())
-            .map_err(|e| e.to_string())?;
-        drop(stdin);
-        let out = child.wait_with_output().map_err(|e| e.to_string())?;
-        if !out.status.success() {
-            return Err(format!(
+        let out = (cmd.output()).map_err(|e| format!("cannot run {}: {e}", self.path.display()))?;
+        match out.status.success() {
+            true => Ok(String::from_utf8_lossy(&out.stdout).into_owned()),
+            false => Err(format!(
                 "the preprocessor failed on cuda.h with {defines:?} ({}): {}",
                 out.status,
                 String::from_utf8_lossy(&out.stderr)
-            ));
+            )),
         }
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     }
 }
 
@@ -208,22 +159,8 @@ pub struct Decls {
 }
 
 /// Identifiers followed by `(` that declare nothing.
-const NOT_DECLARATORS: &[&str] = &[
-    "sizeof",
-    "alignof",
-    "_Alignof",
-    "alignas",
-    "_Alignas",
-    "decltype",
-    "__typeof__",
-    "typeof",
-    "static_assert",
-    "_Static_assert",
-    "noexcept",
-    "asm",
-    "__asm",
-    "__asm__",
-];
+const NOT_DECLARATORS: &str = "sizeof alignof _Alignof alignas _Alignas decltype __typeof__ \
+    typeof static_assert _Static_assert noexcept asm __asm __asm__";
 
 impl Decls {
     /// Splits `text` into top-level statements (a declaration ends at its `;`, a function
@@ -287,20 +224,20 @@ impl Decls {
             // `struct __attribute__((aligned(64))) CUtensorMap_st {`
             let mut j = i + 1;
             while j < s.len() && s[j] == "__attribute__" {
-                j = skip_parens(s, j + 1);
+                j = group_end(s, j + 1, "(", ")") + 1;
             }
             let tag = (j < s.len() && is_c_ident(s[j])).then(|| s[j].to_string());
             j += usize::from(tag.is_some());
             if j >= s.len() || s[j] != "{" {
                 continue;
             }
-            let end = j + skip_braces(&s[j..]);
+            let end = group_end(s, j, "{", "}");
             let mut typedef = None;
             if depth == 0 && s[0] == "typedef" {
                 let mut k = end + 1;
                 while k < s.len() && s[k] != ";" && typedef.is_none() {
                     if s[k] == "__attribute__" {
-                        k = skip_parens(s, k + 1);
+                        k = group_end(s, k + 1, "(", ")") + 1;
                     } else {
                         typedef = is_c_ident(s[k]).then(|| s[k].to_string());
                         k += 1;
@@ -349,7 +286,7 @@ impl Decls {
                 .position(|t| matches!(*t, ";" | "(" | "{"))
                 .unwrap_or(s.len());
             let function_type = j < s.len() && s[j] == "(" && j > 2 && is_c_ident(s[j - 1]);
-            if function_type && s.get(skip_parens(s, j)) == Some(&";") {
+            if function_type && s.get(group_end(s, j, "(", ")") + 1) == Some(&";") {
                 self.function_typedefs.insert(s[j - 1].to_string());
             }
             return;
@@ -358,13 +295,16 @@ impl Decls {
         while j + 1 < s.len() {
             match s[j] {
                 "__attribute__" | "__declspec" => {
-                    j = skip_parens(s, j + 1);
+                    j = group_end(s, j + 1, "(", ")") + 1;
                     continue;
                 }
                 "{" | "=" => return,
                 _ => {}
             }
-            if is_c_ident(s[j]) && s[j + 1] == "(" && !NOT_DECLARATORS.contains(&s[j]) {
+            if is_c_ident(s[j])
+                && s[j + 1] == "("
+                && !NOT_DECLARATORS.split_whitespace().any(|n| n == s[j])
+            {
                 let inline = s.contains(&"{")
                     || s[..j]
                         .iter()
@@ -423,37 +363,17 @@ fn is_c_ident(t: &str) -> bool {
     t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
 }
 
-/// The index after the parenthesized group that opens at or after `j` (`__attribute__((..))`).
-fn skip_parens(t: &[&str], mut j: usize) -> usize {
+/// The index of the token that closes the first `open` group at or after `j`.
+fn group_end(t: &[&str], mut j: usize, open: &str, close: &str) -> usize {
     let mut depth = 0;
     while j < t.len() {
-        match t[j] {
-            "(" => depth += 1,
-            ")" => {
-                depth -= 1;
-                if depth == 0 {
-                    return j + 1;
-                }
-            }
-            _ => {}
+        depth += i32::from(t[j] == open) - i32::from(t[j] == close);
+        if depth == 0 && t[j] == close {
+            return j;
         }
         j += 1;
     }
     j
-}
-
-/// The length of the braced group that `t` opens with.
-fn skip_braces(t: &[&str]) -> usize {
-    let mut depth = 0;
-    for (i, tok) in t.iter().enumerate() {
-        match *tok {
-            "{" => depth += 1,
-            "}" if depth == 1 => return i,
-            "}" => depth -= 1,
-            _ => {}
-        }
-    }
-    t.len()
 }
 
 /// A Rust text of a type or path (`::core::ffi::c_int`, not `:: core :: ffi :: c_int`).
@@ -486,14 +406,11 @@ pub fn stream_modes(attrs: &[syn::Attribute]) -> [bool; 2] {
     m
 }
 
-/// The committed generated files hold every header version, each item under the cfg of the
-/// versions it exists in. The items of a merged generated file that version `selected` compiles,
-/// without their `cuda_ge_<V>` cfgs (other cfgs, such as the stream mode's, stay): the
-/// generator's own projection (`rust_syntax::project_version`).
-pub fn project(text: &str, selected: u32) -> String {
-    let mut file = syn::parse_file(text)
-        .unwrap_or_else(|e| panic!("a committed generated file does not parse: {e}"));
-    crate::rust_syntax::project_version(&mut file, selected)
-        .unwrap_or_else(|e| panic!("a committed generated file cannot be projected: {e}"));
-    prettyplease::unparse(&file)
+/// The name and target of `pub use path::X as Y;`.
+pub fn rename(tree: &syn::UseTree) -> Option<(String, String)> {
+    match tree {
+        syn::UseTree::Path(p) => rename(&p.tree),
+        syn::UseTree::Rename(r) => Some((r.rename.to_string(), r.ident.to_string())),
+        _ => None,
+    }
 }

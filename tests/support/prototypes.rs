@@ -1,56 +1,33 @@
-//! The prototype probe: every function and every typedef of the committed bindings of one CUDA
-//! version, turned back into C++ types, and compared by the C++ compiler with the declarations of
-//! the `cuda.h` and `cudaTypedefs.h` the bindings were generated from.
+//! The prototype probe of `tests/prototypes.rs`: every function, `PFN_*` typedef, other typedef and
+//! C spelling of the selected version's bindings (the build script's `projected_*.rs`), turned back
+//! into C++ types and compared by the C++ compiler, with `std::is_same`, with what the `cuda.h` and
+//! `cudaTypedefs.h` they were generated from declare (C++ rather than C: C's
+//! `__builtin_types_compatible_p` takes an enum for its integer type). A function's whole type
+//! (`decltype(&cuX)`) is compared, and where it differs each part: parameter count, variadic-ness,
+//! return type, each parameter. The C++ side is generic (`c/prototypes.hpp`): one line per entry.
 //!
-//! Read from `cuda-driver-sys/src/generated/` (the items of the selected version, projected out of
-//! the merged files) and `cuda-driver-sys/src/inline.rs`:
-//! - `functions.rs`: every function symbol, of both stream modes;
-//! - `bindings.rs`: every `PFN_*` typedef (`Option<unsafe extern "C" fn(..) -> ..>`) and every
-//!   other typedef (`pub type`, `pub use E as T` for enums);
-//! - `function_names.rs`, `names.rs`: the C spellings, that is which symbol `cuMemcpyHtoD` and which
-//!   typedef `PFN_cuMemcpyHtoD` are in each stream mode;
-//! - `inline.rs`: the header's `static inline` functions, written in Rust.
-//!
-//! Each Rust type becomes its C++ spelling (`c_uchar` → `unsigned char`, `usize` → `std::size_t`,
-//! `*mut *const c_char` → `char const * *`, a named type by its own name, which is the header's,
-//! `Option<unsafe extern "C" fn(A) -> R>` → `R (*)(A)`), and the probe asserts, with
-//! `std::is_same`, that it is the header's: for a function, `decltype(&cuX)`'s parameter count,
-//! variadic-ness, return type, each parameter and the whole type; for a typedef, the typedef. C++
-//! rather than C: C's `__builtin_types_compatible_p` takes an enum for its integer type, so a `u32`
-//! where the header has `CUresult` would pass. A mismatch makes g++ print the instantiation
-//! `cdsys::same<cdsys::parameter<cdsys_where::function_cuX, 2>, HEADER TYPE, RUST TYPE>`, which
-//! names the function, the parameter and both types; [`run`] turns those into one line each.
-//!
-//! Which declarations a C program sees depends on the stream mode, so the probe has three units,
-//! each compiled with `-fsyntax-only` against the same headers:
-//! - `legacy-stream`: `cuda.h` as a C program sees it;
-//! - `per-thread-stream`: with `CUDA_API_PER_THREAD_DEFAULT_STREAM` (the `_ptds`/`_ptsz` symbols,
-//!   the `static inline` `cuGetProcAddress_v2_ptsz`);
-//! - `internal`: as the bindings were generated, with `__CUDA_API_VERSION_INTERNAL` (the legacy
-//!   `_v1` types and the `PFN_*` typedefs of older versions exist only there).
-//!
-//! Each function of `functions.rs` is checked in every stream view whose header declares it (the
-//! header is read through the preprocessor to know which), each C spelling in its stream mode, the
-//! typedefs in the internal view. What the bindings have and the header does not declare, or the
-//! header declares and the bindings lack, is reported too: the counts must be equal.
-//!
-//! The C++ side is generic (`tests/support/c/prototypes.hpp`); each unit holds one line per entry.
-//! Used by `tests/prototypes.rs`: the probe of the selected version's bindings, and the same probe
-//! of deliberately broken copies of them, which must be rejected.
+//! Three units, each compiled with `-fsyntax-only`, see the headers as the declarations differ:
+//! `legacy-stream` as a C program, `per-thread-stream` with `CUDA_API_PER_THREAD_DEFAULT_STREAM`,
+//! `internal` as the bindings were generated (`__CUDA_API_VERSION_INTERNAL`: the legacy `_v1`
+//! types, older `PFN_*` typedefs). Each function is checked in every stream view whose header
+//! declares it (the header, read through the preprocessor, tells), each C spelling in its mode, the
+//! typedefs in the internal view; what only one side has is reported too. A mismatch makes g++
+//! print `cdsys::same<WHERE, HEADER TYPE, RUST TYPE>`, which [`explain`] turns into one line.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 use std::time::Instant;
 
 use crate::c_header::{
-    header_lines, includes, project, rust_text, sets, stream_modes, Compiler, Decls,
+    header_lines, includes, rename, rust_text, sets, stream_modes, Compiler, Decls,
+    INTERNAL_DEFINES,
 };
 
-/// The committed bindings a probe is generated from: the text of each file the probe reads
-/// (`functions`, `bindings`, `function_names`, `names`: those of `cuda.h` and, with the `interop`
-/// feature, of each interop module, as one; `inline`: `src/inline.rs`), this version's items.
+/// The bindings a probe is generated from: the text of each file the probe reads (`functions`,
+/// `bindings`, `function_names`, `names`: those of `cuda.h` and, with the `interop` feature, of
+/// each interop module, as one; `inline`: `src/inline.rs`), as the build script projected them
+/// onto the selected version (`projected_*.rs` in its `OUT_DIR`).
 #[derive(Clone)]
 pub struct Inputs {
     /// The header version, `12000`.
@@ -60,60 +37,42 @@ pub struct Inputs {
 }
 
 impl Inputs {
-    /// Reads the bindings of `version` from the `cuda-driver-sys` directory `sys`.
-    pub fn read(sys: &Path, version: &str) -> Result<Inputs, String> {
-        let selected = version
-            .parse()
-            .map_err(|_| format!("CUDA version {version:?} is not a number"))?;
-        let mut files: Vec<(&str, String)> = Vec::new();
-        for field in ["functions", "bindings", "function_names", "names"] {
-            files.extend(sets().map(|(p, _)| (field, format!("src/generated/{p}{field}.rs"))));
-        }
-        files.push(("inline", "src/inline.rs".into()));
+    /// Reads the projected bindings of `version` from `dir`.
+    pub fn read(dir: &Path, version: &str) -> Result<Inputs, String> {
         let mut text: BTreeMap<&str, String> = BTreeMap::new();
-        for (field, rel) in files {
-            let path = sys.join(&rel);
-            let s = std::fs::read_to_string(&path).map_err(|e| {
-                format!(
-                    "the prototype probe reads the committed bindings of CUDA {version}, and {} \
-                     cannot be read ({e}): restore it (`git checkout -- cuda-driver-sys/{rel}`) or \
-                     regenerate it with `ci/regenerate.sh`",
-                    path.display()
-                )
-            })?;
-            // The generated files hold every header version (and inline.rs has items of 11.x
-            // or of 12+ headers): keep this one's items.
-            text.entry(field)
-                .or_default()
-                .push_str(&project(&s, selected));
+        for file in ["functions", "bindings", "function_names", "names", "inline"] {
+            let prefixes: Vec<&str> = match file {
+                "inline" => vec![""],
+                _ => sets().map(|(p, _)| p).collect(),
+            };
+            for p in prefixes {
+                let path = dir.join(format!("projected_{p}{file}.rs"));
+                let s = std::fs::read_to_string(&path).map_err(|e| {
+                    format!(
+                        "{}: {e} (the tests' build script writes it)",
+                        path.display()
+                    )
+                })?;
+                text.entry(file).or_default().push_str(&s);
+            }
         }
-        Ok(Inputs {
-            version: version.into(),
-            text,
-        })
+        let version = version.into();
+        Ok(Inputs { version, text })
     }
 
     fn parse(&self, file: &str) -> Result<Vec<syn::Item>, String> {
-        let text = &self.text[file];
         let v = &self.version;
-        syn::parse_file(text)
+        syn::parse_file(&self.text[file])
             .map(|f| f.items)
             .map_err(|e| format!("v{v}/{file}.rs does not parse as Rust: {e}"))
     }
 }
 
 /// The three views of the headers, each a unit of the probe: name and defines.
-const VIEWS: [(&str, &[&str]); 3] = [
-    ("legacy-stream", &[]),
-    ("per-thread-stream", &["CUDA_API_PER_THREAD_DEFAULT_STREAM"]),
-    // As the bindings were generated (cuda-driver-sys/generator).
-    (
-        "internal",
-        &[
-            "__CUDA_API_VERSION_INTERNAL",
-            "__CUDA_API_VERSION_INTERNAL_ODR",
-        ],
-    ),
+const VIEWS: [(&str, &str); 3] = [
+    ("legacy-stream", ""),
+    ("per-thread-stream", "CUDA_API_PER_THREAD_DEFAULT_STREAM"),
+    ("internal", INTERNAL_DEFINES),
 ];
 
 /// Checked entries of one kind, and how many the bindings declare.
@@ -123,12 +82,6 @@ pub struct Count {
     pub checked: usize,
     /// Entries the bindings have.
     pub declared: usize,
-}
-
-impl Count {
-    fn of(checked: usize, declared: usize) -> Count {
-        Count { checked, declared }
-    }
 }
 
 /// One compiled unit of the probe.
@@ -193,18 +146,16 @@ impl Report {
                 format!("{} {} assertions{how}", u.view, u.assertions)
             })
             .collect();
+        let (legacy, per_thread) = (c(&self.spellings[0]), c(&self.spellings[1]));
+        let seconds = self.millis as f64 / 1000.0;
         [
             format!("prototypes: {functions}; PFN typedefs: {pfns}"),
             format!("  functions (functions.rs, both stream modes): {functions}, {parameters} parameters; cuda.h declares {header}"),
             format!("  static inline functions (inline.rs): {inline}; cuda.h declares {}", self.header_inline),
             format!("  PFN typedefs (bindings.rs): {pfns}; cudaTypedefs.h declares {}", self.header_pfn_typedefs),
             format!("  other typedefs (bindings.rs): {}", c(&self.typedefs)),
-            format!(
-                "  C spellings (function_names.rs, PFN_cuX of names.rs): legacy stream {}; per-thread stream {}",
-                c(&self.spellings[0]),
-                c(&self.spellings[1])
-            ),
-            format!("  probe: {} ({:.2} s with the header scans)", units.join(", "), self.millis as f64 / 1000.0),
+            format!("  C spellings (function_names.rs, PFN_cuX of names.rs): legacy stream {legacy}; per-thread stream {per_thread}"),
+            format!("  probe: {} ({seconds:.2} s with the header scans)", units.join(", ")),
         ]
         .join("\n")
     }
@@ -226,7 +177,8 @@ pub fn run(inputs: &Inputs, cxx: &Compiler, dir: &Path, known: &[Unit]) -> Repor
 // ---------------------------------------------------------------------------------------------
 // The bindings, read back
 
-/// A function signature, from an `extern` declaration, a Rust `extern "C" fn` or a `fn` type.
+/// A function signature (of an `extern` declaration, a Rust `extern "C" fn` or a `fn` type): its
+/// name, parameters (name, type), return type (`None` for none) and variadic-ness.
 struct Signature {
     name: String,
     params: Vec<(String, syn::Type)>,
@@ -235,62 +187,47 @@ struct Signature {
 }
 
 impl Signature {
-    fn new<'a>(
-        name: String,
-        params: impl Iterator<Item = (Option<String>, &'a syn::Type)>,
-        ret: &syn::ReturnType,
+    fn new(
+        name: &str,
+        params: Vec<(String, syn::Type)>,
+        output: &syn::ReturnType,
         variadic: bool,
     ) -> Signature {
-        let params = params
-            .enumerate()
-            .map(|(i, (n, t))| (n.unwrap_or_else(|| format!("arg{i}")), t.clone()));
-        let ret = match ret {
+        let ret = match output {
             syn::ReturnType::Default => None,
             syn::ReturnType::Type(_, t) => Some((**t).clone()),
         };
         Signature {
-            name,
-            params: params.collect(),
+            name: name.into(),
+            params,
             ret,
             variadic,
         }
     }
 
     fn of_sig(sig: &syn::Signature) -> Signature {
-        let params = sig.inputs.iter().filter_map(|a| match a {
-            syn::FnArg::Typed(t) => {
-                let name = match &*t.pat {
-                    syn::Pat::Ident(p) => Some(p.ident.to_string()),
-                    _ => None,
-                };
-                Some((name, &*t.ty))
-            }
+        let params = sig.inputs.iter().enumerate().filter_map(|(i, a)| match a {
+            syn::FnArg::Typed(t) => match &*t.pat {
+                syn::Pat::Ident(p) => Some((p.ident.to_string(), (*t.ty).clone())),
+                _ => Some((format!("arg{i}"), (*t.ty).clone())),
+            },
             syn::FnArg::Receiver(_) => None,
         });
-        Signature::new(
-            sig.ident.to_string(),
-            params,
-            &sig.output,
-            sig.variadic.is_some(),
-        )
+        let name = sig.ident.to_string();
+        Signature::new(&name, params.collect(), &sig.output, sig.variadic.is_some())
     }
 
     fn of_bare_fn(name: &str, f: &syn::TypeBareFn) -> Signature {
-        let params = f
-            .inputs
-            .iter()
-            .map(|a| (a.name.as_ref().map(|(id, _)| id.to_string()), &a.ty));
-        Signature::new(name.into(), params, &f.output, f.variadic.is_some())
+        let params = f.inputs.iter().enumerate().map(|(i, a)| {
+            let name = a.name.as_ref().map(|(id, _)| id.to_string());
+            (name.unwrap_or_else(|| format!("arg{i}")), a.ty.clone())
+        });
+        Signature::new(name, params.collect(), &f.output, f.variadic.is_some())
     }
 }
 
-/// A C spelling: the name a C program writes, the item the bindings bind it to, its modes.
-struct Spelling {
-    c: String,
-    target: String,
-    modes: [bool; 2],
-}
-
+/// The bindings' entries the probe checks: a C spelling is (the name a C program writes, the item
+/// the bindings bind it to, its stream modes).
 #[derive(Default)]
 struct Bindings {
     functions: Vec<Signature>,
@@ -298,27 +235,19 @@ struct Bindings {
     /// Every other typedef: name and its Rust type.
     typedefs: Vec<(String, syn::Type)>,
     inline: Vec<Signature>,
-    spellings: Vec<Spelling>,
-}
-
-/// The name and target of `pub use path::X as Y;`.
-fn rename(tree: &syn::UseTree) -> Option<(String, String)> {
-    match tree {
-        syn::UseTree::Path(p) => rename(&p.tree),
-        syn::UseTree::Rename(r) => Some((r.rename.to_string(), r.ident.to_string())),
-        _ => None,
-    }
+    spellings: Vec<(String, String, [bool; 2])>,
 }
 
 impl Bindings {
     fn read(inputs: &Inputs) -> Result<Bindings, String> {
         let mut b = Bindings::default();
         for item in inputs.parse("functions")? {
-            if let syn::Item::ForeignMod(m) = item {
-                for fi in m.items {
-                    if let syn::ForeignItem::Fn(f) = fi {
-                        b.functions.push(Signature::of_sig(&f.sig));
-                    }
+            let syn::Item::ForeignMod(m) = item else {
+                continue;
+            };
+            for fi in m.items {
+                if let syn::ForeignItem::Fn(f) = fi {
+                    b.functions.push(Signature::of_sig(&f.sig));
                 }
             }
         }
@@ -350,32 +279,24 @@ impl Bindings {
             }
         }
         // `pub use functions::cuMemAlloc_v2 as cuMemAlloc;`, `pub type PFN_cuX = PFN_cuX_v3020;`
-        for item in inputs
-            .parse("function_names")?
-            .into_iter()
-            .chain(inputs.parse("names")?)
-        {
+        let names = inputs.parse("names")?;
+        for item in inputs.parse("function_names")?.into_iter().chain(names) {
             let (spelling, modes) = match item {
                 syn::Item::Use(u) => (rename(&u.tree), stream_modes(&u.attrs)),
                 syn::Item::Type(t) if t.ident.to_string().starts_with("PFN_") => {
-                    let target = match &*t.ty {
-                        syn::Type::Path(p) if p.path.segments.len() == 1 => {
-                            p.path.segments[0].ident.to_string()
-                        }
-                        other => {
-                            return Err(format!(
-                                "names.rs: {} = {}: not a PFN typedef name",
-                                t.ident,
-                                rust_text(other)
-                            ))
-                        }
-                    };
+                    let target = rust_text(&t.ty);
+                    if !target.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                        let name = &t.ident;
+                        return Err(format!(
+                            "names.rs: {name} = {target}: not a PFN typedef name"
+                        ));
+                    }
                     (Some((t.ident.to_string(), target)), stream_modes(&t.attrs))
                 }
                 _ => continue,
             };
             if let Some((c, target)) = spelling {
-                b.spellings.push(Spelling { c, target, modes });
+                b.spellings.push((c, target, modes));
             }
         }
         Ok(b)
@@ -385,142 +306,68 @@ impl Bindings {
 // ---------------------------------------------------------------------------------------------
 // Rust types as C++ types
 
-/// The C++ spelling of a primitive Rust type: pairs of names.
-const PRIMITIVES: [&str; 52] = [
-    "c_void",
-    "void",
-    "c_char",
-    "char",
-    "c_schar",
-    "signed char",
-    "c_uchar",
-    "unsigned char",
-    "c_short",
-    "short",
-    "c_ushort",
-    "unsigned short",
-    "c_int",
-    "int",
-    "c_uint",
-    "unsigned int",
-    "c_long",
-    "long",
-    "c_ulong",
-    "unsigned long",
-    "c_longlong",
-    "long long",
-    "c_ulonglong",
-    "unsigned long long",
-    "c_float",
-    "float",
-    "f32",
-    "float",
-    "c_double",
-    "double",
-    "f64",
-    "double",
-    "i8",
-    "std::int8_t",
-    "i16",
-    "std::int16_t",
-    "i32",
-    "std::int32_t",
-    "i64",
-    "std::int64_t",
-    "u8",
-    "std::uint8_t",
-    "u16",
-    "std::uint16_t",
-    "u32",
-    "std::uint32_t",
-    "u64",
-    "std::uint64_t",
-    "usize",
-    "std::size_t",
-    "isize",
-    "std::ptrdiff_t",
-];
-
-/// The C++ spelling of a Rust type of the bindings.
+/// The C++ spelling of a Rust type of the bindings: a primitive (`c_uchar`, `u32`) as its alias in
+/// `prototypes.hpp` (`cdsys::rust::c_uchar`), a named type by its own name (the header's: bindgen
+/// keeps them), `*mut *const c_char` as `cdsys::rust::c_char const * *`, `Option<unsafe extern "C"
+/// fn(A) -> R>` as `cdsys::fn<R, A>`.
 fn cpp_type(ty: &syn::Type) -> Result<String, String> {
     let unknown = || format!("the probe has no C++ spelling for `{}`", rust_text(ty));
     match ty {
         syn::Type::Ptr(p) => {
-            let inner = cpp_type(&p.elem)?;
-            Ok(if p.mutability.is_some() {
-                format!("{inner} *")
-            } else {
-                format!("{inner} const *")
-            })
+            let constness = if p.mutability.is_some() { "" } else { " const" };
+            Ok(format!("{}{constness} *", cpp_type(&p.elem)?))
         }
         syn::Type::Path(p) if p.qself.is_none() => {
             if let Some(f) = crate::rust_syntax::option_inner(ty) {
                 return cpp_fn(&Signature::of_bare_fn("", f));
             }
-            let last = p.path.segments.last().unwrap();
-            let name = last.ident.to_string();
-            let prefix: Vec<String> = p
-                .path
-                .segments
-                .iter()
-                .rev()
-                .skip(1)
-                .map(|s| s.ident.to_string())
-                .collect();
-            let prefix: Vec<&str> = prefix.iter().map(String::as_str).collect();
-            let ffi = [
-                &[][..],
-                &["ffi", "core"],
-                &["ffi", "std"],
-                &["raw", "os", "std"],
-            ];
-            if !last.arguments.is_empty() || !ffi.contains(&prefix.as_slice()) {
+            let path = rust_text(&p.path);
+            let (module, name) = path.rsplit_once("::").unwrap_or(("", &path));
+            let ffi = ["", "core::ffi", "std::ffi", "std::os::raw"];
+            if !ffi.contains(&module.trim_start_matches("::")) || name.contains('<') {
                 return Err(unknown());
             }
-            let primitive = PRIMITIVES.chunks(2).find(|p| p[0] == name).map(|p| p[1]);
-            match primitive {
-                Some(c) => Ok(c.to_string()),
-                None if name == "bool" => Ok(name),
-                // Named types of the bindings are the header's names (bindgen keeps them).
-                None if prefix.is_empty() => Ok(name),
-                None => Err(unknown()),
-            }
+            let primitive = name.starts_with("c_")
+                || (["i", "u", "f"].iter()).any(|k| {
+                    let bits = name.strip_prefix(k);
+                    bits.is_some_and(|b| ["8", "16", "32", "64", "size"].contains(&b))
+                });
+            Ok(match primitive {
+                true => format!("cdsys::rust::{name}"),
+                false => name.to_string(),
+            })
         }
         syn::Type::BareFn(f) => cpp_fn(&Signature::of_bare_fn("", f)),
-        syn::Type::Array(a) => Ok(format!(
-            "cdsys::array<{}, {}>",
-            cpp_type(&a.elem)?,
-            rust_text(&a.len)
-        )),
+        syn::Type::Array(a) => {
+            let (elem, len) = (cpp_type(&a.elem)?, rust_text(&a.len));
+            Ok(format!("cdsys::array<{elem}, {len}>"))
+        }
         syn::Type::Tuple(t) if t.elems.is_empty() => Ok("void".into()),
         syn::Type::Paren(p) => cpp_type(&p.elem),
         _ => Err(unknown()),
     }
 }
 
-/// `cdsys::fn<R, A...>`: `R (*)(A...)`.
+/// `cdsys::fn<R, A...>`: `R (*)(A...)` (`cdsys::vfn`: `R (*)(A..., ...)`).
 fn cpp_fn(s: &Signature) -> Result<String, String> {
     let mut args = vec![s.ret.as_ref().map_or(Ok("void".into()), cpp_type)?];
-    for (_, t) in &s.params {
-        args.push(cpp_type(t)?);
+    for (i, (n, t)) in s.params.iter().enumerate() {
+        args.push(cpp_type(t).map_err(|e| format!("parameter {i} `{n}`: {e}"))?);
     }
-    Ok(format!(
-        "cdsys::{}<{}>",
-        if s.variadic { "vfn" } else { "fn" },
-        args.join(", ")
-    ))
+    let kind = if s.variadic { "vfn" } else { "fn" };
+    Ok(format!("cdsys::{kind}<{}>", args.join(", ")))
 }
 
 // ---------------------------------------------------------------------------------------------
 // The probe
 
-/// One unit being generated.
+/// One unit being generated: its view, text and assertions, and for each `tag::part`
+/// (`function_cuX::parameter_2`; a typedef's tag alone) what the messages say of the part
+/// (``parameter 2 `uc`: ``) and the bindings' Rust type.
 struct Gen {
     view: &'static str,
     text: String,
     assertions: usize,
-    /// `tag::part` (`function_cuX::parameter_2`; a typedef's tag alone) → what the messages say
-    /// of the part (``parameter 2 `uc`: ``) and the bindings' Rust type.
     parts: BTreeMap<String, (String, String)>,
 }
 
@@ -530,16 +377,13 @@ impl Gen {
     /// part too (parameter count, variadic, return type, each parameter), so that the diagnostics
     /// name the parameter. Returns the number of parameters.
     fn signature(&mut self, tag: &str, header: &str, s: &Signature) -> Result<usize, String> {
-        for (i, (n, t)) in s.params.iter().enumerate() {
-            cpp_type(t).map_err(|e| format!("{}: parameter {i} `{n}`: {e}", s.name))?;
-        }
         let whole = cpp_fn(s).map_err(|e| format!("{}: {e}", s.name))?;
         let _ = writeln!(self.text, "CDSYS_SIGNATURE({tag}, {header}, {whole})");
         self.assertions += 1;
         let ret = s.ret.as_ref().map_or("()".to_string(), rust_text);
         let mut parts = vec![
             (
-                "parameter_count".to_string(),
+                "parameter_count".into(),
                 String::new(),
                 s.params.len().to_string(),
             ),
@@ -552,23 +396,38 @@ impl Gen {
             ("whole_type".into(), "type: ".into(), String::new()),
         ];
         for (i, (n, t)) in s.params.iter().enumerate() {
-            parts.push((
-                format!("parameter_{i}"),
-                format!("parameter {i} `{n}`: "),
-                rust_text(t),
-            ));
+            let label = format!("parameter {i} `{n}`: ");
+            parts.push((format!("parameter_{i}"), label, rust_text(t)));
         }
-        for (part, label, rust_text) in parts {
-            self.parts
-                .insert(format!("{tag}::{part}"), (label, rust_text));
+        for (part, label, rust) in parts {
+            self.parts.insert(format!("{tag}::{part}"), (label, rust));
         }
         Ok(s.params.len())
     }
 }
 
-/// The names in `a` and not in `b`.
-fn missing<'a>(a: &BTreeSet<&'a str>, b: &BTreeSet<&'a str>) -> Vec<&'a str> {
-    a.difference(b).copied().collect()
+/// A problem for each name only one side has: in the bindings' `file` (`bound`) and not declared
+/// by the `header`, or the other way round.
+fn one_sided(
+    problems: &mut Vec<String>,
+    kind: &str,
+    (file, bound): (&str, BTreeSet<&str>),
+    (header, verb, declared): (&str, &str, BTreeSet<&str>),
+) {
+    for f in bound.difference(&declared) {
+        let how = format!("but {header} {verb}s it in neither stream mode");
+        let how = if header == "cuda.h" {
+            how
+        } else {
+            format!("but {header} does not {verb} it")
+        };
+        problems.push(format!("{kind} {f}: in {file}, {how} (not checked)"));
+    }
+    for f in declared.difference(&bound) {
+        problems.push(format!(
+            "{kind} {f}: {verb}d by {header}, missing from {file}"
+        ));
+    }
 }
 
 fn probe(
@@ -582,9 +441,10 @@ fn probe(
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     // What each view declares (the three preprocessor runs in parallel).
     let scans: Vec<Result<Decls, String>> = std::thread::scope(|s| {
-        let scan = |defines| {
-            cxx.preprocess("c++", defines)
-                .map(|e| Decls::scan(&header_lines(&e)))
+        let scan = |defines: &str| {
+            let defines: Vec<&str> = defines.split_whitespace().collect();
+            let expanded = cxx.preprocess("c++", &defines)?;
+            Ok(Decls::scan(&header_lines(&expanded)))
         };
         let handles: Vec<_> = VIEWS
             .iter()
@@ -593,18 +453,21 @@ fn probe(
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
     let declared = scans.into_iter().collect::<Result<Vec<Decls>, String>>()?;
+    let v = &inputs.version;
     let mut units: Vec<Gen> = (VIEWS.iter())
         .map(|(view, defines)| {
-            let prologue: String = defines.iter().map(|d| format!("#define {d} 1\n")).collect();
+            let prologue: String = (defines.split_whitespace())
+                .map(|d| format!("#define {d} 1\n"))
+                .collect();
+            let text = format!(
+                "/* @generated by tests/support/prototypes.rs from the projected bindings of CUDA \
+                 {v}: the {view} view of cuda.h, cudaTypedefs.h and the interop headers. */\n\
+                 {prologue}#include \"prototypes.hpp\"\n{}",
+                includes()
+            );
             Gen {
                 view,
-                text: format!(
-                    "/* @generated by tests/support/prototypes.rs from cuda-driver-sys/src/generated/ (CUDA {}) and \
-                     src/inline.rs: the {view} view of cuda.h, cudaTypedefs.h and the interop headers. */\n{prologue}\
-                     #include \"prototypes.hpp\"\n{}",
-                    inputs.version,
-                    includes()
-                ),
+                text,
                 assertions: 0,
                 parts: BTreeMap::new(),
             }
@@ -618,12 +481,15 @@ fn probe(
     for (m, g) in units[..2].iter_mut().enumerate() {
         let (d, view) = (&declared[m], g.view);
         let _ = writeln!(g.text, "\n/* C spellings, {view} */");
-        for s in b.spellings.iter().filter(|s| s.modes[m]) {
-            let _ = writeln!(g.text, "CDSYS_SPELLING({}, {}, \"{view}\")", s.c, s.target);
+        for (c, target, _) in b.spellings.iter().filter(|s| s.2[m]) {
+            let _ = writeln!(g.text, "CDSYS_SPELLING({c}, {target}, \"{view}\")");
             g.assertions += 1;
         }
-        let n = b.spellings.iter().filter(|s| s.modes[m]).count();
-        report.spellings[m] = Count::of(n, n);
+        let n = b.spellings.iter().filter(|s| s.2[m]).count();
+        report.spellings[m] = Count {
+            checked: n,
+            declared: n,
+        };
         let _ = writeln!(g.text, "\n/* Functions, {view} */");
         for name in d.functions.iter().chain(&d.inline) {
             let _ = writeln!(g.text, "#undef {name}");
@@ -651,38 +517,37 @@ fn probe(
         v.iter().map(|f| f.name.as_str()).collect()
     }
     let header = |inline: bool| -> BTreeSet<&str> {
-        let sets = declared[..2]
-            .iter()
-            .map(|d| if inline { &d.inline } else { &d.functions });
+        let sets = (declared[..2].iter()).map(|d| if inline { &d.inline } else { &d.functions });
         sets.flatten().map(String::as_str).collect()
     };
-    let (bound, bound_inline, header_functions, header_inline) = (
-        names(&b.functions),
-        names(&b.inline),
-        header(false),
-        header(true),
-    );
-    report.functions = Count::of(checked.len(), b.functions.len());
+    let (header_functions, header_inline) = (header(false), header(true));
+    report.functions = Count {
+        checked: checked.len(),
+        declared: b.functions.len(),
+    };
     report.header_functions = header_functions.len();
-    report.inline = Count::of(checked_inline.len(), bound_inline.len());
+    report.inline = Count {
+        checked: checked_inline.len(),
+        declared: b.inline.len(),
+    };
     report.header_inline = header_inline.len();
     let mut problems = Vec::new();
-    for f in missing(&bound, &header_functions) {
-        problems.push(format!("function {f}: in functions.rs, but cuda.h declares it in neither stream mode (not checked)"));
-    }
-    for f in missing(&header_functions, &bound) {
-        problems.push(format!(
-            "function {f}: declared by cuda.h, missing from functions.rs"
-        ));
-    }
-    for f in missing(&bound_inline, &header_inline) {
-        problems.push(format!("static inline function {f}: in src/inline.rs, but cuda.h defines it in neither stream mode (not checked)"));
-    }
-    for f in missing(&header_inline, &bound_inline) {
-        problems.push(format!(
-            "static inline function {f}: defined by cuda.h, missing from src/inline.rs"
-        ));
-    }
+    let (functions, inline) = (
+        ("functions.rs", names(&b.functions)),
+        ("src/inline.rs", names(&b.inline)),
+    );
+    one_sided(
+        &mut problems,
+        "function",
+        functions,
+        ("cuda.h", "declare", header_functions),
+    );
+    one_sided(
+        &mut problems,
+        "static inline function",
+        inline,
+        ("cuda.h", "define", header_inline),
+    );
 
     // Typedefs, in the internal view (the only one with all of them).
     let (internal, g) = (&declared[2], &mut units[2]);
@@ -693,29 +558,25 @@ fn probe(
     }
     report.pfn_typedefs.declared = b.pfns.len();
     report.header_pfn_typedefs = internal.pfns.len();
-    let (bound_pfns, header_pfns) = (
-        names(&b.pfns),
-        internal.pfns.iter().map(String::as_str).collect(),
+    let header_pfns = internal.pfns.iter().map(String::as_str).collect();
+    let pfns = ("bindings.rs", names(&b.pfns));
+    one_sided(
+        &mut problems,
+        "typedef",
+        pfns,
+        ("cudaTypedefs.h", "declare", header_pfns),
     );
-    for p in missing(&bound_pfns, &header_pfns) {
-        problems.push(format!(
-            "typedef {p}: in bindings.rs, but cudaTypedefs.h does not declare it (not checked)"
-        ));
-    }
-    for p in missing(&header_pfns, &bound_pfns) {
-        problems.push(format!(
-            "typedef {p}: declared by cudaTypedefs.h, missing from bindings.rs"
-        ));
-    }
     g.text.push_str("\n/* Other typedefs */\n");
     for (name, ty) in &b.typedefs {
         let c = cpp_type(ty).map_err(|e| format!("typedef {name}: {e}"))?;
         let _ = writeln!(g.text, "CDSYS_TYPE(typedef_{name}, {name}, {c})");
         g.assertions += 1;
-        g.parts
-            .insert(format!("typedef_{name}"), (String::new(), rust_text(ty)));
+        (g.parts).insert(format!("typedef_{name}"), (String::new(), rust_text(ty)));
     }
-    report.typedefs = Count::of(b.typedefs.len(), b.typedefs.len());
+    report.typedefs = Count {
+        checked: b.typedefs.len(),
+        declared: b.typedefs.len(),
+    };
     report.problems.extend(problems);
     compile(&units, cxx, dir, known, report)
 }
@@ -732,14 +593,13 @@ fn compile(
     for g in units {
         let path = dir.join(format!("{}.cpp", g.view));
         std::fs::write(&path, &g.text).map_err(|e| format!("{}: {e}", path.display()))?;
-        let same = |k: &&Unit| std::fs::read_to_string(&k.path).is_ok_and(|t| t == g.text);
+        let same = |k: &Unit| std::fs::read_to_string(&k.path).is_ok_and(|t| t == g.text);
         let reused = known
             .iter()
-            .filter(|k| k.compiled && k.view == g.view)
-            .any(|k| same(&k));
+            .any(|k| k.compiled && k.view == g.view && same(k));
         todo.push((g, path, reused));
     }
-    let outputs: Vec<Option<std::io::Result<Output>>> = std::thread::scope(|s| {
+    let outputs: Vec<Option<std::io::Result<std::process::Output>>> = std::thread::scope(|s| {
         let handles: Vec<_> = (todo.iter())
             .map(|(_, path, reused)| {
                 let mut cmd = cxx.command();
@@ -749,8 +609,7 @@ fn compile(
                 (!reused).then(|| s.spawn(move || cmd.output()))
             })
             .collect();
-        handles
-            .into_iter()
+        (handles.into_iter())
             .map(|h| h.map(|h| h.join().unwrap()))
             .collect()
     });
@@ -767,17 +626,18 @@ fn compile(
                 out.status.success()
             }
         };
-        let view = g.view.to_string();
+        let (view, assertions) = (g.view.to_string(), g.assertions);
         report.units.push(Unit {
             view,
             path,
-            assertions: g.assertions,
+            assertions,
             compiled,
             reused,
         });
     }
     Ok(())
 }
+
 /// Splits `a, b<c, d>, e` at its top-level commas.
 fn top_level_args(s: &str) -> Vec<String> {
     let mut out = vec![String::new()];
@@ -799,45 +659,37 @@ fn top_level_args(s: &str) -> Vec<String> {
 
 /// One line per problem in a unit's diagnostics: each failed `same<WHERE, HEADER, RUST>` as
 /// "function cuX (view): parameter 2 `uc`: cuda.h has `unsigned char`, the bindings `u32` (C++
-/// `unsigned int`)"; any other error with the probe line it points at.
+/// `unsigned int`)" (the whole type only where no part of it is named); any other error with the
+/// probe line it points at.
 fn explain(g: &Gen, path: &Path, diagnostics: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut whole = Vec::new();
-    let mut named: BTreeSet<String> = BTreeSet::new();
+    let (mut out, mut whole, mut named) = (Vec::new(), Vec::new(), BTreeSet::new());
     let file = path.display().to_string();
-    let lines: Vec<&str> = g.text.lines().collect();
     let view = g.view;
     for line in diagnostics.lines() {
-        if let Some(rest) = line
-            .split_once("In instantiation of 'struct cdsys::same<")
-            .map(|(_, r)| r)
-        {
-            let inner = rest.strip_suffix(">':").unwrap_or(rest);
-            let args = top_level_args(inner);
+        if let Some((_, rest)) = line.split_once("In instantiation of 'struct cdsys::same<") {
+            let args = top_level_args(rest.strip_suffix(">':").unwrap_or(rest));
             if args.len() != 3 {
                 out.push(format!("{view}: {line}"));
                 continue;
             }
             // `cdsys_where::typedef_X`, or `cdsys::PART<cdsys_where::TAG[, INDEX]>`.
-            let (part, tag, key) = match args[0]
+            let (part, inner) = match args[0]
                 .strip_prefix("cdsys::")
                 .and_then(|w| w.split_once('<'))
             {
-                Some((part, inner)) => {
-                    let inner = top_level_args(inner.strip_suffix('>').unwrap_or(inner));
-                    let tag = inner[0].trim_start_matches("cdsys_where::").to_string();
-                    let key = match inner.get(1) {
-                        Some(i) => {
-                            format!("{tag}::{part}_{}", i.trim_end_matches(['u', 'l', 'U', 'L']))
-                        }
-                        None => format!("{tag}::{part}"),
-                    };
-                    (part, tag, key)
+                Some((part, inner)) => (
+                    part,
+                    top_level_args(inner.strip_suffix('>').unwrap_or(inner)),
+                ),
+                None => ("", vec![args[0].clone()]),
+            };
+            let tag = inner[0].trim_start_matches("cdsys_where::").to_string();
+            let key = match (part, inner.get(1)) {
+                ("", _) => tag.clone(),
+                (_, Some(i)) => {
+                    format!("{tag}::{part}_{}", i.trim_end_matches(['u', 'l', 'U', 'L']))
                 }
-                None => {
-                    let tag = args[0].trim_start_matches("cdsys_where::").to_string();
-                    ("", tag.clone(), tag)
-                }
+                (_, None) => format!("{tag}::{part}"),
             };
             let (kind, name) = match tag.split_once('_') {
                 Some(("function", n)) => ("function", n),
@@ -846,33 +698,26 @@ fn explain(g: &Gen, path: &Path, diagnostics: &str) -> Vec<String> {
                 _ => ("entry", tag.as_str()),
             };
             let (what, rust) = g.parts.get(&key).cloned().unwrap_or_default();
-            let rust = if rust.is_empty() {
-                String::new()
-            } else {
-                format!("`{rust}` (C++ ")
-            };
-            let close = if rust.is_empty() { "" } else { ")" };
-            let count = |t: &str| {
-                t.trim_start_matches("cdsys::parameters<")
-                    .trim_end_matches('>')
-                    .to_string()
-            };
+            let (header, bound) = (&args[1], &args[2]);
             let msg = if part == "parameter_count" {
+                let count = |t: &str| {
+                    t.trim_start_matches("cdsys::parameters<")
+                        .trim_end_matches('>')
+                        .to_string()
+                };
+                let (h, r) = (count(header), count(bound));
                 format!(
-                    "{kind} {name} ({view} view): {} parameters in cuda.h, {} in the bindings",
-                    count(&args[1]),
-                    count(&args[2])
+                    "{kind} {name} ({view} view): {h} parameters in cuda.h, {r} in the bindings"
                 )
+            } else if rust.is_empty() {
+                format!("{kind} {name} ({view} view): {what}cuda.h has `{header}`, the bindings `{bound}`")
             } else {
-                format!(
-                    "{kind} {name} ({view} view): {what}cuda.h has `{}`, the bindings {rust}`{}`{close}",
-                    args[1], args[2]
-                )
+                format!("{kind} {name} ({view} view): {what}cuda.h has `{header}`, the bindings `{rust}` (C++ `{bound}`)")
             };
             if part == "whole_type" {
-                whole.push((tag.to_string(), msg));
+                whole.push((tag, msg));
             } else {
-                named.insert(tag.to_string());
+                named.insert(tag);
                 out.push(msg);
             }
         } else if let Some((loc, msg)) = line.split_once(": error: ") {
@@ -884,11 +729,11 @@ fn explain(g: &Gen, path: &Path, diagnostics: &str) -> Vec<String> {
                 out.push(format!("C spelling{m}"));
                 continue;
             }
-            let probe_line = loc
+            let number = loc
                 .strip_prefix(&file)
-                .and_then(|r| r.trim_start_matches(':').split(':').next())
-                .and_then(|n| n.parse::<usize>().ok())
-                .and_then(|n| lines.get(n - 1))
+                .and_then(|r| r.trim_start_matches(':').split(':').next());
+            let probe_line = (number.and_then(|n| n.parse::<usize>().ok()))
+                .and_then(|n| g.text.lines().nth(n - 1))
                 .map(|l| format!(" in `{}`", l.trim()))
                 .unwrap_or_default();
             out.push(format!("{view} view: {loc}: {msg}{probe_line}"));
@@ -896,7 +741,6 @@ fn explain(g: &Gen, path: &Path, diagnostics: &str) -> Vec<String> {
             out.push(format!("{view} view: {line}"));
         }
     }
-    // The whole type only where no part named the difference.
     out.extend(
         whole
             .into_iter()
@@ -905,10 +749,9 @@ fn explain(g: &Gen, path: &Path, diagnostics: &str) -> Vec<String> {
     );
     if out.is_empty() {
         let head: Vec<&str> = diagnostics.lines().take(20).collect();
+        let (path, head) = (path.display(), head.join("\n"));
         out.push(format!(
-            "the {view} unit of the probe did not compile ({}):\n{}",
-            path.display(),
-            head.join("\n")
+            "the {view} unit of the probe did not compile ({path}):\n{head}"
         ));
     }
     out

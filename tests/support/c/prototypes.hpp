@@ -9,6 +9,16 @@
 #include <utility>
 
 namespace cdsys {
+/* Rust's primitive types, as the probe spells them (`cdsys::rust::c_uchar`, `cdsys::rust::u32`). */
+namespace rust {
+using c_void = void; using c_char = char; using c_schar = signed char; using c_uchar = unsigned char;
+using c_short = short; using c_ushort = unsigned short; using c_int = int; using c_uint = unsigned int;
+using c_long = long; using c_ulong = unsigned long; using c_longlong = long long;
+using c_ulonglong = unsigned long long; using c_float = float; using c_double = double;
+using f32 = float; using f64 = double; using usize = std::size_t; using isize = std::ptrdiff_t;
+using i8 = std::int8_t; using i16 = std::int16_t; using i32 = std::int32_t; using i64 = std::int64_t;
+using u8 = std::uint8_t; using u16 = std::uint16_t; using u32 = std::uint32_t; using u64 = std::uint64_t;
+}
 template <class R, class... A> using fn = R (*)(A...);
 template <class R, class... A> using vfn = R (*)(A..., ...);
 template <class T, std::size_t N> using array = T[N];

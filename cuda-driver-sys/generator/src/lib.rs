@@ -82,6 +82,10 @@ pub struct Options {
     pub c_compiler: PathBuf,
     /// How to regenerate, written at the top of every generated file.
     pub regenerate_hint: String,
+    /// Where set, only the files of this module of [`MODULES`] are written (`gl`: the Windows
+    /// pass of `ci/regenerate.sh`, whose other files are those of x86-64 Linux); `cuda.h` is
+    /// still parsed, as the module's items use its types.
+    pub only_module: Option<String>,
 }
 
 /// A summary of one generation, for logs.
@@ -104,8 +108,19 @@ pub struct Summary {
 /// every module of [`MODULES`]. Errors say what in the header could not be handled.
 pub fn generate(opts: &Options) -> Result<Summary, String> {
     let (mut summary, core) = generate_set(opts, &CORE, None)?;
+    if let Some(m) = &opts.only_module {
+        if opts.interop_include.is_none() || !MODULES.iter().any(|s| s.module == m) {
+            return Err(format!(
+                "--only {m}: not a module of the interop headers (profiler, gl, egl, vdpau), \
+                 or no --interop directory"
+            ));
+        }
+    }
     if opts.interop_include.is_some() {
-        for set in &MODULES {
+        for set in MODULES
+            .iter()
+            .filter(|s| opts.only_module.as_deref().is_none_or(|m| m == s.module))
+        {
             let (s, _) = generate_set(opts, set, Some(&core))?;
             summary.modules.push((set.module, s));
         }
@@ -232,7 +247,11 @@ fn generate_set(
 
     std::fs::create_dir_all(&opts.out_dir)
         .map_err(|e| format!("{}: {e}", opts.out_dir.display()))?;
+    let written = opts.only_module.as_deref().is_none_or(|m| m == set.module);
     let write = |name: &str, body: &str| {
+        if !written {
+            return Ok(());
+        }
         let header = file_header(set, name, cuda_version, &opts.regenerate_hint)?;
         let path = opts.out_dir.join(set.file(name));
         std::fs::write(&path, format!("{header}{body}"))
@@ -292,16 +311,27 @@ fn generate_set(
 }
 
 /// The `CUDA_VERSION` a directory of generated files was generated from (from the header line of
-/// its `bindings.rs`).
+/// its `bindings.rs`, or of its first file where it holds one module's: `--only`).
 pub fn generated_version(dir: &Path) -> Result<u32, String> {
-    let text = read(&dir.join("bindings.rs"))?;
+    let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect();
+    names.sort();
+    let first = names
+        .iter()
+        .find(|p| p.ends_with("bindings.rs"))
+        .or(names.first())
+        .ok_or_else(|| format!("{}: no generated file", dir.display()))?;
+    let text = read(first)?;
     let re = regex::Regex::new(r"\(CUDA_VERSION (\d+)\)").unwrap();
     re.captures(text.lines().next().unwrap_or_default())
         .and_then(|c| c[1].parse().ok())
         .ok_or_else(|| {
             format!(
-                "{}: no `(CUDA_VERSION N)` in the first line of bindings.rs",
-                dir.display()
+                "{}: no `(CUDA_VERSION N)` in its first line",
+                first.display()
             )
         })
 }

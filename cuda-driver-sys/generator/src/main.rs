@@ -8,20 +8,27 @@
 //! for `x86_64-pc-windows-gnu`) into one set of files, each item under the `cfg` of the versions
 //! (and target) it exists in.
 //!
+//! `cuda-driver-sys-generator project --version V [--windows] FILE...`: rewrites each merged file
+//! as what version `V` compiles of it (on Windows with `--windows`), without those cfgs.
+//!
 //! `ci/regenerate.sh` runs the first for every pinned version (and `--only gl` for Windows), then
-//! the second.
+//! the second; `ci/platforms.sh` the third, to type-check the Windows items on Linux.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: cuda-driver-sys-generator --include DIR --out DIR [--cc COMPILER] \
                      [--interop DIR] [--only MODULE]\n       \
-                     cuda-driver-sys-generator merge --out DIR INPUT_DIR... [--windows INPUT_DIR...]";
+                     cuda-driver-sys-generator merge --out DIR INPUT_DIR... [--windows INPUT_DIR...]\n       \
+                     cuda-driver-sys-generator project --version V [--windows] FILE...";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("merge") {
         return merge(&args[1..]);
+    }
+    if args.first().map(String::as_str) == Some("project") {
+        return project(&args[1..]);
     }
     let mut args = args.into_iter();
     let (mut include, mut out, mut cc, mut interop) = (None, None, PathBuf::from("cc"), None);
@@ -103,4 +110,34 @@ fn merge(args: &[String]) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `project --version V [--windows] FILE...`: each file rewritten as that variant's projection.
+fn project(args: &[String]) -> ExitCode {
+    let (Some("--version"), Some(Ok(version))) = (
+        args.first().map(String::as_str),
+        args.get(1).map(|v| v.parse::<u32>()),
+    ) else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let windows = args.get(2).map(String::as_str) == Some("--windows");
+    let variant = cuda_driver_sys_generator::rust_syntax::Variant { version, windows };
+    for path in &args[2 + windows as usize..] {
+        let projected = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {path}: {e}"))
+            .and_then(|text| {
+                syn::parse_file(&text).map_err(|e| format!("{path} does not parse: {e}"))
+            })
+            .and_then(|mut file| {
+                cuda_driver_sys_generator::rust_syntax::project(&mut file, variant)?;
+                std::fs::write(path, prettyplease::unparse(&file))
+                    .map_err(|e| format!("cannot write {path}: {e}"))
+            });
+        if let Err(e) = projected {
+            eprintln!("cuda-driver-sys-generator project: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
 }

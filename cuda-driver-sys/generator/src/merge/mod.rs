@@ -14,9 +14,14 @@
 //! element). A container whose header differs between versions is a different item. Whatever a
 //! later generator writes is merged the same way.
 //!
-//! Before writing, every version is projected back out of the merged files (its `cfg`s applied)
-//! and compared token by token with that version's own output: a merge that would change what
-//! any version compiles is an error, never a file. The files written add to each documented
+//! Beside the versions, a target axis: where Windows inputs are given (the `gl` module generated
+//! for `x86_64-pc-windows-gnu`, whose `cudaGL.h` declares `cuWGLGetDevice` under `_WIN32`), each
+//! of their files is merged from both targets' outputs, and an item only one target has (in some
+//! versions) is under `windows` or `not(windows)` as well (`variants.rs`).
+//!
+//! Before writing, every version (for each target) is projected back out of the merged files (its
+//! `cfg`s applied) and compared token by token with that version's own output: a merge that would
+//! change what any version compiles is an error, never a file. The files written add to each documented
 //! item's docs the versions it exists in (`versions`); the comparison is of the same rendering
 //! without those doc lines, which no version's own output has.
 

@@ -122,3 +122,54 @@ fn versions_cfg(set: &BTreeSet<usize>, versions: &[u32]) -> Option<TokenStream> 
         quote!(any(#(#preds),*))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn target_cfgs() {
+        let variants = Variants {
+            versions: vec![12000, 12090, 13000],
+            windows: true,
+        };
+        let cfg = |set: &[usize]| {
+            variants
+                .cfg_of(&set.iter().copied().collect())
+                .map(|t| t.to_string().replace(' ', ""))
+        };
+        assert_eq!(cfg(&[0, 1, 2, 3, 4, 5]), None);
+        assert_eq!(cfg(&[1, 2, 4, 5]).as_deref(), Some("cuda_ge_12090"));
+        assert_eq!(cfg(&[3, 4, 5]).as_deref(), Some("windows"));
+        assert_eq!(cfg(&[0, 1, 2]).as_deref(), Some("not(windows)"));
+        assert_eq!(
+            cfg(&[3, 4]).as_deref(),
+            Some("all(windows,not(cuda_ge_13000))")
+        );
+        assert_eq!(
+            cfg(&[0, 1, 2, 5]).as_deref(),
+            Some("any(not(windows),all(windows,cuda_ge_13000))")
+        );
+        assert_eq!(
+            variants.target_note(&[3].into()),
+            Some("Windows only (`cfg(windows)`)")
+        );
+        assert_eq!(variants.versions_of(&[0, 3, 5].into()), vec![12000, 13000]);
+        let variant = crate::rust_syntax::Variant {
+            version: 12090,
+            windows: true,
+        };
+        for (pred, holds) in [
+            ("all(windows, not(cuda_ge_13000))", true),
+            ("not(windows)", false),
+            ("any(not(windows), all(windows, cuda_ge_13000))", false),
+        ] {
+            let meta: syn::Meta = syn::parse_str(pred).unwrap();
+            assert_eq!(
+                crate::rust_syntax::variant_cfg_holds(&meta, variant),
+                Ok(holds),
+                "{pred}"
+            );
+        }
+    }
+}

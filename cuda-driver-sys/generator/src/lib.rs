@@ -30,7 +30,9 @@
 //!
 //! The other driver-API headers (profiler, OpenGL, EGL, VDPAU: [`MODULES`], `header_set`) get the
 //! same files, prefixed with the module's name (`gl_table.rs`), and a module root (`gl.rs`,
-//! `module_root`) that the merge stage writes once. [`rust_syntax`] holds the `syn`
+//! `module_root`) that the merge stage writes once. `ci/regenerate.sh` also generates the OpenGL
+//! module for Windows ([`Options::only_module`]): the merge puts what `cudaGL.h` declares only
+//! under `_WIN32` (`cuWGLGetDevice`) under `cfg(windows)`. [`rust_syntax`] holds the `syn`
 //! helpers the merge and the tests share.
 
 mod bindgen_pass;

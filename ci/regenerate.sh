@@ -7,16 +7,16 @@
 # The versions are those of cuda-driver-sys/versions.txt (through ci/fetch-deps.sh's
 # CUDA_VERSIONS): adding a line there and running this script adds a version.
 # Also the modules of the other driver-API headers (profiler, OpenGL, EGL, VDPAU; --interop names
-# where the OpenGL, EGL and VDPAU headers are).
+# where the OpenGL, EGL and VDPAU headers are). The headers come from the pinned PyPI wheels and
+# Debian packages, and libclang from Debian (ci/fetch-deps.sh), so the output is the same on every
+# machine.
 # The Windows pass: cudaGL.h declares cuWGLGetDevice (and its HGPUNV) only under _WIN32, so the
 # OpenGL module is generated for x86_64-pc-windows-gnu too (--only gl; every other file is the same
 # for Windows, which ci/platforms.sh checks), and the merge puts what only one target has under
 # `cfg(windows)` or `cfg(not(windows))`. It needs no Windows headers: clang -ffreestanding with
 # the few declarations GL/gl.h takes from windows.h (ci/platforms/msvc-shim/), which ci/platforms.sh
 # shows gives the same files as the mingw-w64 headers.
-#   ci/regenerate.sh --windows-pass DIR V...   only the Windows pass of these versions, into DIR/wV The headers come from the pinned PyPI wheels and
-# Debian packages, and libclang from Debian (ci/fetch-deps.sh), so the output is the same on every
-# machine.
+#   ci/regenerate.sh --windows-pass DIR V...   only the Windows pass of these versions, into DIR/wV
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

@@ -85,8 +85,8 @@ pub struct Options {
     /// How to regenerate, written at the top of every generated file.
     pub regenerate_hint: String,
     /// Where set, only the files of this module of [`MODULES`] are written (`gl`: the Windows
-    /// pass of `ci/regenerate.sh`, whose other files are those of x86-64 Linux); `cuda.h` is
-    /// still parsed, as the module's items use its types.
+    /// pass of `ci/regenerate.sh`, whose other files are those of x86-64 Linux), and the
+    /// [`Summary`] is the module's; `cuda.h` is still parsed, as the module's items use its types.
     pub only_module: Option<String>,
 }
 
@@ -109,26 +109,38 @@ pub struct Summary {
 /// Runs the whole generation: `cuda.h`'s files, and with [`Options::interop_include`] those of
 /// every module of [`MODULES`]. Errors say what in the header could not be handled.
 pub fn generate(opts: &Options) -> Result<Summary, String> {
-    let (mut summary, core) = generate_set(opts, &CORE, None)?;
     if let Some(m) = &opts.only_module {
-        if opts.interop_include.is_none() || !MODULES.iter().any(|s| s.module == m) {
-            return Err(format!(
-                "--only {m}: not a module of the interop headers (profiler, gl, egl, vdpau), \
-                 or no --interop directory"
-            ));
-        }
-    }
-    if opts.interop_include.is_some() {
-        for set in MODULES
+        let set = MODULES
             .iter()
-            .filter(|s| opts.only_module.as_deref().is_none_or(|m| m == s.module))
-        {
+            .find(|s| s.module == m && opts.interop_include.is_some())
+            .ok_or_else(|| {
+                format!(
+                    "--only {m}: not a module of the interop headers (profiler, gl, egl, vdpau), \
+                     or no --interop directory"
+                )
+            })?;
+        // The module's items use cuda.h's types: one bindgen run of its internal view (the
+        // legacy functions it keeps are none of the module's), no file of its written.
+        let core_src = run_bindgen(opts, &CORE, &INTERNAL_DEFINES, &BTreeSet::new())?;
+        let core = (parse(&core_src)?, core_src);
+        return Ok(generate_set(opts, set, Some(&core))?.0);
+    }
+    let (mut summary, core) = generate_set(opts, &CORE, None)?;
+    if opts.interop_include.is_some() {
+        for set in &MODULES {
             let (s, _) = generate_set(opts, set, Some(&core))?;
             summary.modules.push((set.module, s));
         }
     }
     Ok(summary)
 }
+
+/// The definitions of the driver's own internal view of a header: every item, legacy types and
+/// `PFN_*` typedefs included.
+const INTERNAL_DEFINES: [&str; 2] = [
+    "-D__CUDA_API_VERSION_INTERNAL",
+    "-D__CUDA_API_VERSION_INTERNAL_ODR",
+];
 
 /// Generates the files of one header set. A module's items name `cuda.h`'s types, which `core`
 /// (the parsed `cuda.h` bindings, and bindgen's text of them) resolves when signatures are
@@ -184,14 +196,10 @@ fn generate_set(
 
     // Everything, legacy types and PFN typedefs included, from the driver's own internal view;
     // minus the legacy functions whose names the C spellings take over.
-    let internal_defines = [
-        "-D__CUDA_API_VERSION_INTERNAL",
-        "-D__CUDA_API_VERSION_INTERNAL_ODR",
-    ];
     let probe = parse(&run_bindgen(
         opts,
         set,
-        &internal_defines,
+        &INTERNAL_DEFINES,
         &BTreeSet::new(),
     )?)?;
     let legacy: BTreeSet<String> = probe
@@ -200,7 +208,7 @@ fn generate_set(
         .filter(|f| !wanted.contains(*f))
         .cloned()
         .collect();
-    let bindings_src = run_bindgen(opts, set, &internal_defines, &legacy)?;
+    let bindings_src = run_bindgen(opts, set, &INTERNAL_DEFINES, &legacy)?;
     let mut bindings = with_core(parse(&bindings_src)?);
     // Enumerators the header declares only under __CUDA_API_VERSION_INTERNAL (12.1-12.4:
     // CU_LAUNCH_ATTRIBUTE_MAX) are none of a C program's: the enums keep what it sees.
@@ -249,11 +257,7 @@ fn generate_set(
 
     std::fs::create_dir_all(&opts.out_dir)
         .map_err(|e| format!("{}: {e}", opts.out_dir.display()))?;
-    let written = opts.only_module.as_deref().is_none_or(|m| m == set.module);
     let write = |name: &str, body: &str| {
-        if !written {
-            return Ok(());
-        }
         let header = file_header(set, name, cuda_version, &opts.regenerate_hint)?;
         let path = opts.out_dir.join(set.file(name));
         std::fs::write(&path, format!("{header}{body}"))

@@ -2,10 +2,15 @@
 # aarch64 Linux and x86-64 Windows, checked by cross-compiled probes (Rust's standard library for
 # those targets cannot be installed here, but their C compilers can):
 # 1. bindings: the generator run for aarch64-unknown-linux-gnu, x86_64-pc-windows-gnu (mingw-w64
-#    headers) and x86_64-pc-windows-msvc (no MSVC headers: clang -ffreestanding with the two
+#    headers) and x86_64-pc-windows-msvc (no MSVC headers: clang -ffreestanding with the
 #    declarations GL/EGL take from windows.h, ci/platforms/msvc-shim/), each compared with the
 #    x86-64 Linux output of the same header version (which ci/regenerate.sh --check compares with
-#    the committed files): ci/platforms/compare_bindings.py says what may differ and why;
+#    the committed files): ci/platforms/compare_bindings.py says what may differ and why. Windows
+#    differs by cudaGL.h's cuWGLGetDevice (declared under _WIN32), which the committed gl_*.rs carry
+#    under cfg(windows): ci/regenerate.sh's Windows pass (the gl module for x86_64-pc-windows-gnu,
+#    merged under that cfg) is compared with the mingw-w64 output, file for file; and the crate's
+#    Windows view of the gl module (its files projected for Windows by the generator) is
+#    type-checked on Linux (cargo check of a copy of the crate), with a control that must fail;
 # 2. the layout and constant probes (tests/support/c/*_probe.c with the tables the tests' build
 #    script writes from the committed bindings) compiled by each target's C compiler: their tables, as that compiler evaluates them
 #    (ci/platforms/asm_data.py reads them from its assembly, nothing is run: no wine), equal to
@@ -49,8 +54,14 @@ elif [ $# -gt 0 ]; then
 fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+# Each section says how long the one before it took (wall time), for CI's time budget.
+section() {
+  [ -z "${section_start:-}" ] || echo "($((SECONDS - section_start)) s)"
+  section_start=$SECONDS
+  echo "--- $*"
+}
 
-echo "--- bindings per target (header versions ${versions[*]})"
+section "bindings per target (header versions ${versions[*]})"
 cargo build --quiet --release -p cuda-driver-sys-generator
 gen="$root/target/release/cuda-driver-sys-generator"
 clang_args=$BINDGEN_EXTRA_CLANG_ARGS
@@ -68,14 +79,50 @@ for v in "${versions[@]}"; do
   # (The C preprocessor only resolves cuda.h's renaming macros, the same under MSVC.)
   generate x86_64-pc-windows-msvc x86_64-w64-mingw32-gcc "$v" -ffreestanding -isystem "$root/$here/msvc-shim" \
     -Wno-ignored-attributes & pids+=($!)
+  ci/regenerate.sh --windows-pass "$scratch/windows-pass" "$v" & pids+=($!)
   for pid in "${pids[@]}"; do wait "$pid"; done
   linux="$scratch/x86_64-unknown-linux-gnu/$v"
   echo "aarch64-unknown-linux-gnu, CUDA $v: $(python3 $here/compare_bindings.py same "$linux" "$scratch/aarch64-unknown-linux-gnu/$v")"
   echo "x86_64-pc-windows-gnu, CUDA $v: $(python3 $here/compare_bindings.py windows "$linux" "$scratch/x86_64-pc-windows-gnu/$v")"
+  echo "ci/regenerate.sh's Windows pass (cfg(windows) of the committed files) against x86_64-pc-windows-gnu, CUDA $v: $(python3 $here/compare_bindings.py subset "$scratch/windows-pass/w$v" "$scratch/x86_64-pc-windows-gnu/$v")"
   echo "x86_64-pc-windows-msvc against windows-gnu, CUDA $v: $(python3 $here/compare_bindings.py msvc "$scratch/x86_64-pc-windows-gnu/$v" "$scratch/x86_64-pc-windows-msvc/$v")"
 done
 
-echo "--- layout and constant probes per target (header versions ${versions[*]})"
+ends=("${versions[0]}")
+[ "${versions[-1]}" = "${versions[0]}" ] || ends+=("${versions[-1]}")
+section "the crate's Windows view of the gl module, type-checked on Linux (header versions ${ends[*]})"
+# Rust's standard library (even core) for Windows cannot be installed here, and `windows` is a
+# built-in cfg: a copy of the crate whose gl_*.rs are the committed ones as Windows compiles them
+# (the generator's projection: cfg(windows) items kept, cfg(not(windows)) ones dropped) is
+# checked for x86-64 Linux, with the linked functions and with the table and dynamic loading.
+copy="$scratch/windows-view"
+mkdir -p "$copy"
+tar -C "$root" --exclude=./target --exclude=./.git -cf - . | tar -C "$copy" -xf -
+generated=cuda-driver-sys/src/generated
+echo "committed gl_*.rs: $(cat $generated/gl_*.rs | grep -c '^ *#\[cfg(.*windows' || true) items or elements under a cfg of the target"
+windows_check() { # version feature-list: cargo check of the copy
+  (cd "$copy" && CARGO_TARGET_DIR="$scratch/windows-target" RUSTFLAGS=-Dwarnings cargo check --quiet \
+    -p cuda-driver-sys --no-default-features --features "cuda-$1,$2" 2>"$scratch/windows-check.err")
+}
+for v in "${ends[@]}"; do
+  cp $generated/gl_*.rs "$copy/$generated/"
+  "$gen" project --version "$v" --windows "$copy"/$generated/gl_*.rs
+  mentions=$(cat "$copy"/$generated/gl_*.rs | grep -c 'cuWGLGetDevice\|HGPUNV' || true)
+  [ "$mentions" -gt 0 ] || { echo "the Windows view of CUDA $v has no cuWGLGetDevice"; exit 1; }
+  for features in gl gl,table,dynamic-loading; do
+    windows_check "$v" "$features" || { cat "$scratch/windows-check.err"; echo "the Windows view of CUDA $v does not compile ($features)"; exit 1; }
+  done
+  echo "CUDA $v: the Windows view of the gl module ($mentions lines naming cuWGLGetDevice or HGPUNV) compiles with features gl and gl,table,dynamic-loading"
+done
+# The control: without HGPUNV, the Windows view does not compile.
+sed -i '/^pub type HGPUNV = /d' "$copy/$generated/gl_bindings.rs"
+if windows_check "${versions[-1]}" gl; then
+  echo "the Windows view compiled without HGPUNV: the check checks nothing"
+  exit 1
+fi
+echo "control: without HGPUNV the Windows view fails: $(grep -c '^error\[' "$scratch/windows-check.err") errors"
+
+section "layout and constant probes per target (header versions ${versions[*]})"
 # The Rust types of the bindings: each has the same size and alignment on x86-64 Linux, aarch64
 # Linux and x86-64 Windows (c_char is C's char on each: signed on x86-64, unsigned on aarch64).
 # `c_long`/`c_ulong` (32 bits on Windows), `u128`/`i128` and `c_longdouble` would not be.
@@ -171,7 +218,7 @@ done
 echo "self-check: with -fshort-enums, $seen values of the aarch64 probes differ"
 [ "$seen" -gt 0 ] || { echo "the probe comparison saw no difference with -fshort-enums"; exit 1; }
 
-echo "--- the arm64 driver library under qemu-aarch64"
+section "the arm64 driver library under qemu-aarch64"
 sed -n 's/^ *pub fn \([A-Za-z0-9_]*\)(.*/\1/p' cuda-driver-sys/src/generated/*functions.rs | sort -u >"$scratch/symbols"
 gcc -O1 -I"$CUDA_HEADERS_12020" -o "$scratch/probe-x86_64" $here/driver_probe.c -ldl
 aarch64-linux-gnu-gcc -O1 -I"$CUDA_HEADERS_12020" -o "$scratch/probe-aarch64" $here/driver_probe.c -ldl
@@ -190,3 +237,4 @@ if ! diff <(grep -vx 'absent: cuEventCreateFromEGLSync' "$scratch/x86_64.txt" | 
 fi
 grep -qx 'absent: cuEventCreateFromEGLSync' "$scratch/x86_64.txt" && echo "amd64 $(grep '^symbols: ' "$scratch/x86_64.txt"): the arm64 library has cuEventCreateFromEGLSync too"
 echo "the arm64 library answers as the amd64 one, over $(wc -l <"$scratch/symbols") function symbols of the bindings"
+echo "($((SECONDS - section_start)) s)"

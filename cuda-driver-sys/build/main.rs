@@ -378,6 +378,7 @@ fn generate(roots: &[PathBuf]) {
         out_dir,
         c_compiler,
         regenerate_hint: "cargo build --features bindgen (cuda-driver-sys's build script)".into(),
+        only_module: None,
     };
     if let Err(e) = cuda_driver_sys_generator::generate(&opts) {
         let e = e.replace('\n', " ");

@@ -255,7 +255,8 @@ pub mod profiler;
 pub use profiler::*;
 
 /// `cudaGL.h` and `cudaGLTypedefs.h` (feature `gl`): OpenGL interop. `GLuint` and `GLenum` are
-/// bound from `GL/gl.h`; no OpenGL library is needed to build or link.
+/// bound from `GL/gl.h`; no OpenGL library is needed to build or link. On Windows
+/// (`cfg(windows)`) also `cuWGLGetDevice` and its `HGPUNV`, which `cudaGL.h` declares only there.
 ///
 /// ```no_run
 /// use cuda_driver_sys::*;

@@ -1,3 +1,4 @@
-/* ci/platforms.sh generates the bindings for x86_64-pc-windows-msvc without MSVC's headers
- * (clang -ffreestanding): cuda.h includes <stdlib.h> for size_t only. */
+/* ci/platforms.sh (x86_64-pc-windows-msvc) and ci/regenerate.sh (its Windows pass) generate
+ * bindings without Windows headers (clang -ffreestanding): cuda.h includes <stdlib.h> for size_t
+ * only. */
 #include <stddef.h>

@@ -30,7 +30,9 @@
 //!
 //! The other driver-API headers (profiler, OpenGL, EGL, VDPAU: [`MODULES`], `header_set`) get the
 //! same files, prefixed with the module's name (`gl_table.rs`), and a module root (`gl.rs`,
-//! `module_root`) that the merge stage writes once. [`rust_syntax`] holds the `syn`
+//! `module_root`) that the merge stage writes once. `ci/regenerate.sh` also generates the OpenGL
+//! module for Windows ([`Options::only_module`]): the merge puts what `cudaGL.h` declares only
+//! under `_WIN32` (`cuWGLGetDevice`) under `cfg(windows)`. [`rust_syntax`] holds the `syn`
 //! helpers the merge and the tests share.
 
 mod bindgen_pass;
@@ -82,6 +84,10 @@ pub struct Options {
     pub c_compiler: PathBuf,
     /// How to regenerate, written at the top of every generated file.
     pub regenerate_hint: String,
+    /// Where set, only the files of this module of [`MODULES`] are written (`gl`: the Windows
+    /// pass of `ci/regenerate.sh`, whose other files are those of x86-64 Linux), and the
+    /// [`Summary`] is the module's; `cuda.h` is still parsed, as the module's items use its types.
+    pub only_module: Option<String>,
 }
 
 /// A summary of one generation, for logs.
@@ -103,6 +109,22 @@ pub struct Summary {
 /// Runs the whole generation: `cuda.h`'s files, and with [`Options::interop_include`] those of
 /// every module of [`MODULES`]. Errors say what in the header could not be handled.
 pub fn generate(opts: &Options) -> Result<Summary, String> {
+    if let Some(m) = &opts.only_module {
+        let set = MODULES
+            .iter()
+            .find(|s| s.module == m && opts.interop_include.is_some())
+            .ok_or_else(|| {
+                format!(
+                    "--only {m}: not a module of the interop headers (profiler, gl, egl, vdpau), \
+                     or no --interop directory"
+                )
+            })?;
+        // The module's items use cuda.h's types: one bindgen run of its internal view (the
+        // legacy functions it keeps are none of the module's), no file of its written.
+        let core_src = run_bindgen(opts, &CORE, &INTERNAL_DEFINES, &BTreeSet::new())?;
+        let core = (parse(&core_src)?, core_src);
+        return Ok(generate_set(opts, set, Some(&core))?.0);
+    }
     let (mut summary, core) = generate_set(opts, &CORE, None)?;
     if opts.interop_include.is_some() {
         for set in &MODULES {
@@ -112,6 +134,13 @@ pub fn generate(opts: &Options) -> Result<Summary, String> {
     }
     Ok(summary)
 }
+
+/// The definitions of the driver's own internal view of a header: every item, legacy types and
+/// `PFN_*` typedefs included.
+const INTERNAL_DEFINES: [&str; 2] = [
+    "-D__CUDA_API_VERSION_INTERNAL",
+    "-D__CUDA_API_VERSION_INTERNAL_ODR",
+];
 
 /// Generates the files of one header set. A module's items name `cuda.h`'s types, which `core`
 /// (the parsed `cuda.h` bindings, and bindgen's text of them) resolves when signatures are
@@ -167,14 +196,10 @@ fn generate_set(
 
     // Everything, legacy types and PFN typedefs included, from the driver's own internal view;
     // minus the legacy functions whose names the C spellings take over.
-    let internal_defines = [
-        "-D__CUDA_API_VERSION_INTERNAL",
-        "-D__CUDA_API_VERSION_INTERNAL_ODR",
-    ];
     let probe = parse(&run_bindgen(
         opts,
         set,
-        &internal_defines,
+        &INTERNAL_DEFINES,
         &BTreeSet::new(),
     )?)?;
     let legacy: BTreeSet<String> = probe
@@ -183,7 +208,7 @@ fn generate_set(
         .filter(|f| !wanted.contains(*f))
         .cloned()
         .collect();
-    let bindings_src = run_bindgen(opts, set, &internal_defines, &legacy)?;
+    let bindings_src = run_bindgen(opts, set, &INTERNAL_DEFINES, &legacy)?;
     let mut bindings = with_core(parse(&bindings_src)?);
     // Enumerators the header declares only under __CUDA_API_VERSION_INTERNAL (12.1-12.4:
     // CU_LAUNCH_ATTRIBUTE_MAX) are none of a C program's: the enums keep what it sees.
@@ -292,16 +317,27 @@ fn generate_set(
 }
 
 /// The `CUDA_VERSION` a directory of generated files was generated from (from the header line of
-/// its `bindings.rs`).
+/// its `bindings.rs`, or of its first file where it holds one module's: `--only`).
 pub fn generated_version(dir: &Path) -> Result<u32, String> {
-    let text = read(&dir.join("bindings.rs"))?;
+    let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect();
+    names.sort();
+    let first = names
+        .iter()
+        .find(|p| p.ends_with("bindings.rs"))
+        .or(names.first())
+        .ok_or_else(|| format!("{}: no generated file", dir.display()))?;
+    let text = read(first)?;
     let re = regex::Regex::new(r"\(CUDA_VERSION (\d+)\)").unwrap();
     re.captures(text.lines().next().unwrap_or_default())
         .and_then(|c| c[1].parse().ok())
         .ok_or_else(|| {
             format!(
-                "{}: no `(CUDA_VERSION N)` in the first line of bindings.rs",
-                dir.display()
+                "{}: no `(CUDA_VERSION N)` in its first line",
+                first.display()
             )
         })
 }

@@ -1,6 +1,7 @@
 //! Small `syn` helpers over generated Rust, shared by the generator's stages and meant for the
 //! tests' build script too: the `Option<fn>` matcher of `PFN_*` typedefs, the attributes of the
-//! items the merge puts a `cfg` on, and the projection of a merged file onto one CUDA version.
+//! items the merge puts a `cfg` on, and the projection of a merged file onto one CUDA version and
+//! target.
 
 use quote::ToTokens;
 use syn::punctuated::Punctuated;
@@ -108,40 +109,76 @@ pub fn macro_list(m: &syn::ItemMacro) -> Option<Vec<syn::Expr>> {
         .map(|p| p.into_iter().collect())
 }
 
-/// Whether the `cuda_ge_<V>` cfgs among `attrs` hold for CUDA version `selected` (`cuda_ge_V` holds
-/// for every `V <= selected`, as cuda-driver-sys's build script sets them); removes them. Other
-/// attributes, other cfgs (the stream mode's) included, stay.
-pub fn take_version_cfgs(attrs: &mut Vec<syn::Attribute>, selected: u32) -> Result<bool, String> {
-    let mut version_cfgs = Vec::new();
+/// What a merged generated file is projected onto: a CUDA header version, and whether the target
+/// is Windows (`cfg(windows)`: the items a header declares only under `_WIN32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Variant {
+    /// `CUDA_VERSION` of the header (`12090`).
+    pub version: u32,
+    /// Whether the target is Windows.
+    pub windows: bool,
+}
+
+/// Whether the cfgs of `cuda_ge_<V>` and `windows` among `attrs` hold for `variant`
+/// (`cuda_ge_V` holds for every `V <=` its version, as cuda-driver-sys's build script sets them);
+/// removes them. Other attributes, other cfgs (the stream mode's) included, stay.
+pub fn take_variant_cfgs(
+    attrs: &mut Vec<syn::Attribute>,
+    variant: Variant,
+) -> Result<bool, String> {
+    let mut variant_cfgs = Vec::new();
+    let mut err = None;
     attrs.retain(|a| {
-        let is_version_cfg =
-            a.path().is_ident("cfg") && a.to_token_stream().to_string().contains("cuda_ge_");
-        if is_version_cfg {
-            version_cfgs.push(a.clone());
+        if !a.path().is_ident("cfg") {
+            return true;
         }
-        !is_version_cfg
+        match a.parse_args::<syn::Meta>() {
+            Ok(meta) if names_variant(&meta) => {
+                variant_cfgs.push(meta);
+                false
+            }
+            Ok(_) => true,
+            Err(e) => {
+                err = Some(format!("a cfg does not parse: {e}"));
+                true
+            }
+        }
     });
-    for a in version_cfgs {
-        let meta: syn::Meta = a
-            .parse_args()
-            .map_err(|e| format!("a version cfg does not parse: {e}"))?;
-        if !version_cfg_holds(&meta, selected)? {
+    if let Some(e) = err {
+        return Err(e);
+    }
+    for meta in variant_cfgs {
+        if !variant_cfg_holds(&meta, variant)? {
             return Ok(false);
         }
     }
     Ok(true)
 }
 
-/// Evaluates a cfg predicate of `cuda_ge_<V>`, `all`, `any` and `not` for version `selected`.
-pub fn version_cfg_holds(meta: &syn::Meta, selected: u32) -> Result<bool, String> {
+/// Whether a cfg predicate names `windows` or a `cuda_ge_<V>` anywhere.
+fn names_variant(meta: &syn::Meta) -> bool {
     match meta {
+        syn::Meta::Path(p) => {
+            p.is_ident("windows") || p.to_token_stream().to_string().starts_with("cuda_ge_")
+        }
+        syn::Meta::List(l) => l
+            .parse_args_with(Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+            .is_ok_and(|args| args.iter().any(names_variant)),
+        syn::Meta::NameValue(_) => false,
+    }
+}
+
+/// Evaluates a cfg predicate of `cuda_ge_<V>`, `windows`, `all`, `any` and `not` for `variant`.
+pub fn variant_cfg_holds(meta: &syn::Meta, variant: Variant) -> Result<bool, String> {
+    match meta {
+        syn::Meta::Path(p) if p.is_ident("windows") => Ok(variant.windows),
         syn::Meta::Path(p) => {
             let name = p.to_token_stream().to_string();
             let v: u32 = name
                 .strip_prefix("cuda_ge_")
                 .and_then(|v| v.parse().ok())
                 .ok_or_else(|| format!("`{name}` in a version cfg"))?;
-            Ok(v <= selected)
+            Ok(v <= variant.version)
         }
         syn::Meta::List(l) => {
             let args = l
@@ -149,7 +186,7 @@ pub fn version_cfg_holds(meta: &syn::Meta, selected: u32) -> Result<bool, String
                 .map_err(|e| format!("a cfg's arguments do not parse: {e}"))?;
             let values = args
                 .iter()
-                .map(|m| version_cfg_holds(m, selected))
+                .map(|m| variant_cfg_holds(m, variant))
                 .collect::<Result<Vec<bool>, String>>()?;
             match l.path.to_token_stream().to_string().as_str() {
                 "all" => Ok(values.iter().all(|b| *b)),
@@ -162,44 +199,55 @@ pub fn version_cfg_holds(meta: &syn::Meta, selected: u32) -> Result<bool, String
     }
 }
 
-/// What version `selected` compiles of a merged generated file, without its `cuda_ge_<V>` cfgs:
-/// the top-level items whose cfg holds, and inside them the items of `impl` and `extern` blocks,
-/// the variants of enums, the elements of constant arrays and of list macros whose cfg holds.
+/// What version `selected` compiles of a merged generated file on a target other than Windows
+/// (every target the tests run on): [`project`].
 pub fn project_version(file: &mut syn::File, selected: u32) -> Result<(), String> {
+    project(
+        file,
+        Variant {
+            version: selected,
+            windows: false,
+        },
+    )
+}
+
+/// What `variant` compiles of a merged generated file, without its cfgs of `cuda_ge_<V>` and
+/// `windows`: the top-level items whose cfg holds, and inside them the items of `impl` and
+/// `extern` blocks, the variants of enums, the elements of constant arrays and of list macros
+/// whose cfg holds.
+pub fn project(file: &mut syn::File, variant: Variant) -> Result<(), String> {
     fn retain<T>(
         items: impl IntoIterator<Item = T>,
-        selected: u32,
+        variant: Variant,
         attrs: impl Fn(&mut T) -> Result<&mut Vec<syn::Attribute>, String>,
     ) -> Result<Vec<T>, String> {
         let mut kept = Vec::new();
         for mut i in items {
-            if take_version_cfgs(attrs(&mut i)?, selected)? {
+            if take_variant_cfgs(attrs(&mut i)?, variant)? {
                 kept.push(i);
             }
         }
         Ok(kept)
     }
     let items = std::mem::take(&mut file.items);
-    for mut item in retain(items, selected, item_attrs)? {
+    for mut item in retain(items, variant, item_attrs)? {
         match &mut item {
             syn::Item::ForeignMod(m) => {
-                m.items = retain(std::mem::take(&mut m.items), selected, foreign_attrs)?;
+                m.items = retain(std::mem::take(&mut m.items), variant, foreign_attrs)?;
             }
             syn::Item::Impl(i) => {
-                i.items = retain(std::mem::take(&mut i.items), selected, impl_attrs)?;
+                i.items = retain(std::mem::take(&mut i.items), variant, impl_attrs)?;
             }
             syn::Item::Enum(e) => {
                 let variants = std::mem::take(&mut e.variants);
-                e.variants = retain(variants, selected, |v| Ok(&mut v.attrs))?
+                e.variants = retain(variants, variant, |v| Ok(&mut v.attrs))?
                     .into_iter()
                     .collect();
             }
             syn::Item::Macro(m) if m.ident.is_none() => {
                 if let Some(elements) = macro_list(m) {
                     let list: Punctuated<syn::Expr, syn::Token![,]> =
-                        retain(elements, selected, expr_attrs)?
-                            .into_iter()
-                            .collect();
+                        retain(elements, variant, expr_attrs)?.into_iter().collect();
                     m.mac.tokens = list.to_token_stream();
                 }
             }
@@ -207,9 +255,7 @@ pub fn project_version(file: &mut syn::File, selected: u32) -> Result<(), String
         }
         if let Some(array) = item_array_mut(&mut item) {
             let elements = std::mem::take(&mut array.elems);
-            array.elems = retain(elements, selected, expr_attrs)?
-                .into_iter()
-                .collect();
+            array.elems = retain(elements, variant, expr_attrs)?.into_iter().collect();
         }
         file.items.push(item);
     }

@@ -20,13 +20,15 @@ pub fn versions_doc(present: &[u32], name_present: &[u32], all: &[u32]) -> Strin
 }
 
 /// Appends the versions line ([`versions_doc`]) to a documented item's attributes, after its
-/// last line of text before any `# ` section (as a list item after a list); an item without docs
-/// (not public) is left as it is.
+/// last line of text before any `# ` section (as a list item after a list), followed by
+/// `target_note` ("Windows only") where there is one; an item without docs (not public) is left
+/// as it is.
 pub fn append_versions(
     attrs: &mut Vec<syn::Attribute>,
     present: &[u32],
     name_present: &[u32],
     all: &[u32],
+    target_note: Option<&str>,
 ) {
     let texts: Vec<(usize, String)> = attrs
         .iter()
@@ -44,7 +46,11 @@ pub fn append_versions(
     else {
         return;
     };
-    let mut lines = vec![versions_doc(present, name_present, all)];
+    let mut line = versions_doc(present, name_present, all);
+    if let Some(note) = target_note {
+        line = format!("{line}; {note}");
+    }
+    let mut lines = vec![line];
     if !last.trim_start().starts_with("- ") {
         lines.insert(0, String::new());
     }

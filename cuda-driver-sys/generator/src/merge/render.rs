@@ -4,53 +4,13 @@
 use std::collections::BTreeSet;
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, ToTokens};
+use quote::ToTokens;
 
 use super::items::{tokens, Top};
 use super::sequence::Entry;
+use super::variants::Variants;
 use super::versions::{declared_name, foreign_name, impl_item_name, name_versions, with_versions};
 use crate::rust_syntax::{expr_attrs, foreign_attrs, impl_attrs, item_array_mut, item_attrs};
-
-/// The `cfg` predicate of a set of version indices, `None` for every version.
-fn cfg_of(set: &BTreeSet<usize>, versions: &[u32]) -> Option<TokenStream> {
-    if set.len() == versions.len() {
-        return None;
-    }
-    let ge = |i: usize| {
-        let id = format_ident!("cuda_ge_{}", versions[i]);
-        quote!(#id)
-    };
-    let mut runs = Vec::new();
-    let mut iter = set.iter().copied().peekable();
-    while let Some(a) = iter.next() {
-        let mut b = a;
-        while iter.peek() == Some(&(b + 1)) {
-            b = iter.next().unwrap();
-        }
-        runs.push((a, b));
-    }
-    let preds: Vec<TokenStream> = runs
-        .iter()
-        .map(|&(a, b)| {
-            let lower = (a > 0).then(|| ge(a));
-            let upper = (b + 1 < versions.len()).then(|| {
-                let n = ge(b + 1);
-                quote!(not(#n))
-            });
-            match (lower, upper) {
-                (Some(l), Some(u)) => quote!(all(#l, #u)),
-                (Some(l), None) => l,
-                (None, Some(u)) => u,
-                (None, None) => unreachable!("a run over every version is the whole set"),
-            }
-        })
-        .collect();
-    Some(if preds.len() == 1 {
-        preds[0].clone()
-    } else {
-        quote!(any(#(#preds),*))
-    })
-}
 
 fn cfg_attr(pred: TokenStream) -> syn::Attribute {
     syn::parse_quote!(#[cfg(#pred)])
@@ -60,10 +20,10 @@ fn cfg_attr(pred: TokenStream) -> syn::Attribute {
 fn inner_cfg(
     set: &BTreeSet<usize>,
     parent: &BTreeSet<usize>,
-    versions: &[u32],
+    variants: &Variants,
 ) -> Option<syn::Attribute> {
     (set != parent)
-        .then(|| cfg_of(set, versions).map(cfg_attr))
+        .then(|| variants.cfg_of(set).map(cfg_attr))
         .flatten()
 }
 
@@ -71,13 +31,13 @@ fn inner_cfg(
 fn with_cfgs<T: Clone>(
     es: &[Entry<T>],
     parent: &BTreeSet<usize>,
-    versions: &[u32],
+    variants: &Variants,
     attrs: impl Fn(&mut T) -> Result<&mut Vec<syn::Attribute>, String>,
 ) -> Result<Vec<T>, String> {
     es.iter()
         .map(|x| {
             let mut v = x.value.clone();
-            if let Some(a) = inner_cfg(&x.versions, parent, versions) {
+            if let Some(a) = inner_cfg(&x.versions, parent, variants) {
                 attrs(&mut v)?.insert(0, a);
             }
             Ok(v)
@@ -108,7 +68,7 @@ fn element_counts(t: &Top, parent: &BTreeSet<usize>) -> (usize, usize) {
 /// or of an `extern` or `impl` block) says in its docs which versions it exists in.
 pub(super) fn render(
     merged: &[Entry<Top>],
-    versions: &[u32],
+    variants: &Variants,
     versions_lines: bool,
 ) -> Result<(String, usize, usize), String> {
     let (mut count, mut with_cfg) = (0, 0);
@@ -128,7 +88,7 @@ pub(super) fn render(
         }
     };
     for e in merged {
-        let own = cfg_of(&e.versions, versions);
+        let own = variants.cfg_of(&e.versions);
         let (n, c) = element_counts(&e.value, &e.versions);
         count += 1 + n;
         with_cfg += own.is_some() as usize + c;
@@ -143,7 +103,7 @@ pub(super) fn render(
                 }
                 text.push_str(&format!("{}! {{\n", tokens(&tmpl.mac.path)));
                 for el in es {
-                    if let Some(a) = inner_cfg(&el.versions, p, versions) {
+                    if let Some(a) = inner_cfg(&el.versions, p, variants) {
                         text.push_str(&format!("    {}\n", one_line(&a)));
                     }
                     // The element's own attributes, one a line too.
@@ -166,19 +126,19 @@ pub(super) fn render(
                     // shows that item's docs under it, whose versions line is the same.
                     let same_target = matches!(i, syn::Item::Use(_)) && *p == top_names[&name];
                     if !same_target {
-                        with_versions(item_attrs(&mut i)?, p, &top_names[&name], versions);
+                        with_versions(item_attrs(&mut i)?, p, &top_names[&name], variants);
                     }
                 }
                 i
             }
             Top::Extern(tmpl, es) => {
                 let mut m = tmpl.clone();
-                m.items = with_cfgs(es, p, versions, foreign_attrs)?;
+                m.items = with_cfgs(es, p, variants, foreign_attrs)?;
                 if versions_lines {
                     let names = name_versions(es, foreign_name);
                     for (item, e) in m.items.iter_mut().zip(es) {
                         if let Some(n) = foreign_name(item) {
-                            with_versions(foreign_attrs(item)?, &e.versions, &names[&n], versions);
+                            with_versions(foreign_attrs(item)?, &e.versions, &names[&n], variants);
                         }
                     }
                 }
@@ -186,12 +146,12 @@ pub(super) fn render(
             }
             Top::Impl(tmpl, es) => {
                 let mut m = tmpl.clone();
-                m.items = with_cfgs(es, p, versions, impl_attrs)?;
+                m.items = with_cfgs(es, p, variants, impl_attrs)?;
                 if versions_lines {
                     let names = name_versions(es, impl_item_name);
                     for (item, e) in m.items.iter_mut().zip(es) {
                         if let Some(n) = impl_item_name(item) {
-                            with_versions(impl_attrs(item)?, &e.versions, &names[&n], versions);
+                            with_versions(impl_attrs(item)?, &e.versions, &names[&n], variants);
                         }
                     }
                 }
@@ -199,14 +159,14 @@ pub(super) fn render(
             }
             Top::Enum(tmpl, es) => {
                 let mut m = tmpl.clone();
-                m.variants = with_cfgs(es, p, versions, |v| Ok(&mut v.attrs))?
+                m.variants = with_cfgs(es, p, variants, |v| Ok(&mut v.attrs))?
                     .into_iter()
                     .collect();
                 syn::Item::Enum(m)
             }
             Top::Array(tmpl, es) => {
                 let mut m = tmpl.clone();
-                item_array_mut(&mut m).unwrap().elems = with_cfgs(es, p, versions, expr_attrs)?
+                item_array_mut(&mut m).unwrap().elems = with_cfgs(es, p, variants, expr_attrs)?
                     .into_iter()
                     .collect();
                 m

@@ -5,6 +5,8 @@ use std::collections::BTreeSet;
 
 pub(super) struct Entry<T> {
     pub(super) key: String,
+    /// The inputs it is in: version indices (and, in a file with Windows inputs, those of the
+    /// Windows outputs after them: `variants.rs`).
     pub(super) versions: BTreeSet<usize>,
     pub(super) value: T,
 }

@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::sequence::Entry;
+use super::variants::Variants;
 use crate::version_docs::append_versions;
 
 /// The header versions each name is declared in, over all entries of one level (an item whose
@@ -21,16 +22,21 @@ pub(super) fn name_versions<T>(
     out
 }
 
-/// Appends the versions line to the docs `attrs` of an item present in the version indices `set`
-/// whose name is present in `name_set` (of `versions`).
+/// Appends the versions line to the docs `attrs` of an item present in the variants `set` whose
+/// name is present in `name_set`, with the target it is on where only one has it.
 pub(super) fn with_versions(
     attrs: &mut Vec<syn::Attribute>,
     set: &BTreeSet<usize>,
     name_set: &BTreeSet<usize>,
-    versions: &[u32],
+    variants: &Variants,
 ) {
-    let pick = |s: &BTreeSet<usize>| s.iter().map(|&i| versions[i]).collect::<Vec<u32>>();
-    append_versions(attrs, &pick(set), &pick(name_set), versions);
+    append_versions(
+        attrs,
+        &variants.versions_of(set),
+        &variants.versions_of(name_set),
+        &variants.versions,
+        variants.target_note(set),
+    );
 }
 
 /// The name a top-level item declares (a `use`'s last name).

@@ -449,7 +449,7 @@ mod bench {
         println!();
         let [met, miss, indist, reported, not_judged] = counts;
         println!(
-            "driver bench: {} rows: {met} met, {indist} indistinguishable, {miss} missed, {reported} reported without a target, {not_judged} not judged (smoke run)",
+            "driver bench: {} rows: {met} met, {indist} indistinguishable, {miss} missed, {reported} reported without a target, {not_judged} not judged (a smoke run's rows)",
             rows.len()
         );
         missed

@@ -8,7 +8,6 @@ use std::ptr;
 use cuda_driver_sys::*;
 
 use crate::die;
-use crate::twin::{c_bench_host_alloc, c_bench_host_free};
 
 /// The empty kernel of the launch benchmarks, hand-written PTX (ISA 8.0, sm_52: loads on every
 /// driver from CUDA 12.0 on; ptxas 12.0 accepts it for sm_52 and sm_90). Two 64-bit parameters,
@@ -38,29 +37,21 @@ pub struct Gpu {
     pub device_buffer: CUdeviceptr,
     /// vector_add.ptx, NUL-terminated.
     pub jit_ptx: Vec<u8>,
-    /// A `Box<[u8]>` of `MAX_COPY` bytes, as a raw pointer (the copies write through it).
-    rust_pageable: *mut [u8],
-    pub rust_locked: *mut c_void,
-    pub c_pageable: *mut c_void,
-    pub c_locked: *mut c_void,
+    /// The host buffers of the copies, each used by both twins (so where the kernel and the
+    /// hypervisor placed its pages weighs on both sides of a ratio alike): a `Box<[u8]>` of
+    /// `MAX_COPY` bytes as a raw pointer (the copies write through it), and `MAX_COPY` bytes from
+    /// `cuMemAllocHost`.
+    pageable: *mut [u8],
+    locked: *mut c_void,
 }
 
 impl Gpu {
-    /// Rust's host buffer of the copies: page-locked or pageable.
-    pub fn rust_host(&self, locked: bool) -> *mut c_void {
+    /// The host buffer of the copies: page-locked or pageable.
+    pub fn host(&self, locked: bool) -> *mut c_void {
         if locked {
-            self.rust_locked
+            self.locked
         } else {
-            self.rust_pageable.cast()
-        }
-    }
-
-    /// C's host buffer of the copies: page-locked or pageable.
-    pub fn c_host(&self, locked: bool) -> *mut c_void {
-        if locked {
-            self.c_locked
-        } else {
-            self.c_pageable
+            self.pageable.cast()
         }
     }
 }
@@ -113,22 +104,15 @@ pub fn setup(kernels: Option<&Path>, pin: impl FnOnce() -> usize) -> (Gpu, usize
     setup!(unsafe { cuMemAlloc(&mut device_buffer, MAX_COPY) });
     let cpu = pin();
     // Host buffers, every byte written once (no first-touch faults in the copies).
-    let rust_pageable = Box::into_raw(vec![0xA5u8; MAX_COPY].into_boxed_slice());
-    let mut rust_locked: *mut c_void = ptr::null_mut();
-    setup!(unsafe { cuMemAllocHost(&mut rust_locked, MAX_COPY) });
-    unsafe { ptr::write_bytes(rust_locked.cast::<u8>(), 0xA5, MAX_COPY) };
-    let c_pageable = unsafe { c_bench_host_alloc(MAX_COPY, 0) };
-    let c_locked = unsafe { c_bench_host_alloc(MAX_COPY, 1) };
-    if c_pageable.is_null() || c_locked.is_null() {
-        die("the C twin's host buffers could not be allocated (see above)");
-    }
+    let pageable = Box::into_raw(vec![0xA5u8; MAX_COPY].into_boxed_slice());
+    let mut locked: *mut c_void = ptr::null_mut();
+    setup!(unsafe { cuMemAllocHost(&mut locked, MAX_COPY) });
+    unsafe { ptr::write_bytes(locked.cast::<u8>(), 0xA5, MAX_COPY) };
     println!(
-        "- NUMA nodes: measuring CPU {cpu} on node {}; host buffers (first page): Rust pageable {}, Rust page-locked {}, C pageable {}, C page-locked {}",
+        "- NUMA nodes: measuring CPU {cpu} on node {}; host buffers (first page): pageable {}, page-locked {}",
         cpu_node(cpu),
-        page_node(rust_pageable.cast()),
-        page_node(rust_locked),
-        page_node(c_pageable),
-        page_node(c_locked),
+        page_node(pageable.cast()),
+        page_node(locked),
     );
     let gpu = Gpu {
         device,
@@ -138,23 +122,16 @@ pub fn setup(kernels: Option<&Path>, pin: impl FnOnce() -> usize) -> (Gpu, usize
         kernel,
         device_buffer,
         jit_ptx,
-        rust_pageable,
-        rust_locked,
-        c_pageable,
-        c_locked,
+        pageable,
+        locked,
     };
     (gpu, cpu)
 }
 
 pub fn teardown(gpu: Gpu) {
     setup!(unsafe { cuCtxSetCurrent(gpu.context) });
-    if unsafe { c_bench_host_free(gpu.c_pageable, 0) } != 0
-        || unsafe { c_bench_host_free(gpu.c_locked, 1) } != 0
-    {
-        die("the C twin's cuMemFreeHost failed");
-    }
-    setup!(unsafe { cuMemFreeHost(gpu.rust_locked) });
-    drop(unsafe { Box::from_raw(gpu.rust_pageable) });
+    setup!(unsafe { cuMemFreeHost(gpu.locked) });
+    drop(unsafe { Box::from_raw(gpu.pageable) });
     setup!(unsafe { cuMemFree(gpu.device_buffer) });
     setup!(unsafe { cuModuleUnload(gpu.module) });
     setup!(unsafe { cuStreamDestroy(gpu.stream) });

@@ -40,7 +40,7 @@
 //!   `CU_LAUNCH_PARAM_BUFFER_POINTER` buffer, bare and in `check_driver!`; each loop ends with
 //!   `cuStreamSynchronize`, inside the timed region;
 //! - copy bandwidth, decimal GB/s: `cuMemcpyHtoD`, `cuMemcpyDtoH`, and the `Async` forms on that
-//!   stream followed by `cuStreamSynchronize`, from pageable (`Vec` / `malloc`) and page-locked
+//!   stream followed by `cuStreamSynchronize`, from pageable (a `Vec`) and page-locked
 //!   (`cuMemAllocHost`) memory, 4 KiB, 1 MiB and 256 MiB, as many copies per loop as take the
 //!   loop's minimum time; and the page-locked 256 MiB figures over the link's nominal bandwidth;
 //! - PTX JIT, ms per load: `cuModuleLoadData` of `vector_add.ptx` (then `cuModuleUnload`, untimed)

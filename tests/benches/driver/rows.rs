@@ -361,7 +361,7 @@ pub fn copies(b: &mut Bench, gpu: &Gpu) {
         CopyOp::DtoHAsync,
     ] {
         for locked in [false, true] {
-            let (rust_host, c_host) = (gpu.rust_host(locked), gpu.c_host(locked));
+            let host = gpu.host(locked);
             let memory = if locked { "page-locked" } else { "pageable" };
             for bytes in [4 << 10, 1 << 20, MAX_COPY] {
                 let name = format!("{} {memory} {}", op.name(), size_name(bytes));
@@ -372,10 +372,10 @@ pub fn copies(b: &mut Bench, gpu: &Gpu) {
                         checked(
                             &rust_what,
                             match op {
-                                CopyOp::HtoD => loops::htod(d, rust_host, bytes, n),
-                                CopyOp::DtoH => loops::dtoh(rust_host, d, bytes, n),
-                                CopyOp::HtoDAsync => loops::htod_async(d, rust_host, bytes, st, n),
-                                CopyOp::DtoHAsync => loops::dtoh_async(rust_host, d, bytes, st, n),
+                                CopyOp::HtoD => loops::htod(d, host, bytes, n),
+                                CopyOp::DtoH => loops::dtoh(host, d, bytes, n),
+                                CopyOp::HtoDAsync => loops::htod_async(d, host, bytes, st, n),
+                                CopyOp::DtoHAsync => loops::dtoh_async(host, d, bytes, st, n),
                             },
                         )
                     }),
@@ -383,14 +383,10 @@ pub fn copies(b: &mut Bench, gpu: &Gpu) {
                         let n = n as i64;
                         c_checked(&c_what, |acc| unsafe {
                             match op {
-                                CopyOp::HtoD => c_bench_htod(d, c_host, bytes, n, acc),
-                                CopyOp::DtoH => c_bench_dtoh(c_host, d, bytes, n, acc),
-                                CopyOp::HtoDAsync => {
-                                    c_bench_htod_async(d, c_host, bytes, st, n, acc)
-                                }
-                                CopyOp::DtoHAsync => {
-                                    c_bench_dtoh_async(c_host, d, bytes, st, n, acc)
-                                }
+                                CopyOp::HtoD => c_bench_htod(d, host, bytes, n, acc),
+                                CopyOp::DtoH => c_bench_dtoh(host, d, bytes, n, acc),
+                                CopyOp::HtoDAsync => c_bench_htod_async(d, host, bytes, st, n, acc),
+                                CopyOp::DtoHAsync => c_bench_dtoh_async(host, d, bytes, st, n, acc),
                             }
                         })
                     }),

@@ -20,8 +20,6 @@ extern "C" {
     pub fn c_bench_launch_args_check(f: CUfunction, s: CUstream, n: i64, acc: *mut c_uint) -> f64;
     pub fn c_bench_launch_extra(f: CUfunction, s: CUstream, n: i64, acc: *mut c_uint) -> f64;
     pub fn c_bench_launch_extra_check(f: CUfunction, s: CUstream, n: i64, acc: *mut c_uint) -> f64;
-    pub fn c_bench_host_alloc(bytes: usize, page_locked: c_int) -> *mut c_void;
-    pub fn c_bench_host_free(p: *mut c_void, page_locked: c_int) -> c_uint;
     pub fn c_bench_htod(
         d: CUdeviceptr,
         h: *const c_void,

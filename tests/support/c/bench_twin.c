@@ -10,9 +10,8 @@
  * around the loop only (Rust's Instant is the same clock). Each returns the seconds the loop took
  * and stores the accumulated result in *acc_out (0: every call succeeded).
  *
- * Setup (context, stream, module, device memory, the fresh contexts of the PTX JIT) is the Rust
- * side's, checked there, and shared by both twins; the handles come in as arguments. Only the page-locked/pageable host buffers of the C copies are allocated
- * here (c_bench_host_alloc), as a C program would allocate them (malloc, cuMemAllocHost). */
+ * Setup (context, stream, module, device memory, the host buffers of the copies) is the Rust
+ * side's, checked there, and shared by both twins; the handles and buffers come in as arguments. */
 #define _POSIX_C_SOURCE 200112L /* clock_gettime under -std=c99 */
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -272,34 +271,6 @@ double c_bench_launch_extra_check(CUfunction f, CUstream stream, long long n, un
 }
 
 /* ---- copy bandwidth ------------------------------------------------------------------------- */
-
-/* The C program's host buffer: malloc (pageable) or cuMemAllocHost (page-locked), every byte
- * written once so that no copy pays for first-touch page faults. NULL on failure (reported). */
-void* c_bench_host_alloc(size_t bytes, int page_locked) {
-    void* p = NULL;
-    if (page_locked) {
-        CUresult code = cuMemAllocHost(&p, bytes);
-        if (code != CUDA_SUCCESS) {
-            fprintf(stderr, "bench_twin.c: cuMemAllocHost(%zu) failed: %d\n", bytes, (int)code);
-            return NULL;
-        }
-    } else {
-        p = malloc(bytes);
-        if (p == NULL) {
-            fprintf(stderr, "bench_twin.c: malloc(%zu) failed\n", bytes);
-            return NULL;
-        }
-    }
-    memset(p, 0xA5, bytes);
-    return p;
-}
-
-/* 0 on success, else the CUresult of cuMemFreeHost. */
-unsigned c_bench_host_free(void* p, int page_locked) {
-    if (page_locked) return (unsigned)cuMemFreeHost(p);
-    free(p);
-    return 0;
-}
 
 double c_bench_htod(CUdeviceptr d, const void* h, size_t bytes, long long n, unsigned* acc_out) {
     unsigned acc = 0;

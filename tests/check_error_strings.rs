@@ -63,15 +63,23 @@ fn c_report(code: u32, op: &str, file: &str, line: u32) -> Vec<u8> {
     buf
 }
 
+/// The text of `file` between the first `open` and the next `close`.
+fn between<'a>(text: &'a str, open: &str, close: &str, file: &Path) -> &'a str {
+    let start = text
+        .find(open)
+        .unwrap_or_else(|| panic!("{}: no {open:?}", file.display()));
+    let body = &text[start + open.len()..];
+    let end = body
+        .find(close)
+        .unwrap_or_else(|| panic!("{}: no {close:?} after {open:?}", file.display()));
+    &body[..end]
+}
+
 /// `NAME = VALUE` pairs of `impl cudaError_enum { pub const NAME: cudaError_enum = cudaError_enum(VALUE); }`
 /// (however rustfmt wrapped the lines).
 fn codes_from_bindings(path: &Path) -> BTreeMap<String, u32> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let start = text
-        .find("impl cudaError_enum {")
-        .expect("impl cudaError_enum in the bindings");
-    let body =
-        &text[start + "impl cudaError_enum {".len()..start + text[start..].find("\n}").unwrap()];
+    let body = between(&text, "impl cudaError_enum {", "\n}", path);
     // Without comments and attributes, and without any whitespace:
     // `pubconstNAME:cudaError_enum=cudaError_enum(VALUE);` (a `,` before `)` where wrapped).
     let compact: String = body
@@ -101,11 +109,7 @@ fn codes_from_bindings(path: &Path) -> BTreeMap<String, u32> {
 /// The enumerators of `typedef enum cudaError_enum { ... } CUresult;` in `cuda.h`.
 fn codes_from_header(path: &Path) -> BTreeMap<String, u32> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let start = text
-        .find("typedef enum cudaError_enum {")
-        .expect("enum cudaError_enum in cuda.h");
-    let end = start + text[start..].find("} CUresult;").expect("} CUresult;");
-    let mut body = &text[start + "typedef enum cudaError_enum {".len()..end];
+    let mut body = between(&text, "typedef enum cudaError_enum {", "} CUresult;", path);
     // Strip the /** ... */ and // comments.
     let mut code = String::new();
     while let Some(i) = body.find("/*") {

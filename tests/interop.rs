@@ -52,15 +52,23 @@ macro_rules! linked_functions {
         vec![$($(#[$m])* Linked { name: $name, symbol: $symbol, address: address!($f), entry: $entry }),*]
     };
 }
-macro_rules! linked {
-    ($module:ident, $file:literal) => {{
+/// One module's row of [`modules`]: its header, the generated `<module>_linked.rs` list of its C
+/// spellings, its entry points and its table slots.
+macro_rules! module {
+    ($header:literal, $module:ident) => {{
         #[allow(unused_imports)]
         use cuda_driver_sys::$module::entry;
-        include!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../cuda-driver-sys/src/generated/",
-            $file
-        ))
+        (
+            $header,
+            include!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../cuda-driver-sys/src/generated/",
+                stringify!($module),
+                "_linked.rs"
+            )),
+            &$module::entry::ALL[..],
+            &$module::table::TABLE_ENTRIES[..],
+        )
     }};
 }
 
@@ -74,30 +82,10 @@ type Module = (
 
 fn modules() -> Vec<Module> {
     vec![
-        (
-            "cudaProfiler.h",
-            linked!(profiler, "profiler_linked.rs"),
-            &profiler::entry::ALL[..],
-            &profiler::table::TABLE_ENTRIES[..],
-        ),
-        (
-            "cudaGL.h",
-            linked!(gl, "gl_linked.rs"),
-            &gl::entry::ALL[..],
-            &gl::table::TABLE_ENTRIES[..],
-        ),
-        (
-            "cudaEGL.h",
-            linked!(egl, "egl_linked.rs"),
-            &egl::entry::ALL[..],
-            &egl::table::TABLE_ENTRIES[..],
-        ),
-        (
-            "cudaVDPAU.h",
-            linked!(vdpau, "vdpau_linked.rs"),
-            &vdpau::entry::ALL[..],
-            &vdpau::table::TABLE_ENTRIES[..],
-        ),
+        module!("cudaProfiler.h", profiler),
+        module!("cudaGL.h", gl),
+        module!("cudaEGL.h", egl),
+        module!("cudaVDPAU.h", vdpau),
     ]
 }
 

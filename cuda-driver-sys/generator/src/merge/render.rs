@@ -27,6 +27,28 @@ fn inner_cfg(
         .flatten()
 }
 
+/// The members of an `extern` block or an `impl` with their cfgs (`with_cfgs`), and, with
+/// `versions_lines`, the versions line of each named one in its docs.
+fn members<T: Clone>(
+    es: &[Entry<T>],
+    parent: &BTreeSet<usize>,
+    variants: &Variants,
+    versions_lines: bool,
+    attrs: fn(&mut T) -> Result<&mut Vec<syn::Attribute>, String>,
+    name: fn(&T) -> Option<String>,
+) -> Result<Vec<T>, String> {
+    let mut items = with_cfgs(es, parent, variants, attrs)?;
+    if versions_lines {
+        let names = name_versions(es, name);
+        for (item, e) in items.iter_mut().zip(es) {
+            if let Some(n) = name(item) {
+                with_versions(attrs(item)?, &e.versions, &names[&n], variants);
+            }
+        }
+    }
+    Ok(items)
+}
+
 /// The elements of a container, each under its cfg where it needs one.
 fn with_cfgs<T: Clone>(
     es: &[Entry<T>],
@@ -133,28 +155,12 @@ pub(super) fn render(
             }
             Top::Extern(tmpl, es) => {
                 let mut m = tmpl.clone();
-                m.items = with_cfgs(es, p, variants, foreign_attrs)?;
-                if versions_lines {
-                    let names = name_versions(es, foreign_name);
-                    for (item, e) in m.items.iter_mut().zip(es) {
-                        if let Some(n) = foreign_name(item) {
-                            with_versions(foreign_attrs(item)?, &e.versions, &names[&n], variants);
-                        }
-                    }
-                }
+                m.items = members(es, p, variants, versions_lines, foreign_attrs, foreign_name)?;
                 syn::Item::ForeignMod(m)
             }
             Top::Impl(tmpl, es) => {
                 let mut m = tmpl.clone();
-                m.items = with_cfgs(es, p, variants, impl_attrs)?;
-                if versions_lines {
-                    let names = name_versions(es, impl_item_name);
-                    for (item, e) in m.items.iter_mut().zip(es) {
-                        if let Some(n) = impl_item_name(item) {
-                            with_versions(impl_attrs(item)?, &e.versions, &names[&n], variants);
-                        }
-                    }
-                }
+                m.items = members(es, p, variants, versions_lines, impl_attrs, impl_item_name)?;
                 syn::Item::Impl(m)
             }
             Top::Enum(tmpl, es) => {

@@ -12,7 +12,8 @@
 //! types, older `PFN_*` typedefs). Each function is checked in every stream view whose header
 //! declares it (the header, read through the preprocessor, tells), each C spelling in its mode, the
 //! typedefs in the internal view; what only one side has is reported too. A mismatch makes g++
-//! print `cdsys::same<WHERE, HEADER TYPE, RUST TYPE>`, which [`explain`] turns into one line.
+//! print `cdsys::same<cdsys::where<ENTRY, PART>, HEADER TYPE, RUST TYPE>`, which [`explain`] turns
+//! into one line.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -40,18 +41,17 @@ impl Inputs {
     /// Reads the projected bindings of `version` from `dir`.
     pub fn read(dir: &Path, version: &str) -> Result<Inputs, String> {
         let mut text: BTreeMap<&str, String> = BTreeMap::new();
+        let modules: Vec<&str> = sets().map(|(p, _)| p).collect();
         for file in ["functions", "bindings", "function_names", "names", "inline"] {
-            let prefixes: Vec<&str> = match file {
-                "inline" => vec![""],
-                _ => sets().map(|(p, _)| p).collect(),
-            };
-            for p in prefixes {
+            for p in if file == "inline" {
+                &[""]
+            } else {
+                &modules[..]
+            } {
                 let path = dir.join(format!("projected_{p}{file}.rs"));
                 let s = std::fs::read_to_string(&path).map_err(|e| {
-                    format!(
-                        "{}: {e} (the tests' build script writes it)",
-                        path.display()
-                    )
+                    let path = path.display();
+                    format!("{path}: {e} (the tests' build script writes it)")
                 })?;
                 text.entry(file).or_default().push_str(&s);
             }
@@ -174,67 +174,31 @@ pub fn run(inputs: &Inputs, cxx: &Compiler, dir: &Path, known: &[Unit]) -> Repor
     report
 }
 
-// ---------------------------------------------------------------------------------------------
-// The bindings, read back
+/// A function or function-pointer type of the bindings: its name and its `fn` type, which keeps
+/// the parameters' names for the messages.
+type Sig = (String, syn::TypeBareFn);
 
-/// A function signature (of an `extern` declaration, a Rust `extern "C" fn` or a `fn` type): its
-/// name, parameters (name, type), return type (`None` for none) and variadic-ness.
-struct Signature {
-    name: String,
-    params: Vec<(String, syn::Type)>,
-    ret: Option<syn::Type>,
-    variadic: bool,
+fn sig(s: &syn::Signature) -> Sig {
+    let (inputs, variadic, output) = (&s.inputs, &s.variadic, &s.output);
+    (
+        s.ident.to_string(),
+        syn::parse_quote!(fn(#inputs #variadic) #output),
+    )
 }
 
-impl Signature {
-    fn new(
-        name: &str,
-        params: Vec<(String, syn::Type)>,
-        output: &syn::ReturnType,
-        variadic: bool,
-    ) -> Signature {
-        let ret = match output {
-            syn::ReturnType::Default => None,
-            syn::ReturnType::Type(_, t) => Some((**t).clone()),
-        };
-        Signature {
-            name: name.into(),
-            params,
-            ret,
-            variadic,
-        }
-    }
-
-    fn of_sig(sig: &syn::Signature) -> Signature {
-        let params = sig.inputs.iter().enumerate().filter_map(|(i, a)| match a {
-            syn::FnArg::Typed(t) => match &*t.pat {
-                syn::Pat::Ident(p) => Some((p.ident.to_string(), (*t.ty).clone())),
-                _ => Some((format!("arg{i}"), (*t.ty).clone())),
-            },
-            syn::FnArg::Receiver(_) => None,
-        });
-        let name = sig.ident.to_string();
-        Signature::new(&name, params.collect(), &sig.output, sig.variadic.is_some())
-    }
-
-    fn of_bare_fn(name: &str, f: &syn::TypeBareFn) -> Signature {
-        let params = f.inputs.iter().enumerate().map(|(i, a)| {
-            let name = a.name.as_ref().map(|(id, _)| id.to_string());
-            (name.unwrap_or_else(|| format!("arg{i}")), a.ty.clone())
-        });
-        Signature::new(name, params.collect(), &f.output, f.variadic.is_some())
-    }
+fn names(v: &[Sig]) -> BTreeSet<&str> {
+    v.iter().map(|f| f.0.as_str()).collect()
 }
 
 /// The bindings' entries the probe checks: a C spelling is (the name a C program writes, the item
 /// the bindings bind it to, its stream modes).
 #[derive(Default)]
 struct Bindings {
-    functions: Vec<Signature>,
-    pfns: Vec<Signature>,
+    functions: Vec<Sig>,
+    pfns: Vec<Sig>,
     /// Every other typedef: name and its Rust type.
     typedefs: Vec<(String, syn::Type)>,
-    inline: Vec<Signature>,
+    inline: Vec<Sig>,
     spellings: Vec<(String, String, [bool; 2])>,
 }
 
@@ -242,12 +206,11 @@ impl Bindings {
     fn read(inputs: &Inputs) -> Result<Bindings, String> {
         let mut b = Bindings::default();
         for item in inputs.parse("functions")? {
-            let syn::Item::ForeignMod(m) = item else {
-                continue;
-            };
-            for fi in m.items {
-                if let syn::ForeignItem::Fn(f) = fi {
-                    b.functions.push(Signature::of_sig(&f.sig));
+            if let syn::Item::ForeignMod(m) = item {
+                for f in m.items {
+                    if let syn::ForeignItem::Fn(f) = f {
+                        b.functions.push(sig(&f.sig));
+                    }
                 }
             }
         }
@@ -255,12 +218,11 @@ impl Bindings {
             match item {
                 syn::Item::Type(t) if t.ident.to_string().starts_with("PFN_") => {
                     let name = t.ident.to_string();
-                    let f = crate::rust_syntax::option_inner(&t.ty).ok_or_else(|| {
-                        format!(
-                            "bindings.rs: {name} is not an Option<unsafe extern \"C\" fn> typedef"
-                        )
-                    })?;
-                    b.pfns.push(Signature::of_bare_fn(&name, f));
+                    let Some(f) = crate::rust_syntax::option_inner(&t.ty) else {
+                        let kind = "not an Option<unsafe extern \"C\" fn> typedef";
+                        return Err(format!("bindings.rs: {name} is {kind}"));
+                    };
+                    b.pfns.push((name, f.clone()));
                 }
                 syn::Item::Type(t) => b.typedefs.push((t.ident.to_string(), *t.ty)),
                 // `pub use self::cudaError_enum as CUresult;`
@@ -274,7 +236,7 @@ impl Bindings {
         }
         for item in inputs.parse("inline")? {
             match item {
-                syn::Item::Fn(f) if f.sig.abi.is_some() => b.inline.push(Signature::of_sig(&f.sig)),
+                syn::Item::Fn(f) if f.sig.abi.is_some() => b.inline.push(sig(&f.sig)),
                 _ => {}
             }
         }
@@ -284,14 +246,12 @@ impl Bindings {
             let (spelling, modes) = match item {
                 syn::Item::Use(u) => (rename(&u.tree), stream_modes(&u.attrs)),
                 syn::Item::Type(t) if t.ident.to_string().starts_with("PFN_") => {
-                    let target = rust_text(&t.ty);
+                    let (name, target) = (&t.ident, rust_text(&t.ty));
                     if !target.chars().all(|c| c.is_alphanumeric() || c == '_') {
-                        let name = &t.ident;
-                        return Err(format!(
-                            "names.rs: {name} = {target}: not a PFN typedef name"
-                        ));
+                        let why = "not a PFN typedef name";
+                        return Err(format!("names.rs: {name} = {target}: {why}"));
                     }
-                    (Some((t.ident.to_string(), target)), stream_modes(&t.attrs))
+                    (Some((name.to_string(), target)), stream_modes(&t.attrs))
                 }
                 _ => continue,
             };
@@ -302,9 +262,6 @@ impl Bindings {
         Ok(b)
     }
 }
-
-// ---------------------------------------------------------------------------------------------
-// Rust types as C++ types
 
 /// The C++ spelling of a Rust type of the bindings: a primitive (`c_uchar`, `u32`) as its alias in
 /// `prototypes.hpp` (`cdsys::rust::c_uchar`), a named type by its own name (the header's: bindgen
@@ -319,7 +276,7 @@ fn cpp_type(ty: &syn::Type) -> Result<String, String> {
         }
         syn::Type::Path(p) if p.qself.is_none() => {
             if let Some(f) = crate::rust_syntax::option_inner(ty) {
-                return cpp_fn(&Signature::of_bare_fn("", f));
+                return cpp_fn(f);
             }
             let path = rust_text(&p.path);
             let (module, name) = path.rsplit_once("::").unwrap_or(("", &path));
@@ -337,7 +294,7 @@ fn cpp_type(ty: &syn::Type) -> Result<String, String> {
                 false => name.to_string(),
             })
         }
-        syn::Type::BareFn(f) => cpp_fn(&Signature::of_bare_fn("", f)),
+        syn::Type::BareFn(f) => cpp_fn(f),
         syn::Type::Array(a) => {
             let (elem, len) = (cpp_type(&a.elem)?, rust_text(&a.len));
             Ok(format!("cdsys::array<{elem}, {len}>"))
@@ -348,86 +305,104 @@ fn cpp_type(ty: &syn::Type) -> Result<String, String> {
     }
 }
 
-/// `cdsys::fn<R, A...>`: `R (*)(A...)` (`cdsys::vfn`: `R (*)(A..., ...)`).
-fn cpp_fn(s: &Signature) -> Result<String, String> {
-    let mut args = vec![s.ret.as_ref().map_or(Ok("void".into()), cpp_type)?];
-    for (i, (n, t)) in s.params.iter().enumerate() {
-        args.push(cpp_type(t).map_err(|e| format!("parameter {i} `{n}`: {e}"))?);
+/// The return type of a `fn` type (`()` for none).
+fn ret(f: &syn::TypeBareFn) -> syn::Type {
+    match &f.output {
+        syn::ReturnType::Default => syn::parse_quote!(()),
+        syn::ReturnType::Type(_, t) => (**t).clone(),
     }
-    let kind = if s.variadic { "vfn" } else { "fn" };
+}
+
+/// Parameter `i` of a `fn` type, for the messages: ``parameter 2 `uc`: ``.
+fn parameter(i: usize, a: &syn::BareFnArg) -> String {
+    let name = a.name.as_ref().map(|(n, _)| n.to_string());
+    format!(
+        "parameter {i} `{}`: ",
+        name.unwrap_or_else(|| format!("arg{i}"))
+    )
+}
+
+/// `cdsys::fn<R, A...>`: `R (*)(A...)` (`cdsys::vfn`: `R (*)(A..., ...)`).
+fn cpp_fn(f: &syn::TypeBareFn) -> Result<String, String> {
+    let mut args = vec![cpp_type(&ret(f))?];
+    for (i, a) in f.inputs.iter().enumerate() {
+        args.push(cpp_type(&a.ty).map_err(|e| format!("{}{e}", parameter(i, a)))?);
+    }
+    let kind = if f.variadic.is_some() { "vfn" } else { "fn" };
     Ok(format!("cdsys::{kind}<{}>", args.join(", ")))
 }
 
-// ---------------------------------------------------------------------------------------------
-// The probe
-
-/// One unit being generated: its view, text and assertions, and for each `tag::part`
-/// (`function_cuX::parameter_2`; a typedef's tag alone) what the messages say of the part
-/// (``parameter 2 `uc`: ``) and the bindings' Rust type.
+/// One unit being generated: its view, text and assertions, and for each entry (the number its
+/// assertion has in the unit) what the messages call it (`function cuX`) and, for each part (see
+/// `cdsys::where` in `prototypes.hpp`), what they say of it (``parameter 2 `uc`: ``) and the
+/// bindings' Rust type.
 struct Gen {
     view: &'static str,
     text: String,
     assertions: usize,
-    parts: BTreeMap<String, (String, String)>,
+    entries: Vec<(String, Vec<(String, String)>)>,
 }
 
 impl Gen {
-    /// A function or function-pointer typedef. `tag`: `function_cuX`, `typedef_PFN_..`; `header`:
-    /// the header's function pointer type. The whole type is compared; where it differs, each
-    /// part too (parameter count, variadic, return type, each parameter), so that the diagnostics
-    /// name the parameter. Returns the number of parameters.
-    fn signature(&mut self, tag: &str, header: &str, s: &Signature) -> Result<usize, String> {
-        let whole = cpp_fn(s).map_err(|e| format!("{}: {e}", s.name))?;
-        let _ = writeln!(self.text, "CDSYS_SIGNATURE({tag}, {header}, {whole})");
+    /// An assertion of `macro_` (`CDSYS_SIGNATURE`, `CDSYS_TYPE`) on `header` and the bindings'
+    /// C++ type `cpp`, its entry called `subject`.
+    fn assert(
+        &mut self,
+        macro_: &str,
+        header: &str,
+        cpp: &str,
+        subject: String,
+        parts: Vec<(String, String)>,
+    ) {
+        let n = self.entries.len();
+        let _ = writeln!(self.text, "{macro_}({n}, {header}, {cpp})");
         self.assertions += 1;
-        let ret = s.ret.as_ref().map_or("()".to_string(), rust_text);
-        let mut parts = vec![
-            (
-                "parameter_count".into(),
-                String::new(),
-                s.params.len().to_string(),
-            ),
-            (
-                "is_variadic".into(),
-                "variadic: ".into(),
-                s.variadic.to_string(),
-            ),
-            ("return_type".into(), "return type: ".into(), ret),
-            ("whole_type".into(), "type: ".into(), String::new()),
-        ];
-        for (i, (n, t)) in s.params.iter().enumerate() {
-            let label = format!("parameter {i} `{n}`: ");
-            parts.push((format!("parameter_{i}"), label, rust_text(t)));
-        }
-        for (part, label, rust) in parts {
-            self.parts.insert(format!("{tag}::{part}"), (label, rust));
-        }
-        Ok(s.params.len())
+        self.entries.push((subject, parts));
+    }
+
+    /// A function or function-pointer typedef, against `header`, the header's function pointer
+    /// type. The whole type is compared; where it differs, each part too (parameter count,
+    /// variadic, return type, each parameter), so that the diagnostics name the parameter.
+    fn signature(&mut self, subject: &str, header: &str, (name, f): &Sig) -> Result<(), String> {
+        let whole = cpp_fn(f).map_err(|e| format!("{name}: {e}"))?;
+        let ret = match &f.output {
+            syn::ReturnType::Default => "()".to_string(),
+            syn::ReturnType::Type(..) => rust_text(&ret(f)),
+        };
+        let mut parts: Vec<(String, String)> = [
+            ("type: ", String::new()),
+            ("", f.inputs.len().to_string()),
+            ("variadic: ", f.variadic.is_some().to_string()),
+            ("return type: ", ret),
+        ]
+        .map(|(label, rust)| (label.to_string(), rust))
+        .into();
+        let params = f.inputs.iter().enumerate();
+        parts.extend(params.map(|(i, a)| (parameter(i, a), rust_text(&a.ty))));
+        let subject = format!("{subject} {name}");
+        self.assert("CDSYS_SIGNATURE", header, &whole, subject, parts);
+        Ok(())
     }
 }
 
 /// A problem for each name only one side has: in the bindings' `file` (`bound`) and not declared
 /// by the `header`, or the other way round.
 fn one_sided(
-    problems: &mut Vec<String>,
     kind: &str,
     (file, bound): (&str, BTreeSet<&str>),
     (header, verb, declared): (&str, &str, BTreeSet<&str>),
-) {
-    for f in bound.difference(&declared) {
-        let how = format!("but {header} {verb}s it in neither stream mode");
-        let how = if header == "cuda.h" {
-            how
-        } else {
-            format!("but {header} does not {verb} it")
-        };
-        problems.push(format!("{kind} {f}: in {file}, {how} (not checked)"));
-    }
-    for f in declared.difference(&bound) {
-        problems.push(format!(
-            "{kind} {f}: {verb}d by {header}, missing from {file}"
-        ));
-    }
+) -> Vec<String> {
+    let how = match header {
+        "cuda.h" => format!("but {header} {verb}s it in neither stream mode"),
+        _ => format!("but {header} does not {verb} it"),
+    };
+    let bound_only = bound.difference(&declared);
+    let declared_only = declared.difference(&bound);
+    (bound_only.map(|f| format!("{kind} {f}: in {file}, {how} (not checked)")))
+        .chain(
+            declared_only.map(|f| format!("{kind} {f}: {verb}d by {header}, missing from {file}")),
+        )
+        .collect()
 }
 
 fn probe(
@@ -446,8 +421,7 @@ fn probe(
             let expanded = cxx.preprocess("c++", &defines)?;
             Ok(Decls::scan(&header_lines(&expanded)))
         };
-        let handles: Vec<_> = VIEWS
-            .iter()
+        let handles: Vec<_> = (VIEWS.iter())
             .map(|(_, d)| s.spawn(move || scan(d)))
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
@@ -465,11 +439,12 @@ fn probe(
                  {prologue}#include \"prototypes.hpp\"\n{}",
                 includes()
             );
+            let (assertions, entries) = (0, Vec::new());
             Gen {
                 view,
                 text,
-                assertions: 0,
-                parts: BTreeMap::new(),
+                assertions,
+                entries,
             }
         })
         .collect();
@@ -477,15 +452,16 @@ fn probe(
     // In each stream view: the C spellings of that mode (the name the header's macros turn the
     // spelling into must be the item the bindings bind it to), then every function its header
     // declares, by the symbol's own name (not the macros that may rename it in that view).
-    let (mut checked, mut checked_inline) = (BTreeSet::new(), BTreeSet::new());
+    let mut checked = BTreeSet::new();
     for (m, g) in units[..2].iter_mut().enumerate() {
         let (d, view) = (&declared[m], g.view);
         let _ = writeln!(g.text, "\n/* C spellings, {view} */");
-        for (c, target, _) in b.spellings.iter().filter(|s| s.2[m]) {
+        let spellings: Vec<_> = b.spellings.iter().filter(|s| s.2[m]).collect();
+        for (c, target, _) in &spellings {
             let _ = writeln!(g.text, "CDSYS_SPELLING({c}, {target}, \"{view}\")");
-            g.assertions += 1;
         }
-        let n = b.spellings.iter().filter(|s| s.2[m]).count();
+        g.assertions += spellings.len();
+        let n = spellings.len();
         report.spellings[m] = Count {
             checked: n,
             declared: n,
@@ -494,88 +470,74 @@ fn probe(
         for name in d.functions.iter().chain(&d.inline) {
             let _ = writeln!(g.text, "#undef {name}");
         }
-        for f in b.functions.iter().filter(|f| d.functions.contains(&f.name)) {
-            let params = g.signature(
-                &format!("function_{}", f.name),
-                &format!("decltype(&::{})", f.name),
-                f,
-            )?;
-            if checked.insert(f.name.as_str()) {
-                report.parameters += params;
+        let kinds = [
+            ("function", &b.functions, &d.functions),
+            ("static inline function", &b.inline, &d.inline),
+        ];
+        for (kind, bound, header) in kinds {
+            for f in bound.iter().filter(|f| header.contains(&f.0)) {
+                g.signature(kind, &format!("decltype(&::{})", f.0), f)?;
+                if checked.insert((kind, f.0.as_str())) && kind == "function" {
+                    report.parameters += f.1.inputs.len();
+                }
             }
         }
-        for f in b.inline.iter().filter(|f| d.inline.contains(&f.name)) {
-            g.signature(
-                &format!("inline_{}", f.name),
-                &format!("decltype(&::{})", f.name),
-                f,
-            )?;
-            checked_inline.insert(f.name.as_str());
-        }
     }
-    fn names(v: &[Signature]) -> BTreeSet<&str> {
-        v.iter().map(|f| f.name.as_str()).collect()
-    }
-    let header = |inline: bool| -> BTreeSet<&str> {
-        let sets = (declared[..2].iter()).map(|d| if inline { &d.inline } else { &d.functions });
-        sets.flatten().map(String::as_str).collect()
+    let header = |pick: fn(&Decls) -> &BTreeSet<String>| -> BTreeSet<&str> {
+        declared[..2]
+            .iter()
+            .flat_map(pick)
+            .map(String::as_str)
+            .collect()
     };
-    let (header_functions, header_inline) = (header(false), header(true));
+    let (header_functions, header_inline) = (header(|d| &d.functions), header(|d| &d.inline));
+    let checked = |kind| checked.iter().filter(|c| c.0 == kind).count();
     report.functions = Count {
-        checked: checked.len(),
+        checked: checked("function"),
         declared: b.functions.len(),
     };
-    report.header_functions = header_functions.len();
     report.inline = Count {
-        checked: checked_inline.len(),
+        checked: checked("static inline function"),
         declared: b.inline.len(),
     };
+    report.header_functions = header_functions.len();
     report.header_inline = header_inline.len();
-    let mut problems = Vec::new();
-    let (functions, inline) = (
-        ("functions.rs", names(&b.functions)),
-        ("src/inline.rs", names(&b.inline)),
-    );
-    one_sided(
-        &mut problems,
+    let mut problems = one_sided(
         "function",
-        functions,
+        ("functions.rs", names(&b.functions)),
         ("cuda.h", "declare", header_functions),
     );
-    one_sided(
-        &mut problems,
+    problems.extend(one_sided(
         "static inline function",
-        inline,
+        ("src/inline.rs", names(&b.inline)),
         ("cuda.h", "define", header_inline),
-    );
+    ));
 
     // Typedefs, in the internal view (the only one with all of them).
     let (internal, g) = (&declared[2], &mut units[2]);
     g.text.push_str("\n/* PFN typedefs */\n");
-    for p in b.pfns.iter().filter(|p| internal.pfns.contains(&p.name)) {
-        g.signature(&format!("typedef_{}", p.name), &p.name, p)?;
+    for p in b.pfns.iter().filter(|p| internal.pfns.contains(&p.0)) {
+        g.signature("typedef", &p.0, p)?;
         report.pfn_typedefs.checked += 1;
     }
     report.pfn_typedefs.declared = b.pfns.len();
     report.header_pfn_typedefs = internal.pfns.len();
     let header_pfns = internal.pfns.iter().map(String::as_str).collect();
-    let pfns = ("bindings.rs", names(&b.pfns));
-    one_sided(
-        &mut problems,
+    problems.extend(one_sided(
         "typedef",
-        pfns,
+        ("bindings.rs", names(&b.pfns)),
         ("cudaTypedefs.h", "declare", header_pfns),
-    );
+    ));
     g.text.push_str("\n/* Other typedefs */\n");
     for (name, ty) in &b.typedefs {
         let c = cpp_type(ty).map_err(|e| format!("typedef {name}: {e}"))?;
-        let _ = writeln!(g.text, "CDSYS_TYPE(typedef_{name}, {name}, {c})");
-        g.assertions += 1;
-        (g.parts).insert(format!("typedef_{name}"), (String::new(), rust_text(ty)));
+        let parts = vec![(String::new(), rust_text(ty))];
+        g.assert("CDSYS_TYPE", name, &c, format!("typedef {name}"), parts);
     }
+    let n = b.typedefs.len();
     report.typedefs = Count {
-        checked: b.typedefs.len(),
-        declared: b.typedefs.len(),
+        checked: n,
+        declared: n,
     };
     report.problems.extend(problems);
     compile(&units, cxx, dir, known, report)
@@ -657,67 +619,43 @@ fn top_level_args(s: &str) -> Vec<String> {
     out.iter().map(|a| a.trim().to_string()).collect()
 }
 
-/// One line per problem in a unit's diagnostics: each failed `same<WHERE, HEADER, RUST>` as
-/// "function cuX (view): parameter 2 `uc`: cuda.h has `unsigned char`, the bindings `u32` (C++
-/// `unsigned int`)" (the whole type only where no part of it is named); any other error with the
-/// probe line it points at.
+/// One line per problem in a unit's diagnostics: each failed `same<where<ENTRY, PART>, HEADER,
+/// RUST>` as "function cuX (view): parameter 2 `uc`: cuda.h has `unsigned char`, the bindings `u32`
+/// (C++ `unsigned int`)" (the whole type only where no part of it is named); any other error with
+/// the probe line it points at.
 fn explain(g: &Gen, path: &Path, diagnostics: &str) -> Vec<String> {
     let (mut out, mut whole, mut named) = (Vec::new(), Vec::new(), BTreeSet::new());
-    let file = path.display().to_string();
-    let view = g.view;
+    let (file, view) = (path.display().to_string(), g.view);
     for line in diagnostics.lines() {
         if let Some((_, rest)) = line.split_once("In instantiation of 'struct cdsys::same<") {
             let args = top_level_args(rest.strip_suffix(">':").unwrap_or(rest));
-            if args.len() != 3 {
+            let numbers = args[0].split(|c: char| !c.is_ascii_digit());
+            let numbers: Vec<usize> = numbers.filter_map(|n| n.parse().ok()).collect();
+            let entry = numbers.first().and_then(|e| g.entries.get(*e));
+            let (Some((subject, parts)), &[e, part], 3) = (entry, numbers.as_slice(), args.len())
+            else {
                 out.push(format!("{view}: {line}"));
                 continue;
-            }
-            // `cdsys_where::typedef_X`, or `cdsys::PART<cdsys_where::TAG[, INDEX]>`.
-            let (part, inner) = match args[0]
-                .strip_prefix("cdsys::")
-                .and_then(|w| w.split_once('<'))
-            {
-                Some((part, inner)) => (
-                    part,
-                    top_level_args(inner.strip_suffix('>').unwrap_or(inner)),
-                ),
-                None => ("", vec![args[0].clone()]),
             };
-            let tag = inner[0].trim_start_matches("cdsys_where::").to_string();
-            let key = match (part, inner.get(1)) {
-                ("", _) => tag.clone(),
-                (_, Some(i)) => {
-                    format!("{tag}::{part}_{}", i.trim_end_matches(['u', 'l', 'U', 'L']))
-                }
-                (_, None) => format!("{tag}::{part}"),
-            };
-            let (kind, name) = match tag.split_once('_') {
-                Some(("function", n)) => ("function", n),
-                Some(("inline", n)) => ("static inline function", n),
-                Some(("typedef", n)) => ("typedef", n),
-                _ => ("entry", tag.as_str()),
-            };
-            let (what, rust) = g.parts.get(&key).cloned().unwrap_or_default();
+            let (what, rust) = parts.get(part).cloned().unwrap_or_default();
             let (header, bound) = (&args[1], &args[2]);
-            let msg = if part == "parameter_count" {
-                let count = |t: &str| {
-                    t.trim_start_matches("cdsys::parameters<")
-                        .trim_end_matches('>')
-                        .to_string()
-                };
-                let (h, r) = (count(header), count(bound));
-                format!(
-                    "{kind} {name} ({view} view): {h} parameters in cuda.h, {r} in the bindings"
-                )
-            } else if rust.is_empty() {
-                format!("{kind} {name} ({view} view): {what}cuda.h has `{header}`, the bindings `{bound}`")
-            } else {
-                format!("{kind} {name} ({view} view): {what}cuda.h has `{header}`, the bindings `{rust}` (C++ `{bound}`)")
+            let count = |t: &str| {
+                let t = t.trim_start_matches("cdsys::parameters<");
+                t.trim_end_matches('>').to_string()
             };
-            if part == "whole_type" {
-                whole.push((tag, msg));
+            let at = format!("{subject} ({view} view)");
+            let msg = if parts.len() > 1 && part == 1 {
+                let (h, r) = (count(header), count(bound));
+                format!("{at}: {h} parameters in cuda.h, {r} in the bindings")
+            } else if rust.is_empty() {
+                format!("{at}: {what}cuda.h has `{header}`, the bindings `{bound}`")
             } else {
-                named.insert(tag);
+                format!("{at}: {what}cuda.h has `{header}`, the bindings `{rust}` (C++ `{bound}`)")
+            };
+            if parts.len() > 1 && part == 0 {
+                whole.push((e, msg));
+            } else {
+                named.insert(e);
                 out.push(msg);
             }
         } else if let Some((loc, msg)) = line.split_once(": error: ") {
@@ -744,7 +682,7 @@ fn explain(g: &Gen, path: &Path, diagnostics: &str) -> Vec<String> {
     out.extend(
         whole
             .into_iter()
-            .filter(|(t, _)| !named.contains(t))
+            .filter(|(e, _)| !named.contains(e))
             .map(|(_, m)| m),
     );
     if out.is_empty() {

@@ -1,8 +1,8 @@
 /* The generic C++ half of the prototype probe (tests/support/prototypes.rs writes, per view of the
    headers, one line per entry: CDSYS_SIGNATURE for a function or PFN typedef, CDSYS_TYPE for any
    other typedef, CDSYS_SPELLING for a C spelling). A mismatch makes g++ print the instantiation
-   `cdsys::same<WHERE, HEADER'S TYPE, BINDINGS' TYPE>`, WHERE naming the entry and the part of it
-   (`cdsys::parameter<cdsys_where::function_cuX, 2>`); the probe turns those into one line each. */
+   `cdsys::same<WHERE, HEADER'S TYPE, BINDINGS' TYPE>`, WHERE numbering the entry and the part of it
+   (`cdsys::where<17, 6>`); the probe turns those into one line each. */
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -24,12 +24,9 @@ template <class R, class... A> using vfn = R (*)(A..., ...);
 template <class T, std::size_t N> using array = T[N];
 template <std::size_t N> struct parameters;
 template <bool V> struct variadic;
-/* The parts of an entry, for the messages. */
-template <class W> struct parameter_count;
-template <class W> struct is_variadic;
-template <class W> struct return_type;
-template <class W, std::size_t I> struct parameter;
-template <class W> struct whole_type;
+/* Where an assertion is: the probe's entry and the part of it (0 the whole type, 1 the parameter
+   count, 2 variadic-ness, 3 the return type, 4 + I parameter I), for the messages. */
+template <std::size_t Entry, std::size_t Part> struct where;
 /* What `at` gives past the last parameter. */
 struct no_parameter;
 template <std::size_t I, class... A> struct at { using type = no_parameter; };
@@ -54,20 +51,20 @@ template <class Where, class Header, class Rust> struct same {
 };
 /* Each part of a signature, so that the diagnostics name the parameter: instantiated only where
    the whole types differ. */
-template <class W, class H, class R, class I = std::make_index_sequence<sig<R>::arity>> struct parts;
-template <class W, class H, class R, std::size_t... I> struct parts<W, H, R, std::index_sequence<I...>> {
+template <std::size_t E, class H, class R, class I = std::make_index_sequence<sig<R>::arity>> struct parts;
+template <std::size_t E, class H, class R, std::size_t... I> struct parts<E, H, R, std::index_sequence<I...>> {
     using HS = sig<H>;
     using RS = sig<R>;
     static constexpr bool value =
-        same<parameter_count<W>, typename HS::count, typename RS::count>::value &&
-        same<is_variadic<W>, typename HS::is_variadic, typename RS::is_variadic>::value &&
-        same<return_type<W>, typename HS::ret, typename RS::ret>::value &&
-        (true && ... && same<parameter<W, I>, typename HS::template param<I>, typename RS::template param<I>>::value);
+        same<where<E, 1>, typename HS::count, typename RS::count>::value &&
+        same<where<E, 2>, typename HS::is_variadic, typename RS::is_variadic>::value &&
+        same<where<E, 3>, typename HS::ret, typename RS::ret>::value &&
+        (true && ... && same<where<E, 4 + I>, typename HS::template param<I>, typename RS::template param<I>>::value);
 };
-template <class W, class H, class R> struct signature {
+template <std::size_t E, class H, class R> struct signature {
     static constexpr bool value =
-        std::conditional<std::is_same<H, R>::value, std::true_type, parts<W, H, R>>::type::value &&
-        same<whole_type<W>, H, R>::value;
+        std::conditional<std::is_same<H, R>::value, std::true_type, parts<E, H, R>>::type::value &&
+        same<where<E, 0>, H, R>::value;
 };
 /* A typedef as bindgen binds it: a function type (vdpau.h's `VdpGetProcAddress`) as the pointer
    to it, the type C programs pass; any other type as itself. */
@@ -79,13 +76,11 @@ constexpr bool streq(const char *a, const char *b) {
 #define CDSYS_STR(x) #x
 #define CDSYS_XSTR(x) CDSYS_STR(x)
 /* A function (HEADER `decltype(&::cuX)`) or PFN typedef against the bindings' pointer type. */
-#define CDSYS_SIGNATURE(tag, header, ...) \
-    namespace cdsys_where { struct tag; } \
-    static_assert(cdsys::signature<cdsys_where::tag, header, __VA_ARGS__>::value, #tag);
+#define CDSYS_SIGNATURE(entry, header, ...) \
+    static_assert(cdsys::signature<entry, header, __VA_ARGS__>::value, "entry " #entry);
 /* Another typedef against the bindings' type. */
-#define CDSYS_TYPE(tag, name, ...) \
-    namespace cdsys_where { struct tag; } \
-    static_assert(cdsys::same<cdsys_where::tag, cdsys::bound<name>, __VA_ARGS__>::value, #tag);
+#define CDSYS_TYPE(entry, name, ...) \
+    static_assert(cdsys::same<cdsys::where<entry, 0>, cdsys::bound<name>, __VA_ARGS__>::value, "entry " #entry);
 /* The name the header's macros turn the C spelling `c` into, against the bindings' `target`. */
 #define CDSYS_SPELLING(c, target, view) \
     static_assert(cdsys::streq(CDSYS_XSTR(c), #target), \

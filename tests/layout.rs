@@ -43,6 +43,23 @@ struct Typedef {
     class: u64,
 }
 
+/// A type's arithmetic class, as the C probe's `CDSYS_CLASS` gives it: 1 signed integer, 2
+/// unsigned integer or bool, 3 floating point, 0 anything else (pointers, arrays, records; the
+/// generated tables give each enum its integer type's).
+trait Class {
+    const CLASS: u64 = 0;
+}
+macro_rules! class {
+    ($class:literal: $($t:ty),*) => { $(impl Class for $t { const CLASS: u64 = $class; })* };
+}
+class!(1: i8, i16, i32, i64, isize);
+class!(2: u8, u16, u32, u64, usize, bool);
+class!(3: f32, f64);
+impl<T: ?Sized> Class for *const T {}
+impl<T: ?Sized> Class for *mut T {}
+impl<T, const N: usize> Class for [T; N] {}
+impl<T> Class for Option<T> {}
+
 /// The Rust half of the probe's tables (see tests/support/layout.rs; the C half expands the same
 /// entries in tests/support/c/layout_probe.c): the arguments in parentheses after the Rust ones
 /// are C's.
@@ -50,17 +67,17 @@ macro_rules! layout_tables {
     (
         records [$(R($name:literal, $c_type:literal, $kind:literal, $measured:literal, $rty:ident, $($rc:tt),*))*]
         fields [$(F($record:literal, $path:literal, $c_path:literal, $host:ident, ($($p:tt)*), ($fty:ty),
-            $ty_name:literal, ($class:expr), $($fc:tt),*))*]
+            $ty_name:literal, $($fc:tt),*))*]
         bitfields [$(B($brecord:literal, $bfield:literal, $bhost:ident, ($($bp:tt)*), $setter:ident,
             ($value:expr), $($bc:tt),*))*]
-        typedefs [$(T($tname:literal, $t_c:literal, $tkind:literal, $tty:ty, ($tclass:expr), $tc:tt))*]
+        typedefs [$(T($tname:literal, $t_c:literal, $tkind:literal, $tty:ty, $tc:tt))*]
     ) => {
         pub(crate) static RECORDS: &[Record] = &[$(Record {
             name: $name, kind: $kind, size: size_of::<$rty>(), align: align_of::<$rty>(),
         }),*];
         pub(crate) static FIELDS: &[Field] = &[$(Field {
             record: $record, path: $path, ty: $ty_name, offset: offset_of!($host, $($p)*),
-            size: size_of::<$fty>(), align: align_of::<$fty>(), class: $class,
+            size: size_of::<$fty>(), align: align_of::<$fty>(), class: <$fty as Class>::CLASS,
         }),*];
         /// (named record, bit-field's path in it, the record's bytes with every bit of that field
         /// set by bindgen's setter).
@@ -73,7 +90,7 @@ macro_rules! layout_tables {
             unsafe { core::slice::from_raw_parts(&v as *const $bhost as *const u8, size_of::<$bhost>()) }.to_vec()
         })),*];
         pub(crate) static TYPEDEFS: &[Typedef] = &[$(Typedef {
-            name: $tname, kind: $tkind, size: size_of::<$tty>(), align: align_of::<$tty>(), class: $tclass,
+            name: $tname, kind: $tkind, size: size_of::<$tty>(), align: align_of::<$tty>(), class: <$tty as Class>::CLASS,
         }),*];
     };
 }

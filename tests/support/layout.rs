@@ -280,38 +280,6 @@ impl Model {
         }
         panic!("alias cycle at {}", rust_text(&ty))
     }
-
-    /// An integer type (primitive, after aliases; not an enum).
-    fn is_int(&self, ty: &syn::Type) -> bool {
-        const C_INTS: &str = "char schar uchar short ushort int uint long ulong longlong ulonglong";
-        path_ident(&self.resolve(ty)).is_some_and(|n| {
-            let n = n.strip_prefix("c_").unwrap_or(&n);
-            C_INTS.split(' ').any(|i| i == n)
-                || (n.len() > 1
-                    && matches!(&n[..1], "i" | "u")
-                    && ["8", "16", "32", "64", "128", "size"].contains(&&n[1..]))
-        })
-    }
-
-    /// The Rust expression of a type's arithmetic class, as the C probe's `CDSYS_CLASS` computes
-    /// it: 1 signed integer, 2 unsigned integer or bool, 3 floating point, 0 anything else.
-    fn class_expr(&self, ty: &syn::Type) -> String {
-        let ty = self.resolve(ty);
-        let Some(name) = path_ident(&ty) else {
-            return "0".into();
-        };
-        if let Some((inner, _)) = self.enums.get(&name) {
-            return self.class_expr(inner);
-        }
-        match name.as_str() {
-            _ if self.is_int(&ty) => {
-                format!("if <{}>::MIN != 0 {{ 1 }} else {{ 2 }}", rust_text(&ty))
-            }
-            "f32" | "f64" | "c_float" | "c_double" => "3".into(),
-            "bool" => "2".into(),
-            _ => "0".into(),
-        }
-    }
 }
 
 fn record(union: bool, fields: impl IntoIterator<Item = syn::Field>) -> Record {
@@ -543,7 +511,7 @@ impl Layout<'_> {
     fn fields(&mut self, top: &str, record: &str, prefix: &str, base: &str) {
         let (m, c_host) = (self.m, self.naming[record].host.clone());
         for f in &m.records[record].fields {
-            let (path, c_path, ty, class, c) = match f {
+            let (path, c_path, ty, c) = match f {
                 Member::Named(c, rust, ty) => {
                     let member = format!("(({c_host} *)0)->{c}");
                     let c_exprs = [
@@ -552,39 +520,31 @@ impl Layout<'_> {
                         format!("_Alignof(__typeof__({member}))"),
                         format!("CDSYS_CLASS({member})"),
                     ];
-                    (rust, c.as_str(), rust_text(ty), m.class_expr(ty), c_exprs)
+                    (rust, c.as_str(), rust_text(ty), c_exprs)
                 }
                 Member::Anon(rust, child) => {
                     if let Some(ms) = self.measures(child) {
                         let offset = format!("{} - {base}", ms.base);
                         let c_exprs = [offset, ms.size, ms.align, "0".into()];
                         let c_path = "(anonymous member)";
-                        self.entry(top, &format!("{prefix}{rust}"), c_path, child, "0", c_exprs);
+                        self.entry(top, &format!("{prefix}{rust}"), c_path, child, c_exprs);
                     }
                     self.fields(top, child, &format!("{prefix}{rust}."), base);
                     continue;
                 }
                 Member::BitfieldStorage | Member::RustOnly => continue,
             };
-            self.entry(top, &format!("{prefix}{path}"), c_path, &ty, &class, c);
+            self.entry(top, &format!("{prefix}{path}"), c_path, &ty, c);
         }
     }
 
     /// `F(..)`: a field's entry, its C measures `[offset, size, align, class]`.
-    fn entry(
-        &mut self,
-        top: &str,
-        path: &str,
-        c_path: &str,
-        ty: &str,
-        class: &str,
-        c: [String; 4],
-    ) {
+    fn entry(&mut self, top: &str, path: &str, c_path: &str, ty: &str, c: [String; 4]) {
         let [offset, size, align, c_class] = c;
         let (top_s, path_s, c_path, ty_s) = (c_str(top), c_str(path), c_str(c_path), c_str(ty));
         let _ = writeln!(
             self.fields,
-            "F({top_s}, {path_s}, {c_path}, {top}, ({path}), ({ty}), {ty_s}, ({class}), ({offset}), ({size}), ({align}), ({c_class}))"
+            "F({top_s}, {path_s}, {c_path}, {top}, ({path}), ({ty}), {ty_s}, ({offset}), ({size}), ({align}), ({c_class}))"
         );
     }
 }
@@ -644,12 +604,9 @@ fn layout_tables(m: &Model, h: &Decls, out: &Path) -> String {
 
     // Typedefs (every typedef name bindings.rs has, every enum type) in the internal view; the
     // `PFN_cuX` spellings of names.rs in the C program's view.
-    let typedef = |out: &mut String, name: &str, c_type: &str, kind: u8, ty: &syn::Type| {
-        let (class, name_s, c_type_s) = (m.class_expr(ty), c_str(name), c_str(c_type));
-        let _ = writeln!(
-            out,
-            "T({name_s}, {c_type_s}, {kind}, {name}, ({class}), ({c_type}))"
-        );
+    let typedef = |out: &mut String, name: &str, c_type: &str, kind: u8| {
+        let (name_s, c_type_s) = (c_str(name), c_str(c_type));
+        let _ = writeln!(out, "T({name_s}, {c_type_s}, {kind}, {name}, ({c_type}))");
     };
     let (mut typedefs, mut name_typedefs) = (String::new(), String::new());
     let mut opaque_aliases = Vec::new();
@@ -658,25 +615,34 @@ fn layout_tables(m: &Model, h: &Decls, out: &Path) -> String {
             opaque_aliases.push(name.as_str());
         } else if h.function_typedefs.contains(name) {
             // A function type's binding is the pointer to it.
-            typedef(&mut typedefs, name, &format!("{name} *"), 0, ty);
+            typedef(&mut typedefs, name, &format!("{name} *"), 0);
         } else {
-            typedef(&mut typedefs, name, name, 0, ty);
+            typedef(&mut typedefs, name, name, 0);
         }
     }
-    for (name, target) in &m.enum_typedefs {
-        let target = syn::parse_str(target).unwrap();
-        typedef(&mut typedefs, name, name, 0, &target);
+    for name in m.enum_typedefs.keys() {
+        typedef(&mut typedefs, name, name, 0);
     }
+    // The Rust side's arithmetic class of a type (`Class` of tests/layout.rs): an enum's is its
+    // integer type's, a record's is none.
+    let mut classes: String = (m.records.keys())
+        .map(|r| format!("impl Class for {r} {{}}\n"))
+        .collect();
     for (name, (inner, _)) in &m.enums {
         let tag = if defines(h, "enum", name, true) {
             "enum "
         } else {
             ""
         };
-        typedef(&mut typedefs, name, &format!("{tag}{name}"), 1, inner);
+        typedef(&mut typedefs, name, &format!("{tag}{name}"), 1);
+        let inner = rust_text(inner);
+        let _ = writeln!(
+            classes,
+            "impl Class for {name} {{ const CLASS: u64 = <{inner} as Class>::CLASS; }}"
+        );
     }
-    for (name, target) in &m.name_types {
-        typedef(&mut name_typedefs, name, name, 2, target);
+    for (name, _) in &m.name_types {
+        typedef(&mut name_typedefs, name, name, 2);
     }
     let fields = &g.fields;
     let inc = [
@@ -705,7 +671,7 @@ fn layout_tables(m: &Model, h: &Decls, out: &Path) -> String {
             Some(format!("({}, {})", c_str(d.keyword), c_str(tag)))
         });
     format!(
-        "layout_tables! {{\nrecords [\n{records}]\nfields [\n{fields}]\nbitfields [\n{bitfields}]\ntypedefs [\n{typedefs}{name_typedefs}]\n}}\n\
+        "{classes}layout_tables! {{\nrecords [\n{records}]\nfields [\n{fields}]\nbitfields [\n{bitfields}]\ntypedefs [\n{typedefs}{name_typedefs}]\n}}\n\
          /// Structs the header only declares (incomplete in C, used behind pointers).\n\
          pub static OPAQUE: &[&str] = &[{}];\n\
          /// Typedefs of those.\npub static OPAQUE_TYPEDEFS: &[&str] = &[{}];\n\
@@ -745,11 +711,8 @@ fn constants_table(m: &Model, h: &Decls, out: &Path) -> String {
         let (value, pointer) = match path_ident(&ty) {
             _ if matches!(ty, syn::Type::Ptr(_)) => (format!("{name} as usize as i128"), true),
             Some(n) if m.enums.contains_key(&n) => (format!("{name}.0 as i128"), false),
-            Some(_) if m.is_int(&ty) => (format!("{name} as i128"), false),
-            _ => panic!(
-                "constant {name} has type {}: the constants probe handles integers, enums and pointers",
-                rust_text(&ty)
-            ),
+            // An integer (anything else does not compile as `as i128`).
+            _ => (format!("{name} as i128"), false),
         };
         entry(name, name, *kind, value, pointer);
     }

@@ -13,8 +13,8 @@ typedef struct { const char *record, *field; const unsigned char *bytes; cdsys_u
 static const cdsys_record records[] = {
 #include "layout_records.inc"
     {0}};
-#define F(record, path, c_path, rust, rust_path, rust_type, rust_type_name, class, offset, size, \
-          align, c_class) \
+#define F(record, path, c_path, rust, rust_path, rust_type, rust_type_name, offset, size, align, \
+          c_class) \
     { record, path, c_path, CDSYS_U offset, CDSYS_U size, CDSYS_U align, CDSYS_U c_class },
 static const cdsys_field fields[] = {
 #include "layout_fields.inc"

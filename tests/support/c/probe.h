@@ -21,7 +21,7 @@
 
 typedef unsigned long long cdsys_u64;
 typedef struct { const char *name, *c_type; cdsys_u64 kind, size, align, class_; } cdsys_typedef;
-#define T(name, c_name, kind, rust, class, c_type) \
+#define T(name, c_name, kind, rust, c_type) \
     { name, c_name, kind, sizeof(CDSYS_U c_type), _Alignof(CDSYS_U c_type), CDSYS_CLASS(*(CDSYS_U c_type *)0) },
 
 /* A table's entries and their number, for the tests (each table ends with a zeroed sentinel, so

@@ -349,6 +349,7 @@ fn defines(h: &Decls, keyword: &str, name: &str, tagged: bool) -> bool {
 /// itself, or for an anonymous member (whose type C has no name for; `parent` holds it) the
 /// nearest named enclosing record, from which Rust reaches the member by `path`
 /// (`__bindgen_anon_1.`).
+#[derive(Clone)]
 struct CAccess {
     host: String,
     host_record: String,
@@ -356,21 +357,16 @@ struct CAccess {
     parent: Option<String>,
 }
 
-/// A record C names `host`.
-fn named(host: String, record: &str) -> CAccess {
-    let (host_record, path) = (record.to_string(), String::new());
-    CAccess {
-        host,
-        host_record,
-        path,
-        parent: None,
-    }
-}
-
 /// How C reaches each record of the bindings.
 type Naming = BTreeMap<String, CAccess>;
 
 fn naming(m: &Model, h: &Decls) -> Naming {
+    let named = |host: String, record: &str| CAccess {
+        host,
+        host_record: record.into(),
+        path: String::new(),
+        parent: None,
+    };
     let mut access = Naming::new();
     for (name, rec) in &m.records {
         let kw = if rec.union { "union" } else { "struct" };
@@ -382,16 +378,10 @@ fn naming(m: &Model, h: &Decls) -> Naming {
     }
     // Nested records: through the member of a record already named.
     loop {
-        let mut found: Vec<(String, CAccess)> = Vec::new();
-        for (pname, prec) in m.records.iter().filter(|(n, _)| access.contains_key(*n)) {
-            let CAccess {
-                host,
-                host_record,
-                path,
-                ..
-            } = &access[pname];
-            for f in &prec.fields {
-                let (child, child_access) = match f {
+        let mut found = Naming::new();
+        for (parent, a) in &access {
+            for f in &m.records[parent].fields {
+                let (child, reach) = match f {
                     Member::Named(c, _, ty) => {
                         let (mut elem, mut index) = (&**ty, String::new());
                         while let syn::Type::Array(a) = elem {
@@ -402,23 +392,24 @@ fn naming(m: &Model, h: &Decls) -> Naming {
                         else {
                             continue;
                         };
-                        let c_type = format!("__typeof__((({host} *)0)->{c}{index})");
-                        let access = named(c_type, &child);
-                        (child, access)
+                        let host = format!("__typeof__((({} *)0)->{c}{index})", a.host);
+                        (child.clone(), named(host, &child))
                     }
-                    Member::Anon(rust, child) => (
-                        child.clone(),
-                        CAccess {
-                            host: host.clone(),
-                            host_record: host_record.clone(),
-                            path: format!("{path}{rust}."),
-                            parent: Some(pname.clone()),
-                        },
-                    ),
+                    Member::Anon(rust, child) => {
+                        let (path, parent) = (format!("{}{rust}.", a.path), Some(parent.clone()));
+                        (
+                            child.clone(),
+                            CAccess {
+                                path,
+                                parent,
+                                ..a.clone()
+                            },
+                        )
+                    }
                     Member::BitfieldStorage | Member::RustOnly => continue,
                 };
-                if !access.contains_key(&child) && !found.iter().any(|(n, _)| *n == child) {
-                    found.push((child, child_access));
+                if !access.contains_key(&child) {
+                    found.entry(child).or_insert(reach);
                 }
             }
         }

@@ -23,65 +23,32 @@ pub fn option_inner(ty: &syn::Type) -> Option<&syn::TypeBareFn> {
     }
 }
 
-/// The attributes of a top-level item; an error for the kinds generated files never hold.
-pub fn item_attrs(i: &mut syn::Item) -> Result<&mut Vec<syn::Attribute>, String> {
-    use syn::Item::*;
-    Ok(match i {
-        Const(x) => &mut x.attrs,
-        Enum(x) => &mut x.attrs,
-        ExternCrate(x) => &mut x.attrs,
-        Fn(x) => &mut x.attrs,
-        ForeignMod(x) => &mut x.attrs,
-        Impl(x) => &mut x.attrs,
-        Macro(x) => &mut x.attrs,
-        Mod(x) => &mut x.attrs,
-        Static(x) => &mut x.attrs,
-        Struct(x) => &mut x.attrs,
-        Trait(x) => &mut x.attrs,
-        TraitAlias(x) => &mut x.attrs,
-        Type(x) => &mut x.attrs,
-        Union(x) => &mut x.attrs,
-        Use(x) => &mut x.attrs,
-        other => return Err(format!("no cfg on {}", other.to_token_stream())),
-    })
+/// `pub fn $name(&mut $ty) -> Result<&mut Vec<syn::Attribute>, String>`: the attributes of the
+/// listed variants of `$ty`; an error for the kinds generated files never hold there.
+macro_rules! attrs_of {
+    ($(#[$doc:meta] $name:ident: $ty:ident { $($variant:ident),* })*) => {$(
+        #[$doc]
+        pub fn $name(i: &mut syn::$ty) -> Result<&mut Vec<syn::Attribute>, String> {
+            Ok(match i {
+                $(syn::$ty::$variant(x) => &mut x.attrs,)*
+                other => return Err(format!("no cfg on {}", other.to_token_stream())),
+            })
+        }
+    )*};
 }
 
-/// The attributes of an item of an `extern` block.
-pub fn foreign_attrs(i: &mut syn::ForeignItem) -> Result<&mut Vec<syn::Attribute>, String> {
-    Ok(match i {
-        syn::ForeignItem::Fn(x) => &mut x.attrs,
-        syn::ForeignItem::Static(x) => &mut x.attrs,
-        syn::ForeignItem::Type(x) => &mut x.attrs,
-        syn::ForeignItem::Macro(x) => &mut x.attrs,
-        other => return Err(format!("no cfg on {}", other.to_token_stream())),
-    })
-}
-
-/// The attributes of an item of an `impl` block.
-pub fn impl_attrs(i: &mut syn::ImplItem) -> Result<&mut Vec<syn::Attribute>, String> {
-    Ok(match i {
-        syn::ImplItem::Const(x) => &mut x.attrs,
-        syn::ImplItem::Fn(x) => &mut x.attrs,
-        syn::ImplItem::Type(x) => &mut x.attrs,
-        syn::ImplItem::Macro(x) => &mut x.attrs,
-        other => return Err(format!("no cfg on {}", other.to_token_stream())),
-    })
-}
-
-/// The attributes of an element of an array or of a list macro.
-pub fn expr_attrs(e: &mut syn::Expr) -> Result<&mut Vec<syn::Attribute>, String> {
-    use syn::Expr::*;
-    Ok(match e {
-        Array(x) => &mut x.attrs,
-        Call(x) => &mut x.attrs,
-        Lit(x) => &mut x.attrs,
-        MethodCall(x) => &mut x.attrs,
-        Path(x) => &mut x.attrs,
-        Reference(x) => &mut x.attrs,
-        Struct(x) => &mut x.attrs,
-        Tuple(x) => &mut x.attrs,
-        other => return Err(format!("no cfg on {}", other.to_token_stream())),
-    })
+attrs_of! {
+    /// The attributes of a top-level item.
+    item_attrs: Item {
+        Const, Enum, ExternCrate, Fn, ForeignMod, Impl, Macro, Mod, Static, Struct, Trait,
+        TraitAlias, Type, Union, Use
+    }
+    /// The attributes of an item of an `extern` block.
+    foreign_attrs: ForeignItem { Fn, Static, Type, Macro }
+    /// The attributes of an item of an `impl` block.
+    impl_attrs: ImplItem { Const, Fn, Type, Macro }
+    /// The attributes of an element of an array or of a list macro.
+    expr_attrs: Expr { Array, Call, Lit, MethodCall, Path, Reference, Struct, Tuple }
 }
 
 /// The array literal of a `const` or `static` item, behind at most one `&`.

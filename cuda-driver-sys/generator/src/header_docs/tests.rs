@@ -77,17 +77,16 @@ fn snippet() {
     assert_eq!(h.group_of("cuMemAlloc_v2"), None, "outside every group");
     assert!(h.typedef_is_internal("PFN_cuMemAlloc_v2000"));
     assert!(!h.typedef_is_internal("PFN_cuMemAlloc_v3020"));
-    assert_eq!(
-        h.typedef("PFN_cuMemAlloc_v3020").unwrap().text,
-        "typedef CUresult (CUDAAPI *PFN_cuMemAlloc_v3020)(CUdeviceptr_v2 *dptr, size_t bytesize);"
-    );
-    assert_eq!(
-        h.typedef("CUx").unwrap().text,
-        "typedef struct CUx_st *CUx;"
-    );
-    assert_eq!(
-        h.typedef("CUresult").unwrap().text,
-        "typedef enum cudaError_enum { ... } CUresult;"
+    typedefs_read_as(
+        &h,
+        &[
+            (
+                "PFN_cuMemAlloc_v3020",
+                "typedef CUresult (CUDAAPI *PFN_cuMemAlloc_v3020)(CUdeviceptr_v2 *dptr, size_t bytesize);",
+            ),
+            ("CUx", "typedef struct CUx_st *CUx;"),
+            ("CUresult", "typedef enum cudaError_enum { ... } CUresult;"),
+        ],
     );
     assert_eq!(
         h.define("cuMemAlloc"),
@@ -98,6 +97,17 @@ fn snippet() {
         types.title.as_deref(),
         Some("Data types used by CUDA driver")
     );
+}
+
+/// Each typedef of `cases` is read, with its declaration as written (a body as `{ ... }`).
+fn typedefs_read_as(h: &HeaderDocs, cases: &[(&str, &str)]) {
+    for (name, text) in cases {
+        assert_eq!(
+            h.typedef(name).map(|d| d.text.as_str()),
+            Some(*text),
+            "{name}"
+        );
+    }
 }
 
 #[test]
@@ -149,17 +159,19 @@ fn pinned_headers() {
         .count();
     assert_eq!(legacy, 1);
 
-    assert_eq!(
-        h.typedef("CUhostFn").unwrap().text,
-        "typedef void (CUDA_CB *CUhostFn)(void *userData);"
-    );
-    assert_eq!(
-        h.typedef("CUDA_MEMCPY2D").unwrap().text,
-        "typedef CUDA_MEMCPY2D_v2 CUDA_MEMCPY2D;"
-    );
-    assert_eq!(
-        h.typedef("CUDA_MEMCPY2D_v2").unwrap().text,
-        "typedef struct CUDA_MEMCPY2D_st { ... } CUDA_MEMCPY2D_v2;"
+    typedefs_read_as(
+        &h,
+        &[
+            (
+                "CUhostFn",
+                "typedef void (CUDA_CB *CUhostFn)(void *userData);",
+            ),
+            ("CUDA_MEMCPY2D", "typedef CUDA_MEMCPY2D_v2 CUDA_MEMCPY2D;"),
+            (
+                "CUDA_MEMCPY2D_v2",
+                "typedef struct CUDA_MEMCPY2D_st { ... } CUDA_MEMCPY2D_v2;",
+            ),
+        ],
     );
     assert_eq!(
         h.define("CU_STREAM_PER_THREAD"),

@@ -141,11 +141,12 @@ impl<const N: usize> Slots<N> {
     }
 
     /// The function of slot `index`, typed as `_type`'s typedef; else the code a call returns
-    /// (`CUDA_ERROR_NOT_FOUND` where the driver lacks it).
+    /// (`CUDA_ERROR_NOT_FOUND` where the driver lacks it). `mode` is taken by reference: only the
+    /// cold path reads it, so a call through a resolved slot loads nothing but the slot.
     #[inline(always)]
     pub(crate) fn resolve<F: Copy>(
         &self,
-        mode: StreamMode,
+        mode: &StreamMode,
         index: usize,
         _type: EntryPoint<Option<F>>,
     ) -> Result<F, CUresult> {
@@ -155,7 +156,7 @@ impl<const N: usize> Slots<N> {
         let p = if p.addr() > MISSING.addr() {
             p
         } else {
-            self.part().resolve_cold(mode, index)?
+            self.part().resolve_cold(*mode, index)?
         };
         // SAFETY: the slot holds what `cuGetProcAddress` gave for this function's entry point,
         // whose typedef `F` is (the generated methods pass that entry point's constant).

@@ -70,7 +70,7 @@ pub(crate) fn generate(
             #(#doc)*
             #[inline]
             pub unsafe fn #id(&self, #inputs) -> CUresult {
-                match self.#field.resolve(self.mode, Index::#id as usize, entry::#en) {
+                match self.#field.resolve(&self.mode, Index::#id as usize, entry::#en) {
                     Ok(driver_fn) => driver_fn(#(#args),*),
                     Err(code) => code,
                 }

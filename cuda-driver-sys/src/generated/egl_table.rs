@@ -107,7 +107,7 @@ impl DriverTable {
         match self
             .egl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuEGLStreamConsumerAcquireFrame as usize,
                 entry::cuEGLStreamConsumerAcquireFrame_v7000,
             )
@@ -132,7 +132,7 @@ impl DriverTable {
         match self
             .egl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuEGLStreamConsumerConnect as usize,
                 entry::cuEGLStreamConsumerConnect_v7000,
             )
@@ -158,7 +158,7 @@ impl DriverTable {
         match self
             .egl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuEGLStreamConsumerConnectWithFlags as usize,
                 entry::cuEGLStreamConsumerConnectWithFlags_v8000,
             )
@@ -182,7 +182,7 @@ impl DriverTable {
         match self
             .egl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuEGLStreamConsumerDisconnect as usize,
                 entry::cuEGLStreamConsumerDisconnect_v7000,
             )
@@ -208,7 +208,7 @@ impl DriverTable {
         match self
             .egl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuEGLStreamConsumerReleaseFrame as usize,
                 entry::cuEGLStreamConsumerReleaseFrame_v7000,
             )
@@ -235,7 +235,7 @@ impl DriverTable {
         match self
             .egl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuEGLStreamProducerConnect as usize,
                 entry::cuEGLStreamProducerConnect_v7000,
             )
@@ -259,7 +259,7 @@ impl DriverTable {
         match self
             .egl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuEGLStreamProducerDisconnect as usize,
                 entry::cuEGLStreamProducerDisconnect_v7000,
             )
@@ -285,7 +285,7 @@ impl DriverTable {
         match self
             .egl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuEGLStreamProducerPresentFrame as usize,
                 entry::cuEGLStreamProducerPresentFrame_v7000,
             )
@@ -311,7 +311,7 @@ impl DriverTable {
         match self
             .egl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuEGLStreamProducerReturnFrame as usize,
                 entry::cuEGLStreamProducerReturnFrame_v7000,
             )
@@ -337,7 +337,7 @@ impl DriverTable {
         match self
             .egl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuEventCreateFromEGLSync as usize,
                 entry::cuEventCreateFromEGLSync_v9000,
             )
@@ -363,7 +363,7 @@ impl DriverTable {
         match self
             .egl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphicsEGLRegisterImage as usize,
                 entry::cuGraphicsEGLRegisterImage_v7000,
             )
@@ -390,7 +390,7 @@ impl DriverTable {
         match self
             .egl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphicsResourceGetMappedEglFrame as usize,
                 entry::cuGraphicsResourceGetMappedEglFrame_v7000,
             )

@@ -121,7 +121,7 @@ impl DriverTable {
         match self
             .gl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGLCtxCreate as usize,
                 entry::cuGLCtxCreate_v3020,
             )
@@ -148,7 +148,7 @@ impl DriverTable {
         match self
             .gl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGLGetDevices as usize,
                 entry::cuGLGetDevices_v6050,
             )
@@ -168,7 +168,9 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuGLInit(&self) -> CUresult {
-        match self.gl.resolve(self.mode, Index::cuGLInit as usize, entry::cuGLInit_v2000)
+        match self
+            .gl
+            .resolve(&self.mode, Index::cuGLInit as usize, entry::cuGLInit_v2000)
         {
             Ok(driver_fn) => driver_fn(),
             Err(code) => code,
@@ -191,7 +193,7 @@ impl DriverTable {
         match self
             .gl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGLMapBufferObject as usize,
                 entry::cuGLMapBufferObject_v3020,
             )
@@ -218,7 +220,7 @@ impl DriverTable {
         match self
             .gl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGLMapBufferObjectAsync as usize,
                 entry::cuGLMapBufferObjectAsync_v3020,
             )
@@ -239,7 +241,7 @@ impl DriverTable {
         match self
             .gl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGLRegisterBufferObject as usize,
                 entry::cuGLRegisterBufferObject_v2000,
             )
@@ -264,7 +266,7 @@ impl DriverTable {
         match self
             .gl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGLSetBufferObjectMapFlags as usize,
                 entry::cuGLSetBufferObjectMapFlags_v2030,
             )
@@ -285,7 +287,7 @@ impl DriverTable {
         match self
             .gl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGLUnmapBufferObject as usize,
                 entry::cuGLUnmapBufferObject_v2000,
             )
@@ -310,7 +312,7 @@ impl DriverTable {
         match self
             .gl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGLUnmapBufferObjectAsync as usize,
                 entry::cuGLUnmapBufferObjectAsync_v2030,
             )
@@ -331,7 +333,7 @@ impl DriverTable {
         match self
             .gl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGLUnregisterBufferObject as usize,
                 entry::cuGLUnregisterBufferObject_v2000,
             )
@@ -357,7 +359,7 @@ impl DriverTable {
         match self
             .gl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphicsGLRegisterBuffer as usize,
                 entry::cuGraphicsGLRegisterBuffer_v3000,
             )
@@ -384,7 +386,7 @@ impl DriverTable {
         match self
             .gl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphicsGLRegisterImage as usize,
                 entry::cuGraphicsGLRegisterImage_v3000,
             )
@@ -410,7 +412,7 @@ impl DriverTable {
         match self
             .gl
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuWGLGetDevice as usize,
                 entry::cuWGLGetDevice_v2020,
             )

@@ -52,7 +52,7 @@ impl DriverTable {
         match self
             .profiler
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuProfilerInitialize as usize,
                 entry::cuProfilerInitialize_v4000,
             )
@@ -73,7 +73,7 @@ impl DriverTable {
         match self
             .profiler
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuProfilerStart as usize,
                 entry::cuProfilerStart_v4000,
             )
@@ -94,7 +94,7 @@ impl DriverTable {
         match self
             .profiler
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuProfilerStop as usize,
                 entry::cuProfilerStop_v4000,
             )

@@ -3694,7 +3694,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuArray3DCreate as usize,
                 entry::cuArray3DCreate_v3020,
             )
@@ -3719,7 +3719,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuArray3DGetDescriptor as usize,
                 entry::cuArray3DGetDescriptor_v3020,
             )
@@ -3744,7 +3744,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuArrayCreate as usize,
                 entry::cuArrayCreate_v3020,
             )
@@ -3765,7 +3765,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuArrayDestroy as usize,
                 entry::cuArrayDestroy_v2000,
             )
@@ -3790,7 +3790,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuArrayGetDescriptor as usize,
                 entry::cuArrayGetDescriptor_v3020,
             )
@@ -3816,7 +3816,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuArrayGetMemoryRequirements as usize,
                 entry::cuArrayGetMemoryRequirements_v11060,
             )
@@ -3842,7 +3842,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuArrayGetPlane as usize,
                 entry::cuArrayGetPlane_v11020,
             )
@@ -3867,7 +3867,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuArrayGetSparseProperties as usize,
                 entry::cuArrayGetSparseProperties_v11010,
             )
@@ -3892,7 +3892,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCheckpointOperationComplete as usize,
                 entry::cuCheckpointOperationComplete_v13040,
             )
@@ -3918,7 +3918,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCheckpointProcessCheckpoint as usize,
                 entry::cuCheckpointProcessCheckpoint_v12080,
             )
@@ -3944,7 +3944,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCheckpointProcessGetRestoreThreadId as usize,
                 entry::cuCheckpointProcessGetRestoreThreadId_v12080,
             )
@@ -3970,7 +3970,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCheckpointProcessGetState as usize,
                 entry::cuCheckpointProcessGetState_v12080,
             )
@@ -3996,7 +3996,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCheckpointProcessLock as usize,
                 entry::cuCheckpointProcessLock_v12080,
             )
@@ -4022,7 +4022,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCheckpointProcessRestore as usize,
                 entry::cuCheckpointProcessRestore_v12080,
             )
@@ -4048,7 +4048,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCheckpointProcessUnlock as usize,
                 entry::cuCheckpointProcessUnlock_v12080,
             )
@@ -4073,7 +4073,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCoredumpDeregisterCompleteCallback as usize,
                 entry::cuCoredumpDeregisterCompleteCallback_v13020,
             )
@@ -4098,7 +4098,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCoredumpDeregisterStartCallback as usize,
                 entry::cuCoredumpDeregisterStartCallback_v13020,
             )
@@ -4125,7 +4125,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCoredumpGetAttribute as usize,
                 entry::cuCoredumpGetAttribute_v12010,
             )
@@ -4152,7 +4152,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCoredumpGetAttributeGlobal as usize,
                 entry::cuCoredumpGetAttributeGlobal_v12010,
             )
@@ -4179,7 +4179,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCoredumpRegisterCompleteCallback as usize,
                 entry::cuCoredumpRegisterCompleteCallback_v13020,
             )
@@ -4206,7 +4206,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCoredumpRegisterStartCallback as usize,
                 entry::cuCoredumpRegisterStartCallback_v13020,
             )
@@ -4233,7 +4233,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCoredumpSetAttribute as usize,
                 entry::cuCoredumpSetAttribute_v12010,
             )
@@ -4260,7 +4260,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCoredumpSetAttributeGlobal as usize,
                 entry::cuCoredumpSetAttributeGlobal_v12010,
             )
@@ -4284,7 +4284,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuCtxAttach as usize, entry::cuCtxAttach_v2000)
+            .resolve(&self.mode, Index::cuCtxAttach as usize, entry::cuCtxAttach_v2000)
         {
             Ok(driver_fn) => driver_fn(pctx, flags),
             Err(code) => code,
@@ -4307,7 +4307,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuCtxCreate as usize, entry::cuCtxCreate_v3020)
+            .resolve(&self.mode, Index::cuCtxCreate as usize, entry::cuCtxCreate_v3020)
         {
             Ok(driver_fn) => driver_fn(pctx, flags, dev),
             Err(code) => code,
@@ -4333,7 +4333,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxCreate_v3 as usize,
                 entry::cuCtxCreate_v11040,
             )
@@ -4361,7 +4361,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxCreate_v4 as usize,
                 entry::cuCtxCreate_v12050,
             )
@@ -4388,7 +4388,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuCtxCreate as usize, entry::cuCtxCreate_v12050)
+            .resolve(&self.mode, Index::cuCtxCreate as usize, entry::cuCtxCreate_v12050)
         {
             Ok(driver_fn) => driver_fn(pctx, ctxCreateParams, flags, dev),
             Err(code) => code,
@@ -4405,7 +4405,7 @@ impl DriverTable {
     pub unsafe fn cuCtxDestroy(&self, ctx: CUcontext) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuCtxDestroy as usize, entry::cuCtxDestroy_v4000)
+            .resolve(&self.mode, Index::cuCtxDestroy as usize, entry::cuCtxDestroy_v4000)
         {
             Ok(driver_fn) => driver_fn(ctx),
             Err(code) => code,
@@ -4422,7 +4422,7 @@ impl DriverTable {
     pub unsafe fn cuCtxDetach(&self, ctx: CUcontext) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuCtxDetach as usize, entry::cuCtxDetach_v2000)
+            .resolve(&self.mode, Index::cuCtxDetach as usize, entry::cuCtxDetach_v2000)
         {
             Ok(driver_fn) => driver_fn(ctx),
             Err(code) => code,
@@ -4440,7 +4440,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxDisablePeerAccess as usize,
                 entry::cuCtxDisablePeerAccess_v4000,
             )
@@ -4465,7 +4465,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxEnablePeerAccess as usize,
                 entry::cuCtxEnablePeerAccess_v4000,
             )
@@ -4491,7 +4491,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxFromGreenCtx as usize,
                 entry::cuCtxFromGreenCtx_v12040,
             )
@@ -4516,7 +4516,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxGetApiVersion as usize,
                 entry::cuCtxGetApiVersion_v3020,
             )
@@ -4537,7 +4537,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxGetCacheConfig as usize,
                 entry::cuCtxGetCacheConfig_v3020,
             )
@@ -4558,7 +4558,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxGetCurrent as usize,
                 entry::cuCtxGetCurrent_v4000,
             )
@@ -4585,7 +4585,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxGetDevResource as usize,
                 entry::cuCtxGetDevResource_v12040,
             )
@@ -4606,7 +4606,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxGetDevice as usize,
                 entry::cuCtxGetDevice_v2000,
             )
@@ -4632,7 +4632,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxGetDevice_v2 as usize,
                 entry::cuCtxGetDevice_v13000,
             )
@@ -4657,7 +4657,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxGetExecAffinity as usize,
                 entry::cuCtxGetExecAffinity_v11040,
             )
@@ -4678,7 +4678,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxGetFlags as usize,
                 entry::cuCtxGetFlags_v7000,
             )
@@ -4703,7 +4703,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuCtxGetId as usize, entry::cuCtxGetId_v12000)
+            .resolve(&self.mode, Index::cuCtxGetId as usize, entry::cuCtxGetId_v12000)
         {
             Ok(driver_fn) => driver_fn(ctx, ctxId),
             Err(code) => code,
@@ -4721,7 +4721,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxGetLimit as usize,
                 entry::cuCtxGetLimit_v3010,
             )
@@ -4745,7 +4745,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxGetSharedMemConfig as usize,
                 entry::cuCtxGetSharedMemConfig_v4020,
             )
@@ -4770,7 +4770,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxGetStreamPriorityRange as usize,
                 entry::cuCtxGetStreamPriorityRange_v5050,
             )
@@ -4791,7 +4791,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxPopCurrent as usize,
                 entry::cuCtxPopCurrent_v4000,
             )
@@ -4812,7 +4812,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxPushCurrent as usize,
                 entry::cuCtxPushCurrent_v4000,
             )
@@ -4834,7 +4834,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxRecordEvent as usize,
                 entry::cuCtxRecordEvent_v12050,
             )
@@ -4855,7 +4855,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxResetPersistingL2Cache as usize,
                 entry::cuCtxResetPersistingL2Cache_v11000,
             )
@@ -4876,7 +4876,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxSetCacheConfig as usize,
                 entry::cuCtxSetCacheConfig_v3020,
             )
@@ -4897,7 +4897,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxSetCurrent as usize,
                 entry::cuCtxSetCurrent_v4000,
             )
@@ -4919,7 +4919,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxSetFlags as usize,
                 entry::cuCtxSetFlags_v12010,
             )
@@ -4940,7 +4940,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxSetLimit as usize,
                 entry::cuCtxSetLimit_v3010,
             )
@@ -4961,7 +4961,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxSetSharedMemConfig as usize,
                 entry::cuCtxSetSharedMemConfig_v4020,
             )
@@ -4982,7 +4982,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxSynchronize as usize,
                 entry::cuCtxSynchronize_v2000,
             )
@@ -5004,7 +5004,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxSynchronize_v2 as usize,
                 entry::cuCtxSynchronize_v13000,
             )
@@ -5026,7 +5026,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuCtxWaitEvent as usize,
                 entry::cuCtxWaitEvent_v12050,
             )
@@ -5047,7 +5047,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDestroyExternalMemory as usize,
                 entry::cuDestroyExternalMemory_v10000,
             )
@@ -5071,7 +5071,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDestroyExternalSemaphore as usize,
                 entry::cuDestroyExternalSemaphore_v10000,
             )
@@ -5098,7 +5098,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDevResourceGenerateDesc as usize,
                 entry::cuDevResourceGenerateDesc_v12040,
             )
@@ -5128,7 +5128,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDevSmResourceSplitByCount as usize,
                 entry::cuDevSmResourceSplitByCount_v12040,
             )
@@ -5160,7 +5160,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDevSmResourceSplit as usize,
                 entry::cuDevSmResourceSplit_v13010,
             )
@@ -5192,7 +5192,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDevSmResourceSplitByCount as usize,
                 entry::cuDevSmResourceSplitByCount_v12040,
             )
@@ -5220,7 +5220,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceCanAccessPeer as usize,
                 entry::cuDeviceCanAccessPeer_v4000,
             )
@@ -5246,7 +5246,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceComputeCapability as usize,
                 entry::cuDeviceComputeCapability_v2000,
             )
@@ -5270,7 +5270,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuDeviceGet as usize, entry::cuDeviceGet_v2000)
+            .resolve(&self.mode, Index::cuDeviceGet as usize, entry::cuDeviceGet_v2000)
         {
             Ok(driver_fn) => driver_fn(device, ordinal),
             Err(code) => code,
@@ -5293,7 +5293,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetAttribute as usize,
                 entry::cuDeviceGetAttribute_v2000,
             )
@@ -5318,7 +5318,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetByPCIBusId as usize,
                 entry::cuDeviceGetByPCIBusId_v4010,
             )
@@ -5344,7 +5344,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetCliqueCount as usize,
                 entry::cuDeviceGetCliqueCount_v13040,
             )
@@ -5371,7 +5371,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetCliqueInfo as usize,
                 entry::cuDeviceGetCliqueInfo_v13040,
             )
@@ -5392,7 +5392,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetCount as usize,
                 entry::cuDeviceGetCount_v2000,
             )
@@ -5417,7 +5417,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetDefaultMemPool as usize,
                 entry::cuDeviceGetDefaultMemPool_v11020,
             )
@@ -5444,7 +5444,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetDevResource as usize,
                 entry::cuDeviceGetDevResource_v12040,
             )
@@ -5470,7 +5470,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetExecAffinitySupport as usize,
                 entry::cuDeviceGetExecAffinitySupport_v11040,
             )
@@ -5496,7 +5496,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetFabricClusterUuid as usize,
                 entry::cuDeviceGetFabricClusterUuid_v13040,
             )
@@ -5522,7 +5522,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetGraphMemAttribute as usize,
                 entry::cuDeviceGetGraphMemAttribute_v11040,
             )
@@ -5550,7 +5550,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetHostAtomicCapabilities as usize,
                 entry::cuDeviceGetHostAtomicCapabilities_v13000,
             )
@@ -5576,7 +5576,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetLuid as usize,
                 entry::cuDeviceGetLuid_v10000,
             )
@@ -5601,7 +5601,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetMemPool as usize,
                 entry::cuDeviceGetMemPool_v11020,
             )
@@ -5627,7 +5627,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetName as usize,
                 entry::cuDeviceGetName_v2000,
             )
@@ -5653,7 +5653,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetNvSciSyncAttributes as usize,
                 entry::cuDeviceGetNvSciSyncAttributes_v10020,
             )
@@ -5682,7 +5682,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetP2PAtomicCapabilities as usize,
                 entry::cuDeviceGetP2PAtomicCapabilities_v13000,
             )
@@ -5711,7 +5711,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetP2PAttribute as usize,
                 entry::cuDeviceGetP2PAttribute_v8000,
             )
@@ -5737,7 +5737,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetPCIBusId as usize,
                 entry::cuDeviceGetPCIBusId_v4010,
             )
@@ -5762,7 +5762,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetProperties as usize,
                 entry::cuDeviceGetProperties_v2000,
             )
@@ -5789,7 +5789,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetTexture1DLinearMaxWidth as usize,
                 entry::cuDeviceGetTexture1DLinearMaxWidth_v11010,
             )
@@ -5811,7 +5811,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetUuid as usize,
                 entry::cuDeviceGetUuid_v9020,
             )
@@ -5837,7 +5837,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetUuid_v2 as usize,
                 entry::cuDeviceGetUuid_v11040,
             )
@@ -5859,7 +5859,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGetUuid as usize,
                 entry::cuDeviceGetUuid_v11040,
             )
@@ -5880,7 +5880,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceGraphMemTrim as usize,
                 entry::cuDeviceGraphMemTrim_v11040,
             )
@@ -5906,7 +5906,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDevicePrimaryCtxGetState as usize,
                 entry::cuDevicePrimaryCtxGetState_v7000,
             )
@@ -5927,7 +5927,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDevicePrimaryCtxRelease as usize,
                 entry::cuDevicePrimaryCtxRelease_v11000,
             )
@@ -5948,7 +5948,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDevicePrimaryCtxReset as usize,
                 entry::cuDevicePrimaryCtxReset_v11000,
             )
@@ -5973,7 +5973,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDevicePrimaryCtxRetain as usize,
                 entry::cuDevicePrimaryCtxRetain_v7000,
             )
@@ -5998,7 +5998,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDevicePrimaryCtxSetFlags as usize,
                 entry::cuDevicePrimaryCtxSetFlags_v11000,
             )
@@ -6026,7 +6026,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceRegisterAsyncNotification as usize,
                 entry::cuDeviceRegisterAsyncNotification_v12040,
             )
@@ -6052,7 +6052,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceSetGraphMemAttribute as usize,
                 entry::cuDeviceSetGraphMemAttribute_v11040,
             )
@@ -6077,7 +6077,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceSetMemPool as usize,
                 entry::cuDeviceSetMemPool_v11020,
             )
@@ -6098,7 +6098,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceTotalMem as usize,
                 entry::cuDeviceTotalMem_v3020,
             )
@@ -6124,7 +6124,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDeviceUnregisterAsyncNotification as usize,
                 entry::cuDeviceUnregisterAsyncNotification_v12040,
             )
@@ -6148,7 +6148,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuDriverGetVersion as usize,
                 entry::cuDriverGetVersion_v2020,
             )
@@ -6173,7 +6173,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuEventCreate as usize,
                 entry::cuEventCreate_v2000,
             )
@@ -6194,7 +6194,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuEventDestroy as usize,
                 entry::cuEventDestroy_v4000,
             )
@@ -6221,7 +6221,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuEventElapsedTime as usize,
                 entry::cuEventElapsedTime_v2000,
             )
@@ -6248,7 +6248,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuEventElapsedTime_v2 as usize,
                 entry::cuEventElapsedTime_v12080,
             )
@@ -6275,7 +6275,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuEventElapsedTime as usize,
                 entry::cuEventElapsedTime_v12080,
             )
@@ -6295,7 +6295,7 @@ impl DriverTable {
     pub unsafe fn cuEventQuery(&self, hEvent: CUevent) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuEventQuery as usize, entry::cuEventQuery_v2000)
+            .resolve(&self.mode, Index::cuEventQuery as usize, entry::cuEventQuery_v2000)
         {
             Ok(driver_fn) => driver_fn(hEvent),
             Err(code) => code,
@@ -6313,7 +6313,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuEventRecord as usize,
                 entry::cuEventRecord_v2000,
             )
@@ -6339,7 +6339,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuEventRecordWithFlags as usize,
                 entry::cuEventRecordWithFlags_v11010,
             )
@@ -6360,7 +6360,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuEventSynchronize as usize,
                 entry::cuEventSynchronize_v2000,
             )
@@ -6386,7 +6386,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuExternalMemoryGetMappedBuffer as usize,
                 entry::cuExternalMemoryGetMappedBuffer_v10000,
             )
@@ -6412,7 +6412,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuExternalMemoryGetMappedMipmappedArray as usize,
                 entry::cuExternalMemoryGetMappedMipmappedArray_v10000,
             )
@@ -6440,7 +6440,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuFabricCpyBatchAsync as usize,
                 entry::cuFabricCpyBatchAsync_v13050,
             )
@@ -6465,7 +6465,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuFlushGPUDirectRDMAWrites as usize,
                 entry::cuFlushGPUDirectRDMAWrites_v11030,
             )
@@ -6491,7 +6491,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuFuncGetAttribute as usize,
                 entry::cuFuncGetAttribute_v2020,
             )
@@ -6516,7 +6516,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuFuncGetModule as usize,
                 entry::cuFuncGetModule_v11000,
             )
@@ -6542,7 +6542,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuFuncGetName as usize,
                 entry::cuFuncGetName_v12030,
             )
@@ -6568,7 +6568,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuFuncGetParamCount as usize,
                 entry::cuFuncGetParamCount_v13020,
             )
@@ -6596,7 +6596,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuFuncGetParamInfo as usize,
                 entry::cuFuncGetParamInfo_v12040,
             )
@@ -6622,7 +6622,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuFuncIsLoaded as usize,
                 entry::cuFuncIsLoaded_v12040,
             )
@@ -6643,7 +6643,7 @@ impl DriverTable {
     pub unsafe fn cuFuncLoad(&self, function: CUfunction) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuFuncLoad as usize, entry::cuFuncLoad_v12040)
+            .resolve(&self.mode, Index::cuFuncLoad as usize, entry::cuFuncLoad_v12040)
         {
             Ok(driver_fn) => driver_fn(function),
             Err(code) => code,
@@ -6666,7 +6666,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuFuncSetAttribute as usize,
                 entry::cuFuncSetAttribute_v9000,
             )
@@ -6693,7 +6693,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuFuncSetBlockShape as usize,
                 entry::cuFuncSetBlockShape_v2000,
             )
@@ -6718,7 +6718,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuFuncSetCacheConfig as usize,
                 entry::cuFuncSetCacheConfig_v3000,
             )
@@ -6743,7 +6743,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuFuncSetSharedMemConfig as usize,
                 entry::cuFuncSetSharedMemConfig_v4020,
             )
@@ -6768,7 +6768,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuFuncSetSharedSize as usize,
                 entry::cuFuncSetSharedSize_v2000,
             )
@@ -6793,7 +6793,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGetErrorName as usize,
                 entry::cuGetErrorName_v6000,
             )
@@ -6818,7 +6818,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGetErrorString as usize,
                 entry::cuGetErrorString_v6000,
             )
@@ -6843,7 +6843,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGetExportTable as usize,
                 entry::cuGetExportTable_v3000,
             )
@@ -6871,7 +6871,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGetProcAddress as usize,
                 entry::cuGetProcAddress_v11030,
             )
@@ -6900,7 +6900,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGetProcAddress as usize,
                 entry::cuGetProcAddress_v12000,
             )
@@ -6928,7 +6928,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddBatchMemOpNode as usize,
                 entry::cuGraphAddBatchMemOpNode_v11070,
             )
@@ -6958,7 +6958,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddChildGraphNode as usize,
                 entry::cuGraphAddChildGraphNode_v10000,
             )
@@ -6988,7 +6988,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddDependencies as usize,
                 entry::cuGraphAddDependencies_v10000,
             )
@@ -7017,7 +7017,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddDependencies_v2 as usize,
                 entry::cuGraphAddDependencies_v12030,
             )
@@ -7046,7 +7046,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddDependencies as usize,
                 entry::cuGraphAddDependencies_v12030,
             )
@@ -7073,7 +7073,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddEmptyNode as usize,
                 entry::cuGraphAddEmptyNode_v10000,
             )
@@ -7103,7 +7103,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddEventRecordNode as usize,
                 entry::cuGraphAddEventRecordNode_v11010,
             )
@@ -7133,7 +7133,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddEventWaitNode as usize,
                 entry::cuGraphAddEventWaitNode_v11010,
             )
@@ -7163,7 +7163,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddExternalSemaphoresSignalNode as usize,
                 entry::cuGraphAddExternalSemaphoresSignalNode_v11020,
             )
@@ -7193,7 +7193,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddExternalSemaphoresWaitNode as usize,
                 entry::cuGraphAddExternalSemaphoresWaitNode_v11020,
             )
@@ -7223,7 +7223,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddHostNode as usize,
                 entry::cuGraphAddHostNode_v10000,
             )
@@ -7254,7 +7254,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddKernelNode as usize,
                 entry::cuGraphAddKernelNode_v10000,
             )
@@ -7285,7 +7285,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddKernelNode as usize,
                 entry::cuGraphAddKernelNode_v12000,
             )
@@ -7315,7 +7315,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddMemAllocNode as usize,
                 entry::cuGraphAddMemAllocNode_v11040,
             )
@@ -7345,7 +7345,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddMemFreeNode as usize,
                 entry::cuGraphAddMemFreeNode_v11040,
             )
@@ -7376,7 +7376,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddMemcpyNode as usize,
                 entry::cuGraphAddMemcpyNode_v10000,
             )
@@ -7414,7 +7414,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddMemsetNode as usize,
                 entry::cuGraphAddMemsetNode_v10000,
             )
@@ -7452,7 +7452,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddNode as usize,
                 entry::cuGraphAddNode_v12020,
             )
@@ -7484,7 +7484,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddNode_v2 as usize,
                 entry::cuGraphAddNode_v12030,
             )
@@ -7523,7 +7523,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddNode as usize,
                 entry::cuGraphAddNode_v12030,
             )
@@ -7562,7 +7562,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphAddNode_v3 as usize,
                 entry::cuGraphAddNode_v13040,
             )
@@ -7596,7 +7596,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphBatchMemOpNodeGetParams as usize,
                 entry::cuGraphBatchMemOpNodeGetParams_v11070,
             )
@@ -7621,7 +7621,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphBatchMemOpNodeSetParams as usize,
                 entry::cuGraphBatchMemOpNodeSetParams_v11070,
             )
@@ -7646,7 +7646,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphChildGraphNodeGetGraph as usize,
                 entry::cuGraphChildGraphNodeGetGraph_v10000,
             )
@@ -7670,7 +7670,11 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuGraphClone as usize, entry::cuGraphClone_v10000)
+            .resolve(
+                &self.mode,
+                Index::cuGraphClone as usize,
+                entry::cuGraphClone_v10000,
+            )
         {
             Ok(driver_fn) => driver_fn(phGraphClone, originalGraph),
             Err(code) => code,
@@ -7696,7 +7700,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphConditionalHandleCreate as usize,
                 entry::cuGraphConditionalHandleCreate_v12030,
             )
@@ -7723,7 +7727,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphCreate as usize,
                 entry::cuGraphCreate_v10000,
             )
@@ -7749,7 +7753,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphDebugDotPrint as usize,
                 entry::cuGraphDebugDotPrint_v11030,
             )
@@ -7770,7 +7774,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphDestroy as usize,
                 entry::cuGraphDestroy_v10000,
             )
@@ -7791,7 +7795,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphDestroyNode as usize,
                 entry::cuGraphDestroyNode_v10000,
             )
@@ -7816,7 +7820,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphEventRecordNodeGetEvent as usize,
                 entry::cuGraphEventRecordNodeGetEvent_v11010,
             )
@@ -7841,7 +7845,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphEventRecordNodeSetEvent as usize,
                 entry::cuGraphEventRecordNodeSetEvent_v11010,
             )
@@ -7866,7 +7870,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphEventWaitNodeGetEvent as usize,
                 entry::cuGraphEventWaitNodeGetEvent_v11010,
             )
@@ -7891,7 +7895,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphEventWaitNodeSetEvent as usize,
                 entry::cuGraphEventWaitNodeSetEvent_v11010,
             )
@@ -7917,7 +7921,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExecBatchMemOpNodeSetParams as usize,
                 entry::cuGraphExecBatchMemOpNodeSetParams_v11070,
             )
@@ -7943,7 +7947,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExecChildGraphNodeSetParams as usize,
                 entry::cuGraphExecChildGraphNodeSetParams_v11010,
             )
@@ -7964,7 +7968,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExecDestroy as usize,
                 entry::cuGraphExecDestroy_v10000,
             )
@@ -7990,7 +7994,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExecEventRecordNodeSetEvent as usize,
                 entry::cuGraphExecEventRecordNodeSetEvent_v11010,
             )
@@ -8016,7 +8020,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExecEventWaitNodeSetEvent as usize,
                 entry::cuGraphExecEventWaitNodeSetEvent_v11010,
             )
@@ -8042,7 +8046,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExecExternalSemaphoresSignalNodeSetParams as usize,
                 entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020,
             )
@@ -8068,7 +8072,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExecExternalSemaphoresWaitNodeSetParams as usize,
                 entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020,
             )
@@ -8094,7 +8098,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExecGetFlags as usize,
                 entry::cuGraphExecGetFlags_v12000,
             )
@@ -8120,7 +8124,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExecGetId as usize,
                 entry::cuGraphExecGetId_v13010,
             )
@@ -8146,7 +8150,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExecHostNodeSetParams as usize,
                 entry::cuGraphExecHostNodeSetParams_v10020,
             )
@@ -8173,7 +8177,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExecKernelNodeSetParams as usize,
                 entry::cuGraphExecKernelNodeSetParams_v10010,
             )
@@ -8200,7 +8204,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExecKernelNodeSetParams as usize,
                 entry::cuGraphExecKernelNodeSetParams_v12000,
             )
@@ -8227,7 +8231,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExecMemcpyNodeSetParams as usize,
                 entry::cuGraphExecMemcpyNodeSetParams_v10020,
             )
@@ -8254,7 +8258,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExecMemsetNodeSetParams as usize,
                 entry::cuGraphExecMemsetNodeSetParams_v10020,
             )
@@ -8282,7 +8286,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExecUpdate as usize,
                 entry::cuGraphExecUpdate_v10020,
             )
@@ -8311,7 +8315,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExecNodeSetParams as usize,
                 entry::cuGraphExecNodeSetParams_v12020,
             )
@@ -8338,7 +8342,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExecUpdate as usize,
                 entry::cuGraphExecUpdate_v12000,
             )
@@ -8363,7 +8367,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExternalSemaphoresSignalNodeGetParams as usize,
                 entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020,
             )
@@ -8388,7 +8392,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExternalSemaphoresSignalNodeSetParams as usize,
                 entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020,
             )
@@ -8413,7 +8417,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExternalSemaphoresWaitNodeGetParams as usize,
                 entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020,
             )
@@ -8438,7 +8442,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphExternalSemaphoresWaitNodeSetParams as usize,
                 entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020,
             )
@@ -8466,7 +8470,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphGetEdges as usize,
                 entry::cuGraphGetEdges_v10000,
             )
@@ -8495,7 +8499,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphGetEdges_v2 as usize,
                 entry::cuGraphGetEdges_v12030,
             )
@@ -8524,7 +8528,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphGetEdges as usize,
                 entry::cuGraphGetEdges_v12030,
             )
@@ -8549,7 +8553,11 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuGraphGetId as usize, entry::cuGraphGetId_v13010)
+            .resolve(
+                &self.mode,
+                Index::cuGraphGetId as usize,
+                entry::cuGraphGetId_v13010,
+            )
         {
             Ok(driver_fn) => driver_fn(hGraph, graphId),
             Err(code) => code,
@@ -8572,7 +8580,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphGetNodes as usize,
                 entry::cuGraphGetNodes_v10000,
             )
@@ -8598,7 +8606,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphGetRootNodes as usize,
                 entry::cuGraphGetRootNodes_v10000,
             )
@@ -8623,7 +8631,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphHostNodeGetParams as usize,
                 entry::cuGraphHostNodeGetParams_v10000,
             )
@@ -8648,7 +8656,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphHostNodeSetParams as usize,
                 entry::cuGraphHostNodeSetParams_v10000,
             )
@@ -8677,7 +8685,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphInstantiate as usize,
                 entry::cuGraphInstantiate_v11000,
             )
@@ -8706,7 +8714,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphInstantiateWithFlags as usize,
                 entry::cuGraphInstantiateWithFlags_v11040,
             )
@@ -8733,7 +8741,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphInstantiate as usize,
                 entry::cuGraphInstantiateWithFlags_v11040,
             )
@@ -8760,7 +8768,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphInstantiateWithParams as usize,
                 entry::cuGraphInstantiateWithParams_v12000,
             )
@@ -8785,7 +8793,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphKernelNodeCopyAttributes as usize,
                 entry::cuGraphKernelNodeCopyAttributes_v11000,
             )
@@ -8811,7 +8819,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphKernelNodeGetAttribute as usize,
                 entry::cuGraphKernelNodeGetAttribute_v11000,
             )
@@ -8837,7 +8845,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphKernelNodeGetParams as usize,
                 entry::cuGraphKernelNodeGetParams_v10000,
             )
@@ -8863,7 +8871,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphKernelNodeGetParams as usize,
                 entry::cuGraphKernelNodeGetParams_v12000,
             )
@@ -8889,7 +8897,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphKernelNodeSetAttribute as usize,
                 entry::cuGraphKernelNodeSetAttribute_v11000,
             )
@@ -8915,7 +8923,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphKernelNodeSetParams as usize,
                 entry::cuGraphKernelNodeSetParams_v10000,
             )
@@ -8941,7 +8949,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphKernelNodeSetParams as usize,
                 entry::cuGraphKernelNodeSetParams_v12000,
             )
@@ -8966,7 +8974,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphLaunch as usize,
                 entry::cuGraphLaunch_v10000,
             )
@@ -8991,7 +8999,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphMemAllocNodeGetParams as usize,
                 entry::cuGraphMemAllocNodeGetParams_v11040,
             )
@@ -9016,7 +9024,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphMemFreeNodeGetParams as usize,
                 entry::cuGraphMemFreeNodeGetParams_v11040,
             )
@@ -9041,7 +9049,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphMemcpyNodeGetParams as usize,
                 entry::cuGraphMemcpyNodeGetParams_v10000,
             )
@@ -9066,7 +9074,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphMemcpyNodeSetParams as usize,
                 entry::cuGraphMemcpyNodeSetParams_v10000,
             )
@@ -9091,7 +9099,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphMemsetNodeGetParams as usize,
                 entry::cuGraphMemsetNodeGetParams_v10000,
             )
@@ -9116,7 +9124,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphMemsetNodeSetParams as usize,
                 entry::cuGraphMemsetNodeSetParams_v10000,
             )
@@ -9142,7 +9150,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphNodeFindInClone as usize,
                 entry::cuGraphNodeFindInClone_v10000,
             )
@@ -9169,7 +9177,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphNodeGetDependencies as usize,
                 entry::cuGraphNodeGetDependencies_v10000,
             )
@@ -9197,7 +9205,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphNodeGetDependencies_v2 as usize,
                 entry::cuGraphNodeGetDependencies_v12030,
             )
@@ -9224,7 +9232,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphNodeGetDependentNodes as usize,
                 entry::cuGraphNodeGetDependentNodes_v10000,
             )
@@ -9252,7 +9260,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphNodeGetDependentNodes_v2 as usize,
                 entry::cuGraphNodeGetDependentNodes_v12030,
             )
@@ -9280,7 +9288,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphNodeGetContainingGraph as usize,
                 entry::cuGraphNodeGetContainingGraph_v13010,
             )
@@ -9308,7 +9316,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphNodeGetDependencies as usize,
                 entry::cuGraphNodeGetDependencies_v12030,
             )
@@ -9336,7 +9344,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphNodeGetDependentNodes as usize,
                 entry::cuGraphNodeGetDependentNodes_v12030,
             )
@@ -9364,7 +9372,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphNodeGetEnabled as usize,
                 entry::cuGraphNodeGetEnabled_v11060,
             )
@@ -9390,7 +9398,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphNodeGetLocalId as usize,
                 entry::cuGraphNodeGetLocalId_v13010,
             )
@@ -9416,7 +9424,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphNodeGetParams as usize,
                 entry::cuGraphNodeGetParams_v13020,
             )
@@ -9442,7 +9450,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphNodeGetToolsId as usize,
                 entry::cuGraphNodeGetToolsId_v13010,
             )
@@ -9467,7 +9475,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphNodeGetType as usize,
                 entry::cuGraphNodeGetType_v10000,
             )
@@ -9493,7 +9501,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphNodeSetEnabled as usize,
                 entry::cuGraphNodeSetEnabled_v11060,
             )
@@ -9519,7 +9527,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphNodeSetParams as usize,
                 entry::cuGraphNodeSetParams_v12020,
             )
@@ -9545,7 +9553,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphNodeSetParams_v2 as usize,
                 entry::cuGraphNodeSetParams_v13040,
             )
@@ -9571,7 +9579,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphReleaseUserObject as usize,
                 entry::cuGraphReleaseUserObject_v11030,
             )
@@ -9599,7 +9607,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphRemoveDependencies as usize,
                 entry::cuGraphRemoveDependencies_v10000,
             )
@@ -9628,7 +9636,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphRemoveDependencies_v2 as usize,
                 entry::cuGraphRemoveDependencies_v12030,
             )
@@ -9657,7 +9665,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphRemoveDependencies as usize,
                 entry::cuGraphRemoveDependencies_v12030,
             )
@@ -9684,7 +9692,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphRetainUserObject as usize,
                 entry::cuGraphRetainUserObject_v11030,
             )
@@ -9709,7 +9717,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphUpload as usize,
                 entry::cuGraphUpload_v11010,
             )
@@ -9735,7 +9743,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphicsMapResources as usize,
                 entry::cuGraphicsMapResources_v3000,
             )
@@ -9760,7 +9768,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphicsResourceGetMappedMipmappedArray as usize,
                 entry::cuGraphicsResourceGetMappedMipmappedArray_v5000,
             )
@@ -9786,7 +9794,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphicsResourceGetMappedPointer as usize,
                 entry::cuGraphicsResourceGetMappedPointer_v3020,
             )
@@ -9811,7 +9819,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphicsResourceSetMapFlags as usize,
                 entry::cuGraphicsResourceSetMapFlags_v6050,
             )
@@ -9838,7 +9846,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphicsSubResourceGetMappedArray as usize,
                 entry::cuGraphicsSubResourceGetMappedArray_v3000,
             )
@@ -9864,7 +9872,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphicsUnmapResources as usize,
                 entry::cuGraphicsUnmapResources_v3000,
             )
@@ -9888,7 +9896,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphicsUnregisterResource as usize,
                 entry::cuGraphicsUnregisterResource_v3000,
             )
@@ -9916,7 +9924,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGreenCtxCreate as usize,
                 entry::cuGreenCtxCreate_v12040,
             )
@@ -9938,7 +9946,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGreenCtxDestroy as usize,
                 entry::cuGreenCtxDestroy_v12040,
             )
@@ -9965,7 +9973,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGreenCtxGetDevResource as usize,
                 entry::cuGreenCtxGetDevResource_v12040,
             )
@@ -9991,7 +9999,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGreenCtxGetId as usize,
                 entry::cuGreenCtxGetId_v12090,
             )
@@ -10017,7 +10025,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGreenCtxRecordEvent as usize,
                 entry::cuGreenCtxRecordEvent_v12040,
             )
@@ -10045,7 +10053,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGreenCtxStreamCreate as usize,
                 entry::cuGreenCtxStreamCreate_v12050,
             )
@@ -10071,7 +10079,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGreenCtxWaitEvent as usize,
                 entry::cuGreenCtxWaitEvent_v12040,
             )
@@ -10096,7 +10104,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuImportExternalMemory as usize,
                 entry::cuImportExternalMemory_v10000,
             )
@@ -10121,7 +10129,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuImportExternalSemaphore as usize,
                 entry::cuImportExternalSemaphore_v10000,
             )
@@ -10139,7 +10147,8 @@ impl DriverTable {
     /// As for the C function.
     #[inline]
     pub unsafe fn cuInit(&self, Flags: ::core::ffi::c_uint) -> CUresult {
-        match self.core.resolve(self.mode, Index::cuInit as usize, entry::cuInit_v2000) {
+        match self.core.resolve(&self.mode, Index::cuInit as usize, entry::cuInit_v2000)
+        {
             Ok(driver_fn) => driver_fn(Flags),
             Err(code) => code,
         }
@@ -10156,7 +10165,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuIpcCloseMemHandle as usize,
                 entry::cuIpcCloseMemHandle_v4010,
             )
@@ -10181,7 +10190,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuIpcGetEventHandle as usize,
                 entry::cuIpcGetEventHandle_v4010,
             )
@@ -10206,7 +10215,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuIpcGetMemHandle as usize,
                 entry::cuIpcGetMemHandle_v4010,
             )
@@ -10231,7 +10240,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuIpcOpenEventHandle as usize,
                 entry::cuIpcOpenEventHandle_v4010,
             )
@@ -10257,7 +10266,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuIpcOpenMemHandle as usize,
                 entry::cuIpcOpenMemHandle_v11000,
             )
@@ -10285,7 +10294,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuKernelGetAttribute as usize,
                 entry::cuKernelGetAttribute_v12000,
             )
@@ -10311,7 +10320,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuKernelGetFunction as usize,
                 entry::cuKernelGetFunction_v12000,
             )
@@ -10337,7 +10346,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuKernelGetLibrary as usize,
                 entry::cuKernelGetLibrary_v12050,
             )
@@ -10363,7 +10372,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuKernelGetName as usize,
                 entry::cuKernelGetName_v12030,
             )
@@ -10389,7 +10398,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuKernelGetParamCount as usize,
                 entry::cuKernelGetParamCount_v13020,
             )
@@ -10417,7 +10426,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuKernelGetParamInfo as usize,
                 entry::cuKernelGetParamInfo_v12040,
             )
@@ -10445,7 +10454,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuKernelSetAttribute as usize,
                 entry::cuKernelSetAttribute_v12000,
             )
@@ -10472,7 +10481,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuKernelSetCacheConfig as usize,
                 entry::cuKernelSetCacheConfig_v12000,
             )
@@ -10492,7 +10501,7 @@ impl DriverTable {
     pub unsafe fn cuLaunch(&self, f: CUfunction) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuLaunch as usize, entry::cuLaunch_v2000)
+            .resolve(&self.mode, Index::cuLaunch as usize, entry::cuLaunch_v2000)
         {
             Ok(driver_fn) => driver_fn(f),
             Err(code) => code,
@@ -10522,7 +10531,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLaunchCooperativeKernel as usize,
                 entry::cuLaunchCooperativeKernel_v9000,
             )
@@ -10561,7 +10570,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLaunchCooperativeKernelMultiDevice as usize,
                 entry::cuLaunchCooperativeKernelMultiDevice_v9000,
             )
@@ -10586,7 +10595,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuLaunchGrid as usize, entry::cuLaunchGrid_v2000)
+            .resolve(&self.mode, Index::cuLaunchGrid as usize, entry::cuLaunchGrid_v2000)
         {
             Ok(driver_fn) => driver_fn(f, grid_width, grid_height),
             Err(code) => code,
@@ -10610,7 +10619,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLaunchGridAsync as usize,
                 entry::cuLaunchGridAsync_v2000,
             )
@@ -10636,7 +10645,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLaunchHostFunc as usize,
                 entry::cuLaunchHostFunc_v10000,
             )
@@ -10664,7 +10673,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLaunchHostFunc_v2 as usize,
                 entry::cuLaunchHostFunc_v13010,
             )
@@ -10698,7 +10707,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLaunchKernel as usize,
                 entry::cuLaunchKernel_v4000,
             )
@@ -10740,7 +10749,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLaunchKernelEx as usize,
                 entry::cuLaunchKernelEx_v11060,
             )
@@ -10767,7 +10776,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLibraryEnumerateKernels as usize,
                 entry::cuLibraryEnumerateKernels_v12040,
             )
@@ -10795,7 +10804,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLibraryGetGlobal as usize,
                 entry::cuLibraryGetGlobal_v12000,
             )
@@ -10822,7 +10831,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLibraryGetKernel as usize,
                 entry::cuLibraryGetKernel_v12000,
             )
@@ -10848,7 +10857,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLibraryGetKernelCount as usize,
                 entry::cuLibraryGetKernelCount_v12040,
             )
@@ -10876,7 +10885,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLibraryGetManaged as usize,
                 entry::cuLibraryGetManaged_v12000,
             )
@@ -10902,7 +10911,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLibraryGetModule as usize,
                 entry::cuLibraryGetModule_v12000,
             )
@@ -10929,7 +10938,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLibraryGetUnifiedFunction as usize,
                 entry::cuLibraryGetUnifiedFunction_v12000,
             )
@@ -10961,7 +10970,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLibraryLoadData as usize,
                 entry::cuLibraryLoadData_v12000,
             )
@@ -11004,7 +11013,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLibraryLoadFromFile as usize,
                 entry::cuLibraryLoadFromFile_v12000,
             )
@@ -11037,7 +11046,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLibraryUnload as usize,
                 entry::cuLibraryUnload_v12000,
             )
@@ -11068,7 +11077,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLinkAddData as usize,
                 entry::cuLinkAddData_v6050,
             )
@@ -11108,7 +11117,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLinkAddFile as usize,
                 entry::cuLinkAddFile_v6050,
             )
@@ -11136,7 +11145,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLinkComplete as usize,
                 entry::cuLinkComplete_v5050,
             )
@@ -11162,7 +11171,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuLinkCreate as usize, entry::cuLinkCreate_v6050)
+            .resolve(&self.mode, Index::cuLinkCreate as usize, entry::cuLinkCreate_v6050)
         {
             Ok(driver_fn) => driver_fn(numOptions, options, optionValues, stateOut),
             Err(code) => code,
@@ -11180,7 +11189,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLinkDestroy as usize,
                 entry::cuLinkDestroy_v5050,
             )
@@ -11206,7 +11215,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLogicalEndpointAddDevice as usize,
                 entry::cuLogicalEndpointAddDevice_v13030,
             )
@@ -11236,7 +11245,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLogicalEndpointBindAddr as usize,
                 entry::cuLogicalEndpointBindAddr_v13030,
             )
@@ -11267,7 +11276,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLogicalEndpointBindMem as usize,
                 entry::cuLogicalEndpointBindMem_v13030,
             )
@@ -11295,7 +11304,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLogicalEndpointCreate as usize,
                 entry::cuLogicalEndpointCreate_v13030,
             )
@@ -11320,7 +11329,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLogicalEndpointDestroy as usize,
                 entry::cuLogicalEndpointDestroy_v13030,
             )
@@ -11347,7 +11356,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLogicalEndpointExport as usize,
                 entry::cuLogicalEndpointExport_v13030,
             )
@@ -11374,7 +11383,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLogicalEndpointGetLimits as usize,
                 entry::cuLogicalEndpointGetLimits_v13030,
             )
@@ -11400,7 +11409,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLogicalEndpointIdRelease as usize,
                 entry::cuLogicalEndpointIdRelease_v13030,
             )
@@ -11426,7 +11435,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLogicalEndpointIdReserve as usize,
                 entry::cuLogicalEndpointIdReserve_v13030,
             )
@@ -11453,7 +11462,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLogicalEndpointImport as usize,
                 entry::cuLogicalEndpointImport_v13030,
             )
@@ -11480,7 +11489,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLogicalEndpointQuery as usize,
                 entry::cuLogicalEndpointQuery_v13030,
             )
@@ -11508,7 +11517,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLogicalEndpointUnbind as usize,
                 entry::cuLogicalEndpointUnbind_v13030,
             )
@@ -11534,7 +11543,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLogsCurrent as usize,
                 entry::cuLogsCurrent_v12090,
             )
@@ -11561,7 +11570,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLogsDumpToFile as usize,
                 entry::cuLogsDumpToFile_v12090,
             )
@@ -11589,7 +11598,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLogsDumpToMemory as usize,
                 entry::cuLogsDumpToMemory_v12090,
             )
@@ -11616,7 +11625,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLogsRegisterCallback as usize,
                 entry::cuLogsRegisterCallback_v12090,
             )
@@ -11641,7 +11650,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuLogsUnregisterCallback as usize,
                 entry::cuLogsUnregisterCallback_v12090,
             )
@@ -11662,7 +11671,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemAddressFree as usize,
                 entry::cuMemAddressFree_v10020,
             )
@@ -11690,7 +11699,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemAddressReserve as usize,
                 entry::cuMemAddressReserve_v10020,
             )
@@ -11717,7 +11726,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemAdvise as usize, entry::cuMemAdvise_v8000)
+            .resolve(&self.mode, Index::cuMemAdvise as usize, entry::cuMemAdvise_v8000)
         {
             Ok(driver_fn) => driver_fn(devPtr, count, advice, device),
             Err(code) => code,
@@ -11742,7 +11751,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemAdvise_v2 as usize,
                 entry::cuMemAdvise_v12020,
             )
@@ -11769,7 +11778,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemAdvise as usize, entry::cuMemAdvise_v12020)
+            .resolve(&self.mode, Index::cuMemAdvise as usize, entry::cuMemAdvise_v12020)
         {
             Ok(driver_fn) => driver_fn(devPtr, count, advice, location),
             Err(code) => code,
@@ -11790,7 +11799,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemAlloc as usize, entry::cuMemAlloc_v3020)
+            .resolve(&self.mode, Index::cuMemAlloc as usize, entry::cuMemAlloc_v3020)
         {
             Ok(driver_fn) => driver_fn(dptr, bytesize),
             Err(code) => code,
@@ -11813,7 +11822,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemAllocAsync as usize,
                 entry::cuMemAllocAsync_v11020,
             )
@@ -11840,7 +11849,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemAllocFromPoolAsync as usize,
                 entry::cuMemAllocFromPoolAsync_v11020,
             )
@@ -11865,7 +11874,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemAllocHost as usize,
                 entry::cuMemAllocHost_v3020,
             )
@@ -11891,7 +11900,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemAllocManaged as usize,
                 entry::cuMemAllocManaged_v6000,
             )
@@ -11919,7 +11928,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemAllocPitch as usize,
                 entry::cuMemAllocPitch_v3020,
             )
@@ -11950,7 +11959,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemBatchDecompressAsync as usize,
                 entry::cuMemBatchDecompressAsync_v12060,
             )
@@ -11976,7 +11985,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemCreate as usize, entry::cuMemCreate_v10020)
+            .resolve(&self.mode, Index::cuMemCreate as usize, entry::cuMemCreate_v10020)
         {
             Ok(driver_fn) => driver_fn(handle, size, prop, flags),
             Err(code) => code,
@@ -12005,7 +12014,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemDiscardAndPrefetchBatchAsync as usize,
                 entry::cuMemDiscardAndPrefetchBatchAsync_v13000,
             )
@@ -12045,7 +12054,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemDiscardBatchAsync as usize,
                 entry::cuMemDiscardBatchAsync_v13000,
             )
@@ -12072,7 +12081,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemExportToShareableHandle as usize,
                 entry::cuMemExportToShareableHandle_v10020,
             )
@@ -12092,7 +12101,7 @@ impl DriverTable {
     pub unsafe fn cuMemFree(&self, dptr: CUdeviceptr) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemFree as usize, entry::cuMemFree_v3020)
+            .resolve(&self.mode, Index::cuMemFree as usize, entry::cuMemFree_v3020)
         {
             Ok(driver_fn) => driver_fn(dptr),
             Err(code) => code,
@@ -12114,7 +12123,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemFreeAsync as usize,
                 entry::cuMemFreeAsync_v11020,
             )
@@ -12135,7 +12144,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemFreeHost as usize,
                 entry::cuMemFreeHost_v2000,
             )
@@ -12161,7 +12170,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemGetAccess as usize,
                 entry::cuMemGetAccess_v10020,
             )
@@ -12187,7 +12196,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemGetAddressRange as usize,
                 entry::cuMemGetAddressRange_v3020,
             )
@@ -12213,7 +12222,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemGetAllocationGranularity as usize,
                 entry::cuMemGetAllocationGranularity_v10020,
             )
@@ -12238,7 +12247,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemGetAllocationPropertiesFromHandle as usize,
                 entry::cuMemGetAllocationPropertiesFromHandle_v10020,
             )
@@ -12265,7 +12274,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemGetDefaultMemPool as usize,
                 entry::cuMemGetDefaultMemPool_v13000,
             )
@@ -12293,7 +12302,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemGetHandleForAddressRange as usize,
                 entry::cuMemGetHandleForAddressRange_v11070,
             )
@@ -12313,7 +12322,7 @@ impl DriverTable {
     pub unsafe fn cuMemGetInfo(&self, free: *mut usize, total: *mut usize) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemGetInfo as usize, entry::cuMemGetInfo_v3020)
+            .resolve(&self.mode, Index::cuMemGetInfo as usize, entry::cuMemGetInfo_v3020)
         {
             Ok(driver_fn) => driver_fn(free, total),
             Err(code) => code,
@@ -12339,7 +12348,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemGetLocationInfo as usize,
                 entry::cuMemGetLocationInfo_v13040,
             )
@@ -12374,7 +12383,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemGetMemPool as usize,
                 entry::cuMemGetMemPool_v13000,
             )
@@ -12400,7 +12409,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemHostAlloc as usize,
                 entry::cuMemHostAlloc_v2020,
             )
@@ -12426,7 +12435,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemHostGetDevicePointer as usize,
                 entry::cuMemHostGetDevicePointer_v3020,
             )
@@ -12451,7 +12460,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemHostGetFlags as usize,
                 entry::cuMemHostGetFlags_v2030,
             )
@@ -12477,7 +12486,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemHostRegister as usize,
                 entry::cuMemHostRegister_v6050,
             )
@@ -12498,7 +12507,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemHostUnregister as usize,
                 entry::cuMemHostUnregister_v4000,
             )
@@ -12524,7 +12533,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemImportFromShareableHandle as usize,
                 entry::cuMemImportFromShareableHandle_v10020,
             )
@@ -12551,7 +12560,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemMap as usize, entry::cuMemMap_v10020)
+            .resolve(&self.mode, Index::cuMemMap as usize, entry::cuMemMap_v10020)
         {
             Ok(driver_fn) => driver_fn(ptr, size, offset, handle, flags),
             Err(code) => code,
@@ -12574,7 +12583,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemMapArrayAsync as usize,
                 entry::cuMemMapArrayAsync_v11010,
             )
@@ -12599,7 +12608,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemPoolCreate as usize,
                 entry::cuMemPoolCreate_v11020,
             )
@@ -12620,7 +12629,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemPoolDestroy as usize,
                 entry::cuMemPoolDestroy_v11020,
             )
@@ -12645,7 +12654,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemPoolExportPointer as usize,
                 entry::cuMemPoolExportPointer_v11020,
             )
@@ -12672,7 +12681,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemPoolExportToShareableHandle as usize,
                 entry::cuMemPoolExportToShareableHandle_v11020,
             )
@@ -12698,7 +12707,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemPoolGetAccess as usize,
                 entry::cuMemPoolGetAccess_v11020,
             )
@@ -12724,7 +12733,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemPoolGetAttribute as usize,
                 entry::cuMemPoolGetAttribute_v11020,
             )
@@ -12751,7 +12760,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemPoolImportFromShareableHandle as usize,
                 entry::cuMemPoolImportFromShareableHandle_v11020,
             )
@@ -12777,7 +12786,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemPoolImportPointer as usize,
                 entry::cuMemPoolImportPointer_v11020,
             )
@@ -12803,7 +12812,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemPoolSetAccess as usize,
                 entry::cuMemPoolSetAccess_v11020,
             )
@@ -12829,7 +12838,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemPoolSetAttribute as usize,
                 entry::cuMemPoolSetAttribute_v11020,
             )
@@ -12854,7 +12863,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemPoolTrimTo as usize,
                 entry::cuMemPoolTrimTo_v11020,
             )
@@ -12882,7 +12891,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemPrefetchAsync as usize,
                 entry::cuMemPrefetchAsync_v8000,
             )
@@ -12911,7 +12920,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemPrefetchAsync_v2 as usize,
                 entry::cuMemPrefetchAsync_v12020,
             )
@@ -12940,7 +12949,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemPrefetchAsync as usize,
                 entry::cuMemPrefetchAsync_v12020,
             )
@@ -12972,7 +12981,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemPrefetchBatchAsync as usize,
                 entry::cuMemPrefetchBatchAsync_v13000,
             )
@@ -13011,7 +13020,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemRangeGetAttribute as usize,
                 entry::cuMemRangeGetAttribute_v8000,
             )
@@ -13040,7 +13049,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemRangeGetAttributes as usize,
                 entry::cuMemRangeGetAttributes_v8000,
             )
@@ -13062,7 +13071,11 @@ impl DriverTable {
     pub unsafe fn cuMemRelease(&self, handle: CUmemGenericAllocationHandle) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemRelease as usize, entry::cuMemRelease_v10020)
+            .resolve(
+                &self.mode,
+                Index::cuMemRelease as usize,
+                entry::cuMemRelease_v10020,
+            )
         {
             Ok(driver_fn) => driver_fn(handle),
             Err(code) => code,
@@ -13084,7 +13097,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemRetainAllocationHandle as usize,
                 entry::cuMemRetainAllocationHandle_v11000,
             )
@@ -13111,7 +13124,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemSetAccess as usize,
                 entry::cuMemSetAccess_v10020,
             )
@@ -13138,7 +13151,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemSetMemPool as usize,
                 entry::cuMemSetMemPool_v13000,
             )
@@ -13158,7 +13171,7 @@ impl DriverTable {
     pub unsafe fn cuMemUnmap(&self, ptr: CUdeviceptr, size: usize) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemUnmap as usize, entry::cuMemUnmap_v10020)
+            .resolve(&self.mode, Index::cuMemUnmap as usize, entry::cuMemUnmap_v10020)
         {
             Ok(driver_fn) => driver_fn(ptr, size),
             Err(code) => code,
@@ -13180,7 +13193,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemcpy as usize, entry::cuMemcpy_v4000)
+            .resolve(&self.mode, Index::cuMemcpy as usize, entry::cuMemcpy_v4000)
         {
             Ok(driver_fn) => driver_fn(dst, src, ByteCount),
             Err(code) => code,
@@ -13197,7 +13210,7 @@ impl DriverTable {
     pub unsafe fn cuMemcpy2D(&self, pCopy: *const CUDA_MEMCPY2D) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemcpy2D as usize, entry::cuMemcpy2D_v3020)
+            .resolve(&self.mode, Index::cuMemcpy2D as usize, entry::cuMemcpy2D_v3020)
         {
             Ok(driver_fn) => driver_fn(pCopy),
             Err(code) => code,
@@ -13219,7 +13232,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemcpy2DAsync as usize,
                 entry::cuMemcpy2DAsync_v3020,
             )
@@ -13240,7 +13253,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemcpy2DUnaligned as usize,
                 entry::cuMemcpy2DUnaligned_v3020,
             )
@@ -13260,7 +13273,7 @@ impl DriverTable {
     pub unsafe fn cuMemcpy3D(&self, pCopy: *const CUDA_MEMCPY3D) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemcpy3D as usize, entry::cuMemcpy3D_v3020)
+            .resolve(&self.mode, Index::cuMemcpy3D as usize, entry::cuMemcpy3D_v3020)
         {
             Ok(driver_fn) => driver_fn(pCopy),
             Err(code) => code,
@@ -13282,7 +13295,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemcpy3DAsync as usize,
                 entry::cuMemcpy3DAsync_v3020,
             )
@@ -13311,7 +13324,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemcpy3DBatchAsync as usize,
                 entry::cuMemcpy3DBatchAsync_v12080,
             )
@@ -13339,7 +13352,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemcpy3DBatchAsync as usize,
                 entry::cuMemcpy3DBatchAsync_v13000,
             )
@@ -13360,7 +13373,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemcpy3DPeer as usize,
                 entry::cuMemcpy3DPeer_v4000,
             )
@@ -13385,7 +13398,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemcpy3DPeerAsync as usize,
                 entry::cuMemcpy3DPeerAsync_v4000,
             )
@@ -13412,7 +13425,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemcpy3DWithAttributesAsync as usize,
                 entry::cuMemcpy3DWithAttributesAsync_v13020,
             )
@@ -13439,7 +13452,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemcpyAsync as usize,
                 entry::cuMemcpyAsync_v4000,
             )
@@ -13466,7 +13479,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemcpyAtoA as usize, entry::cuMemcpyAtoA_v3020)
+            .resolve(&self.mode, Index::cuMemcpyAtoA as usize, entry::cuMemcpyAtoA_v3020)
         {
             Ok(driver_fn) => {
                 driver_fn(dstArray, dstOffset, srcArray, srcOffset, ByteCount)
@@ -13491,7 +13504,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemcpyAtoD as usize, entry::cuMemcpyAtoD_v3020)
+            .resolve(&self.mode, Index::cuMemcpyAtoD as usize, entry::cuMemcpyAtoD_v3020)
         {
             Ok(driver_fn) => driver_fn(dstDevice, srcArray, srcOffset, ByteCount),
             Err(code) => code,
@@ -13514,7 +13527,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemcpyAtoH as usize, entry::cuMemcpyAtoH_v3020)
+            .resolve(&self.mode, Index::cuMemcpyAtoH as usize, entry::cuMemcpyAtoH_v3020)
         {
             Ok(driver_fn) => driver_fn(dstHost, srcArray, srcOffset, ByteCount),
             Err(code) => code,
@@ -13539,7 +13552,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemcpyAtoHAsync as usize,
                 entry::cuMemcpyAtoHAsync_v3020,
             )
@@ -13572,7 +13585,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemcpyBatchAsync as usize,
                 entry::cuMemcpyBatchAsync_v12080,
             )
@@ -13616,7 +13629,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemcpyBatchAsync as usize,
                 entry::cuMemcpyBatchAsync_v13000,
             )
@@ -13644,7 +13657,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemcpyDtoA as usize, entry::cuMemcpyDtoA_v3020)
+            .resolve(&self.mode, Index::cuMemcpyDtoA as usize, entry::cuMemcpyDtoA_v3020)
         {
             Ok(driver_fn) => driver_fn(dstArray, dstOffset, srcDevice, ByteCount),
             Err(code) => code,
@@ -13666,7 +13679,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemcpyDtoD as usize, entry::cuMemcpyDtoD_v3020)
+            .resolve(&self.mode, Index::cuMemcpyDtoD as usize, entry::cuMemcpyDtoD_v3020)
         {
             Ok(driver_fn) => driver_fn(dstDevice, srcDevice, ByteCount),
             Err(code) => code,
@@ -13690,7 +13703,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemcpyDtoDAsync as usize,
                 entry::cuMemcpyDtoDAsync_v3020,
             )
@@ -13715,7 +13728,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemcpyDtoH as usize, entry::cuMemcpyDtoH_v3020)
+            .resolve(&self.mode, Index::cuMemcpyDtoH as usize, entry::cuMemcpyDtoH_v3020)
         {
             Ok(driver_fn) => driver_fn(dstHost, srcDevice, ByteCount),
             Err(code) => code,
@@ -13739,7 +13752,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemcpyDtoHAsync as usize,
                 entry::cuMemcpyDtoHAsync_v3020,
             )
@@ -13765,7 +13778,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemcpyHtoA as usize, entry::cuMemcpyHtoA_v3020)
+            .resolve(&self.mode, Index::cuMemcpyHtoA as usize, entry::cuMemcpyHtoA_v3020)
         {
             Ok(driver_fn) => driver_fn(dstArray, dstOffset, srcHost, ByteCount),
             Err(code) => code,
@@ -13790,7 +13803,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemcpyHtoAAsync as usize,
                 entry::cuMemcpyHtoAAsync_v3020,
             )
@@ -13815,7 +13828,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemcpyHtoD as usize, entry::cuMemcpyHtoD_v3020)
+            .resolve(&self.mode, Index::cuMemcpyHtoD as usize, entry::cuMemcpyHtoD_v3020)
         {
             Ok(driver_fn) => driver_fn(dstDevice, srcHost, ByteCount),
             Err(code) => code,
@@ -13839,7 +13852,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemcpyHtoDAsync as usize,
                 entry::cuMemcpyHtoDAsync_v3020,
             )
@@ -13866,7 +13879,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemcpyPeer as usize, entry::cuMemcpyPeer_v4000)
+            .resolve(&self.mode, Index::cuMemcpyPeer as usize, entry::cuMemcpyPeer_v4000)
         {
             Ok(driver_fn) => {
                 driver_fn(dstDevice, dstContext, srcDevice, srcContext, ByteCount)
@@ -13894,7 +13907,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemcpyPeerAsync as usize,
                 entry::cuMemcpyPeerAsync_v4000,
             )
@@ -13932,7 +13945,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemcpyWithAttributesAsync as usize,
                 entry::cuMemcpyWithAttributesAsync_v13020,
             )
@@ -13957,7 +13970,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemsetD16 as usize, entry::cuMemsetD16_v3020)
+            .resolve(&self.mode, Index::cuMemsetD16 as usize, entry::cuMemsetD16_v3020)
         {
             Ok(driver_fn) => driver_fn(dstDevice, us, N),
             Err(code) => code,
@@ -13981,7 +13994,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemsetD16Async as usize,
                 entry::cuMemsetD16Async_v3020,
             )
@@ -14009,7 +14022,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemsetD2D16 as usize,
                 entry::cuMemsetD2D16_v3020,
             )
@@ -14038,7 +14051,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemsetD2D16Async as usize,
                 entry::cuMemsetD2D16Async_v3020,
             )
@@ -14066,7 +14079,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemsetD2D32 as usize,
                 entry::cuMemsetD2D32_v3020,
             )
@@ -14095,7 +14108,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemsetD2D32Async as usize,
                 entry::cuMemsetD2D32Async_v3020,
             )
@@ -14122,7 +14135,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemsetD2D8 as usize, entry::cuMemsetD2D8_v3020)
+            .resolve(&self.mode, Index::cuMemsetD2D8 as usize, entry::cuMemsetD2D8_v3020)
         {
             Ok(driver_fn) => driver_fn(dstDevice, dstPitch, uc, Width, Height),
             Err(code) => code,
@@ -14148,7 +14161,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemsetD2D8Async as usize,
                 entry::cuMemsetD2D8Async_v3020,
             )
@@ -14173,7 +14186,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemsetD32 as usize, entry::cuMemsetD32_v3020)
+            .resolve(&self.mode, Index::cuMemsetD32 as usize, entry::cuMemsetD32_v3020)
         {
             Ok(driver_fn) => driver_fn(dstDevice, ui, N),
             Err(code) => code,
@@ -14197,7 +14210,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemsetD32Async as usize,
                 entry::cuMemsetD32Async_v3020,
             )
@@ -14222,7 +14235,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuMemsetD8 as usize, entry::cuMemsetD8_v3020)
+            .resolve(&self.mode, Index::cuMemsetD8 as usize, entry::cuMemsetD8_v3020)
         {
             Ok(driver_fn) => driver_fn(dstDevice, uc, N),
             Err(code) => code,
@@ -14246,7 +14259,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMemsetD8Async as usize,
                 entry::cuMemsetD8Async_v3020,
             )
@@ -14272,7 +14285,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMipmappedArrayCreate as usize,
                 entry::cuMipmappedArrayCreate_v5000,
             )
@@ -14296,7 +14309,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMipmappedArrayDestroy as usize,
                 entry::cuMipmappedArrayDestroy_v5000,
             )
@@ -14322,7 +14335,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMipmappedArrayGetLevel as usize,
                 entry::cuMipmappedArrayGetLevel_v5000,
             )
@@ -14348,7 +14361,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMipmappedArrayGetMemoryRequirements as usize,
                 entry::cuMipmappedArrayGetMemoryRequirements_v11060,
             )
@@ -14373,7 +14386,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMipmappedArrayGetSparseProperties as usize,
                 entry::cuMipmappedArrayGetSparseProperties_v11010,
             )
@@ -14400,7 +14413,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuModuleEnumerateFunctions as usize,
                 entry::cuModuleEnumerateFunctions_v12040,
             )
@@ -14426,7 +14439,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuModuleGetFunction as usize,
                 entry::cuModuleGetFunction_v2000,
             )
@@ -14452,7 +14465,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuModuleGetFunctionCount as usize,
                 entry::cuModuleGetFunctionCount_v12040,
             )
@@ -14479,7 +14492,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuModuleGetGlobal as usize,
                 entry::cuModuleGetGlobal_v3020,
             )
@@ -14503,7 +14516,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuModuleGetLoadingMode as usize,
                 entry::cuModuleGetLoadingMode_v11070,
             )
@@ -14529,7 +14542,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuModuleGetSurfRef as usize,
                 entry::cuModuleGetSurfRef_v3000,
             )
@@ -14555,7 +14568,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuModuleGetTexRef as usize,
                 entry::cuModuleGetTexRef_v2000,
             )
@@ -14579,7 +14592,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuModuleLoad as usize, entry::cuModuleLoad_v2000)
+            .resolve(&self.mode, Index::cuModuleLoad as usize, entry::cuModuleLoad_v2000)
         {
             Ok(driver_fn) => driver_fn(module, fname),
             Err(code) => code,
@@ -14601,7 +14614,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuModuleLoadData as usize,
                 entry::cuModuleLoadData_v2000,
             )
@@ -14629,7 +14642,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuModuleLoadDataEx as usize,
                 entry::cuModuleLoadDataEx_v2010,
             )
@@ -14654,7 +14667,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuModuleLoadFatBinary as usize,
                 entry::cuModuleLoadFatBinary_v2000,
             )
@@ -14675,7 +14688,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuModuleUnload as usize,
                 entry::cuModuleUnload_v2000,
             )
@@ -14701,7 +14714,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMulticastAddDevice as usize,
                 entry::cuMulticastAddDevice_v12010,
             )
@@ -14730,7 +14743,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMulticastBindAddr as usize,
                 entry::cuMulticastBindAddr_v12010,
             )
@@ -14760,7 +14773,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMulticastBindAddr_v2 as usize,
                 entry::cuMulticastBindAddr_v13010,
             )
@@ -14790,7 +14803,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMulticastBindMem as usize,
                 entry::cuMulticastBindMem_v12010,
             )
@@ -14823,7 +14836,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMulticastBindMem_v2 as usize,
                 entry::cuMulticastBindMem_v13010,
             )
@@ -14851,7 +14864,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMulticastCreate as usize,
                 entry::cuMulticastCreate_v12010,
             )
@@ -14878,7 +14891,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMulticastGetGranularity as usize,
                 entry::cuMulticastGetGranularity_v12010,
             )
@@ -14906,7 +14919,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuMulticastUnbind as usize,
                 entry::cuMulticastUnbind_v12010,
             )
@@ -14933,7 +14946,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuOccupancyAvailableDynamicSMemPerBlock as usize,
                 entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020,
             )
@@ -14960,7 +14973,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuOccupancyMaxActiveBlocksPerMultiprocessor as usize,
                 entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050,
             )
@@ -14988,7 +15001,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags as usize,
                 entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000,
             )
@@ -15017,7 +15030,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuOccupancyMaxActiveClusters as usize,
                 entry::cuOccupancyMaxActiveClusters_v11070,
             )
@@ -15046,7 +15059,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuOccupancyMaxPotentialBlockSize as usize,
                 entry::cuOccupancyMaxPotentialBlockSize_v6050,
             )
@@ -15085,7 +15098,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuOccupancyMaxPotentialBlockSizeWithFlags as usize,
                 entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000,
             )
@@ -15122,7 +15135,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuOccupancyMaxPotentialClusterSize as usize,
                 entry::cuOccupancyMaxPotentialClusterSize_v11070,
             )
@@ -15147,7 +15160,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuParamSetSize as usize,
                 entry::cuParamSetSize_v2000,
             )
@@ -15173,7 +15186,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuParamSetTexRef as usize,
                 entry::cuParamSetTexRef_v2000,
             )
@@ -15198,7 +15211,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuParamSetf as usize, entry::cuParamSetf_v2000)
+            .resolve(&self.mode, Index::cuParamSetf as usize, entry::cuParamSetf_v2000)
         {
             Ok(driver_fn) => driver_fn(hfunc, offset, value),
             Err(code) => code,
@@ -15220,7 +15233,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuParamSeti as usize, entry::cuParamSeti_v2000)
+            .resolve(&self.mode, Index::cuParamSeti as usize, entry::cuParamSeti_v2000)
         {
             Ok(driver_fn) => driver_fn(hfunc, offset, value),
             Err(code) => code,
@@ -15243,7 +15256,7 @@ impl DriverTable {
     ) -> CUresult {
         match self
             .core
-            .resolve(self.mode, Index::cuParamSetv as usize, entry::cuParamSetv_v2000)
+            .resolve(&self.mode, Index::cuParamSetv as usize, entry::cuParamSetv_v2000)
         {
             Ok(driver_fn) => driver_fn(hfunc, offset, ptr, numbytes),
             Err(code) => code,
@@ -15266,7 +15279,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuPointerGetAttribute as usize,
                 entry::cuPointerGetAttribute_v4000,
             )
@@ -15293,7 +15306,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuPointerGetAttributes as usize,
                 entry::cuPointerGetAttributes_v7000,
             )
@@ -15319,7 +15332,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuPointerSetAttribute as usize,
                 entry::cuPointerSetAttribute_v6000,
             )
@@ -15346,7 +15359,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuSignalExternalSemaphoresAsync as usize,
                 entry::cuSignalExternalSemaphoresAsync_v10000,
             )
@@ -15373,7 +15386,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamAddCallback as usize,
                 entry::cuStreamAddCallback_v5000,
             )
@@ -15400,7 +15413,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamAttachMemAsync as usize,
                 entry::cuStreamAttachMemAsync_v6000,
             )
@@ -15428,7 +15441,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamBatchMemOp as usize,
                 entry::cuStreamBatchMemOp_v8000,
             )
@@ -15456,7 +15469,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamBatchMemOp_v2 as usize,
                 entry::cuStreamBatchMemOp_v11070,
             )
@@ -15484,7 +15497,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamBatchMemOp as usize,
                 entry::cuStreamBatchMemOp_v11070,
             )
@@ -15509,7 +15522,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamBeginCapture as usize,
                 entry::cuStreamBeginCapture_v10010,
             )
@@ -15535,7 +15548,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamBeginCaptureToCig as usize,
                 entry::cuStreamBeginCaptureToCig_v13010,
             )
@@ -15565,7 +15578,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamBeginCaptureToGraph as usize,
                 entry::cuStreamBeginCaptureToGraph_v12030,
             )
@@ -15603,7 +15616,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamBeginRecaptureToGraph as usize,
                 entry::cuStreamBeginRecaptureToGraph_v13030,
             )
@@ -15628,7 +15641,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamCopyAttributes as usize,
                 entry::cuStreamCopyAttributes_v11000,
             )
@@ -15653,7 +15666,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamCreate as usize,
                 entry::cuStreamCreate_v2000,
             )
@@ -15679,7 +15692,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamCreateWithPriority as usize,
                 entry::cuStreamCreateWithPriority_v5050,
             )
@@ -15700,7 +15713,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamDestroy as usize,
                 entry::cuStreamDestroy_v4000,
             )
@@ -15725,7 +15738,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamEndCapture as usize,
                 entry::cuStreamEndCapture_v10000,
             )
@@ -15747,7 +15760,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamEndCaptureToCig as usize,
                 entry::cuStreamEndCaptureToCig_v13010,
             )
@@ -15773,7 +15786,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamGetAttribute as usize,
                 entry::cuStreamGetAttribute_v11000,
             )
@@ -15800,7 +15813,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamGetCaptureInfo as usize,
                 entry::cuStreamGetCaptureInfo_v10010,
             )
@@ -15830,7 +15843,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamGetCaptureInfo_v2 as usize,
                 entry::cuStreamGetCaptureInfo_v11030,
             )
@@ -15869,7 +15882,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamGetCaptureInfo as usize,
                 entry::cuStreamGetCaptureInfo_v11030,
             )
@@ -15909,7 +15922,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamGetCaptureInfo_v3 as usize,
                 entry::cuStreamGetCaptureInfo_v12030,
             )
@@ -15950,7 +15963,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamGetCaptureInfo as usize,
                 entry::cuStreamGetCaptureInfo_v12030,
             )
@@ -15985,7 +15998,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamGetCtx as usize,
                 entry::cuStreamGetCtx_v9020,
             )
@@ -16012,7 +16025,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamGetCtx_v2 as usize,
                 entry::cuStreamGetCtx_v12050,
             )
@@ -16039,7 +16052,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamGetDevResource as usize,
                 entry::cuStreamGetDevResource_v13010,
             )
@@ -16065,7 +16078,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamGetDevice as usize,
                 entry::cuStreamGetDevice_v12080,
             )
@@ -16090,7 +16103,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamGetFlags as usize,
                 entry::cuStreamGetFlags_v5050,
             )
@@ -16116,7 +16129,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamGetGreenCtx as usize,
                 entry::cuStreamGetGreenCtx_v12040,
             )
@@ -16142,7 +16155,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamGetId as usize,
                 entry::cuStreamGetId_v12000,
             )
@@ -16167,7 +16180,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamGetPriority as usize,
                 entry::cuStreamGetPriority_v5050,
             )
@@ -16192,7 +16205,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamIsCapturing as usize,
                 entry::cuStreamIsCapturing_v10000,
             )
@@ -16213,7 +16226,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamQuery as usize,
                 entry::cuStreamQuery_v2000,
             )
@@ -16239,7 +16252,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamSetAttribute as usize,
                 entry::cuStreamSetAttribute_v11000,
             )
@@ -16260,7 +16273,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamSynchronize as usize,
                 entry::cuStreamSynchronize_v2000,
             )
@@ -16288,7 +16301,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamUpdateCaptureDependencies as usize,
                 entry::cuStreamUpdateCaptureDependencies_v11030,
             )
@@ -16317,7 +16330,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamUpdateCaptureDependencies_v2 as usize,
                 entry::cuStreamUpdateCaptureDependencies_v12030,
             )
@@ -16348,7 +16361,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamUpdateCaptureDependencies as usize,
                 entry::cuStreamUpdateCaptureDependencies_v12030,
             )
@@ -16376,7 +16389,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamWaitEvent as usize,
                 entry::cuStreamWaitEvent_v3020,
             )
@@ -16404,7 +16417,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamWaitValue32 as usize,
                 entry::cuStreamWaitValue32_v8000,
             )
@@ -16432,7 +16445,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamWaitValue32_v2 as usize,
                 entry::cuStreamWaitValue32_v11070,
             )
@@ -16460,7 +16473,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamWaitValue64 as usize,
                 entry::cuStreamWaitValue64_v9000,
             )
@@ -16488,7 +16501,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamWaitValue64_v2 as usize,
                 entry::cuStreamWaitValue64_v11070,
             )
@@ -16516,7 +16529,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamWriteValue32 as usize,
                 entry::cuStreamWriteValue32_v8000,
             )
@@ -16544,7 +16557,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamWriteValue32_v2 as usize,
                 entry::cuStreamWriteValue32_v11070,
             )
@@ -16572,7 +16585,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamWriteValue64 as usize,
                 entry::cuStreamWriteValue64_v9000,
             )
@@ -16600,7 +16613,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamWriteValue64_v2 as usize,
                 entry::cuStreamWriteValue64_v11070,
             )
@@ -16628,7 +16641,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamWaitValue32 as usize,
                 entry::cuStreamWaitValue32_v11070,
             )
@@ -16656,7 +16669,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamWaitValue64 as usize,
                 entry::cuStreamWaitValue64_v11070,
             )
@@ -16684,7 +16697,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamWriteValue32 as usize,
                 entry::cuStreamWriteValue32_v11070,
             )
@@ -16712,7 +16725,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuStreamWriteValue64 as usize,
                 entry::cuStreamWriteValue64_v11070,
             )
@@ -16737,7 +16750,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuSurfObjectCreate as usize,
                 entry::cuSurfObjectCreate_v5000,
             )
@@ -16758,7 +16771,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuSurfObjectDestroy as usize,
                 entry::cuSurfObjectDestroy_v5000,
             )
@@ -16783,7 +16796,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuSurfObjectGetResourceDesc as usize,
                 entry::cuSurfObjectGetResourceDesc_v5000,
             )
@@ -16808,7 +16821,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuSurfRefGetArray as usize,
                 entry::cuSurfRefGetArray_v3000,
             )
@@ -16834,7 +16847,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuSurfRefSetArray as usize,
                 entry::cuSurfRefSetArray_v3000,
             )
@@ -16873,7 +16886,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTensorMapEncodeIm2col as usize,
                 entry::cuTensorMapEncodeIm2col_v12000,
             )
@@ -16931,7 +16944,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTensorMapEncodeIm2colWide as usize,
                 entry::cuTensorMapEncodeIm2colWide_v12080,
             )
@@ -16986,7 +16999,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTensorMapEncodeTiled as usize,
                 entry::cuTensorMapEncodeTiled_v12000,
             )
@@ -17027,7 +17040,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTensorMapReplaceAddress as usize,
                 entry::cuTensorMapReplaceAddress_v12000,
             )
@@ -17054,7 +17067,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTensorMapSetAllocationClass as usize,
                 entry::cuTensorMapSetAllocationClass_v13050,
             )
@@ -17081,7 +17094,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexObjectCreate as usize,
                 entry::cuTexObjectCreate_v5000,
             )
@@ -17102,7 +17115,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexObjectDestroy as usize,
                 entry::cuTexObjectDestroy_v5000,
             )
@@ -17127,7 +17140,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexObjectGetResourceDesc as usize,
                 entry::cuTexObjectGetResourceDesc_v5000,
             )
@@ -17152,7 +17165,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexObjectGetResourceViewDesc as usize,
                 entry::cuTexObjectGetResourceViewDesc_v5000,
             )
@@ -17177,7 +17190,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexObjectGetTextureDesc as usize,
                 entry::cuTexObjectGetTextureDesc_v5000,
             )
@@ -17198,7 +17211,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefCreate as usize,
                 entry::cuTexRefCreate_v2000,
             )
@@ -17219,7 +17232,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefDestroy as usize,
                 entry::cuTexRefDestroy_v2000,
             )
@@ -17244,7 +17257,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefGetAddress as usize,
                 entry::cuTexRefGetAddress_v3020,
             )
@@ -17270,7 +17283,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefGetAddressMode as usize,
                 entry::cuTexRefGetAddressMode_v2000,
             )
@@ -17295,7 +17308,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefGetArray as usize,
                 entry::cuTexRefGetArray_v2000,
             )
@@ -17320,7 +17333,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefGetBorderColor as usize,
                 entry::cuTexRefGetBorderColor_v8000,
             )
@@ -17345,7 +17358,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefGetFilterMode as usize,
                 entry::cuTexRefGetFilterMode_v2000,
             )
@@ -17370,7 +17383,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefGetFlags as usize,
                 entry::cuTexRefGetFlags_v2000,
             )
@@ -17396,7 +17409,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefGetFormat as usize,
                 entry::cuTexRefGetFormat_v2000,
             )
@@ -17421,7 +17434,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefGetMaxAnisotropy as usize,
                 entry::cuTexRefGetMaxAnisotropy_v5000,
             )
@@ -17446,7 +17459,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefGetMipmapFilterMode as usize,
                 entry::cuTexRefGetMipmapFilterMode_v5000,
             )
@@ -17471,7 +17484,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefGetMipmapLevelBias as usize,
                 entry::cuTexRefGetMipmapLevelBias_v5000,
             )
@@ -17497,7 +17510,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefGetMipmapLevelClamp as usize,
                 entry::cuTexRefGetMipmapLevelClamp_v5000,
             )
@@ -17524,7 +17537,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefGetMipmappedArray as usize,
                 entry::cuTexRefGetMipmappedArray_v5000,
             )
@@ -17551,7 +17564,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefSetAddress as usize,
                 entry::cuTexRefSetAddress_v3020,
             )
@@ -17578,7 +17591,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefSetAddress2D as usize,
                 entry::cuTexRefSetAddress2D_v4010,
             )
@@ -17604,7 +17617,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefSetAddressMode as usize,
                 entry::cuTexRefSetAddressMode_v2000,
             )
@@ -17630,7 +17643,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefSetArray as usize,
                 entry::cuTexRefSetArray_v2000,
             )
@@ -17655,7 +17668,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefSetBorderColor as usize,
                 entry::cuTexRefSetBorderColor_v8000,
             )
@@ -17680,7 +17693,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefSetFilterMode as usize,
                 entry::cuTexRefSetFilterMode_v2000,
             )
@@ -17705,7 +17718,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefSetFlags as usize,
                 entry::cuTexRefSetFlags_v2000,
             )
@@ -17731,7 +17744,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefSetFormat as usize,
                 entry::cuTexRefSetFormat_v2000,
             )
@@ -17756,7 +17769,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefSetMaxAnisotropy as usize,
                 entry::cuTexRefSetMaxAnisotropy_v5000,
             )
@@ -17781,7 +17794,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefSetMipmapFilterMode as usize,
                 entry::cuTexRefSetMipmapFilterMode_v5000,
             )
@@ -17806,7 +17819,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefSetMipmapLevelBias as usize,
                 entry::cuTexRefSetMipmapLevelBias_v5000,
             )
@@ -17832,7 +17845,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefSetMipmapLevelClamp as usize,
                 entry::cuTexRefSetMipmapLevelClamp_v5000,
             )
@@ -17858,7 +17871,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuTexRefSetMipmappedArray as usize,
                 entry::cuTexRefSetMipmappedArray_v5000,
             )
@@ -17882,7 +17895,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuThreadExchangeStreamCaptureMode as usize,
                 entry::cuThreadExchangeStreamCaptureMode_v10010,
             )
@@ -17910,7 +17923,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuUserObjectCreate as usize,
                 entry::cuUserObjectCreate_v11030,
             )
@@ -17935,7 +17948,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuUserObjectRelease as usize,
                 entry::cuUserObjectRelease_v11030,
             )
@@ -17960,7 +17973,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuUserObjectRetain as usize,
                 entry::cuUserObjectRetain_v11030,
             )
@@ -17987,7 +18000,7 @@ impl DriverTable {
         match self
             .core
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuWaitExternalSemaphoresAsync as usize,
                 entry::cuWaitExternalSemaphoresAsync_v10000,
             )

@@ -58,7 +58,7 @@ impl DriverTable {
         match self
             .vdpau
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphicsVDPAURegisterOutputSurface as usize,
                 entry::cuGraphicsVDPAURegisterOutputSurface_v3010,
             )
@@ -84,7 +84,7 @@ impl DriverTable {
         match self
             .vdpau
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuGraphicsVDPAURegisterVideoSurface as usize,
                 entry::cuGraphicsVDPAURegisterVideoSurface_v3010,
             )
@@ -112,7 +112,7 @@ impl DriverTable {
         match self
             .vdpau
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuVDPAUCtxCreate as usize,
                 entry::cuVDPAUCtxCreate_v3020,
             )
@@ -138,7 +138,7 @@ impl DriverTable {
         match self
             .vdpau
             .resolve(
-                self.mode,
+                &self.mode,
                 Index::cuVDPAUGetDevice as usize,
                 entry::cuVDPAUGetDevice_v3010,
             )

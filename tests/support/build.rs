@@ -30,6 +30,11 @@ mod layout;
 #[allow(dead_code)]
 #[path = "../../cuda-driver-sys/generator/src/rust_syntax.rs"]
 mod rust_syntax;
+// cuda-driver-sys's search of a toolkit (its root variables, its folders on each target) and
+// of `#define`s in a header, shared.
+#[allow(dead_code)]
+#[path = "../../cuda-driver-sys/build/search.rs"]
+mod search;
 
 fn main() {
     if let Err(message) = build() {
@@ -59,10 +64,10 @@ fn build() -> Result<(), String> {
     let per_thread = env::var_os("CARGO_FEATURE_PER_THREAD_DEFAULT_STREAM").is_some();
     println!("cargo:rerun-if-changed=../examples");
     println!("cargo:rerun-if-changed=support");
-    let vars = "CUDA_PATH CUDA_HOME CUDART_INCLUDE_PATH CUDART_LIBRARY_PATH CUDA_INTEROP_INCLUDE";
-    for var in vars
-        .split(' ')
-        .chain([format!("CUDA_HEADERS_{version}").as_str()])
+    let vars = "CUDART_INCLUDE_PATH CUDART_LIBRARY_PATH CUDA_INTEROP_INCLUDE".split(' ');
+    for var in (search::ROOT_VARS.into_iter().chain(vars))
+        .map(String::from)
+        .chain([format!("CUDA_HEADERS_{version}")])
     {
         println!("cargo:rerun-if-env-changed={var}");
     }
@@ -202,20 +207,24 @@ fn search(
     Err(looked.join("; "))
 }
 
-/// `$var`, then `fetched`, then the folders `under` (`{arch}`: the target's, as in
-/// `targets/x86_64-linux/include`) of every toolkit: `$CUDA_PATH`, `$CUDA_HOME`, `/usr/local/cuda`,
-/// `/usr/local/cuda-X.Y` (the selected version's).
-fn candidates(var: &str, fetched: PathBuf, under: [&str; 2]) -> Vec<PathBuf> {
-    let arch = match env::var("CARGO_CFG_TARGET_ARCH").as_deref() {
-        Ok("aarch64") => "sbsa-linux",
-        _ => "x86_64-linux",
+/// `$var`, then `fetched`, then the `kind` folders (`include`, `lib`) of every toolkit, as
+/// cuda-driver-sys looks for them on the target (`search::toolkit_folders`): the roots its
+/// variables name (`$CUDA_PATH`, ...), `/usr/local/cuda`, `/usr/local/cuda-X.Y` (the selected
+/// version's).
+fn candidates(var: &str, fetched: PathBuf, kind: &str) -> Vec<PathBuf> {
+    let target = |v: &str| env::var(format!("CARGO_CFG_TARGET_{v}")).unwrap_or_default();
+    let (os, arch) = (target("OS"), target("ARCH"));
+    let inputs = search::Inputs {
+        os,
+        arch,
+        ..Default::default()
     };
     let v: u32 = env::var("DEP_CUDA_VERSION").unwrap().parse().unwrap();
     let versioned = format!("/usr/local/cuda-{}.{}", v / 1000, v % 1000 / 10);
-    let toolkits = ["CUDA_PATH", "CUDA_HOME"].iter().filter_map(env::var_os);
-    let toolkits =
-        (toolkits.map(PathBuf::from)).chain(["/usr/local/cuda", &versioned].map(PathBuf::from));
-    let under = toolkits.flat_map(|t| under.map(|u| t.join(u.replace("{arch}", arch))));
+    let roots = search::ROOT_VARS.iter().filter_map(env::var_os);
+    let roots =
+        (roots.map(PathBuf::from)).chain(["/usr/local/cuda", &versioned].map(PathBuf::from));
+    let under = roots.flat_map(|root| search::toolkit_folders(&inputs, &root, kind));
     (env::var_os(var).map(PathBuf::from))
         .into_iter()
         .chain([fetched])
@@ -228,14 +237,14 @@ fn candidates(var: &str, fetched: PathBuf, under: [&str; 2]) -> Vec<PathBuf> {
 fn header_dir(root: &Path, version: &str) -> Result<PathBuf, String> {
     let var = format!("CUDA_HEADERS_{version}");
     let fetched = root.join("target/ci-deps/headers").join(version);
-    let dirs = candidates(&var, fetched, ["include", "targets/{arch}/include"]);
-    search(dirs, |dir| {
+    search(candidates(&var, fetched, "include"), |dir| {
         if !dir.join("cuda.h").is_file() || !dir.join("cudaTypedefs.h").is_file() {
             return Err("no cuda.h and cudaTypedefs.h".into());
         }
-        match define_value(&dir.join("cuda.h"), "CUDA_VERSION") {
-            Some(found) if found == version => Ok(()),
-            found => Err(format!("CUDA_VERSION {}", found.as_deref().unwrap_or("unreadable"))),
+        let text = std::fs::read_to_string(dir.join("cuda.h")).unwrap_or_default();
+        match search::header_version(&text).ok().flatten() {
+            Some(found) if found.to_string() == version => Ok(()),
+            found => Err(format!("CUDA_VERSION {}", found.map_or("unreadable".into(), |v| v.to_string()))),
         }
     })
     .map_err(|looked| {
@@ -279,10 +288,10 @@ fn interop_dir(root: &Path) -> Result<PathBuf, String> {
 /// what was searched.
 fn find_cudart(root: &Path) -> Result<(PathBuf, PathBuf), String> {
     let fetched = root.join("target/ci-deps/cudart");
-    let under = ["include", "targets/{arch}/include"];
-    let dirs = candidates("CUDART_INCLUDE_PATH", fetched.join("include"), under);
+    let dirs = candidates("CUDART_INCLUDE_PATH", fetched.join("include"), "include");
     let include = search(dirs, |dir| {
-        let v = define_value(&dir.join("cuda_runtime_api.h"), "CUDART_VERSION");
+        let text = std::fs::read_to_string(dir.join("cuda_runtime_api.h")).unwrap_or_default();
+        let v = search::define_value(&text, "CUDART_VERSION");
         if dir.join("crt/host_defines.h").is_file()
             && v.is_some_and(|v| v.len() == 5 && v.starts_with("12"))
         {
@@ -291,11 +300,7 @@ fn find_cudart(root: &Path) -> Result<(PathBuf, PathBuf), String> {
             Err("no cuda_runtime_api.h of CUDART_VERSION 12xxx with crt/".into())
         }
     });
-    let dirs = candidates(
-        "CUDART_LIBRARY_PATH",
-        fetched.join("lib"),
-        ["lib64", "targets/{arch}/lib"],
-    );
+    let dirs = candidates("CUDART_LIBRARY_PATH", fetched.join("lib"), "lib");
     let lib = search(dirs, |dir| match dir.join("libcudart.so.12").is_file() {
         true => Ok(()),
         false => Err("no libcudart.so.12".into()),
@@ -312,17 +317,6 @@ fn find_cudart(root: &Path) -> Result<(PathBuf, PathBuf), String> {
             lib.err().unwrap_or("found".into())
         )),
     }
-}
-
-/// The value of `#define <name>` in `header`.
-fn define_value(header: &Path, name: &str) -> Option<String> {
-    let text = std::fs::read_to_string(header).ok()?;
-    text.lines().find_map(|line| {
-        let mut words = line.split_whitespace();
-        (words.next() == Some("#define") && words.next() == Some(name))
-            .then(|| words.next().map(str::to_owned))
-            .flatten()
-    })
 }
 
 /// The files of `dir` ending in `.ext`, sorted.

@@ -18,6 +18,10 @@
 #[allow(dead_code)]
 #[path = "support/c_header.rs"]
 mod c_header;
+// The bindings' model, shared with the build script, which uses the layout probe's part of it.
+#[allow(dead_code)]
+#[path = "support/model.rs"]
+mod model;
 #[path = "support/prototypes.rs"]
 mod prototypes;
 // The generator's syn helpers over generated Rust, shared rather than repeated; the prototype
@@ -30,7 +34,8 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use c_header::Compiler;
-use prototypes::{Count, Inputs, Report};
+use model::Inputs;
+use prototypes::{Count, Report};
 
 const VERSION: &str = env!("CUDA_HEADER_VERSION");
 

@@ -25,6 +25,9 @@ use std::process::Command;
 #[allow(dead_code)]
 mod c_header;
 mod layout;
+// The bindings' model, shared with tests/prototypes.rs, which uses the prototype probe's part of it.
+#[allow(dead_code)]
+mod model;
 // The generator's syn helpers over generated Rust (the projection of a merged file onto one
 // version), shared rather than repeated; the build script uses part of them.
 #[allow(dead_code)]

@@ -6,8 +6,6 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::Command;
 
-use quote::ToTokens;
-
 /// The driver-API headers the bindings bind: (the prefix of their generated files, as in
 /// `gl_bindings.rs`; the header; its typedef header; the other API's header it needs first). The
 /// tests' `interop` feature (the crate's `profiler`, `gl`, `egl` and `vdpau` modules) adds all but
@@ -374,43 +372,4 @@ fn group_end(t: &[&str], mut j: usize, open: &str, close: &str) -> usize {
         j += 1;
     }
     j
-}
-
-/// A Rust text of a type or path (`::core::ffi::c_int`, not `:: core :: ffi :: c_int`).
-pub fn rust_text(t: &impl ToTokens) -> String {
-    let mut s = t.to_token_stream().to_string();
-    for (from, to) in [
-        (":: ", "::"),
-        (" ::", "::"),
-        (" ,", ","),
-        ("* mut", "*mut"),
-        ("* const", "*const"),
-    ] {
-        s = s.replace(from, to);
-    }
-    s.replace("mut::", "mut ::").replace("const::", "const ::")
-}
-
-/// The stream modes an item of the bindings is compiled in, from its `#[cfg]`: [legacy,
-/// per-thread].
-pub fn stream_modes(attrs: &[syn::Attribute]) -> [bool; 2] {
-    let mut m = [true, true];
-    for a in attrs.iter().filter(|a| a.path().is_ident("cfg")) {
-        let t = a.to_token_stream().to_string().replace(' ', "");
-        if t.contains("not(feature=\"per-thread-default-stream\")") {
-            m[1] = false;
-        } else if t.contains("feature=\"per-thread-default-stream\"") {
-            m[0] = false;
-        }
-    }
-    m
-}
-
-/// The name and target of `pub use path::X as Y;`.
-pub fn rename(tree: &syn::UseTree) -> Option<(String, String)> {
-    match tree {
-        syn::UseTree::Path(p) => rename(&p.tree),
-        syn::UseTree::Rename(r) => Some((r.rename.to_string(), r.ident.to_string())),
-        _ => None,
-    }
 }

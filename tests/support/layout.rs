@@ -9,14 +9,15 @@
 //! unions, enums, enumerators): the tests check that the bindings have every one. No header has
 //! a bit-field, and the probes do not compare them: a record with one stops the build.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::c_header::{
-    header_lines, includes, lines_of, rename, rust_text, sets, stream_modes, CDef, Compiler, Decls,
-    FOREIGN_HEADERS, INTERNAL_DEFINES,
+    header_lines, includes, lines_of, sets, CDef, Compiler, Decls, FOREIGN_HEADERS,
+    INTERNAL_DEFINES,
 };
+use crate::model::{path_ident, rust_text, Inputs, Member, Model, FILES};
 
 /// Writes the tables (`*.inc` for the C probes, `layout_probe.rs` and `constants_probe.rs` for the
 /// tests) and the generated files projected onto `version` (`projected_*.rs`) into `out`.
@@ -53,10 +54,13 @@ pub fn generate(root: &Path, out: &Path, version: &str, cc: &Compiler, per_threa
         }
         all
     };
-    for name in ["functions.rs", "function_names.rs", "inline.rs"] {
-        read(name);
-    }
-    let m = Model::parse(&read("bindings.rs"), &read("names.rs"), per_thread);
+    let text = FILES.map(|file| (file, read(&format!("{file}.rs")))).into();
+    let inputs = Inputs {
+        version: version.into(),
+        text,
+    };
+    let m = Model::read(&inputs).unwrap_or_else(|e| panic!("{e}"));
+    let mode = usize::from(per_thread);
     // What the bindings bind from the other APIs' headers (`VdpStatus` of vdpau.h) counts as
     // defined by the header too. The constants probe compiles as a C program, which does not see
     // what is declared only under __CUDA_API_VERSION_INTERNAL (12.1-12.4's `_MAX`s).
@@ -73,8 +77,11 @@ pub fn generate(root: &Path, out: &Path, version: &str, cc: &Compiler, per_threa
     write(&out.join("cdsys_includes.h"), &includes());
     let version = format!("pub const VERSION: &str = {};\n", c_str(version));
     let tables = [
-        ("layout_probe.rs", layout_tables(&m, &header, out)),
-        ("constants_probe.rs", constants_table(&m, &public, out)),
+        ("layout_probe.rs", layout_tables(&m, &header, out, mode)),
+        (
+            "constants_probe.rs",
+            constants_table(&m, &public, out, mode),
+        ),
     ];
     for (file, rust) in tables {
         // The tests include it, with `layout_tables!`/`constants_table!` defined.
@@ -93,199 +100,6 @@ fn write(path: &Path, text: &str) {
 /// A string literal, the same in C and in Rust.
 fn c_str(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
-}
-
-// ---------------------------------------------------------------------------------------------
-// The bindings, read back
-
-/// A `#[repr(C)]` struct or union of the bindings.
-struct Record {
-    union: bool,
-    fields: Vec<Member>,
-}
-
-enum Member {
-    /// A named field: C name, Rust name, type.
-    Named(String, String, Box<syn::Type>),
-    /// `__bindgen_anon_N`: an anonymous struct or union member, whose fields C reaches by name.
-    Anon(String, String),
-    /// `_bindgen_align`, `__bindgen_padding_N`: no C member (what they
-    /// stand for shows in the sizes and offsets compared).
-    RustOnly,
-}
-
-#[derive(Default)]
-struct Model {
-    records: BTreeMap<String, Record>,
-    /// Structs with only `_unused: [u8; 0]`: incomplete types in C, used behind pointers.
-    opaque: BTreeSet<String>,
-    /// Newtype enums: name → (inner integer type, enumerators).
-    enums: BTreeMap<String, (syn::Type, Vec<String>)>,
-    /// `pub type A = B;` of bindings.rs.
-    aliases: BTreeMap<String, syn::Type>,
-    /// `pub use self::E as A;`: enum typedefs.
-    enum_typedefs: BTreeMap<String, String>,
-    /// `pub type` of names.rs (the `PFN_cuX` macros) in this stream mode: name, target.
-    name_types: Vec<(String, syn::Type)>,
-    /// The constants of this stream mode (C's names too): name, type and the kind the constants
-    /// test counts: 1 names.rs's top-level enumerators, 2 bindgen's macro constants, 3 macro
-    /// constants bindgen cannot translate (names.rs).
-    consts: Vec<(String, syn::Type, u8)>,
-}
-
-/// The C name of a Rust field or accessor: bindgen appends `_` to Rust keywords (`type_`).
-fn c_name(rust: &str) -> String {
-    const KEYWORDS: &str = "abstract as async await become box break const continue crate do dyn \
-        else enum extern false final fn for gen if impl in let loop macro match mod move mut \
-        override priv pub ref return self Self static struct super trait true try type typeof \
-        unsafe unsized use virtual where while yield";
-    match rust.strip_suffix('_') {
-        Some(base) if KEYWORDS.split_whitespace().any(|k| k == base) => base.to_string(),
-        _ => rust.to_string(),
-    }
-}
-
-/// The single identifier a type names (`CUdevice`, `CUDA_MEMCPY2D_st`), if it is a plain path.
-fn path_ident(ty: &syn::Type) -> Option<String> {
-    match ty {
-        syn::Type::Path(p) if p.qself.is_none() => Some(p.path.segments.last()?.ident.to_string()),
-        _ => None,
-    }
-}
-
-impl Model {
-    fn parse(bindings: &str, names: &str, per_thread: bool) -> Model {
-        let parse = |text: &str, what: &str| {
-            syn::parse_file(text)
-                .unwrap_or_else(|e| panic!("the committed {what} does not parse: {e}"))
-        };
-        let mut m = Model::default();
-        let active = |attrs: &[syn::Attribute]| stream_modes(attrs)[usize::from(per_thread)];
-        let repr = |attrs: &[syn::Attribute], what: &str| {
-            (attrs.iter()).any(|a| a.path().is_ident("repr") && rust_text(a).contains(what))
-        };
-        for item in parse(bindings, "bindings.rs").items {
-            match item {
-                syn::Item::Struct(s) if s.generics.params.is_empty() => {
-                    let name = s.ident.to_string();
-                    if repr(&s.attrs, "transparent") {
-                        let syn::Fields::Unnamed(f) = &s.fields else {
-                            panic!("{name}: a transparent struct that is no enum newtype")
-                        };
-                        m.enum_entry(name).0 = f.unnamed[0].ty.clone();
-                        continue;
-                    }
-                    assert!(
-                        repr(&s.attrs, "C"),
-                        "{name}: a struct that is not #[repr(C)]"
-                    );
-                    let syn::Fields::Named(fields) = s.fields else {
-                        panic!("{name}: a #[repr(C)] struct without named fields")
-                    };
-                    let first = fields.named[0].ident.as_ref();
-                    if fields.named.len() == 1 && first.is_some_and(|i| i == "_unused") {
-                        m.opaque.insert(name);
-                    } else {
-                        let rec = record(&name, false, fields.named);
-                        m.records.insert(name, rec);
-                    }
-                }
-                syn::Item::Union(u) if u.generics.params.is_empty() => {
-                    let name = u.ident.to_string();
-                    m.records
-                        .insert(name.clone(), record(&name, true, u.fields.named));
-                }
-                syn::Item::Type(t) => {
-                    m.aliases.insert(t.ident.to_string(), *t.ty);
-                }
-                syn::Item::Use(u) => m.enum_typedefs.extend(rename(&u.tree)),
-                syn::Item::Const(c) if active(&c.attrs) => {
-                    m.consts.push((c.ident.to_string(), *c.ty, 2));
-                }
-                syn::Item::Impl(i) if i.trait_.is_none() => {
-                    let ty = rust_text(&i.self_ty);
-                    for ii in i.items {
-                        if let syn::ImplItem::Const(c) = ii {
-                            m.enum_entry(ty.clone()).1.push(c.ident.to_string())
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        for (name, (inner, _)) in &m.enums {
-            assert!(
-                !matches!(inner, syn::Type::Tuple(_)),
-                "{name}: enumerators without a #[repr(transparent)] newtype"
-            );
-        }
-        for item in parse(names, "names.rs").items {
-            match item {
-                syn::Item::Type(t) if active(&t.attrs) => {
-                    m.name_types.push((t.ident.to_string(), *t.ty))
-                }
-                syn::Item::Const(c) if active(&c.attrs) => {
-                    let name = c.ident.to_string();
-                    // `pub const X: T = T::X;` re-exports an enumerator at top level.
-                    let enumerator = matches!(&*c.expr, syn::Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == name));
-                    m.consts.push((name, *c.ty, if enumerator { 1 } else { 3 }));
-                }
-                _ => {}
-            }
-        }
-        m
-    }
-
-    fn enum_entry(&mut self, name: String) -> &mut (syn::Type, Vec<String>) {
-        (self.enums.entry(name)).or_insert_with(|| (syn::parse_quote!(()), Vec::new()))
-    }
-
-    /// Follows `pub type` and enum typedefs to what a type finally is.
-    fn resolve(&self, ty: &syn::Type) -> syn::Type {
-        let mut ty = ty.clone();
-        for _ in 0..64 {
-            let Some(name) = path_ident(&ty) else {
-                return ty;
-            };
-            if let Some(t) = self.aliases.get(&name) {
-                ty = t.clone();
-            } else if let Some(e) = self.enum_typedefs.get(&name) {
-                return syn::parse_str(e).unwrap();
-            } else {
-                return ty;
-            }
-        }
-        panic!("alias cycle at {}", rust_text(&ty))
-    }
-}
-
-/// A record's members. No header of the supported versions has a bit-field, and the probes
-/// compare none: bindgen's `_bitfield_N` storage stops the build, naming the record, until they
-/// learn to (C sees no storage unit; the old way was bindgen's setters against C's designated
-/// initializers, the bytes of the named host compared).
-fn record(record: &str, union: bool, fields: impl IntoIterator<Item = syn::Field>) -> Record {
-    let member = |f: syn::Field| {
-        let name = f.ident.unwrap().to_string();
-        let rust_only = ["_bindgen_align", "__bindgen_padding_"];
-        assert!(
-            !name.starts_with("_bitfield_"),
-            "{record} has a bit-field ({name}), which the layout probe cannot compare: no header \
-             had one when it was written. Teach the probes bit-fields (tests/support/layout.rs, \
-             c/layout_probe.c, tests/layout.rs) before accepting this header."
-        );
-        if name.starts_with("__bindgen_anon_") {
-            let ty = path_ident(&f.ty)
-                .unwrap_or_else(|| panic!("anonymous member {name} of no named type"));
-            Member::Anon(name, ty)
-        } else if rust_only.iter().any(|p| name.starts_with(p)) {
-            // Zero-sized alignment markers, padding bindgen spells out.
-            Member::RustOnly
-        } else {
-            Member::Named(c_name(&name), name, Box::new(f.ty))
-        }
-    };
-    let fields = fields.into_iter().map(member).collect();
-    Record { union, fields }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -503,7 +317,7 @@ impl Layout<'_> {
 /// The layout tables (`layout_{records,fields,typedefs}.inc` for the layout unit,
 /// `layout_name_typedefs.inc` for the constants unit, which sees the header as a C program does),
 /// and the Rust file of the test: the same tables in `layout_tables!`, and what the header defines.
-fn layout_tables(m: &Model, h: &Decls, out: &Path) -> String {
+fn layout_tables(m: &Model, h: &Decls, out: &Path, mode: usize) -> String {
     let (naming, fields) = (naming(m, h), String::new());
     let mut g = Layout { m, naming, fields };
     let mut records = String::new();
@@ -562,7 +376,7 @@ fn layout_tables(m: &Model, h: &Decls, out: &Path) -> String {
             "impl Class for {name} {{ const CLASS: u64 = <{inner} as Class>::CLASS; }}"
         );
     }
-    for (name, _) in &m.name_types {
+    for (name, ..) in m.name_types.iter().filter(|t| t.2[mode]) {
         typedef(&mut name_typedefs, name, name, 2);
     }
     let fields = &g.fields;
@@ -613,7 +427,7 @@ fn layout_tables(m: &Model, h: &Decls, out: &Path) -> String {
 
 /// The constants table (`constants.inc` for the constants unit) and the Rust file of the test:
 /// the same table in `constants_table!`, and the enumerators and enums the header defines.
-fn constants_table(m: &Model, h: &Decls, out: &Path) -> String {
+fn constants_table(m: &Model, h: &Decls, out: &Path, mode: usize) -> String {
     let mut table = String::new();
     let mut entry = |rust: &str, c: &str, kind: u8, value: String, pointer: bool| {
         let k = if pointer { "P" } else { "K" };
@@ -626,7 +440,7 @@ fn constants_table(m: &Model, h: &Decls, out: &Path) -> String {
             entry(&format!("{ename}::{k}"), k, 0, value, false);
         }
     }
-    for (name, ty, kind) in &m.consts {
+    for (name, ty, _, kind) in m.consts.iter().filter(|c| c.2[mode]) {
         let ty = m.resolve(ty);
         let (value, pointer) = match path_ident(&ty) {
             _ if matches!(ty, syn::Type::Ptr(_)) => (format!("{name} as usize as i128"), true),

@@ -15,58 +15,13 @@
 //! print `cdsys::same<cdsys::where<ENTRY, PART>, HEADER TYPE, RUST TYPE>`, which [`explain`] turns
 //! into one line.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::c_header::{
-    header_lines, includes, rename, rust_text, sets, stream_modes, Compiler, Decls,
-    INTERNAL_DEFINES,
-};
-
-/// The bindings a probe is generated from: the text of each file the probe reads (`functions`,
-/// `bindings`, `function_names`, `names`: those of `cuda.h` and, with the `interop` feature, of
-/// each interop module, as one; `inline`: `src/inline.rs`), as the build script projected them
-/// onto the selected version (`projected_*.rs` in its `OUT_DIR`).
-#[derive(Clone)]
-pub struct Inputs {
-    /// The header version, `12000`.
-    pub version: String,
-    /// File (`functions`, ...) → text.
-    pub text: BTreeMap<&'static str, String>,
-}
-
-impl Inputs {
-    /// Reads the projected bindings of `version` from `dir`.
-    pub fn read(dir: &Path, version: &str) -> Result<Inputs, String> {
-        let mut text: BTreeMap<&str, String> = BTreeMap::new();
-        let modules: Vec<&str> = sets().map(|(p, _)| p).collect();
-        for file in ["functions", "bindings", "function_names", "names", "inline"] {
-            for p in if file == "inline" {
-                &[""]
-            } else {
-                &modules[..]
-            } {
-                let path = dir.join(format!("projected_{p}{file}.rs"));
-                let s = std::fs::read_to_string(&path).map_err(|e| {
-                    let path = path.display();
-                    format!("{path}: {e} (the tests' build script writes it)")
-                })?;
-                text.entry(file).or_default().push_str(&s);
-            }
-        }
-        let version = version.into();
-        Ok(Inputs { version, text })
-    }
-
-    fn parse(&self, file: &str) -> Result<Vec<syn::Item>, String> {
-        let v = &self.version;
-        syn::parse_file(&self.text[file])
-            .map(|f| f.items)
-            .map_err(|e| format!("v{v}/{file}.rs does not parse as Rust: {e}"))
-    }
-}
+use crate::c_header::{header_lines, includes, Compiler, Decls, INTERNAL_DEFINES};
+use crate::model::{rust_text, Inputs, Model, Sig};
 
 /// The three views of the headers, each a unit of the probe: name and defines.
 const VIEWS: [(&str, &str); 3] = [
@@ -172,95 +127,6 @@ pub fn run(inputs: &Inputs, cxx: &Compiler, dir: &Path, known: &[Unit]) -> Repor
     }
     report.millis = start.elapsed().as_millis() as u64;
     report
-}
-
-/// A function or function-pointer type of the bindings: its name and its `fn` type, which keeps
-/// the parameters' names for the messages.
-type Sig = (String, syn::TypeBareFn);
-
-fn sig(s: &syn::Signature) -> Sig {
-    let (inputs, variadic, output) = (&s.inputs, &s.variadic, &s.output);
-    (
-        s.ident.to_string(),
-        syn::parse_quote!(fn(#inputs #variadic) #output),
-    )
-}
-
-fn names(v: &[Sig]) -> BTreeSet<&str> {
-    v.iter().map(|f| f.0.as_str()).collect()
-}
-
-/// The bindings' entries the probe checks: a C spelling is (the name a C program writes, the item
-/// the bindings bind it to, its stream modes).
-#[derive(Default)]
-struct Bindings {
-    functions: Vec<Sig>,
-    pfns: Vec<Sig>,
-    /// Every other typedef: name and its Rust type.
-    typedefs: Vec<(String, syn::Type)>,
-    inline: Vec<Sig>,
-    spellings: Vec<(String, String, [bool; 2])>,
-}
-
-impl Bindings {
-    fn read(inputs: &Inputs) -> Result<Bindings, String> {
-        let mut b = Bindings::default();
-        for item in inputs.parse("functions")? {
-            if let syn::Item::ForeignMod(m) = item {
-                for f in m.items {
-                    if let syn::ForeignItem::Fn(f) = f {
-                        b.functions.push(sig(&f.sig));
-                    }
-                }
-            }
-        }
-        for item in inputs.parse("bindings")? {
-            match item {
-                syn::Item::Type(t) if t.ident.to_string().starts_with("PFN_") => {
-                    let name = t.ident.to_string();
-                    let Some(f) = crate::rust_syntax::option_inner(&t.ty) else {
-                        let kind = "not an Option<unsafe extern \"C\" fn> typedef";
-                        return Err(format!("bindings.rs: {name} is {kind}"));
-                    };
-                    b.pfns.push((name, f.clone()));
-                }
-                syn::Item::Type(t) => b.typedefs.push((t.ident.to_string(), *t.ty)),
-                // `pub use self::cudaError_enum as CUresult;`
-                syn::Item::Use(u) => {
-                    if let Some((name, target)) = rename(&u.tree) {
-                        b.typedefs.push((name, syn::parse_str(&target).unwrap()));
-                    }
-                }
-                _ => {}
-            }
-        }
-        for item in inputs.parse("inline")? {
-            match item {
-                syn::Item::Fn(f) if f.sig.abi.is_some() => b.inline.push(sig(&f.sig)),
-                _ => {}
-            }
-        }
-        // `pub use functions::cuMemAlloc_v2 as cuMemAlloc;`, `pub type PFN_cuX = PFN_cuX_v3020;`
-        let names = inputs.parse("names")?;
-        for item in inputs.parse("function_names")?.into_iter().chain(names) {
-            let (spelling, modes) = match item {
-                syn::Item::Use(u) => (rename(&u.tree), stream_modes(&u.attrs)),
-                syn::Item::Type(t) if t.ident.to_string().starts_with("PFN_") => {
-                    let (name, target) = (&t.ident, rust_text(&t.ty));
-                    if !target.chars().all(|c| c.is_alphanumeric() || c == '_') {
-                        let why = "not a PFN typedef name";
-                        return Err(format!("names.rs: {name} = {target}: {why}"));
-                    }
-                    (Some((name.to_string(), target)), stream_modes(&t.attrs))
-                }
-                _ => continue,
-            };
-            if let Some((c, target)) = spelling {
-                b.spellings.push((c, target, modes));
-            }
-        }
-        Ok(b)
-    }
 }
 
 /// The C++ spelling of a Rust type of the bindings: a primitive (`c_uchar`, `u32`) as its alias in
@@ -405,6 +271,10 @@ fn one_sided(
         .collect()
 }
 
+fn names(v: &[Sig]) -> BTreeSet<&str> {
+    v.iter().map(|f| f.0.as_str()).collect()
+}
+
 fn probe(
     inputs: &Inputs,
     cxx: &Compiler,
@@ -412,7 +282,21 @@ fn probe(
     known: &[Unit],
     report: &mut Report,
 ) -> Result<(), String> {
-    let b = Bindings::read(inputs)?;
+    let m = Model::read(inputs)?;
+    // The `PFN_*` typedefs of bindings.rs, and the others (`pub type`, `pub use E as T`).
+    let mut pfns: Vec<Sig> = Vec::new();
+    for (name, ty) in m.aliases.iter().filter(|a| a.0.starts_with("PFN_")) {
+        let Some(f) = crate::rust_syntax::option_inner(ty) else {
+            let kind = "not an Option<unsafe extern \"C\" fn> typedef";
+            return Err(format!("bindings.rs: {name} is {kind}"));
+        };
+        pfns.push((name.clone(), f.clone()));
+    }
+    let aliases = m.aliases.iter().filter(|a| !a.0.starts_with("PFN_"));
+    let aliases = aliases.map(|(name, ty)| (name.clone(), ty.clone()));
+    let enum_typedefs =
+        (m.enum_typedefs.iter()).map(|(n, e)| (n.clone(), syn::parse_str(e).unwrap()));
+    let typedefs: Vec<(String, syn::Type)> = aliases.chain(enum_typedefs).collect();
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     // What each view declares (the three preprocessor runs in parallel).
     let scans: Vec<Result<Decls, String>> = std::thread::scope(|s| {
@@ -453,16 +337,17 @@ fn probe(
     // spelling into must be the item the bindings bind it to), then every function its header
     // declares, by the symbol's own name (not the macros that may rename it in that view).
     let mut checked = BTreeSet::new();
-    for (m, g) in units[..2].iter_mut().enumerate() {
-        let (d, view) = (&declared[m], g.view);
+    for (mode, g) in units[..2].iter_mut().enumerate() {
+        let (d, view) = (&declared[mode], g.view);
         let _ = writeln!(g.text, "\n/* C spellings, {view} */");
-        let spellings: Vec<_> = b.spellings.iter().filter(|s| s.2[m]).collect();
+        let spellings = m.spellings.iter().chain(&m.name_types);
+        let spellings: Vec<_> = spellings.filter(|s| s.2[mode]).collect();
         for (c, target, _) in &spellings {
             let _ = writeln!(g.text, "CDSYS_SPELLING({c}, {target}, \"{view}\")");
         }
         g.assertions += spellings.len();
         let n = spellings.len();
-        report.spellings[m] = Count {
+        report.spellings[mode] = Count {
             checked: n,
             declared: n,
         };
@@ -471,8 +356,8 @@ fn probe(
             let _ = writeln!(g.text, "#undef {name}");
         }
         let kinds = [
-            ("function", &b.functions, &d.functions),
-            ("static inline function", &b.inline, &d.inline),
+            ("function", &m.functions, &d.functions),
+            ("static inline function", &m.inline, &d.inline),
         ];
         for (kind, bound, header) in kinds {
             for f in bound.iter().filter(|f| header.contains(&f.0)) {
@@ -494,47 +379,47 @@ fn probe(
     let checked = |kind| checked.iter().filter(|c| c.0 == kind).count();
     report.functions = Count {
         checked: checked("function"),
-        declared: b.functions.len(),
+        declared: m.functions.len(),
     };
     report.inline = Count {
         checked: checked("static inline function"),
-        declared: b.inline.len(),
+        declared: m.inline.len(),
     };
     report.header_functions = header_functions.len();
     report.header_inline = header_inline.len();
     let mut problems = one_sided(
         "function",
-        ("functions.rs", names(&b.functions)),
+        ("functions.rs", names(&m.functions)),
         ("cuda.h", "declare", header_functions),
     );
     problems.extend(one_sided(
         "static inline function",
-        ("src/inline.rs", names(&b.inline)),
+        ("src/inline.rs", names(&m.inline)),
         ("cuda.h", "define", header_inline),
     ));
 
     // Typedefs, in the internal view (the only one with all of them).
     let (internal, g) = (&declared[2], &mut units[2]);
     g.text.push_str("\n/* PFN typedefs */\n");
-    for p in b.pfns.iter().filter(|p| internal.pfns.contains(&p.0)) {
+    for p in pfns.iter().filter(|p| internal.pfns.contains(&p.0)) {
         g.signature("typedef", &p.0, p)?;
         report.pfn_typedefs.checked += 1;
     }
-    report.pfn_typedefs.declared = b.pfns.len();
+    report.pfn_typedefs.declared = pfns.len();
     report.header_pfn_typedefs = internal.pfns.len();
     let header_pfns = internal.pfns.iter().map(String::as_str).collect();
     problems.extend(one_sided(
         "typedef",
-        ("bindings.rs", names(&b.pfns)),
+        ("bindings.rs", names(&pfns)),
         ("cudaTypedefs.h", "declare", header_pfns),
     ));
     g.text.push_str("\n/* Other typedefs */\n");
-    for (name, ty) in &b.typedefs {
+    for (name, ty) in &typedefs {
         let c = cpp_type(ty).map_err(|e| format!("typedef {name}: {e}"))?;
         let parts = vec![(String::new(), rust_text(ty))];
         g.assert("CDSYS_TYPE", name, &c, format!("typedef {name}"), parts);
     }
-    let n = b.typedefs.len();
+    let n = typedefs.len();
     report.typedefs = Count {
         checked: n,
         declared: n,

@@ -30,13 +30,28 @@ const VIEWS: [(&str, &str); 3] = [
     ("internal", INTERNAL_DEFINES),
 ];
 
-/// Checked entries of one kind, and how many the bindings declare.
+/// Checked entries of one kind, how many the bindings declare and how many the header does.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Count {
     /// Entries the probe has an assertion for.
     pub checked: usize,
     /// Entries the bindings have.
     pub declared: usize,
+    /// Entries the header declares (functions: in either stream mode; `PFN_*` typedefs: in the
+    /// internal view); 0 for the kinds whose header side is not listed (other typedefs, C
+    /// spellings).
+    pub header: usize,
+}
+
+impl Count {
+    /// A count of `checked` entries of `declared`, `header` in the header.
+    fn new(checked: usize, declared: usize, header: usize) -> Count {
+        Count {
+            checked,
+            declared,
+            header,
+        }
+    }
 }
 
 /// One compiled unit of the probe.
@@ -57,20 +72,14 @@ pub struct Unit {
 /// What the probe checked, and every problem found (empty when the bindings are the header's).
 #[derive(Clone, Debug, Default)]
 pub struct Report {
-    /// Functions of `functions.rs`.
+    /// Functions of `functions.rs` (the header's: library symbols, not `static inline`).
     pub functions: Count,
     /// Parameters of the checked functions.
     pub parameters: usize,
-    /// Functions `cuda.h` declares in either stream mode (library symbols, not `static inline`).
-    pub header_functions: usize,
     /// Functions of `inline.rs`, against the header's `static inline` functions.
     pub inline: Count,
-    /// `static inline` functions `cuda.h` defines in either stream mode.
-    pub header_inline: usize,
-    /// `PFN_*` typedefs of `bindings.rs`.
+    /// `PFN_*` typedefs of `bindings.rs`, against `cudaTypedefs.h`'s.
     pub pfn_typedefs: Count,
-    /// `PFN_*` typedefs `cudaTypedefs.h` declares (internal view).
-    pub header_pfn_typedefs: usize,
     /// The other typedefs of `bindings.rs` (`pub type`, `pub use E as T`).
     pub typedefs: Count,
     /// C spellings (`function_names.rs` and the `PFN_cuX` of `names.rs`): legacy, per-thread mode.
@@ -90,7 +99,7 @@ impl Report {
         let c = |c: &Count| format!("{} checked of {} declared", c.checked, c.declared);
         let (functions, pfns, inline) =
             (c(&self.functions), c(&self.pfn_typedefs), c(&self.inline));
-        let (parameters, header) = (self.parameters, self.header_functions);
+        let (parameters, header) = (self.parameters, self.functions.header);
         let units: Vec<String> = (self.units.iter())
             .map(|u| {
                 let how = match (u.compiled, u.reused) {
@@ -106,8 +115,8 @@ impl Report {
         [
             format!("prototypes: {functions}; PFN typedefs: {pfns}"),
             format!("  functions (functions.rs, both stream modes): {functions}, {parameters} parameters; cuda.h declares {header}"),
-            format!("  static inline functions (inline.rs): {inline}; cuda.h declares {}", self.header_inline),
-            format!("  PFN typedefs (bindings.rs): {pfns}; cudaTypedefs.h declares {}", self.header_pfn_typedefs),
+            format!("  static inline functions (inline.rs): {inline}; cuda.h declares {}", self.inline.header),
+            format!("  PFN typedefs (bindings.rs): {pfns}; cudaTypedefs.h declares {}", self.pfn_typedefs.header),
             format!("  other typedefs (bindings.rs): {}", c(&self.typedefs)),
             format!("  C spellings (function_names.rs, PFN_cuX of names.rs): legacy stream {legacy}; per-thread stream {per_thread}"),
             format!("  probe: {} ({seconds:.2} s with the header scans)", units.join(", ")),
@@ -271,10 +280,6 @@ fn one_sided(
         .collect()
 }
 
-fn names(v: &[Sig]) -> BTreeSet<&str> {
-    v.iter().map(|f| f.0.as_str()).collect()
-}
-
 fn probe(
     inputs: &Inputs,
     cxx: &Compiler,
@@ -299,17 +304,12 @@ fn probe(
     let typedefs: Vec<(String, syn::Type)> = aliases.chain(enum_typedefs).collect();
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     // What each view declares (the three preprocessor runs in parallel).
-    let scans: Vec<Result<Decls, String>> = std::thread::scope(|s| {
-        let scan = |defines: &str| {
-            let defines: Vec<&str> = defines.split_whitespace().collect();
-            let expanded = cxx.preprocess("c++", &defines)?;
-            Ok(Decls::scan(&header_lines(&expanded)))
-        };
-        let handles: Vec<_> = (VIEWS.iter())
-            .map(|(_, d)| s.spawn(move || scan(d)))
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).collect()
-    });
+    let scan = |defines: &str| {
+        let defines: Vec<&str> = defines.split_whitespace().collect();
+        let expanded = cxx.preprocess("c++", &defines)?;
+        Ok(Decls::scan(&header_lines(&expanded)))
+    };
+    let scans = parallel(VIEWS.map(|(_, d)| move || scan(d)));
     let declared = scans.into_iter().collect::<Result<Vec<Decls>, String>>()?;
     let v = &inputs.version;
     let mut units: Vec<Gen> = (VIEWS.iter())
@@ -334,9 +334,8 @@ fn probe(
         .collect();
 
     // In each stream view: the C spellings of that mode (the name the header's macros turn the
-    // spelling into must be the item the bindings bind it to), then every function its header
-    // declares, by the symbol's own name (not the macros that may rename it in that view).
-    let mut checked = BTreeSet::new();
+    // spelling into must be the item the bindings bind it to); the functions are then checked by
+    // the symbol's own name (not the macros that may rename it in that view).
     for (mode, g) in units[..2].iter_mut().enumerate() {
         let (d, view) = (&declared[mode], g.view);
         let _ = writeln!(g.text, "\n/* C spellings, {view} */");
@@ -346,85 +345,60 @@ fn probe(
             let _ = writeln!(g.text, "CDSYS_SPELLING({c}, {target}, \"{view}\")");
         }
         g.assertions += spellings.len();
-        let n = spellings.len();
-        report.spellings[mode] = Count {
-            checked: n,
-            declared: n,
-        };
-        let _ = writeln!(g.text, "\n/* Functions, {view} */");
+        report.spellings[mode] = Count::new(spellings.len(), spellings.len(), 0);
         for name in d.functions.iter().chain(&d.inline) {
             let _ = writeln!(g.text, "#undef {name}");
         }
-        let kinds = [
-            ("function", &m.functions, &d.functions),
-            ("static inline function", &m.inline, &d.inline),
-        ];
-        for (kind, bound, header) in kinds {
-            for f in bound.iter().filter(|f| header.contains(&f.0)) {
-                g.signature(kind, &format!("decltype(&::{})", f.0), f)?;
-                if checked.insert((kind, f.0.as_str())) && kind == "function" {
+    }
+    // Each kind of signature (`kind|file|header|what the header does`, the bindings), in each
+    // view whose header declares it: functions in the stream views, typedefs in the internal one
+    // (the only one with all of them).
+    let kinds: [(&str, &[Sig]); 3] = [
+        ("function|functions.rs|cuda.h|declare", &m.functions),
+        (
+            "static inline function|src/inline.rs|cuda.h|define",
+            &m.inline,
+        ),
+        ("typedef|bindings.rs|cudaTypedefs.h|declare", &pfns),
+    ];
+    let mut counts = [Count::default(); 3];
+    for (count, (spec, bound)) in counts.iter_mut().zip(kinds) {
+        let [kind, file, header, verb] = spec.splitn(4, '|').collect::<Vec<_>>()[..] else {
+            unreachable!()
+        };
+        let views: &[usize] = if kind == "typedef" { &[2] } else { &[0, 1] };
+        let (mut checked, mut in_header) = (BTreeSet::new(), BTreeSet::new());
+        for &v in views {
+            let (d, g) = (&declared[v], &mut units[v]);
+            let d = match kind {
+                "function" => &d.functions,
+                "typedef" => &d.pfns,
+                _ => &d.inline,
+            };
+            let _ = writeln!(g.text, "\n/* {kind}s */");
+            in_header.extend(d.iter().map(String::as_str));
+            for f in bound.iter().filter(|f| d.contains(&f.0)) {
+                let function = format!("decltype(&::{})", f.0);
+                g.signature(kind, if v < 2 { &function } else { &f.0 }, f)?;
+                if checked.insert(f.0.as_str()) && kind == "function" {
                     report.parameters += f.1.inputs.len();
                 }
             }
         }
+        *count = Count::new(checked.len(), bound.len(), in_header.len());
+        let bound = bound.iter().map(|f| f.0.as_str()).collect();
+        (report.problems).extend(one_sided(kind, (file, bound), (header, verb, in_header)));
     }
-    let header = |pick: fn(&Decls) -> &BTreeSet<String>| -> BTreeSet<&str> {
-        declared[..2]
-            .iter()
-            .flat_map(pick)
-            .map(String::as_str)
-            .collect()
-    };
-    let (header_functions, header_inline) = (header(|d| &d.functions), header(|d| &d.inline));
-    let checked = |kind| checked.iter().filter(|c| c.0 == kind).count();
-    report.functions = Count {
-        checked: checked("function"),
-        declared: m.functions.len(),
-    };
-    report.inline = Count {
-        checked: checked("static inline function"),
-        declared: m.inline.len(),
-    };
-    report.header_functions = header_functions.len();
-    report.header_inline = header_inline.len();
-    let mut problems = one_sided(
-        "function",
-        ("functions.rs", names(&m.functions)),
-        ("cuda.h", "declare", header_functions),
-    );
-    problems.extend(one_sided(
-        "static inline function",
-        ("src/inline.rs", names(&m.inline)),
-        ("cuda.h", "define", header_inline),
-    ));
-
-    // Typedefs, in the internal view (the only one with all of them).
-    let (internal, g) = (&declared[2], &mut units[2]);
-    g.text.push_str("\n/* PFN typedefs */\n");
-    for p in pfns.iter().filter(|p| internal.pfns.contains(&p.0)) {
-        g.signature("typedef", &p.0, p)?;
-        report.pfn_typedefs.checked += 1;
-    }
-    report.pfn_typedefs.declared = pfns.len();
-    report.header_pfn_typedefs = internal.pfns.len();
-    let header_pfns = internal.pfns.iter().map(String::as_str).collect();
-    problems.extend(one_sided(
-        "typedef",
-        ("bindings.rs", names(&pfns)),
-        ("cudaTypedefs.h", "declare", header_pfns),
-    ));
+    [report.functions, report.inline, report.pfn_typedefs] = counts;
+    let g = &mut units[2];
+    g.text.push_str("\n/* Other typedefs */\n");
     g.text.push_str("\n/* Other typedefs */\n");
     for (name, ty) in &typedefs {
         let c = cpp_type(ty).map_err(|e| format!("typedef {name}: {e}"))?;
         let parts = vec![(String::new(), rust_text(ty))];
         g.assert("CDSYS_TYPE", name, &c, format!("typedef {name}"), parts);
     }
-    let n = typedefs.len();
-    report.typedefs = Count {
-        checked: n,
-        declared: n,
-    };
-    report.problems.extend(problems);
+    report.typedefs = Count::new(typedefs.len(), typedefs.len(), 0);
     compile(&units, cxx, dir, known, report)
 }
 
@@ -446,20 +420,13 @@ fn compile(
             .any(|k| k.compiled && k.view == g.view && same(k));
         todo.push((g, path, reused));
     }
-    let outputs: Vec<Option<std::io::Result<std::process::Output>>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (todo.iter())
-            .map(|(_, path, reused)| {
-                let mut cmd = cxx.command();
-                cmd.args(["-std=c++17", "-fdiagnostics-color=never", "-fsyntax-only"])
-                    .arg(format!("-I{}/support/c", env!("CARGO_MANIFEST_DIR")))
-                    .arg(path);
-                (!reused).then(|| s.spawn(move || cmd.output()))
-            })
-            .collect();
-        (handles.into_iter())
-            .map(|h| h.map(|h| h.join().unwrap()))
-            .collect()
-    });
+    let outputs = parallel(todo.iter().map(|(_, path, reused)| {
+        let mut cmd = cxx.command();
+        cmd.args(["-std=c++17", "-fdiagnostics-color=never", "-fsyntax-only"])
+            .arg(format!("-I{}/support/c", env!("CARGO_MANIFEST_DIR")))
+            .arg(path);
+        move || (!reused).then(|| cmd.output())
+    }));
     for ((g, path, reused), out) in todo.into_iter().zip(outputs) {
         let compiled = match out {
             None => true,
@@ -483,6 +450,14 @@ fn compile(
         });
     }
     Ok(())
+}
+
+/// Runs `jobs` at once, each on a thread of its own: their results, in order.
+fn parallel<T: Send, F: FnOnce() -> T + Send>(jobs: impl IntoIterator<Item = F>) -> Vec<T> {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = jobs.into_iter().map(|job| s.spawn(job)).collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
 }
 
 /// Splits `a, b<c, d>, e` at its top-level commas.

@@ -194,15 +194,17 @@ fn link_cuda_arg(lib_dir: Option<&str>) -> String {
     }
 }
 
-/// The first of `candidates` where `fits` finds what is looked for; else each one looked in,
-/// with what `fits` found wrong there.
+/// The first of `candidates` holding every one of `files` (space-separated) where `fits` finds
+/// nothing wrong; else each one looked in, with the first file missing there or what `fits` found.
 fn search(
     candidates: impl IntoIterator<Item = PathBuf>,
+    files: &str,
     fits: impl Fn(&Path) -> Result<(), String>,
 ) -> Result<PathBuf, String> {
     let mut looked = Vec::new();
     for dir in candidates {
-        match fits(&dir) {
+        let missing = files.split(' ').find(|f| !dir.join(f).is_file());
+        match missing.map_or_else(|| fits(&dir), |f| Err(format!("no {f}"))) {
             Ok(()) => return Ok(dir),
             Err(why) => looked.push(format!("{} ({why})", dir.display())),
         }
@@ -240,14 +242,14 @@ fn candidates(var: &str, fetched: PathBuf, kind: &str) -> Vec<PathBuf> {
 fn header_dir(root: &Path, version: &str) -> Result<PathBuf, String> {
     let var = format!("CUDA_HEADERS_{version}");
     let fetched = root.join("target/ci-deps/headers").join(version);
-    search(candidates(&var, fetched, "include"), |dir| {
-        if !dir.join("cuda.h").is_file() || !dir.join("cudaTypedefs.h").is_file() {
-            return Err("no cuda.h and cudaTypedefs.h".into());
-        }
+    search(candidates(&var, fetched, "include"), "cuda.h cudaTypedefs.h", |dir| {
         let text = std::fs::read_to_string(dir.join("cuda.h")).unwrap_or_default();
         match search::header_version(&text).ok().flatten() {
             Some(found) if found.to_string() == version => Ok(()),
-            found => Err(format!("CUDA_VERSION {}", found.map_or("unreadable".into(), |v| v.to_string()))),
+            found => Err(format!(
+                "CUDA_VERSION {}",
+                found.map_or("unreadable".into(), |v| v.to_string())
+            )),
         }
     })
     .map_err(|looked| {
@@ -261,28 +263,20 @@ fn header_dir(root: &Path, version: &str) -> Result<PathBuf, String> {
 }
 
 /// The directory holding `GL/gl.h`, `EGL/eglext.h` (with `KHR/khrplatform.h`) and
-/// `vdpau/vdpau.h`, which the interop headers include.
+/// `vdpau/vdpau.h`, which the interop headers include; or the one-line message of what was
+/// searched.
 fn interop_dir(root: &Path) -> Result<PathBuf, String> {
     let given = env::var_os("CUDA_INTEROP_INCLUDE").map(PathBuf::from);
     let fetched = root.join("target/ci-deps/interop/include");
     let dirs = given
         .into_iter()
         .chain([fetched, PathBuf::from("/usr/include")]);
-    let needed: Vec<&str> = "GL/gl.h EGL/eglext.h KHR/khrplatform.h vdpau/vdpau.h"
-        .split(' ')
-        .collect();
-    search(dirs, |dir| {
-        match needed.iter().find(|h| !dir.join(h).is_file()) {
-            Some(h) => Err(format!("no {h}")),
-            None => Ok(()),
-        }
-    })
-    .map_err(|looked| {
+    let needed = "GL/gl.h EGL/eglext.h KHR/khrplatform.h vdpau/vdpau.h";
+    search(dirs, needed, |_| Ok(())).map_err(|looked| {
         format!(
             "the tests compile the interop headers (cudaGL.h, cudaEGL.h, cudaVDPAU.h), which need \
-             {}; run ci/fetch-deps.sh (Debian's libgl-dev, libegl-dev, libvdpau-dev into \
-             target/ci-deps) or set CUDA_INTEROP_INCLUDE. Looked in: {looked}",
-            needed.join(", ")
+             {needed}; run ci/fetch-deps.sh (Debian's libgl-dev, libegl-dev, libvdpau-dev into \
+             target/ci-deps) or set CUDA_INTEROP_INCLUDE. Looked in: {looked}"
         )
     })
 }
@@ -292,22 +286,18 @@ fn interop_dir(root: &Path) -> Result<PathBuf, String> {
 fn find_cudart(root: &Path) -> Result<(PathBuf, PathBuf), String> {
     let fetched = root.join("target/ci-deps/cudart");
     let dirs = candidates("CUDART_INCLUDE_PATH", fetched.join("include"), "include");
-    let include = search(dirs, |dir| {
+    let include = search(dirs, "cuda_runtime_api.h crt/host_defines.h", |dir| {
         let text = std::fs::read_to_string(dir.join("cuda_runtime_api.h")).unwrap_or_default();
-        let v = search::define_value(&text, "CUDART_VERSION");
-        if dir.join("crt/host_defines.h").is_file()
-            && v.is_some_and(|v| v.len() == 5 && v.starts_with("12"))
-        {
-            Ok(())
-        } else {
-            Err("no cuda_runtime_api.h of CUDART_VERSION 12xxx with crt/".into())
+        match search::define_value(&text, "CUDART_VERSION") {
+            Some(v) if v.len() == 5 && v.starts_with("12") => Ok(()),
+            v => Err(format!(
+                "CUDART_VERSION {}, not 12xxx",
+                v.unwrap_or("unreadable")
+            )),
         }
     });
     let dirs = candidates("CUDART_LIBRARY_PATH", fetched.join("lib"), "lib");
-    let lib = search(dirs, |dir| match dir.join("libcudart.so.12").is_file() {
-        true => Ok(()),
-        false => Err("no libcudart.so.12".into()),
-    });
+    let lib = search(dirs, "libcudart.so.12", |_| Ok(()));
     match (include, lib) {
         (Ok(include), Ok(lib)) => Ok((include, lib)),
         (include, lib) => Err(format!(

@@ -151,50 +151,45 @@ struct CAccess {
 type Naming = BTreeMap<String, CAccess>;
 
 fn naming(m: &Model, h: &Decls) -> Naming {
-    let named = |host: String| CAccess { host, parent: None };
     let mut access = Naming::new();
     for (name, rec) in &m.records {
         let kw = if rec.union { "union" } else { "struct" };
-        if defines(h, kw, name, true) {
-            access.insert(name.clone(), named(format!("{kw} {name}")));
-        } else if defines(h, kw, name, false) {
-            access.insert(name.clone(), named(name.clone()));
-        }
+        let host = match (defines(h, kw, name, true), defines(h, kw, name, false)) {
+            (true, _) => format!("{kw} {name}"),
+            (_, true) => name.clone(),
+            _ => continue,
+        };
+        access.insert(name.clone(), CAccess { host, parent: None });
     }
-    // Nested records: through the member of a record already named.
-    loop {
-        let mut found = Naming::new();
-        for (parent, a) in &access {
-            for f in &m.records[parent].fields {
-                let (child, reach) = match f {
-                    Member::Named(c, _, ty) => {
-                        let (mut elem, mut index) = (&**ty, String::new());
-                        while let syn::Type::Array(a) = elem {
-                            elem = &a.elem;
-                            index.push_str("[0]");
-                        }
-                        let Some(child) = path_ident(elem).filter(|n| m.records.contains_key(n))
-                        else {
-                            continue;
-                        };
-                        let host = format!("__typeof__((({} *)0)->{c}{index})", a.host);
-                        (child.clone(), named(host))
+    // Nested records: through the member of a record already named, nearest first.
+    let mut todo: std::collections::VecDeque<String> = access.keys().cloned().collect();
+    while let Some(parent) = todo.pop_front() {
+        let host = access[&parent].host.clone();
+        for f in &m.records[&parent].fields {
+            let (child, reach) = match f {
+                Member::Named(c, _, ty) => {
+                    let (mut elem, mut index) = (&**ty, String::new());
+                    while let syn::Type::Array(a) = elem {
+                        elem = &a.elem;
+                        index.push_str("[0]");
                     }
-                    Member::Anon(_, child) => {
-                        let (host, parent) = (a.host.clone(), Some(parent.clone()));
-                        (child.clone(), CAccess { host, parent })
-                    }
-                    Member::RustOnly => continue,
-                };
-                if !access.contains_key(&child) {
-                    found.entry(child).or_insert(reach);
+                    let Some(child) = path_ident(elem).filter(|n| m.records.contains_key(n)) else {
+                        continue;
+                    };
+                    let host = format!("__typeof__((({host} *)0)->{c}{index})");
+                    (child, CAccess { host, parent: None })
                 }
+                Member::Anon(_, child) => {
+                    let (host, parent) = (host.clone(), Some(parent.clone()));
+                    (child.clone(), CAccess { host, parent })
+                }
+                Member::RustOnly => continue,
+            };
+            if let std::collections::btree_map::Entry::Vacant(e) = access.entry(child.clone()) {
+                e.insert(reach);
+                todo.push_back(child);
             }
         }
-        if found.is_empty() {
-            break;
-        }
-        access.extend(found);
     }
     let missing: Vec<&String> = m
         .records

@@ -14,51 +14,42 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::c_header::{
-    header_lines, includes, lines_of, sets, CDef, Compiler, Decls, FOREIGN_HEADERS,
-    INTERNAL_DEFINES,
+    header_lines, includes, lines_of, CDef, Compiler, Decls, FOREIGN_HEADERS, INTERNAL_DEFINES,
 };
-use crate::model::{path_ident, rust_text, Inputs, Member, Model, FILES};
+use crate::model::{path_ident, rust_text, Inputs, Member, Model};
 
 /// Writes the tables (`*.inc` for the C probes, `layout_probe.rs` and `constants_probe.rs` for the
 /// tests) and the generated files projected onto `version` (`projected_*.rs`) into `out`.
 pub fn generate(root: &Path, out: &Path, version: &str, cc: &Compiler, per_thread: bool) {
     let selected: u32 = version.parse().expect("a numeric CUDA version");
-    // A file of cuda-driver-sys/src/generated, cuda.h's and those of the interop modules
-    // (gl_bindings.rs, ...) as one model (the modules are re-exported at the crate root, as their
-    // headers are included in one C program), or src/inline.rs; projected onto this version, and
+    // Each part of the inputs (a file of cuda-driver-sys/src/generated, cuda.h's and those of the
+    // interop modules, as one model: the modules are re-exported at the crate root, as their
+    // headers are included in one C program; or src/inline.rs), projected onto this version, and
     // written for the prototype probe and the tests that read the bindings as text.
-    let read = |name: &str| -> String {
-        let files: Vec<(&str, String)> = match name {
-            "inline.rs" => vec![("", name.into())],
-            _ => (sets().map(|(p, _)| (p, format!("generated/{p}{name}")))).collect(),
+    let inputs = Inputs::load(version, |name| {
+        let rel = match name {
+            "inline.rs" => name.to_string(),
+            _ => format!("generated/{name}"),
         };
-        let mut all = String::new();
-        for (prefix, rel) in files {
-            let path = root.join("cuda-driver-sys/src").join(&rel);
-            println!("cargo:rerun-if-changed={}", path.display());
-            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-                panic!(
-                    "the probes are made from the committed bindings, and {} cannot be read ({e}): \
-                     restore it (`git checkout -- cuda-driver-sys/src/{rel}`) or regenerate it with \
-                     `ci/regenerate.sh`.",
-                    path.display()
-                )
-            });
-            let mut file = syn::parse_file(&text)
-                .unwrap_or_else(|e| panic!("{} does not parse: {e}", path.display()));
-            crate::rust_syntax::project_version(&mut file, selected)
-                .unwrap_or_else(|e| panic!("{} cannot be projected: {e}", path.display()));
-            let projected = prettyplease::unparse(&file);
-            write(&out.join(format!("projected_{prefix}{name}")), &projected);
-            all.push_str(&projected);
-        }
-        all
-    };
-    let text = FILES.map(|file| (file, read(&format!("{file}.rs")))).into();
-    let inputs = Inputs {
-        version: version.into(),
-        text,
-    };
+        let path = root.join("cuda-driver-sys/src").join(&rel);
+        println!("cargo:rerun-if-changed={}", path.display());
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            format!(
+                "the probes are made from the committed bindings, and {} cannot be read ({e}): \
+                 restore it (`git checkout -- cuda-driver-sys/src/{rel}`) or regenerate it with \
+                 `ci/regenerate.sh`.",
+                path.display()
+            )
+        })?;
+        let mut file = syn::parse_file(&text)
+            .map_err(|e| format!("{} does not parse: {e}", path.display()))?;
+        crate::rust_syntax::project_version(&mut file, selected)
+            .map_err(|e| format!("{} cannot be projected: {e}", path.display()))?;
+        let projected = prettyplease::unparse(&file);
+        write(&out.join(format!("projected_{name}")), &projected);
+        Ok(projected)
+    });
+    let inputs = inputs.unwrap_or_else(|e| panic!("{e}"));
     let m = Model::read(&inputs).unwrap_or_else(|e| panic!("{e}"));
     let mode = usize::from(per_thread);
     // What the bindings bind from the other APIs' headers (`VdpStatus` of vdpau.h) counts as

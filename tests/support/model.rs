@@ -29,6 +29,20 @@ pub const FILES: [&str; 5] = ["functions", "bindings", "function_names", "names"
 impl Inputs {
     /// Reads the projected bindings of `version` from `dir`.
     pub fn read(dir: &Path, version: &str) -> Result<Inputs, String> {
+        Inputs::load(version, |name| {
+            let path = dir.join(format!("projected_{name}"));
+            let path_s = path.display();
+            (std::fs::read_to_string(&path))
+                .map_err(|e| format!("{path_s}: {e} (the tests' build script writes it)"))
+        })
+    }
+
+    /// The inputs of `version`: each of [`FILES`] as the texts `part` gives for its parts (by
+    /// name: `bindings.rs`, `gl_bindings.rs`, ... of the covered headers; `inline.rs`), joined.
+    pub fn load(
+        version: &str,
+        mut part: impl FnMut(&str) -> Result<String, String>,
+    ) -> Result<Inputs, String> {
         let mut text: BTreeMap<&str, String> = BTreeMap::new();
         let modules: Vec<&str> = sets().map(|(p, _)| p).collect();
         for file in FILES {
@@ -38,11 +52,7 @@ impl Inputs {
                 &modules[..]
             };
             for p in prefixes {
-                let path = dir.join(format!("projected_{p}{file}.rs"));
-                let s = std::fs::read_to_string(&path).map_err(|e| {
-                    let path = path.display();
-                    format!("{path}: {e} (the tests' build script writes it)")
-                })?;
+                let s = part(&format!("{p}{file}.rs"))?;
                 text.entry(file).or_default().push_str(&s);
             }
         }

@@ -86,18 +86,20 @@ fn build() -> Result<(), String> {
     println!("cargo:rustc-env=CUDA_PROJECTED_HEADERS={}", sets.join(","));
 
     // The C helpers of the tests, the probes among them, with their tables.
-    let probe_compiler = |cpp: bool| c_header::Compiler {
-        path: cc::Build::new()
+    let tool = |cpp: bool| {
+        cc::Build::new()
             .cpp(cpp)
             .get_compiler()
             .path()
-            .to_path_buf(),
+            .to_path_buf()
+    };
+    let cc = c_header::Compiler {
+        path: tool(false),
         headers: headers.clone(),
         interop: interop.clone(),
     };
-    layout::generate(root, &out, version, &probe_compiler(false), per_thread);
-    let cxx = probe_compiler(true).path;
-    println!("cargo:rustc-env=PROTOTYPES_CXX={}", cxx.display());
+    layout::generate(root, &out, version, &cc, per_thread);
+    println!("cargo:rustc-env=PROTOTYPES_CXX={}", tool(true).display());
     let mut build = cc::Build::new();
     build
         .include(&headers)
@@ -135,14 +137,10 @@ fn build() -> Result<(), String> {
     let mut cudart: Option<(PathBuf, PathBuf)> = None;
     // CUDA 12.0 programs (cuLibraryLoad*, cuGetProcAddress's status, the CUDA 12 runtime), as are
     // their examples (see ../Cargo.toml).
-    let cuda_12 = [
-        "context_independent_loading",
-        "proc_address",
-        "runtime_interop",
-    ];
+    let cuda_12 = "context_independent_loading proc_address runtime_interop";
     for src in list(&root.join("examples"), "cpp") {
         let name = src.file_stem().unwrap().to_string_lossy().into_owned();
-        if cuda_12.contains(&name.as_str()) && selected < 12000 {
+        if cuda_12.split(' ').any(|n| n == name) && selected < 12000 {
             continue;
         }
         let mut cmd = compiler.to_command();
@@ -153,10 +151,8 @@ fn build() -> Result<(), String> {
         }
         cmd.arg(&src).arg("-o").arg(twins.join(&name));
         let source = std::fs::read_to_string(&src).unwrap_or_default();
-        if source
-            .lines()
-            .any(|l| l.trim_start().starts_with("#include <cuda_runtime"))
-        {
+        let include = |l: &str| l.trim_start().starts_with("#include <cuda_runtime");
+        if source.lines().any(include) {
             if cudart.is_none() {
                 cudart = Some(find_cudart(root)?);
             }

@@ -259,11 +259,12 @@ impl Layout<'_> {
     }
 
     /// `F(..)` for every member C can name in `record`, anonymous members' fields included, with
-    /// their Rust paths under `prefix`, in the entry of `top`.
+    /// their Rust paths under `prefix`, in the entry of `top`: the C measures `[offset, size,
+    /// align, class]` beside the Rust items.
     fn fields(&mut self, top: &str, record: &str, prefix: &str, base: &str) {
         let (m, c_host) = (self.m, self.naming[record].host.clone());
         for f in &m.records[record].fields {
-            let (path, c_path, ty, c) = match f {
+            let (rust, c_path, ty, [offset, size, align, c_class]) = match f {
                 Member::Named(c, rust, ty) => {
                     let member = format!("(({c_host} *)0)->{c}");
                     let c_exprs = [
@@ -278,25 +279,21 @@ impl Layout<'_> {
                     let ms = self.measures(child);
                     let offset = format!("{} - {base}", ms.base);
                     let c_exprs = [offset, ms.size, ms.align, "0".into()];
-                    let c_path = "(anonymous member)";
-                    self.entry(top, &format!("{prefix}{rust}"), c_path, child, c_exprs);
-                    self.fields(top, child, &format!("{prefix}{rust}."), base);
-                    continue;
+                    (rust, "(anonymous member)", child.clone(), c_exprs)
                 }
                 Member::RustOnly => continue,
             };
-            self.entry(top, &format!("{prefix}{path}"), c_path, &ty, c);
+            let path = format!("{prefix}{rust}");
+            let (top_s, path_s, c_path, ty_s) =
+                (c_str(top), c_str(&path), c_str(c_path), c_str(&ty));
+            let _ = writeln!(
+                self.fields,
+                "F({top_s}, {path_s}, {c_path}, {top}, ({path}), ({ty}), {ty_s}, ({offset}), ({size}), ({align}), ({c_class}))"
+            );
+            if let Member::Anon(_, child) = f {
+                self.fields(top, child, &format!("{path}."), base);
+            }
         }
-    }
-
-    /// `F(..)`: a field's entry, its C measures `[offset, size, align, class]`.
-    fn entry(&mut self, top: &str, path: &str, c_path: &str, ty: &str, c: [String; 4]) {
-        let [offset, size, align, c_class] = c;
-        let (top_s, path_s, c_path, ty_s) = (c_str(top), c_str(path), c_str(c_path), c_str(ty));
-        let _ = writeln!(
-            self.fields,
-            "F({top_s}, {path_s}, {c_path}, {top}, ({path}), ({ty}), {ty_s}, ({offset}), ({size}), ({align}), ({c_class}))"
-        );
     }
 }
 

@@ -211,11 +211,7 @@ impl Decls {
     fn definitions(&mut self, s: &[&str]) {
         let mut depth = 0;
         for i in 0..s.len() {
-            match s[i] {
-                "{" => depth += 1,
-                "}" => depth -= 1,
-                _ => {}
-            }
+            depth += i32::from(s[i] == "{") - i32::from(s[i] == "}");
             let Some(keyword) = ["struct", "union", "enum"].into_iter().find(|k| *k == s[i]) else {
                 continue;
             };
@@ -244,21 +240,12 @@ impl Decls {
             }
             if keyword == "enum" {
                 // `A = 1, B, C = A | B,`: the first token of each top-level entry.
-                let (mut expect, mut paren) = (true, 0i32);
-                for tok in &s[j + 1..end] {
-                    match *tok {
-                        "(" => paren += 1,
-                        ")" => paren -= 1,
-                        "," if paren == 0 => {
-                            expect = true;
-                            continue;
-                        }
-                        _ => {}
-                    }
-                    if expect && is_c_ident(tok) {
+                let (body, mut paren) = (&s[j + 1..end], 0);
+                for (k, tok) in body.iter().enumerate() {
+                    paren += i32::from(*tok == "(") - i32::from(*tok == ")");
+                    if paren == 0 && is_c_ident(tok) && (k == 0 || body[k - 1] == ",") {
                         self.enumerators.push(tok.to_string());
                     }
-                    expect = false;
                 }
             }
             let nested = depth > 0;

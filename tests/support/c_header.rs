@@ -162,19 +162,22 @@ const NOT_DECLARATORS: &str = "sizeof alignof _Alignof alignas _Alignas decltype
 
 impl Decls {
     /// Splits `text` into top-level statements (a declaration ends at its `;`, a function
-    /// definition at its body's `}`; `extern "C" {` blocks are looked through) and reads each.
+    /// definition at its body's `}`; `extern "C" {` blocks are looked through) and reads each,
+    /// without the `__attribute__((..))` and `__declspec(..)` groups, which name nothing declared.
     pub fn scan(text: &str) -> Decls {
-        let t = c_tokens(text);
+        let tokens = c_tokens(text);
+        let t: Vec<&str> = tokens.iter().map(String::as_str).collect();
         let mut d = Decls::default();
         let (mut stmt, mut depth, mut linkage, mut i) = (Vec::new(), 0usize, 0usize, 0);
         while i < t.len() {
-            let tok = t[i].as_str();
+            let tok = t[i];
             i += 1;
+            if matches!(tok, "__attribute__" | "__declspec") {
+                i = group_end(&t, i, "(", ")") + 1;
+                continue;
+            }
             if depth == 0 && stmt.is_empty() {
-                if tok == "extern"
-                    && t.get(i).is_some_and(|s| s == "\"C\"")
-                    && t.get(i + 1).is_some_and(|s| s == "{")
-                {
+                if tok == "extern" && t[i..].starts_with(&["\"C\"", "{"]) {
                     linkage += 1;
                     i += 2;
                     continue;
@@ -215,11 +218,7 @@ impl Decls {
             let Some(keyword) = ["struct", "union", "enum"].into_iter().find(|k| *k == s[i]) else {
                 continue;
             };
-            // `struct __attribute__((aligned(64))) CUtensorMap_st {`
             let mut j = i + 1;
-            while j < s.len() && s[j] == "__attribute__" {
-                j = group_end(s, j + 1, "(", ")") + 1;
-            }
             let tag = (j < s.len() && is_c_ident(s[j])).then(|| s[j].to_string());
             j += usize::from(tag.is_some());
             if j >= s.len() || s[j] != "{" {
@@ -230,12 +229,8 @@ impl Decls {
             if depth == 0 && s[0] == "typedef" {
                 let mut k = end + 1;
                 while k < s.len() && s[k] != ";" && typedef.is_none() {
-                    if s[k] == "__attribute__" {
-                        k = group_end(s, k + 1, "(", ")") + 1;
-                    } else {
-                        typedef = is_c_ident(s[k]).then(|| s[k].to_string());
-                        k += 1;
-                    }
+                    typedef = is_c_ident(s[k]).then(|| s[k].to_string());
+                    k += 1;
                 }
             }
             if keyword == "enum" {
@@ -276,15 +271,9 @@ impl Decls {
             }
             return;
         }
-        let mut j = 0;
-        while j + 1 < s.len() {
-            match s[j] {
-                "__attribute__" | "__declspec" => {
-                    j = group_end(s, j + 1, "(", ")") + 1;
-                    continue;
-                }
-                "{" | "=" => return,
-                _ => {}
+        for j in 0..s.len() - 1 {
+            if matches!(s[j], "{" | "=") {
+                return;
             }
             if is_c_ident(s[j])
                 && s[j + 1] == "("
@@ -302,7 +291,6 @@ impl Decls {
                 set.insert(s[j].to_string());
                 return;
             }
-            j += 1;
         }
     }
 

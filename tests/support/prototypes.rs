@@ -159,11 +159,9 @@ fn cpp_type(ty: &syn::Type) -> Result<String, String> {
             if !ffi.contains(&module.trim_start_matches("::")) || name.contains('<') {
                 return Err(unknown());
             }
-            let primitive = name.starts_with("c_")
-                || (["i", "u", "f"].iter()).any(|k| {
-                    let bits = name.strip_prefix(k);
-                    bits.is_some_and(|b| ["8", "16", "32", "64", "size"].contains(&b))
-                });
+            let (k, bits) = name.split_at(name.len().min(1));
+            let sized = "iuf".contains(k) && "8 16 32 64 size".split(' ').any(|b| b == bits);
+            let primitive = name.starts_with("c_") || sized;
             Ok(match primitive {
                 true => format!("cdsys::rust::{name}"),
                 false => name.to_string(),
@@ -190,11 +188,8 @@ fn ret(f: &syn::TypeBareFn) -> syn::Type {
 
 /// Parameter `i` of a `fn` type, for the messages: ``parameter 2 `uc`: ``.
 fn parameter(i: usize, a: &syn::BareFnArg) -> String {
-    let name = a.name.as_ref().map(|(n, _)| n.to_string());
-    format!(
-        "parameter {i} `{}`: ",
-        name.unwrap_or_else(|| format!("arg{i}"))
-    )
+    let name = (a.name.as_ref()).map_or(format!("arg{i}"), |(n, _)| n.to_string());
+    format!("parameter {i} `{name}`: ")
 }
 
 /// `cdsys::fn<R, A...>`: `R (*)(A...)` (`cdsys::vfn`: `R (*)(A..., ...)`).
@@ -240,10 +235,7 @@ impl Gen {
     /// variadic, return type, each parameter), so that the diagnostics name the parameter.
     fn signature(&mut self, subject: &str, header: &str, (name, f): &Sig) -> Result<(), String> {
         let whole = cpp_fn(f).map_err(|e| format!("{name}: {e}"))?;
-        let ret = match &f.output {
-            syn::ReturnType::Default => "()".to_string(),
-            syn::ReturnType::Type(..) => rust_text(&ret(f)),
-        };
+        let ret = rust_text(&ret(f));
         let mut parts: Vec<(String, String)> = [
             ("type: ", String::new()),
             ("", f.inputs.len().to_string()),

@@ -252,26 +252,6 @@ impl Gen {
     }
 }
 
-/// A problem for each name only one side has: in the bindings' `file` (`bound`) and not declared
-/// by the `header`, or the other way round.
-fn one_sided(
-    kind: &str,
-    (file, bound): (&str, BTreeSet<&str>),
-    (header, verb, declared): (&str, &str, BTreeSet<&str>),
-) -> Vec<String> {
-    let how = match header {
-        "cuda.h" => format!("but {header} {verb}s it in neither stream mode"),
-        _ => format!("but {header} does not {verb} it"),
-    };
-    let bound_only = bound.difference(&declared);
-    let declared_only = declared.difference(&bound);
-    (bound_only.map(|f| format!("{kind} {f}: in {file}, {how} (not checked)")))
-        .chain(
-            declared_only.map(|f| format!("{kind} {f}: {verb}d by {header}, missing from {file}")),
-        )
-        .collect()
-}
-
 fn probe(
     inputs: &Inputs,
     cxx: &Compiler,
@@ -378,8 +358,19 @@ fn probe(
             }
         }
         *count = Count::new(checked.len(), bound.len(), in_header.len());
-        let bound = bound.iter().map(|f| f.0.as_str()).collect();
-        (report.problems).extend(one_sided(kind, (file, bound), (header, verb, in_header)));
+        // A problem for each name only one side has.
+        let bound: BTreeSet<&str> = bound.iter().map(|f| f.0.as_str()).collect();
+        let how = match header {
+            "cuda.h" => format!("but {header} {verb}s it in neither stream mode"),
+            _ => format!("but {header} does not {verb} it"),
+        };
+        for f in bound.difference(&in_header) {
+            (report.problems).push(format!("{kind} {f}: in {file}, {how} (not checked)"));
+        }
+        for f in in_header.difference(&bound) {
+            let missing = format!("{kind} {f}: {verb}d by {header}, missing from {file}");
+            report.problems.push(missing);
+        }
     }
     [report.functions, report.inline, report.pfn_typedefs] = counts;
     let g = &mut units[2];

@@ -202,14 +202,13 @@ fn cpp_fn(f: &syn::TypeBareFn) -> Result<String, String> {
     Ok(format!("cdsys::{kind}<{}>", args.join(", ")))
 }
 
-/// One unit being generated: its view, text and assertions, and for each entry (the number its
-/// assertion has in the unit) what the messages call it (`function cuX`) and, for each part (see
+/// One unit being generated: its view, text, and for each assertion (its entry, numbered in the
+/// unit) what the messages call it (`function cuX`) and, for each part (see
 /// `cdsys::where` in `prototypes.hpp`), what they say of it (``parameter 2 `uc`: ``) and the
 /// bindings' Rust type.
 struct Gen {
     view: &'static str,
     text: String,
-    assertions: usize,
     entries: Vec<(String, Vec<(String, String)>)>,
 }
 
@@ -226,7 +225,6 @@ impl Gen {
     ) {
         let n = self.entries.len();
         let _ = writeln!(self.text, "{macro_}({n}, {header}, {cpp})");
-        self.assertions += 1;
         self.entries.push((subject, parts));
     }
 
@@ -295,11 +293,10 @@ fn probe(
                  {prologue}#include \"prototypes.hpp\"\n{}",
                 includes()
             );
-            let (assertions, entries) = (0, Vec::new());
+            let entries = Vec::new();
             Gen {
                 view,
                 text,
-                assertions,
                 entries,
             }
         })
@@ -315,8 +312,8 @@ fn probe(
         let spellings: Vec<_> = spellings.filter(|s| s.2[mode]).collect();
         for (c, target, _) in &spellings {
             let _ = writeln!(g.text, "CDSYS_SPELLING({c}, {target}, \"{view}\")");
+            g.entries.push((format!("C spelling {c}"), Vec::new()));
         }
-        g.assertions += spellings.len();
         report.spellings[mode] = Count::new(spellings.len(), spellings.len(), 0);
         for name in d.functions.iter().chain(&d.inline) {
             let _ = writeln!(g.text, "#undef {name}");
@@ -411,19 +408,17 @@ fn compile(
         move || (!reused).then(|| cmd.output())
     }));
     for ((g, path, reused), out) in todo.into_iter().zip(outputs) {
-        let compiled = match out {
-            None => true,
-            Some(out) => {
-                let out = out.map_err(|e| format!("cannot run {}: {e}", cxx.path.display()))?;
-                if !out.status.success() {
-                    let diagnostics =
-                        String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
-                    report.problems.extend(explain(g, &path, &diagnostics));
-                }
-                out.status.success()
+        let mut compiled = true;
+        if let Some(out) = out {
+            let out = out.map_err(|e| format!("cannot run {}: {e}", cxx.path.display()))?;
+            compiled = out.status.success();
+            let diagnostics =
+                String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+            if !compiled {
+                report.problems.extend(explain(g, &path, &diagnostics));
             }
-        };
-        let (view, assertions) = (g.view.to_string(), g.assertions);
+        }
+        let (view, assertions) = (g.view.to_string(), g.entries.len());
         report.units.push(Unit {
             view,
             path,

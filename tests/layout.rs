@@ -1,10 +1,10 @@
 //! The layout of every struct, union, field and typedef of the bindings, against the C compiler.
 //!
 //! `tests/support/layout.rs` writes, from the committed bindings of the selected version, one table
-//! entry per record, field, bit-field and typedef. The C probe (`tests/support/c/layout_probe.c`,
-//! compiled against the same `cuda.h`) expands it into sizeof, _Alignof, offsetof, the arithmetic
-//! class of each member and the bytes each bit-field assignment writes; this test expands it into
-//! the Rust twins (size_of, align_of, offset_of!, bindgen's setters), compares them entry by entry
+//! entry per record, field and typedef (no header has a bit-field; a record with one stops the
+//! build). The C probe (`tests/support/c/layout_probe.c`, compiled against the same `cuda.h`)
+//! expands it into sizeof, _Alignof, offsetof and the arithmetic class of each member; this test
+//! expands it into the Rust twins (size_of, align_of, offset_of!), compares them entry by entry
 //! and reports every difference.
 
 use std::collections::BTreeMap;
@@ -65,11 +65,9 @@ impl<T> Class for Option<T> {}
 /// are C's.
 macro_rules! layout_tables {
     (
-        records [$(R($name:literal, $c_type:literal, $kind:literal, $measured:literal, $rty:ident, $($rc:tt),*))*]
+        records [$(R($name:literal, $c_type:literal, $kind:literal, $rty:ident, $($rc:tt),*))*]
         fields [$(F($record:literal, $path:literal, $c_path:literal, $host:ident, ($($p:tt)*), ($fty:ty),
             $ty_name:literal, $($fc:tt),*))*]
-        bitfields [$(B($brecord:literal, $bfield:literal, $bhost:ident, ($($bp:tt)*), $setter:ident,
-            ($value:expr), $($bc:tt),*))*]
         typedefs [$(T($tname:literal, $t_c:literal, $tkind:literal, $tty:ty, $tc:tt))*]
     ) => {
         pub(crate) static RECORDS: &[Record] = &[$(Record {
@@ -79,16 +77,6 @@ macro_rules! layout_tables {
             record: $record, path: $path, ty: $ty_name, offset: offset_of!($host, $($p)*),
             size: size_of::<$fty>(), align: align_of::<$fty>(), class: <$fty as Class>::CLASS,
         }),*];
-        /// (named record, bit-field's path in it, the record's bytes with every bit of that field
-        /// set by bindgen's setter).
-        pub(crate) static BITFIELDS: &[(&str, &str, fn() -> Vec<u8>)] = &[$(($brecord, $bfield, || {
-            // SAFETY: the bindings' records are plain C data, valid when zeroed.
-            let mut v: $bhost = unsafe { core::mem::zeroed() };
-            #[allow(unused_unsafe)]
-            unsafe { v.$($bp)* $setter($value) };
-            // SAFETY: `v` is `size_of::<$bhost>()` bytes long.
-            unsafe { core::slice::from_raw_parts(&v as *const $bhost as *const u8, size_of::<$bhost>()) }.to_vec()
-        })),*];
         pub(crate) static TYPEDEFS: &[Typedef] = &[$(Typedef {
             name: $tname, kind: $tkind, size: size_of::<$tty>(), align: align_of::<$tty>(), class: <$tty as Class>::CLASS,
         }),*];
@@ -113,7 +101,6 @@ struct CRecord {
     name: *const c_char,
     c_type: *const c_char,
     kind: u64,
-    measured: u64,
     size: u64,
     align: u64,
 }
@@ -126,13 +113,6 @@ struct CTypedef {
     align: u64,
     class: u64,
 }
-#[repr(C)]
-struct CBitfield {
-    record: *const c_char,
-    field: *const c_char,
-    bytes: *const u8,
-    len: u64,
-}
 /// A table of the C probe: its entries and their number.
 #[repr(C)]
 struct CTable {
@@ -142,7 +122,6 @@ struct CTable {
 extern "C" {
     static cuda_driver_workspace_layout_records: CTable;
     static cuda_driver_workspace_layout_fields: CTable;
-    static cuda_driver_workspace_layout_bitfields: CTable;
     static cuda_driver_workspace_layout_typedefs: CTable;
     static cuda_driver_workspace_layout_name_typedefs: CTable;
 }
@@ -156,10 +135,6 @@ fn c_table<T>(t: &'static CTable) -> &'static [T] {
 fn s(p: *const c_char) -> &'static str {
     // SAFETY: the C probe's strings are NUL-terminated literals.
     unsafe { CStr::from_ptr(p) }.to_str().unwrap()
-}
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 const CLASSES: [&str; 4] = [
@@ -178,9 +153,7 @@ struct Counts {
     structs: usize,
     unions: usize,
     anonymous: usize,
-    unmeasured: usize,
     fields: usize,
-    bitfields: usize,
     typedefs: usize,
     enums: usize,
     spellings: usize,
@@ -236,12 +209,6 @@ fn layout_matches_the_c_compiler() {
             _ => n.anonymous += 1,
         }
         let c_type = s(c.c_type);
-        if c.measured == 0 {
-            // An anonymous member holding bit-fields: C cannot measure it; its fields are
-            // compared in the entry of its host, its bit-fields by their bytes.
-            n.unmeasured += 1;
-            continue;
-        }
         if (c.kind, c.size, c.align) != (r.kind, r.size as u64, r.align as u64) {
             bad.push(format!(
                 "{what} {} (C: {c_type}): C size {} align {}, Rust size {} align {}",
@@ -285,50 +252,6 @@ fn layout_matches_the_c_compiler() {
                     class(rust.3)
                 ));
             }
-        }
-    }
-
-    // Bit-fields.
-    // SAFETY: a table of the C probe.
-    let c_bits = unsafe { c_table::<CBitfield>(&cuda_driver_workspace_layout_bitfields) };
-    let c_bits: BTreeMap<(&str, &str), &[u8]> = c_bits
-        .iter()
-        .map(|b| {
-            // SAFETY: `bytes` points into the C probe's object, `len` bytes long.
-            let bytes = unsafe { std::slice::from_raw_parts(b.bytes, b.len as usize) };
-            ((s(b.record), s(b.field)), bytes)
-        })
-        .collect();
-    assert_eq!(
-        c_bits.len(),
-        BITFIELDS.len(),
-        "bit-field probes differ in number"
-    );
-    for (record, field, probe) in BITFIELDS {
-        n.bitfields += 1;
-        // bindgen's accessors assert that the field fits its storage unit.
-        let bytes = match std::panic::catch_unwind(probe) {
-            Ok(bytes) => bytes,
-            Err(e) => {
-                let why = e
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| e.downcast_ref::<String>().cloned())
-                    .unwrap_or_default();
-                bad.push(format!(
-                    "bit-field {record}.{field}: bindgen's setter panics: {why}"
-                ));
-                continue;
-            }
-        };
-        match c_bits.get(&(*record, *field)) {
-            Some(c) if *c == bytes.as_slice() => {}
-            Some(c) => bad.push(format!(
-                "bit-field {record}.{field}: every bit set writes C bytes {}, Rust bytes {}",
-                hex(c),
-                hex(&bytes)
-            )),
-            None => bad.push(format!("bit-field {record}.{field}: no C entry")),
         }
     }
 
@@ -391,15 +314,13 @@ fn layout_matches_the_c_compiler() {
 
     println!(
         "CUDA {version} layout: compared {} structs, {} unions, {} anonymous members \
-         (measured through their fields; {} with bit-fields, measured only through their host), {} fields, {} bit-fields, {} typedefs, {} enum types, \
+         (measured through their fields), {} fields, 0 bit-fields (a record with one stops the build), {} typedefs, {} enum types, \
          {} C-spelling typedefs; {} opaque structs and {} typedefs of them are incomplete in C \
          (pointers only).",
         n.structs,
         n.unions,
         n.anonymous,
-        n.unmeasured,
         n.fields,
-        n.bitfields,
         n.typedefs,
         n.enums,
         n.spellings,

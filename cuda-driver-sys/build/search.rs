@@ -93,20 +93,32 @@ pub fn places(inputs: &Inputs) -> Vec<Place> {
 /// `lib` and the target directories of the architecture (`targets/x86_64-linux/lib`; on aarch64
 /// the server layout `sbsa-linux`, then Jetson's `aarch64-linux`).
 pub fn toolkit_dirs(inputs: &Inputs, root: &Path) -> Vec<PathBuf> {
+    toolkit_folders(inputs, root, "lib")
+}
+
+/// A toolkit root's folders of `kind` (`lib`, `include`) for the target: as [`toolkit_dirs`]
+/// (`include` on Windows and as the first on Linux, where `lib` has `lib64` and `lib`).
+pub fn toolkit_folders(inputs: &Inputs, root: &Path, kind: &str) -> Vec<PathBuf> {
     if inputs.os == "windows" {
-        return vec![root.join("lib").join("x64")];
+        return vec![match kind {
+            "lib" => root.join("lib").join("x64"),
+            _ => root.join(kind),
+        }];
     }
     let targets: &[&str] = match inputs.arch.as_str() {
         "aarch64" => &["sbsa-linux", "aarch64-linux"],
         "x86_64" => &["x86_64-linux"],
         _ => &[],
     };
-    [root.join("lib64"), root.join("lib")]
-        .into_iter()
+    let top = match kind {
+        "lib" => vec![root.join("lib64"), root.join("lib")],
+        _ => vec![root.join(kind)],
+    };
+    (top.into_iter())
         .chain(
             targets
                 .iter()
-                .map(|t| root.join("targets").join(t).join("lib")),
+                .map(|t| root.join("targets").join(t).join(kind)),
         )
         .collect()
 }
@@ -177,30 +189,28 @@ pub fn sysroot_of(rustc: &Path) -> Option<&Path> {
 /// The value of `#define CUDA_VERSION <n>` in a `cuda.h`: `Ok(None)` where there is no such
 /// line, an error naming the value where it is not a version number.
 pub fn header_version(cuda_h: &str) -> Result<Option<u32>, String> {
-    for line in cuda_h.lines() {
-        let Some(rest) = line.trim_start().strip_prefix('#') else {
-            continue;
-        };
-        let Some(rest) = rest.trim_start().strip_prefix("define") else {
-            continue;
-        };
-        let Some(value) = rest.trim_start().strip_prefix("CUDA_VERSION") else {
-            continue;
-        };
-        if !value.starts_with(char::is_whitespace) {
-            continue; // CUDA_VERSION_SOMETHING
-        }
-        let value = value.trim();
-        return match value.parse::<u32>() {
-            Ok(v) => Ok(Some(v)),
-            Err(_) => Err(format!(
-                "defines CUDA_VERSION as {value:?}, which is not a CUDA version (a number such as \
-                 12040, at most {})",
-                u32::MAX
-            )),
-        };
+    let Some(value) = define_value(cuda_h, "CUDA_VERSION") else {
+        return Ok(None);
+    };
+    match value.parse::<u32>() {
+        Ok(v) => Ok(Some(v)),
+        Err(_) => Err(format!(
+            "defines CUDA_VERSION as {value:?}, which is not a CUDA version (a number such as \
+             12040, at most {})",
+            u32::MAX
+        )),
     }
-    Ok(None)
+}
+
+/// The value of the first `#define <name> <value>` in a header's text (`# define` too).
+pub fn define_value<'a>(header: &'a str, name: &str) -> Option<&'a str> {
+    header.lines().find_map(|line| {
+        let rest = line.trim_start().strip_prefix('#')?;
+        let value = rest.trim_start().strip_prefix("define")?;
+        let value = value.trim_start().strip_prefix(name)?;
+        // Not `<name>_SOMETHING`.
+        (value.starts_with(char::is_whitespace)).then(|| value.trim())
+    })
 }
 
 #[cfg(test)]

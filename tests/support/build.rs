@@ -25,11 +25,19 @@ use std::process::Command;
 #[allow(dead_code)]
 mod c_header;
 mod layout;
+// The bindings' model, shared with tests/prototypes.rs, which uses the prototype probe's part of it.
+#[allow(dead_code)]
+mod model;
 // The generator's syn helpers over generated Rust (the projection of a merged file onto one
 // version), shared rather than repeated; the build script uses part of them.
 #[allow(dead_code)]
 #[path = "../../cuda-driver-sys/generator/src/rust_syntax.rs"]
 mod rust_syntax;
+// cuda-driver-sys's search of a toolkit (its root variables, its folders on each target) and
+// of `#define`s in a header, shared.
+#[allow(dead_code)]
+#[path = "../../cuda-driver-sys/build/search.rs"]
+mod search;
 
 fn main() {
     if let Err(message) = build() {
@@ -59,10 +67,10 @@ fn build() -> Result<(), String> {
     let per_thread = env::var_os("CARGO_FEATURE_PER_THREAD_DEFAULT_STREAM").is_some();
     println!("cargo:rerun-if-changed=../examples");
     println!("cargo:rerun-if-changed=support");
-    let vars = "CUDA_PATH CUDA_HOME CUDART_INCLUDE_PATH CUDART_LIBRARY_PATH CUDA_INTEROP_INCLUDE";
-    for var in vars
-        .split(' ')
-        .chain([format!("CUDA_HEADERS_{version}").as_str()])
+    let vars = "CUDART_INCLUDE_PATH CUDART_LIBRARY_PATH CUDA_INTEROP_INCLUDE".split(' ');
+    for var in (search::ROOT_VARS.into_iter().chain(vars))
+        .map(String::from)
+        .chain([format!("CUDA_HEADERS_{version}")])
     {
         println!("cargo:rerun-if-env-changed={var}");
     }
@@ -78,18 +86,20 @@ fn build() -> Result<(), String> {
     println!("cargo:rustc-env=CUDA_PROJECTED_HEADERS={}", sets.join(","));
 
     // The C helpers of the tests, the probes among them, with their tables.
-    let probe_compiler = |cpp: bool| c_header::Compiler {
-        path: cc::Build::new()
+    let tool = |cpp: bool| {
+        cc::Build::new()
             .cpp(cpp)
             .get_compiler()
             .path()
-            .to_path_buf(),
+            .to_path_buf()
+    };
+    let cc = c_header::Compiler {
+        path: tool(false),
         headers: headers.clone(),
         interop: interop.clone(),
     };
-    layout::generate(root, &out, version, &probe_compiler(false), per_thread);
-    let cxx = probe_compiler(true).path;
-    println!("cargo:rustc-env=PROTOTYPES_CXX={}", cxx.display());
+    layout::generate(root, &out, version, &cc, per_thread);
+    println!("cargo:rustc-env=PROTOTYPES_CXX={}", tool(true).display());
     let mut build = cc::Build::new();
     build
         .include(&headers)
@@ -127,14 +137,10 @@ fn build() -> Result<(), String> {
     let mut cudart: Option<(PathBuf, PathBuf)> = None;
     // CUDA 12.0 programs (cuLibraryLoad*, cuGetProcAddress's status, the CUDA 12 runtime), as are
     // their examples (see ../Cargo.toml).
-    let cuda_12 = [
-        "context_independent_loading",
-        "proc_address",
-        "runtime_interop",
-    ];
+    let cuda_12 = "context_independent_loading proc_address runtime_interop";
     for src in list(&root.join("examples"), "cpp") {
         let name = src.file_stem().unwrap().to_string_lossy().into_owned();
-        if cuda_12.contains(&name.as_str()) && selected < 12000 {
+        if cuda_12.split(' ').any(|n| n == name) && selected < 12000 {
             continue;
         }
         let mut cmd = compiler.to_command();
@@ -145,10 +151,8 @@ fn build() -> Result<(), String> {
         }
         cmd.arg(&src).arg("-o").arg(twins.join(&name));
         let source = std::fs::read_to_string(&src).unwrap_or_default();
-        if source
-            .lines()
-            .any(|l| l.trim_start().starts_with("#include <cuda_runtime"))
-        {
+        let include = |l: &str| l.trim_start().starts_with("#include <cuda_runtime");
+        if source.lines().any(include) {
             if cudart.is_none() {
                 cudart = Some(find_cudart(root)?);
             }
@@ -186,15 +190,17 @@ fn link_cuda_arg(lib_dir: Option<&str>) -> String {
     }
 }
 
-/// The first of `candidates` where `fits` finds what is looked for; else each one looked in,
-/// with what `fits` found wrong there.
+/// The first of `candidates` holding every one of `files` (space-separated) where `fits` finds
+/// nothing wrong; else each one looked in, with the first file missing there or what `fits` found.
 fn search(
     candidates: impl IntoIterator<Item = PathBuf>,
+    files: &str,
     fits: impl Fn(&Path) -> Result<(), String>,
 ) -> Result<PathBuf, String> {
     let mut looked = Vec::new();
     for dir in candidates {
-        match fits(&dir) {
+        let missing = files.split(' ').find(|f| !dir.join(f).is_file());
+        match missing.map_or_else(|| fits(&dir), |f| Err(format!("no {f}"))) {
             Ok(()) => return Ok(dir),
             Err(why) => looked.push(format!("{} ({why})", dir.display())),
         }
@@ -202,20 +208,24 @@ fn search(
     Err(looked.join("; "))
 }
 
-/// `$var`, then `fetched`, then the folders `under` (`{arch}`: the target's, as in
-/// `targets/x86_64-linux/include`) of every toolkit: `$CUDA_PATH`, `$CUDA_HOME`, `/usr/local/cuda`,
-/// `/usr/local/cuda-X.Y` (the selected version's).
-fn candidates(var: &str, fetched: PathBuf, under: [&str; 2]) -> Vec<PathBuf> {
-    let arch = match env::var("CARGO_CFG_TARGET_ARCH").as_deref() {
-        Ok("aarch64") => "sbsa-linux",
-        _ => "x86_64-linux",
+/// `$var`, then `fetched`, then the `kind` folders (`include`, `lib`) of every toolkit, as
+/// cuda-driver-sys looks for them on the target (`search::toolkit_folders`): the roots its
+/// variables name (`$CUDA_PATH`, ...), `/usr/local/cuda`, `/usr/local/cuda-X.Y` (the selected
+/// version's).
+fn candidates(var: &str, fetched: PathBuf, kind: &str) -> Vec<PathBuf> {
+    let target = |v: &str| env::var(format!("CARGO_CFG_TARGET_{v}")).unwrap_or_default();
+    let (os, arch) = (target("OS"), target("ARCH"));
+    let inputs = search::Inputs {
+        os,
+        arch,
+        ..Default::default()
     };
     let v: u32 = env::var("DEP_CUDA_VERSION").unwrap().parse().unwrap();
     let versioned = format!("/usr/local/cuda-{}.{}", v / 1000, v % 1000 / 10);
-    let toolkits = ["CUDA_PATH", "CUDA_HOME"].iter().filter_map(env::var_os);
-    let toolkits =
-        (toolkits.map(PathBuf::from)).chain(["/usr/local/cuda", &versioned].map(PathBuf::from));
-    let under = toolkits.flat_map(|t| under.map(|u| t.join(u.replace("{arch}", arch))));
+    let roots = search::ROOT_VARS.iter().filter_map(env::var_os);
+    let roots =
+        (roots.map(PathBuf::from)).chain(["/usr/local/cuda", &versioned].map(PathBuf::from));
+    let under = roots.flat_map(|root| search::toolkit_folders(&inputs, &root, kind));
     (env::var_os(var).map(PathBuf::from))
         .into_iter()
         .chain([fetched])
@@ -228,14 +238,14 @@ fn candidates(var: &str, fetched: PathBuf, under: [&str; 2]) -> Vec<PathBuf> {
 fn header_dir(root: &Path, version: &str) -> Result<PathBuf, String> {
     let var = format!("CUDA_HEADERS_{version}");
     let fetched = root.join("target/ci-deps/headers").join(version);
-    let dirs = candidates(&var, fetched, ["include", "targets/{arch}/include"]);
-    search(dirs, |dir| {
-        if !dir.join("cuda.h").is_file() || !dir.join("cudaTypedefs.h").is_file() {
-            return Err("no cuda.h and cudaTypedefs.h".into());
-        }
-        match define_value(&dir.join("cuda.h"), "CUDA_VERSION") {
-            Some(found) if found == version => Ok(()),
-            found => Err(format!("CUDA_VERSION {}", found.as_deref().unwrap_or("unreadable"))),
+    search(candidates(&var, fetched, "include"), "cuda.h cudaTypedefs.h", |dir| {
+        let text = std::fs::read_to_string(dir.join("cuda.h")).unwrap_or_default();
+        match search::header_version(&text).ok().flatten() {
+            Some(found) if found.to_string() == version => Ok(()),
+            found => Err(format!(
+                "CUDA_VERSION {}",
+                found.map_or("unreadable".into(), |v| v.to_string())
+            )),
         }
     })
     .map_err(|looked| {
@@ -249,28 +259,20 @@ fn header_dir(root: &Path, version: &str) -> Result<PathBuf, String> {
 }
 
 /// The directory holding `GL/gl.h`, `EGL/eglext.h` (with `KHR/khrplatform.h`) and
-/// `vdpau/vdpau.h`, which the interop headers include.
+/// `vdpau/vdpau.h`, which the interop headers include; or the one-line message of what was
+/// searched.
 fn interop_dir(root: &Path) -> Result<PathBuf, String> {
     let given = env::var_os("CUDA_INTEROP_INCLUDE").map(PathBuf::from);
     let fetched = root.join("target/ci-deps/interop/include");
     let dirs = given
         .into_iter()
         .chain([fetched, PathBuf::from("/usr/include")]);
-    let needed: Vec<&str> = "GL/gl.h EGL/eglext.h KHR/khrplatform.h vdpau/vdpau.h"
-        .split(' ')
-        .collect();
-    search(dirs, |dir| {
-        match needed.iter().find(|h| !dir.join(h).is_file()) {
-            Some(h) => Err(format!("no {h}")),
-            None => Ok(()),
-        }
-    })
-    .map_err(|looked| {
+    let needed = "GL/gl.h EGL/eglext.h KHR/khrplatform.h vdpau/vdpau.h";
+    search(dirs, needed, |_| Ok(())).map_err(|looked| {
         format!(
             "the tests compile the interop headers (cudaGL.h, cudaEGL.h, cudaVDPAU.h), which need \
-             {}; run ci/fetch-deps.sh (Debian's libgl-dev, libegl-dev, libvdpau-dev into \
-             target/ci-deps) or set CUDA_INTEROP_INCLUDE. Looked in: {looked}",
-            needed.join(", ")
+             {needed}; run ci/fetch-deps.sh (Debian's libgl-dev, libegl-dev, libvdpau-dev into \
+             target/ci-deps) or set CUDA_INTEROP_INCLUDE. Looked in: {looked}"
         )
     })
 }
@@ -279,27 +281,19 @@ fn interop_dir(root: &Path) -> Result<PathBuf, String> {
 /// what was searched.
 fn find_cudart(root: &Path) -> Result<(PathBuf, PathBuf), String> {
     let fetched = root.join("target/ci-deps/cudart");
-    let under = ["include", "targets/{arch}/include"];
-    let dirs = candidates("CUDART_INCLUDE_PATH", fetched.join("include"), under);
-    let include = search(dirs, |dir| {
-        let v = define_value(&dir.join("cuda_runtime_api.h"), "CUDART_VERSION");
-        if dir.join("crt/host_defines.h").is_file()
-            && v.is_some_and(|v| v.len() == 5 && v.starts_with("12"))
-        {
-            Ok(())
-        } else {
-            Err("no cuda_runtime_api.h of CUDART_VERSION 12xxx with crt/".into())
+    let dirs = candidates("CUDART_INCLUDE_PATH", fetched.join("include"), "include");
+    let include = search(dirs, "cuda_runtime_api.h crt/host_defines.h", |dir| {
+        let text = std::fs::read_to_string(dir.join("cuda_runtime_api.h")).unwrap_or_default();
+        match search::define_value(&text, "CUDART_VERSION") {
+            Some(v) if v.len() == 5 && v.starts_with("12") => Ok(()),
+            v => Err(format!(
+                "CUDART_VERSION {}, not 12xxx",
+                v.unwrap_or("unreadable")
+            )),
         }
     });
-    let dirs = candidates(
-        "CUDART_LIBRARY_PATH",
-        fetched.join("lib"),
-        ["lib64", "targets/{arch}/lib"],
-    );
-    let lib = search(dirs, |dir| match dir.join("libcudart.so.12").is_file() {
-        true => Ok(()),
-        false => Err("no libcudart.so.12".into()),
-    });
+    let dirs = candidates("CUDART_LIBRARY_PATH", fetched.join("lib"), "lib");
+    let lib = search(dirs, "libcudart.so.12", |_| Ok(()));
     match (include, lib) {
         (Ok(include), Ok(lib)) => Ok((include, lib)),
         (include, lib) => Err(format!(
@@ -312,17 +306,6 @@ fn find_cudart(root: &Path) -> Result<(PathBuf, PathBuf), String> {
             lib.err().unwrap_or("found".into())
         )),
     }
-}
-
-/// The value of `#define <name>` in `header`.
-fn define_value(header: &Path, name: &str) -> Option<String> {
-    let text = std::fs::read_to_string(header).ok()?;
-    text.lines().find_map(|line| {
-        let mut words = line.split_whitespace();
-        (words.next() == Some("#define") && words.next() == Some(name))
-            .then(|| words.next().map(str::to_owned))
-            .flatten()
-    })
 }
 
 /// The files of `dir` ending in `.ext`, sorted.

@@ -6,8 +6,6 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::Command;
 
-use quote::ToTokens;
-
 /// The driver-API headers the bindings bind: (the prefix of their generated files, as in
 /// `gl_bindings.rs`; the header; its typedef header; the other API's header it needs first). The
 /// tests' `interop` feature (the crate's `profiler`, `gl`, `egl` and `vdpau` modules) adds all but
@@ -164,19 +162,22 @@ const NOT_DECLARATORS: &str = "sizeof alignof _Alignof alignas _Alignas decltype
 
 impl Decls {
     /// Splits `text` into top-level statements (a declaration ends at its `;`, a function
-    /// definition at its body's `}`; `extern "C" {` blocks are looked through) and reads each.
+    /// definition at its body's `}`; `extern "C" {` blocks are looked through) and reads each,
+    /// without the `__attribute__((..))` and `__declspec(..)` groups, which name nothing declared.
     pub fn scan(text: &str) -> Decls {
-        let t = c_tokens(text);
+        let tokens = c_tokens(text);
+        let t: Vec<&str> = tokens.iter().map(String::as_str).collect();
         let mut d = Decls::default();
         let (mut stmt, mut depth, mut linkage, mut i) = (Vec::new(), 0usize, 0usize, 0);
         while i < t.len() {
-            let tok = t[i].as_str();
+            let tok = t[i];
             i += 1;
+            if matches!(tok, "__attribute__" | "__declspec") {
+                i = group_end(&t, i, "(", ")") + 1;
+                continue;
+            }
             if depth == 0 && stmt.is_empty() {
-                if tok == "extern"
-                    && t.get(i).is_some_and(|s| s == "\"C\"")
-                    && t.get(i + 1).is_some_and(|s| s == "{")
-                {
+                if tok == "extern" && t[i..].starts_with(&["\"C\"", "{"]) {
                     linkage += 1;
                     i += 2;
                     continue;
@@ -213,19 +214,11 @@ impl Decls {
     fn definitions(&mut self, s: &[&str]) {
         let mut depth = 0;
         for i in 0..s.len() {
-            match s[i] {
-                "{" => depth += 1,
-                "}" => depth -= 1,
-                _ => {}
-            }
+            depth += i32::from(s[i] == "{") - i32::from(s[i] == "}");
             let Some(keyword) = ["struct", "union", "enum"].into_iter().find(|k| *k == s[i]) else {
                 continue;
             };
-            // `struct __attribute__((aligned(64))) CUtensorMap_st {`
             let mut j = i + 1;
-            while j < s.len() && s[j] == "__attribute__" {
-                j = group_end(s, j + 1, "(", ")") + 1;
-            }
             let tag = (j < s.len() && is_c_ident(s[j])).then(|| s[j].to_string());
             j += usize::from(tag.is_some());
             if j >= s.len() || s[j] != "{" {
@@ -236,31 +229,18 @@ impl Decls {
             if depth == 0 && s[0] == "typedef" {
                 let mut k = end + 1;
                 while k < s.len() && s[k] != ";" && typedef.is_none() {
-                    if s[k] == "__attribute__" {
-                        k = group_end(s, k + 1, "(", ")") + 1;
-                    } else {
-                        typedef = is_c_ident(s[k]).then(|| s[k].to_string());
-                        k += 1;
-                    }
+                    typedef = is_c_ident(s[k]).then(|| s[k].to_string());
+                    k += 1;
                 }
             }
             if keyword == "enum" {
                 // `A = 1, B, C = A | B,`: the first token of each top-level entry.
-                let (mut expect, mut paren) = (true, 0i32);
-                for tok in &s[j + 1..end] {
-                    match *tok {
-                        "(" => paren += 1,
-                        ")" => paren -= 1,
-                        "," if paren == 0 => {
-                            expect = true;
-                            continue;
-                        }
-                        _ => {}
-                    }
-                    if expect && is_c_ident(tok) {
+                let (body, mut paren) = (&s[j + 1..end], 0);
+                for (k, tok) in body.iter().enumerate() {
+                    paren += i32::from(*tok == "(") - i32::from(*tok == ")");
+                    if paren == 0 && is_c_ident(tok) && (k == 0 || body[k - 1] == ",") {
                         self.enumerators.push(tok.to_string());
                     }
-                    expect = false;
                 }
             }
             let nested = depth > 0;
@@ -291,15 +271,9 @@ impl Decls {
             }
             return;
         }
-        let mut j = 0;
-        while j + 1 < s.len() {
-            match s[j] {
-                "__attribute__" | "__declspec" => {
-                    j = group_end(s, j + 1, "(", ")") + 1;
-                    continue;
-                }
-                "{" | "=" => return,
-                _ => {}
+        for j in 0..s.len() - 1 {
+            if matches!(s[j], "{" | "=") {
+                return;
             }
             if is_c_ident(s[j])
                 && s[j + 1] == "("
@@ -317,7 +291,6 @@ impl Decls {
                 set.insert(s[j].to_string());
                 return;
             }
-            j += 1;
         }
     }
 
@@ -374,43 +347,4 @@ fn group_end(t: &[&str], mut j: usize, open: &str, close: &str) -> usize {
         j += 1;
     }
     j
-}
-
-/// A Rust text of a type or path (`::core::ffi::c_int`, not `:: core :: ffi :: c_int`).
-pub fn rust_text(t: &impl ToTokens) -> String {
-    let mut s = t.to_token_stream().to_string();
-    for (from, to) in [
-        (":: ", "::"),
-        (" ::", "::"),
-        (" ,", ","),
-        ("* mut", "*mut"),
-        ("* const", "*const"),
-    ] {
-        s = s.replace(from, to);
-    }
-    s.replace("mut::", "mut ::").replace("const::", "const ::")
-}
-
-/// The stream modes an item of the bindings is compiled in, from its `#[cfg]`: [legacy,
-/// per-thread].
-pub fn stream_modes(attrs: &[syn::Attribute]) -> [bool; 2] {
-    let mut m = [true, true];
-    for a in attrs.iter().filter(|a| a.path().is_ident("cfg")) {
-        let t = a.to_token_stream().to_string().replace(' ', "");
-        if t.contains("not(feature=\"per-thread-default-stream\")") {
-            m[1] = false;
-        } else if t.contains("feature=\"per-thread-default-stream\"") {
-            m[0] = false;
-        }
-    }
-    m
-}
-
-/// The name and target of `pub use path::X as Y;`.
-pub fn rename(tree: &syn::UseTree) -> Option<(String, String)> {
-    match tree {
-        syn::UseTree::Path(p) => rename(&p.tree),
-        syn::UseTree::Rename(r) => Some((r.rename.to_string(), r.ident.to_string())),
-        _ => None,
-    }
 }

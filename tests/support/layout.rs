@@ -1,61 +1,57 @@
 //! The data of the layout and constant probes (`tests/layout.rs`, `tests/constants.rs`), read from
 //! the committed bindings of the selected version, never from a hand-kept list: one macro call per
-//! table entry (`R` a record, `F` a field, `B` a bit-field, `T` a typedef, `K`/`P` an integer or
-//! pointer constant) holding the C expressions and the Rust items side by side. The generic C
+//! table entry (`R` a record, `F` a field, `T` a typedef, `K`/`P` an integer or pointer
+//! constant) holding the C expressions and the Rust items side by side. The generic C
 //! probes (`c/layout_probe.c`, `c/constants_probe.c`) include the tables; the tests expand the same
 //! entries with `macro_rules!`. The layout unit is compiled as the bindings were generated
 //! (`__CUDA_API_VERSION_INTERNAL`, for the legacy `_v1` types), the constants unit as a C program
 //! sees the header. The header, read through the preprocessor, gives what it defines (structs,
-//! unions, enums, enumerators): the tests check that the bindings have every one.
+//! unions, enums, enumerators): the tests check that the bindings have every one. No header has
+//! a bit-field, and the probes do not compare them: a record with one stops the build.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::c_header::{
-    header_lines, includes, lines_of, rename, rust_text, sets, stream_modes, CDef, Compiler, Decls,
-    FOREIGN_HEADERS, INTERNAL_DEFINES,
+    header_lines, includes, lines_of, CDef, Compiler, Decls, FOREIGN_HEADERS, INTERNAL_DEFINES,
 };
+use crate::model::{path_ident, rust_text, Inputs, Member, Model};
 
 /// Writes the tables (`*.inc` for the C probes, `layout_probe.rs` and `constants_probe.rs` for the
 /// tests) and the generated files projected onto `version` (`projected_*.rs`) into `out`.
 pub fn generate(root: &Path, out: &Path, version: &str, cc: &Compiler, per_thread: bool) {
     let selected: u32 = version.parse().expect("a numeric CUDA version");
-    // A file of cuda-driver-sys/src/generated, cuda.h's and those of the interop modules
-    // (gl_bindings.rs, ...) as one model (the modules are re-exported at the crate root, as their
-    // headers are included in one C program), or src/inline.rs; projected onto this version, and
+    // Each part of the inputs (a file of cuda-driver-sys/src/generated, cuda.h's and those of the
+    // interop modules, as one model: the modules are re-exported at the crate root, as their
+    // headers are included in one C program; or src/inline.rs), projected onto this version, and
     // written for the prototype probe and the tests that read the bindings as text.
-    let read = |name: &str| -> String {
-        let files: Vec<(&str, String)> = match name {
-            "inline.rs" => vec![("", name.into())],
-            _ => (sets().map(|(p, _)| (p, format!("generated/{p}{name}")))).collect(),
+    let inputs = Inputs::load(version, |name| {
+        let rel = match name {
+            "inline.rs" => name.to_string(),
+            _ => format!("generated/{name}"),
         };
-        let mut all = String::new();
-        for (prefix, rel) in files {
-            let path = root.join("cuda-driver-sys/src").join(&rel);
-            println!("cargo:rerun-if-changed={}", path.display());
-            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-                panic!(
-                    "the probes are made from the committed bindings, and {} cannot be read ({e}): \
-                     restore it (`git checkout -- cuda-driver-sys/src/{rel}`) or regenerate it with \
-                     `ci/regenerate.sh`.",
-                    path.display()
-                )
-            });
-            let mut file = syn::parse_file(&text)
-                .unwrap_or_else(|e| panic!("{} does not parse: {e}", path.display()));
-            crate::rust_syntax::project_version(&mut file, selected)
-                .unwrap_or_else(|e| panic!("{} cannot be projected: {e}", path.display()));
-            let projected = prettyplease::unparse(&file);
-            write(&out.join(format!("projected_{prefix}{name}")), &projected);
-            all.push_str(&projected);
-        }
-        all
-    };
-    for name in ["functions.rs", "function_names.rs", "inline.rs"] {
-        read(name);
-    }
-    let m = Model::parse(&read("bindings.rs"), &read("names.rs"), per_thread);
+        let path = root.join("cuda-driver-sys/src").join(&rel);
+        println!("cargo:rerun-if-changed={}", path.display());
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            format!(
+                "the probes are made from the committed bindings, and {} cannot be read ({e}): \
+                 restore it (`git checkout -- cuda-driver-sys/src/{rel}`) or regenerate it with \
+                 `ci/regenerate.sh`.",
+                path.display()
+            )
+        })?;
+        let mut file = syn::parse_file(&text)
+            .map_err(|e| format!("{} does not parse: {e}", path.display()))?;
+        crate::rust_syntax::project_version(&mut file, selected)
+            .map_err(|e| format!("{} cannot be projected: {e}", path.display()))?;
+        let projected = prettyplease::unparse(&file);
+        write(&out.join(format!("projected_{name}")), &projected);
+        Ok(projected)
+    });
+    let inputs = inputs.unwrap_or_else(|e| panic!("{e}"));
+    let m = Model::read(&inputs).unwrap_or_else(|e| panic!("{e}"));
+    let mode = usize::from(per_thread);
     // What the bindings bind from the other APIs' headers (`VdpStatus` of vdpau.h) counts as
     // defined by the header too. The constants probe compiles as a C program, which does not see
     // what is declared only under __CUDA_API_VERSION_INTERNAL (12.1-12.4's `_MAX`s).
@@ -72,8 +68,11 @@ pub fn generate(root: &Path, out: &Path, version: &str, cc: &Compiler, per_threa
     write(&out.join("cdsys_includes.h"), &includes());
     let version = format!("pub const VERSION: &str = {};\n", c_str(version));
     let tables = [
-        ("layout_probe.rs", layout_tables(&m, &header, out)),
-        ("constants_probe.rs", constants_table(&m, &public, out)),
+        ("layout_probe.rs", layout_tables(&m, &header, out, mode)),
+        (
+            "constants_probe.rs",
+            constants_table(&m, &public, out, mode),
+        ),
     ];
     for (file, rust) in tables {
         // The tests include it, with `layout_tables!`/`constants_table!` defined.
@@ -92,219 +91,6 @@ fn write(path: &Path, text: &str) {
 /// A string literal, the same in C and in Rust.
 fn c_str(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
-}
-
-// ---------------------------------------------------------------------------------------------
-// The bindings, read back
-
-/// A `#[repr(C)]` struct or union of the bindings.
-struct Record {
-    union: bool,
-    fields: Vec<Member>,
-    /// Bit-fields, from bindgen's accessors: (setter, C name, type).
-    bitfields: Vec<(String, String, syn::Type)>,
-}
-
-enum Member {
-    /// A named field: C name, Rust name, type.
-    Named(String, String, Box<syn::Type>),
-    /// `__bindgen_anon_N`: an anonymous struct or union member, whose fields C reaches by name.
-    Anon(String, String),
-    /// `_bitfield_N`: storage of bit-fields (probed through the setters).
-    BitfieldStorage,
-    /// `_bitfield_align_N`, `_bindgen_align`, `__bindgen_padding_N`: no C member (what they
-    /// stand for shows in the sizes and offsets compared).
-    RustOnly,
-}
-
-#[derive(Default)]
-struct Model {
-    records: BTreeMap<String, Record>,
-    /// Structs with only `_unused: [u8; 0]`: incomplete types in C, used behind pointers.
-    opaque: BTreeSet<String>,
-    /// Newtype enums: name → (inner integer type, enumerators).
-    enums: BTreeMap<String, (syn::Type, Vec<String>)>,
-    /// `pub type A = B;` of bindings.rs.
-    aliases: BTreeMap<String, syn::Type>,
-    /// `pub use self::E as A;`: enum typedefs.
-    enum_typedefs: BTreeMap<String, String>,
-    /// `pub type` of names.rs (the `PFN_cuX` macros) in this stream mode: name, target.
-    name_types: Vec<(String, syn::Type)>,
-    /// The constants of this stream mode (C's names too): name, type and the kind the constants
-    /// test counts: 1 names.rs's top-level enumerators, 2 bindgen's macro constants, 3 macro
-    /// constants bindgen cannot translate (names.rs).
-    consts: Vec<(String, syn::Type, u8)>,
-}
-
-/// The C name of a Rust field or accessor: bindgen appends `_` to Rust keywords (`type_`).
-fn c_name(rust: &str) -> String {
-    const KEYWORDS: &str = "abstract as async await become box break const continue crate do dyn \
-        else enum extern false final fn for gen if impl in let loop macro match mod move mut \
-        override priv pub ref return self Self static struct super trait true try type typeof \
-        unsafe unsized use virtual where while yield";
-    match rust.strip_suffix('_') {
-        Some(base) if KEYWORDS.split_whitespace().any(|k| k == base) => base.to_string(),
-        _ => rust.to_string(),
-    }
-}
-
-/// The single identifier a type names (`CUdevice`, `CUDA_MEMCPY2D_st`), if it is a plain path.
-fn path_ident(ty: &syn::Type) -> Option<String> {
-    match ty {
-        syn::Type::Path(p) if p.qself.is_none() => Some(p.path.segments.last()?.ident.to_string()),
-        _ => None,
-    }
-}
-
-impl Model {
-    fn parse(bindings: &str, names: &str, per_thread: bool) -> Model {
-        let parse = |text: &str, what: &str| {
-            syn::parse_file(text)
-                .unwrap_or_else(|e| panic!("the committed {what} does not parse: {e}"))
-        };
-        let mut m = Model::default();
-        let mut accessors: Vec<(String, syn::ImplItemFn)> = Vec::new();
-        let active = |attrs: &[syn::Attribute]| stream_modes(attrs)[usize::from(per_thread)];
-        let repr = |attrs: &[syn::Attribute], what: &str| {
-            (attrs.iter()).any(|a| a.path().is_ident("repr") && rust_text(a).contains(what))
-        };
-        for item in parse(bindings, "bindings.rs").items {
-            match item {
-                syn::Item::Struct(s) if s.generics.params.is_empty() => {
-                    let name = s.ident.to_string();
-                    if repr(&s.attrs, "transparent") {
-                        let syn::Fields::Unnamed(f) = &s.fields else {
-                            panic!("{name}: a transparent struct that is no enum newtype")
-                        };
-                        m.enum_entry(name).0 = f.unnamed[0].ty.clone();
-                        continue;
-                    }
-                    assert!(
-                        repr(&s.attrs, "C"),
-                        "{name}: a struct that is not #[repr(C)]"
-                    );
-                    let syn::Fields::Named(fields) = s.fields else {
-                        panic!("{name}: a #[repr(C)] struct without named fields")
-                    };
-                    let first = fields.named[0].ident.as_ref();
-                    if fields.named.len() == 1 && first.is_some_and(|i| i == "_unused") {
-                        m.opaque.insert(name);
-                    } else {
-                        m.records.insert(name, record(false, fields.named));
-                    }
-                }
-                syn::Item::Union(u) if u.generics.params.is_empty() => {
-                    (m.records).insert(u.ident.to_string(), record(true, u.fields.named));
-                }
-                syn::Item::Type(t) => {
-                    m.aliases.insert(t.ident.to_string(), *t.ty);
-                }
-                syn::Item::Use(u) => m.enum_typedefs.extend(rename(&u.tree)),
-                syn::Item::Const(c) if active(&c.attrs) => {
-                    m.consts.push((c.ident.to_string(), *c.ty, 2));
-                }
-                syn::Item::Impl(i) if i.trait_.is_none() => {
-                    let ty = rust_text(&i.self_ty);
-                    for ii in i.items {
-                        match ii {
-                            syn::ImplItem::Const(c) => {
-                                m.enum_entry(ty.clone()).1.push(c.ident.to_string())
-                            }
-                            syn::ImplItem::Fn(f) => accessors.push((ty.clone(), f)),
-                            _ => {}
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        // bindgen's bit-field setters: `pub fn set_x(&mut self, val: T)` writing `_bitfield_N`.
-        for (ty, f) in accessors {
-            let name = f.sig.ident.to_string();
-            let (Some(field), Some(syn::FnArg::Typed(arg))) =
-                (name.strip_prefix("set_"), f.sig.inputs.get(1))
-            else {
-                continue;
-            };
-            if f.sig.receiver().is_none()
-                || !rust_text(&f.block).contains("_bitfield_")
-                || f.sig.inputs.len() != 2
-            {
-                continue;
-            }
-            let rec = (m.records.get_mut(&ty))
-                .unwrap_or_else(|| panic!("bit-field setter {ty}::{name} on no record"));
-            (rec.bitfields).push((name.clone(), c_name(field), (*arg.ty).clone()));
-        }
-        for (name, (inner, _)) in &m.enums {
-            assert!(
-                !matches!(inner, syn::Type::Tuple(_)),
-                "{name}: enumerators without a #[repr(transparent)] newtype"
-            );
-        }
-        for item in parse(names, "names.rs").items {
-            match item {
-                syn::Item::Type(t) if active(&t.attrs) => {
-                    m.name_types.push((t.ident.to_string(), *t.ty))
-                }
-                syn::Item::Const(c) if active(&c.attrs) => {
-                    let name = c.ident.to_string();
-                    // `pub const X: T = T::X;` re-exports an enumerator at top level.
-                    let enumerator = matches!(&*c.expr, syn::Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == name));
-                    m.consts.push((name, *c.ty, if enumerator { 1 } else { 3 }));
-                }
-                _ => {}
-            }
-        }
-        m
-    }
-
-    fn enum_entry(&mut self, name: String) -> &mut (syn::Type, Vec<String>) {
-        (self.enums.entry(name)).or_insert_with(|| (syn::parse_quote!(()), Vec::new()))
-    }
-
-    /// Follows `pub type` and enum typedefs to what a type finally is.
-    fn resolve(&self, ty: &syn::Type) -> syn::Type {
-        let mut ty = ty.clone();
-        for _ in 0..64 {
-            let Some(name) = path_ident(&ty) else {
-                return ty;
-            };
-            if let Some(t) = self.aliases.get(&name) {
-                ty = t.clone();
-            } else if let Some(e) = self.enum_typedefs.get(&name) {
-                return syn::parse_str(e).unwrap();
-            } else {
-                return ty;
-            }
-        }
-        panic!("alias cycle at {}", rust_text(&ty))
-    }
-}
-
-fn record(union: bool, fields: impl IntoIterator<Item = syn::Field>) -> Record {
-    let member = |f: syn::Field| {
-        let name = f.ident.unwrap().to_string();
-        let rust_only = ["_bitfield_align_", "_bindgen_align", "__bindgen_padding_"];
-        if name.starts_with("__bindgen_anon_") {
-            let ty = path_ident(&f.ty)
-                .unwrap_or_else(|| panic!("anonymous member {name} of no named type"));
-            Member::Anon(name, ty)
-        } else if rust_only.iter().any(|p| name.starts_with(p)) {
-            // Zero-sized alignment markers, padding bindgen spells out.
-            Member::RustOnly
-        } else if name.starts_with("_bitfield_") {
-            Member::BitfieldStorage
-        } else {
-            Member::Named(c_name(&name), name, Box::new(f.ty))
-        }
-    };
-    let (fields, bitfields) = (fields.into_iter().map(member).collect(), Vec::new());
-    Record {
-        union,
-        fields,
-        bitfields,
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -345,15 +131,10 @@ fn defines(h: &Decls, keyword: &str, name: &str, tagged: bool) -> bool {
 // Naming every record in C
 
 /// How C reaches a record: `host`, the named C type that holds its fields (`struct X`, `X`, or
-/// `__typeof__(((struct P *)0)->member)`), and `host_record`, that type's Rust record: the record
-/// itself, or for an anonymous member (whose type C has no name for; `parent` holds it) the
-/// nearest named enclosing record, from which Rust reaches the member by `path`
-/// (`__bindgen_anon_1.`).
-#[derive(Clone)]
+/// `__typeof__(((struct P *)0)->member)`): the record's own, or for an anonymous member (whose
+/// type C has no name for; `parent` holds it) that of the nearest named enclosing record.
 struct CAccess {
     host: String,
-    host_record: String,
-    path: String,
     parent: Option<String>,
 }
 
@@ -361,62 +142,45 @@ struct CAccess {
 type Naming = BTreeMap<String, CAccess>;
 
 fn naming(m: &Model, h: &Decls) -> Naming {
-    let named = |host: String, record: &str| CAccess {
-        host,
-        host_record: record.into(),
-        path: String::new(),
-        parent: None,
-    };
     let mut access = Naming::new();
     for (name, rec) in &m.records {
         let kw = if rec.union { "union" } else { "struct" };
-        if defines(h, kw, name, true) {
-            access.insert(name.clone(), named(format!("{kw} {name}"), name));
-        } else if defines(h, kw, name, false) {
-            access.insert(name.clone(), named(name.clone(), name));
-        }
+        let host = match (defines(h, kw, name, true), defines(h, kw, name, false)) {
+            (true, _) => format!("{kw} {name}"),
+            (_, true) => name.clone(),
+            _ => continue,
+        };
+        access.insert(name.clone(), CAccess { host, parent: None });
     }
-    // Nested records: through the member of a record already named.
-    loop {
-        let mut found = Naming::new();
-        for (parent, a) in &access {
-            for f in &m.records[parent].fields {
-                let (child, reach) = match f {
-                    Member::Named(c, _, ty) => {
-                        let (mut elem, mut index) = (&**ty, String::new());
-                        while let syn::Type::Array(a) = elem {
-                            elem = &a.elem;
-                            index.push_str("[0]");
-                        }
-                        let Some(child) = path_ident(elem).filter(|n| m.records.contains_key(n))
-                        else {
-                            continue;
-                        };
-                        let host = format!("__typeof__((({} *)0)->{c}{index})", a.host);
-                        (child.clone(), named(host, &child))
+    // Nested records: through the member of a record already named, nearest first.
+    let mut todo: std::collections::VecDeque<String> = access.keys().cloned().collect();
+    while let Some(parent) = todo.pop_front() {
+        let host = access[&parent].host.clone();
+        for f in &m.records[&parent].fields {
+            let (child, reach) = match f {
+                Member::Named(c, _, ty) => {
+                    let (mut elem, mut index) = (&**ty, String::new());
+                    while let syn::Type::Array(a) = elem {
+                        elem = &a.elem;
+                        index.push_str("[0]");
                     }
-                    Member::Anon(rust, child) => {
-                        let (path, parent) = (format!("{}{rust}.", a.path), Some(parent.clone()));
-                        (
-                            child.clone(),
-                            CAccess {
-                                path,
-                                parent,
-                                ..a.clone()
-                            },
-                        )
-                    }
-                    Member::BitfieldStorage | Member::RustOnly => continue,
-                };
-                if !access.contains_key(&child) {
-                    found.entry(child).or_insert(reach);
+                    let Some(child) = path_ident(elem).filter(|n| m.records.contains_key(n)) else {
+                        continue;
+                    };
+                    let host = format!("__typeof__((({host} *)0)->{c}{index})");
+                    (child, CAccess { host, parent: None })
                 }
+                Member::Anon(_, child) => {
+                    let (host, parent) = (host.clone(), Some(parent.clone()));
+                    (child.clone(), CAccess { host, parent })
+                }
+                Member::RustOnly => continue,
+            };
+            if let std::collections::btree_map::Entry::Vacant(e) = access.entry(child.clone()) {
+                e.insert(reach);
+                todo.push_back(child);
             }
         }
-        if found.is_empty() {
-            break;
-        }
-        access.extend(found);
     }
     let missing: Vec<&String> = m
         .records
@@ -452,19 +216,17 @@ struct Layout<'a> {
 impl Layout<'_> {
     /// For a named record: its sizeof/alignof. For an anonymous member: derived from its members
     /// as the C compiler lays them out in the host (a union is its largest member rounded to its
-    /// strictest alignment; a struct ends after its last member, rounded likewise). None for an
-    /// anonymous member holding bit-fields, which C cannot measure (`offsetof`/`sizeof` take no
-    /// bit-field): its fields are still compared through the host, its bit-fields by their bytes.
-    fn measures(&self, name: &str) -> Option<Measures> {
+    /// strictest alignment; a struct ends after its last member, rounded likewise).
+    fn measures(&self, name: &str) -> Measures {
         let rec = &self.m.records[name];
         let CAccess { host, parent, .. } = &self.naming[name];
         if parent.is_none() {
             let (size, align) = (format!("sizeof({host})"), format!("_Alignof({host})"));
-            return Some(Measures {
+            return Measures {
                 base: "0".into(),
                 size,
                 align,
-            });
+            };
         }
         let mut members = Vec::new();
         for f in &rec.fields {
@@ -474,8 +236,7 @@ impl Layout<'_> {
                     size: format!("sizeof((({host} *)0)->{c})"),
                     align: format!("_Alignof(__typeof__((({host} *)0)->{c}))"),
                 },
-                Member::Anon(_, child) => self.measures(child)?,
-                Member::BitfieldStorage => return None,
+                Member::Anon(_, child) => self.measures(child),
                 Member::RustOnly => continue,
             });
         }
@@ -494,15 +255,16 @@ impl Layout<'_> {
             format!("({} - {} + {})", last.base, base, last.size)
         };
         let size = format!("CDSYS_ROUND_UP({extent}, {align})");
-        Some(Measures { size, align, base })
+        Measures { size, align, base }
     }
 
     /// `F(..)` for every member C can name in `record`, anonymous members' fields included, with
-    /// their Rust paths under `prefix`, in the entry of `top`.
+    /// their Rust paths under `prefix`, in the entry of `top`: the C measures `[offset, size,
+    /// align, class]` beside the Rust items.
     fn fields(&mut self, top: &str, record: &str, prefix: &str, base: &str) {
         let (m, c_host) = (self.m, self.naming[record].host.clone());
         for f in &m.records[record].fields {
-            let (path, c_path, ty, c) = match f {
+            let (rust, c_path, ty, [offset, size, align, c_class]) = match f {
                 Member::Named(c, rust, ty) => {
                     let member = format!("(({c_host} *)0)->{c}");
                     let c_exprs = [
@@ -514,83 +276,48 @@ impl Layout<'_> {
                     (rust, c.as_str(), rust_text(ty), c_exprs)
                 }
                 Member::Anon(rust, child) => {
-                    if let Some(ms) = self.measures(child) {
-                        let offset = format!("{} - {base}", ms.base);
-                        let c_exprs = [offset, ms.size, ms.align, "0".into()];
-                        let c_path = "(anonymous member)";
-                        self.entry(top, &format!("{prefix}{rust}"), c_path, child, c_exprs);
-                    }
-                    self.fields(top, child, &format!("{prefix}{rust}."), base);
-                    continue;
+                    let ms = self.measures(child);
+                    let offset = format!("{} - {base}", ms.base);
+                    let c_exprs = [offset, ms.size, ms.align, "0".into()];
+                    (rust, "(anonymous member)", child.clone(), c_exprs)
                 }
-                Member::BitfieldStorage | Member::RustOnly => continue,
+                Member::RustOnly => continue,
             };
-            self.entry(top, &format!("{prefix}{path}"), c_path, &ty, c);
+            let path = format!("{prefix}{rust}");
+            let (top_s, path_s, c_path, ty_s) =
+                (c_str(top), c_str(&path), c_str(c_path), c_str(&ty));
+            let _ = writeln!(
+                self.fields,
+                "F({top_s}, {path_s}, {c_path}, {top}, ({path}), ({ty}), {ty_s}, ({offset}), ({size}), ({align}), ({c_class}))"
+            );
+            if let Member::Anon(_, child) = f {
+                self.fields(top, child, &format!("{path}."), base);
+            }
         }
-    }
-
-    /// `F(..)`: a field's entry, its C measures `[offset, size, align, class]`.
-    fn entry(&mut self, top: &str, path: &str, c_path: &str, ty: &str, c: [String; 4]) {
-        let [offset, size, align, c_class] = c;
-        let (top_s, path_s, c_path, ty_s) = (c_str(top), c_str(path), c_str(c_path), c_str(ty));
-        let _ = writeln!(
-            self.fields,
-            "F({top_s}, {path_s}, {c_path}, {top}, ({path}), ({ty}), {ty_s}, ({offset}), ({size}), ({align}), ({c_class}))"
-        );
     }
 }
 
-/// The layout tables (`layout_{records,fields,bitfields,typedefs}.inc` for the layout unit,
+/// The layout tables (`layout_{records,fields,typedefs}.inc` for the layout unit,
 /// `layout_name_typedefs.inc` for the constants unit, which sees the header as a C program does),
 /// and the Rust file of the test: the same tables in `layout_tables!`, and what the header defines.
-fn layout_tables(m: &Model, h: &Decls, out: &Path) -> String {
+fn layout_tables(m: &Model, h: &Decls, out: &Path, mode: usize) -> String {
     let (naming, fields) = (naming(m, h), String::new());
     let mut g = Layout { m, naming, fields };
-    let (mut records, mut bitfields) = (String::new(), String::new());
+    let mut records = String::new();
     for (name, rec) in &m.records {
         let ms = g.measures(name);
-        if let Some(ms) = &ms {
-            g.fields(name, name, "", &ms.base);
-        }
-        let CAccess {
-            host,
-            host_record,
-            path,
-            parent,
-        } = &g.naming[name];
+        g.fields(name, name, "", &ms.base);
+        let CAccess { host, parent, .. } = &g.naming[name];
         let kind = usize::from(rec.union) + if parent.is_some() { 2 } else { 0 };
         let c_type = match parent {
             None => host.clone(),
             Some(parent) => format!("anonymous member of {parent} (fields reached through {host})"),
         };
-        // An anonymous member holding bit-fields has no C measures of its own: its entry stays
-        // empty (`measured` 0) and its fields are compared in its host's entry.
-        let (size, align, measured) =
-            (ms.as_ref()).map_or(("0", "0", 0), |ms| (ms.size.as_str(), ms.align.as_str(), 1));
-        let (name_s, c_type) = (c_str(name), c_str(&c_type));
+        let (name_s, c_type, Measures { size, align, .. }) = (c_str(name), c_str(&c_type), ms);
         let _ = writeln!(
             records,
-            "R({name_s}, {c_type}, {kind}, {measured}, {name}, ({size}), ({align}))"
+            "R({name_s}, {c_type}, {kind}, {name}, ({size}), ({align}))"
         );
-        // Bit-fields: every bit of one field set, the bytes of the nearest named host compared
-        // (C: a designated initializer, which reaches into anonymous members by name; Rust:
-        // bindgen's setter on a zeroed host, through `__bindgen_anon_N`).
-        for (setter, cfield, ty) in &rec.bitfields {
-            let (c_value, value) = if path_ident(&m.resolve(ty)).is_some_and(|n| n == "bool") {
-                ("1".to_string(), "true".to_string())
-            } else {
-                let ty = rust_text(ty);
-                let value = format!(
-                    "unsafe {{ core::mem::transmute_copy::<[u8; 16], {ty}>(&[0xff; 16]) }}"
-                );
-                ("-1".to_string(), value)
-            };
-            let (record_s, field_s) = (c_str(host_record), c_str(&format!("{path}{cfield}")));
-            let _ = writeln!(
-                bitfields,
-                "B({record_s}, {field_s}, {host_record}, ({path}), {setter}, ({value}), ({host}), {cfield}, ({c_value}))",
-            );
-        }
     }
 
     // Typedefs (every typedef name bindings.rs has, every enum type) in the internal view; the
@@ -632,14 +359,13 @@ fn layout_tables(m: &Model, h: &Decls, out: &Path) -> String {
             "impl Class for {name} {{ const CLASS: u64 = <{inner} as Class>::CLASS; }}"
         );
     }
-    for (name, _) in &m.name_types {
+    for (name, ..) in m.name_types.iter().filter(|t| t.2[mode]) {
         typedef(&mut name_typedefs, name, name, 2);
     }
     let fields = &g.fields;
     let inc = [
         ("records", &records),
         ("fields", fields),
-        ("bitfields", &bitfields),
         ("typedefs", &typedefs),
         ("name_typedefs", &name_typedefs),
     ];
@@ -662,7 +388,7 @@ fn layout_tables(m: &Model, h: &Decls, out: &Path) -> String {
             Some(format!("({}, {})", c_str(d.keyword), c_str(tag)))
         });
     format!(
-        "{classes}layout_tables! {{\nrecords [\n{records}]\nfields [\n{fields}]\nbitfields [\n{bitfields}]\ntypedefs [\n{typedefs}{name_typedefs}]\n}}\n\
+        "{classes}layout_tables! {{\nrecords [\n{records}]\nfields [\n{fields}]\ntypedefs [\n{typedefs}{name_typedefs}]\n}}\n\
          /// Structs the header only declares (incomplete in C, used behind pointers).\n\
          pub static OPAQUE: &[&str] = &[{}];\n\
          /// Typedefs of those.\npub static OPAQUE_TYPEDEFS: &[&str] = &[{}];\n\
@@ -684,7 +410,7 @@ fn layout_tables(m: &Model, h: &Decls, out: &Path) -> String {
 
 /// The constants table (`constants.inc` for the constants unit) and the Rust file of the test:
 /// the same table in `constants_table!`, and the enumerators and enums the header defines.
-fn constants_table(m: &Model, h: &Decls, out: &Path) -> String {
+fn constants_table(m: &Model, h: &Decls, out: &Path, mode: usize) -> String {
     let mut table = String::new();
     let mut entry = |rust: &str, c: &str, kind: u8, value: String, pointer: bool| {
         let k = if pointer { "P" } else { "K" };
@@ -697,7 +423,7 @@ fn constants_table(m: &Model, h: &Decls, out: &Path) -> String {
             entry(&format!("{ename}::{k}"), k, 0, value, false);
         }
     }
-    for (name, ty, kind) in &m.consts {
+    for (name, ty, _, kind) in m.consts.iter().filter(|c| c.2[mode]) {
         let ty = m.resolve(ty);
         let (value, pointer) = match path_ident(&ty) {
             _ if matches!(ty, syn::Type::Ptr(_)) => (format!("{name} as usize as i128"), true),

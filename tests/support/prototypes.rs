@@ -15,58 +15,13 @@
 //! print `cdsys::same<cdsys::where<ENTRY, PART>, HEADER TYPE, RUST TYPE>`, which [`explain`] turns
 //! into one line.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::c_header::{
-    header_lines, includes, rename, rust_text, sets, stream_modes, Compiler, Decls,
-    INTERNAL_DEFINES,
-};
-
-/// The bindings a probe is generated from: the text of each file the probe reads (`functions`,
-/// `bindings`, `function_names`, `names`: those of `cuda.h` and, with the `interop` feature, of
-/// each interop module, as one; `inline`: `src/inline.rs`), as the build script projected them
-/// onto the selected version (`projected_*.rs` in its `OUT_DIR`).
-#[derive(Clone)]
-pub struct Inputs {
-    /// The header version, `12000`.
-    pub version: String,
-    /// File (`functions`, ...) → text.
-    pub text: BTreeMap<&'static str, String>,
-}
-
-impl Inputs {
-    /// Reads the projected bindings of `version` from `dir`.
-    pub fn read(dir: &Path, version: &str) -> Result<Inputs, String> {
-        let mut text: BTreeMap<&str, String> = BTreeMap::new();
-        let modules: Vec<&str> = sets().map(|(p, _)| p).collect();
-        for file in ["functions", "bindings", "function_names", "names", "inline"] {
-            for p in if file == "inline" {
-                &[""]
-            } else {
-                &modules[..]
-            } {
-                let path = dir.join(format!("projected_{p}{file}.rs"));
-                let s = std::fs::read_to_string(&path).map_err(|e| {
-                    let path = path.display();
-                    format!("{path}: {e} (the tests' build script writes it)")
-                })?;
-                text.entry(file).or_default().push_str(&s);
-            }
-        }
-        let version = version.into();
-        Ok(Inputs { version, text })
-    }
-
-    fn parse(&self, file: &str) -> Result<Vec<syn::Item>, String> {
-        let v = &self.version;
-        syn::parse_file(&self.text[file])
-            .map(|f| f.items)
-            .map_err(|e| format!("v{v}/{file}.rs does not parse as Rust: {e}"))
-    }
-}
+use crate::c_header::{header_lines, includes, Compiler, Decls, INTERNAL_DEFINES};
+use crate::model::{rust_text, Inputs, Model, Sig};
 
 /// The three views of the headers, each a unit of the probe: name and defines.
 const VIEWS: [(&str, &str); 3] = [
@@ -75,13 +30,28 @@ const VIEWS: [(&str, &str); 3] = [
     ("internal", INTERNAL_DEFINES),
 ];
 
-/// Checked entries of one kind, and how many the bindings declare.
+/// Checked entries of one kind, how many the bindings declare and how many the header does.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Count {
     /// Entries the probe has an assertion for.
     pub checked: usize,
     /// Entries the bindings have.
     pub declared: usize,
+    /// Entries the header declares (functions: in either stream mode; `PFN_*` typedefs: in the
+    /// internal view); 0 for the kinds whose header side is not listed (other typedefs, C
+    /// spellings).
+    pub header: usize,
+}
+
+impl Count {
+    /// A count of `checked` entries of `declared`, `header` in the header.
+    fn new(checked: usize, declared: usize, header: usize) -> Count {
+        Count {
+            checked,
+            declared,
+            header,
+        }
+    }
 }
 
 /// One compiled unit of the probe.
@@ -102,20 +72,14 @@ pub struct Unit {
 /// What the probe checked, and every problem found (empty when the bindings are the header's).
 #[derive(Clone, Debug, Default)]
 pub struct Report {
-    /// Functions of `functions.rs`.
+    /// Functions of `functions.rs` (the header's: library symbols, not `static inline`).
     pub functions: Count,
     /// Parameters of the checked functions.
     pub parameters: usize,
-    /// Functions `cuda.h` declares in either stream mode (library symbols, not `static inline`).
-    pub header_functions: usize,
     /// Functions of `inline.rs`, against the header's `static inline` functions.
     pub inline: Count,
-    /// `static inline` functions `cuda.h` defines in either stream mode.
-    pub header_inline: usize,
-    /// `PFN_*` typedefs of `bindings.rs`.
+    /// `PFN_*` typedefs of `bindings.rs`, against `cudaTypedefs.h`'s.
     pub pfn_typedefs: Count,
-    /// `PFN_*` typedefs `cudaTypedefs.h` declares (internal view).
-    pub header_pfn_typedefs: usize,
     /// The other typedefs of `bindings.rs` (`pub type`, `pub use E as T`).
     pub typedefs: Count,
     /// C spellings (`function_names.rs` and the `PFN_cuX` of `names.rs`): legacy, per-thread mode.
@@ -135,7 +99,7 @@ impl Report {
         let c = |c: &Count| format!("{} checked of {} declared", c.checked, c.declared);
         let (functions, pfns, inline) =
             (c(&self.functions), c(&self.pfn_typedefs), c(&self.inline));
-        let (parameters, header) = (self.parameters, self.header_functions);
+        let (parameters, header) = (self.parameters, self.functions.header);
         let units: Vec<String> = (self.units.iter())
             .map(|u| {
                 let how = match (u.compiled, u.reused) {
@@ -151,8 +115,8 @@ impl Report {
         [
             format!("prototypes: {functions}; PFN typedefs: {pfns}"),
             format!("  functions (functions.rs, both stream modes): {functions}, {parameters} parameters; cuda.h declares {header}"),
-            format!("  static inline functions (inline.rs): {inline}; cuda.h declares {}", self.header_inline),
-            format!("  PFN typedefs (bindings.rs): {pfns}; cudaTypedefs.h declares {}", self.header_pfn_typedefs),
+            format!("  static inline functions (inline.rs): {inline}; cuda.h declares {}", self.inline.header),
+            format!("  PFN typedefs (bindings.rs): {pfns}; cudaTypedefs.h declares {}", self.pfn_typedefs.header),
             format!("  other typedefs (bindings.rs): {}", c(&self.typedefs)),
             format!("  C spellings (function_names.rs, PFN_cuX of names.rs): legacy stream {legacy}; per-thread stream {per_thread}"),
             format!("  probe: {} ({seconds:.2} s with the header scans)", units.join(", ")),
@@ -172,95 +136,6 @@ pub fn run(inputs: &Inputs, cxx: &Compiler, dir: &Path, known: &[Unit]) -> Repor
     }
     report.millis = start.elapsed().as_millis() as u64;
     report
-}
-
-/// A function or function-pointer type of the bindings: its name and its `fn` type, which keeps
-/// the parameters' names for the messages.
-type Sig = (String, syn::TypeBareFn);
-
-fn sig(s: &syn::Signature) -> Sig {
-    let (inputs, variadic, output) = (&s.inputs, &s.variadic, &s.output);
-    (
-        s.ident.to_string(),
-        syn::parse_quote!(fn(#inputs #variadic) #output),
-    )
-}
-
-fn names(v: &[Sig]) -> BTreeSet<&str> {
-    v.iter().map(|f| f.0.as_str()).collect()
-}
-
-/// The bindings' entries the probe checks: a C spelling is (the name a C program writes, the item
-/// the bindings bind it to, its stream modes).
-#[derive(Default)]
-struct Bindings {
-    functions: Vec<Sig>,
-    pfns: Vec<Sig>,
-    /// Every other typedef: name and its Rust type.
-    typedefs: Vec<(String, syn::Type)>,
-    inline: Vec<Sig>,
-    spellings: Vec<(String, String, [bool; 2])>,
-}
-
-impl Bindings {
-    fn read(inputs: &Inputs) -> Result<Bindings, String> {
-        let mut b = Bindings::default();
-        for item in inputs.parse("functions")? {
-            if let syn::Item::ForeignMod(m) = item {
-                for f in m.items {
-                    if let syn::ForeignItem::Fn(f) = f {
-                        b.functions.push(sig(&f.sig));
-                    }
-                }
-            }
-        }
-        for item in inputs.parse("bindings")? {
-            match item {
-                syn::Item::Type(t) if t.ident.to_string().starts_with("PFN_") => {
-                    let name = t.ident.to_string();
-                    let Some(f) = crate::rust_syntax::option_inner(&t.ty) else {
-                        let kind = "not an Option<unsafe extern \"C\" fn> typedef";
-                        return Err(format!("bindings.rs: {name} is {kind}"));
-                    };
-                    b.pfns.push((name, f.clone()));
-                }
-                syn::Item::Type(t) => b.typedefs.push((t.ident.to_string(), *t.ty)),
-                // `pub use self::cudaError_enum as CUresult;`
-                syn::Item::Use(u) => {
-                    if let Some((name, target)) = rename(&u.tree) {
-                        b.typedefs.push((name, syn::parse_str(&target).unwrap()));
-                    }
-                }
-                _ => {}
-            }
-        }
-        for item in inputs.parse("inline")? {
-            match item {
-                syn::Item::Fn(f) if f.sig.abi.is_some() => b.inline.push(sig(&f.sig)),
-                _ => {}
-            }
-        }
-        // `pub use functions::cuMemAlloc_v2 as cuMemAlloc;`, `pub type PFN_cuX = PFN_cuX_v3020;`
-        let names = inputs.parse("names")?;
-        for item in inputs.parse("function_names")?.into_iter().chain(names) {
-            let (spelling, modes) = match item {
-                syn::Item::Use(u) => (rename(&u.tree), stream_modes(&u.attrs)),
-                syn::Item::Type(t) if t.ident.to_string().starts_with("PFN_") => {
-                    let (name, target) = (&t.ident, rust_text(&t.ty));
-                    if !target.chars().all(|c| c.is_alphanumeric() || c == '_') {
-                        let why = "not a PFN typedef name";
-                        return Err(format!("names.rs: {name} = {target}: {why}"));
-                    }
-                    (Some((name.to_string(), target)), stream_modes(&t.attrs))
-                }
-                _ => continue,
-            };
-            if let Some((c, target)) = spelling {
-                b.spellings.push((c, target, modes));
-            }
-        }
-        Ok(b)
-    }
 }
 
 /// The C++ spelling of a Rust type of the bindings: a primitive (`c_uchar`, `u32`) as its alias in
@@ -284,11 +159,9 @@ fn cpp_type(ty: &syn::Type) -> Result<String, String> {
             if !ffi.contains(&module.trim_start_matches("::")) || name.contains('<') {
                 return Err(unknown());
             }
-            let primitive = name.starts_with("c_")
-                || (["i", "u", "f"].iter()).any(|k| {
-                    let bits = name.strip_prefix(k);
-                    bits.is_some_and(|b| ["8", "16", "32", "64", "size"].contains(&b))
-                });
+            let (k, bits) = name.split_at(name.len().min(1));
+            let sized = "iuf".contains(k) && "8 16 32 64 size".split(' ').any(|b| b == bits);
+            let primitive = name.starts_with("c_") || sized;
             Ok(match primitive {
                 true => format!("cdsys::rust::{name}"),
                 false => name.to_string(),
@@ -315,11 +188,8 @@ fn ret(f: &syn::TypeBareFn) -> syn::Type {
 
 /// Parameter `i` of a `fn` type, for the messages: ``parameter 2 `uc`: ``.
 fn parameter(i: usize, a: &syn::BareFnArg) -> String {
-    let name = a.name.as_ref().map(|(n, _)| n.to_string());
-    format!(
-        "parameter {i} `{}`: ",
-        name.unwrap_or_else(|| format!("arg{i}"))
-    )
+    let name = (a.name.as_ref()).map_or(format!("arg{i}"), |(n, _)| n.to_string());
+    format!("parameter {i} `{name}`: ")
 }
 
 /// `cdsys::fn<R, A...>`: `R (*)(A...)` (`cdsys::vfn`: `R (*)(A..., ...)`).
@@ -332,14 +202,13 @@ fn cpp_fn(f: &syn::TypeBareFn) -> Result<String, String> {
     Ok(format!("cdsys::{kind}<{}>", args.join(", ")))
 }
 
-/// One unit being generated: its view, text and assertions, and for each entry (the number its
-/// assertion has in the unit) what the messages call it (`function cuX`) and, for each part (see
+/// One unit being generated: its view, text, and for each assertion (its entry, numbered in the
+/// unit) what the messages call it (`function cuX`) and, for each part (see
 /// `cdsys::where` in `prototypes.hpp`), what they say of it (``parameter 2 `uc`: ``) and the
 /// bindings' Rust type.
 struct Gen {
     view: &'static str,
     text: String,
-    assertions: usize,
     entries: Vec<(String, Vec<(String, String)>)>,
 }
 
@@ -356,7 +225,6 @@ impl Gen {
     ) {
         let n = self.entries.len();
         let _ = writeln!(self.text, "{macro_}({n}, {header}, {cpp})");
-        self.assertions += 1;
         self.entries.push((subject, parts));
     }
 
@@ -365,10 +233,7 @@ impl Gen {
     /// variadic, return type, each parameter), so that the diagnostics name the parameter.
     fn signature(&mut self, subject: &str, header: &str, (name, f): &Sig) -> Result<(), String> {
         let whole = cpp_fn(f).map_err(|e| format!("{name}: {e}"))?;
-        let ret = match &f.output {
-            syn::ReturnType::Default => "()".to_string(),
-            syn::ReturnType::Type(..) => rust_text(&ret(f)),
-        };
+        let ret = rust_text(&ret(f));
         let mut parts: Vec<(String, String)> = [
             ("type: ", String::new()),
             ("", f.inputs.len().to_string()),
@@ -385,26 +250,6 @@ impl Gen {
     }
 }
 
-/// A problem for each name only one side has: in the bindings' `file` (`bound`) and not declared
-/// by the `header`, or the other way round.
-fn one_sided(
-    kind: &str,
-    (file, bound): (&str, BTreeSet<&str>),
-    (header, verb, declared): (&str, &str, BTreeSet<&str>),
-) -> Vec<String> {
-    let how = match header {
-        "cuda.h" => format!("but {header} {verb}s it in neither stream mode"),
-        _ => format!("but {header} does not {verb} it"),
-    };
-    let bound_only = bound.difference(&declared);
-    let declared_only = declared.difference(&bound);
-    (bound_only.map(|f| format!("{kind} {f}: in {file}, {how} (not checked)")))
-        .chain(
-            declared_only.map(|f| format!("{kind} {f}: {verb}d by {header}, missing from {file}")),
-        )
-        .collect()
-}
-
 fn probe(
     inputs: &Inputs,
     cxx: &Compiler,
@@ -412,20 +257,29 @@ fn probe(
     known: &[Unit],
     report: &mut Report,
 ) -> Result<(), String> {
-    let b = Bindings::read(inputs)?;
+    let m = Model::read(inputs)?;
+    // The `PFN_*` typedefs of bindings.rs, and the others (`pub type`, `pub use E as T`).
+    let mut pfns: Vec<Sig> = Vec::new();
+    for (name, ty) in m.aliases.iter().filter(|a| a.0.starts_with("PFN_")) {
+        let Some(f) = crate::rust_syntax::option_inner(ty) else {
+            let kind = "not an Option<unsafe extern \"C\" fn> typedef";
+            return Err(format!("bindings.rs: {name} is {kind}"));
+        };
+        pfns.push((name.clone(), f.clone()));
+    }
+    let aliases = m.aliases.iter().filter(|a| !a.0.starts_with("PFN_"));
+    let aliases = aliases.map(|(name, ty)| (name.clone(), ty.clone()));
+    let enum_typedefs =
+        (m.enum_typedefs.iter()).map(|(n, e)| (n.clone(), syn::parse_str(e).unwrap()));
+    let typedefs: Vec<(String, syn::Type)> = aliases.chain(enum_typedefs).collect();
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     // What each view declares (the three preprocessor runs in parallel).
-    let scans: Vec<Result<Decls, String>> = std::thread::scope(|s| {
-        let scan = |defines: &str| {
-            let defines: Vec<&str> = defines.split_whitespace().collect();
-            let expanded = cxx.preprocess("c++", &defines)?;
-            Ok(Decls::scan(&header_lines(&expanded)))
-        };
-        let handles: Vec<_> = (VIEWS.iter())
-            .map(|(_, d)| s.spawn(move || scan(d)))
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).collect()
-    });
+    let scan = |defines: &str| {
+        let defines: Vec<&str> = defines.split_whitespace().collect();
+        let expanded = cxx.preprocess("c++", &defines)?;
+        Ok(Decls::scan(&header_lines(&expanded)))
+    };
+    let scans = parallel(VIEWS.map(|(_, d)| move || scan(d)));
     let declared = scans.into_iter().collect::<Result<Vec<Decls>, String>>()?;
     let v = &inputs.version;
     let mut units: Vec<Gen> = (VIEWS.iter())
@@ -439,107 +293,92 @@ fn probe(
                  {prologue}#include \"prototypes.hpp\"\n{}",
                 includes()
             );
-            let (assertions, entries) = (0, Vec::new());
+            let entries = Vec::new();
             Gen {
                 view,
                 text,
-                assertions,
                 entries,
             }
         })
         .collect();
 
     // In each stream view: the C spellings of that mode (the name the header's macros turn the
-    // spelling into must be the item the bindings bind it to), then every function its header
-    // declares, by the symbol's own name (not the macros that may rename it in that view).
-    let mut checked = BTreeSet::new();
-    for (m, g) in units[..2].iter_mut().enumerate() {
-        let (d, view) = (&declared[m], g.view);
+    // spelling into must be the item the bindings bind it to); the functions are then checked by
+    // the symbol's own name (not the macros that may rename it in that view).
+    for (mode, g) in units[..2].iter_mut().enumerate() {
+        let (d, view) = (&declared[mode], g.view);
         let _ = writeln!(g.text, "\n/* C spellings, {view} */");
-        let spellings: Vec<_> = b.spellings.iter().filter(|s| s.2[m]).collect();
+        let spellings = m.spellings.iter().chain(&m.name_types);
+        let spellings: Vec<_> = spellings.filter(|s| s.2[mode]).collect();
         for (c, target, _) in &spellings {
             let _ = writeln!(g.text, "CDSYS_SPELLING({c}, {target}, \"{view}\")");
+            g.entries.push((format!("C spelling {c}"), Vec::new()));
         }
-        g.assertions += spellings.len();
-        let n = spellings.len();
-        report.spellings[m] = Count {
-            checked: n,
-            declared: n,
-        };
-        let _ = writeln!(g.text, "\n/* Functions, {view} */");
+        report.spellings[mode] = Count::new(spellings.len(), spellings.len(), 0);
         for name in d.functions.iter().chain(&d.inline) {
             let _ = writeln!(g.text, "#undef {name}");
         }
-        let kinds = [
-            ("function", &b.functions, &d.functions),
-            ("static inline function", &b.inline, &d.inline),
-        ];
-        for (kind, bound, header) in kinds {
-            for f in bound.iter().filter(|f| header.contains(&f.0)) {
-                g.signature(kind, &format!("decltype(&::{})", f.0), f)?;
-                if checked.insert((kind, f.0.as_str())) && kind == "function" {
+    }
+    // Each kind of signature (`kind|file|header|what the header does`, the bindings), in each
+    // view whose header declares it: functions in the stream views, typedefs in the internal one
+    // (the only one with all of them).
+    let kinds: [(&str, &[Sig]); 3] = [
+        ("function|functions.rs|cuda.h|declare", &m.functions),
+        (
+            "static inline function|src/inline.rs|cuda.h|define",
+            &m.inline,
+        ),
+        ("typedef|bindings.rs|cudaTypedefs.h|declare", &pfns),
+    ];
+    let mut counts = [Count::default(); 3];
+    for (count, (spec, bound)) in counts.iter_mut().zip(kinds) {
+        let [kind, file, header, verb] = spec.splitn(4, '|').collect::<Vec<_>>()[..] else {
+            unreachable!()
+        };
+        let views: &[usize] = if kind == "typedef" { &[2] } else { &[0, 1] };
+        let (mut checked, mut in_header) = (BTreeSet::new(), BTreeSet::new());
+        for &v in views {
+            let (d, g) = (&declared[v], &mut units[v]);
+            let d = match kind {
+                "function" => &d.functions,
+                "typedef" => &d.pfns,
+                _ => &d.inline,
+            };
+            let _ = writeln!(g.text, "\n/* {kind}s */");
+            in_header.extend(d.iter().map(String::as_str));
+            for f in bound.iter().filter(|f| d.contains(&f.0)) {
+                let function = format!("decltype(&::{})", f.0);
+                g.signature(kind, if v < 2 { &function } else { &f.0 }, f)?;
+                if checked.insert(f.0.as_str()) && kind == "function" {
                     report.parameters += f.1.inputs.len();
                 }
             }
         }
+        *count = Count::new(checked.len(), bound.len(), in_header.len());
+        // A problem for each name only one side has.
+        let bound: BTreeSet<&str> = bound.iter().map(|f| f.0.as_str()).collect();
+        let how = match header {
+            "cuda.h" => format!("but {header} {verb}s it in neither stream mode"),
+            _ => format!("but {header} does not {verb} it"),
+        };
+        for f in bound.difference(&in_header) {
+            (report.problems).push(format!("{kind} {f}: in {file}, {how} (not checked)"));
+        }
+        for f in in_header.difference(&bound) {
+            let missing = format!("{kind} {f}: {verb}d by {header}, missing from {file}");
+            report.problems.push(missing);
+        }
     }
-    let header = |pick: fn(&Decls) -> &BTreeSet<String>| -> BTreeSet<&str> {
-        declared[..2]
-            .iter()
-            .flat_map(pick)
-            .map(String::as_str)
-            .collect()
-    };
-    let (header_functions, header_inline) = (header(|d| &d.functions), header(|d| &d.inline));
-    let checked = |kind| checked.iter().filter(|c| c.0 == kind).count();
-    report.functions = Count {
-        checked: checked("function"),
-        declared: b.functions.len(),
-    };
-    report.inline = Count {
-        checked: checked("static inline function"),
-        declared: b.inline.len(),
-    };
-    report.header_functions = header_functions.len();
-    report.header_inline = header_inline.len();
-    let mut problems = one_sided(
-        "function",
-        ("functions.rs", names(&b.functions)),
-        ("cuda.h", "declare", header_functions),
-    );
-    problems.extend(one_sided(
-        "static inline function",
-        ("src/inline.rs", names(&b.inline)),
-        ("cuda.h", "define", header_inline),
-    ));
-
-    // Typedefs, in the internal view (the only one with all of them).
-    let (internal, g) = (&declared[2], &mut units[2]);
-    g.text.push_str("\n/* PFN typedefs */\n");
-    for p in b.pfns.iter().filter(|p| internal.pfns.contains(&p.0)) {
-        g.signature("typedef", &p.0, p)?;
-        report.pfn_typedefs.checked += 1;
-    }
-    report.pfn_typedefs.declared = b.pfns.len();
-    report.header_pfn_typedefs = internal.pfns.len();
-    let header_pfns = internal.pfns.iter().map(String::as_str).collect();
-    problems.extend(one_sided(
-        "typedef",
-        ("bindings.rs", names(&b.pfns)),
-        ("cudaTypedefs.h", "declare", header_pfns),
-    ));
+    [report.functions, report.inline, report.pfn_typedefs] = counts;
+    let g = &mut units[2];
     g.text.push_str("\n/* Other typedefs */\n");
-    for (name, ty) in &b.typedefs {
+    g.text.push_str("\n/* Other typedefs */\n");
+    for (name, ty) in &typedefs {
         let c = cpp_type(ty).map_err(|e| format!("typedef {name}: {e}"))?;
         let parts = vec![(String::new(), rust_text(ty))];
         g.assert("CDSYS_TYPE", name, &c, format!("typedef {name}"), parts);
     }
-    let n = b.typedefs.len();
-    report.typedefs = Count {
-        checked: n,
-        declared: n,
-    };
-    report.problems.extend(problems);
+    report.typedefs = Count::new(typedefs.len(), typedefs.len(), 0);
     compile(&units, cxx, dir, known, report)
 }
 
@@ -561,34 +400,25 @@ fn compile(
             .any(|k| k.compiled && k.view == g.view && same(k));
         todo.push((g, path, reused));
     }
-    let outputs: Vec<Option<std::io::Result<std::process::Output>>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (todo.iter())
-            .map(|(_, path, reused)| {
-                let mut cmd = cxx.command();
-                cmd.args(["-std=c++17", "-fdiagnostics-color=never", "-fsyntax-only"])
-                    .arg(format!("-I{}/support/c", env!("CARGO_MANIFEST_DIR")))
-                    .arg(path);
-                (!reused).then(|| s.spawn(move || cmd.output()))
-            })
-            .collect();
-        (handles.into_iter())
-            .map(|h| h.map(|h| h.join().unwrap()))
-            .collect()
-    });
+    let outputs = parallel(todo.iter().map(|(_, path, reused)| {
+        let mut cmd = cxx.command();
+        cmd.args(["-std=c++17", "-fdiagnostics-color=never", "-fsyntax-only"])
+            .arg(format!("-I{}/support/c", env!("CARGO_MANIFEST_DIR")))
+            .arg(path);
+        move || (!reused).then(|| cmd.output())
+    }));
     for ((g, path, reused), out) in todo.into_iter().zip(outputs) {
-        let compiled = match out {
-            None => true,
-            Some(out) => {
-                let out = out.map_err(|e| format!("cannot run {}: {e}", cxx.path.display()))?;
-                if !out.status.success() {
-                    let diagnostics =
-                        String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
-                    report.problems.extend(explain(g, &path, &diagnostics));
-                }
-                out.status.success()
+        let mut compiled = true;
+        if let Some(out) = out {
+            let out = out.map_err(|e| format!("cannot run {}: {e}", cxx.path.display()))?;
+            compiled = out.status.success();
+            let diagnostics =
+                String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+            if !compiled {
+                report.problems.extend(explain(g, &path, &diagnostics));
             }
-        };
-        let (view, assertions) = (g.view.to_string(), g.assertions);
+        }
+        let (view, assertions) = (g.view.to_string(), g.entries.len());
         report.units.push(Unit {
             view,
             path,
@@ -598,6 +428,14 @@ fn compile(
         });
     }
     Ok(())
+}
+
+/// Runs `jobs` at once, each on a thread of its own: their results, in order.
+fn parallel<T: Send, F: FnOnce() -> T + Send>(jobs: impl IntoIterator<Item = F>) -> Vec<T> {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = jobs.into_iter().map(|job| s.spawn(job)).collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
 }
 
 /// Splits `a, b<c, d>, e` at its top-level commas.

@@ -4,12 +4,11 @@
 #define __CUDA_API_VERSION_INTERNAL_ODR 1
 #include "probe.h"
 
-typedef struct { const char *name, *c_type; cdsys_u64 kind, measured, size, align; } cdsys_record;
+typedef struct { const char *name, *c_type; cdsys_u64 kind, size, align; } cdsys_record;
 typedef struct { const char *record, *path, *c_path; cdsys_u64 offset, size, align, class_; } cdsys_field;
-typedef struct { const char *record, *field; const unsigned char *bytes; cdsys_u64 len; } cdsys_bitfield;
 
-#define R(name, c_type, kind, measured, rust, size, align) \
-    { name, c_type, kind, measured, CDSYS_U size, CDSYS_U align },
+#define R(name, c_type, kind, rust, size, align) \
+    { name, c_type, kind, CDSYS_U size, CDSYS_U align },
 static const cdsys_record records[] = {
 #include "layout_records.inc"
     {0}};
@@ -19,18 +18,10 @@ static const cdsys_record records[] = {
 static const cdsys_field fields[] = {
 #include "layout_fields.inc"
     {0}};
-/* Every bit of one field set, in a compound literal of the nearest named host (static storage). */
-#define B(record, field, rust, rust_path, setter, value, host, member, c_value) \
-    { record, field, (const unsigned char *)&(CDSYS_U host){ .member = CDSYS_U c_value }, \
-      sizeof(CDSYS_U host) },
-static const cdsys_bitfield bitfields[] = {
-#include "layout_bitfields.inc"
-    {0}};
 static const cdsys_typedef typedefs[] = {
 #include "layout_typedefs.inc"
     {0}};
 
 CDSYS_TABLE(layout_records, records);
 CDSYS_TABLE(layout_fields, fields);
-CDSYS_TABLE(layout_bitfields, bitfields);
 CDSYS_TABLE(layout_typedefs, typedefs);

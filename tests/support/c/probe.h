@@ -1,6 +1,6 @@
 /* The generic C half of the layout and constants probes. tests/support/layout.rs writes their
-   tables into OUT_DIR, one macro call per entry (R a record, F a field, B a bit-field, T a
-   typedef, K and P an integer and a pointer constant); layout_probe.c and constants_probe.c expand
+   tables into OUT_DIR, one macro call per entry (R a record, F a field, T a typedef, K and P an
+   integer and a pointer constant); layout_probe.c and constants_probe.c expand
    them into arrays of what the C compiler says, and tests/layout.rs and tests/constants.rs expand
    the same text into what Rust says. The arguments in parentheses that a side does not use are
    the other side's. */

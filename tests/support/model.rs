@@ -147,47 +147,9 @@ pub fn path_ident(ty: &syn::Type) -> Option<String> {
 impl Model {
     pub fn read(inputs: &Inputs) -> Result<Model, String> {
         let mut m = Model::default();
-        for item in inputs.parse("functions")? {
-            if let syn::Item::ForeignMod(fm) = item {
-                for f in fm.items {
-                    if let syn::ForeignItem::Fn(f) = f {
-                        m.functions.push(sig(&f.sig));
-                    }
-                }
-            }
-        }
-        for item in inputs.parse("inline")? {
-            match item {
-                syn::Item::Fn(f) if f.sig.abi.is_some() => m.inline.push(sig(&f.sig)),
-                _ => {}
-            }
-        }
-        for item in inputs.parse("bindings")? {
-            m.binding(item)?;
-        }
-        let names = inputs.parse("names")?;
-        for item in inputs.parse("function_names")?.into_iter().chain(names) {
-            match item {
-                syn::Item::Use(u) => {
-                    let modes = stream_modes(&u.attrs);
-                    (m.spellings).extend(rename(&u.tree).map(|(c, target)| (c, target, modes)));
-                }
-                syn::Item::Type(t) => {
-                    let (name, target) = (t.ident.to_string(), rust_text(&t.ty));
-                    if !target.chars().all(|c| c.is_alphanumeric() || c == '_') {
-                        let why = "not a PFN typedef name";
-                        return Err(format!("names.rs: {name} = {target}: {why}"));
-                    }
-                    m.name_types.push((name, target, stream_modes(&t.attrs)));
-                }
-                syn::Item::Const(c) => {
-                    let name = c.ident.to_string();
-                    // `pub const X: T = T::X;` re-exports an enumerator at top level.
-                    let enumerator = matches!(&*c.expr, syn::Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == name));
-                    let kind = if enumerator { 1 } else { 3 };
-                    m.consts.push((name, *c.ty, stream_modes(&c.attrs), kind));
-                }
-                _ => {}
+        for file in FILES {
+            for item in inputs.parse(file)? {
+                m.item(file, item)?;
             }
         }
         for (name, (inner, _)) in &m.enums {
@@ -200,13 +162,21 @@ impl Model {
         Ok(m)
     }
 
-    /// One item of bindings.rs.
-    fn binding(&mut self, item: syn::Item) -> Result<(), String> {
+    /// One item of `file` (see [`FILES`]).
+    fn item(&mut self, file: &str, item: syn::Item) -> Result<(), String> {
         let repr = |attrs: &[syn::Attribute], what: &str| {
             (attrs.iter()).any(|a| a.path().is_ident("repr") && rust_text(a).contains(what))
         };
-        match item {
-            syn::Item::Struct(s) if s.generics.params.is_empty() => {
+        match (file, item) {
+            ("functions", syn::Item::ForeignMod(fm)) => {
+                for f in fm.items {
+                    if let syn::ForeignItem::Fn(f) = f {
+                        self.functions.push(sig(&f.sig));
+                    }
+                }
+            }
+            ("inline", syn::Item::Fn(f)) if f.sig.abi.is_some() => self.inline.push(sig(&f.sig)),
+            ("bindings", syn::Item::Struct(s)) if s.generics.params.is_empty() => {
                 let name = s.ident.to_string();
                 if repr(&s.attrs, "transparent") {
                     let syn::Fields::Unnamed(f) = &s.fields else {
@@ -231,20 +201,40 @@ impl Model {
                     self.records.insert(name, rec);
                 }
             }
-            syn::Item::Union(u) if u.generics.params.is_empty() => {
+            ("bindings", syn::Item::Union(u)) if u.generics.params.is_empty() => {
                 let name = u.ident.to_string();
                 self.records
                     .insert(name.clone(), record(&name, true, u.fields.named));
             }
-            syn::Item::Type(t) => {
+            ("bindings", syn::Item::Type(t)) => {
                 self.aliases.insert(t.ident.to_string(), *t.ty);
             }
-            syn::Item::Use(u) => self.enum_typedefs.extend(rename(&u.tree)),
-            syn::Item::Const(c) => {
-                let modes = stream_modes(&c.attrs);
-                self.consts.push((c.ident.to_string(), *c.ty, modes, 2));
+            ("names", syn::Item::Type(t)) => {
+                let (name, target) = (t.ident.to_string(), rust_text(&t.ty));
+                if !target.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                    let why = "not a PFN typedef name";
+                    return Err(format!("names.rs: {name} = {target}: {why}"));
+                }
+                self.name_types.push((name, target, stream_modes(&t.attrs)));
             }
-            syn::Item::Impl(i) if i.trait_.is_none() => {
+            ("bindings", syn::Item::Use(u)) => self.enum_typedefs.extend(rename(&u.tree)),
+            ("function_names", syn::Item::Use(u)) => {
+                let modes = stream_modes(&u.attrs);
+                (self.spellings).extend(rename(&u.tree).map(|(c, target)| (c, target, modes)));
+            }
+            (_, syn::Item::Const(c)) => {
+                let name = c.ident.to_string();
+                // names.rs's `pub const X: T = T::X;` re-exports an enumerator at top level.
+                let enumerator = matches!(&*c.expr, syn::Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == name));
+                let kind = match (file, enumerator) {
+                    ("bindings", _) => 2,
+                    (_, true) => 1,
+                    _ => 3,
+                };
+                self.consts
+                    .push((name, *c.ty, stream_modes(&c.attrs), kind));
+            }
+            ("bindings", syn::Item::Impl(i)) if i.trait_.is_none() => {
                 let ty = rust_text(&i.self_ty);
                 for ii in i.items {
                     if let syn::ImplItem::Const(c) = ii {

@@ -113,10 +113,11 @@ impl Compiler {
         cmd
     }
 
-    /// The preprocessor's output (`-E`) of the [`includes`] in `lang` (`c`, `c++`) with `defines`.
-    pub fn preprocess(&self, lang: &str, defines: &[&str]) -> Result<String, String> {
+    /// The preprocessor's output (`-E`) of the [`includes`] in C with `defines`. Their C++ view
+    /// declares the same (inside `extern "C"` blocks), so both probes read the C one.
+    pub fn preprocess(&self, defines: &[&str]) -> Result<String, String> {
         let mut cmd = self.command();
-        cmd.args(["-E", "-x", lang, "/dev/null"]);
+        cmd.args(["-E", "-x", "c", "/dev/null"]);
         cmd.args(included().flat_map(|h| ["-include", h]));
         cmd.args(defines.iter().map(|d| format!("-D{d}")));
         let out = (cmd.output()).map_err(|e| format!("cannot run {}: {e}", self.path.display()))?;
@@ -148,12 +149,9 @@ pub struct Decls {
     pub enumerators: Vec<String>,
     /// Typedefs of function types (`typedef VdpStatus VdpGetProcAddress(..);`), not of pointers.
     pub function_typedefs: BTreeSet<String>,
-    /// Functions: library symbols.
-    pub functions: BTreeSet<String>,
-    /// `static inline` functions (defined in the header).
-    pub inline: BTreeSet<String>,
-    /// `typedef R (CUDAAPI *PFN_cuX_vN)(..);`
-    pub pfns: BTreeSet<String>,
+    /// Functions (library symbols), `static inline` functions (defined in the header) and
+    /// `typedef R (CUDAAPI *PFN_cuX_vN)(..);`, by name.
+    pub signatures: [BTreeSet<String>; 3],
 }
 
 /// Identifiers followed by `(` that declare nothing.
@@ -162,30 +160,19 @@ const NOT_DECLARATORS: &str = "sizeof alignof _Alignof alignas _Alignas decltype
 
 impl Decls {
     /// Splits `text` into top-level statements (a declaration ends at its `;`, a function
-    /// definition at its body's `}`; `extern "C" {` blocks are looked through) and reads each,
+    /// definition at its body's `}`) and reads each,
     /// without the `__attribute__((..))` and `__declspec(..)` groups, which name nothing declared.
     pub fn scan(text: &str) -> Decls {
         let tokens = c_tokens(text);
         let t: Vec<&str> = tokens.iter().map(String::as_str).collect();
         let mut d = Decls::default();
-        let (mut stmt, mut depth, mut linkage, mut i) = (Vec::new(), 0usize, 0usize, 0);
+        let (mut stmt, mut depth, mut i) = (Vec::new(), 0usize, 0);
         while i < t.len() {
             let tok = t[i];
             i += 1;
             if matches!(tok, "__attribute__" | "__declspec") {
                 i = group_end(&t, i, "(", ")") + 1;
                 continue;
-            }
-            if depth == 0 && stmt.is_empty() {
-                if tok == "extern" && t[i..].starts_with(&["\"C\"", "{"]) {
-                    linkage += 1;
-                    i += 2;
-                    continue;
-                }
-                if tok == "}" && linkage > 0 {
-                    linkage -= 1;
-                    continue;
-                }
             }
             stmt.push(tok);
             let end = match tok {
@@ -259,7 +246,7 @@ impl Decls {
             let pfn =
                 |w: &&[&str]| w[0] == "(" && w[1] == "*" && w[3] == ")" && w[2].starts_with("PFN_");
             if let Some(w) = s.windows(4).find(pfn) {
-                self.pfns.insert(w[2].to_string());
+                self.signatures[2].insert(w[2].to_string());
             }
             let j = s
                 .iter()
@@ -283,11 +270,7 @@ impl Decls {
                     || s[..j]
                         .iter()
                         .any(|k| matches!(*k, "static" | "inline" | "__inline__" | "__inline"));
-                let set = if inline {
-                    &mut self.inline
-                } else {
-                    &mut self.functions
-                };
+                let set = &mut self.signatures[usize::from(inline)];
                 set.insert(s[j].to_string());
                 return;
             }

@@ -56,7 +56,7 @@ pub fn generate(root: &Path, out: &Path, version: &str, cc: &Compiler, per_threa
     // defined by the header too. The constants probe compiles as a C program, which does not see
     // what is declared only under __CUDA_API_VERSION_INTERNAL (12.1-12.4's `_MAX`s).
     let scan = |defines: &[&str]| {
-        let expanded = cc.preprocess("c", defines);
+        let expanded = cc.preprocess(defines);
         let expanded = expanded.unwrap_or_else(|e| panic!("{e}"));
         let mut h = Decls::scan(&header_lines(&expanded));
         let foreign: Vec<&str> = FOREIGN_HEADERS.split(' ').collect();

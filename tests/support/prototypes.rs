@@ -12,8 +12,8 @@
 //! types, older `PFN_*` typedefs). Each function is checked in every stream view whose header
 //! declares it (the header, read through the preprocessor, tells), each C spelling in its mode, the
 //! typedefs in the internal view; what only one side has is reported too. A mismatch makes g++
-//! print `cdsys::same<cdsys::where<ENTRY, PART>, HEADER TYPE, RUST TYPE>`, which [`explain`] turns
-//! into one line.
+//! print `cdsys::check<cdsys::where<ENTRY, PART>, cdsys::header<HEADER TYPE>, cdsys::bindings<RUST
+//! TYPE>>`, which [`explain`] turns into one line.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -433,45 +433,31 @@ fn parallel<T: Send, F: FnOnce() -> T + Send>(jobs: impl IntoIterator<Item = F>)
     })
 }
 
-/// Splits `a, b<c, d>, e` at its top-level commas.
-fn top_level_args(s: &str) -> Vec<String> {
-    let mut out = vec![String::new()];
-    let mut depth = 0i32;
-    for ch in s.chars() {
-        match ch {
-            '<' | '(' | '[' => depth += 1,
-            '>' | ')' | ']' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(String::new());
-                continue;
-            }
-            _ => {}
-        }
-        out.last_mut().unwrap().push(ch);
-    }
-    out.iter().map(|a| a.trim().to_string()).collect()
-}
-
-/// One line per problem in a unit's diagnostics: each failed `same<where<ENTRY, PART>, HEADER,
-/// RUST>` as "function cuX (view): parameter 2 `uc`: cuda.h has `unsigned char`, the bindings `u32`
-/// (C++ `unsigned int`)" (the whole type only where no part of it is named); any other error with
+/// One line per problem in a unit's diagnostics: each failed `check<where<ENTRY, PART>,
+/// header<HEADER>, bindings<RUST>>` as "function cuX (view): parameter 2 `uc`: cuda.h has
+/// `unsigned char`, the bindings `u32` (C++ `unsigned int`)" (the whole type only where no part of it is named); any other error with
 /// the probe line it points at.
 fn explain(g: &Gen, path: &Path, diagnostics: &str) -> Vec<String> {
     let (mut out, mut whole, mut named) = (Vec::new(), Vec::new(), BTreeSet::new());
     let (file, view) = (path.display().to_string(), g.view);
     for line in diagnostics.lines() {
-        if let Some((_, rest)) = line.split_once("In instantiation of 'struct cdsys::same<") {
-            let args = top_level_args(rest.strip_suffix(">':").unwrap_or(rest));
-            let numbers = args[0].split(|c: char| !c.is_ascii_digit());
+        if let Some((_, rest)) = line.split_once("In instantiation of 'struct cdsys::check<") {
+            // `E, P>, cdsys::header<H>, cdsys::bindings<R> >':` (or `>>':`).
+            let (w, rest) = rest.split_once(">, cdsys::header<").unwrap_or_default();
+            let (header, bound) = rest.split_once(">, cdsys::bindings<").unwrap_or_default();
+            let bound = bound.strip_suffix("':").unwrap_or_default().trim_end();
+            let bound = bound.strip_suffix('>').unwrap_or_default().trim_end();
+            let bound = bound.strip_suffix('>').map(str::trim_end);
+            let numbers = w.split(|c: char| !c.is_ascii_digit());
             let numbers: Vec<usize> = numbers.filter_map(|n| n.parse().ok()).collect();
             let entry = numbers.first().and_then(|e| g.entries.get(*e));
-            let (Some((subject, parts)), &[e, part], 3) = (entry, numbers.as_slice(), args.len())
+            let (Some((subject, parts)), &[e, part], Some(bound)) = (entry, &numbers[..], bound)
             else {
                 out.push(format!("{view}: {line}"));
                 continue;
             };
             let (what, rust) = parts.get(part).cloned().unwrap_or_default();
-            let (header, bound) = (&args[1], &args[2]);
+            let header = header.trim_end();
             let count = |t: &str| {
                 let t = t.trim_start_matches("cdsys::parameters<");
                 t.trim_end_matches('>').to_string()

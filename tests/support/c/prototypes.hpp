@@ -1,8 +1,9 @@
 /* The generic C++ half of the prototype probe (tests/support/prototypes.rs writes, per view of the
    headers, one line per entry: CDSYS_SIGNATURE for a function or PFN typedef, CDSYS_TYPE for any
    other typedef, CDSYS_SPELLING for a C spelling). A mismatch makes g++ print the instantiation
-   `cdsys::same<WHERE, HEADER'S TYPE, BINDINGS' TYPE>`, WHERE numbering the entry and the part of it
-   (`cdsys::where<17, 6>`); the probe turns those into one line each. */
+   `cdsys::check<WHERE, cdsys::header<HEADER'S TYPE>, cdsys::bindings<BINDINGS' TYPE>>`, WHERE
+   numbering the entry and the part of it (`cdsys::where<17, 6>`); the probe turns those into one
+   line each. */
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -43,12 +44,17 @@ template <class R, bool V, class... A> struct sig_of {
 };
 template <class R, class... A> struct sig<R (*)(A...)> : sig_of<R, false, A...> {};
 template <class R, class... A> struct sig<R (*)(A..., ...)> : sig_of<R, true, A...> {};
-/* Compiles only when the header's type and the bindings' are one type. */
-template <class Where, class Header, class Rust> struct same {
-    static_assert(std::is_same<Header, Rust>::value,
-                  "cuda.h and the Rust bindings differ: see same<where, header's type, bindings' type>");
+/* Compiles only when the header's type and the bindings' are one type; the diagnostics print
+   `check<WHERE, header<H>, bindings<R>>`, each type's bounds marked. */
+template <class T> struct header;
+template <class T> struct bindings;
+template <class Where, class Header, class Rust> struct check;
+template <class Where, class H, class R> struct check<Where, header<H>, bindings<R>> {
+    static_assert(std::is_same<H, R>::value,
+                  "cuda.h and the Rust bindings differ: see check<where, header's type, bindings' type>");
     static constexpr bool value = true;
 };
+template <class Where, class H, class R> using same = check<Where, header<H>, bindings<R>>;
 /* Each part of a signature, so that the diagnostics name the parameter: instantiated only where
    the whole types differ. */
 template <std::size_t E, class H, class R, class I = std::make_index_sequence<sig<R>::arity>> struct parts;

@@ -86,20 +86,15 @@ fn build() -> Result<(), String> {
     println!("cargo:rustc-env=CUDA_PROJECTED_HEADERS={}", sets.join(","));
 
     // The C helpers of the tests, the probes among them, with their tables.
-    let tool = |cpp: bool| {
-        cc::Build::new()
-            .cpp(cpp)
-            .get_compiler()
-            .path()
-            .to_path_buf()
-    };
+    // The C compiler of the C probes, the C++ one of the prototype probe and the twins.
+    let cxx = cc::Build::new().cpp(true).get_compiler();
     let cc = c_header::Compiler {
-        path: tool(false),
+        path: cc::Build::new().get_compiler().path().to_path_buf(),
         headers: headers.clone(),
         interop: interop.clone(),
     };
     layout::generate(root, &out, version, &cc, per_thread);
-    println!("cargo:rustc-env=PROTOTYPES_CXX={}", tool(true).display());
+    println!("cargo:rustc-env=PROTOTYPES_CXX={}", cxx.path().display());
     let mut build = cc::Build::new();
     build
         .include(&headers)
@@ -133,7 +128,6 @@ fn build() -> Result<(), String> {
     // port the posts to CUDA 13 where its header changed a function, as the examples do).
     let twins = out.join("c-twins");
     std::fs::create_dir_all(&twins).unwrap();
-    let compiler = cc::Build::new().cpp(true).get_compiler();
     let mut cudart: Option<(PathBuf, PathBuf)> = None;
     // CUDA 12.0 programs (cuLibraryLoad*, cuGetProcAddress's status, the CUDA 12 runtime), as are
     // their examples (see ../Cargo.toml).
@@ -143,7 +137,7 @@ fn build() -> Result<(), String> {
         if cuda_12.split(' ').any(|n| n == name) && selected < 12000 {
             continue;
         }
-        let mut cmd = compiler.to_command();
+        let mut cmd = cxx.to_command();
         cmd.args(["-O2", "-std=c++17"])
             .arg(format!("-I{}", headers.display()));
         if per_thread {

@@ -203,13 +203,12 @@ fn cpp_fn(f: &syn::TypeBareFn) -> Result<String, String> {
 }
 
 /// One unit being generated: its view, text, and for each assertion (its entry, numbered in the
-/// unit) what the messages call it (`function cuX`) and, for each part (see
-/// `cdsys::where` in `prototypes.hpp`), what they say of it (``parameter 2 `uc`: ``) and the
-/// bindings' Rust type.
+/// unit) what the messages call it (`function cuX`), the signature it compares, if one (whose parts
+/// [`explain`] names, see `cdsys::where` in `prototypes.hpp`), else the bindings' Rust type.
 struct Gen {
     view: &'static str,
     text: String,
-    entries: Vec<(String, Vec<(String, String)>)>,
+    entries: Vec<(String, Option<syn::TypeBareFn>, String)>,
 }
 
 impl Gen {
@@ -220,12 +219,11 @@ impl Gen {
         macro_: &str,
         header: &str,
         cpp: &str,
-        subject: String,
-        parts: Vec<(String, String)>,
+        entry: (String, Option<syn::TypeBareFn>, String),
     ) {
         let n = self.entries.len();
         let _ = writeln!(self.text, "{macro_}({n}, {header}, {cpp})");
-        self.entries.push((subject, parts));
+        self.entries.push(entry);
     }
 
     /// A function or function-pointer typedef, against `header`, the header's function pointer
@@ -233,19 +231,8 @@ impl Gen {
     /// variadic, return type, each parameter), so that the diagnostics name the parameter.
     fn signature(&mut self, subject: &str, header: &str, (name, f): &Sig) -> Result<(), String> {
         let whole = cpp_fn(f).map_err(|e| format!("{name}: {e}"))?;
-        let ret = rust_text(&ret(f));
-        let mut parts: Vec<(String, String)> = [
-            ("type: ", String::new()),
-            ("", f.inputs.len().to_string()),
-            ("variadic: ", f.variadic.is_some().to_string()),
-            ("return type: ", ret),
-        ]
-        .map(|(label, rust)| (label.to_string(), rust))
-        .into();
-        let params = f.inputs.iter().enumerate();
-        parts.extend(params.map(|(i, a)| (parameter(i, a), rust_text(&a.ty))));
-        let subject = format!("{subject} {name}");
-        self.assert("CDSYS_SIGNATURE", header, &whole, subject, parts);
+        let entry = (format!("{subject} {name}"), Some(f.clone()), String::new());
+        self.assert("CDSYS_SIGNATURE", header, &whole, entry);
         Ok(())
     }
 }
@@ -320,7 +307,8 @@ fn probe(
             let spellings: Vec<_> = spellings.filter(|s| s.2[v]).collect();
             for (c, target, _) in &spellings {
                 let _ = writeln!(g.text, "CDSYS_SPELLING({c}, {target}, \"{view}\")");
-                g.entries.push((format!("C spelling {c}"), Vec::new()));
+                g.entries
+                    .push((format!("C spelling {c}"), None, String::new()));
             }
             report.spellings[v] = Count::new(spellings.len(), spellings.len(), 0);
             for name in d.signatures[0].iter().chain(&d.signatures[1]) {
@@ -346,8 +334,8 @@ fn probe(
             g.text.push_str("\n/* Other typedefs */\n");
             for (name, ty) in &typedefs {
                 let c = cpp_type(ty).map_err(|e| format!("typedef {name}: {e}"))?;
-                let parts = vec![(String::new(), rust_text(ty))];
-                g.assert("CDSYS_TYPE", name, &c, format!("typedef {name}"), parts);
+                let entry = (format!("typedef {name}"), None, rust_text(ty));
+                g.assert("CDSYS_TYPE", name, &c, entry);
             }
         }
         units.push(g);
@@ -435,8 +423,8 @@ fn parallel<T: Send, F: FnOnce() -> T + Send>(jobs: impl IntoIterator<Item = F>)
 
 /// One line per problem in a unit's diagnostics: each failed `check<where<ENTRY, PART>,
 /// header<HEADER>, bindings<RUST>>` as "function cuX (view): parameter 2 `uc`: cuda.h has
-/// `unsigned char`, the bindings `u32` (C++ `unsigned int`)" (the whole type only where no part of it is named); any other error with
-/// the probe line it points at.
+/// `unsigned char`, the bindings `u32` (C++ `unsigned int`)" (the whole type only where no part of
+/// it is named); any other error with the probe line it points at.
 fn explain(g: &Gen, path: &Path, diagnostics: &str) -> Vec<String> {
     let (mut out, mut whole, mut named) = (Vec::new(), Vec::new(), BTreeSet::new());
     let (file, view) = (path.display().to_string(), g.view);
@@ -451,19 +439,29 @@ fn explain(g: &Gen, path: &Path, diagnostics: &str) -> Vec<String> {
             let numbers = w.split(|c: char| !c.is_ascii_digit());
             let numbers: Vec<usize> = numbers.filter_map(|n| n.parse().ok()).collect();
             let entry = numbers.first().and_then(|e| g.entries.get(*e));
-            let (Some((subject, parts)), &[e, part], Some(bound)) = (entry, &numbers[..], bound)
+            let (Some((subject, sig, rust)), &[e, part], Some(bound)) =
+                (entry, &numbers[..], bound)
             else {
                 out.push(format!("{view}: {line}"));
                 continue;
             };
-            let (what, rust) = parts.get(part).cloned().unwrap_or_default();
+            // The part (`where<E, PART>` in prototypes.hpp) and the bindings' Rust type of it.
+            let (what, rust) = match (sig, part) {
+                (None, _) => (String::new(), rust.clone()),
+                (Some(_), 0 | 1) => ("type: ".into(), String::new()),
+                (Some(f), 2) => ("variadic: ".into(), f.variadic.is_some().to_string()),
+                (Some(f), 3) => ("return type: ".into(), rust_text(&ret(f))),
+                (Some(f), p) => (f.inputs.iter().nth(p - 4)).map_or_else(Default::default, |a| {
+                    (parameter(p - 4, a), rust_text(&a.ty))
+                }),
+            };
             let header = header.trim_end();
             let count = |t: &str| {
                 let t = t.trim_start_matches("cdsys::parameters<");
                 t.trim_end_matches('>').to_string()
             };
             let at = format!("{subject} ({view} view)");
-            let msg = if parts.len() > 1 && part == 1 {
+            let msg = if sig.is_some() && part == 1 {
                 let (h, r) = (count(header), count(bound));
                 format!("{at}: {h} parameters in cuda.h, {r} in the bindings")
             } else if rust.is_empty() {
@@ -471,7 +469,7 @@ fn explain(g: &Gen, path: &Path, diagnostics: &str) -> Vec<String> {
             } else {
                 format!("{at}: {what}cuda.h has `{header}`, the bindings `{rust}` (C++ `{bound}`)")
             };
-            if parts.len() > 1 && part == 0 {
+            if sig.is_some() && part == 0 {
                 whole.push((e, msg));
             } else {
                 named.insert(e);

@@ -118,6 +118,8 @@ impl Compiler {
     pub fn preprocess(&self, defines: &[&str]) -> Result<String, String> {
         let mut cmd = self.command();
         cmd.args(["-E", "-x", "c", "/dev/null"]);
+        // The attribute groups name nothing declared: the preprocessor drops them.
+        cmd.args(["-D__attribute__(a)=", "-D__declspec(a)="]);
         cmd.args(included().flat_map(|h| ["-include", h]));
         cmd.args(defines.iter().map(|d| format!("-D{d}")));
         let out = (cmd.output()).map_err(|e| format!("cannot run {}: {e}", self.path.display()))?;
@@ -159,21 +161,14 @@ const NOT_DECLARATORS: &str = "sizeof alignof _Alignof alignas _Alignas decltype
     typeof static_assert _Static_assert noexcept asm __asm __asm__";
 
 impl Decls {
-    /// Splits `text` into top-level statements (a declaration ends at its `;`, a function
-    /// definition at its body's `}`) and reads each,
-    /// without the `__attribute__((..))` and `__declspec(..)` groups, which name nothing declared.
+    /// Splits `text` (from [`Compiler::preprocess`], without attribute groups) into top-level
+    /// statements (a declaration ends at its `;`, a function definition at its body's `}`) and
+    /// reads each.
     pub fn scan(text: &str) -> Decls {
         let tokens = c_tokens(text);
-        let t: Vec<&str> = tokens.iter().map(String::as_str).collect();
         let mut d = Decls::default();
-        let (mut stmt, mut depth, mut i) = (Vec::new(), 0usize, 0);
-        while i < t.len() {
-            let tok = t[i];
-            i += 1;
-            if matches!(tok, "__attribute__" | "__declspec") {
-                i = group_end(&t, i, "(", ")") + 1;
-                continue;
-            }
+        let (mut stmt, mut depth) = (Vec::new(), 0usize);
+        for tok in tokens.iter().map(String::as_str) {
             stmt.push(tok);
             let end = match tok {
                 "{" => {

@@ -122,8 +122,10 @@ bench first_init first-init-dynamic --no-default-features --features cuda-12000,
 # Its unit and integration tests, doctests and example, built with cuda-12000 and cuda-13000, in
 # rustacuda/ours-<tag>/ with their runner (rustacuda/run.sh: ci/rustacuda-run.sh) and the one
 # test allowed to fail (rustacuda/expected-differences); run.sh's `rustacuda` part runs them.
-echo "building rustacuda 0.1.3's tests, doctests and example on this crate (ci/rustacuda-check.sh --bundle)"
-ci/rustacuda-check.sh --bundle "$out/rustacuda"
+if ! $bench_only; then
+  echo "building rustacuda 0.1.3's tests, doctests and example on this crate (ci/rustacuda-check.sh --bundle)"
+  ci/rustacuda-check.sh --bundle "$out/rustacuda"
+fi
 # --- end of rustacuda ---------------------------------------------------------------------------
 cp ci/gpu-run.sh "$out/run.sh"
 du -sh "$out"

@@ -233,13 +233,9 @@ fn header_dir(root: &Path, version: &str) -> Result<PathBuf, String> {
     let var = format!("CUDA_HEADERS_{version}");
     let fetched = root.join("target/ci-deps/headers").join(version);
     search(candidates(&var, fetched, "include"), "cuda.h cudaTypedefs.h", |dir| {
-        let text = std::fs::read_to_string(dir.join("cuda.h")).unwrap_or_default();
-        match search::header_version(&text).ok().flatten() {
-            Some(found) if found.to_string() == version => Ok(()),
-            found => Err(format!(
-                "CUDA_VERSION {}",
-                found.map_or("unreadable".into(), |v| v.to_string())
-            )),
+        match define_in(&dir.join("cuda.h"), "CUDA_VERSION") {
+            Some(found) if found == version => Ok(()),
+            found => Err(format!("CUDA_VERSION {}", found.as_deref().unwrap_or("unreadable"))),
         }
     })
     .map_err(|looked| {
@@ -265,8 +261,9 @@ fn interop_dir(root: &Path) -> Result<PathBuf, String> {
     search(dirs, needed, |_| Ok(())).map_err(|looked| {
         format!(
             "the tests compile the interop headers (cudaGL.h, cudaEGL.h, cudaVDPAU.h), which need \
-             {needed}; run ci/fetch-deps.sh (Debian's libgl-dev, libegl-dev, libvdpau-dev into \
-             target/ci-deps) or set CUDA_INTEROP_INCLUDE. Looked in: {looked}"
+             {}; run ci/fetch-deps.sh (Debian's libgl-dev, libegl-dev, libvdpau-dev into \
+             target/ci-deps) or set CUDA_INTEROP_INCLUDE. Looked in: {looked}",
+            needed.replace(' ', ", ")
         )
     })
 }
@@ -276,16 +273,17 @@ fn interop_dir(root: &Path) -> Result<PathBuf, String> {
 fn find_cudart(root: &Path) -> Result<(PathBuf, PathBuf), String> {
     let fetched = root.join("target/ci-deps/cudart");
     let dirs = candidates("CUDART_INCLUDE_PATH", fetched.join("include"), "include");
-    let include = search(dirs, "cuda_runtime_api.h crt/host_defines.h", |dir| {
-        let text = std::fs::read_to_string(dir.join("cuda_runtime_api.h")).unwrap_or_default();
-        match search::define_value(&text, "CUDART_VERSION") {
+    let include = search(
+        dirs,
+        "cuda_runtime_api.h crt/host_defines.h",
+        |dir| match define_in(&dir.join("cuda_runtime_api.h"), "CUDART_VERSION") {
             Some(v) if v.len() == 5 && v.starts_with("12") => Ok(()),
             v => Err(format!(
                 "CUDART_VERSION {}, not 12xxx",
-                v.unwrap_or("unreadable")
+                v.as_deref().unwrap_or("unreadable")
             )),
-        }
-    });
+        },
+    );
     let dirs = candidates("CUDART_LIBRARY_PATH", fetched.join("lib"), "lib");
     let lib = search(dirs, "libcudart.so.12", |_| Ok(()));
     match (include, lib) {
@@ -300,6 +298,12 @@ fn find_cudart(root: &Path) -> Result<(PathBuf, PathBuf), String> {
             lib.err().unwrap_or("found".into())
         )),
     }
+}
+
+/// The value of `#define <name>` in the header file `file` (cuda-driver-sys's reading of it).
+fn define_in(file: &Path, name: &str) -> Option<String> {
+    let text = std::fs::read_to_string(file).ok()?;
+    search::define_value(&text, name).map(str::to_owned)
 }
 
 /// The files of `dir` ending in `.ext`, sorted.

@@ -197,14 +197,14 @@ impl Model {
                 if fields.named.len() == 1 && first.is_some_and(|i| i == "_unused") {
                     self.opaque.insert(name);
                 } else {
-                    let rec = record(&name, false, fields.named);
+                    let rec = record(&name, false, fields.named)?;
                     self.records.insert(name, rec);
                 }
             }
             ("bindings", syn::Item::Union(u)) if u.generics.params.is_empty() => {
                 let name = u.ident.to_string();
-                self.records
-                    .insert(name.clone(), record(&name, true, u.fields.named));
+                let rec = record(&name, true, u.fields.named)?;
+                self.records.insert(name, rec);
             }
             ("bindings", syn::Item::Type(t)) => {
                 self.aliases.insert(t.ident.to_string(), *t.ty);
@@ -274,29 +274,37 @@ impl Model {
 /// compare none: bindgen's `_bitfield_N` storage stops the build, naming the record, until they
 /// learn to (C sees no storage unit; the old way was bindgen's setters against C's designated
 /// initializers, the bytes of the named host compared).
-fn record(record: &str, union: bool, fields: impl IntoIterator<Item = syn::Field>) -> Record {
+fn record(
+    record: &str,
+    union: bool,
+    fields: impl IntoIterator<Item = syn::Field>,
+) -> Result<Record, String> {
     let member = |f: syn::Field| {
         let name = f.ident.unwrap().to_string();
         let rust_only = ["_bindgen_align", "__bindgen_padding_"];
-        assert!(
-            !name.starts_with("_bitfield_"),
-            "{record} has a bit-field ({name}), which the layout probe cannot compare: no header \
-             had one when it was written. Teach the probes bit-fields (tests/support/model.rs, \
-             layout.rs, c/layout_probe.c, tests/layout.rs) before accepting this header."
-        );
-        if name.starts_with("__bindgen_anon_") {
+        Ok(if name.starts_with("_bitfield_") {
+            return Err(format!(
+                "{record} has a bit-field ({name}), which the layout probe cannot compare: no \
+                 header had one when it was written. Teach the probes bit-fields \
+                 (tests/support/model.rs, layout.rs, c/layout_probe.c, tests/layout.rs) before \
+                 accepting this header."
+            ));
+        } else if name.starts_with("__bindgen_anon_") {
             let ty = path_ident(&f.ty)
-                .unwrap_or_else(|| panic!("anonymous member {name} of no named type"));
+                .ok_or_else(|| format!("{record}: anonymous member {name} of no named type"))?;
             Member::Anon(name, ty)
         } else if rust_only.iter().any(|p| name.starts_with(p)) {
             // Zero-sized alignment markers, padding bindgen spells out.
             Member::RustOnly
         } else {
             Member::Named(c_name(&name), name, Box::new(f.ty))
-        }
+        })
     };
-    let fields = fields.into_iter().map(member).collect();
-    Record { union, fields }
+    let fields = fields
+        .into_iter()
+        .map(member)
+        .collect::<Result<_, String>>()?;
+    Ok(Record { union, fields })
 }
 
 /// A Rust text of a type or path (`::core::ffi::c_int`, not `:: core :: ffi :: c_int`).

@@ -314,7 +314,7 @@ fn layout_matches_the_c_compiler() {
 
     println!(
         "CUDA {version} layout: compared {} structs, {} unions, {} anonymous members \
-         (measured through their fields), {} fields, 0 bit-fields (a record with one stops the build), {} typedefs, {} enum types, \
+         (measured through their fields), {} fields, no bit-fields (a record with one stops the build), {} typedefs, {} enum types, \
          {} C-spelling typedefs; {} opaque structs and {} typedefs of them are incomplete in C \
          (pointers only).",
         n.structs,

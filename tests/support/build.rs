@@ -101,7 +101,7 @@ fn build() -> Result<(), String> {
         .include(&interop)
         .include(&out)
         .warnings(false);
-    for d in c_header::FOREIGN_DEFINES {
+    for d in c_header::foreign_defines() {
         build.define(d, None);
     }
     if per_thread {

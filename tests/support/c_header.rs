@@ -6,41 +6,40 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::Command;
 
-/// The driver-API headers the bindings bind: (the prefix of their generated files, as in
-/// `gl_bindings.rs`; the header; its typedef header; the other API's header it needs first). The
-/// tests' `interop` feature (the crate's `profiler`, `gl`, `egl` and `vdpau` modules) adds all but
-/// `cuda.h`; the build script is compiled with the package's features too.
-const MODULES: [(&str, &str, &str, &str); 5] = [
-    ("", "cuda.h", "cudaTypedefs.h", ""),
-    ("profiler_", "cudaProfiler.h", "cudaProfilerTypedefs.h", ""),
-    ("gl_", "cudaGL.h", "cudaGLTypedefs.h", "GL/gl.h"),
-    ("egl_", "cudaEGL.h", "cudaEGLTypedefs.h", ""),
-    (
-        "vdpau_",
-        "cudaVDPAU.h",
-        "cudaVDPAUTypedefs.h",
-        "vdpau/vdpau.h",
-    ),
-];
+use lang_c::ast::{
+    Declaration, DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator, EnumType,
+    ExternalDeclaration, FunctionSpecifier, Identifier, StorageClassSpecifier, StructKind,
+    StructType,
+};
+use lang_c::span::{Node, Span};
+use lang_c::visit::Visit;
 
-type Module = (&'static str, &'static str, &'static str, &'static str);
+// The generator's table of the header sets it binds (`cuda.h`, the interop modules), shared.
+#[allow(dead_code)]
+#[path = "../../cuda-driver-sys/generator/src/header_set.rs"]
+mod header_set;
+use header_set::{HeaderSet, CORE, MODULES};
 
-/// The [`MODULES`] this build covers.
-fn covered() -> &'static [Module] {
-    &MODULES[..if cfg!(feature = "interop") { 5 } else { 1 }]
+/// The header sets this build covers: `cuda.h`'s, and with the tests' `interop` feature (the
+/// crate's `profiler`, `gl`, `egl` and `vdpau` modules) the others; the build script is compiled
+/// with the package's features too.
+fn covered() -> impl Iterator<Item = &'static HeaderSet> {
+    let modules = if cfg!(feature = "interop") {
+        &MODULES[..]
+    } else {
+        &[]
+    };
+    std::iter::once(&CORE).chain(modules)
 }
 
-/// The covered headers: (prefix of their generated files, header).
-pub fn sets() -> impl Iterator<Item = (&'static str, &'static str)> {
-    covered().iter().map(|m| (m.0, m.1))
+/// The covered headers: (prefix of their generated files, as in `gl_bindings.rs`; header).
+pub fn sets() -> impl Iterator<Item = (String, &'static str)> {
+    covered().map(|s| (s.file(""), s.headers[0]))
 }
 
 /// The covered headers, in the order a C program includes them.
 fn included() -> impl Iterator<Item = &'static str> {
-    covered()
-        .iter()
-        .flat_map(|m| [m.3, m.1, m.2])
-        .filter(|h| !h.is_empty())
+    covered().flat_map(|s| s.prelude.iter().chain(&s.headers).copied())
 }
 
 /// The `#include` lines of the covered headers, as a C program includes them.
@@ -56,38 +55,11 @@ pub const FOREIGN_HEADERS: &str = "gl.h egl.h eglext.h eglplatform.h khrplatform
 /// `_v1` types and the `PFN_*` typedefs of older versions exist only with these.
 pub const INTERNAL_DEFINES: &str = "__CUDA_API_VERSION_INTERNAL __CUDA_API_VERSION_INTERNAL_ODR";
 
-/// The definitions the bindings were generated with for the foreign headers (EGL's native types
-/// without Xlib, the same sizes).
-pub const FOREIGN_DEFINES: [&str; 1] = ["EGL_NO_X11"];
-
-/// The lines of the driver-API headers ([`MODULES`]) in a preprocessor's output (`-E`), by its
-/// line markers: what the headers declare, without the system and foreign headers they include.
-pub fn header_lines(expanded: &str) -> String {
-    let names: Vec<&str> = MODULES.iter().flat_map(|m| [m.1, m.2]).collect();
-    lines_of(expanded, &names)
-}
-
-/// The lines of the files named `files` (base names) in a preprocessor's output.
-pub fn lines_of(expanded: &str, files: &[&str]) -> String {
-    let mut keep = false;
-    let mut own = String::new();
-    for line in expanded.lines() {
-        if let Some(rest) = line.strip_prefix("# ") {
-            if let Some(file) = rest.split('"').nth(1) {
-                let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
-                keep = files.contains(&base);
-                continue;
-            }
-        }
-        if line.starts_with('#') {
-            continue;
-        }
-        if keep {
-            own.push_str(line);
-            own.push('\n');
-        }
-    }
-    own
+/// The definitions the bindings were generated with for the foreign headers (`EGL_NO_X11`).
+pub fn foreign_defines() -> impl Iterator<Item = &'static str> {
+    MODULES
+        .iter()
+        .flat_map(|s| s.defines.iter().map(|d| d.trim_start_matches("-D")))
 }
 
 /// A compiler of the probes and the directories of the headers it compiles against.
@@ -108,7 +80,7 @@ impl Compiler {
         cmd.arg("-w")
             .arg(format!("-I{}", self.headers.display()))
             .arg(format!("-I{}", self.interop.display()))
-            .args(FOREIGN_DEFINES.iter().map(|d| format!("-D{d}")))
+            .args(foreign_defines().map(|d| format!("-D{d}")))
             .env("LC_ALL", "C");
         cmd
     }
@@ -118,8 +90,9 @@ impl Compiler {
     pub fn preprocess(&self, defines: &[&str]) -> Result<String, String> {
         let mut cmd = self.command();
         cmd.args(["-E", "-x", "c", "/dev/null"]);
-        // The attribute groups name nothing declared: the preprocessor drops them.
-        cmd.args(["-D__attribute__(a)=", "-D__declspec(a)="]);
+        // Attribute groups and alignment specifiers name nothing declared: the preprocessor drops
+        // them (lang-c reads no `_Alignas` in a member's specifiers).
+        cmd.args(["-D__attribute__(a)=", "-D__declspec(a)=", "-D_Alignas(a)="]);
         cmd.args(included().flat_map(|h| ["-include", h]));
         cmd.args(defines.iter().map(|d| format!("-D{d}")));
         let out = (cmd.output()).map_err(|e| format!("cannot run {}: {e}", self.path.display()))?;
@@ -143,7 +116,7 @@ pub struct CDef {
     pub nested: bool,
 }
 
-/// What preprocessed header text declares, statement by statement.
+/// What the preprocessed headers declare, read by a C parser (`lang-c`).
 #[derive(Default)]
 pub struct Decls {
     pub defs: Vec<CDef>,
@@ -154,119 +127,91 @@ pub struct Decls {
     /// Functions (library symbols), `static inline` functions (defined in the header) and
     /// `typedef R (CUDAAPI *PFN_cuX_vN)(..);`, by name.
     pub signatures: [BTreeSet<String>; 3],
+    /// The name of the typedef the declaration being read declares first, while its own
+    /// specifiers are read (see [`CDef::typedef`]); the depth of records being read.
+    typedef: Option<String>,
+    depth: usize,
 }
 
-/// Identifiers followed by `(` that declare nothing.
-const NOT_DECLARATORS: &str = "sizeof alignof _Alignof alignas _Alignas decltype __typeof__ \
-    typeof static_assert _Static_assert noexcept asm __asm __asm__";
-
 impl Decls {
-    /// Splits `text` (from [`Compiler::preprocess`], without attribute groups) into top-level
-    /// statements (a declaration ends at its `;`, a function definition at its body's `}`) and
-    /// reads each.
-    pub fn scan(text: &str) -> Decls {
-        let tokens = c_tokens(text);
+    /// What `expanded`, a preprocessor's output (from [`Compiler::preprocess`]), declares in the
+    /// files named `files` (base names, by its line markers; the driver-API headers of every
+    /// [`HeaderSet`] when empty), without the system and foreign headers they include.
+    pub fn scan(expanded: &str, files: &[&str]) -> Result<Decls, String> {
+        let all = std::iter::once(&CORE)
+            .chain(&MODULES)
+            .flat_map(|s| s.headers);
+        let files: Vec<&str> = if files.is_empty() {
+            all.collect()
+        } else {
+            files.to_vec()
+        };
+        // Where each file's lines begin, and whether it is one of `files`.
+        let (mut marks, mut offset) = (Vec::new(), 0);
+        for line in expanded.split_inclusive('\n') {
+            if let Some(file) = line.strip_prefix("# ").and_then(|r| r.split('"').nth(1)) {
+                let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
+                marks.push((offset, files.contains(&base)));
+            }
+            offset += line.len();
+        }
+        let kept = |at: usize| marks[..marks.partition_point(|m| m.0 <= at)].last();
+        let config = lang_c::driver::Config::with_gcc();
+        let parse = lang_c::driver::parse_preprocessed(&config, expanded.to_string());
+        let unit =
+            parse.map_err(|e| format!("the C parser (lang-c) failed on the headers: {e}"))?;
         let mut d = Decls::default();
-        let (mut stmt, mut depth) = (Vec::new(), 0usize);
-        for tok in tokens.iter().map(String::as_str) {
-            stmt.push(tok);
-            let end = match tok {
-                "{" => {
-                    depth += 1;
-                    false
+        for ext in unit
+            .unit
+            .0
+            .iter()
+            .filter(|e| kept(e.span.start).is_some_and(|m| m.1))
+        {
+            match &ext.node {
+                ExternalDeclaration::Declaration(decl) => d.declaration(&decl.node),
+                ExternalDeclaration::FunctionDefinition(f) => {
+                    d.signatures[1].insert(name(&f.node.declarator.node));
                 }
-                "}" => {
-                    depth = depth.saturating_sub(1);
-                    let body = stmt.iter().position(|s| *s == "{");
-                    depth == 0 && body.is_some_and(|b| b > 0 && stmt[b - 1] == ")")
-                }
-                ";" => depth == 0,
+                ExternalDeclaration::StaticAssert(_) => {}
+            }
+            d.visit_external_declaration(&ext.node, &ext.span);
+        }
+        Ok(d)
+    }
+
+    /// The function, function type or `PFN_*` typedef a declaration declares; the name of the
+    /// typedef, for its definitions.
+    fn declaration(&mut self, decl: &Declaration) {
+        let specifier = |s: &DeclarationSpecifier, static_: bool| match s {
+            DeclarationSpecifier::StorageClass(c) => match c.node {
+                StorageClassSpecifier::Typedef => !static_,
+                StorageClassSpecifier::Static => static_,
                 _ => false,
+            },
+            DeclarationSpecifier::Function(f) => static_ && f.node == FunctionSpecifier::Inline,
+            _ => false,
+        };
+        let typedef = decl.specifiers.iter().any(|s| specifier(&s.node, false));
+        let inline = decl.specifiers.iter().any(|s| specifier(&s.node, true));
+        for d in decl.declarators.iter().map(|d| &d.node.declarator.node) {
+            let function = |d: &Declarator| {
+                let f = d.derived.first().map(|f| &f.node);
+                matches!(
+                    f,
+                    Some(DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_))
+                )
             };
-            if end {
-                d.definitions(&stmt);
-                d.declaration(&stmt);
-                stmt.clear();
-            }
-        }
-        d
-    }
-
-    /// The struct, union and enum definitions of one statement, and the enumerators.
-    fn definitions(&mut self, s: &[&str]) {
-        let mut depth = 0;
-        for i in 0..s.len() {
-            depth += i32::from(s[i] == "{") - i32::from(s[i] == "}");
-            let Some(keyword) = ["struct", "union", "enum"].into_iter().find(|k| *k == s[i]) else {
-                continue;
-            };
-            let mut j = i + 1;
-            let tag = (j < s.len() && is_c_ident(s[j])).then(|| s[j].to_string());
-            j += usize::from(tag.is_some());
-            if j >= s.len() || s[j] != "{" {
-                continue;
-            }
-            let end = group_end(s, j, "{", "}");
-            let mut typedef = None;
-            if depth == 0 && s[0] == "typedef" {
-                let mut k = end + 1;
-                while k < s.len() && s[k] != ";" && typedef.is_none() {
-                    typedef = is_c_ident(s[k]).then(|| s[k].to_string());
-                    k += 1;
+            let direct = matches!(d.kind.node, DeclaratorKind::Identifier(_));
+            let name = name(d);
+            if typedef {
+                self.typedef.get_or_insert(name.clone());
+                if name.starts_with("PFN_") && function(d) && !direct {
+                    self.signatures[2].insert(name);
+                } else if function(d) && direct {
+                    self.function_typedefs.insert(name);
                 }
-            }
-            if keyword == "enum" {
-                // `A = 1, B, C = A | B,`: the first token of each top-level entry.
-                let (body, mut paren) = (&s[j + 1..end], 0);
-                for (k, tok) in body.iter().enumerate() {
-                    paren += i32::from(*tok == "(") - i32::from(*tok == ")");
-                    if paren == 0 && is_c_ident(tok) && (k == 0 || body[k - 1] == ",") {
-                        self.enumerators.push(tok.to_string());
-                    }
-                }
-            }
-            let nested = depth > 0;
-            self.defs.push(CDef {
-                keyword,
-                tag,
-                typedef,
-                nested,
-            });
-        }
-    }
-
-    /// The function, function type or `PFN_*` typedef one statement declares.
-    fn declaration(&mut self, s: &[&str]) {
-        if s[0] == "typedef" {
-            let pfn =
-                |w: &&[&str]| w[0] == "(" && w[1] == "*" && w[3] == ")" && w[2].starts_with("PFN_");
-            if let Some(w) = s.windows(4).find(pfn) {
-                self.signatures[2].insert(w[2].to_string());
-            }
-            let j = s
-                .iter()
-                .position(|t| matches!(*t, ";" | "(" | "{"))
-                .unwrap_or(s.len());
-            let function_type = j < s.len() && s[j] == "(" && j > 2 && is_c_ident(s[j - 1]);
-            if function_type && s.get(group_end(s, j, "(", ")") + 1) == Some(&";") {
-                self.function_typedefs.insert(s[j - 1].to_string());
-            }
-            return;
-        }
-        for j in 0..s.len() - 1 {
-            if matches!(s[j], "{" | "=") {
-                return;
-            }
-            if is_c_ident(s[j])
-                && s[j + 1] == "("
-                && !NOT_DECLARATORS.split_whitespace().any(|n| n == s[j])
-            {
-                let inline = s.contains(&"{")
-                    || s[..j]
-                        .iter()
-                        .any(|k| matches!(*k, "static" | "inline" | "__inline__" | "__inline"));
-                let set = &mut self.signatures[usize::from(inline)];
-                set.insert(s[j].to_string());
+            } else if function(d) && direct {
+                self.signatures[usize::from(inline)].insert(name);
                 return;
             }
         }
@@ -277,52 +222,56 @@ impl Decls {
     }
 }
 
-/// Preprocessed C split into tokens: identifiers and numbers, string and character literals,
-/// and every other character on its own.
-fn c_tokens(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-        } else if c.is_ascii_alphanumeric() || c == b'_' {
-            let s = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                i += 1;
-            }
-            out.push(text[s..i].to_string());
-        } else if c == b'"' || c == b'\'' {
-            let s = i;
-            i += 1;
-            while i < b.len() && b[i] != c {
-                i += if b[i] == b'\\' { 2 } else { 1 };
-            }
-            i += 1;
-            out.push(text[s..i.min(b.len())].to_string());
-        } else {
-            out.push((c as char).to_string());
-            i += 1;
+/// The struct, union and enum definitions, the enumerators.
+impl<'a> Visit<'a> for Decls {
+    fn visit_external_declaration(&mut self, ext: &'a ExternalDeclaration, span: &'a Span) {
+        lang_c::visit::visit_external_declaration(self, ext, span);
+        self.typedef = None;
+    }
+
+    fn visit_struct_type(&mut self, s: &'a StructType, span: &'a Span) {
+        if s.declarations.is_some() {
+            let keyword = match s.kind.node {
+                StructKind::Struct => "struct",
+                StructKind::Union => "union",
+            };
+            self.definition(keyword, &s.identifier);
+            self.depth += 1;
+            lang_c::visit::visit_struct_type(self, s, span);
+            self.depth -= 1;
         }
     }
-    out
-}
 
-/// A token that is an identifier (or keyword).
-fn is_c_ident(t: &str) -> bool {
-    t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-}
-
-/// The index of the token that closes the first `open` group at or after `j`.
-fn group_end(t: &[&str], mut j: usize, open: &str, close: &str) -> usize {
-    let mut depth = 0;
-    while j < t.len() {
-        depth += i32::from(t[j] == open) - i32::from(t[j] == close);
-        if depth == 0 && t[j] == close {
-            return j;
+    fn visit_enum_type(&mut self, e: &'a EnumType, _: &'a Span) {
+        if e.enumerators.is_empty() {
+            return; // `enum E` naming a type
         }
-        j += 1;
+        self.definition("enum", &e.identifier);
+        let names = e
+            .enumerators
+            .iter()
+            .map(|n| n.node.identifier.node.name.clone());
+        self.enumerators.extend(names);
     }
-    j
+}
+
+impl Decls {
+    fn definition(&mut self, keyword: &'static str, tag: &Option<Node<Identifier>>) {
+        let nested = self.depth > 0;
+        self.defs.push(CDef {
+            keyword,
+            tag: tag.as_ref().map(|t| t.node.name.clone()),
+            typedef: if nested { None } else { self.typedef.clone() },
+            nested,
+        });
+    }
+}
+
+/// The name a declarator declares.
+fn name(d: &Declarator) -> String {
+    match &d.kind.node {
+        DeclaratorKind::Identifier(i) => i.node.name.clone(),
+        DeclaratorKind::Declarator(inner) => name(&inner.node),
+        DeclaratorKind::Abstract => String::new(),
+    }
 }

@@ -13,9 +13,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::c_header::{
-    header_lines, includes, lines_of, CDef, Compiler, Decls, FOREIGN_HEADERS, INTERNAL_DEFINES,
-};
+use crate::c_header::{includes, CDef, Compiler, Decls, FOREIGN_HEADERS, INTERNAL_DEFINES};
 use crate::model::{path_ident, rust_text, Inputs, Member, Model};
 
 /// Writes the tables (`*.inc` for the C probes, `layout_probe.rs` and `constants_probe.rs` for the
@@ -56,11 +54,14 @@ pub fn generate(root: &Path, out: &Path, version: &str, cc: &Compiler, per_threa
     // defined by the header too. The constants probe compiles as a C program, which does not see
     // what is declared only under __CUDA_API_VERSION_INTERNAL (12.1-12.4's `_MAX`s).
     let scan = |defines: &[&str]| {
-        let expanded = cc.preprocess(defines);
-        let expanded = expanded.unwrap_or_else(|e| panic!("{e}"));
-        let mut h = Decls::scan(&header_lines(&expanded));
-        let foreign: Vec<&str> = FOREIGN_HEADERS.split(' ').collect();
-        adopt(&mut h, Decls::scan(&lines_of(&expanded, &foreign)), &m);
+        let expanded = cc.preprocess(defines).unwrap_or_else(|e| panic!("{e}"));
+        let scan = |files: &[&str]| Decls::scan(&expanded, files).unwrap_or_else(|e| panic!("{e}"));
+        let mut h = scan(&[]);
+        adopt(
+            &mut h,
+            scan(&FOREIGN_HEADERS.split(' ').collect::<Vec<_>>()),
+            &m,
+        );
         h
     };
     let header = scan(&INTERNAL_DEFINES.split(' ').collect::<Vec<_>>());

@@ -44,12 +44,12 @@ impl Inputs {
         mut part: impl FnMut(&str) -> Result<String, String>,
     ) -> Result<Inputs, String> {
         let mut text: BTreeMap<&str, String> = BTreeMap::new();
-        let modules: Vec<&str> = sets().map(|(p, _)| p).collect();
+        let modules: Vec<String> = sets().map(|(p, _)| p).collect();
         for file in FILES {
             let prefixes = if file == "inline" {
-                &[""]
+                &modules[..1]
             } else {
-                &modules[..]
+                &modules
             };
             for p in prefixes {
                 let s = part(&format!("{p}{file}.rs"))?;

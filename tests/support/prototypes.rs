@@ -1,26 +1,25 @@
 //! The prototype probe of `tests/prototypes.rs`: every function, `PFN_*` typedef, other typedef and
 //! C spelling of the selected version's bindings (the build script's `projected_*.rs`), turned back
-//! into C++ types and compared by the C++ compiler, with `std::is_same`, with what the `cuda.h` and
-//! `cudaTypedefs.h` they were generated from declare (C++ rather than C: C's
-//! `__builtin_types_compatible_p` takes an enum for its integer type). A function's whole type
-//! (`decltype(&cuX)`) is compared, and where it differs each part: parameter count, variadic-ness,
-//! return type, each parameter. The C++ side is generic (`c/prototypes.hpp`): one line per entry.
+//! into a C++ type that the C++ compiler compares (`std::is_same`) with what the `cuda.h` and
+//! `cudaTypedefs.h` they were generated from declare (C++: C's `__builtin_types_compatible_p` takes
+//! an enum for its integer type). The C++ side is generic (`c/prototypes.hpp`), one line per entry;
+//! where a function's whole type differs, each part is compared: parameter count, variadic-ness,
+//! return type, each parameter.
 //!
-//! Three units, each compiled with `-fsyntax-only`, see the headers as the declarations differ:
+//! Three units, compiled with `-fsyntax-only`, see the headers as their declarations differ:
 //! `legacy-stream` as a C program, `per-thread-stream` with `CUDA_API_PER_THREAD_DEFAULT_STREAM`,
 //! `internal` as the bindings were generated (`__CUDA_API_VERSION_INTERNAL`: the legacy `_v1`
-//! types, older `PFN_*` typedefs). Each function is checked in every stream view whose header
-//! declares it (the header, read through the preprocessor, tells), each C spelling in its mode, the
-//! typedefs in the internal view; what only one side has is reported too. A mismatch makes g++
-//! print `cdsys::check<cdsys::where<ENTRY, PART>, cdsys::header<HEADER TYPE>, cdsys::bindings<RUST
-//! TYPE>>`, which [`explain`] turns into one line.
+//! types, older `PFN_*` typedefs). Functions are checked in each stream view whose header declares
+//! them (the preprocessed header tells), C spellings in their mode, typedefs in the internal view;
+//! what only one side has is a problem too. A mismatch makes g++ print `cdsys::check<cdsys::where<
+//! ENTRY, PART>, cdsys::header<HEADER TYPE>, cdsys::bindings<RUST TYPE>>`: [`explain`] reads it.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::c_header::{header_lines, includes, Compiler, Decls, INTERNAL_DEFINES};
+use crate::c_header::{includes, Compiler, Decls, INTERNAL_DEFINES};
 use crate::model::{rust_text, Inputs, Model, Sig};
 
 /// The three views of the headers, each a unit of the probe: name and defines.
@@ -41,17 +40,6 @@ pub struct Count {
     /// internal view); 0 for the kinds whose header side is not listed (other typedefs, C
     /// spellings).
     pub header: usize,
-}
-
-impl Count {
-    /// A count of `checked` entries of `declared`, `header` in the header.
-    fn new(checked: usize, declared: usize, header: usize) -> Count {
-        Count {
-            checked,
-            declared,
-            header,
-        }
-    }
 }
 
 /// One compiled unit of the probe.
@@ -202,38 +190,22 @@ fn cpp_fn(f: &syn::TypeBareFn) -> Result<String, String> {
     Ok(format!("cdsys::{kind}<{}>", args.join(", ")))
 }
 
-/// One unit being generated: its view, text, and for each assertion (its entry, numbered in the
-/// unit) what the messages call it (`function cuX`), the signature it compares, if one (whose parts
+/// What the messages call an entry (`function cuX`); the signature it compares, if one (whose parts
 /// [`explain`] names, see `cdsys::where` in `prototypes.hpp`), else the bindings' Rust type.
+type Entry = (String, Option<syn::TypeBareFn>, String);
+
+/// One unit being generated: its view, its text and its entries (numbered in the unit).
 struct Gen {
     view: &'static str,
     text: String,
-    entries: Vec<(String, Option<syn::TypeBareFn>, String)>,
+    entries: Vec<Entry>,
 }
 
 impl Gen {
-    /// An assertion of `macro_` (`CDSYS_SIGNATURE`, `CDSYS_TYPE`) on `header` and the bindings'
-    /// C++ type `cpp`, its entry called `subject`.
-    fn assert(
-        &mut self,
-        macro_: &str,
-        header: &str,
-        cpp: &str,
-        entry: (String, Option<syn::TypeBareFn>, String),
-    ) {
-        let n = self.entries.len();
-        let _ = writeln!(self.text, "{macro_}({n}, {header}, {cpp})");
+    /// The line of the next entry, `line` given its number.
+    fn entry(&mut self, line: impl FnOnce(usize) -> String, entry: Entry) {
+        let _ = writeln!(self.text, "{}", line(self.entries.len()));
         self.entries.push(entry);
-    }
-
-    /// A function or function-pointer typedef, against `header`, the header's function pointer
-    /// type. The whole type is compared; where it differs, each part too (parameter count,
-    /// variadic, return type, each parameter), so that the diagnostics name the parameter.
-    fn signature(&mut self, subject: &str, header: &str, (name, f): &Sig) -> Result<(), String> {
-        let whole = cpp_fn(f).map_err(|e| format!("{name}: {e}"))?;
-        let entry = (format!("{subject} {name}"), Some(f.clone()), String::new());
-        self.assert("CDSYS_SIGNATURE", header, &whole, entry);
-        Ok(())
     }
 }
 
@@ -246,31 +218,32 @@ fn probe(
 ) -> Result<(), String> {
     let m = Model::read(inputs)?;
     // The `PFN_*` typedefs of bindings.rs, and the others (`pub type`, `pub use E as T`).
-    let mut pfns: Vec<Sig> = Vec::new();
-    for (name, ty) in m.aliases.iter().filter(|a| a.0.starts_with("PFN_")) {
-        let Some(f) = crate::rust_syntax::option_inner(ty) else {
-            let kind = "not an Option<unsafe extern \"C\" fn> typedef";
-            return Err(format!("bindings.rs: {name} is {kind}"));
-        };
-        pfns.push((name.clone(), f.clone()));
+    let (mut pfns, mut typedefs): (Vec<Sig>, Vec<(String, syn::Type)>) = Default::default();
+    for (name, ty) in &m.aliases {
+        match (
+            name.starts_with("PFN_"),
+            crate::rust_syntax::option_inner(ty),
+        ) {
+            (false, _) => typedefs.push((name.clone(), ty.clone())),
+            (true, Some(f)) => pfns.push((name.clone(), f.clone())),
+            (true, None) => {
+                return Err(format!("bindings.rs: {name} is not an Option<fn> typedef"))
+            }
+        }
     }
-    let aliases = m.aliases.iter().filter(|a| !a.0.starts_with("PFN_"));
-    let aliases = aliases.map(|(name, ty)| (name.clone(), ty.clone()));
-    let enum_typedefs =
-        (m.enum_typedefs.iter()).map(|(n, e)| (n.clone(), syn::parse_str(e).unwrap()));
-    let typedefs: Vec<(String, syn::Type)> = aliases.chain(enum_typedefs).collect();
+    let enum_typedefs = m.enum_typedefs.iter();
+    typedefs.extend(enum_typedefs.map(|(n, e)| (n.clone(), syn::parse_str(e).unwrap())));
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     // What each view declares (the three preprocessor runs in parallel).
     let scan = |defines: &str| {
         let defines: Vec<&str> = defines.split_whitespace().collect();
-        let expanded = cxx.preprocess(&defines)?;
-        Ok(Decls::scan(&header_lines(&expanded)))
+        Decls::scan(&cxx.preprocess(&defines)?, &[])
     };
     let scans = parallel(VIEWS.map(|(_, d)| move || scan(d)));
     let declared = scans.into_iter().collect::<Result<Vec<Decls>, String>>()?;
-    // Each kind of signature (`kind|file|header|what the header does`, the bindings, the header's
-    // names in a view), in each view whose header declares it: functions in the stream views,
-    // `PFN_*` typedefs in the internal one (the only one with all of them).
+    // Each kind of signature (`kind|file|header|what the header does`, the bindings), against the
+    // header's names in each view that declares it: functions in the stream views, `PFN_*`
+    // typedefs in the internal one (the only one with all of them).
     let kinds: [(&str, &[Sig]); 3] = [
         ("function|functions.rs|cuda.h|declare", &m.functions),
         (
@@ -286,12 +259,11 @@ fn probe(
         let prologue: String = (defines.split_whitespace())
             .map(|d| format!("#define {d} 1\n"))
             .collect();
+        let (version, includes) = (&inputs.version, includes());
         let text = format!(
             "/* @generated by tests/support/prototypes.rs from the projected bindings of CUDA \
-             {}: the {view} view of cuda.h, cudaTypedefs.h and the interop headers. */\n\
-             {prologue}#include \"prototypes.hpp\"\n{}",
-            inputs.version,
-            includes()
+             {version}: the {view} view of cuda.h, cudaTypedefs.h and the interop headers. */\n\
+             {prologue}#include \"prototypes.hpp\"\n{includes}"
         );
         let mut g = Gen {
             view,
@@ -306,11 +278,15 @@ fn probe(
             let spellings = m.spellings.iter().chain(&m.name_types);
             let spellings: Vec<_> = spellings.filter(|s| s.2[v]).collect();
             for (c, target, _) in &spellings {
-                let _ = writeln!(g.text, "CDSYS_SPELLING({c}, {target}, \"{view}\")");
-                g.entries
-                    .push((format!("C spelling {c}"), None, String::new()));
+                let line = |_| format!("CDSYS_SPELLING({c}, {target}, \"{view}\")");
+                g.entry(line, (format!("C spelling {c}"), None, String::new()));
             }
-            report.spellings[v] = Count::new(spellings.len(), spellings.len(), 0);
+            let n = spellings.len();
+            report.spellings[v] = Count {
+                checked: n,
+                declared: n,
+                header: 0,
+            };
             for name in d.signatures[0].iter().chain(&d.signatures[1]) {
                 let _ = writeln!(g.text, "#undef {name}");
             }
@@ -322,33 +298,53 @@ fn probe(
             let (kind, names) = (spec.split('|').next().unwrap(), &d.signatures[k]);
             let _ = writeln!(g.text, "\n/* {kind}s */");
             in_header[k].extend(names.iter().map(String::as_str));
-            for f in bound.iter().filter(|f| names.contains(&f.0)) {
-                let function = format!("decltype(&::{})", f.0);
-                g.signature(kind, if v < 2 { &function } else { &f.0 }, f)?;
-                if checked[k].insert(f.0.as_str()) && k == 0 {
-                    report.parameters += f.1.inputs.len();
+            for (name, f) in bound.iter().filter(|f| names.contains(&f.0)) {
+                // The whole type; where it differs, each part (prototypes.hpp).
+                let header = if v < 2 {
+                    format!("decltype(&::{name})")
+                } else {
+                    name.clone()
+                };
+                let cpp = cpp_fn(f).map_err(|e| format!("{name}: {e}"))?;
+                let line = |n| format!("CDSYS_SIGNATURE({n}, {header}, {cpp})");
+                g.entry(
+                    line,
+                    (format!("{kind} {name}"), Some(f.clone()), String::new()),
+                );
+                if checked[k].insert(name) && k == 0 {
+                    report.parameters += f.inputs.len();
                 }
             }
         }
         if v == 2 {
             g.text.push_str("\n/* Other typedefs */\n");
             for (name, ty) in &typedefs {
-                let c = cpp_type(ty).map_err(|e| format!("typedef {name}: {e}"))?;
-                let entry = (format!("typedef {name}"), None, rust_text(ty));
-                g.assert("CDSYS_TYPE", name, &c, entry);
+                let cpp = cpp_type(ty).map_err(|e| format!("typedef {name}: {e}"))?;
+                let line = |n| format!("CDSYS_TYPE({n}, {name}, {cpp})");
+                g.entry(line, (format!("typedef {name}"), None, rust_text(ty)));
             }
         }
         units.push(g);
     }
-    report.typedefs = Count::new(typedefs.len(), typedefs.len(), 0);
+    let n = typedefs.len();
+    report.typedefs = Count {
+        checked: n,
+        declared: n,
+        header: 0,
+    };
     // The counts, and a problem for each name only one side has.
     let mut counts = [Count::default(); 3];
     for (k, (spec, bound)) in kinds.iter().enumerate() {
         let [kind, file, header, verb] = spec.splitn(4, '|').collect::<Vec<_>>()[..] else {
             unreachable!()
         };
-        counts[k] = Count::new(checked[k].len(), bound.len(), in_header[k].len());
         let bound: BTreeSet<&str> = bound.iter().map(|f| f.0.as_str()).collect();
+        let (checked, declared, header_n) = (checked[k].len(), bound.len(), in_header[k].len());
+        counts[k] = Count {
+            checked,
+            declared,
+            header: header_n,
+        };
         let how = match header {
             "cuda.h" => format!("but {header} {verb}s it in neither stream mode"),
             _ => format!("but {header} does not {verb} it"),

@@ -21,7 +21,7 @@ pub(crate) fn run_bindgen(
 ) -> Result<String, String> {
     let mut builder = bindgen::Builder::default()
         .header_contents("cuda_driver_sys_wrapper.h", &set.wrapper())
-        .clang_args(set.clang_args(opts))
+        .clang_args(opts.clang_args(set))
         .clang_args(defines.iter().copied());
     for h in set.headers {
         builder = builder.allowlist_file(file_regex(h));

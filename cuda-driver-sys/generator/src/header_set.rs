@@ -1,9 +1,8 @@
 //! The header sets the generator binds: `cuda.h` ([`CORE`]) and the other driver-API headers
-//! ([`MODULES`]), each with its typedef header, and what each needs to be parsed.
+//! ([`MODULES`]), each with its typedef header, and what each needs to be parsed. Self-contained:
+//! the tests' probes include this file by path (`tests/support/c_header.rs`).
 
 use std::fmt::Write as _;
-
-use crate::Options;
 
 /// One driver-API header and its typedef header, generated into one set of files.
 pub struct HeaderSet {
@@ -89,14 +88,5 @@ impl HeaderSet {
             }
         }
         w
-    }
-
-    pub(crate) fn clang_args(&self, opts: &Options) -> Vec<String> {
-        let mut args = vec![format!("-I{}", opts.include_dir.display())];
-        if let Some(dir) = &opts.interop_include {
-            args.push(format!("-I{}", dir.display()));
-        }
-        args.extend(self.defines.iter().map(|d| d.to_string()));
-        args
     }
 }

@@ -90,6 +90,18 @@ pub struct Options {
     pub only_module: Option<String>,
 }
 
+impl Options {
+    /// The compiler arguments that parse `set`: the include directories, the set's definitions.
+    pub(crate) fn clang_args(&self, set: &HeaderSet) -> Vec<String> {
+        let mut args = vec![format!("-I{}", self.include_dir.display())];
+        if let Some(dir) = &self.interop_include {
+            args.push(format!("-I{}", dir.display()));
+        }
+        args.extend(set.defines.iter().map(|d| d.to_string()));
+        args
+    }
+}
+
 /// A summary of one generation, for logs.
 #[derive(Debug)]
 pub struct Summary {

@@ -35,7 +35,7 @@ pub(crate) fn expand_macros(
     std::fs::write(&probe, src).map_err(|e| format!("{}: {e}", probe.display()))?;
     let out = Command::new(&opts.c_compiler)
         .args(["-E", "-P"])
-        .args(set.clang_args(opts))
+        .args(opts.clang_args(set))
         .args(defines)
         .arg(&probe)
         .output()

@@ -1,40 +1,32 @@
-//! Build script of the tests package (`cuda-driver-tests`). Against the same `cuda.h` the selected
-//! bindings were generated from, it compiles:
-//! - every C twin `examples/<name>.cpp` into an executable `$OUT_DIR/c-twins/<name>`
-//!   (`env!("C_TWIN_DIR")` in tests);
-//! - the C helpers of the tests, `tests/support/c/*.c`, into one static library linked into every
-//!   test and benchmark, the layout and constant probes among them, with their tables written from
-//!   the bindings (`support/layout.rs`).
-//!
-//! The prototype probe (`support/prototypes.rs`) is run by `tests/prototypes.rs` itself, with the
-//! C++ compiler and headers found here (`PROTOTYPES_CXX`, `CUDA_HEADER_DIR`, `CUDA_INTEROP_DIR`).
+//! Build script of the tests package (`cuda-driver-tests`). Against the `cuda.h` the selected
+//! bindings were generated from, it compiles every C twin `examples/<name>.cpp` into
+//! `$OUT_DIR/c-twins/<name>` (`env!("C_TWIN_DIR")`), and the C helpers of the tests
+//! (`support/c/*.c`, the layout and constant probes among them, with their tables written from the
+//! bindings by `support/layout.rs`) into one static library linked into every test. The prototype
+//! probe (`support/prototypes.rs`) is run by `tests/prototypes.rs`, with the C++ compiler and the
+//! headers found here (`PROTOTYPES_CXX`, `CUDA_HEADER_DIR`, `CUDA_INTEROP_DIR`).
 //!
 //! Where the headers of version `V`, the CUDA 12 runtime of the twins that include
-//! `<cuda_runtime.h>` (today `runtime_interop.cpp`) and the GL, EGL and VDPAU headers are looked
-//! for, in order, is in `docs/DESIGN.md` ("Headers for the tests"): the variables
-//! `CUDA_HEADERS_<V>`, `CUDART_INCLUDE_PATH`/`CUDART_LIBRARY_PATH`, `CUDA_INTEROP_INCLUDE`, then
-//! `target/ci-deps` (`ci/fetch-deps.sh`), then a toolkit. When one is missing, the build stops with
-//! one line that says where it looked and what to run. The selected version's `cuda.h` stays
-//! first on the include path.
+//! `<cuda_runtime.h>` and the GL, EGL and VDPAU headers are looked for is in `docs/DESIGN.md`
+//! ("Headers for the tests"): `CUDA_HEADERS_<V>`, `CUDART_INCLUDE_PATH`/`CUDART_LIBRARY_PATH`,
+//! `CUDA_INTEROP_INCLUDE`, then `target/ci-deps` (`ci/fetch-deps.sh`), then a toolkit. When one is
+//! missing, the build stops with one line that says where it looked and what to run.
 
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-// Shared with tests/prototypes.rs, which uses the prototype probe's part of it.
+// The probes' modules (shared with tests/prototypes.rs, which uses the prototype probe's part), the
+// generator's syn helpers (the projection of a merged file onto one version) and cuda-driver-sys's
+// search of a toolkit and of a header's `#define`s: each user uses its part.
 #[allow(dead_code)]
 mod c_header;
 mod layout;
-// The bindings' model, shared with tests/prototypes.rs, which uses the prototype probe's part of it.
 #[allow(dead_code)]
 mod model;
-// The generator's syn helpers over generated Rust (the projection of a merged file onto one
-// version), shared rather than repeated; the build script uses part of them.
 #[allow(dead_code)]
 #[path = "../../cuda-driver-sys/generator/src/rust_syntax.rs"]
 mod rust_syntax;
-// cuda-driver-sys's search of a toolkit (its root variables, its folders on each target) and
-// of `#define`s in a header, shared.
 #[allow(dead_code)]
 #[path = "../../cuda-driver-sys/build/search.rs"]
 mod search;

@@ -93,7 +93,10 @@ fn prototypes_match_the_header() {
     assert_eq!(report.inline.checked, report.inline.declared);
     assert_eq!(report.inline.declared, report.inline.header);
     assert_eq!(report.units.len(), 3);
-    assert!(report.units.iter().all(|u| u.compiled && u.assertions > 0));
+    assert!(report
+        .units
+        .iter()
+        .all(|u| u.compiled && u.assertions() > 0));
     // Every versioned typedef has its typed entry point in the crate: the same count, from the
     // crate itself rather than the probe's reading of bindings.rs (and of the interop modules'
     // files, which the probe reads with cuda.h's).

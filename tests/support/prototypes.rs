@@ -42,19 +42,29 @@ pub struct Count {
     pub header: usize,
 }
 
-/// One compiled unit of the probe.
+/// One unit of the probe: a view of the headers, its C++ file and text, its entries (numbered in
+/// the unit), and whether g++ accepted it.
 #[derive(Clone, Debug)]
 pub struct Unit {
     /// `legacy-stream`, `per-thread-stream` or `internal`.
-    pub view: String,
-    /// The generated C++ file.
+    pub view: &'static str,
     pub path: PathBuf,
-    /// `static_assert`s in it.
-    pub assertions: usize,
-    /// g++ accepted it.
+    text: String,
+    entries: Vec<Entry>,
     pub compiled: bool,
-    /// Not compiled again: the same text as a unit known to compile (see [`run`]).
-    pub reused: bool,
+}
+
+impl Unit {
+    /// The `static_assert`s in it, one an entry.
+    pub fn assertions(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The line of the next entry, `line` given its number.
+    fn entry(&mut self, line: impl FnOnce(usize) -> String, entry: Entry) {
+        let _ = writeln!(self.text, "{}", line(self.entries.len()));
+        self.entries.push(entry);
+    }
 }
 
 /// What the probe checked, and every problem found (empty when the bindings are the header's).
@@ -90,12 +100,8 @@ impl Report {
         let (parameters, header) = (self.parameters, self.functions.header);
         let units: Vec<String> = (self.units.iter())
             .map(|u| {
-                let how = match (u.compiled, u.reused) {
-                    (false, _) => " (REJECTED)",
-                    (true, true) => " (as the control's)",
-                    (true, false) => "",
-                };
-                format!("{} {} assertions{how}", u.view, u.assertions)
+                let how = if u.compiled { "" } else { " (REJECTED)" };
+                format!("{} {} assertions{how}", u.view, u.assertions())
             })
             .collect();
         let (legacy, per_thread) = (c(&self.spellings[0]), c(&self.spellings[1]));
@@ -190,23 +196,19 @@ fn cpp_fn(f: &syn::TypeBareFn) -> Result<String, String> {
     Ok(format!("cdsys::{kind}<{}>", args.join(", ")))
 }
 
-/// What the messages call an entry (`function cuX`); the signature it compares, if one (whose parts
-/// [`explain`] names, see `cdsys::where` in `prototypes.hpp`), else the bindings' Rust type.
-type Entry = (String, Option<syn::TypeBareFn>, String);
+/// What the messages call an entry (`function cuX`), and what each of its parts (`where<E, PART>` in
+/// `prototypes.hpp`) is with the bindings' Rust type of it: a signature's whole type, parameter
+/// count, variadic-ness, return type and parameters ([`parts`]); another typedef's type alone.
+type Entry = (String, Vec<(String, String)>);
 
-/// One unit being generated: its view, its text and its entries (numbered in the unit).
-struct Gen {
-    view: &'static str,
-    text: String,
-    entries: Vec<Entry>,
-}
-
-impl Gen {
-    /// The line of the next entry, `line` given its number.
-    fn entry(&mut self, line: impl FnOnce(usize) -> String, entry: Entry) {
-        let _ = writeln!(self.text, "{}", line(self.entries.len()));
-        self.entries.push(entry);
-    }
+/// The parts of a signature entry.
+fn parts(f: &syn::TypeBareFn) -> Vec<(String, String)> {
+    let mut parts = vec![("type: ".to_string(), String::new()); 2];
+    parts.push(("variadic: ".into(), f.variadic.is_some().to_string()));
+    parts.push(("return type: ".into(), rust_text(&ret(f))));
+    let params = f.inputs.iter().enumerate();
+    parts.extend(params.map(|(i, a)| (parameter(i, a), rust_text(&a.ty))));
+    parts
 }
 
 fn probe(
@@ -265,10 +267,14 @@ fn probe(
              {version}: the {view} view of cuda.h, cudaTypedefs.h and the interop headers. */\n\
              {prologue}#include \"prototypes.hpp\"\n{includes}"
         );
-        let mut g = Gen {
+        let (path, entries) = (dir.join(format!("{view}.cpp")), Vec::new());
+        let compiled = true;
+        let mut g = Unit {
             view,
+            path,
             text,
-            entries: Vec::new(),
+            entries,
+            compiled,
         };
         if v < 2 {
             // The C spellings of the mode (the name the header's macros turn the spelling into
@@ -279,7 +285,7 @@ fn probe(
             let spellings: Vec<_> = spellings.filter(|s| s.2[v]).collect();
             for (c, target, _) in &spellings {
                 let line = |_| format!("CDSYS_SPELLING({c}, {target}, \"{view}\")");
-                g.entry(line, (format!("C spelling {c}"), None, String::new()));
+                g.entry(line, (format!("C spelling {c}"), Vec::new()));
             }
             let n = spellings.len();
             report.spellings[v] = Count {
@@ -307,10 +313,7 @@ fn probe(
                 };
                 let cpp = cpp_fn(f).map_err(|e| format!("{name}: {e}"))?;
                 let line = |n| format!("CDSYS_SIGNATURE({n}, {header}, {cpp})");
-                g.entry(
-                    line,
-                    (format!("{kind} {name}"), Some(f.clone()), String::new()),
-                );
+                g.entry(line, (format!("{kind} {name}"), parts(f)));
                 if checked[k].insert(name) && k == 0 {
                     report.parameters += f.inputs.len();
                 }
@@ -321,9 +324,16 @@ fn probe(
             for (name, ty) in &typedefs {
                 let cpp = cpp_type(ty).map_err(|e| format!("typedef {name}: {e}"))?;
                 let line = |n| format!("CDSYS_TYPE({n}, {name}, {cpp})");
-                g.entry(line, (format!("typedef {name}"), None, rust_text(ty)));
+                g.entry(
+                    line,
+                    (
+                        format!("typedef {name}"),
+                        vec![(String::new(), rust_text(ty))],
+                    ),
+                );
             }
         }
+        std::fs::write(&g.path, &g.text).map_err(|e| format!("{}: {e}", g.path.display()))?;
         units.push(g);
     }
     let n = typedefs.len();
@@ -358,54 +368,34 @@ fn probe(
         }
     }
     [report.functions, report.inline, report.pfn_typedefs] = counts;
-    compile(&units, cxx, dir, known, report)
+    compile(units, cxx, known, report)
 }
 
 /// Compiles the units at once (those not `known` to compile with the same text) and reports them.
 fn compile(
-    units: &[Gen],
+    mut units: Vec<Unit>,
     cxx: &Compiler,
-    dir: &Path,
     known: &[Unit],
     report: &mut Report,
 ) -> Result<(), String> {
-    let mut todo = Vec::new();
-    for g in units {
-        let path = dir.join(format!("{}.cpp", g.view));
-        std::fs::write(&path, &g.text).map_err(|e| format!("{}: {e}", path.display()))?;
-        let same = |k: &Unit| std::fs::read_to_string(&k.path).is_ok_and(|t| t == g.text);
-        let reused = known
-            .iter()
-            .any(|k| k.compiled && k.view == g.view && same(k));
-        todo.push((g, path, reused));
-    }
-    let outputs = parallel(todo.iter().map(|(_, path, reused)| {
+    let outputs = parallel(units.iter().map(|u| {
+        let reused = (known.iter()).any(|k| k.compiled && k.view == u.view && k.text == u.text);
         let mut cmd = cxx.command();
         cmd.args(["-std=c++17", "-fdiagnostics-color=never", "-fsyntax-only"])
             .arg(format!("-I{}/support/c", env!("CARGO_MANIFEST_DIR")))
-            .arg(path);
+            .arg(&u.path);
         move || (!reused).then(|| cmd.output())
     }));
-    for ((g, path, reused), out) in todo.into_iter().zip(outputs) {
-        let mut compiled = true;
-        if let Some(out) = out {
-            let out = out.map_err(|e| format!("cannot run {}: {e}", cxx.path.display()))?;
-            compiled = out.status.success();
-            let diagnostics =
-                String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
-            if !compiled {
-                report.problems.extend(explain(g, &path, &diagnostics));
-            }
+    for (u, out) in units.iter_mut().zip(outputs) {
+        let Some(out) = out else { continue };
+        let out = out.map_err(|e| format!("cannot run {}: {e}", cxx.path.display()))?;
+        u.compiled = out.status.success();
+        if !u.compiled {
+            let diagnostics = String::from_utf8_lossy(&out.stderr);
+            report.problems.extend(explain(u, &diagnostics));
         }
-        let (view, assertions) = (g.view.to_string(), g.entries.len());
-        report.units.push(Unit {
-            view,
-            path,
-            assertions,
-            compiled,
-            reused,
-        });
     }
+    report.units = units;
     Ok(())
 }
 
@@ -421,9 +411,9 @@ fn parallel<T: Send, F: FnOnce() -> T + Send>(jobs: impl IntoIterator<Item = F>)
 /// header<HEADER>, bindings<RUST>>` as "function cuX (view): parameter 2 `uc`: cuda.h has
 /// `unsigned char`, the bindings `u32` (C++ `unsigned int`)" (the whole type only where no part of
 /// it is named); any other error with the probe line it points at.
-fn explain(g: &Gen, path: &Path, diagnostics: &str) -> Vec<String> {
+fn explain(g: &Unit, diagnostics: &str) -> Vec<String> {
     let (mut out, mut whole, mut named) = (Vec::new(), Vec::new(), BTreeSet::new());
-    let (file, view) = (path.display().to_string(), g.view);
+    let (file, view) = (g.path.display().to_string(), g.view);
     for line in diagnostics.lines() {
         if let Some((_, rest)) = line.split_once("In instantiation of 'struct cdsys::check<") {
             // `E, P>, cdsys::header<H>, cdsys::bindings<R> >':` (or `>>':`).
@@ -435,29 +425,22 @@ fn explain(g: &Gen, path: &Path, diagnostics: &str) -> Vec<String> {
             let numbers = w.split(|c: char| !c.is_ascii_digit());
             let numbers: Vec<usize> = numbers.filter_map(|n| n.parse().ok()).collect();
             let entry = numbers.first().and_then(|e| g.entries.get(*e));
-            let (Some((subject, sig, rust)), &[e, part], Some(bound)) =
-                (entry, &numbers[..], bound)
+            let (Some((subject, parts)), &[e, part], Some(bound)) = (entry, &numbers[..], bound)
             else {
                 out.push(format!("{view}: {line}"));
                 continue;
             };
-            // The part (`where<E, PART>` in prototypes.hpp) and the bindings' Rust type of it.
-            let (what, rust) = match (sig, part) {
-                (None, _) => (String::new(), rust.clone()),
-                (Some(_), 0 | 1) => ("type: ".into(), String::new()),
-                (Some(f), 2) => ("variadic: ".into(), f.variadic.is_some().to_string()),
-                (Some(f), 3) => ("return type: ".into(), rust_text(&ret(f))),
-                (Some(f), p) => (f.inputs.iter().nth(p - 4)).map_or_else(Default::default, |a| {
-                    (parameter(p - 4, a), rust_text(&a.ty))
-                }),
-            };
+            let (sig, (what, rust)) = (
+                parts.len() > 1,
+                parts.get(part).cloned().unwrap_or_default(),
+            );
             let header = header.trim_end();
             let count = |t: &str| {
                 let t = t.trim_start_matches("cdsys::parameters<");
                 t.trim_end_matches('>').to_string()
             };
             let at = format!("{subject} ({view} view)");
-            let msg = if sig.is_some() && part == 1 {
+            let msg = if sig && part == 1 {
                 let (h, r) = (count(header), count(bound));
                 format!("{at}: {h} parameters in cuda.h, {r} in the bindings")
             } else if rust.is_empty() {
@@ -465,7 +448,7 @@ fn explain(g: &Gen, path: &Path, diagnostics: &str) -> Vec<String> {
             } else {
                 format!("{at}: {what}cuda.h has `{header}`, the bindings `{rust}` (C++ `{bound}`)")
             };
-            if sig.is_some() && part == 0 {
+            if sig && part == 0 {
                 whole.push((e, msg));
             } else {
                 named.insert(e);
@@ -500,7 +483,7 @@ fn explain(g: &Gen, path: &Path, diagnostics: &str) -> Vec<String> {
     );
     if out.is_empty() {
         let head: Vec<&str> = diagnostics.lines().take(20).collect();
-        let (path, head) = (path.display(), head.join("\n"));
+        let (path, head) = (g.path.display(), head.join("\n"));
         out.push(format!(
             "the {view} unit of the probe did not compile ({path}):\n{head}"
         ));

@@ -18,7 +18,13 @@ use crate::model::{path_ident, rust_text, Inputs, Member, Model};
 
 /// Writes the tables (`*.inc` for the C probes, `layout_probe.rs` and `constants_probe.rs` for the
 /// tests) and the generated files projected onto `version` (`projected_*.rs`) into `out`.
-pub fn generate(root: &Path, out: &Path, version: &str, cc: &Compiler, per_thread: bool) {
+pub fn generate(
+    root: &Path,
+    out: &Path,
+    version: &str,
+    cc: &Compiler,
+    per_thread: bool,
+) -> Result<(), String> {
     let selected: u32 = version.parse().expect("a numeric CUDA version");
     // Each part of the inputs (a file of cuda-driver-sys/src/generated, cuda.h's and those of the
     // interop modules, as one model: the modules are re-exported at the crate root, as their
@@ -46,30 +52,25 @@ pub fn generate(root: &Path, out: &Path, version: &str, cc: &Compiler, per_threa
         let projected = prettyplease::unparse(&file);
         write(&out.join(format!("projected_{name}")), &projected);
         Ok(projected)
-    });
-    let inputs = inputs.unwrap_or_else(|e| panic!("{e}"));
-    let m = Model::read(&inputs).unwrap_or_else(|e| panic!("{e}"));
+    })?;
+    let m = Model::read(&inputs)?;
     let mode = usize::from(per_thread);
     // What the bindings bind from the other APIs' headers (`VdpStatus` of vdpau.h) counts as
     // defined by the header too. The constants probe compiles as a C program, which does not see
     // what is declared only under __CUDA_API_VERSION_INTERNAL (12.1-12.4's `_MAX`s).
-    let scan = |defines: &[&str]| {
-        let expanded = cc.preprocess(defines).unwrap_or_else(|e| panic!("{e}"));
-        let scan = |files: &[&str]| Decls::scan(&expanded, files).unwrap_or_else(|e| panic!("{e}"));
-        let mut h = scan(&[]);
-        adopt(
-            &mut h,
-            scan(&FOREIGN_HEADERS.split(' ').collect::<Vec<_>>()),
-            &m,
-        );
-        h
+    let scan = |defines: &[&str]| -> Result<Decls, String> {
+        let expanded = cc.preprocess(defines)?;
+        let foreign: Vec<&str> = FOREIGN_HEADERS.split(' ').collect();
+        let mut h = Decls::scan(&expanded, &[])?;
+        adopt(&mut h, Decls::scan(&expanded, &foreign)?, &m);
+        Ok(h)
     };
-    let header = scan(&INTERNAL_DEFINES.split(' ').collect::<Vec<_>>());
-    let public = scan(&[]);
+    let header = scan(&INTERNAL_DEFINES.split(' ').collect::<Vec<_>>())?;
+    let public = scan(&[])?;
     write(&out.join("cdsys_includes.h"), &includes());
     let version = format!("pub const VERSION: &str = {};\n", c_str(version));
     let tables = [
-        ("layout_probe.rs", layout_tables(&m, &header, out, mode)),
+        ("layout_probe.rs", layout_tables(&m, &header, out, mode)?),
         (
             "constants_probe.rs",
             constants_table(&m, &public, out, mode),
@@ -83,6 +84,7 @@ pub fn generate(root: &Path, out: &Path, version: &str, cc: &Compiler, per_threa
         );
         write(&out.join(file), &text);
     }
+    Ok(())
 }
 
 fn write(path: &Path, text: &str) {
@@ -142,7 +144,7 @@ struct CAccess {
 /// How C reaches each record of the bindings.
 type Naming = BTreeMap<String, CAccess>;
 
-fn naming(m: &Model, h: &Decls) -> Naming {
+fn naming(m: &Model, h: &Decls) -> Result<Naming, String> {
     let mut access = Naming::new();
     for (name, rec) in &m.records {
         let kw = if rec.union { "union" } else { "struct" };
@@ -183,17 +185,16 @@ fn naming(m: &Model, h: &Decls) -> Naming {
             }
         }
     }
-    let missing: Vec<&String> = m
-        .records
-        .keys()
+    let missing: Vec<&String> = (m.records.keys())
         .filter(|n| !access.contains_key(*n))
         .collect();
-    assert!(
-        missing.is_empty(),
-        "the layout probe cannot name these records of the bindings in C (no tag, typedef or \
-         member of a named record in the header): {missing:?}"
-    );
-    access
+    match missing.is_empty() {
+        true => Ok(access),
+        false => Err(format!(
+            "the layout probe cannot name these records of the bindings in C (no tag, typedef or \
+             member of a named record in the header): {missing:?}"
+        )),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -223,11 +224,8 @@ impl Layout<'_> {
         let CAccess { host, parent, .. } = &self.naming[name];
         if parent.is_none() {
             let (size, align) = (format!("sizeof({host})"), format!("_Alignof({host})"));
-            return Measures {
-                base: "0".into(),
-                size,
-                align,
-            };
+            let base = "0".into();
+            return Measures { base, size, align };
         }
         let mut members = Vec::new();
         for f in &rec.fields {
@@ -301,8 +299,8 @@ impl Layout<'_> {
 /// The layout tables (`layout_{records,fields,typedefs}.inc` for the layout unit,
 /// `layout_name_typedefs.inc` for the constants unit, which sees the header as a C program does),
 /// and the Rust file of the test: the same tables in `layout_tables!`, and what the header defines.
-fn layout_tables(m: &Model, h: &Decls, out: &Path, mode: usize) -> String {
-    let (naming, fields) = (naming(m, h), String::new());
+fn layout_tables(m: &Model, h: &Decls, out: &Path, mode: usize) -> Result<String, String> {
+    let (naming, fields) = (naming(m, h)?, String::new());
     let mut g = Layout { m, naming, fields };
     let mut records = String::new();
     for (name, rec) in &m.records {
@@ -348,11 +346,8 @@ fn layout_tables(m: &Model, h: &Decls, out: &Path, mode: usize) -> String {
         .map(|r| format!("impl Class for {r} {{}}\n"))
         .collect();
     for (name, (inner, _)) in &m.enums {
-        let tag = if defines(h, "enum", name, true) {
-            "enum "
-        } else {
-            ""
-        };
+        let tagged = defines(h, "enum", name, true);
+        let tag = if tagged { "enum " } else { "" };
         typedef(&mut typedefs, name, &format!("{tag}{name}"), 1);
         let inner = rust_text(inner);
         let _ = writeln!(
@@ -364,31 +359,26 @@ fn layout_tables(m: &Model, h: &Decls, out: &Path, mode: usize) -> String {
         typedef(&mut name_typedefs, name, name, 2);
     }
     let fields = &g.fields;
-    let inc = [
+    for (file, text) in [
         ("records", &records),
         ("fields", fields),
         ("typedefs", &typedefs),
-        ("name_typedefs", &name_typedefs),
-    ];
-    for (file, text) in inc {
+    ] {
         write(&out.join(format!("layout_{file}.inc")), text);
     }
+    write(&out.join("layout_name_typedefs.inc"), &name_typedefs);
 
     let list = |v: &mut dyn Iterator<Item = &str>| v.map(c_str).collect::<Vec<_>>().join(", ");
     let defs = |kw: &str, nested: bool| {
-        (h.defs.iter())
-            .filter(|d| d.keyword == kw && d.nested == nested)
-            .count()
+        let defined = |d: &&CDef| d.keyword == kw && d.nested == nested;
+        h.defs.iter().filter(defined).count()
     };
-    let tags = h
-        .defs
-        .iter()
-        .filter(|d| d.keyword != "enum")
-        .filter_map(|d| {
-            let tag = d.tag.as_ref().or(d.typedef.as_ref())?;
-            Some(format!("({}, {})", c_str(d.keyword), c_str(tag)))
-        });
-    format!(
+    let records_defined = h.defs.iter().filter(|d| d.keyword != "enum");
+    let tags = records_defined.filter_map(|d| {
+        let tag = d.tag.as_ref().or(d.typedef.as_ref())?;
+        Some(format!("({}, {})", c_str(d.keyword), c_str(tag)))
+    });
+    Ok(format!(
         "{classes}layout_tables! {{\nrecords [\n{records}]\nfields [\n{fields}]\ntypedefs [\n{typedefs}{name_typedefs}]\n}}\n\
          /// Structs the header only declares (incomplete in C, used behind pointers).\n\
          pub static OPAQUE: &[&str] = &[{}];\n\
@@ -406,7 +396,7 @@ fn layout_tables(m: &Model, h: &Decls, out: &Path, mode: usize) -> String {
         defs("union", true),
         h.count("enum"),
         tags.collect::<Vec<_>>().join(", ")
-    )
+    ))
 }
 
 /// The constants table (`constants.inc` for the constants unit) and the Rust file of the test:

@@ -222,15 +222,12 @@ fn probe(
     // The `PFN_*` typedefs of bindings.rs, and the others (`pub type`, `pub use E as T`).
     let (mut pfns, mut typedefs): (Vec<Sig>, Vec<(String, syn::Type)>) = Default::default();
     for (name, ty) in &m.aliases {
-        match (
-            name.starts_with("PFN_"),
-            crate::rust_syntax::option_inner(ty),
-        ) {
-            (false, _) => typedefs.push((name.clone(), ty.clone())),
-            (true, Some(f)) => pfns.push((name.clone(), f.clone())),
-            (true, None) => {
-                return Err(format!("bindings.rs: {name} is not an Option<fn> typedef"))
-            }
+        if !name.starts_with("PFN_") {
+            typedefs.push((name.clone(), ty.clone()));
+        } else if let Some(f) = crate::rust_syntax::option_inner(ty) {
+            pfns.push((name.clone(), f.clone()));
+        } else {
+            return Err(format!("bindings.rs: {name} is not an Option<fn> typedef"));
         }
     }
     let enum_typedefs = m.enum_typedefs.iter();
@@ -248,10 +245,7 @@ fn probe(
     // typedefs in the internal one (the only one with all of them).
     let kinds: [(&str, &[Sig]); 3] = [
         ("function|functions.rs|cuda.h|declare", &m.functions),
-        (
-            "static inline function|src/inline.rs|cuda.h|define",
-            &m.inline,
-        ),
+        ("static inline function|inline.rs|cuda.h|define", &m.inline),
         ("typedef|bindings.rs|cudaTypedefs.h|declare", &pfns),
     ];
     let mut checked: [BTreeSet<&str>; 3] = Default::default();

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use lang_c::ast::{
-    Declaration, DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator, EnumType,
-    ExternalDeclaration, FunctionSpecifier, Identifier, StorageClassSpecifier, StructKind,
-    StructType,
+    Declaration, DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator as Derived,
+    EnumType, ExternalDeclaration, FunctionSpecifier, Identifier, StorageClassSpecifier,
+    StructKind, StructType,
 };
 use lang_c::span::{Node, Span};
 use lang_c::visit::Visit;
@@ -24,12 +24,8 @@ use header_set::{HeaderSet, CORE, MODULES};
 /// crate's `profiler`, `gl`, `egl` and `vdpau` modules) the others; the build script is compiled
 /// with the package's features too.
 fn covered() -> impl Iterator<Item = &'static HeaderSet> {
-    let modules = if cfg!(feature = "interop") {
-        &MODULES[..]
-    } else {
-        &[]
-    };
-    std::iter::once(&CORE).chain(modules)
+    let modules = if cfg!(feature = "interop") { 4 } else { 0 };
+    std::iter::once(&CORE).chain(&MODULES[..modules])
 }
 
 /// The covered headers: (prefix of their generated files, as in `gl_bindings.rs`; header).
@@ -49,7 +45,7 @@ pub fn includes() -> String {
 
 /// The other APIs' headers the interop headers include: the bindings bind what of them the
 /// interop headers use (`GLuint`, `EGLImageKHR`, `VdpStatus`).
-pub const FOREIGN_HEADERS: &str = "gl.h egl.h eglext.h eglplatform.h khrplatform.h vdpau.h glext.h";
+const FOREIGN_HEADERS: &str = "gl.h egl.h eglext.h eglplatform.h khrplatform.h vdpau.h glext.h";
 
 /// The definitions the bindings were generated with (see cuda-driver-sys/generator): the legacy
 /// `_v1` types and the `PFN_*` typedefs of older versions exist only with these.
@@ -57,9 +53,8 @@ pub const INTERNAL_DEFINES: &str = "__CUDA_API_VERSION_INTERNAL __CUDA_API_VERSI
 
 /// The definitions the bindings were generated with for the foreign headers (`EGL_NO_X11`).
 pub fn foreign_defines() -> impl Iterator<Item = &'static str> {
-    MODULES
-        .iter()
-        .flat_map(|s| s.defines.iter().map(|d| d.trim_start_matches("-D")))
+    let defines = MODULES.iter().flat_map(|s| s.defines);
+    defines.map(|d| d.trim_start_matches("-D"))
 }
 
 /// A compiler of the probes and the directories of the headers it compiles against.
@@ -135,16 +130,13 @@ pub struct Decls {
 
 impl Decls {
     /// What `expanded`, a preprocessor's output (from [`Compiler::preprocess`]), declares in the
-    /// files named `files` (base names, by its line markers; the driver-API headers of every
-    /// [`HeaderSet`] when empty), without the system and foreign headers they include.
-    pub fn scan(expanded: &str, files: &[&str]) -> Result<Decls, String> {
-        let all = std::iter::once(&CORE)
-            .chain(&MODULES)
-            .flat_map(|s| s.headers);
-        let files: Vec<&str> = if files.is_empty() {
-            all.collect()
-        } else {
-            files.to_vec()
+    /// driver-API headers (every [`HeaderSet`]'s) or, `foreign`, in the [`FOREIGN_HEADERS`] they
+    /// include; by its line markers.
+    pub fn scan(expanded: &str, foreign: bool) -> Result<Decls, String> {
+        let sets = std::iter::once(&CORE).chain(&MODULES);
+        let files: Vec<&str> = match foreign {
+            true => FOREIGN_HEADERS.split(' ').collect(),
+            false => sets.flat_map(|s| s.headers).collect(),
         };
         // Where each file's lines begin, and whether it is one of `files`.
         let (mut marks, mut offset) = (Vec::new(), 0);
@@ -158,15 +150,9 @@ impl Decls {
         let kept = |at: usize| marks[..marks.partition_point(|m| m.0 <= at)].last();
         let config = lang_c::driver::Config::with_gcc();
         let parse = lang_c::driver::parse_preprocessed(&config, expanded.to_string());
-        let unit =
-            parse.map_err(|e| format!("the C parser (lang-c) failed on the headers: {e}"))?;
-        let mut d = Decls::default();
-        for ext in unit
-            .unit
-            .0
-            .iter()
-            .filter(|e| kept(e.span.start).is_some_and(|m| m.1))
-        {
+        let parse = parse.map_err(|e| format!("the C parser (lang-c) failed on the headers: {e}"));
+        let (unit, mut d) = (parse?.unit, Decls::default());
+        for ext in (unit.0.iter()).filter(|e| kept(e.span.start).is_some_and(|m| m.1)) {
             match &ext.node {
                 ExternalDeclaration::Declaration(decl) => d.declaration(&decl.node),
                 ExternalDeclaration::FunctionDefinition(f) => {
@@ -194,23 +180,18 @@ impl Decls {
         let typedef = decl.specifiers.iter().any(|s| specifier(&s.node, false));
         let inline = decl.specifiers.iter().any(|s| specifier(&s.node, true));
         for d in decl.declarators.iter().map(|d| &d.node.declarator.node) {
-            let function = |d: &Declarator| {
-                let f = d.derived.first().map(|f| &f.node);
-                matches!(
-                    f,
-                    Some(DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_))
-                )
-            };
+            let f = d.derived.first().map(|f| &f.node);
+            let function = matches!(f, Some(Derived::Function(_) | Derived::KRFunction(_)));
             let direct = matches!(d.kind.node, DeclaratorKind::Identifier(_));
             let name = name(d);
             if typedef {
                 self.typedef.get_or_insert(name.clone());
-                if name.starts_with("PFN_") && function(d) && !direct {
+                if name.starts_with("PFN_") && function && !direct {
                     self.signatures[2].insert(name);
-                } else if function(d) && direct {
+                } else if function && direct {
                     self.function_typedefs.insert(name);
                 }
-            } else if function(d) && direct {
+            } else if function && direct {
                 self.signatures[usize::from(inline)].insert(name);
                 return;
             }
@@ -219,6 +200,16 @@ impl Decls {
 
     pub fn count(&self, keyword: &str) -> usize {
         self.defs.iter().filter(|d| d.keyword == keyword).count()
+    }
+
+    fn definition(&mut self, keyword: &'static str, tag: &Option<Node<Identifier>>) {
+        let nested = self.depth > 0;
+        self.defs.push(CDef {
+            keyword,
+            tag: tag.as_ref().map(|t| t.node.name.clone()),
+            typedef: if nested { None } else { self.typedef.clone() },
+            nested,
+        });
     }
 }
 
@@ -247,23 +238,9 @@ impl<'a> Visit<'a> for Decls {
             return; // `enum E` naming a type
         }
         self.definition("enum", &e.identifier);
-        let names = e
-            .enumerators
-            .iter()
-            .map(|n| n.node.identifier.node.name.clone());
-        self.enumerators.extend(names);
-    }
-}
-
-impl Decls {
-    fn definition(&mut self, keyword: &'static str, tag: &Option<Node<Identifier>>) {
-        let nested = self.depth > 0;
-        self.defs.push(CDef {
-            keyword,
-            tag: tag.as_ref().map(|t| t.node.name.clone()),
-            typedef: if nested { None } else { self.typedef.clone() },
-            nested,
-        });
+        for n in &e.enumerators {
+            self.enumerators.push(n.node.identifier.node.name.clone());
+        }
     }
 }
 

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::c_header::{includes, CDef, Compiler, Decls, FOREIGN_HEADERS, INTERNAL_DEFINES};
+use crate::c_header::{includes, CDef, Compiler, Decls, INTERNAL_DEFINES};
 use crate::model::{path_ident, rust_text, Inputs, Member, Model};
 
 /// Writes the tables (`*.inc` for the C probes, `layout_probe.rs` and `constants_probe.rs` for the
@@ -60,9 +60,8 @@ pub fn generate(
     // what is declared only under __CUDA_API_VERSION_INTERNAL (12.1-12.4's `_MAX`s).
     let scan = |defines: &[&str]| -> Result<Decls, String> {
         let expanded = cc.preprocess(defines)?;
-        let foreign: Vec<&str> = FOREIGN_HEADERS.split(' ').collect();
-        let mut h = Decls::scan(&expanded, &[])?;
-        adopt(&mut h, Decls::scan(&expanded, &foreign)?, &m);
+        let mut h = Decls::scan(&expanded, false)?;
+        adopt(&mut h, Decls::scan(&expanded, true)?, &m);
         Ok(h)
     };
     let header = scan(&INTERNAL_DEFINES.split(' ').collect::<Vec<_>>())?;

@@ -236,7 +236,7 @@ fn probe(
     // What each view declares (the three preprocessor runs in parallel).
     let scan = |defines: &str| {
         let defines: Vec<&str> = defines.split_whitespace().collect();
-        Decls::scan(&cxx.preprocess(&defines)?, &[])
+        Decls::scan(&cxx.preprocess(&defines)?, false)
     };
     let scans = parallel(VIEWS.map(|(_, d)| move || scan(d)));
     let declared = scans.into_iter().collect::<Result<Vec<Decls>, String>>()?;
@@ -261,14 +261,12 @@ fn probe(
              {version}: the {view} view of cuda.h, cudaTypedefs.h and the interop headers. */\n\
              {prologue}#include \"prototypes.hpp\"\n{includes}"
         );
-        let (path, entries) = (dir.join(format!("{view}.cpp")), Vec::new());
-        let compiled = true;
         let mut g = Unit {
             view,
-            path,
+            path: dir.join(format!("{view}.cpp")),
             text,
-            entries,
-            compiled,
+            entries: Vec::new(),
+            compiled: true,
         };
         if v < 2 {
             // The C spellings of the mode (the name the header's macros turn the spelling into
@@ -281,12 +279,8 @@ fn probe(
                 let line = |_| format!("CDSYS_SPELLING({c}, {target}, \"{view}\")");
                 g.entry(line, (format!("C spelling {c}"), Vec::new()));
             }
-            let n = spellings.len();
-            report.spellings[v] = Count {
-                checked: n,
-                declared: n,
-                header: 0,
-            };
+            report.spellings[v].checked = spellings.len();
+            report.spellings[v].declared = spellings.len();
             for name in d.signatures[0].iter().chain(&d.signatures[1]) {
                 let _ = writeln!(g.text, "#undef {name}");
             }
@@ -318,24 +312,14 @@ fn probe(
             for (name, ty) in &typedefs {
                 let cpp = cpp_type(ty).map_err(|e| format!("typedef {name}: {e}"))?;
                 let line = |n| format!("CDSYS_TYPE({n}, {name}, {cpp})");
-                g.entry(
-                    line,
-                    (
-                        format!("typedef {name}"),
-                        vec![(String::new(), rust_text(ty))],
-                    ),
-                );
+                let rust = vec![(String::new(), rust_text(ty))];
+                g.entry(line, (format!("typedef {name}"), rust));
             }
         }
         std::fs::write(&g.path, &g.text).map_err(|e| format!("{}: {e}", g.path.display()))?;
         units.push(g);
     }
-    let n = typedefs.len();
-    report.typedefs = Count {
-        checked: n,
-        declared: n,
-        header: 0,
-    };
+    (report.typedefs.checked, report.typedefs.declared) = (typedefs.len(), typedefs.len());
     // The counts, and a problem for each name only one side has.
     let mut counts = [Count::default(); 3];
     for (k, (spec, bound)) in kinds.iter().enumerate() {
@@ -424,15 +408,10 @@ fn explain(g: &Unit, diagnostics: &str) -> Vec<String> {
                 out.push(format!("{view}: {line}"));
                 continue;
             };
-            let (sig, (what, rust)) = (
-                parts.len() > 1,
-                parts.get(part).cloned().unwrap_or_default(),
-            );
+            let sig = parts.len() > 1;
+            let (what, rust) = parts.get(part).cloned().unwrap_or_default();
             let header = header.trim_end();
-            let count = |t: &str| {
-                let t = t.trim_start_matches("cdsys::parameters<");
-                t.trim_end_matches('>').to_string()
-            };
+            let count = |t: &str| t.replace(|c: char| !c.is_ascii_digit(), ""); // parameters<N>
             let at = format!("{subject} ({view} view)");
             let msg = if sig && part == 1 {
                 let (h, r) = (count(header), count(bound));
@@ -469,18 +448,13 @@ fn explain(g: &Unit, diagnostics: &str) -> Vec<String> {
             out.push(format!("{view} view: {line}"));
         }
     }
-    out.extend(
-        whole
-            .into_iter()
-            .filter(|(e, _)| !named.contains(e))
-            .map(|(_, m)| m),
-    );
+    whole.retain(|(e, _)| !named.contains(e));
+    out.extend(whole.into_iter().map(|(_, m)| m));
     if out.is_empty() {
         let head: Vec<&str> = diagnostics.lines().take(20).collect();
         let (path, head) = (g.path.display(), head.join("\n"));
-        out.push(format!(
-            "the {view} unit of the probe did not compile ({path}):\n{head}"
-        ));
+        let msg = format!("the {view} unit of the probe did not compile ({path}):\n{head}");
+        out.push(msg);
     }
     out
 }

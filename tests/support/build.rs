@@ -85,7 +85,7 @@ fn build() -> Result<(), String> {
         headers: headers.clone(),
         interop: interop.clone(),
     };
-    layout::generate(root, &out, version, &cc, per_thread)?;
+    layout::generate(root, &out, version, &cc)?;
     println!("cargo:rustc-env=PROTOTYPES_CXX={}", cxx.path().display());
     let mut build = cc::Build::new();
     build

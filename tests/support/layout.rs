@@ -18,14 +18,10 @@ use crate::model::{path_ident, rust_text, Inputs, Member, Model};
 
 /// Writes the tables (`*.inc` for the C probes, `layout_probe.rs` and `constants_probe.rs` for the
 /// tests) and the generated files projected onto `version` (`projected_*.rs`) into `out`.
-pub fn generate(
-    root: &Path,
-    out: &Path,
-    version: &str,
-    cc: &Compiler,
-    per_thread: bool,
-) -> Result<(), String> {
+/// The stream mode is the package's (`per-thread-default-stream`).
+pub fn generate(root: &Path, out: &Path, version: &str, cc: &Compiler) -> Result<(), String> {
     let selected: u32 = version.parse().expect("a numeric CUDA version");
+    let per_thread = std::env::var_os("CARGO_FEATURE_PER_THREAD_DEFAULT_STREAM").is_some();
     // Each part of the inputs (a file of cuda-driver-sys/src/generated, cuda.h's and those of the
     // interop modules, as one model: the modules are re-exported at the crate root, as their
     // headers are included in one C program; or src/inline.rs), projected onto this version, and
@@ -68,14 +64,12 @@ pub fn generate(
     let public = scan(&[])?;
     write(&out.join("cdsys_includes.h"), &includes());
     let version = format!("pub const VERSION: &str = {};\n", c_str(version));
-    let tables = [
-        ("layout_probe.rs", layout_tables(&m, &header, out, mode)?),
-        (
-            "constants_probe.rs",
-            constants_table(&m, &public, out, mode),
-        ),
-    ];
-    for (file, rust) in tables {
+    let layout = layout_tables(&m, &header, out, mode)?;
+    let constants = constants_table(&m, &public, out, mode);
+    for (file, rust) in [
+        ("layout_probe.rs", layout),
+        ("constants_probe.rs", constants),
+    ] {
         // The tests include it, with `layout_tables!`/`constants_table!` defined.
         let text = format!(
             "#[allow(non_camel_case_types, non_snake_case, non_upper_case_globals, unused_imports, clippy::all)]\n\
@@ -104,18 +98,17 @@ fn adopt(h: &mut Decls, foreign: Decls, m: &Model) {
     let bound_typedefs = foreign.function_typedefs.into_iter();
     (h.function_typedefs).extend(bound_typedefs.filter(|n| m.aliases.contains_key(n)));
     for d in foreign.defs {
-        let names = [d.tag.as_deref(), d.typedef.as_deref()]
-            .into_iter()
-            .flatten();
-        let enumerators = foreign.enumerators.iter();
+        let mut names = [&d.tag, &d.typedef].into_iter().flatten();
         if d.keyword == "enum" {
-            let Some((_, consts)) = names.filter_map(|n| m.enums.get(n)).next() else {
+            let Some((_, consts)) = names.find_map(|n| m.enums.get(n)) else {
                 continue;
             };
-            (h.enumerators).extend(enumerators.filter(|e| consts.contains(e)).cloned());
-        } else if !names.into_iter().any(|n| m.records.contains_key(n)) {
+            let enumerators = foreign.enumerators.iter().filter(|e| consts.contains(e));
+            h.enumerators.extend(enumerators.cloned());
+        } else if !names.any(|n| m.records.contains_key(n)) {
             continue;
         }
+        drop(names);
         h.defs.push(d);
     }
 }

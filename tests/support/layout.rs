@@ -177,14 +177,11 @@ fn naming(m: &Model, h: &Decls) -> Result<Naming, String> {
             }
         }
     }
-    let missing: Vec<&String> = (m.records.keys())
-        .filter(|n| !access.contains_key(*n))
-        .collect();
-    match missing.is_empty() {
-        true => Ok(access),
-        false => Err(format!(
-            "the layout probe cannot name these records of the bindings in C (no tag, typedef or \
-             member of a named record in the header): {missing:?}"
+    match m.records.keys().find(|n| !access.contains_key(*n)) {
+        None => Ok(access),
+        Some(r) => Err(format!(
+            "the layout probe cannot name the record {r} of the bindings in C (no tag, typedef \
+             or member of a named record in the header)"
         )),
     }
 }

@@ -132,10 +132,9 @@ pub fn run(inputs: &Inputs, cxx: &Compiler, dir: &Path, known: &[Unit]) -> Repor
     report
 }
 
-/// The C++ spelling of a Rust type of the bindings: a primitive (`c_uchar`, `u32`) as its alias in
-/// `prototypes.hpp` (`cdsys::rust::c_uchar`), a named type by its own name (the header's: bindgen
-/// keeps them), `*mut *const c_char` as `cdsys::rust::c_char const * *`, `Option<unsafe extern "C"
-/// fn(A) -> R>` as `cdsys::fn<R, A>`.
+/// The C++ spelling of a Rust type of the bindings: a named type by its own name (the header's:
+/// bindgen keeps them; a primitive, `c_uchar` or `u32`, is an alias of `prototypes.hpp`), `*mut
+/// *const c_char` as `c_char const * *`, `Option<unsafe extern "C" fn(A) -> R>` as `cdsys::fn<R, A>`.
 fn cpp_type(ty: &syn::Type) -> Result<String, String> {
     let unknown = || format!("the probe has no C++ spelling for `{}`", rust_text(ty));
     match ty {
@@ -150,16 +149,10 @@ fn cpp_type(ty: &syn::Type) -> Result<String, String> {
             let path = rust_text(&p.path);
             let (module, name) = path.rsplit_once("::").unwrap_or(("", &path));
             let ffi = ["", "core::ffi", "std::ffi", "std::os::raw"];
-            if !ffi.contains(&module.trim_start_matches("::")) || name.contains('<') {
-                return Err(unknown());
+            match ffi.contains(&module.trim_start_matches("::")) && !name.contains('<') {
+                true => Ok(name.to_string()),
+                false => Err(unknown()),
             }
-            let (k, bits) = name.split_at(name.len().min(1));
-            let sized = "iuf".contains(k) && "8 16 32 64 size".split(' ').any(|b| b == bits);
-            let primitive = name.starts_with("c_") || sized;
-            Ok(match primitive {
-                true => format!("cdsys::rust::{name}"),
-                false => name.to_string(),
-            })
         }
         syn::Type::BareFn(f) => cpp_fn(f),
         syn::Type::Array(a) => {

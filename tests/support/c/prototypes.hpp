@@ -10,7 +10,7 @@
 #include <utility>
 
 namespace cdsys {
-/* Rust's primitive types, as the probe spells them (`cdsys::rust::c_uchar`, `cdsys::rust::u32`). */
+/* Rust's primitive types, as the probe spells them (`c_uchar`, `u32`: see the `using` below). */
 namespace rust {
 using c_void = void; using c_char = char; using c_schar = signed char; using c_uchar = unsigned char;
 using c_short = short; using c_ushort = unsigned short; using c_int = int; using c_uint = unsigned int;
@@ -79,6 +79,8 @@ constexpr bool streq(const char *a, const char *b) {
     return *a == *b && (*a == '\0' || streq(a + 1, b + 1));
 }
 }
+/* The bindings' primitive types by their Rust names; the header declares none of these names. */
+using namespace cdsys::rust;
 #define CDSYS_STR(x) #x
 #define CDSYS_XSTR(x) CDSYS_STR(x)
 /* A function (HEADER `decltype(&::cuX)`) or PFN typedef against the bindings' pointer type. */

@@ -44,29 +44,25 @@ fn build() -> Result<(), String> {
     // The header version cuda-driver-sys selected (its features, newest wins), as it tells
     // dependents: the C side compiles against the header the bindings came from.
     let version = env::var("DEP_CUDA_VERSION").expect("DEP_CUDA_VERSION from cuda-driver-sys");
-    let version = version.as_str();
     // The same `cuda_ge_<V>` cfgs as cuda-driver-sys's (the generated linked.rs carries them).
     let known = env::var("DEP_CUDA_VERSIONS").expect("DEP_CUDA_VERSIONS from cuda-driver-sys");
     let known: Vec<u32> = known.split(',').filter_map(|v| v.parse().ok()).collect();
     let selected: u32 = version.parse().expect("DEP_CUDA_VERSION is a number");
     let names: Vec<String> = known.iter().map(|v| format!("cuda_ge_{v}")).collect();
     println!("cargo::rustc-check-cfg=cfg({})", names.join(", "));
-    for (v, name) in known.iter().zip(&names) {
-        if *v <= selected {
-            println!("cargo:rustc-cfg={name}");
-        }
+    for (_, name) in known.iter().zip(&names).filter(|(v, _)| **v <= selected) {
+        println!("cargo:rustc-cfg={name}");
     }
     let per_thread = env::var_os("CARGO_FEATURE_PER_THREAD_DEFAULT_STREAM").is_some();
     println!("cargo:rerun-if-changed=../examples");
     println!("cargo:rerun-if-changed=support");
-    let vars = "CUDART_INCLUDE_PATH CUDART_LIBRARY_PATH CUDA_INTEROP_INCLUDE".split(' ');
-    for var in (search::ROOT_VARS.into_iter().chain(vars))
-        .map(String::from)
-        .chain([format!("CUDA_HEADERS_{version}")])
-    {
+    let vars = format!(
+        "CUDART_INCLUDE_PATH CUDART_LIBRARY_PATH CUDA_INTEROP_INCLUDE CUDA_HEADERS_{version}"
+    );
+    for var in search::ROOT_VARS.into_iter().chain(vars.split(' ')) {
         println!("cargo:rerun-if-env-changed={var}");
     }
-    let headers = header_dir(root, version)?;
+    let headers = header_dir(root, &version)?;
     let interop = interop_dir(root)?;
     println!("cargo:rustc-env=CUDA_HEADER_DIR={}", headers.display());
     println!("cargo:rustc-env=CUDA_INTEROP_DIR={}", interop.display());
@@ -85,23 +81,24 @@ fn build() -> Result<(), String> {
         headers: headers.clone(),
         interop: interop.clone(),
     };
-    layout::generate(root, &out, version, &cc)?;
+    layout::generate(root, &out, &version, &cc)?;
     println!("cargo:rustc-env=PROTOTYPES_CXX={}", cxx.path().display());
     let mut build = cc::Build::new();
-    build
-        .include(&headers)
-        .include(&interop)
-        .include(&out)
-        .warnings(false);
-    for d in c_header::foreign_defines() {
+    build.includes([&headers, &interop, &out]).warnings(false);
+    let stream = per_thread.then_some("CUDA_API_PER_THREAD_DEFAULT_STREAM");
+    for d in c_header::foreign_defines().chain(stream) {
         build.define(d, None);
-    }
-    if per_thread {
-        build.define("CUDA_API_PER_THREAD_DEFAULT_STREAM", None);
     }
     build.files(list(&manifest.join("support/c"), "c"));
     build.compile("cuda_driver_tests_c");
     let lib_dir = env::var("DEP_CUDA_LIB_DIR").ok();
+    // `-lcuda` where the development symlink exists, else the versioned file itself.
+    let has = |file: &str| (lib_dir.as_ref()).is_some_and(|d| Path::new(d).join(file).exists());
+    let (rustc_lib, cc_lib) = if has("libcuda.so") || !has("libcuda.so.1") {
+        ("dylib=cuda", "-lcuda")
+    } else {
+        ("dylib:+verbatim=libcuda.so.1", "-l:libcuda.so.1")
+    };
     // Under `dynamic-loading` cuda-driver-sys links nothing, but some C helpers call the driver
     // directly (the benchmark's C twin, the error-string probe): the library is linked for them.
     // rustc links with --as-needed, so a test binary that uses none of them (driver.rs, table.rs,
@@ -110,10 +107,7 @@ fn build() -> Result<(), String> {
         if let Some(dir) = &lib_dir {
             println!("cargo:rustc-link-search=native={dir}");
         }
-        match link_cuda_arg(lib_dir.as_deref()).as_str() {
-            "-lcuda" => println!("cargo:rustc-link-lib=dylib=cuda"),
-            _ => println!("cargo:rustc-link-lib=dylib:+verbatim=libcuda.so.1"),
-        }
+        println!("cargo:rustc-link-lib={rustc_lib}");
     }
 
     // The C twins of the examples: one executable each, for every header version (the twins
@@ -130,12 +124,9 @@ fn build() -> Result<(), String> {
             continue;
         }
         let mut cmd = cxx.to_command();
-        cmd.args(["-O2", "-std=c++17"])
-            .arg(format!("-I{}", headers.display()));
-        if per_thread {
-            cmd.arg("-DCUDA_API_PER_THREAD_DEFAULT_STREAM");
-        }
-        cmd.arg(&src).arg("-o").arg(twins.join(&name));
+        let define = stream.map(|d| format!("-D{d}"));
+        cmd.args(["-O2", "-std=c++17", &format!("-I{}", headers.display())]);
+        cmd.args(define).arg(&src).arg("-o").arg(twins.join(&name));
         let source = std::fs::read_to_string(&src).unwrap_or_default();
         let include = |l: &str| l.trim_start().starts_with("#include <cuda_runtime");
         if source.lines().any(include) {
@@ -155,41 +146,39 @@ fn build() -> Result<(), String> {
             cmd.arg(format!("-L{dir}"))
                 .arg(format!("-Wl,--enable-new-dtags,-rpath,{dir}"));
         }
-        cmd.arg(link_cuda_arg(lib_dir.as_deref()))
-            .args(["-ldl", "-lpthread"]);
+        cmd.args([cc_lib, "-ldl", "-lpthread"]);
         run(&mut cmd, &format!("C twin {}", src.display()))?;
     }
     println!("cargo:rustc-env=C_TWIN_DIR={}", twins.display());
     Ok(())
 }
 
-/// `-lcuda` where the development symlink exists, else the versioned file itself.
-fn link_cuda_arg(lib_dir: Option<&str>) -> String {
-    match lib_dir {
-        Some(dir)
-            if !Path::new(dir).join("libcuda.so").exists()
-                && Path::new(dir).join("libcuda.so.1").exists() =>
-        {
-            "-l:libcuda.so.1".into()
-        }
-        _ => "-lcuda".into(),
-    }
-}
-
-/// The first of `candidates` holding every one of `files` (space-separated) where `fits` finds
-/// nothing wrong; else each one looked in, with the first file missing there or what `fits` found.
+/// The first of `candidates` holding every one of `files` (space-separated) and, with `define`
+/// `(name, value)`, whose first file defines `name` as `value` (as cuda-driver-sys reads a
+/// `#define`; an `x` in `value` stands for any character); else each one looked in, with the
+/// first file missing there or the value found.
 fn search(
     candidates: impl IntoIterator<Item = PathBuf>,
     files: &str,
-    fits: impl Fn(&Path) -> Result<(), String>,
+    define: Option<(&str, &str)>,
 ) -> Result<PathBuf, String> {
     let mut looked = Vec::new();
     for dir in candidates {
-        let missing = files.split(' ').find(|f| !dir.join(f).is_file());
-        match missing.map_or_else(|| fits(&dir), |f| Err(format!("no {f}"))) {
-            Ok(()) => return Ok(dir),
-            Err(why) => looked.push(format!("{} ({why})", dir.display())),
-        }
+        let why = match (files.split(' ').find(|f| !dir.join(f).is_file()), define) {
+            (Some(missing), _) => format!("no {missing}"),
+            (None, None) => return Ok(dir),
+            (None, Some((name, want))) => {
+                let first = dir.join(files.split(' ').next().unwrap());
+                let text = std::fs::read_to_string(first).unwrap_or_default();
+                let found = search::define_value(&text, name).unwrap_or("unreadable");
+                let fits = |(f, w): (u8, u8)| f == w || w == b'x';
+                if found.len() == want.len() && found.bytes().zip(want.bytes()).all(fits) {
+                    return Ok(dir);
+                }
+                format!("{name} {found}, not {want}")
+            }
+        };
+        looked.push(format!("{} ({why})", dir.display()));
     }
     Err(looked.join("; "))
 }
@@ -212,11 +201,8 @@ fn candidates(var: &str, fetched: PathBuf, kind: &str) -> Vec<PathBuf> {
     let roots =
         (roots.map(PathBuf::from)).chain(["/usr/local/cuda", &versioned].map(PathBuf::from));
     let under = roots.flat_map(|root| search::toolkit_folders(&inputs, &root, kind));
-    (env::var_os(var).map(PathBuf::from))
-        .into_iter()
-        .chain([fetched])
-        .chain(under)
-        .collect()
+    let given = env::var_os(var).map(PathBuf::from);
+    given.into_iter().chain([fetched]).chain(under).collect()
 }
 
 /// The directory holding `cuda.h` and `cudaTypedefs.h` of exactly `version`; or the one-line
@@ -224,13 +210,8 @@ fn candidates(var: &str, fetched: PathBuf, kind: &str) -> Vec<PathBuf> {
 fn header_dir(root: &Path, version: &str) -> Result<PathBuf, String> {
     let var = format!("CUDA_HEADERS_{version}");
     let fetched = root.join("target/ci-deps/headers").join(version);
-    search(candidates(&var, fetched, "include"), "cuda.h cudaTypedefs.h", |dir| {
-        match define_in(&dir.join("cuda.h"), "CUDA_VERSION") {
-            Some(found) if found == version => Ok(()),
-            found => Err(format!("CUDA_VERSION {}", found.as_deref().unwrap_or("unreadable"))),
-        }
-    })
-    .map_err(|looked| {
+    let dirs = candidates(&var, fetched, "include");
+    search(dirs, "cuda.h cudaTypedefs.h", Some(("CUDA_VERSION", version))).map_err(|looked| {
         format!(
             "the tests compile C against the CUDA {version} headers (cuda.h and cudaTypedefs.h with \
              CUDA_VERSION {version}), and none were found; run `ci/fetch-deps.sh` (it downloads the \
@@ -246,11 +227,9 @@ fn header_dir(root: &Path, version: &str) -> Result<PathBuf, String> {
 fn interop_dir(root: &Path) -> Result<PathBuf, String> {
     let given = env::var_os("CUDA_INTEROP_INCLUDE").map(PathBuf::from);
     let fetched = root.join("target/ci-deps/interop/include");
-    let dirs = given
-        .into_iter()
-        .chain([fetched, PathBuf::from("/usr/include")]);
+    let dirs = given.into_iter().chain([fetched, "/usr/include".into()]);
     let needed = "GL/gl.h EGL/eglext.h KHR/khrplatform.h vdpau/vdpau.h";
-    search(dirs, needed, |_| Ok(())).map_err(|looked| {
+    search(dirs, needed, None).map_err(|looked| {
         format!(
             "the tests compile the interop headers (cudaGL.h, cudaEGL.h, cudaVDPAU.h), which need \
              {}; run ci/fetch-deps.sh (Debian's libgl-dev, libegl-dev, libvdpau-dev into \
@@ -261,41 +240,25 @@ fn interop_dir(root: &Path) -> Result<PathBuf, String> {
 }
 
 /// The CUDA 12 runtime's headers and the folder of `libcudart.so.12`; or the one-line message of
-/// what was searched.
+/// what is missing and where it was searched.
 fn find_cudart(root: &Path) -> Result<(PathBuf, PathBuf), String> {
     let fetched = root.join("target/ci-deps/cudart");
-    let dirs = candidates("CUDART_INCLUDE_PATH", fetched.join("include"), "include");
-    let include = search(
-        dirs,
-        "cuda_runtime_api.h crt/host_defines.h",
-        |dir| match define_in(&dir.join("cuda_runtime_api.h"), "CUDART_VERSION") {
-            Some(v) if v.len() == 5 && v.starts_with("12") => Ok(()),
-            v => Err(format!(
-                "CUDART_VERSION {}, not 12xxx",
-                v.as_deref().unwrap_or("unreadable")
-            )),
-        },
-    );
-    let dirs = candidates("CUDART_LIBRARY_PATH", fetched.join("lib"), "lib");
-    let lib = search(dirs, "libcudart.so.12", |_| Ok(()));
-    match (include, lib) {
-        (Ok(include), Ok(lib)) => Ok((include, lib)),
-        (include, lib) => Err(format!(
+    let missing = |what: &str, looked: String| {
+        format!(
             "the C twin of runtime_interop compiles against the CUDA 12 runtime \
              (cuda_runtime_api.h with CUDART_VERSION 12xxx and its crt/ headers; libcudart.so.12); \
              run `ci/fetch-deps.sh` (it extracts those of the pinned 12.0 wheels into \
-             target/ci-deps/cudart/) or set CUDART_INCLUDE_PATH and CUDART_LIBRARY_PATH. The \
-             headers: {}. The library: {}",
-            include.err().unwrap_or("found".into()),
-            lib.err().unwrap_or("found".into())
-        )),
-    }
-}
-
-/// The value of `#define <name>` in the header file `file` (cuda-driver-sys's reading of it).
-fn define_in(file: &Path, name: &str) -> Option<String> {
-    let text = std::fs::read_to_string(file).ok()?;
-    search::define_value(&text, name).map(str::to_owned)
+             target/ci-deps/cudart/) or set CUDART_INCLUDE_PATH and CUDART_LIBRARY_PATH. No \
+             {what} found; looked in: {looked}"
+        )
+    };
+    let dirs = candidates("CUDART_INCLUDE_PATH", fetched.join("include"), "include");
+    let define = Some(("CUDART_VERSION", "12xxx"));
+    let include = search(dirs, "cuda_runtime_api.h crt/host_defines.h", define);
+    let include = include.map_err(|looked| missing("headers", looked))?;
+    let dirs = candidates("CUDART_LIBRARY_PATH", fetched.join("lib"), "lib");
+    let lib = search(dirs, "libcudart.so.12", None).map_err(|l| missing("library", l))?;
+    Ok((include, lib))
 }
 
 /// The files of `dir` ending in `.ext`, sorted.
@@ -310,15 +273,11 @@ fn list(dir: &Path, ext: &str) -> Vec<PathBuf> {
 
 fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
     let args = std::iter::once(cmd.get_program()).chain(cmd.get_args());
-    let line = args
-        .map(|a| a.to_string_lossy())
-        .collect::<Vec<_>>()
-        .join(" ");
-    match cmd.status() {
-        Ok(status) if status.success() => Ok(()),
-        Ok(status) => Err(format!(
-            "{what}: the C++ compiler failed ({status}; its messages are above): {line}"
-        )),
-        Err(e) => Err(format!("{what}: cannot run the C++ compiler ({e}): {line}")),
-    }
+    let line: Vec<_> = args.map(|a| a.to_string_lossy().into_owned()).collect();
+    let why = match cmd.status() {
+        Ok(status) if status.success() => return Ok(()),
+        Ok(status) => format!("the C++ compiler failed ({status}; its messages above)"),
+        Err(e) => format!("cannot run the C++ compiler ({e})"),
+    };
+    Err(format!("{what}: {why}: {}", line.join(" ")))
 }

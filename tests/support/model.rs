@@ -43,18 +43,12 @@ impl Inputs {
         version: &str,
         mut part: impl FnMut(&str) -> Result<String, String>,
     ) -> Result<Inputs, String> {
-        let mut text: BTreeMap<&str, String> = BTreeMap::new();
         let modules: Vec<String> = sets().map(|(p, _)| p).collect();
+        let mut text = BTreeMap::new();
         for file in FILES {
-            let prefixes = if file == "inline" {
-                &modules[..1]
-            } else {
-                &modules
-            };
-            for p in prefixes {
-                let s = part(&format!("{p}{file}.rs"))?;
-                text.entry(file).or_default().push_str(&s);
-            }
+            let n = if file == "inline" { 1 } else { modules.len() };
+            let parts = modules[..n].iter().map(|p| part(&format!("{p}{file}.rs")));
+            text.insert(file, parts.collect::<Result<String, _>>()?);
         }
         let version = version.into();
         Ok(Inputs { version, text })
@@ -74,10 +68,8 @@ pub type Sig = (String, syn::TypeBareFn);
 
 fn sig(s: &syn::Signature) -> Sig {
     let (inputs, variadic, output) = (&s.inputs, &s.variadic, &s.output);
-    (
-        s.ident.to_string(),
-        syn::parse_quote!(fn(#inputs #variadic) #output),
-    )
+    let ty = syn::parse_quote!(fn(#inputs #variadic) #output);
+    (s.ident.to_string(), ty)
 }
 
 /// A `#[repr(C)]` struct or union of the bindings.
@@ -124,16 +116,12 @@ pub struct Model {
     pub consts: Vec<(String, syn::Type, [bool; 2], u8)>,
 }
 
-/// The C name of a Rust field: bindgen appends `_` to Rust keywords (`type_`).
+/// The C name of a Rust field: bindgen appends `_` to Rust keywords (`type_`), which syn does
+/// not take as identifiers.
 fn c_name(rust: &str) -> String {
-    const KEYWORDS: &str = "abstract as async await become box break const continue crate do dyn \
-        else enum extern false final fn for gen if impl in let loop macro match mod move mut \
-        override priv pub ref return self Self static struct super trait true try type typeof \
-        unsafe unsized use virtual where while yield";
-    match rust.strip_suffix('_') {
-        Some(base) if KEYWORDS.split_whitespace().any(|k| k == base) => base.to_string(),
-        _ => rust.to_string(),
-    }
+    let keyword = |base: &&str| syn::parse_str::<syn::Ident>(base).is_err();
+    let base = rust.strip_suffix('_').filter(keyword);
+    base.unwrap_or(rust).into()
 }
 
 /// The single identifier a type names (`CUdevice`, `CUDA_MEMCPY2D_st`), if it is a plain path.
@@ -152,14 +140,12 @@ impl Model {
                 m.item(file, item)?;
             }
         }
-        for (name, (inner, _)) in &m.enums {
-            if matches!(inner, syn::Type::Tuple(_)) {
-                return Err(format!(
-                    "{name}: enumerators without a #[repr(transparent)] newtype"
-                ));
-            }
+        let why = "enumerators without a #[repr(transparent)] newtype";
+        let tuple = |t: &syn::Type| matches!(t, syn::Type::Tuple(_));
+        match m.enums.iter().find(|(_, (inner, _))| tuple(inner)) {
+            Some((name, _)) => Err(format!("{name}: {why}")),
+            None => Ok(m),
         }
-        Ok(m)
     }
 
     /// One item of `file` (see [`FILES`]).
@@ -180,9 +166,8 @@ impl Model {
                 let name = s.ident.to_string();
                 if repr(&s.attrs, "transparent") {
                     let syn::Fields::Unnamed(f) = &s.fields else {
-                        return Err(format!(
-                            "{name}: a transparent struct that is no enum newtype"
-                        ));
+                        let why = "a transparent struct that is no enum newtype";
+                        return Err(format!("{name}: {why}"));
                     };
                     self.enum_entry(name).0 = f.unnamed[0].ty.clone();
                     return Ok(());
@@ -197,21 +182,18 @@ impl Model {
                 if fields.named.len() == 1 && first.is_some_and(|i| i == "_unused") {
                     self.opaque.insert(name);
                 } else {
-                    let rec = record(&name, false, fields.named)?;
-                    self.records.insert(name, rec);
+                    self.record(name, false, fields.named)?;
                 }
             }
             ("bindings", syn::Item::Union(u)) if u.generics.params.is_empty() => {
-                let name = u.ident.to_string();
-                let rec = record(&name, true, u.fields.named)?;
-                self.records.insert(name, rec);
+                self.record(u.ident.to_string(), true, u.fields.named)?;
             }
             ("bindings", syn::Item::Type(t)) => {
                 self.aliases.insert(t.ident.to_string(), *t.ty);
             }
             ("names", syn::Item::Type(t)) => {
                 let (name, target) = (t.ident.to_string(), rust_text(&t.ty));
-                if !target.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                if path_ident(&t.ty).as_ref() != Some(&target) {
                     let why = "not a PFN typedef name";
                     return Err(format!("names.rs: {name} = {target}: {why}"));
                 }
@@ -224,15 +206,14 @@ impl Model {
             }
             (_, syn::Item::Const(c)) => {
                 let name = c.ident.to_string();
-                // names.rs's `pub const X: T = T::X;` re-exports an enumerator at top level.
-                let enumerator = matches!(&*c.expr, syn::Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == name));
-                let kind = match (file, enumerator) {
+                let last = |p: &syn::Path| p.segments.last().is_some_and(|s| s.ident == name);
+                let kind = match (file, &*c.expr) {
                     ("bindings", _) => 2,
-                    (_, true) => 1,
+                    // names.rs's `pub const X: T = T::X;` re-exports an enumerator at top level.
+                    (_, syn::Expr::Path(p)) if last(&p.path) => 1,
                     _ => 3,
                 };
-                self.consts
-                    .push((name, *c.ty, stream_modes(&c.attrs), kind));
+                (self.consts).push((name, *c.ty, stream_modes(&c.attrs), kind));
             }
             ("bindings", syn::Item::Impl(i)) if i.trait_.is_none() => {
                 let ty = rust_text(&i.self_ty);
@@ -268,57 +249,53 @@ impl Model {
         }
         panic!("alias cycle at {}", rust_text(&ty))
     }
-}
 
-/// A record's members. No header of the supported versions has a bit-field, and the probes
-/// compare none: bindgen's `_bitfield_N` storage stops the build, naming the record, until they
-/// learn to (C sees no storage unit; the old way was bindgen's setters against C's designated
-/// initializers, the bytes of the named host compared).
-fn record(
-    record: &str,
-    union: bool,
-    fields: impl IntoIterator<Item = syn::Field>,
-) -> Result<Record, String> {
-    let member = |f: syn::Field| {
-        let name = f.ident.unwrap().to_string();
-        let rust_only = ["_bindgen_align", "__bindgen_padding_"];
-        Ok(if name.starts_with("_bitfield_") {
-            return Err(format!(
-                "{record} has a bit-field ({name}), which the layout probe cannot compare: no \
-                 header had one when it was written. Teach the probes bit-fields \
-                 (tests/support/model.rs, layout.rs, c/layout_probe.c, tests/layout.rs) before \
-                 accepting this header."
-            ));
-        } else if name.starts_with("__bindgen_anon_") {
-            let ty = path_ident(&f.ty)
-                .ok_or_else(|| format!("{record}: anonymous member {name} of no named type"))?;
-            Member::Anon(name, ty)
-        } else if rust_only.iter().any(|p| name.starts_with(p)) {
-            // Zero-sized alignment markers, padding bindgen spells out.
-            Member::RustOnly
-        } else {
-            Member::Named(c_name(&name), name, Box::new(f.ty))
-        })
-    };
-    let fields = fields
-        .into_iter()
-        .map(member)
-        .collect::<Result<_, String>>()?;
-    Ok(Record { union, fields })
+    /// Adds the record named `record`, its `fields` the members. No header of the supported
+    /// versions has a bit-field, and the probes compare none: bindgen's `_bitfield_N` storage
+    /// stops the build, naming the record, until they learn to (C sees no storage unit; the old
+    /// way was bindgen's setters against C's designated initializers, the bytes of the named host
+    /// compared).
+    fn record(
+        &mut self,
+        record: String,
+        union: bool,
+        fields: impl IntoIterator<Item = syn::Field>,
+    ) -> Result<(), String> {
+        let member = |f: syn::Field| {
+            let name = f.ident.unwrap().to_string();
+            let rust_only = ["_bindgen_align", "__bindgen_padding_"];
+            Ok(if name.starts_with("_bitfield_") {
+                return Err(format!(
+                    "{record} has a bit-field ({name}), which the layout probe cannot compare: no \
+                     header had one when it was written. Teach the probes bit-fields \
+                     (tests/support/model.rs, layout.rs, c/layout_probe.c, tests/layout.rs) before \
+                     accepting this header."
+                ));
+            } else if name.starts_with("__bindgen_anon_") {
+                let ty = path_ident(&f.ty)
+                    .ok_or_else(|| format!("{record}: anonymous member {name} of no named type"))?;
+                Member::Anon(name, ty)
+            } else if rust_only.iter().any(|p| name.starts_with(p)) {
+                // Zero-sized alignment markers, padding bindgen spells out.
+                Member::RustOnly
+            } else {
+                Member::Named(c_name(&name), name, Box::new(f.ty))
+            })
+        };
+        let fields = fields.into_iter().map(member).collect::<Result<_, _>>()?;
+        self.records.insert(record, Record { union, fields });
+        Ok(())
+    }
 }
 
 /// A Rust text of a type or path (`::core::ffi::c_int`, not `:: core :: ffi :: c_int`).
 pub fn rust_text(t: &impl ToTokens) -> String {
-    let mut s = t.to_token_stream().to_string();
-    for (from, to) in [
-        (":: ", "::"),
-        (" ::", "::"),
-        (" ,", ","),
-        ("* mut", "*mut"),
-        ("* const", "*const"),
-    ] {
-        s = s.replace(from, to);
-    }
+    let s = t.to_token_stream().to_string();
+    let s = s
+        .replace(":: ", "::")
+        .replace(" ::", "::")
+        .replace(" ,", ",");
+    let s = s.replace("* mut", "*mut").replace("* const", "*const");
     s.replace("mut::", "mut ::").replace("const::", "const ::")
 }
 

@@ -27,13 +27,11 @@ if [ "${1:-}" = --bench-only ]; then bench_only=true; shift; fi
 out=${1:-target/gpu-bundle}
 rm -rf "$out" && mkdir -p "$out"/{bin,tests,lib}
 cp -r examples/kernels "$out/kernels"
-# The runtime the twins link (the tests' build script takes $CUDART_LIBRARY_PATH first, which
-# fetch-deps set) and the examples load.
-cp "$CUDART_LIBRARY_PATH/libcudart.so.12" "$out/lib/"
-
-
 # Everything but the benchmark (the part --bench-only skips).
 if ! $bench_only; then
+# The runtime the twins link (the tests' build script takes $CUDART_LIBRARY_PATH first, which
+# fetch-deps set) and the examples load; the benchmark uses none.
+cp "$CUDART_LIBRARY_PATH/libcudart.so.12" "$out/lib/"
 # Test binaries of one feature set, into tests/<name>-<tag>.
 build_tests() { # tag cargo-args...
   local tag=$1; shift

@@ -59,8 +59,9 @@ fn scratch() -> std::path::PathBuf {
 /// they change against it).
 fn control() -> &'static Report {
     static REPORT: OnceLock<Report> = OnceLock::new();
-    REPORT
-        .get_or_init(|| prototypes::run(&committed(), &compiler(), &scratch().join("control"), &[]))
+    REPORT.get_or_init(|| {
+        prototypes::run(&committed(), &compiler(), &scratch().join("control"), None)
+    })
 }
 
 #[test]
@@ -226,7 +227,7 @@ fn mutations_are_rejected() {
                 s.spawn(move || {
                     let mut inputs = committed.clone();
                     mutate(&mut inputs, m).map(|()| {
-                        prototypes::run(&inputs, cxx, &scratch.join(n.to_string()), &control.units)
+                        prototypes::run(&inputs, cxx, &scratch.join(n.to_string()), Some(control))
                     })
                 })
             })

@@ -103,6 +103,7 @@ impl Compiler {
 }
 
 /// One struct, union or enum definition (with a body) in the header.
+#[derive(Clone, Debug)]
 pub struct CDef {
     pub keyword: &'static str,
     pub tag: Option<String>,
@@ -112,7 +113,7 @@ pub struct CDef {
 }
 
 /// What the preprocessed headers declare, read by a C parser (`lang-c`).
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Decls {
     pub defs: Vec<CDef>,
     /// Every enumerator.
@@ -129,30 +130,30 @@ pub struct Decls {
 }
 
 impl Decls {
-    /// What `expanded`, a preprocessor's output (from [`Compiler::preprocess`]), declares in the
-    /// driver-API headers (every [`HeaderSet`]'s) or, `foreign`, in the [`FOREIGN_HEADERS`] they
-    /// include; by its line markers.
-    pub fn scan(expanded: &str, foreign: bool) -> Result<Decls, String> {
+    /// What `expanded`, a preprocessor's output (from [`Compiler::preprocess`]), declares, parsed
+    /// once and sorted by its line markers: in the driver-API headers (every [`HeaderSet`]'s), and
+    /// in the [`FOREIGN_HEADERS`] they include.
+    pub fn scan(expanded: &str) -> Result<[Decls; 2], String> {
         let sets = std::iter::once(&CORE).chain(&MODULES);
-        let files: Vec<&str> = match foreign {
-            true => FOREIGN_HEADERS.split(' ').collect(),
-            false => sets.flat_map(|s| s.headers).collect(),
-        };
-        // Where each file's lines begin, and whether it is one of `files`.
+        let driver: Vec<&str> = sets.flat_map(|s| s.headers).collect();
+        let foreign: Vec<&str> = FOREIGN_HEADERS.split(' ').collect();
+        // Where each file's lines begin, and which of the two it is, if either.
         let (mut marks, mut offset) = (Vec::new(), 0);
         for line in expanded.split_inclusive('\n') {
             if let Some(file) = line.strip_prefix("# ").and_then(|r| r.split('"').nth(1)) {
                 let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
-                marks.push((offset, files.contains(&base)));
+                let set = [&driver, &foreign].iter().position(|s| s.contains(&base));
+                marks.push((offset, set));
             }
             offset += line.len();
         }
-        let kept = |at: usize| marks[..marks.partition_point(|m| m.0 <= at)].last();
+        let set = |at: usize| marks[..marks.partition_point(|m| m.0 <= at)].last()?.1;
         let config = lang_c::driver::Config::with_gcc();
         let parse = lang_c::driver::parse_preprocessed(&config, expanded.to_string());
         let parse = parse.map_err(|e| format!("the C parser (lang-c) failed on the headers: {e}"));
-        let (unit, mut d) = (parse?.unit, Decls::default());
-        for ext in (unit.0.iter()).filter(|e| kept(e.span.start).is_some_and(|m| m.1)) {
+        let (unit, mut decls) = (parse?.unit, [Decls::default(), Decls::default()]);
+        for (ext, s) in unit.0.iter().filter_map(|e| Some((e, set(e.span.start)?))) {
+            let d = &mut decls[s];
             match &ext.node {
                 ExternalDeclaration::Declaration(decl) => d.declaration(&decl.node),
                 ExternalDeclaration::FunctionDefinition(f) => {
@@ -162,7 +163,7 @@ impl Decls {
             }
             d.visit_external_declaration(&ext.node, &ext.span);
         }
-        Ok(d)
+        Ok(decls)
     }
 
     /// The function, function type or `PFN_*` typedef a declaration declares; the name of the

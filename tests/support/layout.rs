@@ -5,9 +5,9 @@
 //! probes (`c/layout_probe.c`, `c/constants_probe.c`) include the tables; the tests expand the same
 //! entries with `macro_rules!`. The layout unit is compiled as the bindings were generated
 //! (`__CUDA_API_VERSION_INTERNAL`, for the legacy `_v1` types), the constants unit as a C program
-//! sees the header. The header, read through the preprocessor, gives what it defines (structs,
-//! unions, enums, enumerators): the tests check that the bindings have every one. No header has
-//! a bit-field, and the probes do not compare them: a record with one stops the build.
+//! sees the header. The header, read through the preprocessor and a C parser, gives what it
+//! defines (structs, unions, enums, enumerators): the tests check that the bindings have every one.
+//! No probe compares bit-fields (none in any header): a record with one stops the build (model.rs).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -55,9 +55,8 @@ pub fn generate(root: &Path, out: &Path, version: &str, cc: &Compiler) -> Result
     // defined by the header too. The constants probe compiles as a C program, which does not see
     // what is declared only under __CUDA_API_VERSION_INTERNAL (12.1-12.4's `_MAX`s).
     let scan = |defines: &[&str]| -> Result<Decls, String> {
-        let expanded = cc.preprocess(defines)?;
-        let mut h = Decls::scan(&expanded, false)?;
-        adopt(&mut h, Decls::scan(&expanded, true)?, &m);
+        let [mut h, foreign] = Decls::scan(&cc.preprocess(defines)?)?;
+        adopt(&mut h, foreign, &m);
         Ok(h)
     };
     let header = scan(&INTERNAL_DEFINES.split(' ').collect::<Vec<_>>())?;
@@ -348,14 +347,13 @@ fn layout_tables(m: &Model, h: &Decls, out: &Path, mode: usize) -> Result<String
         typedef(&mut name_typedefs, name, name, 2);
     }
     let fields = &g.fields;
-    for (file, text) in [
-        ("records", &records),
-        ("fields", fields),
-        ("typedefs", &typedefs),
-    ] {
+    let texts = [&records, fields, &typedefs, &name_typedefs];
+    for (file, text) in ["records", "fields", "typedefs", "name_typedefs"]
+        .iter()
+        .zip(texts)
+    {
         write(&out.join(format!("layout_{file}.inc")), text);
     }
-    write(&out.join("layout_name_typedefs.inc"), &name_typedefs);
 
     let list = |v: &mut dyn Iterator<Item = &str>| v.map(c_str).collect::<Vec<_>>().join(", ");
     let defs = |kw: &str, nested: bool| {

@@ -11,8 +11,7 @@
 //! `internal` as the bindings were generated (`__CUDA_API_VERSION_INTERNAL`: the legacy `_v1`
 //! types, older `PFN_*` typedefs). Functions are checked in each stream view whose header declares
 //! them (the preprocessed header tells), C spellings in their mode, typedefs in the internal view;
-//! what only one side has is a problem too. A mismatch makes g++ print `cdsys::check<cdsys::where<
-//! ENTRY, PART>, cdsys::header<HEADER TYPE>, cdsys::bindings<RUST TYPE>>`: [`explain`] reads it.
+//! what only one side has is a problem too, and each mismatch one line ([`explain`]).
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -37,8 +36,7 @@ pub struct Count {
     /// Entries the bindings have.
     pub declared: usize,
     /// Entries the header declares (functions: in either stream mode; `PFN_*` typedefs: in the
-    /// internal view); 0 for the kinds whose header side is not listed (other typedefs, C
-    /// spellings).
+    /// internal view); 0 where its side is not listed (other typedefs, C spellings).
     pub header: usize,
 }
 
@@ -89,6 +87,8 @@ pub struct Report {
     /// Each problem on one line: a mismatch (function, parameter, both types), an entry the probe
     /// could not check, a unit that did not compile.
     pub problems: Vec<String>,
+    /// What each view of the headers declares (see [`run`]).
+    scans: Vec<Decls>,
 }
 
 impl Report {
@@ -119,13 +119,14 @@ impl Report {
     }
 }
 
-/// Generates the probe of `inputs` into `dir`, compiles it and reports. A unit whose text is
-/// that of one of `known` (units that compiled, written by an earlier run) is not compiled again:
-/// the mutation test compiles only what each mutation changed.
-pub fn run(inputs: &Inputs, cxx: &Compiler, dir: &Path, known: &[Unit]) -> Report {
+/// Generates the probe of `inputs` into `dir`, compiles it and reports. Against the report of a
+/// `control` run (same headers and compiler), the headers are not read again, and a unit whose
+/// text is that of one of its units that compiled is not compiled again: the mutation test
+/// compiles only what each mutation changed.
+pub fn run(inputs: &Inputs, cxx: &Compiler, dir: &Path, control: Option<&Report>) -> Report {
     let start = Instant::now();
     let mut report = Report::default();
-    if let Err(e) = probe(inputs, cxx, dir, known, &mut report) {
+    if let Err(e) = probe(inputs, cxx, dir, control, &mut report) {
         report.problems.push(e);
     }
     report.millis = start.elapsed().as_millis() as u64;
@@ -208,7 +209,7 @@ fn probe(
     inputs: &Inputs,
     cxx: &Compiler,
     dir: &Path,
-    known: &[Unit],
+    control: Option<&Report>,
     report: &mut Report,
 ) -> Result<(), String> {
     let m = Model::read(inputs)?;
@@ -226,13 +227,17 @@ fn probe(
     let enum_typedefs = m.enum_typedefs.iter();
     typedefs.extend(enum_typedefs.map(|(n, e)| (n.clone(), syn::parse_str(e).unwrap())));
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    // What each view declares (the three preprocessor runs in parallel).
+    // What each view declares: the control's, or the three preprocessor runs in parallel.
     let scan = |defines: &str| {
         let defines: Vec<&str> = defines.split_whitespace().collect();
-        Decls::scan(&cxx.preprocess(&defines)?, false)
+        let [driver, _] = Decls::scan(&cxx.preprocess(&defines)?)?;
+        Ok(driver)
     };
-    let scans = parallel(VIEWS.map(|(_, d)| move || scan(d)));
-    let declared = scans.into_iter().collect::<Result<Vec<Decls>, String>>()?;
+    let declared = match control {
+        Some(c) => c.scans.clone(),
+        None => (parallel(VIEWS.map(|(_, d)| move || scan(d))).into_iter())
+            .collect::<Result<Vec<Decls>, String>>()?,
+    };
     // Each kind of signature (`kind|file|header|what the header does`, the bindings), against the
     // header's names in each view that declares it: functions in the stream views, `PFN_*`
     // typedefs in the internal one (the only one with all of them).
@@ -339,6 +344,8 @@ fn probe(
         }
     }
     [report.functions, report.inline, report.pfn_typedefs] = counts;
+    report.scans = declared;
+    let known = control.map_or(&[][..], |c| &c.units);
     compile(units, cxx, known, report)
 }
 

@@ -17,9 +17,20 @@
 #   driver/            the real NVIDIA driver library (Debian bookworm non-free libcuda1 535.x)
 #   driver-470/        an 11.x driver library (Debian bullseye non-free libcuda1 470.x, CUDA 11.4)
 #   clang/             libclang for bindgen (Debian libclang1-14 + libclang-common-14-dev)
+#   driver-arm64/      with --arm64-driver: the arm64 build of the 535 driver library
+#   rust-cross/        with --cross-rust: Debian's rustc-web with the standard library for aarch64
+#                      Linux and the sources for Windows (-Zbuild-std); rust-cross/rustc runs it
 # and prints the environment to use them (`eval "$(ci/fetch-deps.sh)"`). Idempotent: what is
 # already there is not fetched again.
 set -euo pipefail
+arm64_driver= cross_rust=
+for arg in "$@"; do
+  case $arg in
+    --arm64-driver) arm64_driver=1 ;;
+    --cross-rust) cross_rust=1 ;;
+    *) echo "usage: ci/fetch-deps.sh [--arm64-driver] [--cross-rust]" >&2; exit 2 ;;
+  esac
+done
 root=$(cd "$(dirname "$0")/.." && pwd)
 deps="$root/target/ci-deps"
 mkdir -p "$deps"
@@ -125,17 +136,18 @@ fi
 # fetched from the mirror this machine's own apt configuration names (deb822
 # /etc/apt/sources.list.d/*.sources, or one-line /etc/apt/sources.list and *.list): no host is
 # written in the repository. The sources list is written into target/ci-deps/apt/ at fetch time.
-apt_sources() { # suite -> path of a sources list for "<suite> non-free" on this machine's mirror
-  local suite=$1 list="$deps/apt/$1-non-free.list"
+apt_sources() { # suite component -> path of a sources list for "<suite> <component>" on this
+  # machine's mirror: the source that names the suite (bookworm-security), else the Debian archive's
+  local suite=$1 component=$2 list="$deps/apt/$1-$2.list"
   mkdir -p "$deps/apt"
-  python3 - "$suite" /etc/apt/sources.list.d/*.sources /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+  python3 - "$suite" "$component" /etc/apt/sources.list.d/*.sources /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
     >"$list" <<'PY' || { log "FAILED: $(cat "$list")"; exit 1; }
 import os, sys
-suite, files = sys.argv[1], [f for f in sys.argv[2:] if os.path.isfile(f)]
+suite, component, files = sys.argv[1], sys.argv[2], [f for f in sys.argv[3:] if os.path.isfile(f)]
 keyring = "/usr/share/keyrings/debian-archive-keyring.gpg"
-# (uri, signed-by) of each enabled `deb` source whose suites include a release itself (no
-# -updates, -security, -backports): the Debian archive, not the security one.
-found = []
+# (uri, signed-by) of each enabled `deb` source that names the suite, then of each whose suites
+# include a release itself (no -updates, -security, -backports): the Debian archive.
+named, found = [], []
 for path in files:
     text = open(path, encoding="utf-8", errors="replace").read()
     if path.endswith(".sources"):  # deb822 stanzas
@@ -152,10 +164,13 @@ for path in files:
                     fields[key] = value.strip()
             if "deb" not in fields.get("types", "").split() or fields.get("enabled", "yes") == "no":
                 continue
-            if not any("-" not in s for s in fields.get("suites", "").split()):
-                continue
+            suites = fields.get("suites", "").split()
             for uri in fields.get("uris", "").split():
-                found.append((uri, fields.get("signed-by", keyring)))
+                source = (uri, fields.get("signed-by", keyring))
+                if suite in suites:
+                    named.append(source)
+                if any("-" not in s for s in suites):
+                    found.append(source)
     else:  # one-line format: deb [option=value ...] uri suite components...
         for line in text.splitlines():
             line = line.split("#", 1)[0].strip()
@@ -166,26 +181,31 @@ for path in files:
                 inside, rest = rest[1:].split("]", 1)
                 options = dict(o.split("=", 1) for o in inside.split() if "=" in o)
             words = rest.split()
-            if len(words) >= 2 and "-" not in words[1]:
-                found.append((words[0], options.get("signed-by", keyring)))
+            if len(words) >= 2:
+                source = (words[0], options.get("signed-by", keyring))
+                if words[1] == suite:
+                    named.append(source)
+                if "-" not in words[1]:
+                    found.append(source)
+found = named + ([] if "-" in suite else found)
 if not found:
     print("no Debian archive (a `deb` source of a release suite) in " + ", ".join(files)
-          + ": add one to /etc/apt/sources.list.d/ to fetch libcuda1 from its non-free component")
+          + f": add one to /etc/apt/sources.list.d/ to fetch from {suite} {component}")
     sys.exit(1)
 uri, signed_by = found[0]
 if not signed_by.startswith("/"):  # a key embedded in the stanza: the archive keyring instead
     signed_by = keyring
 print(f"# From this machine's apt configuration ({', '.join(files)}), written by ci/fetch-deps.sh.")
-print(f"deb [signed-by={signed_by}] {uri} {suite} non-free")
+print(f"deb [signed-by={signed_by}] {uri} {suite} {component}")
 PY
   echo "$list"
 }
-apt_download() { # suite dest pkg...: `apt-get download` from "<suite> non-free", as this user;
-  # with $APT_ARCH set (arm64), that architecture's packages
-  local suite=$1 dest=$2; shift 2
-  local list state="$deps/apt/$suite${APT_ARCH:+-$APT_ARCH}"
-  list=$(apt_sources "$suite")
-  log "$suite non-free from: $(grep '^deb' "$list")"
+apt_download() { # suite component dest pkg...: `apt-get download` from "<suite> <component>", as
+  # this user; with $APT_ARCH set (arm64), that architecture's packages
+  local suite=$1 component=$2 dest=$3; shift 3
+  local list state="$deps/apt/$suite-$component${APT_ARCH:+-$APT_ARCH}"
+  list=$(apt_sources "$suite" "$component")
+  log "$suite $component from: $(grep '^deb' "$list")"
   mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$dest"
   # As the invoking user, not apt's `_apt` sandbox user: the files are ours, under target/.
   local opts=(-o "Dir::Etc::SourceList=$list" -o Dir::Etc::SourceParts=/dev/null
@@ -205,7 +225,7 @@ driver_library() { # name suite arch what packages...
   [ -e "$deps/$name/lib/libcuda.so.1" ] && return
   log "downloading $* $what ($suite non-free)"
   rm -rf "${deps:?}/$name" && mkdir -p "$deps/$name/debs"
-  apt_download "$suite" "$deps/$name/debs" "$@"
+  apt_download "$suite" non-free "$deps/$name/debs" "$@"
   for f in "$deps/$name"/debs/*.deb; do dpkg -x "$f" "$deps/$name/root"; done
   ln -sfn "root/usr/lib/$arch/nvidia/current" "$deps/$name/lib"
   if [ ! -e "$deps/$name/lib/libcuda.so.1" ]; then
@@ -219,8 +239,45 @@ driver_library driver bookworm x86_64-linux-gnu "535.x" libcuda1 libnvidia-ptxji
 driver_library driver-470 bullseye x86_64-linux-gnu "470.x" libcuda1
 # The arm64 build of the same 535 library, for ci/platforms.sh (loaded under qemu-aarch64): only
 # with --arm64-driver.
-if [ "${1:-}" = "--arm64-driver" ]; then
+if [ -n "$arm64_driver" ]; then
   APT_ARCH=arm64 driver_library driver-arm64 bookworm aarch64-linux-gnu "535.x for arm64" libcuda1
+fi
+
+# --- Rust for aarch64 Linux and x86-64 Windows (with --cross-rust) --------------------------------
+# Debian's rustc-web (bookworm-security): the compiler with its LLVM, its standard library for
+# x86-64 (build scripts, proc macros) and aarch64 Linux, and its sources (Windows: -Zbuild-std),
+# unpacked into rust-cross/root, never installed; rust-cross/rustc runs it with that sysroot (for
+# cargo's RUSTC). Pinned: security updates replace a version, so a missing one fails with the
+# versions apt has.
+rust_cross_version=1.96.0+dfsg1-1~deb12u2 rust_cross_llvm=1:22.1.8-1~deb12u1
+rust_cross=$deps/rust-cross
+if [ -n "$cross_rust" ] && [ ! -x "$rust_cross/rustc" ]; then
+  log "downloading rustc-web $rust_cross_version and its standard library for x86-64 and arm64 (bookworm-security main)"
+  rm -rf "$rust_cross" && mkdir -p "$rust_cross/debs"
+  v=$rust_cross_version
+  apt_download bookworm-security main "$rust_cross/debs" rustc-web="$v" libstd-rust-web-1.96="$v" \
+    libstd-rust-web-dev="$v" rust-web-src="$v" libllvm22="$rust_cross_llvm" ||
+    { log "FAILED: rustc-web $v is not in bookworm-security: set rust_cross_version in ci/fetch-deps.sh to one of: $(apt-cache madison rustc-web | awk '{print $3}' | tr '\n' ' ')"; exit 1; }
+  APT_ARCH=arm64 apt_download bookworm-security main "$rust_cross/debs" libstd-rust-web-1.96="$v" libstd-rust-web-dev="$v"
+  for f in "$rust_cross"/debs/*.deb; do dpkg -x "$f" "$rust_cross/root"; done
+  cat >"$rust_cross/rustc" <<WRAPPER
+#!/bin/sh
+# Debian's rustc-web $v, unpacked by ci/fetch-deps.sh --cross-rust
+LD_LIBRARY_PATH="$rust_cross/root/usr/lib/x86_64-linux-gnu\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" exec "$rust_cross/root/usr/bin/rustc" --sysroot "$rust_cross/root/usr" "\$@"
+WRAPPER
+  chmod +x "$rust_cross/rustc"
+  for target in x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu; do
+    if [ ! -d "$rust_cross/root/usr/lib/rustlib/$target/lib" ]; then
+      log "FAILED: no standard library for $target in $rust_cross/root; see apt's messages above"
+      rm -rf "$rust_cross"
+      exit 1
+    fi
+  done
+  if ! "$rust_cross/rustc" -vV >&2; then
+    log "FAILED: $rust_cross/rustc does not run"
+    rm -rf "$rust_cross"
+    exit 1
+  fi
 fi
 if [ ! -e "$deps/clang/lib/libclang.so.1" ]; then
   log "downloading libclang1-14 and libclang-common-14-dev (bookworm main)"
@@ -261,6 +318,7 @@ cat <<ENV
 export CUDA_LIBRARY_PATH="$deps/driver/lib"
 export CUDA_DRIVER_470="$deps/driver-470/lib"
 export CUDA_DRIVER_ARM64="$deps/driver-arm64/lib"
+export RUST_CROSS_RUSTC="$rust_cross/rustc"
 export CUDART_LIBRARY_PATH="$deps/cudart/lib"
 export CUDART_INCLUDE_PATH="$deps/cudart/include"
 export LD_LIBRARY_PATH="$deps/driver/lib:$deps/clang/root/usr/lib/x86_64-linux-gnu\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"

@@ -126,6 +126,9 @@ ci/doc-check.sh
 step "the committed bindings are what the pinned headers give"
 ci/regenerate.sh --check
 
+step "the change list from cuda-driver-sys 0.3 is what 0.3.0's bindings and the committed ones give (ci/migration-changes.sh --check)"
+ci/migration-changes.sh --check
+
 step "the committed PTX is what NVRTC 12.0 gives, and ptxas 12.0 accepts it"
 ci/gen-ptx.sh --check
 

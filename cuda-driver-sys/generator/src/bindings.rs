@@ -51,5 +51,6 @@ pub(crate) fn split_functions(
         items: types,
     };
     document_bindings(&mut types, docs);
+    crate::compat::mark_renumbered(&mut types);
     Ok((prettyplease::unparse(&types), functions))
 }

@@ -37,6 +37,7 @@
 
 mod bindgen_pass;
 mod bindings;
+mod compat;
 mod dynamic;
 mod entry;
 mod function_docs;

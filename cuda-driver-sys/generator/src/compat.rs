@@ -2,9 +2,15 @@
 //! 0.3.0 gave the same name (`renumbered_since_0_3.txt`, written by the `migration_changes` bin
 //! from 0.3.0's bindings) is deprecated when a dependent turns on `compat-0-3`, with a note naming
 //! both values and the name that has 0.3.0's value. The same name is not deprecated under a
-//! header that gives it 0.3.0's value.
+//! header that gives it 0.3.0's value. Its top-level copy (`names.rs`) is deprecated alike.
 
+use std::collections::BTreeMap;
+
+use proc_macro2::TokenStream;
 use quote::ToTokens;
+
+/// The `compat-0-3` attribute of each enumerator marked, by name.
+pub(crate) type Marked = BTreeMap<String, syn::Attribute>;
 
 /// `(C tag of the enum, enumerator, 0.3.0's value)`, from `renumbered_since_0_3.txt`.
 fn renumbered() -> impl Iterator<Item = (&'static str, &'static str, i128)> {
@@ -32,8 +38,9 @@ fn value(c: &syn::ImplItemConst) -> Option<i128> {
 }
 
 /// Adds `#[cfg_attr(feature = "compat-0-3", deprecated = "...")]` to the enumerators of `file`
-/// whose value is not 0.3.0's.
-pub(crate) fn mark_renumbered(file: &mut syn::File) {
+/// whose value is not 0.3.0's; returns each one's attribute, by name, for [`mark_top_level`].
+pub(crate) fn mark_renumbered(file: &mut syn::File) -> Marked {
+    let mut marked = BTreeMap::new();
     for item in &mut file.items {
         let syn::Item::Impl(imp) = item else { continue };
         let tag = imp.self_ty.to_token_stream().to_string();
@@ -72,9 +79,27 @@ pub(crate) fn mark_renumbered(file: &mut syn::File) {
                 "cuda-driver-sys 0.3 gave {name} the value {old}; this header gives it {new}. \
                  To keep 0.3's meaning write {instead}; to mean {new}, allow(deprecated) here"
             );
-            c.attrs.push(syn::parse_quote! {
+            let attr: syn::Attribute = syn::parse_quote! {
                 #[cfg_attr(feature = "compat-0-3", deprecated(note = #note))]
-            });
+            };
+            c.attrs.push(attr.clone());
+            marked.insert(name.to_string(), attr);
         }
     }
+    marked
+}
+
+/// The top-level constants of `names` (`names.rs`: every enumerator at top level) named in
+/// `marked`, with the same attribute.
+pub(crate) fn mark_top_level(names: TokenStream, marked: &Marked) -> Result<TokenStream, String> {
+    let mut file: syn::File =
+        syn::parse2(names).map_err(|e| format!("names.rs does not parse: {e}"))?;
+    for item in &mut file.items {
+        if let syn::Item::Const(c) = item {
+            if let Some(attr) = marked.get(&c.ident.to_string()) {
+                c.attrs.push(attr.clone());
+            }
+        }
+    }
+    Ok(file.to_token_stream())
 }

@@ -210,7 +210,7 @@ fn function_state(name: &str, sig: &str, new: &Items) -> Option<State> {
         Some((s, _)) => Some(State {
             kind: Kind::Signature,
             new: s.clone(),
-            instead: "the new parameters (docs/MIGRATING.md, section 3)".into(),
+            instead: "the new parameters (docs/MIGRATING.md, sections 3 and 6e)".into(),
         }),
         None => {
             let family: Vec<(&String, &String)> = new
@@ -250,14 +250,15 @@ fn removed(name: &str) -> State {
 
 /// What replaces the items 0.3.0 took from headers other than the driver API's (its bindgen
 /// wrapper included `cuComplex.h`, `vector_types.h` and `library_types.h`), by name prefix.
-const REMOVED_ADVICE: [(&[&str], &str); 3] = [
+const REMOVED_ADVICE: [(&[&str], &str); 4] = [
     (
         &["float2", "double2", "cuComplex", "cuFloatComplex", "cuDoubleComplex"],
-        "a `#[repr(C, align(..))]` struct of your own (docs/MIGRATING.md, section 6)",
+        "a `#[repr(C, align(..))]` struct of your own (docs/MIGRATING.md, section 6c)",
     ),
     (
         &["cudaDataType", "libraryPropertyType"],
         "the bindings of the library that takes it (cuBLAS, cuFFT, ...): `library_types.h` is no driver-API header",
     ),
-    (&["__uint32_t", "__uint64_t"], "`u32`, `u64`"),
+    (&["__uint32_t"], "`u32`"),
+    (&["__uint64_t"], "`u64`"),
 ];

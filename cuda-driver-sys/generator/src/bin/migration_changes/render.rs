@@ -85,7 +85,7 @@ pub fn page(changes: &[Change], states: &BTreeMap<u32, Vec<Kind>>, oldest: u32) 
     let labels = [
         (
             Kind::Value,
-            "Values changed, no compile error (section 1 and 2)",
+            "Values changed, no compile error (sections 1 and 2)",
         ),
         (Kind::Renamed, "Renamed"),
         (Kind::Removed, "Removed"),
@@ -108,23 +108,23 @@ pub fn page(changes: &[Change], states: &BTreeMap<u32, Vec<Kind>>, oldest: u32) 
     }
     s.push('\n');
 
-    let rows =
-        |pred: &dyn Fn(&Change) -> bool, new: &dyn Fn(&Change) -> String| -> Vec<Vec<String>> {
-            changes
-                .iter()
-                .filter(|c| pred(c))
-                .map(|c| {
-                    vec![
-                        code(&c.item),
-                        code(&c.old),
-                        new(c),
-                        since(c.since, oldest),
-                        c.state.instead.clone(),
-                    ]
-                })
-                .collect()
-        };
-    let value = |c: &Change| code(&c.state.new);
+    // The item, 0.3's value, the new one (`None`: the table has no such column), the version,
+    // what to write instead.
+    let rows = |pred: &dyn Fn(&Change) -> bool,
+                new: &dyn Fn(&Change) -> Option<String>|
+     -> Vec<Vec<String>> {
+        changes
+            .iter()
+            .filter(|c| pred(c))
+            .map(|c| {
+                let mut row = vec![code(&c.item), code(&c.old)];
+                row.extend(new(c));
+                row.extend([since(c.since, oldest), c.state.instead.clone()]);
+                row
+            })
+            .collect()
+    };
+    let value = |c: &Change| Some(code(&c.state.new));
     section(
         &mut s,
         "1. Renumbered: the same name, another value",
@@ -173,11 +173,10 @@ pub fn page(changes: &[Change], states: &BTreeMap<u32, Vec<Kind>>, oldest: u32) 
         &[
             "Item",
             "0.3 value or signature",
-            "",
             "Removed in",
             "Write instead",
         ],
-        &rows(&|c| c.state.kind == Kind::Removed, &|_| String::new()),
+        &rows(&|c| c.state.kind == Kind::Removed, &|_| None),
     );
     section(
         &mut s,
@@ -205,7 +204,9 @@ pub fn page(changes: &[Change], states: &BTreeMap<u32, Vec<Kind>>, oldest: u32) 
             "Since",
             "Write instead",
         ],
-        &rows(&|c| c.state.kind == Kind::Feature, &|c| c.state.new.clone()),
+        &rows(&|c| c.state.kind == Kind::Feature, &|c| {
+            Some(c.state.new.clone())
+        }),
     );
     s.truncate(s.trim_end().len());
     s.push('\n');

@@ -110,6 +110,9 @@ ci/dependent-check.sh
 step "rustacuda 0.1.3 on this crate: builds with cuda-12000, -12090, -13000; its tests on the 535 library as on cuda-driver-sys 0.3.0 (ci/rustacuda-check.sh)"
 ci/rustacuda-check.sh
 
+step "a program written for cuda-driver-sys 0.3.0, patched: builds with cuda-12000, -12090, -13000 (compat-0-3, -D deprecated); prints on the 535 library what it prints on 0.3.0 (ci/dependent-0-3-check.sh)"
+ci/dependent-0-3-check.sh
+
 step "the publishable crates package and build from their .crate files (ci/package-check.sh)"
 ci/package-check.sh
 

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use crate::items::{Feature, Items};
 
 /// The kinds of change, in the order the page shows them: the silent one first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// The name compiles and means another number.
     Value,
@@ -100,7 +100,7 @@ pub fn changes(old: &Items, versions: &[(u32, Items)]) -> (Vec<Change>, BTreeMap
 /// `..._STREAM_MEM_OPS_V1` is `..._STREAM_MEM_OPS`).
 fn base(name: &str) -> &str {
     let mut n = name;
-    while let Some(i) = n.rfind(['_']) {
+    while let Some(i) = n.rfind('_') {
         let tail = &n[i + 1..];
         let versioned = tail.len() > 1
             && (tail.starts_with('v') || tail.starts_with('V'))

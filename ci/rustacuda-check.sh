@@ -30,13 +30,7 @@ export CARGO_TARGET_DIR=$work/target
 export RUSTFLAGS="--cap-lints allow"
 
 # The pinned crates into cargo's cache (checksums verified), then the two source trees.
-cargo fetch --locked --manifest-path ci/rustacuda/Cargo.toml
-sum=$(sed -n '/^name = "rustacuda"$/,/^checksum/ s/^checksum = "\(.*\)"$/\1/p' ci/rustacuda/Cargo.lock)
-crate=
-for c in "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/*/rustacuda-0.1.3.crate; do
-  [ -f "$c" ] && echo "$sum  $c" | sha256sum --check --status && crate=$c
-done
-[ -n "$crate" ] || fail "no rustacuda-0.1.3.crate with the checksum of ci/rustacuda/Cargo.lock in cargo's cache"
+crate=$(ci/pinned-crate.sh rustacuda 0.1.3)
 unpack() { # dir: rustacuda 0.1.3 as published, its own workspace, with the pinned lock
   rm -rf "$1" && mkdir -p "$1"
   tar xzf "$crate" -C "$1" --strip-components 1

@@ -110,6 +110,9 @@ ci/dependent-check.sh
 step "rustacuda 0.1.3 on this crate: builds with cuda-12000, -12090, -13000; its tests on the 535 library as on cuda-driver-sys 0.3.0 (ci/rustacuda-check.sh)"
 ci/rustacuda-check.sh
 
+step "a program written for cuda-driver-sys 0.3.0, patched: builds with cuda-12000, -12090, -13000 (compat-0-3, -D deprecated); prints on the 535 library what it prints on 0.3.0 (ci/dependent-0-3-check.sh)"
+ci/dependent-0-3-check.sh
+
 step "the publishable crates package and build from their .crate files (ci/package-check.sh)"
 ci/package-check.sh
 
@@ -125,6 +128,9 @@ ci/doc-check.sh
 
 step "the committed bindings are what the pinned headers give"
 ci/regenerate.sh --check
+
+step "the change list from cuda-driver-sys 0.3 is what 0.3.0's bindings and the committed ones give (ci/migration-changes.sh --check)"
+ci/migration-changes.sh --check
 
 step "the committed PTX is what NVRTC 12.0 gives, and ptxas 12.0 accepts it"
 ci/gen-ptx.sh --check

@@ -75,6 +75,11 @@
 //!   in [`table()`] and follow `dynamic-loading` and `table-only` like `cuda.h`'s. Building or
 //!   running needs no OpenGL, EGL or VDPAU library. The Direct3D headers (Windows only) are not
 //!   bound.
+//! - `compat-0-3`: for crates migrating from cuda-driver-sys 0.3. Each enumerator whose value
+//!   differs from the one 0.3 gave the same name (`CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS`
+//!   is 93 in 0.3 and 122 from CUDA 12.0 on) is deprecated, with a note naming both values and
+//!   what to write for 0.3's meaning. Off, the names compile silently with the new values
+//!   (`docs/MIGRATING-CHANGES.md` lists them).
 //! - `bindgen`: generate the bindings at build time from the `cuda.h` on this machine
 //!   (`CUDA_INCLUDE_PATH`, or a toolkit root's `include/`) instead of using the committed ones.
 //!   Needs libclang.
@@ -126,6 +131,8 @@
 )]
 #![deny(missing_docs)]
 #![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
+// The top-level copies of the enumerators name the deprecated associated constants.
+#![cfg_attr(feature = "compat-0-3", allow(deprecated))]
 #![allow(clippy::all)]
 
 // The generated files (see `ci/regenerate.sh`): the committed ones, where each item of every

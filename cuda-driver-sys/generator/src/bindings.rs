@@ -13,14 +13,15 @@ use crate::item_docs::{document_bindings, SetDocs};
 /// alone, for [`crate::functions`]: a `table-only` build re-exports none of the functions but the
 /// four the table needs. Constants named in `dropped` are left out, those in `replaced` replaced,
 /// and the associated constants `enumerators_dropped[type]` of enum newtypes left out. The
-/// types are documented from the facts of `docs`.
+/// types are documented from the facts of `docs`. Also the `compat-0-3` attribute of each
+/// renumbered enumerator ([`crate::compat`]), by name.
 pub(crate) fn split_functions(
     src: &str,
     dropped: &BTreeSet<String>,
     replaced: &BTreeMap<String, syn::Item>,
     enumerators_dropped: &BTreeMap<String, BTreeSet<String>>,
     docs: &SetDocs,
-) -> Result<(String, Vec<syn::Item>), String> {
+) -> Result<(String, Vec<syn::Item>, crate::compat::Marked), String> {
     let file = syn::parse_file(src).map_err(|e| format!("bindgen output does not parse: {e}"))?;
     let const_name = |i: &syn::Item| match i {
         syn::Item::Const(c) => Some(c.ident.to_string()),
@@ -51,5 +52,6 @@ pub(crate) fn split_functions(
         items: types,
     };
     document_bindings(&mut types, docs);
-    Ok((prettyplease::unparse(&types), functions))
+    let renumbered = crate::compat::mark_renumbered(&mut types);
+    Ok((prettyplease::unparse(&types), functions, renumbered))
 }

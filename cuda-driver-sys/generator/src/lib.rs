@@ -37,6 +37,7 @@
 
 mod bindgen_pass;
 mod bindings;
+mod compat;
 mod dynamic;
 mod entry;
 mod function_docs;
@@ -284,11 +285,12 @@ fn generate_set(
         .cloned()
         .collect();
     let unsigned = unsigned_complements(&bindings, &exp_normal);
-    let (types_src, extern_blocks) =
+    let (types_src, extern_blocks, renumbered) =
         bindings::split_functions(&bindings_src, &undefined, &unsigned, &internal_only, &docs)?;
     write("bindings.rs", &types_src)?;
     write("functions.rs", &functions::emit(extern_blocks, &facts))?;
-    write("names.rs", &format_tokens(names.tokens.clone())?)?;
+    let names_tokens = compat::mark_top_level(names.tokens.clone(), &renumbered)?;
+    write("names.rs", &format_tokens(names_tokens)?)?;
     write(
         "function_names.rs",
         &format_tokens(function_names::generate(&names.functions))?,

@@ -1002,6 +1002,12 @@ impl CUctx_flags_enum {
     /// C's `CU_CTX_FLAGS_MASK`.
     ///
     /// - As written here: since CUDA 12.1; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_CTX_FLAGS_MASK the value 31; this header gives it 255. To keep 0.3's meaning write CUctx_flags_enum(31); to mean 255, allow(deprecated) here"
+        )
+    )]
     pub const CU_CTX_FLAGS_MASK: CUctx_flags_enum = CUctx_flags_enum(255);
 }
 /// C's `enum CUctx_flags_enum` (typedef `CUctx_flags`, `cuda.h`), as a newtype over its integer type.
@@ -3347,6 +3353,12 @@ impl CUdevice_attribute_enum {
     /// C's `CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS`.
     ///
     /// - As written here: since CUDA 12.0; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS the value 93; this header gives it 122. To keep 0.3's meaning write CUdevice_attribute_enum::CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1; to mean 122, allow(deprecated) here"
+        )
+    )]
     pub const CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS: CUdevice_attribute_enum = CUdevice_attribute_enum(
         122,
     );
@@ -3354,6 +3366,12 @@ impl CUdevice_attribute_enum {
     /// C's `CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR`.
     ///
     /// - As written here: since CUDA 12.0; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR the value 94; this header gives it 123. To keep 0.3's meaning write CUdevice_attribute_enum::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1; to mean 123, allow(deprecated) here"
+        )
+    )]
     pub const CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR: CUdevice_attribute_enum = CUdevice_attribute_enum(
         123,
     );
@@ -3367,6 +3385,12 @@ impl CUdevice_attribute_enum {
     /// C's `CU_DEVICE_ATTRIBUTE_MAX`.
     ///
     /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_MAX the value 106; this header gives it 125. To keep 0.3's meaning write CUdevice_attribute_enum(106); to mean 125, allow(deprecated) here"
+        )
+    )]
     pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute_enum = CUdevice_attribute_enum(
         125,
     );
@@ -3409,6 +3433,12 @@ impl CUdevice_attribute_enum {
     /// C's `CU_DEVICE_ATTRIBUTE_MAX`.
     ///
     /// - As written here: only in CUDA 12.0; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_MAX the value 106; this header gives it 130. To keep 0.3's meaning write CUdevice_attribute_enum(106); to mean 130, allow(deprecated) here"
+        )
+    )]
     pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute_enum = CUdevice_attribute_enum(
         130,
     );
@@ -3437,6 +3467,12 @@ impl CUdevice_attribute_enum {
     /// C's `CU_DEVICE_ATTRIBUTE_MAX`.
     ///
     /// - As written here: only in CUDA 12.1; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_MAX the value 106; this header gives it 133. To keep 0.3's meaning write CUdevice_attribute_enum(106); to mean 133, allow(deprecated) here"
+        )
+    )]
     pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute_enum = CUdevice_attribute_enum(
         133,
     );
@@ -3458,6 +3494,12 @@ impl CUdevice_attribute_enum {
     /// C's `CU_DEVICE_ATTRIBUTE_MAX`.
     ///
     /// - As written here: since CUDA 12.2; removed in 12.5; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_MAX the value 106; this header gives it 135. To keep 0.3's meaning write CUdevice_attribute_enum(106); to mean 135, allow(deprecated) here"
+        )
+    )]
     pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute_enum = CUdevice_attribute_enum(
         135,
     );
@@ -3472,6 +3514,12 @@ impl CUdevice_attribute_enum {
     /// C's `CU_DEVICE_ATTRIBUTE_MAX`.
     ///
     /// - As written here: since CUDA 12.5; removed in 12.8; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_MAX the value 106; this header gives it 136. To keep 0.3's meaning write CUdevice_attribute_enum(106); to mean 136, allow(deprecated) here"
+        )
+    )]
     pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute_enum = CUdevice_attribute_enum(
         136,
     );
@@ -3535,6 +3583,12 @@ impl CUdevice_attribute_enum {
     /// C's `CU_DEVICE_ATTRIBUTE_MAX`.
     ///
     /// - As written here: since CUDA 12.8; removed in 13.0; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_MAX the value 106; this header gives it 144. To keep 0.3's meaning write CUdevice_attribute_enum(106); to mean 144, allow(deprecated) here"
+        )
+    )]
     pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute_enum = CUdevice_attribute_enum(
         144,
     );
@@ -3570,6 +3624,12 @@ impl CUdevice_attribute_enum {
     /// C's `CU_DEVICE_ATTRIBUTE_MAX`.
     ///
     /// - As written here: only in CUDA 13.0; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_MAX the value 106; this header gives it 148. To keep 0.3's meaning write CUdevice_attribute_enum(106); to mean 148, allow(deprecated) here"
+        )
+    )]
     pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute_enum = CUdevice_attribute_enum(
         148,
     );
@@ -3584,6 +3644,12 @@ impl CUdevice_attribute_enum {
     /// C's `CU_DEVICE_ATTRIBUTE_MAX`.
     ///
     /// - As written here: since CUDA 13.1; removed in 13.3; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_MAX the value 106; this header gives it 149. To keep 0.3's meaning write CUdevice_attribute_enum(106); to mean 149, allow(deprecated) here"
+        )
+    )]
     pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute_enum = CUdevice_attribute_enum(
         149,
     );
@@ -3647,6 +3713,12 @@ impl CUdevice_attribute_enum {
     /// C's `CU_DEVICE_ATTRIBUTE_MAX`.
     ///
     /// - As written here: only in CUDA 13.3; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_MAX the value 106; this header gives it 157. To keep 0.3's meaning write CUdevice_attribute_enum(106); to mean 157, allow(deprecated) here"
+        )
+    )]
     pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute_enum = CUdevice_attribute_enum(
         157,
     );
@@ -3689,6 +3761,12 @@ impl CUdevice_attribute_enum {
     /// C's `CU_DEVICE_ATTRIBUTE_MAX`.
     ///
     /// - As written here: since CUDA 13.4; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_MAX the value 106; this header gives it 162. To keep 0.3's meaning write CUdevice_attribute_enum(106); to mean 162, allow(deprecated) here"
+        )
+    )]
     pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute_enum = CUdevice_attribute_enum(
         162,
     );
@@ -4007,6 +4085,12 @@ impl CUfunction_attribute_enum {
     /// C's `CU_FUNC_ATTRIBUTE_MAX`.
     ///
     /// - As written here: since CUDA 11.8; removed in 13.3; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_FUNC_ATTRIBUTE_MAX the value 10; this header gives it 16. To keep 0.3's meaning write CUfunction_attribute_enum(10); to mean 16, allow(deprecated) here"
+        )
+    )]
     pub const CU_FUNC_ATTRIBUTE_MAX: CUfunction_attribute_enum = CUfunction_attribute_enum(
         16,
     );
@@ -4021,6 +4105,12 @@ impl CUfunction_attribute_enum {
     /// C's `CU_FUNC_ATTRIBUTE_MAX`.
     ///
     /// - As written here: only in CUDA 13.3; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_FUNC_ATTRIBUTE_MAX the value 10; this header gives it 17. To keep 0.3's meaning write CUfunction_attribute_enum(10); to mean 17, allow(deprecated) here"
+        )
+    )]
     pub const CU_FUNC_ATTRIBUTE_MAX: CUfunction_attribute_enum = CUfunction_attribute_enum(
         17,
     );
@@ -4035,6 +4125,12 @@ impl CUfunction_attribute_enum {
     /// C's `CU_FUNC_ATTRIBUTE_MAX`.
     ///
     /// - As written here: since CUDA 13.4; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_FUNC_ATTRIBUTE_MAX the value 10; this header gives it 18. To keep 0.3's meaning write CUfunction_attribute_enum(10); to mean 18, allow(deprecated) here"
+        )
+    )]
     pub const CU_FUNC_ATTRIBUTE_MAX: CUfunction_attribute_enum = CUfunction_attribute_enum(
         18,
     );
@@ -4454,6 +4550,12 @@ impl CUjit_option_enum {
     /// C's `CU_JIT_NUM_OPTIONS`.
     ///
     /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_JIT_NUM_OPTIONS the value 20; this header gives it 30. To keep 0.3's meaning write CUjit_option_enum(20); to mean 30, allow(deprecated) here"
+        )
+    )]
     pub const CU_JIT_NUM_OPTIONS: CUjit_option_enum = CUjit_option_enum(30);
     #[cfg(cuda_ge_12000)]
     /// C's `CU_JIT_POSITION_INDEPENDENT_CODE`.
@@ -4466,6 +4568,12 @@ impl CUjit_option_enum {
     /// C's `CU_JIT_NUM_OPTIONS`.
     ///
     /// - As written here: since CUDA 12.0; removed in 12.3; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_JIT_NUM_OPTIONS the value 20; this header gives it 31. To keep 0.3's meaning write CUjit_option_enum(20); to mean 31, allow(deprecated) here"
+        )
+    )]
     pub const CU_JIT_NUM_OPTIONS: CUjit_option_enum = CUjit_option_enum(31);
     #[cfg(cuda_ge_12030)]
     /// C's `CU_JIT_MIN_CTA_PER_SM`.
@@ -4476,6 +4584,12 @@ impl CUjit_option_enum {
     /// C's `CU_JIT_NUM_OPTIONS`.
     ///
     /// - As written here: only in CUDA 12.3; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_JIT_NUM_OPTIONS the value 20; this header gives it 32. To keep 0.3's meaning write CUjit_option_enum(20); to mean 32, allow(deprecated) here"
+        )
+    )]
     pub const CU_JIT_NUM_OPTIONS: CUjit_option_enum = CUjit_option_enum(32);
     #[cfg(cuda_ge_12040)]
     /// C's `CU_JIT_MAX_THREADS_PER_BLOCK`.
@@ -4493,6 +4607,12 @@ impl CUjit_option_enum {
     /// C's `CU_JIT_NUM_OPTIONS`.
     ///
     /// - As written here: since CUDA 12.4; removed in 13.0; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_JIT_NUM_OPTIONS the value 20; this header gives it 34. To keep 0.3's meaning write CUjit_option_enum(20); to mean 34, allow(deprecated) here"
+        )
+    )]
     pub const CU_JIT_NUM_OPTIONS: CUjit_option_enum = CUjit_option_enum(34);
     #[cfg(cuda_ge_13000)]
     /// C's `CU_JIT_SPLIT_COMPILE`.
@@ -4503,6 +4623,12 @@ impl CUjit_option_enum {
     /// C's `CU_JIT_NUM_OPTIONS`.
     ///
     /// - As written here: only in CUDA 13.0; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_JIT_NUM_OPTIONS the value 20; this header gives it 35. To keep 0.3's meaning write CUjit_option_enum(20); to mean 35, allow(deprecated) here"
+        )
+    )]
     pub const CU_JIT_NUM_OPTIONS: CUjit_option_enum = CUjit_option_enum(35);
     #[cfg(cuda_ge_13010)]
     /// C's `CU_JIT_BINARY_LOADER_THREAD_COUNT`.
@@ -4515,6 +4641,12 @@ impl CUjit_option_enum {
     /// C's `CU_JIT_NUM_OPTIONS`.
     ///
     /// - As written here: since CUDA 13.1; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_JIT_NUM_OPTIONS the value 20; this header gives it 36. To keep 0.3's meaning write CUjit_option_enum(20); to mean 36, allow(deprecated) here"
+        )
+    )]
     pub const CU_JIT_NUM_OPTIONS: CUjit_option_enum = CUjit_option_enum(36);
 }
 /// C's `enum CUjit_option_enum` (typedef `CUjit_option`, `cuda.h`), as a newtype over its integer type.
@@ -4817,6 +4949,12 @@ impl CUjitInputType_enum {
     /// C's `CU_JIT_NUM_INPUT_TYPES`.
     ///
     /// - In every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_JIT_NUM_INPUT_TYPES the value 5; this header gives it 6. To keep 0.3's meaning write CUjitInputType_enum(5); to mean 6, allow(deprecated) here"
+        )
+    )]
     pub const CU_JIT_NUM_INPUT_TYPES: CUjitInputType_enum = CUjitInputType_enum(6);
 }
 /// C's `enum CUjitInputType_enum` (typedef `CUjitInputType`, `cuda.h`), as a newtype over its integer type.
@@ -5010,6 +5148,12 @@ impl CUlimit_enum {
     /// C's `CU_LIMIT_MAX`.
     ///
     /// - As written here: in CUDA 11.7 to 12.4; removed in 12.5; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_LIMIT_MAX the value 6; this header gives it 7. To keep 0.3's meaning write CUlimit_enum(6); to mean 7, allow(deprecated) here"
+        )
+    )]
     pub const CU_LIMIT_MAX: CUlimit_enum = CUlimit_enum(7);
     #[cfg(cuda_ge_12050)]
     /// C's `CU_LIMIT_SHMEM_SIZE`.
@@ -5030,6 +5174,12 @@ impl CUlimit_enum {
     /// C's `CU_LIMIT_MAX`.
     ///
     /// - As written here: since CUDA 12.5; removed in 13.4; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_LIMIT_MAX the value 6; this header gives it 10. To keep 0.3's meaning write CUlimit_enum(6); to mean 10, allow(deprecated) here"
+        )
+    )]
     pub const CU_LIMIT_MAX: CUlimit_enum = CUlimit_enum(10);
     #[cfg(cuda_ge_13040)]
     /// C's `CU_LIMIT_PER_BLOCK_MEMORY_SIZE`.
@@ -5040,6 +5190,12 @@ impl CUlimit_enum {
     /// C's `CU_LIMIT_MAX`.
     ///
     /// - As written here: since CUDA 13.4; the name: in every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_LIMIT_MAX the value 6; this header gives it 11. To keep 0.3's meaning write CUlimit_enum(6); to mean 11, allow(deprecated) here"
+        )
+    )]
     pub const CU_LIMIT_MAX: CUlimit_enum = CUlimit_enum(11);
 }
 /// C's `enum CUlimit_enum` (typedef `CUlimit`, `cuda.h`), as a newtype over its integer type.
@@ -10184,6 +10340,12 @@ impl CUmemAllocationHandleType_enum {
     /// C's `CU_MEM_HANDLE_TYPE_MAX`.
     ///
     /// - In every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_MEM_HANDLE_TYPE_MAX the value 4294967295; this header gives it 2147483647. To keep 0.3's meaning write CUmemAllocationHandleType_enum(4294967295); to mean 2147483647, allow(deprecated) here"
+        )
+    )]
     pub const CU_MEM_HANDLE_TYPE_MAX: CUmemAllocationHandleType_enum = CUmemAllocationHandleType_enum(
         2147483647,
     );
@@ -10223,6 +10385,12 @@ impl CUmemAccess_flags_enum {
     /// C's `CU_MEM_ACCESS_FLAGS_PROT_MAX`.
     ///
     /// - In every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_MEM_ACCESS_FLAGS_PROT_MAX the value 4294967295; this header gives it 2147483647. To keep 0.3's meaning write CUmemAccess_flags_enum(4294967295); to mean 2147483647, allow(deprecated) here"
+        )
+    )]
     pub const CU_MEM_ACCESS_FLAGS_PROT_MAX: CUmemAccess_flags_enum = CUmemAccess_flags_enum(
         2147483647,
     );
@@ -10298,6 +10466,12 @@ impl CUmemLocationType_enum {
     /// C's `CU_MEM_LOCATION_TYPE_MAX`.
     ///
     /// - In every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_MEM_LOCATION_TYPE_MAX the value 4294967295; this header gives it 2147483647. To keep 0.3's meaning write CUmemLocationType_enum(4294967295); to mean 2147483647, allow(deprecated) here"
+        )
+    )]
     pub const CU_MEM_LOCATION_TYPE_MAX: CUmemLocationType_enum = CUmemLocationType_enum(
         2147483647,
     );
@@ -10338,6 +10512,12 @@ impl CUmemAllocationType_enum {
     /// C's `CU_MEM_ALLOCATION_TYPE_MAX`.
     ///
     /// - In every supported header
+    #[cfg_attr(
+        feature = "compat-0-3",
+        deprecated(
+            note = "cuda-driver-sys 0.3 gave CU_MEM_ALLOCATION_TYPE_MAX the value 4294967295; this header gives it 2147483647. To keep 0.3's meaning write CUmemAllocationType_enum(4294967295); to mean 2147483647, allow(deprecated) here"
+        )
+    )]
     pub const CU_MEM_ALLOCATION_TYPE_MAX: CUmemAllocationType_enum = CUmemAllocationType_enum(
         2147483647,
     );

@@ -3684,6 +3684,11 @@ pub const CU_CTX_MAP_HOST: CUctx_flags = CUctx_flags::CU_CTX_MAP_HOST;
 ///
 /// - In every supported header
 pub const CU_CTX_LMEM_RESIZE_TO_MAX: CUctx_flags = CUctx_flags::CU_CTX_LMEM_RESIZE_TO_MAX;
+#[cfg(not(cuda_ge_12010))]
+/// C's `CU_CTX_FLAGS_MASK`: [`CUctx_flags::CU_CTX_FLAGS_MASK`].
+///
+/// - As written here: in CUDA 11.7 to 12.0; removed in 12.1; the name: in every supported header
+pub const CU_CTX_FLAGS_MASK: CUctx_flags = CUctx_flags::CU_CTX_FLAGS_MASK;
 #[cfg(cuda_ge_12010)]
 /// C's `CU_CTX_COREDUMP_ENABLE`: [`CUctx_flags::CU_CTX_COREDUMP_ENABLE`].
 ///
@@ -3699,9 +3704,16 @@ pub const CU_CTX_USER_COREDUMP_ENABLE: CUctx_flags = CUctx_flags::CU_CTX_USER_CO
 ///
 /// - Since CUDA 12.1
 pub const CU_CTX_SYNC_MEMOPS: CUctx_flags = CUctx_flags::CU_CTX_SYNC_MEMOPS;
+#[cfg(cuda_ge_12010)]
 /// C's `CU_CTX_FLAGS_MASK`: [`CUctx_flags::CU_CTX_FLAGS_MASK`].
 ///
-/// - In every supported header
+/// - As written here: since CUDA 12.1; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_CTX_FLAGS_MASK the value 31; this header gives it 255. To keep 0.3's meaning write CUctx_flags_enum(31); to mean 255, allow(deprecated) here"
+    )
+)]
 pub const CU_CTX_FLAGS_MASK: CUctx_flags = CUctx_flags::CU_CTX_FLAGS_MASK;
 #[cfg(cuda_ge_12040)]
 /// C's `CU_DEV_RESOURCE_TYPE_INVALID`: [`CUdevResourceType::CU_DEV_RESOURCE_TYPE_INVALID`].
@@ -4349,16 +4361,39 @@ pub const CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V2: CUdevice_attribu
 /// C's `CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS`].
 ///
 /// - As written here: since CUDA 12.0; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS the value 93; this header gives it 122. To keep 0.3's meaning write CUdevice_attribute_enum::CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1; to mean 122, allow(deprecated) here"
+    )
+)]
 pub const CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS;
 #[cfg(cuda_ge_12000)]
 /// C's `CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR`].
 ///
 /// - As written here: since CUDA 12.0; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR the value 94; this header gives it 123. To keep 0.3's meaning write CUdevice_attribute_enum::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1; to mean 123, allow(deprecated) here"
+    )
+)]
 pub const CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR;
 /// C's `CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED;
+#[cfg(not(cuda_ge_12000))]
+/// C's `CU_DEVICE_ATTRIBUTE_MAX`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
+///
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_MAX the value 106; this header gives it 125. To keep 0.3's meaning write CUdevice_attribute_enum(106); to mean 125, allow(deprecated) here"
+    )
+)]
+pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_12000)]
 /// C's `CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED`].
 ///
@@ -4384,6 +4419,17 @@ pub const CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED: CUdevice_attribute =
 ///
 /// - Since CUDA 12.0
 pub const CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS;
+#[cfg(all(cuda_ge_12000, not(cuda_ge_12010)))]
+/// C's `CU_DEVICE_ATTRIBUTE_MAX`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
+///
+/// - As written here: only in CUDA 12.0; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_MAX the value 106; this header gives it 130. To keep 0.3's meaning write CUdevice_attribute_enum(106); to mean 130, allow(deprecated) here"
+    )
+)]
+pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_12020)]
 /// C's `CU_DEVICE_ATTRIBUTE_NUMA_CONFIG`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_NUMA_CONFIG`].
 ///
@@ -4399,6 +4445,17 @@ pub const CU_DEVICE_ATTRIBUTE_NUMA_ID: CUdevice_attribute = CUdevice_attribute::
 ///
 /// - Since CUDA 12.1
 pub const CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED;
+#[cfg(all(cuda_ge_12010, not(cuda_ge_12020)))]
+/// C's `CU_DEVICE_ATTRIBUTE_MAX`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
+///
+/// - As written here: only in CUDA 12.1; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_MAX the value 106; this header gives it 133. To keep 0.3's meaning write CUdevice_attribute_enum(106); to mean 133, allow(deprecated) here"
+    )
+)]
+pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_12030)]
 /// C's `CU_DEVICE_ATTRIBUTE_MPS_ENABLED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MPS_ENABLED`].
 ///
@@ -4409,11 +4466,33 @@ pub const CU_DEVICE_ATTRIBUTE_MPS_ENABLED: CUdevice_attribute = CUdevice_attribu
 ///
 /// - Since CUDA 12.2
 pub const CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID;
+#[cfg(all(cuda_ge_12020, not(cuda_ge_12050)))]
+/// C's `CU_DEVICE_ATTRIBUTE_MAX`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
+///
+/// - As written here: since CUDA 12.2; removed in 12.5; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_MAX the value 106; this header gives it 135. To keep 0.3's meaning write CUdevice_attribute_enum(106); to mean 135, allow(deprecated) here"
+    )
+)]
+pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_12050)]
 /// C's `CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED`].
 ///
 /// - Since CUDA 12.5
 pub const CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED;
+#[cfg(all(cuda_ge_12050, not(cuda_ge_12080)))]
+/// C's `CU_DEVICE_ATTRIBUTE_MAX`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
+///
+/// - As written here: since CUDA 12.5; removed in 12.8; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_MAX the value 106; this header gives it 136. To keep 0.3's meaning write CUdevice_attribute_enum(106); to mean 136, allow(deprecated) here"
+    )
+)]
+pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_12080)]
 /// C's `CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK`].
 ///
@@ -4454,6 +4533,17 @@ pub const CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED: CUdevice_attribu
 ///
 /// - Since CUDA 12.8
 pub const CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED;
+#[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
+/// C's `CU_DEVICE_ATTRIBUTE_MAX`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
+///
+/// - As written here: since CUDA 12.8; removed in 13.0; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_MAX the value 106; this header gives it 144. To keep 0.3's meaning write CUdevice_attribute_enum(106); to mean 144, allow(deprecated) here"
+    )
+)]
+pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_13000)]
 /// C's `CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED`].
 ///
@@ -4474,11 +4564,33 @@ pub const CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED: CUdevice_attribute =
 ///
 /// - Since CUDA 13.0
 pub const CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED;
+#[cfg(all(cuda_ge_13000, not(cuda_ge_13010)))]
+/// C's `CU_DEVICE_ATTRIBUTE_MAX`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
+///
+/// - As written here: only in CUDA 13.0; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_MAX the value 106; this header gives it 148. To keep 0.3's meaning write CUdevice_attribute_enum(106); to mean 148, allow(deprecated) here"
+    )
+)]
+pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_13010)]
 /// C's `CU_DEVICE_ATTRIBUTE_ATOMIC_REDUCTION_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_ATOMIC_REDUCTION_SUPPORTED`].
 ///
 /// - Since CUDA 13.1
 pub const CU_DEVICE_ATTRIBUTE_ATOMIC_REDUCTION_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_ATOMIC_REDUCTION_SUPPORTED;
+#[cfg(all(cuda_ge_13010, not(cuda_ge_13030)))]
+/// C's `CU_DEVICE_ATTRIBUTE_MAX`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
+///
+/// - As written here: since CUDA 13.1; removed in 13.3; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_MAX the value 106; this header gives it 149. To keep 0.3's meaning write CUdevice_attribute_enum(106); to mean 149, allow(deprecated) here"
+    )
+)]
+pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_13040)]
 /// C's `CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_COUNT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_COUNT`].
 ///
@@ -4519,6 +4631,17 @@ pub const CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_COUNTED_OPS_SUPPORTED: CUdevice_a
 ///
 /// - Since CUDA 13.3
 pub const CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_ACCESS_ON_OWNER_DEVICE_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_ACCESS_ON_OWNER_DEVICE_SUPPORTED;
+#[cfg(all(cuda_ge_13030, not(cuda_ge_13040)))]
+/// C's `CU_DEVICE_ATTRIBUTE_MAX`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
+///
+/// - As written here: only in CUDA 13.3; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_MAX the value 106; this header gives it 157. To keep 0.3's meaning write CUdevice_attribute_enum(106); to mean 157, allow(deprecated) here"
+    )
+)]
+pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_13040)]
 /// C's `CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_MULTIPROCESSOR_COUNT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_MULTIPROCESSOR_COUNT`].
 ///
@@ -4544,9 +4667,16 @@ pub const CU_DEVICE_ATTRIBUTE_TENSOR_MAP_LARGE_TENSOR_MIN_SIZE: CUdevice_attribu
 ///
 /// - Since CUDA 13.4
 pub const CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_LOCALIZED_MEMORY_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_LOCALIZED_MEMORY_SUPPORTED;
+#[cfg(cuda_ge_13040)]
 /// C's `CU_DEVICE_ATTRIBUTE_MAX`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
 ///
-/// - In every supported header
+/// - As written here: since CUDA 13.4; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_DEVICE_ATTRIBUTE_MAX the value 106; this header gives it 162. To keep 0.3's meaning write CUdevice_attribute_enum(106); to mean 162, allow(deprecated) here"
+    )
+)]
 pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_12000)]
 /// C's `CU_GET_PROC_ADDRESS_SUCCESS`: [`CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SUCCESS`].
@@ -4826,6 +4956,11 @@ pub const CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: CUfunction_attribute 
 ///
 /// - In every supported header
 pub const CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT;
+#[cfg(not(cuda_ge_11080))]
+/// C's `CU_FUNC_ATTRIBUTE_MAX`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX`].
+///
+/// - As written here: only in CUDA 11.7; the name: in every supported header
+pub const CU_FUNC_ATTRIBUTE_MAX: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_11080)]
 /// C's `CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET`].
 ///
@@ -4856,19 +4991,48 @@ pub const CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: CUfunction_attrib
 ///
 /// - Since CUDA 11.8
 pub const CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE;
+#[cfg(all(cuda_ge_11080, not(cuda_ge_13030)))]
+/// C's `CU_FUNC_ATTRIBUTE_MAX`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX`].
+///
+/// - As written here: since CUDA 11.8; removed in 13.3; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_FUNC_ATTRIBUTE_MAX the value 10; this header gives it 16. To keep 0.3's meaning write CUfunction_attribute_enum(10); to mean 16, allow(deprecated) here"
+    )
+)]
+pub const CU_FUNC_ATTRIBUTE_MAX: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_13030)]
 /// C's `CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED`].
 ///
 /// - Since CUDA 13.3
 pub const CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED;
+#[cfg(all(cuda_ge_13030, not(cuda_ge_13040)))]
+/// C's `CU_FUNC_ATTRIBUTE_MAX`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX`].
+///
+/// - As written here: only in CUDA 13.3; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_FUNC_ATTRIBUTE_MAX the value 10; this header gives it 17. To keep 0.3's meaning write CUfunction_attribute_enum(10); to mean 17, allow(deprecated) here"
+    )
+)]
+pub const CU_FUNC_ATTRIBUTE_MAX: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_13040)]
 /// C's `CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE`].
 ///
 /// - Since CUDA 13.4
 pub const CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE;
+#[cfg(cuda_ge_13040)]
 /// C's `CU_FUNC_ATTRIBUTE_MAX`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX`].
 ///
-/// - In every supported header
+/// - As written here: since CUDA 13.4; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_FUNC_ATTRIBUTE_MAX the value 10; this header gives it 18. To keep 0.3's meaning write CUfunction_attribute_enum(10); to mean 18, allow(deprecated) here"
+    )
+)]
 pub const CU_FUNC_ATTRIBUTE_MAX: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_12090)]
 /// C's `CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE`: [`CUgraphChildGraphNodeOwnership::CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE`].
@@ -5261,6 +5425,12 @@ pub const CU_JIT_INPUT_NVVM: CUjitInputType = CUjitInputType::CU_JIT_INPUT_NVVM;
 /// C's `CU_JIT_NUM_INPUT_TYPES`: [`CUjitInputType::CU_JIT_NUM_INPUT_TYPES`].
 ///
 /// - In every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_JIT_NUM_INPUT_TYPES the value 5; this header gives it 6. To keep 0.3's meaning write CUjitInputType_enum(5); to mean 6, allow(deprecated) here"
+    )
+)]
 pub const CU_JIT_NUM_INPUT_TYPES: CUjitInputType = CUjitInputType::CU_JIT_NUM_INPUT_TYPES;
 /// C's `CU_JIT_CACHE_OPTION_NONE`: [`CUjit_cacheMode::CU_JIT_CACHE_OPTION_NONE`].
 ///
@@ -5402,39 +5572,16 @@ pub const CU_JIT_REFERENCED_VARIABLE_COUNT: CUjit_option = CUjit_option::CU_JIT_
 ///
 /// - In every supported header
 pub const CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES: CUjit_option = CUjit_option::CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES;
-#[cfg(cuda_ge_12000)]
-/// C's `CU_JIT_POSITION_INDEPENDENT_CODE`: [`CUjit_option::CU_JIT_POSITION_INDEPENDENT_CODE`].
-///
-/// - Since CUDA 12.0
-pub const CU_JIT_POSITION_INDEPENDENT_CODE: CUjit_option = CUjit_option::CU_JIT_POSITION_INDEPENDENT_CODE;
-#[cfg(cuda_ge_12030)]
-/// C's `CU_JIT_MIN_CTA_PER_SM`: [`CUjit_option::CU_JIT_MIN_CTA_PER_SM`].
-///
-/// - Since CUDA 12.3
-pub const CU_JIT_MIN_CTA_PER_SM: CUjit_option = CUjit_option::CU_JIT_MIN_CTA_PER_SM;
-#[cfg(cuda_ge_12040)]
-/// C's `CU_JIT_MAX_THREADS_PER_BLOCK`: [`CUjit_option::CU_JIT_MAX_THREADS_PER_BLOCK`].
-///
-/// - Since CUDA 12.4
-pub const CU_JIT_MAX_THREADS_PER_BLOCK: CUjit_option = CUjit_option::CU_JIT_MAX_THREADS_PER_BLOCK;
-#[cfg(cuda_ge_12040)]
-/// C's `CU_JIT_OVERRIDE_DIRECTIVE_VALUES`: [`CUjit_option::CU_JIT_OVERRIDE_DIRECTIVE_VALUES`].
-///
-/// - Since CUDA 12.4
-pub const CU_JIT_OVERRIDE_DIRECTIVE_VALUES: CUjit_option = CUjit_option::CU_JIT_OVERRIDE_DIRECTIVE_VALUES;
-#[cfg(cuda_ge_13000)]
-/// C's `CU_JIT_SPLIT_COMPILE`: [`CUjit_option::CU_JIT_SPLIT_COMPILE`].
-///
-/// - Since CUDA 13.0
-pub const CU_JIT_SPLIT_COMPILE: CUjit_option = CUjit_option::CU_JIT_SPLIT_COMPILE;
-#[cfg(cuda_ge_13010)]
-/// C's `CU_JIT_BINARY_LOADER_THREAD_COUNT`: [`CUjit_option::CU_JIT_BINARY_LOADER_THREAD_COUNT`].
-///
-/// - Since CUDA 13.1
-pub const CU_JIT_BINARY_LOADER_THREAD_COUNT: CUjit_option = CUjit_option::CU_JIT_BINARY_LOADER_THREAD_COUNT;
+#[cfg(not(cuda_ge_12000))]
 /// C's `CU_JIT_NUM_OPTIONS`: [`CUjit_option::CU_JIT_NUM_OPTIONS`].
 ///
-/// - In every supported header
+/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_JIT_NUM_OPTIONS the value 20; this header gives it 30. To keep 0.3's meaning write CUjit_option_enum(20); to mean 30, allow(deprecated) here"
+    )
+)]
 pub const CU_JIT_NUM_OPTIONS: CUjit_option = CUjit_option::CU_JIT_NUM_OPTIONS;
 #[cfg(not(cuda_ge_12000))]
 /// C's `CU_TARGET_COMPUTE_20`: [`CUjit_target::CU_TARGET_COMPUTE_20`].
@@ -5446,6 +5593,91 @@ pub const CU_TARGET_COMPUTE_20: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_2
 ///
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 pub const CU_TARGET_COMPUTE_21: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_21;
+#[cfg(cuda_ge_12000)]
+/// C's `CU_JIT_POSITION_INDEPENDENT_CODE`: [`CUjit_option::CU_JIT_POSITION_INDEPENDENT_CODE`].
+///
+/// - Since CUDA 12.0
+pub const CU_JIT_POSITION_INDEPENDENT_CODE: CUjit_option = CUjit_option::CU_JIT_POSITION_INDEPENDENT_CODE;
+#[cfg(all(cuda_ge_12000, not(cuda_ge_12030)))]
+/// C's `CU_JIT_NUM_OPTIONS`: [`CUjit_option::CU_JIT_NUM_OPTIONS`].
+///
+/// - As written here: since CUDA 12.0; removed in 12.3; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_JIT_NUM_OPTIONS the value 20; this header gives it 31. To keep 0.3's meaning write CUjit_option_enum(20); to mean 31, allow(deprecated) here"
+    )
+)]
+pub const CU_JIT_NUM_OPTIONS: CUjit_option = CUjit_option::CU_JIT_NUM_OPTIONS;
+#[cfg(cuda_ge_12030)]
+/// C's `CU_JIT_MIN_CTA_PER_SM`: [`CUjit_option::CU_JIT_MIN_CTA_PER_SM`].
+///
+/// - Since CUDA 12.3
+pub const CU_JIT_MIN_CTA_PER_SM: CUjit_option = CUjit_option::CU_JIT_MIN_CTA_PER_SM;
+#[cfg(all(cuda_ge_12030, not(cuda_ge_12040)))]
+/// C's `CU_JIT_NUM_OPTIONS`: [`CUjit_option::CU_JIT_NUM_OPTIONS`].
+///
+/// - As written here: only in CUDA 12.3; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_JIT_NUM_OPTIONS the value 20; this header gives it 32. To keep 0.3's meaning write CUjit_option_enum(20); to mean 32, allow(deprecated) here"
+    )
+)]
+pub const CU_JIT_NUM_OPTIONS: CUjit_option = CUjit_option::CU_JIT_NUM_OPTIONS;
+#[cfg(cuda_ge_12040)]
+/// C's `CU_JIT_MAX_THREADS_PER_BLOCK`: [`CUjit_option::CU_JIT_MAX_THREADS_PER_BLOCK`].
+///
+/// - Since CUDA 12.4
+pub const CU_JIT_MAX_THREADS_PER_BLOCK: CUjit_option = CUjit_option::CU_JIT_MAX_THREADS_PER_BLOCK;
+#[cfg(cuda_ge_12040)]
+/// C's `CU_JIT_OVERRIDE_DIRECTIVE_VALUES`: [`CUjit_option::CU_JIT_OVERRIDE_DIRECTIVE_VALUES`].
+///
+/// - Since CUDA 12.4
+pub const CU_JIT_OVERRIDE_DIRECTIVE_VALUES: CUjit_option = CUjit_option::CU_JIT_OVERRIDE_DIRECTIVE_VALUES;
+#[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
+/// C's `CU_JIT_NUM_OPTIONS`: [`CUjit_option::CU_JIT_NUM_OPTIONS`].
+///
+/// - As written here: since CUDA 12.4; removed in 13.0; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_JIT_NUM_OPTIONS the value 20; this header gives it 34. To keep 0.3's meaning write CUjit_option_enum(20); to mean 34, allow(deprecated) here"
+    )
+)]
+pub const CU_JIT_NUM_OPTIONS: CUjit_option = CUjit_option::CU_JIT_NUM_OPTIONS;
+#[cfg(cuda_ge_13000)]
+/// C's `CU_JIT_SPLIT_COMPILE`: [`CUjit_option::CU_JIT_SPLIT_COMPILE`].
+///
+/// - Since CUDA 13.0
+pub const CU_JIT_SPLIT_COMPILE: CUjit_option = CUjit_option::CU_JIT_SPLIT_COMPILE;
+#[cfg(all(cuda_ge_13000, not(cuda_ge_13010)))]
+/// C's `CU_JIT_NUM_OPTIONS`: [`CUjit_option::CU_JIT_NUM_OPTIONS`].
+///
+/// - As written here: only in CUDA 13.0; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_JIT_NUM_OPTIONS the value 20; this header gives it 35. To keep 0.3's meaning write CUjit_option_enum(20); to mean 35, allow(deprecated) here"
+    )
+)]
+pub const CU_JIT_NUM_OPTIONS: CUjit_option = CUjit_option::CU_JIT_NUM_OPTIONS;
+#[cfg(cuda_ge_13010)]
+/// C's `CU_JIT_BINARY_LOADER_THREAD_COUNT`: [`CUjit_option::CU_JIT_BINARY_LOADER_THREAD_COUNT`].
+///
+/// - Since CUDA 13.1
+pub const CU_JIT_BINARY_LOADER_THREAD_COUNT: CUjit_option = CUjit_option::CU_JIT_BINARY_LOADER_THREAD_COUNT;
+#[cfg(cuda_ge_13010)]
+/// C's `CU_JIT_NUM_OPTIONS`: [`CUjit_option::CU_JIT_NUM_OPTIONS`].
+///
+/// - As written here: since CUDA 13.1; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_JIT_NUM_OPTIONS the value 20; this header gives it 36. To keep 0.3's meaning write CUjit_option_enum(20); to mean 36, allow(deprecated) here"
+    )
+)]
+pub const CU_JIT_NUM_OPTIONS: CUjit_option = CUjit_option::CU_JIT_NUM_OPTIONS;
 /// C's `CU_TARGET_COMPUTE_30`: [`CUjit_target::CU_TARGET_COMPUTE_30`].
 ///
 /// - In every supported header
@@ -5803,6 +6035,17 @@ pub const CU_LIMIT_MAX_L2_FETCH_GRANULARITY: CUlimit = CUlimit::CU_LIMIT_MAX_L2_
 ///
 /// - In every supported header
 pub const CU_LIMIT_PERSISTING_L2_CACHE_SIZE: CUlimit = CUlimit::CU_LIMIT_PERSISTING_L2_CACHE_SIZE;
+#[cfg(not(cuda_ge_12050))]
+/// C's `CU_LIMIT_MAX`: [`CUlimit::CU_LIMIT_MAX`].
+///
+/// - As written here: in CUDA 11.7 to 12.4; removed in 12.5; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_LIMIT_MAX the value 6; this header gives it 7. To keep 0.3's meaning write CUlimit_enum(6); to mean 7, allow(deprecated) here"
+    )
+)]
+pub const CU_LIMIT_MAX: CUlimit = CUlimit::CU_LIMIT_MAX;
 #[cfg(cuda_ge_12050)]
 /// C's `CU_LIMIT_SHMEM_SIZE`: [`CUlimit::CU_LIMIT_SHMEM_SIZE`].
 ///
@@ -5818,14 +6061,32 @@ pub const CU_LIMIT_CIG_ENABLED: CUlimit = CUlimit::CU_LIMIT_CIG_ENABLED;
 ///
 /// - Since CUDA 12.5
 pub const CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED: CUlimit = CUlimit::CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED;
+#[cfg(all(cuda_ge_12050, not(cuda_ge_13040)))]
+/// C's `CU_LIMIT_MAX`: [`CUlimit::CU_LIMIT_MAX`].
+///
+/// - As written here: since CUDA 12.5; removed in 13.4; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_LIMIT_MAX the value 6; this header gives it 10. To keep 0.3's meaning write CUlimit_enum(6); to mean 10, allow(deprecated) here"
+    )
+)]
+pub const CU_LIMIT_MAX: CUlimit = CUlimit::CU_LIMIT_MAX;
 #[cfg(cuda_ge_13040)]
 /// C's `CU_LIMIT_PER_BLOCK_MEMORY_SIZE`: [`CUlimit::CU_LIMIT_PER_BLOCK_MEMORY_SIZE`].
 ///
 /// - Since CUDA 13.4
 pub const CU_LIMIT_PER_BLOCK_MEMORY_SIZE: CUlimit = CUlimit::CU_LIMIT_PER_BLOCK_MEMORY_SIZE;
+#[cfg(cuda_ge_13040)]
 /// C's `CU_LIMIT_MAX`: [`CUlimit::CU_LIMIT_MAX`].
 ///
-/// - In every supported header
+/// - As written here: since CUDA 13.4; the name: in every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_LIMIT_MAX the value 6; this header gives it 11. To keep 0.3's meaning write CUlimit_enum(6); to mean 11, allow(deprecated) here"
+    )
+)]
 pub const CU_LIMIT_MAX: CUlimit = CUlimit::CU_LIMIT_MAX;
 #[cfg(cuda_ge_12090)]
 /// C's `CU_LOG_LEVEL_ERROR`: [`CUlogLevel::CU_LOG_LEVEL_ERROR`].
@@ -5887,6 +6148,12 @@ pub const CU_MEM_ACCESS_FLAGS_PROT_READWRITE: CUmemAccess_flags = CUmemAccess_fl
 /// C's `CU_MEM_ACCESS_FLAGS_PROT_MAX`: [`CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_MAX`].
 ///
 /// - In every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_MEM_ACCESS_FLAGS_PROT_MAX the value 4294967295; this header gives it 2147483647. To keep 0.3's meaning write CUmemAccess_flags_enum(4294967295); to mean 2147483647, allow(deprecated) here"
+    )
+)]
 pub const CU_MEM_ACCESS_FLAGS_PROT_MAX: CUmemAccess_flags = CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_MAX;
 /// C's `CU_MEM_ALLOCATION_COMP_NONE`: [`CUmemAllocationCompType::CU_MEM_ALLOCATION_COMP_NONE`].
 ///
@@ -5928,6 +6195,12 @@ pub const CU_MEM_HANDLE_TYPE_FABRIC: CUmemAllocationHandleType = CUmemAllocation
 /// C's `CU_MEM_HANDLE_TYPE_MAX`: [`CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_MAX`].
 ///
 /// - In every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_MEM_HANDLE_TYPE_MAX the value 4294967295; this header gives it 2147483647. To keep 0.3's meaning write CUmemAllocationHandleType_enum(4294967295); to mean 2147483647, allow(deprecated) here"
+    )
+)]
 pub const CU_MEM_HANDLE_TYPE_MAX: CUmemAllocationHandleType = CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_MAX;
 /// C's `CU_MEM_ALLOCATION_TYPE_INVALID`: [`CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_INVALID`].
 ///
@@ -5945,6 +6218,12 @@ pub const CU_MEM_ALLOCATION_TYPE_MANAGED: CUmemAllocationType = CUmemAllocationT
 /// C's `CU_MEM_ALLOCATION_TYPE_MAX`: [`CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_MAX`].
 ///
 /// - In every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_MEM_ALLOCATION_TYPE_MAX the value 4294967295; this header gives it 2147483647. To keep 0.3's meaning write CUmemAllocationType_enum(4294967295); to mean 2147483647, allow(deprecated) here"
+    )
+)]
 pub const CU_MEM_ALLOCATION_TYPE_MAX: CUmemAllocationType = CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_MAX;
 /// C's `CU_MEM_ATTACH_GLOBAL`: [`CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL`].
 ///
@@ -6023,6 +6302,12 @@ pub const CU_MEM_LOCATION_TYPE_DEVICE_LOCALITY_DOMAIN: CUmemLocationType = CUmem
 /// C's `CU_MEM_LOCATION_TYPE_MAX`: [`CUmemLocationType::CU_MEM_LOCATION_TYPE_MAX`].
 ///
 /// - In every supported header
+#[cfg_attr(
+    feature = "compat-0-3",
+    deprecated(
+        note = "cuda-driver-sys 0.3 gave CU_MEM_LOCATION_TYPE_MAX the value 4294967295; this header gives it 2147483647. To keep 0.3's meaning write CUmemLocationType_enum(4294967295); to mean 2147483647, allow(deprecated) here"
+    )
+)]
 pub const CU_MEM_LOCATION_TYPE_MAX: CUmemLocationType = CUmemLocationType::CU_MEM_LOCATION_TYPE_MAX;
 /// C's `CU_MEM_OPERATION_TYPE_MAP`: [`CUmemOperationType::CU_MEM_OPERATION_TYPE_MAP`].
 ///

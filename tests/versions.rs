@@ -95,7 +95,8 @@ fn version_features_match_versions_txt() {
     );
 }
 
-/// The `cuda_ge_<V>` names inside `#![cfg_attr(docsrs, doc(auto_cfg(hide(..))))]` of the crate root.
+/// The `cuda_ge_<V>` names inside `#![cfg_attr(docsrs, doc(auto_cfg(hide(..))))]` of the crate root
+/// (beside the features it hides, `feature = "table-only"`).
 fn hidden_version_cfgs() -> Vec<String> {
     let lib = read("cuda-driver-sys/src/lib.rs");
     let start = lib
@@ -107,7 +108,7 @@ fn hidden_version_cfgs() -> Vec<String> {
         .expect("cuda-driver-sys/src/lib.rs: unclosed auto_cfg(hide(..))")]
         .split(',')
         .map(str::trim)
-        .filter(|name| !name.is_empty())
+        .filter(|name| name.starts_with("cuda_ge_"))
         .map(str::to_string)
         .collect()
 }

@@ -101,6 +101,10 @@
 //! Without them the crate is `no_std`: [`try_driver!`], [`expect_driver!`], [`DriverError`] (with
 //! `Display`, `Debug` and `core::error::Error`), [`error_name`] and [`error_string`] need neither,
 //! and context needs `alloc`.
+//!
+// Without `std` there is no `print`: the link leads to the feature's line.
+#![cfg_attr(feature = "std", doc = "[`DriverError::print`]: DriverError::print")]
+#![cfg_attr(not(feature = "std"), doc = "[`DriverError::print`]: crate#features")]
 #![no_std]
 #![warn(missing_docs)]
 
@@ -367,7 +371,7 @@ impl DriverError {
         self.no_library
     }
 
-    /// The extra context given to the macro (or [`with_context`](Self::with_context)), if any.
+    /// The extra context given to the macro (or [`with_context`]), if any.
     /// Always `None` without the `alloc` feature.
     ///
     /// ```
@@ -378,6 +382,9 @@ impl DriverError {
     /// let err = try_driver!(unsafe { cuInit(0) }, "initialising for {n} buffers").unwrap_err();
     /// assert_eq!(err.context(), Some("initialising for 100 buffers"));
     /// ```
+    // Without `alloc` there is no `with_context`: the link leads to the feature's line.
+    #[cfg_attr(feature = "alloc", doc = "[`with_context`]: Self::with_context")]
+    #[cfg_attr(not(feature = "alloc"), doc = "[`with_context`]: crate#features")]
     pub fn context(&self) -> Option<&str> {
         #[cfg(feature = "alloc")]
         return self.context.as_deref();

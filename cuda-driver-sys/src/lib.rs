@@ -104,12 +104,18 @@
 #![cfg_attr(not(feature = "table"), doc = "[table-module]: crate#features")]
 #![cfg_attr(not(feature = "table"), doc = "[`table()`]: crate#features")]
 #![no_std]
-// docs.rs (nightly, `--cfg docsrs`): feature-gated items say which feature they need; the
-// version cfgs are left out, the docs of each item say its CUDA versions in words.
+// docs.rs (nightly, `--cfg docsrs`): feature-gated items say which feature they need. Left out:
+// the features that only choose how the same items are reached, whose negations rustdoc would
+// badge on every function as "non-crate feature" (`not(feature = "table-only")`: also linked, not
+// only in the table; `not(feature = "per-thread-default-stream")`: a C spelling's default-stream
+// symbol, which its docs name), and the version cfgs, as each item's docs say its CUDA versions
+// in words.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(
     docsrs,
     doc(auto_cfg(hide(
+        feature = "table-only",
+        feature = "per-thread-default-stream",
         cuda_ge_11070,
         cuda_ge_11080,
         cuda_ge_12000,

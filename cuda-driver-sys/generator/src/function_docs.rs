@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::header_docs::{typedef_version, version_name, Declaration, Group};
-use crate::item_docs::{code, reference, SetDocs};
+use crate::item_docs::{code, header_fact, ItemDoc, SetDocs};
 use crate::names::Names;
 
 /// What a function of the bindings is, for its doc lines.
@@ -56,52 +56,48 @@ pub(crate) fn function_facts<'a>(
 }
 
 /// The doc lines of a function under its real symbol (`cuMemAlloc_v2`): its declaration, the C
-/// spellings that bind it, its typedef and that typedef's ABI, its reference page; with
-/// `dynamic`, what a `dynamic-loading` function calls. The function is an item of a module whose
-/// parent holds the C spellings and `entry` (the crate root, or `gl`, ...).
+/// spellings that bind it, its typedef and that typedef's ABI, its entry point, its reference
+/// page; with `dynamic`, what a `dynamic-loading` function calls. The function is an item of a
+/// module whose parent holds the C spellings and `entry` (the crate root, or `gl`, ...).
 pub fn function_doc(symbol: &str, f: &FunctionFacts, dynamic: bool) -> Vec<String> {
-    let mut lines = Vec::new();
-    match f.declaration {
-        Some(d) => lines.push(format!("{} (`{}`)", code(&d.text), f.header)),
-        None => lines.push(format!("`{symbol}` of `{}`.", f.header)),
+    let declaration = match f.declaration {
+        Some(d) => code(&d.text),
+        None => format!("`{symbol}` of `{}`.", f.header),
+    };
+    let spelled: Vec<String> = f
+        .spellings
+        .iter()
+        .filter(|(name, _, _)| *name != symbol)
+        .map(|(name, normal, per_thread)| {
+            let mode = match (normal, per_thread) {
+                (true, true) => "",
+                (true, false) => " (default stream mode)",
+                (false, _) => " (under `per-thread-default-stream`)",
+            };
+            format!("[`{name}`](super::{name}){mode}")
+        })
+        .collect();
+    ItemDoc {
+        declaration,
+        header: Some(header_fact(f.header)),
+        c_spelling: (!spelled.is_empty()).then(|| spelled.join(", ")),
+        typedef: f.typedef.map(|t| format!("[`{t}`]{}", abi(t))),
+        entry_point: f.typedef.map(entry_link),
+        calls: dynamic.then(|| {
+            let via = if f.typedef.is_some() {
+                " through the entry point"
+            } else {
+                ""
+            };
+            format!(
+                "the driver's `{symbol}`{via}, resolved on its first call (feature \
+                 `dynamic-loading`; see [`loader`](crate::loader))"
+            )
+        }),
+        group: f.group,
+        ..ItemDoc::default()
     }
-    lines.push(String::new());
-    let mut spelled = Vec::new();
-    for (name, normal, per_thread) in &f.spellings {
-        if *name == symbol {
-            continue;
-        }
-        let mode = match (normal, per_thread) {
-            (true, true) => "",
-            (true, false) => " (default stream mode)",
-            (false, _) => " (under `per-thread-default-stream`)",
-        };
-        spelled.push(format!("[`{name}`](super::{name}){mode}"));
-    }
-    if !spelled.is_empty() {
-        lines.push(format!("- C spelling: {}", spelled.join(", ")));
-    }
-    match f.typedef {
-        Some(t) if dynamic => lines.push(format!("- Typedef: [`{t}`]{}", abi(t))),
-        Some(t) => lines.push(format!(
-            "- Typedef: [`{t}`]{}; entry point {}",
-            abi(t),
-            entry_link(t)
-        )),
-        None => {}
-    }
-    if dynamic {
-        let via = f
-            .typedef
-            .map(|t| format!(" through {}", entry_link(t)))
-            .unwrap_or_default();
-        lines.push(format!(
-            "- Calls the driver's `{symbol}`{via}, resolved on its first call (feature \
-             `dynamic-loading`; see [`loader`](crate::loader))"
-        ));
-    }
-    lines.extend(reference(f.group));
-    lines
+    .lines()
 }
 
 /// `, the ABI of CUDA 3.2` for `PFN_cuMemAlloc_v3020`.

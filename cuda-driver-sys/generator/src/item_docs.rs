@@ -5,7 +5,7 @@
 //! exists in [`version_docs`](crate::version_docs)'s (added by the merge). Every item of one kind
 //! reads the same: the emitters take their doc lines from here.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use quote::ToTokens;
 
@@ -58,9 +58,64 @@ pub fn doc_attrs(lines: &[String]) -> Vec<syn::Attribute> {
         .collect()
 }
 
-/// The group's link as a list item, where the header gives one.
-pub(crate) fn reference(group: Option<&Group>) -> Option<String> {
-    group.map(|g| format!("- NVIDIA: {}", g.link()))
+/// An item's docs in the one order every generated kind follows: its C declaration (or, where
+/// the headers write none, a sentence saying what it is); a note; then one bullet each for the
+/// header (and the C name where the Rust name is not it), the C spelling, the typedef, the entry
+/// point, what a `dynamic-loading` function calls, and NVIDIA's reference page. The merge adds the
+/// CUDA versions as the last bullet ([`crate::version_docs`]).
+#[derive(Default)]
+pub(crate) struct ItemDoc<'a> {
+    /// The first paragraph: the C text in a code span ([`code`]), or a sentence.
+    pub declaration: String,
+    /// A paragraph after the declaration ("Opaque: ...").
+    pub note: Option<String>,
+    /// The header (`` `cuda.h` ``), and the C name where it differs.
+    pub header: Option<String>,
+    /// The C spellings that bind a function.
+    pub c_spelling: Option<String>,
+    /// The `PFN_*` typedef of a function, or what a `PFN_*` typedef types.
+    pub typedef: Option<String>,
+    /// The typed entry point.
+    pub entry_point: Option<String>,
+    /// What a `dynamic-loading` function calls.
+    pub calls: Option<String>,
+    /// The Doxygen group, whose page NVIDIA publishes.
+    pub group: Option<&'a Group>,
+}
+
+impl ItemDoc<'_> {
+    /// The doc lines, in the fixed order.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = vec![self.declaration.clone()];
+        if let Some(note) = &self.note {
+            lines.extend([String::new(), note.clone()]);
+        }
+        let bullets: Vec<String> = [
+            self.header.as_ref().map(|h| format!("- Header: {h}")),
+            self.c_spelling
+                .as_ref()
+                .map(|s| format!("- C spelling: {s}")),
+            self.typedef.as_ref().map(|t| format!("- Typedef: {t}")),
+            self.entry_point
+                .as_ref()
+                .map(|e| format!("- Entry point: {e}")),
+            self.calls.as_ref().map(|c| format!("- Calls {c}")),
+            self.group.map(|g| format!("- NVIDIA: {}", g.link())),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if !bullets.is_empty() {
+            lines.push(String::new());
+            lines.extend(bullets);
+        }
+        lines
+    }
+}
+
+/// The header bullet's text of an item whose C name is its Rust name: `` `cuda.h` ``.
+pub(crate) fn header_fact(file: &str) -> String {
+    code(file)
 }
 
 /// Where an item not of the set's headers comes from.
@@ -76,51 +131,60 @@ fn foreign(name: &str, docs: &SetDocs) -> Vec<String> {
 /// and the group of the function it types; `entry` is the path of the entry module from the
 /// typedef's module (`super::entry`).
 pub fn pfn_doc(name: &str, docs: &SetDocs, entry: &str) -> Vec<String> {
-    let mut lines = Vec::new();
     let base = name
         .strip_prefix("PFN_")
         .map(|b| b.split("_v").next().unwrap_or(b))
         .unwrap_or(name);
-    match docs.typedefs.typedef(name).or(docs.header.typedef(name)) {
-        Some(d) => lines.push(format!("`{}` (`{}`)", d.text, docs.typedefs.file)),
-        None => lines.push(format!("`{name}` (`{}`)", docs.typedefs.file)),
-    }
-    lines.push(String::new());
+    let declaration = match docs.typedefs.typedef(name).or(docs.header.typedef(name)) {
+        Some(d) => code(&d.text),
+        None => code(name),
+    };
+    let mut doc = ItemDoc {
+        declaration,
+        header: Some(header_fact(&docs.typedefs.file)),
+        group: docs.function_group(base),
+        ..ItemDoc::default()
+    };
     if let Some(v) = typedef_version(name) {
         let internal = if docs.typedefs.typedef_is_internal(name) {
             " (a legacy ABI the header declares only under `__CUDA_API_VERSION_INTERNAL`)"
         } else {
             ""
         };
-        lines.push(format!(
-            "- The type of `{base}` with the ABI of CUDA {}{internal}; entry point \
-             [`entry::{1}`]({entry}::{1})",
-            version_name(v),
-            &name[4..]
+        doc.typedef = Some(format!(
+            "the type of `{base}` with the ABI of CUDA {}{internal}",
+            version_name(v)
         ));
+        doc.entry_point = Some(format!("[`entry::{0}`]({entry}::{0})", &name[4..]));
     }
-    lines.extend(reference(docs.function_group(base)));
-    lines
+    doc.lines()
 }
 
-/// The C name of a struct, union or enum tag as bindgen named it: `X__bindgen_ty_1` is an
-/// anonymous member type of `X`.
-fn tag_lines(kind: &str, name: &str, docs: &SetDocs) -> Vec<String> {
+/// The doc lines of a struct or union (`kind`) as bindgen named it, with `note` after its C
+/// text: `X__bindgen_ty_1` is an anonymous member type of `X`.
+fn tag_doc(kind: &str, name: &str, note: Option<&str>, docs: &SetDocs) -> Vec<String> {
     if let Some((outer, _)) = name.split_once("__bindgen_ty_") {
         return vec![format!(
             "An anonymous {kind} inside C's `{outer}` (`{}`).",
             docs.file_of(outer).unwrap_or(&docs.header.file)
         )];
     }
-    match docs.file_of(name) {
-        Some(file) => {
-            let mut lines = vec![format!("C's `{kind} {name}` (`{file}`)")];
-            lines.push(String::new());
-            lines.extend(reference(docs.group_of(name)));
-            lines
-        }
-        None => foreign(name, docs),
+    let Some(file) = docs.file_of(name) else {
+        return foreign(name, docs);
+    };
+    // An opaque type's whole C declaration is `struct X;`; a complete one's body is elided.
+    let declaration = match note {
+        Some(_) => format!("{kind} {name};"),
+        None => format!("{kind} {name} {{ ... }};"),
+    };
+    ItemDoc {
+        declaration: code(&declaration),
+        note: note.map(String::from),
+        header: Some(header_fact(file)),
+        group: docs.group_of(name),
+        ..ItemDoc::default()
     }
+    .lines()
 }
 
 /// Adds the docs of every public item of bindgen's output `file` (without its functions).
@@ -136,6 +200,7 @@ pub fn document_bindings(file: &mut syn::File, docs: &SetDocs) {
             }
         }
     }
+    let mut newtypes = BTreeSet::new();
     for item in &mut file.items {
         match item {
             syn::Item::Const(c) => {
@@ -150,25 +215,28 @@ pub fn document_bindings(file: &mut syn::File, docs: &SetDocs) {
                         && a.to_token_stream().to_string().contains("transparent")
                 });
                 let lines = if newtype {
+                    newtypes.insert(name.clone());
                     enum_doc(&name, typedef_of.get(&name), docs)
                 } else if s
                     .fields
                     .iter()
                     .any(|f| matches!(f.vis, syn::Visibility::Inherited))
                 {
-                    let mut l = tag_lines("struct", &name, docs);
-                    l.insert(1, String::new());
-                    l.insert(2, "Opaque: only ever handled through a pointer.".into());
-                    l
+                    tag_doc(
+                        "struct",
+                        &name,
+                        Some("Opaque: only ever handled through a pointer."),
+                        docs,
+                    )
                 } else {
-                    tag_lines("struct", &name, docs)
+                    tag_doc("struct", &name, None, docs)
                 };
                 prepend(&mut s.attrs, &lines);
                 document_fields(&mut s.fields);
             }
             syn::Item::Union(u) => {
                 let name = u.ident.to_string();
-                prepend(&mut u.attrs, &tag_lines("union", &name, docs));
+                prepend(&mut u.attrs, &tag_doc("union", &name, None, docs));
                 let mut fields = syn::Fields::Named(u.fields.clone());
                 document_fields(&mut fields);
                 if let syn::Fields::Named(f) = fields {
@@ -180,22 +248,33 @@ pub fn document_bindings(file: &mut syn::File, docs: &SetDocs) {
                 let lines = if name.starts_with("PFN_") {
                     pfn_doc(&name, docs, "super::entry")
                 } else {
-                    typedef_doc(&name, docs)
+                    typedef_doc(&name, docs.group_of(&name), docs)
                 };
                 prepend(&mut t.attrs, &lines);
             }
+            // A re-export shows its docs above those of what it names. The enum's typedef
+            // (`CUresult`) has none: the enum's docs say it. A typedef of that typedef
+            // (`CUkernelNodeAttrID`) says its own C text and header, then a blank line, so that
+            // the enum's docs (with the group's page) follow as a paragraph of their own.
             syn::Item::Use(u) => {
                 if let syn::UseTree::Path(p) = &u.tree {
                     if let syn::UseTree::Rename(r) = &*p.tree {
-                        let lines = typedef_doc(&r.rename.to_string(), docs);
-                        prepend(&mut u.attrs, &lines);
+                        if !newtypes.contains(&r.ident.to_string()) {
+                            let mut lines = typedef_doc(&r.rename.to_string(), None, docs);
+                            lines.push(String::new());
+                            prepend(&mut u.attrs, &lines);
+                        }
                     }
                 }
             }
             syn::Item::Impl(i) if i.trait_.is_none() => {
                 for ii in &mut i.items {
                     if let syn::ImplItem::Const(c) = ii {
-                        let lines = vec![format!("C's `{}`.", c.ident)];
+                        let name = c.ident.to_string();
+                        let lines = match enumerator_value(&c.expr) {
+                            Some(value) => vec![enumerator_declaration(&name, &value)],
+                            None => vec![format!("C's `{name}`.")],
+                        };
                         prepend(&mut c.attrs, &lines);
                     }
                 }
@@ -213,56 +292,98 @@ pub fn prepend(attrs: &mut Vec<syn::Attribute>, lines: &[String]) {
 }
 
 /// The doc lines of a macro constant (`CU_IPC_HANDLE_SIZE`, `CU_STREAM_PER_THREAD`): its
-/// `#define` as written.
+/// `#define` as written, which shows its value.
 pub fn const_doc(name: &str, docs: &SetDocs) -> Vec<String> {
     let found = docs
         .both()
         .into_iter()
         .find_map(|h| h.define(name).map(|d| (d.to_string(), h.file.clone())));
-    written_doc(name, found, docs)
+    written_doc(name, found, docs.group_of(name), docs)
 }
 
-fn typedef_doc(name: &str, docs: &SetDocs) -> Vec<String> {
+/// The doc lines of a typedef, with the page of `group`.
+fn typedef_doc(name: &str, group: Option<&Group>, docs: &SetDocs) -> Vec<String> {
     let found = docs
         .both()
         .into_iter()
         .find_map(|h| h.typedef(name).map(|d| (d.text.clone(), h.file.clone())));
-    written_doc(name, found, docs)
+    written_doc(name, found, group, docs)
 }
 
-/// The doc lines of an item whose C text (and header) the headers give: that text, and the page of
-/// its group; else those of an item from elsewhere.
-fn written_doc(name: &str, found: Option<(String, String)>, docs: &SetDocs) -> Vec<String> {
+/// The doc lines of an item whose C text (and header) the headers give: that text, the header
+/// and the page of `group`; else those of an item from elsewhere.
+fn written_doc(
+    name: &str,
+    found: Option<(String, String)>,
+    group: Option<&Group>,
+    docs: &SetDocs,
+) -> Vec<String> {
     let Some((text, file)) = found else {
         return foreign(name, docs);
     };
-    let mut lines = vec![format!("`{text}` (`{file}`)")];
-    if let Some(r) = reference(docs.group_of(name)) {
-        lines.push(String::new());
-        lines.push(r);
+    ItemDoc {
+        declaration: code(&text),
+        header: Some(header_fact(&file)),
+        group,
+        ..ItemDoc::default()
     }
-    lines
+    .lines()
 }
 
-/// An enum as bindgen writes it here: a `#[repr(transparent)]` newtype over the C integer.
+/// An enum as bindgen writes it here: a `#[repr(transparent)]` newtype over the C integer. Its
+/// docs are also those of its typedef (`CUresult`), whose re-export adds none.
 fn enum_doc(tag: &str, typedef: Option<&String>, docs: &SetDocs) -> Vec<String> {
     let file = docs.file_of(tag).unwrap_or(&docs.header.file);
+    let declaration = typedef
+        .and_then(|t| docs.both().into_iter().find_map(|h| h.typedef(t)))
+        .map_or_else(|| format!("enum {tag} {{ ... }};"), |d| d.text.clone());
     let c_name = match typedef {
-        Some(t) => format!("C's `enum {tag}` (typedef `{t}`, `{file}`)"),
-        None => format!("C's `enum {tag}` (`{file}`)"),
+        Some(t) => format!("`enum {tag}`, typedef `{t}`"),
+        None => format!("`enum {tag}`"),
     };
-    let mut lines = vec![
-        format!("{c_name}, as a newtype over its integer type."),
-        String::new(),
-        "Any value is valid, also one the header does not name (from a newer driver): its \
-         enumerators are associated constants, and top-level constants too."
-            .to_string(),
-    ];
-    if let Some(r) = reference(docs.group_of(tag)) {
-        lines.push(String::new());
-        lines.push(r);
+    ItemDoc {
+        declaration: code(&declaration),
+        note: Some(
+            "A newtype over the C integer: any value is valid, also one the header does not \
+             name (from a newer driver). Its enumerators are associated constants, and top-level \
+             constants too."
+                .into(),
+        ),
+        header: Some(format!("`{file}`; C name {c_name}")),
+        group: docs.group_of(tag),
+        ..ItemDoc::default()
     }
-    lines
+    .lines()
+}
+
+/// The value of an enumerator as bindgen writes it (`cudaError_enum(1)`): `1`.
+pub(crate) fn enumerator_value(expr: &syn::Expr) -> Option<String> {
+    match expr {
+        syn::Expr::Call(call) if call.args.len() == 1 => {
+            Some(call.args[0].to_token_stream().to_string().replace(' ', ""))
+        }
+        _ => None,
+    }
+}
+
+/// An enumerator's C declaration, which its docs begin with: `` `CUDA_ERROR_INVALID_VALUE = 1` ``.
+/// [`declared_value`] reads the value back.
+pub(crate) fn enumerator_declaration(name: &str, value: &str) -> String {
+    code(&format!("{name} = {value}"))
+}
+
+/// The value a doc line begins by declaring: an enumerator's ([`enumerator_declaration`]:
+/// `` `CUDA_ERROR_INVALID_VALUE = 1` ``), or a macro constant's `#define` as written
+/// (`` `#define CU_IPC_HANDLE_SIZE 64` ``). The merge lists each version's value from it where
+/// they differ.
+pub(crate) fn declared_value(line: &str) -> Option<&str> {
+    let text = line.trim_start().strip_prefix('`')?;
+    let text = &text[..text.find('`')?];
+    if let Some(define) = text.strip_prefix("#define ") {
+        return define.split_once(' ').map(|(_, value)| value);
+    }
+    let (name, value) = text.split_once(" = ")?;
+    syn::parse_str::<syn::Ident>(name).ok().map(|_| value)
 }
 
 /// Each named public field: the C member it is.
@@ -303,12 +424,22 @@ pub fn pfn_macro_doc(name: &str, normal: &str, per_thread: &str, docs: &SetDocs)
     } else {
         format!("[`{normal}`], under `per-thread-default-stream` [`{per_thread}`]")
     };
-    vec![format!("{define} (`{}`): {names}.", docs.typedefs.file)]
+    ItemDoc {
+        declaration: define,
+        header: Some(header_fact(&docs.typedefs.file)),
+        typedef: Some(names),
+        ..ItemDoc::default()
+    }
+    .lines()
 }
 
-/// The doc line of an enumerator at top level (`CUDA_SUCCESS`).
-pub fn enumerator_doc(name: &str, ty: &str) -> Vec<String> {
-    vec![format!("C's `{name}`: [`{ty}::{name}`].")]
+/// The doc line of an enumerator at top level (`CUDA_SUCCESS`): its C declaration, and the
+/// associated constant it is.
+pub fn enumerator_doc(name: &str, value: &str, ty: &str) -> Vec<String> {
+    vec![format!(
+        "{}: [`{ty}::{name}`].",
+        enumerator_declaration(name, value)
+    )]
 }
 
 #[cfg(test)]
@@ -390,30 +521,46 @@ mod tests {
             println!("{text}\n--");
         }
         let types = "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html";
-        assert!(d[0].starts_with("`#define CU_IPC_HANDLE_SIZE 64` (`cuda.h`)"));
+        assert!(
+            d[0].starts_with("`#define CU_IPC_HANDLE_SIZE 64`\n\n- Header: `cuda.h`\n- NVIDIA: ")
+        );
         assert!(d[0].contains(types));
-        assert!(d[1].starts_with("C's `enum cudaError_enum` (typedef `CUresult`, `cuda.h`)"));
-        assert!(d[1].contains("Any value is valid"));
-        assert!(d[2].starts_with("`typedef enum cudaError_enum { ... } CUresult;` (`cuda.h`)"));
+        // The enum says its typedef: the typedef's re-export says nothing, so that rustdoc's page
+        // of `CUresult` (the re-export's docs, then the enum's) has each line once.
+        assert_eq!(
+            d[1],
+            format!(
+                "`typedef enum cudaError_enum {{ ... }} CUresult;`\n\nA newtype over the C integer: \
+                 any value is valid, also one the header does not name (from a newer driver). Its \
+                 enumerators are associated constants, and top-level constants too.\n\n\
+                 - Header: `cuda.h`; C name `enum cudaError_enum`, typedef `CUresult`\n\
+                 - NVIDIA: [Data types used by CUDA driver]({types})"
+            )
+        );
+        assert_eq!(d[2], "");
         let syn::Item::Impl(i) = &file.items[3] else {
             unreachable!()
         };
         let syn::ImplItem::Const(c) = &i.items[0] else {
             unreachable!()
         };
-        assert_eq!(doc_text(&c.attrs), "C's `CUDA_SUCCESS`.");
+        assert_eq!(doc_text(&c.attrs), "`CUDA_SUCCESS = 0`");
         assert!(d[4].contains("Opaque"), "{}", d[4]);
-        assert!(d[5].starts_with("`typedef struct CUctx_st *CUcontext;` (`cuda.h`)"));
+        assert!(d[4].starts_with("`struct CUctx_st;`\n\nOpaque"), "{}", d[4]);
+        assert!(d[5].starts_with("`typedef struct CUctx_st *CUcontext;`\n\n- Header: `cuda.h`"));
         let syn::Item::Struct(s) = &file.items[6] else {
             unreachable!()
         };
         let field = doc_text(&s.fields.iter().next().unwrap().attrs);
         assert_eq!(field, "C's member `fn`.");
-        assert!(d[7].starts_with(
-            "`typedef CUresult (CUDAAPI *PFN_cuMemAlloc_v3020)(CUdeviceptr_v2 *dptr, size_t bytesize);` (`cudaTypedefs.h`)"
-        ));
-        assert!(d[7].contains("the ABI of CUDA 3.2"), "{}", d[7]);
-        assert!(d[7].contains("group__CUDA__MEM.html"), "{}", d[7]);
+        assert_eq!(
+            d[7],
+            "`typedef CUresult (CUDAAPI *PFN_cuMemAlloc_v3020)(CUdeviceptr_v2 *dptr, size_t bytesize);`\n\n\
+             - Header: `cudaTypedefs.h`\n\
+             - Typedef: the type of `cuMemAlloc` with the ABI of CUDA 3.2\n\
+             - Entry point: [`entry::cuMemAlloc_v3020`](super::entry::cuMemAlloc_v3020)\n\
+             - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)"
+        );
         assert!(d[8].contains("__CUDA_API_VERSION_INTERNAL"), "{}", d[8]);
     }
 }

@@ -127,7 +127,11 @@ pub(crate) fn generate(
         let tname = format_ident!("{}", display[ty]);
         for c in consts {
             let id = format_ident!("{c}");
-            let doc = doc_attrs(&enumerator_doc(c, &display[ty]));
+            let value = b
+                .enumerator_values
+                .get(c)
+                .ok_or_else(|| format!("enumerator {c} of {ty} has no integer value"))?;
+            let doc = doc_attrs(&enumerator_doc(c, value, &display[ty]));
             out.extend(quote! { #(#doc)* pub const #id: #tname = #tname::#id; });
             enum_of.insert(c.clone(), display[ty].clone());
             enumerators += 1;

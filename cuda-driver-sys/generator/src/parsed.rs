@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use quote::ToTokens;
 
+use crate::item_docs::enumerator_value;
 use crate::rust_syntax::option_inner;
 
 pub(crate) struct Parsed {
@@ -14,8 +15,10 @@ pub(crate) struct Parsed {
     pub(crate) aliases: BTreeMap<String, syn::Type>,
     /// `PFN_*` typedef name → the bare function type inside its `Option<...>`.
     pub(crate) pfns: BTreeMap<String, syn::TypeBareFn>,
-    /// Newtype enum name → its constants (name, value tokens).
+    /// Newtype enum name → the names of its constants.
     pub(crate) enums: BTreeMap<String, Vec<String>>,
+    /// Enumerator name → its value as bindgen writes it (`1`, `-2`).
+    pub(crate) enumerator_values: BTreeMap<String, String>,
     /// Top-level `pub const NAME: TYPE` (macro constants bindgen translated).
     pub(crate) consts: BTreeMap<String, syn::Type>,
 }
@@ -27,6 +30,7 @@ pub(crate) fn parse(src: &str) -> Result<Parsed, String> {
         aliases: BTreeMap::new(),
         pfns: BTreeMap::new(),
         enums: BTreeMap::new(),
+        enumerator_values: BTreeMap::new(),
         consts: BTreeMap::new(),
     };
     let mut newtypes = BTreeSet::new();
@@ -63,6 +67,9 @@ pub(crate) fn parse(src: &str) -> Result<Parsed, String> {
                 let ty = i.self_ty.to_token_stream().to_string();
                 for ii in &i.items {
                     if let syn::ImplItem::Const(c) = ii {
+                        if let Some(value) = enumerator_value(&c.expr) {
+                            p.enumerator_values.insert(c.ident.to_string(), value);
+                        }
                         p.enums
                             .entry(ty.clone())
                             .or_default()

@@ -5157,11 +5157,13 @@ pub(crate) const BOOTSTRAP: [Index; 4] = [
     Index::cuGetErrorName,
     Index::cuGetErrorString,
 ];
-/// `CUresult CUDAAPI cuArray3DCreate(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray);` (`cuda.h`)
+/// `CUresult CUDAAPI cuArray3DCreate(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuArray3DCreate`](super::cuArray3DCreate)
 /// - Typedef: [`PFN_cuArray3DCreate_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuArray3DCreate_v2` through [`entry::cuArray3DCreate_v3020`](super::entry::cuArray3DCreate_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuArray3DCreate_v3020`](super::entry::cuArray3DCreate_v3020)
+/// - Calls the driver's `cuArray3DCreate_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -5178,11 +5180,13 @@ pub unsafe extern "C" fn cuArray3DCreate_v2(
     };
     unsafe { driver_fn(pHandle, pAllocateArray) }
 }
-/// `CUresult CUDAAPI cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CUarray hArray);` (`cuda.h`)
+/// `CUresult CUDAAPI cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CUarray hArray);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuArray3DGetDescriptor`](super::cuArray3DGetDescriptor)
 /// - Typedef: [`PFN_cuArray3DGetDescriptor_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuArray3DGetDescriptor_v2` through [`entry::cuArray3DGetDescriptor_v3020`](super::entry::cuArray3DGetDescriptor_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuArray3DGetDescriptor_v3020`](super::entry::cuArray3DGetDescriptor_v3020)
+/// - Calls the driver's `cuArray3DGetDescriptor_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -5201,11 +5205,13 @@ pub unsafe extern "C" fn cuArray3DGetDescriptor_v2(
     };
     unsafe { driver_fn(pArrayDescriptor, hArray) }
 }
-/// `CUresult CUDAAPI cuArrayCreate(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray);` (`cuda.h`)
+/// `CUresult CUDAAPI cuArrayCreate(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuArrayCreate`](super::cuArrayCreate)
 /// - Typedef: [`PFN_cuArrayCreate_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuArrayCreate_v2` through [`entry::cuArrayCreate_v3020`](super::entry::cuArrayCreate_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuArrayCreate_v3020`](super::entry::cuArrayCreate_v3020)
+/// - Calls the driver's `cuArrayCreate_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -5222,10 +5228,12 @@ pub unsafe extern "C" fn cuArrayCreate_v2(
     };
     unsafe { driver_fn(pHandle, pAllocateArray) }
 }
-/// `CUresult CUDAAPI cuArrayDestroy(CUarray hArray);` (`cuda.h`)
+/// `CUresult CUDAAPI cuArrayDestroy(CUarray hArray);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuArrayDestroy_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuArrayDestroy` through [`entry::cuArrayDestroy_v2000`](super::entry::cuArrayDestroy_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuArrayDestroy_v2000`](super::entry::cuArrayDestroy_v2000)
+/// - Calls the driver's `cuArrayDestroy` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -5236,11 +5244,13 @@ pub unsafe extern "C" fn cuArrayDestroy(hArray: CUarray) -> CUresult {
     };
     unsafe { driver_fn(hArray) }
 }
-/// `CUresult CUDAAPI cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor, CUarray hArray);` (`cuda.h`)
+/// `CUresult CUDAAPI cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor, CUarray hArray);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuArrayGetDescriptor`](super::cuArrayGetDescriptor)
 /// - Typedef: [`PFN_cuArrayGetDescriptor_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuArrayGetDescriptor_v2` through [`entry::cuArrayGetDescriptor_v3020`](super::entry::cuArrayGetDescriptor_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuArrayGetDescriptor_v3020`](super::entry::cuArrayGetDescriptor_v3020)
+/// - Calls the driver's `cuArrayGetDescriptor_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -5257,10 +5267,12 @@ pub unsafe extern "C" fn cuArrayGetDescriptor_v2(
     };
     unsafe { driver_fn(pArrayDescriptor, hArray) }
 }
-/// `CUresult CUDAAPI cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUarray array, CUdevice device);` (`cuda.h`)
+/// `CUresult CUDAAPI cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUarray array, CUdevice device);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuArrayGetMemoryRequirements_v11060`], the ABI of CUDA 11.6
-/// - Calls the driver's `cuArrayGetMemoryRequirements` through [`entry::cuArrayGetMemoryRequirements_v11060`](super::entry::cuArrayGetMemoryRequirements_v11060), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuArrayGetMemoryRequirements_v11060`](super::entry::cuArrayGetMemoryRequirements_v11060)
+/// - Calls the driver's `cuArrayGetMemoryRequirements` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -5281,10 +5293,12 @@ pub unsafe extern "C" fn cuArrayGetMemoryRequirements(
     };
     unsafe { driver_fn(memoryRequirements, array, device) }
 }
-/// `CUresult CUDAAPI cuArrayGetPlane(CUarray *pPlaneArray, CUarray hArray, unsigned int planeIdx);` (`cuda.h`)
+/// `CUresult CUDAAPI cuArrayGetPlane(CUarray *pPlaneArray, CUarray hArray, unsigned int planeIdx);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuArrayGetPlane_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuArrayGetPlane` through [`entry::cuArrayGetPlane_v11020`](super::entry::cuArrayGetPlane_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuArrayGetPlane_v11020`](super::entry::cuArrayGetPlane_v11020)
+/// - Calls the driver's `cuArrayGetPlane` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -5303,10 +5317,12 @@ pub unsafe extern "C" fn cuArrayGetPlane(
     };
     unsafe { driver_fn(pPlaneArray, hArray, planeIdx) }
 }
-/// `CUresult CUDAAPI cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUarray array);` (`cuda.h`)
+/// `CUresult CUDAAPI cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUarray array);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuArrayGetSparseProperties_v11010`], the ABI of CUDA 11.1
-/// - Calls the driver's `cuArrayGetSparseProperties` through [`entry::cuArrayGetSparseProperties_v11010`](super::entry::cuArrayGetSparseProperties_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuArrayGetSparseProperties_v11010`](super::entry::cuArrayGetSparseProperties_v11010)
+/// - Calls the driver's `cuArrayGetSparseProperties` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -5326,10 +5342,12 @@ pub unsafe extern "C" fn cuArrayGetSparseProperties(
     unsafe { driver_fn(sparseProperties, array) }
 }
 #[cfg(cuda_ge_13040)]
-/// `CUresult CUDAAPI cuCheckpointOperationComplete(CUcheckpointOperationHandle handle);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCheckpointOperationComplete(CUcheckpointOperationHandle handle);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCheckpointOperationComplete_v13040`], the ABI of CUDA 13.4
-/// - Calls the driver's `cuCheckpointOperationComplete` through [`entry::cuCheckpointOperationComplete_v13040`](super::entry::cuCheckpointOperationComplete_v13040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCheckpointOperationComplete_v13040`](super::entry::cuCheckpointOperationComplete_v13040)
+/// - Calls the driver's `cuCheckpointOperationComplete` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
 /// - Since CUDA 13.4
 #[must_use]
@@ -5345,10 +5363,12 @@ pub unsafe extern "C" fn cuCheckpointOperationComplete(
     unsafe { driver_fn(handle) }
 }
 #[cfg(cuda_ge_12080)]
-/// `CUresult CUDAAPI cuCheckpointProcessCheckpoint(int pid, CUcheckpointCheckpointArgs *args);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCheckpointProcessCheckpoint(int pid, CUcheckpointCheckpointArgs *args);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCheckpointProcessCheckpoint_v12080`], the ABI of CUDA 12.8
-/// - Calls the driver's `cuCheckpointProcessCheckpoint` through [`entry::cuCheckpointProcessCheckpoint_v12080`](super::entry::cuCheckpointProcessCheckpoint_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCheckpointProcessCheckpoint_v12080`](super::entry::cuCheckpointProcessCheckpoint_v12080)
+/// - Calls the driver's `cuCheckpointProcessCheckpoint` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
 /// - Since CUDA 12.8
 #[must_use]
@@ -5368,10 +5388,12 @@ pub unsafe extern "C" fn cuCheckpointProcessCheckpoint(
     unsafe { driver_fn(pid, args) }
 }
 #[cfg(cuda_ge_12080)]
-/// `CUresult CUDAAPI cuCheckpointProcessGetRestoreThreadId(int pid, int *tid);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCheckpointProcessGetRestoreThreadId(int pid, int *tid);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCheckpointProcessGetRestoreThreadId_v12080`], the ABI of CUDA 12.8
-/// - Calls the driver's `cuCheckpointProcessGetRestoreThreadId` through [`entry::cuCheckpointProcessGetRestoreThreadId_v12080`](super::entry::cuCheckpointProcessGetRestoreThreadId_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCheckpointProcessGetRestoreThreadId_v12080`](super::entry::cuCheckpointProcessGetRestoreThreadId_v12080)
+/// - Calls the driver's `cuCheckpointProcessGetRestoreThreadId` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
 /// - Since CUDA 12.8
 #[must_use]
@@ -5392,10 +5414,12 @@ pub unsafe extern "C" fn cuCheckpointProcessGetRestoreThreadId(
     unsafe { driver_fn(pid, tid) }
 }
 #[cfg(cuda_ge_12080)]
-/// `CUresult CUDAAPI cuCheckpointProcessGetState(int pid, CUprocessState *state);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCheckpointProcessGetState(int pid, CUprocessState *state);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCheckpointProcessGetState_v12080`], the ABI of CUDA 12.8
-/// - Calls the driver's `cuCheckpointProcessGetState` through [`entry::cuCheckpointProcessGetState_v12080`](super::entry::cuCheckpointProcessGetState_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCheckpointProcessGetState_v12080`](super::entry::cuCheckpointProcessGetState_v12080)
+/// - Calls the driver's `cuCheckpointProcessGetState` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
 /// - Since CUDA 12.8
 #[must_use]
@@ -5415,10 +5439,12 @@ pub unsafe extern "C" fn cuCheckpointProcessGetState(
     unsafe { driver_fn(pid, state) }
 }
 #[cfg(cuda_ge_12080)]
-/// `CUresult CUDAAPI cuCheckpointProcessLock(int pid, CUcheckpointLockArgs *args);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCheckpointProcessLock(int pid, CUcheckpointLockArgs *args);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCheckpointProcessLock_v12080`], the ABI of CUDA 12.8
-/// - Calls the driver's `cuCheckpointProcessLock` through [`entry::cuCheckpointProcessLock_v12080`](super::entry::cuCheckpointProcessLock_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCheckpointProcessLock_v12080`](super::entry::cuCheckpointProcessLock_v12080)
+/// - Calls the driver's `cuCheckpointProcessLock` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
 /// - Since CUDA 12.8
 #[must_use]
@@ -5436,10 +5462,12 @@ pub unsafe extern "C" fn cuCheckpointProcessLock(
     unsafe { driver_fn(pid, args) }
 }
 #[cfg(cuda_ge_12080)]
-/// `CUresult CUDAAPI cuCheckpointProcessRestore(int pid, CUcheckpointRestoreArgs *args);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCheckpointProcessRestore(int pid, CUcheckpointRestoreArgs *args);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCheckpointProcessRestore_v12080`], the ABI of CUDA 12.8
-/// - Calls the driver's `cuCheckpointProcessRestore` through [`entry::cuCheckpointProcessRestore_v12080`](super::entry::cuCheckpointProcessRestore_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCheckpointProcessRestore_v12080`](super::entry::cuCheckpointProcessRestore_v12080)
+/// - Calls the driver's `cuCheckpointProcessRestore` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
 /// - Since CUDA 12.8
 #[must_use]
@@ -5459,10 +5487,12 @@ pub unsafe extern "C" fn cuCheckpointProcessRestore(
     unsafe { driver_fn(pid, args) }
 }
 #[cfg(cuda_ge_12080)]
-/// `CUresult CUDAAPI cuCheckpointProcessUnlock(int pid, CUcheckpointUnlockArgs *args);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCheckpointProcessUnlock(int pid, CUcheckpointUnlockArgs *args);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCheckpointProcessUnlock_v12080`], the ABI of CUDA 12.8
-/// - Calls the driver's `cuCheckpointProcessUnlock` through [`entry::cuCheckpointProcessUnlock_v12080`](super::entry::cuCheckpointProcessUnlock_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCheckpointProcessUnlock_v12080`](super::entry::cuCheckpointProcessUnlock_v12080)
+/// - Calls the driver's `cuCheckpointProcessUnlock` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
 /// - Since CUDA 12.8
 #[must_use]
@@ -5482,10 +5512,12 @@ pub unsafe extern "C" fn cuCheckpointProcessUnlock(
     unsafe { driver_fn(pid, args) }
 }
 #[cfg(all(cuda_ge_12010, not(cuda_ge_13010)))]
-/// `CUresult CUDAAPI cuCoredumpGetAttribute(CUcoredumpSettings attrib, void* value, size_t *size);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCoredumpGetAttribute(CUcoredumpSettings attrib, void* value, size_t *size);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCoredumpGetAttribute_v12010`], the ABI of CUDA 12.1
-/// - Calls the driver's `cuCoredumpGetAttribute` through [`entry::cuCoredumpGetAttribute_v12010`](super::entry::cuCoredumpGetAttribute_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCoredumpGetAttribute_v12010`](super::entry::cuCoredumpGetAttribute_v12010)
+/// - Calls the driver's `cuCoredumpGetAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
 /// - As written here: since CUDA 12.1; removed in 13.1; the name: since CUDA 12.1
 #[must_use]
@@ -5505,10 +5537,12 @@ pub unsafe extern "C" fn cuCoredumpGetAttribute(
     unsafe { driver_fn(attrib, value, size) }
 }
 #[cfg(cuda_ge_13020)]
-/// `CUresult CUDAAPI cuCoredumpDeregisterCompleteCallback(CUcoredumpCallbackHandle callback);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCoredumpDeregisterCompleteCallback(CUcoredumpCallbackHandle callback);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCoredumpDeregisterCompleteCallback_v13020`], the ABI of CUDA 13.2
-/// - Calls the driver's `cuCoredumpDeregisterCompleteCallback` through [`entry::cuCoredumpDeregisterCompleteCallback_v13020`](super::entry::cuCoredumpDeregisterCompleteCallback_v13020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCoredumpDeregisterCompleteCallback_v13020`](super::entry::cuCoredumpDeregisterCompleteCallback_v13020)
+/// - Calls the driver's `cuCoredumpDeregisterCompleteCallback` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
 /// - Since CUDA 13.2
 #[must_use]
@@ -5525,10 +5559,12 @@ pub unsafe extern "C" fn cuCoredumpDeregisterCompleteCallback(
     unsafe { driver_fn(callback) }
 }
 #[cfg(cuda_ge_13020)]
-/// `CUresult CUDAAPI cuCoredumpDeregisterStartCallback(CUcoredumpCallbackHandle callback);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCoredumpDeregisterStartCallback(CUcoredumpCallbackHandle callback);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCoredumpDeregisterStartCallback_v13020`], the ABI of CUDA 13.2
-/// - Calls the driver's `cuCoredumpDeregisterStartCallback` through [`entry::cuCoredumpDeregisterStartCallback_v13020`](super::entry::cuCoredumpDeregisterStartCallback_v13020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCoredumpDeregisterStartCallback_v13020`](super::entry::cuCoredumpDeregisterStartCallback_v13020)
+/// - Calls the driver's `cuCoredumpDeregisterStartCallback` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
 /// - Since CUDA 13.2
 #[must_use]
@@ -5545,10 +5581,12 @@ pub unsafe extern "C" fn cuCoredumpDeregisterStartCallback(
     unsafe { driver_fn(callback) }
 }
 #[cfg(cuda_ge_13010)]
-/// `CUresult CUDAAPI cuCoredumpGetAttribute(CUcoredumpSettings attrib, void *value, size_t *size);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCoredumpGetAttribute(CUcoredumpSettings attrib, void *value, size_t *size);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCoredumpGetAttribute_v12010`], the ABI of CUDA 12.1
-/// - Calls the driver's `cuCoredumpGetAttribute` through [`entry::cuCoredumpGetAttribute_v12010`](super::entry::cuCoredumpGetAttribute_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCoredumpGetAttribute_v12010`](super::entry::cuCoredumpGetAttribute_v12010)
+/// - Calls the driver's `cuCoredumpGetAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
 /// - As written here: since CUDA 13.1; the name: since CUDA 12.1
 #[must_use]
@@ -5568,10 +5606,12 @@ pub unsafe extern "C" fn cuCoredumpGetAttribute(
     unsafe { driver_fn(attrib, value, size) }
 }
 #[cfg(cuda_ge_12010)]
-/// `CUresult CUDAAPI cuCoredumpGetAttributeGlobal(CUcoredumpSettings attrib, void *value, size_t *size);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCoredumpGetAttributeGlobal(CUcoredumpSettings attrib, void *value, size_t *size);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCoredumpGetAttributeGlobal_v12010`], the ABI of CUDA 12.1
-/// - Calls the driver's `cuCoredumpGetAttributeGlobal` through [`entry::cuCoredumpGetAttributeGlobal_v12010`](super::entry::cuCoredumpGetAttributeGlobal_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCoredumpGetAttributeGlobal_v12010`](super::entry::cuCoredumpGetAttributeGlobal_v12010)
+/// - Calls the driver's `cuCoredumpGetAttributeGlobal` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
 /// - Since CUDA 12.1
 #[must_use]
@@ -5593,10 +5633,12 @@ pub unsafe extern "C" fn cuCoredumpGetAttributeGlobal(
     unsafe { driver_fn(attrib, value, size) }
 }
 #[cfg(all(cuda_ge_12010, not(cuda_ge_13010)))]
-/// `CUresult CUDAAPI cuCoredumpSetAttribute(CUcoredumpSettings attrib, void* value, size_t *size);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCoredumpSetAttribute(CUcoredumpSettings attrib, void* value, size_t *size);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCoredumpSetAttribute_v12010`], the ABI of CUDA 12.1
-/// - Calls the driver's `cuCoredumpSetAttribute` through [`entry::cuCoredumpSetAttribute_v12010`](super::entry::cuCoredumpSetAttribute_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCoredumpSetAttribute_v12010`](super::entry::cuCoredumpSetAttribute_v12010)
+/// - Calls the driver's `cuCoredumpSetAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
 /// - As written here: since CUDA 12.1; removed in 13.1; the name: since CUDA 12.1
 #[must_use]
@@ -5616,10 +5658,12 @@ pub unsafe extern "C" fn cuCoredumpSetAttribute(
     unsafe { driver_fn(attrib, value, size) }
 }
 #[cfg(cuda_ge_13020)]
-/// `CUresult CUDAAPI cuCoredumpRegisterCompleteCallback(CUcoredumpStatusCallback callback, void *userData, CUcoredumpCallbackHandle *callbackOut);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCoredumpRegisterCompleteCallback(CUcoredumpStatusCallback callback, void *userData, CUcoredumpCallbackHandle *callbackOut);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCoredumpRegisterCompleteCallback_v13020`], the ABI of CUDA 13.2
-/// - Calls the driver's `cuCoredumpRegisterCompleteCallback` through [`entry::cuCoredumpRegisterCompleteCallback_v13020`](super::entry::cuCoredumpRegisterCompleteCallback_v13020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCoredumpRegisterCompleteCallback_v13020`](super::entry::cuCoredumpRegisterCompleteCallback_v13020)
+/// - Calls the driver's `cuCoredumpRegisterCompleteCallback` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
 /// - Since CUDA 13.2
 #[must_use]
@@ -5642,10 +5686,12 @@ pub unsafe extern "C" fn cuCoredumpRegisterCompleteCallback(
     unsafe { driver_fn(callback, userData, callbackOut) }
 }
 #[cfg(cuda_ge_13020)]
-/// `CUresult CUDAAPI cuCoredumpRegisterStartCallback(CUcoredumpStatusCallback callback, void *userData, CUcoredumpCallbackHandle *callbackOut);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCoredumpRegisterStartCallback(CUcoredumpStatusCallback callback, void *userData, CUcoredumpCallbackHandle *callbackOut);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCoredumpRegisterStartCallback_v13020`], the ABI of CUDA 13.2
-/// - Calls the driver's `cuCoredumpRegisterStartCallback` through [`entry::cuCoredumpRegisterStartCallback_v13020`](super::entry::cuCoredumpRegisterStartCallback_v13020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCoredumpRegisterStartCallback_v13020`](super::entry::cuCoredumpRegisterStartCallback_v13020)
+/// - Calls the driver's `cuCoredumpRegisterStartCallback` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
 /// - Since CUDA 13.2
 #[must_use]
@@ -5668,10 +5714,12 @@ pub unsafe extern "C" fn cuCoredumpRegisterStartCallback(
     unsafe { driver_fn(callback, userData, callbackOut) }
 }
 #[cfg(cuda_ge_13010)]
-/// `CUresult CUDAAPI cuCoredumpSetAttribute(CUcoredumpSettings attrib, void *value, size_t *size);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCoredumpSetAttribute(CUcoredumpSettings attrib, void *value, size_t *size);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCoredumpSetAttribute_v12010`], the ABI of CUDA 12.1
-/// - Calls the driver's `cuCoredumpSetAttribute` through [`entry::cuCoredumpSetAttribute_v12010`](super::entry::cuCoredumpSetAttribute_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCoredumpSetAttribute_v12010`](super::entry::cuCoredumpSetAttribute_v12010)
+/// - Calls the driver's `cuCoredumpSetAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
 /// - As written here: since CUDA 13.1; the name: since CUDA 12.1
 #[must_use]
@@ -5691,10 +5739,12 @@ pub unsafe extern "C" fn cuCoredumpSetAttribute(
     unsafe { driver_fn(attrib, value, size) }
 }
 #[cfg(cuda_ge_12010)]
-/// `CUresult CUDAAPI cuCoredumpSetAttributeGlobal(CUcoredumpSettings attrib, void *value, size_t *size);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCoredumpSetAttributeGlobal(CUcoredumpSettings attrib, void *value, size_t *size);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCoredumpSetAttributeGlobal_v12010`], the ABI of CUDA 12.1
-/// - Calls the driver's `cuCoredumpSetAttributeGlobal` through [`entry::cuCoredumpSetAttributeGlobal_v12010`](super::entry::cuCoredumpSetAttributeGlobal_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCoredumpSetAttributeGlobal_v12010`](super::entry::cuCoredumpSetAttributeGlobal_v12010)
+/// - Calls the driver's `cuCoredumpSetAttributeGlobal` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
 /// - Since CUDA 12.1
 #[must_use]
@@ -5715,10 +5765,12 @@ pub unsafe extern "C" fn cuCoredumpSetAttributeGlobal(
     };
     unsafe { driver_fn(attrib, value, size) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxAttach(CUcontext *pctx, unsigned int flags);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxAttach(CUcontext *pctx, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxAttach_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuCtxAttach` through [`entry::cuCtxAttach_v2000`](super::entry::cuCtxAttach_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxAttach_v2000`](super::entry::cuCtxAttach_v2000)
+/// - Calls the driver's `cuCtxAttach` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -5736,11 +5788,13 @@ pub unsafe extern "C" fn cuCtxAttach(
     unsafe { driver_fn(pctx, flags) }
 }
 #[cfg(not(cuda_ge_13000))]
-/// `CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuCtxCreate`](super::cuCtxCreate)
 /// - Typedef: [`PFN_cuCtxCreate_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuCtxCreate_v2` through [`entry::cuCtxCreate_v3020`](super::entry::cuCtxCreate_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxCreate_v3020`](super::entry::cuCtxCreate_v3020)
+/// - Calls the driver's `cuCtxCreate_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
@@ -5760,10 +5814,12 @@ pub unsafe extern "C" fn cuCtxCreate_v2(
     unsafe { driver_fn(pctx, flags, dev) }
 }
 #[cfg(not(cuda_ge_13000))]
-/// `CUresult CUDAAPI cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxCreate_v11040`], the ABI of CUDA 11.4
-/// - Calls the driver's `cuCtxCreate_v3` through [`entry::cuCtxCreate_v11040`](super::entry::cuCtxCreate_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxCreate_v11040`](super::entry::cuCtxCreate_v11040)
+/// - Calls the driver's `cuCtxCreate_v3` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
@@ -5787,10 +5843,12 @@ pub unsafe extern "C" fn cuCtxCreate_v3(
     unsafe { driver_fn(pctx, paramsArray, numParams, flags, dev) }
 }
 #[cfg(all(cuda_ge_12050, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxCreate_v12050`], the ABI of CUDA 12.5
-/// - Calls the driver's `cuCtxCreate_v4` through [`entry::cuCtxCreate_v12050`](super::entry::cuCtxCreate_v12050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxCreate_v12050`](super::entry::cuCtxCreate_v12050)
+/// - Calls the driver's `cuCtxCreate_v4` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - As written here: since CUDA 12.5; removed in 13.0; the name: since CUDA 12.5
 #[must_use]
@@ -5812,11 +5870,13 @@ pub unsafe extern "C" fn cuCtxCreate_v4(
     unsafe { driver_fn(pctx, ctxCreateParams, flags, dev) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuCtxCreate`](super::cuCtxCreate)
 /// - Typedef: [`PFN_cuCtxCreate_v12050`], the ABI of CUDA 12.5
-/// - Calls the driver's `cuCtxCreate_v4` through [`entry::cuCtxCreate_v12050`](super::entry::cuCtxCreate_v12050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxCreate_v12050`](super::entry::cuCtxCreate_v12050)
+/// - Calls the driver's `cuCtxCreate_v4` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.5
 #[must_use]
@@ -5837,11 +5897,13 @@ pub unsafe extern "C" fn cuCtxCreate_v4(
     };
     unsafe { driver_fn(pctx, ctxCreateParams, flags, dev) }
 }
-/// `CUresult CUDAAPI cuCtxDestroy(CUcontext ctx);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxDestroy(CUcontext ctx);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuCtxDestroy`](super::cuCtxDestroy)
 /// - Typedef: [`PFN_cuCtxDestroy_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuCtxDestroy_v2` through [`entry::cuCtxDestroy_v4000`](super::entry::cuCtxDestroy_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxDestroy_v4000`](super::entry::cuCtxDestroy_v4000)
+/// - Calls the driver's `cuCtxDestroy_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -5852,10 +5914,12 @@ pub unsafe extern "C" fn cuCtxDestroy_v2(ctx: CUcontext) -> CUresult {
     };
     unsafe { driver_fn(ctx) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxDetach(CUcontext ctx);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxDetach(CUcontext ctx);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxDetach_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuCtxDetach` through [`entry::cuCtxDetach_v2000`](super::entry::cuCtxDetach_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxDetach_v2000`](super::entry::cuCtxDetach_v2000)
+/// - Calls the driver's `cuCtxDetach` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -5866,10 +5930,12 @@ pub unsafe extern "C" fn cuCtxDetach(ctx: CUcontext) -> CUresult {
     };
     unsafe { driver_fn(ctx) }
 }
-/// `CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peerContext);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peerContext);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxDisablePeerAccess_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuCtxDisablePeerAccess` through [`entry::cuCtxDisablePeerAccess_v4000`](super::entry::cuCtxDisablePeerAccess_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxDisablePeerAccess_v4000`](super::entry::cuCtxDisablePeerAccess_v4000)
+/// - Calls the driver's `cuCtxDisablePeerAccess` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Peer Context Memory Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)
 /// - In every supported header
 #[must_use]
@@ -5880,10 +5946,12 @@ pub unsafe extern "C" fn cuCtxDisablePeerAccess(peerContext: CUcontext) -> CUres
     };
     unsafe { driver_fn(peerContext) }
 }
-/// `CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxEnablePeerAccess_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuCtxEnablePeerAccess` through [`entry::cuCtxEnablePeerAccess_v4000`](super::entry::cuCtxEnablePeerAccess_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxEnablePeerAccess_v4000`](super::entry::cuCtxEnablePeerAccess_v4000)
+/// - Calls the driver's `cuCtxEnablePeerAccess` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Peer Context Memory Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)
 /// - In every supported header
 #[must_use]
@@ -5898,10 +5966,12 @@ pub unsafe extern "C" fn cuCtxEnablePeerAccess(
     unsafe { driver_fn(peerContext, Flags) }
 }
 #[cfg(cuda_ge_12040)]
-/// `CUresult CUDAAPI cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxFromGreenCtx_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuCtxFromGreenCtx` through [`entry::cuCtxFromGreenCtx_v12040`](super::entry::cuCtxFromGreenCtx_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxFromGreenCtx_v12040`](super::entry::cuCtxFromGreenCtx_v12040)
+/// - Calls the driver's `cuCtxFromGreenCtx` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
 /// - Since CUDA 12.4
 #[must_use]
@@ -5915,10 +5985,12 @@ pub unsafe extern "C" fn cuCtxFromGreenCtx(
     };
     unsafe { driver_fn(pContext, hCtx) }
 }
-/// `CUresult CUDAAPI cuCtxGetApiVersion(CUcontext ctx, unsigned int *version);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxGetApiVersion(CUcontext ctx, unsigned int *version);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxGetApiVersion_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuCtxGetApiVersion` through [`entry::cuCtxGetApiVersion_v3020`](super::entry::cuCtxGetApiVersion_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxGetApiVersion_v3020`](super::entry::cuCtxGetApiVersion_v3020)
+/// - Calls the driver's `cuCtxGetApiVersion` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -5935,10 +6007,12 @@ pub unsafe extern "C" fn cuCtxGetApiVersion(
     };
     unsafe { driver_fn(ctx, version) }
 }
-/// `CUresult CUDAAPI cuCtxGetCacheConfig(CUfunc_cache *pconfig);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxGetCacheConfig(CUfunc_cache *pconfig);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxGetCacheConfig_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuCtxGetCacheConfig` through [`entry::cuCtxGetCacheConfig_v3020`](super::entry::cuCtxGetCacheConfig_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxGetCacheConfig_v3020`](super::entry::cuCtxGetCacheConfig_v3020)
+/// - Calls the driver's `cuCtxGetCacheConfig` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -5949,10 +6023,12 @@ pub unsafe extern "C" fn cuCtxGetCacheConfig(pconfig: *mut CUfunc_cache) -> CUre
     };
     unsafe { driver_fn(pconfig) }
 }
-/// `CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxGetCurrent_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuCtxGetCurrent` through [`entry::cuCtxGetCurrent_v4000`](super::entry::cuCtxGetCurrent_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxGetCurrent_v4000`](super::entry::cuCtxGetCurrent_v4000)
+/// - Calls the driver's `cuCtxGetCurrent` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -5964,10 +6040,12 @@ pub unsafe extern "C" fn cuCtxGetCurrent(pctx: *mut CUcontext) -> CUresult {
     unsafe { driver_fn(pctx) }
 }
 #[cfg(cuda_ge_12040)]
-/// `CUresult CUDAAPI cuCtxGetDevResource(CUcontext hCtx, CUdevResource* resource, CUdevResourceType type);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxGetDevResource(CUcontext hCtx, CUdevResource* resource, CUdevResourceType type);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxGetDevResource_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuCtxGetDevResource` through [`entry::cuCtxGetDevResource_v12040`](super::entry::cuCtxGetDevResource_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxGetDevResource_v12040`](super::entry::cuCtxGetDevResource_v12040)
+/// - Calls the driver's `cuCtxGetDevResource` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
 /// - Since CUDA 12.4
 #[must_use]
@@ -5986,10 +6064,12 @@ pub unsafe extern "C" fn cuCtxGetDevResource(
     };
     unsafe { driver_fn(hCtx, resource, type_) }
 }
-/// `CUresult CUDAAPI cuCtxGetDevice(CUdevice *device);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxGetDevice(CUdevice *device);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxGetDevice_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuCtxGetDevice` through [`entry::cuCtxGetDevice_v2000`](super::entry::cuCtxGetDevice_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxGetDevice_v2000`](super::entry::cuCtxGetDevice_v2000)
+/// - Calls the driver's `cuCtxGetDevice` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -6001,10 +6081,12 @@ pub unsafe extern "C" fn cuCtxGetDevice(device: *mut CUdevice) -> CUresult {
     unsafe { driver_fn(device) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxGetDevice_v13000`], the ABI of CUDA 13.0
-/// - Calls the driver's `cuCtxGetDevice_v2` through [`entry::cuCtxGetDevice_v13000`](super::entry::cuCtxGetDevice_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxGetDevice_v13000`](super::entry::cuCtxGetDevice_v13000)
+/// - Calls the driver's `cuCtxGetDevice_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - Since CUDA 13.0
 #[must_use]
@@ -6018,10 +6100,12 @@ pub unsafe extern "C" fn cuCtxGetDevice_v2(
     };
     unsafe { driver_fn(device, ctx) }
 }
-/// `CUresult CUDAAPI cuCtxGetExecAffinity(CUexecAffinityParam *pExecAffinity, CUexecAffinityType type);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxGetExecAffinity(CUexecAffinityParam *pExecAffinity, CUexecAffinityType type);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxGetExecAffinity_v11040`], the ABI of CUDA 11.4
-/// - Calls the driver's `cuCtxGetExecAffinity` through [`entry::cuCtxGetExecAffinity_v11040`](super::entry::cuCtxGetExecAffinity_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxGetExecAffinity_v11040`](super::entry::cuCtxGetExecAffinity_v11040)
+/// - Calls the driver's `cuCtxGetExecAffinity` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -6038,10 +6122,12 @@ pub unsafe extern "C" fn cuCtxGetExecAffinity(
     };
     unsafe { driver_fn(pExecAffinity, type_) }
 }
-/// `CUresult CUDAAPI cuCtxGetFlags(unsigned int *flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxGetFlags(unsigned int *flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxGetFlags_v7000`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuCtxGetFlags` through [`entry::cuCtxGetFlags_v7000`](super::entry::cuCtxGetFlags_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxGetFlags_v7000`](super::entry::cuCtxGetFlags_v7000)
+/// - Calls the driver's `cuCtxGetFlags` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -6053,10 +6139,12 @@ pub unsafe extern "C" fn cuCtxGetFlags(flags: *mut ::core::ffi::c_uint) -> CUres
     unsafe { driver_fn(flags) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuCtxGetId(CUcontext ctx, unsigned long long *ctxId);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxGetId(CUcontext ctx, unsigned long long *ctxId);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxGetId_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuCtxGetId` through [`entry::cuCtxGetId_v12000`](super::entry::cuCtxGetId_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxGetId_v12000`](super::entry::cuCtxGetId_v12000)
+/// - Calls the driver's `cuCtxGetId` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -6073,10 +6161,12 @@ pub unsafe extern "C" fn cuCtxGetId(
     };
     unsafe { driver_fn(ctx, ctxId) }
 }
-/// `CUresult CUDAAPI cuCtxGetLimit(size_t *pvalue, CUlimit limit);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxGetLimit(size_t *pvalue, CUlimit limit);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxGetLimit_v3010`], the ABI of CUDA 3.1
-/// - Calls the driver's `cuCtxGetLimit` through [`entry::cuCtxGetLimit_v3010`](super::entry::cuCtxGetLimit_v3010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxGetLimit_v3010`](super::entry::cuCtxGetLimit_v3010)
+/// - Calls the driver's `cuCtxGetLimit` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -6088,10 +6178,12 @@ pub unsafe extern "C" fn cuCtxGetLimit(pvalue: *mut usize, limit: CUlimit) -> CU
     unsafe { driver_fn(pvalue, limit) }
 }
 #[cfg(not(cuda_ge_12040))]
-/// `CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxGetSharedMemConfig_v4020`], the ABI of CUDA 4.2
-/// - Calls the driver's `cuCtxGetSharedMemConfig` through [`entry::cuCtxGetSharedMemConfig_v4020`](super::entry::cuCtxGetSharedMemConfig_v4020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxGetSharedMemConfig_v4020`](super::entry::cuCtxGetSharedMemConfig_v4020)
+/// - Calls the driver's `cuCtxGetSharedMemConfig` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - As written here: in CUDA 11.7 to 12.3; removed in 12.4; the name: in every supported header
 #[must_use]
@@ -6105,10 +6197,12 @@ pub unsafe extern "C" fn cuCtxGetSharedMemConfig(
     unsafe { driver_fn(pConfig) }
 }
 #[cfg(cuda_ge_12040)]
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxGetSharedMemConfig_v4020`], the ABI of CUDA 4.2
-/// - Calls the driver's `cuCtxGetSharedMemConfig` through [`entry::cuCtxGetSharedMemConfig_v4020`](super::entry::cuCtxGetSharedMemConfig_v4020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxGetSharedMemConfig_v4020`](super::entry::cuCtxGetSharedMemConfig_v4020)
+/// - Calls the driver's `cuCtxGetSharedMemConfig` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX__DEPRECATED.html)
 /// - As written here: since CUDA 12.4; the name: in every supported header
 #[must_use]
@@ -6121,10 +6215,12 @@ pub unsafe extern "C" fn cuCtxGetSharedMemConfig(
     };
     unsafe { driver_fn(pConfig) }
 }
-/// `CUresult CUDAAPI cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxGetStreamPriorityRange_v5050`], the ABI of CUDA 5.5
-/// - Calls the driver's `cuCtxGetStreamPriorityRange` through [`entry::cuCtxGetStreamPriorityRange_v5050`](super::entry::cuCtxGetStreamPriorityRange_v5050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxGetStreamPriorityRange_v5050`](super::entry::cuCtxGetStreamPriorityRange_v5050)
+/// - Calls the driver's `cuCtxGetStreamPriorityRange` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -6143,11 +6239,13 @@ pub unsafe extern "C" fn cuCtxGetStreamPriorityRange(
     };
     unsafe { driver_fn(leastPriority, greatestPriority) }
 }
-/// `CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuCtxPopCurrent`](super::cuCtxPopCurrent)
 /// - Typedef: [`PFN_cuCtxPopCurrent_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuCtxPopCurrent_v2` through [`entry::cuCtxPopCurrent_v4000`](super::entry::cuCtxPopCurrent_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxPopCurrent_v4000`](super::entry::cuCtxPopCurrent_v4000)
+/// - Calls the driver's `cuCtxPopCurrent_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -6158,11 +6256,13 @@ pub unsafe extern "C" fn cuCtxPopCurrent_v2(pctx: *mut CUcontext) -> CUresult {
     };
     unsafe { driver_fn(pctx) }
 }
-/// `CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuCtxPushCurrent`](super::cuCtxPushCurrent)
 /// - Typedef: [`PFN_cuCtxPushCurrent_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuCtxPushCurrent_v2` through [`entry::cuCtxPushCurrent_v4000`](super::entry::cuCtxPushCurrent_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxPushCurrent_v4000`](super::entry::cuCtxPushCurrent_v4000)
+/// - Calls the driver's `cuCtxPushCurrent_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -6174,10 +6274,12 @@ pub unsafe extern "C" fn cuCtxPushCurrent_v2(ctx: CUcontext) -> CUresult {
     unsafe { driver_fn(ctx) }
 }
 #[cfg(cuda_ge_12050)]
-/// `CUresult CUDAAPI cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxRecordEvent_v12050`], the ABI of CUDA 12.5
-/// - Calls the driver's `cuCtxRecordEvent` through [`entry::cuCtxRecordEvent_v12050`](super::entry::cuCtxRecordEvent_v12050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxRecordEvent_v12050`](super::entry::cuCtxRecordEvent_v12050)
+/// - Calls the driver's `cuCtxRecordEvent` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - Since CUDA 12.5
 #[must_use]
@@ -6188,10 +6290,12 @@ pub unsafe extern "C" fn cuCtxRecordEvent(hCtx: CUcontext, hEvent: CUevent) -> C
     };
     unsafe { driver_fn(hCtx, hEvent) }
 }
-/// `CUresult CUDAAPI cuCtxResetPersistingL2Cache(void);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxResetPersistingL2Cache(void);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxResetPersistingL2Cache_v11000`], the ABI of CUDA 11.0
-/// - Calls the driver's `cuCtxResetPersistingL2Cache` through [`entry::cuCtxResetPersistingL2Cache_v11000`](super::entry::cuCtxResetPersistingL2Cache_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxResetPersistingL2Cache_v11000`](super::entry::cuCtxResetPersistingL2Cache_v11000)
+/// - Calls the driver's `cuCtxResetPersistingL2Cache` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -6204,10 +6308,12 @@ pub unsafe extern "C" fn cuCtxResetPersistingL2Cache() -> CUresult {
     };
     unsafe { driver_fn() }
 }
-/// `CUresult CUDAAPI cuCtxSetCacheConfig(CUfunc_cache config);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxSetCacheConfig(CUfunc_cache config);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxSetCacheConfig_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuCtxSetCacheConfig` through [`entry::cuCtxSetCacheConfig_v3020`](super::entry::cuCtxSetCacheConfig_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxSetCacheConfig_v3020`](super::entry::cuCtxSetCacheConfig_v3020)
+/// - Calls the driver's `cuCtxSetCacheConfig` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -6218,10 +6324,12 @@ pub unsafe extern "C" fn cuCtxSetCacheConfig(config: CUfunc_cache) -> CUresult {
     };
     unsafe { driver_fn(config) }
 }
-/// `CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxSetCurrent_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuCtxSetCurrent` through [`entry::cuCtxSetCurrent_v4000`](super::entry::cuCtxSetCurrent_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxSetCurrent_v4000`](super::entry::cuCtxSetCurrent_v4000)
+/// - Calls the driver's `cuCtxSetCurrent` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -6233,10 +6341,12 @@ pub unsafe extern "C" fn cuCtxSetCurrent(ctx: CUcontext) -> CUresult {
     unsafe { driver_fn(ctx) }
 }
 #[cfg(cuda_ge_12010)]
-/// `CUresult CUDAAPI cuCtxSetFlags(unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxSetFlags(unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxSetFlags_v12010`], the ABI of CUDA 12.1
-/// - Calls the driver's `cuCtxSetFlags` through [`entry::cuCtxSetFlags_v12010`](super::entry::cuCtxSetFlags_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxSetFlags_v12010`](super::entry::cuCtxSetFlags_v12010)
+/// - Calls the driver's `cuCtxSetFlags` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - Since CUDA 12.1
 #[must_use]
@@ -6247,10 +6357,12 @@ pub unsafe extern "C" fn cuCtxSetFlags(flags: ::core::ffi::c_uint) -> CUresult {
     };
     unsafe { driver_fn(flags) }
 }
-/// `CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxSetLimit_v3010`], the ABI of CUDA 3.1
-/// - Calls the driver's `cuCtxSetLimit` through [`entry::cuCtxSetLimit_v3010`](super::entry::cuCtxSetLimit_v3010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxSetLimit_v3010`](super::entry::cuCtxSetLimit_v3010)
+/// - Calls the driver's `cuCtxSetLimit` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -6262,10 +6374,12 @@ pub unsafe extern "C" fn cuCtxSetLimit(limit: CUlimit, value: usize) -> CUresult
     unsafe { driver_fn(limit, value) }
 }
 #[cfg(not(cuda_ge_12040))]
-/// `CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxSetSharedMemConfig_v4020`], the ABI of CUDA 4.2
-/// - Calls the driver's `cuCtxSetSharedMemConfig` through [`entry::cuCtxSetSharedMemConfig_v4020`](super::entry::cuCtxSetSharedMemConfig_v4020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxSetSharedMemConfig_v4020`](super::entry::cuCtxSetSharedMemConfig_v4020)
+/// - Calls the driver's `cuCtxSetSharedMemConfig` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - As written here: in CUDA 11.7 to 12.3; removed in 12.4; the name: in every supported header
 #[must_use]
@@ -6277,10 +6391,12 @@ pub unsafe extern "C" fn cuCtxSetSharedMemConfig(config: CUsharedconfig) -> CUre
     unsafe { driver_fn(config) }
 }
 #[cfg(cuda_ge_12040)]
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxSetSharedMemConfig_v4020`], the ABI of CUDA 4.2
-/// - Calls the driver's `cuCtxSetSharedMemConfig` through [`entry::cuCtxSetSharedMemConfig_v4020`](super::entry::cuCtxSetSharedMemConfig_v4020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxSetSharedMemConfig_v4020`](super::entry::cuCtxSetSharedMemConfig_v4020)
+/// - Calls the driver's `cuCtxSetSharedMemConfig` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX__DEPRECATED.html)
 /// - As written here: since CUDA 12.4; the name: in every supported header
 #[must_use]
@@ -6291,10 +6407,12 @@ pub unsafe extern "C" fn cuCtxSetSharedMemConfig(config: CUsharedconfig) -> CUre
     };
     unsafe { driver_fn(config) }
 }
-/// `CUresult CUDAAPI cuCtxSynchronize(void);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxSynchronize(void);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxSynchronize_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuCtxSynchronize` through [`entry::cuCtxSynchronize_v2000`](super::entry::cuCtxSynchronize_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxSynchronize_v2000`](super::entry::cuCtxSynchronize_v2000)
+/// - Calls the driver's `cuCtxSynchronize` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -6306,10 +6424,12 @@ pub unsafe extern "C" fn cuCtxSynchronize() -> CUresult {
     unsafe { driver_fn() }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext ctx);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext ctx);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxSynchronize_v13000`], the ABI of CUDA 13.0
-/// - Calls the driver's `cuCtxSynchronize_v2` through [`entry::cuCtxSynchronize_v13000`](super::entry::cuCtxSynchronize_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxSynchronize_v13000`](super::entry::cuCtxSynchronize_v13000)
+/// - Calls the driver's `cuCtxSynchronize_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - Since CUDA 13.0
 #[must_use]
@@ -6321,10 +6441,12 @@ pub unsafe extern "C" fn cuCtxSynchronize_v2(ctx: CUcontext) -> CUresult {
     unsafe { driver_fn(ctx) }
 }
 #[cfg(cuda_ge_12050)]
-/// `CUresult CUDAAPI cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent);` (`cuda.h`)
+/// `CUresult CUDAAPI cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuCtxWaitEvent_v12050`], the ABI of CUDA 12.5
-/// - Calls the driver's `cuCtxWaitEvent` through [`entry::cuCtxWaitEvent_v12050`](super::entry::cuCtxWaitEvent_v12050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuCtxWaitEvent_v12050`](super::entry::cuCtxWaitEvent_v12050)
+/// - Calls the driver's `cuCtxWaitEvent` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
 /// - Since CUDA 12.5
 #[must_use]
@@ -6335,10 +6457,12 @@ pub unsafe extern "C" fn cuCtxWaitEvent(hCtx: CUcontext, hEvent: CUevent) -> CUr
     };
     unsafe { driver_fn(hCtx, hEvent) }
 }
-/// `CUresult CUDAAPI cuDestroyExternalMemory(CUexternalMemory extMem);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDestroyExternalMemory(CUexternalMemory extMem);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDestroyExternalMemory_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuDestroyExternalMemory` through [`entry::cuDestroyExternalMemory_v10000`](super::entry::cuDestroyExternalMemory_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDestroyExternalMemory_v10000`](super::entry::cuDestroyExternalMemory_v10000)
+/// - Calls the driver's `cuDestroyExternalMemory` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
 /// - In every supported header
 #[must_use]
@@ -6349,10 +6473,12 @@ pub unsafe extern "C" fn cuDestroyExternalMemory(extMem: CUexternalMemory) -> CU
     };
     unsafe { driver_fn(extMem) }
 }
-/// `CUresult CUDAAPI cuDestroyExternalSemaphore(CUexternalSemaphore extSem);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDestroyExternalSemaphore(CUexternalSemaphore extSem);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDestroyExternalSemaphore_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuDestroyExternalSemaphore` through [`entry::cuDestroyExternalSemaphore_v10000`](super::entry::cuDestroyExternalSemaphore_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDestroyExternalSemaphore_v10000`](super::entry::cuDestroyExternalSemaphore_v10000)
+/// - Calls the driver's `cuDestroyExternalSemaphore` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
 /// - In every supported header
 #[must_use]
@@ -6368,10 +6494,12 @@ pub unsafe extern "C" fn cuDestroyExternalSemaphore(
     unsafe { driver_fn(extSem) }
 }
 #[cfg(cuda_ge_12040)]
-/// `CUresult CUDAAPI cuDevResourceGenerateDesc(CUdevResourceDesc *phDesc, CUdevResource *resources, unsigned int nbResources);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDevResourceGenerateDesc(CUdevResourceDesc *phDesc, CUdevResource *resources, unsigned int nbResources);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDevResourceGenerateDesc_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuDevResourceGenerateDesc` through [`entry::cuDevResourceGenerateDesc_v12040`](super::entry::cuDevResourceGenerateDesc_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDevResourceGenerateDesc_v12040`](super::entry::cuDevResourceGenerateDesc_v12040)
+/// - Calls the driver's `cuDevResourceGenerateDesc` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
 /// - Since CUDA 12.4
 #[must_use]
@@ -6393,10 +6521,12 @@ pub unsafe extern "C" fn cuDevResourceGenerateDesc(
     unsafe { driver_fn(phDesc, resources, nbResources) }
 }
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13010)))]
-/// `CUresult CUDAAPI cuDevSmResourceSplitByCount(CUdevResource* result, unsigned int* nbGroups, const CUdevResource* input, CUdevResource* remaining, unsigned int useFlags, unsigned int minCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDevSmResourceSplitByCount(CUdevResource* result, unsigned int* nbGroups, const CUdevResource* input, CUdevResource* remaining, unsigned int useFlags, unsigned int minCount);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDevSmResourceSplitByCount_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuDevSmResourceSplitByCount` through [`entry::cuDevSmResourceSplitByCount_v12040`](super::entry::cuDevSmResourceSplitByCount_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDevSmResourceSplitByCount_v12040`](super::entry::cuDevSmResourceSplitByCount_v12040)
+/// - Calls the driver's `cuDevSmResourceSplitByCount` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
 /// - As written here: since CUDA 12.4; removed in 13.1; the name: since CUDA 12.4
 #[must_use]
@@ -6424,10 +6554,12 @@ pub unsafe extern "C" fn cuDevSmResourceSplitByCount(
     unsafe { driver_fn(result, nbGroups, input, remaining, useFlags, minCount) }
 }
 #[cfg(cuda_ge_13010)]
-/// `CUresult CUDAAPI cuDevSmResourceSplit(CUdevResource* result, unsigned int nbGroups, const CUdevResource* input, CUdevResource* remainder, unsigned int flags, CU_DEV_SM_RESOURCE_GROUP_PARAMS* groupParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDevSmResourceSplit(CUdevResource* result, unsigned int nbGroups, const CUdevResource* input, CUdevResource* remainder, unsigned int flags, CU_DEV_SM_RESOURCE_GROUP_PARAMS* groupParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDevSmResourceSplit_v13010`], the ABI of CUDA 13.1
-/// - Calls the driver's `cuDevSmResourceSplit` through [`entry::cuDevSmResourceSplit_v13010`](super::entry::cuDevSmResourceSplit_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDevSmResourceSplit_v13010`](super::entry::cuDevSmResourceSplit_v13010)
+/// - Calls the driver's `cuDevSmResourceSplit` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
 /// - Since CUDA 13.1
 #[must_use]
@@ -6453,10 +6585,12 @@ pub unsafe extern "C" fn cuDevSmResourceSplit(
     unsafe { driver_fn(result, nbGroups, input, remainder, flags, groupParams) }
 }
 #[cfg(cuda_ge_13010)]
-/// `CUresult CUDAAPI cuDevSmResourceSplitByCount(CUdevResource* result, unsigned int* nbGroups, const CUdevResource* input, CUdevResource* remainder, unsigned int flags, unsigned int minCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDevSmResourceSplitByCount(CUdevResource* result, unsigned int* nbGroups, const CUdevResource* input, CUdevResource* remainder, unsigned int flags, unsigned int minCount);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDevSmResourceSplitByCount_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuDevSmResourceSplitByCount` through [`entry::cuDevSmResourceSplitByCount_v12040`](super::entry::cuDevSmResourceSplitByCount_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDevSmResourceSplitByCount_v12040`](super::entry::cuDevSmResourceSplitByCount_v12040)
+/// - Calls the driver's `cuDevSmResourceSplitByCount` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
 /// - As written here: since CUDA 13.1; the name: since CUDA 12.4
 #[must_use]
@@ -6483,10 +6617,12 @@ pub unsafe extern "C" fn cuDevSmResourceSplitByCount(
     };
     unsafe { driver_fn(result, nbGroups, input, remainder, flags, minCount) }
 }
-/// `CUresult CUDAAPI cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceCanAccessPeer_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuDeviceCanAccessPeer` through [`entry::cuDeviceCanAccessPeer_v4000`](super::entry::cuDeviceCanAccessPeer_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceCanAccessPeer_v4000`](super::entry::cuDeviceCanAccessPeer_v4000)
+/// - Calls the driver's `cuDeviceCanAccessPeer` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Peer Context Memory Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)
 /// - In every supported header
 #[must_use]
@@ -6505,10 +6641,12 @@ pub unsafe extern "C" fn cuDeviceCanAccessPeer(
     };
     unsafe { driver_fn(canAccessPeer, dev, peerDev) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuDeviceComputeCapability(int *major, int *minor, CUdevice dev);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuDeviceComputeCapability(int *major, int *minor, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceComputeCapability_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuDeviceComputeCapability` through [`entry::cuDeviceComputeCapability_v2000`](super::entry::cuDeviceComputeCapability_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceComputeCapability_v2000`](super::entry::cuDeviceComputeCapability_v2000)
+/// - Calls the driver's `cuDeviceComputeCapability` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Device Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -6529,10 +6667,12 @@ pub unsafe extern "C" fn cuDeviceComputeCapability(
     };
     unsafe { driver_fn(major, minor, dev) }
 }
-/// `CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGet_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuDeviceGet` through [`entry::cuDeviceGet_v2000`](super::entry::cuDeviceGet_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGet_v2000`](super::entry::cuDeviceGet_v2000)
+/// - Calls the driver's `cuDeviceGet` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
 /// - In every supported header
 #[must_use]
@@ -6546,10 +6686,12 @@ pub unsafe extern "C" fn cuDeviceGet(
     };
     unsafe { driver_fn(device, ordinal) }
 }
-/// `CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetAttribute_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuDeviceGetAttribute` through [`entry::cuDeviceGetAttribute_v2000`](super::entry::cuDeviceGetAttribute_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetAttribute_v2000`](super::entry::cuDeviceGetAttribute_v2000)
+/// - Calls the driver's `cuDeviceGetAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
 /// - In every supported header
 #[must_use]
@@ -6568,10 +6710,12 @@ pub unsafe extern "C" fn cuDeviceGetAttribute(
     };
     unsafe { driver_fn(pi, attrib, dev) }
 }
-/// `CUresult CUDAAPI cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetByPCIBusId_v4010`], the ABI of CUDA 4.1
-/// - Calls the driver's `cuDeviceGetByPCIBusId` through [`entry::cuDeviceGetByPCIBusId_v4010`](super::entry::cuDeviceGetByPCIBusId_v4010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetByPCIBusId_v4010`](super::entry::cuDeviceGetByPCIBusId_v4010)
+/// - Calls the driver's `cuDeviceGetByPCIBusId` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -6589,10 +6733,12 @@ pub unsafe extern "C" fn cuDeviceGetByPCIBusId(
     unsafe { driver_fn(dev, pciBusId) }
 }
 #[cfg(cuda_ge_13040)]
-/// `CUresult CUDAAPI cuDeviceGetCliqueCount(size_t *count, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetCliqueCount(size_t *count, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetCliqueCount_v13040`], the ABI of CUDA 13.4
-/// - Calls the driver's `cuDeviceGetCliqueCount` through [`entry::cuDeviceGetCliqueCount_v13040`](super::entry::cuDeviceGetCliqueCount_v13040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetCliqueCount_v13040`](super::entry::cuDeviceGetCliqueCount_v13040)
+/// - Calls the driver's `cuDeviceGetCliqueCount` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Fabric Clique Information](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CLIQUE.html)
 /// - Since CUDA 13.4
 #[must_use]
@@ -6607,10 +6753,12 @@ pub unsafe extern "C" fn cuDeviceGetCliqueCount(
     unsafe { driver_fn(count, dev) }
 }
 #[cfg(cuda_ge_13040)]
-/// `CUresult CUDAAPI cuDeviceGetCliqueInfo(CUcliqueInfo *cliqueInfo, size_t *count, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetCliqueInfo(CUcliqueInfo *cliqueInfo, size_t *count, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetCliqueInfo_v13040`], the ABI of CUDA 13.4
-/// - Calls the driver's `cuDeviceGetCliqueInfo` through [`entry::cuDeviceGetCliqueInfo_v13040`](super::entry::cuDeviceGetCliqueInfo_v13040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetCliqueInfo_v13040`](super::entry::cuDeviceGetCliqueInfo_v13040)
+/// - Calls the driver's `cuDeviceGetCliqueInfo` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Fabric Clique Information](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CLIQUE.html)
 /// - Since CUDA 13.4
 #[must_use]
@@ -6629,10 +6777,12 @@ pub unsafe extern "C" fn cuDeviceGetCliqueInfo(
     };
     unsafe { driver_fn(cliqueInfo, count, dev) }
 }
-/// `CUresult CUDAAPI cuDeviceGetCount(int *count);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetCount(int *count);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetCount_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuDeviceGetCount` through [`entry::cuDeviceGetCount_v2000`](super::entry::cuDeviceGetCount_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetCount_v2000`](super::entry::cuDeviceGetCount_v2000)
+/// - Calls the driver's `cuDeviceGetCount` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
 /// - In every supported header
 #[must_use]
@@ -6643,10 +6793,12 @@ pub unsafe extern "C" fn cuDeviceGetCount(count: *mut ::core::ffi::c_int) -> CUr
     };
     unsafe { driver_fn(count) }
 }
-/// `CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetDefaultMemPool_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuDeviceGetDefaultMemPool` through [`entry::cuDeviceGetDefaultMemPool_v11020`](super::entry::cuDeviceGetDefaultMemPool_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetDefaultMemPool_v11020`](super::entry::cuDeviceGetDefaultMemPool_v11020)
+/// - Calls the driver's `cuDeviceGetDefaultMemPool` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
 /// - In every supported header
 #[must_use]
@@ -6663,10 +6815,12 @@ pub unsafe extern "C" fn cuDeviceGetDefaultMemPool(
     unsafe { driver_fn(pool_out, dev) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetExecAffinitySupport_v11040`], the ABI of CUDA 11.4
-/// - Calls the driver's `cuDeviceGetExecAffinitySupport` through [`entry::cuDeviceGetExecAffinitySupport_v11040`](super::entry::cuDeviceGetExecAffinitySupport_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetExecAffinitySupport_v11040`](super::entry::cuDeviceGetExecAffinitySupport_v11040)
+/// - Calls the driver's `cuDeviceGetExecAffinitySupport` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
 #[inline]
@@ -6687,10 +6841,12 @@ pub unsafe extern "C" fn cuDeviceGetExecAffinitySupport(
     unsafe { driver_fn(pi, type_, dev) }
 }
 #[cfg(cuda_ge_12040)]
-/// `CUresult CUDAAPI cuDeviceGetDevResource(CUdevice device, CUdevResource* resource, CUdevResourceType type);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetDevResource(CUdevice device, CUdevResource* resource, CUdevResourceType type);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetDevResource_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuDeviceGetDevResource` through [`entry::cuDeviceGetDevResource_v12040`](super::entry::cuDeviceGetDevResource_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetDevResource_v12040`](super::entry::cuDeviceGetDevResource_v12040)
+/// - Calls the driver's `cuDeviceGetDevResource` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
 /// - Since CUDA 12.4
 #[must_use]
@@ -6710,10 +6866,12 @@ pub unsafe extern "C" fn cuDeviceGetDevResource(
     unsafe { driver_fn(device, resource, type_) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetExecAffinitySupport_v11040`], the ABI of CUDA 11.4
-/// - Calls the driver's `cuDeviceGetExecAffinitySupport` through [`entry::cuDeviceGetExecAffinitySupport_v11040`](super::entry::cuDeviceGetExecAffinitySupport_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetExecAffinitySupport_v11040`](super::entry::cuDeviceGetExecAffinitySupport_v11040)
+/// - Calls the driver's `cuDeviceGetExecAffinitySupport` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[must_use]
@@ -6735,10 +6893,12 @@ pub unsafe extern "C" fn cuDeviceGetExecAffinitySupport(
     unsafe { driver_fn(pi, type_, dev) }
 }
 #[cfg(cuda_ge_13040)]
-/// `CUresult CUDAAPI cuDeviceGetFabricClusterUuid(CUuuid *uuid, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetFabricClusterUuid(CUuuid *uuid, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetFabricClusterUuid_v13040`], the ABI of CUDA 13.4
-/// - Calls the driver's `cuDeviceGetFabricClusterUuid` through [`entry::cuDeviceGetFabricClusterUuid_v13040`](super::entry::cuDeviceGetFabricClusterUuid_v13040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetFabricClusterUuid_v13040`](super::entry::cuDeviceGetFabricClusterUuid_v13040)
+/// - Calls the driver's `cuDeviceGetFabricClusterUuid` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Fabric Clique Information](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CLIQUE.html)
 /// - Since CUDA 13.4
 #[must_use]
@@ -6754,10 +6914,12 @@ pub unsafe extern "C" fn cuDeviceGetFabricClusterUuid(
     };
     unsafe { driver_fn(uuid, dev) }
 }
-/// `CUresult CUDAAPI cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void* value);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void* value);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetGraphMemAttribute_v11040`], the ABI of CUDA 11.4
-/// - Calls the driver's `cuDeviceGetGraphMemAttribute` through [`entry::cuDeviceGetGraphMemAttribute_v11040`](super::entry::cuDeviceGetGraphMemAttribute_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetGraphMemAttribute_v11040`](super::entry::cuDeviceGetGraphMemAttribute_v11040)
+/// - Calls the driver's `cuDeviceGetGraphMemAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -6779,10 +6941,12 @@ pub unsafe extern "C" fn cuDeviceGetGraphMemAttribute(
     unsafe { driver_fn(device, attr, value) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuDeviceGetHostAtomicCapabilities(unsigned int* capabilities, const CUatomicOperation* operations, unsigned int count, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetHostAtomicCapabilities(unsigned int* capabilities, const CUatomicOperation* operations, unsigned int count, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetHostAtomicCapabilities_v13000`], the ABI of CUDA 13.0
-/// - Calls the driver's `cuDeviceGetHostAtomicCapabilities` through [`entry::cuDeviceGetHostAtomicCapabilities_v13000`](super::entry::cuDeviceGetHostAtomicCapabilities_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetHostAtomicCapabilities_v13000`](super::entry::cuDeviceGetHostAtomicCapabilities_v13000)
+/// - Calls the driver's `cuDeviceGetHostAtomicCapabilities` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
 /// - Since CUDA 13.0
 #[must_use]
@@ -6806,10 +6970,12 @@ pub unsafe extern "C" fn cuDeviceGetHostAtomicCapabilities(
     };
     unsafe { driver_fn(capabilities, operations, count, dev) }
 }
-/// `CUresult CUDAAPI cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetLuid_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuDeviceGetLuid` through [`entry::cuDeviceGetLuid_v10000`](super::entry::cuDeviceGetLuid_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetLuid_v10000`](super::entry::cuDeviceGetLuid_v10000)
+/// - Calls the driver's `cuDeviceGetLuid` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
 /// - In every supported header
 #[must_use]
@@ -6828,10 +6994,12 @@ pub unsafe extern "C" fn cuDeviceGetLuid(
     };
     unsafe { driver_fn(luid, deviceNodeMask, dev) }
 }
-/// `CUresult CUDAAPI cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetMemPool_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuDeviceGetMemPool` through [`entry::cuDeviceGetMemPool_v11020`](super::entry::cuDeviceGetMemPool_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetMemPool_v11020`](super::entry::cuDeviceGetMemPool_v11020)
+/// - Calls the driver's `cuDeviceGetMemPool` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
 /// - In every supported header
 #[must_use]
@@ -6845,10 +7013,12 @@ pub unsafe extern "C" fn cuDeviceGetMemPool(
     };
     unsafe { driver_fn(pool, dev) }
 }
-/// `CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetName_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuDeviceGetName` through [`entry::cuDeviceGetName_v2000`](super::entry::cuDeviceGetName_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetName_v2000`](super::entry::cuDeviceGetName_v2000)
+/// - Calls the driver's `cuDeviceGetName` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
 /// - In every supported header
 #[must_use]
@@ -6867,10 +7037,12 @@ pub unsafe extern "C" fn cuDeviceGetName(
     };
     unsafe { driver_fn(name, len, dev) }
 }
-/// `CUresult CUDAAPI cuDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, CUdevice dev, int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, CUdevice dev, int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetNvSciSyncAttributes_v10020`], the ABI of CUDA 10.2
-/// - Calls the driver's `cuDeviceGetNvSciSyncAttributes` through [`entry::cuDeviceGetNvSciSyncAttributes_v10020`](super::entry::cuDeviceGetNvSciSyncAttributes_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetNvSciSyncAttributes_v10020`](super::entry::cuDeviceGetNvSciSyncAttributes_v10020)
+/// - Calls the driver's `cuDeviceGetNvSciSyncAttributes` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
 /// - In every supported header
 #[must_use]
@@ -6892,10 +7064,12 @@ pub unsafe extern "C" fn cuDeviceGetNvSciSyncAttributes(
     unsafe { driver_fn(nvSciSyncAttrList, dev, flags) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuDeviceGetP2PAtomicCapabilities(unsigned int* capabilities, const CUatomicOperation* operations, unsigned int count, CUdevice srcDevice, CUdevice dstDevice);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetP2PAtomicCapabilities(unsigned int* capabilities, const CUatomicOperation* operations, unsigned int count, CUdevice srcDevice, CUdevice dstDevice);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetP2PAtomicCapabilities_v13000`], the ABI of CUDA 13.0
-/// - Calls the driver's `cuDeviceGetP2PAtomicCapabilities` through [`entry::cuDeviceGetP2PAtomicCapabilities_v13000`](super::entry::cuDeviceGetP2PAtomicCapabilities_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetP2PAtomicCapabilities_v13000`](super::entry::cuDeviceGetP2PAtomicCapabilities_v13000)
+/// - Calls the driver's `cuDeviceGetP2PAtomicCapabilities` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Peer Context Memory Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)
 /// - Since CUDA 13.0
 #[must_use]
@@ -6921,10 +7095,12 @@ pub unsafe extern "C" fn cuDeviceGetP2PAtomicCapabilities(
     };
     unsafe { driver_fn(capabilities, operations, count, srcDevice, dstDevice) }
 }
-/// `CUresult CUDAAPI cuDeviceGetP2PAttribute(int* value, CUdevice_P2PAttribute attrib, CUdevice srcDevice, CUdevice dstDevice);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetP2PAttribute(int* value, CUdevice_P2PAttribute attrib, CUdevice srcDevice, CUdevice dstDevice);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetP2PAttribute_v8000`], the ABI of CUDA 8.0
-/// - Calls the driver's `cuDeviceGetP2PAttribute` through [`entry::cuDeviceGetP2PAttribute_v8000`](super::entry::cuDeviceGetP2PAttribute_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetP2PAttribute_v8000`](super::entry::cuDeviceGetP2PAttribute_v8000)
+/// - Calls the driver's `cuDeviceGetP2PAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Peer Context Memory Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)
 /// - In every supported header
 #[must_use]
@@ -6945,10 +7121,12 @@ pub unsafe extern "C" fn cuDeviceGetP2PAttribute(
     };
     unsafe { driver_fn(value, attrib, srcDevice, dstDevice) }
 }
-/// `CUresult CUDAAPI cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetPCIBusId_v4010`], the ABI of CUDA 4.1
-/// - Calls the driver's `cuDeviceGetPCIBusId` through [`entry::cuDeviceGetPCIBusId_v4010`](super::entry::cuDeviceGetPCIBusId_v4010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetPCIBusId_v4010`](super::entry::cuDeviceGetPCIBusId_v4010)
+/// - Calls the driver's `cuDeviceGetPCIBusId` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -6967,10 +7145,12 @@ pub unsafe extern "C" fn cuDeviceGetPCIBusId(
     };
     unsafe { driver_fn(pciBusId, len, dev) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuDeviceGetProperties(CUdevprop *prop, CUdevice dev);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuDeviceGetProperties(CUdevprop *prop, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetProperties_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuDeviceGetProperties` through [`entry::cuDeviceGetProperties_v2000`](super::entry::cuDeviceGetProperties_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetProperties_v2000`](super::entry::cuDeviceGetProperties_v2000)
+/// - Calls the driver's `cuDeviceGetProperties` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Device Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -6984,10 +7164,12 @@ pub unsafe extern "C" fn cuDeviceGetProperties(
     };
     unsafe { driver_fn(prop, dev) }
 }
-/// `CUresult CUDAAPI cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CUarray_format format, unsigned numChannels, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CUarray_format format, unsigned numChannels, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010`], the ABI of CUDA 11.1
-/// - Calls the driver's `cuDeviceGetTexture1DLinearMaxWidth` through [`entry::cuDeviceGetTexture1DLinearMaxWidth_v11010`](super::entry::cuDeviceGetTexture1DLinearMaxWidth_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetTexture1DLinearMaxWidth_v11010`](super::entry::cuDeviceGetTexture1DLinearMaxWidth_v11010)
+/// - Calls the driver's `cuDeviceGetTexture1DLinearMaxWidth` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
 /// - In every supported header
 #[must_use]
@@ -7012,10 +7194,12 @@ pub unsafe extern "C" fn cuDeviceGetTexture1DLinearMaxWidth(
     unsafe { driver_fn(maxWidthInElements, format, numChannels, dev) }
 }
 #[cfg(not(cuda_ge_13000))]
-/// `CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetUuid_v9020`], the ABI of CUDA 9.2
-/// - Calls the driver's `cuDeviceGetUuid` through [`entry::cuDeviceGetUuid_v9020`](super::entry::cuDeviceGetUuid_v9020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetUuid_v9020`](super::entry::cuDeviceGetUuid_v9020)
+/// - Calls the driver's `cuDeviceGetUuid` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
@@ -7027,10 +7211,12 @@ pub unsafe extern "C" fn cuDeviceGetUuid(uuid: *mut CUuuid, dev: CUdevice) -> CU
     unsafe { driver_fn(uuid, dev) }
 }
 #[cfg(not(cuda_ge_13000))]
-/// `CUresult CUDAAPI cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGetUuid_v11040`], the ABI of CUDA 11.4
-/// - Calls the driver's `cuDeviceGetUuid_v2` through [`entry::cuDeviceGetUuid_v11040`](super::entry::cuDeviceGetUuid_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetUuid_v11040`](super::entry::cuDeviceGetUuid_v11040)
+/// - Calls the driver's `cuDeviceGetUuid_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[must_use]
@@ -7045,11 +7231,13 @@ pub unsafe extern "C" fn cuDeviceGetUuid_v2(
     unsafe { driver_fn(uuid, dev) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuDeviceGetUuid`](super::cuDeviceGetUuid)
 /// - Typedef: [`PFN_cuDeviceGetUuid_v11040`], the ABI of CUDA 11.4
-/// - Calls the driver's `cuDeviceGetUuid_v2` through [`entry::cuDeviceGetUuid_v11040`](super::entry::cuDeviceGetUuid_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGetUuid_v11040`](super::entry::cuDeviceGetUuid_v11040)
+/// - Calls the driver's `cuDeviceGetUuid_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
 /// - As written here: since CUDA 13.0; the name: in every supported header
 #[must_use]
@@ -7063,10 +7251,12 @@ pub unsafe extern "C" fn cuDeviceGetUuid_v2(
     };
     unsafe { driver_fn(uuid, dev) }
 }
-/// `CUresult CUDAAPI cuDeviceGraphMemTrim(CUdevice device);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceGraphMemTrim(CUdevice device);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceGraphMemTrim_v11040`], the ABI of CUDA 11.4
-/// - Calls the driver's `cuDeviceGraphMemTrim` through [`entry::cuDeviceGraphMemTrim_v11040`](super::entry::cuDeviceGraphMemTrim_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceGraphMemTrim_v11040`](super::entry::cuDeviceGraphMemTrim_v11040)
+/// - Calls the driver's `cuDeviceGraphMemTrim` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -7077,10 +7267,12 @@ pub unsafe extern "C" fn cuDeviceGraphMemTrim(device: CUdevice) -> CUresult {
     };
     unsafe { driver_fn(device) }
 }
-/// `CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDevicePrimaryCtxGetState_v7000`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuDevicePrimaryCtxGetState` through [`entry::cuDevicePrimaryCtxGetState_v7000`](super::entry::cuDevicePrimaryCtxGetState_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDevicePrimaryCtxGetState_v7000`](super::entry::cuDevicePrimaryCtxGetState_v7000)
+/// - Calls the driver's `cuDevicePrimaryCtxGetState` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Primary Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PRIMARY__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -7101,11 +7293,13 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxGetState(
     };
     unsafe { driver_fn(dev, flags, active) }
 }
-/// `CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuDevicePrimaryCtxRelease`](super::cuDevicePrimaryCtxRelease)
 /// - Typedef: [`PFN_cuDevicePrimaryCtxRelease_v11000`], the ABI of CUDA 11.0
-/// - Calls the driver's `cuDevicePrimaryCtxRelease_v2` through [`entry::cuDevicePrimaryCtxRelease_v11000`](super::entry::cuDevicePrimaryCtxRelease_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDevicePrimaryCtxRelease_v11000`](super::entry::cuDevicePrimaryCtxRelease_v11000)
+/// - Calls the driver's `cuDevicePrimaryCtxRelease_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Primary Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PRIMARY__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -7118,11 +7312,13 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) -> CUresult
     };
     unsafe { driver_fn(dev) }
 }
-/// `CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuDevicePrimaryCtxReset`](super::cuDevicePrimaryCtxReset)
 /// - Typedef: [`PFN_cuDevicePrimaryCtxReset_v11000`], the ABI of CUDA 11.0
-/// - Calls the driver's `cuDevicePrimaryCtxReset_v2` through [`entry::cuDevicePrimaryCtxReset_v11000`](super::entry::cuDevicePrimaryCtxReset_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDevicePrimaryCtxReset_v11000`](super::entry::cuDevicePrimaryCtxReset_v11000)
+/// - Calls the driver's `cuDevicePrimaryCtxReset_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Primary Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PRIMARY__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -7135,10 +7331,12 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult {
     };
     unsafe { driver_fn(dev) }
 }
-/// `CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDevicePrimaryCtxRetain_v7000`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuDevicePrimaryCtxRetain` through [`entry::cuDevicePrimaryCtxRetain_v7000`](super::entry::cuDevicePrimaryCtxRetain_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDevicePrimaryCtxRetain_v7000`](super::entry::cuDevicePrimaryCtxRetain_v7000)
+/// - Calls the driver's `cuDevicePrimaryCtxRetain` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Primary Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PRIMARY__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -7154,11 +7352,13 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxRetain(
     };
     unsafe { driver_fn(pctx, dev) }
 }
-/// `CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuDevicePrimaryCtxSetFlags`](super::cuDevicePrimaryCtxSetFlags)
 /// - Typedef: [`PFN_cuDevicePrimaryCtxSetFlags_v11000`], the ABI of CUDA 11.0
-/// - Calls the driver's `cuDevicePrimaryCtxSetFlags_v2` through [`entry::cuDevicePrimaryCtxSetFlags_v11000`](super::entry::cuDevicePrimaryCtxSetFlags_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDevicePrimaryCtxSetFlags_v11000`](super::entry::cuDevicePrimaryCtxSetFlags_v11000)
+/// - Calls the driver's `cuDevicePrimaryCtxSetFlags_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Primary Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PRIMARY__CTX.html)
 /// - In every supported header
 #[must_use]
@@ -7175,10 +7375,12 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxSetFlags_v2(
     unsafe { driver_fn(dev, flags) }
 }
 #[cfg(cuda_ge_12040)]
-/// `CUresult CUDAAPI cuDeviceRegisterAsyncNotification(CUdevice device, CUasyncCallback callbackFunc, void *userData, CUasyncCallbackHandle *callback);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceRegisterAsyncNotification(CUdevice device, CUasyncCallback callbackFunc, void *userData, CUasyncCallbackHandle *callback);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceRegisterAsyncNotification_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuDeviceRegisterAsyncNotification` through [`entry::cuDeviceRegisterAsyncNotification_v12040`](super::entry::cuDeviceRegisterAsyncNotification_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceRegisterAsyncNotification_v12040`](super::entry::cuDeviceRegisterAsyncNotification_v12040)
+/// - Calls the driver's `cuDeviceRegisterAsyncNotification` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - Since CUDA 12.4
 #[must_use]
@@ -7202,10 +7404,12 @@ pub unsafe extern "C" fn cuDeviceRegisterAsyncNotification(
     };
     unsafe { driver_fn(device, callbackFunc, userData, callback) }
 }
-/// `CUresult CUDAAPI cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void* value);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void* value);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceSetGraphMemAttribute_v11040`], the ABI of CUDA 11.4
-/// - Calls the driver's `cuDeviceSetGraphMemAttribute` through [`entry::cuDeviceSetGraphMemAttribute_v11040`](super::entry::cuDeviceSetGraphMemAttribute_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceSetGraphMemAttribute_v11040`](super::entry::cuDeviceSetGraphMemAttribute_v11040)
+/// - Calls the driver's `cuDeviceSetGraphMemAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -7226,10 +7430,12 @@ pub unsafe extern "C" fn cuDeviceSetGraphMemAttribute(
     };
     unsafe { driver_fn(device, attr, value) }
 }
-/// `CUresult CUDAAPI cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceSetMemPool_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuDeviceSetMemPool` through [`entry::cuDeviceSetMemPool_v11020`](super::entry::cuDeviceSetMemPool_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceSetMemPool_v11020`](super::entry::cuDeviceSetMemPool_v11020)
+/// - Calls the driver's `cuDeviceSetMemPool` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
 /// - In every supported header
 #[must_use]
@@ -7243,11 +7449,13 @@ pub unsafe extern "C" fn cuDeviceSetMemPool(
     };
     unsafe { driver_fn(dev, pool) }
 }
-/// `CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuDeviceTotalMem`](super::cuDeviceTotalMem)
 /// - Typedef: [`PFN_cuDeviceTotalMem_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuDeviceTotalMem_v2` through [`entry::cuDeviceTotalMem_v3020`](super::entry::cuDeviceTotalMem_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceTotalMem_v3020`](super::entry::cuDeviceTotalMem_v3020)
+/// - Calls the driver's `cuDeviceTotalMem_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
 /// - In every supported header
 #[must_use]
@@ -7262,10 +7470,12 @@ pub unsafe extern "C" fn cuDeviceTotalMem_v2(
     unsafe { driver_fn(bytes, dev) }
 }
 #[cfg(cuda_ge_12040)]
-/// `CUresult CUDAAPI cuDeviceUnregisterAsyncNotification(CUdevice device, CUasyncCallbackHandle callback);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDeviceUnregisterAsyncNotification(CUdevice device, CUasyncCallbackHandle callback);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDeviceUnregisterAsyncNotification_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuDeviceUnregisterAsyncNotification` through [`entry::cuDeviceUnregisterAsyncNotification_v12040`](super::entry::cuDeviceUnregisterAsyncNotification_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDeviceUnregisterAsyncNotification_v12040`](super::entry::cuDeviceUnregisterAsyncNotification_v12040)
+/// - Calls the driver's `cuDeviceUnregisterAsyncNotification` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - Since CUDA 12.4
 #[must_use]
@@ -7282,10 +7492,12 @@ pub unsafe extern "C" fn cuDeviceUnregisterAsyncNotification(
     };
     unsafe { driver_fn(device, callback) }
 }
-/// `CUresult CUDAAPI cuDriverGetVersion(int *driverVersion);` (`cuda.h`)
+/// `CUresult CUDAAPI cuDriverGetVersion(int *driverVersion);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuDriverGetVersion_v2020`], the ABI of CUDA 2.2
-/// - Calls the driver's `cuDriverGetVersion` through [`entry::cuDriverGetVersion_v2020`](super::entry::cuDriverGetVersion_v2020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuDriverGetVersion_v2020`](super::entry::cuDriverGetVersion_v2020)
+/// - Calls the driver's `cuDriverGetVersion` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Version Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VERSION.html)
 /// - In every supported header
 #[must_use]
@@ -7298,10 +7510,12 @@ pub unsafe extern "C" fn cuDriverGetVersion(
     };
     unsafe { driver_fn(driverVersion) }
 }
-/// `CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int Flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int Flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuEventCreate_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuEventCreate` through [`entry::cuEventCreate_v2000`](super::entry::cuEventCreate_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEventCreate_v2000`](super::entry::cuEventCreate_v2000)
+/// - Calls the driver's `cuEventCreate` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
 /// - In every supported header
 #[must_use]
@@ -7315,11 +7529,13 @@ pub unsafe extern "C" fn cuEventCreate(
     };
     unsafe { driver_fn(phEvent, Flags) }
 }
-/// `CUresult CUDAAPI cuEventDestroy(CUevent hEvent);` (`cuda.h`)
+/// `CUresult CUDAAPI cuEventDestroy(CUevent hEvent);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuEventDestroy`](super::cuEventDestroy)
 /// - Typedef: [`PFN_cuEventDestroy_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuEventDestroy_v2` through [`entry::cuEventDestroy_v4000`](super::entry::cuEventDestroy_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEventDestroy_v4000`](super::entry::cuEventDestroy_v4000)
+/// - Calls the driver's `cuEventDestroy_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
 /// - In every supported header
 #[must_use]
@@ -7331,10 +7547,12 @@ pub unsafe extern "C" fn cuEventDestroy_v2(hEvent: CUevent) -> CUresult {
     unsafe { driver_fn(hEvent) }
 }
 #[cfg(not(cuda_ge_13000))]
-/// `CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);` (`cuda.h`)
+/// `CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuEventElapsedTime_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuEventElapsedTime` through [`entry::cuEventElapsedTime_v2000`](super::entry::cuEventElapsedTime_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEventElapsedTime_v2000`](super::entry::cuEventElapsedTime_v2000)
+/// - Calls the driver's `cuEventElapsedTime` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
@@ -7350,10 +7568,12 @@ pub unsafe extern "C" fn cuEventElapsedTime(
     unsafe { driver_fn(pMilliseconds, hStart, hEnd) }
 }
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEnd);` (`cuda.h`)
+/// `CUresult CUDAAPI cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEnd);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuEventElapsedTime_v12080`], the ABI of CUDA 12.8
-/// - Calls the driver's `cuEventElapsedTime_v2` through [`entry::cuEventElapsedTime_v12080`](super::entry::cuEventElapsedTime_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEventElapsedTime_v12080`](super::entry::cuEventElapsedTime_v12080)
+/// - Calls the driver's `cuEventElapsedTime_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
 /// - As written here: since CUDA 12.8; removed in 13.0; the name: since CUDA 12.8
 #[must_use]
@@ -7369,11 +7589,13 @@ pub unsafe extern "C" fn cuEventElapsedTime_v2(
     unsafe { driver_fn(pMilliseconds, hStart, hEnd) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);` (`cuda.h`)
+/// `CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuEventElapsedTime`](super::cuEventElapsedTime)
 /// - Typedef: [`PFN_cuEventElapsedTime_v12080`], the ABI of CUDA 12.8
-/// - Calls the driver's `cuEventElapsedTime_v2` through [`entry::cuEventElapsedTime_v12080`](super::entry::cuEventElapsedTime_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEventElapsedTime_v12080`](super::entry::cuEventElapsedTime_v12080)
+/// - Calls the driver's `cuEventElapsedTime_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.8
 #[must_use]
@@ -7388,10 +7610,12 @@ pub unsafe extern "C" fn cuEventElapsedTime_v2(
     };
     unsafe { driver_fn(pMilliseconds, hStart, hEnd) }
 }
-/// `CUresult CUDAAPI cuEventQuery(CUevent hEvent);` (`cuda.h`)
+/// `CUresult CUDAAPI cuEventQuery(CUevent hEvent);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuEventQuery_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuEventQuery` through [`entry::cuEventQuery_v2000`](super::entry::cuEventQuery_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEventQuery_v2000`](super::entry::cuEventQuery_v2000)
+/// - Calls the driver's `cuEventQuery` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
 /// - In every supported header
 #[must_use]
@@ -7402,10 +7626,12 @@ pub unsafe extern "C" fn cuEventQuery(hEvent: CUevent) -> CUresult {
     };
     unsafe { driver_fn(hEvent) }
 }
-/// `CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuEventRecord_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuEventRecord` through [`entry::cuEventRecord_v2000`](super::entry::cuEventRecord_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEventRecord_v2000`](super::entry::cuEventRecord_v2000)
+/// - Calls the driver's `cuEventRecord` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
 /// - In every supported header
 #[must_use]
@@ -7416,10 +7642,12 @@ pub unsafe extern "C" fn cuEventRecord(hEvent: CUevent, hStream: CUstream) -> CU
     };
     unsafe { driver_fn(hEvent, hStream) }
 }
-/// `CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuEventRecordWithFlags_v11010`], the ABI of CUDA 11.1
-/// - Calls the driver's `cuEventRecordWithFlags` through [`entry::cuEventRecordWithFlags_v11010`](super::entry::cuEventRecordWithFlags_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEventRecordWithFlags_v11010`](super::entry::cuEventRecordWithFlags_v11010)
+/// - Calls the driver's `cuEventRecordWithFlags` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
 /// - In every supported header
 #[must_use]
@@ -7438,11 +7666,13 @@ pub unsafe extern "C" fn cuEventRecordWithFlags(
     };
     unsafe { driver_fn(hEvent, hStream, flags) }
 }
-/// `CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuEventRecordWithFlags`](super::cuEventRecordWithFlags) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuEventRecordWithFlags_v11010_ptsz`], the ABI of CUDA 11.1
-/// - Calls the driver's `cuEventRecordWithFlags_ptsz` through [`entry::cuEventRecordWithFlags_v11010_ptsz`](super::entry::cuEventRecordWithFlags_v11010_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEventRecordWithFlags_v11010_ptsz`](super::entry::cuEventRecordWithFlags_v11010_ptsz)
+/// - Calls the driver's `cuEventRecordWithFlags_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
 /// - In every supported header
 #[must_use]
@@ -7463,11 +7693,13 @@ pub unsafe extern "C" fn cuEventRecordWithFlags_ptsz(
     };
     unsafe { driver_fn(hEvent, hStream, flags) }
 }
-/// `CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuEventRecord`](super::cuEventRecord) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuEventRecord_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuEventRecord_ptsz` through [`entry::cuEventRecord_v7000_ptsz`](super::entry::cuEventRecord_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEventRecord_v7000_ptsz`](super::entry::cuEventRecord_v7000_ptsz)
+/// - Calls the driver's `cuEventRecord_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
 /// - In every supported header
 #[must_use]
@@ -7481,10 +7713,12 @@ pub unsafe extern "C" fn cuEventRecord_ptsz(
     };
     unsafe { driver_fn(hEvent, hStream) }
 }
-/// `CUresult CUDAAPI cuEventSynchronize(CUevent hEvent);` (`cuda.h`)
+/// `CUresult CUDAAPI cuEventSynchronize(CUevent hEvent);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuEventSynchronize_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuEventSynchronize` through [`entry::cuEventSynchronize_v2000`](super::entry::cuEventSynchronize_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEventSynchronize_v2000`](super::entry::cuEventSynchronize_v2000)
+/// - Calls the driver's `cuEventSynchronize` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
 /// - In every supported header
 #[must_use]
@@ -7495,10 +7729,12 @@ pub unsafe extern "C" fn cuEventSynchronize(hEvent: CUevent) -> CUresult {
     };
     unsafe { driver_fn(hEvent) }
 }
-/// `CUresult CUDAAPI cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *bufferDesc);` (`cuda.h`)
+/// `CUresult CUDAAPI cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *bufferDesc);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuExternalMemoryGetMappedBuffer_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuExternalMemoryGetMappedBuffer` through [`entry::cuExternalMemoryGetMappedBuffer_v10000`](super::entry::cuExternalMemoryGetMappedBuffer_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuExternalMemoryGetMappedBuffer_v10000`](super::entry::cuExternalMemoryGetMappedBuffer_v10000)
+/// - Calls the driver's `cuExternalMemoryGetMappedBuffer` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
 /// - In every supported header
 #[must_use]
@@ -7520,10 +7756,12 @@ pub unsafe extern "C" fn cuExternalMemoryGetMappedBuffer(
     };
     unsafe { driver_fn(devPtr, extMem, bufferDesc) }
 }
-/// `CUresult CUDAAPI cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *mipmap, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *mipmapDesc);` (`cuda.h`)
+/// `CUresult CUDAAPI cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *mipmap, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *mipmapDesc);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuExternalMemoryGetMappedMipmappedArray_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuExternalMemoryGetMappedMipmappedArray` through [`entry::cuExternalMemoryGetMappedMipmappedArray_v10000`](super::entry::cuExternalMemoryGetMappedMipmappedArray_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuExternalMemoryGetMappedMipmappedArray_v10000`](super::entry::cuExternalMemoryGetMappedMipmappedArray_v10000)
+/// - Calls the driver's `cuExternalMemoryGetMappedMipmappedArray` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
 /// - In every supported header
 #[must_use]
@@ -7546,10 +7784,12 @@ pub unsafe extern "C" fn cuExternalMemoryGetMappedMipmappedArray(
     unsafe { driver_fn(mipmap, extMem, mipmapDesc) }
 }
 #[cfg(cuda_ge_13050)]
-/// `CUresult CUDAAPI cuFabricCpyBatchAsync(size_t numOps, CUDA_FABRIC_COPY_BATCH_OP *opList, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuFabricCpyBatchAsync(size_t numOps, CUDA_FABRIC_COPY_BATCH_OP *opList, unsigned long long flags, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuFabricCpyBatchAsync_v13050`], the ABI of CUDA 13.5
-/// - Calls the driver's `cuFabricCpyBatchAsync` through [`entry::cuFabricCpyBatchAsync_v13050`](super::entry::cuFabricCpyBatchAsync_v13050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuFabricCpyBatchAsync_v13050`](super::entry::cuFabricCpyBatchAsync_v13050)
+/// - Calls the driver's `cuFabricCpyBatchAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Fabric Copy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__FABRIC__COPY.html)
 /// - Since CUDA 13.5
 #[must_use]
@@ -7571,11 +7811,13 @@ pub unsafe extern "C" fn cuFabricCpyBatchAsync(
     unsafe { driver_fn(numOps, opList, flags, hStream) }
 }
 #[cfg(cuda_ge_13050)]
-/// `CUresult CUDAAPI cuFabricCpyBatchAsync(size_t numOps, CUDA_FABRIC_COPY_BATCH_OP *opList, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuFabricCpyBatchAsync(size_t numOps, CUDA_FABRIC_COPY_BATCH_OP *opList, unsigned long long flags, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuFabricCpyBatchAsync`](super::cuFabricCpyBatchAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuFabricCpyBatchAsync_v13050_ptsz`], the ABI of CUDA 13.5
-/// - Calls the driver's `cuFabricCpyBatchAsync_ptsz` through [`entry::cuFabricCpyBatchAsync_v13050_ptsz`](super::entry::cuFabricCpyBatchAsync_v13050_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuFabricCpyBatchAsync_v13050_ptsz`](super::entry::cuFabricCpyBatchAsync_v13050_ptsz)
+/// - Calls the driver's `cuFabricCpyBatchAsync_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Fabric Copy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__FABRIC__COPY.html)
 /// - Since CUDA 13.5
 #[must_use]
@@ -7598,10 +7840,12 @@ pub unsafe extern "C" fn cuFabricCpyBatchAsync_ptsz(
     };
     unsafe { driver_fn(numOps, opList, flags, hStream) }
 }
-/// `CUresult CUDAAPI cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target, CUflushGPUDirectRDMAWritesScope scope);` (`cuda.h`)
+/// `CUresult CUDAAPI cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target, CUflushGPUDirectRDMAWritesScope scope);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuFlushGPUDirectRDMAWrites_v11030`], the ABI of CUDA 11.3
-/// - Calls the driver's `cuFlushGPUDirectRDMAWrites` through [`entry::cuFlushGPUDirectRDMAWrites_v11030`](super::entry::cuFlushGPUDirectRDMAWrites_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuFlushGPUDirectRDMAWrites_v11030`](super::entry::cuFlushGPUDirectRDMAWrites_v11030)
+/// - Calls the driver's `cuFlushGPUDirectRDMAWrites` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
 /// - In every supported header
 #[must_use]
@@ -7620,10 +7864,12 @@ pub unsafe extern "C" fn cuFlushGPUDirectRDMAWrites(
     };
     unsafe { driver_fn(target, scope) }
 }
-/// `CUresult CUDAAPI cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc);` (`cuda.h`)
+/// `CUresult CUDAAPI cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuFuncGetAttribute_v2020`], the ABI of CUDA 2.2
-/// - Calls the driver's `cuFuncGetAttribute` through [`entry::cuFuncGetAttribute_v2020`](super::entry::cuFuncGetAttribute_v2020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuFuncGetAttribute_v2020`](super::entry::cuFuncGetAttribute_v2020)
+/// - Calls the driver's `cuFuncGetAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - In every supported header
 #[must_use]
@@ -7642,10 +7888,12 @@ pub unsafe extern "C" fn cuFuncGetAttribute(
     };
     unsafe { driver_fn(pi, attrib, hfunc) }
 }
-/// `CUresult CUDAAPI cuFuncGetModule(CUmodule *hmod, CUfunction hfunc);` (`cuda.h`)
+/// `CUresult CUDAAPI cuFuncGetModule(CUmodule *hmod, CUfunction hfunc);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuFuncGetModule_v11000`], the ABI of CUDA 11.0
-/// - Calls the driver's `cuFuncGetModule` through [`entry::cuFuncGetModule_v11000`](super::entry::cuFuncGetModule_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuFuncGetModule_v11000`](super::entry::cuFuncGetModule_v11000)
+/// - Calls the driver's `cuFuncGetModule` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - In every supported header
 #[must_use]
@@ -7660,10 +7908,12 @@ pub unsafe extern "C" fn cuFuncGetModule(
     unsafe { driver_fn(hmod, hfunc) }
 }
 #[cfg(cuda_ge_12030)]
-/// `CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction hfunc);` (`cuda.h`)
+/// `CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction hfunc);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuFuncGetName_v12030`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuFuncGetName` through [`entry::cuFuncGetName_v12030`](super::entry::cuFuncGetName_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuFuncGetName_v12030`](super::entry::cuFuncGetName_v12030)
+/// - Calls the driver's `cuFuncGetName` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - Since CUDA 12.3
 #[must_use]
@@ -7681,10 +7931,12 @@ pub unsafe extern "C" fn cuFuncGetName(
     unsafe { driver_fn(name, hfunc) }
 }
 #[cfg(cuda_ge_13020)]
-/// `CUresult CUDAAPI cuFuncGetParamCount(CUfunction func, size_t *paramCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuFuncGetParamCount(CUfunction func, size_t *paramCount);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuFuncGetParamCount_v13020`], the ABI of CUDA 13.2
-/// - Calls the driver's `cuFuncGetParamCount` through [`entry::cuFuncGetParamCount_v13020`](super::entry::cuFuncGetParamCount_v13020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuFuncGetParamCount_v13020`](super::entry::cuFuncGetParamCount_v13020)
+/// - Calls the driver's `cuFuncGetParamCount` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - Since CUDA 13.2
 #[must_use]
@@ -7699,10 +7951,12 @@ pub unsafe extern "C" fn cuFuncGetParamCount(
     unsafe { driver_fn(func, paramCount) }
 }
 #[cfg(cuda_ge_12040)]
-/// `CUresult CUDAAPI cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset, size_t *paramSize);` (`cuda.h`)
+/// `CUresult CUDAAPI cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset, size_t *paramSize);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuFuncGetParamInfo_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuFuncGetParamInfo` through [`entry::cuFuncGetParamInfo_v12040`](super::entry::cuFuncGetParamInfo_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuFuncGetParamInfo_v12040`](super::entry::cuFuncGetParamInfo_v12040)
+/// - Calls the driver's `cuFuncGetParamInfo` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - Since CUDA 12.4
 #[must_use]
@@ -7724,10 +7978,12 @@ pub unsafe extern "C" fn cuFuncGetParamInfo(
     unsafe { driver_fn(func, paramIndex, paramOffset, paramSize) }
 }
 #[cfg(cuda_ge_12040)]
-/// `CUresult CUDAAPI cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function);` (`cuda.h`)
+/// `CUresult CUDAAPI cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuFuncIsLoaded_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuFuncIsLoaded` through [`entry::cuFuncIsLoaded_v12040`](super::entry::cuFuncIsLoaded_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuFuncIsLoaded_v12040`](super::entry::cuFuncIsLoaded_v12040)
+/// - Calls the driver's `cuFuncIsLoaded` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - Since CUDA 12.4
 #[must_use]
@@ -7745,10 +8001,12 @@ pub unsafe extern "C" fn cuFuncIsLoaded(
     unsafe { driver_fn(state, function) }
 }
 #[cfg(cuda_ge_12040)]
-/// `CUresult CUDAAPI cuFuncLoad(CUfunction function);` (`cuda.h`)
+/// `CUresult CUDAAPI cuFuncLoad(CUfunction function);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuFuncLoad_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuFuncLoad` through [`entry::cuFuncLoad_v12040`](super::entry::cuFuncLoad_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuFuncLoad_v12040`](super::entry::cuFuncLoad_v12040)
+/// - Calls the driver's `cuFuncLoad` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - Since CUDA 12.4
 #[must_use]
@@ -7759,10 +8017,12 @@ pub unsafe extern "C" fn cuFuncLoad(function: CUfunction) -> CUresult {
     };
     unsafe { driver_fn(function) }
 }
-/// `CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value);` (`cuda.h`)
+/// `CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuFuncSetAttribute_v9000`], the ABI of CUDA 9.0
-/// - Calls the driver's `cuFuncSetAttribute` through [`entry::cuFuncSetAttribute_v9000`](super::entry::cuFuncSetAttribute_v9000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuFuncSetAttribute_v9000`](super::entry::cuFuncSetAttribute_v9000)
+/// - Calls the driver's `cuFuncSetAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - In every supported header
 #[must_use]
@@ -7781,10 +8041,12 @@ pub unsafe extern "C" fn cuFuncSetAttribute(
     };
     unsafe { driver_fn(hfunc, attrib, value) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuFuncSetBlockShape(CUfunction hfunc, int x, int y, int z);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuFuncSetBlockShape(CUfunction hfunc, int x, int y, int z);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuFuncSetBlockShape_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuFuncSetBlockShape` through [`entry::cuFuncSetBlockShape_v2000`](super::entry::cuFuncSetBlockShape_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuFuncSetBlockShape_v2000`](super::entry::cuFuncSetBlockShape_v2000)
+/// - Calls the driver's `cuFuncSetBlockShape` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -7805,10 +8067,12 @@ pub unsafe extern "C" fn cuFuncSetBlockShape(
     };
     unsafe { driver_fn(hfunc, x, y, z) }
 }
-/// `CUresult CUDAAPI cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config);` (`cuda.h`)
+/// `CUresult CUDAAPI cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuFuncSetCacheConfig_v3000`], the ABI of CUDA 3.0
-/// - Calls the driver's `cuFuncSetCacheConfig` through [`entry::cuFuncSetCacheConfig_v3000`](super::entry::cuFuncSetCacheConfig_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuFuncSetCacheConfig_v3000`](super::entry::cuFuncSetCacheConfig_v3000)
+/// - Calls the driver's `cuFuncSetCacheConfig` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - In every supported header
 #[must_use]
@@ -7823,10 +8087,12 @@ pub unsafe extern "C" fn cuFuncSetCacheConfig(
     unsafe { driver_fn(hfunc, config) }
 }
 #[cfg(not(cuda_ge_12040))]
-/// `CUresult CUDAAPI cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config);` (`cuda.h`)
+/// `CUresult CUDAAPI cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuFuncSetSharedMemConfig_v4020`], the ABI of CUDA 4.2
-/// - Calls the driver's `cuFuncSetSharedMemConfig` through [`entry::cuFuncSetSharedMemConfig_v4020`](super::entry::cuFuncSetSharedMemConfig_v4020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuFuncSetSharedMemConfig_v4020`](super::entry::cuFuncSetSharedMemConfig_v4020)
+/// - Calls the driver's `cuFuncSetSharedMemConfig` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - As written here: in CUDA 11.7 to 12.3; removed in 12.4; the name: in every supported header
 #[must_use]
@@ -7843,10 +8109,12 @@ pub unsafe extern "C" fn cuFuncSetSharedMemConfig(
     unsafe { driver_fn(hfunc, config) }
 }
 #[cfg(cuda_ge_12040)]
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuFuncSetSharedMemConfig_v4020`], the ABI of CUDA 4.2
-/// - Calls the driver's `cuFuncSetSharedMemConfig` through [`entry::cuFuncSetSharedMemConfig_v4020`](super::entry::cuFuncSetSharedMemConfig_v4020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuFuncSetSharedMemConfig_v4020`](super::entry::cuFuncSetSharedMemConfig_v4020)
+/// - Calls the driver's `cuFuncSetSharedMemConfig` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
 /// - As written here: since CUDA 12.4; the name: in every supported header
 #[must_use]
@@ -7862,10 +8130,12 @@ pub unsafe extern "C" fn cuFuncSetSharedMemConfig(
     };
     unsafe { driver_fn(hfunc, config) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuFuncSetSharedSize(CUfunction hfunc, unsigned int bytes);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuFuncSetSharedSize(CUfunction hfunc, unsigned int bytes);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuFuncSetSharedSize_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuFuncSetSharedSize` through [`entry::cuFuncSetSharedSize_v2000`](super::entry::cuFuncSetSharedSize_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuFuncSetSharedSize_v2000`](super::entry::cuFuncSetSharedSize_v2000)
+/// - Calls the driver's `cuFuncSetSharedSize` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -7879,10 +8149,12 @@ pub unsafe extern "C" fn cuFuncSetSharedSize(
     };
     unsafe { driver_fn(hfunc, bytes) }
 }
-/// `CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGetErrorName_v6000`], the ABI of CUDA 6.0
-/// - Calls the driver's `cuGetErrorName` through [`entry::cuGetErrorName_v6000`](super::entry::cuGetErrorName_v6000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGetErrorName_v6000`](super::entry::cuGetErrorName_v6000)
+/// - Calls the driver's `cuGetErrorName` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Error Handling](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__ERROR.html)
 /// - In every supported header
 #[must_use]
@@ -7899,10 +8171,12 @@ pub unsafe extern "C" fn cuGetErrorName(
     };
     unsafe { driver_fn(error, pStr) }
 }
-/// `CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGetErrorString_v6000`], the ABI of CUDA 6.0
-/// - Calls the driver's `cuGetErrorString` through [`entry::cuGetErrorString_v6000`](super::entry::cuGetErrorString_v6000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGetErrorString_v6000`](super::entry::cuGetErrorString_v6000)
+/// - Calls the driver's `cuGetErrorString` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Error Handling](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__ERROR.html)
 /// - In every supported header
 #[must_use]
@@ -7919,10 +8193,12 @@ pub unsafe extern "C" fn cuGetErrorString(
     };
     unsafe { driver_fn(error, pStr) }
 }
-/// `CUresult CUDAAPI cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGetExportTable_v3000`], the ABI of CUDA 3.0
-/// - Calls the driver's `cuGetExportTable` through [`entry::cuGetExportTable_v3000`](super::entry::cuGetExportTable_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGetExportTable_v3000`](super::entry::cuGetExportTable_v3000)
+/// - Calls the driver's `cuGetExportTable` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - In every supported header
 #[must_use]
 #[inline]
@@ -7939,10 +8215,12 @@ pub unsafe extern "C" fn cuGetExportTable(
     unsafe { driver_fn(ppExportTable, pExportTableId) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGetProcAddress_v11030`], the ABI of CUDA 11.3
-/// - Calls the driver's `cuGetProcAddress` through [`entry::cuGetProcAddress_v11030`](super::entry::cuGetProcAddress_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGetProcAddress_v11030`](super::entry::cuGetProcAddress_v11030)
+/// - Calls the driver's `cuGetProcAddress` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Driver Entry Point Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DRIVER__ENTRY__POINT.html)
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
@@ -7964,11 +8242,13 @@ pub unsafe extern "C" fn cuGetProcAddress(
     unsafe { driver_fn(symbol, pfn, cudaVersion, flags) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags, CUdriverProcAddressQueryResult *symbolStatus);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags, CUdriverProcAddressQueryResult *symbolStatus);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGetProcAddress`](super::cuGetProcAddress) (default stream mode)
 /// - Typedef: [`PFN_cuGetProcAddress_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuGetProcAddress_v2` through [`entry::cuGetProcAddress_v12000`](super::entry::cuGetProcAddress_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGetProcAddress_v12000`](super::entry::cuGetProcAddress_v12000)
+/// - Calls the driver's `cuGetProcAddress_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Driver Entry Point Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DRIVER__ENTRY__POINT.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -7991,10 +8271,12 @@ pub unsafe extern "C" fn cuGetProcAddress_v2(
     };
     unsafe { driver_fn(symbol, pfn, cudaVersion, flags, symbolStatus) }
 }
-/// `CUresult CUDAAPI cuGraphAddBatchMemOpNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddBatchMemOpNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphAddBatchMemOpNode_v11070`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuGraphAddBatchMemOpNode` through [`entry::cuGraphAddBatchMemOpNode_v11070`](super::entry::cuGraphAddBatchMemOpNode_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddBatchMemOpNode_v11070`](super::entry::cuGraphAddBatchMemOpNode_v11070)
+/// - Calls the driver's `cuGraphAddBatchMemOpNode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8019,10 +8301,12 @@ pub unsafe extern "C" fn cuGraphAddBatchMemOpNode(
     };
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams) }
 }
-/// `CUresult CUDAAPI cuGraphAddChildGraphNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraph childGraph);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddChildGraphNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraph childGraph);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphAddChildGraphNode_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphAddChildGraphNode` through [`entry::cuGraphAddChildGraphNode_v10000`](super::entry::cuGraphAddChildGraphNode_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddChildGraphNode_v10000`](super::entry::cuGraphAddChildGraphNode_v10000)
+/// - Calls the driver's `cuGraphAddChildGraphNode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8048,10 +8332,12 @@ pub unsafe extern "C" fn cuGraphAddChildGraphNode(
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, childGraph) }
 }
 #[cfg(not(cuda_ge_13000))]
-/// `CUresult CUDAAPI cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphAddDependencies_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphAddDependencies` through [`entry::cuGraphAddDependencies_v10000`](super::entry::cuGraphAddDependencies_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddDependencies_v10000`](super::entry::cuGraphAddDependencies_v10000)
+/// - Calls the driver's `cuGraphAddDependencies` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
@@ -8073,10 +8359,12 @@ pub unsafe extern "C" fn cuGraphAddDependencies(
     unsafe { driver_fn(hGraph, from, to, numDependencies) }
 }
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphAddDependencies_v12030`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuGraphAddDependencies_v2` through [`entry::cuGraphAddDependencies_v12030`](super::entry::cuGraphAddDependencies_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddDependencies_v12030`](super::entry::cuGraphAddDependencies_v12030)
+/// - Calls the driver's `cuGraphAddDependencies_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[must_use]
@@ -8102,11 +8390,13 @@ pub unsafe extern "C" fn cuGraphAddDependencies_v2(
     unsafe { driver_fn(hGraph, from, to, edgeData, numDependencies) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGraphAddDependencies`](super::cuGraphAddDependencies)
 /// - Typedef: [`PFN_cuGraphAddDependencies_v12030`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuGraphAddDependencies_v2` through [`entry::cuGraphAddDependencies_v12030`](super::entry::cuGraphAddDependencies_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddDependencies_v12030`](super::entry::cuGraphAddDependencies_v12030)
+/// - Calls the driver's `cuGraphAddDependencies_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
 #[must_use]
@@ -8131,10 +8421,12 @@ pub unsafe extern "C" fn cuGraphAddDependencies_v2(
     };
     unsafe { driver_fn(hGraph, from, to, edgeData, numDependencies) }
 }
-/// `CUresult CUDAAPI cuGraphAddEmptyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddEmptyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphAddEmptyNode_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphAddEmptyNode` through [`entry::cuGraphAddEmptyNode_v10000`](super::entry::cuGraphAddEmptyNode_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddEmptyNode_v10000`](super::entry::cuGraphAddEmptyNode_v10000)
+/// - Calls the driver's `cuGraphAddEmptyNode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8155,10 +8447,12 @@ pub unsafe extern "C" fn cuGraphAddEmptyNode(
     };
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies) }
 }
-/// `CUresult CUDAAPI cuGraphAddEventRecordNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddEventRecordNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphAddEventRecordNode_v11010`], the ABI of CUDA 11.1
-/// - Calls the driver's `cuGraphAddEventRecordNode` through [`entry::cuGraphAddEventRecordNode_v11010`](super::entry::cuGraphAddEventRecordNode_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddEventRecordNode_v11010`](super::entry::cuGraphAddEventRecordNode_v11010)
+/// - Calls the driver's `cuGraphAddEventRecordNode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8183,10 +8477,12 @@ pub unsafe extern "C" fn cuGraphAddEventRecordNode(
     };
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, event) }
 }
-/// `CUresult CUDAAPI cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphAddEventWaitNode_v11010`], the ABI of CUDA 11.1
-/// - Calls the driver's `cuGraphAddEventWaitNode` through [`entry::cuGraphAddEventWaitNode_v11010`](super::entry::cuGraphAddEventWaitNode_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddEventWaitNode_v11010`](super::entry::cuGraphAddEventWaitNode_v11010)
+/// - Calls the driver's `cuGraphAddEventWaitNode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8209,10 +8505,12 @@ pub unsafe extern "C" fn cuGraphAddEventWaitNode(
     };
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, event) }
 }
-/// `CUresult CUDAAPI cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphAddExternalSemaphoresSignalNode_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuGraphAddExternalSemaphoresSignalNode` through [`entry::cuGraphAddExternalSemaphoresSignalNode_v11020`](super::entry::cuGraphAddExternalSemaphoresSignalNode_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddExternalSemaphoresSignalNode_v11020`](super::entry::cuGraphAddExternalSemaphoresSignalNode_v11020)
+/// - Calls the driver's `cuGraphAddExternalSemaphoresSignalNode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8238,10 +8536,12 @@ pub unsafe extern "C" fn cuGraphAddExternalSemaphoresSignalNode(
     };
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams) }
 }
-/// `CUresult CUDAAPI cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphAddExternalSemaphoresWaitNode_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuGraphAddExternalSemaphoresWaitNode` through [`entry::cuGraphAddExternalSemaphoresWaitNode_v11020`](super::entry::cuGraphAddExternalSemaphoresWaitNode_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddExternalSemaphoresWaitNode_v11020`](super::entry::cuGraphAddExternalSemaphoresWaitNode_v11020)
+/// - Calls the driver's `cuGraphAddExternalSemaphoresWaitNode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8267,10 +8567,12 @@ pub unsafe extern "C" fn cuGraphAddExternalSemaphoresWaitNode(
     };
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams) }
 }
-/// `CUresult CUDAAPI cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_HOST_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_HOST_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphAddHostNode_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphAddHostNode` through [`entry::cuGraphAddHostNode_v10000`](super::entry::cuGraphAddHostNode_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddHostNode_v10000`](super::entry::cuGraphAddHostNode_v10000)
+/// - Calls the driver's `cuGraphAddHostNode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8294,10 +8596,12 @@ pub unsafe extern "C" fn cuGraphAddHostNode(
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphAddKernelNode_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphAddKernelNode` through [`entry::cuGraphAddKernelNode_v10000`](super::entry::cuGraphAddKernelNode_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddKernelNode_v10000`](super::entry::cuGraphAddKernelNode_v10000)
+/// - Calls the driver's `cuGraphAddKernelNode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
@@ -8321,11 +8625,13 @@ pub unsafe extern "C" fn cuGraphAddKernelNode(
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGraphAddKernelNode`](super::cuGraphAddKernelNode)
 /// - Typedef: [`PFN_cuGraphAddKernelNode_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuGraphAddKernelNode_v2` through [`entry::cuGraphAddKernelNode_v12000`](super::entry::cuGraphAddKernelNode_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddKernelNode_v12000`](super::entry::cuGraphAddKernelNode_v12000)
+/// - Calls the driver's `cuGraphAddKernelNode_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -8348,10 +8654,12 @@ pub unsafe extern "C" fn cuGraphAddKernelNode_v2(
     };
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams) }
 }
-/// `CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphAddMemAllocNode_v11040`], the ABI of CUDA 11.4
-/// - Calls the driver's `cuGraphAddMemAllocNode` through [`entry::cuGraphAddMemAllocNode_v11040`](super::entry::cuGraphAddMemAllocNode_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddMemAllocNode_v11040`](super::entry::cuGraphAddMemAllocNode_v11040)
+/// - Calls the driver's `cuGraphAddMemAllocNode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8374,10 +8682,12 @@ pub unsafe extern "C" fn cuGraphAddMemAllocNode(
     };
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams) }
 }
-/// `CUresult CUDAAPI cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUdeviceptr dptr);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUdeviceptr dptr);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphAddMemFreeNode_v11040`], the ABI of CUDA 11.4
-/// - Calls the driver's `cuGraphAddMemFreeNode` through [`entry::cuGraphAddMemFreeNode_v11040`](super::entry::cuGraphAddMemFreeNode_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddMemFreeNode_v11040`](super::entry::cuGraphAddMemFreeNode_v11040)
+/// - Calls the driver's `cuGraphAddMemFreeNode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8400,10 +8710,12 @@ pub unsafe extern "C" fn cuGraphAddMemFreeNode(
     };
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, dptr) }
 }
-/// `CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphAddMemcpyNode_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphAddMemcpyNode` through [`entry::cuGraphAddMemcpyNode_v10000`](super::entry::cuGraphAddMemcpyNode_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddMemcpyNode_v10000`](super::entry::cuGraphAddMemcpyNode_v10000)
+/// - Calls the driver's `cuGraphAddMemcpyNode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8430,10 +8742,12 @@ pub unsafe extern "C" fn cuGraphAddMemcpyNode(
         driver_fn(phGraphNode, hGraph, dependencies, numDependencies, copyParams, ctx)
     }
 }
-/// `CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphAddMemsetNode_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphAddMemsetNode` through [`entry::cuGraphAddMemsetNode_v10000`](super::entry::cuGraphAddMemsetNode_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddMemsetNode_v10000`](super::entry::cuGraphAddMemsetNode_v10000)
+/// - Calls the driver's `cuGraphAddMemsetNode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8461,10 +8775,12 @@ pub unsafe extern "C" fn cuGraphAddMemsetNode(
     }
 }
 #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraphNodeParams *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphAddNode_v12020`], the ABI of CUDA 12.2
-/// - Calls the driver's `cuGraphAddNode` through [`entry::cuGraphAddNode_v12020`](super::entry::cuGraphAddNode_v12020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddNode_v12020`](super::entry::cuGraphAddNode_v12020)
+/// - Calls the driver's `cuGraphAddNode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - Since CUDA 12.2; removed in 13.0
 #[must_use]
@@ -8488,10 +8804,12 @@ pub unsafe extern "C" fn cuGraphAddNode(
     unsafe { driver_fn(phGraphNode, hGraph, dependencies, numDependencies, nodeParams) }
 }
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphAddNode_v12030`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuGraphAddNode_v2` through [`entry::cuGraphAddNode_v12030`](super::entry::cuGraphAddNode_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddNode_v12030`](super::entry::cuGraphAddNode_v12030)
+/// - Calls the driver's `cuGraphAddNode_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[must_use]
@@ -8526,11 +8844,13 @@ pub unsafe extern "C" fn cuGraphAddNode_v2(
     }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGraphAddNode`](super::cuGraphAddNode)
 /// - Typedef: [`PFN_cuGraphAddNode_v12030`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuGraphAddNode_v2` through [`entry::cuGraphAddNode_v12030`](super::entry::cuGraphAddNode_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddNode_v12030`](super::entry::cuGraphAddNode_v12030)
+/// - Calls the driver's `cuGraphAddNode_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
 #[must_use]
@@ -8565,10 +8885,12 @@ pub unsafe extern "C" fn cuGraphAddNode_v2(
     }
 }
 #[cfg(cuda_ge_13040)]
-/// `CUresult CUDAAPI cuGraphAddNode_v3(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphAddNode_v3(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphAddNode_v13040`], the ABI of CUDA 13.4
-/// - Calls the driver's `cuGraphAddNode_v3` through [`entry::cuGraphAddNode_v13040`](super::entry::cuGraphAddNode_v13040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphAddNode_v13040`](super::entry::cuGraphAddNode_v13040)
+/// - Calls the driver's `cuGraphAddNode_v3` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - Since CUDA 13.4
 #[must_use]
@@ -8602,10 +8924,12 @@ pub unsafe extern "C" fn cuGraphAddNode_v3(
         )
     }
 }
-/// `CUresult CUDAAPI cuGraphBatchMemOpNodeGetParams(CUgraphNode hNode, CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphBatchMemOpNodeGetParams(CUgraphNode hNode, CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams_out);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphBatchMemOpNodeGetParams_v11070`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuGraphBatchMemOpNodeGetParams` through [`entry::cuGraphBatchMemOpNodeGetParams_v11070`](super::entry::cuGraphBatchMemOpNodeGetParams_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphBatchMemOpNodeGetParams_v11070`](super::entry::cuGraphBatchMemOpNodeGetParams_v11070)
+/// - Calls the driver's `cuGraphBatchMemOpNodeGetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8624,10 +8948,12 @@ pub unsafe extern "C" fn cuGraphBatchMemOpNodeGetParams(
     };
     unsafe { driver_fn(hNode, nodeParams_out) }
 }
-/// `CUresult CUDAAPI cuGraphBatchMemOpNodeSetParams(CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphBatchMemOpNodeSetParams(CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphBatchMemOpNodeSetParams_v11070`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuGraphBatchMemOpNodeSetParams` through [`entry::cuGraphBatchMemOpNodeSetParams_v11070`](super::entry::cuGraphBatchMemOpNodeSetParams_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphBatchMemOpNodeSetParams_v11070`](super::entry::cuGraphBatchMemOpNodeSetParams_v11070)
+/// - Calls the driver's `cuGraphBatchMemOpNodeSetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8646,10 +8972,12 @@ pub unsafe extern "C" fn cuGraphBatchMemOpNodeSetParams(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
-/// `CUresult CUDAAPI cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphChildGraphNodeGetGraph_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphChildGraphNodeGetGraph` through [`entry::cuGraphChildGraphNodeGetGraph_v10000`](super::entry::cuGraphChildGraphNodeGetGraph_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphChildGraphNodeGetGraph_v10000`](super::entry::cuGraphChildGraphNodeGetGraph_v10000)
+/// - Calls the driver's `cuGraphChildGraphNodeGetGraph` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8665,10 +8993,12 @@ pub unsafe extern "C" fn cuGraphChildGraphNodeGetGraph(
     };
     unsafe { driver_fn(hNode, phGraph) }
 }
-/// `CUresult CUDAAPI cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphClone_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphClone` through [`entry::cuGraphClone_v10000`](super::entry::cuGraphClone_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphClone_v10000`](super::entry::cuGraphClone_v10000)
+/// - Calls the driver's `cuGraphClone` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8683,10 +9013,12 @@ pub unsafe extern "C" fn cuGraphClone(
     unsafe { driver_fn(phGraphClone, originalGraph) }
 }
 #[cfg(cuda_ge_12030)]
-/// `CUresult CUDAAPI cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx, unsigned int defaultLaunchValue, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx, unsigned int defaultLaunchValue, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphConditionalHandleCreate_v12030`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuGraphConditionalHandleCreate` through [`entry::cuGraphConditionalHandleCreate_v12030`](super::entry::cuGraphConditionalHandleCreate_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphConditionalHandleCreate_v12030`](super::entry::cuGraphConditionalHandleCreate_v12030)
+/// - Calls the driver's `cuGraphConditionalHandleCreate` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - Since CUDA 12.3
 #[must_use]
@@ -8711,10 +9043,12 @@ pub unsafe extern "C" fn cuGraphConditionalHandleCreate(
     };
     unsafe { driver_fn(pHandle_out, hGraph, ctx, defaultLaunchValue, flags) }
 }
-/// `CUresult CUDAAPI cuGraphCreate(CUgraph *phGraph, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphCreate(CUgraph *phGraph, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphCreate_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphCreate` through [`entry::cuGraphCreate_v10000`](super::entry::cuGraphCreate_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphCreate_v10000`](super::entry::cuGraphCreate_v10000)
+/// - Calls the driver's `cuGraphCreate` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8728,10 +9062,12 @@ pub unsafe extern "C" fn cuGraphCreate(
     };
     unsafe { driver_fn(phGraph, flags) }
 }
-/// `CUresult CUDAAPI cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphDebugDotPrint_v11030`], the ABI of CUDA 11.3
-/// - Calls the driver's `cuGraphDebugDotPrint` through [`entry::cuGraphDebugDotPrint_v11030`](super::entry::cuGraphDebugDotPrint_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphDebugDotPrint_v11030`](super::entry::cuGraphDebugDotPrint_v11030)
+/// - Calls the driver's `cuGraphDebugDotPrint` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8750,10 +9086,12 @@ pub unsafe extern "C" fn cuGraphDebugDotPrint(
     };
     unsafe { driver_fn(hGraph, path, flags) }
 }
-/// `CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphDestroy_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphDestroy` through [`entry::cuGraphDestroy_v10000`](super::entry::cuGraphDestroy_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphDestroy_v10000`](super::entry::cuGraphDestroy_v10000)
+/// - Calls the driver's `cuGraphDestroy` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8764,10 +9102,12 @@ pub unsafe extern "C" fn cuGraphDestroy(hGraph: CUgraph) -> CUresult {
     };
     unsafe { driver_fn(hGraph) }
 }
-/// `CUresult CUDAAPI cuGraphDestroyNode(CUgraphNode hNode);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphDestroyNode(CUgraphNode hNode);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphDestroyNode_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphDestroyNode` through [`entry::cuGraphDestroyNode_v10000`](super::entry::cuGraphDestroyNode_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphDestroyNode_v10000`](super::entry::cuGraphDestroyNode_v10000)
+/// - Calls the driver's `cuGraphDestroyNode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8778,10 +9118,12 @@ pub unsafe extern "C" fn cuGraphDestroyNode(hNode: CUgraphNode) -> CUresult {
     };
     unsafe { driver_fn(hNode) }
 }
-/// `CUresult CUDAAPI cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent *event_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent *event_out);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphEventRecordNodeGetEvent_v11010`], the ABI of CUDA 11.1
-/// - Calls the driver's `cuGraphEventRecordNodeGetEvent` through [`entry::cuGraphEventRecordNodeGetEvent_v11010`](super::entry::cuGraphEventRecordNodeGetEvent_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphEventRecordNodeGetEvent_v11010`](super::entry::cuGraphEventRecordNodeGetEvent_v11010)
+/// - Calls the driver's `cuGraphEventRecordNodeGetEvent` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8797,10 +9139,12 @@ pub unsafe extern "C" fn cuGraphEventRecordNodeGetEvent(
     };
     unsafe { driver_fn(hNode, event_out) }
 }
-/// `CUresult CUDAAPI cuGraphEventRecordNodeSetEvent(CUgraphNode hNode, CUevent event);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphEventRecordNodeSetEvent(CUgraphNode hNode, CUevent event);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphEventRecordNodeSetEvent_v11010`], the ABI of CUDA 11.1
-/// - Calls the driver's `cuGraphEventRecordNodeSetEvent` through [`entry::cuGraphEventRecordNodeSetEvent_v11010`](super::entry::cuGraphEventRecordNodeSetEvent_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphEventRecordNodeSetEvent_v11010`](super::entry::cuGraphEventRecordNodeSetEvent_v11010)
+/// - Calls the driver's `cuGraphEventRecordNodeSetEvent` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8816,10 +9160,12 @@ pub unsafe extern "C" fn cuGraphEventRecordNodeSetEvent(
     };
     unsafe { driver_fn(hNode, event) }
 }
-/// `CUresult CUDAAPI cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_out);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphEventWaitNodeGetEvent_v11010`], the ABI of CUDA 11.1
-/// - Calls the driver's `cuGraphEventWaitNodeGetEvent` through [`entry::cuGraphEventWaitNodeGetEvent_v11010`](super::entry::cuGraphEventWaitNodeGetEvent_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphEventWaitNodeGetEvent_v11010`](super::entry::cuGraphEventWaitNodeGetEvent_v11010)
+/// - Calls the driver's `cuGraphEventWaitNodeGetEvent` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8835,10 +9181,12 @@ pub unsafe extern "C" fn cuGraphEventWaitNodeGetEvent(
     };
     unsafe { driver_fn(hNode, event_out) }
 }
-/// `CUresult CUDAAPI cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphEventWaitNodeSetEvent_v11010`], the ABI of CUDA 11.1
-/// - Calls the driver's `cuGraphEventWaitNodeSetEvent` through [`entry::cuGraphEventWaitNodeSetEvent_v11010`](super::entry::cuGraphEventWaitNodeSetEvent_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphEventWaitNodeSetEvent_v11010`](super::entry::cuGraphEventWaitNodeSetEvent_v11010)
+/// - Calls the driver's `cuGraphEventWaitNodeSetEvent` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8854,10 +9202,12 @@ pub unsafe extern "C" fn cuGraphEventWaitNodeSetEvent(
     };
     unsafe { driver_fn(hNode, event) }
 }
-/// `CUresult CUDAAPI cuGraphExecBatchMemOpNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExecBatchMemOpNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphExecBatchMemOpNodeSetParams_v11070`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuGraphExecBatchMemOpNodeSetParams` through [`entry::cuGraphExecBatchMemOpNodeSetParams_v11070`](super::entry::cuGraphExecBatchMemOpNodeSetParams_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExecBatchMemOpNodeSetParams_v11070`](super::entry::cuGraphExecBatchMemOpNodeSetParams_v11070)
+/// - Calls the driver's `cuGraphExecBatchMemOpNodeSetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8879,10 +9229,12 @@ pub unsafe extern "C" fn cuGraphExecBatchMemOpNodeSetParams(
     };
     unsafe { driver_fn(hGraphExec, hNode, nodeParams) }
 }
-/// `CUresult CUDAAPI cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphExecChildGraphNodeSetParams_v11010`], the ABI of CUDA 11.1
-/// - Calls the driver's `cuGraphExecChildGraphNodeSetParams` through [`entry::cuGraphExecChildGraphNodeSetParams_v11010`](super::entry::cuGraphExecChildGraphNodeSetParams_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExecChildGraphNodeSetParams_v11010`](super::entry::cuGraphExecChildGraphNodeSetParams_v11010)
+/// - Calls the driver's `cuGraphExecChildGraphNodeSetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8900,10 +9252,12 @@ pub unsafe extern "C" fn cuGraphExecChildGraphNodeSetParams(
     };
     unsafe { driver_fn(hGraphExec, hNode, childGraph) }
 }
-/// `CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphExecDestroy_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphExecDestroy` through [`entry::cuGraphExecDestroy_v10000`](super::entry::cuGraphExecDestroy_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExecDestroy_v10000`](super::entry::cuGraphExecDestroy_v10000)
+/// - Calls the driver's `cuGraphExecDestroy` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8914,10 +9268,12 @@ pub unsafe extern "C" fn cuGraphExecDestroy(hGraphExec: CUgraphExec) -> CUresult
     };
     unsafe { driver_fn(hGraphExec) }
 }
-/// `CUresult CUDAAPI cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphExecEventRecordNodeSetEvent_v11010`], the ABI of CUDA 11.1
-/// - Calls the driver's `cuGraphExecEventRecordNodeSetEvent` through [`entry::cuGraphExecEventRecordNodeSetEvent_v11010`](super::entry::cuGraphExecEventRecordNodeSetEvent_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExecEventRecordNodeSetEvent_v11010`](super::entry::cuGraphExecEventRecordNodeSetEvent_v11010)
+/// - Calls the driver's `cuGraphExecEventRecordNodeSetEvent` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8935,10 +9291,12 @@ pub unsafe extern "C" fn cuGraphExecEventRecordNodeSetEvent(
     };
     unsafe { driver_fn(hGraphExec, hNode, event) }
 }
-/// `CUresult CUDAAPI cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphExecEventWaitNodeSetEvent_v11010`], the ABI of CUDA 11.1
-/// - Calls the driver's `cuGraphExecEventWaitNodeSetEvent` through [`entry::cuGraphExecEventWaitNodeSetEvent_v11010`](super::entry::cuGraphExecEventWaitNodeSetEvent_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExecEventWaitNodeSetEvent_v11010`](super::entry::cuGraphExecEventWaitNodeSetEvent_v11010)
+/// - Calls the driver's `cuGraphExecEventWaitNodeSetEvent` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8956,10 +9314,12 @@ pub unsafe extern "C" fn cuGraphExecEventWaitNodeSetEvent(
     };
     unsafe { driver_fn(hGraphExec, hNode, event) }
 }
-/// `CUresult CUDAAPI cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuGraphExecExternalSemaphoresSignalNodeSetParams` through [`entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`](super::entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`](super::entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020)
+/// - Calls the driver's `cuGraphExecExternalSemaphoresSignalNodeSetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -8981,10 +9341,12 @@ pub unsafe extern "C" fn cuGraphExecExternalSemaphoresSignalNodeSetParams(
     };
     unsafe { driver_fn(hGraphExec, hNode, nodeParams) }
 }
-/// `CUresult CUDAAPI cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuGraphExecExternalSemaphoresWaitNodeSetParams` through [`entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`](super::entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`](super::entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020)
+/// - Calls the driver's `cuGraphExecExternalSemaphoresWaitNodeSetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9007,10 +9369,12 @@ pub unsafe extern "C" fn cuGraphExecExternalSemaphoresWaitNodeSetParams(
     unsafe { driver_fn(hGraphExec, hNode, nodeParams) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphExecGetFlags_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuGraphExecGetFlags` through [`entry::cuGraphExecGetFlags_v12000`](super::entry::cuGraphExecGetFlags_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExecGetFlags_v12000`](super::entry::cuGraphExecGetFlags_v12000)
+/// - Calls the driver's `cuGraphExecGetFlags` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -9025,10 +9389,12 @@ pub unsafe extern "C" fn cuGraphExecGetFlags(
     unsafe { driver_fn(hGraphExec, flags) }
 }
 #[cfg(cuda_ge_13010)]
-/// `CUresult CUDAAPI cuGraphExecGetId(CUgraphExec hGraphExec, unsigned int *graphId);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExecGetId(CUgraphExec hGraphExec, unsigned int *graphId);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphExecGetId_v13010`], the ABI of CUDA 13.1
-/// - Calls the driver's `cuGraphExecGetId` through [`entry::cuGraphExecGetId_v13010`](super::entry::cuGraphExecGetId_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExecGetId_v13010`](super::entry::cuGraphExecGetId_v13010)
+/// - Calls the driver's `cuGraphExecGetId` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - Since CUDA 13.1
 #[must_use]
@@ -9045,10 +9411,12 @@ pub unsafe extern "C" fn cuGraphExecGetId(
     };
     unsafe { driver_fn(hGraphExec, graphId) }
 }
-/// `CUresult CUDAAPI cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphExecHostNodeSetParams_v10020`], the ABI of CUDA 10.2
-/// - Calls the driver's `cuGraphExecHostNodeSetParams` through [`entry::cuGraphExecHostNodeSetParams_v10020`](super::entry::cuGraphExecHostNodeSetParams_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExecHostNodeSetParams_v10020`](super::entry::cuGraphExecHostNodeSetParams_v10020)
+/// - Calls the driver's `cuGraphExecHostNodeSetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9070,10 +9438,12 @@ pub unsafe extern "C" fn cuGraphExecHostNodeSetParams(
     unsafe { driver_fn(hGraphExec, hNode, nodeParams) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphExecKernelNodeSetParams_v10010`], the ABI of CUDA 10.1
-/// - Calls the driver's `cuGraphExecKernelNodeSetParams` through [`entry::cuGraphExecKernelNodeSetParams_v10010`](super::entry::cuGraphExecKernelNodeSetParams_v10010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExecKernelNodeSetParams_v10010`](super::entry::cuGraphExecKernelNodeSetParams_v10010)
+/// - Calls the driver's `cuGraphExecKernelNodeSetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
@@ -9095,11 +9465,13 @@ pub unsafe extern "C" fn cuGraphExecKernelNodeSetParams(
     unsafe { driver_fn(hGraphExec, hNode, nodeParams) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGraphExecKernelNodeSetParams`](super::cuGraphExecKernelNodeSetParams)
 /// - Typedef: [`PFN_cuGraphExecKernelNodeSetParams_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuGraphExecKernelNodeSetParams_v2` through [`entry::cuGraphExecKernelNodeSetParams_v12000`](super::entry::cuGraphExecKernelNodeSetParams_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExecKernelNodeSetParams_v12000`](super::entry::cuGraphExecKernelNodeSetParams_v12000)
+/// - Calls the driver's `cuGraphExecKernelNodeSetParams_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -9121,10 +9493,12 @@ pub unsafe extern "C" fn cuGraphExecKernelNodeSetParams_v2(
     };
     unsafe { driver_fn(hGraphExec, hNode, nodeParams) }
 }
-/// `CUresult CUDAAPI cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMCPY3D *copyParams, CUcontext ctx);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMCPY3D *copyParams, CUcontext ctx);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphExecMemcpyNodeSetParams_v10020`], the ABI of CUDA 10.2
-/// - Calls the driver's `cuGraphExecMemcpyNodeSetParams` through [`entry::cuGraphExecMemcpyNodeSetParams_v10020`](super::entry::cuGraphExecMemcpyNodeSetParams_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExecMemcpyNodeSetParams_v10020`](super::entry::cuGraphExecMemcpyNodeSetParams_v10020)
+/// - Calls the driver's `cuGraphExecMemcpyNodeSetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9147,10 +9521,12 @@ pub unsafe extern "C" fn cuGraphExecMemcpyNodeSetParams(
     };
     unsafe { driver_fn(hGraphExec, hNode, copyParams, ctx) }
 }
-/// `CUresult CUDAAPI cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphExecMemsetNodeSetParams_v10020`], the ABI of CUDA 10.2
-/// - Calls the driver's `cuGraphExecMemsetNodeSetParams` through [`entry::cuGraphExecMemsetNodeSetParams_v10020`](super::entry::cuGraphExecMemsetNodeSetParams_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExecMemsetNodeSetParams_v10020`](super::entry::cuGraphExecMemsetNodeSetParams_v10020)
+/// - Calls the driver's `cuGraphExecMemsetNodeSetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9174,10 +9550,12 @@ pub unsafe extern "C" fn cuGraphExecMemsetNodeSetParams(
     unsafe { driver_fn(hGraphExec, hNode, memsetParams, ctx) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphNode *hErrorNode_out, CUgraphExecUpdateResult *updateResult_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphNode *hErrorNode_out, CUgraphExecUpdateResult *updateResult_out);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphExecUpdate_v10020`], the ABI of CUDA 10.2
-/// - Calls the driver's `cuGraphExecUpdate` through [`entry::cuGraphExecUpdate_v10020`](super::entry::cuGraphExecUpdate_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExecUpdate_v10020`](super::entry::cuGraphExecUpdate_v10020)
+/// - Calls the driver's `cuGraphExecUpdate` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
@@ -9199,10 +9577,12 @@ pub unsafe extern "C" fn cuGraphExecUpdate(
     unsafe { driver_fn(hGraphExec, hGraph, hErrorNode_out, updateResult_out) }
 }
 #[cfg(cuda_ge_12020)]
-/// `CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphExecNodeSetParams_v12020`], the ABI of CUDA 12.2
-/// - Calls the driver's `cuGraphExecNodeSetParams` through [`entry::cuGraphExecNodeSetParams_v12020`](super::entry::cuGraphExecNodeSetParams_v12020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExecNodeSetParams_v12020`](super::entry::cuGraphExecNodeSetParams_v12020)
+/// - Calls the driver's `cuGraphExecNodeSetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - Since CUDA 12.2
 #[must_use]
@@ -9224,11 +9604,13 @@ pub unsafe extern "C" fn cuGraphExecNodeSetParams(
     unsafe { driver_fn(hGraphExec, hNode, nodeParams) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGraphExecUpdate`](super::cuGraphExecUpdate)
 /// - Typedef: [`PFN_cuGraphExecUpdate_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuGraphExecUpdate_v2` through [`entry::cuGraphExecUpdate_v12000`](super::entry::cuGraphExecUpdate_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExecUpdate_v12000`](super::entry::cuGraphExecUpdate_v12000)
+/// - Calls the driver's `cuGraphExecUpdate_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -9247,10 +9629,12 @@ pub unsafe extern "C" fn cuGraphExecUpdate_v2(
     };
     unsafe { driver_fn(hGraphExec, hGraph, resultInfo) }
 }
-/// `CUresult CUDAAPI cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode hNode, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *params_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode hNode, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *params_out);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuGraphExternalSemaphoresSignalNodeGetParams` through [`entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020`](super::entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020`](super::entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020)
+/// - Calls the driver's `cuGraphExternalSemaphoresSignalNodeGetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9270,10 +9654,12 @@ pub unsafe extern "C" fn cuGraphExternalSemaphoresSignalNodeGetParams(
     };
     unsafe { driver_fn(hNode, params_out) }
 }
-/// `CUresult CUDAAPI cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuGraphExternalSemaphoresSignalNodeSetParams` through [`entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020`](super::entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020`](super::entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020)
+/// - Calls the driver's `cuGraphExternalSemaphoresSignalNodeSetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9293,10 +9679,12 @@ pub unsafe extern "C" fn cuGraphExternalSemaphoresSignalNodeSetParams(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
-/// `CUresult CUDAAPI cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode hNode, CUDA_EXT_SEM_WAIT_NODE_PARAMS *params_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode hNode, CUDA_EXT_SEM_WAIT_NODE_PARAMS *params_out);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuGraphExternalSemaphoresWaitNodeGetParams` through [`entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020`](super::entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020`](super::entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020)
+/// - Calls the driver's `cuGraphExternalSemaphoresWaitNodeGetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9316,10 +9704,12 @@ pub unsafe extern "C" fn cuGraphExternalSemaphoresWaitNodeGetParams(
     };
     unsafe { driver_fn(hNode, params_out) }
 }
-/// `CUresult CUDAAPI cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuGraphExternalSemaphoresWaitNodeSetParams` through [`entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020`](super::entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020`](super::entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020)
+/// - Calls the driver's `cuGraphExternalSemaphoresWaitNodeSetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9340,10 +9730,12 @@ pub unsafe extern "C" fn cuGraphExternalSemaphoresWaitNodeSetParams(
     unsafe { driver_fn(hNode, nodeParams) }
 }
 #[cfg(not(cuda_ge_13000))]
-/// `CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, size_t *numEdges);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, size_t *numEdges);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphGetEdges_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphGetEdges` through [`entry::cuGraphGetEdges_v10000`](super::entry::cuGraphGetEdges_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphGetEdges_v10000`](super::entry::cuGraphGetEdges_v10000)
+/// - Calls the driver's `cuGraphGetEdges` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
@@ -9365,10 +9757,12 @@ pub unsafe extern "C" fn cuGraphGetEdges(
     unsafe { driver_fn(hGraph, from, to, numEdges) }
 }
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData, size_t *numEdges);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData, size_t *numEdges);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphGetEdges_v12030`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuGraphGetEdges_v2` through [`entry::cuGraphGetEdges_v12030`](super::entry::cuGraphGetEdges_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphGetEdges_v12030`](super::entry::cuGraphGetEdges_v12030)
+/// - Calls the driver's `cuGraphGetEdges_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[must_use]
@@ -9392,11 +9786,13 @@ pub unsafe extern "C" fn cuGraphGetEdges_v2(
     unsafe { driver_fn(hGraph, from, to, edgeData, numEdges) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData, size_t *numEdges);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData, size_t *numEdges);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGraphGetEdges`](super::cuGraphGetEdges)
 /// - Typedef: [`PFN_cuGraphGetEdges_v12030`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuGraphGetEdges_v2` through [`entry::cuGraphGetEdges_v12030`](super::entry::cuGraphGetEdges_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphGetEdges_v12030`](super::entry::cuGraphGetEdges_v12030)
+/// - Calls the driver's `cuGraphGetEdges_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
 #[must_use]
@@ -9420,10 +9816,12 @@ pub unsafe extern "C" fn cuGraphGetEdges_v2(
     unsafe { driver_fn(hGraph, from, to, edgeData, numEdges) }
 }
 #[cfg(cuda_ge_13010)]
-/// `CUresult CUDAAPI cuGraphGetId(CUgraph hGraph, unsigned int *graphId);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphGetId(CUgraph hGraph, unsigned int *graphId);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphGetId_v13010`], the ABI of CUDA 13.1
-/// - Calls the driver's `cuGraphGetId` through [`entry::cuGraphGetId_v13010`](super::entry::cuGraphGetId_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphGetId_v13010`](super::entry::cuGraphGetId_v13010)
+/// - Calls the driver's `cuGraphGetId` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - Since CUDA 13.1
 #[must_use]
@@ -9437,10 +9835,12 @@ pub unsafe extern "C" fn cuGraphGetId(
     };
     unsafe { driver_fn(hGraph, graphId) }
 }
-/// `CUresult CUDAAPI cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphGetNodes_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphGetNodes` through [`entry::cuGraphGetNodes_v10000`](super::entry::cuGraphGetNodes_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphGetNodes_v10000`](super::entry::cuGraphGetNodes_v10000)
+/// - Calls the driver's `cuGraphGetNodes` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9459,10 +9859,12 @@ pub unsafe extern "C" fn cuGraphGetNodes(
     };
     unsafe { driver_fn(hGraph, nodes, numNodes) }
 }
-/// `CUresult CUDAAPI cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphGetRootNodes_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphGetRootNodes` through [`entry::cuGraphGetRootNodes_v10000`](super::entry::cuGraphGetRootNodes_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphGetRootNodes_v10000`](super::entry::cuGraphGetRootNodes_v10000)
+/// - Calls the driver's `cuGraphGetRootNodes` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9481,10 +9883,12 @@ pub unsafe extern "C" fn cuGraphGetRootNodes(
     };
     unsafe { driver_fn(hGraph, rootNodes, numRootNodes) }
 }
-/// `CUresult CUDAAPI cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphHostNodeGetParams_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphHostNodeGetParams` through [`entry::cuGraphHostNodeGetParams_v10000`](super::entry::cuGraphHostNodeGetParams_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphHostNodeGetParams_v10000`](super::entry::cuGraphHostNodeGetParams_v10000)
+/// - Calls the driver's `cuGraphHostNodeGetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9503,10 +9907,12 @@ pub unsafe extern "C" fn cuGraphHostNodeGetParams(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
-/// `CUresult CUDAAPI cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphHostNodeSetParams_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphHostNodeSetParams` through [`entry::cuGraphHostNodeSetParams_v10000`](super::entry::cuGraphHostNodeSetParams_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphHostNodeSetParams_v10000`](super::entry::cuGraphHostNodeSetParams_v10000)
+/// - Calls the driver's `cuGraphHostNodeSetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9526,10 +9932,12 @@ pub unsafe extern "C" fn cuGraphHostNodeSetParams(
     unsafe { driver_fn(hNode, nodeParams) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphInstantiateWithFlags_v11040`], the ABI of CUDA 11.4
-/// - Calls the driver's `cuGraphInstantiateWithFlags` through [`entry::cuGraphInstantiateWithFlags_v11040`](super::entry::cuGraphInstantiateWithFlags_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphInstantiateWithFlags_v11040`](super::entry::cuGraphInstantiateWithFlags_v11040)
+/// - Calls the driver's `cuGraphInstantiateWithFlags` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
@@ -9551,11 +9959,13 @@ pub unsafe extern "C" fn cuGraphInstantiateWithFlags(
     unsafe { driver_fn(phGraphExec, hGraph, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode, char *logBuffer, size_t bufferSize);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode, char *logBuffer, size_t bufferSize);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGraphInstantiate`](super::cuGraphInstantiate)
 /// - Typedef: [`PFN_cuGraphInstantiate_v11000`], the ABI of CUDA 11.0
-/// - Calls the driver's `cuGraphInstantiate_v2` through [`entry::cuGraphInstantiate_v11000`](super::entry::cuGraphInstantiate_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphInstantiate_v11000`](super::entry::cuGraphInstantiate_v11000)
+/// - Calls the driver's `cuGraphInstantiate_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
@@ -9579,11 +9989,13 @@ pub unsafe extern "C" fn cuGraphInstantiate_v2(
     unsafe { driver_fn(phGraphExec, hGraph, phErrorNode, logBuffer, bufferSize) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGraphInstantiate`](super::cuGraphInstantiate)
 /// - Typedef: [`PFN_cuGraphInstantiateWithFlags_v11040`], the ABI of CUDA 11.4
-/// - Calls the driver's `cuGraphInstantiateWithFlags` through [`entry::cuGraphInstantiateWithFlags_v11040`](super::entry::cuGraphInstantiateWithFlags_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphInstantiateWithFlags_v11040`](super::entry::cuGraphInstantiateWithFlags_v11040)
+/// - Calls the driver's `cuGraphInstantiateWithFlags` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[must_use]
@@ -9605,10 +10017,12 @@ pub unsafe extern "C" fn cuGraphInstantiateWithFlags(
     unsafe { driver_fn(phGraphExec, hGraph, flags) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphInstantiateWithParams_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuGraphInstantiateWithParams` through [`entry::cuGraphInstantiateWithParams_v12000`](super::entry::cuGraphInstantiateWithParams_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphInstantiateWithParams_v12000`](super::entry::cuGraphInstantiateWithParams_v12000)
+/// - Calls the driver's `cuGraphInstantiateWithParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -9630,11 +10044,13 @@ pub unsafe extern "C" fn cuGraphInstantiateWithParams(
     unsafe { driver_fn(phGraphExec, hGraph, instantiateParams) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGraphInstantiateWithParams`](super::cuGraphInstantiateWithParams) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuGraphInstantiateWithParams_v12000_ptsz`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuGraphInstantiateWithParams_ptsz` through [`entry::cuGraphInstantiateWithParams_v12000_ptsz`](super::entry::cuGraphInstantiateWithParams_v12000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphInstantiateWithParams_v12000_ptsz`](super::entry::cuGraphInstantiateWithParams_v12000_ptsz)
+/// - Calls the driver's `cuGraphInstantiateWithParams_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -9656,10 +10072,12 @@ pub unsafe extern "C" fn cuGraphInstantiateWithParams_ptsz(
     };
     unsafe { driver_fn(phGraphExec, hGraph, instantiateParams) }
 }
-/// `CUresult CUDAAPI cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphKernelNodeCopyAttributes_v11000`], the ABI of CUDA 11.0
-/// - Calls the driver's `cuGraphKernelNodeCopyAttributes` through [`entry::cuGraphKernelNodeCopyAttributes_v11000`](super::entry::cuGraphKernelNodeCopyAttributes_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphKernelNodeCopyAttributes_v11000`](super::entry::cuGraphKernelNodeCopyAttributes_v11000)
+/// - Calls the driver's `cuGraphKernelNodeCopyAttributes` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9676,10 +10094,12 @@ pub unsafe extern "C" fn cuGraphKernelNodeCopyAttributes(
     };
     unsafe { driver_fn(dst, src) }
 }
-/// `CUresult CUDAAPI cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr, CUkernelNodeAttrValue *value_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr, CUkernelNodeAttrValue *value_out);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphKernelNodeGetAttribute_v11000`], the ABI of CUDA 11.0
-/// - Calls the driver's `cuGraphKernelNodeGetAttribute` through [`entry::cuGraphKernelNodeGetAttribute_v11000`](super::entry::cuGraphKernelNodeGetAttribute_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphKernelNodeGetAttribute_v11000`](super::entry::cuGraphKernelNodeGetAttribute_v11000)
+/// - Calls the driver's `cuGraphKernelNodeGetAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9701,10 +10121,12 @@ pub unsafe extern "C" fn cuGraphKernelNodeGetAttribute(
     unsafe { driver_fn(hNode, attr, value_out) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphKernelNodeGetParams_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphKernelNodeGetParams` through [`entry::cuGraphKernelNodeGetParams_v10000`](super::entry::cuGraphKernelNodeGetParams_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphKernelNodeGetParams_v10000`](super::entry::cuGraphKernelNodeGetParams_v10000)
+/// - Calls the driver's `cuGraphKernelNodeGetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
@@ -9724,11 +10146,13 @@ pub unsafe extern "C" fn cuGraphKernelNodeGetParams(
     unsafe { driver_fn(hNode, nodeParams) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGraphKernelNodeGetParams`](super::cuGraphKernelNodeGetParams)
 /// - Typedef: [`PFN_cuGraphKernelNodeGetParams_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuGraphKernelNodeGetParams_v2` through [`entry::cuGraphKernelNodeGetParams_v12000`](super::entry::cuGraphKernelNodeGetParams_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphKernelNodeGetParams_v12000`](super::entry::cuGraphKernelNodeGetParams_v12000)
+/// - Calls the driver's `cuGraphKernelNodeGetParams_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -9747,10 +10171,12 @@ pub unsafe extern "C" fn cuGraphKernelNodeGetParams_v2(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
-/// `CUresult CUDAAPI cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr, const CUkernelNodeAttrValue *value);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr, const CUkernelNodeAttrValue *value);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphKernelNodeSetAttribute_v11000`], the ABI of CUDA 11.0
-/// - Calls the driver's `cuGraphKernelNodeSetAttribute` through [`entry::cuGraphKernelNodeSetAttribute_v11000`](super::entry::cuGraphKernelNodeSetAttribute_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphKernelNodeSetAttribute_v11000`](super::entry::cuGraphKernelNodeSetAttribute_v11000)
+/// - Calls the driver's `cuGraphKernelNodeSetAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9772,10 +10198,12 @@ pub unsafe extern "C" fn cuGraphKernelNodeSetAttribute(
     unsafe { driver_fn(hNode, attr, value) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphKernelNodeSetParams_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphKernelNodeSetParams` through [`entry::cuGraphKernelNodeSetParams_v10000`](super::entry::cuGraphKernelNodeSetParams_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphKernelNodeSetParams_v10000`](super::entry::cuGraphKernelNodeSetParams_v10000)
+/// - Calls the driver's `cuGraphKernelNodeSetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
@@ -9795,11 +10223,13 @@ pub unsafe extern "C" fn cuGraphKernelNodeSetParams(
     unsafe { driver_fn(hNode, nodeParams) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGraphKernelNodeSetParams`](super::cuGraphKernelNodeSetParams)
 /// - Typedef: [`PFN_cuGraphKernelNodeSetParams_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuGraphKernelNodeSetParams_v2` through [`entry::cuGraphKernelNodeSetParams_v12000`](super::entry::cuGraphKernelNodeSetParams_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphKernelNodeSetParams_v12000`](super::entry::cuGraphKernelNodeSetParams_v12000)
+/// - Calls the driver's `cuGraphKernelNodeSetParams_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -9818,10 +10248,12 @@ pub unsafe extern "C" fn cuGraphKernelNodeSetParams_v2(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
-/// `CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphLaunch_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphLaunch` through [`entry::cuGraphLaunch_v10000`](super::entry::cuGraphLaunch_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphLaunch_v10000`](super::entry::cuGraphLaunch_v10000)
+/// - Calls the driver's `cuGraphLaunch` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9835,11 +10267,13 @@ pub unsafe extern "C" fn cuGraphLaunch(
     };
     unsafe { driver_fn(hGraph, hStream) }
 }
-/// `CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGraphLaunch`](super::cuGraphLaunch) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuGraphLaunch_v10000_ptsz`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphLaunch_ptsz` through [`entry::cuGraphLaunch_v10000_ptsz`](super::entry::cuGraphLaunch_v10000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphLaunch_v10000_ptsz`](super::entry::cuGraphLaunch_v10000_ptsz)
+/// - Calls the driver's `cuGraphLaunch_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9853,10 +10287,12 @@ pub unsafe extern "C" fn cuGraphLaunch_ptsz(
     };
     unsafe { driver_fn(hGraphExec, hStream) }
 }
-/// `CUresult CUDAAPI cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS *params_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS *params_out);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphMemAllocNodeGetParams_v11040`], the ABI of CUDA 11.4
-/// - Calls the driver's `cuGraphMemAllocNodeGetParams` through [`entry::cuGraphMemAllocNodeGetParams_v11040`](super::entry::cuGraphMemAllocNodeGetParams_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphMemAllocNodeGetParams_v11040`](super::entry::cuGraphMemAllocNodeGetParams_v11040)
+/// - Calls the driver's `cuGraphMemAllocNodeGetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9875,10 +10311,12 @@ pub unsafe extern "C" fn cuGraphMemAllocNodeGetParams(
     };
     unsafe { driver_fn(hNode, params_out) }
 }
-/// `CUresult CUDAAPI cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dptr_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dptr_out);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphMemFreeNodeGetParams_v11040`], the ABI of CUDA 11.4
-/// - Calls the driver's `cuGraphMemFreeNodeGetParams` through [`entry::cuGraphMemFreeNodeGetParams_v11040`](super::entry::cuGraphMemFreeNodeGetParams_v11040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphMemFreeNodeGetParams_v11040`](super::entry::cuGraphMemFreeNodeGetParams_v11040)
+/// - Calls the driver's `cuGraphMemFreeNodeGetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9894,10 +10332,12 @@ pub unsafe extern "C" fn cuGraphMemFreeNodeGetParams(
     };
     unsafe { driver_fn(hNode, dptr_out) }
 }
-/// `CUresult CUDAAPI cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphMemcpyNodeGetParams_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphMemcpyNodeGetParams` through [`entry::cuGraphMemcpyNodeGetParams_v10000`](super::entry::cuGraphMemcpyNodeGetParams_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphMemcpyNodeGetParams_v10000`](super::entry::cuGraphMemcpyNodeGetParams_v10000)
+/// - Calls the driver's `cuGraphMemcpyNodeGetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9913,10 +10353,12 @@ pub unsafe extern "C" fn cuGraphMemcpyNodeGetParams(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
-/// `CUresult CUDAAPI cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphMemcpyNodeSetParams_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphMemcpyNodeSetParams` through [`entry::cuGraphMemcpyNodeSetParams_v10000`](super::entry::cuGraphMemcpyNodeSetParams_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphMemcpyNodeSetParams_v10000`](super::entry::cuGraphMemcpyNodeSetParams_v10000)
+/// - Calls the driver's `cuGraphMemcpyNodeSetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9932,10 +10374,12 @@ pub unsafe extern "C" fn cuGraphMemcpyNodeSetParams(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
-/// `CUresult CUDAAPI cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphMemsetNodeGetParams_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphMemsetNodeGetParams` through [`entry::cuGraphMemsetNodeGetParams_v10000`](super::entry::cuGraphMemsetNodeGetParams_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphMemsetNodeGetParams_v10000`](super::entry::cuGraphMemsetNodeGetParams_v10000)
+/// - Calls the driver's `cuGraphMemsetNodeGetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9954,10 +10398,12 @@ pub unsafe extern "C" fn cuGraphMemsetNodeGetParams(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
-/// `CUresult CUDAAPI cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphMemsetNodeSetParams_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphMemsetNodeSetParams` through [`entry::cuGraphMemsetNodeSetParams_v10000`](super::entry::cuGraphMemsetNodeSetParams_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphMemsetNodeSetParams_v10000`](super::entry::cuGraphMemsetNodeSetParams_v10000)
+/// - Calls the driver's `cuGraphMemsetNodeSetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9976,10 +10422,12 @@ pub unsafe extern "C" fn cuGraphMemsetNodeSetParams(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
-/// `CUresult CUDAAPI cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphNodeFindInClone_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphNodeFindInClone` through [`entry::cuGraphNodeFindInClone_v10000`](super::entry::cuGraphNodeFindInClone_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphNodeFindInClone_v10000`](super::entry::cuGraphNodeFindInClone_v10000)
+/// - Calls the driver's `cuGraphNodeFindInClone` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -9999,10 +10447,12 @@ pub unsafe extern "C" fn cuGraphNodeFindInClone(
     unsafe { driver_fn(phNode, hOriginalNode, hClonedGraph) }
 }
 #[cfg(not(cuda_ge_13000))]
-/// `CUresult CUDAAPI cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode *dependencies, size_t *numDependencies);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode *dependencies, size_t *numDependencies);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphNodeGetDependencies_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphNodeGetDependencies` through [`entry::cuGraphNodeGetDependencies_v10000`](super::entry::cuGraphNodeGetDependencies_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphNodeGetDependencies_v10000`](super::entry::cuGraphNodeGetDependencies_v10000)
+/// - Calls the driver's `cuGraphNodeGetDependencies` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
@@ -10024,10 +10474,12 @@ pub unsafe extern "C" fn cuGraphNodeGetDependencies(
     unsafe { driver_fn(hNode, dependencies, numDependencies) }
 }
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode *dependencies, CUgraphEdgeData *edgeData, size_t *numDependencies);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode *dependencies, CUgraphEdgeData *edgeData, size_t *numDependencies);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphNodeGetDependencies_v12030`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuGraphNodeGetDependencies_v2` through [`entry::cuGraphNodeGetDependencies_v12030`](super::entry::cuGraphNodeGetDependencies_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphNodeGetDependencies_v12030`](super::entry::cuGraphNodeGetDependencies_v12030)
+/// - Calls the driver's `cuGraphNodeGetDependencies_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[must_use]
@@ -10051,10 +10503,12 @@ pub unsafe extern "C" fn cuGraphNodeGetDependencies_v2(
     unsafe { driver_fn(hNode, dependencies, edgeData, numDependencies) }
 }
 #[cfg(not(cuda_ge_13000))]
-/// `CUresult CUDAAPI cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *dependentNodes, size_t *numDependentNodes);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *dependentNodes, size_t *numDependentNodes);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphNodeGetDependentNodes_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphNodeGetDependentNodes` through [`entry::cuGraphNodeGetDependentNodes_v10000`](super::entry::cuGraphNodeGetDependentNodes_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphNodeGetDependentNodes_v10000`](super::entry::cuGraphNodeGetDependentNodes_v10000)
+/// - Calls the driver's `cuGraphNodeGetDependentNodes` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
@@ -10076,10 +10530,12 @@ pub unsafe extern "C" fn cuGraphNodeGetDependentNodes(
     unsafe { driver_fn(hNode, dependentNodes, numDependentNodes) }
 }
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode *dependentNodes, CUgraphEdgeData *edgeData, size_t *numDependentNodes);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode *dependentNodes, CUgraphEdgeData *edgeData, size_t *numDependentNodes);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphNodeGetDependentNodes_v12030`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuGraphNodeGetDependentNodes_v2` through [`entry::cuGraphNodeGetDependentNodes_v12030`](super::entry::cuGraphNodeGetDependentNodes_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphNodeGetDependentNodes_v12030`](super::entry::cuGraphNodeGetDependentNodes_v12030)
+/// - Calls the driver's `cuGraphNodeGetDependentNodes_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[must_use]
@@ -10104,10 +10560,12 @@ pub unsafe extern "C" fn cuGraphNodeGetDependentNodes_v2(
     unsafe { driver_fn(hNode, dependentNodes, edgeData, numDependentNodes) }
 }
 #[cfg(cuda_ge_13010)]
-/// `CUresult CUDAAPI cuGraphNodeGetContainingGraph(CUgraphNode hNode, CUgraph *phGraph);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphNodeGetContainingGraph(CUgraphNode hNode, CUgraph *phGraph);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphNodeGetContainingGraph_v13010`], the ABI of CUDA 13.1
-/// - Calls the driver's `cuGraphNodeGetContainingGraph` through [`entry::cuGraphNodeGetContainingGraph_v13010`](super::entry::cuGraphNodeGetContainingGraph_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphNodeGetContainingGraph_v13010`](super::entry::cuGraphNodeGetContainingGraph_v13010)
+/// - Calls the driver's `cuGraphNodeGetContainingGraph` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - Since CUDA 13.1
 #[must_use]
@@ -10124,11 +10582,13 @@ pub unsafe extern "C" fn cuGraphNodeGetContainingGraph(
     unsafe { driver_fn(hNode, phGraph) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode *dependencies, CUgraphEdgeData *edgeData, size_t *numDependencies);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode *dependencies, CUgraphEdgeData *edgeData, size_t *numDependencies);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGraphNodeGetDependencies`](super::cuGraphNodeGetDependencies)
 /// - Typedef: [`PFN_cuGraphNodeGetDependencies_v12030`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuGraphNodeGetDependencies_v2` through [`entry::cuGraphNodeGetDependencies_v12030`](super::entry::cuGraphNodeGetDependencies_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphNodeGetDependencies_v12030`](super::entry::cuGraphNodeGetDependencies_v12030)
+/// - Calls the driver's `cuGraphNodeGetDependencies_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
 #[must_use]
@@ -10152,11 +10612,13 @@ pub unsafe extern "C" fn cuGraphNodeGetDependencies_v2(
     unsafe { driver_fn(hNode, dependencies, edgeData, numDependencies) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *dependentNodes, CUgraphEdgeData *edgeData, size_t *numDependentNodes);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *dependentNodes, CUgraphEdgeData *edgeData, size_t *numDependentNodes);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGraphNodeGetDependentNodes`](super::cuGraphNodeGetDependentNodes)
 /// - Typedef: [`PFN_cuGraphNodeGetDependentNodes_v12030`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuGraphNodeGetDependentNodes_v2` through [`entry::cuGraphNodeGetDependentNodes_v12030`](super::entry::cuGraphNodeGetDependentNodes_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphNodeGetDependentNodes_v12030`](super::entry::cuGraphNodeGetDependentNodes_v12030)
+/// - Calls the driver's `cuGraphNodeGetDependentNodes_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
 #[must_use]
@@ -10180,10 +10642,12 @@ pub unsafe extern "C" fn cuGraphNodeGetDependentNodes_v2(
     };
     unsafe { driver_fn(hNode, dependentNodes, edgeData, numDependentNodes) }
 }
-/// `CUresult CUDAAPI cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int *isEnabled);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int *isEnabled);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphNodeGetEnabled_v11060`], the ABI of CUDA 11.6
-/// - Calls the driver's `cuGraphNodeGetEnabled` through [`entry::cuGraphNodeGetEnabled_v11060`](super::entry::cuGraphNodeGetEnabled_v11060), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphNodeGetEnabled_v11060`](super::entry::cuGraphNodeGetEnabled_v11060)
+/// - Calls the driver's `cuGraphNodeGetEnabled` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -10203,10 +10667,12 @@ pub unsafe extern "C" fn cuGraphNodeGetEnabled(
     unsafe { driver_fn(hGraphExec, hNode, isEnabled) }
 }
 #[cfg(cuda_ge_13010)]
-/// `CUresult CUDAAPI cuGraphNodeGetLocalId(CUgraphNode hNode, unsigned int *nodeId);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphNodeGetLocalId(CUgraphNode hNode, unsigned int *nodeId);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphNodeGetLocalId_v13010`], the ABI of CUDA 13.1
-/// - Calls the driver's `cuGraphNodeGetLocalId` through [`entry::cuGraphNodeGetLocalId_v13010`](super::entry::cuGraphNodeGetLocalId_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphNodeGetLocalId_v13010`](super::entry::cuGraphNodeGetLocalId_v13010)
+/// - Calls the driver's `cuGraphNodeGetLocalId` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - Since CUDA 13.1
 #[must_use]
@@ -10224,10 +10690,12 @@ pub unsafe extern "C" fn cuGraphNodeGetLocalId(
     unsafe { driver_fn(hNode, nodeId) }
 }
 #[cfg(cuda_ge_13020)]
-/// `CUresult CUDAAPI cuGraphNodeGetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphNodeGetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphNodeGetParams_v13020`], the ABI of CUDA 13.2
-/// - Calls the driver's `cuGraphNodeGetParams` through [`entry::cuGraphNodeGetParams_v13020`](super::entry::cuGraphNodeGetParams_v13020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphNodeGetParams_v13020`](super::entry::cuGraphNodeGetParams_v13020)
+/// - Calls the driver's `cuGraphNodeGetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - Since CUDA 13.2
 #[must_use]
@@ -10245,10 +10713,12 @@ pub unsafe extern "C" fn cuGraphNodeGetParams(
     unsafe { driver_fn(hNode, nodeParams) }
 }
 #[cfg(cuda_ge_13010)]
-/// `CUresult CUDAAPI cuGraphNodeGetToolsId(CUgraphNode hNode, unsigned long long *toolsNodeId);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphNodeGetToolsId(CUgraphNode hNode, unsigned long long *toolsNodeId);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphNodeGetToolsId_v13010`], the ABI of CUDA 13.1
-/// - Calls the driver's `cuGraphNodeGetToolsId` through [`entry::cuGraphNodeGetToolsId_v13010`](super::entry::cuGraphNodeGetToolsId_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphNodeGetToolsId_v13010`](super::entry::cuGraphNodeGetToolsId_v13010)
+/// - Calls the driver's `cuGraphNodeGetToolsId` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - Since CUDA 13.1
 #[must_use]
@@ -10265,10 +10735,12 @@ pub unsafe extern "C" fn cuGraphNodeGetToolsId(
     };
     unsafe { driver_fn(hNode, toolsNodeId) }
 }
-/// `CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphNodeGetType_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphNodeGetType` through [`entry::cuGraphNodeGetType_v10000`](super::entry::cuGraphNodeGetType_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphNodeGetType_v10000`](super::entry::cuGraphNodeGetType_v10000)
+/// - Calls the driver's `cuGraphNodeGetType` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -10282,10 +10754,12 @@ pub unsafe extern "C" fn cuGraphNodeGetType(
     };
     unsafe { driver_fn(hNode, type_) }
 }
-/// `CUresult CUDAAPI cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphNodeSetEnabled_v11060`], the ABI of CUDA 11.6
-/// - Calls the driver's `cuGraphNodeSetEnabled` through [`entry::cuGraphNodeSetEnabled_v11060`](super::entry::cuGraphNodeSetEnabled_v11060), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphNodeSetEnabled_v11060`](super::entry::cuGraphNodeSetEnabled_v11060)
+/// - Calls the driver's `cuGraphNodeSetEnabled` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -10305,10 +10779,12 @@ pub unsafe extern "C" fn cuGraphNodeSetEnabled(
     unsafe { driver_fn(hGraphExec, hNode, isEnabled) }
 }
 #[cfg(cuda_ge_12020)]
-/// `CUresult CUDAAPI cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphNodeSetParams_v12020`], the ABI of CUDA 12.2
-/// - Calls the driver's `cuGraphNodeSetParams` through [`entry::cuGraphNodeSetParams_v12020`](super::entry::cuGraphNodeSetParams_v12020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphNodeSetParams_v12020`](super::entry::cuGraphNodeSetParams_v12020)
+/// - Calls the driver's `cuGraphNodeSetParams` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - Since CUDA 12.2
 #[must_use]
@@ -10326,10 +10802,12 @@ pub unsafe extern "C" fn cuGraphNodeSetParams(
     unsafe { driver_fn(hNode, nodeParams) }
 }
 #[cfg(cuda_ge_13040)]
-/// `CUresult CUDAAPI cuGraphNodeSetParams_v2(CUgraphNode hNode, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphNodeSetParams_v2(CUgraphNode hNode, CUgraphNodeParams *nodeParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphNodeSetParams_v13040`], the ABI of CUDA 13.4
-/// - Calls the driver's `cuGraphNodeSetParams_v2` through [`entry::cuGraphNodeSetParams_v13040`](super::entry::cuGraphNodeSetParams_v13040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphNodeSetParams_v13040`](super::entry::cuGraphNodeSetParams_v13040)
+/// - Calls the driver's `cuGraphNodeSetParams_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - Since CUDA 13.4
 #[must_use]
@@ -10346,10 +10824,12 @@ pub unsafe extern "C" fn cuGraphNodeSetParams_v2(
     };
     unsafe { driver_fn(hNode, nodeParams) }
 }
-/// `CUresult CUDAAPI cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned int count);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned int count);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphReleaseUserObject_v11030`], the ABI of CUDA 11.3
-/// - Calls the driver's `cuGraphReleaseUserObject` through [`entry::cuGraphReleaseUserObject_v11030`](super::entry::cuGraphReleaseUserObject_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphReleaseUserObject_v11030`](super::entry::cuGraphReleaseUserObject_v11030)
+/// - Calls the driver's `cuGraphReleaseUserObject` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -10371,10 +10851,12 @@ pub unsafe extern "C" fn cuGraphReleaseUserObject(
     unsafe { driver_fn(graph, object, count) }
 }
 #[cfg(not(cuda_ge_13000))]
-/// `CUresult CUDAAPI cuGraphRemoveDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphRemoveDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphRemoveDependencies_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuGraphRemoveDependencies` through [`entry::cuGraphRemoveDependencies_v10000`](super::entry::cuGraphRemoveDependencies_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphRemoveDependencies_v10000`](super::entry::cuGraphRemoveDependencies_v10000)
+/// - Calls the driver's `cuGraphRemoveDependencies` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
@@ -10398,10 +10880,12 @@ pub unsafe extern "C" fn cuGraphRemoveDependencies(
     unsafe { driver_fn(hGraph, from, to, numDependencies) }
 }
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphRemoveDependencies_v12030`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuGraphRemoveDependencies_v2` through [`entry::cuGraphRemoveDependencies_v12030`](super::entry::cuGraphRemoveDependencies_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphRemoveDependencies_v12030`](super::entry::cuGraphRemoveDependencies_v12030)
+/// - Calls the driver's `cuGraphRemoveDependencies_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[must_use]
@@ -10427,11 +10911,13 @@ pub unsafe extern "C" fn cuGraphRemoveDependencies_v2(
     unsafe { driver_fn(hGraph, from, to, edgeData, numDependencies) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuGraphRemoveDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphRemoveDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGraphRemoveDependencies`](super::cuGraphRemoveDependencies)
 /// - Typedef: [`PFN_cuGraphRemoveDependencies_v12030`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuGraphRemoveDependencies_v2` through [`entry::cuGraphRemoveDependencies_v12030`](super::entry::cuGraphRemoveDependencies_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphRemoveDependencies_v12030`](super::entry::cuGraphRemoveDependencies_v12030)
+/// - Calls the driver's `cuGraphRemoveDependencies_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
 #[must_use]
@@ -10456,10 +10942,12 @@ pub unsafe extern "C" fn cuGraphRemoveDependencies_v2(
     };
     unsafe { driver_fn(hGraph, from, to, edgeData, numDependencies) }
 }
-/// `CUresult CUDAAPI cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphRetainUserObject_v11030`], the ABI of CUDA 11.3
-/// - Calls the driver's `cuGraphRetainUserObject` through [`entry::cuGraphRetainUserObject_v11030`](super::entry::cuGraphRetainUserObject_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphRetainUserObject_v11030`](super::entry::cuGraphRetainUserObject_v11030)
+/// - Calls the driver's `cuGraphRetainUserObject` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -10480,10 +10968,12 @@ pub unsafe extern "C" fn cuGraphRetainUserObject(
     };
     unsafe { driver_fn(graph, object, count, flags) }
 }
-/// `CUresult CUDAAPI cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphUpload_v11010`], the ABI of CUDA 11.1
-/// - Calls the driver's `cuGraphUpload` through [`entry::cuGraphUpload_v11010`](super::entry::cuGraphUpload_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphUpload_v11010`](super::entry::cuGraphUpload_v11010)
+/// - Calls the driver's `cuGraphUpload` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -10497,11 +10987,13 @@ pub unsafe extern "C" fn cuGraphUpload(
     };
     unsafe { driver_fn(hGraph, hStream) }
 }
-/// `CUresult CUDAAPI cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGraphUpload`](super::cuGraphUpload) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuGraphUpload_v11010_ptsz`], the ABI of CUDA 11.1
-/// - Calls the driver's `cuGraphUpload_ptsz` through [`entry::cuGraphUpload_v11010_ptsz`](super::entry::cuGraphUpload_v11010_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphUpload_v11010_ptsz`](super::entry::cuGraphUpload_v11010_ptsz)
+/// - Calls the driver's `cuGraphUpload_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -10515,10 +11007,12 @@ pub unsafe extern "C" fn cuGraphUpload_ptsz(
     };
     unsafe { driver_fn(hGraphExec, hStream) }
 }
-/// `CUresult CUDAAPI cuGraphicsMapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphicsMapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphicsMapResources_v3000`], the ABI of CUDA 3.0
-/// - Calls the driver's `cuGraphicsMapResources` through [`entry::cuGraphicsMapResources_v3000`](super::entry::cuGraphicsMapResources_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphicsMapResources_v3000`](super::entry::cuGraphicsMapResources_v3000)
+/// - Calls the driver's `cuGraphicsMapResources` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
 /// - In every supported header
 #[must_use]
@@ -10537,11 +11031,13 @@ pub unsafe extern "C" fn cuGraphicsMapResources(
     };
     unsafe { driver_fn(count, resources, hStream) }
 }
-/// `CUresult CUDAAPI cuGraphicsMapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphicsMapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGraphicsMapResources`](super::cuGraphicsMapResources) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuGraphicsMapResources_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuGraphicsMapResources_ptsz` through [`entry::cuGraphicsMapResources_v7000_ptsz`](super::entry::cuGraphicsMapResources_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphicsMapResources_v7000_ptsz`](super::entry::cuGraphicsMapResources_v7000_ptsz)
+/// - Calls the driver's `cuGraphicsMapResources_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
 /// - In every supported header
 #[must_use]
@@ -10562,10 +11058,12 @@ pub unsafe extern "C" fn cuGraphicsMapResources_ptsz(
     };
     unsafe { driver_fn(count, resources, hStream) }
 }
-/// `CUresult CUDAAPI cuGraphicsResourceGetMappedMipmappedArray(CUmipmappedArray *pMipmappedArray, CUgraphicsResource resource);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphicsResourceGetMappedMipmappedArray(CUmipmappedArray *pMipmappedArray, CUgraphicsResource resource);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuGraphicsResourceGetMappedMipmappedArray` through [`entry::cuGraphicsResourceGetMappedMipmappedArray_v5000`](super::entry::cuGraphicsResourceGetMappedMipmappedArray_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphicsResourceGetMappedMipmappedArray_v5000`](super::entry::cuGraphicsResourceGetMappedMipmappedArray_v5000)
+/// - Calls the driver's `cuGraphicsResourceGetMappedMipmappedArray` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
 /// - In every supported header
 #[must_use]
@@ -10585,11 +11083,13 @@ pub unsafe extern "C" fn cuGraphicsResourceGetMappedMipmappedArray(
     };
     unsafe { driver_fn(pMipmappedArray, resource) }
 }
-/// `CUresult CUDAAPI cuGraphicsResourceGetMappedPointer(CUdeviceptr *pDevPtr, size_t *pSize, CUgraphicsResource resource);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphicsResourceGetMappedPointer(CUdeviceptr *pDevPtr, size_t *pSize, CUgraphicsResource resource);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGraphicsResourceGetMappedPointer`](super::cuGraphicsResourceGetMappedPointer)
 /// - Typedef: [`PFN_cuGraphicsResourceGetMappedPointer_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuGraphicsResourceGetMappedPointer_v2` through [`entry::cuGraphicsResourceGetMappedPointer_v3020`](super::entry::cuGraphicsResourceGetMappedPointer_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphicsResourceGetMappedPointer_v3020`](super::entry::cuGraphicsResourceGetMappedPointer_v3020)
+/// - Calls the driver's `cuGraphicsResourceGetMappedPointer_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
 /// - In every supported header
 #[must_use]
@@ -10611,11 +11111,13 @@ pub unsafe extern "C" fn cuGraphicsResourceGetMappedPointer_v2(
     };
     unsafe { driver_fn(pDevPtr, pSize, resource) }
 }
-/// `CUresult CUDAAPI cuGraphicsResourceSetMapFlags(CUgraphicsResource resource, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphicsResourceSetMapFlags(CUgraphicsResource resource, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGraphicsResourceSetMapFlags`](super::cuGraphicsResourceSetMapFlags)
 /// - Typedef: [`PFN_cuGraphicsResourceSetMapFlags_v6050`], the ABI of CUDA 6.5
-/// - Calls the driver's `cuGraphicsResourceSetMapFlags_v2` through [`entry::cuGraphicsResourceSetMapFlags_v6050`](super::entry::cuGraphicsResourceSetMapFlags_v6050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphicsResourceSetMapFlags_v6050`](super::entry::cuGraphicsResourceSetMapFlags_v6050)
+/// - Calls the driver's `cuGraphicsResourceSetMapFlags_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
 /// - In every supported header
 #[must_use]
@@ -10635,10 +11137,12 @@ pub unsafe extern "C" fn cuGraphicsResourceSetMapFlags_v2(
     };
     unsafe { driver_fn(resource, flags) }
 }
-/// `CUresult CUDAAPI cuGraphicsSubResourceGetMappedArray(CUarray *pArray, CUgraphicsResource resource, unsigned int arrayIndex, unsigned int mipLevel);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphicsSubResourceGetMappedArray(CUarray *pArray, CUgraphicsResource resource, unsigned int arrayIndex, unsigned int mipLevel);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphicsSubResourceGetMappedArray_v3000`], the ABI of CUDA 3.0
-/// - Calls the driver's `cuGraphicsSubResourceGetMappedArray` through [`entry::cuGraphicsSubResourceGetMappedArray_v3000`](super::entry::cuGraphicsSubResourceGetMappedArray_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphicsSubResourceGetMappedArray_v3000`](super::entry::cuGraphicsSubResourceGetMappedArray_v3000)
+/// - Calls the driver's `cuGraphicsSubResourceGetMappedArray` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
 /// - In every supported header
 #[must_use]
@@ -10662,10 +11166,12 @@ pub unsafe extern "C" fn cuGraphicsSubResourceGetMappedArray(
     };
     unsafe { driver_fn(pArray, resource, arrayIndex, mipLevel) }
 }
-/// `CUresult CUDAAPI cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphicsUnmapResources_v3000`], the ABI of CUDA 3.0
-/// - Calls the driver's `cuGraphicsUnmapResources` through [`entry::cuGraphicsUnmapResources_v3000`](super::entry::cuGraphicsUnmapResources_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphicsUnmapResources_v3000`](super::entry::cuGraphicsUnmapResources_v3000)
+/// - Calls the driver's `cuGraphicsUnmapResources` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
 /// - In every supported header
 #[must_use]
@@ -10686,11 +11192,13 @@ pub unsafe extern "C" fn cuGraphicsUnmapResources(
     };
     unsafe { driver_fn(count, resources, hStream) }
 }
-/// `CUresult CUDAAPI cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuGraphicsUnmapResources`](super::cuGraphicsUnmapResources) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuGraphicsUnmapResources_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuGraphicsUnmapResources_ptsz` through [`entry::cuGraphicsUnmapResources_v7000_ptsz`](super::entry::cuGraphicsUnmapResources_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphicsUnmapResources_v7000_ptsz`](super::entry::cuGraphicsUnmapResources_v7000_ptsz)
+/// - Calls the driver's `cuGraphicsUnmapResources_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
 /// - In every supported header
 #[must_use]
@@ -10711,10 +11219,12 @@ pub unsafe extern "C" fn cuGraphicsUnmapResources_ptsz(
     };
     unsafe { driver_fn(count, resources, hStream) }
 }
-/// `CUresult CUDAAPI cuGraphicsUnregisterResource(CUgraphicsResource resource);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGraphicsUnregisterResource(CUgraphicsResource resource);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGraphicsUnregisterResource_v3000`], the ABI of CUDA 3.0
-/// - Calls the driver's `cuGraphicsUnregisterResource` through [`entry::cuGraphicsUnregisterResource_v3000`](super::entry::cuGraphicsUnregisterResource_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphicsUnregisterResource_v3000`](super::entry::cuGraphicsUnregisterResource_v3000)
+/// - Calls the driver's `cuGraphicsUnregisterResource` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
 /// - In every supported header
 #[must_use]
@@ -10730,10 +11240,12 @@ pub unsafe extern "C" fn cuGraphicsUnregisterResource(
     unsafe { driver_fn(resource) }
 }
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13010)))]
-/// `CUresult CUDAAPI cuGreenCtxCreate(CUgreenCtx* phCtx, CUdevResourceDesc desc, CUdevice dev, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGreenCtxCreate(CUgreenCtx* phCtx, CUdevResourceDesc desc, CUdevice dev, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGreenCtxCreate_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuGreenCtxCreate` through [`entry::cuGreenCtxCreate_v12040`](super::entry::cuGreenCtxCreate_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGreenCtxCreate_v12040`](super::entry::cuGreenCtxCreate_v12040)
+/// - Calls the driver's `cuGreenCtxCreate` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
 /// - As written here: since CUDA 12.4; removed in 13.1; the name: since CUDA 12.4
 #[must_use]
@@ -10755,10 +11267,12 @@ pub unsafe extern "C" fn cuGreenCtxCreate(
     unsafe { driver_fn(phCtx, desc, dev, flags) }
 }
 #[cfg(cuda_ge_13010)]
-/// `CUresult CUDAAPI cuGreenCtxCreate(CUgreenCtx *phCtx, CUdevResourceDesc desc, CUdevice dev, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGreenCtxCreate(CUgreenCtx *phCtx, CUdevResourceDesc desc, CUdevice dev, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGreenCtxCreate_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuGreenCtxCreate` through [`entry::cuGreenCtxCreate_v12040`](super::entry::cuGreenCtxCreate_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGreenCtxCreate_v12040`](super::entry::cuGreenCtxCreate_v12040)
+/// - Calls the driver's `cuGreenCtxCreate` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
 /// - As written here: since CUDA 13.1; the name: since CUDA 12.4
 #[must_use]
@@ -10780,10 +11294,12 @@ pub unsafe extern "C" fn cuGreenCtxCreate(
     unsafe { driver_fn(phCtx, desc, dev, flags) }
 }
 #[cfg(cuda_ge_12040)]
-/// `CUresult CUDAAPI cuGreenCtxDestroy(CUgreenCtx hCtx);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGreenCtxDestroy(CUgreenCtx hCtx);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGreenCtxDestroy_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuGreenCtxDestroy` through [`entry::cuGreenCtxDestroy_v12040`](super::entry::cuGreenCtxDestroy_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGreenCtxDestroy_v12040`](super::entry::cuGreenCtxDestroy_v12040)
+/// - Calls the driver's `cuGreenCtxDestroy` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
 /// - Since CUDA 12.4
 #[must_use]
@@ -10795,10 +11311,12 @@ pub unsafe extern "C" fn cuGreenCtxDestroy(hCtx: CUgreenCtx) -> CUresult {
     unsafe { driver_fn(hCtx) }
 }
 #[cfg(cuda_ge_12040)]
-/// `CUresult CUDAAPI cuGreenCtxGetDevResource(CUgreenCtx hCtx, CUdevResource* resource, CUdevResourceType type);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGreenCtxGetDevResource(CUgreenCtx hCtx, CUdevResource* resource, CUdevResourceType type);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGreenCtxGetDevResource_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuGreenCtxGetDevResource` through [`entry::cuGreenCtxGetDevResource_v12040`](super::entry::cuGreenCtxGetDevResource_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGreenCtxGetDevResource_v12040`](super::entry::cuGreenCtxGetDevResource_v12040)
+/// - Calls the driver's `cuGreenCtxGetDevResource` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
 /// - Since CUDA 12.4
 #[must_use]
@@ -10820,10 +11338,12 @@ pub unsafe extern "C" fn cuGreenCtxGetDevResource(
     unsafe { driver_fn(hCtx, resource, type_) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuGreenCtxGetId(CUgreenCtx greenCtx, unsigned long long *greenCtxId);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGreenCtxGetId(CUgreenCtx greenCtx, unsigned long long *greenCtxId);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGreenCtxGetId_v12090`], the ABI of CUDA 12.9
-/// - Calls the driver's `cuGreenCtxGetId` through [`entry::cuGreenCtxGetId_v12090`](super::entry::cuGreenCtxGetId_v12090), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGreenCtxGetId_v12090`](super::entry::cuGreenCtxGetId_v12090)
+/// - Calls the driver's `cuGreenCtxGetId` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
 /// - Since CUDA 13.0
 #[must_use]
@@ -10841,10 +11361,12 @@ pub unsafe extern "C" fn cuGreenCtxGetId(
     unsafe { driver_fn(greenCtx, greenCtxId) }
 }
 #[cfg(cuda_ge_12040)]
-/// `CUresult CUDAAPI cuGreenCtxRecordEvent(CUgreenCtx hCtx, CUevent hEvent);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGreenCtxRecordEvent(CUgreenCtx hCtx, CUevent hEvent);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGreenCtxRecordEvent_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuGreenCtxRecordEvent` through [`entry::cuGreenCtxRecordEvent_v12040`](super::entry::cuGreenCtxRecordEvent_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGreenCtxRecordEvent_v12040`](super::entry::cuGreenCtxRecordEvent_v12040)
+/// - Calls the driver's `cuGreenCtxRecordEvent` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
 /// - Since CUDA 12.4
 #[must_use]
@@ -10859,10 +11381,12 @@ pub unsafe extern "C" fn cuGreenCtxRecordEvent(
     unsafe { driver_fn(hCtx, hEvent) }
 }
 #[cfg(cuda_ge_12050)]
-/// `CUresult CUDAAPI cuGreenCtxStreamCreate(CUstream* phStream, CUgreenCtx greenCtx, unsigned int flags, int priority);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGreenCtxStreamCreate(CUstream* phStream, CUgreenCtx greenCtx, unsigned int flags, int priority);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGreenCtxStreamCreate_v12050`], the ABI of CUDA 12.5
-/// - Calls the driver's `cuGreenCtxStreamCreate` through [`entry::cuGreenCtxStreamCreate_v12050`](super::entry::cuGreenCtxStreamCreate_v12050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGreenCtxStreamCreate_v12050`](super::entry::cuGreenCtxStreamCreate_v12050)
+/// - Calls the driver's `cuGreenCtxStreamCreate` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
 /// - Since CUDA 12.5
 #[must_use]
@@ -10884,10 +11408,12 @@ pub unsafe extern "C" fn cuGreenCtxStreamCreate(
     unsafe { driver_fn(phStream, greenCtx, flags, priority) }
 }
 #[cfg(cuda_ge_12040)]
-/// `CUresult CUDAAPI cuGreenCtxWaitEvent(CUgreenCtx hCtx, CUevent hEvent);` (`cuda.h`)
+/// `CUresult CUDAAPI cuGreenCtxWaitEvent(CUgreenCtx hCtx, CUevent hEvent);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuGreenCtxWaitEvent_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuGreenCtxWaitEvent` through [`entry::cuGreenCtxWaitEvent_v12040`](super::entry::cuGreenCtxWaitEvent_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGreenCtxWaitEvent_v12040`](super::entry::cuGreenCtxWaitEvent_v12040)
+/// - Calls the driver's `cuGreenCtxWaitEvent` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
 /// - Since CUDA 12.4
 #[must_use]
@@ -10901,10 +11427,12 @@ pub unsafe extern "C" fn cuGreenCtxWaitEvent(
     };
     unsafe { driver_fn(hCtx, hEvent) }
 }
-/// `CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *memHandleDesc);` (`cuda.h`)
+/// `CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *memHandleDesc);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuImportExternalMemory_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuImportExternalMemory` through [`entry::cuImportExternalMemory_v10000`](super::entry::cuImportExternalMemory_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuImportExternalMemory_v10000`](super::entry::cuImportExternalMemory_v10000)
+/// - Calls the driver's `cuImportExternalMemory` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
 /// - In every supported header
 #[must_use]
@@ -10921,10 +11449,12 @@ pub unsafe extern "C" fn cuImportExternalMemory(
     };
     unsafe { driver_fn(extMem_out, memHandleDesc) }
 }
-/// `CUresult CUDAAPI cuImportExternalSemaphore(CUexternalSemaphore *extSem_out, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *semHandleDesc);` (`cuda.h`)
+/// `CUresult CUDAAPI cuImportExternalSemaphore(CUexternalSemaphore *extSem_out, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *semHandleDesc);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuImportExternalSemaphore_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuImportExternalSemaphore` through [`entry::cuImportExternalSemaphore_v10000`](super::entry::cuImportExternalSemaphore_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuImportExternalSemaphore_v10000`](super::entry::cuImportExternalSemaphore_v10000)
+/// - Calls the driver's `cuImportExternalSemaphore` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
 /// - In every supported header
 #[must_use]
@@ -10943,10 +11473,12 @@ pub unsafe extern "C" fn cuImportExternalSemaphore(
     };
     unsafe { driver_fn(extSem_out, semHandleDesc) }
 }
-/// `CUresult CUDAAPI cuInit(unsigned int Flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuInit(unsigned int Flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuInit_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuInit` through [`entry::cuInit_v2000`](super::entry::cuInit_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuInit_v2000`](super::entry::cuInit_v2000)
+/// - Calls the driver's `cuInit` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Initialization](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__INITIALIZE.html)
 /// - In every supported header
 #[must_use]
@@ -10957,10 +11489,12 @@ pub unsafe extern "C" fn cuInit(Flags: ::core::ffi::c_uint) -> CUresult {
     };
     unsafe { driver_fn(Flags) }
 }
-/// `CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr);` (`cuda.h`)
+/// `CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuIpcCloseMemHandle_v4010`], the ABI of CUDA 4.1
-/// - Calls the driver's `cuIpcCloseMemHandle` through [`entry::cuIpcCloseMemHandle_v4010`](super::entry::cuIpcCloseMemHandle_v4010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuIpcCloseMemHandle_v4010`](super::entry::cuIpcCloseMemHandle_v4010)
+/// - Calls the driver's `cuIpcCloseMemHandle` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -10971,10 +11505,12 @@ pub unsafe extern "C" fn cuIpcCloseMemHandle(dptr: CUdeviceptr) -> CUresult {
     };
     unsafe { driver_fn(dptr) }
 }
-/// `CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event);` (`cuda.h`)
+/// `CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuIpcGetEventHandle_v4010`], the ABI of CUDA 4.1
-/// - Calls the driver's `cuIpcGetEventHandle` through [`entry::cuIpcGetEventHandle_v4010`](super::entry::cuIpcGetEventHandle_v4010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuIpcGetEventHandle_v4010`](super::entry::cuIpcGetEventHandle_v4010)
+/// - Calls the driver's `cuIpcGetEventHandle` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -10988,10 +11524,12 @@ pub unsafe extern "C" fn cuIpcGetEventHandle(
     };
     unsafe { driver_fn(pHandle, event) }
 }
-/// `CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr);` (`cuda.h`)
+/// `CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuIpcGetMemHandle_v4010`], the ABI of CUDA 4.1
-/// - Calls the driver's `cuIpcGetMemHandle` through [`entry::cuIpcGetMemHandle_v4010`](super::entry::cuIpcGetMemHandle_v4010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuIpcGetMemHandle_v4010`](super::entry::cuIpcGetMemHandle_v4010)
+/// - Calls the driver's `cuIpcGetMemHandle` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -11005,10 +11543,12 @@ pub unsafe extern "C" fn cuIpcGetMemHandle(
     };
     unsafe { driver_fn(pHandle, dptr) }
 }
-/// `CUresult CUDAAPI cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle);` (`cuda.h`)
+/// `CUresult CUDAAPI cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuIpcOpenEventHandle_v4010`], the ABI of CUDA 4.1
-/// - Calls the driver's `cuIpcOpenEventHandle` through [`entry::cuIpcOpenEventHandle_v4010`](super::entry::cuIpcOpenEventHandle_v4010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuIpcOpenEventHandle_v4010`](super::entry::cuIpcOpenEventHandle_v4010)
+/// - Calls the driver's `cuIpcOpenEventHandle` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -11022,11 +11562,13 @@ pub unsafe extern "C" fn cuIpcOpenEventHandle(
     };
     unsafe { driver_fn(phEvent, handle) }
 }
-/// `CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuIpcOpenMemHandle`](super::cuIpcOpenMemHandle)
 /// - Typedef: [`PFN_cuIpcOpenMemHandle_v11000`], the ABI of CUDA 11.0
-/// - Calls the driver's `cuIpcOpenMemHandle_v2` through [`entry::cuIpcOpenMemHandle_v11000`](super::entry::cuIpcOpenMemHandle_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuIpcOpenMemHandle_v11000`](super::entry::cuIpcOpenMemHandle_v11000)
+/// - Calls the driver's `cuIpcOpenMemHandle_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -11046,10 +11588,12 @@ pub unsafe extern "C" fn cuIpcOpenMemHandle_v2(
     unsafe { driver_fn(pdptr, handle, Flags) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuKernelGetAttribute_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuKernelGetAttribute` through [`entry::cuKernelGetAttribute_v12000`](super::entry::cuKernelGetAttribute_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuKernelGetAttribute_v12000`](super::entry::cuKernelGetAttribute_v12000)
+/// - Calls the driver's `cuKernelGetAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -11071,10 +11615,12 @@ pub unsafe extern "C" fn cuKernelGetAttribute(
     unsafe { driver_fn(pi, attrib, kernel, dev) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel);` (`cuda.h`)
+/// `CUresult CUDAAPI cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuKernelGetFunction_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuKernelGetFunction` through [`entry::cuKernelGetFunction_v12000`](super::entry::cuKernelGetFunction_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuKernelGetFunction_v12000`](super::entry::cuKernelGetFunction_v12000)
+/// - Calls the driver's `cuKernelGetFunction` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -11089,10 +11635,12 @@ pub unsafe extern "C" fn cuKernelGetFunction(
     unsafe { driver_fn(pFunc, kernel) }
 }
 #[cfg(cuda_ge_12050)]
-/// `CUresult CUDAAPI cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel);` (`cuda.h`)
+/// `CUresult CUDAAPI cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuKernelGetLibrary_v12050`], the ABI of CUDA 12.5
-/// - Calls the driver's `cuKernelGetLibrary` through [`entry::cuKernelGetLibrary_v12050`](super::entry::cuKernelGetLibrary_v12050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuKernelGetLibrary_v12050`](super::entry::cuKernelGetLibrary_v12050)
+/// - Calls the driver's `cuKernelGetLibrary` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
 /// - Since CUDA 12.5
 #[must_use]
@@ -11107,10 +11655,12 @@ pub unsafe extern "C" fn cuKernelGetLibrary(
     unsafe { driver_fn(pLib, kernel) }
 }
 #[cfg(cuda_ge_12030)]
-/// `CUresult CUDAAPI cuKernelGetName(const char **name, CUkernel hfunc);` (`cuda.h`)
+/// `CUresult CUDAAPI cuKernelGetName(const char **name, CUkernel hfunc);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuKernelGetName_v12030`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuKernelGetName` through [`entry::cuKernelGetName_v12030`](super::entry::cuKernelGetName_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuKernelGetName_v12030`](super::entry::cuKernelGetName_v12030)
+/// - Calls the driver's `cuKernelGetName` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
 /// - Since CUDA 12.3
 #[must_use]
@@ -11128,10 +11678,12 @@ pub unsafe extern "C" fn cuKernelGetName(
     unsafe { driver_fn(name, hfunc) }
 }
 #[cfg(cuda_ge_13020)]
-/// `CUresult CUDAAPI cuKernelGetParamCount(CUkernel kernel, size_t *paramCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuKernelGetParamCount(CUkernel kernel, size_t *paramCount);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuKernelGetParamCount_v13020`], the ABI of CUDA 13.2
-/// - Calls the driver's `cuKernelGetParamCount` through [`entry::cuKernelGetParamCount_v13020`](super::entry::cuKernelGetParamCount_v13020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuKernelGetParamCount_v13020`](super::entry::cuKernelGetParamCount_v13020)
+/// - Calls the driver's `cuKernelGetParamCount` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
 /// - Since CUDA 13.2
 #[must_use]
@@ -11146,10 +11698,12 @@ pub unsafe extern "C" fn cuKernelGetParamCount(
     unsafe { driver_fn(kernel, paramCount) }
 }
 #[cfg(cuda_ge_12040)]
-/// `CUresult CUDAAPI cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t *paramSize);` (`cuda.h`)
+/// `CUresult CUDAAPI cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t *paramSize);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuKernelGetParamInfo_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuKernelGetParamInfo` through [`entry::cuKernelGetParamInfo_v12040`](super::entry::cuKernelGetParamInfo_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuKernelGetParamInfo_v12040`](super::entry::cuKernelGetParamInfo_v12040)
+/// - Calls the driver's `cuKernelGetParamInfo` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
 /// - Since CUDA 12.4
 #[must_use]
@@ -11171,10 +11725,12 @@ pub unsafe extern "C" fn cuKernelGetParamInfo(
     unsafe { driver_fn(kernel, paramIndex, paramOffset, paramSize) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuKernelSetAttribute_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuKernelSetAttribute` through [`entry::cuKernelSetAttribute_v12000`](super::entry::cuKernelSetAttribute_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuKernelSetAttribute_v12000`](super::entry::cuKernelSetAttribute_v12000)
+/// - Calls the driver's `cuKernelSetAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -11196,10 +11752,12 @@ pub unsafe extern "C" fn cuKernelSetAttribute(
     unsafe { driver_fn(attrib, val, kernel, dev) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuKernelSetCacheConfig_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuKernelSetCacheConfig` through [`entry::cuKernelSetCacheConfig_v12000`](super::entry::cuKernelSetCacheConfig_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuKernelSetCacheConfig_v12000`](super::entry::cuKernelSetCacheConfig_v12000)
+/// - Calls the driver's `cuKernelSetCacheConfig` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -11214,10 +11772,12 @@ pub unsafe extern "C" fn cuKernelSetCacheConfig(
     };
     unsafe { driver_fn(kernel, config, dev) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunch(CUfunction f);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunch(CUfunction f);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLaunch_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuLaunch` through [`entry::cuLaunch_v2000`](super::entry::cuLaunch_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLaunch_v2000`](super::entry::cuLaunch_v2000)
+/// - Calls the driver's `cuLaunch` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -11228,10 +11788,12 @@ pub unsafe extern "C" fn cuLaunch(f: CUfunction) -> CUresult {
     };
     unsafe { driver_fn(f) }
 }
-/// `CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLaunchCooperativeKernel_v9000`], the ABI of CUDA 9.0
-/// - Calls the driver's `cuLaunchCooperativeKernel` through [`entry::cuLaunchCooperativeKernel_v9000`](super::entry::cuLaunchCooperativeKernel_v9000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLaunchCooperativeKernel_v9000`](super::entry::cuLaunchCooperativeKernel_v9000)
+/// - Calls the driver's `cuLaunchCooperativeKernel` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - In every supported header
 #[must_use]
@@ -11280,10 +11842,12 @@ pub unsafe extern "C" fn cuLaunchCooperativeKernel(
     }
 }
 #[cfg(not(cuda_ge_13030))]
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices, unsigned int flags);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`], the ABI of CUDA 9.0
-/// - Calls the driver's `cuLaunchCooperativeKernelMultiDevice` through [`entry::cuLaunchCooperativeKernelMultiDevice_v9000`](super::entry::cuLaunchCooperativeKernelMultiDevice_v9000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLaunchCooperativeKernelMultiDevice_v9000`](super::entry::cuLaunchCooperativeKernelMultiDevice_v9000)
+/// - Calls the driver's `cuLaunchCooperativeKernelMultiDevice` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - As written here: in CUDA 11.7 to 13.2; removed in 13.3; the name: in every supported header
 #[must_use]
@@ -11306,10 +11870,12 @@ pub unsafe extern "C" fn cuLaunchCooperativeKernelMultiDevice(
     unsafe { driver_fn(launchParamsList, numDevices, flags) }
 }
 #[cfg(cuda_ge_13030)]
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices, unsigned int flags);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`], the ABI of CUDA 9.0
-/// - Calls the driver's `cuLaunchCooperativeKernelMultiDevice` through [`entry::cuLaunchCooperativeKernelMultiDevice_v9000`](super::entry::cuLaunchCooperativeKernelMultiDevice_v9000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLaunchCooperativeKernelMultiDevice_v9000`](super::entry::cuLaunchCooperativeKernelMultiDevice_v9000)
+/// - Calls the driver's `cuLaunchCooperativeKernelMultiDevice` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
 /// - As written here: since CUDA 13.3; the name: in every supported header
 #[must_use]
@@ -11331,11 +11897,13 @@ pub unsafe extern "C" fn cuLaunchCooperativeKernelMultiDevice(
     };
     unsafe { driver_fn(launchParamsList, numDevices, flags) }
 }
-/// `CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuLaunchCooperativeKernel`](super::cuLaunchCooperativeKernel) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuLaunchCooperativeKernel_v9000_ptsz`], the ABI of CUDA 9.0
-/// - Calls the driver's `cuLaunchCooperativeKernel_ptsz` through [`entry::cuLaunchCooperativeKernel_v9000_ptsz`](super::entry::cuLaunchCooperativeKernel_v9000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLaunchCooperativeKernel_v9000_ptsz`](super::entry::cuLaunchCooperativeKernel_v9000_ptsz)
+/// - Calls the driver's `cuLaunchCooperativeKernel_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - In every supported header
 #[must_use]
@@ -11383,10 +11951,12 @@ pub unsafe extern "C" fn cuLaunchCooperativeKernel_ptsz(
         )
     }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchGrid(CUfunction f, int grid_width, int grid_height);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchGrid(CUfunction f, int grid_width, int grid_height);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLaunchGrid_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuLaunchGrid` through [`entry::cuLaunchGrid_v2000`](super::entry::cuLaunchGrid_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLaunchGrid_v2000`](super::entry::cuLaunchGrid_v2000)
+/// - Calls the driver's `cuLaunchGrid` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -11405,10 +11975,12 @@ pub unsafe extern "C" fn cuLaunchGrid(
     };
     unsafe { driver_fn(f, grid_width, grid_height) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstream hStream);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLaunchGridAsync_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuLaunchGridAsync` through [`entry::cuLaunchGridAsync_v2000`](super::entry::cuLaunchGridAsync_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLaunchGridAsync_v2000`](super::entry::cuLaunchGridAsync_v2000)
+/// - Calls the driver's `cuLaunchGridAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -11429,10 +12001,12 @@ pub unsafe extern "C" fn cuLaunchGridAsync(
     };
     unsafe { driver_fn(f, grid_width, grid_height, hStream) }
 }
-/// `CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLaunchHostFunc_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuLaunchHostFunc` through [`entry::cuLaunchHostFunc_v10000`](super::entry::cuLaunchHostFunc_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLaunchHostFunc_v10000`](super::entry::cuLaunchHostFunc_v10000)
+/// - Calls the driver's `cuLaunchHostFunc` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - In every supported header
 #[must_use]
@@ -11451,11 +12025,13 @@ pub unsafe extern "C" fn cuLaunchHostFunc(
     };
     unsafe { driver_fn(hStream, fn_, userData) }
 }
-/// `CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuLaunchHostFunc`](super::cuLaunchHostFunc) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuLaunchHostFunc_v10000_ptsz`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuLaunchHostFunc_ptsz` through [`entry::cuLaunchHostFunc_v10000_ptsz`](super::entry::cuLaunchHostFunc_v10000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLaunchHostFunc_v10000_ptsz`](super::entry::cuLaunchHostFunc_v10000_ptsz)
+/// - Calls the driver's `cuLaunchHostFunc_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - In every supported header
 #[must_use]
@@ -11475,10 +12051,12 @@ pub unsafe extern "C" fn cuLaunchHostFunc_ptsz(
     unsafe { driver_fn(hStream, fn_, userData) }
 }
 #[cfg(cuda_ge_13020)]
-/// `CUresult CUDAAPI cuLaunchHostFunc_v2(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLaunchHostFunc_v2(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLaunchHostFunc_v13010`], the ABI of CUDA 13.1
-/// - Calls the driver's `cuLaunchHostFunc_v2` through [`entry::cuLaunchHostFunc_v13010`](super::entry::cuLaunchHostFunc_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLaunchHostFunc_v13010`](super::entry::cuLaunchHostFunc_v13010)
+/// - Calls the driver's `cuLaunchHostFunc_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - Since CUDA 13.2
 #[must_use]
@@ -11500,11 +12078,13 @@ pub unsafe extern "C" fn cuLaunchHostFunc_v2(
     unsafe { driver_fn(hStream, fn_, userData, syncMode) }
 }
 #[cfg(cuda_ge_13020)]
-/// `CUresult CUDAAPI cuLaunchHostFunc_v2(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLaunchHostFunc_v2(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuLaunchHostFunc_v2`](super::cuLaunchHostFunc_v2) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuLaunchHostFunc_v13010_ptsz`], the ABI of CUDA 13.1
-/// - Calls the driver's `cuLaunchHostFunc_v2_ptsz` through [`entry::cuLaunchHostFunc_v13010_ptsz`](super::entry::cuLaunchHostFunc_v13010_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLaunchHostFunc_v13010_ptsz`](super::entry::cuLaunchHostFunc_v13010_ptsz)
+/// - Calls the driver's `cuLaunchHostFunc_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - Since CUDA 13.2
 #[must_use]
@@ -11527,10 +12107,12 @@ pub unsafe extern "C" fn cuLaunchHostFunc_v2_ptsz(
     };
     unsafe { driver_fn(hStream, fn_, userData, syncMode) }
 }
-/// `CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLaunchKernel_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuLaunchKernel` through [`entry::cuLaunchKernel_v4000`](super::entry::cuLaunchKernel_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLaunchKernel_v4000`](super::entry::cuLaunchKernel_v4000)
+/// - Calls the driver's `cuLaunchKernel` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - In every supported header
 #[must_use]
@@ -11580,10 +12162,12 @@ pub unsafe extern "C" fn cuLaunchKernel(
     }
 }
 #[cfg(cuda_ge_11080)]
-/// `CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLaunchKernelEx_v11060`], the ABI of CUDA 11.6
-/// - Calls the driver's `cuLaunchKernelEx` through [`entry::cuLaunchKernelEx_v11060`](super::entry::cuLaunchKernelEx_v11060), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLaunchKernelEx_v11060`](super::entry::cuLaunchKernelEx_v11060)
+/// - Calls the driver's `cuLaunchKernelEx` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - Since CUDA 11.8
 #[must_use]
@@ -11605,11 +12189,13 @@ pub unsafe extern "C" fn cuLaunchKernelEx(
     unsafe { driver_fn(config, f, kernelParams, extra) }
 }
 #[cfg(cuda_ge_11080)]
-/// `CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuLaunchKernelEx`](super::cuLaunchKernelEx) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuLaunchKernelEx_v11060_ptsz`], the ABI of CUDA 11.6
-/// - Calls the driver's `cuLaunchKernelEx_ptsz` through [`entry::cuLaunchKernelEx_v11060_ptsz`](super::entry::cuLaunchKernelEx_v11060_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLaunchKernelEx_v11060_ptsz`](super::entry::cuLaunchKernelEx_v11060_ptsz)
+/// - Calls the driver's `cuLaunchKernelEx_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - Since CUDA 11.8
 #[must_use]
@@ -11630,11 +12216,13 @@ pub unsafe extern "C" fn cuLaunchKernelEx_ptsz(
     };
     unsafe { driver_fn(config, f, kernelParams, extra) }
 }
-/// `CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuLaunchKernel`](super::cuLaunchKernel) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuLaunchKernel_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuLaunchKernel_ptsz` through [`entry::cuLaunchKernel_v7000_ptsz`](super::entry::cuLaunchKernel_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLaunchKernel_v7000_ptsz`](super::entry::cuLaunchKernel_v7000_ptsz)
+/// - Calls the driver's `cuLaunchKernel_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
 /// - In every supported header
 #[must_use]
@@ -11684,10 +12272,12 @@ pub unsafe extern "C" fn cuLaunchKernel_ptsz(
     }
 }
 #[cfg(cuda_ge_12040)]
-/// `CUresult CUDAAPI cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, CUlibrary lib);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, CUlibrary lib);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLibraryEnumerateKernels_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuLibraryEnumerateKernels` through [`entry::cuLibraryEnumerateKernels_v12040`](super::entry::cuLibraryEnumerateKernels_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLibraryEnumerateKernels_v12040`](super::entry::cuLibraryEnumerateKernels_v12040)
+/// - Calls the driver's `cuLibraryEnumerateKernels` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
 /// - Since CUDA 12.4
 #[must_use]
@@ -11709,10 +12299,12 @@ pub unsafe extern "C" fn cuLibraryEnumerateKernels(
     unsafe { driver_fn(kernels, numKernels, lib) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLibraryGetGlobal_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuLibraryGetGlobal` through [`entry::cuLibraryGetGlobal_v12000`](super::entry::cuLibraryGetGlobal_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLibraryGetGlobal_v12000`](super::entry::cuLibraryGetGlobal_v12000)
+/// - Calls the driver's `cuLibraryGetGlobal` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -11734,10 +12326,12 @@ pub unsafe extern "C" fn cuLibraryGetGlobal(
     unsafe { driver_fn(dptr, bytes, library, name) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLibraryGetKernel_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuLibraryGetKernel` through [`entry::cuLibraryGetKernel_v12000`](super::entry::cuLibraryGetKernel_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLibraryGetKernel_v12000`](super::entry::cuLibraryGetKernel_v12000)
+/// - Calls the driver's `cuLibraryGetKernel` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -11757,10 +12351,12 @@ pub unsafe extern "C" fn cuLibraryGetKernel(
     unsafe { driver_fn(pKernel, library, name) }
 }
 #[cfg(cuda_ge_12040)]
-/// `CUresult CUDAAPI cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLibraryGetKernelCount_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuLibraryGetKernelCount` through [`entry::cuLibraryGetKernelCount_v12040`](super::entry::cuLibraryGetKernelCount_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLibraryGetKernelCount_v12040`](super::entry::cuLibraryGetKernelCount_v12040)
+/// - Calls the driver's `cuLibraryGetKernelCount` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
 /// - Since CUDA 12.4
 #[must_use]
@@ -11778,10 +12374,12 @@ pub unsafe extern "C" fn cuLibraryGetKernelCount(
     unsafe { driver_fn(count, lib) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLibraryGetManaged_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuLibraryGetManaged` through [`entry::cuLibraryGetManaged_v12000`](super::entry::cuLibraryGetManaged_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLibraryGetManaged_v12000`](super::entry::cuLibraryGetManaged_v12000)
+/// - Calls the driver's `cuLibraryGetManaged` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -11803,10 +12401,12 @@ pub unsafe extern "C" fn cuLibraryGetManaged(
     unsafe { driver_fn(dptr, bytes, library, name) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuLibraryGetModule(CUmodule *pMod, CUlibrary library);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLibraryGetModule(CUmodule *pMod, CUlibrary library);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLibraryGetModule_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuLibraryGetModule` through [`entry::cuLibraryGetModule_v12000`](super::entry::cuLibraryGetModule_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLibraryGetModule_v12000`](super::entry::cuLibraryGetModule_v12000)
+/// - Calls the driver's `cuLibraryGetModule` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -11821,10 +12421,12 @@ pub unsafe extern "C" fn cuLibraryGetModule(
     unsafe { driver_fn(pMod, library) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuLibraryGetUnifiedFunction(void **fptr, CUlibrary library, const char *symbol);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLibraryGetUnifiedFunction(void **fptr, CUlibrary library, const char *symbol);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLibraryGetUnifiedFunction_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuLibraryGetUnifiedFunction` through [`entry::cuLibraryGetUnifiedFunction_v12000`](super::entry::cuLibraryGetUnifiedFunction_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLibraryGetUnifiedFunction_v12000`](super::entry::cuLibraryGetUnifiedFunction_v12000)
+/// - Calls the driver's `cuLibraryGetUnifiedFunction` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -11846,10 +12448,12 @@ pub unsafe extern "C" fn cuLibraryGetUnifiedFunction(
     unsafe { driver_fn(fptr, library, symbol) }
 }
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13010)))]
-/// `CUresult CUDAAPI cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void** libraryOptionValues, unsigned int numLibraryOptions);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void** libraryOptionValues, unsigned int numLibraryOptions);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLibraryLoadData_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuLibraryLoadData` through [`entry::cuLibraryLoadData_v12000`](super::entry::cuLibraryLoadData_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLibraryLoadData_v12000`](super::entry::cuLibraryLoadData_v12000)
+/// - Calls the driver's `cuLibraryLoadData` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
 /// - As written here: since CUDA 12.0; removed in 13.1; the name: since CUDA 12.0
 #[must_use]
@@ -11890,10 +12494,12 @@ pub unsafe extern "C" fn cuLibraryLoadData(
     }
 }
 #[cfg(cuda_ge_13010)]
-/// `CUresult CUDAAPI cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLibraryLoadData_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuLibraryLoadData` through [`entry::cuLibraryLoadData_v12000`](super::entry::cuLibraryLoadData_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLibraryLoadData_v12000`](super::entry::cuLibraryLoadData_v12000)
+/// - Calls the driver's `cuLibraryLoadData` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
 /// - As written here: since CUDA 13.1; the name: since CUDA 12.0
 #[must_use]
@@ -11934,10 +12540,12 @@ pub unsafe extern "C" fn cuLibraryLoadData(
     }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLibraryLoadFromFile_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuLibraryLoadFromFile` through [`entry::cuLibraryLoadFromFile_v12000`](super::entry::cuLibraryLoadFromFile_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLibraryLoadFromFile_v12000`](super::entry::cuLibraryLoadFromFile_v12000)
+/// - Calls the driver's `cuLibraryLoadFromFile` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -11978,10 +12586,12 @@ pub unsafe extern "C" fn cuLibraryLoadFromFile(
     }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuLibraryUnload(CUlibrary library);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLibraryUnload(CUlibrary library);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLibraryUnload_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuLibraryUnload` through [`entry::cuLibraryUnload_v12000`](super::entry::cuLibraryUnload_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLibraryUnload_v12000`](super::entry::cuLibraryUnload_v12000)
+/// - Calls the driver's `cuLibraryUnload` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -11992,11 +12602,13 @@ pub unsafe extern "C" fn cuLibraryUnload(library: CUlibrary) -> CUresult {
     };
     unsafe { driver_fn(library) }
 }
-/// `CUresult CUDAAPI cuLinkAddData(CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name, unsigned int numOptions, CUjit_option *options, void **optionValues);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLinkAddData(CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name, unsigned int numOptions, CUjit_option *options, void **optionValues);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuLinkAddData`](super::cuLinkAddData)
 /// - Typedef: [`PFN_cuLinkAddData_v6050`], the ABI of CUDA 6.5
-/// - Calls the driver's `cuLinkAddData_v2` through [`entry::cuLinkAddData_v6050`](super::entry::cuLinkAddData_v6050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLinkAddData_v6050`](super::entry::cuLinkAddData_v6050)
+/// - Calls the driver's `cuLinkAddData_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
 /// - In every supported header
 #[must_use]
@@ -12027,11 +12639,13 @@ pub unsafe extern "C" fn cuLinkAddData_v2(
         driver_fn(state, type_, data, size, name, numOptions, options, optionValues)
     }
 }
-/// `CUresult CUDAAPI cuLinkAddFile(CUlinkState state, CUjitInputType type, const char *path, unsigned int numOptions, CUjit_option *options, void **optionValues);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLinkAddFile(CUlinkState state, CUjitInputType type, const char *path, unsigned int numOptions, CUjit_option *options, void **optionValues);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuLinkAddFile`](super::cuLinkAddFile)
 /// - Typedef: [`PFN_cuLinkAddFile_v6050`], the ABI of CUDA 6.5
-/// - Calls the driver's `cuLinkAddFile_v2` through [`entry::cuLinkAddFile_v6050`](super::entry::cuLinkAddFile_v6050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLinkAddFile_v6050`](super::entry::cuLinkAddFile_v6050)
+/// - Calls the driver's `cuLinkAddFile_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
 /// - In every supported header
 #[must_use]
@@ -12056,10 +12670,12 @@ pub unsafe extern "C" fn cuLinkAddFile_v2(
     };
     unsafe { driver_fn(state, type_, path, numOptions, options, optionValues) }
 }
-/// `CUresult CUDAAPI cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLinkComplete_v5050`], the ABI of CUDA 5.5
-/// - Calls the driver's `cuLinkComplete` through [`entry::cuLinkComplete_v5050`](super::entry::cuLinkComplete_v5050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLinkComplete_v5050`](super::entry::cuLinkComplete_v5050)
+/// - Calls the driver's `cuLinkComplete` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
 /// - In every supported header
 #[must_use]
@@ -12078,11 +12694,13 @@ pub unsafe extern "C" fn cuLinkComplete(
     };
     unsafe { driver_fn(state, cubinOut, sizeOut) }
 }
-/// `CUresult CUDAAPI cuLinkCreate(unsigned int numOptions, CUjit_option *options, void **optionValues, CUlinkState *stateOut);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLinkCreate(unsigned int numOptions, CUjit_option *options, void **optionValues, CUlinkState *stateOut);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuLinkCreate`](super::cuLinkCreate)
 /// - Typedef: [`PFN_cuLinkCreate_v6050`], the ABI of CUDA 6.5
-/// - Calls the driver's `cuLinkCreate_v2` through [`entry::cuLinkCreate_v6050`](super::entry::cuLinkCreate_v6050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLinkCreate_v6050`](super::entry::cuLinkCreate_v6050)
+/// - Calls the driver's `cuLinkCreate_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
 /// - In every supported header
 #[must_use]
@@ -12103,10 +12721,12 @@ pub unsafe extern "C" fn cuLinkCreate_v2(
     };
     unsafe { driver_fn(numOptions, options, optionValues, stateOut) }
 }
-/// `CUresult CUDAAPI cuLinkDestroy(CUlinkState state);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLinkDestroy(CUlinkState state);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLinkDestroy_v5050`], the ABI of CUDA 5.5
-/// - Calls the driver's `cuLinkDestroy` through [`entry::cuLinkDestroy_v5050`](super::entry::cuLinkDestroy_v5050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLinkDestroy_v5050`](super::entry::cuLinkDestroy_v5050)
+/// - Calls the driver's `cuLinkDestroy` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
 /// - In every supported header
 #[must_use]
@@ -12118,10 +12738,12 @@ pub unsafe extern "C" fn cuLinkDestroy(state: CUlinkState) -> CUresult {
     unsafe { driver_fn(state) }
 }
 #[cfg(cuda_ge_13030)]
-/// `CUresult CUDAAPI cuLogicalEndpointAddDevice(CUlogicalEndpointId leId, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLogicalEndpointAddDevice(CUlogicalEndpointId leId, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLogicalEndpointAddDevice_v13030`], the ABI of CUDA 13.3
-/// - Calls the driver's `cuLogicalEndpointAddDevice` through [`entry::cuLogicalEndpointAddDevice_v13030`](super::entry::cuLogicalEndpointAddDevice_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLogicalEndpointAddDevice_v13030`](super::entry::cuLogicalEndpointAddDevice_v13030)
+/// - Calls the driver's `cuLogicalEndpointAddDevice` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
 /// - Since CUDA 13.3
 #[must_use]
@@ -12138,10 +12760,12 @@ pub unsafe extern "C" fn cuLogicalEndpointAddDevice(
     unsafe { driver_fn(leId, dev) }
 }
 #[cfg(cuda_ge_13030)]
-/// `CUresult CUDAAPI cuLogicalEndpointBindAddr(CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, void *ptr, cuuint64_t size, unsigned long long flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLogicalEndpointBindAddr(CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, void *ptr, cuuint64_t size, unsigned long long flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLogicalEndpointBindAddr_v13030`], the ABI of CUDA 13.3
-/// - Calls the driver's `cuLogicalEndpointBindAddr` through [`entry::cuLogicalEndpointBindAddr_v13030`](super::entry::cuLogicalEndpointBindAddr_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLogicalEndpointBindAddr_v13030`](super::entry::cuLogicalEndpointBindAddr_v13030)
+/// - Calls the driver's `cuLogicalEndpointBindAddr` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
 /// - Since CUDA 13.3
 #[must_use]
@@ -12169,10 +12793,12 @@ pub unsafe extern "C" fn cuLogicalEndpointBindAddr(
     unsafe { driver_fn(leId, dev, offset, ptr, size, flags) }
 }
 #[cfg(cuda_ge_13030)]
-/// `CUresult CUDAAPI cuLogicalEndpointBindMem(CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, CUmemGenericAllocationHandle memHandle, cuuint64_t memOffset, cuuint64_t size, unsigned long long flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLogicalEndpointBindMem(CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, CUmemGenericAllocationHandle memHandle, cuuint64_t memOffset, cuuint64_t size, unsigned long long flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLogicalEndpointBindMem_v13030`], the ABI of CUDA 13.3
-/// - Calls the driver's `cuLogicalEndpointBindMem` through [`entry::cuLogicalEndpointBindMem_v13030`](super::entry::cuLogicalEndpointBindMem_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLogicalEndpointBindMem_v13030`](super::entry::cuLogicalEndpointBindMem_v13030)
+/// - Calls the driver's `cuLogicalEndpointBindMem` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
 /// - Since CUDA 13.3
 #[must_use]
@@ -12202,10 +12828,12 @@ pub unsafe extern "C" fn cuLogicalEndpointBindMem(
     unsafe { driver_fn(leId, dev, offset, memHandle, memOffset, size, flags) }
 }
 #[cfg(cuda_ge_13030)]
-/// `CUresult CUDAAPI cuLogicalEndpointCreate(CUlogicalEndpointId leId, const CUlogicalEndpointProp *prop);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLogicalEndpointCreate(CUlogicalEndpointId leId, const CUlogicalEndpointProp *prop);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLogicalEndpointCreate_v13030`], the ABI of CUDA 13.3
-/// - Calls the driver's `cuLogicalEndpointCreate` through [`entry::cuLogicalEndpointCreate_v13030`](super::entry::cuLogicalEndpointCreate_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLogicalEndpointCreate_v13030`](super::entry::cuLogicalEndpointCreate_v13030)
+/// - Calls the driver's `cuLogicalEndpointCreate` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
 /// - Since CUDA 13.3
 #[must_use]
@@ -12223,10 +12851,12 @@ pub unsafe extern "C" fn cuLogicalEndpointCreate(
     unsafe { driver_fn(leId, prop) }
 }
 #[cfg(cuda_ge_13030)]
-/// `CUresult CUDAAPI cuLogicalEndpointDestroy(CUlogicalEndpointId leId);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLogicalEndpointDestroy(CUlogicalEndpointId leId);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLogicalEndpointDestroy_v13030`], the ABI of CUDA 13.3
-/// - Calls the driver's `cuLogicalEndpointDestroy` through [`entry::cuLogicalEndpointDestroy_v13030`](super::entry::cuLogicalEndpointDestroy_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLogicalEndpointDestroy_v13030`](super::entry::cuLogicalEndpointDestroy_v13030)
+/// - Calls the driver's `cuLogicalEndpointDestroy` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
 /// - Since CUDA 13.3
 #[must_use]
@@ -12242,10 +12872,12 @@ pub unsafe extern "C" fn cuLogicalEndpointDestroy(
     unsafe { driver_fn(leId) }
 }
 #[cfg(cuda_ge_13030)]
-/// `CUresult CUDAAPI cuLogicalEndpointExport(void *handle, CUlogicalEndpointId leId, CUlogicalEndpointIpcHandleType handleType);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLogicalEndpointExport(void *handle, CUlogicalEndpointId leId, CUlogicalEndpointIpcHandleType handleType);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLogicalEndpointExport_v13030`], the ABI of CUDA 13.3
-/// - Calls the driver's `cuLogicalEndpointExport` through [`entry::cuLogicalEndpointExport_v13030`](super::entry::cuLogicalEndpointExport_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLogicalEndpointExport_v13030`](super::entry::cuLogicalEndpointExport_v13030)
+/// - Calls the driver's `cuLogicalEndpointExport` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
 /// - Since CUDA 13.3
 #[must_use]
@@ -12265,10 +12897,12 @@ pub unsafe extern "C" fn cuLogicalEndpointExport(
     unsafe { driver_fn(handle, leId, handleType) }
 }
 #[cfg(cuda_ge_13030)]
-/// `CUresult CUDAAPI cuLogicalEndpointGetLimits(cuuint64_t *bindAlignment, cuuint64_t *maxSize, const CUlogicalEndpointProp *prop);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLogicalEndpointGetLimits(cuuint64_t *bindAlignment, cuuint64_t *maxSize, const CUlogicalEndpointProp *prop);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLogicalEndpointGetLimits_v13030`], the ABI of CUDA 13.3
-/// - Calls the driver's `cuLogicalEndpointGetLimits` through [`entry::cuLogicalEndpointGetLimits_v13030`](super::entry::cuLogicalEndpointGetLimits_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLogicalEndpointGetLimits_v13030`](super::entry::cuLogicalEndpointGetLimits_v13030)
+/// - Calls the driver's `cuLogicalEndpointGetLimits` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
 /// - Since CUDA 13.3
 #[must_use]
@@ -12290,10 +12924,12 @@ pub unsafe extern "C" fn cuLogicalEndpointGetLimits(
     unsafe { driver_fn(bindAlignment, maxSize, prop) }
 }
 #[cfg(cuda_ge_13030)]
-/// `CUresult CUDAAPI cuLogicalEndpointIdRelease(CUlogicalEndpointId baseLeId, cuuint32_t count);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLogicalEndpointIdRelease(CUlogicalEndpointId baseLeId, cuuint32_t count);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLogicalEndpointIdRelease_v13030`], the ABI of CUDA 13.3
-/// - Calls the driver's `cuLogicalEndpointIdRelease` through [`entry::cuLogicalEndpointIdRelease_v13030`](super::entry::cuLogicalEndpointIdRelease_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLogicalEndpointIdRelease_v13030`](super::entry::cuLogicalEndpointIdRelease_v13030)
+/// - Calls the driver's `cuLogicalEndpointIdRelease` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
 /// - Since CUDA 13.3
 #[must_use]
@@ -12310,10 +12946,12 @@ pub unsafe extern "C" fn cuLogicalEndpointIdRelease(
     unsafe { driver_fn(baseLeId, count) }
 }
 #[cfg(cuda_ge_13030)]
-/// `CUresult CUDAAPI cuLogicalEndpointIdReserve(CUlogicalEndpointId *baseLeId, cuuint32_t count);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLogicalEndpointIdReserve(CUlogicalEndpointId *baseLeId, cuuint32_t count);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLogicalEndpointIdReserve_v13030`], the ABI of CUDA 13.3
-/// - Calls the driver's `cuLogicalEndpointIdReserve` through [`entry::cuLogicalEndpointIdReserve_v13030`](super::entry::cuLogicalEndpointIdReserve_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLogicalEndpointIdReserve_v13030`](super::entry::cuLogicalEndpointIdReserve_v13030)
+/// - Calls the driver's `cuLogicalEndpointIdReserve` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
 /// - Since CUDA 13.3
 #[must_use]
@@ -12333,10 +12971,12 @@ pub unsafe extern "C" fn cuLogicalEndpointIdReserve(
     unsafe { driver_fn(baseLeId, count) }
 }
 #[cfg(cuda_ge_13030)]
-/// `CUresult CUDAAPI cuLogicalEndpointImport(CUlogicalEndpointId leId, const void *handle, CUlogicalEndpointIpcHandleType handleType);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLogicalEndpointImport(CUlogicalEndpointId leId, const void *handle, CUlogicalEndpointIpcHandleType handleType);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLogicalEndpointImport_v13030`], the ABI of CUDA 13.3
-/// - Calls the driver's `cuLogicalEndpointImport` through [`entry::cuLogicalEndpointImport_v13030`](super::entry::cuLogicalEndpointImport_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLogicalEndpointImport_v13030`](super::entry::cuLogicalEndpointImport_v13030)
+/// - Calls the driver's `cuLogicalEndpointImport` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
 /// - Since CUDA 13.3
 #[must_use]
@@ -12356,10 +12996,12 @@ pub unsafe extern "C" fn cuLogicalEndpointImport(
     unsafe { driver_fn(leId, handle, handleType) }
 }
 #[cfg(cuda_ge_13030)]
-/// `CUresult CUDAAPI cuLogicalEndpointQuery(CUlogicalEndpointId leId, cuuint32_t count, int *queryStatus);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLogicalEndpointQuery(CUlogicalEndpointId leId, cuuint32_t count, int *queryStatus);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLogicalEndpointQuery_v13030`], the ABI of CUDA 13.3
-/// - Calls the driver's `cuLogicalEndpointQuery` through [`entry::cuLogicalEndpointQuery_v13030`](super::entry::cuLogicalEndpointQuery_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLogicalEndpointQuery_v13030`](super::entry::cuLogicalEndpointQuery_v13030)
+/// - Calls the driver's `cuLogicalEndpointQuery` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
 /// - Since CUDA 13.3
 #[must_use]
@@ -12379,10 +13021,12 @@ pub unsafe extern "C" fn cuLogicalEndpointQuery(
     unsafe { driver_fn(leId, count, queryStatus) }
 }
 #[cfg(cuda_ge_13030)]
-/// `CUresult CUDAAPI cuLogicalEndpointUnbind(CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, cuuint64_t size);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLogicalEndpointUnbind(CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, cuuint64_t size);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLogicalEndpointUnbind_v13030`], the ABI of CUDA 13.3
-/// - Calls the driver's `cuLogicalEndpointUnbind` through [`entry::cuLogicalEndpointUnbind_v13030`](super::entry::cuLogicalEndpointUnbind_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLogicalEndpointUnbind_v13030`](super::entry::cuLogicalEndpointUnbind_v13030)
+/// - Calls the driver's `cuLogicalEndpointUnbind` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
 /// - Since CUDA 13.3
 #[must_use]
@@ -12404,10 +13048,12 @@ pub unsafe extern "C" fn cuLogicalEndpointUnbind(
     unsafe { driver_fn(leId, dev, offset, size) }
 }
 #[cfg(cuda_ge_12090)]
-/// `CUresult CUDAAPI cuLogsCurrent(CUlogIterator *iterator_out, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLogsCurrent(CUlogIterator *iterator_out, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLogsCurrent_v12090`], the ABI of CUDA 12.9
-/// - Calls the driver's `cuLogsCurrent` through [`entry::cuLogsCurrent_v12090`](super::entry::cuLogsCurrent_v12090), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLogsCurrent_v12090`](super::entry::cuLogsCurrent_v12090)
+/// - Calls the driver's `cuLogsCurrent` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
 /// - Since CUDA 12.9
 #[must_use]
@@ -12425,10 +13071,12 @@ pub unsafe extern "C" fn cuLogsCurrent(
     unsafe { driver_fn(iterator_out, flags) }
 }
 #[cfg(cuda_ge_12090)]
-/// `CUresult CUDAAPI cuLogsDumpToFile(CUlogIterator *iterator, const char *pathToFile, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLogsDumpToFile(CUlogIterator *iterator, const char *pathToFile, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLogsDumpToFile_v12090`], the ABI of CUDA 12.9
-/// - Calls the driver's `cuLogsDumpToFile` through [`entry::cuLogsDumpToFile_v12090`](super::entry::cuLogsDumpToFile_v12090), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLogsDumpToFile_v12090`](super::entry::cuLogsDumpToFile_v12090)
+/// - Calls the driver's `cuLogsDumpToFile` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
 /// - Since CUDA 12.9
 #[must_use]
@@ -12448,10 +13096,12 @@ pub unsafe extern "C" fn cuLogsDumpToFile(
     unsafe { driver_fn(iterator, pathToFile, flags) }
 }
 #[cfg(cuda_ge_12090)]
-/// `CUresult CUDAAPI cuLogsDumpToMemory(CUlogIterator *iterator, char *buffer, size_t *size, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLogsDumpToMemory(CUlogIterator *iterator, char *buffer, size_t *size, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLogsDumpToMemory_v12090`], the ABI of CUDA 12.9
-/// - Calls the driver's `cuLogsDumpToMemory` through [`entry::cuLogsDumpToMemory_v12090`](super::entry::cuLogsDumpToMemory_v12090), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLogsDumpToMemory_v12090`](super::entry::cuLogsDumpToMemory_v12090)
+/// - Calls the driver's `cuLogsDumpToMemory` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
 /// - Since CUDA 12.9
 #[must_use]
@@ -12473,10 +13123,12 @@ pub unsafe extern "C" fn cuLogsDumpToMemory(
     unsafe { driver_fn(iterator, buffer, size, flags) }
 }
 #[cfg(cuda_ge_12090)]
-/// `CUresult CUDAAPI cuLogsRegisterCallback(CUlogsCallback callbackFunc, void *userData, CUlogsCallbackHandle *callback_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLogsRegisterCallback(CUlogsCallback callbackFunc, void *userData, CUlogsCallbackHandle *callback_out);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLogsRegisterCallback_v12090`], the ABI of CUDA 12.9
-/// - Calls the driver's `cuLogsRegisterCallback` through [`entry::cuLogsRegisterCallback_v12090`](super::entry::cuLogsRegisterCallback_v12090), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLogsRegisterCallback_v12090`](super::entry::cuLogsRegisterCallback_v12090)
+/// - Calls the driver's `cuLogsRegisterCallback` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
 /// - Since CUDA 12.9
 #[must_use]
@@ -12496,10 +13148,12 @@ pub unsafe extern "C" fn cuLogsRegisterCallback(
     unsafe { driver_fn(callbackFunc, userData, callback_out) }
 }
 #[cfg(cuda_ge_12090)]
-/// `CUresult CUDAAPI cuLogsUnregisterCallback(CUlogsCallbackHandle callback);` (`cuda.h`)
+/// `CUresult CUDAAPI cuLogsUnregisterCallback(CUlogsCallbackHandle callback);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuLogsUnregisterCallback_v12090`], the ABI of CUDA 12.9
-/// - Calls the driver's `cuLogsUnregisterCallback` through [`entry::cuLogsUnregisterCallback_v12090`](super::entry::cuLogsUnregisterCallback_v12090), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuLogsUnregisterCallback_v12090`](super::entry::cuLogsUnregisterCallback_v12090)
+/// - Calls the driver's `cuLogsUnregisterCallback` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
 /// - Since CUDA 12.9
 #[must_use]
@@ -12514,10 +13168,12 @@ pub unsafe extern "C" fn cuLogsUnregisterCallback(
     };
     unsafe { driver_fn(callback) }
 }
-/// `CUresult CUDAAPI cuMemAddressFree(CUdeviceptr ptr, size_t size);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemAddressFree(CUdeviceptr ptr, size_t size);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemAddressFree_v10020`], the ABI of CUDA 10.2
-/// - Calls the driver's `cuMemAddressFree` through [`entry::cuMemAddressFree_v10020`](super::entry::cuMemAddressFree_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemAddressFree_v10020`](super::entry::cuMemAddressFree_v10020)
+/// - Calls the driver's `cuMemAddressFree` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
 /// - In every supported header
 #[must_use]
@@ -12528,10 +13184,12 @@ pub unsafe extern "C" fn cuMemAddressFree(ptr: CUdeviceptr, size: usize) -> CUre
     };
     unsafe { driver_fn(ptr, size) }
 }
-/// `CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr, unsigned long long flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr, unsigned long long flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemAddressReserve_v10020`], the ABI of CUDA 10.2
-/// - Calls the driver's `cuMemAddressReserve` through [`entry::cuMemAddressReserve_v10020`](super::entry::cuMemAddressReserve_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemAddressReserve_v10020`](super::entry::cuMemAddressReserve_v10020)
+/// - Calls the driver's `cuMemAddressReserve` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
 /// - In every supported header
 #[must_use]
@@ -12555,10 +13213,12 @@ pub unsafe extern "C" fn cuMemAddressReserve(
     unsafe { driver_fn(ptr, size, alignment, addr, flags) }
 }
 #[cfg(not(cuda_ge_13000))]
-/// `CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemAdvise_v8000`], the ABI of CUDA 8.0
-/// - Calls the driver's `cuMemAdvise` through [`entry::cuMemAdvise_v8000`](super::entry::cuMemAdvise_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemAdvise_v8000`](super::entry::cuMemAdvise_v8000)
+/// - Calls the driver's `cuMemAdvise` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
@@ -12580,10 +13240,12 @@ pub unsafe extern "C" fn cuMemAdvise(
     unsafe { driver_fn(devPtr, count, advice, device) }
 }
 #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemAdvise_v12020`], the ABI of CUDA 12.2
-/// - Calls the driver's `cuMemAdvise_v2` through [`entry::cuMemAdvise_v12020`](super::entry::cuMemAdvise_v12020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemAdvise_v12020`](super::entry::cuMemAdvise_v12020)
+/// - Calls the driver's `cuMemAdvise_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - As written here: since CUDA 12.2; removed in 13.0; the name: since CUDA 12.2
 #[must_use]
@@ -12605,11 +13267,13 @@ pub unsafe extern "C" fn cuMemAdvise_v2(
     unsafe { driver_fn(devPtr, count, advice, location) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemAdvise`](super::cuMemAdvise)
 /// - Typedef: [`PFN_cuMemAdvise_v12020`], the ABI of CUDA 12.2
-/// - Calls the driver's `cuMemAdvise_v2` through [`entry::cuMemAdvise_v12020`](super::entry::cuMemAdvise_v12020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemAdvise_v12020`](super::entry::cuMemAdvise_v12020)
+/// - Calls the driver's `cuMemAdvise_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.2
 #[must_use]
@@ -12630,10 +13294,12 @@ pub unsafe extern "C" fn cuMemAdvise_v2(
     };
     unsafe { driver_fn(devPtr, count, advice, location) }
 }
-/// `CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemAllocAsync_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuMemAllocAsync` through [`entry::cuMemAllocAsync_v11020`](super::entry::cuMemAllocAsync_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemAllocAsync_v11020`](super::entry::cuMemAllocAsync_v11020)
+/// - Calls the driver's `cuMemAllocAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
 /// - In every supported header
 #[must_use]
@@ -12648,11 +13314,13 @@ pub unsafe extern "C" fn cuMemAllocAsync(
     };
     unsafe { driver_fn(dptr, bytesize, hStream) }
 }
-/// `CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemAllocAsync`](super::cuMemAllocAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemAllocAsync_v11020_ptsz`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuMemAllocAsync_ptsz` through [`entry::cuMemAllocAsync_v11020_ptsz`](super::entry::cuMemAllocAsync_v11020_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemAllocAsync_v11020_ptsz`](super::entry::cuMemAllocAsync_v11020_ptsz)
+/// - Calls the driver's `cuMemAllocAsync_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
 /// - In every supported header
 #[must_use]
@@ -12667,10 +13335,12 @@ pub unsafe extern "C" fn cuMemAllocAsync_ptsz(
     };
     unsafe { driver_fn(dptr, bytesize, hStream) }
 }
-/// `CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemAllocFromPoolAsync_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuMemAllocFromPoolAsync` through [`entry::cuMemAllocFromPoolAsync_v11020`](super::entry::cuMemAllocFromPoolAsync_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemAllocFromPoolAsync_v11020`](super::entry::cuMemAllocFromPoolAsync_v11020)
+/// - Calls the driver's `cuMemAllocFromPoolAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
 /// - In every supported header
 #[must_use]
@@ -12691,11 +13361,13 @@ pub unsafe extern "C" fn cuMemAllocFromPoolAsync(
     };
     unsafe { driver_fn(dptr, bytesize, pool, hStream) }
 }
-/// `CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemAllocFromPoolAsync`](super::cuMemAllocFromPoolAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemAllocFromPoolAsync_v11020_ptsz`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuMemAllocFromPoolAsync_ptsz` through [`entry::cuMemAllocFromPoolAsync_v11020_ptsz`](super::entry::cuMemAllocFromPoolAsync_v11020_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemAllocFromPoolAsync_v11020_ptsz`](super::entry::cuMemAllocFromPoolAsync_v11020_ptsz)
+/// - Calls the driver's `cuMemAllocFromPoolAsync_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
 /// - In every supported header
 #[must_use]
@@ -12718,11 +13390,13 @@ pub unsafe extern "C" fn cuMemAllocFromPoolAsync_ptsz(
     };
     unsafe { driver_fn(dptr, bytesize, pool, hStream) }
 }
-/// `CUresult CUDAAPI cuMemAllocHost(void **pp, size_t bytesize);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemAllocHost(void **pp, size_t bytesize);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemAllocHost`](super::cuMemAllocHost)
 /// - Typedef: [`PFN_cuMemAllocHost_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemAllocHost_v2` through [`entry::cuMemAllocHost_v3020`](super::entry::cuMemAllocHost_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemAllocHost_v3020`](super::entry::cuMemAllocHost_v3020)
+/// - Calls the driver's `cuMemAllocHost_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -12739,10 +13413,12 @@ pub unsafe extern "C" fn cuMemAllocHost_v2(
     };
     unsafe { driver_fn(pp, bytesize) }
 }
-/// `CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemAllocManaged_v6000`], the ABI of CUDA 6.0
-/// - Calls the driver's `cuMemAllocManaged` through [`entry::cuMemAllocManaged_v6000`](super::entry::cuMemAllocManaged_v6000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemAllocManaged_v6000`](super::entry::cuMemAllocManaged_v6000)
+/// - Calls the driver's `cuMemAllocManaged` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -12761,11 +13437,13 @@ pub unsafe extern "C" fn cuMemAllocManaged(
     };
     unsafe { driver_fn(dptr, bytesize, flags) }
 }
-/// `CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height, unsigned int ElementSizeBytes);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height, unsigned int ElementSizeBytes);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemAllocPitch`](super::cuMemAllocPitch)
 /// - Typedef: [`PFN_cuMemAllocPitch_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemAllocPitch_v2` through [`entry::cuMemAllocPitch_v3020`](super::entry::cuMemAllocPitch_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemAllocPitch_v3020`](super::entry::cuMemAllocPitch_v3020)
+/// - Calls the driver's `cuMemAllocPitch_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -12788,11 +13466,13 @@ pub unsafe extern "C" fn cuMemAllocPitch_v2(
     };
     unsafe { driver_fn(dptr, pPitch, WidthInBytes, Height, ElementSizeBytes) }
 }
-/// `CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemAlloc`](super::cuMemAlloc)
 /// - Typedef: [`PFN_cuMemAlloc_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemAlloc_v2` through [`entry::cuMemAlloc_v3020`](super::entry::cuMemAlloc_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemAlloc_v3020`](super::entry::cuMemAlloc_v3020)
+/// - Calls the driver's `cuMemAlloc_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -12807,10 +13487,12 @@ pub unsafe extern "C" fn cuMemAlloc_v2(
     unsafe { driver_fn(dptr, bytesize) }
 }
 #[cfg(cuda_ge_12080)]
-/// `CUresult CUDAAPI cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemBatchDecompressAsync_v12060`], the ABI of CUDA 12.6
-/// - Calls the driver's `cuMemBatchDecompressAsync` through [`entry::cuMemBatchDecompressAsync_v12060`](super::entry::cuMemBatchDecompressAsync_v12060), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemBatchDecompressAsync_v12060`](super::entry::cuMemBatchDecompressAsync_v12060)
+/// - Calls the driver's `cuMemBatchDecompressAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - Since CUDA 12.8
 #[must_use]
@@ -12836,11 +13518,13 @@ pub unsafe extern "C" fn cuMemBatchDecompressAsync(
     unsafe { driver_fn(paramsArray, count, flags, errorIndex, stream) }
 }
 #[cfg(cuda_ge_12080)]
-/// `CUresult CUDAAPI cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemBatchDecompressAsync`](super::cuMemBatchDecompressAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemBatchDecompressAsync_v12060_ptsz`], the ABI of CUDA 12.6
-/// - Calls the driver's `cuMemBatchDecompressAsync_ptsz` through [`entry::cuMemBatchDecompressAsync_v12060_ptsz`](super::entry::cuMemBatchDecompressAsync_v12060_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemBatchDecompressAsync_v12060_ptsz`](super::entry::cuMemBatchDecompressAsync_v12060_ptsz)
+/// - Calls the driver's `cuMemBatchDecompressAsync_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - Since CUDA 12.8
 #[must_use]
@@ -12865,10 +13549,12 @@ pub unsafe extern "C" fn cuMemBatchDecompressAsync_ptsz(
     };
     unsafe { driver_fn(paramsArray, count, flags, errorIndex, stream) }
 }
-/// `CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop, unsigned long long flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop, unsigned long long flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemCreate_v10020`], the ABI of CUDA 10.2
-/// - Calls the driver's `cuMemCreate` through [`entry::cuMemCreate_v10020`](super::entry::cuMemCreate_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemCreate_v10020`](super::entry::cuMemCreate_v10020)
+/// - Calls the driver's `cuMemCreate` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
 /// - In every supported header
 #[must_use]
@@ -12890,10 +13576,12 @@ pub unsafe extern "C" fn cuMemCreate(
     unsafe { driver_fn(handle, size, prop, flags) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemDiscardAndPrefetchBatchAsync_v13000`], the ABI of CUDA 13.0
-/// - Calls the driver's `cuMemDiscardAndPrefetchBatchAsync` through [`entry::cuMemDiscardAndPrefetchBatchAsync_v13000`](super::entry::cuMemDiscardAndPrefetchBatchAsync_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemDiscardAndPrefetchBatchAsync_v13000`](super::entry::cuMemDiscardAndPrefetchBatchAsync_v13000)
+/// - Calls the driver's `cuMemDiscardAndPrefetchBatchAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - Since CUDA 13.0
 #[must_use]
@@ -12937,11 +13625,13 @@ pub unsafe extern "C" fn cuMemDiscardAndPrefetchBatchAsync(
     }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemDiscardAndPrefetchBatchAsync`](super::cuMemDiscardAndPrefetchBatchAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0
-/// - Calls the driver's `cuMemDiscardAndPrefetchBatchAsync_ptsz` through [`entry::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz`](super::entry::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz`](super::entry::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz)
+/// - Calls the driver's `cuMemDiscardAndPrefetchBatchAsync_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - Since CUDA 13.0
 #[must_use]
@@ -12985,10 +13675,12 @@ pub unsafe extern "C" fn cuMemDiscardAndPrefetchBatchAsync_ptsz(
     }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemDiscardBatchAsync_v13000`], the ABI of CUDA 13.0
-/// - Calls the driver's `cuMemDiscardBatchAsync` through [`entry::cuMemDiscardBatchAsync_v13000`](super::entry::cuMemDiscardBatchAsync_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemDiscardBatchAsync_v13000`](super::entry::cuMemDiscardBatchAsync_v13000)
+/// - Calls the driver's `cuMemDiscardBatchAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - Since CUDA 13.0
 #[must_use]
@@ -13012,11 +13704,13 @@ pub unsafe extern "C" fn cuMemDiscardBatchAsync(
     unsafe { driver_fn(dptrs, sizes, count, flags, hStream) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemDiscardBatchAsync`](super::cuMemDiscardBatchAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemDiscardBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0
-/// - Calls the driver's `cuMemDiscardBatchAsync_ptsz` through [`entry::cuMemDiscardBatchAsync_v13000_ptsz`](super::entry::cuMemDiscardBatchAsync_v13000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemDiscardBatchAsync_v13000_ptsz`](super::entry::cuMemDiscardBatchAsync_v13000_ptsz)
+/// - Calls the driver's `cuMemDiscardBatchAsync_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - Since CUDA 13.0
 #[must_use]
@@ -13041,10 +13735,12 @@ pub unsafe extern "C" fn cuMemDiscardBatchAsync_ptsz(
     };
     unsafe { driver_fn(dptrs, sizes, count, flags, hStream) }
 }
-/// `CUresult CUDAAPI cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocationHandle handle, CUmemAllocationHandleType handleType, unsigned long long flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocationHandle handle, CUmemAllocationHandleType handleType, unsigned long long flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemExportToShareableHandle_v10020`], the ABI of CUDA 10.2
-/// - Calls the driver's `cuMemExportToShareableHandle` through [`entry::cuMemExportToShareableHandle_v10020`](super::entry::cuMemExportToShareableHandle_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemExportToShareableHandle_v10020`](super::entry::cuMemExportToShareableHandle_v10020)
+/// - Calls the driver's `cuMemExportToShareableHandle` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
 /// - In every supported header
 #[must_use]
@@ -13067,10 +13763,12 @@ pub unsafe extern "C" fn cuMemExportToShareableHandle(
     };
     unsafe { driver_fn(shareableHandle, handle, handleType, flags) }
 }
-/// `CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemFreeAsync_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuMemFreeAsync` through [`entry::cuMemFreeAsync_v11020`](super::entry::cuMemFreeAsync_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemFreeAsync_v11020`](super::entry::cuMemFreeAsync_v11020)
+/// - Calls the driver's `cuMemFreeAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
 /// - In every supported header
 #[must_use]
@@ -13084,11 +13782,13 @@ pub unsafe extern "C" fn cuMemFreeAsync(
     };
     unsafe { driver_fn(dptr, hStream) }
 }
-/// `CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemFreeAsync`](super::cuMemFreeAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemFreeAsync_v11020_ptsz`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuMemFreeAsync_ptsz` through [`entry::cuMemFreeAsync_v11020_ptsz`](super::entry::cuMemFreeAsync_v11020_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemFreeAsync_v11020_ptsz`](super::entry::cuMemFreeAsync_v11020_ptsz)
+/// - Calls the driver's `cuMemFreeAsync_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
 /// - In every supported header
 #[must_use]
@@ -13102,10 +13802,12 @@ pub unsafe extern "C" fn cuMemFreeAsync_ptsz(
     };
     unsafe { driver_fn(dptr, hStream) }
 }
-/// `CUresult CUDAAPI cuMemFreeHost(void *p);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemFreeHost(void *p);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemFreeHost_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuMemFreeHost` through [`entry::cuMemFreeHost_v2000`](super::entry::cuMemFreeHost_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemFreeHost_v2000`](super::entry::cuMemFreeHost_v2000)
+/// - Calls the driver's `cuMemFreeHost` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -13116,11 +13818,13 @@ pub unsafe extern "C" fn cuMemFreeHost(p: *mut ::core::ffi::c_void) -> CUresult 
     };
     unsafe { driver_fn(p) }
 }
-/// `CUresult CUDAAPI cuMemFree(CUdeviceptr dptr);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemFree(CUdeviceptr dptr);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemFree`](super::cuMemFree)
 /// - Typedef: [`PFN_cuMemFree_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemFree_v2` through [`entry::cuMemFree_v3020`](super::entry::cuMemFree_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemFree_v3020`](super::entry::cuMemFree_v3020)
+/// - Calls the driver's `cuMemFree_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -13131,10 +13835,12 @@ pub unsafe extern "C" fn cuMemFree_v2(dptr: CUdeviceptr) -> CUresult {
     };
     unsafe { driver_fn(dptr) }
 }
-/// `CUresult CUDAAPI cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location, CUdeviceptr ptr);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location, CUdeviceptr ptr);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemGetAccess_v10020`], the ABI of CUDA 10.2
-/// - Calls the driver's `cuMemGetAccess` through [`entry::cuMemGetAccess_v10020`](super::entry::cuMemGetAccess_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemGetAccess_v10020`](super::entry::cuMemGetAccess_v10020)
+/// - Calls the driver's `cuMemGetAccess` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
 /// - In every supported header
 #[must_use]
@@ -13153,11 +13859,13 @@ pub unsafe extern "C" fn cuMemGetAccess(
     };
     unsafe { driver_fn(flags, location, ptr) }
 }
-/// `CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemGetAddressRange`](super::cuMemGetAddressRange)
 /// - Typedef: [`PFN_cuMemGetAddressRange_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemGetAddressRange_v2` through [`entry::cuMemGetAddressRange_v3020`](super::entry::cuMemGetAddressRange_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemGetAddressRange_v3020`](super::entry::cuMemGetAddressRange_v3020)
+/// - Calls the driver's `cuMemGetAddressRange_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -13176,10 +13884,12 @@ pub unsafe extern "C" fn cuMemGetAddressRange_v2(
     };
     unsafe { driver_fn(pbase, psize, dptr) }
 }
-/// `CUresult CUDAAPI cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop, CUmemAllocationGranularity_flags option);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop, CUmemAllocationGranularity_flags option);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemGetAllocationGranularity_v10020`], the ABI of CUDA 10.2
-/// - Calls the driver's `cuMemGetAllocationGranularity` through [`entry::cuMemGetAllocationGranularity_v10020`](super::entry::cuMemGetAllocationGranularity_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemGetAllocationGranularity_v10020`](super::entry::cuMemGetAllocationGranularity_v10020)
+/// - Calls the driver's `cuMemGetAllocationGranularity` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
 /// - In every supported header
 #[must_use]
@@ -13200,10 +13910,12 @@ pub unsafe extern "C" fn cuMemGetAllocationGranularity(
     };
     unsafe { driver_fn(granularity, prop, option) }
 }
-/// `CUresult CUDAAPI cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop, CUmemGenericAllocationHandle handle);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop, CUmemGenericAllocationHandle handle);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemGetAllocationPropertiesFromHandle_v10020`], the ABI of CUDA 10.2
-/// - Calls the driver's `cuMemGetAllocationPropertiesFromHandle` through [`entry::cuMemGetAllocationPropertiesFromHandle_v10020`](super::entry::cuMemGetAllocationPropertiesFromHandle_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemGetAllocationPropertiesFromHandle_v10020`](super::entry::cuMemGetAllocationPropertiesFromHandle_v10020)
+/// - Calls the driver's `cuMemGetAllocationPropertiesFromHandle` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
 /// - In every supported header
 #[must_use]
@@ -13224,10 +13936,12 @@ pub unsafe extern "C" fn cuMemGetAllocationPropertiesFromHandle(
     unsafe { driver_fn(prop, handle) }
 }
 #[cfg(not(cuda_ge_11080))]
-/// `CUresult CUDAAPI cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr, size_t size, CUmemRangeHandleType handleType, unsigned long long flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr, size_t size, CUmemRangeHandleType handleType, unsigned long long flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemGetHandleForAddressRange_v11070`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuMemGetHandleForAddressRange` through [`entry::cuMemGetHandleForAddressRange_v11070`](super::entry::cuMemGetHandleForAddressRange_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemGetHandleForAddressRange_v11070`](super::entry::cuMemGetHandleForAddressRange_v11070)
+/// - Calls the driver's `cuMemGetHandleForAddressRange` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - As written here: only in CUDA 11.7; the name: in every supported header
 #[must_use]
 #[inline]
@@ -13252,10 +13966,12 @@ pub unsafe extern "C" fn cuMemGetHandleForAddressRange(
     unsafe { driver_fn(handle, dptr, size, handleType, flags) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuMemGetDefaultMemPool(CUmemoryPool *pool_out, CUmemLocation *location, CUmemAllocationType type);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemGetDefaultMemPool(CUmemoryPool *pool_out, CUmemLocation *location, CUmemAllocationType type);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemGetDefaultMemPool_v13000`], the ABI of CUDA 13.0
-/// - Calls the driver's `cuMemGetDefaultMemPool` through [`entry::cuMemGetDefaultMemPool_v13000`](super::entry::cuMemGetDefaultMemPool_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemGetDefaultMemPool_v13000`](super::entry::cuMemGetDefaultMemPool_v13000)
+/// - Calls the driver's `cuMemGetDefaultMemPool` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
 /// - Since CUDA 13.0
 #[must_use]
@@ -13275,10 +13991,12 @@ pub unsafe extern "C" fn cuMemGetDefaultMemPool(
     unsafe { driver_fn(pool_out, location, type_) }
 }
 #[cfg(cuda_ge_11080)]
-/// `CUresult CUDAAPI cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr, size_t size, CUmemRangeHandleType handleType, unsigned long long flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr, size_t size, CUmemRangeHandleType handleType, unsigned long long flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemGetHandleForAddressRange_v11070`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuMemGetHandleForAddressRange` through [`entry::cuMemGetHandleForAddressRange_v11070`](super::entry::cuMemGetHandleForAddressRange_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemGetHandleForAddressRange_v11070`](super::entry::cuMemGetHandleForAddressRange_v11070)
+/// - Calls the driver's `cuMemGetHandleForAddressRange` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - As written here: since CUDA 11.8; the name: in every supported header
 #[must_use]
@@ -13303,11 +14021,13 @@ pub unsafe extern "C" fn cuMemGetHandleForAddressRange(
     };
     unsafe { driver_fn(handle, dptr, size, handleType, flags) }
 }
-/// `CUresult CUDAAPI cuMemGetInfo(size_t *free, size_t *total);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemGetInfo(size_t *free, size_t *total);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemGetInfo`](super::cuMemGetInfo)
 /// - Typedef: [`PFN_cuMemGetInfo_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemGetInfo_v2` through [`entry::cuMemGetInfo_v3020`](super::entry::cuMemGetInfo_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemGetInfo_v3020`](super::entry::cuMemGetInfo_v3020)
+/// - Calls the driver's `cuMemGetInfo_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -13322,10 +14042,12 @@ pub unsafe extern "C" fn cuMemGetInfo_v2(
     unsafe { driver_fn(free, total) }
 }
 #[cfg(cuda_ge_13040)]
-/// `CUresult CUDAAPI cuMemGetLocationInfo(CUdeviceptr ptr, size_t size, size_t summaryGranularity, size_t samplingGranularity, CUmemLocation *location_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemGetLocationInfo(CUdeviceptr ptr, size_t size, size_t summaryGranularity, size_t samplingGranularity, CUmemLocation *location_out);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemGetLocationInfo_v13040`], the ABI of CUDA 13.4
-/// - Calls the driver's `cuMemGetLocationInfo` through [`entry::cuMemGetLocationInfo_v13040`](super::entry::cuMemGetLocationInfo_v13040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemGetLocationInfo_v13040`](super::entry::cuMemGetLocationInfo_v13040)
+/// - Calls the driver's `cuMemGetLocationInfo` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - Since CUDA 13.4
 #[must_use]
@@ -13351,10 +14073,12 @@ pub unsafe extern "C" fn cuMemGetLocationInfo(
     }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location, CUmemAllocationType type);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location, CUmemAllocationType type);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemGetMemPool_v13000`], the ABI of CUDA 13.0
-/// - Calls the driver's `cuMemGetMemPool` through [`entry::cuMemGetMemPool_v13000`](super::entry::cuMemGetMemPool_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemGetMemPool_v13000`](super::entry::cuMemGetMemPool_v13000)
+/// - Calls the driver's `cuMemGetMemPool` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
 /// - Since CUDA 13.0
 #[must_use]
@@ -13373,10 +14097,12 @@ pub unsafe extern "C" fn cuMemGetMemPool(
     };
     unsafe { driver_fn(pool, location, type_) }
 }
-/// `CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemHostAlloc_v2020`], the ABI of CUDA 2.2
-/// - Calls the driver's `cuMemHostAlloc` through [`entry::cuMemHostAlloc_v2020`](super::entry::cuMemHostAlloc_v2020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemHostAlloc_v2020`](super::entry::cuMemHostAlloc_v2020)
+/// - Calls the driver's `cuMemHostAlloc` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -13395,11 +14121,13 @@ pub unsafe extern "C" fn cuMemHostAlloc(
     };
     unsafe { driver_fn(pp, bytesize, Flags) }
 }
-/// `CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned int Flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned int Flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemHostGetDevicePointer`](super::cuMemHostGetDevicePointer)
 /// - Typedef: [`PFN_cuMemHostGetDevicePointer_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemHostGetDevicePointer_v2` through [`entry::cuMemHostGetDevicePointer_v3020`](super::entry::cuMemHostGetDevicePointer_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemHostGetDevicePointer_v3020`](super::entry::cuMemHostGetDevicePointer_v3020)
+/// - Calls the driver's `cuMemHostGetDevicePointer_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -13420,10 +14148,12 @@ pub unsafe extern "C" fn cuMemHostGetDevicePointer_v2(
     };
     unsafe { driver_fn(pdptr, p, Flags) }
 }
-/// `CUresult CUDAAPI cuMemHostGetFlags(unsigned int *pFlags, void *p);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemHostGetFlags(unsigned int *pFlags, void *p);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemHostGetFlags_v2030`], the ABI of CUDA 2.3
-/// - Calls the driver's `cuMemHostGetFlags` through [`entry::cuMemHostGetFlags_v2030`](super::entry::cuMemHostGetFlags_v2030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemHostGetFlags_v2030`](super::entry::cuMemHostGetFlags_v2030)
+/// - Calls the driver's `cuMemHostGetFlags` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -13440,11 +14170,13 @@ pub unsafe extern "C" fn cuMemHostGetFlags(
     };
     unsafe { driver_fn(pFlags, p) }
 }
-/// `CUresult CUDAAPI cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemHostRegister`](super::cuMemHostRegister)
 /// - Typedef: [`PFN_cuMemHostRegister_v6050`], the ABI of CUDA 6.5
-/// - Calls the driver's `cuMemHostRegister_v2` through [`entry::cuMemHostRegister_v6050`](super::entry::cuMemHostRegister_v6050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemHostRegister_v6050`](super::entry::cuMemHostRegister_v6050)
+/// - Calls the driver's `cuMemHostRegister_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -13463,10 +14195,12 @@ pub unsafe extern "C" fn cuMemHostRegister_v2(
     };
     unsafe { driver_fn(p, bytesize, Flags) }
 }
-/// `CUresult CUDAAPI cuMemHostUnregister(void *p);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemHostUnregister(void *p);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemHostUnregister_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuMemHostUnregister` through [`entry::cuMemHostUnregister_v4000`](super::entry::cuMemHostUnregister_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemHostUnregister_v4000`](super::entry::cuMemHostUnregister_v4000)
+/// - Calls the driver's `cuMemHostUnregister` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -13477,10 +14211,12 @@ pub unsafe extern "C" fn cuMemHostUnregister(p: *mut ::core::ffi::c_void) -> CUr
     };
     unsafe { driver_fn(p) }
 }
-/// `CUresult CUDAAPI cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *osHandle, CUmemAllocationHandleType shHandleType);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *osHandle, CUmemAllocationHandleType shHandleType);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemImportFromShareableHandle_v10020`], the ABI of CUDA 10.2
-/// - Calls the driver's `cuMemImportFromShareableHandle` through [`entry::cuMemImportFromShareableHandle_v10020`](super::entry::cuMemImportFromShareableHandle_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemImportFromShareableHandle_v10020`](super::entry::cuMemImportFromShareableHandle_v10020)
+/// - Calls the driver's `cuMemImportFromShareableHandle` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
 /// - In every supported header
 #[must_use]
@@ -13501,10 +14237,12 @@ pub unsafe extern "C" fn cuMemImportFromShareableHandle(
     };
     unsafe { driver_fn(handle, osHandle, shHandleType) }
 }
-/// `CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemMap_v10020`], the ABI of CUDA 10.2
-/// - Calls the driver's `cuMemMap` through [`entry::cuMemMap_v10020`](super::entry::cuMemMap_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemMap_v10020`](super::entry::cuMemMap_v10020)
+/// - Calls the driver's `cuMemMap` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
 /// - In every supported header
 #[must_use]
@@ -13527,10 +14265,12 @@ pub unsafe extern "C" fn cuMemMap(
     };
     unsafe { driver_fn(ptr, size, offset, handle, flags) }
 }
-/// `CUresult CUDAAPI cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemMapArrayAsync_v11010`], the ABI of CUDA 11.1
-/// - Calls the driver's `cuMemMapArrayAsync` through [`entry::cuMemMapArrayAsync_v11010`](super::entry::cuMemMapArrayAsync_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemMapArrayAsync_v11010`](super::entry::cuMemMapArrayAsync_v11010)
+/// - Calls the driver's `cuMemMapArrayAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
 /// - In every supported header
 #[must_use]
@@ -13549,11 +14289,13 @@ pub unsafe extern "C" fn cuMemMapArrayAsync(
     };
     unsafe { driver_fn(mapInfoList, count, hStream) }
 }
-/// `CUresult CUDAAPI cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemMapArrayAsync`](super::cuMemMapArrayAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemMapArrayAsync_v11010_ptsz`], the ABI of CUDA 11.1
-/// - Calls the driver's `cuMemMapArrayAsync_ptsz` through [`entry::cuMemMapArrayAsync_v11010_ptsz`](super::entry::cuMemMapArrayAsync_v11010_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemMapArrayAsync_v11010_ptsz`](super::entry::cuMemMapArrayAsync_v11010_ptsz)
+/// - Calls the driver's `cuMemMapArrayAsync_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
 /// - In every supported header
 #[must_use]
@@ -13572,10 +14314,12 @@ pub unsafe extern "C" fn cuMemMapArrayAsync_ptsz(
     };
     unsafe { driver_fn(mapInfoList, count, hStream) }
 }
-/// `CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemPoolCreate_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuMemPoolCreate` through [`entry::cuMemPoolCreate_v11020`](super::entry::cuMemPoolCreate_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemPoolCreate_v11020`](super::entry::cuMemPoolCreate_v11020)
+/// - Calls the driver's `cuMemPoolCreate` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
 /// - In every supported header
 #[must_use]
@@ -13592,10 +14336,12 @@ pub unsafe extern "C" fn cuMemPoolCreate(
     };
     unsafe { driver_fn(pool, poolProps) }
 }
-/// `CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool pool);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool pool);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemPoolDestroy_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuMemPoolDestroy` through [`entry::cuMemPoolDestroy_v11020`](super::entry::cuMemPoolDestroy_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemPoolDestroy_v11020`](super::entry::cuMemPoolDestroy_v11020)
+/// - Calls the driver's `cuMemPoolDestroy` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
 /// - In every supported header
 #[must_use]
@@ -13606,10 +14352,12 @@ pub unsafe extern "C" fn cuMemPoolDestroy(pool: CUmemoryPool) -> CUresult {
     };
     unsafe { driver_fn(pool) }
 }
-/// `CUresult CUDAAPI cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdeviceptr ptr);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdeviceptr ptr);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemPoolExportPointer_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuMemPoolExportPointer` through [`entry::cuMemPoolExportPointer_v11020`](super::entry::cuMemPoolExportPointer_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemPoolExportPointer_v11020`](super::entry::cuMemPoolExportPointer_v11020)
+/// - Calls the driver's `cuMemPoolExportPointer` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
 /// - In every supported header
 #[must_use]
@@ -13626,10 +14374,12 @@ pub unsafe extern "C" fn cuMemPoolExportPointer(
     };
     unsafe { driver_fn(shareData_out, ptr) }
 }
-/// `CUresult CUDAAPI cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool, CUmemAllocationHandleType handleType, unsigned long long flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool, CUmemAllocationHandleType handleType, unsigned long long flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemPoolExportToShareableHandle_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuMemPoolExportToShareableHandle` through [`entry::cuMemPoolExportToShareableHandle_v11020`](super::entry::cuMemPoolExportToShareableHandle_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemPoolExportToShareableHandle_v11020`](super::entry::cuMemPoolExportToShareableHandle_v11020)
+/// - Calls the driver's `cuMemPoolExportToShareableHandle` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
 /// - In every supported header
 #[must_use]
@@ -13653,10 +14403,12 @@ pub unsafe extern "C" fn cuMemPoolExportToShareableHandle(
     };
     unsafe { driver_fn(handle_out, pool, handleType, flags) }
 }
-/// `CUresult CUDAAPI cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool, CUmemLocation *location);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool, CUmemLocation *location);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemPoolGetAccess_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuMemPoolGetAccess` through [`entry::cuMemPoolGetAccess_v11020`](super::entry::cuMemPoolGetAccess_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemPoolGetAccess_v11020`](super::entry::cuMemPoolGetAccess_v11020)
+/// - Calls the driver's `cuMemPoolGetAccess` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
 /// - In every supported header
 #[must_use]
@@ -13675,10 +14427,12 @@ pub unsafe extern "C" fn cuMemPoolGetAccess(
     };
     unsafe { driver_fn(flags, memPool, location) }
 }
-/// `CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemPoolGetAttribute_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuMemPoolGetAttribute` through [`entry::cuMemPoolGetAttribute_v11020`](super::entry::cuMemPoolGetAttribute_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemPoolGetAttribute_v11020`](super::entry::cuMemPoolGetAttribute_v11020)
+/// - Calls the driver's `cuMemPoolGetAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
 /// - In every supported header
 #[must_use]
@@ -13697,10 +14451,12 @@ pub unsafe extern "C" fn cuMemPoolGetAttribute(
     };
     unsafe { driver_fn(pool, attr, value) }
 }
-/// `CUresult CUDAAPI cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *handle, CUmemAllocationHandleType handleType, unsigned long long flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *handle, CUmemAllocationHandleType handleType, unsigned long long flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemPoolImportFromShareableHandle_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuMemPoolImportFromShareableHandle` through [`entry::cuMemPoolImportFromShareableHandle_v11020`](super::entry::cuMemPoolImportFromShareableHandle_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemPoolImportFromShareableHandle_v11020`](super::entry::cuMemPoolImportFromShareableHandle_v11020)
+/// - Calls the driver's `cuMemPoolImportFromShareableHandle` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
 /// - In every supported header
 #[must_use]
@@ -13724,10 +14480,12 @@ pub unsafe extern "C" fn cuMemPoolImportFromShareableHandle(
     };
     unsafe { driver_fn(pool_out, handle, handleType, flags) }
 }
-/// `CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool, CUmemPoolPtrExportData *shareData);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool, CUmemPoolPtrExportData *shareData);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemPoolImportPointer_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuMemPoolImportPointer` through [`entry::cuMemPoolImportPointer_v11020`](super::entry::cuMemPoolImportPointer_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemPoolImportPointer_v11020`](super::entry::cuMemPoolImportPointer_v11020)
+/// - Calls the driver's `cuMemPoolImportPointer` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
 /// - In every supported header
 #[must_use]
@@ -13746,10 +14504,12 @@ pub unsafe extern "C" fn cuMemPoolImportPointer(
     };
     unsafe { driver_fn(ptr_out, pool, shareData) }
 }
-/// `CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemPoolSetAccess_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuMemPoolSetAccess` through [`entry::cuMemPoolSetAccess_v11020`](super::entry::cuMemPoolSetAccess_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemPoolSetAccess_v11020`](super::entry::cuMemPoolSetAccess_v11020)
+/// - Calls the driver's `cuMemPoolSetAccess` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
 /// - In every supported header
 #[must_use]
@@ -13768,10 +14528,12 @@ pub unsafe extern "C" fn cuMemPoolSetAccess(
     };
     unsafe { driver_fn(pool, map, count) }
 }
-/// `CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemPoolSetAttribute_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuMemPoolSetAttribute` through [`entry::cuMemPoolSetAttribute_v11020`](super::entry::cuMemPoolSetAttribute_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemPoolSetAttribute_v11020`](super::entry::cuMemPoolSetAttribute_v11020)
+/// - Calls the driver's `cuMemPoolSetAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
 /// - In every supported header
 #[must_use]
@@ -13790,10 +14552,12 @@ pub unsafe extern "C" fn cuMemPoolSetAttribute(
     };
     unsafe { driver_fn(pool, attr, value) }
 }
-/// `CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemPoolTrimTo_v11020`], the ABI of CUDA 11.2
-/// - Calls the driver's `cuMemPoolTrimTo` through [`entry::cuMemPoolTrimTo_v11020`](super::entry::cuMemPoolTrimTo_v11020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemPoolTrimTo_v11020`](super::entry::cuMemPoolTrimTo_v11020)
+/// - Calls the driver's `cuMemPoolTrimTo` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
 /// - In every supported header
 #[must_use]
@@ -13808,10 +14572,12 @@ pub unsafe extern "C" fn cuMemPoolTrimTo(
     unsafe { driver_fn(pool, minBytesToKeep) }
 }
 #[cfg(not(cuda_ge_13000))]
-/// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemPrefetchAsync_v8000`], the ABI of CUDA 8.0
-/// - Calls the driver's `cuMemPrefetchAsync` through [`entry::cuMemPrefetchAsync_v8000`](super::entry::cuMemPrefetchAsync_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemPrefetchAsync_v8000`](super::entry::cuMemPrefetchAsync_v8000)
+/// - Calls the driver's `cuMemPrefetchAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
@@ -13833,11 +14599,13 @@ pub unsafe extern "C" fn cuMemPrefetchAsync(
     unsafe { driver_fn(devPtr, count, dstDevice, hStream) }
 }
 #[cfg(not(cuda_ge_13000))]
-/// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemPrefetchAsync`](super::cuMemPrefetchAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemPrefetchAsync_v8000_ptsz`], the ABI of CUDA 8.0
-/// - Calls the driver's `cuMemPrefetchAsync_ptsz` through [`entry::cuMemPrefetchAsync_v8000_ptsz`](super::entry::cuMemPrefetchAsync_v8000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemPrefetchAsync_v8000_ptsz`](super::entry::cuMemPrefetchAsync_v8000_ptsz)
+/// - Calls the driver's `cuMemPrefetchAsync_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
@@ -13859,10 +14627,12 @@ pub unsafe extern "C" fn cuMemPrefetchAsync_ptsz(
     unsafe { driver_fn(devPtr, count, dstDevice, hStream) }
 }
 #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemPrefetchAsync_v12020`], the ABI of CUDA 12.2
-/// - Calls the driver's `cuMemPrefetchAsync_v2` through [`entry::cuMemPrefetchAsync_v12020`](super::entry::cuMemPrefetchAsync_v12020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemPrefetchAsync_v12020`](super::entry::cuMemPrefetchAsync_v12020)
+/// - Calls the driver's `cuMemPrefetchAsync_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - As written here: since CUDA 12.2; removed in 13.0; the name: since CUDA 12.2
 #[must_use]
@@ -13886,11 +14656,13 @@ pub unsafe extern "C" fn cuMemPrefetchAsync_v2(
     unsafe { driver_fn(devPtr, count, location, flags, hStream) }
 }
 #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemPrefetchAsync_v2`](super::cuMemPrefetchAsync_v2) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemPrefetchAsync_v12020_ptsz`], the ABI of CUDA 12.2
-/// - Calls the driver's `cuMemPrefetchAsync_v2_ptsz` through [`entry::cuMemPrefetchAsync_v12020_ptsz`](super::entry::cuMemPrefetchAsync_v12020_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemPrefetchAsync_v12020_ptsz`](super::entry::cuMemPrefetchAsync_v12020_ptsz)
+/// - Calls the driver's `cuMemPrefetchAsync_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - As written here: since CUDA 12.2; removed in 13.0; the name: since CUDA 12.2
 #[must_use]
@@ -13916,11 +14688,13 @@ pub unsafe extern "C" fn cuMemPrefetchAsync_v2_ptsz(
     unsafe { driver_fn(devPtr, count, location, flags, hStream) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemPrefetchAsync`](super::cuMemPrefetchAsync) (default stream mode)
 /// - Typedef: [`PFN_cuMemPrefetchAsync_v12020`], the ABI of CUDA 12.2
-/// - Calls the driver's `cuMemPrefetchAsync_v2` through [`entry::cuMemPrefetchAsync_v12020`](super::entry::cuMemPrefetchAsync_v12020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemPrefetchAsync_v12020`](super::entry::cuMemPrefetchAsync_v12020)
+/// - Calls the driver's `cuMemPrefetchAsync_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.2
 #[must_use]
@@ -13944,11 +14718,13 @@ pub unsafe extern "C" fn cuMemPrefetchAsync_v2(
     unsafe { driver_fn(devPtr, count, location, flags, hStream) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemPrefetchAsync`](super::cuMemPrefetchAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemPrefetchAsync_v12020_ptsz`], the ABI of CUDA 12.2
-/// - Calls the driver's `cuMemPrefetchAsync_v2_ptsz` through [`entry::cuMemPrefetchAsync_v12020_ptsz`](super::entry::cuMemPrefetchAsync_v12020_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemPrefetchAsync_v12020_ptsz`](super::entry::cuMemPrefetchAsync_v12020_ptsz)
+/// - Calls the driver's `cuMemPrefetchAsync_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.2
 #[must_use]
@@ -13974,10 +14750,12 @@ pub unsafe extern "C" fn cuMemPrefetchAsync_v2_ptsz(
     unsafe { driver_fn(devPtr, count, location, flags, hStream) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemPrefetchBatchAsync_v13000`], the ABI of CUDA 13.0
-/// - Calls the driver's `cuMemPrefetchBatchAsync` through [`entry::cuMemPrefetchBatchAsync_v13000`](super::entry::cuMemPrefetchBatchAsync_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemPrefetchBatchAsync_v13000`](super::entry::cuMemPrefetchBatchAsync_v13000)
+/// - Calls the driver's `cuMemPrefetchBatchAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - Since CUDA 13.0
 #[must_use]
@@ -14018,11 +14796,13 @@ pub unsafe extern "C" fn cuMemPrefetchBatchAsync(
     }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemPrefetchBatchAsync`](super::cuMemPrefetchBatchAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemPrefetchBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0
-/// - Calls the driver's `cuMemPrefetchBatchAsync_ptsz` through [`entry::cuMemPrefetchBatchAsync_v13000_ptsz`](super::entry::cuMemPrefetchBatchAsync_v13000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemPrefetchBatchAsync_v13000_ptsz`](super::entry::cuMemPrefetchBatchAsync_v13000_ptsz)
+/// - Calls the driver's `cuMemPrefetchBatchAsync_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - Since CUDA 13.0
 #[must_use]
@@ -14064,10 +14844,12 @@ pub unsafe extern "C" fn cuMemPrefetchBatchAsync_ptsz(
         )
     }
 }
-/// `CUresult CUDAAPI cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_attribute attribute, CUdeviceptr devPtr, size_t count);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_attribute attribute, CUdeviceptr devPtr, size_t count);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemRangeGetAttribute_v8000`], the ABI of CUDA 8.0
-/// - Calls the driver's `cuMemRangeGetAttribute` through [`entry::cuMemRangeGetAttribute_v8000`](super::entry::cuMemRangeGetAttribute_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemRangeGetAttribute_v8000`](super::entry::cuMemRangeGetAttribute_v8000)
+/// - Calls the driver's `cuMemRangeGetAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - In every supported header
 #[must_use]
@@ -14090,10 +14872,12 @@ pub unsafe extern "C" fn cuMemRangeGetAttribute(
     };
     unsafe { driver_fn(data, dataSize, attribute, devPtr, count) }
 }
-/// `CUresult CUDAAPI cuMemRangeGetAttributes(void **data, size_t *dataSizes, CUmem_range_attribute *attributes, size_t numAttributes, CUdeviceptr devPtr, size_t count);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemRangeGetAttributes(void **data, size_t *dataSizes, CUmem_range_attribute *attributes, size_t numAttributes, CUdeviceptr devPtr, size_t count);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemRangeGetAttributes_v8000`], the ABI of CUDA 8.0
-/// - Calls the driver's `cuMemRangeGetAttributes` through [`entry::cuMemRangeGetAttributes_v8000`](super::entry::cuMemRangeGetAttributes_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemRangeGetAttributes_v8000`](super::entry::cuMemRangeGetAttributes_v8000)
+/// - Calls the driver's `cuMemRangeGetAttributes` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - In every supported header
 #[must_use]
@@ -14118,10 +14902,12 @@ pub unsafe extern "C" fn cuMemRangeGetAttributes(
     };
     unsafe { driver_fn(data, dataSizes, attributes, numAttributes, devPtr, count) }
 }
-/// `CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemRelease_v10020`], the ABI of CUDA 10.2
-/// - Calls the driver's `cuMemRelease` through [`entry::cuMemRelease_v10020`](super::entry::cuMemRelease_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemRelease_v10020`](super::entry::cuMemRelease_v10020)
+/// - Calls the driver's `cuMemRelease` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
 /// - In every supported header
 #[must_use]
@@ -14132,10 +14918,12 @@ pub unsafe extern "C" fn cuMemRelease(handle: CUmemGenericAllocationHandle) -> C
     };
     unsafe { driver_fn(handle) }
 }
-/// `CUresult CUDAAPI cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemRetainAllocationHandle_v11000`], the ABI of CUDA 11.0
-/// - Calls the driver's `cuMemRetainAllocationHandle` through [`entry::cuMemRetainAllocationHandle_v11000`](super::entry::cuMemRetainAllocationHandle_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemRetainAllocationHandle_v11000`](super::entry::cuMemRetainAllocationHandle_v11000)
+/// - Calls the driver's `cuMemRetainAllocationHandle` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
 /// - In every supported header
 #[must_use]
@@ -14154,10 +14942,12 @@ pub unsafe extern "C" fn cuMemRetainAllocationHandle(
     };
     unsafe { driver_fn(handle, addr) }
 }
-/// `CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemSetAccess_v10020`], the ABI of CUDA 10.2
-/// - Calls the driver's `cuMemSetAccess` through [`entry::cuMemSetAccess_v10020`](super::entry::cuMemSetAccess_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemSetAccess_v10020`](super::entry::cuMemSetAccess_v10020)
+/// - Calls the driver's `cuMemSetAccess` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
 /// - In every supported header
 #[must_use]
@@ -14179,10 +14969,12 @@ pub unsafe extern "C" fn cuMemSetAccess(
     unsafe { driver_fn(ptr, size, desc, count) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuMemSetMemPool(CUmemLocation *location, CUmemAllocationType type, CUmemoryPool pool);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemSetMemPool(CUmemLocation *location, CUmemAllocationType type, CUmemoryPool pool);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemSetMemPool_v13000`], the ABI of CUDA 13.0
-/// - Calls the driver's `cuMemSetMemPool` through [`entry::cuMemSetMemPool_v13000`](super::entry::cuMemSetMemPool_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemSetMemPool_v13000`](super::entry::cuMemSetMemPool_v13000)
+/// - Calls the driver's `cuMemSetMemPool` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
 /// - Since CUDA 13.0
 #[must_use]
@@ -14201,10 +14993,12 @@ pub unsafe extern "C" fn cuMemSetMemPool(
     };
     unsafe { driver_fn(location, type_, pool) }
 }
-/// `CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemUnmap_v10020`], the ABI of CUDA 10.2
-/// - Calls the driver's `cuMemUnmap` through [`entry::cuMemUnmap_v10020`](super::entry::cuMemUnmap_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemUnmap_v10020`](super::entry::cuMemUnmap_v10020)
+/// - Calls the driver's `cuMemUnmap` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
 /// - In every supported header
 #[must_use]
@@ -14215,10 +15009,12 @@ pub unsafe extern "C" fn cuMemUnmap(ptr: CUdeviceptr, size: usize) -> CUresult {
     };
     unsafe { driver_fn(ptr, size) }
 }
-/// `CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemcpy_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuMemcpy` through [`entry::cuMemcpy_v4000`](super::entry::cuMemcpy_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy_v4000`](super::entry::cuMemcpy_v4000)
+/// - Calls the driver's `cuMemcpy` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14233,11 +15029,13 @@ pub unsafe extern "C" fn cuMemcpy(
     };
     unsafe { driver_fn(dst, src, ByteCount) }
 }
-/// `CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpy2DAsync`](super::cuMemcpy2DAsync) (default stream mode)
 /// - Typedef: [`PFN_cuMemcpy2DAsync_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemcpy2DAsync_v2` through [`entry::cuMemcpy2DAsync_v3020`](super::entry::cuMemcpy2DAsync_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy2DAsync_v3020`](super::entry::cuMemcpy2DAsync_v3020)
+/// - Calls the driver's `cuMemcpy2DAsync_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14251,11 +15049,13 @@ pub unsafe extern "C" fn cuMemcpy2DAsync_v2(
     };
     unsafe { driver_fn(pCopy, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpy2DAsync`](super::cuMemcpy2DAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpy2DAsync_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpy2DAsync_v2_ptsz` through [`entry::cuMemcpy2DAsync_v7000_ptsz`](super::entry::cuMemcpy2DAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy2DAsync_v7000_ptsz`](super::entry::cuMemcpy2DAsync_v7000_ptsz)
+/// - Calls the driver's `cuMemcpy2DAsync_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14269,11 +15069,13 @@ pub unsafe extern "C" fn cuMemcpy2DAsync_v2_ptsz(
     };
     unsafe { driver_fn(pCopy, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *pCopy);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *pCopy);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpy2DUnaligned`](super::cuMemcpy2DUnaligned) (default stream mode)
 /// - Typedef: [`PFN_cuMemcpy2DUnaligned_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemcpy2DUnaligned_v2` through [`entry::cuMemcpy2DUnaligned_v3020`](super::entry::cuMemcpy2DUnaligned_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy2DUnaligned_v3020`](super::entry::cuMemcpy2DUnaligned_v3020)
+/// - Calls the driver's `cuMemcpy2DUnaligned_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14286,11 +15088,13 @@ pub unsafe extern "C" fn cuMemcpy2DUnaligned_v2(
     };
     unsafe { driver_fn(pCopy) }
 }
-/// `CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *pCopy);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *pCopy);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpy2DUnaligned`](super::cuMemcpy2DUnaligned) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpy2DUnaligned_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpy2DUnaligned_v2_ptds` through [`entry::cuMemcpy2DUnaligned_v7000_ptds`](super::entry::cuMemcpy2DUnaligned_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy2DUnaligned_v7000_ptds`](super::entry::cuMemcpy2DUnaligned_v7000_ptds)
+/// - Calls the driver's `cuMemcpy2DUnaligned_v2_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14305,11 +15109,13 @@ pub unsafe extern "C" fn cuMemcpy2DUnaligned_v2_ptds(
     };
     unsafe { driver_fn(pCopy) }
 }
-/// `CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D *pCopy);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D *pCopy);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpy2D`](super::cuMemcpy2D) (default stream mode)
 /// - Typedef: [`PFN_cuMemcpy2D_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemcpy2D_v2` through [`entry::cuMemcpy2D_v3020`](super::entry::cuMemcpy2D_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy2D_v3020`](super::entry::cuMemcpy2D_v3020)
+/// - Calls the driver's `cuMemcpy2D_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14320,11 +15126,13 @@ pub unsafe extern "C" fn cuMemcpy2D_v2(pCopy: *const CUDA_MEMCPY2D) -> CUresult 
     };
     unsafe { driver_fn(pCopy) }
 }
-/// `CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D *pCopy);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D *pCopy);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpy2D`](super::cuMemcpy2D) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpy2D_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpy2D_v2_ptds` through [`entry::cuMemcpy2D_v7000_ptds`](super::entry::cuMemcpy2D_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy2D_v7000_ptds`](super::entry::cuMemcpy2D_v7000_ptds)
+/// - Calls the driver's `cuMemcpy2D_v2_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14335,11 +15143,13 @@ pub unsafe extern "C" fn cuMemcpy2D_v2_ptds(pCopy: *const CUDA_MEMCPY2D) -> CUre
     };
     unsafe { driver_fn(pCopy) }
 }
-/// `CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpy3DAsync`](super::cuMemcpy3DAsync) (default stream mode)
 /// - Typedef: [`PFN_cuMemcpy3DAsync_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemcpy3DAsync_v2` through [`entry::cuMemcpy3DAsync_v3020`](super::entry::cuMemcpy3DAsync_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy3DAsync_v3020`](super::entry::cuMemcpy3DAsync_v3020)
+/// - Calls the driver's `cuMemcpy3DAsync_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14353,11 +15163,13 @@ pub unsafe extern "C" fn cuMemcpy3DAsync_v2(
     };
     unsafe { driver_fn(pCopy, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpy3DAsync`](super::cuMemcpy3DAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpy3DAsync_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpy3DAsync_v2_ptsz` through [`entry::cuMemcpy3DAsync_v7000_ptsz`](super::entry::cuMemcpy3DAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy3DAsync_v7000_ptsz`](super::entry::cuMemcpy3DAsync_v7000_ptsz)
+/// - Calls the driver's `cuMemcpy3DAsync_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14372,10 +15184,12 @@ pub unsafe extern "C" fn cuMemcpy3DAsync_v2_ptsz(
     unsafe { driver_fn(pCopy, hStream) }
 }
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx, unsigned long long flags, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v12080`], the ABI of CUDA 12.8
-/// - Calls the driver's `cuMemcpy3DBatchAsync` through [`entry::cuMemcpy3DBatchAsync_v12080`](super::entry::cuMemcpy3DBatchAsync_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy3DBatchAsync_v12080`](super::entry::cuMemcpy3DBatchAsync_v12080)
+/// - Calls the driver's `cuMemcpy3DBatchAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - Since CUDA 12.8; removed in 13.0
 #[must_use]
@@ -14399,11 +15213,13 @@ pub unsafe extern "C" fn cuMemcpy3DBatchAsync(
     unsafe { driver_fn(numOps, opList, failIdx, flags, hStream) }
 }
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx, unsigned long long flags, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpy3DBatchAsync`](super::cuMemcpy3DBatchAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v12080_ptsz`], the ABI of CUDA 12.8
-/// - Calls the driver's `cuMemcpy3DBatchAsync_ptsz` through [`entry::cuMemcpy3DBatchAsync_v12080_ptsz`](super::entry::cuMemcpy3DBatchAsync_v12080_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy3DBatchAsync_v12080_ptsz`](super::entry::cuMemcpy3DBatchAsync_v12080_ptsz)
+/// - Calls the driver's `cuMemcpy3DBatchAsync_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - Since CUDA 12.8; removed in 13.0
 #[must_use]
@@ -14429,11 +15245,13 @@ pub unsafe extern "C" fn cuMemcpy3DBatchAsync_ptsz(
     unsafe { driver_fn(numOps, opList, failIdx, flags, hStream) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpy3DBatchAsync`](super::cuMemcpy3DBatchAsync) (default stream mode)
 /// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v13000`], the ABI of CUDA 13.0
-/// - Calls the driver's `cuMemcpy3DBatchAsync_v2` through [`entry::cuMemcpy3DBatchAsync_v13000`](super::entry::cuMemcpy3DBatchAsync_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy3DBatchAsync_v13000`](super::entry::cuMemcpy3DBatchAsync_v13000)
+/// - Calls the driver's `cuMemcpy3DBatchAsync_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - Since CUDA 13.0
 #[must_use]
@@ -14455,11 +15273,13 @@ pub unsafe extern "C" fn cuMemcpy3DBatchAsync_v2(
     unsafe { driver_fn(numOps, opList, flags, hStream) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpy3DBatchAsync`](super::cuMemcpy3DBatchAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0
-/// - Calls the driver's `cuMemcpy3DBatchAsync_v2_ptsz` through [`entry::cuMemcpy3DBatchAsync_v13000_ptsz`](super::entry::cuMemcpy3DBatchAsync_v13000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy3DBatchAsync_v13000_ptsz`](super::entry::cuMemcpy3DBatchAsync_v13000_ptsz)
+/// - Calls the driver's `cuMemcpy3DBatchAsync_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - Since CUDA 13.0
 #[must_use]
@@ -14482,10 +15302,12 @@ pub unsafe extern "C" fn cuMemcpy3DBatchAsync_v2_ptsz(
     };
     unsafe { driver_fn(numOps, opList, flags, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemcpy3DPeer_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuMemcpy3DPeer` through [`entry::cuMemcpy3DPeer_v4000`](super::entry::cuMemcpy3DPeer_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy3DPeer_v4000`](super::entry::cuMemcpy3DPeer_v4000)
+/// - Calls the driver's `cuMemcpy3DPeer` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14496,10 +15318,12 @@ pub unsafe extern "C" fn cuMemcpy3DPeer(pCopy: *const CUDA_MEMCPY3D_PEER) -> CUr
     };
     unsafe { driver_fn(pCopy) }
 }
-/// `CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemcpy3DPeerAsync_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuMemcpy3DPeerAsync` through [`entry::cuMemcpy3DPeerAsync_v4000`](super::entry::cuMemcpy3DPeerAsync_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy3DPeerAsync_v4000`](super::entry::cuMemcpy3DPeerAsync_v4000)
+/// - Calls the driver's `cuMemcpy3DPeerAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14516,11 +15340,13 @@ pub unsafe extern "C" fn cuMemcpy3DPeerAsync(
     };
     unsafe { driver_fn(pCopy, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpy3DPeerAsync`](super::cuMemcpy3DPeerAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpy3DPeerAsync_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpy3DPeerAsync_ptsz` through [`entry::cuMemcpy3DPeerAsync_v7000_ptsz`](super::entry::cuMemcpy3DPeerAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy3DPeerAsync_v7000_ptsz`](super::entry::cuMemcpy3DPeerAsync_v7000_ptsz)
+/// - Calls the driver's `cuMemcpy3DPeerAsync_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14539,11 +15365,13 @@ pub unsafe extern "C" fn cuMemcpy3DPeerAsync_ptsz(
     };
     unsafe { driver_fn(pCopy, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpy3DPeer`](super::cuMemcpy3DPeer) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpy3DPeer_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpy3DPeer_ptds` through [`entry::cuMemcpy3DPeer_v7000_ptds`](super::entry::cuMemcpy3DPeer_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy3DPeer_v7000_ptds`](super::entry::cuMemcpy3DPeer_v7000_ptds)
+/// - Calls the driver's `cuMemcpy3DPeer_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14557,10 +15385,12 @@ pub unsafe extern "C" fn cuMemcpy3DPeer_ptds(
     unsafe { driver_fn(pCopy) }
 }
 #[cfg(cuda_ge_13020)]
-/// `CUresult CUDAAPI cuMemcpy3DWithAttributesAsync(CUDA_MEMCPY3D_BATCH_OP *op, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy3DWithAttributesAsync(CUDA_MEMCPY3D_BATCH_OP *op, unsigned long long flags, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemcpy3DWithAttributesAsync_v13020`], the ABI of CUDA 13.2
-/// - Calls the driver's `cuMemcpy3DWithAttributesAsync` through [`entry::cuMemcpy3DWithAttributesAsync_v13020`](super::entry::cuMemcpy3DWithAttributesAsync_v13020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy3DWithAttributesAsync_v13020`](super::entry::cuMemcpy3DWithAttributesAsync_v13020)
+/// - Calls the driver's `cuMemcpy3DWithAttributesAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - Since CUDA 13.2
 #[must_use]
@@ -14582,11 +15412,13 @@ pub unsafe extern "C" fn cuMemcpy3DWithAttributesAsync(
     unsafe { driver_fn(op, flags, hStream) }
 }
 #[cfg(cuda_ge_13020)]
-/// `CUresult CUDAAPI cuMemcpy3DWithAttributesAsync(CUDA_MEMCPY3D_BATCH_OP *op, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy3DWithAttributesAsync(CUDA_MEMCPY3D_BATCH_OP *op, unsigned long long flags, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpy3DWithAttributesAsync`](super::cuMemcpy3DWithAttributesAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpy3DWithAttributesAsync_v13020_ptsz`], the ABI of CUDA 13.2
-/// - Calls the driver's `cuMemcpy3DWithAttributesAsync_ptsz` through [`entry::cuMemcpy3DWithAttributesAsync_v13020_ptsz`](super::entry::cuMemcpy3DWithAttributesAsync_v13020_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy3DWithAttributesAsync_v13020_ptsz`](super::entry::cuMemcpy3DWithAttributesAsync_v13020_ptsz)
+/// - Calls the driver's `cuMemcpy3DWithAttributesAsync_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - Since CUDA 13.2
 #[must_use]
@@ -14608,11 +15440,13 @@ pub unsafe extern "C" fn cuMemcpy3DWithAttributesAsync_ptsz(
     };
     unsafe { driver_fn(op, flags, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D *pCopy);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D *pCopy);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpy3D`](super::cuMemcpy3D) (default stream mode)
 /// - Typedef: [`PFN_cuMemcpy3D_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemcpy3D_v2` through [`entry::cuMemcpy3D_v3020`](super::entry::cuMemcpy3D_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy3D_v3020`](super::entry::cuMemcpy3D_v3020)
+/// - Calls the driver's `cuMemcpy3D_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14623,11 +15457,13 @@ pub unsafe extern "C" fn cuMemcpy3D_v2(pCopy: *const CUDA_MEMCPY3D) -> CUresult 
     };
     unsafe { driver_fn(pCopy) }
 }
-/// `CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D *pCopy);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D *pCopy);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpy3D`](super::cuMemcpy3D) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpy3D_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpy3D_v2_ptds` through [`entry::cuMemcpy3D_v7000_ptds`](super::entry::cuMemcpy3D_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy3D_v7000_ptds`](super::entry::cuMemcpy3D_v7000_ptds)
+/// - Calls the driver's `cuMemcpy3D_v2_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14638,10 +15474,12 @@ pub unsafe extern "C" fn cuMemcpy3D_v2_ptds(pCopy: *const CUDA_MEMCPY3D) -> CUre
     };
     unsafe { driver_fn(pCopy) }
 }
-/// `CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemcpyAsync_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuMemcpyAsync` through [`entry::cuMemcpyAsync_v4000`](super::entry::cuMemcpyAsync_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyAsync_v4000`](super::entry::cuMemcpyAsync_v4000)
+/// - Calls the driver's `cuMemcpyAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14662,11 +15500,13 @@ pub unsafe extern "C" fn cuMemcpyAsync(
     };
     unsafe { driver_fn(dst, src, ByteCount, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyAsync`](super::cuMemcpyAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpyAsync_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpyAsync_ptsz` through [`entry::cuMemcpyAsync_v7000_ptsz`](super::entry::cuMemcpyAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyAsync_v7000_ptsz`](super::entry::cuMemcpyAsync_v7000_ptsz)
+/// - Calls the driver's `cuMemcpyAsync_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14687,11 +15527,13 @@ pub unsafe extern "C" fn cuMemcpyAsync_ptsz(
     };
     unsafe { driver_fn(dst, src, ByteCount, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpyAtoA(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyAtoA(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyAtoA`](super::cuMemcpyAtoA) (default stream mode)
 /// - Typedef: [`PFN_cuMemcpyAtoA_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemcpyAtoA_v2` through [`entry::cuMemcpyAtoA_v3020`](super::entry::cuMemcpyAtoA_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyAtoA_v3020`](super::entry::cuMemcpyAtoA_v3020)
+/// - Calls the driver's `cuMemcpyAtoA_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14714,11 +15556,13 @@ pub unsafe extern "C" fn cuMemcpyAtoA_v2(
     };
     unsafe { driver_fn(dstArray, dstOffset, srcArray, srcOffset, ByteCount) }
 }
-/// `CUresult CUDAAPI cuMemcpyAtoA(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyAtoA(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyAtoA`](super::cuMemcpyAtoA) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpyAtoA_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpyAtoA_v2_ptds` through [`entry::cuMemcpyAtoA_v7000_ptds`](super::entry::cuMemcpyAtoA_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyAtoA_v7000_ptds`](super::entry::cuMemcpyAtoA_v7000_ptds)
+/// - Calls the driver's `cuMemcpyAtoA_v2_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14741,11 +15585,13 @@ pub unsafe extern "C" fn cuMemcpyAtoA_v2_ptds(
     };
     unsafe { driver_fn(dstArray, dstOffset, srcArray, srcOffset, ByteCount) }
 }
-/// `CUresult CUDAAPI cuMemcpyAtoD(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyAtoD(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyAtoD`](super::cuMemcpyAtoD) (default stream mode)
 /// - Typedef: [`PFN_cuMemcpyAtoD_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemcpyAtoD_v2` through [`entry::cuMemcpyAtoD_v3020`](super::entry::cuMemcpyAtoD_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyAtoD_v3020`](super::entry::cuMemcpyAtoD_v3020)
+/// - Calls the driver's `cuMemcpyAtoD_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14766,11 +15612,13 @@ pub unsafe extern "C" fn cuMemcpyAtoD_v2(
     };
     unsafe { driver_fn(dstDevice, srcArray, srcOffset, ByteCount) }
 }
-/// `CUresult CUDAAPI cuMemcpyAtoD(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyAtoD(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyAtoD`](super::cuMemcpyAtoD) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpyAtoD_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpyAtoD_v2_ptds` through [`entry::cuMemcpyAtoD_v7000_ptds`](super::entry::cuMemcpyAtoD_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyAtoD_v7000_ptds`](super::entry::cuMemcpyAtoD_v7000_ptds)
+/// - Calls the driver's `cuMemcpyAtoD_v2_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14791,11 +15639,13 @@ pub unsafe extern "C" fn cuMemcpyAtoD_v2_ptds(
     };
     unsafe { driver_fn(dstDevice, srcArray, srcOffset, ByteCount) }
 }
-/// `CUresult CUDAAPI cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyAtoHAsync`](super::cuMemcpyAtoHAsync) (default stream mode)
 /// - Typedef: [`PFN_cuMemcpyAtoHAsync_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemcpyAtoHAsync_v2` through [`entry::cuMemcpyAtoHAsync_v3020`](super::entry::cuMemcpyAtoHAsync_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyAtoHAsync_v3020`](super::entry::cuMemcpyAtoHAsync_v3020)
+/// - Calls the driver's `cuMemcpyAtoHAsync_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14818,11 +15668,13 @@ pub unsafe extern "C" fn cuMemcpyAtoHAsync_v2(
     };
     unsafe { driver_fn(dstHost, srcArray, srcOffset, ByteCount, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyAtoHAsync`](super::cuMemcpyAtoHAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpyAtoHAsync_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpyAtoHAsync_v2_ptsz` through [`entry::cuMemcpyAtoHAsync_v7000_ptsz`](super::entry::cuMemcpyAtoHAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyAtoHAsync_v7000_ptsz`](super::entry::cuMemcpyAtoHAsync_v7000_ptsz)
+/// - Calls the driver's `cuMemcpyAtoHAsync_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14847,11 +15699,13 @@ pub unsafe extern "C" fn cuMemcpyAtoHAsync_v2_ptsz(
     };
     unsafe { driver_fn(dstHost, srcArray, srcOffset, ByteCount, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpyAtoH(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyAtoH(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyAtoH`](super::cuMemcpyAtoH) (default stream mode)
 /// - Typedef: [`PFN_cuMemcpyAtoH_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemcpyAtoH_v2` through [`entry::cuMemcpyAtoH_v3020`](super::entry::cuMemcpyAtoH_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyAtoH_v3020`](super::entry::cuMemcpyAtoH_v3020)
+/// - Calls the driver's `cuMemcpyAtoH_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14872,11 +15726,13 @@ pub unsafe extern "C" fn cuMemcpyAtoH_v2(
     };
     unsafe { driver_fn(dstHost, srcArray, srcOffset, ByteCount) }
 }
-/// `CUresult CUDAAPI cuMemcpyAtoH(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyAtoH(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyAtoH`](super::cuMemcpyAtoH) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpyAtoH_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpyAtoH_v2_ptds` through [`entry::cuMemcpyAtoH_v7000_ptds`](super::entry::cuMemcpyAtoH_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyAtoH_v7000_ptds`](super::entry::cuMemcpyAtoH_v7000_ptds)
+/// - Calls the driver's `cuMemcpyAtoH_v2_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -14898,10 +15754,12 @@ pub unsafe extern "C" fn cuMemcpyAtoH_v2_ptds(
     unsafe { driver_fn(dstHost, srcArray, srcOffset, ByteCount) }
 }
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemcpyBatchAsync_v12080`], the ABI of CUDA 12.8
-/// - Calls the driver's `cuMemcpyBatchAsync` through [`entry::cuMemcpyBatchAsync_v12080`](super::entry::cuMemcpyBatchAsync_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyBatchAsync_v12080`](super::entry::cuMemcpyBatchAsync_v12080)
+/// - Calls the driver's `cuMemcpyBatchAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - Since CUDA 12.8; removed in 13.0
 #[must_use]
@@ -14935,11 +15793,13 @@ pub unsafe extern "C" fn cuMemcpyBatchAsync(
     }
 }
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyBatchAsync`](super::cuMemcpyBatchAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpyBatchAsync_v12080_ptsz`], the ABI of CUDA 12.8
-/// - Calls the driver's `cuMemcpyBatchAsync_ptsz` through [`entry::cuMemcpyBatchAsync_v12080_ptsz`](super::entry::cuMemcpyBatchAsync_v12080_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyBatchAsync_v12080_ptsz`](super::entry::cuMemcpyBatchAsync_v12080_ptsz)
+/// - Calls the driver's `cuMemcpyBatchAsync_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - Since CUDA 12.8; removed in 13.0
 #[must_use]
@@ -14973,11 +15833,13 @@ pub unsafe extern "C" fn cuMemcpyBatchAsync_ptsz(
     }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyBatchAsync`](super::cuMemcpyBatchAsync) (default stream mode)
 /// - Typedef: [`PFN_cuMemcpyBatchAsync_v13000`], the ABI of CUDA 13.0
-/// - Calls the driver's `cuMemcpyBatchAsync_v2` through [`entry::cuMemcpyBatchAsync_v13000`](super::entry::cuMemcpyBatchAsync_v13000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyBatchAsync_v13000`](super::entry::cuMemcpyBatchAsync_v13000)
+/// - Calls the driver's `cuMemcpyBatchAsync_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - Since CUDA 13.0
 #[must_use]
@@ -15007,11 +15869,13 @@ pub unsafe extern "C" fn cuMemcpyBatchAsync_v2(
     unsafe { driver_fn(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyBatchAsync`](super::cuMemcpyBatchAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpyBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0
-/// - Calls the driver's `cuMemcpyBatchAsync_v2_ptsz` through [`entry::cuMemcpyBatchAsync_v13000_ptsz`](super::entry::cuMemcpyBatchAsync_v13000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyBatchAsync_v13000_ptsz`](super::entry::cuMemcpyBatchAsync_v13000_ptsz)
+/// - Calls the driver's `cuMemcpyBatchAsync_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - Since CUDA 13.0
 #[must_use]
@@ -15042,11 +15906,13 @@ pub unsafe extern "C" fn cuMemcpyBatchAsync_v2_ptsz(
     };
     unsafe { driver_fn(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpyDtoA(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyDtoA(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyDtoA`](super::cuMemcpyDtoA) (default stream mode)
 /// - Typedef: [`PFN_cuMemcpyDtoA_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemcpyDtoA_v2` through [`entry::cuMemcpyDtoA_v3020`](super::entry::cuMemcpyDtoA_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyDtoA_v3020`](super::entry::cuMemcpyDtoA_v3020)
+/// - Calls the driver's `cuMemcpyDtoA_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15067,11 +15933,13 @@ pub unsafe extern "C" fn cuMemcpyDtoA_v2(
     };
     unsafe { driver_fn(dstArray, dstOffset, srcDevice, ByteCount) }
 }
-/// `CUresult CUDAAPI cuMemcpyDtoA(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyDtoA(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyDtoA`](super::cuMemcpyDtoA) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpyDtoA_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpyDtoA_v2_ptds` through [`entry::cuMemcpyDtoA_v7000_ptds`](super::entry::cuMemcpyDtoA_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyDtoA_v7000_ptds`](super::entry::cuMemcpyDtoA_v7000_ptds)
+/// - Calls the driver's `cuMemcpyDtoA_v2_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15092,11 +15960,13 @@ pub unsafe extern "C" fn cuMemcpyDtoA_v2_ptds(
     };
     unsafe { driver_fn(dstArray, dstOffset, srcDevice, ByteCount) }
 }
-/// `CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyDtoDAsync`](super::cuMemcpyDtoDAsync) (default stream mode)
 /// - Typedef: [`PFN_cuMemcpyDtoDAsync_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemcpyDtoDAsync_v2` through [`entry::cuMemcpyDtoDAsync_v3020`](super::entry::cuMemcpyDtoDAsync_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyDtoDAsync_v3020`](super::entry::cuMemcpyDtoDAsync_v3020)
+/// - Calls the driver's `cuMemcpyDtoDAsync_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15117,11 +15987,13 @@ pub unsafe extern "C" fn cuMemcpyDtoDAsync_v2(
     };
     unsafe { driver_fn(dstDevice, srcDevice, ByteCount, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyDtoDAsync`](super::cuMemcpyDtoDAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpyDtoDAsync_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpyDtoDAsync_v2_ptsz` through [`entry::cuMemcpyDtoDAsync_v7000_ptsz`](super::entry::cuMemcpyDtoDAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyDtoDAsync_v7000_ptsz`](super::entry::cuMemcpyDtoDAsync_v7000_ptsz)
+/// - Calls the driver's `cuMemcpyDtoDAsync_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15144,11 +16016,13 @@ pub unsafe extern "C" fn cuMemcpyDtoDAsync_v2_ptsz(
     };
     unsafe { driver_fn(dstDevice, srcDevice, ByteCount, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyDtoD`](super::cuMemcpyDtoD) (default stream mode)
 /// - Typedef: [`PFN_cuMemcpyDtoD_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemcpyDtoD_v2` through [`entry::cuMemcpyDtoD_v3020`](super::entry::cuMemcpyDtoD_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyDtoD_v3020`](super::entry::cuMemcpyDtoD_v3020)
+/// - Calls the driver's `cuMemcpyDtoD_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15163,11 +16037,13 @@ pub unsafe extern "C" fn cuMemcpyDtoD_v2(
     };
     unsafe { driver_fn(dstDevice, srcDevice, ByteCount) }
 }
-/// `CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyDtoD`](super::cuMemcpyDtoD) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpyDtoD_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpyDtoD_v2_ptds` through [`entry::cuMemcpyDtoD_v7000_ptds`](super::entry::cuMemcpyDtoD_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyDtoD_v7000_ptds`](super::entry::cuMemcpyDtoD_v7000_ptds)
+/// - Calls the driver's `cuMemcpyDtoD_v2_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15182,11 +16058,13 @@ pub unsafe extern "C" fn cuMemcpyDtoD_v2_ptds(
     };
     unsafe { driver_fn(dstDevice, srcDevice, ByteCount) }
 }
-/// `CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyDtoHAsync`](super::cuMemcpyDtoHAsync) (default stream mode)
 /// - Typedef: [`PFN_cuMemcpyDtoHAsync_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemcpyDtoHAsync_v2` through [`entry::cuMemcpyDtoHAsync_v3020`](super::entry::cuMemcpyDtoHAsync_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyDtoHAsync_v3020`](super::entry::cuMemcpyDtoHAsync_v3020)
+/// - Calls the driver's `cuMemcpyDtoHAsync_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15207,11 +16085,13 @@ pub unsafe extern "C" fn cuMemcpyDtoHAsync_v2(
     };
     unsafe { driver_fn(dstHost, srcDevice, ByteCount, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyDtoHAsync`](super::cuMemcpyDtoHAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpyDtoHAsync_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpyDtoHAsync_v2_ptsz` through [`entry::cuMemcpyDtoHAsync_v7000_ptsz`](super::entry::cuMemcpyDtoHAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyDtoHAsync_v7000_ptsz`](super::entry::cuMemcpyDtoHAsync_v7000_ptsz)
+/// - Calls the driver's `cuMemcpyDtoHAsync_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15234,11 +16114,13 @@ pub unsafe extern "C" fn cuMemcpyDtoHAsync_v2_ptsz(
     };
     unsafe { driver_fn(dstHost, srcDevice, ByteCount, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyDtoH`](super::cuMemcpyDtoH) (default stream mode)
 /// - Typedef: [`PFN_cuMemcpyDtoH_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemcpyDtoH_v2` through [`entry::cuMemcpyDtoH_v3020`](super::entry::cuMemcpyDtoH_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyDtoH_v3020`](super::entry::cuMemcpyDtoH_v3020)
+/// - Calls the driver's `cuMemcpyDtoH_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15257,11 +16139,13 @@ pub unsafe extern "C" fn cuMemcpyDtoH_v2(
     };
     unsafe { driver_fn(dstHost, srcDevice, ByteCount) }
 }
-/// `CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyDtoH`](super::cuMemcpyDtoH) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpyDtoH_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpyDtoH_v2_ptds` through [`entry::cuMemcpyDtoH_v7000_ptds`](super::entry::cuMemcpyDtoH_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyDtoH_v7000_ptds`](super::entry::cuMemcpyDtoH_v7000_ptds)
+/// - Calls the driver's `cuMemcpyDtoH_v2_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15280,11 +16164,13 @@ pub unsafe extern "C" fn cuMemcpyDtoH_v2_ptds(
     };
     unsafe { driver_fn(dstHost, srcDevice, ByteCount) }
 }
-/// `CUresult CUDAAPI cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyHtoAAsync`](super::cuMemcpyHtoAAsync) (default stream mode)
 /// - Typedef: [`PFN_cuMemcpyHtoAAsync_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemcpyHtoAAsync_v2` through [`entry::cuMemcpyHtoAAsync_v3020`](super::entry::cuMemcpyHtoAAsync_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyHtoAAsync_v3020`](super::entry::cuMemcpyHtoAAsync_v3020)
+/// - Calls the driver's `cuMemcpyHtoAAsync_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15307,11 +16193,13 @@ pub unsafe extern "C" fn cuMemcpyHtoAAsync_v2(
     };
     unsafe { driver_fn(dstArray, dstOffset, srcHost, ByteCount, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyHtoAAsync`](super::cuMemcpyHtoAAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpyHtoAAsync_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpyHtoAAsync_v2_ptsz` through [`entry::cuMemcpyHtoAAsync_v7000_ptsz`](super::entry::cuMemcpyHtoAAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyHtoAAsync_v7000_ptsz`](super::entry::cuMemcpyHtoAAsync_v7000_ptsz)
+/// - Calls the driver's `cuMemcpyHtoAAsync_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15336,11 +16224,13 @@ pub unsafe extern "C" fn cuMemcpyHtoAAsync_v2_ptsz(
     };
     unsafe { driver_fn(dstArray, dstOffset, srcHost, ByteCount, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpyHtoA(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyHtoA(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyHtoA`](super::cuMemcpyHtoA) (default stream mode)
 /// - Typedef: [`PFN_cuMemcpyHtoA_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemcpyHtoA_v2` through [`entry::cuMemcpyHtoA_v3020`](super::entry::cuMemcpyHtoA_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyHtoA_v3020`](super::entry::cuMemcpyHtoA_v3020)
+/// - Calls the driver's `cuMemcpyHtoA_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15361,11 +16251,13 @@ pub unsafe extern "C" fn cuMemcpyHtoA_v2(
     };
     unsafe { driver_fn(dstArray, dstOffset, srcHost, ByteCount) }
 }
-/// `CUresult CUDAAPI cuMemcpyHtoA(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyHtoA(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyHtoA`](super::cuMemcpyHtoA) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpyHtoA_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpyHtoA_v2_ptds` through [`entry::cuMemcpyHtoA_v7000_ptds`](super::entry::cuMemcpyHtoA_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyHtoA_v7000_ptds`](super::entry::cuMemcpyHtoA_v7000_ptds)
+/// - Calls the driver's `cuMemcpyHtoA_v2_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15386,11 +16278,13 @@ pub unsafe extern "C" fn cuMemcpyHtoA_v2_ptds(
     };
     unsafe { driver_fn(dstArray, dstOffset, srcHost, ByteCount) }
 }
-/// `CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyHtoDAsync`](super::cuMemcpyHtoDAsync) (default stream mode)
 /// - Typedef: [`PFN_cuMemcpyHtoDAsync_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemcpyHtoDAsync_v2` through [`entry::cuMemcpyHtoDAsync_v3020`](super::entry::cuMemcpyHtoDAsync_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyHtoDAsync_v3020`](super::entry::cuMemcpyHtoDAsync_v3020)
+/// - Calls the driver's `cuMemcpyHtoDAsync_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15411,11 +16305,13 @@ pub unsafe extern "C" fn cuMemcpyHtoDAsync_v2(
     };
     unsafe { driver_fn(dstDevice, srcHost, ByteCount, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyHtoDAsync`](super::cuMemcpyHtoDAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpyHtoDAsync_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpyHtoDAsync_v2_ptsz` through [`entry::cuMemcpyHtoDAsync_v7000_ptsz`](super::entry::cuMemcpyHtoDAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyHtoDAsync_v7000_ptsz`](super::entry::cuMemcpyHtoDAsync_v7000_ptsz)
+/// - Calls the driver's `cuMemcpyHtoDAsync_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15438,11 +16334,13 @@ pub unsafe extern "C" fn cuMemcpyHtoDAsync_v2_ptsz(
     };
     unsafe { driver_fn(dstDevice, srcHost, ByteCount, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyHtoD`](super::cuMemcpyHtoD) (default stream mode)
 /// - Typedef: [`PFN_cuMemcpyHtoD_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemcpyHtoD_v2` through [`entry::cuMemcpyHtoD_v3020`](super::entry::cuMemcpyHtoD_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyHtoD_v3020`](super::entry::cuMemcpyHtoD_v3020)
+/// - Calls the driver's `cuMemcpyHtoD_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15461,11 +16359,13 @@ pub unsafe extern "C" fn cuMemcpyHtoD_v2(
     };
     unsafe { driver_fn(dstDevice, srcHost, ByteCount) }
 }
-/// `CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyHtoD`](super::cuMemcpyHtoD) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpyHtoD_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpyHtoD_v2_ptds` through [`entry::cuMemcpyHtoD_v7000_ptds`](super::entry::cuMemcpyHtoD_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyHtoD_v7000_ptds`](super::entry::cuMemcpyHtoD_v7000_ptds)
+/// - Calls the driver's `cuMemcpyHtoD_v2_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15484,10 +16384,12 @@ pub unsafe extern "C" fn cuMemcpyHtoD_v2_ptds(
     };
     unsafe { driver_fn(dstDevice, srcHost, ByteCount) }
 }
-/// `CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemcpyPeer_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuMemcpyPeer` through [`entry::cuMemcpyPeer_v4000`](super::entry::cuMemcpyPeer_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyPeer_v4000`](super::entry::cuMemcpyPeer_v4000)
+/// - Calls the driver's `cuMemcpyPeer` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15510,10 +16412,12 @@ pub unsafe extern "C" fn cuMemcpyPeer(
     };
     unsafe { driver_fn(dstDevice, dstContext, srcDevice, srcContext, ByteCount) }
 }
-/// `CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemcpyPeerAsync_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuMemcpyPeerAsync` through [`entry::cuMemcpyPeerAsync_v4000`](super::entry::cuMemcpyPeerAsync_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyPeerAsync_v4000`](super::entry::cuMemcpyPeerAsync_v4000)
+/// - Calls the driver's `cuMemcpyPeerAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15540,11 +16444,13 @@ pub unsafe extern "C" fn cuMemcpyPeerAsync(
         driver_fn(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream)
     }
 }
-/// `CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyPeerAsync`](super::cuMemcpyPeerAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpyPeerAsync_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpyPeerAsync_ptsz` through [`entry::cuMemcpyPeerAsync_v7000_ptsz`](super::entry::cuMemcpyPeerAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyPeerAsync_v7000_ptsz`](super::entry::cuMemcpyPeerAsync_v7000_ptsz)
+/// - Calls the driver's `cuMemcpyPeerAsync_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15571,11 +16477,13 @@ pub unsafe extern "C" fn cuMemcpyPeerAsync_ptsz(
         driver_fn(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream)
     }
 }
-/// `CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyPeer`](super::cuMemcpyPeer) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpyPeer_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpyPeer_ptds` through [`entry::cuMemcpyPeer_v7000_ptds`](super::entry::cuMemcpyPeer_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyPeer_v7000_ptds`](super::entry::cuMemcpyPeer_v7000_ptds)
+/// - Calls the driver's `cuMemcpyPeer_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15599,10 +16507,12 @@ pub unsafe extern "C" fn cuMemcpyPeer_ptds(
     unsafe { driver_fn(dstDevice, dstContext, srcDevice, srcContext, ByteCount) }
 }
 #[cfg(cuda_ge_13020)]
-/// `CUresult CUDAAPI cuMemcpyWithAttributesAsync(CUdeviceptr dst, CUdeviceptr src, size_t size, CUmemcpyAttributes *attr, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyWithAttributesAsync(CUdeviceptr dst, CUdeviceptr src, size_t size, CUmemcpyAttributes *attr, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemcpyWithAttributesAsync_v13020`], the ABI of CUDA 13.2
-/// - Calls the driver's `cuMemcpyWithAttributesAsync` through [`entry::cuMemcpyWithAttributesAsync_v13020`](super::entry::cuMemcpyWithAttributesAsync_v13020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyWithAttributesAsync_v13020`](super::entry::cuMemcpyWithAttributesAsync_v13020)
+/// - Calls the driver's `cuMemcpyWithAttributesAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - Since CUDA 13.2
 #[must_use]
@@ -15628,11 +16538,13 @@ pub unsafe extern "C" fn cuMemcpyWithAttributesAsync(
     unsafe { driver_fn(dst, src, size, attr, hStream) }
 }
 #[cfg(cuda_ge_13020)]
-/// `CUresult CUDAAPI cuMemcpyWithAttributesAsync(CUdeviceptr dst, CUdeviceptr src, size_t size, CUmemcpyAttributes *attr, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpyWithAttributesAsync(CUdeviceptr dst, CUdeviceptr src, size_t size, CUmemcpyAttributes *attr, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpyWithAttributesAsync`](super::cuMemcpyWithAttributesAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpyWithAttributesAsync_v13020_ptsz`], the ABI of CUDA 13.2
-/// - Calls the driver's `cuMemcpyWithAttributesAsync_ptsz` through [`entry::cuMemcpyWithAttributesAsync_v13020_ptsz`](super::entry::cuMemcpyWithAttributesAsync_v13020_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpyWithAttributesAsync_v13020_ptsz`](super::entry::cuMemcpyWithAttributesAsync_v13020_ptsz)
+/// - Calls the driver's `cuMemcpyWithAttributesAsync_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - Since CUDA 13.2
 #[must_use]
@@ -15658,11 +16570,13 @@ pub unsafe extern "C" fn cuMemcpyWithAttributesAsync_ptsz(
     };
     unsafe { driver_fn(dst, src, size, attr, hStream) }
 }
-/// `CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemcpy`](super::cuMemcpy) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemcpy_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemcpy_ptds` through [`entry::cuMemcpy_v7000_ptds`](super::entry::cuMemcpy_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemcpy_v7000_ptds`](super::entry::cuMemcpy_v7000_ptds)
+/// - Calls the driver's `cuMemcpy_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15677,10 +16591,12 @@ pub unsafe extern "C" fn cuMemcpy_ptds(
     };
     unsafe { driver_fn(dst, src, ByteCount) }
 }
-/// `CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemsetD16Async_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemsetD16Async` through [`entry::cuMemsetD16Async_v3020`](super::entry::cuMemsetD16Async_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD16Async_v3020`](super::entry::cuMemsetD16Async_v3020)
+/// - Calls the driver's `cuMemsetD16Async` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15701,11 +16617,13 @@ pub unsafe extern "C" fn cuMemsetD16Async(
     };
     unsafe { driver_fn(dstDevice, us, N, hStream) }
 }
-/// `CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemsetD16Async`](super::cuMemsetD16Async) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemsetD16Async_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemsetD16Async_ptsz` through [`entry::cuMemsetD16Async_v7000_ptsz`](super::entry::cuMemsetD16Async_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD16Async_v7000_ptsz`](super::entry::cuMemsetD16Async_v7000_ptsz)
+/// - Calls the driver's `cuMemsetD16Async_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15726,11 +16644,13 @@ pub unsafe extern "C" fn cuMemsetD16Async_ptsz(
     };
     unsafe { driver_fn(dstDevice, us, N, hStream) }
 }
-/// `CUresult CUDAAPI cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemsetD16`](super::cuMemsetD16) (default stream mode)
 /// - Typedef: [`PFN_cuMemsetD16_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemsetD16_v2` through [`entry::cuMemsetD16_v3020`](super::entry::cuMemsetD16_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD16_v3020`](super::entry::cuMemsetD16_v3020)
+/// - Calls the driver's `cuMemsetD16_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15749,11 +16669,13 @@ pub unsafe extern "C" fn cuMemsetD16_v2(
     };
     unsafe { driver_fn(dstDevice, us, N) }
 }
-/// `CUresult CUDAAPI cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemsetD16`](super::cuMemsetD16) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemsetD16_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemsetD16_v2_ptds` through [`entry::cuMemsetD16_v7000_ptds`](super::entry::cuMemsetD16_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD16_v7000_ptds`](super::entry::cuMemsetD16_v7000_ptds)
+/// - Calls the driver's `cuMemsetD16_v2_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15772,10 +16694,12 @@ pub unsafe extern "C" fn cuMemsetD16_v2_ptds(
     };
     unsafe { driver_fn(dstDevice, us, N) }
 }
-/// `CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemsetD2D16Async_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemsetD2D16Async` through [`entry::cuMemsetD2D16Async_v3020`](super::entry::cuMemsetD2D16Async_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD2D16Async_v3020`](super::entry::cuMemsetD2D16Async_v3020)
+/// - Calls the driver's `cuMemsetD2D16Async` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15800,11 +16724,13 @@ pub unsafe extern "C" fn cuMemsetD2D16Async(
     };
     unsafe { driver_fn(dstDevice, dstPitch, us, Width, Height, hStream) }
 }
-/// `CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemsetD2D16Async`](super::cuMemsetD2D16Async) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemsetD2D16Async_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemsetD2D16Async_ptsz` through [`entry::cuMemsetD2D16Async_v7000_ptsz`](super::entry::cuMemsetD2D16Async_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD2D16Async_v7000_ptsz`](super::entry::cuMemsetD2D16Async_v7000_ptsz)
+/// - Calls the driver's `cuMemsetD2D16Async_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15829,11 +16755,13 @@ pub unsafe extern "C" fn cuMemsetD2D16Async_ptsz(
     };
     unsafe { driver_fn(dstDevice, dstPitch, us, Width, Height, hStream) }
 }
-/// `CUresult CUDAAPI cuMemsetD2D16(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD2D16(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemsetD2D16`](super::cuMemsetD2D16) (default stream mode)
 /// - Typedef: [`PFN_cuMemsetD2D16_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemsetD2D16_v2` through [`entry::cuMemsetD2D16_v3020`](super::entry::cuMemsetD2D16_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD2D16_v3020`](super::entry::cuMemsetD2D16_v3020)
+/// - Calls the driver's `cuMemsetD2D16_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15856,11 +16784,13 @@ pub unsafe extern "C" fn cuMemsetD2D16_v2(
     };
     unsafe { driver_fn(dstDevice, dstPitch, us, Width, Height) }
 }
-/// `CUresult CUDAAPI cuMemsetD2D16(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD2D16(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemsetD2D16`](super::cuMemsetD2D16) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemsetD2D16_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemsetD2D16_v2_ptds` through [`entry::cuMemsetD2D16_v7000_ptds`](super::entry::cuMemsetD2D16_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD2D16_v7000_ptds`](super::entry::cuMemsetD2D16_v7000_ptds)
+/// - Calls the driver's `cuMemsetD2D16_v2_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15883,10 +16813,12 @@ pub unsafe extern "C" fn cuMemsetD2D16_v2_ptds(
     };
     unsafe { driver_fn(dstDevice, dstPitch, us, Width, Height) }
 }
-/// `CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemsetD2D32Async_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemsetD2D32Async` through [`entry::cuMemsetD2D32Async_v3020`](super::entry::cuMemsetD2D32Async_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD2D32Async_v3020`](super::entry::cuMemsetD2D32Async_v3020)
+/// - Calls the driver's `cuMemsetD2D32Async` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15911,11 +16843,13 @@ pub unsafe extern "C" fn cuMemsetD2D32Async(
     };
     unsafe { driver_fn(dstDevice, dstPitch, ui, Width, Height, hStream) }
 }
-/// `CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemsetD2D32Async`](super::cuMemsetD2D32Async) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemsetD2D32Async_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemsetD2D32Async_ptsz` through [`entry::cuMemsetD2D32Async_v7000_ptsz`](super::entry::cuMemsetD2D32Async_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD2D32Async_v7000_ptsz`](super::entry::cuMemsetD2D32Async_v7000_ptsz)
+/// - Calls the driver's `cuMemsetD2D32Async_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15940,11 +16874,13 @@ pub unsafe extern "C" fn cuMemsetD2D32Async_ptsz(
     };
     unsafe { driver_fn(dstDevice, dstPitch, ui, Width, Height, hStream) }
 }
-/// `CUresult CUDAAPI cuMemsetD2D32(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD2D32(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemsetD2D32`](super::cuMemsetD2D32) (default stream mode)
 /// - Typedef: [`PFN_cuMemsetD2D32_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemsetD2D32_v2` through [`entry::cuMemsetD2D32_v3020`](super::entry::cuMemsetD2D32_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD2D32_v3020`](super::entry::cuMemsetD2D32_v3020)
+/// - Calls the driver's `cuMemsetD2D32_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15967,11 +16903,13 @@ pub unsafe extern "C" fn cuMemsetD2D32_v2(
     };
     unsafe { driver_fn(dstDevice, dstPitch, ui, Width, Height) }
 }
-/// `CUresult CUDAAPI cuMemsetD2D32(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD2D32(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemsetD2D32`](super::cuMemsetD2D32) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemsetD2D32_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemsetD2D32_v2_ptds` through [`entry::cuMemsetD2D32_v7000_ptds`](super::entry::cuMemsetD2D32_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD2D32_v7000_ptds`](super::entry::cuMemsetD2D32_v7000_ptds)
+/// - Calls the driver's `cuMemsetD2D32_v2_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -15994,10 +16932,12 @@ pub unsafe extern "C" fn cuMemsetD2D32_v2_ptds(
     };
     unsafe { driver_fn(dstDevice, dstPitch, ui, Width, Height) }
 }
-/// `CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemsetD2D8Async_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemsetD2D8Async` through [`entry::cuMemsetD2D8Async_v3020`](super::entry::cuMemsetD2D8Async_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD2D8Async_v3020`](super::entry::cuMemsetD2D8Async_v3020)
+/// - Calls the driver's `cuMemsetD2D8Async` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -16022,11 +16962,13 @@ pub unsafe extern "C" fn cuMemsetD2D8Async(
     };
     unsafe { driver_fn(dstDevice, dstPitch, uc, Width, Height, hStream) }
 }
-/// `CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemsetD2D8Async`](super::cuMemsetD2D8Async) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemsetD2D8Async_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemsetD2D8Async_ptsz` through [`entry::cuMemsetD2D8Async_v7000_ptsz`](super::entry::cuMemsetD2D8Async_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD2D8Async_v7000_ptsz`](super::entry::cuMemsetD2D8Async_v7000_ptsz)
+/// - Calls the driver's `cuMemsetD2D8Async_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -16051,11 +16993,13 @@ pub unsafe extern "C" fn cuMemsetD2D8Async_ptsz(
     };
     unsafe { driver_fn(dstDevice, dstPitch, uc, Width, Height, hStream) }
 }
-/// `CUresult CUDAAPI cuMemsetD2D8(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD2D8(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemsetD2D8`](super::cuMemsetD2D8) (default stream mode)
 /// - Typedef: [`PFN_cuMemsetD2D8_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemsetD2D8_v2` through [`entry::cuMemsetD2D8_v3020`](super::entry::cuMemsetD2D8_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD2D8_v3020`](super::entry::cuMemsetD2D8_v3020)
+/// - Calls the driver's `cuMemsetD2D8_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -16078,11 +17022,13 @@ pub unsafe extern "C" fn cuMemsetD2D8_v2(
     };
     unsafe { driver_fn(dstDevice, dstPitch, uc, Width, Height) }
 }
-/// `CUresult CUDAAPI cuMemsetD2D8(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD2D8(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemsetD2D8`](super::cuMemsetD2D8) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemsetD2D8_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemsetD2D8_v2_ptds` through [`entry::cuMemsetD2D8_v7000_ptds`](super::entry::cuMemsetD2D8_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD2D8_v7000_ptds`](super::entry::cuMemsetD2D8_v7000_ptds)
+/// - Calls the driver's `cuMemsetD2D8_v2_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -16105,10 +17051,12 @@ pub unsafe extern "C" fn cuMemsetD2D8_v2_ptds(
     };
     unsafe { driver_fn(dstDevice, dstPitch, uc, Width, Height) }
 }
-/// `CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemsetD32Async_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemsetD32Async` through [`entry::cuMemsetD32Async_v3020`](super::entry::cuMemsetD32Async_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD32Async_v3020`](super::entry::cuMemsetD32Async_v3020)
+/// - Calls the driver's `cuMemsetD32Async` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -16129,11 +17077,13 @@ pub unsafe extern "C" fn cuMemsetD32Async(
     };
     unsafe { driver_fn(dstDevice, ui, N, hStream) }
 }
-/// `CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemsetD32Async`](super::cuMemsetD32Async) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemsetD32Async_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemsetD32Async_ptsz` through [`entry::cuMemsetD32Async_v7000_ptsz`](super::entry::cuMemsetD32Async_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD32Async_v7000_ptsz`](super::entry::cuMemsetD32Async_v7000_ptsz)
+/// - Calls the driver's `cuMemsetD32Async_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -16154,11 +17104,13 @@ pub unsafe extern "C" fn cuMemsetD32Async_ptsz(
     };
     unsafe { driver_fn(dstDevice, ui, N, hStream) }
 }
-/// `CUresult CUDAAPI cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemsetD32`](super::cuMemsetD32) (default stream mode)
 /// - Typedef: [`PFN_cuMemsetD32_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemsetD32_v2` through [`entry::cuMemsetD32_v3020`](super::entry::cuMemsetD32_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD32_v3020`](super::entry::cuMemsetD32_v3020)
+/// - Calls the driver's `cuMemsetD32_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -16177,11 +17129,13 @@ pub unsafe extern "C" fn cuMemsetD32_v2(
     };
     unsafe { driver_fn(dstDevice, ui, N) }
 }
-/// `CUresult CUDAAPI cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemsetD32`](super::cuMemsetD32) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemsetD32_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemsetD32_v2_ptds` through [`entry::cuMemsetD32_v7000_ptds`](super::entry::cuMemsetD32_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD32_v7000_ptds`](super::entry::cuMemsetD32_v7000_ptds)
+/// - Calls the driver's `cuMemsetD32_v2_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -16200,10 +17154,12 @@ pub unsafe extern "C" fn cuMemsetD32_v2_ptds(
     };
     unsafe { driver_fn(dstDevice, ui, N) }
 }
-/// `CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMemsetD8Async_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemsetD8Async` through [`entry::cuMemsetD8Async_v3020`](super::entry::cuMemsetD8Async_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD8Async_v3020`](super::entry::cuMemsetD8Async_v3020)
+/// - Calls the driver's `cuMemsetD8Async` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -16224,11 +17180,13 @@ pub unsafe extern "C" fn cuMemsetD8Async(
     };
     unsafe { driver_fn(dstDevice, uc, N, hStream) }
 }
-/// `CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemsetD8Async`](super::cuMemsetD8Async) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemsetD8Async_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemsetD8Async_ptsz` through [`entry::cuMemsetD8Async_v7000_ptsz`](super::entry::cuMemsetD8Async_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD8Async_v7000_ptsz`](super::entry::cuMemsetD8Async_v7000_ptsz)
+/// - Calls the driver's `cuMemsetD8Async_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -16249,11 +17207,13 @@ pub unsafe extern "C" fn cuMemsetD8Async_ptsz(
     };
     unsafe { driver_fn(dstDevice, uc, N, hStream) }
 }
-/// `CUresult CUDAAPI cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemsetD8`](super::cuMemsetD8) (default stream mode)
 /// - Typedef: [`PFN_cuMemsetD8_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuMemsetD8_v2` through [`entry::cuMemsetD8_v3020`](super::entry::cuMemsetD8_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD8_v3020`](super::entry::cuMemsetD8_v3020)
+/// - Calls the driver's `cuMemsetD8_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -16272,11 +17232,13 @@ pub unsafe extern "C" fn cuMemsetD8_v2(
     };
     unsafe { driver_fn(dstDevice, uc, N) }
 }
-/// `CUresult CUDAAPI cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuMemsetD8`](super::cuMemsetD8) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuMemsetD8_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuMemsetD8_v2_ptds` through [`entry::cuMemsetD8_v7000_ptds`](super::entry::cuMemsetD8_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMemsetD8_v7000_ptds`](super::entry::cuMemsetD8_v7000_ptds)
+/// - Calls the driver's `cuMemsetD8_v2_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -16295,10 +17257,12 @@ pub unsafe extern "C" fn cuMemsetD8_v2_ptds(
     };
     unsafe { driver_fn(dstDevice, uc, N) }
 }
-/// `CUresult CUDAAPI cuMipmappedArrayCreate(CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc, unsigned int numMipmapLevels);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMipmappedArrayCreate(CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc, unsigned int numMipmapLevels);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMipmappedArrayCreate_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuMipmappedArrayCreate` through [`entry::cuMipmappedArrayCreate_v5000`](super::entry::cuMipmappedArrayCreate_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMipmappedArrayCreate_v5000`](super::entry::cuMipmappedArrayCreate_v5000)
+/// - Calls the driver's `cuMipmappedArrayCreate` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -16317,10 +17281,12 @@ pub unsafe extern "C" fn cuMipmappedArrayCreate(
     };
     unsafe { driver_fn(pHandle, pMipmappedArrayDesc, numMipmapLevels) }
 }
-/// `CUresult CUDAAPI cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMipmappedArrayDestroy_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuMipmappedArrayDestroy` through [`entry::cuMipmappedArrayDestroy_v5000`](super::entry::cuMipmappedArrayDestroy_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMipmappedArrayDestroy_v5000`](super::entry::cuMipmappedArrayDestroy_v5000)
+/// - Calls the driver's `cuMipmappedArrayDestroy` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -16333,10 +17299,12 @@ pub unsafe extern "C" fn cuMipmappedArrayDestroy(
     };
     unsafe { driver_fn(hMipmappedArray) }
 }
-/// `CUresult CUDAAPI cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMipmappedArrayGetLevel_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuMipmappedArrayGetLevel` through [`entry::cuMipmappedArrayGetLevel_v5000`](super::entry::cuMipmappedArrayGetLevel_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMipmappedArrayGetLevel_v5000`](super::entry::cuMipmappedArrayGetLevel_v5000)
+/// - Calls the driver's `cuMipmappedArrayGetLevel` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -16357,10 +17325,12 @@ pub unsafe extern "C" fn cuMipmappedArrayGetLevel(
     };
     unsafe { driver_fn(pLevelArray, hMipmappedArray, level) }
 }
-/// `CUresult CUDAAPI cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUmipmappedArray mipmap, CUdevice device);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUmipmappedArray mipmap, CUdevice device);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMipmappedArrayGetMemoryRequirements_v11060`], the ABI of CUDA 11.6
-/// - Calls the driver's `cuMipmappedArrayGetMemoryRequirements` through [`entry::cuMipmappedArrayGetMemoryRequirements_v11060`](super::entry::cuMipmappedArrayGetMemoryRequirements_v11060), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMipmappedArrayGetMemoryRequirements_v11060`](super::entry::cuMipmappedArrayGetMemoryRequirements_v11060)
+/// - Calls the driver's `cuMipmappedArrayGetMemoryRequirements` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -16382,10 +17352,12 @@ pub unsafe extern "C" fn cuMipmappedArrayGetMemoryRequirements(
     };
     unsafe { driver_fn(memoryRequirements, mipmap, device) }
 }
-/// `CUresult CUDAAPI cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUmipmappedArray mipmap);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUmipmappedArray mipmap);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMipmappedArrayGetSparseProperties_v11010`], the ABI of CUDA 11.1
-/// - Calls the driver's `cuMipmappedArrayGetSparseProperties` through [`entry::cuMipmappedArrayGetSparseProperties_v11010`](super::entry::cuMipmappedArrayGetSparseProperties_v11010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMipmappedArrayGetSparseProperties_v11010`](super::entry::cuMipmappedArrayGetSparseProperties_v11010)
+/// - Calls the driver's `cuMipmappedArrayGetSparseProperties` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
 /// - In every supported header
 #[must_use]
@@ -16406,10 +17378,12 @@ pub unsafe extern "C" fn cuMipmappedArrayGetSparseProperties(
     unsafe { driver_fn(sparseProperties, mipmap) }
 }
 #[cfg(cuda_ge_12040)]
-/// `CUresult CUDAAPI cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunctions, CUmodule mod);` (`cuda.h`)
+/// `CUresult CUDAAPI cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunctions, CUmodule mod);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuModuleEnumerateFunctions_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuModuleEnumerateFunctions` through [`entry::cuModuleEnumerateFunctions_v12040`](super::entry::cuModuleEnumerateFunctions_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuModuleEnumerateFunctions_v12040`](super::entry::cuModuleEnumerateFunctions_v12040)
+/// - Calls the driver's `cuModuleEnumerateFunctions` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
 /// - Since CUDA 12.4
 #[must_use]
@@ -16430,10 +17404,12 @@ pub unsafe extern "C" fn cuModuleEnumerateFunctions(
     };
     unsafe { driver_fn(functions, numFunctions, mod_) }
 }
-/// `CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name);` (`cuda.h`)
+/// `CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuModuleGetFunction_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuModuleGetFunction` through [`entry::cuModuleGetFunction_v2000`](super::entry::cuModuleGetFunction_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuModuleGetFunction_v2000`](super::entry::cuModuleGetFunction_v2000)
+/// - Calls the driver's `cuModuleGetFunction` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
 /// - In every supported header
 #[must_use]
@@ -16453,10 +17429,12 @@ pub unsafe extern "C" fn cuModuleGetFunction(
     unsafe { driver_fn(hfunc, hmod, name) }
 }
 #[cfg(cuda_ge_12040)]
-/// `CUresult CUDAAPI cuModuleGetFunctionCount(unsigned int *count, CUmodule mod);` (`cuda.h`)
+/// `CUresult CUDAAPI cuModuleGetFunctionCount(unsigned int *count, CUmodule mod);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuModuleGetFunctionCount_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuModuleGetFunctionCount` through [`entry::cuModuleGetFunctionCount_v12040`](super::entry::cuModuleGetFunctionCount_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuModuleGetFunctionCount_v12040`](super::entry::cuModuleGetFunctionCount_v12040)
+/// - Calls the driver's `cuModuleGetFunctionCount` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
 /// - Since CUDA 12.4
 #[must_use]
@@ -16475,11 +17453,13 @@ pub unsafe extern "C" fn cuModuleGetFunctionCount(
     };
     unsafe { driver_fn(count, mod_) }
 }
-/// `CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name);` (`cuda.h`)
+/// `CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuModuleGetGlobal`](super::cuModuleGetGlobal)
 /// - Typedef: [`PFN_cuModuleGetGlobal_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuModuleGetGlobal_v2` through [`entry::cuModuleGetGlobal_v3020`](super::entry::cuModuleGetGlobal_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuModuleGetGlobal_v3020`](super::entry::cuModuleGetGlobal_v3020)
+/// - Calls the driver's `cuModuleGetGlobal_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
 /// - In every supported header
 #[must_use]
@@ -16501,10 +17481,12 @@ pub unsafe extern "C" fn cuModuleGetGlobal_v2(
     unsafe { driver_fn(dptr, bytes, hmod, name) }
 }
 #[cfg(not(cuda_ge_11080))]
-/// `CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode *mode);` (`cuda.h`)
+/// `CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode *mode);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuModuleGetLoadingMode_v11070`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuModuleGetLoadingMode` through [`entry::cuModuleGetLoadingMode_v11070`](super::entry::cuModuleGetLoadingMode_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuModuleGetLoadingMode_v11070`](super::entry::cuModuleGetLoadingMode_v11070)
+/// - Calls the driver's `cuModuleGetLoadingMode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - As written here: only in CUDA 11.7; the name: in every supported header
 #[must_use]
 #[inline]
@@ -16517,10 +17499,12 @@ pub unsafe extern "C" fn cuModuleGetLoadingMode(
     unsafe { driver_fn(mode) }
 }
 #[cfg(cuda_ge_11080)]
-/// `CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode *mode);` (`cuda.h`)
+/// `CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode *mode);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuModuleGetLoadingMode_v11070`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuModuleGetLoadingMode` through [`entry::cuModuleGetLoadingMode_v11070`](super::entry::cuModuleGetLoadingMode_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuModuleGetLoadingMode_v11070`](super::entry::cuModuleGetLoadingMode_v11070)
+/// - Calls the driver's `cuModuleGetLoadingMode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
 /// - As written here: since CUDA 11.8; the name: in every supported header
 #[must_use]
@@ -16534,10 +17518,12 @@ pub unsafe extern "C" fn cuModuleGetLoadingMode(
     unsafe { driver_fn(mode) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char *name);` (`cuda.h`)
+/// `CUresult CUDAAPI cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char *name);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuModuleGetSurfRef_v3000`], the ABI of CUDA 3.0
-/// - Calls the driver's `cuModuleGetSurfRef` through [`entry::cuModuleGetSurfRef_v3000`](super::entry::cuModuleGetSurfRef_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuModuleGetSurfRef_v3000`](super::entry::cuModuleGetSurfRef_v3000)
+/// - Calls the driver's `cuModuleGetSurfRef` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
@@ -16557,10 +17543,12 @@ pub unsafe extern "C" fn cuModuleGetSurfRef(
     unsafe { driver_fn(pSurfRef, hmod, name) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *name);` (`cuda.h`)
+/// `CUresult CUDAAPI cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *name);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuModuleGetTexRef_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuModuleGetTexRef` through [`entry::cuModuleGetTexRef_v2000`](super::entry::cuModuleGetTexRef_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuModuleGetTexRef_v2000`](super::entry::cuModuleGetTexRef_v2000)
+/// - Calls the driver's `cuModuleGetTexRef` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
@@ -16580,10 +17568,12 @@ pub unsafe extern "C" fn cuModuleGetTexRef(
     unsafe { driver_fn(pTexRef, hmod, name) }
 }
 #[cfg(cuda_ge_12000)]
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char *name);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char *name);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuModuleGetSurfRef_v3000`], the ABI of CUDA 3.0
-/// - Calls the driver's `cuModuleGetSurfRef` through [`entry::cuModuleGetSurfRef_v3000`](super::entry::cuModuleGetSurfRef_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuModuleGetSurfRef_v3000`](super::entry::cuModuleGetSurfRef_v3000)
+/// - Calls the driver's `cuModuleGetSurfRef` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Module Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE__DEPRECATED.html)
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[must_use]
@@ -16603,10 +17593,12 @@ pub unsafe extern "C" fn cuModuleGetSurfRef(
     unsafe { driver_fn(pSurfRef, hmod, name) }
 }
 #[cfg(cuda_ge_12000)]
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *name);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *name);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuModuleGetTexRef_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuModuleGetTexRef` through [`entry::cuModuleGetTexRef_v2000`](super::entry::cuModuleGetTexRef_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuModuleGetTexRef_v2000`](super::entry::cuModuleGetTexRef_v2000)
+/// - Calls the driver's `cuModuleGetTexRef` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Module Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE__DEPRECATED.html)
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[must_use]
@@ -16625,10 +17617,12 @@ pub unsafe extern "C" fn cuModuleGetTexRef(
     };
     unsafe { driver_fn(pTexRef, hmod, name) }
 }
-/// `CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname);` (`cuda.h`)
+/// `CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuModuleLoad_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuModuleLoad` through [`entry::cuModuleLoad_v2000`](super::entry::cuModuleLoad_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuModuleLoad_v2000`](super::entry::cuModuleLoad_v2000)
+/// - Calls the driver's `cuModuleLoad` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
 /// - In every supported header
 #[must_use]
@@ -16645,10 +17639,12 @@ pub unsafe extern "C" fn cuModuleLoad(
     };
     unsafe { driver_fn(module, fname) }
 }
-/// `CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image);` (`cuda.h`)
+/// `CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuModuleLoadData_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuModuleLoadData` through [`entry::cuModuleLoadData_v2000`](super::entry::cuModuleLoadData_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuModuleLoadData_v2000`](super::entry::cuModuleLoadData_v2000)
+/// - Calls the driver's `cuModuleLoadData` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
 /// - In every supported header
 #[must_use]
@@ -16665,10 +17661,12 @@ pub unsafe extern "C" fn cuModuleLoadData(
     };
     unsafe { driver_fn(module, image) }
 }
-/// `CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions, CUjit_option *options, void **optionValues);` (`cuda.h`)
+/// `CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions, CUjit_option *options, void **optionValues);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuModuleLoadDataEx_v2010`], the ABI of CUDA 2.1
-/// - Calls the driver's `cuModuleLoadDataEx` through [`entry::cuModuleLoadDataEx_v2010`](super::entry::cuModuleLoadDataEx_v2010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuModuleLoadDataEx_v2010`](super::entry::cuModuleLoadDataEx_v2010)
+/// - Calls the driver's `cuModuleLoadDataEx` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
 /// - In every supported header
 #[must_use]
@@ -16691,10 +17689,12 @@ pub unsafe extern "C" fn cuModuleLoadDataEx(
     };
     unsafe { driver_fn(module, image, numOptions, options, optionValues) }
 }
-/// `CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin);` (`cuda.h`)
+/// `CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuModuleLoadFatBinary_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuModuleLoadFatBinary` through [`entry::cuModuleLoadFatBinary_v2000`](super::entry::cuModuleLoadFatBinary_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuModuleLoadFatBinary_v2000`](super::entry::cuModuleLoadFatBinary_v2000)
+/// - Calls the driver's `cuModuleLoadFatBinary` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
 /// - In every supported header
 #[must_use]
@@ -16711,10 +17711,12 @@ pub unsafe extern "C" fn cuModuleLoadFatBinary(
     };
     unsafe { driver_fn(module, fatCubin) }
 }
-/// `CUresult CUDAAPI cuModuleUnload(CUmodule hmod);` (`cuda.h`)
+/// `CUresult CUDAAPI cuModuleUnload(CUmodule hmod);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuModuleUnload_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuModuleUnload` through [`entry::cuModuleUnload_v2000`](super::entry::cuModuleUnload_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuModuleUnload_v2000`](super::entry::cuModuleUnload_v2000)
+/// - Calls the driver's `cuModuleUnload` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
 /// - In every supported header
 #[must_use]
@@ -16726,10 +17728,12 @@ pub unsafe extern "C" fn cuModuleUnload(hmod: CUmodule) -> CUresult {
     unsafe { driver_fn(hmod) }
 }
 #[cfg(cuda_ge_12010)]
-/// `CUresult CUDAAPI cuMulticastAddDevice(CUmemGenericAllocationHandle mcHandle, CUdevice dev);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMulticastAddDevice(CUmemGenericAllocationHandle mcHandle, CUdevice dev);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMulticastAddDevice_v12010`], the ABI of CUDA 12.1
-/// - Calls the driver's `cuMulticastAddDevice` through [`entry::cuMulticastAddDevice_v12010`](super::entry::cuMulticastAddDevice_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMulticastAddDevice_v12010`](super::entry::cuMulticastAddDevice_v12010)
+/// - Calls the driver's `cuMulticastAddDevice` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
 /// - Since CUDA 12.1
 #[must_use]
@@ -16747,10 +17751,12 @@ pub unsafe extern "C" fn cuMulticastAddDevice(
     unsafe { driver_fn(mcHandle, dev) }
 }
 #[cfg(cuda_ge_12010)]
-/// `CUresult CUDAAPI cuMulticastBindAddr(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMulticastBindAddr(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMulticastBindAddr_v12010`], the ABI of CUDA 12.1
-/// - Calls the driver's `cuMulticastBindAddr` through [`entry::cuMulticastBindAddr_v12010`](super::entry::cuMulticastBindAddr_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMulticastBindAddr_v12010`](super::entry::cuMulticastBindAddr_v12010)
+/// - Calls the driver's `cuMulticastBindAddr` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
 /// - Since CUDA 12.1
 #[must_use]
@@ -16774,10 +17780,12 @@ pub unsafe extern "C" fn cuMulticastBindAddr(
     unsafe { driver_fn(mcHandle, mcOffset, memptr, size, flags) }
 }
 #[cfg(cuda_ge_13010)]
-/// `CUresult CUDAAPI cuMulticastBindAddr_v2(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMulticastBindAddr_v2(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMulticastBindAddr_v13010`], the ABI of CUDA 13.1
-/// - Calls the driver's `cuMulticastBindAddr_v2` through [`entry::cuMulticastBindAddr_v13010`](super::entry::cuMulticastBindAddr_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMulticastBindAddr_v13010`](super::entry::cuMulticastBindAddr_v13010)
+/// - Calls the driver's `cuMulticastBindAddr_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
 /// - Since CUDA 13.1
 #[must_use]
@@ -16803,10 +17811,12 @@ pub unsafe extern "C" fn cuMulticastBindAddr_v2(
     unsafe { driver_fn(mcHandle, dev, mcOffset, memptr, size, flags) }
 }
 #[cfg(cuda_ge_12010)]
-/// `CUresult CUDAAPI cuMulticastBindMem(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMulticastBindMem(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMulticastBindMem_v12010`], the ABI of CUDA 12.1
-/// - Calls the driver's `cuMulticastBindMem` through [`entry::cuMulticastBindMem_v12010`](super::entry::cuMulticastBindMem_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMulticastBindMem_v12010`](super::entry::cuMulticastBindMem_v12010)
+/// - Calls the driver's `cuMulticastBindMem` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
 /// - Since CUDA 12.1
 #[must_use]
@@ -16832,10 +17842,12 @@ pub unsafe extern "C" fn cuMulticastBindMem(
     unsafe { driver_fn(mcHandle, mcOffset, memHandle, memOffset, size, flags) }
 }
 #[cfg(cuda_ge_13010)]
-/// `CUresult CUDAAPI cuMulticastBindMem_v2(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMulticastBindMem_v2(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMulticastBindMem_v13010`], the ABI of CUDA 13.1
-/// - Calls the driver's `cuMulticastBindMem_v2` through [`entry::cuMulticastBindMem_v13010`](super::entry::cuMulticastBindMem_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMulticastBindMem_v13010`](super::entry::cuMulticastBindMem_v13010)
+/// - Calls the driver's `cuMulticastBindMem_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
 /// - Since CUDA 13.1
 #[must_use]
@@ -16863,10 +17875,12 @@ pub unsafe extern "C" fn cuMulticastBindMem_v2(
     unsafe { driver_fn(mcHandle, dev, mcOffset, memHandle, memOffset, size, flags) }
 }
 #[cfg(cuda_ge_12010)]
-/// `CUresult CUDAAPI cuMulticastCreate(CUmemGenericAllocationHandle *mcHandle, const CUmulticastObjectProp *prop);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMulticastCreate(CUmemGenericAllocationHandle *mcHandle, const CUmulticastObjectProp *prop);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMulticastCreate_v12010`], the ABI of CUDA 12.1
-/// - Calls the driver's `cuMulticastCreate` through [`entry::cuMulticastCreate_v12010`](super::entry::cuMulticastCreate_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMulticastCreate_v12010`](super::entry::cuMulticastCreate_v12010)
+/// - Calls the driver's `cuMulticastCreate` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
 /// - Since CUDA 12.1
 #[must_use]
@@ -16884,10 +17898,12 @@ pub unsafe extern "C" fn cuMulticastCreate(
     unsafe { driver_fn(mcHandle, prop) }
 }
 #[cfg(cuda_ge_12010)]
-/// `CUresult CUDAAPI cuMulticastGetGranularity(size_t *granularity, const CUmulticastObjectProp *prop, CUmulticastGranularity_flags option);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMulticastGetGranularity(size_t *granularity, const CUmulticastObjectProp *prop, CUmulticastGranularity_flags option);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMulticastGetGranularity_v12010`], the ABI of CUDA 12.1
-/// - Calls the driver's `cuMulticastGetGranularity` through [`entry::cuMulticastGetGranularity_v12010`](super::entry::cuMulticastGetGranularity_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMulticastGetGranularity_v12010`](super::entry::cuMulticastGetGranularity_v12010)
+/// - Calls the driver's `cuMulticastGetGranularity` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
 /// - Since CUDA 12.1
 #[must_use]
@@ -16909,10 +17925,12 @@ pub unsafe extern "C" fn cuMulticastGetGranularity(
     unsafe { driver_fn(granularity, prop, option) }
 }
 #[cfg(cuda_ge_12010)]
-/// `CUresult CUDAAPI cuMulticastUnbind(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, size_t size);` (`cuda.h`)
+/// `CUresult CUDAAPI cuMulticastUnbind(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, size_t size);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuMulticastUnbind_v12010`], the ABI of CUDA 12.1
-/// - Calls the driver's `cuMulticastUnbind` through [`entry::cuMulticastUnbind_v12010`](super::entry::cuMulticastUnbind_v12010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuMulticastUnbind_v12010`](super::entry::cuMulticastUnbind_v12010)
+/// - Calls the driver's `cuMulticastUnbind` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
 /// - Since CUDA 12.1
 #[must_use]
@@ -16933,10 +17951,12 @@ pub unsafe extern "C" fn cuMulticastUnbind(
     };
     unsafe { driver_fn(mcHandle, dev, mcOffset, size) }
 }
-/// `CUresult CUDAAPI cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunction func, int numBlocks, int blockSize);` (`cuda.h`)
+/// `CUresult CUDAAPI cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunction func, int numBlocks, int blockSize);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020`], the ABI of CUDA 10.2
-/// - Calls the driver's `cuOccupancyAvailableDynamicSMemPerBlock` through [`entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020`](super::entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020`](super::entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020)
+/// - Calls the driver's `cuOccupancyAvailableDynamicSMemPerBlock` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
 /// - In every supported header
 #[must_use]
@@ -16960,10 +17980,12 @@ pub unsafe extern "C" fn cuOccupancyAvailableDynamicSMemPerBlock(
     };
     unsafe { driver_fn(dynamicSmemSize, func, numBlocks, blockSize) }
 }
-/// `CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize);` (`cuda.h`)
+/// `CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`], the ABI of CUDA 6.5
-/// - Calls the driver's `cuOccupancyMaxActiveBlocksPerMultiprocessor` through [`entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`](super::entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`](super::entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050)
+/// - Calls the driver's `cuOccupancyMaxActiveBlocksPerMultiprocessor` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
 /// - In every supported header
 #[must_use]
@@ -16987,10 +18009,12 @@ pub unsafe extern "C" fn cuOccupancyMaxActiveBlocksPerMultiprocessor(
     };
     unsafe { driver_fn(numBlocks, func, blockSize, dynamicSMemSize) }
 }
-/// `CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags` through [`entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`](super::entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`](super::entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000)
+/// - Calls the driver's `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
 /// - In every supported header
 #[must_use]
@@ -17017,10 +18041,12 @@ pub unsafe extern "C" fn cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     unsafe { driver_fn(numBlocks, func, blockSize, dynamicSMemSize, flags) }
 }
 #[cfg(cuda_ge_11080)]
-/// `CUresult CUDAAPI cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func, const CUlaunchConfig *config);` (`cuda.h`)
+/// `CUresult CUDAAPI cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func, const CUlaunchConfig *config);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuOccupancyMaxActiveClusters_v11070`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuOccupancyMaxActiveClusters` through [`entry::cuOccupancyMaxActiveClusters_v11070`](super::entry::cuOccupancyMaxActiveClusters_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuOccupancyMaxActiveClusters_v11070`](super::entry::cuOccupancyMaxActiveClusters_v11070)
+/// - Calls the driver's `cuOccupancyMaxActiveClusters` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
 /// - Since CUDA 11.8
 #[must_use]
@@ -17041,10 +18067,12 @@ pub unsafe extern "C" fn cuOccupancyMaxActiveClusters(
     };
     unsafe { driver_fn(numClusters, func, config) }
 }
-/// `CUresult CUDAAPI cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit);` (`cuda.h`)
+/// `CUresult CUDAAPI cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuOccupancyMaxPotentialBlockSize_v6050`], the ABI of CUDA 6.5
-/// - Calls the driver's `cuOccupancyMaxPotentialBlockSize` through [`entry::cuOccupancyMaxPotentialBlockSize_v6050`](super::entry::cuOccupancyMaxPotentialBlockSize_v6050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuOccupancyMaxPotentialBlockSize_v6050`](super::entry::cuOccupancyMaxPotentialBlockSize_v6050)
+/// - Calls the driver's `cuOccupancyMaxPotentialBlockSize` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
 /// - In every supported header
 #[must_use]
@@ -17081,10 +18109,12 @@ pub unsafe extern "C" fn cuOccupancyMaxPotentialBlockSize(
         )
     }
 }
-/// `CUresult CUDAAPI cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuOccupancyMaxPotentialBlockSizeWithFlags` through [`entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`](super::entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`](super::entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000)
+/// - Calls the driver's `cuOccupancyMaxPotentialBlockSizeWithFlags` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
 /// - In every supported header
 #[must_use]
@@ -17125,10 +18155,12 @@ pub unsafe extern "C" fn cuOccupancyMaxPotentialBlockSizeWithFlags(
     }
 }
 #[cfg(cuda_ge_11080)]
-/// `CUresult CUDAAPI cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction func, const CUlaunchConfig *config);` (`cuda.h`)
+/// `CUresult CUDAAPI cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction func, const CUlaunchConfig *config);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuOccupancyMaxPotentialClusterSize_v11070`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuOccupancyMaxPotentialClusterSize` through [`entry::cuOccupancyMaxPotentialClusterSize_v11070`](super::entry::cuOccupancyMaxPotentialClusterSize_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuOccupancyMaxPotentialClusterSize_v11070`](super::entry::cuOccupancyMaxPotentialClusterSize_v11070)
+/// - Calls the driver's `cuOccupancyMaxPotentialClusterSize` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
 /// - Since CUDA 11.8
 #[must_use]
@@ -17150,10 +18182,12 @@ pub unsafe extern "C" fn cuOccupancyMaxPotentialClusterSize(
     };
     unsafe { driver_fn(clusterSize, func, config) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetSize(CUfunction hfunc, unsigned int numbytes);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetSize(CUfunction hfunc, unsigned int numbytes);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuParamSetSize_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuParamSetSize` through [`entry::cuParamSetSize_v2000`](super::entry::cuParamSetSize_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuParamSetSize_v2000`](super::entry::cuParamSetSize_v2000)
+/// - Calls the driver's `cuParamSetSize` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -17167,10 +18201,12 @@ pub unsafe extern "C" fn cuParamSetSize(
     };
     unsafe { driver_fn(hfunc, numbytes) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetTexRef(CUfunction hfunc, int texunit, CUtexref hTexRef);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetTexRef(CUfunction hfunc, int texunit, CUtexref hTexRef);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuParamSetTexRef_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuParamSetTexRef` through [`entry::cuParamSetTexRef_v2000`](super::entry::cuParamSetTexRef_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuParamSetTexRef_v2000`](super::entry::cuParamSetTexRef_v2000)
+/// - Calls the driver's `cuParamSetTexRef` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -17189,10 +18225,12 @@ pub unsafe extern "C" fn cuParamSetTexRef(
     };
     unsafe { driver_fn(hfunc, texunit, hTexRef) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetf(CUfunction hfunc, int offset, float value);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetf(CUfunction hfunc, int offset, float value);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuParamSetf_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuParamSetf` through [`entry::cuParamSetf_v2000`](super::entry::cuParamSetf_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuParamSetf_v2000`](super::entry::cuParamSetf_v2000)
+/// - Calls the driver's `cuParamSetf` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -17211,10 +18249,12 @@ pub unsafe extern "C" fn cuParamSetf(
     };
     unsafe { driver_fn(hfunc, offset, value) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSeti(CUfunction hfunc, int offset, unsigned int value);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSeti(CUfunction hfunc, int offset, unsigned int value);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuParamSeti_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuParamSeti` through [`entry::cuParamSeti_v2000`](super::entry::cuParamSeti_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuParamSeti_v2000`](super::entry::cuParamSeti_v2000)
+/// - Calls the driver's `cuParamSeti` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -17233,10 +18273,12 @@ pub unsafe extern "C" fn cuParamSeti(
     };
     unsafe { driver_fn(hfunc, offset, value) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetv(CUfunction hfunc, int offset, void *ptr, unsigned int numbytes);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetv(CUfunction hfunc, int offset, void *ptr, unsigned int numbytes);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuParamSetv_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuParamSetv` through [`entry::cuParamSetv_v2000`](super::entry::cuParamSetv_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuParamSetv_v2000`](super::entry::cuParamSetv_v2000)
+/// - Calls the driver's `cuParamSetv` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -17257,10 +18299,12 @@ pub unsafe extern "C" fn cuParamSetv(
     };
     unsafe { driver_fn(hfunc, offset, ptr, numbytes) }
 }
-/// `CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr);` (`cuda.h`)
+/// `CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuPointerGetAttribute_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuPointerGetAttribute` through [`entry::cuPointerGetAttribute_v4000`](super::entry::cuPointerGetAttribute_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuPointerGetAttribute_v4000`](super::entry::cuPointerGetAttribute_v4000)
+/// - Calls the driver's `cuPointerGetAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - In every supported header
 #[must_use]
@@ -17279,10 +18323,12 @@ pub unsafe extern "C" fn cuPointerGetAttribute(
     };
     unsafe { driver_fn(data, attribute, ptr) }
 }
-/// `CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes, void **data, CUdeviceptr ptr);` (`cuda.h`)
+/// `CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes, void **data, CUdeviceptr ptr);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuPointerGetAttributes_v7000`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuPointerGetAttributes` through [`entry::cuPointerGetAttributes_v7000`](super::entry::cuPointerGetAttributes_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuPointerGetAttributes_v7000`](super::entry::cuPointerGetAttributes_v7000)
+/// - Calls the driver's `cuPointerGetAttributes` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - In every supported header
 #[must_use]
@@ -17303,10 +18349,12 @@ pub unsafe extern "C" fn cuPointerGetAttributes(
     };
     unsafe { driver_fn(numAttributes, attributes, data, ptr) }
 }
-/// `CUresult CUDAAPI cuPointerSetAttribute(const void *value, CUpointer_attribute attribute, CUdeviceptr ptr);` (`cuda.h`)
+/// `CUresult CUDAAPI cuPointerSetAttribute(const void *value, CUpointer_attribute attribute, CUdeviceptr ptr);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuPointerSetAttribute_v6000`], the ABI of CUDA 6.0
-/// - Calls the driver's `cuPointerSetAttribute` through [`entry::cuPointerSetAttribute_v6000`](super::entry::cuPointerSetAttribute_v6000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuPointerSetAttribute_v6000`](super::entry::cuPointerSetAttribute_v6000)
+/// - Calls the driver's `cuPointerSetAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
 /// - In every supported header
 #[must_use]
@@ -17325,10 +18373,12 @@ pub unsafe extern "C" fn cuPointerSetAttribute(
     };
     unsafe { driver_fn(value, attribute, ptr) }
 }
-/// `CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuSignalExternalSemaphoresAsync_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuSignalExternalSemaphoresAsync` through [`entry::cuSignalExternalSemaphoresAsync_v10000`](super::entry::cuSignalExternalSemaphoresAsync_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuSignalExternalSemaphoresAsync_v10000`](super::entry::cuSignalExternalSemaphoresAsync_v10000)
+/// - Calls the driver's `cuSignalExternalSemaphoresAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
 /// - In every supported header
 #[must_use]
@@ -17352,11 +18402,13 @@ pub unsafe extern "C" fn cuSignalExternalSemaphoresAsync(
     };
     unsafe { driver_fn(extSemArray, paramsArray, numExtSems, stream) }
 }
-/// `CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuSignalExternalSemaphoresAsync`](super::cuSignalExternalSemaphoresAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuSignalExternalSemaphoresAsync_v10000_ptsz`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuSignalExternalSemaphoresAsync_ptsz` through [`entry::cuSignalExternalSemaphoresAsync_v10000_ptsz`](super::entry::cuSignalExternalSemaphoresAsync_v10000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuSignalExternalSemaphoresAsync_v10000_ptsz`](super::entry::cuSignalExternalSemaphoresAsync_v10000_ptsz)
+/// - Calls the driver's `cuSignalExternalSemaphoresAsync_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
 /// - In every supported header
 #[must_use]
@@ -17380,10 +18432,12 @@ pub unsafe extern "C" fn cuSignalExternalSemaphoresAsync_ptsz(
     };
     unsafe { driver_fn(extSemArray, paramsArray, numExtSems, stream) }
 }
-/// `CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamAddCallback_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuStreamAddCallback` through [`entry::cuStreamAddCallback_v5000`](super::entry::cuStreamAddCallback_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamAddCallback_v5000`](super::entry::cuStreamAddCallback_v5000)
+/// - Calls the driver's `cuStreamAddCallback` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -17404,11 +18458,13 @@ pub unsafe extern "C" fn cuStreamAddCallback(
     };
     unsafe { driver_fn(hStream, callback, userData, flags) }
 }
-/// `CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamAddCallback`](super::cuStreamAddCallback) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamAddCallback_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuStreamAddCallback_ptsz` through [`entry::cuStreamAddCallback_v7000_ptsz`](super::entry::cuStreamAddCallback_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamAddCallback_v7000_ptsz`](super::entry::cuStreamAddCallback_v7000_ptsz)
+/// - Calls the driver's `cuStreamAddCallback_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -17431,10 +18487,12 @@ pub unsafe extern "C" fn cuStreamAddCallback_ptsz(
     };
     unsafe { driver_fn(hStream, callback, userData, flags) }
 }
-/// `CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamAttachMemAsync_v6000`], the ABI of CUDA 6.0
-/// - Calls the driver's `cuStreamAttachMemAsync` through [`entry::cuStreamAttachMemAsync_v6000`](super::entry::cuStreamAttachMemAsync_v6000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamAttachMemAsync_v6000`](super::entry::cuStreamAttachMemAsync_v6000)
+/// - Calls the driver's `cuStreamAttachMemAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -17455,11 +18513,13 @@ pub unsafe extern "C" fn cuStreamAttachMemAsync(
     };
     unsafe { driver_fn(hStream, dptr, length, flags) }
 }
-/// `CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamAttachMemAsync`](super::cuStreamAttachMemAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamAttachMemAsync_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuStreamAttachMemAsync_ptsz` through [`entry::cuStreamAttachMemAsync_v7000_ptsz`](super::entry::cuStreamAttachMemAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamAttachMemAsync_v7000_ptsz`](super::entry::cuStreamAttachMemAsync_v7000_ptsz)
+/// - Calls the driver's `cuStreamAttachMemAsync_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -17483,10 +18543,12 @@ pub unsafe extern "C" fn cuStreamAttachMemAsync_ptsz(
     unsafe { driver_fn(hStream, dptr, length, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamBatchMemOp_v8000`], the ABI of CUDA 8.0
-/// - Calls the driver's `cuStreamBatchMemOp` through [`entry::cuStreamBatchMemOp_v8000`](super::entry::cuStreamBatchMemOp_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamBatchMemOp_v8000`](super::entry::cuStreamBatchMemOp_v8000)
+/// - Calls the driver's `cuStreamBatchMemOp` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
@@ -17508,11 +18570,13 @@ pub unsafe extern "C" fn cuStreamBatchMemOp(
     unsafe { driver_fn(stream, count, paramArray, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamBatchMemOp`](super::cuStreamBatchMemOp) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamBatchMemOp_v8000_ptsz`], the ABI of CUDA 8.0
-/// - Calls the driver's `cuStreamBatchMemOp_ptsz` through [`entry::cuStreamBatchMemOp_v8000_ptsz`](super::entry::cuStreamBatchMemOp_v8000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamBatchMemOp_v8000_ptsz`](super::entry::cuStreamBatchMemOp_v8000_ptsz)
+/// - Calls the driver's `cuStreamBatchMemOp_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
@@ -17534,10 +18598,12 @@ pub unsafe extern "C" fn cuStreamBatchMemOp_ptsz(
     unsafe { driver_fn(stream, count, paramArray, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamBatchMemOp_v2(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamBatchMemOp_v2(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamBatchMemOp_v11070`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuStreamBatchMemOp_v2` through [`entry::cuStreamBatchMemOp_v11070`](super::entry::cuStreamBatchMemOp_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamBatchMemOp_v11070`](super::entry::cuStreamBatchMemOp_v11070)
+/// - Calls the driver's `cuStreamBatchMemOp_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
@@ -17559,11 +18625,13 @@ pub unsafe extern "C" fn cuStreamBatchMemOp_v2(
     unsafe { driver_fn(stream, count, paramArray, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamBatchMemOp_v2(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamBatchMemOp_v2(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamBatchMemOp_v2`](super::cuStreamBatchMemOp_v2) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamBatchMemOp_v11070_ptsz`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuStreamBatchMemOp_v2_ptsz` through [`entry::cuStreamBatchMemOp_v11070_ptsz`](super::entry::cuStreamBatchMemOp_v11070_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamBatchMemOp_v11070_ptsz`](super::entry::cuStreamBatchMemOp_v11070_ptsz)
+/// - Calls the driver's `cuStreamBatchMemOp_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
@@ -17587,11 +18655,13 @@ pub unsafe extern "C" fn cuStreamBatchMemOp_v2_ptsz(
     unsafe { driver_fn(stream, count, paramArray, flags) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamBatchMemOp`](super::cuStreamBatchMemOp) (default stream mode)
 /// - Typedef: [`PFN_cuStreamBatchMemOp_v11070`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuStreamBatchMemOp_v2` through [`entry::cuStreamBatchMemOp_v11070`](super::entry::cuStreamBatchMemOp_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamBatchMemOp_v11070`](super::entry::cuStreamBatchMemOp_v11070)
+/// - Calls the driver's `cuStreamBatchMemOp_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[must_use]
@@ -17613,11 +18683,13 @@ pub unsafe extern "C" fn cuStreamBatchMemOp_v2(
     unsafe { driver_fn(stream, count, paramArray, flags) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamBatchMemOp`](super::cuStreamBatchMemOp) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamBatchMemOp_v11070_ptsz`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuStreamBatchMemOp_v2_ptsz` through [`entry::cuStreamBatchMemOp_v11070_ptsz`](super::entry::cuStreamBatchMemOp_v11070_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamBatchMemOp_v11070_ptsz`](super::entry::cuStreamBatchMemOp_v11070_ptsz)
+/// - Calls the driver's `cuStreamBatchMemOp_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[must_use]
@@ -17641,10 +18713,12 @@ pub unsafe extern "C" fn cuStreamBatchMemOp_v2_ptsz(
     unsafe { driver_fn(stream, count, paramArray, flags) }
 }
 #[cfg(cuda_ge_13020)]
-/// `CUresult CUDAAPI cuStreamBeginCaptureToCig(CUstream hStream, CUstreamCigCaptureParams* streamCigCaptureParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamBeginCaptureToCig(CUstream hStream, CUstreamCigCaptureParams* streamCigCaptureParams);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamBeginCaptureToCig_v13010`], the ABI of CUDA 13.1
-/// - Calls the driver's `cuStreamBeginCaptureToCig` through [`entry::cuStreamBeginCaptureToCig_v13010`](super::entry::cuStreamBeginCaptureToCig_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamBeginCaptureToCig_v13010`](super::entry::cuStreamBeginCaptureToCig_v13010)
+/// - Calls the driver's `cuStreamBeginCaptureToCig` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - Since CUDA 13.2
 #[must_use]
@@ -17664,11 +18738,13 @@ pub unsafe extern "C" fn cuStreamBeginCaptureToCig(
     unsafe { driver_fn(hStream, streamCigCaptureParams) }
 }
 #[cfg(cuda_ge_13020)]
-/// `CUresult CUDAAPI cuStreamBeginCaptureToCig(CUstream hStream, CUstreamCigCaptureParams* streamCigCaptureParams);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamBeginCaptureToCig(CUstream hStream, CUstreamCigCaptureParams* streamCigCaptureParams);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamBeginCaptureToCig`](super::cuStreamBeginCaptureToCig) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamBeginCaptureToCig_v13010_ptsz`], the ABI of CUDA 13.1
-/// - Calls the driver's `cuStreamBeginCaptureToCig_ptsz` through [`entry::cuStreamBeginCaptureToCig_v13010_ptsz`](super::entry::cuStreamBeginCaptureToCig_v13010_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamBeginCaptureToCig_v13010_ptsz`](super::entry::cuStreamBeginCaptureToCig_v13010_ptsz)
+/// - Calls the driver's `cuStreamBeginCaptureToCig_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - Since CUDA 13.2
 #[must_use]
@@ -17688,10 +18764,12 @@ pub unsafe extern "C" fn cuStreamBeginCaptureToCig_ptsz(
     unsafe { driver_fn(hStream, streamCigCaptureParams) }
 }
 #[cfg(cuda_ge_12030)]
-/// `CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamBeginCaptureToGraph_v12030`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuStreamBeginCaptureToGraph` through [`entry::cuStreamBeginCaptureToGraph_v12030`](super::entry::cuStreamBeginCaptureToGraph_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamBeginCaptureToGraph_v12030`](super::entry::cuStreamBeginCaptureToGraph_v12030)
+/// - Calls the driver's `cuStreamBeginCaptureToGraph` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - Since CUDA 12.3
 #[must_use]
@@ -17721,11 +18799,13 @@ pub unsafe extern "C" fn cuStreamBeginCaptureToGraph(
     }
 }
 #[cfg(cuda_ge_12030)]
-/// `CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamBeginCaptureToGraph`](super::cuStreamBeginCaptureToGraph) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamBeginCaptureToGraph_v12030_ptsz`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuStreamBeginCaptureToGraph_ptsz` through [`entry::cuStreamBeginCaptureToGraph_v12030_ptsz`](super::entry::cuStreamBeginCaptureToGraph_v12030_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamBeginCaptureToGraph_v12030_ptsz`](super::entry::cuStreamBeginCaptureToGraph_v12030_ptsz)
+/// - Calls the driver's `cuStreamBeginCaptureToGraph_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - Since CUDA 12.3
 #[must_use]
@@ -17755,11 +18835,13 @@ pub unsafe extern "C" fn cuStreamBeginCaptureToGraph_ptsz(
         driver_fn(hStream, hGraph, dependencies, dependencyData, numDependencies, mode)
     }
 }
-/// `CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamBeginCapture`](super::cuStreamBeginCapture) (default stream mode)
 /// - Typedef: [`PFN_cuStreamBeginCapture_v10010`], the ABI of CUDA 10.1
-/// - Calls the driver's `cuStreamBeginCapture_v2` through [`entry::cuStreamBeginCapture_v10010`](super::entry::cuStreamBeginCapture_v10010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamBeginCapture_v10010`](super::entry::cuStreamBeginCapture_v10010)
+/// - Calls the driver's `cuStreamBeginCapture_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -17773,11 +18855,13 @@ pub unsafe extern "C" fn cuStreamBeginCapture_v2(
     };
     unsafe { driver_fn(hStream, mode) }
 }
-/// `CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamBeginCapture`](super::cuStreamBeginCapture) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamBeginCapture_v10010_ptsz`], the ABI of CUDA 10.1
-/// - Calls the driver's `cuStreamBeginCapture_v2_ptsz` through [`entry::cuStreamBeginCapture_v10010_ptsz`](super::entry::cuStreamBeginCapture_v10010_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamBeginCapture_v10010_ptsz`](super::entry::cuStreamBeginCapture_v10010_ptsz)
+/// - Calls the driver's `cuStreamBeginCapture_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -17794,10 +18878,12 @@ pub unsafe extern "C" fn cuStreamBeginCapture_v2_ptsz(
     unsafe { driver_fn(hStream, mode) }
 }
 #[cfg(cuda_ge_13030)]
-/// `CUresult CUDAAPI cuStreamBeginRecaptureToGraph(CUstream hStream, CUstreamCaptureMode mode, CUgraph hGraph, CUgraphRecaptureCallback callbackFunc, void *userData);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamBeginRecaptureToGraph(CUstream hStream, CUstreamCaptureMode mode, CUgraph hGraph, CUgraphRecaptureCallback callbackFunc, void *userData);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamBeginRecaptureToGraph_v13030`], the ABI of CUDA 13.3
-/// - Calls the driver's `cuStreamBeginRecaptureToGraph` through [`entry::cuStreamBeginRecaptureToGraph_v13030`](super::entry::cuStreamBeginRecaptureToGraph_v13030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamBeginRecaptureToGraph_v13030`](super::entry::cuStreamBeginRecaptureToGraph_v13030)
+/// - Calls the driver's `cuStreamBeginRecaptureToGraph` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - Since CUDA 13.3
 #[must_use]
@@ -17823,11 +18909,13 @@ pub unsafe extern "C" fn cuStreamBeginRecaptureToGraph(
     unsafe { driver_fn(hStream, mode, hGraph, callbackFunc, userData) }
 }
 #[cfg(cuda_ge_13030)]
-/// `CUresult CUDAAPI cuStreamBeginRecaptureToGraph(CUstream hStream, CUstreamCaptureMode mode, CUgraph hGraph, CUgraphRecaptureCallback callbackFunc, void *userData);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamBeginRecaptureToGraph(CUstream hStream, CUstreamCaptureMode mode, CUgraph hGraph, CUgraphRecaptureCallback callbackFunc, void *userData);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamBeginRecaptureToGraph`](super::cuStreamBeginRecaptureToGraph) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamBeginRecaptureToGraph_v13030_ptsz`], the ABI of CUDA 13.3
-/// - Calls the driver's `cuStreamBeginRecaptureToGraph_ptsz` through [`entry::cuStreamBeginRecaptureToGraph_v13030_ptsz`](super::entry::cuStreamBeginRecaptureToGraph_v13030_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamBeginRecaptureToGraph_v13030_ptsz`](super::entry::cuStreamBeginRecaptureToGraph_v13030_ptsz)
+/// - Calls the driver's `cuStreamBeginRecaptureToGraph_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - Since CUDA 13.3
 #[must_use]
@@ -17853,10 +18941,12 @@ pub unsafe extern "C" fn cuStreamBeginRecaptureToGraph_ptsz(
     };
     unsafe { driver_fn(hStream, mode, hGraph, callbackFunc, userData) }
 }
-/// `CUresult CUDAAPI cuStreamCopyAttributes(CUstream dst, CUstream src);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamCopyAttributes(CUstream dst, CUstream src);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamCopyAttributes_v11000`], the ABI of CUDA 11.0
-/// - Calls the driver's `cuStreamCopyAttributes` through [`entry::cuStreamCopyAttributes_v11000`](super::entry::cuStreamCopyAttributes_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamCopyAttributes_v11000`](super::entry::cuStreamCopyAttributes_v11000)
+/// - Calls the driver's `cuStreamCopyAttributes` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -17870,11 +18960,13 @@ pub unsafe extern "C" fn cuStreamCopyAttributes(
     };
     unsafe { driver_fn(dstStream, srcStream) }
 }
-/// `CUresult CUDAAPI cuStreamCopyAttributes(CUstream dst, CUstream src);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamCopyAttributes(CUstream dst, CUstream src);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamCopyAttributes`](super::cuStreamCopyAttributes) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamCopyAttributes_v11000_ptsz`], the ABI of CUDA 11.0
-/// - Calls the driver's `cuStreamCopyAttributes_ptsz` through [`entry::cuStreamCopyAttributes_v11000_ptsz`](super::entry::cuStreamCopyAttributes_v11000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamCopyAttributes_v11000_ptsz`](super::entry::cuStreamCopyAttributes_v11000_ptsz)
+/// - Calls the driver's `cuStreamCopyAttributes_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -17890,10 +18982,12 @@ pub unsafe extern "C" fn cuStreamCopyAttributes_ptsz(
     };
     unsafe { driver_fn(dst, src) }
 }
-/// `CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int Flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int Flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamCreate_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuStreamCreate` through [`entry::cuStreamCreate_v2000`](super::entry::cuStreamCreate_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamCreate_v2000`](super::entry::cuStreamCreate_v2000)
+/// - Calls the driver's `cuStreamCreate` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -17910,10 +19004,12 @@ pub unsafe extern "C" fn cuStreamCreate(
     };
     unsafe { driver_fn(phStream, Flags) }
 }
-/// `CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int priority);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int priority);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamCreateWithPriority_v5050`], the ABI of CUDA 5.5
-/// - Calls the driver's `cuStreamCreateWithPriority` through [`entry::cuStreamCreateWithPriority_v5050`](super::entry::cuStreamCreateWithPriority_v5050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamCreateWithPriority_v5050`](super::entry::cuStreamCreateWithPriority_v5050)
+/// - Calls the driver's `cuStreamCreateWithPriority` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -17934,11 +19030,13 @@ pub unsafe extern "C" fn cuStreamCreateWithPriority(
     };
     unsafe { driver_fn(phStream, flags, priority) }
 }
-/// `CUresult CUDAAPI cuStreamDestroy(CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamDestroy(CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamDestroy`](super::cuStreamDestroy)
 /// - Typedef: [`PFN_cuStreamDestroy_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuStreamDestroy_v2` through [`entry::cuStreamDestroy_v4000`](super::entry::cuStreamDestroy_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamDestroy_v4000`](super::entry::cuStreamDestroy_v4000)
+/// - Calls the driver's `cuStreamDestroy_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -17949,10 +19047,12 @@ pub unsafe extern "C" fn cuStreamDestroy_v2(hStream: CUstream) -> CUresult {
     };
     unsafe { driver_fn(hStream) }
 }
-/// `CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamEndCapture_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuStreamEndCapture` through [`entry::cuStreamEndCapture_v10000`](super::entry::cuStreamEndCapture_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamEndCapture_v10000`](super::entry::cuStreamEndCapture_v10000)
+/// - Calls the driver's `cuStreamEndCapture` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -17967,10 +19067,12 @@ pub unsafe extern "C" fn cuStreamEndCapture(
     unsafe { driver_fn(hStream, phGraph) }
 }
 #[cfg(cuda_ge_13020)]
-/// `CUresult CUDAAPI cuStreamEndCaptureToCig(CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamEndCaptureToCig(CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamEndCaptureToCig_v13010`], the ABI of CUDA 13.1
-/// - Calls the driver's `cuStreamEndCaptureToCig` through [`entry::cuStreamEndCaptureToCig_v13010`](super::entry::cuStreamEndCaptureToCig_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamEndCaptureToCig_v13010`](super::entry::cuStreamEndCaptureToCig_v13010)
+/// - Calls the driver's `cuStreamEndCaptureToCig` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - Since CUDA 13.2
 #[must_use]
@@ -17982,11 +19084,13 @@ pub unsafe extern "C" fn cuStreamEndCaptureToCig(hStream: CUstream) -> CUresult 
     unsafe { driver_fn(hStream) }
 }
 #[cfg(cuda_ge_13020)]
-/// `CUresult CUDAAPI cuStreamEndCaptureToCig(CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamEndCaptureToCig(CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamEndCaptureToCig`](super::cuStreamEndCaptureToCig) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamEndCaptureToCig_v13010_ptsz`], the ABI of CUDA 13.1
-/// - Calls the driver's `cuStreamEndCaptureToCig_ptsz` through [`entry::cuStreamEndCaptureToCig_v13010_ptsz`](super::entry::cuStreamEndCaptureToCig_v13010_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamEndCaptureToCig_v13010_ptsz`](super::entry::cuStreamEndCaptureToCig_v13010_ptsz)
+/// - Calls the driver's `cuStreamEndCaptureToCig_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - Since CUDA 13.2
 #[must_use]
@@ -17999,11 +19103,13 @@ pub unsafe extern "C" fn cuStreamEndCaptureToCig_ptsz(hStream: CUstream) -> CUre
     };
     unsafe { driver_fn(hStream) }
 }
-/// `CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamEndCapture`](super::cuStreamEndCapture) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamEndCapture_v10000_ptsz`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuStreamEndCapture_ptsz` through [`entry::cuStreamEndCapture_v10000_ptsz`](super::entry::cuStreamEndCapture_v10000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamEndCapture_v10000_ptsz`](super::entry::cuStreamEndCapture_v10000_ptsz)
+/// - Calls the driver's `cuStreamEndCapture_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -18017,10 +19123,12 @@ pub unsafe extern "C" fn cuStreamEndCapture_ptsz(
     };
     unsafe { driver_fn(hStream, phGraph) }
 }
-/// `CUresult CUDAAPI cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamGetAttribute_v11000`], the ABI of CUDA 11.0
-/// - Calls the driver's `cuStreamGetAttribute` through [`entry::cuStreamGetAttribute_v11000`](super::entry::cuStreamGetAttribute_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetAttribute_v11000`](super::entry::cuStreamGetAttribute_v11000)
+/// - Calls the driver's `cuStreamGetAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -18039,11 +19147,13 @@ pub unsafe extern "C" fn cuStreamGetAttribute(
     };
     unsafe { driver_fn(hStream, attr, value) }
 }
-/// `CUresult CUDAAPI cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamGetAttribute`](super::cuStreamGetAttribute) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamGetAttribute_v11000_ptsz`], the ABI of CUDA 11.0
-/// - Calls the driver's `cuStreamGetAttribute_ptsz` through [`entry::cuStreamGetAttribute_v11000_ptsz`](super::entry::cuStreamGetAttribute_v11000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetAttribute_v11000_ptsz`](super::entry::cuStreamGetAttribute_v11000_ptsz)
+/// - Calls the driver's `cuStreamGetAttribute_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -18065,10 +19175,12 @@ pub unsafe extern "C" fn cuStreamGetAttribute_ptsz(
     unsafe { driver_fn(hStream, attr, value_out) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v10010`], the ABI of CUDA 10.1
-/// - Calls the driver's `cuStreamGetCaptureInfo` through [`entry::cuStreamGetCaptureInfo_v10010`](super::entry::cuStreamGetCaptureInfo_v10010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetCaptureInfo_v10010`](super::entry::cuStreamGetCaptureInfo_v10010)
+/// - Calls the driver's `cuStreamGetCaptureInfo` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
@@ -18088,11 +19200,13 @@ pub unsafe extern "C" fn cuStreamGetCaptureInfo(
     unsafe { driver_fn(hStream, captureStatus_out, id_out) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamGetCaptureInfo`](super::cuStreamGetCaptureInfo) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v10010_ptsz`], the ABI of CUDA 10.1
-/// - Calls the driver's `cuStreamGetCaptureInfo_ptsz` through [`entry::cuStreamGetCaptureInfo_v10010_ptsz`](super::entry::cuStreamGetCaptureInfo_v10010_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetCaptureInfo_v10010_ptsz`](super::entry::cuStreamGetCaptureInfo_v10010_ptsz)
+/// - Calls the driver's `cuStreamGetCaptureInfo_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
@@ -18114,10 +19228,12 @@ pub unsafe extern "C" fn cuStreamGetCaptureInfo_ptsz(
     unsafe { driver_fn(hStream, captureStatus_out, id_out) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030`], the ABI of CUDA 11.3
-/// - Calls the driver's `cuStreamGetCaptureInfo_v2` through [`entry::cuStreamGetCaptureInfo_v11030`](super::entry::cuStreamGetCaptureInfo_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetCaptureInfo_v11030`](super::entry::cuStreamGetCaptureInfo_v11030)
+/// - Calls the driver's `cuStreamGetCaptureInfo_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
@@ -18154,11 +19270,13 @@ pub unsafe extern "C" fn cuStreamGetCaptureInfo_v2(
     }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamGetCaptureInfo_v2`](super::cuStreamGetCaptureInfo_v2) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030_ptsz`], the ABI of CUDA 11.3
-/// - Calls the driver's `cuStreamGetCaptureInfo_v2_ptsz` through [`entry::cuStreamGetCaptureInfo_v11030_ptsz`](super::entry::cuStreamGetCaptureInfo_v11030_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetCaptureInfo_v11030_ptsz`](super::entry::cuStreamGetCaptureInfo_v11030_ptsz)
+/// - Calls the driver's `cuStreamGetCaptureInfo_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
@@ -18195,11 +19313,13 @@ pub unsafe extern "C" fn cuStreamGetCaptureInfo_v2_ptsz(
     }
 }
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamGetCaptureInfo`](super::cuStreamGetCaptureInfo) (default stream mode)
 /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030`], the ABI of CUDA 11.3
-/// - Calls the driver's `cuStreamGetCaptureInfo_v2` through [`entry::cuStreamGetCaptureInfo_v11030`](super::entry::cuStreamGetCaptureInfo_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetCaptureInfo_v11030`](super::entry::cuStreamGetCaptureInfo_v11030)
+/// - Calls the driver's `cuStreamGetCaptureInfo_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - As written here: since CUDA 12.0; removed in 13.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
@@ -18236,11 +19356,13 @@ pub unsafe extern "C" fn cuStreamGetCaptureInfo_v2(
     }
 }
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamGetCaptureInfo`](super::cuStreamGetCaptureInfo) (under `per-thread-default-stream`), [`cuStreamGetCaptureInfo_v2`](super::cuStreamGetCaptureInfo_v2) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030_ptsz`], the ABI of CUDA 11.3
-/// - Calls the driver's `cuStreamGetCaptureInfo_v2_ptsz` through [`entry::cuStreamGetCaptureInfo_v11030_ptsz`](super::entry::cuStreamGetCaptureInfo_v11030_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetCaptureInfo_v11030_ptsz`](super::entry::cuStreamGetCaptureInfo_v11030_ptsz)
+/// - Calls the driver's `cuStreamGetCaptureInfo_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - As written here: since CUDA 12.0; removed in 13.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
@@ -18277,10 +19399,12 @@ pub unsafe extern "C" fn cuStreamGetCaptureInfo_v2_ptsz(
     }
 }
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuStreamGetCaptureInfo_v3` through [`entry::cuStreamGetCaptureInfo_v12030`](super::entry::cuStreamGetCaptureInfo_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetCaptureInfo_v12030`](super::entry::cuStreamGetCaptureInfo_v12030)
+/// - Calls the driver's `cuStreamGetCaptureInfo_v3` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[must_use]
@@ -18320,11 +19444,13 @@ pub unsafe extern "C" fn cuStreamGetCaptureInfo_v3(
     }
 }
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamGetCaptureInfo_v3`](super::cuStreamGetCaptureInfo_v3) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030_ptsz`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuStreamGetCaptureInfo_v3_ptsz` through [`entry::cuStreamGetCaptureInfo_v12030_ptsz`](super::entry::cuStreamGetCaptureInfo_v12030_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetCaptureInfo_v12030_ptsz`](super::entry::cuStreamGetCaptureInfo_v12030_ptsz)
+/// - Calls the driver's `cuStreamGetCaptureInfo_v3_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[must_use]
@@ -18364,11 +19490,13 @@ pub unsafe extern "C" fn cuStreamGetCaptureInfo_v3_ptsz(
     }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamGetCaptureInfo`](super::cuStreamGetCaptureInfo) (default stream mode)
 /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuStreamGetCaptureInfo_v3` through [`entry::cuStreamGetCaptureInfo_v12030`](super::entry::cuStreamGetCaptureInfo_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetCaptureInfo_v12030`](super::entry::cuStreamGetCaptureInfo_v12030)
+/// - Calls the driver's `cuStreamGetCaptureInfo_v3` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
 #[must_use]
@@ -18408,11 +19536,13 @@ pub unsafe extern "C" fn cuStreamGetCaptureInfo_v3(
     }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamGetCaptureInfo`](super::cuStreamGetCaptureInfo) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030_ptsz`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuStreamGetCaptureInfo_v3_ptsz` through [`entry::cuStreamGetCaptureInfo_v12030_ptsz`](super::entry::cuStreamGetCaptureInfo_v12030_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetCaptureInfo_v12030_ptsz`](super::entry::cuStreamGetCaptureInfo_v12030_ptsz)
+/// - Calls the driver's `cuStreamGetCaptureInfo_v3_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
 #[must_use]
@@ -18451,10 +19581,12 @@ pub unsafe extern "C" fn cuStreamGetCaptureInfo_v3_ptsz(
         )
     }
 }
-/// `CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamGetCtx_v9020`], the ABI of CUDA 9.2
-/// - Calls the driver's `cuStreamGetCtx` through [`entry::cuStreamGetCtx_v9020`](super::entry::cuStreamGetCtx_v9020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetCtx_v9020`](super::entry::cuStreamGetCtx_v9020)
+/// - Calls the driver's `cuStreamGetCtx` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -18468,11 +19600,13 @@ pub unsafe extern "C" fn cuStreamGetCtx(
     };
     unsafe { driver_fn(hStream, pctx) }
 }
-/// `CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamGetCtx`](super::cuStreamGetCtx) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamGetCtx_v9020_ptsz`], the ABI of CUDA 9.2
-/// - Calls the driver's `cuStreamGetCtx_ptsz` through [`entry::cuStreamGetCtx_v9020_ptsz`](super::entry::cuStreamGetCtx_v9020_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetCtx_v9020_ptsz`](super::entry::cuStreamGetCtx_v9020_ptsz)
+/// - Calls the driver's `cuStreamGetCtx_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -18487,10 +19621,12 @@ pub unsafe extern "C" fn cuStreamGetCtx_ptsz(
     unsafe { driver_fn(hStream, pctx) }
 }
 #[cfg(cuda_ge_12050)]
-/// `CUresult CUDAAPI cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamGetCtx_v12050`], the ABI of CUDA 12.5
-/// - Calls the driver's `cuStreamGetCtx_v2` through [`entry::cuStreamGetCtx_v12050`](super::entry::cuStreamGetCtx_v12050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetCtx_v12050`](super::entry::cuStreamGetCtx_v12050)
+/// - Calls the driver's `cuStreamGetCtx_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - Since CUDA 12.5
 #[must_use]
@@ -18510,11 +19646,13 @@ pub unsafe extern "C" fn cuStreamGetCtx_v2(
     unsafe { driver_fn(hStream, pCtx, pGreenCtx) }
 }
 #[cfg(cuda_ge_12050)]
-/// `CUresult CUDAAPI cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamGetCtx_v2`](super::cuStreamGetCtx_v2) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamGetCtx_v12050_ptsz`], the ABI of CUDA 12.5
-/// - Calls the driver's `cuStreamGetCtx_v2_ptsz` through [`entry::cuStreamGetCtx_v12050_ptsz`](super::entry::cuStreamGetCtx_v12050_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetCtx_v12050_ptsz`](super::entry::cuStreamGetCtx_v12050_ptsz)
+/// - Calls the driver's `cuStreamGetCtx_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - Since CUDA 12.5
 #[must_use]
@@ -18534,10 +19672,12 @@ pub unsafe extern "C" fn cuStreamGetCtx_v2_ptsz(
     unsafe { driver_fn(hStream, pCtx, pGreenCtx) }
 }
 #[cfg(cuda_ge_13010)]
-/// `CUresult CUDAAPI cuStreamGetDevResource(CUstream hStream, CUdevResource *resource, CUdevResourceType type);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetDevResource(CUstream hStream, CUdevResource *resource, CUdevResourceType type);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamGetDevResource_v13010`], the ABI of CUDA 13.1
-/// - Calls the driver's `cuStreamGetDevResource` through [`entry::cuStreamGetDevResource_v13010`](super::entry::cuStreamGetDevResource_v13010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetDevResource_v13010`](super::entry::cuStreamGetDevResource_v13010)
+/// - Calls the driver's `cuStreamGetDevResource` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
 /// - Since CUDA 13.1
 #[must_use]
@@ -18557,11 +19697,13 @@ pub unsafe extern "C" fn cuStreamGetDevResource(
     unsafe { driver_fn(hStream, resource, type_) }
 }
 #[cfg(cuda_ge_13010)]
-/// `CUresult CUDAAPI cuStreamGetDevResource(CUstream hStream, CUdevResource *resource, CUdevResourceType type);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetDevResource(CUstream hStream, CUdevResource *resource, CUdevResourceType type);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamGetDevResource`](super::cuStreamGetDevResource) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamGetDevResource_v13010_ptsz`], the ABI of CUDA 13.1
-/// - Calls the driver's `cuStreamGetDevResource_ptsz` through [`entry::cuStreamGetDevResource_v13010_ptsz`](super::entry::cuStreamGetDevResource_v13010_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetDevResource_v13010_ptsz`](super::entry::cuStreamGetDevResource_v13010_ptsz)
+/// - Calls the driver's `cuStreamGetDevResource_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
 /// - Since CUDA 13.1
 #[must_use]
@@ -18583,10 +19725,12 @@ pub unsafe extern "C" fn cuStreamGetDevResource_ptsz(
     unsafe { driver_fn(hStream, resource, type_) }
 }
 #[cfg(cuda_ge_12080)]
-/// `CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice *device);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice *device);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamGetDevice_v12080`], the ABI of CUDA 12.8
-/// - Calls the driver's `cuStreamGetDevice` through [`entry::cuStreamGetDevice_v12080`](super::entry::cuStreamGetDevice_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetDevice_v12080`](super::entry::cuStreamGetDevice_v12080)
+/// - Calls the driver's `cuStreamGetDevice` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - Since CUDA 12.8
 #[must_use]
@@ -18601,11 +19745,13 @@ pub unsafe extern "C" fn cuStreamGetDevice(
     unsafe { driver_fn(hStream, device) }
 }
 #[cfg(cuda_ge_12080)]
-/// `CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice *device);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice *device);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamGetDevice`](super::cuStreamGetDevice) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamGetDevice_v12080_ptsz`], the ABI of CUDA 12.8
-/// - Calls the driver's `cuStreamGetDevice_ptsz` through [`entry::cuStreamGetDevice_v12080_ptsz`](super::entry::cuStreamGetDevice_v12080_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetDevice_v12080_ptsz`](super::entry::cuStreamGetDevice_v12080_ptsz)
+/// - Calls the driver's `cuStreamGetDevice_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - Since CUDA 12.8
 #[must_use]
@@ -18619,10 +19765,12 @@ pub unsafe extern "C" fn cuStreamGetDevice_ptsz(
     };
     unsafe { driver_fn(hStream, device) }
 }
-/// `CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamGetFlags_v5050`], the ABI of CUDA 5.5
-/// - Calls the driver's `cuStreamGetFlags` through [`entry::cuStreamGetFlags_v5050`](super::entry::cuStreamGetFlags_v5050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetFlags_v5050`](super::entry::cuStreamGetFlags_v5050)
+/// - Calls the driver's `cuStreamGetFlags` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -18639,11 +19787,13 @@ pub unsafe extern "C" fn cuStreamGetFlags(
     };
     unsafe { driver_fn(hStream, flags) }
 }
-/// `CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamGetFlags`](super::cuStreamGetFlags) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamGetFlags_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuStreamGetFlags_ptsz` through [`entry::cuStreamGetFlags_v7000_ptsz`](super::entry::cuStreamGetFlags_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetFlags_v7000_ptsz`](super::entry::cuStreamGetFlags_v7000_ptsz)
+/// - Calls the driver's `cuStreamGetFlags_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -18661,10 +19811,12 @@ pub unsafe extern "C" fn cuStreamGetFlags_ptsz(
     unsafe { driver_fn(hStream, flags) }
 }
 #[cfg(cuda_ge_12040)]
-/// `CUresult CUDAAPI cuStreamGetGreenCtx(CUstream hStream, CUgreenCtx *phCtx);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetGreenCtx(CUstream hStream, CUgreenCtx *phCtx);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamGetGreenCtx_v12040`], the ABI of CUDA 12.4
-/// - Calls the driver's `cuStreamGetGreenCtx` through [`entry::cuStreamGetGreenCtx_v12040`](super::entry::cuStreamGetGreenCtx_v12040), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetGreenCtx_v12040`](super::entry::cuStreamGetGreenCtx_v12040)
+/// - Calls the driver's `cuStreamGetGreenCtx` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
 /// - Since CUDA 12.4
 #[must_use]
@@ -18679,10 +19831,12 @@ pub unsafe extern "C" fn cuStreamGetGreenCtx(
     unsafe { driver_fn(hStream, phCtx) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuStreamGetId(CUstream hStream, unsigned long long *streamId);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetId(CUstream hStream, unsigned long long *streamId);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamGetId_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuStreamGetId` through [`entry::cuStreamGetId_v12000`](super::entry::cuStreamGetId_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetId_v12000`](super::entry::cuStreamGetId_v12000)
+/// - Calls the driver's `cuStreamGetId` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -18700,11 +19854,13 @@ pub unsafe extern "C" fn cuStreamGetId(
     unsafe { driver_fn(hStream, streamId) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuStreamGetId(CUstream hStream, unsigned long long *streamId);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetId(CUstream hStream, unsigned long long *streamId);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamGetId`](super::cuStreamGetId) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamGetId_v12000_ptsz`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuStreamGetId_ptsz` through [`entry::cuStreamGetId_v12000_ptsz`](super::entry::cuStreamGetId_v12000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetId_v12000_ptsz`](super::entry::cuStreamGetId_v12000_ptsz)
+/// - Calls the driver's `cuStreamGetId_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -18721,10 +19877,12 @@ pub unsafe extern "C" fn cuStreamGetId_ptsz(
     };
     unsafe { driver_fn(hStream, streamId) }
 }
-/// `CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamGetPriority_v5050`], the ABI of CUDA 5.5
-/// - Calls the driver's `cuStreamGetPriority` through [`entry::cuStreamGetPriority_v5050`](super::entry::cuStreamGetPriority_v5050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetPriority_v5050`](super::entry::cuStreamGetPriority_v5050)
+/// - Calls the driver's `cuStreamGetPriority` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -18738,11 +19896,13 @@ pub unsafe extern "C" fn cuStreamGetPriority(
     };
     unsafe { driver_fn(hStream, priority) }
 }
-/// `CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamGetPriority`](super::cuStreamGetPriority) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamGetPriority_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuStreamGetPriority_ptsz` through [`entry::cuStreamGetPriority_v7000_ptsz`](super::entry::cuStreamGetPriority_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamGetPriority_v7000_ptsz`](super::entry::cuStreamGetPriority_v7000_ptsz)
+/// - Calls the driver's `cuStreamGetPriority_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -18758,10 +19918,12 @@ pub unsafe extern "C" fn cuStreamGetPriority_ptsz(
     };
     unsafe { driver_fn(hStream, priority) }
 }
-/// `CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamIsCapturing_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuStreamIsCapturing` through [`entry::cuStreamIsCapturing_v10000`](super::entry::cuStreamIsCapturing_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamIsCapturing_v10000`](super::entry::cuStreamIsCapturing_v10000)
+/// - Calls the driver's `cuStreamIsCapturing` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -18778,11 +19940,13 @@ pub unsafe extern "C" fn cuStreamIsCapturing(
     };
     unsafe { driver_fn(hStream, captureStatus) }
 }
-/// `CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamIsCapturing`](super::cuStreamIsCapturing) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamIsCapturing_v10000_ptsz`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuStreamIsCapturing_ptsz` through [`entry::cuStreamIsCapturing_v10000_ptsz`](super::entry::cuStreamIsCapturing_v10000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamIsCapturing_v10000_ptsz`](super::entry::cuStreamIsCapturing_v10000_ptsz)
+/// - Calls the driver's `cuStreamIsCapturing_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -18801,10 +19965,12 @@ pub unsafe extern "C" fn cuStreamIsCapturing_ptsz(
     };
     unsafe { driver_fn(hStream, captureStatus) }
 }
-/// `CUresult CUDAAPI cuStreamQuery(CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamQuery(CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamQuery_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuStreamQuery` through [`entry::cuStreamQuery_v2000`](super::entry::cuStreamQuery_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamQuery_v2000`](super::entry::cuStreamQuery_v2000)
+/// - Calls the driver's `cuStreamQuery` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -18815,11 +19981,13 @@ pub unsafe extern "C" fn cuStreamQuery(hStream: CUstream) -> CUresult {
     };
     unsafe { driver_fn(hStream) }
 }
-/// `CUresult CUDAAPI cuStreamQuery(CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamQuery(CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamQuery`](super::cuStreamQuery) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamQuery_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuStreamQuery_ptsz` through [`entry::cuStreamQuery_v7000_ptsz`](super::entry::cuStreamQuery_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamQuery_v7000_ptsz`](super::entry::cuStreamQuery_v7000_ptsz)
+/// - Calls the driver's `cuStreamQuery_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -18830,10 +19998,12 @@ pub unsafe extern "C" fn cuStreamQuery_ptsz(hStream: CUstream) -> CUresult {
     };
     unsafe { driver_fn(hStream) }
 }
-/// `CUresult CUDAAPI cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamSetAttribute_v11000`], the ABI of CUDA 11.0
-/// - Calls the driver's `cuStreamSetAttribute` through [`entry::cuStreamSetAttribute_v11000`](super::entry::cuStreamSetAttribute_v11000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamSetAttribute_v11000`](super::entry::cuStreamSetAttribute_v11000)
+/// - Calls the driver's `cuStreamSetAttribute` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -18852,11 +20022,13 @@ pub unsafe extern "C" fn cuStreamSetAttribute(
     };
     unsafe { driver_fn(hStream, attr, param) }
 }
-/// `CUresult CUDAAPI cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamSetAttribute`](super::cuStreamSetAttribute) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamSetAttribute_v11000_ptsz`], the ABI of CUDA 11.0
-/// - Calls the driver's `cuStreamSetAttribute_ptsz` through [`entry::cuStreamSetAttribute_v11000_ptsz`](super::entry::cuStreamSetAttribute_v11000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamSetAttribute_v11000_ptsz`](super::entry::cuStreamSetAttribute_v11000_ptsz)
+/// - Calls the driver's `cuStreamSetAttribute_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -18877,10 +20049,12 @@ pub unsafe extern "C" fn cuStreamSetAttribute_ptsz(
     };
     unsafe { driver_fn(hStream, attr, value) }
 }
-/// `CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamSynchronize_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuStreamSynchronize` through [`entry::cuStreamSynchronize_v2000`](super::entry::cuStreamSynchronize_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamSynchronize_v2000`](super::entry::cuStreamSynchronize_v2000)
+/// - Calls the driver's `cuStreamSynchronize` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -18891,11 +20065,13 @@ pub unsafe extern "C" fn cuStreamSynchronize(hStream: CUstream) -> CUresult {
     };
     unsafe { driver_fn(hStream) }
 }
-/// `CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamSynchronize`](super::cuStreamSynchronize) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamSynchronize_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuStreamSynchronize_ptsz` through [`entry::cuStreamSynchronize_v7000_ptsz`](super::entry::cuStreamSynchronize_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamSynchronize_v7000_ptsz`](super::entry::cuStreamSynchronize_v7000_ptsz)
+/// - Calls the driver's `cuStreamSynchronize_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -18909,10 +20085,12 @@ pub unsafe extern "C" fn cuStreamSynchronize_ptsz(hStream: CUstream) -> CUresult
     unsafe { driver_fn(hStream) }
 }
 #[cfg(not(cuda_ge_13000))]
-/// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v11030`], the ABI of CUDA 11.3
-/// - Calls the driver's `cuStreamUpdateCaptureDependencies` through [`entry::cuStreamUpdateCaptureDependencies_v11030`](super::entry::cuStreamUpdateCaptureDependencies_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamUpdateCaptureDependencies_v11030`](super::entry::cuStreamUpdateCaptureDependencies_v11030)
+/// - Calls the driver's `cuStreamUpdateCaptureDependencies` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
@@ -18937,11 +20115,13 @@ pub unsafe extern "C" fn cuStreamUpdateCaptureDependencies(
     unsafe { driver_fn(hStream, dependencies, numDependencies, flags) }
 }
 #[cfg(not(cuda_ge_13000))]
-/// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamUpdateCaptureDependencies`](super::cuStreamUpdateCaptureDependencies) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v11030_ptsz`], the ABI of CUDA 11.3
-/// - Calls the driver's `cuStreamUpdateCaptureDependencies_ptsz` through [`entry::cuStreamUpdateCaptureDependencies_v11030_ptsz`](super::entry::cuStreamUpdateCaptureDependencies_v11030_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamUpdateCaptureDependencies_v11030_ptsz`](super::entry::cuStreamUpdateCaptureDependencies_v11030_ptsz)
+/// - Calls the driver's `cuStreamUpdateCaptureDependencies_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[must_use]
@@ -18966,10 +20146,12 @@ pub unsafe extern "C" fn cuStreamUpdateCaptureDependencies_ptsz(
     unsafe { driver_fn(hStream, dependencies, numDependencies, flags) }
 }
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuStreamUpdateCaptureDependencies_v2` through [`entry::cuStreamUpdateCaptureDependencies_v12030`](super::entry::cuStreamUpdateCaptureDependencies_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamUpdateCaptureDependencies_v12030`](super::entry::cuStreamUpdateCaptureDependencies_v12030)
+/// - Calls the driver's `cuStreamUpdateCaptureDependencies_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[must_use]
@@ -18996,11 +20178,13 @@ pub unsafe extern "C" fn cuStreamUpdateCaptureDependencies_v2(
     unsafe { driver_fn(hStream, dependencies, dependencyData, numDependencies, flags) }
 }
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamUpdateCaptureDependencies_v2`](super::cuStreamUpdateCaptureDependencies_v2) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuStreamUpdateCaptureDependencies_v2_ptsz` through [`entry::cuStreamUpdateCaptureDependencies_v12030_ptsz`](super::entry::cuStreamUpdateCaptureDependencies_v12030_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamUpdateCaptureDependencies_v12030_ptsz`](super::entry::cuStreamUpdateCaptureDependencies_v12030_ptsz)
+/// - Calls the driver's `cuStreamUpdateCaptureDependencies_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[must_use]
@@ -19027,11 +20211,13 @@ pub unsafe extern "C" fn cuStreamUpdateCaptureDependencies_v2_ptsz(
     unsafe { driver_fn(hStream, dependencies, dependencyData, numDependencies, flags) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamUpdateCaptureDependencies`](super::cuStreamUpdateCaptureDependencies) (default stream mode)
 /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuStreamUpdateCaptureDependencies_v2` through [`entry::cuStreamUpdateCaptureDependencies_v12030`](super::entry::cuStreamUpdateCaptureDependencies_v12030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamUpdateCaptureDependencies_v12030`](super::entry::cuStreamUpdateCaptureDependencies_v12030)
+/// - Calls the driver's `cuStreamUpdateCaptureDependencies_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
 #[must_use]
@@ -19058,11 +20244,13 @@ pub unsafe extern "C" fn cuStreamUpdateCaptureDependencies_v2(
     unsafe { driver_fn(hStream, dependencies, dependencyData, numDependencies, flags) }
 }
 #[cfg(cuda_ge_13000)]
-/// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamUpdateCaptureDependencies`](super::cuStreamUpdateCaptureDependencies) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz`], the ABI of CUDA 12.3
-/// - Calls the driver's `cuStreamUpdateCaptureDependencies_v2_ptsz` through [`entry::cuStreamUpdateCaptureDependencies_v12030_ptsz`](super::entry::cuStreamUpdateCaptureDependencies_v12030_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamUpdateCaptureDependencies_v12030_ptsz`](super::entry::cuStreamUpdateCaptureDependencies_v12030_ptsz)
+/// - Calls the driver's `cuStreamUpdateCaptureDependencies_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
 #[must_use]
@@ -19088,10 +20276,12 @@ pub unsafe extern "C" fn cuStreamUpdateCaptureDependencies_v2_ptsz(
     };
     unsafe { driver_fn(hStream, dependencies, dependencyData, numDependencies, flags) }
 }
-/// `CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamWaitEvent_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuStreamWaitEvent` through [`entry::cuStreamWaitEvent_v3020`](super::entry::cuStreamWaitEvent_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWaitEvent_v3020`](super::entry::cuStreamWaitEvent_v3020)
+/// - Calls the driver's `cuStreamWaitEvent` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -19110,11 +20300,13 @@ pub unsafe extern "C" fn cuStreamWaitEvent(
     };
     unsafe { driver_fn(hStream, hEvent, Flags) }
 }
-/// `CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamWaitEvent`](super::cuStreamWaitEvent) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamWaitEvent_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuStreamWaitEvent_ptsz` through [`entry::cuStreamWaitEvent_v7000_ptsz`](super::entry::cuStreamWaitEvent_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWaitEvent_v7000_ptsz`](super::entry::cuStreamWaitEvent_v7000_ptsz)
+/// - Calls the driver's `cuStreamWaitEvent_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -19134,10 +20326,12 @@ pub unsafe extern "C" fn cuStreamWaitEvent_ptsz(
     unsafe { driver_fn(hStream, hEvent, Flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamWaitValue32_v8000`], the ABI of CUDA 8.0
-/// - Calls the driver's `cuStreamWaitValue32` through [`entry::cuStreamWaitValue32_v8000`](super::entry::cuStreamWaitValue32_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWaitValue32_v8000`](super::entry::cuStreamWaitValue32_v8000)
+/// - Calls the driver's `cuStreamWaitValue32` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
@@ -19159,11 +20353,13 @@ pub unsafe extern "C" fn cuStreamWaitValue32(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamWaitValue32`](super::cuStreamWaitValue32) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamWaitValue32_v8000_ptsz`], the ABI of CUDA 8.0
-/// - Calls the driver's `cuStreamWaitValue32_ptsz` through [`entry::cuStreamWaitValue32_v8000_ptsz`](super::entry::cuStreamWaitValue32_v8000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWaitValue32_v8000_ptsz`](super::entry::cuStreamWaitValue32_v8000_ptsz)
+/// - Calls the driver's `cuStreamWaitValue32_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
@@ -19187,10 +20383,12 @@ pub unsafe extern "C" fn cuStreamWaitValue32_ptsz(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamWaitValue32_v11070`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuStreamWaitValue32_v2` through [`entry::cuStreamWaitValue32_v11070`](super::entry::cuStreamWaitValue32_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWaitValue32_v11070`](super::entry::cuStreamWaitValue32_v11070)
+/// - Calls the driver's `cuStreamWaitValue32_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
@@ -19212,11 +20410,13 @@ pub unsafe extern "C" fn cuStreamWaitValue32_v2(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamWaitValue32_v2`](super::cuStreamWaitValue32_v2) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamWaitValue32_v11070_ptsz`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuStreamWaitValue32_v2_ptsz` through [`entry::cuStreamWaitValue32_v11070_ptsz`](super::entry::cuStreamWaitValue32_v11070_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWaitValue32_v11070_ptsz`](super::entry::cuStreamWaitValue32_v11070_ptsz)
+/// - Calls the driver's `cuStreamWaitValue32_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
@@ -19240,10 +20440,12 @@ pub unsafe extern "C" fn cuStreamWaitValue32_v2_ptsz(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamWaitValue64_v9000`], the ABI of CUDA 9.0
-/// - Calls the driver's `cuStreamWaitValue64` through [`entry::cuStreamWaitValue64_v9000`](super::entry::cuStreamWaitValue64_v9000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWaitValue64_v9000`](super::entry::cuStreamWaitValue64_v9000)
+/// - Calls the driver's `cuStreamWaitValue64` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
@@ -19265,11 +20467,13 @@ pub unsafe extern "C" fn cuStreamWaitValue64(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamWaitValue64`](super::cuStreamWaitValue64) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamWaitValue64_v9000_ptsz`], the ABI of CUDA 9.0
-/// - Calls the driver's `cuStreamWaitValue64_ptsz` through [`entry::cuStreamWaitValue64_v9000_ptsz`](super::entry::cuStreamWaitValue64_v9000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWaitValue64_v9000_ptsz`](super::entry::cuStreamWaitValue64_v9000_ptsz)
+/// - Calls the driver's `cuStreamWaitValue64_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
@@ -19293,10 +20497,12 @@ pub unsafe extern "C" fn cuStreamWaitValue64_ptsz(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamWaitValue64_v11070`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuStreamWaitValue64_v2` through [`entry::cuStreamWaitValue64_v11070`](super::entry::cuStreamWaitValue64_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWaitValue64_v11070`](super::entry::cuStreamWaitValue64_v11070)
+/// - Calls the driver's `cuStreamWaitValue64_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
@@ -19318,11 +20524,13 @@ pub unsafe extern "C" fn cuStreamWaitValue64_v2(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamWaitValue64_v2`](super::cuStreamWaitValue64_v2) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamWaitValue64_v11070_ptsz`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuStreamWaitValue64_v2_ptsz` through [`entry::cuStreamWaitValue64_v11070_ptsz`](super::entry::cuStreamWaitValue64_v11070_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWaitValue64_v11070_ptsz`](super::entry::cuStreamWaitValue64_v11070_ptsz)
+/// - Calls the driver's `cuStreamWaitValue64_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
@@ -19346,10 +20554,12 @@ pub unsafe extern "C" fn cuStreamWaitValue64_v2_ptsz(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamWriteValue32_v8000`], the ABI of CUDA 8.0
-/// - Calls the driver's `cuStreamWriteValue32` through [`entry::cuStreamWriteValue32_v8000`](super::entry::cuStreamWriteValue32_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWriteValue32_v8000`](super::entry::cuStreamWriteValue32_v8000)
+/// - Calls the driver's `cuStreamWriteValue32` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
@@ -19371,11 +20581,13 @@ pub unsafe extern "C" fn cuStreamWriteValue32(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamWriteValue32`](super::cuStreamWriteValue32) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamWriteValue32_v8000_ptsz`], the ABI of CUDA 8.0
-/// - Calls the driver's `cuStreamWriteValue32_ptsz` through [`entry::cuStreamWriteValue32_v8000_ptsz`](super::entry::cuStreamWriteValue32_v8000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWriteValue32_v8000_ptsz`](super::entry::cuStreamWriteValue32_v8000_ptsz)
+/// - Calls the driver's `cuStreamWriteValue32_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
@@ -19399,10 +20611,12 @@ pub unsafe extern "C" fn cuStreamWriteValue32_ptsz(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamWriteValue32_v11070`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuStreamWriteValue32_v2` through [`entry::cuStreamWriteValue32_v11070`](super::entry::cuStreamWriteValue32_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWriteValue32_v11070`](super::entry::cuStreamWriteValue32_v11070)
+/// - Calls the driver's `cuStreamWriteValue32_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
@@ -19424,11 +20638,13 @@ pub unsafe extern "C" fn cuStreamWriteValue32_v2(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamWriteValue32_v2`](super::cuStreamWriteValue32_v2) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamWriteValue32_v11070_ptsz`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuStreamWriteValue32_v2_ptsz` through [`entry::cuStreamWriteValue32_v11070_ptsz`](super::entry::cuStreamWriteValue32_v11070_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWriteValue32_v11070_ptsz`](super::entry::cuStreamWriteValue32_v11070_ptsz)
+/// - Calls the driver's `cuStreamWriteValue32_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
@@ -19452,10 +20668,12 @@ pub unsafe extern "C" fn cuStreamWriteValue32_v2_ptsz(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamWriteValue64_v9000`], the ABI of CUDA 9.0
-/// - Calls the driver's `cuStreamWriteValue64` through [`entry::cuStreamWriteValue64_v9000`](super::entry::cuStreamWriteValue64_v9000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWriteValue64_v9000`](super::entry::cuStreamWriteValue64_v9000)
+/// - Calls the driver's `cuStreamWriteValue64` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
@@ -19477,11 +20695,13 @@ pub unsafe extern "C" fn cuStreamWriteValue64(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamWriteValue64`](super::cuStreamWriteValue64) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamWriteValue64_v9000_ptsz`], the ABI of CUDA 9.0
-/// - Calls the driver's `cuStreamWriteValue64_ptsz` through [`entry::cuStreamWriteValue64_v9000_ptsz`](super::entry::cuStreamWriteValue64_v9000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWriteValue64_v9000_ptsz`](super::entry::cuStreamWriteValue64_v9000_ptsz)
+/// - Calls the driver's `cuStreamWriteValue64_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 #[must_use]
@@ -19505,10 +20725,12 @@ pub unsafe extern "C" fn cuStreamWriteValue64_ptsz(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuStreamWriteValue64_v11070`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuStreamWriteValue64_v2` through [`entry::cuStreamWriteValue64_v11070`](super::entry::cuStreamWriteValue64_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWriteValue64_v11070`](super::entry::cuStreamWriteValue64_v11070)
+/// - Calls the driver's `cuStreamWriteValue64_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
@@ -19530,11 +20752,13 @@ pub unsafe extern "C" fn cuStreamWriteValue64_v2(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(not(cuda_ge_12000))]
-/// `CUresult CUDAAPI cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamWriteValue64_v2`](super::cuStreamWriteValue64_v2) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamWriteValue64_v11070_ptsz`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuStreamWriteValue64_v2_ptsz` through [`entry::cuStreamWriteValue64_v11070_ptsz`](super::entry::cuStreamWriteValue64_v11070_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWriteValue64_v11070_ptsz`](super::entry::cuStreamWriteValue64_v11070_ptsz)
+/// - Calls the driver's `cuStreamWriteValue64_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[must_use]
@@ -19558,11 +20782,13 @@ pub unsafe extern "C" fn cuStreamWriteValue64_v2_ptsz(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamWaitValue32`](super::cuStreamWaitValue32) (default stream mode)
 /// - Typedef: [`PFN_cuStreamWaitValue32_v11070`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuStreamWaitValue32_v2` through [`entry::cuStreamWaitValue32_v11070`](super::entry::cuStreamWaitValue32_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWaitValue32_v11070`](super::entry::cuStreamWaitValue32_v11070)
+/// - Calls the driver's `cuStreamWaitValue32_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[must_use]
@@ -19584,11 +20810,13 @@ pub unsafe extern "C" fn cuStreamWaitValue32_v2(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamWaitValue32`](super::cuStreamWaitValue32) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamWaitValue32_v11070_ptsz`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuStreamWaitValue32_v2_ptsz` through [`entry::cuStreamWaitValue32_v11070_ptsz`](super::entry::cuStreamWaitValue32_v11070_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWaitValue32_v11070_ptsz`](super::entry::cuStreamWaitValue32_v11070_ptsz)
+/// - Calls the driver's `cuStreamWaitValue32_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[must_use]
@@ -19612,11 +20840,13 @@ pub unsafe extern "C" fn cuStreamWaitValue32_v2_ptsz(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamWaitValue64`](super::cuStreamWaitValue64) (default stream mode)
 /// - Typedef: [`PFN_cuStreamWaitValue64_v11070`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuStreamWaitValue64_v2` through [`entry::cuStreamWaitValue64_v11070`](super::entry::cuStreamWaitValue64_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWaitValue64_v11070`](super::entry::cuStreamWaitValue64_v11070)
+/// - Calls the driver's `cuStreamWaitValue64_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[must_use]
@@ -19638,11 +20868,13 @@ pub unsafe extern "C" fn cuStreamWaitValue64_v2(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamWaitValue64`](super::cuStreamWaitValue64) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamWaitValue64_v11070_ptsz`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuStreamWaitValue64_v2_ptsz` through [`entry::cuStreamWaitValue64_v11070_ptsz`](super::entry::cuStreamWaitValue64_v11070_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWaitValue64_v11070_ptsz`](super::entry::cuStreamWaitValue64_v11070_ptsz)
+/// - Calls the driver's `cuStreamWaitValue64_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[must_use]
@@ -19666,11 +20898,13 @@ pub unsafe extern "C" fn cuStreamWaitValue64_v2_ptsz(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamWriteValue32`](super::cuStreamWriteValue32) (default stream mode)
 /// - Typedef: [`PFN_cuStreamWriteValue32_v11070`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuStreamWriteValue32_v2` through [`entry::cuStreamWriteValue32_v11070`](super::entry::cuStreamWriteValue32_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWriteValue32_v11070`](super::entry::cuStreamWriteValue32_v11070)
+/// - Calls the driver's `cuStreamWriteValue32_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[must_use]
@@ -19692,11 +20926,13 @@ pub unsafe extern "C" fn cuStreamWriteValue32_v2(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamWriteValue32`](super::cuStreamWriteValue32) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamWriteValue32_v11070_ptsz`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuStreamWriteValue32_v2_ptsz` through [`entry::cuStreamWriteValue32_v11070_ptsz`](super::entry::cuStreamWriteValue32_v11070_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWriteValue32_v11070_ptsz`](super::entry::cuStreamWriteValue32_v11070_ptsz)
+/// - Calls the driver's `cuStreamWriteValue32_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[must_use]
@@ -19720,11 +20956,13 @@ pub unsafe extern "C" fn cuStreamWriteValue32_v2_ptsz(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamWriteValue64`](super::cuStreamWriteValue64) (default stream mode)
 /// - Typedef: [`PFN_cuStreamWriteValue64_v11070`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuStreamWriteValue64_v2` through [`entry::cuStreamWriteValue64_v11070`](super::entry::cuStreamWriteValue64_v11070), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWriteValue64_v11070`](super::entry::cuStreamWriteValue64_v11070)
+/// - Calls the driver's `cuStreamWriteValue64_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[must_use]
@@ -19746,11 +20984,13 @@ pub unsafe extern "C" fn cuStreamWriteValue64_v2(
     unsafe { driver_fn(stream, addr, value, flags) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuStreamWriteValue64`](super::cuStreamWriteValue64) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuStreamWriteValue64_v11070_ptsz`], the ABI of CUDA 11.7
-/// - Calls the driver's `cuStreamWriteValue64_v2_ptsz` through [`entry::cuStreamWriteValue64_v11070_ptsz`](super::entry::cuStreamWriteValue64_v11070_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuStreamWriteValue64_v11070_ptsz`](super::entry::cuStreamWriteValue64_v11070_ptsz)
+/// - Calls the driver's `cuStreamWriteValue64_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[must_use]
@@ -19773,10 +21013,12 @@ pub unsafe extern "C" fn cuStreamWriteValue64_v2_ptsz(
     };
     unsafe { driver_fn(stream, addr, value, flags) }
 }
-/// `CUresult CUDAAPI cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc);` (`cuda.h`)
+/// `CUresult CUDAAPI cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuSurfObjectCreate_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuSurfObjectCreate` through [`entry::cuSurfObjectCreate_v5000`](super::entry::cuSurfObjectCreate_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuSurfObjectCreate_v5000`](super::entry::cuSurfObjectCreate_v5000)
+/// - Calls the driver's `cuSurfObjectCreate` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Surface Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__SURFOBJECT.html)
 /// - In every supported header
 #[must_use]
@@ -19793,10 +21035,12 @@ pub unsafe extern "C" fn cuSurfObjectCreate(
     };
     unsafe { driver_fn(pSurfObject, pResDesc) }
 }
-/// `CUresult CUDAAPI cuSurfObjectDestroy(CUsurfObject surfObject);` (`cuda.h`)
+/// `CUresult CUDAAPI cuSurfObjectDestroy(CUsurfObject surfObject);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuSurfObjectDestroy_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuSurfObjectDestroy` through [`entry::cuSurfObjectDestroy_v5000`](super::entry::cuSurfObjectDestroy_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuSurfObjectDestroy_v5000`](super::entry::cuSurfObjectDestroy_v5000)
+/// - Calls the driver's `cuSurfObjectDestroy` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Surface Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__SURFOBJECT.html)
 /// - In every supported header
 #[must_use]
@@ -19807,10 +21051,12 @@ pub unsafe extern "C" fn cuSurfObjectDestroy(surfObject: CUsurfObject) -> CUresu
     };
     unsafe { driver_fn(surfObject) }
 }
-/// `CUresult CUDAAPI cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject surfObject);` (`cuda.h`)
+/// `CUresult CUDAAPI cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject surfObject);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuSurfObjectGetResourceDesc_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuSurfObjectGetResourceDesc` through [`entry::cuSurfObjectGetResourceDesc_v5000`](super::entry::cuSurfObjectGetResourceDesc_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuSurfObjectGetResourceDesc_v5000`](super::entry::cuSurfObjectGetResourceDesc_v5000)
+/// - Calls the driver's `cuSurfObjectGetResourceDesc` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Surface Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__SURFOBJECT.html)
 /// - In every supported header
 #[must_use]
@@ -19829,10 +21075,12 @@ pub unsafe extern "C" fn cuSurfObjectGetResourceDesc(
     };
     unsafe { driver_fn(pResDesc, surfObject) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuSurfRefGetArray(CUarray *phArray, CUsurfref hSurfRef);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuSurfRefGetArray(CUarray *phArray, CUsurfref hSurfRef);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuSurfRefGetArray_v3000`], the ABI of CUDA 3.0
-/// - Calls the driver's `cuSurfRefGetArray` through [`entry::cuSurfRefGetArray_v3000`](super::entry::cuSurfRefGetArray_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuSurfRefGetArray_v3000`](super::entry::cuSurfRefGetArray_v3000)
+/// - Calls the driver's `cuSurfRefGetArray` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Surface Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__SURFREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -19846,10 +21094,12 @@ pub unsafe extern "C" fn cuSurfRefGetArray(
     };
     unsafe { driver_fn(phArray, hSurfRef) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuSurfRefSetArray(CUsurfref hSurfRef, CUarray hArray, unsigned int Flags);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuSurfRefSetArray(CUsurfref hSurfRef, CUarray hArray, unsigned int Flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuSurfRefSetArray_v3000`], the ABI of CUDA 3.0
-/// - Calls the driver's `cuSurfRefSetArray` through [`entry::cuSurfRefSetArray_v3000`](super::entry::cuSurfRefSetArray_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuSurfRefSetArray_v3000`](super::entry::cuSurfRefSetArray_v3000)
+/// - Calls the driver's `cuSurfRefSetArray` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Surface Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__SURFREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -19869,10 +21119,12 @@ pub unsafe extern "C" fn cuSurfRefSetArray(
     unsafe { driver_fn(hSurfRef, hArray, Flags) }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuTensorMapEncodeIm2col(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const int *pixelBoxLowerCorner, const int *pixelBoxUpperCorner, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill);` (`cuda.h`)
+/// `CUresult CUDAAPI cuTensorMapEncodeIm2col(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const int *pixelBoxLowerCorner, const int *pixelBoxUpperCorner, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTensorMapEncodeIm2col_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuTensorMapEncodeIm2col` through [`entry::cuTensorMapEncodeIm2col_v12000`](super::entry::cuTensorMapEncodeIm2col_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTensorMapEncodeIm2col_v12000`](super::entry::cuTensorMapEncodeIm2col_v12000)
+/// - Calls the driver's `cuTensorMapEncodeIm2col` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Tensor Map Object Managment](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -19934,10 +21186,12 @@ pub unsafe extern "C" fn cuTensorMapEncodeIm2col(
     }
 }
 #[cfg(cuda_ge_12080)]
-/// `CUresult CUDAAPI cuTensorMapEncodeIm2colWide(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, int pixelBoxLowerCornerWidth, int pixelBoxUpperCornerWidth, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapIm2ColWideMode mode, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill);` (`cuda.h`)
+/// `CUresult CUDAAPI cuTensorMapEncodeIm2colWide(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, int pixelBoxLowerCornerWidth, int pixelBoxUpperCornerWidth, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapIm2ColWideMode mode, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTensorMapEncodeIm2colWide_v12080`], the ABI of CUDA 12.8
-/// - Calls the driver's `cuTensorMapEncodeIm2colWide` through [`entry::cuTensorMapEncodeIm2colWide_v12080`](super::entry::cuTensorMapEncodeIm2colWide_v12080), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTensorMapEncodeIm2colWide_v12080`](super::entry::cuTensorMapEncodeIm2colWide_v12080)
+/// - Calls the driver's `cuTensorMapEncodeIm2colWide` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Tensor Map Object Managment](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html)
 /// - Since CUDA 12.8
 #[must_use]
@@ -20004,10 +21258,12 @@ pub unsafe extern "C" fn cuTensorMapEncodeIm2colWide(
     }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const cuuint32_t *boxDim, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill);` (`cuda.h`)
+/// `CUresult CUDAAPI cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const cuuint32_t *boxDim, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTensorMapEncodeTiled_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuTensorMapEncodeTiled` through [`entry::cuTensorMapEncodeTiled_v12000`](super::entry::cuTensorMapEncodeTiled_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTensorMapEncodeTiled_v12000`](super::entry::cuTensorMapEncodeTiled_v12000)
+/// - Calls the driver's `cuTensorMapEncodeTiled` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Tensor Map Object Managment](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -20060,10 +21316,12 @@ pub unsafe extern "C" fn cuTensorMapEncodeTiled(
     }
 }
 #[cfg(cuda_ge_12000)]
-/// `CUresult CUDAAPI cuTensorMapReplaceAddress(CUtensorMap *tensorMap, void *globalAddress);` (`cuda.h`)
+/// `CUresult CUDAAPI cuTensorMapReplaceAddress(CUtensorMap *tensorMap, void *globalAddress);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTensorMapReplaceAddress_v12000`], the ABI of CUDA 12.0
-/// - Calls the driver's `cuTensorMapReplaceAddress` through [`entry::cuTensorMapReplaceAddress_v12000`](super::entry::cuTensorMapReplaceAddress_v12000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTensorMapReplaceAddress_v12000`](super::entry::cuTensorMapReplaceAddress_v12000)
+/// - Calls the driver's `cuTensorMapReplaceAddress` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Tensor Map Object Managment](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html)
 /// - Since CUDA 12.0
 #[must_use]
@@ -20083,10 +21341,12 @@ pub unsafe extern "C" fn cuTensorMapReplaceAddress(
     unsafe { driver_fn(tensorMap, globalAddress) }
 }
 #[cfg(cuda_ge_13050)]
-/// `CUresult CUDAAPI cuTensorMapSetAllocationClass(CUtensorMap *tensorMap, CUtensorMapAllocClass allocClass, CUtensorMapAllocClass *outAllocClass);` (`cuda.h`)
+/// `CUresult CUDAAPI cuTensorMapSetAllocationClass(CUtensorMap *tensorMap, CUtensorMapAllocClass allocClass, CUtensorMapAllocClass *outAllocClass);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTensorMapSetAllocationClass_v13050`], the ABI of CUDA 13.5
-/// - Calls the driver's `cuTensorMapSetAllocationClass` through [`entry::cuTensorMapSetAllocationClass_v13050`](super::entry::cuTensorMapSetAllocationClass_v13050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTensorMapSetAllocationClass_v13050`](super::entry::cuTensorMapSetAllocationClass_v13050)
+/// - Calls the driver's `cuTensorMapSetAllocationClass` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Tensor Map Object Managment](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html)
 /// - Since CUDA 13.5
 #[must_use]
@@ -20107,10 +21367,12 @@ pub unsafe extern "C" fn cuTensorMapSetAllocationClass(
     };
     unsafe { driver_fn(tensorMap, allocClass, outAllocClass) }
 }
-/// `CUresult CUDAAPI cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc, const CUDA_TEXTURE_DESC *pTexDesc, const CUDA_RESOURCE_VIEW_DESC *pResViewDesc);` (`cuda.h`)
+/// `CUresult CUDAAPI cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc, const CUDA_TEXTURE_DESC *pTexDesc, const CUDA_RESOURCE_VIEW_DESC *pResViewDesc);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexObjectCreate_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuTexObjectCreate` through [`entry::cuTexObjectCreate_v5000`](super::entry::cuTexObjectCreate_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexObjectCreate_v5000`](super::entry::cuTexObjectCreate_v5000)
+/// - Calls the driver's `cuTexObjectCreate` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXOBJECT.html)
 /// - In every supported header
 #[must_use]
@@ -20131,10 +21393,12 @@ pub unsafe extern "C" fn cuTexObjectCreate(
     };
     unsafe { driver_fn(pTexObject, pResDesc, pTexDesc, pResViewDesc) }
 }
-/// `CUresult CUDAAPI cuTexObjectDestroy(CUtexObject texObject);` (`cuda.h`)
+/// `CUresult CUDAAPI cuTexObjectDestroy(CUtexObject texObject);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexObjectDestroy_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuTexObjectDestroy` through [`entry::cuTexObjectDestroy_v5000`](super::entry::cuTexObjectDestroy_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexObjectDestroy_v5000`](super::entry::cuTexObjectDestroy_v5000)
+/// - Calls the driver's `cuTexObjectDestroy` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXOBJECT.html)
 /// - In every supported header
 #[must_use]
@@ -20145,10 +21409,12 @@ pub unsafe extern "C" fn cuTexObjectDestroy(texObject: CUtexObject) -> CUresult 
     };
     unsafe { driver_fn(texObject) }
 }
-/// `CUresult CUDAAPI cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject);` (`cuda.h`)
+/// `CUresult CUDAAPI cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexObjectGetResourceDesc_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuTexObjectGetResourceDesc` through [`entry::cuTexObjectGetResourceDesc_v5000`](super::entry::cuTexObjectGetResourceDesc_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexObjectGetResourceDesc_v5000`](super::entry::cuTexObjectGetResourceDesc_v5000)
+/// - Calls the driver's `cuTexObjectGetResourceDesc` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXOBJECT.html)
 /// - In every supported header
 #[must_use]
@@ -20167,10 +21433,12 @@ pub unsafe extern "C" fn cuTexObjectGetResourceDesc(
     };
     unsafe { driver_fn(pResDesc, texObject) }
 }
-/// `CUresult CUDAAPI cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *pResViewDesc, CUtexObject texObject);` (`cuda.h`)
+/// `CUresult CUDAAPI cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *pResViewDesc, CUtexObject texObject);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexObjectGetResourceViewDesc_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuTexObjectGetResourceViewDesc` through [`entry::cuTexObjectGetResourceViewDesc_v5000`](super::entry::cuTexObjectGetResourceViewDesc_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexObjectGetResourceViewDesc_v5000`](super::entry::cuTexObjectGetResourceViewDesc_v5000)
+/// - Calls the driver's `cuTexObjectGetResourceViewDesc` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXOBJECT.html)
 /// - In every supported header
 #[must_use]
@@ -20189,10 +21457,12 @@ pub unsafe extern "C" fn cuTexObjectGetResourceViewDesc(
     };
     unsafe { driver_fn(pResViewDesc, texObject) }
 }
-/// `CUresult CUDAAPI cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texObject);` (`cuda.h`)
+/// `CUresult CUDAAPI cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texObject);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexObjectGetTextureDesc_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuTexObjectGetTextureDesc` through [`entry::cuTexObjectGetTextureDesc_v5000`](super::entry::cuTexObjectGetTextureDesc_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexObjectGetTextureDesc_v5000`](super::entry::cuTexObjectGetTextureDesc_v5000)
+/// - Calls the driver's `cuTexObjectGetTextureDesc` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXOBJECT.html)
 /// - In every supported header
 #[must_use]
@@ -20211,10 +21481,12 @@ pub unsafe extern "C" fn cuTexObjectGetTextureDesc(
     };
     unsafe { driver_fn(pTexDesc, texObject) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefCreate(CUtexref *pTexRef);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefCreate(CUtexref *pTexRef);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefCreate_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuTexRefCreate` through [`entry::cuTexRefCreate_v2000`](super::entry::cuTexRefCreate_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefCreate_v2000`](super::entry::cuTexRefCreate_v2000)
+/// - Calls the driver's `cuTexRefCreate` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20225,10 +21497,12 @@ pub unsafe extern "C" fn cuTexRefCreate(pTexRef: *mut CUtexref) -> CUresult {
     };
     unsafe { driver_fn(pTexRef) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefDestroy(CUtexref hTexRef);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefDestroy(CUtexref hTexRef);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefDestroy_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuTexRefDestroy` through [`entry::cuTexRefDestroy_v2000`](super::entry::cuTexRefDestroy_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefDestroy_v2000`](super::entry::cuTexRefDestroy_v2000)
+/// - Calls the driver's `cuTexRefDestroy` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20239,10 +21513,12 @@ pub unsafe extern "C" fn cuTexRefDestroy(hTexRef: CUtexref) -> CUresult {
     };
     unsafe { driver_fn(hTexRef) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetAddressMode(CUaddress_mode *pam, CUtexref hTexRef, int dim);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetAddressMode(CUaddress_mode *pam, CUtexref hTexRef, int dim);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefGetAddressMode_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuTexRefGetAddressMode` through [`entry::cuTexRefGetAddressMode_v2000`](super::entry::cuTexRefGetAddressMode_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefGetAddressMode_v2000`](super::entry::cuTexRefGetAddressMode_v2000)
+/// - Calls the driver's `cuTexRefGetAddressMode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20261,11 +21537,13 @@ pub unsafe extern "C" fn cuTexRefGetAddressMode(
     };
     unsafe { driver_fn(pam, hTexRef, dim) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetAddress(CUdeviceptr *pdptr, CUtexref hTexRef);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetAddress(CUdeviceptr *pdptr, CUtexref hTexRef);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuTexRefGetAddress`](super::cuTexRefGetAddress)
 /// - Typedef: [`PFN_cuTexRefGetAddress_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuTexRefGetAddress_v2` through [`entry::cuTexRefGetAddress_v3020`](super::entry::cuTexRefGetAddress_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefGetAddress_v3020`](super::entry::cuTexRefGetAddress_v3020)
+/// - Calls the driver's `cuTexRefGetAddress_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20279,10 +21557,12 @@ pub unsafe extern "C" fn cuTexRefGetAddress_v2(
     };
     unsafe { driver_fn(pdptr, hTexRef) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetArray(CUarray *phArray, CUtexref hTexRef);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetArray(CUarray *phArray, CUtexref hTexRef);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefGetArray_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuTexRefGetArray` through [`entry::cuTexRefGetArray_v2000`](super::entry::cuTexRefGetArray_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefGetArray_v2000`](super::entry::cuTexRefGetArray_v2000)
+/// - Calls the driver's `cuTexRefGetArray` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20296,10 +21576,12 @@ pub unsafe extern "C" fn cuTexRefGetArray(
     };
     unsafe { driver_fn(phArray, hTexRef) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetBorderColor(float *pBorderColor, CUtexref hTexRef);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetBorderColor(float *pBorderColor, CUtexref hTexRef);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefGetBorderColor_v8000`], the ABI of CUDA 8.0
-/// - Calls the driver's `cuTexRefGetBorderColor` through [`entry::cuTexRefGetBorderColor_v8000`](super::entry::cuTexRefGetBorderColor_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefGetBorderColor_v8000`](super::entry::cuTexRefGetBorderColor_v8000)
+/// - Calls the driver's `cuTexRefGetBorderColor` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20313,10 +21595,12 @@ pub unsafe extern "C" fn cuTexRefGetBorderColor(
     };
     unsafe { driver_fn(pBorderColor, hTexRef) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetFilterMode(CUfilter_mode *pfm, CUtexref hTexRef);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetFilterMode(CUfilter_mode *pfm, CUtexref hTexRef);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefGetFilterMode_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuTexRefGetFilterMode` through [`entry::cuTexRefGetFilterMode_v2000`](super::entry::cuTexRefGetFilterMode_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefGetFilterMode_v2000`](super::entry::cuTexRefGetFilterMode_v2000)
+/// - Calls the driver's `cuTexRefGetFilterMode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20330,10 +21614,12 @@ pub unsafe extern "C" fn cuTexRefGetFilterMode(
     };
     unsafe { driver_fn(pfm, hTexRef) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetFlags(unsigned int *pFlags, CUtexref hTexRef);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetFlags(unsigned int *pFlags, CUtexref hTexRef);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefGetFlags_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuTexRefGetFlags` through [`entry::cuTexRefGetFlags_v2000`](super::entry::cuTexRefGetFlags_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefGetFlags_v2000`](super::entry::cuTexRefGetFlags_v2000)
+/// - Calls the driver's `cuTexRefGetFlags` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20350,10 +21636,12 @@ pub unsafe extern "C" fn cuTexRefGetFlags(
     };
     unsafe { driver_fn(pFlags, hTexRef) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetFormat(CUarray_format *pFormat, int *pNumChannels, CUtexref hTexRef);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetFormat(CUarray_format *pFormat, int *pNumChannels, CUtexref hTexRef);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefGetFormat_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuTexRefGetFormat` through [`entry::cuTexRefGetFormat_v2000`](super::entry::cuTexRefGetFormat_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefGetFormat_v2000`](super::entry::cuTexRefGetFormat_v2000)
+/// - Calls the driver's `cuTexRefGetFormat` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20372,10 +21660,12 @@ pub unsafe extern "C" fn cuTexRefGetFormat(
     };
     unsafe { driver_fn(pFormat, pNumChannels, hTexRef) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMaxAnisotropy(int *pmaxAniso, CUtexref hTexRef);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMaxAnisotropy(int *pmaxAniso, CUtexref hTexRef);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefGetMaxAnisotropy_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuTexRefGetMaxAnisotropy` through [`entry::cuTexRefGetMaxAnisotropy_v5000`](super::entry::cuTexRefGetMaxAnisotropy_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefGetMaxAnisotropy_v5000`](super::entry::cuTexRefGetMaxAnisotropy_v5000)
+/// - Calls the driver's `cuTexRefGetMaxAnisotropy` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20391,10 +21681,12 @@ pub unsafe extern "C" fn cuTexRefGetMaxAnisotropy(
     };
     unsafe { driver_fn(pmaxAniso, hTexRef) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmapFilterMode(CUfilter_mode *pfm, CUtexref hTexRef);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmapFilterMode(CUfilter_mode *pfm, CUtexref hTexRef);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefGetMipmapFilterMode_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuTexRefGetMipmapFilterMode` through [`entry::cuTexRefGetMipmapFilterMode_v5000`](super::entry::cuTexRefGetMipmapFilterMode_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefGetMipmapFilterMode_v5000`](super::entry::cuTexRefGetMipmapFilterMode_v5000)
+/// - Calls the driver's `cuTexRefGetMipmapFilterMode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20410,10 +21702,12 @@ pub unsafe extern "C" fn cuTexRefGetMipmapFilterMode(
     };
     unsafe { driver_fn(pfm, hTexRef) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmapLevelBias(float *pbias, CUtexref hTexRef);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmapLevelBias(float *pbias, CUtexref hTexRef);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefGetMipmapLevelBias_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuTexRefGetMipmapLevelBias` through [`entry::cuTexRefGetMipmapLevelBias_v5000`](super::entry::cuTexRefGetMipmapLevelBias_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefGetMipmapLevelBias_v5000`](super::entry::cuTexRefGetMipmapLevelBias_v5000)
+/// - Calls the driver's `cuTexRefGetMipmapLevelBias` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20429,10 +21723,12 @@ pub unsafe extern "C" fn cuTexRefGetMipmapLevelBias(
     };
     unsafe { driver_fn(pbias, hTexRef) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmaxMipmapLevelClamp, CUtexref hTexRef);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmaxMipmapLevelClamp, CUtexref hTexRef);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefGetMipmapLevelClamp_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuTexRefGetMipmapLevelClamp` through [`entry::cuTexRefGetMipmapLevelClamp_v5000`](super::entry::cuTexRefGetMipmapLevelClamp_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefGetMipmapLevelClamp_v5000`](super::entry::cuTexRefGetMipmapLevelClamp_v5000)
+/// - Calls the driver's `cuTexRefGetMipmapLevelClamp` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20449,10 +21745,12 @@ pub unsafe extern "C" fn cuTexRefGetMipmapLevelClamp(
     };
     unsafe { driver_fn(pminMipmapLevelClamp, pmaxMipmapLevelClamp, hTexRef) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmappedArray(CUmipmappedArray *phMipmappedArray, CUtexref hTexRef);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmappedArray(CUmipmappedArray *phMipmappedArray, CUtexref hTexRef);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefGetMipmappedArray_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuTexRefGetMipmappedArray` through [`entry::cuTexRefGetMipmappedArray_v5000`](super::entry::cuTexRefGetMipmappedArray_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefGetMipmappedArray_v5000`](super::entry::cuTexRefGetMipmappedArray_v5000)
+/// - Calls the driver's `cuTexRefGetMipmappedArray` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20468,11 +21766,13 @@ pub unsafe extern "C" fn cuTexRefGetMipmappedArray(
     };
     unsafe { driver_fn(phMipmappedArray, hTexRef) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetAddress2D(CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR *desc, CUdeviceptr dptr, size_t Pitch);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetAddress2D(CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR *desc, CUdeviceptr dptr, size_t Pitch);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuTexRefSetAddress2D`](super::cuTexRefSetAddress2D)
 /// - Typedef: [`PFN_cuTexRefSetAddress2D_v4010`], the ABI of CUDA 4.1
-/// - Calls the driver's `cuTexRefSetAddress2D_v3` through [`entry::cuTexRefSetAddress2D_v4010`](super::entry::cuTexRefSetAddress2D_v4010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefSetAddress2D_v4010`](super::entry::cuTexRefSetAddress2D_v4010)
+/// - Calls the driver's `cuTexRefSetAddress2D_v3` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20493,10 +21793,12 @@ pub unsafe extern "C" fn cuTexRefSetAddress2D_v3(
     };
     unsafe { driver_fn(hTexRef, desc, dptr, Pitch) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetAddressMode(CUtexref hTexRef, int dim, CUaddress_mode am);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetAddressMode(CUtexref hTexRef, int dim, CUaddress_mode am);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefSetAddressMode_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuTexRefSetAddressMode` through [`entry::cuTexRefSetAddressMode_v2000`](super::entry::cuTexRefSetAddressMode_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefSetAddressMode_v2000`](super::entry::cuTexRefSetAddressMode_v2000)
+/// - Calls the driver's `cuTexRefSetAddressMode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20515,11 +21817,13 @@ pub unsafe extern "C" fn cuTexRefSetAddressMode(
     };
     unsafe { driver_fn(hTexRef, dim, am) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetAddress(size_t *ByteOffset, CUtexref hTexRef, CUdeviceptr dptr, size_t bytes);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetAddress(size_t *ByteOffset, CUtexref hTexRef, CUdeviceptr dptr, size_t bytes);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuTexRefSetAddress`](super::cuTexRefSetAddress)
 /// - Typedef: [`PFN_cuTexRefSetAddress_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuTexRefSetAddress_v2` through [`entry::cuTexRefSetAddress_v3020`](super::entry::cuTexRefSetAddress_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefSetAddress_v3020`](super::entry::cuTexRefSetAddress_v3020)
+/// - Calls the driver's `cuTexRefSetAddress_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20540,10 +21844,12 @@ pub unsafe extern "C" fn cuTexRefSetAddress_v2(
     };
     unsafe { driver_fn(ByteOffset, hTexRef, dptr, bytes) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetArray(CUtexref hTexRef, CUarray hArray, unsigned int Flags);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetArray(CUtexref hTexRef, CUarray hArray, unsigned int Flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefSetArray_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuTexRefSetArray` through [`entry::cuTexRefSetArray_v2000`](super::entry::cuTexRefSetArray_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefSetArray_v2000`](super::entry::cuTexRefSetArray_v2000)
+/// - Calls the driver's `cuTexRefSetArray` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20562,10 +21868,12 @@ pub unsafe extern "C" fn cuTexRefSetArray(
     };
     unsafe { driver_fn(hTexRef, hArray, Flags) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetBorderColor(CUtexref hTexRef, float *pBorderColor);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetBorderColor(CUtexref hTexRef, float *pBorderColor);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefSetBorderColor_v8000`], the ABI of CUDA 8.0
-/// - Calls the driver's `cuTexRefSetBorderColor` through [`entry::cuTexRefSetBorderColor_v8000`](super::entry::cuTexRefSetBorderColor_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefSetBorderColor_v8000`](super::entry::cuTexRefSetBorderColor_v8000)
+/// - Calls the driver's `cuTexRefSetBorderColor` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20579,10 +21887,12 @@ pub unsafe extern "C" fn cuTexRefSetBorderColor(
     };
     unsafe { driver_fn(hTexRef, pBorderColor) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetFilterMode(CUtexref hTexRef, CUfilter_mode fm);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetFilterMode(CUtexref hTexRef, CUfilter_mode fm);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefSetFilterMode_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuTexRefSetFilterMode` through [`entry::cuTexRefSetFilterMode_v2000`](super::entry::cuTexRefSetFilterMode_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefSetFilterMode_v2000`](super::entry::cuTexRefSetFilterMode_v2000)
+/// - Calls the driver's `cuTexRefSetFilterMode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20596,10 +21906,12 @@ pub unsafe extern "C" fn cuTexRefSetFilterMode(
     };
     unsafe { driver_fn(hTexRef, fm) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetFlags(CUtexref hTexRef, unsigned int Flags);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetFlags(CUtexref hTexRef, unsigned int Flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefSetFlags_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuTexRefSetFlags` through [`entry::cuTexRefSetFlags_v2000`](super::entry::cuTexRefSetFlags_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefSetFlags_v2000`](super::entry::cuTexRefSetFlags_v2000)
+/// - Calls the driver's `cuTexRefSetFlags` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20613,10 +21925,12 @@ pub unsafe extern "C" fn cuTexRefSetFlags(
     };
     unsafe { driver_fn(hTexRef, Flags) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetFormat(CUtexref hTexRef, CUarray_format fmt, int NumPackedComponents);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetFormat(CUtexref hTexRef, CUarray_format fmt, int NumPackedComponents);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefSetFormat_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuTexRefSetFormat` through [`entry::cuTexRefSetFormat_v2000`](super::entry::cuTexRefSetFormat_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefSetFormat_v2000`](super::entry::cuTexRefSetFormat_v2000)
+/// - Calls the driver's `cuTexRefSetFormat` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20635,10 +21949,12 @@ pub unsafe extern "C" fn cuTexRefSetFormat(
     };
     unsafe { driver_fn(hTexRef, fmt, NumPackedComponents) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMaxAnisotropy(CUtexref hTexRef, unsigned int maxAniso);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMaxAnisotropy(CUtexref hTexRef, unsigned int maxAniso);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefSetMaxAnisotropy_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuTexRefSetMaxAnisotropy` through [`entry::cuTexRefSetMaxAnisotropy_v5000`](super::entry::cuTexRefSetMaxAnisotropy_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefSetMaxAnisotropy_v5000`](super::entry::cuTexRefSetMaxAnisotropy_v5000)
+/// - Calls the driver's `cuTexRefSetMaxAnisotropy` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20654,10 +21970,12 @@ pub unsafe extern "C" fn cuTexRefSetMaxAnisotropy(
     };
     unsafe { driver_fn(hTexRef, maxAniso) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmapFilterMode(CUtexref hTexRef, CUfilter_mode fm);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmapFilterMode(CUtexref hTexRef, CUfilter_mode fm);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefSetMipmapFilterMode_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuTexRefSetMipmapFilterMode` through [`entry::cuTexRefSetMipmapFilterMode_v5000`](super::entry::cuTexRefSetMipmapFilterMode_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefSetMipmapFilterMode_v5000`](super::entry::cuTexRefSetMipmapFilterMode_v5000)
+/// - Calls the driver's `cuTexRefSetMipmapFilterMode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20673,10 +21991,12 @@ pub unsafe extern "C" fn cuTexRefSetMipmapFilterMode(
     };
     unsafe { driver_fn(hTexRef, fm) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmapLevelBias(CUtexref hTexRef, float bias);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmapLevelBias(CUtexref hTexRef, float bias);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefSetMipmapLevelBias_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuTexRefSetMipmapLevelBias` through [`entry::cuTexRefSetMipmapLevelBias_v5000`](super::entry::cuTexRefSetMipmapLevelBias_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefSetMipmapLevelBias_v5000`](super::entry::cuTexRefSetMipmapLevelBias_v5000)
+/// - Calls the driver's `cuTexRefSetMipmapLevelBias` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20692,10 +22012,12 @@ pub unsafe extern "C" fn cuTexRefSetMipmapLevelBias(
     };
     unsafe { driver_fn(hTexRef, bias) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmapLevelClamp(CUtexref hTexRef, float minMipmapLevelClamp, float maxMipmapLevelClamp);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmapLevelClamp(CUtexref hTexRef, float minMipmapLevelClamp, float maxMipmapLevelClamp);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefSetMipmapLevelClamp_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuTexRefSetMipmapLevelClamp` through [`entry::cuTexRefSetMipmapLevelClamp_v5000`](super::entry::cuTexRefSetMipmapLevelClamp_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefSetMipmapLevelClamp_v5000`](super::entry::cuTexRefSetMipmapLevelClamp_v5000)
+/// - Calls the driver's `cuTexRefSetMipmapLevelClamp` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20712,10 +22034,12 @@ pub unsafe extern "C" fn cuTexRefSetMipmapLevelClamp(
     };
     unsafe { driver_fn(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmappedArray(CUtexref hTexRef, CUmipmappedArray hMipmappedArray, unsigned int Flags);` (`cuda.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmappedArray(CUtexref hTexRef, CUmipmappedArray hMipmappedArray, unsigned int Flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuTexRefSetMipmappedArray_v5000`], the ABI of CUDA 5.0
-/// - Calls the driver's `cuTexRefSetMipmappedArray` through [`entry::cuTexRefSetMipmappedArray_v5000`](super::entry::cuTexRefSetMipmappedArray_v5000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuTexRefSetMipmappedArray_v5000`](super::entry::cuTexRefSetMipmappedArray_v5000)
+/// - Calls the driver's `cuTexRefSetMipmappedArray` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -20736,10 +22060,12 @@ pub unsafe extern "C" fn cuTexRefSetMipmappedArray(
     };
     unsafe { driver_fn(hTexRef, hMipmappedArray, Flags) }
 }
-/// `CUresult CUDAAPI cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode);` (`cuda.h`)
+/// `CUresult CUDAAPI cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuThreadExchangeStreamCaptureMode_v10010`], the ABI of CUDA 10.1
-/// - Calls the driver's `cuThreadExchangeStreamCaptureMode` through [`entry::cuThreadExchangeStreamCaptureMode_v10010`](super::entry::cuThreadExchangeStreamCaptureMode_v10010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuThreadExchangeStreamCaptureMode_v10010`](super::entry::cuThreadExchangeStreamCaptureMode_v10010)
+/// - Calls the driver's `cuThreadExchangeStreamCaptureMode` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
 /// - In every supported header
 #[must_use]
@@ -20755,10 +22081,12 @@ pub unsafe extern "C" fn cuThreadExchangeStreamCaptureMode(
     };
     unsafe { driver_fn(mode) }
 }
-/// `CUresult CUDAAPI cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destroy, unsigned int initialRefcount, unsigned int flags);` (`cuda.h`)
+/// `CUresult CUDAAPI cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destroy, unsigned int initialRefcount, unsigned int flags);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuUserObjectCreate_v11030`], the ABI of CUDA 11.3
-/// - Calls the driver's `cuUserObjectCreate` through [`entry::cuUserObjectCreate_v11030`](super::entry::cuUserObjectCreate_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuUserObjectCreate_v11030`](super::entry::cuUserObjectCreate_v11030)
+/// - Calls the driver's `cuUserObjectCreate` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -20781,10 +22109,12 @@ pub unsafe extern "C" fn cuUserObjectCreate(
     };
     unsafe { driver_fn(object_out, ptr, destroy, initialRefcount, flags) }
 }
-/// `CUresult CUDAAPI cuUserObjectRelease(CUuserObject object, unsigned int count);` (`cuda.h`)
+/// `CUresult CUDAAPI cuUserObjectRelease(CUuserObject object, unsigned int count);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuUserObjectRelease_v11030`], the ABI of CUDA 11.3
-/// - Calls the driver's `cuUserObjectRelease` through [`entry::cuUserObjectRelease_v11030`](super::entry::cuUserObjectRelease_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuUserObjectRelease_v11030`](super::entry::cuUserObjectRelease_v11030)
+/// - Calls the driver's `cuUserObjectRelease` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -20798,10 +22128,12 @@ pub unsafe extern "C" fn cuUserObjectRelease(
     };
     unsafe { driver_fn(object, count) }
 }
-/// `CUresult CUDAAPI cuUserObjectRetain(CUuserObject object, unsigned int count);` (`cuda.h`)
+/// `CUresult CUDAAPI cuUserObjectRetain(CUuserObject object, unsigned int count);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuUserObjectRetain_v11030`], the ABI of CUDA 11.3
-/// - Calls the driver's `cuUserObjectRetain` through [`entry::cuUserObjectRetain_v11030`](super::entry::cuUserObjectRetain_v11030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuUserObjectRetain_v11030`](super::entry::cuUserObjectRetain_v11030)
+/// - Calls the driver's `cuUserObjectRetain` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
 /// - In every supported header
 #[must_use]
@@ -20815,10 +22147,12 @@ pub unsafe extern "C" fn cuUserObjectRetain(
     };
     unsafe { driver_fn(object, count) }
 }
-/// `CUresult CUDAAPI cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);`
 ///
+/// - Header: `cuda.h`
 /// - Typedef: [`PFN_cuWaitExternalSemaphoresAsync_v10000`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuWaitExternalSemaphoresAsync` through [`entry::cuWaitExternalSemaphoresAsync_v10000`](super::entry::cuWaitExternalSemaphoresAsync_v10000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuWaitExternalSemaphoresAsync_v10000`](super::entry::cuWaitExternalSemaphoresAsync_v10000)
+/// - Calls the driver's `cuWaitExternalSemaphoresAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
 /// - In every supported header
 #[must_use]
@@ -20841,11 +22175,13 @@ pub unsafe extern "C" fn cuWaitExternalSemaphoresAsync(
     };
     unsafe { driver_fn(extSemArray, paramsArray, numExtSems, stream) }
 }
-/// `CUresult CUDAAPI cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);` (`cuda.h`)
+/// `CUresult CUDAAPI cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);`
 ///
+/// - Header: `cuda.h`
 /// - C spelling: [`cuWaitExternalSemaphoresAsync`](super::cuWaitExternalSemaphoresAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz`], the ABI of CUDA 10.0
-/// - Calls the driver's `cuWaitExternalSemaphoresAsync_ptsz` through [`entry::cuWaitExternalSemaphoresAsync_v10000_ptsz`](super::entry::cuWaitExternalSemaphoresAsync_v10000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuWaitExternalSemaphoresAsync_v10000_ptsz`](super::entry::cuWaitExternalSemaphoresAsync_v10000_ptsz)
+/// - Calls the driver's `cuWaitExternalSemaphoresAsync_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
 /// - In every supported header
 #[must_use]

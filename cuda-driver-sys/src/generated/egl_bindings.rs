@@ -3,13 +3,15 @@
 // Emitter: cuda_driver_sys_generator::bindings (cuda-driver-sys/generator/src/bindings.rs). Merged by cuda_driver_sys_generator::merge (cuda-driver-sys/generator/src/merge/).
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
-/// `#define MAX_PLANES 3` (`cudaEGL.h`)
+/// `#define MAX_PLANES 3`
 ///
+/// - Header: `cudaEGL.h`
 /// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - In every supported header
 pub const MAX_PLANES: u32 = 3;
-/// `#define CUDA_EGL_INFINITE_TIMEOUT 0xFFFFFFFF` (`cudaEGL.h`)
+/// `#define CUDA_EGL_INFINITE_TIMEOUT 0xFFFFFFFF`
 ///
+/// - Header: `cudaEGL.h`
 /// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - In every supported header
 pub const CUDA_EGL_INFINITE_TIMEOUT: u32 = 4294967295;
@@ -34,773 +36,768 @@ pub type EGLImageKHR = *mut ::core::ffi::c_void;
 /// - In every supported header
 pub type EGLStreamKHR = *mut ::core::ffi::c_void;
 impl CUeglFrameType_enum {
-    /// C's `CU_EGL_FRAME_TYPE_ARRAY`.
+    /// `CU_EGL_FRAME_TYPE_ARRAY = 0`
     ///
     /// - In every supported header
     pub const CU_EGL_FRAME_TYPE_ARRAY: CUeglFrameType_enum = CUeglFrameType_enum(0);
-    /// C's `CU_EGL_FRAME_TYPE_PITCH`.
+    /// `CU_EGL_FRAME_TYPE_PITCH = 1`
     ///
     /// - In every supported header
     pub const CU_EGL_FRAME_TYPE_PITCH: CUeglFrameType_enum = CUeglFrameType_enum(1);
 }
-/// C's `enum CUeglFrameType_enum` (typedef `CUeglFrameType`, `cudaEGL.h`), as a newtype over its integer type.
+/// `typedef enum CUeglFrameType_enum { ... } CUeglFrameType;`
 ///
-/// Any value is valid, also one the header does not name (from a newer driver): its enumerators are associated constants, and top-level constants too.
+/// A newtype over the C integer: any value is valid, also one the header does not name (from a newer driver). Its enumerators are associated constants, and top-level constants too.
 ///
+/// - Header: `cudaEGL.h`; C name `enum CUeglFrameType_enum`, typedef `CUeglFrameType`
 /// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - In every supported header
 #[repr(transparent)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUeglFrameType_enum(pub ::core::ffi::c_uint);
-/// `typedef enum CUeglFrameType_enum { ... } CUeglFrameType;` (`cudaEGL.h`)
-///
-/// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 pub use self::CUeglFrameType_enum as CUeglFrameType;
 impl CUeglResourceLocationFlags_enum {
-    /// C's `CU_EGL_RESOURCE_LOCATION_SYSMEM`.
+    /// `CU_EGL_RESOURCE_LOCATION_SYSMEM = 0`
     ///
     /// - In every supported header
     pub const CU_EGL_RESOURCE_LOCATION_SYSMEM: CUeglResourceLocationFlags_enum = CUeglResourceLocationFlags_enum(
         0,
     );
-    /// C's `CU_EGL_RESOURCE_LOCATION_VIDMEM`.
+    /// `CU_EGL_RESOURCE_LOCATION_VIDMEM = 1`
     ///
     /// - In every supported header
     pub const CU_EGL_RESOURCE_LOCATION_VIDMEM: CUeglResourceLocationFlags_enum = CUeglResourceLocationFlags_enum(
         1,
     );
 }
-/// C's `enum CUeglResourceLocationFlags_enum` (typedef `CUeglResourceLocationFlags`, `cudaEGL.h`), as a newtype over its integer type.
+/// `typedef enum CUeglResourceLocationFlags_enum { ... } CUeglResourceLocationFlags;`
 ///
-/// Any value is valid, also one the header does not name (from a newer driver): its enumerators are associated constants, and top-level constants too.
+/// A newtype over the C integer: any value is valid, also one the header does not name (from a newer driver). Its enumerators are associated constants, and top-level constants too.
 ///
+/// - Header: `cudaEGL.h`; C name `enum CUeglResourceLocationFlags_enum`, typedef `CUeglResourceLocationFlags`
 /// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - In every supported header
 #[repr(transparent)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUeglResourceLocationFlags_enum(pub ::core::ffi::c_uint);
-/// `typedef enum CUeglResourceLocationFlags_enum { ... } CUeglResourceLocationFlags;` (`cudaEGL.h`)
-///
-/// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 pub use self::CUeglResourceLocationFlags_enum as CUeglResourceLocationFlags;
 impl CUeglColorFormat_enum {
-    /// C's `CU_EGL_COLOR_FORMAT_YUV420_PLANAR`.
+    /// `CU_EGL_COLOR_FORMAT_YUV420_PLANAR = 0`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         0,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR`.
+    /// `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR = 1`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         1,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YUV422_PLANAR`.
+    /// `CU_EGL_COLOR_FORMAT_YUV422_PLANAR = 2`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV422_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         2,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR`.
+    /// `CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR = 3`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         3,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_RGB`.
+    /// `CU_EGL_COLOR_FORMAT_RGB = 4`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_RGB: CUeglColorFormat_enum = CUeglColorFormat_enum(4);
-    /// C's `CU_EGL_COLOR_FORMAT_BGR`.
+    /// `CU_EGL_COLOR_FORMAT_BGR = 5`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BGR: CUeglColorFormat_enum = CUeglColorFormat_enum(5);
-    /// C's `CU_EGL_COLOR_FORMAT_ARGB`.
+    /// `CU_EGL_COLOR_FORMAT_ARGB = 6`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_ARGB: CUeglColorFormat_enum = CUeglColorFormat_enum(6);
-    /// C's `CU_EGL_COLOR_FORMAT_RGBA`.
+    /// `CU_EGL_COLOR_FORMAT_RGBA = 7`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_RGBA: CUeglColorFormat_enum = CUeglColorFormat_enum(7);
-    /// C's `CU_EGL_COLOR_FORMAT_L`.
+    /// `CU_EGL_COLOR_FORMAT_L = 8`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_L: CUeglColorFormat_enum = CUeglColorFormat_enum(8);
-    /// C's `CU_EGL_COLOR_FORMAT_R`.
+    /// `CU_EGL_COLOR_FORMAT_R = 9`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_R: CUeglColorFormat_enum = CUeglColorFormat_enum(9);
-    /// C's `CU_EGL_COLOR_FORMAT_YUV444_PLANAR`.
+    /// `CU_EGL_COLOR_FORMAT_YUV444_PLANAR = 10`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV444_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         10,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR`.
+    /// `CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR = 11`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         11,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YUYV_422`.
+    /// `CU_EGL_COLOR_FORMAT_YUYV_422 = 12`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUYV_422: CUeglColorFormat_enum = CUeglColorFormat_enum(
         12,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_UYVY_422`.
+    /// `CU_EGL_COLOR_FORMAT_UYVY_422 = 13`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_UYVY_422: CUeglColorFormat_enum = CUeglColorFormat_enum(
         13,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_ABGR`.
+    /// `CU_EGL_COLOR_FORMAT_ABGR = 14`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_ABGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         14,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BGRA`.
+    /// `CU_EGL_COLOR_FORMAT_BGRA = 15`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BGRA: CUeglColorFormat_enum = CUeglColorFormat_enum(
         15,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_A`.
+    /// `CU_EGL_COLOR_FORMAT_A = 16`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_A: CUeglColorFormat_enum = CUeglColorFormat_enum(16);
-    /// C's `CU_EGL_COLOR_FORMAT_RG`.
+    /// `CU_EGL_COLOR_FORMAT_RG = 17`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_RG: CUeglColorFormat_enum = CUeglColorFormat_enum(17);
-    /// C's `CU_EGL_COLOR_FORMAT_AYUV`.
+    /// `CU_EGL_COLOR_FORMAT_AYUV = 18`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_AYUV: CUeglColorFormat_enum = CUeglColorFormat_enum(
         18,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR`.
+    /// `CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR = 19`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         19,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR`.
+    /// `CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR = 20`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         20,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR`.
+    /// `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR = 21`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         21,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR`.
+    /// `CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR = 22`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         22,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR`.
+    /// `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR = 23`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         23,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR`.
+    /// `CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR = 24`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         24,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR`.
+    /// `CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR = 25`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         25,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_VYUY_ER`.
+    /// `CU_EGL_COLOR_FORMAT_VYUY_ER = 26`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_VYUY_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         26,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_UYVY_ER`.
+    /// `CU_EGL_COLOR_FORMAT_UYVY_ER = 27`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_UYVY_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         27,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YUYV_ER`.
+    /// `CU_EGL_COLOR_FORMAT_YUYV_ER = 28`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUYV_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         28,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YVYU_ER`.
+    /// `CU_EGL_COLOR_FORMAT_YVYU_ER = 29`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVYU_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         29,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YUV_ER`.
+    /// `CU_EGL_COLOR_FORMAT_YUV_ER = 30`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         30,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YUVA_ER`.
+    /// `CU_EGL_COLOR_FORMAT_YUVA_ER = 31`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUVA_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         31,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_AYUV_ER`.
+    /// `CU_EGL_COLOR_FORMAT_AYUV_ER = 32`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_AYUV_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         32,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER`.
+    /// `CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER = 33`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         33,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER`.
+    /// `CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER = 34`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         34,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER`.
+    /// `CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER = 35`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         35,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER`.
+    /// `CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER = 36`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         36,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER`.
+    /// `CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER = 37`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         37,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER`.
+    /// `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER = 38`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         38,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER`.
+    /// `CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER = 39`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         39,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER`.
+    /// `CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER = 40`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         40,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER`.
+    /// `CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER = 41`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         41,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER`.
+    /// `CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER = 42`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         42,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER`.
+    /// `CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER = 43`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         43,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER`.
+    /// `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER = 44`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         44,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER_RGGB`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER_RGGB = 45`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         45,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER_BGGR`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER_BGGR = 46`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         46,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER_GRBG`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER_GRBG = 47`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         47,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER_GBRG`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER_GBRG = 48`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         48,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER10_RGGB`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER10_RGGB = 49`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER10_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         49,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER10_BGGR`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER10_BGGR = 50`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER10_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         50,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER10_GRBG`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER10_GRBG = 51`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER10_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         51,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER10_GBRG`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER10_GBRG = 52`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER10_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         52,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER12_RGGB`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER12_RGGB = 53`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER12_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         53,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER12_BGGR`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER12_BGGR = 54`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER12_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         54,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER12_GRBG`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER12_GRBG = 55`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER12_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         55,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER12_GBRG`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER12_GBRG = 56`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER12_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         56,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER14_RGGB`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER14_RGGB = 57`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER14_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         57,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER14_BGGR`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER14_BGGR = 58`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER14_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         58,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER14_GRBG`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER14_GRBG = 59`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER14_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         59,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER14_GBRG`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER14_GBRG = 60`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER14_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         60,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER20_RGGB`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER20_RGGB = 61`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER20_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         61,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER20_BGGR`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER20_BGGR = 62`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER20_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         62,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER20_GRBG`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER20_GRBG = 63`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER20_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         63,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER20_GBRG`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER20_GBRG = 64`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER20_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         64,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YVU444_PLANAR`.
+    /// `CU_EGL_COLOR_FORMAT_YVU444_PLANAR = 65`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU444_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         65,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YVU422_PLANAR`.
+    /// `CU_EGL_COLOR_FORMAT_YVU422_PLANAR = 66`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU422_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         66,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YVU420_PLANAR`.
+    /// `CU_EGL_COLOR_FORMAT_YVU420_PLANAR = 67`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         67,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB = 68`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         68,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR = 69`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         69,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG = 70`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         70,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG = 71`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         71,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER_BCCR`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER_BCCR = 72`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_BCCR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         72,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER_RCCB`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER_RCCB = 73`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_RCCB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         73,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER_CRBC`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER_CRBC = 74`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_CRBC: CUeglColorFormat_enum = CUeglColorFormat_enum(
         74,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER_CBRC`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER_CBRC = 75`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER_CBRC: CUeglColorFormat_enum = CUeglColorFormat_enum(
         75,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER10_CCCC`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER10_CCCC = 76`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER10_CCCC: CUeglColorFormat_enum = CUeglColorFormat_enum(
         76,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER12_BCCR`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER12_BCCR = 77`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER12_BCCR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         77,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER12_RCCB`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER12_RCCB = 78`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER12_RCCB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         78,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER12_CRBC`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER12_CRBC = 79`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER12_CRBC: CUeglColorFormat_enum = CUeglColorFormat_enum(
         79,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER12_CBRC`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER12_CBRC = 80`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER12_CBRC: CUeglColorFormat_enum = CUeglColorFormat_enum(
         80,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_BAYER12_CCCC`.
+    /// `CU_EGL_COLOR_FORMAT_BAYER12_CCCC = 81`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_BAYER12_CCCC: CUeglColorFormat_enum = CUeglColorFormat_enum(
         81,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y`.
+    /// `CU_EGL_COLOR_FORMAT_Y = 82`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y: CUeglColorFormat_enum = CUeglColorFormat_enum(82);
-    /// C's `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020`.
+    /// `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020 = 83`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         83,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020`.
+    /// `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020 = 84`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         84,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020`.
+    /// `CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020 = 85`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         85,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020`.
+    /// `CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020 = 86`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         86,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709`.
+    /// `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709 = 87`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
         87,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709`.
+    /// `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709 = 88`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
         88,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709`.
+    /// `CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709 = 89`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
         89,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709`.
+    /// `CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709 = 90`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
         90,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709`.
+    /// `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709 = 91`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
         91,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020`.
+    /// `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020 = 92`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         92,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020`.
+    /// `CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020 = 93`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         93,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR`.
+    /// `CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR = 94`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         94,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709`.
+    /// `CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709 = 95`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
         95,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y_ER`.
+    /// `CU_EGL_COLOR_FORMAT_Y_ER = 96`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         96,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y_709_ER`.
+    /// `CU_EGL_COLOR_FORMAT_Y_709_ER = 97`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         97,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y10_ER`.
+    /// `CU_EGL_COLOR_FORMAT_Y10_ER = 98`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         98,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y10_709_ER`.
+    /// `CU_EGL_COLOR_FORMAT_Y10_709_ER = 99`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         99,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y12_ER`.
+    /// `CU_EGL_COLOR_FORMAT_Y12_ER = 100`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y12_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         100,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y12_709_ER`.
+    /// `CU_EGL_COLOR_FORMAT_Y12_709_ER = 101`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y12_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         101,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YUVA`.
+    /// `CU_EGL_COLOR_FORMAT_YUVA = 102`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUVA: CUeglColorFormat_enum = CUeglColorFormat_enum(
         102,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YUV`.
+    /// `CU_EGL_COLOR_FORMAT_YUV = 103`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YUV: CUeglColorFormat_enum = CUeglColorFormat_enum(
         103,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_YVYU`.
+    /// `CU_EGL_COLOR_FORMAT_YVYU = 104`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_YVYU: CUeglColorFormat_enum = CUeglColorFormat_enum(
         104,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_VYUY`.
+    /// `CU_EGL_COLOR_FORMAT_VYUY = 105`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_VYUY: CUeglColorFormat_enum = CUeglColorFormat_enum(
         105,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER`.
+    /// `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER = 106`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         106,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER`.
+    /// `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER = 107`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         107,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER`.
+    /// `CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER = 108`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         108,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER`.
+    /// `CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER = 109`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         109,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER`.
+    /// `CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER = 110`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         110,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER`.
+    /// `CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER = 111`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         111,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER`.
+    /// `CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER = 112`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         112,
     );
-    /// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER`.
+    /// `CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER = 113`
     ///
     /// - In every supported header
     pub const CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         113,
     );
     #[cfg(not(cuda_ge_12080))]
-    /// C's `CU_EGL_COLOR_FORMAT_MAX`.
+    /// `CU_EGL_COLOR_FORMAT_MAX = 114`
     ///
-    /// - As written here: in CUDA 11.7 to 12.6; removed in 12.8; the name: in every supported header
+    /// - Values: `114` in CUDA 11.7 to 12.6; `117` since CUDA 12.8
     pub const CU_EGL_COLOR_FORMAT_MAX: CUeglColorFormat_enum = CUeglColorFormat_enum(
         114,
     );
     #[cfg(cuda_ge_12080)]
-    /// C's `CU_EGL_COLOR_FORMAT_UYVY_709`.
+    /// `CU_EGL_COLOR_FORMAT_UYVY_709 = 114`
     ///
     /// - Since CUDA 12.8
     pub const CU_EGL_COLOR_FORMAT_UYVY_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
         114,
     );
     #[cfg(cuda_ge_12080)]
-    /// C's `CU_EGL_COLOR_FORMAT_UYVY_709_ER`.
+    /// `CU_EGL_COLOR_FORMAT_UYVY_709_ER = 115`
     ///
     /// - Since CUDA 12.8
     pub const CU_EGL_COLOR_FORMAT_UYVY_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         115,
     );
     #[cfg(cuda_ge_12080)]
-    /// C's `CU_EGL_COLOR_FORMAT_UYVY_2020`.
+    /// `CU_EGL_COLOR_FORMAT_UYVY_2020 = 116`
     ///
     /// - Since CUDA 12.8
     pub const CU_EGL_COLOR_FORMAT_UYVY_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         116,
     );
     #[cfg(cuda_ge_12080)]
-    /// C's `CU_EGL_COLOR_FORMAT_MAX`.
+    /// `CU_EGL_COLOR_FORMAT_MAX = 117`
     ///
-    /// - As written here: since CUDA 12.8; the name: in every supported header
+    /// - Values: `114` in CUDA 11.7 to 12.6; `117` since CUDA 12.8
     pub const CU_EGL_COLOR_FORMAT_MAX: CUeglColorFormat_enum = CUeglColorFormat_enum(
         117,
     );
 }
-/// C's `enum CUeglColorFormat_enum` (typedef `CUeglColorFormat`, `cudaEGL.h`), as a newtype over its integer type.
+/// `typedef enum CUeglColorFormat_enum { ... } CUeglColorFormat;`
 ///
-/// Any value is valid, also one the header does not name (from a newer driver): its enumerators are associated constants, and top-level constants too.
+/// A newtype over the C integer: any value is valid, also one the header does not name (from a newer driver). Its enumerators are associated constants, and top-level constants too.
 ///
+/// - Header: `cudaEGL.h`; C name `enum CUeglColorFormat_enum`, typedef `CUeglColorFormat`
 /// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - In every supported header
 #[repr(transparent)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUeglColorFormat_enum(pub ::core::ffi::c_uint);
-/// `typedef enum CUeglColorFormat_enum { ... } CUeglColorFormat;` (`cudaEGL.h`)
-///
-/// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 pub use self::CUeglColorFormat_enum as CUeglColorFormat;
-/// C's `struct CUeglFrame_st` (`cudaEGL.h`)
+/// `struct CUeglFrame_st { ... };`
 ///
+/// - Header: `cudaEGL.h`
 /// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - In every supported header
 #[repr(C)]
@@ -856,20 +853,23 @@ impl Default for CUeglFrame_st {
         }
     }
 }
-/// `typedef struct CUeglFrame_st { ... } CUeglFrame_v1;` (`cudaEGL.h`)
+/// `typedef struct CUeglFrame_st { ... } CUeglFrame_v1;`
 ///
+/// - Header: `cudaEGL.h`
 /// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - In every supported header
 pub type CUeglFrame_v1 = CUeglFrame_st;
-/// `typedef CUeglFrame_v1 CUeglFrame;` (`cudaEGL.h`)
+/// `typedef CUeglFrame_v1 CUeglFrame;`
 ///
+/// - Header: `cudaEGL.h`
 /// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - In every supported header
 pub type CUeglFrame = CUeglFrame_v1;
-/// C's `struct CUeglStreamConnection_st` (`cudaEGL.h`)
+/// `struct CUeglStreamConnection_st;`
 ///
 /// Opaque: only ever handled through a pointer.
 ///
+/// - Header: `cudaEGL.h`
 /// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - In every supported header
 #[repr(C)]
@@ -877,14 +877,17 @@ pub type CUeglFrame = CUeglFrame_v1;
 pub struct CUeglStreamConnection_st {
     _unused: [u8; 0],
 }
-/// `typedef struct CUeglStreamConnection_st* CUeglStreamConnection;` (`cudaEGL.h`)
+/// `typedef struct CUeglStreamConnection_st* CUeglStreamConnection;`
 ///
+/// - Header: `cudaEGL.h`
 /// - NVIDIA: [CUDA_TYPES](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - In every supported header
 pub type CUeglStreamConnection = *mut CUeglStreamConnection_st;
-/// `typedef CUresult (CUDAAPI *PFN_cuGraphicsEGLRegisterImage_v7000)(CUgraphicsResource CUDAAPI *pCudaResource, EGLImageKHR image, unsigned int flags);` (`cudaEGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGraphicsEGLRegisterImage_v7000)(CUgraphicsResource CUDAAPI *pCudaResource, EGLImageKHR image, unsigned int flags);`
 ///
-/// - The type of `cuGraphicsEGLRegisterImage` with the ABI of CUDA 7.0; entry point [`entry::cuGraphicsEGLRegisterImage_v7000`](super::entry::cuGraphicsEGLRegisterImage_v7000)
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: the type of `cuGraphicsEGLRegisterImage` with the ABI of CUDA 7.0
+/// - Entry point: [`entry::cuGraphicsEGLRegisterImage_v7000`](super::entry::cuGraphicsEGLRegisterImage_v7000)
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 pub type PFN_cuGraphicsEGLRegisterImage_v7000 = ::core::option::Option<
@@ -894,9 +897,11 @@ pub type PFN_cuGraphicsEGLRegisterImage_v7000 = ::core::option::Option<
         flags: ::core::ffi::c_uint,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamConsumerConnect_v7000)(CUeglStreamConnection CUDAAPI *conn, EGLStreamKHR stream);` (`cudaEGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamConsumerConnect_v7000)(CUeglStreamConnection CUDAAPI *conn, EGLStreamKHR stream);`
 ///
-/// - The type of `cuEGLStreamConsumerConnect` with the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamConsumerConnect_v7000`](super::entry::cuEGLStreamConsumerConnect_v7000)
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: the type of `cuEGLStreamConsumerConnect` with the ABI of CUDA 7.0
+/// - Entry point: [`entry::cuEGLStreamConsumerConnect_v7000`](super::entry::cuEGLStreamConsumerConnect_v7000)
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 pub type PFN_cuEGLStreamConsumerConnect_v7000 = ::core::option::Option<
@@ -905,9 +910,11 @@ pub type PFN_cuEGLStreamConsumerConnect_v7000 = ::core::option::Option<
         stream: EGLStreamKHR,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamConsumerConnectWithFlags_v8000)(CUeglStreamConnection CUDAAPI *conn, EGLStreamKHR stream, unsigned int flags);` (`cudaEGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamConsumerConnectWithFlags_v8000)(CUeglStreamConnection CUDAAPI *conn, EGLStreamKHR stream, unsigned int flags);`
 ///
-/// - The type of `cuEGLStreamConsumerConnectWithFlags` with the ABI of CUDA 8.0; entry point [`entry::cuEGLStreamConsumerConnectWithFlags_v8000`](super::entry::cuEGLStreamConsumerConnectWithFlags_v8000)
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: the type of `cuEGLStreamConsumerConnectWithFlags` with the ABI of CUDA 8.0
+/// - Entry point: [`entry::cuEGLStreamConsumerConnectWithFlags_v8000`](super::entry::cuEGLStreamConsumerConnectWithFlags_v8000)
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 pub type PFN_cuEGLStreamConsumerConnectWithFlags_v8000 = ::core::option::Option<
@@ -917,17 +924,21 @@ pub type PFN_cuEGLStreamConsumerConnectWithFlags_v8000 = ::core::option::Option<
         flags: ::core::ffi::c_uint,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamConsumerDisconnect_v7000)(CUeglStreamConnection CUDAAPI *conn);` (`cudaEGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamConsumerDisconnect_v7000)(CUeglStreamConnection CUDAAPI *conn);`
 ///
-/// - The type of `cuEGLStreamConsumerDisconnect` with the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamConsumerDisconnect_v7000`](super::entry::cuEGLStreamConsumerDisconnect_v7000)
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: the type of `cuEGLStreamConsumerDisconnect` with the ABI of CUDA 7.0
+/// - Entry point: [`entry::cuEGLStreamConsumerDisconnect_v7000`](super::entry::cuEGLStreamConsumerDisconnect_v7000)
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 pub type PFN_cuEGLStreamConsumerDisconnect_v7000 = ::core::option::Option<
     unsafe extern "C" fn(conn: *mut CUeglStreamConnection) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamConsumerAcquireFrame_v7000)(CUeglStreamConnection CUDAAPI *conn, CUgraphicsResource CUDAAPI *pCudaResource, CUstream CUDAAPI *pStream, unsigned int timeout);` (`cudaEGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamConsumerAcquireFrame_v7000)(CUeglStreamConnection CUDAAPI *conn, CUgraphicsResource CUDAAPI *pCudaResource, CUstream CUDAAPI *pStream, unsigned int timeout);`
 ///
-/// - The type of `cuEGLStreamConsumerAcquireFrame` with the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamConsumerAcquireFrame_v7000`](super::entry::cuEGLStreamConsumerAcquireFrame_v7000)
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: the type of `cuEGLStreamConsumerAcquireFrame` with the ABI of CUDA 7.0
+/// - Entry point: [`entry::cuEGLStreamConsumerAcquireFrame_v7000`](super::entry::cuEGLStreamConsumerAcquireFrame_v7000)
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 pub type PFN_cuEGLStreamConsumerAcquireFrame_v7000 = ::core::option::Option<
@@ -938,9 +949,11 @@ pub type PFN_cuEGLStreamConsumerAcquireFrame_v7000 = ::core::option::Option<
         timeout: ::core::ffi::c_uint,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamConsumerReleaseFrame_v7000)(CUeglStreamConnection CUDAAPI *conn, CUgraphicsResource pCudaResource, CUstream CUDAAPI *pStream);` (`cudaEGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamConsumerReleaseFrame_v7000)(CUeglStreamConnection CUDAAPI *conn, CUgraphicsResource pCudaResource, CUstream CUDAAPI *pStream);`
 ///
-/// - The type of `cuEGLStreamConsumerReleaseFrame` with the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamConsumerReleaseFrame_v7000`](super::entry::cuEGLStreamConsumerReleaseFrame_v7000)
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: the type of `cuEGLStreamConsumerReleaseFrame` with the ABI of CUDA 7.0
+/// - Entry point: [`entry::cuEGLStreamConsumerReleaseFrame_v7000`](super::entry::cuEGLStreamConsumerReleaseFrame_v7000)
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 pub type PFN_cuEGLStreamConsumerReleaseFrame_v7000 = ::core::option::Option<
@@ -950,9 +963,11 @@ pub type PFN_cuEGLStreamConsumerReleaseFrame_v7000 = ::core::option::Option<
         pStream: *mut CUstream,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamProducerConnect_v7000)(CUeglStreamConnection CUDAAPI *conn, EGLStreamKHR stream, EGLint width, EGLint height);` (`cudaEGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamProducerConnect_v7000)(CUeglStreamConnection CUDAAPI *conn, EGLStreamKHR stream, EGLint width, EGLint height);`
 ///
-/// - The type of `cuEGLStreamProducerConnect` with the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamProducerConnect_v7000`](super::entry::cuEGLStreamProducerConnect_v7000)
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: the type of `cuEGLStreamProducerConnect` with the ABI of CUDA 7.0
+/// - Entry point: [`entry::cuEGLStreamProducerConnect_v7000`](super::entry::cuEGLStreamProducerConnect_v7000)
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 pub type PFN_cuEGLStreamProducerConnect_v7000 = ::core::option::Option<
@@ -963,17 +978,21 @@ pub type PFN_cuEGLStreamProducerConnect_v7000 = ::core::option::Option<
         height: EGLint,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamProducerDisconnect_v7000)(CUeglStreamConnection CUDAAPI *conn);` (`cudaEGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamProducerDisconnect_v7000)(CUeglStreamConnection CUDAAPI *conn);`
 ///
-/// - The type of `cuEGLStreamProducerDisconnect` with the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamProducerDisconnect_v7000`](super::entry::cuEGLStreamProducerDisconnect_v7000)
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: the type of `cuEGLStreamProducerDisconnect` with the ABI of CUDA 7.0
+/// - Entry point: [`entry::cuEGLStreamProducerDisconnect_v7000`](super::entry::cuEGLStreamProducerDisconnect_v7000)
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 pub type PFN_cuEGLStreamProducerDisconnect_v7000 = ::core::option::Option<
     unsafe extern "C" fn(conn: *mut CUeglStreamConnection) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamProducerPresentFrame_v7000)(CUeglStreamConnection CUDAAPI *conn, CUeglFrame_v1 eglframe, CUstream CUDAAPI *pStream);` (`cudaEGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamProducerPresentFrame_v7000)(CUeglStreamConnection CUDAAPI *conn, CUeglFrame_v1 eglframe, CUstream CUDAAPI *pStream);`
 ///
-/// - The type of `cuEGLStreamProducerPresentFrame` with the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamProducerPresentFrame_v7000`](super::entry::cuEGLStreamProducerPresentFrame_v7000)
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: the type of `cuEGLStreamProducerPresentFrame` with the ABI of CUDA 7.0
+/// - Entry point: [`entry::cuEGLStreamProducerPresentFrame_v7000`](super::entry::cuEGLStreamProducerPresentFrame_v7000)
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 pub type PFN_cuEGLStreamProducerPresentFrame_v7000 = ::core::option::Option<
@@ -983,9 +1002,11 @@ pub type PFN_cuEGLStreamProducerPresentFrame_v7000 = ::core::option::Option<
         pStream: *mut CUstream,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamProducerReturnFrame_v7000)(CUeglStreamConnection CUDAAPI *conn, CUeglFrame_v1 CUDAAPI *eglframe, CUstream CUDAAPI *pStream);` (`cudaEGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuEGLStreamProducerReturnFrame_v7000)(CUeglStreamConnection CUDAAPI *conn, CUeglFrame_v1 CUDAAPI *eglframe, CUstream CUDAAPI *pStream);`
 ///
-/// - The type of `cuEGLStreamProducerReturnFrame` with the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamProducerReturnFrame_v7000`](super::entry::cuEGLStreamProducerReturnFrame_v7000)
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: the type of `cuEGLStreamProducerReturnFrame` with the ABI of CUDA 7.0
+/// - Entry point: [`entry::cuEGLStreamProducerReturnFrame_v7000`](super::entry::cuEGLStreamProducerReturnFrame_v7000)
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 pub type PFN_cuEGLStreamProducerReturnFrame_v7000 = ::core::option::Option<
@@ -995,9 +1016,11 @@ pub type PFN_cuEGLStreamProducerReturnFrame_v7000 = ::core::option::Option<
         pStream: *mut CUstream,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuGraphicsResourceGetMappedEglFrame_v7000)(CUeglFrame_v1 CUDAAPI *eglFrame, CUgraphicsResource resource, unsigned int index, unsigned int mipLevel);` (`cudaEGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGraphicsResourceGetMappedEglFrame_v7000)(CUeglFrame_v1 CUDAAPI *eglFrame, CUgraphicsResource resource, unsigned int index, unsigned int mipLevel);`
 ///
-/// - The type of `cuGraphicsResourceGetMappedEglFrame` with the ABI of CUDA 7.0; entry point [`entry::cuGraphicsResourceGetMappedEglFrame_v7000`](super::entry::cuGraphicsResourceGetMappedEglFrame_v7000)
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: the type of `cuGraphicsResourceGetMappedEglFrame` with the ABI of CUDA 7.0
+/// - Entry point: [`entry::cuGraphicsResourceGetMappedEglFrame_v7000`](super::entry::cuGraphicsResourceGetMappedEglFrame_v7000)
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 pub type PFN_cuGraphicsResourceGetMappedEglFrame_v7000 = ::core::option::Option<
@@ -1008,9 +1031,11 @@ pub type PFN_cuGraphicsResourceGetMappedEglFrame_v7000 = ::core::option::Option<
         mipLevel: ::core::ffi::c_uint,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuEventCreateFromEGLSync_v9000)(CUevent CUDAAPI *phEvent, EGLSyncKHR eglSync, unsigned int flags);` (`cudaEGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuEventCreateFromEGLSync_v9000)(CUevent CUDAAPI *phEvent, EGLSyncKHR eglSync, unsigned int flags);`
 ///
-/// - The type of `cuEventCreateFromEGLSync` with the ABI of CUDA 9.0; entry point [`entry::cuEventCreateFromEGLSync_v9000`](super::entry::cuEventCreateFromEGLSync_v9000)
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: the type of `cuEventCreateFromEGLSync` with the ABI of CUDA 9.0
+/// - Entry point: [`entry::cuEventCreateFromEGLSync_v9000`](super::entry::cuEventCreateFromEGLSync_v9000)
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 pub type PFN_cuEventCreateFromEGLSync_v9000 = ::core::option::Option<

@@ -121,10 +121,12 @@ pub(crate) static SET: FunctionSet = FunctionSet {
     slots: &SLOTS,
     missing: &MISSING,
 };
-/// `CUresult CUDAAPI cuEGLStreamConsumerAcquireFrame(CUeglStreamConnection *conn, CUgraphicsResource *pCudaResource, CUstream *pStream, unsigned int timeout);` (`cudaEGL.h`)
+/// `CUresult CUDAAPI cuEGLStreamConsumerAcquireFrame(CUeglStreamConnection *conn, CUgraphicsResource *pCudaResource, CUstream *pStream, unsigned int timeout);`
 ///
+/// - Header: `cudaEGL.h`
 /// - Typedef: [`PFN_cuEGLStreamConsumerAcquireFrame_v7000`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuEGLStreamConsumerAcquireFrame` through [`entry::cuEGLStreamConsumerAcquireFrame_v7000`](super::entry::cuEGLStreamConsumerAcquireFrame_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEGLStreamConsumerAcquireFrame_v7000`](super::entry::cuEGLStreamConsumerAcquireFrame_v7000)
+/// - Calls the driver's `cuEGLStreamConsumerAcquireFrame` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 #[must_use]
@@ -148,10 +150,12 @@ pub unsafe extern "C" fn cuEGLStreamConsumerAcquireFrame(
     };
     unsafe { driver_fn(conn, pCudaResource, pStream, timeout) }
 }
-/// `CUresult CUDAAPI cuEGLStreamConsumerConnect(CUeglStreamConnection *conn, EGLStreamKHR stream);` (`cudaEGL.h`)
+/// `CUresult CUDAAPI cuEGLStreamConsumerConnect(CUeglStreamConnection *conn, EGLStreamKHR stream);`
 ///
+/// - Header: `cudaEGL.h`
 /// - Typedef: [`PFN_cuEGLStreamConsumerConnect_v7000`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuEGLStreamConsumerConnect` through [`entry::cuEGLStreamConsumerConnect_v7000`](super::entry::cuEGLStreamConsumerConnect_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEGLStreamConsumerConnect_v7000`](super::entry::cuEGLStreamConsumerConnect_v7000)
+/// - Calls the driver's `cuEGLStreamConsumerConnect` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 #[must_use]
@@ -170,10 +174,12 @@ pub unsafe extern "C" fn cuEGLStreamConsumerConnect(
     };
     unsafe { driver_fn(conn, stream) }
 }
-/// `CUresult CUDAAPI cuEGLStreamConsumerConnectWithFlags(CUeglStreamConnection *conn, EGLStreamKHR stream, unsigned int flags);` (`cudaEGL.h`)
+/// `CUresult CUDAAPI cuEGLStreamConsumerConnectWithFlags(CUeglStreamConnection *conn, EGLStreamKHR stream, unsigned int flags);`
 ///
+/// - Header: `cudaEGL.h`
 /// - Typedef: [`PFN_cuEGLStreamConsumerConnectWithFlags_v8000`], the ABI of CUDA 8.0
-/// - Calls the driver's `cuEGLStreamConsumerConnectWithFlags` through [`entry::cuEGLStreamConsumerConnectWithFlags_v8000`](super::entry::cuEGLStreamConsumerConnectWithFlags_v8000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEGLStreamConsumerConnectWithFlags_v8000`](super::entry::cuEGLStreamConsumerConnectWithFlags_v8000)
+/// - Calls the driver's `cuEGLStreamConsumerConnectWithFlags` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 #[must_use]
@@ -195,10 +201,12 @@ pub unsafe extern "C" fn cuEGLStreamConsumerConnectWithFlags(
     };
     unsafe { driver_fn(conn, stream, flags) }
 }
-/// `CUresult CUDAAPI cuEGLStreamConsumerDisconnect(CUeglStreamConnection *conn);` (`cudaEGL.h`)
+/// `CUresult CUDAAPI cuEGLStreamConsumerDisconnect(CUeglStreamConnection *conn);`
 ///
+/// - Header: `cudaEGL.h`
 /// - Typedef: [`PFN_cuEGLStreamConsumerDisconnect_v7000`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuEGLStreamConsumerDisconnect` through [`entry::cuEGLStreamConsumerDisconnect_v7000`](super::entry::cuEGLStreamConsumerDisconnect_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEGLStreamConsumerDisconnect_v7000`](super::entry::cuEGLStreamConsumerDisconnect_v7000)
+/// - Calls the driver's `cuEGLStreamConsumerDisconnect` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 #[must_use]
@@ -213,10 +221,12 @@ pub unsafe extern "C" fn cuEGLStreamConsumerDisconnect(
     };
     unsafe { driver_fn(conn) }
 }
-/// `CUresult CUDAAPI cuEGLStreamConsumerReleaseFrame(CUeglStreamConnection *conn, CUgraphicsResource pCudaResource, CUstream *pStream);` (`cudaEGL.h`)
+/// `CUresult CUDAAPI cuEGLStreamConsumerReleaseFrame(CUeglStreamConnection *conn, CUgraphicsResource pCudaResource, CUstream *pStream);`
 ///
+/// - Header: `cudaEGL.h`
 /// - Typedef: [`PFN_cuEGLStreamConsumerReleaseFrame_v7000`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuEGLStreamConsumerReleaseFrame` through [`entry::cuEGLStreamConsumerReleaseFrame_v7000`](super::entry::cuEGLStreamConsumerReleaseFrame_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEGLStreamConsumerReleaseFrame_v7000`](super::entry::cuEGLStreamConsumerReleaseFrame_v7000)
+/// - Calls the driver's `cuEGLStreamConsumerReleaseFrame` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 #[must_use]
@@ -238,10 +248,12 @@ pub unsafe extern "C" fn cuEGLStreamConsumerReleaseFrame(
     };
     unsafe { driver_fn(conn, pCudaResource, pStream) }
 }
-/// `CUresult CUDAAPI cuEGLStreamProducerConnect(CUeglStreamConnection *conn, EGLStreamKHR stream, EGLint width, EGLint height);` (`cudaEGL.h`)
+/// `CUresult CUDAAPI cuEGLStreamProducerConnect(CUeglStreamConnection *conn, EGLStreamKHR stream, EGLint width, EGLint height);`
 ///
+/// - Header: `cudaEGL.h`
 /// - Typedef: [`PFN_cuEGLStreamProducerConnect_v7000`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuEGLStreamProducerConnect` through [`entry::cuEGLStreamProducerConnect_v7000`](super::entry::cuEGLStreamProducerConnect_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEGLStreamProducerConnect_v7000`](super::entry::cuEGLStreamProducerConnect_v7000)
+/// - Calls the driver's `cuEGLStreamProducerConnect` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 #[must_use]
@@ -264,10 +276,12 @@ pub unsafe extern "C" fn cuEGLStreamProducerConnect(
     };
     unsafe { driver_fn(conn, stream, width, height) }
 }
-/// `CUresult CUDAAPI cuEGLStreamProducerDisconnect(CUeglStreamConnection *conn);` (`cudaEGL.h`)
+/// `CUresult CUDAAPI cuEGLStreamProducerDisconnect(CUeglStreamConnection *conn);`
 ///
+/// - Header: `cudaEGL.h`
 /// - Typedef: [`PFN_cuEGLStreamProducerDisconnect_v7000`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuEGLStreamProducerDisconnect` through [`entry::cuEGLStreamProducerDisconnect_v7000`](super::entry::cuEGLStreamProducerDisconnect_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEGLStreamProducerDisconnect_v7000`](super::entry::cuEGLStreamProducerDisconnect_v7000)
+/// - Calls the driver's `cuEGLStreamProducerDisconnect` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 #[must_use]
@@ -282,10 +296,12 @@ pub unsafe extern "C" fn cuEGLStreamProducerDisconnect(
     };
     unsafe { driver_fn(conn) }
 }
-/// `CUresult CUDAAPI cuEGLStreamProducerPresentFrame(CUeglStreamConnection *conn, CUeglFrame eglframe, CUstream *pStream);` (`cudaEGL.h`)
+/// `CUresult CUDAAPI cuEGLStreamProducerPresentFrame(CUeglStreamConnection *conn, CUeglFrame eglframe, CUstream *pStream);`
 ///
+/// - Header: `cudaEGL.h`
 /// - Typedef: [`PFN_cuEGLStreamProducerPresentFrame_v7000`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuEGLStreamProducerPresentFrame` through [`entry::cuEGLStreamProducerPresentFrame_v7000`](super::entry::cuEGLStreamProducerPresentFrame_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEGLStreamProducerPresentFrame_v7000`](super::entry::cuEGLStreamProducerPresentFrame_v7000)
+/// - Calls the driver's `cuEGLStreamProducerPresentFrame` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 #[must_use]
@@ -307,10 +323,12 @@ pub unsafe extern "C" fn cuEGLStreamProducerPresentFrame(
     };
     unsafe { driver_fn(conn, eglframe, pStream) }
 }
-/// `CUresult CUDAAPI cuEGLStreamProducerReturnFrame(CUeglStreamConnection *conn, CUeglFrame *eglframe, CUstream *pStream);` (`cudaEGL.h`)
+/// `CUresult CUDAAPI cuEGLStreamProducerReturnFrame(CUeglStreamConnection *conn, CUeglFrame *eglframe, CUstream *pStream);`
 ///
+/// - Header: `cudaEGL.h`
 /// - Typedef: [`PFN_cuEGLStreamProducerReturnFrame_v7000`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuEGLStreamProducerReturnFrame` through [`entry::cuEGLStreamProducerReturnFrame_v7000`](super::entry::cuEGLStreamProducerReturnFrame_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEGLStreamProducerReturnFrame_v7000`](super::entry::cuEGLStreamProducerReturnFrame_v7000)
+/// - Calls the driver's `cuEGLStreamProducerReturnFrame` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 #[must_use]
@@ -331,10 +349,12 @@ pub unsafe extern "C" fn cuEGLStreamProducerReturnFrame(
     };
     unsafe { driver_fn(conn, eglframe, pStream) }
 }
-/// `CUresult CUDAAPI cuEventCreateFromEGLSync(CUevent *phEvent, EGLSyncKHR eglSync, unsigned int flags);` (`cudaEGL.h`)
+/// `CUresult CUDAAPI cuEventCreateFromEGLSync(CUevent *phEvent, EGLSyncKHR eglSync, unsigned int flags);`
 ///
+/// - Header: `cudaEGL.h`
 /// - Typedef: [`PFN_cuEventCreateFromEGLSync_v9000`], the ABI of CUDA 9.0
-/// - Calls the driver's `cuEventCreateFromEGLSync` through [`entry::cuEventCreateFromEGLSync_v9000`](super::entry::cuEventCreateFromEGLSync_v9000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuEventCreateFromEGLSync_v9000`](super::entry::cuEventCreateFromEGLSync_v9000)
+/// - Calls the driver's `cuEventCreateFromEGLSync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 #[must_use]
@@ -355,10 +375,12 @@ pub unsafe extern "C" fn cuEventCreateFromEGLSync(
     };
     unsafe { driver_fn(phEvent, eglSync, flags) }
 }
-/// `CUresult CUDAAPI cuGraphicsEGLRegisterImage(CUgraphicsResource *pCudaResource, EGLImageKHR image, unsigned int flags);` (`cudaEGL.h`)
+/// `CUresult CUDAAPI cuGraphicsEGLRegisterImage(CUgraphicsResource *pCudaResource, EGLImageKHR image, unsigned int flags);`
 ///
+/// - Header: `cudaEGL.h`
 /// - Typedef: [`PFN_cuGraphicsEGLRegisterImage_v7000`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuGraphicsEGLRegisterImage` through [`entry::cuGraphicsEGLRegisterImage_v7000`](super::entry::cuGraphicsEGLRegisterImage_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphicsEGLRegisterImage_v7000`](super::entry::cuGraphicsEGLRegisterImage_v7000)
+/// - Calls the driver's `cuGraphicsEGLRegisterImage` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 #[must_use]
@@ -379,10 +401,12 @@ pub unsafe extern "C" fn cuGraphicsEGLRegisterImage(
     };
     unsafe { driver_fn(pCudaResource, image, flags) }
 }
-/// `CUresult CUDAAPI cuGraphicsResourceGetMappedEglFrame(CUeglFrame* eglFrame, CUgraphicsResource resource, unsigned int index, unsigned int mipLevel);` (`cudaEGL.h`)
+/// `CUresult CUDAAPI cuGraphicsResourceGetMappedEglFrame(CUeglFrame* eglFrame, CUgraphicsResource resource, unsigned int index, unsigned int mipLevel);`
 ///
+/// - Header: `cudaEGL.h`
 /// - Typedef: [`PFN_cuGraphicsResourceGetMappedEglFrame_v7000`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuGraphicsResourceGetMappedEglFrame` through [`entry::cuGraphicsResourceGetMappedEglFrame_v7000`](super::entry::cuGraphicsResourceGetMappedEglFrame_v7000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphicsResourceGetMappedEglFrame_v7000`](super::entry::cuGraphicsResourceGetMappedEglFrame_v7000)
+/// - Calls the driver's `cuGraphicsResourceGetMappedEglFrame` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
 /// - In every supported header
 #[must_use]

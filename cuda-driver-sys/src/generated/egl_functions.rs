@@ -4,9 +4,11 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 unsafe extern "C" {
-    /// `CUresult CUDAAPI cuGraphicsEGLRegisterImage(CUgraphicsResource *pCudaResource, EGLImageKHR image, unsigned int flags);` (`cudaEGL.h`)
+    /// `CUresult CUDAAPI cuGraphicsEGLRegisterImage(CUgraphicsResource *pCudaResource, EGLImageKHR image, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuGraphicsEGLRegisterImage_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuGraphicsEGLRegisterImage_v7000`](super::entry::cuGraphicsEGLRegisterImage_v7000)
+    /// - Header: `cudaEGL.h`
+    /// - Typedef: [`PFN_cuGraphicsEGLRegisterImage_v7000`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuGraphicsEGLRegisterImage_v7000`](super::entry::cuGraphicsEGLRegisterImage_v7000)
     /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
     /// - In every supported header
     #[must_use]
@@ -15,9 +17,11 @@ unsafe extern "C" {
         image: EGLImageKHR,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuEGLStreamConsumerConnect(CUeglStreamConnection *conn, EGLStreamKHR stream);` (`cudaEGL.h`)
+    /// `CUresult CUDAAPI cuEGLStreamConsumerConnect(CUeglStreamConnection *conn, EGLStreamKHR stream);`
     ///
-    /// - Typedef: [`PFN_cuEGLStreamConsumerConnect_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamConsumerConnect_v7000`](super::entry::cuEGLStreamConsumerConnect_v7000)
+    /// - Header: `cudaEGL.h`
+    /// - Typedef: [`PFN_cuEGLStreamConsumerConnect_v7000`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuEGLStreamConsumerConnect_v7000`](super::entry::cuEGLStreamConsumerConnect_v7000)
     /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
     /// - In every supported header
     #[must_use]
@@ -25,9 +29,11 @@ unsafe extern "C" {
         conn: *mut CUeglStreamConnection,
         stream: EGLStreamKHR,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuEGLStreamConsumerConnectWithFlags(CUeglStreamConnection *conn, EGLStreamKHR stream, unsigned int flags);` (`cudaEGL.h`)
+    /// `CUresult CUDAAPI cuEGLStreamConsumerConnectWithFlags(CUeglStreamConnection *conn, EGLStreamKHR stream, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuEGLStreamConsumerConnectWithFlags_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuEGLStreamConsumerConnectWithFlags_v8000`](super::entry::cuEGLStreamConsumerConnectWithFlags_v8000)
+    /// - Header: `cudaEGL.h`
+    /// - Typedef: [`PFN_cuEGLStreamConsumerConnectWithFlags_v8000`], the ABI of CUDA 8.0
+    /// - Entry point: [`entry::cuEGLStreamConsumerConnectWithFlags_v8000`](super::entry::cuEGLStreamConsumerConnectWithFlags_v8000)
     /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
     /// - In every supported header
     #[must_use]
@@ -36,16 +42,20 @@ unsafe extern "C" {
         stream: EGLStreamKHR,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuEGLStreamConsumerDisconnect(CUeglStreamConnection *conn);` (`cudaEGL.h`)
+    /// `CUresult CUDAAPI cuEGLStreamConsumerDisconnect(CUeglStreamConnection *conn);`
     ///
-    /// - Typedef: [`PFN_cuEGLStreamConsumerDisconnect_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamConsumerDisconnect_v7000`](super::entry::cuEGLStreamConsumerDisconnect_v7000)
+    /// - Header: `cudaEGL.h`
+    /// - Typedef: [`PFN_cuEGLStreamConsumerDisconnect_v7000`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuEGLStreamConsumerDisconnect_v7000`](super::entry::cuEGLStreamConsumerDisconnect_v7000)
     /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
     /// - In every supported header
     #[must_use]
     pub fn cuEGLStreamConsumerDisconnect(conn: *mut CUeglStreamConnection) -> CUresult;
-    /// `CUresult CUDAAPI cuEGLStreamConsumerAcquireFrame(CUeglStreamConnection *conn, CUgraphicsResource *pCudaResource, CUstream *pStream, unsigned int timeout);` (`cudaEGL.h`)
+    /// `CUresult CUDAAPI cuEGLStreamConsumerAcquireFrame(CUeglStreamConnection *conn, CUgraphicsResource *pCudaResource, CUstream *pStream, unsigned int timeout);`
     ///
-    /// - Typedef: [`PFN_cuEGLStreamConsumerAcquireFrame_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamConsumerAcquireFrame_v7000`](super::entry::cuEGLStreamConsumerAcquireFrame_v7000)
+    /// - Header: `cudaEGL.h`
+    /// - Typedef: [`PFN_cuEGLStreamConsumerAcquireFrame_v7000`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuEGLStreamConsumerAcquireFrame_v7000`](super::entry::cuEGLStreamConsumerAcquireFrame_v7000)
     /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
     /// - In every supported header
     #[must_use]
@@ -55,9 +65,11 @@ unsafe extern "C" {
         pStream: *mut CUstream,
         timeout: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuEGLStreamConsumerReleaseFrame(CUeglStreamConnection *conn, CUgraphicsResource pCudaResource, CUstream *pStream);` (`cudaEGL.h`)
+    /// `CUresult CUDAAPI cuEGLStreamConsumerReleaseFrame(CUeglStreamConnection *conn, CUgraphicsResource pCudaResource, CUstream *pStream);`
     ///
-    /// - Typedef: [`PFN_cuEGLStreamConsumerReleaseFrame_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamConsumerReleaseFrame_v7000`](super::entry::cuEGLStreamConsumerReleaseFrame_v7000)
+    /// - Header: `cudaEGL.h`
+    /// - Typedef: [`PFN_cuEGLStreamConsumerReleaseFrame_v7000`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuEGLStreamConsumerReleaseFrame_v7000`](super::entry::cuEGLStreamConsumerReleaseFrame_v7000)
     /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
     /// - In every supported header
     #[must_use]
@@ -66,9 +78,11 @@ unsafe extern "C" {
         pCudaResource: CUgraphicsResource,
         pStream: *mut CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuEGLStreamProducerConnect(CUeglStreamConnection *conn, EGLStreamKHR stream, EGLint width, EGLint height);` (`cudaEGL.h`)
+    /// `CUresult CUDAAPI cuEGLStreamProducerConnect(CUeglStreamConnection *conn, EGLStreamKHR stream, EGLint width, EGLint height);`
     ///
-    /// - Typedef: [`PFN_cuEGLStreamProducerConnect_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamProducerConnect_v7000`](super::entry::cuEGLStreamProducerConnect_v7000)
+    /// - Header: `cudaEGL.h`
+    /// - Typedef: [`PFN_cuEGLStreamProducerConnect_v7000`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuEGLStreamProducerConnect_v7000`](super::entry::cuEGLStreamProducerConnect_v7000)
     /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
     /// - In every supported header
     #[must_use]
@@ -78,16 +92,20 @@ unsafe extern "C" {
         width: EGLint,
         height: EGLint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuEGLStreamProducerDisconnect(CUeglStreamConnection *conn);` (`cudaEGL.h`)
+    /// `CUresult CUDAAPI cuEGLStreamProducerDisconnect(CUeglStreamConnection *conn);`
     ///
-    /// - Typedef: [`PFN_cuEGLStreamProducerDisconnect_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamProducerDisconnect_v7000`](super::entry::cuEGLStreamProducerDisconnect_v7000)
+    /// - Header: `cudaEGL.h`
+    /// - Typedef: [`PFN_cuEGLStreamProducerDisconnect_v7000`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuEGLStreamProducerDisconnect_v7000`](super::entry::cuEGLStreamProducerDisconnect_v7000)
     /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
     /// - In every supported header
     #[must_use]
     pub fn cuEGLStreamProducerDisconnect(conn: *mut CUeglStreamConnection) -> CUresult;
-    /// `CUresult CUDAAPI cuEGLStreamProducerPresentFrame(CUeglStreamConnection *conn, CUeglFrame eglframe, CUstream *pStream);` (`cudaEGL.h`)
+    /// `CUresult CUDAAPI cuEGLStreamProducerPresentFrame(CUeglStreamConnection *conn, CUeglFrame eglframe, CUstream *pStream);`
     ///
-    /// - Typedef: [`PFN_cuEGLStreamProducerPresentFrame_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamProducerPresentFrame_v7000`](super::entry::cuEGLStreamProducerPresentFrame_v7000)
+    /// - Header: `cudaEGL.h`
+    /// - Typedef: [`PFN_cuEGLStreamProducerPresentFrame_v7000`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuEGLStreamProducerPresentFrame_v7000`](super::entry::cuEGLStreamProducerPresentFrame_v7000)
     /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
     /// - In every supported header
     #[must_use]
@@ -96,9 +114,11 @@ unsafe extern "C" {
         eglframe: CUeglFrame,
         pStream: *mut CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuEGLStreamProducerReturnFrame(CUeglStreamConnection *conn, CUeglFrame *eglframe, CUstream *pStream);` (`cudaEGL.h`)
+    /// `CUresult CUDAAPI cuEGLStreamProducerReturnFrame(CUeglStreamConnection *conn, CUeglFrame *eglframe, CUstream *pStream);`
     ///
-    /// - Typedef: [`PFN_cuEGLStreamProducerReturnFrame_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuEGLStreamProducerReturnFrame_v7000`](super::entry::cuEGLStreamProducerReturnFrame_v7000)
+    /// - Header: `cudaEGL.h`
+    /// - Typedef: [`PFN_cuEGLStreamProducerReturnFrame_v7000`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuEGLStreamProducerReturnFrame_v7000`](super::entry::cuEGLStreamProducerReturnFrame_v7000)
     /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
     /// - In every supported header
     #[must_use]
@@ -107,9 +127,11 @@ unsafe extern "C" {
         eglframe: *mut CUeglFrame,
         pStream: *mut CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphicsResourceGetMappedEglFrame(CUeglFrame* eglFrame, CUgraphicsResource resource, unsigned int index, unsigned int mipLevel);` (`cudaEGL.h`)
+    /// `CUresult CUDAAPI cuGraphicsResourceGetMappedEglFrame(CUeglFrame* eglFrame, CUgraphicsResource resource, unsigned int index, unsigned int mipLevel);`
     ///
-    /// - Typedef: [`PFN_cuGraphicsResourceGetMappedEglFrame_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuGraphicsResourceGetMappedEglFrame_v7000`](super::entry::cuGraphicsResourceGetMappedEglFrame_v7000)
+    /// - Header: `cudaEGL.h`
+    /// - Typedef: [`PFN_cuGraphicsResourceGetMappedEglFrame_v7000`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuGraphicsResourceGetMappedEglFrame_v7000`](super::entry::cuGraphicsResourceGetMappedEglFrame_v7000)
     /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
     /// - In every supported header
     #[must_use]
@@ -119,9 +141,11 @@ unsafe extern "C" {
         index: ::core::ffi::c_uint,
         mipLevel: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuEventCreateFromEGLSync(CUevent *phEvent, EGLSyncKHR eglSync, unsigned int flags);` (`cudaEGL.h`)
+    /// `CUresult CUDAAPI cuEventCreateFromEGLSync(CUevent *phEvent, EGLSyncKHR eglSync, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuEventCreateFromEGLSync_v9000`], the ABI of CUDA 9.0; entry point [`entry::cuEventCreateFromEGLSync_v9000`](super::entry::cuEventCreateFromEGLSync_v9000)
+    /// - Header: `cudaEGL.h`
+    /// - Typedef: [`PFN_cuEventCreateFromEGLSync_v9000`], the ABI of CUDA 9.0
+    /// - Entry point: [`entry::cuEventCreateFromEGLSync_v9000`](super::entry::cuEventCreateFromEGLSync_v9000)
     /// - NVIDIA: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)
     /// - In every supported header
     #[must_use]

@@ -4,553 +4,583 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuEGLStreamConsumerAcquireFrame PFN_cuEGLStreamConsumerAcquireFrame_v7000` (`cudaEGLTypedefs.h`): [`PFN_cuEGLStreamConsumerAcquireFrame_v7000`].
+/// `#define PFN_cuEGLStreamConsumerAcquireFrame PFN_cuEGLStreamConsumerAcquireFrame_v7000`
 ///
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: [`PFN_cuEGLStreamConsumerAcquireFrame_v7000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEGLStreamConsumerAcquireFrame = PFN_cuEGLStreamConsumerAcquireFrame_v7000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuEGLStreamConsumerConnect PFN_cuEGLStreamConsumerConnect_v7000` (`cudaEGLTypedefs.h`): [`PFN_cuEGLStreamConsumerConnect_v7000`].
+/// `#define PFN_cuEGLStreamConsumerConnect PFN_cuEGLStreamConsumerConnect_v7000`
 ///
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: [`PFN_cuEGLStreamConsumerConnect_v7000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEGLStreamConsumerConnect = PFN_cuEGLStreamConsumerConnect_v7000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuEGLStreamConsumerConnectWithFlags PFN_cuEGLStreamConsumerConnectWithFlags_v8000` (`cudaEGLTypedefs.h`): [`PFN_cuEGLStreamConsumerConnectWithFlags_v8000`].
+/// `#define PFN_cuEGLStreamConsumerConnectWithFlags PFN_cuEGLStreamConsumerConnectWithFlags_v8000`
 ///
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: [`PFN_cuEGLStreamConsumerConnectWithFlags_v8000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEGLStreamConsumerConnectWithFlags = PFN_cuEGLStreamConsumerConnectWithFlags_v8000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuEGLStreamConsumerDisconnect PFN_cuEGLStreamConsumerDisconnect_v7000` (`cudaEGLTypedefs.h`): [`PFN_cuEGLStreamConsumerDisconnect_v7000`].
+/// `#define PFN_cuEGLStreamConsumerDisconnect PFN_cuEGLStreamConsumerDisconnect_v7000`
 ///
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: [`PFN_cuEGLStreamConsumerDisconnect_v7000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEGLStreamConsumerDisconnect = PFN_cuEGLStreamConsumerDisconnect_v7000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuEGLStreamConsumerReleaseFrame PFN_cuEGLStreamConsumerReleaseFrame_v7000` (`cudaEGLTypedefs.h`): [`PFN_cuEGLStreamConsumerReleaseFrame_v7000`].
+/// `#define PFN_cuEGLStreamConsumerReleaseFrame PFN_cuEGLStreamConsumerReleaseFrame_v7000`
 ///
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: [`PFN_cuEGLStreamConsumerReleaseFrame_v7000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEGLStreamConsumerReleaseFrame = PFN_cuEGLStreamConsumerReleaseFrame_v7000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuEGLStreamProducerConnect PFN_cuEGLStreamProducerConnect_v7000` (`cudaEGLTypedefs.h`): [`PFN_cuEGLStreamProducerConnect_v7000`].
+/// `#define PFN_cuEGLStreamProducerConnect PFN_cuEGLStreamProducerConnect_v7000`
 ///
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: [`PFN_cuEGLStreamProducerConnect_v7000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEGLStreamProducerConnect = PFN_cuEGLStreamProducerConnect_v7000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuEGLStreamProducerDisconnect PFN_cuEGLStreamProducerDisconnect_v7000` (`cudaEGLTypedefs.h`): [`PFN_cuEGLStreamProducerDisconnect_v7000`].
+/// `#define PFN_cuEGLStreamProducerDisconnect PFN_cuEGLStreamProducerDisconnect_v7000`
 ///
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: [`PFN_cuEGLStreamProducerDisconnect_v7000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEGLStreamProducerDisconnect = PFN_cuEGLStreamProducerDisconnect_v7000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuEGLStreamProducerPresentFrame PFN_cuEGLStreamProducerPresentFrame_v7000` (`cudaEGLTypedefs.h`): [`PFN_cuEGLStreamProducerPresentFrame_v7000`].
+/// `#define PFN_cuEGLStreamProducerPresentFrame PFN_cuEGLStreamProducerPresentFrame_v7000`
 ///
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: [`PFN_cuEGLStreamProducerPresentFrame_v7000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEGLStreamProducerPresentFrame = PFN_cuEGLStreamProducerPresentFrame_v7000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuEGLStreamProducerReturnFrame PFN_cuEGLStreamProducerReturnFrame_v7000` (`cudaEGLTypedefs.h`): [`PFN_cuEGLStreamProducerReturnFrame_v7000`].
+/// `#define PFN_cuEGLStreamProducerReturnFrame PFN_cuEGLStreamProducerReturnFrame_v7000`
 ///
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: [`PFN_cuEGLStreamProducerReturnFrame_v7000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEGLStreamProducerReturnFrame = PFN_cuEGLStreamProducerReturnFrame_v7000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuEventCreateFromEGLSync PFN_cuEventCreateFromEGLSync_v9000` (`cudaEGLTypedefs.h`): [`PFN_cuEventCreateFromEGLSync_v9000`].
+/// `#define PFN_cuEventCreateFromEGLSync PFN_cuEventCreateFromEGLSync_v9000`
 ///
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: [`PFN_cuEventCreateFromEGLSync_v9000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEventCreateFromEGLSync = PFN_cuEventCreateFromEGLSync_v9000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphicsEGLRegisterImage PFN_cuGraphicsEGLRegisterImage_v7000` (`cudaEGLTypedefs.h`): [`PFN_cuGraphicsEGLRegisterImage_v7000`].
+/// `#define PFN_cuGraphicsEGLRegisterImage PFN_cuGraphicsEGLRegisterImage_v7000`
 ///
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: [`PFN_cuGraphicsEGLRegisterImage_v7000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphicsEGLRegisterImage = PFN_cuGraphicsEGLRegisterImage_v7000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphicsResourceGetMappedEglFrame PFN_cuGraphicsResourceGetMappedEglFrame_v7000` (`cudaEGLTypedefs.h`): [`PFN_cuGraphicsResourceGetMappedEglFrame_v7000`].
+/// `#define PFN_cuGraphicsResourceGetMappedEglFrame PFN_cuGraphicsResourceGetMappedEglFrame_v7000`
 ///
+/// - Header: `cudaEGLTypedefs.h`
+/// - Typedef: [`PFN_cuGraphicsResourceGetMappedEglFrame_v7000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphicsResourceGetMappedEglFrame = PFN_cuGraphicsResourceGetMappedEglFrame_v7000;
-/// C's `CU_EGL_COLOR_FORMAT_YUV420_PLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_PLANAR`].
+/// `CU_EGL_COLOR_FORMAT_YUV420_PLANAR = 0`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_PLANAR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_PLANAR;
-/// C's `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR`].
+/// `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR = 1`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR;
-/// C's `CU_EGL_COLOR_FORMAT_YUV422_PLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV422_PLANAR`].
+/// `CU_EGL_COLOR_FORMAT_YUV422_PLANAR = 2`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV422_PLANAR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV422_PLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV422_PLANAR;
-/// C's `CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR`].
+/// `CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR = 3`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR;
-/// C's `CU_EGL_COLOR_FORMAT_RGB`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_RGB`].
+/// `CU_EGL_COLOR_FORMAT_RGB = 4`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_RGB`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_RGB: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_RGB;
-/// C's `CU_EGL_COLOR_FORMAT_BGR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BGR`].
+/// `CU_EGL_COLOR_FORMAT_BGR = 5`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BGR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BGR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BGR;
-/// C's `CU_EGL_COLOR_FORMAT_ARGB`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_ARGB`].
+/// `CU_EGL_COLOR_FORMAT_ARGB = 6`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_ARGB`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_ARGB: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_ARGB;
-/// C's `CU_EGL_COLOR_FORMAT_RGBA`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_RGBA`].
+/// `CU_EGL_COLOR_FORMAT_RGBA = 7`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_RGBA`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_RGBA: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_RGBA;
-/// C's `CU_EGL_COLOR_FORMAT_L`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_L`].
+/// `CU_EGL_COLOR_FORMAT_L = 8`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_L`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_L: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_L;
-/// C's `CU_EGL_COLOR_FORMAT_R`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_R`].
+/// `CU_EGL_COLOR_FORMAT_R = 9`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_R`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_R: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_R;
-/// C's `CU_EGL_COLOR_FORMAT_YUV444_PLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV444_PLANAR`].
+/// `CU_EGL_COLOR_FORMAT_YUV444_PLANAR = 10`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV444_PLANAR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV444_PLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV444_PLANAR;
-/// C's `CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR`].
+/// `CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR = 11`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR;
-/// C's `CU_EGL_COLOR_FORMAT_YUYV_422`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUYV_422`].
+/// `CU_EGL_COLOR_FORMAT_YUYV_422 = 12`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUYV_422`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUYV_422: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUYV_422;
-/// C's `CU_EGL_COLOR_FORMAT_UYVY_422`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_422`].
+/// `CU_EGL_COLOR_FORMAT_UYVY_422 = 13`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_422`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_UYVY_422: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_422;
-/// C's `CU_EGL_COLOR_FORMAT_ABGR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_ABGR`].
+/// `CU_EGL_COLOR_FORMAT_ABGR = 14`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_ABGR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_ABGR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_ABGR;
-/// C's `CU_EGL_COLOR_FORMAT_BGRA`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BGRA`].
+/// `CU_EGL_COLOR_FORMAT_BGRA = 15`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BGRA`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BGRA: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BGRA;
-/// C's `CU_EGL_COLOR_FORMAT_A`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_A`].
+/// `CU_EGL_COLOR_FORMAT_A = 16`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_A`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_A: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_A;
-/// C's `CU_EGL_COLOR_FORMAT_RG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_RG`].
+/// `CU_EGL_COLOR_FORMAT_RG = 17`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_RG`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_RG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_RG;
-/// C's `CU_EGL_COLOR_FORMAT_AYUV`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_AYUV`].
+/// `CU_EGL_COLOR_FORMAT_AYUV = 18`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_AYUV`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_AYUV: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_AYUV;
-/// C's `CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR`].
+/// `CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR = 19`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR;
-/// C's `CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR`].
+/// `CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR = 20`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR;
-/// C's `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR`].
+/// `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR = 21`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR;
-/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR`].
+/// `CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR = 22`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR;
-/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR`].
+/// `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR = 23`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR;
-/// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR`].
+/// `CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR = 24`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR;
-/// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR`].
+/// `CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR = 25`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR;
-/// C's `CU_EGL_COLOR_FORMAT_VYUY_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_VYUY_ER`].
+/// `CU_EGL_COLOR_FORMAT_VYUY_ER = 26`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_VYUY_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_VYUY_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_VYUY_ER;
-/// C's `CU_EGL_COLOR_FORMAT_UYVY_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_ER`].
+/// `CU_EGL_COLOR_FORMAT_UYVY_ER = 27`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_UYVY_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_ER;
-/// C's `CU_EGL_COLOR_FORMAT_YUYV_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUYV_ER`].
+/// `CU_EGL_COLOR_FORMAT_YUYV_ER = 28`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUYV_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUYV_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUYV_ER;
-/// C's `CU_EGL_COLOR_FORMAT_YVYU_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVYU_ER`].
+/// `CU_EGL_COLOR_FORMAT_YVYU_ER = 29`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVYU_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVYU_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVYU_ER;
-/// C's `CU_EGL_COLOR_FORMAT_YUV_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV_ER`].
+/// `CU_EGL_COLOR_FORMAT_YUV_ER = 30`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV_ER;
-/// C's `CU_EGL_COLOR_FORMAT_YUVA_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUVA_ER`].
+/// `CU_EGL_COLOR_FORMAT_YUVA_ER = 31`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUVA_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUVA_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUVA_ER;
-/// C's `CU_EGL_COLOR_FORMAT_AYUV_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_AYUV_ER`].
+/// `CU_EGL_COLOR_FORMAT_AYUV_ER = 32`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_AYUV_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_AYUV_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_AYUV_ER;
-/// C's `CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER`].
+/// `CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER = 33`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER;
-/// C's `CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER`].
+/// `CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER = 34`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER;
-/// C's `CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER`].
+/// `CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER = 35`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER;
-/// C's `CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER`].
+/// `CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER = 36`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER;
-/// C's `CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER`].
+/// `CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER = 37`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER;
-/// C's `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER`].
+/// `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER = 38`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER;
-/// C's `CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER`].
+/// `CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER = 39`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER;
-/// C's `CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER`].
+/// `CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER = 40`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER;
-/// C's `CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER`].
+/// `CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER = 41`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER;
-/// C's `CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER`].
+/// `CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER = 42`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER;
-/// C's `CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER`].
+/// `CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER = 43`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER;
-/// C's `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER`].
+/// `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER = 44`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER_RGGB`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_RGGB`].
+/// `CU_EGL_COLOR_FORMAT_BAYER_RGGB = 45`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_RGGB`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_RGGB: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_RGGB;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER_BGGR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_BGGR`].
+/// `CU_EGL_COLOR_FORMAT_BAYER_BGGR = 46`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_BGGR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_BGGR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_BGGR;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER_GRBG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_GRBG`].
+/// `CU_EGL_COLOR_FORMAT_BAYER_GRBG = 47`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_GRBG`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_GRBG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_GRBG;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER_GBRG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_GBRG`].
+/// `CU_EGL_COLOR_FORMAT_BAYER_GBRG = 48`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_GBRG`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_GBRG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_GBRG;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER10_RGGB`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_RGGB`].
+/// `CU_EGL_COLOR_FORMAT_BAYER10_RGGB = 49`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_RGGB`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER10_RGGB: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_RGGB;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER10_BGGR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_BGGR`].
+/// `CU_EGL_COLOR_FORMAT_BAYER10_BGGR = 50`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_BGGR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER10_BGGR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_BGGR;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER10_GRBG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_GRBG`].
+/// `CU_EGL_COLOR_FORMAT_BAYER10_GRBG = 51`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_GRBG`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER10_GRBG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_GRBG;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER10_GBRG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_GBRG`].
+/// `CU_EGL_COLOR_FORMAT_BAYER10_GBRG = 52`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_GBRG`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER10_GBRG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_GBRG;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER12_RGGB`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_RGGB`].
+/// `CU_EGL_COLOR_FORMAT_BAYER12_RGGB = 53`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_RGGB`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER12_RGGB: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_RGGB;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER12_BGGR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_BGGR`].
+/// `CU_EGL_COLOR_FORMAT_BAYER12_BGGR = 54`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_BGGR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER12_BGGR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_BGGR;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER12_GRBG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_GRBG`].
+/// `CU_EGL_COLOR_FORMAT_BAYER12_GRBG = 55`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_GRBG`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER12_GRBG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_GRBG;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER12_GBRG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_GBRG`].
+/// `CU_EGL_COLOR_FORMAT_BAYER12_GBRG = 56`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_GBRG`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER12_GBRG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_GBRG;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER14_RGGB`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER14_RGGB`].
+/// `CU_EGL_COLOR_FORMAT_BAYER14_RGGB = 57`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER14_RGGB`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER14_RGGB: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER14_RGGB;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER14_BGGR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER14_BGGR`].
+/// `CU_EGL_COLOR_FORMAT_BAYER14_BGGR = 58`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER14_BGGR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER14_BGGR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER14_BGGR;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER14_GRBG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER14_GRBG`].
+/// `CU_EGL_COLOR_FORMAT_BAYER14_GRBG = 59`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER14_GRBG`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER14_GRBG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER14_GRBG;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER14_GBRG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER14_GBRG`].
+/// `CU_EGL_COLOR_FORMAT_BAYER14_GBRG = 60`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER14_GBRG`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER14_GBRG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER14_GBRG;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER20_RGGB`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER20_RGGB`].
+/// `CU_EGL_COLOR_FORMAT_BAYER20_RGGB = 61`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER20_RGGB`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER20_RGGB: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER20_RGGB;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER20_BGGR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER20_BGGR`].
+/// `CU_EGL_COLOR_FORMAT_BAYER20_BGGR = 62`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER20_BGGR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER20_BGGR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER20_BGGR;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER20_GRBG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER20_GRBG`].
+/// `CU_EGL_COLOR_FORMAT_BAYER20_GRBG = 63`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER20_GRBG`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER20_GRBG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER20_GRBG;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER20_GBRG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER20_GBRG`].
+/// `CU_EGL_COLOR_FORMAT_BAYER20_GBRG = 64`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER20_GBRG`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER20_GBRG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER20_GBRG;
-/// C's `CU_EGL_COLOR_FORMAT_YVU444_PLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU444_PLANAR`].
+/// `CU_EGL_COLOR_FORMAT_YVU444_PLANAR = 65`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU444_PLANAR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU444_PLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU444_PLANAR;
-/// C's `CU_EGL_COLOR_FORMAT_YVU422_PLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU422_PLANAR`].
+/// `CU_EGL_COLOR_FORMAT_YVU422_PLANAR = 66`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU422_PLANAR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU422_PLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU422_PLANAR;
-/// C's `CU_EGL_COLOR_FORMAT_YVU420_PLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_PLANAR`].
+/// `CU_EGL_COLOR_FORMAT_YVU420_PLANAR = 67`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_PLANAR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_PLANAR;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB`].
+/// `CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB = 68`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR`].
+/// `CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR = 69`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG`].
+/// `CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG = 70`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG`].
+/// `CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG = 71`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER_BCCR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_BCCR`].
+/// `CU_EGL_COLOR_FORMAT_BAYER_BCCR = 72`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_BCCR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_BCCR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_BCCR;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER_RCCB`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_RCCB`].
+/// `CU_EGL_COLOR_FORMAT_BAYER_RCCB = 73`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_RCCB`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_RCCB: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_RCCB;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER_CRBC`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_CRBC`].
+/// `CU_EGL_COLOR_FORMAT_BAYER_CRBC = 74`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_CRBC`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_CRBC: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_CRBC;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER_CBRC`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_CBRC`].
+/// `CU_EGL_COLOR_FORMAT_BAYER_CBRC = 75`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_CBRC`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER_CBRC: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER_CBRC;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER10_CCCC`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_CCCC`].
+/// `CU_EGL_COLOR_FORMAT_BAYER10_CCCC = 76`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_CCCC`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER10_CCCC: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER10_CCCC;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER12_BCCR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_BCCR`].
+/// `CU_EGL_COLOR_FORMAT_BAYER12_BCCR = 77`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_BCCR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER12_BCCR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_BCCR;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER12_RCCB`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_RCCB`].
+/// `CU_EGL_COLOR_FORMAT_BAYER12_RCCB = 78`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_RCCB`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER12_RCCB: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_RCCB;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER12_CRBC`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_CRBC`].
+/// `CU_EGL_COLOR_FORMAT_BAYER12_CRBC = 79`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_CRBC`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER12_CRBC: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_CRBC;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER12_CBRC`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_CBRC`].
+/// `CU_EGL_COLOR_FORMAT_BAYER12_CBRC = 80`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_CBRC`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER12_CBRC: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_CBRC;
-/// C's `CU_EGL_COLOR_FORMAT_BAYER12_CCCC`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_CCCC`].
+/// `CU_EGL_COLOR_FORMAT_BAYER12_CCCC = 81`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_CCCC`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_BAYER12_CCCC: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_BAYER12_CCCC;
-/// C's `CU_EGL_COLOR_FORMAT_Y`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y`].
+/// `CU_EGL_COLOR_FORMAT_Y = 82`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y;
-/// C's `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020`].
+/// `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020 = 83`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020;
-/// C's `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020`].
+/// `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020 = 84`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020;
-/// C's `CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020`].
+/// `CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020 = 85`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020;
-/// C's `CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020`].
+/// `CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020 = 86`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020;
-/// C's `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709`].
+/// `CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709 = 87`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709;
-/// C's `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709`].
+/// `CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709 = 88`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709;
-/// C's `CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709`].
+/// `CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709 = 89`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709;
-/// C's `CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709`].
+/// `CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709 = 90`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709;
-/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709`].
+/// `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709 = 91`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709;
-/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020`].
+/// `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020 = 92`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020;
-/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020`].
+/// `CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020 = 93`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020;
-/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR`].
+/// `CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR = 94`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR;
-/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709`].
+/// `CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709 = 95`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709;
-/// C's `CU_EGL_COLOR_FORMAT_Y_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y_ER`].
+/// `CU_EGL_COLOR_FORMAT_Y_ER = 96`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y_ER;
-/// C's `CU_EGL_COLOR_FORMAT_Y_709_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y_709_ER`].
+/// `CU_EGL_COLOR_FORMAT_Y_709_ER = 97`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y_709_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y_709_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y_709_ER;
-/// C's `CU_EGL_COLOR_FORMAT_Y10_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10_ER`].
+/// `CU_EGL_COLOR_FORMAT_Y10_ER = 98`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10_ER;
-/// C's `CU_EGL_COLOR_FORMAT_Y10_709_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10_709_ER`].
+/// `CU_EGL_COLOR_FORMAT_Y10_709_ER = 99`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10_709_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10_709_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10_709_ER;
-/// C's `CU_EGL_COLOR_FORMAT_Y12_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12_ER`].
+/// `CU_EGL_COLOR_FORMAT_Y12_ER = 100`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y12_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12_ER;
-/// C's `CU_EGL_COLOR_FORMAT_Y12_709_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12_709_ER`].
+/// `CU_EGL_COLOR_FORMAT_Y12_709_ER = 101`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12_709_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y12_709_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12_709_ER;
-/// C's `CU_EGL_COLOR_FORMAT_YUVA`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUVA`].
+/// `CU_EGL_COLOR_FORMAT_YUVA = 102`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUVA`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUVA: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUVA;
-/// C's `CU_EGL_COLOR_FORMAT_YUV`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV`].
+/// `CU_EGL_COLOR_FORMAT_YUV = 103`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YUV: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YUV;
-/// C's `CU_EGL_COLOR_FORMAT_YVYU`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVYU`].
+/// `CU_EGL_COLOR_FORMAT_YVYU = 104`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVYU`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_YVYU: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_YVYU;
-/// C's `CU_EGL_COLOR_FORMAT_VYUY`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_VYUY`].
+/// `CU_EGL_COLOR_FORMAT_VYUY = 105`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_VYUY`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_VYUY: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_VYUY;
-/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER`].
+/// `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER = 106`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER;
-/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER`].
+/// `CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER = 107`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER;
-/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER`].
+/// `CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER = 108`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER;
-/// C's `CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER`].
+/// `CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER = 109`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER;
-/// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER`].
+/// `CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER = 110`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER;
-/// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER`].
+/// `CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER = 111`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER;
-/// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER`].
+/// `CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER = 112`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER;
-/// C's `CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER`].
+/// `CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER = 113`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER`].
 ///
 /// - In every supported header
 pub const CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER;
+#[cfg(not(cuda_ge_12080))]
+/// `CU_EGL_COLOR_FORMAT_MAX = 114`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_MAX`].
+///
+/// - Values: `114` in CUDA 11.7 to 12.6; `117` since CUDA 12.8
+pub const CU_EGL_COLOR_FORMAT_MAX: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_MAX;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_EGL_COLOR_FORMAT_UYVY_709`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_709`].
+/// `CU_EGL_COLOR_FORMAT_UYVY_709 = 114`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_709`].
 ///
 /// - Since CUDA 12.8
 pub const CU_EGL_COLOR_FORMAT_UYVY_709: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_709;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_EGL_COLOR_FORMAT_UYVY_709_ER`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_709_ER`].
+/// `CU_EGL_COLOR_FORMAT_UYVY_709_ER = 115`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_709_ER`].
 ///
 /// - Since CUDA 12.8
 pub const CU_EGL_COLOR_FORMAT_UYVY_709_ER: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_709_ER;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_EGL_COLOR_FORMAT_UYVY_2020`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_2020`].
+/// `CU_EGL_COLOR_FORMAT_UYVY_2020 = 116`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_2020`].
 ///
 /// - Since CUDA 12.8
 pub const CU_EGL_COLOR_FORMAT_UYVY_2020: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_UYVY_2020;
-/// C's `CU_EGL_COLOR_FORMAT_MAX`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_MAX`].
+#[cfg(cuda_ge_12080)]
+/// `CU_EGL_COLOR_FORMAT_MAX = 117`: [`CUeglColorFormat::CU_EGL_COLOR_FORMAT_MAX`].
 ///
-/// - In every supported header
+/// - Values: `114` in CUDA 11.7 to 12.6; `117` since CUDA 12.8
 pub const CU_EGL_COLOR_FORMAT_MAX: CUeglColorFormat = CUeglColorFormat::CU_EGL_COLOR_FORMAT_MAX;
-/// C's `CU_EGL_FRAME_TYPE_ARRAY`: [`CUeglFrameType::CU_EGL_FRAME_TYPE_ARRAY`].
+/// `CU_EGL_FRAME_TYPE_ARRAY = 0`: [`CUeglFrameType::CU_EGL_FRAME_TYPE_ARRAY`].
 ///
 /// - In every supported header
 pub const CU_EGL_FRAME_TYPE_ARRAY: CUeglFrameType = CUeglFrameType::CU_EGL_FRAME_TYPE_ARRAY;
-/// C's `CU_EGL_FRAME_TYPE_PITCH`: [`CUeglFrameType::CU_EGL_FRAME_TYPE_PITCH`].
+/// `CU_EGL_FRAME_TYPE_PITCH = 1`: [`CUeglFrameType::CU_EGL_FRAME_TYPE_PITCH`].
 ///
 /// - In every supported header
 pub const CU_EGL_FRAME_TYPE_PITCH: CUeglFrameType = CUeglFrameType::CU_EGL_FRAME_TYPE_PITCH;
-/// C's `CU_EGL_RESOURCE_LOCATION_SYSMEM`: [`CUeglResourceLocationFlags::CU_EGL_RESOURCE_LOCATION_SYSMEM`].
+/// `CU_EGL_RESOURCE_LOCATION_SYSMEM = 0`: [`CUeglResourceLocationFlags::CU_EGL_RESOURCE_LOCATION_SYSMEM`].
 ///
 /// - In every supported header
 pub const CU_EGL_RESOURCE_LOCATION_SYSMEM: CUeglResourceLocationFlags = CUeglResourceLocationFlags::CU_EGL_RESOURCE_LOCATION_SYSMEM;
-/// C's `CU_EGL_RESOURCE_LOCATION_VIDMEM`: [`CUeglResourceLocationFlags::CU_EGL_RESOURCE_LOCATION_VIDMEM`].
+/// `CU_EGL_RESOURCE_LOCATION_VIDMEM = 1`: [`CUeglResourceLocationFlags::CU_EGL_RESOURCE_LOCATION_VIDMEM`].
 ///
 /// - In every supported header
 pub const CU_EGL_RESOURCE_LOCATION_VIDMEM: CUeglResourceLocationFlags = CUeglResourceLocationFlags::CU_EGL_RESOURCE_LOCATION_VIDMEM;

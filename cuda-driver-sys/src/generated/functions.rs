@@ -4,9 +4,11 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 unsafe extern "C" {
-    /// `CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr);`
     ///
-    /// - Typedef: [`PFN_cuGetErrorString_v6000`], the ABI of CUDA 6.0; entry point [`entry::cuGetErrorString_v6000`](super::entry::cuGetErrorString_v6000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGetErrorString_v6000`], the ABI of CUDA 6.0
+    /// - Entry point: [`entry::cuGetErrorString_v6000`](super::entry::cuGetErrorString_v6000)
     /// - NVIDIA: [Error Handling](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__ERROR.html)
     /// - In every supported header
     #[must_use]
@@ -14,9 +16,11 @@ unsafe extern "C" {
         error: CUresult,
         pStr: *mut *const ::core::ffi::c_char,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr);`
     ///
-    /// - Typedef: [`PFN_cuGetErrorName_v6000`], the ABI of CUDA 6.0; entry point [`entry::cuGetErrorName_v6000`](super::entry::cuGetErrorName_v6000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGetErrorName_v6000`], the ABI of CUDA 6.0
+    /// - Entry point: [`entry::cuGetErrorName_v6000`](super::entry::cuGetErrorName_v6000)
     /// - NVIDIA: [Error Handling](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__ERROR.html)
     /// - In every supported header
     #[must_use]
@@ -24,37 +28,47 @@ unsafe extern "C" {
         error: CUresult,
         pStr: *mut *const ::core::ffi::c_char,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuInit(unsigned int Flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuInit(unsigned int Flags);`
     ///
-    /// - Typedef: [`PFN_cuInit_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuInit_v2000`](super::entry::cuInit_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuInit_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuInit_v2000`](super::entry::cuInit_v2000)
     /// - NVIDIA: [Initialization](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__INITIALIZE.html)
     /// - In every supported header
     #[must_use]
     pub fn cuInit(Flags: ::core::ffi::c_uint) -> CUresult;
-    /// `CUresult CUDAAPI cuDriverGetVersion(int *driverVersion);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDriverGetVersion(int *driverVersion);`
     ///
-    /// - Typedef: [`PFN_cuDriverGetVersion_v2020`], the ABI of CUDA 2.2; entry point [`entry::cuDriverGetVersion_v2020`](super::entry::cuDriverGetVersion_v2020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDriverGetVersion_v2020`], the ABI of CUDA 2.2
+    /// - Entry point: [`entry::cuDriverGetVersion_v2020`](super::entry::cuDriverGetVersion_v2020)
     /// - NVIDIA: [Version Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VERSION.html)
     /// - In every supported header
     #[must_use]
     pub fn cuDriverGetVersion(driverVersion: *mut ::core::ffi::c_int) -> CUresult;
-    /// `CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGet_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuDeviceGet_v2000`](super::entry::cuDeviceGet_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGet_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuDeviceGet_v2000`](super::entry::cuDeviceGet_v2000)
     /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
     /// - In every supported header
     #[must_use]
     pub fn cuDeviceGet(device: *mut CUdevice, ordinal: ::core::ffi::c_int) -> CUresult;
-    /// `CUresult CUDAAPI cuDeviceGetCount(int *count);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetCount(int *count);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetCount_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuDeviceGetCount_v2000`](super::entry::cuDeviceGetCount_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetCount_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuDeviceGetCount_v2000`](super::entry::cuDeviceGetCount_v2000)
     /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
     /// - In every supported header
     #[must_use]
     pub fn cuDeviceGetCount(count: *mut ::core::ffi::c_int) -> CUresult;
-    /// `CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetName_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuDeviceGetName_v2000`](super::entry::cuDeviceGetName_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetName_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuDeviceGetName_v2000`](super::entry::cuDeviceGetName_v2000)
     /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
     /// - In every supported header
     #[must_use]
@@ -64,33 +78,41 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
-    /// `CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetUuid_v9020`], the ABI of CUDA 9.2; entry point [`entry::cuDeviceGetUuid_v9020`](super::entry::cuDeviceGetUuid_v9020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetUuid_v9020`], the ABI of CUDA 9.2
+    /// - Entry point: [`entry::cuDeviceGetUuid_v9020`](super::entry::cuDeviceGetUuid_v9020)
     /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
     /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
     pub fn cuDeviceGetUuid(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
-    /// `CUresult CUDAAPI cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetUuid_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuDeviceGetUuid_v11040`](super::entry::cuDeviceGetUuid_v11040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetUuid_v11040`], the ABI of CUDA 11.4
+    /// - Entry point: [`entry::cuDeviceGetUuid_v11040`](super::entry::cuDeviceGetUuid_v11040)
     /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
     /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
     #[must_use]
     pub fn cuDeviceGetUuid_v2(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuDeviceGetUuid`](super::cuDeviceGetUuid)
-    /// - Typedef: [`PFN_cuDeviceGetUuid_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuDeviceGetUuid_v11040`](super::entry::cuDeviceGetUuid_v11040)
+    /// - Typedef: [`PFN_cuDeviceGetUuid_v11040`], the ABI of CUDA 11.4
+    /// - Entry point: [`entry::cuDeviceGetUuid_v11040`](super::entry::cuDeviceGetUuid_v11040)
     /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
     /// - As written here: since CUDA 13.0; the name: in every supported header
     #[must_use]
     pub fn cuDeviceGetUuid_v2(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
-    /// `CUresult CUDAAPI cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetLuid_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuDeviceGetLuid_v10000`](super::entry::cuDeviceGetLuid_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetLuid_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuDeviceGetLuid_v10000`](super::entry::cuDeviceGetLuid_v10000)
     /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
     /// - In every supported header
     #[must_use]
@@ -99,17 +121,21 @@ unsafe extern "C" {
         deviceNodeMask: *mut ::core::ffi::c_uint,
         dev: CUdevice,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice dev);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuDeviceTotalMem`](super::cuDeviceTotalMem)
-    /// - Typedef: [`PFN_cuDeviceTotalMem_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuDeviceTotalMem_v3020`](super::entry::cuDeviceTotalMem_v3020)
+    /// - Typedef: [`PFN_cuDeviceTotalMem_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuDeviceTotalMem_v3020`](super::entry::cuDeviceTotalMem_v3020)
     /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
     /// - In every supported header
     #[must_use]
     pub fn cuDeviceTotalMem_v2(bytes: *mut usize, dev: CUdevice) -> CUresult;
-    /// `CUresult CUDAAPI cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CUarray_format format, unsigned numChannels, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CUarray_format format, unsigned numChannels, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuDeviceGetTexture1DLinearMaxWidth_v11010`](super::entry::cuDeviceGetTexture1DLinearMaxWidth_v11010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010`], the ABI of CUDA 11.1
+    /// - Entry point: [`entry::cuDeviceGetTexture1DLinearMaxWidth_v11010`](super::entry::cuDeviceGetTexture1DLinearMaxWidth_v11010)
     /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
     /// - In every supported header
     #[must_use]
@@ -119,9 +145,11 @@ unsafe extern "C" {
         numChannels: ::core::ffi::c_uint,
         dev: CUdevice,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetAttribute_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuDeviceGetAttribute_v2000`](super::entry::cuDeviceGetAttribute_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetAttribute_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuDeviceGetAttribute_v2000`](super::entry::cuDeviceGetAttribute_v2000)
     /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
     /// - In every supported header
     #[must_use]
@@ -131,9 +159,11 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuDeviceGetHostAtomicCapabilities(unsigned int* capabilities, const CUatomicOperation* operations, unsigned int count, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetHostAtomicCapabilities(unsigned int* capabilities, const CUatomicOperation* operations, unsigned int count, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetHostAtomicCapabilities_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuDeviceGetHostAtomicCapabilities_v13000`](super::entry::cuDeviceGetHostAtomicCapabilities_v13000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetHostAtomicCapabilities_v13000`], the ABI of CUDA 13.0
+    /// - Entry point: [`entry::cuDeviceGetHostAtomicCapabilities_v13000`](super::entry::cuDeviceGetHostAtomicCapabilities_v13000)
     /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
     /// - Since CUDA 13.0
     #[must_use]
@@ -143,9 +173,11 @@ unsafe extern "C" {
         count: ::core::ffi::c_uint,
         dev: CUdevice,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, CUdevice dev, int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, CUdevice dev, int flags);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetNvSciSyncAttributes_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuDeviceGetNvSciSyncAttributes_v10020`](super::entry::cuDeviceGetNvSciSyncAttributes_v10020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetNvSciSyncAttributes_v10020`], the ABI of CUDA 10.2
+    /// - Entry point: [`entry::cuDeviceGetNvSciSyncAttributes_v10020`](super::entry::cuDeviceGetNvSciSyncAttributes_v10020)
     /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
     /// - In every supported header
     #[must_use]
@@ -154,23 +186,29 @@ unsafe extern "C" {
         dev: CUdevice,
         flags: ::core::ffi::c_int,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool);`
     ///
-    /// - Typedef: [`PFN_cuDeviceSetMemPool_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuDeviceSetMemPool_v11020`](super::entry::cuDeviceSetMemPool_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceSetMemPool_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuDeviceSetMemPool_v11020`](super::entry::cuDeviceSetMemPool_v11020)
     /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
     /// - In every supported header
     #[must_use]
     pub fn cuDeviceSetMemPool(dev: CUdevice, pool: CUmemoryPool) -> CUresult;
-    /// `CUresult CUDAAPI cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetMemPool_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuDeviceGetMemPool_v11020`](super::entry::cuDeviceGetMemPool_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetMemPool_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuDeviceGetMemPool_v11020`](super::entry::cuDeviceGetMemPool_v11020)
     /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
     /// - In every supported header
     #[must_use]
     pub fn cuDeviceGetMemPool(pool: *mut CUmemoryPool, dev: CUdevice) -> CUresult;
-    /// `CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetDefaultMemPool_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuDeviceGetDefaultMemPool_v11020`](super::entry::cuDeviceGetDefaultMemPool_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetDefaultMemPool_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuDeviceGetDefaultMemPool_v11020`](super::entry::cuDeviceGetDefaultMemPool_v11020)
     /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
     /// - In every supported header
     #[must_use]
@@ -179,9 +217,11 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetExecAffinitySupport_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuDeviceGetExecAffinitySupport_v11040`](super::entry::cuDeviceGetExecAffinitySupport_v11040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetExecAffinitySupport_v11040`], the ABI of CUDA 11.4
+    /// - Entry point: [`entry::cuDeviceGetExecAffinitySupport_v11040`](super::entry::cuDeviceGetExecAffinitySupport_v11040)
     /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
     /// - As written here: since CUDA 12.0; the name: in every supported header
     #[must_use]
@@ -190,9 +230,11 @@ unsafe extern "C" {
         type_: CUexecAffinityType,
         dev: CUdevice,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target, CUflushGPUDirectRDMAWritesScope scope);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target, CUflushGPUDirectRDMAWritesScope scope);`
     ///
-    /// - Typedef: [`PFN_cuFlushGPUDirectRDMAWrites_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuFlushGPUDirectRDMAWrites_v11030`](super::entry::cuFlushGPUDirectRDMAWrites_v11030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuFlushGPUDirectRDMAWrites_v11030`], the ABI of CUDA 11.3
+    /// - Entry point: [`entry::cuFlushGPUDirectRDMAWrites_v11030`](super::entry::cuFlushGPUDirectRDMAWrites_v11030)
     /// - NVIDIA: [Device Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html)
     /// - In every supported header
     #[must_use]
@@ -200,16 +242,20 @@ unsafe extern "C" {
         target: CUflushGPUDirectRDMAWritesTarget,
         scope: CUflushGPUDirectRDMAWritesScope,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuDeviceGetProperties(CUdevprop *prop, CUdevice dev);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuDeviceGetProperties(CUdevprop *prop, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetProperties_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuDeviceGetProperties_v2000`](super::entry::cuDeviceGetProperties_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetProperties_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuDeviceGetProperties_v2000`](super::entry::cuDeviceGetProperties_v2000)
     /// - NVIDIA: [Device Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuDeviceGetProperties(prop: *mut CUdevprop, dev: CUdevice) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuDeviceComputeCapability(int *major, int *minor, CUdevice dev);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuDeviceComputeCapability(int *major, int *minor, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuDeviceComputeCapability_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuDeviceComputeCapability_v2000`](super::entry::cuDeviceComputeCapability_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceComputeCapability_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuDeviceComputeCapability_v2000`](super::entry::cuDeviceComputeCapability_v2000)
     /// - NVIDIA: [Device Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -218,25 +264,31 @@ unsafe extern "C" {
         minor: *mut ::core::ffi::c_int,
         dev: CUdevice,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuDevicePrimaryCtxRetain_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuDevicePrimaryCtxRetain_v7000`](super::entry::cuDevicePrimaryCtxRetain_v7000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDevicePrimaryCtxRetain_v7000`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuDevicePrimaryCtxRetain_v7000`](super::entry::cuDevicePrimaryCtxRetain_v7000)
     /// - NVIDIA: [Primary Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PRIMARY__CTX.html)
     /// - In every supported header
     #[must_use]
     pub fn cuDevicePrimaryCtxRetain(pctx: *mut CUcontext, dev: CUdevice) -> CUresult;
-    /// `CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuDevicePrimaryCtxRelease`](super::cuDevicePrimaryCtxRelease)
-    /// - Typedef: [`PFN_cuDevicePrimaryCtxRelease_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuDevicePrimaryCtxRelease_v11000`](super::entry::cuDevicePrimaryCtxRelease_v11000)
+    /// - Typedef: [`PFN_cuDevicePrimaryCtxRelease_v11000`], the ABI of CUDA 11.0
+    /// - Entry point: [`entry::cuDevicePrimaryCtxRelease_v11000`](super::entry::cuDevicePrimaryCtxRelease_v11000)
     /// - NVIDIA: [Primary Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PRIMARY__CTX.html)
     /// - In every supported header
     #[must_use]
     pub fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) -> CUresult;
-    /// `CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuDevicePrimaryCtxSetFlags`](super::cuDevicePrimaryCtxSetFlags)
-    /// - Typedef: [`PFN_cuDevicePrimaryCtxSetFlags_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuDevicePrimaryCtxSetFlags_v11000`](super::entry::cuDevicePrimaryCtxSetFlags_v11000)
+    /// - Typedef: [`PFN_cuDevicePrimaryCtxSetFlags_v11000`], the ABI of CUDA 11.0
+    /// - Entry point: [`entry::cuDevicePrimaryCtxSetFlags_v11000`](super::entry::cuDevicePrimaryCtxSetFlags_v11000)
     /// - NVIDIA: [Primary Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PRIMARY__CTX.html)
     /// - In every supported header
     #[must_use]
@@ -244,9 +296,11 @@ unsafe extern "C" {
         dev: CUdevice,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active);`
     ///
-    /// - Typedef: [`PFN_cuDevicePrimaryCtxGetState_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuDevicePrimaryCtxGetState_v7000`](super::entry::cuDevicePrimaryCtxGetState_v7000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDevicePrimaryCtxGetState_v7000`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuDevicePrimaryCtxGetState_v7000`](super::entry::cuDevicePrimaryCtxGetState_v7000)
     /// - NVIDIA: [Primary Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PRIMARY__CTX.html)
     /// - In every supported header
     #[must_use]
@@ -255,18 +309,22 @@ unsafe extern "C" {
         flags: *mut ::core::ffi::c_uint,
         active: *mut ::core::ffi::c_int,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuDevicePrimaryCtxReset`](super::cuDevicePrimaryCtxReset)
-    /// - Typedef: [`PFN_cuDevicePrimaryCtxReset_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuDevicePrimaryCtxReset_v11000`](super::entry::cuDevicePrimaryCtxReset_v11000)
+    /// - Typedef: [`PFN_cuDevicePrimaryCtxReset_v11000`], the ABI of CUDA 11.0
+    /// - Entry point: [`entry::cuDevicePrimaryCtxReset_v11000`](super::entry::cuDevicePrimaryCtxReset_v11000)
     /// - NVIDIA: [Primary Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PRIMARY__CTX.html)
     /// - In every supported header
     #[must_use]
     pub fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetExecAffinitySupport_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuDeviceGetExecAffinitySupport_v11040`](super::entry::cuDeviceGetExecAffinitySupport_v11040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetExecAffinitySupport_v11040`], the ABI of CUDA 11.4
+    /// - Entry point: [`entry::cuDeviceGetExecAffinitySupport_v11040`](super::entry::cuDeviceGetExecAffinitySupport_v11040)
     /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
     pub fn cuDeviceGetExecAffinitySupport(
@@ -275,10 +333,12 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
-    /// `CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuCtxCreate`](super::cuCtxCreate)
-    /// - Typedef: [`PFN_cuCtxCreate_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuCtxCreate_v3020`](super::entry::cuCtxCreate_v3020)
+    /// - Typedef: [`PFN_cuCtxCreate_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuCtxCreate_v3020`](super::entry::cuCtxCreate_v3020)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
@@ -288,9 +348,11 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
-    /// `CUresult CUDAAPI cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuCtxCreate_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuCtxCreate_v11040`](super::entry::cuCtxCreate_v11040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxCreate_v11040`], the ABI of CUDA 11.4
+    /// - Entry point: [`entry::cuCtxCreate_v11040`](super::entry::cuCtxCreate_v11040)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
@@ -302,9 +364,11 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12050, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuCtxCreate_v12050`], the ABI of CUDA 12.5; entry point [`entry::cuCtxCreate_v12050`](super::entry::cuCtxCreate_v12050)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxCreate_v12050`], the ABI of CUDA 12.5
+    /// - Entry point: [`entry::cuCtxCreate_v12050`](super::entry::cuCtxCreate_v12050)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - As written here: since CUDA 12.5; removed in 13.0; the name: since CUDA 12.5
     #[must_use]
@@ -315,10 +379,12 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuCtxCreate`](super::cuCtxCreate)
-    /// - Typedef: [`PFN_cuCtxCreate_v12050`], the ABI of CUDA 12.5; entry point [`entry::cuCtxCreate_v12050`](super::entry::cuCtxCreate_v12050)
+    /// - Typedef: [`PFN_cuCtxCreate_v12050`], the ABI of CUDA 12.5
+    /// - Entry point: [`entry::cuCtxCreate_v12050`](super::entry::cuCtxCreate_v12050)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - As written here: since CUDA 13.0; the name: since CUDA 12.5
     #[must_use]
@@ -328,144 +394,182 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
         dev: CUdevice,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuCtxDestroy(CUcontext ctx);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxDestroy(CUcontext ctx);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuCtxDestroy`](super::cuCtxDestroy)
-    /// - Typedef: [`PFN_cuCtxDestroy_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuCtxDestroy_v4000`](super::entry::cuCtxDestroy_v4000)
+    /// - Typedef: [`PFN_cuCtxDestroy_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuCtxDestroy_v4000`](super::entry::cuCtxDestroy_v4000)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - In every supported header
     #[must_use]
     pub fn cuCtxDestroy_v2(ctx: CUcontext) -> CUresult;
-    /// `CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuCtxPushCurrent`](super::cuCtxPushCurrent)
-    /// - Typedef: [`PFN_cuCtxPushCurrent_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuCtxPushCurrent_v4000`](super::entry::cuCtxPushCurrent_v4000)
+    /// - Typedef: [`PFN_cuCtxPushCurrent_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuCtxPushCurrent_v4000`](super::entry::cuCtxPushCurrent_v4000)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - In every supported header
     #[must_use]
     pub fn cuCtxPushCurrent_v2(ctx: CUcontext) -> CUresult;
-    /// `CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuCtxPopCurrent`](super::cuCtxPopCurrent)
-    /// - Typedef: [`PFN_cuCtxPopCurrent_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuCtxPopCurrent_v4000`](super::entry::cuCtxPopCurrent_v4000)
+    /// - Typedef: [`PFN_cuCtxPopCurrent_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuCtxPopCurrent_v4000`](super::entry::cuCtxPopCurrent_v4000)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - In every supported header
     #[must_use]
     pub fn cuCtxPopCurrent_v2(pctx: *mut CUcontext) -> CUresult;
-    /// `CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx);`
     ///
-    /// - Typedef: [`PFN_cuCtxSetCurrent_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuCtxSetCurrent_v4000`](super::entry::cuCtxSetCurrent_v4000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxSetCurrent_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuCtxSetCurrent_v4000`](super::entry::cuCtxSetCurrent_v4000)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - In every supported header
     #[must_use]
     pub fn cuCtxSetCurrent(ctx: CUcontext) -> CUresult;
-    /// `CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx);`
     ///
-    /// - Typedef: [`PFN_cuCtxGetCurrent_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuCtxGetCurrent_v4000`](super::entry::cuCtxGetCurrent_v4000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxGetCurrent_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuCtxGetCurrent_v4000`](super::entry::cuCtxGetCurrent_v4000)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - In every supported header
     #[must_use]
     pub fn cuCtxGetCurrent(pctx: *mut CUcontext) -> CUresult;
-    /// `CUresult CUDAAPI cuCtxGetDevice(CUdevice *device);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxGetDevice(CUdevice *device);`
     ///
-    /// - Typedef: [`PFN_cuCtxGetDevice_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuCtxGetDevice_v2000`](super::entry::cuCtxGetDevice_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxGetDevice_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuCtxGetDevice_v2000`](super::entry::cuCtxGetDevice_v2000)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - In every supported header
     #[must_use]
     pub fn cuCtxGetDevice(device: *mut CUdevice) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx);`
     ///
-    /// - Typedef: [`PFN_cuCtxGetDevice_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuCtxGetDevice_v13000`](super::entry::cuCtxGetDevice_v13000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxGetDevice_v13000`], the ABI of CUDA 13.0
+    /// - Entry point: [`entry::cuCtxGetDevice_v13000`](super::entry::cuCtxGetDevice_v13000)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - Since CUDA 13.0
     #[must_use]
     pub fn cuCtxGetDevice_v2(device: *mut CUdevice, ctx: CUcontext) -> CUresult;
-    /// `CUresult CUDAAPI cuCtxGetFlags(unsigned int *flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxGetFlags(unsigned int *flags);`
     ///
-    /// - Typedef: [`PFN_cuCtxGetFlags_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuCtxGetFlags_v7000`](super::entry::cuCtxGetFlags_v7000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxGetFlags_v7000`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuCtxGetFlags_v7000`](super::entry::cuCtxGetFlags_v7000)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - In every supported header
     #[must_use]
     pub fn cuCtxGetFlags(flags: *mut ::core::ffi::c_uint) -> CUresult;
     #[cfg(cuda_ge_12010)]
-    /// `CUresult CUDAAPI cuCtxSetFlags(unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxSetFlags(unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuCtxSetFlags_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuCtxSetFlags_v12010`](super::entry::cuCtxSetFlags_v12010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxSetFlags_v12010`], the ABI of CUDA 12.1
+    /// - Entry point: [`entry::cuCtxSetFlags_v12010`](super::entry::cuCtxSetFlags_v12010)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - Since CUDA 12.1
     #[must_use]
     pub fn cuCtxSetFlags(flags: ::core::ffi::c_uint) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuCtxGetId(CUcontext ctx, unsigned long long *ctxId);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxGetId(CUcontext ctx, unsigned long long *ctxId);`
     ///
-    /// - Typedef: [`PFN_cuCtxGetId_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuCtxGetId_v12000`](super::entry::cuCtxGetId_v12000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxGetId_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuCtxGetId_v12000`](super::entry::cuCtxGetId_v12000)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - Since CUDA 12.0
     #[must_use]
     pub fn cuCtxGetId(ctx: CUcontext, ctxId: *mut ::core::ffi::c_ulonglong) -> CUresult;
-    /// `CUresult CUDAAPI cuCtxSynchronize(void);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxSynchronize(void);`
     ///
-    /// - Typedef: [`PFN_cuCtxSynchronize_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuCtxSynchronize_v2000`](super::entry::cuCtxSynchronize_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxSynchronize_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuCtxSynchronize_v2000`](super::entry::cuCtxSynchronize_v2000)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - In every supported header
     #[must_use]
     pub fn cuCtxSynchronize() -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext ctx);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext ctx);`
     ///
-    /// - Typedef: [`PFN_cuCtxSynchronize_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuCtxSynchronize_v13000`](super::entry::cuCtxSynchronize_v13000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxSynchronize_v13000`], the ABI of CUDA 13.0
+    /// - Entry point: [`entry::cuCtxSynchronize_v13000`](super::entry::cuCtxSynchronize_v13000)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - Since CUDA 13.0
     #[must_use]
     pub fn cuCtxSynchronize_v2(ctx: CUcontext) -> CUresult;
-    /// `CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value);`
     ///
-    /// - Typedef: [`PFN_cuCtxSetLimit_v3010`], the ABI of CUDA 3.1; entry point [`entry::cuCtxSetLimit_v3010`](super::entry::cuCtxSetLimit_v3010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxSetLimit_v3010`], the ABI of CUDA 3.1
+    /// - Entry point: [`entry::cuCtxSetLimit_v3010`](super::entry::cuCtxSetLimit_v3010)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - In every supported header
     #[must_use]
     pub fn cuCtxSetLimit(limit: CUlimit, value: usize) -> CUresult;
-    /// `CUresult CUDAAPI cuCtxGetLimit(size_t *pvalue, CUlimit limit);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxGetLimit(size_t *pvalue, CUlimit limit);`
     ///
-    /// - Typedef: [`PFN_cuCtxGetLimit_v3010`], the ABI of CUDA 3.1; entry point [`entry::cuCtxGetLimit_v3010`](super::entry::cuCtxGetLimit_v3010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxGetLimit_v3010`], the ABI of CUDA 3.1
+    /// - Entry point: [`entry::cuCtxGetLimit_v3010`](super::entry::cuCtxGetLimit_v3010)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - In every supported header
     #[must_use]
     pub fn cuCtxGetLimit(pvalue: *mut usize, limit: CUlimit) -> CUresult;
-    /// `CUresult CUDAAPI cuCtxGetCacheConfig(CUfunc_cache *pconfig);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxGetCacheConfig(CUfunc_cache *pconfig);`
     ///
-    /// - Typedef: [`PFN_cuCtxGetCacheConfig_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuCtxGetCacheConfig_v3020`](super::entry::cuCtxGetCacheConfig_v3020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxGetCacheConfig_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuCtxGetCacheConfig_v3020`](super::entry::cuCtxGetCacheConfig_v3020)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - In every supported header
     #[must_use]
     pub fn cuCtxGetCacheConfig(pconfig: *mut CUfunc_cache) -> CUresult;
-    /// `CUresult CUDAAPI cuCtxSetCacheConfig(CUfunc_cache config);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxSetCacheConfig(CUfunc_cache config);`
     ///
-    /// - Typedef: [`PFN_cuCtxSetCacheConfig_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuCtxSetCacheConfig_v3020`](super::entry::cuCtxSetCacheConfig_v3020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxSetCacheConfig_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuCtxSetCacheConfig_v3020`](super::entry::cuCtxSetCacheConfig_v3020)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - In every supported header
     #[must_use]
     pub fn cuCtxSetCacheConfig(config: CUfunc_cache) -> CUresult;
     #[cfg(not(cuda_ge_12040))]
-    /// `CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig);`
     ///
-    /// - Typedef: [`PFN_cuCtxGetSharedMemConfig_v4020`], the ABI of CUDA 4.2; entry point [`entry::cuCtxGetSharedMemConfig_v4020`](super::entry::cuCtxGetSharedMemConfig_v4020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxGetSharedMemConfig_v4020`], the ABI of CUDA 4.2
+    /// - Entry point: [`entry::cuCtxGetSharedMemConfig_v4020`](super::entry::cuCtxGetSharedMemConfig_v4020)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - As written here: in CUDA 11.7 to 12.3; removed in 12.4; the name: in every supported header
     #[must_use]
     pub fn cuCtxGetSharedMemConfig(pConfig: *mut CUsharedconfig) -> CUresult;
     #[cfg(not(cuda_ge_12040))]
-    /// `CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config);`
     ///
-    /// - Typedef: [`PFN_cuCtxSetSharedMemConfig_v4020`], the ABI of CUDA 4.2; entry point [`entry::cuCtxSetSharedMemConfig_v4020`](super::entry::cuCtxSetSharedMemConfig_v4020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxSetSharedMemConfig_v4020`], the ABI of CUDA 4.2
+    /// - Entry point: [`entry::cuCtxSetSharedMemConfig_v4020`](super::entry::cuCtxSetSharedMemConfig_v4020)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - As written here: in CUDA 11.7 to 12.3; removed in 12.4; the name: in every supported header
     #[must_use]
     pub fn cuCtxSetSharedMemConfig(config: CUsharedconfig) -> CUresult;
-    /// `CUresult CUDAAPI cuCtxGetApiVersion(CUcontext ctx, unsigned int *version);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxGetApiVersion(CUcontext ctx, unsigned int *version);`
     ///
-    /// - Typedef: [`PFN_cuCtxGetApiVersion_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuCtxGetApiVersion_v3020`](super::entry::cuCtxGetApiVersion_v3020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxGetApiVersion_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuCtxGetApiVersion_v3020`](super::entry::cuCtxGetApiVersion_v3020)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - In every supported header
     #[must_use]
@@ -473,9 +577,11 @@ unsafe extern "C" {
         ctx: CUcontext,
         version: *mut ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority);`
     ///
-    /// - Typedef: [`PFN_cuCtxGetStreamPriorityRange_v5050`], the ABI of CUDA 5.5; entry point [`entry::cuCtxGetStreamPriorityRange_v5050`](super::entry::cuCtxGetStreamPriorityRange_v5050)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxGetStreamPriorityRange_v5050`], the ABI of CUDA 5.5
+    /// - Entry point: [`entry::cuCtxGetStreamPriorityRange_v5050`](super::entry::cuCtxGetStreamPriorityRange_v5050)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - In every supported header
     #[must_use]
@@ -483,16 +589,20 @@ unsafe extern "C" {
         leastPriority: *mut ::core::ffi::c_int,
         greatestPriority: *mut ::core::ffi::c_int,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuCtxResetPersistingL2Cache(void);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxResetPersistingL2Cache(void);`
     ///
-    /// - Typedef: [`PFN_cuCtxResetPersistingL2Cache_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuCtxResetPersistingL2Cache_v11000`](super::entry::cuCtxResetPersistingL2Cache_v11000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxResetPersistingL2Cache_v11000`], the ABI of CUDA 11.0
+    /// - Entry point: [`entry::cuCtxResetPersistingL2Cache_v11000`](super::entry::cuCtxResetPersistingL2Cache_v11000)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - In every supported header
     #[must_use]
     pub fn cuCtxResetPersistingL2Cache() -> CUresult;
-    /// `CUresult CUDAAPI cuCtxGetExecAffinity(CUexecAffinityParam *pExecAffinity, CUexecAffinityType type);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxGetExecAffinity(CUexecAffinityParam *pExecAffinity, CUexecAffinityType type);`
     ///
-    /// - Typedef: [`PFN_cuCtxGetExecAffinity_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuCtxGetExecAffinity_v11040`](super::entry::cuCtxGetExecAffinity_v11040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxGetExecAffinity_v11040`], the ABI of CUDA 11.4
+    /// - Entry point: [`entry::cuCtxGetExecAffinity_v11040`](super::entry::cuCtxGetExecAffinity_v11040)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - In every supported header
     #[must_use]
@@ -501,54 +611,68 @@ unsafe extern "C" {
         type_: CUexecAffinityType,
     ) -> CUresult;
     #[cfg(cuda_ge_12050)]
-    /// `CUresult CUDAAPI cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent);`
     ///
-    /// - Typedef: [`PFN_cuCtxRecordEvent_v12050`], the ABI of CUDA 12.5; entry point [`entry::cuCtxRecordEvent_v12050`](super::entry::cuCtxRecordEvent_v12050)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxRecordEvent_v12050`], the ABI of CUDA 12.5
+    /// - Entry point: [`entry::cuCtxRecordEvent_v12050`](super::entry::cuCtxRecordEvent_v12050)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - Since CUDA 12.5
     #[must_use]
     pub fn cuCtxRecordEvent(hCtx: CUcontext, hEvent: CUevent) -> CUresult;
     #[cfg(cuda_ge_12050)]
-    /// `CUresult CUDAAPI cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent);`
     ///
-    /// - Typedef: [`PFN_cuCtxWaitEvent_v12050`], the ABI of CUDA 12.5; entry point [`entry::cuCtxWaitEvent_v12050`](super::entry::cuCtxWaitEvent_v12050)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxWaitEvent_v12050`], the ABI of CUDA 12.5
+    /// - Entry point: [`entry::cuCtxWaitEvent_v12050`](super::entry::cuCtxWaitEvent_v12050)
     /// - NVIDIA: [Context Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX.html)
     /// - Since CUDA 12.5
     #[must_use]
     pub fn cuCtxWaitEvent(hCtx: CUcontext, hEvent: CUevent) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxAttach(CUcontext *pctx, unsigned int flags);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxAttach(CUcontext *pctx, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuCtxAttach_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuCtxAttach_v2000`](super::entry::cuCtxAttach_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxAttach_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuCtxAttach_v2000`](super::entry::cuCtxAttach_v2000)
     /// - NVIDIA: [Context Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuCtxAttach(pctx: *mut CUcontext, flags: ::core::ffi::c_uint) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxDetach(CUcontext ctx);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxDetach(CUcontext ctx);`
     ///
-    /// - Typedef: [`PFN_cuCtxDetach_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuCtxDetach_v2000`](super::entry::cuCtxDetach_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxDetach_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuCtxDetach_v2000`](super::entry::cuCtxDetach_v2000)
     /// - NVIDIA: [Context Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuCtxDetach(ctx: CUcontext) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig);`
     ///
-    /// - Typedef: [`PFN_cuCtxGetSharedMemConfig_v4020`], the ABI of CUDA 4.2; entry point [`entry::cuCtxGetSharedMemConfig_v4020`](super::entry::cuCtxGetSharedMemConfig_v4020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxGetSharedMemConfig_v4020`], the ABI of CUDA 4.2
+    /// - Entry point: [`entry::cuCtxGetSharedMemConfig_v4020`](super::entry::cuCtxGetSharedMemConfig_v4020)
     /// - NVIDIA: [Context Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX__DEPRECATED.html)
     /// - As written here: since CUDA 12.4; the name: in every supported header
     #[must_use]
     pub fn cuCtxGetSharedMemConfig(pConfig: *mut CUsharedconfig) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config);`
     ///
-    /// - Typedef: [`PFN_cuCtxSetSharedMemConfig_v4020`], the ABI of CUDA 4.2; entry point [`entry::cuCtxSetSharedMemConfig_v4020`](super::entry::cuCtxSetSharedMemConfig_v4020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxSetSharedMemConfig_v4020`], the ABI of CUDA 4.2
+    /// - Entry point: [`entry::cuCtxSetSharedMemConfig_v4020`](super::entry::cuCtxSetSharedMemConfig_v4020)
     /// - NVIDIA: [Context Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CTX__DEPRECATED.html)
     /// - As written here: since CUDA 12.4; the name: in every supported header
     #[must_use]
     pub fn cuCtxSetSharedMemConfig(config: CUsharedconfig) -> CUresult;
-    /// `CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname);`
     ///
-    /// - Typedef: [`PFN_cuModuleLoad_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuModuleLoad_v2000`](super::entry::cuModuleLoad_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuModuleLoad_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuModuleLoad_v2000`](super::entry::cuModuleLoad_v2000)
     /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
     /// - In every supported header
     #[must_use]
@@ -556,9 +680,11 @@ unsafe extern "C" {
         module: *mut CUmodule,
         fname: *const ::core::ffi::c_char,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image);`
     ///
-    /// - Typedef: [`PFN_cuModuleLoadData_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuModuleLoadData_v2000`](super::entry::cuModuleLoadData_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuModuleLoadData_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuModuleLoadData_v2000`](super::entry::cuModuleLoadData_v2000)
     /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
     /// - In every supported header
     #[must_use]
@@ -566,9 +692,11 @@ unsafe extern "C" {
         module: *mut CUmodule,
         image: *const ::core::ffi::c_void,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions, CUjit_option *options, void **optionValues);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions, CUjit_option *options, void **optionValues);`
     ///
-    /// - Typedef: [`PFN_cuModuleLoadDataEx_v2010`], the ABI of CUDA 2.1; entry point [`entry::cuModuleLoadDataEx_v2010`](super::entry::cuModuleLoadDataEx_v2010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuModuleLoadDataEx_v2010`], the ABI of CUDA 2.1
+    /// - Entry point: [`entry::cuModuleLoadDataEx_v2010`](super::entry::cuModuleLoadDataEx_v2010)
     /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
     /// - In every supported header
     #[must_use]
@@ -579,9 +707,11 @@ unsafe extern "C" {
         options: *mut CUjit_option,
         optionValues: *mut *mut ::core::ffi::c_void,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin);`
     ///
-    /// - Typedef: [`PFN_cuModuleLoadFatBinary_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuModuleLoadFatBinary_v2000`](super::entry::cuModuleLoadFatBinary_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuModuleLoadFatBinary_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuModuleLoadFatBinary_v2000`](super::entry::cuModuleLoadFatBinary_v2000)
     /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
     /// - In every supported header
     #[must_use]
@@ -589,24 +719,30 @@ unsafe extern "C" {
         module: *mut CUmodule,
         fatCubin: *const ::core::ffi::c_void,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuModuleUnload(CUmodule hmod);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuModuleUnload(CUmodule hmod);`
     ///
-    /// - Typedef: [`PFN_cuModuleUnload_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuModuleUnload_v2000`](super::entry::cuModuleUnload_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuModuleUnload_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuModuleUnload_v2000`](super::entry::cuModuleUnload_v2000)
     /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
     /// - In every supported header
     #[must_use]
     pub fn cuModuleUnload(hmod: CUmodule) -> CUresult;
     #[cfg(cuda_ge_11080)]
-    /// `CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode *mode);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode *mode);`
     ///
-    /// - Typedef: [`PFN_cuModuleGetLoadingMode_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuModuleGetLoadingMode_v11070`](super::entry::cuModuleGetLoadingMode_v11070)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuModuleGetLoadingMode_v11070`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuModuleGetLoadingMode_v11070`](super::entry::cuModuleGetLoadingMode_v11070)
     /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
     /// - As written here: since CUDA 11.8; the name: in every supported header
     #[must_use]
     pub fn cuModuleGetLoadingMode(mode: *mut CUmoduleLoadingMode) -> CUresult;
-    /// `CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name);`
     ///
-    /// - Typedef: [`PFN_cuModuleGetFunction_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuModuleGetFunction_v2000`](super::entry::cuModuleGetFunction_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuModuleGetFunction_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuModuleGetFunction_v2000`](super::entry::cuModuleGetFunction_v2000)
     /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
     /// - In every supported header
     #[must_use]
@@ -616,9 +752,11 @@ unsafe extern "C" {
         name: *const ::core::ffi::c_char,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `CUresult CUDAAPI cuModuleGetFunctionCount(unsigned int *count, CUmodule mod);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuModuleGetFunctionCount(unsigned int *count, CUmodule mod);`
     ///
-    /// - Typedef: [`PFN_cuModuleGetFunctionCount_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuModuleGetFunctionCount_v12040`](super::entry::cuModuleGetFunctionCount_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuModuleGetFunctionCount_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuModuleGetFunctionCount_v12040`](super::entry::cuModuleGetFunctionCount_v12040)
     /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
     /// - Since CUDA 12.4
     #[must_use]
@@ -627,9 +765,11 @@ unsafe extern "C" {
         mod_: CUmodule,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `CUresult CUDAAPI cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunctions, CUmodule mod);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunctions, CUmodule mod);`
     ///
-    /// - Typedef: [`PFN_cuModuleEnumerateFunctions_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuModuleEnumerateFunctions_v12040`](super::entry::cuModuleEnumerateFunctions_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuModuleEnumerateFunctions_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuModuleEnumerateFunctions_v12040`](super::entry::cuModuleEnumerateFunctions_v12040)
     /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
     /// - Since CUDA 12.4
     #[must_use]
@@ -638,10 +778,12 @@ unsafe extern "C" {
         numFunctions: ::core::ffi::c_uint,
         mod_: CUmodule,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuModuleGetGlobal`](super::cuModuleGetGlobal)
-    /// - Typedef: [`PFN_cuModuleGetGlobal_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuModuleGetGlobal_v3020`](super::entry::cuModuleGetGlobal_v3020)
+    /// - Typedef: [`PFN_cuModuleGetGlobal_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuModuleGetGlobal_v3020`](super::entry::cuModuleGetGlobal_v3020)
     /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
     /// - In every supported header
     #[must_use]
@@ -652,9 +794,11 @@ unsafe extern "C" {
         name: *const ::core::ffi::c_char,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *name);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *name);`
     ///
-    /// - Typedef: [`PFN_cuModuleGetTexRef_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuModuleGetTexRef_v2000`](super::entry::cuModuleGetTexRef_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuModuleGetTexRef_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuModuleGetTexRef_v2000`](super::entry::cuModuleGetTexRef_v2000)
     /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
     /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
@@ -664,9 +808,11 @@ unsafe extern "C" {
         name: *const ::core::ffi::c_char,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char *name);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char *name);`
     ///
-    /// - Typedef: [`PFN_cuModuleGetSurfRef_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuModuleGetSurfRef_v3000`](super::entry::cuModuleGetSurfRef_v3000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuModuleGetSurfRef_v3000`], the ABI of CUDA 3.0
+    /// - Entry point: [`entry::cuModuleGetSurfRef_v3000`](super::entry::cuModuleGetSurfRef_v3000)
     /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
     /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
@@ -675,10 +821,12 @@ unsafe extern "C" {
         hmod: CUmodule,
         name: *const ::core::ffi::c_char,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuLinkCreate(unsigned int numOptions, CUjit_option *options, void **optionValues, CUlinkState *stateOut);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLinkCreate(unsigned int numOptions, CUjit_option *options, void **optionValues, CUlinkState *stateOut);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuLinkCreate`](super::cuLinkCreate)
-    /// - Typedef: [`PFN_cuLinkCreate_v6050`], the ABI of CUDA 6.5; entry point [`entry::cuLinkCreate_v6050`](super::entry::cuLinkCreate_v6050)
+    /// - Typedef: [`PFN_cuLinkCreate_v6050`], the ABI of CUDA 6.5
+    /// - Entry point: [`entry::cuLinkCreate_v6050`](super::entry::cuLinkCreate_v6050)
     /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
     /// - In every supported header
     #[must_use]
@@ -688,10 +836,12 @@ unsafe extern "C" {
         optionValues: *mut *mut ::core::ffi::c_void,
         stateOut: *mut CUlinkState,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuLinkAddData(CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name, unsigned int numOptions, CUjit_option *options, void **optionValues);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLinkAddData(CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name, unsigned int numOptions, CUjit_option *options, void **optionValues);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuLinkAddData`](super::cuLinkAddData)
-    /// - Typedef: [`PFN_cuLinkAddData_v6050`], the ABI of CUDA 6.5; entry point [`entry::cuLinkAddData_v6050`](super::entry::cuLinkAddData_v6050)
+    /// - Typedef: [`PFN_cuLinkAddData_v6050`], the ABI of CUDA 6.5
+    /// - Entry point: [`entry::cuLinkAddData_v6050`](super::entry::cuLinkAddData_v6050)
     /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
     /// - In every supported header
     #[must_use]
@@ -705,10 +855,12 @@ unsafe extern "C" {
         options: *mut CUjit_option,
         optionValues: *mut *mut ::core::ffi::c_void,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuLinkAddFile(CUlinkState state, CUjitInputType type, const char *path, unsigned int numOptions, CUjit_option *options, void **optionValues);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLinkAddFile(CUlinkState state, CUjitInputType type, const char *path, unsigned int numOptions, CUjit_option *options, void **optionValues);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuLinkAddFile`](super::cuLinkAddFile)
-    /// - Typedef: [`PFN_cuLinkAddFile_v6050`], the ABI of CUDA 6.5; entry point [`entry::cuLinkAddFile_v6050`](super::entry::cuLinkAddFile_v6050)
+    /// - Typedef: [`PFN_cuLinkAddFile_v6050`], the ABI of CUDA 6.5
+    /// - Entry point: [`entry::cuLinkAddFile_v6050`](super::entry::cuLinkAddFile_v6050)
     /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
     /// - In every supported header
     #[must_use]
@@ -720,9 +872,11 @@ unsafe extern "C" {
         options: *mut CUjit_option,
         optionValues: *mut *mut ::core::ffi::c_void,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut);`
     ///
-    /// - Typedef: [`PFN_cuLinkComplete_v5050`], the ABI of CUDA 5.5; entry point [`entry::cuLinkComplete_v5050`](super::entry::cuLinkComplete_v5050)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLinkComplete_v5050`], the ABI of CUDA 5.5
+    /// - Entry point: [`entry::cuLinkComplete_v5050`](super::entry::cuLinkComplete_v5050)
     /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
     /// - In every supported header
     #[must_use]
@@ -731,17 +885,21 @@ unsafe extern "C" {
         cubinOut: *mut *mut ::core::ffi::c_void,
         sizeOut: *mut usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuLinkDestroy(CUlinkState state);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLinkDestroy(CUlinkState state);`
     ///
-    /// - Typedef: [`PFN_cuLinkDestroy_v5050`], the ABI of CUDA 5.5; entry point [`entry::cuLinkDestroy_v5050`](super::entry::cuLinkDestroy_v5050)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLinkDestroy_v5050`], the ABI of CUDA 5.5
+    /// - Entry point: [`entry::cuLinkDestroy_v5050`](super::entry::cuLinkDestroy_v5050)
     /// - NVIDIA: [Module Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE.html)
     /// - In every supported header
     #[must_use]
     pub fn cuLinkDestroy(state: CUlinkState) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *name);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *name);`
     ///
-    /// - Typedef: [`PFN_cuModuleGetTexRef_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuModuleGetTexRef_v2000`](super::entry::cuModuleGetTexRef_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuModuleGetTexRef_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuModuleGetTexRef_v2000`](super::entry::cuModuleGetTexRef_v2000)
     /// - NVIDIA: [Module Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE__DEPRECATED.html)
     /// - As written here: since CUDA 12.0; the name: in every supported header
     #[must_use]
@@ -751,9 +909,11 @@ unsafe extern "C" {
         name: *const ::core::ffi::c_char,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char *name);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char *name);`
     ///
-    /// - Typedef: [`PFN_cuModuleGetSurfRef_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuModuleGetSurfRef_v3000`](super::entry::cuModuleGetSurfRef_v3000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuModuleGetSurfRef_v3000`], the ABI of CUDA 3.0
+    /// - Entry point: [`entry::cuModuleGetSurfRef_v3000`](super::entry::cuModuleGetSurfRef_v3000)
     /// - NVIDIA: [Module Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MODULE__DEPRECATED.html)
     /// - As written here: since CUDA 12.0; the name: in every supported header
     #[must_use]
@@ -763,9 +923,11 @@ unsafe extern "C" {
         name: *const ::core::ffi::c_char,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12000, not(cuda_ge_13010)))]
-    /// `CUresult CUDAAPI cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void** libraryOptionValues, unsigned int numLibraryOptions);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void** libraryOptionValues, unsigned int numLibraryOptions);`
     ///
-    /// - Typedef: [`PFN_cuLibraryLoadData_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuLibraryLoadData_v12000`](super::entry::cuLibraryLoadData_v12000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLibraryLoadData_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuLibraryLoadData_v12000`](super::entry::cuLibraryLoadData_v12000)
     /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
     /// - As written here: since CUDA 12.0; removed in 13.1; the name: since CUDA 12.0
     #[must_use]
@@ -780,9 +942,11 @@ unsafe extern "C" {
         numLibraryOptions: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
-    /// `CUresult CUDAAPI cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions);`
     ///
-    /// - Typedef: [`PFN_cuLibraryLoadData_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuLibraryLoadData_v12000`](super::entry::cuLibraryLoadData_v12000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLibraryLoadData_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuLibraryLoadData_v12000`](super::entry::cuLibraryLoadData_v12000)
     /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
     /// - As written here: since CUDA 13.1; the name: since CUDA 12.0
     #[must_use]
@@ -797,9 +961,11 @@ unsafe extern "C" {
         numLibraryOptions: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions);`
     ///
-    /// - Typedef: [`PFN_cuLibraryLoadFromFile_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuLibraryLoadFromFile_v12000`](super::entry::cuLibraryLoadFromFile_v12000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLibraryLoadFromFile_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuLibraryLoadFromFile_v12000`](super::entry::cuLibraryLoadFromFile_v12000)
     /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -814,17 +980,21 @@ unsafe extern "C" {
         numLibraryOptions: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuLibraryUnload(CUlibrary library);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLibraryUnload(CUlibrary library);`
     ///
-    /// - Typedef: [`PFN_cuLibraryUnload_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuLibraryUnload_v12000`](super::entry::cuLibraryUnload_v12000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLibraryUnload_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuLibraryUnload_v12000`](super::entry::cuLibraryUnload_v12000)
     /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
     /// - Since CUDA 12.0
     #[must_use]
     pub fn cuLibraryUnload(library: CUlibrary) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name);`
     ///
-    /// - Typedef: [`PFN_cuLibraryGetKernel_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuLibraryGetKernel_v12000`](super::entry::cuLibraryGetKernel_v12000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLibraryGetKernel_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuLibraryGetKernel_v12000`](super::entry::cuLibraryGetKernel_v12000)
     /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -834,9 +1004,11 @@ unsafe extern "C" {
         name: *const ::core::ffi::c_char,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `CUresult CUDAAPI cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib);`
     ///
-    /// - Typedef: [`PFN_cuLibraryGetKernelCount_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuLibraryGetKernelCount_v12040`](super::entry::cuLibraryGetKernelCount_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLibraryGetKernelCount_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuLibraryGetKernelCount_v12040`](super::entry::cuLibraryGetKernelCount_v12040)
     /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
     /// - Since CUDA 12.4
     #[must_use]
@@ -845,9 +1017,11 @@ unsafe extern "C" {
         lib: CUlibrary,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `CUresult CUDAAPI cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, CUlibrary lib);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, CUlibrary lib);`
     ///
-    /// - Typedef: [`PFN_cuLibraryEnumerateKernels_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuLibraryEnumerateKernels_v12040`](super::entry::cuLibraryEnumerateKernels_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLibraryEnumerateKernels_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuLibraryEnumerateKernels_v12040`](super::entry::cuLibraryEnumerateKernels_v12040)
     /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
     /// - Since CUDA 12.4
     #[must_use]
@@ -857,33 +1031,41 @@ unsafe extern "C" {
         lib: CUlibrary,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuLibraryGetModule(CUmodule *pMod, CUlibrary library);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLibraryGetModule(CUmodule *pMod, CUlibrary library);`
     ///
-    /// - Typedef: [`PFN_cuLibraryGetModule_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuLibraryGetModule_v12000`](super::entry::cuLibraryGetModule_v12000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLibraryGetModule_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuLibraryGetModule_v12000`](super::entry::cuLibraryGetModule_v12000)
     /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
     /// - Since CUDA 12.0
     #[must_use]
     pub fn cuLibraryGetModule(pMod: *mut CUmodule, library: CUlibrary) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel);`
     ///
-    /// - Typedef: [`PFN_cuKernelGetFunction_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuKernelGetFunction_v12000`](super::entry::cuKernelGetFunction_v12000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuKernelGetFunction_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuKernelGetFunction_v12000`](super::entry::cuKernelGetFunction_v12000)
     /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
     /// - Since CUDA 12.0
     #[must_use]
     pub fn cuKernelGetFunction(pFunc: *mut CUfunction, kernel: CUkernel) -> CUresult;
     #[cfg(cuda_ge_12050)]
-    /// `CUresult CUDAAPI cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel);`
     ///
-    /// - Typedef: [`PFN_cuKernelGetLibrary_v12050`], the ABI of CUDA 12.5; entry point [`entry::cuKernelGetLibrary_v12050`](super::entry::cuKernelGetLibrary_v12050)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuKernelGetLibrary_v12050`], the ABI of CUDA 12.5
+    /// - Entry point: [`entry::cuKernelGetLibrary_v12050`](super::entry::cuKernelGetLibrary_v12050)
     /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
     /// - Since CUDA 12.5
     #[must_use]
     pub fn cuKernelGetLibrary(pLib: *mut CUlibrary, kernel: CUkernel) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name);`
     ///
-    /// - Typedef: [`PFN_cuLibraryGetGlobal_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuLibraryGetGlobal_v12000`](super::entry::cuLibraryGetGlobal_v12000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLibraryGetGlobal_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuLibraryGetGlobal_v12000`](super::entry::cuLibraryGetGlobal_v12000)
     /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -894,9 +1076,11 @@ unsafe extern "C" {
         name: *const ::core::ffi::c_char,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name);`
     ///
-    /// - Typedef: [`PFN_cuLibraryGetManaged_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuLibraryGetManaged_v12000`](super::entry::cuLibraryGetManaged_v12000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLibraryGetManaged_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuLibraryGetManaged_v12000`](super::entry::cuLibraryGetManaged_v12000)
     /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -907,9 +1091,11 @@ unsafe extern "C" {
         name: *const ::core::ffi::c_char,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuLibraryGetUnifiedFunction(void **fptr, CUlibrary library, const char *symbol);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLibraryGetUnifiedFunction(void **fptr, CUlibrary library, const char *symbol);`
     ///
-    /// - Typedef: [`PFN_cuLibraryGetUnifiedFunction_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuLibraryGetUnifiedFunction_v12000`](super::entry::cuLibraryGetUnifiedFunction_v12000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLibraryGetUnifiedFunction_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuLibraryGetUnifiedFunction_v12000`](super::entry::cuLibraryGetUnifiedFunction_v12000)
     /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -919,9 +1105,11 @@ unsafe extern "C" {
         symbol: *const ::core::ffi::c_char,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuKernelGetAttribute_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuKernelGetAttribute_v12000`](super::entry::cuKernelGetAttribute_v12000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuKernelGetAttribute_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuKernelGetAttribute_v12000`](super::entry::cuKernelGetAttribute_v12000)
     /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -932,9 +1120,11 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuKernelSetAttribute_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuKernelSetAttribute_v12000`](super::entry::cuKernelSetAttribute_v12000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuKernelSetAttribute_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuKernelSetAttribute_v12000`](super::entry::cuKernelSetAttribute_v12000)
     /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -945,9 +1135,11 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuKernelSetCacheConfig_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuKernelSetCacheConfig_v12000`](super::entry::cuKernelSetCacheConfig_v12000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuKernelSetCacheConfig_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuKernelSetCacheConfig_v12000`](super::entry::cuKernelSetCacheConfig_v12000)
     /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -957,9 +1149,11 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(cuda_ge_12030)]
-    /// `CUresult CUDAAPI cuKernelGetName(const char **name, CUkernel hfunc);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuKernelGetName(const char **name, CUkernel hfunc);`
     ///
-    /// - Typedef: [`PFN_cuKernelGetName_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuKernelGetName_v12030`](super::entry::cuKernelGetName_v12030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuKernelGetName_v12030`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuKernelGetName_v12030`](super::entry::cuKernelGetName_v12030)
     /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
     /// - Since CUDA 12.3
     #[must_use]
@@ -968,9 +1162,11 @@ unsafe extern "C" {
         hfunc: CUkernel,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `CUresult CUDAAPI cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t *paramSize);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t *paramSize);`
     ///
-    /// - Typedef: [`PFN_cuKernelGetParamInfo_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuKernelGetParamInfo_v12040`](super::entry::cuKernelGetParamInfo_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuKernelGetParamInfo_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuKernelGetParamInfo_v12040`](super::entry::cuKernelGetParamInfo_v12040)
     /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
     /// - Since CUDA 12.4
     #[must_use]
@@ -981,33 +1177,41 @@ unsafe extern "C" {
         paramSize: *mut usize,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
-    /// `CUresult CUDAAPI cuKernelGetParamCount(CUkernel kernel, size_t *paramCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuKernelGetParamCount(CUkernel kernel, size_t *paramCount);`
     ///
-    /// - Typedef: [`PFN_cuKernelGetParamCount_v13020`], the ABI of CUDA 13.2; entry point [`entry::cuKernelGetParamCount_v13020`](super::entry::cuKernelGetParamCount_v13020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuKernelGetParamCount_v13020`], the ABI of CUDA 13.2
+    /// - Entry point: [`entry::cuKernelGetParamCount_v13020`](super::entry::cuKernelGetParamCount_v13020)
     /// - NVIDIA: [Library Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LIBRARY.html)
     /// - Since CUDA 13.2
     #[must_use]
     pub fn cuKernelGetParamCount(kernel: CUkernel, paramCount: *mut usize) -> CUresult;
-    /// `CUresult CUDAAPI cuMemGetInfo(size_t *free, size_t *total);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemGetInfo(size_t *free, size_t *total);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemGetInfo`](super::cuMemGetInfo)
-    /// - Typedef: [`PFN_cuMemGetInfo_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemGetInfo_v3020`](super::entry::cuMemGetInfo_v3020)
+    /// - Typedef: [`PFN_cuMemGetInfo_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemGetInfo_v3020`](super::entry::cuMemGetInfo_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemGetInfo_v2(free: *mut usize, total: *mut usize) -> CUresult;
-    /// `CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemAlloc`](super::cuMemAlloc)
-    /// - Typedef: [`PFN_cuMemAlloc_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemAlloc_v3020`](super::entry::cuMemAlloc_v3020)
+    /// - Typedef: [`PFN_cuMemAlloc_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemAlloc_v3020`](super::entry::cuMemAlloc_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemAlloc_v2(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult;
-    /// `CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height, unsigned int ElementSizeBytes);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height, unsigned int ElementSizeBytes);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemAllocPitch`](super::cuMemAllocPitch)
-    /// - Typedef: [`PFN_cuMemAllocPitch_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemAllocPitch_v3020`](super::entry::cuMemAllocPitch_v3020)
+    /// - Typedef: [`PFN_cuMemAllocPitch_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemAllocPitch_v3020`](super::entry::cuMemAllocPitch_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1018,18 +1222,22 @@ unsafe extern "C" {
         Height: usize,
         ElementSizeBytes: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemFree(CUdeviceptr dptr);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemFree(CUdeviceptr dptr);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemFree`](super::cuMemFree)
-    /// - Typedef: [`PFN_cuMemFree_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemFree_v3020`](super::entry::cuMemFree_v3020)
+    /// - Typedef: [`PFN_cuMemFree_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemFree_v3020`](super::entry::cuMemFree_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemFree_v2(dptr: CUdeviceptr) -> CUresult;
-    /// `CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemGetAddressRange`](super::cuMemGetAddressRange)
-    /// - Typedef: [`PFN_cuMemGetAddressRange_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemGetAddressRange_v3020`](super::entry::cuMemGetAddressRange_v3020)
+    /// - Typedef: [`PFN_cuMemGetAddressRange_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemGetAddressRange_v3020`](super::entry::cuMemGetAddressRange_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1038,10 +1246,12 @@ unsafe extern "C" {
         psize: *mut usize,
         dptr: CUdeviceptr,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemAllocHost(void **pp, size_t bytesize);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemAllocHost(void **pp, size_t bytesize);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemAllocHost`](super::cuMemAllocHost)
-    /// - Typedef: [`PFN_cuMemAllocHost_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemAllocHost_v3020`](super::entry::cuMemAllocHost_v3020)
+    /// - Typedef: [`PFN_cuMemAllocHost_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemAllocHost_v3020`](super::entry::cuMemAllocHost_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1049,16 +1259,20 @@ unsafe extern "C" {
         pp: *mut *mut ::core::ffi::c_void,
         bytesize: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemFreeHost(void *p);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemFreeHost(void *p);`
     ///
-    /// - Typedef: [`PFN_cuMemFreeHost_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuMemFreeHost_v2000`](super::entry::cuMemFreeHost_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemFreeHost_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuMemFreeHost_v2000`](super::entry::cuMemFreeHost_v2000)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemFreeHost(p: *mut ::core::ffi::c_void) -> CUresult;
-    /// `CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags);`
     ///
-    /// - Typedef: [`PFN_cuMemHostAlloc_v2020`], the ABI of CUDA 2.2; entry point [`entry::cuMemHostAlloc_v2020`](super::entry::cuMemHostAlloc_v2020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemHostAlloc_v2020`], the ABI of CUDA 2.2
+    /// - Entry point: [`entry::cuMemHostAlloc_v2020`](super::entry::cuMemHostAlloc_v2020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1067,10 +1281,12 @@ unsafe extern "C" {
         bytesize: usize,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned int Flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned int Flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemHostGetDevicePointer`](super::cuMemHostGetDevicePointer)
-    /// - Typedef: [`PFN_cuMemHostGetDevicePointer_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemHostGetDevicePointer_v3020`](super::entry::cuMemHostGetDevicePointer_v3020)
+    /// - Typedef: [`PFN_cuMemHostGetDevicePointer_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemHostGetDevicePointer_v3020`](super::entry::cuMemHostGetDevicePointer_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1079,9 +1295,11 @@ unsafe extern "C" {
         p: *mut ::core::ffi::c_void,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemHostGetFlags(unsigned int *pFlags, void *p);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemHostGetFlags(unsigned int *pFlags, void *p);`
     ///
-    /// - Typedef: [`PFN_cuMemHostGetFlags_v2030`], the ABI of CUDA 2.3; entry point [`entry::cuMemHostGetFlags_v2030`](super::entry::cuMemHostGetFlags_v2030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemHostGetFlags_v2030`], the ABI of CUDA 2.3
+    /// - Entry point: [`entry::cuMemHostGetFlags_v2030`](super::entry::cuMemHostGetFlags_v2030)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1089,9 +1307,11 @@ unsafe extern "C" {
         pFlags: *mut ::core::ffi::c_uint,
         p: *mut ::core::ffi::c_void,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuMemAllocManaged_v6000`], the ABI of CUDA 6.0; entry point [`entry::cuMemAllocManaged_v6000`](super::entry::cuMemAllocManaged_v6000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemAllocManaged_v6000`], the ABI of CUDA 6.0
+    /// - Entry point: [`entry::cuMemAllocManaged_v6000`](super::entry::cuMemAllocManaged_v6000)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1101,9 +1321,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `CUresult CUDAAPI cuDeviceRegisterAsyncNotification(CUdevice device, CUasyncCallback callbackFunc, void *userData, CUasyncCallbackHandle *callback);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceRegisterAsyncNotification(CUdevice device, CUasyncCallback callbackFunc, void *userData, CUasyncCallbackHandle *callback);`
     ///
-    /// - Typedef: [`PFN_cuDeviceRegisterAsyncNotification_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuDeviceRegisterAsyncNotification_v12040`](super::entry::cuDeviceRegisterAsyncNotification_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceRegisterAsyncNotification_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuDeviceRegisterAsyncNotification_v12040`](super::entry::cuDeviceRegisterAsyncNotification_v12040)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - Since CUDA 12.4
     #[must_use]
@@ -1114,9 +1336,11 @@ unsafe extern "C" {
         callback: *mut CUasyncCallbackHandle,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `CUresult CUDAAPI cuDeviceUnregisterAsyncNotification(CUdevice device, CUasyncCallbackHandle callback);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceUnregisterAsyncNotification(CUdevice device, CUasyncCallbackHandle callback);`
     ///
-    /// - Typedef: [`PFN_cuDeviceUnregisterAsyncNotification_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuDeviceUnregisterAsyncNotification_v12040`](super::entry::cuDeviceUnregisterAsyncNotification_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceUnregisterAsyncNotification_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuDeviceUnregisterAsyncNotification_v12040`](super::entry::cuDeviceUnregisterAsyncNotification_v12040)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - Since CUDA 12.4
     #[must_use]
@@ -1124,9 +1348,11 @@ unsafe extern "C" {
         device: CUdevice,
         callback: CUasyncCallbackHandle,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetByPCIBusId_v4010`], the ABI of CUDA 4.1; entry point [`entry::cuDeviceGetByPCIBusId_v4010`](super::entry::cuDeviceGetByPCIBusId_v4010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetByPCIBusId_v4010`], the ABI of CUDA 4.1
+    /// - Entry point: [`entry::cuDeviceGetByPCIBusId_v4010`](super::entry::cuDeviceGetByPCIBusId_v4010)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1134,9 +1360,11 @@ unsafe extern "C" {
         dev: *mut CUdevice,
         pciBusId: *const ::core::ffi::c_char,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetPCIBusId_v4010`], the ABI of CUDA 4.1; entry point [`entry::cuDeviceGetPCIBusId_v4010`](super::entry::cuDeviceGetPCIBusId_v4010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetPCIBusId_v4010`], the ABI of CUDA 4.1
+    /// - Entry point: [`entry::cuDeviceGetPCIBusId_v4010`](super::entry::cuDeviceGetPCIBusId_v4010)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1145,9 +1373,11 @@ unsafe extern "C" {
         len: ::core::ffi::c_int,
         dev: CUdevice,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event);`
     ///
-    /// - Typedef: [`PFN_cuIpcGetEventHandle_v4010`], the ABI of CUDA 4.1; entry point [`entry::cuIpcGetEventHandle_v4010`](super::entry::cuIpcGetEventHandle_v4010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuIpcGetEventHandle_v4010`], the ABI of CUDA 4.1
+    /// - Entry point: [`entry::cuIpcGetEventHandle_v4010`](super::entry::cuIpcGetEventHandle_v4010)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1155,9 +1385,11 @@ unsafe extern "C" {
         pHandle: *mut CUipcEventHandle,
         event: CUevent,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle);`
     ///
-    /// - Typedef: [`PFN_cuIpcOpenEventHandle_v4010`], the ABI of CUDA 4.1; entry point [`entry::cuIpcOpenEventHandle_v4010`](super::entry::cuIpcOpenEventHandle_v4010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuIpcOpenEventHandle_v4010`], the ABI of CUDA 4.1
+    /// - Entry point: [`entry::cuIpcOpenEventHandle_v4010`](super::entry::cuIpcOpenEventHandle_v4010)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1165,9 +1397,11 @@ unsafe extern "C" {
         phEvent: *mut CUevent,
         handle: CUipcEventHandle,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr);`
     ///
-    /// - Typedef: [`PFN_cuIpcGetMemHandle_v4010`], the ABI of CUDA 4.1; entry point [`entry::cuIpcGetMemHandle_v4010`](super::entry::cuIpcGetMemHandle_v4010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuIpcGetMemHandle_v4010`], the ABI of CUDA 4.1
+    /// - Entry point: [`entry::cuIpcGetMemHandle_v4010`](super::entry::cuIpcGetMemHandle_v4010)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1175,10 +1409,12 @@ unsafe extern "C" {
         pHandle: *mut CUipcMemHandle,
         dptr: CUdeviceptr,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuIpcOpenMemHandle`](super::cuIpcOpenMemHandle)
-    /// - Typedef: [`PFN_cuIpcOpenMemHandle_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuIpcOpenMemHandle_v11000`](super::entry::cuIpcOpenMemHandle_v11000)
+    /// - Typedef: [`PFN_cuIpcOpenMemHandle_v11000`], the ABI of CUDA 11.0
+    /// - Entry point: [`entry::cuIpcOpenMemHandle_v11000`](super::entry::cuIpcOpenMemHandle_v11000)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1187,17 +1423,21 @@ unsafe extern "C" {
         handle: CUipcMemHandle,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr);`
     ///
-    /// - Typedef: [`PFN_cuIpcCloseMemHandle_v4010`], the ABI of CUDA 4.1; entry point [`entry::cuIpcCloseMemHandle_v4010`](super::entry::cuIpcCloseMemHandle_v4010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuIpcCloseMemHandle_v4010`], the ABI of CUDA 4.1
+    /// - Entry point: [`entry::cuIpcCloseMemHandle_v4010`](super::entry::cuIpcCloseMemHandle_v4010)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuIpcCloseMemHandle(dptr: CUdeviceptr) -> CUresult;
-    /// `CUresult CUDAAPI cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemHostRegister`](super::cuMemHostRegister)
-    /// - Typedef: [`PFN_cuMemHostRegister_v6050`], the ABI of CUDA 6.5; entry point [`entry::cuMemHostRegister_v6050`](super::entry::cuMemHostRegister_v6050)
+    /// - Typedef: [`PFN_cuMemHostRegister_v6050`], the ABI of CUDA 6.5
+    /// - Entry point: [`entry::cuMemHostRegister_v6050`](super::entry::cuMemHostRegister_v6050)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1206,17 +1446,21 @@ unsafe extern "C" {
         bytesize: usize,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemHostUnregister(void *p);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemHostUnregister(void *p);`
     ///
-    /// - Typedef: [`PFN_cuMemHostUnregister_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuMemHostUnregister_v4000`](super::entry::cuMemHostUnregister_v4000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemHostUnregister_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuMemHostUnregister_v4000`](super::entry::cuMemHostUnregister_v4000)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemHostUnregister(p: *mut ::core::ffi::c_void) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpy`](super::cuMemcpy) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpy_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpy_v7000_ptds`](super::entry::cuMemcpy_v7000_ptds)
+    /// - Typedef: [`PFN_cuMemcpy_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpy_v7000_ptds`](super::entry::cuMemcpy_v7000_ptds)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1225,10 +1469,12 @@ unsafe extern "C" {
         src: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyPeer`](super::cuMemcpyPeer) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpyPeer_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyPeer_v7000_ptds`](super::entry::cuMemcpyPeer_v7000_ptds)
+    /// - Typedef: [`PFN_cuMemcpyPeer_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpyPeer_v7000_ptds`](super::entry::cuMemcpyPeer_v7000_ptds)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1239,10 +1485,12 @@ unsafe extern "C" {
         srcContext: CUcontext,
         ByteCount: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyHtoD`](super::cuMemcpyHtoD) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpyHtoD_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyHtoD_v7000_ptds`](super::entry::cuMemcpyHtoD_v7000_ptds)
+    /// - Typedef: [`PFN_cuMemcpyHtoD_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpyHtoD_v7000_ptds`](super::entry::cuMemcpyHtoD_v7000_ptds)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1251,10 +1499,12 @@ unsafe extern "C" {
         srcHost: *const ::core::ffi::c_void,
         ByteCount: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyDtoH`](super::cuMemcpyDtoH) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpyDtoH_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyDtoH_v7000_ptds`](super::entry::cuMemcpyDtoH_v7000_ptds)
+    /// - Typedef: [`PFN_cuMemcpyDtoH_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpyDtoH_v7000_ptds`](super::entry::cuMemcpyDtoH_v7000_ptds)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1263,10 +1513,12 @@ unsafe extern "C" {
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyDtoD`](super::cuMemcpyDtoD) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpyDtoD_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyDtoD_v7000_ptds`](super::entry::cuMemcpyDtoD_v7000_ptds)
+    /// - Typedef: [`PFN_cuMemcpyDtoD_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpyDtoD_v7000_ptds`](super::entry::cuMemcpyDtoD_v7000_ptds)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1275,10 +1527,12 @@ unsafe extern "C" {
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyDtoA(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyDtoA(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyDtoA`](super::cuMemcpyDtoA) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpyDtoA_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyDtoA_v7000_ptds`](super::entry::cuMemcpyDtoA_v7000_ptds)
+    /// - Typedef: [`PFN_cuMemcpyDtoA_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpyDtoA_v7000_ptds`](super::entry::cuMemcpyDtoA_v7000_ptds)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1288,10 +1542,12 @@ unsafe extern "C" {
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyAtoD(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyAtoD(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyAtoD`](super::cuMemcpyAtoD) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpyAtoD_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyAtoD_v7000_ptds`](super::entry::cuMemcpyAtoD_v7000_ptds)
+    /// - Typedef: [`PFN_cuMemcpyAtoD_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpyAtoD_v7000_ptds`](super::entry::cuMemcpyAtoD_v7000_ptds)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1301,10 +1557,12 @@ unsafe extern "C" {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyHtoA(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyHtoA(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyHtoA`](super::cuMemcpyHtoA) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpyHtoA_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyHtoA_v7000_ptds`](super::entry::cuMemcpyHtoA_v7000_ptds)
+    /// - Typedef: [`PFN_cuMemcpyHtoA_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpyHtoA_v7000_ptds`](super::entry::cuMemcpyHtoA_v7000_ptds)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1314,10 +1572,12 @@ unsafe extern "C" {
         srcHost: *const ::core::ffi::c_void,
         ByteCount: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyAtoH(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyAtoH(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyAtoH`](super::cuMemcpyAtoH) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpyAtoH_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyAtoH_v7000_ptds`](super::entry::cuMemcpyAtoH_v7000_ptds)
+    /// - Typedef: [`PFN_cuMemcpyAtoH_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpyAtoH_v7000_ptds`](super::entry::cuMemcpyAtoH_v7000_ptds)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1327,10 +1587,12 @@ unsafe extern "C" {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyAtoA(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyAtoA(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyAtoA`](super::cuMemcpyAtoA) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpyAtoA_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyAtoA_v7000_ptds`](super::entry::cuMemcpyAtoA_v7000_ptds)
+    /// - Typedef: [`PFN_cuMemcpyAtoA_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpyAtoA_v7000_ptds`](super::entry::cuMemcpyAtoA_v7000_ptds)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1341,42 +1603,52 @@ unsafe extern "C" {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D *pCopy);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D *pCopy);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpy2D`](super::cuMemcpy2D) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpy2D_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpy2D_v7000_ptds`](super::entry::cuMemcpy2D_v7000_ptds)
+    /// - Typedef: [`PFN_cuMemcpy2D_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpy2D_v7000_ptds`](super::entry::cuMemcpy2D_v7000_ptds)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemcpy2D_v2_ptds(pCopy: *const CUDA_MEMCPY2D) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *pCopy);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *pCopy);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpy2DUnaligned`](super::cuMemcpy2DUnaligned) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpy2DUnaligned_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpy2DUnaligned_v7000_ptds`](super::entry::cuMemcpy2DUnaligned_v7000_ptds)
+    /// - Typedef: [`PFN_cuMemcpy2DUnaligned_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpy2DUnaligned_v7000_ptds`](super::entry::cuMemcpy2DUnaligned_v7000_ptds)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemcpy2DUnaligned_v2_ptds(pCopy: *const CUDA_MEMCPY2D) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D *pCopy);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D *pCopy);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpy3D`](super::cuMemcpy3D) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpy3D_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpy3D_v7000_ptds`](super::entry::cuMemcpy3D_v7000_ptds)
+    /// - Typedef: [`PFN_cuMemcpy3D_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpy3D_v7000_ptds`](super::entry::cuMemcpy3D_v7000_ptds)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemcpy3D_v2_ptds(pCopy: *const CUDA_MEMCPY3D) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpy3DPeer`](super::cuMemcpy3DPeer) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpy3DPeer_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpy3DPeer_v7000_ptds`](super::entry::cuMemcpy3DPeer_v7000_ptds)
+    /// - Typedef: [`PFN_cuMemcpy3DPeer_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpy3DPeer_v7000_ptds`](super::entry::cuMemcpy3DPeer_v7000_ptds)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemcpy3DPeer_ptds(pCopy: *const CUDA_MEMCPY3D_PEER) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyAsync`](super::cuMemcpyAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpyAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyAsync_v7000_ptsz`](super::entry::cuMemcpyAsync_v7000_ptsz)
+    /// - Typedef: [`PFN_cuMemcpyAsync_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpyAsync_v7000_ptsz`](super::entry::cuMemcpyAsync_v7000_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1386,10 +1658,12 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyPeerAsync`](super::cuMemcpyPeerAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpyPeerAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyPeerAsync_v7000_ptsz`](super::entry::cuMemcpyPeerAsync_v7000_ptsz)
+    /// - Typedef: [`PFN_cuMemcpyPeerAsync_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpyPeerAsync_v7000_ptsz`](super::entry::cuMemcpyPeerAsync_v7000_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1401,10 +1675,12 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyHtoDAsync`](super::cuMemcpyHtoDAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpyHtoDAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyHtoDAsync_v7000_ptsz`](super::entry::cuMemcpyHtoDAsync_v7000_ptsz)
+    /// - Typedef: [`PFN_cuMemcpyHtoDAsync_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpyHtoDAsync_v7000_ptsz`](super::entry::cuMemcpyHtoDAsync_v7000_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1414,10 +1690,12 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyDtoHAsync`](super::cuMemcpyDtoHAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpyDtoHAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyDtoHAsync_v7000_ptsz`](super::entry::cuMemcpyDtoHAsync_v7000_ptsz)
+    /// - Typedef: [`PFN_cuMemcpyDtoHAsync_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpyDtoHAsync_v7000_ptsz`](super::entry::cuMemcpyDtoHAsync_v7000_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1427,10 +1705,12 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyDtoDAsync`](super::cuMemcpyDtoDAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpyDtoDAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyDtoDAsync_v7000_ptsz`](super::entry::cuMemcpyDtoDAsync_v7000_ptsz)
+    /// - Typedef: [`PFN_cuMemcpyDtoDAsync_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpyDtoDAsync_v7000_ptsz`](super::entry::cuMemcpyDtoDAsync_v7000_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1440,10 +1720,12 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyHtoAAsync`](super::cuMemcpyHtoAAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpyHtoAAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyHtoAAsync_v7000_ptsz`](super::entry::cuMemcpyHtoAAsync_v7000_ptsz)
+    /// - Typedef: [`PFN_cuMemcpyHtoAAsync_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpyHtoAAsync_v7000_ptsz`](super::entry::cuMemcpyHtoAAsync_v7000_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1454,10 +1736,12 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyAtoHAsync`](super::cuMemcpyAtoHAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpyAtoHAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpyAtoHAsync_v7000_ptsz`](super::entry::cuMemcpyAtoHAsync_v7000_ptsz)
+    /// - Typedef: [`PFN_cuMemcpyAtoHAsync_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpyAtoHAsync_v7000_ptsz`](super::entry::cuMemcpyAtoHAsync_v7000_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1468,10 +1752,12 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpy2DAsync`](super::cuMemcpy2DAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpy2DAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpy2DAsync_v7000_ptsz`](super::entry::cuMemcpy2DAsync_v7000_ptsz)
+    /// - Typedef: [`PFN_cuMemcpy2DAsync_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpy2DAsync_v7000_ptsz`](super::entry::cuMemcpy2DAsync_v7000_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1479,10 +1765,12 @@ unsafe extern "C" {
         pCopy: *const CUDA_MEMCPY2D,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpy3DAsync`](super::cuMemcpy3DAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpy3DAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpy3DAsync_v7000_ptsz`](super::entry::cuMemcpy3DAsync_v7000_ptsz)
+    /// - Typedef: [`PFN_cuMemcpy3DAsync_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpy3DAsync_v7000_ptsz`](super::entry::cuMemcpy3DAsync_v7000_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1490,10 +1778,12 @@ unsafe extern "C" {
         pCopy: *const CUDA_MEMCPY3D,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpy3DPeerAsync`](super::cuMemcpy3DPeerAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpy3DPeerAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemcpy3DPeerAsync_v7000_ptsz`](super::entry::cuMemcpy3DPeerAsync_v7000_ptsz)
+    /// - Typedef: [`PFN_cuMemcpy3DPeerAsync_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemcpy3DPeerAsync_v7000_ptsz`](super::entry::cuMemcpy3DPeerAsync_v7000_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1502,10 +1792,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyBatchAsync`](super::cuMemcpyBatchAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpyBatchAsync_v12080_ptsz`], the ABI of CUDA 12.8; entry point [`entry::cuMemcpyBatchAsync_v12080_ptsz`](super::entry::cuMemcpyBatchAsync_v12080_ptsz)
+    /// - Typedef: [`PFN_cuMemcpyBatchAsync_v12080_ptsz`], the ABI of CUDA 12.8
+    /// - Entry point: [`entry::cuMemcpyBatchAsync_v12080_ptsz`](super::entry::cuMemcpyBatchAsync_v12080_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - Since CUDA 12.8; removed in 13.0
     #[must_use]
@@ -1521,10 +1813,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx, unsigned long long flags, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpy3DBatchAsync`](super::cuMemcpy3DBatchAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v12080_ptsz`], the ABI of CUDA 12.8; entry point [`entry::cuMemcpy3DBatchAsync_v12080_ptsz`](super::entry::cuMemcpy3DBatchAsync_v12080_ptsz)
+    /// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v12080_ptsz`], the ABI of CUDA 12.8
+    /// - Entry point: [`entry::cuMemcpy3DBatchAsync_v12080_ptsz`](super::entry::cuMemcpy3DBatchAsync_v12080_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - Since CUDA 12.8; removed in 13.0
     #[must_use]
@@ -1536,10 +1830,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyBatchAsync`](super::cuMemcpyBatchAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpyBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0; entry point [`entry::cuMemcpyBatchAsync_v13000_ptsz`](super::entry::cuMemcpyBatchAsync_v13000_ptsz)
+    /// - Typedef: [`PFN_cuMemcpyBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0
+    /// - Entry point: [`entry::cuMemcpyBatchAsync_v13000_ptsz`](super::entry::cuMemcpyBatchAsync_v13000_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - Since CUDA 13.0
     #[must_use]
@@ -1554,10 +1850,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpy3DBatchAsync`](super::cuMemcpy3DBatchAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0; entry point [`entry::cuMemcpy3DBatchAsync_v13000_ptsz`](super::entry::cuMemcpy3DBatchAsync_v13000_ptsz)
+    /// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0
+    /// - Entry point: [`entry::cuMemcpy3DBatchAsync_v13000_ptsz`](super::entry::cuMemcpy3DBatchAsync_v13000_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - Since CUDA 13.0
     #[must_use]
@@ -1568,10 +1866,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
-    /// `CUresult CUDAAPI cuMemcpyWithAttributesAsync(CUdeviceptr dst, CUdeviceptr src, size_t size, CUmemcpyAttributes *attr, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyWithAttributesAsync(CUdeviceptr dst, CUdeviceptr src, size_t size, CUmemcpyAttributes *attr, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyWithAttributesAsync`](super::cuMemcpyWithAttributesAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpyWithAttributesAsync_v13020_ptsz`], the ABI of CUDA 13.2; entry point [`entry::cuMemcpyWithAttributesAsync_v13020_ptsz`](super::entry::cuMemcpyWithAttributesAsync_v13020_ptsz)
+    /// - Typedef: [`PFN_cuMemcpyWithAttributesAsync_v13020_ptsz`], the ABI of CUDA 13.2
+    /// - Entry point: [`entry::cuMemcpyWithAttributesAsync_v13020_ptsz`](super::entry::cuMemcpyWithAttributesAsync_v13020_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - Since CUDA 13.2
     #[must_use]
@@ -1583,10 +1883,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
-    /// `CUresult CUDAAPI cuMemcpy3DWithAttributesAsync(CUDA_MEMCPY3D_BATCH_OP *op, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy3DWithAttributesAsync(CUDA_MEMCPY3D_BATCH_OP *op, unsigned long long flags, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpy3DWithAttributesAsync`](super::cuMemcpy3DWithAttributesAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemcpy3DWithAttributesAsync_v13020_ptsz`], the ABI of CUDA 13.2; entry point [`entry::cuMemcpy3DWithAttributesAsync_v13020_ptsz`](super::entry::cuMemcpy3DWithAttributesAsync_v13020_ptsz)
+    /// - Typedef: [`PFN_cuMemcpy3DWithAttributesAsync_v13020_ptsz`], the ABI of CUDA 13.2
+    /// - Entry point: [`entry::cuMemcpy3DWithAttributesAsync_v13020_ptsz`](super::entry::cuMemcpy3DWithAttributesAsync_v13020_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - Since CUDA 13.2
     #[must_use]
@@ -1595,10 +1897,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemsetD8`](super::cuMemsetD8) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemsetD8_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD8_v7000_ptds`](super::entry::cuMemsetD8_v7000_ptds)
+    /// - Typedef: [`PFN_cuMemsetD8_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemsetD8_v7000_ptds`](super::entry::cuMemsetD8_v7000_ptds)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1607,10 +1911,12 @@ unsafe extern "C" {
         uc: ::core::ffi::c_uchar,
         N: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemsetD16`](super::cuMemsetD16) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemsetD16_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD16_v7000_ptds`](super::entry::cuMemsetD16_v7000_ptds)
+    /// - Typedef: [`PFN_cuMemsetD16_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemsetD16_v7000_ptds`](super::entry::cuMemsetD16_v7000_ptds)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1619,10 +1925,12 @@ unsafe extern "C" {
         us: ::core::ffi::c_ushort,
         N: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemsetD32`](super::cuMemsetD32) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemsetD32_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD32_v7000_ptds`](super::entry::cuMemsetD32_v7000_ptds)
+    /// - Typedef: [`PFN_cuMemsetD32_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemsetD32_v7000_ptds`](super::entry::cuMemsetD32_v7000_ptds)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1631,10 +1939,12 @@ unsafe extern "C" {
         ui: ::core::ffi::c_uint,
         N: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD2D8(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD2D8(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemsetD2D8`](super::cuMemsetD2D8) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemsetD2D8_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD2D8_v7000_ptds`](super::entry::cuMemsetD2D8_v7000_ptds)
+    /// - Typedef: [`PFN_cuMemsetD2D8_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemsetD2D8_v7000_ptds`](super::entry::cuMemsetD2D8_v7000_ptds)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1645,10 +1955,12 @@ unsafe extern "C" {
         Width: usize,
         Height: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD2D16(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD2D16(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemsetD2D16`](super::cuMemsetD2D16) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemsetD2D16_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD2D16_v7000_ptds`](super::entry::cuMemsetD2D16_v7000_ptds)
+    /// - Typedef: [`PFN_cuMemsetD2D16_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemsetD2D16_v7000_ptds`](super::entry::cuMemsetD2D16_v7000_ptds)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1659,10 +1971,12 @@ unsafe extern "C" {
         Width: usize,
         Height: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD2D32(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD2D32(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemsetD2D32`](super::cuMemsetD2D32) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemsetD2D32_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD2D32_v7000_ptds`](super::entry::cuMemsetD2D32_v7000_ptds)
+    /// - Typedef: [`PFN_cuMemsetD2D32_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemsetD2D32_v7000_ptds`](super::entry::cuMemsetD2D32_v7000_ptds)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1673,10 +1987,12 @@ unsafe extern "C" {
         Width: usize,
         Height: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemsetD8Async`](super::cuMemsetD8Async) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemsetD8Async_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD8Async_v7000_ptsz`](super::entry::cuMemsetD8Async_v7000_ptsz)
+    /// - Typedef: [`PFN_cuMemsetD8Async_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemsetD8Async_v7000_ptsz`](super::entry::cuMemsetD8Async_v7000_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1686,10 +2002,12 @@ unsafe extern "C" {
         N: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemsetD16Async`](super::cuMemsetD16Async) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemsetD16Async_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD16Async_v7000_ptsz`](super::entry::cuMemsetD16Async_v7000_ptsz)
+    /// - Typedef: [`PFN_cuMemsetD16Async_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemsetD16Async_v7000_ptsz`](super::entry::cuMemsetD16Async_v7000_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1699,10 +2017,12 @@ unsafe extern "C" {
         N: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemsetD32Async`](super::cuMemsetD32Async) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemsetD32Async_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD32Async_v7000_ptsz`](super::entry::cuMemsetD32Async_v7000_ptsz)
+    /// - Typedef: [`PFN_cuMemsetD32Async_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemsetD32Async_v7000_ptsz`](super::entry::cuMemsetD32Async_v7000_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1712,10 +2032,12 @@ unsafe extern "C" {
         N: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemsetD2D8Async`](super::cuMemsetD2D8Async) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemsetD2D8Async_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD2D8Async_v7000_ptsz`](super::entry::cuMemsetD2D8Async_v7000_ptsz)
+    /// - Typedef: [`PFN_cuMemsetD2D8Async_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemsetD2D8Async_v7000_ptsz`](super::entry::cuMemsetD2D8Async_v7000_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1727,10 +2049,12 @@ unsafe extern "C" {
         Height: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemsetD2D16Async`](super::cuMemsetD2D16Async) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemsetD2D16Async_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD2D16Async_v7000_ptsz`](super::entry::cuMemsetD2D16Async_v7000_ptsz)
+    /// - Typedef: [`PFN_cuMemsetD2D16Async_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemsetD2D16Async_v7000_ptsz`](super::entry::cuMemsetD2D16Async_v7000_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1742,10 +2066,12 @@ unsafe extern "C" {
         Height: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemsetD2D32Async`](super::cuMemsetD2D32Async) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemsetD2D32Async_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuMemsetD2D32Async_v7000_ptsz`](super::entry::cuMemsetD2D32Async_v7000_ptsz)
+    /// - Typedef: [`PFN_cuMemsetD2D32Async_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuMemsetD2D32Async_v7000_ptsz`](super::entry::cuMemsetD2D32Async_v7000_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1757,10 +2083,12 @@ unsafe extern "C" {
         Height: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuArrayCreate(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuArrayCreate(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuArrayCreate`](super::cuArrayCreate)
-    /// - Typedef: [`PFN_cuArrayCreate_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuArrayCreate_v3020`](super::entry::cuArrayCreate_v3020)
+    /// - Typedef: [`PFN_cuArrayCreate_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuArrayCreate_v3020`](super::entry::cuArrayCreate_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1768,10 +2096,12 @@ unsafe extern "C" {
         pHandle: *mut CUarray,
         pAllocateArray: *const CUDA_ARRAY_DESCRIPTOR,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor, CUarray hArray);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor, CUarray hArray);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuArrayGetDescriptor`](super::cuArrayGetDescriptor)
-    /// - Typedef: [`PFN_cuArrayGetDescriptor_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuArrayGetDescriptor_v3020`](super::entry::cuArrayGetDescriptor_v3020)
+    /// - Typedef: [`PFN_cuArrayGetDescriptor_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuArrayGetDescriptor_v3020`](super::entry::cuArrayGetDescriptor_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1779,9 +2109,11 @@ unsafe extern "C" {
         pArrayDescriptor: *mut CUDA_ARRAY_DESCRIPTOR,
         hArray: CUarray,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUarray array);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUarray array);`
     ///
-    /// - Typedef: [`PFN_cuArrayGetSparseProperties_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuArrayGetSparseProperties_v11010`](super::entry::cuArrayGetSparseProperties_v11010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuArrayGetSparseProperties_v11010`], the ABI of CUDA 11.1
+    /// - Entry point: [`entry::cuArrayGetSparseProperties_v11010`](super::entry::cuArrayGetSparseProperties_v11010)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1789,9 +2121,11 @@ unsafe extern "C" {
         sparseProperties: *mut CUDA_ARRAY_SPARSE_PROPERTIES,
         array: CUarray,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUmipmappedArray mipmap);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUmipmappedArray mipmap);`
     ///
-    /// - Typedef: [`PFN_cuMipmappedArrayGetSparseProperties_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuMipmappedArrayGetSparseProperties_v11010`](super::entry::cuMipmappedArrayGetSparseProperties_v11010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMipmappedArrayGetSparseProperties_v11010`], the ABI of CUDA 11.1
+    /// - Entry point: [`entry::cuMipmappedArrayGetSparseProperties_v11010`](super::entry::cuMipmappedArrayGetSparseProperties_v11010)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1799,9 +2133,11 @@ unsafe extern "C" {
         sparseProperties: *mut CUDA_ARRAY_SPARSE_PROPERTIES,
         mipmap: CUmipmappedArray,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUarray array, CUdevice device);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUarray array, CUdevice device);`
     ///
-    /// - Typedef: [`PFN_cuArrayGetMemoryRequirements_v11060`], the ABI of CUDA 11.6; entry point [`entry::cuArrayGetMemoryRequirements_v11060`](super::entry::cuArrayGetMemoryRequirements_v11060)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuArrayGetMemoryRequirements_v11060`], the ABI of CUDA 11.6
+    /// - Entry point: [`entry::cuArrayGetMemoryRequirements_v11060`](super::entry::cuArrayGetMemoryRequirements_v11060)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1810,9 +2146,11 @@ unsafe extern "C" {
         array: CUarray,
         device: CUdevice,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUmipmappedArray mipmap, CUdevice device);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUmipmappedArray mipmap, CUdevice device);`
     ///
-    /// - Typedef: [`PFN_cuMipmappedArrayGetMemoryRequirements_v11060`], the ABI of CUDA 11.6; entry point [`entry::cuMipmappedArrayGetMemoryRequirements_v11060`](super::entry::cuMipmappedArrayGetMemoryRequirements_v11060)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMipmappedArrayGetMemoryRequirements_v11060`], the ABI of CUDA 11.6
+    /// - Entry point: [`entry::cuMipmappedArrayGetMemoryRequirements_v11060`](super::entry::cuMipmappedArrayGetMemoryRequirements_v11060)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1821,9 +2159,11 @@ unsafe extern "C" {
         mipmap: CUmipmappedArray,
         device: CUdevice,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuArrayGetPlane(CUarray *pPlaneArray, CUarray hArray, unsigned int planeIdx);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuArrayGetPlane(CUarray *pPlaneArray, CUarray hArray, unsigned int planeIdx);`
     ///
-    /// - Typedef: [`PFN_cuArrayGetPlane_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuArrayGetPlane_v11020`](super::entry::cuArrayGetPlane_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuArrayGetPlane_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuArrayGetPlane_v11020`](super::entry::cuArrayGetPlane_v11020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1832,17 +2172,21 @@ unsafe extern "C" {
         hArray: CUarray,
         planeIdx: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuArrayDestroy(CUarray hArray);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuArrayDestroy(CUarray hArray);`
     ///
-    /// - Typedef: [`PFN_cuArrayDestroy_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuArrayDestroy_v2000`](super::entry::cuArrayDestroy_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuArrayDestroy_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuArrayDestroy_v2000`](super::entry::cuArrayDestroy_v2000)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuArrayDestroy(hArray: CUarray) -> CUresult;
-    /// `CUresult CUDAAPI cuArray3DCreate(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuArray3DCreate(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuArray3DCreate`](super::cuArray3DCreate)
-    /// - Typedef: [`PFN_cuArray3DCreate_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuArray3DCreate_v3020`](super::entry::cuArray3DCreate_v3020)
+    /// - Typedef: [`PFN_cuArray3DCreate_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuArray3DCreate_v3020`](super::entry::cuArray3DCreate_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1850,10 +2194,12 @@ unsafe extern "C" {
         pHandle: *mut CUarray,
         pAllocateArray: *const CUDA_ARRAY3D_DESCRIPTOR,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CUarray hArray);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CUarray hArray);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuArray3DGetDescriptor`](super::cuArray3DGetDescriptor)
-    /// - Typedef: [`PFN_cuArray3DGetDescriptor_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuArray3DGetDescriptor_v3020`](super::entry::cuArray3DGetDescriptor_v3020)
+    /// - Typedef: [`PFN_cuArray3DGetDescriptor_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuArray3DGetDescriptor_v3020`](super::entry::cuArray3DGetDescriptor_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1861,9 +2207,11 @@ unsafe extern "C" {
         pArrayDescriptor: *mut CUDA_ARRAY3D_DESCRIPTOR,
         hArray: CUarray,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMipmappedArrayCreate(CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc, unsigned int numMipmapLevels);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMipmappedArrayCreate(CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc, unsigned int numMipmapLevels);`
     ///
-    /// - Typedef: [`PFN_cuMipmappedArrayCreate_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuMipmappedArrayCreate_v5000`](super::entry::cuMipmappedArrayCreate_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMipmappedArrayCreate_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuMipmappedArrayCreate_v5000`](super::entry::cuMipmappedArrayCreate_v5000)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1872,9 +2220,11 @@ unsafe extern "C" {
         pMipmappedArrayDesc: *const CUDA_ARRAY3D_DESCRIPTOR,
         numMipmapLevels: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level);`
     ///
-    /// - Typedef: [`PFN_cuMipmappedArrayGetLevel_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuMipmappedArrayGetLevel_v5000`](super::entry::cuMipmappedArrayGetLevel_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMipmappedArrayGetLevel_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuMipmappedArrayGetLevel_v5000`](super::entry::cuMipmappedArrayGetLevel_v5000)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -1883,17 +2233,21 @@ unsafe extern "C" {
         hMipmappedArray: CUmipmappedArray,
         level: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray);`
     ///
-    /// - Typedef: [`PFN_cuMipmappedArrayDestroy_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuMipmappedArrayDestroy_v5000`](super::entry::cuMipmappedArrayDestroy_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMipmappedArrayDestroy_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuMipmappedArrayDestroy_v5000`](super::entry::cuMipmappedArrayDestroy_v5000)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMipmappedArrayDestroy(hMipmappedArray: CUmipmappedArray) -> CUresult;
     #[cfg(cuda_ge_11080)]
-    /// `CUresult CUDAAPI cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr, size_t size, CUmemRangeHandleType handleType, unsigned long long flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr, size_t size, CUmemRangeHandleType handleType, unsigned long long flags);`
     ///
-    /// - Typedef: [`PFN_cuMemGetHandleForAddressRange_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuMemGetHandleForAddressRange_v11070`](super::entry::cuMemGetHandleForAddressRange_v11070)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemGetHandleForAddressRange_v11070`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuMemGetHandleForAddressRange_v11070`](super::entry::cuMemGetHandleForAddressRange_v11070)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - As written here: since CUDA 11.8; the name: in every supported header
     #[must_use]
@@ -1905,10 +2259,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_12080)]
-    /// `CUresult CUDAAPI cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemBatchDecompressAsync`](super::cuMemBatchDecompressAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemBatchDecompressAsync_v12060_ptsz`], the ABI of CUDA 12.6; entry point [`entry::cuMemBatchDecompressAsync_v12060_ptsz`](super::entry::cuMemBatchDecompressAsync_v12060_ptsz)
+    /// - Typedef: [`PFN_cuMemBatchDecompressAsync_v12060_ptsz`], the ABI of CUDA 12.6
+    /// - Entry point: [`entry::cuMemBatchDecompressAsync_v12060_ptsz`](super::entry::cuMemBatchDecompressAsync_v12060_ptsz)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - Since CUDA 12.8
     #[must_use]
@@ -1919,9 +2275,11 @@ unsafe extern "C" {
         errorIndex: *mut usize,
         stream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr, unsigned long long flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr, unsigned long long flags);`
     ///
-    /// - Typedef: [`PFN_cuMemAddressReserve_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemAddressReserve_v10020`](super::entry::cuMemAddressReserve_v10020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemAddressReserve_v10020`], the ABI of CUDA 10.2
+    /// - Entry point: [`entry::cuMemAddressReserve_v10020`](super::entry::cuMemAddressReserve_v10020)
     /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
     /// - In every supported header
     #[must_use]
@@ -1932,16 +2290,20 @@ unsafe extern "C" {
         addr: CUdeviceptr,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemAddressFree(CUdeviceptr ptr, size_t size);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemAddressFree(CUdeviceptr ptr, size_t size);`
     ///
-    /// - Typedef: [`PFN_cuMemAddressFree_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemAddressFree_v10020`](super::entry::cuMemAddressFree_v10020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemAddressFree_v10020`], the ABI of CUDA 10.2
+    /// - Entry point: [`entry::cuMemAddressFree_v10020`](super::entry::cuMemAddressFree_v10020)
     /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemAddressFree(ptr: CUdeviceptr, size: usize) -> CUresult;
-    /// `CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop, unsigned long long flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop, unsigned long long flags);`
     ///
-    /// - Typedef: [`PFN_cuMemCreate_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemCreate_v10020`](super::entry::cuMemCreate_v10020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemCreate_v10020`], the ABI of CUDA 10.2
+    /// - Entry point: [`entry::cuMemCreate_v10020`](super::entry::cuMemCreate_v10020)
     /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
     /// - In every supported header
     #[must_use]
@@ -1951,16 +2313,20 @@ unsafe extern "C" {
         prop: *const CUmemAllocationProp,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle);`
     ///
-    /// - Typedef: [`PFN_cuMemRelease_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemRelease_v10020`](super::entry::cuMemRelease_v10020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemRelease_v10020`], the ABI of CUDA 10.2
+    /// - Entry point: [`entry::cuMemRelease_v10020`](super::entry::cuMemRelease_v10020)
     /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemRelease(handle: CUmemGenericAllocationHandle) -> CUresult;
-    /// `CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long flags);`
     ///
-    /// - Typedef: [`PFN_cuMemMap_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemMap_v10020`](super::entry::cuMemMap_v10020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemMap_v10020`], the ABI of CUDA 10.2
+    /// - Entry point: [`entry::cuMemMap_v10020`](super::entry::cuMemMap_v10020)
     /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
     /// - In every supported header
     #[must_use]
@@ -1971,10 +2337,12 @@ unsafe extern "C" {
         handle: CUmemGenericAllocationHandle,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemMapArrayAsync`](super::cuMemMapArrayAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemMapArrayAsync_v11010_ptsz`], the ABI of CUDA 11.1; entry point [`entry::cuMemMapArrayAsync_v11010_ptsz`](super::entry::cuMemMapArrayAsync_v11010_ptsz)
+    /// - Typedef: [`PFN_cuMemMapArrayAsync_v11010_ptsz`], the ABI of CUDA 11.1
+    /// - Entry point: [`entry::cuMemMapArrayAsync_v11010_ptsz`](super::entry::cuMemMapArrayAsync_v11010_ptsz)
     /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
     /// - In every supported header
     #[must_use]
@@ -1983,16 +2351,20 @@ unsafe extern "C" {
         count: ::core::ffi::c_uint,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size);`
     ///
-    /// - Typedef: [`PFN_cuMemUnmap_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemUnmap_v10020`](super::entry::cuMemUnmap_v10020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemUnmap_v10020`], the ABI of CUDA 10.2
+    /// - Entry point: [`entry::cuMemUnmap_v10020`](super::entry::cuMemUnmap_v10020)
     /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemUnmap(ptr: CUdeviceptr, size: usize) -> CUresult;
-    /// `CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count);`
     ///
-    /// - Typedef: [`PFN_cuMemSetAccess_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemSetAccess_v10020`](super::entry::cuMemSetAccess_v10020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemSetAccess_v10020`], the ABI of CUDA 10.2
+    /// - Entry point: [`entry::cuMemSetAccess_v10020`](super::entry::cuMemSetAccess_v10020)
     /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
     /// - In every supported header
     #[must_use]
@@ -2002,9 +2374,11 @@ unsafe extern "C" {
         desc: *const CUmemAccessDesc,
         count: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location, CUdeviceptr ptr);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location, CUdeviceptr ptr);`
     ///
-    /// - Typedef: [`PFN_cuMemGetAccess_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemGetAccess_v10020`](super::entry::cuMemGetAccess_v10020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemGetAccess_v10020`], the ABI of CUDA 10.2
+    /// - Entry point: [`entry::cuMemGetAccess_v10020`](super::entry::cuMemGetAccess_v10020)
     /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
     /// - In every supported header
     #[must_use]
@@ -2013,9 +2387,11 @@ unsafe extern "C" {
         location: *const CUmemLocation,
         ptr: CUdeviceptr,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocationHandle handle, CUmemAllocationHandleType handleType, unsigned long long flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocationHandle handle, CUmemAllocationHandleType handleType, unsigned long long flags);`
     ///
-    /// - Typedef: [`PFN_cuMemExportToShareableHandle_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemExportToShareableHandle_v10020`](super::entry::cuMemExportToShareableHandle_v10020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemExportToShareableHandle_v10020`], the ABI of CUDA 10.2
+    /// - Entry point: [`entry::cuMemExportToShareableHandle_v10020`](super::entry::cuMemExportToShareableHandle_v10020)
     /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
     /// - In every supported header
     #[must_use]
@@ -2025,9 +2401,11 @@ unsafe extern "C" {
         handleType: CUmemAllocationHandleType,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *osHandle, CUmemAllocationHandleType shHandleType);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *osHandle, CUmemAllocationHandleType shHandleType);`
     ///
-    /// - Typedef: [`PFN_cuMemImportFromShareableHandle_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemImportFromShareableHandle_v10020`](super::entry::cuMemImportFromShareableHandle_v10020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemImportFromShareableHandle_v10020`], the ABI of CUDA 10.2
+    /// - Entry point: [`entry::cuMemImportFromShareableHandle_v10020`](super::entry::cuMemImportFromShareableHandle_v10020)
     /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
     /// - In every supported header
     #[must_use]
@@ -2036,9 +2414,11 @@ unsafe extern "C" {
         osHandle: *mut ::core::ffi::c_void,
         shHandleType: CUmemAllocationHandleType,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop, CUmemAllocationGranularity_flags option);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop, CUmemAllocationGranularity_flags option);`
     ///
-    /// - Typedef: [`PFN_cuMemGetAllocationGranularity_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemGetAllocationGranularity_v10020`](super::entry::cuMemGetAllocationGranularity_v10020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemGetAllocationGranularity_v10020`], the ABI of CUDA 10.2
+    /// - Entry point: [`entry::cuMemGetAllocationGranularity_v10020`](super::entry::cuMemGetAllocationGranularity_v10020)
     /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
     /// - In every supported header
     #[must_use]
@@ -2047,9 +2427,11 @@ unsafe extern "C" {
         prop: *const CUmemAllocationProp,
         option: CUmemAllocationGranularity_flags,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop, CUmemGenericAllocationHandle handle);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop, CUmemGenericAllocationHandle handle);`
     ///
-    /// - Typedef: [`PFN_cuMemGetAllocationPropertiesFromHandle_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuMemGetAllocationPropertiesFromHandle_v10020`](super::entry::cuMemGetAllocationPropertiesFromHandle_v10020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemGetAllocationPropertiesFromHandle_v10020`], the ABI of CUDA 10.2
+    /// - Entry point: [`entry::cuMemGetAllocationPropertiesFromHandle_v10020`](super::entry::cuMemGetAllocationPropertiesFromHandle_v10020)
     /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
     /// - In every supported header
     #[must_use]
@@ -2057,9 +2439,11 @@ unsafe extern "C" {
         prop: *mut CUmemAllocationProp,
         handle: CUmemGenericAllocationHandle,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr);`
     ///
-    /// - Typedef: [`PFN_cuMemRetainAllocationHandle_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuMemRetainAllocationHandle_v11000`](super::entry::cuMemRetainAllocationHandle_v11000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemRetainAllocationHandle_v11000`], the ABI of CUDA 11.0
+    /// - Entry point: [`entry::cuMemRetainAllocationHandle_v11000`](super::entry::cuMemRetainAllocationHandle_v11000)
     /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
     /// - In every supported header
     #[must_use]
@@ -2067,18 +2451,22 @@ unsafe extern "C" {
         handle: *mut CUmemGenericAllocationHandle,
         addr: *mut ::core::ffi::c_void,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemFreeAsync`](super::cuMemFreeAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemFreeAsync_v11020_ptsz`], the ABI of CUDA 11.2; entry point [`entry::cuMemFreeAsync_v11020_ptsz`](super::entry::cuMemFreeAsync_v11020_ptsz)
+    /// - Typedef: [`PFN_cuMemFreeAsync_v11020_ptsz`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuMemFreeAsync_v11020_ptsz`](super::entry::cuMemFreeAsync_v11020_ptsz)
     /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemFreeAsync_ptsz(dptr: CUdeviceptr, hStream: CUstream) -> CUresult;
-    /// `CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemAllocAsync`](super::cuMemAllocAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemAllocAsync_v11020_ptsz`], the ABI of CUDA 11.2; entry point [`entry::cuMemAllocAsync_v11020_ptsz`](super::entry::cuMemAllocAsync_v11020_ptsz)
+    /// - Typedef: [`PFN_cuMemAllocAsync_v11020_ptsz`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuMemAllocAsync_v11020_ptsz`](super::entry::cuMemAllocAsync_v11020_ptsz)
     /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
     /// - In every supported header
     #[must_use]
@@ -2087,16 +2475,20 @@ unsafe extern "C" {
         bytesize: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep);`
     ///
-    /// - Typedef: [`PFN_cuMemPoolTrimTo_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolTrimTo_v11020`](super::entry::cuMemPoolTrimTo_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemPoolTrimTo_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuMemPoolTrimTo_v11020`](super::entry::cuMemPoolTrimTo_v11020)
     /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemPoolTrimTo(pool: CUmemoryPool, minBytesToKeep: usize) -> CUresult;
-    /// `CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);`
     ///
-    /// - Typedef: [`PFN_cuMemPoolSetAttribute_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolSetAttribute_v11020`](super::entry::cuMemPoolSetAttribute_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemPoolSetAttribute_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuMemPoolSetAttribute_v11020`](super::entry::cuMemPoolSetAttribute_v11020)
     /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
     /// - In every supported header
     #[must_use]
@@ -2105,9 +2497,11 @@ unsafe extern "C" {
         attr: CUmemPool_attribute,
         value: *mut ::core::ffi::c_void,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);`
     ///
-    /// - Typedef: [`PFN_cuMemPoolGetAttribute_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolGetAttribute_v11020`](super::entry::cuMemPoolGetAttribute_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemPoolGetAttribute_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuMemPoolGetAttribute_v11020`](super::entry::cuMemPoolGetAttribute_v11020)
     /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
     /// - In every supported header
     #[must_use]
@@ -2116,9 +2510,11 @@ unsafe extern "C" {
         attr: CUmemPool_attribute,
         value: *mut ::core::ffi::c_void,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count);`
     ///
-    /// - Typedef: [`PFN_cuMemPoolSetAccess_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolSetAccess_v11020`](super::entry::cuMemPoolSetAccess_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemPoolSetAccess_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuMemPoolSetAccess_v11020`](super::entry::cuMemPoolSetAccess_v11020)
     /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
     /// - In every supported header
     #[must_use]
@@ -2127,9 +2523,11 @@ unsafe extern "C" {
         map: *const CUmemAccessDesc,
         count: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool, CUmemLocation *location);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool, CUmemLocation *location);`
     ///
-    /// - Typedef: [`PFN_cuMemPoolGetAccess_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolGetAccess_v11020`](super::entry::cuMemPoolGetAccess_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemPoolGetAccess_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuMemPoolGetAccess_v11020`](super::entry::cuMemPoolGetAccess_v11020)
     /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
     /// - In every supported header
     #[must_use]
@@ -2138,9 +2536,11 @@ unsafe extern "C" {
         memPool: CUmemoryPool,
         location: *mut CUmemLocation,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps);`
     ///
-    /// - Typedef: [`PFN_cuMemPoolCreate_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolCreate_v11020`](super::entry::cuMemPoolCreate_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemPoolCreate_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuMemPoolCreate_v11020`](super::entry::cuMemPoolCreate_v11020)
     /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
     /// - In every supported header
     #[must_use]
@@ -2148,17 +2548,21 @@ unsafe extern "C" {
         pool: *mut CUmemoryPool,
         poolProps: *const CUmemPoolProps,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool pool);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool pool);`
     ///
-    /// - Typedef: [`PFN_cuMemPoolDestroy_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolDestroy_v11020`](super::entry::cuMemPoolDestroy_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemPoolDestroy_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuMemPoolDestroy_v11020`](super::entry::cuMemPoolDestroy_v11020)
     /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemPoolDestroy(pool: CUmemoryPool) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuMemGetDefaultMemPool(CUmemoryPool *pool_out, CUmemLocation *location, CUmemAllocationType type);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemGetDefaultMemPool(CUmemoryPool *pool_out, CUmemLocation *location, CUmemAllocationType type);`
     ///
-    /// - Typedef: [`PFN_cuMemGetDefaultMemPool_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuMemGetDefaultMemPool_v13000`](super::entry::cuMemGetDefaultMemPool_v13000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemGetDefaultMemPool_v13000`], the ABI of CUDA 13.0
+    /// - Entry point: [`entry::cuMemGetDefaultMemPool_v13000`](super::entry::cuMemGetDefaultMemPool_v13000)
     /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
     /// - Since CUDA 13.0
     #[must_use]
@@ -2168,9 +2572,11 @@ unsafe extern "C" {
         type_: CUmemAllocationType,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location, CUmemAllocationType type);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location, CUmemAllocationType type);`
     ///
-    /// - Typedef: [`PFN_cuMemGetMemPool_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuMemGetMemPool_v13000`](super::entry::cuMemGetMemPool_v13000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemGetMemPool_v13000`], the ABI of CUDA 13.0
+    /// - Entry point: [`entry::cuMemGetMemPool_v13000`](super::entry::cuMemGetMemPool_v13000)
     /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
     /// - Since CUDA 13.0
     #[must_use]
@@ -2180,9 +2586,11 @@ unsafe extern "C" {
         type_: CUmemAllocationType,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuMemSetMemPool(CUmemLocation *location, CUmemAllocationType type, CUmemoryPool pool);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemSetMemPool(CUmemLocation *location, CUmemAllocationType type, CUmemoryPool pool);`
     ///
-    /// - Typedef: [`PFN_cuMemSetMemPool_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuMemSetMemPool_v13000`](super::entry::cuMemSetMemPool_v13000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemSetMemPool_v13000`], the ABI of CUDA 13.0
+    /// - Entry point: [`entry::cuMemSetMemPool_v13000`](super::entry::cuMemSetMemPool_v13000)
     /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
     /// - Since CUDA 13.0
     #[must_use]
@@ -2191,10 +2599,12 @@ unsafe extern "C" {
         type_: CUmemAllocationType,
         pool: CUmemoryPool,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemAllocFromPoolAsync`](super::cuMemAllocFromPoolAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemAllocFromPoolAsync_v11020_ptsz`], the ABI of CUDA 11.2; entry point [`entry::cuMemAllocFromPoolAsync_v11020_ptsz`](super::entry::cuMemAllocFromPoolAsync_v11020_ptsz)
+    /// - Typedef: [`PFN_cuMemAllocFromPoolAsync_v11020_ptsz`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuMemAllocFromPoolAsync_v11020_ptsz`](super::entry::cuMemAllocFromPoolAsync_v11020_ptsz)
     /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
     /// - In every supported header
     #[must_use]
@@ -2204,9 +2614,11 @@ unsafe extern "C" {
         pool: CUmemoryPool,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool, CUmemAllocationHandleType handleType, unsigned long long flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool, CUmemAllocationHandleType handleType, unsigned long long flags);`
     ///
-    /// - Typedef: [`PFN_cuMemPoolExportToShareableHandle_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolExportToShareableHandle_v11020`](super::entry::cuMemPoolExportToShareableHandle_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemPoolExportToShareableHandle_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuMemPoolExportToShareableHandle_v11020`](super::entry::cuMemPoolExportToShareableHandle_v11020)
     /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
     /// - In every supported header
     #[must_use]
@@ -2216,9 +2628,11 @@ unsafe extern "C" {
         handleType: CUmemAllocationHandleType,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *handle, CUmemAllocationHandleType handleType, unsigned long long flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *handle, CUmemAllocationHandleType handleType, unsigned long long flags);`
     ///
-    /// - Typedef: [`PFN_cuMemPoolImportFromShareableHandle_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolImportFromShareableHandle_v11020`](super::entry::cuMemPoolImportFromShareableHandle_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemPoolImportFromShareableHandle_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuMemPoolImportFromShareableHandle_v11020`](super::entry::cuMemPoolImportFromShareableHandle_v11020)
     /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
     /// - In every supported header
     #[must_use]
@@ -2228,9 +2642,11 @@ unsafe extern "C" {
         handleType: CUmemAllocationHandleType,
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdeviceptr ptr);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdeviceptr ptr);`
     ///
-    /// - Typedef: [`PFN_cuMemPoolExportPointer_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolExportPointer_v11020`](super::entry::cuMemPoolExportPointer_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemPoolExportPointer_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuMemPoolExportPointer_v11020`](super::entry::cuMemPoolExportPointer_v11020)
     /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
     /// - In every supported header
     #[must_use]
@@ -2238,9 +2654,11 @@ unsafe extern "C" {
         shareData_out: *mut CUmemPoolPtrExportData,
         ptr: CUdeviceptr,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool, CUmemPoolPtrExportData *shareData);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool, CUmemPoolPtrExportData *shareData);`
     ///
-    /// - Typedef: [`PFN_cuMemPoolImportPointer_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemPoolImportPointer_v11020`](super::entry::cuMemPoolImportPointer_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemPoolImportPointer_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuMemPoolImportPointer_v11020`](super::entry::cuMemPoolImportPointer_v11020)
     /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
     /// - In every supported header
     #[must_use]
@@ -2250,9 +2668,11 @@ unsafe extern "C" {
         shareData: *mut CUmemPoolPtrExportData,
     ) -> CUresult;
     #[cfg(cuda_ge_12010)]
-    /// `CUresult CUDAAPI cuMulticastCreate(CUmemGenericAllocationHandle *mcHandle, const CUmulticastObjectProp *prop);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMulticastCreate(CUmemGenericAllocationHandle *mcHandle, const CUmulticastObjectProp *prop);`
     ///
-    /// - Typedef: [`PFN_cuMulticastCreate_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuMulticastCreate_v12010`](super::entry::cuMulticastCreate_v12010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMulticastCreate_v12010`], the ABI of CUDA 12.1
+    /// - Entry point: [`entry::cuMulticastCreate_v12010`](super::entry::cuMulticastCreate_v12010)
     /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
     /// - Since CUDA 12.1
     #[must_use]
@@ -2261,9 +2681,11 @@ unsafe extern "C" {
         prop: *const CUmulticastObjectProp,
     ) -> CUresult;
     #[cfg(cuda_ge_12010)]
-    /// `CUresult CUDAAPI cuMulticastAddDevice(CUmemGenericAllocationHandle mcHandle, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMulticastAddDevice(CUmemGenericAllocationHandle mcHandle, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuMulticastAddDevice_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuMulticastAddDevice_v12010`](super::entry::cuMulticastAddDevice_v12010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMulticastAddDevice_v12010`], the ABI of CUDA 12.1
+    /// - Entry point: [`entry::cuMulticastAddDevice_v12010`](super::entry::cuMulticastAddDevice_v12010)
     /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
     /// - Since CUDA 12.1
     #[must_use]
@@ -2272,9 +2694,11 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(cuda_ge_12010)]
-    /// `CUresult CUDAAPI cuMulticastBindMem(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMulticastBindMem(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags);`
     ///
-    /// - Typedef: [`PFN_cuMulticastBindMem_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuMulticastBindMem_v12010`](super::entry::cuMulticastBindMem_v12010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMulticastBindMem_v12010`], the ABI of CUDA 12.1
+    /// - Entry point: [`entry::cuMulticastBindMem_v12010`](super::entry::cuMulticastBindMem_v12010)
     /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
     /// - Since CUDA 12.1
     #[must_use]
@@ -2287,9 +2711,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
-    /// `CUresult CUDAAPI cuMulticastBindMem_v2(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMulticastBindMem_v2(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags);`
     ///
-    /// - Typedef: [`PFN_cuMulticastBindMem_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuMulticastBindMem_v13010`](super::entry::cuMulticastBindMem_v13010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMulticastBindMem_v13010`], the ABI of CUDA 13.1
+    /// - Entry point: [`entry::cuMulticastBindMem_v13010`](super::entry::cuMulticastBindMem_v13010)
     /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
     /// - Since CUDA 13.1
     #[must_use]
@@ -2303,9 +2729,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_12010)]
-    /// `CUresult CUDAAPI cuMulticastBindAddr(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMulticastBindAddr(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags);`
     ///
-    /// - Typedef: [`PFN_cuMulticastBindAddr_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuMulticastBindAddr_v12010`](super::entry::cuMulticastBindAddr_v12010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMulticastBindAddr_v12010`], the ABI of CUDA 12.1
+    /// - Entry point: [`entry::cuMulticastBindAddr_v12010`](super::entry::cuMulticastBindAddr_v12010)
     /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
     /// - Since CUDA 12.1
     #[must_use]
@@ -2317,9 +2745,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
-    /// `CUresult CUDAAPI cuMulticastBindAddr_v2(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMulticastBindAddr_v2(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags);`
     ///
-    /// - Typedef: [`PFN_cuMulticastBindAddr_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuMulticastBindAddr_v13010`](super::entry::cuMulticastBindAddr_v13010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMulticastBindAddr_v13010`], the ABI of CUDA 13.1
+    /// - Entry point: [`entry::cuMulticastBindAddr_v13010`](super::entry::cuMulticastBindAddr_v13010)
     /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
     /// - Since CUDA 13.1
     #[must_use]
@@ -2332,9 +2762,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_12010)]
-    /// `CUresult CUDAAPI cuMulticastUnbind(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, size_t size);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMulticastUnbind(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, size_t size);`
     ///
-    /// - Typedef: [`PFN_cuMulticastUnbind_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuMulticastUnbind_v12010`](super::entry::cuMulticastUnbind_v12010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMulticastUnbind_v12010`], the ABI of CUDA 12.1
+    /// - Entry point: [`entry::cuMulticastUnbind_v12010`](super::entry::cuMulticastUnbind_v12010)
     /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
     /// - Since CUDA 12.1
     #[must_use]
@@ -2345,9 +2777,11 @@ unsafe extern "C" {
         size: usize,
     ) -> CUresult;
     #[cfg(cuda_ge_12010)]
-    /// `CUresult CUDAAPI cuMulticastGetGranularity(size_t *granularity, const CUmulticastObjectProp *prop, CUmulticastGranularity_flags option);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMulticastGetGranularity(size_t *granularity, const CUmulticastObjectProp *prop, CUmulticastGranularity_flags option);`
     ///
-    /// - Typedef: [`PFN_cuMulticastGetGranularity_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuMulticastGetGranularity_v12010`](super::entry::cuMulticastGetGranularity_v12010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMulticastGetGranularity_v12010`], the ABI of CUDA 12.1
+    /// - Entry point: [`entry::cuMulticastGetGranularity_v12010`](super::entry::cuMulticastGetGranularity_v12010)
     /// - NVIDIA: [Multicast Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MULTICAST.html)
     /// - Since CUDA 12.1
     #[must_use]
@@ -2357,25 +2791,31 @@ unsafe extern "C" {
         option: CUmulticastGranularity_flags,
     ) -> CUresult;
     #[cfg(cuda_ge_13040)]
-    /// `CUresult CUDAAPI cuDeviceGetFabricClusterUuid(CUuuid *uuid, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetFabricClusterUuid(CUuuid *uuid, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetFabricClusterUuid_v13040`], the ABI of CUDA 13.4; entry point [`entry::cuDeviceGetFabricClusterUuid_v13040`](super::entry::cuDeviceGetFabricClusterUuid_v13040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetFabricClusterUuid_v13040`], the ABI of CUDA 13.4
+    /// - Entry point: [`entry::cuDeviceGetFabricClusterUuid_v13040`](super::entry::cuDeviceGetFabricClusterUuid_v13040)
     /// - NVIDIA: [Fabric Clique Information](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CLIQUE.html)
     /// - Since CUDA 13.4
     #[must_use]
     pub fn cuDeviceGetFabricClusterUuid(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
     #[cfg(cuda_ge_13040)]
-    /// `CUresult CUDAAPI cuDeviceGetCliqueCount(size_t *count, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetCliqueCount(size_t *count, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetCliqueCount_v13040`], the ABI of CUDA 13.4; entry point [`entry::cuDeviceGetCliqueCount_v13040`](super::entry::cuDeviceGetCliqueCount_v13040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetCliqueCount_v13040`], the ABI of CUDA 13.4
+    /// - Entry point: [`entry::cuDeviceGetCliqueCount_v13040`](super::entry::cuDeviceGetCliqueCount_v13040)
     /// - NVIDIA: [Fabric Clique Information](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CLIQUE.html)
     /// - Since CUDA 13.4
     #[must_use]
     pub fn cuDeviceGetCliqueCount(count: *mut usize, dev: CUdevice) -> CUresult;
     #[cfg(cuda_ge_13040)]
-    /// `CUresult CUDAAPI cuDeviceGetCliqueInfo(CUcliqueInfo *cliqueInfo, size_t *count, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetCliqueInfo(CUcliqueInfo *cliqueInfo, size_t *count, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetCliqueInfo_v13040`], the ABI of CUDA 13.4; entry point [`entry::cuDeviceGetCliqueInfo_v13040`](super::entry::cuDeviceGetCliqueInfo_v13040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetCliqueInfo_v13040`], the ABI of CUDA 13.4
+    /// - Entry point: [`entry::cuDeviceGetCliqueInfo_v13040`](super::entry::cuDeviceGetCliqueInfo_v13040)
     /// - NVIDIA: [Fabric Clique Information](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CLIQUE.html)
     /// - Since CUDA 13.4
     #[must_use]
@@ -2385,9 +2825,11 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
-    /// `CUresult CUDAAPI cuLogicalEndpointIdReserve(CUlogicalEndpointId *baseLeId, cuuint32_t count);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLogicalEndpointIdReserve(CUlogicalEndpointId *baseLeId, cuuint32_t count);`
     ///
-    /// - Typedef: [`PFN_cuLogicalEndpointIdReserve_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointIdReserve_v13030`](super::entry::cuLogicalEndpointIdReserve_v13030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLogicalEndpointIdReserve_v13030`], the ABI of CUDA 13.3
+    /// - Entry point: [`entry::cuLogicalEndpointIdReserve_v13030`](super::entry::cuLogicalEndpointIdReserve_v13030)
     /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
     /// - Since CUDA 13.3
     #[must_use]
@@ -2396,9 +2838,11 @@ unsafe extern "C" {
         count: cuuint32_t,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
-    /// `CUresult CUDAAPI cuLogicalEndpointIdRelease(CUlogicalEndpointId baseLeId, cuuint32_t count);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLogicalEndpointIdRelease(CUlogicalEndpointId baseLeId, cuuint32_t count);`
     ///
-    /// - Typedef: [`PFN_cuLogicalEndpointIdRelease_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointIdRelease_v13030`](super::entry::cuLogicalEndpointIdRelease_v13030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLogicalEndpointIdRelease_v13030`], the ABI of CUDA 13.3
+    /// - Entry point: [`entry::cuLogicalEndpointIdRelease_v13030`](super::entry::cuLogicalEndpointIdRelease_v13030)
     /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
     /// - Since CUDA 13.3
     #[must_use]
@@ -2407,9 +2851,11 @@ unsafe extern "C" {
         count: cuuint32_t,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
-    /// `CUresult CUDAAPI cuLogicalEndpointCreate(CUlogicalEndpointId leId, const CUlogicalEndpointProp *prop);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLogicalEndpointCreate(CUlogicalEndpointId leId, const CUlogicalEndpointProp *prop);`
     ///
-    /// - Typedef: [`PFN_cuLogicalEndpointCreate_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointCreate_v13030`](super::entry::cuLogicalEndpointCreate_v13030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLogicalEndpointCreate_v13030`], the ABI of CUDA 13.3
+    /// - Entry point: [`entry::cuLogicalEndpointCreate_v13030`](super::entry::cuLogicalEndpointCreate_v13030)
     /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
     /// - Since CUDA 13.3
     #[must_use]
@@ -2418,9 +2864,11 @@ unsafe extern "C" {
         prop: *const CUlogicalEndpointProp,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
-    /// `CUresult CUDAAPI cuLogicalEndpointAddDevice(CUlogicalEndpointId leId, CUdevice dev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLogicalEndpointAddDevice(CUlogicalEndpointId leId, CUdevice dev);`
     ///
-    /// - Typedef: [`PFN_cuLogicalEndpointAddDevice_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointAddDevice_v13030`](super::entry::cuLogicalEndpointAddDevice_v13030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLogicalEndpointAddDevice_v13030`], the ABI of CUDA 13.3
+    /// - Entry point: [`entry::cuLogicalEndpointAddDevice_v13030`](super::entry::cuLogicalEndpointAddDevice_v13030)
     /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
     /// - Since CUDA 13.3
     #[must_use]
@@ -2429,17 +2877,21 @@ unsafe extern "C" {
         dev: CUdevice,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
-    /// `CUresult CUDAAPI cuLogicalEndpointDestroy(CUlogicalEndpointId leId);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLogicalEndpointDestroy(CUlogicalEndpointId leId);`
     ///
-    /// - Typedef: [`PFN_cuLogicalEndpointDestroy_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointDestroy_v13030`](super::entry::cuLogicalEndpointDestroy_v13030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLogicalEndpointDestroy_v13030`], the ABI of CUDA 13.3
+    /// - Entry point: [`entry::cuLogicalEndpointDestroy_v13030`](super::entry::cuLogicalEndpointDestroy_v13030)
     /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
     /// - Since CUDA 13.3
     #[must_use]
     pub fn cuLogicalEndpointDestroy(leId: CUlogicalEndpointId) -> CUresult;
     #[cfg(cuda_ge_13030)]
-    /// `CUresult CUDAAPI cuLogicalEndpointBindAddr(CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, void *ptr, cuuint64_t size, unsigned long long flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLogicalEndpointBindAddr(CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, void *ptr, cuuint64_t size, unsigned long long flags);`
     ///
-    /// - Typedef: [`PFN_cuLogicalEndpointBindAddr_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointBindAddr_v13030`](super::entry::cuLogicalEndpointBindAddr_v13030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLogicalEndpointBindAddr_v13030`], the ABI of CUDA 13.3
+    /// - Entry point: [`entry::cuLogicalEndpointBindAddr_v13030`](super::entry::cuLogicalEndpointBindAddr_v13030)
     /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
     /// - Since CUDA 13.3
     #[must_use]
@@ -2452,9 +2904,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
-    /// `CUresult CUDAAPI cuLogicalEndpointBindMem(CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, CUmemGenericAllocationHandle memHandle, cuuint64_t memOffset, cuuint64_t size, unsigned long long flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLogicalEndpointBindMem(CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, CUmemGenericAllocationHandle memHandle, cuuint64_t memOffset, cuuint64_t size, unsigned long long flags);`
     ///
-    /// - Typedef: [`PFN_cuLogicalEndpointBindMem_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointBindMem_v13030`](super::entry::cuLogicalEndpointBindMem_v13030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLogicalEndpointBindMem_v13030`], the ABI of CUDA 13.3
+    /// - Entry point: [`entry::cuLogicalEndpointBindMem_v13030`](super::entry::cuLogicalEndpointBindMem_v13030)
     /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
     /// - Since CUDA 13.3
     #[must_use]
@@ -2468,9 +2922,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
-    /// `CUresult CUDAAPI cuLogicalEndpointUnbind(CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, cuuint64_t size);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLogicalEndpointUnbind(CUlogicalEndpointId leId, CUdevice dev, cuuint64_t offset, cuuint64_t size);`
     ///
-    /// - Typedef: [`PFN_cuLogicalEndpointUnbind_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointUnbind_v13030`](super::entry::cuLogicalEndpointUnbind_v13030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLogicalEndpointUnbind_v13030`], the ABI of CUDA 13.3
+    /// - Entry point: [`entry::cuLogicalEndpointUnbind_v13030`](super::entry::cuLogicalEndpointUnbind_v13030)
     /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
     /// - Since CUDA 13.3
     #[must_use]
@@ -2481,9 +2937,11 @@ unsafe extern "C" {
         size: cuuint64_t,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
-    /// `CUresult CUDAAPI cuLogicalEndpointExport(void *handle, CUlogicalEndpointId leId, CUlogicalEndpointIpcHandleType handleType);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLogicalEndpointExport(void *handle, CUlogicalEndpointId leId, CUlogicalEndpointIpcHandleType handleType);`
     ///
-    /// - Typedef: [`PFN_cuLogicalEndpointExport_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointExport_v13030`](super::entry::cuLogicalEndpointExport_v13030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLogicalEndpointExport_v13030`], the ABI of CUDA 13.3
+    /// - Entry point: [`entry::cuLogicalEndpointExport_v13030`](super::entry::cuLogicalEndpointExport_v13030)
     /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
     /// - Since CUDA 13.3
     #[must_use]
@@ -2493,9 +2951,11 @@ unsafe extern "C" {
         handleType: CUlogicalEndpointIpcHandleType,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
-    /// `CUresult CUDAAPI cuLogicalEndpointImport(CUlogicalEndpointId leId, const void *handle, CUlogicalEndpointIpcHandleType handleType);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLogicalEndpointImport(CUlogicalEndpointId leId, const void *handle, CUlogicalEndpointIpcHandleType handleType);`
     ///
-    /// - Typedef: [`PFN_cuLogicalEndpointImport_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointImport_v13030`](super::entry::cuLogicalEndpointImport_v13030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLogicalEndpointImport_v13030`], the ABI of CUDA 13.3
+    /// - Entry point: [`entry::cuLogicalEndpointImport_v13030`](super::entry::cuLogicalEndpointImport_v13030)
     /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
     /// - Since CUDA 13.3
     #[must_use]
@@ -2505,9 +2965,11 @@ unsafe extern "C" {
         handleType: CUlogicalEndpointIpcHandleType,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
-    /// `CUresult CUDAAPI cuLogicalEndpointGetLimits(cuuint64_t *bindAlignment, cuuint64_t *maxSize, const CUlogicalEndpointProp *prop);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLogicalEndpointGetLimits(cuuint64_t *bindAlignment, cuuint64_t *maxSize, const CUlogicalEndpointProp *prop);`
     ///
-    /// - Typedef: [`PFN_cuLogicalEndpointGetLimits_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointGetLimits_v13030`](super::entry::cuLogicalEndpointGetLimits_v13030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLogicalEndpointGetLimits_v13030`], the ABI of CUDA 13.3
+    /// - Entry point: [`entry::cuLogicalEndpointGetLimits_v13030`](super::entry::cuLogicalEndpointGetLimits_v13030)
     /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
     /// - Since CUDA 13.3
     #[must_use]
@@ -2517,9 +2979,11 @@ unsafe extern "C" {
         prop: *const CUlogicalEndpointProp,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
-    /// `CUresult CUDAAPI cuLogicalEndpointQuery(CUlogicalEndpointId leId, cuuint32_t count, int *queryStatus);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLogicalEndpointQuery(CUlogicalEndpointId leId, cuuint32_t count, int *queryStatus);`
     ///
-    /// - Typedef: [`PFN_cuLogicalEndpointQuery_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuLogicalEndpointQuery_v13030`](super::entry::cuLogicalEndpointQuery_v13030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLogicalEndpointQuery_v13030`], the ABI of CUDA 13.3
+    /// - Entry point: [`entry::cuLogicalEndpointQuery_v13030`](super::entry::cuLogicalEndpointQuery_v13030)
     /// - NVIDIA: [Logical Endpoint](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGICAL__ENDPOINT.html)
     /// - Since CUDA 13.3
     #[must_use]
@@ -2529,10 +2993,12 @@ unsafe extern "C" {
         queryStatus: *mut ::core::ffi::c_int,
     ) -> CUresult;
     #[cfg(cuda_ge_13050)]
-    /// `CUresult CUDAAPI cuFabricCpyBatchAsync(size_t numOps, CUDA_FABRIC_COPY_BATCH_OP *opList, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuFabricCpyBatchAsync(size_t numOps, CUDA_FABRIC_COPY_BATCH_OP *opList, unsigned long long flags, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuFabricCpyBatchAsync`](super::cuFabricCpyBatchAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuFabricCpyBatchAsync_v13050_ptsz`], the ABI of CUDA 13.5; entry point [`entry::cuFabricCpyBatchAsync_v13050_ptsz`](super::entry::cuFabricCpyBatchAsync_v13050_ptsz)
+    /// - Typedef: [`PFN_cuFabricCpyBatchAsync_v13050_ptsz`], the ABI of CUDA 13.5
+    /// - Entry point: [`entry::cuFabricCpyBatchAsync_v13050_ptsz`](super::entry::cuFabricCpyBatchAsync_v13050_ptsz)
     /// - NVIDIA: [Fabric Copy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__FABRIC__COPY.html)
     /// - Since CUDA 13.5
     #[must_use]
@@ -2542,9 +3008,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr);`
     ///
-    /// - Typedef: [`PFN_cuPointerGetAttribute_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuPointerGetAttribute_v4000`](super::entry::cuPointerGetAttribute_v4000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuPointerGetAttribute_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuPointerGetAttribute_v4000`](super::entry::cuPointerGetAttribute_v4000)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - In every supported header
     #[must_use]
@@ -2554,10 +3022,12 @@ unsafe extern "C" {
         ptr: CUdeviceptr,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
-    /// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemPrefetchAsync`](super::cuMemPrefetchAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemPrefetchAsync_v8000_ptsz`], the ABI of CUDA 8.0; entry point [`entry::cuMemPrefetchAsync_v8000_ptsz`](super::entry::cuMemPrefetchAsync_v8000_ptsz)
+    /// - Typedef: [`PFN_cuMemPrefetchAsync_v8000_ptsz`], the ABI of CUDA 8.0
+    /// - Entry point: [`entry::cuMemPrefetchAsync_v8000_ptsz`](super::entry::cuMemPrefetchAsync_v8000_ptsz)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
@@ -2568,10 +3038,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemPrefetchAsync_v2`](super::cuMemPrefetchAsync_v2) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemPrefetchAsync_v12020_ptsz`], the ABI of CUDA 12.2; entry point [`entry::cuMemPrefetchAsync_v12020_ptsz`](super::entry::cuMemPrefetchAsync_v12020_ptsz)
+    /// - Typedef: [`PFN_cuMemPrefetchAsync_v12020_ptsz`], the ABI of CUDA 12.2
+    /// - Entry point: [`entry::cuMemPrefetchAsync_v12020_ptsz`](super::entry::cuMemPrefetchAsync_v12020_ptsz)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - As written here: since CUDA 12.2; removed in 13.0; the name: since CUDA 12.2
     #[must_use]
@@ -2583,9 +3055,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
-    /// `CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device);`
     ///
-    /// - Typedef: [`PFN_cuMemAdvise_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuMemAdvise_v8000`](super::entry::cuMemAdvise_v8000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemAdvise_v8000`], the ABI of CUDA 8.0
+    /// - Entry point: [`entry::cuMemAdvise_v8000`](super::entry::cuMemAdvise_v8000)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
@@ -2596,9 +3070,11 @@ unsafe extern "C" {
         device: CUdevice,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location);`
     ///
-    /// - Typedef: [`PFN_cuMemAdvise_v12020`], the ABI of CUDA 12.2; entry point [`entry::cuMemAdvise_v12020`](super::entry::cuMemAdvise_v12020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemAdvise_v12020`], the ABI of CUDA 12.2
+    /// - Entry point: [`entry::cuMemAdvise_v12020`](super::entry::cuMemAdvise_v12020)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - As written here: since CUDA 12.2; removed in 13.0; the name: since CUDA 12.2
     #[must_use]
@@ -2609,10 +3085,12 @@ unsafe extern "C" {
         location: CUmemLocation,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemPrefetchAsync`](super::cuMemPrefetchAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemPrefetchAsync_v12020_ptsz`], the ABI of CUDA 12.2; entry point [`entry::cuMemPrefetchAsync_v12020_ptsz`](super::entry::cuMemPrefetchAsync_v12020_ptsz)
+    /// - Typedef: [`PFN_cuMemPrefetchAsync_v12020_ptsz`], the ABI of CUDA 12.2
+    /// - Entry point: [`entry::cuMemPrefetchAsync_v12020_ptsz`](super::entry::cuMemPrefetchAsync_v12020_ptsz)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - As written here: since CUDA 13.0; the name: since CUDA 12.2
     #[must_use]
@@ -2624,10 +3102,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemAdvise`](super::cuMemAdvise)
-    /// - Typedef: [`PFN_cuMemAdvise_v12020`], the ABI of CUDA 12.2; entry point [`entry::cuMemAdvise_v12020`](super::entry::cuMemAdvise_v12020)
+    /// - Typedef: [`PFN_cuMemAdvise_v12020`], the ABI of CUDA 12.2
+    /// - Entry point: [`entry::cuMemAdvise_v12020`](super::entry::cuMemAdvise_v12020)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - As written here: since CUDA 13.0; the name: since CUDA 12.2
     #[must_use]
@@ -2638,10 +3118,12 @@ unsafe extern "C" {
         location: CUmemLocation,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemPrefetchBatchAsync`](super::cuMemPrefetchBatchAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemPrefetchBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0; entry point [`entry::cuMemPrefetchBatchAsync_v13000_ptsz`](super::entry::cuMemPrefetchBatchAsync_v13000_ptsz)
+    /// - Typedef: [`PFN_cuMemPrefetchBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0
+    /// - Entry point: [`entry::cuMemPrefetchBatchAsync_v13000_ptsz`](super::entry::cuMemPrefetchBatchAsync_v13000_ptsz)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - Since CUDA 13.0
     #[must_use]
@@ -2656,10 +3138,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemDiscardBatchAsync`](super::cuMemDiscardBatchAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemDiscardBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0; entry point [`entry::cuMemDiscardBatchAsync_v13000_ptsz`](super::entry::cuMemDiscardBatchAsync_v13000_ptsz)
+    /// - Typedef: [`PFN_cuMemDiscardBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0
+    /// - Entry point: [`entry::cuMemDiscardBatchAsync_v13000_ptsz`](super::entry::cuMemDiscardBatchAsync_v13000_ptsz)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - Since CUDA 13.0
     #[must_use]
@@ -2671,10 +3155,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemDiscardAndPrefetchBatchAsync`](super::cuMemDiscardAndPrefetchBatchAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0; entry point [`entry::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz`](super::entry::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz)
+    /// - Typedef: [`PFN_cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz`], the ABI of CUDA 13.0
+    /// - Entry point: [`entry::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz`](super::entry::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - Since CUDA 13.0
     #[must_use]
@@ -2689,9 +3175,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13040)]
-    /// `CUresult CUDAAPI cuMemGetLocationInfo(CUdeviceptr ptr, size_t size, size_t summaryGranularity, size_t samplingGranularity, CUmemLocation *location_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemGetLocationInfo(CUdeviceptr ptr, size_t size, size_t summaryGranularity, size_t samplingGranularity, CUmemLocation *location_out);`
     ///
-    /// - Typedef: [`PFN_cuMemGetLocationInfo_v13040`], the ABI of CUDA 13.4; entry point [`entry::cuMemGetLocationInfo_v13040`](super::entry::cuMemGetLocationInfo_v13040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemGetLocationInfo_v13040`], the ABI of CUDA 13.4
+    /// - Entry point: [`entry::cuMemGetLocationInfo_v13040`](super::entry::cuMemGetLocationInfo_v13040)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - Since CUDA 13.4
     #[must_use]
@@ -2702,9 +3190,11 @@ unsafe extern "C" {
         samplingGranularity: usize,
         location_out: *mut CUmemLocation,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_attribute attribute, CUdeviceptr devPtr, size_t count);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_attribute attribute, CUdeviceptr devPtr, size_t count);`
     ///
-    /// - Typedef: [`PFN_cuMemRangeGetAttribute_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuMemRangeGetAttribute_v8000`](super::entry::cuMemRangeGetAttribute_v8000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemRangeGetAttribute_v8000`], the ABI of CUDA 8.0
+    /// - Entry point: [`entry::cuMemRangeGetAttribute_v8000`](super::entry::cuMemRangeGetAttribute_v8000)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - In every supported header
     #[must_use]
@@ -2715,9 +3205,11 @@ unsafe extern "C" {
         devPtr: CUdeviceptr,
         count: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemRangeGetAttributes(void **data, size_t *dataSizes, CUmem_range_attribute *attributes, size_t numAttributes, CUdeviceptr devPtr, size_t count);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemRangeGetAttributes(void **data, size_t *dataSizes, CUmem_range_attribute *attributes, size_t numAttributes, CUdeviceptr devPtr, size_t count);`
     ///
-    /// - Typedef: [`PFN_cuMemRangeGetAttributes_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuMemRangeGetAttributes_v8000`](super::entry::cuMemRangeGetAttributes_v8000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemRangeGetAttributes_v8000`], the ABI of CUDA 8.0
+    /// - Entry point: [`entry::cuMemRangeGetAttributes_v8000`](super::entry::cuMemRangeGetAttributes_v8000)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - In every supported header
     #[must_use]
@@ -2729,9 +3221,11 @@ unsafe extern "C" {
         devPtr: CUdeviceptr,
         count: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuPointerSetAttribute(const void *value, CUpointer_attribute attribute, CUdeviceptr ptr);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuPointerSetAttribute(const void *value, CUpointer_attribute attribute, CUdeviceptr ptr);`
     ///
-    /// - Typedef: [`PFN_cuPointerSetAttribute_v6000`], the ABI of CUDA 6.0; entry point [`entry::cuPointerSetAttribute_v6000`](super::entry::cuPointerSetAttribute_v6000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuPointerSetAttribute_v6000`], the ABI of CUDA 6.0
+    /// - Entry point: [`entry::cuPointerSetAttribute_v6000`](super::entry::cuPointerSetAttribute_v6000)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - In every supported header
     #[must_use]
@@ -2740,9 +3234,11 @@ unsafe extern "C" {
         attribute: CUpointer_attribute,
         ptr: CUdeviceptr,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes, void **data, CUdeviceptr ptr);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes, void **data, CUdeviceptr ptr);`
     ///
-    /// - Typedef: [`PFN_cuPointerGetAttributes_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuPointerGetAttributes_v7000`](super::entry::cuPointerGetAttributes_v7000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuPointerGetAttributes_v7000`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuPointerGetAttributes_v7000`](super::entry::cuPointerGetAttributes_v7000)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - In every supported header
     #[must_use]
@@ -2752,9 +3248,11 @@ unsafe extern "C" {
         data: *mut *mut ::core::ffi::c_void,
         ptr: CUdeviceptr,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int Flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int Flags);`
     ///
-    /// - Typedef: [`PFN_cuStreamCreate_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuStreamCreate_v2000`](super::entry::cuStreamCreate_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamCreate_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuStreamCreate_v2000`](super::entry::cuStreamCreate_v2000)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
@@ -2762,9 +3260,11 @@ unsafe extern "C" {
         phStream: *mut CUstream,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int priority);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int priority);`
     ///
-    /// - Typedef: [`PFN_cuStreamCreateWithPriority_v5050`], the ABI of CUDA 5.5; entry point [`entry::cuStreamCreateWithPriority_v5050`](super::entry::cuStreamCreateWithPriority_v5050)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamCreateWithPriority_v5050`], the ABI of CUDA 5.5
+    /// - Entry point: [`entry::cuStreamCreateWithPriority_v5050`](super::entry::cuStreamCreateWithPriority_v5050)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
@@ -2774,10 +3274,12 @@ unsafe extern "C" {
         priority: ::core::ffi::c_int,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
-    /// `CUresult CUDAAPI cuStreamBeginCaptureToCig(CUstream hStream, CUstreamCigCaptureParams* streamCigCaptureParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamBeginCaptureToCig(CUstream hStream, CUstreamCigCaptureParams* streamCigCaptureParams);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamBeginCaptureToCig`](super::cuStreamBeginCaptureToCig) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamBeginCaptureToCig_v13010_ptsz`], the ABI of CUDA 13.1; entry point [`entry::cuStreamBeginCaptureToCig_v13010_ptsz`](super::entry::cuStreamBeginCaptureToCig_v13010_ptsz)
+    /// - Typedef: [`PFN_cuStreamBeginCaptureToCig_v13010_ptsz`], the ABI of CUDA 13.1
+    /// - Entry point: [`entry::cuStreamBeginCaptureToCig_v13010_ptsz`](super::entry::cuStreamBeginCaptureToCig_v13010_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - Since CUDA 13.2
     #[must_use]
@@ -2786,18 +3288,22 @@ unsafe extern "C" {
         streamCigCaptureParams: *mut CUstreamCigCaptureParams,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
-    /// `CUresult CUDAAPI cuStreamEndCaptureToCig(CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamEndCaptureToCig(CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamEndCaptureToCig`](super::cuStreamEndCaptureToCig) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamEndCaptureToCig_v13010_ptsz`], the ABI of CUDA 13.1; entry point [`entry::cuStreamEndCaptureToCig_v13010_ptsz`](super::entry::cuStreamEndCaptureToCig_v13010_ptsz)
+    /// - Typedef: [`PFN_cuStreamEndCaptureToCig_v13010_ptsz`], the ABI of CUDA 13.1
+    /// - Entry point: [`entry::cuStreamEndCaptureToCig_v13010_ptsz`](super::entry::cuStreamEndCaptureToCig_v13010_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - Since CUDA 13.2
     #[must_use]
     pub fn cuStreamEndCaptureToCig_ptsz(hStream: CUstream) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamGetPriority`](super::cuStreamGetPriority) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamGetPriority_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuStreamGetPriority_v7000_ptsz`](super::entry::cuStreamGetPriority_v7000_ptsz)
+    /// - Typedef: [`PFN_cuStreamGetPriority_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuStreamGetPriority_v7000_ptsz`](super::entry::cuStreamGetPriority_v7000_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
@@ -2806,18 +3312,22 @@ unsafe extern "C" {
         priority: *mut ::core::ffi::c_int,
     ) -> CUresult;
     #[cfg(cuda_ge_12080)]
-    /// `CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice *device);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice *device);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamGetDevice`](super::cuStreamGetDevice) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamGetDevice_v12080_ptsz`], the ABI of CUDA 12.8; entry point [`entry::cuStreamGetDevice_v12080_ptsz`](super::entry::cuStreamGetDevice_v12080_ptsz)
+    /// - Typedef: [`PFN_cuStreamGetDevice_v12080_ptsz`], the ABI of CUDA 12.8
+    /// - Entry point: [`entry::cuStreamGetDevice_v12080_ptsz`](super::entry::cuStreamGetDevice_v12080_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - Since CUDA 12.8
     #[must_use]
     pub fn cuStreamGetDevice_ptsz(hStream: CUstream, device: *mut CUdevice) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamGetFlags`](super::cuStreamGetFlags) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamGetFlags_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuStreamGetFlags_v7000_ptsz`](super::entry::cuStreamGetFlags_v7000_ptsz)
+    /// - Typedef: [`PFN_cuStreamGetFlags_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuStreamGetFlags_v7000_ptsz`](super::entry::cuStreamGetFlags_v7000_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
@@ -2826,10 +3336,12 @@ unsafe extern "C" {
         flags: *mut ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuStreamGetId(CUstream hStream, unsigned long long *streamId);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetId(CUstream hStream, unsigned long long *streamId);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamGetId`](super::cuStreamGetId) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamGetId_v12000_ptsz`], the ABI of CUDA 12.0; entry point [`entry::cuStreamGetId_v12000_ptsz`](super::entry::cuStreamGetId_v12000_ptsz)
+    /// - Typedef: [`PFN_cuStreamGetId_v12000_ptsz`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuStreamGetId_v12000_ptsz`](super::entry::cuStreamGetId_v12000_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -2837,19 +3349,23 @@ unsafe extern "C" {
         hStream: CUstream,
         streamId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamGetCtx`](super::cuStreamGetCtx) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamGetCtx_v9020_ptsz`], the ABI of CUDA 9.2; entry point [`entry::cuStreamGetCtx_v9020_ptsz`](super::entry::cuStreamGetCtx_v9020_ptsz)
+    /// - Typedef: [`PFN_cuStreamGetCtx_v9020_ptsz`], the ABI of CUDA 9.2
+    /// - Entry point: [`entry::cuStreamGetCtx_v9020_ptsz`](super::entry::cuStreamGetCtx_v9020_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuStreamGetCtx_ptsz(hStream: CUstream, pctx: *mut CUcontext) -> CUresult;
     #[cfg(cuda_ge_12050)]
-    /// `CUresult CUDAAPI cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamGetCtx_v2`](super::cuStreamGetCtx_v2) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamGetCtx_v12050_ptsz`], the ABI of CUDA 12.5; entry point [`entry::cuStreamGetCtx_v12050_ptsz`](super::entry::cuStreamGetCtx_v12050_ptsz)
+    /// - Typedef: [`PFN_cuStreamGetCtx_v12050_ptsz`], the ABI of CUDA 12.5
+    /// - Entry point: [`entry::cuStreamGetCtx_v12050_ptsz`](super::entry::cuStreamGetCtx_v12050_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - Since CUDA 12.5
     #[must_use]
@@ -2858,10 +3374,12 @@ unsafe extern "C" {
         pCtx: *mut CUcontext,
         pGreenCtx: *mut CUgreenCtx,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamWaitEvent`](super::cuStreamWaitEvent) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamWaitEvent_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuStreamWaitEvent_v7000_ptsz`](super::entry::cuStreamWaitEvent_v7000_ptsz)
+    /// - Typedef: [`PFN_cuStreamWaitEvent_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuStreamWaitEvent_v7000_ptsz`](super::entry::cuStreamWaitEvent_v7000_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
@@ -2870,10 +3388,12 @@ unsafe extern "C" {
         hEvent: CUevent,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamAddCallback`](super::cuStreamAddCallback) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamAddCallback_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuStreamAddCallback_v7000_ptsz`](super::entry::cuStreamAddCallback_v7000_ptsz)
+    /// - Typedef: [`PFN_cuStreamAddCallback_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuStreamAddCallback_v7000_ptsz`](super::entry::cuStreamAddCallback_v7000_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
@@ -2883,10 +3403,12 @@ unsafe extern "C" {
         userData: *mut ::core::ffi::c_void,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamBeginCapture`](super::cuStreamBeginCapture) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamBeginCapture_v10010_ptsz`], the ABI of CUDA 10.1; entry point [`entry::cuStreamBeginCapture_v10010_ptsz`](super::entry::cuStreamBeginCapture_v10010_ptsz)
+    /// - Typedef: [`PFN_cuStreamBeginCapture_v10010_ptsz`], the ABI of CUDA 10.1
+    /// - Entry point: [`entry::cuStreamBeginCapture_v10010_ptsz`](super::entry::cuStreamBeginCapture_v10010_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
@@ -2895,10 +3417,12 @@ unsafe extern "C" {
         mode: CUstreamCaptureMode,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
-    /// `CUresult CUDAAPI cuStreamBeginRecaptureToGraph(CUstream hStream, CUstreamCaptureMode mode, CUgraph hGraph, CUgraphRecaptureCallback callbackFunc, void *userData);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamBeginRecaptureToGraph(CUstream hStream, CUstreamCaptureMode mode, CUgraph hGraph, CUgraphRecaptureCallback callbackFunc, void *userData);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamBeginRecaptureToGraph`](super::cuStreamBeginRecaptureToGraph) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamBeginRecaptureToGraph_v13030_ptsz`], the ABI of CUDA 13.3; entry point [`entry::cuStreamBeginRecaptureToGraph_v13030_ptsz`](super::entry::cuStreamBeginRecaptureToGraph_v13030_ptsz)
+    /// - Typedef: [`PFN_cuStreamBeginRecaptureToGraph_v13030_ptsz`], the ABI of CUDA 13.3
+    /// - Entry point: [`entry::cuStreamBeginRecaptureToGraph_v13030_ptsz`](super::entry::cuStreamBeginRecaptureToGraph_v13030_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - Since CUDA 13.3
     #[must_use]
@@ -2910,10 +3434,12 @@ unsafe extern "C" {
         userData: *mut ::core::ffi::c_void,
     ) -> CUresult;
     #[cfg(cuda_ge_12030)]
-    /// `CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamBeginCaptureToGraph`](super::cuStreamBeginCaptureToGraph) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamBeginCaptureToGraph_v12030_ptsz`], the ABI of CUDA 12.3; entry point [`entry::cuStreamBeginCaptureToGraph_v12030_ptsz`](super::entry::cuStreamBeginCaptureToGraph_v12030_ptsz)
+    /// - Typedef: [`PFN_cuStreamBeginCaptureToGraph_v12030_ptsz`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuStreamBeginCaptureToGraph_v12030_ptsz`](super::entry::cuStreamBeginCaptureToGraph_v12030_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - Since CUDA 12.3
     #[must_use]
@@ -2925,25 +3451,31 @@ unsafe extern "C" {
         numDependencies: usize,
         mode: CUstreamCaptureMode,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode);`
     ///
-    /// - Typedef: [`PFN_cuThreadExchangeStreamCaptureMode_v10010`], the ABI of CUDA 10.1; entry point [`entry::cuThreadExchangeStreamCaptureMode_v10010`](super::entry::cuThreadExchangeStreamCaptureMode_v10010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuThreadExchangeStreamCaptureMode_v10010`], the ABI of CUDA 10.1
+    /// - Entry point: [`entry::cuThreadExchangeStreamCaptureMode_v10010`](super::entry::cuThreadExchangeStreamCaptureMode_v10010)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuThreadExchangeStreamCaptureMode(mode: *mut CUstreamCaptureMode) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamEndCapture`](super::cuStreamEndCapture) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamEndCapture_v10000_ptsz`], the ABI of CUDA 10.0; entry point [`entry::cuStreamEndCapture_v10000_ptsz`](super::entry::cuStreamEndCapture_v10000_ptsz)
+    /// - Typedef: [`PFN_cuStreamEndCapture_v10000_ptsz`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuStreamEndCapture_v10000_ptsz`](super::entry::cuStreamEndCapture_v10000_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuStreamEndCapture_ptsz(hStream: CUstream, phGraph: *mut CUgraph) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamIsCapturing`](super::cuStreamIsCapturing) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamIsCapturing_v10000_ptsz`], the ABI of CUDA 10.0; entry point [`entry::cuStreamIsCapturing_v10000_ptsz`](super::entry::cuStreamIsCapturing_v10000_ptsz)
+    /// - Typedef: [`PFN_cuStreamIsCapturing_v10000_ptsz`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuStreamIsCapturing_v10000_ptsz`](super::entry::cuStreamIsCapturing_v10000_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
@@ -2952,10 +3484,12 @@ unsafe extern "C" {
         captureStatus: *mut CUstreamCaptureStatus,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamGetCaptureInfo`](super::cuStreamGetCaptureInfo) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v10010_ptsz`], the ABI of CUDA 10.1; entry point [`entry::cuStreamGetCaptureInfo_v10010_ptsz`](super::entry::cuStreamGetCaptureInfo_v10010_ptsz)
+    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v10010_ptsz`], the ABI of CUDA 10.1
+    /// - Entry point: [`entry::cuStreamGetCaptureInfo_v10010_ptsz`](super::entry::cuStreamGetCaptureInfo_v10010_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
@@ -2965,10 +3499,12 @@ unsafe extern "C" {
         id_out: *mut cuuint64_t,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamGetCaptureInfo_v2`](super::cuStreamGetCaptureInfo_v2) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030_ptsz`], the ABI of CUDA 11.3; entry point [`entry::cuStreamGetCaptureInfo_v11030_ptsz`](super::entry::cuStreamGetCaptureInfo_v11030_ptsz)
+    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030_ptsz`], the ABI of CUDA 11.3
+    /// - Entry point: [`entry::cuStreamGetCaptureInfo_v11030_ptsz`](super::entry::cuStreamGetCaptureInfo_v11030_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
@@ -2981,10 +3517,12 @@ unsafe extern "C" {
         numDependencies_out: *mut usize,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamGetCaptureInfo`](super::cuStreamGetCaptureInfo) (under `per-thread-default-stream`), [`cuStreamGetCaptureInfo_v2`](super::cuStreamGetCaptureInfo_v2) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030_ptsz`], the ABI of CUDA 11.3; entry point [`entry::cuStreamGetCaptureInfo_v11030_ptsz`](super::entry::cuStreamGetCaptureInfo_v11030_ptsz)
+    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030_ptsz`], the ABI of CUDA 11.3
+    /// - Entry point: [`entry::cuStreamGetCaptureInfo_v11030_ptsz`](super::entry::cuStreamGetCaptureInfo_v11030_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - As written here: since CUDA 12.0; removed in 13.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
@@ -2997,10 +3535,12 @@ unsafe extern "C" {
         numDependencies_out: *mut usize,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamGetCaptureInfo_v3`](super::cuStreamGetCaptureInfo_v3) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030_ptsz`], the ABI of CUDA 12.3; entry point [`entry::cuStreamGetCaptureInfo_v12030_ptsz`](super::entry::cuStreamGetCaptureInfo_v12030_ptsz)
+    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030_ptsz`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuStreamGetCaptureInfo_v12030_ptsz`](super::entry::cuStreamGetCaptureInfo_v12030_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
     #[must_use]
@@ -3014,10 +3554,12 @@ unsafe extern "C" {
         numDependencies_out: *mut usize,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
-    /// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamUpdateCaptureDependencies`](super::cuStreamUpdateCaptureDependencies) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v11030_ptsz`], the ABI of CUDA 11.3; entry point [`entry::cuStreamUpdateCaptureDependencies_v11030_ptsz`](super::entry::cuStreamUpdateCaptureDependencies_v11030_ptsz)
+    /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v11030_ptsz`], the ABI of CUDA 11.3
+    /// - Entry point: [`entry::cuStreamUpdateCaptureDependencies_v11030_ptsz`](super::entry::cuStreamUpdateCaptureDependencies_v11030_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
@@ -3028,10 +3570,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamUpdateCaptureDependencies_v2`](super::cuStreamUpdateCaptureDependencies_v2) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz`], the ABI of CUDA 12.3; entry point [`entry::cuStreamUpdateCaptureDependencies_v12030_ptsz`](super::entry::cuStreamUpdateCaptureDependencies_v12030_ptsz)
+    /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuStreamUpdateCaptureDependencies_v12030_ptsz`](super::entry::cuStreamUpdateCaptureDependencies_v12030_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
     #[must_use]
@@ -3043,10 +3587,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamGetCaptureInfo`](super::cuStreamGetCaptureInfo) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030_ptsz`], the ABI of CUDA 12.3; entry point [`entry::cuStreamGetCaptureInfo_v12030_ptsz`](super::entry::cuStreamGetCaptureInfo_v12030_ptsz)
+    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030_ptsz`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuStreamGetCaptureInfo_v12030_ptsz`](super::entry::cuStreamGetCaptureInfo_v12030_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
     #[must_use]
@@ -3060,10 +3606,12 @@ unsafe extern "C" {
         numDependencies_out: *mut usize,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamUpdateCaptureDependencies`](super::cuStreamUpdateCaptureDependencies) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz`], the ABI of CUDA 12.3; entry point [`entry::cuStreamUpdateCaptureDependencies_v12030_ptsz`](super::entry::cuStreamUpdateCaptureDependencies_v12030_ptsz)
+    /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuStreamUpdateCaptureDependencies_v12030_ptsz`](super::entry::cuStreamUpdateCaptureDependencies_v12030_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
     #[must_use]
@@ -3074,10 +3622,12 @@ unsafe extern "C" {
         numDependencies: usize,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamAttachMemAsync`](super::cuStreamAttachMemAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamAttachMemAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuStreamAttachMemAsync_v7000_ptsz`](super::entry::cuStreamAttachMemAsync_v7000_ptsz)
+    /// - Typedef: [`PFN_cuStreamAttachMemAsync_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuStreamAttachMemAsync_v7000_ptsz`](super::entry::cuStreamAttachMemAsync_v7000_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
@@ -3087,42 +3637,52 @@ unsafe extern "C" {
         length: usize,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamQuery(CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamQuery(CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamQuery`](super::cuStreamQuery) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamQuery_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuStreamQuery_v7000_ptsz`](super::entry::cuStreamQuery_v7000_ptsz)
+    /// - Typedef: [`PFN_cuStreamQuery_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuStreamQuery_v7000_ptsz`](super::entry::cuStreamQuery_v7000_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuStreamQuery_ptsz(hStream: CUstream) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamSynchronize`](super::cuStreamSynchronize) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamSynchronize_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuStreamSynchronize_v7000_ptsz`](super::entry::cuStreamSynchronize_v7000_ptsz)
+    /// - Typedef: [`PFN_cuStreamSynchronize_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuStreamSynchronize_v7000_ptsz`](super::entry::cuStreamSynchronize_v7000_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuStreamSynchronize_ptsz(hStream: CUstream) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamDestroy(CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamDestroy(CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamDestroy`](super::cuStreamDestroy)
-    /// - Typedef: [`PFN_cuStreamDestroy_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuStreamDestroy_v4000`](super::entry::cuStreamDestroy_v4000)
+    /// - Typedef: [`PFN_cuStreamDestroy_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuStreamDestroy_v4000`](super::entry::cuStreamDestroy_v4000)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuStreamDestroy_v2(hStream: CUstream) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamCopyAttributes(CUstream dst, CUstream src);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamCopyAttributes(CUstream dst, CUstream src);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamCopyAttributes`](super::cuStreamCopyAttributes) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamCopyAttributes_v11000_ptsz`], the ABI of CUDA 11.0; entry point [`entry::cuStreamCopyAttributes_v11000_ptsz`](super::entry::cuStreamCopyAttributes_v11000_ptsz)
+    /// - Typedef: [`PFN_cuStreamCopyAttributes_v11000_ptsz`], the ABI of CUDA 11.0
+    /// - Entry point: [`entry::cuStreamCopyAttributes_v11000_ptsz`](super::entry::cuStreamCopyAttributes_v11000_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuStreamCopyAttributes_ptsz(dst: CUstream, src: CUstream) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamGetAttribute`](super::cuStreamGetAttribute) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamGetAttribute_v11000_ptsz`], the ABI of CUDA 11.0; entry point [`entry::cuStreamGetAttribute_v11000_ptsz`](super::entry::cuStreamGetAttribute_v11000_ptsz)
+    /// - Typedef: [`PFN_cuStreamGetAttribute_v11000_ptsz`], the ABI of CUDA 11.0
+    /// - Entry point: [`entry::cuStreamGetAttribute_v11000_ptsz`](super::entry::cuStreamGetAttribute_v11000_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
@@ -3131,10 +3691,12 @@ unsafe extern "C" {
         attr: CUstreamAttrID,
         value_out: *mut CUstreamAttrValue,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamSetAttribute`](super::cuStreamSetAttribute) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamSetAttribute_v11000_ptsz`], the ABI of CUDA 11.0; entry point [`entry::cuStreamSetAttribute_v11000_ptsz`](super::entry::cuStreamSetAttribute_v11000_ptsz)
+    /// - Typedef: [`PFN_cuStreamSetAttribute_v11000_ptsz`], the ABI of CUDA 11.0
+    /// - Entry point: [`entry::cuStreamSetAttribute_v11000_ptsz`](super::entry::cuStreamSetAttribute_v11000_ptsz)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
@@ -3143,25 +3705,31 @@ unsafe extern "C" {
         attr: CUstreamAttrID,
         value: *const CUstreamAttrValue,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int Flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int Flags);`
     ///
-    /// - Typedef: [`PFN_cuEventCreate_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuEventCreate_v2000`](super::entry::cuEventCreate_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuEventCreate_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuEventCreate_v2000`](super::entry::cuEventCreate_v2000)
     /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
     /// - In every supported header
     #[must_use]
     pub fn cuEventCreate(phEvent: *mut CUevent, Flags: ::core::ffi::c_uint) -> CUresult;
-    /// `CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuEventRecord`](super::cuEventRecord) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuEventRecord_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuEventRecord_v7000_ptsz`](super::entry::cuEventRecord_v7000_ptsz)
+    /// - Typedef: [`PFN_cuEventRecord_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuEventRecord_v7000_ptsz`](super::entry::cuEventRecord_v7000_ptsz)
     /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
     /// - In every supported header
     #[must_use]
     pub fn cuEventRecord_ptsz(hEvent: CUevent, hStream: CUstream) -> CUresult;
-    /// `CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuEventRecordWithFlags`](super::cuEventRecordWithFlags) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuEventRecordWithFlags_v11010_ptsz`], the ABI of CUDA 11.1; entry point [`entry::cuEventRecordWithFlags_v11010_ptsz`](super::entry::cuEventRecordWithFlags_v11010_ptsz)
+    /// - Typedef: [`PFN_cuEventRecordWithFlags_v11010_ptsz`], the ABI of CUDA 11.1
+    /// - Entry point: [`entry::cuEventRecordWithFlags_v11010_ptsz`](super::entry::cuEventRecordWithFlags_v11010_ptsz)
     /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
     /// - In every supported header
     #[must_use]
@@ -3170,32 +3738,40 @@ unsafe extern "C" {
         hStream: CUstream,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuEventQuery(CUevent hEvent);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuEventQuery(CUevent hEvent);`
     ///
-    /// - Typedef: [`PFN_cuEventQuery_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuEventQuery_v2000`](super::entry::cuEventQuery_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuEventQuery_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuEventQuery_v2000`](super::entry::cuEventQuery_v2000)
     /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
     /// - In every supported header
     #[must_use]
     pub fn cuEventQuery(hEvent: CUevent) -> CUresult;
-    /// `CUresult CUDAAPI cuEventSynchronize(CUevent hEvent);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuEventSynchronize(CUevent hEvent);`
     ///
-    /// - Typedef: [`PFN_cuEventSynchronize_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuEventSynchronize_v2000`](super::entry::cuEventSynchronize_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuEventSynchronize_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuEventSynchronize_v2000`](super::entry::cuEventSynchronize_v2000)
     /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
     /// - In every supported header
     #[must_use]
     pub fn cuEventSynchronize(hEvent: CUevent) -> CUresult;
-    /// `CUresult CUDAAPI cuEventDestroy(CUevent hEvent);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuEventDestroy(CUevent hEvent);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuEventDestroy`](super::cuEventDestroy)
-    /// - Typedef: [`PFN_cuEventDestroy_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuEventDestroy_v4000`](super::entry::cuEventDestroy_v4000)
+    /// - Typedef: [`PFN_cuEventDestroy_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuEventDestroy_v4000`](super::entry::cuEventDestroy_v4000)
     /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
     /// - In every supported header
     #[must_use]
     pub fn cuEventDestroy_v2(hEvent: CUevent) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
-    /// `CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);`
     ///
-    /// - Typedef: [`PFN_cuEventElapsedTime_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuEventElapsedTime_v2000`](super::entry::cuEventElapsedTime_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuEventElapsedTime_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuEventElapsedTime_v2000`](super::entry::cuEventElapsedTime_v2000)
     /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
     /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
@@ -3205,9 +3781,11 @@ unsafe extern "C" {
         hEnd: CUevent,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEnd);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEnd);`
     ///
-    /// - Typedef: [`PFN_cuEventElapsedTime_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuEventElapsedTime_v12080`](super::entry::cuEventElapsedTime_v12080)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuEventElapsedTime_v12080`], the ABI of CUDA 12.8
+    /// - Entry point: [`entry::cuEventElapsedTime_v12080`](super::entry::cuEventElapsedTime_v12080)
     /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
     /// - As written here: since CUDA 12.8; removed in 13.0; the name: since CUDA 12.8
     #[must_use]
@@ -3217,10 +3795,12 @@ unsafe extern "C" {
         hEnd: CUevent,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuEventElapsedTime`](super::cuEventElapsedTime)
-    /// - Typedef: [`PFN_cuEventElapsedTime_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuEventElapsedTime_v12080`](super::entry::cuEventElapsedTime_v12080)
+    /// - Typedef: [`PFN_cuEventElapsedTime_v12080`], the ABI of CUDA 12.8
+    /// - Entry point: [`entry::cuEventElapsedTime_v12080`](super::entry::cuEventElapsedTime_v12080)
     /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
     /// - As written here: since CUDA 13.0; the name: since CUDA 12.8
     #[must_use]
@@ -3229,9 +3809,11 @@ unsafe extern "C" {
         hStart: CUevent,
         hEnd: CUevent,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *memHandleDesc);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *memHandleDesc);`
     ///
-    /// - Typedef: [`PFN_cuImportExternalMemory_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuImportExternalMemory_v10000`](super::entry::cuImportExternalMemory_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuImportExternalMemory_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuImportExternalMemory_v10000`](super::entry::cuImportExternalMemory_v10000)
     /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
     /// - In every supported header
     #[must_use]
@@ -3239,9 +3821,11 @@ unsafe extern "C" {
         extMem_out: *mut CUexternalMemory,
         memHandleDesc: *const CUDA_EXTERNAL_MEMORY_HANDLE_DESC,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *bufferDesc);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *bufferDesc);`
     ///
-    /// - Typedef: [`PFN_cuExternalMemoryGetMappedBuffer_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuExternalMemoryGetMappedBuffer_v10000`](super::entry::cuExternalMemoryGetMappedBuffer_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuExternalMemoryGetMappedBuffer_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuExternalMemoryGetMappedBuffer_v10000`](super::entry::cuExternalMemoryGetMappedBuffer_v10000)
     /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
     /// - In every supported header
     #[must_use]
@@ -3250,9 +3834,11 @@ unsafe extern "C" {
         extMem: CUexternalMemory,
         bufferDesc: *const CUDA_EXTERNAL_MEMORY_BUFFER_DESC,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *mipmap, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *mipmapDesc);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *mipmap, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *mipmapDesc);`
     ///
-    /// - Typedef: [`PFN_cuExternalMemoryGetMappedMipmappedArray_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuExternalMemoryGetMappedMipmappedArray_v10000`](super::entry::cuExternalMemoryGetMappedMipmappedArray_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuExternalMemoryGetMappedMipmappedArray_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuExternalMemoryGetMappedMipmappedArray_v10000`](super::entry::cuExternalMemoryGetMappedMipmappedArray_v10000)
     /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
     /// - In every supported header
     #[must_use]
@@ -3261,16 +3847,20 @@ unsafe extern "C" {
         extMem: CUexternalMemory,
         mipmapDesc: *const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuDestroyExternalMemory(CUexternalMemory extMem);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDestroyExternalMemory(CUexternalMemory extMem);`
     ///
-    /// - Typedef: [`PFN_cuDestroyExternalMemory_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuDestroyExternalMemory_v10000`](super::entry::cuDestroyExternalMemory_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDestroyExternalMemory_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuDestroyExternalMemory_v10000`](super::entry::cuDestroyExternalMemory_v10000)
     /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
     /// - In every supported header
     #[must_use]
     pub fn cuDestroyExternalMemory(extMem: CUexternalMemory) -> CUresult;
-    /// `CUresult CUDAAPI cuImportExternalSemaphore(CUexternalSemaphore *extSem_out, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *semHandleDesc);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuImportExternalSemaphore(CUexternalSemaphore *extSem_out, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *semHandleDesc);`
     ///
-    /// - Typedef: [`PFN_cuImportExternalSemaphore_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuImportExternalSemaphore_v10000`](super::entry::cuImportExternalSemaphore_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuImportExternalSemaphore_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuImportExternalSemaphore_v10000`](super::entry::cuImportExternalSemaphore_v10000)
     /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
     /// - In every supported header
     #[must_use]
@@ -3278,10 +3868,12 @@ unsafe extern "C" {
         extSem_out: *mut CUexternalSemaphore,
         semHandleDesc: *const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuSignalExternalSemaphoresAsync`](super::cuSignalExternalSemaphoresAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuSignalExternalSemaphoresAsync_v10000_ptsz`], the ABI of CUDA 10.0; entry point [`entry::cuSignalExternalSemaphoresAsync_v10000_ptsz`](super::entry::cuSignalExternalSemaphoresAsync_v10000_ptsz)
+    /// - Typedef: [`PFN_cuSignalExternalSemaphoresAsync_v10000_ptsz`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuSignalExternalSemaphoresAsync_v10000_ptsz`](super::entry::cuSignalExternalSemaphoresAsync_v10000_ptsz)
     /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
     /// - In every supported header
     #[must_use]
@@ -3291,10 +3883,12 @@ unsafe extern "C" {
         numExtSems: ::core::ffi::c_uint,
         stream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuWaitExternalSemaphoresAsync`](super::cuWaitExternalSemaphoresAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz`], the ABI of CUDA 10.0; entry point [`entry::cuWaitExternalSemaphoresAsync_v10000_ptsz`](super::entry::cuWaitExternalSemaphoresAsync_v10000_ptsz)
+    /// - Typedef: [`PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuWaitExternalSemaphoresAsync_v10000_ptsz`](super::entry::cuWaitExternalSemaphoresAsync_v10000_ptsz)
     /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
     /// - In every supported header
     #[must_use]
@@ -3304,18 +3898,22 @@ unsafe extern "C" {
         numExtSems: ::core::ffi::c_uint,
         stream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuDestroyExternalSemaphore(CUexternalSemaphore extSem);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDestroyExternalSemaphore(CUexternalSemaphore extSem);`
     ///
-    /// - Typedef: [`PFN_cuDestroyExternalSemaphore_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuDestroyExternalSemaphore_v10000`](super::entry::cuDestroyExternalSemaphore_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDestroyExternalSemaphore_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuDestroyExternalSemaphore_v10000`](super::entry::cuDestroyExternalSemaphore_v10000)
     /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
     /// - In every supported header
     #[must_use]
     pub fn cuDestroyExternalSemaphore(extSem: CUexternalSemaphore) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamWaitValue32`](super::cuStreamWaitValue32) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamWaitValue32_v8000_ptsz`], the ABI of CUDA 8.0; entry point [`entry::cuStreamWaitValue32_v8000_ptsz`](super::entry::cuStreamWaitValue32_v8000_ptsz)
+    /// - Typedef: [`PFN_cuStreamWaitValue32_v8000_ptsz`], the ABI of CUDA 8.0
+    /// - Entry point: [`entry::cuStreamWaitValue32_v8000_ptsz`](super::entry::cuStreamWaitValue32_v8000_ptsz)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
@@ -3326,10 +3924,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamWaitValue64`](super::cuStreamWaitValue64) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamWaitValue64_v9000_ptsz`], the ABI of CUDA 9.0; entry point [`entry::cuStreamWaitValue64_v9000_ptsz`](super::entry::cuStreamWaitValue64_v9000_ptsz)
+    /// - Typedef: [`PFN_cuStreamWaitValue64_v9000_ptsz`], the ABI of CUDA 9.0
+    /// - Entry point: [`entry::cuStreamWaitValue64_v9000_ptsz`](super::entry::cuStreamWaitValue64_v9000_ptsz)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
@@ -3340,10 +3940,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamWriteValue32`](super::cuStreamWriteValue32) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamWriteValue32_v8000_ptsz`], the ABI of CUDA 8.0; entry point [`entry::cuStreamWriteValue32_v8000_ptsz`](super::entry::cuStreamWriteValue32_v8000_ptsz)
+    /// - Typedef: [`PFN_cuStreamWriteValue32_v8000_ptsz`], the ABI of CUDA 8.0
+    /// - Entry point: [`entry::cuStreamWriteValue32_v8000_ptsz`](super::entry::cuStreamWriteValue32_v8000_ptsz)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
@@ -3354,10 +3956,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamWriteValue64`](super::cuStreamWriteValue64) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamWriteValue64_v9000_ptsz`], the ABI of CUDA 9.0; entry point [`entry::cuStreamWriteValue64_v9000_ptsz`](super::entry::cuStreamWriteValue64_v9000_ptsz)
+    /// - Typedef: [`PFN_cuStreamWriteValue64_v9000_ptsz`], the ABI of CUDA 9.0
+    /// - Entry point: [`entry::cuStreamWriteValue64_v9000_ptsz`](super::entry::cuStreamWriteValue64_v9000_ptsz)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
@@ -3368,10 +3972,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamBatchMemOp`](super::cuStreamBatchMemOp) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamBatchMemOp_v8000_ptsz`], the ABI of CUDA 8.0; entry point [`entry::cuStreamBatchMemOp_v8000_ptsz`](super::entry::cuStreamBatchMemOp_v8000_ptsz)
+    /// - Typedef: [`PFN_cuStreamBatchMemOp_v8000_ptsz`], the ABI of CUDA 8.0
+    /// - Entry point: [`entry::cuStreamBatchMemOp_v8000_ptsz`](super::entry::cuStreamBatchMemOp_v8000_ptsz)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
@@ -3382,10 +3988,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamWaitValue32_v2`](super::cuStreamWaitValue32_v2) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamWaitValue32_v11070_ptsz`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWaitValue32_v11070_ptsz`](super::entry::cuStreamWaitValue32_v11070_ptsz)
+    /// - Typedef: [`PFN_cuStreamWaitValue32_v11070_ptsz`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuStreamWaitValue32_v11070_ptsz`](super::entry::cuStreamWaitValue32_v11070_ptsz)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
@@ -3396,10 +4004,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamWaitValue64_v2`](super::cuStreamWaitValue64_v2) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamWaitValue64_v11070_ptsz`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWaitValue64_v11070_ptsz`](super::entry::cuStreamWaitValue64_v11070_ptsz)
+    /// - Typedef: [`PFN_cuStreamWaitValue64_v11070_ptsz`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuStreamWaitValue64_v11070_ptsz`](super::entry::cuStreamWaitValue64_v11070_ptsz)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
@@ -3410,10 +4020,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamWriteValue32_v2`](super::cuStreamWriteValue32_v2) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamWriteValue32_v11070_ptsz`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWriteValue32_v11070_ptsz`](super::entry::cuStreamWriteValue32_v11070_ptsz)
+    /// - Typedef: [`PFN_cuStreamWriteValue32_v11070_ptsz`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuStreamWriteValue32_v11070_ptsz`](super::entry::cuStreamWriteValue32_v11070_ptsz)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
@@ -3424,10 +4036,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamWriteValue64_v2`](super::cuStreamWriteValue64_v2) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamWriteValue64_v11070_ptsz`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWriteValue64_v11070_ptsz`](super::entry::cuStreamWriteValue64_v11070_ptsz)
+    /// - Typedef: [`PFN_cuStreamWriteValue64_v11070_ptsz`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuStreamWriteValue64_v11070_ptsz`](super::entry::cuStreamWriteValue64_v11070_ptsz)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
@@ -3438,10 +4052,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamBatchMemOp_v2(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamBatchMemOp_v2(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamBatchMemOp_v2`](super::cuStreamBatchMemOp_v2) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamBatchMemOp_v11070_ptsz`], the ABI of CUDA 11.7; entry point [`entry::cuStreamBatchMemOp_v11070_ptsz`](super::entry::cuStreamBatchMemOp_v11070_ptsz)
+    /// - Typedef: [`PFN_cuStreamBatchMemOp_v11070_ptsz`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuStreamBatchMemOp_v11070_ptsz`](super::entry::cuStreamBatchMemOp_v11070_ptsz)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
@@ -3452,10 +4068,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamWaitValue32`](super::cuStreamWaitValue32) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamWaitValue32_v11070_ptsz`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWaitValue32_v11070_ptsz`](super::entry::cuStreamWaitValue32_v11070_ptsz)
+    /// - Typedef: [`PFN_cuStreamWaitValue32_v11070_ptsz`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuStreamWaitValue32_v11070_ptsz`](super::entry::cuStreamWaitValue32_v11070_ptsz)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - As written here: since CUDA 12.0; the name: in every supported header
     #[must_use]
@@ -3466,10 +4084,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamWaitValue64`](super::cuStreamWaitValue64) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamWaitValue64_v11070_ptsz`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWaitValue64_v11070_ptsz`](super::entry::cuStreamWaitValue64_v11070_ptsz)
+    /// - Typedef: [`PFN_cuStreamWaitValue64_v11070_ptsz`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuStreamWaitValue64_v11070_ptsz`](super::entry::cuStreamWaitValue64_v11070_ptsz)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - As written here: since CUDA 12.0; the name: in every supported header
     #[must_use]
@@ -3480,10 +4100,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamWriteValue32`](super::cuStreamWriteValue32) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamWriteValue32_v11070_ptsz`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWriteValue32_v11070_ptsz`](super::entry::cuStreamWriteValue32_v11070_ptsz)
+    /// - Typedef: [`PFN_cuStreamWriteValue32_v11070_ptsz`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuStreamWriteValue32_v11070_ptsz`](super::entry::cuStreamWriteValue32_v11070_ptsz)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - As written here: since CUDA 12.0; the name: in every supported header
     #[must_use]
@@ -3494,10 +4116,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamWriteValue64`](super::cuStreamWriteValue64) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamWriteValue64_v11070_ptsz`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWriteValue64_v11070_ptsz`](super::entry::cuStreamWriteValue64_v11070_ptsz)
+    /// - Typedef: [`PFN_cuStreamWriteValue64_v11070_ptsz`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuStreamWriteValue64_v11070_ptsz`](super::entry::cuStreamWriteValue64_v11070_ptsz)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - As written here: since CUDA 12.0; the name: in every supported header
     #[must_use]
@@ -3508,10 +4132,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamBatchMemOp`](super::cuStreamBatchMemOp) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamBatchMemOp_v11070_ptsz`], the ABI of CUDA 11.7; entry point [`entry::cuStreamBatchMemOp_v11070_ptsz`](super::entry::cuStreamBatchMemOp_v11070_ptsz)
+    /// - Typedef: [`PFN_cuStreamBatchMemOp_v11070_ptsz`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuStreamBatchMemOp_v11070_ptsz`](super::entry::cuStreamBatchMemOp_v11070_ptsz)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - As written here: since CUDA 12.0; the name: in every supported header
     #[must_use]
@@ -3521,9 +4147,11 @@ unsafe extern "C" {
         paramArray: *mut CUstreamBatchMemOpParams,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc);`
     ///
-    /// - Typedef: [`PFN_cuFuncGetAttribute_v2020`], the ABI of CUDA 2.2; entry point [`entry::cuFuncGetAttribute_v2020`](super::entry::cuFuncGetAttribute_v2020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuFuncGetAttribute_v2020`], the ABI of CUDA 2.2
+    /// - Entry point: [`entry::cuFuncGetAttribute_v2020`](super::entry::cuFuncGetAttribute_v2020)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - In every supported header
     #[must_use]
@@ -3532,9 +4160,11 @@ unsafe extern "C" {
         attrib: CUfunction_attribute,
         hfunc: CUfunction,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value);`
     ///
-    /// - Typedef: [`PFN_cuFuncSetAttribute_v9000`], the ABI of CUDA 9.0; entry point [`entry::cuFuncSetAttribute_v9000`](super::entry::cuFuncSetAttribute_v9000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuFuncSetAttribute_v9000`], the ABI of CUDA 9.0
+    /// - Entry point: [`entry::cuFuncSetAttribute_v9000`](super::entry::cuFuncSetAttribute_v9000)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - In every supported header
     #[must_use]
@@ -3543,17 +4173,21 @@ unsafe extern "C" {
         attrib: CUfunction_attribute,
         value: ::core::ffi::c_int,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config);`
     ///
-    /// - Typedef: [`PFN_cuFuncSetCacheConfig_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuFuncSetCacheConfig_v3000`](super::entry::cuFuncSetCacheConfig_v3000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuFuncSetCacheConfig_v3000`], the ABI of CUDA 3.0
+    /// - Entry point: [`entry::cuFuncSetCacheConfig_v3000`](super::entry::cuFuncSetCacheConfig_v3000)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - In every supported header
     #[must_use]
     pub fn cuFuncSetCacheConfig(hfunc: CUfunction, config: CUfunc_cache) -> CUresult;
     #[cfg(not(cuda_ge_12040))]
-    /// `CUresult CUDAAPI cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config);`
     ///
-    /// - Typedef: [`PFN_cuFuncSetSharedMemConfig_v4020`], the ABI of CUDA 4.2; entry point [`entry::cuFuncSetSharedMemConfig_v4020`](super::entry::cuFuncSetSharedMemConfig_v4020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuFuncSetSharedMemConfig_v4020`], the ABI of CUDA 4.2
+    /// - Entry point: [`entry::cuFuncSetSharedMemConfig_v4020`](super::entry::cuFuncSetSharedMemConfig_v4020)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - As written here: in CUDA 11.7 to 12.3; removed in 12.4; the name: in every supported header
     #[must_use]
@@ -3561,17 +4195,21 @@ unsafe extern "C" {
         hfunc: CUfunction,
         config: CUsharedconfig,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuFuncGetModule(CUmodule *hmod, CUfunction hfunc);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuFuncGetModule(CUmodule *hmod, CUfunction hfunc);`
     ///
-    /// - Typedef: [`PFN_cuFuncGetModule_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuFuncGetModule_v11000`](super::entry::cuFuncGetModule_v11000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuFuncGetModule_v11000`], the ABI of CUDA 11.0
+    /// - Entry point: [`entry::cuFuncGetModule_v11000`](super::entry::cuFuncGetModule_v11000)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - In every supported header
     #[must_use]
     pub fn cuFuncGetModule(hmod: *mut CUmodule, hfunc: CUfunction) -> CUresult;
     #[cfg(cuda_ge_12030)]
-    /// `CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction hfunc);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction hfunc);`
     ///
-    /// - Typedef: [`PFN_cuFuncGetName_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuFuncGetName_v12030`](super::entry::cuFuncGetName_v12030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuFuncGetName_v12030`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuFuncGetName_v12030`](super::entry::cuFuncGetName_v12030)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - Since CUDA 12.3
     #[must_use]
@@ -3580,9 +4218,11 @@ unsafe extern "C" {
         hfunc: CUfunction,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `CUresult CUDAAPI cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset, size_t *paramSize);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset, size_t *paramSize);`
     ///
-    /// - Typedef: [`PFN_cuFuncGetParamInfo_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuFuncGetParamInfo_v12040`](super::entry::cuFuncGetParamInfo_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuFuncGetParamInfo_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuFuncGetParamInfo_v12040`](super::entry::cuFuncGetParamInfo_v12040)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - Since CUDA 12.4
     #[must_use]
@@ -3593,17 +4233,21 @@ unsafe extern "C" {
         paramSize: *mut usize,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
-    /// `CUresult CUDAAPI cuFuncGetParamCount(CUfunction func, size_t *paramCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuFuncGetParamCount(CUfunction func, size_t *paramCount);`
     ///
-    /// - Typedef: [`PFN_cuFuncGetParamCount_v13020`], the ABI of CUDA 13.2; entry point [`entry::cuFuncGetParamCount_v13020`](super::entry::cuFuncGetParamCount_v13020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuFuncGetParamCount_v13020`], the ABI of CUDA 13.2
+    /// - Entry point: [`entry::cuFuncGetParamCount_v13020`](super::entry::cuFuncGetParamCount_v13020)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - Since CUDA 13.2
     #[must_use]
     pub fn cuFuncGetParamCount(func: CUfunction, paramCount: *mut usize) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `CUresult CUDAAPI cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function);`
     ///
-    /// - Typedef: [`PFN_cuFuncIsLoaded_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuFuncIsLoaded_v12040`](super::entry::cuFuncIsLoaded_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuFuncIsLoaded_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuFuncIsLoaded_v12040`](super::entry::cuFuncIsLoaded_v12040)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - Since CUDA 12.4
     #[must_use]
@@ -3612,17 +4256,21 @@ unsafe extern "C" {
         function: CUfunction,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `CUresult CUDAAPI cuFuncLoad(CUfunction function);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuFuncLoad(CUfunction function);`
     ///
-    /// - Typedef: [`PFN_cuFuncLoad_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuFuncLoad_v12040`](super::entry::cuFuncLoad_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuFuncLoad_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuFuncLoad_v12040`](super::entry::cuFuncLoad_v12040)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - Since CUDA 12.4
     #[must_use]
     pub fn cuFuncLoad(function: CUfunction) -> CUresult;
-    /// `CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuLaunchKernel`](super::cuLaunchKernel) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuLaunchKernel_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuLaunchKernel_v7000_ptsz`](super::entry::cuLaunchKernel_v7000_ptsz)
+    /// - Typedef: [`PFN_cuLaunchKernel_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuLaunchKernel_v7000_ptsz`](super::entry::cuLaunchKernel_v7000_ptsz)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - In every supported header
     #[must_use]
@@ -3640,10 +4288,12 @@ unsafe extern "C" {
         extra: *mut *mut ::core::ffi::c_void,
     ) -> CUresult;
     #[cfg(cuda_ge_11080)]
-    /// `CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuLaunchKernelEx`](super::cuLaunchKernelEx) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuLaunchKernelEx_v11060_ptsz`], the ABI of CUDA 11.6; entry point [`entry::cuLaunchKernelEx_v11060_ptsz`](super::entry::cuLaunchKernelEx_v11060_ptsz)
+    /// - Typedef: [`PFN_cuLaunchKernelEx_v11060_ptsz`], the ABI of CUDA 11.6
+    /// - Entry point: [`entry::cuLaunchKernelEx_v11060_ptsz`](super::entry::cuLaunchKernelEx_v11060_ptsz)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - Since CUDA 11.8
     #[must_use]
@@ -3653,10 +4303,12 @@ unsafe extern "C" {
         kernelParams: *mut *mut ::core::ffi::c_void,
         extra: *mut *mut ::core::ffi::c_void,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuLaunchCooperativeKernel`](super::cuLaunchCooperativeKernel) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuLaunchCooperativeKernel_v9000_ptsz`], the ABI of CUDA 9.0; entry point [`entry::cuLaunchCooperativeKernel_v9000_ptsz`](super::entry::cuLaunchCooperativeKernel_v9000_ptsz)
+    /// - Typedef: [`PFN_cuLaunchCooperativeKernel_v9000_ptsz`], the ABI of CUDA 9.0
+    /// - Entry point: [`entry::cuLaunchCooperativeKernel_v9000_ptsz`](super::entry::cuLaunchCooperativeKernel_v9000_ptsz)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - In every supported header
     #[must_use]
@@ -3673,9 +4325,11 @@ unsafe extern "C" {
         kernelParams: *mut *mut ::core::ffi::c_void,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13030))]
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices, unsigned int flags);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`], the ABI of CUDA 9.0; entry point [`entry::cuLaunchCooperativeKernelMultiDevice_v9000`](super::entry::cuLaunchCooperativeKernelMultiDevice_v9000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`], the ABI of CUDA 9.0
+    /// - Entry point: [`entry::cuLaunchCooperativeKernelMultiDevice_v9000`](super::entry::cuLaunchCooperativeKernelMultiDevice_v9000)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - As written here: in CUDA 11.7 to 13.2; removed in 13.3; the name: in every supported header
     #[must_use]
@@ -3684,10 +4338,12 @@ unsafe extern "C" {
         numDevices: ::core::ffi::c_uint,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuLaunchHostFunc`](super::cuLaunchHostFunc) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuLaunchHostFunc_v10000_ptsz`], the ABI of CUDA 10.0; entry point [`entry::cuLaunchHostFunc_v10000_ptsz`](super::entry::cuLaunchHostFunc_v10000_ptsz)
+    /// - Typedef: [`PFN_cuLaunchHostFunc_v10000_ptsz`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuLaunchHostFunc_v10000_ptsz`](super::entry::cuLaunchHostFunc_v10000_ptsz)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - In every supported header
     #[must_use]
@@ -3697,10 +4353,12 @@ unsafe extern "C" {
         userData: *mut ::core::ffi::c_void,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
-    /// `CUresult CUDAAPI cuLaunchHostFunc_v2(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLaunchHostFunc_v2(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuLaunchHostFunc_v2`](super::cuLaunchHostFunc_v2) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuLaunchHostFunc_v13010_ptsz`], the ABI of CUDA 13.1; entry point [`entry::cuLaunchHostFunc_v13010_ptsz`](super::entry::cuLaunchHostFunc_v13010_ptsz)
+    /// - Typedef: [`PFN_cuLaunchHostFunc_v13010_ptsz`], the ABI of CUDA 13.1
+    /// - Entry point: [`entry::cuLaunchHostFunc_v13010_ptsz`](super::entry::cuLaunchHostFunc_v13010_ptsz)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - Since CUDA 13.2
     #[must_use]
@@ -3710,9 +4368,11 @@ unsafe extern "C" {
         userData: *mut ::core::ffi::c_void,
         syncMode: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuFuncSetBlockShape(CUfunction hfunc, int x, int y, int z);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuFuncSetBlockShape(CUfunction hfunc, int x, int y, int z);`
     ///
-    /// - Typedef: [`PFN_cuFuncSetBlockShape_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuFuncSetBlockShape_v2000`](super::entry::cuFuncSetBlockShape_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuFuncSetBlockShape_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuFuncSetBlockShape_v2000`](super::entry::cuFuncSetBlockShape_v2000)
     /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -3722,9 +4382,11 @@ unsafe extern "C" {
         y: ::core::ffi::c_int,
         z: ::core::ffi::c_int,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuFuncSetSharedSize(CUfunction hfunc, unsigned int bytes);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuFuncSetSharedSize(CUfunction hfunc, unsigned int bytes);`
     ///
-    /// - Typedef: [`PFN_cuFuncSetSharedSize_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuFuncSetSharedSize_v2000`](super::entry::cuFuncSetSharedSize_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuFuncSetSharedSize_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuFuncSetSharedSize_v2000`](super::entry::cuFuncSetSharedSize_v2000)
     /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -3732,16 +4394,20 @@ unsafe extern "C" {
         hfunc: CUfunction,
         bytes: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetSize(CUfunction hfunc, unsigned int numbytes);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetSize(CUfunction hfunc, unsigned int numbytes);`
     ///
-    /// - Typedef: [`PFN_cuParamSetSize_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuParamSetSize_v2000`](super::entry::cuParamSetSize_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuParamSetSize_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuParamSetSize_v2000`](super::entry::cuParamSetSize_v2000)
     /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuParamSetSize(hfunc: CUfunction, numbytes: ::core::ffi::c_uint) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSeti(CUfunction hfunc, int offset, unsigned int value);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSeti(CUfunction hfunc, int offset, unsigned int value);`
     ///
-    /// - Typedef: [`PFN_cuParamSeti_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuParamSeti_v2000`](super::entry::cuParamSeti_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuParamSeti_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuParamSeti_v2000`](super::entry::cuParamSeti_v2000)
     /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -3750,9 +4416,11 @@ unsafe extern "C" {
         offset: ::core::ffi::c_int,
         value: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetf(CUfunction hfunc, int offset, float value);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetf(CUfunction hfunc, int offset, float value);`
     ///
-    /// - Typedef: [`PFN_cuParamSetf_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuParamSetf_v2000`](super::entry::cuParamSetf_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuParamSetf_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuParamSetf_v2000`](super::entry::cuParamSetf_v2000)
     /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -3761,9 +4429,11 @@ unsafe extern "C" {
         offset: ::core::ffi::c_int,
         value: f32,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetv(CUfunction hfunc, int offset, void *ptr, unsigned int numbytes);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetv(CUfunction hfunc, int offset, void *ptr, unsigned int numbytes);`
     ///
-    /// - Typedef: [`PFN_cuParamSetv_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuParamSetv_v2000`](super::entry::cuParamSetv_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuParamSetv_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuParamSetv_v2000`](super::entry::cuParamSetv_v2000)
     /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -3773,16 +4443,20 @@ unsafe extern "C" {
         ptr: *mut ::core::ffi::c_void,
         numbytes: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunch(CUfunction f);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunch(CUfunction f);`
     ///
-    /// - Typedef: [`PFN_cuLaunch_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuLaunch_v2000`](super::entry::cuLaunch_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLaunch_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuLaunch_v2000`](super::entry::cuLaunch_v2000)
     /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuLaunch(f: CUfunction) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchGrid(CUfunction f, int grid_width, int grid_height);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchGrid(CUfunction f, int grid_width, int grid_height);`
     ///
-    /// - Typedef: [`PFN_cuLaunchGrid_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuLaunchGrid_v2000`](super::entry::cuLaunchGrid_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLaunchGrid_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuLaunchGrid_v2000`](super::entry::cuLaunchGrid_v2000)
     /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -3791,9 +4465,11 @@ unsafe extern "C" {
         grid_width: ::core::ffi::c_int,
         grid_height: ::core::ffi::c_int,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstream hStream);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuLaunchGridAsync_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuLaunchGridAsync_v2000`](super::entry::cuLaunchGridAsync_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLaunchGridAsync_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuLaunchGridAsync_v2000`](super::entry::cuLaunchGridAsync_v2000)
     /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -3804,9 +4480,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices, unsigned int flags);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`], the ABI of CUDA 9.0; entry point [`entry::cuLaunchCooperativeKernelMultiDevice_v9000`](super::entry::cuLaunchCooperativeKernelMultiDevice_v9000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`], the ABI of CUDA 9.0
+    /// - Entry point: [`entry::cuLaunchCooperativeKernelMultiDevice_v9000`](super::entry::cuLaunchCooperativeKernelMultiDevice_v9000)
     /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
     /// - As written here: since CUDA 13.3; the name: in every supported header
     #[must_use]
@@ -3815,9 +4493,11 @@ unsafe extern "C" {
         numDevices: ::core::ffi::c_uint,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetTexRef(CUfunction hfunc, int texunit, CUtexref hTexRef);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuParamSetTexRef(CUfunction hfunc, int texunit, CUtexref hTexRef);`
     ///
-    /// - Typedef: [`PFN_cuParamSetTexRef_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuParamSetTexRef_v2000`](super::entry::cuParamSetTexRef_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuParamSetTexRef_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuParamSetTexRef_v2000`](super::entry::cuParamSetTexRef_v2000)
     /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -3827,9 +4507,11 @@ unsafe extern "C" {
         hTexRef: CUtexref,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config);`
     ///
-    /// - Typedef: [`PFN_cuFuncSetSharedMemConfig_v4020`], the ABI of CUDA 4.2; entry point [`entry::cuFuncSetSharedMemConfig_v4020`](super::entry::cuFuncSetSharedMemConfig_v4020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuFuncSetSharedMemConfig_v4020`], the ABI of CUDA 4.2
+    /// - Entry point: [`entry::cuFuncSetSharedMemConfig_v4020`](super::entry::cuFuncSetSharedMemConfig_v4020)
     /// - NVIDIA: [Execution Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC__DEPRECATED.html)
     /// - As written here: since CUDA 12.4; the name: in every supported header
     #[must_use]
@@ -3837,17 +4519,21 @@ unsafe extern "C" {
         hfunc: CUfunction,
         config: CUsharedconfig,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphCreate(CUgraph *phGraph, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphCreate(CUgraph *phGraph, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuGraphCreate_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphCreate_v10000`](super::entry::cuGraphCreate_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphCreate_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphCreate_v10000`](super::entry::cuGraphCreate_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
     pub fn cuGraphCreate(phGraph: *mut CUgraph, flags: ::core::ffi::c_uint) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphAddKernelNode_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphAddKernelNode_v10000`](super::entry::cuGraphAddKernelNode_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphAddKernelNode_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphAddKernelNode_v10000`](super::entry::cuGraphAddKernelNode_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
@@ -3859,9 +4545,11 @@ unsafe extern "C" {
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphKernelNodeGetParams_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphKernelNodeGetParams_v10000`](super::entry::cuGraphKernelNodeGetParams_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphKernelNodeGetParams_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphKernelNodeGetParams_v10000`](super::entry::cuGraphKernelNodeGetParams_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
@@ -3870,9 +4558,11 @@ unsafe extern "C" {
         nodeParams: *mut CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphKernelNodeSetParams_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphKernelNodeSetParams_v10000`](super::entry::cuGraphKernelNodeSetParams_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphKernelNodeSetParams_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphKernelNodeSetParams_v10000`](super::entry::cuGraphKernelNodeSetParams_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
@@ -3881,10 +4571,12 @@ unsafe extern "C" {
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGraphAddKernelNode`](super::cuGraphAddKernelNode)
-    /// - Typedef: [`PFN_cuGraphAddKernelNode_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuGraphAddKernelNode_v12000`](super::entry::cuGraphAddKernelNode_v12000)
+    /// - Typedef: [`PFN_cuGraphAddKernelNode_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuGraphAddKernelNode_v12000`](super::entry::cuGraphAddKernelNode_v12000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -3896,10 +4588,12 @@ unsafe extern "C" {
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGraphKernelNodeGetParams`](super::cuGraphKernelNodeGetParams)
-    /// - Typedef: [`PFN_cuGraphKernelNodeGetParams_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuGraphKernelNodeGetParams_v12000`](super::entry::cuGraphKernelNodeGetParams_v12000)
+    /// - Typedef: [`PFN_cuGraphKernelNodeGetParams_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuGraphKernelNodeGetParams_v12000`](super::entry::cuGraphKernelNodeGetParams_v12000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -3908,10 +4602,12 @@ unsafe extern "C" {
         nodeParams: *mut CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGraphKernelNodeSetParams`](super::cuGraphKernelNodeSetParams)
-    /// - Typedef: [`PFN_cuGraphKernelNodeSetParams_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuGraphKernelNodeSetParams_v12000`](super::entry::cuGraphKernelNodeSetParams_v12000)
+    /// - Typedef: [`PFN_cuGraphKernelNodeSetParams_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuGraphKernelNodeSetParams_v12000`](super::entry::cuGraphKernelNodeSetParams_v12000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -3919,9 +4615,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx);`
     ///
-    /// - Typedef: [`PFN_cuGraphAddMemcpyNode_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphAddMemcpyNode_v10000`](super::entry::cuGraphAddMemcpyNode_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphAddMemcpyNode_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphAddMemcpyNode_v10000`](super::entry::cuGraphAddMemcpyNode_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -3933,9 +4631,11 @@ unsafe extern "C" {
         copyParams: *const CUDA_MEMCPY3D,
         ctx: CUcontext,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphMemcpyNodeGetParams_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphMemcpyNodeGetParams_v10000`](super::entry::cuGraphMemcpyNodeGetParams_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphMemcpyNodeGetParams_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphMemcpyNodeGetParams_v10000`](super::entry::cuGraphMemcpyNodeGetParams_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -3943,9 +4643,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         nodeParams: *mut CUDA_MEMCPY3D,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphMemcpyNodeSetParams_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphMemcpyNodeSetParams_v10000`](super::entry::cuGraphMemcpyNodeSetParams_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphMemcpyNodeSetParams_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphMemcpyNodeSetParams_v10000`](super::entry::cuGraphMemcpyNodeSetParams_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -3953,9 +4655,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_MEMCPY3D,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx);`
     ///
-    /// - Typedef: [`PFN_cuGraphAddMemsetNode_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphAddMemsetNode_v10000`](super::entry::cuGraphAddMemsetNode_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphAddMemsetNode_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphAddMemsetNode_v10000`](super::entry::cuGraphAddMemsetNode_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -3967,9 +4671,11 @@ unsafe extern "C" {
         memsetParams: *const CUDA_MEMSET_NODE_PARAMS,
         ctx: CUcontext,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphMemsetNodeGetParams_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphMemsetNodeGetParams_v10000`](super::entry::cuGraphMemsetNodeGetParams_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphMemsetNodeGetParams_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphMemsetNodeGetParams_v10000`](super::entry::cuGraphMemsetNodeGetParams_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -3977,9 +4683,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         nodeParams: *mut CUDA_MEMSET_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphMemsetNodeSetParams_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphMemsetNodeSetParams_v10000`](super::entry::cuGraphMemsetNodeSetParams_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphMemsetNodeSetParams_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphMemsetNodeSetParams_v10000`](super::entry::cuGraphMemsetNodeSetParams_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -3987,9 +4695,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_MEMSET_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_HOST_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_HOST_NODE_PARAMS *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphAddHostNode_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphAddHostNode_v10000`](super::entry::cuGraphAddHostNode_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphAddHostNode_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphAddHostNode_v10000`](super::entry::cuGraphAddHostNode_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4000,9 +4710,11 @@ unsafe extern "C" {
         numDependencies: usize,
         nodeParams: *const CUDA_HOST_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphHostNodeGetParams_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphHostNodeGetParams_v10000`](super::entry::cuGraphHostNodeGetParams_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphHostNodeGetParams_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphHostNodeGetParams_v10000`](super::entry::cuGraphHostNodeGetParams_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4010,9 +4722,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         nodeParams: *mut CUDA_HOST_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphHostNodeSetParams_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphHostNodeSetParams_v10000`](super::entry::cuGraphHostNodeSetParams_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphHostNodeSetParams_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphHostNodeSetParams_v10000`](super::entry::cuGraphHostNodeSetParams_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4020,9 +4734,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_HOST_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphAddChildGraphNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraph childGraph);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddChildGraphNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraph childGraph);`
     ///
-    /// - Typedef: [`PFN_cuGraphAddChildGraphNode_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphAddChildGraphNode_v10000`](super::entry::cuGraphAddChildGraphNode_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphAddChildGraphNode_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphAddChildGraphNode_v10000`](super::entry::cuGraphAddChildGraphNode_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4033,9 +4749,11 @@ unsafe extern "C" {
         numDependencies: usize,
         childGraph: CUgraph,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph);`
     ///
-    /// - Typedef: [`PFN_cuGraphChildGraphNodeGetGraph_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphChildGraphNodeGetGraph_v10000`](super::entry::cuGraphChildGraphNodeGetGraph_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphChildGraphNodeGetGraph_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphChildGraphNodeGetGraph_v10000`](super::entry::cuGraphChildGraphNodeGetGraph_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4043,9 +4761,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         phGraph: *mut CUgraph,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphAddEmptyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddEmptyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies);`
     ///
-    /// - Typedef: [`PFN_cuGraphAddEmptyNode_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphAddEmptyNode_v10000`](super::entry::cuGraphAddEmptyNode_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphAddEmptyNode_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphAddEmptyNode_v10000`](super::entry::cuGraphAddEmptyNode_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4055,9 +4775,11 @@ unsafe extern "C" {
         dependencies: *const CUgraphNode,
         numDependencies: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphAddEventRecordNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddEventRecordNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event);`
     ///
-    /// - Typedef: [`PFN_cuGraphAddEventRecordNode_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuGraphAddEventRecordNode_v11010`](super::entry::cuGraphAddEventRecordNode_v11010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphAddEventRecordNode_v11010`], the ABI of CUDA 11.1
+    /// - Entry point: [`entry::cuGraphAddEventRecordNode_v11010`](super::entry::cuGraphAddEventRecordNode_v11010)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4068,9 +4790,11 @@ unsafe extern "C" {
         numDependencies: usize,
         event: CUevent,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent *event_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent *event_out);`
     ///
-    /// - Typedef: [`PFN_cuGraphEventRecordNodeGetEvent_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuGraphEventRecordNodeGetEvent_v11010`](super::entry::cuGraphEventRecordNodeGetEvent_v11010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphEventRecordNodeGetEvent_v11010`], the ABI of CUDA 11.1
+    /// - Entry point: [`entry::cuGraphEventRecordNodeGetEvent_v11010`](super::entry::cuGraphEventRecordNodeGetEvent_v11010)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4078,9 +4802,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         event_out: *mut CUevent,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphEventRecordNodeSetEvent(CUgraphNode hNode, CUevent event);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphEventRecordNodeSetEvent(CUgraphNode hNode, CUevent event);`
     ///
-    /// - Typedef: [`PFN_cuGraphEventRecordNodeSetEvent_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuGraphEventRecordNodeSetEvent_v11010`](super::entry::cuGraphEventRecordNodeSetEvent_v11010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphEventRecordNodeSetEvent_v11010`], the ABI of CUDA 11.1
+    /// - Entry point: [`entry::cuGraphEventRecordNodeSetEvent_v11010`](super::entry::cuGraphEventRecordNodeSetEvent_v11010)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4088,9 +4814,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         event: CUevent,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event);`
     ///
-    /// - Typedef: [`PFN_cuGraphAddEventWaitNode_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuGraphAddEventWaitNode_v11010`](super::entry::cuGraphAddEventWaitNode_v11010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphAddEventWaitNode_v11010`], the ABI of CUDA 11.1
+    /// - Entry point: [`entry::cuGraphAddEventWaitNode_v11010`](super::entry::cuGraphAddEventWaitNode_v11010)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4101,9 +4829,11 @@ unsafe extern "C" {
         numDependencies: usize,
         event: CUevent,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_out);`
     ///
-    /// - Typedef: [`PFN_cuGraphEventWaitNodeGetEvent_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuGraphEventWaitNodeGetEvent_v11010`](super::entry::cuGraphEventWaitNodeGetEvent_v11010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphEventWaitNodeGetEvent_v11010`], the ABI of CUDA 11.1
+    /// - Entry point: [`entry::cuGraphEventWaitNodeGetEvent_v11010`](super::entry::cuGraphEventWaitNodeGetEvent_v11010)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4111,16 +4841,20 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         event_out: *mut CUevent,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event);`
     ///
-    /// - Typedef: [`PFN_cuGraphEventWaitNodeSetEvent_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuGraphEventWaitNodeSetEvent_v11010`](super::entry::cuGraphEventWaitNodeSetEvent_v11010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphEventWaitNodeSetEvent_v11010`], the ABI of CUDA 11.1
+    /// - Entry point: [`entry::cuGraphEventWaitNodeSetEvent_v11010`](super::entry::cuGraphEventWaitNodeSetEvent_v11010)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
     pub fn cuGraphEventWaitNodeSetEvent(hNode: CUgraphNode, event: CUevent) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphAddExternalSemaphoresSignalNode_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuGraphAddExternalSemaphoresSignalNode_v11020`](super::entry::cuGraphAddExternalSemaphoresSignalNode_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphAddExternalSemaphoresSignalNode_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuGraphAddExternalSemaphoresSignalNode_v11020`](super::entry::cuGraphAddExternalSemaphoresSignalNode_v11020)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4131,9 +4865,11 @@ unsafe extern "C" {
         numDependencies: usize,
         nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode hNode, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *params_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode hNode, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *params_out);`
     ///
-    /// - Typedef: [`PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020`](super::entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020`](super::entry::cuGraphExternalSemaphoresSignalNodeGetParams_v11020)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4141,9 +4877,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         params_out: *mut CUDA_EXT_SEM_SIGNAL_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020`](super::entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020`](super::entry::cuGraphExternalSemaphoresSignalNodeSetParams_v11020)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4151,9 +4889,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphAddExternalSemaphoresWaitNode_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuGraphAddExternalSemaphoresWaitNode_v11020`](super::entry::cuGraphAddExternalSemaphoresWaitNode_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphAddExternalSemaphoresWaitNode_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuGraphAddExternalSemaphoresWaitNode_v11020`](super::entry::cuGraphAddExternalSemaphoresWaitNode_v11020)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4164,9 +4904,11 @@ unsafe extern "C" {
         numDependencies: usize,
         nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode hNode, CUDA_EXT_SEM_WAIT_NODE_PARAMS *params_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode hNode, CUDA_EXT_SEM_WAIT_NODE_PARAMS *params_out);`
     ///
-    /// - Typedef: [`PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020`](super::entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020`](super::entry::cuGraphExternalSemaphoresWaitNodeGetParams_v11020)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4174,9 +4916,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         params_out: *mut CUDA_EXT_SEM_WAIT_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020`](super::entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020`](super::entry::cuGraphExternalSemaphoresWaitNodeSetParams_v11020)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4184,9 +4928,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphAddBatchMemOpNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddBatchMemOpNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphAddBatchMemOpNode_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuGraphAddBatchMemOpNode_v11070`](super::entry::cuGraphAddBatchMemOpNode_v11070)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphAddBatchMemOpNode_v11070`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuGraphAddBatchMemOpNode_v11070`](super::entry::cuGraphAddBatchMemOpNode_v11070)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4197,9 +4943,11 @@ unsafe extern "C" {
         numDependencies: usize,
         nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphBatchMemOpNodeGetParams(CUgraphNode hNode, CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphBatchMemOpNodeGetParams(CUgraphNode hNode, CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams_out);`
     ///
-    /// - Typedef: [`PFN_cuGraphBatchMemOpNodeGetParams_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuGraphBatchMemOpNodeGetParams_v11070`](super::entry::cuGraphBatchMemOpNodeGetParams_v11070)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphBatchMemOpNodeGetParams_v11070`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuGraphBatchMemOpNodeGetParams_v11070`](super::entry::cuGraphBatchMemOpNodeGetParams_v11070)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4207,9 +4955,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         nodeParams_out: *mut CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphBatchMemOpNodeSetParams(CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphBatchMemOpNodeSetParams(CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphBatchMemOpNodeSetParams_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuGraphBatchMemOpNodeSetParams_v11070`](super::entry::cuGraphBatchMemOpNodeSetParams_v11070)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphBatchMemOpNodeSetParams_v11070`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuGraphBatchMemOpNodeSetParams_v11070`](super::entry::cuGraphBatchMemOpNodeSetParams_v11070)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4217,9 +4967,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphExecBatchMemOpNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExecBatchMemOpNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphExecBatchMemOpNodeSetParams_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuGraphExecBatchMemOpNodeSetParams_v11070`](super::entry::cuGraphExecBatchMemOpNodeSetParams_v11070)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphExecBatchMemOpNodeSetParams_v11070`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuGraphExecBatchMemOpNodeSetParams_v11070`](super::entry::cuGraphExecBatchMemOpNodeSetParams_v11070)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4228,9 +4980,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphAddMemAllocNode_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuGraphAddMemAllocNode_v11040`](super::entry::cuGraphAddMemAllocNode_v11040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphAddMemAllocNode_v11040`], the ABI of CUDA 11.4
+    /// - Entry point: [`entry::cuGraphAddMemAllocNode_v11040`](super::entry::cuGraphAddMemAllocNode_v11040)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4241,9 +4995,11 @@ unsafe extern "C" {
         numDependencies: usize,
         nodeParams: *mut CUDA_MEM_ALLOC_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS *params_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS *params_out);`
     ///
-    /// - Typedef: [`PFN_cuGraphMemAllocNodeGetParams_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuGraphMemAllocNodeGetParams_v11040`](super::entry::cuGraphMemAllocNodeGetParams_v11040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphMemAllocNodeGetParams_v11040`], the ABI of CUDA 11.4
+    /// - Entry point: [`entry::cuGraphMemAllocNodeGetParams_v11040`](super::entry::cuGraphMemAllocNodeGetParams_v11040)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4251,9 +5007,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         params_out: *mut CUDA_MEM_ALLOC_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUdeviceptr dptr);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUdeviceptr dptr);`
     ///
-    /// - Typedef: [`PFN_cuGraphAddMemFreeNode_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuGraphAddMemFreeNode_v11040`](super::entry::cuGraphAddMemFreeNode_v11040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphAddMemFreeNode_v11040`], the ABI of CUDA 11.4
+    /// - Entry point: [`entry::cuGraphAddMemFreeNode_v11040`](super::entry::cuGraphAddMemFreeNode_v11040)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4264,9 +5022,11 @@ unsafe extern "C" {
         numDependencies: usize,
         dptr: CUdeviceptr,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dptr_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dptr_out);`
     ///
-    /// - Typedef: [`PFN_cuGraphMemFreeNodeGetParams_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuGraphMemFreeNodeGetParams_v11040`](super::entry::cuGraphMemFreeNodeGetParams_v11040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphMemFreeNodeGetParams_v11040`], the ABI of CUDA 11.4
+    /// - Entry point: [`entry::cuGraphMemFreeNodeGetParams_v11040`](super::entry::cuGraphMemFreeNodeGetParams_v11040)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4274,16 +5034,20 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         dptr_out: *mut CUdeviceptr,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuDeviceGraphMemTrim(CUdevice device);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGraphMemTrim(CUdevice device);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGraphMemTrim_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuDeviceGraphMemTrim_v11040`](super::entry::cuDeviceGraphMemTrim_v11040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGraphMemTrim_v11040`], the ABI of CUDA 11.4
+    /// - Entry point: [`entry::cuDeviceGraphMemTrim_v11040`](super::entry::cuDeviceGraphMemTrim_v11040)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
     pub fn cuDeviceGraphMemTrim(device: CUdevice) -> CUresult;
-    /// `CUresult CUDAAPI cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void* value);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void* value);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetGraphMemAttribute_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuDeviceGetGraphMemAttribute_v11040`](super::entry::cuDeviceGetGraphMemAttribute_v11040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetGraphMemAttribute_v11040`], the ABI of CUDA 11.4
+    /// - Entry point: [`entry::cuDeviceGetGraphMemAttribute_v11040`](super::entry::cuDeviceGetGraphMemAttribute_v11040)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4292,9 +5056,11 @@ unsafe extern "C" {
         attr: CUgraphMem_attribute,
         value: *mut ::core::ffi::c_void,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void* value);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void* value);`
     ///
-    /// - Typedef: [`PFN_cuDeviceSetGraphMemAttribute_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuDeviceSetGraphMemAttribute_v11040`](super::entry::cuDeviceSetGraphMemAttribute_v11040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceSetGraphMemAttribute_v11040`], the ABI of CUDA 11.4
+    /// - Entry point: [`entry::cuDeviceSetGraphMemAttribute_v11040`](super::entry::cuDeviceSetGraphMemAttribute_v11040)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4303,16 +5069,20 @@ unsafe extern "C" {
         attr: CUgraphMem_attribute,
         value: *mut ::core::ffi::c_void,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph);`
     ///
-    /// - Typedef: [`PFN_cuGraphClone_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphClone_v10000`](super::entry::cuGraphClone_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphClone_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphClone_v10000`](super::entry::cuGraphClone_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
     pub fn cuGraphClone(phGraphClone: *mut CUgraph, originalGraph: CUgraph) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph);`
     ///
-    /// - Typedef: [`PFN_cuGraphNodeFindInClone_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphNodeFindInClone_v10000`](super::entry::cuGraphNodeFindInClone_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphNodeFindInClone_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphNodeFindInClone_v10000`](super::entry::cuGraphNodeFindInClone_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4321,9 +5091,11 @@ unsafe extern "C" {
         hOriginalNode: CUgraphNode,
         hClonedGraph: CUgraph,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type);`
     ///
-    /// - Typedef: [`PFN_cuGraphNodeGetType_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphNodeGetType_v10000`](super::entry::cuGraphNodeGetType_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphNodeGetType_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphNodeGetType_v10000`](super::entry::cuGraphNodeGetType_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4332,9 +5104,11 @@ unsafe extern "C" {
         type_: *mut CUgraphNodeType,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
-    /// `CUresult CUDAAPI cuGraphNodeGetContainingGraph(CUgraphNode hNode, CUgraph *phGraph);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphNodeGetContainingGraph(CUgraphNode hNode, CUgraph *phGraph);`
     ///
-    /// - Typedef: [`PFN_cuGraphNodeGetContainingGraph_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuGraphNodeGetContainingGraph_v13010`](super::entry::cuGraphNodeGetContainingGraph_v13010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphNodeGetContainingGraph_v13010`], the ABI of CUDA 13.1
+    /// - Entry point: [`entry::cuGraphNodeGetContainingGraph_v13010`](super::entry::cuGraphNodeGetContainingGraph_v13010)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - Since CUDA 13.1
     #[must_use]
@@ -4343,9 +5117,11 @@ unsafe extern "C" {
         phGraph: *mut CUgraph,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
-    /// `CUresult CUDAAPI cuGraphNodeGetLocalId(CUgraphNode hNode, unsigned int *nodeId);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphNodeGetLocalId(CUgraphNode hNode, unsigned int *nodeId);`
     ///
-    /// - Typedef: [`PFN_cuGraphNodeGetLocalId_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuGraphNodeGetLocalId_v13010`](super::entry::cuGraphNodeGetLocalId_v13010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphNodeGetLocalId_v13010`], the ABI of CUDA 13.1
+    /// - Entry point: [`entry::cuGraphNodeGetLocalId_v13010`](super::entry::cuGraphNodeGetLocalId_v13010)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - Since CUDA 13.1
     #[must_use]
@@ -4354,9 +5130,11 @@ unsafe extern "C" {
         nodeId: *mut ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
-    /// `CUresult CUDAAPI cuGraphNodeGetToolsId(CUgraphNode hNode, unsigned long long *toolsNodeId);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphNodeGetToolsId(CUgraphNode hNode, unsigned long long *toolsNodeId);`
     ///
-    /// - Typedef: [`PFN_cuGraphNodeGetToolsId_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuGraphNodeGetToolsId_v13010`](super::entry::cuGraphNodeGetToolsId_v13010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphNodeGetToolsId_v13010`], the ABI of CUDA 13.1
+    /// - Entry point: [`entry::cuGraphNodeGetToolsId_v13010`](super::entry::cuGraphNodeGetToolsId_v13010)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - Since CUDA 13.1
     #[must_use]
@@ -4365,17 +5143,21 @@ unsafe extern "C" {
         toolsNodeId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
-    /// `CUresult CUDAAPI cuGraphGetId(CUgraph hGraph, unsigned int *graphId);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphGetId(CUgraph hGraph, unsigned int *graphId);`
     ///
-    /// - Typedef: [`PFN_cuGraphGetId_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuGraphGetId_v13010`](super::entry::cuGraphGetId_v13010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphGetId_v13010`], the ABI of CUDA 13.1
+    /// - Entry point: [`entry::cuGraphGetId_v13010`](super::entry::cuGraphGetId_v13010)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - Since CUDA 13.1
     #[must_use]
     pub fn cuGraphGetId(hGraph: CUgraph, graphId: *mut ::core::ffi::c_uint) -> CUresult;
     #[cfg(cuda_ge_13010)]
-    /// `CUresult CUDAAPI cuGraphExecGetId(CUgraphExec hGraphExec, unsigned int *graphId);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExecGetId(CUgraphExec hGraphExec, unsigned int *graphId);`
     ///
-    /// - Typedef: [`PFN_cuGraphExecGetId_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuGraphExecGetId_v13010`](super::entry::cuGraphExecGetId_v13010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphExecGetId_v13010`], the ABI of CUDA 13.1
+    /// - Entry point: [`entry::cuGraphExecGetId_v13010`](super::entry::cuGraphExecGetId_v13010)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - Since CUDA 13.1
     #[must_use]
@@ -4383,9 +5165,11 @@ unsafe extern "C" {
         hGraphExec: CUgraphExec,
         graphId: *mut ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes);`
     ///
-    /// - Typedef: [`PFN_cuGraphGetNodes_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphGetNodes_v10000`](super::entry::cuGraphGetNodes_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphGetNodes_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphGetNodes_v10000`](super::entry::cuGraphGetNodes_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4394,9 +5178,11 @@ unsafe extern "C" {
         nodes: *mut CUgraphNode,
         numNodes: *mut usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes);`
     ///
-    /// - Typedef: [`PFN_cuGraphGetRootNodes_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphGetRootNodes_v10000`](super::entry::cuGraphGetRootNodes_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphGetRootNodes_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphGetRootNodes_v10000`](super::entry::cuGraphGetRootNodes_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4406,9 +5192,11 @@ unsafe extern "C" {
         numRootNodes: *mut usize,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
-    /// `CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, size_t *numEdges);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, size_t *numEdges);`
     ///
-    /// - Typedef: [`PFN_cuGraphGetEdges_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphGetEdges_v10000`](super::entry::cuGraphGetEdges_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphGetEdges_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphGetEdges_v10000`](super::entry::cuGraphGetEdges_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
@@ -4419,9 +5207,11 @@ unsafe extern "C" {
         numEdges: *mut usize,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData, size_t *numEdges);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData, size_t *numEdges);`
     ///
-    /// - Typedef: [`PFN_cuGraphGetEdges_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphGetEdges_v12030`](super::entry::cuGraphGetEdges_v12030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphGetEdges_v12030`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuGraphGetEdges_v12030`](super::entry::cuGraphGetEdges_v12030)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
     #[must_use]
@@ -4433,9 +5223,11 @@ unsafe extern "C" {
         numEdges: *mut usize,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
-    /// `CUresult CUDAAPI cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode *dependencies, size_t *numDependencies);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode *dependencies, size_t *numDependencies);`
     ///
-    /// - Typedef: [`PFN_cuGraphNodeGetDependencies_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphNodeGetDependencies_v10000`](super::entry::cuGraphNodeGetDependencies_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphNodeGetDependencies_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphNodeGetDependencies_v10000`](super::entry::cuGraphNodeGetDependencies_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
@@ -4445,9 +5237,11 @@ unsafe extern "C" {
         numDependencies: *mut usize,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode *dependencies, CUgraphEdgeData *edgeData, size_t *numDependencies);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode *dependencies, CUgraphEdgeData *edgeData, size_t *numDependencies);`
     ///
-    /// - Typedef: [`PFN_cuGraphNodeGetDependencies_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphNodeGetDependencies_v12030`](super::entry::cuGraphNodeGetDependencies_v12030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphNodeGetDependencies_v12030`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuGraphNodeGetDependencies_v12030`](super::entry::cuGraphNodeGetDependencies_v12030)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
     #[must_use]
@@ -4458,9 +5252,11 @@ unsafe extern "C" {
         numDependencies: *mut usize,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
-    /// `CUresult CUDAAPI cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *dependentNodes, size_t *numDependentNodes);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *dependentNodes, size_t *numDependentNodes);`
     ///
-    /// - Typedef: [`PFN_cuGraphNodeGetDependentNodes_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphNodeGetDependentNodes_v10000`](super::entry::cuGraphNodeGetDependentNodes_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphNodeGetDependentNodes_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphNodeGetDependentNodes_v10000`](super::entry::cuGraphNodeGetDependentNodes_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
@@ -4470,9 +5266,11 @@ unsafe extern "C" {
         numDependentNodes: *mut usize,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode *dependentNodes, CUgraphEdgeData *edgeData, size_t *numDependentNodes);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode *dependentNodes, CUgraphEdgeData *edgeData, size_t *numDependentNodes);`
     ///
-    /// - Typedef: [`PFN_cuGraphNodeGetDependentNodes_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphNodeGetDependentNodes_v12030`](super::entry::cuGraphNodeGetDependentNodes_v12030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphNodeGetDependentNodes_v12030`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuGraphNodeGetDependentNodes_v12030`](super::entry::cuGraphNodeGetDependentNodes_v12030)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
     #[must_use]
@@ -4483,9 +5281,11 @@ unsafe extern "C" {
         numDependentNodes: *mut usize,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
-    /// `CUresult CUDAAPI cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies);`
     ///
-    /// - Typedef: [`PFN_cuGraphAddDependencies_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphAddDependencies_v10000`](super::entry::cuGraphAddDependencies_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphAddDependencies_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphAddDependencies_v10000`](super::entry::cuGraphAddDependencies_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
@@ -4496,9 +5296,11 @@ unsafe extern "C" {
         numDependencies: usize,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);`
     ///
-    /// - Typedef: [`PFN_cuGraphAddDependencies_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphAddDependencies_v12030`](super::entry::cuGraphAddDependencies_v12030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphAddDependencies_v12030`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuGraphAddDependencies_v12030`](super::entry::cuGraphAddDependencies_v12030)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
     #[must_use]
@@ -4510,9 +5312,11 @@ unsafe extern "C" {
         numDependencies: usize,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
-    /// `CUresult CUDAAPI cuGraphRemoveDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphRemoveDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies);`
     ///
-    /// - Typedef: [`PFN_cuGraphRemoveDependencies_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphRemoveDependencies_v10000`](super::entry::cuGraphRemoveDependencies_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphRemoveDependencies_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphRemoveDependencies_v10000`](super::entry::cuGraphRemoveDependencies_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
@@ -4523,9 +5327,11 @@ unsafe extern "C" {
         numDependencies: usize,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);`
     ///
-    /// - Typedef: [`PFN_cuGraphRemoveDependencies_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphRemoveDependencies_v12030`](super::entry::cuGraphRemoveDependencies_v12030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphRemoveDependencies_v12030`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuGraphRemoveDependencies_v12030`](super::entry::cuGraphRemoveDependencies_v12030)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
     #[must_use]
@@ -4537,10 +5343,12 @@ unsafe extern "C" {
         numDependencies: usize,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData, size_t *numEdges);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData, size_t *numEdges);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGraphGetEdges`](super::cuGraphGetEdges)
-    /// - Typedef: [`PFN_cuGraphGetEdges_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphGetEdges_v12030`](super::entry::cuGraphGetEdges_v12030)
+    /// - Typedef: [`PFN_cuGraphGetEdges_v12030`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuGraphGetEdges_v12030`](super::entry::cuGraphGetEdges_v12030)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
     #[must_use]
@@ -4552,10 +5360,12 @@ unsafe extern "C" {
         numEdges: *mut usize,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode *dependencies, CUgraphEdgeData *edgeData, size_t *numDependencies);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode *dependencies, CUgraphEdgeData *edgeData, size_t *numDependencies);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGraphNodeGetDependencies`](super::cuGraphNodeGetDependencies)
-    /// - Typedef: [`PFN_cuGraphNodeGetDependencies_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphNodeGetDependencies_v12030`](super::entry::cuGraphNodeGetDependencies_v12030)
+    /// - Typedef: [`PFN_cuGraphNodeGetDependencies_v12030`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuGraphNodeGetDependencies_v12030`](super::entry::cuGraphNodeGetDependencies_v12030)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
     #[must_use]
@@ -4566,10 +5376,12 @@ unsafe extern "C" {
         numDependencies: *mut usize,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *dependentNodes, CUgraphEdgeData *edgeData, size_t *numDependentNodes);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *dependentNodes, CUgraphEdgeData *edgeData, size_t *numDependentNodes);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGraphNodeGetDependentNodes`](super::cuGraphNodeGetDependentNodes)
-    /// - Typedef: [`PFN_cuGraphNodeGetDependentNodes_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphNodeGetDependentNodes_v12030`](super::entry::cuGraphNodeGetDependentNodes_v12030)
+    /// - Typedef: [`PFN_cuGraphNodeGetDependentNodes_v12030`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuGraphNodeGetDependentNodes_v12030`](super::entry::cuGraphNodeGetDependentNodes_v12030)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
     #[must_use]
@@ -4580,10 +5392,12 @@ unsafe extern "C" {
         numDependentNodes: *mut usize,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGraphAddDependencies`](super::cuGraphAddDependencies)
-    /// - Typedef: [`PFN_cuGraphAddDependencies_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphAddDependencies_v12030`](super::entry::cuGraphAddDependencies_v12030)
+    /// - Typedef: [`PFN_cuGraphAddDependencies_v12030`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuGraphAddDependencies_v12030`](super::entry::cuGraphAddDependencies_v12030)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
     #[must_use]
@@ -4595,10 +5409,12 @@ unsafe extern "C" {
         numDependencies: usize,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuGraphRemoveDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphRemoveDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGraphRemoveDependencies`](super::cuGraphRemoveDependencies)
-    /// - Typedef: [`PFN_cuGraphRemoveDependencies_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphRemoveDependencies_v12030`](super::entry::cuGraphRemoveDependencies_v12030)
+    /// - Typedef: [`PFN_cuGraphRemoveDependencies_v12030`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuGraphRemoveDependencies_v12030`](super::entry::cuGraphRemoveDependencies_v12030)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
     #[must_use]
@@ -4609,18 +5425,22 @@ unsafe extern "C" {
         edgeData: *const CUgraphEdgeData,
         numDependencies: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphDestroyNode(CUgraphNode hNode);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphDestroyNode(CUgraphNode hNode);`
     ///
-    /// - Typedef: [`PFN_cuGraphDestroyNode_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphDestroyNode_v10000`](super::entry::cuGraphDestroyNode_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphDestroyNode_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphDestroyNode_v10000`](super::entry::cuGraphDestroyNode_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
     pub fn cuGraphDestroyNode(hNode: CUgraphNode) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode, char *logBuffer, size_t bufferSize);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode, char *logBuffer, size_t bufferSize);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGraphInstantiate`](super::cuGraphInstantiate)
-    /// - Typedef: [`PFN_cuGraphInstantiate_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuGraphInstantiate_v11000`](super::entry::cuGraphInstantiate_v11000)
+    /// - Typedef: [`PFN_cuGraphInstantiate_v11000`], the ABI of CUDA 11.0
+    /// - Entry point: [`entry::cuGraphInstantiate_v11000`](super::entry::cuGraphInstantiate_v11000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
@@ -4632,9 +5452,11 @@ unsafe extern "C" {
         bufferSize: usize,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags);`
     ///
-    /// - Typedef: [`PFN_cuGraphInstantiateWithFlags_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuGraphInstantiateWithFlags_v11040`](super::entry::cuGraphInstantiateWithFlags_v11040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphInstantiateWithFlags_v11040`], the ABI of CUDA 11.4
+    /// - Entry point: [`entry::cuGraphInstantiateWithFlags_v11040`](super::entry::cuGraphInstantiateWithFlags_v11040)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
@@ -4644,9 +5466,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphExecKernelNodeSetParams_v10010`], the ABI of CUDA 10.1; entry point [`entry::cuGraphExecKernelNodeSetParams_v10010`](super::entry::cuGraphExecKernelNodeSetParams_v10010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphExecKernelNodeSetParams_v10010`], the ABI of CUDA 10.1
+    /// - Entry point: [`entry::cuGraphExecKernelNodeSetParams_v10010`](super::entry::cuGraphExecKernelNodeSetParams_v10010)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
@@ -4656,10 +5480,12 @@ unsafe extern "C" {
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGraphInstantiate`](super::cuGraphInstantiate)
-    /// - Typedef: [`PFN_cuGraphInstantiateWithFlags_v11040`], the ABI of CUDA 11.4; entry point [`entry::cuGraphInstantiateWithFlags_v11040`](super::entry::cuGraphInstantiateWithFlags_v11040)
+    /// - Typedef: [`PFN_cuGraphInstantiateWithFlags_v11040`], the ABI of CUDA 11.4
+    /// - Entry point: [`entry::cuGraphInstantiateWithFlags_v11040`](super::entry::cuGraphInstantiateWithFlags_v11040)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - As written here: since CUDA 12.0; the name: in every supported header
     #[must_use]
@@ -4669,10 +5495,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGraphInstantiateWithParams`](super::cuGraphInstantiateWithParams) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuGraphInstantiateWithParams_v12000_ptsz`], the ABI of CUDA 12.0; entry point [`entry::cuGraphInstantiateWithParams_v12000_ptsz`](super::entry::cuGraphInstantiateWithParams_v12000_ptsz)
+    /// - Typedef: [`PFN_cuGraphInstantiateWithParams_v12000_ptsz`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuGraphInstantiateWithParams_v12000_ptsz`](super::entry::cuGraphInstantiateWithParams_v12000_ptsz)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -4682,9 +5510,11 @@ unsafe extern "C" {
         instantiateParams: *mut CUDA_GRAPH_INSTANTIATE_PARAMS,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags);`
     ///
-    /// - Typedef: [`PFN_cuGraphExecGetFlags_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuGraphExecGetFlags_v12000`](super::entry::cuGraphExecGetFlags_v12000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphExecGetFlags_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuGraphExecGetFlags_v12000`](super::entry::cuGraphExecGetFlags_v12000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -4693,10 +5523,12 @@ unsafe extern "C" {
         flags: *mut cuuint64_t,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGraphExecKernelNodeSetParams`](super::cuGraphExecKernelNodeSetParams)
-    /// - Typedef: [`PFN_cuGraphExecKernelNodeSetParams_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuGraphExecKernelNodeSetParams_v12000`](super::entry::cuGraphExecKernelNodeSetParams_v12000)
+    /// - Typedef: [`PFN_cuGraphExecKernelNodeSetParams_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuGraphExecKernelNodeSetParams_v12000`](super::entry::cuGraphExecKernelNodeSetParams_v12000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -4705,9 +5537,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_KERNEL_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMCPY3D *copyParams, CUcontext ctx);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMCPY3D *copyParams, CUcontext ctx);`
     ///
-    /// - Typedef: [`PFN_cuGraphExecMemcpyNodeSetParams_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuGraphExecMemcpyNodeSetParams_v10020`](super::entry::cuGraphExecMemcpyNodeSetParams_v10020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphExecMemcpyNodeSetParams_v10020`], the ABI of CUDA 10.2
+    /// - Entry point: [`entry::cuGraphExecMemcpyNodeSetParams_v10020`](super::entry::cuGraphExecMemcpyNodeSetParams_v10020)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4717,9 +5551,11 @@ unsafe extern "C" {
         copyParams: *const CUDA_MEMCPY3D,
         ctx: CUcontext,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx);`
     ///
-    /// - Typedef: [`PFN_cuGraphExecMemsetNodeSetParams_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuGraphExecMemsetNodeSetParams_v10020`](super::entry::cuGraphExecMemsetNodeSetParams_v10020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphExecMemsetNodeSetParams_v10020`], the ABI of CUDA 10.2
+    /// - Entry point: [`entry::cuGraphExecMemsetNodeSetParams_v10020`](super::entry::cuGraphExecMemsetNodeSetParams_v10020)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4729,9 +5565,11 @@ unsafe extern "C" {
         memsetParams: *const CUDA_MEMSET_NODE_PARAMS,
         ctx: CUcontext,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphExecHostNodeSetParams_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuGraphExecHostNodeSetParams_v10020`](super::entry::cuGraphExecHostNodeSetParams_v10020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphExecHostNodeSetParams_v10020`], the ABI of CUDA 10.2
+    /// - Entry point: [`entry::cuGraphExecHostNodeSetParams_v10020`](super::entry::cuGraphExecHostNodeSetParams_v10020)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4740,9 +5578,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_HOST_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph);`
     ///
-    /// - Typedef: [`PFN_cuGraphExecChildGraphNodeSetParams_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuGraphExecChildGraphNodeSetParams_v11010`](super::entry::cuGraphExecChildGraphNodeSetParams_v11010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphExecChildGraphNodeSetParams_v11010`], the ABI of CUDA 11.1
+    /// - Entry point: [`entry::cuGraphExecChildGraphNodeSetParams_v11010`](super::entry::cuGraphExecChildGraphNodeSetParams_v11010)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4751,9 +5591,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         childGraph: CUgraph,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event);`
     ///
-    /// - Typedef: [`PFN_cuGraphExecEventRecordNodeSetEvent_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuGraphExecEventRecordNodeSetEvent_v11010`](super::entry::cuGraphExecEventRecordNodeSetEvent_v11010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphExecEventRecordNodeSetEvent_v11010`], the ABI of CUDA 11.1
+    /// - Entry point: [`entry::cuGraphExecEventRecordNodeSetEvent_v11010`](super::entry::cuGraphExecEventRecordNodeSetEvent_v11010)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4762,9 +5604,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         event: CUevent,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event);`
     ///
-    /// - Typedef: [`PFN_cuGraphExecEventWaitNodeSetEvent_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuGraphExecEventWaitNodeSetEvent_v11010`](super::entry::cuGraphExecEventWaitNodeSetEvent_v11010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphExecEventWaitNodeSetEvent_v11010`], the ABI of CUDA 11.1
+    /// - Entry point: [`entry::cuGraphExecEventWaitNodeSetEvent_v11010`](super::entry::cuGraphExecEventWaitNodeSetEvent_v11010)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4773,9 +5617,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         event: CUevent,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`](super::entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`](super::entry::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4784,9 +5630,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`](super::entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`](super::entry::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4795,9 +5643,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled);`
     ///
-    /// - Typedef: [`PFN_cuGraphNodeSetEnabled_v11060`], the ABI of CUDA 11.6; entry point [`entry::cuGraphNodeSetEnabled_v11060`](super::entry::cuGraphNodeSetEnabled_v11060)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphNodeSetEnabled_v11060`], the ABI of CUDA 11.6
+    /// - Entry point: [`entry::cuGraphNodeSetEnabled_v11060`](super::entry::cuGraphNodeSetEnabled_v11060)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4806,9 +5656,11 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         isEnabled: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int *isEnabled);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int *isEnabled);`
     ///
-    /// - Typedef: [`PFN_cuGraphNodeGetEnabled_v11060`], the ABI of CUDA 11.6; entry point [`entry::cuGraphNodeGetEnabled_v11060`](super::entry::cuGraphNodeGetEnabled_v11060)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphNodeGetEnabled_v11060`], the ABI of CUDA 11.6
+    /// - Entry point: [`entry::cuGraphNodeGetEnabled_v11060`](super::entry::cuGraphNodeGetEnabled_v11060)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4817,40 +5669,50 @@ unsafe extern "C" {
         hNode: CUgraphNode,
         isEnabled: *mut ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGraphUpload`](super::cuGraphUpload) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuGraphUpload_v11010_ptsz`], the ABI of CUDA 11.1; entry point [`entry::cuGraphUpload_v11010_ptsz`](super::entry::cuGraphUpload_v11010_ptsz)
+    /// - Typedef: [`PFN_cuGraphUpload_v11010_ptsz`], the ABI of CUDA 11.1
+    /// - Entry point: [`entry::cuGraphUpload_v11010_ptsz`](super::entry::cuGraphUpload_v11010_ptsz)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
     pub fn cuGraphUpload_ptsz(hGraphExec: CUgraphExec, hStream: CUstream) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGraphLaunch`](super::cuGraphLaunch) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuGraphLaunch_v10000_ptsz`], the ABI of CUDA 10.0; entry point [`entry::cuGraphLaunch_v10000_ptsz`](super::entry::cuGraphLaunch_v10000_ptsz)
+    /// - Typedef: [`PFN_cuGraphLaunch_v10000_ptsz`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphLaunch_v10000_ptsz`](super::entry::cuGraphLaunch_v10000_ptsz)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
     pub fn cuGraphLaunch_ptsz(hGraphExec: CUgraphExec, hStream: CUstream) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec);`
     ///
-    /// - Typedef: [`PFN_cuGraphExecDestroy_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphExecDestroy_v10000`](super::entry::cuGraphExecDestroy_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphExecDestroy_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphExecDestroy_v10000`](super::entry::cuGraphExecDestroy_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
     pub fn cuGraphExecDestroy(hGraphExec: CUgraphExec) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph);`
     ///
-    /// - Typedef: [`PFN_cuGraphDestroy_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphDestroy_v10000`](super::entry::cuGraphDestroy_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphDestroy_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphDestroy_v10000`](super::entry::cuGraphDestroy_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
     pub fn cuGraphDestroy(hGraph: CUgraph) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphNode *hErrorNode_out, CUgraphExecUpdateResult *updateResult_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphNode *hErrorNode_out, CUgraphExecUpdateResult *updateResult_out);`
     ///
-    /// - Typedef: [`PFN_cuGraphExecUpdate_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuGraphExecUpdate_v10020`](super::entry::cuGraphExecUpdate_v10020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphExecUpdate_v10020`], the ABI of CUDA 10.2
+    /// - Entry point: [`entry::cuGraphExecUpdate_v10020`](super::entry::cuGraphExecUpdate_v10020)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
@@ -4861,10 +5723,12 @@ unsafe extern "C" {
         updateResult_out: *mut CUgraphExecUpdateResult,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGraphExecUpdate`](super::cuGraphExecUpdate)
-    /// - Typedef: [`PFN_cuGraphExecUpdate_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuGraphExecUpdate_v12000`](super::entry::cuGraphExecUpdate_v12000)
+    /// - Typedef: [`PFN_cuGraphExecUpdate_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuGraphExecUpdate_v12000`](super::entry::cuGraphExecUpdate_v12000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -4873,9 +5737,11 @@ unsafe extern "C" {
         hGraph: CUgraph,
         resultInfo: *mut CUgraphExecUpdateResultInfo,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src);`
     ///
-    /// - Typedef: [`PFN_cuGraphKernelNodeCopyAttributes_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuGraphKernelNodeCopyAttributes_v11000`](super::entry::cuGraphKernelNodeCopyAttributes_v11000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphKernelNodeCopyAttributes_v11000`], the ABI of CUDA 11.0
+    /// - Entry point: [`entry::cuGraphKernelNodeCopyAttributes_v11000`](super::entry::cuGraphKernelNodeCopyAttributes_v11000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4883,9 +5749,11 @@ unsafe extern "C" {
         dst: CUgraphNode,
         src: CUgraphNode,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr, CUkernelNodeAttrValue *value_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr, CUkernelNodeAttrValue *value_out);`
     ///
-    /// - Typedef: [`PFN_cuGraphKernelNodeGetAttribute_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuGraphKernelNodeGetAttribute_v11000`](super::entry::cuGraphKernelNodeGetAttribute_v11000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphKernelNodeGetAttribute_v11000`], the ABI of CUDA 11.0
+    /// - Entry point: [`entry::cuGraphKernelNodeGetAttribute_v11000`](super::entry::cuGraphKernelNodeGetAttribute_v11000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4894,9 +5762,11 @@ unsafe extern "C" {
         attr: CUkernelNodeAttrID,
         value_out: *mut CUkernelNodeAttrValue,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr, const CUkernelNodeAttrValue *value);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr, const CUkernelNodeAttrValue *value);`
     ///
-    /// - Typedef: [`PFN_cuGraphKernelNodeSetAttribute_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuGraphKernelNodeSetAttribute_v11000`](super::entry::cuGraphKernelNodeSetAttribute_v11000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphKernelNodeSetAttribute_v11000`], the ABI of CUDA 11.0
+    /// - Entry point: [`entry::cuGraphKernelNodeSetAttribute_v11000`](super::entry::cuGraphKernelNodeSetAttribute_v11000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4905,9 +5775,11 @@ unsafe extern "C" {
         attr: CUkernelNodeAttrID,
         value: *const CUkernelNodeAttrValue,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuGraphDebugDotPrint_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuGraphDebugDotPrint_v11030`](super::entry::cuGraphDebugDotPrint_v11030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphDebugDotPrint_v11030`], the ABI of CUDA 11.3
+    /// - Entry point: [`entry::cuGraphDebugDotPrint_v11030`](super::entry::cuGraphDebugDotPrint_v11030)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4916,9 +5788,11 @@ unsafe extern "C" {
         path: *const ::core::ffi::c_char,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destroy, unsigned int initialRefcount, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destroy, unsigned int initialRefcount, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuUserObjectCreate_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuUserObjectCreate_v11030`](super::entry::cuUserObjectCreate_v11030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuUserObjectCreate_v11030`], the ABI of CUDA 11.3
+    /// - Entry point: [`entry::cuUserObjectCreate_v11030`](super::entry::cuUserObjectCreate_v11030)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4929,9 +5803,11 @@ unsafe extern "C" {
         initialRefcount: ::core::ffi::c_uint,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuUserObjectRetain(CUuserObject object, unsigned int count);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuUserObjectRetain(CUuserObject object, unsigned int count);`
     ///
-    /// - Typedef: [`PFN_cuUserObjectRetain_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuUserObjectRetain_v11030`](super::entry::cuUserObjectRetain_v11030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuUserObjectRetain_v11030`], the ABI of CUDA 11.3
+    /// - Entry point: [`entry::cuUserObjectRetain_v11030`](super::entry::cuUserObjectRetain_v11030)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4939,9 +5815,11 @@ unsafe extern "C" {
         object: CUuserObject,
         count: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuUserObjectRelease(CUuserObject object, unsigned int count);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuUserObjectRelease(CUuserObject object, unsigned int count);`
     ///
-    /// - Typedef: [`PFN_cuUserObjectRelease_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuUserObjectRelease_v11030`](super::entry::cuUserObjectRelease_v11030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuUserObjectRelease_v11030`], the ABI of CUDA 11.3
+    /// - Entry point: [`entry::cuUserObjectRelease_v11030`](super::entry::cuUserObjectRelease_v11030)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4949,9 +5827,11 @@ unsafe extern "C" {
         object: CUuserObject,
         count: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuGraphRetainUserObject_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuGraphRetainUserObject_v11030`](super::entry::cuGraphRetainUserObject_v11030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphRetainUserObject_v11030`], the ABI of CUDA 11.3
+    /// - Entry point: [`entry::cuGraphRetainUserObject_v11030`](super::entry::cuGraphRetainUserObject_v11030)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4961,9 +5841,11 @@ unsafe extern "C" {
         count: ::core::ffi::c_uint,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned int count);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned int count);`
     ///
-    /// - Typedef: [`PFN_cuGraphReleaseUserObject_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuGraphReleaseUserObject_v11030`](super::entry::cuGraphReleaseUserObject_v11030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphReleaseUserObject_v11030`], the ABI of CUDA 11.3
+    /// - Entry point: [`entry::cuGraphReleaseUserObject_v11030`](super::entry::cuGraphReleaseUserObject_v11030)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
@@ -4973,9 +5855,11 @@ unsafe extern "C" {
         count: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraphNodeParams *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphAddNode_v12020`], the ABI of CUDA 12.2; entry point [`entry::cuGraphAddNode_v12020`](super::entry::cuGraphAddNode_v12020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphAddNode_v12020`], the ABI of CUDA 12.2
+    /// - Entry point: [`entry::cuGraphAddNode_v12020`](super::entry::cuGraphAddNode_v12020)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - Since CUDA 12.2; removed in 13.0
     #[must_use]
@@ -4987,9 +5871,11 @@ unsafe extern "C" {
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphAddNode_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphAddNode_v12030`](super::entry::cuGraphAddNode_v12030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphAddNode_v12030`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuGraphAddNode_v12030`](super::entry::cuGraphAddNode_v12030)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
     #[must_use]
@@ -5002,10 +5888,12 @@ unsafe extern "C" {
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGraphAddNode`](super::cuGraphAddNode)
-    /// - Typedef: [`PFN_cuGraphAddNode_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphAddNode_v12030`](super::entry::cuGraphAddNode_v12030)
+    /// - Typedef: [`PFN_cuGraphAddNode_v12030`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuGraphAddNode_v12030`](super::entry::cuGraphAddNode_v12030)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
     #[must_use]
@@ -5018,9 +5906,11 @@ unsafe extern "C" {
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult;
     #[cfg(cuda_ge_13040)]
-    /// `CUresult CUDAAPI cuGraphAddNode_v3(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphAddNode_v3(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphAddNode_v13040`], the ABI of CUDA 13.4; entry point [`entry::cuGraphAddNode_v13040`](super::entry::cuGraphAddNode_v13040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphAddNode_v13040`], the ABI of CUDA 13.4
+    /// - Entry point: [`entry::cuGraphAddNode_v13040`](super::entry::cuGraphAddNode_v13040)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - Since CUDA 13.4
     #[must_use]
@@ -5033,9 +5923,11 @@ unsafe extern "C" {
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult;
     #[cfg(cuda_ge_12020)]
-    /// `CUresult CUDAAPI cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphNodeSetParams_v12020`], the ABI of CUDA 12.2; entry point [`entry::cuGraphNodeSetParams_v12020`](super::entry::cuGraphNodeSetParams_v12020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphNodeSetParams_v12020`], the ABI of CUDA 12.2
+    /// - Entry point: [`entry::cuGraphNodeSetParams_v12020`](super::entry::cuGraphNodeSetParams_v12020)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - Since CUDA 12.2
     #[must_use]
@@ -5044,9 +5936,11 @@ unsafe extern "C" {
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult;
     #[cfg(cuda_ge_13040)]
-    /// `CUresult CUDAAPI cuGraphNodeSetParams_v2(CUgraphNode hNode, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphNodeSetParams_v2(CUgraphNode hNode, CUgraphNodeParams *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphNodeSetParams_v13040`], the ABI of CUDA 13.4; entry point [`entry::cuGraphNodeSetParams_v13040`](super::entry::cuGraphNodeSetParams_v13040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphNodeSetParams_v13040`], the ABI of CUDA 13.4
+    /// - Entry point: [`entry::cuGraphNodeSetParams_v13040`](super::entry::cuGraphNodeSetParams_v13040)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - Since CUDA 13.4
     #[must_use]
@@ -5055,9 +5949,11 @@ unsafe extern "C" {
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
-    /// `CUresult CUDAAPI cuGraphNodeGetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphNodeGetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphNodeGetParams_v13020`], the ABI of CUDA 13.2; entry point [`entry::cuGraphNodeGetParams_v13020`](super::entry::cuGraphNodeGetParams_v13020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphNodeGetParams_v13020`], the ABI of CUDA 13.2
+    /// - Entry point: [`entry::cuGraphNodeGetParams_v13020`](super::entry::cuGraphNodeGetParams_v13020)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - Since CUDA 13.2
     #[must_use]
@@ -5066,9 +5962,11 @@ unsafe extern "C" {
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult;
     #[cfg(cuda_ge_12020)]
-    /// `CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *nodeParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *nodeParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphExecNodeSetParams_v12020`], the ABI of CUDA 12.2; entry point [`entry::cuGraphExecNodeSetParams_v12020`](super::entry::cuGraphExecNodeSetParams_v12020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphExecNodeSetParams_v12020`], the ABI of CUDA 12.2
+    /// - Entry point: [`entry::cuGraphExecNodeSetParams_v12020`](super::entry::cuGraphExecNodeSetParams_v12020)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - Since CUDA 12.2
     #[must_use]
@@ -5078,9 +5976,11 @@ unsafe extern "C" {
         nodeParams: *mut CUgraphNodeParams,
     ) -> CUresult;
     #[cfg(cuda_ge_12030)]
-    /// `CUresult CUDAAPI cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx, unsigned int defaultLaunchValue, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx, unsigned int defaultLaunchValue, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuGraphConditionalHandleCreate_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuGraphConditionalHandleCreate_v12030`](super::entry::cuGraphConditionalHandleCreate_v12030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphConditionalHandleCreate_v12030`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuGraphConditionalHandleCreate_v12030`](super::entry::cuGraphConditionalHandleCreate_v12030)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - Since CUDA 12.3
     #[must_use]
@@ -5091,9 +5991,11 @@ unsafe extern "C" {
         defaultLaunchValue: ::core::ffi::c_uint,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize);`
     ///
-    /// - Typedef: [`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`], the ABI of CUDA 6.5; entry point [`entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`](super::entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`], the ABI of CUDA 6.5
+    /// - Entry point: [`entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`](super::entry::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050)
     /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
     /// - In every supported header
     #[must_use]
@@ -5103,9 +6005,11 @@ unsafe extern "C" {
         blockSize: ::core::ffi::c_int,
         dynamicSMemSize: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`](super::entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`](super::entry::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000)
     /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
     /// - In every supported header
     #[must_use]
@@ -5116,9 +6020,11 @@ unsafe extern "C" {
         dynamicSMemSize: usize,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit);`
     ///
-    /// - Typedef: [`PFN_cuOccupancyMaxPotentialBlockSize_v6050`], the ABI of CUDA 6.5; entry point [`entry::cuOccupancyMaxPotentialBlockSize_v6050`](super::entry::cuOccupancyMaxPotentialBlockSize_v6050)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuOccupancyMaxPotentialBlockSize_v6050`], the ABI of CUDA 6.5
+    /// - Entry point: [`entry::cuOccupancyMaxPotentialBlockSize_v6050`](super::entry::cuOccupancyMaxPotentialBlockSize_v6050)
     /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
     /// - In every supported header
     #[must_use]
@@ -5130,9 +6036,11 @@ unsafe extern "C" {
         dynamicSMemSize: usize,
         blockSizeLimit: ::core::ffi::c_int,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`], the ABI of CUDA 7.0; entry point [`entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`](super::entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`](super::entry::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000)
     /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
     /// - In every supported header
     #[must_use]
@@ -5145,9 +6053,11 @@ unsafe extern "C" {
         blockSizeLimit: ::core::ffi::c_int,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunction func, int numBlocks, int blockSize);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunction func, int numBlocks, int blockSize);`
     ///
-    /// - Typedef: [`PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020`], the ABI of CUDA 10.2; entry point [`entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020`](super::entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020`], the ABI of CUDA 10.2
+    /// - Entry point: [`entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020`](super::entry::cuOccupancyAvailableDynamicSMemPerBlock_v10020)
     /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
     /// - In every supported header
     #[must_use]
@@ -5158,9 +6068,11 @@ unsafe extern "C" {
         blockSize: ::core::ffi::c_int,
     ) -> CUresult;
     #[cfg(cuda_ge_11080)]
-    /// `CUresult CUDAAPI cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction func, const CUlaunchConfig *config);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction func, const CUlaunchConfig *config);`
     ///
-    /// - Typedef: [`PFN_cuOccupancyMaxPotentialClusterSize_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuOccupancyMaxPotentialClusterSize_v11070`](super::entry::cuOccupancyMaxPotentialClusterSize_v11070)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuOccupancyMaxPotentialClusterSize_v11070`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuOccupancyMaxPotentialClusterSize_v11070`](super::entry::cuOccupancyMaxPotentialClusterSize_v11070)
     /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
     /// - Since CUDA 11.8
     #[must_use]
@@ -5170,9 +6082,11 @@ unsafe extern "C" {
         config: *const CUlaunchConfig,
     ) -> CUresult;
     #[cfg(cuda_ge_11080)]
-    /// `CUresult CUDAAPI cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func, const CUlaunchConfig *config);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func, const CUlaunchConfig *config);`
     ///
-    /// - Typedef: [`PFN_cuOccupancyMaxActiveClusters_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuOccupancyMaxActiveClusters_v11070`](super::entry::cuOccupancyMaxActiveClusters_v11070)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuOccupancyMaxActiveClusters_v11070`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuOccupancyMaxActiveClusters_v11070`](super::entry::cuOccupancyMaxActiveClusters_v11070)
     /// - NVIDIA: [Occupancy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__OCCUPANCY.html)
     /// - Since CUDA 11.8
     #[must_use]
@@ -5181,9 +6095,11 @@ unsafe extern "C" {
         func: CUfunction,
         config: *const CUlaunchConfig,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetArray(CUtexref hTexRef, CUarray hArray, unsigned int Flags);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetArray(CUtexref hTexRef, CUarray hArray, unsigned int Flags);`
     ///
-    /// - Typedef: [`PFN_cuTexRefSetArray_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefSetArray_v2000`](super::entry::cuTexRefSetArray_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefSetArray_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuTexRefSetArray_v2000`](super::entry::cuTexRefSetArray_v2000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -5192,9 +6108,11 @@ unsafe extern "C" {
         hArray: CUarray,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmappedArray(CUtexref hTexRef, CUmipmappedArray hMipmappedArray, unsigned int Flags);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmappedArray(CUtexref hTexRef, CUmipmappedArray hMipmappedArray, unsigned int Flags);`
     ///
-    /// - Typedef: [`PFN_cuTexRefSetMipmappedArray_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexRefSetMipmappedArray_v5000`](super::entry::cuTexRefSetMipmappedArray_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefSetMipmappedArray_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuTexRefSetMipmappedArray_v5000`](super::entry::cuTexRefSetMipmappedArray_v5000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -5203,10 +6121,12 @@ unsafe extern "C" {
         hMipmappedArray: CUmipmappedArray,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetAddress(size_t *ByteOffset, CUtexref hTexRef, CUdeviceptr dptr, size_t bytes);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetAddress(size_t *ByteOffset, CUtexref hTexRef, CUdeviceptr dptr, size_t bytes);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuTexRefSetAddress`](super::cuTexRefSetAddress)
-    /// - Typedef: [`PFN_cuTexRefSetAddress_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuTexRefSetAddress_v3020`](super::entry::cuTexRefSetAddress_v3020)
+    /// - Typedef: [`PFN_cuTexRefSetAddress_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuTexRefSetAddress_v3020`](super::entry::cuTexRefSetAddress_v3020)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -5216,10 +6136,12 @@ unsafe extern "C" {
         dptr: CUdeviceptr,
         bytes: usize,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetAddress2D(CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR *desc, CUdeviceptr dptr, size_t Pitch);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetAddress2D(CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR *desc, CUdeviceptr dptr, size_t Pitch);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuTexRefSetAddress2D`](super::cuTexRefSetAddress2D)
-    /// - Typedef: [`PFN_cuTexRefSetAddress2D_v4010`], the ABI of CUDA 4.1; entry point [`entry::cuTexRefSetAddress2D_v4010`](super::entry::cuTexRefSetAddress2D_v4010)
+    /// - Typedef: [`PFN_cuTexRefSetAddress2D_v4010`], the ABI of CUDA 4.1
+    /// - Entry point: [`entry::cuTexRefSetAddress2D_v4010`](super::entry::cuTexRefSetAddress2D_v4010)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -5229,9 +6151,11 @@ unsafe extern "C" {
         dptr: CUdeviceptr,
         Pitch: usize,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetFormat(CUtexref hTexRef, CUarray_format fmt, int NumPackedComponents);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetFormat(CUtexref hTexRef, CUarray_format fmt, int NumPackedComponents);`
     ///
-    /// - Typedef: [`PFN_cuTexRefSetFormat_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefSetFormat_v2000`](super::entry::cuTexRefSetFormat_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefSetFormat_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuTexRefSetFormat_v2000`](super::entry::cuTexRefSetFormat_v2000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -5240,9 +6164,11 @@ unsafe extern "C" {
         fmt: CUarray_format,
         NumPackedComponents: ::core::ffi::c_int,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetAddressMode(CUtexref hTexRef, int dim, CUaddress_mode am);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetAddressMode(CUtexref hTexRef, int dim, CUaddress_mode am);`
     ///
-    /// - Typedef: [`PFN_cuTexRefSetAddressMode_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefSetAddressMode_v2000`](super::entry::cuTexRefSetAddressMode_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefSetAddressMode_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuTexRefSetAddressMode_v2000`](super::entry::cuTexRefSetAddressMode_v2000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -5251,30 +6177,38 @@ unsafe extern "C" {
         dim: ::core::ffi::c_int,
         am: CUaddress_mode,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetFilterMode(CUtexref hTexRef, CUfilter_mode fm);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetFilterMode(CUtexref hTexRef, CUfilter_mode fm);`
     ///
-    /// - Typedef: [`PFN_cuTexRefSetFilterMode_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefSetFilterMode_v2000`](super::entry::cuTexRefSetFilterMode_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefSetFilterMode_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuTexRefSetFilterMode_v2000`](super::entry::cuTexRefSetFilterMode_v2000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuTexRefSetFilterMode(hTexRef: CUtexref, fm: CUfilter_mode) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmapFilterMode(CUtexref hTexRef, CUfilter_mode fm);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmapFilterMode(CUtexref hTexRef, CUfilter_mode fm);`
     ///
-    /// - Typedef: [`PFN_cuTexRefSetMipmapFilterMode_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexRefSetMipmapFilterMode_v5000`](super::entry::cuTexRefSetMipmapFilterMode_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefSetMipmapFilterMode_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuTexRefSetMipmapFilterMode_v5000`](super::entry::cuTexRefSetMipmapFilterMode_v5000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuTexRefSetMipmapFilterMode(hTexRef: CUtexref, fm: CUfilter_mode) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmapLevelBias(CUtexref hTexRef, float bias);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmapLevelBias(CUtexref hTexRef, float bias);`
     ///
-    /// - Typedef: [`PFN_cuTexRefSetMipmapLevelBias_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexRefSetMipmapLevelBias_v5000`](super::entry::cuTexRefSetMipmapLevelBias_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefSetMipmapLevelBias_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuTexRefSetMipmapLevelBias_v5000`](super::entry::cuTexRefSetMipmapLevelBias_v5000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuTexRefSetMipmapLevelBias(hTexRef: CUtexref, bias: f32) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmapLevelClamp(CUtexref hTexRef, float minMipmapLevelClamp, float maxMipmapLevelClamp);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMipmapLevelClamp(CUtexref hTexRef, float minMipmapLevelClamp, float maxMipmapLevelClamp);`
     ///
-    /// - Typedef: [`PFN_cuTexRefSetMipmapLevelClamp_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexRefSetMipmapLevelClamp_v5000`](super::entry::cuTexRefSetMipmapLevelClamp_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefSetMipmapLevelClamp_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuTexRefSetMipmapLevelClamp_v5000`](super::entry::cuTexRefSetMipmapLevelClamp_v5000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -5283,9 +6217,11 @@ unsafe extern "C" {
         minMipmapLevelClamp: f32,
         maxMipmapLevelClamp: f32,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMaxAnisotropy(CUtexref hTexRef, unsigned int maxAniso);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetMaxAnisotropy(CUtexref hTexRef, unsigned int maxAniso);`
     ///
-    /// - Typedef: [`PFN_cuTexRefSetMaxAnisotropy_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexRefSetMaxAnisotropy_v5000`](super::entry::cuTexRefSetMaxAnisotropy_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefSetMaxAnisotropy_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuTexRefSetMaxAnisotropy_v5000`](super::entry::cuTexRefSetMaxAnisotropy_v5000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -5293,38 +6229,48 @@ unsafe extern "C" {
         hTexRef: CUtexref,
         maxAniso: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetBorderColor(CUtexref hTexRef, float *pBorderColor);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetBorderColor(CUtexref hTexRef, float *pBorderColor);`
     ///
-    /// - Typedef: [`PFN_cuTexRefSetBorderColor_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuTexRefSetBorderColor_v8000`](super::entry::cuTexRefSetBorderColor_v8000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefSetBorderColor_v8000`], the ABI of CUDA 8.0
+    /// - Entry point: [`entry::cuTexRefSetBorderColor_v8000`](super::entry::cuTexRefSetBorderColor_v8000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuTexRefSetBorderColor(hTexRef: CUtexref, pBorderColor: *mut f32) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetFlags(CUtexref hTexRef, unsigned int Flags);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefSetFlags(CUtexref hTexRef, unsigned int Flags);`
     ///
-    /// - Typedef: [`PFN_cuTexRefSetFlags_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefSetFlags_v2000`](super::entry::cuTexRefSetFlags_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefSetFlags_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuTexRefSetFlags_v2000`](super::entry::cuTexRefSetFlags_v2000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuTexRefSetFlags(hTexRef: CUtexref, Flags: ::core::ffi::c_uint) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetAddress(CUdeviceptr *pdptr, CUtexref hTexRef);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetAddress(CUdeviceptr *pdptr, CUtexref hTexRef);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuTexRefGetAddress`](super::cuTexRefGetAddress)
-    /// - Typedef: [`PFN_cuTexRefGetAddress_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuTexRefGetAddress_v3020`](super::entry::cuTexRefGetAddress_v3020)
+    /// - Typedef: [`PFN_cuTexRefGetAddress_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuTexRefGetAddress_v3020`](super::entry::cuTexRefGetAddress_v3020)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuTexRefGetAddress_v2(pdptr: *mut CUdeviceptr, hTexRef: CUtexref) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetArray(CUarray *phArray, CUtexref hTexRef);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetArray(CUarray *phArray, CUtexref hTexRef);`
     ///
-    /// - Typedef: [`PFN_cuTexRefGetArray_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefGetArray_v2000`](super::entry::cuTexRefGetArray_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefGetArray_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuTexRefGetArray_v2000`](super::entry::cuTexRefGetArray_v2000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuTexRefGetArray(phArray: *mut CUarray, hTexRef: CUtexref) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmappedArray(CUmipmappedArray *phMipmappedArray, CUtexref hTexRef);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmappedArray(CUmipmappedArray *phMipmappedArray, CUtexref hTexRef);`
     ///
-    /// - Typedef: [`PFN_cuTexRefGetMipmappedArray_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexRefGetMipmappedArray_v5000`](super::entry::cuTexRefGetMipmappedArray_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefGetMipmappedArray_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuTexRefGetMipmappedArray_v5000`](super::entry::cuTexRefGetMipmappedArray_v5000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -5332,9 +6278,11 @@ unsafe extern "C" {
         phMipmappedArray: *mut CUmipmappedArray,
         hTexRef: CUtexref,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetAddressMode(CUaddress_mode *pam, CUtexref hTexRef, int dim);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetAddressMode(CUaddress_mode *pam, CUtexref hTexRef, int dim);`
     ///
-    /// - Typedef: [`PFN_cuTexRefGetAddressMode_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefGetAddressMode_v2000`](super::entry::cuTexRefGetAddressMode_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefGetAddressMode_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuTexRefGetAddressMode_v2000`](super::entry::cuTexRefGetAddressMode_v2000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -5343,16 +6291,20 @@ unsafe extern "C" {
         hTexRef: CUtexref,
         dim: ::core::ffi::c_int,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetFilterMode(CUfilter_mode *pfm, CUtexref hTexRef);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetFilterMode(CUfilter_mode *pfm, CUtexref hTexRef);`
     ///
-    /// - Typedef: [`PFN_cuTexRefGetFilterMode_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefGetFilterMode_v2000`](super::entry::cuTexRefGetFilterMode_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefGetFilterMode_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuTexRefGetFilterMode_v2000`](super::entry::cuTexRefGetFilterMode_v2000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuTexRefGetFilterMode(pfm: *mut CUfilter_mode, hTexRef: CUtexref) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetFormat(CUarray_format *pFormat, int *pNumChannels, CUtexref hTexRef);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetFormat(CUarray_format *pFormat, int *pNumChannels, CUtexref hTexRef);`
     ///
-    /// - Typedef: [`PFN_cuTexRefGetFormat_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefGetFormat_v2000`](super::entry::cuTexRefGetFormat_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefGetFormat_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuTexRefGetFormat_v2000`](super::entry::cuTexRefGetFormat_v2000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -5361,9 +6313,11 @@ unsafe extern "C" {
         pNumChannels: *mut ::core::ffi::c_int,
         hTexRef: CUtexref,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmapFilterMode(CUfilter_mode *pfm, CUtexref hTexRef);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmapFilterMode(CUfilter_mode *pfm, CUtexref hTexRef);`
     ///
-    /// - Typedef: [`PFN_cuTexRefGetMipmapFilterMode_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexRefGetMipmapFilterMode_v5000`](super::entry::cuTexRefGetMipmapFilterMode_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefGetMipmapFilterMode_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuTexRefGetMipmapFilterMode_v5000`](super::entry::cuTexRefGetMipmapFilterMode_v5000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -5371,16 +6325,20 @@ unsafe extern "C" {
         pfm: *mut CUfilter_mode,
         hTexRef: CUtexref,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmapLevelBias(float *pbias, CUtexref hTexRef);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmapLevelBias(float *pbias, CUtexref hTexRef);`
     ///
-    /// - Typedef: [`PFN_cuTexRefGetMipmapLevelBias_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexRefGetMipmapLevelBias_v5000`](super::entry::cuTexRefGetMipmapLevelBias_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefGetMipmapLevelBias_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuTexRefGetMipmapLevelBias_v5000`](super::entry::cuTexRefGetMipmapLevelBias_v5000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuTexRefGetMipmapLevelBias(pbias: *mut f32, hTexRef: CUtexref) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmaxMipmapLevelClamp, CUtexref hTexRef);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmaxMipmapLevelClamp, CUtexref hTexRef);`
     ///
-    /// - Typedef: [`PFN_cuTexRefGetMipmapLevelClamp_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexRefGetMipmapLevelClamp_v5000`](super::entry::cuTexRefGetMipmapLevelClamp_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefGetMipmapLevelClamp_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuTexRefGetMipmapLevelClamp_v5000`](super::entry::cuTexRefGetMipmapLevelClamp_v5000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -5389,9 +6347,11 @@ unsafe extern "C" {
         pmaxMipmapLevelClamp: *mut f32,
         hTexRef: CUtexref,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMaxAnisotropy(int *pmaxAniso, CUtexref hTexRef);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetMaxAnisotropy(int *pmaxAniso, CUtexref hTexRef);`
     ///
-    /// - Typedef: [`PFN_cuTexRefGetMaxAnisotropy_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexRefGetMaxAnisotropy_v5000`](super::entry::cuTexRefGetMaxAnisotropy_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefGetMaxAnisotropy_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuTexRefGetMaxAnisotropy_v5000`](super::entry::cuTexRefGetMaxAnisotropy_v5000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -5399,16 +6359,20 @@ unsafe extern "C" {
         pmaxAniso: *mut ::core::ffi::c_int,
         hTexRef: CUtexref,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetBorderColor(float *pBorderColor, CUtexref hTexRef);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetBorderColor(float *pBorderColor, CUtexref hTexRef);`
     ///
-    /// - Typedef: [`PFN_cuTexRefGetBorderColor_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuTexRefGetBorderColor_v8000`](super::entry::cuTexRefGetBorderColor_v8000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefGetBorderColor_v8000`], the ABI of CUDA 8.0
+    /// - Entry point: [`entry::cuTexRefGetBorderColor_v8000`](super::entry::cuTexRefGetBorderColor_v8000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuTexRefGetBorderColor(pBorderColor: *mut f32, hTexRef: CUtexref) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetFlags(unsigned int *pFlags, CUtexref hTexRef);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefGetFlags(unsigned int *pFlags, CUtexref hTexRef);`
     ///
-    /// - Typedef: [`PFN_cuTexRefGetFlags_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefGetFlags_v2000`](super::entry::cuTexRefGetFlags_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefGetFlags_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuTexRefGetFlags_v2000`](super::entry::cuTexRefGetFlags_v2000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -5416,23 +6380,29 @@ unsafe extern "C" {
         pFlags: *mut ::core::ffi::c_uint,
         hTexRef: CUtexref,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefCreate(CUtexref *pTexRef);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefCreate(CUtexref *pTexRef);`
     ///
-    /// - Typedef: [`PFN_cuTexRefCreate_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefCreate_v2000`](super::entry::cuTexRefCreate_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefCreate_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuTexRefCreate_v2000`](super::entry::cuTexRefCreate_v2000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuTexRefCreate(pTexRef: *mut CUtexref) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefDestroy(CUtexref hTexRef);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuTexRefDestroy(CUtexref hTexRef);`
     ///
-    /// - Typedef: [`PFN_cuTexRefDestroy_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuTexRefDestroy_v2000`](super::entry::cuTexRefDestroy_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexRefDestroy_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuTexRefDestroy_v2000`](super::entry::cuTexRefDestroy_v2000)
     /// - NVIDIA: [Texture Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuTexRefDestroy(hTexRef: CUtexref) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuSurfRefSetArray(CUsurfref hSurfRef, CUarray hArray, unsigned int Flags);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuSurfRefSetArray(CUsurfref hSurfRef, CUarray hArray, unsigned int Flags);`
     ///
-    /// - Typedef: [`PFN_cuSurfRefSetArray_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuSurfRefSetArray_v3000`](super::entry::cuSurfRefSetArray_v3000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuSurfRefSetArray_v3000`], the ABI of CUDA 3.0
+    /// - Entry point: [`entry::cuSurfRefSetArray_v3000`](super::entry::cuSurfRefSetArray_v3000)
     /// - NVIDIA: [Surface Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__SURFREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -5441,16 +6411,20 @@ unsafe extern "C" {
         hArray: CUarray,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuSurfRefGetArray(CUarray *phArray, CUsurfref hSurfRef);` (`cuda.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuSurfRefGetArray(CUarray *phArray, CUsurfref hSurfRef);`
     ///
-    /// - Typedef: [`PFN_cuSurfRefGetArray_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuSurfRefGetArray_v3000`](super::entry::cuSurfRefGetArray_v3000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuSurfRefGetArray_v3000`], the ABI of CUDA 3.0
+    /// - Entry point: [`entry::cuSurfRefGetArray_v3000`](super::entry::cuSurfRefGetArray_v3000)
     /// - NVIDIA: [Surface Reference Management \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__SURFREF__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuSurfRefGetArray(phArray: *mut CUarray, hSurfRef: CUsurfref) -> CUresult;
-    /// `CUresult CUDAAPI cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc, const CUDA_TEXTURE_DESC *pTexDesc, const CUDA_RESOURCE_VIEW_DESC *pResViewDesc);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc, const CUDA_TEXTURE_DESC *pTexDesc, const CUDA_RESOURCE_VIEW_DESC *pResViewDesc);`
     ///
-    /// - Typedef: [`PFN_cuTexObjectCreate_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexObjectCreate_v5000`](super::entry::cuTexObjectCreate_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexObjectCreate_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuTexObjectCreate_v5000`](super::entry::cuTexObjectCreate_v5000)
     /// - NVIDIA: [Texture Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXOBJECT.html)
     /// - In every supported header
     #[must_use]
@@ -5460,16 +6434,20 @@ unsafe extern "C" {
         pTexDesc: *const CUDA_TEXTURE_DESC,
         pResViewDesc: *const CUDA_RESOURCE_VIEW_DESC,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuTexObjectDestroy(CUtexObject texObject);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuTexObjectDestroy(CUtexObject texObject);`
     ///
-    /// - Typedef: [`PFN_cuTexObjectDestroy_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexObjectDestroy_v5000`](super::entry::cuTexObjectDestroy_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexObjectDestroy_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuTexObjectDestroy_v5000`](super::entry::cuTexObjectDestroy_v5000)
     /// - NVIDIA: [Texture Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXOBJECT.html)
     /// - In every supported header
     #[must_use]
     pub fn cuTexObjectDestroy(texObject: CUtexObject) -> CUresult;
-    /// `CUresult CUDAAPI cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject);`
     ///
-    /// - Typedef: [`PFN_cuTexObjectGetResourceDesc_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexObjectGetResourceDesc_v5000`](super::entry::cuTexObjectGetResourceDesc_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexObjectGetResourceDesc_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuTexObjectGetResourceDesc_v5000`](super::entry::cuTexObjectGetResourceDesc_v5000)
     /// - NVIDIA: [Texture Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXOBJECT.html)
     /// - In every supported header
     #[must_use]
@@ -5477,9 +6455,11 @@ unsafe extern "C" {
         pResDesc: *mut CUDA_RESOURCE_DESC,
         texObject: CUtexObject,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texObject);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texObject);`
     ///
-    /// - Typedef: [`PFN_cuTexObjectGetTextureDesc_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexObjectGetTextureDesc_v5000`](super::entry::cuTexObjectGetTextureDesc_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexObjectGetTextureDesc_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuTexObjectGetTextureDesc_v5000`](super::entry::cuTexObjectGetTextureDesc_v5000)
     /// - NVIDIA: [Texture Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXOBJECT.html)
     /// - In every supported header
     #[must_use]
@@ -5487,9 +6467,11 @@ unsafe extern "C" {
         pTexDesc: *mut CUDA_TEXTURE_DESC,
         texObject: CUtexObject,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *pResViewDesc, CUtexObject texObject);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *pResViewDesc, CUtexObject texObject);`
     ///
-    /// - Typedef: [`PFN_cuTexObjectGetResourceViewDesc_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuTexObjectGetResourceViewDesc_v5000`](super::entry::cuTexObjectGetResourceViewDesc_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTexObjectGetResourceViewDesc_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuTexObjectGetResourceViewDesc_v5000`](super::entry::cuTexObjectGetResourceViewDesc_v5000)
     /// - NVIDIA: [Texture Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TEXOBJECT.html)
     /// - In every supported header
     #[must_use]
@@ -5497,9 +6479,11 @@ unsafe extern "C" {
         pResViewDesc: *mut CUDA_RESOURCE_VIEW_DESC,
         texObject: CUtexObject,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc);`
     ///
-    /// - Typedef: [`PFN_cuSurfObjectCreate_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuSurfObjectCreate_v5000`](super::entry::cuSurfObjectCreate_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuSurfObjectCreate_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuSurfObjectCreate_v5000`](super::entry::cuSurfObjectCreate_v5000)
     /// - NVIDIA: [Surface Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__SURFOBJECT.html)
     /// - In every supported header
     #[must_use]
@@ -5507,16 +6491,20 @@ unsafe extern "C" {
         pSurfObject: *mut CUsurfObject,
         pResDesc: *const CUDA_RESOURCE_DESC,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuSurfObjectDestroy(CUsurfObject surfObject);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuSurfObjectDestroy(CUsurfObject surfObject);`
     ///
-    /// - Typedef: [`PFN_cuSurfObjectDestroy_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuSurfObjectDestroy_v5000`](super::entry::cuSurfObjectDestroy_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuSurfObjectDestroy_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuSurfObjectDestroy_v5000`](super::entry::cuSurfObjectDestroy_v5000)
     /// - NVIDIA: [Surface Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__SURFOBJECT.html)
     /// - In every supported header
     #[must_use]
     pub fn cuSurfObjectDestroy(surfObject: CUsurfObject) -> CUresult;
-    /// `CUresult CUDAAPI cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject surfObject);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject surfObject);`
     ///
-    /// - Typedef: [`PFN_cuSurfObjectGetResourceDesc_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuSurfObjectGetResourceDesc_v5000`](super::entry::cuSurfObjectGetResourceDesc_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuSurfObjectGetResourceDesc_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuSurfObjectGetResourceDesc_v5000`](super::entry::cuSurfObjectGetResourceDesc_v5000)
     /// - NVIDIA: [Surface Object Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__SURFOBJECT.html)
     /// - In every supported header
     #[must_use]
@@ -5525,9 +6513,11 @@ unsafe extern "C" {
         surfObject: CUsurfObject,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const cuuint32_t *boxDim, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const cuuint32_t *boxDim, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill);`
     ///
-    /// - Typedef: [`PFN_cuTensorMapEncodeTiled_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuTensorMapEncodeTiled_v12000`](super::entry::cuTensorMapEncodeTiled_v12000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTensorMapEncodeTiled_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuTensorMapEncodeTiled_v12000`](super::entry::cuTensorMapEncodeTiled_v12000)
     /// - NVIDIA: [Tensor Map Object Managment](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -5546,9 +6536,11 @@ unsafe extern "C" {
         oobFill: CUtensorMapFloatOOBfill,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuTensorMapEncodeIm2col(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const int *pixelBoxLowerCorner, const int *pixelBoxUpperCorner, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuTensorMapEncodeIm2col(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const int *pixelBoxLowerCorner, const int *pixelBoxUpperCorner, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill);`
     ///
-    /// - Typedef: [`PFN_cuTensorMapEncodeIm2col_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuTensorMapEncodeIm2col_v12000`](super::entry::cuTensorMapEncodeIm2col_v12000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTensorMapEncodeIm2col_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuTensorMapEncodeIm2col_v12000`](super::entry::cuTensorMapEncodeIm2col_v12000)
     /// - NVIDIA: [Tensor Map Object Managment](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -5570,9 +6562,11 @@ unsafe extern "C" {
         oobFill: CUtensorMapFloatOOBfill,
     ) -> CUresult;
     #[cfg(cuda_ge_12080)]
-    /// `CUresult CUDAAPI cuTensorMapEncodeIm2colWide(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, int pixelBoxLowerCornerWidth, int pixelBoxUpperCornerWidth, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapIm2ColWideMode mode, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuTensorMapEncodeIm2colWide(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, int pixelBoxLowerCornerWidth, int pixelBoxUpperCornerWidth, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapIm2ColWideMode mode, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill);`
     ///
-    /// - Typedef: [`PFN_cuTensorMapEncodeIm2colWide_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuTensorMapEncodeIm2colWide_v12080`](super::entry::cuTensorMapEncodeIm2colWide_v12080)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTensorMapEncodeIm2colWide_v12080`], the ABI of CUDA 12.8
+    /// - Entry point: [`entry::cuTensorMapEncodeIm2colWide_v12080`](super::entry::cuTensorMapEncodeIm2colWide_v12080)
     /// - NVIDIA: [Tensor Map Object Managment](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html)
     /// - Since CUDA 12.8
     #[must_use]
@@ -5595,9 +6589,11 @@ unsafe extern "C" {
         oobFill: CUtensorMapFloatOOBfill,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuTensorMapReplaceAddress(CUtensorMap *tensorMap, void *globalAddress);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuTensorMapReplaceAddress(CUtensorMap *tensorMap, void *globalAddress);`
     ///
-    /// - Typedef: [`PFN_cuTensorMapReplaceAddress_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuTensorMapReplaceAddress_v12000`](super::entry::cuTensorMapReplaceAddress_v12000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTensorMapReplaceAddress_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuTensorMapReplaceAddress_v12000`](super::entry::cuTensorMapReplaceAddress_v12000)
     /// - NVIDIA: [Tensor Map Object Managment](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -5606,9 +6602,11 @@ unsafe extern "C" {
         globalAddress: *mut ::core::ffi::c_void,
     ) -> CUresult;
     #[cfg(cuda_ge_13050)]
-    /// `CUresult CUDAAPI cuTensorMapSetAllocationClass(CUtensorMap *tensorMap, CUtensorMapAllocClass allocClass, CUtensorMapAllocClass *outAllocClass);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuTensorMapSetAllocationClass(CUtensorMap *tensorMap, CUtensorMapAllocClass allocClass, CUtensorMapAllocClass *outAllocClass);`
     ///
-    /// - Typedef: [`PFN_cuTensorMapSetAllocationClass_v13050`], the ABI of CUDA 13.5; entry point [`entry::cuTensorMapSetAllocationClass_v13050`](super::entry::cuTensorMapSetAllocationClass_v13050)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuTensorMapSetAllocationClass_v13050`], the ABI of CUDA 13.5
+    /// - Entry point: [`entry::cuTensorMapSetAllocationClass_v13050`](super::entry::cuTensorMapSetAllocationClass_v13050)
     /// - NVIDIA: [Tensor Map Object Managment](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html)
     /// - Since CUDA 13.5
     #[must_use]
@@ -5617,9 +6615,11 @@ unsafe extern "C" {
         allocClass: CUtensorMapAllocClass,
         outAllocClass: *mut CUtensorMapAllocClass,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev);`
     ///
-    /// - Typedef: [`PFN_cuDeviceCanAccessPeer_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuDeviceCanAccessPeer_v4000`](super::entry::cuDeviceCanAccessPeer_v4000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceCanAccessPeer_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuDeviceCanAccessPeer_v4000`](super::entry::cuDeviceCanAccessPeer_v4000)
     /// - NVIDIA: [Peer Context Memory Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)
     /// - In every supported header
     #[must_use]
@@ -5628,9 +6628,11 @@ unsafe extern "C" {
         dev: CUdevice,
         peerDev: CUdevice,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags);`
     ///
-    /// - Typedef: [`PFN_cuCtxEnablePeerAccess_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuCtxEnablePeerAccess_v4000`](super::entry::cuCtxEnablePeerAccess_v4000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxEnablePeerAccess_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuCtxEnablePeerAccess_v4000`](super::entry::cuCtxEnablePeerAccess_v4000)
     /// - NVIDIA: [Peer Context Memory Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)
     /// - In every supported header
     #[must_use]
@@ -5638,16 +6640,20 @@ unsafe extern "C" {
         peerContext: CUcontext,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peerContext);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peerContext);`
     ///
-    /// - Typedef: [`PFN_cuCtxDisablePeerAccess_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuCtxDisablePeerAccess_v4000`](super::entry::cuCtxDisablePeerAccess_v4000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxDisablePeerAccess_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuCtxDisablePeerAccess_v4000`](super::entry::cuCtxDisablePeerAccess_v4000)
     /// - NVIDIA: [Peer Context Memory Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)
     /// - In every supported header
     #[must_use]
     pub fn cuCtxDisablePeerAccess(peerContext: CUcontext) -> CUresult;
-    /// `CUresult CUDAAPI cuDeviceGetP2PAttribute(int* value, CUdevice_P2PAttribute attrib, CUdevice srcDevice, CUdevice dstDevice);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetP2PAttribute(int* value, CUdevice_P2PAttribute attrib, CUdevice srcDevice, CUdevice dstDevice);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetP2PAttribute_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuDeviceGetP2PAttribute_v8000`](super::entry::cuDeviceGetP2PAttribute_v8000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetP2PAttribute_v8000`], the ABI of CUDA 8.0
+    /// - Entry point: [`entry::cuDeviceGetP2PAttribute_v8000`](super::entry::cuDeviceGetP2PAttribute_v8000)
     /// - NVIDIA: [Peer Context Memory Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)
     /// - In every supported header
     #[must_use]
@@ -5658,9 +6664,11 @@ unsafe extern "C" {
         dstDevice: CUdevice,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuDeviceGetP2PAtomicCapabilities(unsigned int* capabilities, const CUatomicOperation* operations, unsigned int count, CUdevice srcDevice, CUdevice dstDevice);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetP2PAtomicCapabilities(unsigned int* capabilities, const CUatomicOperation* operations, unsigned int count, CUdevice srcDevice, CUdevice dstDevice);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetP2PAtomicCapabilities_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuDeviceGetP2PAtomicCapabilities_v13000`](super::entry::cuDeviceGetP2PAtomicCapabilities_v13000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetP2PAtomicCapabilities_v13000`], the ABI of CUDA 13.0
+    /// - Entry point: [`entry::cuDeviceGetP2PAtomicCapabilities_v13000`](super::entry::cuDeviceGetP2PAtomicCapabilities_v13000)
     /// - NVIDIA: [Peer Context Memory Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)
     /// - Since CUDA 13.0
     #[must_use]
@@ -5671,16 +6679,20 @@ unsafe extern "C" {
         srcDevice: CUdevice,
         dstDevice: CUdevice,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphicsUnregisterResource(CUgraphicsResource resource);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphicsUnregisterResource(CUgraphicsResource resource);`
     ///
-    /// - Typedef: [`PFN_cuGraphicsUnregisterResource_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuGraphicsUnregisterResource_v3000`](super::entry::cuGraphicsUnregisterResource_v3000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphicsUnregisterResource_v3000`], the ABI of CUDA 3.0
+    /// - Entry point: [`entry::cuGraphicsUnregisterResource_v3000`](super::entry::cuGraphicsUnregisterResource_v3000)
     /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
     /// - In every supported header
     #[must_use]
     pub fn cuGraphicsUnregisterResource(resource: CUgraphicsResource) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphicsSubResourceGetMappedArray(CUarray *pArray, CUgraphicsResource resource, unsigned int arrayIndex, unsigned int mipLevel);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphicsSubResourceGetMappedArray(CUarray *pArray, CUgraphicsResource resource, unsigned int arrayIndex, unsigned int mipLevel);`
     ///
-    /// - Typedef: [`PFN_cuGraphicsSubResourceGetMappedArray_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuGraphicsSubResourceGetMappedArray_v3000`](super::entry::cuGraphicsSubResourceGetMappedArray_v3000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphicsSubResourceGetMappedArray_v3000`], the ABI of CUDA 3.0
+    /// - Entry point: [`entry::cuGraphicsSubResourceGetMappedArray_v3000`](super::entry::cuGraphicsSubResourceGetMappedArray_v3000)
     /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
     /// - In every supported header
     #[must_use]
@@ -5690,9 +6702,11 @@ unsafe extern "C" {
         arrayIndex: ::core::ffi::c_uint,
         mipLevel: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphicsResourceGetMappedMipmappedArray(CUmipmappedArray *pMipmappedArray, CUgraphicsResource resource);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphicsResourceGetMappedMipmappedArray(CUmipmappedArray *pMipmappedArray, CUgraphicsResource resource);`
     ///
-    /// - Typedef: [`PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuGraphicsResourceGetMappedMipmappedArray_v5000`](super::entry::cuGraphicsResourceGetMappedMipmappedArray_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuGraphicsResourceGetMappedMipmappedArray_v5000`](super::entry::cuGraphicsResourceGetMappedMipmappedArray_v5000)
     /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
     /// - In every supported header
     #[must_use]
@@ -5700,10 +6714,12 @@ unsafe extern "C" {
         pMipmappedArray: *mut CUmipmappedArray,
         resource: CUgraphicsResource,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphicsResourceGetMappedPointer(CUdeviceptr *pDevPtr, size_t *pSize, CUgraphicsResource resource);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphicsResourceGetMappedPointer(CUdeviceptr *pDevPtr, size_t *pSize, CUgraphicsResource resource);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGraphicsResourceGetMappedPointer`](super::cuGraphicsResourceGetMappedPointer)
-    /// - Typedef: [`PFN_cuGraphicsResourceGetMappedPointer_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuGraphicsResourceGetMappedPointer_v3020`](super::entry::cuGraphicsResourceGetMappedPointer_v3020)
+    /// - Typedef: [`PFN_cuGraphicsResourceGetMappedPointer_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuGraphicsResourceGetMappedPointer_v3020`](super::entry::cuGraphicsResourceGetMappedPointer_v3020)
     /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
     /// - In every supported header
     #[must_use]
@@ -5712,10 +6728,12 @@ unsafe extern "C" {
         pSize: *mut usize,
         resource: CUgraphicsResource,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphicsResourceSetMapFlags(CUgraphicsResource resource, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphicsResourceSetMapFlags(CUgraphicsResource resource, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGraphicsResourceSetMapFlags`](super::cuGraphicsResourceSetMapFlags)
-    /// - Typedef: [`PFN_cuGraphicsResourceSetMapFlags_v6050`], the ABI of CUDA 6.5; entry point [`entry::cuGraphicsResourceSetMapFlags_v6050`](super::entry::cuGraphicsResourceSetMapFlags_v6050)
+    /// - Typedef: [`PFN_cuGraphicsResourceSetMapFlags_v6050`], the ABI of CUDA 6.5
+    /// - Entry point: [`entry::cuGraphicsResourceSetMapFlags_v6050`](super::entry::cuGraphicsResourceSetMapFlags_v6050)
     /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
     /// - In every supported header
     #[must_use]
@@ -5723,10 +6741,12 @@ unsafe extern "C" {
         resource: CUgraphicsResource,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphicsMapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphicsMapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGraphicsMapResources`](super::cuGraphicsMapResources) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuGraphicsMapResources_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuGraphicsMapResources_v7000_ptsz`](super::entry::cuGraphicsMapResources_v7000_ptsz)
+    /// - Typedef: [`PFN_cuGraphicsMapResources_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuGraphicsMapResources_v7000_ptsz`](super::entry::cuGraphicsMapResources_v7000_ptsz)
     /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
     /// - In every supported header
     #[must_use]
@@ -5735,10 +6755,12 @@ unsafe extern "C" {
         resources: *mut CUgraphicsResource,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGraphicsUnmapResources`](super::cuGraphicsUnmapResources) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuGraphicsUnmapResources_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuGraphicsUnmapResources_v7000_ptsz`](super::entry::cuGraphicsUnmapResources_v7000_ptsz)
+    /// - Typedef: [`PFN_cuGraphicsUnmapResources_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuGraphicsUnmapResources_v7000_ptsz`](super::entry::cuGraphicsUnmapResources_v7000_ptsz)
     /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
     /// - In every supported header
     #[must_use]
@@ -5748,9 +6770,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags);`
     ///
-    /// - Typedef: [`PFN_cuGetProcAddress_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuGetProcAddress_v11030`](super::entry::cuGetProcAddress_v11030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGetProcAddress_v11030`], the ABI of CUDA 11.3
+    /// - Entry point: [`entry::cuGetProcAddress_v11030`](super::entry::cuGetProcAddress_v11030)
     /// - NVIDIA: [Driver Entry Point Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DRIVER__ENTRY__POINT.html)
     /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
@@ -5761,16 +6785,20 @@ unsafe extern "C" {
         flags: cuuint64_t,
     ) -> CUresult;
     #[cfg(not(cuda_ge_11080))]
-    /// `CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode *mode);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode *mode);`
     ///
-    /// - Typedef: [`PFN_cuModuleGetLoadingMode_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuModuleGetLoadingMode_v11070`](super::entry::cuModuleGetLoadingMode_v11070)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuModuleGetLoadingMode_v11070`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuModuleGetLoadingMode_v11070`](super::entry::cuModuleGetLoadingMode_v11070)
     /// - As written here: only in CUDA 11.7; the name: in every supported header
     #[must_use]
     pub fn cuModuleGetLoadingMode(mode: *mut CUmoduleLoadingMode) -> CUresult;
     #[cfg(not(cuda_ge_11080))]
-    /// `CUresult CUDAAPI cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr, size_t size, CUmemRangeHandleType handleType, unsigned long long flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr, size_t size, CUmemRangeHandleType handleType, unsigned long long flags);`
     ///
-    /// - Typedef: [`PFN_cuMemGetHandleForAddressRange_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuMemGetHandleForAddressRange_v11070`](super::entry::cuMemGetHandleForAddressRange_v11070)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemGetHandleForAddressRange_v11070`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuMemGetHandleForAddressRange_v11070`](super::entry::cuMemGetHandleForAddressRange_v11070)
     /// - As written here: only in CUDA 11.7; the name: in every supported header
     #[must_use]
     pub fn cuMemGetHandleForAddressRange(
@@ -5781,10 +6809,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags, CUdriverProcAddressQueryResult *symbolStatus);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags, CUdriverProcAddressQueryResult *symbolStatus);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuGetProcAddress`](super::cuGetProcAddress) (default stream mode)
-    /// - Typedef: [`PFN_cuGetProcAddress_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuGetProcAddress_v12000`](super::entry::cuGetProcAddress_v12000)
+    /// - Typedef: [`PFN_cuGetProcAddress_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuGetProcAddress_v12000`](super::entry::cuGetProcAddress_v12000)
     /// - NVIDIA: [Driver Entry Point Access](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DRIVER__ENTRY__POINT.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -5796,9 +6826,11 @@ unsafe extern "C" {
         symbolStatus: *mut CUdriverProcAddressQueryResult,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12010, not(cuda_ge_13010)))]
-    /// `CUresult CUDAAPI cuCoredumpGetAttribute(CUcoredumpSettings attrib, void* value, size_t *size);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCoredumpGetAttribute(CUcoredumpSettings attrib, void* value, size_t *size);`
     ///
-    /// - Typedef: [`PFN_cuCoredumpGetAttribute_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuCoredumpGetAttribute_v12010`](super::entry::cuCoredumpGetAttribute_v12010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCoredumpGetAttribute_v12010`], the ABI of CUDA 12.1
+    /// - Entry point: [`entry::cuCoredumpGetAttribute_v12010`](super::entry::cuCoredumpGetAttribute_v12010)
     /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
     /// - As written here: since CUDA 12.1; removed in 13.1; the name: since CUDA 12.1
     #[must_use]
@@ -5808,9 +6840,11 @@ unsafe extern "C" {
         size: *mut usize,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
-    /// `CUresult CUDAAPI cuCoredumpGetAttribute(CUcoredumpSettings attrib, void *value, size_t *size);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCoredumpGetAttribute(CUcoredumpSettings attrib, void *value, size_t *size);`
     ///
-    /// - Typedef: [`PFN_cuCoredumpGetAttribute_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuCoredumpGetAttribute_v12010`](super::entry::cuCoredumpGetAttribute_v12010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCoredumpGetAttribute_v12010`], the ABI of CUDA 12.1
+    /// - Entry point: [`entry::cuCoredumpGetAttribute_v12010`](super::entry::cuCoredumpGetAttribute_v12010)
     /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
     /// - As written here: since CUDA 13.1; the name: since CUDA 12.1
     #[must_use]
@@ -5820,9 +6854,11 @@ unsafe extern "C" {
         size: *mut usize,
     ) -> CUresult;
     #[cfg(cuda_ge_12010)]
-    /// `CUresult CUDAAPI cuCoredumpGetAttributeGlobal(CUcoredumpSettings attrib, void *value, size_t *size);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCoredumpGetAttributeGlobal(CUcoredumpSettings attrib, void *value, size_t *size);`
     ///
-    /// - Typedef: [`PFN_cuCoredumpGetAttributeGlobal_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuCoredumpGetAttributeGlobal_v12010`](super::entry::cuCoredumpGetAttributeGlobal_v12010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCoredumpGetAttributeGlobal_v12010`], the ABI of CUDA 12.1
+    /// - Entry point: [`entry::cuCoredumpGetAttributeGlobal_v12010`](super::entry::cuCoredumpGetAttributeGlobal_v12010)
     /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
     /// - Since CUDA 12.1
     #[must_use]
@@ -5832,9 +6868,11 @@ unsafe extern "C" {
         size: *mut usize,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12010, not(cuda_ge_13010)))]
-    /// `CUresult CUDAAPI cuCoredumpSetAttribute(CUcoredumpSettings attrib, void* value, size_t *size);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCoredumpSetAttribute(CUcoredumpSettings attrib, void* value, size_t *size);`
     ///
-    /// - Typedef: [`PFN_cuCoredumpSetAttribute_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuCoredumpSetAttribute_v12010`](super::entry::cuCoredumpSetAttribute_v12010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCoredumpSetAttribute_v12010`], the ABI of CUDA 12.1
+    /// - Entry point: [`entry::cuCoredumpSetAttribute_v12010`](super::entry::cuCoredumpSetAttribute_v12010)
     /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
     /// - As written here: since CUDA 12.1; removed in 13.1; the name: since CUDA 12.1
     #[must_use]
@@ -5844,9 +6882,11 @@ unsafe extern "C" {
         size: *mut usize,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
-    /// `CUresult CUDAAPI cuCoredumpSetAttribute(CUcoredumpSettings attrib, void *value, size_t *size);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCoredumpSetAttribute(CUcoredumpSettings attrib, void *value, size_t *size);`
     ///
-    /// - Typedef: [`PFN_cuCoredumpSetAttribute_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuCoredumpSetAttribute_v12010`](super::entry::cuCoredumpSetAttribute_v12010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCoredumpSetAttribute_v12010`], the ABI of CUDA 12.1
+    /// - Entry point: [`entry::cuCoredumpSetAttribute_v12010`](super::entry::cuCoredumpSetAttribute_v12010)
     /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
     /// - As written here: since CUDA 13.1; the name: since CUDA 12.1
     #[must_use]
@@ -5856,9 +6896,11 @@ unsafe extern "C" {
         size: *mut usize,
     ) -> CUresult;
     #[cfg(cuda_ge_12010)]
-    /// `CUresult CUDAAPI cuCoredumpSetAttributeGlobal(CUcoredumpSettings attrib, void *value, size_t *size);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCoredumpSetAttributeGlobal(CUcoredumpSettings attrib, void *value, size_t *size);`
     ///
-    /// - Typedef: [`PFN_cuCoredumpSetAttributeGlobal_v12010`], the ABI of CUDA 12.1; entry point [`entry::cuCoredumpSetAttributeGlobal_v12010`](super::entry::cuCoredumpSetAttributeGlobal_v12010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCoredumpSetAttributeGlobal_v12010`], the ABI of CUDA 12.1
+    /// - Entry point: [`entry::cuCoredumpSetAttributeGlobal_v12010`](super::entry::cuCoredumpSetAttributeGlobal_v12010)
     /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
     /// - Since CUDA 12.1
     #[must_use]
@@ -5868,9 +6910,11 @@ unsafe extern "C" {
         size: *mut usize,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
-    /// `CUresult CUDAAPI cuCoredumpRegisterStartCallback(CUcoredumpStatusCallback callback, void *userData, CUcoredumpCallbackHandle *callbackOut);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCoredumpRegisterStartCallback(CUcoredumpStatusCallback callback, void *userData, CUcoredumpCallbackHandle *callbackOut);`
     ///
-    /// - Typedef: [`PFN_cuCoredumpRegisterStartCallback_v13020`], the ABI of CUDA 13.2; entry point [`entry::cuCoredumpRegisterStartCallback_v13020`](super::entry::cuCoredumpRegisterStartCallback_v13020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCoredumpRegisterStartCallback_v13020`], the ABI of CUDA 13.2
+    /// - Entry point: [`entry::cuCoredumpRegisterStartCallback_v13020`](super::entry::cuCoredumpRegisterStartCallback_v13020)
     /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
     /// - Since CUDA 13.2
     #[must_use]
@@ -5880,9 +6924,11 @@ unsafe extern "C" {
         callbackOut: *mut CUcoredumpCallbackHandle,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
-    /// `CUresult CUDAAPI cuCoredumpRegisterCompleteCallback(CUcoredumpStatusCallback callback, void *userData, CUcoredumpCallbackHandle *callbackOut);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCoredumpRegisterCompleteCallback(CUcoredumpStatusCallback callback, void *userData, CUcoredumpCallbackHandle *callbackOut);`
     ///
-    /// - Typedef: [`PFN_cuCoredumpRegisterCompleteCallback_v13020`], the ABI of CUDA 13.2; entry point [`entry::cuCoredumpRegisterCompleteCallback_v13020`](super::entry::cuCoredumpRegisterCompleteCallback_v13020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCoredumpRegisterCompleteCallback_v13020`], the ABI of CUDA 13.2
+    /// - Entry point: [`entry::cuCoredumpRegisterCompleteCallback_v13020`](super::entry::cuCoredumpRegisterCompleteCallback_v13020)
     /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
     /// - Since CUDA 13.2
     #[must_use]
@@ -5892,9 +6938,11 @@ unsafe extern "C" {
         callbackOut: *mut CUcoredumpCallbackHandle,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
-    /// `CUresult CUDAAPI cuCoredumpDeregisterStartCallback(CUcoredumpCallbackHandle callback);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCoredumpDeregisterStartCallback(CUcoredumpCallbackHandle callback);`
     ///
-    /// - Typedef: [`PFN_cuCoredumpDeregisterStartCallback_v13020`], the ABI of CUDA 13.2; entry point [`entry::cuCoredumpDeregisterStartCallback_v13020`](super::entry::cuCoredumpDeregisterStartCallback_v13020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCoredumpDeregisterStartCallback_v13020`], the ABI of CUDA 13.2
+    /// - Entry point: [`entry::cuCoredumpDeregisterStartCallback_v13020`](super::entry::cuCoredumpDeregisterStartCallback_v13020)
     /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
     /// - Since CUDA 13.2
     #[must_use]
@@ -5902,18 +6950,22 @@ unsafe extern "C" {
         callback: CUcoredumpCallbackHandle,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
-    /// `CUresult CUDAAPI cuCoredumpDeregisterCompleteCallback(CUcoredumpCallbackHandle callback);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCoredumpDeregisterCompleteCallback(CUcoredumpCallbackHandle callback);`
     ///
-    /// - Typedef: [`PFN_cuCoredumpDeregisterCompleteCallback_v13020`], the ABI of CUDA 13.2; entry point [`entry::cuCoredumpDeregisterCompleteCallback_v13020`](super::entry::cuCoredumpDeregisterCompleteCallback_v13020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCoredumpDeregisterCompleteCallback_v13020`], the ABI of CUDA 13.2
+    /// - Entry point: [`entry::cuCoredumpDeregisterCompleteCallback_v13020`](super::entry::cuCoredumpDeregisterCompleteCallback_v13020)
     /// - NVIDIA: [Coredump Attributes Control API](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__COREDUMP.html)
     /// - Since CUDA 13.2
     #[must_use]
     pub fn cuCoredumpDeregisterCompleteCallback(
         callback: CUcoredumpCallbackHandle,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId);`
     ///
-    /// - Typedef: [`PFN_cuGetExportTable_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuGetExportTable_v3000`](super::entry::cuGetExportTable_v3000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGetExportTable_v3000`], the ABI of CUDA 3.0
+    /// - Entry point: [`entry::cuGetExportTable_v3000`](super::entry::cuGetExportTable_v3000)
     /// - In every supported header
     #[must_use]
     pub fn cuGetExportTable(
@@ -5921,9 +6973,11 @@ unsafe extern "C" {
         pExportTableId: *const CUuuid,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12040, not(cuda_ge_13010)))]
-    /// `CUresult CUDAAPI cuGreenCtxCreate(CUgreenCtx* phCtx, CUdevResourceDesc desc, CUdevice dev, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGreenCtxCreate(CUgreenCtx* phCtx, CUdevResourceDesc desc, CUdevice dev, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuGreenCtxCreate_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuGreenCtxCreate_v12040`](super::entry::cuGreenCtxCreate_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGreenCtxCreate_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuGreenCtxCreate_v12040`](super::entry::cuGreenCtxCreate_v12040)
     /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
     /// - As written here: since CUDA 12.4; removed in 13.1; the name: since CUDA 12.4
     #[must_use]
@@ -5934,9 +6988,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
-    /// `CUresult CUDAAPI cuGreenCtxCreate(CUgreenCtx *phCtx, CUdevResourceDesc desc, CUdevice dev, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGreenCtxCreate(CUgreenCtx *phCtx, CUdevResourceDesc desc, CUdevice dev, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuGreenCtxCreate_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuGreenCtxCreate_v12040`](super::entry::cuGreenCtxCreate_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGreenCtxCreate_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuGreenCtxCreate_v12040`](super::entry::cuGreenCtxCreate_v12040)
     /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
     /// - As written here: since CUDA 13.1; the name: since CUDA 12.4
     #[must_use]
@@ -5947,25 +7003,31 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `CUresult CUDAAPI cuGreenCtxDestroy(CUgreenCtx hCtx);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGreenCtxDestroy(CUgreenCtx hCtx);`
     ///
-    /// - Typedef: [`PFN_cuGreenCtxDestroy_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuGreenCtxDestroy_v12040`](super::entry::cuGreenCtxDestroy_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGreenCtxDestroy_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuGreenCtxDestroy_v12040`](super::entry::cuGreenCtxDestroy_v12040)
     /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
     /// - Since CUDA 12.4
     #[must_use]
     pub fn cuGreenCtxDestroy(hCtx: CUgreenCtx) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `CUresult CUDAAPI cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx);`
     ///
-    /// - Typedef: [`PFN_cuCtxFromGreenCtx_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuCtxFromGreenCtx_v12040`](super::entry::cuCtxFromGreenCtx_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxFromGreenCtx_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuCtxFromGreenCtx_v12040`](super::entry::cuCtxFromGreenCtx_v12040)
     /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
     /// - Since CUDA 12.4
     #[must_use]
     pub fn cuCtxFromGreenCtx(pContext: *mut CUcontext, hCtx: CUgreenCtx) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `CUresult CUDAAPI cuDeviceGetDevResource(CUdevice device, CUdevResource* resource, CUdevResourceType type);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDeviceGetDevResource(CUdevice device, CUdevResource* resource, CUdevResourceType type);`
     ///
-    /// - Typedef: [`PFN_cuDeviceGetDevResource_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuDeviceGetDevResource_v12040`](super::entry::cuDeviceGetDevResource_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDeviceGetDevResource_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuDeviceGetDevResource_v12040`](super::entry::cuDeviceGetDevResource_v12040)
     /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
     /// - Since CUDA 12.4
     #[must_use]
@@ -5975,9 +7037,11 @@ unsafe extern "C" {
         type_: CUdevResourceType,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `CUresult CUDAAPI cuCtxGetDevResource(CUcontext hCtx, CUdevResource* resource, CUdevResourceType type);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCtxGetDevResource(CUcontext hCtx, CUdevResource* resource, CUdevResourceType type);`
     ///
-    /// - Typedef: [`PFN_cuCtxGetDevResource_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuCtxGetDevResource_v12040`](super::entry::cuCtxGetDevResource_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCtxGetDevResource_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuCtxGetDevResource_v12040`](super::entry::cuCtxGetDevResource_v12040)
     /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
     /// - Since CUDA 12.4
     #[must_use]
@@ -5987,9 +7051,11 @@ unsafe extern "C" {
         type_: CUdevResourceType,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `CUresult CUDAAPI cuGreenCtxGetDevResource(CUgreenCtx hCtx, CUdevResource* resource, CUdevResourceType type);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGreenCtxGetDevResource(CUgreenCtx hCtx, CUdevResource* resource, CUdevResourceType type);`
     ///
-    /// - Typedef: [`PFN_cuGreenCtxGetDevResource_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuGreenCtxGetDevResource_v12040`](super::entry::cuGreenCtxGetDevResource_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGreenCtxGetDevResource_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuGreenCtxGetDevResource_v12040`](super::entry::cuGreenCtxGetDevResource_v12040)
     /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
     /// - Since CUDA 12.4
     #[must_use]
@@ -5999,9 +7065,11 @@ unsafe extern "C" {
         type_: CUdevResourceType,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12040, not(cuda_ge_13010)))]
-    /// `CUresult CUDAAPI cuDevSmResourceSplitByCount(CUdevResource* result, unsigned int* nbGroups, const CUdevResource* input, CUdevResource* remaining, unsigned int useFlags, unsigned int minCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDevSmResourceSplitByCount(CUdevResource* result, unsigned int* nbGroups, const CUdevResource* input, CUdevResource* remaining, unsigned int useFlags, unsigned int minCount);`
     ///
-    /// - Typedef: [`PFN_cuDevSmResourceSplitByCount_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuDevSmResourceSplitByCount_v12040`](super::entry::cuDevSmResourceSplitByCount_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDevSmResourceSplitByCount_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuDevSmResourceSplitByCount_v12040`](super::entry::cuDevSmResourceSplitByCount_v12040)
     /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
     /// - As written here: since CUDA 12.4; removed in 13.1; the name: since CUDA 12.4
     #[must_use]
@@ -6014,9 +7082,11 @@ unsafe extern "C" {
         minCount: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
-    /// `CUresult CUDAAPI cuDevSmResourceSplitByCount(CUdevResource* result, unsigned int* nbGroups, const CUdevResource* input, CUdevResource* remainder, unsigned int flags, unsigned int minCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDevSmResourceSplitByCount(CUdevResource* result, unsigned int* nbGroups, const CUdevResource* input, CUdevResource* remainder, unsigned int flags, unsigned int minCount);`
     ///
-    /// - Typedef: [`PFN_cuDevSmResourceSplitByCount_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuDevSmResourceSplitByCount_v12040`](super::entry::cuDevSmResourceSplitByCount_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDevSmResourceSplitByCount_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuDevSmResourceSplitByCount_v12040`](super::entry::cuDevSmResourceSplitByCount_v12040)
     /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
     /// - As written here: since CUDA 13.1; the name: since CUDA 12.4
     #[must_use]
@@ -6029,9 +7099,11 @@ unsafe extern "C" {
         minCount: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
-    /// `CUresult CUDAAPI cuDevSmResourceSplit(CUdevResource* result, unsigned int nbGroups, const CUdevResource* input, CUdevResource* remainder, unsigned int flags, CU_DEV_SM_RESOURCE_GROUP_PARAMS* groupParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDevSmResourceSplit(CUdevResource* result, unsigned int nbGroups, const CUdevResource* input, CUdevResource* remainder, unsigned int flags, CU_DEV_SM_RESOURCE_GROUP_PARAMS* groupParams);`
     ///
-    /// - Typedef: [`PFN_cuDevSmResourceSplit_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuDevSmResourceSplit_v13010`](super::entry::cuDevSmResourceSplit_v13010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDevSmResourceSplit_v13010`], the ABI of CUDA 13.1
+    /// - Entry point: [`entry::cuDevSmResourceSplit_v13010`](super::entry::cuDevSmResourceSplit_v13010)
     /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
     /// - Since CUDA 13.1
     #[must_use]
@@ -6044,9 +7116,11 @@ unsafe extern "C" {
         groupParams: *mut CU_DEV_SM_RESOURCE_GROUP_PARAMS,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `CUresult CUDAAPI cuDevResourceGenerateDesc(CUdevResourceDesc *phDesc, CUdevResource *resources, unsigned int nbResources);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuDevResourceGenerateDesc(CUdevResourceDesc *phDesc, CUdevResource *resources, unsigned int nbResources);`
     ///
-    /// - Typedef: [`PFN_cuDevResourceGenerateDesc_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuDevResourceGenerateDesc_v12040`](super::entry::cuDevResourceGenerateDesc_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuDevResourceGenerateDesc_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuDevResourceGenerateDesc_v12040`](super::entry::cuDevResourceGenerateDesc_v12040)
     /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
     /// - Since CUDA 12.4
     #[must_use]
@@ -6056,33 +7130,41 @@ unsafe extern "C" {
         nbResources: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `CUresult CUDAAPI cuGreenCtxRecordEvent(CUgreenCtx hCtx, CUevent hEvent);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGreenCtxRecordEvent(CUgreenCtx hCtx, CUevent hEvent);`
     ///
-    /// - Typedef: [`PFN_cuGreenCtxRecordEvent_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuGreenCtxRecordEvent_v12040`](super::entry::cuGreenCtxRecordEvent_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGreenCtxRecordEvent_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuGreenCtxRecordEvent_v12040`](super::entry::cuGreenCtxRecordEvent_v12040)
     /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
     /// - Since CUDA 12.4
     #[must_use]
     pub fn cuGreenCtxRecordEvent(hCtx: CUgreenCtx, hEvent: CUevent) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `CUresult CUDAAPI cuGreenCtxWaitEvent(CUgreenCtx hCtx, CUevent hEvent);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGreenCtxWaitEvent(CUgreenCtx hCtx, CUevent hEvent);`
     ///
-    /// - Typedef: [`PFN_cuGreenCtxWaitEvent_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuGreenCtxWaitEvent_v12040`](super::entry::cuGreenCtxWaitEvent_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGreenCtxWaitEvent_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuGreenCtxWaitEvent_v12040`](super::entry::cuGreenCtxWaitEvent_v12040)
     /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
     /// - Since CUDA 12.4
     #[must_use]
     pub fn cuGreenCtxWaitEvent(hCtx: CUgreenCtx, hEvent: CUevent) -> CUresult;
     #[cfg(cuda_ge_12040)]
-    /// `CUresult CUDAAPI cuStreamGetGreenCtx(CUstream hStream, CUgreenCtx *phCtx);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetGreenCtx(CUstream hStream, CUgreenCtx *phCtx);`
     ///
-    /// - Typedef: [`PFN_cuStreamGetGreenCtx_v12040`], the ABI of CUDA 12.4; entry point [`entry::cuStreamGetGreenCtx_v12040`](super::entry::cuStreamGetGreenCtx_v12040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamGetGreenCtx_v12040`], the ABI of CUDA 12.4
+    /// - Entry point: [`entry::cuStreamGetGreenCtx_v12040`](super::entry::cuStreamGetGreenCtx_v12040)
     /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
     /// - Since CUDA 12.4
     #[must_use]
     pub fn cuStreamGetGreenCtx(hStream: CUstream, phCtx: *mut CUgreenCtx) -> CUresult;
     #[cfg(cuda_ge_12050)]
-    /// `CUresult CUDAAPI cuGreenCtxStreamCreate(CUstream* phStream, CUgreenCtx greenCtx, unsigned int flags, int priority);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGreenCtxStreamCreate(CUstream* phStream, CUgreenCtx greenCtx, unsigned int flags, int priority);`
     ///
-    /// - Typedef: [`PFN_cuGreenCtxStreamCreate_v12050`], the ABI of CUDA 12.5; entry point [`entry::cuGreenCtxStreamCreate_v12050`](super::entry::cuGreenCtxStreamCreate_v12050)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGreenCtxStreamCreate_v12050`], the ABI of CUDA 12.5
+    /// - Entry point: [`entry::cuGreenCtxStreamCreate_v12050`](super::entry::cuGreenCtxStreamCreate_v12050)
     /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
     /// - Since CUDA 12.5
     #[must_use]
@@ -6093,9 +7175,11 @@ unsafe extern "C" {
         priority: ::core::ffi::c_int,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuGreenCtxGetId(CUgreenCtx greenCtx, unsigned long long *greenCtxId);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGreenCtxGetId(CUgreenCtx greenCtx, unsigned long long *greenCtxId);`
     ///
-    /// - Typedef: [`PFN_cuGreenCtxGetId_v12090`], the ABI of CUDA 12.9; entry point [`entry::cuGreenCtxGetId_v12090`](super::entry::cuGreenCtxGetId_v12090)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGreenCtxGetId_v12090`], the ABI of CUDA 12.9
+    /// - Entry point: [`entry::cuGreenCtxGetId_v12090`](super::entry::cuGreenCtxGetId_v12090)
     /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
     /// - Since CUDA 13.0
     #[must_use]
@@ -6104,10 +7188,12 @@ unsafe extern "C" {
         greenCtxId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult;
     #[cfg(cuda_ge_13010)]
-    /// `CUresult CUDAAPI cuStreamGetDevResource(CUstream hStream, CUdevResource *resource, CUdevResourceType type);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetDevResource(CUstream hStream, CUdevResource *resource, CUdevResourceType type);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamGetDevResource`](super::cuStreamGetDevResource) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuStreamGetDevResource_v13010_ptsz`], the ABI of CUDA 13.1; entry point [`entry::cuStreamGetDevResource_v13010_ptsz`](super::entry::cuStreamGetDevResource_v13010_ptsz)
+    /// - Typedef: [`PFN_cuStreamGetDevResource_v13010_ptsz`], the ABI of CUDA 13.1
+    /// - Entry point: [`entry::cuStreamGetDevResource_v13010_ptsz`](super::entry::cuStreamGetDevResource_v13010_ptsz)
     /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
     /// - Since CUDA 13.1
     #[must_use]
@@ -6117,9 +7203,11 @@ unsafe extern "C" {
         type_: CUdevResourceType,
     ) -> CUresult;
     #[cfg(cuda_ge_12090)]
-    /// `CUresult CUDAAPI cuLogsRegisterCallback(CUlogsCallback callbackFunc, void *userData, CUlogsCallbackHandle *callback_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLogsRegisterCallback(CUlogsCallback callbackFunc, void *userData, CUlogsCallbackHandle *callback_out);`
     ///
-    /// - Typedef: [`PFN_cuLogsRegisterCallback_v12090`], the ABI of CUDA 12.9; entry point [`entry::cuLogsRegisterCallback_v12090`](super::entry::cuLogsRegisterCallback_v12090)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLogsRegisterCallback_v12090`], the ABI of CUDA 12.9
+    /// - Entry point: [`entry::cuLogsRegisterCallback_v12090`](super::entry::cuLogsRegisterCallback_v12090)
     /// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
     /// - Since CUDA 12.9
     #[must_use]
@@ -6129,17 +7217,21 @@ unsafe extern "C" {
         callback_out: *mut CUlogsCallbackHandle,
     ) -> CUresult;
     #[cfg(cuda_ge_12090)]
-    /// `CUresult CUDAAPI cuLogsUnregisterCallback(CUlogsCallbackHandle callback);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLogsUnregisterCallback(CUlogsCallbackHandle callback);`
     ///
-    /// - Typedef: [`PFN_cuLogsUnregisterCallback_v12090`], the ABI of CUDA 12.9; entry point [`entry::cuLogsUnregisterCallback_v12090`](super::entry::cuLogsUnregisterCallback_v12090)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLogsUnregisterCallback_v12090`], the ABI of CUDA 12.9
+    /// - Entry point: [`entry::cuLogsUnregisterCallback_v12090`](super::entry::cuLogsUnregisterCallback_v12090)
     /// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
     /// - Since CUDA 12.9
     #[must_use]
     pub fn cuLogsUnregisterCallback(callback: CUlogsCallbackHandle) -> CUresult;
     #[cfg(cuda_ge_12090)]
-    /// `CUresult CUDAAPI cuLogsCurrent(CUlogIterator *iterator_out, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLogsCurrent(CUlogIterator *iterator_out, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuLogsCurrent_v12090`], the ABI of CUDA 12.9; entry point [`entry::cuLogsCurrent_v12090`](super::entry::cuLogsCurrent_v12090)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLogsCurrent_v12090`], the ABI of CUDA 12.9
+    /// - Entry point: [`entry::cuLogsCurrent_v12090`](super::entry::cuLogsCurrent_v12090)
     /// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
     /// - Since CUDA 12.9
     #[must_use]
@@ -6148,9 +7240,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12090)]
-    /// `CUresult CUDAAPI cuLogsDumpToFile(CUlogIterator *iterator, const char *pathToFile, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLogsDumpToFile(CUlogIterator *iterator, const char *pathToFile, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuLogsDumpToFile_v12090`], the ABI of CUDA 12.9; entry point [`entry::cuLogsDumpToFile_v12090`](super::entry::cuLogsDumpToFile_v12090)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLogsDumpToFile_v12090`], the ABI of CUDA 12.9
+    /// - Entry point: [`entry::cuLogsDumpToFile_v12090`](super::entry::cuLogsDumpToFile_v12090)
     /// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
     /// - Since CUDA 12.9
     #[must_use]
@@ -6160,9 +7254,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12090)]
-    /// `CUresult CUDAAPI cuLogsDumpToMemory(CUlogIterator *iterator, char *buffer, size_t *size, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLogsDumpToMemory(CUlogIterator *iterator, char *buffer, size_t *size, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuLogsDumpToMemory_v12090`], the ABI of CUDA 12.9; entry point [`entry::cuLogsDumpToMemory_v12090`](super::entry::cuLogsDumpToMemory_v12090)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLogsDumpToMemory_v12090`], the ABI of CUDA 12.9
+    /// - Entry point: [`entry::cuLogsDumpToMemory_v12090`](super::entry::cuLogsDumpToMemory_v12090)
     /// - NVIDIA: [Error Log Management Functions](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__LOGS.html)
     /// - Since CUDA 12.9
     #[must_use]
@@ -6172,10 +7268,12 @@ unsafe extern "C" {
         size: *mut usize,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyHtoD`](super::cuMemcpyHtoD) (default stream mode)
-    /// - Typedef: [`PFN_cuMemcpyHtoD_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyHtoD_v3020`](super::entry::cuMemcpyHtoD_v3020)
+    /// - Typedef: [`PFN_cuMemcpyHtoD_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemcpyHtoD_v3020`](super::entry::cuMemcpyHtoD_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6184,10 +7282,12 @@ unsafe extern "C" {
         srcHost: *const ::core::ffi::c_void,
         ByteCount: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyDtoH`](super::cuMemcpyDtoH) (default stream mode)
-    /// - Typedef: [`PFN_cuMemcpyDtoH_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyDtoH_v3020`](super::entry::cuMemcpyDtoH_v3020)
+    /// - Typedef: [`PFN_cuMemcpyDtoH_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemcpyDtoH_v3020`](super::entry::cuMemcpyDtoH_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6196,10 +7296,12 @@ unsafe extern "C" {
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyDtoD`](super::cuMemcpyDtoD) (default stream mode)
-    /// - Typedef: [`PFN_cuMemcpyDtoD_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyDtoD_v3020`](super::entry::cuMemcpyDtoD_v3020)
+    /// - Typedef: [`PFN_cuMemcpyDtoD_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemcpyDtoD_v3020`](super::entry::cuMemcpyDtoD_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6208,10 +7310,12 @@ unsafe extern "C" {
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyDtoA(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyDtoA(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyDtoA`](super::cuMemcpyDtoA) (default stream mode)
-    /// - Typedef: [`PFN_cuMemcpyDtoA_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyDtoA_v3020`](super::entry::cuMemcpyDtoA_v3020)
+    /// - Typedef: [`PFN_cuMemcpyDtoA_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemcpyDtoA_v3020`](super::entry::cuMemcpyDtoA_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6221,10 +7325,12 @@ unsafe extern "C" {
         srcDevice: CUdeviceptr,
         ByteCount: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyAtoD(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyAtoD(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyAtoD`](super::cuMemcpyAtoD) (default stream mode)
-    /// - Typedef: [`PFN_cuMemcpyAtoD_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyAtoD_v3020`](super::entry::cuMemcpyAtoD_v3020)
+    /// - Typedef: [`PFN_cuMemcpyAtoD_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemcpyAtoD_v3020`](super::entry::cuMemcpyAtoD_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6234,10 +7340,12 @@ unsafe extern "C" {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyHtoA(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyHtoA(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyHtoA`](super::cuMemcpyHtoA) (default stream mode)
-    /// - Typedef: [`PFN_cuMemcpyHtoA_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyHtoA_v3020`](super::entry::cuMemcpyHtoA_v3020)
+    /// - Typedef: [`PFN_cuMemcpyHtoA_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemcpyHtoA_v3020`](super::entry::cuMemcpyHtoA_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6247,10 +7355,12 @@ unsafe extern "C" {
         srcHost: *const ::core::ffi::c_void,
         ByteCount: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyAtoH(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyAtoH(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyAtoH`](super::cuMemcpyAtoH) (default stream mode)
-    /// - Typedef: [`PFN_cuMemcpyAtoH_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyAtoH_v3020`](super::entry::cuMemcpyAtoH_v3020)
+    /// - Typedef: [`PFN_cuMemcpyAtoH_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemcpyAtoH_v3020`](super::entry::cuMemcpyAtoH_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6260,10 +7370,12 @@ unsafe extern "C" {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyAtoA(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyAtoA(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyAtoA`](super::cuMemcpyAtoA) (default stream mode)
-    /// - Typedef: [`PFN_cuMemcpyAtoA_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyAtoA_v3020`](super::entry::cuMemcpyAtoA_v3020)
+    /// - Typedef: [`PFN_cuMemcpyAtoA_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemcpyAtoA_v3020`](super::entry::cuMemcpyAtoA_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6274,10 +7386,12 @@ unsafe extern "C" {
         srcOffset: usize,
         ByteCount: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyHtoAAsync`](super::cuMemcpyHtoAAsync) (default stream mode)
-    /// - Typedef: [`PFN_cuMemcpyHtoAAsync_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyHtoAAsync_v3020`](super::entry::cuMemcpyHtoAAsync_v3020)
+    /// - Typedef: [`PFN_cuMemcpyHtoAAsync_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemcpyHtoAAsync_v3020`](super::entry::cuMemcpyHtoAAsync_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6288,10 +7402,12 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyAtoHAsync`](super::cuMemcpyAtoHAsync) (default stream mode)
-    /// - Typedef: [`PFN_cuMemcpyAtoHAsync_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyAtoHAsync_v3020`](super::entry::cuMemcpyAtoHAsync_v3020)
+    /// - Typedef: [`PFN_cuMemcpyAtoHAsync_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemcpyAtoHAsync_v3020`](super::entry::cuMemcpyAtoHAsync_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6302,34 +7418,42 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D *pCopy);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D *pCopy);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpy2D`](super::cuMemcpy2D) (default stream mode)
-    /// - Typedef: [`PFN_cuMemcpy2D_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpy2D_v3020`](super::entry::cuMemcpy2D_v3020)
+    /// - Typedef: [`PFN_cuMemcpy2D_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemcpy2D_v3020`](super::entry::cuMemcpy2D_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemcpy2D_v2(pCopy: *const CUDA_MEMCPY2D) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *pCopy);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *pCopy);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpy2DUnaligned`](super::cuMemcpy2DUnaligned) (default stream mode)
-    /// - Typedef: [`PFN_cuMemcpy2DUnaligned_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpy2DUnaligned_v3020`](super::entry::cuMemcpy2DUnaligned_v3020)
+    /// - Typedef: [`PFN_cuMemcpy2DUnaligned_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemcpy2DUnaligned_v3020`](super::entry::cuMemcpy2DUnaligned_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemcpy2DUnaligned_v2(pCopy: *const CUDA_MEMCPY2D) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D *pCopy);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D *pCopy);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpy3D`](super::cuMemcpy3D) (default stream mode)
-    /// - Typedef: [`PFN_cuMemcpy3D_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpy3D_v3020`](super::entry::cuMemcpy3D_v3020)
+    /// - Typedef: [`PFN_cuMemcpy3D_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemcpy3D_v3020`](super::entry::cuMemcpy3D_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemcpy3D_v2(pCopy: *const CUDA_MEMCPY3D) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyHtoDAsync`](super::cuMemcpyHtoDAsync) (default stream mode)
-    /// - Typedef: [`PFN_cuMemcpyHtoDAsync_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyHtoDAsync_v3020`](super::entry::cuMemcpyHtoDAsync_v3020)
+    /// - Typedef: [`PFN_cuMemcpyHtoDAsync_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemcpyHtoDAsync_v3020`](super::entry::cuMemcpyHtoDAsync_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6339,10 +7463,12 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyDtoHAsync`](super::cuMemcpyDtoHAsync) (default stream mode)
-    /// - Typedef: [`PFN_cuMemcpyDtoHAsync_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyDtoHAsync_v3020`](super::entry::cuMemcpyDtoHAsync_v3020)
+    /// - Typedef: [`PFN_cuMemcpyDtoHAsync_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemcpyDtoHAsync_v3020`](super::entry::cuMemcpyDtoHAsync_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6352,10 +7478,12 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyDtoDAsync`](super::cuMemcpyDtoDAsync) (default stream mode)
-    /// - Typedef: [`PFN_cuMemcpyDtoDAsync_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpyDtoDAsync_v3020`](super::entry::cuMemcpyDtoDAsync_v3020)
+    /// - Typedef: [`PFN_cuMemcpyDtoDAsync_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemcpyDtoDAsync_v3020`](super::entry::cuMemcpyDtoDAsync_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6365,10 +7493,12 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpy2DAsync`](super::cuMemcpy2DAsync) (default stream mode)
-    /// - Typedef: [`PFN_cuMemcpy2DAsync_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpy2DAsync_v3020`](super::entry::cuMemcpy2DAsync_v3020)
+    /// - Typedef: [`PFN_cuMemcpy2DAsync_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemcpy2DAsync_v3020`](super::entry::cuMemcpy2DAsync_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6376,10 +7506,12 @@ unsafe extern "C" {
         pCopy: *const CUDA_MEMCPY2D,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpy3DAsync`](super::cuMemcpy3DAsync) (default stream mode)
-    /// - Typedef: [`PFN_cuMemcpy3DAsync_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemcpy3DAsync_v3020`](super::entry::cuMemcpy3DAsync_v3020)
+    /// - Typedef: [`PFN_cuMemcpy3DAsync_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemcpy3DAsync_v3020`](super::entry::cuMemcpy3DAsync_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6387,10 +7519,12 @@ unsafe extern "C" {
         pCopy: *const CUDA_MEMCPY3D,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemsetD8`](super::cuMemsetD8) (default stream mode)
-    /// - Typedef: [`PFN_cuMemsetD8_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD8_v3020`](super::entry::cuMemsetD8_v3020)
+    /// - Typedef: [`PFN_cuMemsetD8_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemsetD8_v3020`](super::entry::cuMemsetD8_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6399,10 +7533,12 @@ unsafe extern "C" {
         uc: ::core::ffi::c_uchar,
         N: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemsetD16`](super::cuMemsetD16) (default stream mode)
-    /// - Typedef: [`PFN_cuMemsetD16_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD16_v3020`](super::entry::cuMemsetD16_v3020)
+    /// - Typedef: [`PFN_cuMemsetD16_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemsetD16_v3020`](super::entry::cuMemsetD16_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6411,10 +7547,12 @@ unsafe extern "C" {
         us: ::core::ffi::c_ushort,
         N: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemsetD32`](super::cuMemsetD32) (default stream mode)
-    /// - Typedef: [`PFN_cuMemsetD32_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD32_v3020`](super::entry::cuMemsetD32_v3020)
+    /// - Typedef: [`PFN_cuMemsetD32_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemsetD32_v3020`](super::entry::cuMemsetD32_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6423,10 +7561,12 @@ unsafe extern "C" {
         ui: ::core::ffi::c_uint,
         N: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD2D8(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD2D8(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemsetD2D8`](super::cuMemsetD2D8) (default stream mode)
-    /// - Typedef: [`PFN_cuMemsetD2D8_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD2D8_v3020`](super::entry::cuMemsetD2D8_v3020)
+    /// - Typedef: [`PFN_cuMemsetD2D8_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemsetD2D8_v3020`](super::entry::cuMemsetD2D8_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6437,10 +7577,12 @@ unsafe extern "C" {
         Width: usize,
         Height: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD2D16(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD2D16(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemsetD2D16`](super::cuMemsetD2D16) (default stream mode)
-    /// - Typedef: [`PFN_cuMemsetD2D16_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD2D16_v3020`](super::entry::cuMemsetD2D16_v3020)
+    /// - Typedef: [`PFN_cuMemsetD2D16_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemsetD2D16_v3020`](super::entry::cuMemsetD2D16_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6451,10 +7593,12 @@ unsafe extern "C" {
         Width: usize,
         Height: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD2D32(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD2D32(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemsetD2D32`](super::cuMemsetD2D32) (default stream mode)
-    /// - Typedef: [`PFN_cuMemsetD2D32_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD2D32_v3020`](super::entry::cuMemsetD2D32_v3020)
+    /// - Typedef: [`PFN_cuMemsetD2D32_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemsetD2D32_v3020`](super::entry::cuMemsetD2D32_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6465,16 +7609,20 @@ unsafe extern "C" {
         Width: usize,
         Height: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);`
     ///
-    /// - Typedef: [`PFN_cuMemcpy_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuMemcpy_v4000`](super::entry::cuMemcpy_v4000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemcpy_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuMemcpy_v4000`](super::entry::cuMemcpy_v4000)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: usize) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemcpyAsync_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuMemcpyAsync_v4000`](super::entry::cuMemcpyAsync_v4000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemcpyAsync_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuMemcpyAsync_v4000`](super::entry::cuMemcpyAsync_v4000)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6484,9 +7632,11 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount);`
     ///
-    /// - Typedef: [`PFN_cuMemcpyPeer_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuMemcpyPeer_v4000`](super::entry::cuMemcpyPeer_v4000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemcpyPeer_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuMemcpyPeer_v4000`](super::entry::cuMemcpyPeer_v4000)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6497,9 +7647,11 @@ unsafe extern "C" {
         srcContext: CUcontext,
         ByteCount: usize,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemcpyPeerAsync_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuMemcpyPeerAsync_v4000`](super::entry::cuMemcpyPeerAsync_v4000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemcpyPeerAsync_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuMemcpyPeerAsync_v4000`](super::entry::cuMemcpyPeerAsync_v4000)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6511,16 +7663,20 @@ unsafe extern "C" {
         ByteCount: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy);`
     ///
-    /// - Typedef: [`PFN_cuMemcpy3DPeer_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuMemcpy3DPeer_v4000`](super::entry::cuMemcpy3DPeer_v4000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemcpy3DPeer_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuMemcpy3DPeer_v4000`](super::entry::cuMemcpy3DPeer_v4000)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemcpy3DPeer(pCopy: *const CUDA_MEMCPY3D_PEER) -> CUresult;
-    /// `CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemcpy3DPeerAsync_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuMemcpy3DPeerAsync_v4000`](super::entry::cuMemcpy3DPeerAsync_v4000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemcpy3DPeerAsync_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuMemcpy3DPeerAsync_v4000`](super::entry::cuMemcpy3DPeerAsync_v4000)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6529,9 +7685,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemcpyBatchAsync_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuMemcpyBatchAsync_v12080`](super::entry::cuMemcpyBatchAsync_v12080)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemcpyBatchAsync_v12080`], the ABI of CUDA 12.8
+    /// - Entry point: [`entry::cuMemcpyBatchAsync_v12080`](super::entry::cuMemcpyBatchAsync_v12080)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - Since CUDA 12.8; removed in 13.0
     #[must_use]
@@ -6547,9 +7705,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx, unsigned long long flags, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuMemcpy3DBatchAsync_v12080`](super::entry::cuMemcpy3DBatchAsync_v12080)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v12080`], the ABI of CUDA 12.8
+    /// - Entry point: [`entry::cuMemcpy3DBatchAsync_v12080`](super::entry::cuMemcpy3DBatchAsync_v12080)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - Since CUDA 12.8; removed in 13.0
     #[must_use]
@@ -6561,10 +7721,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpyBatchAsync`](super::cuMemcpyBatchAsync) (default stream mode)
-    /// - Typedef: [`PFN_cuMemcpyBatchAsync_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuMemcpyBatchAsync_v13000`](super::entry::cuMemcpyBatchAsync_v13000)
+    /// - Typedef: [`PFN_cuMemcpyBatchAsync_v13000`], the ABI of CUDA 13.0
+    /// - Entry point: [`entry::cuMemcpyBatchAsync_v13000`](super::entry::cuMemcpyBatchAsync_v13000)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - Since CUDA 13.0
     #[must_use]
@@ -6579,10 +7741,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemcpy3DBatchAsync`](super::cuMemcpy3DBatchAsync) (default stream mode)
-    /// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuMemcpy3DBatchAsync_v13000`](super::entry::cuMemcpy3DBatchAsync_v13000)
+    /// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v13000`], the ABI of CUDA 13.0
+    /// - Entry point: [`entry::cuMemcpy3DBatchAsync_v13000`](super::entry::cuMemcpy3DBatchAsync_v13000)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - Since CUDA 13.0
     #[must_use]
@@ -6593,9 +7757,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
-    /// `CUresult CUDAAPI cuMemcpyWithAttributesAsync(CUdeviceptr dst, CUdeviceptr src, size_t size, CUmemcpyAttributes *attr, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpyWithAttributesAsync(CUdeviceptr dst, CUdeviceptr src, size_t size, CUmemcpyAttributes *attr, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemcpyWithAttributesAsync_v13020`], the ABI of CUDA 13.2; entry point [`entry::cuMemcpyWithAttributesAsync_v13020`](super::entry::cuMemcpyWithAttributesAsync_v13020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemcpyWithAttributesAsync_v13020`], the ABI of CUDA 13.2
+    /// - Entry point: [`entry::cuMemcpyWithAttributesAsync_v13020`](super::entry::cuMemcpyWithAttributesAsync_v13020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - Since CUDA 13.2
     #[must_use]
@@ -6607,9 +7773,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
-    /// `CUresult CUDAAPI cuMemcpy3DWithAttributesAsync(CUDA_MEMCPY3D_BATCH_OP *op, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemcpy3DWithAttributesAsync(CUDA_MEMCPY3D_BATCH_OP *op, unsigned long long flags, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemcpy3DWithAttributesAsync_v13020`], the ABI of CUDA 13.2; entry point [`entry::cuMemcpy3DWithAttributesAsync_v13020`](super::entry::cuMemcpy3DWithAttributesAsync_v13020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemcpy3DWithAttributesAsync_v13020`], the ABI of CUDA 13.2
+    /// - Entry point: [`entry::cuMemcpy3DWithAttributesAsync_v13020`](super::entry::cuMemcpy3DWithAttributesAsync_v13020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - Since CUDA 13.2
     #[must_use]
@@ -6618,9 +7786,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemsetD8Async_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD8Async_v3020`](super::entry::cuMemsetD8Async_v3020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemsetD8Async_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemsetD8Async_v3020`](super::entry::cuMemsetD8Async_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6630,9 +7800,11 @@ unsafe extern "C" {
         N: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemsetD16Async_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD16Async_v3020`](super::entry::cuMemsetD16Async_v3020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemsetD16Async_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemsetD16Async_v3020`](super::entry::cuMemsetD16Async_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6642,9 +7814,11 @@ unsafe extern "C" {
         N: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemsetD32Async_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD32Async_v3020`](super::entry::cuMemsetD32Async_v3020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemsetD32Async_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemsetD32Async_v3020`](super::entry::cuMemsetD32Async_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6654,9 +7828,11 @@ unsafe extern "C" {
         N: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemsetD2D8Async_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD2D8Async_v3020`](super::entry::cuMemsetD2D8Async_v3020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemsetD2D8Async_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemsetD2D8Async_v3020`](super::entry::cuMemsetD2D8Async_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6668,9 +7844,11 @@ unsafe extern "C" {
         Height: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemsetD2D16Async_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD2D16Async_v3020`](super::entry::cuMemsetD2D16Async_v3020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemsetD2D16Async_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemsetD2D16Async_v3020`](super::entry::cuMemsetD2D16Async_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6682,9 +7860,11 @@ unsafe extern "C" {
         Height: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemsetD2D32Async_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuMemsetD2D32Async_v3020`](super::entry::cuMemsetD2D32Async_v3020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemsetD2D32Async_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuMemsetD2D32Async_v3020`](super::entry::cuMemsetD2D32Async_v3020)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - In every supported header
     #[must_use]
@@ -6696,9 +7876,11 @@ unsafe extern "C" {
         Height: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority);`
     ///
-    /// - Typedef: [`PFN_cuStreamGetPriority_v5050`], the ABI of CUDA 5.5; entry point [`entry::cuStreamGetPriority_v5050`](super::entry::cuStreamGetPriority_v5050)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamGetPriority_v5050`], the ABI of CUDA 5.5
+    /// - Entry point: [`entry::cuStreamGetPriority_v5050`](super::entry::cuStreamGetPriority_v5050)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
@@ -6707,9 +7889,11 @@ unsafe extern "C" {
         priority: *mut ::core::ffi::c_int,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuStreamGetId(CUstream hStream, unsigned long long *streamId);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetId(CUstream hStream, unsigned long long *streamId);`
     ///
-    /// - Typedef: [`PFN_cuStreamGetId_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuStreamGetId_v12000`](super::entry::cuStreamGetId_v12000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamGetId_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuStreamGetId_v12000`](super::entry::cuStreamGetId_v12000)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -6717,9 +7901,11 @@ unsafe extern "C" {
         hStream: CUstream,
         streamId: *mut ::core::ffi::c_ulonglong,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);`
     ///
-    /// - Typedef: [`PFN_cuStreamGetFlags_v5050`], the ABI of CUDA 5.5; entry point [`entry::cuStreamGetFlags_v5050`](super::entry::cuStreamGetFlags_v5050)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamGetFlags_v5050`], the ABI of CUDA 5.5
+    /// - Entry point: [`entry::cuStreamGetFlags_v5050`](super::entry::cuStreamGetFlags_v5050)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
@@ -6728,17 +7914,21 @@ unsafe extern "C" {
         flags: *mut ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12080)]
-    /// `CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice *device);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice *device);`
     ///
-    /// - Typedef: [`PFN_cuStreamGetDevice_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuStreamGetDevice_v12080`](super::entry::cuStreamGetDevice_v12080)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamGetDevice_v12080`], the ABI of CUDA 12.8
+    /// - Entry point: [`entry::cuStreamGetDevice_v12080`](super::entry::cuStreamGetDevice_v12080)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - Since CUDA 12.8
     #[must_use]
     pub fn cuStreamGetDevice(hStream: CUstream, device: *mut CUdevice) -> CUresult;
     #[cfg(cuda_ge_13010)]
-    /// `CUresult CUDAAPI cuStreamGetDevResource(CUstream hStream, CUdevResource *resource, CUdevResourceType type);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetDevResource(CUstream hStream, CUdevResource *resource, CUdevResourceType type);`
     ///
-    /// - Typedef: [`PFN_cuStreamGetDevResource_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuStreamGetDevResource_v13010`](super::entry::cuStreamGetDevResource_v13010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamGetDevResource_v13010`], the ABI of CUDA 13.1
+    /// - Entry point: [`entry::cuStreamGetDevResource_v13010`](super::entry::cuStreamGetDevResource_v13010)
     /// - NVIDIA: [Green Contexts](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GREEN__CONTEXTS.html)
     /// - Since CUDA 13.1
     #[must_use]
@@ -6747,17 +7937,21 @@ unsafe extern "C" {
         resource: *mut CUdevResource,
         type_: CUdevResourceType,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx);`
     ///
-    /// - Typedef: [`PFN_cuStreamGetCtx_v9020`], the ABI of CUDA 9.2; entry point [`entry::cuStreamGetCtx_v9020`](super::entry::cuStreamGetCtx_v9020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamGetCtx_v9020`], the ABI of CUDA 9.2
+    /// - Entry point: [`entry::cuStreamGetCtx_v9020`](super::entry::cuStreamGetCtx_v9020)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuStreamGetCtx(hStream: CUstream, pctx: *mut CUcontext) -> CUresult;
     #[cfg(cuda_ge_12050)]
-    /// `CUresult CUDAAPI cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx);`
     ///
-    /// - Typedef: [`PFN_cuStreamGetCtx_v12050`], the ABI of CUDA 12.5; entry point [`entry::cuStreamGetCtx_v12050`](super::entry::cuStreamGetCtx_v12050)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamGetCtx_v12050`], the ABI of CUDA 12.5
+    /// - Entry point: [`entry::cuStreamGetCtx_v12050`](super::entry::cuStreamGetCtx_v12050)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - Since CUDA 12.5
     #[must_use]
@@ -6766,9 +7960,11 @@ unsafe extern "C" {
         pCtx: *mut CUcontext,
         pGreenCtx: *mut CUgreenCtx,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);`
     ///
-    /// - Typedef: [`PFN_cuStreamWaitEvent_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuStreamWaitEvent_v3020`](super::entry::cuStreamWaitEvent_v3020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamWaitEvent_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuStreamWaitEvent_v3020`](super::entry::cuStreamWaitEvent_v3020)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
@@ -6777,9 +7973,11 @@ unsafe extern "C" {
         hEvent: CUevent,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuStreamAddCallback_v5000`], the ABI of CUDA 5.0; entry point [`entry::cuStreamAddCallback_v5000`](super::entry::cuStreamAddCallback_v5000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamAddCallback_v5000`], the ABI of CUDA 5.0
+    /// - Entry point: [`entry::cuStreamAddCallback_v5000`](super::entry::cuStreamAddCallback_v5000)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
@@ -6789,9 +7987,11 @@ unsafe extern "C" {
         userData: *mut ::core::ffi::c_void,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuStreamAttachMemAsync_v6000`], the ABI of CUDA 6.0; entry point [`entry::cuStreamAttachMemAsync_v6000`](super::entry::cuStreamAttachMemAsync_v6000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamAttachMemAsync_v6000`], the ABI of CUDA 6.0
+    /// - Entry point: [`entry::cuStreamAttachMemAsync_v6000`](super::entry::cuStreamAttachMemAsync_v6000)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
@@ -6801,30 +8001,38 @@ unsafe extern "C" {
         length: usize,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamQuery(CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamQuery(CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuStreamQuery_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuStreamQuery_v2000`](super::entry::cuStreamQuery_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamQuery_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuStreamQuery_v2000`](super::entry::cuStreamQuery_v2000)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuStreamQuery(hStream: CUstream) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuStreamSynchronize_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuStreamSynchronize_v2000`](super::entry::cuStreamSynchronize_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamSynchronize_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuStreamSynchronize_v2000`](super::entry::cuStreamSynchronize_v2000)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuStreamSynchronize(hStream: CUstream) -> CUresult;
-    /// `CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuEventRecord_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuEventRecord_v2000`](super::entry::cuEventRecord_v2000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuEventRecord_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuEventRecord_v2000`](super::entry::cuEventRecord_v2000)
     /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
     /// - In every supported header
     #[must_use]
     pub fn cuEventRecord(hEvent: CUevent, hStream: CUstream) -> CUresult;
-    /// `CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuEventRecordWithFlags_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuEventRecordWithFlags_v11010`](super::entry::cuEventRecordWithFlags_v11010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuEventRecordWithFlags_v11010`], the ABI of CUDA 11.1
+    /// - Entry point: [`entry::cuEventRecordWithFlags_v11010`](super::entry::cuEventRecordWithFlags_v11010)
     /// - NVIDIA: [Event Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EVENT.html)
     /// - In every supported header
     #[must_use]
@@ -6833,9 +8041,11 @@ unsafe extern "C" {
         hStream: CUstream,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra);`
     ///
-    /// - Typedef: [`PFN_cuLaunchKernel_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuLaunchKernel_v4000`](super::entry::cuLaunchKernel_v4000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLaunchKernel_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuLaunchKernel_v4000`](super::entry::cuLaunchKernel_v4000)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - In every supported header
     #[must_use]
@@ -6853,9 +8063,11 @@ unsafe extern "C" {
         extra: *mut *mut ::core::ffi::c_void,
     ) -> CUresult;
     #[cfg(cuda_ge_11080)]
-    /// `CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra);`
     ///
-    /// - Typedef: [`PFN_cuLaunchKernelEx_v11060`], the ABI of CUDA 11.6; entry point [`entry::cuLaunchKernelEx_v11060`](super::entry::cuLaunchKernelEx_v11060)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLaunchKernelEx_v11060`], the ABI of CUDA 11.6
+    /// - Entry point: [`entry::cuLaunchKernelEx_v11060`](super::entry::cuLaunchKernelEx_v11060)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - Since CUDA 11.8
     #[must_use]
@@ -6865,9 +8077,11 @@ unsafe extern "C" {
         kernelParams: *mut *mut ::core::ffi::c_void,
         extra: *mut *mut ::core::ffi::c_void,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);`
     ///
-    /// - Typedef: [`PFN_cuLaunchHostFunc_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuLaunchHostFunc_v10000`](super::entry::cuLaunchHostFunc_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLaunchHostFunc_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuLaunchHostFunc_v10000`](super::entry::cuLaunchHostFunc_v10000)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - In every supported header
     #[must_use]
@@ -6877,9 +8091,11 @@ unsafe extern "C" {
         userData: *mut ::core::ffi::c_void,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
-    /// `CUresult CUDAAPI cuLaunchHostFunc_v2(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLaunchHostFunc_v2(CUstream hStream, CUhostFn fn, void *userData, unsigned int syncMode);`
     ///
-    /// - Typedef: [`PFN_cuLaunchHostFunc_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuLaunchHostFunc_v13010`](super::entry::cuLaunchHostFunc_v13010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLaunchHostFunc_v13010`], the ABI of CUDA 13.1
+    /// - Entry point: [`entry::cuLaunchHostFunc_v13010`](super::entry::cuLaunchHostFunc_v13010)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - Since CUDA 13.2
     #[must_use]
@@ -6889,9 +8105,11 @@ unsafe extern "C" {
         userData: *mut ::core::ffi::c_void,
         syncMode: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphicsMapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphicsMapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuGraphicsMapResources_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuGraphicsMapResources_v3000`](super::entry::cuGraphicsMapResources_v3000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphicsMapResources_v3000`], the ABI of CUDA 3.0
+    /// - Entry point: [`entry::cuGraphicsMapResources_v3000`](super::entry::cuGraphicsMapResources_v3000)
     /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
     /// - In every supported header
     #[must_use]
@@ -6900,9 +8118,11 @@ unsafe extern "C" {
         resources: *mut CUgraphicsResource,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuGraphicsUnmapResources_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuGraphicsUnmapResources_v3000`](super::entry::cuGraphicsUnmapResources_v3000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphicsUnmapResources_v3000`], the ABI of CUDA 3.0
+    /// - Entry point: [`entry::cuGraphicsUnmapResources_v3000`](super::entry::cuGraphicsUnmapResources_v3000)
     /// - NVIDIA: [Graphics Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPHICS.html)
     /// - In every supported header
     #[must_use]
@@ -6912,9 +8132,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuStreamWriteValue32_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuStreamWriteValue32_v8000`](super::entry::cuStreamWriteValue32_v8000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamWriteValue32_v8000`], the ABI of CUDA 8.0
+    /// - Entry point: [`entry::cuStreamWriteValue32_v8000`](super::entry::cuStreamWriteValue32_v8000)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
@@ -6925,9 +8147,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuStreamWaitValue32_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuStreamWaitValue32_v8000`](super::entry::cuStreamWaitValue32_v8000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamWaitValue32_v8000`], the ABI of CUDA 8.0
+    /// - Entry point: [`entry::cuStreamWaitValue32_v8000`](super::entry::cuStreamWaitValue32_v8000)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
@@ -6938,9 +8162,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuStreamWriteValue64_v9000`], the ABI of CUDA 9.0; entry point [`entry::cuStreamWriteValue64_v9000`](super::entry::cuStreamWriteValue64_v9000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamWriteValue64_v9000`], the ABI of CUDA 9.0
+    /// - Entry point: [`entry::cuStreamWriteValue64_v9000`](super::entry::cuStreamWriteValue64_v9000)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
@@ -6951,9 +8177,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuStreamWaitValue64_v9000`], the ABI of CUDA 9.0; entry point [`entry::cuStreamWaitValue64_v9000`](super::entry::cuStreamWaitValue64_v9000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamWaitValue64_v9000`], the ABI of CUDA 9.0
+    /// - Entry point: [`entry::cuStreamWaitValue64_v9000`](super::entry::cuStreamWaitValue64_v9000)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
@@ -6964,9 +8192,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuStreamBatchMemOp_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuStreamBatchMemOp_v8000`](super::entry::cuStreamBatchMemOp_v8000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamBatchMemOp_v8000`], the ABI of CUDA 8.0
+    /// - Entry point: [`entry::cuStreamBatchMemOp_v8000`](super::entry::cuStreamBatchMemOp_v8000)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
@@ -6977,9 +8207,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuStreamWriteValue32_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWriteValue32_v11070`](super::entry::cuStreamWriteValue32_v11070)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamWriteValue32_v11070`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuStreamWriteValue32_v11070`](super::entry::cuStreamWriteValue32_v11070)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
@@ -6990,9 +8222,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuStreamWaitValue32_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWaitValue32_v11070`](super::entry::cuStreamWaitValue32_v11070)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamWaitValue32_v11070`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuStreamWaitValue32_v11070`](super::entry::cuStreamWaitValue32_v11070)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
@@ -7003,9 +8237,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuStreamWriteValue64_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWriteValue64_v11070`](super::entry::cuStreamWriteValue64_v11070)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamWriteValue64_v11070`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuStreamWriteValue64_v11070`](super::entry::cuStreamWriteValue64_v11070)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
@@ -7016,9 +8252,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuStreamWaitValue64_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWaitValue64_v11070`](super::entry::cuStreamWaitValue64_v11070)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamWaitValue64_v11070`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuStreamWaitValue64_v11070`](super::entry::cuStreamWaitValue64_v11070)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
@@ -7029,9 +8267,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamBatchMemOp_v2(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamBatchMemOp_v2(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuStreamBatchMemOp_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuStreamBatchMemOp_v11070`](super::entry::cuStreamBatchMemOp_v11070)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamBatchMemOp_v11070`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuStreamBatchMemOp_v11070`](super::entry::cuStreamBatchMemOp_v11070)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
     #[must_use]
@@ -7042,10 +8282,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamWriteValue32`](super::cuStreamWriteValue32) (default stream mode)
-    /// - Typedef: [`PFN_cuStreamWriteValue32_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWriteValue32_v11070`](super::entry::cuStreamWriteValue32_v11070)
+    /// - Typedef: [`PFN_cuStreamWriteValue32_v11070`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuStreamWriteValue32_v11070`](super::entry::cuStreamWriteValue32_v11070)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - As written here: since CUDA 12.0; the name: in every supported header
     #[must_use]
@@ -7056,10 +8298,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamWaitValue32`](super::cuStreamWaitValue32) (default stream mode)
-    /// - Typedef: [`PFN_cuStreamWaitValue32_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWaitValue32_v11070`](super::entry::cuStreamWaitValue32_v11070)
+    /// - Typedef: [`PFN_cuStreamWaitValue32_v11070`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuStreamWaitValue32_v11070`](super::entry::cuStreamWaitValue32_v11070)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - As written here: since CUDA 12.0; the name: in every supported header
     #[must_use]
@@ -7070,10 +8314,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamWriteValue64`](super::cuStreamWriteValue64) (default stream mode)
-    /// - Typedef: [`PFN_cuStreamWriteValue64_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWriteValue64_v11070`](super::entry::cuStreamWriteValue64_v11070)
+    /// - Typedef: [`PFN_cuStreamWriteValue64_v11070`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuStreamWriteValue64_v11070`](super::entry::cuStreamWriteValue64_v11070)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - As written here: since CUDA 12.0; the name: in every supported header
     #[must_use]
@@ -7084,10 +8330,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamWaitValue64`](super::cuStreamWaitValue64) (default stream mode)
-    /// - Typedef: [`PFN_cuStreamWaitValue64_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuStreamWaitValue64_v11070`](super::entry::cuStreamWaitValue64_v11070)
+    /// - Typedef: [`PFN_cuStreamWaitValue64_v11070`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuStreamWaitValue64_v11070`](super::entry::cuStreamWaitValue64_v11070)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - As written here: since CUDA 12.0; the name: in every supported header
     #[must_use]
@@ -7098,10 +8346,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamBatchMemOp`](super::cuStreamBatchMemOp) (default stream mode)
-    /// - Typedef: [`PFN_cuStreamBatchMemOp_v11070`], the ABI of CUDA 11.7; entry point [`entry::cuStreamBatchMemOp_v11070`](super::entry::cuStreamBatchMemOp_v11070)
+    /// - Typedef: [`PFN_cuStreamBatchMemOp_v11070`], the ABI of CUDA 11.7
+    /// - Entry point: [`entry::cuStreamBatchMemOp_v11070`](super::entry::cuStreamBatchMemOp_v11070)
     /// - NVIDIA: [Stream Memory Operations](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEMOP.html)
     /// - As written here: since CUDA 12.0; the name: in every supported header
     #[must_use]
@@ -7112,9 +8362,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
-    /// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemPrefetchAsync_v8000`], the ABI of CUDA 8.0; entry point [`entry::cuMemPrefetchAsync_v8000`](super::entry::cuMemPrefetchAsync_v8000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemPrefetchAsync_v8000`], the ABI of CUDA 8.0
+    /// - Entry point: [`entry::cuMemPrefetchAsync_v8000`](super::entry::cuMemPrefetchAsync_v8000)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
@@ -7125,9 +8377,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemPrefetchAsync_v12020`], the ABI of CUDA 12.2; entry point [`entry::cuMemPrefetchAsync_v12020`](super::entry::cuMemPrefetchAsync_v12020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemPrefetchAsync_v12020`], the ABI of CUDA 12.2
+    /// - Entry point: [`entry::cuMemPrefetchAsync_v12020`](super::entry::cuMemPrefetchAsync_v12020)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - As written here: since CUDA 12.2; removed in 13.0; the name: since CUDA 12.2
     #[must_use]
@@ -7139,10 +8393,12 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuMemPrefetchAsync`](super::cuMemPrefetchAsync) (default stream mode)
-    /// - Typedef: [`PFN_cuMemPrefetchAsync_v12020`], the ABI of CUDA 12.2; entry point [`entry::cuMemPrefetchAsync_v12020`](super::entry::cuMemPrefetchAsync_v12020)
+    /// - Typedef: [`PFN_cuMemPrefetchAsync_v12020`], the ABI of CUDA 12.2
+    /// - Entry point: [`entry::cuMemPrefetchAsync_v12020`](super::entry::cuMemPrefetchAsync_v12020)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - As written here: since CUDA 13.0; the name: since CUDA 12.2
     #[must_use]
@@ -7154,9 +8410,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemPrefetchBatchAsync_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuMemPrefetchBatchAsync_v13000`](super::entry::cuMemPrefetchBatchAsync_v13000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemPrefetchBatchAsync_v13000`], the ABI of CUDA 13.0
+    /// - Entry point: [`entry::cuMemPrefetchBatchAsync_v13000`](super::entry::cuMemPrefetchBatchAsync_v13000)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - Since CUDA 13.0
     #[must_use]
@@ -7171,9 +8429,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemDiscardBatchAsync_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuMemDiscardBatchAsync_v13000`](super::entry::cuMemDiscardBatchAsync_v13000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemDiscardBatchAsync_v13000`], the ABI of CUDA 13.0
+    /// - Entry point: [`entry::cuMemDiscardBatchAsync_v13000`](super::entry::cuMemDiscardBatchAsync_v13000)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - Since CUDA 13.0
     #[must_use]
@@ -7185,9 +8445,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemDiscardAndPrefetchBatchAsync_v13000`], the ABI of CUDA 13.0; entry point [`entry::cuMemDiscardAndPrefetchBatchAsync_v13000`](super::entry::cuMemDiscardAndPrefetchBatchAsync_v13000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemDiscardAndPrefetchBatchAsync_v13000`], the ABI of CUDA 13.0
+    /// - Entry point: [`entry::cuMemDiscardAndPrefetchBatchAsync_v13000`](super::entry::cuMemDiscardAndPrefetchBatchAsync_v13000)
     /// - NVIDIA: [Unified Addressing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__UNIFIED.html)
     /// - Since CUDA 13.0
     #[must_use]
@@ -7201,9 +8463,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams);`
     ///
-    /// - Typedef: [`PFN_cuLaunchCooperativeKernel_v9000`], the ABI of CUDA 9.0; entry point [`entry::cuLaunchCooperativeKernel_v9000`](super::entry::cuLaunchCooperativeKernel_v9000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuLaunchCooperativeKernel_v9000`], the ABI of CUDA 9.0
+    /// - Entry point: [`entry::cuLaunchCooperativeKernel_v9000`](super::entry::cuLaunchCooperativeKernel_v9000)
     /// - NVIDIA: [Execution Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXEC.html)
     /// - In every supported header
     #[must_use]
@@ -7219,9 +8483,11 @@ unsafe extern "C" {
         hStream: CUstream,
         kernelParams: *mut *mut ::core::ffi::c_void,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);`
     ///
-    /// - Typedef: [`PFN_cuSignalExternalSemaphoresAsync_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuSignalExternalSemaphoresAsync_v10000`](super::entry::cuSignalExternalSemaphoresAsync_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuSignalExternalSemaphoresAsync_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuSignalExternalSemaphoresAsync_v10000`](super::entry::cuSignalExternalSemaphoresAsync_v10000)
     /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
     /// - In every supported header
     #[must_use]
@@ -7231,9 +8497,11 @@ unsafe extern "C" {
         numExtSems: ::core::ffi::c_uint,
         stream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream);`
     ///
-    /// - Typedef: [`PFN_cuWaitExternalSemaphoresAsync_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuWaitExternalSemaphoresAsync_v10000`](super::entry::cuWaitExternalSemaphoresAsync_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuWaitExternalSemaphoresAsync_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuWaitExternalSemaphoresAsync_v10000`](super::entry::cuWaitExternalSemaphoresAsync_v10000)
     /// - NVIDIA: [External Resource Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html)
     /// - In every supported header
     #[must_use]
@@ -7243,10 +8511,12 @@ unsafe extern "C" {
         numExtSems: ::core::ffi::c_uint,
         stream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamBeginCapture`](super::cuStreamBeginCapture) (default stream mode)
-    /// - Typedef: [`PFN_cuStreamBeginCapture_v10010`], the ABI of CUDA 10.1; entry point [`entry::cuStreamBeginCapture_v10010`](super::entry::cuStreamBeginCapture_v10010)
+    /// - Typedef: [`PFN_cuStreamBeginCapture_v10010`], the ABI of CUDA 10.1
+    /// - Entry point: [`entry::cuStreamBeginCapture_v10010`](super::entry::cuStreamBeginCapture_v10010)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
@@ -7255,9 +8525,11 @@ unsafe extern "C" {
         mode: CUstreamCaptureMode,
     ) -> CUresult;
     #[cfg(cuda_ge_12030)]
-    /// `CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode);`
     ///
-    /// - Typedef: [`PFN_cuStreamBeginCaptureToGraph_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuStreamBeginCaptureToGraph_v12030`](super::entry::cuStreamBeginCaptureToGraph_v12030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamBeginCaptureToGraph_v12030`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuStreamBeginCaptureToGraph_v12030`](super::entry::cuStreamBeginCaptureToGraph_v12030)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - Since CUDA 12.3
     #[must_use]
@@ -7270,9 +8542,11 @@ unsafe extern "C" {
         mode: CUstreamCaptureMode,
     ) -> CUresult;
     #[cfg(cuda_ge_13030)]
-    /// `CUresult CUDAAPI cuStreamBeginRecaptureToGraph(CUstream hStream, CUstreamCaptureMode mode, CUgraph hGraph, CUgraphRecaptureCallback callbackFunc, void *userData);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamBeginRecaptureToGraph(CUstream hStream, CUstreamCaptureMode mode, CUgraph hGraph, CUgraphRecaptureCallback callbackFunc, void *userData);`
     ///
-    /// - Typedef: [`PFN_cuStreamBeginRecaptureToGraph_v13030`], the ABI of CUDA 13.3; entry point [`entry::cuStreamBeginRecaptureToGraph_v13030`](super::entry::cuStreamBeginRecaptureToGraph_v13030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamBeginRecaptureToGraph_v13030`], the ABI of CUDA 13.3
+    /// - Entry point: [`entry::cuStreamBeginRecaptureToGraph_v13030`](super::entry::cuStreamBeginRecaptureToGraph_v13030)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - Since CUDA 13.3
     #[must_use]
@@ -7284,9 +8558,11 @@ unsafe extern "C" {
         userData: *mut ::core::ffi::c_void,
     ) -> CUresult;
     #[cfg(cuda_ge_13050)]
-    /// `CUresult CUDAAPI cuFabricCpyBatchAsync(size_t numOps, CUDA_FABRIC_COPY_BATCH_OP *opList, unsigned long long flags, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuFabricCpyBatchAsync(size_t numOps, CUDA_FABRIC_COPY_BATCH_OP *opList, unsigned long long flags, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuFabricCpyBatchAsync_v13050`], the ABI of CUDA 13.5; entry point [`entry::cuFabricCpyBatchAsync_v13050`](super::entry::cuFabricCpyBatchAsync_v13050)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuFabricCpyBatchAsync_v13050`], the ABI of CUDA 13.5
+    /// - Entry point: [`entry::cuFabricCpyBatchAsync_v13050`](super::entry::cuFabricCpyBatchAsync_v13050)
     /// - NVIDIA: [Fabric Copy](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__FABRIC__COPY.html)
     /// - Since CUDA 13.5
     #[must_use]
@@ -7296,16 +8572,20 @@ unsafe extern "C" {
         flags: ::core::ffi::c_ulonglong,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph);`
     ///
-    /// - Typedef: [`PFN_cuStreamEndCapture_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuStreamEndCapture_v10000`](super::entry::cuStreamEndCapture_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamEndCapture_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuStreamEndCapture_v10000`](super::entry::cuStreamEndCapture_v10000)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuStreamEndCapture(hStream: CUstream, phGraph: *mut CUgraph) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus);`
     ///
-    /// - Typedef: [`PFN_cuStreamIsCapturing_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuStreamIsCapturing_v10000`](super::entry::cuStreamIsCapturing_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamIsCapturing_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuStreamIsCapturing_v10000`](super::entry::cuStreamIsCapturing_v10000)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
@@ -7314,9 +8594,11 @@ unsafe extern "C" {
         captureStatus: *mut CUstreamCaptureStatus,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out);`
     ///
-    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v10010`], the ABI of CUDA 10.1; entry point [`entry::cuStreamGetCaptureInfo_v10010`](super::entry::cuStreamGetCaptureInfo_v10010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v10010`], the ABI of CUDA 10.1
+    /// - Entry point: [`entry::cuStreamGetCaptureInfo_v10010`](super::entry::cuStreamGetCaptureInfo_v10010)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In CUDA 11.7 to 11.8; removed in 12.0
     #[must_use]
@@ -7326,9 +8608,11 @@ unsafe extern "C" {
         id_out: *mut cuuint64_t,
     ) -> CUresult;
     #[cfg(not(cuda_ge_12000))]
-    /// `CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);`
     ///
-    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuStreamGetCaptureInfo_v11030`](super::entry::cuStreamGetCaptureInfo_v11030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030`], the ABI of CUDA 11.3
+    /// - Entry point: [`entry::cuStreamGetCaptureInfo_v11030`](super::entry::cuStreamGetCaptureInfo_v11030)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
@@ -7341,10 +8625,12 @@ unsafe extern "C" {
         numDependencies_out: *mut usize,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamGetCaptureInfo`](super::cuStreamGetCaptureInfo) (default stream mode)
-    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuStreamGetCaptureInfo_v11030`](super::entry::cuStreamGetCaptureInfo_v11030)
+    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030`], the ABI of CUDA 11.3
+    /// - Entry point: [`entry::cuStreamGetCaptureInfo_v11030`](super::entry::cuStreamGetCaptureInfo_v11030)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - As written here: since CUDA 12.0; removed in 13.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
@@ -7357,9 +8643,11 @@ unsafe extern "C" {
         numDependencies_out: *mut usize,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);`
     ///
-    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuStreamGetCaptureInfo_v12030`](super::entry::cuStreamGetCaptureInfo_v12030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuStreamGetCaptureInfo_v12030`](super::entry::cuStreamGetCaptureInfo_v12030)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
     #[must_use]
@@ -7373,10 +8661,12 @@ unsafe extern "C" {
         numDependencies_out: *mut usize,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamGetCaptureInfo`](super::cuStreamGetCaptureInfo) (default stream mode)
-    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuStreamGetCaptureInfo_v12030`](super::entry::cuStreamGetCaptureInfo_v12030)
+    /// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuStreamGetCaptureInfo_v12030`](super::entry::cuStreamGetCaptureInfo_v12030)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
     #[must_use]
@@ -7390,9 +8680,11 @@ unsafe extern "C" {
         numDependencies_out: *mut usize,
     ) -> CUresult;
     #[cfg(cuda_ge_12000)]
-    /// `CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);`
     ///
-    /// - Typedef: [`PFN_cuGraphInstantiateWithParams_v12000`], the ABI of CUDA 12.0; entry point [`entry::cuGraphInstantiateWithParams_v12000`](super::entry::cuGraphInstantiateWithParams_v12000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphInstantiateWithParams_v12000`], the ABI of CUDA 12.0
+    /// - Entry point: [`entry::cuGraphInstantiateWithParams_v12000`](super::entry::cuGraphInstantiateWithParams_v12000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - Since CUDA 12.0
     #[must_use]
@@ -7401,30 +8693,38 @@ unsafe extern "C" {
         hGraph: CUgraph,
         instantiateParams: *mut CUDA_GRAPH_INSTANTIATE_PARAMS,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuGraphUpload_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuGraphUpload_v11010`](super::entry::cuGraphUpload_v11010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphUpload_v11010`], the ABI of CUDA 11.1
+    /// - Entry point: [`entry::cuGraphUpload_v11010`](super::entry::cuGraphUpload_v11010)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
     pub fn cuGraphUpload(hGraph: CUgraphExec, hStream: CUstream) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuGraphLaunch_v10000`], the ABI of CUDA 10.0; entry point [`entry::cuGraphLaunch_v10000`](super::entry::cuGraphLaunch_v10000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuGraphLaunch_v10000`], the ABI of CUDA 10.0
+    /// - Entry point: [`entry::cuGraphLaunch_v10000`](super::entry::cuGraphLaunch_v10000)
     /// - NVIDIA: [Graph Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)
     /// - In every supported header
     #[must_use]
     pub fn cuGraphLaunch(hGraph: CUgraphExec, hStream: CUstream) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamCopyAttributes(CUstream dst, CUstream src);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamCopyAttributes(CUstream dst, CUstream src);`
     ///
-    /// - Typedef: [`PFN_cuStreamCopyAttributes_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuStreamCopyAttributes_v11000`](super::entry::cuStreamCopyAttributes_v11000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamCopyAttributes_v11000`], the ABI of CUDA 11.0
+    /// - Entry point: [`entry::cuStreamCopyAttributes_v11000`](super::entry::cuStreamCopyAttributes_v11000)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
     pub fn cuStreamCopyAttributes(dstStream: CUstream, srcStream: CUstream) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out);`
     ///
-    /// - Typedef: [`PFN_cuStreamGetAttribute_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuStreamGetAttribute_v11000`](super::entry::cuStreamGetAttribute_v11000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamGetAttribute_v11000`], the ABI of CUDA 11.0
+    /// - Entry point: [`entry::cuStreamGetAttribute_v11000`](super::entry::cuStreamGetAttribute_v11000)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
@@ -7433,9 +8733,11 @@ unsafe extern "C" {
         attr: CUstreamAttrID,
         value: *mut CUstreamAttrValue,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value);`
     ///
-    /// - Typedef: [`PFN_cuStreamSetAttribute_v11000`], the ABI of CUDA 11.0; entry point [`entry::cuStreamSetAttribute_v11000`](super::entry::cuStreamSetAttribute_v11000)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamSetAttribute_v11000`], the ABI of CUDA 11.0
+    /// - Entry point: [`entry::cuStreamSetAttribute_v11000`](super::entry::cuStreamSetAttribute_v11000)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In every supported header
     #[must_use]
@@ -7444,9 +8746,11 @@ unsafe extern "C" {
         attr: CUstreamAttrID,
         param: *const CUstreamAttrValue,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemMapArrayAsync_v11010`], the ABI of CUDA 11.1; entry point [`entry::cuMemMapArrayAsync_v11010`](super::entry::cuMemMapArrayAsync_v11010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemMapArrayAsync_v11010`], the ABI of CUDA 11.1
+    /// - Entry point: [`entry::cuMemMapArrayAsync_v11010`](super::entry::cuMemMapArrayAsync_v11010)
     /// - NVIDIA: [Virtual Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VA.html)
     /// - In every supported header
     #[must_use]
@@ -7455,16 +8759,20 @@ unsafe extern "C" {
         count: ::core::ffi::c_uint,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemFreeAsync_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemFreeAsync_v11020`](super::entry::cuMemFreeAsync_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemFreeAsync_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuMemFreeAsync_v11020`](super::entry::cuMemFreeAsync_v11020)
     /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
     /// - In every supported header
     #[must_use]
     pub fn cuMemFreeAsync(dptr: CUdeviceptr, hStream: CUstream) -> CUresult;
-    /// `CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemAllocAsync_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemAllocAsync_v11020`](super::entry::cuMemAllocAsync_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemAllocAsync_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuMemAllocAsync_v11020`](super::entry::cuMemAllocAsync_v11020)
     /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
     /// - In every supported header
     #[must_use]
@@ -7473,9 +8781,11 @@ unsafe extern "C" {
         bytesize: usize,
         hStream: CUstream,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuMemAllocFromPoolAsync_v11020`], the ABI of CUDA 11.2; entry point [`entry::cuMemAllocFromPoolAsync_v11020`](super::entry::cuMemAllocFromPoolAsync_v11020)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemAllocFromPoolAsync_v11020`], the ABI of CUDA 11.2
+    /// - Entry point: [`entry::cuMemAllocFromPoolAsync_v11020`](super::entry::cuMemAllocFromPoolAsync_v11020)
     /// - NVIDIA: [Stream Ordered Memory Allocator](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)
     /// - In every supported header
     #[must_use]
@@ -7486,9 +8796,11 @@ unsafe extern "C" {
         hStream: CUstream,
     ) -> CUresult;
     #[cfg(not(cuda_ge_13000))]
-    /// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v11030`], the ABI of CUDA 11.3; entry point [`entry::cuStreamUpdateCaptureDependencies_v11030`](super::entry::cuStreamUpdateCaptureDependencies_v11030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v11030`], the ABI of CUDA 11.3
+    /// - Entry point: [`entry::cuStreamUpdateCaptureDependencies_v11030`](super::entry::cuStreamUpdateCaptureDependencies_v11030)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - In CUDA 11.7 to 12.9; removed in 13.0
     #[must_use]
@@ -7499,9 +8811,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-    /// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuStreamUpdateCaptureDependencies_v12030`](super::entry::cuStreamUpdateCaptureDependencies_v12030)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuStreamUpdateCaptureDependencies_v12030`](super::entry::cuStreamUpdateCaptureDependencies_v12030)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
     #[must_use]
@@ -7513,10 +8827,12 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_13000)]
-    /// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);`
     ///
+    /// - Header: `cuda.h`
     /// - C spelling: [`cuStreamUpdateCaptureDependencies`](super::cuStreamUpdateCaptureDependencies) (default stream mode)
-    /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030`], the ABI of CUDA 12.3; entry point [`entry::cuStreamUpdateCaptureDependencies_v12030`](super::entry::cuStreamUpdateCaptureDependencies_v12030)
+    /// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030`], the ABI of CUDA 12.3
+    /// - Entry point: [`entry::cuStreamUpdateCaptureDependencies_v12030`](super::entry::cuStreamUpdateCaptureDependencies_v12030)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
     #[must_use]
@@ -7528,9 +8844,11 @@ unsafe extern "C" {
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
-    /// `CUresult CUDAAPI cuStreamBeginCaptureToCig(CUstream hStream, CUstreamCigCaptureParams* streamCigCaptureParams);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamBeginCaptureToCig(CUstream hStream, CUstreamCigCaptureParams* streamCigCaptureParams);`
     ///
-    /// - Typedef: [`PFN_cuStreamBeginCaptureToCig_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuStreamBeginCaptureToCig_v13010`](super::entry::cuStreamBeginCaptureToCig_v13010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamBeginCaptureToCig_v13010`], the ABI of CUDA 13.1
+    /// - Entry point: [`entry::cuStreamBeginCaptureToCig_v13010`](super::entry::cuStreamBeginCaptureToCig_v13010)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - Since CUDA 13.2
     #[must_use]
@@ -7539,17 +8857,21 @@ unsafe extern "C" {
         streamCigCaptureParams: *mut CUstreamCigCaptureParams,
     ) -> CUresult;
     #[cfg(cuda_ge_13020)]
-    /// `CUresult CUDAAPI cuStreamEndCaptureToCig(CUstream hStream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuStreamEndCaptureToCig(CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuStreamEndCaptureToCig_v13010`], the ABI of CUDA 13.1; entry point [`entry::cuStreamEndCaptureToCig_v13010`](super::entry::cuStreamEndCaptureToCig_v13010)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuStreamEndCaptureToCig_v13010`], the ABI of CUDA 13.1
+    /// - Entry point: [`entry::cuStreamEndCaptureToCig_v13010`](super::entry::cuStreamEndCaptureToCig_v13010)
     /// - NVIDIA: [Stream Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html)
     /// - Since CUDA 13.2
     #[must_use]
     pub fn cuStreamEndCaptureToCig(hStream: CUstream) -> CUresult;
     #[cfg(cuda_ge_12080)]
-    /// `CUresult CUDAAPI cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream);`
     ///
-    /// - Typedef: [`PFN_cuMemBatchDecompressAsync_v12060`], the ABI of CUDA 12.6; entry point [`entry::cuMemBatchDecompressAsync_v12060`](super::entry::cuMemBatchDecompressAsync_v12060)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuMemBatchDecompressAsync_v12060`], the ABI of CUDA 12.6
+    /// - Entry point: [`entry::cuMemBatchDecompressAsync_v12060`](super::entry::cuMemBatchDecompressAsync_v12060)
     /// - NVIDIA: [Memory Management](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html)
     /// - Since CUDA 12.8
     #[must_use]
@@ -7561,9 +8883,11 @@ unsafe extern "C" {
         stream: CUstream,
     ) -> CUresult;
     #[cfg(cuda_ge_12080)]
-    /// `CUresult CUDAAPI cuCheckpointProcessGetRestoreThreadId(int pid, int *tid);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCheckpointProcessGetRestoreThreadId(int pid, int *tid);`
     ///
-    /// - Typedef: [`PFN_cuCheckpointProcessGetRestoreThreadId_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuCheckpointProcessGetRestoreThreadId_v12080`](super::entry::cuCheckpointProcessGetRestoreThreadId_v12080)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCheckpointProcessGetRestoreThreadId_v12080`], the ABI of CUDA 12.8
+    /// - Entry point: [`entry::cuCheckpointProcessGetRestoreThreadId_v12080`](super::entry::cuCheckpointProcessGetRestoreThreadId_v12080)
     /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
     /// - Since CUDA 12.8
     #[must_use]
@@ -7572,9 +8896,11 @@ unsafe extern "C" {
         tid: *mut ::core::ffi::c_int,
     ) -> CUresult;
     #[cfg(cuda_ge_12080)]
-    /// `CUresult CUDAAPI cuCheckpointProcessGetState(int pid, CUprocessState *state);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCheckpointProcessGetState(int pid, CUprocessState *state);`
     ///
-    /// - Typedef: [`PFN_cuCheckpointProcessGetState_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuCheckpointProcessGetState_v12080`](super::entry::cuCheckpointProcessGetState_v12080)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCheckpointProcessGetState_v12080`], the ABI of CUDA 12.8
+    /// - Entry point: [`entry::cuCheckpointProcessGetState_v12080`](super::entry::cuCheckpointProcessGetState_v12080)
     /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
     /// - Since CUDA 12.8
     #[must_use]
@@ -7583,9 +8909,11 @@ unsafe extern "C" {
         state: *mut CUprocessState,
     ) -> CUresult;
     #[cfg(cuda_ge_12080)]
-    /// `CUresult CUDAAPI cuCheckpointProcessLock(int pid, CUcheckpointLockArgs *args);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCheckpointProcessLock(int pid, CUcheckpointLockArgs *args);`
     ///
-    /// - Typedef: [`PFN_cuCheckpointProcessLock_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuCheckpointProcessLock_v12080`](super::entry::cuCheckpointProcessLock_v12080)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCheckpointProcessLock_v12080`], the ABI of CUDA 12.8
+    /// - Entry point: [`entry::cuCheckpointProcessLock_v12080`](super::entry::cuCheckpointProcessLock_v12080)
     /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
     /// - Since CUDA 12.8
     #[must_use]
@@ -7594,9 +8922,11 @@ unsafe extern "C" {
         args: *mut CUcheckpointLockArgs,
     ) -> CUresult;
     #[cfg(cuda_ge_12080)]
-    /// `CUresult CUDAAPI cuCheckpointProcessCheckpoint(int pid, CUcheckpointCheckpointArgs *args);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCheckpointProcessCheckpoint(int pid, CUcheckpointCheckpointArgs *args);`
     ///
-    /// - Typedef: [`PFN_cuCheckpointProcessCheckpoint_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuCheckpointProcessCheckpoint_v12080`](super::entry::cuCheckpointProcessCheckpoint_v12080)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCheckpointProcessCheckpoint_v12080`], the ABI of CUDA 12.8
+    /// - Entry point: [`entry::cuCheckpointProcessCheckpoint_v12080`](super::entry::cuCheckpointProcessCheckpoint_v12080)
     /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
     /// - Since CUDA 12.8
     #[must_use]
@@ -7605,9 +8935,11 @@ unsafe extern "C" {
         args: *mut CUcheckpointCheckpointArgs,
     ) -> CUresult;
     #[cfg(cuda_ge_12080)]
-    /// `CUresult CUDAAPI cuCheckpointProcessRestore(int pid, CUcheckpointRestoreArgs *args);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCheckpointProcessRestore(int pid, CUcheckpointRestoreArgs *args);`
     ///
-    /// - Typedef: [`PFN_cuCheckpointProcessRestore_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuCheckpointProcessRestore_v12080`](super::entry::cuCheckpointProcessRestore_v12080)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCheckpointProcessRestore_v12080`], the ABI of CUDA 12.8
+    /// - Entry point: [`entry::cuCheckpointProcessRestore_v12080`](super::entry::cuCheckpointProcessRestore_v12080)
     /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
     /// - Since CUDA 12.8
     #[must_use]
@@ -7616,9 +8948,11 @@ unsafe extern "C" {
         args: *mut CUcheckpointRestoreArgs,
     ) -> CUresult;
     #[cfg(cuda_ge_13040)]
-    /// `CUresult CUDAAPI cuCheckpointOperationComplete(CUcheckpointOperationHandle handle);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCheckpointOperationComplete(CUcheckpointOperationHandle handle);`
     ///
-    /// - Typedef: [`PFN_cuCheckpointOperationComplete_v13040`], the ABI of CUDA 13.4; entry point [`entry::cuCheckpointOperationComplete_v13040`](super::entry::cuCheckpointOperationComplete_v13040)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCheckpointOperationComplete_v13040`], the ABI of CUDA 13.4
+    /// - Entry point: [`entry::cuCheckpointOperationComplete_v13040`](super::entry::cuCheckpointOperationComplete_v13040)
     /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
     /// - Since CUDA 13.4
     #[must_use]
@@ -7626,9 +8960,11 @@ unsafe extern "C" {
         handle: CUcheckpointOperationHandle,
     ) -> CUresult;
     #[cfg(cuda_ge_12080)]
-    /// `CUresult CUDAAPI cuCheckpointProcessUnlock(int pid, CUcheckpointUnlockArgs *args);` (`cuda.h`)
+    /// `CUresult CUDAAPI cuCheckpointProcessUnlock(int pid, CUcheckpointUnlockArgs *args);`
     ///
-    /// - Typedef: [`PFN_cuCheckpointProcessUnlock_v12080`], the ABI of CUDA 12.8; entry point [`entry::cuCheckpointProcessUnlock_v12080`](super::entry::cuCheckpointProcessUnlock_v12080)
+    /// - Header: `cuda.h`
+    /// - Typedef: [`PFN_cuCheckpointProcessUnlock_v12080`], the ABI of CUDA 12.8
+    /// - Entry point: [`entry::cuCheckpointProcessUnlock_v12080`](super::entry::cuCheckpointProcessUnlock_v12080)
     /// - NVIDIA: [CUDA Checkpointing](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__CHECKPOINT.html)
     /// - Since CUDA 12.8
     #[must_use]

@@ -13,74 +13,73 @@ pub type GLenum = ::core::ffi::c_uint;
 /// - In every supported header
 pub type GLuint = ::core::ffi::c_uint;
 #[cfg(windows)]
-/// `typedef void* HGPUNV;` (`cudaGL.h`)
+/// `typedef void* HGPUNV;`
 ///
+/// - Header: `cudaGL.h`
 /// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
 /// - In every supported header; Windows only (`cfg(windows)`)
 pub type HGPUNV = *mut ::core::ffi::c_void;
 impl CUGLDeviceList_enum {
-    /// C's `CU_GL_DEVICE_LIST_ALL`.
+    /// `CU_GL_DEVICE_LIST_ALL = 1`
     ///
     /// - In every supported header
     pub const CU_GL_DEVICE_LIST_ALL: CUGLDeviceList_enum = CUGLDeviceList_enum(1);
-    /// C's `CU_GL_DEVICE_LIST_CURRENT_FRAME`.
+    /// `CU_GL_DEVICE_LIST_CURRENT_FRAME = 2`
     ///
     /// - In every supported header
     pub const CU_GL_DEVICE_LIST_CURRENT_FRAME: CUGLDeviceList_enum = CUGLDeviceList_enum(
         2,
     );
-    /// C's `CU_GL_DEVICE_LIST_NEXT_FRAME`.
+    /// `CU_GL_DEVICE_LIST_NEXT_FRAME = 3`
     ///
     /// - In every supported header
     pub const CU_GL_DEVICE_LIST_NEXT_FRAME: CUGLDeviceList_enum = CUGLDeviceList_enum(3);
 }
-/// C's `enum CUGLDeviceList_enum` (typedef `CUGLDeviceList`, `cudaGL.h`), as a newtype over its integer type.
+/// `typedef enum CUGLDeviceList_enum { ... } CUGLDeviceList;`
 ///
-/// Any value is valid, also one the header does not name (from a newer driver): its enumerators are associated constants, and top-level constants too.
+/// A newtype over the C integer: any value is valid, also one the header does not name (from a newer driver). Its enumerators are associated constants, and top-level constants too.
 ///
+/// - Header: `cudaGL.h`; C name `enum CUGLDeviceList_enum`, typedef `CUGLDeviceList`
 /// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
 /// - In every supported header
 #[repr(transparent)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUGLDeviceList_enum(pub ::core::ffi::c_uint);
-/// `typedef enum CUGLDeviceList_enum { ... } CUGLDeviceList;` (`cudaGL.h`)
-///
-/// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
 pub use self::CUGLDeviceList_enum as CUGLDeviceList;
 impl CUGLmap_flags_enum {
-    /// C's `CU_GL_MAP_RESOURCE_FLAGS_NONE`.
+    /// `CU_GL_MAP_RESOURCE_FLAGS_NONE = 0`
     ///
     /// - In every supported header
     pub const CU_GL_MAP_RESOURCE_FLAGS_NONE: CUGLmap_flags_enum = CUGLmap_flags_enum(0);
-    /// C's `CU_GL_MAP_RESOURCE_FLAGS_READ_ONLY`.
+    /// `CU_GL_MAP_RESOURCE_FLAGS_READ_ONLY = 1`
     ///
     /// - In every supported header
     pub const CU_GL_MAP_RESOURCE_FLAGS_READ_ONLY: CUGLmap_flags_enum = CUGLmap_flags_enum(
         1,
     );
-    /// C's `CU_GL_MAP_RESOURCE_FLAGS_WRITE_DISCARD`.
+    /// `CU_GL_MAP_RESOURCE_FLAGS_WRITE_DISCARD = 2`
     ///
     /// - In every supported header
     pub const CU_GL_MAP_RESOURCE_FLAGS_WRITE_DISCARD: CUGLmap_flags_enum = CUGLmap_flags_enum(
         2,
     );
 }
-/// C's `enum CUGLmap_flags_enum` (typedef `CUGLmap_flags`, `cudaGL.h`), as a newtype over its integer type.
+/// `typedef enum CUGLmap_flags_enum { ... } CUGLmap_flags;`
 ///
-/// Any value is valid, also one the header does not name (from a newer driver): its enumerators are associated constants, and top-level constants too.
+/// A newtype over the C integer: any value is valid, also one the header does not name (from a newer driver). Its enumerators are associated constants, and top-level constants too.
 ///
+/// - Header: `cudaGL.h`; C name `enum CUGLmap_flags_enum`, typedef `CUGLmap_flags`
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 #[repr(transparent)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUGLmap_flags_enum(pub ::core::ffi::c_uint);
-/// `typedef enum CUGLmap_flags_enum { ... } CUGLmap_flags;` (`cudaGL.h`)
-///
-/// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 pub use self::CUGLmap_flags_enum as CUGLmap_flags;
-/// `typedef CUresult (CUDAAPI *PFN_cuGraphicsGLRegisterBuffer_v3000)(CUgraphicsResource *pCudaResource, GLuint buffer, unsigned int Flags);` (`cudaGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGraphicsGLRegisterBuffer_v3000)(CUgraphicsResource *pCudaResource, GLuint buffer, unsigned int Flags);`
 ///
-/// - The type of `cuGraphicsGLRegisterBuffer` with the ABI of CUDA 3.0; entry point [`entry::cuGraphicsGLRegisterBuffer_v3000`](super::entry::cuGraphicsGLRegisterBuffer_v3000)
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: the type of `cuGraphicsGLRegisterBuffer` with the ABI of CUDA 3.0
+/// - Entry point: [`entry::cuGraphicsGLRegisterBuffer_v3000`](super::entry::cuGraphicsGLRegisterBuffer_v3000)
 /// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
 /// - In every supported header
 pub type PFN_cuGraphicsGLRegisterBuffer_v3000 = ::core::option::Option<
@@ -90,9 +89,11 @@ pub type PFN_cuGraphicsGLRegisterBuffer_v3000 = ::core::option::Option<
         Flags: ::core::ffi::c_uint,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuGraphicsGLRegisterImage_v3000)(CUgraphicsResource *pCudaResource, GLuint image, GLenum target, unsigned int Flags);` (`cudaGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGraphicsGLRegisterImage_v3000)(CUgraphicsResource *pCudaResource, GLuint image, GLenum target, unsigned int Flags);`
 ///
-/// - The type of `cuGraphicsGLRegisterImage` with the ABI of CUDA 3.0; entry point [`entry::cuGraphicsGLRegisterImage_v3000`](super::entry::cuGraphicsGLRegisterImage_v3000)
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: the type of `cuGraphicsGLRegisterImage` with the ABI of CUDA 3.0
+/// - Entry point: [`entry::cuGraphicsGLRegisterImage_v3000`](super::entry::cuGraphicsGLRegisterImage_v3000)
 /// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
 /// - In every supported header
 pub type PFN_cuGraphicsGLRegisterImage_v3000 = ::core::option::Option<
@@ -104,17 +105,21 @@ pub type PFN_cuGraphicsGLRegisterImage_v3000 = ::core::option::Option<
     ) -> CUresult,
 >;
 #[cfg(windows)]
-/// `typedef CUresult (CUDAAPI *PFN_cuWGLGetDevice_v2020)(CUdevice_v1 *pDevice, HGPUNV hGpu);` (`cudaGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuWGLGetDevice_v2020)(CUdevice_v1 *pDevice, HGPUNV hGpu);`
 ///
-/// - The type of `cuWGLGetDevice` with the ABI of CUDA 2.2; entry point [`entry::cuWGLGetDevice_v2020`](super::entry::cuWGLGetDevice_v2020)
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: the type of `cuWGLGetDevice` with the ABI of CUDA 2.2
+/// - Entry point: [`entry::cuWGLGetDevice_v2020`](super::entry::cuWGLGetDevice_v2020)
 /// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
 /// - In every supported header; Windows only (`cfg(windows)`)
 pub type PFN_cuWGLGetDevice_v2020 = ::core::option::Option<
     unsafe extern "C" fn(pDevice: *mut CUdevice_v1, hGpu: HGPUNV) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuGLGetDevices_v6050)(unsigned int *pCudaDeviceCount, CUdevice_v1 *pCudaDevices, unsigned int cudaDeviceCount, CUGLDeviceList deviceList);` (`cudaGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGLGetDevices_v6050)(unsigned int *pCudaDeviceCount, CUdevice_v1 *pCudaDevices, unsigned int cudaDeviceCount, CUGLDeviceList deviceList);`
 ///
-/// - The type of `cuGLGetDevices` with the ABI of CUDA 6.5; entry point [`entry::cuGLGetDevices_v6050`](super::entry::cuGLGetDevices_v6050)
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: the type of `cuGLGetDevices` with the ABI of CUDA 6.5
+/// - Entry point: [`entry::cuGLGetDevices_v6050`](super::entry::cuGLGetDevices_v6050)
 /// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
 /// - In every supported header
 pub type PFN_cuGLGetDevices_v6050 = ::core::option::Option<
@@ -125,9 +130,11 @@ pub type PFN_cuGLGetDevices_v6050 = ::core::option::Option<
         deviceList: CUGLDeviceList,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuGLCtxCreate_v3020)(CUcontext *pCtx, unsigned int Flags, CUdevice_v1 device);` (`cudaGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGLCtxCreate_v3020)(CUcontext *pCtx, unsigned int Flags, CUdevice_v1 device);`
 ///
-/// - The type of `cuGLCtxCreate` with the ABI of CUDA 3.2; entry point [`entry::cuGLCtxCreate_v3020`](super::entry::cuGLCtxCreate_v3020)
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: the type of `cuGLCtxCreate` with the ABI of CUDA 3.2
+/// - Entry point: [`entry::cuGLCtxCreate_v3020`](super::entry::cuGLCtxCreate_v3020)
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 pub type PFN_cuGLCtxCreate_v3020 = ::core::option::Option<
@@ -137,23 +144,29 @@ pub type PFN_cuGLCtxCreate_v3020 = ::core::option::Option<
         device: CUdevice_v1,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuGLInit_v2000)(void);` (`cudaGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGLInit_v2000)(void);`
 ///
-/// - The type of `cuGLInit` with the ABI of CUDA 2.0; entry point [`entry::cuGLInit_v2000`](super::entry::cuGLInit_v2000)
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: the type of `cuGLInit` with the ABI of CUDA 2.0
+/// - Entry point: [`entry::cuGLInit_v2000`](super::entry::cuGLInit_v2000)
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 pub type PFN_cuGLInit_v2000 = ::core::option::Option<unsafe extern "C" fn() -> CUresult>;
-/// `typedef CUresult (CUDAAPI *PFN_cuGLRegisterBufferObject_v2000)(GLuint buffer);` (`cudaGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGLRegisterBufferObject_v2000)(GLuint buffer);`
 ///
-/// - The type of `cuGLRegisterBufferObject` with the ABI of CUDA 2.0; entry point [`entry::cuGLRegisterBufferObject_v2000`](super::entry::cuGLRegisterBufferObject_v2000)
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: the type of `cuGLRegisterBufferObject` with the ABI of CUDA 2.0
+/// - Entry point: [`entry::cuGLRegisterBufferObject_v2000`](super::entry::cuGLRegisterBufferObject_v2000)
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 pub type PFN_cuGLRegisterBufferObject_v2000 = ::core::option::Option<
     unsafe extern "C" fn(buffer: GLuint) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuGLMapBufferObject_v7000_ptds)(CUdeviceptr_v2 *dptr, size_t *size, GLuint buffer);` (`cudaGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGLMapBufferObject_v7000_ptds)(CUdeviceptr_v2 *dptr, size_t *size, GLuint buffer);`
 ///
-/// - The type of `cuGLMapBufferObject` with the ABI of CUDA 7.0; entry point [`entry::cuGLMapBufferObject_v7000_ptds`](super::entry::cuGLMapBufferObject_v7000_ptds)
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: the type of `cuGLMapBufferObject` with the ABI of CUDA 7.0
+/// - Entry point: [`entry::cuGLMapBufferObject_v7000_ptds`](super::entry::cuGLMapBufferObject_v7000_ptds)
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 pub type PFN_cuGLMapBufferObject_v7000_ptds = ::core::option::Option<
@@ -163,33 +176,41 @@ pub type PFN_cuGLMapBufferObject_v7000_ptds = ::core::option::Option<
         buffer: GLuint,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuGLUnmapBufferObject_v2000)(GLuint buffer);` (`cudaGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGLUnmapBufferObject_v2000)(GLuint buffer);`
 ///
-/// - The type of `cuGLUnmapBufferObject` with the ABI of CUDA 2.0; entry point [`entry::cuGLUnmapBufferObject_v2000`](super::entry::cuGLUnmapBufferObject_v2000)
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: the type of `cuGLUnmapBufferObject` with the ABI of CUDA 2.0
+/// - Entry point: [`entry::cuGLUnmapBufferObject_v2000`](super::entry::cuGLUnmapBufferObject_v2000)
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 pub type PFN_cuGLUnmapBufferObject_v2000 = ::core::option::Option<
     unsafe extern "C" fn(buffer: GLuint) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuGLUnregisterBufferObject_v2000)(GLuint buffer);` (`cudaGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGLUnregisterBufferObject_v2000)(GLuint buffer);`
 ///
-/// - The type of `cuGLUnregisterBufferObject` with the ABI of CUDA 2.0; entry point [`entry::cuGLUnregisterBufferObject_v2000`](super::entry::cuGLUnregisterBufferObject_v2000)
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: the type of `cuGLUnregisterBufferObject` with the ABI of CUDA 2.0
+/// - Entry point: [`entry::cuGLUnregisterBufferObject_v2000`](super::entry::cuGLUnregisterBufferObject_v2000)
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 pub type PFN_cuGLUnregisterBufferObject_v2000 = ::core::option::Option<
     unsafe extern "C" fn(buffer: GLuint) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuGLSetBufferObjectMapFlags_v2030)(GLuint buffer, unsigned int Flags);` (`cudaGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGLSetBufferObjectMapFlags_v2030)(GLuint buffer, unsigned int Flags);`
 ///
-/// - The type of `cuGLSetBufferObjectMapFlags` with the ABI of CUDA 2.3; entry point [`entry::cuGLSetBufferObjectMapFlags_v2030`](super::entry::cuGLSetBufferObjectMapFlags_v2030)
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: the type of `cuGLSetBufferObjectMapFlags` with the ABI of CUDA 2.3
+/// - Entry point: [`entry::cuGLSetBufferObjectMapFlags_v2030`](super::entry::cuGLSetBufferObjectMapFlags_v2030)
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 pub type PFN_cuGLSetBufferObjectMapFlags_v2030 = ::core::option::Option<
     unsafe extern "C" fn(buffer: GLuint, Flags: ::core::ffi::c_uint) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuGLMapBufferObjectAsync_v7000_ptsz)(CUdeviceptr_v2 *dptr, size_t *size, GLuint buffer, CUstream hStream);` (`cudaGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGLMapBufferObjectAsync_v7000_ptsz)(CUdeviceptr_v2 *dptr, size_t *size, GLuint buffer, CUstream hStream);`
 ///
-/// - The type of `cuGLMapBufferObjectAsync` with the ABI of CUDA 7.0; entry point [`entry::cuGLMapBufferObjectAsync_v7000_ptsz`](super::entry::cuGLMapBufferObjectAsync_v7000_ptsz)
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: the type of `cuGLMapBufferObjectAsync` with the ABI of CUDA 7.0
+/// - Entry point: [`entry::cuGLMapBufferObjectAsync_v7000_ptsz`](super::entry::cuGLMapBufferObjectAsync_v7000_ptsz)
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 pub type PFN_cuGLMapBufferObjectAsync_v7000_ptsz = ::core::option::Option<
@@ -200,17 +221,21 @@ pub type PFN_cuGLMapBufferObjectAsync_v7000_ptsz = ::core::option::Option<
         hStream: CUstream,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuGLUnmapBufferObjectAsync_v2030)(GLuint buffer, CUstream hStream);` (`cudaGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGLUnmapBufferObjectAsync_v2030)(GLuint buffer, CUstream hStream);`
 ///
-/// - The type of `cuGLUnmapBufferObjectAsync` with the ABI of CUDA 2.3; entry point [`entry::cuGLUnmapBufferObjectAsync_v2030`](super::entry::cuGLUnmapBufferObjectAsync_v2030)
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: the type of `cuGLUnmapBufferObjectAsync` with the ABI of CUDA 2.3
+/// - Entry point: [`entry::cuGLUnmapBufferObjectAsync_v2030`](super::entry::cuGLUnmapBufferObjectAsync_v2030)
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 pub type PFN_cuGLUnmapBufferObjectAsync_v2030 = ::core::option::Option<
     unsafe extern "C" fn(buffer: GLuint, hStream: CUstream) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuGLMapBufferObject_v3020)(CUdeviceptr_v2 *dptr, size_t *size, GLuint buffer);` (`cudaGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGLMapBufferObject_v3020)(CUdeviceptr_v2 *dptr, size_t *size, GLuint buffer);`
 ///
-/// - The type of `cuGLMapBufferObject` with the ABI of CUDA 3.2; entry point [`entry::cuGLMapBufferObject_v3020`](super::entry::cuGLMapBufferObject_v3020)
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: the type of `cuGLMapBufferObject` with the ABI of CUDA 3.2
+/// - Entry point: [`entry::cuGLMapBufferObject_v3020`](super::entry::cuGLMapBufferObject_v3020)
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 pub type PFN_cuGLMapBufferObject_v3020 = ::core::option::Option<
@@ -220,9 +245,11 @@ pub type PFN_cuGLMapBufferObject_v3020 = ::core::option::Option<
         buffer: GLuint,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuGLMapBufferObjectAsync_v3020)(CUdeviceptr_v2 *dptr, size_t *size, GLuint buffer, CUstream hStream);` (`cudaGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGLMapBufferObjectAsync_v3020)(CUdeviceptr_v2 *dptr, size_t *size, GLuint buffer, CUstream hStream);`
 ///
-/// - The type of `cuGLMapBufferObjectAsync` with the ABI of CUDA 3.2; entry point [`entry::cuGLMapBufferObjectAsync_v3020`](super::entry::cuGLMapBufferObjectAsync_v3020)
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: the type of `cuGLMapBufferObjectAsync` with the ABI of CUDA 3.2
+/// - Entry point: [`entry::cuGLMapBufferObjectAsync_v3020`](super::entry::cuGLMapBufferObjectAsync_v3020)
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 pub type PFN_cuGLMapBufferObjectAsync_v3020 = ::core::option::Option<
@@ -233,9 +260,11 @@ pub type PFN_cuGLMapBufferObjectAsync_v3020 = ::core::option::Option<
         hStream: CUstream,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuGLGetDevices_v4010)(unsigned int *pCudaDeviceCount, CUdevice_v1 *pCudaDevices, unsigned int cudaDeviceCount, CUGLDeviceList deviceList);` (`cudaGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGLGetDevices_v4010)(unsigned int *pCudaDeviceCount, CUdevice_v1 *pCudaDevices, unsigned int cudaDeviceCount, CUGLDeviceList deviceList);`
 ///
-/// - The type of `cuGLGetDevices` with the ABI of CUDA 4.1 (a legacy ABI the header declares only under `__CUDA_API_VERSION_INTERNAL`); entry point [`entry::cuGLGetDevices_v4010`](super::entry::cuGLGetDevices_v4010)
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: the type of `cuGLGetDevices` with the ABI of CUDA 4.1 (a legacy ABI the header declares only under `__CUDA_API_VERSION_INTERNAL`)
+/// - Entry point: [`entry::cuGLGetDevices_v4010`](super::entry::cuGLGetDevices_v4010)
 /// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
 /// - In every supported header
 pub type PFN_cuGLGetDevices_v4010 = ::core::option::Option<
@@ -246,9 +275,11 @@ pub type PFN_cuGLGetDevices_v4010 = ::core::option::Option<
         deviceList: CUGLDeviceList,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuGLMapBufferObject_v2000)(CUdeviceptr_v1 *dptr, unsigned int *size, GLuint buffer);` (`cudaGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGLMapBufferObject_v2000)(CUdeviceptr_v1 *dptr, unsigned int *size, GLuint buffer);`
 ///
-/// - The type of `cuGLMapBufferObject` with the ABI of CUDA 2.0 (a legacy ABI the header declares only under `__CUDA_API_VERSION_INTERNAL`); entry point [`entry::cuGLMapBufferObject_v2000`](super::entry::cuGLMapBufferObject_v2000)
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: the type of `cuGLMapBufferObject` with the ABI of CUDA 2.0 (a legacy ABI the header declares only under `__CUDA_API_VERSION_INTERNAL`)
+/// - Entry point: [`entry::cuGLMapBufferObject_v2000`](super::entry::cuGLMapBufferObject_v2000)
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 pub type PFN_cuGLMapBufferObject_v2000 = ::core::option::Option<
@@ -258,9 +289,11 @@ pub type PFN_cuGLMapBufferObject_v2000 = ::core::option::Option<
         buffer: GLuint,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuGLMapBufferObjectAsync_v2030)(CUdeviceptr_v1 *dptr, unsigned int *size, GLuint buffer, CUstream hStream);` (`cudaGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGLMapBufferObjectAsync_v2030)(CUdeviceptr_v1 *dptr, unsigned int *size, GLuint buffer, CUstream hStream);`
 ///
-/// - The type of `cuGLMapBufferObjectAsync` with the ABI of CUDA 2.3 (a legacy ABI the header declares only under `__CUDA_API_VERSION_INTERNAL`); entry point [`entry::cuGLMapBufferObjectAsync_v2030`](super::entry::cuGLMapBufferObjectAsync_v2030)
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: the type of `cuGLMapBufferObjectAsync` with the ABI of CUDA 2.3 (a legacy ABI the header declares only under `__CUDA_API_VERSION_INTERNAL`)
+/// - Entry point: [`entry::cuGLMapBufferObjectAsync_v2030`](super::entry::cuGLMapBufferObjectAsync_v2030)
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 pub type PFN_cuGLMapBufferObjectAsync_v2030 = ::core::option::Option<
@@ -271,9 +304,11 @@ pub type PFN_cuGLMapBufferObjectAsync_v2030 = ::core::option::Option<
         hStream: CUstream,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuGLCtxCreate_v2000)(CUcontext *pCtx, unsigned int Flags, CUdevice_v1 device);` (`cudaGLTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGLCtxCreate_v2000)(CUcontext *pCtx, unsigned int Flags, CUdevice_v1 device);`
 ///
-/// - The type of `cuGLCtxCreate` with the ABI of CUDA 2.0 (a legacy ABI the header declares only under `__CUDA_API_VERSION_INTERNAL`); entry point [`entry::cuGLCtxCreate_v2000`](super::entry::cuGLCtxCreate_v2000)
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: the type of `cuGLCtxCreate` with the ABI of CUDA 2.0 (a legacy ABI the header declares only under `__CUDA_API_VERSION_INTERNAL`)
+/// - Entry point: [`entry::cuGLCtxCreate_v2000`](super::entry::cuGLCtxCreate_v2000)
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 pub type PFN_cuGLCtxCreate_v2000 = ::core::option::Option<

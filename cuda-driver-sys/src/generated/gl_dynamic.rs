@@ -152,11 +152,13 @@ pub(crate) static SET: FunctionSet = FunctionSet {
     slots: &SLOTS,
     missing: &MISSING,
 };
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLCtxCreate(CUcontext *pCtx, unsigned int Flags, CUdevice device);` (`cudaGL.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLCtxCreate(CUcontext *pCtx, unsigned int Flags, CUdevice device);`
 ///
+/// - Header: `cudaGL.h`
 /// - C spelling: [`cuGLCtxCreate`](super::cuGLCtxCreate)
 /// - Typedef: [`PFN_cuGLCtxCreate_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuGLCtxCreate_v2` through [`entry::cuGLCtxCreate_v3020`](super::entry::cuGLCtxCreate_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGLCtxCreate_v3020`](super::entry::cuGLCtxCreate_v3020)
+/// - Calls the driver's `cuGLCtxCreate_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -175,11 +177,13 @@ pub unsafe extern "C" fn cuGLCtxCreate_v2(
     };
     unsafe { driver_fn(pCtx, Flags, device) }
 }
-/// `CUresult CUDAAPI cuGLGetDevices(unsigned int *pCudaDeviceCount, CUdevice *pCudaDevices, unsigned int cudaDeviceCount, CUGLDeviceList deviceList);` (`cudaGL.h`)
+/// `CUresult CUDAAPI cuGLGetDevices(unsigned int *pCudaDeviceCount, CUdevice *pCudaDevices, unsigned int cudaDeviceCount, CUGLDeviceList deviceList);`
 ///
+/// - Header: `cudaGL.h`
 /// - C spelling: [`cuGLGetDevices`](super::cuGLGetDevices)
 /// - Typedef: [`PFN_cuGLGetDevices_v6050`], the ABI of CUDA 6.5
-/// - Calls the driver's `cuGLGetDevices_v2` through [`entry::cuGLGetDevices_v6050`](super::entry::cuGLGetDevices_v6050), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGLGetDevices_v6050`](super::entry::cuGLGetDevices_v6050)
+/// - Calls the driver's `cuGLGetDevices_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
 /// - In every supported header
 #[must_use]
@@ -200,10 +204,12 @@ pub unsafe extern "C" fn cuGLGetDevices_v2(
     };
     unsafe { driver_fn(pCudaDeviceCount, pCudaDevices, cudaDeviceCount, deviceList) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLInit(void);` (`cudaGL.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLInit(void);`
 ///
+/// - Header: `cudaGL.h`
 /// - Typedef: [`PFN_cuGLInit_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuGLInit` through [`entry::cuGLInit_v2000`](super::entry::cuGLInit_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGLInit_v2000`](super::entry::cuGLInit_v2000)
+/// - Calls the driver's `cuGLInit` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -214,11 +220,13 @@ pub unsafe extern "C" fn cuGLInit() -> CUresult {
     };
     unsafe { driver_fn() }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObjectAsync(CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream);` (`cudaGL.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObjectAsync(CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream);`
 ///
+/// - Header: `cudaGL.h`
 /// - C spelling: [`cuGLMapBufferObjectAsync`](super::cuGLMapBufferObjectAsync) (default stream mode)
 /// - Typedef: [`PFN_cuGLMapBufferObjectAsync_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuGLMapBufferObjectAsync_v2` through [`entry::cuGLMapBufferObjectAsync_v3020`](super::entry::cuGLMapBufferObjectAsync_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGLMapBufferObjectAsync_v3020`](super::entry::cuGLMapBufferObjectAsync_v3020)
+/// - Calls the driver's `cuGLMapBufferObjectAsync_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -241,11 +249,13 @@ pub unsafe extern "C" fn cuGLMapBufferObjectAsync_v2(
     };
     unsafe { driver_fn(dptr, size, buffer, hStream) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObjectAsync(CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream);` (`cudaGL.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObjectAsync(CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream);`
 ///
+/// - Header: `cudaGL.h`
 /// - C spelling: [`cuGLMapBufferObjectAsync`](super::cuGLMapBufferObjectAsync) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuGLMapBufferObjectAsync_v7000_ptsz`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuGLMapBufferObjectAsync_v2_ptsz` through [`entry::cuGLMapBufferObjectAsync_v7000_ptsz`](super::entry::cuGLMapBufferObjectAsync_v7000_ptsz), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGLMapBufferObjectAsync_v7000_ptsz`](super::entry::cuGLMapBufferObjectAsync_v7000_ptsz)
+/// - Calls the driver's `cuGLMapBufferObjectAsync_v2_ptsz` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -269,11 +279,13 @@ pub unsafe extern "C" fn cuGLMapBufferObjectAsync_v2_ptsz(
     };
     unsafe { driver_fn(dptr, size, buffer, hStream) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObject(CUdeviceptr *dptr, size_t *size, GLuint buffer);` (`cudaGL.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObject(CUdeviceptr *dptr, size_t *size, GLuint buffer);`
 ///
+/// - Header: `cudaGL.h`
 /// - C spelling: [`cuGLMapBufferObject`](super::cuGLMapBufferObject) (default stream mode)
 /// - Typedef: [`PFN_cuGLMapBufferObject_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuGLMapBufferObject_v2` through [`entry::cuGLMapBufferObject_v3020`](super::entry::cuGLMapBufferObject_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGLMapBufferObject_v3020`](super::entry::cuGLMapBufferObject_v3020)
+/// - Calls the driver's `cuGLMapBufferObject_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -292,11 +304,13 @@ pub unsafe extern "C" fn cuGLMapBufferObject_v2(
     };
     unsafe { driver_fn(dptr, size, buffer) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObject(CUdeviceptr *dptr, size_t *size, GLuint buffer);` (`cudaGL.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObject(CUdeviceptr *dptr, size_t *size, GLuint buffer);`
 ///
+/// - Header: `cudaGL.h`
 /// - C spelling: [`cuGLMapBufferObject`](super::cuGLMapBufferObject) (under `per-thread-default-stream`)
 /// - Typedef: [`PFN_cuGLMapBufferObject_v7000_ptds`], the ABI of CUDA 7.0
-/// - Calls the driver's `cuGLMapBufferObject_v2_ptds` through [`entry::cuGLMapBufferObject_v7000_ptds`](super::entry::cuGLMapBufferObject_v7000_ptds), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGLMapBufferObject_v7000_ptds`](super::entry::cuGLMapBufferObject_v7000_ptds)
+/// - Calls the driver's `cuGLMapBufferObject_v2_ptds` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -317,10 +331,12 @@ pub unsafe extern "C" fn cuGLMapBufferObject_v2_ptds(
     };
     unsafe { driver_fn(dptr, size, buffer) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLRegisterBufferObject(GLuint buffer);` (`cudaGL.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLRegisterBufferObject(GLuint buffer);`
 ///
+/// - Header: `cudaGL.h`
 /// - Typedef: [`PFN_cuGLRegisterBufferObject_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuGLRegisterBufferObject` through [`entry::cuGLRegisterBufferObject_v2000`](super::entry::cuGLRegisterBufferObject_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGLRegisterBufferObject_v2000`](super::entry::cuGLRegisterBufferObject_v2000)
+/// - Calls the driver's `cuGLRegisterBufferObject` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -333,10 +349,12 @@ pub unsafe extern "C" fn cuGLRegisterBufferObject(buffer: GLuint) -> CUresult {
     };
     unsafe { driver_fn(buffer) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLSetBufferObjectMapFlags(GLuint buffer, unsigned int Flags);` (`cudaGL.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLSetBufferObjectMapFlags(GLuint buffer, unsigned int Flags);`
 ///
+/// - Header: `cudaGL.h`
 /// - Typedef: [`PFN_cuGLSetBufferObjectMapFlags_v2030`], the ABI of CUDA 2.3
-/// - Calls the driver's `cuGLSetBufferObjectMapFlags` through [`entry::cuGLSetBufferObjectMapFlags_v2030`](super::entry::cuGLSetBufferObjectMapFlags_v2030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGLSetBufferObjectMapFlags_v2030`](super::entry::cuGLSetBufferObjectMapFlags_v2030)
+/// - Calls the driver's `cuGLSetBufferObjectMapFlags` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -352,10 +370,12 @@ pub unsafe extern "C" fn cuGLSetBufferObjectMapFlags(
     };
     unsafe { driver_fn(buffer, Flags) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLUnmapBufferObject(GLuint buffer);` (`cudaGL.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLUnmapBufferObject(GLuint buffer);`
 ///
+/// - Header: `cudaGL.h`
 /// - Typedef: [`PFN_cuGLUnmapBufferObject_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuGLUnmapBufferObject` through [`entry::cuGLUnmapBufferObject_v2000`](super::entry::cuGLUnmapBufferObject_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGLUnmapBufferObject_v2000`](super::entry::cuGLUnmapBufferObject_v2000)
+/// - Calls the driver's `cuGLUnmapBufferObject` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -366,10 +386,12 @@ pub unsafe extern "C" fn cuGLUnmapBufferObject(buffer: GLuint) -> CUresult {
     };
     unsafe { driver_fn(buffer) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLUnmapBufferObjectAsync(GLuint buffer, CUstream hStream);` (`cudaGL.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLUnmapBufferObjectAsync(GLuint buffer, CUstream hStream);`
 ///
+/// - Header: `cudaGL.h`
 /// - Typedef: [`PFN_cuGLUnmapBufferObjectAsync_v2030`], the ABI of CUDA 2.3
-/// - Calls the driver's `cuGLUnmapBufferObjectAsync` through [`entry::cuGLUnmapBufferObjectAsync_v2030`](super::entry::cuGLUnmapBufferObjectAsync_v2030), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGLUnmapBufferObjectAsync_v2030`](super::entry::cuGLUnmapBufferObjectAsync_v2030)
+/// - Calls the driver's `cuGLUnmapBufferObjectAsync` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -385,10 +407,12 @@ pub unsafe extern "C" fn cuGLUnmapBufferObjectAsync(
     };
     unsafe { driver_fn(buffer, hStream) }
 }
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLUnregisterBufferObject(GLuint buffer);` (`cudaGL.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLUnregisterBufferObject(GLuint buffer);`
 ///
+/// - Header: `cudaGL.h`
 /// - Typedef: [`PFN_cuGLUnregisterBufferObject_v2000`], the ABI of CUDA 2.0
-/// - Calls the driver's `cuGLUnregisterBufferObject` through [`entry::cuGLUnregisterBufferObject_v2000`](super::entry::cuGLUnregisterBufferObject_v2000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGLUnregisterBufferObject_v2000`](super::entry::cuGLUnregisterBufferObject_v2000)
+/// - Calls the driver's `cuGLUnregisterBufferObject` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -401,10 +425,12 @@ pub unsafe extern "C" fn cuGLUnregisterBufferObject(buffer: GLuint) -> CUresult 
     };
     unsafe { driver_fn(buffer) }
 }
-/// `CUresult CUDAAPI cuGraphicsGLRegisterBuffer(CUgraphicsResource *pCudaResource, GLuint buffer, unsigned int Flags);` (`cudaGL.h`)
+/// `CUresult CUDAAPI cuGraphicsGLRegisterBuffer(CUgraphicsResource *pCudaResource, GLuint buffer, unsigned int Flags);`
 ///
+/// - Header: `cudaGL.h`
 /// - Typedef: [`PFN_cuGraphicsGLRegisterBuffer_v3000`], the ABI of CUDA 3.0
-/// - Calls the driver's `cuGraphicsGLRegisterBuffer` through [`entry::cuGraphicsGLRegisterBuffer_v3000`](super::entry::cuGraphicsGLRegisterBuffer_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphicsGLRegisterBuffer_v3000`](super::entry::cuGraphicsGLRegisterBuffer_v3000)
+/// - Calls the driver's `cuGraphicsGLRegisterBuffer` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
 /// - In every supported header
 #[must_use]
@@ -425,10 +451,12 @@ pub unsafe extern "C" fn cuGraphicsGLRegisterBuffer(
     };
     unsafe { driver_fn(pCudaResource, buffer, Flags) }
 }
-/// `CUresult CUDAAPI cuGraphicsGLRegisterImage(CUgraphicsResource *pCudaResource, GLuint image, GLenum target, unsigned int Flags);` (`cudaGL.h`)
+/// `CUresult CUDAAPI cuGraphicsGLRegisterImage(CUgraphicsResource *pCudaResource, GLuint image, GLenum target, unsigned int Flags);`
 ///
+/// - Header: `cudaGL.h`
 /// - Typedef: [`PFN_cuGraphicsGLRegisterImage_v3000`], the ABI of CUDA 3.0
-/// - Calls the driver's `cuGraphicsGLRegisterImage` through [`entry::cuGraphicsGLRegisterImage_v3000`](super::entry::cuGraphicsGLRegisterImage_v3000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphicsGLRegisterImage_v3000`](super::entry::cuGraphicsGLRegisterImage_v3000)
+/// - Calls the driver's `cuGraphicsGLRegisterImage` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
 /// - In every supported header
 #[must_use]
@@ -452,10 +480,12 @@ pub unsafe extern "C" fn cuGraphicsGLRegisterImage(
     unsafe { driver_fn(pCudaResource, image, target, Flags) }
 }
 #[cfg(windows)]
-/// `CUresult CUDAAPI cuWGLGetDevice(CUdevice *pDevice, HGPUNV hGpu);` (`cudaGL.h`)
+/// `CUresult CUDAAPI cuWGLGetDevice(CUdevice *pDevice, HGPUNV hGpu);`
 ///
+/// - Header: `cudaGL.h`
 /// - Typedef: [`PFN_cuWGLGetDevice_v2020`], the ABI of CUDA 2.2
-/// - Calls the driver's `cuWGLGetDevice` through [`entry::cuWGLGetDevice_v2020`](super::entry::cuWGLGetDevice_v2020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuWGLGetDevice_v2020`](super::entry::cuWGLGetDevice_v2020)
+/// - Calls the driver's `cuWGLGetDevice` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
 /// - In every supported header; Windows only (`cfg(windows)`)
 #[must_use]

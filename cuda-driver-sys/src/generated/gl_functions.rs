@@ -5,9 +5,11 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 unsafe extern "C" {
-    /// `CUresult CUDAAPI cuGraphicsGLRegisterBuffer(CUgraphicsResource *pCudaResource, GLuint buffer, unsigned int Flags);` (`cudaGL.h`)
+    /// `CUresult CUDAAPI cuGraphicsGLRegisterBuffer(CUgraphicsResource *pCudaResource, GLuint buffer, unsigned int Flags);`
     ///
-    /// - Typedef: [`PFN_cuGraphicsGLRegisterBuffer_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuGraphicsGLRegisterBuffer_v3000`](super::entry::cuGraphicsGLRegisterBuffer_v3000)
+    /// - Header: `cudaGL.h`
+    /// - Typedef: [`PFN_cuGraphicsGLRegisterBuffer_v3000`], the ABI of CUDA 3.0
+    /// - Entry point: [`entry::cuGraphicsGLRegisterBuffer_v3000`](super::entry::cuGraphicsGLRegisterBuffer_v3000)
     /// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
     /// - In every supported header
     #[must_use]
@@ -16,9 +18,11 @@ unsafe extern "C" {
         buffer: GLuint,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphicsGLRegisterImage(CUgraphicsResource *pCudaResource, GLuint image, GLenum target, unsigned int Flags);` (`cudaGL.h`)
+    /// `CUresult CUDAAPI cuGraphicsGLRegisterImage(CUgraphicsResource *pCudaResource, GLuint image, GLenum target, unsigned int Flags);`
     ///
-    /// - Typedef: [`PFN_cuGraphicsGLRegisterImage_v3000`], the ABI of CUDA 3.0; entry point [`entry::cuGraphicsGLRegisterImage_v3000`](super::entry::cuGraphicsGLRegisterImage_v3000)
+    /// - Header: `cudaGL.h`
+    /// - Typedef: [`PFN_cuGraphicsGLRegisterImage_v3000`], the ABI of CUDA 3.0
+    /// - Entry point: [`entry::cuGraphicsGLRegisterImage_v3000`](super::entry::cuGraphicsGLRegisterImage_v3000)
     /// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
     /// - In every supported header
     #[must_use]
@@ -29,17 +33,21 @@ unsafe extern "C" {
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
     #[cfg(windows)]
-    /// `CUresult CUDAAPI cuWGLGetDevice(CUdevice *pDevice, HGPUNV hGpu);` (`cudaGL.h`)
+    /// `CUresult CUDAAPI cuWGLGetDevice(CUdevice *pDevice, HGPUNV hGpu);`
     ///
-    /// - Typedef: [`PFN_cuWGLGetDevice_v2020`], the ABI of CUDA 2.2; entry point [`entry::cuWGLGetDevice_v2020`](super::entry::cuWGLGetDevice_v2020)
+    /// - Header: `cudaGL.h`
+    /// - Typedef: [`PFN_cuWGLGetDevice_v2020`], the ABI of CUDA 2.2
+    /// - Entry point: [`entry::cuWGLGetDevice_v2020`](super::entry::cuWGLGetDevice_v2020)
     /// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
     /// - In every supported header; Windows only (`cfg(windows)`)
     #[must_use]
     pub fn cuWGLGetDevice(pDevice: *mut CUdevice, hGpu: HGPUNV) -> CUresult;
-    /// `CUresult CUDAAPI cuGLGetDevices(unsigned int *pCudaDeviceCount, CUdevice *pCudaDevices, unsigned int cudaDeviceCount, CUGLDeviceList deviceList);` (`cudaGL.h`)
+    /// `CUresult CUDAAPI cuGLGetDevices(unsigned int *pCudaDeviceCount, CUdevice *pCudaDevices, unsigned int cudaDeviceCount, CUGLDeviceList deviceList);`
     ///
+    /// - Header: `cudaGL.h`
     /// - C spelling: [`cuGLGetDevices`](super::cuGLGetDevices)
-    /// - Typedef: [`PFN_cuGLGetDevices_v6050`], the ABI of CUDA 6.5; entry point [`entry::cuGLGetDevices_v6050`](super::entry::cuGLGetDevices_v6050)
+    /// - Typedef: [`PFN_cuGLGetDevices_v6050`], the ABI of CUDA 6.5
+    /// - Entry point: [`entry::cuGLGetDevices_v6050`](super::entry::cuGLGetDevices_v6050)
     /// - NVIDIA: [OpenGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL.html)
     /// - In every supported header
     #[must_use]
@@ -49,10 +57,12 @@ unsafe extern "C" {
         cudaDeviceCount: ::core::ffi::c_uint,
         deviceList: CUGLDeviceList,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLCtxCreate(CUcontext *pCtx, unsigned int Flags, CUdevice device);` (`cudaGL.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLCtxCreate(CUcontext *pCtx, unsigned int Flags, CUdevice device);`
     ///
+    /// - Header: `cudaGL.h`
     /// - C spelling: [`cuGLCtxCreate`](super::cuGLCtxCreate)
-    /// - Typedef: [`PFN_cuGLCtxCreate_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuGLCtxCreate_v3020`](super::entry::cuGLCtxCreate_v3020)
+    /// - Typedef: [`PFN_cuGLCtxCreate_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuGLCtxCreate_v3020`](super::entry::cuGLCtxCreate_v3020)
     /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -61,24 +71,30 @@ unsafe extern "C" {
         Flags: ::core::ffi::c_uint,
         device: CUdevice,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLInit(void);` (`cudaGL.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLInit(void);`
     ///
-    /// - Typedef: [`PFN_cuGLInit_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuGLInit_v2000`](super::entry::cuGLInit_v2000)
+    /// - Header: `cudaGL.h`
+    /// - Typedef: [`PFN_cuGLInit_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuGLInit_v2000`](super::entry::cuGLInit_v2000)
     /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuGLInit() -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLRegisterBufferObject(GLuint buffer);` (`cudaGL.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLRegisterBufferObject(GLuint buffer);`
     ///
-    /// - Typedef: [`PFN_cuGLRegisterBufferObject_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuGLRegisterBufferObject_v2000`](super::entry::cuGLRegisterBufferObject_v2000)
+    /// - Header: `cudaGL.h`
+    /// - Typedef: [`PFN_cuGLRegisterBufferObject_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuGLRegisterBufferObject_v2000`](super::entry::cuGLRegisterBufferObject_v2000)
     /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuGLRegisterBufferObject(buffer: GLuint) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObject(CUdeviceptr *dptr, size_t *size, GLuint buffer);` (`cudaGL.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObject(CUdeviceptr *dptr, size_t *size, GLuint buffer);`
     ///
+    /// - Header: `cudaGL.h`
     /// - C spelling: [`cuGLMapBufferObject`](super::cuGLMapBufferObject) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuGLMapBufferObject_v7000_ptds`], the ABI of CUDA 7.0; entry point [`entry::cuGLMapBufferObject_v7000_ptds`](super::entry::cuGLMapBufferObject_v7000_ptds)
+    /// - Typedef: [`PFN_cuGLMapBufferObject_v7000_ptds`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuGLMapBufferObject_v7000_ptds`](super::entry::cuGLMapBufferObject_v7000_ptds)
     /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -87,23 +103,29 @@ unsafe extern "C" {
         size: *mut usize,
         buffer: GLuint,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLUnmapBufferObject(GLuint buffer);` (`cudaGL.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLUnmapBufferObject(GLuint buffer);`
     ///
-    /// - Typedef: [`PFN_cuGLUnmapBufferObject_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuGLUnmapBufferObject_v2000`](super::entry::cuGLUnmapBufferObject_v2000)
+    /// - Header: `cudaGL.h`
+    /// - Typedef: [`PFN_cuGLUnmapBufferObject_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuGLUnmapBufferObject_v2000`](super::entry::cuGLUnmapBufferObject_v2000)
     /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuGLUnmapBufferObject(buffer: GLuint) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLUnregisterBufferObject(GLuint buffer);` (`cudaGL.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLUnregisterBufferObject(GLuint buffer);`
     ///
-    /// - Typedef: [`PFN_cuGLUnregisterBufferObject_v2000`], the ABI of CUDA 2.0; entry point [`entry::cuGLUnregisterBufferObject_v2000`](super::entry::cuGLUnregisterBufferObject_v2000)
+    /// - Header: `cudaGL.h`
+    /// - Typedef: [`PFN_cuGLUnregisterBufferObject_v2000`], the ABI of CUDA 2.0
+    /// - Entry point: [`entry::cuGLUnregisterBufferObject_v2000`](super::entry::cuGLUnregisterBufferObject_v2000)
     /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuGLUnregisterBufferObject(buffer: GLuint) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLSetBufferObjectMapFlags(GLuint buffer, unsigned int Flags);` (`cudaGL.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLSetBufferObjectMapFlags(GLuint buffer, unsigned int Flags);`
     ///
-    /// - Typedef: [`PFN_cuGLSetBufferObjectMapFlags_v2030`], the ABI of CUDA 2.3; entry point [`entry::cuGLSetBufferObjectMapFlags_v2030`](super::entry::cuGLSetBufferObjectMapFlags_v2030)
+    /// - Header: `cudaGL.h`
+    /// - Typedef: [`PFN_cuGLSetBufferObjectMapFlags_v2030`], the ABI of CUDA 2.3
+    /// - Entry point: [`entry::cuGLSetBufferObjectMapFlags_v2030`](super::entry::cuGLSetBufferObjectMapFlags_v2030)
     /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -111,10 +133,12 @@ unsafe extern "C" {
         buffer: GLuint,
         Flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObjectAsync(CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream);` (`cudaGL.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObjectAsync(CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream);`
     ///
+    /// - Header: `cudaGL.h`
     /// - C spelling: [`cuGLMapBufferObjectAsync`](super::cuGLMapBufferObjectAsync) (under `per-thread-default-stream`)
-    /// - Typedef: [`PFN_cuGLMapBufferObjectAsync_v7000_ptsz`], the ABI of CUDA 7.0; entry point [`entry::cuGLMapBufferObjectAsync_v7000_ptsz`](super::entry::cuGLMapBufferObjectAsync_v7000_ptsz)
+    /// - Typedef: [`PFN_cuGLMapBufferObjectAsync_v7000_ptsz`], the ABI of CUDA 7.0
+    /// - Entry point: [`entry::cuGLMapBufferObjectAsync_v7000_ptsz`](super::entry::cuGLMapBufferObjectAsync_v7000_ptsz)
     /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -124,17 +148,21 @@ unsafe extern "C" {
         buffer: GLuint,
         hStream: CUstream,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLUnmapBufferObjectAsync(GLuint buffer, CUstream hStream);` (`cudaGL.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLUnmapBufferObjectAsync(GLuint buffer, CUstream hStream);`
     ///
-    /// - Typedef: [`PFN_cuGLUnmapBufferObjectAsync_v2030`], the ABI of CUDA 2.3; entry point [`entry::cuGLUnmapBufferObjectAsync_v2030`](super::entry::cuGLUnmapBufferObjectAsync_v2030)
+    /// - Header: `cudaGL.h`
+    /// - Typedef: [`PFN_cuGLUnmapBufferObjectAsync_v2030`], the ABI of CUDA 2.3
+    /// - Entry point: [`entry::cuGLUnmapBufferObjectAsync_v2030`](super::entry::cuGLUnmapBufferObjectAsync_v2030)
     /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
     pub fn cuGLUnmapBufferObjectAsync(buffer: GLuint, hStream: CUstream) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObject(CUdeviceptr *dptr, size_t *size, GLuint buffer);` (`cudaGL.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObject(CUdeviceptr *dptr, size_t *size, GLuint buffer);`
     ///
+    /// - Header: `cudaGL.h`
     /// - C spelling: [`cuGLMapBufferObject`](super::cuGLMapBufferObject) (default stream mode)
-    /// - Typedef: [`PFN_cuGLMapBufferObject_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuGLMapBufferObject_v3020`](super::entry::cuGLMapBufferObject_v3020)
+    /// - Typedef: [`PFN_cuGLMapBufferObject_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuGLMapBufferObject_v3020`](super::entry::cuGLMapBufferObject_v3020)
     /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -143,10 +171,12 @@ unsafe extern "C" {
         size: *mut usize,
         buffer: GLuint,
     ) -> CUresult;
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObjectAsync(CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream);` (`cudaGL.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuGLMapBufferObjectAsync(CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream);`
     ///
+    /// - Header: `cudaGL.h`
     /// - C spelling: [`cuGLMapBufferObjectAsync`](super::cuGLMapBufferObjectAsync) (default stream mode)
-    /// - Typedef: [`PFN_cuGLMapBufferObjectAsync_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuGLMapBufferObjectAsync_v3020`](super::entry::cuGLMapBufferObjectAsync_v3020)
+    /// - Typedef: [`PFN_cuGLMapBufferObjectAsync_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuGLMapBufferObjectAsync_v3020`](super::entry::cuGLMapBufferObjectAsync_v3020)
     /// - NVIDIA: [OpenGL Interoperability \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GL__DEPRECATED.html)
     /// - In every supported header
     #[must_use]

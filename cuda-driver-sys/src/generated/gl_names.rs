@@ -5,105 +5,135 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGLCtxCreate PFN_cuGLCtxCreate_v3020` (`cudaGLTypedefs.h`): [`PFN_cuGLCtxCreate_v3020`].
+/// `#define PFN_cuGLCtxCreate PFN_cuGLCtxCreate_v3020`
 ///
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: [`PFN_cuGLCtxCreate_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGLCtxCreate = PFN_cuGLCtxCreate_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGLGetDevices PFN_cuGLGetDevices_v6050` (`cudaGLTypedefs.h`): [`PFN_cuGLGetDevices_v6050`].
+/// `#define PFN_cuGLGetDevices PFN_cuGLGetDevices_v6050`
 ///
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: [`PFN_cuGLGetDevices_v6050`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGLGetDevices = PFN_cuGLGetDevices_v6050;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGLInit PFN_cuGLInit_v2000` (`cudaGLTypedefs.h`): [`PFN_cuGLInit_v2000`].
+/// `#define PFN_cuGLInit PFN_cuGLInit_v2000`
 ///
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: [`PFN_cuGLInit_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGLInit = PFN_cuGLInit_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGLMapBufferObject __API_TYPEDEF_PTDS(PFN_cuGLMapBufferObject, 3020, 7000)` (`cudaGLTypedefs.h`): [`PFN_cuGLMapBufferObject_v3020`], under `per-thread-default-stream` [`PFN_cuGLMapBufferObject_v7000_ptds`].
+/// `#define PFN_cuGLMapBufferObject __API_TYPEDEF_PTDS(PFN_cuGLMapBufferObject, 3020, 7000)`
 ///
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: [`PFN_cuGLMapBufferObject_v3020`], under `per-thread-default-stream` [`PFN_cuGLMapBufferObject_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuGLMapBufferObject = PFN_cuGLMapBufferObject_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGLMapBufferObject __API_TYPEDEF_PTDS(PFN_cuGLMapBufferObject, 3020, 7000)` (`cudaGLTypedefs.h`): [`PFN_cuGLMapBufferObject_v3020`], under `per-thread-default-stream` [`PFN_cuGLMapBufferObject_v7000_ptds`].
+/// `#define PFN_cuGLMapBufferObject __API_TYPEDEF_PTDS(PFN_cuGLMapBufferObject, 3020, 7000)`
 ///
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: [`PFN_cuGLMapBufferObject_v3020`], under `per-thread-default-stream` [`PFN_cuGLMapBufferObject_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuGLMapBufferObject = PFN_cuGLMapBufferObject_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGLMapBufferObjectAsync __API_TYPEDEF_PTSZ(PFN_cuGLMapBufferObjectAsync, 3020, 7000)` (`cudaGLTypedefs.h`): [`PFN_cuGLMapBufferObjectAsync_v3020`], under `per-thread-default-stream` [`PFN_cuGLMapBufferObjectAsync_v7000_ptsz`].
+/// `#define PFN_cuGLMapBufferObjectAsync __API_TYPEDEF_PTSZ(PFN_cuGLMapBufferObjectAsync, 3020, 7000)`
 ///
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: [`PFN_cuGLMapBufferObjectAsync_v3020`], under `per-thread-default-stream` [`PFN_cuGLMapBufferObjectAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuGLMapBufferObjectAsync = PFN_cuGLMapBufferObjectAsync_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGLMapBufferObjectAsync __API_TYPEDEF_PTSZ(PFN_cuGLMapBufferObjectAsync, 3020, 7000)` (`cudaGLTypedefs.h`): [`PFN_cuGLMapBufferObjectAsync_v3020`], under `per-thread-default-stream` [`PFN_cuGLMapBufferObjectAsync_v7000_ptsz`].
+/// `#define PFN_cuGLMapBufferObjectAsync __API_TYPEDEF_PTSZ(PFN_cuGLMapBufferObjectAsync, 3020, 7000)`
 ///
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: [`PFN_cuGLMapBufferObjectAsync_v3020`], under `per-thread-default-stream` [`PFN_cuGLMapBufferObjectAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuGLMapBufferObjectAsync = PFN_cuGLMapBufferObjectAsync_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGLRegisterBufferObject PFN_cuGLRegisterBufferObject_v2000` (`cudaGLTypedefs.h`): [`PFN_cuGLRegisterBufferObject_v2000`].
+/// `#define PFN_cuGLRegisterBufferObject PFN_cuGLRegisterBufferObject_v2000`
 ///
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: [`PFN_cuGLRegisterBufferObject_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGLRegisterBufferObject = PFN_cuGLRegisterBufferObject_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGLSetBufferObjectMapFlags PFN_cuGLSetBufferObjectMapFlags_v2030` (`cudaGLTypedefs.h`): [`PFN_cuGLSetBufferObjectMapFlags_v2030`].
+/// `#define PFN_cuGLSetBufferObjectMapFlags PFN_cuGLSetBufferObjectMapFlags_v2030`
 ///
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: [`PFN_cuGLSetBufferObjectMapFlags_v2030`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGLSetBufferObjectMapFlags = PFN_cuGLSetBufferObjectMapFlags_v2030;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGLUnmapBufferObject PFN_cuGLUnmapBufferObject_v2000` (`cudaGLTypedefs.h`): [`PFN_cuGLUnmapBufferObject_v2000`].
+/// `#define PFN_cuGLUnmapBufferObject PFN_cuGLUnmapBufferObject_v2000`
 ///
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: [`PFN_cuGLUnmapBufferObject_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGLUnmapBufferObject = PFN_cuGLUnmapBufferObject_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGLUnmapBufferObjectAsync PFN_cuGLUnmapBufferObjectAsync_v2030` (`cudaGLTypedefs.h`): [`PFN_cuGLUnmapBufferObjectAsync_v2030`].
+/// `#define PFN_cuGLUnmapBufferObjectAsync PFN_cuGLUnmapBufferObjectAsync_v2030`
 ///
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: [`PFN_cuGLUnmapBufferObjectAsync_v2030`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGLUnmapBufferObjectAsync = PFN_cuGLUnmapBufferObjectAsync_v2030;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGLUnregisterBufferObject PFN_cuGLUnregisterBufferObject_v2000` (`cudaGLTypedefs.h`): [`PFN_cuGLUnregisterBufferObject_v2000`].
+/// `#define PFN_cuGLUnregisterBufferObject PFN_cuGLUnregisterBufferObject_v2000`
 ///
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: [`PFN_cuGLUnregisterBufferObject_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGLUnregisterBufferObject = PFN_cuGLUnregisterBufferObject_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphicsGLRegisterBuffer PFN_cuGraphicsGLRegisterBuffer_v3000` (`cudaGLTypedefs.h`): [`PFN_cuGraphicsGLRegisterBuffer_v3000`].
+/// `#define PFN_cuGraphicsGLRegisterBuffer PFN_cuGraphicsGLRegisterBuffer_v3000`
 ///
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: [`PFN_cuGraphicsGLRegisterBuffer_v3000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphicsGLRegisterBuffer = PFN_cuGraphicsGLRegisterBuffer_v3000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphicsGLRegisterImage PFN_cuGraphicsGLRegisterImage_v3000` (`cudaGLTypedefs.h`): [`PFN_cuGraphicsGLRegisterImage_v3000`].
+/// `#define PFN_cuGraphicsGLRegisterImage PFN_cuGraphicsGLRegisterImage_v3000`
 ///
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: [`PFN_cuGraphicsGLRegisterImage_v3000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphicsGLRegisterImage = PFN_cuGraphicsGLRegisterImage_v3000;
 #[cfg(all(windows, not(cuda_ge_13000)))]
-/// `#define PFN_cuWGLGetDevice PFN_cuWGLGetDevice_v2020` (`cudaGLTypedefs.h`): [`PFN_cuWGLGetDevice_v2020`].
+/// `#define PFN_cuWGLGetDevice PFN_cuWGLGetDevice_v2020`
 ///
+/// - Header: `cudaGLTypedefs.h`
+/// - Typedef: [`PFN_cuWGLGetDevice_v2020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0; Windows only (`cfg(windows)`)
 pub type PFN_cuWGLGetDevice = PFN_cuWGLGetDevice_v2020;
-/// C's `CU_GL_DEVICE_LIST_ALL`: [`CUGLDeviceList::CU_GL_DEVICE_LIST_ALL`].
+/// `CU_GL_DEVICE_LIST_ALL = 1`: [`CUGLDeviceList::CU_GL_DEVICE_LIST_ALL`].
 ///
 /// - In every supported header
 pub const CU_GL_DEVICE_LIST_ALL: CUGLDeviceList = CUGLDeviceList::CU_GL_DEVICE_LIST_ALL;
-/// C's `CU_GL_DEVICE_LIST_CURRENT_FRAME`: [`CUGLDeviceList::CU_GL_DEVICE_LIST_CURRENT_FRAME`].
+/// `CU_GL_DEVICE_LIST_CURRENT_FRAME = 2`: [`CUGLDeviceList::CU_GL_DEVICE_LIST_CURRENT_FRAME`].
 ///
 /// - In every supported header
 pub const CU_GL_DEVICE_LIST_CURRENT_FRAME: CUGLDeviceList = CUGLDeviceList::CU_GL_DEVICE_LIST_CURRENT_FRAME;
-/// C's `CU_GL_DEVICE_LIST_NEXT_FRAME`: [`CUGLDeviceList::CU_GL_DEVICE_LIST_NEXT_FRAME`].
+/// `CU_GL_DEVICE_LIST_NEXT_FRAME = 3`: [`CUGLDeviceList::CU_GL_DEVICE_LIST_NEXT_FRAME`].
 ///
 /// - In every supported header
 pub const CU_GL_DEVICE_LIST_NEXT_FRAME: CUGLDeviceList = CUGLDeviceList::CU_GL_DEVICE_LIST_NEXT_FRAME;
-/// C's `CU_GL_MAP_RESOURCE_FLAGS_NONE`: [`CUGLmap_flags::CU_GL_MAP_RESOURCE_FLAGS_NONE`].
+/// `CU_GL_MAP_RESOURCE_FLAGS_NONE = 0`: [`CUGLmap_flags::CU_GL_MAP_RESOURCE_FLAGS_NONE`].
 ///
 /// - In every supported header
 pub const CU_GL_MAP_RESOURCE_FLAGS_NONE: CUGLmap_flags = CUGLmap_flags::CU_GL_MAP_RESOURCE_FLAGS_NONE;
-/// C's `CU_GL_MAP_RESOURCE_FLAGS_READ_ONLY`: [`CUGLmap_flags::CU_GL_MAP_RESOURCE_FLAGS_READ_ONLY`].
+/// `CU_GL_MAP_RESOURCE_FLAGS_READ_ONLY = 1`: [`CUGLmap_flags::CU_GL_MAP_RESOURCE_FLAGS_READ_ONLY`].
 ///
 /// - In every supported header
 pub const CU_GL_MAP_RESOURCE_FLAGS_READ_ONLY: CUGLmap_flags = CUGLmap_flags::CU_GL_MAP_RESOURCE_FLAGS_READ_ONLY;
-/// C's `CU_GL_MAP_RESOURCE_FLAGS_WRITE_DISCARD`: [`CUGLmap_flags::CU_GL_MAP_RESOURCE_FLAGS_WRITE_DISCARD`].
+/// `CU_GL_MAP_RESOURCE_FLAGS_WRITE_DISCARD = 2`: [`CUGLmap_flags::CU_GL_MAP_RESOURCE_FLAGS_WRITE_DISCARD`].
 ///
 /// - In every supported header
 pub const CU_GL_MAP_RESOURCE_FLAGS_WRITE_DISCARD: CUGLmap_flags = CUGLmap_flags::CU_GL_MAP_RESOURCE_FLAGS_WRITE_DISCARD;

@@ -4,3710 +4,4847 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `#define PFN_GraphConditionalHandleCreate PFN_cuGraphConditionalHandleCreate_v12030` (`cudaTypedefs.h`): [`PFN_cuGraphConditionalHandleCreate_v12030`].
+/// `#define PFN_GraphConditionalHandleCreate PFN_cuGraphConditionalHandleCreate_v12030`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphConditionalHandleCreate_v12030`]
 /// - Since CUDA 12.3; removed in 13.0
 pub type PFN_GraphConditionalHandleCreate = PFN_cuGraphConditionalHandleCreate_v12030;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuArray3DCreate PFN_cuArray3DCreate_v3020` (`cudaTypedefs.h`): [`PFN_cuArray3DCreate_v3020`].
+/// `#define PFN_cuArray3DCreate PFN_cuArray3DCreate_v3020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuArray3DCreate_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuArray3DCreate = PFN_cuArray3DCreate_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuArray3DGetDescriptor PFN_cuArray3DGetDescriptor_v3020` (`cudaTypedefs.h`): [`PFN_cuArray3DGetDescriptor_v3020`].
+/// `#define PFN_cuArray3DGetDescriptor PFN_cuArray3DGetDescriptor_v3020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuArray3DGetDescriptor_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuArray3DGetDescriptor = PFN_cuArray3DGetDescriptor_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuArrayCreate PFN_cuArrayCreate_v3020` (`cudaTypedefs.h`): [`PFN_cuArrayCreate_v3020`].
+/// `#define PFN_cuArrayCreate PFN_cuArrayCreate_v3020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuArrayCreate_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuArrayCreate = PFN_cuArrayCreate_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuArrayDestroy PFN_cuArrayDestroy_v2000` (`cudaTypedefs.h`): [`PFN_cuArrayDestroy_v2000`].
+/// `#define PFN_cuArrayDestroy PFN_cuArrayDestroy_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuArrayDestroy_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuArrayDestroy = PFN_cuArrayDestroy_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuArrayGetDescriptor PFN_cuArrayGetDescriptor_v3020` (`cudaTypedefs.h`): [`PFN_cuArrayGetDescriptor_v3020`].
+/// `#define PFN_cuArrayGetDescriptor PFN_cuArrayGetDescriptor_v3020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuArrayGetDescriptor_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuArrayGetDescriptor = PFN_cuArrayGetDescriptor_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuArrayGetMemoryRequirements PFN_cuArrayGetMemoryRequirements_v11060` (`cudaTypedefs.h`): [`PFN_cuArrayGetMemoryRequirements_v11060`].
+/// `#define PFN_cuArrayGetMemoryRequirements PFN_cuArrayGetMemoryRequirements_v11060`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuArrayGetMemoryRequirements_v11060`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuArrayGetMemoryRequirements = PFN_cuArrayGetMemoryRequirements_v11060;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuArrayGetPlane PFN_cuArrayGetPlane_v11020` (`cudaTypedefs.h`): [`PFN_cuArrayGetPlane_v11020`].
+/// `#define PFN_cuArrayGetPlane PFN_cuArrayGetPlane_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuArrayGetPlane_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuArrayGetPlane = PFN_cuArrayGetPlane_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuArrayGetSparseProperties PFN_cuArrayGetSparseProperties_v11010` (`cudaTypedefs.h`): [`PFN_cuArrayGetSparseProperties_v11010`].
+/// `#define PFN_cuArrayGetSparseProperties PFN_cuArrayGetSparseProperties_v11010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuArrayGetSparseProperties_v11010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuArrayGetSparseProperties = PFN_cuArrayGetSparseProperties_v11010;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `#define PFN_cuCheckpointProcessCheckpoint PFN_cuCheckpointProcessCheckpoint_v12080` (`cudaTypedefs.h`): [`PFN_cuCheckpointProcessCheckpoint_v12080`].
+/// `#define PFN_cuCheckpointProcessCheckpoint PFN_cuCheckpointProcessCheckpoint_v12080`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCheckpointProcessCheckpoint_v12080`]
 /// - Since CUDA 12.8; removed in 13.0
 pub type PFN_cuCheckpointProcessCheckpoint = PFN_cuCheckpointProcessCheckpoint_v12080;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `#define PFN_cuCheckpointProcessGetRestoreThreadId PFN_cuCheckpointProcessGetRestoreThreadId_v12080` (`cudaTypedefs.h`): [`PFN_cuCheckpointProcessGetRestoreThreadId_v12080`].
+/// `#define PFN_cuCheckpointProcessGetRestoreThreadId PFN_cuCheckpointProcessGetRestoreThreadId_v12080`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCheckpointProcessGetRestoreThreadId_v12080`]
 /// - Since CUDA 12.8; removed in 13.0
 pub type PFN_cuCheckpointProcessGetRestoreThreadId = PFN_cuCheckpointProcessGetRestoreThreadId_v12080;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `#define PFN_cuCheckpointProcessGetState PFN_cuCheckpointProcessGetState_v12080` (`cudaTypedefs.h`): [`PFN_cuCheckpointProcessGetState_v12080`].
+/// `#define PFN_cuCheckpointProcessGetState PFN_cuCheckpointProcessGetState_v12080`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCheckpointProcessGetState_v12080`]
 /// - Since CUDA 12.8; removed in 13.0
 pub type PFN_cuCheckpointProcessGetState = PFN_cuCheckpointProcessGetState_v12080;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `#define PFN_cuCheckpointProcessLock PFN_cuCheckpointProcessLock_v12080` (`cudaTypedefs.h`): [`PFN_cuCheckpointProcessLock_v12080`].
+/// `#define PFN_cuCheckpointProcessLock PFN_cuCheckpointProcessLock_v12080`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCheckpointProcessLock_v12080`]
 /// - Since CUDA 12.8; removed in 13.0
 pub type PFN_cuCheckpointProcessLock = PFN_cuCheckpointProcessLock_v12080;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `#define PFN_cuCheckpointProcessRestore PFN_cuCheckpointProcessRestore_v12080` (`cudaTypedefs.h`): [`PFN_cuCheckpointProcessRestore_v12080`].
+/// `#define PFN_cuCheckpointProcessRestore PFN_cuCheckpointProcessRestore_v12080`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCheckpointProcessRestore_v12080`]
 /// - Since CUDA 12.8; removed in 13.0
 pub type PFN_cuCheckpointProcessRestore = PFN_cuCheckpointProcessRestore_v12080;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `#define PFN_cuCheckpointProcessUnlock PFN_cuCheckpointProcessUnlock_v12080` (`cudaTypedefs.h`): [`PFN_cuCheckpointProcessUnlock_v12080`].
+/// `#define PFN_cuCheckpointProcessUnlock PFN_cuCheckpointProcessUnlock_v12080`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCheckpointProcessUnlock_v12080`]
 /// - Since CUDA 12.8; removed in 13.0
 pub type PFN_cuCheckpointProcessUnlock = PFN_cuCheckpointProcessUnlock_v12080;
 #[cfg(all(cuda_ge_12010, not(cuda_ge_13000)))]
-/// `#define PFN_cuCoredumpGetAttribute PFN_cuCoredumpGetAttribute_v12010` (`cudaTypedefs.h`): [`PFN_cuCoredumpGetAttribute_v12010`].
+/// `#define PFN_cuCoredumpGetAttribute PFN_cuCoredumpGetAttribute_v12010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCoredumpGetAttribute_v12010`]
 /// - Since CUDA 12.1; removed in 13.0
 pub type PFN_cuCoredumpGetAttribute = PFN_cuCoredumpGetAttribute_v12010;
 #[cfg(all(cuda_ge_12010, not(cuda_ge_13000)))]
-/// `#define PFN_cuCoredumpGetAttributeGlobal PFN_cuCoredumpGetAttributeGlobal_v12010` (`cudaTypedefs.h`): [`PFN_cuCoredumpGetAttributeGlobal_v12010`].
+/// `#define PFN_cuCoredumpGetAttributeGlobal PFN_cuCoredumpGetAttributeGlobal_v12010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCoredumpGetAttributeGlobal_v12010`]
 /// - Since CUDA 12.1; removed in 13.0
 pub type PFN_cuCoredumpGetAttributeGlobal = PFN_cuCoredumpGetAttributeGlobal_v12010;
 #[cfg(all(cuda_ge_12010, not(cuda_ge_13000)))]
-/// `#define PFN_cuCoredumpSetAttribute PFN_cuCoredumpSetAttribute_v12010` (`cudaTypedefs.h`): [`PFN_cuCoredumpSetAttribute_v12010`].
+/// `#define PFN_cuCoredumpSetAttribute PFN_cuCoredumpSetAttribute_v12010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCoredumpSetAttribute_v12010`]
 /// - Since CUDA 12.1; removed in 13.0
 pub type PFN_cuCoredumpSetAttribute = PFN_cuCoredumpSetAttribute_v12010;
 #[cfg(all(cuda_ge_12010, not(cuda_ge_13000)))]
-/// `#define PFN_cuCoredumpSetAttributeGlobal PFN_cuCoredumpSetAttributeGlobal_v12010` (`cudaTypedefs.h`): [`PFN_cuCoredumpSetAttributeGlobal_v12010`].
+/// `#define PFN_cuCoredumpSetAttributeGlobal PFN_cuCoredumpSetAttributeGlobal_v12010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCoredumpSetAttributeGlobal_v12010`]
 /// - Since CUDA 12.1; removed in 13.0
 pub type PFN_cuCoredumpSetAttributeGlobal = PFN_cuCoredumpSetAttributeGlobal_v12010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxAttach PFN_cuCtxAttach_v2000` (`cudaTypedefs.h`): [`PFN_cuCtxAttach_v2000`].
+/// `#define PFN_cuCtxAttach PFN_cuCtxAttach_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxAttach_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxAttach = PFN_cuCtxAttach_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxCreate PFN_cuCtxCreate_v11040` (`cudaTypedefs.h`): [`PFN_cuCtxCreate_v11040`].
+/// `#define PFN_cuCtxCreate PFN_cuCtxCreate_v11040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxCreate_v11040`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxCreate = PFN_cuCtxCreate_v11040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxDestroy PFN_cuCtxDestroy_v4000` (`cudaTypedefs.h`): [`PFN_cuCtxDestroy_v4000`].
+/// `#define PFN_cuCtxDestroy PFN_cuCtxDestroy_v4000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxDestroy_v4000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxDestroy = PFN_cuCtxDestroy_v4000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxDetach PFN_cuCtxDetach_v2000` (`cudaTypedefs.h`): [`PFN_cuCtxDetach_v2000`].
+/// `#define PFN_cuCtxDetach PFN_cuCtxDetach_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxDetach_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxDetach = PFN_cuCtxDetach_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxDisablePeerAccess PFN_cuCtxDisablePeerAccess_v4000` (`cudaTypedefs.h`): [`PFN_cuCtxDisablePeerAccess_v4000`].
+/// `#define PFN_cuCtxDisablePeerAccess PFN_cuCtxDisablePeerAccess_v4000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxDisablePeerAccess_v4000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxDisablePeerAccess = PFN_cuCtxDisablePeerAccess_v4000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxEnablePeerAccess PFN_cuCtxEnablePeerAccess_v4000` (`cudaTypedefs.h`): [`PFN_cuCtxEnablePeerAccess_v4000`].
+/// `#define PFN_cuCtxEnablePeerAccess PFN_cuCtxEnablePeerAccess_v4000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxEnablePeerAccess_v4000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxEnablePeerAccess = PFN_cuCtxEnablePeerAccess_v4000;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuCtxFromGreenCtx PFN_cuCtxFromGreenCtx_v12040` (`cudaTypedefs.h`): [`PFN_cuCtxFromGreenCtx_v12040`].
+/// `#define PFN_cuCtxFromGreenCtx PFN_cuCtxFromGreenCtx_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxFromGreenCtx_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuCtxFromGreenCtx = PFN_cuCtxFromGreenCtx_v12040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxGetApiVersion PFN_cuCtxGetApiVersion_v3020` (`cudaTypedefs.h`): [`PFN_cuCtxGetApiVersion_v3020`].
+/// `#define PFN_cuCtxGetApiVersion PFN_cuCtxGetApiVersion_v3020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxGetApiVersion_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxGetApiVersion = PFN_cuCtxGetApiVersion_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxGetCacheConfig PFN_cuCtxGetCacheConfig_v3020` (`cudaTypedefs.h`): [`PFN_cuCtxGetCacheConfig_v3020`].
+/// `#define PFN_cuCtxGetCacheConfig PFN_cuCtxGetCacheConfig_v3020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxGetCacheConfig_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxGetCacheConfig = PFN_cuCtxGetCacheConfig_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxGetCurrent PFN_cuCtxGetCurrent_v4000` (`cudaTypedefs.h`): [`PFN_cuCtxGetCurrent_v4000`].
+/// `#define PFN_cuCtxGetCurrent PFN_cuCtxGetCurrent_v4000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxGetCurrent_v4000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxGetCurrent = PFN_cuCtxGetCurrent_v4000;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuCtxGetDevResource PFN_cuCtxGetDevResource_v12040` (`cudaTypedefs.h`): [`PFN_cuCtxGetDevResource_v12040`].
+/// `#define PFN_cuCtxGetDevResource PFN_cuCtxGetDevResource_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxGetDevResource_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuCtxGetDevResource = PFN_cuCtxGetDevResource_v12040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxGetDevice PFN_cuCtxGetDevice_v2000` (`cudaTypedefs.h`): [`PFN_cuCtxGetDevice_v2000`].
+/// `#define PFN_cuCtxGetDevice PFN_cuCtxGetDevice_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxGetDevice_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxGetDevice = PFN_cuCtxGetDevice_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxGetExecAffinity PFN_cuCtxGetExecAffinity_v11040` (`cudaTypedefs.h`): [`PFN_cuCtxGetExecAffinity_v11040`].
+/// `#define PFN_cuCtxGetExecAffinity PFN_cuCtxGetExecAffinity_v11040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxGetExecAffinity_v11040`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxGetExecAffinity = PFN_cuCtxGetExecAffinity_v11040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxGetFlags PFN_cuCtxGetFlags_v7000` (`cudaTypedefs.h`): [`PFN_cuCtxGetFlags_v7000`].
+/// `#define PFN_cuCtxGetFlags PFN_cuCtxGetFlags_v7000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxGetFlags_v7000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxGetFlags = PFN_cuCtxGetFlags_v7000;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuCtxGetId PFN_cuCtxGetId_v12000` (`cudaTypedefs.h`): [`PFN_cuCtxGetId_v12000`].
+/// `#define PFN_cuCtxGetId PFN_cuCtxGetId_v12000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxGetId_v12000`]
 /// - Since CUDA 12.0; removed in 13.0
 pub type PFN_cuCtxGetId = PFN_cuCtxGetId_v12000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxGetLimit PFN_cuCtxGetLimit_v3010` (`cudaTypedefs.h`): [`PFN_cuCtxGetLimit_v3010`].
+/// `#define PFN_cuCtxGetLimit PFN_cuCtxGetLimit_v3010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxGetLimit_v3010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxGetLimit = PFN_cuCtxGetLimit_v3010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxGetSharedMemConfig PFN_cuCtxGetSharedMemConfig_v4020` (`cudaTypedefs.h`): [`PFN_cuCtxGetSharedMemConfig_v4020`].
+/// `#define PFN_cuCtxGetSharedMemConfig PFN_cuCtxGetSharedMemConfig_v4020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxGetSharedMemConfig_v4020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxGetSharedMemConfig = PFN_cuCtxGetSharedMemConfig_v4020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxGetStreamPriorityRange PFN_cuCtxGetStreamPriorityRange_v5050` (`cudaTypedefs.h`): [`PFN_cuCtxGetStreamPriorityRange_v5050`].
+/// `#define PFN_cuCtxGetStreamPriorityRange PFN_cuCtxGetStreamPriorityRange_v5050`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxGetStreamPriorityRange_v5050`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxGetStreamPriorityRange = PFN_cuCtxGetStreamPriorityRange_v5050;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxPopCurrent PFN_cuCtxPopCurrent_v4000` (`cudaTypedefs.h`): [`PFN_cuCtxPopCurrent_v4000`].
+/// `#define PFN_cuCtxPopCurrent PFN_cuCtxPopCurrent_v4000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxPopCurrent_v4000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxPopCurrent = PFN_cuCtxPopCurrent_v4000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxPushCurrent PFN_cuCtxPushCurrent_v4000` (`cudaTypedefs.h`): [`PFN_cuCtxPushCurrent_v4000`].
+/// `#define PFN_cuCtxPushCurrent PFN_cuCtxPushCurrent_v4000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxPushCurrent_v4000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxPushCurrent = PFN_cuCtxPushCurrent_v4000;
 #[cfg(all(cuda_ge_12050, not(cuda_ge_13000)))]
-/// `#define PFN_cuCtxRecordEvent PFN_cuCtxRecordEvent_v12050` (`cudaTypedefs.h`): [`PFN_cuCtxRecordEvent_v12050`].
+/// `#define PFN_cuCtxRecordEvent PFN_cuCtxRecordEvent_v12050`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxRecordEvent_v12050`]
 /// - Since CUDA 12.5; removed in 13.0
 pub type PFN_cuCtxRecordEvent = PFN_cuCtxRecordEvent_v12050;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxResetPersistingL2Cache PFN_cuCtxResetPersistingL2Cache_v11000` (`cudaTypedefs.h`): [`PFN_cuCtxResetPersistingL2Cache_v11000`].
+/// `#define PFN_cuCtxResetPersistingL2Cache PFN_cuCtxResetPersistingL2Cache_v11000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxResetPersistingL2Cache_v11000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxResetPersistingL2Cache = PFN_cuCtxResetPersistingL2Cache_v11000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxSetCacheConfig PFN_cuCtxSetCacheConfig_v3020` (`cudaTypedefs.h`): [`PFN_cuCtxSetCacheConfig_v3020`].
+/// `#define PFN_cuCtxSetCacheConfig PFN_cuCtxSetCacheConfig_v3020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxSetCacheConfig_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxSetCacheConfig = PFN_cuCtxSetCacheConfig_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxSetCurrent PFN_cuCtxSetCurrent_v4000` (`cudaTypedefs.h`): [`PFN_cuCtxSetCurrent_v4000`].
+/// `#define PFN_cuCtxSetCurrent PFN_cuCtxSetCurrent_v4000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxSetCurrent_v4000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxSetCurrent = PFN_cuCtxSetCurrent_v4000;
 #[cfg(all(cuda_ge_12010, not(cuda_ge_13000)))]
-/// `#define PFN_cuCtxSetFlags PFN_cuCtxSetFlags_v12010` (`cudaTypedefs.h`): [`PFN_cuCtxSetFlags_v12010`].
+/// `#define PFN_cuCtxSetFlags PFN_cuCtxSetFlags_v12010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxSetFlags_v12010`]
 /// - Since CUDA 12.1; removed in 13.0
 pub type PFN_cuCtxSetFlags = PFN_cuCtxSetFlags_v12010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxSetLimit PFN_cuCtxSetLimit_v3010` (`cudaTypedefs.h`): [`PFN_cuCtxSetLimit_v3010`].
+/// `#define PFN_cuCtxSetLimit PFN_cuCtxSetLimit_v3010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxSetLimit_v3010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxSetLimit = PFN_cuCtxSetLimit_v3010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxSetSharedMemConfig PFN_cuCtxSetSharedMemConfig_v4020` (`cudaTypedefs.h`): [`PFN_cuCtxSetSharedMemConfig_v4020`].
+/// `#define PFN_cuCtxSetSharedMemConfig PFN_cuCtxSetSharedMemConfig_v4020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxSetSharedMemConfig_v4020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxSetSharedMemConfig = PFN_cuCtxSetSharedMemConfig_v4020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuCtxSynchronize PFN_cuCtxSynchronize_v2000` (`cudaTypedefs.h`): [`PFN_cuCtxSynchronize_v2000`].
+/// `#define PFN_cuCtxSynchronize PFN_cuCtxSynchronize_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxSynchronize_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuCtxSynchronize = PFN_cuCtxSynchronize_v2000;
 #[cfg(all(cuda_ge_12050, not(cuda_ge_13000)))]
-/// `#define PFN_cuCtxWaitEvent PFN_cuCtxWaitEvent_v12050` (`cudaTypedefs.h`): [`PFN_cuCtxWaitEvent_v12050`].
+/// `#define PFN_cuCtxWaitEvent PFN_cuCtxWaitEvent_v12050`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuCtxWaitEvent_v12050`]
 /// - Since CUDA 12.5; removed in 13.0
 pub type PFN_cuCtxWaitEvent = PFN_cuCtxWaitEvent_v12050;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDestroyExternalMemory PFN_cuDestroyExternalMemory_v10000` (`cudaTypedefs.h`): [`PFN_cuDestroyExternalMemory_v10000`].
+/// `#define PFN_cuDestroyExternalMemory PFN_cuDestroyExternalMemory_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDestroyExternalMemory_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDestroyExternalMemory = PFN_cuDestroyExternalMemory_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDestroyExternalSemaphore PFN_cuDestroyExternalSemaphore_v10000` (`cudaTypedefs.h`): [`PFN_cuDestroyExternalSemaphore_v10000`].
+/// `#define PFN_cuDestroyExternalSemaphore PFN_cuDestroyExternalSemaphore_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDestroyExternalSemaphore_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDestroyExternalSemaphore = PFN_cuDestroyExternalSemaphore_v10000;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuDevResourceGenerateDesc PFN_cuDevResourceGenerateDesc_v12040` (`cudaTypedefs.h`): [`PFN_cuDevResourceGenerateDesc_v12040`].
+/// `#define PFN_cuDevResourceGenerateDesc PFN_cuDevResourceGenerateDesc_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDevResourceGenerateDesc_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuDevResourceGenerateDesc = PFN_cuDevResourceGenerateDesc_v12040;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuDevSmResourceSplitByCount PFN_cuDevSmResourceSplitByCount_v12040` (`cudaTypedefs.h`): [`PFN_cuDevSmResourceSplitByCount_v12040`].
+/// `#define PFN_cuDevSmResourceSplitByCount PFN_cuDevSmResourceSplitByCount_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDevSmResourceSplitByCount_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuDevSmResourceSplitByCount = PFN_cuDevSmResourceSplitByCount_v12040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceCanAccessPeer PFN_cuDeviceCanAccessPeer_v4000` (`cudaTypedefs.h`): [`PFN_cuDeviceCanAccessPeer_v4000`].
+/// `#define PFN_cuDeviceCanAccessPeer PFN_cuDeviceCanAccessPeer_v4000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceCanAccessPeer_v4000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceCanAccessPeer = PFN_cuDeviceCanAccessPeer_v4000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceComputeCapability PFN_cuDeviceComputeCapability_v2000` (`cudaTypedefs.h`): [`PFN_cuDeviceComputeCapability_v2000`].
+/// `#define PFN_cuDeviceComputeCapability PFN_cuDeviceComputeCapability_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceComputeCapability_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceComputeCapability = PFN_cuDeviceComputeCapability_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceGet PFN_cuDeviceGet_v2000` (`cudaTypedefs.h`): [`PFN_cuDeviceGet_v2000`].
+/// `#define PFN_cuDeviceGet PFN_cuDeviceGet_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceGet_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceGet = PFN_cuDeviceGet_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceGetAttribute PFN_cuDeviceGetAttribute_v2000` (`cudaTypedefs.h`): [`PFN_cuDeviceGetAttribute_v2000`].
+/// `#define PFN_cuDeviceGetAttribute PFN_cuDeviceGetAttribute_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceGetAttribute_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceGetAttribute = PFN_cuDeviceGetAttribute_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceGetByPCIBusId PFN_cuDeviceGetByPCIBusId_v4010` (`cudaTypedefs.h`): [`PFN_cuDeviceGetByPCIBusId_v4010`].
+/// `#define PFN_cuDeviceGetByPCIBusId PFN_cuDeviceGetByPCIBusId_v4010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceGetByPCIBusId_v4010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceGetByPCIBusId = PFN_cuDeviceGetByPCIBusId_v4010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceGetCount PFN_cuDeviceGetCount_v2000` (`cudaTypedefs.h`): [`PFN_cuDeviceGetCount_v2000`].
+/// `#define PFN_cuDeviceGetCount PFN_cuDeviceGetCount_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceGetCount_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceGetCount = PFN_cuDeviceGetCount_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceGetDefaultMemPool PFN_cuDeviceGetDefaultMemPool_v11020` (`cudaTypedefs.h`): [`PFN_cuDeviceGetDefaultMemPool_v11020`].
+/// `#define PFN_cuDeviceGetDefaultMemPool PFN_cuDeviceGetDefaultMemPool_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceGetDefaultMemPool_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceGetDefaultMemPool = PFN_cuDeviceGetDefaultMemPool_v11020;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuDeviceGetDevResource PFN_cuDeviceGetDevResource_v12040` (`cudaTypedefs.h`): [`PFN_cuDeviceGetDevResource_v12040`].
+/// `#define PFN_cuDeviceGetDevResource PFN_cuDeviceGetDevResource_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceGetDevResource_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuDeviceGetDevResource = PFN_cuDeviceGetDevResource_v12040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceGetExecAffinitySupport PFN_cuDeviceGetExecAffinitySupport_v11040` (`cudaTypedefs.h`): [`PFN_cuDeviceGetExecAffinitySupport_v11040`].
+/// `#define PFN_cuDeviceGetExecAffinitySupport PFN_cuDeviceGetExecAffinitySupport_v11040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceGetExecAffinitySupport_v11040`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceGetExecAffinitySupport = PFN_cuDeviceGetExecAffinitySupport_v11040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceGetGraphMemAttribute PFN_cuDeviceGetGraphMemAttribute_v11040` (`cudaTypedefs.h`): [`PFN_cuDeviceGetGraphMemAttribute_v11040`].
+/// `#define PFN_cuDeviceGetGraphMemAttribute PFN_cuDeviceGetGraphMemAttribute_v11040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceGetGraphMemAttribute_v11040`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceGetGraphMemAttribute = PFN_cuDeviceGetGraphMemAttribute_v11040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceGetLuid PFN_cuDeviceGetLuid_v10000` (`cudaTypedefs.h`): [`PFN_cuDeviceGetLuid_v10000`].
+/// `#define PFN_cuDeviceGetLuid PFN_cuDeviceGetLuid_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceGetLuid_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceGetLuid = PFN_cuDeviceGetLuid_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceGetMemPool PFN_cuDeviceGetMemPool_v11020` (`cudaTypedefs.h`): [`PFN_cuDeviceGetMemPool_v11020`].
+/// `#define PFN_cuDeviceGetMemPool PFN_cuDeviceGetMemPool_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceGetMemPool_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceGetMemPool = PFN_cuDeviceGetMemPool_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceGetName PFN_cuDeviceGetName_v2000` (`cudaTypedefs.h`): [`PFN_cuDeviceGetName_v2000`].
+/// `#define PFN_cuDeviceGetName PFN_cuDeviceGetName_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceGetName_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceGetName = PFN_cuDeviceGetName_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceGetNvSciSyncAttributes PFN_cuDeviceGetNvSciSyncAttributes_v10020` (`cudaTypedefs.h`): [`PFN_cuDeviceGetNvSciSyncAttributes_v10020`].
+/// `#define PFN_cuDeviceGetNvSciSyncAttributes PFN_cuDeviceGetNvSciSyncAttributes_v10020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceGetNvSciSyncAttributes_v10020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceGetNvSciSyncAttributes = PFN_cuDeviceGetNvSciSyncAttributes_v10020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceGetP2PAttribute PFN_cuDeviceGetP2PAttribute_v8000` (`cudaTypedefs.h`): [`PFN_cuDeviceGetP2PAttribute_v8000`].
+/// `#define PFN_cuDeviceGetP2PAttribute PFN_cuDeviceGetP2PAttribute_v8000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceGetP2PAttribute_v8000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceGetP2PAttribute = PFN_cuDeviceGetP2PAttribute_v8000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceGetPCIBusId PFN_cuDeviceGetPCIBusId_v4010` (`cudaTypedefs.h`): [`PFN_cuDeviceGetPCIBusId_v4010`].
+/// `#define PFN_cuDeviceGetPCIBusId PFN_cuDeviceGetPCIBusId_v4010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceGetPCIBusId_v4010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceGetPCIBusId = PFN_cuDeviceGetPCIBusId_v4010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceGetProperties PFN_cuDeviceGetProperties_v2000` (`cudaTypedefs.h`): [`PFN_cuDeviceGetProperties_v2000`].
+/// `#define PFN_cuDeviceGetProperties PFN_cuDeviceGetProperties_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceGetProperties_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceGetProperties = PFN_cuDeviceGetProperties_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceGetTexture1DLinearMaxWidth PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010` (`cudaTypedefs.h`): [`PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010`].
+/// `#define PFN_cuDeviceGetTexture1DLinearMaxWidth PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceGetTexture1DLinearMaxWidth = PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceGetUuid PFN_cuDeviceGetUuid_v11040` (`cudaTypedefs.h`): [`PFN_cuDeviceGetUuid_v11040`].
+/// `#define PFN_cuDeviceGetUuid PFN_cuDeviceGetUuid_v11040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceGetUuid_v11040`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceGetUuid = PFN_cuDeviceGetUuid_v11040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceGraphMemTrim PFN_cuDeviceGraphMemTrim_v11040` (`cudaTypedefs.h`): [`PFN_cuDeviceGraphMemTrim_v11040`].
+/// `#define PFN_cuDeviceGraphMemTrim PFN_cuDeviceGraphMemTrim_v11040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceGraphMemTrim_v11040`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceGraphMemTrim = PFN_cuDeviceGraphMemTrim_v11040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDevicePrimaryCtxGetState PFN_cuDevicePrimaryCtxGetState_v7000` (`cudaTypedefs.h`): [`PFN_cuDevicePrimaryCtxGetState_v7000`].
+/// `#define PFN_cuDevicePrimaryCtxGetState PFN_cuDevicePrimaryCtxGetState_v7000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDevicePrimaryCtxGetState_v7000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDevicePrimaryCtxGetState = PFN_cuDevicePrimaryCtxGetState_v7000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDevicePrimaryCtxRelease PFN_cuDevicePrimaryCtxRelease_v11000` (`cudaTypedefs.h`): [`PFN_cuDevicePrimaryCtxRelease_v11000`].
+/// `#define PFN_cuDevicePrimaryCtxRelease PFN_cuDevicePrimaryCtxRelease_v11000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDevicePrimaryCtxRelease_v11000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDevicePrimaryCtxRelease = PFN_cuDevicePrimaryCtxRelease_v11000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDevicePrimaryCtxReset PFN_cuDevicePrimaryCtxReset_v11000` (`cudaTypedefs.h`): [`PFN_cuDevicePrimaryCtxReset_v11000`].
+/// `#define PFN_cuDevicePrimaryCtxReset PFN_cuDevicePrimaryCtxReset_v11000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDevicePrimaryCtxReset_v11000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDevicePrimaryCtxReset = PFN_cuDevicePrimaryCtxReset_v11000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDevicePrimaryCtxRetain PFN_cuDevicePrimaryCtxRetain_v7000` (`cudaTypedefs.h`): [`PFN_cuDevicePrimaryCtxRetain_v7000`].
+/// `#define PFN_cuDevicePrimaryCtxRetain PFN_cuDevicePrimaryCtxRetain_v7000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDevicePrimaryCtxRetain_v7000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDevicePrimaryCtxRetain = PFN_cuDevicePrimaryCtxRetain_v7000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDevicePrimaryCtxSetFlags PFN_cuDevicePrimaryCtxSetFlags_v11000` (`cudaTypedefs.h`): [`PFN_cuDevicePrimaryCtxSetFlags_v11000`].
+/// `#define PFN_cuDevicePrimaryCtxSetFlags PFN_cuDevicePrimaryCtxSetFlags_v11000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDevicePrimaryCtxSetFlags_v11000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDevicePrimaryCtxSetFlags = PFN_cuDevicePrimaryCtxSetFlags_v11000;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuDeviceRegisterAsyncNotification PFN_cuDeviceRegisterAsyncNotification_v12040` (`cudaTypedefs.h`): [`PFN_cuDeviceRegisterAsyncNotification_v12040`].
+/// `#define PFN_cuDeviceRegisterAsyncNotification PFN_cuDeviceRegisterAsyncNotification_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceRegisterAsyncNotification_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuDeviceRegisterAsyncNotification = PFN_cuDeviceRegisterAsyncNotification_v12040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceSetGraphMemAttribute PFN_cuDeviceSetGraphMemAttribute_v11040` (`cudaTypedefs.h`): [`PFN_cuDeviceSetGraphMemAttribute_v11040`].
+/// `#define PFN_cuDeviceSetGraphMemAttribute PFN_cuDeviceSetGraphMemAttribute_v11040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceSetGraphMemAttribute_v11040`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceSetGraphMemAttribute = PFN_cuDeviceSetGraphMemAttribute_v11040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceSetMemPool PFN_cuDeviceSetMemPool_v11020` (`cudaTypedefs.h`): [`PFN_cuDeviceSetMemPool_v11020`].
+/// `#define PFN_cuDeviceSetMemPool PFN_cuDeviceSetMemPool_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceSetMemPool_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceSetMemPool = PFN_cuDeviceSetMemPool_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDeviceTotalMem PFN_cuDeviceTotalMem_v3020` (`cudaTypedefs.h`): [`PFN_cuDeviceTotalMem_v3020`].
+/// `#define PFN_cuDeviceTotalMem PFN_cuDeviceTotalMem_v3020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceTotalMem_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDeviceTotalMem = PFN_cuDeviceTotalMem_v3020;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuDeviceUnregisterAsyncNotification PFN_cuDeviceUnregisterAsyncNotification_v12040` (`cudaTypedefs.h`): [`PFN_cuDeviceUnregisterAsyncNotification_v12040`].
+/// `#define PFN_cuDeviceUnregisterAsyncNotification PFN_cuDeviceUnregisterAsyncNotification_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDeviceUnregisterAsyncNotification_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuDeviceUnregisterAsyncNotification = PFN_cuDeviceUnregisterAsyncNotification_v12040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuDriverGetVersion PFN_cuDriverGetVersion_v2020` (`cudaTypedefs.h`): [`PFN_cuDriverGetVersion_v2020`].
+/// `#define PFN_cuDriverGetVersion PFN_cuDriverGetVersion_v2020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuDriverGetVersion_v2020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuDriverGetVersion = PFN_cuDriverGetVersion_v2020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuEventCreate PFN_cuEventCreate_v2000` (`cudaTypedefs.h`): [`PFN_cuEventCreate_v2000`].
+/// `#define PFN_cuEventCreate PFN_cuEventCreate_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuEventCreate_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEventCreate = PFN_cuEventCreate_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuEventDestroy PFN_cuEventDestroy_v4000` (`cudaTypedefs.h`): [`PFN_cuEventDestroy_v4000`].
+/// `#define PFN_cuEventDestroy PFN_cuEventDestroy_v4000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuEventDestroy_v4000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEventDestroy = PFN_cuEventDestroy_v4000;
 #[cfg(not(cuda_ge_12090))]
-/// `#define PFN_cuEventElapsedTime PFN_cuEventElapsedTime_v2000` (`cudaTypedefs.h`): [`PFN_cuEventElapsedTime_v2000`].
+/// `#define PFN_cuEventElapsedTime PFN_cuEventElapsedTime_v2000`
 ///
-/// - As written here: in CUDA 11.7 to 12.8; removed in 12.9; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuEventElapsedTime_v2000`]
+/// - Values: `PFN_cuEventElapsedTime_v2000` in CUDA 11.7 to 12.8; `PFN_cuEventElapsedTime_v12080` only in CUDA 12.9
 pub type PFN_cuEventElapsedTime = PFN_cuEventElapsedTime_v2000;
 #[cfg(all(cuda_ge_12090, not(cuda_ge_13000)))]
-/// `#define PFN_cuEventElapsedTime PFN_cuEventElapsedTime_v12080` (`cudaTypedefs.h`): [`PFN_cuEventElapsedTime_v12080`].
+/// `#define PFN_cuEventElapsedTime PFN_cuEventElapsedTime_v12080`
 ///
-/// - As written here: only in CUDA 12.9; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuEventElapsedTime_v12080`]
+/// - Values: `PFN_cuEventElapsedTime_v2000` in CUDA 11.7 to 12.8; `PFN_cuEventElapsedTime_v12080` only in CUDA 12.9
 pub type PFN_cuEventElapsedTime = PFN_cuEventElapsedTime_v12080;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `#define PFN_cuEventElapsedTime_v2 PFN_cuEventElapsedTime_v12080` (`cudaTypedefs.h`): [`PFN_cuEventElapsedTime_v12080`].
+/// `#define PFN_cuEventElapsedTime_v2 PFN_cuEventElapsedTime_v12080`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuEventElapsedTime_v12080`]
 /// - Since CUDA 12.8; removed in 13.0
 pub type PFN_cuEventElapsedTime_v2 = PFN_cuEventElapsedTime_v12080;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuEventQuery PFN_cuEventQuery_v2000` (`cudaTypedefs.h`): [`PFN_cuEventQuery_v2000`].
+/// `#define PFN_cuEventQuery PFN_cuEventQuery_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuEventQuery_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEventQuery = PFN_cuEventQuery_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuEventRecord __API_TYPEDEF_PTSZ(PFN_cuEventRecord, 2000, 7000)` (`cudaTypedefs.h`): [`PFN_cuEventRecord_v2000`], under `per-thread-default-stream` [`PFN_cuEventRecord_v7000_ptsz`].
+/// `#define PFN_cuEventRecord __API_TYPEDEF_PTSZ(PFN_cuEventRecord, 2000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuEventRecord_v2000`], under `per-thread-default-stream` [`PFN_cuEventRecord_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuEventRecord = PFN_cuEventRecord_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuEventRecord __API_TYPEDEF_PTSZ(PFN_cuEventRecord, 2000, 7000)` (`cudaTypedefs.h`): [`PFN_cuEventRecord_v2000`], under `per-thread-default-stream` [`PFN_cuEventRecord_v7000_ptsz`].
+/// `#define PFN_cuEventRecord __API_TYPEDEF_PTSZ(PFN_cuEventRecord, 2000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuEventRecord_v2000`], under `per-thread-default-stream` [`PFN_cuEventRecord_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuEventRecord = PFN_cuEventRecord_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuEventRecordWithFlags __API_TYPEDEF_PTSZ(PFN_cuEventRecordWithFlags, 11010, 11010)` (`cudaTypedefs.h`): [`PFN_cuEventRecordWithFlags_v11010`], under `per-thread-default-stream` [`PFN_cuEventRecordWithFlags_v11010_ptsz`].
+/// `#define PFN_cuEventRecordWithFlags __API_TYPEDEF_PTSZ(PFN_cuEventRecordWithFlags, 11010, 11010)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuEventRecordWithFlags_v11010`], under `per-thread-default-stream` [`PFN_cuEventRecordWithFlags_v11010_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuEventRecordWithFlags = PFN_cuEventRecordWithFlags_v11010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuEventRecordWithFlags __API_TYPEDEF_PTSZ(PFN_cuEventRecordWithFlags, 11010, 11010)` (`cudaTypedefs.h`): [`PFN_cuEventRecordWithFlags_v11010`], under `per-thread-default-stream` [`PFN_cuEventRecordWithFlags_v11010_ptsz`].
+/// `#define PFN_cuEventRecordWithFlags __API_TYPEDEF_PTSZ(PFN_cuEventRecordWithFlags, 11010, 11010)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuEventRecordWithFlags_v11010`], under `per-thread-default-stream` [`PFN_cuEventRecordWithFlags_v11010_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuEventRecordWithFlags = PFN_cuEventRecordWithFlags_v11010_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuEventSynchronize PFN_cuEventSynchronize_v2000` (`cudaTypedefs.h`): [`PFN_cuEventSynchronize_v2000`].
+/// `#define PFN_cuEventSynchronize PFN_cuEventSynchronize_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuEventSynchronize_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuEventSynchronize = PFN_cuEventSynchronize_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuExternalMemoryGetMappedBuffer PFN_cuExternalMemoryGetMappedBuffer_v10000` (`cudaTypedefs.h`): [`PFN_cuExternalMemoryGetMappedBuffer_v10000`].
+/// `#define PFN_cuExternalMemoryGetMappedBuffer PFN_cuExternalMemoryGetMappedBuffer_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuExternalMemoryGetMappedBuffer_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuExternalMemoryGetMappedBuffer = PFN_cuExternalMemoryGetMappedBuffer_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuExternalMemoryGetMappedMipmappedArray PFN_cuExternalMemoryGetMappedMipmappedArray_v10000` (`cudaTypedefs.h`): [`PFN_cuExternalMemoryGetMappedMipmappedArray_v10000`].
+/// `#define PFN_cuExternalMemoryGetMappedMipmappedArray PFN_cuExternalMemoryGetMappedMipmappedArray_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuExternalMemoryGetMappedMipmappedArray_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuExternalMemoryGetMappedMipmappedArray = PFN_cuExternalMemoryGetMappedMipmappedArray_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuFlushGPUDirectRDMAWrites PFN_cuFlushGPUDirectRDMAWrites_v11030` (`cudaTypedefs.h`): [`PFN_cuFlushGPUDirectRDMAWrites_v11030`].
+/// `#define PFN_cuFlushGPUDirectRDMAWrites PFN_cuFlushGPUDirectRDMAWrites_v11030`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuFlushGPUDirectRDMAWrites_v11030`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuFlushGPUDirectRDMAWrites = PFN_cuFlushGPUDirectRDMAWrites_v11030;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuFuncGetAttribute PFN_cuFuncGetAttribute_v2020` (`cudaTypedefs.h`): [`PFN_cuFuncGetAttribute_v2020`].
+/// `#define PFN_cuFuncGetAttribute PFN_cuFuncGetAttribute_v2020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuFuncGetAttribute_v2020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuFuncGetAttribute = PFN_cuFuncGetAttribute_v2020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuFuncGetModule PFN_cuFuncGetModule_v11000` (`cudaTypedefs.h`): [`PFN_cuFuncGetModule_v11000`].
+/// `#define PFN_cuFuncGetModule PFN_cuFuncGetModule_v11000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuFuncGetModule_v11000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuFuncGetModule = PFN_cuFuncGetModule_v11000;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `#define PFN_cuFuncGetName PFN_cuFuncGetName_v12030` (`cudaTypedefs.h`): [`PFN_cuFuncGetName_v12030`].
+/// `#define PFN_cuFuncGetName PFN_cuFuncGetName_v12030`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuFuncGetName_v12030`]
 /// - Since CUDA 12.3; removed in 13.0
 pub type PFN_cuFuncGetName = PFN_cuFuncGetName_v12030;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuFuncGetParamInfo PFN_cuFuncGetParamInfo_v12040` (`cudaTypedefs.h`): [`PFN_cuFuncGetParamInfo_v12040`].
+/// `#define PFN_cuFuncGetParamInfo PFN_cuFuncGetParamInfo_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuFuncGetParamInfo_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuFuncGetParamInfo = PFN_cuFuncGetParamInfo_v12040;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuFuncIsLoaded PFN_cuFuncIsLoaded_v12040` (`cudaTypedefs.h`): [`PFN_cuFuncIsLoaded_v12040`].
+/// `#define PFN_cuFuncIsLoaded PFN_cuFuncIsLoaded_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuFuncIsLoaded_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuFuncIsLoaded = PFN_cuFuncIsLoaded_v12040;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuFuncLoad PFN_cuFuncLoad_v12040` (`cudaTypedefs.h`): [`PFN_cuFuncLoad_v12040`].
+/// `#define PFN_cuFuncLoad PFN_cuFuncLoad_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuFuncLoad_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuFuncLoad = PFN_cuFuncLoad_v12040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuFuncSetAttribute PFN_cuFuncSetAttribute_v9000` (`cudaTypedefs.h`): [`PFN_cuFuncSetAttribute_v9000`].
+/// `#define PFN_cuFuncSetAttribute PFN_cuFuncSetAttribute_v9000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuFuncSetAttribute_v9000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuFuncSetAttribute = PFN_cuFuncSetAttribute_v9000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuFuncSetBlockShape PFN_cuFuncSetBlockShape_v2000` (`cudaTypedefs.h`): [`PFN_cuFuncSetBlockShape_v2000`].
+/// `#define PFN_cuFuncSetBlockShape PFN_cuFuncSetBlockShape_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuFuncSetBlockShape_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuFuncSetBlockShape = PFN_cuFuncSetBlockShape_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuFuncSetCacheConfig PFN_cuFuncSetCacheConfig_v3000` (`cudaTypedefs.h`): [`PFN_cuFuncSetCacheConfig_v3000`].
+/// `#define PFN_cuFuncSetCacheConfig PFN_cuFuncSetCacheConfig_v3000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuFuncSetCacheConfig_v3000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuFuncSetCacheConfig = PFN_cuFuncSetCacheConfig_v3000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuFuncSetSharedMemConfig PFN_cuFuncSetSharedMemConfig_v4020` (`cudaTypedefs.h`): [`PFN_cuFuncSetSharedMemConfig_v4020`].
+/// `#define PFN_cuFuncSetSharedMemConfig PFN_cuFuncSetSharedMemConfig_v4020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuFuncSetSharedMemConfig_v4020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuFuncSetSharedMemConfig = PFN_cuFuncSetSharedMemConfig_v4020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuFuncSetSharedSize PFN_cuFuncSetSharedSize_v2000` (`cudaTypedefs.h`): [`PFN_cuFuncSetSharedSize_v2000`].
+/// `#define PFN_cuFuncSetSharedSize PFN_cuFuncSetSharedSize_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuFuncSetSharedSize_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuFuncSetSharedSize = PFN_cuFuncSetSharedSize_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGetErrorName PFN_cuGetErrorName_v6000` (`cudaTypedefs.h`): [`PFN_cuGetErrorName_v6000`].
+/// `#define PFN_cuGetErrorName PFN_cuGetErrorName_v6000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGetErrorName_v6000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGetErrorName = PFN_cuGetErrorName_v6000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGetErrorString PFN_cuGetErrorString_v6000` (`cudaTypedefs.h`): [`PFN_cuGetErrorString_v6000`].
+/// `#define PFN_cuGetErrorString PFN_cuGetErrorString_v6000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGetErrorString_v6000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGetErrorString = PFN_cuGetErrorString_v6000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGetExportTable PFN_cuGetExportTable_v3000` (`cudaTypedefs.h`): [`PFN_cuGetExportTable_v3000`].
+/// `#define PFN_cuGetExportTable PFN_cuGetExportTable_v3000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGetExportTable_v3000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGetExportTable = PFN_cuGetExportTable_v3000;
 #[cfg(not(cuda_ge_12000))]
-/// `#define PFN_cuGetProcAddress PFN_cuGetProcAddress_v11030` (`cudaTypedefs.h`): [`PFN_cuGetProcAddress_v11030`].
+/// `#define PFN_cuGetProcAddress PFN_cuGetProcAddress_v11030`
 ///
-/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGetProcAddress_v11030`]
+/// - Values: `PFN_cuGetProcAddress_v11030` in CUDA 11.7 to 11.8; `PFN_cuGetProcAddress_v12000` in CUDA 12.0 to 12.9
 pub type PFN_cuGetProcAddress = PFN_cuGetProcAddress_v11030;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuGetProcAddress PFN_cuGetProcAddress_v12000` (`cudaTypedefs.h`): [`PFN_cuGetProcAddress_v12000`].
+/// `#define PFN_cuGetProcAddress PFN_cuGetProcAddress_v12000`
 ///
-/// - As written here: since CUDA 12.0; removed in 13.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGetProcAddress_v12000`]
+/// - Values: `PFN_cuGetProcAddress_v11030` in CUDA 11.7 to 11.8; `PFN_cuGetProcAddress_v12000` in CUDA 12.0 to 12.9
 pub type PFN_cuGetProcAddress = PFN_cuGetProcAddress_v12000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphAddBatchMemOpNode PFN_cuGraphAddBatchMemOpNode_v11070` (`cudaTypedefs.h`): [`PFN_cuGraphAddBatchMemOpNode_v11070`].
+/// `#define PFN_cuGraphAddBatchMemOpNode PFN_cuGraphAddBatchMemOpNode_v11070`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphAddBatchMemOpNode_v11070`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphAddBatchMemOpNode = PFN_cuGraphAddBatchMemOpNode_v11070;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphAddChildGraphNode PFN_cuGraphAddChildGraphNode_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphAddChildGraphNode_v10000`].
+/// `#define PFN_cuGraphAddChildGraphNode PFN_cuGraphAddChildGraphNode_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphAddChildGraphNode_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphAddChildGraphNode = PFN_cuGraphAddChildGraphNode_v10000;
 #[cfg(not(cuda_ge_12030))]
-/// `#define PFN_cuGraphAddDependencies PFN_cuGraphAddDependencies_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphAddDependencies_v10000`].
+/// `#define PFN_cuGraphAddDependencies PFN_cuGraphAddDependencies_v10000`
 ///
-/// - As written here: in CUDA 11.7 to 12.2; removed in 12.3; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphAddDependencies_v10000`]
+/// - Values: `PFN_cuGraphAddDependencies_v10000` in CUDA 11.7 to 12.2; `PFN_cuGraphAddDependencies_v12030` in CUDA 12.3 to 12.9
 pub type PFN_cuGraphAddDependencies = PFN_cuGraphAddDependencies_v10000;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `#define PFN_cuGraphAddDependencies PFN_cuGraphAddDependencies_v12030` (`cudaTypedefs.h`): [`PFN_cuGraphAddDependencies_v12030`].
+/// `#define PFN_cuGraphAddDependencies PFN_cuGraphAddDependencies_v12030`
 ///
-/// - As written here: since CUDA 12.3; removed in 13.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphAddDependencies_v12030`]
+/// - Values: `PFN_cuGraphAddDependencies_v10000` in CUDA 11.7 to 12.2; `PFN_cuGraphAddDependencies_v12030` in CUDA 12.3 to 12.9
 pub type PFN_cuGraphAddDependencies = PFN_cuGraphAddDependencies_v12030;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphAddEmptyNode PFN_cuGraphAddEmptyNode_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphAddEmptyNode_v10000`].
+/// `#define PFN_cuGraphAddEmptyNode PFN_cuGraphAddEmptyNode_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphAddEmptyNode_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphAddEmptyNode = PFN_cuGraphAddEmptyNode_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphAddEventRecordNode PFN_cuGraphAddEventRecordNode_v11010` (`cudaTypedefs.h`): [`PFN_cuGraphAddEventRecordNode_v11010`].
+/// `#define PFN_cuGraphAddEventRecordNode PFN_cuGraphAddEventRecordNode_v11010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphAddEventRecordNode_v11010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphAddEventRecordNode = PFN_cuGraphAddEventRecordNode_v11010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphAddEventWaitNode PFN_cuGraphAddEventWaitNode_v11010` (`cudaTypedefs.h`): [`PFN_cuGraphAddEventWaitNode_v11010`].
+/// `#define PFN_cuGraphAddEventWaitNode PFN_cuGraphAddEventWaitNode_v11010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphAddEventWaitNode_v11010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphAddEventWaitNode = PFN_cuGraphAddEventWaitNode_v11010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphAddExternalSemaphoresSignalNode PFN_cuGraphAddExternalSemaphoresSignalNode_v11020` (`cudaTypedefs.h`): [`PFN_cuGraphAddExternalSemaphoresSignalNode_v11020`].
+/// `#define PFN_cuGraphAddExternalSemaphoresSignalNode PFN_cuGraphAddExternalSemaphoresSignalNode_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphAddExternalSemaphoresSignalNode_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphAddExternalSemaphoresSignalNode = PFN_cuGraphAddExternalSemaphoresSignalNode_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphAddExternalSemaphoresWaitNode PFN_cuGraphAddExternalSemaphoresWaitNode_v11020` (`cudaTypedefs.h`): [`PFN_cuGraphAddExternalSemaphoresWaitNode_v11020`].
+/// `#define PFN_cuGraphAddExternalSemaphoresWaitNode PFN_cuGraphAddExternalSemaphoresWaitNode_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphAddExternalSemaphoresWaitNode_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphAddExternalSemaphoresWaitNode = PFN_cuGraphAddExternalSemaphoresWaitNode_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphAddHostNode PFN_cuGraphAddHostNode_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphAddHostNode_v10000`].
+/// `#define PFN_cuGraphAddHostNode PFN_cuGraphAddHostNode_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphAddHostNode_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphAddHostNode = PFN_cuGraphAddHostNode_v10000;
 #[cfg(not(cuda_ge_12000))]
-/// `#define PFN_cuGraphAddKernelNode PFN_cuGraphAddKernelNode_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphAddKernelNode_v10000`].
+/// `#define PFN_cuGraphAddKernelNode PFN_cuGraphAddKernelNode_v10000`
 ///
-/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphAddKernelNode_v10000`]
+/// - Values: `PFN_cuGraphAddKernelNode_v10000` in CUDA 11.7 to 11.8; `PFN_cuGraphAddKernelNode_v12000` in CUDA 12.0 to 12.9
 pub type PFN_cuGraphAddKernelNode = PFN_cuGraphAddKernelNode_v10000;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuGraphAddKernelNode PFN_cuGraphAddKernelNode_v12000` (`cudaTypedefs.h`): [`PFN_cuGraphAddKernelNode_v12000`].
+/// `#define PFN_cuGraphAddKernelNode PFN_cuGraphAddKernelNode_v12000`
 ///
-/// - As written here: since CUDA 12.0; removed in 13.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphAddKernelNode_v12000`]
+/// - Values: `PFN_cuGraphAddKernelNode_v10000` in CUDA 11.7 to 11.8; `PFN_cuGraphAddKernelNode_v12000` in CUDA 12.0 to 12.9
 pub type PFN_cuGraphAddKernelNode = PFN_cuGraphAddKernelNode_v12000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphAddMemAllocNode PFN_cuGraphAddMemAllocNode_v11040` (`cudaTypedefs.h`): [`PFN_cuGraphAddMemAllocNode_v11040`].
+/// `#define PFN_cuGraphAddMemAllocNode PFN_cuGraphAddMemAllocNode_v11040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphAddMemAllocNode_v11040`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphAddMemAllocNode = PFN_cuGraphAddMemAllocNode_v11040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphAddMemFreeNode PFN_cuGraphAddMemFreeNode_v11040` (`cudaTypedefs.h`): [`PFN_cuGraphAddMemFreeNode_v11040`].
+/// `#define PFN_cuGraphAddMemFreeNode PFN_cuGraphAddMemFreeNode_v11040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphAddMemFreeNode_v11040`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphAddMemFreeNode = PFN_cuGraphAddMemFreeNode_v11040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphAddMemcpyNode PFN_cuGraphAddMemcpyNode_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphAddMemcpyNode_v10000`].
+/// `#define PFN_cuGraphAddMemcpyNode PFN_cuGraphAddMemcpyNode_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphAddMemcpyNode_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphAddMemcpyNode = PFN_cuGraphAddMemcpyNode_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphAddMemsetNode PFN_cuGraphAddMemsetNode_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphAddMemsetNode_v10000`].
+/// `#define PFN_cuGraphAddMemsetNode PFN_cuGraphAddMemsetNode_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphAddMemsetNode_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphAddMemsetNode = PFN_cuGraphAddMemsetNode_v10000;
 #[cfg(all(cuda_ge_12020, not(cuda_ge_12030)))]
-/// `#define PFN_cuGraphAddNode PFN_cuGraphAddNode_v12020` (`cudaTypedefs.h`): [`PFN_cuGraphAddNode_v12020`].
+/// `#define PFN_cuGraphAddNode PFN_cuGraphAddNode_v12020`
 ///
-/// - As written here: only in CUDA 12.2; the name: since CUDA 12.2; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphAddNode_v12020`]
+/// - Values: `PFN_cuGraphAddNode_v12020` only in CUDA 12.2; `PFN_cuGraphAddNode_v12030` in CUDA 12.3 to 12.9
 pub type PFN_cuGraphAddNode = PFN_cuGraphAddNode_v12020;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `#define PFN_cuGraphAddNode PFN_cuGraphAddNode_v12030` (`cudaTypedefs.h`): [`PFN_cuGraphAddNode_v12030`].
+/// `#define PFN_cuGraphAddNode PFN_cuGraphAddNode_v12030`
 ///
-/// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.2; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphAddNode_v12030`]
+/// - Values: `PFN_cuGraphAddNode_v12020` only in CUDA 12.2; `PFN_cuGraphAddNode_v12030` in CUDA 12.3 to 12.9
 pub type PFN_cuGraphAddNode = PFN_cuGraphAddNode_v12030;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphBatchMemOpNodeGetParams PFN_cuGraphBatchMemOpNodeGetParams_v11070` (`cudaTypedefs.h`): [`PFN_cuGraphBatchMemOpNodeGetParams_v11070`].
+/// `#define PFN_cuGraphBatchMemOpNodeGetParams PFN_cuGraphBatchMemOpNodeGetParams_v11070`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphBatchMemOpNodeGetParams_v11070`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphBatchMemOpNodeGetParams = PFN_cuGraphBatchMemOpNodeGetParams_v11070;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphChildGraphNodeGetGraph PFN_cuGraphChildGraphNodeGetGraph_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphChildGraphNodeGetGraph_v10000`].
+/// `#define PFN_cuGraphChildGraphNodeGetGraph PFN_cuGraphChildGraphNodeGetGraph_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphChildGraphNodeGetGraph_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphChildGraphNodeGetGraph = PFN_cuGraphChildGraphNodeGetGraph_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphClone PFN_cuGraphClone_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphClone_v10000`].
+/// `#define PFN_cuGraphClone PFN_cuGraphClone_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphClone_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphClone = PFN_cuGraphClone_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphCreate PFN_cuGraphCreate_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphCreate_v10000`].
+/// `#define PFN_cuGraphCreate PFN_cuGraphCreate_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphCreate_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphCreate = PFN_cuGraphCreate_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphDebugDotPrint PFN_cuGraphDebugDotPrint_v11030` (`cudaTypedefs.h`): [`PFN_cuGraphDebugDotPrint_v11030`].
+/// `#define PFN_cuGraphDebugDotPrint PFN_cuGraphDebugDotPrint_v11030`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphDebugDotPrint_v11030`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphDebugDotPrint = PFN_cuGraphDebugDotPrint_v11030;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphDestroy PFN_cuGraphDestroy_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphDestroy_v10000`].
+/// `#define PFN_cuGraphDestroy PFN_cuGraphDestroy_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphDestroy_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphDestroy = PFN_cuGraphDestroy_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphDestroyNode PFN_cuGraphDestroyNode_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphDestroyNode_v10000`].
+/// `#define PFN_cuGraphDestroyNode PFN_cuGraphDestroyNode_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphDestroyNode_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphDestroyNode = PFN_cuGraphDestroyNode_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphEventRecordNodeGetEvent PFN_cuGraphEventRecordNodeGetEvent_v11010` (`cudaTypedefs.h`): [`PFN_cuGraphEventRecordNodeGetEvent_v11010`].
+/// `#define PFN_cuGraphEventRecordNodeGetEvent PFN_cuGraphEventRecordNodeGetEvent_v11010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphEventRecordNodeGetEvent_v11010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphEventRecordNodeGetEvent = PFN_cuGraphEventRecordNodeGetEvent_v11010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphEventRecordNodeSetEvent PFN_cuGraphEventRecordNodeSetEvent_v11010` (`cudaTypedefs.h`): [`PFN_cuGraphEventRecordNodeSetEvent_v11010`].
+/// `#define PFN_cuGraphEventRecordNodeSetEvent PFN_cuGraphEventRecordNodeSetEvent_v11010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphEventRecordNodeSetEvent_v11010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphEventRecordNodeSetEvent = PFN_cuGraphEventRecordNodeSetEvent_v11010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphEventWaitNodeGetEvent PFN_cuGraphEventWaitNodeGetEvent_v11010` (`cudaTypedefs.h`): [`PFN_cuGraphEventWaitNodeGetEvent_v11010`].
+/// `#define PFN_cuGraphEventWaitNodeGetEvent PFN_cuGraphEventWaitNodeGetEvent_v11010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphEventWaitNodeGetEvent_v11010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphEventWaitNodeGetEvent = PFN_cuGraphEventWaitNodeGetEvent_v11010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphEventWaitNodeSetEvent PFN_cuGraphEventWaitNodeSetEvent_v11010` (`cudaTypedefs.h`): [`PFN_cuGraphEventWaitNodeSetEvent_v11010`].
+/// `#define PFN_cuGraphEventWaitNodeSetEvent PFN_cuGraphEventWaitNodeSetEvent_v11010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphEventWaitNodeSetEvent_v11010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphEventWaitNodeSetEvent = PFN_cuGraphEventWaitNodeSetEvent_v11010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphExecBatchMemOpNodeSetParams PFN_cuGraphExecBatchMemOpNodeSetParams_v11070` (`cudaTypedefs.h`): [`PFN_cuGraphExecBatchMemOpNodeSetParams_v11070`].
+/// `#define PFN_cuGraphExecBatchMemOpNodeSetParams PFN_cuGraphExecBatchMemOpNodeSetParams_v11070`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphExecBatchMemOpNodeSetParams_v11070`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphExecBatchMemOpNodeSetParams = PFN_cuGraphExecBatchMemOpNodeSetParams_v11070;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphExecChildGraphNodeSetParams PFN_cuGraphExecChildGraphNodeSetParams_v11010` (`cudaTypedefs.h`): [`PFN_cuGraphExecChildGraphNodeSetParams_v11010`].
+/// `#define PFN_cuGraphExecChildGraphNodeSetParams PFN_cuGraphExecChildGraphNodeSetParams_v11010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphExecChildGraphNodeSetParams_v11010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphExecChildGraphNodeSetParams = PFN_cuGraphExecChildGraphNodeSetParams_v11010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphExecDestroy PFN_cuGraphExecDestroy_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphExecDestroy_v10000`].
+/// `#define PFN_cuGraphExecDestroy PFN_cuGraphExecDestroy_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphExecDestroy_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphExecDestroy = PFN_cuGraphExecDestroy_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphExecEventRecordNodeSetEvent PFN_cuGraphExecEventRecordNodeSetEvent_v11010` (`cudaTypedefs.h`): [`PFN_cuGraphExecEventRecordNodeSetEvent_v11010`].
+/// `#define PFN_cuGraphExecEventRecordNodeSetEvent PFN_cuGraphExecEventRecordNodeSetEvent_v11010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphExecEventRecordNodeSetEvent_v11010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphExecEventRecordNodeSetEvent = PFN_cuGraphExecEventRecordNodeSetEvent_v11010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphExecEventWaitNodeSetEvent PFN_cuGraphExecEventWaitNodeSetEvent_v11010` (`cudaTypedefs.h`): [`PFN_cuGraphExecEventWaitNodeSetEvent_v11010`].
+/// `#define PFN_cuGraphExecEventWaitNodeSetEvent PFN_cuGraphExecEventWaitNodeSetEvent_v11010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphExecEventWaitNodeSetEvent_v11010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphExecEventWaitNodeSetEvent = PFN_cuGraphExecEventWaitNodeSetEvent_v11010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020` (`cudaTypedefs.h`): [`PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`].
+/// `#define PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams = PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020` (`cudaTypedefs.h`): [`PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`].
+/// `#define PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams = PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuGraphExecGetFlags PFN_cuGraphExecGetFlags_v12000` (`cudaTypedefs.h`): [`PFN_cuGraphExecGetFlags_v12000`].
+/// `#define PFN_cuGraphExecGetFlags PFN_cuGraphExecGetFlags_v12000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphExecGetFlags_v12000`]
 /// - Since CUDA 12.0; removed in 13.0
 pub type PFN_cuGraphExecGetFlags = PFN_cuGraphExecGetFlags_v12000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphExecHostNodeSetParams PFN_cuGraphExecHostNodeSetParams_v10020` (`cudaTypedefs.h`): [`PFN_cuGraphExecHostNodeSetParams_v10020`].
+/// `#define PFN_cuGraphExecHostNodeSetParams PFN_cuGraphExecHostNodeSetParams_v10020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphExecHostNodeSetParams_v10020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphExecHostNodeSetParams = PFN_cuGraphExecHostNodeSetParams_v10020;
 #[cfg(not(cuda_ge_12000))]
-/// `#define PFN_cuGraphExecKernelNodeSetParams PFN_cuGraphExecKernelNodeSetParams_v10010` (`cudaTypedefs.h`): [`PFN_cuGraphExecKernelNodeSetParams_v10010`].
+/// `#define PFN_cuGraphExecKernelNodeSetParams PFN_cuGraphExecKernelNodeSetParams_v10010`
 ///
-/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphExecKernelNodeSetParams_v10010`]
+/// - Values: `PFN_cuGraphExecKernelNodeSetParams_v10010` in CUDA 11.7 to 11.8; `PFN_cuGraphExecKernelNodeSetParams_v12000` in CUDA 12.0 to 12.9
 pub type PFN_cuGraphExecKernelNodeSetParams = PFN_cuGraphExecKernelNodeSetParams_v10010;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuGraphExecKernelNodeSetParams PFN_cuGraphExecKernelNodeSetParams_v12000` (`cudaTypedefs.h`): [`PFN_cuGraphExecKernelNodeSetParams_v12000`].
+/// `#define PFN_cuGraphExecKernelNodeSetParams PFN_cuGraphExecKernelNodeSetParams_v12000`
 ///
-/// - As written here: since CUDA 12.0; removed in 13.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphExecKernelNodeSetParams_v12000`]
+/// - Values: `PFN_cuGraphExecKernelNodeSetParams_v10010` in CUDA 11.7 to 11.8; `PFN_cuGraphExecKernelNodeSetParams_v12000` in CUDA 12.0 to 12.9
 pub type PFN_cuGraphExecKernelNodeSetParams = PFN_cuGraphExecKernelNodeSetParams_v12000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphExecMemcpyNodeSetParams PFN_cuGraphExecMemcpyNodeSetParams_v10020` (`cudaTypedefs.h`): [`PFN_cuGraphExecMemcpyNodeSetParams_v10020`].
+/// `#define PFN_cuGraphExecMemcpyNodeSetParams PFN_cuGraphExecMemcpyNodeSetParams_v10020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphExecMemcpyNodeSetParams_v10020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphExecMemcpyNodeSetParams = PFN_cuGraphExecMemcpyNodeSetParams_v10020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphExecMemsetNodeSetParams PFN_cuGraphExecMemsetNodeSetParams_v10020` (`cudaTypedefs.h`): [`PFN_cuGraphExecMemsetNodeSetParams_v10020`].
+/// `#define PFN_cuGraphExecMemsetNodeSetParams PFN_cuGraphExecMemsetNodeSetParams_v10020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphExecMemsetNodeSetParams_v10020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphExecMemsetNodeSetParams = PFN_cuGraphExecMemsetNodeSetParams_v10020;
 #[cfg(not(cuda_ge_12000))]
-/// `#define PFN_cuGraphExecUpdate PFN_cuGraphExecUpdate_v10020` (`cudaTypedefs.h`): [`PFN_cuGraphExecUpdate_v10020`].
+/// `#define PFN_cuGraphExecUpdate PFN_cuGraphExecUpdate_v10020`
 ///
-/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphExecUpdate_v10020`]
+/// - Values: `PFN_cuGraphExecUpdate_v10020` in CUDA 11.7 to 11.8; `PFN_cuGraphExecUpdate_v12000` in CUDA 12.0 to 12.9
 pub type PFN_cuGraphExecUpdate = PFN_cuGraphExecUpdate_v10020;
 #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
-/// `#define PFN_cuGraphExecNodeSetParams PFN_cuGraphExecNodeSetParams_v12020` (`cudaTypedefs.h`): [`PFN_cuGraphExecNodeSetParams_v12020`].
+/// `#define PFN_cuGraphExecNodeSetParams PFN_cuGraphExecNodeSetParams_v12020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphExecNodeSetParams_v12020`]
 /// - Since CUDA 12.2; removed in 13.0
 pub type PFN_cuGraphExecNodeSetParams = PFN_cuGraphExecNodeSetParams_v12020;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuGraphExecUpdate PFN_cuGraphExecUpdate_v12000` (`cudaTypedefs.h`): [`PFN_cuGraphExecUpdate_v12000`].
+/// `#define PFN_cuGraphExecUpdate PFN_cuGraphExecUpdate_v12000`
 ///
-/// - As written here: since CUDA 12.0; removed in 13.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphExecUpdate_v12000`]
+/// - Values: `PFN_cuGraphExecUpdate_v10020` in CUDA 11.7 to 11.8; `PFN_cuGraphExecUpdate_v12000` in CUDA 12.0 to 12.9
 pub type PFN_cuGraphExecUpdate = PFN_cuGraphExecUpdate_v12000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphExternalSemaphoresSignalNodeGetParams PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020` (`cudaTypedefs.h`): [`PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020`].
+/// `#define PFN_cuGraphExternalSemaphoresSignalNodeGetParams PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphExternalSemaphoresSignalNodeGetParams = PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphExternalSemaphoresSignalNodeSetParams PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020` (`cudaTypedefs.h`): [`PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020`].
+/// `#define PFN_cuGraphExternalSemaphoresSignalNodeSetParams PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphExternalSemaphoresSignalNodeSetParams = PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphExternalSemaphoresWaitNodeGetParams PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020` (`cudaTypedefs.h`): [`PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020`].
+/// `#define PFN_cuGraphExternalSemaphoresWaitNodeGetParams PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphExternalSemaphoresWaitNodeGetParams = PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphExternalSemaphoresWaitNodeSetParams PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020` (`cudaTypedefs.h`): [`PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020`].
+/// `#define PFN_cuGraphExternalSemaphoresWaitNodeSetParams PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphExternalSemaphoresWaitNodeSetParams = PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020;
 #[cfg(not(cuda_ge_12030))]
-/// `#define PFN_cuGraphGetEdges PFN_cuGraphGetEdges_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphGetEdges_v10000`].
+/// `#define PFN_cuGraphGetEdges PFN_cuGraphGetEdges_v10000`
 ///
-/// - As written here: in CUDA 11.7 to 12.2; removed in 12.3; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphGetEdges_v10000`]
+/// - Values: `PFN_cuGraphGetEdges_v10000` in CUDA 11.7 to 12.2; `PFN_cuGraphGetEdges_v12030` in CUDA 12.3 to 12.9
 pub type PFN_cuGraphGetEdges = PFN_cuGraphGetEdges_v10000;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `#define PFN_cuGraphGetEdges PFN_cuGraphGetEdges_v12030` (`cudaTypedefs.h`): [`PFN_cuGraphGetEdges_v12030`].
+/// `#define PFN_cuGraphGetEdges PFN_cuGraphGetEdges_v12030`
 ///
-/// - As written here: since CUDA 12.3; removed in 13.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphGetEdges_v12030`]
+/// - Values: `PFN_cuGraphGetEdges_v10000` in CUDA 11.7 to 12.2; `PFN_cuGraphGetEdges_v12030` in CUDA 12.3 to 12.9
 pub type PFN_cuGraphGetEdges = PFN_cuGraphGetEdges_v12030;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphGetNodes PFN_cuGraphGetNodes_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphGetNodes_v10000`].
+/// `#define PFN_cuGraphGetNodes PFN_cuGraphGetNodes_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphGetNodes_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphGetNodes = PFN_cuGraphGetNodes_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphGetRootNodes PFN_cuGraphGetRootNodes_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphGetRootNodes_v10000`].
+/// `#define PFN_cuGraphGetRootNodes PFN_cuGraphGetRootNodes_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphGetRootNodes_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphGetRootNodes = PFN_cuGraphGetRootNodes_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphHostNodeGetParams PFN_cuGraphHostNodeGetParams_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphHostNodeGetParams_v10000`].
+/// `#define PFN_cuGraphHostNodeGetParams PFN_cuGraphHostNodeGetParams_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphHostNodeGetParams_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphHostNodeGetParams = PFN_cuGraphHostNodeGetParams_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphHostNodeSetParams PFN_cuGraphHostNodeSetParams_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphHostNodeSetParams_v10000`].
+/// `#define PFN_cuGraphHostNodeSetParams PFN_cuGraphHostNodeSetParams_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphHostNodeSetParams_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphHostNodeSetParams = PFN_cuGraphHostNodeSetParams_v10000;
 #[cfg(not(cuda_ge_12000))]
-/// `#define PFN_cuGraphInstantiate PFN_cuGraphInstantiate_v11000` (`cudaTypedefs.h`): [`PFN_cuGraphInstantiate_v11000`].
+/// `#define PFN_cuGraphInstantiate PFN_cuGraphInstantiate_v11000`
 ///
-/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphInstantiate_v11000`]
+/// - Values: `PFN_cuGraphInstantiate_v11000` in CUDA 11.7 to 11.8; `PFN_cuGraphInstantiateWithFlags_v11040` in CUDA 12.0 to 12.9
 pub type PFN_cuGraphInstantiate = PFN_cuGraphInstantiate_v11000;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuGraphInstantiate PFN_cuGraphInstantiateWithFlags_v11040` (`cudaTypedefs.h`): [`PFN_cuGraphInstantiateWithFlags_v11040`].
+/// `#define PFN_cuGraphInstantiate PFN_cuGraphInstantiateWithFlags_v11040`
 ///
-/// - As written here: since CUDA 12.0; removed in 13.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphInstantiateWithFlags_v11040`]
+/// - Values: `PFN_cuGraphInstantiate_v11000` in CUDA 11.7 to 11.8; `PFN_cuGraphInstantiateWithFlags_v11040` in CUDA 12.0 to 12.9
 pub type PFN_cuGraphInstantiate = PFN_cuGraphInstantiateWithFlags_v11040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphInstantiateWithFlags PFN_cuGraphInstantiateWithFlags_v11040` (`cudaTypedefs.h`): [`PFN_cuGraphInstantiateWithFlags_v11040`].
+/// `#define PFN_cuGraphInstantiateWithFlags PFN_cuGraphInstantiateWithFlags_v11040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphInstantiateWithFlags_v11040`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphInstantiateWithFlags = PFN_cuGraphInstantiateWithFlags_v11040;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuGraphInstantiateWithParams __API_TYPEDEF_PTSZ(PFN_cuGraphInstantiateWithParams, 12000, 12000)` (`cudaTypedefs.h`): [`PFN_cuGraphInstantiateWithParams_v12000`], under `per-thread-default-stream` [`PFN_cuGraphInstantiateWithParams_v12000_ptsz`].
+/// `#define PFN_cuGraphInstantiateWithParams __API_TYPEDEF_PTSZ(PFN_cuGraphInstantiateWithParams, 12000, 12000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphInstantiateWithParams_v12000`], under `per-thread-default-stream` [`PFN_cuGraphInstantiateWithParams_v12000_ptsz`]
 /// - Since CUDA 12.0; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuGraphInstantiateWithParams = PFN_cuGraphInstantiateWithParams_v12000;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuGraphInstantiateWithParams __API_TYPEDEF_PTSZ(PFN_cuGraphInstantiateWithParams, 12000, 12000)` (`cudaTypedefs.h`): [`PFN_cuGraphInstantiateWithParams_v12000`], under `per-thread-default-stream` [`PFN_cuGraphInstantiateWithParams_v12000_ptsz`].
+/// `#define PFN_cuGraphInstantiateWithParams __API_TYPEDEF_PTSZ(PFN_cuGraphInstantiateWithParams, 12000, 12000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphInstantiateWithParams_v12000`], under `per-thread-default-stream` [`PFN_cuGraphInstantiateWithParams_v12000_ptsz`]
 /// - Since CUDA 12.0; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuGraphInstantiateWithParams = PFN_cuGraphInstantiateWithParams_v12000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphKernelNodeCopyAttributes PFN_cuGraphKernelNodeCopyAttributes_v11000` (`cudaTypedefs.h`): [`PFN_cuGraphKernelNodeCopyAttributes_v11000`].
+/// `#define PFN_cuGraphKernelNodeCopyAttributes PFN_cuGraphKernelNodeCopyAttributes_v11000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphKernelNodeCopyAttributes_v11000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphKernelNodeCopyAttributes = PFN_cuGraphKernelNodeCopyAttributes_v11000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphKernelNodeGetAttribute PFN_cuGraphKernelNodeGetAttribute_v11000` (`cudaTypedefs.h`): [`PFN_cuGraphKernelNodeGetAttribute_v11000`].
+/// `#define PFN_cuGraphKernelNodeGetAttribute PFN_cuGraphKernelNodeGetAttribute_v11000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphKernelNodeGetAttribute_v11000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphKernelNodeGetAttribute = PFN_cuGraphKernelNodeGetAttribute_v11000;
 #[cfg(not(cuda_ge_12000))]
-/// `#define PFN_cuGraphKernelNodeGetParams PFN_cuGraphKernelNodeGetParams_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphKernelNodeGetParams_v10000`].
+/// `#define PFN_cuGraphKernelNodeGetParams PFN_cuGraphKernelNodeGetParams_v10000`
 ///
-/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphKernelNodeGetParams_v10000`]
+/// - Values: `PFN_cuGraphKernelNodeGetParams_v10000` in CUDA 11.7 to 11.8; `PFN_cuGraphKernelNodeGetParams_v12000` in CUDA 12.0 to 12.9
 pub type PFN_cuGraphKernelNodeGetParams = PFN_cuGraphKernelNodeGetParams_v10000;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuGraphKernelNodeGetParams PFN_cuGraphKernelNodeGetParams_v12000` (`cudaTypedefs.h`): [`PFN_cuGraphKernelNodeGetParams_v12000`].
+/// `#define PFN_cuGraphKernelNodeGetParams PFN_cuGraphKernelNodeGetParams_v12000`
 ///
-/// - As written here: since CUDA 12.0; removed in 13.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphKernelNodeGetParams_v12000`]
+/// - Values: `PFN_cuGraphKernelNodeGetParams_v10000` in CUDA 11.7 to 11.8; `PFN_cuGraphKernelNodeGetParams_v12000` in CUDA 12.0 to 12.9
 pub type PFN_cuGraphKernelNodeGetParams = PFN_cuGraphKernelNodeGetParams_v12000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphKernelNodeSetAttribute PFN_cuGraphKernelNodeSetAttribute_v11000` (`cudaTypedefs.h`): [`PFN_cuGraphKernelNodeSetAttribute_v11000`].
+/// `#define PFN_cuGraphKernelNodeSetAttribute PFN_cuGraphKernelNodeSetAttribute_v11000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphKernelNodeSetAttribute_v11000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphKernelNodeSetAttribute = PFN_cuGraphKernelNodeSetAttribute_v11000;
 #[cfg(not(cuda_ge_12000))]
-/// `#define PFN_cuGraphKernelNodeSetParams PFN_cuGraphKernelNodeSetParams_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphKernelNodeSetParams_v10000`].
+/// `#define PFN_cuGraphKernelNodeSetParams PFN_cuGraphKernelNodeSetParams_v10000`
 ///
-/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphKernelNodeSetParams_v10000`]
+/// - Values: `PFN_cuGraphKernelNodeSetParams_v10000` in CUDA 11.7 to 11.8; `PFN_cuGraphKernelNodeSetParams_v12000` in CUDA 12.0 to 12.9
 pub type PFN_cuGraphKernelNodeSetParams = PFN_cuGraphKernelNodeSetParams_v10000;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuGraphKernelNodeSetParams PFN_cuGraphKernelNodeSetParams_v12000` (`cudaTypedefs.h`): [`PFN_cuGraphKernelNodeSetParams_v12000`].
+/// `#define PFN_cuGraphKernelNodeSetParams PFN_cuGraphKernelNodeSetParams_v12000`
 ///
-/// - As written here: since CUDA 12.0; removed in 13.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphKernelNodeSetParams_v12000`]
+/// - Values: `PFN_cuGraphKernelNodeSetParams_v10000` in CUDA 11.7 to 11.8; `PFN_cuGraphKernelNodeSetParams_v12000` in CUDA 12.0 to 12.9
 pub type PFN_cuGraphKernelNodeSetParams = PFN_cuGraphKernelNodeSetParams_v12000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphLaunch __API_TYPEDEF_PTSZ(PFN_cuGraphLaunch, 10000, 10000)` (`cudaTypedefs.h`): [`PFN_cuGraphLaunch_v10000`], under `per-thread-default-stream` [`PFN_cuGraphLaunch_v10000_ptsz`].
+/// `#define PFN_cuGraphLaunch __API_TYPEDEF_PTSZ(PFN_cuGraphLaunch, 10000, 10000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphLaunch_v10000`], under `per-thread-default-stream` [`PFN_cuGraphLaunch_v10000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuGraphLaunch = PFN_cuGraphLaunch_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphLaunch __API_TYPEDEF_PTSZ(PFN_cuGraphLaunch, 10000, 10000)` (`cudaTypedefs.h`): [`PFN_cuGraphLaunch_v10000`], under `per-thread-default-stream` [`PFN_cuGraphLaunch_v10000_ptsz`].
+/// `#define PFN_cuGraphLaunch __API_TYPEDEF_PTSZ(PFN_cuGraphLaunch, 10000, 10000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphLaunch_v10000`], under `per-thread-default-stream` [`PFN_cuGraphLaunch_v10000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuGraphLaunch = PFN_cuGraphLaunch_v10000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphMemAllocNodeGetParams PFN_cuGraphMemAllocNodeGetParams_v11040` (`cudaTypedefs.h`): [`PFN_cuGraphMemAllocNodeGetParams_v11040`].
+/// `#define PFN_cuGraphMemAllocNodeGetParams PFN_cuGraphMemAllocNodeGetParams_v11040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphMemAllocNodeGetParams_v11040`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphMemAllocNodeGetParams = PFN_cuGraphMemAllocNodeGetParams_v11040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphMemFreeNodeGetParams PFN_cuGraphMemFreeNodeGetParams_v11040` (`cudaTypedefs.h`): [`PFN_cuGraphMemFreeNodeGetParams_v11040`].
+/// `#define PFN_cuGraphMemFreeNodeGetParams PFN_cuGraphMemFreeNodeGetParams_v11040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphMemFreeNodeGetParams_v11040`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphMemFreeNodeGetParams = PFN_cuGraphMemFreeNodeGetParams_v11040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphMemcpyNodeGetParams PFN_cuGraphMemcpyNodeGetParams_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphMemcpyNodeGetParams_v10000`].
+/// `#define PFN_cuGraphMemcpyNodeGetParams PFN_cuGraphMemcpyNodeGetParams_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphMemcpyNodeGetParams_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphMemcpyNodeGetParams = PFN_cuGraphMemcpyNodeGetParams_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphMemcpyNodeSetParams PFN_cuGraphMemcpyNodeSetParams_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphMemcpyNodeSetParams_v10000`].
+/// `#define PFN_cuGraphMemcpyNodeSetParams PFN_cuGraphMemcpyNodeSetParams_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphMemcpyNodeSetParams_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphMemcpyNodeSetParams = PFN_cuGraphMemcpyNodeSetParams_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphMemsetNodeGetParams PFN_cuGraphMemsetNodeGetParams_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphMemsetNodeGetParams_v10000`].
+/// `#define PFN_cuGraphMemsetNodeGetParams PFN_cuGraphMemsetNodeGetParams_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphMemsetNodeGetParams_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphMemsetNodeGetParams = PFN_cuGraphMemsetNodeGetParams_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphMemsetNodeSetParams PFN_cuGraphMemsetNodeSetParams_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphMemsetNodeSetParams_v10000`].
+/// `#define PFN_cuGraphMemsetNodeSetParams PFN_cuGraphMemsetNodeSetParams_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphMemsetNodeSetParams_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphMemsetNodeSetParams = PFN_cuGraphMemsetNodeSetParams_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphNodeFindInClone PFN_cuGraphNodeFindInClone_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphNodeFindInClone_v10000`].
+/// `#define PFN_cuGraphNodeFindInClone PFN_cuGraphNodeFindInClone_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphNodeFindInClone_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphNodeFindInClone = PFN_cuGraphNodeFindInClone_v10000;
 #[cfg(not(cuda_ge_12030))]
-/// `#define PFN_cuGraphNodeGetDependencies PFN_cuGraphNodeGetDependencies_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphNodeGetDependencies_v10000`].
+/// `#define PFN_cuGraphNodeGetDependencies PFN_cuGraphNodeGetDependencies_v10000`
 ///
-/// - As written here: in CUDA 11.7 to 12.2; removed in 12.3; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphNodeGetDependencies_v10000`]
+/// - Values: `PFN_cuGraphNodeGetDependencies_v10000` in CUDA 11.7 to 12.2; `PFN_cuGraphNodeGetDependencies_v12030` in CUDA 12.3 to 12.9
 pub type PFN_cuGraphNodeGetDependencies = PFN_cuGraphNodeGetDependencies_v10000;
 #[cfg(not(cuda_ge_12030))]
-/// `#define PFN_cuGraphNodeGetDependentNodes PFN_cuGraphNodeGetDependentNodes_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphNodeGetDependentNodes_v10000`].
+/// `#define PFN_cuGraphNodeGetDependentNodes PFN_cuGraphNodeGetDependentNodes_v10000`
 ///
-/// - As written here: in CUDA 11.7 to 12.2; removed in 12.3; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphNodeGetDependentNodes_v10000`]
+/// - Values: `PFN_cuGraphNodeGetDependentNodes_v10000` in CUDA 11.7 to 12.2; `PFN_cuGraphNodeGetDependentNodes_v12030` in CUDA 12.3 to 12.9
 pub type PFN_cuGraphNodeGetDependentNodes = PFN_cuGraphNodeGetDependentNodes_v10000;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `#define PFN_cuGraphNodeGetDependencies PFN_cuGraphNodeGetDependencies_v12030` (`cudaTypedefs.h`): [`PFN_cuGraphNodeGetDependencies_v12030`].
+/// `#define PFN_cuGraphNodeGetDependencies PFN_cuGraphNodeGetDependencies_v12030`
 ///
-/// - As written here: since CUDA 12.3; removed in 13.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphNodeGetDependencies_v12030`]
+/// - Values: `PFN_cuGraphNodeGetDependencies_v10000` in CUDA 11.7 to 12.2; `PFN_cuGraphNodeGetDependencies_v12030` in CUDA 12.3 to 12.9
 pub type PFN_cuGraphNodeGetDependencies = PFN_cuGraphNodeGetDependencies_v12030;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `#define PFN_cuGraphNodeGetDependentNodes PFN_cuGraphNodeGetDependentNodes_v12030` (`cudaTypedefs.h`): [`PFN_cuGraphNodeGetDependentNodes_v12030`].
+/// `#define PFN_cuGraphNodeGetDependentNodes PFN_cuGraphNodeGetDependentNodes_v12030`
 ///
-/// - As written here: since CUDA 12.3; removed in 13.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphNodeGetDependentNodes_v12030`]
+/// - Values: `PFN_cuGraphNodeGetDependentNodes_v10000` in CUDA 11.7 to 12.2; `PFN_cuGraphNodeGetDependentNodes_v12030` in CUDA 12.3 to 12.9
 pub type PFN_cuGraphNodeGetDependentNodes = PFN_cuGraphNodeGetDependentNodes_v12030;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphNodeGetEnabled PFN_cuGraphNodeGetEnabled_v11060` (`cudaTypedefs.h`): [`PFN_cuGraphNodeGetEnabled_v11060`].
+/// `#define PFN_cuGraphNodeGetEnabled PFN_cuGraphNodeGetEnabled_v11060`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphNodeGetEnabled_v11060`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphNodeGetEnabled = PFN_cuGraphNodeGetEnabled_v11060;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphNodeGetType PFN_cuGraphNodeGetType_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphNodeGetType_v10000`].
+/// `#define PFN_cuGraphNodeGetType PFN_cuGraphNodeGetType_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphNodeGetType_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphNodeGetType = PFN_cuGraphNodeGetType_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphNodeSetEnabled PFN_cuGraphNodeSetEnabled_v11060` (`cudaTypedefs.h`): [`PFN_cuGraphNodeSetEnabled_v11060`].
+/// `#define PFN_cuGraphNodeSetEnabled PFN_cuGraphNodeSetEnabled_v11060`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphNodeSetEnabled_v11060`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphNodeSetEnabled = PFN_cuGraphNodeSetEnabled_v11060;
 #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
-/// `#define PFN_cuGraphNodeSetParams PFN_cuGraphNodeSetParams_v12020` (`cudaTypedefs.h`): [`PFN_cuGraphNodeSetParams_v12020`].
+/// `#define PFN_cuGraphNodeSetParams PFN_cuGraphNodeSetParams_v12020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphNodeSetParams_v12020`]
 /// - Since CUDA 12.2; removed in 13.0
 pub type PFN_cuGraphNodeSetParams = PFN_cuGraphNodeSetParams_v12020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphReleaseUserObject PFN_cuGraphReleaseUserObject_v11030` (`cudaTypedefs.h`): [`PFN_cuGraphReleaseUserObject_v11030`].
+/// `#define PFN_cuGraphReleaseUserObject PFN_cuGraphReleaseUserObject_v11030`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphReleaseUserObject_v11030`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphReleaseUserObject = PFN_cuGraphReleaseUserObject_v11030;
 #[cfg(not(cuda_ge_12030))]
-/// `#define PFN_cuGraphRemoveDependencies PFN_cuGraphRemoveDependencies_v10000` (`cudaTypedefs.h`): [`PFN_cuGraphRemoveDependencies_v10000`].
+/// `#define PFN_cuGraphRemoveDependencies PFN_cuGraphRemoveDependencies_v10000`
 ///
-/// - As written here: in CUDA 11.7 to 12.2; removed in 12.3; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphRemoveDependencies_v10000`]
+/// - Values: `PFN_cuGraphRemoveDependencies_v10000` in CUDA 11.7 to 12.2; `PFN_cuGraphRemoveDependencies_v12030` in CUDA 12.3 to 12.9
 pub type PFN_cuGraphRemoveDependencies = PFN_cuGraphRemoveDependencies_v10000;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `#define PFN_cuGraphRemoveDependencies PFN_cuGraphRemoveDependencies_v12030` (`cudaTypedefs.h`): [`PFN_cuGraphRemoveDependencies_v12030`].
+/// `#define PFN_cuGraphRemoveDependencies PFN_cuGraphRemoveDependencies_v12030`
 ///
-/// - As written here: since CUDA 12.3; removed in 13.0; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphRemoveDependencies_v12030`]
+/// - Values: `PFN_cuGraphRemoveDependencies_v10000` in CUDA 11.7 to 12.2; `PFN_cuGraphRemoveDependencies_v12030` in CUDA 12.3 to 12.9
 pub type PFN_cuGraphRemoveDependencies = PFN_cuGraphRemoveDependencies_v12030;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphRetainUserObject PFN_cuGraphRetainUserObject_v11030` (`cudaTypedefs.h`): [`PFN_cuGraphRetainUserObject_v11030`].
+/// `#define PFN_cuGraphRetainUserObject PFN_cuGraphRetainUserObject_v11030`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphRetainUserObject_v11030`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphRetainUserObject = PFN_cuGraphRetainUserObject_v11030;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphUpload __API_TYPEDEF_PTSZ(PFN_cuGraphUpload, 11010, 11010)` (`cudaTypedefs.h`): [`PFN_cuGraphUpload_v11010`], under `per-thread-default-stream` [`PFN_cuGraphUpload_v11010_ptsz`].
+/// `#define PFN_cuGraphUpload __API_TYPEDEF_PTSZ(PFN_cuGraphUpload, 11010, 11010)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphUpload_v11010`], under `per-thread-default-stream` [`PFN_cuGraphUpload_v11010_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuGraphUpload = PFN_cuGraphUpload_v11010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphUpload __API_TYPEDEF_PTSZ(PFN_cuGraphUpload, 11010, 11010)` (`cudaTypedefs.h`): [`PFN_cuGraphUpload_v11010`], under `per-thread-default-stream` [`PFN_cuGraphUpload_v11010_ptsz`].
+/// `#define PFN_cuGraphUpload __API_TYPEDEF_PTSZ(PFN_cuGraphUpload, 11010, 11010)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphUpload_v11010`], under `per-thread-default-stream` [`PFN_cuGraphUpload_v11010_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuGraphUpload = PFN_cuGraphUpload_v11010_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphicsMapResources __API_TYPEDEF_PTSZ(PFN_cuGraphicsMapResources, 3000, 7000)` (`cudaTypedefs.h`): [`PFN_cuGraphicsMapResources_v3000`], under `per-thread-default-stream` [`PFN_cuGraphicsMapResources_v7000_ptsz`].
+/// `#define PFN_cuGraphicsMapResources __API_TYPEDEF_PTSZ(PFN_cuGraphicsMapResources, 3000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphicsMapResources_v3000`], under `per-thread-default-stream` [`PFN_cuGraphicsMapResources_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuGraphicsMapResources = PFN_cuGraphicsMapResources_v3000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphicsMapResources __API_TYPEDEF_PTSZ(PFN_cuGraphicsMapResources, 3000, 7000)` (`cudaTypedefs.h`): [`PFN_cuGraphicsMapResources_v3000`], under `per-thread-default-stream` [`PFN_cuGraphicsMapResources_v7000_ptsz`].
+/// `#define PFN_cuGraphicsMapResources __API_TYPEDEF_PTSZ(PFN_cuGraphicsMapResources, 3000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphicsMapResources_v3000`], under `per-thread-default-stream` [`PFN_cuGraphicsMapResources_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuGraphicsMapResources = PFN_cuGraphicsMapResources_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphicsResourceGetMappedMipmappedArray PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000` (`cudaTypedefs.h`): [`PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000`].
+/// `#define PFN_cuGraphicsResourceGetMappedMipmappedArray PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphicsResourceGetMappedMipmappedArray = PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphicsResourceGetMappedPointer PFN_cuGraphicsResourceGetMappedPointer_v3020` (`cudaTypedefs.h`): [`PFN_cuGraphicsResourceGetMappedPointer_v3020`].
+/// `#define PFN_cuGraphicsResourceGetMappedPointer PFN_cuGraphicsResourceGetMappedPointer_v3020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphicsResourceGetMappedPointer_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphicsResourceGetMappedPointer = PFN_cuGraphicsResourceGetMappedPointer_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphicsResourceSetMapFlags PFN_cuGraphicsResourceSetMapFlags_v6050` (`cudaTypedefs.h`): [`PFN_cuGraphicsResourceSetMapFlags_v6050`].
+/// `#define PFN_cuGraphicsResourceSetMapFlags PFN_cuGraphicsResourceSetMapFlags_v6050`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphicsResourceSetMapFlags_v6050`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphicsResourceSetMapFlags = PFN_cuGraphicsResourceSetMapFlags_v6050;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphicsSubResourceGetMappedArray PFN_cuGraphicsSubResourceGetMappedArray_v3000` (`cudaTypedefs.h`): [`PFN_cuGraphicsSubResourceGetMappedArray_v3000`].
+/// `#define PFN_cuGraphicsSubResourceGetMappedArray PFN_cuGraphicsSubResourceGetMappedArray_v3000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphicsSubResourceGetMappedArray_v3000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphicsSubResourceGetMappedArray = PFN_cuGraphicsSubResourceGetMappedArray_v3000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphicsUnmapResources __API_TYPEDEF_PTSZ(PFN_cuGraphicsUnmapResources, 3000, 7000)` (`cudaTypedefs.h`): [`PFN_cuGraphicsUnmapResources_v3000`], under `per-thread-default-stream` [`PFN_cuGraphicsUnmapResources_v7000_ptsz`].
+/// `#define PFN_cuGraphicsUnmapResources __API_TYPEDEF_PTSZ(PFN_cuGraphicsUnmapResources, 3000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphicsUnmapResources_v3000`], under `per-thread-default-stream` [`PFN_cuGraphicsUnmapResources_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuGraphicsUnmapResources = PFN_cuGraphicsUnmapResources_v3000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphicsUnmapResources __API_TYPEDEF_PTSZ(PFN_cuGraphicsUnmapResources, 3000, 7000)` (`cudaTypedefs.h`): [`PFN_cuGraphicsUnmapResources_v3000`], under `per-thread-default-stream` [`PFN_cuGraphicsUnmapResources_v7000_ptsz`].
+/// `#define PFN_cuGraphicsUnmapResources __API_TYPEDEF_PTSZ(PFN_cuGraphicsUnmapResources, 3000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphicsUnmapResources_v3000`], under `per-thread-default-stream` [`PFN_cuGraphicsUnmapResources_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuGraphicsUnmapResources = PFN_cuGraphicsUnmapResources_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphicsUnregisterResource PFN_cuGraphicsUnregisterResource_v3000` (`cudaTypedefs.h`): [`PFN_cuGraphicsUnregisterResource_v3000`].
+/// `#define PFN_cuGraphicsUnregisterResource PFN_cuGraphicsUnregisterResource_v3000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGraphicsUnregisterResource_v3000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphicsUnregisterResource = PFN_cuGraphicsUnregisterResource_v3000;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuGreenCtxCreate PFN_cuGreenCtxCreate_v12040` (`cudaTypedefs.h`): [`PFN_cuGreenCtxCreate_v12040`].
+/// `#define PFN_cuGreenCtxCreate PFN_cuGreenCtxCreate_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGreenCtxCreate_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuGreenCtxCreate = PFN_cuGreenCtxCreate_v12040;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuGreenCtxDestroy PFN_cuGreenCtxDestroy_v12040` (`cudaTypedefs.h`): [`PFN_cuGreenCtxDestroy_v12040`].
+/// `#define PFN_cuGreenCtxDestroy PFN_cuGreenCtxDestroy_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGreenCtxDestroy_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuGreenCtxDestroy = PFN_cuGreenCtxDestroy_v12040;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuGreenCtxGetDevResource PFN_cuGreenCtxGetDevResource_v12040` (`cudaTypedefs.h`): [`PFN_cuGreenCtxGetDevResource_v12040`].
+/// `#define PFN_cuGreenCtxGetDevResource PFN_cuGreenCtxGetDevResource_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGreenCtxGetDevResource_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuGreenCtxGetDevResource = PFN_cuGreenCtxGetDevResource_v12040;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuGreenCtxRecordEvent PFN_cuGreenCtxRecordEvent_v12040` (`cudaTypedefs.h`): [`PFN_cuGreenCtxRecordEvent_v12040`].
+/// `#define PFN_cuGreenCtxRecordEvent PFN_cuGreenCtxRecordEvent_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGreenCtxRecordEvent_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuGreenCtxRecordEvent = PFN_cuGreenCtxRecordEvent_v12040;
 #[cfg(all(cuda_ge_12050, not(cuda_ge_13000)))]
-/// `#define PFN_cuGreenCtxStreamCreate PFN_cuGreenCtxStreamCreate_v12050` (`cudaTypedefs.h`): [`PFN_cuGreenCtxStreamCreate_v12050`].
+/// `#define PFN_cuGreenCtxStreamCreate PFN_cuGreenCtxStreamCreate_v12050`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGreenCtxStreamCreate_v12050`]
 /// - Since CUDA 12.5; removed in 13.0
 pub type PFN_cuGreenCtxStreamCreate = PFN_cuGreenCtxStreamCreate_v12050;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuGreenCtxWaitEvent PFN_cuGreenCtxWaitEvent_v12040` (`cudaTypedefs.h`): [`PFN_cuGreenCtxWaitEvent_v12040`].
+/// `#define PFN_cuGreenCtxWaitEvent PFN_cuGreenCtxWaitEvent_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuGreenCtxWaitEvent_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuGreenCtxWaitEvent = PFN_cuGreenCtxWaitEvent_v12040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuImportExternalMemory PFN_cuImportExternalMemory_v10000` (`cudaTypedefs.h`): [`PFN_cuImportExternalMemory_v10000`].
+/// `#define PFN_cuImportExternalMemory PFN_cuImportExternalMemory_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuImportExternalMemory_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuImportExternalMemory = PFN_cuImportExternalMemory_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuImportExternalSemaphore PFN_cuImportExternalSemaphore_v10000` (`cudaTypedefs.h`): [`PFN_cuImportExternalSemaphore_v10000`].
+/// `#define PFN_cuImportExternalSemaphore PFN_cuImportExternalSemaphore_v10000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuImportExternalSemaphore_v10000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuImportExternalSemaphore = PFN_cuImportExternalSemaphore_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuInit PFN_cuInit_v2000` (`cudaTypedefs.h`): [`PFN_cuInit_v2000`].
+/// `#define PFN_cuInit PFN_cuInit_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuInit_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuInit = PFN_cuInit_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuIpcCloseMemHandle PFN_cuIpcCloseMemHandle_v4010` (`cudaTypedefs.h`): [`PFN_cuIpcCloseMemHandle_v4010`].
+/// `#define PFN_cuIpcCloseMemHandle PFN_cuIpcCloseMemHandle_v4010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuIpcCloseMemHandle_v4010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuIpcCloseMemHandle = PFN_cuIpcCloseMemHandle_v4010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuIpcGetEventHandle PFN_cuIpcGetEventHandle_v4010` (`cudaTypedefs.h`): [`PFN_cuIpcGetEventHandle_v4010`].
+/// `#define PFN_cuIpcGetEventHandle PFN_cuIpcGetEventHandle_v4010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuIpcGetEventHandle_v4010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuIpcGetEventHandle = PFN_cuIpcGetEventHandle_v4010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuIpcGetMemHandle PFN_cuIpcGetMemHandle_v4010` (`cudaTypedefs.h`): [`PFN_cuIpcGetMemHandle_v4010`].
+/// `#define PFN_cuIpcGetMemHandle PFN_cuIpcGetMemHandle_v4010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuIpcGetMemHandle_v4010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuIpcGetMemHandle = PFN_cuIpcGetMemHandle_v4010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuIpcOpenEventHandle PFN_cuIpcOpenEventHandle_v4010` (`cudaTypedefs.h`): [`PFN_cuIpcOpenEventHandle_v4010`].
+/// `#define PFN_cuIpcOpenEventHandle PFN_cuIpcOpenEventHandle_v4010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuIpcOpenEventHandle_v4010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuIpcOpenEventHandle = PFN_cuIpcOpenEventHandle_v4010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuIpcOpenMemHandle PFN_cuIpcOpenMemHandle_v11000` (`cudaTypedefs.h`): [`PFN_cuIpcOpenMemHandle_v11000`].
+/// `#define PFN_cuIpcOpenMemHandle PFN_cuIpcOpenMemHandle_v11000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuIpcOpenMemHandle_v11000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuIpcOpenMemHandle = PFN_cuIpcOpenMemHandle_v11000;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuKernelGetAttribute PFN_cuKernelGetAttribute_v12000` (`cudaTypedefs.h`): [`PFN_cuKernelGetAttribute_v12000`].
+/// `#define PFN_cuKernelGetAttribute PFN_cuKernelGetAttribute_v12000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuKernelGetAttribute_v12000`]
 /// - Since CUDA 12.0; removed in 13.0
 pub type PFN_cuKernelGetAttribute = PFN_cuKernelGetAttribute_v12000;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuKernelGetFunction PFN_cuKernelGetFunction_v12000` (`cudaTypedefs.h`): [`PFN_cuKernelGetFunction_v12000`].
+/// `#define PFN_cuKernelGetFunction PFN_cuKernelGetFunction_v12000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuKernelGetFunction_v12000`]
 /// - Since CUDA 12.0; removed in 13.0
 pub type PFN_cuKernelGetFunction = PFN_cuKernelGetFunction_v12000;
 #[cfg(all(cuda_ge_12050, not(cuda_ge_13000)))]
-/// `#define PFN_cuKernelGetLibrary PFN_cuKernelGetLibrary_v12050` (`cudaTypedefs.h`): [`PFN_cuKernelGetLibrary_v12050`].
+/// `#define PFN_cuKernelGetLibrary PFN_cuKernelGetLibrary_v12050`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuKernelGetLibrary_v12050`]
 /// - Since CUDA 12.5; removed in 13.0
 pub type PFN_cuKernelGetLibrary = PFN_cuKernelGetLibrary_v12050;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `#define PFN_cuKernelGetName PFN_cuKernelGetName_v12030` (`cudaTypedefs.h`): [`PFN_cuKernelGetName_v12030`].
+/// `#define PFN_cuKernelGetName PFN_cuKernelGetName_v12030`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuKernelGetName_v12030`]
 /// - Since CUDA 12.3; removed in 13.0
 pub type PFN_cuKernelGetName = PFN_cuKernelGetName_v12030;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuKernelGetParamInfo PFN_cuKernelGetParamInfo_v12040` (`cudaTypedefs.h`): [`PFN_cuKernelGetParamInfo_v12040`].
+/// `#define PFN_cuKernelGetParamInfo PFN_cuKernelGetParamInfo_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuKernelGetParamInfo_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuKernelGetParamInfo = PFN_cuKernelGetParamInfo_v12040;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuKernelSetAttribute PFN_cuKernelSetAttribute_v12000` (`cudaTypedefs.h`): [`PFN_cuKernelSetAttribute_v12000`].
+/// `#define PFN_cuKernelSetAttribute PFN_cuKernelSetAttribute_v12000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuKernelSetAttribute_v12000`]
 /// - Since CUDA 12.0; removed in 13.0
 pub type PFN_cuKernelSetAttribute = PFN_cuKernelSetAttribute_v12000;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuKernelSetCacheConfig PFN_cuKernelSetCacheConfig_v12000` (`cudaTypedefs.h`): [`PFN_cuKernelSetCacheConfig_v12000`].
+/// `#define PFN_cuKernelSetCacheConfig PFN_cuKernelSetCacheConfig_v12000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuKernelSetCacheConfig_v12000`]
 /// - Since CUDA 12.0; removed in 13.0
 pub type PFN_cuKernelSetCacheConfig = PFN_cuKernelSetCacheConfig_v12000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuLaunch PFN_cuLaunch_v2000` (`cudaTypedefs.h`): [`PFN_cuLaunch_v2000`].
+/// `#define PFN_cuLaunch PFN_cuLaunch_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLaunch_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuLaunch = PFN_cuLaunch_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuLaunchCooperativeKernel __API_TYPEDEF_PTSZ(PFN_cuLaunchCooperativeKernel, 9000, 9000)` (`cudaTypedefs.h`): [`PFN_cuLaunchCooperativeKernel_v9000`], under `per-thread-default-stream` [`PFN_cuLaunchCooperativeKernel_v9000_ptsz`].
+/// `#define PFN_cuLaunchCooperativeKernel __API_TYPEDEF_PTSZ(PFN_cuLaunchCooperativeKernel, 9000, 9000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLaunchCooperativeKernel_v9000`], under `per-thread-default-stream` [`PFN_cuLaunchCooperativeKernel_v9000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuLaunchCooperativeKernel = PFN_cuLaunchCooperativeKernel_v9000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuLaunchCooperativeKernel __API_TYPEDEF_PTSZ(PFN_cuLaunchCooperativeKernel, 9000, 9000)` (`cudaTypedefs.h`): [`PFN_cuLaunchCooperativeKernel_v9000`], under `per-thread-default-stream` [`PFN_cuLaunchCooperativeKernel_v9000_ptsz`].
+/// `#define PFN_cuLaunchCooperativeKernel __API_TYPEDEF_PTSZ(PFN_cuLaunchCooperativeKernel, 9000, 9000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLaunchCooperativeKernel_v9000`], under `per-thread-default-stream` [`PFN_cuLaunchCooperativeKernel_v9000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuLaunchCooperativeKernel = PFN_cuLaunchCooperativeKernel_v9000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuLaunchCooperativeKernelMultiDevice PFN_cuLaunchCooperativeKernelMultiDevice_v9000` (`cudaTypedefs.h`): [`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`].
+/// `#define PFN_cuLaunchCooperativeKernelMultiDevice PFN_cuLaunchCooperativeKernelMultiDevice_v9000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLaunchCooperativeKernelMultiDevice_v9000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuLaunchCooperativeKernelMultiDevice = PFN_cuLaunchCooperativeKernelMultiDevice_v9000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuLaunchGrid PFN_cuLaunchGrid_v2000` (`cudaTypedefs.h`): [`PFN_cuLaunchGrid_v2000`].
+/// `#define PFN_cuLaunchGrid PFN_cuLaunchGrid_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLaunchGrid_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuLaunchGrid = PFN_cuLaunchGrid_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuLaunchGridAsync PFN_cuLaunchGridAsync_v2000` (`cudaTypedefs.h`): [`PFN_cuLaunchGridAsync_v2000`].
+/// `#define PFN_cuLaunchGridAsync PFN_cuLaunchGridAsync_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLaunchGridAsync_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuLaunchGridAsync = PFN_cuLaunchGridAsync_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuLaunchHostFunc __API_TYPEDEF_PTSZ(PFN_cuLaunchHostFunc, 10000, 10000)` (`cudaTypedefs.h`): [`PFN_cuLaunchHostFunc_v10000`], under `per-thread-default-stream` [`PFN_cuLaunchHostFunc_v10000_ptsz`].
+/// `#define PFN_cuLaunchHostFunc __API_TYPEDEF_PTSZ(PFN_cuLaunchHostFunc, 10000, 10000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLaunchHostFunc_v10000`], under `per-thread-default-stream` [`PFN_cuLaunchHostFunc_v10000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuLaunchHostFunc = PFN_cuLaunchHostFunc_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuLaunchHostFunc __API_TYPEDEF_PTSZ(PFN_cuLaunchHostFunc, 10000, 10000)` (`cudaTypedefs.h`): [`PFN_cuLaunchHostFunc_v10000`], under `per-thread-default-stream` [`PFN_cuLaunchHostFunc_v10000_ptsz`].
+/// `#define PFN_cuLaunchHostFunc __API_TYPEDEF_PTSZ(PFN_cuLaunchHostFunc, 10000, 10000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLaunchHostFunc_v10000`], under `per-thread-default-stream` [`PFN_cuLaunchHostFunc_v10000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuLaunchHostFunc = PFN_cuLaunchHostFunc_v10000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuLaunchKernel __API_TYPEDEF_PTSZ(PFN_cuLaunchKernel, 4000, 7000)` (`cudaTypedefs.h`): [`PFN_cuLaunchKernel_v4000`], under `per-thread-default-stream` [`PFN_cuLaunchKernel_v7000_ptsz`].
+/// `#define PFN_cuLaunchKernel __API_TYPEDEF_PTSZ(PFN_cuLaunchKernel, 4000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLaunchKernel_v4000`], under `per-thread-default-stream` [`PFN_cuLaunchKernel_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuLaunchKernel = PFN_cuLaunchKernel_v4000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuLaunchKernel __API_TYPEDEF_PTSZ(PFN_cuLaunchKernel, 4000, 7000)` (`cudaTypedefs.h`): [`PFN_cuLaunchKernel_v4000`], under `per-thread-default-stream` [`PFN_cuLaunchKernel_v7000_ptsz`].
+/// `#define PFN_cuLaunchKernel __API_TYPEDEF_PTSZ(PFN_cuLaunchKernel, 4000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLaunchKernel_v4000`], under `per-thread-default-stream` [`PFN_cuLaunchKernel_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuLaunchKernel = PFN_cuLaunchKernel_v7000_ptsz;
 #[cfg(all(cuda_ge_11080, not(cuda_ge_13000)))]
-/// `#define PFN_cuLaunchKernelEx __API_TYPEDEF_PTSZ(PFN_cuLaunchKernelEx, 11060, 11060)` (`cudaTypedefs.h`): [`PFN_cuLaunchKernelEx_v11060`], under `per-thread-default-stream` [`PFN_cuLaunchKernelEx_v11060_ptsz`].
+/// `#define PFN_cuLaunchKernelEx __API_TYPEDEF_PTSZ(PFN_cuLaunchKernelEx, 11060, 11060)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLaunchKernelEx_v11060`], under `per-thread-default-stream` [`PFN_cuLaunchKernelEx_v11060_ptsz`]
 /// - Since CUDA 11.8; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuLaunchKernelEx = PFN_cuLaunchKernelEx_v11060;
 #[cfg(all(cuda_ge_11080, not(cuda_ge_13000)))]
-/// `#define PFN_cuLaunchKernelEx __API_TYPEDEF_PTSZ(PFN_cuLaunchKernelEx, 11060, 11060)` (`cudaTypedefs.h`): [`PFN_cuLaunchKernelEx_v11060`], under `per-thread-default-stream` [`PFN_cuLaunchKernelEx_v11060_ptsz`].
+/// `#define PFN_cuLaunchKernelEx __API_TYPEDEF_PTSZ(PFN_cuLaunchKernelEx, 11060, 11060)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLaunchKernelEx_v11060`], under `per-thread-default-stream` [`PFN_cuLaunchKernelEx_v11060_ptsz`]
 /// - Since CUDA 11.8; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuLaunchKernelEx = PFN_cuLaunchKernelEx_v11060_ptsz;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuLibraryEnumerateKernels PFN_cuLibraryEnumerateKernels_v12040` (`cudaTypedefs.h`): [`PFN_cuLibraryEnumerateKernels_v12040`].
+/// `#define PFN_cuLibraryEnumerateKernels PFN_cuLibraryEnumerateKernels_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLibraryEnumerateKernels_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuLibraryEnumerateKernels = PFN_cuLibraryEnumerateKernels_v12040;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuLibraryGetGlobal PFN_cuLibraryGetGlobal_v12000` (`cudaTypedefs.h`): [`PFN_cuLibraryGetGlobal_v12000`].
+/// `#define PFN_cuLibraryGetGlobal PFN_cuLibraryGetGlobal_v12000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLibraryGetGlobal_v12000`]
 /// - Since CUDA 12.0; removed in 13.0
 pub type PFN_cuLibraryGetGlobal = PFN_cuLibraryGetGlobal_v12000;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuLibraryGetKernel PFN_cuLibraryGetKernel_v12000` (`cudaTypedefs.h`): [`PFN_cuLibraryGetKernel_v12000`].
+/// `#define PFN_cuLibraryGetKernel PFN_cuLibraryGetKernel_v12000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLibraryGetKernel_v12000`]
 /// - Since CUDA 12.0; removed in 13.0
 pub type PFN_cuLibraryGetKernel = PFN_cuLibraryGetKernel_v12000;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuLibraryGetKernelCount PFN_cuLibraryGetKernelCount_v12040` (`cudaTypedefs.h`): [`PFN_cuLibraryGetKernelCount_v12040`].
+/// `#define PFN_cuLibraryGetKernelCount PFN_cuLibraryGetKernelCount_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLibraryGetKernelCount_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuLibraryGetKernelCount = PFN_cuLibraryGetKernelCount_v12040;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuLibraryGetManaged PFN_cuLibraryGetManaged_v12000` (`cudaTypedefs.h`): [`PFN_cuLibraryGetManaged_v12000`].
+/// `#define PFN_cuLibraryGetManaged PFN_cuLibraryGetManaged_v12000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLibraryGetManaged_v12000`]
 /// - Since CUDA 12.0; removed in 13.0
 pub type PFN_cuLibraryGetManaged = PFN_cuLibraryGetManaged_v12000;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuLibraryGetModule PFN_cuLibraryGetModule_v12000` (`cudaTypedefs.h`): [`PFN_cuLibraryGetModule_v12000`].
+/// `#define PFN_cuLibraryGetModule PFN_cuLibraryGetModule_v12000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLibraryGetModule_v12000`]
 /// - Since CUDA 12.0; removed in 13.0
 pub type PFN_cuLibraryGetModule = PFN_cuLibraryGetModule_v12000;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuLibraryGetUnifiedFunction PFN_cuLibraryGetUnifiedFunction_v12000` (`cudaTypedefs.h`): [`PFN_cuLibraryGetUnifiedFunction_v12000`].
+/// `#define PFN_cuLibraryGetUnifiedFunction PFN_cuLibraryGetUnifiedFunction_v12000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLibraryGetUnifiedFunction_v12000`]
 /// - Since CUDA 12.0; removed in 13.0
 pub type PFN_cuLibraryGetUnifiedFunction = PFN_cuLibraryGetUnifiedFunction_v12000;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuLibraryLoadData PFN_cuLibraryLoadData_v12000` (`cudaTypedefs.h`): [`PFN_cuLibraryLoadData_v12000`].
+/// `#define PFN_cuLibraryLoadData PFN_cuLibraryLoadData_v12000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLibraryLoadData_v12000`]
 /// - Since CUDA 12.0; removed in 13.0
 pub type PFN_cuLibraryLoadData = PFN_cuLibraryLoadData_v12000;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuLibraryLoadFromFile PFN_cuLibraryLoadFromFile_v12000` (`cudaTypedefs.h`): [`PFN_cuLibraryLoadFromFile_v12000`].
+/// `#define PFN_cuLibraryLoadFromFile PFN_cuLibraryLoadFromFile_v12000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLibraryLoadFromFile_v12000`]
 /// - Since CUDA 12.0; removed in 13.0
 pub type PFN_cuLibraryLoadFromFile = PFN_cuLibraryLoadFromFile_v12000;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuLibraryUnload PFN_cuLibraryUnload_v12000` (`cudaTypedefs.h`): [`PFN_cuLibraryUnload_v12000`].
+/// `#define PFN_cuLibraryUnload PFN_cuLibraryUnload_v12000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLibraryUnload_v12000`]
 /// - Since CUDA 12.0; removed in 13.0
 pub type PFN_cuLibraryUnload = PFN_cuLibraryUnload_v12000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuLinkAddData PFN_cuLinkAddData_v6050` (`cudaTypedefs.h`): [`PFN_cuLinkAddData_v6050`].
+/// `#define PFN_cuLinkAddData PFN_cuLinkAddData_v6050`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLinkAddData_v6050`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuLinkAddData = PFN_cuLinkAddData_v6050;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuLinkAddFile PFN_cuLinkAddFile_v6050` (`cudaTypedefs.h`): [`PFN_cuLinkAddFile_v6050`].
+/// `#define PFN_cuLinkAddFile PFN_cuLinkAddFile_v6050`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLinkAddFile_v6050`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuLinkAddFile = PFN_cuLinkAddFile_v6050;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuLinkComplete PFN_cuLinkComplete_v5050` (`cudaTypedefs.h`): [`PFN_cuLinkComplete_v5050`].
+/// `#define PFN_cuLinkComplete PFN_cuLinkComplete_v5050`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLinkComplete_v5050`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuLinkComplete = PFN_cuLinkComplete_v5050;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuLinkCreate PFN_cuLinkCreate_v6050` (`cudaTypedefs.h`): [`PFN_cuLinkCreate_v6050`].
+/// `#define PFN_cuLinkCreate PFN_cuLinkCreate_v6050`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLinkCreate_v6050`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuLinkCreate = PFN_cuLinkCreate_v6050;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuLinkDestroy PFN_cuLinkDestroy_v5050` (`cudaTypedefs.h`): [`PFN_cuLinkDestroy_v5050`].
+/// `#define PFN_cuLinkDestroy PFN_cuLinkDestroy_v5050`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLinkDestroy_v5050`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuLinkDestroy = PFN_cuLinkDestroy_v5050;
 #[cfg(all(cuda_ge_12090, not(cuda_ge_13000)))]
-/// `#define PFN_cuLogsCurrent PFN_cuLogsCurrent_v12090` (`cudaTypedefs.h`): [`PFN_cuLogsCurrent_v12090`].
+/// `#define PFN_cuLogsCurrent PFN_cuLogsCurrent_v12090`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLogsCurrent_v12090`]
 /// - Only in CUDA 12.9
 pub type PFN_cuLogsCurrent = PFN_cuLogsCurrent_v12090;
 #[cfg(all(cuda_ge_12090, not(cuda_ge_13000)))]
-/// `#define PFN_cuLogsDumpToFile PFN_cuLogsDumpToFile_v12090` (`cudaTypedefs.h`): [`PFN_cuLogsDumpToFile_v12090`].
+/// `#define PFN_cuLogsDumpToFile PFN_cuLogsDumpToFile_v12090`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLogsDumpToFile_v12090`]
 /// - Only in CUDA 12.9
 pub type PFN_cuLogsDumpToFile = PFN_cuLogsDumpToFile_v12090;
 #[cfg(all(cuda_ge_12090, not(cuda_ge_13000)))]
-/// `#define PFN_cuLogsDumpToMemory PFN_cuLogsDumpToMemory_v12090` (`cudaTypedefs.h`): [`PFN_cuLogsDumpToMemory_v12090`].
+/// `#define PFN_cuLogsDumpToMemory PFN_cuLogsDumpToMemory_v12090`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLogsDumpToMemory_v12090`]
 /// - Only in CUDA 12.9
 pub type PFN_cuLogsDumpToMemory = PFN_cuLogsDumpToMemory_v12090;
 #[cfg(all(cuda_ge_12090, not(cuda_ge_13000)))]
-/// `#define PFN_cuLogsRegisterCallback PFN_cuLogsRegisterCallback_v12090` (`cudaTypedefs.h`): [`PFN_cuLogsRegisterCallback_v12090`].
+/// `#define PFN_cuLogsRegisterCallback PFN_cuLogsRegisterCallback_v12090`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLogsRegisterCallback_v12090`]
 /// - Only in CUDA 12.9
 pub type PFN_cuLogsRegisterCallback = PFN_cuLogsRegisterCallback_v12090;
 #[cfg(all(cuda_ge_12090, not(cuda_ge_13000)))]
-/// `#define PFN_cuLogsUnregisterCallback PFN_cuLogsUnregisterCallback_v12090` (`cudaTypedefs.h`): [`PFN_cuLogsUnregisterCallback_v12090`].
+/// `#define PFN_cuLogsUnregisterCallback PFN_cuLogsUnregisterCallback_v12090`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuLogsUnregisterCallback_v12090`]
 /// - Only in CUDA 12.9
 pub type PFN_cuLogsUnregisterCallback = PFN_cuLogsUnregisterCallback_v12090;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemAddressFree PFN_cuMemAddressFree_v10020` (`cudaTypedefs.h`): [`PFN_cuMemAddressFree_v10020`].
+/// `#define PFN_cuMemAddressFree PFN_cuMemAddressFree_v10020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemAddressFree_v10020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemAddressFree = PFN_cuMemAddressFree_v10020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemAddressReserve PFN_cuMemAddressReserve_v10020` (`cudaTypedefs.h`): [`PFN_cuMemAddressReserve_v10020`].
+/// `#define PFN_cuMemAddressReserve PFN_cuMemAddressReserve_v10020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemAddressReserve_v10020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemAddressReserve = PFN_cuMemAddressReserve_v10020;
 #[cfg(not(cuda_ge_12090))]
-/// `#define PFN_cuMemAdvise PFN_cuMemAdvise_v8000` (`cudaTypedefs.h`): [`PFN_cuMemAdvise_v8000`].
+/// `#define PFN_cuMemAdvise PFN_cuMemAdvise_v8000`
 ///
-/// - As written here: in CUDA 11.7 to 12.8; removed in 12.9; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemAdvise_v8000`]
+/// - Values: `PFN_cuMemAdvise_v8000` in CUDA 11.7 to 12.8; `PFN_cuMemAdvise_v12020` only in CUDA 12.9
 pub type PFN_cuMemAdvise = PFN_cuMemAdvise_v8000;
 #[cfg(all(cuda_ge_12090, not(cuda_ge_13000)))]
-/// `#define PFN_cuMemAdvise PFN_cuMemAdvise_v12020` (`cudaTypedefs.h`): [`PFN_cuMemAdvise_v12020`].
+/// `#define PFN_cuMemAdvise PFN_cuMemAdvise_v12020`
 ///
-/// - As written here: only in CUDA 12.9; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemAdvise_v12020`]
+/// - Values: `PFN_cuMemAdvise_v8000` in CUDA 11.7 to 12.8; `PFN_cuMemAdvise_v12020` only in CUDA 12.9
 pub type PFN_cuMemAdvise = PFN_cuMemAdvise_v12020;
 #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
-/// `#define PFN_cuMemAdvise_v2 PFN_cuMemAdvise_v12020` (`cudaTypedefs.h`): [`PFN_cuMemAdvise_v12020`].
+/// `#define PFN_cuMemAdvise_v2 PFN_cuMemAdvise_v12020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemAdvise_v12020`]
 /// - Since CUDA 12.2; removed in 13.0
 pub type PFN_cuMemAdvise_v2 = PFN_cuMemAdvise_v12020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemAlloc PFN_cuMemAlloc_v3020` (`cudaTypedefs.h`): [`PFN_cuMemAlloc_v3020`].
+/// `#define PFN_cuMemAlloc PFN_cuMemAlloc_v3020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemAlloc_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemAlloc = PFN_cuMemAlloc_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemAllocAsync __API_TYPEDEF_PTSZ(PFN_cuMemAllocAsync, 11020, 11020)` (`cudaTypedefs.h`): [`PFN_cuMemAllocAsync_v11020`], under `per-thread-default-stream` [`PFN_cuMemAllocAsync_v11020_ptsz`].
+/// `#define PFN_cuMemAllocAsync __API_TYPEDEF_PTSZ(PFN_cuMemAllocAsync, 11020, 11020)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemAllocAsync_v11020`], under `per-thread-default-stream` [`PFN_cuMemAllocAsync_v11020_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemAllocAsync = PFN_cuMemAllocAsync_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemAllocAsync __API_TYPEDEF_PTSZ(PFN_cuMemAllocAsync, 11020, 11020)` (`cudaTypedefs.h`): [`PFN_cuMemAllocAsync_v11020`], under `per-thread-default-stream` [`PFN_cuMemAllocAsync_v11020_ptsz`].
+/// `#define PFN_cuMemAllocAsync __API_TYPEDEF_PTSZ(PFN_cuMemAllocAsync, 11020, 11020)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemAllocAsync_v11020`], under `per-thread-default-stream` [`PFN_cuMemAllocAsync_v11020_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemAllocAsync = PFN_cuMemAllocAsync_v11020_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemAllocFromPoolAsync __API_TYPEDEF_PTSZ(PFN_cuMemAllocFromPoolAsync, 11020, 11020)` (`cudaTypedefs.h`): [`PFN_cuMemAllocFromPoolAsync_v11020`], under `per-thread-default-stream` [`PFN_cuMemAllocFromPoolAsync_v11020_ptsz`].
+/// `#define PFN_cuMemAllocFromPoolAsync __API_TYPEDEF_PTSZ(PFN_cuMemAllocFromPoolAsync, 11020, 11020)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemAllocFromPoolAsync_v11020`], under `per-thread-default-stream` [`PFN_cuMemAllocFromPoolAsync_v11020_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemAllocFromPoolAsync = PFN_cuMemAllocFromPoolAsync_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemAllocFromPoolAsync __API_TYPEDEF_PTSZ(PFN_cuMemAllocFromPoolAsync, 11020, 11020)` (`cudaTypedefs.h`): [`PFN_cuMemAllocFromPoolAsync_v11020`], under `per-thread-default-stream` [`PFN_cuMemAllocFromPoolAsync_v11020_ptsz`].
+/// `#define PFN_cuMemAllocFromPoolAsync __API_TYPEDEF_PTSZ(PFN_cuMemAllocFromPoolAsync, 11020, 11020)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemAllocFromPoolAsync_v11020`], under `per-thread-default-stream` [`PFN_cuMemAllocFromPoolAsync_v11020_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemAllocFromPoolAsync = PFN_cuMemAllocFromPoolAsync_v11020_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemAllocHost PFN_cuMemAllocHost_v3020` (`cudaTypedefs.h`): [`PFN_cuMemAllocHost_v3020`].
+/// `#define PFN_cuMemAllocHost PFN_cuMemAllocHost_v3020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemAllocHost_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemAllocHost = PFN_cuMemAllocHost_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemAllocManaged PFN_cuMemAllocManaged_v6000` (`cudaTypedefs.h`): [`PFN_cuMemAllocManaged_v6000`].
+/// `#define PFN_cuMemAllocManaged PFN_cuMemAllocManaged_v6000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemAllocManaged_v6000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemAllocManaged = PFN_cuMemAllocManaged_v6000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemAllocPitch PFN_cuMemAllocPitch_v3020` (`cudaTypedefs.h`): [`PFN_cuMemAllocPitch_v3020`].
+/// `#define PFN_cuMemAllocPitch PFN_cuMemAllocPitch_v3020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemAllocPitch_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemAllocPitch = PFN_cuMemAllocPitch_v3020;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `#define PFN_cuMemBatchDecompressAsync __API_TYPEDEF_PTSZ(PFN_cuMemBatchDecompressAsync, 12060, 12060)` (`cudaTypedefs.h`): [`PFN_cuMemBatchDecompressAsync_v12060`], under `per-thread-default-stream` [`PFN_cuMemBatchDecompressAsync_v12060_ptsz`].
+/// `#define PFN_cuMemBatchDecompressAsync __API_TYPEDEF_PTSZ(PFN_cuMemBatchDecompressAsync, 12060, 12060)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemBatchDecompressAsync_v12060`], under `per-thread-default-stream` [`PFN_cuMemBatchDecompressAsync_v12060_ptsz`]
 /// - Since CUDA 12.8; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemBatchDecompressAsync = PFN_cuMemBatchDecompressAsync_v12060;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `#define PFN_cuMemBatchDecompressAsync __API_TYPEDEF_PTSZ(PFN_cuMemBatchDecompressAsync, 12060, 12060)` (`cudaTypedefs.h`): [`PFN_cuMemBatchDecompressAsync_v12060`], under `per-thread-default-stream` [`PFN_cuMemBatchDecompressAsync_v12060_ptsz`].
+/// `#define PFN_cuMemBatchDecompressAsync __API_TYPEDEF_PTSZ(PFN_cuMemBatchDecompressAsync, 12060, 12060)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemBatchDecompressAsync_v12060`], under `per-thread-default-stream` [`PFN_cuMemBatchDecompressAsync_v12060_ptsz`]
 /// - Since CUDA 12.8; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemBatchDecompressAsync = PFN_cuMemBatchDecompressAsync_v12060_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemCreate PFN_cuMemCreate_v10020` (`cudaTypedefs.h`): [`PFN_cuMemCreate_v10020`].
+/// `#define PFN_cuMemCreate PFN_cuMemCreate_v10020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemCreate_v10020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemCreate = PFN_cuMemCreate_v10020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemExportToShareableHandle PFN_cuMemExportToShareableHandle_v10020` (`cudaTypedefs.h`): [`PFN_cuMemExportToShareableHandle_v10020`].
+/// `#define PFN_cuMemExportToShareableHandle PFN_cuMemExportToShareableHandle_v10020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemExportToShareableHandle_v10020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemExportToShareableHandle = PFN_cuMemExportToShareableHandle_v10020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemFree PFN_cuMemFree_v3020` (`cudaTypedefs.h`): [`PFN_cuMemFree_v3020`].
+/// `#define PFN_cuMemFree PFN_cuMemFree_v3020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemFree_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemFree = PFN_cuMemFree_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemFreeAsync __API_TYPEDEF_PTSZ(PFN_cuMemFreeAsync, 11020, 11020)` (`cudaTypedefs.h`): [`PFN_cuMemFreeAsync_v11020`], under `per-thread-default-stream` [`PFN_cuMemFreeAsync_v11020_ptsz`].
+/// `#define PFN_cuMemFreeAsync __API_TYPEDEF_PTSZ(PFN_cuMemFreeAsync, 11020, 11020)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemFreeAsync_v11020`], under `per-thread-default-stream` [`PFN_cuMemFreeAsync_v11020_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemFreeAsync = PFN_cuMemFreeAsync_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemFreeAsync __API_TYPEDEF_PTSZ(PFN_cuMemFreeAsync, 11020, 11020)` (`cudaTypedefs.h`): [`PFN_cuMemFreeAsync_v11020`], under `per-thread-default-stream` [`PFN_cuMemFreeAsync_v11020_ptsz`].
+/// `#define PFN_cuMemFreeAsync __API_TYPEDEF_PTSZ(PFN_cuMemFreeAsync, 11020, 11020)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemFreeAsync_v11020`], under `per-thread-default-stream` [`PFN_cuMemFreeAsync_v11020_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemFreeAsync = PFN_cuMemFreeAsync_v11020_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemFreeHost PFN_cuMemFreeHost_v2000` (`cudaTypedefs.h`): [`PFN_cuMemFreeHost_v2000`].
+/// `#define PFN_cuMemFreeHost PFN_cuMemFreeHost_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemFreeHost_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemFreeHost = PFN_cuMemFreeHost_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemGetAccess PFN_cuMemGetAccess_v10020` (`cudaTypedefs.h`): [`PFN_cuMemGetAccess_v10020`].
+/// `#define PFN_cuMemGetAccess PFN_cuMemGetAccess_v10020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemGetAccess_v10020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemGetAccess = PFN_cuMemGetAccess_v10020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemGetAddressRange PFN_cuMemGetAddressRange_v3020` (`cudaTypedefs.h`): [`PFN_cuMemGetAddressRange_v3020`].
+/// `#define PFN_cuMemGetAddressRange PFN_cuMemGetAddressRange_v3020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemGetAddressRange_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemGetAddressRange = PFN_cuMemGetAddressRange_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemGetAllocationGranularity PFN_cuMemGetAllocationGranularity_v10020` (`cudaTypedefs.h`): [`PFN_cuMemGetAllocationGranularity_v10020`].
+/// `#define PFN_cuMemGetAllocationGranularity PFN_cuMemGetAllocationGranularity_v10020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemGetAllocationGranularity_v10020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemGetAllocationGranularity = PFN_cuMemGetAllocationGranularity_v10020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemGetAllocationPropertiesFromHandle PFN_cuMemGetAllocationPropertiesFromHandle_v10020` (`cudaTypedefs.h`): [`PFN_cuMemGetAllocationPropertiesFromHandle_v10020`].
+/// `#define PFN_cuMemGetAllocationPropertiesFromHandle PFN_cuMemGetAllocationPropertiesFromHandle_v10020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemGetAllocationPropertiesFromHandle_v10020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemGetAllocationPropertiesFromHandle = PFN_cuMemGetAllocationPropertiesFromHandle_v10020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemGetHandleForAddressRange PFN_cuMemGetHandleForAddressRange_v11070` (`cudaTypedefs.h`): [`PFN_cuMemGetHandleForAddressRange_v11070`].
+/// `#define PFN_cuMemGetHandleForAddressRange PFN_cuMemGetHandleForAddressRange_v11070`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemGetHandleForAddressRange_v11070`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemGetHandleForAddressRange = PFN_cuMemGetHandleForAddressRange_v11070;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemGetInfo PFN_cuMemGetInfo_v3020` (`cudaTypedefs.h`): [`PFN_cuMemGetInfo_v3020`].
+/// `#define PFN_cuMemGetInfo PFN_cuMemGetInfo_v3020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemGetInfo_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemGetInfo = PFN_cuMemGetInfo_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemHostAlloc PFN_cuMemHostAlloc_v2020` (`cudaTypedefs.h`): [`PFN_cuMemHostAlloc_v2020`].
+/// `#define PFN_cuMemHostAlloc PFN_cuMemHostAlloc_v2020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemHostAlloc_v2020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemHostAlloc = PFN_cuMemHostAlloc_v2020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemHostGetDevicePointer PFN_cuMemHostGetDevicePointer_v3020` (`cudaTypedefs.h`): [`PFN_cuMemHostGetDevicePointer_v3020`].
+/// `#define PFN_cuMemHostGetDevicePointer PFN_cuMemHostGetDevicePointer_v3020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemHostGetDevicePointer_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemHostGetDevicePointer = PFN_cuMemHostGetDevicePointer_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemHostGetFlags PFN_cuMemHostGetFlags_v2030` (`cudaTypedefs.h`): [`PFN_cuMemHostGetFlags_v2030`].
+/// `#define PFN_cuMemHostGetFlags PFN_cuMemHostGetFlags_v2030`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemHostGetFlags_v2030`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemHostGetFlags = PFN_cuMemHostGetFlags_v2030;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemHostRegister PFN_cuMemHostRegister_v6050` (`cudaTypedefs.h`): [`PFN_cuMemHostRegister_v6050`].
+/// `#define PFN_cuMemHostRegister PFN_cuMemHostRegister_v6050`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemHostRegister_v6050`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemHostRegister = PFN_cuMemHostRegister_v6050;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemHostUnregister PFN_cuMemHostUnregister_v4000` (`cudaTypedefs.h`): [`PFN_cuMemHostUnregister_v4000`].
+/// `#define PFN_cuMemHostUnregister PFN_cuMemHostUnregister_v4000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemHostUnregister_v4000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemHostUnregister = PFN_cuMemHostUnregister_v4000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemImportFromShareableHandle PFN_cuMemImportFromShareableHandle_v10020` (`cudaTypedefs.h`): [`PFN_cuMemImportFromShareableHandle_v10020`].
+/// `#define PFN_cuMemImportFromShareableHandle PFN_cuMemImportFromShareableHandle_v10020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemImportFromShareableHandle_v10020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemImportFromShareableHandle = PFN_cuMemImportFromShareableHandle_v10020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemMap PFN_cuMemMap_v10020` (`cudaTypedefs.h`): [`PFN_cuMemMap_v10020`].
+/// `#define PFN_cuMemMap PFN_cuMemMap_v10020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemMap_v10020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemMap = PFN_cuMemMap_v10020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemMapArrayAsync __API_TYPEDEF_PTSZ(PFN_cuMemMapArrayAsync, 11010, 11010)` (`cudaTypedefs.h`): [`PFN_cuMemMapArrayAsync_v11010`], under `per-thread-default-stream` [`PFN_cuMemMapArrayAsync_v11010_ptsz`].
+/// `#define PFN_cuMemMapArrayAsync __API_TYPEDEF_PTSZ(PFN_cuMemMapArrayAsync, 11010, 11010)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemMapArrayAsync_v11010`], under `per-thread-default-stream` [`PFN_cuMemMapArrayAsync_v11010_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemMapArrayAsync = PFN_cuMemMapArrayAsync_v11010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemMapArrayAsync __API_TYPEDEF_PTSZ(PFN_cuMemMapArrayAsync, 11010, 11010)` (`cudaTypedefs.h`): [`PFN_cuMemMapArrayAsync_v11010`], under `per-thread-default-stream` [`PFN_cuMemMapArrayAsync_v11010_ptsz`].
+/// `#define PFN_cuMemMapArrayAsync __API_TYPEDEF_PTSZ(PFN_cuMemMapArrayAsync, 11010, 11010)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemMapArrayAsync_v11010`], under `per-thread-default-stream` [`PFN_cuMemMapArrayAsync_v11010_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemMapArrayAsync = PFN_cuMemMapArrayAsync_v11010_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemPoolCreate PFN_cuMemPoolCreate_v11020` (`cudaTypedefs.h`): [`PFN_cuMemPoolCreate_v11020`].
+/// `#define PFN_cuMemPoolCreate PFN_cuMemPoolCreate_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemPoolCreate_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemPoolCreate = PFN_cuMemPoolCreate_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemPoolDestroy PFN_cuMemPoolDestroy_v11020` (`cudaTypedefs.h`): [`PFN_cuMemPoolDestroy_v11020`].
+/// `#define PFN_cuMemPoolDestroy PFN_cuMemPoolDestroy_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemPoolDestroy_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemPoolDestroy = PFN_cuMemPoolDestroy_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemPoolExportPointer PFN_cuMemPoolExportPointer_v11020` (`cudaTypedefs.h`): [`PFN_cuMemPoolExportPointer_v11020`].
+/// `#define PFN_cuMemPoolExportPointer PFN_cuMemPoolExportPointer_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemPoolExportPointer_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemPoolExportPointer = PFN_cuMemPoolExportPointer_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemPoolExportToShareableHandle PFN_cuMemPoolExportToShareableHandle_v11020` (`cudaTypedefs.h`): [`PFN_cuMemPoolExportToShareableHandle_v11020`].
+/// `#define PFN_cuMemPoolExportToShareableHandle PFN_cuMemPoolExportToShareableHandle_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemPoolExportToShareableHandle_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemPoolExportToShareableHandle = PFN_cuMemPoolExportToShareableHandle_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemPoolGetAccess PFN_cuMemPoolGetAccess_v11020` (`cudaTypedefs.h`): [`PFN_cuMemPoolGetAccess_v11020`].
+/// `#define PFN_cuMemPoolGetAccess PFN_cuMemPoolGetAccess_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemPoolGetAccess_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemPoolGetAccess = PFN_cuMemPoolGetAccess_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemPoolGetAttribute PFN_cuMemPoolGetAttribute_v11020` (`cudaTypedefs.h`): [`PFN_cuMemPoolGetAttribute_v11020`].
+/// `#define PFN_cuMemPoolGetAttribute PFN_cuMemPoolGetAttribute_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemPoolGetAttribute_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemPoolGetAttribute = PFN_cuMemPoolGetAttribute_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemPoolImportFromShareableHandle PFN_cuMemPoolImportFromShareableHandle_v11020` (`cudaTypedefs.h`): [`PFN_cuMemPoolImportFromShareableHandle_v11020`].
+/// `#define PFN_cuMemPoolImportFromShareableHandle PFN_cuMemPoolImportFromShareableHandle_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemPoolImportFromShareableHandle_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemPoolImportFromShareableHandle = PFN_cuMemPoolImportFromShareableHandle_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemPoolImportPointer PFN_cuMemPoolImportPointer_v11020` (`cudaTypedefs.h`): [`PFN_cuMemPoolImportPointer_v11020`].
+/// `#define PFN_cuMemPoolImportPointer PFN_cuMemPoolImportPointer_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemPoolImportPointer_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemPoolImportPointer = PFN_cuMemPoolImportPointer_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemPoolSetAccess PFN_cuMemPoolSetAccess_v11020` (`cudaTypedefs.h`): [`PFN_cuMemPoolSetAccess_v11020`].
+/// `#define PFN_cuMemPoolSetAccess PFN_cuMemPoolSetAccess_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemPoolSetAccess_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemPoolSetAccess = PFN_cuMemPoolSetAccess_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemPoolSetAttribute PFN_cuMemPoolSetAttribute_v11020` (`cudaTypedefs.h`): [`PFN_cuMemPoolSetAttribute_v11020`].
+/// `#define PFN_cuMemPoolSetAttribute PFN_cuMemPoolSetAttribute_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemPoolSetAttribute_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemPoolSetAttribute = PFN_cuMemPoolSetAttribute_v11020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemPoolTrimTo PFN_cuMemPoolTrimTo_v11020` (`cudaTypedefs.h`): [`PFN_cuMemPoolTrimTo_v11020`].
+/// `#define PFN_cuMemPoolTrimTo PFN_cuMemPoolTrimTo_v11020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemPoolTrimTo_v11020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemPoolTrimTo = PFN_cuMemPoolTrimTo_v11020;
 #[cfg(not(cuda_ge_12090))]
-/// `#define PFN_cuMemPrefetchAsync __API_TYPEDEF_PTSZ(PFN_cuMemPrefetchAsync, 8000, 8000)` (`cudaTypedefs.h`): [`PFN_cuMemPrefetchAsync_v8000`], under `per-thread-default-stream` [`PFN_cuMemPrefetchAsync_v8000_ptsz`].
+/// `#define PFN_cuMemPrefetchAsync __API_TYPEDEF_PTSZ(PFN_cuMemPrefetchAsync, 8000, 8000)`
 ///
-/// - As written here: in CUDA 11.7 to 12.8; removed in 12.9; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemPrefetchAsync_v8000`], under `per-thread-default-stream` [`PFN_cuMemPrefetchAsync_v8000_ptsz`]
+/// - Values: `__API_TYPEDEF_PTSZ(PFN_cuMemPrefetchAsync, 8000, 8000)` in CUDA 11.7 to 12.8; `__API_TYPEDEF_PTSZ(PFN_cuMemPrefetchAsync, 12020, 12020)` only in CUDA 12.9
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemPrefetchAsync = PFN_cuMemPrefetchAsync_v8000;
 #[cfg(not(cuda_ge_12090))]
-/// `#define PFN_cuMemPrefetchAsync __API_TYPEDEF_PTSZ(PFN_cuMemPrefetchAsync, 8000, 8000)` (`cudaTypedefs.h`): [`PFN_cuMemPrefetchAsync_v8000`], under `per-thread-default-stream` [`PFN_cuMemPrefetchAsync_v8000_ptsz`].
+/// `#define PFN_cuMemPrefetchAsync __API_TYPEDEF_PTSZ(PFN_cuMemPrefetchAsync, 8000, 8000)`
 ///
-/// - As written here: in CUDA 11.7 to 12.8; removed in 12.9; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemPrefetchAsync_v8000`], under `per-thread-default-stream` [`PFN_cuMemPrefetchAsync_v8000_ptsz`]
+/// - Values: `__API_TYPEDEF_PTSZ(PFN_cuMemPrefetchAsync, 8000, 8000)` in CUDA 11.7 to 12.8; `__API_TYPEDEF_PTSZ(PFN_cuMemPrefetchAsync, 12020, 12020)` only in CUDA 12.9
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemPrefetchAsync = PFN_cuMemPrefetchAsync_v8000_ptsz;
 #[cfg(all(cuda_ge_12090, not(cuda_ge_13000)))]
-/// `#define PFN_cuMemPrefetchAsync __API_TYPEDEF_PTSZ(PFN_cuMemPrefetchAsync, 12020, 12020)` (`cudaTypedefs.h`): [`PFN_cuMemPrefetchAsync_v12020`], under `per-thread-default-stream` [`PFN_cuMemPrefetchAsync_v12020_ptsz`].
+/// `#define PFN_cuMemPrefetchAsync __API_TYPEDEF_PTSZ(PFN_cuMemPrefetchAsync, 12020, 12020)`
 ///
-/// - As written here: only in CUDA 12.9; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemPrefetchAsync_v12020`], under `per-thread-default-stream` [`PFN_cuMemPrefetchAsync_v12020_ptsz`]
+/// - Values: `__API_TYPEDEF_PTSZ(PFN_cuMemPrefetchAsync, 8000, 8000)` in CUDA 11.7 to 12.8; `__API_TYPEDEF_PTSZ(PFN_cuMemPrefetchAsync, 12020, 12020)` only in CUDA 12.9
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemPrefetchAsync = PFN_cuMemPrefetchAsync_v12020;
 #[cfg(all(cuda_ge_12090, not(cuda_ge_13000)))]
-/// `#define PFN_cuMemPrefetchAsync __API_TYPEDEF_PTSZ(PFN_cuMemPrefetchAsync, 12020, 12020)` (`cudaTypedefs.h`): [`PFN_cuMemPrefetchAsync_v12020`], under `per-thread-default-stream` [`PFN_cuMemPrefetchAsync_v12020_ptsz`].
+/// `#define PFN_cuMemPrefetchAsync __API_TYPEDEF_PTSZ(PFN_cuMemPrefetchAsync, 12020, 12020)`
 ///
-/// - As written here: only in CUDA 12.9; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemPrefetchAsync_v12020`], under `per-thread-default-stream` [`PFN_cuMemPrefetchAsync_v12020_ptsz`]
+/// - Values: `__API_TYPEDEF_PTSZ(PFN_cuMemPrefetchAsync, 8000, 8000)` in CUDA 11.7 to 12.8; `__API_TYPEDEF_PTSZ(PFN_cuMemPrefetchAsync, 12020, 12020)` only in CUDA 12.9
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemPrefetchAsync = PFN_cuMemPrefetchAsync_v12020_ptsz;
 #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
-/// `#define PFN_cuMemPrefetchAsync_v2 __API_TYPEDEF_PTSZ(PFN_cuMemPrefetchAsync, 12020, 12020)` (`cudaTypedefs.h`): [`PFN_cuMemPrefetchAsync_v12020`], under `per-thread-default-stream` [`PFN_cuMemPrefetchAsync_v12020_ptsz`].
+/// `#define PFN_cuMemPrefetchAsync_v2 __API_TYPEDEF_PTSZ(PFN_cuMemPrefetchAsync, 12020, 12020)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemPrefetchAsync_v12020`], under `per-thread-default-stream` [`PFN_cuMemPrefetchAsync_v12020_ptsz`]
 /// - Since CUDA 12.2; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemPrefetchAsync_v2 = PFN_cuMemPrefetchAsync_v12020;
 #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
-/// `#define PFN_cuMemPrefetchAsync_v2 __API_TYPEDEF_PTSZ(PFN_cuMemPrefetchAsync, 12020, 12020)` (`cudaTypedefs.h`): [`PFN_cuMemPrefetchAsync_v12020`], under `per-thread-default-stream` [`PFN_cuMemPrefetchAsync_v12020_ptsz`].
+/// `#define PFN_cuMemPrefetchAsync_v2 __API_TYPEDEF_PTSZ(PFN_cuMemPrefetchAsync, 12020, 12020)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemPrefetchAsync_v12020`], under `per-thread-default-stream` [`PFN_cuMemPrefetchAsync_v12020_ptsz`]
 /// - Since CUDA 12.2; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemPrefetchAsync_v2 = PFN_cuMemPrefetchAsync_v12020_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemRangeGetAttribute PFN_cuMemRangeGetAttribute_v8000` (`cudaTypedefs.h`): [`PFN_cuMemRangeGetAttribute_v8000`].
+/// `#define PFN_cuMemRangeGetAttribute PFN_cuMemRangeGetAttribute_v8000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemRangeGetAttribute_v8000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemRangeGetAttribute = PFN_cuMemRangeGetAttribute_v8000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemRangeGetAttributes PFN_cuMemRangeGetAttributes_v8000` (`cudaTypedefs.h`): [`PFN_cuMemRangeGetAttributes_v8000`].
+/// `#define PFN_cuMemRangeGetAttributes PFN_cuMemRangeGetAttributes_v8000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemRangeGetAttributes_v8000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemRangeGetAttributes = PFN_cuMemRangeGetAttributes_v8000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemRelease PFN_cuMemRelease_v10020` (`cudaTypedefs.h`): [`PFN_cuMemRelease_v10020`].
+/// `#define PFN_cuMemRelease PFN_cuMemRelease_v10020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemRelease_v10020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemRelease = PFN_cuMemRelease_v10020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemRetainAllocationHandle PFN_cuMemRetainAllocationHandle_v11000` (`cudaTypedefs.h`): [`PFN_cuMemRetainAllocationHandle_v11000`].
+/// `#define PFN_cuMemRetainAllocationHandle PFN_cuMemRetainAllocationHandle_v11000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemRetainAllocationHandle_v11000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemRetainAllocationHandle = PFN_cuMemRetainAllocationHandle_v11000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemSetAccess PFN_cuMemSetAccess_v10020` (`cudaTypedefs.h`): [`PFN_cuMemSetAccess_v10020`].
+/// `#define PFN_cuMemSetAccess PFN_cuMemSetAccess_v10020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemSetAccess_v10020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemSetAccess = PFN_cuMemSetAccess_v10020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemUnmap PFN_cuMemUnmap_v10020` (`cudaTypedefs.h`): [`PFN_cuMemUnmap_v10020`].
+/// `#define PFN_cuMemUnmap PFN_cuMemUnmap_v10020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemUnmap_v10020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMemUnmap = PFN_cuMemUnmap_v10020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpy __API_TYPEDEF_PTDS(PFN_cuMemcpy, 4000, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpy_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpy_v7000_ptds`].
+/// `#define PFN_cuMemcpy __API_TYPEDEF_PTDS(PFN_cuMemcpy, 4000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpy_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpy_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpy = PFN_cuMemcpy_v4000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpy __API_TYPEDEF_PTDS(PFN_cuMemcpy, 4000, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpy_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpy_v7000_ptds`].
+/// `#define PFN_cuMemcpy __API_TYPEDEF_PTDS(PFN_cuMemcpy, 4000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpy_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpy_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpy = PFN_cuMemcpy_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpy2D __API_TYPEDEF_PTDS(PFN_cuMemcpy2D, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpy2D_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpy2D_v7000_ptds`].
+/// `#define PFN_cuMemcpy2D __API_TYPEDEF_PTDS(PFN_cuMemcpy2D, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpy2D_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpy2D_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpy2D = PFN_cuMemcpy2D_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpy2D __API_TYPEDEF_PTDS(PFN_cuMemcpy2D, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpy2D_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpy2D_v7000_ptds`].
+/// `#define PFN_cuMemcpy2D __API_TYPEDEF_PTDS(PFN_cuMemcpy2D, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpy2D_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpy2D_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpy2D = PFN_cuMemcpy2D_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpy2DAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpy2DAsync, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpy2DAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpy2DAsync_v7000_ptsz`].
+/// `#define PFN_cuMemcpy2DAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpy2DAsync, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpy2DAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpy2DAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpy2DAsync = PFN_cuMemcpy2DAsync_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpy2DAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpy2DAsync, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpy2DAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpy2DAsync_v7000_ptsz`].
+/// `#define PFN_cuMemcpy2DAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpy2DAsync, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpy2DAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpy2DAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpy2DAsync = PFN_cuMemcpy2DAsync_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpy2DUnaligned __API_TYPEDEF_PTDS(PFN_cuMemcpy2DUnaligned, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpy2DUnaligned_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpy2DUnaligned_v7000_ptds`].
+/// `#define PFN_cuMemcpy2DUnaligned __API_TYPEDEF_PTDS(PFN_cuMemcpy2DUnaligned, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpy2DUnaligned_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpy2DUnaligned_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpy2DUnaligned = PFN_cuMemcpy2DUnaligned_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpy2DUnaligned __API_TYPEDEF_PTDS(PFN_cuMemcpy2DUnaligned, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpy2DUnaligned_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpy2DUnaligned_v7000_ptds`].
+/// `#define PFN_cuMemcpy2DUnaligned __API_TYPEDEF_PTDS(PFN_cuMemcpy2DUnaligned, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpy2DUnaligned_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpy2DUnaligned_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpy2DUnaligned = PFN_cuMemcpy2DUnaligned_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpy3D __API_TYPEDEF_PTDS(PFN_cuMemcpy3D, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpy3D_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpy3D_v7000_ptds`].
+/// `#define PFN_cuMemcpy3D __API_TYPEDEF_PTDS(PFN_cuMemcpy3D, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpy3D_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpy3D_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpy3D = PFN_cuMemcpy3D_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpy3D __API_TYPEDEF_PTDS(PFN_cuMemcpy3D, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpy3D_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpy3D_v7000_ptds`].
+/// `#define PFN_cuMemcpy3D __API_TYPEDEF_PTDS(PFN_cuMemcpy3D, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpy3D_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpy3D_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpy3D = PFN_cuMemcpy3D_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpy3DAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpy3DAsync, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpy3DAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpy3DAsync_v7000_ptsz`].
+/// `#define PFN_cuMemcpy3DAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpy3DAsync, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpy3DAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpy3DAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpy3DAsync = PFN_cuMemcpy3DAsync_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpy3DAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpy3DAsync, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpy3DAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpy3DAsync_v7000_ptsz`].
+/// `#define PFN_cuMemcpy3DAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpy3DAsync, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpy3DAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpy3DAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpy3DAsync = PFN_cuMemcpy3DAsync_v7000_ptsz;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `#define PFN_cuMemcpy3DBatchAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpy3DBatchAsync, 12080, 12080)` (`cudaTypedefs.h`): [`PFN_cuMemcpy3DBatchAsync_v12080`], under `per-thread-default-stream` [`PFN_cuMemcpy3DBatchAsync_v12080_ptsz`].
+/// `#define PFN_cuMemcpy3DBatchAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpy3DBatchAsync, 12080, 12080)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v12080`], under `per-thread-default-stream` [`PFN_cuMemcpy3DBatchAsync_v12080_ptsz`]
 /// - Since CUDA 12.8; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpy3DBatchAsync = PFN_cuMemcpy3DBatchAsync_v12080;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `#define PFN_cuMemcpy3DBatchAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpy3DBatchAsync, 12080, 12080)` (`cudaTypedefs.h`): [`PFN_cuMemcpy3DBatchAsync_v12080`], under `per-thread-default-stream` [`PFN_cuMemcpy3DBatchAsync_v12080_ptsz`].
+/// `#define PFN_cuMemcpy3DBatchAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpy3DBatchAsync, 12080, 12080)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpy3DBatchAsync_v12080`], under `per-thread-default-stream` [`PFN_cuMemcpy3DBatchAsync_v12080_ptsz`]
 /// - Since CUDA 12.8; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpy3DBatchAsync = PFN_cuMemcpy3DBatchAsync_v12080_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpy3DPeer __API_TYPEDEF_PTDS(PFN_cuMemcpy3DPeer, 4000, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpy3DPeer_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpy3DPeer_v7000_ptds`].
+/// `#define PFN_cuMemcpy3DPeer __API_TYPEDEF_PTDS(PFN_cuMemcpy3DPeer, 4000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpy3DPeer_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpy3DPeer_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpy3DPeer = PFN_cuMemcpy3DPeer_v4000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpy3DPeer __API_TYPEDEF_PTDS(PFN_cuMemcpy3DPeer, 4000, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpy3DPeer_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpy3DPeer_v7000_ptds`].
+/// `#define PFN_cuMemcpy3DPeer __API_TYPEDEF_PTDS(PFN_cuMemcpy3DPeer, 4000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpy3DPeer_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpy3DPeer_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpy3DPeer = PFN_cuMemcpy3DPeer_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpy3DPeerAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpy3DPeerAsync, 4000, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpy3DPeerAsync_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpy3DPeerAsync_v7000_ptsz`].
+/// `#define PFN_cuMemcpy3DPeerAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpy3DPeerAsync, 4000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpy3DPeerAsync_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpy3DPeerAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpy3DPeerAsync = PFN_cuMemcpy3DPeerAsync_v4000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpy3DPeerAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpy3DPeerAsync, 4000, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpy3DPeerAsync_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpy3DPeerAsync_v7000_ptsz`].
+/// `#define PFN_cuMemcpy3DPeerAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpy3DPeerAsync, 4000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpy3DPeerAsync_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpy3DPeerAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpy3DPeerAsync = PFN_cuMemcpy3DPeerAsync_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyAsync, 4000, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyAsync_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpyAsync_v7000_ptsz`].
+/// `#define PFN_cuMemcpyAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyAsync, 4000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyAsync_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpyAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpyAsync = PFN_cuMemcpyAsync_v4000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyAsync, 4000, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyAsync_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpyAsync_v7000_ptsz`].
+/// `#define PFN_cuMemcpyAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyAsync, 4000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyAsync_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpyAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpyAsync = PFN_cuMemcpyAsync_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyAtoA __API_TYPEDEF_PTDS(PFN_cuMemcpyAtoA, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyAtoA_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyAtoA_v7000_ptds`].
+/// `#define PFN_cuMemcpyAtoA __API_TYPEDEF_PTDS(PFN_cuMemcpyAtoA, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyAtoA_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyAtoA_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpyAtoA = PFN_cuMemcpyAtoA_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyAtoA __API_TYPEDEF_PTDS(PFN_cuMemcpyAtoA, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyAtoA_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyAtoA_v7000_ptds`].
+/// `#define PFN_cuMemcpyAtoA __API_TYPEDEF_PTDS(PFN_cuMemcpyAtoA, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyAtoA_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyAtoA_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpyAtoA = PFN_cuMemcpyAtoA_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyAtoD __API_TYPEDEF_PTDS(PFN_cuMemcpyAtoD, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyAtoD_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyAtoD_v7000_ptds`].
+/// `#define PFN_cuMemcpyAtoD __API_TYPEDEF_PTDS(PFN_cuMemcpyAtoD, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyAtoD_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyAtoD_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpyAtoD = PFN_cuMemcpyAtoD_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyAtoD __API_TYPEDEF_PTDS(PFN_cuMemcpyAtoD, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyAtoD_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyAtoD_v7000_ptds`].
+/// `#define PFN_cuMemcpyAtoD __API_TYPEDEF_PTDS(PFN_cuMemcpyAtoD, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyAtoD_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyAtoD_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpyAtoD = PFN_cuMemcpyAtoD_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyAtoH __API_TYPEDEF_PTDS(PFN_cuMemcpyAtoH, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyAtoH_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyAtoH_v7000_ptds`].
+/// `#define PFN_cuMemcpyAtoH __API_TYPEDEF_PTDS(PFN_cuMemcpyAtoH, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyAtoH_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyAtoH_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpyAtoH = PFN_cuMemcpyAtoH_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyAtoH __API_TYPEDEF_PTDS(PFN_cuMemcpyAtoH, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyAtoH_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyAtoH_v7000_ptds`].
+/// `#define PFN_cuMemcpyAtoH __API_TYPEDEF_PTDS(PFN_cuMemcpyAtoH, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyAtoH_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyAtoH_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpyAtoH = PFN_cuMemcpyAtoH_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyAtoHAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyAtoHAsync, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyAtoHAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyAtoHAsync_v7000_ptsz`].
+/// `#define PFN_cuMemcpyAtoHAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyAtoHAsync, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyAtoHAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyAtoHAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpyAtoHAsync = PFN_cuMemcpyAtoHAsync_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyAtoHAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyAtoHAsync, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyAtoHAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyAtoHAsync_v7000_ptsz`].
+/// `#define PFN_cuMemcpyAtoHAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyAtoHAsync, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyAtoHAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyAtoHAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpyAtoHAsync = PFN_cuMemcpyAtoHAsync_v7000_ptsz;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `#define PFN_cuMemcpyBatchAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyBatchAsync, 12080, 12080)` (`cudaTypedefs.h`): [`PFN_cuMemcpyBatchAsync_v12080`], under `per-thread-default-stream` [`PFN_cuMemcpyBatchAsync_v12080_ptsz`].
+/// `#define PFN_cuMemcpyBatchAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyBatchAsync, 12080, 12080)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyBatchAsync_v12080`], under `per-thread-default-stream` [`PFN_cuMemcpyBatchAsync_v12080_ptsz`]
 /// - Since CUDA 12.8; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpyBatchAsync = PFN_cuMemcpyBatchAsync_v12080;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `#define PFN_cuMemcpyBatchAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyBatchAsync, 12080, 12080)` (`cudaTypedefs.h`): [`PFN_cuMemcpyBatchAsync_v12080`], under `per-thread-default-stream` [`PFN_cuMemcpyBatchAsync_v12080_ptsz`].
+/// `#define PFN_cuMemcpyBatchAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyBatchAsync, 12080, 12080)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyBatchAsync_v12080`], under `per-thread-default-stream` [`PFN_cuMemcpyBatchAsync_v12080_ptsz`]
 /// - Since CUDA 12.8; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpyBatchAsync = PFN_cuMemcpyBatchAsync_v12080_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyDtoA __API_TYPEDEF_PTDS(PFN_cuMemcpyDtoA, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyDtoA_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyDtoA_v7000_ptds`].
+/// `#define PFN_cuMemcpyDtoA __API_TYPEDEF_PTDS(PFN_cuMemcpyDtoA, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyDtoA_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyDtoA_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpyDtoA = PFN_cuMemcpyDtoA_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyDtoA __API_TYPEDEF_PTDS(PFN_cuMemcpyDtoA, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyDtoA_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyDtoA_v7000_ptds`].
+/// `#define PFN_cuMemcpyDtoA __API_TYPEDEF_PTDS(PFN_cuMemcpyDtoA, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyDtoA_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyDtoA_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpyDtoA = PFN_cuMemcpyDtoA_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyDtoD __API_TYPEDEF_PTDS(PFN_cuMemcpyDtoD, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyDtoD_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyDtoD_v7000_ptds`].
+/// `#define PFN_cuMemcpyDtoD __API_TYPEDEF_PTDS(PFN_cuMemcpyDtoD, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyDtoD_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyDtoD_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpyDtoD = PFN_cuMemcpyDtoD_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyDtoD __API_TYPEDEF_PTDS(PFN_cuMemcpyDtoD, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyDtoD_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyDtoD_v7000_ptds`].
+/// `#define PFN_cuMemcpyDtoD __API_TYPEDEF_PTDS(PFN_cuMemcpyDtoD, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyDtoD_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyDtoD_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpyDtoD = PFN_cuMemcpyDtoD_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyDtoDAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyDtoDAsync, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyDtoDAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyDtoDAsync_v7000_ptsz`].
+/// `#define PFN_cuMemcpyDtoDAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyDtoDAsync, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyDtoDAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyDtoDAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpyDtoDAsync = PFN_cuMemcpyDtoDAsync_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyDtoDAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyDtoDAsync, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyDtoDAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyDtoDAsync_v7000_ptsz`].
+/// `#define PFN_cuMemcpyDtoDAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyDtoDAsync, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyDtoDAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyDtoDAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpyDtoDAsync = PFN_cuMemcpyDtoDAsync_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyDtoH __API_TYPEDEF_PTDS(PFN_cuMemcpyDtoH, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyDtoH_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyDtoH_v7000_ptds`].
+/// `#define PFN_cuMemcpyDtoH __API_TYPEDEF_PTDS(PFN_cuMemcpyDtoH, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyDtoH_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyDtoH_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpyDtoH = PFN_cuMemcpyDtoH_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyDtoH __API_TYPEDEF_PTDS(PFN_cuMemcpyDtoH, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyDtoH_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyDtoH_v7000_ptds`].
+/// `#define PFN_cuMemcpyDtoH __API_TYPEDEF_PTDS(PFN_cuMemcpyDtoH, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyDtoH_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyDtoH_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpyDtoH = PFN_cuMemcpyDtoH_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyDtoHAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyDtoHAsync, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyDtoHAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyDtoHAsync_v7000_ptsz`].
+/// `#define PFN_cuMemcpyDtoHAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyDtoHAsync, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyDtoHAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyDtoHAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpyDtoHAsync = PFN_cuMemcpyDtoHAsync_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyDtoHAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyDtoHAsync, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyDtoHAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyDtoHAsync_v7000_ptsz`].
+/// `#define PFN_cuMemcpyDtoHAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyDtoHAsync, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyDtoHAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyDtoHAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpyDtoHAsync = PFN_cuMemcpyDtoHAsync_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyHtoA __API_TYPEDEF_PTDS(PFN_cuMemcpyHtoA, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyHtoA_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyHtoA_v7000_ptds`].
+/// `#define PFN_cuMemcpyHtoA __API_TYPEDEF_PTDS(PFN_cuMemcpyHtoA, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyHtoA_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyHtoA_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpyHtoA = PFN_cuMemcpyHtoA_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyHtoA __API_TYPEDEF_PTDS(PFN_cuMemcpyHtoA, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyHtoA_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyHtoA_v7000_ptds`].
+/// `#define PFN_cuMemcpyHtoA __API_TYPEDEF_PTDS(PFN_cuMemcpyHtoA, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyHtoA_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyHtoA_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpyHtoA = PFN_cuMemcpyHtoA_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyHtoAAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyHtoAAsync, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyHtoAAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyHtoAAsync_v7000_ptsz`].
+/// `#define PFN_cuMemcpyHtoAAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyHtoAAsync, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyHtoAAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyHtoAAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpyHtoAAsync = PFN_cuMemcpyHtoAAsync_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyHtoAAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyHtoAAsync, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyHtoAAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyHtoAAsync_v7000_ptsz`].
+/// `#define PFN_cuMemcpyHtoAAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyHtoAAsync, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyHtoAAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyHtoAAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpyHtoAAsync = PFN_cuMemcpyHtoAAsync_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyHtoD __API_TYPEDEF_PTDS(PFN_cuMemcpyHtoD, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyHtoD_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyHtoD_v7000_ptds`].
+/// `#define PFN_cuMemcpyHtoD __API_TYPEDEF_PTDS(PFN_cuMemcpyHtoD, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyHtoD_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyHtoD_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpyHtoD = PFN_cuMemcpyHtoD_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyHtoD __API_TYPEDEF_PTDS(PFN_cuMemcpyHtoD, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyHtoD_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyHtoD_v7000_ptds`].
+/// `#define PFN_cuMemcpyHtoD __API_TYPEDEF_PTDS(PFN_cuMemcpyHtoD, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyHtoD_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyHtoD_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpyHtoD = PFN_cuMemcpyHtoD_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyHtoDAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyHtoDAsync, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyHtoDAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyHtoDAsync_v7000_ptsz`].
+/// `#define PFN_cuMemcpyHtoDAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyHtoDAsync, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyHtoDAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyHtoDAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpyHtoDAsync = PFN_cuMemcpyHtoDAsync_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyHtoDAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyHtoDAsync, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyHtoDAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyHtoDAsync_v7000_ptsz`].
+/// `#define PFN_cuMemcpyHtoDAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyHtoDAsync, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyHtoDAsync_v3020`], under `per-thread-default-stream` [`PFN_cuMemcpyHtoDAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpyHtoDAsync = PFN_cuMemcpyHtoDAsync_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyPeer __API_TYPEDEF_PTDS(PFN_cuMemcpyPeer, 4000, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyPeer_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpyPeer_v7000_ptds`].
+/// `#define PFN_cuMemcpyPeer __API_TYPEDEF_PTDS(PFN_cuMemcpyPeer, 4000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyPeer_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpyPeer_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpyPeer = PFN_cuMemcpyPeer_v4000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyPeer __API_TYPEDEF_PTDS(PFN_cuMemcpyPeer, 4000, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyPeer_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpyPeer_v7000_ptds`].
+/// `#define PFN_cuMemcpyPeer __API_TYPEDEF_PTDS(PFN_cuMemcpyPeer, 4000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyPeer_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpyPeer_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpyPeer = PFN_cuMemcpyPeer_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyPeerAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyPeerAsync, 4000, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyPeerAsync_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpyPeerAsync_v7000_ptsz`].
+/// `#define PFN_cuMemcpyPeerAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyPeerAsync, 4000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyPeerAsync_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpyPeerAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemcpyPeerAsync = PFN_cuMemcpyPeerAsync_v4000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemcpyPeerAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyPeerAsync, 4000, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemcpyPeerAsync_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpyPeerAsync_v7000_ptsz`].
+/// `#define PFN_cuMemcpyPeerAsync __API_TYPEDEF_PTSZ(PFN_cuMemcpyPeerAsync, 4000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemcpyPeerAsync_v4000`], under `per-thread-default-stream` [`PFN_cuMemcpyPeerAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemcpyPeerAsync = PFN_cuMemcpyPeerAsync_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD16 __API_TYPEDEF_PTDS(PFN_cuMemsetD16, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD16_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD16_v7000_ptds`].
+/// `#define PFN_cuMemsetD16 __API_TYPEDEF_PTDS(PFN_cuMemsetD16, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD16_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD16_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemsetD16 = PFN_cuMemsetD16_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD16 __API_TYPEDEF_PTDS(PFN_cuMemsetD16, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD16_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD16_v7000_ptds`].
+/// `#define PFN_cuMemsetD16 __API_TYPEDEF_PTDS(PFN_cuMemsetD16, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD16_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD16_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemsetD16 = PFN_cuMemsetD16_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD16Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD16Async, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD16Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD16Async_v7000_ptsz`].
+/// `#define PFN_cuMemsetD16Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD16Async, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD16Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD16Async_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemsetD16Async = PFN_cuMemsetD16Async_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD16Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD16Async, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD16Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD16Async_v7000_ptsz`].
+/// `#define PFN_cuMemsetD16Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD16Async, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD16Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD16Async_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemsetD16Async = PFN_cuMemsetD16Async_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD2D16 __API_TYPEDEF_PTDS(PFN_cuMemsetD2D16, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD2D16_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D16_v7000_ptds`].
+/// `#define PFN_cuMemsetD2D16 __API_TYPEDEF_PTDS(PFN_cuMemsetD2D16, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD2D16_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D16_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemsetD2D16 = PFN_cuMemsetD2D16_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD2D16 __API_TYPEDEF_PTDS(PFN_cuMemsetD2D16, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD2D16_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D16_v7000_ptds`].
+/// `#define PFN_cuMemsetD2D16 __API_TYPEDEF_PTDS(PFN_cuMemsetD2D16, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD2D16_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D16_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemsetD2D16 = PFN_cuMemsetD2D16_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD2D16Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD2D16Async, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD2D16Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D16Async_v7000_ptsz`].
+/// `#define PFN_cuMemsetD2D16Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD2D16Async, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD2D16Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D16Async_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemsetD2D16Async = PFN_cuMemsetD2D16Async_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD2D16Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD2D16Async, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD2D16Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D16Async_v7000_ptsz`].
+/// `#define PFN_cuMemsetD2D16Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD2D16Async, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD2D16Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D16Async_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemsetD2D16Async = PFN_cuMemsetD2D16Async_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD2D32 __API_TYPEDEF_PTDS(PFN_cuMemsetD2D32, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD2D32_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D32_v7000_ptds`].
+/// `#define PFN_cuMemsetD2D32 __API_TYPEDEF_PTDS(PFN_cuMemsetD2D32, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD2D32_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D32_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemsetD2D32 = PFN_cuMemsetD2D32_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD2D32 __API_TYPEDEF_PTDS(PFN_cuMemsetD2D32, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD2D32_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D32_v7000_ptds`].
+/// `#define PFN_cuMemsetD2D32 __API_TYPEDEF_PTDS(PFN_cuMemsetD2D32, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD2D32_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D32_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemsetD2D32 = PFN_cuMemsetD2D32_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD2D32Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD2D32Async, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD2D32Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D32Async_v7000_ptsz`].
+/// `#define PFN_cuMemsetD2D32Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD2D32Async, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD2D32Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D32Async_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemsetD2D32Async = PFN_cuMemsetD2D32Async_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD2D32Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD2D32Async, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD2D32Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D32Async_v7000_ptsz`].
+/// `#define PFN_cuMemsetD2D32Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD2D32Async, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD2D32Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D32Async_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemsetD2D32Async = PFN_cuMemsetD2D32Async_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD2D8 __API_TYPEDEF_PTDS(PFN_cuMemsetD2D8, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD2D8_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D8_v7000_ptds`].
+/// `#define PFN_cuMemsetD2D8 __API_TYPEDEF_PTDS(PFN_cuMemsetD2D8, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD2D8_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D8_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemsetD2D8 = PFN_cuMemsetD2D8_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD2D8 __API_TYPEDEF_PTDS(PFN_cuMemsetD2D8, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD2D8_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D8_v7000_ptds`].
+/// `#define PFN_cuMemsetD2D8 __API_TYPEDEF_PTDS(PFN_cuMemsetD2D8, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD2D8_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D8_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemsetD2D8 = PFN_cuMemsetD2D8_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD2D8Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD2D8Async, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD2D8Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D8Async_v7000_ptsz`].
+/// `#define PFN_cuMemsetD2D8Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD2D8Async, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD2D8Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D8Async_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemsetD2D8Async = PFN_cuMemsetD2D8Async_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD2D8Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD2D8Async, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD2D8Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D8Async_v7000_ptsz`].
+/// `#define PFN_cuMemsetD2D8Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD2D8Async, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD2D8Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD2D8Async_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemsetD2D8Async = PFN_cuMemsetD2D8Async_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD32 __API_TYPEDEF_PTDS(PFN_cuMemsetD32, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD32_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD32_v7000_ptds`].
+/// `#define PFN_cuMemsetD32 __API_TYPEDEF_PTDS(PFN_cuMemsetD32, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD32_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD32_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemsetD32 = PFN_cuMemsetD32_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD32 __API_TYPEDEF_PTDS(PFN_cuMemsetD32, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD32_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD32_v7000_ptds`].
+/// `#define PFN_cuMemsetD32 __API_TYPEDEF_PTDS(PFN_cuMemsetD32, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD32_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD32_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemsetD32 = PFN_cuMemsetD32_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD32Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD32Async, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD32Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD32Async_v7000_ptsz`].
+/// `#define PFN_cuMemsetD32Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD32Async, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD32Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD32Async_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemsetD32Async = PFN_cuMemsetD32Async_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD32Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD32Async, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD32Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD32Async_v7000_ptsz`].
+/// `#define PFN_cuMemsetD32Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD32Async, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD32Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD32Async_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemsetD32Async = PFN_cuMemsetD32Async_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD8 __API_TYPEDEF_PTDS(PFN_cuMemsetD8, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD8_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD8_v7000_ptds`].
+/// `#define PFN_cuMemsetD8 __API_TYPEDEF_PTDS(PFN_cuMemsetD8, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD8_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD8_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemsetD8 = PFN_cuMemsetD8_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD8 __API_TYPEDEF_PTDS(PFN_cuMemsetD8, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD8_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD8_v7000_ptds`].
+/// `#define PFN_cuMemsetD8 __API_TYPEDEF_PTDS(PFN_cuMemsetD8, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD8_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD8_v7000_ptds`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemsetD8 = PFN_cuMemsetD8_v7000_ptds;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD8Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD8Async, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD8Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD8Async_v7000_ptsz`].
+/// `#define PFN_cuMemsetD8Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD8Async, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD8Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD8Async_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuMemsetD8Async = PFN_cuMemsetD8Async_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMemsetD8Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD8Async, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuMemsetD8Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD8Async_v7000_ptsz`].
+/// `#define PFN_cuMemsetD8Async __API_TYPEDEF_PTSZ(PFN_cuMemsetD8Async, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMemsetD8Async_v3020`], under `per-thread-default-stream` [`PFN_cuMemsetD8Async_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuMemsetD8Async = PFN_cuMemsetD8Async_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMipmappedArrayCreate PFN_cuMipmappedArrayCreate_v5000` (`cudaTypedefs.h`): [`PFN_cuMipmappedArrayCreate_v5000`].
+/// `#define PFN_cuMipmappedArrayCreate PFN_cuMipmappedArrayCreate_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMipmappedArrayCreate_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMipmappedArrayCreate = PFN_cuMipmappedArrayCreate_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMipmappedArrayDestroy PFN_cuMipmappedArrayDestroy_v5000` (`cudaTypedefs.h`): [`PFN_cuMipmappedArrayDestroy_v5000`].
+/// `#define PFN_cuMipmappedArrayDestroy PFN_cuMipmappedArrayDestroy_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMipmappedArrayDestroy_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMipmappedArrayDestroy = PFN_cuMipmappedArrayDestroy_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMipmappedArrayGetLevel PFN_cuMipmappedArrayGetLevel_v5000` (`cudaTypedefs.h`): [`PFN_cuMipmappedArrayGetLevel_v5000`].
+/// `#define PFN_cuMipmappedArrayGetLevel PFN_cuMipmappedArrayGetLevel_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMipmappedArrayGetLevel_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMipmappedArrayGetLevel = PFN_cuMipmappedArrayGetLevel_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMipmappedArrayGetMemoryRequirements PFN_cuMipmappedArrayGetMemoryRequirements_v11060` (`cudaTypedefs.h`): [`PFN_cuMipmappedArrayGetMemoryRequirements_v11060`].
+/// `#define PFN_cuMipmappedArrayGetMemoryRequirements PFN_cuMipmappedArrayGetMemoryRequirements_v11060`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMipmappedArrayGetMemoryRequirements_v11060`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMipmappedArrayGetMemoryRequirements = PFN_cuMipmappedArrayGetMemoryRequirements_v11060;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuMipmappedArrayGetSparseProperties PFN_cuMipmappedArrayGetSparseProperties_v11010` (`cudaTypedefs.h`): [`PFN_cuMipmappedArrayGetSparseProperties_v11010`].
+/// `#define PFN_cuMipmappedArrayGetSparseProperties PFN_cuMipmappedArrayGetSparseProperties_v11010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMipmappedArrayGetSparseProperties_v11010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuMipmappedArrayGetSparseProperties = PFN_cuMipmappedArrayGetSparseProperties_v11010;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuModuleEnumerateFunctions PFN_cuModuleEnumerateFunctions_v12040` (`cudaTypedefs.h`): [`PFN_cuModuleEnumerateFunctions_v12040`].
+/// `#define PFN_cuModuleEnumerateFunctions PFN_cuModuleEnumerateFunctions_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuModuleEnumerateFunctions_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuModuleEnumerateFunctions = PFN_cuModuleEnumerateFunctions_v12040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuModuleGetFunction PFN_cuModuleGetFunction_v2000` (`cudaTypedefs.h`): [`PFN_cuModuleGetFunction_v2000`].
+/// `#define PFN_cuModuleGetFunction PFN_cuModuleGetFunction_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuModuleGetFunction_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuModuleGetFunction = PFN_cuModuleGetFunction_v2000;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuModuleGetFunctionCount PFN_cuModuleGetFunctionCount_v12040` (`cudaTypedefs.h`): [`PFN_cuModuleGetFunctionCount_v12040`].
+/// `#define PFN_cuModuleGetFunctionCount PFN_cuModuleGetFunctionCount_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuModuleGetFunctionCount_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuModuleGetFunctionCount = PFN_cuModuleGetFunctionCount_v12040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuModuleGetGlobal PFN_cuModuleGetGlobal_v3020` (`cudaTypedefs.h`): [`PFN_cuModuleGetGlobal_v3020`].
+/// `#define PFN_cuModuleGetGlobal PFN_cuModuleGetGlobal_v3020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuModuleGetGlobal_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuModuleGetGlobal = PFN_cuModuleGetGlobal_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuModuleGetLoadingMode PFN_cuModuleGetLoadingMode_v11070` (`cudaTypedefs.h`): [`PFN_cuModuleGetLoadingMode_v11070`].
+/// `#define PFN_cuModuleGetLoadingMode PFN_cuModuleGetLoadingMode_v11070`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuModuleGetLoadingMode_v11070`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuModuleGetLoadingMode = PFN_cuModuleGetLoadingMode_v11070;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuModuleGetSurfRef PFN_cuModuleGetSurfRef_v3000` (`cudaTypedefs.h`): [`PFN_cuModuleGetSurfRef_v3000`].
+/// `#define PFN_cuModuleGetSurfRef PFN_cuModuleGetSurfRef_v3000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuModuleGetSurfRef_v3000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuModuleGetSurfRef = PFN_cuModuleGetSurfRef_v3000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuModuleGetTexRef PFN_cuModuleGetTexRef_v2000` (`cudaTypedefs.h`): [`PFN_cuModuleGetTexRef_v2000`].
+/// `#define PFN_cuModuleGetTexRef PFN_cuModuleGetTexRef_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuModuleGetTexRef_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuModuleGetTexRef = PFN_cuModuleGetTexRef_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuModuleLoad PFN_cuModuleLoad_v2000` (`cudaTypedefs.h`): [`PFN_cuModuleLoad_v2000`].
+/// `#define PFN_cuModuleLoad PFN_cuModuleLoad_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuModuleLoad_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuModuleLoad = PFN_cuModuleLoad_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuModuleLoadData PFN_cuModuleLoadData_v2000` (`cudaTypedefs.h`): [`PFN_cuModuleLoadData_v2000`].
+/// `#define PFN_cuModuleLoadData PFN_cuModuleLoadData_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuModuleLoadData_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuModuleLoadData = PFN_cuModuleLoadData_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuModuleLoadDataEx PFN_cuModuleLoadDataEx_v2010` (`cudaTypedefs.h`): [`PFN_cuModuleLoadDataEx_v2010`].
+/// `#define PFN_cuModuleLoadDataEx PFN_cuModuleLoadDataEx_v2010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuModuleLoadDataEx_v2010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuModuleLoadDataEx = PFN_cuModuleLoadDataEx_v2010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuModuleLoadFatBinary PFN_cuModuleLoadFatBinary_v2000` (`cudaTypedefs.h`): [`PFN_cuModuleLoadFatBinary_v2000`].
+/// `#define PFN_cuModuleLoadFatBinary PFN_cuModuleLoadFatBinary_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuModuleLoadFatBinary_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuModuleLoadFatBinary = PFN_cuModuleLoadFatBinary_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuModuleUnload PFN_cuModuleUnload_v2000` (`cudaTypedefs.h`): [`PFN_cuModuleUnload_v2000`].
+/// `#define PFN_cuModuleUnload PFN_cuModuleUnload_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuModuleUnload_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuModuleUnload = PFN_cuModuleUnload_v2000;
 #[cfg(all(cuda_ge_12010, not(cuda_ge_13000)))]
-/// `#define PFN_cuMulticastAddDevice PFN_cuMulticastAddDevice_v12010` (`cudaTypedefs.h`): [`PFN_cuMulticastAddDevice_v12010`].
+/// `#define PFN_cuMulticastAddDevice PFN_cuMulticastAddDevice_v12010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMulticastAddDevice_v12010`]
 /// - Since CUDA 12.1; removed in 13.0
 pub type PFN_cuMulticastAddDevice = PFN_cuMulticastAddDevice_v12010;
 #[cfg(all(cuda_ge_12010, not(cuda_ge_13000)))]
-/// `#define PFN_cuMulticastBindAddr PFN_cuMulticastBindAddr_v12010` (`cudaTypedefs.h`): [`PFN_cuMulticastBindAddr_v12010`].
+/// `#define PFN_cuMulticastBindAddr PFN_cuMulticastBindAddr_v12010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMulticastBindAddr_v12010`]
 /// - Since CUDA 12.1; removed in 13.0
 pub type PFN_cuMulticastBindAddr = PFN_cuMulticastBindAddr_v12010;
 #[cfg(all(cuda_ge_12010, not(cuda_ge_13000)))]
-/// `#define PFN_cuMulticastBindMem PFN_cuMulticastBindMem_v12010` (`cudaTypedefs.h`): [`PFN_cuMulticastBindMem_v12010`].
+/// `#define PFN_cuMulticastBindMem PFN_cuMulticastBindMem_v12010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMulticastBindMem_v12010`]
 /// - Since CUDA 12.1; removed in 13.0
 pub type PFN_cuMulticastBindMem = PFN_cuMulticastBindMem_v12010;
 #[cfg(all(cuda_ge_12010, not(cuda_ge_13000)))]
-/// `#define PFN_cuMulticastCreate PFN_cuMulticastCreate_v12010` (`cudaTypedefs.h`): [`PFN_cuMulticastCreate_v12010`].
+/// `#define PFN_cuMulticastCreate PFN_cuMulticastCreate_v12010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMulticastCreate_v12010`]
 /// - Since CUDA 12.1; removed in 13.0
 pub type PFN_cuMulticastCreate = PFN_cuMulticastCreate_v12010;
 #[cfg(all(cuda_ge_12010, not(cuda_ge_13000)))]
-/// `#define PFN_cuMulticastGetGranularity PFN_cuMulticastGetGranularity_v12010` (`cudaTypedefs.h`): [`PFN_cuMulticastGetGranularity_v12010`].
+/// `#define PFN_cuMulticastGetGranularity PFN_cuMulticastGetGranularity_v12010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMulticastGetGranularity_v12010`]
 /// - Since CUDA 12.1; removed in 13.0
 pub type PFN_cuMulticastGetGranularity = PFN_cuMulticastGetGranularity_v12010;
 #[cfg(all(cuda_ge_12010, not(cuda_ge_13000)))]
-/// `#define PFN_cuMulticastUnbind PFN_cuMulticastUnbind_v12010` (`cudaTypedefs.h`): [`PFN_cuMulticastUnbind_v12010`].
+/// `#define PFN_cuMulticastUnbind PFN_cuMulticastUnbind_v12010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuMulticastUnbind_v12010`]
 /// - Since CUDA 12.1; removed in 13.0
 pub type PFN_cuMulticastUnbind = PFN_cuMulticastUnbind_v12010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuOccupancyAvailableDynamicSMemPerBlock PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020` (`cudaTypedefs.h`): [`PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020`].
+/// `#define PFN_cuOccupancyAvailableDynamicSMemPerBlock PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuOccupancyAvailableDynamicSMemPerBlock = PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050` (`cudaTypedefs.h`): [`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`].
+/// `#define PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor = PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000` (`cudaTypedefs.h`): [`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`].
+/// `#define PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags = PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000;
 #[cfg(all(cuda_ge_11080, not(cuda_ge_13000)))]
-/// `#define PFN_cuOccupancyMaxActiveClusters PFN_cuOccupancyMaxActiveClusters_v11070` (`cudaTypedefs.h`): [`PFN_cuOccupancyMaxActiveClusters_v11070`].
+/// `#define PFN_cuOccupancyMaxActiveClusters PFN_cuOccupancyMaxActiveClusters_v11070`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuOccupancyMaxActiveClusters_v11070`]
 /// - Since CUDA 11.8; removed in 13.0
 pub type PFN_cuOccupancyMaxActiveClusters = PFN_cuOccupancyMaxActiveClusters_v11070;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuOccupancyMaxPotentialBlockSize PFN_cuOccupancyMaxPotentialBlockSize_v6050` (`cudaTypedefs.h`): [`PFN_cuOccupancyMaxPotentialBlockSize_v6050`].
+/// `#define PFN_cuOccupancyMaxPotentialBlockSize PFN_cuOccupancyMaxPotentialBlockSize_v6050`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuOccupancyMaxPotentialBlockSize_v6050`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuOccupancyMaxPotentialBlockSize = PFN_cuOccupancyMaxPotentialBlockSize_v6050;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuOccupancyMaxPotentialBlockSizeWithFlags PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000` (`cudaTypedefs.h`): [`PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`].
+/// `#define PFN_cuOccupancyMaxPotentialBlockSizeWithFlags PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuOccupancyMaxPotentialBlockSizeWithFlags = PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000;
 #[cfg(all(cuda_ge_11080, not(cuda_ge_13000)))]
-/// `#define PFN_cuOccupancyMaxPotentialClusterSize PFN_cuOccupancyMaxPotentialClusterSize_v11070` (`cudaTypedefs.h`): [`PFN_cuOccupancyMaxPotentialClusterSize_v11070`].
+/// `#define PFN_cuOccupancyMaxPotentialClusterSize PFN_cuOccupancyMaxPotentialClusterSize_v11070`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuOccupancyMaxPotentialClusterSize_v11070`]
 /// - Since CUDA 11.8; removed in 13.0
 pub type PFN_cuOccupancyMaxPotentialClusterSize = PFN_cuOccupancyMaxPotentialClusterSize_v11070;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuParamSetSize PFN_cuParamSetSize_v2000` (`cudaTypedefs.h`): [`PFN_cuParamSetSize_v2000`].
+/// `#define PFN_cuParamSetSize PFN_cuParamSetSize_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuParamSetSize_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuParamSetSize = PFN_cuParamSetSize_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuParamSetTexRef PFN_cuParamSetTexRef_v2000` (`cudaTypedefs.h`): [`PFN_cuParamSetTexRef_v2000`].
+/// `#define PFN_cuParamSetTexRef PFN_cuParamSetTexRef_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuParamSetTexRef_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuParamSetTexRef = PFN_cuParamSetTexRef_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuParamSetf PFN_cuParamSetf_v2000` (`cudaTypedefs.h`): [`PFN_cuParamSetf_v2000`].
+/// `#define PFN_cuParamSetf PFN_cuParamSetf_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuParamSetf_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuParamSetf = PFN_cuParamSetf_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuParamSeti PFN_cuParamSeti_v2000` (`cudaTypedefs.h`): [`PFN_cuParamSeti_v2000`].
+/// `#define PFN_cuParamSeti PFN_cuParamSeti_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuParamSeti_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuParamSeti = PFN_cuParamSeti_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuParamSetv PFN_cuParamSetv_v2000` (`cudaTypedefs.h`): [`PFN_cuParamSetv_v2000`].
+/// `#define PFN_cuParamSetv PFN_cuParamSetv_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuParamSetv_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuParamSetv = PFN_cuParamSetv_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuPointerGetAttribute PFN_cuPointerGetAttribute_v4000` (`cudaTypedefs.h`): [`PFN_cuPointerGetAttribute_v4000`].
+/// `#define PFN_cuPointerGetAttribute PFN_cuPointerGetAttribute_v4000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuPointerGetAttribute_v4000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuPointerGetAttribute = PFN_cuPointerGetAttribute_v4000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuPointerGetAttributes PFN_cuPointerGetAttributes_v7000` (`cudaTypedefs.h`): [`PFN_cuPointerGetAttributes_v7000`].
+/// `#define PFN_cuPointerGetAttributes PFN_cuPointerGetAttributes_v7000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuPointerGetAttributes_v7000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuPointerGetAttributes = PFN_cuPointerGetAttributes_v7000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuPointerSetAttribute PFN_cuPointerSetAttribute_v6000` (`cudaTypedefs.h`): [`PFN_cuPointerSetAttribute_v6000`].
+/// `#define PFN_cuPointerSetAttribute PFN_cuPointerSetAttribute_v6000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuPointerSetAttribute_v6000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuPointerSetAttribute = PFN_cuPointerSetAttribute_v6000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuSignalExternalSemaphoresAsync __API_TYPEDEF_PTSZ(PFN_cuSignalExternalSemaphoresAsync, 10000, 10000)` (`cudaTypedefs.h`): [`PFN_cuSignalExternalSemaphoresAsync_v10000`], under `per-thread-default-stream` [`PFN_cuSignalExternalSemaphoresAsync_v10000_ptsz`].
+/// `#define PFN_cuSignalExternalSemaphoresAsync __API_TYPEDEF_PTSZ(PFN_cuSignalExternalSemaphoresAsync, 10000, 10000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuSignalExternalSemaphoresAsync_v10000`], under `per-thread-default-stream` [`PFN_cuSignalExternalSemaphoresAsync_v10000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuSignalExternalSemaphoresAsync = PFN_cuSignalExternalSemaphoresAsync_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuSignalExternalSemaphoresAsync __API_TYPEDEF_PTSZ(PFN_cuSignalExternalSemaphoresAsync, 10000, 10000)` (`cudaTypedefs.h`): [`PFN_cuSignalExternalSemaphoresAsync_v10000`], under `per-thread-default-stream` [`PFN_cuSignalExternalSemaphoresAsync_v10000_ptsz`].
+/// `#define PFN_cuSignalExternalSemaphoresAsync __API_TYPEDEF_PTSZ(PFN_cuSignalExternalSemaphoresAsync, 10000, 10000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuSignalExternalSemaphoresAsync_v10000`], under `per-thread-default-stream` [`PFN_cuSignalExternalSemaphoresAsync_v10000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuSignalExternalSemaphoresAsync = PFN_cuSignalExternalSemaphoresAsync_v10000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamAddCallback __API_TYPEDEF_PTSZ(PFN_cuStreamAddCallback, 5000, 7000)` (`cudaTypedefs.h`): [`PFN_cuStreamAddCallback_v5000`], under `per-thread-default-stream` [`PFN_cuStreamAddCallback_v7000_ptsz`].
+/// `#define PFN_cuStreamAddCallback __API_TYPEDEF_PTSZ(PFN_cuStreamAddCallback, 5000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamAddCallback_v5000`], under `per-thread-default-stream` [`PFN_cuStreamAddCallback_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamAddCallback = PFN_cuStreamAddCallback_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamAddCallback __API_TYPEDEF_PTSZ(PFN_cuStreamAddCallback, 5000, 7000)` (`cudaTypedefs.h`): [`PFN_cuStreamAddCallback_v5000`], under `per-thread-default-stream` [`PFN_cuStreamAddCallback_v7000_ptsz`].
+/// `#define PFN_cuStreamAddCallback __API_TYPEDEF_PTSZ(PFN_cuStreamAddCallback, 5000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamAddCallback_v5000`], under `per-thread-default-stream` [`PFN_cuStreamAddCallback_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamAddCallback = PFN_cuStreamAddCallback_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamAttachMemAsync __API_TYPEDEF_PTSZ(PFN_cuStreamAttachMemAsync, 6000, 7000)` (`cudaTypedefs.h`): [`PFN_cuStreamAttachMemAsync_v6000`], under `per-thread-default-stream` [`PFN_cuStreamAttachMemAsync_v7000_ptsz`].
+/// `#define PFN_cuStreamAttachMemAsync __API_TYPEDEF_PTSZ(PFN_cuStreamAttachMemAsync, 6000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamAttachMemAsync_v6000`], under `per-thread-default-stream` [`PFN_cuStreamAttachMemAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamAttachMemAsync = PFN_cuStreamAttachMemAsync_v6000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamAttachMemAsync __API_TYPEDEF_PTSZ(PFN_cuStreamAttachMemAsync, 6000, 7000)` (`cudaTypedefs.h`): [`PFN_cuStreamAttachMemAsync_v6000`], under `per-thread-default-stream` [`PFN_cuStreamAttachMemAsync_v7000_ptsz`].
+/// `#define PFN_cuStreamAttachMemAsync __API_TYPEDEF_PTSZ(PFN_cuStreamAttachMemAsync, 6000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamAttachMemAsync_v6000`], under `per-thread-default-stream` [`PFN_cuStreamAttachMemAsync_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamAttachMemAsync = PFN_cuStreamAttachMemAsync_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamBatchMemOp __API_TYPEDEF_PTSZ(PFN_cuStreamBatchMemOp, 8000, 8000)` (`cudaTypedefs.h`): [`PFN_cuStreamBatchMemOp_v8000`], under `per-thread-default-stream` [`PFN_cuStreamBatchMemOp_v8000_ptsz`].
+/// `#define PFN_cuStreamBatchMemOp __API_TYPEDEF_PTSZ(PFN_cuStreamBatchMemOp, 8000, 8000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamBatchMemOp_v8000`], under `per-thread-default-stream` [`PFN_cuStreamBatchMemOp_v8000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamBatchMemOp = PFN_cuStreamBatchMemOp_v8000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamBatchMemOp __API_TYPEDEF_PTSZ(PFN_cuStreamBatchMemOp, 8000, 8000)` (`cudaTypedefs.h`): [`PFN_cuStreamBatchMemOp_v8000`], under `per-thread-default-stream` [`PFN_cuStreamBatchMemOp_v8000_ptsz`].
+/// `#define PFN_cuStreamBatchMemOp __API_TYPEDEF_PTSZ(PFN_cuStreamBatchMemOp, 8000, 8000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamBatchMemOp_v8000`], under `per-thread-default-stream` [`PFN_cuStreamBatchMemOp_v8000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamBatchMemOp = PFN_cuStreamBatchMemOp_v8000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamBatchMemOp_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamBatchMemOp, 11070, 11070)` (`cudaTypedefs.h`): [`PFN_cuStreamBatchMemOp_v11070`], under `per-thread-default-stream` [`PFN_cuStreamBatchMemOp_v11070_ptsz`].
+/// `#define PFN_cuStreamBatchMemOp_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamBatchMemOp, 11070, 11070)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamBatchMemOp_v11070`], under `per-thread-default-stream` [`PFN_cuStreamBatchMemOp_v11070_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamBatchMemOp_v2 = PFN_cuStreamBatchMemOp_v11070;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamBatchMemOp_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamBatchMemOp, 11070, 11070)` (`cudaTypedefs.h`): [`PFN_cuStreamBatchMemOp_v11070`], under `per-thread-default-stream` [`PFN_cuStreamBatchMemOp_v11070_ptsz`].
+/// `#define PFN_cuStreamBatchMemOp_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamBatchMemOp, 11070, 11070)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamBatchMemOp_v11070`], under `per-thread-default-stream` [`PFN_cuStreamBatchMemOp_v11070_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamBatchMemOp_v2 = PFN_cuStreamBatchMemOp_v11070_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamBeginCapture __API_TYPEDEF_PTSZ(PFN_cuStreamBeginCapture, 10010, 10010)` (`cudaTypedefs.h`): [`PFN_cuStreamBeginCapture_v10010`], under `per-thread-default-stream` [`PFN_cuStreamBeginCapture_v10010_ptsz`].
+/// `#define PFN_cuStreamBeginCapture __API_TYPEDEF_PTSZ(PFN_cuStreamBeginCapture, 10010, 10010)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamBeginCapture_v10010`], under `per-thread-default-stream` [`PFN_cuStreamBeginCapture_v10010_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamBeginCapture = PFN_cuStreamBeginCapture_v10010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamBeginCapture __API_TYPEDEF_PTSZ(PFN_cuStreamBeginCapture, 10010, 10010)` (`cudaTypedefs.h`): [`PFN_cuStreamBeginCapture_v10010`], under `per-thread-default-stream` [`PFN_cuStreamBeginCapture_v10010_ptsz`].
+/// `#define PFN_cuStreamBeginCapture __API_TYPEDEF_PTSZ(PFN_cuStreamBeginCapture, 10010, 10010)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamBeginCapture_v10010`], under `per-thread-default-stream` [`PFN_cuStreamBeginCapture_v10010_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamBeginCapture = PFN_cuStreamBeginCapture_v10010_ptsz;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `#define PFN_cuStreamBeginCaptureToGraph __API_TYPEDEF_PTSZ(PFN_cuStreamBeginCaptureToGraph, 12030, 12030)` (`cudaTypedefs.h`): [`PFN_cuStreamBeginCaptureToGraph_v12030`], under `per-thread-default-stream` [`PFN_cuStreamBeginCaptureToGraph_v12030_ptsz`].
+/// `#define PFN_cuStreamBeginCaptureToGraph __API_TYPEDEF_PTSZ(PFN_cuStreamBeginCaptureToGraph, 12030, 12030)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamBeginCaptureToGraph_v12030`], under `per-thread-default-stream` [`PFN_cuStreamBeginCaptureToGraph_v12030_ptsz`]
 /// - Since CUDA 12.3; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamBeginCaptureToGraph = PFN_cuStreamBeginCaptureToGraph_v12030;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `#define PFN_cuStreamBeginCaptureToGraph __API_TYPEDEF_PTSZ(PFN_cuStreamBeginCaptureToGraph, 12030, 12030)` (`cudaTypedefs.h`): [`PFN_cuStreamBeginCaptureToGraph_v12030`], under `per-thread-default-stream` [`PFN_cuStreamBeginCaptureToGraph_v12030_ptsz`].
+/// `#define PFN_cuStreamBeginCaptureToGraph __API_TYPEDEF_PTSZ(PFN_cuStreamBeginCaptureToGraph, 12030, 12030)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamBeginCaptureToGraph_v12030`], under `per-thread-default-stream` [`PFN_cuStreamBeginCaptureToGraph_v12030_ptsz`]
 /// - Since CUDA 12.3; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamBeginCaptureToGraph = PFN_cuStreamBeginCaptureToGraph_v12030_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamCopyAttributes __API_TYPEDEF_PTSZ(PFN_cuStreamCopyAttributes, 11000, 11000)` (`cudaTypedefs.h`): [`PFN_cuStreamCopyAttributes_v11000`], under `per-thread-default-stream` [`PFN_cuStreamCopyAttributes_v11000_ptsz`].
+/// `#define PFN_cuStreamCopyAttributes __API_TYPEDEF_PTSZ(PFN_cuStreamCopyAttributes, 11000, 11000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamCopyAttributes_v11000`], under `per-thread-default-stream` [`PFN_cuStreamCopyAttributes_v11000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamCopyAttributes = PFN_cuStreamCopyAttributes_v11000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamCopyAttributes __API_TYPEDEF_PTSZ(PFN_cuStreamCopyAttributes, 11000, 11000)` (`cudaTypedefs.h`): [`PFN_cuStreamCopyAttributes_v11000`], under `per-thread-default-stream` [`PFN_cuStreamCopyAttributes_v11000_ptsz`].
+/// `#define PFN_cuStreamCopyAttributes __API_TYPEDEF_PTSZ(PFN_cuStreamCopyAttributes, 11000, 11000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamCopyAttributes_v11000`], under `per-thread-default-stream` [`PFN_cuStreamCopyAttributes_v11000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamCopyAttributes = PFN_cuStreamCopyAttributes_v11000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamCreate PFN_cuStreamCreate_v2000` (`cudaTypedefs.h`): [`PFN_cuStreamCreate_v2000`].
+/// `#define PFN_cuStreamCreate PFN_cuStreamCreate_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamCreate_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuStreamCreate = PFN_cuStreamCreate_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamCreateWithPriority PFN_cuStreamCreateWithPriority_v5050` (`cudaTypedefs.h`): [`PFN_cuStreamCreateWithPriority_v5050`].
+/// `#define PFN_cuStreamCreateWithPriority PFN_cuStreamCreateWithPriority_v5050`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamCreateWithPriority_v5050`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuStreamCreateWithPriority = PFN_cuStreamCreateWithPriority_v5050;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamDestroy PFN_cuStreamDestroy_v4000` (`cudaTypedefs.h`): [`PFN_cuStreamDestroy_v4000`].
+/// `#define PFN_cuStreamDestroy PFN_cuStreamDestroy_v4000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamDestroy_v4000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuStreamDestroy = PFN_cuStreamDestroy_v4000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamEndCapture __API_TYPEDEF_PTSZ(PFN_cuStreamEndCapture, 10000, 10000)` (`cudaTypedefs.h`): [`PFN_cuStreamEndCapture_v10000`], under `per-thread-default-stream` [`PFN_cuStreamEndCapture_v10000_ptsz`].
+/// `#define PFN_cuStreamEndCapture __API_TYPEDEF_PTSZ(PFN_cuStreamEndCapture, 10000, 10000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamEndCapture_v10000`], under `per-thread-default-stream` [`PFN_cuStreamEndCapture_v10000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamEndCapture = PFN_cuStreamEndCapture_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamEndCapture __API_TYPEDEF_PTSZ(PFN_cuStreamEndCapture, 10000, 10000)` (`cudaTypedefs.h`): [`PFN_cuStreamEndCapture_v10000`], under `per-thread-default-stream` [`PFN_cuStreamEndCapture_v10000_ptsz`].
+/// `#define PFN_cuStreamEndCapture __API_TYPEDEF_PTSZ(PFN_cuStreamEndCapture, 10000, 10000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamEndCapture_v10000`], under `per-thread-default-stream` [`PFN_cuStreamEndCapture_v10000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamEndCapture = PFN_cuStreamEndCapture_v10000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamGetAttribute __API_TYPEDEF_PTSZ(PFN_cuStreamGetAttribute, 11000, 11000)` (`cudaTypedefs.h`): [`PFN_cuStreamGetAttribute_v11000`], under `per-thread-default-stream` [`PFN_cuStreamGetAttribute_v11000_ptsz`].
+/// `#define PFN_cuStreamGetAttribute __API_TYPEDEF_PTSZ(PFN_cuStreamGetAttribute, 11000, 11000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetAttribute_v11000`], under `per-thread-default-stream` [`PFN_cuStreamGetAttribute_v11000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamGetAttribute = PFN_cuStreamGetAttribute_v11000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamGetAttribute __API_TYPEDEF_PTSZ(PFN_cuStreamGetAttribute, 11000, 11000)` (`cudaTypedefs.h`): [`PFN_cuStreamGetAttribute_v11000`], under `per-thread-default-stream` [`PFN_cuStreamGetAttribute_v11000_ptsz`].
+/// `#define PFN_cuStreamGetAttribute __API_TYPEDEF_PTSZ(PFN_cuStreamGetAttribute, 11000, 11000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetAttribute_v11000`], under `per-thread-default-stream` [`PFN_cuStreamGetAttribute_v11000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamGetAttribute = PFN_cuStreamGetAttribute_v11000_ptsz;
 #[cfg(not(cuda_ge_12090))]
-/// `#define PFN_cuStreamGetCaptureInfo __API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 10010, 10010)` (`cudaTypedefs.h`): [`PFN_cuStreamGetCaptureInfo_v10010`], under `per-thread-default-stream` [`PFN_cuStreamGetCaptureInfo_v10010_ptsz`].
+/// `#define PFN_cuStreamGetCaptureInfo __API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 10010, 10010)`
 ///
-/// - As written here: in CUDA 11.7 to 12.8; removed in 12.9; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetCaptureInfo_v10010`], under `per-thread-default-stream` [`PFN_cuStreamGetCaptureInfo_v10010_ptsz`]
+/// - Values: `__API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 10010, 10010)` in CUDA 11.7 to 12.8; `__API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 12030, 12030)` only in CUDA 12.9
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamGetCaptureInfo = PFN_cuStreamGetCaptureInfo_v10010;
 #[cfg(not(cuda_ge_12090))]
-/// `#define PFN_cuStreamGetCaptureInfo __API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 10010, 10010)` (`cudaTypedefs.h`): [`PFN_cuStreamGetCaptureInfo_v10010`], under `per-thread-default-stream` [`PFN_cuStreamGetCaptureInfo_v10010_ptsz`].
+/// `#define PFN_cuStreamGetCaptureInfo __API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 10010, 10010)`
 ///
-/// - As written here: in CUDA 11.7 to 12.8; removed in 12.9; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetCaptureInfo_v10010`], under `per-thread-default-stream` [`PFN_cuStreamGetCaptureInfo_v10010_ptsz`]
+/// - Values: `__API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 10010, 10010)` in CUDA 11.7 to 12.8; `__API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 12030, 12030)` only in CUDA 12.9
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamGetCaptureInfo = PFN_cuStreamGetCaptureInfo_v10010_ptsz;
 #[cfg(all(cuda_ge_12090, not(cuda_ge_13000)))]
-/// `#define PFN_cuStreamGetCaptureInfo __API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 12030, 12030)` (`cudaTypedefs.h`): [`PFN_cuStreamGetCaptureInfo_v12030`], under `per-thread-default-stream` [`PFN_cuStreamGetCaptureInfo_v12030_ptsz`].
+/// `#define PFN_cuStreamGetCaptureInfo __API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 12030, 12030)`
 ///
-/// - As written here: only in CUDA 12.9; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030`], under `per-thread-default-stream` [`PFN_cuStreamGetCaptureInfo_v12030_ptsz`]
+/// - Values: `__API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 10010, 10010)` in CUDA 11.7 to 12.8; `__API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 12030, 12030)` only in CUDA 12.9
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamGetCaptureInfo = PFN_cuStreamGetCaptureInfo_v12030;
 #[cfg(all(cuda_ge_12090, not(cuda_ge_13000)))]
-/// `#define PFN_cuStreamGetCaptureInfo __API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 12030, 12030)` (`cudaTypedefs.h`): [`PFN_cuStreamGetCaptureInfo_v12030`], under `per-thread-default-stream` [`PFN_cuStreamGetCaptureInfo_v12030_ptsz`].
+/// `#define PFN_cuStreamGetCaptureInfo __API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 12030, 12030)`
 ///
-/// - As written here: only in CUDA 12.9; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030`], under `per-thread-default-stream` [`PFN_cuStreamGetCaptureInfo_v12030_ptsz`]
+/// - Values: `__API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 10010, 10010)` in CUDA 11.7 to 12.8; `__API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 12030, 12030)` only in CUDA 12.9
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamGetCaptureInfo = PFN_cuStreamGetCaptureInfo_v12030_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamGetCaptureInfo_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 11030, 11030)` (`cudaTypedefs.h`): [`PFN_cuStreamGetCaptureInfo_v11030`], under `per-thread-default-stream` [`PFN_cuStreamGetCaptureInfo_v11030_ptsz`].
+/// `#define PFN_cuStreamGetCaptureInfo_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 11030, 11030)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030`], under `per-thread-default-stream` [`PFN_cuStreamGetCaptureInfo_v11030_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamGetCaptureInfo_v2 = PFN_cuStreamGetCaptureInfo_v11030;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamGetCaptureInfo_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 11030, 11030)` (`cudaTypedefs.h`): [`PFN_cuStreamGetCaptureInfo_v11030`], under `per-thread-default-stream` [`PFN_cuStreamGetCaptureInfo_v11030_ptsz`].
+/// `#define PFN_cuStreamGetCaptureInfo_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 11030, 11030)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetCaptureInfo_v11030`], under `per-thread-default-stream` [`PFN_cuStreamGetCaptureInfo_v11030_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamGetCaptureInfo_v2 = PFN_cuStreamGetCaptureInfo_v11030_ptsz;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `#define PFN_cuStreamGetCaptureInfo_v3 __API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 12030, 12030)` (`cudaTypedefs.h`): [`PFN_cuStreamGetCaptureInfo_v12030`], under `per-thread-default-stream` [`PFN_cuStreamGetCaptureInfo_v12030_ptsz`].
+/// `#define PFN_cuStreamGetCaptureInfo_v3 __API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 12030, 12030)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030`], under `per-thread-default-stream` [`PFN_cuStreamGetCaptureInfo_v12030_ptsz`]
 /// - Since CUDA 12.3; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamGetCaptureInfo_v3 = PFN_cuStreamGetCaptureInfo_v12030;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `#define PFN_cuStreamGetCaptureInfo_v3 __API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 12030, 12030)` (`cudaTypedefs.h`): [`PFN_cuStreamGetCaptureInfo_v12030`], under `per-thread-default-stream` [`PFN_cuStreamGetCaptureInfo_v12030_ptsz`].
+/// `#define PFN_cuStreamGetCaptureInfo_v3 __API_TYPEDEF_PTSZ(PFN_cuStreamGetCaptureInfo, 12030, 12030)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetCaptureInfo_v12030`], under `per-thread-default-stream` [`PFN_cuStreamGetCaptureInfo_v12030_ptsz`]
 /// - Since CUDA 12.3; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamGetCaptureInfo_v3 = PFN_cuStreamGetCaptureInfo_v12030_ptsz;
 #[cfg(not(cuda_ge_12090))]
-/// `#define PFN_cuStreamGetCtx __API_TYPEDEF_PTSZ(PFN_cuStreamGetCtx, 9020, 9020)` (`cudaTypedefs.h`): [`PFN_cuStreamGetCtx_v9020`], under `per-thread-default-stream` [`PFN_cuStreamGetCtx_v9020_ptsz`].
+/// `#define PFN_cuStreamGetCtx __API_TYPEDEF_PTSZ(PFN_cuStreamGetCtx, 9020, 9020)`
 ///
-/// - As written here: in CUDA 11.7 to 12.8; removed in 12.9; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetCtx_v9020`], under `per-thread-default-stream` [`PFN_cuStreamGetCtx_v9020_ptsz`]
+/// - Values: `__API_TYPEDEF_PTSZ(PFN_cuStreamGetCtx, 9020, 9020)` in CUDA 11.7 to 12.8; `__API_TYPEDEF_PTSZ(PFN_cuStreamGetCtx, 12050, 12050)` only in CUDA 12.9
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamGetCtx = PFN_cuStreamGetCtx_v9020;
 #[cfg(not(cuda_ge_12090))]
-/// `#define PFN_cuStreamGetCtx __API_TYPEDEF_PTSZ(PFN_cuStreamGetCtx, 9020, 9020)` (`cudaTypedefs.h`): [`PFN_cuStreamGetCtx_v9020`], under `per-thread-default-stream` [`PFN_cuStreamGetCtx_v9020_ptsz`].
+/// `#define PFN_cuStreamGetCtx __API_TYPEDEF_PTSZ(PFN_cuStreamGetCtx, 9020, 9020)`
 ///
-/// - As written here: in CUDA 11.7 to 12.8; removed in 12.9; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetCtx_v9020`], under `per-thread-default-stream` [`PFN_cuStreamGetCtx_v9020_ptsz`]
+/// - Values: `__API_TYPEDEF_PTSZ(PFN_cuStreamGetCtx, 9020, 9020)` in CUDA 11.7 to 12.8; `__API_TYPEDEF_PTSZ(PFN_cuStreamGetCtx, 12050, 12050)` only in CUDA 12.9
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamGetCtx = PFN_cuStreamGetCtx_v9020_ptsz;
 #[cfg(all(cuda_ge_12090, not(cuda_ge_13000)))]
-/// `#define PFN_cuStreamGetCtx __API_TYPEDEF_PTSZ(PFN_cuStreamGetCtx, 12050, 12050)` (`cudaTypedefs.h`): [`PFN_cuStreamGetCtx_v12050`], under `per-thread-default-stream` [`PFN_cuStreamGetCtx_v12050_ptsz`].
+/// `#define PFN_cuStreamGetCtx __API_TYPEDEF_PTSZ(PFN_cuStreamGetCtx, 12050, 12050)`
 ///
-/// - As written here: only in CUDA 12.9; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetCtx_v12050`], under `per-thread-default-stream` [`PFN_cuStreamGetCtx_v12050_ptsz`]
+/// - Values: `__API_TYPEDEF_PTSZ(PFN_cuStreamGetCtx, 9020, 9020)` in CUDA 11.7 to 12.8; `__API_TYPEDEF_PTSZ(PFN_cuStreamGetCtx, 12050, 12050)` only in CUDA 12.9
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamGetCtx = PFN_cuStreamGetCtx_v12050;
 #[cfg(all(cuda_ge_12090, not(cuda_ge_13000)))]
-/// `#define PFN_cuStreamGetCtx __API_TYPEDEF_PTSZ(PFN_cuStreamGetCtx, 12050, 12050)` (`cudaTypedefs.h`): [`PFN_cuStreamGetCtx_v12050`], under `per-thread-default-stream` [`PFN_cuStreamGetCtx_v12050_ptsz`].
+/// `#define PFN_cuStreamGetCtx __API_TYPEDEF_PTSZ(PFN_cuStreamGetCtx, 12050, 12050)`
 ///
-/// - As written here: only in CUDA 12.9; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetCtx_v12050`], under `per-thread-default-stream` [`PFN_cuStreamGetCtx_v12050_ptsz`]
+/// - Values: `__API_TYPEDEF_PTSZ(PFN_cuStreamGetCtx, 9020, 9020)` in CUDA 11.7 to 12.8; `__API_TYPEDEF_PTSZ(PFN_cuStreamGetCtx, 12050, 12050)` only in CUDA 12.9
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamGetCtx = PFN_cuStreamGetCtx_v12050_ptsz;
 #[cfg(all(cuda_ge_12050, not(cuda_ge_13000)))]
-/// `#define PFN_cuStreamGetCtx_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamGetCtx, 12050, 12050)` (`cudaTypedefs.h`): [`PFN_cuStreamGetCtx_v12050`], under `per-thread-default-stream` [`PFN_cuStreamGetCtx_v12050_ptsz`].
+/// `#define PFN_cuStreamGetCtx_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamGetCtx, 12050, 12050)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetCtx_v12050`], under `per-thread-default-stream` [`PFN_cuStreamGetCtx_v12050_ptsz`]
 /// - Since CUDA 12.5; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamGetCtx_v2 = PFN_cuStreamGetCtx_v12050;
 #[cfg(all(cuda_ge_12050, not(cuda_ge_13000)))]
-/// `#define PFN_cuStreamGetCtx_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamGetCtx, 12050, 12050)` (`cudaTypedefs.h`): [`PFN_cuStreamGetCtx_v12050`], under `per-thread-default-stream` [`PFN_cuStreamGetCtx_v12050_ptsz`].
+/// `#define PFN_cuStreamGetCtx_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamGetCtx, 12050, 12050)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetCtx_v12050`], under `per-thread-default-stream` [`PFN_cuStreamGetCtx_v12050_ptsz`]
 /// - Since CUDA 12.5; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamGetCtx_v2 = PFN_cuStreamGetCtx_v12050_ptsz;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `#define PFN_cuStreamGetDevice __API_TYPEDEF_PTSZ(PFN_cuStreamGetDevice, 12080, 12080)` (`cudaTypedefs.h`): [`PFN_cuStreamGetDevice_v12080`], under `per-thread-default-stream` [`PFN_cuStreamGetDevice_v12080_ptsz`].
+/// `#define PFN_cuStreamGetDevice __API_TYPEDEF_PTSZ(PFN_cuStreamGetDevice, 12080, 12080)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetDevice_v12080`], under `per-thread-default-stream` [`PFN_cuStreamGetDevice_v12080_ptsz`]
 /// - Since CUDA 12.8; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamGetDevice = PFN_cuStreamGetDevice_v12080;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `#define PFN_cuStreamGetDevice __API_TYPEDEF_PTSZ(PFN_cuStreamGetDevice, 12080, 12080)` (`cudaTypedefs.h`): [`PFN_cuStreamGetDevice_v12080`], under `per-thread-default-stream` [`PFN_cuStreamGetDevice_v12080_ptsz`].
+/// `#define PFN_cuStreamGetDevice __API_TYPEDEF_PTSZ(PFN_cuStreamGetDevice, 12080, 12080)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetDevice_v12080`], under `per-thread-default-stream` [`PFN_cuStreamGetDevice_v12080_ptsz`]
 /// - Since CUDA 12.8; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamGetDevice = PFN_cuStreamGetDevice_v12080_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamGetFlags __API_TYPEDEF_PTSZ(PFN_cuStreamGetFlags, 5050, 7000)` (`cudaTypedefs.h`): [`PFN_cuStreamGetFlags_v5050`], under `per-thread-default-stream` [`PFN_cuStreamGetFlags_v7000_ptsz`].
+/// `#define PFN_cuStreamGetFlags __API_TYPEDEF_PTSZ(PFN_cuStreamGetFlags, 5050, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetFlags_v5050`], under `per-thread-default-stream` [`PFN_cuStreamGetFlags_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamGetFlags = PFN_cuStreamGetFlags_v5050;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamGetFlags __API_TYPEDEF_PTSZ(PFN_cuStreamGetFlags, 5050, 7000)` (`cudaTypedefs.h`): [`PFN_cuStreamGetFlags_v5050`], under `per-thread-default-stream` [`PFN_cuStreamGetFlags_v7000_ptsz`].
+/// `#define PFN_cuStreamGetFlags __API_TYPEDEF_PTSZ(PFN_cuStreamGetFlags, 5050, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetFlags_v5050`], under `per-thread-default-stream` [`PFN_cuStreamGetFlags_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamGetFlags = PFN_cuStreamGetFlags_v7000_ptsz;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// `#define PFN_cuStreamGetGreenCtx PFN_cuStreamGetGreenCtx_v12040` (`cudaTypedefs.h`): [`PFN_cuStreamGetGreenCtx_v12040`].
+/// `#define PFN_cuStreamGetGreenCtx PFN_cuStreamGetGreenCtx_v12040`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetGreenCtx_v12040`]
 /// - Since CUDA 12.4; removed in 13.0
 pub type PFN_cuStreamGetGreenCtx = PFN_cuStreamGetGreenCtx_v12040;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamGetPriority __API_TYPEDEF_PTSZ(PFN_cuStreamGetPriority, 5050, 7000)` (`cudaTypedefs.h`): [`PFN_cuStreamGetPriority_v5050`], under `per-thread-default-stream` [`PFN_cuStreamGetPriority_v7000_ptsz`].
+/// `#define PFN_cuStreamGetPriority __API_TYPEDEF_PTSZ(PFN_cuStreamGetPriority, 5050, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetPriority_v5050`], under `per-thread-default-stream` [`PFN_cuStreamGetPriority_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamGetPriority = PFN_cuStreamGetPriority_v5050;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamGetPriority __API_TYPEDEF_PTSZ(PFN_cuStreamGetPriority, 5050, 7000)` (`cudaTypedefs.h`): [`PFN_cuStreamGetPriority_v5050`], under `per-thread-default-stream` [`PFN_cuStreamGetPriority_v7000_ptsz`].
+/// `#define PFN_cuStreamGetPriority __API_TYPEDEF_PTSZ(PFN_cuStreamGetPriority, 5050, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamGetPriority_v5050`], under `per-thread-default-stream` [`PFN_cuStreamGetPriority_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamGetPriority = PFN_cuStreamGetPriority_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamIsCapturing __API_TYPEDEF_PTSZ(PFN_cuStreamIsCapturing, 10000, 10000)` (`cudaTypedefs.h`): [`PFN_cuStreamIsCapturing_v10000`], under `per-thread-default-stream` [`PFN_cuStreamIsCapturing_v10000_ptsz`].
+/// `#define PFN_cuStreamIsCapturing __API_TYPEDEF_PTSZ(PFN_cuStreamIsCapturing, 10000, 10000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamIsCapturing_v10000`], under `per-thread-default-stream` [`PFN_cuStreamIsCapturing_v10000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamIsCapturing = PFN_cuStreamIsCapturing_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamIsCapturing __API_TYPEDEF_PTSZ(PFN_cuStreamIsCapturing, 10000, 10000)` (`cudaTypedefs.h`): [`PFN_cuStreamIsCapturing_v10000`], under `per-thread-default-stream` [`PFN_cuStreamIsCapturing_v10000_ptsz`].
+/// `#define PFN_cuStreamIsCapturing __API_TYPEDEF_PTSZ(PFN_cuStreamIsCapturing, 10000, 10000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamIsCapturing_v10000`], under `per-thread-default-stream` [`PFN_cuStreamIsCapturing_v10000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamIsCapturing = PFN_cuStreamIsCapturing_v10000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamQuery __API_TYPEDEF_PTSZ(PFN_cuStreamQuery, 2000, 7000)` (`cudaTypedefs.h`): [`PFN_cuStreamQuery_v2000`], under `per-thread-default-stream` [`PFN_cuStreamQuery_v7000_ptsz`].
+/// `#define PFN_cuStreamQuery __API_TYPEDEF_PTSZ(PFN_cuStreamQuery, 2000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamQuery_v2000`], under `per-thread-default-stream` [`PFN_cuStreamQuery_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamQuery = PFN_cuStreamQuery_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamQuery __API_TYPEDEF_PTSZ(PFN_cuStreamQuery, 2000, 7000)` (`cudaTypedefs.h`): [`PFN_cuStreamQuery_v2000`], under `per-thread-default-stream` [`PFN_cuStreamQuery_v7000_ptsz`].
+/// `#define PFN_cuStreamQuery __API_TYPEDEF_PTSZ(PFN_cuStreamQuery, 2000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamQuery_v2000`], under `per-thread-default-stream` [`PFN_cuStreamQuery_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamQuery = PFN_cuStreamQuery_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamSetAttribute __API_TYPEDEF_PTSZ(PFN_cuStreamSetAttribute, 11000, 11000)` (`cudaTypedefs.h`): [`PFN_cuStreamSetAttribute_v11000`], under `per-thread-default-stream` [`PFN_cuStreamSetAttribute_v11000_ptsz`].
+/// `#define PFN_cuStreamSetAttribute __API_TYPEDEF_PTSZ(PFN_cuStreamSetAttribute, 11000, 11000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamSetAttribute_v11000`], under `per-thread-default-stream` [`PFN_cuStreamSetAttribute_v11000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamSetAttribute = PFN_cuStreamSetAttribute_v11000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamSetAttribute __API_TYPEDEF_PTSZ(PFN_cuStreamSetAttribute, 11000, 11000)` (`cudaTypedefs.h`): [`PFN_cuStreamSetAttribute_v11000`], under `per-thread-default-stream` [`PFN_cuStreamSetAttribute_v11000_ptsz`].
+/// `#define PFN_cuStreamSetAttribute __API_TYPEDEF_PTSZ(PFN_cuStreamSetAttribute, 11000, 11000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamSetAttribute_v11000`], under `per-thread-default-stream` [`PFN_cuStreamSetAttribute_v11000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamSetAttribute = PFN_cuStreamSetAttribute_v11000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamSynchronize __API_TYPEDEF_PTSZ(PFN_cuStreamSynchronize, 2000, 7000)` (`cudaTypedefs.h`): [`PFN_cuStreamSynchronize_v2000`], under `per-thread-default-stream` [`PFN_cuStreamSynchronize_v7000_ptsz`].
+/// `#define PFN_cuStreamSynchronize __API_TYPEDEF_PTSZ(PFN_cuStreamSynchronize, 2000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamSynchronize_v2000`], under `per-thread-default-stream` [`PFN_cuStreamSynchronize_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamSynchronize = PFN_cuStreamSynchronize_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamSynchronize __API_TYPEDEF_PTSZ(PFN_cuStreamSynchronize, 2000, 7000)` (`cudaTypedefs.h`): [`PFN_cuStreamSynchronize_v2000`], under `per-thread-default-stream` [`PFN_cuStreamSynchronize_v7000_ptsz`].
+/// `#define PFN_cuStreamSynchronize __API_TYPEDEF_PTSZ(PFN_cuStreamSynchronize, 2000, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamSynchronize_v2000`], under `per-thread-default-stream` [`PFN_cuStreamSynchronize_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamSynchronize = PFN_cuStreamSynchronize_v7000_ptsz;
 #[cfg(not(cuda_ge_12090))]
-/// `#define PFN_cuStreamUpdateCaptureDependencies __API_TYPEDEF_PTSZ(PFN_cuStreamUpdateCaptureDependencies, 11030, 11030)` (`cudaTypedefs.h`): [`PFN_cuStreamUpdateCaptureDependencies_v11030`], under `per-thread-default-stream` [`PFN_cuStreamUpdateCaptureDependencies_v11030_ptsz`].
+/// `#define PFN_cuStreamUpdateCaptureDependencies __API_TYPEDEF_PTSZ(PFN_cuStreamUpdateCaptureDependencies, 11030, 11030)`
 ///
-/// - As written here: in CUDA 11.7 to 12.8; removed in 12.9; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v11030`], under `per-thread-default-stream` [`PFN_cuStreamUpdateCaptureDependencies_v11030_ptsz`]
+/// - Values: `__API_TYPEDEF_PTSZ(PFN_cuStreamUpdateCaptureDependencies, 11030, 11030)` in CUDA 11.7 to 12.8; `__API_TYPEDEF_PTSZ(PFN_cuStreamUpdateCaptureDependencies, 12030, 12030)` only in CUDA 12.9
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamUpdateCaptureDependencies = PFN_cuStreamUpdateCaptureDependencies_v11030;
 #[cfg(not(cuda_ge_12090))]
-/// `#define PFN_cuStreamUpdateCaptureDependencies __API_TYPEDEF_PTSZ(PFN_cuStreamUpdateCaptureDependencies, 11030, 11030)` (`cudaTypedefs.h`): [`PFN_cuStreamUpdateCaptureDependencies_v11030`], under `per-thread-default-stream` [`PFN_cuStreamUpdateCaptureDependencies_v11030_ptsz`].
+/// `#define PFN_cuStreamUpdateCaptureDependencies __API_TYPEDEF_PTSZ(PFN_cuStreamUpdateCaptureDependencies, 11030, 11030)`
 ///
-/// - As written here: in CUDA 11.7 to 12.8; removed in 12.9; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v11030`], under `per-thread-default-stream` [`PFN_cuStreamUpdateCaptureDependencies_v11030_ptsz`]
+/// - Values: `__API_TYPEDEF_PTSZ(PFN_cuStreamUpdateCaptureDependencies, 11030, 11030)` in CUDA 11.7 to 12.8; `__API_TYPEDEF_PTSZ(PFN_cuStreamUpdateCaptureDependencies, 12030, 12030)` only in CUDA 12.9
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamUpdateCaptureDependencies = PFN_cuStreamUpdateCaptureDependencies_v11030_ptsz;
 #[cfg(all(cuda_ge_12090, not(cuda_ge_13000)))]
-/// `#define PFN_cuStreamUpdateCaptureDependencies __API_TYPEDEF_PTSZ(PFN_cuStreamUpdateCaptureDependencies, 12030, 12030)` (`cudaTypedefs.h`): [`PFN_cuStreamUpdateCaptureDependencies_v12030`], under `per-thread-default-stream` [`PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz`].
+/// `#define PFN_cuStreamUpdateCaptureDependencies __API_TYPEDEF_PTSZ(PFN_cuStreamUpdateCaptureDependencies, 12030, 12030)`
 ///
-/// - As written here: only in CUDA 12.9; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030`], under `per-thread-default-stream` [`PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz`]
+/// - Values: `__API_TYPEDEF_PTSZ(PFN_cuStreamUpdateCaptureDependencies, 11030, 11030)` in CUDA 11.7 to 12.8; `__API_TYPEDEF_PTSZ(PFN_cuStreamUpdateCaptureDependencies, 12030, 12030)` only in CUDA 12.9
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamUpdateCaptureDependencies = PFN_cuStreamUpdateCaptureDependencies_v12030;
 #[cfg(all(cuda_ge_12090, not(cuda_ge_13000)))]
-/// `#define PFN_cuStreamUpdateCaptureDependencies __API_TYPEDEF_PTSZ(PFN_cuStreamUpdateCaptureDependencies, 12030, 12030)` (`cudaTypedefs.h`): [`PFN_cuStreamUpdateCaptureDependencies_v12030`], under `per-thread-default-stream` [`PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz`].
+/// `#define PFN_cuStreamUpdateCaptureDependencies __API_TYPEDEF_PTSZ(PFN_cuStreamUpdateCaptureDependencies, 12030, 12030)`
 ///
-/// - As written here: only in CUDA 12.9; the name: in CUDA 11.7 to 12.9; removed in 13.0
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030`], under `per-thread-default-stream` [`PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz`]
+/// - Values: `__API_TYPEDEF_PTSZ(PFN_cuStreamUpdateCaptureDependencies, 11030, 11030)` in CUDA 11.7 to 12.8; `__API_TYPEDEF_PTSZ(PFN_cuStreamUpdateCaptureDependencies, 12030, 12030)` only in CUDA 12.9
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamUpdateCaptureDependencies = PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `#define PFN_cuStreamUpdateCaptureDependencies_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamUpdateCaptureDependencies, 12030, 12030)` (`cudaTypedefs.h`): [`PFN_cuStreamUpdateCaptureDependencies_v12030`], under `per-thread-default-stream` [`PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz`].
+/// `#define PFN_cuStreamUpdateCaptureDependencies_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamUpdateCaptureDependencies, 12030, 12030)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030`], under `per-thread-default-stream` [`PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz`]
 /// - Since CUDA 12.3; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamUpdateCaptureDependencies_v2 = PFN_cuStreamUpdateCaptureDependencies_v12030;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
-/// `#define PFN_cuStreamUpdateCaptureDependencies_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamUpdateCaptureDependencies, 12030, 12030)` (`cudaTypedefs.h`): [`PFN_cuStreamUpdateCaptureDependencies_v12030`], under `per-thread-default-stream` [`PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz`].
+/// `#define PFN_cuStreamUpdateCaptureDependencies_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamUpdateCaptureDependencies, 12030, 12030)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamUpdateCaptureDependencies_v12030`], under `per-thread-default-stream` [`PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz`]
 /// - Since CUDA 12.3; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamUpdateCaptureDependencies_v2 = PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamWaitEvent __API_TYPEDEF_PTSZ(PFN_cuStreamWaitEvent, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuStreamWaitEvent_v3020`], under `per-thread-default-stream` [`PFN_cuStreamWaitEvent_v7000_ptsz`].
+/// `#define PFN_cuStreamWaitEvent __API_TYPEDEF_PTSZ(PFN_cuStreamWaitEvent, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamWaitEvent_v3020`], under `per-thread-default-stream` [`PFN_cuStreamWaitEvent_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamWaitEvent = PFN_cuStreamWaitEvent_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamWaitEvent __API_TYPEDEF_PTSZ(PFN_cuStreamWaitEvent, 3020, 7000)` (`cudaTypedefs.h`): [`PFN_cuStreamWaitEvent_v3020`], under `per-thread-default-stream` [`PFN_cuStreamWaitEvent_v7000_ptsz`].
+/// `#define PFN_cuStreamWaitEvent __API_TYPEDEF_PTSZ(PFN_cuStreamWaitEvent, 3020, 7000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamWaitEvent_v3020`], under `per-thread-default-stream` [`PFN_cuStreamWaitEvent_v7000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamWaitEvent = PFN_cuStreamWaitEvent_v7000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamWaitValue32 __API_TYPEDEF_PTSZ(PFN_cuStreamWaitValue32, 8000, 8000)` (`cudaTypedefs.h`): [`PFN_cuStreamWaitValue32_v8000`], under `per-thread-default-stream` [`PFN_cuStreamWaitValue32_v8000_ptsz`].
+/// `#define PFN_cuStreamWaitValue32 __API_TYPEDEF_PTSZ(PFN_cuStreamWaitValue32, 8000, 8000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamWaitValue32_v8000`], under `per-thread-default-stream` [`PFN_cuStreamWaitValue32_v8000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamWaitValue32 = PFN_cuStreamWaitValue32_v8000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamWaitValue32 __API_TYPEDEF_PTSZ(PFN_cuStreamWaitValue32, 8000, 8000)` (`cudaTypedefs.h`): [`PFN_cuStreamWaitValue32_v8000`], under `per-thread-default-stream` [`PFN_cuStreamWaitValue32_v8000_ptsz`].
+/// `#define PFN_cuStreamWaitValue32 __API_TYPEDEF_PTSZ(PFN_cuStreamWaitValue32, 8000, 8000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamWaitValue32_v8000`], under `per-thread-default-stream` [`PFN_cuStreamWaitValue32_v8000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamWaitValue32 = PFN_cuStreamWaitValue32_v8000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamWaitValue32_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamWaitValue32, 11070, 11070)` (`cudaTypedefs.h`): [`PFN_cuStreamWaitValue32_v11070`], under `per-thread-default-stream` [`PFN_cuStreamWaitValue32_v11070_ptsz`].
+/// `#define PFN_cuStreamWaitValue32_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamWaitValue32, 11070, 11070)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamWaitValue32_v11070`], under `per-thread-default-stream` [`PFN_cuStreamWaitValue32_v11070_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamWaitValue32_v2 = PFN_cuStreamWaitValue32_v11070;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamWaitValue32_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamWaitValue32, 11070, 11070)` (`cudaTypedefs.h`): [`PFN_cuStreamWaitValue32_v11070`], under `per-thread-default-stream` [`PFN_cuStreamWaitValue32_v11070_ptsz`].
+/// `#define PFN_cuStreamWaitValue32_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamWaitValue32, 11070, 11070)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamWaitValue32_v11070`], under `per-thread-default-stream` [`PFN_cuStreamWaitValue32_v11070_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamWaitValue32_v2 = PFN_cuStreamWaitValue32_v11070_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamWaitValue64 __API_TYPEDEF_PTSZ(PFN_cuStreamWaitValue64, 9000, 9000)` (`cudaTypedefs.h`): [`PFN_cuStreamWaitValue64_v9000`], under `per-thread-default-stream` [`PFN_cuStreamWaitValue64_v9000_ptsz`].
+/// `#define PFN_cuStreamWaitValue64 __API_TYPEDEF_PTSZ(PFN_cuStreamWaitValue64, 9000, 9000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamWaitValue64_v9000`], under `per-thread-default-stream` [`PFN_cuStreamWaitValue64_v9000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamWaitValue64 = PFN_cuStreamWaitValue64_v9000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamWaitValue64 __API_TYPEDEF_PTSZ(PFN_cuStreamWaitValue64, 9000, 9000)` (`cudaTypedefs.h`): [`PFN_cuStreamWaitValue64_v9000`], under `per-thread-default-stream` [`PFN_cuStreamWaitValue64_v9000_ptsz`].
+/// `#define PFN_cuStreamWaitValue64 __API_TYPEDEF_PTSZ(PFN_cuStreamWaitValue64, 9000, 9000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamWaitValue64_v9000`], under `per-thread-default-stream` [`PFN_cuStreamWaitValue64_v9000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamWaitValue64 = PFN_cuStreamWaitValue64_v9000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamWaitValue64_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamWaitValue64, 11070, 11070)` (`cudaTypedefs.h`): [`PFN_cuStreamWaitValue64_v11070`], under `per-thread-default-stream` [`PFN_cuStreamWaitValue64_v11070_ptsz`].
+/// `#define PFN_cuStreamWaitValue64_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamWaitValue64, 11070, 11070)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamWaitValue64_v11070`], under `per-thread-default-stream` [`PFN_cuStreamWaitValue64_v11070_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamWaitValue64_v2 = PFN_cuStreamWaitValue64_v11070;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamWaitValue64_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamWaitValue64, 11070, 11070)` (`cudaTypedefs.h`): [`PFN_cuStreamWaitValue64_v11070`], under `per-thread-default-stream` [`PFN_cuStreamWaitValue64_v11070_ptsz`].
+/// `#define PFN_cuStreamWaitValue64_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamWaitValue64, 11070, 11070)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamWaitValue64_v11070`], under `per-thread-default-stream` [`PFN_cuStreamWaitValue64_v11070_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamWaitValue64_v2 = PFN_cuStreamWaitValue64_v11070_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamWriteValue32 __API_TYPEDEF_PTSZ(PFN_cuStreamWriteValue32, 8000, 8000)` (`cudaTypedefs.h`): [`PFN_cuStreamWriteValue32_v8000`], under `per-thread-default-stream` [`PFN_cuStreamWriteValue32_v8000_ptsz`].
+/// `#define PFN_cuStreamWriteValue32 __API_TYPEDEF_PTSZ(PFN_cuStreamWriteValue32, 8000, 8000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamWriteValue32_v8000`], under `per-thread-default-stream` [`PFN_cuStreamWriteValue32_v8000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamWriteValue32 = PFN_cuStreamWriteValue32_v8000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamWriteValue32 __API_TYPEDEF_PTSZ(PFN_cuStreamWriteValue32, 8000, 8000)` (`cudaTypedefs.h`): [`PFN_cuStreamWriteValue32_v8000`], under `per-thread-default-stream` [`PFN_cuStreamWriteValue32_v8000_ptsz`].
+/// `#define PFN_cuStreamWriteValue32 __API_TYPEDEF_PTSZ(PFN_cuStreamWriteValue32, 8000, 8000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamWriteValue32_v8000`], under `per-thread-default-stream` [`PFN_cuStreamWriteValue32_v8000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamWriteValue32 = PFN_cuStreamWriteValue32_v8000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamWriteValue32_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamWriteValue32, 11070, 11070)` (`cudaTypedefs.h`): [`PFN_cuStreamWriteValue32_v11070`], under `per-thread-default-stream` [`PFN_cuStreamWriteValue32_v11070_ptsz`].
+/// `#define PFN_cuStreamWriteValue32_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamWriteValue32, 11070, 11070)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamWriteValue32_v11070`], under `per-thread-default-stream` [`PFN_cuStreamWriteValue32_v11070_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamWriteValue32_v2 = PFN_cuStreamWriteValue32_v11070;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamWriteValue32_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamWriteValue32, 11070, 11070)` (`cudaTypedefs.h`): [`PFN_cuStreamWriteValue32_v11070`], under `per-thread-default-stream` [`PFN_cuStreamWriteValue32_v11070_ptsz`].
+/// `#define PFN_cuStreamWriteValue32_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamWriteValue32, 11070, 11070)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamWriteValue32_v11070`], under `per-thread-default-stream` [`PFN_cuStreamWriteValue32_v11070_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamWriteValue32_v2 = PFN_cuStreamWriteValue32_v11070_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamWriteValue64 __API_TYPEDEF_PTSZ(PFN_cuStreamWriteValue64, 9000, 9000)` (`cudaTypedefs.h`): [`PFN_cuStreamWriteValue64_v9000`], under `per-thread-default-stream` [`PFN_cuStreamWriteValue64_v9000_ptsz`].
+/// `#define PFN_cuStreamWriteValue64 __API_TYPEDEF_PTSZ(PFN_cuStreamWriteValue64, 9000, 9000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamWriteValue64_v9000`], under `per-thread-default-stream` [`PFN_cuStreamWriteValue64_v9000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamWriteValue64 = PFN_cuStreamWriteValue64_v9000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamWriteValue64 __API_TYPEDEF_PTSZ(PFN_cuStreamWriteValue64, 9000, 9000)` (`cudaTypedefs.h`): [`PFN_cuStreamWriteValue64_v9000`], under `per-thread-default-stream` [`PFN_cuStreamWriteValue64_v9000_ptsz`].
+/// `#define PFN_cuStreamWriteValue64 __API_TYPEDEF_PTSZ(PFN_cuStreamWriteValue64, 9000, 9000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamWriteValue64_v9000`], under `per-thread-default-stream` [`PFN_cuStreamWriteValue64_v9000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamWriteValue64 = PFN_cuStreamWriteValue64_v9000_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamWriteValue64_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamWriteValue64, 11070, 11070)` (`cudaTypedefs.h`): [`PFN_cuStreamWriteValue64_v11070`], under `per-thread-default-stream` [`PFN_cuStreamWriteValue64_v11070_ptsz`].
+/// `#define PFN_cuStreamWriteValue64_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamWriteValue64, 11070, 11070)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamWriteValue64_v11070`], under `per-thread-default-stream` [`PFN_cuStreamWriteValue64_v11070_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuStreamWriteValue64_v2 = PFN_cuStreamWriteValue64_v11070;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuStreamWriteValue64_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamWriteValue64, 11070, 11070)` (`cudaTypedefs.h`): [`PFN_cuStreamWriteValue64_v11070`], under `per-thread-default-stream` [`PFN_cuStreamWriteValue64_v11070_ptsz`].
+/// `#define PFN_cuStreamWriteValue64_v2 __API_TYPEDEF_PTSZ(PFN_cuStreamWriteValue64, 11070, 11070)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuStreamWriteValue64_v11070`], under `per-thread-default-stream` [`PFN_cuStreamWriteValue64_v11070_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuStreamWriteValue64_v2 = PFN_cuStreamWriteValue64_v11070_ptsz;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuSurfObjectCreate PFN_cuSurfObjectCreate_v5000` (`cudaTypedefs.h`): [`PFN_cuSurfObjectCreate_v5000`].
+/// `#define PFN_cuSurfObjectCreate PFN_cuSurfObjectCreate_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuSurfObjectCreate_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuSurfObjectCreate = PFN_cuSurfObjectCreate_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuSurfObjectDestroy PFN_cuSurfObjectDestroy_v5000` (`cudaTypedefs.h`): [`PFN_cuSurfObjectDestroy_v5000`].
+/// `#define PFN_cuSurfObjectDestroy PFN_cuSurfObjectDestroy_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuSurfObjectDestroy_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuSurfObjectDestroy = PFN_cuSurfObjectDestroy_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuSurfObjectGetResourceDesc PFN_cuSurfObjectGetResourceDesc_v5000` (`cudaTypedefs.h`): [`PFN_cuSurfObjectGetResourceDesc_v5000`].
+/// `#define PFN_cuSurfObjectGetResourceDesc PFN_cuSurfObjectGetResourceDesc_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuSurfObjectGetResourceDesc_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuSurfObjectGetResourceDesc = PFN_cuSurfObjectGetResourceDesc_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuSurfRefGetArray PFN_cuSurfRefGetArray_v3000` (`cudaTypedefs.h`): [`PFN_cuSurfRefGetArray_v3000`].
+/// `#define PFN_cuSurfRefGetArray PFN_cuSurfRefGetArray_v3000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuSurfRefGetArray_v3000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuSurfRefGetArray = PFN_cuSurfRefGetArray_v3000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuSurfRefSetArray PFN_cuSurfRefSetArray_v3000` (`cudaTypedefs.h`): [`PFN_cuSurfRefSetArray_v3000`].
+/// `#define PFN_cuSurfRefSetArray PFN_cuSurfRefSetArray_v3000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuSurfRefSetArray_v3000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuSurfRefSetArray = PFN_cuSurfRefSetArray_v3000;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuTensorMapEncodeIm2col PFN_cuTensorMapEncodeIm2col_v12000` (`cudaTypedefs.h`): [`PFN_cuTensorMapEncodeIm2col_v12000`].
+/// `#define PFN_cuTensorMapEncodeIm2col PFN_cuTensorMapEncodeIm2col_v12000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTensorMapEncodeIm2col_v12000`]
 /// - Since CUDA 12.0; removed in 13.0
 pub type PFN_cuTensorMapEncodeIm2col = PFN_cuTensorMapEncodeIm2col_v12000;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// `#define PFN_cuTensorMapEncodeIm2colWide PFN_cuTensorMapEncodeIm2colWide_v12080` (`cudaTypedefs.h`): [`PFN_cuTensorMapEncodeIm2colWide_v12080`].
+/// `#define PFN_cuTensorMapEncodeIm2colWide PFN_cuTensorMapEncodeIm2colWide_v12080`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTensorMapEncodeIm2colWide_v12080`]
 /// - Since CUDA 12.8; removed in 13.0
 pub type PFN_cuTensorMapEncodeIm2colWide = PFN_cuTensorMapEncodeIm2colWide_v12080;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuTensorMapEncodeTiled PFN_cuTensorMapEncodeTiled_v12000` (`cudaTypedefs.h`): [`PFN_cuTensorMapEncodeTiled_v12000`].
+/// `#define PFN_cuTensorMapEncodeTiled PFN_cuTensorMapEncodeTiled_v12000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTensorMapEncodeTiled_v12000`]
 /// - Since CUDA 12.0; removed in 13.0
 pub type PFN_cuTensorMapEncodeTiled = PFN_cuTensorMapEncodeTiled_v12000;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
-/// `#define PFN_cuTensorMapReplaceAddress PFN_cuTensorMapReplaceAddress_v12000` (`cudaTypedefs.h`): [`PFN_cuTensorMapReplaceAddress_v12000`].
+/// `#define PFN_cuTensorMapReplaceAddress PFN_cuTensorMapReplaceAddress_v12000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTensorMapReplaceAddress_v12000`]
 /// - Since CUDA 12.0; removed in 13.0
 pub type PFN_cuTensorMapReplaceAddress = PFN_cuTensorMapReplaceAddress_v12000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexObjectCreate PFN_cuTexObjectCreate_v5000` (`cudaTypedefs.h`): [`PFN_cuTexObjectCreate_v5000`].
+/// `#define PFN_cuTexObjectCreate PFN_cuTexObjectCreate_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexObjectCreate_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexObjectCreate = PFN_cuTexObjectCreate_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexObjectDestroy PFN_cuTexObjectDestroy_v5000` (`cudaTypedefs.h`): [`PFN_cuTexObjectDestroy_v5000`].
+/// `#define PFN_cuTexObjectDestroy PFN_cuTexObjectDestroy_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexObjectDestroy_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexObjectDestroy = PFN_cuTexObjectDestroy_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexObjectGetResourceDesc PFN_cuTexObjectGetResourceDesc_v5000` (`cudaTypedefs.h`): [`PFN_cuTexObjectGetResourceDesc_v5000`].
+/// `#define PFN_cuTexObjectGetResourceDesc PFN_cuTexObjectGetResourceDesc_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexObjectGetResourceDesc_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexObjectGetResourceDesc = PFN_cuTexObjectGetResourceDesc_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexObjectGetResourceViewDesc PFN_cuTexObjectGetResourceViewDesc_v5000` (`cudaTypedefs.h`): [`PFN_cuTexObjectGetResourceViewDesc_v5000`].
+/// `#define PFN_cuTexObjectGetResourceViewDesc PFN_cuTexObjectGetResourceViewDesc_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexObjectGetResourceViewDesc_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexObjectGetResourceViewDesc = PFN_cuTexObjectGetResourceViewDesc_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexObjectGetTextureDesc PFN_cuTexObjectGetTextureDesc_v5000` (`cudaTypedefs.h`): [`PFN_cuTexObjectGetTextureDesc_v5000`].
+/// `#define PFN_cuTexObjectGetTextureDesc PFN_cuTexObjectGetTextureDesc_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexObjectGetTextureDesc_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexObjectGetTextureDesc = PFN_cuTexObjectGetTextureDesc_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefCreate PFN_cuTexRefCreate_v2000` (`cudaTypedefs.h`): [`PFN_cuTexRefCreate_v2000`].
+/// `#define PFN_cuTexRefCreate PFN_cuTexRefCreate_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefCreate_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefCreate = PFN_cuTexRefCreate_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefDestroy PFN_cuTexRefDestroy_v2000` (`cudaTypedefs.h`): [`PFN_cuTexRefDestroy_v2000`].
+/// `#define PFN_cuTexRefDestroy PFN_cuTexRefDestroy_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefDestroy_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefDestroy = PFN_cuTexRefDestroy_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefGetAddress PFN_cuTexRefGetAddress_v3020` (`cudaTypedefs.h`): [`PFN_cuTexRefGetAddress_v3020`].
+/// `#define PFN_cuTexRefGetAddress PFN_cuTexRefGetAddress_v3020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefGetAddress_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefGetAddress = PFN_cuTexRefGetAddress_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefGetAddressMode PFN_cuTexRefGetAddressMode_v2000` (`cudaTypedefs.h`): [`PFN_cuTexRefGetAddressMode_v2000`].
+/// `#define PFN_cuTexRefGetAddressMode PFN_cuTexRefGetAddressMode_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefGetAddressMode_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefGetAddressMode = PFN_cuTexRefGetAddressMode_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefGetArray PFN_cuTexRefGetArray_v2000` (`cudaTypedefs.h`): [`PFN_cuTexRefGetArray_v2000`].
+/// `#define PFN_cuTexRefGetArray PFN_cuTexRefGetArray_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefGetArray_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefGetArray = PFN_cuTexRefGetArray_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefGetBorderColor PFN_cuTexRefGetBorderColor_v8000` (`cudaTypedefs.h`): [`PFN_cuTexRefGetBorderColor_v8000`].
+/// `#define PFN_cuTexRefGetBorderColor PFN_cuTexRefGetBorderColor_v8000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefGetBorderColor_v8000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefGetBorderColor = PFN_cuTexRefGetBorderColor_v8000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefGetFilterMode PFN_cuTexRefGetFilterMode_v2000` (`cudaTypedefs.h`): [`PFN_cuTexRefGetFilterMode_v2000`].
+/// `#define PFN_cuTexRefGetFilterMode PFN_cuTexRefGetFilterMode_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefGetFilterMode_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefGetFilterMode = PFN_cuTexRefGetFilterMode_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefGetFlags PFN_cuTexRefGetFlags_v2000` (`cudaTypedefs.h`): [`PFN_cuTexRefGetFlags_v2000`].
+/// `#define PFN_cuTexRefGetFlags PFN_cuTexRefGetFlags_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefGetFlags_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefGetFlags = PFN_cuTexRefGetFlags_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefGetFormat PFN_cuTexRefGetFormat_v2000` (`cudaTypedefs.h`): [`PFN_cuTexRefGetFormat_v2000`].
+/// `#define PFN_cuTexRefGetFormat PFN_cuTexRefGetFormat_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefGetFormat_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefGetFormat = PFN_cuTexRefGetFormat_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefGetMaxAnisotropy PFN_cuTexRefGetMaxAnisotropy_v5000` (`cudaTypedefs.h`): [`PFN_cuTexRefGetMaxAnisotropy_v5000`].
+/// `#define PFN_cuTexRefGetMaxAnisotropy PFN_cuTexRefGetMaxAnisotropy_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefGetMaxAnisotropy_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefGetMaxAnisotropy = PFN_cuTexRefGetMaxAnisotropy_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefGetMipmapFilterMode PFN_cuTexRefGetMipmapFilterMode_v5000` (`cudaTypedefs.h`): [`PFN_cuTexRefGetMipmapFilterMode_v5000`].
+/// `#define PFN_cuTexRefGetMipmapFilterMode PFN_cuTexRefGetMipmapFilterMode_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefGetMipmapFilterMode_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefGetMipmapFilterMode = PFN_cuTexRefGetMipmapFilterMode_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefGetMipmapLevelBias PFN_cuTexRefGetMipmapLevelBias_v5000` (`cudaTypedefs.h`): [`PFN_cuTexRefGetMipmapLevelBias_v5000`].
+/// `#define PFN_cuTexRefGetMipmapLevelBias PFN_cuTexRefGetMipmapLevelBias_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefGetMipmapLevelBias_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefGetMipmapLevelBias = PFN_cuTexRefGetMipmapLevelBias_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefGetMipmapLevelClamp PFN_cuTexRefGetMipmapLevelClamp_v5000` (`cudaTypedefs.h`): [`PFN_cuTexRefGetMipmapLevelClamp_v5000`].
+/// `#define PFN_cuTexRefGetMipmapLevelClamp PFN_cuTexRefGetMipmapLevelClamp_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefGetMipmapLevelClamp_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefGetMipmapLevelClamp = PFN_cuTexRefGetMipmapLevelClamp_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefGetMipmappedArray PFN_cuTexRefGetMipmappedArray_v5000` (`cudaTypedefs.h`): [`PFN_cuTexRefGetMipmappedArray_v5000`].
+/// `#define PFN_cuTexRefGetMipmappedArray PFN_cuTexRefGetMipmappedArray_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefGetMipmappedArray_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefGetMipmappedArray = PFN_cuTexRefGetMipmappedArray_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefSetAddress PFN_cuTexRefSetAddress_v3020` (`cudaTypedefs.h`): [`PFN_cuTexRefSetAddress_v3020`].
+/// `#define PFN_cuTexRefSetAddress PFN_cuTexRefSetAddress_v3020`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefSetAddress_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefSetAddress = PFN_cuTexRefSetAddress_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefSetAddress2D PFN_cuTexRefSetAddress2D_v4010` (`cudaTypedefs.h`): [`PFN_cuTexRefSetAddress2D_v4010`].
+/// `#define PFN_cuTexRefSetAddress2D PFN_cuTexRefSetAddress2D_v4010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefSetAddress2D_v4010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefSetAddress2D = PFN_cuTexRefSetAddress2D_v4010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefSetAddressMode PFN_cuTexRefSetAddressMode_v2000` (`cudaTypedefs.h`): [`PFN_cuTexRefSetAddressMode_v2000`].
+/// `#define PFN_cuTexRefSetAddressMode PFN_cuTexRefSetAddressMode_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefSetAddressMode_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefSetAddressMode = PFN_cuTexRefSetAddressMode_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefSetArray PFN_cuTexRefSetArray_v2000` (`cudaTypedefs.h`): [`PFN_cuTexRefSetArray_v2000`].
+/// `#define PFN_cuTexRefSetArray PFN_cuTexRefSetArray_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefSetArray_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefSetArray = PFN_cuTexRefSetArray_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefSetBorderColor PFN_cuTexRefSetBorderColor_v8000` (`cudaTypedefs.h`): [`PFN_cuTexRefSetBorderColor_v8000`].
+/// `#define PFN_cuTexRefSetBorderColor PFN_cuTexRefSetBorderColor_v8000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefSetBorderColor_v8000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefSetBorderColor = PFN_cuTexRefSetBorderColor_v8000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefSetFilterMode PFN_cuTexRefSetFilterMode_v2000` (`cudaTypedefs.h`): [`PFN_cuTexRefSetFilterMode_v2000`].
+/// `#define PFN_cuTexRefSetFilterMode PFN_cuTexRefSetFilterMode_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefSetFilterMode_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefSetFilterMode = PFN_cuTexRefSetFilterMode_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefSetFlags PFN_cuTexRefSetFlags_v2000` (`cudaTypedefs.h`): [`PFN_cuTexRefSetFlags_v2000`].
+/// `#define PFN_cuTexRefSetFlags PFN_cuTexRefSetFlags_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefSetFlags_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefSetFlags = PFN_cuTexRefSetFlags_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefSetFormat PFN_cuTexRefSetFormat_v2000` (`cudaTypedefs.h`): [`PFN_cuTexRefSetFormat_v2000`].
+/// `#define PFN_cuTexRefSetFormat PFN_cuTexRefSetFormat_v2000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefSetFormat_v2000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefSetFormat = PFN_cuTexRefSetFormat_v2000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefSetMaxAnisotropy PFN_cuTexRefSetMaxAnisotropy_v5000` (`cudaTypedefs.h`): [`PFN_cuTexRefSetMaxAnisotropy_v5000`].
+/// `#define PFN_cuTexRefSetMaxAnisotropy PFN_cuTexRefSetMaxAnisotropy_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefSetMaxAnisotropy_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefSetMaxAnisotropy = PFN_cuTexRefSetMaxAnisotropy_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefSetMipmapFilterMode PFN_cuTexRefSetMipmapFilterMode_v5000` (`cudaTypedefs.h`): [`PFN_cuTexRefSetMipmapFilterMode_v5000`].
+/// `#define PFN_cuTexRefSetMipmapFilterMode PFN_cuTexRefSetMipmapFilterMode_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefSetMipmapFilterMode_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefSetMipmapFilterMode = PFN_cuTexRefSetMipmapFilterMode_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefSetMipmapLevelBias PFN_cuTexRefSetMipmapLevelBias_v5000` (`cudaTypedefs.h`): [`PFN_cuTexRefSetMipmapLevelBias_v5000`].
+/// `#define PFN_cuTexRefSetMipmapLevelBias PFN_cuTexRefSetMipmapLevelBias_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefSetMipmapLevelBias_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefSetMipmapLevelBias = PFN_cuTexRefSetMipmapLevelBias_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefSetMipmapLevelClamp PFN_cuTexRefSetMipmapLevelClamp_v5000` (`cudaTypedefs.h`): [`PFN_cuTexRefSetMipmapLevelClamp_v5000`].
+/// `#define PFN_cuTexRefSetMipmapLevelClamp PFN_cuTexRefSetMipmapLevelClamp_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefSetMipmapLevelClamp_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefSetMipmapLevelClamp = PFN_cuTexRefSetMipmapLevelClamp_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuTexRefSetMipmappedArray PFN_cuTexRefSetMipmappedArray_v5000` (`cudaTypedefs.h`): [`PFN_cuTexRefSetMipmappedArray_v5000`].
+/// `#define PFN_cuTexRefSetMipmappedArray PFN_cuTexRefSetMipmappedArray_v5000`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuTexRefSetMipmappedArray_v5000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuTexRefSetMipmappedArray = PFN_cuTexRefSetMipmappedArray_v5000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuThreadExchangeStreamCaptureMode PFN_cuThreadExchangeStreamCaptureMode_v10010` (`cudaTypedefs.h`): [`PFN_cuThreadExchangeStreamCaptureMode_v10010`].
+/// `#define PFN_cuThreadExchangeStreamCaptureMode PFN_cuThreadExchangeStreamCaptureMode_v10010`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuThreadExchangeStreamCaptureMode_v10010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuThreadExchangeStreamCaptureMode = PFN_cuThreadExchangeStreamCaptureMode_v10010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuUserObjectCreate PFN_cuUserObjectCreate_v11030` (`cudaTypedefs.h`): [`PFN_cuUserObjectCreate_v11030`].
+/// `#define PFN_cuUserObjectCreate PFN_cuUserObjectCreate_v11030`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuUserObjectCreate_v11030`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuUserObjectCreate = PFN_cuUserObjectCreate_v11030;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuUserObjectRelease PFN_cuUserObjectRelease_v11030` (`cudaTypedefs.h`): [`PFN_cuUserObjectRelease_v11030`].
+/// `#define PFN_cuUserObjectRelease PFN_cuUserObjectRelease_v11030`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuUserObjectRelease_v11030`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuUserObjectRelease = PFN_cuUserObjectRelease_v11030;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuUserObjectRetain PFN_cuUserObjectRetain_v11030` (`cudaTypedefs.h`): [`PFN_cuUserObjectRetain_v11030`].
+/// `#define PFN_cuUserObjectRetain PFN_cuUserObjectRetain_v11030`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuUserObjectRetain_v11030`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuUserObjectRetain = PFN_cuUserObjectRetain_v11030;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuWaitExternalSemaphoresAsync __API_TYPEDEF_PTSZ(PFN_cuWaitExternalSemaphoresAsync, 10000, 10000)` (`cudaTypedefs.h`): [`PFN_cuWaitExternalSemaphoresAsync_v10000`], under `per-thread-default-stream` [`PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz`].
+/// `#define PFN_cuWaitExternalSemaphoresAsync __API_TYPEDEF_PTSZ(PFN_cuWaitExternalSemaphoresAsync, 10000, 10000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuWaitExternalSemaphoresAsync_v10000`], under `per-thread-default-stream` [`PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
 pub type PFN_cuWaitExternalSemaphoresAsync = PFN_cuWaitExternalSemaphoresAsync_v10000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuWaitExternalSemaphoresAsync __API_TYPEDEF_PTSZ(PFN_cuWaitExternalSemaphoresAsync, 10000, 10000)` (`cudaTypedefs.h`): [`PFN_cuWaitExternalSemaphoresAsync_v10000`], under `per-thread-default-stream` [`PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz`].
+/// `#define PFN_cuWaitExternalSemaphoresAsync __API_TYPEDEF_PTSZ(PFN_cuWaitExternalSemaphoresAsync, 10000, 10000)`
 ///
+/// - Header: `cudaTypedefs.h`
+/// - Typedef: [`PFN_cuWaitExternalSemaphoresAsync_v10000`], under `per-thread-default-stream` [`PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
 pub type PFN_cuWaitExternalSemaphoresAsync = PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_COREDUMP_DEFAULT_FLAGS`: [`CUCoredumpGenerationFlags::CU_COREDUMP_DEFAULT_FLAGS`].
+/// `CU_COREDUMP_DEFAULT_FLAGS = 0`: [`CUCoredumpGenerationFlags::CU_COREDUMP_DEFAULT_FLAGS`].
 ///
 /// - Since CUDA 12.5
 pub const CU_COREDUMP_DEFAULT_FLAGS: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags::CU_COREDUMP_DEFAULT_FLAGS;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_COREDUMP_SKIP_NONRELOCATED_ELF_IMAGES`: [`CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_NONRELOCATED_ELF_IMAGES`].
+/// `CU_COREDUMP_SKIP_NONRELOCATED_ELF_IMAGES = 1`: [`CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_NONRELOCATED_ELF_IMAGES`].
 ///
 /// - Since CUDA 12.5
 pub const CU_COREDUMP_SKIP_NONRELOCATED_ELF_IMAGES: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_NONRELOCATED_ELF_IMAGES;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_COREDUMP_SKIP_GLOBAL_MEMORY`: [`CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_GLOBAL_MEMORY`].
+/// `CU_COREDUMP_SKIP_GLOBAL_MEMORY = 2`: [`CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_GLOBAL_MEMORY`].
 ///
 /// - Since CUDA 12.5
 pub const CU_COREDUMP_SKIP_GLOBAL_MEMORY: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_GLOBAL_MEMORY;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_COREDUMP_SKIP_SHARED_MEMORY`: [`CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_SHARED_MEMORY`].
+/// `CU_COREDUMP_SKIP_SHARED_MEMORY = 4`: [`CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_SHARED_MEMORY`].
 ///
 /// - Since CUDA 12.5
 pub const CU_COREDUMP_SKIP_SHARED_MEMORY: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_SHARED_MEMORY;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_COREDUMP_SKIP_LOCAL_MEMORY`: [`CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_LOCAL_MEMORY`].
+/// `CU_COREDUMP_SKIP_LOCAL_MEMORY = 8`: [`CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_LOCAL_MEMORY`].
 ///
 /// - Since CUDA 12.5
 pub const CU_COREDUMP_SKIP_LOCAL_MEMORY: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_LOCAL_MEMORY;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_COREDUMP_SKIP_ABORT`: [`CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_ABORT`].
+/// `CU_COREDUMP_SKIP_ABORT = 16`: [`CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_ABORT`].
 ///
 /// - Since CUDA 12.5
 pub const CU_COREDUMP_SKIP_ABORT: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_ABORT;
+#[cfg(all(cuda_ge_12050, not(cuda_ge_12060)))]
+/// `CU_COREDUMP_LIGHTWEIGHT_FLAGS = 15`: [`CUCoredumpGenerationFlags::CU_COREDUMP_LIGHTWEIGHT_FLAGS`].
+///
+/// - Values: `15` only in CUDA 12.5; `47` in CUDA 12.6 to 13.4; `303` since CUDA 13.5
+pub const CU_COREDUMP_LIGHTWEIGHT_FLAGS: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags::CU_COREDUMP_LIGHTWEIGHT_FLAGS;
 #[cfg(cuda_ge_12060)]
-/// C's `CU_COREDUMP_SKIP_CONSTBANK_MEMORY`: [`CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_CONSTBANK_MEMORY`].
+/// `CU_COREDUMP_SKIP_CONSTBANK_MEMORY = 32`: [`CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_CONSTBANK_MEMORY`].
 ///
 /// - Since CUDA 12.6
 pub const CU_COREDUMP_SKIP_CONSTBANK_MEMORY: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_CONSTBANK_MEMORY;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_COREDUMP_GZIP_COMPRESS`: [`CUCoredumpGenerationFlags::CU_COREDUMP_GZIP_COMPRESS`].
+/// `CU_COREDUMP_GZIP_COMPRESS = 64`: [`CUCoredumpGenerationFlags::CU_COREDUMP_GZIP_COMPRESS`].
 ///
 /// - Since CUDA 13.1
 pub const CU_COREDUMP_GZIP_COMPRESS: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags::CU_COREDUMP_GZIP_COMPRESS;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_COREDUMP_FAULTED_CONTEXTS_ONLY`: [`CUCoredumpGenerationFlags::CU_COREDUMP_FAULTED_CONTEXTS_ONLY`].
+/// `CU_COREDUMP_FAULTED_CONTEXTS_ONLY = 128`: [`CUCoredumpGenerationFlags::CU_COREDUMP_FAULTED_CONTEXTS_ONLY`].
 ///
 /// - Since CUDA 13.3
 pub const CU_COREDUMP_FAULTED_CONTEXTS_ONLY: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags::CU_COREDUMP_FAULTED_CONTEXTS_ONLY;
 #[cfg(cuda_ge_13050)]
-/// C's `CU_COREDUMP_SKIP_TENSOR_MEMORY`: [`CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_TENSOR_MEMORY`].
+/// `CU_COREDUMP_SKIP_TENSOR_MEMORY = 256`: [`CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_TENSOR_MEMORY`].
 ///
 /// - Since CUDA 13.5
 pub const CU_COREDUMP_SKIP_TENSOR_MEMORY: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags::CU_COREDUMP_SKIP_TENSOR_MEMORY;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_COREDUMP_NO_ERRBAR_AT_EXIT`: [`CUCoredumpGenerationFlags::CU_COREDUMP_NO_ERRBAR_AT_EXIT`].
+/// `CU_COREDUMP_NO_ERRBAR_AT_EXIT = 1073741824`: [`CUCoredumpGenerationFlags::CU_COREDUMP_NO_ERRBAR_AT_EXIT`].
 ///
 /// - Since CUDA 13.3
 pub const CU_COREDUMP_NO_ERRBAR_AT_EXIT: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags::CU_COREDUMP_NO_ERRBAR_AT_EXIT;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_COREDUMP_LOG_ONLY`: [`CUCoredumpGenerationFlags::CU_COREDUMP_LOG_ONLY`].
+/// `CU_COREDUMP_LOG_ONLY = -2147483648`: [`CUCoredumpGenerationFlags::CU_COREDUMP_LOG_ONLY`].
 ///
 /// - Since CUDA 13.3
 pub const CU_COREDUMP_LOG_ONLY: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags::CU_COREDUMP_LOG_ONLY;
-#[cfg(cuda_ge_12050)]
-/// C's `CU_COREDUMP_LIGHTWEIGHT_FLAGS`: [`CUCoredumpGenerationFlags::CU_COREDUMP_LIGHTWEIGHT_FLAGS`].
+#[cfg(all(cuda_ge_12060, not(cuda_ge_13050)))]
+/// `CU_COREDUMP_LIGHTWEIGHT_FLAGS = 47`: [`CUCoredumpGenerationFlags::CU_COREDUMP_LIGHTWEIGHT_FLAGS`].
 ///
-/// - Since CUDA 12.5
+/// - Values: `15` only in CUDA 12.5; `47` in CUDA 12.6 to 13.4; `303` since CUDA 13.5
 pub const CU_COREDUMP_LIGHTWEIGHT_FLAGS: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags::CU_COREDUMP_LIGHTWEIGHT_FLAGS;
-/// C's `CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE`: [`CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS::CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE`].
+#[cfg(cuda_ge_13050)]
+/// `CU_COREDUMP_LIGHTWEIGHT_FLAGS = 303`: [`CUCoredumpGenerationFlags::CU_COREDUMP_LIGHTWEIGHT_FLAGS`].
+///
+/// - Values: `15` only in CUDA 12.5; `47` in CUDA 12.6 to 13.4; `303` since CUDA 13.5
+pub const CU_COREDUMP_LIGHTWEIGHT_FLAGS: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags::CU_COREDUMP_LIGHTWEIGHT_FLAGS;
+/// `CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE = 0`: [`CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS::CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE: CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS = CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS::CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE;
-/// C's `CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ`: [`CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS::CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ`].
+/// `CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ = 1`: [`CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS::CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ: CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS = CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS::CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ;
-/// C's `CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE`: [`CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS::CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE`].
+/// `CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE = 3`: [`CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS::CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE: CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS = CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS::CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE;
-/// C's `CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE`: [`CUGPUDirectRDMAWritesOrdering::CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE`].
+/// `CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE = 0`: [`CUGPUDirectRDMAWritesOrdering::CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE`].
 ///
 /// - In every supported header
 pub const CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE: CUGPUDirectRDMAWritesOrdering = CUGPUDirectRDMAWritesOrdering::CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE;
-/// C's `CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER`: [`CUGPUDirectRDMAWritesOrdering::CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER`].
+/// `CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER = 100`: [`CUGPUDirectRDMAWritesOrdering::CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER`].
 ///
 /// - In every supported header
 pub const CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER: CUGPUDirectRDMAWritesOrdering = CUGPUDirectRDMAWritesOrdering::CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER;
-/// C's `CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES`: [`CUGPUDirectRDMAWritesOrdering::CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES`].
+/// `CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES = 200`: [`CUGPUDirectRDMAWritesOrdering::CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES`].
 ///
 /// - In every supported header
 pub const CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES: CUGPUDirectRDMAWritesOrdering = CUGPUDirectRDMAWritesOrdering::CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES;
-/// C's `CU_ACCESS_PROPERTY_NORMAL`: [`CUaccessProperty::CU_ACCESS_PROPERTY_NORMAL`].
+/// `CU_ACCESS_PROPERTY_NORMAL = 0`: [`CUaccessProperty::CU_ACCESS_PROPERTY_NORMAL`].
 ///
 /// - In every supported header
 pub const CU_ACCESS_PROPERTY_NORMAL: CUaccessProperty = CUaccessProperty::CU_ACCESS_PROPERTY_NORMAL;
-/// C's `CU_ACCESS_PROPERTY_STREAMING`: [`CUaccessProperty::CU_ACCESS_PROPERTY_STREAMING`].
+/// `CU_ACCESS_PROPERTY_STREAMING = 1`: [`CUaccessProperty::CU_ACCESS_PROPERTY_STREAMING`].
 ///
 /// - In every supported header
 pub const CU_ACCESS_PROPERTY_STREAMING: CUaccessProperty = CUaccessProperty::CU_ACCESS_PROPERTY_STREAMING;
-/// C's `CU_ACCESS_PROPERTY_PERSISTING`: [`CUaccessProperty::CU_ACCESS_PROPERTY_PERSISTING`].
+/// `CU_ACCESS_PROPERTY_PERSISTING = 2`: [`CUaccessProperty::CU_ACCESS_PROPERTY_PERSISTING`].
 ///
 /// - In every supported header
 pub const CU_ACCESS_PROPERTY_PERSISTING: CUaccessProperty = CUaccessProperty::CU_ACCESS_PROPERTY_PERSISTING;
-/// C's `CU_TR_ADDRESS_MODE_WRAP`: [`CUaddress_mode::CU_TR_ADDRESS_MODE_WRAP`].
+/// `CU_TR_ADDRESS_MODE_WRAP = 0`: [`CUaddress_mode::CU_TR_ADDRESS_MODE_WRAP`].
 ///
 /// - In every supported header
 pub const CU_TR_ADDRESS_MODE_WRAP: CUaddress_mode = CUaddress_mode::CU_TR_ADDRESS_MODE_WRAP;
-/// C's `CU_TR_ADDRESS_MODE_CLAMP`: [`CUaddress_mode::CU_TR_ADDRESS_MODE_CLAMP`].
+/// `CU_TR_ADDRESS_MODE_CLAMP = 1`: [`CUaddress_mode::CU_TR_ADDRESS_MODE_CLAMP`].
 ///
 /// - In every supported header
 pub const CU_TR_ADDRESS_MODE_CLAMP: CUaddress_mode = CUaddress_mode::CU_TR_ADDRESS_MODE_CLAMP;
-/// C's `CU_TR_ADDRESS_MODE_MIRROR`: [`CUaddress_mode::CU_TR_ADDRESS_MODE_MIRROR`].
+/// `CU_TR_ADDRESS_MODE_MIRROR = 2`: [`CUaddress_mode::CU_TR_ADDRESS_MODE_MIRROR`].
 ///
 /// - In every supported header
 pub const CU_TR_ADDRESS_MODE_MIRROR: CUaddress_mode = CUaddress_mode::CU_TR_ADDRESS_MODE_MIRROR;
-/// C's `CU_TR_ADDRESS_MODE_BORDER`: [`CUaddress_mode::CU_TR_ADDRESS_MODE_BORDER`].
+/// `CU_TR_ADDRESS_MODE_BORDER = 3`: [`CUaddress_mode::CU_TR_ADDRESS_MODE_BORDER`].
 ///
 /// - In every supported header
 pub const CU_TR_ADDRESS_MODE_BORDER: CUaddress_mode = CUaddress_mode::CU_TR_ADDRESS_MODE_BORDER;
-/// C's `CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL`: [`CUarraySparseSubresourceType::CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL`].
+/// `CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL = 0`: [`CUarraySparseSubresourceType::CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL`].
 ///
 /// - In every supported header
 pub const CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL: CUarraySparseSubresourceType = CUarraySparseSubresourceType::CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL;
-/// C's `CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL`: [`CUarraySparseSubresourceType::CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL`].
+/// `CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL = 1`: [`CUarraySparseSubresourceType::CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL`].
 ///
 /// - In every supported header
 pub const CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL: CUarraySparseSubresourceType = CUarraySparseSubresourceType::CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL;
-/// C's `CU_CUBEMAP_FACE_POSITIVE_X`: [`CUarray_cubemap_face::CU_CUBEMAP_FACE_POSITIVE_X`].
+/// `CU_CUBEMAP_FACE_POSITIVE_X = 0`: [`CUarray_cubemap_face::CU_CUBEMAP_FACE_POSITIVE_X`].
 ///
 /// - In every supported header
 pub const CU_CUBEMAP_FACE_POSITIVE_X: CUarray_cubemap_face = CUarray_cubemap_face::CU_CUBEMAP_FACE_POSITIVE_X;
-/// C's `CU_CUBEMAP_FACE_NEGATIVE_X`: [`CUarray_cubemap_face::CU_CUBEMAP_FACE_NEGATIVE_X`].
+/// `CU_CUBEMAP_FACE_NEGATIVE_X = 1`: [`CUarray_cubemap_face::CU_CUBEMAP_FACE_NEGATIVE_X`].
 ///
 /// - In every supported header
 pub const CU_CUBEMAP_FACE_NEGATIVE_X: CUarray_cubemap_face = CUarray_cubemap_face::CU_CUBEMAP_FACE_NEGATIVE_X;
-/// C's `CU_CUBEMAP_FACE_POSITIVE_Y`: [`CUarray_cubemap_face::CU_CUBEMAP_FACE_POSITIVE_Y`].
+/// `CU_CUBEMAP_FACE_POSITIVE_Y = 2`: [`CUarray_cubemap_face::CU_CUBEMAP_FACE_POSITIVE_Y`].
 ///
 /// - In every supported header
 pub const CU_CUBEMAP_FACE_POSITIVE_Y: CUarray_cubemap_face = CUarray_cubemap_face::CU_CUBEMAP_FACE_POSITIVE_Y;
-/// C's `CU_CUBEMAP_FACE_NEGATIVE_Y`: [`CUarray_cubemap_face::CU_CUBEMAP_FACE_NEGATIVE_Y`].
+/// `CU_CUBEMAP_FACE_NEGATIVE_Y = 3`: [`CUarray_cubemap_face::CU_CUBEMAP_FACE_NEGATIVE_Y`].
 ///
 /// - In every supported header
 pub const CU_CUBEMAP_FACE_NEGATIVE_Y: CUarray_cubemap_face = CUarray_cubemap_face::CU_CUBEMAP_FACE_NEGATIVE_Y;
-/// C's `CU_CUBEMAP_FACE_POSITIVE_Z`: [`CUarray_cubemap_face::CU_CUBEMAP_FACE_POSITIVE_Z`].
+/// `CU_CUBEMAP_FACE_POSITIVE_Z = 4`: [`CUarray_cubemap_face::CU_CUBEMAP_FACE_POSITIVE_Z`].
 ///
 /// - In every supported header
 pub const CU_CUBEMAP_FACE_POSITIVE_Z: CUarray_cubemap_face = CUarray_cubemap_face::CU_CUBEMAP_FACE_POSITIVE_Z;
-/// C's `CU_CUBEMAP_FACE_NEGATIVE_Z`: [`CUarray_cubemap_face::CU_CUBEMAP_FACE_NEGATIVE_Z`].
+/// `CU_CUBEMAP_FACE_NEGATIVE_Z = 5`: [`CUarray_cubemap_face::CU_CUBEMAP_FACE_NEGATIVE_Z`].
 ///
 /// - In every supported header
 pub const CU_CUBEMAP_FACE_NEGATIVE_Z: CUarray_cubemap_face = CUarray_cubemap_face::CU_CUBEMAP_FACE_NEGATIVE_Z;
-/// C's `CU_AD_FORMAT_UNSIGNED_INT8`: [`CUarray_format::CU_AD_FORMAT_UNSIGNED_INT8`].
+/// `CU_AD_FORMAT_UNSIGNED_INT8 = 1`: [`CUarray_format::CU_AD_FORMAT_UNSIGNED_INT8`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_UNSIGNED_INT8: CUarray_format = CUarray_format::CU_AD_FORMAT_UNSIGNED_INT8;
-/// C's `CU_AD_FORMAT_UNSIGNED_INT16`: [`CUarray_format::CU_AD_FORMAT_UNSIGNED_INT16`].
+/// `CU_AD_FORMAT_UNSIGNED_INT16 = 2`: [`CUarray_format::CU_AD_FORMAT_UNSIGNED_INT16`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_UNSIGNED_INT16: CUarray_format = CUarray_format::CU_AD_FORMAT_UNSIGNED_INT16;
-/// C's `CU_AD_FORMAT_UNSIGNED_INT32`: [`CUarray_format::CU_AD_FORMAT_UNSIGNED_INT32`].
+/// `CU_AD_FORMAT_UNSIGNED_INT32 = 3`: [`CUarray_format::CU_AD_FORMAT_UNSIGNED_INT32`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_UNSIGNED_INT32: CUarray_format = CUarray_format::CU_AD_FORMAT_UNSIGNED_INT32;
-/// C's `CU_AD_FORMAT_SIGNED_INT8`: [`CUarray_format::CU_AD_FORMAT_SIGNED_INT8`].
+/// `CU_AD_FORMAT_SIGNED_INT8 = 8`: [`CUarray_format::CU_AD_FORMAT_SIGNED_INT8`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_SIGNED_INT8: CUarray_format = CUarray_format::CU_AD_FORMAT_SIGNED_INT8;
-/// C's `CU_AD_FORMAT_SIGNED_INT16`: [`CUarray_format::CU_AD_FORMAT_SIGNED_INT16`].
+/// `CU_AD_FORMAT_SIGNED_INT16 = 9`: [`CUarray_format::CU_AD_FORMAT_SIGNED_INT16`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_SIGNED_INT16: CUarray_format = CUarray_format::CU_AD_FORMAT_SIGNED_INT16;
-/// C's `CU_AD_FORMAT_SIGNED_INT32`: [`CUarray_format::CU_AD_FORMAT_SIGNED_INT32`].
+/// `CU_AD_FORMAT_SIGNED_INT32 = 10`: [`CUarray_format::CU_AD_FORMAT_SIGNED_INT32`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_SIGNED_INT32: CUarray_format = CUarray_format::CU_AD_FORMAT_SIGNED_INT32;
-/// C's `CU_AD_FORMAT_HALF`: [`CUarray_format::CU_AD_FORMAT_HALF`].
+/// `CU_AD_FORMAT_HALF = 16`: [`CUarray_format::CU_AD_FORMAT_HALF`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_HALF: CUarray_format = CUarray_format::CU_AD_FORMAT_HALF;
-/// C's `CU_AD_FORMAT_FLOAT`: [`CUarray_format::CU_AD_FORMAT_FLOAT`].
+/// `CU_AD_FORMAT_FLOAT = 32`: [`CUarray_format::CU_AD_FORMAT_FLOAT`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_FLOAT: CUarray_format = CUarray_format::CU_AD_FORMAT_FLOAT;
-/// C's `CU_AD_FORMAT_NV12`: [`CUarray_format::CU_AD_FORMAT_NV12`].
+/// `CU_AD_FORMAT_NV12 = 176`: [`CUarray_format::CU_AD_FORMAT_NV12`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_NV12: CUarray_format = CUarray_format::CU_AD_FORMAT_NV12;
-/// C's `CU_AD_FORMAT_UNORM_INT8X1`: [`CUarray_format::CU_AD_FORMAT_UNORM_INT8X1`].
+/// `CU_AD_FORMAT_UNORM_INT8X1 = 192`: [`CUarray_format::CU_AD_FORMAT_UNORM_INT8X1`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_UNORM_INT8X1: CUarray_format = CUarray_format::CU_AD_FORMAT_UNORM_INT8X1;
-/// C's `CU_AD_FORMAT_UNORM_INT8X2`: [`CUarray_format::CU_AD_FORMAT_UNORM_INT8X2`].
+/// `CU_AD_FORMAT_UNORM_INT8X2 = 193`: [`CUarray_format::CU_AD_FORMAT_UNORM_INT8X2`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_UNORM_INT8X2: CUarray_format = CUarray_format::CU_AD_FORMAT_UNORM_INT8X2;
-/// C's `CU_AD_FORMAT_UNORM_INT8X4`: [`CUarray_format::CU_AD_FORMAT_UNORM_INT8X4`].
+/// `CU_AD_FORMAT_UNORM_INT8X4 = 194`: [`CUarray_format::CU_AD_FORMAT_UNORM_INT8X4`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_UNORM_INT8X4: CUarray_format = CUarray_format::CU_AD_FORMAT_UNORM_INT8X4;
-/// C's `CU_AD_FORMAT_UNORM_INT16X1`: [`CUarray_format::CU_AD_FORMAT_UNORM_INT16X1`].
+/// `CU_AD_FORMAT_UNORM_INT16X1 = 195`: [`CUarray_format::CU_AD_FORMAT_UNORM_INT16X1`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_UNORM_INT16X1: CUarray_format = CUarray_format::CU_AD_FORMAT_UNORM_INT16X1;
-/// C's `CU_AD_FORMAT_UNORM_INT16X2`: [`CUarray_format::CU_AD_FORMAT_UNORM_INT16X2`].
+/// `CU_AD_FORMAT_UNORM_INT16X2 = 196`: [`CUarray_format::CU_AD_FORMAT_UNORM_INT16X2`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_UNORM_INT16X2: CUarray_format = CUarray_format::CU_AD_FORMAT_UNORM_INT16X2;
-/// C's `CU_AD_FORMAT_UNORM_INT16X4`: [`CUarray_format::CU_AD_FORMAT_UNORM_INT16X4`].
+/// `CU_AD_FORMAT_UNORM_INT16X4 = 197`: [`CUarray_format::CU_AD_FORMAT_UNORM_INT16X4`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_UNORM_INT16X4: CUarray_format = CUarray_format::CU_AD_FORMAT_UNORM_INT16X4;
-/// C's `CU_AD_FORMAT_SNORM_INT8X1`: [`CUarray_format::CU_AD_FORMAT_SNORM_INT8X1`].
+/// `CU_AD_FORMAT_SNORM_INT8X1 = 198`: [`CUarray_format::CU_AD_FORMAT_SNORM_INT8X1`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_SNORM_INT8X1: CUarray_format = CUarray_format::CU_AD_FORMAT_SNORM_INT8X1;
-/// C's `CU_AD_FORMAT_SNORM_INT8X2`: [`CUarray_format::CU_AD_FORMAT_SNORM_INT8X2`].
+/// `CU_AD_FORMAT_SNORM_INT8X2 = 199`: [`CUarray_format::CU_AD_FORMAT_SNORM_INT8X2`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_SNORM_INT8X2: CUarray_format = CUarray_format::CU_AD_FORMAT_SNORM_INT8X2;
-/// C's `CU_AD_FORMAT_SNORM_INT8X4`: [`CUarray_format::CU_AD_FORMAT_SNORM_INT8X4`].
+/// `CU_AD_FORMAT_SNORM_INT8X4 = 200`: [`CUarray_format::CU_AD_FORMAT_SNORM_INT8X4`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_SNORM_INT8X4: CUarray_format = CUarray_format::CU_AD_FORMAT_SNORM_INT8X4;
-/// C's `CU_AD_FORMAT_SNORM_INT16X1`: [`CUarray_format::CU_AD_FORMAT_SNORM_INT16X1`].
+/// `CU_AD_FORMAT_SNORM_INT16X1 = 201`: [`CUarray_format::CU_AD_FORMAT_SNORM_INT16X1`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_SNORM_INT16X1: CUarray_format = CUarray_format::CU_AD_FORMAT_SNORM_INT16X1;
-/// C's `CU_AD_FORMAT_SNORM_INT16X2`: [`CUarray_format::CU_AD_FORMAT_SNORM_INT16X2`].
+/// `CU_AD_FORMAT_SNORM_INT16X2 = 202`: [`CUarray_format::CU_AD_FORMAT_SNORM_INT16X2`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_SNORM_INT16X2: CUarray_format = CUarray_format::CU_AD_FORMAT_SNORM_INT16X2;
-/// C's `CU_AD_FORMAT_SNORM_INT16X4`: [`CUarray_format::CU_AD_FORMAT_SNORM_INT16X4`].
+/// `CU_AD_FORMAT_SNORM_INT16X4 = 203`: [`CUarray_format::CU_AD_FORMAT_SNORM_INT16X4`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_SNORM_INT16X4: CUarray_format = CUarray_format::CU_AD_FORMAT_SNORM_INT16X4;
-/// C's `CU_AD_FORMAT_BC1_UNORM`: [`CUarray_format::CU_AD_FORMAT_BC1_UNORM`].
+/// `CU_AD_FORMAT_BC1_UNORM = 145`: [`CUarray_format::CU_AD_FORMAT_BC1_UNORM`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_BC1_UNORM: CUarray_format = CUarray_format::CU_AD_FORMAT_BC1_UNORM;
-/// C's `CU_AD_FORMAT_BC1_UNORM_SRGB`: [`CUarray_format::CU_AD_FORMAT_BC1_UNORM_SRGB`].
+/// `CU_AD_FORMAT_BC1_UNORM_SRGB = 146`: [`CUarray_format::CU_AD_FORMAT_BC1_UNORM_SRGB`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_BC1_UNORM_SRGB: CUarray_format = CUarray_format::CU_AD_FORMAT_BC1_UNORM_SRGB;
-/// C's `CU_AD_FORMAT_BC2_UNORM`: [`CUarray_format::CU_AD_FORMAT_BC2_UNORM`].
+/// `CU_AD_FORMAT_BC2_UNORM = 147`: [`CUarray_format::CU_AD_FORMAT_BC2_UNORM`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_BC2_UNORM: CUarray_format = CUarray_format::CU_AD_FORMAT_BC2_UNORM;
-/// C's `CU_AD_FORMAT_BC2_UNORM_SRGB`: [`CUarray_format::CU_AD_FORMAT_BC2_UNORM_SRGB`].
+/// `CU_AD_FORMAT_BC2_UNORM_SRGB = 148`: [`CUarray_format::CU_AD_FORMAT_BC2_UNORM_SRGB`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_BC2_UNORM_SRGB: CUarray_format = CUarray_format::CU_AD_FORMAT_BC2_UNORM_SRGB;
-/// C's `CU_AD_FORMAT_BC3_UNORM`: [`CUarray_format::CU_AD_FORMAT_BC3_UNORM`].
+/// `CU_AD_FORMAT_BC3_UNORM = 149`: [`CUarray_format::CU_AD_FORMAT_BC3_UNORM`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_BC3_UNORM: CUarray_format = CUarray_format::CU_AD_FORMAT_BC3_UNORM;
-/// C's `CU_AD_FORMAT_BC3_UNORM_SRGB`: [`CUarray_format::CU_AD_FORMAT_BC3_UNORM_SRGB`].
+/// `CU_AD_FORMAT_BC3_UNORM_SRGB = 150`: [`CUarray_format::CU_AD_FORMAT_BC3_UNORM_SRGB`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_BC3_UNORM_SRGB: CUarray_format = CUarray_format::CU_AD_FORMAT_BC3_UNORM_SRGB;
-/// C's `CU_AD_FORMAT_BC4_UNORM`: [`CUarray_format::CU_AD_FORMAT_BC4_UNORM`].
+/// `CU_AD_FORMAT_BC4_UNORM = 151`: [`CUarray_format::CU_AD_FORMAT_BC4_UNORM`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_BC4_UNORM: CUarray_format = CUarray_format::CU_AD_FORMAT_BC4_UNORM;
-/// C's `CU_AD_FORMAT_BC4_SNORM`: [`CUarray_format::CU_AD_FORMAT_BC4_SNORM`].
+/// `CU_AD_FORMAT_BC4_SNORM = 152`: [`CUarray_format::CU_AD_FORMAT_BC4_SNORM`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_BC4_SNORM: CUarray_format = CUarray_format::CU_AD_FORMAT_BC4_SNORM;
-/// C's `CU_AD_FORMAT_BC5_UNORM`: [`CUarray_format::CU_AD_FORMAT_BC5_UNORM`].
+/// `CU_AD_FORMAT_BC5_UNORM = 153`: [`CUarray_format::CU_AD_FORMAT_BC5_UNORM`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_BC5_UNORM: CUarray_format = CUarray_format::CU_AD_FORMAT_BC5_UNORM;
-/// C's `CU_AD_FORMAT_BC5_SNORM`: [`CUarray_format::CU_AD_FORMAT_BC5_SNORM`].
+/// `CU_AD_FORMAT_BC5_SNORM = 154`: [`CUarray_format::CU_AD_FORMAT_BC5_SNORM`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_BC5_SNORM: CUarray_format = CUarray_format::CU_AD_FORMAT_BC5_SNORM;
-/// C's `CU_AD_FORMAT_BC6H_UF16`: [`CUarray_format::CU_AD_FORMAT_BC6H_UF16`].
+/// `CU_AD_FORMAT_BC6H_UF16 = 155`: [`CUarray_format::CU_AD_FORMAT_BC6H_UF16`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_BC6H_UF16: CUarray_format = CUarray_format::CU_AD_FORMAT_BC6H_UF16;
-/// C's `CU_AD_FORMAT_BC6H_SF16`: [`CUarray_format::CU_AD_FORMAT_BC6H_SF16`].
+/// `CU_AD_FORMAT_BC6H_SF16 = 156`: [`CUarray_format::CU_AD_FORMAT_BC6H_SF16`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_BC6H_SF16: CUarray_format = CUarray_format::CU_AD_FORMAT_BC6H_SF16;
-/// C's `CU_AD_FORMAT_BC7_UNORM`: [`CUarray_format::CU_AD_FORMAT_BC7_UNORM`].
+/// `CU_AD_FORMAT_BC7_UNORM = 157`: [`CUarray_format::CU_AD_FORMAT_BC7_UNORM`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_BC7_UNORM: CUarray_format = CUarray_format::CU_AD_FORMAT_BC7_UNORM;
-/// C's `CU_AD_FORMAT_BC7_UNORM_SRGB`: [`CUarray_format::CU_AD_FORMAT_BC7_UNORM_SRGB`].
+/// `CU_AD_FORMAT_BC7_UNORM_SRGB = 158`: [`CUarray_format::CU_AD_FORMAT_BC7_UNORM_SRGB`].
 ///
 /// - In every supported header
 pub const CU_AD_FORMAT_BC7_UNORM_SRGB: CUarray_format = CUarray_format::CU_AD_FORMAT_BC7_UNORM_SRGB;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_AD_FORMAT_P010`: [`CUarray_format::CU_AD_FORMAT_P010`].
+/// `CU_AD_FORMAT_P010 = 159`: [`CUarray_format::CU_AD_FORMAT_P010`].
 ///
 /// - Since CUDA 12.5
 pub const CU_AD_FORMAT_P010: CUarray_format = CUarray_format::CU_AD_FORMAT_P010;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_AD_FORMAT_P016`: [`CUarray_format::CU_AD_FORMAT_P016`].
+/// `CU_AD_FORMAT_P016 = 161`: [`CUarray_format::CU_AD_FORMAT_P016`].
 ///
 /// - Since CUDA 12.5
 pub const CU_AD_FORMAT_P016: CUarray_format = CUarray_format::CU_AD_FORMAT_P016;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_AD_FORMAT_NV16`: [`CUarray_format::CU_AD_FORMAT_NV16`].
+/// `CU_AD_FORMAT_NV16 = 162`: [`CUarray_format::CU_AD_FORMAT_NV16`].
 ///
 /// - Since CUDA 12.5
 pub const CU_AD_FORMAT_NV16: CUarray_format = CUarray_format::CU_AD_FORMAT_NV16;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_AD_FORMAT_P210`: [`CUarray_format::CU_AD_FORMAT_P210`].
+/// `CU_AD_FORMAT_P210 = 163`: [`CUarray_format::CU_AD_FORMAT_P210`].
 ///
 /// - Since CUDA 12.5
 pub const CU_AD_FORMAT_P210: CUarray_format = CUarray_format::CU_AD_FORMAT_P210;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_AD_FORMAT_P216`: [`CUarray_format::CU_AD_FORMAT_P216`].
+/// `CU_AD_FORMAT_P216 = 164`: [`CUarray_format::CU_AD_FORMAT_P216`].
 ///
 /// - Since CUDA 12.5
 pub const CU_AD_FORMAT_P216: CUarray_format = CUarray_format::CU_AD_FORMAT_P216;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_AD_FORMAT_YUY2`: [`CUarray_format::CU_AD_FORMAT_YUY2`].
+/// `CU_AD_FORMAT_YUY2 = 165`: [`CUarray_format::CU_AD_FORMAT_YUY2`].
 ///
 /// - Since CUDA 12.5
 pub const CU_AD_FORMAT_YUY2: CUarray_format = CUarray_format::CU_AD_FORMAT_YUY2;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_AD_FORMAT_Y210`: [`CUarray_format::CU_AD_FORMAT_Y210`].
+/// `CU_AD_FORMAT_Y210 = 166`: [`CUarray_format::CU_AD_FORMAT_Y210`].
 ///
 /// - Since CUDA 12.5
 pub const CU_AD_FORMAT_Y210: CUarray_format = CUarray_format::CU_AD_FORMAT_Y210;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_AD_FORMAT_Y216`: [`CUarray_format::CU_AD_FORMAT_Y216`].
+/// `CU_AD_FORMAT_Y216 = 167`: [`CUarray_format::CU_AD_FORMAT_Y216`].
 ///
 /// - Since CUDA 12.5
 pub const CU_AD_FORMAT_Y216: CUarray_format = CUarray_format::CU_AD_FORMAT_Y216;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_AD_FORMAT_AYUV`: [`CUarray_format::CU_AD_FORMAT_AYUV`].
+/// `CU_AD_FORMAT_AYUV = 168`: [`CUarray_format::CU_AD_FORMAT_AYUV`].
 ///
 /// - Since CUDA 12.5
 pub const CU_AD_FORMAT_AYUV: CUarray_format = CUarray_format::CU_AD_FORMAT_AYUV;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_AD_FORMAT_Y410`: [`CUarray_format::CU_AD_FORMAT_Y410`].
+/// `CU_AD_FORMAT_Y410 = 169`: [`CUarray_format::CU_AD_FORMAT_Y410`].
 ///
 /// - Since CUDA 12.5
 pub const CU_AD_FORMAT_Y410: CUarray_format = CUarray_format::CU_AD_FORMAT_Y410;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_AD_FORMAT_Y416`: [`CUarray_format::CU_AD_FORMAT_Y416`].
+/// `CU_AD_FORMAT_Y416 = 177`: [`CUarray_format::CU_AD_FORMAT_Y416`].
 ///
 /// - Since CUDA 12.5
 pub const CU_AD_FORMAT_Y416: CUarray_format = CUarray_format::CU_AD_FORMAT_Y416;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_AD_FORMAT_Y444_PLANAR8`: [`CUarray_format::CU_AD_FORMAT_Y444_PLANAR8`].
+/// `CU_AD_FORMAT_Y444_PLANAR8 = 178`: [`CUarray_format::CU_AD_FORMAT_Y444_PLANAR8`].
 ///
 /// - Since CUDA 12.5
 pub const CU_AD_FORMAT_Y444_PLANAR8: CUarray_format = CUarray_format::CU_AD_FORMAT_Y444_PLANAR8;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_AD_FORMAT_Y444_PLANAR10`: [`CUarray_format::CU_AD_FORMAT_Y444_PLANAR10`].
+/// `CU_AD_FORMAT_Y444_PLANAR10 = 179`: [`CUarray_format::CU_AD_FORMAT_Y444_PLANAR10`].
 ///
 /// - Since CUDA 12.5
 pub const CU_AD_FORMAT_Y444_PLANAR10: CUarray_format = CUarray_format::CU_AD_FORMAT_Y444_PLANAR10;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_AD_FORMAT_YUV444_8bit_SemiPlanar`: [`CUarray_format::CU_AD_FORMAT_YUV444_8bit_SemiPlanar`].
+/// `CU_AD_FORMAT_YUV444_8bit_SemiPlanar = 180`: [`CUarray_format::CU_AD_FORMAT_YUV444_8bit_SemiPlanar`].
 ///
 /// - Since CUDA 12.8
 pub const CU_AD_FORMAT_YUV444_8bit_SemiPlanar: CUarray_format = CUarray_format::CU_AD_FORMAT_YUV444_8bit_SemiPlanar;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_AD_FORMAT_YUV444_16bit_SemiPlanar`: [`CUarray_format::CU_AD_FORMAT_YUV444_16bit_SemiPlanar`].
+/// `CU_AD_FORMAT_YUV444_16bit_SemiPlanar = 181`: [`CUarray_format::CU_AD_FORMAT_YUV444_16bit_SemiPlanar`].
 ///
 /// - Since CUDA 12.8
 pub const CU_AD_FORMAT_YUV444_16bit_SemiPlanar: CUarray_format = CUarray_format::CU_AD_FORMAT_YUV444_16bit_SemiPlanar;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_AD_FORMAT_UNORM_INT_101010_2`: [`CUarray_format::CU_AD_FORMAT_UNORM_INT_101010_2`].
+/// `CU_AD_FORMAT_UNORM_INT_101010_2 = 80`: [`CUarray_format::CU_AD_FORMAT_UNORM_INT_101010_2`].
 ///
 /// - Since CUDA 12.8
 pub const CU_AD_FORMAT_UNORM_INT_101010_2: CUarray_format = CUarray_format::CU_AD_FORMAT_UNORM_INT_101010_2;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_AD_FORMAT_UINT8_PACKED_422`: [`CUarray_format::CU_AD_FORMAT_UINT8_PACKED_422`].
+/// `CU_AD_FORMAT_UINT8_PACKED_422 = 81`: [`CUarray_format::CU_AD_FORMAT_UINT8_PACKED_422`].
 ///
 /// - Since CUDA 13.1
 pub const CU_AD_FORMAT_UINT8_PACKED_422: CUarray_format = CUarray_format::CU_AD_FORMAT_UINT8_PACKED_422;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_AD_FORMAT_UINT8_PACKED_444`: [`CUarray_format::CU_AD_FORMAT_UINT8_PACKED_444`].
+/// `CU_AD_FORMAT_UINT8_PACKED_444 = 82`: [`CUarray_format::CU_AD_FORMAT_UINT8_PACKED_444`].
 ///
 /// - Since CUDA 13.1
 pub const CU_AD_FORMAT_UINT8_PACKED_444: CUarray_format = CUarray_format::CU_AD_FORMAT_UINT8_PACKED_444;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_AD_FORMAT_UINT8_SEMIPLANAR_420`: [`CUarray_format::CU_AD_FORMAT_UINT8_SEMIPLANAR_420`].
+/// `CU_AD_FORMAT_UINT8_SEMIPLANAR_420 = 83`: [`CUarray_format::CU_AD_FORMAT_UINT8_SEMIPLANAR_420`].
 ///
 /// - Since CUDA 13.1
 pub const CU_AD_FORMAT_UINT8_SEMIPLANAR_420: CUarray_format = CUarray_format::CU_AD_FORMAT_UINT8_SEMIPLANAR_420;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_AD_FORMAT_UINT16_SEMIPLANAR_420`: [`CUarray_format::CU_AD_FORMAT_UINT16_SEMIPLANAR_420`].
+/// `CU_AD_FORMAT_UINT16_SEMIPLANAR_420 = 84`: [`CUarray_format::CU_AD_FORMAT_UINT16_SEMIPLANAR_420`].
 ///
 /// - Since CUDA 13.1
 pub const CU_AD_FORMAT_UINT16_SEMIPLANAR_420: CUarray_format = CUarray_format::CU_AD_FORMAT_UINT16_SEMIPLANAR_420;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_AD_FORMAT_UINT8_SEMIPLANAR_422`: [`CUarray_format::CU_AD_FORMAT_UINT8_SEMIPLANAR_422`].
+/// `CU_AD_FORMAT_UINT8_SEMIPLANAR_422 = 85`: [`CUarray_format::CU_AD_FORMAT_UINT8_SEMIPLANAR_422`].
 ///
 /// - Since CUDA 13.1
 pub const CU_AD_FORMAT_UINT8_SEMIPLANAR_422: CUarray_format = CUarray_format::CU_AD_FORMAT_UINT8_SEMIPLANAR_422;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_AD_FORMAT_UINT16_SEMIPLANAR_422`: [`CUarray_format::CU_AD_FORMAT_UINT16_SEMIPLANAR_422`].
+/// `CU_AD_FORMAT_UINT16_SEMIPLANAR_422 = 86`: [`CUarray_format::CU_AD_FORMAT_UINT16_SEMIPLANAR_422`].
 ///
 /// - Since CUDA 13.1
 pub const CU_AD_FORMAT_UINT16_SEMIPLANAR_422: CUarray_format = CUarray_format::CU_AD_FORMAT_UINT16_SEMIPLANAR_422;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_AD_FORMAT_UINT8_SEMIPLANAR_444`: [`CUarray_format::CU_AD_FORMAT_UINT8_SEMIPLANAR_444`].
+/// `CU_AD_FORMAT_UINT8_SEMIPLANAR_444 = 87`: [`CUarray_format::CU_AD_FORMAT_UINT8_SEMIPLANAR_444`].
 ///
 /// - Since CUDA 13.1
 pub const CU_AD_FORMAT_UINT8_SEMIPLANAR_444: CUarray_format = CUarray_format::CU_AD_FORMAT_UINT8_SEMIPLANAR_444;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_AD_FORMAT_UINT16_SEMIPLANAR_444`: [`CUarray_format::CU_AD_FORMAT_UINT16_SEMIPLANAR_444`].
+/// `CU_AD_FORMAT_UINT16_SEMIPLANAR_444 = 88`: [`CUarray_format::CU_AD_FORMAT_UINT16_SEMIPLANAR_444`].
 ///
 /// - Since CUDA 13.1
 pub const CU_AD_FORMAT_UINT16_SEMIPLANAR_444: CUarray_format = CUarray_format::CU_AD_FORMAT_UINT16_SEMIPLANAR_444;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_AD_FORMAT_UINT8_PLANAR_420`: [`CUarray_format::CU_AD_FORMAT_UINT8_PLANAR_420`].
+/// `CU_AD_FORMAT_UINT8_PLANAR_420 = 89`: [`CUarray_format::CU_AD_FORMAT_UINT8_PLANAR_420`].
 ///
 /// - Since CUDA 13.1
 pub const CU_AD_FORMAT_UINT8_PLANAR_420: CUarray_format = CUarray_format::CU_AD_FORMAT_UINT8_PLANAR_420;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_AD_FORMAT_UINT16_PLANAR_420`: [`CUarray_format::CU_AD_FORMAT_UINT16_PLANAR_420`].
+/// `CU_AD_FORMAT_UINT16_PLANAR_420 = 90`: [`CUarray_format::CU_AD_FORMAT_UINT16_PLANAR_420`].
 ///
 /// - Since CUDA 13.1
 pub const CU_AD_FORMAT_UINT16_PLANAR_420: CUarray_format = CUarray_format::CU_AD_FORMAT_UINT16_PLANAR_420;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_AD_FORMAT_UINT8_PLANAR_422`: [`CUarray_format::CU_AD_FORMAT_UINT8_PLANAR_422`].
+/// `CU_AD_FORMAT_UINT8_PLANAR_422 = 91`: [`CUarray_format::CU_AD_FORMAT_UINT8_PLANAR_422`].
 ///
 /// - Since CUDA 13.1
 pub const CU_AD_FORMAT_UINT8_PLANAR_422: CUarray_format = CUarray_format::CU_AD_FORMAT_UINT8_PLANAR_422;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_AD_FORMAT_UINT16_PLANAR_422`: [`CUarray_format::CU_AD_FORMAT_UINT16_PLANAR_422`].
+/// `CU_AD_FORMAT_UINT16_PLANAR_422 = 92`: [`CUarray_format::CU_AD_FORMAT_UINT16_PLANAR_422`].
 ///
 /// - Since CUDA 13.1
 pub const CU_AD_FORMAT_UINT16_PLANAR_422: CUarray_format = CUarray_format::CU_AD_FORMAT_UINT16_PLANAR_422;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_AD_FORMAT_UINT8_PLANAR_444`: [`CUarray_format::CU_AD_FORMAT_UINT8_PLANAR_444`].
+/// `CU_AD_FORMAT_UINT8_PLANAR_444 = 93`: [`CUarray_format::CU_AD_FORMAT_UINT8_PLANAR_444`].
 ///
 /// - Since CUDA 13.1
 pub const CU_AD_FORMAT_UINT8_PLANAR_444: CUarray_format = CUarray_format::CU_AD_FORMAT_UINT8_PLANAR_444;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_AD_FORMAT_UINT16_PLANAR_444`: [`CUarray_format::CU_AD_FORMAT_UINT16_PLANAR_444`].
+/// `CU_AD_FORMAT_UINT16_PLANAR_444 = 94`: [`CUarray_format::CU_AD_FORMAT_UINT16_PLANAR_444`].
 ///
 /// - Since CUDA 13.1
 pub const CU_AD_FORMAT_UINT16_PLANAR_444: CUarray_format = CUarray_format::CU_AD_FORMAT_UINT16_PLANAR_444;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_AD_FORMAT_MAX`: [`CUarray_format::CU_AD_FORMAT_MAX`].
+/// `CU_AD_FORMAT_MAX = 2147483647`: [`CUarray_format::CU_AD_FORMAT_MAX`].
 ///
 /// - Since CUDA 12.5
 pub const CU_AD_FORMAT_MAX: CUarray_format = CUarray_format::CU_AD_FORMAT_MAX;
 #[cfg(cuda_ge_12040)]
-/// C's `CU_ASYNC_NOTIFICATION_TYPE_OVER_BUDGET`: [`CUasyncNotificationType::CU_ASYNC_NOTIFICATION_TYPE_OVER_BUDGET`].
+/// `CU_ASYNC_NOTIFICATION_TYPE_OVER_BUDGET = 1`: [`CUasyncNotificationType::CU_ASYNC_NOTIFICATION_TYPE_OVER_BUDGET`].
 ///
 /// - Since CUDA 12.4
 pub const CU_ASYNC_NOTIFICATION_TYPE_OVER_BUDGET: CUasyncNotificationType = CUasyncNotificationType::CU_ASYNC_NOTIFICATION_TYPE_OVER_BUDGET;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_CAPABILITY_SIGNED`: [`CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_SIGNED`].
+/// `CU_ATOMIC_CAPABILITY_SIGNED = 1`: [`CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_SIGNED`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_CAPABILITY_SIGNED: CUatomicOperationCapability = CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_SIGNED;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_CAPABILITY_UNSIGNED`: [`CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_UNSIGNED`].
+/// `CU_ATOMIC_CAPABILITY_UNSIGNED = 2`: [`CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_UNSIGNED`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_CAPABILITY_UNSIGNED: CUatomicOperationCapability = CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_UNSIGNED;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_CAPABILITY_REDUCTION`: [`CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_REDUCTION`].
+/// `CU_ATOMIC_CAPABILITY_REDUCTION = 4`: [`CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_REDUCTION`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_CAPABILITY_REDUCTION: CUatomicOperationCapability = CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_REDUCTION;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_CAPABILITY_SCALAR_32`: [`CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_SCALAR_32`].
+/// `CU_ATOMIC_CAPABILITY_SCALAR_32 = 8`: [`CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_SCALAR_32`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_CAPABILITY_SCALAR_32: CUatomicOperationCapability = CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_SCALAR_32;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_CAPABILITY_SCALAR_64`: [`CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_SCALAR_64`].
+/// `CU_ATOMIC_CAPABILITY_SCALAR_64 = 16`: [`CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_SCALAR_64`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_CAPABILITY_SCALAR_64: CUatomicOperationCapability = CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_SCALAR_64;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_CAPABILITY_SCALAR_128`: [`CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_SCALAR_128`].
+/// `CU_ATOMIC_CAPABILITY_SCALAR_128 = 32`: [`CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_SCALAR_128`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_CAPABILITY_SCALAR_128: CUatomicOperationCapability = CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_SCALAR_128;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_CAPABILITY_VECTOR_32x4`: [`CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_VECTOR_32x4`].
+/// `CU_ATOMIC_CAPABILITY_VECTOR_32x4 = 64`: [`CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_VECTOR_32x4`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_CAPABILITY_VECTOR_32x4: CUatomicOperationCapability = CUatomicOperationCapability::CU_ATOMIC_CAPABILITY_VECTOR_32x4;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_OPERATION_INTEGER_ADD`: [`CUatomicOperation::CU_ATOMIC_OPERATION_INTEGER_ADD`].
+/// `CU_ATOMIC_OPERATION_INTEGER_ADD = 0`: [`CUatomicOperation::CU_ATOMIC_OPERATION_INTEGER_ADD`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_OPERATION_INTEGER_ADD: CUatomicOperation = CUatomicOperation::CU_ATOMIC_OPERATION_INTEGER_ADD;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_OPERATION_INTEGER_MIN`: [`CUatomicOperation::CU_ATOMIC_OPERATION_INTEGER_MIN`].
+/// `CU_ATOMIC_OPERATION_INTEGER_MIN = 1`: [`CUatomicOperation::CU_ATOMIC_OPERATION_INTEGER_MIN`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_OPERATION_INTEGER_MIN: CUatomicOperation = CUatomicOperation::CU_ATOMIC_OPERATION_INTEGER_MIN;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_OPERATION_INTEGER_MAX`: [`CUatomicOperation::CU_ATOMIC_OPERATION_INTEGER_MAX`].
+/// `CU_ATOMIC_OPERATION_INTEGER_MAX = 2`: [`CUatomicOperation::CU_ATOMIC_OPERATION_INTEGER_MAX`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_OPERATION_INTEGER_MAX: CUatomicOperation = CUatomicOperation::CU_ATOMIC_OPERATION_INTEGER_MAX;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_OPERATION_INTEGER_INCREMENT`: [`CUatomicOperation::CU_ATOMIC_OPERATION_INTEGER_INCREMENT`].
+/// `CU_ATOMIC_OPERATION_INTEGER_INCREMENT = 3`: [`CUatomicOperation::CU_ATOMIC_OPERATION_INTEGER_INCREMENT`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_OPERATION_INTEGER_INCREMENT: CUatomicOperation = CUatomicOperation::CU_ATOMIC_OPERATION_INTEGER_INCREMENT;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_OPERATION_INTEGER_DECREMENT`: [`CUatomicOperation::CU_ATOMIC_OPERATION_INTEGER_DECREMENT`].
+/// `CU_ATOMIC_OPERATION_INTEGER_DECREMENT = 4`: [`CUatomicOperation::CU_ATOMIC_OPERATION_INTEGER_DECREMENT`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_OPERATION_INTEGER_DECREMENT: CUatomicOperation = CUatomicOperation::CU_ATOMIC_OPERATION_INTEGER_DECREMENT;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_OPERATION_AND`: [`CUatomicOperation::CU_ATOMIC_OPERATION_AND`].
+/// `CU_ATOMIC_OPERATION_AND = 5`: [`CUatomicOperation::CU_ATOMIC_OPERATION_AND`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_OPERATION_AND: CUatomicOperation = CUatomicOperation::CU_ATOMIC_OPERATION_AND;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_OPERATION_OR`: [`CUatomicOperation::CU_ATOMIC_OPERATION_OR`].
+/// `CU_ATOMIC_OPERATION_OR = 6`: [`CUatomicOperation::CU_ATOMIC_OPERATION_OR`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_OPERATION_OR: CUatomicOperation = CUatomicOperation::CU_ATOMIC_OPERATION_OR;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_OPERATION_XOR`: [`CUatomicOperation::CU_ATOMIC_OPERATION_XOR`].
+/// `CU_ATOMIC_OPERATION_XOR = 7`: [`CUatomicOperation::CU_ATOMIC_OPERATION_XOR`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_OPERATION_XOR: CUatomicOperation = CUatomicOperation::CU_ATOMIC_OPERATION_XOR;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_OPERATION_EXCHANGE`: [`CUatomicOperation::CU_ATOMIC_OPERATION_EXCHANGE`].
+/// `CU_ATOMIC_OPERATION_EXCHANGE = 8`: [`CUatomicOperation::CU_ATOMIC_OPERATION_EXCHANGE`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_OPERATION_EXCHANGE: CUatomicOperation = CUatomicOperation::CU_ATOMIC_OPERATION_EXCHANGE;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_OPERATION_CAS`: [`CUatomicOperation::CU_ATOMIC_OPERATION_CAS`].
+/// `CU_ATOMIC_OPERATION_CAS = 9`: [`CUatomicOperation::CU_ATOMIC_OPERATION_CAS`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_OPERATION_CAS: CUatomicOperation = CUatomicOperation::CU_ATOMIC_OPERATION_CAS;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_OPERATION_FLOAT_ADD`: [`CUatomicOperation::CU_ATOMIC_OPERATION_FLOAT_ADD`].
+/// `CU_ATOMIC_OPERATION_FLOAT_ADD = 10`: [`CUatomicOperation::CU_ATOMIC_OPERATION_FLOAT_ADD`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_OPERATION_FLOAT_ADD: CUatomicOperation = CUatomicOperation::CU_ATOMIC_OPERATION_FLOAT_ADD;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_OPERATION_FLOAT_MIN`: [`CUatomicOperation::CU_ATOMIC_OPERATION_FLOAT_MIN`].
+/// `CU_ATOMIC_OPERATION_FLOAT_MIN = 11`: [`CUatomicOperation::CU_ATOMIC_OPERATION_FLOAT_MIN`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_OPERATION_FLOAT_MIN: CUatomicOperation = CUatomicOperation::CU_ATOMIC_OPERATION_FLOAT_MIN;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_OPERATION_FLOAT_MAX`: [`CUatomicOperation::CU_ATOMIC_OPERATION_FLOAT_MAX`].
+/// `CU_ATOMIC_OPERATION_FLOAT_MAX = 12`: [`CUatomicOperation::CU_ATOMIC_OPERATION_FLOAT_MAX`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_OPERATION_FLOAT_MAX: CUatomicOperation = CUatomicOperation::CU_ATOMIC_OPERATION_FLOAT_MAX;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_ATOMIC_OPERATION_MAX`: [`CUatomicOperation::CU_ATOMIC_OPERATION_MAX`].
+/// `CU_ATOMIC_OPERATION_MAX = 13`: [`CUatomicOperation::CU_ATOMIC_OPERATION_MAX`].
 ///
 /// - Since CUDA 13.0
 pub const CU_ATOMIC_OPERATION_MAX: CUatomicOperation = CUatomicOperation::CU_ATOMIC_OPERATION_MAX;
 #[cfg(cuda_ge_12050)]
-/// C's `CIG_DATA_TYPE_D3D12_COMMAND_QUEUE`: [`CUcigDataType::CIG_DATA_TYPE_D3D12_COMMAND_QUEUE`].
+/// `CIG_DATA_TYPE_D3D12_COMMAND_QUEUE = 1`: [`CUcigDataType::CIG_DATA_TYPE_D3D12_COMMAND_QUEUE`].
 ///
 /// - Since CUDA 12.5
 pub const CIG_DATA_TYPE_D3D12_COMMAND_QUEUE: CUcigDataType = CUcigDataType::CIG_DATA_TYPE_D3D12_COMMAND_QUEUE;
 #[cfg(cuda_ge_12090)]
-/// C's `CIG_DATA_TYPE_NV_BLOB`: [`CUcigDataType::CIG_DATA_TYPE_NV_BLOB`].
+/// `CIG_DATA_TYPE_NV_BLOB = 2`: [`CUcigDataType::CIG_DATA_TYPE_NV_BLOB`].
 ///
 /// - Since CUDA 12.9
 pub const CIG_DATA_TYPE_NV_BLOB: CUcigDataType = CUcigDataType::CIG_DATA_TYPE_NV_BLOB;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_CLIQUE_TYPE_UNICAST_POINTER`: [`CUcliqueType::CU_CLIQUE_TYPE_UNICAST_POINTER`].
+/// `CU_CLIQUE_TYPE_UNICAST_POINTER = 0`: [`CUcliqueType::CU_CLIQUE_TYPE_UNICAST_POINTER`].
 ///
 /// - Since CUDA 13.4
 pub const CU_CLIQUE_TYPE_UNICAST_POINTER: CUcliqueType = CUcliqueType::CU_CLIQUE_TYPE_UNICAST_POINTER;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_CLIQUE_TYPE_MULTICAST_POINTER`: [`CUcliqueType::CU_CLIQUE_TYPE_MULTICAST_POINTER`].
+/// `CU_CLIQUE_TYPE_MULTICAST_POINTER = 1`: [`CUcliqueType::CU_CLIQUE_TYPE_MULTICAST_POINTER`].
 ///
 /// - Since CUDA 13.4
 pub const CU_CLIQUE_TYPE_MULTICAST_POINTER: CUcliqueType = CUcliqueType::CU_CLIQUE_TYPE_MULTICAST_POINTER;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_CLIQUE_TYPE_UNICAST_LOGICAL_ENDPOINT`: [`CUcliqueType::CU_CLIQUE_TYPE_UNICAST_LOGICAL_ENDPOINT`].
+/// `CU_CLIQUE_TYPE_UNICAST_LOGICAL_ENDPOINT = 2`: [`CUcliqueType::CU_CLIQUE_TYPE_UNICAST_LOGICAL_ENDPOINT`].
 ///
 /// - Since CUDA 13.4
 pub const CU_CLIQUE_TYPE_UNICAST_LOGICAL_ENDPOINT: CUcliqueType = CUcliqueType::CU_CLIQUE_TYPE_UNICAST_LOGICAL_ENDPOINT;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_CLIQUE_TYPE_MULTICAST_LOGICAL_ENDPOINT`: [`CUcliqueType::CU_CLIQUE_TYPE_MULTICAST_LOGICAL_ENDPOINT`].
+/// `CU_CLIQUE_TYPE_MULTICAST_LOGICAL_ENDPOINT = 3`: [`CUcliqueType::CU_CLIQUE_TYPE_MULTICAST_LOGICAL_ENDPOINT`].
 ///
 /// - Since CUDA 13.4
 pub const CU_CLIQUE_TYPE_MULTICAST_LOGICAL_ENDPOINT: CUcliqueType = CUcliqueType::CU_CLIQUE_TYPE_MULTICAST_LOGICAL_ENDPOINT;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_CLUSTER_SCHEDULING_POLICY_DEFAULT`: [`CUclusterSchedulingPolicy::CU_CLUSTER_SCHEDULING_POLICY_DEFAULT`].
+/// `CU_CLUSTER_SCHEDULING_POLICY_DEFAULT = 0`: [`CUclusterSchedulingPolicy::CU_CLUSTER_SCHEDULING_POLICY_DEFAULT`].
 ///
 /// - Since CUDA 11.8
 pub const CU_CLUSTER_SCHEDULING_POLICY_DEFAULT: CUclusterSchedulingPolicy = CUclusterSchedulingPolicy::CU_CLUSTER_SCHEDULING_POLICY_DEFAULT;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_CLUSTER_SCHEDULING_POLICY_SPREAD`: [`CUclusterSchedulingPolicy::CU_CLUSTER_SCHEDULING_POLICY_SPREAD`].
+/// `CU_CLUSTER_SCHEDULING_POLICY_SPREAD = 1`: [`CUclusterSchedulingPolicy::CU_CLUSTER_SCHEDULING_POLICY_SPREAD`].
 ///
 /// - Since CUDA 11.8
 pub const CU_CLUSTER_SCHEDULING_POLICY_SPREAD: CUclusterSchedulingPolicy = CUclusterSchedulingPolicy::CU_CLUSTER_SCHEDULING_POLICY_SPREAD;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING`: [`CUclusterSchedulingPolicy::CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING`].
+/// `CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING = 2`: [`CUclusterSchedulingPolicy::CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING`].
 ///
 /// - Since CUDA 11.8
 pub const CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING: CUclusterSchedulingPolicy = CUclusterSchedulingPolicy::CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_CLUSTER_SCHEDULING_POLICY_RUBIN_DSMEM_LOCALITY`: [`CUclusterSchedulingPolicy::CU_CLUSTER_SCHEDULING_POLICY_RUBIN_DSMEM_LOCALITY`].
+/// `CU_CLUSTER_SCHEDULING_POLICY_RUBIN_DSMEM_LOCALITY = 3`: [`CUclusterSchedulingPolicy::CU_CLUSTER_SCHEDULING_POLICY_RUBIN_DSMEM_LOCALITY`].
 ///
 /// - Since CUDA 13.4
 pub const CU_CLUSTER_SCHEDULING_POLICY_RUBIN_DSMEM_LOCALITY: CUclusterSchedulingPolicy = CUclusterSchedulingPolicy::CU_CLUSTER_SCHEDULING_POLICY_RUBIN_DSMEM_LOCALITY;
-/// C's `CU_COMPUTEMODE_DEFAULT`: [`CUcomputemode::CU_COMPUTEMODE_DEFAULT`].
+/// `CU_COMPUTEMODE_DEFAULT = 0`: [`CUcomputemode::CU_COMPUTEMODE_DEFAULT`].
 ///
 /// - In every supported header
 pub const CU_COMPUTEMODE_DEFAULT: CUcomputemode = CUcomputemode::CU_COMPUTEMODE_DEFAULT;
-/// C's `CU_COMPUTEMODE_PROHIBITED`: [`CUcomputemode::CU_COMPUTEMODE_PROHIBITED`].
+/// `CU_COMPUTEMODE_PROHIBITED = 2`: [`CUcomputemode::CU_COMPUTEMODE_PROHIBITED`].
 ///
 /// - In every supported header
 pub const CU_COMPUTEMODE_PROHIBITED: CUcomputemode = CUcomputemode::CU_COMPUTEMODE_PROHIBITED;
-/// C's `CU_COMPUTEMODE_EXCLUSIVE_PROCESS`: [`CUcomputemode::CU_COMPUTEMODE_EXCLUSIVE_PROCESS`].
+/// `CU_COMPUTEMODE_EXCLUSIVE_PROCESS = 3`: [`CUcomputemode::CU_COMPUTEMODE_EXCLUSIVE_PROCESS`].
 ///
 /// - In every supported header
 pub const CU_COMPUTEMODE_EXCLUSIVE_PROCESS: CUcomputemode = CUcomputemode::CU_COMPUTEMODE_EXCLUSIVE_PROCESS;
 #[cfg(cuda_ge_12010)]
-/// C's `CU_COREDUMP_ENABLE_ON_EXCEPTION`: [`CUcoredumpSettings::CU_COREDUMP_ENABLE_ON_EXCEPTION`].
+/// `CU_COREDUMP_ENABLE_ON_EXCEPTION = 1`: [`CUcoredumpSettings::CU_COREDUMP_ENABLE_ON_EXCEPTION`].
 ///
 /// - Since CUDA 12.1
 pub const CU_COREDUMP_ENABLE_ON_EXCEPTION: CUcoredumpSettings = CUcoredumpSettings::CU_COREDUMP_ENABLE_ON_EXCEPTION;
 #[cfg(cuda_ge_12010)]
-/// C's `CU_COREDUMP_TRIGGER_HOST`: [`CUcoredumpSettings::CU_COREDUMP_TRIGGER_HOST`].
+/// `CU_COREDUMP_TRIGGER_HOST = 2`: [`CUcoredumpSettings::CU_COREDUMP_TRIGGER_HOST`].
 ///
 /// - Since CUDA 12.1
 pub const CU_COREDUMP_TRIGGER_HOST: CUcoredumpSettings = CUcoredumpSettings::CU_COREDUMP_TRIGGER_HOST;
 #[cfg(cuda_ge_12010)]
-/// C's `CU_COREDUMP_LIGHTWEIGHT`: [`CUcoredumpSettings::CU_COREDUMP_LIGHTWEIGHT`].
+/// `CU_COREDUMP_LIGHTWEIGHT = 3`: [`CUcoredumpSettings::CU_COREDUMP_LIGHTWEIGHT`].
 ///
 /// - Since CUDA 12.1
 pub const CU_COREDUMP_LIGHTWEIGHT: CUcoredumpSettings = CUcoredumpSettings::CU_COREDUMP_LIGHTWEIGHT;
 #[cfg(cuda_ge_12010)]
-/// C's `CU_COREDUMP_ENABLE_USER_TRIGGER`: [`CUcoredumpSettings::CU_COREDUMP_ENABLE_USER_TRIGGER`].
+/// `CU_COREDUMP_ENABLE_USER_TRIGGER = 4`: [`CUcoredumpSettings::CU_COREDUMP_ENABLE_USER_TRIGGER`].
 ///
 /// - Since CUDA 12.1
 pub const CU_COREDUMP_ENABLE_USER_TRIGGER: CUcoredumpSettings = CUcoredumpSettings::CU_COREDUMP_ENABLE_USER_TRIGGER;
 #[cfg(cuda_ge_12010)]
-/// C's `CU_COREDUMP_FILE`: [`CUcoredumpSettings::CU_COREDUMP_FILE`].
+/// `CU_COREDUMP_FILE = 5`: [`CUcoredumpSettings::CU_COREDUMP_FILE`].
 ///
 /// - Since CUDA 12.1
 pub const CU_COREDUMP_FILE: CUcoredumpSettings = CUcoredumpSettings::CU_COREDUMP_FILE;
 #[cfg(cuda_ge_12010)]
-/// C's `CU_COREDUMP_PIPE`: [`CUcoredumpSettings::CU_COREDUMP_PIPE`].
+/// `CU_COREDUMP_PIPE = 6`: [`CUcoredumpSettings::CU_COREDUMP_PIPE`].
 ///
 /// - Since CUDA 12.1
 pub const CU_COREDUMP_PIPE: CUcoredumpSettings = CUcoredumpSettings::CU_COREDUMP_PIPE;
+#[cfg(all(cuda_ge_12010, not(cuda_ge_12050)))]
+/// `CU_COREDUMP_MAX = 7`: [`CUcoredumpSettings::CU_COREDUMP_MAX`].
+///
+/// - Values: `7` in CUDA 12.1 to 12.4; `8` since CUDA 12.5
+pub const CU_COREDUMP_MAX: CUcoredumpSettings = CUcoredumpSettings::CU_COREDUMP_MAX;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_COREDUMP_GENERATION_FLAGS`: [`CUcoredumpSettings::CU_COREDUMP_GENERATION_FLAGS`].
+/// `CU_COREDUMP_GENERATION_FLAGS = 7`: [`CUcoredumpSettings::CU_COREDUMP_GENERATION_FLAGS`].
 ///
 /// - Since CUDA 12.5
 pub const CU_COREDUMP_GENERATION_FLAGS: CUcoredumpSettings = CUcoredumpSettings::CU_COREDUMP_GENERATION_FLAGS;
-#[cfg(cuda_ge_12010)]
-/// C's `CU_COREDUMP_MAX`: [`CUcoredumpSettings::CU_COREDUMP_MAX`].
+#[cfg(cuda_ge_12050)]
+/// `CU_COREDUMP_MAX = 8`: [`CUcoredumpSettings::CU_COREDUMP_MAX`].
 ///
-/// - Since CUDA 12.1
+/// - Values: `7` in CUDA 12.1 to 12.4; `8` since CUDA 12.5
 pub const CU_COREDUMP_MAX: CUcoredumpSettings = CUcoredumpSettings::CU_COREDUMP_MAX;
-/// C's `CU_CTX_SCHED_AUTO`: [`CUctx_flags::CU_CTX_SCHED_AUTO`].
+/// `CU_CTX_SCHED_AUTO = 0`: [`CUctx_flags::CU_CTX_SCHED_AUTO`].
 ///
 /// - In every supported header
 pub const CU_CTX_SCHED_AUTO: CUctx_flags = CUctx_flags::CU_CTX_SCHED_AUTO;
-/// C's `CU_CTX_SCHED_SPIN`: [`CUctx_flags::CU_CTX_SCHED_SPIN`].
+/// `CU_CTX_SCHED_SPIN = 1`: [`CUctx_flags::CU_CTX_SCHED_SPIN`].
 ///
 /// - In every supported header
 pub const CU_CTX_SCHED_SPIN: CUctx_flags = CUctx_flags::CU_CTX_SCHED_SPIN;
-/// C's `CU_CTX_SCHED_YIELD`: [`CUctx_flags::CU_CTX_SCHED_YIELD`].
+/// `CU_CTX_SCHED_YIELD = 2`: [`CUctx_flags::CU_CTX_SCHED_YIELD`].
 ///
 /// - In every supported header
 pub const CU_CTX_SCHED_YIELD: CUctx_flags = CUctx_flags::CU_CTX_SCHED_YIELD;
-/// C's `CU_CTX_SCHED_BLOCKING_SYNC`: [`CUctx_flags::CU_CTX_SCHED_BLOCKING_SYNC`].
+/// `CU_CTX_SCHED_BLOCKING_SYNC = 4`: [`CUctx_flags::CU_CTX_SCHED_BLOCKING_SYNC`].
 ///
 /// - In every supported header
 pub const CU_CTX_SCHED_BLOCKING_SYNC: CUctx_flags = CUctx_flags::CU_CTX_SCHED_BLOCKING_SYNC;
-/// C's `CU_CTX_BLOCKING_SYNC`: [`CUctx_flags::CU_CTX_BLOCKING_SYNC`].
+/// `CU_CTX_BLOCKING_SYNC = 4`: [`CUctx_flags::CU_CTX_BLOCKING_SYNC`].
 ///
 /// - In every supported header
 pub const CU_CTX_BLOCKING_SYNC: CUctx_flags = CUctx_flags::CU_CTX_BLOCKING_SYNC;
-/// C's `CU_CTX_SCHED_MASK`: [`CUctx_flags::CU_CTX_SCHED_MASK`].
+/// `CU_CTX_SCHED_MASK = 7`: [`CUctx_flags::CU_CTX_SCHED_MASK`].
 ///
 /// - In every supported header
 pub const CU_CTX_SCHED_MASK: CUctx_flags = CUctx_flags::CU_CTX_SCHED_MASK;
-/// C's `CU_CTX_MAP_HOST`: [`CUctx_flags::CU_CTX_MAP_HOST`].
+/// `CU_CTX_MAP_HOST = 8`: [`CUctx_flags::CU_CTX_MAP_HOST`].
 ///
 /// - In every supported header
 pub const CU_CTX_MAP_HOST: CUctx_flags = CUctx_flags::CU_CTX_MAP_HOST;
-/// C's `CU_CTX_LMEM_RESIZE_TO_MAX`: [`CUctx_flags::CU_CTX_LMEM_RESIZE_TO_MAX`].
+/// `CU_CTX_LMEM_RESIZE_TO_MAX = 16`: [`CUctx_flags::CU_CTX_LMEM_RESIZE_TO_MAX`].
 ///
 /// - In every supported header
 pub const CU_CTX_LMEM_RESIZE_TO_MAX: CUctx_flags = CUctx_flags::CU_CTX_LMEM_RESIZE_TO_MAX;
 #[cfg(not(cuda_ge_12010))]
-/// C's `CU_CTX_FLAGS_MASK`: [`CUctx_flags::CU_CTX_FLAGS_MASK`].
+/// `CU_CTX_FLAGS_MASK = 31`: [`CUctx_flags::CU_CTX_FLAGS_MASK`].
 ///
-/// - As written here: in CUDA 11.7 to 12.0; removed in 12.1; the name: in every supported header
+/// - Values: `31` in CUDA 11.7 to 12.0; `255` since CUDA 12.1
 pub const CU_CTX_FLAGS_MASK: CUctx_flags = CUctx_flags::CU_CTX_FLAGS_MASK;
 #[cfg(cuda_ge_12010)]
-/// C's `CU_CTX_COREDUMP_ENABLE`: [`CUctx_flags::CU_CTX_COREDUMP_ENABLE`].
+/// `CU_CTX_COREDUMP_ENABLE = 32`: [`CUctx_flags::CU_CTX_COREDUMP_ENABLE`].
 ///
 /// - Since CUDA 12.1
 pub const CU_CTX_COREDUMP_ENABLE: CUctx_flags = CUctx_flags::CU_CTX_COREDUMP_ENABLE;
 #[cfg(cuda_ge_12010)]
-/// C's `CU_CTX_USER_COREDUMP_ENABLE`: [`CUctx_flags::CU_CTX_USER_COREDUMP_ENABLE`].
+/// `CU_CTX_USER_COREDUMP_ENABLE = 64`: [`CUctx_flags::CU_CTX_USER_COREDUMP_ENABLE`].
 ///
 /// - Since CUDA 12.1
 pub const CU_CTX_USER_COREDUMP_ENABLE: CUctx_flags = CUctx_flags::CU_CTX_USER_COREDUMP_ENABLE;
 #[cfg(cuda_ge_12010)]
-/// C's `CU_CTX_SYNC_MEMOPS`: [`CUctx_flags::CU_CTX_SYNC_MEMOPS`].
+/// `CU_CTX_SYNC_MEMOPS = 128`: [`CUctx_flags::CU_CTX_SYNC_MEMOPS`].
 ///
 /// - Since CUDA 12.1
 pub const CU_CTX_SYNC_MEMOPS: CUctx_flags = CUctx_flags::CU_CTX_SYNC_MEMOPS;
 #[cfg(cuda_ge_12010)]
-/// C's `CU_CTX_FLAGS_MASK`: [`CUctx_flags::CU_CTX_FLAGS_MASK`].
+/// `CU_CTX_FLAGS_MASK = 255`: [`CUctx_flags::CU_CTX_FLAGS_MASK`].
 ///
-/// - As written here: since CUDA 12.1; the name: in every supported header
+/// - Values: `31` in CUDA 11.7 to 12.0; `255` since CUDA 12.1
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -3716,651 +4853,651 @@ pub const CU_CTX_SYNC_MEMOPS: CUctx_flags = CUctx_flags::CU_CTX_SYNC_MEMOPS;
 )]
 pub const CU_CTX_FLAGS_MASK: CUctx_flags = CUctx_flags::CU_CTX_FLAGS_MASK;
 #[cfg(cuda_ge_12040)]
-/// C's `CU_DEV_RESOURCE_TYPE_INVALID`: [`CUdevResourceType::CU_DEV_RESOURCE_TYPE_INVALID`].
+/// `CU_DEV_RESOURCE_TYPE_INVALID = 0`: [`CUdevResourceType::CU_DEV_RESOURCE_TYPE_INVALID`].
 ///
 /// - Since CUDA 12.4
 pub const CU_DEV_RESOURCE_TYPE_INVALID: CUdevResourceType = CUdevResourceType::CU_DEV_RESOURCE_TYPE_INVALID;
 #[cfg(cuda_ge_12040)]
-/// C's `CU_DEV_RESOURCE_TYPE_SM`: [`CUdevResourceType::CU_DEV_RESOURCE_TYPE_SM`].
+/// `CU_DEV_RESOURCE_TYPE_SM = 1`: [`CUdevResourceType::CU_DEV_RESOURCE_TYPE_SM`].
 ///
 /// - Since CUDA 12.4
 pub const CU_DEV_RESOURCE_TYPE_SM: CUdevResourceType = CUdevResourceType::CU_DEV_RESOURCE_TYPE_SM;
 #[cfg(all(cuda_ge_12050, not(cuda_ge_13010)))]
-/// C's `CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING`: [`CUdevSmResourceSplit_flags::CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING`].
+/// `CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING = 1`: [`CUdevSmResourceSplit_flags::CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING`].
 ///
 /// - As written here: since CUDA 12.5; removed in 13.1; the name: since CUDA 12.5
 pub const CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING: CUdevSmResourceSplit_flags = CUdevSmResourceSplit_flags::CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING;
 #[cfg(all(cuda_ge_12050, not(cuda_ge_13010)))]
-/// C's `CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE`: [`CUdevSmResourceSplit_flags::CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE`].
+/// `CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE = 2`: [`CUdevSmResourceSplit_flags::CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE`].
 ///
 /// - As written here: since CUDA 12.5; removed in 13.1; the name: since CUDA 12.5
 pub const CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE: CUdevSmResourceSplit_flags = CUdevSmResourceSplit_flags::CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_DEV_RESOURCE_TYPE_WORKQUEUE_CONFIG`: [`CUdevResourceType::CU_DEV_RESOURCE_TYPE_WORKQUEUE_CONFIG`].
+/// `CU_DEV_RESOURCE_TYPE_WORKQUEUE_CONFIG = 1000`: [`CUdevResourceType::CU_DEV_RESOURCE_TYPE_WORKQUEUE_CONFIG`].
 ///
 /// - Since CUDA 13.1
 pub const CU_DEV_RESOURCE_TYPE_WORKQUEUE_CONFIG: CUdevResourceType = CUdevResourceType::CU_DEV_RESOURCE_TYPE_WORKQUEUE_CONFIG;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_DEV_RESOURCE_TYPE_WORKQUEUE`: [`CUdevResourceType::CU_DEV_RESOURCE_TYPE_WORKQUEUE`].
+/// `CU_DEV_RESOURCE_TYPE_WORKQUEUE = 10000`: [`CUdevResourceType::CU_DEV_RESOURCE_TYPE_WORKQUEUE`].
 ///
 /// - Since CUDA 13.1
 pub const CU_DEV_RESOURCE_TYPE_WORKQUEUE: CUdevResourceType = CUdevResourceType::CU_DEV_RESOURCE_TYPE_WORKQUEUE;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_DEV_SM_RESOURCE_GROUP_DEFAULT`: [`CUdevSmResourceGroup_flags::CU_DEV_SM_RESOURCE_GROUP_DEFAULT`].
+/// `CU_DEV_SM_RESOURCE_GROUP_DEFAULT = 0`: [`CUdevSmResourceGroup_flags::CU_DEV_SM_RESOURCE_GROUP_DEFAULT`].
 ///
 /// - Since CUDA 13.1
 pub const CU_DEV_SM_RESOURCE_GROUP_DEFAULT: CUdevSmResourceGroup_flags = CUdevSmResourceGroup_flags::CU_DEV_SM_RESOURCE_GROUP_DEFAULT;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_DEV_SM_RESOURCE_GROUP_BACKFILL`: [`CUdevSmResourceGroup_flags::CU_DEV_SM_RESOURCE_GROUP_BACKFILL`].
+/// `CU_DEV_SM_RESOURCE_GROUP_BACKFILL = 1`: [`CUdevSmResourceGroup_flags::CU_DEV_SM_RESOURCE_GROUP_BACKFILL`].
 ///
 /// - Since CUDA 13.1
 pub const CU_DEV_SM_RESOURCE_GROUP_BACKFILL: CUdevSmResourceGroup_flags = CUdevSmResourceGroup_flags::CU_DEV_SM_RESOURCE_GROUP_BACKFILL;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_ID`: [`CUdevSmResourceGroup_flags::CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_ID`].
+/// `CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_ID = 2`: [`CUdevSmResourceGroup_flags::CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_ID`].
 ///
 /// - Since CUDA 13.4
 pub const CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_ID: CUdevSmResourceGroup_flags = CUdevSmResourceGroup_flags::CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_ID;
 #[cfg(cuda_ge_13050)]
-/// C's `CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_SUPPLEMENTAL_SMS`: [`CUdevSmResourceGroup_flags::CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_SUPPLEMENTAL_SMS`].
+/// `CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_SUPPLEMENTAL_SMS = 4`: [`CUdevSmResourceGroup_flags::CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_SUPPLEMENTAL_SMS`].
 ///
 /// - Since CUDA 13.5
 pub const CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_SUPPLEMENTAL_SMS: CUdevSmResourceGroup_flags = CUdevSmResourceGroup_flags::CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_SUPPLEMENTAL_SMS;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING`: [`CUdevSmResourceSplitByCount_flags::CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING`].
+/// `CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING = 1`: [`CUdevSmResourceSplitByCount_flags::CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING`].
 ///
 /// - As written here: since CUDA 13.1; the name: since CUDA 12.5
 pub const CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING: CUdevSmResourceSplitByCount_flags = CUdevSmResourceSplitByCount_flags::CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE`: [`CUdevSmResourceSplitByCount_flags::CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE`].
+/// `CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE = 2`: [`CUdevSmResourceSplitByCount_flags::CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE`].
 ///
 /// - As written here: since CUDA 13.1; the name: since CUDA 12.5
 pub const CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE: CUdevSmResourceSplitByCount_flags = CUdevSmResourceSplitByCount_flags::CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_WORKQUEUE_SCOPE_DEVICE_CTX`: [`CUdevWorkqueueConfigScope::CU_WORKQUEUE_SCOPE_DEVICE_CTX`].
+/// `CU_WORKQUEUE_SCOPE_DEVICE_CTX = 0`: [`CUdevWorkqueueConfigScope::CU_WORKQUEUE_SCOPE_DEVICE_CTX`].
 ///
 /// - Since CUDA 13.1
 pub const CU_WORKQUEUE_SCOPE_DEVICE_CTX: CUdevWorkqueueConfigScope = CUdevWorkqueueConfigScope::CU_WORKQUEUE_SCOPE_DEVICE_CTX;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_WORKQUEUE_SCOPE_GREEN_CTX_BALANCED`: [`CUdevWorkqueueConfigScope::CU_WORKQUEUE_SCOPE_GREEN_CTX_BALANCED`].
+/// `CU_WORKQUEUE_SCOPE_GREEN_CTX_BALANCED = 1`: [`CUdevWorkqueueConfigScope::CU_WORKQUEUE_SCOPE_GREEN_CTX_BALANCED`].
 ///
 /// - Since CUDA 13.1
 pub const CU_WORKQUEUE_SCOPE_GREEN_CTX_BALANCED: CUdevWorkqueueConfigScope = CUdevWorkqueueConfigScope::CU_WORKQUEUE_SCOPE_GREEN_CTX_BALANCED;
 #[cfg(cuda_ge_12020)]
-/// C's `CU_DEVICE_NUMA_CONFIG_NONE`: [`CUdeviceNumaConfig::CU_DEVICE_NUMA_CONFIG_NONE`].
+/// `CU_DEVICE_NUMA_CONFIG_NONE = 0`: [`CUdeviceNumaConfig::CU_DEVICE_NUMA_CONFIG_NONE`].
 ///
 /// - Since CUDA 12.2
 pub const CU_DEVICE_NUMA_CONFIG_NONE: CUdeviceNumaConfig = CUdeviceNumaConfig::CU_DEVICE_NUMA_CONFIG_NONE;
 #[cfg(cuda_ge_12020)]
-/// C's `CU_DEVICE_NUMA_CONFIG_NUMA_NODE`: [`CUdeviceNumaConfig::CU_DEVICE_NUMA_CONFIG_NUMA_NODE`].
+/// `CU_DEVICE_NUMA_CONFIG_NUMA_NODE = 1`: [`CUdeviceNumaConfig::CU_DEVICE_NUMA_CONFIG_NUMA_NODE`].
 ///
 /// - Since CUDA 12.2
 pub const CU_DEVICE_NUMA_CONFIG_NUMA_NODE: CUdeviceNumaConfig = CUdeviceNumaConfig::CU_DEVICE_NUMA_CONFIG_NUMA_NODE;
-/// C's `CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK`: [`CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK`].
+/// `CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK = 1`: [`CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK: CUdevice_P2PAttribute = CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK;
-/// C's `CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED`: [`CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED`].
+/// `CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED = 2`: [`CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED: CUdevice_P2PAttribute = CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED;
-/// C's `CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED`: [`CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED`].
+/// `CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED = 3`: [`CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED: CUdevice_P2PAttribute = CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED;
-/// C's `CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED`: [`CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED`].
+/// `CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED = 4`: [`CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED: CUdevice_P2PAttribute = CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED;
-/// C's `CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED`: [`CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED`].
+/// `CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED = 4`: [`CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED: CUdevice_P2PAttribute = CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED`: [`CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED`].
+/// `CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED = 5`: [`CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED`].
 ///
 /// - Since CUDA 13.0
 pub const CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED: CUdevice_P2PAttribute = CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED;
-/// C's `CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK`].
+/// `CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK;
-/// C's `CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X`].
+/// `CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X;
-/// C's `CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y`].
+/// `CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y = 3`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y;
-/// C's `CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z`].
+/// `CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z = 4`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z;
-/// C's `CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X`].
+/// `CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X;
-/// C's `CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y`].
+/// `CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y = 6`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y;
-/// C's `CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z`].
+/// `CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z = 7`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z;
-/// C's `CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK`].
+/// `CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK;
-/// C's `CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK`].
+/// `CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK = 8`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK;
-/// C's `CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY`].
+/// `CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY = 9`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY;
-/// C's `CU_DEVICE_ATTRIBUTE_WARP_SIZE`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_WARP_SIZE`].
+/// `CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_WARP_SIZE`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_WARP_SIZE: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_WARP_SIZE;
-/// C's `CU_DEVICE_ATTRIBUTE_MAX_PITCH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_PITCH`].
+/// `CU_DEVICE_ATTRIBUTE_MAX_PITCH = 11`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_PITCH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAX_PITCH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_PITCH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK`].
+/// `CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK = 12`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK;
-/// C's `CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK`].
+/// `CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK = 12`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK;
-/// C's `CU_DEVICE_ATTRIBUTE_CLOCK_RATE`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CLOCK_RATE`].
+/// `CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CLOCK_RATE`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_CLOCK_RATE: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CLOCK_RATE;
-/// C's `CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT`].
+/// `CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT = 14`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT;
-/// C's `CU_DEVICE_ATTRIBUTE_GPU_OVERLAP`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_OVERLAP`].
+/// `CU_DEVICE_ATTRIBUTE_GPU_OVERLAP = 15`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_OVERLAP`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_GPU_OVERLAP: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_OVERLAP;
-/// C's `CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT`].
+/// `CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT;
-/// C's `CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT`].
+/// `CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT = 17`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT;
-/// C's `CU_DEVICE_ATTRIBUTE_INTEGRATED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_INTEGRATED`].
+/// `CU_DEVICE_ATTRIBUTE_INTEGRATED = 18`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_INTEGRATED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_INTEGRATED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_INTEGRATED;
-/// C's `CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY`].
+/// `CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY = 19`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY;
-/// C's `CU_DEVICE_ATTRIBUTE_COMPUTE_MODE`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_MODE`].
+/// `CU_DEVICE_ATTRIBUTE_COMPUTE_MODE = 20`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_MODE`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_COMPUTE_MODE: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_MODE;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH = 21`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH = 22`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT = 23`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH = 24`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT = 25`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH = 26`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH = 27`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT = 28`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS = 29`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH = 27`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT = 28`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES = 29`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES;
-/// C's `CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT`].
+/// `CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT = 30`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT;
-/// C's `CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS`].
+/// `CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS = 31`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS;
-/// C's `CU_DEVICE_ATTRIBUTE_ECC_ENABLED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_ECC_ENABLED`].
+/// `CU_DEVICE_ATTRIBUTE_ECC_ENABLED = 32`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_ECC_ENABLED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_ECC_ENABLED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_ECC_ENABLED;
-/// C's `CU_DEVICE_ATTRIBUTE_PCI_BUS_ID`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_PCI_BUS_ID`].
+/// `CU_DEVICE_ATTRIBUTE_PCI_BUS_ID = 33`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_PCI_BUS_ID`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_PCI_BUS_ID;
-/// C's `CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID`].
+/// `CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID = 34`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID;
-/// C's `CU_DEVICE_ATTRIBUTE_TCC_DRIVER`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TCC_DRIVER`].
+/// `CU_DEVICE_ATTRIBUTE_TCC_DRIVER = 35`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TCC_DRIVER`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_TCC_DRIVER: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TCC_DRIVER;
-/// C's `CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE`].
+/// `CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE = 36`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE;
-/// C's `CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH = 37`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE`].
+/// `CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE;
-/// C's `CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR`].
+/// `CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR;
-/// C's `CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT`].
+/// `CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT = 40`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT;
-/// C's `CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING`].
+/// `CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING = 41`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH = 42`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS = 43`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS;
-/// C's `CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER`].
+/// `CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER = 44`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH = 45`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT = 46`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE = 47`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE = 48`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE = 49`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE;
-/// C's `CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID`].
+/// `CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID = 50`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID;
-/// C's `CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT`].
+/// `CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT = 51`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH = 52`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH = 53`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS = 54`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH = 55`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH = 56`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT = 57`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH = 58`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT = 59`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH = 60`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH = 61`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS = 62`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH = 63`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT = 64`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS = 65`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH = 66`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH = 67`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS = 68`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH = 69`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH = 70`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT = 71`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH = 72`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH = 73`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT = 74`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT;
-/// C's `CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR`].
+/// `CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR;
-/// C's `CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR`].
+/// `CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR;
-/// C's `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH`].
+/// `CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH = 77`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH;
-/// C's `CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED = 78`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED;
-/// C's `CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED = 79`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED;
-/// C's `CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED = 80`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED;
-/// C's `CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR`].
+/// `CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR = 81`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR;
-/// C's `CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR`].
+/// `CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR = 82`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR;
-/// C's `CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY`].
+/// `CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY = 83`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY;
-/// C's `CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD`].
+/// `CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD = 84`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD;
-/// C's `CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID`].
+/// `CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID = 85`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID;
-/// C's `CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED = 86`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED;
-/// C's `CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO`].
+/// `CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO = 87`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO;
-/// C's `CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS`].
+/// `CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS = 88`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS;
-/// C's `CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS`].
+/// `CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS = 89`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS;
-/// C's `CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED = 90`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED;
-/// C's `CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM`].
+/// `CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM = 91`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM;
 #[cfg(not(cuda_ge_12000))]
-/// C's `CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS`].
+/// `CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS = 92`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS`].
 ///
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 pub const CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS;
 #[cfg(not(cuda_ge_12000))]
-/// C's `CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS`].
+/// `CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS = 93`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS`].
 ///
-/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
+/// - Values: `93` in CUDA 11.7 to 11.8; `122` since CUDA 12.0
 pub const CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS;
 #[cfg(not(cuda_ge_12000))]
-/// C's `CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR`].
+/// `CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR = 94`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR`].
 ///
-/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
+/// - Values: `94` in CUDA 11.7 to 11.8; `123` since CUDA 12.0
 pub const CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1`].
+/// `CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1 = 92`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1`].
 ///
 /// - Since CUDA 12.0
 pub const CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1`].
+/// `CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1 = 93`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1`].
 ///
 /// - Since CUDA 12.0
 pub const CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1`].
+/// `CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1 = 94`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1`].
 ///
 /// - Since CUDA 12.0
 pub const CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1;
-/// C's `CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH`].
+/// `CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH = 95`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH;
-/// C's `CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH`].
+/// `CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH = 96`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH;
-/// C's `CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN`].
+/// `CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN;
-/// C's `CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES`].
+/// `CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES = 98`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES;
-/// C's `CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED = 99`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED;
-/// C's `CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES`].
+/// `CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES = 100`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES;
-/// C's `CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST`].
+/// `CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST = 101`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST;
-/// C's `CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED = 102`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED;
-/// C's `CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 102`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED;
-/// C's `CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED = 103`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED;
-/// C's `CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED = 104`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED;
-/// C's `CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED = 105`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED;
-/// C's `CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR`].
+/// `CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR = 106`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR;
-/// C's `CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED = 107`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED;
-/// C's `CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE`].
+/// `CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE = 108`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE;
-/// C's `CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE`].
+/// `CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE = 109`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE;
-/// C's `CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED = 110`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED;
-/// C's `CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK`].
+/// `CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK = 111`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK;
-/// C's `CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED = 112`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED;
-/// C's `CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED = 113`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED;
-/// C's `CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED = 114`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED;
-/// C's `CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED;
-/// C's `CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED = 116`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED;
-/// C's `CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS`].
+/// `CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS = 117`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS;
-/// C's `CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING`].
+/// `CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING = 118`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING;
-/// C's `CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES`].
+/// `CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES = 119`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH`].
+/// `CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH = 120`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH`].
 ///
 /// - Since CUDA 11.8
 pub const CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH;
-/// C's `CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED = 121`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED;
 #[cfg(not(cuda_ge_12000))]
-/// C's `CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V2`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V2`].
+/// `CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V2 = 122`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V2`].
 ///
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 pub const CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V2: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V2;
 #[cfg(not(cuda_ge_12000))]
-/// C's `CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V2`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V2`].
+/// `CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V2 = 123`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V2`].
 ///
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 pub const CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V2: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V2;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS`].
+/// `CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS = 122`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS`].
 ///
-/// - As written here: since CUDA 12.0; the name: in every supported header
+/// - Values: `93` in CUDA 11.7 to 11.8; `122` since CUDA 12.0
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -4369,9 +5506,9 @@ pub const CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V2: CUdevice_attribu
 )]
 pub const CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR`].
+/// `CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR = 123`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR`].
 ///
-/// - As written here: since CUDA 12.0; the name: in every supported header
+/// - Values: `94` in CUDA 11.7 to 11.8; `123` since CUDA 12.0
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -4379,14 +5516,14 @@ pub const CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS: CUdevice_attribute 
     )
 )]
 pub const CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR;
-/// C's `CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED = 124`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED;
 #[cfg(not(cuda_ge_12000))]
-/// C's `CU_DEVICE_ATTRIBUTE_MAX`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
+/// `CU_DEVICE_ATTRIBUTE_MAX = 125`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
 ///
-/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
+/// - Values: `125` in CUDA 11.7 to 11.8; `130` only in CUDA 12.0; `133` only in CUDA 12.1; `135` in CUDA 12.2 to 12.4; `136` in CUDA 12.5 to 12.6; `144` in CUDA 12.8 to 12.9; `148` only in CUDA 13.0; `149` in CUDA 13.1 to 13.2; `157` only in CUDA 13.3; `162` since CUDA 13.4
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -4395,34 +5532,34 @@ pub const CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED: CUdevice_attribute = CUdevice_a
 )]
 pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED = 125`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED`].
 ///
 /// - Since CUDA 12.0
 pub const CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT`].
+/// `CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT = 126`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT`].
 ///
 /// - Since CUDA 12.0
 pub const CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED = 127`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED`].
 ///
 /// - Since CUDA 12.0
 pub const CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED;
 #[cfg(cuda_ge_12030)]
-/// C's `CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED = 128`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED`].
 ///
 /// - Since CUDA 12.3
 pub const CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS`].
+/// `CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS = 129`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS`].
 ///
 /// - Since CUDA 12.0
 pub const CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_12010)))]
-/// C's `CU_DEVICE_ATTRIBUTE_MAX`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
+/// `CU_DEVICE_ATTRIBUTE_MAX = 130`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
 ///
-/// - As written here: only in CUDA 12.0; the name: in every supported header
+/// - Values: `125` in CUDA 11.7 to 11.8; `130` only in CUDA 12.0; `133` only in CUDA 12.1; `135` in CUDA 12.2 to 12.4; `136` in CUDA 12.5 to 12.6; `144` in CUDA 12.8 to 12.9; `148` only in CUDA 13.0; `149` in CUDA 13.1 to 13.2; `157` only in CUDA 13.3; `162` since CUDA 13.4
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -4431,24 +5568,24 @@ pub const CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS: CUdevice_attribute = CU
 )]
 pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_12020)]
-/// C's `CU_DEVICE_ATTRIBUTE_NUMA_CONFIG`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_NUMA_CONFIG`].
+/// `CU_DEVICE_ATTRIBUTE_NUMA_CONFIG = 130`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_NUMA_CONFIG`].
 ///
 /// - Since CUDA 12.2
 pub const CU_DEVICE_ATTRIBUTE_NUMA_CONFIG: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_NUMA_CONFIG;
 #[cfg(cuda_ge_12020)]
-/// C's `CU_DEVICE_ATTRIBUTE_NUMA_ID`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_NUMA_ID`].
+/// `CU_DEVICE_ATTRIBUTE_NUMA_ID = 131`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_NUMA_ID`].
 ///
 /// - Since CUDA 12.2
 pub const CU_DEVICE_ATTRIBUTE_NUMA_ID: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_NUMA_ID;
 #[cfg(cuda_ge_12010)]
-/// C's `CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 132`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED`].
 ///
 /// - Since CUDA 12.1
 pub const CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED;
 #[cfg(all(cuda_ge_12010, not(cuda_ge_12020)))]
-/// C's `CU_DEVICE_ATTRIBUTE_MAX`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
+/// `CU_DEVICE_ATTRIBUTE_MAX = 133`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
 ///
-/// - As written here: only in CUDA 12.1; the name: in every supported header
+/// - Values: `125` in CUDA 11.7 to 11.8; `130` only in CUDA 12.0; `133` only in CUDA 12.1; `135` in CUDA 12.2 to 12.4; `136` in CUDA 12.5 to 12.6; `144` in CUDA 12.8 to 12.9; `148` only in CUDA 13.0; `149` in CUDA 13.1 to 13.2; `157` only in CUDA 13.3; `162` since CUDA 13.4
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -4457,19 +5594,19 @@ pub const CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED: CUdevice_attribute = CUdevice
 )]
 pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_12030)]
-/// C's `CU_DEVICE_ATTRIBUTE_MPS_ENABLED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MPS_ENABLED`].
+/// `CU_DEVICE_ATTRIBUTE_MPS_ENABLED = 133`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MPS_ENABLED`].
 ///
 /// - Since CUDA 12.3
 pub const CU_DEVICE_ATTRIBUTE_MPS_ENABLED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MPS_ENABLED;
 #[cfg(cuda_ge_12020)]
-/// C's `CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID`].
+/// `CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID = 134`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID`].
 ///
 /// - Since CUDA 12.2
 pub const CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID;
 #[cfg(all(cuda_ge_12020, not(cuda_ge_12050)))]
-/// C's `CU_DEVICE_ATTRIBUTE_MAX`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
+/// `CU_DEVICE_ATTRIBUTE_MAX = 135`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
 ///
-/// - As written here: since CUDA 12.2; removed in 12.5; the name: in every supported header
+/// - Values: `125` in CUDA 11.7 to 11.8; `130` only in CUDA 12.0; `133` only in CUDA 12.1; `135` in CUDA 12.2 to 12.4; `136` in CUDA 12.5 to 12.6; `144` in CUDA 12.8 to 12.9; `148` only in CUDA 13.0; `149` in CUDA 13.1 to 13.2; `157` only in CUDA 13.3; `162` since CUDA 13.4
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -4478,14 +5615,14 @@ pub const CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID: CUdevice_attribute = CUdevice_attrib
 )]
 pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED = 135`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED`].
 ///
 /// - Since CUDA 12.5
 pub const CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED;
 #[cfg(all(cuda_ge_12050, not(cuda_ge_12080)))]
-/// C's `CU_DEVICE_ATTRIBUTE_MAX`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
+/// `CU_DEVICE_ATTRIBUTE_MAX = 136`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
 ///
-/// - As written here: since CUDA 12.5; removed in 12.8; the name: in every supported header
+/// - Values: `125` in CUDA 11.7 to 11.8; `130` only in CUDA 12.0; `133` only in CUDA 12.1; `135` in CUDA 12.2 to 12.4; `136` in CUDA 12.5 to 12.6; `144` in CUDA 12.8 to 12.9; `148` only in CUDA 13.0; `149` in CUDA 13.1 to 13.2; `157` only in CUDA 13.3; `162` since CUDA 13.4
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -4494,49 +5631,49 @@ pub const CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED: CUdevice_attribute = CUdevice
 )]
 pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK`].
+/// `CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK = 136`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK`].
 ///
 /// - Since CUDA 12.8
 pub const CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH`].
+/// `CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH = 137`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH`].
 ///
 /// - Since CUDA 12.8
 pub const CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH;
 #[cfg(cuda_ge_12090)]
-/// C's `CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED = 138`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED`].
 ///
 /// - Since CUDA 12.9
 pub const CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID`].
+/// `CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID = 139`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID`].
 ///
 /// - Since CUDA 12.8
 pub const CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID`].
+/// `CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID = 140`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID`].
 ///
 /// - Since CUDA 12.8
 pub const CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID;
 #[cfg(cuda_ge_12090)]
-/// C's `CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 141`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED`].
 ///
 /// - Since CUDA 12.9
 pub const CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED;
 #[cfg(cuda_ge_12090)]
-/// C's `CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED = 142`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED`].
 ///
 /// - Since CUDA 12.9
 pub const CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED = 143`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED`].
 ///
 /// - Since CUDA 12.8
 pub const CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// C's `CU_DEVICE_ATTRIBUTE_MAX`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
+/// `CU_DEVICE_ATTRIBUTE_MAX = 144`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
 ///
-/// - As written here: since CUDA 12.8; removed in 13.0; the name: in every supported header
+/// - Values: `125` in CUDA 11.7 to 11.8; `130` only in CUDA 12.0; `133` only in CUDA 12.1; `135` in CUDA 12.2 to 12.4; `136` in CUDA 12.5 to 12.6; `144` in CUDA 12.8 to 12.9; `148` only in CUDA 13.0; `149` in CUDA 13.1 to 13.2; `157` only in CUDA 13.3; `162` since CUDA 13.4
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -4545,29 +5682,29 @@ pub const CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED: CUdevice_attrib
 )]
 pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED = 144`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED`].
 ///
 /// - Since CUDA 13.0
 pub const CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 145`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED`].
 ///
 /// - Since CUDA 13.0
 pub const CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED = 146`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED`].
 ///
 /// - Since CUDA 13.0
 pub const CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED = 147`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED`].
 ///
 /// - Since CUDA 13.0
 pub const CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED;
 #[cfg(all(cuda_ge_13000, not(cuda_ge_13010)))]
-/// C's `CU_DEVICE_ATTRIBUTE_MAX`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
+/// `CU_DEVICE_ATTRIBUTE_MAX = 148`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
 ///
-/// - As written here: only in CUDA 13.0; the name: in every supported header
+/// - Values: `125` in CUDA 11.7 to 11.8; `130` only in CUDA 12.0; `133` only in CUDA 12.1; `135` in CUDA 12.2 to 12.4; `136` in CUDA 12.5 to 12.6; `144` in CUDA 12.8 to 12.9; `148` only in CUDA 13.0; `149` in CUDA 13.1 to 13.2; `157` only in CUDA 13.3; `162` since CUDA 13.4
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -4576,14 +5713,14 @@ pub const CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED: CUdevic
 )]
 pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_DEVICE_ATTRIBUTE_ATOMIC_REDUCTION_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_ATOMIC_REDUCTION_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_ATOMIC_REDUCTION_SUPPORTED = 148`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_ATOMIC_REDUCTION_SUPPORTED`].
 ///
 /// - Since CUDA 13.1
 pub const CU_DEVICE_ATTRIBUTE_ATOMIC_REDUCTION_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_ATOMIC_REDUCTION_SUPPORTED;
 #[cfg(all(cuda_ge_13010, not(cuda_ge_13030)))]
-/// C's `CU_DEVICE_ATTRIBUTE_MAX`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
+/// `CU_DEVICE_ATTRIBUTE_MAX = 149`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
 ///
-/// - As written here: since CUDA 13.1; removed in 13.3; the name: in every supported header
+/// - Values: `125` in CUDA 11.7 to 11.8; `130` only in CUDA 12.0; `133` only in CUDA 12.1; `135` in CUDA 12.2 to 12.4; `136` in CUDA 12.5 to 12.6; `144` in CUDA 12.8 to 12.9; `148` only in CUDA 13.0; `149` in CUDA 13.1 to 13.2; `157` only in CUDA 13.3; `162` since CUDA 13.4
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -4592,49 +5729,49 @@ pub const CU_DEVICE_ATTRIBUTE_ATOMIC_REDUCTION_SUPPORTED: CUdevice_attribute = C
 )]
 pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_COUNT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_COUNT`].
+/// `CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_COUNT = 149`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_COUNT`].
 ///
 /// - Since CUDA 13.4
 pub const CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_COUNT: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_COUNT;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_DEVICE_ATTRIBUTE_MAX_OVERSIZED_SHARED_MEMORY_PER_BLOCK`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_OVERSIZED_SHARED_MEMORY_PER_BLOCK`].
+/// `CU_DEVICE_ATTRIBUTE_MAX_OVERSIZED_SHARED_MEMORY_PER_BLOCK = 150`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_OVERSIZED_SHARED_MEMORY_PER_BLOCK`].
 ///
 /// - Since CUDA 13.4
 pub const CU_DEVICE_ATTRIBUTE_MAX_OVERSIZED_SHARED_MEMORY_PER_BLOCK: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_OVERSIZED_SHARED_MEMORY_PER_BLOCK;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_DEVICE_ATTRIBUTE_D3D12_CIG_STREAMS_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_D3D12_CIG_STREAMS_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_D3D12_CIG_STREAMS_SUPPORTED = 151`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_D3D12_CIG_STREAMS_SUPPORTED`].
 ///
 /// - Since CUDA 13.3
 pub const CU_DEVICE_ATTRIBUTE_D3D12_CIG_STREAMS_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_D3D12_CIG_STREAMS_SUPPORTED;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_DEVICE_ATTRIBUTE_DMA_BUF_MMAP_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_DMA_BUF_MMAP_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_DMA_BUF_MMAP_SUPPORTED = 152`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_DMA_BUF_MMAP_SUPPORTED`].
 ///
 /// - Since CUDA 13.3
 pub const CU_DEVICE_ATTRIBUTE_DMA_BUF_MMAP_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_DMA_BUF_MMAP_SUPPORTED;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_SUPPORTED = 153`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_SUPPORTED`].
 ///
 /// - Since CUDA 13.3
 pub const CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_SUPPORTED;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_MULTICAST_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_MULTICAST_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_MULTICAST_SUPPORTED = 154`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_MULTICAST_SUPPORTED`].
 ///
 /// - Since CUDA 13.3
 pub const CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_MULTICAST_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_MULTICAST_SUPPORTED;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_COUNTED_OPS_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_COUNTED_OPS_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_COUNTED_OPS_SUPPORTED = 155`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_COUNTED_OPS_SUPPORTED`].
 ///
 /// - Since CUDA 13.3
 pub const CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_COUNTED_OPS_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_COUNTED_OPS_SUPPORTED;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_ACCESS_ON_OWNER_DEVICE_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_ACCESS_ON_OWNER_DEVICE_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_ACCESS_ON_OWNER_DEVICE_SUPPORTED = 156`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_ACCESS_ON_OWNER_DEVICE_SUPPORTED`].
 ///
 /// - Since CUDA 13.3
 pub const CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_ACCESS_ON_OWNER_DEVICE_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_ACCESS_ON_OWNER_DEVICE_SUPPORTED;
 #[cfg(all(cuda_ge_13030, not(cuda_ge_13040)))]
-/// C's `CU_DEVICE_ATTRIBUTE_MAX`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
+/// `CU_DEVICE_ATTRIBUTE_MAX = 157`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
 ///
-/// - As written here: only in CUDA 13.3; the name: in every supported header
+/// - Values: `125` in CUDA 11.7 to 11.8; `130` only in CUDA 12.0; `133` only in CUDA 12.1; `135` in CUDA 12.2 to 12.4; `136` in CUDA 12.5 to 12.6; `144` in CUDA 12.8 to 12.9; `148` only in CUDA 13.0; `149` in CUDA 13.1 to 13.2; `157` only in CUDA 13.3; `162` since CUDA 13.4
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -4643,34 +5780,34 @@ pub const CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_ACCESS_ON_OWNER_DEVICE_SU
 )]
 pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_MULTIPROCESSOR_COUNT`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_MULTIPROCESSOR_COUNT`].
+/// `CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_MULTIPROCESSOR_COUNT = 157`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_MULTIPROCESSOR_COUNT`].
 ///
 /// - Since CUDA 13.4
 pub const CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_MULTIPROCESSOR_COUNT: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_MULTIPROCESSOR_COUNT;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_SUPPORTED_HANDLE_TYPES`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_SUPPORTED_HANDLE_TYPES`].
+/// `CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_SUPPORTED_HANDLE_TYPES = 158`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_SUPPORTED_HANDLE_TYPES`].
 ///
 /// - Since CUDA 13.4
 pub const CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_SUPPORTED_HANDLE_TYPES: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_SUPPORTED_HANDLE_TYPES;
 #[cfg(cuda_ge_13050)]
-/// C's `CU_DEVICE_ATTRIBUTE_VULKAN_CIG_STREAMS_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_VULKAN_CIG_STREAMS_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_VULKAN_CIG_STREAMS_SUPPORTED = 159`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_VULKAN_CIG_STREAMS_SUPPORTED`].
 ///
 /// - Since CUDA 13.5
 pub const CU_DEVICE_ATTRIBUTE_VULKAN_CIG_STREAMS_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_VULKAN_CIG_STREAMS_SUPPORTED;
 #[cfg(cuda_ge_13050)]
-/// C's `CU_DEVICE_ATTRIBUTE_TENSOR_MAP_LARGE_TENSOR_MIN_SIZE`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TENSOR_MAP_LARGE_TENSOR_MIN_SIZE`].
+/// `CU_DEVICE_ATTRIBUTE_TENSOR_MAP_LARGE_TENSOR_MIN_SIZE = 160`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TENSOR_MAP_LARGE_TENSOR_MIN_SIZE`].
 ///
 /// - Since CUDA 13.5
 pub const CU_DEVICE_ATTRIBUTE_TENSOR_MAP_LARGE_TENSOR_MIN_SIZE: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_TENSOR_MAP_LARGE_TENSOR_MIN_SIZE;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_LOCALIZED_MEMORY_SUPPORTED`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_LOCALIZED_MEMORY_SUPPORTED`].
+/// `CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_LOCALIZED_MEMORY_SUPPORTED = 161`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_LOCALIZED_MEMORY_SUPPORTED`].
 ///
 /// - Since CUDA 13.4
 pub const CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_LOCALIZED_MEMORY_SUPPORTED: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_LOCALIZED_MEMORY_SUPPORTED;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_DEVICE_ATTRIBUTE_MAX`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
+/// `CU_DEVICE_ATTRIBUTE_MAX = 162`: [`CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX`].
 ///
-/// - As written here: since CUDA 13.4; the name: in every supported header
+/// - Values: `125` in CUDA 11.7 to 11.8; `130` only in CUDA 12.0; `133` only in CUDA 12.1; `135` in CUDA 12.2 to 12.4; `136` in CUDA 12.5 to 12.6; `144` in CUDA 12.8 to 12.9; `148` only in CUDA 13.0; `149` in CUDA 13.1 to 13.2; `157` only in CUDA 13.3; `162` since CUDA 13.4
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -4679,322 +5816,322 @@ pub const CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_LOCALIZED_MEMORY_SUPPORTED: C
 )]
 pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_GET_PROC_ADDRESS_SUCCESS`: [`CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SUCCESS`].
+/// `CU_GET_PROC_ADDRESS_SUCCESS = 0`: [`CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SUCCESS`].
 ///
 /// - Since CUDA 12.0
 pub const CU_GET_PROC_ADDRESS_SUCCESS: CUdriverProcAddressQueryResult = CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SUCCESS;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND`: [`CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND`].
+/// `CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND = 1`: [`CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND`].
 ///
 /// - Since CUDA 12.0
 pub const CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND: CUdriverProcAddressQueryResult = CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT`: [`CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT`].
+/// `CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2`: [`CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT`].
 ///
 /// - Since CUDA 12.0
 pub const CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT: CUdriverProcAddressQueryResult = CUdriverProcAddressQueryResult::CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
-/// C's `CU_GET_PROC_ADDRESS_DEFAULT`: [`CUdriverProcAddress_flags::CU_GET_PROC_ADDRESS_DEFAULT`].
+/// `CU_GET_PROC_ADDRESS_DEFAULT = 0`: [`CUdriverProcAddress_flags::CU_GET_PROC_ADDRESS_DEFAULT`].
 ///
 /// - In every supported header
 pub const CU_GET_PROC_ADDRESS_DEFAULT: CUdriverProcAddress_flags = CUdriverProcAddress_flags::CU_GET_PROC_ADDRESS_DEFAULT;
-/// C's `CU_GET_PROC_ADDRESS_LEGACY_STREAM`: [`CUdriverProcAddress_flags::CU_GET_PROC_ADDRESS_LEGACY_STREAM`].
+/// `CU_GET_PROC_ADDRESS_LEGACY_STREAM = 1`: [`CUdriverProcAddress_flags::CU_GET_PROC_ADDRESS_LEGACY_STREAM`].
 ///
 /// - In every supported header
 pub const CU_GET_PROC_ADDRESS_LEGACY_STREAM: CUdriverProcAddress_flags = CUdriverProcAddress_flags::CU_GET_PROC_ADDRESS_LEGACY_STREAM;
-/// C's `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`: [`CUdriverProcAddress_flags::CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`].
+/// `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM = 2`: [`CUdriverProcAddress_flags::CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`].
 ///
 /// - In every supported header
 pub const CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM: CUdriverProcAddress_flags = CUdriverProcAddress_flags::CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM;
-/// C's `CU_EVENT_DEFAULT`: [`CUevent_flags::CU_EVENT_DEFAULT`].
+/// `CU_EVENT_DEFAULT = 0`: [`CUevent_flags::CU_EVENT_DEFAULT`].
 ///
 /// - In every supported header
 pub const CU_EVENT_DEFAULT: CUevent_flags = CUevent_flags::CU_EVENT_DEFAULT;
-/// C's `CU_EVENT_BLOCKING_SYNC`: [`CUevent_flags::CU_EVENT_BLOCKING_SYNC`].
+/// `CU_EVENT_BLOCKING_SYNC = 1`: [`CUevent_flags::CU_EVENT_BLOCKING_SYNC`].
 ///
 /// - In every supported header
 pub const CU_EVENT_BLOCKING_SYNC: CUevent_flags = CUevent_flags::CU_EVENT_BLOCKING_SYNC;
-/// C's `CU_EVENT_DISABLE_TIMING`: [`CUevent_flags::CU_EVENT_DISABLE_TIMING`].
+/// `CU_EVENT_DISABLE_TIMING = 2`: [`CUevent_flags::CU_EVENT_DISABLE_TIMING`].
 ///
 /// - In every supported header
 pub const CU_EVENT_DISABLE_TIMING: CUevent_flags = CUevent_flags::CU_EVENT_DISABLE_TIMING;
-/// C's `CU_EVENT_INTERPROCESS`: [`CUevent_flags::CU_EVENT_INTERPROCESS`].
+/// `CU_EVENT_INTERPROCESS = 4`: [`CUevent_flags::CU_EVENT_INTERPROCESS`].
 ///
 /// - In every supported header
 pub const CU_EVENT_INTERPROCESS: CUevent_flags = CUevent_flags::CU_EVENT_INTERPROCESS;
-/// C's `CU_EVENT_RECORD_DEFAULT`: [`CUevent_record_flags::CU_EVENT_RECORD_DEFAULT`].
+/// `CU_EVENT_RECORD_DEFAULT = 0`: [`CUevent_record_flags::CU_EVENT_RECORD_DEFAULT`].
 ///
 /// - In every supported header
 pub const CU_EVENT_RECORD_DEFAULT: CUevent_record_flags = CUevent_record_flags::CU_EVENT_RECORD_DEFAULT;
-/// C's `CU_EVENT_RECORD_EXTERNAL`: [`CUevent_record_flags::CU_EVENT_RECORD_EXTERNAL`].
+/// `CU_EVENT_RECORD_EXTERNAL = 1`: [`CUevent_record_flags::CU_EVENT_RECORD_EXTERNAL`].
 ///
 /// - In every supported header
 pub const CU_EVENT_RECORD_EXTERNAL: CUevent_record_flags = CUevent_record_flags::CU_EVENT_RECORD_EXTERNAL;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_EVENT_SCHED_AUTO`: [`CUevent_sched_flags::CU_EVENT_SCHED_AUTO`].
+/// `CU_EVENT_SCHED_AUTO = 0`: [`CUevent_sched_flags::CU_EVENT_SCHED_AUTO`].
 ///
 /// - Since CUDA 11.8
 pub const CU_EVENT_SCHED_AUTO: CUevent_sched_flags = CUevent_sched_flags::CU_EVENT_SCHED_AUTO;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_EVENT_SCHED_SPIN`: [`CUevent_sched_flags::CU_EVENT_SCHED_SPIN`].
+/// `CU_EVENT_SCHED_SPIN = 1`: [`CUevent_sched_flags::CU_EVENT_SCHED_SPIN`].
 ///
 /// - Since CUDA 11.8
 pub const CU_EVENT_SCHED_SPIN: CUevent_sched_flags = CUevent_sched_flags::CU_EVENT_SCHED_SPIN;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_EVENT_SCHED_YIELD`: [`CUevent_sched_flags::CU_EVENT_SCHED_YIELD`].
+/// `CU_EVENT_SCHED_YIELD = 2`: [`CUevent_sched_flags::CU_EVENT_SCHED_YIELD`].
 ///
 /// - Since CUDA 11.8
 pub const CU_EVENT_SCHED_YIELD: CUevent_sched_flags = CUevent_sched_flags::CU_EVENT_SCHED_YIELD;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_EVENT_SCHED_BLOCKING_SYNC`: [`CUevent_sched_flags::CU_EVENT_SCHED_BLOCKING_SYNC`].
+/// `CU_EVENT_SCHED_BLOCKING_SYNC = 4`: [`CUevent_sched_flags::CU_EVENT_SCHED_BLOCKING_SYNC`].
 ///
 /// - Since CUDA 11.8
 pub const CU_EVENT_SCHED_BLOCKING_SYNC: CUevent_sched_flags = CUevent_sched_flags::CU_EVENT_SCHED_BLOCKING_SYNC;
-/// C's `CU_EVENT_WAIT_DEFAULT`: [`CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT`].
+/// `CU_EVENT_WAIT_DEFAULT = 0`: [`CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT`].
 ///
 /// - In every supported header
 pub const CU_EVENT_WAIT_DEFAULT: CUevent_wait_flags = CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT;
-/// C's `CU_EVENT_WAIT_EXTERNAL`: [`CUevent_wait_flags::CU_EVENT_WAIT_EXTERNAL`].
+/// `CU_EVENT_WAIT_EXTERNAL = 1`: [`CUevent_wait_flags::CU_EVENT_WAIT_EXTERNAL`].
 ///
 /// - In every supported header
 pub const CU_EVENT_WAIT_EXTERNAL: CUevent_wait_flags = CUevent_wait_flags::CU_EVENT_WAIT_EXTERNAL;
-/// C's `CU_EXEC_AFFINITY_TYPE_SM_COUNT`: [`CUexecAffinityType::CU_EXEC_AFFINITY_TYPE_SM_COUNT`].
+/// `CU_EXEC_AFFINITY_TYPE_SM_COUNT = 0`: [`CUexecAffinityType::CU_EXEC_AFFINITY_TYPE_SM_COUNT`].
 ///
 /// - In every supported header
 pub const CU_EXEC_AFFINITY_TYPE_SM_COUNT: CUexecAffinityType = CUexecAffinityType::CU_EXEC_AFFINITY_TYPE_SM_COUNT;
-/// C's `CU_EXEC_AFFINITY_TYPE_MAX`: [`CUexecAffinityType::CU_EXEC_AFFINITY_TYPE_MAX`].
+/// `CU_EXEC_AFFINITY_TYPE_MAX = 1`: [`CUexecAffinityType::CU_EXEC_AFFINITY_TYPE_MAX`].
 ///
 /// - In every supported header
 pub const CU_EXEC_AFFINITY_TYPE_MAX: CUexecAffinityType = CUexecAffinityType::CU_EXEC_AFFINITY_TYPE_MAX;
-/// C's `CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD`: [`CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD`].
+/// `CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD = 1`: [`CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD`].
 ///
 /// - In every supported header
 pub const CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD: CUexternalMemoryHandleType = CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD;
-/// C's `CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32`: [`CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32`].
+/// `CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32 = 2`: [`CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32`].
 ///
 /// - In every supported header
 pub const CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32: CUexternalMemoryHandleType = CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32;
-/// C's `CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT`: [`CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT`].
+/// `CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT = 3`: [`CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT`].
 ///
 /// - In every supported header
 pub const CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT: CUexternalMemoryHandleType = CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT;
-/// C's `CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP`: [`CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP`].
+/// `CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP = 4`: [`CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP`].
 ///
 /// - In every supported header
 pub const CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP: CUexternalMemoryHandleType = CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP;
-/// C's `CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE`: [`CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE`].
+/// `CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE = 5`: [`CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE`].
 ///
 /// - In every supported header
 pub const CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE: CUexternalMemoryHandleType = CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE;
-/// C's `CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE`: [`CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE`].
+/// `CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE = 6`: [`CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE`].
 ///
 /// - In every supported header
 pub const CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE: CUexternalMemoryHandleType = CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE;
-/// C's `CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT`: [`CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT`].
+/// `CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT = 7`: [`CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT`].
 ///
 /// - In every supported header
 pub const CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT: CUexternalMemoryHandleType = CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT;
-/// C's `CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF`: [`CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF`].
+/// `CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF = 8`: [`CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF`].
 ///
 /// - In every supported header
 pub const CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF: CUexternalMemoryHandleType = CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD`: [`CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD`].
+/// `CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD = 9`: [`CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD`].
 ///
 /// - Since CUDA 13.0
 pub const CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD: CUexternalMemoryHandleType = CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD;
-/// C's `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD`: [`CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD`].
+/// `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD = 1`: [`CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD`].
 ///
 /// - In every supported header
 pub const CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD: CUexternalSemaphoreHandleType = CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD;
-/// C's `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32`: [`CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32`].
+/// `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32 = 2`: [`CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32`].
 ///
 /// - In every supported header
 pub const CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32: CUexternalSemaphoreHandleType = CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32;
-/// C's `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT`: [`CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT`].
+/// `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT = 3`: [`CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT`].
 ///
 /// - In every supported header
 pub const CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT: CUexternalSemaphoreHandleType = CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT;
-/// C's `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE`: [`CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE`].
+/// `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE = 4`: [`CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE`].
 ///
 /// - In every supported header
 pub const CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE: CUexternalSemaphoreHandleType = CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE;
-/// C's `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE`: [`CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE`].
+/// `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE = 5`: [`CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE`].
 ///
 /// - In every supported header
 pub const CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE: CUexternalSemaphoreHandleType = CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE;
-/// C's `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC`: [`CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC`].
+/// `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC = 6`: [`CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC`].
 ///
 /// - In every supported header
 pub const CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC: CUexternalSemaphoreHandleType = CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC;
-/// C's `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX`: [`CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX`].
+/// `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX = 7`: [`CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX`].
 ///
 /// - In every supported header
 pub const CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX: CUexternalSemaphoreHandleType = CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX;
-/// C's `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT`: [`CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT`].
+/// `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT = 8`: [`CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT`].
 ///
 /// - In every supported header
 pub const CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT: CUexternalSemaphoreHandleType = CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT;
-/// C's `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD`: [`CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD`].
+/// `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD = 9`: [`CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD`].
 ///
 /// - In every supported header
 pub const CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD: CUexternalSemaphoreHandleType = CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD;
-/// C's `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32`: [`CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32`].
+/// `CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32 = 10`: [`CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32`].
 ///
 /// - In every supported header
 pub const CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32: CUexternalSemaphoreHandleType = CUexternalSemaphoreHandleType::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32;
 #[cfg(cuda_ge_13050)]
-/// C's `CU_FABRIC_COPY_OPERAND_TYPE_POINTER`: [`CUfabricCpyOperandType::CU_FABRIC_COPY_OPERAND_TYPE_POINTER`].
+/// `CU_FABRIC_COPY_OPERAND_TYPE_POINTER = 1`: [`CUfabricCpyOperandType::CU_FABRIC_COPY_OPERAND_TYPE_POINTER`].
 ///
 /// - Since CUDA 13.5
 pub const CU_FABRIC_COPY_OPERAND_TYPE_POINTER: CUfabricCpyOperandType = CUfabricCpyOperandType::CU_FABRIC_COPY_OPERAND_TYPE_POINTER;
 #[cfg(cuda_ge_13050)]
-/// C's `CU_FABRIC_COPY_OPERAND_TYPE_LOGICAL_ENDPOINT`: [`CUfabricCpyOperandType::CU_FABRIC_COPY_OPERAND_TYPE_LOGICAL_ENDPOINT`].
+/// `CU_FABRIC_COPY_OPERAND_TYPE_LOGICAL_ENDPOINT = 2`: [`CUfabricCpyOperandType::CU_FABRIC_COPY_OPERAND_TYPE_LOGICAL_ENDPOINT`].
 ///
 /// - Since CUDA 13.5
 pub const CU_FABRIC_COPY_OPERAND_TYPE_LOGICAL_ENDPOINT: CUfabricCpyOperandType = CUfabricCpyOperandType::CU_FABRIC_COPY_OPERAND_TYPE_LOGICAL_ENDPOINT;
 #[cfg(cuda_ge_13050)]
-/// C's `CU_FABRIC_COPY_OPERAND_TYPE_MAX`: [`CUfabricCpyOperandType::CU_FABRIC_COPY_OPERAND_TYPE_MAX`].
+/// `CU_FABRIC_COPY_OPERAND_TYPE_MAX = 2147483647`: [`CUfabricCpyOperandType::CU_FABRIC_COPY_OPERAND_TYPE_MAX`].
 ///
 /// - Since CUDA 13.5
 pub const CU_FABRIC_COPY_OPERAND_TYPE_MAX: CUfabricCpyOperandType = CUfabricCpyOperandType::CU_FABRIC_COPY_OPERAND_TYPE_MAX;
-/// C's `CU_TR_FILTER_MODE_POINT`: [`CUfilter_mode::CU_TR_FILTER_MODE_POINT`].
+/// `CU_TR_FILTER_MODE_POINT = 0`: [`CUfilter_mode::CU_TR_FILTER_MODE_POINT`].
 ///
 /// - In every supported header
 pub const CU_TR_FILTER_MODE_POINT: CUfilter_mode = CUfilter_mode::CU_TR_FILTER_MODE_POINT;
-/// C's `CU_TR_FILTER_MODE_LINEAR`: [`CUfilter_mode::CU_TR_FILTER_MODE_LINEAR`].
+/// `CU_TR_FILTER_MODE_LINEAR = 1`: [`CUfilter_mode::CU_TR_FILTER_MODE_LINEAR`].
 ///
 /// - In every supported header
 pub const CU_TR_FILTER_MODE_LINEAR: CUfilter_mode = CUfilter_mode::CU_TR_FILTER_MODE_LINEAR;
-/// C's `CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST`: [`CUflushGPUDirectRDMAWritesOptions::CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST`].
+/// `CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST = 1`: [`CUflushGPUDirectRDMAWritesOptions::CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST`].
 ///
 /// - In every supported header
 pub const CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST: CUflushGPUDirectRDMAWritesOptions = CUflushGPUDirectRDMAWritesOptions::CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST;
-/// C's `CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS`: [`CUflushGPUDirectRDMAWritesOptions::CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS`].
+/// `CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS = 2`: [`CUflushGPUDirectRDMAWritesOptions::CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS`].
 ///
 /// - In every supported header
 pub const CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS: CUflushGPUDirectRDMAWritesOptions = CUflushGPUDirectRDMAWritesOptions::CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS;
-/// C's `CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER`: [`CUflushGPUDirectRDMAWritesScope::CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER`].
+/// `CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER = 100`: [`CUflushGPUDirectRDMAWritesScope::CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER`].
 ///
 /// - In every supported header
 pub const CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER: CUflushGPUDirectRDMAWritesScope = CUflushGPUDirectRDMAWritesScope::CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER;
-/// C's `CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES`: [`CUflushGPUDirectRDMAWritesScope::CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES`].
+/// `CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES = 200`: [`CUflushGPUDirectRDMAWritesScope::CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES`].
 ///
 /// - In every supported header
 pub const CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES: CUflushGPUDirectRDMAWritesScope = CUflushGPUDirectRDMAWritesScope::CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES;
-/// C's `CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX`: [`CUflushGPUDirectRDMAWritesTarget::CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX`].
+/// `CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX = 0`: [`CUflushGPUDirectRDMAWritesTarget::CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX`].
 ///
 /// - In every supported header
 pub const CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX: CUflushGPUDirectRDMAWritesTarget = CUflushGPUDirectRDMAWritesTarget::CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX;
-/// C's `CU_FUNC_CACHE_PREFER_NONE`: [`CUfunc_cache::CU_FUNC_CACHE_PREFER_NONE`].
+/// `CU_FUNC_CACHE_PREFER_NONE = 0`: [`CUfunc_cache::CU_FUNC_CACHE_PREFER_NONE`].
 ///
 /// - In every supported header
 pub const CU_FUNC_CACHE_PREFER_NONE: CUfunc_cache = CUfunc_cache::CU_FUNC_CACHE_PREFER_NONE;
-/// C's `CU_FUNC_CACHE_PREFER_SHARED`: [`CUfunc_cache::CU_FUNC_CACHE_PREFER_SHARED`].
+/// `CU_FUNC_CACHE_PREFER_SHARED = 1`: [`CUfunc_cache::CU_FUNC_CACHE_PREFER_SHARED`].
 ///
 /// - In every supported header
 pub const CU_FUNC_CACHE_PREFER_SHARED: CUfunc_cache = CUfunc_cache::CU_FUNC_CACHE_PREFER_SHARED;
-/// C's `CU_FUNC_CACHE_PREFER_L1`: [`CUfunc_cache::CU_FUNC_CACHE_PREFER_L1`].
+/// `CU_FUNC_CACHE_PREFER_L1 = 2`: [`CUfunc_cache::CU_FUNC_CACHE_PREFER_L1`].
 ///
 /// - In every supported header
 pub const CU_FUNC_CACHE_PREFER_L1: CUfunc_cache = CUfunc_cache::CU_FUNC_CACHE_PREFER_L1;
-/// C's `CU_FUNC_CACHE_PREFER_EQUAL`: [`CUfunc_cache::CU_FUNC_CACHE_PREFER_EQUAL`].
+/// `CU_FUNC_CACHE_PREFER_EQUAL = 3`: [`CUfunc_cache::CU_FUNC_CACHE_PREFER_EQUAL`].
 ///
 /// - In every supported header
 pub const CU_FUNC_CACHE_PREFER_EQUAL: CUfunc_cache = CUfunc_cache::CU_FUNC_CACHE_PREFER_EQUAL;
 #[cfg(cuda_ge_12040)]
-/// C's `CU_FUNCTION_LOADING_STATE_UNLOADED`: [`CUfunctionLoadingState::CU_FUNCTION_LOADING_STATE_UNLOADED`].
+/// `CU_FUNCTION_LOADING_STATE_UNLOADED = 0`: [`CUfunctionLoadingState::CU_FUNCTION_LOADING_STATE_UNLOADED`].
 ///
 /// - Since CUDA 12.4
 pub const CU_FUNCTION_LOADING_STATE_UNLOADED: CUfunctionLoadingState = CUfunctionLoadingState::CU_FUNCTION_LOADING_STATE_UNLOADED;
 #[cfg(cuda_ge_12040)]
-/// C's `CU_FUNCTION_LOADING_STATE_LOADED`: [`CUfunctionLoadingState::CU_FUNCTION_LOADING_STATE_LOADED`].
+/// `CU_FUNCTION_LOADING_STATE_LOADED = 1`: [`CUfunctionLoadingState::CU_FUNCTION_LOADING_STATE_LOADED`].
 ///
 /// - Since CUDA 12.4
 pub const CU_FUNCTION_LOADING_STATE_LOADED: CUfunctionLoadingState = CUfunctionLoadingState::CU_FUNCTION_LOADING_STATE_LOADED;
 #[cfg(cuda_ge_12040)]
-/// C's `CU_FUNCTION_LOADING_STATE_MAX`: [`CUfunctionLoadingState::CU_FUNCTION_LOADING_STATE_MAX`].
+/// `CU_FUNCTION_LOADING_STATE_MAX = 2`: [`CUfunctionLoadingState::CU_FUNCTION_LOADING_STATE_MAX`].
 ///
 /// - Since CUDA 12.4
 pub const CU_FUNCTION_LOADING_STATE_MAX: CUfunctionLoadingState = CUfunctionLoadingState::CU_FUNCTION_LOADING_STATE_MAX;
-/// C's `CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK`].
+/// `CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK`].
 ///
 /// - In every supported header
 pub const CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK;
-/// C's `CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES`].
+/// `CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES`].
 ///
 /// - In every supported header
 pub const CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES;
-/// C's `CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES`].
+/// `CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES = 2`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES`].
 ///
 /// - In every supported header
 pub const CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES;
-/// C's `CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES`].
+/// `CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES`].
 ///
 /// - In every supported header
 pub const CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES;
-/// C's `CU_FUNC_ATTRIBUTE_NUM_REGS`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS`].
+/// `CU_FUNC_ATTRIBUTE_NUM_REGS = 4`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS`].
 ///
 /// - In every supported header
 pub const CU_FUNC_ATTRIBUTE_NUM_REGS: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS;
-/// C's `CU_FUNC_ATTRIBUTE_PTX_VERSION`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_PTX_VERSION`].
+/// `CU_FUNC_ATTRIBUTE_PTX_VERSION = 5`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_PTX_VERSION`].
 ///
 /// - In every supported header
 pub const CU_FUNC_ATTRIBUTE_PTX_VERSION: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_PTX_VERSION;
-/// C's `CU_FUNC_ATTRIBUTE_BINARY_VERSION`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_BINARY_VERSION`].
+/// `CU_FUNC_ATTRIBUTE_BINARY_VERSION = 6`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_BINARY_VERSION`].
 ///
 /// - In every supported header
 pub const CU_FUNC_ATTRIBUTE_BINARY_VERSION: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_BINARY_VERSION;
-/// C's `CU_FUNC_ATTRIBUTE_CACHE_MODE_CA`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_CACHE_MODE_CA`].
+/// `CU_FUNC_ATTRIBUTE_CACHE_MODE_CA = 7`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_CACHE_MODE_CA`].
 ///
 /// - In every supported header
 pub const CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_CACHE_MODE_CA;
-/// C's `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`].
+/// `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`].
 ///
 /// - In every supported header
 pub const CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
-/// C's `CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT`].
+/// `CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT`].
 ///
 /// - In every supported header
 pub const CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT;
 #[cfg(not(cuda_ge_11080))]
-/// C's `CU_FUNC_ATTRIBUTE_MAX`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX`].
+/// `CU_FUNC_ATTRIBUTE_MAX = 10`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX`].
 ///
-/// - As written here: only in CUDA 11.7; the name: in every supported header
+/// - Values: `10` only in CUDA 11.7; `16` in CUDA 11.8 to 13.2; `17` only in CUDA 13.3; `18` since CUDA 13.4
 pub const CU_FUNC_ATTRIBUTE_MAX: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET`].
+/// `CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET = 10`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET`].
 ///
 /// - Since CUDA 11.8
 pub const CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH`].
+/// `CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH = 11`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH`].
 ///
 /// - Since CUDA 11.8
 pub const CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT`].
+/// `CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT = 12`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT`].
 ///
 /// - Since CUDA 11.8
 pub const CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH`].
+/// `CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH = 13`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH`].
 ///
 /// - Since CUDA 11.8
 pub const CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED`].
+/// `CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED`].
 ///
 /// - Since CUDA 11.8
 pub const CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE`].
+/// `CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 15`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE`].
 ///
 /// - Since CUDA 11.8
 pub const CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE;
 #[cfg(all(cuda_ge_11080, not(cuda_ge_13030)))]
-/// C's `CU_FUNC_ATTRIBUTE_MAX`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX`].
+/// `CU_FUNC_ATTRIBUTE_MAX = 16`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX`].
 ///
-/// - As written here: since CUDA 11.8; removed in 13.3; the name: in every supported header
+/// - Values: `10` only in CUDA 11.7; `16` in CUDA 11.8 to 13.2; `17` only in CUDA 13.3; `18` since CUDA 13.4
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -5003,14 +6140,14 @@ pub const CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: CUfunction_att
 )]
 pub const CU_FUNC_ATTRIBUTE_MAX: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED`].
+/// `CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED = 16`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED`].
 ///
 /// - Since CUDA 13.3
 pub const CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED;
 #[cfg(all(cuda_ge_13030, not(cuda_ge_13040)))]
-/// C's `CU_FUNC_ATTRIBUTE_MAX`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX`].
+/// `CU_FUNC_ATTRIBUTE_MAX = 17`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX`].
 ///
-/// - As written here: only in CUDA 13.3; the name: in every supported header
+/// - Values: `10` only in CUDA 11.7; `16` in CUDA 11.8 to 13.2; `17` only in CUDA 13.3; `18` since CUDA 13.4
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -5019,14 +6156,14 @@ pub const CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED: CUfunction_attribute =
 )]
 pub const CU_FUNC_ATTRIBUTE_MAX: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE`].
+/// `CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE = 17`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE`].
 ///
 /// - Since CUDA 13.4
 pub const CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_FUNC_ATTRIBUTE_MAX`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX`].
+/// `CU_FUNC_ATTRIBUTE_MAX = 18`: [`CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX`].
 ///
-/// - As written here: since CUDA 13.4; the name: in every supported header
+/// - Values: `10` only in CUDA 11.7; `16` in CUDA 11.8 to 13.2; `17` only in CUDA 13.3; `18` since CUDA 13.4
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -5035,394 +6172,394 @@ pub const CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE: CUfunction_attribute = CUfunctio
 )]
 pub const CU_FUNC_ATTRIBUTE_MAX: CUfunction_attribute = CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX;
 #[cfg(cuda_ge_12090)]
-/// C's `CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE`: [`CUgraphChildGraphNodeOwnership::CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE`].
+/// `CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE = 0`: [`CUgraphChildGraphNodeOwnership::CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE`].
 ///
 /// - Since CUDA 12.9
 pub const CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE: CUgraphChildGraphNodeOwnership = CUgraphChildGraphNodeOwnership::CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE;
 #[cfg(cuda_ge_12090)]
-/// C's `CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE`: [`CUgraphChildGraphNodeOwnership::CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE`].
+/// `CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE = 1`: [`CUgraphChildGraphNodeOwnership::CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE`].
 ///
 /// - Since CUDA 12.9
 pub const CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE: CUgraphChildGraphNodeOwnership = CUgraphChildGraphNodeOwnership::CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE;
 #[cfg(cuda_ge_13020)]
-/// C's `CU_GRAPH_CHILD_GRAPH_OWNERSHIP_INVALID`: [`CUgraphChildGraphNodeOwnership::CU_GRAPH_CHILD_GRAPH_OWNERSHIP_INVALID`].
+/// `CU_GRAPH_CHILD_GRAPH_OWNERSHIP_INVALID = -1`: [`CUgraphChildGraphNodeOwnership::CU_GRAPH_CHILD_GRAPH_OWNERSHIP_INVALID`].
 ///
 /// - Since CUDA 13.2
 pub const CU_GRAPH_CHILD_GRAPH_OWNERSHIP_INVALID: CUgraphChildGraphNodeOwnership = CUgraphChildGraphNodeOwnership::CU_GRAPH_CHILD_GRAPH_OWNERSHIP_INVALID;
 #[cfg(cuda_ge_12030)]
-/// C's `CU_GRAPH_COND_TYPE_IF`: [`CUgraphConditionalNodeType::CU_GRAPH_COND_TYPE_IF`].
+/// `CU_GRAPH_COND_TYPE_IF = 0`: [`CUgraphConditionalNodeType::CU_GRAPH_COND_TYPE_IF`].
 ///
 /// - Since CUDA 12.3
 pub const CU_GRAPH_COND_TYPE_IF: CUgraphConditionalNodeType = CUgraphConditionalNodeType::CU_GRAPH_COND_TYPE_IF;
 #[cfg(cuda_ge_12030)]
-/// C's `CU_GRAPH_COND_TYPE_WHILE`: [`CUgraphConditionalNodeType::CU_GRAPH_COND_TYPE_WHILE`].
+/// `CU_GRAPH_COND_TYPE_WHILE = 1`: [`CUgraphConditionalNodeType::CU_GRAPH_COND_TYPE_WHILE`].
 ///
 /// - Since CUDA 12.3
 pub const CU_GRAPH_COND_TYPE_WHILE: CUgraphConditionalNodeType = CUgraphConditionalNodeType::CU_GRAPH_COND_TYPE_WHILE;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_GRAPH_COND_TYPE_SWITCH`: [`CUgraphConditionalNodeType::CU_GRAPH_COND_TYPE_SWITCH`].
+/// `CU_GRAPH_COND_TYPE_SWITCH = 2`: [`CUgraphConditionalNodeType::CU_GRAPH_COND_TYPE_SWITCH`].
 ///
 /// - Since CUDA 12.8
 pub const CU_GRAPH_COND_TYPE_SWITCH: CUgraphConditionalNodeType = CUgraphConditionalNodeType::CU_GRAPH_COND_TYPE_SWITCH;
-/// C's `CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE`].
+/// `CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE = 1`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE: CUgraphDebugDot_flags = CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE;
-/// C's `CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES`].
+/// `CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES = 2`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES: CUgraphDebugDot_flags = CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES;
-/// C's `CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS`].
+/// `CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS = 4`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS: CUgraphDebugDot_flags = CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS;
-/// C's `CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS`].
+/// `CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS = 8`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS: CUgraphDebugDot_flags = CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS;
-/// C's `CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS`].
+/// `CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS = 16`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS: CUgraphDebugDot_flags = CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS;
-/// C's `CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS`].
+/// `CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS = 32`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS: CUgraphDebugDot_flags = CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS;
-/// C's `CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS`].
+/// `CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS = 64`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS: CUgraphDebugDot_flags = CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS;
-/// C's `CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS`].
+/// `CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS = 128`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS: CUgraphDebugDot_flags = CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS;
-/// C's `CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS`].
+/// `CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS = 256`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS: CUgraphDebugDot_flags = CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS;
-/// C's `CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES`].
+/// `CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES = 512`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES: CUgraphDebugDot_flags = CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES;
-/// C's `CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES`].
+/// `CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES = 1024`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES: CUgraphDebugDot_flags = CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES;
-/// C's `CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS`].
+/// `CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS = 2048`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS: CUgraphDebugDot_flags = CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS;
-/// C's `CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS`].
+/// `CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS = 4096`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS: CUgraphDebugDot_flags = CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS;
-/// C's `CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS`].
+/// `CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS = 8192`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS: CUgraphDebugDot_flags = CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO`].
+/// `CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO = 16384`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO`].
 ///
 /// - Since CUDA 12.0
 pub const CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO: CUgraphDebugDot_flags = CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO;
 #[cfg(cuda_ge_12030)]
-/// C's `CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS`].
+/// `CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS = 32768`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS`].
 ///
 /// - Since CUDA 12.3
 pub const CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS: CUgraphDebugDot_flags = CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS;
 #[cfg(cuda_ge_13050)]
-/// C's `CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_BATCH_NODE_PARAMS`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_BATCH_NODE_PARAMS`].
+/// `CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_BATCH_NODE_PARAMS = 65536`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_BATCH_NODE_PARAMS`].
 ///
 /// - Since CUDA 13.5
 pub const CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_BATCH_NODE_PARAMS: CUgraphDebugDot_flags = CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_BATCH_NODE_PARAMS;
 #[cfg(cuda_ge_13050)]
-/// C's `CU_GRAPH_DEBUG_DOT_FLAGS_FABRIC_CPY_BATCH_NODE_PARAMS`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_FABRIC_CPY_BATCH_NODE_PARAMS`].
+/// `CU_GRAPH_DEBUG_DOT_FLAGS_FABRIC_CPY_BATCH_NODE_PARAMS = 131072`: [`CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_FABRIC_CPY_BATCH_NODE_PARAMS`].
 ///
 /// - Since CUDA 13.5
 pub const CU_GRAPH_DEBUG_DOT_FLAGS_FABRIC_CPY_BATCH_NODE_PARAMS: CUgraphDebugDot_flags = CUgraphDebugDot_flags::CU_GRAPH_DEBUG_DOT_FLAGS_FABRIC_CPY_BATCH_NODE_PARAMS;
 #[cfg(cuda_ge_12030)]
-/// C's `CU_GRAPH_DEPENDENCY_TYPE_DEFAULT`: [`CUgraphDependencyType::CU_GRAPH_DEPENDENCY_TYPE_DEFAULT`].
+/// `CU_GRAPH_DEPENDENCY_TYPE_DEFAULT = 0`: [`CUgraphDependencyType::CU_GRAPH_DEPENDENCY_TYPE_DEFAULT`].
 ///
 /// - Since CUDA 12.3
 pub const CU_GRAPH_DEPENDENCY_TYPE_DEFAULT: CUgraphDependencyType = CUgraphDependencyType::CU_GRAPH_DEPENDENCY_TYPE_DEFAULT;
 #[cfg(cuda_ge_12030)]
-/// C's `CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC`: [`CUgraphDependencyType::CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC`].
+/// `CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC = 1`: [`CUgraphDependencyType::CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC`].
 ///
 /// - Since CUDA 12.3
 pub const CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC: CUgraphDependencyType = CUgraphDependencyType::CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC;
-/// C's `CU_GRAPH_EXEC_UPDATE_SUCCESS`: [`CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_SUCCESS`].
+/// `CU_GRAPH_EXEC_UPDATE_SUCCESS = 0`: [`CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_SUCCESS`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_EXEC_UPDATE_SUCCESS: CUgraphExecUpdateResult = CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_SUCCESS;
-/// C's `CU_GRAPH_EXEC_UPDATE_ERROR`: [`CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR`].
+/// `CU_GRAPH_EXEC_UPDATE_ERROR = 1`: [`CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_EXEC_UPDATE_ERROR: CUgraphExecUpdateResult = CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR;
-/// C's `CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED`: [`CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED`].
+/// `CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED = 2`: [`CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED: CUgraphExecUpdateResult = CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
-/// C's `CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED`: [`CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED`].
+/// `CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED = 3`: [`CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED: CUgraphExecUpdateResult = CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED;
-/// C's `CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED`: [`CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED`].
+/// `CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED = 4`: [`CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED: CUgraphExecUpdateResult = CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED;
-/// C's `CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED`: [`CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED`].
+/// `CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED = 5`: [`CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED: CUgraphExecUpdateResult = CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED;
-/// C's `CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED`: [`CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED`].
+/// `CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED = 6`: [`CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED: CUgraphExecUpdateResult = CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED;
-/// C's `CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE`: [`CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE`].
+/// `CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE = 7`: [`CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE: CUgraphExecUpdateResult = CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE;
-/// C's `CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED`: [`CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED`].
+/// `CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED = 8`: [`CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED: CUgraphExecUpdateResult = CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED;
 #[cfg(cuda_ge_12000)]
-/// C's `CUDA_GRAPH_INSTANTIATE_SUCCESS`: [`CUgraphInstantiateResult::CUDA_GRAPH_INSTANTIATE_SUCCESS`].
+/// `CUDA_GRAPH_INSTANTIATE_SUCCESS = 0`: [`CUgraphInstantiateResult::CUDA_GRAPH_INSTANTIATE_SUCCESS`].
 ///
 /// - Since CUDA 12.0
 pub const CUDA_GRAPH_INSTANTIATE_SUCCESS: CUgraphInstantiateResult = CUgraphInstantiateResult::CUDA_GRAPH_INSTANTIATE_SUCCESS;
 #[cfg(cuda_ge_12000)]
-/// C's `CUDA_GRAPH_INSTANTIATE_ERROR`: [`CUgraphInstantiateResult::CUDA_GRAPH_INSTANTIATE_ERROR`].
+/// `CUDA_GRAPH_INSTANTIATE_ERROR = 1`: [`CUgraphInstantiateResult::CUDA_GRAPH_INSTANTIATE_ERROR`].
 ///
 /// - Since CUDA 12.0
 pub const CUDA_GRAPH_INSTANTIATE_ERROR: CUgraphInstantiateResult = CUgraphInstantiateResult::CUDA_GRAPH_INSTANTIATE_ERROR;
 #[cfg(cuda_ge_12000)]
-/// C's `CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE`: [`CUgraphInstantiateResult::CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE`].
+/// `CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE = 2`: [`CUgraphInstantiateResult::CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE`].
 ///
 /// - Since CUDA 12.0
 pub const CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE: CUgraphInstantiateResult = CUgraphInstantiateResult::CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE;
 #[cfg(cuda_ge_12000)]
-/// C's `CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED`: [`CUgraphInstantiateResult::CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED`].
+/// `CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED = 3`: [`CUgraphInstantiateResult::CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED`].
 ///
 /// - Since CUDA 12.0
 pub const CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED: CUgraphInstantiateResult = CUgraphInstantiateResult::CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED;
 #[cfg(cuda_ge_12000)]
-/// C's `CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED`: [`CUgraphInstantiateResult::CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED`].
+/// `CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED = 4`: [`CUgraphInstantiateResult::CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED`].
 ///
 /// - Since CUDA 12.0
 pub const CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED: CUgraphInstantiateResult = CUgraphInstantiateResult::CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED;
 #[cfg(cuda_ge_12080)]
-/// C's `CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED`: [`CUgraphInstantiateResult::CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED`].
+/// `CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED = 5`: [`CUgraphInstantiateResult::CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED`].
 ///
 /// - Since CUDA 12.8
 pub const CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED: CUgraphInstantiateResult = CUgraphInstantiateResult::CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED;
-/// C's `CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH`: [`CUgraphInstantiate_flags::CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH`].
+/// `CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH = 1`: [`CUgraphInstantiate_flags::CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH`].
 ///
 /// - In every supported header
 pub const CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH: CUgraphInstantiate_flags = CUgraphInstantiate_flags::CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH;
 #[cfg(cuda_ge_12000)]
-/// C's `CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD`: [`CUgraphInstantiate_flags::CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD`].
+/// `CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD = 2`: [`CUgraphInstantiate_flags::CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD`].
 ///
 /// - Since CUDA 12.0
 pub const CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD: CUgraphInstantiate_flags = CUgraphInstantiate_flags::CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD;
 #[cfg(cuda_ge_12000)]
-/// C's `CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH`: [`CUgraphInstantiate_flags::CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH`].
+/// `CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH = 4`: [`CUgraphInstantiate_flags::CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH`].
 ///
 /// - Since CUDA 12.0
 pub const CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH: CUgraphInstantiate_flags = CUgraphInstantiate_flags::CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH;
-/// C's `CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY`: [`CUgraphInstantiate_flags::CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY`].
+/// `CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY = 8`: [`CUgraphInstantiate_flags::CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY`].
 ///
 /// - In every supported header
 pub const CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY: CUgraphInstantiate_flags = CUgraphInstantiate_flags::CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY;
-/// C's `CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT`: [`CUgraphMem_attribute::CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT`].
+/// `CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT = 0`: [`CUgraphMem_attribute::CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT: CUgraphMem_attribute = CUgraphMem_attribute::CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT;
-/// C's `CU_GRAPH_MEM_ATTR_USED_MEM_HIGH`: [`CUgraphMem_attribute::CU_GRAPH_MEM_ATTR_USED_MEM_HIGH`].
+/// `CU_GRAPH_MEM_ATTR_USED_MEM_HIGH = 1`: [`CUgraphMem_attribute::CU_GRAPH_MEM_ATTR_USED_MEM_HIGH`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_MEM_ATTR_USED_MEM_HIGH: CUgraphMem_attribute = CUgraphMem_attribute::CU_GRAPH_MEM_ATTR_USED_MEM_HIGH;
-/// C's `CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT`: [`CUgraphMem_attribute::CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT`].
+/// `CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT = 2`: [`CUgraphMem_attribute::CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT: CUgraphMem_attribute = CUgraphMem_attribute::CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT;
-/// C's `CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH`: [`CUgraphMem_attribute::CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH`].
+/// `CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH = 3`: [`CUgraphMem_attribute::CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH: CUgraphMem_attribute = CUgraphMem_attribute::CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH;
-/// C's `CU_GRAPH_NODE_TYPE_KERNEL`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_KERNEL`].
+/// `CU_GRAPH_NODE_TYPE_KERNEL = 0`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_KERNEL`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_NODE_TYPE_KERNEL: CUgraphNodeType = CUgraphNodeType::CU_GRAPH_NODE_TYPE_KERNEL;
-/// C's `CU_GRAPH_NODE_TYPE_MEMCPY`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEMCPY`].
+/// `CU_GRAPH_NODE_TYPE_MEMCPY = 1`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEMCPY`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_NODE_TYPE_MEMCPY: CUgraphNodeType = CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEMCPY;
-/// C's `CU_GRAPH_NODE_TYPE_MEMSET`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEMSET`].
+/// `CU_GRAPH_NODE_TYPE_MEMSET = 2`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEMSET`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_NODE_TYPE_MEMSET: CUgraphNodeType = CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEMSET;
-/// C's `CU_GRAPH_NODE_TYPE_HOST`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_HOST`].
+/// `CU_GRAPH_NODE_TYPE_HOST = 3`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_HOST`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_NODE_TYPE_HOST: CUgraphNodeType = CUgraphNodeType::CU_GRAPH_NODE_TYPE_HOST;
-/// C's `CU_GRAPH_NODE_TYPE_GRAPH`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_GRAPH`].
+/// `CU_GRAPH_NODE_TYPE_GRAPH = 4`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_GRAPH`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_NODE_TYPE_GRAPH: CUgraphNodeType = CUgraphNodeType::CU_GRAPH_NODE_TYPE_GRAPH;
-/// C's `CU_GRAPH_NODE_TYPE_EMPTY`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_EMPTY`].
+/// `CU_GRAPH_NODE_TYPE_EMPTY = 5`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_EMPTY`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_NODE_TYPE_EMPTY: CUgraphNodeType = CUgraphNodeType::CU_GRAPH_NODE_TYPE_EMPTY;
-/// C's `CU_GRAPH_NODE_TYPE_WAIT_EVENT`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_WAIT_EVENT`].
+/// `CU_GRAPH_NODE_TYPE_WAIT_EVENT = 6`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_WAIT_EVENT`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_NODE_TYPE_WAIT_EVENT: CUgraphNodeType = CUgraphNodeType::CU_GRAPH_NODE_TYPE_WAIT_EVENT;
-/// C's `CU_GRAPH_NODE_TYPE_EVENT_RECORD`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_EVENT_RECORD`].
+/// `CU_GRAPH_NODE_TYPE_EVENT_RECORD = 7`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_EVENT_RECORD`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_NODE_TYPE_EVENT_RECORD: CUgraphNodeType = CUgraphNodeType::CU_GRAPH_NODE_TYPE_EVENT_RECORD;
-/// C's `CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL`].
+/// `CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL = 8`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL: CUgraphNodeType = CUgraphNodeType::CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL;
-/// C's `CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT`].
+/// `CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT = 9`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT: CUgraphNodeType = CUgraphNodeType::CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT;
-/// C's `CU_GRAPH_NODE_TYPE_MEM_ALLOC`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_ALLOC`].
+/// `CU_GRAPH_NODE_TYPE_MEM_ALLOC = 10`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_ALLOC`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_NODE_TYPE_MEM_ALLOC: CUgraphNodeType = CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_ALLOC;
-/// C's `CU_GRAPH_NODE_TYPE_MEM_FREE`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_FREE`].
+/// `CU_GRAPH_NODE_TYPE_MEM_FREE = 11`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_FREE`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_NODE_TYPE_MEM_FREE: CUgraphNodeType = CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_FREE;
-/// C's `CU_GRAPH_NODE_TYPE_BATCH_MEM_OP`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_BATCH_MEM_OP`].
+/// `CU_GRAPH_NODE_TYPE_BATCH_MEM_OP = 12`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_BATCH_MEM_OP`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_NODE_TYPE_BATCH_MEM_OP: CUgraphNodeType = CUgraphNodeType::CU_GRAPH_NODE_TYPE_BATCH_MEM_OP;
 #[cfg(cuda_ge_12030)]
-/// C's `CU_GRAPH_NODE_TYPE_CONDITIONAL`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_CONDITIONAL`].
+/// `CU_GRAPH_NODE_TYPE_CONDITIONAL = 13`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_CONDITIONAL`].
 ///
 /// - Since CUDA 12.3
 pub const CU_GRAPH_NODE_TYPE_CONDITIONAL: CUgraphNodeType = CUgraphNodeType::CU_GRAPH_NODE_TYPE_CONDITIONAL;
 #[cfg(cuda_ge_13050)]
-/// C's `CU_GRAPH_NODE_TYPE_MEMCPY_BATCH`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEMCPY_BATCH`].
+/// `CU_GRAPH_NODE_TYPE_MEMCPY_BATCH = 14`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEMCPY_BATCH`].
 ///
 /// - Since CUDA 13.5
 pub const CU_GRAPH_NODE_TYPE_MEMCPY_BATCH: CUgraphNodeType = CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEMCPY_BATCH;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_GRAPH_NODE_TYPE_RESERVED_16`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_RESERVED_16`].
+/// `CU_GRAPH_NODE_TYPE_RESERVED_16 = 16`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_RESERVED_16`].
 ///
 /// - Since CUDA 13.3
 pub const CU_GRAPH_NODE_TYPE_RESERVED_16: CUgraphNodeType = CUgraphNodeType::CU_GRAPH_NODE_TYPE_RESERVED_16;
 #[cfg(cuda_ge_13050)]
-/// C's `CU_GRAPH_NODE_TYPE_EXTERNAL_ENGINE`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_EXTERNAL_ENGINE`].
+/// `CU_GRAPH_NODE_TYPE_EXTERNAL_ENGINE = 17`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_EXTERNAL_ENGINE`].
 ///
 /// - Since CUDA 13.5
 pub const CU_GRAPH_NODE_TYPE_EXTERNAL_ENGINE: CUgraphNodeType = CUgraphNodeType::CU_GRAPH_NODE_TYPE_EXTERNAL_ENGINE;
 #[cfg(cuda_ge_13050)]
-/// C's `CU_GRAPH_NODE_TYPE_FABRIC_CPY_BATCH`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_FABRIC_CPY_BATCH`].
+/// `CU_GRAPH_NODE_TYPE_FABRIC_CPY_BATCH = 18`: [`CUgraphNodeType::CU_GRAPH_NODE_TYPE_FABRIC_CPY_BATCH`].
 ///
 /// - Since CUDA 13.5
 pub const CU_GRAPH_NODE_TYPE_FABRIC_CPY_BATCH: CUgraphNodeType = CUgraphNodeType::CU_GRAPH_NODE_TYPE_FABRIC_CPY_BATCH;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_GRAPH_RECAPTURE_ELIGIBLE_FOR_UPDATE`: [`CUgraphRecaptureStatus::CU_GRAPH_RECAPTURE_ELIGIBLE_FOR_UPDATE`].
+/// `CU_GRAPH_RECAPTURE_ELIGIBLE_FOR_UPDATE = 0`: [`CUgraphRecaptureStatus::CU_GRAPH_RECAPTURE_ELIGIBLE_FOR_UPDATE`].
 ///
 /// - Since CUDA 13.3
 pub const CU_GRAPH_RECAPTURE_ELIGIBLE_FOR_UPDATE: CUgraphRecaptureStatus = CUgraphRecaptureStatus::CU_GRAPH_RECAPTURE_ELIGIBLE_FOR_UPDATE;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_GRAPH_RECAPTURE_INELIGIBLE_FOR_UPDATE`: [`CUgraphRecaptureStatus::CU_GRAPH_RECAPTURE_INELIGIBLE_FOR_UPDATE`].
+/// `CU_GRAPH_RECAPTURE_INELIGIBLE_FOR_UPDATE = 1`: [`CUgraphRecaptureStatus::CU_GRAPH_RECAPTURE_INELIGIBLE_FOR_UPDATE`].
 ///
 /// - Since CUDA 13.3
 pub const CU_GRAPH_RECAPTURE_INELIGIBLE_FOR_UPDATE: CUgraphRecaptureStatus = CUgraphRecaptureStatus::CU_GRAPH_RECAPTURE_INELIGIBLE_FOR_UPDATE;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_GRAPH_RECAPTURE_ERROR`: [`CUgraphRecaptureStatus::CU_GRAPH_RECAPTURE_ERROR`].
+/// `CU_GRAPH_RECAPTURE_ERROR = 2`: [`CUgraphRecaptureStatus::CU_GRAPH_RECAPTURE_ERROR`].
 ///
 /// - Since CUDA 13.3
 pub const CU_GRAPH_RECAPTURE_ERROR: CUgraphRecaptureStatus = CUgraphRecaptureStatus::CU_GRAPH_RECAPTURE_ERROR;
-/// C's `CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE`: [`CUgraphicsMapResourceFlags::CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE`].
+/// `CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE = 0`: [`CUgraphicsMapResourceFlags::CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE`].
 ///
 /// - In every supported header
 pub const CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE: CUgraphicsMapResourceFlags = CUgraphicsMapResourceFlags::CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE;
-/// C's `CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY`: [`CUgraphicsMapResourceFlags::CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY`].
+/// `CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY = 1`: [`CUgraphicsMapResourceFlags::CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY`].
 ///
 /// - In every supported header
 pub const CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY: CUgraphicsMapResourceFlags = CUgraphicsMapResourceFlags::CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY;
-/// C's `CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD`: [`CUgraphicsMapResourceFlags::CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD`].
+/// `CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD = 2`: [`CUgraphicsMapResourceFlags::CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD`].
 ///
 /// - In every supported header
 pub const CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD: CUgraphicsMapResourceFlags = CUgraphicsMapResourceFlags::CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD;
-/// C's `CU_GRAPHICS_REGISTER_FLAGS_NONE`: [`CUgraphicsRegisterFlags::CU_GRAPHICS_REGISTER_FLAGS_NONE`].
+/// `CU_GRAPHICS_REGISTER_FLAGS_NONE = 0`: [`CUgraphicsRegisterFlags::CU_GRAPHICS_REGISTER_FLAGS_NONE`].
 ///
 /// - In every supported header
 pub const CU_GRAPHICS_REGISTER_FLAGS_NONE: CUgraphicsRegisterFlags = CUgraphicsRegisterFlags::CU_GRAPHICS_REGISTER_FLAGS_NONE;
-/// C's `CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY`: [`CUgraphicsRegisterFlags::CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY`].
+/// `CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY = 1`: [`CUgraphicsRegisterFlags::CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY`].
 ///
 /// - In every supported header
 pub const CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY: CUgraphicsRegisterFlags = CUgraphicsRegisterFlags::CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY;
-/// C's `CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD`: [`CUgraphicsRegisterFlags::CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD`].
+/// `CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD = 2`: [`CUgraphicsRegisterFlags::CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD`].
 ///
 /// - In every supported header
 pub const CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD: CUgraphicsRegisterFlags = CUgraphicsRegisterFlags::CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD;
-/// C's `CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST`: [`CUgraphicsRegisterFlags::CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST`].
+/// `CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST = 4`: [`CUgraphicsRegisterFlags::CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST`].
 ///
 /// - In every supported header
 pub const CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST: CUgraphicsRegisterFlags = CUgraphicsRegisterFlags::CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST;
-/// C's `CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER`: [`CUgraphicsRegisterFlags::CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER`].
+/// `CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER = 8`: [`CUgraphicsRegisterFlags::CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER`].
 ///
 /// - In every supported header
 pub const CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER: CUgraphicsRegisterFlags = CUgraphicsRegisterFlags::CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_GREEN_CTX_NONE`: [`CUgreenCtxCreate_flags::CU_GREEN_CTX_NONE`].
+/// `CU_GREEN_CTX_NONE = 0`: [`CUgreenCtxCreate_flags::CU_GREEN_CTX_NONE`].
 ///
 /// - Since CUDA 13.3
 pub const CU_GREEN_CTX_NONE: CUgreenCtxCreate_flags = CUgreenCtxCreate_flags::CU_GREEN_CTX_NONE;
 #[cfg(cuda_ge_12040)]
-/// C's `CU_GREEN_CTX_DEFAULT_STREAM`: [`CUgreenCtxCreate_flags::CU_GREEN_CTX_DEFAULT_STREAM`].
+/// `CU_GREEN_CTX_DEFAULT_STREAM = 1`: [`CUgreenCtxCreate_flags::CU_GREEN_CTX_DEFAULT_STREAM`].
 ///
 /// - Since CUDA 12.4
 pub const CU_GREEN_CTX_DEFAULT_STREAM: CUgreenCtxCreate_flags = CUgreenCtxCreate_flags::CU_GREEN_CTX_DEFAULT_STREAM;
 #[cfg(cuda_ge_13020)]
-/// C's `CU_HOST_TASK_BLOCKING`: [`CUhostTaskSyncMode::CU_HOST_TASK_BLOCKING`].
+/// `CU_HOST_TASK_BLOCKING = 0`: [`CUhostTaskSyncMode::CU_HOST_TASK_BLOCKING`].
 ///
 /// - Since CUDA 13.2
 pub const CU_HOST_TASK_BLOCKING: CUhostTaskSyncMode = CUhostTaskSyncMode::CU_HOST_TASK_BLOCKING;
 #[cfg(cuda_ge_13020)]
-/// C's `CU_HOST_TASK_SPINWAIT`: [`CUhostTaskSyncMode::CU_HOST_TASK_SPINWAIT`].
+/// `CU_HOST_TASK_SPINWAIT = 1`: [`CUhostTaskSyncMode::CU_HOST_TASK_SPINWAIT`].
 ///
 /// - Since CUDA 13.2
 pub const CU_HOST_TASK_SPINWAIT: CUhostTaskSyncMode = CUhostTaskSyncMode::CU_HOST_TASK_SPINWAIT;
-/// C's `CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS`: [`CUipcMem_flags::CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS`].
+/// `CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 1`: [`CUipcMem_flags::CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS`].
 ///
 /// - In every supported header
 pub const CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS: CUipcMem_flags = CUipcMem_flags::CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS;
-/// C's `CU_JIT_INPUT_CUBIN`: [`CUjitInputType::CU_JIT_INPUT_CUBIN`].
+/// `CU_JIT_INPUT_CUBIN = 0`: [`CUjitInputType::CU_JIT_INPUT_CUBIN`].
 ///
 /// - In every supported header
 pub const CU_JIT_INPUT_CUBIN: CUjitInputType = CUjitInputType::CU_JIT_INPUT_CUBIN;
-/// C's `CU_JIT_INPUT_PTX`: [`CUjitInputType::CU_JIT_INPUT_PTX`].
+/// `CU_JIT_INPUT_PTX = 1`: [`CUjitInputType::CU_JIT_INPUT_PTX`].
 ///
 /// - In every supported header
 pub const CU_JIT_INPUT_PTX: CUjitInputType = CUjitInputType::CU_JIT_INPUT_PTX;
-/// C's `CU_JIT_INPUT_FATBINARY`: [`CUjitInputType::CU_JIT_INPUT_FATBINARY`].
+/// `CU_JIT_INPUT_FATBINARY = 2`: [`CUjitInputType::CU_JIT_INPUT_FATBINARY`].
 ///
 /// - In every supported header
 pub const CU_JIT_INPUT_FATBINARY: CUjitInputType = CUjitInputType::CU_JIT_INPUT_FATBINARY;
-/// C's `CU_JIT_INPUT_OBJECT`: [`CUjitInputType::CU_JIT_INPUT_OBJECT`].
+/// `CU_JIT_INPUT_OBJECT = 3`: [`CUjitInputType::CU_JIT_INPUT_OBJECT`].
 ///
 /// - In every supported header
 pub const CU_JIT_INPUT_OBJECT: CUjitInputType = CUjitInputType::CU_JIT_INPUT_OBJECT;
-/// C's `CU_JIT_INPUT_LIBRARY`: [`CUjitInputType::CU_JIT_INPUT_LIBRARY`].
+/// `CU_JIT_INPUT_LIBRARY = 4`: [`CUjitInputType::CU_JIT_INPUT_LIBRARY`].
 ///
 /// - In every supported header
 pub const CU_JIT_INPUT_LIBRARY: CUjitInputType = CUjitInputType::CU_JIT_INPUT_LIBRARY;
-/// C's `CU_JIT_INPUT_NVVM`: [`CUjitInputType::CU_JIT_INPUT_NVVM`].
+/// `CU_JIT_INPUT_NVVM = 5`: [`CUjitInputType::CU_JIT_INPUT_NVVM`].
 ///
 /// - In every supported header
 pub const CU_JIT_INPUT_NVVM: CUjitInputType = CUjitInputType::CU_JIT_INPUT_NVVM;
-/// C's `CU_JIT_NUM_INPUT_TYPES`: [`CUjitInputType::CU_JIT_NUM_INPUT_TYPES`].
+/// `CU_JIT_NUM_INPUT_TYPES = 6`: [`CUjitInputType::CU_JIT_NUM_INPUT_TYPES`].
 ///
 /// - In every supported header
 #[cfg_attr(
@@ -5432,150 +6569,150 @@ pub const CU_JIT_INPUT_NVVM: CUjitInputType = CUjitInputType::CU_JIT_INPUT_NVVM;
     )
 )]
 pub const CU_JIT_NUM_INPUT_TYPES: CUjitInputType = CUjitInputType::CU_JIT_NUM_INPUT_TYPES;
-/// C's `CU_JIT_CACHE_OPTION_NONE`: [`CUjit_cacheMode::CU_JIT_CACHE_OPTION_NONE`].
+/// `CU_JIT_CACHE_OPTION_NONE = 0`: [`CUjit_cacheMode::CU_JIT_CACHE_OPTION_NONE`].
 ///
 /// - In every supported header
 pub const CU_JIT_CACHE_OPTION_NONE: CUjit_cacheMode = CUjit_cacheMode::CU_JIT_CACHE_OPTION_NONE;
-/// C's `CU_JIT_CACHE_OPTION_CG`: [`CUjit_cacheMode::CU_JIT_CACHE_OPTION_CG`].
+/// `CU_JIT_CACHE_OPTION_CG = 1`: [`CUjit_cacheMode::CU_JIT_CACHE_OPTION_CG`].
 ///
 /// - In every supported header
 pub const CU_JIT_CACHE_OPTION_CG: CUjit_cacheMode = CUjit_cacheMode::CU_JIT_CACHE_OPTION_CG;
-/// C's `CU_JIT_CACHE_OPTION_CA`: [`CUjit_cacheMode::CU_JIT_CACHE_OPTION_CA`].
+/// `CU_JIT_CACHE_OPTION_CA = 2`: [`CUjit_cacheMode::CU_JIT_CACHE_OPTION_CA`].
 ///
 /// - In every supported header
 pub const CU_JIT_CACHE_OPTION_CA: CUjit_cacheMode = CUjit_cacheMode::CU_JIT_CACHE_OPTION_CA;
-/// C's `CU_PREFER_PTX`: [`CUjit_fallback::CU_PREFER_PTX`].
+/// `CU_PREFER_PTX = 0`: [`CUjit_fallback::CU_PREFER_PTX`].
 ///
 /// - In every supported header
 pub const CU_PREFER_PTX: CUjit_fallback = CUjit_fallback::CU_PREFER_PTX;
-/// C's `CU_PREFER_BINARY`: [`CUjit_fallback::CU_PREFER_BINARY`].
+/// `CU_PREFER_BINARY = 1`: [`CUjit_fallback::CU_PREFER_BINARY`].
 ///
 /// - In every supported header
 pub const CU_PREFER_BINARY: CUjit_fallback = CUjit_fallback::CU_PREFER_BINARY;
-/// C's `CU_JIT_MAX_REGISTERS`: [`CUjit_option::CU_JIT_MAX_REGISTERS`].
+/// `CU_JIT_MAX_REGISTERS = 0`: [`CUjit_option::CU_JIT_MAX_REGISTERS`].
 ///
 /// - In every supported header
 pub const CU_JIT_MAX_REGISTERS: CUjit_option = CUjit_option::CU_JIT_MAX_REGISTERS;
-/// C's `CU_JIT_THREADS_PER_BLOCK`: [`CUjit_option::CU_JIT_THREADS_PER_BLOCK`].
+/// `CU_JIT_THREADS_PER_BLOCK = 1`: [`CUjit_option::CU_JIT_THREADS_PER_BLOCK`].
 ///
 /// - In every supported header
 pub const CU_JIT_THREADS_PER_BLOCK: CUjit_option = CUjit_option::CU_JIT_THREADS_PER_BLOCK;
-/// C's `CU_JIT_WALL_TIME`: [`CUjit_option::CU_JIT_WALL_TIME`].
+/// `CU_JIT_WALL_TIME = 2`: [`CUjit_option::CU_JIT_WALL_TIME`].
 ///
 /// - In every supported header
 pub const CU_JIT_WALL_TIME: CUjit_option = CUjit_option::CU_JIT_WALL_TIME;
-/// C's `CU_JIT_INFO_LOG_BUFFER`: [`CUjit_option::CU_JIT_INFO_LOG_BUFFER`].
+/// `CU_JIT_INFO_LOG_BUFFER = 3`: [`CUjit_option::CU_JIT_INFO_LOG_BUFFER`].
 ///
 /// - In every supported header
 pub const CU_JIT_INFO_LOG_BUFFER: CUjit_option = CUjit_option::CU_JIT_INFO_LOG_BUFFER;
-/// C's `CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES`: [`CUjit_option::CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES`].
+/// `CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4`: [`CUjit_option::CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES`].
 ///
 /// - In every supported header
 pub const CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: CUjit_option = CUjit_option::CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES;
-/// C's `CU_JIT_ERROR_LOG_BUFFER`: [`CUjit_option::CU_JIT_ERROR_LOG_BUFFER`].
+/// `CU_JIT_ERROR_LOG_BUFFER = 5`: [`CUjit_option::CU_JIT_ERROR_LOG_BUFFER`].
 ///
 /// - In every supported header
 pub const CU_JIT_ERROR_LOG_BUFFER: CUjit_option = CUjit_option::CU_JIT_ERROR_LOG_BUFFER;
-/// C's `CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES`: [`CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES`].
+/// `CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6`: [`CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES`].
 ///
 /// - In every supported header
 pub const CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: CUjit_option = CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES;
-/// C's `CU_JIT_OPTIMIZATION_LEVEL`: [`CUjit_option::CU_JIT_OPTIMIZATION_LEVEL`].
+/// `CU_JIT_OPTIMIZATION_LEVEL = 7`: [`CUjit_option::CU_JIT_OPTIMIZATION_LEVEL`].
 ///
 /// - In every supported header
 pub const CU_JIT_OPTIMIZATION_LEVEL: CUjit_option = CUjit_option::CU_JIT_OPTIMIZATION_LEVEL;
-/// C's `CU_JIT_TARGET_FROM_CUCONTEXT`: [`CUjit_option::CU_JIT_TARGET_FROM_CUCONTEXT`].
+/// `CU_JIT_TARGET_FROM_CUCONTEXT = 8`: [`CUjit_option::CU_JIT_TARGET_FROM_CUCONTEXT`].
 ///
 /// - In every supported header
 pub const CU_JIT_TARGET_FROM_CUCONTEXT: CUjit_option = CUjit_option::CU_JIT_TARGET_FROM_CUCONTEXT;
-/// C's `CU_JIT_TARGET`: [`CUjit_option::CU_JIT_TARGET`].
+/// `CU_JIT_TARGET = 9`: [`CUjit_option::CU_JIT_TARGET`].
 ///
 /// - In every supported header
 pub const CU_JIT_TARGET: CUjit_option = CUjit_option::CU_JIT_TARGET;
-/// C's `CU_JIT_FALLBACK_STRATEGY`: [`CUjit_option::CU_JIT_FALLBACK_STRATEGY`].
+/// `CU_JIT_FALLBACK_STRATEGY = 10`: [`CUjit_option::CU_JIT_FALLBACK_STRATEGY`].
 ///
 /// - In every supported header
 pub const CU_JIT_FALLBACK_STRATEGY: CUjit_option = CUjit_option::CU_JIT_FALLBACK_STRATEGY;
-/// C's `CU_JIT_GENERATE_DEBUG_INFO`: [`CUjit_option::CU_JIT_GENERATE_DEBUG_INFO`].
+/// `CU_JIT_GENERATE_DEBUG_INFO = 11`: [`CUjit_option::CU_JIT_GENERATE_DEBUG_INFO`].
 ///
 /// - In every supported header
 pub const CU_JIT_GENERATE_DEBUG_INFO: CUjit_option = CUjit_option::CU_JIT_GENERATE_DEBUG_INFO;
-/// C's `CU_JIT_LOG_VERBOSE`: [`CUjit_option::CU_JIT_LOG_VERBOSE`].
+/// `CU_JIT_LOG_VERBOSE = 12`: [`CUjit_option::CU_JIT_LOG_VERBOSE`].
 ///
 /// - In every supported header
 pub const CU_JIT_LOG_VERBOSE: CUjit_option = CUjit_option::CU_JIT_LOG_VERBOSE;
-/// C's `CU_JIT_GENERATE_LINE_INFO`: [`CUjit_option::CU_JIT_GENERATE_LINE_INFO`].
+/// `CU_JIT_GENERATE_LINE_INFO = 13`: [`CUjit_option::CU_JIT_GENERATE_LINE_INFO`].
 ///
 /// - In every supported header
 pub const CU_JIT_GENERATE_LINE_INFO: CUjit_option = CUjit_option::CU_JIT_GENERATE_LINE_INFO;
-/// C's `CU_JIT_CACHE_MODE`: [`CUjit_option::CU_JIT_CACHE_MODE`].
+/// `CU_JIT_CACHE_MODE = 14`: [`CUjit_option::CU_JIT_CACHE_MODE`].
 ///
 /// - In every supported header
 pub const CU_JIT_CACHE_MODE: CUjit_option = CUjit_option::CU_JIT_CACHE_MODE;
-/// C's `CU_JIT_NEW_SM3X_OPT`: [`CUjit_option::CU_JIT_NEW_SM3X_OPT`].
+/// `CU_JIT_NEW_SM3X_OPT = 15`: [`CUjit_option::CU_JIT_NEW_SM3X_OPT`].
 ///
 /// - In every supported header
 pub const CU_JIT_NEW_SM3X_OPT: CUjit_option = CUjit_option::CU_JIT_NEW_SM3X_OPT;
-/// C's `CU_JIT_FAST_COMPILE`: [`CUjit_option::CU_JIT_FAST_COMPILE`].
+/// `CU_JIT_FAST_COMPILE = 16`: [`CUjit_option::CU_JIT_FAST_COMPILE`].
 ///
 /// - In every supported header
 pub const CU_JIT_FAST_COMPILE: CUjit_option = CUjit_option::CU_JIT_FAST_COMPILE;
-/// C's `CU_JIT_GLOBAL_SYMBOL_NAMES`: [`CUjit_option::CU_JIT_GLOBAL_SYMBOL_NAMES`].
+/// `CU_JIT_GLOBAL_SYMBOL_NAMES = 17`: [`CUjit_option::CU_JIT_GLOBAL_SYMBOL_NAMES`].
 ///
 /// - In every supported header
 pub const CU_JIT_GLOBAL_SYMBOL_NAMES: CUjit_option = CUjit_option::CU_JIT_GLOBAL_SYMBOL_NAMES;
-/// C's `CU_JIT_GLOBAL_SYMBOL_ADDRESSES`: [`CUjit_option::CU_JIT_GLOBAL_SYMBOL_ADDRESSES`].
+/// `CU_JIT_GLOBAL_SYMBOL_ADDRESSES = 18`: [`CUjit_option::CU_JIT_GLOBAL_SYMBOL_ADDRESSES`].
 ///
 /// - In every supported header
 pub const CU_JIT_GLOBAL_SYMBOL_ADDRESSES: CUjit_option = CUjit_option::CU_JIT_GLOBAL_SYMBOL_ADDRESSES;
-/// C's `CU_JIT_GLOBAL_SYMBOL_COUNT`: [`CUjit_option::CU_JIT_GLOBAL_SYMBOL_COUNT`].
+/// `CU_JIT_GLOBAL_SYMBOL_COUNT = 19`: [`CUjit_option::CU_JIT_GLOBAL_SYMBOL_COUNT`].
 ///
 /// - In every supported header
 pub const CU_JIT_GLOBAL_SYMBOL_COUNT: CUjit_option = CUjit_option::CU_JIT_GLOBAL_SYMBOL_COUNT;
-/// C's `CU_JIT_LTO`: [`CUjit_option::CU_JIT_LTO`].
+/// `CU_JIT_LTO = 20`: [`CUjit_option::CU_JIT_LTO`].
 ///
 /// - In every supported header
 pub const CU_JIT_LTO: CUjit_option = CUjit_option::CU_JIT_LTO;
-/// C's `CU_JIT_FTZ`: [`CUjit_option::CU_JIT_FTZ`].
+/// `CU_JIT_FTZ = 21`: [`CUjit_option::CU_JIT_FTZ`].
 ///
 /// - In every supported header
 pub const CU_JIT_FTZ: CUjit_option = CUjit_option::CU_JIT_FTZ;
-/// C's `CU_JIT_PREC_DIV`: [`CUjit_option::CU_JIT_PREC_DIV`].
+/// `CU_JIT_PREC_DIV = 22`: [`CUjit_option::CU_JIT_PREC_DIV`].
 ///
 /// - In every supported header
 pub const CU_JIT_PREC_DIV: CUjit_option = CUjit_option::CU_JIT_PREC_DIV;
-/// C's `CU_JIT_PREC_SQRT`: [`CUjit_option::CU_JIT_PREC_SQRT`].
+/// `CU_JIT_PREC_SQRT = 23`: [`CUjit_option::CU_JIT_PREC_SQRT`].
 ///
 /// - In every supported header
 pub const CU_JIT_PREC_SQRT: CUjit_option = CUjit_option::CU_JIT_PREC_SQRT;
-/// C's `CU_JIT_FMA`: [`CUjit_option::CU_JIT_FMA`].
+/// `CU_JIT_FMA = 24`: [`CUjit_option::CU_JIT_FMA`].
 ///
 /// - In every supported header
 pub const CU_JIT_FMA: CUjit_option = CUjit_option::CU_JIT_FMA;
-/// C's `CU_JIT_REFERENCED_KERNEL_NAMES`: [`CUjit_option::CU_JIT_REFERENCED_KERNEL_NAMES`].
+/// `CU_JIT_REFERENCED_KERNEL_NAMES = 25`: [`CUjit_option::CU_JIT_REFERENCED_KERNEL_NAMES`].
 ///
 /// - In every supported header
 pub const CU_JIT_REFERENCED_KERNEL_NAMES: CUjit_option = CUjit_option::CU_JIT_REFERENCED_KERNEL_NAMES;
-/// C's `CU_JIT_REFERENCED_KERNEL_COUNT`: [`CUjit_option::CU_JIT_REFERENCED_KERNEL_COUNT`].
+/// `CU_JIT_REFERENCED_KERNEL_COUNT = 26`: [`CUjit_option::CU_JIT_REFERENCED_KERNEL_COUNT`].
 ///
 /// - In every supported header
 pub const CU_JIT_REFERENCED_KERNEL_COUNT: CUjit_option = CUjit_option::CU_JIT_REFERENCED_KERNEL_COUNT;
-/// C's `CU_JIT_REFERENCED_VARIABLE_NAMES`: [`CUjit_option::CU_JIT_REFERENCED_VARIABLE_NAMES`].
+/// `CU_JIT_REFERENCED_VARIABLE_NAMES = 27`: [`CUjit_option::CU_JIT_REFERENCED_VARIABLE_NAMES`].
 ///
 /// - In every supported header
 pub const CU_JIT_REFERENCED_VARIABLE_NAMES: CUjit_option = CUjit_option::CU_JIT_REFERENCED_VARIABLE_NAMES;
-/// C's `CU_JIT_REFERENCED_VARIABLE_COUNT`: [`CUjit_option::CU_JIT_REFERENCED_VARIABLE_COUNT`].
+/// `CU_JIT_REFERENCED_VARIABLE_COUNT = 28`: [`CUjit_option::CU_JIT_REFERENCED_VARIABLE_COUNT`].
 ///
 /// - In every supported header
 pub const CU_JIT_REFERENCED_VARIABLE_COUNT: CUjit_option = CUjit_option::CU_JIT_REFERENCED_VARIABLE_COUNT;
-/// C's `CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES`: [`CUjit_option::CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES`].
+/// `CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES = 29`: [`CUjit_option::CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES`].
 ///
 /// - In every supported header
 pub const CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES: CUjit_option = CUjit_option::CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES;
 #[cfg(not(cuda_ge_12000))]
-/// C's `CU_JIT_NUM_OPTIONS`: [`CUjit_option::CU_JIT_NUM_OPTIONS`].
+/// `CU_JIT_NUM_OPTIONS = 30`: [`CUjit_option::CU_JIT_NUM_OPTIONS`].
 ///
-/// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
+/// - Values: `30` in CUDA 11.7 to 11.8; `31` in CUDA 12.0 to 12.2; `32` only in CUDA 12.3; `34` in CUDA 12.4 to 12.9; `35` only in CUDA 13.0; `36` since CUDA 13.1
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -5584,24 +6721,24 @@ pub const CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES: CUjit_option = CUjit_option::
 )]
 pub const CU_JIT_NUM_OPTIONS: CUjit_option = CUjit_option::CU_JIT_NUM_OPTIONS;
 #[cfg(not(cuda_ge_12000))]
-/// C's `CU_TARGET_COMPUTE_20`: [`CUjit_target::CU_TARGET_COMPUTE_20`].
+/// `CU_TARGET_COMPUTE_20 = 20`: [`CUjit_target::CU_TARGET_COMPUTE_20`].
 ///
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 pub const CU_TARGET_COMPUTE_20: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_20;
 #[cfg(not(cuda_ge_12000))]
-/// C's `CU_TARGET_COMPUTE_21`: [`CUjit_target::CU_TARGET_COMPUTE_21`].
+/// `CU_TARGET_COMPUTE_21 = 21`: [`CUjit_target::CU_TARGET_COMPUTE_21`].
 ///
 /// - In CUDA 11.7 to 11.8; removed in 12.0
 pub const CU_TARGET_COMPUTE_21: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_21;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_JIT_POSITION_INDEPENDENT_CODE`: [`CUjit_option::CU_JIT_POSITION_INDEPENDENT_CODE`].
+/// `CU_JIT_POSITION_INDEPENDENT_CODE = 30`: [`CUjit_option::CU_JIT_POSITION_INDEPENDENT_CODE`].
 ///
 /// - Since CUDA 12.0
 pub const CU_JIT_POSITION_INDEPENDENT_CODE: CUjit_option = CUjit_option::CU_JIT_POSITION_INDEPENDENT_CODE;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_12030)))]
-/// C's `CU_JIT_NUM_OPTIONS`: [`CUjit_option::CU_JIT_NUM_OPTIONS`].
+/// `CU_JIT_NUM_OPTIONS = 31`: [`CUjit_option::CU_JIT_NUM_OPTIONS`].
 ///
-/// - As written here: since CUDA 12.0; removed in 12.3; the name: in every supported header
+/// - Values: `30` in CUDA 11.7 to 11.8; `31` in CUDA 12.0 to 12.2; `32` only in CUDA 12.3; `34` in CUDA 12.4 to 12.9; `35` only in CUDA 13.0; `36` since CUDA 13.1
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -5610,14 +6747,14 @@ pub const CU_JIT_POSITION_INDEPENDENT_CODE: CUjit_option = CUjit_option::CU_JIT_
 )]
 pub const CU_JIT_NUM_OPTIONS: CUjit_option = CUjit_option::CU_JIT_NUM_OPTIONS;
 #[cfg(cuda_ge_12030)]
-/// C's `CU_JIT_MIN_CTA_PER_SM`: [`CUjit_option::CU_JIT_MIN_CTA_PER_SM`].
+/// `CU_JIT_MIN_CTA_PER_SM = 31`: [`CUjit_option::CU_JIT_MIN_CTA_PER_SM`].
 ///
 /// - Since CUDA 12.3
 pub const CU_JIT_MIN_CTA_PER_SM: CUjit_option = CUjit_option::CU_JIT_MIN_CTA_PER_SM;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_12040)))]
-/// C's `CU_JIT_NUM_OPTIONS`: [`CUjit_option::CU_JIT_NUM_OPTIONS`].
+/// `CU_JIT_NUM_OPTIONS = 32`: [`CUjit_option::CU_JIT_NUM_OPTIONS`].
 ///
-/// - As written here: only in CUDA 12.3; the name: in every supported header
+/// - Values: `30` in CUDA 11.7 to 11.8; `31` in CUDA 12.0 to 12.2; `32` only in CUDA 12.3; `34` in CUDA 12.4 to 12.9; `35` only in CUDA 13.0; `36` since CUDA 13.1
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -5626,19 +6763,19 @@ pub const CU_JIT_MIN_CTA_PER_SM: CUjit_option = CUjit_option::CU_JIT_MIN_CTA_PER
 )]
 pub const CU_JIT_NUM_OPTIONS: CUjit_option = CUjit_option::CU_JIT_NUM_OPTIONS;
 #[cfg(cuda_ge_12040)]
-/// C's `CU_JIT_MAX_THREADS_PER_BLOCK`: [`CUjit_option::CU_JIT_MAX_THREADS_PER_BLOCK`].
+/// `CU_JIT_MAX_THREADS_PER_BLOCK = 32`: [`CUjit_option::CU_JIT_MAX_THREADS_PER_BLOCK`].
 ///
 /// - Since CUDA 12.4
 pub const CU_JIT_MAX_THREADS_PER_BLOCK: CUjit_option = CUjit_option::CU_JIT_MAX_THREADS_PER_BLOCK;
 #[cfg(cuda_ge_12040)]
-/// C's `CU_JIT_OVERRIDE_DIRECTIVE_VALUES`: [`CUjit_option::CU_JIT_OVERRIDE_DIRECTIVE_VALUES`].
+/// `CU_JIT_OVERRIDE_DIRECTIVE_VALUES = 33`: [`CUjit_option::CU_JIT_OVERRIDE_DIRECTIVE_VALUES`].
 ///
 /// - Since CUDA 12.4
 pub const CU_JIT_OVERRIDE_DIRECTIVE_VALUES: CUjit_option = CUjit_option::CU_JIT_OVERRIDE_DIRECTIVE_VALUES;
 #[cfg(all(cuda_ge_12040, not(cuda_ge_13000)))]
-/// C's `CU_JIT_NUM_OPTIONS`: [`CUjit_option::CU_JIT_NUM_OPTIONS`].
+/// `CU_JIT_NUM_OPTIONS = 34`: [`CUjit_option::CU_JIT_NUM_OPTIONS`].
 ///
-/// - As written here: since CUDA 12.4; removed in 13.0; the name: in every supported header
+/// - Values: `30` in CUDA 11.7 to 11.8; `31` in CUDA 12.0 to 12.2; `32` only in CUDA 12.3; `34` in CUDA 12.4 to 12.9; `35` only in CUDA 13.0; `36` since CUDA 13.1
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -5647,14 +6784,14 @@ pub const CU_JIT_OVERRIDE_DIRECTIVE_VALUES: CUjit_option = CUjit_option::CU_JIT_
 )]
 pub const CU_JIT_NUM_OPTIONS: CUjit_option = CUjit_option::CU_JIT_NUM_OPTIONS;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_JIT_SPLIT_COMPILE`: [`CUjit_option::CU_JIT_SPLIT_COMPILE`].
+/// `CU_JIT_SPLIT_COMPILE = 34`: [`CUjit_option::CU_JIT_SPLIT_COMPILE`].
 ///
 /// - Since CUDA 13.0
 pub const CU_JIT_SPLIT_COMPILE: CUjit_option = CUjit_option::CU_JIT_SPLIT_COMPILE;
 #[cfg(all(cuda_ge_13000, not(cuda_ge_13010)))]
-/// C's `CU_JIT_NUM_OPTIONS`: [`CUjit_option::CU_JIT_NUM_OPTIONS`].
+/// `CU_JIT_NUM_OPTIONS = 35`: [`CUjit_option::CU_JIT_NUM_OPTIONS`].
 ///
-/// - As written here: only in CUDA 13.0; the name: in every supported header
+/// - Values: `30` in CUDA 11.7 to 11.8; `31` in CUDA 12.0 to 12.2; `32` only in CUDA 12.3; `34` in CUDA 12.4 to 12.9; `35` only in CUDA 13.0; `36` since CUDA 13.1
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -5663,14 +6800,14 @@ pub const CU_JIT_SPLIT_COMPILE: CUjit_option = CUjit_option::CU_JIT_SPLIT_COMPIL
 )]
 pub const CU_JIT_NUM_OPTIONS: CUjit_option = CUjit_option::CU_JIT_NUM_OPTIONS;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_JIT_BINARY_LOADER_THREAD_COUNT`: [`CUjit_option::CU_JIT_BINARY_LOADER_THREAD_COUNT`].
+/// `CU_JIT_BINARY_LOADER_THREAD_COUNT = 35`: [`CUjit_option::CU_JIT_BINARY_LOADER_THREAD_COUNT`].
 ///
 /// - Since CUDA 13.1
 pub const CU_JIT_BINARY_LOADER_THREAD_COUNT: CUjit_option = CUjit_option::CU_JIT_BINARY_LOADER_THREAD_COUNT;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_JIT_NUM_OPTIONS`: [`CUjit_option::CU_JIT_NUM_OPTIONS`].
+/// `CU_JIT_NUM_OPTIONS = 36`: [`CUjit_option::CU_JIT_NUM_OPTIONS`].
 ///
-/// - As written here: since CUDA 13.1; the name: in every supported header
+/// - Values: `30` in CUDA 11.7 to 11.8; `31` in CUDA 12.0 to 12.2; `32` only in CUDA 12.3; `34` in CUDA 12.4 to 12.9; `35` only in CUDA 13.0; `36` since CUDA 13.1
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -5678,367 +6815,367 @@ pub const CU_JIT_BINARY_LOADER_THREAD_COUNT: CUjit_option = CUjit_option::CU_JIT
     )
 )]
 pub const CU_JIT_NUM_OPTIONS: CUjit_option = CUjit_option::CU_JIT_NUM_OPTIONS;
-/// C's `CU_TARGET_COMPUTE_30`: [`CUjit_target::CU_TARGET_COMPUTE_30`].
+/// `CU_TARGET_COMPUTE_30 = 30`: [`CUjit_target::CU_TARGET_COMPUTE_30`].
 ///
 /// - In every supported header
 pub const CU_TARGET_COMPUTE_30: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_30;
-/// C's `CU_TARGET_COMPUTE_32`: [`CUjit_target::CU_TARGET_COMPUTE_32`].
+/// `CU_TARGET_COMPUTE_32 = 32`: [`CUjit_target::CU_TARGET_COMPUTE_32`].
 ///
 /// - In every supported header
 pub const CU_TARGET_COMPUTE_32: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_32;
-/// C's `CU_TARGET_COMPUTE_35`: [`CUjit_target::CU_TARGET_COMPUTE_35`].
+/// `CU_TARGET_COMPUTE_35 = 35`: [`CUjit_target::CU_TARGET_COMPUTE_35`].
 ///
 /// - In every supported header
 pub const CU_TARGET_COMPUTE_35: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_35;
-/// C's `CU_TARGET_COMPUTE_37`: [`CUjit_target::CU_TARGET_COMPUTE_37`].
+/// `CU_TARGET_COMPUTE_37 = 37`: [`CUjit_target::CU_TARGET_COMPUTE_37`].
 ///
 /// - In every supported header
 pub const CU_TARGET_COMPUTE_37: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_37;
-/// C's `CU_TARGET_COMPUTE_50`: [`CUjit_target::CU_TARGET_COMPUTE_50`].
+/// `CU_TARGET_COMPUTE_50 = 50`: [`CUjit_target::CU_TARGET_COMPUTE_50`].
 ///
 /// - In every supported header
 pub const CU_TARGET_COMPUTE_50: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_50;
-/// C's `CU_TARGET_COMPUTE_52`: [`CUjit_target::CU_TARGET_COMPUTE_52`].
+/// `CU_TARGET_COMPUTE_52 = 52`: [`CUjit_target::CU_TARGET_COMPUTE_52`].
 ///
 /// - In every supported header
 pub const CU_TARGET_COMPUTE_52: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_52;
-/// C's `CU_TARGET_COMPUTE_53`: [`CUjit_target::CU_TARGET_COMPUTE_53`].
+/// `CU_TARGET_COMPUTE_53 = 53`: [`CUjit_target::CU_TARGET_COMPUTE_53`].
 ///
 /// - In every supported header
 pub const CU_TARGET_COMPUTE_53: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_53;
-/// C's `CU_TARGET_COMPUTE_60`: [`CUjit_target::CU_TARGET_COMPUTE_60`].
+/// `CU_TARGET_COMPUTE_60 = 60`: [`CUjit_target::CU_TARGET_COMPUTE_60`].
 ///
 /// - In every supported header
 pub const CU_TARGET_COMPUTE_60: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_60;
-/// C's `CU_TARGET_COMPUTE_61`: [`CUjit_target::CU_TARGET_COMPUTE_61`].
+/// `CU_TARGET_COMPUTE_61 = 61`: [`CUjit_target::CU_TARGET_COMPUTE_61`].
 ///
 /// - In every supported header
 pub const CU_TARGET_COMPUTE_61: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_61;
-/// C's `CU_TARGET_COMPUTE_62`: [`CUjit_target::CU_TARGET_COMPUTE_62`].
+/// `CU_TARGET_COMPUTE_62 = 62`: [`CUjit_target::CU_TARGET_COMPUTE_62`].
 ///
 /// - In every supported header
 pub const CU_TARGET_COMPUTE_62: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_62;
-/// C's `CU_TARGET_COMPUTE_70`: [`CUjit_target::CU_TARGET_COMPUTE_70`].
+/// `CU_TARGET_COMPUTE_70 = 70`: [`CUjit_target::CU_TARGET_COMPUTE_70`].
 ///
 /// - In every supported header
 pub const CU_TARGET_COMPUTE_70: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_70;
-/// C's `CU_TARGET_COMPUTE_72`: [`CUjit_target::CU_TARGET_COMPUTE_72`].
+/// `CU_TARGET_COMPUTE_72 = 72`: [`CUjit_target::CU_TARGET_COMPUTE_72`].
 ///
 /// - In every supported header
 pub const CU_TARGET_COMPUTE_72: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_72;
-/// C's `CU_TARGET_COMPUTE_75`: [`CUjit_target::CU_TARGET_COMPUTE_75`].
+/// `CU_TARGET_COMPUTE_75 = 75`: [`CUjit_target::CU_TARGET_COMPUTE_75`].
 ///
 /// - In every supported header
 pub const CU_TARGET_COMPUTE_75: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_75;
-/// C's `CU_TARGET_COMPUTE_80`: [`CUjit_target::CU_TARGET_COMPUTE_80`].
+/// `CU_TARGET_COMPUTE_80 = 80`: [`CUjit_target::CU_TARGET_COMPUTE_80`].
 ///
 /// - In every supported header
 pub const CU_TARGET_COMPUTE_80: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_80;
-/// C's `CU_TARGET_COMPUTE_86`: [`CUjit_target::CU_TARGET_COMPUTE_86`].
+/// `CU_TARGET_COMPUTE_86 = 86`: [`CUjit_target::CU_TARGET_COMPUTE_86`].
 ///
 /// - In every supported header
 pub const CU_TARGET_COMPUTE_86: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_86;
-/// C's `CU_TARGET_COMPUTE_87`: [`CUjit_target::CU_TARGET_COMPUTE_87`].
+/// `CU_TARGET_COMPUTE_87 = 87`: [`CUjit_target::CU_TARGET_COMPUTE_87`].
 ///
 /// - In every supported header
 pub const CU_TARGET_COMPUTE_87: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_87;
 #[cfg(not(cuda_ge_11080))]
-/// C's `CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW`: [`CUkernelNodeAttrID::CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW`].
+/// `CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1`: [`CUkernelNodeAttrID::CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW`].
 ///
-/// - As written here: only in CUDA 11.7; the name: in every supported header
+/// - Values: `1` only in CUDA 11.7; `CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW` since CUDA 11.8
 pub const CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW: CUkernelNodeAttrID = CUkernelNodeAttrID::CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW;
 #[cfg(not(cuda_ge_11080))]
-/// C's `CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE`: [`CUkernelNodeAttrID::CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE`].
+/// `CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE = 2`: [`CUkernelNodeAttrID::CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE`].
 ///
-/// - As written here: only in CUDA 11.7; the name: in every supported header
+/// - Values: `2` only in CUDA 11.7; `CU_LAUNCH_ATTRIBUTE_COOPERATIVE` since CUDA 11.8
 pub const CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE: CUkernelNodeAttrID = CUkernelNodeAttrID::CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE;
 #[cfg(not(cuda_ge_11080))]
-/// C's `CU_KERNEL_NODE_ATTRIBUTE_PRIORITY`: [`CUkernelNodeAttrID::CU_KERNEL_NODE_ATTRIBUTE_PRIORITY`].
+/// `CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8`: [`CUkernelNodeAttrID::CU_KERNEL_NODE_ATTRIBUTE_PRIORITY`].
 ///
-/// - As written here: only in CUDA 11.7; the name: in every supported header
+/// - Values: `8` only in CUDA 11.7; `CU_LAUNCH_ATTRIBUTE_PRIORITY` since CUDA 11.8
 pub const CU_KERNEL_NODE_ATTRIBUTE_PRIORITY: CUkernelNodeAttrID = CUkernelNodeAttrID::CU_KERNEL_NODE_ATTRIBUTE_PRIORITY;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_TARGET_COMPUTE_89`: [`CUjit_target::CU_TARGET_COMPUTE_89`].
+/// `CU_TARGET_COMPUTE_89 = 89`: [`CUjit_target::CU_TARGET_COMPUTE_89`].
 ///
 /// - Since CUDA 11.8
 pub const CU_TARGET_COMPUTE_89: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_89;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_TARGET_COMPUTE_90`: [`CUjit_target::CU_TARGET_COMPUTE_90`].
+/// `CU_TARGET_COMPUTE_90 = 90`: [`CUjit_target::CU_TARGET_COMPUTE_90`].
 ///
 /// - Since CUDA 11.8
 pub const CU_TARGET_COMPUTE_90: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_90;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_TARGET_COMPUTE_100`: [`CUjit_target::CU_TARGET_COMPUTE_100`].
+/// `CU_TARGET_COMPUTE_100 = 100`: [`CUjit_target::CU_TARGET_COMPUTE_100`].
 ///
 /// - Since CUDA 12.8
 pub const CU_TARGET_COMPUTE_100: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_100;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// C's `CU_TARGET_COMPUTE_101`: [`CUjit_target::CU_TARGET_COMPUTE_101`].
+/// `CU_TARGET_COMPUTE_101 = 101`: [`CUjit_target::CU_TARGET_COMPUTE_101`].
 ///
 /// - Since CUDA 12.8; removed in 13.0
 pub const CU_TARGET_COMPUTE_101: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_101;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_TARGET_COMPUTE_110`: [`CUjit_target::CU_TARGET_COMPUTE_110`].
+/// `CU_TARGET_COMPUTE_110 = 110`: [`CUjit_target::CU_TARGET_COMPUTE_110`].
 ///
 /// - Since CUDA 13.0
 pub const CU_TARGET_COMPUTE_110: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_110;
 #[cfg(cuda_ge_12090)]
-/// C's `CU_TARGET_COMPUTE_103`: [`CUjit_target::CU_TARGET_COMPUTE_103`].
+/// `CU_TARGET_COMPUTE_103 = 103`: [`CUjit_target::CU_TARGET_COMPUTE_103`].
 ///
 /// - Since CUDA 12.9
 pub const CU_TARGET_COMPUTE_103: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_103;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_TARGET_COMPUTE_107`: [`CUjit_target::CU_TARGET_COMPUTE_107`].
+/// `CU_TARGET_COMPUTE_107 = 107`: [`CUjit_target::CU_TARGET_COMPUTE_107`].
 ///
 /// - Since CUDA 13.4
 pub const CU_TARGET_COMPUTE_107: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_107;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_TARGET_COMPUTE_120`: [`CUjit_target::CU_TARGET_COMPUTE_120`].
+/// `CU_TARGET_COMPUTE_120 = 120`: [`CUjit_target::CU_TARGET_COMPUTE_120`].
 ///
 /// - Since CUDA 12.8
 pub const CU_TARGET_COMPUTE_120: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_120;
 #[cfg(cuda_ge_12090)]
-/// C's `CU_TARGET_COMPUTE_121`: [`CUjit_target::CU_TARGET_COMPUTE_121`].
+/// `CU_TARGET_COMPUTE_121 = 121`: [`CUjit_target::CU_TARGET_COMPUTE_121`].
 ///
 /// - Since CUDA 12.9
 pub const CU_TARGET_COMPUTE_121: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_121;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TARGET_COMPUTE_90A`: [`CUjit_target::CU_TARGET_COMPUTE_90A`].
+/// `CU_TARGET_COMPUTE_90A = 65626`: [`CUjit_target::CU_TARGET_COMPUTE_90A`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TARGET_COMPUTE_90A: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_90A;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_TARGET_COMPUTE_100A`: [`CUjit_target::CU_TARGET_COMPUTE_100A`].
+/// `CU_TARGET_COMPUTE_100A = 65636`: [`CUjit_target::CU_TARGET_COMPUTE_100A`].
 ///
 /// - Since CUDA 12.8
 pub const CU_TARGET_COMPUTE_100A: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_100A;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
-/// C's `CU_TARGET_COMPUTE_101A`: [`CUjit_target::CU_TARGET_COMPUTE_101A`].
+/// `CU_TARGET_COMPUTE_101A = 65637`: [`CUjit_target::CU_TARGET_COMPUTE_101A`].
 ///
 /// - Since CUDA 12.8; removed in 13.0
 pub const CU_TARGET_COMPUTE_101A: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_101A;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_TARGET_COMPUTE_110A`: [`CUjit_target::CU_TARGET_COMPUTE_110A`].
+/// `CU_TARGET_COMPUTE_110A = 65646`: [`CUjit_target::CU_TARGET_COMPUTE_110A`].
 ///
 /// - Since CUDA 13.0
 pub const CU_TARGET_COMPUTE_110A: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_110A;
 #[cfg(cuda_ge_12090)]
-/// C's `CU_TARGET_COMPUTE_103A`: [`CUjit_target::CU_TARGET_COMPUTE_103A`].
+/// `CU_TARGET_COMPUTE_103A = 65639`: [`CUjit_target::CU_TARGET_COMPUTE_103A`].
 ///
 /// - Since CUDA 12.9
 pub const CU_TARGET_COMPUTE_103A: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_103A;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_TARGET_COMPUTE_107A`: [`CUjit_target::CU_TARGET_COMPUTE_107A`].
+/// `CU_TARGET_COMPUTE_107A = 65643`: [`CUjit_target::CU_TARGET_COMPUTE_107A`].
 ///
 /// - Since CUDA 13.4
 pub const CU_TARGET_COMPUTE_107A: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_107A;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_TARGET_COMPUTE_120A`: [`CUjit_target::CU_TARGET_COMPUTE_120A`].
+/// `CU_TARGET_COMPUTE_120A = 65656`: [`CUjit_target::CU_TARGET_COMPUTE_120A`].
 ///
 /// - Since CUDA 12.8
 pub const CU_TARGET_COMPUTE_120A: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_120A;
 #[cfg(cuda_ge_12090)]
-/// C's `CU_TARGET_COMPUTE_121A`: [`CUjit_target::CU_TARGET_COMPUTE_121A`].
+/// `CU_TARGET_COMPUTE_121A = 65657`: [`CUjit_target::CU_TARGET_COMPUTE_121A`].
 ///
 /// - Since CUDA 12.9
 pub const CU_TARGET_COMPUTE_121A: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_121A;
 #[cfg(cuda_ge_12090)]
-/// C's `CU_TARGET_COMPUTE_100F`: [`CUjit_target::CU_TARGET_COMPUTE_100F`].
+/// `CU_TARGET_COMPUTE_100F = 131172`: [`CUjit_target::CU_TARGET_COMPUTE_100F`].
 ///
 /// - Since CUDA 12.9
 pub const CU_TARGET_COMPUTE_100F: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_100F;
 #[cfg(all(cuda_ge_12090, not(cuda_ge_13000)))]
-/// C's `CU_TARGET_COMPUTE_101F`: [`CUjit_target::CU_TARGET_COMPUTE_101F`].
+/// `CU_TARGET_COMPUTE_101F = 131173`: [`CUjit_target::CU_TARGET_COMPUTE_101F`].
 ///
 /// - Only in CUDA 12.9
 pub const CU_TARGET_COMPUTE_101F: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_101F;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_TARGET_COMPUTE_110F`: [`CUjit_target::CU_TARGET_COMPUTE_110F`].
+/// `CU_TARGET_COMPUTE_110F = 131182`: [`CUjit_target::CU_TARGET_COMPUTE_110F`].
 ///
 /// - Since CUDA 13.0
 pub const CU_TARGET_COMPUTE_110F: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_110F;
 #[cfg(cuda_ge_12090)]
-/// C's `CU_TARGET_COMPUTE_103F`: [`CUjit_target::CU_TARGET_COMPUTE_103F`].
+/// `CU_TARGET_COMPUTE_103F = 131175`: [`CUjit_target::CU_TARGET_COMPUTE_103F`].
 ///
 /// - Since CUDA 12.9
 pub const CU_TARGET_COMPUTE_103F: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_103F;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_TARGET_COMPUTE_107F`: [`CUjit_target::CU_TARGET_COMPUTE_107F`].
+/// `CU_TARGET_COMPUTE_107F = 131179`: [`CUjit_target::CU_TARGET_COMPUTE_107F`].
 ///
 /// - Since CUDA 13.4
 pub const CU_TARGET_COMPUTE_107F: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_107F;
 #[cfg(cuda_ge_12090)]
-/// C's `CU_TARGET_COMPUTE_120F`: [`CUjit_target::CU_TARGET_COMPUTE_120F`].
+/// `CU_TARGET_COMPUTE_120F = 131192`: [`CUjit_target::CU_TARGET_COMPUTE_120F`].
 ///
 /// - Since CUDA 12.9
 pub const CU_TARGET_COMPUTE_120F: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_120F;
 #[cfg(cuda_ge_12090)]
-/// C's `CU_TARGET_COMPUTE_121F`: [`CUjit_target::CU_TARGET_COMPUTE_121F`].
+/// `CU_TARGET_COMPUTE_121F = 131193`: [`CUjit_target::CU_TARGET_COMPUTE_121F`].
 ///
 /// - Since CUDA 12.9
 pub const CU_TARGET_COMPUTE_121F: CUjit_target = CUjit_target::CU_TARGET_COMPUTE_121F;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_LAUNCH_ATTRIBUTE_IGNORE`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_IGNORE`].
+/// `CU_LAUNCH_ATTRIBUTE_IGNORE = 0`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_IGNORE`].
 ///
 /// - Since CUDA 11.8
 pub const CU_LAUNCH_ATTRIBUTE_IGNORE: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_IGNORE;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW`].
+/// `CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW`].
 ///
 /// - Since CUDA 11.8
 pub const CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_LAUNCH_ATTRIBUTE_COOPERATIVE`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_COOPERATIVE`].
+/// `CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_COOPERATIVE`].
 ///
 /// - Since CUDA 11.8
 pub const CU_LAUNCH_ATTRIBUTE_COOPERATIVE: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY`].
+/// `CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY`].
 ///
 /// - Since CUDA 11.8
 pub const CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`].
+/// `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`].
 ///
 /// - Since CUDA 11.8
 pub const CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE`].
+/// `CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE`].
 ///
 /// - Since CUDA 11.8
 pub const CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION`].
+/// `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION`].
 ///
 /// - Since CUDA 11.8
 pub const CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT`].
+/// `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT = 7`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT`].
 ///
 /// - Since CUDA 11.8
 pub const CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT;
 #[cfg(cuda_ge_11080)]
-/// C's `CU_LAUNCH_ATTRIBUTE_PRIORITY`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PRIORITY`].
+/// `CU_LAUNCH_ATTRIBUTE_PRIORITY = 8`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PRIORITY`].
 ///
 /// - Since CUDA 11.8
 pub const CU_LAUNCH_ATTRIBUTE_PRIORITY: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PRIORITY;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP`].
+/// `CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP`].
 ///
 /// - Since CUDA 12.0
 pub const CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN`].
+/// `CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN = 10`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN`].
 ///
 /// - Since CUDA 12.0
 pub const CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION`].
+/// `CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION = 11`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION`].
 ///
 /// - Since CUDA 12.8
 pub const CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION;
 #[cfg(cuda_ge_12030)]
-/// C's `CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT`].
+/// `CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT = 12`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT`].
 ///
 /// - Since CUDA 12.3
 pub const CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT;
 #[cfg(cuda_ge_12040)]
-/// C's `CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE`].
+/// `CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE = 13`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE`].
 ///
 /// - Since CUDA 12.4
 pub const CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT`].
+/// `CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 14`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT`].
 ///
 /// - Since CUDA 12.5
 pub const CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING`].
+/// `CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING = 16`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING`].
 ///
 /// - Since CUDA 13.0
 pub const CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING;
 #[cfg(cuda_ge_13020)]
-/// C's `CU_LAUNCH_ATTRIBUTE_PORTABLE_CLUSTER_SIZE_MODE`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PORTABLE_CLUSTER_SIZE_MODE`].
+/// `CU_LAUNCH_ATTRIBUTE_PORTABLE_CLUSTER_SIZE_MODE = 17`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PORTABLE_CLUSTER_SIZE_MODE`].
 ///
 /// - Since CUDA 13.2
 pub const CU_LAUNCH_ATTRIBUTE_PORTABLE_CLUSTER_SIZE_MODE: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PORTABLE_CLUSTER_SIZE_MODE;
 #[cfg(cuda_ge_13020)]
-/// C's `CU_LAUNCH_ATTRIBUTE_SHARED_MEMORY_MODE`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_SHARED_MEMORY_MODE`].
+/// `CU_LAUNCH_ATTRIBUTE_SHARED_MEMORY_MODE = 18`: [`CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_SHARED_MEMORY_MODE`].
 ///
 /// - Since CUDA 13.2
 pub const CU_LAUNCH_ATTRIBUTE_SHARED_MEMORY_MODE: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_SHARED_MEMORY_MODE;
 #[cfg(cuda_ge_13020)]
-/// C's `CU_LAUNCH_PORTABLE_CLUSTER_MODE_DEFAULT`: [`CUlaunchAttributePortableClusterMode::CU_LAUNCH_PORTABLE_CLUSTER_MODE_DEFAULT`].
+/// `CU_LAUNCH_PORTABLE_CLUSTER_MODE_DEFAULT = 0`: [`CUlaunchAttributePortableClusterMode::CU_LAUNCH_PORTABLE_CLUSTER_MODE_DEFAULT`].
 ///
 /// - Since CUDA 13.2
 pub const CU_LAUNCH_PORTABLE_CLUSTER_MODE_DEFAULT: CUlaunchAttributePortableClusterMode = CUlaunchAttributePortableClusterMode::CU_LAUNCH_PORTABLE_CLUSTER_MODE_DEFAULT;
 #[cfg(cuda_ge_13020)]
-/// C's `CU_LAUNCH_PORTABLE_CLUSTER_MODE_REQUIRE_PORTABLE`: [`CUlaunchAttributePortableClusterMode::CU_LAUNCH_PORTABLE_CLUSTER_MODE_REQUIRE_PORTABLE`].
+/// `CU_LAUNCH_PORTABLE_CLUSTER_MODE_REQUIRE_PORTABLE = 1`: [`CUlaunchAttributePortableClusterMode::CU_LAUNCH_PORTABLE_CLUSTER_MODE_REQUIRE_PORTABLE`].
 ///
 /// - Since CUDA 13.2
 pub const CU_LAUNCH_PORTABLE_CLUSTER_MODE_REQUIRE_PORTABLE: CUlaunchAttributePortableClusterMode = CUlaunchAttributePortableClusterMode::CU_LAUNCH_PORTABLE_CLUSTER_MODE_REQUIRE_PORTABLE;
 #[cfg(cuda_ge_13020)]
-/// C's `CU_LAUNCH_PORTABLE_CLUSTER_MODE_ALLOW_NON_PORTABLE`: [`CUlaunchAttributePortableClusterMode::CU_LAUNCH_PORTABLE_CLUSTER_MODE_ALLOW_NON_PORTABLE`].
+/// `CU_LAUNCH_PORTABLE_CLUSTER_MODE_ALLOW_NON_PORTABLE = 2`: [`CUlaunchAttributePortableClusterMode::CU_LAUNCH_PORTABLE_CLUSTER_MODE_ALLOW_NON_PORTABLE`].
 ///
 /// - Since CUDA 13.2
 pub const CU_LAUNCH_PORTABLE_CLUSTER_MODE_ALLOW_NON_PORTABLE: CUlaunchAttributePortableClusterMode = CUlaunchAttributePortableClusterMode::CU_LAUNCH_PORTABLE_CLUSTER_MODE_ALLOW_NON_PORTABLE;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT`: [`CUlaunchMemSyncDomain::CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT`].
+/// `CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT = 0`: [`CUlaunchMemSyncDomain::CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT`].
 ///
 /// - Since CUDA 12.0
 pub const CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT: CUlaunchMemSyncDomain = CUlaunchMemSyncDomain::CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE`: [`CUlaunchMemSyncDomain::CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE`].
+/// `CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE = 1`: [`CUlaunchMemSyncDomain::CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE`].
 ///
 /// - Since CUDA 12.0
 pub const CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE: CUlaunchMemSyncDomain = CUlaunchMemSyncDomain::CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE`: [`CUlibraryOption::CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE`].
+/// `CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE = 0`: [`CUlibraryOption::CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE`].
 ///
 /// - Since CUDA 12.0
 pub const CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE: CUlibraryOption = CUlibraryOption::CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_LIBRARY_BINARY_IS_PRESERVED`: [`CUlibraryOption::CU_LIBRARY_BINARY_IS_PRESERVED`].
+/// `CU_LIBRARY_BINARY_IS_PRESERVED = 1`: [`CUlibraryOption::CU_LIBRARY_BINARY_IS_PRESERVED`].
 ///
 /// - Since CUDA 12.0
 pub const CU_LIBRARY_BINARY_IS_PRESERVED: CUlibraryOption = CUlibraryOption::CU_LIBRARY_BINARY_IS_PRESERVED;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_LIBRARY_NUM_OPTIONS`: [`CUlibraryOption::CU_LIBRARY_NUM_OPTIONS`].
+/// `CU_LIBRARY_NUM_OPTIONS = 2`: [`CUlibraryOption::CU_LIBRARY_NUM_OPTIONS`].
 ///
 /// - Since CUDA 12.0
 pub const CU_LIBRARY_NUM_OPTIONS: CUlibraryOption = CUlibraryOption::CU_LIBRARY_NUM_OPTIONS;
-/// C's `CU_LIMIT_STACK_SIZE`: [`CUlimit::CU_LIMIT_STACK_SIZE`].
+/// `CU_LIMIT_STACK_SIZE = 0`: [`CUlimit::CU_LIMIT_STACK_SIZE`].
 ///
 /// - In every supported header
 pub const CU_LIMIT_STACK_SIZE: CUlimit = CUlimit::CU_LIMIT_STACK_SIZE;
-/// C's `CU_LIMIT_PRINTF_FIFO_SIZE`: [`CUlimit::CU_LIMIT_PRINTF_FIFO_SIZE`].
+/// `CU_LIMIT_PRINTF_FIFO_SIZE = 1`: [`CUlimit::CU_LIMIT_PRINTF_FIFO_SIZE`].
 ///
 /// - In every supported header
 pub const CU_LIMIT_PRINTF_FIFO_SIZE: CUlimit = CUlimit::CU_LIMIT_PRINTF_FIFO_SIZE;
-/// C's `CU_LIMIT_MALLOC_HEAP_SIZE`: [`CUlimit::CU_LIMIT_MALLOC_HEAP_SIZE`].
+/// `CU_LIMIT_MALLOC_HEAP_SIZE = 2`: [`CUlimit::CU_LIMIT_MALLOC_HEAP_SIZE`].
 ///
 /// - In every supported header
 pub const CU_LIMIT_MALLOC_HEAP_SIZE: CUlimit = CUlimit::CU_LIMIT_MALLOC_HEAP_SIZE;
-/// C's `CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH`: [`CUlimit::CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH`].
+/// `CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH = 3`: [`CUlimit::CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH`].
 ///
 /// - In every supported header
 pub const CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH: CUlimit = CUlimit::CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH;
-/// C's `CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT`: [`CUlimit::CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT`].
+/// `CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT = 4`: [`CUlimit::CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT`].
 ///
 /// - In every supported header
 pub const CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: CUlimit = CUlimit::CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT;
-/// C's `CU_LIMIT_MAX_L2_FETCH_GRANULARITY`: [`CUlimit::CU_LIMIT_MAX_L2_FETCH_GRANULARITY`].
+/// `CU_LIMIT_MAX_L2_FETCH_GRANULARITY = 5`: [`CUlimit::CU_LIMIT_MAX_L2_FETCH_GRANULARITY`].
 ///
 /// - In every supported header
 pub const CU_LIMIT_MAX_L2_FETCH_GRANULARITY: CUlimit = CUlimit::CU_LIMIT_MAX_L2_FETCH_GRANULARITY;
-/// C's `CU_LIMIT_PERSISTING_L2_CACHE_SIZE`: [`CUlimit::CU_LIMIT_PERSISTING_L2_CACHE_SIZE`].
+/// `CU_LIMIT_PERSISTING_L2_CACHE_SIZE = 6`: [`CUlimit::CU_LIMIT_PERSISTING_L2_CACHE_SIZE`].
 ///
 /// - In every supported header
 pub const CU_LIMIT_PERSISTING_L2_CACHE_SIZE: CUlimit = CUlimit::CU_LIMIT_PERSISTING_L2_CACHE_SIZE;
 #[cfg(not(cuda_ge_12050))]
-/// C's `CU_LIMIT_MAX`: [`CUlimit::CU_LIMIT_MAX`].
+/// `CU_LIMIT_MAX = 7`: [`CUlimit::CU_LIMIT_MAX`].
 ///
-/// - As written here: in CUDA 11.7 to 12.4; removed in 12.5; the name: in every supported header
+/// - Values: `7` in CUDA 11.7 to 12.4; `10` in CUDA 12.5 to 13.3; `11` since CUDA 13.4
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -6047,24 +7184,24 @@ pub const CU_LIMIT_PERSISTING_L2_CACHE_SIZE: CUlimit = CUlimit::CU_LIMIT_PERSIST
 )]
 pub const CU_LIMIT_MAX: CUlimit = CUlimit::CU_LIMIT_MAX;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_LIMIT_SHMEM_SIZE`: [`CUlimit::CU_LIMIT_SHMEM_SIZE`].
+/// `CU_LIMIT_SHMEM_SIZE = 7`: [`CUlimit::CU_LIMIT_SHMEM_SIZE`].
 ///
 /// - Since CUDA 12.5
 pub const CU_LIMIT_SHMEM_SIZE: CUlimit = CUlimit::CU_LIMIT_SHMEM_SIZE;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_LIMIT_CIG_ENABLED`: [`CUlimit::CU_LIMIT_CIG_ENABLED`].
+/// `CU_LIMIT_CIG_ENABLED = 8`: [`CUlimit::CU_LIMIT_CIG_ENABLED`].
 ///
 /// - Since CUDA 12.5
 pub const CU_LIMIT_CIG_ENABLED: CUlimit = CUlimit::CU_LIMIT_CIG_ENABLED;
 #[cfg(cuda_ge_12050)]
-/// C's `CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED`: [`CUlimit::CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED`].
+/// `CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED = 9`: [`CUlimit::CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED`].
 ///
 /// - Since CUDA 12.5
 pub const CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED: CUlimit = CUlimit::CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED;
 #[cfg(all(cuda_ge_12050, not(cuda_ge_13040)))]
-/// C's `CU_LIMIT_MAX`: [`CUlimit::CU_LIMIT_MAX`].
+/// `CU_LIMIT_MAX = 10`: [`CUlimit::CU_LIMIT_MAX`].
 ///
-/// - As written here: since CUDA 12.5; removed in 13.4; the name: in every supported header
+/// - Values: `7` in CUDA 11.7 to 12.4; `10` in CUDA 12.5 to 13.3; `11` since CUDA 13.4
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -6073,14 +7210,14 @@ pub const CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED: CUlimit = CUlimit::CU_LIMIT_CIG_S
 )]
 pub const CU_LIMIT_MAX: CUlimit = CUlimit::CU_LIMIT_MAX;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_LIMIT_PER_BLOCK_MEMORY_SIZE`: [`CUlimit::CU_LIMIT_PER_BLOCK_MEMORY_SIZE`].
+/// `CU_LIMIT_PER_BLOCK_MEMORY_SIZE = 10`: [`CUlimit::CU_LIMIT_PER_BLOCK_MEMORY_SIZE`].
 ///
 /// - Since CUDA 13.4
 pub const CU_LIMIT_PER_BLOCK_MEMORY_SIZE: CUlimit = CUlimit::CU_LIMIT_PER_BLOCK_MEMORY_SIZE;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_LIMIT_MAX`: [`CUlimit::CU_LIMIT_MAX`].
+/// `CU_LIMIT_MAX = 11`: [`CUlimit::CU_LIMIT_MAX`].
 ///
-/// - As written here: since CUDA 13.4; the name: in every supported header
+/// - Values: `7` in CUDA 11.7 to 12.4; `10` in CUDA 12.5 to 13.3; `11` since CUDA 13.4
 #[cfg_attr(
     feature = "compat-0-3",
     deprecated(
@@ -6089,63 +7226,63 @@ pub const CU_LIMIT_PER_BLOCK_MEMORY_SIZE: CUlimit = CUlimit::CU_LIMIT_PER_BLOCK_
 )]
 pub const CU_LIMIT_MAX: CUlimit = CUlimit::CU_LIMIT_MAX;
 #[cfg(cuda_ge_12090)]
-/// C's `CU_LOG_LEVEL_ERROR`: [`CUlogLevel::CU_LOG_LEVEL_ERROR`].
+/// `CU_LOG_LEVEL_ERROR = 0`: [`CUlogLevel::CU_LOG_LEVEL_ERROR`].
 ///
 /// - Since CUDA 12.9
 pub const CU_LOG_LEVEL_ERROR: CUlogLevel = CUlogLevel::CU_LOG_LEVEL_ERROR;
 #[cfg(cuda_ge_12090)]
-/// C's `CU_LOG_LEVEL_WARNING`: [`CUlogLevel::CU_LOG_LEVEL_WARNING`].
+/// `CU_LOG_LEVEL_WARNING = 1`: [`CUlogLevel::CU_LOG_LEVEL_WARNING`].
 ///
 /// - Since CUDA 12.9
 pub const CU_LOG_LEVEL_WARNING: CUlogLevel = CUlogLevel::CU_LOG_LEVEL_WARNING;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_LOGICAL_ENDPOINT_FLAG_NONE`: [`CUlogicalEndpointFlag::CU_LOGICAL_ENDPOINT_FLAG_NONE`].
+/// `CU_LOGICAL_ENDPOINT_FLAG_NONE = 0`: [`CUlogicalEndpointFlag::CU_LOGICAL_ENDPOINT_FLAG_NONE`].
 ///
 /// - Since CUDA 13.3
 pub const CU_LOGICAL_ENDPOINT_FLAG_NONE: CUlogicalEndpointFlag = CUlogicalEndpointFlag::CU_LOGICAL_ENDPOINT_FLAG_NONE;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_LOGICAL_ENDPOINT_FLAG_COUNTED_OPS`: [`CUlogicalEndpointFlag::CU_LOGICAL_ENDPOINT_FLAG_COUNTED_OPS`].
+/// `CU_LOGICAL_ENDPOINT_FLAG_COUNTED_OPS = 1`: [`CUlogicalEndpointFlag::CU_LOGICAL_ENDPOINT_FLAG_COUNTED_OPS`].
 ///
 /// - Since CUDA 13.3
 pub const CU_LOGICAL_ENDPOINT_FLAG_COUNTED_OPS: CUlogicalEndpointFlag = CUlogicalEndpointFlag::CU_LOGICAL_ENDPOINT_FLAG_COUNTED_OPS;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_LOGICAL_ENDPOINT_IPC_HANDLE_TYPE_NONE`: [`CUlogicalEndpointIpcHandleType::CU_LOGICAL_ENDPOINT_IPC_HANDLE_TYPE_NONE`].
+/// `CU_LOGICAL_ENDPOINT_IPC_HANDLE_TYPE_NONE = 0`: [`CUlogicalEndpointIpcHandleType::CU_LOGICAL_ENDPOINT_IPC_HANDLE_TYPE_NONE`].
 ///
 /// - Since CUDA 13.3
 pub const CU_LOGICAL_ENDPOINT_IPC_HANDLE_TYPE_NONE: CUlogicalEndpointIpcHandleType = CUlogicalEndpointIpcHandleType::CU_LOGICAL_ENDPOINT_IPC_HANDLE_TYPE_NONE;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_LOGICAL_ENDPOINT_IPC_HANDLE_TYPE_FABRIC`: [`CUlogicalEndpointIpcHandleType::CU_LOGICAL_ENDPOINT_IPC_HANDLE_TYPE_FABRIC`].
+/// `CU_LOGICAL_ENDPOINT_IPC_HANDLE_TYPE_FABRIC = 1`: [`CUlogicalEndpointIpcHandleType::CU_LOGICAL_ENDPOINT_IPC_HANDLE_TYPE_FABRIC`].
 ///
 /// - Since CUDA 13.3
 pub const CU_LOGICAL_ENDPOINT_IPC_HANDLE_TYPE_FABRIC: CUlogicalEndpointIpcHandleType = CUlogicalEndpointIpcHandleType::CU_LOGICAL_ENDPOINT_IPC_HANDLE_TYPE_FABRIC;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_LOGICAL_ENDPOINT_TYPE_INVALID`: [`CUlogicalEndpointType::CU_LOGICAL_ENDPOINT_TYPE_INVALID`].
+/// `CU_LOGICAL_ENDPOINT_TYPE_INVALID = 0`: [`CUlogicalEndpointType::CU_LOGICAL_ENDPOINT_TYPE_INVALID`].
 ///
 /// - Since CUDA 13.3
 pub const CU_LOGICAL_ENDPOINT_TYPE_INVALID: CUlogicalEndpointType = CUlogicalEndpointType::CU_LOGICAL_ENDPOINT_TYPE_INVALID;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_LOGICAL_ENDPOINT_TYPE_UNICAST`: [`CUlogicalEndpointType::CU_LOGICAL_ENDPOINT_TYPE_UNICAST`].
+/// `CU_LOGICAL_ENDPOINT_TYPE_UNICAST = 1`: [`CUlogicalEndpointType::CU_LOGICAL_ENDPOINT_TYPE_UNICAST`].
 ///
 /// - Since CUDA 13.3
 pub const CU_LOGICAL_ENDPOINT_TYPE_UNICAST: CUlogicalEndpointType = CUlogicalEndpointType::CU_LOGICAL_ENDPOINT_TYPE_UNICAST;
 #[cfg(cuda_ge_13030)]
-/// C's `CU_LOGICAL_ENDPOINT_TYPE_MULTICAST`: [`CUlogicalEndpointType::CU_LOGICAL_ENDPOINT_TYPE_MULTICAST`].
+/// `CU_LOGICAL_ENDPOINT_TYPE_MULTICAST = 2`: [`CUlogicalEndpointType::CU_LOGICAL_ENDPOINT_TYPE_MULTICAST`].
 ///
 /// - Since CUDA 13.3
 pub const CU_LOGICAL_ENDPOINT_TYPE_MULTICAST: CUlogicalEndpointType = CUlogicalEndpointType::CU_LOGICAL_ENDPOINT_TYPE_MULTICAST;
-/// C's `CU_MEM_ACCESS_FLAGS_PROT_NONE`: [`CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_NONE`].
+/// `CU_MEM_ACCESS_FLAGS_PROT_NONE = 0`: [`CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_NONE`].
 ///
 /// - In every supported header
 pub const CU_MEM_ACCESS_FLAGS_PROT_NONE: CUmemAccess_flags = CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_NONE;
-/// C's `CU_MEM_ACCESS_FLAGS_PROT_READ`: [`CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READ`].
+/// `CU_MEM_ACCESS_FLAGS_PROT_READ = 1`: [`CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READ`].
 ///
 /// - In every supported header
 pub const CU_MEM_ACCESS_FLAGS_PROT_READ: CUmemAccess_flags = CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READ;
-/// C's `CU_MEM_ACCESS_FLAGS_PROT_READWRITE`: [`CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE`].
+/// `CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3`: [`CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE`].
 ///
 /// - In every supported header
 pub const CU_MEM_ACCESS_FLAGS_PROT_READWRITE: CUmemAccess_flags = CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-/// C's `CU_MEM_ACCESS_FLAGS_PROT_MAX`: [`CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_MAX`].
+/// `CU_MEM_ACCESS_FLAGS_PROT_MAX = 2147483647`: [`CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_MAX`].
 ///
 /// - In every supported header
 #[cfg_attr(
@@ -6155,44 +7292,44 @@ pub const CU_MEM_ACCESS_FLAGS_PROT_READWRITE: CUmemAccess_flags = CUmemAccess_fl
     )
 )]
 pub const CU_MEM_ACCESS_FLAGS_PROT_MAX: CUmemAccess_flags = CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_MAX;
-/// C's `CU_MEM_ALLOCATION_COMP_NONE`: [`CUmemAllocationCompType::CU_MEM_ALLOCATION_COMP_NONE`].
+/// `CU_MEM_ALLOCATION_COMP_NONE = 0`: [`CUmemAllocationCompType::CU_MEM_ALLOCATION_COMP_NONE`].
 ///
 /// - In every supported header
 pub const CU_MEM_ALLOCATION_COMP_NONE: CUmemAllocationCompType = CUmemAllocationCompType::CU_MEM_ALLOCATION_COMP_NONE;
-/// C's `CU_MEM_ALLOCATION_COMP_GENERIC`: [`CUmemAllocationCompType::CU_MEM_ALLOCATION_COMP_GENERIC`].
+/// `CU_MEM_ALLOCATION_COMP_GENERIC = 1`: [`CUmemAllocationCompType::CU_MEM_ALLOCATION_COMP_GENERIC`].
 ///
 /// - In every supported header
 pub const CU_MEM_ALLOCATION_COMP_GENERIC: CUmemAllocationCompType = CUmemAllocationCompType::CU_MEM_ALLOCATION_COMP_GENERIC;
-/// C's `CU_MEM_ALLOC_GRANULARITY_MINIMUM`: [`CUmemAllocationGranularity_flags::CU_MEM_ALLOC_GRANULARITY_MINIMUM`].
+/// `CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0`: [`CUmemAllocationGranularity_flags::CU_MEM_ALLOC_GRANULARITY_MINIMUM`].
 ///
 /// - In every supported header
 pub const CU_MEM_ALLOC_GRANULARITY_MINIMUM: CUmemAllocationGranularity_flags = CUmemAllocationGranularity_flags::CU_MEM_ALLOC_GRANULARITY_MINIMUM;
-/// C's `CU_MEM_ALLOC_GRANULARITY_RECOMMENDED`: [`CUmemAllocationGranularity_flags::CU_MEM_ALLOC_GRANULARITY_RECOMMENDED`].
+/// `CU_MEM_ALLOC_GRANULARITY_RECOMMENDED = 1`: [`CUmemAllocationGranularity_flags::CU_MEM_ALLOC_GRANULARITY_RECOMMENDED`].
 ///
 /// - In every supported header
 pub const CU_MEM_ALLOC_GRANULARITY_RECOMMENDED: CUmemAllocationGranularity_flags = CUmemAllocationGranularity_flags::CU_MEM_ALLOC_GRANULARITY_RECOMMENDED;
-/// C's `CU_MEM_HANDLE_TYPE_NONE`: [`CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_NONE`].
+/// `CU_MEM_HANDLE_TYPE_NONE = 0`: [`CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_NONE`].
 ///
 /// - In every supported header
 pub const CU_MEM_HANDLE_TYPE_NONE: CUmemAllocationHandleType = CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_NONE;
-/// C's `CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR`: [`CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR`].
+/// `CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 1`: [`CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR`].
 ///
 /// - In every supported header
 pub const CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR: CUmemAllocationHandleType = CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
-/// C's `CU_MEM_HANDLE_TYPE_WIN32`: [`CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_WIN32`].
+/// `CU_MEM_HANDLE_TYPE_WIN32 = 2`: [`CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_WIN32`].
 ///
 /// - In every supported header
 pub const CU_MEM_HANDLE_TYPE_WIN32: CUmemAllocationHandleType = CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_WIN32;
-/// C's `CU_MEM_HANDLE_TYPE_WIN32_KMT`: [`CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_WIN32_KMT`].
+/// `CU_MEM_HANDLE_TYPE_WIN32_KMT = 4`: [`CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_WIN32_KMT`].
 ///
 /// - In every supported header
 pub const CU_MEM_HANDLE_TYPE_WIN32_KMT: CUmemAllocationHandleType = CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_WIN32_KMT;
 #[cfg(cuda_ge_12030)]
-/// C's `CU_MEM_HANDLE_TYPE_FABRIC`: [`CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_FABRIC`].
+/// `CU_MEM_HANDLE_TYPE_FABRIC = 8`: [`CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_FABRIC`].
 ///
 /// - Since CUDA 12.3
 pub const CU_MEM_HANDLE_TYPE_FABRIC: CUmemAllocationHandleType = CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_FABRIC;
-/// C's `CU_MEM_HANDLE_TYPE_MAX`: [`CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_MAX`].
+/// `CU_MEM_HANDLE_TYPE_MAX = 2147483647`: [`CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_MAX`].
 ///
 /// - In every supported header
 #[cfg_attr(
@@ -6202,20 +7339,20 @@ pub const CU_MEM_HANDLE_TYPE_FABRIC: CUmemAllocationHandleType = CUmemAllocation
     )
 )]
 pub const CU_MEM_HANDLE_TYPE_MAX: CUmemAllocationHandleType = CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_MAX;
-/// C's `CU_MEM_ALLOCATION_TYPE_INVALID`: [`CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_INVALID`].
+/// `CU_MEM_ALLOCATION_TYPE_INVALID = 0`: [`CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_INVALID`].
 ///
 /// - In every supported header
 pub const CU_MEM_ALLOCATION_TYPE_INVALID: CUmemAllocationType = CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_INVALID;
-/// C's `CU_MEM_ALLOCATION_TYPE_PINNED`: [`CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED`].
+/// `CU_MEM_ALLOCATION_TYPE_PINNED = 1`: [`CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED`].
 ///
 /// - In every supported header
 pub const CU_MEM_ALLOCATION_TYPE_PINNED: CUmemAllocationType = CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_MEM_ALLOCATION_TYPE_MANAGED`: [`CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_MANAGED`].
+/// `CU_MEM_ALLOCATION_TYPE_MANAGED = 2`: [`CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_MANAGED`].
 ///
 /// - Since CUDA 13.0
 pub const CU_MEM_ALLOCATION_TYPE_MANAGED: CUmemAllocationType = CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_MANAGED;
-/// C's `CU_MEM_ALLOCATION_TYPE_MAX`: [`CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_MAX`].
+/// `CU_MEM_ALLOCATION_TYPE_MAX = 2147483647`: [`CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_MAX`].
 ///
 /// - In every supported header
 #[cfg_attr(
@@ -6225,81 +7362,81 @@ pub const CU_MEM_ALLOCATION_TYPE_MANAGED: CUmemAllocationType = CUmemAllocationT
     )
 )]
 pub const CU_MEM_ALLOCATION_TYPE_MAX: CUmemAllocationType = CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_MAX;
-/// C's `CU_MEM_ATTACH_GLOBAL`: [`CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL`].
+/// `CU_MEM_ATTACH_GLOBAL = 1`: [`CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL`].
 ///
 /// - In every supported header
 pub const CU_MEM_ATTACH_GLOBAL: CUmemAttach_flags = CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL;
-/// C's `CU_MEM_ATTACH_HOST`: [`CUmemAttach_flags::CU_MEM_ATTACH_HOST`].
+/// `CU_MEM_ATTACH_HOST = 2`: [`CUmemAttach_flags::CU_MEM_ATTACH_HOST`].
 ///
 /// - In every supported header
 pub const CU_MEM_ATTACH_HOST: CUmemAttach_flags = CUmemAttach_flags::CU_MEM_ATTACH_HOST;
-/// C's `CU_MEM_ATTACH_SINGLE`: [`CUmemAttach_flags::CU_MEM_ATTACH_SINGLE`].
+/// `CU_MEM_ATTACH_SINGLE = 4`: [`CUmemAttach_flags::CU_MEM_ATTACH_SINGLE`].
 ///
 /// - In every supported header
 pub const CU_MEM_ATTACH_SINGLE: CUmemAttach_flags = CUmemAttach_flags::CU_MEM_ATTACH_SINGLE;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_MEM_DECOMPRESS_UNSUPPORTED`: [`CUmemDecompressAlgorithm::CU_MEM_DECOMPRESS_UNSUPPORTED`].
+/// `CU_MEM_DECOMPRESS_UNSUPPORTED = 0`: [`CUmemDecompressAlgorithm::CU_MEM_DECOMPRESS_UNSUPPORTED`].
 ///
 /// - Since CUDA 12.8
 pub const CU_MEM_DECOMPRESS_UNSUPPORTED: CUmemDecompressAlgorithm = CUmemDecompressAlgorithm::CU_MEM_DECOMPRESS_UNSUPPORTED;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE`: [`CUmemDecompressAlgorithm::CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE`].
+/// `CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE = 1`: [`CUmemDecompressAlgorithm::CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE`].
 ///
 /// - Since CUDA 12.8
 pub const CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE: CUmemDecompressAlgorithm = CUmemDecompressAlgorithm::CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY`: [`CUmemDecompressAlgorithm::CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY`].
+/// `CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY = 2`: [`CUmemDecompressAlgorithm::CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY`].
 ///
 /// - Since CUDA 12.8
 pub const CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY: CUmemDecompressAlgorithm = CUmemDecompressAlgorithm::CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY;
 #[cfg(cuda_ge_12090)]
-/// C's `CU_MEM_DECOMPRESS_ALGORITHM_LZ4`: [`CUmemDecompressAlgorithm::CU_MEM_DECOMPRESS_ALGORITHM_LZ4`].
+/// `CU_MEM_DECOMPRESS_ALGORITHM_LZ4 = 4`: [`CUmemDecompressAlgorithm::CU_MEM_DECOMPRESS_ALGORITHM_LZ4`].
 ///
 /// - Since CUDA 12.9
 pub const CU_MEM_DECOMPRESS_ALGORITHM_LZ4: CUmemDecompressAlgorithm = CUmemDecompressAlgorithm::CU_MEM_DECOMPRESS_ALGORITHM_LZ4;
-/// C's `CU_MEM_HANDLE_TYPE_GENERIC`: [`CUmemHandleType::CU_MEM_HANDLE_TYPE_GENERIC`].
+/// `CU_MEM_HANDLE_TYPE_GENERIC = 0`: [`CUmemHandleType::CU_MEM_HANDLE_TYPE_GENERIC`].
 ///
 /// - In every supported header
 pub const CU_MEM_HANDLE_TYPE_GENERIC: CUmemHandleType = CUmemHandleType::CU_MEM_HANDLE_TYPE_GENERIC;
-/// C's `CU_MEM_LOCATION_TYPE_INVALID`: [`CUmemLocationType::CU_MEM_LOCATION_TYPE_INVALID`].
+/// `CU_MEM_LOCATION_TYPE_INVALID = 0`: [`CUmemLocationType::CU_MEM_LOCATION_TYPE_INVALID`].
 ///
 /// - In every supported header
 pub const CU_MEM_LOCATION_TYPE_INVALID: CUmemLocationType = CUmemLocationType::CU_MEM_LOCATION_TYPE_INVALID;
 #[cfg(cuda_ge_13000)]
-/// C's `CU_MEM_LOCATION_TYPE_NONE`: [`CUmemLocationType::CU_MEM_LOCATION_TYPE_NONE`].
+/// `CU_MEM_LOCATION_TYPE_NONE = 0`: [`CUmemLocationType::CU_MEM_LOCATION_TYPE_NONE`].
 ///
 /// - Since CUDA 13.0
 pub const CU_MEM_LOCATION_TYPE_NONE: CUmemLocationType = CUmemLocationType::CU_MEM_LOCATION_TYPE_NONE;
-/// C's `CU_MEM_LOCATION_TYPE_DEVICE`: [`CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE`].
+/// `CU_MEM_LOCATION_TYPE_DEVICE = 1`: [`CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE`].
 ///
 /// - In every supported header
 pub const CU_MEM_LOCATION_TYPE_DEVICE: CUmemLocationType = CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
 #[cfg(cuda_ge_12020)]
-/// C's `CU_MEM_LOCATION_TYPE_HOST`: [`CUmemLocationType::CU_MEM_LOCATION_TYPE_HOST`].
+/// `CU_MEM_LOCATION_TYPE_HOST = 2`: [`CUmemLocationType::CU_MEM_LOCATION_TYPE_HOST`].
 ///
 /// - Since CUDA 12.2
 pub const CU_MEM_LOCATION_TYPE_HOST: CUmemLocationType = CUmemLocationType::CU_MEM_LOCATION_TYPE_HOST;
 #[cfg(cuda_ge_12020)]
-/// C's `CU_MEM_LOCATION_TYPE_HOST_NUMA`: [`CUmemLocationType::CU_MEM_LOCATION_TYPE_HOST_NUMA`].
+/// `CU_MEM_LOCATION_TYPE_HOST_NUMA = 3`: [`CUmemLocationType::CU_MEM_LOCATION_TYPE_HOST_NUMA`].
 ///
 /// - Since CUDA 12.2
 pub const CU_MEM_LOCATION_TYPE_HOST_NUMA: CUmemLocationType = CUmemLocationType::CU_MEM_LOCATION_TYPE_HOST_NUMA;
 #[cfg(cuda_ge_12020)]
-/// C's `CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT`: [`CUmemLocationType::CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT`].
+/// `CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT = 4`: [`CUmemLocationType::CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT`].
 ///
 /// - Since CUDA 12.2
 pub const CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT: CUmemLocationType = CUmemLocationType::CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT;
 #[cfg(cuda_ge_13020)]
-/// C's `CU_MEM_LOCATION_TYPE_INVISIBLE`: [`CUmemLocationType::CU_MEM_LOCATION_TYPE_INVISIBLE`].
+/// `CU_MEM_LOCATION_TYPE_INVISIBLE = 5`: [`CUmemLocationType::CU_MEM_LOCATION_TYPE_INVISIBLE`].
 ///
 /// - Since CUDA 13.2
 pub const CU_MEM_LOCATION_TYPE_INVISIBLE: CUmemLocationType = CUmemLocationType::CU_MEM_LOCATION_TYPE_INVISIBLE;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_MEM_LOCATION_TYPE_DEVICE_LOCALITY_DOMAIN`: [`CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE_LOCALITY_DOMAIN`].
+/// `CU_MEM_LOCATION_TYPE_DEVICE_LOCALITY_DOMAIN = 6`: [`CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE_LOCALITY_DOMAIN`].
 ///
 /// - Since CUDA 13.4
 pub const CU_MEM_LOCATION_TYPE_DEVICE_LOCALITY_DOMAIN: CUmemLocationType = CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE_LOCALITY_DOMAIN;
-/// C's `CU_MEM_LOCATION_TYPE_MAX`: [`CUmemLocationType::CU_MEM_LOCATION_TYPE_MAX`].
+/// `CU_MEM_LOCATION_TYPE_MAX = 2147483647`: [`CUmemLocationType::CU_MEM_LOCATION_TYPE_MAX`].
 ///
 /// - In every supported header
 #[cfg_attr(
@@ -6309,1537 +7446,1559 @@ pub const CU_MEM_LOCATION_TYPE_DEVICE_LOCALITY_DOMAIN: CUmemLocationType = CUmem
     )
 )]
 pub const CU_MEM_LOCATION_TYPE_MAX: CUmemLocationType = CUmemLocationType::CU_MEM_LOCATION_TYPE_MAX;
-/// C's `CU_MEM_OPERATION_TYPE_MAP`: [`CUmemOperationType::CU_MEM_OPERATION_TYPE_MAP`].
+/// `CU_MEM_OPERATION_TYPE_MAP = 1`: [`CUmemOperationType::CU_MEM_OPERATION_TYPE_MAP`].
 ///
 /// - In every supported header
 pub const CU_MEM_OPERATION_TYPE_MAP: CUmemOperationType = CUmemOperationType::CU_MEM_OPERATION_TYPE_MAP;
-/// C's `CU_MEM_OPERATION_TYPE_UNMAP`: [`CUmemOperationType::CU_MEM_OPERATION_TYPE_UNMAP`].
+/// `CU_MEM_OPERATION_TYPE_UNMAP = 2`: [`CUmemOperationType::CU_MEM_OPERATION_TYPE_UNMAP`].
 ///
 /// - In every supported header
 pub const CU_MEM_OPERATION_TYPE_UNMAP: CUmemOperationType = CUmemOperationType::CU_MEM_OPERATION_TYPE_UNMAP;
-/// C's `CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES`].
+/// `CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES = 1`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES`].
 ///
 /// - In every supported header
 pub const CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES: CUmemPool_attribute = CUmemPool_attribute::CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES;
-/// C's `CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC`].
+/// `CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC = 2`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC`].
 ///
 /// - In every supported header
 pub const CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC: CUmemPool_attribute = CUmemPool_attribute::CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC;
-/// C's `CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES`].
+/// `CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES = 3`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES`].
 ///
 /// - In every supported header
 pub const CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES: CUmemPool_attribute = CUmemPool_attribute::CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES;
-/// C's `CU_MEMPOOL_ATTR_RELEASE_THRESHOLD`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD`].
+/// `CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD`].
 ///
 /// - In every supported header
 pub const CU_MEMPOOL_ATTR_RELEASE_THRESHOLD: CUmemPool_attribute = CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD;
-/// C's `CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT`].
+/// `CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT = 5`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT`].
 ///
 /// - In every supported header
 pub const CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT: CUmemPool_attribute = CUmemPool_attribute::CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT;
-/// C's `CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH`].
+/// `CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH = 6`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH`].
 ///
 /// - In every supported header
 pub const CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH: CUmemPool_attribute = CUmemPool_attribute::CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH;
-/// C's `CU_MEMPOOL_ATTR_USED_MEM_CURRENT`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_CURRENT`].
+/// `CU_MEMPOOL_ATTR_USED_MEM_CURRENT = 7`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_CURRENT`].
 ///
 /// - In every supported header
 pub const CU_MEMPOOL_ATTR_USED_MEM_CURRENT: CUmemPool_attribute = CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_CURRENT;
-/// C's `CU_MEMPOOL_ATTR_USED_MEM_HIGH`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_HIGH`].
+/// `CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_HIGH`].
 ///
 /// - In every supported header
 pub const CU_MEMPOOL_ATTR_USED_MEM_HIGH: CUmemPool_attribute = CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_HIGH;
 #[cfg(cuda_ge_13020)]
-/// C's `CU_MEMPOOL_ATTR_ALLOCATION_TYPE`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_ALLOCATION_TYPE`].
+/// `CU_MEMPOOL_ATTR_ALLOCATION_TYPE = 9`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_ALLOCATION_TYPE`].
 ///
 /// - Since CUDA 13.2
 pub const CU_MEMPOOL_ATTR_ALLOCATION_TYPE: CUmemPool_attribute = CUmemPool_attribute::CU_MEMPOOL_ATTR_ALLOCATION_TYPE;
 #[cfg(cuda_ge_13020)]
-/// C's `CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES`].
+/// `CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES = 10`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES`].
 ///
 /// - Since CUDA 13.2
 pub const CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES: CUmemPool_attribute = CUmemPool_attribute::CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES;
 #[cfg(cuda_ge_13020)]
-/// C's `CU_MEMPOOL_ATTR_LOCATION_ID`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_LOCATION_ID`].
+/// `CU_MEMPOOL_ATTR_LOCATION_ID = 11`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_LOCATION_ID`].
 ///
 /// - Since CUDA 13.2
 pub const CU_MEMPOOL_ATTR_LOCATION_ID: CUmemPool_attribute = CUmemPool_attribute::CU_MEMPOOL_ATTR_LOCATION_ID;
 #[cfg(cuda_ge_13020)]
-/// C's `CU_MEMPOOL_ATTR_LOCATION_TYPE`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_LOCATION_TYPE`].
+/// `CU_MEMPOOL_ATTR_LOCATION_TYPE = 12`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_LOCATION_TYPE`].
 ///
 /// - Since CUDA 13.2
 pub const CU_MEMPOOL_ATTR_LOCATION_TYPE: CUmemPool_attribute = CUmemPool_attribute::CU_MEMPOOL_ATTR_LOCATION_TYPE;
 #[cfg(cuda_ge_13020)]
-/// C's `CU_MEMPOOL_ATTR_MAX_POOL_SIZE`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_MAX_POOL_SIZE`].
+/// `CU_MEMPOOL_ATTR_MAX_POOL_SIZE = 13`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_MAX_POOL_SIZE`].
 ///
 /// - Since CUDA 13.2
 pub const CU_MEMPOOL_ATTR_MAX_POOL_SIZE: CUmemPool_attribute = CUmemPool_attribute::CU_MEMPOOL_ATTR_MAX_POOL_SIZE;
 #[cfg(cuda_ge_13020)]
-/// C's `CU_MEMPOOL_ATTR_HW_DECOMPRESS_ENABLED`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_HW_DECOMPRESS_ENABLED`].
+/// `CU_MEMPOOL_ATTR_HW_DECOMPRESS_ENABLED = 14`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_HW_DECOMPRESS_ENABLED`].
 ///
 /// - Since CUDA 13.2
 pub const CU_MEMPOOL_ATTR_HW_DECOMPRESS_ENABLED: CUmemPool_attribute = CUmemPool_attribute::CU_MEMPOOL_ATTR_HW_DECOMPRESS_ENABLED;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID`].
+/// `CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID = 15`: [`CUmemPool_attribute::CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID`].
 ///
 /// - Since CUDA 13.4
 pub const CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID: CUmemPool_attribute = CUmemPool_attribute::CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE`: [`CUmemRangeFlags::CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE`].
+/// `CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE = 1`: [`CUmemRangeFlags::CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE`].
 ///
 /// - Since CUDA 12.8
 pub const CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE: CUmemRangeFlags = CUmemRangeFlags::CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE;
-/// C's `CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD`: [`CUmemRangeHandleType::CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD`].
+/// `CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD = 1`: [`CUmemRangeHandleType::CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD`].
 ///
 /// - In every supported header
 pub const CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD: CUmemRangeHandleType = CUmemRangeHandleType::CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD;
-/// C's `CU_MEM_RANGE_HANDLE_TYPE_MAX`: [`CUmemRangeHandleType::CU_MEM_RANGE_HANDLE_TYPE_MAX`].
+/// `CU_MEM_RANGE_HANDLE_TYPE_MAX = 2147483647`: [`CUmemRangeHandleType::CU_MEM_RANGE_HANDLE_TYPE_MAX`].
 ///
 /// - In every supported header
 pub const CU_MEM_RANGE_HANDLE_TYPE_MAX: CUmemRangeHandleType = CUmemRangeHandleType::CU_MEM_RANGE_HANDLE_TYPE_MAX;
-/// C's `CU_MEM_ADVISE_SET_READ_MOSTLY`: [`CUmem_advise::CU_MEM_ADVISE_SET_READ_MOSTLY`].
+/// `CU_MEM_ADVISE_SET_READ_MOSTLY = 1`: [`CUmem_advise::CU_MEM_ADVISE_SET_READ_MOSTLY`].
 ///
 /// - In every supported header
 pub const CU_MEM_ADVISE_SET_READ_MOSTLY: CUmem_advise = CUmem_advise::CU_MEM_ADVISE_SET_READ_MOSTLY;
-/// C's `CU_MEM_ADVISE_UNSET_READ_MOSTLY`: [`CUmem_advise::CU_MEM_ADVISE_UNSET_READ_MOSTLY`].
+/// `CU_MEM_ADVISE_UNSET_READ_MOSTLY = 2`: [`CUmem_advise::CU_MEM_ADVISE_UNSET_READ_MOSTLY`].
 ///
 /// - In every supported header
 pub const CU_MEM_ADVISE_UNSET_READ_MOSTLY: CUmem_advise = CUmem_advise::CU_MEM_ADVISE_UNSET_READ_MOSTLY;
-/// C's `CU_MEM_ADVISE_SET_PREFERRED_LOCATION`: [`CUmem_advise::CU_MEM_ADVISE_SET_PREFERRED_LOCATION`].
+/// `CU_MEM_ADVISE_SET_PREFERRED_LOCATION = 3`: [`CUmem_advise::CU_MEM_ADVISE_SET_PREFERRED_LOCATION`].
 ///
 /// - In every supported header
 pub const CU_MEM_ADVISE_SET_PREFERRED_LOCATION: CUmem_advise = CUmem_advise::CU_MEM_ADVISE_SET_PREFERRED_LOCATION;
-/// C's `CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION`: [`CUmem_advise::CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION`].
+/// `CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION = 4`: [`CUmem_advise::CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION`].
 ///
 /// - In every supported header
 pub const CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION: CUmem_advise = CUmem_advise::CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION;
-/// C's `CU_MEM_ADVISE_SET_ACCESSED_BY`: [`CUmem_advise::CU_MEM_ADVISE_SET_ACCESSED_BY`].
+/// `CU_MEM_ADVISE_SET_ACCESSED_BY = 5`: [`CUmem_advise::CU_MEM_ADVISE_SET_ACCESSED_BY`].
 ///
 /// - In every supported header
 pub const CU_MEM_ADVISE_SET_ACCESSED_BY: CUmem_advise = CUmem_advise::CU_MEM_ADVISE_SET_ACCESSED_BY;
-/// C's `CU_MEM_ADVISE_UNSET_ACCESSED_BY`: [`CUmem_advise::CU_MEM_ADVISE_UNSET_ACCESSED_BY`].
+/// `CU_MEM_ADVISE_UNSET_ACCESSED_BY = 6`: [`CUmem_advise::CU_MEM_ADVISE_UNSET_ACCESSED_BY`].
 ///
 /// - In every supported header
 pub const CU_MEM_ADVISE_UNSET_ACCESSED_BY: CUmem_advise = CUmem_advise::CU_MEM_ADVISE_UNSET_ACCESSED_BY;
-/// C's `CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY`: [`CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY`].
+/// `CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY = 1`: [`CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY`].
 ///
 /// - In every supported header
 pub const CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY: CUmem_range_attribute = CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY;
-/// C's `CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION`: [`CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION`].
+/// `CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION = 2`: [`CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION`].
 ///
 /// - In every supported header
 pub const CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION: CUmem_range_attribute = CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION;
-/// C's `CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY`: [`CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY`].
+/// `CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY = 3`: [`CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY`].
 ///
 /// - In every supported header
 pub const CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY: CUmem_range_attribute = CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY;
-/// C's `CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION`: [`CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION`].
+/// `CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION = 4`: [`CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION`].
 ///
 /// - In every supported header
 pub const CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION: CUmem_range_attribute = CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION;
 #[cfg(cuda_ge_12020)]
-/// C's `CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE`: [`CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE`].
+/// `CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE = 5`: [`CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE`].
 ///
 /// - Since CUDA 12.2
 pub const CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE: CUmem_range_attribute = CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE;
 #[cfg(cuda_ge_12020)]
-/// C's `CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID`: [`CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID`].
+/// `CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID = 6`: [`CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID`].
 ///
 /// - Since CUDA 12.2
 pub const CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID: CUmem_range_attribute = CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID;
 #[cfg(cuda_ge_12020)]
-/// C's `CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE`: [`CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE`].
+/// `CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE = 7`: [`CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE`].
 ///
 /// - Since CUDA 12.2
 pub const CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE: CUmem_range_attribute = CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE;
 #[cfg(cuda_ge_12020)]
-/// C's `CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID`: [`CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID`].
+/// `CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID = 8`: [`CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID`].
 ///
 /// - Since CUDA 12.2
 pub const CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID: CUmem_range_attribute = CUmem_range_attribute::CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_MEMCPY_OPERAND_TYPE_POINTER`: [`CUmemcpy3DOperandType::CU_MEMCPY_OPERAND_TYPE_POINTER`].
+/// `CU_MEMCPY_OPERAND_TYPE_POINTER = 1`: [`CUmemcpy3DOperandType::CU_MEMCPY_OPERAND_TYPE_POINTER`].
 ///
 /// - Since CUDA 12.8
 pub const CU_MEMCPY_OPERAND_TYPE_POINTER: CUmemcpy3DOperandType = CUmemcpy3DOperandType::CU_MEMCPY_OPERAND_TYPE_POINTER;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_MEMCPY_OPERAND_TYPE_ARRAY`: [`CUmemcpy3DOperandType::CU_MEMCPY_OPERAND_TYPE_ARRAY`].
+/// `CU_MEMCPY_OPERAND_TYPE_ARRAY = 2`: [`CUmemcpy3DOperandType::CU_MEMCPY_OPERAND_TYPE_ARRAY`].
 ///
 /// - Since CUDA 12.8
 pub const CU_MEMCPY_OPERAND_TYPE_ARRAY: CUmemcpy3DOperandType = CUmemcpy3DOperandType::CU_MEMCPY_OPERAND_TYPE_ARRAY;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_MEMCPY_OPERAND_TYPE_MAX`: [`CUmemcpy3DOperandType::CU_MEMCPY_OPERAND_TYPE_MAX`].
+/// `CU_MEMCPY_OPERAND_TYPE_MAX = 2147483647`: [`CUmemcpy3DOperandType::CU_MEMCPY_OPERAND_TYPE_MAX`].
 ///
 /// - Since CUDA 12.8
 pub const CU_MEMCPY_OPERAND_TYPE_MAX: CUmemcpy3DOperandType = CUmemcpy3DOperandType::CU_MEMCPY_OPERAND_TYPE_MAX;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_MEMCPY_FLAG_DEFAULT`: [`CUmemcpyFlags::CU_MEMCPY_FLAG_DEFAULT`].
+/// `CU_MEMCPY_FLAG_DEFAULT = 0`: [`CUmemcpyFlags::CU_MEMCPY_FLAG_DEFAULT`].
 ///
 /// - Since CUDA 12.8
 pub const CU_MEMCPY_FLAG_DEFAULT: CUmemcpyFlags = CUmemcpyFlags::CU_MEMCPY_FLAG_DEFAULT;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE`: [`CUmemcpyFlags::CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE`].
+/// `CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE = 1`: [`CUmemcpyFlags::CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE`].
 ///
 /// - Since CUDA 12.8
 pub const CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE: CUmemcpyFlags = CUmemcpyFlags::CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_MEMCPY_SRC_ACCESS_ORDER_INVALID`: [`CUmemcpySrcAccessOrder::CU_MEMCPY_SRC_ACCESS_ORDER_INVALID`].
+/// `CU_MEMCPY_SRC_ACCESS_ORDER_INVALID = 0`: [`CUmemcpySrcAccessOrder::CU_MEMCPY_SRC_ACCESS_ORDER_INVALID`].
 ///
 /// - Since CUDA 12.8
 pub const CU_MEMCPY_SRC_ACCESS_ORDER_INVALID: CUmemcpySrcAccessOrder = CUmemcpySrcAccessOrder::CU_MEMCPY_SRC_ACCESS_ORDER_INVALID;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_MEMCPY_SRC_ACCESS_ORDER_STREAM`: [`CUmemcpySrcAccessOrder::CU_MEMCPY_SRC_ACCESS_ORDER_STREAM`].
+/// `CU_MEMCPY_SRC_ACCESS_ORDER_STREAM = 1`: [`CUmemcpySrcAccessOrder::CU_MEMCPY_SRC_ACCESS_ORDER_STREAM`].
 ///
 /// - Since CUDA 12.8
 pub const CU_MEMCPY_SRC_ACCESS_ORDER_STREAM: CUmemcpySrcAccessOrder = CUmemcpySrcAccessOrder::CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL`: [`CUmemcpySrcAccessOrder::CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL`].
+/// `CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL = 2`: [`CUmemcpySrcAccessOrder::CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL`].
 ///
 /// - Since CUDA 12.8
 pub const CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL: CUmemcpySrcAccessOrder = CUmemcpySrcAccessOrder::CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_MEMCPY_SRC_ACCESS_ORDER_ANY`: [`CUmemcpySrcAccessOrder::CU_MEMCPY_SRC_ACCESS_ORDER_ANY`].
+/// `CU_MEMCPY_SRC_ACCESS_ORDER_ANY = 3`: [`CUmemcpySrcAccessOrder::CU_MEMCPY_SRC_ACCESS_ORDER_ANY`].
 ///
 /// - Since CUDA 12.8
 pub const CU_MEMCPY_SRC_ACCESS_ORDER_ANY: CUmemcpySrcAccessOrder = CUmemcpySrcAccessOrder::CU_MEMCPY_SRC_ACCESS_ORDER_ANY;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_MEMCPY_SRC_ACCESS_ORDER_MAX`: [`CUmemcpySrcAccessOrder::CU_MEMCPY_SRC_ACCESS_ORDER_MAX`].
+/// `CU_MEMCPY_SRC_ACCESS_ORDER_MAX = 2147483647`: [`CUmemcpySrcAccessOrder::CU_MEMCPY_SRC_ACCESS_ORDER_MAX`].
 ///
 /// - Since CUDA 12.8
 pub const CU_MEMCPY_SRC_ACCESS_ORDER_MAX: CUmemcpySrcAccessOrder = CUmemcpySrcAccessOrder::CU_MEMCPY_SRC_ACCESS_ORDER_MAX;
-/// C's `CU_MEMORYTYPE_HOST`: [`CUmemorytype::CU_MEMORYTYPE_HOST`].
+/// `CU_MEMORYTYPE_HOST = 1`: [`CUmemorytype::CU_MEMORYTYPE_HOST`].
 ///
 /// - In every supported header
 pub const CU_MEMORYTYPE_HOST: CUmemorytype = CUmemorytype::CU_MEMORYTYPE_HOST;
-/// C's `CU_MEMORYTYPE_DEVICE`: [`CUmemorytype::CU_MEMORYTYPE_DEVICE`].
+/// `CU_MEMORYTYPE_DEVICE = 2`: [`CUmemorytype::CU_MEMORYTYPE_DEVICE`].
 ///
 /// - In every supported header
 pub const CU_MEMORYTYPE_DEVICE: CUmemorytype = CUmemorytype::CU_MEMORYTYPE_DEVICE;
-/// C's `CU_MEMORYTYPE_ARRAY`: [`CUmemorytype::CU_MEMORYTYPE_ARRAY`].
+/// `CU_MEMORYTYPE_ARRAY = 3`: [`CUmemorytype::CU_MEMORYTYPE_ARRAY`].
 ///
 /// - In every supported header
 pub const CU_MEMORYTYPE_ARRAY: CUmemorytype = CUmemorytype::CU_MEMORYTYPE_ARRAY;
-/// C's `CU_MEMORYTYPE_UNIFIED`: [`CUmemorytype::CU_MEMORYTYPE_UNIFIED`].
+/// `CU_MEMORYTYPE_UNIFIED = 4`: [`CUmemorytype::CU_MEMORYTYPE_UNIFIED`].
 ///
 /// - In every supported header
 pub const CU_MEMORYTYPE_UNIFIED: CUmemorytype = CUmemorytype::CU_MEMORYTYPE_UNIFIED;
-/// C's `CU_MODULE_EAGER_LOADING`: [`CUmoduleLoadingMode::CU_MODULE_EAGER_LOADING`].
+/// `CU_MODULE_EAGER_LOADING = 1`: [`CUmoduleLoadingMode::CU_MODULE_EAGER_LOADING`].
 ///
 /// - In every supported header
 pub const CU_MODULE_EAGER_LOADING: CUmoduleLoadingMode = CUmoduleLoadingMode::CU_MODULE_EAGER_LOADING;
-/// C's `CU_MODULE_LAZY_LOADING`: [`CUmoduleLoadingMode::CU_MODULE_LAZY_LOADING`].
+/// `CU_MODULE_LAZY_LOADING = 2`: [`CUmoduleLoadingMode::CU_MODULE_LAZY_LOADING`].
 ///
 /// - In every supported header
 pub const CU_MODULE_LAZY_LOADING: CUmoduleLoadingMode = CUmoduleLoadingMode::CU_MODULE_LAZY_LOADING;
 #[cfg(cuda_ge_12010)]
-/// C's `CU_MULTICAST_GRANULARITY_MINIMUM`: [`CUmulticastGranularity_flags::CU_MULTICAST_GRANULARITY_MINIMUM`].
+/// `CU_MULTICAST_GRANULARITY_MINIMUM = 0`: [`CUmulticastGranularity_flags::CU_MULTICAST_GRANULARITY_MINIMUM`].
 ///
 /// - Since CUDA 12.1
 pub const CU_MULTICAST_GRANULARITY_MINIMUM: CUmulticastGranularity_flags = CUmulticastGranularity_flags::CU_MULTICAST_GRANULARITY_MINIMUM;
 #[cfg(cuda_ge_12010)]
-/// C's `CU_MULTICAST_GRANULARITY_RECOMMENDED`: [`CUmulticastGranularity_flags::CU_MULTICAST_GRANULARITY_RECOMMENDED`].
+/// `CU_MULTICAST_GRANULARITY_RECOMMENDED = 1`: [`CUmulticastGranularity_flags::CU_MULTICAST_GRANULARITY_RECOMMENDED`].
 ///
 /// - Since CUDA 12.1
 pub const CU_MULTICAST_GRANULARITY_RECOMMENDED: CUmulticastGranularity_flags = CUmulticastGranularity_flags::CU_MULTICAST_GRANULARITY_RECOMMENDED;
-/// C's `CU_OCCUPANCY_DEFAULT`: [`CUoccupancy_flags::CU_OCCUPANCY_DEFAULT`].
+/// `CU_OCCUPANCY_DEFAULT = 0`: [`CUoccupancy_flags::CU_OCCUPANCY_DEFAULT`].
 ///
 /// - In every supported header
 pub const CU_OCCUPANCY_DEFAULT: CUoccupancy_flags = CUoccupancy_flags::CU_OCCUPANCY_DEFAULT;
-/// C's `CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE`: [`CUoccupancy_flags::CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE`].
+/// `CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE = 1`: [`CUoccupancy_flags::CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE`].
 ///
 /// - In every supported header
 pub const CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE: CUoccupancy_flags = CUoccupancy_flags::CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE;
-/// C's `CU_POINTER_ATTRIBUTE_CONTEXT`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_CONTEXT`].
+/// `CU_POINTER_ATTRIBUTE_CONTEXT = 1`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_CONTEXT`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_CONTEXT: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_CONTEXT;
-/// C's `CU_POINTER_ATTRIBUTE_MEMORY_TYPE`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE`].
+/// `CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_MEMORY_TYPE: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE;
-/// C's `CU_POINTER_ATTRIBUTE_DEVICE_POINTER`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_DEVICE_POINTER`].
+/// `CU_POINTER_ATTRIBUTE_DEVICE_POINTER = 3`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_DEVICE_POINTER`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_DEVICE_POINTER: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_DEVICE_POINTER;
-/// C's `CU_POINTER_ATTRIBUTE_HOST_POINTER`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_HOST_POINTER`].
+/// `CU_POINTER_ATTRIBUTE_HOST_POINTER = 4`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_HOST_POINTER`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_HOST_POINTER: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_HOST_POINTER;
-/// C's `CU_POINTER_ATTRIBUTE_P2P_TOKENS`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_P2P_TOKENS`].
+/// `CU_POINTER_ATTRIBUTE_P2P_TOKENS = 5`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_P2P_TOKENS`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_P2P_TOKENS: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_P2P_TOKENS;
-/// C's `CU_POINTER_ATTRIBUTE_SYNC_MEMOPS`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_SYNC_MEMOPS`].
+/// `CU_POINTER_ATTRIBUTE_SYNC_MEMOPS = 6`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_SYNC_MEMOPS`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_SYNC_MEMOPS;
-/// C's `CU_POINTER_ATTRIBUTE_BUFFER_ID`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_BUFFER_ID`].
+/// `CU_POINTER_ATTRIBUTE_BUFFER_ID = 7`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_BUFFER_ID`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_BUFFER_ID: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_BUFFER_ID;
-/// C's `CU_POINTER_ATTRIBUTE_IS_MANAGED`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_IS_MANAGED`].
+/// `CU_POINTER_ATTRIBUTE_IS_MANAGED = 8`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_IS_MANAGED`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_IS_MANAGED: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_IS_MANAGED;
-/// C's `CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL`].
+/// `CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL;
-/// C's `CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE`].
+/// `CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE = 10`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE;
-/// C's `CU_POINTER_ATTRIBUTE_RANGE_START_ADDR`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_RANGE_START_ADDR`].
+/// `CU_POINTER_ATTRIBUTE_RANGE_START_ADDR = 11`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_RANGE_START_ADDR`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_RANGE_START_ADDR;
-/// C's `CU_POINTER_ATTRIBUTE_RANGE_SIZE`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_RANGE_SIZE`].
+/// `CU_POINTER_ATTRIBUTE_RANGE_SIZE = 12`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_RANGE_SIZE`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_RANGE_SIZE: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_RANGE_SIZE;
-/// C's `CU_POINTER_ATTRIBUTE_MAPPED`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_MAPPED`].
+/// `CU_POINTER_ATTRIBUTE_MAPPED = 13`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_MAPPED`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_MAPPED: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_MAPPED;
-/// C's `CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES`].
+/// `CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES = 14`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES;
-/// C's `CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE`].
+/// `CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE = 15`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE;
-/// C's `CU_POINTER_ATTRIBUTE_ACCESS_FLAGS`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_ACCESS_FLAGS`].
+/// `CU_POINTER_ATTRIBUTE_ACCESS_FLAGS = 16`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_ACCESS_FLAGS`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_ACCESS_FLAGS: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_ACCESS_FLAGS;
-/// C's `CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE`].
+/// `CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE = 17`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE;
-/// C's `CU_POINTER_ATTRIBUTE_MAPPING_SIZE`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_MAPPING_SIZE`].
+/// `CU_POINTER_ATTRIBUTE_MAPPING_SIZE = 18`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_MAPPING_SIZE`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_MAPPING_SIZE: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_MAPPING_SIZE;
-/// C's `CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR`].
+/// `CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR = 19`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR;
-/// C's `CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID`].
+/// `CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID = 20`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID`].
 ///
 /// - In every supported header
 pub const CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE`].
+/// `CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE = 21`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE`].
 ///
 /// - Since CUDA 12.8
 pub const CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_POINTER_ATTRIBUTE_LOCALITY_DOMAIN_ORDINAL`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_LOCALITY_DOMAIN_ORDINAL`].
+/// `CU_POINTER_ATTRIBUTE_LOCALITY_DOMAIN_ORDINAL = 22`: [`CUpointer_attribute::CU_POINTER_ATTRIBUTE_LOCALITY_DOMAIN_ORDINAL`].
 ///
 /// - Since CUDA 13.4
 pub const CU_POINTER_ATTRIBUTE_LOCALITY_DOMAIN_ORDINAL: CUpointer_attribute = CUpointer_attribute::CU_POINTER_ATTRIBUTE_LOCALITY_DOMAIN_ORDINAL;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_PROCESS_STATE_RUNNING`: [`CUprocessState::CU_PROCESS_STATE_RUNNING`].
+/// `CU_PROCESS_STATE_RUNNING = 0`: [`CUprocessState::CU_PROCESS_STATE_RUNNING`].
 ///
 /// - Since CUDA 12.8
 pub const CU_PROCESS_STATE_RUNNING: CUprocessState = CUprocessState::CU_PROCESS_STATE_RUNNING;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_PROCESS_STATE_LOCKED`: [`CUprocessState::CU_PROCESS_STATE_LOCKED`].
+/// `CU_PROCESS_STATE_LOCKED = 1`: [`CUprocessState::CU_PROCESS_STATE_LOCKED`].
 ///
 /// - Since CUDA 12.8
 pub const CU_PROCESS_STATE_LOCKED: CUprocessState = CUprocessState::CU_PROCESS_STATE_LOCKED;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_PROCESS_STATE_CHECKPOINTED`: [`CUprocessState::CU_PROCESS_STATE_CHECKPOINTED`].
+/// `CU_PROCESS_STATE_CHECKPOINTED = 2`: [`CUprocessState::CU_PROCESS_STATE_CHECKPOINTED`].
 ///
 /// - Since CUDA 12.8
 pub const CU_PROCESS_STATE_CHECKPOINTED: CUprocessState = CUprocessState::CU_PROCESS_STATE_CHECKPOINTED;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_PROCESS_STATE_FAILED`: [`CUprocessState::CU_PROCESS_STATE_FAILED`].
+/// `CU_PROCESS_STATE_FAILED = 3`: [`CUprocessState::CU_PROCESS_STATE_FAILED`].
 ///
 /// - Since CUDA 12.8
 pub const CU_PROCESS_STATE_FAILED: CUprocessState = CUprocessState::CU_PROCESS_STATE_FAILED;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_PROCESS_STATE_CHECKPOINTING`: [`CUprocessState::CU_PROCESS_STATE_CHECKPOINTING`].
+/// `CU_PROCESS_STATE_CHECKPOINTING = 4`: [`CUprocessState::CU_PROCESS_STATE_CHECKPOINTING`].
 ///
 /// - Since CUDA 13.4
 pub const CU_PROCESS_STATE_CHECKPOINTING: CUprocessState = CUprocessState::CU_PROCESS_STATE_CHECKPOINTING;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_PROCESS_STATE_RESTORING`: [`CUprocessState::CU_PROCESS_STATE_RESTORING`].
+/// `CU_PROCESS_STATE_RESTORING = 5`: [`CUprocessState::CU_PROCESS_STATE_RESTORING`].
 ///
 /// - Since CUDA 13.4
 pub const CU_PROCESS_STATE_RESTORING: CUprocessState = CUprocessState::CU_PROCESS_STATE_RESTORING;
-/// C's `CU_RES_VIEW_FORMAT_NONE`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_NONE`].
+/// `CU_RES_VIEW_FORMAT_NONE = 0`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_NONE`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_NONE: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_NONE;
-/// C's `CU_RES_VIEW_FORMAT_UINT_1X8`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_1X8`].
+/// `CU_RES_VIEW_FORMAT_UINT_1X8 = 1`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_1X8`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_UINT_1X8: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_1X8;
-/// C's `CU_RES_VIEW_FORMAT_UINT_2X8`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_2X8`].
+/// `CU_RES_VIEW_FORMAT_UINT_2X8 = 2`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_2X8`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_UINT_2X8: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_2X8;
-/// C's `CU_RES_VIEW_FORMAT_UINT_4X8`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_4X8`].
+/// `CU_RES_VIEW_FORMAT_UINT_4X8 = 3`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_4X8`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_UINT_4X8: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_4X8;
-/// C's `CU_RES_VIEW_FORMAT_SINT_1X8`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_1X8`].
+/// `CU_RES_VIEW_FORMAT_SINT_1X8 = 4`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_1X8`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_SINT_1X8: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_1X8;
-/// C's `CU_RES_VIEW_FORMAT_SINT_2X8`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_2X8`].
+/// `CU_RES_VIEW_FORMAT_SINT_2X8 = 5`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_2X8`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_SINT_2X8: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_2X8;
-/// C's `CU_RES_VIEW_FORMAT_SINT_4X8`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_4X8`].
+/// `CU_RES_VIEW_FORMAT_SINT_4X8 = 6`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_4X8`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_SINT_4X8: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_4X8;
-/// C's `CU_RES_VIEW_FORMAT_UINT_1X16`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_1X16`].
+/// `CU_RES_VIEW_FORMAT_UINT_1X16 = 7`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_1X16`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_UINT_1X16: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_1X16;
-/// C's `CU_RES_VIEW_FORMAT_UINT_2X16`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_2X16`].
+/// `CU_RES_VIEW_FORMAT_UINT_2X16 = 8`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_2X16`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_UINT_2X16: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_2X16;
-/// C's `CU_RES_VIEW_FORMAT_UINT_4X16`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_4X16`].
+/// `CU_RES_VIEW_FORMAT_UINT_4X16 = 9`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_4X16`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_UINT_4X16: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_4X16;
-/// C's `CU_RES_VIEW_FORMAT_SINT_1X16`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_1X16`].
+/// `CU_RES_VIEW_FORMAT_SINT_1X16 = 10`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_1X16`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_SINT_1X16: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_1X16;
-/// C's `CU_RES_VIEW_FORMAT_SINT_2X16`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_2X16`].
+/// `CU_RES_VIEW_FORMAT_SINT_2X16 = 11`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_2X16`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_SINT_2X16: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_2X16;
-/// C's `CU_RES_VIEW_FORMAT_SINT_4X16`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_4X16`].
+/// `CU_RES_VIEW_FORMAT_SINT_4X16 = 12`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_4X16`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_SINT_4X16: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_4X16;
-/// C's `CU_RES_VIEW_FORMAT_UINT_1X32`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_1X32`].
+/// `CU_RES_VIEW_FORMAT_UINT_1X32 = 13`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_1X32`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_UINT_1X32: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_1X32;
-/// C's `CU_RES_VIEW_FORMAT_UINT_2X32`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_2X32`].
+/// `CU_RES_VIEW_FORMAT_UINT_2X32 = 14`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_2X32`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_UINT_2X32: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_2X32;
-/// C's `CU_RES_VIEW_FORMAT_UINT_4X32`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_4X32`].
+/// `CU_RES_VIEW_FORMAT_UINT_4X32 = 15`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_4X32`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_UINT_4X32: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_UINT_4X32;
-/// C's `CU_RES_VIEW_FORMAT_SINT_1X32`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_1X32`].
+/// `CU_RES_VIEW_FORMAT_SINT_1X32 = 16`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_1X32`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_SINT_1X32: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_1X32;
-/// C's `CU_RES_VIEW_FORMAT_SINT_2X32`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_2X32`].
+/// `CU_RES_VIEW_FORMAT_SINT_2X32 = 17`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_2X32`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_SINT_2X32: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_2X32;
-/// C's `CU_RES_VIEW_FORMAT_SINT_4X32`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_4X32`].
+/// `CU_RES_VIEW_FORMAT_SINT_4X32 = 18`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_4X32`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_SINT_4X32: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_SINT_4X32;
-/// C's `CU_RES_VIEW_FORMAT_FLOAT_1X16`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_FLOAT_1X16`].
+/// `CU_RES_VIEW_FORMAT_FLOAT_1X16 = 19`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_FLOAT_1X16`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_FLOAT_1X16: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_FLOAT_1X16;
-/// C's `CU_RES_VIEW_FORMAT_FLOAT_2X16`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_FLOAT_2X16`].
+/// `CU_RES_VIEW_FORMAT_FLOAT_2X16 = 20`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_FLOAT_2X16`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_FLOAT_2X16: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_FLOAT_2X16;
-/// C's `CU_RES_VIEW_FORMAT_FLOAT_4X16`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_FLOAT_4X16`].
+/// `CU_RES_VIEW_FORMAT_FLOAT_4X16 = 21`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_FLOAT_4X16`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_FLOAT_4X16: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_FLOAT_4X16;
-/// C's `CU_RES_VIEW_FORMAT_FLOAT_1X32`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_FLOAT_1X32`].
+/// `CU_RES_VIEW_FORMAT_FLOAT_1X32 = 22`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_FLOAT_1X32`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_FLOAT_1X32: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_FLOAT_1X32;
-/// C's `CU_RES_VIEW_FORMAT_FLOAT_2X32`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_FLOAT_2X32`].
+/// `CU_RES_VIEW_FORMAT_FLOAT_2X32 = 23`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_FLOAT_2X32`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_FLOAT_2X32: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_FLOAT_2X32;
-/// C's `CU_RES_VIEW_FORMAT_FLOAT_4X32`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_FLOAT_4X32`].
+/// `CU_RES_VIEW_FORMAT_FLOAT_4X32 = 24`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_FLOAT_4X32`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_FLOAT_4X32: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_FLOAT_4X32;
-/// C's `CU_RES_VIEW_FORMAT_UNSIGNED_BC1`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC1`].
+/// `CU_RES_VIEW_FORMAT_UNSIGNED_BC1 = 25`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC1`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_UNSIGNED_BC1: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC1;
-/// C's `CU_RES_VIEW_FORMAT_UNSIGNED_BC2`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC2`].
+/// `CU_RES_VIEW_FORMAT_UNSIGNED_BC2 = 26`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC2`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_UNSIGNED_BC2: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC2;
-/// C's `CU_RES_VIEW_FORMAT_UNSIGNED_BC3`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC3`].
+/// `CU_RES_VIEW_FORMAT_UNSIGNED_BC3 = 27`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC3`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_UNSIGNED_BC3: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC3;
-/// C's `CU_RES_VIEW_FORMAT_UNSIGNED_BC4`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC4`].
+/// `CU_RES_VIEW_FORMAT_UNSIGNED_BC4 = 28`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC4`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_UNSIGNED_BC4: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC4;
-/// C's `CU_RES_VIEW_FORMAT_SIGNED_BC4`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SIGNED_BC4`].
+/// `CU_RES_VIEW_FORMAT_SIGNED_BC4 = 29`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SIGNED_BC4`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_SIGNED_BC4: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_SIGNED_BC4;
-/// C's `CU_RES_VIEW_FORMAT_UNSIGNED_BC5`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC5`].
+/// `CU_RES_VIEW_FORMAT_UNSIGNED_BC5 = 30`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC5`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_UNSIGNED_BC5: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC5;
-/// C's `CU_RES_VIEW_FORMAT_SIGNED_BC5`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SIGNED_BC5`].
+/// `CU_RES_VIEW_FORMAT_SIGNED_BC5 = 31`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SIGNED_BC5`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_SIGNED_BC5: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_SIGNED_BC5;
-/// C's `CU_RES_VIEW_FORMAT_UNSIGNED_BC6H`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC6H`].
+/// `CU_RES_VIEW_FORMAT_UNSIGNED_BC6H = 32`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC6H`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_UNSIGNED_BC6H: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC6H;
-/// C's `CU_RES_VIEW_FORMAT_SIGNED_BC6H`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SIGNED_BC6H`].
+/// `CU_RES_VIEW_FORMAT_SIGNED_BC6H = 33`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_SIGNED_BC6H`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_SIGNED_BC6H: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_SIGNED_BC6H;
-/// C's `CU_RES_VIEW_FORMAT_UNSIGNED_BC7`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC7`].
+/// `CU_RES_VIEW_FORMAT_UNSIGNED_BC7 = 34`: [`CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC7`].
 ///
 /// - In every supported header
 pub const CU_RES_VIEW_FORMAT_UNSIGNED_BC7: CUresourceViewFormat = CUresourceViewFormat::CU_RES_VIEW_FORMAT_UNSIGNED_BC7;
-/// C's `CU_RESOURCE_TYPE_ARRAY`: [`CUresourcetype::CU_RESOURCE_TYPE_ARRAY`].
+/// `CU_RESOURCE_TYPE_ARRAY = 0`: [`CUresourcetype::CU_RESOURCE_TYPE_ARRAY`].
 ///
 /// - In every supported header
 pub const CU_RESOURCE_TYPE_ARRAY: CUresourcetype = CUresourcetype::CU_RESOURCE_TYPE_ARRAY;
-/// C's `CU_RESOURCE_TYPE_MIPMAPPED_ARRAY`: [`CUresourcetype::CU_RESOURCE_TYPE_MIPMAPPED_ARRAY`].
+/// `CU_RESOURCE_TYPE_MIPMAPPED_ARRAY = 1`: [`CUresourcetype::CU_RESOURCE_TYPE_MIPMAPPED_ARRAY`].
 ///
 /// - In every supported header
 pub const CU_RESOURCE_TYPE_MIPMAPPED_ARRAY: CUresourcetype = CUresourcetype::CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
-/// C's `CU_RESOURCE_TYPE_LINEAR`: [`CUresourcetype::CU_RESOURCE_TYPE_LINEAR`].
+/// `CU_RESOURCE_TYPE_LINEAR = 2`: [`CUresourcetype::CU_RESOURCE_TYPE_LINEAR`].
 ///
 /// - In every supported header
 pub const CU_RESOURCE_TYPE_LINEAR: CUresourcetype = CUresourcetype::CU_RESOURCE_TYPE_LINEAR;
-/// C's `CU_RESOURCE_TYPE_PITCH2D`: [`CUresourcetype::CU_RESOURCE_TYPE_PITCH2D`].
+/// `CU_RESOURCE_TYPE_PITCH2D = 3`: [`CUresourcetype::CU_RESOURCE_TYPE_PITCH2D`].
 ///
 /// - In every supported header
 pub const CU_RESOURCE_TYPE_PITCH2D: CUresourcetype = CUresourcetype::CU_RESOURCE_TYPE_PITCH2D;
 #[cfg(cuda_ge_13020)]
-/// C's `CU_SHARED_MEMORY_MODE_DEFAULT`: [`CUsharedMemoryMode::CU_SHARED_MEMORY_MODE_DEFAULT`].
+/// `CU_SHARED_MEMORY_MODE_DEFAULT = 0`: [`CUsharedMemoryMode::CU_SHARED_MEMORY_MODE_DEFAULT`].
 ///
 /// - Since CUDA 13.2
 pub const CU_SHARED_MEMORY_MODE_DEFAULT: CUsharedMemoryMode = CUsharedMemoryMode::CU_SHARED_MEMORY_MODE_DEFAULT;
 #[cfg(cuda_ge_13020)]
-/// C's `CU_SHARED_MEMORY_MODE_REQUIRE_PORTABLE`: [`CUsharedMemoryMode::CU_SHARED_MEMORY_MODE_REQUIRE_PORTABLE`].
+/// `CU_SHARED_MEMORY_MODE_REQUIRE_PORTABLE = 1`: [`CUsharedMemoryMode::CU_SHARED_MEMORY_MODE_REQUIRE_PORTABLE`].
 ///
 /// - Since CUDA 13.2
 pub const CU_SHARED_MEMORY_MODE_REQUIRE_PORTABLE: CUsharedMemoryMode = CUsharedMemoryMode::CU_SHARED_MEMORY_MODE_REQUIRE_PORTABLE;
 #[cfg(cuda_ge_13020)]
-/// C's `CU_SHARED_MEMORY_MODE_ALLOW_NON_PORTABLE`: [`CUsharedMemoryMode::CU_SHARED_MEMORY_MODE_ALLOW_NON_PORTABLE`].
+/// `CU_SHARED_MEMORY_MODE_ALLOW_NON_PORTABLE = 2`: [`CUsharedMemoryMode::CU_SHARED_MEMORY_MODE_ALLOW_NON_PORTABLE`].
 ///
 /// - Since CUDA 13.2
 pub const CU_SHARED_MEMORY_MODE_ALLOW_NON_PORTABLE: CUsharedMemoryMode = CUsharedMemoryMode::CU_SHARED_MEMORY_MODE_ALLOW_NON_PORTABLE;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_SHARED_MEMORY_MODE_ALLOW_OVERSIZED_SHARED_MEMORY`: [`CUsharedMemoryMode::CU_SHARED_MEMORY_MODE_ALLOW_OVERSIZED_SHARED_MEMORY`].
+/// `CU_SHARED_MEMORY_MODE_ALLOW_OVERSIZED_SHARED_MEMORY = 3`: [`CUsharedMemoryMode::CU_SHARED_MEMORY_MODE_ALLOW_OVERSIZED_SHARED_MEMORY`].
 ///
 /// - Since CUDA 13.4
 pub const CU_SHARED_MEMORY_MODE_ALLOW_OVERSIZED_SHARED_MEMORY: CUsharedMemoryMode = CUsharedMemoryMode::CU_SHARED_MEMORY_MODE_ALLOW_OVERSIZED_SHARED_MEMORY;
 #[cfg(cuda_ge_13040)]
-/// C's `CU_SHARED_MEMORY_MODE_PREFER_OVERSIZED_SHARED_MEMORY`: [`CUsharedMemoryMode::CU_SHARED_MEMORY_MODE_PREFER_OVERSIZED_SHARED_MEMORY`].
+/// `CU_SHARED_MEMORY_MODE_PREFER_OVERSIZED_SHARED_MEMORY = 4`: [`CUsharedMemoryMode::CU_SHARED_MEMORY_MODE_PREFER_OVERSIZED_SHARED_MEMORY`].
 ///
 /// - Since CUDA 13.4
 pub const CU_SHARED_MEMORY_MODE_PREFER_OVERSIZED_SHARED_MEMORY: CUsharedMemoryMode = CUsharedMemoryMode::CU_SHARED_MEMORY_MODE_PREFER_OVERSIZED_SHARED_MEMORY;
-/// C's `CU_SHAREDMEM_CARVEOUT_DEFAULT`: [`CUshared_carveout::CU_SHAREDMEM_CARVEOUT_DEFAULT`].
+/// `CU_SHAREDMEM_CARVEOUT_DEFAULT = -1`: [`CUshared_carveout::CU_SHAREDMEM_CARVEOUT_DEFAULT`].
 ///
 /// - In every supported header
 pub const CU_SHAREDMEM_CARVEOUT_DEFAULT: CUshared_carveout = CUshared_carveout::CU_SHAREDMEM_CARVEOUT_DEFAULT;
-/// C's `CU_SHAREDMEM_CARVEOUT_MAX_SHARED`: [`CUshared_carveout::CU_SHAREDMEM_CARVEOUT_MAX_SHARED`].
+/// `CU_SHAREDMEM_CARVEOUT_MAX_SHARED = 100`: [`CUshared_carveout::CU_SHAREDMEM_CARVEOUT_MAX_SHARED`].
 ///
 /// - In every supported header
 pub const CU_SHAREDMEM_CARVEOUT_MAX_SHARED: CUshared_carveout = CUshared_carveout::CU_SHAREDMEM_CARVEOUT_MAX_SHARED;
-/// C's `CU_SHAREDMEM_CARVEOUT_MAX_L1`: [`CUshared_carveout::CU_SHAREDMEM_CARVEOUT_MAX_L1`].
+/// `CU_SHAREDMEM_CARVEOUT_MAX_L1 = 0`: [`CUshared_carveout::CU_SHAREDMEM_CARVEOUT_MAX_L1`].
 ///
 /// - In every supported header
 pub const CU_SHAREDMEM_CARVEOUT_MAX_L1: CUshared_carveout = CUshared_carveout::CU_SHAREDMEM_CARVEOUT_MAX_L1;
-/// C's `CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE`: [`CUsharedconfig::CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE`].
+/// `CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE = 0`: [`CUsharedconfig::CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE`].
 ///
 /// - In every supported header
 pub const CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE: CUsharedconfig = CUsharedconfig::CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE;
-/// C's `CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE`: [`CUsharedconfig::CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE`].
+/// `CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE = 1`: [`CUsharedconfig::CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE`].
 ///
 /// - In every supported header
 pub const CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE: CUsharedconfig = CUsharedconfig::CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE;
-/// C's `CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE`: [`CUsharedconfig::CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE`].
+/// `CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE = 2`: [`CUsharedconfig::CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE`].
 ///
 /// - In every supported header
 pub const CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE: CUsharedconfig = CUsharedconfig::CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE;
 #[cfg(not(cuda_ge_11080))]
-/// C's `CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW`: [`CUstreamAttrID::CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW`].
+/// `CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1`: [`CUstreamAttrID::CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW`].
 ///
-/// - As written here: only in CUDA 11.7; the name: in every supported header
+/// - Values: `1` only in CUDA 11.7; `CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW` since CUDA 11.8
 pub const CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW: CUstreamAttrID = CUstreamAttrID::CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW;
 #[cfg(not(cuda_ge_11080))]
-/// C's `CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY`: [`CUstreamAttrID::CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY`].
+/// `CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3`: [`CUstreamAttrID::CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY`].
 ///
-/// - As written here: only in CUDA 11.7; the name: in every supported header
+/// - Values: `3` only in CUDA 11.7; `CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY` since CUDA 11.8
 pub const CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY: CUstreamAttrID = CUstreamAttrID::CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_STREAM_ATOMIC_REDUCTION_UNSIGNED_32`: [`CUstreamAtomicReductionDataType::CU_STREAM_ATOMIC_REDUCTION_UNSIGNED_32`].
+/// `CU_STREAM_ATOMIC_REDUCTION_UNSIGNED_32 = 14`: [`CUstreamAtomicReductionDataType::CU_STREAM_ATOMIC_REDUCTION_UNSIGNED_32`].
 ///
 /// - Since CUDA 13.1
 pub const CU_STREAM_ATOMIC_REDUCTION_UNSIGNED_32: CUstreamAtomicReductionDataType = CUstreamAtomicReductionDataType::CU_STREAM_ATOMIC_REDUCTION_UNSIGNED_32;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_STREAM_ATOMIC_REDUCTION_UNSIGNED_64`: [`CUstreamAtomicReductionDataType::CU_STREAM_ATOMIC_REDUCTION_UNSIGNED_64`].
+/// `CU_STREAM_ATOMIC_REDUCTION_UNSIGNED_64 = 22`: [`CUstreamAtomicReductionDataType::CU_STREAM_ATOMIC_REDUCTION_UNSIGNED_64`].
 ///
 /// - Since CUDA 13.1
 pub const CU_STREAM_ATOMIC_REDUCTION_UNSIGNED_64: CUstreamAtomicReductionDataType = CUstreamAtomicReductionDataType::CU_STREAM_ATOMIC_REDUCTION_UNSIGNED_64;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_STREAM_ATOMIC_REDUCTION_OP_OR`: [`CUstreamAtomicReductionOpType::CU_STREAM_ATOMIC_REDUCTION_OP_OR`].
+/// `CU_STREAM_ATOMIC_REDUCTION_OP_OR = 6`: [`CUstreamAtomicReductionOpType::CU_STREAM_ATOMIC_REDUCTION_OP_OR`].
 ///
 /// - Since CUDA 13.1
 pub const CU_STREAM_ATOMIC_REDUCTION_OP_OR: CUstreamAtomicReductionOpType = CUstreamAtomicReductionOpType::CU_STREAM_ATOMIC_REDUCTION_OP_OR;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_STREAM_ATOMIC_REDUCTION_OP_AND`: [`CUstreamAtomicReductionOpType::CU_STREAM_ATOMIC_REDUCTION_OP_AND`].
+/// `CU_STREAM_ATOMIC_REDUCTION_OP_AND = 5`: [`CUstreamAtomicReductionOpType::CU_STREAM_ATOMIC_REDUCTION_OP_AND`].
 ///
 /// - Since CUDA 13.1
 pub const CU_STREAM_ATOMIC_REDUCTION_OP_AND: CUstreamAtomicReductionOpType = CUstreamAtomicReductionOpType::CU_STREAM_ATOMIC_REDUCTION_OP_AND;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_STREAM_ATOMIC_REDUCTION_OP_ADD`: [`CUstreamAtomicReductionOpType::CU_STREAM_ATOMIC_REDUCTION_OP_ADD`].
+/// `CU_STREAM_ATOMIC_REDUCTION_OP_ADD = 0`: [`CUstreamAtomicReductionOpType::CU_STREAM_ATOMIC_REDUCTION_OP_ADD`].
 ///
 /// - Since CUDA 13.1
 pub const CU_STREAM_ATOMIC_REDUCTION_OP_ADD: CUstreamAtomicReductionOpType = CUstreamAtomicReductionOpType::CU_STREAM_ATOMIC_REDUCTION_OP_ADD;
-/// C's `CU_STREAM_MEM_OP_WAIT_VALUE_32`: [`CUstreamBatchMemOpType::CU_STREAM_MEM_OP_WAIT_VALUE_32`].
+/// `CU_STREAM_MEM_OP_WAIT_VALUE_32 = 1`: [`CUstreamBatchMemOpType::CU_STREAM_MEM_OP_WAIT_VALUE_32`].
 ///
 /// - In every supported header
 pub const CU_STREAM_MEM_OP_WAIT_VALUE_32: CUstreamBatchMemOpType = CUstreamBatchMemOpType::CU_STREAM_MEM_OP_WAIT_VALUE_32;
-/// C's `CU_STREAM_MEM_OP_WRITE_VALUE_32`: [`CUstreamBatchMemOpType::CU_STREAM_MEM_OP_WRITE_VALUE_32`].
+/// `CU_STREAM_MEM_OP_WRITE_VALUE_32 = 2`: [`CUstreamBatchMemOpType::CU_STREAM_MEM_OP_WRITE_VALUE_32`].
 ///
 /// - In every supported header
 pub const CU_STREAM_MEM_OP_WRITE_VALUE_32: CUstreamBatchMemOpType = CUstreamBatchMemOpType::CU_STREAM_MEM_OP_WRITE_VALUE_32;
-/// C's `CU_STREAM_MEM_OP_WAIT_VALUE_64`: [`CUstreamBatchMemOpType::CU_STREAM_MEM_OP_WAIT_VALUE_64`].
+/// `CU_STREAM_MEM_OP_WAIT_VALUE_64 = 4`: [`CUstreamBatchMemOpType::CU_STREAM_MEM_OP_WAIT_VALUE_64`].
 ///
 /// - In every supported header
 pub const CU_STREAM_MEM_OP_WAIT_VALUE_64: CUstreamBatchMemOpType = CUstreamBatchMemOpType::CU_STREAM_MEM_OP_WAIT_VALUE_64;
-/// C's `CU_STREAM_MEM_OP_WRITE_VALUE_64`: [`CUstreamBatchMemOpType::CU_STREAM_MEM_OP_WRITE_VALUE_64`].
+/// `CU_STREAM_MEM_OP_WRITE_VALUE_64 = 5`: [`CUstreamBatchMemOpType::CU_STREAM_MEM_OP_WRITE_VALUE_64`].
 ///
 /// - In every supported header
 pub const CU_STREAM_MEM_OP_WRITE_VALUE_64: CUstreamBatchMemOpType = CUstreamBatchMemOpType::CU_STREAM_MEM_OP_WRITE_VALUE_64;
-/// C's `CU_STREAM_MEM_OP_BARRIER`: [`CUstreamBatchMemOpType::CU_STREAM_MEM_OP_BARRIER`].
+/// `CU_STREAM_MEM_OP_BARRIER = 6`: [`CUstreamBatchMemOpType::CU_STREAM_MEM_OP_BARRIER`].
 ///
 /// - In every supported header
 pub const CU_STREAM_MEM_OP_BARRIER: CUstreamBatchMemOpType = CUstreamBatchMemOpType::CU_STREAM_MEM_OP_BARRIER;
 #[cfg(cuda_ge_13010)]
-/// C's `CU_STREAM_MEM_OP_ATOMIC_REDUCTION`: [`CUstreamBatchMemOpType::CU_STREAM_MEM_OP_ATOMIC_REDUCTION`].
+/// `CU_STREAM_MEM_OP_ATOMIC_REDUCTION = 8`: [`CUstreamBatchMemOpType::CU_STREAM_MEM_OP_ATOMIC_REDUCTION`].
 ///
 /// - Since CUDA 13.1
 pub const CU_STREAM_MEM_OP_ATOMIC_REDUCTION: CUstreamBatchMemOpType = CUstreamBatchMemOpType::CU_STREAM_MEM_OP_ATOMIC_REDUCTION;
-/// C's `CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES`: [`CUstreamBatchMemOpType::CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES`].
+/// `CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES = 3`: [`CUstreamBatchMemOpType::CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES`].
 ///
 /// - In every supported header
 pub const CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES: CUstreamBatchMemOpType = CUstreamBatchMemOpType::CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES;
-/// C's `CU_STREAM_CAPTURE_MODE_GLOBAL`: [`CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_GLOBAL`].
+/// `CU_STREAM_CAPTURE_MODE_GLOBAL = 0`: [`CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_GLOBAL`].
 ///
 /// - In every supported header
 pub const CU_STREAM_CAPTURE_MODE_GLOBAL: CUstreamCaptureMode = CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_GLOBAL;
-/// C's `CU_STREAM_CAPTURE_MODE_THREAD_LOCAL`: [`CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL`].
+/// `CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1`: [`CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL`].
 ///
 /// - In every supported header
 pub const CU_STREAM_CAPTURE_MODE_THREAD_LOCAL: CUstreamCaptureMode = CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
-/// C's `CU_STREAM_CAPTURE_MODE_RELAXED`: [`CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED`].
+/// `CU_STREAM_CAPTURE_MODE_RELAXED = 2`: [`CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED`].
 ///
 /// - In every supported header
 pub const CU_STREAM_CAPTURE_MODE_RELAXED: CUstreamCaptureMode = CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED;
-/// C's `CU_STREAM_CAPTURE_STATUS_NONE`: [`CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE`].
+/// `CU_STREAM_CAPTURE_STATUS_NONE = 0`: [`CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE`].
 ///
 /// - In every supported header
 pub const CU_STREAM_CAPTURE_STATUS_NONE: CUstreamCaptureStatus = CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE;
-/// C's `CU_STREAM_CAPTURE_STATUS_ACTIVE`: [`CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_ACTIVE`].
+/// `CU_STREAM_CAPTURE_STATUS_ACTIVE = 1`: [`CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_ACTIVE`].
 ///
 /// - In every supported header
 pub const CU_STREAM_CAPTURE_STATUS_ACTIVE: CUstreamCaptureStatus = CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_ACTIVE;
-/// C's `CU_STREAM_CAPTURE_STATUS_INVALIDATED`: [`CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_INVALIDATED`].
+/// `CU_STREAM_CAPTURE_STATUS_INVALIDATED = 2`: [`CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_INVALIDATED`].
 ///
 /// - In every supported header
 pub const CU_STREAM_CAPTURE_STATUS_INVALIDATED: CUstreamCaptureStatus = CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_INVALIDATED;
 #[cfg(cuda_ge_13020)]
-/// C's `STREAM_CIG_DATA_TYPE_D3D12_COMMAND_LIST`: [`CUstreamCigDataType::STREAM_CIG_DATA_TYPE_D3D12_COMMAND_LIST`].
+/// `STREAM_CIG_DATA_TYPE_D3D12_COMMAND_LIST = 1`: [`CUstreamCigDataType::STREAM_CIG_DATA_TYPE_D3D12_COMMAND_LIST`].
 ///
 /// - Since CUDA 13.2
 pub const STREAM_CIG_DATA_TYPE_D3D12_COMMAND_LIST: CUstreamCigDataType = CUstreamCigDataType::STREAM_CIG_DATA_TYPE_D3D12_COMMAND_LIST;
 #[cfg(cuda_ge_13050)]
-/// C's `STREAM_CIG_DATA_TYPE_VULKAN_COMMAND_BUFFER_HANDLE_NV`: [`CUstreamCigDataType::STREAM_CIG_DATA_TYPE_VULKAN_COMMAND_BUFFER_HANDLE_NV`].
+/// `STREAM_CIG_DATA_TYPE_VULKAN_COMMAND_BUFFER_HANDLE_NV = 2`: [`CUstreamCigDataType::STREAM_CIG_DATA_TYPE_VULKAN_COMMAND_BUFFER_HANDLE_NV`].
 ///
 /// - Since CUDA 13.5
 pub const STREAM_CIG_DATA_TYPE_VULKAN_COMMAND_BUFFER_HANDLE_NV: CUstreamCigDataType = CUstreamCigDataType::STREAM_CIG_DATA_TYPE_VULKAN_COMMAND_BUFFER_HANDLE_NV;
-/// C's `CU_STREAM_MEMORY_BARRIER_TYPE_SYS`: [`CUstreamMemoryBarrier_flags::CU_STREAM_MEMORY_BARRIER_TYPE_SYS`].
+/// `CU_STREAM_MEMORY_BARRIER_TYPE_SYS = 0`: [`CUstreamMemoryBarrier_flags::CU_STREAM_MEMORY_BARRIER_TYPE_SYS`].
 ///
 /// - In every supported header
 pub const CU_STREAM_MEMORY_BARRIER_TYPE_SYS: CUstreamMemoryBarrier_flags = CUstreamMemoryBarrier_flags::CU_STREAM_MEMORY_BARRIER_TYPE_SYS;
-/// C's `CU_STREAM_MEMORY_BARRIER_TYPE_GPU`: [`CUstreamMemoryBarrier_flags::CU_STREAM_MEMORY_BARRIER_TYPE_GPU`].
+/// `CU_STREAM_MEMORY_BARRIER_TYPE_GPU = 1`: [`CUstreamMemoryBarrier_flags::CU_STREAM_MEMORY_BARRIER_TYPE_GPU`].
 ///
 /// - In every supported header
 pub const CU_STREAM_MEMORY_BARRIER_TYPE_GPU: CUstreamMemoryBarrier_flags = CUstreamMemoryBarrier_flags::CU_STREAM_MEMORY_BARRIER_TYPE_GPU;
-/// C's `CU_STREAM_ADD_CAPTURE_DEPENDENCIES`: [`CUstreamUpdateCaptureDependencies_flags::CU_STREAM_ADD_CAPTURE_DEPENDENCIES`].
+/// `CU_STREAM_ADD_CAPTURE_DEPENDENCIES = 0`: [`CUstreamUpdateCaptureDependencies_flags::CU_STREAM_ADD_CAPTURE_DEPENDENCIES`].
 ///
 /// - In every supported header
 pub const CU_STREAM_ADD_CAPTURE_DEPENDENCIES: CUstreamUpdateCaptureDependencies_flags = CUstreamUpdateCaptureDependencies_flags::CU_STREAM_ADD_CAPTURE_DEPENDENCIES;
-/// C's `CU_STREAM_SET_CAPTURE_DEPENDENCIES`: [`CUstreamUpdateCaptureDependencies_flags::CU_STREAM_SET_CAPTURE_DEPENDENCIES`].
+/// `CU_STREAM_SET_CAPTURE_DEPENDENCIES = 1`: [`CUstreamUpdateCaptureDependencies_flags::CU_STREAM_SET_CAPTURE_DEPENDENCIES`].
 ///
 /// - In every supported header
 pub const CU_STREAM_SET_CAPTURE_DEPENDENCIES: CUstreamUpdateCaptureDependencies_flags = CUstreamUpdateCaptureDependencies_flags::CU_STREAM_SET_CAPTURE_DEPENDENCIES;
-/// C's `CU_STREAM_WAIT_VALUE_GEQ`: [`CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_GEQ`].
+/// `CU_STREAM_WAIT_VALUE_GEQ = 0`: [`CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_GEQ`].
 ///
 /// - In every supported header
 pub const CU_STREAM_WAIT_VALUE_GEQ: CUstreamWaitValue_flags = CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_GEQ;
-/// C's `CU_STREAM_WAIT_VALUE_EQ`: [`CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_EQ`].
+/// `CU_STREAM_WAIT_VALUE_EQ = 1`: [`CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_EQ`].
 ///
 /// - In every supported header
 pub const CU_STREAM_WAIT_VALUE_EQ: CUstreamWaitValue_flags = CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_EQ;
-/// C's `CU_STREAM_WAIT_VALUE_AND`: [`CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_AND`].
+/// `CU_STREAM_WAIT_VALUE_AND = 2`: [`CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_AND`].
 ///
 /// - In every supported header
 pub const CU_STREAM_WAIT_VALUE_AND: CUstreamWaitValue_flags = CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_AND;
-/// C's `CU_STREAM_WAIT_VALUE_NOR`: [`CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_NOR`].
+/// `CU_STREAM_WAIT_VALUE_NOR = 3`: [`CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_NOR`].
 ///
 /// - In every supported header
 pub const CU_STREAM_WAIT_VALUE_NOR: CUstreamWaitValue_flags = CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_NOR;
-/// C's `CU_STREAM_WAIT_VALUE_FLUSH`: [`CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_FLUSH`].
+/// `CU_STREAM_WAIT_VALUE_FLUSH = 1073741824`: [`CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_FLUSH`].
 ///
 /// - In every supported header
 pub const CU_STREAM_WAIT_VALUE_FLUSH: CUstreamWaitValue_flags = CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_FLUSH;
-/// C's `CU_STREAM_WRITE_VALUE_DEFAULT`: [`CUstreamWriteValue_flags::CU_STREAM_WRITE_VALUE_DEFAULT`].
+/// `CU_STREAM_WRITE_VALUE_DEFAULT = 0`: [`CUstreamWriteValue_flags::CU_STREAM_WRITE_VALUE_DEFAULT`].
 ///
 /// - In every supported header
 pub const CU_STREAM_WRITE_VALUE_DEFAULT: CUstreamWriteValue_flags = CUstreamWriteValue_flags::CU_STREAM_WRITE_VALUE_DEFAULT;
-/// C's `CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER`: [`CUstreamWriteValue_flags::CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER`].
+/// `CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER = 1`: [`CUstreamWriteValue_flags::CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER`].
 ///
 /// - In every supported header
 pub const CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER: CUstreamWriteValue_flags = CUstreamWriteValue_flags::CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER;
-/// C's `CU_STREAM_DEFAULT`: [`CUstream_flags::CU_STREAM_DEFAULT`].
+/// `CU_STREAM_DEFAULT = 0`: [`CUstream_flags::CU_STREAM_DEFAULT`].
 ///
 /// - In every supported header
 pub const CU_STREAM_DEFAULT: CUstream_flags = CUstream_flags::CU_STREAM_DEFAULT;
-/// C's `CU_STREAM_NON_BLOCKING`: [`CUstream_flags::CU_STREAM_NON_BLOCKING`].
+/// `CU_STREAM_NON_BLOCKING = 1`: [`CUstream_flags::CU_STREAM_NON_BLOCKING`].
 ///
 /// - In every supported header
 pub const CU_STREAM_NON_BLOCKING: CUstream_flags = CUstream_flags::CU_STREAM_NON_BLOCKING;
-/// C's `CU_SYNC_POLICY_AUTO`: [`CUsynchronizationPolicy::CU_SYNC_POLICY_AUTO`].
+/// `CU_SYNC_POLICY_AUTO = 1`: [`CUsynchronizationPolicy::CU_SYNC_POLICY_AUTO`].
 ///
 /// - In every supported header
 pub const CU_SYNC_POLICY_AUTO: CUsynchronizationPolicy = CUsynchronizationPolicy::CU_SYNC_POLICY_AUTO;
-/// C's `CU_SYNC_POLICY_SPIN`: [`CUsynchronizationPolicy::CU_SYNC_POLICY_SPIN`].
+/// `CU_SYNC_POLICY_SPIN = 2`: [`CUsynchronizationPolicy::CU_SYNC_POLICY_SPIN`].
 ///
 /// - In every supported header
 pub const CU_SYNC_POLICY_SPIN: CUsynchronizationPolicy = CUsynchronizationPolicy::CU_SYNC_POLICY_SPIN;
-/// C's `CU_SYNC_POLICY_YIELD`: [`CUsynchronizationPolicy::CU_SYNC_POLICY_YIELD`].
+/// `CU_SYNC_POLICY_YIELD = 3`: [`CUsynchronizationPolicy::CU_SYNC_POLICY_YIELD`].
 ///
 /// - In every supported header
 pub const CU_SYNC_POLICY_YIELD: CUsynchronizationPolicy = CUsynchronizationPolicy::CU_SYNC_POLICY_YIELD;
-/// C's `CU_SYNC_POLICY_BLOCKING_SYNC`: [`CUsynchronizationPolicy::CU_SYNC_POLICY_BLOCKING_SYNC`].
+/// `CU_SYNC_POLICY_BLOCKING_SYNC = 4`: [`CUsynchronizationPolicy::CU_SYNC_POLICY_BLOCKING_SYNC`].
 ///
 /// - In every supported header
 pub const CU_SYNC_POLICY_BLOCKING_SYNC: CUsynchronizationPolicy = CUsynchronizationPolicy::CU_SYNC_POLICY_BLOCKING_SYNC;
 #[cfg(cuda_ge_13050)]
-/// C's `CU_TENSOR_MAP_ALLOC_CLASS_AUTO`: [`CUtensorMapAllocClass::CU_TENSOR_MAP_ALLOC_CLASS_AUTO`].
+/// `CU_TENSOR_MAP_ALLOC_CLASS_AUTO = 0`: [`CUtensorMapAllocClass::CU_TENSOR_MAP_ALLOC_CLASS_AUTO`].
 ///
 /// - Since CUDA 13.5
 pub const CU_TENSOR_MAP_ALLOC_CLASS_AUTO: CUtensorMapAllocClass = CUtensorMapAllocClass::CU_TENSOR_MAP_ALLOC_CLASS_AUTO;
 #[cfg(cuda_ge_13050)]
-/// C's `CU_TENSOR_MAP_ALLOC_CLASS_SMALL`: [`CUtensorMapAllocClass::CU_TENSOR_MAP_ALLOC_CLASS_SMALL`].
+/// `CU_TENSOR_MAP_ALLOC_CLASS_SMALL = 1`: [`CUtensorMapAllocClass::CU_TENSOR_MAP_ALLOC_CLASS_SMALL`].
 ///
 /// - Since CUDA 13.5
 pub const CU_TENSOR_MAP_ALLOC_CLASS_SMALL: CUtensorMapAllocClass = CUtensorMapAllocClass::CU_TENSOR_MAP_ALLOC_CLASS_SMALL;
 #[cfg(cuda_ge_13050)]
-/// C's `CU_TENSOR_MAP_ALLOC_CLASS_LARGE`: [`CUtensorMapAllocClass::CU_TENSOR_MAP_ALLOC_CLASS_LARGE`].
+/// `CU_TENSOR_MAP_ALLOC_CLASS_LARGE = 2`: [`CUtensorMapAllocClass::CU_TENSOR_MAP_ALLOC_CLASS_LARGE`].
 ///
 /// - Since CUDA 13.5
 pub const CU_TENSOR_MAP_ALLOC_CLASS_LARGE: CUtensorMapAllocClass = CUtensorMapAllocClass::CU_TENSOR_MAP_ALLOC_CLASS_LARGE;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_DATA_TYPE_UINT8`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT8`].
+/// `CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT8`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_DATA_TYPE_UINT8: CUtensorMapDataType = CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT8;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_DATA_TYPE_UINT16`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT16`].
+/// `CU_TENSOR_MAP_DATA_TYPE_UINT16 = 1`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT16`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_DATA_TYPE_UINT16: CUtensorMapDataType = CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT16;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_DATA_TYPE_UINT32`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT32`].
+/// `CU_TENSOR_MAP_DATA_TYPE_UINT32 = 2`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT32`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_DATA_TYPE_UINT32: CUtensorMapDataType = CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT32;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_DATA_TYPE_INT32`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_INT32`].
+/// `CU_TENSOR_MAP_DATA_TYPE_INT32 = 3`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_INT32`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_DATA_TYPE_INT32: CUtensorMapDataType = CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_INT32;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_DATA_TYPE_UINT64`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT64`].
+/// `CU_TENSOR_MAP_DATA_TYPE_UINT64 = 4`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT64`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_DATA_TYPE_UINT64: CUtensorMapDataType = CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT64;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_DATA_TYPE_INT64`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_INT64`].
+/// `CU_TENSOR_MAP_DATA_TYPE_INT64 = 5`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_INT64`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_DATA_TYPE_INT64: CUtensorMapDataType = CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_INT64;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_DATA_TYPE_FLOAT16`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT16`].
+/// `CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT16`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_DATA_TYPE_FLOAT16: CUtensorMapDataType = CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_DATA_TYPE_FLOAT32`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT32`].
+/// `CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT32`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_DATA_TYPE_FLOAT32: CUtensorMapDataType = CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_DATA_TYPE_FLOAT64`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT64`].
+/// `CU_TENSOR_MAP_DATA_TYPE_FLOAT64 = 8`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT64`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_DATA_TYPE_FLOAT64: CUtensorMapDataType = CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_DATA_TYPE_BFLOAT16`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16`].
+/// `CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 = 9`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_DATA_TYPE_BFLOAT16: CUtensorMapDataType = CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ`].
+/// `CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ = 10`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ: CUtensorMapDataType = CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_DATA_TYPE_TFLOAT32`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_TFLOAT32`].
+/// `CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 = 11`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_TFLOAT32`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_DATA_TYPE_TFLOAT32: CUtensorMapDataType = CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_TFLOAT32;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ`].
+/// `CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ = 12`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ: CUtensorMapDataType = CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B`].
+/// `CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B = 13`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B`].
 ///
 /// - Since CUDA 12.8
 pub const CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B: CUtensorMapDataType = CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B`].
+/// `CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B = 14`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B`].
 ///
 /// - Since CUDA 12.8
 pub const CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B: CUtensorMapDataType = CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B`].
+/// `CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B = 15`: [`CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B`].
 ///
 /// - Since CUDA 12.8
 pub const CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B: CUtensorMapDataType = CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE`: [`CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE`].
+/// `CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0`: [`CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE: CUtensorMapFloatOOBfill = CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA`: [`CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA`].
+/// `CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA = 1`: [`CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA: CUtensorMapFloatOOBfill = CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_TENSOR_MAP_IM2COL_WIDE_MODE_W`: [`CUtensorMapIm2ColWideMode::CU_TENSOR_MAP_IM2COL_WIDE_MODE_W`].
+/// `CU_TENSOR_MAP_IM2COL_WIDE_MODE_W = 0`: [`CUtensorMapIm2ColWideMode::CU_TENSOR_MAP_IM2COL_WIDE_MODE_W`].
 ///
 /// - Since CUDA 12.8
 pub const CU_TENSOR_MAP_IM2COL_WIDE_MODE_W: CUtensorMapIm2ColWideMode = CUtensorMapIm2ColWideMode::CU_TENSOR_MAP_IM2COL_WIDE_MODE_W;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128`: [`CUtensorMapIm2ColWideMode::CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128`].
+/// `CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128 = 1`: [`CUtensorMapIm2ColWideMode::CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128`].
 ///
 /// - Since CUDA 12.8
 pub const CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128: CUtensorMapIm2ColWideMode = CUtensorMapIm2ColWideMode::CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_INTERLEAVE_NONE`: [`CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE`].
+/// `CU_TENSOR_MAP_INTERLEAVE_NONE = 0`: [`CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_INTERLEAVE_NONE: CUtensorMapInterleave = CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_INTERLEAVE_16B`: [`CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_16B`].
+/// `CU_TENSOR_MAP_INTERLEAVE_16B = 1`: [`CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_16B`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_INTERLEAVE_16B: CUtensorMapInterleave = CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_16B;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_INTERLEAVE_32B`: [`CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_32B`].
+/// `CU_TENSOR_MAP_INTERLEAVE_32B = 2`: [`CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_32B`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_INTERLEAVE_32B: CUtensorMapInterleave = CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_32B;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_L2_PROMOTION_NONE`: [`CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_NONE`].
+/// `CU_TENSOR_MAP_L2_PROMOTION_NONE = 0`: [`CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_NONE`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_L2_PROMOTION_NONE: CUtensorMapL2promotion = CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_NONE;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_L2_PROMOTION_L2_64B`: [`CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_64B`].
+/// `CU_TENSOR_MAP_L2_PROMOTION_L2_64B = 1`: [`CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_64B`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_L2_PROMOTION_L2_64B: CUtensorMapL2promotion = CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_64B;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_L2_PROMOTION_L2_128B`: [`CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_128B`].
+/// `CU_TENSOR_MAP_L2_PROMOTION_L2_128B = 2`: [`CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_128B`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_L2_PROMOTION_L2_128B: CUtensorMapL2promotion = CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_L2_PROMOTION_L2_256B`: [`CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_256B`].
+/// `CU_TENSOR_MAP_L2_PROMOTION_L2_256B = 3`: [`CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_256B`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_L2_PROMOTION_L2_256B: CUtensorMapL2promotion = CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_SWIZZLE_NONE`: [`CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE`].
+/// `CU_TENSOR_MAP_SWIZZLE_NONE = 0`: [`CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_SWIZZLE_NONE: CUtensorMapSwizzle = CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_SWIZZLE_32B`: [`CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_32B`].
+/// `CU_TENSOR_MAP_SWIZZLE_32B = 1`: [`CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_32B`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_SWIZZLE_32B: CUtensorMapSwizzle = CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_32B;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_SWIZZLE_64B`: [`CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_64B`].
+/// `CU_TENSOR_MAP_SWIZZLE_64B = 2`: [`CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_64B`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_SWIZZLE_64B: CUtensorMapSwizzle = CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_64B;
 #[cfg(cuda_ge_12000)]
-/// C's `CU_TENSOR_MAP_SWIZZLE_128B`: [`CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B`].
+/// `CU_TENSOR_MAP_SWIZZLE_128B = 3`: [`CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B`].
 ///
 /// - Since CUDA 12.0
 pub const CU_TENSOR_MAP_SWIZZLE_128B: CUtensorMapSwizzle = CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B`: [`CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B`].
+/// `CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B = 4`: [`CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B`].
 ///
 /// - Since CUDA 12.8
 pub const CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B: CUtensorMapSwizzle = CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B`: [`CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B`].
+/// `CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B = 5`: [`CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B`].
 ///
 /// - Since CUDA 12.8
 pub const CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B: CUtensorMapSwizzle = CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B;
 #[cfg(cuda_ge_12080)]
-/// C's `CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B`: [`CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B`].
+/// `CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B = 6`: [`CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B`].
 ///
 /// - Since CUDA 12.8
 pub const CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B: CUtensorMapSwizzle = CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B;
-/// C's `CU_GRAPH_USER_OBJECT_MOVE`: [`CUuserObjectRetain_flags::CU_GRAPH_USER_OBJECT_MOVE`].
+/// `CU_GRAPH_USER_OBJECT_MOVE = 1`: [`CUuserObjectRetain_flags::CU_GRAPH_USER_OBJECT_MOVE`].
 ///
 /// - In every supported header
 pub const CU_GRAPH_USER_OBJECT_MOVE: CUuserObjectRetain_flags = CUuserObjectRetain_flags::CU_GRAPH_USER_OBJECT_MOVE;
-/// C's `CU_USER_OBJECT_NO_DESTRUCTOR_SYNC`: [`CUuserObject_flags::CU_USER_OBJECT_NO_DESTRUCTOR_SYNC`].
+/// `CU_USER_OBJECT_NO_DESTRUCTOR_SYNC = 1`: [`CUuserObject_flags::CU_USER_OBJECT_NO_DESTRUCTOR_SYNC`].
 ///
 /// - In every supported header
 pub const CU_USER_OBJECT_NO_DESTRUCTOR_SYNC: CUuserObject_flags = CUuserObject_flags::CU_USER_OBJECT_NO_DESTRUCTOR_SYNC;
 #[cfg(cuda_ge_11080)]
-/// C's `NVCL_CTX_SCHED_AUTO`: [`cl_context_flags::NVCL_CTX_SCHED_AUTO`].
+/// `NVCL_CTX_SCHED_AUTO = 0`: [`cl_context_flags::NVCL_CTX_SCHED_AUTO`].
 ///
 /// - Since CUDA 11.8
 pub const NVCL_CTX_SCHED_AUTO: cl_context_flags = cl_context_flags::NVCL_CTX_SCHED_AUTO;
 #[cfg(cuda_ge_11080)]
-/// C's `NVCL_CTX_SCHED_SPIN`: [`cl_context_flags::NVCL_CTX_SCHED_SPIN`].
+/// `NVCL_CTX_SCHED_SPIN = 1`: [`cl_context_flags::NVCL_CTX_SCHED_SPIN`].
 ///
 /// - Since CUDA 11.8
 pub const NVCL_CTX_SCHED_SPIN: cl_context_flags = cl_context_flags::NVCL_CTX_SCHED_SPIN;
 #[cfg(cuda_ge_11080)]
-/// C's `NVCL_CTX_SCHED_YIELD`: [`cl_context_flags::NVCL_CTX_SCHED_YIELD`].
+/// `NVCL_CTX_SCHED_YIELD = 2`: [`cl_context_flags::NVCL_CTX_SCHED_YIELD`].
 ///
 /// - Since CUDA 11.8
 pub const NVCL_CTX_SCHED_YIELD: cl_context_flags = cl_context_flags::NVCL_CTX_SCHED_YIELD;
 #[cfg(cuda_ge_11080)]
-/// C's `NVCL_CTX_SCHED_BLOCKING_SYNC`: [`cl_context_flags::NVCL_CTX_SCHED_BLOCKING_SYNC`].
+/// `NVCL_CTX_SCHED_BLOCKING_SYNC = 4`: [`cl_context_flags::NVCL_CTX_SCHED_BLOCKING_SYNC`].
 ///
 /// - Since CUDA 11.8
 pub const NVCL_CTX_SCHED_BLOCKING_SYNC: cl_context_flags = cl_context_flags::NVCL_CTX_SCHED_BLOCKING_SYNC;
 #[cfg(cuda_ge_11080)]
-/// C's `NVCL_EVENT_SCHED_AUTO`: [`cl_event_flags::NVCL_EVENT_SCHED_AUTO`].
+/// `NVCL_EVENT_SCHED_AUTO = 0`: [`cl_event_flags::NVCL_EVENT_SCHED_AUTO`].
 ///
 /// - Since CUDA 11.8
 pub const NVCL_EVENT_SCHED_AUTO: cl_event_flags = cl_event_flags::NVCL_EVENT_SCHED_AUTO;
 #[cfg(cuda_ge_11080)]
-/// C's `NVCL_EVENT_SCHED_SPIN`: [`cl_event_flags::NVCL_EVENT_SCHED_SPIN`].
+/// `NVCL_EVENT_SCHED_SPIN = 1`: [`cl_event_flags::NVCL_EVENT_SCHED_SPIN`].
 ///
 /// - Since CUDA 11.8
 pub const NVCL_EVENT_SCHED_SPIN: cl_event_flags = cl_event_flags::NVCL_EVENT_SCHED_SPIN;
 #[cfg(cuda_ge_11080)]
-/// C's `NVCL_EVENT_SCHED_YIELD`: [`cl_event_flags::NVCL_EVENT_SCHED_YIELD`].
+/// `NVCL_EVENT_SCHED_YIELD = 2`: [`cl_event_flags::NVCL_EVENT_SCHED_YIELD`].
 ///
 /// - Since CUDA 11.8
 pub const NVCL_EVENT_SCHED_YIELD: cl_event_flags = cl_event_flags::NVCL_EVENT_SCHED_YIELD;
 #[cfg(cuda_ge_11080)]
-/// C's `NVCL_EVENT_SCHED_BLOCKING_SYNC`: [`cl_event_flags::NVCL_EVENT_SCHED_BLOCKING_SYNC`].
+/// `NVCL_EVENT_SCHED_BLOCKING_SYNC = 4`: [`cl_event_flags::NVCL_EVENT_SCHED_BLOCKING_SYNC`].
 ///
 /// - Since CUDA 11.8
 pub const NVCL_EVENT_SCHED_BLOCKING_SYNC: cl_event_flags = cl_event_flags::NVCL_EVENT_SCHED_BLOCKING_SYNC;
-/// C's `CUDA_SUCCESS`: [`CUresult::CUDA_SUCCESS`].
+/// `CUDA_SUCCESS = 0`: [`CUresult::CUDA_SUCCESS`].
 ///
 /// - In every supported header
 pub const CUDA_SUCCESS: CUresult = CUresult::CUDA_SUCCESS;
-/// C's `CUDA_ERROR_INVALID_VALUE`: [`CUresult::CUDA_ERROR_INVALID_VALUE`].
+/// `CUDA_ERROR_INVALID_VALUE = 1`: [`CUresult::CUDA_ERROR_INVALID_VALUE`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_INVALID_VALUE: CUresult = CUresult::CUDA_ERROR_INVALID_VALUE;
-/// C's `CUDA_ERROR_OUT_OF_MEMORY`: [`CUresult::CUDA_ERROR_OUT_OF_MEMORY`].
+/// `CUDA_ERROR_OUT_OF_MEMORY = 2`: [`CUresult::CUDA_ERROR_OUT_OF_MEMORY`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_OUT_OF_MEMORY: CUresult = CUresult::CUDA_ERROR_OUT_OF_MEMORY;
-/// C's `CUDA_ERROR_NOT_INITIALIZED`: [`CUresult::CUDA_ERROR_NOT_INITIALIZED`].
+/// `CUDA_ERROR_NOT_INITIALIZED = 3`: [`CUresult::CUDA_ERROR_NOT_INITIALIZED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_NOT_INITIALIZED: CUresult = CUresult::CUDA_ERROR_NOT_INITIALIZED;
-/// C's `CUDA_ERROR_DEINITIALIZED`: [`CUresult::CUDA_ERROR_DEINITIALIZED`].
+/// `CUDA_ERROR_DEINITIALIZED = 4`: [`CUresult::CUDA_ERROR_DEINITIALIZED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_DEINITIALIZED: CUresult = CUresult::CUDA_ERROR_DEINITIALIZED;
-/// C's `CUDA_ERROR_PROFILER_DISABLED`: [`CUresult::CUDA_ERROR_PROFILER_DISABLED`].
+/// `CUDA_ERROR_PROFILER_DISABLED = 5`: [`CUresult::CUDA_ERROR_PROFILER_DISABLED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_PROFILER_DISABLED: CUresult = CUresult::CUDA_ERROR_PROFILER_DISABLED;
-/// C's `CUDA_ERROR_PROFILER_NOT_INITIALIZED`: [`CUresult::CUDA_ERROR_PROFILER_NOT_INITIALIZED`].
+/// `CUDA_ERROR_PROFILER_NOT_INITIALIZED = 6`: [`CUresult::CUDA_ERROR_PROFILER_NOT_INITIALIZED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_PROFILER_NOT_INITIALIZED: CUresult = CUresult::CUDA_ERROR_PROFILER_NOT_INITIALIZED;
-/// C's `CUDA_ERROR_PROFILER_ALREADY_STARTED`: [`CUresult::CUDA_ERROR_PROFILER_ALREADY_STARTED`].
+/// `CUDA_ERROR_PROFILER_ALREADY_STARTED = 7`: [`CUresult::CUDA_ERROR_PROFILER_ALREADY_STARTED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_PROFILER_ALREADY_STARTED: CUresult = CUresult::CUDA_ERROR_PROFILER_ALREADY_STARTED;
-/// C's `CUDA_ERROR_PROFILER_ALREADY_STOPPED`: [`CUresult::CUDA_ERROR_PROFILER_ALREADY_STOPPED`].
+/// `CUDA_ERROR_PROFILER_ALREADY_STOPPED = 8`: [`CUresult::CUDA_ERROR_PROFILER_ALREADY_STOPPED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_PROFILER_ALREADY_STOPPED: CUresult = CUresult::CUDA_ERROR_PROFILER_ALREADY_STOPPED;
-/// C's `CUDA_ERROR_STUB_LIBRARY`: [`CUresult::CUDA_ERROR_STUB_LIBRARY`].
+/// `CUDA_ERROR_STUB_LIBRARY = 34`: [`CUresult::CUDA_ERROR_STUB_LIBRARY`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_STUB_LIBRARY: CUresult = CUresult::CUDA_ERROR_STUB_LIBRARY;
 #[cfg(cuda_ge_13000)]
-/// C's `CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER`: [`CUresult::CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER`].
+/// `CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER = 36`: [`CUresult::CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER`].
 ///
 /// - Since CUDA 13.0
 pub const CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER: CUresult = CUresult::CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER;
-/// C's `CUDA_ERROR_DEVICE_UNAVAILABLE`: [`CUresult::CUDA_ERROR_DEVICE_UNAVAILABLE`].
+/// `CUDA_ERROR_DEVICE_UNAVAILABLE = 46`: [`CUresult::CUDA_ERROR_DEVICE_UNAVAILABLE`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_DEVICE_UNAVAILABLE: CUresult = CUresult::CUDA_ERROR_DEVICE_UNAVAILABLE;
 #[cfg(cuda_ge_13040)]
-/// C's `CUDA_ERROR_MULTICAST_RESOURCE_FULL`: [`CUresult::CUDA_ERROR_MULTICAST_RESOURCE_FULL`].
+/// `CUDA_ERROR_MULTICAST_RESOURCE_FULL = 47`: [`CUresult::CUDA_ERROR_MULTICAST_RESOURCE_FULL`].
 ///
 /// - Since CUDA 13.4
 pub const CUDA_ERROR_MULTICAST_RESOURCE_FULL: CUresult = CUresult::CUDA_ERROR_MULTICAST_RESOURCE_FULL;
-/// C's `CUDA_ERROR_NO_DEVICE`: [`CUresult::CUDA_ERROR_NO_DEVICE`].
+/// `CUDA_ERROR_NO_DEVICE = 100`: [`CUresult::CUDA_ERROR_NO_DEVICE`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_NO_DEVICE: CUresult = CUresult::CUDA_ERROR_NO_DEVICE;
-/// C's `CUDA_ERROR_INVALID_DEVICE`: [`CUresult::CUDA_ERROR_INVALID_DEVICE`].
+/// `CUDA_ERROR_INVALID_DEVICE = 101`: [`CUresult::CUDA_ERROR_INVALID_DEVICE`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_INVALID_DEVICE: CUresult = CUresult::CUDA_ERROR_INVALID_DEVICE;
-/// C's `CUDA_ERROR_DEVICE_NOT_LICENSED`: [`CUresult::CUDA_ERROR_DEVICE_NOT_LICENSED`].
+/// `CUDA_ERROR_DEVICE_NOT_LICENSED = 102`: [`CUresult::CUDA_ERROR_DEVICE_NOT_LICENSED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_DEVICE_NOT_LICENSED: CUresult = CUresult::CUDA_ERROR_DEVICE_NOT_LICENSED;
-/// C's `CUDA_ERROR_INVALID_IMAGE`: [`CUresult::CUDA_ERROR_INVALID_IMAGE`].
+/// `CUDA_ERROR_INVALID_IMAGE = 200`: [`CUresult::CUDA_ERROR_INVALID_IMAGE`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_INVALID_IMAGE: CUresult = CUresult::CUDA_ERROR_INVALID_IMAGE;
-/// C's `CUDA_ERROR_INVALID_CONTEXT`: [`CUresult::CUDA_ERROR_INVALID_CONTEXT`].
+/// `CUDA_ERROR_INVALID_CONTEXT = 201`: [`CUresult::CUDA_ERROR_INVALID_CONTEXT`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_INVALID_CONTEXT: CUresult = CUresult::CUDA_ERROR_INVALID_CONTEXT;
-/// C's `CUDA_ERROR_CONTEXT_ALREADY_CURRENT`: [`CUresult::CUDA_ERROR_CONTEXT_ALREADY_CURRENT`].
+/// `CUDA_ERROR_CONTEXT_ALREADY_CURRENT = 202`: [`CUresult::CUDA_ERROR_CONTEXT_ALREADY_CURRENT`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_CONTEXT_ALREADY_CURRENT: CUresult = CUresult::CUDA_ERROR_CONTEXT_ALREADY_CURRENT;
-/// C's `CUDA_ERROR_MAP_FAILED`: [`CUresult::CUDA_ERROR_MAP_FAILED`].
+/// `CUDA_ERROR_MAP_FAILED = 205`: [`CUresult::CUDA_ERROR_MAP_FAILED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_MAP_FAILED: CUresult = CUresult::CUDA_ERROR_MAP_FAILED;
-/// C's `CUDA_ERROR_UNMAP_FAILED`: [`CUresult::CUDA_ERROR_UNMAP_FAILED`].
+/// `CUDA_ERROR_UNMAP_FAILED = 206`: [`CUresult::CUDA_ERROR_UNMAP_FAILED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_UNMAP_FAILED: CUresult = CUresult::CUDA_ERROR_UNMAP_FAILED;
-/// C's `CUDA_ERROR_ARRAY_IS_MAPPED`: [`CUresult::CUDA_ERROR_ARRAY_IS_MAPPED`].
+/// `CUDA_ERROR_ARRAY_IS_MAPPED = 207`: [`CUresult::CUDA_ERROR_ARRAY_IS_MAPPED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_ARRAY_IS_MAPPED: CUresult = CUresult::CUDA_ERROR_ARRAY_IS_MAPPED;
-/// C's `CUDA_ERROR_ALREADY_MAPPED`: [`CUresult::CUDA_ERROR_ALREADY_MAPPED`].
+/// `CUDA_ERROR_ALREADY_MAPPED = 208`: [`CUresult::CUDA_ERROR_ALREADY_MAPPED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_ALREADY_MAPPED: CUresult = CUresult::CUDA_ERROR_ALREADY_MAPPED;
-/// C's `CUDA_ERROR_NO_BINARY_FOR_GPU`: [`CUresult::CUDA_ERROR_NO_BINARY_FOR_GPU`].
+/// `CUDA_ERROR_NO_BINARY_FOR_GPU = 209`: [`CUresult::CUDA_ERROR_NO_BINARY_FOR_GPU`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_NO_BINARY_FOR_GPU: CUresult = CUresult::CUDA_ERROR_NO_BINARY_FOR_GPU;
-/// C's `CUDA_ERROR_ALREADY_ACQUIRED`: [`CUresult::CUDA_ERROR_ALREADY_ACQUIRED`].
+/// `CUDA_ERROR_ALREADY_ACQUIRED = 210`: [`CUresult::CUDA_ERROR_ALREADY_ACQUIRED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_ALREADY_ACQUIRED: CUresult = CUresult::CUDA_ERROR_ALREADY_ACQUIRED;
-/// C's `CUDA_ERROR_NOT_MAPPED`: [`CUresult::CUDA_ERROR_NOT_MAPPED`].
+/// `CUDA_ERROR_NOT_MAPPED = 211`: [`CUresult::CUDA_ERROR_NOT_MAPPED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_NOT_MAPPED: CUresult = CUresult::CUDA_ERROR_NOT_MAPPED;
-/// C's `CUDA_ERROR_NOT_MAPPED_AS_ARRAY`: [`CUresult::CUDA_ERROR_NOT_MAPPED_AS_ARRAY`].
+/// `CUDA_ERROR_NOT_MAPPED_AS_ARRAY = 212`: [`CUresult::CUDA_ERROR_NOT_MAPPED_AS_ARRAY`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_NOT_MAPPED_AS_ARRAY: CUresult = CUresult::CUDA_ERROR_NOT_MAPPED_AS_ARRAY;
-/// C's `CUDA_ERROR_NOT_MAPPED_AS_POINTER`: [`CUresult::CUDA_ERROR_NOT_MAPPED_AS_POINTER`].
+/// `CUDA_ERROR_NOT_MAPPED_AS_POINTER = 213`: [`CUresult::CUDA_ERROR_NOT_MAPPED_AS_POINTER`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_NOT_MAPPED_AS_POINTER: CUresult = CUresult::CUDA_ERROR_NOT_MAPPED_AS_POINTER;
-/// C's `CUDA_ERROR_ECC_UNCORRECTABLE`: [`CUresult::CUDA_ERROR_ECC_UNCORRECTABLE`].
+/// `CUDA_ERROR_ECC_UNCORRECTABLE = 214`: [`CUresult::CUDA_ERROR_ECC_UNCORRECTABLE`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_ECC_UNCORRECTABLE: CUresult = CUresult::CUDA_ERROR_ECC_UNCORRECTABLE;
-/// C's `CUDA_ERROR_UNSUPPORTED_LIMIT`: [`CUresult::CUDA_ERROR_UNSUPPORTED_LIMIT`].
+/// `CUDA_ERROR_UNSUPPORTED_LIMIT = 215`: [`CUresult::CUDA_ERROR_UNSUPPORTED_LIMIT`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_UNSUPPORTED_LIMIT: CUresult = CUresult::CUDA_ERROR_UNSUPPORTED_LIMIT;
-/// C's `CUDA_ERROR_CONTEXT_ALREADY_IN_USE`: [`CUresult::CUDA_ERROR_CONTEXT_ALREADY_IN_USE`].
+/// `CUDA_ERROR_CONTEXT_ALREADY_IN_USE = 216`: [`CUresult::CUDA_ERROR_CONTEXT_ALREADY_IN_USE`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_CONTEXT_ALREADY_IN_USE: CUresult = CUresult::CUDA_ERROR_CONTEXT_ALREADY_IN_USE;
-/// C's `CUDA_ERROR_PEER_ACCESS_UNSUPPORTED`: [`CUresult::CUDA_ERROR_PEER_ACCESS_UNSUPPORTED`].
+/// `CUDA_ERROR_PEER_ACCESS_UNSUPPORTED = 217`: [`CUresult::CUDA_ERROR_PEER_ACCESS_UNSUPPORTED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_PEER_ACCESS_UNSUPPORTED: CUresult = CUresult::CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
-/// C's `CUDA_ERROR_INVALID_PTX`: [`CUresult::CUDA_ERROR_INVALID_PTX`].
+/// `CUDA_ERROR_INVALID_PTX = 218`: [`CUresult::CUDA_ERROR_INVALID_PTX`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_INVALID_PTX: CUresult = CUresult::CUDA_ERROR_INVALID_PTX;
-/// C's `CUDA_ERROR_INVALID_GRAPHICS_CONTEXT`: [`CUresult::CUDA_ERROR_INVALID_GRAPHICS_CONTEXT`].
+/// `CUDA_ERROR_INVALID_GRAPHICS_CONTEXT = 219`: [`CUresult::CUDA_ERROR_INVALID_GRAPHICS_CONTEXT`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_INVALID_GRAPHICS_CONTEXT: CUresult = CUresult::CUDA_ERROR_INVALID_GRAPHICS_CONTEXT;
-/// C's `CUDA_ERROR_NVLINK_UNCORRECTABLE`: [`CUresult::CUDA_ERROR_NVLINK_UNCORRECTABLE`].
+/// `CUDA_ERROR_NVLINK_UNCORRECTABLE = 220`: [`CUresult::CUDA_ERROR_NVLINK_UNCORRECTABLE`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_NVLINK_UNCORRECTABLE: CUresult = CUresult::CUDA_ERROR_NVLINK_UNCORRECTABLE;
-/// C's `CUDA_ERROR_JIT_COMPILER_NOT_FOUND`: [`CUresult::CUDA_ERROR_JIT_COMPILER_NOT_FOUND`].
+/// `CUDA_ERROR_JIT_COMPILER_NOT_FOUND = 221`: [`CUresult::CUDA_ERROR_JIT_COMPILER_NOT_FOUND`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_JIT_COMPILER_NOT_FOUND: CUresult = CUresult::CUDA_ERROR_JIT_COMPILER_NOT_FOUND;
-/// C's `CUDA_ERROR_UNSUPPORTED_PTX_VERSION`: [`CUresult::CUDA_ERROR_UNSUPPORTED_PTX_VERSION`].
+/// `CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222`: [`CUresult::CUDA_ERROR_UNSUPPORTED_PTX_VERSION`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_UNSUPPORTED_PTX_VERSION: CUresult = CUresult::CUDA_ERROR_UNSUPPORTED_PTX_VERSION;
-/// C's `CUDA_ERROR_JIT_COMPILATION_DISABLED`: [`CUresult::CUDA_ERROR_JIT_COMPILATION_DISABLED`].
+/// `CUDA_ERROR_JIT_COMPILATION_DISABLED = 223`: [`CUresult::CUDA_ERROR_JIT_COMPILATION_DISABLED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_JIT_COMPILATION_DISABLED: CUresult = CUresult::CUDA_ERROR_JIT_COMPILATION_DISABLED;
-/// C's `CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY`: [`CUresult::CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY`].
+/// `CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY = 224`: [`CUresult::CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY: CUresult = CUresult::CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY;
 #[cfg(cuda_ge_12010)]
-/// C's `CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC`: [`CUresult::CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC`].
+/// `CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC = 225`: [`CUresult::CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC`].
 ///
 /// - Since CUDA 12.1
 pub const CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC: CUresult = CUresult::CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC;
 #[cfg(cuda_ge_12080)]
-/// C's `CUDA_ERROR_CONTAINED`: [`CUresult::CUDA_ERROR_CONTAINED`].
+/// `CUDA_ERROR_CONTAINED = 226`: [`CUresult::CUDA_ERROR_CONTAINED`].
 ///
 /// - Since CUDA 12.8
 pub const CUDA_ERROR_CONTAINED: CUresult = CUresult::CUDA_ERROR_CONTAINED;
 #[cfg(cuda_ge_13040)]
-/// C's `CUDA_ERROR_INSUFFICIENT_LOADER_VERSION`: [`CUresult::CUDA_ERROR_INSUFFICIENT_LOADER_VERSION`].
+/// `CUDA_ERROR_INSUFFICIENT_LOADER_VERSION = 227`: [`CUresult::CUDA_ERROR_INSUFFICIENT_LOADER_VERSION`].
 ///
 /// - Since CUDA 13.4
 pub const CUDA_ERROR_INSUFFICIENT_LOADER_VERSION: CUresult = CUresult::CUDA_ERROR_INSUFFICIENT_LOADER_VERSION;
-/// C's `CUDA_ERROR_INVALID_SOURCE`: [`CUresult::CUDA_ERROR_INVALID_SOURCE`].
+/// `CUDA_ERROR_INVALID_SOURCE = 300`: [`CUresult::CUDA_ERROR_INVALID_SOURCE`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_INVALID_SOURCE: CUresult = CUresult::CUDA_ERROR_INVALID_SOURCE;
-/// C's `CUDA_ERROR_FILE_NOT_FOUND`: [`CUresult::CUDA_ERROR_FILE_NOT_FOUND`].
+/// `CUDA_ERROR_FILE_NOT_FOUND = 301`: [`CUresult::CUDA_ERROR_FILE_NOT_FOUND`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_FILE_NOT_FOUND: CUresult = CUresult::CUDA_ERROR_FILE_NOT_FOUND;
-/// C's `CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND`: [`CUresult::CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND`].
+/// `CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND = 302`: [`CUresult::CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND: CUresult = CUresult::CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND;
-/// C's `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`: [`CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`].
+/// `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED = 303`: [`CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_SHARED_OBJECT_INIT_FAILED: CUresult = CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED;
-/// C's `CUDA_ERROR_OPERATING_SYSTEM`: [`CUresult::CUDA_ERROR_OPERATING_SYSTEM`].
+/// `CUDA_ERROR_OPERATING_SYSTEM = 304`: [`CUresult::CUDA_ERROR_OPERATING_SYSTEM`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_OPERATING_SYSTEM: CUresult = CUresult::CUDA_ERROR_OPERATING_SYSTEM;
-/// C's `CUDA_ERROR_INVALID_HANDLE`: [`CUresult::CUDA_ERROR_INVALID_HANDLE`].
+/// `CUDA_ERROR_INVALID_HANDLE = 400`: [`CUresult::CUDA_ERROR_INVALID_HANDLE`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_INVALID_HANDLE: CUresult = CUresult::CUDA_ERROR_INVALID_HANDLE;
-/// C's `CUDA_ERROR_ILLEGAL_STATE`: [`CUresult::CUDA_ERROR_ILLEGAL_STATE`].
+/// `CUDA_ERROR_ILLEGAL_STATE = 401`: [`CUresult::CUDA_ERROR_ILLEGAL_STATE`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_ILLEGAL_STATE: CUresult = CUresult::CUDA_ERROR_ILLEGAL_STATE;
 #[cfg(cuda_ge_12030)]
-/// C's `CUDA_ERROR_LOSSY_QUERY`: [`CUresult::CUDA_ERROR_LOSSY_QUERY`].
+/// `CUDA_ERROR_LOSSY_QUERY = 402`: [`CUresult::CUDA_ERROR_LOSSY_QUERY`].
 ///
 /// - Since CUDA 12.3
 pub const CUDA_ERROR_LOSSY_QUERY: CUresult = CUresult::CUDA_ERROR_LOSSY_QUERY;
-/// C's `CUDA_ERROR_NOT_FOUND`: [`CUresult::CUDA_ERROR_NOT_FOUND`].
+/// `CUDA_ERROR_NOT_FOUND = 500`: [`CUresult::CUDA_ERROR_NOT_FOUND`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_NOT_FOUND: CUresult = CUresult::CUDA_ERROR_NOT_FOUND;
-/// C's `CUDA_ERROR_NOT_READY`: [`CUresult::CUDA_ERROR_NOT_READY`].
+/// `CUDA_ERROR_NOT_READY = 600`: [`CUresult::CUDA_ERROR_NOT_READY`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_NOT_READY: CUresult = CUresult::CUDA_ERROR_NOT_READY;
-/// C's `CUDA_ERROR_ILLEGAL_ADDRESS`: [`CUresult::CUDA_ERROR_ILLEGAL_ADDRESS`].
+/// `CUDA_ERROR_ILLEGAL_ADDRESS = 700`: [`CUresult::CUDA_ERROR_ILLEGAL_ADDRESS`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_ILLEGAL_ADDRESS: CUresult = CUresult::CUDA_ERROR_ILLEGAL_ADDRESS;
-/// C's `CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES`: [`CUresult::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES`].
+/// `CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701`: [`CUresult::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: CUresult = CUresult::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
-/// C's `CUDA_ERROR_LAUNCH_TIMEOUT`: [`CUresult::CUDA_ERROR_LAUNCH_TIMEOUT`].
+/// `CUDA_ERROR_LAUNCH_TIMEOUT = 702`: [`CUresult::CUDA_ERROR_LAUNCH_TIMEOUT`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_LAUNCH_TIMEOUT: CUresult = CUresult::CUDA_ERROR_LAUNCH_TIMEOUT;
-/// C's `CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING`: [`CUresult::CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING`].
+/// `CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING = 703`: [`CUresult::CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING: CUresult = CUresult::CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING;
-/// C's `CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED`: [`CUresult::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED`].
+/// `CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704`: [`CUresult::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED: CUresult = CUresult::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
-/// C's `CUDA_ERROR_PEER_ACCESS_NOT_ENABLED`: [`CUresult::CUDA_ERROR_PEER_ACCESS_NOT_ENABLED`].
+/// `CUDA_ERROR_PEER_ACCESS_NOT_ENABLED = 705`: [`CUresult::CUDA_ERROR_PEER_ACCESS_NOT_ENABLED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_PEER_ACCESS_NOT_ENABLED: CUresult = CUresult::CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
-/// C's `CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE`: [`CUresult::CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE`].
+/// `CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE = 708`: [`CUresult::CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE: CUresult = CUresult::CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE;
-/// C's `CUDA_ERROR_CONTEXT_IS_DESTROYED`: [`CUresult::CUDA_ERROR_CONTEXT_IS_DESTROYED`].
+/// `CUDA_ERROR_CONTEXT_IS_DESTROYED = 709`: [`CUresult::CUDA_ERROR_CONTEXT_IS_DESTROYED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_CONTEXT_IS_DESTROYED: CUresult = CUresult::CUDA_ERROR_CONTEXT_IS_DESTROYED;
-/// C's `CUDA_ERROR_ASSERT`: [`CUresult::CUDA_ERROR_ASSERT`].
+/// `CUDA_ERROR_ASSERT = 710`: [`CUresult::CUDA_ERROR_ASSERT`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_ASSERT: CUresult = CUresult::CUDA_ERROR_ASSERT;
-/// C's `CUDA_ERROR_TOO_MANY_PEERS`: [`CUresult::CUDA_ERROR_TOO_MANY_PEERS`].
+/// `CUDA_ERROR_TOO_MANY_PEERS = 711`: [`CUresult::CUDA_ERROR_TOO_MANY_PEERS`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_TOO_MANY_PEERS: CUresult = CUresult::CUDA_ERROR_TOO_MANY_PEERS;
-/// C's `CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED`: [`CUresult::CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED`].
+/// `CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712`: [`CUresult::CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED: CUresult = CUresult::CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
-/// C's `CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED`: [`CUresult::CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED`].
+/// `CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED = 713`: [`CUresult::CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED: CUresult = CUresult::CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
-/// C's `CUDA_ERROR_HARDWARE_STACK_ERROR`: [`CUresult::CUDA_ERROR_HARDWARE_STACK_ERROR`].
+/// `CUDA_ERROR_HARDWARE_STACK_ERROR = 714`: [`CUresult::CUDA_ERROR_HARDWARE_STACK_ERROR`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_HARDWARE_STACK_ERROR: CUresult = CUresult::CUDA_ERROR_HARDWARE_STACK_ERROR;
-/// C's `CUDA_ERROR_ILLEGAL_INSTRUCTION`: [`CUresult::CUDA_ERROR_ILLEGAL_INSTRUCTION`].
+/// `CUDA_ERROR_ILLEGAL_INSTRUCTION = 715`: [`CUresult::CUDA_ERROR_ILLEGAL_INSTRUCTION`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_ILLEGAL_INSTRUCTION: CUresult = CUresult::CUDA_ERROR_ILLEGAL_INSTRUCTION;
-/// C's `CUDA_ERROR_MISALIGNED_ADDRESS`: [`CUresult::CUDA_ERROR_MISALIGNED_ADDRESS`].
+/// `CUDA_ERROR_MISALIGNED_ADDRESS = 716`: [`CUresult::CUDA_ERROR_MISALIGNED_ADDRESS`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_MISALIGNED_ADDRESS: CUresult = CUresult::CUDA_ERROR_MISALIGNED_ADDRESS;
-/// C's `CUDA_ERROR_INVALID_ADDRESS_SPACE`: [`CUresult::CUDA_ERROR_INVALID_ADDRESS_SPACE`].
+/// `CUDA_ERROR_INVALID_ADDRESS_SPACE = 717`: [`CUresult::CUDA_ERROR_INVALID_ADDRESS_SPACE`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_INVALID_ADDRESS_SPACE: CUresult = CUresult::CUDA_ERROR_INVALID_ADDRESS_SPACE;
-/// C's `CUDA_ERROR_INVALID_PC`: [`CUresult::CUDA_ERROR_INVALID_PC`].
+/// `CUDA_ERROR_INVALID_PC = 718`: [`CUresult::CUDA_ERROR_INVALID_PC`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_INVALID_PC: CUresult = CUresult::CUDA_ERROR_INVALID_PC;
-/// C's `CUDA_ERROR_LAUNCH_FAILED`: [`CUresult::CUDA_ERROR_LAUNCH_FAILED`].
+/// `CUDA_ERROR_LAUNCH_FAILED = 719`: [`CUresult::CUDA_ERROR_LAUNCH_FAILED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_LAUNCH_FAILED: CUresult = CUresult::CUDA_ERROR_LAUNCH_FAILED;
-/// C's `CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE`: [`CUresult::CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE`].
+/// `CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE = 720`: [`CUresult::CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: CUresult = CUresult::CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
 #[cfg(cuda_ge_12080)]
-/// C's `CUDA_ERROR_TENSOR_MEMORY_LEAK`: [`CUresult::CUDA_ERROR_TENSOR_MEMORY_LEAK`].
+/// `CUDA_ERROR_TENSOR_MEMORY_LEAK = 721`: [`CUresult::CUDA_ERROR_TENSOR_MEMORY_LEAK`].
 ///
 /// - Since CUDA 12.8
 pub const CUDA_ERROR_TENSOR_MEMORY_LEAK: CUresult = CUresult::CUDA_ERROR_TENSOR_MEMORY_LEAK;
-/// C's `CUDA_ERROR_NOT_PERMITTED`: [`CUresult::CUDA_ERROR_NOT_PERMITTED`].
+/// `CUDA_ERROR_NOT_PERMITTED = 800`: [`CUresult::CUDA_ERROR_NOT_PERMITTED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_NOT_PERMITTED: CUresult = CUresult::CUDA_ERROR_NOT_PERMITTED;
-/// C's `CUDA_ERROR_NOT_SUPPORTED`: [`CUresult::CUDA_ERROR_NOT_SUPPORTED`].
+/// `CUDA_ERROR_NOT_SUPPORTED = 801`: [`CUresult::CUDA_ERROR_NOT_SUPPORTED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_NOT_SUPPORTED: CUresult = CUresult::CUDA_ERROR_NOT_SUPPORTED;
-/// C's `CUDA_ERROR_SYSTEM_NOT_READY`: [`CUresult::CUDA_ERROR_SYSTEM_NOT_READY`].
+/// `CUDA_ERROR_SYSTEM_NOT_READY = 802`: [`CUresult::CUDA_ERROR_SYSTEM_NOT_READY`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_SYSTEM_NOT_READY: CUresult = CUresult::CUDA_ERROR_SYSTEM_NOT_READY;
-/// C's `CUDA_ERROR_SYSTEM_DRIVER_MISMATCH`: [`CUresult::CUDA_ERROR_SYSTEM_DRIVER_MISMATCH`].
+/// `CUDA_ERROR_SYSTEM_DRIVER_MISMATCH = 803`: [`CUresult::CUDA_ERROR_SYSTEM_DRIVER_MISMATCH`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_SYSTEM_DRIVER_MISMATCH: CUresult = CUresult::CUDA_ERROR_SYSTEM_DRIVER_MISMATCH;
-/// C's `CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE`: [`CUresult::CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE`].
+/// `CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE = 804`: [`CUresult::CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE: CUresult = CUresult::CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE;
-/// C's `CUDA_ERROR_MPS_CONNECTION_FAILED`: [`CUresult::CUDA_ERROR_MPS_CONNECTION_FAILED`].
+/// `CUDA_ERROR_MPS_CONNECTION_FAILED = 805`: [`CUresult::CUDA_ERROR_MPS_CONNECTION_FAILED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_MPS_CONNECTION_FAILED: CUresult = CUresult::CUDA_ERROR_MPS_CONNECTION_FAILED;
-/// C's `CUDA_ERROR_MPS_RPC_FAILURE`: [`CUresult::CUDA_ERROR_MPS_RPC_FAILURE`].
+/// `CUDA_ERROR_MPS_RPC_FAILURE = 806`: [`CUresult::CUDA_ERROR_MPS_RPC_FAILURE`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_MPS_RPC_FAILURE: CUresult = CUresult::CUDA_ERROR_MPS_RPC_FAILURE;
-/// C's `CUDA_ERROR_MPS_SERVER_NOT_READY`: [`CUresult::CUDA_ERROR_MPS_SERVER_NOT_READY`].
+/// `CUDA_ERROR_MPS_SERVER_NOT_READY = 807`: [`CUresult::CUDA_ERROR_MPS_SERVER_NOT_READY`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_MPS_SERVER_NOT_READY: CUresult = CUresult::CUDA_ERROR_MPS_SERVER_NOT_READY;
-/// C's `CUDA_ERROR_MPS_MAX_CLIENTS_REACHED`: [`CUresult::CUDA_ERROR_MPS_MAX_CLIENTS_REACHED`].
+/// `CUDA_ERROR_MPS_MAX_CLIENTS_REACHED = 808`: [`CUresult::CUDA_ERROR_MPS_MAX_CLIENTS_REACHED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_MPS_MAX_CLIENTS_REACHED: CUresult = CUresult::CUDA_ERROR_MPS_MAX_CLIENTS_REACHED;
-/// C's `CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED`: [`CUresult::CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED`].
+/// `CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED = 809`: [`CUresult::CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED: CUresult = CUresult::CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED;
 #[cfg(cuda_ge_11080)]
-/// C's `CUDA_ERROR_MPS_CLIENT_TERMINATED`: [`CUresult::CUDA_ERROR_MPS_CLIENT_TERMINATED`].
+/// `CUDA_ERROR_MPS_CLIENT_TERMINATED = 810`: [`CUresult::CUDA_ERROR_MPS_CLIENT_TERMINATED`].
 ///
 /// - Since CUDA 11.8
 pub const CUDA_ERROR_MPS_CLIENT_TERMINATED: CUresult = CUresult::CUDA_ERROR_MPS_CLIENT_TERMINATED;
 #[cfg(cuda_ge_12000)]
-/// C's `CUDA_ERROR_CDP_NOT_SUPPORTED`: [`CUresult::CUDA_ERROR_CDP_NOT_SUPPORTED`].
+/// `CUDA_ERROR_CDP_NOT_SUPPORTED = 811`: [`CUresult::CUDA_ERROR_CDP_NOT_SUPPORTED`].
 ///
 /// - Since CUDA 12.0
 pub const CUDA_ERROR_CDP_NOT_SUPPORTED: CUresult = CUresult::CUDA_ERROR_CDP_NOT_SUPPORTED;
 #[cfg(cuda_ge_12000)]
-/// C's `CUDA_ERROR_CDP_VERSION_MISMATCH`: [`CUresult::CUDA_ERROR_CDP_VERSION_MISMATCH`].
+/// `CUDA_ERROR_CDP_VERSION_MISMATCH = 812`: [`CUresult::CUDA_ERROR_CDP_VERSION_MISMATCH`].
 ///
 /// - Since CUDA 12.0
 pub const CUDA_ERROR_CDP_VERSION_MISMATCH: CUresult = CUresult::CUDA_ERROR_CDP_VERSION_MISMATCH;
-/// C's `CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED`: [`CUresult::CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED`].
+/// `CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900`: [`CUresult::CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED: CUresult = CUresult::CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
-/// C's `CUDA_ERROR_STREAM_CAPTURE_INVALIDATED`: [`CUresult::CUDA_ERROR_STREAM_CAPTURE_INVALIDATED`].
+/// `CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901`: [`CUresult::CUDA_ERROR_STREAM_CAPTURE_INVALIDATED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_STREAM_CAPTURE_INVALIDATED: CUresult = CUresult::CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
-/// C's `CUDA_ERROR_STREAM_CAPTURE_MERGE`: [`CUresult::CUDA_ERROR_STREAM_CAPTURE_MERGE`].
+/// `CUDA_ERROR_STREAM_CAPTURE_MERGE = 902`: [`CUresult::CUDA_ERROR_STREAM_CAPTURE_MERGE`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_STREAM_CAPTURE_MERGE: CUresult = CUresult::CUDA_ERROR_STREAM_CAPTURE_MERGE;
-/// C's `CUDA_ERROR_STREAM_CAPTURE_UNMATCHED`: [`CUresult::CUDA_ERROR_STREAM_CAPTURE_UNMATCHED`].
+/// `CUDA_ERROR_STREAM_CAPTURE_UNMATCHED = 903`: [`CUresult::CUDA_ERROR_STREAM_CAPTURE_UNMATCHED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_STREAM_CAPTURE_UNMATCHED: CUresult = CUresult::CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
-/// C's `CUDA_ERROR_STREAM_CAPTURE_UNJOINED`: [`CUresult::CUDA_ERROR_STREAM_CAPTURE_UNJOINED`].
+/// `CUDA_ERROR_STREAM_CAPTURE_UNJOINED = 904`: [`CUresult::CUDA_ERROR_STREAM_CAPTURE_UNJOINED`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_STREAM_CAPTURE_UNJOINED: CUresult = CUresult::CUDA_ERROR_STREAM_CAPTURE_UNJOINED;
-/// C's `CUDA_ERROR_STREAM_CAPTURE_ISOLATION`: [`CUresult::CUDA_ERROR_STREAM_CAPTURE_ISOLATION`].
+/// `CUDA_ERROR_STREAM_CAPTURE_ISOLATION = 905`: [`CUresult::CUDA_ERROR_STREAM_CAPTURE_ISOLATION`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_STREAM_CAPTURE_ISOLATION: CUresult = CUresult::CUDA_ERROR_STREAM_CAPTURE_ISOLATION;
-/// C's `CUDA_ERROR_STREAM_CAPTURE_IMPLICIT`: [`CUresult::CUDA_ERROR_STREAM_CAPTURE_IMPLICIT`].
+/// `CUDA_ERROR_STREAM_CAPTURE_IMPLICIT = 906`: [`CUresult::CUDA_ERROR_STREAM_CAPTURE_IMPLICIT`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_STREAM_CAPTURE_IMPLICIT: CUresult = CUresult::CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
-/// C's `CUDA_ERROR_CAPTURED_EVENT`: [`CUresult::CUDA_ERROR_CAPTURED_EVENT`].
+/// `CUDA_ERROR_CAPTURED_EVENT = 907`: [`CUresult::CUDA_ERROR_CAPTURED_EVENT`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_CAPTURED_EVENT: CUresult = CUresult::CUDA_ERROR_CAPTURED_EVENT;
-/// C's `CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD`: [`CUresult::CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD`].
+/// `CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD = 908`: [`CUresult::CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD: CUresult = CUresult::CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD;
-/// C's `CUDA_ERROR_TIMEOUT`: [`CUresult::CUDA_ERROR_TIMEOUT`].
+/// `CUDA_ERROR_TIMEOUT = 909`: [`CUresult::CUDA_ERROR_TIMEOUT`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_TIMEOUT: CUresult = CUresult::CUDA_ERROR_TIMEOUT;
-/// C's `CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE`: [`CUresult::CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE`].
+/// `CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE = 910`: [`CUresult::CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE: CUresult = CUresult::CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
-/// C's `CUDA_ERROR_EXTERNAL_DEVICE`: [`CUresult::CUDA_ERROR_EXTERNAL_DEVICE`].
+/// `CUDA_ERROR_EXTERNAL_DEVICE = 911`: [`CUresult::CUDA_ERROR_EXTERNAL_DEVICE`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_EXTERNAL_DEVICE: CUresult = CUresult::CUDA_ERROR_EXTERNAL_DEVICE;
 #[cfg(cuda_ge_11080)]
-/// C's `CUDA_ERROR_INVALID_CLUSTER_SIZE`: [`CUresult::CUDA_ERROR_INVALID_CLUSTER_SIZE`].
+/// `CUDA_ERROR_INVALID_CLUSTER_SIZE = 912`: [`CUresult::CUDA_ERROR_INVALID_CLUSTER_SIZE`].
 ///
 /// - Since CUDA 11.8
 pub const CUDA_ERROR_INVALID_CLUSTER_SIZE: CUresult = CUresult::CUDA_ERROR_INVALID_CLUSTER_SIZE;
 #[cfg(cuda_ge_12040)]
-/// C's `CUDA_ERROR_FUNCTION_NOT_LOADED`: [`CUresult::CUDA_ERROR_FUNCTION_NOT_LOADED`].
+/// `CUDA_ERROR_FUNCTION_NOT_LOADED = 913`: [`CUresult::CUDA_ERROR_FUNCTION_NOT_LOADED`].
 ///
 /// - Since CUDA 12.4
 pub const CUDA_ERROR_FUNCTION_NOT_LOADED: CUresult = CUresult::CUDA_ERROR_FUNCTION_NOT_LOADED;
 #[cfg(cuda_ge_12040)]
-/// C's `CUDA_ERROR_INVALID_RESOURCE_TYPE`: [`CUresult::CUDA_ERROR_INVALID_RESOURCE_TYPE`].
+/// `CUDA_ERROR_INVALID_RESOURCE_TYPE = 914`: [`CUresult::CUDA_ERROR_INVALID_RESOURCE_TYPE`].
 ///
 /// - Since CUDA 12.4
 pub const CUDA_ERROR_INVALID_RESOURCE_TYPE: CUresult = CUresult::CUDA_ERROR_INVALID_RESOURCE_TYPE;
 #[cfg(cuda_ge_12040)]
-/// C's `CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION`: [`CUresult::CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION`].
+/// `CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION = 915`: [`CUresult::CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION`].
 ///
 /// - Since CUDA 12.4
 pub const CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION: CUresult = CUresult::CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION;
 #[cfg(cuda_ge_12080)]
-/// C's `CUDA_ERROR_KEY_ROTATION`: [`CUresult::CUDA_ERROR_KEY_ROTATION`].
+/// `CUDA_ERROR_KEY_ROTATION = 916`: [`CUresult::CUDA_ERROR_KEY_ROTATION`].
 ///
 /// - Since CUDA 12.8
 pub const CUDA_ERROR_KEY_ROTATION: CUresult = CUresult::CUDA_ERROR_KEY_ROTATION;
 #[cfg(cuda_ge_13010)]
-/// C's `CUDA_ERROR_STREAM_DETACHED`: [`CUresult::CUDA_ERROR_STREAM_DETACHED`].
+/// `CUDA_ERROR_STREAM_DETACHED = 917`: [`CUresult::CUDA_ERROR_STREAM_DETACHED`].
 ///
 /// - Since CUDA 13.1
 pub const CUDA_ERROR_STREAM_DETACHED: CUresult = CUresult::CUDA_ERROR_STREAM_DETACHED;
 #[cfg(cuda_ge_13030)]
-/// C's `CUDA_ERROR_GRAPH_RECAPTURE_FAILURE`: [`CUresult::CUDA_ERROR_GRAPH_RECAPTURE_FAILURE`].
+/// `CUDA_ERROR_GRAPH_RECAPTURE_FAILURE = 918`: [`CUresult::CUDA_ERROR_GRAPH_RECAPTURE_FAILURE`].
 ///
 /// - Since CUDA 13.3
 pub const CUDA_ERROR_GRAPH_RECAPTURE_FAILURE: CUresult = CUresult::CUDA_ERROR_GRAPH_RECAPTURE_FAILURE;
 #[cfg(cuda_ge_13040)]
-/// C's `CUDA_ERROR_FABRIC_NOT_READY`: [`CUresult::CUDA_ERROR_FABRIC_NOT_READY`].
+/// `CUDA_ERROR_FABRIC_NOT_READY = 919`: [`CUresult::CUDA_ERROR_FABRIC_NOT_READY`].
 ///
 /// - Since CUDA 13.4
 pub const CUDA_ERROR_FABRIC_NOT_READY: CUresult = CUresult::CUDA_ERROR_FABRIC_NOT_READY;
-/// C's `CUDA_ERROR_UNKNOWN`: [`CUresult::CUDA_ERROR_UNKNOWN`].
+/// `CUDA_ERROR_UNKNOWN = 999`: [`CUresult::CUDA_ERROR_UNKNOWN`].
 ///
 /// - In every supported header
 pub const CUDA_ERROR_UNKNOWN: CUresult = CUresult::CUDA_ERROR_UNKNOWN;
-/// `#define CU_DEVICE_CPU ((CUdevice)-1)` (`cuda.h`)
+/// `#define CU_DEVICE_CPU ((CUdevice)-1)`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - In every supported header
 pub const CU_DEVICE_CPU: CUdevice = -1 as CUdevice;
-/// `#define CU_DEVICE_INVALID ((CUdevice)-2)` (`cuda.h`)
+/// `#define CU_DEVICE_INVALID ((CUdevice)-2)`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - In every supported header
 pub const CU_DEVICE_INVALID: CUdevice = -2 as CUdevice;
 #[cfg(cuda_ge_11080)]
-/// `#define CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW` (`cuda.h`)
+/// `#define CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - As written here: since CUDA 11.8; the name: in every supported header
+/// - Values: `1` only in CUDA 11.7; `CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW` since CUDA 11.8
 pub const CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW;
 #[cfg(cuda_ge_11080)]
-/// `#define CU_KERNEL_NODE_ATTRIBUTE_CLUSTER_DIMENSION CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION` (`cuda.h`)
+/// `#define CU_KERNEL_NODE_ATTRIBUTE_CLUSTER_DIMENSION CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - Since CUDA 11.8
 pub const CU_KERNEL_NODE_ATTRIBUTE_CLUSTER_DIMENSION: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
 #[cfg(cuda_ge_11080)]
-/// `#define CU_KERNEL_NODE_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE` (`cuda.h`)
+/// `#define CU_KERNEL_NODE_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - Since CUDA 11.8
 pub const CU_KERNEL_NODE_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE;
 #[cfg(cuda_ge_11080)]
-/// `#define CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE CU_LAUNCH_ATTRIBUTE_COOPERATIVE` (`cuda.h`)
+/// `#define CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE CU_LAUNCH_ATTRIBUTE_COOPERATIVE`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - As written here: since CUDA 11.8; the name: in every supported header
+/// - Values: `2` only in CUDA 11.7; `CU_LAUNCH_ATTRIBUTE_COOPERATIVE` since CUDA 11.8
 pub const CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
 #[cfg(cuda_ge_12040)]
-/// `#define CU_KERNEL_NODE_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE` (`cuda.h`)
+/// `#define CU_KERNEL_NODE_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - Since CUDA 12.4
 pub const CU_KERNEL_NODE_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE;
 #[cfg(cuda_ge_12000)]
-/// `#define CU_KERNEL_NODE_ATTRIBUTE_MEM_SYNC_DOMAIN CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN` (`cuda.h`)
+/// `#define CU_KERNEL_NODE_ATTRIBUTE_MEM_SYNC_DOMAIN CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - Since CUDA 12.0
 pub const CU_KERNEL_NODE_ATTRIBUTE_MEM_SYNC_DOMAIN: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN;
 #[cfg(cuda_ge_12000)]
-/// `#define CU_KERNEL_NODE_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP` (`cuda.h`)
+/// `#define CU_KERNEL_NODE_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - Since CUDA 12.0
 pub const CU_KERNEL_NODE_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP;
 #[cfg(cuda_ge_12080)]
-/// `#define CU_KERNEL_NODE_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION` (`cuda.h`)
+/// `#define CU_KERNEL_NODE_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - Since CUDA 12.8
 pub const CU_KERNEL_NODE_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION;
 #[cfg(cuda_ge_12050)]
-/// `#define CU_KERNEL_NODE_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT` (`cuda.h`)
+/// `#define CU_KERNEL_NODE_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - Since CUDA 12.5
 pub const CU_KERNEL_NODE_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT;
 #[cfg(cuda_ge_11080)]
-/// `#define CU_KERNEL_NODE_ATTRIBUTE_PRIORITY CU_LAUNCH_ATTRIBUTE_PRIORITY` (`cuda.h`)
+/// `#define CU_KERNEL_NODE_ATTRIBUTE_PRIORITY CU_LAUNCH_ATTRIBUTE_PRIORITY`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - As written here: since CUDA 11.8; the name: in every supported header
+/// - Values: `8` only in CUDA 11.7; `CU_LAUNCH_ATTRIBUTE_PRIORITY` since CUDA 11.8
 pub const CU_KERNEL_NODE_ATTRIBUTE_PRIORITY: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PRIORITY;
-/// `#define CU_LAUNCH_PARAM_BUFFER_POINTER ((void*)CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT)` (`cuda.h`)
+/// `#define CU_LAUNCH_PARAM_BUFFER_POINTER ((void*)CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT)`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - In every supported header
 pub const CU_LAUNCH_PARAM_BUFFER_POINTER: *mut ::core::ffi::c_void = 0x01
     as *mut ::core::ffi::c_void;
-/// `#define CU_LAUNCH_PARAM_BUFFER_SIZE ((void*)CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT)` (`cuda.h`)
+/// `#define CU_LAUNCH_PARAM_BUFFER_SIZE ((void*)CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT)`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - In every supported header
 pub const CU_LAUNCH_PARAM_BUFFER_SIZE: *mut ::core::ffi::c_void = 0x02
     as *mut ::core::ffi::c_void;
-/// `#define CU_LAUNCH_PARAM_END ((void*)CU_LAUNCH_PARAM_END_AS_INT)` (`cuda.h`)
+/// `#define CU_LAUNCH_PARAM_END ((void*)CU_LAUNCH_PARAM_END_AS_INT)`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - In every supported header
 pub const CU_LAUNCH_PARAM_END: *mut ::core::ffi::c_void = 0x00
     as *mut ::core::ffi::c_void;
 #[cfg(cuda_ge_11080)]
-/// `#define CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW` (`cuda.h`)
+/// `#define CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - As written here: since CUDA 11.8; the name: in every supported header
+/// - Values: `1` only in CUDA 11.7; `CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW` since CUDA 11.8
 pub const CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW;
 #[cfg(cuda_ge_12000)]
-/// `#define CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN` (`cuda.h`)
+/// `#define CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - Since CUDA 12.0
 pub const CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN;
 #[cfg(cuda_ge_12000)]
-/// `#define CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP` (`cuda.h`)
+/// `#define CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - Since CUDA 12.0
 pub const CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP;
 #[cfg(cuda_ge_12000)]
-/// `#define CU_STREAM_ATTRIBUTE_PRIORITY CU_LAUNCH_ATTRIBUTE_PRIORITY` (`cuda.h`)
+/// `#define CU_STREAM_ATTRIBUTE_PRIORITY CU_LAUNCH_ATTRIBUTE_PRIORITY`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - Since CUDA 12.0
 pub const CU_STREAM_ATTRIBUTE_PRIORITY: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PRIORITY;
 #[cfg(cuda_ge_11080)]
-/// `#define CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY` (`cuda.h`)
+/// `#define CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
-/// - As written here: since CUDA 11.8; the name: in every supported header
+/// - Values: `3` only in CUDA 11.7; `CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY` since CUDA 11.8
 pub const CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY: CUlaunchAttributeID = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY;
-/// `#define CU_STREAM_LEGACY ((CUstream)0x1)` (`cuda.h`)
+/// `#define CU_STREAM_LEGACY ((CUstream)0x1)`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - In every supported header
 pub const CU_STREAM_LEGACY: CUstream = 0x1 as CUstream;
-/// `#define CU_STREAM_PER_THREAD ((CUstream)0x2)` (`cuda.h`)
+/// `#define CU_STREAM_PER_THREAD ((CUstream)0x2)`
 ///
+/// - Header: `cuda.h`
 /// - NVIDIA: [Data types used by CUDA driver](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html)
 /// - In every supported header
 pub const CU_STREAM_PER_THREAD: CUstream = 0x2 as CUstream;

@@ -4,28 +4,30 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 impl CUoutput_mode_enum {
-    /// C's `CU_OUT_KEY_VALUE_PAIR`.
+    /// `CU_OUT_KEY_VALUE_PAIR = 0`
     ///
     /// - In every supported header
     pub const CU_OUT_KEY_VALUE_PAIR: CUoutput_mode_enum = CUoutput_mode_enum(0);
-    /// C's `CU_OUT_CSV`.
+    /// `CU_OUT_CSV = 1`
     ///
     /// - In every supported header
     pub const CU_OUT_CSV: CUoutput_mode_enum = CUoutput_mode_enum(1);
 }
-/// C's `enum CUoutput_mode_enum` (typedef `CUoutput_mode`, `cudaProfiler.h`), as a newtype over its integer type.
+/// `typedef enum CUoutput_mode_enum { ... }CUoutput_mode;`
 ///
-/// Any value is valid, also one the header does not name (from a newer driver): its enumerators are associated constants, and top-level constants too.
+/// A newtype over the C integer: any value is valid, also one the header does not name (from a newer driver). Its enumerators are associated constants, and top-level constants too.
 ///
+/// - Header: `cudaProfiler.h`; C name `enum CUoutput_mode_enum`, typedef `CUoutput_mode`
 /// - In every supported header
 #[repr(transparent)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUoutput_mode_enum(pub ::core::ffi::c_uint);
-/// `typedef enum CUoutput_mode_enum { ... }CUoutput_mode;` (`cudaProfiler.h`)
 pub use self::CUoutput_mode_enum as CUoutput_mode;
-/// `typedef CUresult (CUDAAPI *PFN_cuProfilerInitialize_v4000)(const char *configFile, const char *outputFile, CUoutput_mode outputMode);` (`cudaProfilerTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuProfilerInitialize_v4000)(const char *configFile, const char *outputFile, CUoutput_mode outputMode);`
 ///
-/// - The type of `cuProfilerInitialize` with the ABI of CUDA 4.0; entry point [`entry::cuProfilerInitialize_v4000`](super::entry::cuProfilerInitialize_v4000)
+/// - Header: `cudaProfilerTypedefs.h`
+/// - Typedef: the type of `cuProfilerInitialize` with the ABI of CUDA 4.0
+/// - Entry point: [`entry::cuProfilerInitialize_v4000`](super::entry::cuProfilerInitialize_v4000)
 /// - NVIDIA: [Profiler Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PROFILER__DEPRECATED.html)
 /// - In every supported header
 pub type PFN_cuProfilerInitialize_v4000 = ::core::option::Option<
@@ -35,17 +37,21 @@ pub type PFN_cuProfilerInitialize_v4000 = ::core::option::Option<
         outputMode: CUoutput_mode,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuProfilerStart_v4000)(void);` (`cudaProfilerTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuProfilerStart_v4000)(void);`
 ///
-/// - The type of `cuProfilerStart` with the ABI of CUDA 4.0; entry point [`entry::cuProfilerStart_v4000`](super::entry::cuProfilerStart_v4000)
+/// - Header: `cudaProfilerTypedefs.h`
+/// - Typedef: the type of `cuProfilerStart` with the ABI of CUDA 4.0
+/// - Entry point: [`entry::cuProfilerStart_v4000`](super::entry::cuProfilerStart_v4000)
 /// - NVIDIA: [Profiler Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PROFILER.html)
 /// - In every supported header
 pub type PFN_cuProfilerStart_v4000 = ::core::option::Option<
     unsafe extern "C" fn() -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuProfilerStop_v4000)(void);` (`cudaProfilerTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuProfilerStop_v4000)(void);`
 ///
-/// - The type of `cuProfilerStop` with the ABI of CUDA 4.0; entry point [`entry::cuProfilerStop_v4000`](super::entry::cuProfilerStop_v4000)
+/// - Header: `cudaProfilerTypedefs.h`
+/// - Typedef: the type of `cuProfilerStop` with the ABI of CUDA 4.0
+/// - Entry point: [`entry::cuProfilerStop_v4000`](super::entry::cuProfilerStop_v4000)
 /// - NVIDIA: [Profiler Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PROFILER.html)
 /// - In every supported header
 pub type PFN_cuProfilerStop_v4000 = ::core::option::Option<

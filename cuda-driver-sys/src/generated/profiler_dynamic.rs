@@ -58,10 +58,12 @@ pub(crate) static SET: FunctionSet = FunctionSet {
     slots: &SLOTS,
     missing: &MISSING,
 };
-/// `__CUDA_DEPRECATED CUresult CUDAAPI cuProfilerInitialize(const char *configFile, const char *outputFile, CUoutput_mode outputMode);` (`cudaProfiler.h`)
+/// `__CUDA_DEPRECATED CUresult CUDAAPI cuProfilerInitialize(const char *configFile, const char *outputFile, CUoutput_mode outputMode);`
 ///
+/// - Header: `cudaProfiler.h`
 /// - Typedef: [`PFN_cuProfilerInitialize_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuProfilerInitialize` through [`entry::cuProfilerInitialize_v4000`](super::entry::cuProfilerInitialize_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuProfilerInitialize_v4000`](super::entry::cuProfilerInitialize_v4000)
+/// - Calls the driver's `cuProfilerInitialize` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Profiler Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PROFILER__DEPRECATED.html)
 /// - In every supported header
 #[must_use]
@@ -80,10 +82,12 @@ pub unsafe extern "C" fn cuProfilerInitialize(
     };
     unsafe { driver_fn(configFile, outputFile, outputMode) }
 }
-/// `CUresult CUDAAPI cuProfilerStart(void);` (`cudaProfiler.h`)
+/// `CUresult CUDAAPI cuProfilerStart(void);`
 ///
+/// - Header: `cudaProfiler.h`
 /// - Typedef: [`PFN_cuProfilerStart_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuProfilerStart` through [`entry::cuProfilerStart_v4000`](super::entry::cuProfilerStart_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuProfilerStart_v4000`](super::entry::cuProfilerStart_v4000)
+/// - Calls the driver's `cuProfilerStart` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Profiler Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PROFILER.html)
 /// - In every supported header
 #[must_use]
@@ -94,10 +98,12 @@ pub unsafe extern "C" fn cuProfilerStart() -> CUresult {
     };
     unsafe { driver_fn() }
 }
-/// `CUresult CUDAAPI cuProfilerStop(void);` (`cudaProfiler.h`)
+/// `CUresult CUDAAPI cuProfilerStop(void);`
 ///
+/// - Header: `cudaProfiler.h`
 /// - Typedef: [`PFN_cuProfilerStop_v4000`], the ABI of CUDA 4.0
-/// - Calls the driver's `cuProfilerStop` through [`entry::cuProfilerStop_v4000`](super::entry::cuProfilerStop_v4000), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuProfilerStop_v4000`](super::entry::cuProfilerStop_v4000)
+/// - Calls the driver's `cuProfilerStop` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [Profiler Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PROFILER.html)
 /// - In every supported header
 #[must_use]

@@ -4,9 +4,11 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 unsafe extern "C" {
-    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuProfilerInitialize(const char *configFile, const char *outputFile, CUoutput_mode outputMode);` (`cudaProfiler.h`)
+    /// `__CUDA_DEPRECATED CUresult CUDAAPI cuProfilerInitialize(const char *configFile, const char *outputFile, CUoutput_mode outputMode);`
     ///
-    /// - Typedef: [`PFN_cuProfilerInitialize_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuProfilerInitialize_v4000`](super::entry::cuProfilerInitialize_v4000)
+    /// - Header: `cudaProfiler.h`
+    /// - Typedef: [`PFN_cuProfilerInitialize_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuProfilerInitialize_v4000`](super::entry::cuProfilerInitialize_v4000)
     /// - NVIDIA: [Profiler Control \[DEPRECATED\]](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PROFILER__DEPRECATED.html)
     /// - In every supported header
     #[must_use]
@@ -15,16 +17,20 @@ unsafe extern "C" {
         outputFile: *const ::core::ffi::c_char,
         outputMode: CUoutput_mode,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuProfilerStart(void);` (`cudaProfiler.h`)
+    /// `CUresult CUDAAPI cuProfilerStart(void);`
     ///
-    /// - Typedef: [`PFN_cuProfilerStart_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuProfilerStart_v4000`](super::entry::cuProfilerStart_v4000)
+    /// - Header: `cudaProfiler.h`
+    /// - Typedef: [`PFN_cuProfilerStart_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuProfilerStart_v4000`](super::entry::cuProfilerStart_v4000)
     /// - NVIDIA: [Profiler Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PROFILER.html)
     /// - In every supported header
     #[must_use]
     pub fn cuProfilerStart() -> CUresult;
-    /// `CUresult CUDAAPI cuProfilerStop(void);` (`cudaProfiler.h`)
+    /// `CUresult CUDAAPI cuProfilerStop(void);`
     ///
-    /// - Typedef: [`PFN_cuProfilerStop_v4000`], the ABI of CUDA 4.0; entry point [`entry::cuProfilerStop_v4000`](super::entry::cuProfilerStop_v4000)
+    /// - Header: `cudaProfiler.h`
+    /// - Typedef: [`PFN_cuProfilerStop_v4000`], the ABI of CUDA 4.0
+    /// - Entry point: [`entry::cuProfilerStop_v4000`](super::entry::cuProfilerStop_v4000)
     /// - NVIDIA: [Profiler Control](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PROFILER.html)
     /// - In every supported header
     #[must_use]

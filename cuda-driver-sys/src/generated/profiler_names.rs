@@ -4,25 +4,31 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuProfilerInitialize PFN_cuProfilerInitialize_v4000` (`cudaProfilerTypedefs.h`): [`PFN_cuProfilerInitialize_v4000`].
+/// `#define PFN_cuProfilerInitialize PFN_cuProfilerInitialize_v4000`
 ///
+/// - Header: `cudaProfilerTypedefs.h`
+/// - Typedef: [`PFN_cuProfilerInitialize_v4000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuProfilerInitialize = PFN_cuProfilerInitialize_v4000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuProfilerStart PFN_cuProfilerStart_v4000` (`cudaProfilerTypedefs.h`): [`PFN_cuProfilerStart_v4000`].
+/// `#define PFN_cuProfilerStart PFN_cuProfilerStart_v4000`
 ///
+/// - Header: `cudaProfilerTypedefs.h`
+/// - Typedef: [`PFN_cuProfilerStart_v4000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuProfilerStart = PFN_cuProfilerStart_v4000;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuProfilerStop PFN_cuProfilerStop_v4000` (`cudaProfilerTypedefs.h`): [`PFN_cuProfilerStop_v4000`].
+/// `#define PFN_cuProfilerStop PFN_cuProfilerStop_v4000`
 ///
+/// - Header: `cudaProfilerTypedefs.h`
+/// - Typedef: [`PFN_cuProfilerStop_v4000`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuProfilerStop = PFN_cuProfilerStop_v4000;
-/// C's `CU_OUT_KEY_VALUE_PAIR`: [`CUoutput_mode::CU_OUT_KEY_VALUE_PAIR`].
+/// `CU_OUT_KEY_VALUE_PAIR = 0`: [`CUoutput_mode::CU_OUT_KEY_VALUE_PAIR`].
 ///
 /// - In every supported header
 pub const CU_OUT_KEY_VALUE_PAIR: CUoutput_mode = CUoutput_mode::CU_OUT_KEY_VALUE_PAIR;
-/// C's `CU_OUT_CSV`: [`CUoutput_mode::CU_OUT_CSV`].
+/// `CU_OUT_CSV = 1`: [`CUoutput_mode::CU_OUT_CSV`].
 ///
 /// - In every supported header
 pub const CU_OUT_CSV: CUoutput_mode = CUoutput_mode::CU_OUT_CSV;

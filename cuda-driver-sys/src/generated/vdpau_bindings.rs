@@ -4,117 +4,118 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 impl VdpStatus {
-    /// C's `VDP_STATUS_OK`.
+    /// `VDP_STATUS_OK = 0`
     ///
     /// - In every supported header
     pub const VDP_STATUS_OK: VdpStatus = VdpStatus(0);
-    /// C's `VDP_STATUS_NO_IMPLEMENTATION`.
+    /// `VDP_STATUS_NO_IMPLEMENTATION = 1`
     ///
     /// - In every supported header
     pub const VDP_STATUS_NO_IMPLEMENTATION: VdpStatus = VdpStatus(1);
-    /// C's `VDP_STATUS_DISPLAY_PREEMPTED`.
+    /// `VDP_STATUS_DISPLAY_PREEMPTED = 2`
     ///
     /// - In every supported header
     pub const VDP_STATUS_DISPLAY_PREEMPTED: VdpStatus = VdpStatus(2);
-    /// C's `VDP_STATUS_INVALID_HANDLE`.
+    /// `VDP_STATUS_INVALID_HANDLE = 3`
     ///
     /// - In every supported header
     pub const VDP_STATUS_INVALID_HANDLE: VdpStatus = VdpStatus(3);
-    /// C's `VDP_STATUS_INVALID_POINTER`.
+    /// `VDP_STATUS_INVALID_POINTER = 4`
     ///
     /// - In every supported header
     pub const VDP_STATUS_INVALID_POINTER: VdpStatus = VdpStatus(4);
-    /// C's `VDP_STATUS_INVALID_CHROMA_TYPE`.
+    /// `VDP_STATUS_INVALID_CHROMA_TYPE = 5`
     ///
     /// - In every supported header
     pub const VDP_STATUS_INVALID_CHROMA_TYPE: VdpStatus = VdpStatus(5);
-    /// C's `VDP_STATUS_INVALID_Y_CB_CR_FORMAT`.
+    /// `VDP_STATUS_INVALID_Y_CB_CR_FORMAT = 6`
     ///
     /// - In every supported header
     pub const VDP_STATUS_INVALID_Y_CB_CR_FORMAT: VdpStatus = VdpStatus(6);
-    /// C's `VDP_STATUS_INVALID_RGBA_FORMAT`.
+    /// `VDP_STATUS_INVALID_RGBA_FORMAT = 7`
     ///
     /// - In every supported header
     pub const VDP_STATUS_INVALID_RGBA_FORMAT: VdpStatus = VdpStatus(7);
-    /// C's `VDP_STATUS_INVALID_INDEXED_FORMAT`.
+    /// `VDP_STATUS_INVALID_INDEXED_FORMAT = 8`
     ///
     /// - In every supported header
     pub const VDP_STATUS_INVALID_INDEXED_FORMAT: VdpStatus = VdpStatus(8);
-    /// C's `VDP_STATUS_INVALID_COLOR_STANDARD`.
+    /// `VDP_STATUS_INVALID_COLOR_STANDARD = 9`
     ///
     /// - In every supported header
     pub const VDP_STATUS_INVALID_COLOR_STANDARD: VdpStatus = VdpStatus(9);
-    /// C's `VDP_STATUS_INVALID_COLOR_TABLE_FORMAT`.
+    /// `VDP_STATUS_INVALID_COLOR_TABLE_FORMAT = 10`
     ///
     /// - In every supported header
     pub const VDP_STATUS_INVALID_COLOR_TABLE_FORMAT: VdpStatus = VdpStatus(10);
-    /// C's `VDP_STATUS_INVALID_BLEND_FACTOR`.
+    /// `VDP_STATUS_INVALID_BLEND_FACTOR = 11`
     ///
     /// - In every supported header
     pub const VDP_STATUS_INVALID_BLEND_FACTOR: VdpStatus = VdpStatus(11);
-    /// C's `VDP_STATUS_INVALID_BLEND_EQUATION`.
+    /// `VDP_STATUS_INVALID_BLEND_EQUATION = 12`
     ///
     /// - In every supported header
     pub const VDP_STATUS_INVALID_BLEND_EQUATION: VdpStatus = VdpStatus(12);
-    /// C's `VDP_STATUS_INVALID_FLAG`.
+    /// `VDP_STATUS_INVALID_FLAG = 13`
     ///
     /// - In every supported header
     pub const VDP_STATUS_INVALID_FLAG: VdpStatus = VdpStatus(13);
-    /// C's `VDP_STATUS_INVALID_DECODER_PROFILE`.
+    /// `VDP_STATUS_INVALID_DECODER_PROFILE = 14`
     ///
     /// - In every supported header
     pub const VDP_STATUS_INVALID_DECODER_PROFILE: VdpStatus = VdpStatus(14);
-    /// C's `VDP_STATUS_INVALID_VIDEO_MIXER_FEATURE`.
+    /// `VDP_STATUS_INVALID_VIDEO_MIXER_FEATURE = 15`
     ///
     /// - In every supported header
     pub const VDP_STATUS_INVALID_VIDEO_MIXER_FEATURE: VdpStatus = VdpStatus(15);
-    /// C's `VDP_STATUS_INVALID_VIDEO_MIXER_PARAMETER`.
+    /// `VDP_STATUS_INVALID_VIDEO_MIXER_PARAMETER = 16`
     ///
     /// - In every supported header
     pub const VDP_STATUS_INVALID_VIDEO_MIXER_PARAMETER: VdpStatus = VdpStatus(16);
-    /// C's `VDP_STATUS_INVALID_VIDEO_MIXER_ATTRIBUTE`.
+    /// `VDP_STATUS_INVALID_VIDEO_MIXER_ATTRIBUTE = 17`
     ///
     /// - In every supported header
     pub const VDP_STATUS_INVALID_VIDEO_MIXER_ATTRIBUTE: VdpStatus = VdpStatus(17);
-    /// C's `VDP_STATUS_INVALID_VIDEO_MIXER_PICTURE_STRUCTURE`.
+    /// `VDP_STATUS_INVALID_VIDEO_MIXER_PICTURE_STRUCTURE = 18`
     ///
     /// - In every supported header
     pub const VDP_STATUS_INVALID_VIDEO_MIXER_PICTURE_STRUCTURE: VdpStatus = VdpStatus(
         18,
     );
-    /// C's `VDP_STATUS_INVALID_FUNC_ID`.
+    /// `VDP_STATUS_INVALID_FUNC_ID = 19`
     ///
     /// - In every supported header
     pub const VDP_STATUS_INVALID_FUNC_ID: VdpStatus = VdpStatus(19);
-    /// C's `VDP_STATUS_INVALID_SIZE`.
+    /// `VDP_STATUS_INVALID_SIZE = 20`
     ///
     /// - In every supported header
     pub const VDP_STATUS_INVALID_SIZE: VdpStatus = VdpStatus(20);
-    /// C's `VDP_STATUS_INVALID_VALUE`.
+    /// `VDP_STATUS_INVALID_VALUE = 21`
     ///
     /// - In every supported header
     pub const VDP_STATUS_INVALID_VALUE: VdpStatus = VdpStatus(21);
-    /// C's `VDP_STATUS_INVALID_STRUCT_VERSION`.
+    /// `VDP_STATUS_INVALID_STRUCT_VERSION = 22`
     ///
     /// - In every supported header
     pub const VDP_STATUS_INVALID_STRUCT_VERSION: VdpStatus = VdpStatus(22);
-    /// C's `VDP_STATUS_RESOURCES`.
+    /// `VDP_STATUS_RESOURCES = 23`
     ///
     /// - In every supported header
     pub const VDP_STATUS_RESOURCES: VdpStatus = VdpStatus(23);
-    /// C's `VDP_STATUS_HANDLE_DEVICE_MISMATCH`.
+    /// `VDP_STATUS_HANDLE_DEVICE_MISMATCH = 24`
     ///
     /// - In every supported header
     pub const VDP_STATUS_HANDLE_DEVICE_MISMATCH: VdpStatus = VdpStatus(24);
-    /// C's `VDP_STATUS_ERROR`.
+    /// `VDP_STATUS_ERROR = 25`
     ///
     /// - In every supported header
     pub const VDP_STATUS_ERROR: VdpStatus = VdpStatus(25);
 }
-/// C's `enum VdpStatus` (`cudaVDPAU.h`), as a newtype over its integer type.
+/// `enum VdpStatus { ... };`
 ///
-/// Any value is valid, also one the header does not name (from a newer driver): its enumerators are associated constants, and top-level constants too.
+/// A newtype over the C integer: any value is valid, also one the header does not name (from a newer driver). Its enumerators are associated constants, and top-level constants too.
 ///
+/// - Header: `cudaVDPAU.h`; C name `enum VdpStatus`
 /// - In every supported header
 #[repr(transparent)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
@@ -145,9 +146,11 @@ pub type VdpGetProcAddress = ::core::option::Option<
         function_pointer: *mut *mut ::core::ffi::c_void,
     ) -> VdpStatus,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuVDPAUGetDevice_v3010)(CUdevice_v1 *pDevice, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);` (`cudaVDPAUTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuVDPAUGetDevice_v3010)(CUdevice_v1 *pDevice, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);`
 ///
-/// - The type of `cuVDPAUGetDevice` with the ABI of CUDA 3.1; entry point [`entry::cuVDPAUGetDevice_v3010`](super::entry::cuVDPAUGetDevice_v3010)
+/// - Header: `cudaVDPAUTypedefs.h`
+/// - Typedef: the type of `cuVDPAUGetDevice` with the ABI of CUDA 3.1
+/// - Entry point: [`entry::cuVDPAUGetDevice_v3010`](super::entry::cuVDPAUGetDevice_v3010)
 /// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
 /// - In every supported header
 pub type PFN_cuVDPAUGetDevice_v3010 = ::core::option::Option<
@@ -157,9 +160,11 @@ pub type PFN_cuVDPAUGetDevice_v3010 = ::core::option::Option<
         vdpGetProcAddress: VdpGetProcAddress,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuVDPAUCtxCreate_v3020)(CUcontext *pCtx, unsigned int flags, CUdevice_v1 device, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);` (`cudaVDPAUTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuVDPAUCtxCreate_v3020)(CUcontext *pCtx, unsigned int flags, CUdevice_v1 device, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);`
 ///
-/// - The type of `cuVDPAUCtxCreate` with the ABI of CUDA 3.2; entry point [`entry::cuVDPAUCtxCreate_v3020`](super::entry::cuVDPAUCtxCreate_v3020)
+/// - Header: `cudaVDPAUTypedefs.h`
+/// - Typedef: the type of `cuVDPAUCtxCreate` with the ABI of CUDA 3.2
+/// - Entry point: [`entry::cuVDPAUCtxCreate_v3020`](super::entry::cuVDPAUCtxCreate_v3020)
 /// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
 /// - In every supported header
 pub type PFN_cuVDPAUCtxCreate_v3020 = ::core::option::Option<
@@ -171,9 +176,11 @@ pub type PFN_cuVDPAUCtxCreate_v3020 = ::core::option::Option<
         vdpGetProcAddress: VdpGetProcAddress,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuGraphicsVDPAURegisterVideoSurface_v3010)(CUgraphicsResource *pCudaResource, VdpVideoSurface vdpSurface, unsigned int flags);` (`cudaVDPAUTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGraphicsVDPAURegisterVideoSurface_v3010)(CUgraphicsResource *pCudaResource, VdpVideoSurface vdpSurface, unsigned int flags);`
 ///
-/// - The type of `cuGraphicsVDPAURegisterVideoSurface` with the ABI of CUDA 3.1; entry point [`entry::cuGraphicsVDPAURegisterVideoSurface_v3010`](super::entry::cuGraphicsVDPAURegisterVideoSurface_v3010)
+/// - Header: `cudaVDPAUTypedefs.h`
+/// - Typedef: the type of `cuGraphicsVDPAURegisterVideoSurface` with the ABI of CUDA 3.1
+/// - Entry point: [`entry::cuGraphicsVDPAURegisterVideoSurface_v3010`](super::entry::cuGraphicsVDPAURegisterVideoSurface_v3010)
 /// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
 /// - In every supported header
 pub type PFN_cuGraphicsVDPAURegisterVideoSurface_v3010 = ::core::option::Option<
@@ -183,9 +190,11 @@ pub type PFN_cuGraphicsVDPAURegisterVideoSurface_v3010 = ::core::option::Option<
         flags: ::core::ffi::c_uint,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuGraphicsVDPAURegisterOutputSurface_v3010)(CUgraphicsResource *pCudaResource, VdpOutputSurface vdpSurface, unsigned int flags);` (`cudaVDPAUTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuGraphicsVDPAURegisterOutputSurface_v3010)(CUgraphicsResource *pCudaResource, VdpOutputSurface vdpSurface, unsigned int flags);`
 ///
-/// - The type of `cuGraphicsVDPAURegisterOutputSurface` with the ABI of CUDA 3.1; entry point [`entry::cuGraphicsVDPAURegisterOutputSurface_v3010`](super::entry::cuGraphicsVDPAURegisterOutputSurface_v3010)
+/// - Header: `cudaVDPAUTypedefs.h`
+/// - Typedef: the type of `cuGraphicsVDPAURegisterOutputSurface` with the ABI of CUDA 3.1
+/// - Entry point: [`entry::cuGraphicsVDPAURegisterOutputSurface_v3010`](super::entry::cuGraphicsVDPAURegisterOutputSurface_v3010)
 /// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
 /// - In every supported header
 pub type PFN_cuGraphicsVDPAURegisterOutputSurface_v3010 = ::core::option::Option<
@@ -195,9 +204,11 @@ pub type PFN_cuGraphicsVDPAURegisterOutputSurface_v3010 = ::core::option::Option
         flags: ::core::ffi::c_uint,
     ) -> CUresult,
 >;
-/// `typedef CUresult (CUDAAPI *PFN_cuVDPAUCtxCreate_v3010)(CUcontext *pCtx, unsigned int flags, CUdevice_v1 device, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);` (`cudaVDPAUTypedefs.h`)
+/// `typedef CUresult (CUDAAPI *PFN_cuVDPAUCtxCreate_v3010)(CUcontext *pCtx, unsigned int flags, CUdevice_v1 device, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);`
 ///
-/// - The type of `cuVDPAUCtxCreate` with the ABI of CUDA 3.1 (a legacy ABI the header declares only under `__CUDA_API_VERSION_INTERNAL`); entry point [`entry::cuVDPAUCtxCreate_v3010`](super::entry::cuVDPAUCtxCreate_v3010)
+/// - Header: `cudaVDPAUTypedefs.h`
+/// - Typedef: the type of `cuVDPAUCtxCreate` with the ABI of CUDA 3.1 (a legacy ABI the header declares only under `__CUDA_API_VERSION_INTERNAL`)
+/// - Entry point: [`entry::cuVDPAUCtxCreate_v3010`](super::entry::cuVDPAUCtxCreate_v3010)
 /// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
 /// - In every supported header
 pub type PFN_cuVDPAUCtxCreate_v3010 = ::core::option::Option<

@@ -65,10 +65,12 @@ pub(crate) static SET: FunctionSet = FunctionSet {
     slots: &SLOTS,
     missing: &MISSING,
 };
-/// `CUresult CUDAAPI cuGraphicsVDPAURegisterOutputSurface(CUgraphicsResource *pCudaResource, VdpOutputSurface vdpSurface, unsigned int flags);` (`cudaVDPAU.h`)
+/// `CUresult CUDAAPI cuGraphicsVDPAURegisterOutputSurface(CUgraphicsResource *pCudaResource, VdpOutputSurface vdpSurface, unsigned int flags);`
 ///
+/// - Header: `cudaVDPAU.h`
 /// - Typedef: [`PFN_cuGraphicsVDPAURegisterOutputSurface_v3010`], the ABI of CUDA 3.1
-/// - Calls the driver's `cuGraphicsVDPAURegisterOutputSurface` through [`entry::cuGraphicsVDPAURegisterOutputSurface_v3010`](super::entry::cuGraphicsVDPAURegisterOutputSurface_v3010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphicsVDPAURegisterOutputSurface_v3010`](super::entry::cuGraphicsVDPAURegisterOutputSurface_v3010)
+/// - Calls the driver's `cuGraphicsVDPAURegisterOutputSurface` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
 /// - In every supported header
 #[must_use]
@@ -90,10 +92,12 @@ pub unsafe extern "C" fn cuGraphicsVDPAURegisterOutputSurface(
     };
     unsafe { driver_fn(pCudaResource, vdpSurface, flags) }
 }
-/// `CUresult CUDAAPI cuGraphicsVDPAURegisterVideoSurface(CUgraphicsResource *pCudaResource, VdpVideoSurface vdpSurface, unsigned int flags);` (`cudaVDPAU.h`)
+/// `CUresult CUDAAPI cuGraphicsVDPAURegisterVideoSurface(CUgraphicsResource *pCudaResource, VdpVideoSurface vdpSurface, unsigned int flags);`
 ///
+/// - Header: `cudaVDPAU.h`
 /// - Typedef: [`PFN_cuGraphicsVDPAURegisterVideoSurface_v3010`], the ABI of CUDA 3.1
-/// - Calls the driver's `cuGraphicsVDPAURegisterVideoSurface` through [`entry::cuGraphicsVDPAURegisterVideoSurface_v3010`](super::entry::cuGraphicsVDPAURegisterVideoSurface_v3010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuGraphicsVDPAURegisterVideoSurface_v3010`](super::entry::cuGraphicsVDPAURegisterVideoSurface_v3010)
+/// - Calls the driver's `cuGraphicsVDPAURegisterVideoSurface` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
 /// - In every supported header
 #[must_use]
@@ -115,11 +119,13 @@ pub unsafe extern "C" fn cuGraphicsVDPAURegisterVideoSurface(
     };
     unsafe { driver_fn(pCudaResource, vdpSurface, flags) }
 }
-/// `CUresult CUDAAPI cuVDPAUCtxCreate(CUcontext *pCtx, unsigned int flags, CUdevice device, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);` (`cudaVDPAU.h`)
+/// `CUresult CUDAAPI cuVDPAUCtxCreate(CUcontext *pCtx, unsigned int flags, CUdevice device, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);`
 ///
+/// - Header: `cudaVDPAU.h`
 /// - C spelling: [`cuVDPAUCtxCreate`](super::cuVDPAUCtxCreate)
 /// - Typedef: [`PFN_cuVDPAUCtxCreate_v3020`], the ABI of CUDA 3.2
-/// - Calls the driver's `cuVDPAUCtxCreate_v2` through [`entry::cuVDPAUCtxCreate_v3020`](super::entry::cuVDPAUCtxCreate_v3020), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuVDPAUCtxCreate_v3020`](super::entry::cuVDPAUCtxCreate_v3020)
+/// - Calls the driver's `cuVDPAUCtxCreate_v2` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
 /// - In every supported header
 #[must_use]
@@ -142,10 +148,12 @@ pub unsafe extern "C" fn cuVDPAUCtxCreate_v2(
     };
     unsafe { driver_fn(pCtx, flags, device, vdpDevice, vdpGetProcAddress) }
 }
-/// `CUresult CUDAAPI cuVDPAUGetDevice(CUdevice *pDevice, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);` (`cudaVDPAU.h`)
+/// `CUresult CUDAAPI cuVDPAUGetDevice(CUdevice *pDevice, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);`
 ///
+/// - Header: `cudaVDPAU.h`
 /// - Typedef: [`PFN_cuVDPAUGetDevice_v3010`], the ABI of CUDA 3.1
-/// - Calls the driver's `cuVDPAUGetDevice` through [`entry::cuVDPAUGetDevice_v3010`](super::entry::cuVDPAUGetDevice_v3010), resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
+/// - Entry point: [`entry::cuVDPAUGetDevice_v3010`](super::entry::cuVDPAUGetDevice_v3010)
+/// - Calls the driver's `cuVDPAUGetDevice` through the entry point, resolved on its first call (feature `dynamic-loading`; see [`loader`](crate::loader))
 /// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
 /// - In every supported header
 #[must_use]

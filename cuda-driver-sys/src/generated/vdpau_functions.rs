@@ -4,9 +4,11 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 unsafe extern "C" {
-    /// `CUresult CUDAAPI cuVDPAUGetDevice(CUdevice *pDevice, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);` (`cudaVDPAU.h`)
+    /// `CUresult CUDAAPI cuVDPAUGetDevice(CUdevice *pDevice, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);`
     ///
-    /// - Typedef: [`PFN_cuVDPAUGetDevice_v3010`], the ABI of CUDA 3.1; entry point [`entry::cuVDPAUGetDevice_v3010`](super::entry::cuVDPAUGetDevice_v3010)
+    /// - Header: `cudaVDPAU.h`
+    /// - Typedef: [`PFN_cuVDPAUGetDevice_v3010`], the ABI of CUDA 3.1
+    /// - Entry point: [`entry::cuVDPAUGetDevice_v3010`](super::entry::cuVDPAUGetDevice_v3010)
     /// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
     /// - In every supported header
     #[must_use]
@@ -15,10 +17,12 @@ unsafe extern "C" {
         vdpDevice: VdpDevice,
         vdpGetProcAddress: VdpGetProcAddress,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuVDPAUCtxCreate(CUcontext *pCtx, unsigned int flags, CUdevice device, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);` (`cudaVDPAU.h`)
+    /// `CUresult CUDAAPI cuVDPAUCtxCreate(CUcontext *pCtx, unsigned int flags, CUdevice device, VdpDevice vdpDevice, VdpGetProcAddress *vdpGetProcAddress);`
     ///
+    /// - Header: `cudaVDPAU.h`
     /// - C spelling: [`cuVDPAUCtxCreate`](super::cuVDPAUCtxCreate)
-    /// - Typedef: [`PFN_cuVDPAUCtxCreate_v3020`], the ABI of CUDA 3.2; entry point [`entry::cuVDPAUCtxCreate_v3020`](super::entry::cuVDPAUCtxCreate_v3020)
+    /// - Typedef: [`PFN_cuVDPAUCtxCreate_v3020`], the ABI of CUDA 3.2
+    /// - Entry point: [`entry::cuVDPAUCtxCreate_v3020`](super::entry::cuVDPAUCtxCreate_v3020)
     /// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
     /// - In every supported header
     #[must_use]
@@ -29,9 +33,11 @@ unsafe extern "C" {
         vdpDevice: VdpDevice,
         vdpGetProcAddress: VdpGetProcAddress,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphicsVDPAURegisterVideoSurface(CUgraphicsResource *pCudaResource, VdpVideoSurface vdpSurface, unsigned int flags);` (`cudaVDPAU.h`)
+    /// `CUresult CUDAAPI cuGraphicsVDPAURegisterVideoSurface(CUgraphicsResource *pCudaResource, VdpVideoSurface vdpSurface, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuGraphicsVDPAURegisterVideoSurface_v3010`], the ABI of CUDA 3.1; entry point [`entry::cuGraphicsVDPAURegisterVideoSurface_v3010`](super::entry::cuGraphicsVDPAURegisterVideoSurface_v3010)
+    /// - Header: `cudaVDPAU.h`
+    /// - Typedef: [`PFN_cuGraphicsVDPAURegisterVideoSurface_v3010`], the ABI of CUDA 3.1
+    /// - Entry point: [`entry::cuGraphicsVDPAURegisterVideoSurface_v3010`](super::entry::cuGraphicsVDPAURegisterVideoSurface_v3010)
     /// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
     /// - In every supported header
     #[must_use]
@@ -40,9 +46,11 @@ unsafe extern "C" {
         vdpSurface: VdpVideoSurface,
         flags: ::core::ffi::c_uint,
     ) -> CUresult;
-    /// `CUresult CUDAAPI cuGraphicsVDPAURegisterOutputSurface(CUgraphicsResource *pCudaResource, VdpOutputSurface vdpSurface, unsigned int flags);` (`cudaVDPAU.h`)
+    /// `CUresult CUDAAPI cuGraphicsVDPAURegisterOutputSurface(CUgraphicsResource *pCudaResource, VdpOutputSurface vdpSurface, unsigned int flags);`
     ///
-    /// - Typedef: [`PFN_cuGraphicsVDPAURegisterOutputSurface_v3010`], the ABI of CUDA 3.1; entry point [`entry::cuGraphicsVDPAURegisterOutputSurface_v3010`](super::entry::cuGraphicsVDPAURegisterOutputSurface_v3010)
+    /// - Header: `cudaVDPAU.h`
+    /// - Typedef: [`PFN_cuGraphicsVDPAURegisterOutputSurface_v3010`], the ABI of CUDA 3.1
+    /// - Entry point: [`entry::cuGraphicsVDPAURegisterOutputSurface_v3010`](super::entry::cuGraphicsVDPAURegisterOutputSurface_v3010)
     /// - NVIDIA: [VDPAU Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__VDPAU.html)
     /// - In every supported header
     #[must_use]

@@ -4,126 +4,134 @@
 // Do not edit by hand. To regenerate: ci/regenerate.sh
 
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphicsVDPAURegisterOutputSurface PFN_cuGraphicsVDPAURegisterOutputSurface_v3010` (`cudaVDPAUTypedefs.h`): [`PFN_cuGraphicsVDPAURegisterOutputSurface_v3010`].
+/// `#define PFN_cuGraphicsVDPAURegisterOutputSurface PFN_cuGraphicsVDPAURegisterOutputSurface_v3010`
 ///
+/// - Header: `cudaVDPAUTypedefs.h`
+/// - Typedef: [`PFN_cuGraphicsVDPAURegisterOutputSurface_v3010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphicsVDPAURegisterOutputSurface = PFN_cuGraphicsVDPAURegisterOutputSurface_v3010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuGraphicsVDPAURegisterVideoSurface PFN_cuGraphicsVDPAURegisterVideoSurface_v3010` (`cudaVDPAUTypedefs.h`): [`PFN_cuGraphicsVDPAURegisterVideoSurface_v3010`].
+/// `#define PFN_cuGraphicsVDPAURegisterVideoSurface PFN_cuGraphicsVDPAURegisterVideoSurface_v3010`
 ///
+/// - Header: `cudaVDPAUTypedefs.h`
+/// - Typedef: [`PFN_cuGraphicsVDPAURegisterVideoSurface_v3010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuGraphicsVDPAURegisterVideoSurface = PFN_cuGraphicsVDPAURegisterVideoSurface_v3010;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuVDPAUCtxCreate PFN_cuVDPAUCtxCreate_v3020` (`cudaVDPAUTypedefs.h`): [`PFN_cuVDPAUCtxCreate_v3020`].
+/// `#define PFN_cuVDPAUCtxCreate PFN_cuVDPAUCtxCreate_v3020`
 ///
+/// - Header: `cudaVDPAUTypedefs.h`
+/// - Typedef: [`PFN_cuVDPAUCtxCreate_v3020`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuVDPAUCtxCreate = PFN_cuVDPAUCtxCreate_v3020;
 #[cfg(not(cuda_ge_13000))]
-/// `#define PFN_cuVDPAUGetDevice PFN_cuVDPAUGetDevice_v3010` (`cudaVDPAUTypedefs.h`): [`PFN_cuVDPAUGetDevice_v3010`].
+/// `#define PFN_cuVDPAUGetDevice PFN_cuVDPAUGetDevice_v3010`
 ///
+/// - Header: `cudaVDPAUTypedefs.h`
+/// - Typedef: [`PFN_cuVDPAUGetDevice_v3010`]
 /// - In CUDA 11.7 to 12.9; removed in 13.0
 pub type PFN_cuVDPAUGetDevice = PFN_cuVDPAUGetDevice_v3010;
-/// C's `VDP_STATUS_OK`: [`VdpStatus::VDP_STATUS_OK`].
+/// `VDP_STATUS_OK = 0`: [`VdpStatus::VDP_STATUS_OK`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_OK: VdpStatus = VdpStatus::VDP_STATUS_OK;
-/// C's `VDP_STATUS_NO_IMPLEMENTATION`: [`VdpStatus::VDP_STATUS_NO_IMPLEMENTATION`].
+/// `VDP_STATUS_NO_IMPLEMENTATION = 1`: [`VdpStatus::VDP_STATUS_NO_IMPLEMENTATION`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_NO_IMPLEMENTATION: VdpStatus = VdpStatus::VDP_STATUS_NO_IMPLEMENTATION;
-/// C's `VDP_STATUS_DISPLAY_PREEMPTED`: [`VdpStatus::VDP_STATUS_DISPLAY_PREEMPTED`].
+/// `VDP_STATUS_DISPLAY_PREEMPTED = 2`: [`VdpStatus::VDP_STATUS_DISPLAY_PREEMPTED`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_DISPLAY_PREEMPTED: VdpStatus = VdpStatus::VDP_STATUS_DISPLAY_PREEMPTED;
-/// C's `VDP_STATUS_INVALID_HANDLE`: [`VdpStatus::VDP_STATUS_INVALID_HANDLE`].
+/// `VDP_STATUS_INVALID_HANDLE = 3`: [`VdpStatus::VDP_STATUS_INVALID_HANDLE`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_INVALID_HANDLE: VdpStatus = VdpStatus::VDP_STATUS_INVALID_HANDLE;
-/// C's `VDP_STATUS_INVALID_POINTER`: [`VdpStatus::VDP_STATUS_INVALID_POINTER`].
+/// `VDP_STATUS_INVALID_POINTER = 4`: [`VdpStatus::VDP_STATUS_INVALID_POINTER`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_INVALID_POINTER: VdpStatus = VdpStatus::VDP_STATUS_INVALID_POINTER;
-/// C's `VDP_STATUS_INVALID_CHROMA_TYPE`: [`VdpStatus::VDP_STATUS_INVALID_CHROMA_TYPE`].
+/// `VDP_STATUS_INVALID_CHROMA_TYPE = 5`: [`VdpStatus::VDP_STATUS_INVALID_CHROMA_TYPE`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_INVALID_CHROMA_TYPE: VdpStatus = VdpStatus::VDP_STATUS_INVALID_CHROMA_TYPE;
-/// C's `VDP_STATUS_INVALID_Y_CB_CR_FORMAT`: [`VdpStatus::VDP_STATUS_INVALID_Y_CB_CR_FORMAT`].
+/// `VDP_STATUS_INVALID_Y_CB_CR_FORMAT = 6`: [`VdpStatus::VDP_STATUS_INVALID_Y_CB_CR_FORMAT`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_INVALID_Y_CB_CR_FORMAT: VdpStatus = VdpStatus::VDP_STATUS_INVALID_Y_CB_CR_FORMAT;
-/// C's `VDP_STATUS_INVALID_RGBA_FORMAT`: [`VdpStatus::VDP_STATUS_INVALID_RGBA_FORMAT`].
+/// `VDP_STATUS_INVALID_RGBA_FORMAT = 7`: [`VdpStatus::VDP_STATUS_INVALID_RGBA_FORMAT`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_INVALID_RGBA_FORMAT: VdpStatus = VdpStatus::VDP_STATUS_INVALID_RGBA_FORMAT;
-/// C's `VDP_STATUS_INVALID_INDEXED_FORMAT`: [`VdpStatus::VDP_STATUS_INVALID_INDEXED_FORMAT`].
+/// `VDP_STATUS_INVALID_INDEXED_FORMAT = 8`: [`VdpStatus::VDP_STATUS_INVALID_INDEXED_FORMAT`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_INVALID_INDEXED_FORMAT: VdpStatus = VdpStatus::VDP_STATUS_INVALID_INDEXED_FORMAT;
-/// C's `VDP_STATUS_INVALID_COLOR_STANDARD`: [`VdpStatus::VDP_STATUS_INVALID_COLOR_STANDARD`].
+/// `VDP_STATUS_INVALID_COLOR_STANDARD = 9`: [`VdpStatus::VDP_STATUS_INVALID_COLOR_STANDARD`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_INVALID_COLOR_STANDARD: VdpStatus = VdpStatus::VDP_STATUS_INVALID_COLOR_STANDARD;
-/// C's `VDP_STATUS_INVALID_COLOR_TABLE_FORMAT`: [`VdpStatus::VDP_STATUS_INVALID_COLOR_TABLE_FORMAT`].
+/// `VDP_STATUS_INVALID_COLOR_TABLE_FORMAT = 10`: [`VdpStatus::VDP_STATUS_INVALID_COLOR_TABLE_FORMAT`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_INVALID_COLOR_TABLE_FORMAT: VdpStatus = VdpStatus::VDP_STATUS_INVALID_COLOR_TABLE_FORMAT;
-/// C's `VDP_STATUS_INVALID_BLEND_FACTOR`: [`VdpStatus::VDP_STATUS_INVALID_BLEND_FACTOR`].
+/// `VDP_STATUS_INVALID_BLEND_FACTOR = 11`: [`VdpStatus::VDP_STATUS_INVALID_BLEND_FACTOR`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_INVALID_BLEND_FACTOR: VdpStatus = VdpStatus::VDP_STATUS_INVALID_BLEND_FACTOR;
-/// C's `VDP_STATUS_INVALID_BLEND_EQUATION`: [`VdpStatus::VDP_STATUS_INVALID_BLEND_EQUATION`].
+/// `VDP_STATUS_INVALID_BLEND_EQUATION = 12`: [`VdpStatus::VDP_STATUS_INVALID_BLEND_EQUATION`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_INVALID_BLEND_EQUATION: VdpStatus = VdpStatus::VDP_STATUS_INVALID_BLEND_EQUATION;
-/// C's `VDP_STATUS_INVALID_FLAG`: [`VdpStatus::VDP_STATUS_INVALID_FLAG`].
+/// `VDP_STATUS_INVALID_FLAG = 13`: [`VdpStatus::VDP_STATUS_INVALID_FLAG`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_INVALID_FLAG: VdpStatus = VdpStatus::VDP_STATUS_INVALID_FLAG;
-/// C's `VDP_STATUS_INVALID_DECODER_PROFILE`: [`VdpStatus::VDP_STATUS_INVALID_DECODER_PROFILE`].
+/// `VDP_STATUS_INVALID_DECODER_PROFILE = 14`: [`VdpStatus::VDP_STATUS_INVALID_DECODER_PROFILE`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_INVALID_DECODER_PROFILE: VdpStatus = VdpStatus::VDP_STATUS_INVALID_DECODER_PROFILE;
-/// C's `VDP_STATUS_INVALID_VIDEO_MIXER_FEATURE`: [`VdpStatus::VDP_STATUS_INVALID_VIDEO_MIXER_FEATURE`].
+/// `VDP_STATUS_INVALID_VIDEO_MIXER_FEATURE = 15`: [`VdpStatus::VDP_STATUS_INVALID_VIDEO_MIXER_FEATURE`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_INVALID_VIDEO_MIXER_FEATURE: VdpStatus = VdpStatus::VDP_STATUS_INVALID_VIDEO_MIXER_FEATURE;
-/// C's `VDP_STATUS_INVALID_VIDEO_MIXER_PARAMETER`: [`VdpStatus::VDP_STATUS_INVALID_VIDEO_MIXER_PARAMETER`].
+/// `VDP_STATUS_INVALID_VIDEO_MIXER_PARAMETER = 16`: [`VdpStatus::VDP_STATUS_INVALID_VIDEO_MIXER_PARAMETER`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_INVALID_VIDEO_MIXER_PARAMETER: VdpStatus = VdpStatus::VDP_STATUS_INVALID_VIDEO_MIXER_PARAMETER;
-/// C's `VDP_STATUS_INVALID_VIDEO_MIXER_ATTRIBUTE`: [`VdpStatus::VDP_STATUS_INVALID_VIDEO_MIXER_ATTRIBUTE`].
+/// `VDP_STATUS_INVALID_VIDEO_MIXER_ATTRIBUTE = 17`: [`VdpStatus::VDP_STATUS_INVALID_VIDEO_MIXER_ATTRIBUTE`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_INVALID_VIDEO_MIXER_ATTRIBUTE: VdpStatus = VdpStatus::VDP_STATUS_INVALID_VIDEO_MIXER_ATTRIBUTE;
-/// C's `VDP_STATUS_INVALID_VIDEO_MIXER_PICTURE_STRUCTURE`: [`VdpStatus::VDP_STATUS_INVALID_VIDEO_MIXER_PICTURE_STRUCTURE`].
+/// `VDP_STATUS_INVALID_VIDEO_MIXER_PICTURE_STRUCTURE = 18`: [`VdpStatus::VDP_STATUS_INVALID_VIDEO_MIXER_PICTURE_STRUCTURE`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_INVALID_VIDEO_MIXER_PICTURE_STRUCTURE: VdpStatus = VdpStatus::VDP_STATUS_INVALID_VIDEO_MIXER_PICTURE_STRUCTURE;
-/// C's `VDP_STATUS_INVALID_FUNC_ID`: [`VdpStatus::VDP_STATUS_INVALID_FUNC_ID`].
+/// `VDP_STATUS_INVALID_FUNC_ID = 19`: [`VdpStatus::VDP_STATUS_INVALID_FUNC_ID`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_INVALID_FUNC_ID: VdpStatus = VdpStatus::VDP_STATUS_INVALID_FUNC_ID;
-/// C's `VDP_STATUS_INVALID_SIZE`: [`VdpStatus::VDP_STATUS_INVALID_SIZE`].
+/// `VDP_STATUS_INVALID_SIZE = 20`: [`VdpStatus::VDP_STATUS_INVALID_SIZE`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_INVALID_SIZE: VdpStatus = VdpStatus::VDP_STATUS_INVALID_SIZE;
-/// C's `VDP_STATUS_INVALID_VALUE`: [`VdpStatus::VDP_STATUS_INVALID_VALUE`].
+/// `VDP_STATUS_INVALID_VALUE = 21`: [`VdpStatus::VDP_STATUS_INVALID_VALUE`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_INVALID_VALUE: VdpStatus = VdpStatus::VDP_STATUS_INVALID_VALUE;
-/// C's `VDP_STATUS_INVALID_STRUCT_VERSION`: [`VdpStatus::VDP_STATUS_INVALID_STRUCT_VERSION`].
+/// `VDP_STATUS_INVALID_STRUCT_VERSION = 22`: [`VdpStatus::VDP_STATUS_INVALID_STRUCT_VERSION`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_INVALID_STRUCT_VERSION: VdpStatus = VdpStatus::VDP_STATUS_INVALID_STRUCT_VERSION;
-/// C's `VDP_STATUS_RESOURCES`: [`VdpStatus::VDP_STATUS_RESOURCES`].
+/// `VDP_STATUS_RESOURCES = 23`: [`VdpStatus::VDP_STATUS_RESOURCES`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_RESOURCES: VdpStatus = VdpStatus::VDP_STATUS_RESOURCES;
-/// C's `VDP_STATUS_HANDLE_DEVICE_MISMATCH`: [`VdpStatus::VDP_STATUS_HANDLE_DEVICE_MISMATCH`].
+/// `VDP_STATUS_HANDLE_DEVICE_MISMATCH = 24`: [`VdpStatus::VDP_STATUS_HANDLE_DEVICE_MISMATCH`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_HANDLE_DEVICE_MISMATCH: VdpStatus = VdpStatus::VDP_STATUS_HANDLE_DEVICE_MISMATCH;
-/// C's `VDP_STATUS_ERROR`: [`VdpStatus::VDP_STATUS_ERROR`].
+/// `VDP_STATUS_ERROR = 25`: [`VdpStatus::VDP_STATUS_ERROR`].
 ///
 /// - In every supported header
 pub const VDP_STATUS_ERROR: VdpStatus = VdpStatus::VDP_STATUS_ERROR;

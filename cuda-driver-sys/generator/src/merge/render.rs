@@ -9,8 +9,11 @@ use quote::ToTokens;
 use super::items::{tokens, Top};
 use super::sequence::Entry;
 use super::variants::Variants;
-use super::versions::{declared_name, foreign_name, impl_item_name, name_versions, with_versions};
+use super::versions::{
+    declared_name, foreign_name, impl_item_name, name_values, name_versions, with_versions,
+};
 use crate::rust_syntax::{expr_attrs, foreign_attrs, impl_attrs, item_array_mut, item_attrs};
+use crate::version_docs::first_declared_value;
 
 fn cfg_attr(pred: TokenStream) -> syn::Attribute {
     syn::parse_quote!(#[cfg(#pred)])
@@ -40,9 +43,19 @@ fn members<T: Clone>(
     let mut items = with_cfgs(es, parent, variants, attrs)?;
     if versions_lines {
         let names = name_versions(es, name);
+        let values = name_values(es, name, |e| {
+            let mut e = e.clone();
+            attrs(&mut e).ok().and_then(|a| first_declared_value(a))
+        });
         for (item, e) in items.iter_mut().zip(es) {
             if let Some(n) = name(item) {
-                with_versions(attrs(item)?, &e.versions, &names[&n], variants);
+                with_versions(
+                    attrs(item)?,
+                    &e.versions,
+                    &names[&n],
+                    values.get(&n),
+                    variants,
+                );
             }
         }
     }
@@ -94,8 +107,15 @@ pub(super) fn render(
     versions_lines: bool,
 ) -> Result<(String, usize, usize), String> {
     let (mut count, mut with_cfg) = (0, 0);
-    let top_names = name_versions(merged, |t| match t {
+    let top_name = |t: &Top| match t {
         Top::Leaf(i) => declared_name(i),
+        _ => None,
+    };
+    let top_names = name_versions(merged, top_name);
+    let top_values = name_values(merged, top_name, |t| match t {
+        Top::Leaf(i) => item_attrs(&mut i.clone())
+            .ok()
+            .and_then(|a| first_declared_value(a)),
         _ => None,
     });
     let mut text = String::new();
@@ -148,7 +168,13 @@ pub(super) fn render(
                     // shows that item's docs under it, whose versions line is the same.
                     let same_target = matches!(i, syn::Item::Use(_)) && *p == top_names[&name];
                     if !same_target {
-                        with_versions(item_attrs(&mut i)?, p, &top_names[&name], variants);
+                        with_versions(
+                            item_attrs(&mut i)?,
+                            p,
+                            &top_names[&name],
+                            top_values.get(&name),
+                            variants,
+                        );
                     }
                 }
                 i

@@ -22,19 +22,52 @@ pub(super) fn name_versions<T>(
     out
 }
 
+/// The values one name's entries declare, each with the entry's variants.
+pub(super) type Values = Vec<(BTreeSet<usize>, String)>;
+
+/// The values the entries of each name declare in their docs (`declared`: an enumerator's `1`,
+/// a `#define`'s text, [`first_declared_value`]), each with the entry's variants; a name with an
+/// entry that declares none has none.
+pub(super) fn name_values<T>(
+    es: &[Entry<T>],
+    name: impl Fn(&T) -> Option<String>,
+    declared: impl Fn(&T) -> Option<String>,
+) -> BTreeMap<String, Values> {
+    let mut out: BTreeMap<String, Option<Values>> = BTreeMap::new();
+    for e in es {
+        let Some(n) = name(&e.value) else { continue };
+        let slot = out.entry(n).or_insert_with(|| Some(Vec::new()));
+        match (declared(&e.value), slot.as_mut()) {
+            (Some(d), Some(list)) => list.push((e.versions.clone(), d)),
+            _ => *slot = None,
+        }
+    }
+    out.into_iter()
+        .filter_map(|(n, v)| v.map(|v| (n, v)))
+        .collect()
+}
+
 /// Appends the versions line to the docs `attrs` of an item present in the variants `set` whose
-/// name is present in `name_set`, with the target it is on where only one has it.
+/// name is present in `name_set` and declares `values` (each with its variants), with the target
+/// it is on where only one has it.
 pub(super) fn with_versions(
     attrs: &mut Vec<syn::Attribute>,
     set: &BTreeSet<usize>,
     name_set: &BTreeSet<usize>,
+    values: Option<&Values>,
     variants: &Variants,
 ) {
+    let values: Vec<(Vec<u32>, String)> = values
+        .into_iter()
+        .flatten()
+        .map(|(set, value)| (variants.versions_of(set), value.clone()))
+        .collect();
     append_versions(
         attrs,
         &variants.versions_of(set),
         &variants.versions_of(name_set),
         &variants.versions,
+        &values,
         variants.target_note(set),
     );
 }

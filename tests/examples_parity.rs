@@ -291,7 +291,7 @@ fn every_twin_has_a_parity_test() {
 }
 
 /// The folder of the Rust examples' executables: `CUDA_EXAMPLES_DIR`, taken as it is, or else
-/// `target/<profile>/examples` of this test's own build, where they are first built (once per test
+/// `target/[<triple>/]<profile>/examples` of this test's own build, where they are first built (once per test
 /// run) with this test's features, by `cargo build --examples`: `cargo test --test examples_parity`
 /// builds no example, and `cargo test --all-targets` builds them as test harnesses
 /// (`examples/<name>-<hash>`), not as the programs (`examples/<name>`).
@@ -312,9 +312,17 @@ fn build_examples() -> Result<PathBuf, String> {
         .parent()
         .and_then(Path::parent)
         .ok_or_else(|| format!("{} is not in target/<profile>/deps", exe.display()))?;
-    let target_dir = profile_dir
+    let parent = profile_dir
         .parent()
         .ok_or_else(|| format!("{} is not in a target folder", profile_dir.display()))?;
+    // Built with `--target <triple>`, the test is in target/<triple>/<profile>/deps: the examples
+    // are built for the same target.
+    let triple = env!("CUDA_TESTS_TARGET");
+    let cross = parent.file_name().is_some_and(|n| n == triple);
+    let target_dir = match parent.parent() {
+        Some(dir) if cross => dir,
+        _ => parent,
+    };
     let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
         Some("debug") => "dev",
         Some(other) => other,
@@ -342,6 +350,7 @@ fn build_examples() -> Result<PathBuf, String> {
         .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.toml"))
         .arg("--target-dir")
         .arg(target_dir)
+        .args(cross.then_some(["--target", triple]).into_iter().flatten())
         .args(["--profile", profile, "--no-default-features", "--features"])
         .arg(features.join(","));
     let output = cmd.output().map_err(|e| {
@@ -422,7 +431,7 @@ fn run(what: &str, exe: &Path, kernels: &Path) -> Result<Run, String> {
 
 /// Runs `exe args...` with `CUDA_CACHE_DISABLE=1`, under the time limit.
 fn run_with_args(what: &str, exe: &Path, args: &[&OsStr]) -> Result<Run, String> {
-    let mut child = Command::new(exe)
+    let mut child = common::runner::target_command(exe)
         .args(args)
         .env("CUDA_CACHE_DISABLE", "1")
         // Bind every symbol at start, as the Rust examples are linked to (`-z now`), so that a

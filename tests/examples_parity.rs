@@ -33,7 +33,8 @@
 //! `CUDA_EXAMPLES_DIR` (the Rust examples, used as they are, no cargo needed; default: built into
 //! `target/<profile>/examples` as said above), `CUDA_C_TWIN_DIR` (the twins; default: the build script's
 //! `C_TWIN_DIR`), `CUDA_KERNELS_DIR` (the argument; default: `examples/kernels` of this checkout).
-//! `CUDA_PARITY_TIMEOUT_S` limits each program's run (default 120 s).
+//! `CUDA_PARITY_TIMEOUT_S` limits each program's run (default 120 s). `CUDA_TEST_RUNNER` runs the
+//! programs through an emulator (`tests/common`'s `target_command`).
 //!
 //! `CUDA_EXAMPLES_OUTPUT_DIR` compares outputs already captured instead of running the examples:
 //! `<name>.stdout`, `<name>.stderr`, `<name>.code` (what `ci/first-run.sh` records of
@@ -291,10 +292,10 @@ fn every_twin_has_a_parity_test() {
 }
 
 /// The folder of the Rust examples' executables: `CUDA_EXAMPLES_DIR`, taken as it is, or else
-/// `target/[<triple>/]<profile>/examples` of this test's own build, where they are first built (once per test
-/// run) with this test's features, by `cargo build --examples`: `cargo test --test examples_parity`
-/// builds no example, and `cargo test --all-targets` builds them as test harnesses
-/// (`examples/<name>-<hash>`), not as the programs (`examples/<name>`).
+/// `target/[<triple>/]<profile>/examples` of this test's own build, where they are first built
+/// (once per test run) with this test's features and target, by `cargo build --examples`:
+/// `cargo test --test examples_parity` builds no example, and `cargo test --all-targets` builds
+/// them as test harnesses (`examples/<name>-<hash>`), not as the programs (`examples/<name>`).
 fn examples_dir() -> Result<PathBuf, String> {
     if let Some(dir) = std::env::var_os("CUDA_EXAMPLES_DIR") {
         return Ok(dir.into());

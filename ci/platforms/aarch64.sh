@@ -32,6 +32,10 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 link_dir() { if [ "$1" -ge 12030 ]; then echo "$stub"; else echo "$CUDA_DRIVER_ARM64"; fi; }
 
+# The loader's path, the same whoever calls this (ci/fetch-deps.sh adds to it; cuda-driver-sys's
+# build script reruns when it changes): the arm64 library's folder, for cargo and for the runner,
+# which cargo gives its own folders.
+export LD_LIBRARY_PATH=$CUDA_DRIVER_ARM64
 runner="env LD_LIBRARY_PATH=$CUDA_DRIVER_ARM64 qemu-aarch64 -L /usr/aarch64-linux-gnu"
 export RUSTC=$RUST_CROSS_RUSTC CARGO_TARGET_DIR=$PWD/target/cross
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc

@@ -3,15 +3,18 @@
 # rustc-web (ci/fetch-deps.sh --cross-rust) and run under qemu-aarch64 against Debian's arm64 535
 # libcuda.so.1 (ci/fetch-deps.sh --arm64-driver; cuInit answers CUDA_ERROR_NO_DEVICE), per header
 # version: cuda-driver-sys's tests, cuda-check's, and the tests package's driver, table, dynamic,
-# load_from, layout, constants, check_error_strings and examples_parity (the examples against their
-# C twins, cross-compiled by the tests' build script with aarch64-linux-gnu-g++ and run under qemu
-# too, the runtime twin with the aarch64 libcudart.so.12). The layout and constant probes are C
-# compiled by aarch64-linux-gnu-gcc, linked into the aarch64 test binaries: they compare that
-# compiler's sizes, offsets and values with the aarch64 Rust compiler's. Under `dynamic-loading`
-# (the newest version given) the loader finds and loads the arm64 library itself.
-# Not run here: the tests that start cargo, rustc or the host's compilers on sources at run time
-# (prototypes, compile_fail, versions: they check the bindings' text, which is the same on every
-# target, and run on x86-64 Linux) and the benchmarks.
+# load_from, layout, constants, prototypes, interop, check_error_strings and examples_parity (the
+# examples against their C twins, cross-compiled by the tests' build script with
+# aarch64-linux-gnu-g++ and run under qemu too, the runtime twin with the aarch64
+# libcudart.so.12). The layout and constant probes are C compiled by aarch64-linux-gnu-gcc, linked
+# into the aarch64 test binaries: they compare that compiler's sizes, offsets and values with the
+# aarch64 Rust compiler's; the prototype probe runs aarch64-linux-gnu-g++ (a host program, started
+# from the emulated test). Under `dynamic-loading` (the newest version given) the loader finds and
+# loads the arm64 library itself.
+# Not run here: prototypes' mutations_are_rejected (the probe's control: mutated copies of the
+# bindings' text, the same on every target; 90 s a version under qemu), compile_fail and versions
+# (the bindings' and manifests' text, with cargo), gl_interop (needs a GL context), the
+# benchmarks: they run on x86-64 Linux.
 #   ci/platforms/aarch64.sh                 headers 12090 and 13050
 #   ci/platforms/aarch64.sh 12000 13000     these
 # Called by ci/platforms.sh, which installs the cross compilers and qemu-user.
@@ -45,7 +48,7 @@ export CUDART_LIBRARY_PATH=$CUDART_LIBRARY_PATH_ARM64
 export CUDA_DRIVER_EXPECT_VERSION=12020 CUDA_DRIVER_EXPECT_NO_DEVICE=1 CARGO_TERM_COLOR=never
 
 tests_package=(--test driver --test table --test dynamic --test load_from --test layout --test constants
-  --test check_error_strings --test examples_parity)
+  --test prototypes --test interop --test check_error_strings --test examples_parity)
 cross_test() { # version cargo-test-arguments...: `cargo test` for the target, logged
   local v=$1; shift
   echo "cargo test --target $target $*" | tee -a "$log"
@@ -59,7 +62,8 @@ for v in "${versions[@]}"; do
   cross_test "$v" -p cuda-driver-sys --no-default-features --features "cuda-$v,profiler,gl,egl,vdpau,table" --tests
   cross_test "$v" -p cuda-check --features "cuda-driver-sys/cuda-$v" --tests
   CUDA_LIBRARY_PATH=$(link_dir "$v") cargo build --target $target --examples --no-default-features --features "cuda-$v,interop"
-  cross_test "$v" --no-default-features --features "cuda-$v,interop" "${tests_package[@]}" -- --nocapture
+  cross_test "$v" --no-default-features --features "cuda-$v,interop" "${tests_package[@]}" -- --nocapture \
+    --skip mutations_are_rejected
 done
 v=${versions[-1]}
 cross_test "$v" -p cuda-driver-sys --no-default-features --features "cuda-$v,dynamic-loading" --tests

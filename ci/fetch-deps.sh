@@ -18,6 +18,7 @@
 #   driver-470/        an 11.x driver library (Debian bullseye non-free libcuda1 470.x, CUDA 11.4)
 #   clang/             libclang for bindgen (Debian libclang1-14 + libclang-common-14-dev)
 #   driver-arm64/      with --arm64-driver: the arm64 build of the 535 driver library
+#   cudart-arm64/lib/  with --arm64-driver: the aarch64 libcudart.so.12 (12.3 runtime wheel)
 #   rust-cross/        with --cross-rust: Debian's rustc-web with the standard library for aarch64
 #                      Linux and the sources for Windows (-Zbuild-std); rust-cross/rustc runs it
 # and prints the environment to use them (`eval "$(ci/fetch-deps.sh)"`). Idempotent: what is
@@ -35,6 +36,12 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 deps="$root/target/ci-deps"
 mkdir -p "$deps"
 log() { echo "fetch-deps: $*" >&2; }
+wheels() { # arch dest requirement...: `pip download` of the wheels built for Linux on arch
+  local arch=$1 dest=$2; shift 2
+  python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.11 \
+    --platform "manylinux2014_$arch" --platform "manylinux_2_17_$arch" --platform "manylinux1_$arch" \
+    -d "$dest" "$@" >&2
+}
 
 # --- CUDA headers (pinned wheels) -------------------------------------------------------------
 # cuda-driver-sys/versions.txt: per CUDA version, the runtime wheel (cuda.h, cudaTypedefs.h, the
@@ -52,9 +59,7 @@ for v in "${versions[@]}"; do
   [ -f "$dir/cuda.h" ] && [ -f "$dir/cudaTypedefs.h" ] && [ -f "$dir/cudaGL.h" ] && continue
   log "downloading ${wheel[$v]} for cuda.h, cudaTypedefs.h and the interop headers"
   tmp=$(mktemp -d)
-  python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.11 \
-    --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux1_x86_64 \
-    -d "$tmp" "${wheel[$v]}" >&2
+  wheels x86_64 "$tmp" "${wheel[$v]}"
   mkdir -p "$dir"
   python3 - "$tmp"/*.whl "$dir" <<'PY'
 import sys, zipfile, os
@@ -78,9 +83,7 @@ for v in "${!profiler_wheel[@]}"; do
   [ -f "$dir/cudaProfiler.h" ] && continue
   log "downloading ${profiler_wheel[$v]} for cudaProfiler.h"
   tmp=$(mktemp -d)
-  python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.11 \
-    --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux1_x86_64 \
-    -d "$tmp" "${profiler_wheel[$v]}" >&2
+  wheels x86_64 "$tmp" "${profiler_wheel[$v]}"
   python3 - "$tmp"/*.whl "$dir" <<'PY'
 import sys, zipfile, os
 whl, out = sys.argv[1], sys.argv[2]
@@ -99,9 +102,7 @@ if [ ! -e "$deps/cudart/lib/libcudart.so.12" ] || [ ! -f "$deps/cudart/include/c
    [ ! -f "$deps/cudart/include/crt/host_defines.h" ]; then
   log "downloading ${wheel[12000]} and nvidia-cuda-nvcc-cu12==12.0.140 for libcudart.so.12 and the runtime headers"
   tmp=$(mktemp -d)
-  python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.11 \
-    --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux1_x86_64 \
-    -d "$tmp" "${wheel[12000]}" "nvidia-cuda-nvcc-cu12==12.0.140" >&2
+  wheels x86_64 "$tmp" "${wheel[12000]}" "nvidia-cuda-nvcc-cu12==12.0.140"
   rm -rf "$deps/cudart" && mkdir -p "$deps/cudart/lib" "$deps/cudart/include"
   python3 - "$deps/cudart" "$tmp"/*.whl <<'PY'
 import sys, zipfile, os
@@ -129,6 +130,21 @@ PY
     rm -rf "$deps/cudart"
     exit 1
   fi
+fi
+# The aarch64 libcudart.so.12, with --arm64-driver: the C twins built for aarch64 link it and run
+# it under qemu-aarch64 (their headers are the x86-64 wheel's above, the same on both). 12.3 is the
+# oldest runtime wheel built for aarch64; CUDA's minor-version compatibility runs it on the 535
+# driver (CUDA 12.2).
+cudart_arm64=nvidia-cuda-runtime-cu12==12.3.101
+if [ -n "$arm64_driver" ] && [ ! -e "$deps/cudart-arm64/lib/libcudart.so.12" ]; then
+  log "downloading $cudart_arm64 (aarch64) for its libcudart.so.12"
+  tmp=$(mktemp -d)
+  wheels aarch64 "$tmp" "$cudart_arm64"
+  rm -rf "$deps/cudart-arm64" && mkdir -p "$deps/cudart-arm64/lib"
+  python3 -m zipfile -e "$tmp"/*.whl "$tmp/unpacked"
+  cp "$tmp/unpacked/nvidia/cuda_runtime/lib/libcudart.so.12" "$deps/cudart-arm64/lib/" ||
+    { log "FAILED: no nvidia/cuda_runtime/lib/libcudart.so.12 in $cudart_arm64"; rm -rf "$tmp" "$deps/cudart-arm64"; exit 1; }
+  rm -rf "$tmp"
 fi
 
 # --- Debian packages (driver library, libclang) --------------------------------------------------
@@ -318,6 +334,7 @@ cat <<ENV
 export CUDA_LIBRARY_PATH="$deps/driver/lib"
 export CUDA_DRIVER_470="$deps/driver-470/lib"
 export CUDA_DRIVER_ARM64="$deps/driver-arm64/lib"
+export CUDART_LIBRARY_PATH_ARM64="$deps/cudart-arm64/lib"
 export RUST_CROSS_RUSTC="$rust_cross/rustc"
 export CUDART_LIBRARY_PATH="$deps/cudart/lib"
 export CUDART_INCLUDE_PATH="$deps/cudart/include"

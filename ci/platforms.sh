@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# aarch64 Linux and x86-64 Windows, checked by cross-compiled probes (Rust's standard library for
-# those targets cannot be installed here, but their C compilers can):
+# aarch64 Linux and x86-64 Windows, checked by cross-compiled probes (sections 1 to 3) and by the
+# workspace's tests built for aarch64 Linux and run under qemu-aarch64 (section 4):
 # 1. bindings: the generator run for aarch64-unknown-linux-gnu, x86_64-pc-windows-gnu (mingw-w64
 #    headers) and x86_64-pc-windows-msvc (no MSVC headers: clang -ffreestanding with the
 #    declarations GL/EGL take from windows.h, ci/platforms/msvc-shim/), each compared with the
@@ -20,7 +20,11 @@
 # 3. Debian's arm64 libcuda.so.1 (535, as the amd64 one) loaded under qemu-aarch64 by a
 #    cross-compiled C program (ci/platforms/driver_probe.c): cuInit, cuDriverGetVersion,
 #    cuGetErrorName, cuGetProcAddress and the symbol of every function of the bindings answer as
-#    the amd64 library does here.
+#    the amd64 library does here;
+# 4. the workspace's tests that need no GPU, built for aarch64-unknown-linux-gnu with Debian's
+#    rustc-web and its aarch64 standard library (ci/fetch-deps.sh --cross-rust) and run under
+#    qemu-aarch64 against that arm64 libcuda.so.1, for the 12.9 and 13.5 headers
+#    (ci/platforms/aarch64.sh says which and why).
 #   ci/platforms.sh                 the anchor header versions
 #   ci/platforms.sh --all-versions  every pinned header version
 #   ci/platforms.sh 12000 13050     these
@@ -30,8 +34,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 here=ci/platforms
 
-packages=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user gcc-mingw-w64-x86-64)
-tools=(aarch64-linux-gnu-gcc /usr/aarch64-linux-gnu/include/stdio.h qemu-aarch64 x86_64-w64-mingw32-gcc)
+packages=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user gcc-mingw-w64-x86-64 g++-aarch64-linux-gnu)
+tools=(aarch64-linux-gnu-gcc /usr/aarch64-linux-gnu/include/stdio.h qemu-aarch64 x86_64-w64-mingw32-gcc aarch64-linux-gnu-g++)
 missing=()
 for i in "${!tools[@]}"; do
   [ -e "${tools[$i]}" ] || command -v "${tools[$i]}" >/dev/null || missing+=("${packages[$i]}")
@@ -237,4 +241,7 @@ if ! diff <(grep -vx 'absent: cuEventCreateFromEGLSync' "$scratch/x86_64.txt" | 
 fi
 grep -qx 'absent: cuEventCreateFromEGLSync' "$scratch/x86_64.txt" && echo "amd64 $(grep '^symbols: ' "$scratch/x86_64.txt"): the arm64 library has cuEventCreateFromEGLSync too"
 echo "the arm64 library answers as the amd64 one, over $(wc -l <"$scratch/symbols") function symbols of the bindings"
+
+section "the workspace's tests built for aarch64 Linux, under qemu-aarch64 with the arm64 driver library (ci/platforms/aarch64.sh)"
+ci/platforms/aarch64.sh
 echo "($((SECONDS - section_start)) s)"

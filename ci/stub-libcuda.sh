@@ -6,13 +6,13 @@
 # Keep DIR outside cargo's target folder (cargo puts link-search folders inside it on the loader
 # path of `cargo run` and `cargo test`).
 #
-# usage: ci/stub-libcuda.sh DIR
+# usage: [CC=compiler] ci/stub-libcuda.sh DIR   (CC: the target's C compiler, cc by default)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:?usage: ci/stub-libcuda.sh DIR}
 mkdir -p "$dir"
 sed -n 's/^ *pub fn \(cu[A-Za-z0-9_]*\)(.*/void \1(void) {}/p' \
   "$root"/cuda-driver-sys/src/generated/*functions.rs | sort -u >"$dir/stub.c"
-cc -shared -fPIC -Wl,-soname,libcuda.so.1 -o "$dir/libcuda.so.1" "$dir/stub.c"
+"${CC:-cc}" -shared -fPIC -Wl,-soname,libcuda.so.1 -o "$dir/libcuda.so.1" "$dir/stub.c"
 ln -sf libcuda.so.1 "$dir/libcuda.so"
 echo "stub libcuda.so.1 in $dir: $(wc -l <"$dir/stub.c") symbols" >&2

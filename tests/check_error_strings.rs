@@ -16,6 +16,8 @@ use std::path::Path;
 use cuda_check::{error_name, error_string, try_driver, DriverError};
 use cuda_driver_sys::*;
 
+mod common;
+
 extern "C" {
     fn c_error_name(code: c_uint, status: *mut c_uint) -> *const c_char;
     fn c_error_string(code: c_uint, status: *mut c_uint) -> *const c_char;
@@ -318,7 +320,7 @@ fn c_twin_prints_the_same_report() {
         twin.display(),
         env!("CUDA_HEADER_VERSION")
     );
-    let out = std::process::Command::new(&twin)
+    let out = common::runner::target_command(&twin)
         .output()
         .unwrap_or_else(|e| panic!("{}: {e}", twin.display()));
     let stdout = String::from_utf8(out.stdout).unwrap();

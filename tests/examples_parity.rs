@@ -33,7 +33,8 @@
 //! `CUDA_EXAMPLES_DIR` (the Rust examples, used as they are, no cargo needed; default: built into
 //! `target/<profile>/examples` as said above), `CUDA_C_TWIN_DIR` (the twins; default: the build script's
 //! `C_TWIN_DIR`), `CUDA_KERNELS_DIR` (the argument; default: `examples/kernels` of this checkout).
-//! `CUDA_PARITY_TIMEOUT_S` limits each program's run (default 120 s).
+//! `CUDA_PARITY_TIMEOUT_S` limits each program's run (default 120 s). `CUDA_TEST_RUNNER` runs the
+//! programs through an emulator (`tests/common`'s `target_command`).
 //!
 //! `CUDA_EXAMPLES_OUTPUT_DIR` compares outputs already captured instead of running the examples:
 //! `<name>.stdout`, `<name>.stderr`, `<name>.code` (what `ci/first-run.sh` records of
@@ -291,10 +292,10 @@ fn every_twin_has_a_parity_test() {
 }
 
 /// The folder of the Rust examples' executables: `CUDA_EXAMPLES_DIR`, taken as it is, or else
-/// `target/<profile>/examples` of this test's own build, where they are first built (once per test
-/// run) with this test's features, by `cargo build --examples`: `cargo test --test examples_parity`
-/// builds no example, and `cargo test --all-targets` builds them as test harnesses
-/// (`examples/<name>-<hash>`), not as the programs (`examples/<name>`).
+/// `target/[<triple>/]<profile>/examples` of this test's own build, where they are first built
+/// (once per test run) with this test's features and target, by `cargo build --examples`:
+/// `cargo test --test examples_parity` builds no example, and `cargo test --all-targets` builds
+/// them as test harnesses (`examples/<name>-<hash>`), not as the programs (`examples/<name>`).
 fn examples_dir() -> Result<PathBuf, String> {
     if let Some(dir) = std::env::var_os("CUDA_EXAMPLES_DIR") {
         return Ok(dir.into());
@@ -312,9 +313,17 @@ fn build_examples() -> Result<PathBuf, String> {
         .parent()
         .and_then(Path::parent)
         .ok_or_else(|| format!("{} is not in target/<profile>/deps", exe.display()))?;
-    let target_dir = profile_dir
+    let parent = profile_dir
         .parent()
         .ok_or_else(|| format!("{} is not in a target folder", profile_dir.display()))?;
+    // Built with `--target <triple>`, the test is in target/<triple>/<profile>/deps: the examples
+    // are built for the same target.
+    let triple = env!("CUDA_TESTS_TARGET");
+    let cross = parent.file_name().is_some_and(|n| n == triple);
+    let target_dir = match parent.parent() {
+        Some(dir) if cross => dir,
+        _ => parent,
+    };
     let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
         Some("debug") => "dev",
         Some(other) => other,
@@ -342,6 +351,7 @@ fn build_examples() -> Result<PathBuf, String> {
         .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.toml"))
         .arg("--target-dir")
         .arg(target_dir)
+        .args(cross.then_some(["--target", triple]).into_iter().flatten())
         .args(["--profile", profile, "--no-default-features", "--features"])
         .arg(features.join(","));
     let output = cmd.output().map_err(|e| {
@@ -422,7 +432,7 @@ fn run(what: &str, exe: &Path, kernels: &Path) -> Result<Run, String> {
 
 /// Runs `exe args...` with `CUDA_CACHE_DISABLE=1`, under the time limit.
 fn run_with_args(what: &str, exe: &Path, args: &[&OsStr]) -> Result<Run, String> {
-    let mut child = Command::new(exe)
+    let mut child = common::runner::target_command(exe)
         .args(args)
         .env("CUDA_CACHE_DISABLE", "1")
         // Bind every symbol at start, as the Rust examples are linked to (`-z now`), so that a

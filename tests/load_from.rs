@@ -15,6 +15,8 @@ use cuda_driver_sys::loader::{self, LoadFromError};
 use cuda_driver_sys::*;
 use std::ffi::CString;
 
+mod common;
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let [_, case, path] = &args[..] {
@@ -48,7 +50,7 @@ fn main() {
     let exe = std::env::current_exe().unwrap();
     let mut failed = Vec::new();
     for (case, path) in &cases {
-        let out = std::process::Command::new(&exe)
+        let out = common::runner::target_command(&exe)
             .args([case, path.as_str()])
             .output()
             .unwrap();

@@ -2,7 +2,7 @@
 //! is located. Runs without the test harness: the test re-executes itself as a child with
 //! `CUDA_CHECK_PRINTED_CHILD=1`, whose standard output is nothing but what the macros print, and
 //! compares that output with the expected bytes.
-use std::process::Command;
+mod runner;
 
 use cuda_check::{check_driver, expect_driver};
 use cuda_driver_sys::*;
@@ -80,7 +80,7 @@ fn main() {
         return;
     }
     print!("test check_driver! output, byte for byte ... ");
-    let out = Command::new(std::env::current_exe().unwrap())
+    let out = runner::target_command(std::env::current_exe().unwrap())
         .env(CHILD, "1")
         .output()
         .expect("re-running the test binary");

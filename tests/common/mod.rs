@@ -1,9 +1,14 @@
 //! Helpers shared by the tests that run against the real driver library (`driver.rs`, `table.rs`,
-//! `dynamic.rs`, `interop.rs`, `examples_parity.rs`).
+//! `dynamic.rs`, `interop.rs`, `examples_parity.rs`, `check_error_strings.rs`, `load_from.rs`).
 
 use std::ffi::{c_void, CStr};
 
 use cuda_driver_sys::{cuDriverGetVersion, CUDA_SUCCESS};
+
+/// `target_command`: the programs a test starts, through the target's runner where there is one.
+#[allow(dead_code)]
+#[path = "../../cuda-check/tests/runner/mod.rs"]
+pub mod runner;
 
 /// The driver's version, from `cuDriverGetVersion` (which must succeed).
 #[allow(dead_code)]

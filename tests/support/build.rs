@@ -67,6 +67,9 @@ fn build() -> Result<(), String> {
     println!("cargo:rustc-env=CUDA_HEADER_DIR={}", headers.display());
     println!("cargo:rustc-env=CUDA_INTEROP_DIR={}", interop.display());
     println!("cargo:rustc-env=CUDA_HEADER_VERSION={version}");
+    // The target the tests are built for, which examples_parity.rs builds the examples for.
+    let target = env::var("TARGET").expect("TARGET from cargo");
+    println!("cargo:rustc-env=CUDA_TESTS_TARGET={target}");
     // The generated files of this version alone (layout::generate writes them), and the headers
     // they come from (tests/common/headers.rs).
     println!("cargo:rustc-env=CUDA_PROJECTED_DIR={}", out.display());

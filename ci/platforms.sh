@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# aarch64 Linux and x86-64 Windows, checked by cross-compiled probes (Rust's standard library for
-# those targets cannot be installed here, but their C compilers can):
+# aarch64 Linux and x86-64 Windows, checked by cross-compiled probes and, for Windows, by the crate
+# built for the target (the host's Rust toolchain has no standard library for those targets; their
+# C compilers and Debian's rustc-web with std's sources are here):
 # 1. bindings: the generator run for aarch64-unknown-linux-gnu, x86_64-pc-windows-gnu (mingw-w64
 #    headers) and x86_64-pc-windows-msvc (no MSVC headers: clang -ffreestanding with the
 #    declarations GL/EGL take from windows.h, ci/platforms/msvc-shim/), each compared with the
@@ -21,6 +22,8 @@
 #    cross-compiled C program (ci/platforms/driver_probe.c): cuInit, cuDriverGetVersion,
 #    cuGetErrorName, cuGetProcAddress and the symbol of every function of the bindings answer as
 #    the amd64 library does here.
+# 4. x86-64 Windows: the crate, cuda-check and the tests that need no GPU built for the target and
+#    run under wine against a test stub nvcuda.dll (ci/platforms/windows.sh, which says how).
 #   ci/platforms.sh                 the anchor header versions
 #   ci/platforms.sh --all-versions  every pinned header version
 #   ci/platforms.sh 12000 13050     these
@@ -30,8 +33,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 here=ci/platforms
 
-packages=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user gcc-mingw-w64-x86-64)
-tools=(aarch64-linux-gnu-gcc /usr/aarch64-linux-gnu/include/stdio.h qemu-aarch64 x86_64-w64-mingw32-gcc)
+packages=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 wine64)
+tools=(aarch64-linux-gnu-gcc /usr/aarch64-linux-gnu/include/stdio.h qemu-aarch64 x86_64-w64-mingw32-gcc x86_64-w64-mingw32-g++ /usr/lib/wine/wine64)
 missing=()
 for i in "${!tools[@]}"; do
   [ -e "${tools[$i]}" ] || command -v "${tools[$i]}" >/dev/null || missing+=("${packages[$i]}")
@@ -91,8 +94,8 @@ done
 ends=("${versions[0]}")
 [ "${versions[-1]}" = "${versions[0]}" ] || ends+=("${versions[-1]}")
 section "the crate's Windows view of the gl module, type-checked on Linux (header versions ${ends[*]})"
-# Rust's standard library (even core) for Windows cannot be installed here, and `windows` is a
-# built-in cfg: a copy of the crate whose gl_*.rs are the committed ones as Windows compiles them
+# Before the build for the target (section 4): with the host's toolchain, which has no standard
+# library for Windows (`windows` is a built-in cfg), a copy of the crate whose gl_*.rs are the committed ones as Windows compiles them
 # (the generator's projection: cfg(windows) items kept, cfg(not(windows)) ones dropped) is
 # checked for x86-64 Linux, with the linked functions and with the table and dynamic loading.
 copy="$scratch/windows-view"
@@ -237,4 +240,7 @@ if ! diff <(grep -vx 'absent: cuEventCreateFromEGLSync' "$scratch/x86_64.txt" | 
 fi
 grep -qx 'absent: cuEventCreateFromEGLSync' "$scratch/x86_64.txt" && echo "amd64 $(grep '^symbols: ' "$scratch/x86_64.txt"): the arm64 library has cuEventCreateFromEGLSync too"
 echo "the arm64 library answers as the amd64 one, over $(wc -l <"$scratch/symbols") function symbols of the bindings"
+
+section "x86-64 Windows: built with -Zbuild-std, run under wine (ci/platforms/windows.sh)"
+ci/platforms/windows.sh
 echo "($((SECONDS - section_start)) s)"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # aarch64 Linux and x86-64 Windows, checked by cross-compiled probes (sections 1 to 3) and by the
-# workspace's tests built for aarch64 Linux and run under qemu-aarch64 (section 4):
+# workspace's tests built for each target with Debian's rustc-web (section 4: aarch64 under
+# qemu-aarch64; section 5: Windows under wine):
 # 1. bindings: the generator run for aarch64-unknown-linux-gnu, x86_64-pc-windows-gnu (mingw-w64
 #    headers) and x86_64-pc-windows-msvc (no MSVC headers: clang -ffreestanding with the
 #    declarations GL/EGL take from windows.h, ci/platforms/msvc-shim/), each compared with the
@@ -24,18 +25,20 @@
 # 4. the workspace's tests that need no GPU, built for aarch64-unknown-linux-gnu with Debian's
 #    rustc-web and its aarch64 standard library (ci/fetch-deps.sh --cross-rust) and run under
 #    qemu-aarch64 against that arm64 libcuda.so.1, for the 12.9 and 13.5 headers
-#    (ci/platforms/aarch64.sh says which and why).
+#    (ci/platforms/aarch64.sh says which and why);
+# 5. x86-64 Windows: the crate, cuda-check and the tests that need no GPU built for the target and
+#    run under wine against a test stub nvcuda.dll (ci/platforms/windows.sh, which says how).
 #   ci/platforms.sh                 the anchor header versions
 #   ci/platforms.sh --all-versions  every pinned header version
 #   ci/platforms.sh 12000 13050     these
-# Installs the cross compilers and qemu-user with apt-get when missing (as root).
+# Installs the cross compilers, qemu-user and wine64 with apt-get when missing (as root).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 here=ci/platforms
 
-packages=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user gcc-mingw-w64-x86-64 g++-aarch64-linux-gnu)
-tools=(aarch64-linux-gnu-gcc /usr/aarch64-linux-gnu/include/stdio.h qemu-aarch64 x86_64-w64-mingw32-gcc aarch64-linux-gnu-g++)
+packages=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user gcc-mingw-w64-x86-64 g++-aarch64-linux-gnu g++-mingw-w64-x86-64 wine64)
+tools=(aarch64-linux-gnu-gcc /usr/aarch64-linux-gnu/include/stdio.h qemu-aarch64 x86_64-w64-mingw32-gcc aarch64-linux-gnu-g++ x86_64-w64-mingw32-g++ /usr/lib/wine/wine64)
 missing=()
 for i in "${!tools[@]}"; do
   [ -e "${tools[$i]}" ] || command -v "${tools[$i]}" >/dev/null || missing+=("${packages[$i]}")
@@ -95,8 +98,8 @@ done
 ends=("${versions[0]}")
 [ "${versions[-1]}" = "${versions[0]}" ] || ends+=("${versions[-1]}")
 section "the crate's Windows view of the gl module, type-checked on Linux (header versions ${ends[*]})"
-# Rust's standard library (even core) for Windows cannot be installed here, and `windows` is a
-# built-in cfg: a copy of the crate whose gl_*.rs are the committed ones as Windows compiles them
+# Before the build for the target (section 4): with the host's toolchain, which has no standard
+# library for Windows (`windows` is a built-in cfg), a copy of the crate whose gl_*.rs are the committed ones as Windows compiles them
 # (the generator's projection: cfg(windows) items kept, cfg(not(windows)) ones dropped) is
 # checked for x86-64 Linux, with the linked functions and with the table and dynamic loading.
 copy="$scratch/windows-view"
@@ -244,4 +247,7 @@ echo "the arm64 library answers as the amd64 one, over $(wc -l <"$scratch/symbol
 
 section "the workspace's tests built for aarch64 Linux, under qemu-aarch64 with the arm64 driver library (ci/platforms/aarch64.sh)"
 ci/platforms/aarch64.sh
+
+section "x86-64 Windows: built with -Zbuild-std, run under wine (ci/platforms/windows.sh)"
+ci/platforms/windows.sh
 echo "($((SECONDS - section_start)) s)"

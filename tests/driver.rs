@@ -52,9 +52,10 @@ fn cu_init() {
 struct Linked {
     name: &'static CStr,
     symbol: &'static CStr,
-    /// The address the linker gave the Rust name (under `dynamic-loading`: the function the loader
-    /// resolved for the symbol); `None` where this build must not reference the symbol (a header
-    /// newer than CI's driver), which is then looked up with `dlsym`.
+    /// The address the linker gave the Rust name (on Windows: through its import thunk; under
+    /// `dynamic-loading`: the function the loader resolved for the symbol); `None` where this
+    /// build must not reference the symbol (a header newer than CI's driver), which is then
+    /// looked up with `dlsym`.
     address: Option<*const c_void>,
     entry: Option<EntryPointInfo>,
 }
@@ -68,7 +69,7 @@ struct Linked {
 ))]
 macro_rules! address {
     ($f:ident, $symbol:literal) => {
-        Some($f as *const c_void)
+        Some(common::linked_target($f as *const c_void))
     };
 }
 #[cfg(all(

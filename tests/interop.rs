@@ -36,7 +36,7 @@ macro_rules! address {
         #[cfg(any(feature = "dynamic-loading", feature = "table-only"))]
         let address = None;
         #[cfg(not(any(feature = "dynamic-loading", feature = "table-only")))]
-        let address = Some($f as *const c_void);
+        let address = Some(common::linked_target($f as *const c_void));
         address
     }};
 }

@@ -2,7 +2,7 @@
 //! process): this program runs itself as a child per case and checks the child's exit status.
 //!
 //! - a path given before any driver call is what is loaded (the driver library found on
-//!   `LD_LIBRARY_PATH`, by its full path; where none is reachable, this case says so and is not
+//!   `LD_LIBRARY_PATH` (`PATH` on Windows), by its full path; where none is reachable, this case says so and is not
 //!   counted, and `ci/dynamic-check.sh` runs the program both ways);
 //! - a path that does not exist: the error names it, with the loader's message, and every call
 //!   returns `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`;
@@ -16,6 +16,7 @@ use cuda_driver_sys::*;
 use std::ffi::CString;
 
 mod common;
+use common::{LIBRARY, NO_SUCH_FILE};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -33,18 +34,20 @@ fn main() {
         println!("load_from (linked build): already loaded; 1 case passed");
         return;
     }
-    // Where this process's loader would find the library: the first LD_LIBRARY_PATH entry with it.
-    let reachable = std::env::var_os("LD_LIBRARY_PATH").and_then(|p| {
+    // Where this process's loader would find the library: the first entry of its search path
+    // (LD_LIBRARY_PATH; PATH on Windows) with it.
+    let (search_path, file) = (LOADER_PATH, LIBRARY.to_str().unwrap());
+    let reachable = std::env::var_os(search_path).and_then(|p| {
         std::env::split_paths(&p)
-            .map(|d| d.join("libcuda.so.1"))
+            .map(|d| d.join(file))
             .find(|f| f.is_file())
     });
-    let missing = "/nonexistent/cuda-driver-sys-test/libcuda.so.1".to_string();
+    let missing = format!("/nonexistent/cuda-driver-sys-test/{file}");
     let mut cases = vec![("missing", missing.clone()), ("after-first-call", missing)];
     match &reachable {
         Some(f) => cases.push(("path", f.to_string_lossy().into_owned())),
         None => println!(
-            "load_from: no libcuda.so.1 on LD_LIBRARY_PATH: the case of a path that loads is not run here"
+            "load_from: no {file} on {search_path}: the case of a path that loads is not run here"
         ),
     }
     let exe = std::env::current_exe().unwrap();
@@ -63,6 +66,13 @@ fn main() {
     assert!(failed.is_empty(), "load_from cases failed: {failed:?}");
     println!("load_from: {} cases passed", cases.len());
 }
+
+/// The variable naming the folders the loader searches.
+const LOADER_PATH: &str = if cfg!(windows) {
+    "PATH"
+} else {
+    "LD_LIBRARY_PATH"
+};
 
 fn child(case: &str, path: &str) {
     let path = CString::new(path).unwrap();
@@ -83,7 +93,7 @@ fn child(case: &str, path: &str) {
                 panic!("{e:?}")
             };
             assert_eq!(attempt.name(), path.as_c_str());
-            assert!(attempt.message().to_str().unwrap().contains("No such file"));
+            assert!(attempt.message().to_str().unwrap().contains(NO_SUCH_FILE));
             assert_eq!(unsafe { cuInit(0) }, CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
             assert_eq!(loader::status(), Some(Err(e)));
             println!("  missing: {e}");

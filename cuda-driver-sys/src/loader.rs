@@ -728,7 +728,19 @@ mod imp {
             fn GetProcAddress(module: *mut c_void, name: *const c_char) -> *mut c_void;
             fn FreeLibrary(module: *mut c_void) -> i32;
             fn GetLastError() -> u32;
+            fn FormatMessageA(
+                flags: u32,
+                source: *const c_void,
+                message: u32,
+                language: u32,
+                buffer: *mut u8,
+                size: u32,
+                arguments: *const c_void,
+            ) -> u32;
         }
+
+        const FORMAT_MESSAGE_IGNORE_INSERTS: u32 = 0x200;
+        const FORMAT_MESSAGE_FROM_SYSTEM: u32 = 0x1000;
 
         pub(super) unsafe fn open(name: &CStr) -> Result<*mut c_void, ()> {
             let h = LoadLibraryA(name.as_ptr());
@@ -747,16 +759,32 @@ mod imp {
             FreeLibrary(handle);
         }
 
+        /// The system's text of the last error with its number: `The specified module could
+        /// not be found. (Windows error 126)`.
         pub(super) unsafe fn last_error(message: &mut Text<MESSAGE_CAPACITY>) {
             let code = GetLastError();
+            let mut text = [0u8; MESSAGE_CAPACITY];
+            let len = FormatMessageA(
+                FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS,
+                core::ptr::null(),
+                code,
+                0,
+                text.as_mut_ptr(),
+                (MESSAGE_CAPACITY - 1) as u32,
+                core::ptr::null(),
+            ) as usize;
+            // The system's text ends with a line break.
+            let text = text[..len.min(MESSAGE_CAPACITY)].trim_ascii_end();
             message.bytes = [0; MESSAGE_CAPACITY];
-            let _ = fmt::write(
-                &mut Writer {
-                    text: message,
-                    len: 0,
-                },
-                format_args!("Windows error {code}"),
-            );
+            let mut writer = Writer {
+                text: message,
+                len: 0,
+            };
+            if !text.is_empty() {
+                writer.push(text);
+                writer.push(b" ");
+            }
+            let _ = fmt::write(&mut writer, format_args!("(Windows error {code})"));
         }
     }
 }

@@ -25,17 +25,102 @@ pub fn header_version() -> i32 {
     env!("CUDA_HEADER_VERSION").parse().unwrap()
 }
 
-/// `symbol` in the driver library `libcuda.so.1`, the one the process loaded (or, where it loaded
+/// The driver library's name: what a linked program loads first, what `dynamic-loading` opens first.
+#[allow(dead_code)]
+pub const LIBRARY: &CStr = if cfg!(windows) {
+    c"nvcuda.dll"
+} else {
+    c"libcuda.so.1"
+};
+
+/// What the loader's message says of a library file that does not exist.
+#[allow(dead_code)]
+pub const NO_SUCH_FILE: &str = if cfg!(windows) {
+    "Windows error 126"
+} else {
+    "No such file"
+};
+
+/// `symbol` in the driver library [`LIBRARY`], the one the process loaded (or, where it loaded
 /// none, as the loader finds it); null where the library lacks it.
 #[allow(dead_code)]
 pub fn dlsym(symbol: &CStr) -> *const c_void {
     unsafe {
-        let lib = libc::dlopen(c"libcuda.so.1".as_ptr(), libc::RTLD_NOW);
+        let lib = sys::open(LIBRARY);
         assert!(
             !lib.is_null(),
-            "no driver library libcuda.so.1 to look {symbol:?} up in"
+            "no driver library {LIBRARY:?} to look {symbol:?} up in"
         );
-        libc::dlsym(lib, symbol.as_ptr()) as *const c_void
+        sys::symbol(lib, symbol)
+    }
+}
+
+/// Whether this process has the driver library loaded, without loading it.
+#[allow(dead_code)]
+pub fn is_loaded() -> bool {
+    unsafe { sys::is_loaded(LIBRARY) }
+}
+
+/// The function a linked driver function's address leads to. On Windows the address of a
+/// function imported without `dllimport` (a Rust `extern` block whose library cargo links) is the
+/// executable's import thunk, `jmp [rip + disp32]` through the import address table: its target
+/// is read there. Elsewhere the address itself.
+#[allow(dead_code)]
+pub fn linked_target(address: *const c_void) -> *const c_void {
+    if !cfg!(windows) {
+        return address;
+    }
+    let code = address as *const u8;
+    // SAFETY: the first six bytes of a function's code; the slot is the thunk's own operand.
+    unsafe {
+        assert_eq!(
+            [*code, *code.add(1)],
+            [0xff, 0x25],
+            "{address:?} is no import thunk"
+        );
+        let disp = (code.add(2) as *const i32).read_unaligned();
+        *(code.add(6).offset(disp as isize) as *const *const c_void)
+    }
+}
+
+#[cfg(unix)]
+mod sys {
+    use std::ffi::{c_void, CStr};
+
+    pub unsafe fn open(name: &CStr) -> *mut c_void {
+        libc::dlopen(name.as_ptr(), libc::RTLD_NOW)
+    }
+
+    pub unsafe fn symbol(lib: *mut c_void, name: &CStr) -> *const c_void {
+        libc::dlsym(lib, name.as_ptr())
+    }
+
+    pub unsafe fn is_loaded(name: &CStr) -> bool {
+        !libc::dlopen(name.as_ptr(), libc::RTLD_NOW | libc::RTLD_NOLOAD).is_null()
+    }
+}
+
+#[cfg(windows)]
+mod sys {
+    use std::ffi::{c_char, c_void, CStr};
+
+    #[link(name = "kernel32")]
+    extern "system" {
+        fn LoadLibraryA(name: *const c_char) -> *mut c_void;
+        fn GetModuleHandleA(name: *const c_char) -> *mut c_void;
+        fn GetProcAddress(module: *mut c_void, name: *const c_char) -> *const c_void;
+    }
+
+    pub unsafe fn open(name: &CStr) -> *mut c_void {
+        LoadLibraryA(name.as_ptr())
+    }
+
+    pub unsafe fn symbol(lib: *mut c_void, name: &CStr) -> *const c_void {
+        GetProcAddress(lib, name.as_ptr())
+    }
+
+    pub unsafe fn is_loaded(name: &CStr) -> bool {
+        !GetModuleHandleA(name.as_ptr()).is_null()
     }
 }
 

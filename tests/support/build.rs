@@ -121,18 +121,26 @@ fn build() -> Result<(), String> {
     // CUDA 12.0 programs (cuLibraryLoad*, cuGetProcAddress's status, the CUDA 12 runtime), as are
     // their examples (see ../Cargo.toml).
     let cuda_12 = "context_independent_loading proc_address runtime_interop";
+    // Windows (mingw-w64's g++, ci/platforms/windows.sh): the twins link the import library
+    // cuda.lib of nvcuda.dll, with no run path (Windows finds DLLs on PATH); those using the CUDA
+    // runtime are left out, whose library the tests find for Linux only (libcudart.so.12).
+    let windows = env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "windows");
+    let include = |l: &str| l.trim_start().starts_with("#include <cuda_runtime");
     for src in list(&root.join("examples"), "cpp") {
         let name = src.file_stem().unwrap().to_string_lossy().into_owned();
         if cuda_12.split(' ').any(|n| n == name) && selected < 12000 {
+            continue;
+        }
+        let source = std::fs::read_to_string(&src).unwrap_or_default();
+        let runtime = source.lines().any(include);
+        if windows && runtime {
             continue;
         }
         let mut cmd = cxx.to_command();
         let define = stream.map(|d| format!("-D{d}"));
         cmd.args(["-O2", "-std=c++17", &format!("-I{}", headers.display())]);
         cmd.args(define).arg(&src).arg("-o").arg(twins.join(&name));
-        let source = std::fs::read_to_string(&src).unwrap_or_default();
-        let include = |l: &str| l.trim_start().starts_with("#include <cuda_runtime");
-        if source.lines().any(include) {
+        if runtime {
             if cudart.is_none() {
                 cudart = Some(find_cudart(root)?);
             }
@@ -146,10 +154,15 @@ fn build() -> Result<(), String> {
         // RUNPATH, not RPATH: LD_LIBRARY_PATH still wins, so a twin linked against a stub
         // library (a header newer than the machine's driver) runs with the real driver.
         if let Some(dir) = &lib_dir {
-            cmd.arg(format!("-L{dir}"))
-                .arg(format!("-Wl,--enable-new-dtags,-rpath,{dir}"));
+            cmd.arg(format!("-L{dir}"));
+            if !windows {
+                cmd.arg(format!("-Wl,--enable-new-dtags,-rpath,{dir}"));
+            }
         }
-        cmd.args([cc_lib, "-ldl", "-lpthread"]);
+        cmd.arg(cc_lib);
+        if !windows {
+            cmd.args(["-ldl", "-lpthread"]);
+        }
         run(&mut cmd, &format!("C twin {}", src.display()))?;
     }
     println!("cargo:rustc-env=C_TWIN_DIR={}", twins.display());

@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, ToTokens};
 
+use crate::c_spellings::CSpellings;
 use crate::function_docs::{function_doc, FunctionFacts};
 use crate::header_set::HeaderSet;
 use crate::item_docs::doc_attrs;
-use crate::names::Names;
 use crate::parsed::Parsed;
 
 /// The functions' real symbols as they are under `dynamic-loading`: each an `unsafe extern "C"
@@ -26,7 +26,7 @@ use crate::parsed::Parsed;
 /// Each function is documented from its `facts`.
 pub(crate) fn generate<'a>(
     b: &Parsed,
-    names: &Names,
+    spellings: &CSpellings,
     c_spelling: &BTreeMap<String, (String, String)>,
     set: &HeaderSet,
     facts: &dyn Fn(&str) -> FunctionFacts<'a>,
@@ -55,7 +55,8 @@ pub(crate) fn generate<'a>(
         // The typedef of the symbol itself: the name `sym` is a C spelling too, which in one
         // stream mode may bind another symbol (`cuEventRecord` is `cuEventRecord_ptsz` under
         // per-thread); the mode where it binds `sym` gives `sym`'s own ABI.
-        let (Some((n, p)), Some((n_sym, p_sym))) = (c_spelling.get(sym), names.functions.get(sym))
+        let (Some((n, p)), Some((n_sym, p_sym))) =
+            (c_spelling.get(sym), spellings.functions.get(sym))
         else {
             return Err(format!("{sym} has no PFN typedef: it cannot be resolved"));
         };

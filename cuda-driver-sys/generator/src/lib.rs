@@ -37,6 +37,7 @@
 
 mod bindgen_pass;
 mod bindings;
+mod c_spellings;
 mod compat;
 mod dynamic;
 mod entry;
@@ -256,17 +257,17 @@ fn generate_set(
         &["-DCUDA_API_PER_THREAD_DEFAULT_STREAM"],
     )?;
 
-    let names = names::generate(
+    let spellings = c_spellings::analyse(
         &bindings,
         &macro_names,
         &exp_normal,
         &exp_pt,
         &normal,
         &per_thread,
-        &docs,
     )?;
-    let entries = entry::generate(&bindings, &names)?;
-    let facts = |sym: &str| function_facts(sym, &names, &entries.c_spelling, &docs);
+    let names = names::generate(&bindings, &macro_names, &exp_normal, &spellings, &docs)?;
+    let entries = entry::generate(&bindings, &spellings)?;
+    let facts = |sym: &str| function_facts(sym, &spellings, &entries.c_spelling, &docs);
 
     std::fs::create_dir_all(&opts.out_dir)
         .map_err(|e| format!("{}: {e}", opts.out_dir.display()))?;
@@ -293,13 +294,13 @@ fn generate_set(
     write("names.rs", &format_tokens(names_tokens)?)?;
     write(
         "function_names.rs",
-        &format_tokens(function_names::generate(&names.functions))?,
+        &format_tokens(function_names::generate(&spellings.functions))?,
     )?;
     write(
         "table.rs",
         &format_tokens(table::generate(
             &bindings,
-            &names,
+            &spellings,
             &entries.c_spelling,
             set,
         )?)?,
@@ -308,19 +309,22 @@ fn generate_set(
         "dynamic.rs",
         &format_tokens(dynamic::generate(
             &bindings,
-            &names,
+            &spellings,
             &entries.c_spelling,
             set,
             &facts,
         )?)?,
     )?;
     write("entry.rs", &format_tokens(entries.tokens)?)?;
-    write("linked.rs", &linked::generate(&names, &entries.c_spelling))?;
+    write(
+        "linked.rs",
+        &linked::generate(&spellings, &entries.c_spelling),
+    )?;
 
     let summary = Summary {
         cuda_version,
         functions: bindings.functions.len(),
-        c_spellings: names.functions.len(),
+        c_spellings: spellings.functions.len(),
         pfn_typedefs: bindings.pfns.len(),
         enumerators: names.enumerators,
         macro_constants: names.macro_constants,

@@ -18,9 +18,9 @@ use crate::parsed::Parsed;
 /// returns the loader's code), so that later calls are one load and an indirect call.
 ///
 /// Slots are numbered by an enum and the count is a constant of its own, so that a function added
-/// by a newer header changes no other item (see merge.rs). The four functions taken by name are
-/// this header's `cuGetProcAddress` (`cuGetProcAddress_v2` where it has one, else CUDA 11.3's
-/// `cuGetProcAddress`, the only one an 11.x driver exports), `cuDriverGetVersion`,
+/// by a newer header changes no other item (see the `merge` module). The four functions taken by
+/// name are this header's `cuGetProcAddress` (`cuGetProcAddress_v2` where it has one, else CUDA
+/// 11.3's `cuGetProcAddress`, the only one an 11.x driver exports), `cuDriverGetVersion`,
 /// `cuGetErrorName` and `cuGetErrorString` (for `cuda.h` only: an interop header's functions are
 /// all looked up). Each header's functions form one `SET` for the loader (`loader::FunctionSet`).
 /// Each function is documented from its `facts`.

@@ -206,7 +206,7 @@ pub(crate) fn generate(b: &Parsed, spellings: &CSpellings) -> Result<Entries, St
         pub const HEADER_NOTES: &[&str] = &[#(#notes),*];
     });
     // The length is a constant of its own, so that the list itself is the same item in every
-    // header version that has the same entry points (see merge.rs).
+    // header version that has the same entry points (see the `merge` module).
     let count = proc_macro2::Literal::usize_unsuffixed(all.len());
     out.extend(quote! {
         /// How many entry points [`ALL`] holds.

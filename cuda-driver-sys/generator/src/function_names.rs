@@ -10,7 +10,8 @@ use crate::c_spellings::HAND_WRITTEN_INLINES;
 use crate::function_docs::c_spelling_doc;
 use crate::item_docs::doc_attrs;
 
-/// The tokens of `function_names.rs`, from [`CSpellings::functions`](crate::c_spellings::CSpellings::functions).
+/// The tokens of `function_names.rs`, from the C spellings' symbols per stream mode
+/// ([`CSpellings::functions`](crate::c_spellings::CSpellings::functions)).
 pub(crate) fn generate(functions: &BTreeMap<String, (String, String)>) -> TokenStream {
     let path_of = |sym: &str| -> TokenStream {
         let id = format_ident!("{sym}");

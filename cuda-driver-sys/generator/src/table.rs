@@ -82,7 +82,8 @@ pub(crate) fn generate(
         slot_names.push(id);
     }
     // Slot numbers as an enum and the length as a constant of its own: a function added by a
-    // newer header changes neither the methods nor the entries of the others (see merge.rs).
+    // newer header changes neither the methods nor the entries of the others (see the `merge`
+    // module).
     let count = proc_macro2::Literal::usize_unsuffixed(entries.len());
     Ok(quote! {
         /// How many functions the table holds.

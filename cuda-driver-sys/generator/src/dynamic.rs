@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, ToTokens};
 
+use crate::c_spellings::CSpellings;
 use crate::function_docs::{function_doc, FunctionFacts};
 use crate::header_set::HeaderSet;
 use crate::item_docs::doc_attrs;
-use crate::names::Names;
 use crate::parsed::Parsed;
 
 /// The functions' real symbols as they are under `dynamic-loading`: each an `unsafe extern "C"
@@ -18,15 +18,15 @@ use crate::parsed::Parsed;
 /// returns the loader's code), so that later calls are one load and an indirect call.
 ///
 /// Slots are numbered by an enum and the count is a constant of its own, so that a function added
-/// by a newer header changes no other item (see merge.rs). The four functions taken by name are
-/// this header's `cuGetProcAddress` (`cuGetProcAddress_v2` where it has one, else CUDA 11.3's
-/// `cuGetProcAddress`, the only one an 11.x driver exports), `cuDriverGetVersion`,
+/// by a newer header changes no other item (see the `merge` module). The four functions taken by
+/// name are this header's `cuGetProcAddress` (`cuGetProcAddress_v2` where it has one, else CUDA
+/// 11.3's `cuGetProcAddress`, the only one an 11.x driver exports), `cuDriverGetVersion`,
 /// `cuGetErrorName` and `cuGetErrorString` (for `cuda.h` only: an interop header's functions are
 /// all looked up). Each header's functions form one `SET` for the loader (`loader::FunctionSet`).
 /// Each function is documented from its `facts`.
 pub(crate) fn generate<'a>(
     b: &Parsed,
-    names: &Names,
+    spellings: &CSpellings,
     c_spelling: &BTreeMap<String, (String, String)>,
     set: &HeaderSet,
     facts: &dyn Fn(&str) -> FunctionFacts<'a>,
@@ -55,7 +55,8 @@ pub(crate) fn generate<'a>(
         // The typedef of the symbol itself: the name `sym` is a C spelling too, which in one
         // stream mode may bind another symbol (`cuEventRecord` is `cuEventRecord_ptsz` under
         // per-thread); the mode where it binds `sym` gives `sym`'s own ABI.
-        let (Some((n, p)), Some((n_sym, p_sym))) = (c_spelling.get(sym), names.functions.get(sym))
+        let (Some((n, p)), Some((n_sym, p_sym))) =
+            (c_spelling.get(sym), spellings.functions.get(sym))
         else {
             return Err(format!("{sym} has no PFN typedef: it cannot be resolved"));
         };

@@ -7,9 +7,9 @@ use std::sync::LazyLock;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use crate::c_spellings::CSpellings;
 use crate::function_docs::{entry_doc, entry_spelling_doc};
 use crate::item_docs::doc_attrs;
-use crate::names::Names;
 use crate::parsed::Parsed;
 
 pub(crate) struct Entries {
@@ -43,7 +43,7 @@ fn symbol_ordinal(sym: &str) -> usize {
         .unwrap_or(1)
 }
 
-pub(crate) fn generate(b: &Parsed, names: &Names) -> Result<Entries, String> {
+pub(crate) fn generate(b: &Parsed, spellings: &CSpellings) -> Result<Entries, String> {
     let mut out = quote! {
         use super::*;
         use crate::EntryPoint;
@@ -150,8 +150,8 @@ pub(crate) fn generate(b: &Parsed, names: &Names) -> Result<Entries, String> {
     let mut c_spelling = BTreeMap::new();
     let mut derived = 0;
     let mut disagreements = Vec::new();
-    for (c_name, (n_sym, p_sym)) in &names.functions {
-        let from_macro = names.pfn_macros.get(&format!("PFN_{c_name}"));
+    for (c_name, (n_sym, p_sym)) in &spellings.functions {
+        let from_macro = spellings.pfn_macros.get(&format!("PFN_{c_name}"));
         let (n, p) = match (derive(c_name, n_sym)?, from_macro) {
             (Some(d), Some((n, p))) if &d == n => (n.clone(), p.clone()),
             (Some(d), Some((n, _))) => {
@@ -193,7 +193,12 @@ pub(crate) fn generate(b: &Parsed, names: &Names) -> Result<Entries, String> {
             });
         }
     }
-    let notes: Vec<String> = names.broken.iter().cloned().chain(disagreements).collect();
+    let notes: Vec<String> = spellings
+        .broken
+        .iter()
+        .cloned()
+        .chain(disagreements)
+        .collect();
     out.extend(quote! {
         /// Defects of this header that the bindings work around: `PFN_*` macros that name no type
         /// (not bound), and `PFN_cuX` macros that name another ABI than the function `cuX` links
@@ -201,7 +206,7 @@ pub(crate) fn generate(b: &Parsed, names: &Names) -> Result<Entries, String> {
         pub const HEADER_NOTES: &[&str] = &[#(#notes),*];
     });
     // The length is a constant of its own, so that the list itself is the same item in every
-    // header version that has the same entry points (see merge.rs).
+    // header version that has the same entry points (see the `merge` module).
     let count = proc_macro2::Literal::usize_unsuffixed(all.len());
     out.extend(quote! {
         /// How many entry points [`ALL`] holds.

@@ -4,9 +4,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::c_spellings::CSpellings;
 use crate::header_docs::{typedef_version, version_name, Declaration, Group};
 use crate::item_docs::{code, header_fact, ItemDoc, SetDocs};
-use crate::names::Names;
 
 /// What a function of the bindings is, for its doc lines.
 pub struct FunctionFacts<'a> {
@@ -29,27 +29,27 @@ pub struct FunctionFacts<'a> {
 /// `c_spelling` is each C spelling's versioned typedef per stream mode ([`crate::entry`]).
 pub(crate) fn function_facts<'a>(
     sym: &str,
-    names: &'a Names,
+    spellings: &'a CSpellings,
     c_spelling: &'a BTreeMap<String, (String, String)>,
     docs: &'a SetDocs,
 ) -> FunctionFacts<'a> {
-    let spellings: Vec<(&str, bool, bool)> = names
+    let binding: Vec<(&str, bool, bool)> = spellings
         .functions
         .iter()
         .filter(|(_, (n, p))| n == sym || p == sym)
         .map(|(c, (n, p))| (c.as_str(), n == sym, p == sym))
         .collect();
     let declared = std::iter::once(sym)
-        .chain(spellings.iter().map(|s| s.0))
+        .chain(binding.iter().map(|s| s.0))
         .find(|c| docs.header.function(c).is_some());
-    let typedef = match (c_spelling.get(sym), names.functions.get(sym)) {
+    let typedef = match (c_spelling.get(sym), spellings.functions.get(sym)) {
         (Some((n, p)), Some((n_sym, _))) => Some(if n_sym == sym { n } else { p }.as_str()),
         _ => None,
     };
     FunctionFacts {
         header: &docs.header.file,
         declaration: declared.and_then(|c| docs.header.function(c)),
-        spellings,
+        spellings: binding,
         typedef,
         group: declared.and_then(|c| docs.header.function_group(c)),
     }

@@ -6,11 +6,12 @@ use std::collections::BTreeMap;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use crate::c_spellings::HAND_WRITTEN_INLINES;
 use crate::function_docs::c_spelling_doc;
 use crate::item_docs::doc_attrs;
-use crate::names::HAND_WRITTEN_INLINES;
 
-/// The tokens of `function_names.rs`, from [`Names::functions`](crate::names::Names::functions).
+/// The tokens of `function_names.rs`, from the C spellings' symbols per stream mode
+/// ([`CSpellings::functions`](crate::c_spellings::CSpellings::functions)).
 pub(crate) fn generate(functions: &BTreeMap<String, (String, String)>) -> TokenStream {
     let path_of = |sym: &str| -> TokenStream {
         let id = format_ident!("{sym}");

@@ -22,5 +22,9 @@ pub(crate) fn emit<'a>(
             }
         }
     }
-    crate::unparse(extern_blocks)
+    prettyplease::unparse(&syn::File {
+        shebang: None,
+        attrs: vec![],
+        items: extern_blocks,
+    })
 }

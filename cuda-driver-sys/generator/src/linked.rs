@@ -3,16 +3,19 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::names::Names;
+use crate::c_spellings::CSpellings;
 
-pub(crate) fn generate(names: &Names, c_spelling: &BTreeMap<String, (String, String)>) -> String {
+pub(crate) fn generate(
+    spellings: &CSpellings,
+    c_spelling: &BTreeMap<String, (String, String)>,
+) -> String {
     let mut s = String::from(
         "// For tests: every C spelling as `(name, linked symbol, function, entry point)`, the entry\n\
          // point of the typedef whose signature the function has (None: cudaTypedefs.h has none).\n\
          // The including test defines `linked_functions!`, which may or may not take addresses.\n\
          linked_functions! {\n",
     );
-    for (c_name, (n_sym, p_sym)) in &names.functions {
+    for (c_name, (n_sym, p_sym)) in &spellings.functions {
         let entry = |t: Option<&String>| match t {
             Some(t) => format!("Some(entry::{}.info())", &t[4..]),
             None => "None".into(),

@@ -5,10 +5,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, ToTokens};
 
+use crate::c_spellings::CSpellings;
 use crate::function_docs::table_method_doc;
 use crate::header_set::HeaderSet;
 use crate::item_docs::doc_attrs;
-use crate::names::Names;
 use crate::parsed::Parsed;
 
 /// The driver-entry table's part for this header: one slot per C spelling a program calls (not
@@ -17,13 +17,13 @@ use crate::parsed::Parsed;
 /// signature.
 pub(crate) fn generate(
     b: &Parsed,
-    names: &Names,
+    spellings: &CSpellings,
     c_spelling: &BTreeMap<String, (String, String)>,
     set: &HeaderSet,
 ) -> Result<TokenStream, String> {
     // The table's slots of this header: `DriverTable`'s field of the same name (table.rs).
     let field = format_ident!("{}", set.table_field());
-    let targets: BTreeSet<&String> = names
+    let targets: BTreeSet<&String> = spellings
         .functions
         .iter()
         .flat_map(|(c, (n, p))| [n, p].into_iter().filter(move |s| *s != c))
@@ -31,7 +31,7 @@ pub(crate) fn generate(
     let mut methods = TokenStream::new();
     let mut entries = Vec::new();
     let mut slot_names = Vec::new();
-    for (c_name, (n_sym, _)) in &names.functions {
+    for (c_name, (n_sym, _)) in &spellings.functions {
         if targets.contains(c_name) {
             continue;
         }
@@ -82,7 +82,8 @@ pub(crate) fn generate(
         slot_names.push(id);
     }
     // Slot numbers as an enum and the length as a constant of its own: a function added by a
-    // newer header changes neither the methods nor the entries of the others (see merge.rs).
+    // newer header changes neither the methods nor the entries of the others (see the `merge`
+    // module).
     let count = proc_macro2::Literal::usize_unsuffixed(entries.len());
     Ok(quote! {
         /// How many functions the table holds.

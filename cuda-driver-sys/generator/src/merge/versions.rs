@@ -26,7 +26,7 @@ pub(super) fn name_versions<T>(
 pub(super) type Values = Vec<(BTreeSet<usize>, String)>;
 
 /// The values the entries of each name declare in their docs (`declared`: an enumerator's `1`,
-/// a `#define`'s text, [`first_declared_value`]), each with the entry's variants; a name with an
+/// a `#define`'s text, [`first_declared_value`](crate::version_docs::first_declared_value)), each with the entry's variants; a name with an
 /// entry that declares none has none.
 pub(super) fn name_values<T>(
     es: &[Entry<T>],

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bad input (issue 19), called by ci/test.sh; runs alone too. Without a GPU:
+# Bad input, called by ci/test.sh; runs alone too. Without a GPU:
 # 1. every CUresult value 0..1100 and the extremes through cuda-check against the C helper
 #    (tests/check_error_strings.rs) under dynamic-loading on the 535 library, and linked and
 #    dynamic-loading on Debian bullseye's 470 library (the linked 535 run is ci/test.sh's);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The `dynamic-loading` checks (issue 12), called by ci/test.sh; runs alone too. Without a GPU:
+# The `dynamic-loading` checks, called by ci/test.sh; runs alone too. Without a GPU:
 # 1. the test binaries (tests/dynamic.rs, driver.rs, table.rs) and every example built with
 #    `dynamic-loading` load no driver library: no libcuda in `readelf -d`'s NEEDED and no undefined
 #    `cu*` symbol in `nm -D --undefined-only` (but `dlopen`, which the loader calls);

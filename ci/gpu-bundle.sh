@@ -116,7 +116,7 @@ bench driver bench-driver
 bench first_init first-init-linked
 bench driver bench-driver-dynamic --no-default-features --features cuda-12000,dynamic-loading,bench-cudarc
 bench first_init first-init-dynamic --no-default-features --features cuda-12000,dynamic-loading,bench-cudarc
-# --- rustacuda 0.1.3 on this crate (issue 22) --------------------------------------------------
+# --- rustacuda 0.1.3 on this crate ----------------------------------------------------------
 # Its unit and integration tests, doctests and example, built with cuda-12000 and cuda-13000, in
 # rustacuda/ours-<tag>/ with their runner (rustacuda/run.sh: ci/rustacuda-run.sh) and the one
 # test allowed to fail (rustacuda/expected-differences); run.sh's `rustacuda` part runs them.

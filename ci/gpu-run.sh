@@ -113,7 +113,7 @@ else
   echo "compute-sanitizer not found"; failures+=(compute-sanitizer)
 fi
 
-# --- rustacuda 0.1.3 on this crate (issue 22; ci/rustacuda-check.sh --bundle) --------------------
+# --- rustacuda 0.1.3 on this crate (ci/rustacuda-check.sh --bundle) -------------------------------
 # Every unit, integration and doctest and the example of each build must pass, but those listed in
 # rustacuda/expected-differences (test_enums_align: it pins CUDA 10.2's attribute count).
 want rustacuda && echo "== rustacuda 0.1.3 on this crate: unit, integration and doctests, example (12.0 and 13.0 builds)"

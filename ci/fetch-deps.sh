@@ -48,7 +48,7 @@ wheels() { # arch dest requirement...: `pip download` of the wheels built for Li
 # interop headers) and the profiler wheel (cudaProfiler.h).
 versions=()
 declare -A wheel=() profiler_wheel=()
-while read -r v runtime profiler; do
+while read -r v runtime profiler _tags; do
   case "$v" in '' | '#'*) continue ;; esac
   versions+=("$v")
   wheel[$v]=$runtime

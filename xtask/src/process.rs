@@ -1,0 +1,55 @@
+//! Running the commands a task is made of: from the workspace root, each failure one line that
+//! names the command.
+
+use crate::Result;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The workspace root (the folder above `xtask/`).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask/ has a parent folder")
+        .to_path_buf()
+}
+
+/// `program`, to be run from the workspace root.
+pub fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
+    let mut command = Command::new(program);
+    command.current_dir(root());
+    command
+}
+
+/// Runs `command` with the task's standard streams; an error if it cannot start or fails.
+pub fn run(command: &mut Command) -> Result {
+    let status = command
+        .status()
+        .map_err(|e| format!("{}: {e}", describe(command)))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{} failed ({status})", describe(command)).into())
+    }
+}
+
+/// Runs `command` and returns its standard output (its standard error goes to the task's).
+pub fn output(command: &mut Command) -> Result<String> {
+    let out = command
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("{}: {e}", describe(command)))?;
+    if !out.status.success() {
+        return Err(format!("{} failed ({})", describe(command), out.status).into());
+    }
+    String::from_utf8(out.stdout)
+        .map_err(|_| format!("{}: its output is not UTF-8", describe(command)).into())
+}
+
+/// The command line of `command`, as a user would type it.
+pub fn describe(command: &Command) -> String {
+    std::iter::once(command.get_program())
+        .chain(command.get_args())
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -162,8 +162,8 @@ const TASKS: &[Task] = &[
     },
     Task {
         name: "versions",
-        usage: "[--anchors | --default]",
-        about: "the CUDA header versions of cuda-driver-sys/versions.txt (or its anchors, or the default), one per line",
+        usage: "[--tag NAME]",
+        about: "the CUDA header versions of cuda-driver-sys/versions.txt (or those tagged NAME), one per line",
         run: Run::Rust(versions::print),
     },
 ];

@@ -1,10 +1,25 @@
 //! The CUDA header versions the crate binds: `cuda-driver-sys/versions.txt`, the one list every
-//! task reads. A line is `<CUDA_VERSION> <runtime wheel> <profiler wheel> [tag ...]`, the tags
-//! being `anchor` (the full test suite runs for it; every other version gets the probes and the C
-//! spellings) and `default` (the crate's default version feature).
+//! task reads. A line is `<CUDA_VERSION> <runtime wheel> <profiler wheel> [tag ...]`; a tag names
+//! a role of the version in the tasks ([`TAGS`]), so that no task spells a version out.
 
 use crate::process::root;
 use crate::Result;
+
+/// The tags a version can carry, and what each means.
+pub const TAGS: &[(&str, &str)] = &[
+    (
+        "anchor",
+        "the full test suite runs for it; every other version gets the probes and the C spellings",
+    ),
+    (
+        "default",
+        "the crate's default version feature (exactly one)",
+    ),
+    (
+        "dependents",
+        "the dependents' checks (first run, rustacuda, the 0.3 program) build with it",
+    ),
+];
 
 /// One line of the version list.
 #[derive(Debug, PartialEq)]
@@ -15,10 +30,8 @@ pub struct Version {
     pub runtime_wheel: String,
     /// The wheel that has `cudaProfiler.h`.
     pub profiler_wheel: String,
-    /// Whether the full test suite runs for it.
-    pub anchor: bool,
-    /// Whether it is the crate's default version feature.
-    pub default: bool,
+    /// Its tags, from [`TAGS`].
+    pub tags: Vec<String>,
 }
 
 /// The versions of `cuda-driver-sys/versions.txt`, oldest first.
@@ -28,32 +41,27 @@ pub fn all() -> Result<Vec<Version>> {
     parse(&text).map_err(|e| format!("{}: {e}", path.display()).into())
 }
 
-/// The anchor versions, oldest first.
-pub fn anchors() -> Result<Vec<u32>> {
+/// The versions tagged `tag`, oldest first.
+pub fn tagged(tag: &str) -> Result<Vec<u32>> {
+    if !TAGS.iter().any(|(t, _)| *t == tag) {
+        return Err(format!("versions.txt has no tag `{tag}`").into());
+    }
     Ok(all()?
         .into_iter()
-        .filter(|v| v.anchor)
+        .filter(|v| v.tags.iter().any(|t| t == tag))
         .map(|v| v.number)
         .collect())
 }
 
-/// The crate's default version.
-pub fn default() -> Result<u32> {
-    Ok(all()?
-        .into_iter()
-        .find(|v| v.default)
-        .map(|v| v.number)
-        .expect("parse checks there is one"))
-}
-
-/// `cargo xtask versions [--anchors | --default]`: the versions (or the anchors, or the default
-/// version), one per line.
+/// `cargo xtask versions [--tag NAME]`: the versions (or those tagged NAME), one per line.
 pub fn print(args: &[String]) -> Result {
     let numbers = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         [] => all()?.into_iter().map(|v| v.number).collect(),
-        ["--anchors"] => anchors()?,
-        ["--default"] => vec![default()?],
-        _ => return Err("usage: cargo xtask versions [--anchors | --default]".into()),
+        ["--tag", tag] => tagged(tag)?,
+        _ => {
+            let tags: Vec<&str> = TAGS.iter().map(|(t, _)| *t).collect();
+            return Err(format!("usage: cargo xtask versions [--tag {}]", tags.join("|")).into());
+        }
     };
     for n in numbers {
         println!("{n}");
@@ -70,7 +78,7 @@ fn parse(text: &str) -> std::result::Result<Vec<Version>, String> {
         }
         let bad = || {
             format!(
-                "line {}: `{line}` is not `<CUDA_VERSION> <runtime wheel> <profiler wheel> [anchor] [default]`",
+                "line {}: `{line}` is not `<CUDA_VERSION> <runtime wheel> <profiler wheel> [tag ...]`",
                 i + 1
             )
         };
@@ -78,10 +86,13 @@ fn parse(text: &str) -> std::result::Result<Vec<Version>, String> {
         let [number, runtime, profiler, tags @ ..] = &fields[..] else {
             return Err(bad());
         };
-        if tags.iter().any(|t| !["anchor", "default"].contains(t)) {
-            return Err(bad());
-        }
         let number: u32 = number.parse().map_err(|_| bad())?;
+        if let Some(tag) = tags
+            .iter()
+            .find(|t| !TAGS.iter().any(|(known, _)| known == *t))
+        {
+            return Err(format!("line {}: unknown tag `{tag}`", i + 1));
+        }
         if versions.last().is_some_and(|last| last.number >= number) {
             return Err(format!(
                 "line {}: {number} is not above the version before it",
@@ -92,12 +103,14 @@ fn parse(text: &str) -> std::result::Result<Vec<Version>, String> {
             number,
             runtime_wheel: runtime.to_string(),
             profiler_wheel: profiler.to_string(),
-            anchor: tags.contains(&"anchor"),
-            default: tags.contains(&"default"),
+            tags: tags.iter().map(|t| t.to_string()).collect(),
         });
     }
-    if versions.iter().filter(|v| v.default).count() != 1 {
-        return Err("not one version tagged `default`".into());
+    let defaults = versions
+        .iter()
+        .filter(|v| v.tags.iter().any(|t| t == "default"));
+    if defaults.count() != 1 {
+        return Err("not exactly one version tagged `default`".into());
     }
     Ok(versions)
 }
@@ -107,10 +120,11 @@ mod tests {
     use super::parse;
 
     #[test]
-    fn lines_comments_and_anchors() {
+    fn lines_comments_and_tags() {
         let v = parse("# c\n\n11070 a b\n12000 c d anchor default\n").unwrap();
         assert_eq!(v.len(), 2);
-        assert!(!v[0].anchor && v[1].anchor && v[1].default);
+        assert!(v[0].tags.is_empty());
+        assert_eq!(v[1].tags, ["anchor", "default"]);
         assert_eq!((v[1].number, v[1].runtime_wheel.as_str()), (12000, "c"));
     }
 

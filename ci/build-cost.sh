@@ -12,7 +12,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 pairs=${1:-7} feature=${2:-cuda-12000}
-eval "$("$root/ci/fetch-deps.sh")"
+eval "$(cd "$root" && cargo xtask fetch-deps)"
 dir="$root/target/build-cost"
 rm -rf "$dir"
 scratch() { # name dependency-line

@@ -9,6 +9,7 @@
 // deps and steps: shared by the tasks being ported from ci/ (used once they land).
 #[allow(dead_code)]
 mod deps;
+mod fetch_deps;
 mod process;
 #[allow(dead_code)]
 mod steps;
@@ -42,9 +43,9 @@ const TASKS: &[Task] = &[
     },
     Task {
         name: "fetch-deps",
-        usage: "[--cross-rust | --arm64-driver | ...]",
+        usage: "[--arm64-driver] [--cross-rust]",
         about: "fetch the test dependencies into target/ci-deps; print their environment as export lines",
-        run: Run::Script("ci/fetch-deps.sh"),
+        run: Run::Rust(fetch_deps::run),
     },
     Task {
         name: "regenerate",

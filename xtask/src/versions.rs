@@ -19,6 +19,14 @@ pub const TAGS: &[(&str, &str)] = &[
         "dependents",
         "the dependents' checks (first run, rustacuda, the 0.3 program) build with it",
     ),
+    (
+        "cudart",
+        "its runtime wheel gives the C twins' CUDA runtime: the oldest 12.x, run by every 12.x driver",
+    ),
+    (
+        "cudart-arm64",
+        "its runtime wheel gives the aarch64 CUDA runtime: the oldest built for aarch64",
+    ),
 ];
 
 /// One line of the version list.

@@ -1,8 +1,8 @@
 //! Every place that must name each interop module of the generator's table of header sets
 //! (`cuda-driver-sys/generator/src/header_set.rs`, `MODULES`) and cannot read it: the module's
 //! feature in cuda-driver-sys's manifest, the tests' `interop` feature, the docs.rs feature list,
-//! the module's declaration and the Features line of `cuda-driver-sys/src/lib.rs`, and its
-//! regenerated files. A failure names each file and what it lacks (or has that the table does
+//! the module's declaration and the Features line of `cuda-driver-sys/src/lib.rs`, the tests that
+//! take each module by its path (`interop.rs`, `prototypes.rs`), and its regenerated files. A failure names each file and what it lacks (or has that the table does
 //! not).
 
 use std::path::{Path, PathBuf};
@@ -147,6 +147,26 @@ fn every_place_names_each_interop_module() {
         ));
     }
 
+    // The tests that take each module by its path (a module cannot be named from a string).
+    let tests = [
+        ("tests/interop.rs", "module!(\"{header}\", {m})"),
+        ("tests/prototypes.rs", "{m}::entry::ALL.len()"),
+    ];
+    for (file, form) in tests {
+        let text = read(file);
+        for set in MODULES {
+            let want = form
+                .replace("{header}", set.headers[0])
+                .replace("{m}", set.module);
+            if !text.contains(&want) {
+                errors.push(format!(
+                    "{file}: does not test the module {}: add `{want}`",
+                    set.module
+                ));
+            }
+        }
+    }
+
     let generated = workspace().join("cuda-driver-sys/src/generated");
     let driver_table = std::fs::read_to_string(generated.join("driver_table.rs"));
     for m in &modules {
@@ -163,7 +183,7 @@ fn every_place_names_each_interop_module() {
     assert!(errors.is_empty(), "\n{}", errors.join("\n"));
     println!(
         "header sets: {} interop modules of the table ({}), each in the 2 manifests, the docs.rs \
-         list, lib.rs and the generated files",
+         list, lib.rs, interop.rs, prototypes.rs and the generated files",
         modules.len(),
         modules.join(", ")
     );

@@ -1,9 +1,10 @@
 //! Every place that must name each interop module of the generator's table of header sets
 //! (`cuda-driver-sys/generator/src/header_set.rs`, `MODULES`) and cannot read it: the module's
 //! feature in cuda-driver-sys's manifest, the tests' `interop` feature, the docs.rs feature list,
-//! the module's declaration and the Features line of `cuda-driver-sys/src/lib.rs`, the tests that
-//! take each module by its path (`interop.rs`, `prototypes.rs`), and its regenerated files. A failure names each file and what it lacks (or has that the table does
-//! not).
+//! the module's declaration and the Features line of `cuda-driver-sys/src/lib.rs`, the README's
+//! line of the module features, the tests that take each module by its path (`interop.rs`,
+//! `prototypes.rs`), and its regenerated files. A failure names each file and what it lacks (or
+//! has that the table does not).
 
 use std::path::{Path, PathBuf};
 
@@ -167,6 +168,24 @@ fn every_place_names_each_interop_module() {
         }
     }
 
+    // The README's line of the module features and their headers.
+    let headers = MODULES.iter().map(|s| format!("`{}`", s.headers[0]));
+    let line = format!(
+        "- {}: {}.",
+        modules
+            .iter()
+            .map(|m| format!("`{m}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        headers.collect::<Vec<_>>().join(", ")
+    );
+    if !read("README.md").lines().any(|l| l == line) {
+        errors.push(format!(
+            "README.md: its list of features has no line `{line}` (the modules of the \
+             header-set table, in its order, and their headers)"
+        ));
+    }
+
     let generated = workspace().join("cuda-driver-sys/src/generated");
     let driver_table = std::fs::read_to_string(generated.join("driver_table.rs"));
     for m in &modules {
@@ -183,7 +202,7 @@ fn every_place_names_each_interop_module() {
     assert!(errors.is_empty(), "\n{}", errors.join("\n"));
     println!(
         "header sets: {} interop modules of the table ({}), each in the 2 manifests, the docs.rs \
-         list, lib.rs, interop.rs, prototypes.rs and the generated files",
+         list, lib.rs, README.md, interop.rs, prototypes.rs and the generated files",
         modules.len(),
         modules.join(", ")
     );

@@ -143,8 +143,8 @@ fn every_place_names_each_interop_module() {
     );
     if !lib.lines().any(|l| l.starts_with(&bullet)) {
         errors.push(format!(
-            "{file}: its Features section has no line `{bullet}` (the modules of the header-set \
-             table, in its order)"
+            "{file}: its Features section has no line beginning {bullet} (the modules of the \
+             header-set table, in its order)"
         ));
     }
 
@@ -181,8 +181,8 @@ fn every_place_names_each_interop_module() {
     );
     if !read("README.md").lines().any(|l| l == line) {
         errors.push(format!(
-            "README.md: its list of features has no line `{line}` (the modules of the \
-             header-set table, in its order, and their headers)"
+            "README.md: its list of features has no line {line} (the modules of the header-set \
+             table, in its order, and their headers)"
         ));
     }
 

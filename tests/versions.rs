@@ -214,7 +214,7 @@ fn docs_state_the_versions_of_the_list() {
         .iter()
         .filter(|(file, phrase, _)| !prose(file).contains(phrase.as_str()))
         .map(|(file, phrase, what)| {
-            format!("{file}: does not state {what} of cuda-driver-sys/versions.txt: `{phrase}`")
+            format!("{file}: does not state {what} of cuda-driver-sys/versions.txt: {phrase}")
         })
         .collect();
     assert!(missing.is_empty(), "\n{}", missing.join("\n"));
@@ -255,7 +255,7 @@ fn the_default_version_is_the_tagged_one() {
         .iter()
         .filter(|(file, phrase)| !prose(file).contains(phrase.as_str()))
         .map(|(file, phrase)| {
-            format!("{file}: does not say the default version {v} (tagged `default` in cuda-driver-sys/versions.txt): `{phrase}`")
+            format!("{file}: does not say the default version {v} (tagged `default` in cuda-driver-sys/versions.txt): {phrase}")
         })
         .collect();
     assert!(missing.is_empty(), "\n{}", missing.join("\n"));

@@ -2,8 +2,10 @@
 //! list of CUDA versions (Cargo features cannot be generated, so they are checked): each version
 //! has its feature in each manifest, with the form that manifest gives it, and no manifest has a
 //! version feature the list does not have; and the `cuda_ge_<V>` cfgs that
-//! `cuda-driver-sys/src/lib.rs` hides from docs.rs's feature badges are those of the list. A failure
-//! names the file and what disagrees.
+//! `cuda-driver-sys/src/lib.rs` hides from docs.rs's feature badges are those of the list; the
+//! README files and the crate docs state the list's versions (its range, each minor version); the
+//! version tagged `default` is the one the build script, the crate docs and the manifests'
+//! `default` features say. A failure names the file and what disagrees.
 
 use std::path::{Path, PathBuf};
 
@@ -127,5 +129,138 @@ fn docs_rs_hides_every_version_cfg() {
     println!(
         "versions: the {} `cuda_ge_<V>` cfgs hidden from docs.rs's badges in cuda-driver-sys/src/lib.rs",
         found.len()
+    );
+}
+
+/// The versions of `versions.txt` tagged `tag` (a field after the two wheels).
+fn tagged(tag: &str) -> Vec<String> {
+    read("cuda-driver-sys/versions.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter(|l| l.split_whitespace().skip(3).any(|t| t == tag))
+        .map(|l| l.split_whitespace().next().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// `12090` as `12.9`.
+fn dotted(v: &str) -> String {
+    let n: u32 = v.parse().unwrap_or_default();
+    format!("{}.{}", n / 1000, n % 1000 / 10)
+}
+
+/// The versions as prose lists them: runs of consecutive minor versions of three or more as
+/// `first<dots>last`, the others one by one, each written by `name`, joined by ", ".
+fn runs(dots: &str, name: impl Fn(&str) -> String) -> String {
+    let list = versions();
+    let minor = |v: &str| v.parse::<u32>().unwrap_or_default() / 10;
+    let mut groups: Vec<Vec<&String>> = Vec::new();
+    for v in &list {
+        match groups.last_mut() {
+            Some(g) if minor(g[g.len() - 1]) + 1 == minor(v) => g.push(v),
+            _ => groups.push(vec![v]),
+        }
+    }
+    let mut parts = Vec::new();
+    for g in groups {
+        if g.len() >= 3 {
+            parts.push(format!("{}{dots}{}", name(g[0]), name(g[g.len() - 1])));
+        } else {
+            parts.extend(g.into_iter().map(|v| name(v)));
+        }
+    }
+    parts.join(", ")
+}
+
+/// `file`'s text with the comment markers of Rust docs (`//!`) dropped and every run of
+/// whitespace one space, so that a phrase is found across line breaks.
+fn prose(file: &str) -> String {
+    let text = read(file);
+    let lines = text.lines().map(|l| l.trim().trim_start_matches("//!"));
+    let words: Vec<&str> = lines.flat_map(str::split_whitespace).collect();
+    words.join(" ")
+}
+
+#[test]
+fn docs_state_the_versions_of_the_list() {
+    let list = versions();
+    let (first, last) = (&list[0], &list[list.len() - 1]);
+    let range = format!("{} to {}", dotted(first), dotted(last));
+    let features = format!("`cuda-{first}` ... `cuda-{last}`");
+    let every_minor = runs(" to ", dotted);
+    let every_feature = runs(" ... ", |v| format!("`cuda-{v}`"));
+    // (file, what it must say, what that is)
+    let places = [
+        ("README.md", &range, "the range of versions"),
+        ("README.md", &features, "the range of version features"),
+        ("README.md", &every_minor, "every version"),
+        ("cuda-driver-sys/README.md", &range, "the range of versions"),
+        (
+            "cuda-driver-sys/README.md",
+            &features,
+            "the range of version features",
+        ),
+        (
+            "cuda-driver-sys/src/lib.rs",
+            &range,
+            "the range of versions",
+        ),
+        (
+            "cuda-driver-sys/src/lib.rs",
+            &every_feature,
+            "every version feature",
+        ),
+    ];
+    let missing: Vec<String> = places
+        .iter()
+        .filter(|(file, phrase, _)| !prose(file).contains(phrase.as_str()))
+        .map(|(file, phrase, what)| {
+            format!("{file}: does not state {what} of cuda-driver-sys/versions.txt: {phrase}")
+        })
+        .collect();
+    assert!(missing.is_empty(), "\n{}", missing.join("\n"));
+    println!(
+        "versions: {} statements of the versions ({range}) in the README files and the crate docs",
+        places.len()
+    );
+}
+
+#[test]
+fn the_default_version_is_the_tagged_one() {
+    let default = tagged("default");
+    assert_eq!(
+        default.len(),
+        1,
+        "cuda-driver-sys/versions.txt: exactly one version must be tagged `default`, not {default:?}"
+    );
+    let v = &default[0];
+    let places = [
+        (
+            "cuda-driver-sys/build/main.rs",
+            format!("const DEFAULT_VERSION: u32 = {v};"),
+        ),
+        (
+            "cuda-driver-sys/src/lib.rs",
+            format!("None on means {}.", dotted(v)),
+        ),
+        (
+            "Cargo.toml",
+            format!("default = [\"cuda-{v}\", \"interop\"]"),
+        ),
+        (
+            "tests/Cargo.toml",
+            format!("default = [\"cuda-{v}\", \"interop\"]"),
+        ),
+    ];
+    let missing: Vec<String> = places
+        .iter()
+        .filter(|(file, phrase)| !prose(file).contains(phrase.as_str()))
+        .map(|(file, phrase)| {
+            format!("{file}: does not say the default version {v} (tagged `default` in cuda-driver-sys/versions.txt): {phrase}")
+        })
+        .collect();
+    assert!(missing.is_empty(), "\n{}", missing.join("\n"));
+    println!(
+        "versions: the default version {v} in {} places",
+        places.len()
     );
 }

@@ -155,10 +155,13 @@ const fn versions_in<const N: usize>(text: &[u8]) -> ([u32; N], usize) {
     (out, count)
 }
 
+/// The version built for when no `cuda-<V>` feature is on: the one tagged `default` in
+/// `versions.txt` (`tests/versions.rs` checks it), CUDA 12.0, the default minimum driver.
+const DEFAULT_VERSION: u32 = 12000;
+
 /// The header version to build for: with `bindgen` or `cuda-version-from-header`, the
-/// `CUDA_VERSION` of the `cuda.h` found; else the newest `cuda-<V>` feature (12000 when none is
-/// on). `None` after a
-/// `cargo::error` saying what to do.
+/// `CUDA_VERSION` of the `cuda.h` found; else the newest `cuda-<V>` feature ([`DEFAULT_VERSION`]
+/// when none is on). `None` after a `cargo::error` saying what to do.
 fn select_version(roots: &[PathBuf]) -> Option<u32> {
     let from_header = cfg!(feature = "bindgen") || cfg!(feature = "cuda-version-from-header");
     if !from_header {
@@ -166,8 +169,7 @@ fn select_version(roots: &[PathBuf]) -> Option<u32> {
             .iter()
             .rev()
             .find(|v| env::var_os(format!("CARGO_FEATURE_CUDA_{v}")).is_some());
-        // None on: CUDA 12.0, the default minimum driver.
-        return Some(selected.copied().unwrap_or(12000));
+        return Some(selected.copied().unwrap_or(DEFAULT_VERSION));
     }
     let Some(dir) = include_dir(roots) else {
         println!(
@@ -230,10 +232,13 @@ fn select_version(roots: &[PathBuf]) -> Option<u32> {
             Some(v)
         }
         None => {
+            let oldest = VERSIONS[0];
             println!(
                 "cargo::error=cuda-driver-sys: {} is CUDA_VERSION {header}, older than the oldest \
-                 supported (11070); use a CUDA 11.7 or newer toolkit",
-                cuda_h.display()
+                 supported ({oldest}); use a CUDA {}.{} or newer toolkit",
+                cuda_h.display(),
+                oldest / 1000,
+                oldest % 1000 / 10,
             );
             None
         }
@@ -285,8 +290,8 @@ fn try_dir(os: &str, dir: &Path, searched: &mut Vec<String>) -> Option<Found> {
     })
 }
 
-/// The `-L` directories of the toolkit's pkg-config packages (`cuda-13.5` ... `cuda-11.7`, newest
-/// first), each followed by its `stubs/`, through the `pkg-config` crate (which honours
+/// The `-L` directories of the toolkit's pkg-config packages (`cuda-<major>.<minor>` of each
+/// version, newest first), each followed by its `stubs/`, through the `pkg-config` crate (which honours
 /// `PKG_CONFIG`, `PKG_CONFIG_PATH`, the sysroot and the cross-compilation variables, and announces
 /// them to cargo). What could not be asked is a line of `searched`. The crate panics on output
 /// that is not UTF-8 (a `-L` directory whose name is not): that panic is caught, silently, and
@@ -362,11 +367,13 @@ fn generate(roots: &[PathBuf]) {
         println!("cargo:rerun-if-changed={}", include_dir.join(h).display());
     }
     let c_compiler = cc::Build::new().get_compiler().path().to_path_buf();
-    // The interop modules need the OpenGL, EGL and VDPAU headers their CUDA headers include:
-    // CUDA_INTEROP_INCLUDE, else the system's (libgl-dev, libegl-dev, libvdpau-dev).
-    let modules = ["PROFILER", "GL", "EGL", "VDPAU"]
-        .iter()
-        .any(|m| env::var_os(format!("CARGO_FEATURE_{m}")).is_some());
+    // The interop modules (the generator's table of header sets) need the other APIs' headers
+    // their CUDA headers include (each set's `foreign_headers`): CUDA_INTEROP_INCLUDE, else the
+    // system's.
+    let modules = cuda_driver_sys_generator::MODULES.iter().any(|set| {
+        let feature = format!("CARGO_FEATURE_{}", set.module.to_uppercase());
+        env::var_os(feature).is_some()
+    });
     println!("cargo:rerun-if-env-changed=CUDA_INTEROP_INCLUDE");
     let interop_include = modules.then(|| {
         env::var_os("CUDA_INTEROP_INCLUDE")

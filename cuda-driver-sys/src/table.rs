@@ -1,5 +1,5 @@
 //! The driver-entry table: every driver function of the selected header (`cuda.h`'s, and those
-//! of the interop headers whose features are on: `profiler`, `gl`, `egl`, `vdpau`), resolved
+//! of the interop modules whose features are on), resolved
 //! through `cuGetProcAddress` on first use, so one binary starts on every driver and uses what
 //! that driver has.
 //!
@@ -95,22 +95,12 @@ struct Part<'a> {
     entries: &'static [TableEntry],
 }
 
-/// The driver functions of `cuda.h` (and of the other driver-API headers whose features are on:
-/// `profiler`, `gl`, `egl`, `vdpau`), one slot each, resolved through `cuGetProcAddress` at each
-/// function's own version on first use (lock-free after it), or all at once with
-/// [`DriverTable::resolve_all`]. Each function is a method with its C signature.
-pub struct DriverTable {
-    pub(crate) mode: StreamMode,
-    pub(crate) core: Slots<TABLE_LEN>,
-    #[cfg(feature = "profiler")]
-    pub(crate) profiler: Slots<{ crate::profiler::table::TABLE_LEN }>,
-    #[cfg(feature = "gl")]
-    pub(crate) gl: Slots<{ crate::gl::table::TABLE_LEN }>,
-    #[cfg(feature = "egl")]
-    pub(crate) egl: Slots<{ crate::egl::table::TABLE_LEN }>,
-    #[cfg(feature = "vdpau")]
-    pub(crate) vdpau: Slots<{ crate::vdpau::table::TABLE_LEN }>,
-}
+// `DriverTable`: one field of slots per header, its constructor and its parts. Written by the
+// generator's merge stage from its table of header sets, the same for every header version.
+include!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/src/generated/driver_table.rs"
+));
 
 static DEFAULT: DriverTable = DriverTable::new(StreamMode::BUILD);
 
@@ -252,29 +242,6 @@ impl StreamMode {
 }
 
 impl DriverTable {
-    /// An empty table in `mode`; nothing is looked up before first use.
-    ///
-    /// ```
-    /// use cuda_driver_sys::{DriverTable, StreamMode};
-    /// static PER_THREAD: DriverTable = DriverTable::new(StreamMode::PerThread);
-    /// let mut v = 0;
-    /// let _ = unsafe { PER_THREAD.cuDriverGetVersion(&mut v) };
-    /// ```
-    pub const fn new(mode: StreamMode) -> Self {
-        DriverTable {
-            mode,
-            core: Slots::new(&TABLE_ENTRIES),
-            #[cfg(feature = "profiler")]
-            profiler: Slots::new(&crate::profiler::table::TABLE_ENTRIES),
-            #[cfg(feature = "gl")]
-            gl: Slots::new(&crate::gl::table::TABLE_ENTRIES),
-            #[cfg(feature = "egl")]
-            egl: Slots::new(&crate::egl::table::TABLE_ENTRIES),
-            #[cfg(feature = "vdpau")]
-            vdpau: Slots::new(&crate::vdpau::table::TABLE_ENTRIES),
-        }
-    }
-
     /// The stream mode the table resolves for.
     pub fn mode(&self) -> StreamMode {
         self.mode
@@ -283,22 +250,6 @@ impl DriverTable {
     /// The entry point a function resolves in this table's mode.
     pub fn entry_of(&self, e: &TableEntry) -> EntryPointInfo {
         self.mode.entry_of(e)
-    }
-
-    /// Every header's slots: `cuda.h`'s, then each interop module's whose feature is on.
-    fn parts(&self) -> impl Iterator<Item = Part<'_>> {
-        [
-            self.core.part(),
-            #[cfg(feature = "profiler")]
-            self.profiler.part(),
-            #[cfg(feature = "gl")]
-            self.gl.part(),
-            #[cfg(feature = "egl")]
-            self.egl.part(),
-            #[cfg(feature = "vdpau")]
-            self.vdpau.part(),
-        ]
-        .into_iter()
     }
 
     /// Resolves every slot now; returns how many functions the driver provides.
@@ -321,8 +272,8 @@ impl DriverTable {
     /// Every function of the table with what this driver provides: the pointer, or the error
     /// with the function's name and the version asked for. Resolves every slot. `cuda.h`'s
     /// functions come first, in [`TABLE_ENTRIES`]' order, then those of each interop module
-    /// whose feature is on (`profiler`, `gl`, `egl`, `vdpau`, each in its `table::TABLE_ENTRIES`'
-    /// order).
+    /// whose feature is on (in the order of [`DriverTable`]'s docs, each in its
+    /// `table::TABLE_ENTRIES`' order).
     pub fn entries(
         &self,
     ) -> impl Iterator<Item = (&'static str, Result<NonNull<c_void>, ProcAddressError>)> + '_ {

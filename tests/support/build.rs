@@ -237,20 +237,25 @@ fn header_dir(root: &Path, version: &str) -> Result<PathBuf, String> {
     })
 }
 
-/// The directory holding `GL/gl.h`, `EGL/eglext.h` (with `KHR/khrplatform.h`) and
-/// `vdpau/vdpau.h`, which the interop headers include; or the one-line message of what was
-/// searched.
+/// The directory holding every other API's header the interop headers include (the
+/// `foreign_headers` of the table of header sets: `GL/gl.h`, `EGL/eglext.h`, ...); or the
+/// one-line message of what was searched.
 fn interop_dir(root: &Path) -> Result<PathBuf, String> {
     let given = env::var_os("CUDA_INTEROP_INCLUDE").map(PathBuf::from);
     let fetched = root.join("target/ci-deps/interop/include");
     let dirs = given.into_iter().chain([fetched, "/usr/include".into()]);
-    let needed = "GL/gl.h EGL/eglext.h KHR/khrplatform.h vdpau/vdpau.h";
-    search(dirs, needed, None).map_err(|looked| {
+    let needed = c_header::header_set::foreign_headers();
+    let sets = c_header::header_set::MODULES.iter();
+    let interop: Vec<&str> = (sets.filter(|s| !s.foreign_headers.is_empty()))
+        .map(|s| s.headers[0])
+        .collect();
+    search(dirs, &needed.join(" "), None).map_err(|looked| {
         format!(
-            "the tests compile the interop headers (cudaGL.h, cudaEGL.h, cudaVDPAU.h), which need \
-             {}; run ci/fetch-deps.sh (Debian's libgl-dev, libegl-dev, libvdpau-dev into \
-             target/ci-deps) or set CUDA_INTEROP_INCLUDE. Looked in: {looked}",
-            needed.replace(' ', ", ")
+            "the tests compile the interop headers ({}), which need {}; run ci/fetch-deps.sh \
+             (Debian's {} into target/ci-deps) or set CUDA_INTEROP_INCLUDE. Looked in: {looked}",
+            interop.join(", "),
+            needed.join(", "),
+            c_header::header_set::debian_packages().join(", ")
         )
     })
 }

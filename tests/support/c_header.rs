@@ -17,15 +17,19 @@ use lang_c::visit::Visit;
 // The generator's table of the header sets it binds (`cuda.h`, the interop modules), shared.
 #[allow(dead_code)]
 #[path = "../../cuda-driver-sys/generator/src/header_set.rs"]
-mod header_set;
+pub mod header_set;
 use header_set::{HeaderSet, CORE, MODULES};
 
-/// The header sets this build covers: `cuda.h`'s, and with the tests' `interop` feature (the
-/// crate's `profiler`, `gl`, `egl` and `vdpau` modules) the others; the build script is compiled
-/// with the package's features too.
+/// The header sets this build covers: `cuda.h`'s, and with the tests' `interop` feature (every
+/// module of the table: `tests/header_sets.rs` checks that the feature turns on each) the others;
+/// the build script is compiled with the package's features too.
 fn covered() -> impl Iterator<Item = &'static HeaderSet> {
-    let modules = if cfg!(feature = "interop") { 4 } else { 0 };
-    std::iter::once(&CORE).chain(&MODULES[..modules])
+    let modules = if cfg!(feature = "interop") {
+        MODULES
+    } else {
+        &[]
+    };
+    std::iter::once(&CORE).chain(modules)
 }
 
 /// The covered headers: (prefix of their generated files, as in `gl_bindings.rs`; header).
@@ -42,10 +46,6 @@ fn included() -> impl Iterator<Item = &'static str> {
 pub fn includes() -> String {
     included().map(|h| format!("#include <{h}>\n")).collect()
 }
-
-/// The other APIs' headers the interop headers include: the bindings bind what of them the
-/// interop headers use (`GLuint`, `EGLImageKHR`, `VdpStatus`).
-const FOREIGN_HEADERS: &str = "gl.h egl.h eglext.h eglplatform.h khrplatform.h vdpau.h glext.h";
 
 /// The definitions the bindings were generated with (see cuda-driver-sys/generator): the legacy
 /// `_v1` types and the `PFN_*` typedefs of older versions exist only with these.
@@ -132,11 +132,15 @@ pub struct Decls {
 impl Decls {
     /// What `expanded`, a preprocessor's output (from [`Compiler::preprocess`]), declares, parsed
     /// once and sorted by its line markers: in the driver-API headers (every [`HeaderSet`]'s), and
-    /// in the [`FOREIGN_HEADERS`] they include.
+    /// in the other APIs' headers they include (their `foreign_headers`, whose items the bindings
+    /// bind where the interop headers use them: `GLuint`, `EGLImageKHR`, `VdpStatus`).
     pub fn scan(expanded: &str) -> Result<[Decls; 2], String> {
-        let sets = std::iter::once(&CORE).chain(&MODULES);
+        let sets = std::iter::once(&CORE).chain(MODULES);
         let driver: Vec<&str> = sets.flat_map(|s| s.headers).collect();
-        let foreign: Vec<&str> = FOREIGN_HEADERS.split(' ').collect();
+        let foreign: Vec<&str> = header_set::foreign_headers()
+            .iter()
+            .map(|h| h.rsplit('/').next().unwrap_or(h))
+            .collect();
         // Where each file's lines begin, and which of the two it is, if either.
         let (mut marks, mut offset) = (Vec::new(), 0);
         for line in expanded.split_inclusive('\n') {

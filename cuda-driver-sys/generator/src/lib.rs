@@ -31,10 +31,11 @@
 //!
 //! The other driver-API headers (profiler, OpenGL, EGL, VDPAU: [`MODULES`], `header_set`) get the
 //! same files, prefixed with the module's name (`gl_table.rs`), and a module root (`gl.rs`,
-//! `module_root`) that the merge stage writes once. `ci/regenerate.sh` also generates the OpenGL
-//! module for Windows ([`Options::only_module`]): the merge puts what `cudaGL.h` declares only
-//! under `_WIN32` (`cuWGLGetDevice`) under `cfg(windows)`. [`rust_syntax`] holds the `syn`
-//! helpers the merge and the tests share.
+//! `module_root`) that the merge stage writes once, as it writes `driver_table.rs`
+//! (`driver_table`): the driver-entry table's type, one field of slots per header.
+//! `ci/regenerate.sh` also generates the OpenGL module for Windows ([`Options::only_module`]):
+//! the merge puts what `cudaGL.h` declares only under `_WIN32` (`cuWGLGetDevice`) under
+//! `cfg(windows)`. [`rust_syntax`] holds the `syn` helpers the merge and the tests share.
 //!
 //! [`generate`] (`pipeline`) runs one version's generation: bindgen and the preprocessor over
 //! each header set, the C-spelling analysis, then each emitter. `generated_file` writes each
@@ -44,6 +45,7 @@ mod bindgen_pass;
 mod bindings;
 mod c_spellings;
 mod compat;
+mod driver_table;
 mod dynamic;
 mod entry;
 mod function_docs;
@@ -67,7 +69,7 @@ mod version_docs;
 use std::path::PathBuf;
 
 pub use generated_file::{emitter_line, generated_version, EMITTERS};
-pub use header_set::{HeaderSet, CORE, MODULES};
+pub use header_set::{debian_packages, foreign_headers, HeaderSet, Wheel, CORE, MODULES};
 pub use pipeline::{generate, Summary};
 
 /// What to generate from and where to write it.

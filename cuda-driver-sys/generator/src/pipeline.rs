@@ -49,9 +49,11 @@ pub fn generate(opts: &Options) -> Result<Summary, String> {
             .iter()
             .find(|s| s.module == m && opts.interop_include.is_some())
             .ok_or_else(|| {
+                let modules: Vec<&str> = MODULES.iter().map(|s| s.module).collect();
                 format!(
-                    "--only {m}: not a module of the interop headers (profiler, gl, egl, vdpau), \
-                     or no --interop directory"
+                    "--only {m}: not a module of the interop headers ({}), or no --interop \
+                     directory",
+                    modules.join(", ")
                 )
             })?;
         // The module's items use cuda.h's types: one bindgen run of its internal view (the
@@ -62,7 +64,7 @@ pub fn generate(opts: &Options) -> Result<Summary, String> {
     }
     let (mut summary, core) = generate_set(opts, &CORE, None)?;
     if opts.interop_include.is_some() {
-        for set in &MODULES {
+        for set in MODULES {
             let (s, _) = generate_set(opts, set, Some(&core))?;
             summary.modules.push((set.module, s));
         }

@@ -2,29 +2,22 @@
 //! headers from its runtime wheel, and `cudaProfiler.h` from its profiler wheel (whose releases do
 //! not always match the runtime's patch number: versions.txt says which).
 
+use super::header_set::{self, Wheel};
 use super::{files, log, wheel};
 use crate::versions::Version;
 use crate::Result;
 use std::path::Path;
 
-/// The headers taken from a runtime wheel's `include/`: the driver's and the interop headers'.
-const RUNTIME_HEADERS: &[&str] = &[
-    "cuda.h",
-    "cudaTypedefs.h",
-    "cudaGL.h",
-    "cudaGLTypedefs.h",
-    "cudaEGL.h",
-    "cudaEGLTypedefs.h",
-    "cudaVDPAU.h",
-    "cudaVDPAUTypedefs.h",
-    "cudaProfilerTypedefs.h",
-];
-
-/// A version's runtime headers count as fetched when these are there.
-const RUNTIME_FETCHED: &[&str] = &["cuda.h", "cudaTypedefs.h", "cudaGL.h"];
-
-/// The header taken from a profiler wheel's `include/`.
-const PROFILER_HEADER: &str = "cudaProfiler.h";
+/// The headers of the header-set table that `wheel` gives: [`Wheel::Runtime`], the driver's and
+/// the interop headers (one of the profiler's two too); [`Wheel::Profiler`], `cudaProfiler.h`.
+fn headers_from(wheel: Wheel) -> Vec<&'static str> {
+    std::iter::once(&header_set::CORE)
+        .chain(header_set::MODULES)
+        .flat_map(|set| set.headers.iter().zip(set.wheels))
+        .filter(|(_, w)| *w == wheel)
+        .map(|(h, _)| *h)
+        .collect()
+}
 
 /// The folder of version `number`'s headers.
 pub fn folder(deps: &Path, number: u32) -> std::path::PathBuf {
@@ -35,7 +28,8 @@ pub fn folder(deps: &Path, number: u32) -> std::path::PathBuf {
 pub fn fetch(deps: &Path, versions: &[Version]) -> Result {
     for v in versions {
         let dir = folder(deps, v.number);
-        if all_there(&dir, RUNTIME_FETCHED) {
+        let runtime = headers_from(Wheel::Runtime);
+        if all_there(&dir, &runtime) {
             continue;
         }
         log(&format!(
@@ -43,23 +37,25 @@ pub fn fetch(deps: &Path, versions: &[Version]) -> Result {
             v.runtime_wheel
         ));
         files::create_dir(&dir)?;
-        take_headers(&v.runtime_wheel, RUNTIME_HEADERS, &dir)?;
-        if !all_there(&dir, RUNTIME_FETCHED) {
+        take_headers(&v.runtime_wheel, &runtime, &dir)?;
+        if !all_there(&dir, &runtime) {
             return Err(format!("no headers in {}", v.runtime_wheel).into());
         }
     }
     for v in versions {
         let dir = folder(deps, v.number);
-        if dir.join(PROFILER_HEADER).is_file() {
+        let profiler = headers_from(Wheel::Profiler);
+        if all_there(&dir, &profiler) {
             continue;
         }
         log(&format!(
-            "downloading {} for {PROFILER_HEADER}",
-            v.profiler_wheel
+            "downloading {} for {}",
+            v.profiler_wheel,
+            profiler.join(", ")
         ));
-        take_headers(&v.profiler_wheel, &[PROFILER_HEADER], &dir)?;
-        if !dir.join(PROFILER_HEADER).is_file() {
-            return Err(format!("no {PROFILER_HEADER} in {}", v.profiler_wheel).into());
+        take_headers(&v.profiler_wheel, &profiler, &dir)?;
+        if !all_there(&dir, &profiler) {
+            return Err(format!("no {} in {}", profiler.join(", "), v.profiler_wheel).into());
         }
     }
     Ok(())
@@ -90,15 +86,24 @@ fn header_name<'m>(member: &'m str, names: &[&str]) -> Option<&'m str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{header_name, RUNTIME_HEADERS};
+    use super::{header_name, headers_from, Wheel};
 
     #[test]
     fn headers_are_taken_from_include_folders_only() {
-        let take = |m| header_name(m, RUNTIME_HEADERS);
+        let runtime = headers_from(Wheel::Runtime);
+        let take = |m| header_name(m, &runtime);
         assert_eq!(take("nvidia/cuda_runtime/include/cuda.h"), Some("cuda.h"));
         assert_eq!(take("nvidia/cu13/include/cudaGL.h"), Some("cudaGL.h"));
         assert_eq!(take("nvidia/cuda_runtime/lib/cuda.h"), None);
         assert_eq!(take("nvidia/cuda_runtime/include/cuda_runtime.h"), None);
         assert_eq!(take("nvidia/cuda_runtime/include/"), None);
+    }
+
+    #[test]
+    fn each_wheel_gives_the_headers_of_the_table() {
+        let runtime = headers_from(Wheel::Runtime);
+        assert!(runtime.contains(&"cuda.h") && runtime.contains(&"cudaProfilerTypedefs.h"));
+        assert!(!runtime.contains(&"cudaProfiler.h"));
+        assert_eq!(headers_from(Wheel::Profiler), ["cudaProfiler.h"]);
     }
 }

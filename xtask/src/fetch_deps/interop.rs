@@ -3,38 +3,18 @@
 //! sources): for generating and checking the bindings only; no OpenGL, EGL or VDPAU library is
 //! used at build or run time.
 
-use super::{apt, files, log};
+use super::{apt, files, header_set, log};
 use crate::Result;
 use std::path::Path;
 
 /// Its folder under `target/ci-deps`.
 pub const DIR: &str = "interop";
 
-/// Debian packages of the foreign headers the interop headers include.
-pub struct ForeignHeaders {
-    /// The packages.
-    pub packages: &'static [&'static str],
-    /// The headers they must give, relative to `usr/include`; the folder counts as fetched when
-    /// they are all there.
-    pub headers: &'static [&'static str],
-}
-
-/// The foreign headers of the interop headers and their Debian packages.
-pub const INTEROP_FOREIGN_HEADERS: ForeignHeaders = ForeignHeaders {
-    packages: &["libgl-dev", "libegl-dev", "libvdpau-dev"],
-    headers: &[
-        "GL/gl.h",
-        "KHR/khrplatform.h",
-        "EGL/egl.h",
-        "EGL/eglext.h",
-        "vdpau/vdpau.h",
-    ],
-};
-
 /// Fetches `interop/` unless its headers are all there.
 pub fn fetch(deps: &Path) -> Result {
     let dir = deps.join(DIR);
-    let ForeignHeaders { packages, headers } = INTEROP_FOREIGN_HEADERS;
+    // The header-set table's foreign headers and the Debian packages that give them.
+    let (packages, headers) = (header_set::debian_packages(), header_set::foreign_headers());
     let missing = || {
         headers
             .iter()
@@ -45,11 +25,11 @@ pub fn fetch(deps: &Path) -> Result {
     }
     log(&format!(
         "downloading {} (bookworm main) for their headers",
-        listed(packages)
+        listed(&packages)
     ));
     files::recreate_dir(&dir, "debs")?;
     let debs = dir.join("debs");
-    apt::download_from_system(&debs, packages)?;
+    apt::download_from_system(&debs, &packages)?;
     apt::unpack(&debs, &dir.join("root"))?;
     files::link("root/usr/include", &dir.join("include"))?;
     if let Some(header) = missing() {

@@ -25,6 +25,11 @@ mod cudart;
 mod drivers;
 mod environment;
 mod files;
+// The header-set table of the generator, the one list of the driver-API headers: which wheel
+// gives each header, which Debian packages give the foreign headers the interop headers include.
+#[allow(dead_code)]
+#[path = "../../../cuda-driver-sys/generator/src/header_set.rs"]
+mod header_set;
 mod headers;
 mod interop;
 mod rust_cross;

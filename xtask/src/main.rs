@@ -7,6 +7,7 @@
 //! `ci/`.
 
 mod artifacts;
+mod build_cost;
 // steps: shared by the tasks being ported from ci/ (used once they land).
 mod deps;
 mod files;
@@ -169,7 +170,7 @@ const TASKS: &[Task] = &[
         name: "build-cost",
         usage: "[PAIRS] [FEATURE]",
         about: "a dependent's cold release build against cudarc's, alternating pairs",
-        run: Run::Script("ci/build-cost.sh"),
+        run: Run::Rust(build_cost::run),
     },
     Task {
         name: "versions",

@@ -15,8 +15,8 @@ use std::time::Instant;
 
 /// The cudarc release compared with, pinned so that the measurement is repeatable.
 const CUDARC_VERSION: &str = "0.19.10";
-/// The CUDA version feature cudarc 0.19.10 requires with `dynamic-linking` (one of cudarc's own
-/// feature names, not a version this workspace binds): the newest 12.x it offers.
+/// The CUDA version feature cudarc needs with `dynamic-linking`: one of cudarc's own feature
+/// names, pinned with its version, not a version of this workspace's list.
 const CUDARC_CUDA_FEATURE: &str = "cuda-12090";
 
 /// Runs the task.

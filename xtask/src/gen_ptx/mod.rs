@@ -6,8 +6,8 @@
 //!   cargo xtask gen-ptx --check   regenerate into a temporary folder and fail on any byte of
 //!                                 difference from the committed PTX (and verify the committed PTX)
 //!
-//! Target: compute_52 (the oldest architecture CUDA 12 still supports), so the same PTX
-//! JIT-compiles for every GPU a 12.x or 13.x driver drives. The output is byte-for-byte
+//! Target: compute_52 (the oldest architecture the pinned NVRTC and every newer driver support),
+//! so the same PTX JIT-compiles for every GPU those drivers drive. The output is byte-for-byte
 //! deterministic: same wheel, same sources, same options, and NVRTC is given only each source's
 //! base name. --std=c++03 keeps NVRTC from emitting the dozens of unused nv::target constants
 //! (<nv/target>, C++11 and later) into every PTX.

@@ -19,7 +19,7 @@ pub struct Pins {
 
 /// The fetched tools.
 pub struct Tools {
-    /// The release, `major.minor` (the PTX tools of CUDA 12.0: "12.0").
+    /// The tools' CUDA release, `major.minor`, as the log lines name it.
     pub release: String,
     /// libnvrtc.so of the release.
     pub nvrtc: PathBuf,

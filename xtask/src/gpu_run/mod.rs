@@ -104,7 +104,7 @@ fn machine(logs: &Logs) -> Result {
 
 /// rustacuda 0.1.3 on this crate (rustacuda-check --bundle): every unit, integration and doctest
 /// and the example of each build must pass, but those listed in `rustacuda/expected-differences`
-/// (test_enums_align: it pins CUDA 10.2's attribute count).
+/// (test_enums_align: it pins the attribute count of the header rustacuda was written for).
 fn rustacuda(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
     let builds = files::sorted(&here.join("rustacuda"), "ours-")?;
     if builds.is_empty() {

@@ -11,7 +11,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 step_prefix=$1 fail_prefix=$2
 step() { printf '\n=== %s: %s\n' "$step_prefix" "$*"; }
 fail() { echo "$fail_prefix: $*" >&2; exit 1; }
-eval "$(ci/fetch-deps.sh)"
+eval "$(cargo xtask fetch-deps)"
 artifacts() {
   python3 -c '
 import json, sys

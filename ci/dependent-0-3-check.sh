@@ -11,7 +11,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 fail() { echo "dependent-0-3-check: $*" >&2; exit 1; }
-eval "$(ci/fetch-deps.sh)"
+eval "$(cargo xtask fetch-deps)"
 ci/pinned-crate.sh cuda-driver-sys 0.3.0 >/dev/null
 work=$root/target/dependent-0-3-check
 mkdir -p "$work"

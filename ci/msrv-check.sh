@@ -30,7 +30,7 @@ done
 echo "  1. ${#manifests[@]} crates inherit it"
 
 # 2. No standard-library item newer than the MSRV.
-eval "$(ci/fetch-deps.sh)"
+eval "$(cargo xtask fetch-deps)"
 lint_sets=("cuda-driver-sys/cuda-13050,cuda-driver-sys/dynamic-loading,cuda-driver-sys/profiler,cuda-driver-sys/gl,cuda-driver-sys/egl,cuda-driver-sys/vdpau"
            "cuda-driver-sys/cuda-11070,cuda-driver-sys/table-only,cuda-driver-sys/per-thread-default-stream")
 for features in "${lint_sets[@]}"; do

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fail() { echo "package-check: $*" >&2; exit 1; }
-eval "$(ci/fetch-deps.sh)"
+eval "$(cargo xtask fetch-deps)"
 target=$(mktemp -d)
 trap 'rm -rf "$target"' EXIT
 CARGO_TARGET_DIR=$target cargo package -p cuda-driver-sys-generator -p cuda-driver-sys -p cuda-check

@@ -52,7 +52,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-eval "$(ci/fetch-deps.sh --arm64-driver)"
+eval "$(cargo xtask fetch-deps --arm64-driver)"
 versions=(11080 12000 12090 13000 13050)
 if [ "${1:-}" = "--all-versions" ]; then
   read -r -a versions <<<"$CUDA_VERSIONS"

@@ -20,7 +20,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-eval "$(ci/fetch-deps.sh)"
+eval "$(cargo xtask fetch-deps)"
 cargo build --quiet --release -p cuda-driver-sys-generator
 gen="$root/target/release/cuda-driver-sys-generator"
 committed="$root/cuda-driver-sys/src/generated"

@@ -22,7 +22,7 @@ cd "$root"
 fail() { echo "rustacuda-check: $*" >&2; exit 1; }
 bundle=
 if [ "${1:-}" = --bundle ]; then bundle=${2:?usage: ci/rustacuda-check.sh [--bundle DIR]}; fi
-eval "$(ci/fetch-deps.sh)"
+eval "$(cargo xtask fetch-deps)"
 work=$root/target/rustacuda-check
 mkdir -p "$work"
 export CARGO_TARGET_DIR=$work/target

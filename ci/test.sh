@@ -17,7 +17,7 @@ log=target/ci-test.log
 exec > >(tee "$log") 2>&1
 
 step "fetch headers, driver library and libclang into target/ci-deps"
-eval "$(ci/fetch-deps.sh)"
+eval "$(cargo xtask fetch-deps)"
 # What the tests require of Debian's driver library without a GPU (tests/driver.rs).
 export CUDA_DRIVER_EXPECT_VERSION=12020 CUDA_DRIVER_EXPECT_NO_DEVICE=1
 export CARGO_TERM_COLOR=never RUST_BACKTRACE=1

@@ -15,7 +15,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-eval "$(ci/fetch-deps.sh)"
+eval "$(cargo xtask fetch-deps)"
 # Every twin, examples/NAME.cpp.
 names=()
 for f in examples/*.cpp; do names+=("$(basename "$f" .cpp)"); done

@@ -20,7 +20,7 @@
 # Called by ci/platforms.sh, which installs the cross compilers and qemu-user.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-eval "$(ci/fetch-deps.sh --arm64-driver --cross-rust)"
+eval "$(cargo xtask fetch-deps --arm64-driver --cross-rust)"
 versions=(12090 13050)
 [ $# -eq 0 ] || versions=("$@")
 target=aarch64-unknown-linux-gnu

@@ -32,7 +32,7 @@ for tool in x86_64-w64-mingw32-gcc x86_64-w64-mingw32-g++ x86_64-w64-mingw32-dll
     exit 1
   }
 done
-eval "$(ci/fetch-deps.sh --cross-rust)"
+eval "$(cargo xtask fetch-deps --cross-rust)"
 linux_driver=$CUDA_LIBRARY_PATH
 target=x86_64-pc-windows-gnu
 out=$root/target/windows

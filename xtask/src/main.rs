@@ -10,6 +10,7 @@ mod artifacts;
 mod build_cost;
 // steps: shared by the tasks being ported from ci/ (used once they land).
 mod deps;
+mod fetch_deps;
 mod files;
 mod gen_ptx;
 mod gpu_bundle;
@@ -48,9 +49,9 @@ const TASKS: &[Task] = &[
     },
     Task {
         name: "fetch-deps",
-        usage: "[--cross-rust | --arm64-driver | ...]",
+        usage: "[--arm64-driver] [--cross-rust]",
         about: "fetch the test dependencies into target/ci-deps; print their environment as export lines",
-        run: Run::Script("ci/fetch-deps.sh"),
+        run: Run::Rust(fetch_deps::run),
     },
     Task {
         name: "regenerate",

@@ -20,6 +20,14 @@ pub const TAGS: &[(&str, &str)] = &[
         "the dependents' checks (first run, rustacuda, the 0.3 program) build with it",
     ),
     (
+        "cudart",
+        "its runtime wheel gives the C twins' CUDA runtime: the oldest 12.x, run by every 12.x driver",
+    ),
+    (
+        "cudart-arm64",
+        "its runtime wheel gives the aarch64 CUDA runtime: the oldest built for aarch64",
+    ),
+    (
         "gpu-examples",
         "the GPU bundle carries its examples and C twins and its driver, table and interop tests, \
          every function linked (the default version's always; ncu profiles the newest one's)",

@@ -13,7 +13,7 @@
 //! (<nv/target>, C++11 and later) into every PTX.
 
 mod nvrtc;
-mod tools;
+pub mod tools;
 
 use crate::{process, Result};
 use std::path::Path;

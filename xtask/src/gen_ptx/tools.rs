@@ -1,10 +1,10 @@
 //! The pinned NVRTC and ptxas (`examples/ptx-tools.txt`), fetched into
 //! `target/ci-deps/ptx-tools-<version>/` (never into the system).
 
-use crate::files::create_dir;
+use crate::fetch_deps::wheel;
 use crate::{process, Result};
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The tools' pins, as `examples/ptx-tools.txt` lists them.
 #[derive(Debug, PartialEq)]
@@ -89,77 +89,22 @@ impl Pins {
             return Ok(tools);
         }
         eprintln!("gen-ptx: downloading {} and {}", self.nvrtc, self.ptxas);
-        let wheels =
-            std::env::temp_dir().join(format!("xtask-gen-ptx-wheels-{}", std::process::id()));
-        let fetched = self.download(
-            &wheels,
-            &dir,
-            &[
-                (
-                    &self.nvrtc,
-                    &[&nvrtc_lib, &format!("libnvrtc-builtins.so.{release}")],
-                ),
-                (&self.ptxas, &["bin/ptxas"]),
-            ],
-        );
-        let _ = std::fs::remove_dir_all(&wheels);
-        fetched?;
+        let builtins = format!("libnvrtc-builtins.so.{release}");
+        let wanted = [nvrtc_lib.as_str(), builtins.as_str(), "bin/ptxas"];
+        let downloaded = wheel::download("x86_64", &[&self.nvrtc, &self.ptxas])?;
+        crate::fetch_deps::files::recreate_dir(&dir, "")?;
+        for wheel in downloaded.wheels()? {
+            for member in wheel::members(&wheel)? {
+                if wanted.iter().any(|w| member.ends_with(w)) {
+                    wheel::extract(&wheel, &member, &dir.join(&member))?;
+                }
+            }
+        }
         for file in [&tools.nvrtc, &tools.ptxas] {
             std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o755))
                 .map_err(|e| format!("{} after the download: {e}", file.display()))?;
         }
         Ok(tools)
-    }
-
-    /// Downloads the wheels of `wanted` into `wheels` and unpacks the files of each whose paths end
-    /// with the names given into `dir`.
-    fn download(&self, wheels: &Path, dir: &Path, wanted: &[(&String, &[&str])]) -> Result {
-        let mut pip = process::command("python3");
-        pip.args([
-            "-m",
-            "pip",
-            "download",
-            "--quiet",
-            "--no-deps",
-            "--only-binary=:all:",
-        ]);
-        pip.args([
-            "--python-version",
-            "3.11",
-            "--platform",
-            "manylinux2014_x86_64",
-        ]);
-        pip.args([
-            "--platform",
-            "manylinux_2_17_x86_64",
-            "--platform",
-            "manylinux1_x86_64",
-        ]);
-        pip.arg("-d")
-            .arg(wheels)
-            .args(wanted.iter().map(|(pin, _)| pin.as_str()));
-        process::run(pip.stdout(std::io::stderr()))?;
-        if dir.exists() {
-            std::fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-        create_dir(dir)?;
-        for (pin, names) in wanted {
-            let name = pin
-                .split_once("==")
-                .map_or(pin.as_str(), |(n, _)| n)
-                .replace('-', "_");
-            let wheel = crate::files::sorted(wheels, &format!("{name}-"))?
-                .pop()
-                .ok_or_else(|| format!("pip downloaded no wheel of {pin}"))?;
-            let mut unzip = process::command("unzip");
-            unzip.args(["-q", "-o"]).arg(&wheel);
-            unzip
-                .args(names.iter().map(|n| format!("*/{n}")))
-                .arg("-d")
-                .arg(dir);
-            process::run(&mut unzip)?;
-        }
-        Ok(())
     }
 }
 

@@ -1,0 +1,118 @@
+//! `cargo xtask fetch-deps [--arm64-driver] [--cross-rust]`: fetches into `target/ci-deps/`, never
+//! into the system, what the tests need on a machine with no CUDA and no GPU, and prints the
+//! environment that points the builds and tests at it (`eval "$(cargo xtask fetch-deps)"`):
+//!
+//! - `headers/<V>/`: `cuda.h`, `cudaTypedefs.h`, the interop headers and `cudaProfiler.h` of each
+//!   version of `cuda-driver-sys/versions.txt`, from its pinned wheels ([`headers`]);
+//! - `cudart/`: the CUDA runtime library and headers the C twins use; `cudart-arm64/lib/` its
+//!   aarch64 build, with `--arm64-driver` ([`cudart`]);
+//! - `driver/`, `driver-470/`: Debian's NVIDIA driver libraries 535 and 470; `driver-arm64/` the
+//!   arm64 build of the 535 library, with `--arm64-driver` ([`drivers`]);
+//! - `clang/`: libclang for bindgen ([`clang`]);
+//! - `interop/include/`: the GL, EGL, KHR and VDPAU headers the interop headers include
+//!   ([`interop`]);
+//! - `rust-cross/`: with `--cross-rust`, Debian's rustc-web with the standard library for aarch64
+//!   Linux and the sources for Windows ([`rust_cross`]);
+//! - `apt/`: the sources lists and apt state of the Debian downloads ([`apt`], [`apt_sources`]).
+//!
+//! What is already there is not fetched again. Progress goes to stderr as `fetch-deps: ...` lines;
+//! stdout holds only the `export NAME="VALUE"` lines ([`environment`]).
+
+mod apt;
+mod apt_sources;
+mod clang;
+mod cudart;
+mod drivers;
+mod environment;
+pub mod files;
+mod headers;
+mod interop;
+mod rust_cross;
+pub mod wheel;
+
+pub use environment::Variable;
+
+use crate::process::root;
+use crate::versions;
+use crate::Result;
+use std::path::PathBuf;
+
+/// What to fetch besides the headers, the x86-64 driver libraries, the runtime, libclang and the
+/// interop headers.
+#[derive(Debug, Default, PartialEq)]
+pub struct Options {
+    /// `--arm64-driver`: the arm64 535 driver library and the aarch64 CUDA runtime.
+    pub arm64_driver: bool,
+    /// `--cross-rust`: Debian's rustc-web for aarch64 Linux and x86-64 Windows.
+    pub cross_rust: bool,
+}
+
+impl Options {
+    /// The options of the command line `args`; an unknown one is an error giving the usage.
+    pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<Options> {
+        let mut options = Options::default();
+        for arg in args {
+            match arg.as_ref() {
+                "--arm64-driver" => options.arm64_driver = true,
+                "--cross-rust" => options.cross_rust = true,
+                _ => {
+                    return Err(
+                        "usage: cargo xtask fetch-deps [--arm64-driver] [--cross-rust]".into(),
+                    )
+                }
+            }
+        }
+        Ok(options)
+    }
+}
+
+/// `cargo xtask fetch-deps [--arm64-driver] [--cross-rust]`: fetches, then prints the environment.
+pub fn run(args: &[String]) -> Result {
+    for variable in fetch(&Options::parse(args)?)? {
+        println!("{}", variable.export_line());
+    }
+    Ok(())
+}
+
+/// Fetches what is missing of what `options` ask for; the environment that points at it.
+pub fn fetch(options: &Options) -> Result<Vec<Variable>> {
+    let deps = deps_folder();
+    files::create_dir(&deps)?;
+    let versions = versions::all()?;
+    headers::fetch(&deps, &versions)?;
+    cudart::fetch(&deps, &versions)?;
+    if options.arm64_driver {
+        cudart::fetch_arm64(&deps, &versions)?;
+    }
+    drivers::fetch(&deps, options.arm64_driver)?;
+    if options.cross_rust {
+        rust_cross::fetch(&deps)?;
+    }
+    clang::fetch(&deps)?;
+    interop::fetch(&deps)?;
+    environment::variables(&deps, &versions)
+}
+
+/// `target/ci-deps` of the workspace.
+fn deps_folder() -> PathBuf {
+    root().join("target/ci-deps")
+}
+
+/// A progress line on stderr.
+fn log(message: &str) {
+    eprintln!("fetch-deps: {message}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Options;
+
+    #[test]
+    fn options_are_parsed_and_unknown_ones_rejected() {
+        let none: [&str; 0] = [];
+        assert_eq!(Options::parse(&none).unwrap(), Options::default());
+        let both = Options::parse(&["--cross-rust", "--arm64-driver"]).unwrap();
+        assert!(both.arm64_driver && both.cross_rust);
+        assert!(Options::parse(&["--arm64"]).is_err());
+    }
+}

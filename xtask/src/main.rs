@@ -8,7 +8,6 @@
 
 mod artifacts;
 mod build_cost;
-// steps: shared by the tasks being ported from ci/ (used once they land).
 mod deps;
 mod fetch_deps;
 mod files;
@@ -17,6 +16,7 @@ mod gpu_bundle;
 mod gpu_run;
 mod process;
 mod rustacuda_run;
+// steps: shared by the tasks being ported from ci/ (used once they land).
 #[allow(dead_code)]
 mod steps;
 mod versions;

@@ -1,4 +1,4 @@
-# Sourced by ci/bad-input.sh, ci/dynamic-check.sh and ci/gpu-bundle.sh with two words, the prefix
+# Sourced by ci/bad-input.sh and ci/dynamic-check.sh with two words, the prefix
 # of the script's step headings and that of its failure lines (`. "$(dirname "$0")/common.sh"
 # "bad input" bad-input`): strict mode, the repository root as working folder, the environment of
 # the fetched dependencies (ci/fetch-deps.sh), and

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # rustacuda 0.1.3, a real dependent written for the registry's cuda-driver-sys 0.3.0, built on this
-# workspace's crate. ci/test.sh calls it; ci/gpu-bundle.sh calls it with --bundle.
+# workspace's crate. ci/test.sh calls it; `cargo xtask gpu-bundle` calls it with --bundle.
 #
 #   ci/rustacuda-check.sh                 # CI: build, run on Debian's 535 library, compare
 #   ci/rustacuda-check.sh --bundle DIR    # the GPU bundle's part: the 12.0 and 13.0 builds in DIR
@@ -12,7 +12,7 @@
 # workspace's cuda-driver-sys through `[patch.crates-io]`. Each build (0.3.0; ours with
 # cuda-12000, cuda-12090, cuda-13000; >= 12.3 links the stub library of ci/stub-libcuda.sh)
 # compiles the library, the unit and integration tests, the example and every doctest, into a
-# folder ci/rustacuda-run.sh runs. In CI, the 0.3.0, 12.0 and 12.9 builds run on the 535 library
+# folder `cargo xtask rustacuda-run` runs. In CI, the 0.3.0, 12.0 and 12.9 builds run on the 535 library
 # (no GPU: what needs a device fails alike), and every outcome of ours must equal 0.3.0's but
 # those ci/rustacuda/expected-differences lists. (The 13.0 build links cuCtxCreate_v4, which the
 # 535 driver lacks: built here, run on the GPU.) One target folder serves every build.
@@ -112,7 +112,6 @@ ours() { # tag dest: our crate with feature cuda-<tag>
 if [ -n "$bundle" ]; then
   mkdir -p "$bundle"
   for v in 12000 13000; do ours "$v" "$bundle/ours-$v"; done
-  cp ci/rustacuda-run.sh "$bundle/run.sh"
   cp ci/rustacuda/expected-differences "$bundle/"
   exit 0
 fi
@@ -126,7 +125,7 @@ echo "rustacuda-check: built 4 times (0.3.0; ours with cuda-12000, cuda-12090, c
 # Run on the 535 library and compare, test by test.
 expected=$(grep -v '^#' ci/rustacuda/expected-differences | sort)
 for tag in 0.3.0 ours-12000 ours-12090; do
-  ci/rustacuda-run.sh "$work/run-$tag" "$work/outcomes-$tag"
+  env -u CARGO_TARGET_DIR -u RUSTFLAGS cargo xtask rustacuda-run "$work/run-$tag" "$work/outcomes-$tag"
 done
 for tag in ours-12000 ours-12090; do
   # The tests whose outcome differs from 0.3.0's, or that only one build has.

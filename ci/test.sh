@@ -136,7 +136,7 @@ step "the change list from cuda-driver-sys 0.3 is what 0.3.0's bindings and the 
 ci/migration-changes.sh --check
 
 step "the committed PTX is what NVRTC 12.0 gives, and ptxas 12.0 accepts it"
-ci/gen-ptx.sh --check
+cargo xtask gen-ptx --check
 
 step "aarch64 Linux and x86-64 Windows: bindings, layout and constant probes per target; Debian's arm64 driver under qemu; the tests built for aarch64, under qemu (ci/platforms.sh)"
 CUDA_STUB_LIBRARY_PATH=$stub ci/platforms.sh

@@ -5,8 +5,8 @@
 //! through the C spellings, then through the driver-entry table (`table()`), each its own value.
 //!
 //! Ignored in `cargo test` (it needs a GPU and the EGL/OpenGL loaders); the GPU bundle's run.sh
-//! runs it with `--ignored` after unpacking the carried loaders (`ci/gpu-bundle.sh`). When EGL or
-//! OpenGL cannot come up, it fails and says at which call, with EGL's error code.
+//! runs it with `--ignored` after unpacking the carried loaders (`cargo xtask gpu-bundle`). When
+//! EGL or OpenGL cannot come up, it fails and says at which call, with EGL's error code.
 
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::ptr;
@@ -66,7 +66,7 @@ macro_rules! check_cu {
 }
 
 #[test]
-#[ignore = "needs a GPU and libEGL/libOpenGL: ci/gpu-run.sh runs it"]
+#[ignore = "needs a GPU and libEGL/libOpenGL: cargo xtask gpu-run runs it"]
 fn gl_buffer_written_by_cuda_reads_back_in_gl() {
     if let Err(e) = run() {
         panic!("OpenGL interop through headless EGL: {e}");

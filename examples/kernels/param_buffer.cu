@@ -2,7 +2,7 @@
 // post's six parameters (int, float4, char, float, CUdeviceptr, float2), passed by the host in one
 // hand-packed CU_LAUNCH_PARAM_BUFFER_POINTER buffer, and writes back what it received to the
 // memory devPtr points to, so that the host can check every value.
-// Compiled to param_buffer.ptx by ci/gen-ptx.sh (NVRTC 12.0, compute_52; NVRTC knows float4 and
+// Compiled to param_buffer.ptx by `cargo xtask gen-ptx` (NVRTC 12.0, compute_52; NVRTC knows float4 and
 // float2 without includes; CUdeviceptr is the 64-bit integer it is in cuda.h).
 typedef unsigned long long CUdeviceptr;
 

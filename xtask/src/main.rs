@@ -6,11 +6,17 @@
 //! [`deps`] (the fetched test dependencies). A task not yet written in Rust runs its script under
 //! `ci/`.
 
-// deps and steps: shared by the tasks being ported from ci/ (used once they land).
-#[allow(dead_code)]
+mod artifacts;
+mod build_cost;
 mod deps;
 mod fetch_deps;
+mod files;
+mod gen_ptx;
+mod gpu_bundle;
+mod gpu_run;
 mod process;
+mod rustacuda_run;
+// steps: shared by the tasks being ported from ci/ (used once they land).
 #[allow(dead_code)]
 mod steps;
 mod versions;
@@ -97,9 +103,9 @@ const TASKS: &[Task] = &[
     },
     Task {
         name: "rustacuda-run",
-        usage: "DIR",
+        usage: "DIR OUTCOMES [--all-pass-except FILE]",
         about: "run one build of rustacuda's tests that rustacuda-check made",
-        run: Run::Script("ci/rustacuda-run.sh"),
+        run: Run::Rust(rustacuda_run::run),
     },
     Task {
         name: "dependent-0-3-check",
@@ -140,8 +146,8 @@ const TASKS: &[Task] = &[
     Task {
         name: "gen-ptx",
         usage: "[--check]",
-        about: "the examples' PTX from their CUDA C sources with NVRTC 12.0, checked by ptxas",
-        run: Run::Script("ci/gen-ptx.sh"),
+        about: "the examples' PTX from their CUDA C sources with the pinned NVRTC, checked by ptxas",
+        run: Run::Rust(gen_ptx::run),
     },
     Task {
         name: "platforms",
@@ -151,15 +157,21 @@ const TASKS: &[Task] = &[
     },
     Task {
         name: "gpu-bundle",
-        usage: "DIR",
+        usage: "[--bench-only] [DIR]",
         about: "build everything the GPU pass runs into one folder, run there by its run.sh",
-        run: Run::Script("ci/gpu-bundle.sh"),
+        run: Run::Rust(gpu_bundle::run),
+    },
+    Task {
+        name: "gpu-run",
+        usage: "[OUT]",
+        about: "run the GPU bundle (its xtask binary, on the GPU machine); GPU_RUN_PARTS picks parts",
+        run: Run::Rust(gpu_run::run),
     },
     Task {
         name: "build-cost",
         usage: "[PAIRS] [FEATURE]",
         about: "a dependent's cold release build against cudarc's, alternating pairs",
-        run: Run::Script("ci/build-cost.sh"),
+        run: Run::Rust(build_cost::run),
     },
     Task {
         name: "versions",
@@ -190,7 +202,6 @@ fn main() -> ExitCode {
 }
 
 /// Runs the task `name` with `args`, as `cargo xtask <name> <args>` would (a task calling another).
-#[allow(dead_code)] // for the tasks that call others (test) once they are written in Rust
 pub fn run_task(name: &str, args: &[&str]) -> Result {
     let task = TASKS
         .iter()

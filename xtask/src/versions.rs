@@ -27,6 +27,28 @@ pub const TAGS: &[(&str, &str)] = &[
         "cudart-arm64",
         "its runtime wheel gives the aarch64 CUDA runtime: the oldest built for aarch64",
     ),
+    (
+        "gpu-examples",
+        "the GPU bundle carries its examples and C twins and its driver, table and interop tests, \
+         every function linked (the default version's always; ncu profiles the newest one's)",
+    ),
+    (
+        "gpu-linked",
+        "the GPU bundle carries its driver and table tests, every function linked",
+    ),
+    (
+        "gpu-unlinked",
+        "the GPU bundle carries its driver and table tests not linking every function (functions \
+         newer than the GPU's driver are reported as not found)",
+    ),
+    (
+        "gpu-table-only",
+        "the GPU bundle carries its table test built with `table-only`",
+    ),
+    (
+        "gpu-dynamic",
+        "the GPU bundle carries its driver, table and dynamic tests built with `dynamic-loading`",
+    ),
 ];
 
 /// One line of the version list.
@@ -77,6 +99,11 @@ pub fn print(args: &[String]) -> Result {
     Ok(())
 }
 
+/// `version` as CUDA writes it: 12000 is 12.0.
+pub fn dotted(version: u32) -> String {
+    format!("{}.{}", version / 1000, version % 1000 / 10)
+}
+
 fn parse(text: &str) -> std::result::Result<Vec<Version>, String> {
     let mut versions: Vec<Version> = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -125,7 +152,14 @@ fn parse(text: &str) -> std::result::Result<Vec<Version>, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse;
+    use super::{dotted, parse};
+
+    #[test]
+    fn dotted_versions() {
+        assert_eq!(dotted(12000), "12.0");
+        assert_eq!(dotted(13050), "13.5");
+        assert_ne!(dotted(12090), "12.09");
+    }
 
     #[test]
     fn lines_comments_and_tags() {

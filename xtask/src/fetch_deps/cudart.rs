@@ -18,10 +18,6 @@ pub const DIR: &str = "cudart";
 /// The aarch64 runtime's folder under `target/ci-deps`.
 pub const DIR_ARM64: &str = "cudart-arm64";
 
-/// The nvcc wheel of the `cudart` version's release, which has the `crt/` headers (the wheel
-/// ci/gen-ptx.sh takes ptxas from).
-const NVCC_WHEEL: &str = "nvidia-cuda-nvcc-cu12==12.0.140";
-
 /// The runtime library's name, in the wheels and in `lib/`.
 const LIBRARY: &str = "libcudart.so.12";
 
@@ -69,10 +65,13 @@ pub fn fetch(deps: &Path, versions: &[Version]) -> Result {
         return Ok(());
     }
     let runtime = runtime_wheel(versions, "cudart")?;
+    // The nvcc wheel of the `cudart` version's release, which has the `crt/` headers: the wheel
+    // gen-ptx takes ptxas from (examples/ptx-tools.txt).
+    let nvcc = crate::gen_ptx::tools::Pins::read()?.ptxas;
     log(&format!(
-        "downloading {runtime} and {NVCC_WHEEL} for {LIBRARY} and the runtime headers"
+        "downloading {runtime} and {nvcc} for {LIBRARY} and the runtime headers"
     ));
-    let downloaded = wheel::download("x86_64", &[runtime, NVCC_WHEEL])?;
+    let downloaded = wheel::download("x86_64", &[runtime, &nvcc])?;
     files::remove_dir(&dir)?;
     for whl in downloaded.wheels()? {
         for member in wheel::members(&whl)? {

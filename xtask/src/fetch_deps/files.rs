@@ -10,10 +10,7 @@ use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// `mkdir -p dir`.
-pub fn create_dir(dir: &Path) -> Result {
-    fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()).into())
-}
+pub use crate::files::create_dir;
 
 /// `rm -rf dir`.
 pub fn remove_dir(dir: &Path) -> Result {

@@ -24,7 +24,7 @@ mod clang;
 mod cudart;
 mod drivers;
 mod environment;
-mod files;
+pub mod files;
 // The header-set table of the generator, the one list of the driver-API headers: which wheel
 // gives each header, which Debian packages give the foreign headers the interop headers include.
 #[allow(dead_code)]
@@ -33,7 +33,7 @@ mod header_set;
 mod headers;
 mod interop;
 mod rust_cross;
-mod wheel;
+pub mod wheel;
 
 pub use environment::Variable;
 

@@ -1,0 +1,64 @@
+//! Files and folders, each failure one line that names the path.
+
+use crate::Result;
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+/// Creates the folder `dir` and those above it.
+pub fn create_dir(dir: &Path) -> Result {
+    fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()).into())
+}
+
+/// Copies the file `from` to `to`, with its permissions.
+pub fn copy(from: &Path, to: &Path) -> Result {
+    fs::copy(from, to)
+        .map_err(|e| format!("copying {} to {}: {e}", from.display(), to.display()))?;
+    Ok(())
+}
+
+/// Copies the files of the folder `from` (no subfolders) into the folder `to`.
+pub fn copy_files(from: &Path, to: &Path) -> Result {
+    create_dir(to)?;
+    for path in sorted(from, "")? {
+        copy(&path, &to.join(name(&path)))?;
+    }
+    Ok(())
+}
+
+/// Writes `text` to the file `path`.
+pub fn write(path: &Path, text: &str) -> Result {
+    fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()).into())
+}
+
+/// The entries of the folder `dir` whose names start with `prefix`, sorted; none if it is missing.
+pub fn sorted(dir: &Path, prefix: &str) -> Result<Vec<PathBuf>> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("{}: {e}", dir.display()).into()),
+    };
+    let mut paths = Vec::new();
+    for entry in entries {
+        let entry = entry?;
+        if entry.file_name().to_string_lossy().starts_with(prefix) {
+            paths.push(entry.path());
+        }
+    }
+    paths.sort();
+    Ok(paths)
+}
+
+/// Whether `path` exists and is executable.
+pub fn executable(path: &Path) -> bool {
+    path.metadata()
+        .is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+}
+
+/// The file name of `path`, as text.
+pub fn name(path: &Path) -> String {
+    path.file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned()
+}

@@ -1,0 +1,188 @@
+//! `cargo xtask gen-ptx [--check]`: regenerates the PTX that the examples load
+//! (examples/kernels/*.ptx) from the CUDA C sources next to them (examples/kernels/*.cu) with the
+//! pinned NVRTC ([`tools`]), and checks every PTX with the pinned ptxas.
+//!
+//!   cargo xtask gen-ptx           regenerate examples/kernels/*.ptx in place, then verify them
+//!   cargo xtask gen-ptx --check   regenerate into a temporary folder and fail on any byte of
+//!                                 difference from the committed PTX (and verify the committed PTX)
+//!
+//! Target: compute_52 (the oldest architecture the pinned NVRTC and every newer driver support),
+//! so the same PTX JIT-compiles for every GPU those drivers drive. The output is byte-for-byte
+//! deterministic: same wheel, same sources, same options, and NVRTC is given only each source's
+//! base name. --std=c++03 keeps NVRTC from emitting the dozens of unused nv::target constants
+//! (<nv/target>, C++11 and later) into every PTX.
+
+mod nvrtc;
+pub mod tools;
+
+use crate::{process, Result};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use tools::{parse_isa, Pins, Tools};
+
+/// The NVRTC options of every PTX.
+const COMMON: &[&str] = &["--gpu-architecture=compute_52", "--std=c++03"];
+
+/// What to build: the PTX name, its CUDA C source, and whether it is relocatable (-rdc:
+/// ptx_link0's kernel calls a function defined in ptx_link1, and the example links the two with
+/// cuLinkAddData(CU_JIT_INPUT_PTX)).
+const TARGETS: &[(&str, &str, bool)] = &[
+    ("vector_add", "vector_add.cu", false),
+    ("ptx_jit", "ptx_jit.cu", false),
+    ("ptx_link0", "ptx_link0.cu", true),
+    ("ptx_link1", "ptx_link1.cu", true),
+    ("param_buffer", "param_buffer.cu", false),
+    (
+        "context_independent_loading",
+        "context_independent_loading.cu",
+        false,
+    ),
+];
+
+/// The architectures ptxas checks every PTX for.
+const ARCHES: &[&str] = &["sm_52", "sm_90"];
+
+/// Runs the task.
+pub fn run(args: &[String]) -> Result {
+    let check = match args {
+        [] => false,
+        [flag] if flag == "--check" => true,
+        _ => return Err("usage: cargo xtask gen-ptx [--check]".into()),
+    };
+    let pins = Pins::read()?;
+    let tools = pins.fetch()?;
+    let kernels = process::root().join("examples/kernels");
+    let scratch = std::env::temp_dir().join(format!("xtask-gen-ptx-{}", std::process::id()));
+    let out = if check {
+        scratch.as_path()
+    } else {
+        kernels.as_path()
+    };
+    crate::files::create_dir(out)?;
+    let generated = generate(&tools, &kernels, out, check);
+    if check {
+        let _ = std::fs::remove_dir_all(&scratch);
+    }
+    let verified = verify(&tools, &pins, &kernels);
+    if generated? & verified? {
+        Ok(())
+    } else {
+        Err("the PTX is not what the pinned tools give or accept: the lines above say which".into())
+    }
+}
+
+fn log(line: &str) {
+    eprintln!("gen-ptx: {line}");
+}
+
+/// Compiles every target into `out`; with `check`, compares each with the committed one. Whether
+/// all are the same.
+fn generate(tools: &Tools, kernels: &Path, out: &Path, check: bool) -> Result<bool> {
+    let mut same = true;
+    for &(name, source, relocatable) in TARGETS {
+        let mut options = COMMON.to_vec();
+        if relocatable {
+            options.push("--relocatable-device-code=true");
+        }
+        let ptx = nvrtc::compile(&tools.nvrtc, &kernels.join(source), &options)?;
+        let path = out.join(format!("{name}.ptx"));
+        std::fs::write(&path, &ptx).map_err(|e| format!("{}: {e}", path.display()))?;
+        if !check {
+            log(&format!("wrote examples/kernels/{name}.ptx"));
+        } else if std::fs::read(kernels.join(format!("{name}.ptx")))
+            .ok()
+            .as_ref()
+            == Some(&ptx)
+        {
+            log(&format!("examples/kernels/{name}.ptx is up to date"));
+        } else {
+            log(&format!(
+                "examples/kernels/{name}.ptx differs from what cargo xtask gen-ptx generates from {source}:"
+            ));
+            let diff = Command::new("diff")
+                .arg("-u")
+                .arg(kernels.join(format!("{name}.ptx")))
+                .arg(&path)
+                .output()?;
+            for line in String::from_utf8_lossy(&diff.stdout).lines().take(40) {
+                eprintln!("{line}");
+            }
+            same = false;
+        }
+    }
+    Ok(same)
+}
+
+/// Checks the committed PTX: ISA version at most the pinned one, accepted by ptxas for every
+/// architecture, and the deliberately broken PTX of ptx_jit rejected. Whether all passed.
+fn verify(tools: &Tools, pins: &Pins, kernels: &Path) -> Result<bool> {
+    let mut ok = true;
+    let release = &tools.release;
+    let isa = format!("{}.{}", pins.isa.0, pins.isa.1);
+    for &(name, _, relocatable) in TARGETS {
+        let path = kernels.join(format!("{name}.ptx"));
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            log(&format!("missing {}", path.display()));
+            ok = false;
+            continue;
+        };
+        let version = text
+            .lines()
+            .find_map(|l| l.strip_prefix(".version "))
+            .unwrap_or_default();
+        if parse_isa(version).is_none_or(|v| v > pins.isa) {
+            let shown = if version.is_empty() { "?" } else { version };
+            log(&format!(
+                "{name}.ptx: .version {shown} is newer than {isa} (CUDA {release})"
+            ));
+            ok = false;
+        }
+        // Relocatable: unresolved calls are resolved at link time.
+        let rdc: &[&str] = if relocatable {
+            &["--compile-only"]
+        } else {
+            &[]
+        };
+        for arch in ARCHES {
+            let mut ptxas = Command::new(&tools.ptxas);
+            ptxas
+                .arg(format!("-arch={arch}"))
+                .args(rdc)
+                .arg(&path)
+                .args(["-o", "/dev/null"]);
+            if ptxas.status().is_ok_and(|s| s.success()) {
+                let rdc = rdc.join(" ");
+                log(&format!(
+                    "{name}.ptx: .version {version}, ptxas {release} -arch={arch} {rdc} ok"
+                ));
+            } else {
+                log(&format!(
+                    "{name}.ptx: ptxas {release} -arch={arch} {} FAILED",
+                    rdc.join(" ")
+                ));
+                ok = false;
+            }
+        }
+    }
+    let broken = kernels.join("ptx_jit_broken.ptx");
+    if !broken.is_file() {
+        log(&format!("missing {}", broken.display()));
+        return Ok(false);
+    }
+    let mut ptxas = Command::new(&tools.ptxas);
+    ptxas
+        .arg(format!("-arch={}", ARCHES[0]))
+        .arg(&broken)
+        .args(["-o", "/dev/null"]);
+    if ptxas
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        log("ptx_jit_broken.ptx: ptxas accepted it, but it must fail to compile");
+        ok = false;
+    } else {
+        log("ptx_jit_broken.ptx: rejected by ptxas as intended");
+    }
+    Ok(ok)
+}

@@ -1,0 +1,297 @@
+//! `cargo xtask gpu-bundle [--bench-only] [DIR]`: builds, on this machine (release, x86-64),
+//! everything the GPU pass runs, into one folder (default `target/gpu-bundle`) that a GPU machine
+//! with the NVIDIA driver and no Rust toolchain runs with one command, `DIR/run.sh [OUT]` (this
+//! task's own binary, `DIR/xtask gpu-run`; logs go to OUT, default `DIR/out`). With
+//! `--bench-only`, only the benchmark's part (bin/, kernels/, the runner): run it with
+//! `GPU_RUN_PARTS=bench DIR/run.sh OUT`.
+//!
+//! The folder holds: the examples and their C twins of each build ([`builds`]: `examples-<tag>/`,
+//! `c-twins-<tag>/`, with the parity test binary `tests/examples_parity-<tag>`), the PTX they
+//! load, the CUDA runtime library runtime_interop and its twin use (`lib/libcudart.so.12`, the one
+//! the twins were linked against: the runner puts `lib/` on the loader path, so the GPU machine's
+//! own toolkit is not needed), the driver, table and interop tests of each build (every function
+//! linked where the GPU machine's driver is newer than the header), OpenGL interop through
+//! headless EGL (`gl_interop`, with the EGL/OpenGL loaders it needs as Debian packages in
+//! `gl-debs/`), the benchmark twice: linked (`bin/bench-driver`) and dynamically loaded with
+//! cudarc beside it (`bin/bench-driver-dynamic`, with `bin/first-init-{linked,dynamic}` for the
+//! start-time rows), rustacuda 0.1.3's tests on this crate (`rustacuda/`), and `checks`, the
+//! example builds each GPU check takes.
+
+mod builds;
+
+use crate::artifacts::{self, Artifact};
+use crate::files::{copy, copy_files, create_dir, write};
+use crate::gpu_run::checks::Checks;
+use crate::versions::dotted;
+use crate::{deps, process, Result};
+use builds::{Build, Versions};
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+/// Runs the task.
+pub fn run(args: &[String]) -> Result {
+    let (bench_only, dir) = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        ["--bench-only", dir] => (true, dir),
+        ["--bench-only"] => (true, "target/gpu-bundle"),
+        [dir] if !dir.starts_with('-') => (false, dir),
+        [] => (false, "target/gpu-bundle"),
+        _ => return Err("usage: cargo xtask gpu-bundle [--bench-only] [DIR]".into()),
+    };
+    deps::use_fetched(&[])?;
+    let out = process::root().join(dir);
+    if out.exists() {
+        fs::remove_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    }
+    for sub in ["bin", "tests", "lib"] {
+        create_dir(&out.join(sub))?;
+    }
+    copy_files(
+        &process::root().join("examples/kernels"),
+        &out.join("kernels"),
+    )?;
+    let versions = Versions::tagged()?;
+    if !bench_only {
+        everything_but_the_benchmark(&out, &versions)?;
+    }
+    println!("building the benchmark: linked, and dynamically loaded with cudarc beside it");
+    bench(&out, "driver", "bench-driver", &[])?;
+    bench(&out, "first_init", "first-init-linked", &[])?;
+    let dynamic = versions.dynamic_bench_features();
+    bench(&out, "driver", "bench-driver-dynamic", &dynamic)?;
+    bench(&out, "first_init", "first-init-dynamic", &dynamic)?;
+    if !bench_only {
+        println!("building rustacuda 0.1.3's tests, doctests and example on this crate (rustacuda-check --bundle)");
+        let rustacuda = out.join("rustacuda");
+        crate::run_task(
+            "rustacuda-check",
+            &["--bundle", &rustacuda.to_string_lossy()],
+        )?;
+    }
+    runner(&out, &versions)?;
+    process::run(process::command("du").arg("-sh").arg(&out))
+}
+
+/// The examples, the C twins, the tests and the runtime library (what `--bench-only` skips).
+fn everything_but_the_benchmark(out: &Path, versions: &Versions) -> Result {
+    // The runtime the twins link (the tests' build script takes $CUDART_LIBRARY_PATH first, which
+    // fetch-deps set) and the examples load; the benchmark uses none.
+    let cudart = std::env::var("CUDART_LIBRARY_PATH")
+        .map_err(|_| "CUDART_LIBRARY_PATH is not set: run `cargo xtask fetch-deps`")?;
+    copy(
+        &Path::new(&cudart).join("libcudart.so.12"),
+        &out.join("lib/libcudart.so.12"),
+    )?;
+    // Linking every function of a header newer than Debian's 535 library needs a library with
+    // those symbols: a stub libcuda.so.1 made from the committed bindings, as the toolkit's stubs
+    // are. The GPU machine loads its real driver instead (nothing points the loader at the stub).
+    let stub = Stub::new()?;
+    let default = dotted(versions.default);
+    println!(
+        "building the examples and C twins of every version feature (and {default} per-thread)"
+    );
+    for build in versions.examples() {
+        examples(out, &build, &stub)?;
+    }
+    println!("building the driver and table tests of every header");
+    for build in versions.linked_tests() {
+        tests(out, &build, &stub)?;
+    }
+    // The GPU machine has no EGL/OpenGL loaders of its own (glvnd; the NVIDIA driver brings its
+    // EGL vendor library): the runner unpacks these when ldconfig does not know libEGL.so.1.
+    println!("downloading the EGL/OpenGL loaders for gl_interop (bookworm amd64)");
+    let debs = out.join("gl-debs");
+    create_dir(&debs)?;
+    let loaders = [
+        "libegl1",
+        "libglvnd0",
+        "libopengl0",
+        "libgl1",
+        "libglx0",
+        "libgles2",
+    ];
+    let mut download = process::command("apt-get");
+    download
+        .args(["-oAPT::Architecture=amd64", "download"])
+        .args(loaders);
+    process::run(download.current_dir(&debs).stdout(std::io::stderr()))?;
+    for build in versions.dynamic_tests() {
+        tests(out, &build, &stub)?;
+    }
+    Ok(())
+}
+
+/// The examples of `build` into `examples-<tag>/`, its C twins (built by the tests' build script)
+/// into `c-twins-<tag>/`, with its parity test binary.
+fn examples(out: &Path, build: &Build, stub: &Stub) -> Result {
+    let (examples, twins) = (
+        out.join(format!("examples-{}", build.tag)),
+        out.join(format!("c-twins-{}", build.tag)),
+    );
+    create_dir(&examples)?;
+    create_dir(&twins)?;
+    let mut cargo = stub.cargo(build, &["build", "--release", "--examples"]);
+    for artifact in artifacts::build(&mut cargo)? {
+        if let Artifact::Executable { kind, name, path } = artifact {
+            if kind == "example" {
+                copy(&path, &examples.join(name))?;
+            }
+        }
+    }
+    let mut cargo = stub.cargo(
+        build,
+        &["test", "--release", "--no-run", "--test", "examples_parity"],
+    );
+    for artifact in artifacts::build(&mut cargo)? {
+        match artifact {
+            Artifact::TestsOutDir(dir) => copy_files(&dir.join("c-twins"), &twins)?,
+            Artifact::Executable { kind, name, path } if kind == "test" => {
+                copy(&path, &out.join(format!("tests/{name}-{}", build.tag)))?
+            }
+            Artifact::Executable { .. } => {}
+        }
+    }
+    println!(
+        "  examples-{tag}: {}, c-twins-{tag}: {}",
+        count(&examples)?,
+        count(&twins)?,
+        tag = build.tag
+    );
+    Ok(())
+}
+
+/// The test binaries of `build`, into `tests/<name>-<tag>`.
+fn tests(out: &Path, build: &Build, stub: &Stub) -> Result {
+    let mut cargo = stub.cargo(build, &["test", "--release", "--no-run"]);
+    for artifact in artifacts::build(&mut cargo)? {
+        if let Artifact::Executable { kind, name, path } = artifact {
+            if kind == "test" {
+                let name = format!("{name}-{}", build.tag);
+                copy(&path, &out.join("tests").join(&name))?;
+                println!("  test {name}");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The benchmark program `name` of the build with `features`, into `bin/<dest>`. Every loop of
+/// both twins starts on a 64-byte boundary (LLVM's -align-loops=64, gcc's -falign-loops=64; in a
+/// target folder of their own, so that the other builds keep theirs): where the linker put a loop
+/// moved identical loops by up to 8% (docs/BENCHMARKS.md), which the verdicts must not measure.
+fn bench(out: &Path, name: &str, dest: &str, features: &[String]) -> Result {
+    let mut cargo = process::command("cargo");
+    cargo
+        .args([
+            "bench",
+            "--no-run",
+            "--bench",
+            name,
+            "--message-format=json",
+        ])
+        .args(features)
+        .env("CARGO_TARGET_DIR", "target/bench-aligned")
+        .env("RUSTFLAGS", "-C llvm-args=-align-loops=64")
+        .env("CFLAGS", "-falign-loops=64");
+    let path = artifacts::build(&mut cargo)?
+        .into_iter()
+        .find_map(|a| match a {
+            Artifact::Executable {
+                kind,
+                name: n,
+                path,
+            } if kind == "bench" && n == name => Some(path),
+            _ => None,
+        });
+    let path = path.ok_or_else(|| {
+        format!(
+            "the {name} benchmark ({}) was not built",
+            features.join(" ")
+        )
+    })?;
+    copy(&path, &out.join("bin").join(dest))?;
+    println!("  bin/{dest}");
+    Ok(())
+}
+
+/// The runner: this task's binary built in release (`xtask gpu-run`), `run.sh` calling it, and the
+/// `checks` file it reads.
+fn runner(out: &Path, versions: &Versions) -> Result {
+    let mut cargo = process::command("cargo");
+    cargo.args([
+        "build",
+        "--release",
+        "--package",
+        "xtask",
+        "--message-format=json",
+    ]);
+    let xtask = artifacts::build(&mut cargo)?
+        .into_iter()
+        .find_map(|a| match a {
+            Artifact::Executable { kind, path, .. } if kind == "bin" => Some(path),
+            _ => None,
+        });
+    copy(
+        &xtask.ok_or("cargo built no xtask binary")?,
+        &out.join("xtask"),
+    )?;
+    let run_sh = out.join("run.sh");
+    write(
+        &run_sh,
+        "#!/usr/bin/env bash\nexec \"$(dirname \"$0\")/xtask\" gpu-run \"$@\"\n",
+    )?;
+    fs::set_permissions(&run_sh, fs::Permissions::from_mode(0o755))?;
+    let d = versions.default;
+    let checks = Checks {
+        default: d.to_string(),
+        sanitizer: [d.to_string()]
+            .into_iter()
+            .chain(versions.examples.iter().map(u32::to_string))
+            .chain([format!("{d}-dyn")])
+            .collect(),
+        profiler: [d.to_string(), format!("{d}-dyn")]
+            .into_iter()
+            .chain(versions.examples.last().map(u32::to_string))
+            .collect(),
+    };
+    write(&out.join("checks"), &checks.render())
+}
+
+/// A stub libcuda.so.1 in a temporary folder, removed when dropped.
+struct Stub(PathBuf);
+
+impl Stub {
+    fn new() -> Result<Self> {
+        let dir =
+            std::env::temp_dir().join(format!("xtask-gpu-bundle-stub-{}", std::process::id()));
+        create_dir(&dir)?;
+        crate::run_task("stub-libcuda", &[&dir.to_string_lossy()])?;
+        Ok(Stub(dir))
+    }
+
+    /// `cargo <args>` of `build`, with JSON messages, linked against this stub where `build` says.
+    fn cargo(&self, build: &Build, args: &[&str]) -> std::process::Command {
+        let mut cargo = process::command("cargo");
+        cargo
+            .args(args)
+            .arg("--message-format=json")
+            .args(&build.args);
+        if build.stub {
+            cargo.env("CUDA_LIBRARY_PATH", &self.0);
+        }
+        cargo
+    }
+}
+
+impl Drop for Stub {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// How many entries the folder `dir` has.
+fn count(dir: &Path) -> Result<usize> {
+    Ok(fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .count())
+}

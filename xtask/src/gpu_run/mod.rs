@@ -1,0 +1,157 @@
+//! `xtask gpu-run [OUT]`: runs the bundle that gpu-bundle built, on a machine with NVIDIA GPUs and
+//! no Rust toolchain (the bundle's `run.sh` calls the bundle's own xtask binary). Prints one line
+//! per check and a summary; fails on any failure. Logs of every step go to OUT (default: the
+//! bundle's `out/`). GPU_RUN_PARTS picks the parts to run, to fit a time limit per command
+//! (default: "tests sanitizer bench rustacuda").
+
+pub mod checks;
+mod log;
+mod sanitizer;
+mod tests;
+
+use crate::files;
+use crate::Result;
+use checks::Checks;
+use log::Logs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The parts GPU_RUN_PARTS picks from, all of them by default.
+const PARTS: &str = "tests sanitizer bench rustacuda";
+
+/// Runs the task.
+pub fn run(args: &[String]) -> Result {
+    let parts = std::env::var("GPU_RUN_PARTS").unwrap_or_else(|_| PARTS.into());
+    let want = |part: &str| parts.split_whitespace().any(|p| p == part);
+    let exe = std::env::current_exe()?;
+    let here = exe
+        .parent()
+        .ok_or("the xtask binary has no folder")?
+        .to_path_buf();
+    let out = match args {
+        [] => here.join("out"),
+        [out] => PathBuf::from(out),
+        _ => return Err("usage: run.sh [OUT] (xtask gpu-run [OUT])".into()),
+    };
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let checks_file = here.join("checks");
+    let checks = std::fs::read_to_string(&checks_file)
+        .map_err(|e| {
+            format!(
+                "{}: {e}: run the folder `cargo xtask gpu-bundle` built",
+                checks_file.display()
+            )
+        })
+        .and_then(|text| {
+            Checks::parse(&text).map_err(|e| format!("{}: {e}", checks_file.display()))
+        })?;
+    std::env::set_var("CUDA_KERNELS_DIR", here.join("kernels"));
+    // The CUDA runtime that runtime_interop (dlopen) and its C twin (linked) use: the bundle's own.
+    let ld_path = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
+    let lib = here.join("lib").to_string_lossy().into_owned();
+    std::env::set_var(
+        "LD_LIBRARY_PATH",
+        if ld_path.is_empty() {
+            lib
+        } else {
+            format!("{lib}:{ld_path}")
+        },
+    );
+    std::env::set_var("CUDA_EXPECT_GPU", "1");
+    std::env::set_var("CUDA_CACHE_DISABLE", "1");
+    let mut logs = Logs::new(out);
+
+    machine(&logs)?;
+    if want("tests") {
+        tests::run(&here, &checks, &mut logs)?;
+    }
+    if want("sanitizer") {
+        sanitizer::run(&here, &checks, &mut logs)?;
+    }
+    if want("rustacuda") {
+        rustacuda(&here, &exe, &mut logs)?;
+    }
+    if want("bench") {
+        bench(&here, &mut logs)?;
+    }
+    println!();
+    if logs.failures.is_empty() {
+        println!("gpu-run: all passed");
+        Ok(())
+    } else {
+        println!(
+            "gpu-run: {} failed: {}",
+            logs.failures.len(),
+            logs.failures.join(" ")
+        );
+        Err(format!("the logs are in {}", logs.out.display()).into())
+    }
+}
+
+/// The GPUs (`gpus.csv`) and the date (`date`), printed and kept.
+fn machine(logs: &Logs) -> Result {
+    println!("== machine");
+    let query = "--query-gpu=index,name,driver_version,pcie.link.gen.max,pcie.link.width.max";
+    logs.tee(
+        "gpus.csv",
+        Command::new("nvidia-smi").args([query, "--format=csv"]),
+    )?;
+    logs.tee(
+        "date",
+        Command::new("date").args(["-u", "+%Y-%m-%dT%H:%M:%SZ"]),
+    )
+}
+
+/// rustacuda 0.1.3 on this crate (rustacuda-check --bundle): every unit, integration and doctest
+/// and the example of each build must pass, but those listed in `rustacuda/expected-differences`
+/// (test_enums_align: it pins the attribute count of the header rustacuda was written for).
+fn rustacuda(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
+    let builds = files::sorted(&here.join("rustacuda"), "ours-")?;
+    if builds.is_empty() {
+        return Err("the bundle has no rustacuda/ours-* builds: GPU_RUN_PARTS without rustacuda runs the rest".into());
+    }
+    let versions: Vec<String> = builds
+        .iter()
+        .filter_map(|b| b.file_name()?.to_str()?.strip_prefix("ours-")?.parse().ok())
+        .map(crate::versions::dotted)
+        .collect();
+    println!(
+        "== rustacuda 0.1.3 on this crate: unit, integration and doctests, example ({} builds)",
+        versions.join(" and ")
+    );
+    let expected = here.join("rustacuda/expected-differences");
+    for build in builds {
+        let name = format!("rustacuda-{}", files::name(&build));
+        let outcomes = logs.out.join(format!("{name}.outcomes"));
+        let mut command = Command::new(exe);
+        command.arg("rustacuda-run").arg(&build).arg(outcomes);
+        logs.run(&name, command.arg("--all-pass-except").arg(&expected));
+        logs.print_matching(&name, &[""], "  ", usize::MAX)?;
+    }
+    Ok(())
+}
+
+/// The benchmark, linked and dynamically loaded: paired rounds, a verdict per row; it fails only
+/// on a row that missed its target.
+fn bench(here: &Path, logs: &mut Logs) -> Result {
+    println!("== benchmark");
+    let linked = here.join("bin/bench-driver");
+    if files::executable(&linked) {
+        logs.run("bench", &mut Command::new(linked));
+        logs.print_matching("bench", &[""], "", usize::MAX)?;
+    }
+    println!("== benchmark built with dynamic-loading (and cudarc 0.19)");
+    let dynamic = here.join("bin/bench-driver-dynamic");
+    if files::executable(&dynamic) {
+        let mut command = Command::new(dynamic);
+        command
+            .arg("--first-init-linked")
+            .arg(here.join("bin/first-init-linked"));
+        command
+            .arg("--first-init-dynamic")
+            .arg(here.join("bin/first-init-dynamic"));
+        logs.run("bench-dynamic", &mut command);
+        logs.print_matching("bench-dynamic", &[""], "", usize::MAX)?;
+    }
+    Ok(())
+}

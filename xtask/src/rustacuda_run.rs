@@ -1,0 +1,243 @@
+//! `cargo xtask rustacuda-run DIR OUTCOMES [--all-pass-except FILE]`: runs one build of rustacuda
+//! 0.1.3's tests that rustacuda-check made (in CI, and in the GPU bundle from gpu-run): its unit
+//! tests, integration tests, doctests and example, each test on its own line in OUTCOMES as
+//! `KIND NAME ok|FAILED`, and one line of counts. No cargo needed.
+//!
+//! DIR holds tests/ (the libtest binaries: unit, test_derive, test_stream), examples/launch,
+//! doctests/ (one binary per doctest, named <file>-<rank>: the doctest's rank by line in its
+//! source file, so that the names stay the same when a patch moves lines; doctests/index maps them
+//! to rustdoc's names), lib/ (the Rust standard library the doctests link dynamically) and
+//! resources/ (rustacuda's add.ptx, which tests load from ./resources). With --all-pass-except, it
+//! fails unless the tests that fail are exactly those FILE lists (`KIND NAME` lines, each after
+//! its reason in `#` lines).
+
+use crate::files::{name as file_name, sorted};
+use crate::Result;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const USAGE: &str = "usage: cargo xtask rustacuda-run DIR OUTCOMES [--all-pass-except FILE]";
+
+/// Runs the task.
+pub fn run(args: &[String]) -> Result {
+    let (dir, outcomes_path, expected) = match args {
+        [dir, outcomes] => (dir, outcomes, None),
+        [dir, outcomes, flag, file] if flag == "--all-pass-except" => (dir, outcomes, Some(file)),
+        _ => return Err(USAGE.into()),
+    };
+    let dir = fs::canonicalize(dir).map_err(|e| format!("{dir}: {e}"))?;
+    let outcomes_path = PathBuf::from(outcomes_path);
+    let log_path = PathBuf::from(format!("{}.log", outcomes_path.display()));
+    let mut log =
+        fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
+    let ld_path = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
+    let lib = dir.join("lib").to_string_lossy().into_owned();
+    let ld_path = if ld_path.is_empty() {
+        lib
+    } else {
+        format!("{lib}:{ld_path}")
+    };
+    // The tests read ./resources/add.ptx.
+    let command = |program: &Path| {
+        let mut command = Command::new(program);
+        command.current_dir(&dir).env("LD_LIBRARY_PATH", &ld_path);
+        command
+    };
+
+    let mut outcomes = Vec::new();
+    // libtest binaries: one outcome per `test NAME ... ok|FAILED` line (ignored tests are not
+    // run); a binary that fails with no test failed (it did not start, or crashed) is an outcome
+    // of its own.
+    for test in sorted(&dir.join("tests"), "")? {
+        let name = file_name(&test);
+        let kind = if name == "unit" {
+            "unit"
+        } else {
+            "integration"
+        };
+        let (status, output) = combined(command(&test).args(["--test-threads", "1"]))?;
+        writeln!(
+            log,
+            "== tests/{name} (exit {status})\n{}",
+            output.trim_end_matches('\n')
+        )?;
+        let results = test_results(&output);
+        let any_failed = results.iter().any(|(_, ok)| !ok);
+        outcomes.extend(
+            results
+                .iter()
+                .map(|(test, ok)| format!("{kind} {test} {}", verdict(*ok))),
+        );
+        if status != 0 && !any_failed {
+            outcomes.push(format!("{kind} {name}-binary FAILED"));
+        }
+    }
+    for (kind, folder) in [("example", "examples"), ("doctest", "doctests")] {
+        for program in sorted(&dir.join(folder), "")? {
+            let name = file_name(&program);
+            if name == "index" {
+                continue;
+            }
+            writeln!(log, "== {kind} {name}")?;
+            let (status, output) = combined(&mut command(&program))?;
+            log.write_all(output.as_bytes())?;
+            outcomes.push(format!("{kind} {name} {}", verdict(status == 0)));
+        }
+    }
+    fs::write(
+        &outcomes_path,
+        outcomes
+            .iter()
+            .map(|l| format!("{l}\n"))
+            .collect::<String>(),
+    )
+    .map_err(|e| format!("{}: {e}", outcomes_path.display()))?;
+
+    let base = file_name(&dir);
+    println!(
+        "rustacuda-run: {base}: {} of {} passed ({}); log: {}",
+        outcomes.iter().filter(|l| l.ends_with(" ok")).count(),
+        outcomes.len(),
+        counts(&outcomes),
+        log_path.display()
+    );
+    if outcomes.is_empty() {
+        return Err(format!("no test ran in {}", dir.display()).into());
+    }
+    match expected {
+        Some(file) => all_pass_except(&outcomes, Path::new(file), &outcomes_path),
+        None => Ok(()),
+    }
+}
+
+/// Fails unless the tests that failed are exactly those `file` lists.
+fn all_pass_except(outcomes: &[String], file: &Path, outcomes_path: &Path) -> Result {
+    let text = fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let mut listed: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    listed.sort();
+    let mut failed: Vec<&str> = outcomes
+        .iter()
+        .filter_map(|l| l.strip_suffix(" FAILED"))
+        .collect();
+    failed.sort();
+    let base = file_name(file);
+    if failed == listed {
+        println!(
+            "rustacuda-run: every test passed but the {} listed in {base}",
+            listed.len()
+        );
+        return Ok(());
+    }
+    println!("rustacuda-run: FAILED: the failing tests are not exactly those of {base}");
+    let passed: Vec<&&str> = listed.iter().filter(|l| !failed.contains(l)).collect();
+    let unlisted: Vec<&&str> = failed.iter().filter(|f| !listed.contains(f)).collect();
+    let lines = passed
+        .iter()
+        .map(|l| format!("  listed, passed or absent: {l}"))
+        .chain(unlisted.iter().map(|f| format!("  failed: {f}")));
+    for line in lines.take(20) {
+        println!("{line}");
+    }
+    println!(
+        "  ({} failed that are not listed; all in {})",
+        unlisted.len(),
+        outcomes_path.display()
+    );
+    Err(format!("the failing tests are not exactly those of {base}").into())
+}
+
+/// The `test NAME ... ok|FAILED` lines of libtest's output: each test's name and whether it passed.
+fn test_results(output: &str) -> Vec<(&str, bool)> {
+    output
+        .lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix("test ")?;
+            rest.strip_suffix(" ... ok")
+                .map(|name| (name, true))
+                .or_else(|| rest.strip_suffix(" ... FAILED").map(|name| (name, false)))
+        })
+        .collect()
+}
+
+/// The counts line: passed of run for each kind.
+fn counts(outcomes: &[String]) -> String {
+    let count = |kind: &str, result: &str| {
+        outcomes
+            .iter()
+            .filter(|l| l.starts_with(&format!("{kind} ")) && l.ends_with(result))
+            .count()
+    };
+    [
+        ("unit", "unit"),
+        ("integration", "integration"),
+        ("doctest", "doctests"),
+        ("example", "example"),
+    ]
+    .iter()
+    .map(|(kind, label)| format!("{label} {}/{}", count(kind, " ok"), count(kind, "")))
+    .collect::<Vec<_>>()
+    .join(", ")
+}
+
+fn verdict(ok: bool) -> &'static str {
+    if ok {
+        "ok"
+    } else {
+        "FAILED"
+    }
+}
+
+/// Runs `command` with its standard output and error into one pipe: its exit status (128 plus
+/// the signal if one ended it) and what it printed.
+fn combined(command: &mut Command) -> Result<(i32, String)> {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    let (mut reader, writer) = std::io::pipe()?;
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(writer.try_clone()?)
+        .stderr(writer)
+        .spawn()
+        .map_err(|e| format!("{}: {e}", crate::process::describe(command)))?;
+    // The command holds the pipe's writing ends too: dropped once spawned, so that the reader
+    // sees the end of the output.
+    *command = Command::new("");
+    let mut output = Vec::new();
+    reader.read_to_end(&mut output)?;
+    let status = child.wait()?;
+    let code = status
+        .code()
+        .unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
+    Ok((code, String::from_utf8_lossy(&output).into_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{counts, test_results};
+
+    #[test]
+    fn libtest_lines_are_outcomes_and_others_are_not() {
+        let output = "running 2 tests\ntest a::b ... ok\ntest c ... FAILED\ntest d ... ignored\n\
+                      test result: FAILED. 1 passed\n";
+        assert_eq!(test_results(output), [("a::b", true), ("c", false)]);
+    }
+
+    #[test]
+    fn counts_per_kind() {
+        let outcomes: Vec<String> = [
+            "unit a ok",
+            "unit b FAILED",
+            "doctest x-1 ok",
+            "example launch ok",
+        ]
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+        assert_eq!(
+            counts(&outcomes),
+            "unit 1/2, integration 0/0, doctests 1/1, example 1/1"
+        );
+    }
+}

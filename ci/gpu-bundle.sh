@@ -67,7 +67,7 @@ build_examples() { # tag cargo-args...
 # GPU machine loads its real driver instead (nothing points the loader at the stub).
 stub=$(mktemp -d)
 trap 'rm -rf "$stub"' EXIT
-ci/stub-libcuda.sh "$stub"
+cargo xtask stub-libcuda "$stub"
 
 echo "building the examples and C twins of every version feature (and 12.0 per-thread)"
 build_examples 12000 --features link-every-function

@@ -239,13 +239,13 @@ fn unpack_toolchain(toolchain: &Path, msrv: &str) -> Result {
     let download = || {
         let mut apt = process::command("apt-get");
         apt.current_dir(&debs).arg("download").args(&packages);
-        apt.stdout(std::process::Stdio::null())
+        apt.stdout(std::io::stderr())
             .stderr(std::process::Stdio::null());
         process::run(&mut apt)
     };
     let fetched = download().or_else(|_| {
         let mut update = process::command("apt-get");
-        update.arg("update").stdout(std::process::Stdio::null());
+        update.arg("update").stdout(std::io::stderr());
         process::run(&mut update)?;
         download()
     });

@@ -12,7 +12,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 fail() { echo "dependent-0-3-check: $*" >&2; exit 1; }
 eval "$(cargo xtask fetch-deps)"
-ci/pinned-crate.sh cuda-driver-sys 0.3.0 >/dev/null
+cargo xtask pinned-crate cuda-driver-sys 0.3.0 >/dev/null
 work=$root/target/dependent-0-3-check
 mkdir -p "$work"
 export CARGO_TARGET_DIR=$work/target
@@ -24,7 +24,7 @@ patch -d "$work/migrated" -p1 --forward --fuzz 0 --no-backup-if-mismatch <ci/dep
   fail "ci/dependent-0-3/migration.patch does not apply"
 # 0.3.0 links <dir>/lib64 of CUDA_LIBRARY_PATH; ours the folder itself, from 12.3 the stub library.
 mkdir -p "$work/cuda-0.3" && ln -sfn "$CUDA_LIBRARY_PATH" "$work/cuda-0.3/lib64"
-ci/stub-libcuda.sh "$work/stub"
+env -u CARGO_TARGET_DIR cargo xtask stub-libcuda "$work/stub"
 
 # run TAG: the program built last, on the 535 library; its output into $work/TAG.out.
 run() {

@@ -21,7 +21,7 @@ real_lib=$LD_LIBRARY_PATH
 stub=$(mktemp -d)
 log=$(mktemp)
 trap 'rm -rf "$stub" "$log"' EXIT
-ci/stub-libcuda.sh "$stub"
+cargo xtask stub-libcuda "$stub"
 
 # No libcuda in NEEDED, no undefined cu* symbol; dlopen imported (the loader is there: the check
 # looked at the right thing).

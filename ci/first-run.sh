@@ -24,7 +24,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 driver=${CUDA_LIBRARY_PATH:?the driver library folder (ci/fetch-deps.sh sets CUDA_LIBRARY_PATH)}
-stub=${CUDA_STUB_LIBRARY_PATH:?a stub libcuda folder (ci/stub-libcuda.sh)}
+stub=${CUDA_STUB_LIBRARY_PATH:?a stub libcuda folder (cargo xtask stub-libcuda)}
 headers_12090=${CUDA_HEADERS_12090:?the 12.9 headers (ci/fetch-deps.sh sets CUDA_HEADERS_12090)}
 interop=${CUDA_INTEROP_INCLUDE:?the GL/EGL/VDPAU headers (ci/fetch-deps.sh sets CUDA_INTEROP_INCLUDE)}
 cudart_lib=${CUDART_LIBRARY_PATH:?the CUDA runtime library folder (ci/fetch-deps.sh sets CUDART_LIBRARY_PATH)}

@@ -86,7 +86,7 @@ for v in "${versions[@]}"; do
   # (The C preprocessor only resolves cuda.h's renaming macros, the same under MSVC.)
   generate x86_64-pc-windows-msvc x86_64-w64-mingw32-gcc "$v" -ffreestanding -isystem "$root/$here/msvc-shim" \
     -Wno-ignored-attributes & pids+=($!)
-  ci/regenerate.sh --windows-pass "$scratch/windows-pass" "$v" & pids+=($!)
+  cargo xtask regenerate --windows-pass "$scratch/windows-pass" "$v" & pids+=($!)
   for pid in "${pids[@]}"; do wait "$pid"; done
   linux="$scratch/x86_64-unknown-linux-gnu/$v"
   echo "aarch64-unknown-linux-gnu, CUDA $v: $(python3 $here/compare_bindings.py same "$linux" "$scratch/aarch64-unknown-linux-gnu/$v")"
@@ -144,7 +144,7 @@ done
 # Headers newer than 12.2 link against a stub; ci/test.sh passes its own, and builds the same
 # configuration first (the tests of the anchor versions), so nothing is built again here.
 stub=${CUDA_STUB_LIBRARY_PATH:-$scratch/stub}
-[ -d "$stub" ] || ci/stub-libcuda.sh "$stub" 2>/dev/null
+[ -d "$stub" ] || cargo xtask stub-libcuda "$stub" 2>/dev/null
 out_dir() { # version: the tests' build script's OUT_DIR for it, with the interop modules
   local link=$CUDA_LIBRARY_PATH
   if [ "$1" -ge 12030 ]; then link=$stub; fi

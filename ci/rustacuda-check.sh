@@ -30,7 +30,7 @@ export CARGO_TARGET_DIR=$work/target
 export RUSTFLAGS="--cap-lints allow"
 
 # The pinned crates into cargo's cache (checksums verified), then the two source trees.
-crate=$(ci/pinned-crate.sh rustacuda 0.1.3)
+crate=$(env -u CARGO_TARGET_DIR -u RUSTFLAGS cargo xtask pinned-crate rustacuda 0.1.3)
 unpack() { # dir: rustacuda 0.1.3 as published, its own workspace, with the pinned lock
   rm -rf "$1" && mkdir -p "$1"
   tar xzf "$crate" -C "$1" --strip-components 1
@@ -48,7 +48,7 @@ mkdir -p "$work/cuda-0.3"
 ln -sfn "$CUDA_LIBRARY_PATH" "$work/cuda-0.3/lib64"
 # (A fixed folder, outside the target folder: a new path would rebuild cuda-driver-sys each run.)
 stub=$work/stub
-ci/stub-libcuda.sh "$stub"
+env -u CARGO_TARGET_DIR -u RUSTFLAGS cargo xtask stub-libcuda "$stub"
 # rustdoc keeps each doctest's binary (--persist-doctests) without running it (--no-run): both
 # unstable, so RUSTC_BOOTSTRAP for rustdoc alone (for rustc it would rebuild proc-macro2).
 printf '#!/bin/sh\nRUSTC_BOOTSTRAP=1 exec rustdoc "$@"\n' >"$work/rustdoc"

@@ -1,7 +1,7 @@
 //! `cuda-driver-sys` against the real driver library: Debian's 535 (CUDA 12.2) with no GPU in CI,
 //! the GPU machine's driver in the carried bundle.
 //!
-//! Environment read by these tests (set by `ci/test.sh`):
+//! Environment read by these tests (set by `cargo xtask test`):
 //! - `CUDA_DRIVER_EXPECT_VERSION`: the version the driver library must report (12020 for 535);
 //! - `CUDA_DRIVER_EXPECT_NO_DEVICE=1`: `cuInit(0)` must fail with `CUDA_ERROR_NO_DEVICE` (no GPU);
 //!   without it, it must succeed.

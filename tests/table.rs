@@ -1,6 +1,6 @@
 //! The driver-entry table against the real driver library. Written to build under every feature
 //! set, `table-only` included (it references no driver function but through the table), so that
-//! `ci/test.sh` can build it with `cuda-13000,table-only`, check with `nm` that the binary imports
+//! `cargo xtask test` can build it with `cuda-13000,table-only`, check with `nm` that the binary imports
 //! no driver symbol but the four the table needs, and run it on CI's 535 (CUDA 12.2) driver.
 
 use std::ffi::{c_void, CStr};

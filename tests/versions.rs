@@ -66,7 +66,7 @@ fn check(file: &str, expected: impl Fn(&str, Option<&str>) -> String) -> Vec<Str
         if !list.contains(v) {
             errors.push(format!(
                 "{file}: feature cuda-{v} is not in cuda-driver-sys/versions.txt; add the version \
-                 there (and run ci/regenerate.sh) or remove the feature"
+                 there (and run cargo xtask regenerate) or remove the feature"
             ));
         }
     }

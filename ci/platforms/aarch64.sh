@@ -30,7 +30,7 @@ target=aarch64-unknown-linux-gnu
 # folder is always the same (the build scripts rerun when CUDA_LIBRARY_PATH changes), outside
 # cargo's target folder.
 stub=$PWD/target/aarch64-stub-libcuda
-CC=aarch64-linux-gnu-gcc ci/stub-libcuda.sh "$stub"
+CC=aarch64-linux-gnu-gcc cargo xtask stub-libcuda "$stub"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 link_dir() { if [ "$1" -ge 12030 ]; then echo "$stub"; else echo "$CUDA_DRIVER_ARM64"; fi; }

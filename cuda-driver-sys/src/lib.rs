@@ -141,7 +141,7 @@
 #![cfg_attr(feature = "compat-0-3", allow(deprecated))]
 #![allow(clippy::all)]
 
-// The generated files (see `ci/regenerate.sh`): the committed ones, where each item of every
+// The generated files (see `cargo xtask regenerate`): the committed ones, where each item of every
 // header version carries the cfg of the versions it exists in (`cuda_ge_<V>`, set by the build
 // script for every version up to the selected one), or with the `bindgen` feature those the build
 // script wrote from the local headers into OUT_DIR. This is the one macro the crate keeps:

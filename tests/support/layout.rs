@@ -37,7 +37,7 @@ pub fn generate(root: &Path, out: &Path, version: &str, cc: &Compiler) -> Result
             format!(
                 "the probes are made from the committed bindings, and {} cannot be read ({e}): \
                  restore it (`git checkout -- cuda-driver-sys/src/{rel}`) or regenerate it with \
-                 `ci/regenerate.sh`.",
+                 `cargo xtask regenerate`.",
                 path.display()
             )
         })?;

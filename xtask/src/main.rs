@@ -9,16 +9,23 @@
 mod artifacts;
 mod build_cost;
 mod deps;
+mod doc_check;
 mod fetch_deps;
 mod files;
 mod gen_ptx;
 mod gpu_bundle;
 mod gpu_run;
+mod migration_changes;
+mod msrv_check;
+mod package_check;
+mod pinned_crate;
 mod process;
+mod regenerate;
 mod rustacuda_run;
-// steps: shared by the tasks being ported from ci/ (used once they land).
-#[allow(dead_code)]
+mod scratch;
 mod steps;
+mod stub_libcuda;
+mod test;
 mod versions;
 
 use std::process::ExitCode;
@@ -43,9 +50,9 @@ enum Run {
 const TASKS: &[Task] = &[
     Task {
         name: "test",
-        usage: "",
+        usage: "[--only WORDS]",
         about: "the workspace's test command, what CI runs (the README's \"the tests\")",
-        run: Run::Script("ci/test.sh"),
+        run: Run::Rust(test::run),
     },
     Task {
         name: "fetch-deps",
@@ -55,15 +62,15 @@ const TASKS: &[Task] = &[
     },
     Task {
         name: "regenerate",
-        usage: "[--check]",
+        usage: "[--check | --windows-pass DIR VERSION...]",
         about: "regenerate cuda-driver-sys/src/generated from the pinned headers (--check: compare)",
-        run: Run::Script("ci/regenerate.sh"),
+        run: Run::Rust(regenerate::run),
     },
     Task {
         name: "stub-libcuda",
         usage: "DIR",
         about: "a stub libcuda.so.1 exporting every function of every header version, for linking",
-        run: Run::Script("ci/stub-libcuda.sh"),
+        run: Run::Rust(stub_libcuda::run),
     },
     Task {
         name: "dynamic-check",
@@ -117,31 +124,31 @@ const TASKS: &[Task] = &[
         name: "pinned-crate",
         usage: "NAME VERSION",
         about: "the path of a pinned .crate file in cargo's cache, checked against its checksum",
-        run: Run::Script("ci/pinned-crate.sh"),
+        run: Run::Rust(pinned_crate::run),
     },
     Task {
         name: "migration-changes",
         usage: "[--check]",
         about: "the change list from cuda-driver-sys 0.3 (docs/MIGRATING-CHANGES.md)",
-        run: Run::Script("ci/migration-changes.sh"),
+        run: Run::Rust(migration_changes::run),
     },
     Task {
         name: "package-check",
         usage: "",
         about: "the publishable crates package and build from their .crate files",
-        run: Run::Script("ci/package-check.sh"),
+        run: Run::Rust(package_check::run),
     },
     Task {
         name: "msrv-check",
         usage: "",
         about: "the publishable crates need no newer Rust than their rust-version",
-        run: Run::Script("ci/msrv-check.sh"),
+        run: Run::Rust(msrv_check::run),
     },
     Task {
         name: "doc-check",
         usage: "",
         about: "the docs as docs.rs builds them: coverage, the facts of generated pages, badges",
-        run: Run::Script("ci/doc-check.sh"),
+        run: Run::Rust(doc_check::run),
     },
     Task {
         name: "gen-ptx",

@@ -9,6 +9,7 @@ pub struct Steps {
 }
 
 impl Steps {
+    /// No step yet; the total time starts now.
     pub fn new() -> Self {
         Steps {
             started: Instant::now(),

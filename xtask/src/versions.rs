@@ -49,6 +49,26 @@ pub const TAGS: &[(&str, &str)] = &[
         "gpu-dynamic",
         "the GPU bundle carries its driver, table and dynamic tests built with `dynamic-loading`",
     ),
+    (
+        "driver",
+        "the version of the driver library the tests run on (Debian's 535; exactly one): \
+         builds for a newer header link the stub library",
+    ),
+    (
+        "table-only",
+        "the table-only check builds with it: a header newer than the driver, whose binary \
+         imports only the table's symbols and runs on the driver",
+    ),
+    (
+        "old-driver",
+        "the 11.x check builds with it: a table-only binary that imports cuGetProcAddress (v1) \
+         and starts on Debian bullseye's 470 driver (CUDA 11.4)",
+    ),
+    (
+        "ctx-create-v4",
+        "doc-check documents cuCtxCreate with it: the first header whose cuCtxCreate is \
+         cuCtxCreate_v4",
+    ),
 ];
 
 /// One line of the version list.
@@ -83,6 +103,19 @@ pub fn tagged(tag: &str) -> Result<Vec<u32>> {
         .collect())
 }
 
+/// The one version tagged `tag`; an error if versions.txt tags none or several.
+pub fn the_one(tag: &str) -> Result<u32> {
+    match tagged(tag)?[..] {
+        [one] => Ok(one),
+        _ => Err(format!("versions.txt must tag exactly one version `{tag}`").into()),
+    }
+}
+
+/// A `CUDA_VERSION` as CUDA's releases name it: 12090 is "12.9".
+pub fn dotted(number: u32) -> String {
+    format!("{}.{}", number / 1000, number % 1000 / 10)
+}
+
 /// `cargo xtask versions [--tag NAME]`: the versions (or those tagged NAME), one per line.
 pub fn print(args: &[String]) -> Result {
     let numbers = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
@@ -97,11 +130,6 @@ pub fn print(args: &[String]) -> Result {
         println!("{n}");
     }
     Ok(())
-}
-
-/// `version` as CUDA writes it: 12000 is 12.0.
-pub fn dotted(version: u32) -> String {
-    format!("{}.{}", version / 1000, version % 1000 / 10)
 }
 
 fn parse(text: &str) -> std::result::Result<Vec<Version>, String> {
@@ -168,6 +196,13 @@ mod tests {
         assert!(v[0].tags.is_empty());
         assert_eq!(v[1].tags, ["anchor", "default"]);
         assert_eq!((v[1].number, v[1].runtime_wheel.as_str()), (12000, "c"));
+    }
+
+    #[test]
+    fn dotted_names() {
+        assert_eq!(super::dotted(12090), "12.9");
+        assert_eq!(super::dotted(13000), "13.0");
+        assert_eq!(super::dotted(11070), "11.7");
     }
 
     #[test]

@@ -1,0 +1,414 @@
+//! `cargo xtask test`: the workspace's test command (the README's "the tests"), what CI runs. It
+//! runs on a machine with no GPU and no CUDA: what it needs it fetches into target/ci-deps/
+//! (`cargo xtask fetch-deps`): the pinned CUDA header wheels, Debian's real NVIDIA driver library
+//! (535, the version tagged `driver`: cuInit answers CUDA_ERROR_NO_DEVICE) and libclang for the
+//! regeneration check. Each step has a heading and says how long it took, for CI's time budget;
+//! everything is also logged to target/ci-test.log, to total the tests at the end ([`tee`]).
+//!
+//! `--only WORDS` runs the fetch step and then only the steps whose heading holds WORDS (to rerun
+//! one step). The task runs itself with `--teed` (first) for the steps, its output teed.
+
+mod imports;
+mod tee;
+
+use crate::process::{self, root};
+use crate::scratch::Scratch;
+use crate::steps::Steps;
+use crate::{deps, run_task, versions, Result};
+use std::path::{Path, PathBuf};
+
+const USAGE: &str = "usage: cargo xtask test [--only WORDS]";
+/// The argument of the teed run of the steps.
+const TEED: &str = "--teed";
+
+/// `cargo xtask test [--only WORDS]`.
+pub fn run(args: &[String]) -> Result {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    match args[..] {
+        [] => tee::run(&["test", TEED], "all checks passed"),
+        ["--only", words] => tee::run(
+            &["test", TEED, "--only", words],
+            &format!("the steps whose heading holds `{words}` passed"),
+        ),
+        [TEED] => steps(None),
+        [TEED, "--only", words] => steps(Some(words)),
+        _ => Err(USAGE.into()),
+    }
+}
+
+/// The steps (those whose heading holds `only`, if given), after the fetch step.
+fn steps(only: Option<&str>) -> Result {
+    let mut steps = Steps::new();
+    steps.step("fetch headers, driver library and libclang into target/ci-deps");
+    let setup = Setup::new()?;
+    for step in plan()? {
+        if only.is_none_or(|words| step.heading.contains(words)) {
+            steps.step(&step.heading);
+            (step.run)(&setup)?;
+        }
+    }
+    steps.finish();
+    println!();
+    Ok(())
+}
+
+/// What every step uses: the environment of the fetched dependencies, and the stub library.
+struct Setup {
+    /// The stub libcuda.so.1 (`cargo xtask stub-libcuda`): builds for headers newer than Debian's
+    /// 535 driver link against it, since that library lacks functions they bind
+    /// (cuCtxCreate_v4). At run time the real 535 library is loaded.
+    stub: Scratch,
+    /// The version of the driver library (tagged `driver`).
+    driver: u32,
+    /// The folder of the driver library.
+    library: PathBuf,
+}
+
+impl Setup {
+    fn new() -> Result<Self> {
+        deps::use_fetched(&[])?;
+        let driver = versions::the_one("driver")?;
+        // What the tests require of Debian's driver library without a GPU (tests/driver.rs).
+        std::env::set_var("CUDA_DRIVER_EXPECT_VERSION", driver.to_string());
+        std::env::set_var("CUDA_DRIVER_EXPECT_NO_DEVICE", "1");
+        std::env::set_var("CARGO_TERM_COLOR", "never");
+        std::env::set_var("RUST_BACKTRACE", "1");
+        // Every build here starts from an empty target folder and runs once: incremental
+        // compilation's caches would only cost time and several gigabytes of disk.
+        std::env::set_var("CARGO_INCREMENTAL", "0");
+        let library = std::env::var_os("CUDA_LIBRARY_PATH")
+            .ok_or("fetch-deps set no CUDA_LIBRARY_PATH")?
+            .into();
+        let stub = Scratch::new("stub-libcuda")?;
+        run_task("stub-libcuda", &[&stub.path().display().to_string()])?;
+        // The first run's and the platforms' builds link against it too.
+        std::env::set_var("CUDA_STUB_LIBRARY_PATH", stub.path());
+        Ok(Setup {
+            stub,
+            driver,
+            library,
+        })
+    }
+
+    /// The folder to link a build for header `version` against: the driver's, or the stub for a
+    /// header newer than the driver.
+    fn link_dir(&self, version: u32) -> &Path {
+        if version > self.driver {
+            self.stub.path()
+        } else {
+            &self.library
+        }
+    }
+}
+
+/// One step: its heading and what it runs.
+struct Step {
+    heading: String,
+    run: Box<dyn Fn(&Setup) -> Result>,
+}
+
+fn step(heading: impl Into<String>, run: impl Fn(&Setup) -> Result + 'static) -> Step {
+    Step {
+        heading: heading.into(),
+        run: Box::new(run),
+    }
+}
+
+/// A step that runs another task.
+fn task(heading: impl Into<String>, name: &'static str, args: &'static [&'static str]) -> Step {
+    step(heading, move |_| run_task(name, args))
+}
+
+/// Every step after the fetch step, in order.
+fn plan() -> Result<Vec<Step>> {
+    let default = versions::the_one("default")?;
+    let table_only = versions::the_one("table-only")?;
+    let old_driver = versions::the_one("old-driver")?;
+    let dependents = versions::tagged("dependents")?;
+    let dependents = dependents
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            if i == 0 {
+                format!("cuda-{v}")
+            } else {
+                format!("-{v}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+
+    let mut plan = vec![step("cargo fmt --check", |_| {
+        cargo(&["fmt", "--all", "--", "--check"], None)
+    })];
+    plan.extend(per_version()?);
+    plan.extend([
+        step(
+            format!("clippy and tests, cuda-{default} with per-thread-default-stream"),
+            |_| {
+                let pt = "per-thread-default-stream";
+                cargo(&["clippy", "--workspace", "--all-targets", "--features", pt, "--", "-D", "warnings"], None)?;
+                cargo(&["test", "--features", pt, "--all-targets", "--", "--nocapture"], None)?;
+                cargo(&["test", "-p", "cuda-driver-sys", "--features", pt, "--tests"], None)
+            },
+        ),
+        step(
+            format!("table-only: a cuda-{table_only} binary imports no driver symbol but the table's, and runs on the 535 driver"),
+            move |setup| table_only_on_535(setup, table_only),
+        ),
+        step(
+            format!("an 11.x driver: a cuda-{old_driver} table-only binary imports cuGetProcAddress (v1), starts on Debian bullseye's 470 driver (CUDA 11.4) and resolves what it has"),
+            move |setup| table_only_on_470(setup, old_driver),
+        ),
+        task("dynamic-loading: binaries that link no driver library, with the 535 library and with none (cargo xtask dynamic-check)", "dynamic-check", &[]),
+        task("bad input: every result code against C on the 535 and 470 libraries, the first-call race, faulty libraries, bad build environments (cargo xtask bad-input)", "bad-input", &[]),
+        task("first run: a fresh clone runs every example with only a driver, under every version feature", "first-run", &[]),
+        task("a crate depending on cuda-driver-sys builds with no CUDA and no libclang", "dependent-check", &[]),
+        task(format!("rustacuda 0.1.3 on this crate: builds with {dependents}; its tests on the 535 library as on cuda-driver-sys 0.3.0 (cargo xtask rustacuda-check)"), "rustacuda-check", &[]),
+        task(format!("a program written for cuda-driver-sys 0.3.0, patched: builds with {dependents} (compat-0-3, -D deprecated); prints on the 535 library what it prints on 0.3.0 (cargo xtask dependent-0-3-check)"), "dependent-0-3-check", &[]),
+        task("the publishable crates package and build from their .crate files (cargo xtask package-check)", "package-check", &[]),
+        task("the publishable crates need no newer Rust than their rust-version (cargo xtask msrv-check)", "msrv-check", &[]),
+        step("doc tests and cargo doc (warnings denied)", |_| {
+            cargo(&["test", "--workspace", "--doc"], None)?;
+            process::run(
+                process::command("cargo")
+                    .args(["doc", "--workspace", "--no-deps"])
+                    .env("RUSTDOCFLAGS", "-D warnings"),
+            )
+        }),
+        task("docs as docs.rs builds them (no CUDA): 100% of public items documented, the facts of 9 generated items' pages (each line once, enumerator values), no negated-feature badge; cuda-check's docs without std (cargo xtask doc-check, about 40 s)", "doc-check", &[]),
+        task("the committed bindings are what the pinned headers give", "regenerate", &["--check"]),
+        task("the change list from cuda-driver-sys 0.3 is what 0.3.0's bindings and the committed ones give (cargo xtask migration-changes --check)", "migration-changes", &["--check"]),
+        task("the committed PTX is what NVRTC 12.0 gives, and ptxas 12.0 accepts it", "gen-ptx", &["--check"]),
+        task("aarch64 Linux and x86-64 Windows: bindings, layout and constant probes per target; Debian's arm64 driver under qemu; the tests built for aarch64, under qemu (cargo xtask platforms)", "platforms", &[]),
+    ]);
+    Ok(plan)
+}
+
+/// The full suite for the anchor versions; clippy, the layout and constant probes (C compiler
+/// against the bindings) and the C spellings against the driver for every other version. Both
+/// with the interop modules (profiler, gl, egl, vdpau): their probes, interop.rs, the profiler
+/// example's parity. cuda-driver-sys names the modules' features itself.
+fn per_version() -> Result<Vec<Step>> {
+    let mut steps = Vec::new();
+    for v in versions::all()? {
+        let number = v.number;
+        let interop = format!("cuda-{number},interop");
+        let modules = format!("cuda-{number},profiler,gl,egl,vdpau");
+        if v.tags.iter().any(|t| t == "anchor") {
+            let features = interop.clone();
+            steps.push(step(format!("clippy, cuda-{number}"), move |setup| {
+                let args = [
+                    "clippy",
+                    "--workspace",
+                    "--all-targets",
+                    "--no-default-features",
+                    "--features",
+                    features.as_str(),
+                    "--",
+                    "-D",
+                    "warnings",
+                ];
+                cargo(&args, Some(setup.link_dir(number)))
+            }));
+            steps.push(step(format!("tests, cuda-{number}"), move |setup| {
+                let link = Some(setup.link_dir(number));
+                cargo(
+                    &[
+                        "test",
+                        "-p",
+                        "cuda-driver-sys",
+                        "--no-default-features",
+                        "--features",
+                        modules.as_str(),
+                        "--tests",
+                    ],
+                    link,
+                )?;
+                // --nocapture: the ABI tests print what they compared (counts per version) into
+                // the log.
+                cargo(
+                    &[
+                        "test",
+                        "--no-default-features",
+                        "--features",
+                        interop.as_str(),
+                        "--all-targets",
+                        "--",
+                        "--nocapture",
+                    ],
+                    link,
+                )
+            }));
+        } else {
+            let heading = format!("clippy (cuda-driver-sys), layout, constants, prototypes, C spellings and table, cuda-{number} with the interop modules");
+            steps.push(step(heading, move |setup| {
+                let link = Some(setup.link_dir(number));
+                cargo(
+                    &[
+                        "clippy",
+                        "-p",
+                        "cuda-driver-sys",
+                        "--no-default-features",
+                        "--features",
+                        modules.as_str(),
+                        "--",
+                        "-D",
+                        "warnings",
+                    ],
+                    link,
+                )?;
+                let probes = [
+                    "--test",
+                    "layout",
+                    "--test",
+                    "constants",
+                    "--test",
+                    "prototypes",
+                    "--test",
+                    "driver",
+                    "--test",
+                    "table",
+                    "--test",
+                    "interop",
+                ];
+                let args = [
+                    &[
+                        "test",
+                        "-p",
+                        "cuda-driver-tests",
+                        "--no-default-features",
+                        "--features",
+                        interop.as_str(),
+                    ][..],
+                    &probes,
+                    &["--", "--nocapture"],
+                ];
+                cargo(&args.concat(), link)
+            }));
+        }
+    }
+    Ok(steps)
+}
+
+/// `cargo ARGS`, linking against `link` if given (else the driver library of the environment).
+fn cargo(args: &[&str], link: Option<&Path>) -> Result {
+    let mut cargo = process::command("cargo");
+    cargo.args(args);
+    if let Some(dir) = link {
+        cargo.env("CUDA_LIBRARY_PATH", dir);
+    }
+    process::run(&mut cargo)
+}
+
+/// Builds the `table` test with `args` (`cargo test --no-run`, its output kept out of the log) and
+/// returns its path as cargo names it.
+fn build_table_test(args: &[&str], link: &Path) -> Result<String> {
+    let mut build = process::command("cargo");
+    build.arg("test").args(args).arg("--no-run");
+    build.env("CUDA_LIBRARY_PATH", link);
+    let out = build
+        .output()
+        .map_err(|e| format!("{}: {e}", process::describe(&build)))?;
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let binary = imports::table_test_binary(&text)
+        .filter(|b| is_executable(&root().join(b)))
+        .ok_or(format!(
+            "no table test binary from {}",
+            process::describe(&build)
+        ))?;
+    Ok(binary.to_string())
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// The table-only build of `version` with the interop modules (their functions are table slots
+/// too: interop.rs) imports no driver symbol but the table's, loads libcuda.so.1, and its tests
+/// run on the 535 driver.
+fn table_only_on_535(setup: &Setup, version: u32) -> Result {
+    let features = format!("cuda-{version},table-only,interop");
+    let args = [
+        "--no-default-features",
+        "--features",
+        &features,
+        "--test",
+        "table",
+        "--test",
+        "interop",
+    ];
+    // (The C twins, which the tests' build script also builds, link the header's symbols: the
+    // stub for a header newer than the driver.)
+    let link = setup.link_dir(version);
+    cargo(
+        &[&["clippy"], &args[..], &["--", "-D", "warnings"]].concat(),
+        Some(link),
+    )?;
+    cargo(&[&["test"], &args[..]].concat(), Some(link))?;
+    let binary = build_table_test(&args, link)?;
+    let symbols = imports::driver_symbols(&root().join(&binary))?;
+    println!(
+        "driver symbols imported by {binary}: {}",
+        imports::shown(&symbols)
+    );
+    if !imports::loads_libcuda(&root().join(&binary))? {
+        return Err("the binary does not load libcuda.so.1".into());
+    }
+    let allowed = [
+        "cuGetProcAddress_v2",
+        "cuDriverGetVersion",
+        "cuGetErrorName",
+        "cuGetErrorString",
+    ];
+    if let Some(s) = symbols.iter().find(|s| !allowed.contains(&s.as_str())) {
+        return Err(format!("table-only binary imports {s}").into());
+    }
+    if !symbols.iter().any(|s| s == "cuGetProcAddress_v2") {
+        return Err("no cuGetProcAddress_v2 import: the check saw nothing".into());
+    }
+    Ok(())
+}
+
+/// The table-only build of the 11.x `version` imports cuGetProcAddress (v1), not its _v2, starts
+/// on Debian bullseye's 470 driver and resolves what that driver has.
+fn table_only_on_470(setup: &Setup, version: u32) -> Result {
+    let features = format!("cuda-{version},table-only");
+    let args = [
+        "--no-default-features",
+        "--features",
+        &features,
+        "--test",
+        "table",
+    ];
+    let link = setup.link_dir(version);
+    cargo(
+        &[&["clippy"], &args[..], &["--", "-D", "warnings"]].concat(),
+        Some(link),
+    )?;
+    let binary = build_table_test(&args, link)?;
+    let symbols = imports::driver_symbols(&root().join(&binary))?;
+    println!(
+        "driver symbols imported by {binary}: {}",
+        imports::shown(&symbols)
+    );
+    if !symbols.iter().any(|s| s == "cuGetProcAddress") {
+        return Err("no cuGetProcAddress (v1) import".into());
+    }
+    if symbols.iter().any(|s| s == "cuGetProcAddress_v2") {
+        return Err("an 11.x build imports cuGetProcAddress_v2".into());
+    }
+    let driver_470 =
+        std::env::var_os("CUDA_DRIVER_470").ok_or("fetch-deps set no CUDA_DRIVER_470")?;
+    process::run(
+        process::command(root().join(&binary))
+            .args([
+                "--exact",
+                "table_resolves_what_the_driver_has_and_names_the_rest",
+                "--nocapture",
+            ])
+            .env("LD_LIBRARY_PATH", driver_470),
+    )
+}

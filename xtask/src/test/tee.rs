@@ -1,0 +1,82 @@
+//! The test task's log: everything it and the commands it runs print, on the terminal and in
+//! `target/ci-test.log`; and the total of the tests that passed, from the log's
+//! `test result: ok. N passed; ...` lines.
+
+use crate::process::{self, root};
+use crate::Result;
+use std::io::{BufRead, BufReader, Write};
+use std::time::Instant;
+
+/// The log, relative to the workspace root.
+pub const LOG: &str = "target/ci-test.log";
+/// What the summary lines start with (the words CI's log is compared by).
+const PREFIX: &str = "ci/test.sh";
+
+/// Runs this program with `args` (the task, marked as teed), its standard output and error merged
+/// into one pipe that this process copies to the terminal and the log; then the summary lines.
+pub fn run(args: &[&str], summary: &str) -> Result {
+    let started = Instant::now();
+    let path = root().join(LOG);
+    std::fs::create_dir_all(root().join("target"))?;
+    let mut log = std::fs::File::create(&path).map_err(|e| format!("{LOG}: {e}"))?;
+    let (reader, writer) = std::io::pipe()?;
+    let mut child = {
+        // Dropped at the end of the block: its copies of the pipe's writing end, which would keep
+        // the reader from ever seeing the end.
+        let mut command = process::command(std::env::current_exe()?);
+        command
+            .args(args)
+            .stdout(writer.try_clone()?)
+            .stderr(writer);
+        command
+            .spawn()
+            .map_err(|e| format!("{}: {e}", process::describe(&command)))?
+    };
+    let mut passed = 0;
+    let mut stdout = std::io::stdout();
+    let mut line = Vec::new();
+    let mut reader = BufReader::new(reader);
+    while reader.read_until(b'\n', &mut line)? > 0 {
+        stdout.write_all(&line)?;
+        log.write_all(&line)?;
+        passed += passed_in(&String::from_utf8_lossy(&line));
+        line.clear();
+    }
+    let status = child.wait()?;
+    if !status.success() {
+        return Err(format!("a check failed: its output is above and in {LOG}").into());
+    }
+    let s = started.elapsed().as_secs();
+    let lines = format!(
+        "{PREFIX}: {summary}\n{PREFIX}: {passed} passed, 0 failed, in {} min {} s\n",
+        s / 60,
+        s % 60
+    );
+    stdout.write_all(lines.as_bytes())?;
+    log.write_all(lines.as_bytes())?;
+    Ok(())
+}
+
+/// The count of `test result: ok. N passed; ...` (the libtest summary of one test binary); 0 for
+/// any other line.
+fn passed_in(line: &str) -> u64 {
+    line.strip_prefix("test result: ok. ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::passed_in;
+
+    #[test]
+    fn counts_of_passing_binaries_only() {
+        let ok = "test result: ok. 13 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 2.09s\n";
+        assert_eq!(passed_in(ok), 13);
+        assert_eq!(passed_in("test result: ok. 0 passed; 0 failed;"), 0);
+        assert_eq!(passed_in("test result: FAILED. 3 passed; 1 failed;"), 0);
+        assert_eq!(passed_in("  test result: ok. 3 passed;"), 0);
+        assert_eq!(passed_in("running 3 tests"), 0);
+    }
+}

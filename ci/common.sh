@@ -1,6 +1,6 @@
-# Sourced by ci/bad-input.sh, ci/dynamic-check.sh and ci/gpu-bundle.sh with two words, the prefix
-# of the script's step headings and that of its failure lines (`. "$(dirname "$0")/common.sh"
-# "bad input" bad-input`): strict mode, the repository root as working folder, the environment of
+# Sourced by ci/gpu-bundle.sh (the tasks written in Rust have these in xtask/src/checks.rs and
+# cargo_json.rs) with two words, the prefix of the script's step headings and that of its failure
+# lines (`. "$(dirname "$0")/common.sh" gpu-bundle gpu-bundle`): strict mode, the repository root as working folder, the environment of
 # the fetched dependencies (ci/fetch-deps.sh), and
 # - `step WORDS...`: a heading; `fail WORDS...`: a line on stderr, then exit 1;
 # - `artifacts`: cargo's JSON messages on stdin, one line per artifact out: `KIND NAME PATH` for

@@ -2,16 +2,28 @@
 //! in the workspace (the alias is in `.cargo/config.toml`). `cargo xtask` lists the tasks.
 //!
 //! Each task is a module with one job; the shared parts are [`process`] (running commands),
-//! [`steps`] (progress headings with per-step times), [`versions`] (the version list) and
-//! [`deps`] (the fetched test dependencies). A task not yet written in Rust runs its script under
+//! [`steps`] (progress headings with per-step times), [`versions`] (the version list),
+//! [`deps`] (the fetched test dependencies), [`checks`] (what the test checks share: headings,
+//! scratch folders, the driver versions), [`capture`] (keeping what a command prints),
+//! [`cargo_json`] (the executables a cargo build made) and [`dependents`] (what the checks of
+//! cuda-driver-sys 0.3's dependents share). A task not yet written in Rust runs its script under
 //! `ci/`.
 
 mod artifacts;
+mod bad_input;
 mod build_cost;
+mod capture;
+mod cargo_json;
+mod checks;
+mod dependent_0_3_check;
+mod dependent_check;
+mod dependents;
 mod deps;
 mod doc_check;
+mod dynamic_check;
 mod fetch_deps;
 mod files;
+mod first_run;
 mod gen_ptx;
 mod gpu_bundle;
 mod gpu_run;
@@ -21,11 +33,13 @@ mod package_check;
 mod pinned_crate;
 mod process;
 mod regenerate;
+mod rustacuda_check;
 mod rustacuda_run;
 mod scratch;
 mod steps;
 mod stub_libcuda;
 mod test;
+mod twins_smoke;
 mod versions;
 
 use std::process::ExitCode;
@@ -76,37 +90,37 @@ const TASKS: &[Task] = &[
         name: "dynamic-check",
         usage: "",
         about: "dynamic-loading: binaries that link no driver library, with the 535 library and with none",
-        run: Run::Script("ci/dynamic-check.sh"),
+        run: Run::Rust(dynamic_check::run),
     },
     Task {
         name: "bad-input",
         usage: "",
         about: "bad input: result codes against C, the first-call race, faulty libraries, bad build environments",
-        run: Run::Script("ci/bad-input.sh"),
+        run: Run::Rust(bad_input::run),
     },
     Task {
         name: "first-run",
         usage: "",
         about: "a fresh clone runs every example with only a driver, under every version feature",
-        run: Run::Script("ci/first-run.sh"),
+        run: Run::Rust(first_run::run),
     },
     Task {
         name: "twins-smoke",
         usage: "",
         about: "the examples' C twins built with g++ and run on the driver library",
-        run: Run::Script("ci/twins-smoke.sh"),
+        run: Run::Rust(twins_smoke::run),
     },
     Task {
         name: "dependent-check",
         usage: "",
         about: "a crate depending on cuda-driver-sys builds with no CUDA and no libclang",
-        run: Run::Script("ci/dependent-check.sh"),
+        run: Run::Rust(dependent_check::run),
     },
     Task {
         name: "rustacuda-check",
         usage: "[--bundle DIR]",
         about: "rustacuda 0.1.3 built on this crate, its tests run as on cuda-driver-sys 0.3.0",
-        run: Run::Script("ci/rustacuda-check.sh"),
+        run: Run::Rust(rustacuda_check::run),
     },
     Task {
         name: "rustacuda-run",
@@ -118,7 +132,7 @@ const TASKS: &[Task] = &[
         name: "dependent-0-3-check",
         usage: "",
         about: "a program written for cuda-driver-sys 0.3.0 builds and prints the same on this crate",
-        run: Run::Script("ci/dependent-0-3-check.sh"),
+        run: Run::Rust(dependent_0_3_check::run),
     },
     Task {
         name: "pinned-crate",

@@ -17,7 +17,39 @@ pub const TAGS: &[(&str, &str)] = &[
     ),
     (
         "dependents",
-        "the dependents' checks (first run, rustacuda, the 0.3 program) build with it",
+        "the dependents' checks (first run, rustacuda, the 0.3 program) build with it, and the \
+         examples' C twins compile against it (twins-smoke)",
+    ),
+    (
+        "driver",
+        "the version of the driver library the tests run on (Debian's 535; exactly one): \
+         builds for a newer header link the stub library",
+    ),
+    (
+        "old-driver",
+        "the 11.x check builds with it: a table-only binary that imports cuGetProcAddress (v1) \
+         and starts on Debian bullseye's 470 driver (CUDA 11.4); dynamic-check and bad-input run \
+         their builds of it there too",
+    ),
+    (
+        "ctx-create-v4",
+        "doc-check documents cuCtxCreate with it: the first header whose cuCtxCreate is \
+         cuCtxCreate_v4, which the driver lacks: from it on, the examples of first-run link the \
+         stub library and rustacuda-check's builds run only on a GPU",
+    ),
+    (
+        "ahead-of-driver",
+        "dynamic-check builds it with dynamic-loading and runs it on the driver, which lacks some \
+         of its functions (they return CUDA_ERROR_NOT_FOUND)",
+    ),
+    (
+        "toolkit",
+        "first-run's toolkit root holds its headers with the CUDA 12 runtime and builds its C \
+         twins (a 12.x version, exactly one)",
+    ),
+    (
+        "dependent-crate",
+        "dependent-check's crate enables its feature and checks DEP_CUDA_VERSION (exactly one)",
     ),
     (
         "cudart",
@@ -50,24 +82,9 @@ pub const TAGS: &[(&str, &str)] = &[
         "the GPU bundle carries its driver, table and dynamic tests built with `dynamic-loading`",
     ),
     (
-        "driver",
-        "the version of the driver library the tests run on (Debian's 535; exactly one): \
-         builds for a newer header link the stub library",
-    ),
-    (
         "table-only",
         "the table-only check builds with it: a header newer than the driver, whose binary \
          imports only the table's symbols and runs on the driver",
-    ),
-    (
-        "old-driver",
-        "the 11.x check builds with it: a table-only binary that imports cuGetProcAddress (v1) \
-         and starts on Debian bullseye's 470 driver (CUDA 11.4)",
-    ),
-    (
-        "ctx-create-v4",
-        "doc-check documents cuCtxCreate with it: the first header whose cuCtxCreate is \
-         cuCtxCreate_v4",
     ),
 ];
 

@@ -1,0 +1,95 @@
+//! The comparison of two builds' outcomes (rustacuda-run's `KIND NAME ok|FAILED` lines).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+/// The tests listed in the expected-differences file (`KIND NAME` lines after `#` comments).
+pub fn expected(text: &str) -> BTreeSet<String> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The tests (`KIND NAME`) whose outcome differs between `a` and `b`, or that only one has.
+pub fn differing(a: &str, b: &str) -> BTreeSet<String> {
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for line in a.lines().chain(b.lines()) {
+        *seen.entry(line).or_default() += 1;
+    }
+    seen.into_iter()
+        .filter(|(_, n)| *n == 1)
+        .map(|(line, _)| test_of(line).to_string())
+        .collect()
+}
+
+/// An outcome line without its outcome word.
+fn test_of(line: &str) -> &str {
+    match line.rsplit_once(' ') {
+        Some((test, word)) if word.bytes().all(|b| b.is_ascii_alphabetic()) => test,
+        _ => line,
+    }
+}
+
+/// The number of tests that passed.
+pub fn passed(outcomes: &str) -> usize {
+    outcomes.lines().filter(|l| l.ends_with(" ok")).count()
+}
+
+/// What a mismatch shows: each test listed whose outcome is the same, each that differs unlisted,
+/// and the outcome lines of every differing test in each outcomes file (`<file>:<line>`).
+pub fn report(
+    expected: &BTreeSet<String>,
+    differ: &BTreeSet<String>,
+    files: &[(PathBuf, &str)],
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    for t in expected.difference(differ) {
+        lines.push(format!("listed, same outcome: {t}"));
+    }
+    for t in differ.difference(expected) {
+        lines.push(format!("differs: {t}"));
+    }
+    for (file, outcomes) in files {
+        for line in outcomes.lines() {
+            if differ.iter().any(|t| line.contains(t.as_str())) {
+                lines.push(format!("{}:{line}", file.display()));
+            }
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = "unit a ok\nunit b FAILED\nunit c ok\n";
+
+    #[test]
+    fn outcomes_that_differ_are_found() {
+        let ours = "unit a ok\nunit b ok\nunit c ok\nunit d ok\n";
+        let differ = differing(BASE, ours);
+        assert_eq!(differ, ["unit b", "unit d"].map(String::from).into());
+        assert_eq!(passed(ours), 4);
+        assert!(differing(BASE, BASE).is_empty());
+    }
+
+    #[test]
+    fn a_listed_test_with_the_same_outcome_is_reported() {
+        let expected = expected("# why\nunit b\n");
+        assert_ne!(differing(BASE, BASE), expected);
+        let lines = report(&expected, &differing(BASE, BASE), &[("o".into(), BASE)]);
+        assert_eq!(lines, ["listed, same outcome: unit b"]);
+        let ours = "unit a ok\nunit b FAILED\nunit c FAILED\n";
+        let lines = report(&expected, &differing(BASE, ours), &[("o".into(), ours)]);
+        assert_eq!(
+            lines,
+            [
+                "listed, same outcome: unit b",
+                "differs: unit c",
+                "o:unit c FAILED"
+            ]
+        );
+    }
+}

@@ -1,10 +1,10 @@
-//! What the test tasks share: their `=== what: step` headings, a scratch folder, and the roles
+//! What the test tasks share: their `=== what: step` headings and the roles
 //! the version list gives versions in them (the driver library the tests run on, the stub rule).
 
 use crate::process::root;
 use crate::versions;
 use crate::Result;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// A task's step headings, `\n=== <prefix>: <what>` (untimed: the task's caller times the task).
 pub struct Headings(pub &'static str);
@@ -76,30 +76,6 @@ pub fn stems(folder: &str, extension: &str) -> Result<Vec<String>> {
     }
     names.sort();
     Ok(names)
-}
-
-/// A fresh folder under the system's temporary folder, removed with everything in it when dropped.
-pub struct Scratch(PathBuf);
-
-impl Scratch {
-    /// Makes `<tmp>/xtask-<what>-<process id>`.
-    pub fn new(what: &str) -> Result<Self> {
-        let path = std::env::temp_dir().join(format!("xtask-{what}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(Scratch(path))
-    }
-
-    /// The folder.
-    pub fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// The value of the environment variable `name`; an error naming `what` it should hold if it is

@@ -22,12 +22,13 @@ mod builds;
 use crate::artifacts::{self, Artifact};
 use crate::files::{copy, copy_files, create_dir, write};
 use crate::gpu_run::checks::Checks;
+use crate::scratch::Scratch;
 use crate::versions::dotted;
 use crate::{deps, process, Result};
 use builds::{Build, Versions};
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Runs the task.
 pub fn run(args: &[String]) -> Result {
@@ -257,15 +258,13 @@ fn runner(out: &Path, versions: &Versions) -> Result {
     write(&out.join("checks"), &checks.render())
 }
 
-/// A stub libcuda.so.1 in a temporary folder, removed when dropped.
-struct Stub(PathBuf);
+/// A stub libcuda.so.1 in a scratch folder, removed when dropped.
+struct Stub(Scratch);
 
 impl Stub {
     fn new() -> Result<Self> {
-        let dir =
-            std::env::temp_dir().join(format!("xtask-gpu-bundle-stub-{}", std::process::id()));
-        create_dir(&dir)?;
-        crate::run_task("stub-libcuda", &[&dir.to_string_lossy()])?;
+        let dir = Scratch::new("gpu-bundle-stub")?;
+        crate::run_task("stub-libcuda", &[&dir.path().to_string_lossy()])?;
         Ok(Stub(dir))
     }
 
@@ -277,15 +276,9 @@ impl Stub {
             .arg("--message-format=json")
             .args(&build.args);
         if build.stub {
-            cargo.env("CUDA_LIBRARY_PATH", &self.0);
+            cargo.env("CUDA_LIBRARY_PATH", self.0.path());
         }
         cargo
-    }
-}
-
-impl Drop for Stub {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
     }
 }
 

@@ -16,24 +16,9 @@ impl Headings {
     }
 }
 
-/// The one version tagged `tag`.
-pub fn tagged_one(tag: &str) -> Result<u32> {
-    match versions::tagged(tag)?[..] {
-        [v] => Ok(v),
-        _ => Err(
-            format!("cuda-driver-sys/versions.txt: not exactly one version tagged `{tag}`").into(),
-        ),
-    }
-}
-
-/// `12.9` for 12090: a `CUDA_VERSION` as CUDA's releases are named.
-pub fn dotted(version: u32) -> String {
-    format!("{}.{}", version / 1000, version % 1000 / 10)
-}
-
 /// The `CUDA_VERSION` that the driver library the tests run on (Debian's 535) reports.
 pub fn driver() -> Result<u32> {
-    tagged_one("driver")
+    versions::the_one("driver")
 }
 
 /// The `CUDA_VERSION` that Debian bullseye's 470 driver library reports (CUDA 11.4): the tests
@@ -50,7 +35,7 @@ pub fn links_stub(version: u32) -> Result<bool> {
 /// Whether the header `version` binds cuCtxCreate as cuCtxCreate_v4, which the 535 driver lacks:
 /// a program that creates a context stops at start there.
 pub fn binds_ctx_create_v4(version: u32) -> Result<bool> {
-    Ok(version >= tagged_one("ctx-create-v4")?)
+    Ok(version >= versions::the_one("ctx-create-v4")?)
 }
 
 /// Sets, for every command run after, what the tests expect of the driver library without a GPU:
@@ -84,16 +69,5 @@ pub fn env_path(name: &str, what: &str) -> Result<PathBuf> {
     match std::env::var_os(name) {
         Some(v) if !v.is_empty() => Ok(PathBuf::from(v)),
         _ => Err(format!("{name} is not set: {what}").into()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn versions_are_dotted_as_releases() {
-        assert_eq!(super::dotted(12090), "12.9");
-        assert_eq!(super::dotted(11040), "11.4");
-        assert_eq!(super::dotted(13000), "13.0");
-        assert_ne!(super::dotted(12100), "12.1");
     }
 }

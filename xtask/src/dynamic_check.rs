@@ -19,10 +19,11 @@ mod binary;
 
 use crate::capture::tee;
 use crate::cargo_json::{self, Executable};
-use crate::checks::{dotted, env_path, expect_535_driver, links_stub, stems, tagged_one};
+use crate::checks::{env_path, expect_535_driver, links_stub, stems};
 use crate::checks::{Headings, DRIVER_470};
 use crate::process;
 use crate::scratch::Scratch;
+use crate::versions::{dotted, the_one};
 use crate::{deps, run_task, Result};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -40,9 +41,9 @@ struct Config {
 }
 
 fn configs() -> Result<Vec<Config>> {
-    let default = tagged_one("default")?;
-    let ahead = tagged_one("ahead-of-driver")?;
-    let old = tagged_one("old-driver")?;
+    let default = the_one("default")?;
+    let ahead = the_one("ahead-of-driver")?;
+    let old = the_one("old-driver")?;
     let config = |name: String, version, features: &str, examples| Config {
         name,
         version,
@@ -222,7 +223,7 @@ fn check(config: &Config, link: &Path) -> Result {
                 .arg("--nocapture"),
         )?;
     }
-    if config.version == tagged_one("old-driver")? {
+    if config.version == the_one("old-driver")? {
         on_470(name, bin("table")?)?;
     }
     Ok(())

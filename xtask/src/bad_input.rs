@@ -114,6 +114,7 @@ fn test_binary(features: &str, test: &str) -> Result<PathBuf> {
         cargo_json::built(cargo_test(features, test).args(["--no-run", "--message-format=json"]))
             .map_err(|_| not_built())?;
     built
+        .executables
         .into_iter()
         .find(|e| e.kind == "test" && e.name == test)
         .map(|e| e.path)

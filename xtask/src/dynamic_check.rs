@@ -162,7 +162,11 @@ fn check(config: &Config, link: &Path) -> Result {
             .args(&tests)
             .stderr(Stdio::inherit()),
     )?;
-    let bins: HashMap<String, PathBuf> = built.into_iter().map(|e| (e.name, e.path)).collect();
+    let bins: HashMap<String, PathBuf> = built
+        .executables
+        .into_iter()
+        .map(|e| (e.name, e.path))
+        .collect();
     let bin = |t: &str| {
         bins.get(t)
             .filter(|p| p.is_file())
@@ -178,6 +182,7 @@ fn check(config: &Config, link: &Path) -> Result {
                 .args(["--examples", "--message-format=json"])
                 .stderr(Stdio::inherit()),
         )?
+        .executables
         .into_iter()
         .filter(|e| e.kind == "example")
         .collect();

@@ -82,7 +82,7 @@ impl Builder {
                 .stderr(Stdio::inherit()),
         )
         .map_err(|_| failed())?;
-        for e in built {
+        for e in built.executables {
             let to = match e.kind.as_str() {
                 "lib" => dest.join("tests/unit"),
                 "test" => dest.join("tests").join(&e.name),

@@ -104,7 +104,7 @@ pub struct Version {
 /// The versions of `cuda-driver-sys/versions.txt`, oldest first.
 pub fn all() -> Result<Vec<Version>> {
     let path = root().join("cuda-driver-sys/versions.txt");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::files::read(&path)?;
     parse(&text).map_err(|e| format!("{}: {e}", path.display()).into())
 }
 

@@ -18,6 +18,7 @@
 
 mod pages;
 
+use crate::files::{read, write};
 use crate::process::{self, root};
 use crate::{versions, Result};
 use pages::{lacking, negated_badges, repeated, replace_first};
@@ -406,14 +407,6 @@ fn control(what: &str, findings: &[String]) -> Result {
         .ok_or(format!("control: the check passes a page with {what}"))?;
     println!("doc-check: control: {what}: {first}");
     Ok(())
-}
-
-fn read(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()).into())
-}
-
-fn write(path: &Path, text: &str) -> Result {
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()).into())
 }
 
 #[cfg(test)]

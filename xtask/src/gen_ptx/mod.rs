@@ -85,7 +85,7 @@ fn generate(tools: &Tools, kernels: &Path, out: &Path, check: bool) -> Result<bo
         }
         let ptx = nvrtc::compile(&tools.nvrtc, &kernels.join(source), &options)?;
         let path = out.join(format!("{name}.ptx"));
-        std::fs::write(&path, &ptx).map_err(|e| format!("{}: {e}", path.display()))?;
+        crate::files::write(&path, &ptx)?;
         if !check {
             log(&format!("wrote examples/kernels/{name}.ptx"));
         } else if std::fs::read(kernels.join(format!("{name}.ptx")))

@@ -245,7 +245,7 @@ fn runner(out: &Path, versions: &Versions) -> Result {
             .chain(versions.examples.last().map(u32::to_string))
             .collect(),
     };
-    write(&out.join("checks"), &checks.render())
+    write(&out.join("checks"), checks.render())
 }
 
 /// A stub libcuda.so.1 in a scratch folder, removed when dropped.

@@ -313,17 +313,12 @@ fn build_table_test(args: &[&str], link: &Path) -> Result<String> {
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     let binary = imports::table_test_binary(&text)
-        .filter(|b| is_executable(&root().join(b)))
+        .filter(|b| crate::files::executable(&root().join(b)))
         .ok_or(format!(
             "no table test binary from {}",
             process::describe(&build)
         ))?;
     Ok(binary.to_string())
-}
-
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// The table-only build of `version` with the interop modules (their functions are table slots

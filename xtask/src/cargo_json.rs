@@ -1,7 +1,7 @@
 //! Cargo's JSON messages (`--message-format=json`): the executables a build made, and the
 //! `OUT_DIR` of the tests' build script (package `cuda-driver-tests`: the C twins).
 
-use crate::process::describe;
+use crate::process::{self, describe};
 use crate::Result;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -31,12 +31,8 @@ pub struct Built {
 /// and returns what it made. Its standard error goes where the caller set it (captured and
 /// dropped if not set).
 pub fn built(command: &mut Command) -> Result<Built> {
-    let out = command
-        .output()
-        .map_err(|e| format!("{}: {e}", describe(command)))?;
-    if !out.status.success() {
-        return Err(format!("{} failed ({})", describe(command), out.status).into());
-    }
+    let out = command.output().map_err(|e| process::error(command, e))?;
+    process::check(command, out.status)?;
     let messages = String::from_utf8(out.stdout)
         .map_err(|_| format!("{}: its output is not UTF-8", describe(command)))?;
     parse(&messages)

@@ -185,9 +185,7 @@ fn no_newer_items(msrv: &str, features: &str) -> Result {
         "--force-warn",
         "clippy::incompatible_msrv",
     ]);
-    let out = clippy
-        .output()
-        .map_err(|e| format!("{}: {e}", process::describe(&clippy)))?;
+    let out = clippy.output().map_err(|e| process::error(&clippy, e))?;
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     if !out.status.success() {

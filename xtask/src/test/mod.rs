@@ -307,9 +307,7 @@ fn build_table_test(args: &[&str], link: &Path) -> Result<String> {
     let mut build = process::command("cargo");
     build.arg("test").args(args).arg("--no-run");
     build.env("CUDA_LIBRARY_PATH", link);
-    let out = build
-        .output()
-        .map_err(|e| format!("{}: {e}", process::describe(&build)))?;
+    let out = build.output().map_err(|e| process::error(&build, e))?;
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     let binary = imports::table_test_binary(&text)

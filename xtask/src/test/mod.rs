@@ -301,6 +301,26 @@ fn cargo(args: &[&str], link: Option<&Path>) -> Result {
     process::run(&mut cargo)
 }
 
+/// `cargo clippy ARGS -- -D warnings`, linking against `link`.
+fn clippy(args: &[&str], link: &Path) -> Result {
+    cargo(
+        &[&["clippy"], args, &["--", "-D", "warnings"]].concat(),
+        Some(link),
+    )
+}
+
+/// Builds the `table` test with `args` (`cargo test --no-run`, its output kept out of the log),
+/// shows the driver symbols it imports, and returns its path as cargo names it and those symbols.
+fn table_test_imports(args: &[&str], link: &Path) -> Result<(String, Vec<String>)> {
+    let binary = build_table_test(args, link)?;
+    let symbols = imports::driver_symbols(&root().join(&binary))?;
+    println!(
+        "driver symbols imported by {binary}: {}",
+        imports::shown(&symbols)
+    );
+    Ok((binary, symbols))
+}
+
 /// Builds the `table` test with `args` (`cargo test --no-run`, its output kept out of the log) and
 /// returns its path as cargo names it.
 fn build_table_test(args: &[&str], link: &Path) -> Result<String> {
@@ -336,17 +356,9 @@ fn table_only_on_535(setup: &Setup, version: u32) -> Result {
     // (The C twins, which the tests' build script also builds, link the header's symbols: the
     // stub for a header newer than the driver.)
     let link = setup.link_dir(version);
-    cargo(
-        &[&["clippy"], &args[..], &["--", "-D", "warnings"]].concat(),
-        Some(link),
-    )?;
+    clippy(&args, link)?;
     cargo(&[&["test"], &args[..]].concat(), Some(link))?;
-    let binary = build_table_test(&args, link)?;
-    let symbols = imports::driver_symbols(&root().join(&binary))?;
-    println!(
-        "driver symbols imported by {binary}: {}",
-        imports::shown(&symbols)
-    );
+    let (binary, symbols) = table_test_imports(&args, link)?;
     if !imports::loads_libcuda(&root().join(&binary))? {
         return Err("the binary does not load libcuda.so.1".into());
     }
@@ -377,16 +389,8 @@ fn table_only_on_470(setup: &Setup, version: u32) -> Result {
         "table",
     ];
     let link = setup.link_dir(version);
-    cargo(
-        &[&["clippy"], &args[..], &["--", "-D", "warnings"]].concat(),
-        Some(link),
-    )?;
-    let binary = build_table_test(&args, link)?;
-    let symbols = imports::driver_symbols(&root().join(&binary))?;
-    println!(
-        "driver symbols imported by {binary}: {}",
-        imports::shown(&symbols)
-    );
+    clippy(&args, link)?;
+    let (binary, symbols) = table_test_imports(&args, link)?;
     if !symbols.iter().any(|s| s == "cuGetProcAddress") {
         return Err("no cuGetProcAddress (v1) import".into());
     }

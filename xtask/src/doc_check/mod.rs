@@ -230,30 +230,32 @@ impl Check {
         let text =
             std::fs::read_to_string(file).map_err(|_| format!("no page {}", file.display()))?;
         let missing = lacking(&text, facts);
-        if !missing.is_empty() {
-            return Err(format!("{} lacks: {} ", file.display(), missing.join(" ")).into());
-        }
-        println!(
-            "doc-check: {} shows its {} facts",
-            self.shown(file),
-            facts.len()
-        );
-        self.facts += facts.len();
-        Ok(())
+        let holds = format!("shows its {} facts", facts.len());
+        self.verdict(file, facts.len(), &missing, "lacks", &holds)
     }
 
     /// The page must hold each fact at most once.
     fn once(&mut self, file: &Path, facts: &[&str]) -> Result {
         let twice = repeated(&read(file)?, facts);
-        if !twice.is_empty() {
-            return Err(format!("{} repeats: {} ", file.display(), twice.join(" ")).into());
+        let holds = format!("says each of its {} lines once", facts.len());
+        self.verdict(file, facts.len(), &twice, "repeats", &holds)
+    }
+
+    /// An error `<file> <fault>: <faults>` if there are `faults`; else the line that the page
+    /// `holds` what it should, its `facts` counted.
+    fn verdict(
+        &mut self,
+        file: &Path,
+        facts: usize,
+        faults: &[String],
+        fault: &str,
+        holds: &str,
+    ) -> Result {
+        if !faults.is_empty() {
+            return Err(format!("{} {fault}: {} ", file.display(), faults.join(" ")).into());
         }
-        println!(
-            "doc-check: {} says each of its {} lines once",
-            self.shown(file),
-            facts.len()
-        );
-        self.facts += facts.len();
+        println!("doc-check: {} {holds}", self.shown(file));
+        self.facts += facts;
         Ok(())
     }
 

@@ -155,8 +155,9 @@ fn docs_rs(target_dir: &Path) -> std::process::Command {
     cargo
 }
 
-/// cuda-driver-sys's docs as docs.rs builds them with `features`, warnings denied.
-fn build(target_dir: &Path, features: &str) -> Result {
+/// `cargo rustdoc` of cuda-driver-sys's library with only `features`, as docs.rs runs it, into
+/// `target_dir`; rustdoc's own arguments follow.
+fn docs_rs_rustdoc(target_dir: &Path, features: &str) -> std::process::Command {
     let mut rustdoc = docs_rs(target_dir);
     rustdoc.args([
         "rustdoc",
@@ -164,31 +165,24 @@ fn build(target_dir: &Path, features: &str) -> Result {
         "cuda-driver-sys",
         "--lib",
         "--no-default-features",
-    ]);
-    rustdoc.args([
         "--features",
         features,
         "--",
         "--cfg",
         "docsrs",
-        "-D",
-        "warnings",
     ]);
-    process::run(&mut rustdoc)
+    rustdoc
+}
+
+/// cuda-driver-sys's docs as docs.rs builds them with `features`, warnings denied.
+fn build(target_dir: &Path, features: &str) -> Result {
+    process::run(docs_rs_rustdoc(target_dir, features).args(["-D", "warnings"]))
 }
 
 /// rustdoc --show-coverage's total: the documented public items and their share, which must be
 /// 100%.
 fn coverage(target: &Path, features: &str) -> Result<(String, String)> {
-    let mut rustdoc = docs_rs(&target.join("coverage"));
-    rustdoc.args([
-        "rustdoc",
-        "-p",
-        "cuda-driver-sys",
-        "--lib",
-        "--no-default-features",
-    ]);
-    rustdoc.args(["--features", features, "--", "--cfg", "docsrs"]);
+    let mut rustdoc = docs_rs_rustdoc(&target.join("coverage"), features);
     rustdoc.args(["-Z", "unstable-options", "--show-coverage"]);
     let out = rustdoc.output().map_err(|e| format!("rustdoc: {e}"))?;
     let text =

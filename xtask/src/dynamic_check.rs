@@ -22,9 +22,9 @@ use crate::cargo_json::{self, Executable};
 use crate::checks::{env_path, expect_535_driver, links_stub, stems};
 use crate::checks::{Headings, DRIVER_470};
 use crate::process;
-use crate::scratch::Scratch;
+use crate::stub_libcuda;
 use crate::versions::{dotted, the_one};
-use crate::{deps, run_task, Result};
+use crate::{deps, Result};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -71,8 +71,7 @@ pub fn run(args: &[String]) -> Result {
     deps::use_fetched(&[])?;
     expect_535_driver()?;
     // The headers newer than the 535 driver: their C twins link a stub (run: the real one).
-    let stub = Scratch::new("dynamic-check-stub")?;
-    run_task("stub-libcuda", &[&stub.path().to_string_lossy()])?;
+    let stub = stub_libcuda::in_scratch("dynamic-check-stub")?;
 
     HEADINGS.step("no driver library in this machine's loader cache");
     let cache = process::output(process::command("ldconfig").arg("-p"))?;

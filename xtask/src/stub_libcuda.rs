@@ -7,9 +7,18 @@
 //! `cargo run` and `cargo test`). `CC` names the target's C compiler (`cc` by default).
 
 use crate::process::{self, root};
+use crate::scratch::Scratch;
 use crate::Result;
 use std::collections::BTreeSet;
 use std::path::Path;
+
+/// The stub library made by this task in a scratch folder named for `what` (removed when
+/// dropped), for a task's builds to link against.
+pub fn in_scratch(what: &str) -> Result<Scratch> {
+    let dir = Scratch::new(what)?;
+    crate::run_task("stub-libcuda", &[&dir.path().to_string_lossy()])?;
+    Ok(dir)
+}
 
 /// `cargo xtask stub-libcuda DIR`.
 pub fn run(args: &[String]) -> Result {

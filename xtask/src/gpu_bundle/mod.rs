@@ -23,6 +23,7 @@ use crate::cargo_json::{self, Built, Executable};
 use crate::files::{copy, copy_files, create_dir, write};
 use crate::gpu_run::checks::Checks;
 use crate::scratch::Scratch;
+use crate::stub_libcuda;
 use crate::versions::dotted;
 use crate::{deps, process, Result};
 use builds::{Build, Versions};
@@ -253,9 +254,7 @@ struct Stub(Scratch);
 
 impl Stub {
     fn new() -> Result<Self> {
-        let dir = Scratch::new("gpu-bundle-stub")?;
-        crate::run_task("stub-libcuda", &[&dir.path().to_string_lossy()])?;
-        Ok(Stub(dir))
+        Ok(Stub(stub_libcuda::in_scratch("gpu-bundle-stub")?))
     }
 
     /// `cargo <args>` of `build`, with JSON messages, linked against this stub where `build` says.

@@ -14,6 +14,7 @@ mod tee;
 use crate::process::{self, root};
 use crate::scratch::Scratch;
 use crate::steps::Steps;
+use crate::stub_libcuda;
 use crate::{deps, run_task, versions, Result};
 use std::path::{Path, PathBuf};
 
@@ -79,8 +80,7 @@ impl Setup {
         let library = std::env::var_os("CUDA_LIBRARY_PATH")
             .ok_or("fetch-deps set no CUDA_LIBRARY_PATH")?
             .into();
-        let stub = Scratch::new("stub-libcuda")?;
-        run_task("stub-libcuda", &[&stub.path().display().to_string()])?;
+        let stub = stub_libcuda::in_scratch("stub-libcuda")?;
         // The first run's and the platforms' builds link against it too.
         std::env::set_var("CUDA_STUB_LIBRARY_PATH", stub.path());
         Ok(Setup {

@@ -10,6 +10,7 @@
 #[allow(dead_code)]
 mod deps;
 mod fetch_deps;
+mod platforms;
 mod process;
 #[allow(dead_code)]
 mod steps;
@@ -147,7 +148,7 @@ const TASKS: &[Task] = &[
         name: "platforms",
         usage: "[--all-versions | VERSION ...]",
         about: "aarch64 Linux and x86-64 Windows: probes per target, the tests under qemu and wine",
-        run: Run::Script("ci/platforms.sh"),
+        run: Run::Rust(platforms::run),
     },
     Task {
         name: "gpu-bundle",

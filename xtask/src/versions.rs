@@ -27,6 +27,16 @@ pub const TAGS: &[(&str, &str)] = &[
         "cudart-arm64",
         "its runtime wheel gives the aarch64 CUDA runtime: the oldest built for aarch64",
     ),
+    (
+        "driver",
+        "the version Debian's 535 driver library (amd64 and arm64) reports: the tests \
+         expect it, and builds for newer headers link a stub library",
+    ),
+    (
+        "aarch64",
+        "the workspace's tests built for aarch64 Linux run under qemu for it: the newest of CUDA \
+         12 and of CUDA 13 (each about 100 s under qemu)",
+    ),
 ];
 
 /// One line of the version list.

@@ -1,7 +1,9 @@
-/* ci/platforms.sh's driver probe: loads the driver library named by argv[1] with dlopen and prints
- * what cuInit, cuDriverGetVersion, cuGetErrorName and cuGetProcAddress answer, then, for every
- * symbol named on stdin (one a line), whether the library exports it. Built for x86-64 and for
- * aarch64 (run under qemu-aarch64): the two outputs must be the same. */
+/* The platforms task's driver probe (xtask/src/platforms/arm64_driver.rs): loads the driver
+ * library named by argv[1] with dlopen and prints what cuInit, cuDriverGetVersion,
+ * cuGetErrorName and cuGetProcAddress answer, then, for every symbol named on stdin (one a line),
+ * whether the library exports it. Built for x86-64 and for aarch64 (run under qemu-aarch64): the
+ * two outputs must be the same. DRIVER_VERSION (-DDRIVER_VERSION=...): the CUDA version the
+ * driver library reports, asked of cuGetProcAddress. */
 #include <cuda.h>
 #include <dlfcn.h>
 #include <stdio.h>
@@ -47,13 +49,13 @@ int main(int argc, char **argv) {
     printf("cuDriverGetVersion = %d, version %d\n", (int)r, v);
     void *pfn = NULL;
     CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    r = proc_address("cuMemAlloc", &pfn, 12020, CU_GET_PROC_ADDRESS_DEFAULT, &status);
-    printf("cuGetProcAddress_v2(cuMemAlloc, 12020) = %d, status %d, %s\n", (int)r, (int)status,
-           pfn ? "a function" : "no function");
+    r = proc_address("cuMemAlloc", &pfn, DRIVER_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status);
+    printf("cuGetProcAddress_v2(cuMemAlloc, %d) = %d, status %d, %s\n", DRIVER_VERSION, (int)r,
+           (int)status, pfn ? "a function" : "no function");
     pfn = NULL;
-    r = proc_address("cuNoSuchFunction", &pfn, 12020, CU_GET_PROC_ADDRESS_DEFAULT, &status);
-    printf("cuGetProcAddress_v2(cuNoSuchFunction, 12020) = %d, status %d, %s\n", (int)r, (int)status,
-           pfn ? "a function" : "no function");
+    r = proc_address("cuNoSuchFunction", &pfn, DRIVER_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status);
+    printf("cuGetProcAddress_v2(cuNoSuchFunction, %d) = %d, status %d, %s\n", DRIVER_VERSION, (int)r,
+           (int)status, pfn ? "a function" : "no function");
     char line[256];
     unsigned found = 0, missing = 0;
     while (fgets(line, sizeof line, stdin)) {

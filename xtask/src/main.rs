@@ -6,8 +6,7 @@
 //! [`deps`] (the fetched test dependencies), [`checks`] (what the test checks share: headings,
 //! the driver versions), [`scratch`] (scratch folders), [`capture`] (keeping what a command
 //! prints), [`cargo_json`] (what a cargo build made) and [`dependents`] (what the checks of
-//! cuda-driver-sys 0.3's dependents share). A task not yet written in Rust runs its script under
-//! `ci/`.
+//! cuda-driver-sys 0.3's dependents share).
 
 mod bad_input;
 mod build_cost;
@@ -30,6 +29,7 @@ mod migration_changes;
 mod msrv_check;
 mod package_check;
 mod pinned_crate;
+mod platforms;
 mod process;
 mod regenerate;
 mod rustacuda_check;
@@ -46,18 +46,12 @@ use std::process::ExitCode;
 /// A task's result; its error is one line for the user.
 pub type Result<T = ()> = std::result::Result<T, Box<dyn std::error::Error>>;
 
-/// One task: its name on the command line, its arguments, what it does, and how it runs.
+/// One task: its name on the command line, its arguments, what it does, and its code.
 struct Task {
     name: &'static str,
     usage: &'static str,
     about: &'static str,
-    run: Run,
-}
-
-/// How a task runs: Rust code, or a script under `ci/` with the task's arguments.
-enum Run {
-    Rust(fn(&[String]) -> Result),
-    Script(&'static str),
+    run: fn(&[String]) -> Result,
 }
 
 const TASKS: &[Task] = &[
@@ -65,139 +59,139 @@ const TASKS: &[Task] = &[
         name: "test",
         usage: "[--only WORDS]",
         about: "the workspace's test command, what CI runs (the README's \"the tests\")",
-        run: Run::Rust(test::run),
+        run: test::run,
     },
     Task {
         name: "fetch-deps",
         usage: "[--arm64-driver] [--cross-rust]",
         about: "fetch the test dependencies into target/ci-deps; print their environment as export lines",
-        run: Run::Rust(fetch_deps::run),
+        run: fetch_deps::run,
     },
     Task {
         name: "regenerate",
         usage: "[--check | --windows-pass DIR VERSION...]",
         about: "regenerate cuda-driver-sys/src/generated from the pinned headers (--check: compare)",
-        run: Run::Rust(regenerate::run),
+        run: regenerate::run,
     },
     Task {
         name: "stub-libcuda",
         usage: "DIR",
         about: "a stub libcuda.so.1 exporting every function of every header version, for linking",
-        run: Run::Rust(stub_libcuda::run),
+        run: stub_libcuda::run,
     },
     Task {
         name: "dynamic-check",
         usage: "",
         about: "dynamic-loading: binaries that link no driver library, with the 535 library and with none",
-        run: Run::Rust(dynamic_check::run),
+        run: dynamic_check::run,
     },
     Task {
         name: "bad-input",
         usage: "",
         about: "bad input: result codes against C, the first-call race, faulty libraries, bad build environments",
-        run: Run::Rust(bad_input::run),
+        run: bad_input::run,
     },
     Task {
         name: "first-run",
         usage: "",
         about: "a fresh clone runs every example with only a driver, under every version feature",
-        run: Run::Rust(first_run::run),
+        run: first_run::run,
     },
     Task {
         name: "twins-smoke",
         usage: "",
         about: "the examples' C twins built with g++ and run on the driver library",
-        run: Run::Rust(twins_smoke::run),
+        run: twins_smoke::run,
     },
     Task {
         name: "dependent-check",
         usage: "",
         about: "a crate depending on cuda-driver-sys builds with no CUDA and no libclang",
-        run: Run::Rust(dependent_check::run),
+        run: dependent_check::run,
     },
     Task {
         name: "rustacuda-check",
         usage: "[--bundle DIR]",
         about: "rustacuda 0.1.3 built on this crate, its tests run as on cuda-driver-sys 0.3.0",
-        run: Run::Rust(rustacuda_check::run),
+        run: rustacuda_check::run,
     },
     Task {
         name: "rustacuda-run",
         usage: "DIR OUTCOMES [--all-pass-except FILE]",
         about: "run one build of rustacuda's tests that rustacuda-check made",
-        run: Run::Rust(rustacuda_run::run),
+        run: rustacuda_run::run,
     },
     Task {
         name: "dependent-0-3-check",
         usage: "",
         about: "a program written for cuda-driver-sys 0.3.0 builds and prints the same on this crate",
-        run: Run::Rust(dependent_0_3_check::run),
+        run: dependent_0_3_check::run,
     },
     Task {
         name: "pinned-crate",
         usage: "NAME VERSION",
         about: "the path of a pinned .crate file in cargo's cache, checked against its checksum",
-        run: Run::Rust(pinned_crate::run),
+        run: pinned_crate::run,
     },
     Task {
         name: "migration-changes",
         usage: "[--check]",
         about: "the change list from cuda-driver-sys 0.3 (docs/MIGRATING-CHANGES.md)",
-        run: Run::Rust(migration_changes::run),
+        run: migration_changes::run,
     },
     Task {
         name: "package-check",
         usage: "",
         about: "the publishable crates package and build from their .crate files",
-        run: Run::Rust(package_check::run),
+        run: package_check::run,
     },
     Task {
         name: "msrv-check",
         usage: "",
         about: "the publishable crates need no newer Rust than their rust-version",
-        run: Run::Rust(msrv_check::run),
+        run: msrv_check::run,
     },
     Task {
         name: "doc-check",
         usage: "",
         about: "the docs as docs.rs builds them: coverage, the facts of generated pages, badges",
-        run: Run::Rust(doc_check::run),
+        run: doc_check::run,
     },
     Task {
         name: "gen-ptx",
         usage: "[--check]",
         about: "the examples' PTX from their CUDA C sources with the pinned NVRTC, checked by ptxas",
-        run: Run::Rust(gen_ptx::run),
+        run: gen_ptx::run,
     },
     Task {
         name: "platforms",
         usage: "[--all-versions | VERSION ...]",
         about: "aarch64 Linux and x86-64 Windows: probes per target, the tests under qemu and wine",
-        run: Run::Script("ci/platforms.sh"),
+        run: platforms::run,
     },
     Task {
         name: "gpu-bundle",
         usage: "[--bench-only] [DIR]",
         about: "build everything the GPU pass runs into one folder, run there by its run.sh",
-        run: Run::Rust(gpu_bundle::run),
+        run: gpu_bundle::run,
     },
     Task {
         name: "gpu-run",
         usage: "[OUT]",
         about: "run the GPU bundle (its xtask binary, on the GPU machine); GPU_RUN_PARTS picks parts",
-        run: Run::Rust(gpu_run::run),
+        run: gpu_run::run,
     },
     Task {
         name: "build-cost",
         usage: "[PAIRS] [FEATURE]",
         about: "a dependent's cold release build against cudarc's, alternating pairs",
-        run: Run::Rust(build_cost::run),
+        run: build_cost::run,
     },
     Task {
         name: "versions",
         usage: "[--tag NAME]",
         about: "the CUDA header versions of cuda-driver-sys/versions.txt (or those tagged NAME), one per line",
-        run: Run::Rust(versions::print),
+        run: versions::print,
     },
 ];
 
@@ -212,7 +206,7 @@ fn main() -> ExitCode {
         print_tasks();
         return ExitCode::from(2);
     };
-    match run(task, rest) {
+    match (task.run)(rest) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("xtask {name}: {e}");
@@ -228,14 +222,7 @@ pub fn run_task(name: &str, args: &[&str]) -> Result {
         .find(|t| t.name == name)
         .ok_or_else(|| format!("no task `{name}`"))?;
     let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-    run(task, &args)
-}
-
-fn run(task: &Task, args: &[String]) -> Result {
-    match task.run {
-        Run::Rust(run) => run(args),
-        Run::Script(script) => process::run(process::command(script).args(args)),
-    }
+    (task.run)(&args)
 }
 
 fn print_tasks() {

@@ -86,6 +86,11 @@ pub const TAGS: &[(&str, &str)] = &[
         "the table-only check builds with it: a header newer than the driver, whose binary \
          imports only the table's symbols and runs on the driver",
     ),
+    (
+        "aarch64",
+        "the workspace's tests built for aarch64 Linux run under qemu for it: the newest of CUDA \
+         12 and of CUDA 13 (each about 100 s under qemu)",
+    ),
 ];
 
 /// One line of the version list.

@@ -1,7 +1,7 @@
 /* TEST EQUIPMENT, not part of the crate: bcryptprimitives.dll with the one function Rust's standard
  * library imports from it on Windows, ProcessPrng (the random bytes of HashMap's seeds, among
  * others). Windows 10 and later have the DLL; wine 8.0 (Debian bookworm's wine64), under which
- * ci/platforms/windows.sh runs the Windows test binaries, lacks it, so no Rust program starts
+ * the platforms task runs the Windows test binaries, lacks it, so no Rust program starts
  * there without this. The bytes are the system's cryptographic generator's (BCryptGenRandom with
  * the system-preferred RNG, which wine implements), never a fixed sequence;
  * ci/platforms/windows/prng_check.c checks that. */

@@ -1,7 +1,8 @@
 /* TEST EQUIPMENT, not a driver: a stand-in for NVIDIA's nvcuda.dll, so that the Windows builds of
- * the crate, cuda-check and the tests run under wine (ci/platforms/windows.sh). It answers as
+ * the crate, cuda-check and the tests run under wine (cargo xtask platforms). It answers as
  * Debian's 535 driver library answers on Linux without a GPU, from tables taken from that library
- * and from the bindings (nvcuda_table.py writes them into nvcuda_table.h and nvcuda.def):
+ * and from the bindings (xtask/src/platforms/windows/nvcuda_table.rs writes them into
+ * nvcuda_table.h and nvcuda.def):
  * - it exports every function of the bindings (every header version, the interop modules' too)
  *   and the first ABI of those the bindings know as _v2 or later (cuMemAlloc);
  * - cuInit answers CUDA_ERROR_NO_DEVICE; every other function of the bindings
@@ -79,8 +80,8 @@ static const struct error_text errors[] = {
 #include "nvcuda_table.h"
 
 /* The calls the 535 library answers otherwise, before its initialisation check: a null handle
- * (as the examples pass one after the failed cuInit). The examples' comparison in
- * ci/platforms/windows.sh holds these to that library's answers. */
+ * (as the examples pass one after the failed cuInit). The examples' comparison in the
+ * platforms task holds these to that library's answers. */
 CUresult cuCtxDestroy_v2(void *context) {
     return context ? CUDA_ERROR_NOT_INITIALIZED : CUDA_ERROR_INVALID_VALUE;
 }

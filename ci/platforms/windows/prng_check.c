@@ -1,5 +1,5 @@
 /* Checks the test DLL bcryptprimitives.dll (bcryptprimitives.c) under wine: prints, as hex, two
- * draws of 32 bytes from its ProcessPrng, one a line. ci/platforms/windows.sh runs it twice and
+ * draws of 32 bytes from its ProcessPrng, one a line. The platforms task runs it twice and
  * requires four different lines, none all zeros: random bytes, not a fixed sequence. */
 #include <stdio.h>
 #include <windows.h>

@@ -1,0 +1,133 @@
+//! Debian's arm64 libcuda.so.1 (535, as the amd64 one) loaded under qemu-aarch64 by a
+//! cross-compiled C program (driver_probe.c): cuInit, cuDriverGetVersion, cuGetErrorName,
+//! cuGetProcAddress and the symbol of every function of the bindings answer as the amd64 library
+//! does here.
+
+use crate::process::{self, root};
+use crate::Result;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// The one difference: the arm64 build exports cuEventCreateFromEGLSync (cudaEGL.h), which the
+/// amd64 535 library lacks (tests/common's may_be_absent).
+const ARM64_ONLY: &str = "absent: cuEventCreateFromEGLSync";
+
+/// Runs the probe on both libraries and compares their answers.
+pub fn check(scratch: &Path) -> Result {
+    let symbols = function_symbols()?;
+    let driver = super::driver_version()?;
+    let source = root().join(super::DATA).join("driver_probe.c");
+    let headers = format!("-I{}", super::headers(driver)?);
+    let version = format!("-DDRIVER_VERSION={driver}");
+    for (compiler, name) in [
+        ("gcc", "probe-x86_64"),
+        ("aarch64-linux-gnu-gcc", "probe-aarch64"),
+    ] {
+        process::run(
+            process::command(compiler)
+                .args(["-O1", &headers, &version, "-o"])
+                .arg(scratch.join(name))
+                .arg(&source)
+                .arg("-ldl"),
+        )?;
+    }
+    let library = |dir: &str| {
+        Ok::<_, Box<dyn std::error::Error>>(format!("{}/libcuda.so.1", super::env(dir)?))
+    };
+    let mut amd64 = process::command(scratch.join("probe-x86_64"));
+    amd64.arg(library("CUDA_LIBRARY_PATH")?);
+    let mut arm64 = process::command("qemu-aarch64");
+    arm64
+        .args(["-L", "/usr/aarch64-linux-gnu"])
+        .arg(scratch.join("probe-aarch64"))
+        .arg(library("CUDA_DRIVER_ARM64")?);
+    let amd64 = run_with_input(&mut amd64, &symbols)?;
+    let arm64 = run_with_input(&mut arm64, &symbols)?;
+    for line in arm64.lines().filter(|l| !l.starts_with("absent: ")) {
+        println!("{line}");
+    }
+    if !arm64
+        .lines()
+        .any(|l| l.starts_with("cuInit(0) = 100 (CUDA_ERROR_NO_DEVICE"))
+    {
+        return Err("cuInit did not answer CUDA_ERROR_NO_DEVICE".into());
+    }
+    if !arm64
+        .lines()
+        .any(|l| l == format!("cuDriverGetVersion = 0, version {driver}"))
+    {
+        return Err(format!("cuDriverGetVersion did not answer {driver}").into());
+    }
+    let not_counts = |l: &&str| !l.starts_with("symbols: ");
+    let expected: Vec<&str> = amd64
+        .lines()
+        .filter(|l| *l != ARM64_ONLY)
+        .filter(not_counts)
+        .collect();
+    let answered: Vec<&str> = arm64.lines().filter(not_counts).collect();
+    if expected != answered {
+        for line in expected.iter().filter(|l| !answered.contains(l)) {
+            println!("< {line}");
+        }
+        for line in answered.iter().filter(|l| !expected.contains(l)) {
+            println!("> {line}");
+        }
+        return Err(
+            "the arm64 library answers otherwise than the amd64 one (above: < amd64, > arm64)"
+                .into(),
+        );
+    }
+    if amd64.lines().any(|l| l == ARM64_ONLY) {
+        let counts = amd64
+            .lines()
+            .find(|l| l.starts_with("symbols: "))
+            .unwrap_or("");
+        println!("amd64 {counts}: the arm64 library has cuEventCreateFromEGLSync too");
+    }
+    println!(
+        "the arm64 library answers as the amd64 one, over {} function symbols of the bindings",
+        symbols.lines().count()
+    );
+    Ok(())
+}
+
+/// The functions of the bindings (`pub fn NAME(` of *functions.rs), sorted, one a line.
+fn function_symbols() -> Result<String> {
+    let mut names = std::collections::BTreeSet::new();
+    for file in super::generated("functions.rs")? {
+        for line in super::read(&file)?.lines() {
+            let Some(rest) = line.trim_start_matches(' ').strip_prefix("pub fn ") else {
+                continue;
+            };
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if rest[name.len()..].starts_with('(') {
+                names.insert(name);
+            }
+        }
+    }
+    Ok(names.into_iter().map(|n| n + "\n").collect())
+}
+
+/// Runs `command` with `input` on its standard input; its standard output.
+fn run_with_input(command: &mut Command, input: &str) -> Result<String> {
+    let line = process::describe(command);
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{line}: {e}"))?;
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(input.as_bytes())?;
+    let out = child.wait_with_output()?;
+    if !out.status.success() {
+        return Err(format!("{line} failed ({})", out.status).into());
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}

@@ -1,0 +1,121 @@
+//! The generator run for each target, each output compared with x86-64 Linux's of the same header
+//! version (which the regenerate task's `--check` compares with the committed files). Windows
+//! differs by cudaGL.h's cuWGLGetDevice (declared under _WIN32), which the committed gl_*.rs carry
+//! under cfg(windows): the regenerate task's Windows pass (the gl module for
+//! x86_64-pc-windows-gnu, merged under that cfg) is compared with the mingw-w64 output, file for
+//! file.
+
+use super::compare_bindings::{compare, Mode};
+use crate::process::{self, root};
+use crate::Result;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+const LINUX: &str = "x86_64-unknown-linux-gnu";
+const AARCH64: &str = "aarch64-unknown-linux-gnu";
+const GNU: &str = "x86_64-pc-windows-gnu";
+const MSVC: &str = "x86_64-pc-windows-msvc";
+
+/// Builds the generator, runs it for each target and version and compares the outputs; the
+/// generator's path.
+pub fn check(scratch: &Path, versions: &[u32]) -> Result<PathBuf> {
+    process::run(process::command("cargo").args([
+        "build",
+        "--quiet",
+        "--release",
+        "-p",
+        "cuda-driver-sys-generator",
+    ]))?;
+    let generator = root().join("target/release/cuda-driver-sys-generator");
+    let shim = root().join(super::DATA).join("msvc-shim");
+    let windows_pass = scratch.join("windows-pass");
+    for &v in versions {
+        // The four targets at once (bindgen is single-threaded), and the Windows pass.
+        let aarch64 = [
+            "--sysroot=/usr/aarch64-linux-gnu",
+            "-isystem",
+            "/usr/aarch64-linux-gnu/include",
+        ];
+        let gnu = ["-isystem", "/usr/x86_64-w64-mingw32/include"];
+        // (The C preprocessor only resolves cuda.h's renaming macros, the same under MSVC.)
+        let shim = shim.to_string_lossy();
+        let msvc = [
+            "-ffreestanding",
+            "-isystem",
+            &shim,
+            "-Wno-ignored-attributes",
+        ];
+        let runs: [(&str, &str, &[&str]); 4] = [
+            (LINUX, "cc", &[]),
+            (AARCH64, "aarch64-linux-gnu-gcc", &aarch64),
+            (GNU, "x86_64-w64-mingw32-gcc", &gnu),
+            (MSVC, "x86_64-w64-mingw32-gcc", &msvc),
+        ];
+        let mut children = Vec::new();
+        for (target, cc, args) in runs {
+            children.push(super::spawn(generate(
+                &generator, scratch, target, cc, v, args,
+            )?)?);
+        }
+        let mut pass = super::xtask("regenerate")?;
+        pass.arg("--windows-pass")
+            .arg(&windows_pass)
+            .arg(v.to_string());
+        children.push(super::spawn(pass)?);
+        super::wait_all(children)?;
+        let out = |target: &str| scratch.join(target).join(v.to_string());
+        let linux = out(LINUX);
+        let comparisons = [
+            (format!("{AARCH64}, CUDA {v}"), Mode::Same, linux.clone(), out(AARCH64)),
+            (format!("{GNU}, CUDA {v}"), Mode::Windows, linux, out(GNU)),
+            (
+                format!("ci/regenerate.sh's Windows pass (cfg(windows) of the committed files) against {GNU}, CUDA {v}"),
+                Mode::Subset,
+                windows_pass.join(format!("w{v}")),
+                out(GNU),
+            ),
+            (format!("{MSVC} against windows-gnu, CUDA {v}"), Mode::Msvc, out(GNU), out(MSVC)),
+        ];
+        for (what, mode, base, other) in comparisons {
+            match compare(mode, &base, &other) {
+                Ok(counts) => println!("{what}: {counts}"),
+                Err(e) => {
+                    println!("{what}: {e}");
+                    return Err(format!(
+                        "{what}: the bindings differ otherwise than expected (above)"
+                    )
+                    .into());
+                }
+            }
+        }
+    }
+    Ok(generator)
+}
+
+/// The generator's run for `target`, with its C compiler and extra clang arguments.
+fn generate(
+    generator: &Path,
+    scratch: &Path,
+    target: &str,
+    cc: &str,
+    version: u32,
+    args: &[&str],
+) -> Result<std::process::Command> {
+    let clang_args = format!(
+        "{} --target={target} {}",
+        super::env("BINDGEN_EXTRA_CLANG_ARGS")?,
+        args.join(" ")
+    );
+    let mut command = process::command(generator);
+    command
+        .env("BINDGEN_EXTRA_CLANG_ARGS", clang_args)
+        .arg("--include")
+        .arg(super::headers(version)?)
+        .arg("--interop")
+        .arg(super::env("CUDA_INTEROP_INCLUDE")?)
+        .arg("--out")
+        .arg(scratch.join(target).join(version.to_string()))
+        .args(["--cc", cc])
+        .stdout(Stdio::null());
+    Ok(command)
+}

@@ -1,0 +1,323 @@
+//! `cargo xtask platforms`: aarch64 Linux and x86-64 Windows, checked by cross-compiled probes
+//! and by the workspace's tests built for each target with Debian's rustc-web:
+//! 1. [`bindings`]: the generator run for aarch64-unknown-linux-gnu, x86_64-pc-windows-gnu
+//!    (mingw-w64 headers) and x86_64-pc-windows-msvc (no MSVC headers: clang -ffreestanding with
+//!    the declarations GL/EGL take from windows.h, `ci/platforms/msvc-shim/`), each compared with
+//!    the x86-64 Linux output of the same header version ([`compare_bindings`] says what may
+//!    differ and why), and the regenerate task's Windows pass compared with the mingw-w64 output;
+//! 2. [`windows_view`]: the crate's Windows view of the gl module type-checked on Linux, with a
+//!    control that must fail;
+//! 3. [`probes`]: the layout and constant probes compiled by each target's C compiler, their
+//!    tables ([`asm_data`], read from the assembly, nothing run) equal to x86-64 Linux's; the
+//!    bindings use no Rust type whose size differs between these targets;
+//! 4. [`arm64_driver`]: Debian's arm64 libcuda.so.1 loaded under qemu-aarch64 by a cross-compiled
+//!    C program answers as the amd64 library does;
+//! 5. [`aarch64`]: the workspace's tests that need no GPU built for aarch64 Linux and run under
+//!    qemu-aarch64 against that library;
+//! 6. [`windows`]: the crate, cuda-check and the tests that need no GPU built for x86-64 Windows
+//!    and run under wine against a test stub nvcuda.dll.
+//!
+//! `cargo xtask platforms` checks the anchor header versions, `--all-versions` every version,
+//! `platforms V1 V2 ...` these (CUDA_VERSION numbers). The cross compilers, qemu-user and wine64
+//! are installed with apt-get when missing (as root). Each section says how long it took, for
+//! CI's time budget.
+
+mod aarch64;
+mod arm64_driver;
+mod asm_data;
+mod bindings;
+mod compare_bindings;
+mod probes;
+mod sequence;
+mod test_counts;
+mod windows;
+mod windows_view;
+
+use crate::process::{self, root};
+use crate::{deps, versions, Result};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// The C sources and headers the checks compile (data files of this task).
+pub const DATA: &str = "ci/platforms";
+
+/// Debian packages and the file or command each provides.
+const TOOLS: &[(&str, &str)] = &[
+    ("gcc-aarch64-linux-gnu", "aarch64-linux-gnu-gcc"),
+    (
+        "libc6-dev-arm64-cross",
+        "/usr/aarch64-linux-gnu/include/stdio.h",
+    ),
+    ("qemu-user", "qemu-aarch64"),
+    ("gcc-mingw-w64-x86-64", "x86_64-w64-mingw32-gcc"),
+    ("g++-aarch64-linux-gnu", "aarch64-linux-gnu-g++"),
+    ("g++-mingw-w64-x86-64", "x86_64-w64-mingw32-g++"),
+    ("wine64", "/usr/lib/wine/wine64"),
+];
+
+/// `cargo xtask platforms [--all-versions | VERSION ...]`.
+pub fn run(args: &[String]) -> Result {
+    install_missing_tools()?;
+    deps::use_fetched(&["--arm64-driver"])?;
+    let versions = match args {
+        [] => versions::tagged("anchor")?,
+        [all] if all == "--all-versions" => versions::all()?.iter().map(|v| v.number).collect(),
+        list => list
+            .iter()
+            .map(|v| {
+                v.parse().map_err(|_| {
+                    format!("`{v}` is not a CUDA_VERSION (cargo xtask versions lists them)")
+                })
+            })
+            .collect::<std::result::Result<_, _>>()?,
+    };
+    if versions.is_empty() {
+        return Err("no version to check: versions.txt tags none `anchor`".into());
+    }
+    let scratch = Scratch::new()?;
+    let mut sections = Sections::new("");
+    let list = join(&versions);
+    sections.start(&format!("bindings per target (header versions {list})"));
+    let generator = bindings::check(&scratch.0, &versions)?;
+    let mut ends = vec![versions[0]];
+    if versions[versions.len() - 1] != versions[0] {
+        ends.push(versions[versions.len() - 1]);
+    }
+    sections.start(&format!(
+        "the crate's Windows view of the gl module, type-checked on Linux (header versions {})",
+        join(&ends)
+    ));
+    windows_view::check(&scratch.0, &generator, &ends)?;
+    sections.start(&format!(
+        "layout and constant probes per target (header versions {list})"
+    ));
+    probes::check(&scratch.0, &versions)?;
+    sections.start("the arm64 driver library under qemu-aarch64");
+    arm64_driver::check(&scratch.0)?;
+    sections.start("the workspace's tests built for aarch64 Linux, under qemu-aarch64 with the arm64 driver library");
+    aarch64::check()?;
+    sections.start("x86-64 Windows: built with -Zbuild-std, run under wine");
+    windows::check()?;
+    sections.finish();
+    Ok(())
+}
+
+fn install_missing_tools() -> Result {
+    let missing: Vec<&str> = TOOLS
+        .iter()
+        .filter(|(_, tool)| !found(tool))
+        .map(|(package, _)| *package)
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let list = missing.join(" ");
+    if process::output(Command::new("id").arg("-u"))?.trim() != "0" {
+        return Err(format!(
+            "missing {list}: install them (apt-get install {list}) or run as root"
+        )
+        .into());
+    }
+    println!("platforms: installing {list}");
+    process::run(Command::new("apt-get").args(["update", "-qq"]))?;
+    process::run(
+        Command::new("apt-get")
+            .args(["install", "-y", "-qq", "--no-install-recommends"])
+            .args(&missing)
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .stdout(Stdio::null()),
+    )
+}
+
+/// Whether `tool` (a path, or a command on PATH) exists.
+pub fn found(tool: &str) -> bool {
+    if tool.contains('/') {
+        return Path::new(tool).exists();
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(tool).is_file()))
+}
+
+/// The value of the environment variable `name`, which the fetched dependencies set.
+pub fn env(name: &str) -> Result<String> {
+    std::env::var(name).map_err(|_| {
+        format!("{name} is not set: the fetched dependencies lack it (cargo xtask fetch-deps)")
+            .into()
+    })
+}
+
+/// The folder of the CUDA headers of `version` (fetched).
+pub fn headers(version: u32) -> Result<String> {
+    env(&format!("CUDA_HEADERS_{version}"))
+}
+
+/// The CUDA version Debian's 535 driver library reports (its amd64 and arm64 builds).
+pub fn driver_version() -> Result<u32> {
+    versions::tagged("driver")?
+        .first()
+        .copied()
+        .ok_or_else(|| "versions.txt tags no version `driver`".into())
+}
+
+/// The versions, space-separated.
+pub fn join(versions: &[u32]) -> String {
+    versions
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `cargo xtask <task>` as a child process (this program run again), for a task run beside
+/// others or with its own environment.
+pub fn xtask(task: &str) -> Result<Command> {
+    let program = std::env::current_exe().map_err(|e| format!("the path of xtask: {e}"))?;
+    let mut command = process::command(program);
+    command.arg(task);
+    Ok(command)
+}
+
+/// Starts `command`; its handle, with the command line for errors.
+pub fn spawn(mut command: Command) -> Result<(std::process::Child, String)> {
+    let line = process::describe(&command);
+    let child = command.spawn().map_err(|e| format!("{line}: {e}"))?;
+    Ok((child, line))
+}
+
+/// Waits for every child; an error naming the first that failed.
+pub fn wait_all(children: Vec<(std::process::Child, String)>) -> Result {
+    let mut failed = None;
+    for (mut child, line) in children {
+        let status = child.wait().map_err(|e| format!("{line}: {e}"))?;
+        if !status.success() && failed.is_none() {
+            failed = Some(format!("{line} failed ({status})"));
+        }
+    }
+    failed.map_or(Ok(()), |f| Err(f.into()))
+}
+
+/// Runs `command`, its standard output and error merged into one text (in the order written).
+pub fn merged_output(command: &mut Command) -> Result<(std::process::ExitStatus, String)> {
+    merged(command, false)
+}
+
+/// [`merged_output`], the text also shown as it comes (as `tee` would).
+pub fn merged_output_shown(command: &mut Command) -> Result<(std::process::ExitStatus, String)> {
+    merged(command, true)
+}
+
+fn merged(command: &mut Command, show: bool) -> Result<(std::process::ExitStatus, String)> {
+    use std::io::{Read, Write};
+    let line = process::describe(command);
+    let (mut reader, writer) = std::io::pipe()?;
+    command.stdout(writer.try_clone()?).stderr(writer);
+    let mut child = command.spawn().map_err(|e| format!("{line}: {e}"))?;
+    // The command's copies of the pipe's write end: closed, so that reading ends with the child.
+    command.stdout(Stdio::null()).stderr(Stdio::null());
+    let (mut bytes, mut chunk) = (Vec::new(), [0; 8192]);
+    loop {
+        let n = reader.read(&mut chunk)?;
+        if n == 0 {
+            break;
+        }
+        if show {
+            let mut out = std::io::stdout().lock();
+            out.write_all(&chunk[..n])?;
+            out.flush()?;
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+    }
+    let status = child.wait().map_err(|e| format!("{line}: {e}"))?;
+    Ok((status, String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+/// `diff OLD NEW`: the lines of `new` not in `old` (its `>` lines), those of `old` not in `new`
+/// (`<`), and its output, for a report.
+pub fn diff(old: &Path, new: &Path) -> Result<(usize, usize, String)> {
+    let out = Command::new("diff")
+        .arg(old)
+        .arg(new)
+        .output()
+        .map_err(|e| format!("diff: {e}"))?;
+    if out.status.code().is_none_or(|c| c > 1) {
+        return Err(format!("diff {} {} failed", old.display(), new.display()).into());
+    }
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let count = |mark: char| text.lines().filter(|l| l.starts_with(mark)).count();
+    Ok((count('>'), count('<'), text))
+}
+
+/// Reads `path` as text, the error naming it.
+pub fn read(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()).into())
+}
+
+/// The generated bindings' files whose name ends with `suffix`, sorted.
+pub fn generated(suffix: &str) -> Result<Vec<PathBuf>> {
+    files(&root().join("cuda-driver-sys/src/generated"), "", suffix)
+}
+
+/// The files of `dir` named `<prefix>*<suffix>`, sorted.
+pub fn files(dir: &Path, prefix: &str, suffix: &str) -> Result<Vec<PathBuf>> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+        let path = entry?.path();
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        if name.starts_with(prefix) && name.ends_with(suffix) && path.is_file() {
+            found.push(path);
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// A scratch folder, removed when dropped.
+pub struct Scratch(pub PathBuf);
+
+impl Scratch {
+    pub fn new() -> Result<Self> {
+        let dir = std::env::temp_dir().join(format!("xtask-platforms.{}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        Ok(Scratch(dir))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Section headings, `--- <prefix><what>`, each after the wall time of the one before, `(N s)`.
+pub struct Sections {
+    prefix: &'static str,
+    current: Option<Instant>,
+}
+
+impl Sections {
+    pub fn new(prefix: &'static str) -> Self {
+        Sections {
+            prefix,
+            current: None,
+        }
+    }
+
+    /// Ends the section before (its time) and starts `what`.
+    pub fn start(&mut self, what: &str) {
+        self.end();
+        println!("--- {}{what}", self.prefix);
+        self.current = Some(Instant::now());
+    }
+
+    /// Ends the last section.
+    pub fn finish(mut self) {
+        self.end();
+    }
+
+    fn end(&mut self) {
+        if let Some(start) = self.current.take() {
+            println!("({} s)", start.elapsed().as_secs());
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! The test equipment: bcryptprimitives.dll (which wine lacks and Rust's standard library
+//! imports), its check, the stub nvcuda.dll and its import library cuda.lib.
+
+use super::environment::Windows;
+use super::{nvcuda_table, SOURCES};
+use crate::process::{self, root};
+use crate::Result;
+use std::path::PathBuf;
+
+impl Windows {
+    /// bcryptprimitives.dll, its check, the stub nvcuda.dll and its import library cuda.lib.
+    pub fn equipment(&mut self, linux_driver: &str) -> Result {
+        let sources = root().join(SOURCES);
+        let nvcuda = self.equipment.join("nvcuda");
+        std::fs::create_dir_all(&nvcuda)?;
+        let gcc = |args: &[&str], output: PathBuf, inputs: &[PathBuf]| {
+            process::run(
+                process::command("x86_64-w64-mingw32-gcc")
+                    .args(args)
+                    .arg("-o")
+                    .arg(output)
+                    .args(inputs),
+            )
+        };
+        gcc(
+            &["-shared", "-O2", "-Wall", "-Werror"],
+            self.equipment.join("bcryptprimitives.dll"),
+            &[sources.join("bcryptprimitives.c"), "-lbcrypt".into()],
+        )?;
+        gcc(
+            &["-O2", "-Wall", "-Werror"],
+            self.equipment.join("prng_check.exe"),
+            &[sources.join("prng_check.c")],
+        )?;
+        let stub = sources.join("nvcuda_stub.c");
+        let generated = root().join("cuda-driver-sys/src/generated");
+        let libcuda = format!("{linux_driver}/libcuda.so.1");
+        println!(
+            "{}",
+            nvcuda_table::write(&generated, &libcuda, &stub, &self.equipment)?
+        );
+        let include = format!("-I{}", self.equipment.display());
+        let def = self.equipment.join("nvcuda.def");
+        gcc(
+            &["-shared", "-O1", "-Wall", "-Wextra", "-Werror", &include],
+            nvcuda.join("nvcuda.dll"),
+            &[stub, def.clone()],
+        )?;
+        process::run(
+            process::command("x86_64-w64-mingw32-dlltool")
+                .arg("-d")
+                .arg(&def)
+                .arg("-l")
+                .arg(nvcuda.join("cuda.lib")),
+        )?;
+        // Linked builds find cuda.lib as the build script finds a toolkit's lib\x64.
+        self.cuda_lib = Some(nvcuda);
+        Ok(())
+    }
+}

@@ -1,0 +1,244 @@
+//! The tables of the test stub nvcuda.dll (nvcuda_stub.c), written into the equipment folder:
+//! - nvcuda.def: its exports, every function of the bindings (*functions.rs, every header
+//!   version) and, under the base name, the first ABI of each function the bindings know only as
+//!   _v2 or later (cuMemAlloc beside cuMemAlloc_v2, as the driver has it), for the linker and for
+//!   x86_64-w64-mingw32-dlltool (the import library cuda.lib);
+//! - nvcuda_table.h: STUB_DRIVER_VERSION, the version the real driver library reports;
+//!   STUB_FUNCTION for each export nvcuda_stub.c does not define itself; STUB_ENTRY for each
+//!   (base name, version, per-thread, symbol) of the bindings' dynamic-loading tables
+//!   (*dynamic.rs with *entry.rs) at most that version, what its cuGetProcAddress resolves; and
+//!   STUB_ERROR for each code the real library names, with its cuGetErrorName and
+//!   cuGetErrorString.
+
+use super::real_driver::Driver;
+use crate::Result;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// An entry point of the dynamic-loading tables: base name, version, per-thread, symbol.
+type Entry = (String, u32, bool, String);
+
+/// Writes nvcuda.def and nvcuda_table.h into `out`; the line of counts.
+pub fn write(generated: &Path, libcuda: &str, stub_c: &Path, out: &Path) -> Result<String> {
+    let mut exports = BTreeSet::new();
+    for file in crate::platforms::files(generated, "", "functions.rs")? {
+        exports.extend(names_after(
+            &crate::platforms::read(&file)?,
+            "pub fn ",
+            true,
+        ));
+    }
+    let defined: BTreeSet<String> =
+        names_after(&crate::platforms::read(stub_c)?, "CUresult ", false)
+            .into_iter()
+            .collect();
+    let not_bound: Vec<&String> = defined.difference(&exports).collect();
+    if exports.is_empty() || !not_bound.is_empty() {
+        return Err(format!(
+            "{} functions in {}; defined by the stub but not in the bindings: {not_bound:?}",
+            exports.len(),
+            generated.display()
+        )
+        .into());
+    }
+    // The real library's answers (Debian's 535 on Linux, no GPU needed for these).
+    let driver = Driver::load(libcuda)?;
+    let version = driver.version()?;
+    let errors = driver.errors()?;
+    let (entries, first_abis) = entry_points(generated, &exports)?;
+    let exports: BTreeSet<String> = exports.union(&first_abis).cloned().collect();
+
+    let mut def = String::from("LIBRARY nvcuda.dll\nEXPORTS\n");
+    for e in &exports {
+        def += &format!("    {e}\n");
+    }
+    std::fs::write(out.join("nvcuda.def"), def)?;
+    let mut header = format!(
+        "/* Written by `cargo xtask platforms` (xtask/src/platforms/windows/nvcuda_table.rs) from {} and {libcuda}. */\n",
+        generated.display()
+    );
+    header += &format!("STUB_DRIVER_VERSION({version})\n");
+    for e in exports.iter().filter(|e| !defined.contains(*e)) {
+        header += &format!("STUB_FUNCTION({e})\n");
+    }
+    let supported: Vec<&Entry> = entries.iter().filter(|e| e.1 <= version).collect();
+    for (base, v, per_thread, symbol) in &supported {
+        header += &format!(
+            "STUB_ENTRY({}, {v}, {}, {})\n",
+            c_string(base),
+            u8::from(*per_thread),
+            c_string(symbol)
+        );
+    }
+    for (code, name, message) in &errors {
+        header += &format!(
+            "STUB_ERROR({code}, {}, {})\n",
+            c_string(name),
+            c_string(message)
+        );
+    }
+    std::fs::write(out.join("nvcuda_table.h"), header)?;
+    Ok(format!(
+        "stub nvcuda.dll tables: {} exports ({} first ABIs), driver version {version}, {} of {} entry points, {} error codes",
+        exports.len(),
+        first_abis.len(),
+        supported.len(),
+        entries.len(),
+        errors.len()
+    ))
+}
+
+/// Each function's symbol with its entry point, from the dynamic-loading tables, and the first
+/// ABIs the bindings declare no function for.
+fn entry_points(
+    generated: &Path,
+    exports: &BTreeSet<String>,
+) -> Result<(BTreeSet<Entry>, BTreeSet<String>)> {
+    let (mut entries, mut first_abis) = (BTreeSet::new(), BTreeSet::new());
+    for dynamic in crate::platforms::files(generated, "", "dynamic.rs")? {
+        let name = dynamic.file_name().unwrap_or_default().to_string_lossy();
+        let module = name.strip_suffix("dynamic.rs").unwrap_or("");
+        let consts = entry_consts(&crate::platforms::read(
+            &generated.join(format!("{module}entry.rs")),
+        )?);
+        let bound = bound_symbols(&crate::platforms::read(&dynamic)?);
+        for (symbol, constant) in &bound {
+            let (base, version, per_thread) = consts
+                .get(constant)
+                .ok_or_else(|| format!("{}: no entry point {constant}", dynamic.display()))?;
+            entries.insert((base.clone(), *version, *per_thread, symbol.clone()));
+        }
+        // The entry points of an ABI the bindings declare no function for, superseded by a _v2
+        // (cuMemAlloc at 2000): the driver exports them under the base name. (The per-thread
+        // ones among them are left out: their symbols' suffixes are not in the bindings.)
+        let used: BTreeSet<&String> = bound.iter().map(|(_, c)| c).collect();
+        for (constant, (base, version, per_thread)) in &consts {
+            if !used.contains(constant) && !per_thread && !exports.contains(base) {
+                entries.insert((base.clone(), *version, false, base.clone()));
+                first_abis.insert(base.clone());
+            }
+        }
+    }
+    let symbols: BTreeSet<&String> = entries.iter().map(|e| &e.3).collect();
+    let unknown: Vec<&&String> = symbols
+        .iter()
+        .filter(|s| !exports.contains(**s) && !first_abis.contains(**s))
+        .collect();
+    if !unknown.is_empty() || symbols.len() != exports.len() + first_abis.len() {
+        return Err(format!(
+            "the dynamic-loading tables name {} symbols, the bindings {} functions; not functions: {unknown:?}",
+            symbols.len(),
+            exports.len()
+        )
+        .into());
+    }
+    Ok((entries, first_abis))
+}
+
+/// The words `cu...` after `prefix` at the start of a line (after spaces where `indented`) and
+/// followed by `(`.
+fn names_after(text: &str, prefix: &str, indented: bool) -> Vec<String> {
+    text.lines()
+        .filter_map(|line| {
+            let line = if indented {
+                line.trim_start_matches(' ')
+            } else {
+                line
+            };
+            let rest = line.strip_prefix(prefix)?;
+            let name = word(rest);
+            (name.starts_with("cu") && rest[name.len()..].starts_with('('))
+                .then(|| name.to_string())
+        })
+        .collect()
+}
+
+/// The leading identifier characters of `text`.
+fn word(text: &str) -> &str {
+    let end = text
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
+    &text[..end]
+}
+
+/// `pub const NAME: EntryPoint<...> = unsafe { EntryPoint::new[_per_thread](c"BASE", VERSION) }`
+/// of an entry.rs: NAME -> (BASE, VERSION, per-thread).
+fn entry_consts(text: &str) -> BTreeMap<String, (String, u32, bool)> {
+    let mut consts = BTreeMap::new();
+    for part in text.split("pub const ").skip(1) {
+        let name = word(part);
+        let compact: String = part[name.len()..].split_whitespace().collect();
+        let Some(rest) = compact.strip_prefix(":EntryPoint<") else {
+            continue;
+        };
+        let Some((_, call)) = rest.split_once(">=unsafe{EntryPoint::") else {
+            continue;
+        };
+        let (per_thread, args) = match (
+            call.strip_prefix("new_per_thread(c\""),
+            call.strip_prefix("new(c\""),
+        ) {
+            (Some(args), _) => (true, args),
+            (None, Some(args)) => (false, args),
+            _ => continue,
+        };
+        let base = word(args);
+        let Some(version) = args[base.len()..].strip_prefix("\",") else {
+            continue;
+        };
+        let digits = &version[..version
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(version.len())];
+        if let Ok(v) = digits.parse() {
+            consts.insert(name.to_string(), (base.to_string(), v, per_thread));
+        }
+    }
+    consts
+}
+
+/// `symbol: c"SYMBOL", entry: super::entry::CONST.info()` of a dynamic.rs: (SYMBOL, CONST).
+fn bound_symbols(text: &str) -> Vec<(String, String)> {
+    let compact: String = text.split_whitespace().collect();
+    compact
+        .split("symbol:c\"")
+        .skip(1)
+        .filter_map(|part| {
+            let symbol = word(part);
+            let constant = part[symbol.len()..].strip_prefix("\",entry:super::entry::")?;
+            let name = word(constant);
+            constant[name.len()..]
+                .starts_with(".info()")
+                .then(|| (symbol.to_string(), name.to_string()))
+        })
+        .collect()
+}
+
+/// `s` as a C string literal.
+fn c_string(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_points_and_bound_symbols_are_read() {
+        let entry = "pub const cuMemAlloc_v3020: EntryPoint<PFN_cuMemAlloc_v3020> = unsafe {\n    EntryPoint::new(c\"cuMemAlloc\", 3020)\n};\n\
+                     pub const cuX_ptsz: EntryPoint<\n    PFN_cuX,\n> = unsafe { EntryPoint::new_per_thread(c\"cuX\", 7000) };\n\
+                     pub const NOT: u32 = 1;\n";
+        let consts = entry_consts(entry);
+        assert_eq!(
+            consts["cuMemAlloc_v3020"],
+            ("cuMemAlloc".into(), 3020, false)
+        );
+        assert_eq!(consts["cuX_ptsz"], ("cuX".into(), 7000, true));
+        assert_eq!(consts.len(), 2);
+        let dynamic = "Function {\n  symbol: c\"cuMemAlloc_v2\",\n  entry: super::entry::cuMemAlloc_v3020.info(),\n}";
+        assert_eq!(
+            bound_symbols(dynamic),
+            [("cuMemAlloc_v2".into(), "cuMemAlloc_v3020".into())]
+        );
+        assert!(bound_symbols("symbol: c\"cuA\", entry: other::cuA.info()").is_empty());
+    }
+}

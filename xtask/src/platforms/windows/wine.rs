@@ -1,0 +1,111 @@
+//! Wine: the prefix and its server, the test bcryptprimitives.dll's randomness, and what a
+//! Windows program does when nvcuda.dll is missing.
+
+use super::environment::Windows;
+use super::{GNU, WINE, WINESERVER};
+use crate::process;
+use crate::Result;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+impl Windows {
+    /// The prefix, a server kept for the step, and the test bcryptprimitives.dll's randomness.
+    pub fn start_wine(&mut self, scratch: &Path) -> Result {
+        // The server and the services wineboot starts outlive the commands: their output goes
+        // nowhere, so that no pipe of this task waits on them.
+        std::fs::create_dir_all(self.out.join("wine-prefix"))?;
+        let quiet = |mut c: Command| {
+            c.stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null());
+            c
+        };
+        let mut server = quiet(self.command(WINESERVER));
+        if !server.arg("-p").status().is_ok_and(|s| s.success()) {
+            return Err("windows: wineserver did not start".into());
+        }
+        let start = Instant::now();
+        let log = scratch.join("wineboot.log");
+        let file = std::fs::File::create(&log)?;
+        let mut boot = quiet(self.command(WINE));
+        boot.args(["wineboot", "--init"])
+            .stdout(file.try_clone()?)
+            .stderr(file);
+        if !boot.status().is_ok_and(|s| s.success()) {
+            print!("{}", crate::platforms::read(&log)?);
+            return Err("windows: wineboot failed (above)".into());
+        }
+        println!("wineboot: {} s", start.elapsed().as_secs());
+        self.wine_path = vec![self.equipment.clone()];
+        let mut draws = String::new();
+        for _ in 0..2 {
+            let mut check = self.command(WINE);
+            check.arg(self.equipment.join("prng_check.exe"));
+            draws += &process::output(&mut check)
+                .map_err(|e| format!("prng_check failed under wine: {e}"))?;
+        }
+        let draws = draws.replace('\r', "");
+        let distinct: std::collections::BTreeSet<&str> = draws
+            .lines()
+            .filter(|l| !l.chars().all(|c| c == '0'))
+            .collect();
+        println!(
+            "ProcessPrng of the test bcryptprimitives.dll: {} of 4 draws distinct and not all zeros",
+            distinct.len()
+        );
+        if distinct.len() != 4 {
+            println!("{draws}");
+            return Err("ProcessPrng gives no random bytes (above)".into());
+        }
+        Ok(())
+    }
+
+    /// With no nvcuda.dll: dynamic-loading starts and says why every call fails (303), in one
+    /// line; Windows' loader refuses to start a linked program (STATUS_DLL_NOT_FOUND).
+    pub fn without_library(&self, dynamic_mode: &str, examples_dir: &Path) -> Result {
+        let base = [
+            "-p",
+            "cuda-driver-tests",
+            "--no-default-features",
+            "--features",
+            dynamic_mode,
+        ];
+        self.cargo(
+            GNU,
+            "test",
+            &[&base[..], &["--test", "dynamic", "--", "--ignored"]].concat(),
+        )?;
+        self.cargo(GNU, "test", &[&base[..], &["--test", "load_from"]].concat())?;
+        let mut dynamic = self.command(WINE);
+        dynamic.arg(examples_dir.join("dynamic-loading/check_driver.exe"));
+        let (_, report) = crate::platforms::merged_output(&mut dynamic)?;
+        let report = report.replace('\r', "");
+        println!(
+            "check_driver (dynamic-loading), no nvcuda.dll: {}",
+            report.trim_end_matches('\n')
+        );
+        if !report.contains("the CUDA driver library could not be loaded: tried nvcuda.dll (") {
+            return Err("the example did not say that nvcuda.dll is missing".into());
+        }
+        let mut linked = self.command(WINE);
+        linked
+            .env("WINEDEBUG", "err+module")
+            .arg(examples_dir.join("check_driver.exe"));
+        let (status, loader) = crate::platforms::merged_output(&mut linked)?;
+        let code = status.code().unwrap_or(-1);
+        let named = loader
+            .lines()
+            .find(|l| l.contains("nvcuda.dll"))
+            .unwrap_or("");
+        println!("check_driver (linked), no nvcuda.dll: exit status {code}; {named}");
+        let not_found = loader
+            .find("nvcuda.dll")
+            .is_some_and(|at| loader[at..].contains("not found"));
+        if status.success() || !not_found {
+            println!("{loader}");
+            return Err("the linked example started without nvcuda.dll (above)".into());
+        }
+        Ok(())
+    }
+}
